@@ -1,0 +1,102 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord } from '#domain/api-keys';
+import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#domain/company';
+import type { Currency } from '#domain/money';
+import { toBigInt } from './client.ts';
+import { ENTITY, keys } from './keys.ts';
+
+type Item = Record<string, unknown>;
+
+export const companyItem = {
+  toItem: (company: Company): Item => ({ ...keys.companyProfile(company.id), type: ENTITY.company, ...company }),
+  fromItem: (item: Item): Company => ({
+    id: item.id as string,
+    name: item.name as string,
+    environment: item.environment as Company['environment'],
+    status: item.status as Company['status'],
+    createdAt: item.createdAt as string,
+  }),
+};
+
+export const balanceItem = {
+  toItem: (companyId: string, row: BalanceRow): Item => ({
+    ...keys.balance(companyId, row.currency),
+    type: ENTITY.balance,
+    companyId,
+    currency: row.currency,
+    available: row.available,
+    pending: row.pending,
+    locked: row.locked,
+    updatedAt: row.updatedAt,
+  }),
+  fromItem: (item: Item): BalanceRow => ({
+    currency: item.currency as Currency,
+    available: toBigInt(item.available),
+    pending: toBigInt(item.pending),
+    locked: toBigInt(item.locked),
+    updatedAt: item.updatedAt as string,
+  }),
+};
+
+export const apiKeyItem = {
+  toItem: (record: ApiKeyRecord): Item => ({
+    ...keys.apiKey(record.keyId),
+    ...keys.apiKeyByCompany(record.companyId, record.keyId),
+    type: ENTITY.apiKey,
+    ...record,
+  }),
+  fromItem: (item: Item): ApiKeyRecord => ({
+    keyId: item.keyId as string,
+    companyId: item.companyId as string,
+    environment: item.environment as ApiKeyRecord['environment'],
+    secretHash: item.secretHash as string,
+    createdAt: item.createdAt as string,
+  }),
+};
+
+export class DynamoCompanyStore implements CompanyStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Profile, zero balances and the first key in one transaction: a company never exists without
+   * its balances, and a key never points at a company that does not exist. */
+  async createCompany(company: Company, key: ApiKeyRecord): Promise<void> {
+    const put = (Item: Item) => ({
+      Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+    });
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          put(companyItem.toItem(company)),
+          ...zeroBalances(company.createdAt).map((row) => put(balanceItem.toItem(company.id, row))),
+          put(apiKeyItem.toItem(key)),
+        ],
+      }),
+    );
+  }
+
+  async getCompany(companyId: string): Promise<Company | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.companyProfile(companyId) }));
+    return Item ? companyItem.fromItem(Item) : null;
+  }
+
+  async getBalances(companyId: string): Promise<BalanceRow[]> {
+    const { PK, skPrefix } = keys.balancesOf(companyId);
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
+        ConsistentRead: true,
+      }),
+    );
+    return Items.map(balanceItem.fromItem);
+  }
+
+  async findApiKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.apiKey(keyId) }));
+    return Item ? apiKeyItem.fromItem(Item) : null;
+  }
+}

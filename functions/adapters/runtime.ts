@@ -1,0 +1,13 @@
+import { createDocumentClient } from './dynamo/client.ts';
+import { DynamoCompanyStore } from './dynamo/company-store.ts';
+import { optionalEnv, requireEnv } from './env.ts';
+
+/**
+ * The adapters a Lambda uses, built once per cold start from its environment. `DYNAMODB_ENDPOINT`
+ * is set only by the local runtime and tests (DynamoDB Local).
+ */
+export function dynamoFromEnv() {
+  const tableName = requireEnv('TABLE_NAME');
+  const db = createDocumentClient(optionalEnv('DYNAMODB_ENDPOINT'));
+  return { db, tableName, companies: new DynamoCompanyStore(db, tableName) };
+}

@@ -1,0 +1,30 @@
+import { monotonicFactory } from 'ulid';
+
+/** Prefixed ULIDs (../shared/api-contract.md, Conventions): they sort by creation time, which the
+ * newest-first lists rely on, and the prefix tells a human what an id names. */
+export const ID_PREFIXES = {
+  company: 'cmp',
+  deposit: 'dep',
+  withdrawal: 'wdr',
+  quote: 'qte',
+  conversion: 'cnv',
+  webhook: 'whk',
+  event: 'evt',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const nextUlid = monotonicFactory();
+
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  return `${ID_PREFIXES[kind]}_${nextUlid(now)}`;
+}
+
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `value` is a well-formed id of that kind. Malformed ids are answered 404 without a read. */
+export function isId(kind: IdKind, value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ULID_PATTERN.test(value.slice(prefix.length));
+}

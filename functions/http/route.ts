@@ -1,0 +1,126 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type * as v from 'valibot';
+import { ApiError } from '#domain/errors';
+import type { Environment } from '#domain/api-keys';
+import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
+import { validate } from './validation.ts';
+
+/** The contract's body limit. API Gateway's own limit is 10 MB, so the handler enforces ours. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export interface AuthorizedRequest<TBody> {
+  companyId: string;
+  environment: Environment;
+  body: TBody;
+  pathParameters: Record<string, string>;
+  query: Record<string, string>;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  requestId: string;
+}
+
+export interface RouteResult {
+  status?: number;
+  data: unknown;
+  headers?: Record<string, string>;
+  pagination?: { nextCursor: string | null };
+}
+
+type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
+
+/**
+ * Wraps a route's function in the middleware every /v1 handler shares: header normalisation and
+ * the body limit, JSON parsing (for routes with a body), valibot validation, the envelope, and
+ * one error mapping in which anything unexpected becomes a 500 with no detail.
+ */
+export function httpRoute<TSchema extends v.GenericSchema | undefined = undefined>(
+  options: { body?: TSchema },
+  fn: (request: AuthorizedRequest<TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined>) => Promise<RouteResult>,
+): Handler {
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
+  if (options.body) stack.use(httpJsonBodyParser());
+  return stack.handler(async (event) => {
+    const body = options.body ? validate(options.body, event.body) : undefined;
+    const result = await fn({
+      ...authorizerContext(event),
+      body: body as never,
+      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      query: (event.queryStringParameters ?? {}) as Record<string, string>,
+      headers: event.headers as Record<string, string>,
+      requestId: event.requestContext.requestId,
+    });
+    return {
+      statusCode: result.status ?? 200,
+      headers: { ...JSON_HEADERS, 'X-Request-Id': event.requestContext.requestId, ...result.headers },
+      body: successEnvelope(result.data, result.pagination),
+    };
+  }) as unknown as Handler;
+}
+
+function authorizerContext(event: APIGatewayProxyEvent): { companyId: string; environment: Environment } {
+  const context = event.requestContext.authorizer;
+  const companyId = context?.companyId;
+  const environment = context?.environment;
+  // Only reachable if a route is deployed without the authorizer: fail closed, as a 500.
+  if (typeof companyId !== 'string' || (environment !== 'sandbox' && environment !== 'production')) {
+    throw new Error('Route invoked without an authorizer context');
+  }
+  return { companyId, environment };
+}
+
+function normaliseRequest(expectsBody: boolean): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const event = request.event;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(event.headers ?? {})) {
+        if (value !== undefined) headers[name.toLowerCase()] = value;
+      }
+      event.headers = headers;
+      if (!expectsBody) return;
+      const raw = event.body ?? '';
+      const size = event.isBase64Encoded ? Buffer.from(raw, 'base64').length : Buffer.byteLength(raw, 'utf8');
+      if (size > MAX_BODY_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 16 KiB');
+      // A POST without a body is validated as an empty object, so the caller learns which fields
+      // are required rather than being told about a content type they never sent.
+      if (size === 0) {
+        event.body = '{}';
+        event.isBase64Encoded = false;
+        headers['content-type'] = 'application/json';
+      }
+    },
+  };
+}
+
+function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    onError: (request) => {
+      const error = request.error;
+      const requestId = request.event?.requestContext?.requestId ?? 'unknown';
+      const { status, body } = toErrorResponse(error, requestId);
+      request.response = { statusCode: status, headers: { ...JSON_HEADERS, 'X-Request-Id': requestId }, body };
+    },
+  };
+}
+
+function toErrorResponse(error: unknown, requestId: string): { status: number; body: string } {
+  if (error instanceof ApiError) return { status: error.status, body: errorEnvelope(error.code, error.message, error.details) };
+  const cause = (error as { cause?: { package?: string } } | null)?.cause;
+  if (cause?.package === '@middy/http-json-body-parser') {
+    return (error as Error).message === 'Unsupported Media Type'
+      ? { status: 415, body: errorEnvelope('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json') }
+      : { status: 400, body: errorEnvelope('INVALID_JSON', 'The request body is not valid JSON') };
+  }
+  // The cause goes to the log, never to the caller.
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      message: 'Unhandled error',
+      requestId,
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    }),
+  );
+  return { status: 500, body: errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred') };
+}

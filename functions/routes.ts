@@ -1,0 +1,34 @@
+/**
+ * The one route table. The CDK stack makes an API Gateway method and a Lambda per entry, and the
+ * local runtime serves the same entries with the same handler modules, so the two cannot drift.
+ * `handler` is the module under functions/ (without .ts) that exports `handler`.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** API Gateway resource path syntax: `{id}` is a path parameter. */
+  path: string;
+  handler: string;
+  /** The least table access the handler needs; the stack grants exactly this. */
+  tableAccess: 'read' | 'readWrite';
+}
+
+export const ROUTES: readonly RouteSpec[] = [
+  { method: 'GET', path: '/v1/company', handler: 'company/get-company', tableAccess: 'read' },
+  { method: 'GET', path: '/v1/company/balance', handler: 'company/get-balance', tableAccess: 'read' },
+];
+
+export const AUTHORIZER = {
+  handler: 'auth/authorizer',
+  /** Both are identity sources: API Gateway refuses a request missing either without invoking the
+   * authorizer, and caches each (key, secret) pair's answer separately. */
+  identityHeaders: ['X-Api-Key', 'X-Api-Secret'],
+} as const;
+
+export function lambdaName(handler: string): string {
+  return handler
+    .split(/[/-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

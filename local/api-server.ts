@@ -1,0 +1,250 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+} from 'aws-lambda';
+import { AUTHORIZER, ROUTES, type RouteSpec } from '#functions/routes';
+import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
+import { JSON_HEADERS } from '#http/envelope';
+import type { StageConfig } from '../lib/stages.ts';
+
+/**
+ * The local stand-in for API Gateway's REST API: it matches the route table, runs the same REQUEST
+ * authorizer (with a per key-and-secret cache, as API Gateway does), turns each request into the
+ * same proxy event a Lambda receives, and answers with the same gateway responses.
+ */
+type ProxyHandler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: unknown) => Promise<APIGatewayAuthorizerResult>;
+
+/** API Gateway's own payload limit; the handlers enforce the contract's smaller one. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const API_ID = 'local';
+
+interface CompiledRoute {
+  spec: RouteSpec;
+  pattern: RegExp;
+  parameterNames: string[];
+  handler: ProxyHandler;
+}
+
+export interface LocalApiOptions {
+  config: StageConfig;
+  routes?: readonly RouteSpec[];
+  /** Loads a handler module by its route-table name; defaults to importing functions/<name>.ts. */
+  loadHandler?: (name: string) => Promise<unknown>;
+}
+
+const importHandler = async (name: string) => ((await import(`../functions/${name}.ts`)) as { handler: unknown }).handler;
+
+export async function createLocalApi(options: LocalApiOptions): Promise<Server> {
+  const load = options.loadHandler ?? importHandler;
+  const routes: CompiledRoute[] = [];
+  for (const spec of options.routes ?? ROUTES) {
+    const parameterNames: string[] = [];
+    const source = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      parameterNames.push(name);
+      return '([^/]+)';
+    });
+    routes.push({ spec, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(spec.handler)) as ProxyHandler });
+  }
+  const authorizer = (await load(AUTHORIZER.handler)) as AuthorizerHandler;
+  const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult | 'unauthorized'; expiresAt: number }>();
+  const throttle = tokenBucket(options.config.throttle.rateLimit, options.config.throttle.burstLimit);
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'error', message: 'Local gateway failure', error: String(error) }));
+      if (!res.headersSent) sendGateway(res, 'DEFAULT_5XX', randomUUID());
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const body = await readBody(req);
+    if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
+    if (!throttle()) return sendGateway(res, 'THROTTLED', requestId);
+
+    const match = matchRoute(method, url.pathname);
+    if (!match) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
+    const { route, pathParameters } = match;
+
+    const headers = singleValueHeaders(req);
+    const methodArn = `arn:aws:execute-api:local:000000000000:${API_ID}/${options.config.stage}/${method}${url.pathname}`;
+    const authorization = await authorize(headers, methodArn, url.pathname, route, requestId);
+    if (authorization.denied) return sendGateway(res, authorization.denied, requestId);
+
+    const event: APIGatewayProxyEvent = {
+      resource: route.spec.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+      queryStringParameters: url.searchParams.size ? Object.fromEntries(url.searchParams) : null,
+      multiValueQueryStringParameters: url.searchParams.size ? groupQuery(url.searchParams) : null,
+      pathParameters,
+      stageVariables: null,
+      body: body.length ? body.toString('utf8') : null,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: API_ID,
+        authorizer: { principalId: authorization.principalId, ...authorization.context },
+        httpMethod: method,
+        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+        path: `/${options.config.stage}${url.pathname}`,
+        protocol: 'HTTP/1.1',
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: route.spec.handler,
+        resourcePath: route.spec.path,
+        stage: options.config.stage,
+      },
+    };
+    const result = await route.handler(event, lambdaContext(route.spec.handler, requestId));
+    res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
+    res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  }
+
+  function matchRoute(method: string, path: string) {
+    for (const route of routes) {
+      if (route.spec.method !== method) continue;
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      const values = found.slice(1).map((value) => safeDecode(value));
+      if (values.some((value) => value === null)) continue;
+      const pathParameters = route.parameterNames.length
+        ? Object.fromEntries(route.parameterNames.map((name, i) => [name, values[i] as string]))
+        : null;
+      return { route, pathParameters };
+    }
+    return null;
+  }
+
+  async function authorize(
+    headers: Record<string, string>,
+    methodArn: string,
+    path: string,
+    route: CompiledRoute,
+    requestId: string,
+  ): Promise<{ denied?: GatewayResponseType; principalId?: string; context?: Record<string, unknown> }> {
+    const lowerCased = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const identity = AUTHORIZER.identityHeaders.map((name) => lowerCased.get(name.toLowerCase()));
+    // API Gateway refuses without calling the authorizer when an identity source is missing or empty.
+    if (identity.some((value) => !value)) return { denied: 'UNAUTHORIZED' };
+    const cacheKey = createHash('sha256').update(identity.join('\n')).digest('hex');
+    const cached = authorizerCache.get(cacheKey);
+    let result: APIGatewayAuthorizerResult | 'unauthorized';
+    if (cached && cached.expiresAt > Date.now()) {
+      result = cached.result;
+    } else {
+      try {
+        result = await authorizer(
+          {
+            type: 'REQUEST',
+            methodArn,
+            resource: route.spec.path,
+            path,
+            httpMethod: route.spec.method,
+            headers,
+            multiValueHeaders: null,
+            pathParameters: null,
+            queryStringParameters: null,
+            multiValueQueryStringParameters: null,
+            stageVariables: null,
+            requestContext: { requestId, stage: options.config.stage } as APIGatewayRequestAuthorizerEvent['requestContext'],
+          },
+          lambdaContext(AUTHORIZER.handler, requestId),
+        );
+      } catch (error) {
+        if (error instanceof Error && error.message === 'Unauthorized') {
+          result = 'unauthorized';
+        } else {
+          console.error(JSON.stringify({ level: 'error', message: 'Authorizer failed', requestId, error: String(error) }));
+          return { denied: 'AUTHORIZER_FAILURE' };
+        }
+      }
+      authorizerCache.set(cacheKey, { result, expiresAt: Date.now() + options.config.authorizerCacheSeconds * 1000 });
+    }
+    if (result === 'unauthorized') return { denied: 'UNAUTHORIZED' };
+    if (!policyAllows(result, methodArn)) return { denied: 'ACCESS_DENIED' };
+    return { principalId: result.principalId, context: result.context ?? {} };
+  }
+}
+
+function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const statements = result.policyDocument.Statement as { Effect: string; Resource?: string | string[] }[];
+  const matches = (statement: { Resource?: string | string[] }) =>
+    [statement.Resource ?? []].flat().some((resource) => arnPattern(resource).test(methodArn));
+  if (statements.some((s) => s.Effect === 'Deny' && matches(s))) return false;
+  return statements.some((s) => s.Effect === 'Allow' && matches(s));
+}
+
+function arnPattern(resource: string): RegExp {
+  return new RegExp(`^${resource.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+function sendGateway(res: ServerResponse, type: GatewayResponseType, requestId: string): void {
+  const { status, body } = gatewayResponse(type);
+  res.writeHead(status, { ...JSON_HEADERS, 'X-Request-Id': requestId });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > GATEWAY_MAX_BODY_BYTES) return 'too-large';
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function singleValueHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers[req.rawHeaders[i]!] = req.rawHeaders[i + 1]!;
+  return headers;
+}
+
+function groupQuery(params: URLSearchParams): Record<string, string[]> {
+  const grouped: Record<string, string[]> = {};
+  for (const [key, value] of params) (grouped[key] ??= []).push(value);
+  return grouped;
+}
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
+function lambdaContext(functionName: string, awsRequestId: string) {
+  const deadline = Date.now() + 30_000;
+  return {
+    functionName,
+    awsRequestId,
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  };
+}
+
+/** API Gateway's stage throttling is a token bucket: `rate` tokens a second, at most `burst` saved. */
+function tokenBucket(rate: number, burst: number): () => boolean {
+  let tokens = burst;
+  let last = Date.now();
+  return () => {
+    const now = Date.now();
+    tokens = Math.min(burst, tokens + ((now - last) / 1000) * rate);
+    last = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}

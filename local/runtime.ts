@@ -1,0 +1,107 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createCompany } from '#domain/company';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { STAGES } from '../lib/stages.ts';
+import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
+
+export const LOCAL_TABLE_NAME = 'cambio-local';
+
+export interface SandboxCredentials {
+  companyId: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface LocalRuntime {
+  apiUrl: string;
+  dynamoEndpoint: string;
+  tableName: string;
+  sandbox: SandboxCredentials;
+  /** True when this start created the sandbox company (first start on this data folder). */
+  seeded: boolean;
+  stop(): Promise<void>;
+}
+
+export interface LocalRuntimeOptions {
+  /** Where DynamoDB Local keeps its files and the runtime its state; null keeps all in memory. */
+  dataDir: string | null;
+  port: number;
+  host?: string;
+  /** Use a DynamoDB Local that is already running (tests) instead of starting one. */
+  dynamoEndpoint?: string;
+  tableName?: string;
+}
+
+/**
+ * Everything `npm start` runs, in this process: DynamoDB Local, the table, the seeded sandbox
+ * company and the API. Handlers read their environment when first imported, so it is set before
+ * the API loads them.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const tableName = options.tableName ?? LOCAL_TABLE_NAME;
+  let dynamo: DynamoDbLocal | undefined;
+  const dynamoEndpoint =
+    options.dynamoEndpoint ??
+    (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
+  try {
+    await ensureTable(dynamoEndpoint, tableName);
+    const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
+
+    process.env.TABLE_NAME = tableName;
+    process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
+    process.env.STAGE = 'local';
+    const { createLocalApi } = await import('./api-server.ts');
+    const server = await createLocalApi({ config: STAGES.local });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host ?? '127.0.0.1', resolve);
+    });
+    const { port } = server.address() as AddressInfo;
+    const apiUrl = `http://${options.host ?? '127.0.0.1'}:${port}/v1`;
+    const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
+    if (stateFile) writeFileSync(stateFile, JSON.stringify({ pid: process.pid, apiUrl, dynamoEndpoint, tableName }, null, 2));
+
+    return {
+      apiUrl,
+      dynamoEndpoint,
+      tableName,
+      sandbox,
+      seeded,
+      stop: async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        if (stateFile) rmSync(stateFile, { force: true });
+        await dynamo?.stop();
+      },
+    };
+  } catch (error) {
+    await dynamo?.stop();
+    throw error;
+  }
+}
+
+/** The sandbox company is made once per data folder; its credentials are kept beside the data so
+ * later starts can print them again (a local convenience: deployed stages never store a secret). */
+async function sandboxCompany(
+  endpoint: string,
+  tableName: string,
+  dataDir: string | null,
+): Promise<{ sandbox: SandboxCredentials; seeded: boolean }> {
+  const file = dataDir ? join(dataDir, 'sandbox-company.json') : null;
+  if (file && existsSync(file)) return { sandbox: JSON.parse(readFileSync(file, 'utf8')) as SandboxCredentials, seeded: false };
+  const db = createDocumentClient(endpoint);
+  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, tableName), {
+    name: 'Sandbox Company',
+    environment: 'sandbox',
+  });
+  db.destroy();
+  const sandbox = { companyId: company.id, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret };
+  if (file && dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(sandbox, null, 2), { mode: 0o600 });
+  }
+  return { sandbox, seeded: true };
+}

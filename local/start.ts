@@ -1,0 +1,52 @@
+// The SDK warns that releases after January 2027 need Node 22; package-lock pins today's release,
+// and Lambda runs Node 22 anyway (see README, "Node version").
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { JavaMissingError } from './dynamodb-local.ts';
+import { startLocalRuntime } from './runtime.ts';
+
+/** `npm start`: the whole service on this machine. */
+const port = Number(process.env.PORT ?? 3000);
+
+try {
+  const runtime = await startLocalRuntime({ dataDir: '.data', port });
+  const { apiKey, apiSecret, companyId } = runtime.sandbox;
+  console.log(
+    [
+      '',
+      'Cambio local runtime is up',
+      `  API             ${runtime.apiUrl}`,
+      `  DynamoDB Local  ${runtime.dynamoEndpoint} (data in .data/, kept across restarts)`,
+      '',
+      `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,
+      `    X-Api-Key     ${apiKey}`,
+      `    X-Api-Secret  ${apiSecret}`,
+      '',
+      '  Try it:',
+      `    curl -s ${runtime.apiUrl}/company/balance -H 'X-Api-Key: ${apiKey}' -H 'X-Api-Secret: ${apiSecret}'`,
+      '',
+      '  Another company: npm run company:create -- --name "Acme" --json',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('Stopping…');
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  if (error instanceof JavaMissingError) {
+    console.error(error.message);
+  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`Port ${port} is in use: stop what holds it, or run PORT=3001 npm start`);
+  } else {
+    console.error('The local runtime failed to start:', error);
+  }
+  process.exit(1);
+}
