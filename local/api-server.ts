@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type {
   APIGatewayAuthorizerResult,
@@ -37,7 +39,12 @@ export interface LocalApiOptions {
   loadHandler?: (name: string) => Promise<unknown>;
 }
 
-const importHandler = async (name: string) => ((await import(`../functions/${name}.ts`)) as { handler: unknown }).handler;
+const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
+
+async function importHandler(name: string): Promise<unknown> {
+  const module = (await import(/* @vite-ignore */ pathToFileURL(join(FUNCTIONS_DIR, `${name}.ts`)).href)) as { handler: unknown };
+  return module.handler;
+}
 
 export async function createLocalApi(options: LocalApiOptions): Promise<Server> {
   const load = options.loadHandler ?? importHandler;

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as v from 'valibot';
-import { ApiError } from '#domain/errors';
+import { ApiError, validationFailed } from '#domain/errors';
 import type { Environment } from '#domain/api-keys';
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
@@ -42,7 +42,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
   if (options.body) stack.use(httpJsonBodyParser());
   return stack.handler(async (event) => {
-    const body = options.body ? validate(options.body, event.body) : undefined;
+    const body = options.body ? validate(options.body, requireJsonObject(event.body)) : undefined;
     const result = await fn({
       ...authorizerContext(event),
       body: body as never,
@@ -57,6 +57,12 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
       body: successEnvelope(result.data, result.pagination),
     };
   }) as unknown as Handler;
+}
+
+/** Every /v1 body is a JSON object; valibot would let an array through to field-by-field checks. */
+function requireJsonObject(body: unknown): unknown {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body;
+  throw validationFailed([{ path: '(root)', message: 'must be a JSON object' }]);
 }
 
 function authorizerContext(event: APIGatewayProxyEvent): { companyId: string; environment: Environment } {

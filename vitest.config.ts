@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// The SDK warns that its releases after January 2027 need Node 22; package-lock pins today's.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // One DynamoDB Local for the whole run; each test file makes its own table (test/support/dynamo.ts).
+    globalSetup: ['test/support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
