@@ -1,0 +1,77 @@
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { StageConfig } from './stages.ts';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Lambda's runtime ships the AWS SDK v3; leaving it out keeps each bundle well under 300 KB. */
+const PROVIDED_BY_RUNTIME = ['@aws-sdk/*'];
+
+/** ESM output cannot `require`; a few CommonJS dependencies still do, so give them one. */
+const CREATE_REQUIRE_BANNER =
+  "import { createRequire as __cambioCreateRequire } from 'node:module'; const require = __cambioCreateRequire(import.meta.url);";
+
+export interface ApiFunctionProps {
+  /** Module under functions/ without `.ts` (`company/get-company`); it exports `handler`. */
+  handler: string;
+  functionName: string;
+  config: StageConfig;
+  tableName: string;
+  timeout?: Duration;
+}
+
+/**
+ * The one way Cambio makes a Lambda, so every function gets the same defaults: ARM64 on Node 22,
+ * a minified ESM bundle with source maps, its own log group with the stage's retention, and the
+ * environment every handler reads at cold start (functions/adapters/runtime.ts). Table access is
+ * granted by the caller, per function.
+ */
+export class ApiFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: retentionDays(props.config.logRetentionDays),
+      removalPolicy: props.config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    super(scope, id, {
+      functionName: props.functionName,
+      entry: path.join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      logGroup,
+      environment: {
+        TABLE_NAME: props.tableName,
+        STAGE: props.config.stage,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: CREATE_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        // File and line numbers are what a stack trace needs; the sources would only double the asset.
+        sourcesContent: false,
+        externalModules: PROVIDED_BY_RUNTIME,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+  }
+}
+
+export function retentionDays(days: number): RetentionDays {
+  const known = Object.values(RetentionDays).filter((value): value is RetentionDays => typeof value === 'number');
+  const match = known.find((value) => value === days);
+  if (match === undefined) throw new Error(`logRetentionDays ${days} is not a CloudWatch Logs retention (${known.join(', ')})`);
+  return match;
+}

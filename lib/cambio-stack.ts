@@ -1,0 +1,198 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  AuthorizationType,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
+import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
+import { errorEnvelope } from '../functions/http/envelope.ts';
+import { AUTHORIZER, lambdaName, ROUTES } from '../functions/routes.ts';
+import { ApiFunction, retentionDays } from './api-function.ts';
+import type { StageConfig } from './stages.ts';
+
+export interface CambioStackProps extends StackProps {
+  config: StageConfig;
+}
+
+/**
+ * One stage of Cambio: the single table, the REST API (one Lambda per route in functions/routes.ts,
+ * all behind the REQUEST authorizer), the gateway responses in the contract's envelope, the webhook
+ * delivery queue with its dead-letter queue, and the chain pollers' schedule.
+ */
+export class CambioStack extends Stack {
+  readonly table: Table;
+  readonly api: RestApi;
+  readonly webhookQueue: Queue;
+  readonly webhookDlq: Queue;
+
+  constructor(scope: Construct, id: string, props: CambioStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    Tags.of(this).add('Project', 'Cambio');
+    Tags.of(this).add('Stage', config.stage);
+
+    this.table = this.singleTable(config);
+    this.api = this.restApi(config);
+    [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
+
+    // The chain issue adds the deposit and withdrawal pollers as targets of this rule; a rule with
+    // no target is free and invokes nothing until then.
+    new Rule(this, 'ChainPollerSchedule', {
+      description: 'Runs the TRON deposit and withdrawal pollers',
+      schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'WebhookQueueUrl', { value: this.webhookQueue.queueUrl });
+    new CfnOutput(this, 'WebhookDlqUrl', { value: this.webhookDlq.queueUrl });
+  }
+
+  private singleTable(config: StageConfig): Table {
+    const table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // The webhook dispatcher turns event items written with each state change into deliveries.
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      encryption: TableEncryption.AWS_MANAGED,
+      deletionProtection: config.protectData,
+      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    table.addGlobalSecondaryIndex({
+      indexName: TABLE.gsi1.indexName,
+      partitionKey: { name: TABLE.gsi1.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.gsi1.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.ALL,
+    });
+    return table;
+  }
+
+  private restApi(config: StageConfig): RestApi {
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: retentionDays(config.logRetentionDays),
+      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    const api = new RestApi(this, 'Api', {
+      restApiName: `cambio-${config.stage}`,
+      description: `Cambio /v1 API (${config.stage})`,
+      endpointTypes: [EndpointType.REGIONAL],
+      // Access logs need the account-level CloudWatch role; API Gateway has one per account and region.
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: config.stage,
+        // Stage-wide (`/*/*`): every method gets the same steady rate and burst.
+        throttlingRateLimit: config.throttle.rateLimit,
+        throttlingBurstLimit: config.throttle.burstLimit,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            time: '$context.requestTime',
+            method: '$context.httpMethod',
+            path: '$context.resourcePath',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            companyId: '$context.authorizer.companyId',
+            errorType: '$context.error.responseType',
+            authorizerError: '$context.authorizer.error',
+            integrationError: '$context.integration.error',
+          }),
+        ),
+      },
+    });
+
+    const authorizerFunction = new ApiFunction(this, lambdaName(AUTHORIZER.handler), {
+      handler: AUTHORIZER.handler,
+      functionName: `${this.stackName}-${lambdaName(AUTHORIZER.handler)}`,
+      config,
+      tableName: this.table.tableName,
+      timeout: Duration.seconds(5),
+    });
+    this.table.grantReadData(authorizerFunction);
+    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: authorizerFunction,
+      identitySources: AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
+      resultsCacheTtl: Duration.seconds(config.authorizerCacheSeconds),
+    });
+
+    for (const route of ROUTES) {
+      const name = lambdaName(route.handler);
+      const fn = new ApiFunction(this, name, {
+        handler: route.handler,
+        functionName: `${this.stackName}-${name}`,
+        config,
+        tableName: this.table.tableName,
+      });
+      if (route.tableAccess === 'readWrite') this.table.grantReadWriteData(fn);
+      else this.table.grantReadData(fn);
+      resourceFor(api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true }), {
+        authorizer,
+        authorizationType: AuthorizationType.CUSTOM,
+      });
+    }
+
+    // What API Gateway answers by itself also wears the contract's envelope (api-contract.md,
+    // Conventions). The templates are plain JSON: nothing in them is VTL.
+    for (const spec of GATEWAY_RESPONSES) {
+      api.addGatewayResponse(`GatewayResponse${pascal(spec.type)}`, {
+        type: ResponseType.of(spec.type),
+        statusCode: spec.status === undefined ? undefined : String(spec.status),
+        responseHeaders: { 'Content-Type': "'application/json'" },
+        templates: { 'application/json': errorEnvelope(spec.code, spec.message) },
+      });
+    }
+    return api;
+  }
+
+  private webhookQueues(): [Queue, Queue] {
+    const dlq = new Queue(this, 'WebhookDlq', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const queue = new Queue(this, 'WebhookQueue', {
+      // The contract's retry schedule spans about 3 days (5 s … 24 h); the 4-day default would be
+      // too close, so messages live as long as SQS allows.
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: Duration.seconds(60),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Ten receives: the first attempt and the contract's nine retries.
+      deadLetterQueue: { queue: dlq, maxReceiveCount: 10 },
+    });
+    return [queue, dlq];
+  }
+}
+
+/** `/v1/deposits/{id}` → the resource for it, creating each missing segment once. */
+function resourceFor(root: IResource, path: string): IResource {
+  return path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .reduce<IResource>((parent, segment) => parent.getResource(segment) ?? parent.addResource(segment), root);
+}
+
+function pascal(type: string): string {
+  return type
+    .toLowerCase()
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,35 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, expect, it } from 'vitest';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+
+/** The API-function size goal: small bundles keep cold starts short. */
+const MAX_BUNDLE_BYTES = 300 * 1024;
+
+const outdir = mkdtempSync(path.join(tmpdir(), 'cambio-cdk-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+it('bundles every function with esbuild into an ESM asset under 300 KB', () => {
+  const app = new App({ context: { stage: 'sandbox' }, outdir });
+  const template = Template.fromStack(addCambioStack(app));
+  app.synth();
+
+  const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
+  expect(functions.length).toBeGreaterThan(0);
+  for (const [id, fn] of functions) {
+    const s3Key: string = fn.Properties.Code.S3Key;
+    const assetDir = path.join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
+    const code = readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
+    const bytes = readdirSync(assetDir).reduce((sum, file) => sum + statSync(path.join(assetDir, file)).size, 0);
+
+    expect(bytes, `${id}: asset is ${bytes} bytes`).toBeLessThan(MAX_BUNDLE_BYTES);
+    // Lambda calls `index.handler`; minification must keep the export's name.
+    expect(code, `${id}: no handler export`).toMatch(/export\s*\{[^}]*\bas handler\b[^}]*\}/);
+    // package.json `imports` aliases were resolved by esbuild, not left for Lambda to fail on.
+    expect(code, `${id}: unresolved #alias import`).not.toMatch(/from\s*["']#/);
+    expect(code.startsWith('import { createRequire')).toBe(true);
+  }
+}, 120_000);

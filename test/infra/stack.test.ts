@@ -1,0 +1,380 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_RESPONSES } from '../../functions/http/gateway-responses.ts';
+import { AUTHORIZER, lambdaName, ROUTES } from '../../functions/routes.ts';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+import type { CambioStack } from '../../lib/cambio-stack.ts';
+import { STAGES } from '../../lib/stages.ts';
+
+/** Every route in ../shared/api-contract.md, in the contract's order. */
+const CONTRACT_ROUTES = [
+  'GET /v1/company',
+  'GET /v1/company/balance',
+  'POST /v1/deposits',
+  'GET /v1/deposits/{id}',
+  'POST /v1/withdrawals',
+  'GET /v1/withdrawals/{id}',
+  'POST /v1/conversions/quote',
+  'POST /v1/conversions',
+  'GET /v1/conversions',
+  'GET /v1/conversions/{id}',
+  'GET /v1/webhooks',
+  'POST /v1/webhooks',
+  'GET /v1/webhooks/{id}',
+  'PUT /v1/webhooks/{id}',
+  'DELETE /v1/webhooks/{id}',
+];
+
+/** Contract routes with no ROUTES entry yet. Adding a route to functions/routes.ts? Remove it here. */
+const PENDING = [
+  'POST /v1/deposits',
+  'GET /v1/deposits/{id}',
+  'POST /v1/withdrawals',
+  'GET /v1/withdrawals/{id}',
+  'POST /v1/conversions/quote',
+  'POST /v1/conversions',
+  'GET /v1/conversions',
+  'GET /v1/conversions/{id}',
+  'GET /v1/webhooks',
+  'POST /v1/webhooks',
+  'GET /v1/webhooks/{id}',
+  'PUT /v1/webhooks/{id}',
+  'DELETE /v1/webhooks/{id}',
+];
+
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:TransactWriteItems',
+  'dynamodb:*',
+];
+
+const SYNTH_TIMEOUT = 60_000;
+const routeName = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
+
+describe('contract coverage', () => {
+  it('contract routes not yet provisioned are listed by name', () => {
+    const provisioned = new Set(ROUTES.map(routeName));
+    const missing = CONTRACT_ROUTES.filter((route) => !provisioned.has(route));
+
+    expect(missing, 'a route was added to ROUTES: remove it from PENDING in this test').toEqual(PENDING);
+  });
+
+  it('ROUTES holds no route the contract does not define', () => {
+    const extra = ROUTES.map(routeName).filter((route) => !CONTRACT_ROUTES.includes(route));
+
+    expect(extra).toEqual([]);
+  });
+});
+
+describe('stage selection', () => {
+  it.each(['local', 'staging', undefined])('refuses stage %s with a message naming the valid stages', (stage) => {
+    const app = new App({ context: stage === undefined ? {} : { stage } });
+
+    expect(() => addCambioStack(app)).toThrow(/pass -c stage=sandbox or -c stage=production/);
+  });
+
+  it.each(['sandbox', 'production'])('names the %s stack Cambio-<stage>', (stage) => {
+    const stack = stageStack(stage);
+
+    expect(stack.stackName).toBe(`Cambio-${stage}`);
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
+  const config = STAGES[stage];
+  let template: Template;
+
+  beforeAll(() => {
+    template = synthStage(stage);
+  }, SYNTH_TIMEOUT);
+
+  describe('REST API', () => {
+    it.each(ROUTES.map((route) => [routeName(route), route] as const))(
+      '%s is a method behind the custom authorizer with a Lambda proxy integration',
+      (name, route) => {
+        const method = methodsByRoute(template).get(name);
+
+        expect(method, `no API Gateway method for ${name}`).toBeDefined();
+        expect(method!.AuthorizationType).toBe('CUSTOM');
+        expect(method!.AuthorizerId).toEqual({ Ref: authorizerId(template) });
+        expect(method!.Integration.Type).toBe('AWS_PROXY');
+        expect(JSON.stringify(method!.Integration.Uri)).toContain(logicalIdOfFunction(template, functionName(stage, route.handler)));
+      },
+    );
+
+    it('has one method per route and nothing else', () => {
+      expect([...methodsByRoute(template).keys()].sort()).toEqual(ROUTES.map(routeName).sort());
+    });
+
+    it(`is a REST API whose stage is named ${stage} and throttles every method at the stage's rate and burst`, () => {
+      template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+      template.hasResourceProperties('AWS::ApiGateway::Stage', {
+        StageName: stage,
+        MethodSettings: [
+          Match.objectLike({
+            HttpMethod: '*',
+            ResourcePath: '/*',
+            ThrottlingRateLimit: config.throttle.rateLimit,
+            ThrottlingBurstLimit: config.throttle.burstLimit,
+          }),
+        ],
+        AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
+      });
+    });
+
+    it('authorizes with both credential headers as identity sources and caches for the configured TTL', () => {
+      template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+      const authorizer = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Authorizer'))[0]!.Properties!;
+
+      expect(authorizer.Type).toBe('REQUEST');
+      expect(authorizer.IdentitySource.split(',').sort()).toEqual(
+        AUTHORIZER.identityHeaders.map((header) => `method.request.header.${header}`).sort(),
+      );
+      expect(authorizer.AuthorizerResultTtlInSeconds).toBe(config.authorizerCacheSeconds);
+      expect(JSON.stringify(authorizer.AuthorizerUri)).toContain(logicalIdOfFunction(template, functionName(stage, AUTHORIZER.handler)));
+    });
+  });
+
+  describe('gateway responses', () => {
+    it.each(GATEWAY_RESPONSES.map((spec) => [spec.type, spec] as const))(
+      '%s answers in the contract envelope with its code and status',
+      (type, spec) => {
+        const matching = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).filter(
+          (response) => response.Properties!.ResponseType === type,
+        );
+
+        expect(matching).toHaveLength(1);
+        const props = matching[0]!.Properties!;
+        expect(props.StatusCode).toBe(spec.status === undefined ? undefined : String(spec.status));
+        expect(props.ResponseParameters).toEqual({ 'gatewayresponse.header.Content-Type': "'application/json'" });
+        const body: string = props.ResponseTemplates['application/json'];
+        // The template is VTL: `$` or `#` in a message would be evaluated, not sent as written.
+        expect(body).not.toMatch(/[$#]/);
+        expect(JSON.parse(body)).toEqual({ success: false, error: { code: spec.code, message: spec.message, details: null } });
+      },
+    );
+
+    it.each(['UNAUTHORIZED', 'ACCESS_DENIED'])('%s looks like any failed authentication: 401 AUTH_FAILED', (type) => {
+      const response = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).find(
+        (candidate) => candidate.Properties!.ResponseType === type,
+      )!.Properties!;
+
+      expect(response.StatusCode).toBe('401');
+      expect(JSON.parse(response.ResponseTemplates['application/json']).error.code).toBe('AUTH_FAILED');
+    });
+  });
+
+  describe('table', () => {
+    it('is the single table with PK/SK, GSI1, the TTL attribute, on demand, with PITR, a stream and encryption', () => {
+      template.resourceCountIs('AWS::DynamoDB::Table', 1);
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: 'PK', AttributeType: 'S' },
+          { AttributeName: 'SK', AttributeType: 'S' },
+          { AttributeName: 'GSI1PK', AttributeType: 'S' },
+          { AttributeName: 'GSI1SK', AttributeType: 'S' },
+        ]),
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'GSI1',
+            KeySchema: [
+              { AttributeName: 'GSI1PK', KeyType: 'HASH' },
+              { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        SSESpecification: { SSEEnabled: true },
+      });
+    });
+
+    it(`${config.protectData ? 'is' : 'is not'} protected from deletion`, () => {
+      template.hasResource('AWS::DynamoDB::Table', {
+        Properties: Match.objectLike({ DeletionProtectionEnabled: config.protectData }),
+        DeletionPolicy: config.protectData ? 'Retain' : 'Delete',
+        UpdateReplacePolicy: config.protectData ? 'Retain' : 'Delete',
+      });
+    });
+
+    it('is tagged with the project and the stage', () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        Tags: Match.arrayWith([
+          { Key: 'Project', Value: 'Cambio' },
+          { Key: 'Stage', Value: stage },
+        ]),
+      });
+    });
+  });
+
+  describe('functions', () => {
+    it('runs one function per route plus the authorizer, all on nodejs22.x and arm64', () => {
+      const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
+
+      expect(functions).toHaveLength(ROUTES.length + 1);
+      for (const fn of functions) {
+        expect(fn.Properties!.Runtime).toBe('nodejs22.x');
+        expect(fn.Properties!.Architectures).toEqual(['arm64']);
+        expect(fn.Properties!.Handler).toBe('index.handler');
+        expect(fn.Properties!.MemorySize).toBe(512);
+        expect(Object.keys(fn.Properties!.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'STAGE']));
+        expect(fn.Properties!.Environment.Variables.STAGE).toBe(stage);
+      }
+    });
+
+    it(`keeps every function's logs for ${config.logRetentionDays} days`, () => {
+      for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
+        const logGroupId: string = fn.Properties!.LoggingConfig.LogGroup.Ref;
+        expect(resourcesOfType(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties!.RetentionInDays).toBe(config.logRetentionDays);
+      }
+    });
+
+    it.each([...ROUTES, { method: 'authorizer', path: '', handler: AUTHORIZER.handler, tableAccess: 'read' as const }].map((route) => [
+      route.handler,
+      route.tableAccess,
+    ]))('%s is granted %s access to the table and nothing more', (handler, access) => {
+      const { actions, dynamoResources } = grantsOf(template, functionName(stage, handler));
+      const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
+
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      if (access === 'read') expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+      else expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+      for (const resource of dynamoResources) expect(JSON.stringify(resource)).toContain(tableId);
+    });
+  });
+
+  describe('webhook queues', () => {
+    it('sends a message to the dead-letter queue after 10 receives', () => {
+      const queues = resourcesOfType(template, 'AWS::SQS::Queue');
+      const withRedrive = Object.values(queues).filter((queue) => queue.Properties!.RedrivePolicy);
+
+      expect(withRedrive).toHaveLength(1);
+      const { deadLetterTargetArn, maxReceiveCount } = withRedrive[0]!.Properties!.RedrivePolicy;
+      expect(maxReceiveCount).toBe(10);
+      const dlq = queues[deadLetterTargetArn['Fn::GetAtt'][0]]!;
+      expect(dlq.Properties!.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    });
+
+    it('encrypts both queues and refuses requests without TLS', () => {
+      const queueIds = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue'));
+
+      expect(queueIds).toHaveLength(2);
+      for (const id of queueIds) {
+        expect(resourcesOfType(template, 'AWS::SQS::Queue')[id]!.Properties!.SqsManagedSseEnabled).toBe(true);
+        template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+          Queues: [{ Ref: id }],
+          PolicyDocument: {
+            Statement: Match.arrayWith([
+              Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+            ]),
+          },
+        });
+      }
+    });
+  });
+
+  it(`schedules the chain pollers every ${config.pollerScheduleMinutes} minute(s)`, () => {
+    const minutes = config.pollerScheduleMinutes;
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: minutes === 1 ? 'rate(1 minute)' : `rate(${minutes} minutes)`,
+    });
+  });
+
+  it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl'])('outputs %s', (name) => {
+    expect(Object.keys(template.findOutputs(name))).toEqual([name]);
+  });
+});
+
+function functionName(stage: string, handler: string): string {
+  return `Cambio-${stage}-${lambdaName(handler)}`;
+}
+
+function logicalIdOfFunction(template: Template, name: string): string {
+  const entry = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).find(([, fn]) => fn.Properties!.FunctionName === name);
+  if (!entry) throw new Error(`No function named ${name}`);
+  return entry[0];
+}
+
+function authorizerId(template: Template): string {
+  return Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Authorizer'))[0]!;
+}
+
+type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string };
+
+/**
+ * The stage's template as `cdk synth -c stage=…` builds it, minus esbuild (context
+ * `aws:cdk:bundling-stacks`): assets keep their hashes but nothing is bundled, which is all a
+ * template assertion needs. test/infra/bundles.test.ts covers the bundles.
+ */
+function synthStage(stage: string): Template {
+  return Template.fromStack(stageStack(stage));
+}
+
+function stageStack(stage: string): CambioStack {
+  return addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } }));
+}
+
+function resourcesOfType(template: Template, type: string): Record<string, Resource> {
+  return template.findResources(type) as Record<string, Resource>;
+}
+
+/** Logical id of each AWS::ApiGateway::Resource → its full path (`/v1/company/balance`). */
+function resourcePaths(template: Template): Map<string, string> {
+  const resources = resourcesOfType(template, 'AWS::ApiGateway::Resource');
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known !== undefined) return known;
+    const { ParentId, PathPart } = resources[id]!.Properties!;
+    // The root resource is `Fn::GetAtt [RestApi, RootResourceId]`; any other parent is a Ref.
+    const parent = ParentId.Ref ? pathOf(ParentId.Ref) : '';
+    const path = `${parent}/${PathPart}`;
+    paths.set(id, path);
+    return path;
+  };
+  for (const id of Object.keys(resources)) pathOf(id);
+  return paths;
+}
+
+/** The API Gateway methods as `GET /v1/company` → the method's properties. */
+function methodsByRoute(template: Template): Map<string, Record<string, any>> {
+  const paths = resourcePaths(template);
+  const methods = new Map<string, Record<string, any>>();
+  for (const method of Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method'))) {
+    const props = method.Properties!;
+    const path = props.ResourceId.Ref ? paths.get(props.ResourceId.Ref) : '/';
+    methods.set(`${props.HttpMethod} ${path}`, props);
+  }
+  return methods;
+}
+
+/** Every IAM action granted to the role of the function with this FunctionName, and the resources of DynamoDB statements. */
+function grantsOf(template: Template, functionName: string): { actions: string[]; dynamoResources: unknown[] } {
+  const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
+  const fn = functions.find((candidate) => candidate.Properties!.FunctionName === functionName);
+  if (!fn) throw new Error(`No function named ${functionName}`);
+  const roleId: string = fn.Properties!.Role['Fn::GetAtt'][0];
+  const actions: string[] = [];
+  const dynamoResources: unknown[] = [];
+  for (const policy of Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))) {
+    const roles: unknown[] = policy.Properties!.Roles;
+    if (!roles.some((role) => (role as { Ref?: string }).Ref === roleId)) continue;
+    for (const statement of policy.Properties!.PolicyDocument.Statement) {
+      const statementActions: string[] = [statement.Action].flat();
+      actions.push(...statementActions);
+      if (statementActions.some((action) => action.startsWith('dynamodb:'))) dynamoResources.push(...[statement.Resource].flat());
+    }
+  }
+  return { actions, dynamoResources };
+}
