@@ -22,6 +22,8 @@ export interface ApiFunctionProps {
   functionName: string;
   config: StageConfig;
   tableName: string;
+  /** The deposit account xpub, resolved by the stack (a literal or an SSM reference). */
+  depositAccountXpub: string;
   timeout?: Duration;
 }
 
@@ -51,6 +53,8 @@ export class ApiFunction extends NodejsFunction {
       environment: {
         TABLE_NAME: props.tableName,
         STAGE: props.config.stage,
+        ...props.config.functionEnvironment,
+        DEPOSIT_ACCOUNT_XPUB: props.depositAccountXpub,
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {

@@ -15,6 +15,7 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, Tabl
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
@@ -118,11 +119,16 @@ export class CambioStack extends Stack {
       },
     });
 
+    const depositAccountXpub =
+      'value' in config.depositAccountXpub
+        ? config.depositAccountXpub.value
+        : StringParameter.valueForStringParameter(this, config.depositAccountXpub.ssmParameter);
     const authorizerFunction = new ApiFunction(this, lambdaName(AUTHORIZER.handler), {
       handler: AUTHORIZER.handler,
       functionName: `${this.stackName}-${lambdaName(AUTHORIZER.handler)}`,
       config,
       tableName: this.table.tableName,
+      depositAccountXpub,
       timeout: Duration.seconds(5),
     });
     this.table.grantReadData(authorizerFunction);
@@ -139,6 +145,7 @@ export class CambioStack extends Stack {
         functionName: `${this.stackName}-${name}`,
         config,
         tableName: this.table.tableName,
+        depositAccountXpub,
       });
       if (route.tableAccess === 'readWrite') this.table.grantReadWriteData(fn);
       else this.table.grantReadData(fn);

@@ -1,4 +1,5 @@
 import type { Environment } from '#domain/api-keys';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 
 /**
  * Per-stage configuration: the only thing that differs between `cdk deploy -c stage=sandbox` and
@@ -18,6 +19,25 @@ export interface StageConfig {
   logRetentionDays: number;
   /** How often the chain pollers run. */
   pollerScheduleMinutes: number;
+  /**
+   * Business settings every function receives as environment variables (read once at cold start
+   * by functions/adapters/config.ts and functions/adapters/price/from-env.ts).
+   */
+  functionEnvironment: {
+    WITHDRAWAL_FEE_USDT: string;
+    WITHDRAWAL_MINIMUM_USDT: string;
+    DEPOSIT_REQUIRED_CONFIRMATIONS: string;
+    PRICE_SOURCE: 'static' | 'http';
+    STATIC_USDT_BRL_RATE?: string;
+    PRICE_SOURCE_URL?: string;
+    CONVERSION_SPREAD_BPS: string;
+  };
+  /**
+   * The BIP44 account xpub (m/44'/195'/0') deposit addresses derive from: a literal for local
+   * runs, else the name of an SSM String parameter resolved at deploy time, so no stage's key
+   * material lives in this repository.
+   */
+  depositAccountXpub: { value: string } | { ssmParameter: string };
 }
 
 export const STAGES: Record<StageName, StageConfig> = {
@@ -29,6 +49,17 @@ export const STAGES: Record<StageName, StageConfig> = {
     protectData: false,
     logRetentionDays: 1,
     pollerScheduleMinutes: 1,
+    functionEnvironment: {
+      WITHDRAWAL_FEE_USDT: '1.000000',
+      WITHDRAWAL_MINIMUM_USDT: '1.000000',
+      // Solidification on TRON: 19 of 27 producers (../shared/tron-notes.md, Finality).
+      DEPOSIT_REQUIRED_CONFIRMATIONS: '19',
+      PRICE_SOURCE: 'static',
+      STATIC_USDT_BRL_RATE: '5.40000000',
+      CONVERSION_SPREAD_BPS: '50',
+    },
+    // The public BIP39 test mnemonic ("abandon" x11 + "about"): local sandbox money only.
+    depositAccountXpub: { value: TEST_MNEMONIC_ACCOUNT_XPUB },
   },
   sandbox: {
     stage: 'sandbox',
@@ -38,6 +69,15 @@ export const STAGES: Record<StageName, StageConfig> = {
     protectData: false,
     logRetentionDays: 14,
     pollerScheduleMinutes: 1,
+    functionEnvironment: {
+      WITHDRAWAL_FEE_USDT: '1.000000',
+      WITHDRAWAL_MINIMUM_USDT: '1.000000',
+      DEPOSIT_REQUIRED_CONFIRMATIONS: '19',
+      PRICE_SOURCE: 'static',
+      STATIC_USDT_BRL_RATE: '5.40000000',
+      CONVERSION_SPREAD_BPS: '50',
+    },
+    depositAccountXpub: { ssmParameter: '/cambio/sandbox/deposit-account-xpub' },
   },
   production: {
     stage: 'production',
@@ -47,6 +87,16 @@ export const STAGES: Record<StageName, StageConfig> = {
     protectData: true,
     logRetentionDays: 365,
     pollerScheduleMinutes: 1,
+    functionEnvironment: {
+      // Covers the TRX burnt by a TRC-20 transfer to a fresh address (~13 TRX, tron-notes.md, Cost).
+      WITHDRAWAL_FEE_USDT: '3.000000',
+      WITHDRAWAL_MINIMUM_USDT: '10.000000',
+      DEPOSIT_REQUIRED_CONFIRMATIONS: '19',
+      PRICE_SOURCE: 'http',
+      PRICE_SOURCE_URL: 'https://api.binance.com',
+      CONVERSION_SPREAD_BPS: '50',
+    },
+    depositAccountXpub: { ssmParameter: '/cambio/production/deposit-account-xpub' },
   },
 };
 

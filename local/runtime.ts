@@ -53,6 +53,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
     process.env.STAGE = 'local';
+    Object.assign(process.env, STAGES.local.functionEnvironment);
+    if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     const { createLocalApi } = await import('./api-server.ts');
     const server = await createLocalApi({ config: STAGES.local });
     await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,7 @@
 import { createDocumentClient } from './dynamo/client.ts';
 import { DynamoCompanyStore } from './dynamo/company-store.ts';
+import { DynamoIdempotencyStore } from './dynamo/idempotency-store.ts';
+import { DynamoWithdrawalStore } from './dynamo/withdrawal-store.ts';
 import { optionalEnv, requireEnv } from './env.ts';
 
 /**
@@ -9,5 +11,11 @@ import { optionalEnv, requireEnv } from './env.ts';
 export function dynamoFromEnv() {
   const tableName = requireEnv('TABLE_NAME');
   const db = createDocumentClient(optionalEnv('DYNAMODB_ENDPOINT'));
-  return { db, tableName, companies: new DynamoCompanyStore(db, tableName) };
+  return {
+    db,
+    tableName,
+    companies: new DynamoCompanyStore(db, tableName),
+    withdrawals: new DynamoWithdrawalStore(db, tableName),
+    idempotency: new DynamoIdempotencyStore(db, tableName),
+  };
 }

@@ -10,6 +10,7 @@ export const ID_PREFIXES = {
   conversion: 'cnv',
   webhook: 'whk',
   event: 'evt',
+  ledgerEntry: 'led',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -6,6 +6,7 @@ import { ApiError, validationFailed } from '#domain/errors';
 import type { Environment } from '#domain/api-keys';
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
+import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
 
 /** The contract's body limit. API Gateway's own limit is 10 MB, so the handler enforces ours. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -36,25 +37,56 @@ type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGat
  * one error mapping in which anything unexpected becomes a 500 with no detail.
  */
 export function httpRoute<TSchema extends v.GenericSchema | undefined = undefined>(
-  options: { body?: TSchema },
+  options: { body?: TSchema; idempotency?: IdempotencyStore },
   fn: (request: AuthorizedRequest<TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined>) => Promise<RouteResult>,
 ): Handler {
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
   if (options.body) stack.use(httpJsonBodyParser());
   return stack.handler(async (event) => {
+    const requestId = event.requestContext.requestId;
+    const auth = authorizerContext(event);
+    const headers = event.headers as Record<string, string>;
+    const idempotencyKey = headers['idempotency-key'];
+    const scope =
+      options.idempotency && idempotencyKey !== undefined
+        ? {
+            companyId: auth.companyId,
+            key: parseIdempotencyKey(idempotencyKey),
+            fingerprint: requestFingerprint(event.httpMethod, event.resource, event.body),
+          }
+        : undefined;
+    // Validation runs before the key is claimed: a request that fails it stores nothing.
     const body = options.body ? validate(options.body, requireJsonObject(event.body)) : undefined;
-    const result = await fn({
-      ...authorizerContext(event),
+    const request = {
+      ...auth,
       body: body as never,
       pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
-      headers: event.headers as Record<string, string>,
-      requestId: event.requestContext.requestId,
-    });
+      headers,
+      requestId,
+    };
+    const execute = async () => {
+      try {
+        const result = await fn(request);
+        return {
+          statusCode: result.status ?? 200,
+          headers: result.headers,
+          body: successEnvelope(result.data, result.pagination),
+        };
+      } catch (error) {
+        return { ...toErrorResponse(error, requestId), headers: undefined };
+      }
+    };
+    const response = scope && options.idempotency ? await runIdempotently(options.idempotency, scope, execute) : await execute();
     return {
-      statusCode: result.status ?? 200,
-      headers: { ...JSON_HEADERS, 'X-Request-Id': event.requestContext.requestId, ...result.headers },
-      body: successEnvelope(result.data, result.pagination),
+      statusCode: response.statusCode,
+      headers: {
+        ...JSON_HEADERS,
+        'X-Request-Id': requestId,
+        ...response.headers,
+        ...('replayed' in response && response.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+      },
+      body: response.body,
     };
   }) as unknown as Handler;
 }
@@ -105,19 +137,19 @@ function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
     onError: (request) => {
       const error = request.error;
       const requestId = request.event?.requestContext?.requestId ?? 'unknown';
-      const { status, body } = toErrorResponse(error, requestId);
-      request.response = { statusCode: status, headers: { ...JSON_HEADERS, 'X-Request-Id': requestId }, body };
+      const { statusCode, body } = toErrorResponse(error, requestId);
+      request.response = { statusCode, headers: { ...JSON_HEADERS, 'X-Request-Id': requestId }, body };
     },
   };
 }
 
-function toErrorResponse(error: unknown, requestId: string): { status: number; body: string } {
-  if (error instanceof ApiError) return { status: error.status, body: errorEnvelope(error.code, error.message, error.details) };
+function toErrorResponse(error: unknown, requestId: string): { statusCode: number; body: string } {
+  if (error instanceof ApiError) return { statusCode: error.status, body: errorEnvelope(error.code, error.message, error.details) };
   const cause = (error as { cause?: { package?: string } } | null)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
     return (error as Error).message === 'Unsupported Media Type'
-      ? { status: 415, body: errorEnvelope('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json') }
-      : { status: 400, body: errorEnvelope('INVALID_JSON', 'The request body is not valid JSON') };
+      ? { statusCode: 415, body: errorEnvelope('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json') }
+      : { statusCode: 400, body: errorEnvelope('INVALID_JSON', 'The request body is not valid JSON') };
   }
   // The cause goes to the log, never to the caller.
   console.error(
@@ -128,5 +160,5 @@ function toErrorResponse(error: unknown, requestId: string): { status: number; b
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
     }),
   );
-  return { status: 500, body: errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred') };
+  return { statusCode: 500, body: errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred') };
 }

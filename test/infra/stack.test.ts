@@ -30,8 +30,6 @@ const CONTRACT_ROUTES = [
 const PENDING = [
   'POST /v1/deposits',
   'GET /v1/deposits/{id}',
-  'POST /v1/withdrawals',
-  'GET /v1/withdrawals/{id}',
   'POST /v1/conversions/quote',
   'POST /v1/conversions',
   'GET /v1/conversions',

@@ -2,7 +2,9 @@ import type { Currency } from '#domain/money';
 
 /**
  * Every DynamoDB key the service writes or reads is built here and nowhere else; docs/data-model.md
- * lists the entities and access patterns these keys serve.
+ * lists the entities and access patterns these keys serve. A company's own records live in its
+ * partition (`COMPANY#…`), so a read by id with another company's partition finds nothing: that
+ * is what makes another company's id a 404.
  */
 const company = (companyId: string) => `COMPANY#${companyId}`;
 
@@ -13,6 +15,35 @@ export const keys = {
   apiKey: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
   /** GSI1: a company's API keys, for rotation and revocation. */
   apiKeyByCompany: (companyId: string, keyId: string) => ({ GSI1PK: company(companyId), GSI1SK: `APIKEY#${keyId}` }),
+
+  ledgerEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `LEDGER#${entryId}` }),
+  ledgerOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'LEDGER#' }),
+
+  event: (companyId: string, eventId: string) => ({ PK: company(companyId), SK: `EVENT#${eventId}` }),
+  /** GSI1, sparse: events not yet handed to the webhook dispatcher; removed once dispatched. */
+  undispatchedEvent: (eventId: string) => ({ GSI1PK: 'EVENTS#UNDISPATCHED', GSI1SK: eventId }),
+
+  withdrawal: (companyId: string, withdrawalId: string) => ({ PK: company(companyId), SK: `WITHDRAWAL#${withdrawalId}` }),
+  withdrawalReference: (companyId: string, reference: string) => ({ PK: company(companyId), SK: `WITHDRAWAL_REF#${reference}` }),
+  /** GSI1: withdrawals by status, oldest first, for the sending job. */
+  withdrawalByStatus: (status: string, withdrawalId: string) => ({ GSI1PK: `WITHDRAWALS#${status}`, GSI1SK: withdrawalId }),
+
+  deposit: (companyId: string, depositId: string) => ({ PK: company(companyId), SK: `DEPOSIT#${depositId}` }),
+  depositReference: (companyId: string, reference: string) => ({ PK: company(companyId), SK: `DEPOSIT_REF#${reference}` }),
+  /** The chain scanner resolves a transfer's `to` address to its deposit with one read of this. */
+  depositAddress: (address: string) => ({ PK: `ADDRESS#${address}`, SK: 'ADDRESS' }),
+  /** GSI1: open deposits by expiry time, for the expiry job. */
+  depositByStatus: (status: string, expiresAt: string, depositId: string) => ({
+    GSI1PK: `DEPOSITS#${status}`,
+    GSI1SK: `${expiresAt}#${depositId}`,
+  }),
+  addressIndexCounter: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
+
+  quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),
+  conversion: (companyId: string, conversionId: string) => ({ PK: company(companyId), SK: `CONVERSION#${conversionId}` }),
+  conversionsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'CONVERSION#' }),
+
+  idempotency: (companyId: string, key: string) => ({ PK: company(companyId), SK: `IDEMPOTENCY#${key}` }),
 } as const;
 
 /** The `type` attribute on every item, so an export can be read without parsing keys. */
@@ -20,4 +51,15 @@ export const ENTITY = {
   company: 'Company',
   balance: 'Balance',
   apiKey: 'ApiKey',
+  ledgerEntry: 'LedgerEntry',
+  event: 'Event',
+  withdrawal: 'Withdrawal',
+  withdrawalReference: 'WithdrawalReference',
+  deposit: 'Deposit',
+  depositReference: 'DepositReference',
+  depositAddress: 'DepositAddress',
+  counter: 'Counter',
+  quote: 'Quote',
+  conversion: 'Conversion',
+  idempotency: 'IdempotencyRecord',
 } as const;

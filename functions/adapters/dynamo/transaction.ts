@@ -1,0 +1,142 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { ApiError } from '#domain/errors';
+import { balanceChanges, type LedgerEntry } from '#domain/ledger';
+import type { DomainEvent } from '#domain/events';
+import { ENTITY, keys } from './keys.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type Item = Record<string, unknown>;
+
+/** What a failed condition on one item means to the caller; may read to fill in details. */
+export type OnConditionFailed = () => ApiError | Promise<ApiError>;
+
+/** DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
+ * those are retried, with jitter so 50 racing withdrawals spread out. */
+const CONFLICT_RETRIES = 10;
+
+/**
+ * One DynamoDB transaction: the state change, its ledger entry and balance updates, and its event
+ * commit together or not at all. Each guarded item says what its failed condition means, so a
+ * cancelled transaction becomes the contract's error (INSUFFICIENT_BALANCE, DUPLICATE_REFERENCE…).
+ */
+export class MoneyTransaction {
+  private readonly items: TransactItem[] = [];
+  private readonly meanings: (OnConditionFailed | undefined)[] = [];
+
+  constructor(private readonly tableName: string) {}
+
+  put(item: Item, guard?: { condition: string; values?: Item; names?: Record<string, string>; onFailed: OnConditionFailed }): this {
+    this.items.push({
+      Put: {
+        TableName: this.tableName,
+        Item: item,
+        ...(guard && {
+          ConditionExpression: guard.condition,
+          ...(guard.values && { ExpressionAttributeValues: guard.values }),
+          ...(guard.names && { ExpressionAttributeNames: guard.names }),
+        }),
+      },
+    });
+    this.meanings.push(guard?.onFailed);
+    return this;
+  }
+
+  /** A put that must create a new item (`attribute_not_exists(PK)`). */
+  create(item: Item, onFailed: OnConditionFailed): this {
+    return this.put(item, { condition: 'attribute_not_exists(PK)', onFailed });
+  }
+
+  update(
+    key: Item,
+    update: { expression: string; condition?: string; values?: Item; names?: Record<string, string>; onFailed?: OnConditionFailed },
+  ): this {
+    this.items.push({
+      Update: {
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: update.expression,
+        ...(update.condition && { ConditionExpression: update.condition }),
+        ...(update.values && { ExpressionAttributeValues: update.values }),
+        ...(update.names && { ExpressionAttributeNames: update.names }),
+      },
+    });
+    this.meanings.push(update.onFailed);
+    return this;
+  }
+
+  /**
+   * The entry's balance updates (one per currency touched, each debit guarded by a condition so
+   * no bucket goes below zero) and the entry itself. `onInsufficient` names the refusal.
+   */
+  ledger(entry: LedgerEntry, onInsufficient: OnConditionFailed): this {
+    for (const [currency, deltas] of balanceChanges(entry)) {
+      const sets: string[] = ['updatedAt = :now'];
+      const conditions: string[] = ['attribute_exists(PK)'];
+      const values: Item = { ':now': entry.createdAt };
+      for (const [bucket, delta] of Object.entries(deltas)) {
+        if (delta === 0n) continue;
+        sets.push(`${bucket} = ${bucket} + :${bucket}`);
+        values[`:${bucket}`] = delta;
+        if (delta < 0n) {
+          conditions.push(`${bucket} >= :${bucket}Needed`);
+          values[`:${bucket}Needed`] = -delta;
+        }
+      }
+      this.update(keys.balance(entry.companyId, currency), {
+        expression: `SET ${sets.join(', ')}`,
+        condition: conditions.join(' AND '),
+        values,
+        onFailed: onInsufficient,
+      });
+    }
+    return this.put({
+      ...keys.ledgerEntry(entry.companyId, entry.id),
+      type: ENTITY.ledgerEntry,
+      id: entry.id,
+      companyId: entry.companyId,
+      reference: entry.reference,
+      postings: entry.postings.map((posting) => ({
+        source: posting.source,
+        destination: posting.destination,
+        asset: posting.currency,
+        amount: posting.amount,
+      })),
+      createdAt: entry.createdAt,
+    });
+  }
+
+  event(event: DomainEvent): this {
+    return this.put({
+      ...keys.event(event.companyId, event.id),
+      ...keys.undispatchedEvent(event.id),
+      type: ENTITY.event,
+      id: event.id,
+      companyId: event.companyId,
+      eventType: event.type,
+      createdAt: event.createdAt,
+      payload: event.payload,
+    });
+  }
+
+  async commit(db: DynamoDBDocumentClient): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await db.send(new TransactWriteCommand({ TransactItems: this.items }));
+        return;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        const failedAt = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+        if (failedAt >= 0) {
+          const meaning = this.meanings[failedAt];
+          if (meaning) throw await meaning();
+          throw error;
+        }
+        const conflictOnly = reasons.length > 0 && reasons.every((reason) => reason.Code === 'None' || reason.Code === 'TransactionConflict');
+        if (!conflictOnly || attempt >= CONFLICT_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+      }
+    }
+  }
+}

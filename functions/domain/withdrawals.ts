@@ -1,0 +1,108 @@
+import { ApiError, notFound } from './errors.ts';
+import { isId, newId } from './ids.ts';
+import { companyAccount, ledgerEntry, type LedgerEntry } from './ledger.ts';
+import { formatAmount } from './money.ts';
+
+export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface Withdrawal {
+  id: string;
+  companyId: string;
+  method: 'usdt';
+  reference: string;
+  network: 'tron';
+  address: string;
+  /** USDT minor units sent to `address`. */
+  amount: bigint;
+  /** USDT minor units charged for the network fee, on top of `amount`. */
+  fee: bigint;
+  status: WithdrawalStatus;
+  txHash: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export interface WithdrawalRules {
+  /** Charged on every withdrawal, in USDT minor units. */
+  fee: bigint;
+  /** The smallest `amount` accepted, in USDT minor units. */
+  minimum: bigint;
+}
+
+export interface WithdrawalStore {
+  /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
+   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say. */
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry): Promise<void>;
+  getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
+}
+
+export interface NewWithdrawal {
+  reference: string;
+  address: string;
+  amount: bigint;
+}
+
+export async function requestWithdrawal(
+  store: WithdrawalStore,
+  rules: WithdrawalRules,
+  companyId: string,
+  input: NewWithdrawal,
+  now = new Date(),
+): Promise<Withdrawal> {
+  if (input.amount < rules.minimum) {
+    throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal is ${formatAmount(rules.minimum, 'USDT')} USDT`, {
+      minimum: formatAmount(rules.minimum, 'USDT'),
+    });
+  }
+  const createdAt = now.toISOString();
+  const withdrawal: Withdrawal = {
+    id: newId('withdrawal', now.getTime()),
+    companyId,
+    method: 'usdt',
+    reference: input.reference,
+    network: 'tron',
+    address: input.address,
+    amount: input.amount,
+    fee: rules.fee,
+    status: 'pending',
+    txHash: null,
+    failureReason: null,
+    createdAt,
+    updatedAt: createdAt,
+    completedAt: null,
+  };
+  // amount and fee are held separately so the ledger shows what the fee hold was.
+  const available = companyAccount(companyId, 'available');
+  const locked = companyAccount(companyId, 'locked');
+  const postings = [{ source: available, destination: locked, currency: 'USDT' as const, amount: input.amount }];
+  if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
+  await store.createWithdrawal(withdrawal, ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now));
+  return withdrawal;
+}
+
+export async function getWithdrawal(store: WithdrawalStore, companyId: string, withdrawalId: string): Promise<Withdrawal> {
+  const withdrawal = isId('withdrawal', withdrawalId) ? await store.getWithdrawal(companyId, withdrawalId) : null;
+  if (!withdrawal) throw notFound('Withdrawal');
+  return withdrawal;
+}
+
+/** The contract's record. */
+export function withdrawalView(withdrawal: Withdrawal) {
+  return {
+    id: withdrawal.id,
+    method: withdrawal.method,
+    reference: withdrawal.reference,
+    network: withdrawal.network,
+    address: withdrawal.address,
+    amount: formatAmount(withdrawal.amount, 'USDT'),
+    fee: formatAmount(withdrawal.fee, 'USDT'),
+    status: withdrawal.status,
+    txHash: withdrawal.txHash,
+    failureReason: withdrawal.failureReason,
+    createdAt: withdrawal.createdAt,
+    updatedAt: withdrawal.updatedAt,
+    completedAt: withdrawal.completedAt,
+  };
+}

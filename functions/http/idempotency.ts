@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { ApiError, validationFailed } from '#domain/errors';
+
+/**
+ * Idempotency-Key on POST (../shared/api-contract.md, Conventions; the IETF Idempotency-Key
+ * draft): the first request with a key runs; a retry with the same body replays its answer; the
+ * same key with another body is 422; a retry while the first still runs is 409.
+ */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** Longer than any API Lambda runs: after it, a request that died mid-way no longer holds the key. */
+export const IN_FLIGHT_LOCK_SECONDS = 60;
+
+export interface StoredResponse {
+  statusCode: number;
+  body: string;
+}
+
+export interface IdempotencyScope {
+  companyId: string;
+  key: string;
+  /** Hash of the route and the canonical body: "the same request". */
+  fingerprint: string;
+}
+
+export type BeginOutcome =
+  | { kind: 'started' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'in_progress' }
+  | { kind: 'mismatch' };
+
+export interface IdempotencyStore {
+  begin(scope: IdempotencyScope, now: Date): Promise<BeginOutcome>;
+  complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void>;
+  /** Forgets the key, so a retry runs again: for answers that must not be replayed. */
+  release(scope: IdempotencyScope): Promise<void>;
+}
+
+export function parseIdempotencyKey(value: string): string {
+  if (value.length < 1 || value.length > 255 || !/^[\x20-\x7e]+$/.test(value)) {
+    throw validationFailed([{ path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
+  }
+  return value;
+}
+
+export function requestFingerprint(method: string, resource: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${resource}\n${canonicalJson(body)}`).digest('hex');
+}
+
+/** JSON with object keys sorted, so the same body sent with keys in another order is the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Runs `execute` at most once per key. What is kept: any answer the request reached on its
+ * merits (2xx, and 4xx refusals such as 422 INSUFFICIENT_BALANCE, as Stripe does). Not kept, so a
+ * retry runs afresh: 400 (the request was malformed: nothing to remember) and 5xx (nothing is
+ * known to have happened; the business guards — unique references, single-use quotes — stop a
+ * re-run from doubling money if the first attempt did commit).
+ */
+export async function runIdempotently(
+  store: IdempotencyStore,
+  scope: IdempotencyScope,
+  execute: () => Promise<StoredResponse & { headers?: Record<string, string> }>,
+): Promise<StoredResponse & { headers?: Record<string, string>; replayed: boolean }> {
+  const outcome = await store.begin(scope, new Date());
+  if (outcome.kind === 'mismatch') {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+  }
+  if (outcome.kind === 'in_progress') {
+    throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
+  }
+  if (outcome.kind === 'replay') return { ...outcome.response, replayed: true };
+  let response: Awaited<ReturnType<typeof execute>>;
+  try {
+    response = await execute();
+  } catch (error) {
+    await store.release(scope);
+    throw error;
+  }
+  if (response.statusCode === 400 || response.statusCode >= 500) await store.release(scope);
+  else await store.complete(scope, { statusCode: response.statusCode, body: response.body }, new Date());
+  return { ...response, replayed: false };
+}

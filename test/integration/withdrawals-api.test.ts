@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '#domain/company';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import type { LocalRuntime } from '#local/runtime';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { apiClient, startTestApi } from '../support/local-api.ts';
+import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+
+let runtime: LocalRuntime;
+let db: ReturnType<typeof createDocumentClient>;
+const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_999);
+
+beforeAll(async () => {
+  runtime = await startTestApi();
+  db = createDocumentClient(runtime.dynamoEndpoint);
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+/** A company of its own per test, so balances start at zero and tests cannot disturb each other. */
+async function newCompany(name: string) {
+  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
+  return { companyId: company.id, call: apiClient(runtime, credentials) };
+}
+
+const withdrawal = (reference: string, amount = '10') => ({ method: 'usdt', network: 'tron', address: destination, amount, reference });
+
+async function usdtBalance(call: ReturnType<typeof apiClient>) {
+  const response = await call('GET', '/company/balance');
+  return response.body.data.balances.find((b: { currency: string }) => b.currency === 'USDT');
+}
+
+describe('POST /v1/withdrawals', () => {
+  it('holds amount + fee: available to locked, status pending, and the record reads back', async () => {
+    const { companyId, call } = await newCompany('Holder');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+
+    const created = await call('POST', '/withdrawals', { body: withdrawal('payout-1', '10.5') });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      id: expect.stringMatching(/^wdr_/),
+      method: 'usdt',
+      network: 'tron',
+      address: destination,
+      amount: '10.500000',
+      fee: '1.000000',
+      reference: 'payout-1',
+      status: 'pending',
+      txHash: null,
+      failureReason: null,
+      completedAt: null,
+    });
+    expect(await usdtBalance(call)).toEqual({ currency: 'USDT', available: '88.500000', pending: '0.000000', locked: '11.500000' });
+
+    const read = await call('GET', `/withdrawals/${created.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual(created.body.data);
+    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+  });
+
+  it('refuses more than the available balance with 422 INSUFFICIENT_BALANCE and writes nothing', async () => {
+    const { companyId, call } = await newCompany('Short');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '10.5');
+    // 10 + 1 fee > 10.5
+    const refused = await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    expect(await usdtBalance(call)).toMatchObject({ available: '10.500000', locked: '0.000000' });
+    // The reference was not consumed by the refused attempt.
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '1');
+    expect((await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') })).status).toBe(201);
+    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+  });
+
+  it('refuses an amount below the minimum with 422 AMOUNT_TOO_SMALL', async () => {
+    const { companyId, call } = await newCompany('Tiny');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    const refused = await call('POST', '/withdrawals', { body: withdrawal('tiny', '0.5') });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('AMOUNT_TOO_SMALL');
+    expect(await usdtBalance(call)).toMatchObject({ available: '100.000000', locked: '0.000000' });
+  });
+
+  it('refuses a reused reference with 409 DUPLICATE_REFERENCE naming the existing withdrawal', async () => {
+    const { companyId, call } = await newCompany('Dup');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    const first = await call('POST', '/withdrawals', { body: withdrawal('same-ref') });
+    const second = await call('POST', '/withdrawals', { body: withdrawal('same-ref') });
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatchObject({ code: 'DUPLICATE_REFERENCE', details: { existingId: first.body.data.id } });
+    expect(await usdtBalance(call)).toMatchObject({ available: '89.000000', locked: '11.000000' });
+  });
+
+  it.each([
+    ['amount "0"', { amount: '0' }, 'amount'],
+    ['amount "-1"', { amount: '-1' }, 'amount'],
+    ['amount "1e3"', { amount: '1e3' }, 'amount'],
+    ['amount as a JSON number', { amount: 1 }, 'amount'],
+    ['amount "0.0000001"', { amount: '0.0000001' }, 'amount'],
+    ['a huge amount', { amount: '1'.repeat(40) }, 'amount'],
+    ['a hex TRON address', { address: '41a614f803b6fd780986a42c78ec9c7f77e6ded13c' }, 'address'],
+    ['an address with a bad checksum', { address: `${destination.slice(0, -1)}${destination.endsWith('a') ? 'b' : 'a'}` }, 'address'],
+    ['another network', { network: 'ethereum' }, 'network'],
+    ['an unknown field', { memo: 'hi' }, 'memo'],
+    ['a reference with spaces', { reference: 'has space' }, 'reference'],
+  ])('refuses %s with 400 naming the path, writing nothing', async (_, change, path) => {
+    const { companyId, call } = await newCompany('Validation');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    const refused = await call('POST', '/withdrawals', { body: { ...withdrawal('v-1'), ...change } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('VALIDATION_FAILED');
+    expect(refused.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await usdtBalance(call)).toMatchObject({ available: '100.000000', locked: '0.000000' });
+  });
+
+  it('never overdraws: 50 concurrent withdrawals against a balance for exactly 20', async () => {
+    const { companyId, call } = await newCompany('Race');
+    // 20 × (10 + 1 fee) = 220
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '220');
+
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call('POST', '/withdrawals', { body: withdrawal(`race-${i}`) })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(30);
+    expect(responses.filter((r) => r.status === 422).every((r) => r.body.error.code === 'INSUFFICIENT_BALANCE')).toBe(true);
+    // available + locked (+ spent, none yet) equals what was deposited, to the unit.
+    expect(await usdtBalance(call)).toEqual({ currency: 'USDT', available: '0.000000', pending: '0.000000', locked: '220.000000' });
+    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+  });
+
+  it('another company cannot read a withdrawal: 404, as for an unknown or malformed id', async () => {
+    const owner = await newCompany('Owner');
+    const other = await newCompany('Other');
+    await creditAvailable(db, runtime.tableName, owner.companyId, 'USDT', '100');
+    const created = await owner.call('POST', '/withdrawals', { body: withdrawal('mine') });
+    for (const id of [created.body.data.id, 'wdr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'nonsense', 'dep_01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
+      const response = await other.call('GET', `/withdrawals/${id}`);
+      expect(response.status).toBe(404);
+      expect(response.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('Idempotency-Key on POST /v1/withdrawals', () => {
+  it('20 concurrent sends of one key create exactly one withdrawal', async () => {
+    const { companyId, call } = await newCompany('Retrier');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '1000');
+    const send = () => call('POST', '/withdrawals', { body: withdrawal('retry-1'), headers: { 'Idempotency-Key': 'key-retry-1' } });
+
+    const responses = await Promise.all(Array.from({ length: 20 }, send));
+    const created = responses.filter((r) => r.status === 201);
+    const inFlight = responses.filter((r) => r.status === 409);
+    expect(created.length + inFlight.length).toBe(20);
+    expect(inFlight.every((r) => r.body.error.code === 'IDEMPOTENCY_KEY_IN_USE')).toBe(true);
+    expect(new Set(created.map((r) => r.body.data.id)).size).toBe(1);
+    expect(await usdtBalance(call)).toMatchObject({ available: '989.000000', locked: '11.000000' });
+
+    // Once the first has finished, a retry replays it.
+    const replay = await send();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(created[0]!.body);
+    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+  });
+
+  it('the same key with another body is 422 IDEMPOTENCY_KEY_REUSED', async () => {
+    const { companyId, call } = await newCompany('Reuser');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    const headers = { 'Idempotency-Key': 'key-reuse' };
+    expect((await call('POST', '/withdrawals', { body: withdrawal('a'), headers })).status).toBe(201);
+    const reused = await call('POST', '/withdrawals', { body: withdrawal('b'), headers });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('a request that failed validation stores nothing: the key is free for the corrected request', async () => {
+    const { companyId, call } = await newCompany('Fixer');
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    const headers = { 'Idempotency-Key': 'key-fix' };
+    expect((await call('POST', '/withdrawals', { body: withdrawal('fix', '1e3'), headers })).status).toBe(400);
+    const fixed = await call('POST', '/withdrawals', { body: withdrawal('fix', '10'), headers });
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keys are per company: two companies may use the same key', async () => {
+    const a = await newCompany('A');
+    const b = await newCompany('B');
+    await creditAvailable(db, runtime.tableName, a.companyId, 'USDT', '100');
+    await creditAvailable(db, runtime.tableName, b.companyId, 'USDT', '100');
+    const headers = { 'Idempotency-Key': 'shared-key' };
+    const first = await a.call('POST', '/withdrawals', { body: withdrawal('x'), headers });
+    const second = await b.call('POST', '/withdrawals', { body: withdrawal('x'), headers });
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.data.id).not.toBe(first.body.data.id);
+  });
+
+  it('refuses a key that is empty, too long or not printable', async () => {
+    const { call } = await newCompany('Keys');
+    for (const key of ['x'.repeat(256), 'tab\there']) {
+      const response = await call('POST', '/withdrawals', { body: withdrawal('k'), headers: { 'Idempotency-Key': key } });
+      expect(response.status).toBe(400);
+      expect(response.body.error.details[0].path).toBe('Idempotency-Key');
+    }
+  });
+});
