@@ -17,6 +17,8 @@ export interface RouteSpec {
 export const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: '/v1/company', handler: 'company/get-company', tableAccess: 'read' },
   { method: 'GET', path: '/v1/company/balance', handler: 'company/get-balance', tableAccess: 'read' },
+  { method: 'POST', path: '/v1/deposits', handler: 'deposits/create-deposit', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/v1/deposits/{id}', handler: 'deposits/get-deposit', tableAccess: 'read' },
   { method: 'POST', path: '/v1/withdrawals', handler: 'withdrawals/create-withdrawal', tableAccess: 'readWrite' },
   { method: 'GET', path: '/v1/withdrawals/{id}', handler: 'withdrawals/get-withdrawal', tableAccess: 'read' },
 ];

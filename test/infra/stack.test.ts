@@ -28,8 +28,6 @@ const CONTRACT_ROUTES = [
 
 /** Contract routes with no ROUTES entry yet. Adding a route to functions/routes.ts? Remove it here. */
 const PENDING = [
-  'POST /v1/deposits',
-  'GET /v1/deposits/{id}',
   'POST /v1/conversions/quote',
   'POST /v1/conversions',
   'GET /v1/conversions',

@@ -1,0 +1,33 @@
+import * as v from 'valibot';
+import { amountField, literalField, referenceField, tronAddressField } from '#http/fields';
+
+/** A percentage above 0 and below 100 with at most two decimals (12.5 → 1250 basis points). */
+const percentField = v.pipe(
+  v.number('must be a number between 0 and 100, e.g. 12.5'),
+  v.check((value) => value > 0 && value < 100, 'must be greater than 0 and less than 100'),
+  // A JSON number is a binary float: 12.34 × 100 is 1233.9999…, so compare with a tolerance.
+  v.check((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, 'must have at most 2 decimal places'),
+  v.transform((value) => Math.round(value * 100)),
+);
+
+const splitField = v.pipe(
+  v.strictObject({
+    address: tronAddressField,
+    percent: v.optional(percentField),
+    amount: v.optional(amountField('USDT')),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const given = Number(dataset.value.percent !== undefined) + Number(dataset.value.amount !== undefined);
+    if (given !== 1) addIssue({ message: 'must have exactly one of "percent" or "amount"' });
+  }),
+);
+
+/** POST /v1/deposits (../shared/api-contract.md, Deposits). */
+export const createDepositBody = v.strictObject({
+  method: literalField('usdt'),
+  reference: referenceField,
+  network: literalField('tron'),
+  amount: v.optional(amountField('USDT')),
+  split: v.optional(splitField),
+});
