@@ -1,0 +1,44 @@
+/**
+ * What the chain jobs need from TRON, as a port: the TronGrid adapter reads mainnet or Nile, the
+ * sandbox adapter reads blocks kept in DynamoDB, and the scanner cannot tell them apart.
+ * Addresses are base58 `T…`; amounts are token minor units (USDT: 6 decimals).
+ */
+export interface ChainBlock {
+  number: number;
+  /** blockID as hex. */
+  hash: string;
+  /** ISO 8601 UTC. */
+  timestamp: string;
+}
+
+/** One TRC-20 Transfer event. (txHash, eventIndex) identifies it across re-reads and re-orgs. */
+export interface TokenTransfer {
+  txHash: string;
+  eventIndex: number;
+  blockNumber: number;
+  /** The token contract that emitted the event: only the official USDT contract counts. */
+  contract: string;
+  from: string;
+  to: string;
+  amount: bigint;
+}
+
+/** java-tron's `receipt.result`; anything but SUCCESS means the transfer did not happen. */
+export type ReceiptResult = 'SUCCESS' | 'REVERT' | 'OUT_OF_ENERGY' | 'OUT_OF_TIME' | 'TRANSFER_FAILED' | (string & {});
+
+export interface TransactionReceipt {
+  txHash: string;
+  blockNumber: number;
+  result: ReceiptResult;
+}
+
+export interface ChainReader {
+  /** The newest block (may still be reversed). */
+  latestBlock(): Promise<ChainBlock>;
+  /** The newest solidified block: irreversible once 19 of 27 producers have built on it. */
+  solidifiedBlock(): Promise<ChainBlock>;
+  /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages. */
+  transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
+  /** The receipt, or null when the chain does not know the transaction (not yet, or forked out). */
+  receipt(txHash: string): Promise<TransactionReceipt | null>;
+}
