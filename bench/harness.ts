@@ -1,0 +1,286 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Shared benchmark helpers: a load generator (autocannon in a child process), merging of rounds,
+ * percentiles and the comparison of two targets measured in the same run.
+ */
+
+/** One HTTP request shape to load a server with. */
+export interface Target {
+  label: string;
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadJob {
+  id: number;
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+}
+
+/** What one autocannon run observed: every response's latency (ms, sub-ms precision) and counts. */
+export interface LoadSample {
+  seconds: number;
+  /** Filled in by the parent: its own CPU time (µs) during the run. */
+  serverCpuMicros?: number;
+  /** Filled in by the parent: DynamoDB Local's CPU time (µs) during the run, when known. */
+  dynamoCpuMicros?: number | null;
+  latencies: Float64Array;
+  statusCodes: Record<string, number>;
+  /** Connection errors (refused, reset). */
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+export type LoadReply = { id: number; sample: LoadSample; error?: undefined } | { id: number; error: string; sample?: undefined };
+
+export interface LoadSummary {
+  label: string;
+  requests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  latencyMs: { mean: number; p50: number; p97_5: number; p99: number; max: number };
+  statusCodes: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  /** CPU time (user + system) this process spent per answered request while the target was
+   * loaded: the servers under test live here, so this is their cost, free of DynamoDB Local's. */
+  serverCpuMicrosPerRequest: number;
+  /** DynamoDB Local's CPU time per answered request (from /proc, 10 ms ticks; null if unknown). */
+  dynamoCpuMicrosPerRequest: number | null;
+  /** True when anything other than a 2xx answer (or no answer) was seen. */
+  flagged: boolean;
+}
+
+export interface BenchSettings {
+  connections: number;
+  /** Measured seconds per target, split over the rounds. */
+  seconds: number;
+  warmupSeconds: number;
+  /** Measured rounds per target, run in ABBA order so drift and noise hit both targets alike. */
+  rounds: number;
+}
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  const number = (name: string, fallback: number, min: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number ≥ ${min}, got "${raw}"`);
+    return value;
+  };
+  return {
+    connections: Math.round(number('BENCH_CONNECTIONS', 10, 1)),
+    seconds: number('BENCH_SECONDS', 10, 1),
+    warmupSeconds: number('BENCH_WARMUP_SECONDS', 2, 0),
+    rounds: Math.round(number('BENCH_ROUNDS', 8, 1)),
+  };
+}
+
+/** autocannon in a child process, reused for every run, so load generation never blocks the
+ * event loop of the servers under test, which live in the parent. */
+export class LoadGenerator {
+  private readonly child: ChildProcess;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (sample: LoadSample) => void; reject: (error: Error) => void }>();
+
+  constructor() {
+    this.child = fork(fileURLToPath(new URL('./load-child.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (reply: LoadReply) => {
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if (reply.error !== undefined) waiter.reject(new Error(`load generator: ${reply.error}`));
+      else waiter.resolve(reply.sample);
+    });
+    this.child.on('exit', (code) => {
+      for (const waiter of this.pending.values()) waiter.reject(new Error(`load generator exited with code ${code}`));
+      this.pending.clear();
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  run(target: Target, connections: number, seconds: number): Promise<LoadSample> {
+    const id = this.nextId++;
+    const job: LoadJob = {
+      id,
+      url: target.url,
+      method: target.method,
+      headers: target.headers,
+      body: target.body,
+      connections,
+      seconds,
+    };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.send(job);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** Warms every target, then measures them in ABBA… order (one round each per pass, the order
+ * reversed on every other pass) and merges each target's rounds. */
+export async function compareTargets(
+  load: LoadGenerator,
+  targets: readonly Target[],
+  settings: BenchSettings,
+  options: { log?: (line: string) => void; dynamoPid?: number } = {},
+): Promise<LoadSummary[]> {
+  const log = options.log ?? (() => {});
+  if (settings.warmupSeconds > 0) {
+    for (const target of targets) {
+      log(`  warm-up ${target.label} (${settings.warmupSeconds} s)`);
+      await load.run(target, settings.connections, settings.warmupSeconds);
+    }
+  }
+  const roundSeconds = settings.seconds / settings.rounds;
+  const samples = new Map<Target, LoadSample[]>(targets.map((target) => [target, []]));
+  for (let round = 0; round < settings.rounds; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) {
+      log(`  round ${round + 1}/${settings.rounds} ${target.label} (${roundSeconds} s)`);
+      const cpu = process.cpuUsage();
+      const dynamoBefore = await cpuMicrosOfPid(options.dynamoPid);
+      const sample = await load.run(target, settings.connections, roundSeconds);
+      const used = process.cpuUsage(cpu);
+      const dynamoAfter = await cpuMicrosOfPid(options.dynamoPid);
+      samples.get(target)!.push({
+        ...sample,
+        serverCpuMicros: used.user + used.system,
+        dynamoCpuMicros: dynamoBefore !== null && dynamoAfter !== null ? dynamoAfter - dynamoBefore : null,
+      });
+    }
+  }
+  return targets.map((target) => summarise(target.label, samples.get(target)!));
+}
+
+export function summarise(label: string, samples: readonly LoadSample[]): LoadSummary {
+  const statusCodes: Record<string, number> = {};
+  let seconds = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let non2xx = 0;
+  let count = 0;
+  let cpuMicros = 0;
+  let dynamoMicros: number | null = 0;
+  for (const sample of samples) {
+    seconds += sample.seconds;
+    cpuMicros += sample.serverCpuMicros ?? 0;
+    dynamoMicros = dynamoMicros === null || sample.dynamoCpuMicros == null ? null : dynamoMicros + sample.dynamoCpuMicros;
+    errors += sample.errors;
+    timeouts += sample.timeouts;
+    non2xx += sample.non2xx;
+    count += sample.latencies.length;
+    for (const [code, n] of Object.entries(sample.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  }
+  const all = new Float64Array(count);
+  let offset = 0;
+  for (const sample of samples) {
+    all.set(sample.latencies, offset);
+    offset += sample.latencies.length;
+  }
+  all.sort();
+  const mean = count ? all.reduce((sum, value) => sum + value, 0) / count : 0;
+  return {
+    label,
+    requests: count,
+    seconds,
+    requestsPerSecond: seconds > 0 ? count / seconds : 0,
+    latencyMs: {
+      mean,
+      p50: percentile(all, 50),
+      p97_5: percentile(all, 97.5),
+      p99: percentile(all, 99),
+      max: count ? all[count - 1]! : 0,
+    },
+    statusCodes,
+    errors,
+    timeouts,
+    non2xx,
+    serverCpuMicrosPerRequest: count ? cpuMicros / count : 0,
+    dynamoCpuMicrosPerRequest: count && dynamoMicros !== null ? dynamoMicros / count : null,
+    flagged: non2xx > 0 || errors > 0 || timeouts > 0 || count === 0,
+  };
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+/** How much slower `subject` is than `baseline`: > 1 means slower, for every figure. */
+export interface Overhead {
+  throughput: number;
+  p50: number;
+  p99: number;
+  /** Server CPU per request, subject ÷ baseline. */
+  serverCpu: number;
+}
+
+export function overhead(subject: LoadSummary, baseline: LoadSummary): Overhead {
+  const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
+  return {
+    throughput: ratio(baseline.requestsPerSecond, subject.requestsPerSecond),
+    p50: ratio(subject.latencyMs.p50, baseline.latencyMs.p50),
+    p99: ratio(subject.latencyMs.p99, baseline.latencyMs.p99),
+    serverCpu: ratio(subject.serverCpuMicrosPerRequest, baseline.serverCpuMicrosPerRequest),
+  };
+}
+
+/** user + system CPU time of a process by pid, from /proc (Linux; 10 ms ticks); null elsewhere. */
+export async function cpuMicrosOfPid(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * (1_000_000 / CLOCK_TICKS_PER_SECOND) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: 100 on every Linux build Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Resident set size of a process by pid, from /proc (Linux); null elsewhere. */
+export async function rssOfPid(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb ? Number(kb) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export const mib = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MiB`);

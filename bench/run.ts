@@ -1,0 +1,155 @@
+/**
+ * `npm run bench`: starts the local runtime in memory, runs every registered scenario
+ * (scenarios/index.ts) with autocannon, prints a table and a Markdown table for BENCHMARKS.md,
+ * and writes the figures to .bench-results.json.
+ *
+ * Env: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS (2),
+ * BENCH_CONNECTIONS (10), BENCH_ROUNDS (8, alternating AB BA AB …), BENCH_SCENARIOS (comma-separated names).
+ */
+// Before anything loads the AWS SDK (static imports would be evaluated before this line).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const { readFile, writeFile } = await import('node:fs/promises');
+const { cpus, totalmem } = await import('node:os');
+const { startLocalRuntime } = await import('#local/runtime');
+const { LoadGenerator, settingsFromEnv, rssOfPid, mib } = await import('./harness.ts');
+const { SCENARIOS } = await import('./scenarios/index.ts');
+type ScenarioResult = import('./scenario.ts').ScenarioResult;
+type LoadSummary = import('./harness.ts').LoadSummary;
+
+const RESULTS_FILE = '.bench-results.json';
+const log = (line: string) => console.log(line);
+
+const settings = settingsFromEnv();
+const only = process.env.BENCH_SCENARIOS?.split(',').map((name) => name.trim()).filter(Boolean);
+const scenarios = only?.length ? SCENARIOS.filter((scenario) => only.includes(scenario.name)) : SCENARIOS;
+if (only?.length && scenarios.length !== only.length) {
+  throw new Error(`Unknown scenario in BENCH_SCENARIOS; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+}
+
+const started = Date.now();
+log(`Starting the local runtime (DynamoDB Local in memory)…`);
+const runtime = await startLocalRuntime({ dataDir: null, port: 0 });
+const load = new LoadGenerator();
+const dynamoPid = await dynamoDbLocalPid();
+const results: ScenarioResult[] = [];
+let memory: Record<string, number | null> = {};
+try {
+  log(
+    `Runtime up in ${((Date.now() - started) / 1000).toFixed(1)} s. ${settings.connections} connections, ` +
+      `${settings.seconds} s per target in ${settings.rounds} round(s) after a ${settings.warmupSeconds} s warm-up.`,
+  );
+  for (const scenario of scenarios) {
+    log(`\n[${scenario.name}] ${scenario.title}`);
+    results.push(await scenario.run({ runtime, load, settings, dynamoPid, log }));
+  }
+  const usage = process.memoryUsage();
+  memory = {
+    benchProcessRss: usage.rss,
+    benchProcessHeapUsed: usage.heapUsed,
+    loadGeneratorRss: await rssOfPid(load.pid),
+    dynamoDbLocalRss: await rssOfPid(dynamoPid),
+  };
+} finally {
+  await load.close();
+  await runtime.stop();
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memory: mib(totalmem()),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+};
+for (const result of results) printScenario(result);
+log(
+  `\nMemory after the run: bench process (API + bare server) rss ${mib(memory.benchProcessRss ?? null)}, ` +
+    `heap used ${mib(memory.benchProcessHeapUsed ?? null)}; load generator rss ${mib(memory.loadGeneratorRss ?? null)}; ` +
+    `DynamoDB Local rss ${mib(memory.dynamoDbLocalRss ?? null)}`,
+);
+log(`\nMachine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory}, Node ${machine.node}, ${machine.platform}`);
+log('\nMarkdown for BENCHMARKS.md:\n');
+for (const result of results) log(markdown(result));
+
+await writeFile(
+  RESULTS_FILE,
+  JSON.stringify({ date: new Date().toISOString(), machine, settings, memory, scenarios: results }, null, 2) + '\n',
+);
+const flagged = results.flatMap((result) => result.summaries.filter((summary) => summary.flagged).map((s) => `${result.name}: ${s.label}`));
+log(`\nWrote ${RESULTS_FILE} in ${((Date.now() - started) / 1000).toFixed(0)} s total.`);
+if (flagged.length) {
+  log(`\nFLAGGED (non-2xx answers or connection errors, figures not comparable): ${flagged.join('; ')}`);
+  process.exitCode = 1;
+}
+
+function printScenario(result: ScenarioResult): void {
+  log(`\n[${result.name}] ${result.title}`);
+  console.table(
+    Object.fromEntries(
+      result.summaries.map((s) => [
+        s.label,
+        {
+          'req/s': Math.round(s.requestsPerSecond),
+          requests: s.requests,
+          'p50 ms': round(s.latencyMs.p50),
+          'p97.5 ms': round(s.latencyMs.p97_5),
+          'p99 ms': round(s.latencyMs.p99),
+          'max ms': round(s.latencyMs.max),
+          'server CPU µs/req': Math.round(s.serverCpuMicrosPerRequest),
+          'DynamoDB Local CPU µs/req': s.dynamoCpuMicrosPerRequest === null ? 'n/a' : Math.round(s.dynamoCpuMicrosPerRequest),
+          non2xx: s.non2xx,
+          errors: s.errors + s.timeouts,
+          status: s.flagged ? 'FLAGGED' : 'ok',
+        },
+      ]),
+    ),
+  );
+  if (result.comparison) {
+    const { overhead, goal, met } = result.comparison;
+    log(
+      `Overhead (${result.comparison.subject} vs ${result.comparison.baseline}): throughput ${overhead.throughput.toFixed(2)}x, ` +
+        `p50 ${overhead.p50.toFixed(2)}x, p99 ${overhead.p99.toFixed(2)}x, server CPU per request ${overhead.serverCpu.toFixed(2)}x; goal < ${goal}x: ${met ? 'met' : 'NOT met'}`,
+    );
+  }
+  for (const note of result.notes) log(`Note: ${note}`);
+}
+
+function markdown(result: ScenarioResult): string {
+  const rows = result.summaries.map(
+    (s: LoadSummary) =>
+      `| ${s.label} | ${Math.round(s.requestsPerSecond)} | ${round(s.latencyMs.p50)} | ${round(s.latencyMs.p99)} | ${Math.round(s.serverCpuMicrosPerRequest)} | ${s.dynamoCpuMicrosPerRequest === null ? 'n/a' : Math.round(s.dynamoCpuMicrosPerRequest)} | ${s.non2xx + s.errors + s.timeouts} |`,
+  );
+  const lines = [
+    `**${result.title}**`,
+    '',
+    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | DynamoDB Local CPU µs/req | non-2xx / errors |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ];
+  if (result.comparison) {
+    const { overhead, goal, met } = result.comparison;
+    lines.push(
+      `| **ratio** (API ÷ bare; req/s bare ÷ API) | **${overhead.throughput.toFixed(2)}x** | **${overhead.p50.toFixed(2)}x** | **${overhead.p99.toFixed(2)}x** | **${overhead.serverCpu.toFixed(2)}x** | | goal < ${goal}x: ${met ? 'met' : '**not met**'} |`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+/** DynamoDB Local is a child (java) of this process; found through /proc on Linux. */
+async function dynamoDbLocalPid(): Promise<number | undefined> {
+  try {
+    const children = (await readFile(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+    for (const pid of children) {
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      if (cmdline.includes('DynamoDBLocal')) return pid;
+    }
+  } catch {
+    // not Linux, or no such file
+  }
+  return undefined;
+}

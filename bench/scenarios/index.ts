@@ -1,0 +1,5 @@
+import type { Scenario } from '../scenario.ts';
+import { balanceScenario } from './balance.ts';
+
+/** Every scenario `npm run bench` runs, in order. BENCH_SCENARIOS=name,name picks a subset. */
+export const SCENARIOS: readonly Scenario[] = [balanceScenario];
