@@ -191,7 +191,18 @@ function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): bo
   return statements.some((s) => s.Effect === 'Allow' && matches(s));
 }
 
+const compiledArnPatterns = new Map<string, RegExp>();
+
 function arnPattern(resource: string): RegExp {
+  let pattern = compiledArnPatterns.get(resource);
+  if (!pattern) {
+    pattern = compileArnPattern(resource);
+    compiledArnPatterns.set(resource, pattern);
+  }
+  return pattern;
+}
+
+function compileArnPattern(resource: string): RegExp {
   return new RegExp(`^${resource.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
