@@ -21,6 +21,10 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: '/v1/deposits/{id}', handler: 'deposits/get-deposit', tableAccess: 'read' },
   { method: 'POST', path: '/v1/withdrawals', handler: 'withdrawals/create-withdrawal', tableAccess: 'readWrite' },
   { method: 'GET', path: '/v1/withdrawals/{id}', handler: 'withdrawals/get-withdrawal', tableAccess: 'read' },
+  { method: 'POST', path: '/v1/conversions/quote', handler: 'conversions/create-quote', tableAccess: 'readWrite' },
+  { method: 'POST', path: '/v1/conversions', handler: 'conversions/create-conversion', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/v1/conversions', handler: 'conversions/list-conversions', tableAccess: 'read' },
+  { method: 'GET', path: '/v1/conversions/{id}', handler: 'conversions/get-conversion', tableAccess: 'read' },
 ];
 
 export const AUTHORIZER = {

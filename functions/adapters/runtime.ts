@@ -1,5 +1,6 @@
 import { createDocumentClient } from './dynamo/client.ts';
 import { DynamoCompanyStore } from './dynamo/company-store.ts';
+import { DynamoConversionStore } from './dynamo/conversion-store.ts';
 import { DynamoDepositStore } from './dynamo/deposit-store.ts';
 import { DynamoIdempotencyStore } from './dynamo/idempotency-store.ts';
 import { DynamoWithdrawalStore } from './dynamo/withdrawal-store.ts';
@@ -17,6 +18,7 @@ export function dynamoFromEnv() {
     tableName,
     companies: new DynamoCompanyStore(db, tableName),
     withdrawals: new DynamoWithdrawalStore(db, tableName),
+    conversions: new DynamoConversionStore(db, tableName),
     deposits: new DynamoDepositStore(db, tableName),
     idempotency: new DynamoIdempotencyStore(db, tableName),
   };

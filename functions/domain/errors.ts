@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  /** No current USDT/BRL price to quote on (pricing.ts PriceUnavailableError); retry shortly. */
+  PRICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

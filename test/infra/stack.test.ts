@@ -28,10 +28,6 @@ const CONTRACT_ROUTES = [
 
 /** Contract routes with no ROUTES entry yet. Adding a route to functions/routes.ts? Remove it here. */
 const PENDING = [
-  'POST /v1/conversions/quote',
-  'POST /v1/conversions',
-  'GET /v1/conversions',
-  'GET /v1/conversions/{id}',
   'GET /v1/webhooks',
   'POST /v1/webhooks',
   'GET /v1/webhooks/{id}',

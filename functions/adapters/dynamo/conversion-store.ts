@@ -1,0 +1,152 @@
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStore, type Quote } from '#domain/conversions';
+import { ApiError, notFound, validationFailed } from '#domain/errors';
+import type { DomainEvent } from '#domain/events';
+import { isId } from '#domain/ids';
+import type { LedgerEntry } from '#domain/ledger';
+import { toBigInt } from './client.ts';
+import { ENTITY, keys } from './keys.ts';
+import { insufficientBalance } from './refusals.ts';
+import { MoneyTransaction } from './transaction.ts';
+
+type Item = Record<string, unknown>;
+
+/** An unused quote is worthless after its 30 s, but kept a week so support can see what was
+ * offered; DynamoDB's TTL then deletes it. A used quote loses its TTL: it is the conversion's audit
+ * trail (price source included). */
+const QUOTE_RETENTION_SECONDS = 7 * 24 * 60 * 60;
+
+export const quoteItem = {
+  toItem: (quote: Quote): Item => ({
+    ...keys.quote(quote.companyId, quote.id),
+    type: ENTITY.quote,
+    ...quote,
+    ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + QUOTE_RETENTION_SECONDS,
+  }),
+  fromItem: (item: Item): Quote => ({
+    id: item.id as string,
+    companyId: item.companyId as string,
+    sourceCurrency: 'USDT',
+    settlementCurrency: 'BRL',
+    sourceAmount: toBigInt(item.sourceAmount),
+    settlementAmount: toBigInt(item.settlementAmount),
+    rate: toBigInt(item.rate),
+    rateSource: item.rateSource as string,
+    expiresAt: item.expiresAt as string,
+    createdAt: item.createdAt as string,
+    usedAt: (item.usedAt as string | null | undefined) ?? null,
+    conversionId: (item.conversionId as string | null | undefined) ?? null,
+  }),
+};
+
+export const conversionItem = {
+  toItem: (conversion: Conversion): Item => ({
+    ...keys.conversion(conversion.companyId, conversion.id),
+    type: ENTITY.conversion,
+    ...conversion,
+  }),
+  fromItem: (item: Item): Conversion => ({
+    id: item.id as string,
+    companyId: item.companyId as string,
+    quoteId: item.quoteId as string,
+    reference: (item.reference as string | null | undefined) ?? null,
+    sourceCurrency: 'USDT',
+    settlementCurrency: 'BRL',
+    sourceAmount: toBigInt(item.sourceAmount),
+    settlementAmount: toBigInt(item.settlementAmount),
+    rate: toBigInt(item.rate),
+    status: 'completed',
+    createdAt: item.createdAt as string,
+    completedAt: item.completedAt as string,
+  }),
+};
+
+/**
+ * The list cursor is the base64url of the last item's sort key. Only the sort key travels: the
+ * partition is always rebuilt from the authenticated company, so no cursor can name another
+ * company's records.
+ */
+const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
+
+function conversionIdFromCursor(companyId: string, cursor: string): string {
+  const { skPrefix } = keys.conversionsOf(companyId);
+  const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = sortKey.startsWith(skPrefix) ? sortKey.slice(skPrefix.length) : '';
+  if (!isId('conversion', id) || cursorOf(sortKey) !== cursor) {
+    throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
+  }
+  return id;
+}
+
+export class DynamoConversionStore implements ConversionStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async saveQuote(quote: Quote): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: quoteItem.toItem(quote), ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
+  }
+
+  // Strongly consistent reads: a quote is executed, and a conversion read or listed, right after
+  // it was written; an eventually consistent read could answer 404 for a record just created.
+  async getQuote(companyId: string, quoteId: string): Promise<Quote | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.quote(companyId, quoteId), ConsistentRead: true }),
+    );
+    return Item ? quoteItem.fromItem(Item) : null;
+  }
+
+  async executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void> {
+    const quoteKey = keys.quote(quote.companyId, quote.id);
+    const at = new Date(conversion.createdAt);
+    await new MoneyTransaction(this.tableName)
+      .update(quoteKey, {
+        expression: 'SET usedAt = :at, conversionId = :conversionId REMOVE #ttl',
+        // Checked again here, not only by the read before: a concurrent execution or the 30 s
+        // running out between that read and this write must refuse this one.
+        condition: 'attribute_exists(PK) AND (attribute_not_exists(usedAt) OR attribute_type(usedAt, :nullType)) AND expiresAt >= :at',
+        values: { ':at': conversion.createdAt, ':conversionId': conversion.id, ':nullType': 'NULL' },
+        names: { '#ttl': 'ttl' },
+        onFailed: async () => {
+          const current = await this.getQuote(quote.companyId, quote.id);
+          if (!current) return notFound('Quote');
+          return quoteRefusal(current, at) ?? new ApiError('INTERNAL_ERROR', 'Quote guard failed without a reason');
+        },
+      })
+      .create(conversionItem.toItem(conversion), () => new ApiError('INTERNAL_ERROR', 'Conversion id collision'))
+      .ledger(entry, insufficientBalance)
+      .event(event)
+      .commit(this.db);
+  }
+
+  async getConversion(companyId: string, conversionId: string): Promise<Conversion | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.conversion(companyId, conversionId), ConsistentRead: true }),
+    );
+    return Item ? conversionItem.fromItem(Item) : null;
+  }
+
+  async listConversions(companyId: string, page: { limit: number; cursor?: string }): Promise<ConversionPage> {
+    const { PK, skPrefix } = keys.conversionsOf(companyId);
+    const startKey = page.cursor === undefined ? undefined : keys.conversion(companyId, conversionIdFromCursor(companyId, page.cursor));
+    // One item more than asked tells whether another page exists, so the last page says
+    // nextCursor: null instead of pointing at an empty page.
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
+        ScanIndexForward: false,
+        Limit: page.limit + 1,
+        ConsistentRead: true,
+        ...(startKey && { ExclusiveStartKey: startKey }),
+      }),
+    );
+    const conversions = Items.slice(0, page.limit).map(conversionItem.fromItem);
+    const last = Items.length > page.limit ? Items[page.limit - 1] : undefined;
+    return { conversions, nextCursor: last ? cursorOf(last.SK as string) : null };
+  }
+}
