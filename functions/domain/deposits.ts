@@ -20,6 +20,8 @@ export interface DepositSplit {
 
 export interface DepositTransaction {
   txHash: string;
+  /** Position of the Transfer event in its transaction: (txHash, eventIndex) is the transfer's identity. */
+  eventIndex: number;
   amount: bigint;
   blockNumber: number;
   confirmations: number;
@@ -47,6 +49,8 @@ export interface Deposit {
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
+  /** Optimistic lock: the chain jobs change a deposit only if nobody changed it since they read it. */
+  version: number;
 }
 
 export interface DepositSettings {
@@ -106,6 +110,7 @@ export async function createDeposit(
     expiresAt: new Date(now.getTime() + DEPOSIT_TTL_MS).toISOString(),
     createdAt,
     updatedAt: createdAt,
+    version: 0,
   };
   await store.createDeposit(deposit);
   return deposit;

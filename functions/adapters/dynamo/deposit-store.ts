@@ -36,6 +36,7 @@ export const depositItem = {
       requiredConfirmations: Number(toBigInt(item.requiredConfirmations)),
       transactions: ((item.transactions as Item[] | undefined) ?? []).map((tx) => ({
         txHash: tx.txHash as string,
+        eventIndex: Number(toBigInt(tx.eventIndex ?? 0)),
         amount: toBigInt(tx.amount),
         blockNumber: Number(toBigInt(tx.blockNumber)),
         confirmations: Number(toBigInt(tx.confirmations)),
@@ -53,6 +54,7 @@ export const depositItem = {
       expiresAt: item.expiresAt as string,
       createdAt: item.createdAt as string,
       updatedAt: item.updatedAt as string,
+      version: Number(toBigInt(item.version ?? 0)),
     };
   },
 };

@@ -37,6 +37,24 @@ export const keys = {
     GSI1PK: `DEPOSITS#${status}`,
     GSI1SK: `${expiresAt}#${depositId}`,
   }),
+  /** One item per on-chain transfer to a deposit address: created once, so a replayed block cannot credit twice. */
+  chainTransfer: (txHash: string, eventIndex: number) => ({ PK: `CHAIN_TRANSFER#${txHash}#${eventIndex}`, SK: 'TRANSFER' }),
+  /** GSI1, sparse: transfers waiting for confirmation, oldest block first. */
+  confirmingTransfer: (blockNumber: number, txHash: string, eventIndex: number) => ({
+    GSI1PK: 'CHAIN_TRANSFERS#confirming',
+    GSI1SK: `${String(blockNumber).padStart(12, '0')}#${txHash}#${eventIndex}`,
+  }),
+  /** The deposit scanner's position on a chain, and its lease. */
+  scanCursor: (name: string) => ({ PK: `CHAIN_CURSOR#${name}`, SK: 'CURSOR' }),
+  /** The sandbox chain (functions/adapters/chain/sandbox-chain.ts): its genesis, its transfers by
+   * block (one partition, range-queried by block number) and each transaction's receipt. */
+  sandboxGenesis: () => ({ PK: 'SANDBOX_CHAIN', SK: 'GENESIS' }),
+  sandboxTransfer: (blockNumber: number, txHash: string, eventIndex: number) => ({
+    PK: 'SANDBOX_TRANSFERS',
+    SK: `BLOCK#${String(blockNumber).padStart(12, '0')}#${txHash}#${eventIndex}`,
+  }),
+  sandboxBlockBound: (blockNumber: number) => `BLOCK#${String(blockNumber).padStart(12, '0')}#`,
+  sandboxTransaction: (txHash: string) => ({ PK: `SANDBOX_TX#${txHash}`, SK: 'TX' }),
   addressIndexCounter: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
 
   quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),
@@ -59,6 +77,11 @@ export const ENTITY = {
   depositReference: 'DepositReference',
   depositAddress: 'DepositAddress',
   counter: 'Counter',
+  chainTransfer: 'ChainTransfer',
+  scanCursor: 'ScanCursor',
+  sandboxGenesis: 'SandboxGenesis',
+  sandboxTransfer: 'SandboxTransfer',
+  sandboxTransaction: 'SandboxTransaction',
   quote: 'Quote',
   conversion: 'Conversion',
   idempotency: 'IdempotencyRecord',

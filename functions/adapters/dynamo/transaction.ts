@@ -1,6 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ApiError } from '#domain/errors';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import type { DomainEvent } from '#domain/events';
 import { ENTITY, keys } from './keys.ts';
@@ -8,8 +7,9 @@ import { ENTITY, keys } from './keys.ts';
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;
 
-/** What a failed condition on one item means to the caller; may read to fill in details. */
-export type OnConditionFailed = () => ApiError | Promise<ApiError>;
+/** What a failed condition on one item means to the caller (an ApiError for the API, or a signal
+ * such as a version conflict for a job); may read to fill in details. */
+export type OnConditionFailed = () => Error | Promise<Error>;
 
 /** DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
  * those are retried, with jitter so 50 racing withdrawals spread out. */

@@ -1,0 +1,176 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
+import { toBigInt } from '../dynamo/client.ts';
+import { ENTITY, keys } from '../dynamo/keys.ts';
+
+/**
+ * A TRON stand-in whose blocks are a function of time and whose transfers live in DynamoDB, so the
+ * same scanner code runs locally and on the deployed sandbox stage with no producer process:
+ * block n is produced at genesis + n × interval; only blocks with transfers are stored. A block
+ * solidifies once `solidifyAfter` blocks (itself included) stand on top of it, as on TRON.
+ */
+export interface SandboxChainOptions {
+  blockIntervalMs: number;
+  /** Confirmations (the block itself included) after which a block is solidified: 19 on TRON. */
+  solidifyAfter: number;
+  /** The clock; tests move it to produce blocks at once. */
+  now?: () => number;
+}
+
+export interface SandboxTransferInput {
+  contract: string;
+  from: string;
+  to: string;
+  amount: bigint;
+  /** The receipt the transaction gets: SUCCESS unless a test wants a failed one. */
+  result?: ReceiptResult;
+}
+
+export class SandboxChain implements ChainReader {
+  private genesisMs: number | undefined;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly options: SandboxChainOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async latestBlock(): Promise<ChainBlock> {
+    return this.block(await this.latestNumber());
+  }
+
+  async solidifiedBlock(): Promise<ChainBlock> {
+    return this.block(Math.max(0, (await this.latestNumber()) - (this.options.solidifyAfter - 1)));
+  }
+
+  async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
+    const latest = await this.latestNumber();
+    const upTo = Math.min(toBlock, latest);
+    if (upTo < fromBlock) return [];
+    const transfers: TokenTransfer[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+          ExpressionAttributeValues: {
+            ':pk': 'SANDBOX_TRANSFERS',
+            ':from': keys.sandboxBlockBound(fromBlock),
+            ':to': `${keys.sandboxBlockBound(upTo)}~`,
+          },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        if (item.contract !== contract) continue;
+        transfers.push({
+          txHash: item.txHash as string,
+          eventIndex: Number(toBigInt(item.eventIndex)),
+          blockNumber: Number(toBigInt(item.blockNumber)),
+          contract: item.contract as string,
+          from: item.from as string,
+          to: item.to as string,
+          amount: toBigInt(item.amount),
+        });
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return transfers;
+  }
+
+  async receipt(txHash: string): Promise<TransactionReceipt | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash), ConsistentRead: true }));
+    if (!Item) return null;
+    const blockNumber = Number(toBigInt(Item.blockNumber));
+    // Not mined yet: the chain does not know it.
+    if (blockNumber > (await this.latestNumber())) return null;
+    return { txHash, blockNumber, result: Item.result as ReceiptResult };
+  }
+
+  /** Puts a token transfer into the next block, as a wallet's broadcast would. */
+  async submitTransfer(input: SandboxTransferInput): Promise<{ txHash: string; blockNumber: number }> {
+    const txHash = randomBytes(32).toString('hex');
+    const blockNumber = (await this.latestNumber()) + 1;
+    const createdAt = new Date(this.now()).toISOString();
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: {
+                ...keys.sandboxTransfer(blockNumber, txHash, 0),
+                type: ENTITY.sandboxTransfer,
+                txHash,
+                eventIndex: 0,
+                blockNumber,
+                contract: input.contract,
+                from: input.from,
+                to: input.to,
+                amount: input.amount,
+                createdAt,
+              },
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.sandboxTransaction(txHash), type: ENTITY.sandboxTransaction, txHash, blockNumber, result: input.result ?? 'SUCCESS', createdAt },
+            },
+          },
+        ],
+      }),
+    );
+    return { txHash, blockNumber };
+  }
+
+  /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
+  async dropTransaction(txHash: string): Promise<void> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash), ConsistentRead: true }));
+    if (!Item) return;
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.sandboxTransfer(Number(toBigInt(Item.blockNumber)), txHash, 0) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash) }));
+  }
+
+  private block(number: number): ChainBlock {
+    return {
+      number,
+      hash: createHash('sha256').update(`cambio-sandbox:${number}`).digest('hex'),
+      timestamp: new Date((this.genesisMs ?? 0) + number * this.options.blockIntervalMs).toISOString(),
+    };
+  }
+
+  private async latestNumber(): Promise<number> {
+    const genesis = await this.genesis();
+    return Math.max(0, Math.floor((this.now() - genesis) / this.options.blockIntervalMs));
+  }
+
+  /** Genesis is written once per table, so block numbers keep counting across restarts. */
+  private async genesis(): Promise<number> {
+    if (this.genesisMs !== undefined) return this.genesisMs;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxGenesis(), ConsistentRead: true }));
+    if (Item) return (this.genesisMs = Number(toBigInt(Item.genesisMs)));
+    const genesisMs = this.now();
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.sandboxGenesis(), type: ENTITY.sandboxGenesis, genesisMs, createdAt: new Date(genesisMs).toISOString() },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+      return (this.genesisMs = genesisMs);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      this.genesisMs = undefined;
+      return this.genesis();
+    }
+  }
+}

@@ -1,0 +1,206 @@
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { AddressOwner, DepositChainStore, DepositChange, ScanCursor, TransferRecord } from '#domain/deposit-chain';
+import type { Deposit } from '#domain/deposits';
+import { toBigInt } from './client.ts';
+import { depositItem } from './deposit-store.ts';
+import { ENTITY, keys } from './keys.ts';
+import { MoneyTransaction } from './transaction.ts';
+import { withdrawalItem } from './withdrawal-store.ts';
+
+type Item = Record<string, unknown>;
+
+class VersionConflict extends Error {}
+class DuplicateTransfer extends Error {}
+class ChainInvariantBroken extends Error {}
+
+const BATCH_GET_LIMIT = 100;
+
+export const chainTransferItem = {
+  toItem: (record: TransferRecord, updatedAt: string): Item => ({
+    ...keys.chainTransfer(record.txHash, record.eventIndex),
+    ...(record.status === 'confirming' ? keys.confirmingTransfer(record.blockNumber, record.txHash, record.eventIndex) : {}),
+    type: ENTITY.chainTransfer,
+    ...record,
+    updatedAt,
+  }),
+  fromItem: (item: Item): TransferRecord => ({
+    txHash: item.txHash as string,
+    eventIndex: Number(toBigInt(item.eventIndex)),
+    blockNumber: Number(toBigInt(item.blockNumber)),
+    companyId: item.companyId as string,
+    depositId: item.depositId as string,
+    amount: toBigInt(item.amount),
+    status: item.status as TransferRecord['status'],
+  }),
+};
+
+export class DynamoDepositChainStore implements DepositChainStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
+    const owners = new Map<string, AddressOwner>();
+    for (let i = 0; i < addresses.length; i += BATCH_GET_LIMIT) {
+      let pending: Item[] | undefined = addresses.slice(i, i + BATCH_GET_LIMIT).map((address) => keys.depositAddress(address));
+      for (let attempt = 0; pending && pending.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+        const { Responses, UnprocessedKeys } = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } } }),
+        );
+        for (const item of Responses?.[this.tableName] ?? []) {
+          owners.set(item.address as string, { companyId: item.companyId as string, depositId: item.depositId as string });
+        }
+        pending = UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined;
+      }
+    }
+    return owners;
+  }
+
+  async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.deposit(companyId, depositId), ConsistentRead: true }),
+    );
+    return Item ? depositItem.fromItem(Item) : null;
+  }
+
+  async applyChange(change: DepositChange): Promise<'applied' | 'conflict' | 'duplicate'> {
+    const now = change.after.updatedAt;
+    const tx = new MoneyTransaction(this.tableName).put(depositItem.toItem(change.after), {
+      condition: 'version = :version',
+      values: { ':version': change.before.version },
+      onFailed: () => new VersionConflict(),
+    });
+    if (change.transferWrite === 'record') {
+      tx.put(chainTransferItem.toItem(change.transfer, now), {
+        // A transfer reversed by a fork may be mined again later: then it counts again.
+        condition: 'attribute_not_exists(PK) OR #status = :reversed',
+        names: { '#status': 'status' },
+        values: { ':reversed': 'reversed' },
+        onFailed: () => new DuplicateTransfer(),
+      });
+    } else if (change.transferWrite === 'update') {
+      tx.put(chainTransferItem.toItem(change.transfer, now), {
+        condition: '#status = :confirming',
+        names: { '#status': 'status' },
+        values: { ':confirming': 'confirming' },
+        onFailed: () => new VersionConflict(),
+      });
+    }
+    if (change.entry) tx.ledger(change.entry, () => new ChainInvariantBroken(`Pending balance below a transfer being settled (${change.entry?.reference})`));
+    for (const event of change.events) tx.event(event);
+    if (change.splitForward) {
+      const forward = change.splitForward;
+      tx.create(
+        { ...keys.withdrawalReference(forward.companyId, forward.reference), type: ENTITY.withdrawalReference, withdrawalId: forward.id, createdAt: forward.createdAt },
+        () => new DuplicateTransfer(),
+      ).create(withdrawalItem.toItem(forward), () => new ChainInvariantBroken('Split withdrawal id collision'));
+    }
+    try {
+      await tx.commit(this.db);
+      return 'applied';
+    } catch (error) {
+      if (error instanceof VersionConflict) return 'conflict';
+      if (error instanceof DuplicateTransfer) return 'duplicate';
+      throw error;
+    }
+  }
+
+  async confirmingTransfers(): Promise<TransferRecord[]> {
+    const records: TransferRecord[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.confirmingTransfer(0, '', 0).GSI1PK },
+          ExclusiveStartKey: start,
+        }),
+      );
+      records.push(...(page.Items ?? []).map(chainTransferItem.fromItem).filter((record) => record.status === 'confirming'));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return records;
+  }
+
+  async awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]> {
+    const owners: AddressOwner[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :now',
+          ExpressionAttributeValues: { ':pk': keys.depositByStatus('awaiting_payment', '', '').GSI1PK, ':now': now.toISOString() },
+          ExclusiveStartKey: start,
+        }),
+      );
+      owners.push(...(page.Items ?? []).map((item) => ({ companyId: item.companyId as string, depositId: item.id as string })));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return owners;
+  }
+}
+
+/** The scanner's cursor with a lease: an UpdateItem that succeeds for one scanner at a time. */
+export class DynamoScanCursor implements ScanCursor {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly name: string,
+  ) {}
+
+  async acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null } | null> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.scanCursor(this.name),
+          UpdateExpression: 'SET leaseOwner = :owner, leaseExpiresAt = :until, #type = :type',
+          ConditionExpression: 'attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':owner': owner, ':until': now.getTime() + leaseMs, ':now': now.getTime(), ':type': ENTITY.scanCursor },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { nextBlock: Attributes?.nextBlock === undefined ? null : Number(toBigInt(Attributes.nextBlock)) };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+  }
+
+  async advance(owner: string, nextBlock: number): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.scanCursor(this.name),
+        UpdateExpression: 'SET nextBlock = :next',
+        // Only the lease holder moves the cursor, and never backwards.
+        ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(nextBlock) OR nextBlock <= :next)',
+        ExpressionAttributeValues: { ':owner': owner, ':next': nextBlock },
+      }),
+    );
+  }
+
+  async release(owner: string): Promise<void> {
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.scanCursor(this.name),
+          UpdateExpression: 'REMOVE leaseOwner, leaseExpiresAt',
+          ConditionExpression: 'leaseOwner = :owner',
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+  }
+}

@@ -1,0 +1,238 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#domain/company';
+import { createDeposit, getDeposit, type Deposit } from '#domain/deposits';
+import { confirmDeposits, expireDeposits, scanDeposits, MAX_BLOCKS_PER_SCAN } from '#domain/deposit-chain';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { keys } from '#adapters/dynamo/keys';
+import { freshTable } from '../support/dynamo.ts';
+import { expectLedgerMatchesBalances } from '../support/money.ts';
+
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const FAKE_USDT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 777_777);
+const PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_888);
+const SPLIT_TO = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 999_998);
+const BLOCK_MS = 3000;
+
+let env: Awaited<ReturnType<typeof freshTable>>;
+let clock: number;
+let chain: SandboxChain;
+let store: DynamoDepositChainStore;
+let deposits: DynamoDepositStore;
+let companies: DynamoCompanyStore;
+let companyId: string;
+
+const now = () => new Date(clock);
+const deps = () => ({ chain, store, usdtContract: USDT, now });
+const cursor = () => new DynamoScanCursor(env.db, env.tableName, 'tron-usdt');
+const scan = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: cursor(), owner });
+const advanceBlocks = (n: number) => {
+  clock += n * BLOCK_MS;
+};
+const usdt = (value: string) => parseAmount(value, 'USDT');
+
+async function newDeposit(extra: { amount?: string; split?: { percentBps?: number; amount?: bigint } } = {}): Promise<Deposit> {
+  return createDeposit(
+    deposits,
+    { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 },
+    companyId,
+    {
+      reference: `ref-${Math.random()}`,
+      amount: extra.amount ? usdt(extra.amount) : undefined,
+      split: extra.split && { address: SPLIT_TO, ...extra.split },
+    },
+    now(),
+  );
+}
+
+const pay = (to: string, amount: string, options: { contract?: string; result?: string } = {}) =>
+  chain.submitTransfer({ contract: options.contract ?? USDT, from: PAYER, to, amount: usdt(amount), result: options.result });
+
+const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
+
+async function balance() {
+  const rows = await companies.getBalances(companyId);
+  return rows.find((row) => row.currency === 'USDT')!;
+}
+
+async function events(): Promise<{ type: string; data: Record<string, unknown> }[]> {
+  const { Items = [] } = await env.db.send(
+    new QueryCommand({
+      TableName: env.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.companyProfile(companyId).PK, ':prefix': 'EVENT#' },
+    }),
+  );
+  return Items.map((item) => JSON.parse(item.payload as string));
+}
+
+/** Blocks pass until the payment's block is solidified, then the jobs run. */
+async function settle() {
+  advanceBlocks(20);
+  await scan();
+  return confirmDeposits(deps());
+}
+
+beforeAll(async () => {
+  env = await freshTable();
+  deposits = new DynamoDepositStore(env.db, env.tableName);
+  companies = new DynamoCompanyStore(env.db, env.tableName);
+  store = new DynamoDepositChainStore(env.db, env.tableName);
+  clock = Date.parse('2026-11-22T00:00:00.000Z');
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
+  advanceBlocks(100);
+  // The first scan places the cursor at the chain head.
+  await scan();
+});
+
+beforeEach(async () => {
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Chain Co', environment: 'sandbox' }, now()));
+});
+
+describe('deposit detection and crediting', () => {
+  it('a payment goes awaiting_payment → confirming (pending) → completed (available), once', async () => {
+    const deposit = await newDeposit({ amount: '25' });
+    const { txHash } = await pay(deposit.address, '25');
+    advanceBlocks(1);
+    expect((await scan()).recorded).toBe(1);
+
+    const seen = await read(deposit);
+    expect(seen).toMatchObject({ status: 'confirming', receivedAmount: usdt('25'), creditedAmount: 0n, amountStatus: null });
+    expect(seen.transactions).toEqual([expect.objectContaining({ txHash, amount: usdt('25'), status: 'confirming', confirmations: 1 })]);
+    expect(await balance()).toMatchObject({ pending: usdt('25'), available: 0n });
+
+    // Not yet solidified: nothing credited, confirmations counted.
+    advanceBlocks(10);
+    expect(await confirmDeposits(deps())).toEqual({ confirmed: 0, dropped: 0, waiting: 1 });
+    expect((await read(deposit)).confirmations).toBe(11);
+
+    expect(await settle()).toEqual({ confirmed: 1, dropped: 0, waiting: 0 });
+    const done = await read(deposit);
+    expect(done).toMatchObject({ status: 'completed', receivedAmount: usdt('25'), creditedAmount: usdt('25'), amountStatus: 'exact' });
+    expect(done.transactions[0]!.status).toBe('confirmed');
+    expect(await balance()).toMatchObject({ pending: 0n, available: usdt('25') });
+    expect((await events()).map((e) => e.type)).toEqual(['deposit.confirming', 'deposit.completed']);
+    expect((await events())[1]!.data).toMatchObject({ id: deposit.id, status: 'completed', creditedAmount: '25.000000' });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('the same blocks scanned three times and by overlapping scanners credit once', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '10');
+    advanceBlocks(1);
+    // Two scanners at once: the lease lets one in.
+    const [a, b] = await Promise.all([scan('scanner-a'), scan('scanner-b')]);
+    expect([a.scanned, b.scanned].filter(Boolean)).toHaveLength(1);
+    // Re-scans within the overlap window see the transfer again and record nothing.
+    for (let i = 0; i < 3; i++) {
+      advanceBlocks(1);
+      const again = await scan();
+      expect(again.transfersSeen).toBeGreaterThanOrEqual(1);
+      expect(again.recorded).toBe(0);
+    }
+    await settle();
+    await settle();
+    expect(await balance()).toMatchObject({ available: usdt('10'), pending: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('two transfers to one address are both credited; more than expected is overpaid', async () => {
+    const deposit = await newDeposit({ amount: '10' });
+    await pay(deposit.address, '6');
+    advanceBlocks(2);
+    await pay(deposit.address, '7.5');
+    advanceBlocks(1);
+    await scan();
+    expect((await read(deposit)).transactions).toHaveLength(2);
+    await settle();
+    expect(await read(deposit)).toMatchObject({ status: 'completed', receivedAmount: usdt('13.5'), creditedAmount: usdt('13.5'), amountStatus: 'overpaid' });
+    expect(await balance()).toMatchObject({ available: usdt('13.5') });
+  });
+
+  it('less than expected completes as underpaid: whatever arrives is credited', async () => {
+    const deposit = await newDeposit({ amount: '25' });
+    await pay(deposit.address, '20');
+    await settle();
+    expect(await read(deposit)).toMatchObject({ status: 'completed', amountStatus: 'underpaid', creditedAmount: usdt('20') });
+  });
+
+  it('a fake token with the same symbol at another contract is ignored', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '1000', { contract: FAKE_USDT });
+    await settle();
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n });
+    expect(await balance()).toMatchObject({ available: 0n, pending: 0n });
+  });
+
+  it('a transfer whose receipt failed is taken back out of pending, nothing credited', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '50', { result: 'REVERT' });
+    advanceBlocks(1);
+    await scan();
+    expect(await balance()).toMatchObject({ pending: usdt('50') });
+    expect(await settle()).toMatchObject({ confirmed: 0, dropped: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n, transactions: [] });
+    expect(await balance()).toMatchObject({ pending: 0n, available: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a transfer that vanishes in a fork before confirmation is removed from pending', async () => {
+    const deposit = await newDeposit();
+    const { txHash } = await pay(deposit.address, '40');
+    advanceBlocks(1);
+    await scan();
+    await chain.dropTransaction(txHash);
+    expect(await settle()).toMatchObject({ dropped: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n });
+    expect(await balance()).toMatchObject({ pending: 0n, available: 0n });
+  });
+
+  it('an unpaid deposit expires after 24 h, and late funds are still credited', async () => {
+    const deposit = await newDeposit({ amount: '5' });
+    clock += 24 * 60 * 60 * 1000 + 1;
+    // The scanner catches up the day of blocks in bounded runs.
+    while ((await scan()).scanned) {
+      /* catching up */
+    }
+    expect(await expireDeposits(deps())).toBeGreaterThanOrEqual(1);
+    expect(await read(deposit)).toMatchObject({ status: 'expired' });
+    expect((await events()).map((e) => e.type)).toContain('deposit.expired');
+
+    await pay(deposit.address, '5');
+    advanceBlocks(1);
+    await scan();
+    expect((await read(deposit)).status).toBe('confirming');
+    await settle();
+    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('5'), amountStatus: 'exact' });
+  });
+
+  it('a split share is held in locked and becomes a pending withdrawal to the split address', async () => {
+    const deposit = await newDeposit({ split: { percentBps: 1250 } });
+    await pay(deposit.address, '100');
+    await settle();
+    const done = await read(deposit);
+    expect(done.creditedAmount).toBe(usdt('87.5'));
+    expect(done.split).toMatchObject({ forwardedAmount: usdt('12.5'), withdrawalId: expect.stringMatching(/^wdr_/) });
+    expect(await balance()).toMatchObject({ available: usdt('87.5'), locked: usdt('12.5'), pending: 0n });
+    const forward = await new DynamoWithdrawalStore(env.db, env.tableName).getWithdrawal(companyId, done.split!.withdrawalId!);
+    expect(forward).toMatchObject({ address: SPLIT_TO, amount: usdt('12.5'), fee: 0n, status: 'pending' });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('catches up after downtime without skipping a block', async () => {
+    const deposit = await newDeposit();
+    advanceBlocks(MAX_BLOCKS_PER_SCAN * 2);
+    await pay(deposit.address, '3');
+    advanceBlocks(MAX_BLOCKS_PER_SCAN);
+    let runs = 0;
+    while ((await scan()).scanned) runs++;
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect((await read(deposit)).receivedAmount).toBe(usdt('3'));
+  });
+});
