@@ -80,6 +80,25 @@ function addressFromPublicKey(compressedPublicKey: Uint8Array): string {
   return base58check.encode(address);
 }
 
+/** `0x` + 20 bytes (the EVM form in TronGrid event results and receipt logs) or `41` + 20 bytes. */
+const HEX_ADDRESS_PATTERN = /^(?:0x|41)[0-9a-fA-F]{40}$/;
+
+/**
+ * Base58 `T…` for an address given in hex: `0x` + 20 bytes, as TronGrid's events and receipt logs
+ * give it (the 0x41 prefix is implied), or the 21-byte `41…` form of java-tron's HTTP API.
+ * Anything else throws instead of passing through (../shared/tron-notes.md, Addresses).
+ */
+export function tronAddressFromHex(hex: string): string {
+  if (typeof hex !== 'string' || !HEX_ADDRESS_PATTERN.test(hex)) {
+    throw new Error(`Not a hex TRON address (0x or 41 followed by 20 bytes): ${JSON.stringify(hex)}`);
+  }
+  const body = hex.slice(2);
+  const address = new Uint8Array(ADDRESS_BYTES);
+  address[0] = ADDRESS_PREFIX;
+  for (let i = 0; i < ADDRESS_BYTES - 1; i++) address[i + 1] = Number.parseInt(body.slice(i * 2, i * 2 + 2), 16);
+  return base58check.encode(address);
+}
+
 /**
  * True only for a base58 `T…` address with a valid checksum. The 42-char hex `41…` form that
  * tronweb's isAddress also accepts is refused: the API stores and compares base58 only

@@ -1,0 +1,497 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TronWeb } from 'tronweb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ChainResponseError, ChainUnavailableError, TronGridChain, type TronGridChainOptions } from '#adapters/chain/trongrid-chain';
+
+/**
+ * A TronGrid stand-in on loopback. Every body below follows TronGrid's documented formats:
+ * java-tron's wallet/getnowblock, wallet/getblock and wallet/gettransactioninfobyid (tronprotocol
+ * documentation-en, api/http/block-and-tx-query) and TronGrid v1 "Get events by contract address"
+ * (developers.tron.network: data[] with transaction_id, event_index, block_number,
+ * block_timestamp, contract_address, event_name, event, result, result_type, _unconfirmed;
+ * meta with at, page_size, fingerprint, links.next).
+ */
+interface Reply {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+interface Seen {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+let server: Server;
+let baseUrl: string;
+/** Either one reply per request in order, or a function that routes by request. */
+let script: Reply[] | ((request: Seen) => Reply);
+let requests: Seen[];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const seen: Seen = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw ? JSON.parse(raw) : undefined };
+      requests.push(seen);
+      const reply = (typeof script === 'function' ? script(seen) : script.shift()) ?? { status: 599, body: 'script exhausted' };
+      const send = () => {
+        if (res.destroyed) return;
+        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text);
+      };
+      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  script = [];
+  requests = [];
+});
+
+const chain = (options: Partial<TronGridChainOptions> = {}) =>
+  new TronGridChain({ baseUrl, timeoutMs: 500, backoffBaseMs: 5, maxBackoffMs: 20, ...options });
+
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const USDT_HEX = '41a614f803b6fd780986a42c78ec9c7f77e6ded13c';
+/** A look-alike token: same event, another contract (tron-notes: counterfeit "USDT" exists). */
+const COUNTERFEIT = 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK';
+const ALICE = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
+const BOB = 'TYJPRrdB5APNeRs4R7fYZSwW3TcrTKw2gx';
+const API_KEY = '5f0c3b3e-7a6e-4d1b-9c52-2f1e0c7a9d11';
+
+/** Event results carry addresses as 0x + 20 bytes; tronweb is the independent reference here. */
+const evm = (base58: string) => `0x${TronWeb.address.toHex(base58).slice(2)}`;
+const txId = (n: number) => n.toString(16).padStart(64, '0');
+
+/** Slot times are 3 s apart; block 66987565 is the documented Nile example block. */
+const BASE_BLOCK = 66_987_565;
+const BASE_TIME = 1_777_445_121_000;
+const blockTime = (number: number) => BASE_TIME + (number - BASE_BLOCK) * 3_000;
+const blockId = (number: number) => `${number.toString(16).padStart(16, '0')}${'52bfa4b2814f816fd2e57af5b98a33d60d8630a03a908e0e'}`;
+
+function block(number: number) {
+  return {
+    blockID: blockId(number),
+    block_header: {
+      raw_data: {
+        number,
+        txTrieRoot: 'faf8fe3858339ead25cc892461c82a59b84dca4a51c45b026676bf3f45a352a2',
+        witness_address: '41b2f713d57dbcec679d93a8849fa0cd0e4db594ba',
+        parentHash: blockId(number - 1),
+        version: 34,
+        timestamp: blockTime(number),
+      },
+      witness_signature: '5b3cf6cb15d52947989f7726f4907a144b39ccd667a1a0f98707b40cdfe65b96173ddf34ae8dcc5e78f136e0cf903a15c7128984aa2191f02333209d1879d3f900',
+    },
+  };
+}
+
+interface EventSpec {
+  tx: number;
+  index?: number;
+  block: number;
+  from?: string;
+  to?: string;
+  value: string;
+  contract?: string;
+  unconfirmed?: boolean;
+}
+
+function transferEvent({ tx, index = 0, block: number, from = ALICE, to = BOB, value, contract = USDT, unconfirmed }: EventSpec) {
+  return {
+    block_number: number,
+    block_timestamp: blockTime(number),
+    caller_contract_address: contract,
+    contract_address: contract,
+    event_index: index,
+    event_name: 'Transfer',
+    result: { '0': evm(from), '1': evm(to), '2': value, from: evm(from), to: evm(to), value },
+    result_type: { from: 'address', to: 'address', value: 'uint256' },
+    event: 'Transfer(address indexed from, address indexed to, uint256 value)',
+    transaction_id: txId(tx),
+    ...(unconfirmed ? { _unconfirmed: true } : {}),
+  };
+}
+
+function eventPage(data: unknown[], next?: { fingerprint?: string; link?: string }) {
+  return {
+    data,
+    success: true,
+    meta: {
+      at: BASE_TIME + 60_000,
+      ...(next?.fingerprint ? { fingerprint: next.fingerprint } : {}),
+      ...(next?.link ? { links: { next: next.link } } : {}),
+      page_size: data.length,
+    },
+  };
+}
+
+/** Shaped like the documented Nile example: a contract call whose receipt carries the VM's verdict. */
+function transactionInfo(tx: string, outcome: 'SUCCESS' | 'REVERT') {
+  const base = {
+    id: tx,
+    fee: 5_254_500,
+    blockNumber: BASE_BLOCK,
+    blockTimeStamp: BASE_TIME,
+    contractResult: [outcome === 'SUCCESS' ? '0000000000000000000000000000000000000000000000000000000000000001' : ''],
+    contract_address: USDT_HEX,
+  };
+  if (outcome === 'SUCCESS') {
+    return {
+      ...base,
+      receipt: { energy_fee: 4_458_500, energy_usage_total: 44_585, net_fee: 796_000, result: 'SUCCESS' },
+      log: [
+        {
+          address: USDT_HEX.slice(2),
+          topics: [
+            'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+            `000000000000000000000000${evm(ALICE).slice(2)}`,
+            `000000000000000000000000${evm(BOB).slice(2)}`,
+          ],
+          data: '00000000000000000000000000000000000000000000000000000000000f4240',
+        },
+      ],
+    };
+  }
+  return {
+    ...base,
+    receipt: { energy_fee: 2_000_000, energy_usage_total: 20_000, net_fee: 345_000, result: 'REVERT' },
+    result: 'FAILED',
+    resMessage: '5452433230303a207472616e7366657220616d6f756e7420657863656564732062616c616e6365',
+  };
+}
+
+async function caught(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof Error)) throw new Error(`expected a rejection with an Error, got ${String(error)}`);
+  return error;
+}
+
+/** Every message in an error's cause chain, AggregateError members included. */
+function allText(error: unknown): string {
+  if (error instanceof AggregateError) return [error.message, error.stack, ...error.errors.map(allText), allText(error.cause)].join('\n');
+  if (error instanceof Error) return [error.message, error.stack, JSON.stringify(error), allText(error.cause)].join('\n');
+  return error === undefined ? '' : String(error);
+}
+
+describe('TronGridChain blocks', () => {
+  it('maps wallet/getnowblock to the latest block: number, blockID, ISO time', async () => {
+    script = [{ body: block(BASE_BLOCK) }];
+
+    const latest = await chain().latestBlock();
+
+    expect(latest).toEqual({ number: BASE_BLOCK, hash: blockId(BASE_BLOCK), timestamp: new Date(BASE_TIME).toISOString() });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /wallet/getnowblock']);
+  });
+
+  it('maps walletsolidity/getnowblock to the solidified block', async () => {
+    script = [{ body: block(BASE_BLOCK - 19) }];
+
+    const solidified = await chain().solidifiedBlock();
+
+    expect(solidified).toEqual({ number: BASE_BLOCK - 19, hash: blockId(BASE_BLOCK - 19), timestamp: new Date(blockTime(BASE_BLOCK - 19)).toISOString() });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /walletsolidity/getnowblock']);
+  });
+
+  it('keeps a path prefix in the base URL', async () => {
+    script = [{ body: block(BASE_BLOCK) }];
+
+    await chain({ baseUrl: `${baseUrl}/tron/` }).latestBlock();
+
+    expect(requests.map((r) => r.path)).toEqual(['/tron/wallet/getnowblock']);
+  });
+
+  it('refuses {} from getnowblock instead of inventing a block', async () => {
+    script = [{ body: {} }];
+
+    await expect(chain().latestBlock()).rejects.toBeInstanceOf(ChainResponseError);
+  });
+});
+
+describe('TronGridChain transfers', () => {
+  const FROM = BASE_BLOCK;
+  const TO = BASE_BLOCK + 10;
+  const BIG = '123456789012345678901234567890';
+
+  /** Three pages: page 1 names the next by meta.fingerprint, page 2 only by meta.links.next. */
+  function threePages(request: Seen): Reply {
+    if (request.path === '/wallet/getblock') {
+      const number = Number((request.body as { id_or_num: string }).id_or_num);
+      return { body: block(number) };
+    }
+    const fingerprint = request.query.get('fingerprint');
+    if (fingerprint === null) {
+      return {
+        body: eventPage(
+          [
+            transferEvent({ tx: 1, block: FROM, value: '1000000' }),
+            transferEvent({ tx: 2, block: FROM + 1, value: '2500000', contract: COUNTERFEIT }),
+            transferEvent({ tx: 3, index: 0, block: FROM + 2, from: BOB, to: ALICE, value: BIG }),
+          ],
+          { fingerprint: 'fp-page-2' },
+        ),
+      };
+    }
+    if (fingerprint === 'fp-page-2') {
+      return {
+        body: eventPage(
+          [
+            // Read again where the index moved between two page reads.
+            transferEvent({ tx: 3, index: 0, block: FROM + 2, from: BOB, to: ALICE, value: BIG }),
+            transferEvent({ tx: 3, index: 1, block: FROM + 2, value: '7' }),
+            { ...transferEvent({ tx: 4, block: FROM + 5, value: '42' }), contract_address: USDT_HEX },
+          ],
+          { link: `https://api.trongrid.io/v1/contracts/${USDT}/events?event_name=Transfer&fingerprint=fp-page-3&limit=3` },
+        ),
+      };
+    }
+    if (fingerprint === 'fp-page-3') {
+      return {
+        body: eventPage([
+          transferEvent({ tx: 5, block: TO, value: '999', unconfirmed: true }),
+          // Outside the range asked for: TronGrid's timestamp filter is not the contract here.
+          transferEvent({ tx: 6, block: TO + 1, value: '1', unconfirmed: true }),
+        ]),
+      };
+    }
+    return { status: 400, body: { success: false, error: `unknown fingerprint ${fingerprint}` } };
+  }
+
+  it('reads every Transfer of the contract over a block range across 3 fingerprinted pages, once each, in order', async () => {
+    script = threePages;
+
+    const transfers = await chain({ pageSize: 3 }).transfers(USDT, FROM, TO);
+
+    expect(transfers).toEqual([
+      { txHash: txId(1), eventIndex: 0, blockNumber: FROM, contract: USDT, from: ALICE, to: BOB, amount: 1_000_000n },
+      { txHash: txId(3), eventIndex: 0, blockNumber: FROM + 2, contract: USDT, from: BOB, to: ALICE, amount: 123456789012345678901234567890n },
+      { txHash: txId(3), eventIndex: 1, blockNumber: FROM + 2, contract: USDT, from: ALICE, to: BOB, amount: 7n },
+      { txHash: txId(4), eventIndex: 0, blockNumber: FROM + 5, contract: USDT, from: ALICE, to: BOB, amount: 42n },
+      { txHash: txId(5), eventIndex: 0, blockNumber: TO, contract: USDT, from: ALICE, to: BOB, amount: 999n },
+    ]);
+  });
+
+  it('asks for the two blocks’ timestamps, then one ascending Transfer window paged by fingerprint', async () => {
+    script = threePages;
+
+    await chain({ pageSize: 3 }).transfers(USDT, FROM, TO);
+
+    const blockBodies = requests.filter((r) => r.path === '/wallet/getblock').map((r) => r.body);
+    expect(blockBodies).toEqual(
+      expect.arrayContaining([
+        { id_or_num: String(FROM), detail: false },
+        { id_or_num: String(TO), detail: false },
+      ]),
+    );
+    const pages = requests.filter((r) => r.path === `/v1/contracts/${USDT}/events`);
+    expect(pages.map((r) => r.query.get('fingerprint'))).toEqual([null, 'fp-page-2', 'fp-page-3']);
+    for (const page of pages) {
+      expect(page.method).toBe('GET');
+      expect(page.query.get('event_name')).toBe('Transfer');
+      expect(page.query.get('order_by')).toBe('block_timestamp,asc');
+      expect(page.query.get('limit')).toBe('3');
+      expect(Number(page.query.get('min_block_timestamp'))).toBeLessThanOrEqual(blockTime(FROM));
+      expect(Number(page.query.get('min_block_timestamp'))).toBeGreaterThan(blockTime(FROM - 1));
+      expect(Number(page.query.get('max_block_timestamp'))).toBeGreaterThanOrEqual(blockTime(TO));
+      expect(Number(page.query.get('max_block_timestamp'))).toBeLessThan(blockTime(TO + 1));
+      expect(page.query.has('only_confirmed')).toBe(false);
+    }
+    expect(requests).toHaveLength(5);
+  });
+
+  it('asks block by block with block_number for a range of up to 3 blocks', async () => {
+    script = (request) =>
+      request.query.get('block_number') === String(FROM + 1)
+        ? { body: eventPage([transferEvent({ tx: 8, block: FROM + 1, value: '5' })]) }
+        : { body: eventPage([]) };
+
+    const transfers = await chain().transfers(USDT, FROM, FROM + 1);
+
+    expect(transfers).toEqual([{ txHash: txId(8), eventIndex: 0, blockNumber: FROM + 1, contract: USDT, from: ALICE, to: BOB, amount: 5n }]);
+    expect(requests.map((r) => [r.path, r.query.get('block_number'), r.query.get('limit')])).toEqual([
+      [`/v1/contracts/${USDT}/events`, String(FROM), '200'],
+      [`/v1/contracts/${USDT}/events`, String(FROM + 1), '200'],
+    ]);
+  });
+
+  it('throws instead of returning a partial range when a later page keeps failing', async () => {
+    script = (request) =>
+      request.query.get('fingerprint') === null
+        ? { body: eventPage([transferEvent({ tx: 1, block: FROM, value: '1' })], { fingerprint: 'next' }) }
+        : { status: 503, body: '' };
+
+    const error = await caught(chain({ maxAttempts: 3 }).transfers(USDT, FROM, FROM));
+
+    expect(error).toBeInstanceOf(ChainUnavailableError);
+    expect((error as ChainUnavailableError).path).toBe(`/v1/contracts/${USDT}/events`);
+    expect(requests).toHaveLength(4);
+  });
+
+  it('refuses a value given as a JSON number, which would already have lost precision', async () => {
+    const event = transferEvent({ tx: 1, block: FROM, value: '1' });
+    script = [{ body: eventPage([{ ...event, result: { ...event.result, value: 9007199254740993 } }]) }];
+
+    const error = await caught(chain().transfers(USDT, FROM, FROM));
+
+    expect(error).toBeInstanceOf(ChainResponseError);
+    expect(error.message).toMatch(/result\.value .*not a decimal string/);
+  });
+
+  it('treats success: false from the events API as an error, without retrying', async () => {
+    script = [{ body: { success: false, error: 'Invalid contract address', statusCode: 400 } }];
+
+    await expect(chain().transfers(USDT, FROM, FROM)).rejects.toBeInstanceOf(ChainResponseError);
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('TronGridChain retries', () => {
+  it('waits as long as Retry-After says after a 429, then retries and succeeds', async () => {
+    script = [{ status: 429, headers: { 'retry-after': '1' }, body: { success: false, error: 'rate limited' } }, { body: block(BASE_BLOCK) }];
+    const started = Date.now();
+
+    const latest = await chain().latestBlock();
+
+    expect(latest.number).toBe(BASE_BLOCK);
+    expect(requests).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+  });
+
+  it('gives up at once when Retry-After asks for more than 30 s', async () => {
+    script = [{ status: 429, headers: { 'retry-after': '3600' }, body: '' }, { body: block(BASE_BLOCK) }];
+
+    const error = await caught(chain().latestBlock());
+
+    expect(error).toBeInstanceOf(ChainUnavailableError);
+    expect(error.message).toMatch(/3600 s/);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('retries two 5xx answers and succeeds on the third attempt', async () => {
+    script = [{ status: 502, body: '<html>Bad Gateway</html>' }, { status: 503, body: '' }, { body: block(BASE_BLOCK) }];
+
+    const latest = await chain().latestBlock();
+
+    expect(latest.number).toBe(BASE_BLOCK);
+    expect(requests).toHaveLength(3);
+  });
+
+  it('retries an answer slower than timeoutMs and succeeds when the next one is in time', async () => {
+    script = [{ body: block(BASE_BLOCK), delayMs: 400 }, { body: block(BASE_BLOCK) }];
+
+    const latest = await chain({ timeoutMs: 100 }).latestBlock();
+
+    expect(latest.number).toBe(BASE_BLOCK);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('gives up with ChainUnavailableError, carrying the path and each cause, when no attempt answers within timeoutMs', async () => {
+    script = [0, 1, 2].map(() => ({ body: block(BASE_BLOCK), delayMs: 400 }));
+    const started = Date.now();
+
+    const error = await caught(chain({ timeoutMs: 100, maxAttempts: 3 }).solidifiedBlock());
+
+    expect(error).toBeInstanceOf(ChainUnavailableError);
+    expect(error).toMatchObject({ path: '/walletsolidity/getnowblock', attempts: 3 });
+    expect(error.message).toMatch(/timed out/);
+    expect(error.cause).toBeInstanceOf(AggregateError);
+    expect((error.cause as AggregateError).errors).toHaveLength(3);
+    expect(requests).toHaveLength(3);
+    expect(Date.now() - started).toBeLessThan(3 * 400);
+  });
+
+  it('does not retry a 400', async () => {
+    script = [{ status: 400, body: { Error: 'bad request' } }, { body: block(BASE_BLOCK) }];
+
+    const error = await caught(chain().latestBlock());
+
+    expect(error).toBeInstanceOf(ChainResponseError);
+    expect(error).toMatchObject({ path: '/wallet/getnowblock', status: 400 });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("treats java-tron's 200 with an Error field as an error, without retrying", async () => {
+    script = [{ body: { Error: 'class org.tron.core.services.http.JsonFormat$ParseException : bad value' } }];
+
+    const error = await caught(chain().receipt(txId(1)));
+
+    expect(error).toBeInstanceOf(ChainResponseError);
+    expect(error.message).toMatch(/ParseException/);
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('TronGridChain receipt', () => {
+  it('reads a successful TRC-20 transfer from wallet/gettransactioninfobyid', async () => {
+    const tx = txId(0xabc);
+    script = [{ body: transactionInfo(tx, 'SUCCESS') }];
+
+    const receipt = await chain().receipt(tx);
+
+    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS' });
+    expect(requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/wallet/gettransactioninfobyid', { value: tx }]]);
+  });
+
+  it('reports the VM verdict REVERT, not the top-level FAILED', async () => {
+    const tx = txId(0xdef);
+    script = [{ body: transactionInfo(tx, 'REVERT') }];
+
+    const receipt = await chain().receipt(tx);
+
+    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'REVERT' });
+  });
+
+  it('returns null for a transaction the node does not know ({})', async () => {
+    script = [{ body: {} }];
+
+    await expect(chain().receipt(txId(0x123))).resolves.toBeNull();
+  });
+});
+
+describe('TronGridChain API key', () => {
+  it('sends TRON-PRO-API-KEY when configured, and no such header otherwise', async () => {
+    script = [{ body: block(BASE_BLOCK) }, { body: block(BASE_BLOCK) }];
+
+    await chain({ apiKey: async () => API_KEY }).latestBlock();
+    await chain().latestBlock();
+
+    expect(requests.map((r) => r.headers['tron-pro-api-key'])).toEqual([API_KEY, undefined]);
+  });
+
+  it('never puts the key into an error, its causes or its path', async () => {
+    script = [{ status: 503, body: '' }, { status: 503, body: '' }, { status: 403, body: { Error: 'forbidden' } }];
+    const keyed = chain({ apiKey: async () => API_KEY, maxAttempts: 2 });
+
+    const unavailable = await caught(keyed.latestBlock());
+    const refused = await caught(keyed.latestBlock());
+
+    expect(unavailable).toBeInstanceOf(ChainUnavailableError);
+    expect(refused).toBeInstanceOf(ChainResponseError);
+    expect(requests.every((r) => r.headers['tron-pro-api-key'] === API_KEY)).toBe(true);
+    for (const error of [unavailable, refused]) {
+      expect(allText(error)).not.toContain(API_KEY);
+      expect(String(error)).not.toContain(API_KEY);
+    }
+  });
+});
