@@ -421,6 +421,15 @@ describe('TronGridChain retries', () => {
     expect(Date.now() - started).toBeLessThan(3 * 400);
   });
 
+  it('backs off and retries a 403, which TronGrid answers when a key is over its limits', async () => {
+    script = [{ status: 403, body: { Error: 'rate limited' } }, { body: block(BASE_BLOCK) }];
+
+    const latest = await chain().latestBlock();
+
+    expect(latest.number).toBe(BASE_BLOCK);
+    expect(requests).toHaveLength(2);
+  });
+
   it('does not retry a 400', async () => {
     script = [{ status: 400, body: { Error: 'bad request' } }, { body: block(BASE_BLOCK) }];
 
@@ -480,7 +489,7 @@ describe('TronGridChain API key', () => {
   });
 
   it('never puts the key into an error, its causes or its path', async () => {
-    script = [{ status: 503, body: '' }, { status: 503, body: '' }, { status: 403, body: { Error: 'forbidden' } }];
+    script = [{ status: 503, body: '' }, { status: 503, body: '' }, { status: 401, body: { Error: 'unauthorized' } }];
     const keyed = chain({ apiKey: async () => API_KEY, maxAttempts: 2 });
 
     const unavailable = await caught(keyed.latestBlock());

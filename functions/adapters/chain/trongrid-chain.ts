@@ -102,7 +102,8 @@ interface RawEvent {
 
 type EventQuery = { block_number: number } | { min_block_timestamp: number; max_block_timestamp: number };
 
-/** Worth another attempt: the upstream said so (429) or failed on its side (5xx). */
+/** Worth another attempt: the upstream said so (429, or 403, which TronGrid also uses when a key
+ * is over its limits: ../shared/tron-notes.md) or failed on its side (5xx). */
 class RetryableStatus extends Error {
   constructor(
     readonly status: number,
@@ -290,7 +291,7 @@ export class TronGridChain implements ChainReader {
 
   private async attempt(url: URL, init: RequestInit, path: string): Promise<unknown> {
     const response = await this.fetchImpl(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
-    if (response.status === 429 || response.status >= 500) {
+    if (response.status === 429 || response.status === 403 || response.status >= 500) {
       await response.body?.cancel().catch(() => undefined);
       throw new RetryableStatus(response.status, parseRetryAfter(response.headers.get('retry-after')));
     }
@@ -339,7 +340,7 @@ export class TronGridChain implements ChainReader {
   }
 }
 
-/** Network errors and timeouts reject fetch itself; an HTTP answer is retried only for 429 and 5xx. */
+/** Network errors and timeouts reject fetch itself; an HTTP answer is retried only for 429, 403 and 5xx. */
 function isRetryable(error: unknown): boolean {
   if (error instanceof RetryableStatus) return true;
   return error instanceof TypeError || (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError'));
