@@ -40,3 +40,6 @@ export function lambdaName(handler: string): string {
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 }
+
+/** Scheduled jobs: EventBridge in AWS, a timer in the local runtime. */
+export const DEPOSIT_POLLER = { handler: 'jobs/deposit-poller' } as const;

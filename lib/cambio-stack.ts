@@ -16,11 +16,13 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { AUTHORIZER, lambdaName, ROUTES } from '../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, lambdaName, ROUTES } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -49,12 +51,7 @@ export class CambioStack extends Stack {
     this.api = this.restApi(config);
     [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
 
-    // The chain issue adds the deposit and withdrawal pollers as targets of this rule; a rule with
-    // no target is free and invokes nothing until then.
-    new Rule(this, 'ChainPollerSchedule', {
-      description: 'Runs the TRON deposit and withdrawal pollers',
-      schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
-    });
+    this.chainPollers(config);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -119,10 +116,7 @@ export class CambioStack extends Stack {
       },
     });
 
-    const depositAccountXpub =
-      'value' in config.depositAccountXpub
-        ? config.depositAccountXpub.value
-        : StringParameter.valueForStringParameter(this, config.depositAccountXpub.ssmParameter);
+    const depositAccountXpub = this.depositAccountXpub(config);
     const authorizerFunction = new ApiFunction(this, lambdaName(AUTHORIZER.handler), {
       handler: AUTHORIZER.handler,
       functionName: `${this.stackName}-${lambdaName(AUTHORIZER.handler)}`,
@@ -166,6 +160,37 @@ export class CambioStack extends Stack {
       });
     }
     return api;
+  }
+
+  /** Literal for local runs; an SSM parameter resolved at deploy time for deployed stages. */
+  private depositAccountXpub(config: StageConfig): string {
+    return 'value' in config.depositAccountXpub
+      ? config.depositAccountXpub.value
+      : StringParameter.valueForStringParameter(this, config.depositAccountXpub.ssmParameter);
+  }
+
+  /**
+   * The deposit poller (scan, confirm, expire) on an EventBridge schedule. It reads the chain and
+   * writes deposits, ledger entries and events; it holds no key and cannot sign anything.
+   */
+  private chainPollers(config: StageConfig): void {
+    const name = lambdaName(DEPOSIT_POLLER.handler);
+    const poller = new ApiFunction(this, name, {
+      handler: DEPOSIT_POLLER.handler,
+      functionName: `${this.stackName}-${name}`,
+      config,
+      tableName: this.table.tableName,
+      depositAccountXpub: this.depositAccountXpub(config),
+      timeout: Duration.seconds(55),
+    });
+    this.table.grantReadWriteData(poller);
+    const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
+    if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKey', apiKeySecret).grantRead(poller);
+    new Rule(this, 'ChainPollerSchedule', {
+      description: 'Runs the TRON deposit poller',
+      schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+      targets: [new LambdaFunction(poller, { retryAttempts: 0 })],
+    });
   }
 
   private webhookQueues(): [Queue, Queue] {

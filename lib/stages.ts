@@ -5,6 +5,9 @@ import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
  * Per-stage configuration: the only thing that differs between `cdk deploy -c stage=sandbox` and
  * `-c stage=production`. `local` is what `npm start` runs with.
  */
+/** Tether's USDT on TRON mainnet (../shared/tron-notes.md): the only contract whose transfers count. */
+export const MAINNET_USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+
 export type StageName = 'local' | 'sandbox' | 'production';
 
 export interface StageConfig {
@@ -31,6 +34,13 @@ export interface StageConfig {
     STATIC_USDT_BRL_RATE?: string;
     PRICE_SOURCE_URL?: string;
     CONVERSION_SPREAD_BPS: string;
+    /** `sandbox`: blocks kept in the stage's table (functions/adapters/chain/sandbox-chain.ts); `trongrid`: TRON. */
+    CHAIN_ADAPTER: 'sandbox' | 'trongrid';
+    USDT_CONTRACT: string;
+    SANDBOX_BLOCK_INTERVAL_MS?: string;
+    TRONGRID_URL?: string;
+    /** Secrets Manager id of the TRON-PRO-API-KEY. */
+    TRONGRID_API_KEY_SECRET?: string;
   };
   /**
    * The BIP44 account xpub (m/44'/195'/0') deposit addresses derive from: a literal for local
@@ -57,6 +67,11 @@ export const STAGES: Record<StageName, StageConfig> = {
       PRICE_SOURCE: 'static',
       STATIC_USDT_BRL_RATE: '5.40000000',
       CONVERSION_SPREAD_BPS: '50',
+      CHAIN_ADAPTER: 'sandbox',
+      // The sandbox chain stands in for mainnet, so it uses the official contract's address.
+      USDT_CONTRACT: MAINNET_USDT_CONTRACT,
+      // Faster than TRON's 3 s so a local deposit completes in ~20 s, not a minute.
+      SANDBOX_BLOCK_INTERVAL_MS: '1000',
     },
     // The public BIP39 test mnemonic ("abandon" x11 + "about"): local sandbox money only.
     depositAccountXpub: { value: TEST_MNEMONIC_ACCOUNT_XPUB },
@@ -76,6 +91,9 @@ export const STAGES: Record<StageName, StageConfig> = {
       PRICE_SOURCE: 'static',
       STATIC_USDT_BRL_RATE: '5.40000000',
       CONVERSION_SPREAD_BPS: '50',
+      CHAIN_ADAPTER: 'sandbox',
+      USDT_CONTRACT: MAINNET_USDT_CONTRACT,
+      SANDBOX_BLOCK_INTERVAL_MS: '3000',
     },
     depositAccountXpub: { ssmParameter: '/cambio/sandbox/deposit-account-xpub' },
   },
@@ -95,6 +113,10 @@ export const STAGES: Record<StageName, StageConfig> = {
       PRICE_SOURCE: 'http',
       PRICE_SOURCE_URL: 'https://api.binance.com',
       CONVERSION_SPREAD_BPS: '50',
+      CHAIN_ADAPTER: 'trongrid',
+      USDT_CONTRACT: MAINNET_USDT_CONTRACT,
+      TRONGRID_URL: 'https://api.trongrid.io',
+      TRONGRID_API_KEY_SECRET: 'cambio/production/trongrid-api-key',
     },
     depositAccountXpub: { ssmParameter: '/cambio/production/deposit-account-xpub' },
   },

@@ -1,21 +1,14 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompany } from '#domain/company';
 import { ApiError } from '#domain/errors';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { ensureTable, startDynamoDbLocal, JavaMissingError, type DynamoDbLocal } from './dynamodb-local.ts';
-import { LOCAL_TABLE_NAME } from './runtime.ts';
+import { JavaMissingError } from './dynamodb-local.ts';
+import { withLocalData } from './local-data.ts';
 
-/**
- * `npm run company:create -- --name "Acme" [--json]`: a sandbox company and its key, in the local
- * runtime's data. Uses the running runtime's DynamoDB Local when `npm start` is up (two engines
- * must not share one data folder), else starts one on .data/ for the moment it needs.
- */
-const DATA_DIR = '.data';
+/** `npm run company:create -- --name "Acme" [--json]`: a sandbox company and its key, in the local runtime's data. */
 const { values } = parseArgs({ options: { name: { type: 'string' }, json: { type: 'boolean', default: false } } });
 
 if (!values.name) {
@@ -23,18 +16,15 @@ if (!values.name) {
   process.exit(2);
 }
 
-let started: DynamoDbLocal | undefined;
 try {
-  const running = runningRuntime();
-  const endpoint = running?.dynamoEndpoint ?? (started = await startDynamoDbLocal({ dbPath: join(DATA_DIR, 'dynamodb') })).endpoint;
-  const tableName = running?.tableName ?? LOCAL_TABLE_NAME;
-  await ensureTable(endpoint, tableName);
-  const db = createDocumentClient(endpoint);
-  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, tableName), {
-    name: values.name,
-    environment: 'sandbox',
+  const { company, credentials } = await withLocalData(async (endpoint, tableName) => {
+    const db = createDocumentClient(endpoint);
+    try {
+      return await createCompany(new DynamoCompanyStore(db, tableName), { name: values.name!, environment: 'sandbox' });
+    } finally {
+      db.destroy();
+    }
   });
-  db.destroy();
   const result = { companyId: company.id, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret };
   if (values.json) {
     console.log(JSON.stringify(result));
@@ -46,18 +36,4 @@ try {
   else if (error instanceof ApiError) console.error(`${error.message}: ${JSON.stringify(error.details)}`);
   else console.error('Could not create the company:', error);
   process.exitCode = 1;
-} finally {
-  await started?.stop();
-}
-
-function runningRuntime(): { dynamoEndpoint: string; tableName: string } | null {
-  const file = join(DATA_DIR, 'runtime.json');
-  if (!existsSync(file)) return null;
-  const state = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; dynamoEndpoint: string; tableName: string };
-  try {
-    process.kill(state.pid, 0);
-    return state;
-  } catch {
-    return null;
-  }
 }

@@ -33,6 +33,10 @@ export interface LocalRuntimeOptions {
   /** Use a DynamoDB Local that is already running (tests) instead of starting one. */
   dynamoEndpoint?: string;
   tableName?: string;
+  /** Overrides of the local stage's function settings (tests use faster sandbox blocks). */
+  environment?: Partial<Record<string, string>>;
+  /** How often the chain pollers run; 0 turns them off. Default 1 s. */
+  pollIntervalMs?: number;
 }
 
 /**
@@ -53,7 +57,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
     process.env.STAGE = 'local';
-    Object.assign(process.env, STAGES.local.functionEnvironment);
+    Object.assign(process.env, STAGES.local.functionEnvironment, options.environment);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     const { createLocalApi } = await import('./api-server.ts');
     const server = await createLocalApi({ config: STAGES.local });
@@ -63,6 +67,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const { port } = server.address() as AddressInfo;
     const apiUrl = `http://${options.host ?? '127.0.0.1'}:${port}/v1`;
+    const pollers = startPollers(options.pollIntervalMs ?? 1000);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
     if (stateFile) writeFileSync(stateFile, JSON.stringify({ pid: process.pid, apiUrl, dynamoEndpoint, tableName }, null, 2));
 
@@ -73,6 +78,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       sandbox,
       seeded,
       stop: async () => {
+        await pollers.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         if (stateFile) rmSync(stateFile, { force: true });
@@ -83,6 +89,34 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await dynamo?.stop();
     throw error;
   }
+}
+
+/**
+ * The jobs EventBridge runs in AWS, on a timer here: the same handler modules, one run at a time
+ * (the next starts when the last has finished), errors logged and the loop kept going.
+ */
+function startPollers(intervalMs: number): { stop(): Promise<void> } {
+  if (intervalMs <= 0) return { stop: async () => undefined };
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    try {
+      const { pollDeposits } = await import('../functions/jobs/deposit-poller.ts');
+      await pollDeposits();
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', message: 'deposit poller failed', error: String(error) }));
+    }
+    if (!stopped) timer = setTimeout(() => (running = tick()), intervalMs);
+  };
+  timer = setTimeout(() => (running = tick()), 0);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }
 
 /** The sandbox company is made once per data folder; its credentials are kept beside the data so

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES } from '../../functions/http/gateway-responses.ts';
-import { AUTHORIZER, lambdaName, ROUTES } from '../../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, lambdaName, ROUTES } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
@@ -211,10 +211,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per route plus the authorizer, all on nodejs22.x and arm64', () => {
+    it('runs one function per route plus the authorizer and the deposit poller, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 1);
+      expect(functions).toHaveLength(ROUTES.length + 2);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -276,11 +276,25 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
   });
 
-  it(`schedules the chain pollers every ${config.pollerScheduleMinutes} minute(s)`, () => {
+  it(`runs the deposit poller every ${config.pollerScheduleMinutes} minute(s)`, () => {
     const minutes = config.pollerScheduleMinutes;
+    const poller = logicalIdOfFunction(template, functionName(config.stage, DEPOSIT_POLLER.handler));
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: minutes === 1 ? 'rate(1 minute)' : `rate(${minutes} minutes)`,
+      Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [poller, 'Arn'] } })]),
     });
+  });
+
+  it('gives the deposit poller no permission to sign or decrypt anything', () => {
+    const poller = logicalIdOfFunction(template, functionName(config.stage, DEPOSIT_POLLER.handler));
+    const role = (resourcesOfType(template, 'AWS::Lambda::Function')[poller]!.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+    const actions = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties!.Roles).includes(role!))
+      .flatMap((policy) => (policy.Properties!.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement)
+      .flatMap((statement) => [statement.Action].flat());
+    expect(actions.some((action) => /^kms:(Sign|Decrypt)/.test(action))).toBe(false);
+    // Transactions are authorised per item: PutItem and UpdateItem cover the poller's writes.
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem']));
   });
 
   it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl'])('outputs %s', (name) => {

@@ -1,11 +1,19 @@
 import { inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startLocalRuntime, type LocalRuntime } from '#local/runtime';
+import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '#local/runtime';
 
 /** The local runtime (same authorizer, handlers and gateway responses as in AWS) on a free port,
  * over the run's DynamoDB Local with a table of its own. Requests go through a real socket. */
-export async function startTestApi(): Promise<LocalRuntime> {
-  return startLocalRuntime({ dataDir: null, port: 0, dynamoEndpoint: inject('dynamoEndpoint'), tableName: `e2e-${randomUUID()}` });
+export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environment' | 'pollIntervalMs'> = {}): Promise<LocalRuntime> {
+  return startLocalRuntime({
+    dataDir: null,
+    port: 0,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `e2e-${randomUUID()}`,
+    // The chain pollers run only where a test asks for them.
+    pollIntervalMs: 0,
+    ...options,
+  });
 }
 
 export interface ApiCall {

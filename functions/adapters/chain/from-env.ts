@@ -1,0 +1,35 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ChainReader } from '#domain/chain';
+import { optionalEnv, requireEnv } from '../env.ts';
+import { SandboxChain } from './sandbox-chain.ts';
+import { secretsManagerApiKey } from './trongrid-api-key.ts';
+import { TronGridChain } from './trongrid-chain.ts';
+
+export interface ChainSettings {
+  /** The official USDT contract on this chain: transfers of any other contract are ignored. */
+  usdtContract: string;
+  /** Cursor name: one per chain and contract. */
+  cursorName: string;
+}
+
+/**
+ * The chain a stage reads (lib/stages.ts): `sandbox` (blocks in this stage's table) or `trongrid`
+ * (mainnet or Nile, API key from Secrets Manager). Read once at cold start.
+ */
+export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: ChainReader; settings: ChainSettings } {
+  const usdtContract = requireEnv('USDT_CONTRACT');
+  const kind = requireEnv('CHAIN_ADAPTER');
+  if (kind === 'sandbox') {
+    const chain = new SandboxChain(db, tableName, {
+      blockIntervalMs: Number(requireEnv('SANDBOX_BLOCK_INTERVAL_MS')),
+      solidifyAfter: Number(requireEnv('DEPOSIT_REQUIRED_CONFIRMATIONS')),
+    });
+    return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}` } };
+  }
+  if (kind === 'trongrid') {
+    const secretId = optionalEnv('TRONGRID_API_KEY_SECRET');
+    const chain = new TronGridChain({ baseUrl: requireEnv('TRONGRID_URL'), apiKey: secretId ? secretsManagerApiKey(secretId) : undefined });
+    return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}` } };
+  }
+  throw new Error(`CHAIN_ADAPTER must be "sandbox" or "trongrid", not "${kind}"`);
+}

@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { keys } from '#adapters/dynamo/keys';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import type { LocalRuntime } from '#local/runtime';
+import { STAGES } from '../../lib/stages.ts';
+import { apiClient, startTestApi } from '../support/local-api.ts';
+import { expectLedgerMatchesBalances } from '../support/money.ts';
+
+const BLOCK_MS = 50;
+let runtime: LocalRuntime;
+let call: ReturnType<typeof apiClient>;
+let chain: SandboxChain;
+
+beforeAll(async () => {
+  // Fast sandbox blocks and pollers, so 19 confirmations take about a second.
+  runtime = await startTestApi({ environment: { SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS) }, pollIntervalMs: 100 });
+  call = apiClient(runtime);
+  chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19 });
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a deposit on the local runtime, paid on the sandbox chain', () => {
+  it('goes awaiting_payment → confirming → completed while the balance goes pending → available', async () => {
+    const created = await call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'e2e-1', amount: '25' } });
+    expect(created.status).toBe(201);
+    const { id, address } = created.body.data;
+
+    const { txHash } = await chain.submitTransfer({
+      contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
+      from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 123_456),
+      to: address,
+      amount: parseAmount('25', 'USDT'),
+    });
+
+    const statuses = new Set<string>();
+    let pendingSeen = false;
+    const done = await waitFor(
+      async () => {
+        const [deposit, balance] = await Promise.all([call('GET', `/deposits/${id}`), call('GET', '/company/balance')]);
+        statuses.add(deposit.body.data.status);
+        if (balance.body.data.balances[0].pending === '25.000000') pendingSeen = true;
+        return deposit.body.data;
+      },
+      (deposit) => deposit.status === 'completed',
+    );
+    expect(done).toMatchObject({ status: 'completed', receivedAmount: '25.000000', creditedAmount: '25.000000', amountStatus: 'exact' });
+    expect(done.transactions).toEqual([expect.objectContaining({ txHash, amount: '25.000000', status: 'confirmed' })]);
+    expect(statuses.has('confirming')).toBe(true);
+    expect(pendingSeen).toBe(true);
+    const balance = await call('GET', '/company/balance');
+    expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
+
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: runtime.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.companyProfile(runtime.sandbox.companyId).PK, ':prefix': 'EVENT#' },
+      }),
+    );
+    const events = Items.map((item) => JSON.parse(item.payload as string));
+    expect(events.map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.completed']);
+    expect(events[1].data).toEqual(done);
+    await expectLedgerMatchesBalances(db, runtime.tableName, runtime.sandbox.companyId);
+  });
+});
+
+describe('npm run sandbox:pay', () => {
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'local/sandbox-pay.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
+
+  it('is refused in production with a clear message', () => {
+    const result = run('--stage', 'production', '--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--amount', '1');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('refused in production');
+  });
+
+  it('refuses an invalid address or amount before touching any data', () => {
+    expect(run('--address', 'T123', '--amount', '1').stderr).toContain('--address must be a TRON address');
+    expect(run('--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--amount', '1e3').stderr).toContain('--amount');
+  });
+});
