@@ -235,4 +235,21 @@ describe('deposit detection and crediting', () => {
     expect(runs).toBeGreaterThanOrEqual(3);
     expect((await read(deposit)).receivedAmount).toBe(usdt('3'));
   });
+
+  it('a chain failure mid-scan neither skips the blocks nor holds the lease: the next run picks them up', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '8');
+    advanceBlocks(1);
+    const failing = Object.create(chain) as SandboxChain;
+    failing.transfers = async () => {
+      throw new Error('TronGrid unavailable');
+    };
+    await expect(scanDeposits({ chain: failing, store, usdtContract: USDT, now, cursor: cursor(), owner: 'scanner-a' })).rejects.toThrow('unavailable');
+    expect((await read(deposit)).status).toBe('awaiting_payment');
+
+    // Another scanner gets the lease at once (it was released) and finds the transfer.
+    const next = await scan('scanner-b');
+    expect(next.recorded).toBe(1);
+    expect((await read(deposit)).receivedAmount).toBe(usdt('8'));
+  });
 });
