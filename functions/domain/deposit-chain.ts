@@ -163,6 +163,7 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
           completedAt: null,
+          transaction: null,
         }
       : null;
   let after = summarise(deposit, transactions, now);

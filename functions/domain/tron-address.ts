@@ -63,7 +63,7 @@ export function deriveDepositAddress(accountXpub: string, index: number): string
   }
   const publicKey = externalChain(accountXpub).deriveChild(index).publicKey;
   if (!publicKey) throw new Error('Derived deposit key has no public key');
-  return addressFromPublicKey(publicKey);
+  return tronAddressFromPublicKey(publicKey);
 }
 
 /**
@@ -71,8 +71,9 @@ export function deriveDepositAddress(accountXpub: string, index: number): string
  * and hashing that instead gives a well-formed address nobody holds the key for
  * (../shared/tron-notes.md, Addresses), hence the decompression.
  */
-function addressFromPublicKey(compressedPublicKey: Uint8Array): string {
-  const uncompressed = secp256k1.Point.fromBytes(compressedPublicKey).toBytes(false);
+export function tronAddressFromPublicKey(publicKey: Uint8Array): string {
+  // Accepts the 33-byte compressed or the 65-byte uncompressed form.
+  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
   const hash = keccak_256(uncompressed.subarray(1));
   const address = new Uint8Array(ADDRESS_BYTES);
   address[0] = ADDRESS_PREFIX;

@@ -22,6 +22,16 @@ export interface Withdrawal {
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
+  /** The signed transaction, stored before it is broadcast (functions/domain/withdrawal-sending.ts). */
+  transaction: SentTransaction | null;
+}
+
+export interface SentTransaction {
+  /** The signed transaction as the chain's broadcast API takes it (JSON). */
+  signed: string;
+  /** After this the chain refuses the transaction: if it is not in a block by then, it never will be. */
+  expiresAt: string;
+  broadcastAt: string | null;
 }
 
 export interface WithdrawalRules {
@@ -72,6 +82,7 @@ export async function requestWithdrawal(
     createdAt,
     updatedAt: createdAt,
     completedAt: null,
+    transaction: null,
   };
   // amount and fee are held separately so the ledger shows what the fee hold was.
   const available = companyAccount(companyId, 'available');

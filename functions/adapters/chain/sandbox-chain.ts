@@ -2,6 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { tronAddressFromHex, tronAddressFromPublicKey } from '#domain/tron-address';
 import { toBigInt } from '../dynamo/client.ts';
 import { ENTITY, keys } from '../dynamo/keys.ts';
 
@@ -26,7 +29,19 @@ export interface SandboxTransferInput {
   amount: bigint;
   /** The receipt the transaction gets: SUCCESS unless a test wants a failed one. */
   result?: ReceiptResult;
+  /** A broadcast transaction keeps its own id; a sandbox:pay transfer gets a random one. */
+  txHash?: string;
 }
+
+/**
+ * Withdrawals to this address fail on the sandbox chain (receipt REVERT), so integrators can
+ * exercise the failure path: the withdrawal ends `failed` and its funds return to `available`.
+ */
+export const SANDBOX_FAILING_ADDRESS = 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ';
+
+export class BroadcastRefused extends Error {}
+
+const TRC20_TRANSFER_SELECTOR = 'a9059cbb';
 
 export class SandboxChain implements ChainReader {
   private genesisMs: number | undefined;
@@ -96,7 +111,7 @@ export class SandboxChain implements ChainReader {
 
   /** Puts a token transfer into the next block, as a wallet's broadcast would. */
   async submitTransfer(input: SandboxTransferInput): Promise<{ txHash: string; blockNumber: number }> {
-    const txHash = randomBytes(32).toString('hex');
+    const txHash = input.txHash ?? randomBytes(32).toString('hex');
     const blockNumber = (await this.latestNumber()) + 1;
     const createdAt = new Date(this.now()).toISOString();
     await this.db.send(
@@ -123,12 +138,59 @@ export class SandboxChain implements ChainReader {
             Put: {
               TableName: this.tableName,
               Item: { ...keys.sandboxTransaction(txHash), type: ENTITY.sandboxTransaction, txHash, blockNumber, result: input.result ?? 'SUCCESS', createdAt },
+              // One transaction per id, as on TRON: a rebroadcast cannot add a second transfer.
+              ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
         ],
       }),
     );
     return { txHash, blockNumber };
+  }
+
+  /**
+   * Takes a signed TRC-20 transfer as TRON's broadcast API would: the id must be the hash of the
+   * raw data, the signature must recover to the owner, it must not have expired, and the same id
+   * twice is a duplicate. Transfers to SANDBOX_FAILING_ADDRESS get a REVERT receipt.
+   */
+  async broadcast(signed: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
+    const tx = signed as {
+      txID?: string;
+      raw_data_hex?: string;
+      signature?: string[];
+      raw_data?: { expiration?: number; contract?: { parameter?: { value?: { owner_address?: string; contract_address?: string; data?: string } } }[] };
+    };
+    const txId = tx.txID ?? '';
+    if (!/^[0-9a-f]{64}$/.test(txId) || !tx.raw_data_hex || Buffer.from(sha256(Buffer.from(tx.raw_data_hex, 'hex'))).toString('hex') !== txId) {
+      throw new BroadcastRefused('TXID_MISMATCH: txID is not the SHA-256 of raw_data_hex');
+    }
+    const call = tx.raw_data?.contract?.[0]?.parameter?.value;
+    if (!call?.owner_address || !call.contract_address || !call.data?.startsWith(TRC20_TRANSFER_SELECTOR) || call.data.length !== 8 + 128) {
+      throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: not a TRC-20 transfer(address,uint256)');
+    }
+    const owner = tronAddressFromHex(call.owner_address);
+    const signature = Buffer.from(tx.signature?.[0] ?? '', 'hex');
+    if (signature.length !== 65 || recoverSigner(signature, Buffer.from(txId, 'hex')) !== owner) {
+      throw new BroadcastRefused('SIGERROR: the signature does not recover to the owner address');
+    }
+    if ((tx.raw_data?.expiration ?? 0) <= this.now()) throw new BroadcastRefused('TRANSACTION_EXPIRATION_ERROR');
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txId), ConsistentRead: true }));
+    if (Item) return 'duplicate';
+    const to = tronAddressFromHex(`41${call.data.slice(8 + 24, 8 + 64)}`);
+    try {
+      await this.submitTransfer({
+        txHash: txId,
+        contract: tronAddressFromHex(call.contract_address),
+        from: owner,
+        to,
+        amount: BigInt(`0x${call.data.slice(8 + 64)}`),
+        result: to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS',
+      });
+      return 'accepted';
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') return 'duplicate';
+      throw error;
+    }
   }
 
   /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
@@ -172,5 +234,17 @@ export class SandboxChain implements ChainReader {
       this.genesisMs = undefined;
       return this.genesis();
     }
+  }
+}
+
+/** TRON signatures are r‖s‖v with v = 27 + recovery id; noble wants recovery‖r‖s. */
+function recoverSigner(signature: Buffer, txId: Buffer): string | null {
+  try {
+    const recovered = new Uint8Array(65);
+    recovered[0] = signature[64]! - 27;
+    recovered.set(signature.subarray(0, 64), 1);
+    return tronAddressFromPublicKey(secp256k1.recoverPublicKey(recovered, txId, { prehash: false }));
+  } catch {
+    return null;
   }
 }

@@ -31,6 +31,7 @@ export const withdrawalItem = {
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
     completedAt: (item.completedAt as string | null) ?? null,
+    transaction: (item.transaction as Withdrawal['transaction'] | undefined) ?? null,
   }),
 };
 

@@ -1,0 +1,57 @@
+import { TronWeb } from 'tronweb';
+import type { ChainReader } from '#domain/chain';
+import type { TransferBuilder, UnsignedTransfer } from '#domain/withdrawal-sending';
+
+/**
+ * Builds TRC-20 `transfer(address,uint256)` transactions offline with tronweb (only the sending
+ * job bundles tronweb; ../shared/tron-notes.md, Size): the reference block comes from our own
+ * chain reader, so no node is called and the transaction id is known before anything is sent.
+ */
+export interface TronTransferBuilderOptions {
+  usdtContract: string;
+  /** Hard cap in sun on the TRX the call may burn; too low ends in OUT_OF_ENERGY. */
+  feeLimitSun: number;
+}
+
+/**
+ * Longer than tronweb's 60 s default, so a broadcast lost to a crashed sender can still be retried
+ * by the next poll (one minute apart in AWS), yet short enough that an unmined transaction is
+ * declared failed, and its funds returned, within minutes.
+ */
+export const TRANSACTION_LIFETIME_MS = 5 * 60_000;
+
+// txLocal with a blockHeader never calls the node; the host is required by the constructor only.
+const offline = new TronWeb({ fullHost: 'http://127.0.0.1:9' });
+
+export class TronTransferBuilder implements TransferBuilder {
+  constructor(
+    private readonly chain: ChainReader,
+    private readonly options: TronTransferBuilderOptions,
+  ) {}
+
+  async usdtTransfer({ from, to, amount }: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer> {
+    const block = await this.chain.latestBlock();
+    const blockTime = Date.parse(block.timestamp);
+    const blockHeader = {
+      ref_block_bytes: (block.number & 0xffff).toString(16).padStart(4, '0'),
+      ref_block_hash: block.hash.slice(16, 32),
+      expiration: blockTime + TRANSACTION_LIFETIME_MS,
+      timestamp: blockTime,
+    };
+    const { transaction } = await offline.transactionBuilder.triggerSmartContract(
+      this.options.usdtContract,
+      'transfer(address,uint256)',
+      { feeLimit: this.options.feeLimitSun, txLocal: true, blockHeader } as never,
+      [
+        { type: 'address', value: to },
+        { type: 'uint256', value: amount.toString() },
+      ],
+      from,
+    );
+    return {
+      txId: transaction.txID,
+      expiresAt: new Date(transaction.raw_data.expiration).toISOString(),
+      transaction: transaction as unknown as Record<string, unknown>,
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '#domain/events';
+import type { LedgerEntry } from '#domain/ledger';
+import type { WithdrawalSendingStore } from '#domain/withdrawal-sending';
+import type { Withdrawal } from '#domain/withdrawals';
+import { keys } from './keys.ts';
+import { MoneyTransaction } from './transaction.ts';
+import { withdrawalItem } from './withdrawal-store.ts';
+
+class StaleWithdrawal extends Error {}
+
+export class DynamoWithdrawalSendingStore implements WithdrawalSendingStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async withdrawalsInStatus(status: 'pending' | 'processing', limit: number): Promise<Withdrawal[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.withdrawalByStatus(status, '').GSI1PK },
+        Limit: limit,
+      }),
+    );
+    return Items.map(withdrawalItem.fromItem);
+  }
+
+  /** The index may lag: the write is guarded by the status and updatedAt that were read. */
+  async transition(before: Withdrawal, after: Withdrawal, change: { entry: LedgerEntry | null; event: DomainEvent | null }): Promise<boolean> {
+    const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), {
+      condition: '#status = :status AND updatedAt = :updatedAt',
+      names: { '#status': 'status' },
+      values: { ':status': before.status, ':updatedAt': before.updatedAt },
+      onFailed: () => new StaleWithdrawal(),
+    });
+    if (change.entry) tx.ledger(change.entry, () => new Error(`Locked balance below withdrawal ${before.id}: the ledger is inconsistent`));
+    if (change.event) tx.event(change.event);
+    try {
+      await tx.commit(this.db);
+      return true;
+    } catch (error) {
+      if (error instanceof StaleWithdrawal) return false;
+      throw error;
+    }
+  }
+}

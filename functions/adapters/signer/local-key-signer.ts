@@ -1,0 +1,33 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import type { TransactionSigner } from '#domain/signer';
+import { tronAddressFromPublicKey } from '#domain/tron-address';
+
+/** noble's "recovered" format is recovery‖r‖s; TRON wants r‖s‖(27 + recovery). */
+export function toTronSignature(recovered: Uint8Array): Uint8Array {
+  const signature = new Uint8Array(65);
+  signature.set(recovered.subarray(1, 65), 0);
+  signature[64] = 27 + recovered[0]!;
+  return signature;
+}
+
+/** A key held in memory: the local runtime's hot wallet, and the Secrets Manager fallback once read. */
+export class LocalKeySigner implements TransactionSigner {
+  private readonly privateKey: Uint8Array;
+  private readonly walletAddress: string;
+
+  constructor(privateKeyHex: string) {
+    if (!/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) throw new Error('The hot wallet key must be 32 bytes of hex');
+    this.privateKey = Uint8Array.from(Buffer.from(privateKeyHex, 'hex'));
+    this.walletAddress = tronAddressFromPublicKey(secp256k1.getPublicKey(this.privateKey, true));
+  }
+
+  async address(): Promise<string> {
+    return this.walletAddress;
+  }
+
+  async signTransactionId(txId: Uint8Array): Promise<Uint8Array> {
+    if (txId.length !== 32) throw new Error('A transaction id is 32 bytes');
+    // The id is already a SHA-256 digest: sign it as is, with a low S as TRON requires.
+    return toTronSignature(secp256k1.sign(txId, this.privateKey, { prehash: false, format: 'recovered', lowS: true }));
+  }
+}

@@ -1,0 +1,153 @@
+import type { ChainReader } from './chain.ts';
+import { domainEvent, type DomainEvent } from './events.ts';
+import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from './ledger.ts';
+import type { TransactionSigner } from './signer.ts';
+import { withdrawalView, type Withdrawal } from './withdrawals.ts';
+
+/**
+ * Sending a withdrawal exactly once (../shared/api-contract.md, Withdrawals): the transaction is
+ * built and signed, its id and signed body are stored with the claim `pending → processing`
+ * (a conditional write, so two senders never take the same withdrawal), and only then broadcast.
+ * A sender that dies before broadcasting leaves a stored transaction that the next run
+ * broadcasts again; the chain accepts one transaction per id, so it is never sent twice.
+ */
+export interface UnsignedTransfer {
+  txId: string;
+  expiresAt: string;
+  /** The transaction as the chain's broadcast API takes it, without its signature. */
+  transaction: Record<string, unknown>;
+}
+
+export interface TransferBuilder {
+  /** A USDT `transfer(to, amount)` from the hot wallet, with the configured fee limit. */
+  usdtTransfer(input: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer>;
+}
+
+export interface Broadcaster {
+  /** 'duplicate': the chain has this transaction already (a rebroadcast). */
+  broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'>;
+}
+
+export interface WithdrawalSendingStore {
+  withdrawalsInStatus(status: 'pending' | 'processing', limit: number): Promise<Withdrawal[]>;
+  /** Writes `after` if the withdrawal is still as `before` says (status and transaction). */
+  transition(before: Withdrawal, after: Withdrawal, change: { entry: LedgerEntry | null; event: DomainEvent | null }): Promise<boolean>;
+}
+
+export interface SendingDeps {
+  chain: ChainReader;
+  builder: TransferBuilder;
+  broadcaster: Broadcaster;
+  signer: TransactionSigner;
+  store: WithdrawalSendingStore;
+  now?: () => Date;
+}
+
+export const SEND_BATCH = 25;
+
+export interface SendResult {
+  sent: number;
+  rebroadcast: number;
+  completed: number;
+  failed: number;
+}
+
+export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0 };
+  const from = await deps.signer.address();
+  for (const withdrawal of await deps.store.withdrawalsInStatus('pending', SEND_BATCH)) {
+    const unsigned = await deps.builder.usdtTransfer({ from, to: withdrawal.address, amount: withdrawal.amount });
+    const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
+    const signed = { ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] };
+    const at = now().toISOString();
+    const processing: Withdrawal = {
+      ...withdrawal,
+      status: 'processing',
+      txHash: unsigned.txId,
+      transaction: { signed: JSON.stringify(signed), expiresAt: unsigned.expiresAt, broadcastAt: null },
+      updatedAt: at,
+    };
+    const claimed = await deps.store.transition(withdrawal, processing, {
+      entry: null,
+      event: domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now()),
+    });
+    if (!claimed) continue; // another sender took it first
+    result.sent++;
+    try {
+      await broadcastStored(deps, processing, now);
+    } catch (error) {
+      // Stored and signed: settleWithdrawals broadcasts it again on a later run.
+      console.error(JSON.stringify({ level: 'error', message: 'broadcast failed; will retry', withdrawalId: withdrawal.id, error: String(error) }));
+    }
+  }
+  return result;
+}
+
+/** Settles sent withdrawals by their receipts once solidified, and rebroadcasts any whose
+ * broadcast was lost (a sender that died between storing and broadcasting). */
+export async function settleWithdrawals(deps: SendingDeps): Promise<SendResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0 };
+  const processing = await deps.store.withdrawalsInStatus('processing', 100);
+  if (processing.length === 0) return result;
+  const solidified = await deps.chain.solidifiedBlock();
+  for (const withdrawal of processing) {
+    const receipt = await deps.chain.receipt(withdrawal.txHash!);
+    if (receipt && receipt.blockNumber <= solidified.number) {
+      const settled = receipt.result === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, receipt.result, now());
+      if (await deps.store.transition(withdrawal, settled.after, settled)) {
+        if (settled.after.status === 'completed') result.completed++;
+        else result.failed++;
+      }
+      continue;
+    }
+    if (receipt) continue; // in a block, not yet solidified
+    const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
+    if (Date.parse(solidified.timestamp) > expiresAt) {
+      // The solidified chain is past the expiration and does not have it: it can never be mined.
+      const settled = fail(withdrawal, 'TRANSACTION_EXPIRED', now());
+      if (await deps.store.transition(withdrawal, settled.after, settled)) result.failed++;
+      continue;
+    }
+    if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
+      await broadcastStored(deps, withdrawal, now);
+      result.rebroadcast++;
+    }
+  }
+  return result;
+}
+
+async function broadcastStored(deps: SendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
+  const transaction = withdrawal.transaction!;
+  await deps.broadcaster.broadcast(JSON.parse(transaction.signed) as Record<string, unknown>);
+  const broadcast: Withdrawal = { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } };
+  await deps.store.transition(withdrawal, broadcast, { entry: null, event: null });
+}
+
+/** Locked funds are spent: the amount left for the chain, the fee to Cambio's revenue. */
+function complete(withdrawal: Withdrawal, now: Date) {
+  const at = now.toISOString();
+  const after: Withdrawal = { ...withdrawal, status: 'completed', completedAt: at, updatedAt: at };
+  const locked = companyAccount(withdrawal.companyId, 'locked');
+  const postings: Posting[] = [{ source: locked, destination: EXTERNAL_ACCOUNTS.tronNetwork, currency: 'USDT', amount: withdrawal.amount }];
+  if (withdrawal.fee > 0n) postings.push({ source: locked, destination: EXTERNAL_ACCOUNTS.networkFees, currency: 'USDT', amount: withdrawal.fee });
+  return {
+    after,
+    entry: ledgerEntry(withdrawal.companyId, `withdrawal:${withdrawal.id}:completed`, postings, now),
+    event: domainEvent(withdrawal.companyId, 'withdrawal.completed', withdrawalView(after), now),
+  };
+}
+
+/** Nothing left the wallet: amount and fee go back to available. */
+function fail(withdrawal: Withdrawal, reason: string, now: Date) {
+  const at = now.toISOString();
+  const after: Withdrawal = { ...withdrawal, status: 'failed', failureReason: reason, updatedAt: at };
+  const entry = ledgerEntry(
+    withdrawal.companyId,
+    `withdrawal:${withdrawal.id}:failed`,
+    [{ source: companyAccount(withdrawal.companyId, 'locked'), destination: companyAccount(withdrawal.companyId, 'available'), currency: 'USDT', amount: withdrawal.amount + withdrawal.fee }],
+    now,
+  );
+  return { after, entry, event: domainEvent(withdrawal.companyId, 'withdrawal.failed', withdrawalView(after), now) };
+}

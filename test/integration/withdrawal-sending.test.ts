@@ -1,0 +1,207 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#domain/company';
+import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
+import { sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
+import { SandboxChain, SANDBOX_FAILING_ADDRESS } from '#adapters/chain/sandbox-chain';
+import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { keys } from '#adapters/dynamo/keys';
+import { freshTable } from '../support/dynamo.ts';
+import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const BLOCK_MS = 3000;
+const HOT_WALLET_KEY = '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87';
+const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
+const usdt = (value: string) => parseAmount(value, 'USDT');
+
+let env: Awaited<ReturnType<typeof freshTable>>;
+let clock: number;
+let chain: SandboxChain;
+let withdrawals: DynamoWithdrawalStore;
+let companies: DynamoCompanyStore;
+let companyId: string;
+let deps: SendingDeps;
+
+const now = () => new Date(clock);
+const advanceBlocks = (n: number) => {
+  clock += n * BLOCK_MS;
+};
+
+async function transfersOnChain(txHash: string) {
+  const { Items = [] } = await env.db.send(
+    new QueryCommand({
+      TableName: env.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      FilterExpression: 'txHash = :tx',
+      ExpressionAttributeValues: { ':pk': 'SANDBOX_TRANSFERS', ':tx': txHash },
+    }),
+  );
+  return Items;
+}
+
+async function withdraw(address: string, amount = '10'): Promise<Withdrawal> {
+  return requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address, amount: usdt(amount) }, now());
+}
+
+const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
+const balance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+
+/** Blocks pass until the transaction's block is solidified; then the settling job runs. */
+async function settle() {
+  advanceBlocks(20);
+  return settleWithdrawals(deps);
+}
+
+async function eventTypes(): Promise<string[]> {
+  const { Items = [] } = await env.db.send(
+    new QueryCommand({
+      TableName: env.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.companyProfile(companyId).PK, ':prefix': 'EVENT#' },
+    }),
+  );
+  return Items.map((item) => item.eventType as string);
+}
+
+const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 424_242);
+
+beforeAll(async () => {
+  env = await freshTable();
+  withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+  companies = new DynamoCompanyStore(env.db, env.tableName);
+  clock = Date.parse('2026-11-22T00:00:00.000Z');
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
+  advanceBlocks(50);
+  deps = {
+    chain,
+    builder: new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
+    broadcaster: chain,
+    signer: new LocalKeySigner(HOT_WALLET_KEY),
+    store: new DynamoWithdrawalSendingStore(env.db, env.tableName),
+    now,
+  };
+});
+
+beforeEach(async () => {
+  // A company of its own per test, so balances and pending withdrawals start clean.
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Sender Co', environment: 'sandbox' }, now()));
+  await creditAvailable(env.db, env.tableName, companyId, 'USDT', '1000');
+  // Earlier tests' withdrawals are settled so each test sees only its own.
+  await settle();
+});
+
+describe('sending withdrawals on chain', () => {
+  it('pending → processing with a txHash → completed; locked funds spent, fee to revenue, exactly one transfer', async () => {
+    const withdrawal = await withdraw(destination, '10');
+    expect(await sendWithdrawals(deps)).toMatchObject({ sent: 1 });
+
+    const processing = await read(withdrawal);
+    expect(processing.status).toBe('processing');
+    expect(processing.txHash).toMatch(/^[0-9a-f]{64}$/);
+    const onChain = await transfersOnChain(processing.txHash!);
+    expect(onChain).toHaveLength(1);
+    expect(onChain[0]).toMatchObject({ from: await deps.signer.address(), to: destination, contract: USDT });
+    expect(BigInt(onChain[0]!.amount.toString())).toBe(usdt('10'));
+
+    expect(await settle()).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', completedAt: expect.any(String), failureReason: null });
+    expect(await balance()).toMatchObject({ available: usdt('989'), locked: 0n });
+    expect(await eventTypes()).toEqual(['withdrawal.processing', 'withdrawal.completed']);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a withdrawal to the documented failing address ends failed, its funds back in available', async () => {
+    const withdrawal = await withdraw(SANDBOX_FAILING_ADDRESS, '10');
+    await sendWithdrawals(deps);
+    expect(await settle()).toMatchObject({ failed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'REVERT', completedAt: null });
+    expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+    expect(await eventTypes()).toEqual(['withdrawal.processing', 'withdrawal.failed']);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a sender killed between storing the transaction and broadcasting: the next run sends it, once', async () => {
+    const withdrawal = await withdraw(destination, '5');
+    const dying: Broadcaster = {
+      broadcast: async () => {
+        throw new Error('process killed');
+      },
+    };
+    await sendWithdrawals({ ...deps, broadcaster: dying });
+    const stored = await read(withdrawal);
+    expect(stored.status).toBe('processing');
+    expect(stored.transaction?.broadcastAt).toBeNull();
+    expect(await transfersOnChain(stored.txHash!)).toHaveLength(0);
+
+    expect(await settleWithdrawals(deps)).toMatchObject({ rebroadcast: 1 });
+    expect(await transfersOnChain(stored.txHash!)).toHaveLength(1);
+    await settle();
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: stored.txHash });
+    expect(await transfersOnChain(stored.txHash!)).toHaveLength(1);
+  });
+
+  it('a sender killed after broadcasting but before recording it: a rebroadcast is a duplicate, sent once', async () => {
+    const withdrawal = await withdraw(destination, '6');
+    let broadcasts = 0;
+    const diesAfterSending: Broadcaster = {
+      broadcast: async (signed) => {
+        broadcasts++;
+        await chain.broadcast(signed);
+        throw new Error('process killed after broadcast');
+      },
+    };
+    await sendWithdrawals({ ...deps, broadcaster: diesAfterSending });
+    expect(broadcasts).toBe(1);
+    const stored = await read(withdrawal);
+    expect(stored.transaction?.broadcastAt).toBeNull();
+    await expect(chain.broadcast(JSON.parse(stored.transaction!.signed))).resolves.toBe('duplicate');
+    await settleWithdrawals(deps);
+    await settle();
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed' });
+    expect(await transfersOnChain(stored.txHash!)).toHaveLength(1);
+    expect(await balance()).toMatchObject({ available: usdt('993'), locked: 0n });
+  });
+
+  it('two senders running at once never pick the same withdrawal', async () => {
+    const created = await Promise.all(Array.from({ length: 10 }, (_, i) => withdraw(destination, String(2 + i))));
+    const [a, b] = await Promise.all([sendWithdrawals(deps), sendWithdrawals(deps)]);
+    expect(a.sent + b.sent).toBe(10);
+    for (const withdrawal of created) {
+      const sent = await read(withdrawal);
+      expect(await transfersOnChain(sent.txHash!)).toHaveLength(1);
+    }
+    await settle();
+    expect((await Promise.all(created.map(read))).every((w) => w.status === 'completed')).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a transaction that never reaches the chain before it expires ends failed with its funds returned', async () => {
+    const withdrawal = await withdraw(destination, '7');
+    const down: Broadcaster = {
+      broadcast: async () => {
+        throw new Error('TronGrid unavailable');
+      },
+    };
+    await sendWithdrawals({ ...deps, broadcaster: down });
+    clock += TRANSACTION_LIFETIME_MS + 20 * BLOCK_MS;
+    expect(await settleWithdrawals({ ...deps, broadcaster: down })).toMatchObject({ failed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSACTION_EXPIRED' });
+    expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+  });
+});
+
+describe('the sandbox chain as a broadcast target', () => {
+  it('refuses a transaction signed by another key than its owner', async () => {
+    const unsigned = await deps.builder.usdtTransfer({ from: await deps.signer.address(), to: destination, amount: 1n });
+    const stranger = new LocalKeySigner('2'.repeat(64));
+    const signature = await stranger.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
+    await expect(chain.broadcast({ ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] })).rejects.toThrow('SIGERROR');
+  });
+});
