@@ -25,6 +25,11 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/v1/conversions', handler: 'conversions/create-conversion', tableAccess: 'readWrite' },
   { method: 'GET', path: '/v1/conversions', handler: 'conversions/list-conversions', tableAccess: 'read' },
   { method: 'GET', path: '/v1/conversions/{id}', handler: 'conversions/get-conversion', tableAccess: 'read' },
+  { method: 'GET', path: '/v1/webhooks', handler: 'webhooks/list-webhooks', tableAccess: 'read' },
+  { method: 'POST', path: '/v1/webhooks', handler: 'webhooks/create-webhook', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/v1/webhooks/{id}', handler: 'webhooks/get-webhook', tableAccess: 'read' },
+  { method: 'PUT', path: '/v1/webhooks/{id}', handler: 'webhooks/replace-webhook', tableAccess: 'readWrite' },
+  { method: 'DELETE', path: '/v1/webhooks/{id}', handler: 'webhooks/delete-webhook', tableAccess: 'readWrite' },
 ];
 
 export const AUTHORIZER = {
@@ -43,3 +48,11 @@ export function lambdaName(handler: string): string {
 
 /** Scheduled jobs: EventBridge in AWS, a timer in the local runtime. */
 export const DEPOSIT_POLLER = { handler: 'jobs/deposit-poller' } as const;
+
+/**
+ * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on
+ * the table's stream (event inserts) and, as a safety net, on a schedule over the events still
+ * marked undispatched; the sender consumes the webhook queue. Both run on timers in the local runtime.
+ */
+export const WEBHOOK_DISPATCHER = { handler: 'jobs/webhook-dispatcher' } as const;
+export const WEBHOOK_SENDER = { handler: 'jobs/webhook-sender' } as const;

@@ -1,5 +1,6 @@
 import type { Environment } from '#domain/api-keys';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
+import { CONTRACT_RETRY_SCHEDULE } from '#domain/webhook-delivery';
 
 /**
  * Per-stage configuration: the only thing that differs between `cdk deploy -c stage=sandbox` and
@@ -41,6 +42,15 @@ export interface StageConfig {
     TRONGRID_URL?: string;
     /** Secrets Manager id of the TRON-PRO-API-KEY. */
     TRONGRID_API_KEY_SECRET?: string;
+    /** `true` on the local stage only (and honoured there only): webhooks may target http:// loopback. */
+    WEBHOOK_ALLOW_LOOPBACK_HTTP?: 'true';
+    /** Waits between webhook tries, e.g. `5s,5m,30m` (functions/domain/webhook-delivery.ts). */
+    WEBHOOK_RETRY_SCHEDULE: string;
+    /** How long a receiver has to answer. */
+    WEBHOOK_TIMEOUT_MS: string;
+    /** The dispatcher's sweep takes events undispatched for at least this long: 0 where the sweep is
+     * the only dispatcher (local), a minute where the stream dispatches first. */
+    WEBHOOK_SWEEP_MIN_AGE_MS: string;
   };
   /**
    * The BIP44 account xpub (m/44'/195'/0') deposit addresses derive from: a literal for local
@@ -72,6 +82,11 @@ export const STAGES: Record<StageName, StageConfig> = {
       USDT_CONTRACT: MAINNET_USDT_CONTRACT,
       // Faster than TRON's 3 s so a local deposit completes in ~20 s, not a minute.
       SANDBOX_BLOCK_INTERVAL_MS: '1000',
+      // So an integrator can receive events on their own machine (contract, Webhooks).
+      WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
+      WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
+      WEBHOOK_TIMEOUT_MS: '15000',
+      WEBHOOK_SWEEP_MIN_AGE_MS: '0',
     },
     // The public BIP39 test mnemonic ("abandon" x11 + "about"): local sandbox money only.
     depositAccountXpub: { value: TEST_MNEMONIC_ACCOUNT_XPUB },
@@ -94,6 +109,9 @@ export const STAGES: Record<StageName, StageConfig> = {
       CHAIN_ADAPTER: 'sandbox',
       USDT_CONTRACT: MAINNET_USDT_CONTRACT,
       SANDBOX_BLOCK_INTERVAL_MS: '3000',
+      WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
+      WEBHOOK_TIMEOUT_MS: '15000',
+      WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
     },
     depositAccountXpub: { ssmParameter: '/cambio/sandbox/deposit-account-xpub' },
   },
@@ -117,6 +135,9 @@ export const STAGES: Record<StageName, StageConfig> = {
       USDT_CONTRACT: MAINNET_USDT_CONTRACT,
       TRONGRID_URL: 'https://api.trongrid.io',
       TRONGRID_API_KEY_SECRET: 'cambio/production/trongrid-api-key',
+      WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
+      WEBHOOK_TIMEOUT_MS: '15000',
+      WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
     },
     depositAccountXpub: { ssmParameter: '/cambio/production/deposit-account-xpub' },
   },

@@ -37,6 +37,9 @@ export interface LocalRuntimeOptions {
   environment?: Partial<Record<string, string>>;
   /** How often the chain pollers run; 0 turns them off. Default 1 s. */
   pollIntervalMs?: number;
+  /** How often the webhook dispatcher sweeps for new events; 0 turns the dispatcher and the
+   * sender off. Default 250 ms, so an event reaches its webhook well within 2 s. */
+  webhookIntervalMs?: number;
 }
 
 /**
@@ -68,6 +71,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { port } = server.address() as AddressInfo;
     const apiUrl = `http://${options.host ?? '127.0.0.1'}:${port}/v1`;
     const pollers = startPollers(options.pollIntervalMs ?? 1000);
+    const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
     if (stateFile) writeFileSync(stateFile, JSON.stringify({ pid: process.pid, apiUrl, dynamoEndpoint, tableName }, null, 2));
 
@@ -79,6 +83,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       seeded,
       stop: async () => {
         await pollers.stop();
+        await webhooks.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         if (stateFile) rmSync(stateFile, { force: true });
@@ -115,6 +120,64 @@ function startPollers(intervalMs: number): { stop(): Promise<void> } {
       stopped = true;
       clearTimeout(timer);
       await running;
+    },
+  };
+}
+
+/**
+ * Webhook delivery as the stack runs it, in this process: the dispatcher's sweep on a timer (the
+ * stream's job in AWS), and the sender over the in-process queue with SQS's semantics, through the
+ * same handler the SQS event source calls: the messages it reports as failed stay in the queue and
+ * come back after the visibility timeout, the others are deleted.
+ */
+async function startWebhookLoops(intervalMs: number): Promise<{ stop(): Promise<void> }> {
+  if (intervalMs <= 0) return { stop: async () => undefined };
+  const dispatcher = await import('../functions/jobs/webhook-dispatcher.ts');
+  const sender = await import('../functions/jobs/webhook-sender.ts');
+  const { localDeliveryQueue } = await import('../functions/adapters/webhooks/in-process-queue.ts');
+  const { queue } = localDeliveryQueue();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let dispatching: Promise<void> = Promise.resolve();
+  const dispatch = async () => {
+    try {
+      await dispatcher.handler({});
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', message: 'webhook dispatcher failed', error: String(error) }));
+    }
+    if (!stopped) timer = setTimeout(() => (dispatching = dispatch()), intervalMs);
+  };
+  timer = setTimeout(() => (dispatching = dispatch()), 0);
+
+  const send = async () => {
+    while (!stopped) {
+      const received = queue.receive(10);
+      if (received.length === 0) {
+        await queue.waitForMessage(Math.min(queue.nextVisibleInMs() ?? intervalMs, intervalMs));
+        continue;
+      }
+      const records = received.map((message) => ({
+        messageId: message.messageId,
+        receiptHandle: message.receiptHandle,
+        body: message.body,
+        attributes: { ApproximateReceiveCount: String(message.receiveCount), SentTimestamp: String(message.sentAt) },
+      }));
+      try {
+        const { batchItemFailures } = await sender.handler({ Records: records as never });
+        const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+        for (const message of received) if (!failed.has(message.messageId)) queue.delete(message.receiptHandle);
+      } catch (error) {
+        console.error(JSON.stringify({ level: 'error', message: 'webhook sender failed', error: String(error) }));
+      }
+    }
+  };
+  const sending = send();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      queue.wakeWaiters();
+      await Promise.all([dispatching, sending]);
     },
   };
 }

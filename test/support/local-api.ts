@@ -4,7 +4,7 @@ import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '
 
 /** The local runtime (same authorizer, handlers and gateway responses as in AWS) on a free port,
  * over the run's DynamoDB Local with a table of its own. Requests go through a real socket. */
-export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environment' | 'pollIntervalMs'> = {}): Promise<LocalRuntime> {
+export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environment' | 'pollIntervalMs' | 'webhookIntervalMs'> = {}): Promise<LocalRuntime> {
   return startLocalRuntime({
     dataDir: null,
     port: 0,
@@ -12,6 +12,8 @@ export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environme
     tableName: `e2e-${randomUUID()}`,
     // The chain pollers run only where a test asks for them.
     pollIntervalMs: 0,
+    // So do the webhook dispatcher and sender.
+    webhookIntervalMs: 0,
     ...options,
   });
 }

@@ -65,6 +65,13 @@ export class MoneyTransaction {
     return this;
   }
 
+  /** A delete that must find the item (`attribute_exists(PK)`). */
+  delete(key: Item, onFailed: OnConditionFailed): this {
+    this.items.push({ Delete: { TableName: this.tableName, Key: key, ConditionExpression: 'attribute_exists(PK)' } });
+    this.meanings.push(onFailed);
+    return this;
+  }
+
   /**
    * The entry's balance updates (one per currency touched, each debit guarded by a condition so
    * no bucket goes below zero) and the entry itself. `onInsufficient` names the refusal.

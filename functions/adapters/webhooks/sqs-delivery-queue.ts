@@ -1,0 +1,41 @@
+import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DeliveryMessage, DeliveryQueue, QueuedMessage } from '#domain/webhook-delivery';
+
+/** SQS holds a message back for at most 15 minutes; longer waits ride on `notBefore` and are
+ * re-delayed by the sender when the message comes back early. */
+export const SQS_MAX_DELAY_SECONDS = 900;
+const BATCH = 10;
+
+/**
+ * The webhook queue in AWS. A standard queue has no deduplication, so a message sent twice is
+ * delivered twice; receivers drop the second by its `webhook-id` (the event id).
+ */
+export class SqsDeliveryQueue implements DeliveryQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+    private readonly deadLetterUrl: string,
+  ) {}
+
+  async send(messages: QueuedMessage[]): Promise<void> {
+    for (let start = 0; start < messages.length; start += BATCH) {
+      let entries = messages.slice(start, start + BATCH).map((queued, index) => ({
+        Id: String(index),
+        MessageBody: JSON.stringify(queued.message),
+        DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(queued.delayMs / 1000))),
+      }));
+      // SendMessageBatch succeeds per entry: send the failed ones again, then give up loudly.
+      for (let attempt = 0; entries.length; attempt++) {
+        const { Failed = [] } = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
+        if (!Failed.length) break;
+        if (attempt >= 2) throw new Error(`SQS refused ${Failed.length} webhook messages: ${Failed.map((f) => f.Message ?? f.Code).join('; ')}`);
+        const failedIds = new Set(Failed.map((failure) => failure.Id));
+        entries = entries.filter((entry) => failedIds.has(entry.Id));
+      }
+    }
+  }
+
+  async sendToDeadLetter(message: DeliveryMessage, reason: string): Promise<void> {
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.deadLetterUrl, MessageBody: JSON.stringify({ ...message, reason }) }));
+  }
+}

@@ -1,0 +1,165 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { ApiError, notFound } from './errors.ts';
+import type { EventType } from './events.ts';
+import { isId, newId } from './ids.ts';
+import { requireWebhookUrl, type Resolver, type UrlPolicy } from './webhook-url.ts';
+
+/**
+ * Webhook registrations (../shared/api-contract.md, Webhooks). The signing secret is a shared HMAC
+ * key (Standard Webhooks), so it is stored as issued and shown once, in the POST response; see
+ * docs/api-notes.md (Webhooks) for how it is protected.
+ */
+export type WebhookEvents = EventType[] | ['*'];
+
+export interface Webhook {
+  id: string;
+  companyId: string;
+  url: string;
+  events: WebhookEvents;
+  description: string | null;
+  enabled: boolean;
+  /** `whsec_` + base64 of 24 random bytes. */
+  secret: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Why Cambio turned it off (a 410 Gone), if it did; cleared by a PUT. */
+  disabledReason: string | null;
+}
+
+export const MAX_WEBHOOKS_PER_COMPANY = 10;
+export const WEBHOOK_LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+export interface WebhookPage {
+  webhooks: Webhook[];
+  nextCursor: string | null;
+}
+
+export interface WebhookStore {
+  /** Writes the webhook and takes one of the company's `limit` slots in one transaction; throws
+   * LIMIT_REACHED when none is left. */
+  createWebhook(webhook: Webhook, limit: number): Promise<void>;
+  getWebhook(companyId: string, webhookId: string): Promise<Webhook | null>;
+  /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
+  listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage>;
+  /** Replaces an existing webhook (secret and createdAt kept by the caller); false if it is gone. */
+  replaceWebhook(webhook: Webhook): Promise<boolean>;
+  /** Deletes it and frees its slot; false if it did not exist. */
+  deleteWebhook(companyId: string, webhookId: string): Promise<boolean>;
+}
+
+export interface WebhookInput {
+  url: string;
+  events: WebhookEvents;
+  description?: string | null;
+  enabled?: boolean;
+}
+
+export interface UrlRules {
+  policy: UrlPolicy;
+  resolve: Resolver;
+}
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+export async function createWebhook(
+  store: WebhookStore,
+  rules: UrlRules,
+  companyId: string,
+  input: WebhookInput,
+  now = new Date(),
+): Promise<Webhook> {
+  await requireWebhookUrl(input.url, rules.policy, rules.resolve);
+  const at = now.toISOString();
+  const webhook: Webhook = {
+    id: newId('webhook', now.getTime()),
+    companyId,
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    enabled: input.enabled ?? true,
+    secret: newWebhookSecret(),
+    createdAt: at,
+    updatedAt: at,
+    disabledReason: null,
+  };
+  await store.createWebhook(webhook, MAX_WEBHOOKS_PER_COMPANY);
+  return webhook;
+}
+
+export async function getWebhook(store: WebhookStore, companyId: string, webhookId: string): Promise<Webhook> {
+  const webhook = isId('webhook', webhookId) ? await store.getWebhook(companyId, webhookId) : null;
+  if (!webhook) throw notFound('Webhook');
+  return webhook;
+}
+
+export async function listWebhooks(store: WebhookStore, companyId: string, page: { limit?: number; cursor?: string }): Promise<WebhookPage> {
+  const limit = page.limit ?? WEBHOOK_LIST_LIMIT.default;
+  return store.listWebhooks(companyId, { limit, ...(page.cursor !== undefined && { cursor: page.cursor }) });
+}
+
+/** PUT: the same body as POST, replacing every field (omitted optional ones take their defaults). */
+export async function replaceWebhook(
+  store: WebhookStore,
+  rules: UrlRules,
+  companyId: string,
+  webhookId: string,
+  input: WebhookInput,
+  now = new Date(),
+): Promise<Webhook> {
+  const current = await getWebhook(store, companyId, webhookId);
+  await requireWebhookUrl(input.url, rules.policy, rules.resolve);
+  const replaced: Webhook = {
+    ...current,
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    enabled: input.enabled ?? true,
+    updatedAt: now.toISOString(),
+    disabledReason: null,
+  };
+  if (!(await store.replaceWebhook(replaced))) throw notFound('Webhook');
+  return replaced;
+}
+
+export async function deleteWebhook(store: WebhookStore, companyId: string, webhookId: string): Promise<{ id: string; deleted: true }> {
+  if (!isId('webhook', webhookId) || !(await store.deleteWebhook(companyId, webhookId))) throw notFound('Webhook');
+  return { id: webhookId, deleted: true };
+}
+
+export const limitReached = (): ApiError =>
+  new ApiError('LIMIT_REACHED', `A company can register at most ${MAX_WEBHOOKS_PER_COMPANY} webhooks`, {
+    limit: MAX_WEBHOOKS_PER_COMPANY,
+  });
+
+export function subscribesTo(webhook: Pick<Webhook, 'events' | 'enabled'>, type: string): boolean {
+  return webhook.enabled && (webhook.events[0] === '*' || (webhook.events as string[]).includes(type));
+}
+
+/** The contract's record: never the secret. */
+export function webhookView(webhook: Webhook) {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    description: webhook.description,
+    enabled: webhook.enabled,
+    createdAt: webhook.createdAt,
+    updatedAt: webhook.updatedAt,
+  };
+}
+
+/** POST's answer: the record plus the secret, the one time it is shown. */
+export function createdWebhookView(webhook: Webhook) {
+  return { ...webhookView(webhook), secret: webhook.secret };
+}
+
+/**
+ * Standard Webhooks signature: `v1,` + base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)), the
+ * key being the base64-decoded part of the secret after `whsec_` (contract, Events and their delivery).
+ */
+export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
+}

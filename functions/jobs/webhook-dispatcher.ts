@@ -1,0 +1,40 @@
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { dispatchEvents, dispatchUndispatched, type DispatchableEvent, type DispatchOutcome } from '#domain/webhook-delivery';
+import { dynamoFromEnv } from '#adapters/runtime';
+import { ENTITY } from '#adapters/dynamo/keys';
+import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { deliveryQueueFromEnv, sweepMinAgeMsFromEnv } from '#adapters/webhooks/from-env';
+
+const { db, tableName } = dynamoFromEnv();
+const deps = { store: new DynamoWebhookStore(db, tableName), queue: deliveryQueueFromEnv() };
+const minAgeMs = sweepMinAgeMsFromEnv();
+
+/**
+ * The webhook dispatcher. On the table's stream (filtered to inserted Event items by the event
+ * source mapping) it dispatches the new events; on its schedule, or the local runtime's timer, it
+ * sweeps events still marked undispatched (a stream batch that failed for good, a redelivery).
+ * An error fails the whole stream batch, which Lambda bisects and retries: events already sent
+ * are sent again, a duplicate at most.
+ */
+export async function handler(event: Partial<DynamoDBStreamEvent> = {}): Promise<DispatchOutcome> {
+  const outcome = event.Records
+    ? await dispatchEvents(deps, event.Records.flatMap((record) => insertedEvent(record.eventName, record.dynamodb?.NewImage)))
+    : await dispatchUndispatched(deps, { minAgeMs });
+  if (outcome.events > 0) console.log(JSON.stringify({ level: 'info', message: 'webhook dispatch', ...outcome }));
+  return outcome;
+}
+
+type Image = NonNullable<NonNullable<DynamoDBStreamEvent['Records'][number]['dynamodb']>['NewImage']>;
+
+function insertedEvent(eventName: string | undefined, image: Image | undefined): DispatchableEvent[] {
+  // Checked here too: the filter is the stack's, and a replayed or hand-made batch may not have had it.
+  if (eventName !== 'INSERT' || image?.type?.S !== ENTITY.event) return [];
+  return [
+    {
+      id: image.id!.S!,
+      companyId: image.companyId!.S!,
+      type: image.eventType!.S!,
+      round: image.round?.N ? Number(image.round.N) : 0,
+    },
+  ];
+}

@@ -1,0 +1,14 @@
+import { replaceWebhook, webhookView } from '#domain/webhooks';
+import { dynamoFromEnv } from '#adapters/runtime';
+import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { webhookUrlRulesFromEnv } from '#adapters/webhooks/from-env';
+import { httpRoute } from '#http/route';
+import { webhookBody } from './schemas.ts';
+
+const { db, tableName } = dynamoFromEnv();
+const webhooks = new DynamoWebhookStore(db, tableName);
+const urlRules = webhookUrlRulesFromEnv();
+
+export const handler = httpRoute({ body: webhookBody }, async ({ companyId, pathParameters, body }) => ({
+  data: webhookView(await replaceWebhook(webhooks, urlRules, companyId, pathParameters.id ?? '', body)),
+}));
