@@ -48,6 +48,8 @@ export function lambdaName(handler: string): string {
 
 /** Scheduled jobs: EventBridge in AWS, a timer in the local runtime. */
 export const DEPOSIT_POLLER = { handler: 'jobs/deposit-poller' } as const;
+/** The only function that can sign: sends pending withdrawals and settles sent ones. */
+export const WITHDRAWAL_SENDER = { handler: 'jobs/withdrawal-sender' } as const;
 
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on

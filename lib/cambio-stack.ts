@@ -17,12 +17,13 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, lambdaName, ROUTES } from '../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -187,10 +188,39 @@ export class CambioStack extends Stack {
     const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
     if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKey', apiKeySecret).grantRead(poller);
     new Rule(this, 'ChainPollerSchedule', {
-      description: 'Runs the TRON deposit poller',
+      description: 'Runs the TRON deposit poller and the withdrawal sender',
       schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
-      targets: [new LambdaFunction(poller, { retryAttempts: 0 })],
+      targets: [new LambdaFunction(poller, { retryAttempts: 0 }), new LambdaFunction(this.withdrawalSender(config), { retryAttempts: 0 })],
     });
+  }
+
+  /**
+   * The hot wallet: a secp256k1 key in KMS that never leaves it, and the one function allowed to
+   * sign with it. No API, authorizer or scanner function gets kms:Sign (test/infra checks).
+   */
+  private withdrawalSender(config: StageConfig): ApiFunction {
+    const hotWallet = new Key(this, 'HotWalletKey', {
+      description: `Cambio ${config.stage} hot wallet (TRON, secp256k1)`,
+      keySpec: KeySpec.ECC_SECG_P256K1,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      removalPolicy: RemovalPolicy.RETAIN,
+      alias: `alias/cambio-${config.stage}-hot-wallet`,
+    });
+    const name = lambdaName(WITHDRAWAL_SENDER.handler);
+    const sender = new ApiFunction(this, name, {
+      handler: WITHDRAWAL_SENDER.handler,
+      functionName: `${this.stackName}-${name}`,
+      config,
+      tableName: this.table.tableName,
+      depositAccountXpub: this.depositAccountXpub(config),
+      timeout: Duration.seconds(55),
+    });
+    sender.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
+    this.table.grantReadWriteData(sender);
+    hotWallet.grant(sender, 'kms:Sign', 'kms:GetPublicKey');
+    const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
+    if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKeyForSender', apiKeySecret).grantRead(sender);
+    return sender;
   }
 
   private webhookQueues(): [Queue, Queue] {

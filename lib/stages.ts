@@ -42,6 +42,13 @@ export interface StageConfig {
     TRONGRID_URL?: string;
     /** Secrets Manager id of the TRON-PRO-API-KEY. */
     TRONGRID_API_KEY_SECRET?: string;
+    /** Where the hot wallet key lives (functions/adapters/signer/from-env.ts); the stack adds the
+     * KMS key id to the withdrawal sender alone. */
+    SIGNER: 'kms' | 'secrets-manager' | 'local';
+    /** The local runtime's hot wallet: a key for sandbox tokens only, never for real money. */
+    LOCAL_HOT_WALLET_KEY?: string;
+    /** Cap in sun on the TRX one USDT transfer may burn (../shared/tron-notes.md, Sending). */
+    WITHDRAWAL_FEE_LIMIT_SUN: string;
     /** `true` on the local stage only (and honoured there only): webhooks may target http:// loopback. */
     WEBHOOK_ALLOW_LOOPBACK_HTTP?: 'true';
     /** Waits between webhook tries, e.g. `5s,5m,30m` (functions/domain/webhook-delivery.ts). */
@@ -80,6 +87,10 @@ export const STAGES: Record<StageName, StageConfig> = {
       CHAIN_ADAPTER: 'sandbox',
       // The sandbox chain stands in for mainnet, so it uses the official contract's address.
       USDT_CONTRACT: MAINNET_USDT_CONTRACT,
+      SIGNER: 'local',
+      // sha256("cambio local hot wallet"): address TAxAByvCAmh8Dp4XY4KSar2vs24bYzdkK on the sandbox chain.
+      LOCAL_HOT_WALLET_KEY: '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87',
+      WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
       // Faster than TRON's 3 s so a local deposit completes in ~20 s, not a minute.
       SANDBOX_BLOCK_INTERVAL_MS: '1000',
       // So an integrator can receive events on their own machine (contract, Webhooks).
@@ -108,6 +119,8 @@ export const STAGES: Record<StageName, StageConfig> = {
       CONVERSION_SPREAD_BPS: '50',
       CHAIN_ADAPTER: 'sandbox',
       USDT_CONTRACT: MAINNET_USDT_CONTRACT,
+      SIGNER: 'kms',
+      WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
       SANDBOX_BLOCK_INTERVAL_MS: '3000',
       WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
       WEBHOOK_TIMEOUT_MS: '15000',
@@ -133,6 +146,9 @@ export const STAGES: Record<StageName, StageConfig> = {
       CONVERSION_SPREAD_BPS: '50',
       CHAIN_ADAPTER: 'trongrid',
       USDT_CONTRACT: MAINNET_USDT_CONTRACT,
+      SIGNER: 'kms',
+      // ~130k energy for a transfer to an empty account at 100 sun each is 13 TRX; 30 TRX leaves room.
+      WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
       TRONGRID_URL: 'https://api.trongrid.io',
       TRONGRID_API_KEY_SECRET: 'cambio/production/trongrid-api-key',
       WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,

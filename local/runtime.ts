@@ -100,17 +100,24 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
  * The jobs EventBridge runs in AWS, on a timer here: the same handler modules, one run at a time
  * (the next starts when the last has finished), errors logged and the loop kept going.
  */
+/** The scheduled chain jobs, in the order EventBridge would run them each minute. */
+const CHAIN_JOBS = [
+  { name: 'deposit poller', run: async () => (await import('../functions/jobs/deposit-poller.ts')).pollDeposits() },
+  { name: 'withdrawal sender', run: async () => (await import('../functions/jobs/withdrawal-sender.ts')).sendAndSettleWithdrawals() },
+];
+
 function startPollers(intervalMs: number): { stop(): Promise<void> } {
   if (intervalMs <= 0) return { stop: async () => undefined };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
-    try {
-      const { pollDeposits } = await import('../functions/jobs/deposit-poller.ts');
-      await pollDeposits();
-    } catch (error) {
-      console.error(JSON.stringify({ level: 'error', message: 'deposit poller failed', error: String(error) }));
+    for (const job of CHAIN_JOBS) {
+      try {
+        await job.run();
+      } catch (error) {
+        console.error(JSON.stringify({ level: 'error', message: `${job.name} failed`, error: String(error) }));
+      }
     }
     if (!stopped) timer = setTimeout(() => (running = tick()), intervalMs);
   };

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES } from '../../functions/http/gateway-responses.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, lambdaName, ROUTES } from '../../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
@@ -205,10 +205,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per route plus the authorizer and the deposit poller, all on nodejs22.x and arm64', () => {
+    it('runs one function per route plus the authorizer, the deposit poller and the withdrawal sender, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 2);
+      expect(functions).toHaveLength(ROUTES.length + 3);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -289,6 +289,22 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     expect(actions.some((action) => /^kms:(Sign|Decrypt)/.test(action))).toBe(false);
     // Transactions are authorised per item: PutItem and UpdateItem cover the poller's writes.
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem']));
+  });
+
+  it('lets the withdrawal sender, and no other function, sign with the hot wallet key in KMS', () => {
+    template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_SECG_P256K1', KeyUsage: 'SIGN_VERIFY' });
+    const sender = logicalIdOfFunction(template, functionName(config.stage, WITHDRAWAL_SENDER.handler));
+    const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+    const roleOf = (id: string) => (functions[id]!.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+    const actionsOf = (role: string) =>
+      Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+        .filter((policy) => JSON.stringify(policy.Properties!.Roles).includes(role))
+        .flatMap((policy) => (policy.Properties!.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement)
+        .flatMap((statement) => [statement.Action].flat());
+    expect(actionsOf(roleOf(sender))).toContain('kms:Sign');
+    const signers = Object.keys(functions).filter((id) => actionsOf(roleOf(id)).some((action) => action === 'kms:Sign' || action === 'kms:*'));
+    expect(signers).toEqual([sender]);
+    expect(functions[sender]!.Properties!.Environment.Variables.SIGNER_KMS_KEY_ID).toBeDefined();
   });
 
   it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl'])('outputs %s', (name) => {

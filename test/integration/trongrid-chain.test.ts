@@ -504,3 +504,29 @@ describe('TronGridChain API key', () => {
     }
   });
 });
+
+describe('TronGridChain broadcast', () => {
+  const signed = { txID: 'ab'.repeat(32), raw_data: {}, raw_data_hex: '00', signature: ['cd'.repeat(65)] };
+
+  it('posts the signed transaction and treats DUP_TRANSACTION_ERROR as already sent', async () => {
+    script = [{ body: { result: true, txid: signed.txID } }, { body: { code: 'DUP_TRANSACTION_ERROR', txid: signed.txID } }];
+
+    expect(await chain().broadcast(signed)).toBe('accepted');
+    expect(await chain().broadcast(signed)).toBe('duplicate');
+    expect(requests.map((r) => [r.method, r.path])).toEqual([
+      ['POST', '/wallet/broadcasttransaction'],
+      ['POST', '/wallet/broadcasttransaction'],
+    ]);
+    expect(requests[0]!.body).toEqual(signed);
+  });
+
+  it('refuses with the decoded reason when the network rejects the transaction', async () => {
+    script = [{ body: { result: false, code: 'SIGERROR', message: Buffer.from('validate signature error').toString('hex') } }];
+
+    const error = await caught(chain().broadcast(signed));
+
+    expect(error).toBeInstanceOf(ChainResponseError);
+    expect(error.message).toContain('SIGERROR');
+    expect(error.message).toContain('validate signature error');
+  });
+});

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainReader } from '#domain/chain';
+import type { Broadcaster } from '#domain/withdrawal-sending';
 import { optionalEnv, requireEnv } from '../env.ts';
 import { SandboxChain } from './sandbox-chain.ts';
 import { secretsManagerApiKey } from './trongrid-api-key.ts';
@@ -16,7 +17,7 @@ export interface ChainSettings {
  * The chain a stage reads (lib/stages.ts): `sandbox` (blocks in this stage's table) or `trongrid`
  * (mainnet or Nile, API key from Secrets Manager). Read once at cold start.
  */
-export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: ChainReader; settings: ChainSettings } {
+export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: ChainReader & Broadcaster; settings: ChainSettings } {
   const usdtContract = requireEnv('USDT_CONTRACT');
   const kind = requireEnv('CHAIN_ADAPTER');
   if (kind === 'sandbox') {

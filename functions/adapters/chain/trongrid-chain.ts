@@ -216,6 +216,20 @@ export class TronGridChain implements ChainReader {
   }
 
   /** Header only (`detail: false`): wallet/getblockbynum would also download every transaction. */
+  /**
+   * Broadcasts a signed transaction. A rebroadcast of one the network already has answers
+   * DUP_TRANSACTION_ERROR: that is success for us (../shared/tron-notes.md, Sending).
+   */
+  async broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
+    const path = '/wallet/broadcasttransaction';
+    const body = await this.request('POST', path, { body: signedTransaction });
+    if (isObject(body) && body.result === true) return 'accepted';
+    if (isObject(body) && body.code === 'DUP_TRANSACTION_ERROR') return 'duplicate';
+    const code = isObject(body) ? body.code : undefined;
+    const message = isObject(body) && typeof body.message === 'string' ? Buffer.from(body.message, 'hex').toString('utf8') : '';
+    throw new ChainResponseError(`${path} refused the transaction: ${describe(code)} ${message}`.trim(), { path });
+  }
+
   private async blockByNumber(number: number): Promise<ChainBlock> {
     const path = '/wallet/getblock';
     const body = await this.request('POST', path, { body: { id_or_num: String(number), detail: false } });
