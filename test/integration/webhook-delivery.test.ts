@@ -1,0 +1,402 @@
+import { GetCommand, NumberValue, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { keys } from '#adapters/dynamo/keys';
+import { MoneyTransaction } from '#adapters/dynamo/transaction';
+import { DynamoWebhookStore, webhookItem } from '#adapters/dynamo/webhook-store';
+import { postWebhook } from '#adapters/webhooks/http-poster';
+import { InProcessDeliveryQueue, InProcessQueue } from '#adapters/webhooks/in-process-queue';
+import { domainEvent, type DomainEvent, type EventType } from '#domain/events';
+import { newId } from '#domain/ids';
+import {
+  dispatchUndispatched,
+  parseRetrySchedule,
+  sendDelivery,
+  type DeliveryMessage,
+  type SenderDeps,
+  type SenderSettings,
+} from '#domain/webhook-delivery';
+import type { Resolver } from '#domain/webhook-url';
+import { newWebhookSecret, type Webhook } from '#domain/webhooks';
+import { freshTable } from '../support/dynamo.ts';
+import { WebhookReceiver } from '../support/webhook-receiver.ts';
+
+let db: ReturnType<typeof createDocumentClient>;
+let tableName: string;
+let store: DynamoWebhookStore;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  ({ db, tableName } = await freshTable());
+  store = new DynamoWebhookStore(db, tableName);
+});
+
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+});
+
+afterAll(() => db?.destroy());
+
+/** A fresh queue pair per test, with the stack's receive limit. */
+function queues() {
+  const deadLetter = new InProcessQueue({ visibilityTimeoutMs: 60_000 });
+  const queue = new InProcessQueue({ visibilityTimeoutMs: 200, maxReceiveCount: 10, deadLetter });
+  return new InProcessDeliveryQueue(queue, deadLetter);
+}
+
+// "receiver.test" exists only here: the sender must connect to the address this resolver gave.
+const resolve: Resolver = async (hostname) => {
+  if (hostname === 'receiver.test') return [{ address: '127.0.0.1', family: 4 }];
+  if (hostname === 'rebound.test') return [{ address: '10.0.0.7', family: 4 }];
+  throw new Error(`ENOTFOUND ${hostname}`);
+};
+
+const settings = (overrides: Partial<SenderSettings> = {}): SenderSettings => ({
+  // Nine short waits: ten tries, as the contract's schedule makes, in well under a second.
+  retryScheduleMs: parseRetrySchedule('10ms,10ms,10ms,10ms,10ms,10ms,10ms,10ms,10ms'),
+  timeoutMs: 2_000,
+  policy: { allowLoopbackHttp: true },
+  resolve,
+  jitter: 0.1,
+  ...overrides,
+});
+
+async function startReceiver(): Promise<WebhookReceiver> {
+  const receiver = await new WebhookReceiver().start();
+  receivers.push(receiver);
+  return receiver;
+}
+
+async function registerWebhook(companyId: string, overrides: Partial<Webhook> = {}): Promise<Webhook> {
+  const at = new Date().toISOString();
+  const webhook: Webhook = {
+    id: newId('webhook'),
+    companyId,
+    url: 'http://127.0.0.1:9/hooks',
+    events: ['*'],
+    description: null,
+    enabled: true,
+    secret: newWebhookSecret(),
+    createdAt: at,
+    updatedAt: at,
+    disabledReason: null,
+    ...overrides,
+  };
+  await store.createWebhook(webhook, 10);
+  return webhook;
+}
+
+/** An event written the way every state change writes one (transaction.ts `event()`). */
+async function writeEvent(companyId: string, type: EventType = 'deposit.completed'): Promise<DomainEvent> {
+  const event = domainEvent(companyId, type, { id: newId('deposit'), status: 'completed', updatedAt: new Date().toISOString() }, new Date());
+  await new MoneyTransaction(tableName).event(event).commit(db);
+  return event;
+}
+
+/** The sender's loop over an in-process queue, as the local runtime runs it, until the queue is empty. */
+async function runSender(deps: SenderDeps, queue: InProcessQueue, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const received = queue.receive(10);
+    if (received.length === 0) {
+      const next = queue.nextVisibleInMs();
+      if (next === null) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(next, 1)));
+      continue;
+    }
+    for (const message of received) {
+      await sendDelivery(deps, JSON.parse(message.body) as DeliveryMessage);
+      queue.delete(message.receiptHandle);
+    }
+  }
+  throw new Error('sender did not drain the queue in time');
+}
+
+async function deliveryItem(companyId: string, eventId: string, webhookId: string) {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(companyId, eventId, webhookId), ConsistentRead: true }),
+  );
+  return Item && (plain(Item) as Record<string, any>);
+}
+
+/** The document client keeps numbers wrapped (no float ever); tests read them as plain numbers. */
+function plain(value: unknown): unknown {
+  if (value instanceof NumberValue) return Number(value.toString());
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
+}
+
+async function eventItem(companyId: string, eventId: string) {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(companyId, eventId), ConsistentRead: true }));
+  return Item as Record<string, any>;
+}
+
+const companyId = () => newId('company');
+
+describe('dispatch', () => {
+  it('queues one message per enabled webhook subscribed to the type, records where it went, then clears the mark', async () => {
+    const company = companyId();
+    const all = await registerWebhook(company, { events: ['*'] });
+    const conversions = await registerWebhook(company, { events: ['conversion.completed', 'deposit.completed'] });
+    await registerWebhook(company, { events: ['withdrawal.failed'] });
+    await registerWebhook(company, { events: ['*'], enabled: false });
+    await registerWebhook(companyId(), { events: ['*'] });
+    const event = await writeEvent(company, 'conversion.completed');
+    const delivery = queues();
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+
+    const messages = delivery.queue.peek().map((body) => JSON.parse(body));
+    const mine = messages.filter((message) => message.eventId === event.id);
+    expect(mine.map((message) => message.webhookId).sort()).toEqual([all.id, conversions.id].sort());
+    expect(mine[0]).toMatchObject({ companyId: company, eventId: event.id, round: 0, attempt: 1 });
+    const stored = await eventItem(company, event.id);
+    expect(stored.dispatchedTo.sort()).toEqual([all.id, conversions.id].sort());
+    expect(stored.GSI1PK).toBeUndefined();
+  });
+
+  it('killed after queueing but before marking: sent again on the next pass, and the receiver sees one event id', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    receiver.secret = webhook.secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+    const dying = Object.create(store) as DynamoWebhookStore;
+    dying.markDispatched = async () => {
+      throw new Error('killed');
+    };
+
+    await expect(dispatchUndispatched({ store: dying, queue: delivery }, { minAgeMs: 0 })).rejects.toThrow('killed');
+    expect((await eventItem(company, event.id)).GSI1PK).toBe('EVENTS#UNDISPATCHED');
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    const queued = delivery.queue.peek().filter((body) => body.includes(event.id));
+    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+
+    expect(queued).toHaveLength(2);
+    expect(receiver.deliveries.length).toBeGreaterThanOrEqual(1);
+    expect(receiver.deliveries.length).toBeLessThanOrEqual(2);
+    expect(new Set(receiver.deliveries.map((d) => d.headers['webhook-id']))).toEqual(new Set([event.id]));
+    expect(receiver.deliveries.every((d) => d.verifyError === null)).toBe(true);
+    expect((await eventItem(company, event.id)).GSI1PK).toBeUndefined();
+  });
+
+  it('leaves events younger than the minimum age to the stream', async () => {
+    const company = companyId();
+    await registerWebhook(company);
+    const event = await writeEvent(company);
+    const delivery = queues();
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 60_000 });
+
+    expect(delivery.queue.peek().some((body) => body.includes(event.id))).toBe(false);
+    expect((await eventItem(company, event.id)).GSI1PK).toBe('EVENTS#UNDISPATCHED');
+  });
+});
+
+describe('send', () => {
+  it('POSTs the stored payload byte for byte with the Standard Webhooks headers, verified by standardwebhooks', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const webhook = await registerWebhook(company, { url: receiver.url('/in?src=cambio') });
+    receiver.secret = webhook.secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+
+    expect(receiver.deliveries).toHaveLength(1);
+    const [received] = receiver.deliveries;
+    expect(received!.verifyError).toBeNull();
+    expect(received!.body).toBe(event.payload);
+    expect(received!.verified).toEqual(JSON.parse(event.payload));
+    expect(received!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'Cambio-Webhooks/1',
+      'webhook-id': event.id,
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]+=*$/),
+    });
+    expect(Math.abs(Number(received!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+    const item = await deliveryItem(company, event.id, webhook.id);
+    expect(item).toMatchObject({ type: 'WebhookDelivery', status: 'succeeded', eventType: 'deposit.completed' });
+    expect(item!.attempts).toEqual([
+      { round: 0, attempt: 1, at: expect.any(String), url: webhook.url, statusCode: 204, durationMs: expect.any(Number), error: null },
+    ]);
+  });
+
+  it('retries while the receiver is down and delivers once it is up, with the same webhook-id', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    await receiver.stop();
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    receiver.secret = webhook.secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+    let tries = 0;
+    const post: SenderDeps['post'] = async (target, request) => {
+      const result = await postWebhook(target, request);
+      if (++tries === 3) await receiver.start();
+      return result;
+    };
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store, queue: delivery, post, settings: settings() }, delivery.queue);
+
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(receiver.deliveries[0]!.headers['webhook-id']).toBe(event.id);
+    expect(receiver.deliveries[0]!.verifyError).toBeNull();
+    const item = await deliveryItem(company, event.id, webhook.id);
+    expect(item!.status).toBe('succeeded');
+    expect(item!.attempts.map((a: { attempt: number; statusCode: number | null }) => [a.attempt, a.statusCode])).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+      [4, 204],
+    ]);
+    expect(item!.attempts[0].error).toMatch(/ECONNREFUSED/);
+    expect(delivery.deadLetter.peek()).toEqual([]);
+  });
+
+  it('after the last try: in the dead-letter queue, marked failed, every attempt recorded', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    receiver.respond = (_, res) => res.writeHead(500).end('boom');
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    receiver.secret = webhook.secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+
+    expect(receiver.deliveries).toHaveLength(10);
+    expect(new Set(receiver.deliveries.map((d) => d.headers['webhook-id']))).toEqual(new Set([event.id]));
+    expect(receiver.deliveries.every((d) => d.verifyError === null)).toBe(true);
+    const item = await deliveryItem(company, event.id, webhook.id);
+    expect(item).toMatchObject({ status: 'failed', nextAttemptAt: null, reason: 'all 10 tries failed; the last: HTTP 500' });
+    expect(item!.attempts).toHaveLength(10);
+    expect(item!.attempts.every((a: { statusCode: number }) => a.statusCode === 500)).toBe(true);
+    const dead = delivery.deadLetter.peek().map((body) => JSON.parse(body));
+    expect(dead).toEqual([expect.objectContaining({ eventId: event.id, webhookId: webhook.id, attempt: 10, reason: item!.reason })]);
+  });
+
+  it('disables the webhook on 410 Gone and stops trying', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    receiver.respond = (_, res) => res.writeHead(410).end();
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    receiver.secret = webhook.secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(await store.getWebhook(company, webhook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
+    expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ status: 'failed', reason: 'webhook disabled: 410 Gone' });
+    // A later event is no longer dispatched to it.
+    const later = await writeEvent(company);
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    expect((await eventItem(company, later.id)).dispatchedTo).toEqual([]);
+  });
+
+  it('honours a Retry-After longer than the scheduled wait', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    receiver.respond = (_, res) => res.writeHead(503, { 'Retry-After': '30' }).end();
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    receiver.secret = webhook.secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    const [first] = delivery.queue.receive(1);
+
+    expect(await sendDelivery({ store, queue: delivery, post: postWebhook, settings: settings() }, JSON.parse(first!.body))).toBe('retrying');
+
+    const item = await deliveryItem(company, event.id, webhook.id);
+    const waited = Date.parse(item!.nextAttemptAt) - Date.parse(item!.attempts[0].at);
+    expect(waited).toBe(30_000);
+    const next = JSON.parse(delivery.queue.peek().find((body) => body.includes('"attempt":2'))!);
+    expect(next.notBefore).toBe(item!.nextAttemptAt);
+  });
+
+  it('gives up on a receiver that does not answer within the timeout', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    receiver.respond = () => undefined;
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    const event = await writeEvent(company);
+    const delivery = queues();
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    const [first] = delivery.queue.receive(1);
+
+    await sendDelivery({ store, queue: delivery, post: postWebhook, settings: settings({ timeoutMs: 150 }) }, JSON.parse(first!.body));
+
+    const attempt = (await deliveryItem(company, event.id, webhook.id))!.attempts[0];
+    expect(attempt).toMatchObject({ statusCode: null, error: 'no answer within 150 ms' });
+    expect(Number(attempt.durationMs)).toBeLessThan(1_000);
+  });
+
+  it('connects to the address it checked, and re-checks at delivery time (DNS rebinding)', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    // Registered while it looked public; written directly, as registration would have refused it now.
+    const good: Webhook = { ...(await registerWebhook(company)), url: `http://receiver.test:${receiver.port}/hooks` };
+    const rebound: Webhook = { ...(await registerWebhook(company)), url: `https://rebound.test:${receiver.port}/hooks` };
+    for (const webhook of [good, rebound]) await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem(webhook) }));
+    receiver.secret = good.secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store, queue: delivery, post: postWebhook, settings: settings({ retryScheduleMs: [] }) }, delivery.queue);
+
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(receiver.deliveries[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
+    expect((await deliveryItem(company, event.id, good.id))!.status).toBe('succeeded');
+    const refused = await deliveryItem(company, event.id, rebound.id);
+    expect(refused!.status).toBe('failed');
+    expect(refused!.attempts[0].error).toBe('url refused: host rebound.test resolves to 10.0.0.7, a private address: only public addresses are allowed');
+  });
+
+  it('drops a duplicate of a delivery that already succeeded, and cancels deliveries to a deleted webhook', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    const gone = await registerWebhook(company, { url: receiver.url() });
+    receiver.secret = webhook.secret;
+    const event = await writeEvent(company);
+    const deps = { store, queue: queues(), post: postWebhook, settings: settings() };
+    const message = { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 };
+    await store.deleteWebhook(company, gone.id);
+
+    expect(await sendDelivery(deps, message)).toBe('succeeded');
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+    expect(await sendDelivery(deps, { ...message, webhookId: gone.id })).toBe('cancelled');
+
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(await deliveryItem(company, event.id, gone.id)).toMatchObject({ status: 'cancelled', reason: 'webhook deleted' });
+  });
+});
+
+describe('the in-process queue', () => {
+  it('shows an undeleted message again after its visibility timeout and moves it to the dead-letter queue after maxReceiveCount receives', async () => {
+    const deadLetter = new InProcessQueue({ visibilityTimeoutMs: 1_000 });
+    const queue = new InProcessQueue({ visibilityTimeoutMs: 5, maxReceiveCount: 3, deadLetter });
+    queue.send('poison', 0);
+    queue.send('later', 60_000);
+
+    const counts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      for (const message of queue.receive(10)) counts.push(message.receiveCount);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+
+    expect(counts).toEqual([1, 2, 3]);
+    expect(deadLetter.peek()).toEqual(['poison']);
+    expect(queue.peek()).toEqual(['later']);
+  });
+});

@@ -1,0 +1,213 @@
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { keys } from '#adapters/dynamo/keys';
+import { MoneyTransaction } from '#adapters/dynamo/transaction';
+import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { domainEvent } from '#domain/events';
+import { newId } from '#domain/ids';
+import { newWebhookSecret, type Webhook } from '#domain/webhooks';
+import { freshTable } from '../support/dynamo.ts';
+import { WebhookReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * The two Lambdas as AWS runs them: the dispatcher on a DynamoDB stream batch, the sender on an SQS
+ * batch with partial failures, against SQS mocked by aws-sdk-client-mock (no AWS here) and DynamoDB
+ * Local. The contract's own retry schedule is in force (5 s first).
+ */
+const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/WebhookQueue';
+const DLQ_URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/WebhookDlq';
+const sqs = mockClient(SQSClient);
+let db: ReturnType<typeof createDocumentClient>;
+let tableName: string;
+let store: DynamoWebhookStore;
+let dispatcher: typeof import('../../functions/jobs/webhook-dispatcher.ts');
+let sender: typeof import('../../functions/jobs/webhook-sender.ts');
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  const table = await freshTable();
+  ({ db, tableName } = table);
+  store = new DynamoWebhookStore(db, tableName);
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: table.endpoint,
+    // The receiver listens on loopback, which only the local stage allows; the queue is SQS because
+    // its URL is set, as the stack sets it.
+    STAGE: 'local',
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
+    WEBHOOK_QUEUE_URL: QUEUE_URL,
+    WEBHOOK_DLQ_URL: DLQ_URL,
+    WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
+  });
+  dispatcher = await import('../../functions/jobs/webhook-dispatcher.ts');
+  sender = await import('../../functions/jobs/webhook-sender.ts');
+  receiver = await new WebhookReceiver().start();
+});
+
+beforeEach(() => {
+  sqs.reset();
+  sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+  sqs.on(SendMessageCommand).resolves({});
+  receiver.deliveries.length = 0;
+  receiver.respond = (_, res) => res.writeHead(200).end();
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  db?.destroy();
+});
+
+async function setup(events: Webhook['events'] = ['*']) {
+  const companyId = newId('company');
+  const at = new Date().toISOString();
+  const webhook: Webhook = {
+    id: newId('webhook'),
+    companyId,
+    url: receiver.url(),
+    events,
+    description: null,
+    enabled: true,
+    secret: newWebhookSecret(),
+    createdAt: at,
+    updatedAt: at,
+    disabledReason: null,
+  };
+  await store.createWebhook(webhook, 10);
+  receiver.secret = webhook.secret;
+  const event = domainEvent(companyId, 'withdrawal.completed', { id: newId('withdrawal'), status: 'completed' }, new Date());
+  await new MoneyTransaction(tableName).event(event).commit(db);
+  return { companyId, webhook, event };
+}
+
+/** The stream record DynamoDB writes for the event item's insert (NEW_AND_OLD_IMAGES). */
+function streamRecord(eventName: 'INSERT' | 'MODIFY', image: Record<string, string>) {
+  return {
+    eventName,
+    dynamodb: { NewImage: Object.fromEntries(Object.entries(image).map(([name, value]) => [name, { S: value }])) },
+  } as DynamoDBStreamEvent['Records'][number];
+}
+
+function sqsRecord(messageId: string, body: unknown) {
+  return { messageId, body: typeof body === 'string' ? body : JSON.stringify(body) } as SQSEvent['Records'][number];
+}
+
+const sentBodies = () =>
+  sqs.commandCalls(SendMessageBatchCommand).flatMap((call) => call.args[0].input.Entries!.map((entry) => ({ ...entry, body: JSON.parse(entry.MessageBody!) })));
+
+describe('dispatcher Lambda on the table stream', () => {
+  it('sends one SQS message per matching webhook for an inserted Event, ignores other records, then marks the event', async () => {
+    const { companyId, webhook, event } = await setup(['withdrawal.completed']);
+    const image = { PK: `COMPANY#${companyId}`, SK: `EVENT#${event.id}`, type: 'Event', id: event.id, companyId, eventType: event.type };
+
+    const outcome = await dispatcher.handler({
+      Records: [
+        streamRecord('INSERT', image),
+        streamRecord('MODIFY', image),
+        streamRecord('INSERT', { ...image, type: 'Deposit', SK: 'DEPOSIT#x' }),
+      ],
+    });
+
+    expect(outcome).toEqual({ events: 1, messages: 1 });
+    expect(sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.QueueUrl).toBe(QUEUE_URL);
+    expect(sentBodies()).toEqual([
+      expect.objectContaining({ DelaySeconds: 0, body: { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 } }),
+    ]);
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(companyId, event.id), ConsistentRead: true }));
+    expect(Item!.dispatchedTo).toEqual([webhook.id]);
+    expect(Item!.GSI1PK).toBeUndefined();
+  });
+
+  it('fails the batch (for Lambda to bisect and retry) and leaves the event marked when SQS refuses', async () => {
+    const { companyId, event } = await setup();
+    sqs.on(SendMessageBatchCommand).rejects(new Error('SQS down'));
+
+    await expect(
+      dispatcher.handler({ Records: [streamRecord('INSERT', { type: 'Event', id: event.id, companyId, eventType: event.type })] }),
+    ).rejects.toThrow('SQS down');
+
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(companyId, event.id), ConsistentRead: true }));
+    expect(Item!.GSI1PK).toBe('EVENTS#UNDISPATCHED');
+  });
+});
+
+describe('sender Lambda on the webhook queue', () => {
+  it('delivers, re-queues a failed try on the schedule, and reports only unprocessable messages as batch item failures', async () => {
+    const ok = await setup();
+    const message = (ids: { companyId: string; event: { id: string }; webhook: { id: string } }, attempt = 1) => ({
+      companyId: ids.companyId,
+      eventId: ids.event.id,
+      webhookId: ids.webhook.id,
+      round: 0,
+      attempt,
+    });
+
+    const first = await sender.handler({ Records: [sqsRecord('m-ok', message(ok)), sqsRecord('m-bad', '{not json')] });
+
+    expect(first).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-bad' }] });
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(receiver.deliveries[0]!.verifyError).toBeNull();
+
+    const failing = await setup();
+    receiver.respond = (_, res) => res.writeHead(500).end();
+    const second = await sender.handler({ Records: [sqsRecord('m-500', message(failing))] });
+
+    expect(second).toEqual({ batchItemFailures: [] });
+    const [retry] = sentBodies();
+    // 5 s ± 10 %, in whole seconds.
+    expect(retry!.DelaySeconds).toBeGreaterThanOrEqual(5);
+    expect(retry!.DelaySeconds).toBeLessThanOrEqual(6);
+    expect(retry!.body).toMatchObject({ ...message(failing, 2), notBefore: expect.any(String) });
+  });
+
+  it('rides waits beyond SQS’s 15 minutes on notBefore: at most 900 s each time, re-delayed until due', async () => {
+    const { companyId, event, webhook } = await setup();
+    receiver.respond = (_, res) => res.writeHead(500).end();
+    // Try 3 fails: the contract's next wait is 30 min.
+    await sender.handler({ Records: [sqsRecord('m-3', { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 3 })] });
+    const [queued] = sentBodies();
+    expect(queued!.DelaySeconds).toBe(900);
+    sqs.resetHistory();
+
+    // Back before it is due: sent back to wait again, without a try.
+    const early = await sender.handler({ Records: [sqsRecord('m-4', queued!.body)] });
+
+    expect(early).toEqual({ batchItemFailures: [] });
+    expect(receiver.deliveries).toHaveLength(1);
+    const [again] = sentBodies();
+    expect(again!.body).toEqual(queued!.body);
+    expect(again!.DelaySeconds).toBeGreaterThan(900 * 0.9);
+  });
+
+  it('after the last try sends the message to the dead-letter queue and marks the delivery failed', async () => {
+    const { companyId, event, webhook } = await setup();
+    receiver.respond = (_, res) => res.writeHead(502).end();
+
+    const result = await sender.handler({
+      Records: [sqsRecord('m-10', { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 10 })],
+    });
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
+    const [dead] = sqs.commandCalls(SendMessageCommand);
+    expect(dead!.args[0].input.QueueUrl).toBe(DLQ_URL);
+    expect(JSON.parse(dead!.args[0].input.MessageBody!)).toMatchObject({ eventId: event.id, attempt: 10, reason: 'all 10 tries failed; the last: HTTP 502' });
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(companyId, event.id, webhook.id), ConsistentRead: true }),
+    );
+    expect(Item!.status).toBe('failed');
+  });
+
+  it('reports the message as failed when its follow-up cannot be queued, so SQS shows it again', async () => {
+    const { companyId, event, webhook } = await setup();
+    receiver.respond = (_, res) => res.writeHead(500).end();
+    sqs.on(SendMessageBatchCommand).rejects(new Error('SQS down'));
+
+    const result = await sender.handler({ Records: [sqsRecord('m-x', { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 })] });
+
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-x' }] });
+  });
+});
