@@ -112,7 +112,15 @@ const request = (route: RouteSpec) => fc.record({
   query: fc.dictionary(fc.constantFrom('limit', 'cursor', 'x', 'status'), fc.string({ maxLength: 20 }), { maxKeys: 3 }),
 });
 
-async function send(route: RouteSpec, input: fc.Infer<ReturnType<typeof request>>) {
+interface FuzzedRequest {
+  body: string | undefined;
+  id: string;
+  contentType: string | undefined;
+  idempotencyKey: string | undefined;
+  query: Record<string, string>;
+}
+
+async function send(route: RouteSpec, input: FuzzedRequest) {
   const path = route.path.replace('{id}', input.id).replace(/^\/v1/, '');
   const query = new URLSearchParams(input.query).toString();
   const headers: Record<string, string> = { 'X-Api-Key': runtime.sandbox.apiKey, 'X-Api-Secret': runtime.sandbox.apiSecret };
@@ -161,7 +169,7 @@ describe('authentication under fuzzed headers', () => {
             headers: { 'X-Api-Key': key, 'X-Api-Secret': secret },
           });
           expect(response.status).toBe(401);
-          expect((await response.json()).error.code).toBe('AUTH_FAILED');
+          expect(((await response.json()) as { error: { code: string } }).error.code).toBe('AUTH_FAILED');
         },
       ),
       { numRuns: 60, seed: 20261122 },
