@@ -19,13 +19,18 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
 import type { StageConfig } from './stages.ts';
+
+/** A batch's messages are sent in parallel, each given at most the contract's 15 s. */
+const WEBHOOK_SENDER_TIMEOUT = Duration.seconds(30);
 
 export interface CambioStackProps extends StackProps {
   config: StageConfig;
@@ -53,6 +58,7 @@ export class CambioStack extends Stack {
     [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
 
     this.chainPollers(config);
+    this.webhookDelivery(config);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -223,6 +229,63 @@ export class CambioStack extends Stack {
     return sender;
   }
 
+  /**
+   * Webhook delivery (functions/domain/webhook-delivery.ts). The dispatcher reads the table's
+   * stream, filtered to inserted Event items, and sends one message per delivery to the webhook
+   * queue; a failing batch is bisected and retried, and whatever still fails keeps its
+   * undispatched mark, which the same function sweeps every minute. The sender consumes the queue
+   * in batches of 10 and reports partial batch failures, so one bad message never re-sends the rest.
+   */
+  private webhookDelivery(config: StageConfig): void {
+    const queueEnvironment = { WEBHOOK_QUEUE_URL: this.webhookQueue.queueUrl, WEBHOOK_DLQ_URL: this.webhookDlq.queueUrl };
+    const dispatcherName = lambdaName(WEBHOOK_DISPATCHER.handler);
+    const dispatcher = new ApiFunction(this, dispatcherName, {
+      handler: WEBHOOK_DISPATCHER.handler,
+      functionName: `${this.stackName}-${dispatcherName}`,
+      config,
+      tableName: this.table.tableName,
+      depositAccountXpub: this.depositAccountXpub(config),
+      timeout: Duration.seconds(60),
+    });
+    for (const [name, value] of Object.entries(queueEnvironment)) dispatcher.addEnvironment(name, value);
+    // Reads webhooks and the undispatched index; its only write clears an event's mark.
+    this.table.grantReadData(dispatcher);
+    this.table.grant(dispatcher, 'dynamodb:UpdateItem');
+    this.webhookQueue.grantSendMessages(dispatcher);
+    dispatcher.addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        filters: [
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual('Event') } } } }),
+        ],
+      }),
+    );
+    new Rule(this, 'WebhookSweepSchedule', {
+      description: 'Dispatches webhook events the stream did not (failed batches, redeliveries)',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(dispatcher, { retryAttempts: 0 })],
+    });
+
+    const senderName = lambdaName(WEBHOOK_SENDER.handler);
+    const sender = new ApiFunction(this, senderName, {
+      handler: WEBHOOK_SENDER.handler,
+      functionName: `${this.stackName}-${senderName}`,
+      config,
+      tableName: this.table.tableName,
+      depositAccountXpub: this.depositAccountXpub(config),
+      timeout: WEBHOOK_SENDER_TIMEOUT,
+    });
+    for (const [name, value] of Object.entries(queueEnvironment)) sender.addEnvironment(name, value);
+    // Reads event, webhook and delivery; writes attempts and disables a webhook on 410.
+    this.table.grantReadWriteData(sender);
+    this.webhookQueue.grantSendMessages(sender);
+    this.webhookDlq.grantSendMessages(sender);
+    sender.addEventSource(new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true }));
+  }
+
   private webhookQueues(): [Queue, Queue] {
     const dlq = new Queue(this, 'WebhookDlq', {
       retentionPeriod: Duration.days(14),
@@ -233,7 +296,9 @@ export class CambioStack extends Stack {
       // The contract's retry schedule spans about 3 days (5 s … 24 h); the 4-day default would be
       // too close, so messages live as long as SQS allows.
       retentionPeriod: Duration.days(14),
-      visibilityTimeout: Duration.seconds(60),
+      // Six times the sender's timeout, as AWS advises for an SQS event source: a batch still being
+      // sent is never shown to a second sender.
+      visibilityTimeout: Duration.seconds(WEBHOOK_SENDER_TIMEOUT.toSeconds() * 6),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // Ten receives: the first attempt and the contract's nine retries.

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES } from '../../functions/http/gateway-responses.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
@@ -205,10 +205,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per route plus the authorizer, the deposit poller and the withdrawal sender, all on nodejs22.x and arm64', () => {
+    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender and the webhook dispatcher and sender, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 3);
+      expect(functions).toHaveLength(ROUTES.length + 5);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -276,6 +276,75 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: minutes === 1 ? 'rate(1 minute)' : `rate(${minutes} minutes)`,
       Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [poller, 'Arn'] } })]),
+    });
+  });
+
+  describe('webhook delivery', () => {
+    const idOf = (handler: string) => logicalIdOfFunction(template, functionName(stage, handler));
+    const mappingOf = (handler: string) => {
+      const id = idOf(handler);
+      const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')).filter(
+        (mapping) => mapping.Properties!.FunctionName.Ref === id,
+      );
+      expect(mappings).toHaveLength(1);
+      return mappings[0]!.Properties!;
+    };
+    const queueIds = () => {
+      const queues = resourcesOfType(template, 'AWS::SQS::Queue');
+      const main = Object.keys(queues).find((id) => queues[id]!.Properties!.RedrivePolicy)!;
+      const dlq = Object.keys(queues).find((id) => id !== main)!;
+      return { main, dlq, queues };
+    };
+
+    it('runs the dispatcher on the table stream, filtered to inserted Event items, bisecting and retrying a failing batch', () => {
+      const mapping = mappingOf(WEBHOOK_DISPATCHER.handler);
+      const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
+
+      expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+      expect(mapping.StartingPosition).toBe('TRIM_HORIZON');
+      expect(mapping.BisectBatchOnFunctionError).toBe(true);
+      expect(mapping.MaximumRetryAttempts).toBeGreaterThan(0);
+      expect(mapping.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern))).toEqual([
+        { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['Event'] } } } },
+      ]);
+      const { actions } = grantsOf(template, functionName(stage, WEBHOOK_DISPATCHER.handler));
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:Query', 'dynamodb:UpdateItem', 'sqs:SendMessage']));
+      expect(actions).not.toContain('dynamodb:PutItem');
+    });
+
+    it('sweeps undispatched events with the dispatcher every minute', () => {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 minute)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [idOf(WEBHOOK_DISPATCHER.handler), 'Arn'] } })],
+      });
+    });
+
+    it('runs the sender on the webhook queue in batches of 10 with partial batch responses, and lets it write to the dead-letter queue', () => {
+      const mapping = mappingOf(WEBHOOK_SENDER.handler);
+      const { main, dlq, queues } = queueIds();
+
+      expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [main, 'Arn'] });
+      expect(mapping.BatchSize).toBe(10);
+      expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+      const sender = resourcesOfType(template, 'AWS::Lambda::Function')[idOf(WEBHOOK_SENDER.handler)]!.Properties!;
+      // AWS advises a visibility timeout of six times the function's timeout for an SQS source.
+      expect(queues[main]!.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * sender.Timeout);
+      expect(sender.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: main });
+      expect(sender.Environment.Variables.WEBHOOK_DLQ_URL).toEqual({ Ref: dlq });
+      const policies = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).filter((policy) =>
+        JSON.stringify(policy.Properties!.Roles).includes(sender.Role['Fn::GetAtt'][0]),
+      );
+      const statements = policies.flatMap((policy) => policy.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+      const sendsTo = statements.filter((statement) => [statement.Action].flat().includes('sqs:SendMessage')).map((statement) => JSON.stringify(statement.Resource));
+      expect(sendsTo.some((resource) => resource.includes(dlq))).toBe(true);
+      expect(statements.some((statement) => [statement.Action].flat().includes('sqs:DeleteMessage'))).toBe(true);
+      expect(grantsOf(template, functionName(stage, WEBHOOK_SENDER.handler)).actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:BatchGetItem']));
+    });
+
+    it('allows webhooks to loopback on no deployed function', () => {
+      for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
+        expect(fn.Properties!.Environment.Variables.WEBHOOK_ALLOW_LOOPBACK_HTTP).toBeUndefined();
+      }
     });
   });
 
