@@ -1,0 +1,68 @@
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { parseArgs } from 'node:util';
+import { EVENT_TYPES } from '#domain/events';
+import { isId } from '#domain/ids';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { optionalEnv } from '#adapters/env';
+import { JavaMissingError } from './dynamodb-local.ts';
+import { withLocalData } from './local-data.ts';
+
+/**
+ * `npm run events:redeliver -- --company cmp_… --since <ISO time> [--type deposit.completed …]`:
+ * for devops. Marks the company's events created since that time (of those types) for dispatch
+ * again; the dispatcher (the local runtime's timer, the stack's scheduled sweep) then sends each
+ * to the webhooks subscribed to it now, with its original id and body, as a new round with a full
+ * retry schedule. Local runtime data by default; `--table <name>` works on a deployed stage's
+ * table with your AWS credentials.
+ */
+const USAGE =
+  'Usage: npm run events:redeliver -- --company cmp_... --since 2026-01-01T00:00:00Z [--type deposit.completed ...] [--table <name>] [--json]';
+const { values } = parseArgs({
+  options: {
+    company: { type: 'string' },
+    since: { type: 'string' },
+    type: { type: 'string', multiple: true },
+    table: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+function refuse(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+if (!isId('company', values.company)) refuse('--company must be a company id (cmp_...)');
+const since = new Date(values.since ?? '');
+if (!values.since || Number.isNaN(since.getTime()) || !/^\d{4}-\d\d-\d\dT/.test(values.since)) refuse('--since must be an ISO 8601 time');
+if (since.getTime() > Date.now()) refuse('--since is in the future');
+const types = values.type?.flatMap((value) => value.split(',')).map((value) => value.trim()) ?? null;
+const unknown = types?.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type)) ?? [];
+if (unknown.length) refuse(`--type ${unknown.join(', ')} is not an event type (${EVENT_TYPES.join(', ')})`);
+
+async function redeliver(endpoint: string | undefined, tableName: string) {
+  const db = createDocumentClient(endpoint);
+  try {
+    return await new DynamoWebhookStore(db, tableName).markForRedelivery(values.company!, since, types);
+  } finally {
+    db.destroy();
+  }
+}
+
+try {
+  const marked = values.table
+    ? await redeliver(optionalEnv('DYNAMODB_ENDPOINT'), values.table)
+    : await withLocalData((endpoint, tableName) => redeliver(endpoint, tableName));
+  if (values.json) {
+    console.log(JSON.stringify({ events: marked.length, eventIds: marked.map((event) => event.id) }));
+  } else {
+    console.log(`${marked.length} event(s) of ${values.company} since ${since.toISOString()} marked for redelivery`);
+    for (const event of marked) console.log(`  ${event.id}  ${event.type}  (round ${event.round})`);
+    if (!values.table) console.log('The local runtime (npm start) sends them within a second; if it is not running, at its next start.');
+  }
+} catch (error) {
+  console.error(error instanceof JavaMissingError ? error.message : `events:redeliver failed: ${String(error)}`);
+  process.exitCode = 1;
+}
