@@ -12,6 +12,7 @@ import { AUTHORIZER, ROUTES, type RouteSpec } from '#functions/routes';
 import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
 import { JSON_HEADERS } from '#http/envelope';
 import type { StageConfig } from '../lib/stages.ts';
+import { isDocsRequest, serveDocs } from './docs-route.ts';
 
 /**
  * The local stand-in for API Gateway's REST API: it matches the route table, runs the same REQUEST
@@ -72,6 +73,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     const requestId = randomUUID();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
+    // The reference page and openapi.json: static, unauthenticated, before the route table.
+    if (isDocsRequest(method, url.pathname)) return serveDocs(url.pathname, res);
     const body = await readBody(req);
     if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
     if (!throttle()) return sendGateway(res, 'THROTTLED', requestId);

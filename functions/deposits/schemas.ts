@@ -4,6 +4,7 @@ import { amountField, literalField, referenceField, tronAddressField } from '#ht
 /** A percentage above 0 and below 100 with at most two decimals (12.5 → 1250 basis points). */
 const percentField = v.pipe(
   v.number('must be a number between 0 and 100, e.g. 12.5'),
+  v.metadata({ exclusiveMinimum: 0, exclusiveMaximum: 100, description: 'Percentage of every confirmed transfer, at most 2 decimals' }),
   v.check((value) => value > 0 && value < 100, 'must be greater than 0 and less than 100'),
   // A JSON number is a binary float: 12.34 × 100 is 1233.9999…, so compare with a tolerance.
   v.check((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, 'must have at most 2 decimal places'),
@@ -16,6 +17,8 @@ const splitField = v.pipe(
     percent: v.optional(percentField),
     amount: v.optional(amountField('USDT')),
   }),
+  // The rawCheck below, for the OpenAPI document: exactly one of the two.
+  v.metadata({ oneOf: [{ required: ['percent'] }, { required: ['amount'] }] }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const given = Number(dataset.value.percent !== undefined) + Number(dataset.value.amount !== undefined);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AmountFormatError, parseAmount, type Currency } from '#domain/money';
+import { AmountFormatError, parseAmount, SCALE, type Currency } from '#domain/money';
 import { isTronAddress } from '#domain/tron-address';
 
 /**
@@ -11,6 +11,13 @@ import { isTronAddress } from '#domain/tron-address';
 export const amountField = (currency: Currency) =>
   v.pipe(
     v.unknown(),
+    // What the OpenAPI document shows for this field (the parsing below is the real rule).
+    v.metadata({
+      type: 'string',
+      pattern: amountPattern(currency),
+      description: `${currency} amount: a decimal string greater than zero with at most ${SCALE[currency]} decimals, never a JSON number`,
+      examples: [currency === 'USDT' ? '25.50' : '54.00'],
+    }),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       try {
         return parseAmount(dataset.value, currency);
@@ -22,6 +29,12 @@ export const amountField = (currency: Currency) =>
     }),
   );
 
+/** parseAmount's rule as a JSON Schema pattern: no sign, exponent or leading zeros, not zero, at
+ * most 12 whole digits and the currency's scale in decimals. */
+export function amountPattern(currency: Currency): string {
+  return `^(?!0+(\\.0+)?$)(0|[1-9]\\d{0,11})(\\.\\d{1,${SCALE[currency]}})?$`;
+}
+
 export const REFERENCE_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const referenceField = v.pipe(
@@ -31,7 +44,30 @@ export const referenceField = v.pipe(
 
 export const tronAddressField = v.pipe(
   v.string('must be a TRON address string'),
+  v.metadata({ pattern: '^T[1-9A-HJ-NP-Za-km-z]{33}$', description: 'TRON address (base58check, starting with T)' }),
   v.check((value: string) => isTronAddress(value), 'must be a valid TRON address (base58check, starting with T)'),
 );
 
 export const literalField = <T extends string>(value: T) => v.literal(value, `must be "${value}"`);
+
+/*
+ * Record fields: the shapes of what the API answers (functions/<area>/records.ts), from which the
+ * OpenAPI document describes each response (functions/openapi/document.ts). Tests parse every
+ * handler's real answer with them, so a view and its documented record cannot drift apart.
+ */
+
+/** An id of one kind: its prefix, then a ULID (../shared/api-contract.md, Conventions). */
+export const idField = (prefix: string) =>
+  v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`)), v.metadata({ examples: [`${prefix}_01JBZ6W1V7Q8R9S0T1U2V3W4X5`] }));
+
+/** Money as answered: the currency's full scale (`"10.500000"`, `"54.00"`). */
+export const amountOutField = (currency: Currency) =>
+  v.pipe(
+    v.string(),
+    v.regex(new RegExp(`^\\d+\\.\\d{${SCALE[currency]}}$`)),
+    v.description(`${currency} amount as a decimal string with all ${SCALE[currency]} decimals`),
+    v.metadata({ examples: [currency === 'USDT' ? '25.500000' : '54.00'] }),
+  );
+
+/** ISO 8601 UTC with milliseconds. */
+export const timeField = v.pipe(v.string(), v.isoTimestamp(), v.metadata({ examples: ['2026-01-15T12:00:00.000Z'] }));

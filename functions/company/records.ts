@@ -1,0 +1,25 @@
+import * as v from 'valibot';
+import { amountOutField, idField, timeField } from '#http/fields';
+
+/** GET /v1/company (../shared/api-contract.md, Company). */
+export const companyRecord = v.strictObject({
+  id: idField('cmp'),
+  name: v.string(),
+  environment: v.picklist(['sandbox', 'production']),
+  status: v.literal('active'),
+  createdAt: timeField,
+});
+
+const balanceRow = <C extends 'USDT' | 'BRL'>(currency: C) =>
+  v.strictObject({
+    currency: v.literal(currency),
+    available: v.pipe(amountOutField(currency), v.description('Spendable now')),
+    pending: v.pipe(amountOutField(currency), v.description('Deposits seen on chain, not yet confirmed')),
+    locked: v.pipe(amountOutField(currency), v.description('Held for withdrawals in flight')),
+  });
+
+/** GET /v1/company/balance: every currency is listed, zero when never held. */
+export const balanceRecord = v.strictObject({
+  balances: v.array(v.variant('currency', [balanceRow('USDT'), balanceRow('BRL')])),
+  updatedAt: timeField,
+});

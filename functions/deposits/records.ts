@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+import { amountOutField, idField, timeField } from '#http/fields';
+
+const transaction = v.strictObject({
+  txHash: v.string(),
+  amount: amountOutField('USDT'),
+  blockNumber: v.pipe(v.number(), v.integer()),
+  confirmations: v.pipe(v.number(), v.integer()),
+  status: v.picklist(['confirming', 'confirmed']),
+});
+
+const split = v.strictObject({
+  address: v.string(),
+  percent: v.nullable(v.number()),
+  amount: v.nullable(amountOutField('USDT')),
+  forwardedAmount: amountOutField('USDT'),
+  withdrawalId: v.nullable(idField('wdr')),
+});
+
+/** The deposit record (../shared/api-contract.md, Deposits); also the `data` of deposit.* events. */
+export const depositRecord = v.strictObject({
+  id: idField('dep'),
+  method: v.literal('usdt'),
+  reference: v.string(),
+  network: v.literal('tron'),
+  address: v.pipe(v.string(), v.description('Fresh TRON address for this deposit only')),
+  amount: v.nullable(amountOutField('USDT')),
+  receivedAmount: amountOutField('USDT'),
+  creditedAmount: amountOutField('USDT'),
+  amountStatus: v.nullable(v.picklist(['exact', 'underpaid', 'overpaid'])),
+  status: v.picklist(['awaiting_payment', 'confirming', 'completed', 'expired']),
+  confirmations: v.pipe(v.number(), v.integer()),
+  requiredConfirmations: v.pipe(v.number(), v.integer()),
+  transactions: v.array(transaction),
+  split: v.nullable(split),
+  expiresAt: timeField,
+  createdAt: timeField,
+  updatedAt: timeField,
+});

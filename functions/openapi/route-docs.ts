@@ -1,0 +1,177 @@
+import type * as v from 'valibot';
+import type { ErrorCode } from '#domain/errors';
+import { LIST_LIMIT } from '#domain/conversions';
+import { WEBHOOK_LIST_LIMIT } from '#domain/webhooks';
+import type { HttpMethod } from '../routes.ts';
+import { balanceRecord, companyRecord } from '../company/records.ts';
+import { createConversionBody, createQuoteBody, listConversionsQuery } from '../conversions/schemas.ts';
+import { conversionRecord, quoteRecord } from '../conversions/records.ts';
+import { createDepositBody } from '../deposits/schemas.ts';
+import { depositRecord } from '../deposits/records.ts';
+import { listWebhooksQuery, webhookBody } from '../webhooks/schemas.ts';
+import { createdWebhookRecord, deletedWebhookRecord, webhookRecord } from '../webhooks/records.ts';
+import { createWithdrawalBody } from '../withdrawals/schemas.ts';
+import { withdrawalRecord } from '../withdrawals/records.ts';
+
+/**
+ * What the OpenAPI document says about each entry of the route table (functions/routes.ts): the
+ * schemas the handler validates with, the record it answers, and the error codes only this route
+ * produces. The codes every route shares (auth, throttling, body and Idempotency-Key rules, 404 on
+ * an unknown id) are added by the document builder from the route's shape. A test fails when a
+ * route has no entry here, or an entry no route.
+ */
+export interface RouteDoc {
+  operationId: string;
+  tag: 'Company' | 'Deposits' | 'Withdrawals' | 'Conversions' | 'Webhooks';
+  summary: string;
+  description?: string;
+  /** The schema the handler validates its body with (components name, schema), and an example
+   * body (the contract test checks it against the schema and sends it). */
+  body?: { name: string; schema: v.GenericSchema; example: Record<string, unknown> };
+  /** The schema the handler validates its query with, and the default page size. */
+  query?: { schema: v.GenericSchema; defaultLimit: number };
+  success: { status: 200 | 201; record: { name: string; schema: v.GenericSchema }; list?: boolean; description: string };
+  /** Codes this route answers beyond the shared ones. */
+  errors?: ErrorCode[];
+}
+
+export type RouteKey = `${HttpMethod} ${string}`;
+
+const deposit = { name: 'Deposit', schema: depositRecord };
+const withdrawal = { name: 'Withdrawal', schema: withdrawalRecord };
+const conversion = { name: 'Conversion', schema: conversionRecord };
+const webhook = { name: 'Webhook', schema: webhookRecord };
+const webhookExample = { url: 'https://example.com/webhooks/cambio', events: ['deposit.completed', 'withdrawal.completed'], description: 'Orders service' };
+
+export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
+  'GET /v1/company': {
+    operationId: 'getCompany',
+    tag: 'Company',
+    summary: 'Get the company',
+    description: 'The company the API key belongs to.',
+    success: { status: 200, record: { name: 'Company', schema: companyRecord }, description: 'The company' },
+  },
+  'GET /v1/company/balance': {
+    operationId: 'getBalance',
+    tag: 'Company',
+    summary: 'Get the balance',
+    description:
+      'Every currency, zero when never held. `available`: spendable now; `pending`: deposits seen on chain, not yet ' +
+      'confirmed; `locked`: held for withdrawals in flight. Every change is a ledger entry written in the same transaction.',
+    success: { status: 200, record: { name: 'Balance', schema: balanceRecord }, description: 'Balances by currency' },
+  },
+  'POST /v1/deposits': {
+    operationId: 'createDeposit',
+    tag: 'Deposits',
+    summary: 'Create a deposit',
+    description:
+      'A fresh TRON address for this deposit only (derived from the service xpub). Whatever arrives is credited after 19 ' +
+      'confirmations. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are ' +
+      'still credited). `split` forwards a share of every confirmed transfer on chain.',
+    body: {
+      name: 'CreateDepositRequest',
+      schema: createDepositBody,
+      example: { method: 'usdt', network: 'tron', reference: 'order-1001', amount: '25.00' },
+    },
+    success: { status: 201, record: deposit, description: 'The deposit, with its address' },
+    errors: ['DUPLICATE_REFERENCE'],
+  },
+  'GET /v1/deposits/{id}': {
+    operationId: 'getDeposit',
+    tag: 'Deposits',
+    summary: 'Get a deposit',
+    success: { status: 200, record: deposit, description: 'The deposit' },
+  },
+  'POST /v1/withdrawals': {
+    operationId: 'createWithdrawal',
+    tag: 'Withdrawals',
+    summary: 'Create a withdrawal',
+    description:
+      '`amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. ' +
+      '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`).',
+    body: {
+      name: 'CreateWithdrawalRequest',
+      schema: createWithdrawalBody,
+      example: { method: 'usdt', network: 'tron', address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK', amount: '5.00', reference: 'payout-1001' },
+    },
+    success: { status: 201, record: withdrawal, description: 'The withdrawal, pending' },
+    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL'],
+  },
+  'GET /v1/withdrawals/{id}': {
+    operationId: 'getWithdrawal',
+    tag: 'Withdrawals',
+    summary: 'Get a withdrawal',
+    success: { status: 200, record: withdrawal, description: 'The withdrawal' },
+  },
+  'POST /v1/conversions/quote': {
+    operationId: 'createQuote',
+    tag: 'Conversions',
+    summary: 'Quote a USDT → BRL conversion',
+    description: 'Fixes the rate for 30 s. `settlementAmount` = `sourceAmount` × `rate`, rounded down to the cent.',
+    body: { name: 'CreateQuoteRequest', schema: createQuoteBody, example: { sourceCurrency: 'USDT', settlementCurrency: 'BRL', sourceAmount: '10.00' } },
+    success: { status: 201, record: { name: 'Quote', schema: quoteRecord }, description: 'The quote' },
+    errors: ['PRICE_UNAVAILABLE'],
+  },
+  'POST /v1/conversions': {
+    operationId: 'createConversion',
+    tag: 'Conversions',
+    summary: 'Execute a quote',
+    description: 'One transaction: USDT debited, BRL credited, quote marked used.',
+    body: { name: 'CreateConversionRequest', schema: createConversionBody, example: { quoteId: 'qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5', reference: 'convert-1001' } },
+    success: { status: 201, record: conversion, description: 'The completed conversion' },
+    errors: ['NOT_FOUND', 'QUOTE_ALREADY_USED', 'QUOTE_EXPIRED', 'INSUFFICIENT_BALANCE'],
+  },
+  'GET /v1/conversions': {
+    operationId: 'listConversions',
+    tag: 'Conversions',
+    summary: 'List conversions',
+    description: 'Newest first; follow `pagination.nextCursor` until it is null.',
+    query: { schema: listConversionsQuery, defaultLimit: LIST_LIMIT.default },
+    success: { status: 200, record: conversion, list: true, description: 'A page of conversions' },
+  },
+  'GET /v1/conversions/{id}': {
+    operationId: 'getConversion',
+    tag: 'Conversions',
+    summary: 'Get a conversion',
+    success: { status: 200, record: conversion, description: 'The conversion' },
+  },
+  'GET /v1/webhooks': {
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: 'List webhooks',
+    description: 'Newest first; follow `pagination.nextCursor` until it is null.',
+    query: { schema: listWebhooksQuery, defaultLimit: WEBHOOK_LIST_LIMIT.default },
+    success: { status: 200, record: webhook, list: true, description: 'A page of webhooks' },
+  },
+  'POST /v1/webhooks': {
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    summary: 'Create a webhook',
+    description:
+      'At most 10 per company. `url` must be `https://` and resolve to public addresses only (the local runtime alone also ' +
+      'allows `http://` loopback targets). The answer carries the signing `secret`, shown only this once.',
+    body: { name: 'WebhookRequest', schema: webhookBody, example: webhookExample },
+    success: { status: 201, record: { name: 'CreatedWebhook', schema: createdWebhookRecord }, description: 'The webhook and its secret' },
+    errors: ['LIMIT_REACHED'],
+  },
+  'GET /v1/webhooks/{id}': {
+    operationId: 'getWebhook',
+    tag: 'Webhooks',
+    summary: 'Get a webhook',
+    success: { status: 200, record: webhook, description: 'The webhook' },
+  },
+  'PUT /v1/webhooks/{id}': {
+    operationId: 'replaceWebhook',
+    tag: 'Webhooks',
+    summary: 'Replace a webhook',
+    description: 'Same body as POST; omitted optional fields take their defaults. The secret is kept.',
+    body: { name: 'WebhookRequest', schema: webhookBody, example: webhookExample },
+    success: { status: 200, record: webhook, description: 'The webhook as replaced' },
+  },
+  'DELETE /v1/webhooks/{id}': {
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    success: { status: 200, record: { name: 'DeletedWebhook', schema: deletedWebhookRecord }, description: 'The webhook is gone' },
+  },
+};

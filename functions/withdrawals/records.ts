@@ -1,0 +1,19 @@
+import * as v from 'valibot';
+import { amountOutField, idField, timeField } from '#http/fields';
+
+/** The withdrawal record (../shared/api-contract.md, Withdrawals); also the `data` of withdrawal.* events. */
+export const withdrawalRecord = v.strictObject({
+  id: idField('wdr'),
+  method: v.literal('usdt'),
+  reference: v.string(),
+  network: v.literal('tron'),
+  address: v.string(),
+  amount: amountOutField('USDT'),
+  fee: v.pipe(amountOutField('USDT'), v.description('Network fee, held and spent on top of `amount`')),
+  status: v.picklist(['pending', 'processing', 'completed', 'failed']),
+  txHash: v.nullable(v.string()),
+  failureReason: v.nullable(v.string()),
+  createdAt: timeField,
+  updatedAt: timeField,
+  completedAt: v.nullable(timeField),
+});

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#functions/routes';
+import { ERROR_STATUS } from '#domain/errors';
+import { EVENT_TYPES } from '#domain/events';
+import { AmountFormatError, parseAmount } from '#domain/money';
+import { amountPattern } from '#http/fields';
+import { CLIENT_TYPES_FILE, clientTypes, OPENAPI_FILE, openApiJson } from '#functions/openapi/artifacts';
+import { ROUTE_DOCS } from '#functions/openapi/route-docs';
+import { routeKey } from '#functions/openapi/document';
+import { loadOpenApi, openApiValidators } from '../support/openapi.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const committed = (file: string) => readFileSync(`${ROOT}${file}`, 'utf8');
+const REGENERATE = 'generated from the code and committed: run `npm run openapi` and commit the result, never edit it by hand';
+
+describe('openapi.json', () => {
+  it('is exactly what the code generates', () => {
+    expect(committed(OPENAPI_FILE), `${OPENAPI_FILE} is ${REGENERATE}`).toBe(openApiJson());
+  });
+
+  it('gives the Node client the types generated from it', async () => {
+    expect(committed(CLIENT_TYPES_FILE), `${CLIENT_TYPES_FILE} is ${REGENERATE}`).toBe(await clientTypes(committed(OPENAPI_FILE)));
+  });
+
+  it('is a valid OpenAPI 3.1 document for a third-party validator (swagger-parser)', async () => {
+    const api = await SwaggerParser.validate(loadOpenApi() as never);
+    expect((api as { openapi?: string }).openapi).toBe('3.1.0');
+  });
+
+  it('documents every route of the route table, and nothing else', () => {
+    const doc = loadOpenApi();
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual(ROUTES.map(routeKey).sort());
+    expect(Object.keys(ROUTE_DOCS).sort()).toEqual(ROUTES.map(routeKey).sort());
+  });
+
+  it('requires both X-Api-Key and X-Api-Secret on every route', () => {
+    const doc = loadOpenApi();
+    expect(doc.components.securitySchemes).toEqual({
+      ApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
+      ApiSecret: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Secret' }),
+    });
+    // One requirement object naming both: both are needed (two objects would mean either).
+    expect(doc.security).toEqual([{ ApiKey: [], ApiSecret: [] }]);
+    for (const route of ROUTES) {
+      const operation = doc.paths[route.path]![route.method.toLowerCase()];
+      expect(operation.security, routeKey(route)).toBeUndefined();
+      expect(Object.keys(operation.responses)).toContain('401');
+    }
+  });
+
+  it('offers Idempotency-Key on every POST, and Idempotent-Replayed on its answers', () => {
+    const doc = loadOpenApi();
+    for (const route of ROUTES.filter((r) => r.method === 'POST')) {
+      const operation = doc.paths[route.path]!.post;
+      expect(operation.parameters, routeKey(route)).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+      for (const response of Object.values<any>(operation.responses)) expect(response.headers).toHaveProperty('Idempotent-Replayed');
+    }
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false });
+  });
+
+  it('pages list routes with limit and cursor, and pagination.nextCursor in the envelope', () => {
+    const doc = loadOpenApi();
+    const lists = Object.entries(ROUTE_DOCS).filter(([, d]) => d.success.list);
+    expect(lists.map(([key]) => key).sort()).toEqual(['GET /v1/conversions', 'GET /v1/webhooks']);
+    for (const [key] of lists) {
+      const operation = doc.paths[key.split(' ')[1]!]!.get;
+      expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'cursor']);
+      expect(operation.parameters[0].schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+      expect(operation.responses['200'].content['application/json'].schema.properties.pagination.properties.nextCursor.type).toEqual([
+        'string',
+        'null',
+      ]);
+    }
+  });
+
+  it('documents every contract error code on some route, each under its HTTP status', () => {
+    const doc = loadOpenApi();
+    const seen = new Set<string>();
+    for (const item of Object.values(doc.paths)) {
+      for (const operation of Object.values<any>(item)) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          if (Number(status) < 400) continue;
+          const codes: string[] = response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+          for (const code of codes) {
+            expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS]).toBe(Number(status));
+            seen.add(code);
+          }
+        }
+      }
+    }
+    expect([...seen].sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+  });
+
+  it('describes every event type as a webhook, with the Standard Webhooks signature headers', () => {
+    const doc = loadOpenApi();
+    expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES]);
+    for (const type of EVENT_TYPES) {
+      const headers = doc.webhooks[type]!.post.parameters.map((p: { name: string; in: string; required: boolean }) => `${p.in}:${p.name}:${p.required}`);
+      expect(headers).toEqual(['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true']);
+    }
+  });
+
+  it('shows request examples that its own schemas accept', () => {
+    const doc = loadOpenApi();
+    const validators = openApiValidators(doc);
+    for (const route of ROUTES) {
+      const body = doc.paths[route.path]![route.method.toLowerCase()].requestBody;
+      if (!body) continue;
+      const validate = validators.requestBody(route.path, route.method);
+      expect(validate(body.content['application/json'].example), `${routeKey(route)}: ${validators.errorsText(validate)}`).toBe(true);
+    }
+  });
+
+  it('states the amount rule with a pattern that agrees with the parser', () => {
+    const samples = ['1', '0.5', '10.50', '25.123456', '999999999999.999999', '0', '0.000000', '00.5', '1.', '.5', '-1', '1e3', '+1', ' 1', '1.1234567', '1000000000000'];
+    for (const currency of ['USDT', 'BRL'] as const) {
+      const pattern = new RegExp(amountPattern(currency));
+      for (const sample of samples) {
+        let parses = true;
+        try {
+          parseAmount(sample, currency);
+        } catch (error) {
+          if (!(error instanceof AmountFormatError)) throw error;
+          parses = false;
+        }
+        expect(pattern.test(sample), `${currency} ${JSON.stringify(sample)}`).toBe(parses);
+      }
+    }
+  });
+});
