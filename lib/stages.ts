@@ -49,6 +49,14 @@ export interface StageConfig {
     LOCAL_HOT_WALLET_KEY?: string;
     /** Cap in sun on the TRX one USDT transfer may burn (../shared/tron-notes.md, Sending). */
     WITHDRAWAL_FEE_LIMIT_SUN: string;
+    /** The local runtime's deposit account xprv (the public test mnemonic): the sweeper signs with
+     * it; deployed stages read theirs from Secrets Manager (SWEEP_ACCOUNT_XPRV_SECRET). */
+    LOCAL_DEPOSIT_ACCOUNT_XPRV?: string;
+    SWEEP_ACCOUNT_XPRV_SECRET?: string;
+    /** Below this a deposit address is not worth its TRX top-up; USDT as a decimal string. */
+    SWEEP_MINIMUM_USDT: string;
+    /** TRX (in sun) sent to a deposit address before its USDT is swept. */
+    SWEEP_TOP_UP_SUN: string;
     /** `true` on the local stage only (and honoured there only): webhooks may target http:// loopback. */
     WEBHOOK_ALLOW_LOOPBACK_HTTP?: 'true';
     /** Waits between webhook tries, e.g. `5s,5m,30m` (functions/domain/webhook-delivery.ts). */
@@ -91,6 +99,10 @@ export const STAGES: Record<StageName, StageConfig> = {
       // sha256("cambio local hot wallet"): address TAxAByvCAmh8Dp4XY4KSar2vs24bYzdkK on the sandbox chain.
       LOCAL_HOT_WALLET_KEY: '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87',
       WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
+      // m/44'/195'/0' of the public test mnemonic: sandbox tokens only.
+      LOCAL_DEPOSIT_ACCOUNT_XPRV: 'xprv9z1pB5qPNYGMVrGcyXt97Jwd9GBRoNFdhJfxqbHjzrBKeN1GMETuGFi1c73SQkP8kkKz5MVoMtLRcsDWggUcaPF32AXN4qNsNWBoJbaHcQ7',
+      SWEEP_MINIMUM_USDT: '1.000000',
+      SWEEP_TOP_UP_SUN: '15000000',
       // Faster than TRON's 3 s so a local deposit completes in ~20 s, not a minute.
       SANDBOX_BLOCK_INTERVAL_MS: '1000',
       // So an integrator can receive events on their own machine (contract, Webhooks).
@@ -121,6 +133,9 @@ export const STAGES: Record<StageName, StageConfig> = {
       USDT_CONTRACT: MAINNET_USDT_CONTRACT,
       SIGNER: 'kms',
       WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
+      SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/sandbox/deposit-account-xprv',
+      SWEEP_MINIMUM_USDT: '1.000000',
+      SWEEP_TOP_UP_SUN: '15000000',
       SANDBOX_BLOCK_INTERVAL_MS: '3000',
       WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
       WEBHOOK_TIMEOUT_MS: '15000',
@@ -149,6 +164,10 @@ export const STAGES: Record<StageName, StageConfig> = {
       SIGNER: 'kms',
       // ~130k energy for a transfer to an empty account at 100 sun each is 13 TRX; 30 TRX leaves room.
       WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
+      SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/production/deposit-account-xprv',
+      // Sweeping burns ~13 TRX: not worth it for less than a few dollars.
+      SWEEP_MINIMUM_USDT: '20.000000',
+      SWEEP_TOP_UP_SUN: '15000000',
       TRONGRID_URL: 'https://api.trongrid.io',
       TRONGRID_API_KEY_SECRET: 'cambio/production/trongrid-api-key',
       WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,

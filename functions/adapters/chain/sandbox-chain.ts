@@ -41,6 +41,9 @@ export const SANDBOX_FAILING_ADDRESS = 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ';
 
 export class BroadcastRefused extends Error {}
 
+/** TRX moves on the sandbox chain as transfers of this pseudo-contract, so one table holds both. */
+export const SANDBOX_TRX = 'TRX';
+
 const TRC20_TRANSFER_SELECTOR = 'a9059cbb';
 
 export class SandboxChain implements ChainReader {
@@ -158,17 +161,20 @@ export class SandboxChain implements ChainReader {
       txID?: string;
       raw_data_hex?: string;
       signature?: string[];
-      raw_data?: { expiration?: number; contract?: { parameter?: { value?: { owner_address?: string; contract_address?: string; data?: string } } }[] };
+      raw_data?: { expiration?: number; contract?: { type?: string; parameter?: { value?: { owner_address?: string; contract_address?: string; data?: string } } }[] };
     };
     const txId = tx.txID ?? '';
     if (!/^[0-9a-f]{64}$/.test(txId) || !tx.raw_data_hex || Buffer.from(sha256(Buffer.from(tx.raw_data_hex, 'hex'))).toString('hex') !== txId) {
       throw new BroadcastRefused('TXID_MISMATCH: txID is not the SHA-256 of raw_data_hex');
     }
-    const call = tx.raw_data?.contract?.[0]?.parameter?.value;
-    if (!call?.owner_address || !call.contract_address || !call.data?.startsWith(TRC20_TRANSFER_SELECTOR) || call.data.length !== 8 + 128) {
-      throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: not a TRC-20 transfer(address,uint256)');
+    const contract = tx.raw_data?.contract?.[0];
+    const call = contract?.parameter?.value as { owner_address?: string; contract_address?: string; data?: string; to_address?: string; amount?: number } | undefined;
+    const isTrx = contract?.type === 'TransferContract' && call?.owner_address && call.to_address && Number.isInteger(call.amount) && call.amount! > 0;
+    const isTrc20 = call?.owner_address && call.contract_address && call.data?.startsWith(TRC20_TRANSFER_SELECTOR) && call.data.length === 8 + 128;
+    if (!call || (!isTrx && !isTrc20)) {
+      throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: neither a TRX transfer nor a TRC-20 transfer(address,uint256)');
     }
-    const owner = tronAddressFromHex(call.owner_address);
+    const owner = tronAddressFromHex(call.owner_address!);
     const signature = Buffer.from(tx.signature?.[0] ?? '', 'hex');
     if (signature.length !== 65 || recoverSigner(signature, Buffer.from(txId, 'hex')) !== owner) {
       throw new BroadcastRefused('SIGERROR: the signature does not recover to the owner address');
@@ -176,14 +182,14 @@ export class SandboxChain implements ChainReader {
     if ((tx.raw_data?.expiration ?? 0) <= this.now()) throw new BroadcastRefused('TRANSACTION_EXPIRATION_ERROR');
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txId), ConsistentRead: true }));
     if (Item) return 'duplicate';
-    const to = tronAddressFromHex(`41${call.data.slice(8 + 24, 8 + 64)}`);
+    const to = isTrx ? tronAddressFromHex(call.to_address!) : tronAddressFromHex(`41${call.data!.slice(8 + 24, 8 + 64)}`);
     try {
       await this.submitTransfer({
         txHash: txId,
-        contract: tronAddressFromHex(call.contract_address),
+        contract: isTrx ? SANDBOX_TRX : tronAddressFromHex(call.contract_address!),
         from: owner,
         to,
-        amount: BigInt(`0x${call.data.slice(8 + 64)}`),
+        amount: isTrx ? BigInt(call.amount!) : BigInt(`0x${call.data!.slice(8 + 64)}`),
         result: to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS',
       });
       return 'accepted';
@@ -191,6 +197,32 @@ export class SandboxChain implements ChainReader {
       if ((error as Error).name === 'TransactionCanceledException') return 'duplicate';
       throw error;
     }
+  }
+
+  /**
+   * What each address holds of `contract` on the sandbox chain, from its successful mined
+   * transfers. The sandbox does not refuse a transfer for want of funds: this is bookkeeping for
+   * sweeps and reconciliation, not a balance check.
+   */
+  async balances(contract: string): Promise<Map<string, bigint>> {
+    const latest = await this.latestNumber();
+    const all = await this.transfers(contract, 0, latest);
+    const failed = new Set<string>();
+    for (const transfer of all) {
+      const receipt = await this.receipt(transfer.txHash);
+      if (receipt?.result !== 'SUCCESS') failed.add(transfer.txHash);
+    }
+    const balances = new Map<string, bigint>();
+    for (const transfer of all) {
+      if (failed.has(transfer.txHash)) continue;
+      balances.set(transfer.to, (balances.get(transfer.to) ?? 0n) + transfer.amount);
+      balances.set(transfer.from, (balances.get(transfer.from) ?? 0n) - transfer.amount);
+    }
+    return balances;
+  }
+
+  async balanceOf(contract: string, address: string): Promise<bigint> {
+    return (await this.balances(contract)).get(address) ?? 0n;
   }
 
   /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */

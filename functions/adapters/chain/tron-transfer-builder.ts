@@ -30,14 +30,7 @@ export class TronTransferBuilder implements TransferBuilder {
   ) {}
 
   async usdtTransfer({ from, to, amount }: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer> {
-    const block = await this.chain.latestBlock();
-    const blockTime = Date.parse(block.timestamp);
-    const blockHeader = {
-      ref_block_bytes: (block.number & 0xffff).toString(16).padStart(4, '0'),
-      ref_block_hash: block.hash.slice(16, 32),
-      expiration: blockTime + TRANSACTION_LIFETIME_MS,
-      timestamp: blockTime,
-    };
+    const blockHeader = await this.blockHeader();
     const { transaction } = await offline.transactionBuilder.triggerSmartContract(
       this.options.usdtContract,
       'transfer(address,uint256)',
@@ -52,6 +45,29 @@ export class TronTransferBuilder implements TransferBuilder {
       txId: transaction.txID,
       expiresAt: new Date(transaction.raw_data.expiration).toISOString(),
       transaction: transaction as unknown as Record<string, unknown>,
+    };
+  }
+
+  /** A TRX transfer (the sweeper's fee top-up of a deposit address). */
+  async trxTransfer({ from, to, amountSun }: { from: string; to: string; amountSun: number }): Promise<UnsignedTransfer> {
+    const blockHeader = await this.blockHeader();
+    const transaction = await offline.transactionBuilder.sendTrx(to, amountSun, from, { blockHeader } as never);
+    return {
+      txId: transaction.txID,
+      expiresAt: new Date(transaction.raw_data.expiration).toISOString(),
+      transaction: transaction as unknown as Record<string, unknown>,
+    };
+  }
+
+  /** The reference block pins the transaction to our view of the chain (../shared/tron-notes.md, Sending). */
+  private async blockHeader() {
+    const block = await this.chain.latestBlock();
+    const blockTime = Date.parse(block.timestamp);
+    return {
+      ref_block_bytes: (block.number & 0xffff).toString(16).padStart(4, '0'),
+      ref_block_hash: block.hash.slice(16, 32),
+      expiration: blockTime + TRANSACTION_LIFETIME_MS,
+      timestamp: blockTime,
     };
   }
 }

@@ -89,6 +89,13 @@ export class DynamoDepositChainStore implements DepositChainStore {
         onFailed: () => new VersionConflict(),
       });
     }
+    if (change.transferWrite === 'update' && change.transfer.status === 'confirmed') {
+      // Confirmed funds now sit on the deposit address: the sweeper moves them to the hot wallet.
+      tx.update(keys.depositAddress(change.after.address), {
+        expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now',
+        values: { ':pk': keys.sweepDue(change.after.address).GSI1PK, ':sk': keys.sweepDue(change.after.address).GSI1SK, ':now': now },
+      });
+    }
     if (change.entry) tx.ledger(change.entry, () => new ChainInvariantBroken(`Pending balance below a transfer being settled (${change.entry?.reference})`));
     for (const event of change.events) tx.event(event);
     if (change.splitForward) {

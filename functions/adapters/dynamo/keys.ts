@@ -55,6 +55,11 @@ export const keys = {
   }),
   sandboxBlockBound: (blockNumber: number) => `BLOCK#${String(blockNumber).padStart(12, '0')}#`,
   sandboxTransaction: (txHash: string) => ({ PK: `SANDBOX_TX#${txHash}`, SK: 'TX' }),
+  /** GSI1, sparse, on the DepositAddress item: it received confirmed funds since its last sweep. */
+  sweepDue: (address: string) => ({ GSI1PK: 'SWEEPS#due', GSI1SK: address }),
+  /** The sweep in progress for a deposit address, and the record of each finished one. */
+  openSweep: (address: string) => ({ PK: `SWEEP#${address}`, SK: 'OPEN' }),
+  finishedSweep: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),
   addressIndexCounter: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
 
   quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),
@@ -95,6 +100,7 @@ export const ENTITY = {
   depositReference: 'DepositReference',
   depositAddress: 'DepositAddress',
   counter: 'Counter',
+  sweep: 'Sweep',
   chainTransfer: 'ChainTransfer',
   scanCursor: 'ScanCursor',
   sandboxGenesis: 'SandboxGenesis',

@@ -72,6 +72,21 @@ export class MoneyTransaction {
     return this;
   }
 
+  /** A delete guarded by any condition (the item's state as last read, say). */
+  deleteWhere(key: Item, guard: { condition: string; values?: Item; names?: Record<string, string>; onFailed: OnConditionFailed }): this {
+    this.items.push({
+      Delete: {
+        TableName: this.tableName,
+        Key: key,
+        ConditionExpression: guard.condition,
+        ...(guard.values && { ExpressionAttributeValues: guard.values }),
+        ...(guard.names && { ExpressionAttributeNames: guard.names }),
+      },
+    });
+    this.meanings.push(guard.onFailed);
+    return this;
+  }
+
   /**
    * The entry's balance updates (one per currency touched, each debit guarded by a condition so
    * no bucket goes below zero) and the entry itself. `onInsufficient` names the refusal.

@@ -1,0 +1,92 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Sweep, SweepCandidate, SweepStore } from '#domain/sweeps';
+import { toBigInt } from './client.ts';
+import { ENTITY, keys } from './keys.ts';
+import { MoneyTransaction } from './transaction.ts';
+
+type Item = Record<string, unknown>;
+class StaleSweep extends Error {}
+
+const sweepItem = {
+  toItem: (sweep: Sweep, key: { PK: string; SK: string }): Item => ({ ...key, type: ENTITY.sweep, ...sweep }),
+  fromItem: (item: Item): Sweep => ({
+    address: item.address as string,
+    addressIndex: Number(toBigInt(item.addressIndex)),
+    amount: toBigInt(item.amount),
+    status: item.status as Sweep['status'],
+    topUpTxHash: (item.topUpTxHash as string | null) ?? null,
+    sweepTxHash: (item.sweepTxHash as string | null) ?? null,
+    failureReason: (item.failureReason as string | null) ?? null,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  }),
+};
+
+/** Remembers when each due flag was read, so clearing it never drops a flag set since. */
+export class DynamoSweepStore implements SweepStore {
+  private readonly dueSince = new Map<string, string>();
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async dueAddresses(limit: number): Promise<SweepCandidate[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.sweepDue('').GSI1PK },
+        Limit: limit,
+      }),
+    );
+    return Items.map((item) => {
+      this.dueSince.set(item.address as string, item.sweepDueSince as string);
+      return { address: item.address as string, addressIndex: Number(toBigInt(item.addressIndex)) };
+    });
+  }
+
+  async openSweep(address: string): Promise<Sweep | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.openSweep(address), ConsistentRead: true }));
+    return Item ? sweepItem.fromItem(Item) : null;
+  }
+
+  async saveSweep(before: Sweep | null, after: Sweep): Promise<boolean> {
+    const open = keys.openSweep(after.address);
+    const guard = before
+      ? { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: () => new StaleSweep() }
+      : { condition: 'attribute_not_exists(PK)', onFailed: () => new StaleSweep() };
+    const tx = new MoneyTransaction(this.tableName);
+    if (after.status === 'done' || after.status === 'failed') {
+      // Finished: it moves to the address's history, and the address may be swept again.
+      tx.deleteWhere(open, guard).put(sweepItem.toItem(after, keys.finishedSweep(after.address, after.createdAt)));
+    } else {
+      tx.put(sweepItem.toItem(after, open), guard);
+    }
+    try {
+      await tx.commit(this.db);
+      return true;
+    } catch (error) {
+      if (error instanceof StaleSweep) return false;
+      throw error;
+    }
+  }
+
+  async clearDue(address: string): Promise<void> {
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.depositAddress(address),
+          UpdateExpression: 'REMOVE GSI1PK, GSI1SK, sweepDueSince',
+          ConditionExpression: 'sweepDueSince = :seen',
+          ExpressionAttributeValues: { ':seen': this.dueSince.get(address) ?? '' },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+  }
+}

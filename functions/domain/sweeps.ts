@@ -1,0 +1,136 @@
+import type { ChainReader } from './chain.ts';
+import type { TransactionSigner } from './signer.ts';
+import type { Broadcaster, UnsignedTransfer } from './withdrawal-sending.ts';
+
+/**
+ * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
+ * withdrawals. A deposit address only ever received USDT, so it first gets TRX for the transfer's
+ * fee (a top-up from the hot wallet); once that has landed, the address's key (derived from the
+ * HD seed, held by the sweeper alone) signs the USDT transfer. The ledger does not change: this
+ * is treasury moving between its own wallets. Each sweep is recorded for reconciliation.
+ */
+export type SweepStatus = 'topping_up' | 'sweeping' | 'done' | 'failed';
+
+export interface Sweep {
+  address: string;
+  addressIndex: number;
+  amount: bigint;
+  status: SweepStatus;
+  topUpTxHash: string | null;
+  sweepTxHash: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SweepCandidate {
+  address: string;
+  addressIndex: number;
+}
+
+export interface SweepStore {
+  /** Deposit addresses that received confirmed funds since their last sweep. */
+  dueAddresses(limit: number): Promise<SweepCandidate[]>;
+  /** The sweep in progress for an address, if any. */
+  openSweep(address: string): Promise<Sweep | null>;
+  /** Conditional on the sweep being as `before` says (null: none open for the address). */
+  saveSweep(before: Sweep | null, after: Sweep): Promise<boolean>;
+  /** The address has nothing (more) to sweep until a new deposit is confirmed to it. */
+  clearDue(address: string): Promise<void>;
+}
+
+export interface SweepBuilder {
+  trxTransfer(input: { from: string; to: string; amountSun: number }): Promise<UnsignedTransfer>;
+  usdtTransfer(input: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer>;
+}
+
+export interface DepositKeySigner {
+  /** Signs as the deposit address at m/44'/195'/0'/0/index. */
+  signFor(index: number, txId: Uint8Array): Promise<Uint8Array>;
+}
+
+export interface SweepDeps {
+  chain: ChainReader;
+  /** The address's USDT on chain, in minor units. */
+  usdtBalanceOf: (address: string) => Promise<bigint>;
+  broadcaster: Broadcaster;
+  builder: SweepBuilder;
+  hotWallet: TransactionSigner;
+  depositKeys: DepositKeySigner;
+  store: SweepStore;
+  settings: { minimumSweep: bigint; topUpSun: number };
+  now?: () => Date;
+}
+
+export interface SweepResult {
+  toppedUp: number;
+  swept: number;
+  done: number;
+  failed: number;
+}
+
+const signed = (unsigned: UnsignedTransfer, signature: Uint8Array) => ({
+  ...unsigned.transaction,
+  signature: [Buffer.from(signature).toString('hex')],
+});
+
+export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0 };
+  const hotWallet = await deps.hotWallet.address();
+  const solidified = await deps.chain.solidifiedBlock();
+  for (const candidate of await deps.store.dueAddresses(50)) {
+    const open = await deps.store.openSweep(candidate.address);
+    const at = now().toISOString();
+    if (!open) {
+      const balance = await deps.usdtBalanceOf(candidate.address);
+      if (balance < deps.settings.minimumSweep) {
+        await deps.store.clearDue(candidate.address);
+        continue;
+      }
+      const topUp = await deps.builder.trxTransfer({ from: hotWallet, to: candidate.address, amountSun: deps.settings.topUpSun });
+      const sweep: Sweep = {
+        ...candidate,
+        amount: balance,
+        status: 'topping_up',
+        topUpTxHash: topUp.txId,
+        sweepTxHash: null,
+        failureReason: null,
+        createdAt: at,
+        updatedAt: at,
+      };
+      // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
+      if (!(await deps.store.saveSweep(null, sweep))) continue;
+      await deps.broadcaster.broadcast(signed(topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex'))));
+      result.toppedUp++;
+      continue;
+    }
+    if (open.status === 'topping_up') {
+      const receipt = await deps.chain.receipt(open.topUpTxHash!);
+      if (!receipt || receipt.blockNumber > solidified.number) continue; // wait for the TRX to be final
+      if (receipt.result !== 'SUCCESS') {
+        if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: `top-up ${receipt.result}`, updatedAt: at })) result.failed++;
+        continue;
+      }
+      const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
+      const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, updatedAt: at };
+      if (!(await deps.store.saveSweep(open, sweeping))) continue;
+      await deps.broadcaster.broadcast(signed(transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex'))));
+      result.swept++;
+      continue;
+    }
+    if (open.status === 'sweeping') {
+      const receipt = await deps.chain.receipt(open.sweepTxHash!);
+      if (!receipt || receipt.blockNumber > solidified.number) continue;
+      const finished: Sweep =
+        receipt.result === 'SUCCESS'
+          ? { ...open, status: 'done', updatedAt: at }
+          : { ...open, status: 'failed', failureReason: receipt.result, updatedAt: at };
+      if (await deps.store.saveSweep(open, finished)) {
+        if (finished.status === 'done') result.done++;
+        else result.failed++;
+      }
+    }
+  }
+  return result;
+}

@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '#domain/company';
+import { createDeposit } from '#domain/deposits';
+import { confirmDeposits, scanDeposits } from '#domain/deposit-chain';
+import { requestWithdrawal } from '#domain/withdrawals';
+import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
+import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
+import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#domain/reconciliation';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
+import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { SandboxChain, SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
+import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
+import { STAGES } from '../../lib/stages.ts';
+import { freshTable } from '../support/dynamo.ts';
+import { expectLedgerMatchesBalances } from '../support/money.ts';
+
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const BLOCK_MS = 3000;
+const usdt = (value: string) => parseAmount(value, 'USDT');
+const LOCAL = STAGES.local.functionEnvironment;
+
+let env: Awaited<ReturnType<typeof freshTable>>;
+let clock: number;
+let chain: SandboxChain;
+let companyId: string;
+const now = () => new Date(clock);
+const advanceBlocks = (n: number) => {
+  clock += n * BLOCK_MS;
+};
+
+let sending: SendingDeps;
+let sweeping: SweepDeps;
+let sources: ReconciliationSources;
+const depositJobs = () => ({ chain, store: new DynamoDepositChainStore(env.db, env.tableName), usdtContract: USDT, now });
+const scan = () => scanDeposits({ ...depositJobs(), cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
+/** Every chain job once, then enough blocks for what they sent to solidify. */
+async function runJobs() {
+  await scan();
+  await confirmDeposits(depositJobs());
+  await sendWithdrawals(sending);
+  await settleWithdrawals(sending);
+  const swept = await sweepDepositAddresses(sweeping);
+  advanceBlocks(20);
+  return swept;
+}
+
+beforeAll(async () => {
+  env = await freshTable();
+  clock = Date.parse('2026-11-22T00:00:00.000Z');
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
+  advanceBlocks(30);
+  await scan();
+  const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
+  const builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
+  sending = { chain, builder, broadcaster: chain, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), now };
+  sweeping = {
+    chain,
+    usdtBalanceOf: (address) => chain.balanceOf(USDT, address),
+    broadcaster: chain,
+    builder,
+    hotWallet,
+    depositKeys: new HdDepositKeySigner(async () => LOCAL.LOCAL_DEPOSIT_ACCOUNT_XPRV!),
+    store: new DynamoSweepStore(env.db, env.tableName),
+    settings: { minimumSweep: usdt('1'), topUpSun: 15_000_000 },
+    now,
+  };
+  sources = {
+    ledger: () => ledgerSide(env.db, env.tableName),
+    usdtBalances: async () => chain.balances(USDT),
+    minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+    hotWalletAddress: () => hotWallet.address(),
+  };
+  ({ company: { id: companyId } } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Treasury Co', environment: 'sandbox' }, now()));
+});
+
+describe('sweeps and reconciliation', () => {
+  it('deposits, a split, withdrawals (one failing) and sweeps leave the wallets matching the ledger to the unit', async () => {
+    const deposits = new DynamoDepositStore(env.db, env.tableName);
+    const settings = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
+    const splitTo = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_001);
+    const a = await createDeposit(deposits, settings, companyId, { reference: 'a', split: { address: splitTo, percentBps: 1000 } }, now());
+    const b = await createDeposit(deposits, settings, companyId, { reference: 'b' }, now());
+    const payer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_002);
+    await chain.submitTransfer({ contract: USDT, from: payer, to: a.address, amount: usdt('100') });
+    await chain.submitTransfer({ contract: USDT, from: payer, to: b.address, amount: usdt('50') });
+    // Seen but unconfirmed money is on chain and in `pending`: already balanced.
+    advanceBlocks(1);
+    await scan();
+    expect((await reconcileHoldings(sources)).balanced).toBe(true);
+
+    for (let i = 0; i < 3; i++) await runJobs();
+    const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+    const rules = { fee: usdt('1'), minimum: usdt('1') };
+    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-1', address: payer, amount: usdt('30') }, now());
+    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-2', address: SANDBOX_FAILING_ADDRESS, amount: usdt('5') }, now());
+
+    // Sent and mined, not yet settled: counted as in flight (the failing one moved nothing; the
+    // split forward was sent and settled by the runs above).
+    await sendWithdrawals(sending);
+    advanceBlocks(2);
+    const inFlight = await reconcileHoldings(sources);
+    expect(inFlight.inFlightUsdt).toBe(usdt('30'));
+    expect(inFlight.balanced, reconciliationReport(inFlight)).toBe(true);
+
+    for (let i = 0; i < 4; i++) await runJobs();
+    const settled = await reconcileHoldings(sources);
+    expect(settled.balanced, reconciliationReport(settled)).toBe(true);
+    // Everything was swept: the deposit addresses are empty and the hot wallet holds the rest.
+    expect(settled.depositAddressesUsdt).toBe(0n);
+    // 150 in; the 30 withdrawal and the 10 split share out; 110 stays on the hot wallet: the
+    // company's 109 (the failed 5 + 1 came back) and the 1 USDT fee earned.
+    expect(settled.hotWalletUsdt).toBe(usdt('110'));
+    expect(settled.treasuryUsdt).toBe(usdt('1'));
+    expect(settled.companiesUsdt + settled.treasuryUsdt).toBe(usdt('110'));
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+
+    // The sweeps topped the addresses up with TRX first, and the sweeper left a record.
+    const trx = await chain.balances(SANDBOX_TRX);
+    expect(trx.get(a.address)).toBe(15_000_000n);
+    expect(await new DynamoSweepStore(env.db, env.tableName).dueAddresses(10)).toEqual([]);
+  });
+
+  it('reports a mismatch when the wallets hold money the ledger does not know of', async () => {
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_003), to: await sources.hotWalletAddress(), amount: usdt('7') });
+    advanceBlocks(1);
+    const result = await reconcileHoldings(sources);
+    expect(result.balanced).toBe(false);
+    expect(result.difference).toBe(usdt('7'));
+    expect(reconciliationReport(result)).toContain('MISMATCH: 7.000000 USDT (surplus)');
+  });
+});
