@@ -317,6 +317,6 @@ List routes take \`limit\` (1–100, default 20) and \`cursor\`, newest first. T
 Prefixed ULIDs: \`cmp_\`, \`dep_\`, \`wdr_\`, \`qte_\`, \`cnv_\`, \`whk_\`, \`evt_\`. An unknown, malformed or another
 company's id → 404 \`NOT_FOUND\`.
 
-## Webhooks
+## Signed events
 Events are POSTed to your webhooks signed as [Standard Webhooks](https://www.standardwebhooks.com/) says (headers
 \`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`); see the Events section.`;
