@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { keys } from '#adapters/dynamo/keys';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { ROUTES } from '#functions/routes';
+import { ROUTE_DOCS, type RouteKey } from '#functions/openapi/route-docs';
+import { EVENT_DATA } from '#functions/webhooks/records';
+import type { LocalRuntime } from '#local/runtime';
+import { STAGES } from '../../lib/stages.ts';
+import { startTestApi } from '../support/local-api.ts';
+import { loadOpenApi, openApiValidators } from '../support/openapi.ts';
+
+/**
+ * The contract test: every request here is built from openapi.json alone (its paths, its security
+ * scheme header names, its Idempotency-Key parameter, its request examples), sent over a real
+ * socket to the local runtime, and every answer must have a status the document lists for that
+ * route and a body its schema for that status accepts. Ids come from earlier answers, as they
+ * would for an integrator. Each route is shown answering success and at least one documented error.
+ */
+const BLOCK_MS = 50;
+const doc = loadOpenApi();
+const validators = openApiValidators(doc);
+const security = doc.components.securitySchemes as Record<'ApiKey' | 'ApiSecret', { name: string }>;
+const idempotencyHeader = (doc.components.parameters.IdempotencyKey as { name: string }).name;
+const UNKNOWN_ID = { deposits: 'dep_00000000000000000000000000', withdrawals: 'wdr_00000000000000000000000000', conversions: 'cnv_00000000000000000000000000', webhooks: 'whk_00000000000000000000000000' };
+
+let runtime: LocalRuntime;
+let origin: string;
+const seen = new Map<RouteKey, Set<number>>();
+
+beforeAll(async () => {
+  runtime = await startTestApi({ environment: { SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS) }, pollIntervalMs: 100 });
+  origin = new URL(runtime.apiUrl).origin;
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+function example(method: string, path: string): Record<string, unknown> {
+  return structuredClone(doc.paths[path]![method.toLowerCase()].requestBody.content['application/json'].example);
+}
+
+interface Sent {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+/** Sends (method, documented path) and checks the answer against the document. */
+async function send(
+  method: string,
+  path: string,
+  options: { id?: string; query?: string; body?: unknown; auth?: boolean; idempotencyKey?: string } = {},
+): Promise<Sent> {
+  const operation = doc.paths[path]?.[method.toLowerCase()];
+  if (!operation) throw new Error(`${method} ${path} is not in openapi.json`);
+  const headers: Record<string, string> = {};
+  if (options.auth !== false) {
+    headers[security.ApiKey.name] = runtime.sandbox.apiKey;
+    headers[security.ApiSecret.name] = runtime.sandbox.apiSecret;
+  }
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method === 'POST') headers[idempotencyHeader] = options.idempotencyKey ?? randomUUID();
+  const url = `${origin}${path.replace('{id}', encodeURIComponent(options.id ?? ''))}${options.query ?? ''}`;
+  const response = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const body: any = await response.json();
+  const label = `${method} ${path} → ${response.status} ${JSON.stringify(body).slice(0, 300)}`;
+
+  expect(Object.keys(operation.responses), `${label}: status not documented`).toContain(String(response.status));
+  const validate = validators.response(path, method, response.status);
+  expect(validate(body), `${label}\n${validators.errorsText(validate)}`).toBe(true);
+  expect(response.headers.get('x-request-id'), label).toBeTruthy();
+
+  const key = `${method} ${path}` as RouteKey;
+  if (!seen.has(key)) seen.set(key, new Set());
+  seen.get(key)!.add(response.status);
+  // The same answer against the valibot record the document was generated from (strict objects).
+  if (response.status < 300) {
+    const record = ROUTE_DOCS[key]!.success.record.schema;
+    for (const item of Array.isArray(body.data) ? body.data : [body.data]) {
+      const parsed = v.safeParse(record, item);
+      expect(parsed.success, `${label}: ${JSON.stringify(parsed.issues?.map((issue) => [v.getDotPath(issue), issue.message]))}`).toBe(true);
+    }
+  }
+  return { status: response.status, body, headers: response.headers };
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('every route answers as openapi.json documents it', () => {
+  it('webhooks: create, list, get, replace, delete, and their errors', async () => {
+    // The documented example targets a public host; the local runtime's own loopback rule lets this test receive nothing.
+    const body = { ...example('POST', '/v1/webhooks'), url: 'http://127.0.0.1:9/cambio' };
+    const created = await send('POST', '/v1/webhooks', { body });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect((await send('GET', '/v1/webhooks', { query: '?limit=1' })).status).toBe(200);
+    expect((await send('GET', '/v1/webhooks/{id}', { id })).status).toBe(200);
+    expect((await send('PUT', '/v1/webhooks/{id}', { id, body: { ...body, enabled: false } })).status).toBe(200);
+    expect((await send('DELETE', '/v1/webhooks/{id}', { id })).status).toBe(200);
+
+    expect((await send('POST', '/v1/webhooks', { body: {} })).status).toBe(400);
+    expect((await send('GET', '/v1/webhooks', { query: '?limit=0' })).status).toBe(400);
+    expect((await send('GET', '/v1/webhooks/{id}', { id })).status).toBe(404);
+    expect((await send('PUT', '/v1/webhooks/{id}', { id: UNKNOWN_ID.webhooks, body })).status).toBe(404);
+    expect((await send('DELETE', '/v1/webhooks/{id}', { id })).status).toBe(404);
+  });
+
+  it('deposits: create (replayed with its Idempotency-Key), paid on the sandbox chain, get, and their errors', async () => {
+    const key = randomUUID();
+    const created = await send('POST', '/v1/deposits', { body: example('POST', '/v1/deposits'), idempotencyKey: key });
+    expect(created.status).toBe(201);
+    const replay = await send('POST', '/v1/deposits', { body: example('POST', '/v1/deposits'), idempotencyKey: key });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(created.body);
+    const { id, address } = created.body.data;
+
+    const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19 });
+    await chain.submitTransfer({
+      contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
+      from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 123_456),
+      to: address,
+      amount: parseAmount(created.body.data.amount, 'USDT'),
+    });
+    const completed = await waitFor(
+      () => send('GET', '/v1/deposits/{id}', { id }),
+      (answer) => answer.body.data.status === 'completed',
+    );
+    expect(completed.body.data.status).toBe('completed');
+
+    expect((await send('POST', '/v1/deposits', { body: {} })).status).toBe(400);
+    const duplicate = await send('POST', '/v1/deposits', { body: example('POST', '/v1/deposits') });
+    expect(duplicate.body.error.code).toBe('DUPLICATE_REFERENCE');
+    expect((await send('GET', '/v1/deposits/{id}', { id: UNKNOWN_ID.deposits })).status).toBe(404);
+  });
+
+  it('conversions: quote, execute, list, get, and their errors', async () => {
+    const quote = await send('POST', '/v1/conversions/quote', { body: example('POST', '/v1/conversions/quote') });
+    expect(quote.status).toBe(201);
+    const body = { ...example('POST', '/v1/conversions'), quoteId: quote.body.data.id };
+    const conversion = await send('POST', '/v1/conversions', { body });
+    expect(conversion.status).toBe(201);
+    const again = await send('POST', '/v1/conversions', { body });
+    expect(again.body.error.code).toBe('QUOTE_ALREADY_USED');
+    const list = await send('GET', '/v1/conversions', { query: '?limit=10' });
+    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([conversion.body.data.id]);
+    expect((await send('GET', '/v1/conversions/{id}', { id: conversion.body.data.id })).status).toBe(200);
+
+    expect((await send('POST', '/v1/conversions/quote', { body: { ...example('POST', '/v1/conversions/quote'), sourceAmount: 10 } })).status).toBe(400);
+    expect((await send('POST', '/v1/conversions', { body: example('POST', '/v1/conversions') })).status).toBe(404);
+    expect((await send('GET', '/v1/conversions', { query: '?limit=0' })).status).toBe(400);
+    expect((await send('GET', '/v1/conversions/{id}', { id: UNKNOWN_ID.conversions })).status).toBe(404);
+  });
+
+  it('withdrawals: create, get, and their errors', async () => {
+    const created = await send('POST', '/v1/withdrawals', { body: example('POST', '/v1/withdrawals') });
+    expect(created.status).toBe(201);
+    expect((await send('GET', '/v1/withdrawals/{id}', { id: created.body.data.id })).status).toBe(200);
+
+    expect((await send('POST', '/v1/withdrawals', { body: { ...example('POST', '/v1/withdrawals'), address: 'not-tron' } })).status).toBe(400);
+    const tooMuch = await send('POST', '/v1/withdrawals', { body: { ...example('POST', '/v1/withdrawals'), amount: '1000000', reference: 'too-much' } });
+    expect(tooMuch.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    expect((await send('GET', '/v1/withdrawals/{id}', { id: UNKNOWN_ID.withdrawals })).status).toBe(404);
+  });
+
+  it('company: get and balance', async () => {
+    expect((await send('GET', '/v1/company')).status).toBe(200);
+    const balance = await send('GET', '/v1/company/balance');
+    expect(balance.body.data.balances.map((b: { currency: string }) => b.currency)).toEqual(['USDT', 'BRL']);
+  });
+
+  it('every route refuses a request without the two security headers with its documented 401', async () => {
+    for (const route of ROUTES) {
+      const answer = await send(route.method, route.path, {
+        id: UNKNOWN_ID.deposits,
+        ...(route.method === 'POST' || route.method === 'PUT' ? { body: {} } : {}),
+        auth: false,
+      });
+      expect(answer.status, `${route.method} ${route.path}`).toBe(401);
+    }
+  });
+
+  it('the events written meanwhile are the payloads the webhooks section documents', async () => {
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: runtime.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.companyProfile(runtime.sandbox.companyId).PK, ':prefix': 'EVENT#' },
+      }),
+    );
+    const events = Items.map((item) => JSON.parse(item.payload as string) as { type: keyof typeof EVENT_DATA });
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['deposit.confirming', 'deposit.completed', 'conversion.completed']));
+    for (const event of events) {
+      const validate = validators.event(event.type);
+      expect(validate(event), `${event.type}: ${validators.errorsText(validate)}`).toBe(true);
+    }
+  });
+
+  it('covered success and at least one documented error for every route', () => {
+    for (const route of ROUTES) {
+      const statuses = [...(seen.get(`${route.method} ${route.path}` as RouteKey) ?? [])];
+      expect(statuses.some((status) => status < 300), `${route.method} ${route.path} success`).toBe(true);
+      expect(statuses.some((status) => status >= 400), `${route.method} ${route.path} error`).toBe(true);
+    }
+  });
+});
