@@ -50,6 +50,8 @@ export function lambdaName(handler: string): string {
 export const DEPOSIT_POLLER = { handler: 'jobs/deposit-poller' } as const;
 /** The only function that can sign: sends pending withdrawals and settles sent ones. */
 export const WITHDRAWAL_SENDER = { handler: 'jobs/withdrawal-sender' } as const;
+/** Moves confirmed deposit funds to the hot wallet; the only holder of the HD account key. */
+export const DEPOSIT_SWEEPER = { handler: 'jobs/deposit-sweeper' } as const;
 
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on

@@ -25,7 +25,7 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -193,18 +193,8 @@ export class CambioStack extends Stack {
     this.table.grantReadWriteData(poller);
     const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
     if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKey', apiKeySecret).grantRead(poller);
-    new Rule(this, 'ChainPollerSchedule', {
-      description: 'Runs the TRON deposit poller and the withdrawal sender',
-      schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
-      targets: [new LambdaFunction(poller, { retryAttempts: 0 }), new LambdaFunction(this.withdrawalSender(config), { retryAttempts: 0 })],
-    });
-  }
-
-  /**
-   * The hot wallet: a secp256k1 key in KMS that never leaves it, and the one function allowed to
-   * sign with it. No API, authorizer or scanner function gets kms:Sign (test/infra checks).
-   */
-  private withdrawalSender(config: StageConfig): ApiFunction {
+    // The hot wallet: a secp256k1 key that never leaves KMS. Only the withdrawal sender and the
+    // sweeper (TRX top-ups) may sign with it; no API, authorizer or scanner function (test/infra).
     const hotWallet = new Key(this, 'HotWalletKey', {
       description: `Cambio ${config.stage} hot wallet (TRON, secp256k1)`,
       keySpec: KeySpec.ECC_SECG_P256K1,
@@ -212,21 +202,34 @@ export class CambioStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       alias: `alias/cambio-${config.stage}-hot-wallet`,
     });
-    const name = lambdaName(WITHDRAWAL_SENDER.handler);
-    const sender = new ApiFunction(this, name, {
-      handler: WITHDRAWAL_SENDER.handler,
+    const sender = this.signingJob(config, WITHDRAWAL_SENDER.handler, hotWallet);
+    const sweeper = this.signingJob(config, DEPOSIT_SWEEPER.handler, hotWallet);
+    // The HD account key that signs for deposit addresses: the sweeper's alone.
+    const xprvSecret = config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET;
+    if (xprvSecret) Secret.fromSecretNameV2(this, 'DepositAccountXprv', xprvSecret).grantRead(sweeper);
+    new Rule(this, 'ChainPollerSchedule', {
+      description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
+      schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+      targets: [poller, sender, sweeper].map((fn) => new LambdaFunction(fn, { retryAttempts: 0 })),
+    });
+  }
+
+  private signingJob(config: StageConfig, handler: string, hotWallet: Key): ApiFunction {
+    const name = lambdaName(handler);
+    const job = new ApiFunction(this, name, {
+      handler,
       functionName: `${this.stackName}-${name}`,
       config,
       tableName: this.table.tableName,
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: Duration.seconds(55),
     });
-    sender.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
-    this.table.grantReadWriteData(sender);
-    hotWallet.grant(sender, 'kms:Sign', 'kms:GetPublicKey');
+    job.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
+    this.table.grantReadWriteData(job);
+    hotWallet.grant(job, 'kms:Sign', 'kms:GetPublicKey');
     const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
-    if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKeyForSender', apiKeySecret).grantRead(sender);
-    return sender;
+    if (apiKeySecret) Secret.fromSecretNameV2(this, `TronGridApiKeyFor${name}`, apiKeySecret).grantRead(job);
+    return job;
   }
 
   /**

@@ -104,6 +104,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 const CHAIN_JOBS = [
   { name: 'deposit poller', run: async () => (await import('../functions/jobs/deposit-poller.ts')).pollDeposits() },
   { name: 'withdrawal sender', run: async () => (await import('../functions/jobs/withdrawal-sender.ts')).sendAndSettleWithdrawals() },
+  { name: 'deposit sweeper', run: async () => (await import('../functions/jobs/deposit-sweeper.ts')).sweepDeposits() },
 ];
 
 function startPollers(intervalMs: number): { stop(): Promise<void> } {

@@ -5,11 +5,11 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, expect, it } from 'vitest';
 import { addCambioStack } from '../../lib/cambio-app.ts';
-import { WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
+import { DEPOSIT_SWEEPER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
 
 /** The API-function size goal: small bundles keep cold starts short. */
 const MAX_BUNDLE_BYTES = 300 * 1024;
-/** The withdrawal sender bundles tronweb to build transactions (~1.2 MB, it does not tree-shake:
+/** The withdrawal sender and the sweeper bundle tronweb to build transactions (~1.2 MB, it does not tree-shake:
  * ../shared/tron-notes.md, Size); it runs on a schedule, where a cold start costs no customer. */
 const MAX_SENDER_BUNDLE_BYTES = 4 * 1024 * 1024;
 
@@ -29,7 +29,7 @@ it('bundles every function with esbuild into an ESM asset under 300 KB (the with
     const code = readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
     const bytes = readdirSync(assetDir).reduce((sum, file) => sum + statSync(path.join(assetDir, file)).size, 0);
 
-    const isSender = String(fn.Properties.FunctionName).endsWith(lambdaName(WITHDRAWAL_SENDER.handler));
+    const isSender = [WITHDRAWAL_SENDER, DEPOSIT_SWEEPER].some((job) => String(fn.Properties.FunctionName).endsWith(lambdaName(job.handler)));
     expect(bytes, `${id}: asset is ${bytes} bytes`).toBeLessThan(isSender ? MAX_SENDER_BUNDLE_BYTES : MAX_BUNDLE_BYTES);
     // tronweb stays out of everything but the sender.
     if (!isSender) expect(code, `${id}: bundles tronweb`).not.toMatch(/TronWeb/);

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES } from '../../functions/http/gateway-responses.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
@@ -205,10 +205,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender and the webhook dispatcher and sender, all on nodejs22.x and arm64', () => {
+    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper and the webhook dispatcher and sender, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 5);
+      expect(functions).toHaveLength(ROUTES.length + 6);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -360,9 +360,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem']));
   });
 
-  it('lets the withdrawal sender, and no other function, sign with the hot wallet key in KMS', () => {
+  it('lets the withdrawal sender and the sweeper, and no other function, sign with the hot wallet key in KMS', () => {
     template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_SECG_P256K1', KeyUsage: 'SIGN_VERIFY' });
     const sender = logicalIdOfFunction(template, functionName(config.stage, WITHDRAWAL_SENDER.handler));
+    const sweeper = logicalIdOfFunction(template, functionName(config.stage, DEPOSIT_SWEEPER.handler));
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     const roleOf = (id: string) => (functions[id]!.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
     const actionsOf = (role: string) =>
@@ -372,8 +373,15 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         .flatMap((statement) => [statement.Action].flat());
     expect(actionsOf(roleOf(sender))).toContain('kms:Sign');
     const signers = Object.keys(functions).filter((id) => actionsOf(roleOf(id)).some((action) => action === 'kms:Sign' || action === 'kms:*'));
-    expect(signers).toEqual([sender]);
+    expect(signers.sort()).toEqual([sender, sweeper].sort());
     expect(functions[sender]!.Properties!.Environment.Variables.SIGNER_KMS_KEY_ID).toBeDefined();
+    // The deposit addresses' HD key (a Secrets Manager secret) is readable by the sweeper alone.
+    const xprvReaders = Object.keys(functions).filter((id) =>
+      Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).some(
+        (policy) => JSON.stringify(policy.Properties!.Roles).includes(roleOf(id)) && JSON.stringify(policy.Properties!.PolicyDocument).includes('deposit-account-xprv'),
+      ),
+    );
+    expect(xprvReaders).toEqual([sweeper]);
   });
 
   it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl'])('outputs %s', (name) => {

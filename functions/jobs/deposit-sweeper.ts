@@ -1,0 +1,46 @@
+import middy from '@middy/core';
+import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
+import { parseAmount } from '#domain/money';
+import { dynamoFromEnv } from '#adapters/runtime';
+import { chainFromEnv } from '#adapters/chain/from-env';
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { optionalEnv, requireEnv } from '#adapters/env';
+import { signerFromEnv } from '#adapters/signer/from-env';
+import { HdDepositKeySigner, secretsManagerXprv } from '#adapters/signer/deposit-key-signer';
+
+const { db, tableName } = dynamoFromEnv();
+const { chain, settings } = chainFromEnv(db, tableName);
+const localXprv = optionalEnv('LOCAL_DEPOSIT_ACCOUNT_XPRV');
+
+function usdtBalanceOf(): SweepDeps['usdtBalanceOf'] {
+  if (chain instanceof SandboxChain) return (address) => chain.balanceOf(settings.usdtContract, address);
+  // TronGrid's account balances are not wired yet: sweeping on a real chain is refused loudly.
+  return async () => {
+    throw new Error('Sweeping on TronGrid needs a USDT balance reader (TRC-20 balanceOf); not built yet');
+  };
+}
+
+const deps: SweepDeps = {
+  chain,
+  usdtBalanceOf: usdtBalanceOf(),
+  broadcaster: chain,
+  builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
+  hotWallet: signerFromEnv(),
+  // The HD account key: held by this function alone (its secret is granted to nothing else).
+  depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(requireEnv('SWEEP_ACCOUNT_XPRV_SECRET'))),
+  store: new DynamoSweepStore(db, tableName),
+  settings: { minimumSweep: parseAmount(requireEnv('SWEEP_MINIMUM_USDT'), 'USDT'), topUpSun: Number(requireEnv('SWEEP_TOP_UP_SUN')) },
+};
+
+/** Moves confirmed deposit funds to the hot wallet (EventBridge in AWS, a timer locally). */
+export async function sweepDeposits(): Promise<Record<string, unknown>> {
+  return { ...(await sweepDepositAddresses(deps)) };
+}
+
+export const handler = middy().handler(async () => {
+  const outcome = await sweepDeposits();
+  console.log(JSON.stringify({ level: 'info', message: 'deposit sweep', ...outcome }));
+  return outcome;
+});
