@@ -9,6 +9,7 @@ import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-a
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { apiClient, startTestApi } from '../support/local-api.ts';
+import { waitFor } from '../support/wait.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 
 const BLOCK_MS = 50;
@@ -27,17 +28,8 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('a deposit on the local runtime, paid on the sandbox chain', () => {
-  it('goes awaiting_payment → confirming → completed while the balance goes pending → available', async () => {
+  it('goes awaiting_payment → confirming → completed while the balance goes pending → available', { timeout: 90_000 }, async () => {
     const created = await call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'e2e-1', amount: '25' } });
     expect(created.status).toBe(201);
     const { id, address } = created.body.data;

@@ -6,6 +6,7 @@ import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-a
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { apiClient, startTestApi } from '../support/local-api.ts';
+import { waitFor } from '../support/wait.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 
 const BLOCK_MS = 50;
@@ -23,19 +24,10 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const usdtBalance = async () => (await call('GET', '/company/balance')).body.data.balances[0];
 
 describe('withdrawals on the local runtime, sent on the sandbox chain', () => {
-  it('funded by a sandbox payment, a withdrawal completes with a txHash and the balance is exact; the failing address returns the funds', async () => {
+  it('funded by a sandbox payment, a withdrawal completes with a txHash and the balance is exact; the failing address returns the funds', { timeout: 120_000 }, async () => {
     const deposit = (await call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'fund-1' } })).body.data;
     await chain.submitTransfer({
       contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
