@@ -1,11 +1,11 @@
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStore, type Quote } from '#domain/conversions';
-import { ApiError, notFound, validationFailed } from '#domain/errors';
+import { ApiError, notFound } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
-import { isId } from '#domain/ids';
 import type { LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
+import { newestFirstPage } from './queries.ts';
 import { insufficientBalance } from './refusals.ts';
 import { MoneyTransaction } from './transaction.ts';
 
@@ -66,18 +66,6 @@ export const conversionItem = {
  * partition is always rebuilt from the authenticated company, so no cursor can name another
  * company's records.
  */
-const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
-
-function conversionIdFromCursor(companyId: string, cursor: string): string {
-  const { skPrefix } = keys.conversionsOf(companyId);
-  const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
-  const id = sortKey.startsWith(skPrefix) ? sortKey.slice(skPrefix.length) : '';
-  if (!isId('conversion', id) || cursorOf(sortKey) !== cursor) {
-    throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
-  }
-  return id;
-}
-
 export class DynamoConversionStore implements ConversionStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -130,23 +118,8 @@ export class DynamoConversionStore implements ConversionStore {
   }
 
   async listConversions(companyId: string, page: { limit: number; cursor?: string }): Promise<ConversionPage> {
-    const { PK, skPrefix } = keys.conversionsOf(companyId);
-    const startKey = page.cursor === undefined ? undefined : keys.conversion(companyId, conversionIdFromCursor(companyId, page.cursor));
-    // One item more than asked tells whether another page exists, so the last page says
-    // nextCursor: null instead of pointing at an empty page.
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
-        ScanIndexForward: false,
-        Limit: page.limit + 1,
-        ConsistentRead: true,
-        ...(startKey && { ExclusiveStartKey: startKey }),
-      }),
-    );
-    const conversions = Items.slice(0, page.limit).map(conversionItem.fromItem);
-    const last = Items.length > page.limit ? Items[page.limit - 1] : undefined;
-    return { conversions, nextCursor: last ? cursorOf(last.SK as string) : null };
+    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...keys.conversionsOf(companyId), kind: 'conversion' }, page);
+    return { conversions: items.map(conversionItem.fromItem), nextCursor };
   }
+
 }

@@ -5,6 +5,7 @@ import type { Deposit } from '#domain/deposits';
 import { toBigInt } from './client.ts';
 import { depositItem } from './deposit-store.ts';
 import { ENTITY, keys } from './keys.ts';
+import { queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { withdrawalItem } from './withdrawal-store.ts';
 
@@ -116,41 +117,23 @@ export class DynamoDepositChainStore implements DepositChainStore {
   }
 
   async confirmingTransfers(): Promise<TransferRecord[]> {
-    const records: TransferRecord[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.confirmingTransfer(0, '', 0).GSI1PK },
-          ExclusiveStartKey: start,
-        }),
-      );
-      records.push(...(page.Items ?? []).map(chainTransferItem.fromItem).filter((record) => record.status === 'confirming'));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return records;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.confirmingTransfer(0, '', 0).GSI1PK },
+    });
+    return items.map(chainTransferItem.fromItem).filter((record) => record.status === 'confirming');
   }
 
   async awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]> {
-    const owners: AddressOwner[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :now',
-          ExpressionAttributeValues: { ':pk': keys.depositByStatus('awaiting_payment', '', '').GSI1PK, ':now': now.toISOString() },
-          ExclusiveStartKey: start,
-        }),
-      );
-      owners.push(...(page.Items ?? []).map((item) => ({ companyId: item.companyId as string, depositId: item.id as string })));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return owners;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :now',
+      ExpressionAttributeValues: { ':pk': keys.depositByStatus('awaiting_payment', '', '').GSI1PK, ':now': now.toISOString() },
+    });
+    return items.map((item) => ({ companyId: item.companyId as string, depositId: item.id as string }));
   }
 }
 

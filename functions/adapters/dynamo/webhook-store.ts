@@ -8,8 +8,6 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
-import { validationFailed } from '#domain/errors';
-import { isId } from '#domain/ids';
 import type {
   AttemptRecord,
   DeliveryMessage,
@@ -22,6 +20,7 @@ import type {
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
+import { newestFirstPage } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 
 type Item = Record<string, unknown>;
@@ -44,8 +43,6 @@ export const webhookItem = {
 
 /** A condition that failed because the item is not there: the caller answers 404. */
 class Missing extends Error {}
-
-const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
 
 /**
  * Webhook registrations, and the dispatcher's and sender's view of events and deliveries. The
@@ -79,31 +76,10 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
   }
 
   async listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage> {
-    const { PK, skPrefix } = keys.webhooksOf(companyId);
-    let startKey: Item | undefined;
-    if (page.cursor !== undefined) {
-      const sortKey = Buffer.from(page.cursor, 'base64url').toString('utf8');
-      const id = sortKey.startsWith(skPrefix) ? sortKey.slice(skPrefix.length) : '';
-      if (!isId('webhook', id) || cursorOf(sortKey) !== page.cursor) {
-        throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
-      }
-      startKey = keys.webhook(companyId, id);
-    }
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
-        ScanIndexForward: false,
-        Limit: page.limit + 1,
-        ConsistentRead: true,
-        ...(startKey && { ExclusiveStartKey: startKey }),
-      }),
-    );
-    const webhooks = Items.slice(0, page.limit).map(webhookItem.fromItem);
-    const last = Items.length > page.limit ? Items[page.limit - 1] : undefined;
-    return { webhooks, nextCursor: last ? cursorOf(last.SK as string) : null };
+    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...keys.webhooksOf(companyId), kind: 'webhook' }, page);
+    return { webhooks: items.map(webhookItem.fromItem), nextCursor };
   }
+
 
   async replaceWebhook(webhook: Webhook): Promise<boolean> {
     try {

@@ -1,0 +1,58 @@
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { validationFailed } from '#domain/errors';
+import { isId, type IdKind } from '#domain/ids';
+
+type Item = Record<string, unknown>;
+
+/** Every page of a query: for jobs that must see all of a (small, sparse) index partition. */
+export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/**
+ * One page of a company's records of one kind, newest first (ids are ULIDs, so the sort key
+ * sorts by time). The cursor is the last item's sort key in base64url; it is checked to be one
+ * of this list's keys, and the partition always comes from the authenticated company, so a
+ * cursor can never reach another company's data.
+ */
+export async function newestFirstPage(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  list: { PK: string; skPrefix: string; kind: IdKind },
+  page: { limit: number; cursor?: string },
+): Promise<{ items: Item[]; nextCursor: string | null }> {
+  const startKey = page.cursor === undefined ? undefined : { PK: list.PK, SK: list.skPrefix + idFromCursor(list, page.cursor) };
+  // One item more than asked tells whether another page exists, so the last page says
+  // nextCursor: null instead of pointing at an empty page.
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': list.PK, ':prefix': list.skPrefix },
+      ScanIndexForward: false,
+      Limit: page.limit + 1,
+      ConsistentRead: true,
+      ...(startKey && { ExclusiveStartKey: startKey }),
+    }),
+  );
+  const last = Items.length > page.limit ? Items[page.limit - 1] : undefined;
+  return { items: Items.slice(0, page.limit), nextCursor: last ? cursorOf(last.SK as string) : null };
+}
+
+const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
+
+function idFromCursor(list: { skPrefix: string; kind: IdKind }, cursor: string): string {
+  const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = sortKey.startsWith(list.skPrefix) ? sortKey.slice(list.skPrefix.length) : '';
+  if (!isId(list.kind, id) || cursorOf(sortKey) !== cursor) {
+    throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
+  }
+  return id;
+}
