@@ -5,7 +5,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'clients/node/test/**/*.test.ts'],
     // One DynamoDB Local for the whole run; each test file makes its own table (test/support/dynamo.ts).
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { ApiServerError, CambioError, ConflictError, ConnectionError, errorFromResponse, RateLimitError } from './errors.ts';
+import { verifyWebhook, type VerifyOptions, type WebhookHeaders } from './webhooks.ts';
+import type {
+  Balance,
+  Company,
+  Conversion,
+  CreateConversionParams,
+  CreateDepositParams,
+  CreatedWebhook,
+  CreateQuoteParams,
+  CreateWithdrawalParams,
+  DeletedWebhook,
+  Deposit,
+  ListParams,
+  Page,
+  Quote,
+  RequestOptions,
+  Webhook,
+  WebhookEvent,
+  WebhookParams,
+  Withdrawal,
+} from './types.ts';
+
+export const VERSION = '0.1.0';
+
+/** The hosts behind `environment` (openapi.json `servers`). */
+export const ENVIRONMENTS = {
+  sandbox: 'https://api.sandbox.cambio.com',
+  production: 'https://api.cambio.com',
+} as const;
+
+export interface CambioOptions {
+  apiKey: string;
+  apiSecret: string;
+  /** 'sandbox', 'production', or a base URL such as 'http://127.0.0.1:3000' (the local runtime).
+   * Default: from the key, `ck_live_…` → production, else sandbox. */
+  environment?: keyof typeof ENVIRONMENTS | (string & {});
+  /** Retries after the first try, on network errors, timeouts, 429 and 5xx. Default 2. */
+  maxRetries?: number;
+  /** Per try. Default 30 s. */
+  timeoutMs?: number;
+  /** Backoff before retry n (0-based): a random delay between half and all of
+   * min(maxDelayMs, initialDelayMs × 2^n); a Retry-After up to maxRetryAfterMs wins. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  maxRetryAfterMs?: number;
+  /** Defaults to the global fetch (Node 20+). */
+  fetch?: typeof fetch;
+}
+
+interface Answer<T> {
+  data: T;
+  pagination?: { nextCursor: string | null };
+  requestId: string | undefined;
+}
+
+/** A list call: `await` it for one page, or `for await` over it for every item of every page. */
+export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+  #first: Promise<Page<T>> | undefined;
+
+  constructor(private readonly fetchPage: (cursor: string | undefined) => Promise<Page<T>>, private readonly cursor?: string) {}
+
+  #firstPage(): Promise<Page<T>> {
+    return (this.#first ??= this.fetchPage(this.cursor));
+  }
+
+  then<R1 = Page<T>, R2 = never>(
+    onFulfilled?: ((page: Page<T>) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#firstPage().then(onFulfilled, onRejected);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    let page = await this.#firstPage();
+    for (;;) {
+      yield* page.data;
+      if (!page.nextCursor) return;
+      page = await this.fetchPage(page.nextCursor);
+    }
+  }
+}
+
+/**
+ * The Cambio API. Every POST carries an Idempotency-Key (a UUID unless you pass one), the same on
+ * each retry of that call, so a retried withdrawal is replayed by the API, never made twice.
+ */
+export class Cambio {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #apiSecret: string;
+  readonly #maxRetries: number;
+  readonly #timeoutMs: number;
+  readonly #initialDelayMs: number;
+  readonly #maxDelayMs: number;
+  readonly #maxRetryAfterMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: CambioOptions) {
+    if (!options?.apiKey || !options.apiSecret) throw new TypeError('new Cambio({ apiKey, apiSecret, environment }) needs apiKey and apiSecret');
+    this.#apiKey = options.apiKey;
+    this.#apiSecret = options.apiSecret;
+    const environment = options.environment ?? (options.apiKey.startsWith('ck_live_') ? 'production' : 'sandbox');
+    this.baseUrl = baseUrlOf(environment);
+    this.#maxRetries = options.maxRetries ?? 2;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#initialDelayMs = options.initialDelayMs ?? 500;
+    this.#maxDelayMs = options.maxDelayMs ?? 8_000;
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  readonly company = {
+    get: (options?: RequestOptions): Promise<Company> => this.#data('GET', '/v1/company', undefined, options),
+    balance: (options?: RequestOptions): Promise<Balance> => this.#data('GET', '/v1/company/balance', undefined, options),
+  };
+
+  readonly deposits = {
+    create: (params: CreateDepositParams, options?: RequestOptions): Promise<Deposit> => this.#data('POST', '/v1/deposits', params, options),
+    get: (id: string, options?: RequestOptions): Promise<Deposit> => this.#data('GET', `/v1/deposits/${segment(id)}`, undefined, options),
+  };
+
+  readonly withdrawals = {
+    create: (params: CreateWithdrawalParams, options?: RequestOptions): Promise<Withdrawal> =>
+      this.#data('POST', '/v1/withdrawals', params, options),
+    get: (id: string, options?: RequestOptions): Promise<Withdrawal> => this.#data('GET', `/v1/withdrawals/${segment(id)}`, undefined, options),
+  };
+
+  readonly conversions = {
+    /** A USDT → BRL quote, valid 30 s. */
+    quote: (params: CreateQuoteParams, options?: RequestOptions): Promise<Quote> => this.#data('POST', '/v1/conversions/quote', params, options),
+    /** Executes a quote. */
+    create: (params: CreateConversionParams, options?: RequestOptions): Promise<Conversion> =>
+      this.#data('POST', '/v1/conversions', params, options),
+    list: (params: ListParams = {}, options?: RequestOptions): PagePromise<Conversion> =>
+      new PagePromise((cursor) => this.#page<Conversion>('/v1/conversions', { ...params, cursor }, options), params.cursor),
+    get: (id: string, options?: RequestOptions): Promise<Conversion> => this.#data('GET', `/v1/conversions/${segment(id)}`, undefined, options),
+  };
+
+  readonly webhooks = {
+    list: (params: ListParams = {}, options?: RequestOptions): PagePromise<Webhook> =>
+      new PagePromise((cursor) => this.#page<Webhook>('/v1/webhooks', { ...params, cursor }, options), params.cursor),
+    /** The answer carries the signing `secret`, shown only this once: store it. */
+    create: (params: WebhookParams, options?: RequestOptions): Promise<CreatedWebhook> => this.#data('POST', '/v1/webhooks', params, options),
+    get: (id: string, options?: RequestOptions): Promise<Webhook> => this.#data('GET', `/v1/webhooks/${segment(id)}`, undefined, options),
+    /** Replaces the webhook (PUT): omitted optional fields take their defaults; the secret is kept. */
+    update: (id: string, params: WebhookParams, options?: RequestOptions): Promise<Webhook> =>
+      this.#data('PUT', `/v1/webhooks/${segment(id)}`, params, options),
+    delete: (id: string, options?: RequestOptions): Promise<DeletedWebhook> => this.#data('DELETE', `/v1/webhooks/${segment(id)}`, undefined, options),
+    /** Verifies a delivery (Standard Webhooks) over the raw body and returns its event. */
+    verify: (rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options?: VerifyOptions): WebhookEvent =>
+      verifyWebhook(rawBody, headers, secret, options),
+  };
+
+  async #data<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+    return (await this.#request<T>(method, path, body, options)).data;
+  }
+
+  async #page<T>(path: string, params: ListParams, options: RequestOptions = {}): Promise<Page<T>> {
+    const query = new URLSearchParams();
+    if (params.limit !== undefined) query.set('limit', String(params.limit));
+    if (params.cursor !== undefined) query.set('cursor', params.cursor);
+    const answer = await this.#request<T[]>('GET', query.size ? `${path}?${query}` : path, undefined, options);
+    return { data: answer.data, nextCursor: answer.pagination?.nextCursor ?? null, requestId: answer.requestId };
+  }
+
+  async #request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<Answer<T>> {
+    const headers: Record<string, string> = {
+      'X-Api-Key': this.#apiKey,
+      'X-Api-Secret': this.#apiSecret,
+      Accept: 'application/json',
+      'User-Agent': `cambio-node/${VERSION} node/${process.versions.node}`,
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    // One key per call, kept across its retries: the API replays the first answer instead of
+    // doing the work again (../shared/api-contract.md, Conventions: Idempotency-Key).
+    if (method === 'POST') headers['Idempotency-Key'] = options.idempotencyKey ?? randomUUID();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const maxRetries = options.maxRetries ?? this.#maxRetries;
+
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      let text: string;
+      try {
+        const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(this.#timeoutMs)]) : AbortSignal.timeout(this.#timeoutMs);
+        response = await this.#fetch(`${this.baseUrl}${path}`, { method, headers, body: payload, signal });
+        text = await response.text();
+      } catch (cause) {
+        if (options.signal?.aborted) throw cause;
+        const timedOut = (cause as Error)?.name === 'TimeoutError';
+        const error = new ConnectionError(
+          `${timedOut ? `No answer within ${this.#timeoutMs} ms` : 'Could not reach Cambio'} (${method} ${this.baseUrl}${path}): ${String((cause as Error)?.message ?? cause)}`,
+          { code: timedOut ? 'TIMEOUT' : 'CONNECTION_FAILED', cause },
+        );
+        if (attempt >= maxRetries) throw error;
+        await sleep(this.#backoff(attempt));
+        continue;
+      }
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      const json = parseJson(text);
+      if (response.ok && json?.success === true) return { data: json.data as T, pagination: json.pagination, requestId };
+      const error =
+        json === undefined
+          ? response.status >= 500
+            ? new ApiServerError(`HTTP ${response.status} without a JSON body`, { code: 'INTERNAL_ERROR', status: response.status, requestId })
+            : new CambioError(`HTTP ${response.status} without the API's envelope`, { code: 'INVALID_RESPONSE', status: response.status, requestId })
+          : errorFromResponse(response.status, json, requestId);
+      if (attempt >= maxRetries || !retryable(error)) throw error;
+      await sleep(this.#retryAfter(response) ?? this.#backoff(attempt));
+    }
+  }
+
+  #backoff(attempt: number): number {
+    const ceiling = Math.min(this.#maxDelayMs, this.#initialDelayMs * 2 ** attempt);
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+
+  #retryAfter(response: Response): number | undefined {
+    const value = response.headers.get('retry-after');
+    if (!value) return undefined;
+    const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+    return Number.isFinite(ms) && ms >= 0 && ms <= this.#maxRetryAfterMs ? ms : undefined;
+  }
+}
+
+/** Network errors, 429, 5xx, and 409 IDEMPOTENCY_KEY_IN_USE (the first try is still running). */
+function retryable(error: CambioError): boolean {
+  return (
+    error instanceof RateLimitError ||
+    error instanceof ApiServerError ||
+    error instanceof ConnectionError ||
+    (error instanceof ConflictError && error.code === 'IDEMPOTENCY_KEY_IN_USE')
+  );
+}
+
+function baseUrlOf(environment: string): string {
+  if (environment === 'sandbox' || environment === 'production') return ENVIRONMENTS[environment];
+  let url: URL;
+  try {
+    url = new URL(environment);
+  } catch {
+    throw new TypeError(`environment must be 'sandbox', 'production' or a base URL, got ${JSON.stringify(environment)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`environment URL must be http(s), got ${environment}`);
+  // The routes carry /v1 themselves: accept a base URL given with or without it.
+  return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+function segment(id: string): string {
+  if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
+  return encodeURIComponent(id);
+}
+
+function parseJson(text: string): { success?: boolean; data?: unknown; pagination?: { nextCursor: string | null }; error?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as never) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

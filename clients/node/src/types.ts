@@ -1,0 +1,58 @@
+import type { components } from './generated/openapi.ts';
+
+/** The API's records and request bodies, named as openapi.json names them. */
+type Schemas = components['schemas'];
+
+export type Company = Schemas['Company'];
+export type Balance = Schemas['Balance'];
+export type Deposit = Schemas['Deposit'];
+export type Withdrawal = Schemas['Withdrawal'];
+export type Quote = Schemas['Quote'];
+export type Conversion = Schemas['Conversion'];
+export type Webhook = Schemas['Webhook'];
+export type CreatedWebhook = Schemas['CreatedWebhook'];
+export type DeletedWebhook = Schemas['DeletedWebhook'];
+
+export type CreateDepositParams = Schemas['CreateDepositRequest'];
+export type CreateWithdrawalParams = Schemas['CreateWithdrawalRequest'];
+export type CreateQuoteParams = Schemas['CreateQuoteRequest'];
+export type CreateConversionParams = Schemas['CreateConversionRequest'];
+export type WebhookParams = Schemas['WebhookRequest'];
+
+/** The contract's error codes (`error.code` in the envelope). */
+export type ErrorCode = Schemas['Error']['error']['code'];
+
+/** What Cambio POSTs to a webhook: one member per event type, `data` being the record. */
+export type WebhookEvent =
+  | Schemas['DepositConfirmingEvent']
+  | Schemas['DepositCompletedEvent']
+  | Schemas['DepositExpiredEvent']
+  | Schemas['WithdrawalProcessingEvent']
+  | Schemas['WithdrawalCompletedEvent']
+  | Schemas['WithdrawalFailedEvent']
+  | Schemas['ConversionCompletedEvent'];
+
+export type EventType = WebhookEvent['type'];
+
+export interface ListParams {
+  /** 1–100, default 20. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null;
+  requestId: string | undefined;
+}
+
+export interface RequestOptions {
+  /** Defaults to a fresh UUID per call, reused by that call's retries. Pass your own to make a
+   * call safe to repeat across process restarts (e.g. derived from your order id). */
+  idempotencyKey?: string;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number;
+  signal?: AbortSignal;
+}

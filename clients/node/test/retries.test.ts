@@ -1,0 +1,210 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fund, startTestApi, type LocalRuntime } from './support.ts';
+import { ApiServerError, Cambio, ConnectionError, InvalidRequestError, RateLimitError } from '../src/index.ts';
+
+/**
+ * Retries: network errors, 429 and 5xx are retried with capped, jittered backoff; every try of one
+ * POST carries the same Idempotency-Key, so the API replays instead of withdrawing twice.
+ */
+interface Seen {
+  method: string;
+  url: string;
+  idempotencyKey: string | undefined;
+  at: number;
+}
+
+type Script = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;
+
+let server: Server | undefined;
+let seen: Seen[] = [];
+
+async function flaky(script: Script): Promise<string> {
+  seen = [];
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, idempotencyKey: req.headers['idempotency-key'] as string | undefined, at: Date.now() });
+      script(req, res, seen.length);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+const withdrawal = {
+  id: 'wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5',
+  method: 'usdt',
+  reference: 'payout-1',
+  network: 'tron',
+  address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK',
+  amount: '5.000000',
+  fee: '1.000000',
+  status: 'pending',
+  txHash: null,
+  failureReason: null,
+  createdAt: '2026-01-15T12:00:00.000Z',
+  updatedAt: '2026-01-15T12:00:00.000Z',
+  completedAt: null,
+};
+const params = { method: 'usdt', network: 'tron', address: withdrawal.address, amount: '5', reference: 'payout-1' } as const;
+
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': `req-${seen.length}`, ...headers });
+  res.end(JSON.stringify(body));
+}
+const failure = (code: string, message = code) => ({ success: false, error: { code, message, details: null } });
+const fast = { initialDelayMs: 5, maxDelayMs: 20 };
+
+describe('retries against a flaky server', () => {
+  it('503 then 201: one withdrawal, the same Idempotency-Key on both tries', async () => {
+    const url = await flaky((_req, res, attempt) =>
+      attempt === 1 ? answer(res, 503, failure('INTERNAL_ERROR')) : answer(res, 201, { success: true, data: withdrawal }),
+    );
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+
+    const created = await cambio.withdrawals.create(params);
+
+    expect(created).toEqual(withdrawal);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(seen[1]!.idempotencyKey).toBe(seen[0]!.idempotencyKey);
+  });
+
+  it('a dropped connection then success: retried with the same key; a new call gets a new key', async () => {
+    const url = await flaky((req, res, attempt) => (attempt === 1 ? req.socket.destroy() : answer(res, 201, { success: true, data: withdrawal })));
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+
+    await cambio.withdrawals.create(params);
+    const first = seen.map((s) => s.idempotencyKey);
+    await cambio.withdrawals.create(params);
+
+    expect(first).toHaveLength(2);
+    expect(first[1]).toBe(first[0]);
+    expect(seen.at(-1)!.idempotencyKey).not.toBe(first[0]);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const url = await flaky((_req, res, attempt) =>
+      attempt === 1 ? answer(res, 429, failure('RATE_LIMITED'), { 'Retry-After': '1' }) : answer(res, 200, { success: true, data: withdrawal }),
+    );
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+
+    await cambio.withdrawals.get(withdrawal.id);
+
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('gives up after maxRetries with the last error, typed, and backs off within the cap', async () => {
+    const url = await flaky((_req, res) => answer(res, 503, failure('PRICE_UNAVAILABLE', 'No current USDT/BRL price')));
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, maxRetries: 3, initialDelayMs: 20, maxDelayMs: 40 });
+
+    const error = await cambio.conversions.quote({ sourceCurrency: 'USDT', settlementCurrency: 'BRL', sourceAmount: '10' }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiServerError);
+    expect(error).toMatchObject({ code: 'PRICE_UNAVAILABLE', status: 503, requestId: 'req-4' });
+    expect(seen).toHaveLength(4);
+    const waits = seen.slice(1).map((s, i) => s.at - seen[i]!.at);
+    // Try n waits between half and all of min(40, 20 × 2^n) ms (timers may run a little late).
+    expect(waits[0]).toBeGreaterThanOrEqual(9);
+    for (const wait of waits) expect(wait).toBeLessThan(40 + 60);
+    expect(new Set(seen.map((s) => s.idempotencyKey)).size).toBe(1);
+  });
+
+  it('does not retry a 4xx refusal', async () => {
+    const url = await flaky((_req, res) => answer(res, 400, { success: false, error: { code: 'VALIDATION_FAILED', message: 'bad', details: [{ path: 'amount', message: 'must be a decimal string' }] } }));
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+
+    const error = await cambio.withdrawals.create({ ...params, amount: '5' }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, details: [{ path: 'amount', message: 'must be a decimal string' }] });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a 429 that persists surfaces as RateLimitError; an unreachable host as ConnectionError', async () => {
+    const url = await flaky((_req, res) => answer(res, 429, failure('RATE_LIMITED')));
+    const limited = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, maxRetries: 1, ...fast });
+    await expect(limited.company.get()).rejects.toBeInstanceOf(RateLimitError);
+
+    const closed = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: 'http://127.0.0.1:1', maxRetries: 1, ...fast });
+    await expect(closed.company.get()).rejects.toMatchObject({ name: 'ConnectionError', code: 'CONNECTION_FAILED', status: undefined });
+  });
+
+  it('times out a try that never answers', async () => {
+    const url = await flaky(() => undefined);
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, maxRetries: 1, timeoutMs: 100, ...fast });
+    const error = await cambio.company.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'TIMEOUT' });
+    expect(seen).toHaveLength(2);
+  });
+});
+
+describe('a retry through a connection lost after the API answered', () => {
+  let runtime: LocalRuntime;
+  let proxy: Server;
+
+  beforeAll(async () => {
+    runtime = await startTestApi();
+    await fund(runtime, '20');
+  });
+
+  afterAll(async () => {
+    proxy?.closeAllConnections();
+    await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+    await runtime?.stop();
+  });
+
+  it('makes one withdrawal: the API replays the first answer to the retry', async () => {
+    // Forwards each request to the local runtime; the first answer is thrown away and the client's
+    // connection cut, as when a network drops just after the withdrawal was made.
+    const upstream = new URL(runtime.apiUrl);
+    const keys: string[] = [];
+    proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        keys.push(String(req.headers['idempotency-key']));
+        const forward = httpRequest(
+          { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+          (answer) => {
+            const body: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => body.push(chunk));
+            answer.on('end', () => {
+              if (keys.length === 1) return req.socket.destroy();
+              res.writeHead(answer.statusCode!, answer.headers);
+              res.end(Buffer.concat(body));
+            });
+          },
+        );
+        forward.end(Buffer.concat(chunks));
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const cambio = new Cambio({
+      apiKey: runtime.sandbox.apiKey,
+      apiSecret: runtime.sandbox.apiSecret,
+      environment: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      ...fast,
+    });
+
+    const created = await cambio.withdrawals.create({ ...params, reference: 'lost-answer' });
+
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const direct = new Cambio({ apiKey: runtime.sandbox.apiKey, apiSecret: runtime.sandbox.apiSecret, environment: runtime.apiUrl });
+    expect(await direct.withdrawals.get(created.id)).toMatchObject({ id: created.id, reference: 'lost-answer' });
+    const [usdt] = (await direct.company.balance()).balances;
+    // 20 deposited, 5 + 1 fee held once: a doubled withdrawal would have held 12.
+    expect(usdt).toMatchObject({ currency: 'USDT', available: '14.000000', locked: '6.000000' });
+  });
+});

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { Cambio, verifyWebhook, WebhookVerificationError } from '../src/index.ts';
+
+/** webhooks.verify against deliveries signed by the Standard Webhooks reference library. */
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
+const now = new Date('2026-01-15T12:00:00.000Z');
+const event = {
+  id: 'evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5',
+  type: 'conversion.completed',
+  createdAt: '2026-01-15T12:00:00.000Z',
+  data: { id: 'cnv_01JBZ6W1V7Q8R9S0T1U2V3W4X5', sourceAmount: '10.000000', settlementAmount: '54.00', note: 'ação' },
+};
+// What Cambio sends: compact JSON, signed once.
+const body = JSON.stringify(event);
+
+function delivery(payload = body, at = now) {
+  const timestamp = String(Math.floor(at.getTime() / 1000));
+  return {
+    'webhook-id': event.id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': new StandardWebhook(secret).sign(event.id, at, payload),
+  };
+}
+
+function refusal(run: () => unknown): WebhookVerificationError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    return error as WebhookVerificationError;
+  }
+  throw new Error('expected verification to fail');
+}
+
+describe('webhooks.verify', () => {
+  const cambio = new Cambio({ apiKey: 'ck_test_x', apiSecret: 'cs_test_x', environment: 'http://127.0.0.1:1' });
+
+  it('accepts a delivery signed as Standard Webhooks says, from a string, a Buffer or a Headers object', () => {
+    expect(cambio.webhooks.verify(body, delivery(), secret, { now })).toEqual(event);
+    expect(verifyWebhook(Buffer.from(body), delivery(), secret, { now })).toEqual(event);
+    expect(verifyWebhook(body, new Headers(delivery()), secret, { now })).toEqual(event);
+    const upperCased = Object.fromEntries(Object.entries(delivery()).map(([k, v]) => [k.toUpperCase(), v]));
+    expect(verifyWebhook(body, upperCased, secret, { now })).toEqual(event);
+  });
+
+  it('accepts any of several signatures (a rotated secret), v1 only', () => {
+    const headers = delivery();
+    headers['webhook-signature'] = `v2,bm9wZQ== v1,${Buffer.alloc(32).toString('base64')} ${headers['webhook-signature']}`;
+    expect(verifyWebhook(body, headers, secret, { now })).toEqual(event);
+  });
+
+  it('refuses a body changed by one byte, a wrong secret and a missing header', () => {
+    expect(refusal(() => verifyWebhook(body.replace('54.00', '55.00'), delivery(), secret, { now })).message).toMatch(/No signature matches/);
+    const other = `whsec_${randomBytes(24).toString('base64')}`;
+    expect(refusal(() => verifyWebhook(body, delivery(), other, { now })).message).toMatch(/secret/);
+    const { 'webhook-signature': _, ...unsigned } = delivery();
+    expect(refusal(() => verifyWebhook(body, unsigned, secret, { now })).message).toMatch(/Missing/);
+    expect(refusal(() => verifyWebhook(body, delivery(), 'not-a-secret', { now })).message).toMatch(/whsec_/);
+  });
+
+  it('refuses a timestamp more than 5 minutes away, either way', () => {
+    const old = delivery(body, new Date(now.getTime() - 301_000));
+    expect(refusal(() => verifyWebhook(body, old, secret, { now })).message).toMatch(/tolerance/);
+    const future = delivery(body, new Date(now.getTime() + 301_000));
+    expect(refusal(() => verifyWebhook(body, future, secret, { now })).message).toMatch(/tolerance/);
+    expect(verifyWebhook(body, delivery(body, new Date(now.getTime() - 299_000)), secret, { now })).toEqual(event);
+  });
+
+  it('names the usual mistake when the body was parsed and serialised again', () => {
+    const reindented = JSON.stringify(JSON.parse(body), null, 2);
+    const error = refusal(() => verifyWebhook(reindented, delivery(), secret, { now }));
+    expect(error.message).toMatch(/re-serialised/);
+    expect(error.message).toMatch(/raw request body/);
+    expect(error.code).toBe('WEBHOOK_VERIFICATION_FAILED');
+
+    const reordered = JSON.stringify({ data: event.data, type: event.type, id: event.id, createdAt: event.createdAt });
+    expect(refusal(() => verifyWebhook(reordered, delivery(), secret, { now })).message).toMatch(/raw request body/);
+    expect(refusal(() => verifyWebhook('[object Object]', delivery(), secret, { now })).message).toMatch(/\[object Object\]/);
+    expect(refusal(() => verifyWebhook(JSON.parse(body) as never, delivery(), secret, { now })).message).toMatch(/not the request body/);
+  });
+
+  it('signs what the reference library verifies: both sides agree on the scheme', () => {
+    // The library is the judge of the header format the client parses.
+    expect(new StandardWebhook(secret).verify(body, delivery(body, new Date()))).toEqual(event);
+  });
+});
