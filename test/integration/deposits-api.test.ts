@@ -1,12 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { keys } from '#adapters/dynamo/keys';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '#domain/tron-address';
 import type { LocalRuntime } from '#local/runtime';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { newCompany as createTestCompany, startTestApi } from '../support/local-api.ts';
 
 let runtime: LocalRuntime;
 let db: ReturnType<typeof createDocumentClient>;
@@ -21,10 +19,7 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-async function newCompany(name: string) {
-  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
-  return { companyId: company.id, call: apiClient(runtime, credentials) };
-}
+const newCompany = (name: string) => createTestCompany(runtime, name);
 
 const deposit = (reference: string, extra: Record<string, unknown> = {}) => ({ method: 'usdt', network: 'tron', reference, ...extra });
 

@@ -1,11 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { keys } from '#adapters/dynamo/keys';
 import type { LocalRuntime } from '#local/runtime';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { newCompany as createTestCompany, startTestApi } from '../support/local-api.ts';
 
 let runtime: LocalRuntime;
 let db: ReturnType<typeof createDocumentClient>;
@@ -19,10 +17,7 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-async function newCompany(name: string) {
-  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
-  return { companyId: company.id, call: apiClient(runtime, credentials) };
-}
+const newCompany = (name: string) => createTestCompany(runtime, name);
 
 // Loopback over http:// is the local runtime's allowance (contract, Webhooks); nothing listens on port 9.
 const body = (overrides: Record<string, unknown> = {}) => ({ url: 'http://127.0.0.1:9/hooks', events: ['deposit.completed'], ...overrides });

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import type { LocalRuntime } from '#local/runtime';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { apiClient, newCompany as createTestCompany, startTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 
 let runtime: LocalRuntime;
@@ -20,11 +18,7 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-/** A company of its own per test, so balances start at zero and tests cannot disturb each other. */
-async function newCompany(name: string) {
-  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
-  return { companyId: company.id, call: apiClient(runtime, credentials) };
-}
+const newCompany = (name: string) => createTestCompany(runtime, name);
 
 const withdrawal = (reference: string, amount = '10') => ({ method: 'usdt', network: 'tron', address: destination, amount, reference });
 

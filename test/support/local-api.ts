@@ -1,3 +1,6 @@
+import { createCompany } from '#domain/company';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '#local/runtime';
@@ -51,4 +54,12 @@ export function apiClient(runtime: LocalRuntime, credentials: { apiKey: string; 
     }
     return { status: response.status, headers: response.headers, body: parsed, text };
   };
+}
+
+/** A company of its own (with its key) on the runtime's table, so a test's balances start at zero
+ * and tests cannot disturb each other. */
+export async function newCompany(runtime: LocalRuntime, name: string) {
+  const db = createDocumentClient(runtime.dynamoEndpoint);
+  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
+  return { companyId: company.id, credentials, call: apiClient(runtime, credentials) };
 }
