@@ -100,6 +100,12 @@ export function tronAddressFromHex(hex: string): string {
   return base58check.encode(address);
 }
 
+/** The 21-byte `41…` hex form of a base58 address (for ABI parameters and java-tron's hex APIs). */
+export function tronAddressToHex(address: string): string {
+  if (!isTronAddress(address)) throw new Error(`Not a TRON address: ${JSON.stringify(address)}`);
+  return Buffer.from(base58check.decode(address)).toString('hex');
+}
+
 /**
  * True only for a base58 `T…` address with a valid checksum. The 42-char hex `41…` form that
  * tronweb's isAddress also accepts is refused: the API stores and compares base58 only

@@ -3,7 +3,6 @@ import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
 import { parseAmount } from '#domain/money';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { chainFromEnv } from '#adapters/chain/from-env';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { optionalEnv, requireEnv } from '#adapters/env';
@@ -14,17 +13,9 @@ const { db, tableName } = dynamoFromEnv();
 const { chain, settings } = chainFromEnv(db, tableName);
 const localXprv = optionalEnv('LOCAL_DEPOSIT_ACCOUNT_XPRV');
 
-function usdtBalanceOf(): SweepDeps['usdtBalanceOf'] {
-  if (chain instanceof SandboxChain) return (address) => chain.balanceOf(settings.usdtContract, address);
-  // TronGrid's account balances are not wired yet: sweeping on a real chain is refused loudly.
-  return async () => {
-    throw new Error('Sweeping on TronGrid needs a USDT balance reader (TRC-20 balanceOf); not built yet');
-  };
-}
-
 const deps: SweepDeps = {
   chain,
-  usdtBalanceOf: usdtBalanceOf(),
+  usdtBalanceOf: (address) => chain.tokenBalance(settings.usdtContract, address),
   broadcaster: chain,
   builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
   hotWallet: signerFromEnv(),

@@ -64,7 +64,7 @@ beforeAll(async () => {
   sending = { chain, builder, broadcaster: chain, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), now };
   sweeping = {
     chain,
-    usdtBalanceOf: (address) => chain.balanceOf(USDT, address),
+    usdtBalanceOf: (address) => chain.tokenBalance(USDT, address),
     broadcaster: chain,
     builder,
     hotWallet,

@@ -530,3 +530,26 @@ describe('TronGridChain broadcast', () => {
     expect(error.message).toContain('validate signature error');
   });
 });
+
+describe('TronGridChain tokenBalance', () => {
+  const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+  const holder = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
+
+  it('reads balanceOf(address) with a constant call and returns the 32-byte word as minor units', async () => {
+    script = [{ body: { result: { result: true }, constant_result: [(123_456_789n).toString(16).padStart(64, '0')] } }];
+
+    expect(await chain().tokenBalance(USDT_CONTRACT, holder)).toBe(123_456_789n);
+    expect(requests[0]!.path).toBe('/wallet/triggerconstantcontract');
+    expect(requests[0]!.body).toMatchObject({
+      contract_address: '41a614f803b6fd780986a42c78ec9c7f77e6ded13c',
+      function_selector: 'balanceOf(address)',
+    });
+    // The parameter is the holder's 20-byte address, left-padded to one ABI word.
+    expect((requests[0]!.body as { parameter: string }).parameter).toMatch(/^0{24}[0-9a-f]{40}$/);
+  });
+
+  it('refuses an answer without a result word', async () => {
+    script = [{ body: { result: { result: true }, constant_result: [] } }];
+    expect(await caught(chain().tokenBalance(USDT_CONTRACT, holder))).toBeInstanceOf(ChainResponseError);
+  });
+});

@@ -17,7 +17,10 @@ export interface ChainSettings {
  * The chain a stage reads (lib/stages.ts): `sandbox` (blocks in this stage's table) or `trongrid`
  * (mainnet or Nile, API key from Secrets Manager). Read once at cold start.
  */
-export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: ChainReader & Broadcaster; settings: ChainSettings } {
+/** What the chain jobs use: reading, broadcasting, and token balances (sweeps, reconciliation). */
+export type Chain = ChainReader & Broadcaster & { tokenBalance(contract: string, address: string): Promise<bigint> };
+
+export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: Chain; settings: ChainSettings } {
   const usdtContract = requireEnv('USDT_CONTRACT');
   const kind = requireEnv('CHAIN_ADAPTER');
   if (kind === 'sandbox') {

@@ -221,7 +221,7 @@ export class SandboxChain implements ChainReader {
     return balances;
   }
 
-  async balanceOf(contract: string, address: string): Promise<bigint> {
+  async tokenBalance(contract: string, address: string): Promise<bigint> {
     return (await this.balances(contract)).get(address) ?? 0n;
   }
 

@@ -1,5 +1,5 @@
 import type { ChainBlock, ChainReader, TokenTransfer, TransactionReceipt } from '#domain/chain';
-import { isTronAddress, tronAddressFromHex } from '#domain/tron-address';
+import { isTronAddress, tronAddressFromHex, tronAddressToHex } from '#domain/tron-address';
 
 /**
  * ChainReader over TronGrid's HTTP API with plain fetch: tronweb would add ~1.2 MB to the bundle
@@ -228,6 +228,27 @@ export class TronGridChain implements ChainReader {
     const code = isObject(body) ? body.code : undefined;
     const message = isObject(body) && typeof body.message === 'string' ? Buffer.from(body.message, 'hex').toString('utf8') : '';
     throw new ChainResponseError(`${path} refused the transaction: ${describe(code)} ${message}`.trim(), { path });
+  }
+
+  /**
+   * A TRC-20 balance read with a constant call of `balanceOf(address)` (no transaction, no fee):
+   * what the sweeper and reconciliation need to know of a deposit address or the hot wallet.
+   */
+  async tokenBalance(contract: string, address: string): Promise<bigint> {
+    const path = '/wallet/triggerconstantcontract';
+    const body = await this.request('POST', path, {
+      body: {
+        owner_address: tronAddressToHex(address),
+        contract_address: tronAddressToHex(contract),
+        function_selector: 'balanceOf(address)',
+        parameter: tronAddressToHex(address).slice(2).padStart(64, '0'),
+      },
+    });
+    const result = isObject(body) && Array.isArray(body.constant_result) ? body.constant_result[0] : undefined;
+    if (typeof result !== 'string' || !/^[0-9a-fA-F]{64}$/.test(result)) {
+      throw new ChainResponseError(`${path} answered ${describe(isObject(body) ? body.constant_result : body)}, expected one 32-byte word`, { path });
+    }
+    return BigInt(`0x${result}`);
   }
 
   private async blockByNumber(number: number): Promise<ChainBlock> {
