@@ -62,7 +62,7 @@ describe('the local runtime serves the API reference', () => {
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      viewport: { width: 1400, height: 1800 },
+      viewport: { width: 1400, height: 1950 },
       // The machine's network is closed: no background or component traffic of Chromium's own.
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
