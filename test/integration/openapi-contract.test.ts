@@ -13,6 +13,7 @@ import { EVENT_DATA } from '#functions/webhooks/records';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { startTestApi } from '../support/local-api.ts';
+import { waitFor } from '../support/wait.ts';
 import { loadOpenApi, openApiValidators } from '../support/openapi.ts';
 
 /**
@@ -91,15 +92,6 @@ async function send(
   return { status: response.status, body, headers: response.headers };
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('every route answers as openapi.json documents it', () => {
   it('webhooks: create, list, get, replace, delete, and their errors', async () => {
     // The documented example targets a public host; the local runtime's own loopback rule lets this test receive nothing.
@@ -145,7 +137,7 @@ describe('every route answers as openapi.json documents it', () => {
     const duplicate = await send('POST', '/v1/deposits', { body: example('POST', '/v1/deposits') });
     expect(duplicate.body.error.code).toBe('DUPLICATE_REFERENCE');
     expect((await send('GET', '/v1/deposits/{id}', { id: UNKNOWN_ID.deposits })).status).toBe(404);
-  });
+  }, 60_000);
 
   it('conversions: quote, execute, list, get, and their errors', async () => {
     const quote = await send('POST', '/v1/conversions/quote', { body: example('POST', '/v1/conversions/quote') });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, Cambio, CambioError, ENVIRONMENTS, InvalidRequestError, NotFoundError, RefusedError, type WebhookEvent } from '../src/index.ts';
-import { fund, payOnSandboxChain, startTestApi, type LocalRuntime } from './support.ts';
+import { fund, payOnSandboxChain, startTestApi, waitFor, type LocalRuntime } from './support.ts';
 
 /**
  * The README's quickstart, with the client, against the runtime `npm start` runs (on a free port,
@@ -40,15 +40,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
 });
 
-async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('the quickstart with @cambio/client', () => {
   it('deposit → paid on the sandbox chain → signed webhook → convert → withdraw', async () => {
     const cambio = new Cambio({ apiKey: runtime.sandbox.apiKey, apiSecret: runtime.sandbox.apiSecret, environment: new URL(runtime.apiUrl).origin });
@@ -64,7 +55,7 @@ describe('the quickstart with @cambio/client', () => {
     expect(completed).toMatchObject({ status: 'completed', creditedAmount: '25.000000', amountStatus: 'exact' });
 
     const events = await waitFor(
-      () => deliveries.map((d) => cambio.webhooks.verify(d.body, d.headers, webhook.secret)),
+      async () => deliveries.map((d) => cambio.webhooks.verify(d.body, d.headers, webhook.secret)),
       (verified) => verified.some((event) => event.type === 'deposit.completed'),
     );
     const event = events.find((e): e is Extract<WebhookEvent, { type: 'deposit.completed' }> => e.type === 'deposit.completed');
@@ -91,7 +82,7 @@ describe('the quickstart with @cambio/client', () => {
     expect(Number(usdt.available)).toBe(9);
     expect(brl.available).toBe(conversion.settlementAmount);
     expect((await cambio.company.get()).environment).toBe('sandbox');
-  });
+  }, 90_000);
 });
 
 describe('the client against the local runtime', () => {
@@ -196,5 +187,5 @@ describe('the package as an integrator installs it', () => {
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });

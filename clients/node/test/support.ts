@@ -12,6 +12,7 @@ import { STAGES } from '../../../lib/stages.ts';
 import { creditAvailable } from '../../../test/support/money.ts';
 
 export { startTestApi } from '../../../test/support/local-api.ts';
+export { waitFor } from '../../../test/support/wait.ts';
 export type { LocalRuntime };
 
 /** Credits the sandbox company's available USDT directly in the ledger (no chain wait). */
