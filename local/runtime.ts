@@ -60,6 +60,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
     process.env.STAGE = 'local';
+    // No CloudWatch here to read embedded metrics: leave them out of the console. Logs follow
+    // LOG_LEVEL (INFO: a line per API request and per job run that did something).
+    process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
     Object.assign(process.env, STAGES.local.functionEnvironment, options.environment);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     const { createLocalApi } = await import('./api-server.ts');

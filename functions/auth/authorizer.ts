@@ -2,18 +2,39 @@ import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '#domain/api-keys';
 import { dynamoFromEnv } from '#adapters/runtime';
+import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/observability';
 
 const { companies } = dynamoFromEnv();
 
 /**
- * REQUEST authorizer over X-Api-Key and X-Api-Secret. Both headers are identity sources, so API
+ * REQUEST authorizer over X-Api-Key and X-Api-Secret. A refusal is thrown as "Unauthorized" (API
+ * Gateway's convention), which Lambda counts in the function's Errors metric, so the stack alarms
+ * on this function's own AuthorizerErrors metric instead. Both headers are identity sources, so API
  * Gateway's cache key holds both: a cached Allow for a key can never admit a wrong secret.
  * Throwing "Unauthorized" is API Gateway's convention for a 401 (gateway response UNAUTHORIZED).
  */
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
   const headers = lowerCaseHeaders(event.headers);
-  const record = await authenticate(companies, headers['x-api-key'], headers['x-api-secret']);
-  if (!record) throw new Error('Unauthorized');
+  // The API request's id: the same `correlation_id` as the handler's line and `X-Request-Id`.
+  const log = withCorrelationId(event.requestContext?.requestId ?? 'unknown');
+  const metrics = runMetrics();
+  let record: Awaited<ReturnType<typeof authenticate>>;
+  try {
+    record = await authenticate(companies, headers['x-api-key'], headers['x-api-secret']);
+  } catch (error) {
+    // API Gateway answers 500 AUTHORIZER_FAILURE; the AuthorizerErrors alarm watches this metric
+    // (the function's own Errors metric also counts every refusal, see below).
+    metrics.addMetric('AuthorizerErrors', MetricUnit.Count, 1).publishStoredMetrics();
+    log.error('authorizer failed', { error });
+    throw error;
+  }
+  if (!record) {
+    // Never the key or the secret: a wrong pair is all there is to say.
+    metrics.addMetric('AuthFailures', MetricUnit.Count, 1).publishStoredMetrics();
+    log.info('authorizer denied');
+    throw new Error('Unauthorized');
+  }
+  log.debug('authorizer allowed', { companyId: record.companyId });
   return {
     principalId: record.companyId,
     policyDocument: {

@@ -263,6 +263,9 @@ export interface ScanResult {
   scanned: { fromBlock: number; toBlock: number } | null;
   transfersSeen: number;
   recorded: number;
+  /** Blocks between the chain's latest and the cursor after this run: the scanner's lag, for its
+   * alarm. Null when another scanner held the lease. */
+  lagBlocks: number | null;
 }
 
 /**
@@ -274,12 +277,12 @@ export interface ScanResult {
 export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; owner: string }): Promise<ScanResult> {
   const now = deps.now ?? (() => new Date());
   const lease = await deps.cursor.acquire(deps.owner, now(), SCAN_LEASE_MS);
-  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0 };
+  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: null };
   try {
     const latest = (await deps.chain.latestBlock()).number;
     const nextBlock = lease.nextBlock ?? latest;
     const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
-    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0 };
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
     const fromBlock = Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
     const transfers = (await deps.chain.transfers(deps.usdtContract, fromBlock, toBlock)).filter(
       (transfer) => transfer.contract === deps.usdtContract && transfer.amount > 0n,
@@ -293,7 +296,7 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
       if (outcome === 'applied') recorded++;
     }
     await deps.cursor.advance(deps.owner, toBlock + 1);
-    return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length, recorded };
+    return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length, recorded, lagBlocks: latest - toBlock };
   } finally {
     await deps.cursor.release(deps.owner);
   }

@@ -151,3 +151,13 @@ function fail(withdrawal: Withdrawal, reason: string, now: Date) {
   );
   return { after, entry, event: domainEvent(withdrawal.companyId, 'withdrawal.failed', withdrawalView(after), now) };
 }
+
+/** How long a withdrawal may stay `processing` before devops should look: a TRON transaction
+ * solidifies within a minute and expires after 5, so 15 minutes means settling is stuck. */
+export const STUCK_PROCESSING_MS = 15 * 60_000;
+
+/** Processing withdrawals older than `olderThanMs` (since the claim that signed them), for the alarm. */
+export function stuckProcessing(processing: Withdrawal[], now: Date, olderThanMs = STUCK_PROCESSING_MS): { count: number; oldestAgeSeconds: number } {
+  const ages = processing.map((withdrawal) => now.getTime() - Date.parse(withdrawal.updatedAt)).filter((age) => age > olderThanMs);
+  return { count: ages.length, oldestAgeSeconds: ages.length ? Math.floor(Math.max(...ages) / 1000) : 0 };
+}

@@ -7,6 +7,7 @@ import type { Environment } from '#domain/api-keys';
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
 import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
+import { logRequest } from './access-log.ts';
 
 /** The contract's body limit. API Gateway's own limit is 10 MB, so the handler enforces ours. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -31,10 +32,14 @@ export interface RouteResult {
 
 type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
 
+/** The cause of each 500, by event, for its log line (the caller sees no detail). */
+const unexpectedErrors = new WeakMap<APIGatewayProxyEvent, unknown>();
+
 /**
  * Wraps a route's function in the middleware every /v1 handler shares: header normalisation and
  * the body limit, JSON parsing (for routes with a body), valibot validation, the envelope, and
- * one error mapping in which anything unexpected becomes a 500 with no detail.
+ * one error mapping in which anything unexpected becomes a 500 with no detail. Every answer,
+ * whichever path produced it, leaves one log line (./access-log.ts).
  */
 export function httpRoute<TSchema extends v.GenericSchema | undefined = undefined>(
   options: { body?: TSchema; idempotency?: IdempotencyStore },
@@ -42,7 +47,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
 ): Handler {
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
   if (options.body) stack.use(httpJsonBodyParser());
-  return stack.handler(async (event) => {
+  const handler = stack.handler(async (event) => {
     const requestId = event.requestContext.requestId;
     const auth = authorizerContext(event);
     const headers = event.headers as Record<string, string>;
@@ -74,7 +79,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
           body: successEnvelope(result.data, result.pagination),
         };
       } catch (error) {
-        return { ...toErrorResponse(error, requestId), headers: undefined };
+        return { ...toErrorResponse(error, event), headers: undefined };
       }
     };
     const response = scope && options.idempotency ? await runIdempotently(options.idempotency, scope, execute) : await execute();
@@ -89,6 +94,29 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
       body: response.body,
     };
   }) as unknown as Handler;
+  return async (event, context) => {
+    const started = performance.now();
+    const response = await handler(event, context);
+    logRequest({
+      requestId: event.requestContext?.requestId ?? 'unknown',
+      route: `${event.httpMethod} ${event.resource}`,
+      status: response.statusCode,
+      code: response.statusCode >= 400 ? errorCodeOf(response.body) : null,
+      latencyMs: Math.round(performance.now() - started),
+      companyId: typeof event.requestContext?.authorizer?.companyId === 'string' ? event.requestContext.authorizer.companyId : null,
+      replayed: response.headers?.['Idempotent-Replayed'] === 'true',
+      error: unexpectedErrors.get(event),
+    });
+    return response;
+  };
+}
+
+function errorCodeOf(body: string): string | null {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Every /v1 body is a JSON object; valibot would let an array through to field-by-field checks. */
@@ -137,13 +165,13 @@ function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
     onError: (request) => {
       const error = request.error;
       const requestId = request.event?.requestContext?.requestId ?? 'unknown';
-      const { statusCode, body } = toErrorResponse(error, requestId);
+      const { statusCode, body } = toErrorResponse(error, request.event);
       request.response = { statusCode, headers: { ...JSON_HEADERS, 'X-Request-Id': requestId }, body };
     },
   };
 }
 
-function toErrorResponse(error: unknown, requestId: string): { statusCode: number; body: string } {
+function toErrorResponse(error: unknown, event: APIGatewayProxyEvent): { statusCode: number; body: string } {
   if (error instanceof ApiError) return { statusCode: error.status, body: errorEnvelope(error.code, error.message, error.details) };
   const cause = (error as { cause?: { package?: string } } | null)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
@@ -151,14 +179,7 @@ function toErrorResponse(error: unknown, requestId: string): { statusCode: numbe
       ? { statusCode: 415, body: errorEnvelope('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json') }
       : { statusCode: 400, body: errorEnvelope('INVALID_JSON', 'The request body is not valid JSON') };
   }
-  // The cause goes to the log, never to the caller.
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      message: 'Unhandled error',
-      requestId,
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-    }),
-  );
+  // The cause goes to the request's log line, never to the caller.
+  if (event) unexpectedErrors.set(event, error);
   return { statusCode: 500, body: errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred') };
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import { confirmDeposits, expireDeposits, scanDeposits } from '#domain/deposit-chain';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { chainFromEnv } from '#adapters/chain/from-env';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { MetricUnit, runJob } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
 const { chain, settings } = chainFromEnv(db, tableName);
@@ -12,9 +14,9 @@ const cursor = new DynamoScanCursor(db, tableName, settings.cursorName);
 
 /**
  * The deposit poller (EventBridge schedule in AWS, a timer in the local runtime): scan new blocks,
- * settle what solidified, expire what is overdue. One structured line per run.
+ * settle what solidified, expire what is overdue.
  */
-export async function pollDeposits(): Promise<Record<string, unknown>> {
+export async function pollDeposits() {
   const deps = { chain, store, usdtContract: settings.usdtContract };
   const scan = await scanDeposits({ ...deps, cursor, owner: randomUUID() });
   const confirm = await confirmDeposits(deps);
@@ -22,8 +24,19 @@ export async function pollDeposits(): Promise<Record<string, unknown>> {
   return { scan, confirm, expired };
 }
 
-export const handler = middy().handler(async () => {
-  const outcome = await pollDeposits();
-  console.log(JSON.stringify({ level: 'info', message: 'deposit poll', ...outcome }));
-  return outcome;
-});
+/** One line per run (INFO when something moved) and the metrics the stack alarms on: the
+ * scanner's lag in blocks (ScannerLagBlocks) and the deposits credited. */
+export const handler = middy().handler(async (_event: unknown, context: Context) =>
+  runJob(
+    'deposit poll',
+    context,
+    async ({ metrics }) => {
+      const outcome = await pollDeposits();
+      if (outcome.scan.lagBlocks !== null) metrics.addMetric('ScannerLagBlocks', MetricUnit.Count, outcome.scan.lagBlocks);
+      metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.confirm.confirmed);
+      metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);
+      return outcome;
+    },
+    ({ scan, confirm, expired }) => scan.recorded + confirm.confirmed + confirm.dropped + expired > 0,
+  ),
+);

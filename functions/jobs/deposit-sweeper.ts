@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
 import { parseAmount } from '#domain/money';
 import { dynamoFromEnv } from '#adapters/runtime';
@@ -7,6 +8,7 @@ import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { optionalEnv, requireEnv } from '#adapters/env';
 import { signerFromEnv } from '#adapters/signer/from-env';
+import { MetricUnit, runJob } from '#adapters/observability';
 import { HdDepositKeySigner, secretsManagerXprv } from '#adapters/signer/deposit-key-signer';
 
 const { db, tableName } = dynamoFromEnv();
@@ -30,8 +32,16 @@ export async function sweepDeposits(): Promise<Record<string, unknown>> {
   return { ...(await sweepDepositAddresses(deps)) };
 }
 
-export const handler = middy().handler(async () => {
-  const outcome = await sweepDeposits();
-  console.log(JSON.stringify({ level: 'info', message: 'deposit sweep', ...outcome }));
-  return outcome;
-});
+export const handler = middy().handler(async (_event: unknown, context: Context) =>
+  runJob(
+    'deposit sweep',
+    context,
+    async ({ metrics }) => {
+      const outcome = await sweepDepositAddresses(deps);
+      metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
+      metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed);
+      return outcome;
+    },
+    (outcome) => outcome.toppedUp + outcome.swept + outcome.done + outcome.failed > 0,
+  ),
+);

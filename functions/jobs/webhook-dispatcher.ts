@@ -4,6 +4,7 @@ import { dynamoFromEnv } from '#adapters/runtime';
 import { ENTITY } from '#adapters/dynamo/keys';
 import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
 import { deliveryQueueFromEnv, sweepMinAgeMsFromEnv } from '#adapters/webhooks/from-env';
+import { runJob } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
 const deps = { store: new DynamoWebhookStore(db, tableName), queue: deliveryQueueFromEnv() };
@@ -16,12 +17,16 @@ const minAgeMs = sweepMinAgeMsFromEnv();
  * An error fails the whole stream batch, which Lambda bisects and retries: events already sent
  * are sent again, a duplicate at most.
  */
-export async function handler(event: Partial<DynamoDBStreamEvent> = {}): Promise<DispatchOutcome> {
-  const outcome = event.Records
-    ? await dispatchEvents(deps, event.Records.flatMap((record) => insertedEvent(record.eventName, record.dynamodb?.NewImage)))
-    : await dispatchUndispatched(deps, { minAgeMs });
-  if (outcome.events > 0) console.log(JSON.stringify({ level: 'info', message: 'webhook dispatch', ...outcome }));
-  return outcome;
+export async function handler(event: Partial<DynamoDBStreamEvent> = {}, context?: { awsRequestId?: string }): Promise<DispatchOutcome> {
+  return runJob(
+    event.Records ? 'webhook dispatch' : 'webhook sweep',
+    context,
+    async () =>
+      event.Records
+        ? dispatchEvents(deps, event.Records.flatMap((record) => insertedEvent(record.eventName, record.dynamodb?.NewImage)))
+        : dispatchUndispatched(deps, { minAgeMs }),
+    (outcome) => outcome.events > 0,
+  );
 }
 
 type Image = NonNullable<NonNullable<DynamoDBStreamEvent['Records'][number]['dynamodb']>['NewImage']>;

@@ -1,9 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { sendDelivery, type DeliveryMessage, type SenderDeps } from '#domain/webhook-delivery';
+import { sendDelivery, type DeliveryMessage, type SendOutcome, type SenderDeps } from '#domain/webhook-delivery';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { deliveryQueueFromEnv, senderSettingsFromEnv } from '#adapters/webhooks/from-env';
+import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
 const deps: SenderDeps = {
@@ -13,25 +14,47 @@ const deps: SenderDeps = {
   settings: senderSettingsFromEnv(),
 };
 
+/** Outcomes counted as metrics: a delivery given up for good (its last try failed, or a 410 disabled
+ * the webhook), a try that failed and will be retried, a delivery that succeeded. */
+const COUNTED: Partial<Record<SendOutcome, string>> = {
+  'dead-lettered': 'WebhookDeliveriesFailed',
+  disabled: 'WebhookDeliveriesFailed',
+  retrying: 'WebhookTriesFailed',
+  succeeded: 'WebhookDeliveriesSucceeded',
+};
+
 /**
  * The webhook sender: one try per message, the batch's messages in parallel (each waits at most
  * the 15 s timeout). A message whose try could not be recorded or whose follow-up could not be
  * queued is reported as a batch item failure, so SQS shows it again after the visibility timeout
  * (and moves it to the dead-letter queue after 10 receives); every other one is deleted.
+ * Each message logs one line under its event id (the `webhook-id` the receiver sees).
  */
 export async function handler(event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResponse> {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
+  const metrics = runMetrics();
   await Promise.all(
     event.Records.map(async (record) => {
+      let message: DeliveryMessage | undefined;
       try {
-        const message = JSON.parse(record.body) as DeliveryMessage;
+        message = JSON.parse(record.body) as DeliveryMessage;
         const outcome = await sendDelivery(deps, message);
-        console.log(JSON.stringify({ level: 'info', message: 'webhook delivery', outcome, ...message }));
+        const metric = COUNTED[outcome];
+        if (metric) metrics.addMetric(metric, MetricUnit.Count, 1);
+        const log = withCorrelationId(message.eventId);
+        const fields = { outcome, companyId: message.companyId, webhookId: message.webhookId, round: message.round, attempt: message.attempt };
+        if (outcome === 'dead-lettered' || outcome === 'disabled' || outcome === 'dropped') log.warn('webhook delivery', fields);
+        else log.info('webhook delivery', fields);
       } catch (error) {
-        console.error(JSON.stringify({ level: 'error', message: 'webhook delivery failed', messageId: record.messageId, error: String(error) }));
+        metrics.addMetric('WebhookMessagesErrored', MetricUnit.Count, 1);
+        withCorrelationId(message?.eventId ?? record.messageId).error('webhook delivery errored; the message will be received again', {
+          messageId: record.messageId,
+          error,
+        });
         failures.push({ itemIdentifier: record.messageId });
       }
     }),
   );
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   return { batchItemFailures: failures };
 }

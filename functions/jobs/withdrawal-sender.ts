@@ -1,33 +1,52 @@
 import middy from '@middy/core';
-import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
+import type { Context } from 'aws-lambda';
+import { sendWithdrawals, settleWithdrawals, stuckProcessing, type SendingDeps } from '#domain/withdrawal-sending';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { chainFromEnv } from '#adapters/chain/from-env';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { requireEnv } from '#adapters/env';
 import { signerFromEnv } from '#adapters/signer/from-env';
+import { MetricUnit, runJob } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
 const { chain, settings } = chainFromEnv(db, tableName);
+const store = new DynamoWithdrawalSendingStore(db, tableName);
 const deps: SendingDeps = {
   chain,
   broadcaster: chain,
   builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
   // The only function that holds a signer: the stack grants kms:Sign to this one alone.
   signer: signerFromEnv(),
-  store: new DynamoWithdrawalSendingStore(db, tableName),
+  store,
 };
 
 /** The withdrawal sender (EventBridge schedule in AWS, a timer in the local runtime):
  * send what is pending (withdrawals and split forwards), then settle what was sent. */
-export async function sendAndSettleWithdrawals(): Promise<Record<string, unknown>> {
+export async function sendAndSettleWithdrawals() {
   const sent = await sendWithdrawals(deps);
   const settled = await settleWithdrawals(deps);
-  return { sent, settled };
+  // Oldest first (ids are ULIDs), so the oldest age is exact even when the count is capped.
+  const stuck = stuckProcessing(await store.withdrawalsInStatus('processing', 100), new Date());
+  return { sent, settled, stuck };
 }
 
-export const handler = middy().handler(async () => {
-  const outcome = await sendAndSettleWithdrawals();
-  console.log(JSON.stringify({ level: 'info', message: 'withdrawal send', ...outcome }));
-  return outcome;
-});
+/** One line per run (INFO when something moved) and the metrics the stack alarms on: withdrawals
+ * completed and failed, and those stuck in `processing`. A thrown error is the Lambda's Errors
+ * metric, which the sending-failures alarm watches. */
+export const handler = middy().handler(async (_event: unknown, context: Context) =>
+  runJob(
+    'withdrawal send',
+    context,
+    async ({ metrics }) => {
+      const outcome = await sendAndSettleWithdrawals();
+      metrics.addMetric('WithdrawalsSent', MetricUnit.Count, outcome.sent.sent);
+      metrics.addMetric('WithdrawalsCompleted', MetricUnit.Count, outcome.settled.completed);
+      metrics.addMetric('WithdrawalsFailed', MetricUnit.Count, outcome.settled.failed);
+      metrics.addMetric('WithdrawalsStuckProcessing', MetricUnit.Count, outcome.stuck.count);
+      metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.stuck.oldestAgeSeconds);
+      return outcome;
+    },
+    ({ sent, settled, stuck }) => sent.sent + settled.rebroadcast + settled.completed + settled.failed + stuck.count > 0,
+  ),
+);
