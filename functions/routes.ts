@@ -52,6 +52,9 @@ export const DEPOSIT_POLLER = { handler: 'jobs/deposit-poller' } as const;
 export const WITHDRAWAL_SENDER = { handler: 'jobs/withdrawal-sender' } as const;
 /** Moves confirmed deposit funds to the hot wallet; the only holder of the HD account key. */
 export const DEPOSIT_SWEEPER = { handler: 'jobs/deposit-sweeper' } as const;
+/** Compares the wallets with the ledger, hourly (sandbox chain only for now); publishes the
+ * reconcile metrics the stack alarms on. */
+export const RECONCILE = { handler: 'jobs/reconcile' } as const;
 
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on

@@ -4,6 +4,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { StageConfig } from './stages.ts';
 
@@ -29,7 +30,8 @@ export interface ApiFunctionProps {
 
 /**
  * The one way Cambio makes a Lambda, so every function gets the same defaults: ARM64 on Node 22,
- * a minified ESM bundle with source maps, its own log group with the stage's retention, and the
+ * a minified ESM bundle with source maps, its own log group with the stage's retention (and a role
+ * that may write to that group alone), and the
  * environment every handler reads at cold start (functions/adapters/runtime.ts). Table access is
  * granted by the caller, per function.
  */
@@ -39,8 +41,13 @@ export class ApiFunction extends NodejsFunction {
       retention: retentionDays(props.config.logRetentionDays),
       removalPolicy: props.config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    // Its own role, allowed to write to its own log group and nothing else until the stack grants
+    // more (AWSLambdaBasicExecutionRole would allow writing to every log group in the account).
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
     super(scope, id, {
       functionName: props.functionName,
+      role,
       entry: path.join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,

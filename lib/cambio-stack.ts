@@ -11,7 +11,7 @@ import {
   RestApi,
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -25,12 +25,24 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
+import { FinanceExport } from './finance-export.ts';
+import { accept } from './nag-suppressions.ts';
+import { OperationsAlarms } from './observability.ts';
 import type { StageConfig } from './stages.ts';
+import { ApiFirewall } from './waf.ts';
 
 /** A batch's messages are sent in parallel, each given at most the contract's 15 s. */
 const WEBHOOK_SENDER_TIMEOUT = Duration.seconds(30);
+
+/**
+ * Table actions the jobs need, each a subset of grantReadWriteData: no job scans (but the
+ * reconcile job), deletes or batch-writes. Transactions are authorised per item, so PutItem,
+ * UpdateItem and ConditionCheckItem cover them.
+ */
+const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 export interface CambioStackProps extends StackProps {
   config: StageConfig;
@@ -46,6 +58,8 @@ export class CambioStack extends Stack {
   readonly api: RestApi;
   readonly webhookQueue: Queue;
   readonly webhookDlq: Queue;
+  readonly operations: OperationsAlarms;
+  readonly financeExport: FinanceExport;
 
   constructor(scope: Construct, id: string, props: CambioStackProps) {
     super(scope, id, props);
@@ -57,13 +71,32 @@ export class CambioStack extends Stack {
     this.api = this.restApi(config);
     [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
 
-    this.chainPollers(config);
+    const { sender, sweeper } = this.chainPollers(config);
     this.webhookDelivery(config);
+    if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
+    this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, protectData: config.protectData });
+    this.operations = new OperationsAlarms(this, 'Operations', {
+      stage: config.stage,
+      apiStage: this.api.deploymentStage,
+      webhookDlq: this.webhookDlq,
+      withdrawalSender: sender,
+      depositSweeper: sweeper,
+      exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'WebhookQueueUrl', { value: this.webhookQueue.queueUrl });
     new CfnOutput(this, 'WebhookDlqUrl', { value: this.webhookDlq.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.topic.topicArn, description: 'Every alarm notifies this topic: subscribe on-call to it' });
+    new CfnOutput(this, 'DashboardName', { value: this.stackName, description: 'CloudWatch dashboard' });
+    new CfnOutput(this, 'ExportBucketName', { value: this.financeExport.bucket.bucketName, description: 'Daily DynamoDB exports (npm run ledger:csv)' });
+    accept(this, 'AwsSolutions-L1', 'Every function runs nodejs22.x, the runtime the bundles target (esbuild node22) and the project pins (README, Node version); a newer runtime is a deliberate upgrade, not a drift.');
+    accept(
+      this,
+      `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>/index/*]`,
+      "Table grants cover the table's indexes as index/*; the table has one, GSI1, which the access patterns need (docs/data-model.md). The actions are per function (functions/routes.ts tableAccess, TABLE_READ/TABLE_WRITE for the jobs).",
+    );
   }
 
   private singleTable(config: StageConfig): Table {
@@ -156,6 +189,20 @@ export class CambioStack extends Stack {
       });
     }
 
+    accept(api, 'AwsSolutions-APIG2', "Requests are validated by each handler (valibot, functions/http/route.ts) so that refusals carry the contract's envelope, code and field paths; a gateway request validator would answer in its own format.");
+    accept(api, 'AwsSolutions-COG4', 'Companies authenticate with X-Api-Key and X-Api-Secret as the contract defines, checked by the REQUEST Lambda authorizer on every method; there are no Cognito users.');
+    accept(
+      api.node.findChild('CloudWatchRole'),
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      "API Gateway's account-level role for writing access logs; AWS's managed policy is the documented one for it.",
+    );
+    accept(
+      api.deploymentStage,
+      'AwsSolutions-APIG6',
+      'Execution logs would record request headers, X-Api-Secret among them; the stage keeps access logs (request id, status, latency, company, authorizer and integration errors) and each handler logs one line.',
+    );
+    if (!config.waf) accept(api.deploymentStage, 'AwsSolutions-APIG3', `WAF is a production stage setting (lib/stages.ts waf); ${config.stage} relies on stage throttling.`);
+
     // What API Gateway answers by itself also wears the contract's envelope (api-contract.md,
     // Conventions). The templates are plain JSON: nothing in them is VTL.
     for (const spec of GATEWAY_RESPONSES) {
@@ -180,7 +227,7 @@ export class CambioStack extends Stack {
    * The deposit poller (scan, confirm, expire) on an EventBridge schedule. It reads the chain and
    * writes deposits, ledger entries and events; it holds no key and cannot sign anything.
    */
-  private chainPollers(config: StageConfig): void {
+  private chainPollers(config: StageConfig): { sender: ApiFunction; sweeper: ApiFunction } {
     const name = lambdaName(DEPOSIT_POLLER.handler);
     const poller = new ApiFunction(this, name, {
       handler: DEPOSIT_POLLER.handler,
@@ -190,7 +237,7 @@ export class CambioStack extends Stack {
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: Duration.seconds(55),
     });
-    this.table.grantReadWriteData(poller);
+    this.table.grant(poller, ...TABLE_READ, ...TABLE_WRITE);
     const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
     if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKey', apiKeySecret).grantRead(poller);
     // The hot wallet: a secp256k1 key that never leaves KMS. Only the withdrawal sender and the
@@ -212,6 +259,34 @@ export class CambioStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
       targets: [poller, sender, sweeper].map((fn) => new LambdaFunction(fn, { retryAttempts: 0 })),
     });
+    this.reconcileJob(config, hotWallet);
+    return { sender, sweeper };
+  }
+
+  /**
+   * The scheduled reconcile (functions/jobs/reconcile.ts): one full Scan of the table and the chain
+   * balances, hourly. It reads the hot wallet's public key to know its address and cannot sign.
+   */
+  private reconcileJob(config: StageConfig, hotWallet: Key): void {
+    const name = lambdaName(RECONCILE.handler);
+    const job = new ApiFunction(this, name, {
+      handler: RECONCILE.handler,
+      functionName: `${this.stackName}-${name}`,
+      config,
+      tableName: this.table.tableName,
+      depositAccountXpub: this.depositAccountXpub(config),
+      timeout: Duration.minutes(5),
+    });
+    job.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
+    this.table.grant(job, ...TABLE_READ, 'dynamodb:Scan');
+    hotWallet.grant(job, 'kms:GetPublicKey');
+    const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
+    if (apiKeySecret) Secret.fromSecretNameV2(this, `TronGridApiKeyFor${name}`, apiKeySecret).grantRead(job);
+    new Rule(this, 'ReconcileSchedule', {
+      description: 'Compares the wallets with the ledger (sandbox chain only for now)',
+      schedule: Schedule.rate(Duration.hours(1)),
+      targets: [new LambdaFunction(job, { retryAttempts: 0 })],
+    });
   }
 
   private signingJob(config: StageConfig, handler: string, hotWallet: Key): ApiFunction {
@@ -225,7 +300,7 @@ export class CambioStack extends Stack {
       timeout: Duration.seconds(55),
     });
     job.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
-    this.table.grantReadWriteData(job);
+    this.table.grant(job, ...TABLE_READ, ...TABLE_WRITE);
     hotWallet.grant(job, 'kms:Sign', 'kms:GetPublicKey');
     const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
     if (apiKeySecret) Secret.fromSecretNameV2(this, `TronGridApiKeyFor${name}`, apiKeySecret).grantRead(job);
@@ -252,9 +327,9 @@ export class CambioStack extends Stack {
     });
     for (const [name, value] of Object.entries(queueEnvironment)) dispatcher.addEnvironment(name, value);
     // Reads webhooks and the undispatched index; its only write clears an event's mark.
-    this.table.grantReadData(dispatcher);
-    this.table.grant(dispatcher, 'dynamodb:UpdateItem');
+    this.table.grant(dispatcher, ...TABLE_READ, 'dynamodb:UpdateItem');
     this.webhookQueue.grantSendMessages(dispatcher);
+    accept(dispatcher.role!, 'AwsSolutions-IAM5[Resource::*]', 'dynamodb:ListStreams, which the stream event source needs, has no resource-level permission.');
     dispatcher.addEventSource(
       new DynamoEventSource(this.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -282,8 +357,8 @@ export class CambioStack extends Stack {
       timeout: WEBHOOK_SENDER_TIMEOUT,
     });
     for (const [name, value] of Object.entries(queueEnvironment)) sender.addEnvironment(name, value);
-    // Reads event, webhook and delivery; writes attempts and disables a webhook on 410.
-    this.table.grantReadWriteData(sender);
+    // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates only).
+    this.table.grant(sender, ...TABLE_READ, 'dynamodb:UpdateItem');
     this.webhookQueue.grantSendMessages(sender);
     this.webhookDlq.grantSendMessages(sender);
     sender.addEventSource(new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true }));

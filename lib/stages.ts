@@ -24,6 +24,11 @@ export interface StageConfig {
   /** How often the chain pollers run. */
   pollerScheduleMinutes: number;
   /**
+   * AWS WAF on the API stage (AWS managed common rule set + a per-IP rate rule), or null for none.
+   * `ratePer5Minutes`: requests one IP may send in any 5 minutes before WAF answers 429.
+   */
+  waf: { ratePer5Minutes: number } | null;
+  /**
    * Business settings every function receives as environment variables (read once at cold start
    * by functions/adapters/config.ts and functions/adapters/price/from-env.ts).
    */
@@ -84,6 +89,7 @@ export const STAGES: Record<StageName, StageConfig> = {
     protectData: false,
     logRetentionDays: 1,
     pollerScheduleMinutes: 1,
+    waf: null,
     functionEnvironment: {
       WITHDRAWAL_FEE_USDT: '1.000000',
       WITHDRAWAL_MINIMUM_USDT: '1.000000',
@@ -122,6 +128,8 @@ export const STAGES: Record<StageName, StageConfig> = {
     protectData: false,
     logRetentionDays: 14,
     pollerScheduleMinutes: 1,
+    // A sandbox costs little to attack and has throttling; WAF's fixed monthly cost is for production.
+    waf: null,
     functionEnvironment: {
       WITHDRAWAL_FEE_USDT: '1.000000',
       WITHDRAWAL_MINIMUM_USDT: '1.000000',
@@ -151,6 +159,9 @@ export const STAGES: Record<StageName, StageConfig> = {
     protectData: true,
     logRetentionDays: 365,
     pollerScheduleMinutes: 1,
+    // A company's servers may share one IP: 10 000 per 5 minutes (~33/s) stays under the stage
+    // throttle's 200/s for all companies, and stops one source from taking all of it.
+    waf: { ratePer5Minutes: 10_000 },
     functionEnvironment: {
       // Covers the TRX burnt by a TRC-20 transfer to a fresh address (~13 TRX, tron-notes.md, Cost).
       WITHDRAWAL_FEE_USDT: '3.000000',

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES } from '../../functions/http/gateway-responses.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
+import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
@@ -205,10 +205,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper and the webhook dispatcher and sender, all on nodejs22.x and arm64', () => {
+    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender and the reconcile job, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 6);
+      expect(functions).toHaveLength(ROUTES.length + 7);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -384,7 +384,181 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     expect(xprvReaders).toEqual([sweeper]);
   });
 
-  it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl'])('outputs %s', (name) => {
+  describe('least privilege', () => {
+    const roleOf = (handler: string) => resourcesOfType(template, 'AWS::Lambda::Function')[logicalIdOfFunction(template, functionName(stage, handler))]!.Properties!.Role['Fn::GetAtt'][0] as string;
+
+    it('gives every function a role of its own that may write to its own log group only, with no managed policy', () => {
+      for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
+        const roleId: string = fn.Properties!.Role['Fn::GetAtt'][0];
+        const logGroupId: string = fn.Properties!.LoggingConfig.LogGroup.Ref;
+        expect(resourcesOfType(template, 'AWS::IAM::Role')[roleId]!.Properties!.ManagedPolicyArns).toBeUndefined();
+        const logStatements = policyStatementsOfRole(template, roleId).filter((statement) => [statement.Action].flat().some((action) => String(action).startsWith('logs:')));
+        expect(logStatements).toHaveLength(1);
+        for (const resource of [logStatements[0]!.Resource].flat()) expect(JSON.stringify(resource)).toContain(`"${logGroupId}"`);
+      }
+    });
+
+    it.each([
+      [DEPOSIT_POLLER.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
+      [WITHDRAWAL_SENDER.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
+      [DEPOSIT_SWEEPER.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
+      [WEBHOOK_DISPATCHER.handler, ['dynamodb:UpdateItem']],
+      [WEBHOOK_SENDER.handler, ['dynamodb:UpdateItem']],
+      [RECONCILE.handler, []],
+    ])('lets %s write only with %j, never scan (but the reconcile), delete or batch-write', (handler, writes) => {
+      const { actions } = grantsOf(template, functionName(stage, handler));
+      const dynamo = actions.filter((action) => action.startsWith('dynamodb:') && !/Stream|Shard|GetRecords/.test(action));
+
+      expect(dynamo.filter((action) => WRITE_ACTIONS.includes(action)).sort()).toEqual([...writes].sort());
+      expect(dynamo.includes('dynamodb:Scan')).toBe(handler === RECONCILE.handler);
+      expect(dynamo).not.toContain('dynamodb:DeleteItem');
+      expect(dynamo).not.toContain('dynamodb:BatchWriteItem');
+    });
+
+    it('lets the reconcile job read the hot wallet public key, never sign', () => {
+      const kmsActions = policyStatementsOfRole(template, roleOf(RECONCILE.handler))
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => String(action).startsWith('kms:'));
+      expect(kmsActions).toEqual(['kms:GetPublicKey']);
+    });
+
+    it('runs the reconcile job hourly', () => {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 hour)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction(template, functionName(stage, RECONCILE.handler)), 'Arn'] } })],
+      });
+    });
+  });
+
+  describe('encryption at rest', () => {
+    it('encrypts the table, both queues, every bucket and the alarm topic', () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', { SSESpecification: { SSEEnabled: true } });
+      for (const queue of Object.values(resourcesOfType(template, 'AWS::SQS::Queue'))) expect(queue.Properties!.SqsManagedSseEnabled).toBe(true);
+      const buckets = Object.values(resourcesOfType(template, 'AWS::S3::Bucket'));
+      expect(buckets.length).toBeGreaterThan(0);
+      for (const bucket of buckets) {
+        expect(bucket.Properties!.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+        expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      }
+      template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    });
+  });
+
+  describe('WAF', () => {
+    if (config.waf) {
+      it('puts a web ACL with the AWS common rule set and a per-IP rate rule answering 429 in the envelope on the stage', () => {
+        template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+        const acl = Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
+        expect(acl.Scope).toBe('REGIONAL');
+        const rate = acl.Rules.find((rule: any) => rule.Statement.RateBasedStatement);
+        expect(rate.Statement.RateBasedStatement).toEqual({ Limit: config.waf!.ratePer5Minutes, AggregateKeyType: 'IP' });
+        expect(rate.Action.Block.CustomResponse.ResponseCode).toBe(429);
+        expect(JSON.parse(acl.CustomResponseBodies.RateLimited.Content).error.code).toBe('RATE_LIMITED');
+        const common = acl.Rules.find((rule: any) => rule.Statement.ManagedRuleGroupStatement);
+        expect(common.Statement.ManagedRuleGroupStatement).toMatchObject({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' });
+        // The contract allows 16 KiB bodies; the rule set's own limit is 8 KB.
+        expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toContainEqual({ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } });
+        const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
+        template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([{ Ref: stageId }])]) }) });
+      });
+    } else {
+      it('has no web ACL', () => {
+        template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+      });
+    }
+  });
+
+  describe('alarms and dashboard', () => {
+    const alarms = () => Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties!);
+    const named = (suffix: string) => {
+      const found = alarms().find((alarm) => alarm.AlarmName === `Cambio-${stage}-${suffix}`);
+      expect(found, `alarm ${suffix}`).toBeDefined();
+      return found!;
+    };
+    const app = (alarm: Record<string, any>) => ({ namespace: alarm.Namespace, metric: alarm.MetricName, dimensions: alarm.Dimensions });
+    const appDimensions = [
+      { Name: 'service', Value: 'cambio' },
+      { Name: 'stage', Value: stage },
+    ];
+
+    it('notifies one encrypted SNS topic from every alarm, and outputs it', () => {
+      template.resourceCountIs('AWS::SNS::Topic', 1);
+      const topicId = Object.keys(resourcesOfType(template, 'AWS::SNS::Topic'))[0]!;
+      expect(alarms().length).toBeGreaterThanOrEqual(9);
+      for (const alarm of alarms()) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(template.findOutputs('AlarmTopicArn').AlarmTopicArn!.Value).toEqual({ Ref: topicId });
+    });
+
+    it('alarms on the webhook dead-letter queue as soon as it holds a message', () => {
+      const alarm = named('WebhookDlqNotEmpty');
+      const { dlq } = (() => {
+        const queues = resourcesOfType(template, 'AWS::SQS::Queue');
+        return { dlq: Object.keys(queues).find((id) => !queues[id]!.Properties!.RedrivePolicy)! };
+      })();
+      expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(alarm.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }]);
+    });
+
+    it('alarms on the API 5xx rate from the stage metrics', () => {
+      const alarm = named('Api5xxRate');
+      const expression = alarm.Metrics.find((metric: any) => metric.Expression);
+      expect(expression.Expression).toContain('100 * errors / requests');
+      const names = alarm.Metrics.filter((metric: any) => metric.MetricStat).map((metric: any) => metric.MetricStat.Metric.MetricName).sort();
+      expect(names).toEqual(['5XXError', 'Count']);
+    });
+
+    it.each([
+      ['AuthorizerErrors', 'AuthorizerErrors'],
+      ['ScannerLag', 'ScannerLagBlocks'],
+      ['WithdrawalsStuckProcessing', 'WithdrawalsStuckProcessing'],
+      ['ReconcileShortfall', 'ReconcileShortfallUsdt'],
+    ])('alarm %s watches the functions’ own metric %s', (name, metric) => {
+      expect(app(named(name))).toEqual({ namespace: 'Cambio', metric, dimensions: appDimensions });
+    });
+
+    it('treats a silent deposit poller as lagging', () => {
+      expect(named('ScannerLag').TreatMissingData).toBe('breaching');
+    });
+
+    it.each([
+      ['WithdrawalSenderFailing', WITHDRAWAL_SENDER.handler],
+      ['DepositSweeperFailing', DEPOSIT_SWEEPER.handler],
+    ])('alarm %s watches the Errors of %s', (name, handler) => {
+      const alarm = named(name);
+      expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors' });
+      expect(alarm.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalIdOfFunction(template, functionName(stage, handler)) } }]);
+    });
+
+    it('has a dashboard', () => {
+      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    });
+  });
+
+  describe('finance export', () => {
+    it('exports the table daily in DynamoDB JSON, point in time, into a versioned encrypted bucket refusing plain HTTP', () => {
+      const bucketId = template.findOutputs('ExportBucketName').ExportBucketName!.Value.Ref as string;
+      const bucket = resourcesOfType(template, 'AWS::S3::Bucket')[bucketId]!.Properties!;
+      expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+      expect(bucket.LoggingConfiguration.DestinationBucketName).toBeDefined();
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: bucketId },
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      });
+
+      const schedule = Object.values(resourcesOfType(template, 'AWS::Scheduler::Schedule'))[0]!.Properties!;
+      expect(schedule.ScheduleExpression).toBe('cron(0 3 * * ? *)');
+      expect(JSON.stringify(schedule.Target.Arn)).toContain(':scheduler:::aws-sdk:dynamodb:exportTableToPointInTime');
+      const input = JSON.stringify(schedule.Target.Input);
+      const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
+      for (const expected of ['DYNAMODB_JSON', 'AES256', '"S3Prefix\\":\\"exports', tableId, bucketId]) expect(input).toContain(expected);
+
+      const roleId = schedule.Target.RoleArn['Fn::GetAtt'][0];
+      const actions = policyStatementsOfRole(template, roleId).flatMap((statement) => [statement.Action].flat());
+      expect(actions.sort()).toEqual(['dynamodb:ExportTableToPointInTime', 's3:AbortMultipartUpload', 's3:PutObject', 's3:PutObjectAcl']);
+    });
+  });
+
+  it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl', 'AlarmTopicArn', 'ExportBucketName', 'DashboardName'])('outputs %s', (name) => {
     expect(Object.keys(template.findOutputs(name))).toEqual([name]);
   });
 });
@@ -397,6 +571,12 @@ function logicalIdOfFunction(template: Template, name: string): string {
   const entry = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).find(([, fn]) => fn.Properties!.FunctionName === name);
   if (!entry) throw new Error(`No function named ${name}`);
   return entry[0];
+}
+
+function policyStatementsOfRole(template: Template, roleId: string): { Action: string | string[]; Resource: unknown }[] {
+  return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+    .filter((policy) => (policy.Properties!.Roles as { Ref?: string }[]).some((role) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties!.PolicyDocument.Statement);
 }
 
 function authorizerId(template: Template): string {

@@ -1,0 +1,158 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
+
+export interface OperationsAlarmsProps {
+  stage: string;
+  apiStage: Stage;
+  webhookDlq: IQueue;
+  withdrawalSender: IFunction;
+  depositSweeper: IFunction;
+  /** The finance export's EventBridge Scheduler group (its target errors are alarmed on). */
+  exportScheduleGroup: string;
+}
+
+/** Five minutes: the chain jobs run every minute, so each period holds about five runs. */
+const PERIOD = Duration.minutes(5);
+
+/**
+ * What devops watches (README, Operations): alarms that notify one SNS topic, and a dashboard.
+ * The application metrics are the ones the functions publish in embedded metric format, all with
+ * the dimensions `service` and `stage` (functions/adapters/observability.ts, functions/http/access-log.ts).
+ */
+export class OperationsAlarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: OperationsAlarmsProps) {
+    super(scope, id);
+    const stackName = Stack.of(this).stackName;
+    const app = (metricName: string, statistic: string, period = PERIOD) =>
+      new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage }, statistic, period });
+
+    // CloudWatch alarms publish to an encrypted topic only through a key whose policy lets them.
+    const topicKey = new Key(this, 'TopicKey', { description: `${stackName} alarm topic`, enableKeyRotation: true });
+    topicKey.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, masterKey: topicKey, enforceSSL: true });
+    const action = new SnsAction(this.topic);
+    const alarm = (name: string, description: string, metric: IMetric, options: { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number; missing?: TreatMissingData; comparison?: ComparisonOperator }) => {
+      const created = new Alarm(this, name, {
+        alarmName: `${stackName}-${name}`,
+        alarmDescription: description,
+        metric,
+        threshold: options.threshold,
+        comparisonOperator: options.comparison ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: options.evaluationPeriods ?? 1,
+        datapointsToAlarm: options.datapointsToAlarm,
+        treatMissingData: options.missing ?? TreatMissingData.NOT_BREACHING,
+      });
+      created.addAlarmAction(action);
+      this.alarms.push(created);
+      return created;
+    };
+
+    const requests = props.apiStage.metricCount({ period: PERIOD, statistic: 'Sum' });
+    const serverErrors = props.apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' });
+    const serverErrorRate = new MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: { requests, errors: serverErrors },
+      label: '5xx rate (%)',
+      period: PERIOD,
+    });
+    alarm('Api5xxRate', 'More than 5 % of API requests answered 5xx in two of the last three 5-minute periods (gateway and handlers).', serverErrorRate, {
+      threshold: 5,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+    alarm('AuthorizerErrors', 'The authorizer failed (not a refusal: the table could not be read); callers got 500 AUTHORIZER_FAILURE.', app('AuthorizerErrors', 'Sum'), {
+      threshold: 5,
+    });
+    alarm('WebhookDlqNotEmpty', 'Webhook deliveries reached the dead-letter queue: read them, fix, then npm run events:redeliver.', props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
+      threshold: 1,
+    });
+    alarm('ScannerLag', 'The deposit scanner is more than 200 blocks (~10 minutes of TRON) behind the chain, or has stopped reporting.', app('ScannerLagBlocks', 'Maximum'), {
+      threshold: 200,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      // No datapoint means no poller run finished: as bad as a lag.
+      missing: TreatMissingData.BREACHING,
+    });
+    alarm('WithdrawalSenderFailing', 'The withdrawal sender threw in two of the last three 5-minute periods: withdrawals are not being sent or settled.', props.withdrawalSender.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
+      threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+    alarm('DepositSweeperFailing', 'The deposit sweeper threw in two of the last three 5-minute periods: deposits stay on their addresses.', props.depositSweeper.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
+      threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+    alarm('WithdrawalsStuckProcessing', 'A withdrawal has been processing for over 15 minutes (a TRON transaction settles or expires well within that).', app('WithdrawalsStuckProcessing', 'Maximum'), {
+      threshold: 1,
+    });
+    alarm('ReconcileShortfall', 'Two reconcile runs in a row found the wallets holding less USDT than the ledger owes.', app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), {
+      threshold: 0,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+    });
+    alarm(
+      'FinanceExportFailed',
+      'The daily DynamoDB export could not be started by EventBridge Scheduler.',
+      new Metric({ namespace: 'AWS/Scheduler', metricName: 'TargetErrorCount', dimensionsMap: { ScheduleGroup: props.exportScheduleGroup }, statistic: 'Sum', period: Duration.hours(1) }),
+      { threshold: 1 },
+    );
+
+    const wide = 12;
+    const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: wide, height: 6 });
+    const requestsByRoute = new MathExpression({
+      expression: `SEARCH('{${METRIC_NAMESPACE},service,stage,route,statusClass} MetricName="Requests" stage="${props.stage}"', 'Sum', 300)`,
+      usingMetrics: {},
+      label: '',
+      period: PERIOD,
+    });
+    new Dashboard(this, 'Dashboard', {
+      dashboardName: stackName,
+      widgets: [
+        [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 })],
+        [
+          graph('API requests and 5xx rate', [requests, props.apiStage.metricClientError({ period: PERIOD, statistic: 'Sum' }), serverErrors], [serverErrorRate]),
+          graph('API latency (ms)', [props.apiStage.metricLatency({ period: PERIOD, statistic: 'p50' }), props.apiStage.metricLatency({ period: PERIOD, statistic: 'p99' })]),
+        ],
+        [graph('Requests by route and status class', [requestsByRoute]), graph('Authentication', [app('AuthFailures', 'Sum'), app('AuthorizerErrors', 'Sum')])],
+        [
+          graph('Deposits: scanner lag (blocks) and credits', [app('ScannerLagBlocks', 'Maximum')], [app('DepositsCredited', 'Sum')]),
+          graph('Withdrawals', [app('WithdrawalsSent', 'Sum'), app('WithdrawalsCompleted', 'Sum'), app('WithdrawalsFailed', 'Sum'), app('WithdrawalsStuckProcessing', 'Maximum')], [app('OldestStuckWithdrawalAge', 'Maximum')]),
+        ],
+        [
+          graph('Webhooks', [app('WebhookDeliveriesSucceeded', 'Sum'), app('WebhookTriesFailed', 'Sum'), app('WebhookDeliveriesFailed', 'Sum')], [props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
+          graph('Reconciliation (USDT)', [app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1))]),
+        ],
+      ],
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+
+/**
+ * cdk-nag's AwsSolutions pack over each deployable stage: no finding may stand unless it is
+ * acknowledged with a reason (lib/nag-suppressions.ts), and the acknowledgments are exactly the
+ * ones listed here, so a new one is a reviewed decision, not a silent escape.
+ */
+const ACKNOWLEDGED = [
+  'AwsSolutions-L1',
+  'AwsSolutions-IAM5[Resource::<TableCD117FA1.Arn>/index/*]',
+  'AwsSolutions-APIG2',
+  'AwsSolutions-COG4',
+  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+  'AwsSolutions-APIG6',
+  'AwsSolutions-IAM5[Resource::*]',
+  'AwsSolutions-IAM5[Resource::<FinanceExportBucketE16ECBFF.Arn>/exports/*]',
+];
+/** Production has WAF; the sandbox says why it has none. */
+const SANDBOX_ONLY = ['AwsSolutions-APIG3'];
+
+describe.each(['sandbox', 'production'] as const)('cdk-nag AwsSolutions on Cambio-%s', (stage) => {
+  const stack = addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } }));
+
+  it('reports no unacknowledged finding', () => {
+    const report = new AwsSolutionsChecks().validateScope(stack);
+
+    const findings = report.violations.map((violation) => `${violation.ruleName} at ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+  });
+
+  it('acknowledges only the listed findings, each with a reason that names the decision', () => {
+    const acknowledged = acknowledgments(stack);
+
+    expect(Object.keys(acknowledged).sort()).toEqual([...ACKNOWLEDGED, ...(stage === 'sandbox' ? SANDBOX_ONLY : [])].sort());
+    for (const [id, reason] of Object.entries(acknowledged)) expect(reason.length, id).toBeGreaterThan(60);
+  });
+});
+
+function acknowledgments(root: IConstruct): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const construct of root.node.findAll()) {
+    for (const entry of construct.node.metadata) {
+      if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+      for (const [key, reason] of Object.entries(entry.data as Record<string, string>)) {
+        const id = key.replace(/^annotation::/i, '');
+        // aws-cdk-lib acknowledges some of its own CloudFormation lint rules; only cdk-nag's are ours.
+        if (id.startsWith('AwsSolutions-')) found[id] = reason;
+      }
+    }
+  }
+  return found;
+}
