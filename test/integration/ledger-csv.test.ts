@@ -1,0 +1,179 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '#domain/company';
+import { createQuote, executeConversion } from '#domain/conversions';
+import { BUCKETS, EXTERNAL_ACCOUNTS, companyAccount } from '#domain/ledger';
+import { formatAmount, parseAmount, type Currency } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { requestWithdrawal } from '#domain/withdrawals';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { StaticPriceSource } from '#adapters/price/static-price-source';
+import { freshTable } from '../support/dynamo.ts';
+import { creditAvailable } from '../support/money.ts';
+
+/**
+ * `npm run ledger:csv` on an export made from real data: money moved through the domain and the
+ * DynamoDB stores on DynamoDB Local, the table scanned in DynamoDB JSON and written the way a
+ * point-in-time export lays it out (manifest-summary.json, data/*.json.gz with one {"Item": …} per
+ * line), then the CLI run on that folder as finance would.
+ */
+type Row = Record<string, string>;
+
+let env: Awaited<ReturnType<typeof freshTable>>;
+let work: string;
+let exportDir: string;
+const companies: { id: string; balances: Awaited<ReturnType<DynamoCompanyStore['getBalances']>> }[] = [];
+let conversion: Awaited<ReturnType<typeof executeConversion>>;
+let withdrawalId: string;
+
+beforeAll(async () => {
+  env = await freshTable();
+  const companyStore = new DynamoCompanyStore(env.db, env.tableName);
+  const a = (await createCompany(companyStore, { name: 'Ledger A', environment: 'sandbox' })).company.id;
+  const b = (await createCompany(companyStore, { name: 'Ledger B', environment: 'sandbox' })).company.id;
+  await creditAvailable(env.db, env.tableName, a, 'USDT', '250.5');
+  await creditAvailable(env.db, env.tableName, b, 'USDT', '0.000001');
+  const withdrawal = await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') }, a, {
+    reference: 'payout-1',
+    address: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_001),
+    amount: parseAmount('100.25', 'USDT'),
+  });
+  withdrawalId = withdrawal.id;
+  const conversions = new DynamoConversionStore(env.db, env.tableName);
+  const quote = await createQuote(conversions, { priceSource: new StaticPriceSource('5.40000000'), spreadBps: 50 }, a, { sourceAmount: parseAmount('50', 'USDT') });
+  conversion = await executeConversion(conversions, a, { quoteId: quote.id });
+  for (const id of [a, b]) companies.push({ id, balances: await companyStore.getBalances(id) });
+
+  work = mkdtempSync(join(tmpdir(), 'cambio-export-'));
+  exportDir = join(work, 'AWSDynamoDB', '01700000000000-abcdef12');
+  writeExport(exportDir, await scanAll(env.endpoint, env.tableName));
+});
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('npm run ledger:csv', () => {
+  it('writes every posting with its amount at the asset scale, and a balance summary that matches the Balance items', () => {
+    const run = ledgerCsv(exportDir);
+
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout).toContain('every Balance item equals the sum of its postings');
+    const postings = readCsv(join(exportDir, 'ledger-postings.csv'));
+    const [a, b] = companies.map((company) => company.id) as [string, string];
+    const rowsOf = (companyId: string, reference: string) => postings.filter((row) => row.companyId === companyId && (row.reference ?? '').startsWith(reference));
+    expect(rowsOf(b, 'test-credit:')).toEqual([
+      expect.objectContaining({ source: EXTERNAL_ACCOUNTS.tronNetwork, destination: companyAccount(b, 'available'), asset: 'USDT', amount: '0.000001' }),
+    ]);
+    expect(rowsOf(a, 'test-credit:').map((row) => row.amount)).toEqual(['250.500000']);
+    expect(rowsOf(a, `withdrawal:${withdrawalId}:hold`).map((row) => [row.source, row.destination, row.amount]).sort()).toEqual(
+      [
+        [companyAccount(a, 'available'), companyAccount(a, 'locked'), '1.000000'],
+        [companyAccount(a, 'available'), companyAccount(a, 'locked'), '100.250000'],
+      ].sort(),
+    );
+    const converted = rowsOf(a, `conversion:${conversion.id}`);
+    expect(converted.map((row) => [row.asset, row.amount])).toEqual(
+      expect.arrayContaining([
+        ['USDT', '50.000000'],
+        ['BRL', formatAmount(conversion.settlementAmount, 'BRL')],
+      ]),
+    );
+    expect(converted.find((row) => row.asset === 'BRL')!.amount).toMatch(/^\d+\.\d{2}$/);
+    for (const row of postings) expect(Object.keys(row)).toEqual(['entryId', 'createdAt', 'companyId', 'reference', 'source', 'destination', 'asset', 'amount']);
+
+    const summary = readCsv(join(exportDir, 'ledger-balances.csv'));
+    for (const company of companies) {
+      for (const balance of company.balances) {
+        for (const bucket of BUCKETS) {
+          const row = summary.find((candidate) => candidate.companyId === company.id && candidate.asset === balance.currency && candidate.bucket === bucket);
+          expect(row, `${company.id} ${balance.currency} ${bucket}`).toEqual({
+            companyId: company.id,
+            asset: balance.currency,
+            bucket,
+            balance: formatAmount(balance[bucket], balance.currency as Currency),
+            postings: formatAmount(balance[bucket], balance.currency as Currency),
+            difference: formatAmount(0n, balance.currency as Currency),
+          });
+        }
+      }
+    }
+    expect(summary.find((row) => row.companyId === a && row.asset === 'USDT' && row.bucket === 'available')!.balance).toBe('99.250000');
+  });
+
+  it('reports a Balance item that its postings do not explain, and exits 1', () => {
+    const tampered = join(work, 'tampered');
+    writeExport(
+      tampered,
+      readExportItems(exportDir).map((item) =>
+        item.type?.S === 'Balance' && item.companyId?.S === companies[1]!.id && item.currency?.S === 'USDT' ? { ...item, available: { N: '2' } } : item,
+      ),
+    );
+
+    const run = ledgerCsv(tampered);
+
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`${companies[1]!.id} USDT available: balance 0.000002, postings 0.000001, difference 0.000001`);
+  });
+
+  it('refuses a folder that is not an export', () => {
+    const run = ledgerCsv(work);
+
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('manifest-summary.json');
+  });
+});
+
+async function scanAll(endpoint: string, tableName: string): Promise<Record<string, AttributeValue>[]> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const items: Record<string, AttributeValue>[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start, ConsistentRead: true }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  client.destroy();
+  return items;
+}
+
+/** The layout of ExportTableToPointInTime in DYNAMODB_JSON, items spread over two data files. */
+function writeExport(folder: string, items: Record<string, AttributeValue>[]): void {
+  mkdirSync(join(folder, 'data'), { recursive: true });
+  const halves = [items.filter((_, i) => i % 2 === 0), items.filter((_, i) => i % 2 === 1)];
+  halves.forEach((part, i) => {
+    writeFileSync(join(folder, 'data', `part-${i}.json.gz`), gzipSync(part.map((Item) => JSON.stringify({ Item })).join('\n') + '\n'));
+  });
+  writeFileSync(
+    join(folder, 'manifest-summary.json'),
+    JSON.stringify({ version: '2020-06-30', exportArn: 'arn:aws:dynamodb:local:000000000000:table/test/export/01700000000000-abcdef12', exportTime: new Date().toISOString(), outputFormat: 'DYNAMODB_JSON', itemCount: items.length }),
+  );
+}
+
+function readExportItems(folder: string): Record<string, AttributeValue & Record<string, any>>[] {
+  return [0, 1].flatMap((i) =>
+    gunzipSync(readFileSync(join(folder, 'data', `part-${i}.json.gz`)))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).Item),
+  );
+}
+
+function ledgerCsv(folder: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'local/ledger-csv.ts', folder], { encoding: 'utf8', cwd: join(import.meta.dirname, '../..') });
+}
+
+/** The CSV as written: no cell here needs quoting (ids, ISO times, account names, decimals). */
+function readCsv(file: string): Row[] {
+  const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+  const columns = header!.split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [columns[i]!, cell])));
+}
