@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Context } from 'aws-lambda';
 import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -103,11 +104,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
  * The jobs EventBridge runs in AWS, on a timer here: the same handler modules, one run at a time
  * (the next starts when the last has finished), errors logged and the loop kept going.
  */
-/** The scheduled chain jobs, in the order EventBridge would run them each minute. */
+/** The scheduled chain jobs, in the order EventBridge would run them each minute, through their
+ * Lambda handlers (so each run logs and counts as in AWS: a line when it did something). */
+const noContext = {} as Context;
 const CHAIN_JOBS = [
-  { name: 'deposit poller', run: async () => (await import('../functions/jobs/deposit-poller.ts')).pollDeposits() },
-  { name: 'withdrawal sender', run: async () => (await import('../functions/jobs/withdrawal-sender.ts')).sendAndSettleWithdrawals() },
-  { name: 'deposit sweeper', run: async () => (await import('../functions/jobs/deposit-sweeper.ts')).sweepDeposits() },
+  { name: 'deposit poller', run: async () => (await import('../functions/jobs/deposit-poller.ts')).handler({}, noContext) },
+  { name: 'withdrawal sender', run: async () => (await import('../functions/jobs/withdrawal-sender.ts')).handler({}, noContext) },
+  { name: 'deposit sweeper', run: async () => (await import('../functions/jobs/deposit-sweeper.ts')).handler({}, noContext) },
 ];
 
 function startPollers(intervalMs: number): { stop(): Promise<void> } {

@@ -47,6 +47,6 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
       metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.stuck.oldestAgeSeconds);
       return outcome;
     },
-    ({ sent, settled, stuck }) => sent.sent + settled.rebroadcast + settled.completed + settled.failed + stuck.count > 0,
+    ({ sent, settled }) => sent.sent + settled.rebroadcast + settled.completed + settled.failed > 0,
   ),
 );
