@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { dynamoRequestCounts } from '#adapters/dynamo/client';
 
 /**
  * Shared benchmark helpers: a load generator (autocannon in a child process), merging of rounds,
@@ -13,6 +14,9 @@ export interface Target {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
+  /** autocannon's idReplacement: every `[<id>]` in the request (body or header values) becomes a
+   * fresh id per request, e.g. a unique `reference` or Idempotency-Key. */
+  idReplacement?: boolean;
 }
 
 export interface LoadJob {
@@ -21,6 +25,7 @@ export interface LoadJob {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  idReplacement?: boolean;
   connections: number;
   seconds: number;
 }
@@ -28,10 +33,14 @@ export interface LoadJob {
 /** What one autocannon run observed: every response's latency (ms, sub-ms precision) and counts. */
 export interface LoadSample {
   seconds: number;
+  /** Requests autocannon sent, answered or not (those in flight when the run stopped). */
+  sent: number;
   /** Filled in by the parent: its own CPU time (µs) during the run. */
   serverCpuMicros?: number;
   /** Filled in by the parent: DynamoDB Local's CPU time (µs) during the run, when known. */
   dynamoCpuMicros?: number | null;
+  /** Filled in by the parent: DynamoDB requests this process sent during the run, by operation. */
+  dynamoRequests?: Record<string, number>;
   latencies: Float64Array;
   statusCodes: Record<string, number>;
   /** Connection errors (refused, reset). */
@@ -45,6 +54,8 @@ export type LoadReply = { id: number; sample: LoadSample; error?: undefined } | 
 export interface LoadSummary {
   label: string;
   requests: number;
+  /** Requests sent, answered or not: the servers finish the ones in flight when a round stops. */
+  sent: number;
   seconds: number;
   requestsPerSecond: number;
   latencyMs: { mean: number; p50: number; p97_5: number; p99: number; max: number };
@@ -57,6 +68,10 @@ export interface LoadSummary {
   serverCpuMicrosPerRequest: number;
   /** DynamoDB Local's CPU time per answered request (from /proc, 10 ms ticks; null if unknown). */
   dynamoCpuMicrosPerRequest: number | null;
+  /** DynamoDB requests sent by this process (the servers under test) during the measured rounds
+   * (each round's count taken once the servers have gone quiet), by operation
+   * (`dynamoRequestCounts`); divide by `sent` for a per-request figure under load. */
+  dynamoRequests: Record<string, number>;
   /** True when anything other than a 2xx answer (or no answer) was seen. */
   flagged: boolean;
 }
@@ -124,6 +139,7 @@ export class LoadGenerator {
       method: target.method,
       headers: target.headers,
       body: target.body,
+      idReplacement: target.idReplacement,
       connections,
       seconds,
     };
@@ -164,13 +180,18 @@ export async function compareTargets(
       log(`  round ${round + 1}/${settings.rounds} ${target.label} (${roundSeconds} s)`);
       const cpu = process.cpuUsage();
       const dynamoBefore = await cpuMicrosOfPid(options.dynamoPid);
+      const requestsBefore = snapshotDynamoRequests();
       const sample = await load.run(target, settings.connections, roundSeconds);
       const used = process.cpuUsage(cpu);
+      // Requests in flight when autocannon stopped are still being served: count their calls too.
+      await dynamoQuiet();
+      const dynamoRequests = dynamoRequestsSince(requestsBefore);
       const dynamoAfter = await cpuMicrosOfPid(options.dynamoPid);
       samples.get(target)!.push({
         ...sample,
         serverCpuMicros: used.user + used.system,
         dynamoCpuMicros: dynamoBefore !== null && dynamoAfter !== null ? dynamoAfter - dynamoBefore : null,
+        dynamoRequests,
       });
     }
   }
@@ -180,14 +201,18 @@ export async function compareTargets(
 export function summarise(label: string, samples: readonly LoadSample[]): LoadSummary {
   const statusCodes: Record<string, number> = {};
   let seconds = 0;
+  let sent = 0;
   let errors = 0;
   let timeouts = 0;
   let non2xx = 0;
   let count = 0;
   let cpuMicros = 0;
   let dynamoMicros: number | null = 0;
+  const dynamoRequests: Record<string, number> = {};
   for (const sample of samples) {
+    for (const [operation, n] of Object.entries(sample.dynamoRequests ?? {})) dynamoRequests[operation] = (dynamoRequests[operation] ?? 0) + n;
     seconds += sample.seconds;
+    sent += sample.sent;
     cpuMicros += sample.serverCpuMicros ?? 0;
     dynamoMicros = dynamoMicros === null || sample.dynamoCpuMicros == null ? null : dynamoMicros + sample.dynamoCpuMicros;
     errors += sample.errors;
@@ -207,6 +232,7 @@ export function summarise(label: string, samples: readonly LoadSample[]): LoadSu
   return {
     label,
     requests: count,
+    sent,
     seconds,
     requestsPerSecond: seconds > 0 ? count / seconds : 0,
     latencyMs: {
@@ -222,8 +248,39 @@ export function summarise(label: string, samples: readonly LoadSample[]): LoadSu
     non2xx,
     serverCpuMicrosPerRequest: count ? cpuMicros / count : 0,
     dynamoCpuMicrosPerRequest: count && dynamoMicros !== null ? dynamoMicros / count : null,
+    dynamoRequests,
     flagged: non2xx > 0 || errors > 0 || timeouts > 0 || count === 0,
   };
+}
+
+/** A copy of `dynamoRequestCounts` (requests this process's DynamoDB clients have sent, by operation). */
+export function snapshotDynamoRequests(): Map<string, number> {
+  return new Map(dynamoRequestCounts);
+}
+
+/** Requests sent since `before`, by operation (operations with none left out), sorted by name. */
+export function dynamoRequestsSince(before: ReadonlyMap<string, number>): Record<string, number> {
+  const diff: Record<string, number> = {};
+  for (const operation of [...dynamoRequestCounts.keys()].sort()) {
+    const n = (dynamoRequestCounts.get(operation) ?? 0) - (before.get(operation) ?? 0);
+    if (n > 0) diff[operation] = n;
+  }
+  return diff;
+}
+
+/** Waits until this process has sent no DynamoDB request for 750 ms (longer than
+ * MoneyTransaction's longest conflict back-off, 200 ms, and than one DynamoDB Local call takes on
+ * a loaded 2-core machine), at most 5 s. */
+export async function dynamoQuiet(): Promise<void> {
+  const total = () => [...dynamoRequestCounts.values()].reduce((sum, n) => sum + n, 0);
+  const deadline = Date.now() + 5000;
+  let last = total();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 750));
+    const now = total();
+    if (now === last) return;
+    last = now;
+  }
 }
 
 /** Nearest-rank percentile of sorted values. */

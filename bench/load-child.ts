@@ -11,12 +11,14 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  requests: { sent: number };
 }
 type Autocannon = (options: {
   url: string;
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  idReplacement?: boolean;
   connections: number;
   duration: number;
   sampleInt?: number;
@@ -50,6 +52,7 @@ async function run(job: LoadJob): Promise<LoadReply> {
     ...(job.method && { method: job.method }),
     ...(job.headers && { headers: job.headers }),
     ...(job.body !== undefined && { body: job.body }),
+    ...(job.idReplacement && { idReplacement: true }),
   });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
@@ -60,6 +63,7 @@ async function run(job: LoadJob): Promise<LoadReply> {
     id: job.id,
     sample: {
       seconds: (Number(result.finish) - Number(result.start)) / 1000,
+      sent: result.requests.sent,
       latencies: Float64Array.from(latencies),
       statusCodes,
       errors: result.errors,

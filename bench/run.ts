@@ -1,13 +1,18 @@
 /**
- * `npm run bench`: starts the local runtime in memory, runs every registered scenario
- * (scenarios/index.ts) with autocannon, prints a table and a Markdown table for BENCHMARKS.md,
- * and writes the figures to .bench-results.json.
+ * `npm run bench`: starts the local runtime in memory (chain jobs and webhook loops off), runs every registered
+ * scenario (scenarios/index.ts: HTTP routes with autocannon, the deposit scanner without HTTP),
+ * prints tables and Markdown tables for BENCHMARKS.md, and writes the figures to .bench-results.json.
  *
  * Env: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS (2),
- * BENCH_CONNECTIONS (10), BENCH_ROUNDS (8, alternating AB BA AB …), BENCH_SCENARIOS (comma-separated names).
+ * BENCH_CONNECTIONS (10), BENCH_ROUNDS (8, alternating AB BA AB …), BENCH_SCENARIOS (comma-separated names),
+ * BENCH_SCANNER_ADDRESSES (registered deposit addresses in the scanner scenario, default 100000),
+ * LOG_LEVEL (WARN unless set: INFO adds the API's access-log line per request to the measurement).
  */
 // Before anything loads the AWS SDK (static imports would be evaluated before this line).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+// The API's one access-log line per request (INFO) would flood the output and add a stdout write to
+// every request; WARN keeps errors. LOG_LEVEL=INFO npm run bench measures with the lines.
+process.env.LOG_LEVEL ??= 'WARN';
 
 const { readFile, writeFile } = await import('node:fs/promises');
 const { cpus, totalmem } = await import('node:os');
@@ -29,7 +34,9 @@ if (only?.length && scenarios.length !== only.length) {
 
 const started = Date.now();
 log(`Starting the local runtime (DynamoDB Local in memory)…`);
-const runtime = await startLocalRuntime({ dataDir: null, port: 0 });
+// Chain jobs and webhook loops off: their timers would add DynamoDB requests (and CPU) to every
+// measurement, and the DynamoDB request counts must be the routes' own.
+const runtime = await startLocalRuntime({ dataDir: null, port: 0, pollIntervalMs: 0, webhookIntervalMs: 0 });
 const load = new LoadGenerator();
 const dynamoPid = await dynamoDbLocalPid();
 const results: ScenarioResult[] = [];
@@ -76,16 +83,19 @@ await writeFile(
   RESULTS_FILE,
   JSON.stringify({ date: new Date().toISOString(), machine, settings, memory, scenarios: results }, null, 2) + '\n',
 );
-const flagged = results.flatMap((result) => result.summaries.filter((summary) => summary.flagged).map((s) => `${result.name}: ${s.label}`));
+const flagged = results.flatMap((result) => [
+  ...result.summaries.filter((summary) => summary.flagged).map((s) => `${result.name}: ${s.label}`),
+  ...(result.failures ?? []).map((failure) => `${result.name}: ${failure}`),
+]);
 log(`\nWrote ${RESULTS_FILE} in ${((Date.now() - started) / 1000).toFixed(0)} s total.`);
 if (flagged.length) {
-  log(`\nFLAGGED (non-2xx answers or connection errors, figures not comparable): ${flagged.join('; ')}`);
+  log(`\nFLAGGED (unexpected answers, connection errors or failed checks; figures not comparable): ${flagged.join('; ')}`);
   process.exitCode = 1;
 }
 
 function printScenario(result: ScenarioResult): void {
   log(`\n[${result.name}] ${result.title}`);
-  console.table(
+  if (result.summaries.length) console.table(
     Object.fromEntries(
       result.summaries.map((s) => [
         s.label,
@@ -112,6 +122,12 @@ function printScenario(result: ScenarioResult): void {
         `p50 ${overhead.p50.toFixed(2)}x, p99 ${overhead.p99.toFixed(2)}x, server CPU per request ${overhead.serverCpu.toFixed(2)}x; goal < ${goal}x: ${met ? 'met' : 'NOT met'}`,
     );
   }
+  for (const table of result.tables ?? []) {
+    log(table.title);
+    console.table(table.rows.map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i]]))));
+  }
+  for (const goal of result.goals ?? []) log(`Goal ${goal.goal}: ${goal.met ? 'met' : 'NOT met'} (${goal.detail})`);
+  for (const failure of result.failures ?? []) log(`FAILED: ${failure}`);
   for (const note of result.notes) log(`Note: ${note}`);
 }
 
@@ -120,19 +136,31 @@ function markdown(result: ScenarioResult): string {
     (s: LoadSummary) =>
       `| ${s.label} | ${Math.round(s.requestsPerSecond)} | ${round(s.latencyMs.p50)} | ${round(s.latencyMs.p99)} | ${Math.round(s.serverCpuMicrosPerRequest)} | ${s.dynamoCpuMicrosPerRequest === null ? 'n/a' : Math.round(s.dynamoCpuMicrosPerRequest)} | ${s.non2xx + s.errors + s.timeouts} |`,
   );
-  const lines = [
-    `**${result.title}**`,
-    '',
-    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | DynamoDB Local CPU µs/req | non-2xx / errors |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows,
-  ];
+  const lines = [`**${result.title}**`, ''];
+  if (rows.length) {
+    lines.push(
+      '| target | req/s | p50 ms | p99 ms | server CPU µs/req | DynamoDB Local CPU µs/req | non-2xx / errors |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...rows,
+    );
+  }
   if (result.comparison) {
     const { overhead, goal, met } = result.comparison;
     lines.push(
       `| **ratio** (API ÷ bare; req/s bare ÷ API) | **${overhead.throughput.toFixed(2)}x** | **${overhead.p50.toFixed(2)}x** | **${overhead.p99.toFixed(2)}x** | **${overhead.serverCpu.toFixed(2)}x** | | goal < ${goal}x: ${met ? 'met' : '**not met**'} |`,
     );
   }
+  for (const table of result.tables ?? []) {
+    lines.push(
+      '',
+      table.title,
+      '',
+      `| ${table.columns.join(' | ')} |`,
+      `|${table.columns.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+      ...table.rows.map((row) => `| ${row.join(' | ')} |`),
+    );
+  }
+  for (const goal of result.goals ?? []) lines.push('', `Goal ${goal.goal}: ${goal.met ? 'met' : '**not met**'} (${goal.detail}).`);
   return lines.join('\n') + '\n';
 }
 

@@ -22,11 +22,24 @@ export interface Comparison {
   met: boolean;
 }
 
+/** A table of figures a scenario reports besides its load summaries (printed and in Markdown). */
+export interface ResultTable {
+  title: string;
+  columns: string[];
+  rows: (string | number)[][];
+}
+
 export interface ScenarioResult {
   name: string;
   title: string;
+  /** autocannon targets; empty for scenarios without HTTP load. */
   summaries: LoadSummary[];
   comparison?: Comparison;
+  tables?: ResultTable[];
+  /** Goals judged by the scenario (e.g. "≥ 3.3 blocks/s"). */
+  goals?: { goal: string; met: boolean; detail: string }[];
+  /** Any expectation broken (a non-201 answer, a miscount): the run exits 1, like a flagged target. */
+  failures?: string[];
   notes: string[];
 }
 

@@ -3,8 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { getBalance } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { compareTargets, overhead, type Target } from '../harness.ts';
+import type { LocalRuntime } from '#local/runtime';
+import { compareTargets, dynamoRequestsSince, overhead, snapshotDynamoRequests, type Target } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
+import { apiClient, newCompany, perCallTable, requestsPerCall } from '../support.ts';
+
+const CALLS = 50;
 
 export const OVERHEAD_GOAL = 1.3;
 
@@ -29,6 +33,7 @@ export const balanceScenario: Scenario = {
       await assertSameAnswer(api, baseline);
       const [apiSummary, bareSummary] = await compareTargets(load, [api, baseline], settings, { log, dynamoPid });
       const ratios = overhead(apiSummary!, bareSummary!);
+      const perCall = await balanceRequestsPerCall(runtime);
       return {
         name: 'balance',
         title: this.title,
@@ -40,6 +45,8 @@ export const balanceScenario: Scenario = {
           goal: OVERHEAD_GOAL,
           met: ratios.throughput < OVERHEAD_GOAL && ratios.p50 < OVERHEAD_GOAL,
         },
+        tables: [perCall.table],
+        failures: perCall.failures,
         notes: [
           "The local API caches authorizer answers for 60 s per (key, secret), as API Gateway does, so after the first request the key lookup is skipped, as in AWS.",
         ],
@@ -49,6 +56,20 @@ export const balanceScenario: Scenario = {
     }
   },
 };
+
+/** GET /v1/company/balance's DynamoDB requests: the first call on a new key (authorizer cache
+ * miss) and then sequential calls with the answer cached. */
+async function balanceRequestsPerCall(runtime: LocalRuntime) {
+  const company = await newCompany(runtime, 'Bench Balance');
+  const api = apiClient(runtime.apiUrl, company);
+  const before = snapshotDynamoRequests();
+  const first = await api('GET', '/company/balance');
+  const cachedAt = Date.now();
+  const cold = { label: 'GET /v1/company/balance, first call on a new key (authorizer cache miss)', calls: 1, requests: dynamoRequestsSince(before) };
+  const warm = await requestsPerCall('GET /v1/company/balance', CALLS, 200, () => api('GET', '/company/balance'), cachedAt);
+  const failures = first.status === 200 ? warm.failures : [`GET /v1/company/balance answered ${first.status}`, ...warm.failures];
+  return { table: perCallTable('DynamoDB requests per call', [cold, warm.row]), failures };
+}
 
 /** No auth, no Middy, no proxy event: the read, the same view, JSON.stringify. */
 async function startBareBalanceServer(

@@ -1,0 +1,319 @@
+import { readFile } from 'node:fs/promises';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createCompany } from '#domain/company';
+import { scanDeposits, type ScanResult } from '#domain/deposit-chain';
+import { DEPOSIT_TTL_MS, type Deposit } from '#domain/deposits';
+import { newId } from '#domain/ids';
+import { parseAmount } from '#domain/money';
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { depositItem } from '#adapters/dynamo/deposit-store';
+import { ENTITY, keys } from '#adapters/dynamo/keys';
+import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
+import { MAINNET_USDT_CONTRACT } from '../../lib/stages.ts';
+import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
+import type { Scenario } from '../scenario.ts';
+import { formatRate, operationName } from '../support.ts';
+
+/** TRON produces a block every 3 s. */
+const TRON_BLOCK_MS = 3000;
+const TRON_BLOCKS_PER_SECOND = 1000 / TRON_BLOCK_MS;
+/** The goal: scan at least 10× as fast as the chain produces blocks. */
+const GOAL_FACTOR = 10;
+const BLOCKS = 20;
+const TRANSFERS_PER_BLOCK = 300;
+/** One transfer in ten goes to a registered deposit address; the rest to addresses we do not know. */
+const HIT_EVERY = 10;
+const BATCH_WRITE_LIMIT = 25;
+/** DynamoDB Local on 2 cores: 8 BatchWrites at a time was the fastest of 2, 4, 8 and 16 tried. */
+const SETUP_CONCURRENCY = 8;
+const SUBMIT_CONCURRENCY = 32;
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * The deposit scanner's throughput, no HTTP: a DynamoDB Local and a table of its own (see below)
+ * with 100,000 registered deposit addresses, 20 blocks of 300 USDT transfers on the sandbox chain
+ * (fake clock), then scanDeposits until caught up, then the next run's re-scan of the overlap.
+ */
+export const scannerScenario: Scenario = {
+  name: 'scanner',
+  title: `Deposit scanner: ${BLOCKS} blocks × ${TRANSFERS_PER_BLOCK} USDT transfers against registered deposit addresses`,
+  async run({ log }) {
+    const registered = positiveInt(process.env.BENCH_SCANNER_ADDRESSES, 100_000);
+    const transfers = BLOCKS * TRANSFERS_PER_BLOCK;
+    const hits = Math.ceil(transfers / HIT_EVERY);
+    if (hits > registered) throw new Error(`BENCH_SCANNER_ADDRESSES must be at least ${hits}`);
+    // Its own DynamoDB Local: on one that already holds the HTTP scenarios' items, requests to a
+    // second table were 2–30× slower (BatchWrite ~100 items/s instead of ~2,000–3,000), a
+    // DynamoDB Local artefact that would have measured the emulator, not the scanner.
+    log('  starting a DynamoDB Local of its own (in memory)');
+    const dynamo = await startDynamoDbLocal({});
+    const dynamoPid = await pidOfDynamoDbLocal(dynamo.port);
+    const tableName = 'bench-scanner';
+    await ensureTable(dynamo.endpoint, tableName);
+    const db = createDocumentClient(dynamo.endpoint);
+    const failures: string[] = [];
+    try {
+      let clock = Date.parse('2026-11-22T00:00:00.000Z');
+      const now = () => new Date(clock);
+      const { company } = await createCompany(new DynamoCompanyStore(db, tableName), { name: 'Bench Scanner', environment: 'sandbox' }, now());
+
+      // Setup 1: the registered addresses (synthetic base58 strings; the scanner never checks
+      // them, it looks up what the chain reports) and real Deposit items for the ones paid to.
+      const stride = Math.floor(registered / hits);
+      const hitAddresses: string[] = [];
+      const items: Record<string, unknown>[] = [];
+      for (let i = 0; i < registered; i++) {
+        const address = syntheticAddress('TBench', i);
+        const depositId = newId('deposit', clock);
+        items.push({
+          ...keys.depositAddress(address),
+          type: ENTITY.depositAddress,
+          address,
+          addressIndex: i,
+          companyId: company.id,
+          depositId,
+          createdAt: now().toISOString(),
+        });
+        if (i % stride === 0 && hitAddresses.length < hits) {
+          hitAddresses.push(address);
+          items.push(depositItem.toItem(syntheticDeposit(company.id, depositId, address, i, now())));
+        }
+      }
+      log(`  writing ${registered} deposit addresses + ${hits} deposits (BatchWrite, ${BATCH_WRITE_LIMIT} per request, ${SETUP_CONCURRENCY} at a time)`);
+      const setupStarted = performance.now();
+      const setupRequests = await batchWrite(db, tableName, items);
+      const setupSeconds = (performance.now() - setupStarted) / 1000;
+
+      // The chain: 100 empty blocks, then a first scan that places the cursor at the head.
+      const chain = new SandboxChain(db, tableName, { blockIntervalMs: TRON_BLOCK_MS, solidifyAfter: 19, now: () => clock });
+      const store = new DynamoDepositChainStore(db, tableName);
+      const cursor = new DynamoScanCursor(db, tableName, 'bench-tron-usdt');
+      const scan = (): Promise<ScanResult> => scanDeposits({ chain, store, usdtContract: MAINNET_USDT_CONTRACT, now, cursor, owner: 'bench-scanner' });
+      clock += 100 * TRON_BLOCK_MS;
+      await scan();
+      const head = (await chain.latestBlock()).number;
+
+      // Setup 2: the transfers, block by block (each goes to latest + 1, which only the clock moves).
+      log(`  submitting ${BLOCKS} blocks × ${TRANSFERS_PER_BLOCK} transfers (1 in ${HIT_EVERY} to a registered address)`);
+      const submitStarted = performance.now();
+      let hit = 0;
+      let stranger = 0;
+      for (let block = 0; block < BLOCKS; block++) {
+        const inputs = Array.from({ length: TRANSFERS_PER_BLOCK }, (_, t) => ({
+          contract: MAINNET_USDT_CONTRACT,
+          from: syntheticAddress('TPayer', block * TRANSFERS_PER_BLOCK + t),
+          to: t % HIT_EVERY === 0 ? hitAddresses[hit++]! : syntheticAddress('TStranger', stranger++),
+          amount: parseAmount('12.5', 'USDT'),
+        }));
+        await inParallel(inputs, SUBMIT_CONCURRENCY, (input) => chain.submitTransfer(input));
+        clock += TRON_BLOCK_MS;
+      }
+      const submitSeconds = (performance.now() - submitStarted) / 1000;
+      const latest = (await chain.latestBlock()).number;
+      if (latest !== head + BLOCKS) failures.push(`expected the chain head at ${head + BLOCKS}, found ${latest}`);
+
+      // The measurement: scan until caught up.
+      log('  scanning until caught up');
+      const catchUp = await timedScans(scan, latest, dynamoPid);
+      if (catchUp.recorded !== hits) failures.push(`catch-up recorded ${catchUp.recorded} transfers, expected ${hits}`);
+      if (catchUp.transfersSeen < transfers) failures.push(`catch-up saw ${catchUp.transfersSeen} transfers, expected ≥ ${transfers}`);
+
+      // The next run, 20 empty blocks later: its 20-block overlap re-reads the loaded blocks.
+      clock += BLOCKS * TRON_BLOCK_MS;
+      log('  next run: 20 new empty blocks + the overlap re-scan of the loaded ones');
+      const overlap = await timedScans(scan, latest + BLOCKS, dynamoPid);
+      if (overlap.recorded !== 0) failures.push(`the overlap re-scan recorded ${overlap.recorded} transfers again`);
+
+      const blocksPerSecond = BLOCKS / catchUp.seconds;
+      const bothPasses = BLOCKS / (catchUp.seconds + overlap.seconds);
+      const phases = [
+        { label: 'catch-up: 20 loaded blocks (+ 20 empty overlap blocks before them)', result: catchUp },
+        { label: 'next run: 20 empty blocks + re-scan of the 20 loaded blocks (overlap)', result: overlap },
+      ];
+      const operations = [...new Set(phases.flatMap((phase) => Object.keys(phase.result.requests)))].sort();
+      return {
+        name: 'scanner',
+        title: this.title,
+        summaries: [],
+        tables: [
+          {
+            title: 'Setup (not part of the measurement)',
+            columns: ['step', 'items', 'DynamoDB requests', 'seconds', 'items/s'],
+            rows: [
+              [`DepositAddress items (synthetic addresses) + Deposit items for the ${hits} paid ones, BatchWrite`, items.length, setupRequests, setupSeconds.toFixed(1), Math.round(items.length / setupSeconds)],
+              [`sandbox transfers, SandboxChain.submitTransfer (one TransactWrite each, ${SUBMIT_CONCURRENCY} at a time)`, transfers, transfers, submitSeconds.toFixed(1), Math.round(transfers / submitSeconds)],
+            ],
+          },
+          {
+            title: `Scanner throughput (${registered.toLocaleString('en')} registered addresses; per block: ${TRANSFERS_PER_BLOCK} transfers, ${TRANSFERS_PER_BLOCK / HIT_EVERY} to registered addresses)`,
+            columns: ['pass', 'scan runs', 'transfers read', 'recorded', 'seconds', 'blocks/s', 'transfers/s', 'vs TRON (1 block / 3 s)', 'scanner CPU s', 'DynamoDB Local CPU s'],
+            rows: phases.map(({ label, result }) => [
+              label,
+              result.runs,
+              result.transfersSeen,
+              result.recorded,
+              result.seconds.toFixed(2),
+              (BLOCKS / result.seconds).toFixed(1),
+              Math.round(result.transfersSeen / result.seconds),
+              `${(BLOCKS / result.seconds / TRON_BLOCKS_PER_SECOND).toFixed(1)}x`,
+              (result.cpuMicros / 1e6).toFixed(2),
+              result.dynamoCpuMicros === null ? 'n/a' : (result.dynamoCpuMicros / 1e6).toFixed(2),
+            ]),
+          },
+          {
+            title: `DynamoDB requests per loaded block (÷ ${BLOCKS})`,
+            columns: ['pass', ...operations.map(operationName), 'total'],
+            rows: phases.map(({ label, result }) => [
+              label,
+              ...operations.map((operation) => formatRate((result.requests[operation] ?? 0) / BLOCKS)),
+              formatRate(Object.values(result.requests).reduce((sum, n) => sum + n, 0) / BLOCKS),
+            ]),
+          },
+        ],
+        goals: [
+          {
+            goal: `scan ≥ ${GOAL_FACTOR}× TRON's block rate (≥ ${(GOAL_FACTOR * TRON_BLOCKS_PER_SECOND).toFixed(1)} blocks/s)`,
+            met: blocksPerSecond >= GOAL_FACTOR * TRON_BLOCKS_PER_SECOND,
+            detail: `catch-up ${blocksPerSecond.toFixed(1)} blocks/s = ${(blocksPerSecond / TRON_BLOCKS_PER_SECOND).toFixed(1)}× TRON; counting the overlap re-scan every block gets, ${bothPasses.toFixed(1)} blocks/s = ${(bothPasses / TRON_BLOCKS_PER_SECOND).toFixed(1)}× TRON`,
+          },
+        ],
+        failures,
+        notes: [
+          `A DynamoDB Local of its own (in memory, one table), started for this scenario: on the runtime's, a second table was 2–30× slower than the first. Registered addresses are synthetic base58 strings ("TBench…"), not derived ones (derivation costs ~1 ms each); the transfers use the same strings. Only the ${hits} paid addresses have Deposit items (seeTransfer reads the deposit); strangers are ${transfers - hits} distinct "TStranger…" addresses.`,
+          `Mix: every ${HIT_EVERY}th transfer of a block goes to a distinct registered address with a deposit awaiting payment (each is recorded: GetItem + one TransactWrite of deposit, transfer, balance, ledger entry, event); the rest go to unknown addresses. Block interval ${TRON_BLOCK_MS} ms on a fake clock.`,
+          'scanDeposits only (the poller also runs confirmDeposits and expireDeposits, not measured here). Recording is sequential within a run: the transactions for a block are sent one after another.',
+        ],
+      };
+    } finally {
+      db.destroy();
+      await dynamo.stop();
+    }
+  },
+};
+
+interface TimedScans {
+  runs: number;
+  transfersSeen: number;
+  recorded: number;
+  seconds: number;
+  requests: Record<string, number>;
+  /** This process's CPU time (the scanner and the SDK) during the runs. */
+  cpuMicros: number;
+  dynamoCpuMicros: number | null;
+}
+
+/** Runs scanDeposits until it has scanned up to `upTo`, timing the runs and counting their requests. */
+async function timedScans(scan: () => Promise<ScanResult>, upTo: number, dynamoPid: number | undefined): Promise<TimedScans> {
+  const before = snapshotDynamoRequests();
+  const dynamoBefore = await cpuMicrosOfPid(dynamoPid);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let runs = 0;
+  let transfersSeen = 0;
+  let recorded = 0;
+  for (;;) {
+    const result = await scan();
+    if (!result.scanned) break;
+    runs++;
+    transfersSeen += result.transfersSeen;
+    recorded += result.recorded;
+    if (result.scanned.toBlock >= upTo) break;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const dynamoAfter = await cpuMicrosOfPid(dynamoPid);
+  return {
+    runs,
+    transfersSeen,
+    recorded,
+    seconds,
+    requests: dynamoRequestsSince(before),
+    cpuMicros: used.user + used.system,
+    dynamoCpuMicros: dynamoBefore !== null && dynamoAfter !== null ? dynamoAfter - dynamoBefore : null,
+  };
+}
+
+/** Puts every item with BatchWrite (25 per request, several requests at a time), retrying
+ * unprocessed items; returns the number of requests sent. */
+async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: Record<string, unknown>[]): Promise<number> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += BATCH_WRITE_LIMIT) batches.push(items.slice(i, i + BATCH_WRITE_LIMIT));
+  let requests = 0;
+  await inParallel(batches, SETUP_CONCURRENCY, async (batch) => {
+    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      requests++;
+      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+      pending = (UnprocessedItems?.[tableName] ?? []) as typeof pending;
+    }
+  });
+  return requests;
+}
+
+async function inParallel<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/** The java child of this process listening on `port` (Linux /proc), for its CPU time. */
+async function pidOfDynamoDbLocal(port: number): Promise<number | undefined> {
+  try {
+    const children = (await readFile(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+    for (const pid of children) {
+      const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+      if (args.some((arg) => arg.includes('DynamoDBLocal')) && args.includes(String(port))) return pid;
+    }
+  } catch {
+    // not Linux
+  }
+  return undefined;
+}
+
+/** A 34-character base58 string that looks like a TRON address (not a valid checksum). */
+function syntheticAddress(prefix: string, n: number): string {
+  let digits = '';
+  do {
+    digits = BASE58[n % 58] + digits;
+    n = Math.floor(n / 58);
+  } while (n > 0);
+  return prefix + digits.padStart(34 - prefix.length, '1');
+}
+
+function syntheticDeposit(companyId: string, id: string, address: string, addressIndex: number, now: Date): Deposit {
+  return {
+    id,
+    companyId,
+    method: 'usdt',
+    reference: `bench-scanner-${addressIndex}`,
+    network: 'tron',
+    address,
+    addressIndex,
+    expectedAmount: null,
+    receivedAmount: 0n,
+    creditedAmount: 0n,
+    amountStatus: null,
+    status: 'awaiting_payment',
+    confirmations: 0,
+    requiredConfirmations: 19,
+    transactions: [],
+    split: null,
+    expiresAt: new Date(now.getTime() + DEPOSIT_TTL_MS).toISOString(),
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    version: 0,
+  };
+}
+
+function positiveInt(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_SCANNER_ADDRESSES must be a positive integer, got "${raw}"`);
+  return value;
+}
