@@ -50,6 +50,8 @@ export interface DepositChainStore {
    * (the transfer was recorded already). */
   applyChange(change: DepositChange): Promise<'applied' | 'conflict' | 'duplicate'>;
   confirmingTransfers(): Promise<TransferRecord[]>;
+  /** Which of these transfers are recorded already (and not reversed), as `txHash#eventIndex`. */
+  recordedTransfers(transfers: TransferKey[]): Promise<Set<string>>;
   awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]>;
 }
 
@@ -239,6 +241,18 @@ export function expireDeposit(deposit: Deposit, now: Date): Omit<DepositChange, 
   };
 }
 
+export function transferId(transfer: TransferKey): string {
+  return `${transfer.txHash}#${transfer.eventIndex}`;
+}
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 function transferKey(transfer: TransferKey): TransferKey {
   return { txHash: transfer.txHash, eventIndex: transfer.eventIndex };
 }
@@ -256,6 +270,8 @@ export interface DepositJobDeps {
 /** Re-scanned every run: blocks not yet solidified may still change, and a transfer is recorded once anyway. */
 export const SCAN_OVERLAP_BLOCKS = 20;
 export const MAX_BLOCKS_PER_SCAN = 200;
+/** Deposits recorded at once within a scan: DynamoDB round trips, not CPU, bound the scanner. */
+const SCAN_CONCURRENCY = 16;
 const SCAN_LEASE_MS = 60_000;
 const CONFLICT_RETRIES = 5;
 
@@ -288,13 +304,24 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
       (transfer) => transfer.contract === deps.usdtContract && transfer.amount > 0n,
     );
     const owners = await deps.store.ownersOf([...new Set(transfers.map((transfer) => transfer.to))]);
-    let recorded = 0;
-    for (const transfer of transfers) {
-      const owner = owners.get(transfer.to);
-      if (!owner) continue;
-      const outcome = await withDeposit(deps.store, owner, (deposit) => seeTransfer(deposit, transfer, latest, now()));
-      if (outcome === 'applied') recorded++;
+    const ours = transfers.filter((transfer) => owners.has(transfer.to));
+    // The overlap re-reads recent blocks every run: one batched read skips what is recorded already.
+    const known = await deps.store.recordedTransfers(ours);
+    const byDeposit = new Map<string, TokenTransfer[]>();
+    for (const transfer of ours) {
+      if (known.has(transferId(transfer))) continue;
+      const depositId = owners.get(transfer.to)!.depositId;
+      byDeposit.set(depositId, [...(byDeposit.get(depositId) ?? []), transfer]);
     }
+    // Deposits are independent, so they are recorded side by side; one deposit's transfers go in
+    // order, each on the version the last one left.
+    let recorded = 0;
+    await inParallel([...byDeposit.values()], SCAN_CONCURRENCY, async (group) => {
+      for (const transfer of group) {
+        const outcome = await withDeposit(deps.store, owners.get(transfer.to)!, (deposit) => seeTransfer(deposit, transfer, latest, now()));
+        if (outcome === 'applied') recorded++;
+      }
+    });
     await deps.cursor.advance(deps.owner, toBlock + 1);
     return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length, recorded, lagBlocks: latest - toBlock };
   } finally {

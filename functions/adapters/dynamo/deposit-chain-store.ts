@@ -1,11 +1,11 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { AddressOwner, DepositChainStore, DepositChange, ScanCursor, TransferRecord } from '#domain/deposit-chain';
+import { transferId, type AddressOwner, type DepositChainStore, type DepositChange, type ScanCursor, type TransferKey, type TransferRecord } from '#domain/deposit-chain';
 import type { Deposit } from '#domain/deposits';
 import { toBigInt } from './client.ts';
 import { depositItem } from './deposit-store.ts';
 import { ENTITY, keys } from './keys.ts';
-import { queryAll } from './queries.ts';
+import { batchGetAll, queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { withdrawalItem } from './withdrawal-store.ts';
 
@@ -15,7 +15,6 @@ class VersionConflict extends Error {}
 class DuplicateTransfer extends Error {}
 class ChainInvariantBroken extends Error {}
 
-const BATCH_GET_LIMIT = 100;
 
 export const chainTransferItem = {
   toItem: (record: TransferRecord, updatedAt: string): Item => ({
@@ -43,21 +42,18 @@ export class DynamoDepositChainStore implements DepositChainStore {
   ) {}
 
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
-    const owners = new Map<string, AddressOwner>();
-    for (let i = 0; i < addresses.length; i += BATCH_GET_LIMIT) {
-      let pending: Item[] | undefined = addresses.slice(i, i + BATCH_GET_LIMIT).map((address) => keys.depositAddress(address));
-      for (let attempt = 0; pending && pending.length > 0; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-        const { Responses, UnprocessedKeys } = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } } }),
-        );
-        for (const item of Responses?.[this.tableName] ?? []) {
-          owners.set(item.address as string, { companyId: item.companyId as string, depositId: item.depositId as string });
-        }
-        pending = UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined;
-      }
-    }
-    return owners;
+    const items = await batchGetAll(this.db, this.tableName, addresses.map((address) => keys.depositAddress(address)));
+    return new Map(items.map((item) => [item.address as string, { companyId: item.companyId as string, depositId: item.depositId as string }]));
+  }
+
+  async recordedTransfers(transfers: TransferKey[]): Promise<Set<string>> {
+    const unique = [...new Map(transfers.map((t) => [transferId(t), keys.chainTransfer(t.txHash, t.eventIndex)])).values()];
+    const items = await batchGetAll(this.db, this.tableName, unique, { expression: 'txHash, eventIndex, #status', names: { '#status': 'status' } });
+    return new Set(
+      items
+        .filter((item) => item.status !== 'reversed')
+        .map((item) => transferId({ txHash: item.txHash as string, eventIndex: Number(toBigInt(item.eventIndex)) })),
+    );
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {

@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { validationFailed } from '#domain/errors';
 import { isId, type IdKind } from '#domain/ids';
 
@@ -55,4 +55,36 @@ function idFromCursor(list: { skPrefix: string; kind: IdKind }, cursor: string):
     throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
   }
   return id;
+}
+
+const BATCH_GET_LIMIT = 100;
+
+/** Every item for these keys, 100 per BatchGetItem (DynamoDB's limit), retrying unprocessed keys
+ * with backoff as DynamoDB asks. Missing items are simply absent. */
+export async function batchGetAll(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  keys: Item[],
+  projection?: { expression: string; names?: Record<string, string> },
+): Promise<Item[]> {
+  const items: Item[] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
+    let pending: Item[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      const { Responses, UnprocessedKeys } = await db.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName]: {
+              Keys: pending,
+              ...(projection && { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names }),
+            },
+          },
+        }),
+      );
+      items.push(...(Responses?.[tableName] ?? []));
+      pending = UnprocessedKeys?.[tableName]?.Keys as Item[] | undefined;
+    }
+  }
+  return items;
 }
