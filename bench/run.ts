@@ -36,7 +36,14 @@ const started = Date.now();
 log(`Starting the local runtime (DynamoDB Local in memory)…`);
 // Chain jobs and webhook loops off: their timers would add DynamoDB requests (and CPU) to every
 // measurement, and the DynamoDB request counts must be the routes' own.
-const runtime = await startLocalRuntime({ dataDir: null, port: 0, pollIntervalMs: 0, webhookIntervalMs: 0 });
+// Fast sandbox blocks for the webhook/soak scenarios' deposits (they start the loops themselves; bench/loops.ts).
+const runtime = await startLocalRuntime({
+  dataDir: null,
+  port: 0,
+  pollIntervalMs: 0,
+  webhookIntervalMs: 0,
+  environment: { SANDBOX_BLOCK_INTERVAL_MS: process.env.SANDBOX_BLOCK_INTERVAL_MS ?? '100' },
+});
 const load = new LoadGenerator();
 const dynamoPid = await dynamoDbLocalPid();
 const results: ScenarioResult[] = [];
