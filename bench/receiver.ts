@@ -21,6 +21,8 @@ export class BenchReceiver {
   readonly eventIds = new Set<string>();
   rejected = 0;
   secret = '';
+  /** Several webhooks to one receiver: a delivery verifies with any of these (or `secret`). */
+  secrets: string[] = [];
   private server: Server | null = null;
   port = 0;
 
@@ -31,12 +33,7 @@ export class BenchReceiver {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         try {
-          const event = new Webhook(this.secret).verify(body, req.headers as Record<string, string>) as {
-            id: string;
-            type: string;
-            createdAt: string;
-            data?: { id?: string };
-          };
+          const event = this.verify(body, req.headers as Record<string, string>);
           this.verified.push({ eventId: event.id, type: event.type, createdAt: event.createdAt, receivedAt: Date.now(), dataId: event.data?.id ?? null });
           this.eventIds.add(event.id);
         } catch {
@@ -52,6 +49,18 @@ export class BenchReceiver {
     this.server = server;
     this.port = (server.address() as AddressInfo).port;
     return this;
+  }
+
+  private verify(body: string, headers: Record<string, string>): { id: string; type: string; createdAt: string; data?: { id?: string } } {
+    const secrets = this.secrets.length ? this.secrets : [this.secret];
+    for (const [i, secret] of secrets.entries()) {
+      try {
+        return new Webhook(secret).verify(body, headers) as { id: string; type: string; createdAt: string; data?: { id?: string } };
+      } catch (error) {
+        if (i === secrets.length - 1) throw error;
+      }
+    }
+    throw new Error('no secret');
   }
 
   url(path = '/hooks'): string {

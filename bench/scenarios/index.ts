@@ -1,9 +1,22 @@
 import type { Scenario } from '../scenario.ts';
 import { balanceScenario } from './balance.ts';
+import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
+import { loadKneeScenario } from './load-knee.ts';
 import { scannerScenario } from './scanner.ts';
+import { SOAK_MINUTES, soakScenario } from './soak.ts';
 import { webhooksScenario } from './webhooks.ts';
 import { withdrawalsScenario } from './withdrawals.ts';
 
-/** Every scenario `npm run bench` runs, in order. BENCH_SCENARIOS=name,name picks a subset. */
-export const SCENARIOS: readonly Scenario[] = [balanceScenario, depositsScenario, withdrawalsScenario, scannerScenario, webhooksScenario];
+/** Every scenario `npm run bench` runs, in order. BENCH_SCENARIOS=name,name picks a subset. The soak
+ * is opt-in: it is registered only when BENCH_SOAK_MINUTES is set (> 0). */
+export const SCENARIOS: readonly Scenario[] = [
+  balanceScenario,
+  depositsScenario,
+  withdrawalsScenario,
+  scannerScenario,
+  webhooksScenario,
+  loadKneeScenario,
+  coldStartScenario,
+  ...(SOAK_MINUTES > 0 ? [soakScenario] : []),
+];
