@@ -74,7 +74,7 @@ export class CambioStack extends Stack {
     const { sender, sweeper } = this.chainPollers(config);
     this.webhookDelivery(config);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
-    this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, protectData: config.protectData });
+    this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table });
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
       apiStage: this.api.deploymentStage,

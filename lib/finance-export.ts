@@ -9,7 +9,6 @@ import { accept } from './nag-suppressions.ts';
 
 export interface FinanceExportProps {
   table: ITable;
-  protectData: boolean;
 }
 
 /** Where exports land in the bucket: DynamoDB adds `AWSDynamoDB/<export id>/` below it. */
@@ -28,7 +27,8 @@ export class FinanceExport extends Construct {
 
   constructor(scope: Construct, id: string, props: FinanceExportProps) {
     super(scope, id);
-    const removal = props.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // Finance records outlive the stack on every stage (a non-empty bucket could not be deleted anyway).
+    const removal = RemovalPolicy.RETAIN;
     const accessLogs = new Bucket(this, 'AccessLogs', {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -36,7 +36,6 @@ export class FinanceExport extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(365) }],
       removalPolicy: removal,
-      autoDeleteObjects: false,
     });
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.S3_MANAGED,

@@ -84,14 +84,21 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   return result;
 }
 
+export interface SettleResult extends SendResult {
+  /** Withdrawals still processing after this run for longer than STUCK_PROCESSING_MS. */
+  stuck: { count: number; oldestAgeSeconds: number };
+}
+
 /** Settles sent withdrawals by their receipts once solidified, and rebroadcasts any whose
- * broadcast was lost (a sender that died between storing and broadcasting). */
-export async function settleWithdrawals(deps: SendingDeps): Promise<SendResult> {
+ * broadcast was lost (a sender that died between storing and broadcasting). Reports those still
+ * processing for too long (oldest first, so the oldest age is exact even past the 100 read). */
+export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0 };
+  const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
   const processing = await deps.store.withdrawalsInStatus('processing', 100);
   if (processing.length === 0) return result;
   const solidified = await deps.chain.solidifiedBlock();
+  const remaining: Withdrawal[] = [];
   for (const withdrawal of processing) {
     const receipt = await deps.chain.receipt(withdrawal.txHash!);
     if (receipt && receipt.blockNumber <= solidified.number) {
@@ -102,12 +109,16 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SendResult> 
       }
       continue;
     }
+    remaining.push(withdrawal);
     if (receipt) continue; // in a block, not yet solidified
     const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
     if (Date.parse(solidified.timestamp) > expiresAt) {
       // The solidified chain is past the expiration and does not have it: it can never be mined.
       const settled = fail(withdrawal, 'TRANSACTION_EXPIRED', now());
-      if (await deps.store.transition(withdrawal, settled.after, settled)) result.failed++;
+      if (await deps.store.transition(withdrawal, settled.after, settled)) {
+        result.failed++;
+        remaining.pop();
+      }
       continue;
     }
     if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
@@ -115,6 +126,7 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SendResult> 
       result.rebroadcast++;
     }
   }
+  result.stuck = stuckProcessing(remaining, now());
   return result;
 }
 

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { sendWithdrawals, settleWithdrawals, stuckProcessing, type SendingDeps } from '#domain/withdrawal-sending';
+import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { chainFromEnv } from '#adapters/chain/from-env';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
@@ -11,14 +11,13 @@ import { MetricUnit, runJob } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
 const { chain, settings } = chainFromEnv(db, tableName);
-const store = new DynamoWithdrawalSendingStore(db, tableName);
 const deps: SendingDeps = {
   chain,
   broadcaster: chain,
   builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
   // The only function that holds a signer: the stack grants kms:Sign to this one alone.
   signer: signerFromEnv(),
-  store,
+  store: new DynamoWithdrawalSendingStore(db, tableName),
 };
 
 /** The withdrawal sender (EventBridge schedule in AWS, a timer in the local runtime):
@@ -26,9 +25,7 @@ const deps: SendingDeps = {
 export async function sendAndSettleWithdrawals() {
   const sent = await sendWithdrawals(deps);
   const settled = await settleWithdrawals(deps);
-  // Oldest first (ids are ULIDs), so the oldest age is exact even when the count is capped.
-  const stuck = stuckProcessing(await store.withdrawalsInStatus('processing', 100), new Date());
-  return { sent, settled, stuck };
+  return { sent, settled };
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on: withdrawals
@@ -43,8 +40,8 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
       metrics.addMetric('WithdrawalsSent', MetricUnit.Count, outcome.sent.sent);
       metrics.addMetric('WithdrawalsCompleted', MetricUnit.Count, outcome.settled.completed);
       metrics.addMetric('WithdrawalsFailed', MetricUnit.Count, outcome.settled.failed);
-      metrics.addMetric('WithdrawalsStuckProcessing', MetricUnit.Count, outcome.stuck.count);
-      metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.stuck.oldestAgeSeconds);
+      metrics.addMetric('WithdrawalsStuckProcessing', MetricUnit.Count, outcome.settled.stuck.count);
+      metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.settled.stuck.oldestAgeSeconds);
       return outcome;
     },
     ({ sent, settled }) => sent.sent + settled.rebroadcast + settled.completed + settled.failed > 0,
