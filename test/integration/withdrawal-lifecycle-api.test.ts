@@ -47,7 +47,7 @@ describe('withdrawals on the local runtime, sent on the sandbox chain', () => {
       body: { method: 'usdt', network: 'tron', address: SANDBOX_FAILING_ADDRESS, amount: '20', reference: 'payout-2' },
     });
     expect(failing.status).toBe(201);
-    expect(await usdtBalance()).toMatchObject({ available: '48.000000', locked: '52.000000' });
+    // (The hold itself is proven in withdrawals-api.test.ts: here the sender may already be at work.)
 
     const completed = await waitFor(
       async () => (await call('GET', `/withdrawals/${created.body.data.id}`)).body.data,
