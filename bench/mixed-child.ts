@@ -7,7 +7,9 @@ import type { MixedJob, MixedReply } from './mixed.ts';
  * `maxInFlight` are already waiting, in which case the operation is skipped and counted: a
  * server past its knee shows as latency, skips and errors, not as a slower generator.
  */
-const ADDRESS = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 5);
+/** A withdrawal destination the local runtime never issues as a deposit address (a low index would
+ * be one of the run's own deposits, and every withdrawal would pay it). */
+const ADDRESS = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_100_000_000);
 
 process.on('message', (job: MixedJob) => {
   run(job).then(

@@ -36,7 +36,7 @@ interface Fn {
  * with @aws-sdk/* external (what Lambda deploys: the size budget) and once with the SDK bundled in;
  * beside it, a bundle of the bare SDK clients the function uses (found in its metafile), also with
  * the SDK bundled in. Load time: `node --input-type=module -e "await import(file)"` wall time,
- * median of RUNS, with the sandbox stage's environment (handlers create clients at module scope
+ * median of RUNS interleaved with the bare bundle's runs, with the sandbox stage's environment (handlers create clients at module scope
  * but call nothing at import).
  */
 export const coldStartScenario: Scenario = {
@@ -85,31 +85,38 @@ export const coldStartScenario: Scenario = {
       });
       return result.metafile;
     };
-    /** Median wall time of the node process, and median time of the import alone (measured in it). */
-    const measure = (file: string): { wall: number; importMs: number } | string => {
-      const walls: number[] = [];
-      const imports: number[] = [];
-      const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
+    /** Median wall time of the node process, and median time of the import alone (measured in it),
+     * for each file, the files' runs interleaved (A B A B …) so machine noise hits them alike. */
+    const measureAll = (files: string[]): ({ wall: number; importMs: number } | string)[] => {
+      const walls = files.map(() => [] as number[]);
+      const imports = files.map(() => [] as number[]);
+      const errors: (string | null)[] = files.map(() => null);
       for (let i = 0; i < RUNS; i++) {
-        const t0 = performance.now();
-        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
-        const ms = performance.now() - t0;
-        if (child.status !== 0) {
-          const line = child.stderr.split('\n').find((l) => /^\w*Error\b/.test(l)) ?? child.stderr.slice(-200);
-          return `failed: ${line.slice(0, 200)}`;
-        }
-        walls.push(ms);
-        imports.push(Number(child.stdout));
+        files.forEach((file, f) => {
+          if (errors[f]) return;
+          const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
+          const t0 = performance.now();
+          const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
+          const ms = performance.now() - t0;
+          if (child.status !== 0) {
+            const line = child.stderr.split('\n').find((l) => /^\w*Error\b/.test(l)) ?? child.stderr.slice(-200);
+            errors[f] = `failed: ${line.slice(0, 200)}`;
+            return;
+          }
+          walls[f]!.push(ms);
+          imports[f]!.push(Number(child.stdout));
+        });
       }
-      return { wall: median(walls), importMs: median(imports) };
+      return files.map((_, f) => errors[f] ?? { wall: median(walls[f]!), importMs: median(imports[f]!) });
     };
-    const loadMs = (file: string) => measure(file);
+    const measure = (file: string) => measureAll([file])[0]!;
+    const loadMs = measure;
 
     try {
       const empty = join(out, 'empty.mjs');
       writeFileSync(empty, 'export {};\n');
       const nodeBaseline = loadMs(empty) as { wall: number; importMs: number };
-      const bareCache = new Map<string, { size: number; ms: ReturnType<typeof measure> }>();
+      const bareCache = new Map<string, { size: number; file: string }>();
       const rows: (string | number)[][] = [];
       const goals: { goal: string; met: boolean; detail: string }[] = [];
       let apiOverBudget = 0;
@@ -132,10 +139,11 @@ export const coldStartScenario: Scenario = {
         if (!bareCache.has(key)) {
           const bareFile = join(out, `bare-${key.replace(/[@/+]/g, '_')}.mjs`);
           await bundle({ contents: uniqueSdk.map((p) => BARE_CLIENTS[p]).join('\n') || 'export {};' }, bareFile, false);
-          bareCache.set(key, { size: statSync(bareFile).size, ms: loadMs(bareFile) });
+          bareCache.set(key, { size: statSync(bareFile).size, file: bareFile });
         }
-        const bare = bareCache.get(key)!;
-        const ms = loadMs(bundledFile);
+        const bareBundle = bareCache.get(key)!;
+        const [ms, bareMs] = measureAll([bundledFile, bareBundle.file]) as [ReturnType<typeof measure>, ReturnType<typeof measure>];
+        const bare = { size: bareBundle.size, ms: bareMs };
         const sizeExternal = statSync(externalFile).size;
         const ratio = typeof ms !== 'string' && typeof bare.ms !== 'string' ? ms.wall / bare.ms.wall : Number.NaN;
         const importRatio = typeof ms !== 'string' && typeof bare.ms !== 'string' ? ms.importMs / bare.ms.importMs : Number.NaN;

@@ -60,6 +60,7 @@ export const soakScenario: Scenario = {
     const samples: { at: number; rss: number; heap: number; dynamo: number | null }[] = [];
     const results: MixedResult[] = [];
     let paid = 0;
+    const paidIds = new Set<string>();
     const started = Date.now();
     const end = started + SOAK_MINUTES * 60_000;
     try {
@@ -75,6 +76,7 @@ export const soakScenario: Scenario = {
             amount: parseAmount('5', 'USDT'),
           });
           paid++;
+          paidIds.add(String(deposit.body.data?.id));
         }
         results.push(await segment);
         const usage = process.memoryUsage();
@@ -91,7 +93,7 @@ export const soakScenario: Scenario = {
     const drainStart = Date.now();
     let events: string[] = [];
     let undispatched = -1;
-    const depositsDone = () => receiver.verified.filter((d) => d.type === 'deposit.completed').length >= paid;
+    const depositsDone = () => receiver.verified.filter((d) => d.type === 'deposit.completed' && paidIds.has(d.dataId ?? '')).length >= paidIds.size;
     while (!depositsDone() && Date.now() - drainStart < 60_000) await new Promise((resolve) => setTimeout(resolve, 250));
     await loops[0]!.stop();
     while (Date.now() - drainStart < 180_000) {
