@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Context } from 'aws-lambda';
 import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { STAGES } from '../lib/stages.ts';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
+import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
@@ -74,7 +74,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const { port } = server.address() as AddressInfo;
     const apiUrl = `http://${options.host ?? '127.0.0.1'}:${port}/v1`;
-    const pollers = startPollers(options.pollIntervalMs ?? 1000);
+    const pollers = startChainJobs(options.pollIntervalMs ?? 1000);
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
     if (stateFile) writeFileSync(stateFile, JSON.stringify({ pid: process.pid, apiUrl, dynamoEndpoint, tableName }, null, 2));
@@ -98,102 +98,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await dynamo?.stop();
     throw error;
   }
-}
-
-/**
- * The jobs EventBridge runs in AWS, on a timer here: the same handler modules, one run at a time
- * (the next starts when the last has finished), errors logged and the loop kept going.
- */
-/** The scheduled chain jobs, in the order EventBridge would run them each minute, through their
- * Lambda handlers (so each run logs and counts as in AWS: a line when it did something). */
-const noContext = {} as Context;
-const CHAIN_JOBS = [
-  { name: 'deposit poller', run: async () => (await import('../functions/jobs/deposit-poller.ts')).handler({}, noContext) },
-  { name: 'withdrawal sender', run: async () => (await import('../functions/jobs/withdrawal-sender.ts')).handler({}, noContext) },
-  { name: 'deposit sweeper', run: async () => (await import('../functions/jobs/deposit-sweeper.ts')).handler({}, noContext) },
-];
-
-function startPollers(intervalMs: number): { stop(): Promise<void> } {
-  if (intervalMs <= 0) return { stop: async () => undefined };
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    for (const job of CHAIN_JOBS) {
-      try {
-        await job.run();
-      } catch (error) {
-        console.error(JSON.stringify({ level: 'error', message: `${job.name} failed`, error: String(error) }));
-      }
-    }
-    if (!stopped) timer = setTimeout(() => (running = tick()), intervalMs);
-  };
-  timer = setTimeout(() => (running = tick()), 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
-}
-
-/**
- * Webhook delivery as the stack runs it, in this process: the dispatcher's sweep on a timer (the
- * stream's job in AWS), and the sender over the in-process queue with SQS's semantics, through the
- * same handler the SQS event source calls: the messages it reports as failed stay in the queue and
- * come back after the visibility timeout, the others are deleted.
- */
-async function startWebhookLoops(intervalMs: number): Promise<{ stop(): Promise<void> }> {
-  if (intervalMs <= 0) return { stop: async () => undefined };
-  const dispatcher = await import('../functions/jobs/webhook-dispatcher.ts');
-  const sender = await import('../functions/jobs/webhook-sender.ts');
-  const { localDeliveryQueue } = await import('../functions/adapters/webhooks/in-process-queue.ts');
-  const { queue } = localDeliveryQueue();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let dispatching: Promise<void> = Promise.resolve();
-  const dispatch = async () => {
-    try {
-      await dispatcher.handler({});
-    } catch (error) {
-      console.error(JSON.stringify({ level: 'error', message: 'webhook dispatcher failed', error: String(error) }));
-    }
-    if (!stopped) timer = setTimeout(() => (dispatching = dispatch()), intervalMs);
-  };
-  timer = setTimeout(() => (dispatching = dispatch()), 0);
-
-  const send = async () => {
-    while (!stopped) {
-      const received = queue.receive(10);
-      if (received.length === 0) {
-        await queue.waitForMessage(Math.min(queue.nextVisibleInMs() ?? intervalMs, intervalMs));
-        continue;
-      }
-      const records = received.map((message) => ({
-        messageId: message.messageId,
-        receiptHandle: message.receiptHandle,
-        body: message.body,
-        attributes: { ApproximateReceiveCount: String(message.receiveCount), SentTimestamp: String(message.sentAt) },
-      }));
-      try {
-        const { batchItemFailures } = await sender.handler({ Records: records as never });
-        const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
-        for (const message of received) if (!failed.has(message.messageId)) queue.delete(message.receiptHandle);
-      } catch (error) {
-        console.error(JSON.stringify({ level: 'error', message: 'webhook sender failed', error: String(error) }));
-      }
-    }
-  };
-  const sending = send();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      queue.wakeWaiters();
-      await Promise.all([dispatching, sending]);
-    },
-  };
 }
 
 /** The sandbox company is made once per data folder; its credentials are kept beside the data so
