@@ -1,0 +1,71 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { toBigInt } from '#adapters/dynamo/client';
+import { keys } from '#adapters/dynamo/keys';
+import { queryAll } from '#adapters/dynamo/queries';
+import { MoneyTransaction } from '#adapters/dynamo/transaction';
+import { ApiError } from '#domain/errors';
+import { BUCKETS, EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type Bucket, type Posting } from '#domain/ledger';
+import { CURRENCIES, parseAmount, type Currency } from '#domain/money';
+
+/**
+ * Ledger helpers shared by the tests and `npm run bench` (no vitest here, so the bench can use them).
+ */
+
+/**
+ * Funds a company the way the chain will (a posting from the TRON network into `available`),
+ * through the ledger module: the issue allows tests to credit directly; there is no funding route.
+ */
+export async function creditAvailable(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  companyId: string,
+  currency: Currency,
+  amount: string,
+): Promise<void> {
+  const posting: Posting = {
+    source: EXTERNAL_ACCOUNTS.tronNetwork,
+    destination: companyAccount(companyId, 'available'),
+    currency,
+    amount: parseAmount(amount, currency),
+  };
+  const entry = ledgerEntry(companyId, `test-credit:${Math.random()}`, [posting], new Date());
+  await new MoneyTransaction(tableName).ledger(entry, () => new ApiError('INTERNAL_ERROR', 'unreachable')).commit(db);
+}
+
+export interface LedgerDifference {
+  currency: Currency;
+  bucket: Bucket;
+  balance: bigint;
+  postings: bigint;
+}
+
+/** Each balance bucket of the company against the sum of its ledger postings; empty when all match. */
+export async function ledgerDifferences(db: DynamoDBDocumentClient, tableName: string, companyId: string): Promise<LedgerDifference[]> {
+  const inPartition = (prefix: string) =>
+    queryAll(db, {
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.companyProfile(companyId).PK, ':prefix': prefix },
+      ConsistentRead: true,
+    });
+  const entries = await inPartition(keys.ledgerOf(companyId).skPrefix);
+  const balances = await inPartition(keys.balancesOf(companyId).skPrefix);
+  const differences: LedgerDifference[] = [];
+  for (const currency of CURRENCIES) {
+    const balance = balances.find((item) => item.currency === currency);
+    for (const bucket of BUCKETS) {
+      const account = companyAccount(companyId, bucket);
+      let postings = 0n;
+      for (const entry of entries) {
+        for (const posting of entry.postings as { source: string; destination: string; asset: string; amount: unknown }[]) {
+          if (posting.asset !== currency) continue;
+          if (posting.destination === account) postings += toBigInt(posting.amount);
+          if (posting.source === account) postings -= toBigInt(posting.amount);
+        }
+      }
+      const held = toBigInt(balance?.[bucket] ?? 0n);
+      if (held !== postings) differences.push({ currency, bucket, balance: held, postings });
+    }
+  }
+  return differences;
+}
