@@ -7,7 +7,7 @@ import type { LocalRuntime } from '#local/runtime';
 
 const P99_LIMIT_MS = 250;
 const STEP_SECONDS = Number(process.env.BENCH_KNEE_STEP_SECONDS ?? 10);
-const RATES = (process.env.BENCH_KNEE_RATES ?? '10,20,30,40,50,60,70,80,100,130,160,200')
+const RATES = (process.env.BENCH_KNEE_RATES ?? '10,20,30,40,50,60,70,80,100,130,160,200,250,300,400,500,650,800')
   .split(',')
   .map(Number)
   .filter((rate) => rate > 0);
