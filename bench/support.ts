@@ -1,14 +1,10 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#domain/company';
-import { ApiError } from '#domain/errors';
-import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type Posting } from '#domain/ledger';
-import { parseAmount, type Currency } from '#domain/money';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import type { LocalRuntime, SandboxCredentials } from '#local/runtime';
 import { dynamoRequestsSince, snapshotDynamoRequests, type LoadSummary } from './harness.ts';
 import type { ResultTable } from './scenario.ts';
+import { creditAvailable } from '../test/support/ledger.ts';
 
 /**
  * Helpers the route scenarios share: a company of their own (so the authorizer cache starts cold
@@ -18,25 +14,6 @@ import type { ResultTable } from './scenario.ts';
 
 /** The local API caches an authorizer answer this long (STAGES.local.authorizerCacheSeconds). */
 const AUTHORIZER_CACHE_MS = 60_000;
-
-/** Funds a company the way the chain will (a posting from the TRON network into `available`),
- * through the ledger module, as test/support/money.ts does (copied: that file imports vitest). */
-export async function creditAvailable(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  companyId: string,
-  currency: Currency,
-  amount: string,
-): Promise<void> {
-  const posting: Posting = {
-    source: EXTERNAL_ACCOUNTS.tronNetwork,
-    destination: companyAccount(companyId, 'available'),
-    currency,
-    amount: parseAmount(amount, currency),
-  };
-  const entry = ledgerEntry(companyId, `bench-credit:${Math.random()}`, [posting], new Date());
-  await new MoneyTransaction(tableName).ledger(entry, () => new ApiError('INTERNAL_ERROR', 'unreachable')).commit(db);
-}
 
 /** A new sandbox company on the runtime's table, optionally funded with USDT. */
 export async function newCompany(runtime: LocalRuntime, name: string, fundUsdt?: string): Promise<SandboxCredentials> {
