@@ -1,3 +1,4 @@
+import { pageLimit } from './pagination.ts';
 import { ApiError, notFound } from './errors.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { isId, newId } from './ids.ts';
@@ -43,7 +44,6 @@ export interface Conversion {
   completedAt: string;
 }
 
-export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 export interface ConversionPage {
   conversions: Conversion[];
@@ -163,10 +163,7 @@ export async function listConversions(
   companyId: string,
   page: { limit?: number; cursor?: string },
 ): Promise<ConversionPage> {
-  const limit = page.limit ?? LIST_LIMIT.default;
-  if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
-    throw new RangeError(`limit must be an integer in ${LIST_LIMIT.min}..${LIST_LIMIT.max}, got ${limit}`);
-  }
+  const limit = pageLimit(page.limit);
   return store.listConversions(companyId, { limit, ...(page.cursor !== undefined && { cursor: page.cursor }) });
 }
 

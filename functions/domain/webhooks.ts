@@ -1,3 +1,4 @@
+import { pageLimit } from './pagination.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ApiError, notFound } from './errors.ts';
 import type { EventType } from './events.ts';
@@ -27,7 +28,6 @@ export interface Webhook {
 }
 
 export const MAX_WEBHOOKS_PER_COMPANY = 10;
-export const WEBHOOK_LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 export interface WebhookPage {
   webhooks: Webhook[];
@@ -95,7 +95,7 @@ export async function getWebhook(store: WebhookStore, companyId: string, webhook
 }
 
 export async function listWebhooks(store: WebhookStore, companyId: string, page: { limit?: number; cursor?: string }): Promise<WebhookPage> {
-  const limit = page.limit ?? WEBHOOK_LIST_LIMIT.default;
+  const limit = pageLimit(page.limit);
   return store.listWebhooks(companyId, { limit, ...(page.cursor !== undefined && { cursor: page.cursor }) });
 }
 

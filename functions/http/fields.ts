@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AmountFormatError, parseAmount, SCALE, type Currency } from '#domain/money';
 import { isTronAddress } from '#domain/tron-address';
+import { LIST_LIMIT } from '#domain/pagination';
 
 /**
  * Field schemas shared by the routes' bodies (and, later, the OpenAPI document). Each one says
@@ -71,3 +72,19 @@ export const amountOutField = (currency: Currency) =>
 
 /** ISO 8601 UTC with milliseconds. */
 export const timeField = v.pipe(v.string(), v.isoTimestamp(), v.metadata({ examples: ['2026-01-15T12:00:00.000Z'] }));
+
+const LIMIT_MESSAGE = `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
+
+/** Every list route's query (contract, Conventions: list routes). Query values arrive as strings. */
+export const listQuery = v.strictObject({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, LIMIT_MESSAGE),
+      v.transform(Number),
+      v.minValue(LIST_LIMIT.min, LIMIT_MESSAGE),
+      v.maxValue(LIST_LIMIT.max, LIMIT_MESSAGE),
+    ),
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'is not a cursor returned by this list'))),
+});

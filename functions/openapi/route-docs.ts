@@ -1,7 +1,6 @@
 import type * as v from 'valibot';
 import type { ErrorCode } from '#domain/errors';
-import { LIST_LIMIT } from '#domain/conversions';
-import { WEBHOOK_LIST_LIMIT } from '#domain/webhooks';
+import { LIST_LIMIT } from '#domain/pagination';
 import type { HttpMethod } from '../routes.ts';
 import { balanceRecord, companyRecord } from '../company/records.ts';
 import { createConversionBody, createQuoteBody, listConversionsQuery } from '../conversions/schemas.ts';
@@ -140,7 +139,7 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     tag: 'Webhooks',
     summary: 'List webhooks',
     description: 'Newest first; follow `pagination.nextCursor` until it is null.',
-    query: { schema: listWebhooksQuery, defaultLimit: WEBHOOK_LIST_LIMIT.default },
+    query: { schema: listWebhooksQuery, defaultLimit: LIST_LIMIT.default },
     success: { status: 200, record: webhook, list: true, description: 'A page of webhooks' },
   },
   'POST /v1/webhooks': {

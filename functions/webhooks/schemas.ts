@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '#domain/events';
 import { urlSyntaxProblem } from '#domain/webhook-url';
-import { WEBHOOK_LIST_LIMIT, type WebhookEvents } from '#domain/webhooks';
+import type { WebhookEvents } from '#domain/webhooks';
+import { listQuery } from '#http/fields';
 
 const EVENTS_MESSAGE = `must be a non-empty list of event types (${EVENT_TYPES.join(', ')}) or ["*"]`;
 
@@ -47,16 +48,5 @@ export const webhookBody = v.strictObject({
   enabled: v.optional(v.boolean('must be true or false')),
 });
 
-/** GET /v1/webhooks query (contract, Conventions: list routes). Query values arrive as strings. */
-export const listWebhooksQuery = v.strictObject({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, `must be an integer from ${WEBHOOK_LIST_LIMIT.min} to ${WEBHOOK_LIST_LIMIT.max}`),
-      v.transform(Number),
-      v.minValue(WEBHOOK_LIST_LIMIT.min, `must be an integer from ${WEBHOOK_LIST_LIMIT.min} to ${WEBHOOK_LIST_LIMIT.max}`),
-      v.maxValue(WEBHOOK_LIST_LIMIT.max, `must be an integer from ${WEBHOOK_LIST_LIMIT.min} to ${WEBHOOK_LIST_LIMIT.max}`),
-    ),
-  ),
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'is not a cursor returned by this list'))),
-});
+/** GET list query: the one every list route takes. */
+export const listWebhooksQuery = listQuery;

@@ -1,0 +1,11 @@
+/** Every list route's `limit` (../shared/api-contract.md, Conventions: 1–100, default 20). */
+export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+/** The limit a list query asks for, checked: the HTTP schema already refuses others with a 400. */
+export function pageLimit(limit: number | undefined): number {
+  const value = limit ?? LIST_LIMIT.default;
+  if (!Number.isInteger(value) || value < LIST_LIMIT.min || value > LIST_LIMIT.max) {
+    throw new RangeError(`limit must be an integer in ${LIST_LIMIT.min}..${LIST_LIMIT.max}, got ${value}`);
+  }
+  return value;
+}
