@@ -1,19 +1,11 @@
 import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#adapters/dynamo/keys';
-import { queryAll } from '#adapters/dynamo/queries';
+import { itemsUnder } from '#adapters/dynamo/queries';
 import { ledgerDifferences } from '../test/support/ledger.ts';
 
 /**
  * After-run checks: every company's balance buckets equal the sum of its ledger postings (test/support/ledger.ts), and events' delivery.
  */
-
-const inPartition = (db: DynamoDBDocumentClient, tableName: string, pk: string, prefix: string) =>
-  queryAll(db, {
-    TableName: tableName,
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-    ConsistentRead: true,
-  });
 
 /** Every company in the table (its PROFILE item). */
 export async function allCompanyIds(db: DynamoDBDocumentClient, tableName: string): Promise<string[]> {
@@ -52,7 +44,7 @@ export async function checkAllLedgers(db: DynamoDBDocumentClient, tableName: str
 
 /** A company's event ids (its EVENT# items). */
 export async function eventIdsOf(db: DynamoDBDocumentClient, tableName: string, companyId: string): Promise<string[]> {
-  const items = await inPartition(db, tableName, keys.companyProfile(companyId).PK, 'EVENT#');
+  const items = await itemsUnder(db, tableName, { PK: keys.companyProfile(companyId).PK, skPrefix: 'EVENT#' });
   return items.map((item) => String(item.id));
 }
 

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { toBigInt } from '#adapters/dynamo/client';
 import { keys } from '#adapters/dynamo/keys';
-import { queryAll } from '#adapters/dynamo/queries';
+import { itemsUnder } from '#adapters/dynamo/queries';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { ApiError } from '#domain/errors';
 import { BUCKETS, EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type Bucket, type Posting } from '#domain/ledger';
@@ -41,15 +41,8 @@ export interface LedgerDifference {
 
 /** Each balance bucket of the company against the sum of its ledger postings; empty when all match. */
 export async function ledgerDifferences(db: DynamoDBDocumentClient, tableName: string, companyId: string): Promise<LedgerDifference[]> {
-  const inPartition = (prefix: string) =>
-    queryAll(db, {
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.companyProfile(companyId).PK, ':prefix': prefix },
-      ConsistentRead: true,
-    });
-  const entries = await inPartition(keys.ledgerOf(companyId).skPrefix);
-  const balances = await inPartition(keys.balancesOf(companyId).skPrefix);
+  const entries = await itemsUnder(db, tableName, keys.ledgerOf(companyId));
+  const balances = await itemsUnder(db, tableName, keys.balancesOf(companyId));
   const differences: LedgerDifference[] = [];
   for (const currency of CURRENCIES) {
     const balance = balances.find((item) => item.currency === currency);

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '#domain/api-keys';
 import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#domain/company';
 import type { Currency } from '#domain/money';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
+import { itemsUnder } from './queries.ts';
 
 type Item = Record<string, unknown>;
 
@@ -83,16 +84,7 @@ export class DynamoCompanyStore implements CompanyStore {
   }
 
   async getBalances(companyId: string): Promise<BalanceRow[]> {
-    const { PK, skPrefix } = keys.balancesOf(companyId);
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
-        ConsistentRead: true,
-      }),
-    );
-    return Items.map(balanceItem.fromItem);
+    return (await itemsUnder(this.db, this.tableName, keys.balancesOf(companyId))).map(balanceItem.fromItem);
   }
 
   async findApiKey(keyId: string): Promise<ApiKeyRecord | null> {

@@ -16,6 +16,16 @@ export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryComm
   return items;
 }
 
+/** Every item of one kind in a partition (`{PK, skPrefix}` from keys.ts), read consistently. */
+export function itemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix: { PK: string; skPrefix: string }): Promise<Item[]> {
+  return queryAll(db, {
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': prefix.PK, ':prefix': prefix.skPrefix },
+    ConsistentRead: true,
+  });
+}
+
 /**
  * One page of a company's records of one kind, newest first (ids are ULIDs, so the sort key
  * sorts by time). The cursor is the last item's sort key in base64url; it is checked to be one

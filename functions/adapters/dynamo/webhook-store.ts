@@ -20,7 +20,7 @@ import type {
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
-import { newestFirstPage } from './queries.ts';
+import { itemsUnder, newestFirstPage } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 
 type Item = Record<string, unknown>;
@@ -109,16 +109,7 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
   // The dispatcher's side.
 
   async webhooksOf(companyId: string): Promise<Webhook[]> {
-    const { PK, skPrefix } = keys.webhooksOf(companyId);
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
-        ConsistentRead: true,
-      }),
-    );
-    return Items.map(webhookItem.fromItem);
+    return (await itemsUnder(this.db, this.tableName, keys.webhooksOf(companyId))).map(webhookItem.fromItem);
   }
 
   async markDispatched(event: DispatchableEvent, webhookIds: string[], at: Date): Promise<void> {
@@ -283,16 +274,7 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
 
   /** Devops' view: an event's deliveries with their attempts. */
   async deliveriesOfEvent(companyId: string, eventId: string): Promise<Item[]> {
-    const { PK, skPrefix } = keys.deliveriesOfEvent(companyId, eventId);
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
-        ConsistentRead: true,
-      }),
-    );
-    return Items;
+    return itemsUnder(this.db, this.tableName, keys.deliveriesOfEvent(companyId, eventId));
   }
 }
 
