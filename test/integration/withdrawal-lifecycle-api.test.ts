@@ -5,19 +5,17 @@ import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { apiClient, startFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 
-const BLOCK_MS = 50;
 let runtime: LocalRuntime;
 let call: ReturnType<typeof apiClient>;
 let chain: SandboxChain;
 
 beforeAll(async () => {
-  runtime = await startTestApi({ environment: { SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS) }, pollIntervalMs: 100 });
+  ({ runtime, chain } = await startFastChainApi());
   call = apiClient(runtime);
-  chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19 });
 });
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -62,4 +63,13 @@ export async function newCompany(runtime: LocalRuntime, name: string) {
   const db = createDocumentClient(runtime.dynamoEndpoint);
   const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
   return { companyId: company.id, credentials, call: apiClient(runtime, credentials) };
+}
+
+/** The local runtime with its chain jobs on, over sandbox blocks of 50 ms (19 confirmations in about
+ * a second), and a handle on that sandbox chain to pay deposits and read receipts. */
+export async function startFastChainApi(): Promise<{ runtime: LocalRuntime; chain: SandboxChain }> {
+  const blockIntervalMs = 50;
+  const runtime = await startTestApi({ environment: { SANDBOX_BLOCK_INTERVAL_MS: String(blockIntervalMs) }, pollIntervalMs: 100 });
+  const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs, solidifyAfter: 19 });
+  return { runtime, chain };
 }
