@@ -46,9 +46,13 @@ export interface DepositChainStore {
   /** One batched read for a block's worth of `to` addresses; unknown addresses are absent. */
   ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>>;
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
-  /** 'applied', 'conflict' (someone changed the deposit: re-read and retry) or 'duplicate'
-   * (the transfer was recorded already). */
-  applyChange(change: DepositChange): Promise<'applied' | 'conflict' | 'duplicate'>;
+  /** Consistent reads of many deposits at once, by deposit id; missing ones are absent. */
+  getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>>;
+  /** How many changes (of different deposits) one applyChanges call may carry. */
+  readonly changesPerWrite: number;
+  /** All the changes or none: 'applied', 'conflict' (someone changed a deposit: re-read and
+   * retry) or 'duplicate' (a transfer was recorded already). At most one change per deposit. */
+  applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'>;
   confirmingTransfers(): Promise<TransferRecord[]>;
   /** Which of these transfers are recorded already (and not reversed), as `txHash#eventIndex`. */
   recordedTransfers(transfers: TransferKey[]): Promise<Set<string>>;
@@ -313,20 +317,52 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
       const depositId = owners.get(transfer.to)!.depositId;
       byDeposit.set(depositId, [...(byDeposit.get(depositId) ?? []), transfer]);
     }
-    // Deposits are independent, so they are recorded side by side; one deposit's transfers go in
-    // order, each on the version the last one left.
-    let recorded = 0;
-    await inParallel([...byDeposit.values()], SCAN_CONCURRENCY, async (group) => {
-      for (const transfer of group) {
-        const outcome = await withDeposit(deps.store, owners.get(transfer.to)!, (deposit) => seeTransfer(deposit, transfer, latest, now()));
-        if (outcome === 'applied') recorded++;
-      }
-    });
+    const recorded = await recordTransfers(deps.store, byDeposit, owners, (deposit, transfer) => seeTransfer(deposit, transfer, latest, now()));
     await deps.cursor.advance(deps.owner, toBlock + 1);
     return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length, recorded, lagBlocks: latest - toBlock };
   } finally {
     await deps.cursor.release(deps.owner);
   }
+}
+
+/**
+ * Records new transfers, grouped by deposit. Each deposit's first transfer goes into a batched
+ * write: many deposits in one transaction, with one balance update per company, so a company
+ * paid by many customers in the same blocks neither races itself on its balance nor pays a
+ * round trip per transfer. A deposit's further transfers, and the changes of a batch refused
+ * because a deposit moved in between, are then recorded one by one on fresh reads (deposits side
+ * by side, one deposit's transfers in order, each on the version the last one left).
+ */
+async function recordTransfers(
+  store: DepositChainStore,
+  byDeposit: Map<string, TokenTransfer[]>,
+  owners: Map<string, AddressOwner>,
+  see: (deposit: Deposit, transfer: TokenTransfer) => DepositChange | null,
+): Promise<number> {
+  const deposits = await store.getDeposits([...byDeposit.values()].map((group) => owners.get(group[0]!.to)!));
+  const batched: { depositId: string; change: DepositChange }[] = [];
+  const rest = new Map<string, TokenTransfer[]>();
+  for (const [depositId, [first, ...others]] of byDeposit) {
+    const deposit = deposits.get(depositId);
+    const change = deposit && first && see(deposit, first);
+    if (change) batched.push({ depositId, change });
+    rest.set(depositId, change ? others : [first!, ...others]);
+  }
+  let recorded = 0;
+  for (let i = 0; i < batched.length; i += store.changesPerWrite) {
+    const batch = batched.slice(i, i + store.changesPerWrite);
+    if ((await store.applyChanges(batch.map((item) => item.change))) === 'applied') {
+      recorded += batch.length;
+      continue;
+    }
+    for (const { depositId } of batch) rest.set(depositId, [...byDeposit.get(depositId)!]);
+  }
+  await inParallel([...rest.values()].filter((group) => group.length > 0), SCAN_CONCURRENCY, async (group) => {
+    for (const transfer of group) {
+      if ((await withDeposit(store, owners.get(transfer.to)!, (deposit) => see(deposit, transfer))) === 'applied') recorded++;
+    }
+  });
+  return recorded;
 }
 
 export interface ConfirmResult {
@@ -397,7 +433,7 @@ async function withDeposit(
     if (!deposit) throw new Error(`Deposit ${owner.depositId} of ${owner.companyId} is missing`);
     const change = build(deposit);
     if (!change) return 'unchanged';
-    const outcome = await store.applyChange(change);
+    const outcome = await store.applyChanges([change]);
     if (outcome !== 'conflict') return outcome;
   }
   throw new Error(`Deposit ${owner.depositId} kept changing under the chain job; will retry next run`);

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { createDeposit, getDeposit, type Deposit } from '#domain/deposits';
-import { confirmDeposits, expireDeposits, scanDeposits, MAX_BLOCKS_PER_SCAN } from '#domain/deposit-chain';
+import { confirmDeposits, expireDeposits, scanDeposits, MAX_BLOCKS_PER_SCAN, type DepositChainStore } from '#domain/deposit-chain';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -222,6 +222,58 @@ describe('deposit detection and crediting', () => {
     expect(await balance()).toMatchObject({ available: usdt('87.5'), locked: usdt('12.5'), pending: 0n });
     const forward = await new DynamoWithdrawalStore(env.db, env.tableName).getWithdrawal(companyId, done.split!.withdrawalId!);
     expect(forward).toMatchObject({ address: SPLIT_TO, amount: usdt('12.5'), fee: 0n, status: 'pending' });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('many deposits paid in one block are recorded in batched writes: each transfer once, the balance their sum', async () => {
+    // More deposits than one write carries, and a second transfer to one of them in the same block.
+    const paid = await Promise.all(Array.from({ length: store.changesPerWrite * 2 + 5 }, () => newDeposit()));
+    for (const [i, deposit] of paid.entries()) await pay(deposit.address, `${i + 1}`);
+    await pay(paid[0]!.address, '0.5');
+    advanceBlocks(1);
+    expect((await scan()).recorded).toBe(paid.length + 1);
+
+    const expected = paid.reduce((sum, _, i) => sum + usdt(`${i + 1}`), usdt('0.5'));
+    expect(await balance()).toMatchObject({ pending: expected, available: 0n });
+    expect((await read(paid[0]!)).receivedAmount).toBe(usdt('1.5'));
+    expect((await read(paid[0]!)).transactions).toHaveLength(2);
+    for (const [i, deposit] of paid.entries()) if (i > 0) expect((await read(deposit)).receivedAmount).toBe(usdt(`${i + 1}`));
+    const seen = (await events()).filter((event) => event.type === 'deposit.confirming');
+    expect(seen).toHaveLength(paid.length + 1);
+    expect(new Set(seen.map((event) => event.data.id))).toEqual(new Set(paid.map((deposit) => deposit.id)));
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+
+    // Re-scanned and settled: credited once.
+    advanceBlocks(1);
+    expect((await scan()).recorded).toBe(0);
+    await settle();
+    expect(await balance()).toMatchObject({ pending: 0n, available: expected });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a batched write refused because a deposit moved in between is redone one by one: nothing lost, nothing twice', async () => {
+    const paid = await Promise.all(Array.from({ length: 3 }, () => newDeposit()));
+    for (const deposit of paid) await pay(deposit.address, '2');
+    advanceBlocks(1);
+    // Another job (the confirmer, say) writes the second deposit between the scanner's read and its write.
+    const racing: DepositChainStore = Object.create(store);
+    let raced = false;
+    racing.applyChanges = async (changes) => {
+      if (!raced && changes.length > 1) {
+        raced = true;
+        const moved = (await store.getDeposit(companyId, paid[1]!.id))!;
+        const noTransfer = { txHash: '', eventIndex: 0, blockNumber: 0, companyId, depositId: moved.id, amount: 0n, status: 'confirming' as const };
+        const bump = { before: moved, after: { ...moved, version: moved.version + 1 }, transfer: noTransfer, transferWrite: 'none' as const, entry: null, events: [], splitForward: null };
+        expect(await store.applyChanges([bump])).toBe('applied');
+      }
+      return store.applyChanges(changes);
+    };
+    const result = await scanDeposits({ chain, store: racing, usdtContract: USDT, now, cursor: cursor(), owner: 'scanner-a' });
+    expect(raced).toBe(true);
+    expect(result.recorded).toBe(3);
+    for (const deposit of paid) expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('2') });
+    expect(await balance()).toMatchObject({ pending: usdt('6') });
+    expect((await events()).filter((event) => event.type === 'deposit.confirming')).toHaveLength(3);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 

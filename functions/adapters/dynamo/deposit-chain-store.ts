@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { transferId, type AddressOwner, type DepositChainStore, type DepositChange, type ScanCursor, type TransferKey, type TransferRecord } from '#domain/deposit-chain';
 import type { Deposit } from '#domain/deposits';
+import type { LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
 import { depositItem } from './deposit-store.ts';
 import { ENTITY, keys } from './keys.ts';
@@ -42,13 +43,17 @@ export class DynamoDepositChainStore implements DepositChainStore {
   ) {}
 
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
-    const items = await batchGetAll(this.db, this.tableName, addresses.map((address) => keys.depositAddress(address)));
+    const items = await batchGetAll(this.db, this.tableName, addresses.map((address) => keys.depositAddress(address)), {
+      projection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },
+    });
     return new Map(items.map((item) => [item.address as string, { companyId: item.companyId as string, depositId: item.depositId as string }]));
   }
 
   async recordedTransfers(transfers: TransferKey[]): Promise<Set<string>> {
     const unique = [...new Map(transfers.map((t) => [transferId(t), keys.chainTransfer(t.txHash, t.eventIndex)])).values()];
-    const items = await batchGetAll(this.db, this.tableName, unique, { expression: 'txHash, eventIndex, #status', names: { '#status': 'status' } });
+    const items = await batchGetAll(this.db, this.tableName, unique, {
+      projection: { expression: 'txHash, eventIndex, #status', names: { '#status': 'status' } },
+    });
     return new Set(
       items
         .filter((item) => item.status !== 'reversed')
@@ -63,9 +68,40 @@ export class DynamoDepositChainStore implements DepositChainStore {
     return Item ? depositItem.fromItem(Item) : null;
   }
 
-  async applyChange(change: DepositChange): Promise<'applied' | 'conflict' | 'duplicate'> {
+  async getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>> {
+    const unique = [...new Map(owners.map((owner) => [owner.depositId, keys.deposit(owner.companyId, owner.depositId)])).values()];
+    const items = await batchGetAll(this.db, this.tableName, unique, { consistent: true });
+    return new Map(items.map((item) => [item.id as string, depositItem.fromItem(item)]));
+  }
+
+  /** A DynamoDB transaction holds at most 100 items: a seen transfer writes 4 (deposit, transfer
+   * record, ledger entry, event) and each company one balance update, so 20 leave room for all. */
+  readonly changesPerWrite = 20;
+
+  async applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'> {
+    const tx = new MoneyTransaction(this.tableName);
+    const entries: LedgerEntry[] = [];
+    for (const change of changes) {
+      this.addChange(tx, change);
+      if (change.entry) entries.push(change.entry);
+    }
+    if (entries.length > 0) {
+      tx.ledgerEntries(entries, () => new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`));
+    }
+    try {
+      await tx.commit(this.db);
+      return 'applied';
+    } catch (error) {
+      if (error instanceof VersionConflict) return 'conflict';
+      if (error instanceof DuplicateTransfer) return 'duplicate';
+      throw error;
+    }
+  }
+
+  /** Everything one change writes except its ledger entry, which applyChanges adds with the others. */
+  private addChange(tx: MoneyTransaction, change: DepositChange): void {
     const now = change.after.updatedAt;
-    const tx = new MoneyTransaction(this.tableName).put(depositItem.toItem(change.after), {
+    tx.put(depositItem.toItem(change.after), {
       condition: 'version = :version',
       values: { ':version': change.before.version },
       onFailed: () => new VersionConflict(),
@@ -93,7 +129,6 @@ export class DynamoDepositChainStore implements DepositChainStore {
         values: { ':pk': keys.sweepDue(change.after.address).GSI1PK, ':sk': keys.sweepDue(change.after.address).GSI1SK, ':now': now },
       });
     }
-    if (change.entry) tx.ledger(change.entry, () => new ChainInvariantBroken(`Pending balance below a transfer being settled (${change.entry?.reference})`));
     for (const event of change.events) tx.event(event);
     if (change.splitForward) {
       const forward = change.splitForward;
@@ -101,14 +136,6 @@ export class DynamoDepositChainStore implements DepositChainStore {
         { ...keys.withdrawalReference(forward.companyId, forward.reference), type: ENTITY.withdrawalReference, withdrawalId: forward.id, createdAt: forward.createdAt },
         () => new DuplicateTransfer(),
       ).create(withdrawalItem.toItem(forward), () => new ChainInvariantBroken('Split withdrawal id collision'));
-    }
-    try {
-      await tx.commit(this.db);
-      return 'applied';
-    } catch (error) {
-      if (error instanceof VersionConflict) return 'conflict';
-      if (error instanceof DuplicateTransfer) return 'duplicate';
-      throw error;
     }
   }
 

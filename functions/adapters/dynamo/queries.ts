@@ -68,18 +68,24 @@ function idFromCursor(list: { skPrefix: string; kind: IdKind }, cursor: string):
 }
 
 const BATCH_GET_LIMIT = 100;
+/** BatchGets in flight at once: a scan resolves thousands of addresses, and one round trip after
+ * another would leave the reading to a single request at a time. */
+const BATCH_GETS_IN_FLIGHT = 4;
 
-/** Every item for these keys, 100 per BatchGetItem (DynamoDB's limit), retrying unprocessed keys
- * with backoff as DynamoDB asks. Missing items are simply absent. */
+/** Every item for these keys, 100 per BatchGetItem (DynamoDB's limit), a few requests at a time,
+ * retrying unprocessed keys with backoff as DynamoDB asks. Missing items are simply absent. */
 export async function batchGetAll(
   db: DynamoDBDocumentClient,
   tableName: string,
   keys: Item[],
-  projection?: { expression: string; names?: Record<string, string> },
+  options: { projection?: { expression: string; names?: Record<string, string> }; consistent?: boolean } = {},
 ): Promise<Item[]> {
+  const { projection, consistent } = options;
+  const chunks: Item[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) chunks.push(keys.slice(i, i + BATCH_GET_LIMIT));
   const items: Item[] = [];
-  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
-    let pending: Item[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);
+  const readChunk = async (chunk: Item[]) => {
+    let pending: Item[] | undefined = chunk;
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
       const { Responses, UnprocessedKeys } = await db.send(
@@ -87,6 +93,7 @@ export async function batchGetAll(
           RequestItems: {
             [tableName]: {
               Keys: pending,
+              ...(consistent && { ConsistentRead: true }),
               ...(projection && { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names }),
             },
           },
@@ -95,6 +102,11 @@ export async function batchGetAll(
       items.push(...(Responses?.[tableName] ?? []));
       pending = UnprocessedKeys?.[tableName]?.Keys as Item[] | undefined;
     }
-  }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) await readChunk(chunks[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GETS_IN_FLIGHT, chunks.length) }, worker));
   return items;
 }

@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import type { DomainEvent } from '#domain/events';
+import type { Currency } from '#domain/money';
 import { ENTITY, keys } from './keys.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -92,11 +93,29 @@ export class MoneyTransaction {
    * no bucket goes below zero) and the entry itself. `onInsufficient` names the refusal.
    */
   ledger(entry: LedgerEntry, onInsufficient: OnConditionFailed): this {
-    for (const [currency, deltas] of balanceChanges(entry)) {
+    return this.ledgerEntries([entry], onInsufficient);
+  }
+
+  /**
+   * Several entries in one transaction: DynamoDB refuses two operations on one item, so their
+   * changes to a company's balance are summed into one update per company and currency.
+   */
+  ledgerEntries(entries: LedgerEntry[], onInsufficient: OnConditionFailed): this {
+    const summed = new Map<string, { companyId: string; currency: Currency; deltas: Map<string, bigint>; at: string }>();
+    for (const entry of entries) {
+      for (const [currency, deltas] of balanceChanges(entry)) {
+        const key = `${entry.companyId}#${currency}`;
+        const balance = summed.get(key) ?? { companyId: entry.companyId, currency, deltas: new Map<string, bigint>(), at: entry.createdAt };
+        for (const [bucket, delta] of Object.entries(deltas)) balance.deltas.set(bucket, (balance.deltas.get(bucket) ?? 0n) + delta);
+        if (entry.createdAt > balance.at) balance.at = entry.createdAt;
+        summed.set(key, balance);
+      }
+    }
+    for (const { companyId, currency, deltas, at } of summed.values()) {
       const sets: string[] = ['updatedAt = :now'];
       const conditions: string[] = ['attribute_exists(PK)'];
-      const values: Item = { ':now': entry.createdAt };
-      for (const [bucket, delta] of Object.entries(deltas)) {
+      const values: Item = { ':now': at };
+      for (const [bucket, delta] of deltas) {
         if (delta === 0n) continue;
         sets.push(`${bucket} = ${bucket} + :${bucket}`);
         values[`:${bucket}`] = delta;
@@ -105,27 +124,30 @@ export class MoneyTransaction {
           values[`:${bucket}Needed`] = -delta;
         }
       }
-      this.update(keys.balance(entry.companyId, currency), {
+      this.update(keys.balance(companyId, currency), {
         expression: `SET ${sets.join(', ')}`,
         condition: conditions.join(' AND '),
         values,
         onFailed: onInsufficient,
       });
     }
-    return this.put({
-      ...keys.ledgerEntry(entry.companyId, entry.id),
-      type: ENTITY.ledgerEntry,
-      id: entry.id,
-      companyId: entry.companyId,
-      reference: entry.reference,
-      postings: entry.postings.map((posting) => ({
-        source: posting.source,
-        destination: posting.destination,
-        asset: posting.currency,
-        amount: posting.amount,
-      })),
-      createdAt: entry.createdAt,
-    });
+    for (const entry of entries) {
+      this.put({
+        ...keys.ledgerEntry(entry.companyId, entry.id),
+        type: ENTITY.ledgerEntry,
+        id: entry.id,
+        companyId: entry.companyId,
+        reference: entry.reference,
+        postings: entry.postings.map((posting) => ({
+          source: posting.source,
+          destination: posting.destination,
+          asset: posting.currency,
+          amount: posting.amount,
+        })),
+        createdAt: entry.createdAt,
+      });
+    }
+    return this;
   }
 
   event(event: DomainEvent): this {
