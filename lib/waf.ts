@@ -11,12 +11,60 @@ export interface ApiFirewallProps {
 }
 
 /**
- * AWS WAF in front of the API stage (production: lib/stages.ts `waf`): AWS's managed common rule set
- * and a per-IP rate rule whose refusal wears the contract's 429 RATE_LIMITED envelope, like API
- * Gateway's own throttling. Two rules of the common set are only counted, not enforced:
- * SizeRestrictions_BODY refuses bodies over 8 KB where the contract allows 16 KiB (the handlers
- * enforce that limit, api-contract.md), and NoUserAgent_HEADER would refuse server-to-server
- * clients that send no User-Agent, which the contract does not require.
+ * The labels AWS's common rule set (AWSManagedRulesCommonRuleSet) adds, as AWS lists them for each
+ * rule (https://docs.aws.amazon.com/waf/latest/developerguide/aws-managed-rule-groups-baseline.html#aws-managed-rule-groups-baseline-crs).
+ * A label is not its rule's name: NoUserAgent_HEADER labels `…:NoUserAgent_Header`.
+ */
+export const CORE_RULE_SET_NAMESPACE = 'awswaf:managed:aws:core-rule-set:';
+
+/** The rules that only count, by rule name, with the label each adds. */
+export const COUNTED_CORE_RULES = {
+  // Refuses bodies over 8 KB; the contract allows 16 KiB and the handlers enforce that (api-contract.md).
+  SizeRestrictions_BODY: 'SizeRestrictions_Body',
+  // Would refuse server-to-server clients that send no User-Agent, which the contract does not require.
+  NoUserAgent_HEADER: 'NoUserAgent_Header',
+} as const;
+
+/** The labels of the rules that block, every rule of the set but the two counted ones. */
+export const ENFORCED_CORE_RULE_LABELS = [
+  'BadBots_Header',
+  'SizeRestrictions_QueryString',
+  'SizeRestrictions_Cookie_Header',
+  'SizeRestrictions_URIPath',
+  'EC2MetaDataSSRF_Body',
+  'EC2MetaDataSSRF_Cookie',
+  'EC2MetaDataSSRF_URIPath',
+  'EC2MetaDataSSRF_QueryArguments',
+  'GenericLFI_QueryArguments',
+  'GenericLFI_URIPath',
+  'GenericLFI_Body',
+  'RestrictedExtensions_URIPath',
+  'RestrictedExtensions_QueryArguments',
+  'GenericRFI_QueryArguments',
+  'GenericRFI_Body',
+  'GenericRFI_URIPath',
+  'CrossSiteScripting_Cookie',
+  'CrossSiteScripting_QueryArguments',
+  'CrossSiteScripting_Body',
+  'CrossSiteScripting_URIPath',
+] as const;
+
+const label = (name: string) => ({ labelMatchStatement: { scope: 'LABEL', key: `${CORE_RULE_SET_NAMESPACE}${name}` } });
+
+/**
+ * AWS WAF in front of the API stage (production: lib/stages.ts `waf`). Every refusal wears the
+ * contract's envelope (docs/api-notes.md, Everywhere):
+ *
+ * - a per-IP rate rule answers 429 RATE_LIMITED, like API Gateway's own throttling;
+ * - AWS's common rule set runs with its result overridden to count, so its matches only add labels,
+ *   and the rule after it blocks on those labels with 403 FORBIDDEN (WAF's documented way to give a
+ *   managed rule group a custom response). SizeRestrictions_BODY and NoUserAgent_HEADER only count
+ *   (COUNTED_CORE_RULES): their labels alone block nothing.
+ *
+ * Inside the group a counted rule does not stop evaluation but a blocking one does, so a request can
+ * carry a counted label and a blocking one together (an attack with no User-Agent, or in a body over
+ * 8 KB). The block rule therefore matches each blocking rule's label by name, and, for rules AWS adds
+ * to the set later, any label of its namespace on a request that carries neither counted label.
  */
 export class ApiFirewall extends Construct {
   readonly webAcl: CfnWebACL;
@@ -25,13 +73,17 @@ export class ApiFirewall extends Construct {
     super(scope, id);
     const metricPrefix = Stack.of(this).stackName;
     const throttled = gatewayResponse('THROTTLED');
+    const refused = gatewayResponse('WAF_FILTERED');
     const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-${name}`, sampledRequestsEnabled: true });
 
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('api'),
-      customResponseBodies: { RateLimited: { contentType: 'APPLICATION_JSON', content: throttled.body } },
+      customResponseBodies: {
+        RateLimited: { contentType: 'APPLICATION_JSON', content: throttled.body },
+        Refused: { contentType: 'APPLICATION_JSON', content: refused.body },
+      },
       rules: [
         {
           name: 'PerIpRate',
@@ -47,11 +99,34 @@ export class ApiFirewall extends Construct {
             managedRuleGroupStatement: {
               vendorName: 'AWS',
               name: 'AWSManagedRulesCommonRuleSet',
-              ruleActionOverrides: ['SizeRestrictions_BODY', 'NoUserAgent_HEADER'].map((name) => ({ name, actionToUse: { count: {} } })),
+              // Count, not block, inside the group too: a blocking rule would end the group's
+              // evaluation before the rules after it could add their labels.
+              ruleActionOverrides: Object.keys(COUNTED_CORE_RULES).map((name) => ({ name, actionToUse: { count: {} } })),
             },
           },
-          overrideAction: { none: {} },
+          overrideAction: { count: {} },
           visibilityConfig: visibility('common-rule-set'),
+        },
+        {
+          name: 'AwsCommonRuleSetBlock',
+          priority: 2,
+          statement: {
+            orStatement: {
+              statements: [
+                ...ENFORCED_CORE_RULE_LABELS.map(label),
+                {
+                  andStatement: {
+                    statements: [
+                      { labelMatchStatement: { scope: 'NAMESPACE', key: CORE_RULE_SET_NAMESPACE } },
+                      ...Object.values(COUNTED_CORE_RULES).map((counted) => ({ notStatement: { statement: label(counted) } })),
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+          action: { block: { customResponse: { responseCode: refused.status, customResponseBodyKey: 'Refused' } } },
+          visibilityConfig: visibility('common-rule-set-block'),
         },
       ],
     });

@@ -24,6 +24,7 @@ export type GatewayResponseType =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'AUTHORIZER_FAILURE'
   | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'WAF_FILTERED'
   | 'DEFAULT_4XX'
   | 'DEFAULT_5XX';
 
@@ -42,6 +43,9 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   { type: 'QUOTA_EXCEEDED', status: 429, code: 'RATE_LIMITED', message: 'Too many requests; retry after a short wait' },
   { type: 'REQUEST_TOO_LARGE', status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 16 KiB' },
   { type: 'UNSUPPORTED_MEDIA_TYPE', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' },
+  // AWS WAF (production) refused the request as an attack signature. The web ACL answers with the
+  // same body itself (lib/waf.ts); this entry covers any WAF block that carries no custom response.
+  { type: 'WAF_FILTERED', status: 403, code: 'FORBIDDEN', message: 'The request was refused by the API firewall' },
   { type: 'AUTHORIZER_FAILURE', status: 500, code: 'INTERNAL_ERROR', message: INTERNAL },
   { type: 'AUTHORIZER_CONFIGURATION_ERROR', status: 500, code: 'INTERNAL_ERROR', message: INTERNAL },
   { type: 'DEFAULT_4XX', code: 'VALIDATION_FAILED', message: 'The request was refused by the API gateway' },

@@ -58,7 +58,8 @@ export function routeKey(route: Pick<RouteSpec, 'method' | 'path'>): RouteKey {
 
 /** The codes a route can answer: those its shape implies plus its own, by HTTP status. */
 export function routeErrorCodes(route: Pick<RouteSpec, 'method' | 'path'>, doc: RouteDoc): Map<number, ErrorCode[]> {
-  const codes = new Set<ErrorCode>(['AUTH_FAILED', 'RATE_LIMITED', 'INTERNAL_ERROR']);
+  // FORBIDDEN: production's WAF can refuse any request before it reaches a route (lib/waf.ts).
+  const codes = new Set<ErrorCode>(['AUTH_FAILED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL_ERROR']);
   if (route.path.includes('{id}')) codes.add('NOT_FOUND');
   if (doc.body) ['INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
   if (doc.query) codes.add('VALIDATION_FAILED');
@@ -300,6 +301,8 @@ Every request carries **both** \`X-Api-Key\` and \`X-Api-Secret\`. Missing or wr
 Every answer, errors included, is \`{"success":true,"data":…}\` or
 \`{"success":false,"error":{"code","message","details"}}\`, with an \`X-Request-Id\` header. Match on \`code\`, never on
 \`message\`.
+In production a firewall (AWS WAF) answers before the API: a request that looks like an attack gets 403 \`FORBIDDEN\`,
+in the same envelope.
 
 ## Money
 Amounts are decimal strings, never JSON numbers: USDT has 6 decimals, BRL 2. More decimals, zero, a sign or exponent

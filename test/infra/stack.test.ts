@@ -1,11 +1,12 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GATEWAY_RESPONSES } from '../../functions/http/gateway-responses.ts';
+import { GATEWAY_RESPONSES, gatewayResponse } from '../../functions/http/gateway-responses.ts';
 import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
+import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS } from '../../lib/waf.ts';
 
 /** Every route in ../shared/api-contract.md, in the contract's order. */
 const CONTRACT_ROUTES = [
@@ -461,6 +462,55 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
         template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([{ Ref: stageId }])]) }) });
       });
+
+      describe("the common rule set's refusals", () => {
+        const acl = () => Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
+        const rules = () => acl().Rules as any[];
+        const blockRule = () => rules().find((rule) => rule.Name === 'AwsCommonRuleSetBlock');
+        const blocks = (...labels: string[]) => labelStatementMatches(blockRule().Statement, labels.map((name) => `${CORE_RULE_SET_NAMESPACE}${name}`));
+
+        it('runs the managed group for its labels only (count), the counted rules counted inside it too, and blocks on the labels in the rule after it', () => {
+          const common = rules().find((rule) => rule.Statement.ManagedRuleGroupStatement);
+          expect(common.OverrideAction).toEqual({ Count: {} });
+          expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual([
+            { Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } },
+            { Name: 'NoUserAgent_HEADER', ActionToUse: { Count: {} } },
+          ]);
+          expect(blockRule().Priority).toBeGreaterThan(common.Priority);
+        });
+
+        it('answers 403 FORBIDDEN in the contract envelope, the same body as the WAF_FILTERED gateway response', () => {
+          const { CustomResponse } = blockRule().Action.Block;
+          const body = acl().CustomResponseBodies[CustomResponse.CustomResponseBodyKey];
+          expect(CustomResponse.ResponseCode).toBe(403);
+          expect(body.ContentType).toBe('APPLICATION_JSON');
+          expect(JSON.parse(body.Content)).toEqual({ success: false, error: { code: 'FORBIDDEN', message: 'The request was refused by the API firewall', details: null } });
+          expect(body.Content).toBe(gatewayResponse('WAF_FILTERED').body);
+        });
+
+        it.each(ENFORCED_CORE_RULE_LABELS)('blocks a request labelled %s', (name) => {
+          expect(blocks(name)).toBe(true);
+        });
+
+        it.each(Object.values(COUNTED_CORE_RULES))('does not block a request labelled %s only (a counted rule)', (name) => {
+          expect(blocks(name)).toBe(false);
+        });
+
+        it('does not block a request carrying both counted labels, or a label of another namespace, or none', () => {
+          expect(blocks(...Object.values(COUNTED_CORE_RULES))).toBe(false);
+          expect(labelStatementMatches(blockRule().Statement, ['awswaf:managed:aws:bot-control:signal:automated_browser'])).toBe(false);
+          expect(blocks()).toBe(false);
+        });
+
+        it('still blocks an attack that also trips a counted rule (no User-Agent, or a body over 8 KB)', () => {
+          expect(blocks('NoUserAgent_Header', 'CrossSiteScripting_Body')).toBe(true);
+          expect(blocks('SizeRestrictions_Body', 'GenericLFI_Body')).toBe(true);
+        });
+
+        it('blocks a label of the set it does not list yet (a rule AWS adds later) when no counted rule matched', () => {
+          expect(blocks('SomeFutureRule_Body')).toBe(true);
+        });
+      });
     } else {
       it('has no web ACL', () => {
         template.resourceCountIs('AWS::WAFv2::WebACL', 0);
@@ -596,6 +646,21 @@ function synthStage(stage: string): Template {
 
 function stageStack(stage: string): CambioStack {
   return addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } }));
+}
+
+/**
+ * Whether a synthesized WAF statement built from label matches and And/Or/Not matches a request
+ * carrying these fully qualified labels (LABEL: the label itself; NAMESPACE: any label under it).
+ */
+function labelStatementMatches(statement: Record<string, any>, labels: string[]): boolean {
+  if (statement.LabelMatchStatement) {
+    const { Scope, Key } = statement.LabelMatchStatement as { Scope: string; Key: string };
+    return labels.some((label) => (Scope === 'LABEL' ? label === Key : label.startsWith(Key)));
+  }
+  if (statement.AndStatement) return statement.AndStatement.Statements.every((inner: Record<string, any>) => labelStatementMatches(inner, labels));
+  if (statement.OrStatement) return statement.OrStatement.Statements.some((inner: Record<string, any>) => labelStatementMatches(inner, labels));
+  if (statement.NotStatement) return !labelStatementMatches(statement.NotStatement.Statement, labels);
+  throw new Error(`Not a label statement: ${JSON.stringify(statement)}`);
 }
 
 function resourcesOfType(template: Template, type: string): Record<string, Resource> {

@@ -30,7 +30,7 @@ export class CambioError extends Error {
 
 export type ClientErrorCode = 'CONNECTION_FAILED' | 'TIMEOUT' | 'INVALID_RESPONSE' | 'WEBHOOK_VERIFICATION_FAILED';
 
-/** 400, 413, 415: the request itself is wrong (see `details`); retrying it will not help. */
+/** 400, 403, 413, 415: the request itself is wrong (see `details`), or production's firewall refused it (403 FORBIDDEN); retrying it will not help. */
 export class InvalidRequestError extends CambioError {}
 /** 401: the key or secret is missing or wrong. */
 export class AuthenticationError extends CambioError {}

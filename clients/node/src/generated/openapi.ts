@@ -670,7 +670,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE" | "QUOTE_ALREADY_USED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "AMOUNT_TOO_SMALL" | "LIMIT_REACHED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_FAILED" | "AUTH_FAILED" | "FORBIDDEN" | "NOT_FOUND" | "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE" | "QUOTE_ALREADY_USED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "AMOUNT_TOO_SMALL" | "LIMIT_REACHED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE";
                 /** @description For people; match on `code` */
                 message: string;
                 /** @description `null`; for VALIDATION_FAILED the failing fields; for some codes an object (e.g. `existingId`, `minimum`) */
@@ -879,6 +879,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
             /** @description `RATE_LIMITED` */
             429: {
                 headers: {
@@ -945,6 +960,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1048,6 +1078,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1191,6 +1237,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
@@ -1306,6 +1367,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1449,6 +1526,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
@@ -1562,6 +1654,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1742,6 +1850,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
             /** @description `RATE_LIMITED` */
             429: {
                 headers: {
@@ -1839,6 +1962,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1998,6 +2137,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
@@ -2107,6 +2261,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
             /** @description `RATE_LIMITED` */
             429: {
                 headers: {
@@ -2208,6 +2377,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -2351,6 +2536,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
             /** @description `NOT_FOUND` */
             404: {
                 headers: {
@@ -2464,6 +2664,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -2582,6 +2797,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "AUTH_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `FORBIDDEN` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
