@@ -55,6 +55,9 @@ export const DEPOSIT_SWEEPER = { handler: 'jobs/deposit-sweeper' } as const;
 /** Compares the wallets with the ledger, hourly (sandbox chain only for now); publishes the
  * reconcile metrics the stack alarms on. */
 export const RECONCILE = { handler: 'jobs/reconcile' } as const;
+/** Checks, hourly after the daily finance export's start, that the export completed; publishes the
+ * FinanceExportFailed metric the stack alarms on. AWS only: DynamoDB Local has no exports. */
+export const FINANCE_EXPORT_CHECK = { handler: 'jobs/finance-export-check' } as const;
 
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on

@@ -264,8 +264,11 @@ export class CambioStack extends Stack {
   }
 
   /**
-   * The scheduled reconcile (functions/jobs/reconcile.ts): one full Scan of the table and the chain
-   * balances, hourly. It reads the hot wallet's public key to know its address and cannot sign.
+   * The scheduled reconcile (functions/jobs/reconcile.ts), hourly: one full Scan of the table (no
+   * index lists every balance, and Cambio's fee and desk accounts exist only as ledger postings),
+   * GSI1 queries for the deposit addresses that may still hold USDT, and the chain balances of
+   * those and the hot wallet (on TronGrid one call per address, 4 at a time). It reads the hot
+   * wallet's public key to know its address and cannot sign.
    */
   private reconcileJob(config: StageConfig, hotWallet: Key): void {
     const name = lambdaName(RECONCILE.handler);
@@ -283,7 +286,7 @@ export class CambioStack extends Stack {
     const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
     if (apiKeySecret) Secret.fromSecretNameV2(this, `TronGridApiKeyFor${name}`, apiKeySecret).grantRead(job);
     new Rule(this, 'ReconcileSchedule', {
-      description: 'Compares the wallets with the ledger (sandbox chain only for now)',
+      description: 'Compares the wallets with the ledger',
       schedule: Schedule.rate(Duration.hours(1)),
       targets: [new LambdaFunction(job, { retryAttempts: 0 })],
     });

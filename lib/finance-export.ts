@@ -5,6 +5,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnB
 import { Schedule, ScheduleExpression, ScheduleGroup, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { Universal } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
+import { EXPORT_HOUR_UTC } from '../functions/domain/finance-export.ts';
 import { accept } from './nag-suppressions.ts';
 
 export interface FinanceExportProps {
@@ -20,6 +21,10 @@ export const EXPORT_PREFIX = 'exports';
  * so no function and no code), in DynamoDB JSON, into a versioned, encrypted bucket that refuses
  * plain HTTP and public access. `npm run ledger:csv -- <export folder>` turns one into CSV.
  * Exports read the PITR backup, not the table: no read capacity is used.
+ *
+ * The scheduler only sees DynamoDB accept the export; whether it then completes is checked by
+ * functions/jobs/finance-export-check.ts (wired in lib/cambio-stack.ts), and both are alarmed on
+ * in lib/observability.ts.
  */
 export class FinanceExport extends Construct {
   readonly bucket: Bucket;
@@ -85,7 +90,7 @@ export class FinanceExport extends Construct {
       description: `${stackName}: daily point-in-time export of the table for finance`,
       scheduleGroup: this.scheduleGroup,
       // 03:00 UTC: the previous day (UTC) is complete.
-      schedule: ScheduleExpression.cron({ minute: '0', hour: '3' }),
+      schedule: ScheduleExpression.cron({ minute: '0', hour: String(EXPORT_HOUR_UTC) }),
       target,
     });
   }

@@ -26,8 +26,10 @@ export interface OperationsAlarmsProps {
   webhookDlq: IQueue;
   withdrawalSender: IFunction;
   depositSweeper: IFunction;
-  /** The finance export's EventBridge Scheduler group (its target errors are alarmed on). */
+  /** The finance export's EventBridge Scheduler group (its failures to start the export are alarmed on). */
   exportScheduleGroup: string;
+  /** The job that checks the export completed (functions/jobs/finance-export-check.ts). */
+  financeExportCheck: IFunction;
 }
 
 /** Five minutes: the chain jobs run every minute, so each period holds about five runs. */
@@ -120,11 +122,42 @@ export class OperationsAlarms extends Construct {
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
     });
+    // EventBridge Scheduler's metrics, per schedule group (namespace AWS/Scheduler, dimension
+    // ScheduleGroup; https://docs.aws.amazon.com/scheduler/latest/UserGuide/monitoring-cloudwatch.html,
+    // and aws-cdk-lib's ScheduleGroup.metricTargetErrors/metricTargetThrottled/metricDropped name
+    // the same three): TargetErrorCount, the target API (ExportTableToPointInTime) answered an
+    // error; TargetErrorThrottledCount, it throttled the call; InvocationDroppedCount, the scheduler
+    // gave up after the schedule's retries. Each attempt is retried (lib/finance-export.ts), so the
+    // first two can precede a start that succeeded; the third means no export was started today.
+    const scheduler = (metricName: string) =>
+      new Metric({ namespace: 'AWS/Scheduler', metricName, dimensionsMap: { ScheduleGroup: props.exportScheduleGroup }, statistic: 'Sum', period: Duration.hours(1) });
+    const exportNotStarted = new MathExpression({
+      // FILL: a period in which one of them has no datapoint still sums the others.
+      expression: 'FILL(errors, 0) + FILL(throttled, 0) + FILL(dropped, 0)',
+      usingMetrics: { errors: scheduler('TargetErrorCount'), throttled: scheduler('TargetErrorThrottledCount'), dropped: scheduler('InvocationDroppedCount') },
+      label: 'Export start failures',
+      period: Duration.hours(1),
+    });
+    alarm(
+      'FinanceExportNotStarted',
+      "EventBridge Scheduler's call to start the daily DynamoDB export failed: DynamoDB refused or throttled it (the scheduler retries), or the scheduler dropped it after its retries. FinanceExportFailed says whether an export completed today.",
+      exportNotStarted,
+      { threshold: 1 },
+    );
+    // The export runs after DynamoDB accepted it and can still fail; DynamoDB publishes no event for
+    // that, so the check job lists the exports hourly from 04:15 UTC (functions/domain/finance-export.ts).
+    const exportFailed = app('FinanceExportFailed', 'Maximum', Duration.hours(1));
     alarm(
       'FinanceExportFailed',
-      'The daily DynamoDB export could not be started by EventBridge Scheduler.',
-      new Metric({ namespace: 'AWS/Scheduler', metricName: 'TargetErrorCount', dimensionsMap: { ScheduleGroup: props.exportScheduleGroup }, statistic: 'Sum', period: Duration.hours(1) }),
+      "Today's DynamoDB export for finance failed, has run for over 6 hours, or was never started (the check job's verdict; its log line names DynamoDB's failure code and message).",
+      exportFailed,
       { threshold: 1 },
+    );
+    alarm(
+      'FinanceExportCheckFailing',
+      'The finance export check threw in two hourly runs in a row: nothing is watching whether the daily export completed.',
+      props.financeExportCheck.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
+      { threshold: 1, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
     const wide = 12;
@@ -152,6 +185,7 @@ export class OperationsAlarms extends Construct {
           graph('Webhooks', [app('WebhookDeliveriesSucceeded', 'Sum'), app('WebhookTriesFailed', 'Sum'), app('WebhookDeliveriesFailed', 'Sum')], [props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
           graph('Reconciliation (USDT)', [app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1))]),
         ],
+        [graph('Finance export', [exportFailed], [exportNotStarted])],
       ],
     });
   }

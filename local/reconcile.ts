@@ -24,8 +24,8 @@ try {
     });
     try {
       return await reconcileHoldings({
-        ledger: () => ledgerSide(db, tableName),
-        usdtBalances: () => chain.balances(settings.USDT_CONTRACT),
+        ledger: () => ledgerSide(db, tableName, 'every'),
+        usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses),
         minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
         hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address(),
       });

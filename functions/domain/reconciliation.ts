@@ -45,8 +45,19 @@ export function reconciliationReport(result: Reconciliation): string {
   ].join('\n');
 }
 
+export interface LedgerSide {
+  /** Every company's USDT: available + pending + locked. */
+  companiesUsdt: bigint;
+  /** Cambio's own USDT accounts (fees earned, the conversion desk). */
+  treasuryUsdt: bigint;
+  /** Withdrawals still `processing` in the ledger, with their transactions. */
+  processing: { txHash: string; amount: bigint }[];
+  /** The deposit addresses whose USDT is counted as held: see reconcileHoldings. */
+  depositAddresses: string[];
+}
+
 export interface ReconciliationSources {
-  ledger(): Promise<{ companiesUsdt: bigint; treasuryUsdt: bigint; depositAddresses: string[]; processing: { txHash: string; amount: bigint }[] }>;
+  ledger(): Promise<LedgerSide>;
   /** USDT held on chain by each of these addresses. */
   usdtBalances(addresses: string[]): Promise<Map<string, bigint>>;
   /** Whether a sent transaction is in a block with a SUCCESS receipt. */
@@ -54,19 +65,42 @@ export interface ReconciliationSources {
   hotWalletAddress(): Promise<string>;
 }
 
-export async function reconcileHoldings(sources: ReconciliationSources): Promise<Reconciliation> {
+/**
+ * Which deposit addresses must be read. A sweep moves USDT from a deposit address to the hot
+ * wallet and changes no balance (functions/domain/sweeps.ts), so what Cambio holds on chain is
+ * the hot wallet plus whatever USDT is still on deposit addresses. The ledger knows which
+ * addresses may still hold some: those with a transfer seen and still confirming, those with a
+ * confirmed transfer the sweeper has not yet moved (its sweep-due list), and those the sweeper
+ * left holding less than its minimum. An address outside that list holds nothing the ledger
+ * counts, so reading only the listed ones can under-count the holdings, never over-count them:
+ * a gap can make a false shortfall, but cannot hide a real one. A surplus on an unlisted address
+ * is money not owed to anyone yet (a transfer the scanner has not seen); only the sandbox, which
+ * reads every deposit address in one go, reports it.
+ *
+ * The reads run in an order that turns the races with the running jobs into surpluses, not
+ * shortfalls: the list is taken after the balances (funds credited by then are listed, or were
+ * swept), the hot wallet is read after the deposit addresses (a sweep landing between the two
+ * reads is counted twice rather than missed), and receipts after the hot wallet (a withdrawal
+ * mined between those is subtracted from owed while still counted as held). One race is left: a
+ * withdrawal still pending when the ledger was read and mined before the hot wallet is read shows
+ * as a shortfall for that run (the alarm waits for two runs in a row).
+ */
+export async function reconcileHoldings(sources: ReconciliationSources): Promise<Reconciliation & { depositAddressesRead: number }> {
   const ledger = await sources.ledger();
   const hotWallet = await sources.hotWalletAddress();
-  const balances = await sources.usdtBalances([hotWallet, ...ledger.depositAddresses]);
+  const depositAddresses = [...new Set(ledger.depositAddresses)].filter((address) => address !== hotWallet);
+  const onDepositAddresses = await sources.usdtBalances(depositAddresses);
+  const onHotWallet = await sources.usdtBalances([hotWallet]);
   let inFlightUsdt = 0n;
   for (const withdrawal of ledger.processing) {
     if (await sources.minedSuccessfully(withdrawal.txHash)) inFlightUsdt += withdrawal.amount;
   }
-  return reconcile({
-    hotWalletUsdt: balances.get(hotWallet) ?? 0n,
-    depositAddressesUsdt: ledger.depositAddresses.reduce((sum, address) => sum + (balances.get(address) ?? 0n), 0n),
+  const result = reconcile({
+    hotWalletUsdt: onHotWallet.get(hotWallet) ?? 0n,
+    depositAddressesUsdt: depositAddresses.reduce((sum, address) => sum + (onDepositAddresses.get(address) ?? 0n), 0n),
     companiesUsdt: ledger.companiesUsdt,
     treasuryUsdt: ledger.treasuryUsdt,
     inFlightUsdt,
   });
+  return { ...result, depositAddressesRead: depositAddresses.length };
 }

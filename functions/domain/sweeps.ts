@@ -35,8 +35,12 @@ export interface SweepStore {
   openSweep(address: string): Promise<Sweep | null>;
   /** Conditional on the sweep being as `before` says (null: none open for the address). */
   saveSweep(before: Sweep | null, after: Sweep): Promise<boolean>;
-  /** The address has nothing (more) to sweep until a new deposit is confirmed to it. */
-  clearDue(address: string): Promise<void>;
+  /**
+   * The address has nothing (more) to sweep until a new deposit is confirmed to it. `remaining`
+   * is what it still holds, below the minimum: companies were credited with it, so it stays listed
+   * for reconciliation (functions/domain/reconciliation.ts) until a later sweep takes it along.
+   */
+  clearDue(address: string, remaining: bigint): Promise<void>;
 }
 
 export interface SweepBuilder {
@@ -85,7 +89,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     if (!open) {
       const balance = await deps.usdtBalanceOf(candidate.address);
       if (balance < deps.settings.minimumSweep) {
-        await deps.store.clearDue(candidate.address);
+        await deps.store.clearDue(candidate.address, balance);
         continue;
       }
       const topUp = await deps.builder.trxTransfer({ from: hotWallet, to: candidate.address, amountSun: deps.settings.topUpSun });

@@ -13,22 +13,18 @@ const { chain, settings } = chainFromEnv(db, tableName);
 // Only the hot wallet's address is read (kms:GetPublicKey); this function cannot sign.
 const hotWallet = signerFromEnv();
 
-export type ScheduledReconciliation = Reconciliation | { skipped: string };
-
 /**
  * Scheduled reconciliation (functions/domain/reconciliation.ts), the same comparison as `npm run
- * reconcile`: the ledger side is one full table Scan, the chain side the USDT held by the hot
- * wallet and every deposit address. The sandbox chain answers all balances from one read; on
- * TronGrid that would be one call per deposit address in a single run, which does not fit a
- * Lambda run at production's address count yet, so the job says so and compares nothing there.
+ * reconcile`. The ledger side is one full table Scan plus the GSI1 partitions of deposit
+ * addresses that may still hold USDT; the chain side is the hot wallet and those addresses. The
+ * sandbox chain answers every deposit address from one read, so it reads them all and also reports
+ * a deposit nobody has scanned yet; TronGrid costs a call per address, so only the listed ones
+ * are read, TOKEN_BALANCE_CONCURRENCY at a time.
  */
-export async function reconcileNow(): Promise<ScheduledReconciliation> {
-  if (!(chain instanceof SandboxChain)) {
-    return { skipped: 'reconciliation reads every deposit address balance; not built for TronGrid yet (sandbox chain only)' };
-  }
+export async function reconcileNow(): Promise<Reconciliation & { depositAddressesRead: number }> {
   return reconcileHoldings({
-    ledger: () => ledgerSide(db, tableName),
-    usdtBalances: () => chain.balances(settings.usdtContract),
+    ledger: () => ledgerSide(db, tableName, chain instanceof SandboxChain ? 'every' : 'unswept'),
+    usdtBalances: (addresses) => chain.tokenBalances(settings.usdtContract, addresses),
     minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
     hotWalletAddress: () => hotWallet.address(),
   });
@@ -38,18 +34,17 @@ export async function reconcileNow(): Promise<ScheduledReconciliation> {
 const usdt = (micros: bigint) => Number(micros) / 1e6;
 
 /**
- * Publishes ReconcileShortfallUsdt (owed more than held: the alarm) and ReconcileSurplusUsdt (held
- * more than owed: a deposit not yet scanned, or a USDT float sent to the hot wallet by hand).
+ * Publishes ReconcileShortfallUsdt (owed more than held: the alarm), ReconcileSurplusUsdt (held
+ * more than owed: a USDT float sent to the hot wallet by hand, or on the sandbox a deposit not yet
+ * scanned) and ReconcileAddressesRead (deposit addresses read: with TronGrid the run's duration
+ * grows with it, against the function's 5-minute timeout).
  */
 export const handler = middy().handler(async (_event: unknown, context: Context) =>
   runJob('reconcile', context, async ({ log, metrics }) => {
     const result = await reconcileNow();
-    if ('skipped' in result) {
-      log.warn('reconcile skipped', { reason: result.skipped });
-      return result;
-    }
     metrics.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, result.difference < 0n ? usdt(-result.difference) : 0);
     metrics.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, result.difference > 0n ? usdt(result.difference) : 0);
+    metrics.addMetric('ReconcileAddressesRead', MetricUnit.Count, result.depositAddressesRead);
     if (!result.balanced) log.warn('reconcile mismatch', { difference: result.difference, onChain: result.onChain, owed: result.owed });
     return result;
   }),

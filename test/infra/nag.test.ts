@@ -18,6 +18,7 @@ const ACKNOWLEDGED = [
   'AwsSolutions-APIG6',
   'AwsSolutions-IAM5[Resource::*]',
   'AwsSolutions-IAM5[Resource::<FinanceExportBucketE16ECBFF.Arn>/exports/*]',
+  'AwsSolutions-IAM5[Resource::<TableCD117FA1.Arn>/export/*]',
 ];
 /** Production has WAF; the sandbox says why it has none. */
 const SANDBOX_ONLY = ['AwsSolutions-APIG3'];

@@ -2,7 +2,18 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES, gatewayResponse } from '../../functions/http/gateway-responses.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../../functions/routes.ts';
+import {
+  AUTHORIZER,
+  DEPOSIT_POLLER,
+  DEPOSIT_SWEEPER,
+  FINANCE_EXPORT_CHECK,
+  RECONCILE,
+  WEBHOOK_DISPATCHER,
+  WEBHOOK_SENDER,
+  WITHDRAWAL_SENDER,
+  lambdaName,
+  ROUTES,
+} from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
@@ -206,10 +217,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender and the reconcile job, all on nodejs22.x and arm64', () => {
+    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job and the finance export check, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 7);
+      expect(functions).toHaveLength(ROUTES.length + 8);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -429,6 +440,28 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction(template, functionName(stage, RECONCILE.handler)), 'Arn'] } })],
       });
     });
+
+    it("lets the finance export check list exports and describe this table's exports, and nothing else", () => {
+      const statements = policyStatementsOfRole(template, roleOf(FINANCE_EXPORT_CHECK.handler)).filter(
+        (statement) => ![statement.Action].flat().some((action) => String(action).startsWith('logs:')),
+      );
+      const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
+
+      expect(statements.map((statement) => [statement.Action].flat()).sort()).toEqual([['dynamodb:DescribeExport'], ['dynamodb:ListExports']]);
+      expect(statements.find((statement) => statement.Action === 'dynamodb:ListExports')!.Resource).toBe('*');
+      expect(statements.find((statement) => statement.Action === 'dynamodb:DescribeExport')!.Resource).toEqual({
+        'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/export/*']],
+      });
+      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[logicalIdOfFunction(template, functionName(stage, FINANCE_EXPORT_CHECK.handler))]!;
+      expect(fn.Properties!.Environment.Variables.EXPORT_TABLE_ARN).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
+    });
+
+    it('runs the finance export check hourly from 04:15 to 23:15 UTC, after the export starts at 03:00', () => {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'cron(15 4-23 * * ? *)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction(template, functionName(stage, FINANCE_EXPORT_CHECK.handler)), 'Arn'] } })],
+      });
+    });
   });
 
   describe('encryption at rest', () => {
@@ -577,6 +610,34 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       const alarm = named(name);
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors' });
       expect(alarm.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalIdOfFunction(template, functionName(stage, handler)) } }]);
+    });
+
+    it("alarms when EventBridge Scheduler's call to start the export fails, is throttled or is dropped, per the export's schedule group", () => {
+      const alarm = named('FinanceExportNotStarted');
+      const groups = Object.values(resourcesOfType(template, 'AWS::Scheduler::ScheduleGroup'));
+      const schedule = Object.values(resourcesOfType(template, 'AWS::Scheduler::Schedule'))[0]!.Properties!;
+      const stats = alarm.Metrics.filter((metric: any) => metric.MetricStat).map((metric: any) => metric.MetricStat.Metric);
+
+      expect(groups).toHaveLength(1);
+      const groupName = groups[0]!.Properties!.Name;
+      expect(groupName).toBe(`Cambio-${stage}-finance`);
+      // The export's schedule is in that group, so the group's metrics are the export's.
+      expect(schedule.GroupName).toBe(groupName);
+      expect(stats.map((metric: any) => metric.MetricName).sort()).toEqual(['InvocationDroppedCount', 'TargetErrorCount', 'TargetErrorThrottledCount']);
+      for (const metric of stats) {
+        expect(metric.Namespace).toBe('AWS/Scheduler');
+        expect(metric.Dimensions).toEqual([{ Name: 'ScheduleGroup', Value: groupName }]);
+      }
+      expect(alarm.Metrics.find((metric: any) => metric.Expression).Expression).toBe('FILL(errors, 0) + FILL(throttled, 0) + FILL(dropped, 0)');
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    });
+
+    it("alarms on the finance export check's verdict, and on the check itself failing two runs in a row", () => {
+      expect(app(named('FinanceExportFailed'))).toEqual({ namespace: 'Cambio', metric: 'FinanceExportFailed', dimensions: appDimensions });
+      expect(named('FinanceExportFailed')).toMatchObject({ Statistic: 'Maximum', Period: 3600, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      const checkFailing = named('FinanceExportCheckFailing');
+      expect(checkFailing).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', EvaluationPeriods: 2, DatapointsToAlarm: 2 });
+      expect(checkFailing.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalIdOfFunction(template, functionName(stage, FINANCE_EXPORT_CHECK.handler)) } }]);
     });
 
     it('has a dashboard', () => {

@@ -552,4 +552,26 @@ describe('TronGridChain tokenBalance', () => {
     script = [{ body: { result: { result: true }, constant_result: [] } }];
     expect(await caught(chain().tokenBalance(USDT_CONTRACT, holder))).toBeInstanceOf(ChainResponseError);
   });
+
+  const holders = [ALICE, BOB, COUNTERFEIT, USDT_CONTRACT];
+  const word = (amount: bigint) => ({ result: { result: true }, constant_result: [amount.toString(16).padStart(64, '0')] });
+  const holderOf = (request: Seen) => TronWeb.address.fromHex(`41${(request.body as { parameter: string }).parameter.slice(24)}`);
+
+  it('tokenBalances reads each distinct address once and maps it to its balance', async () => {
+    script = (request) => ({ body: word(BigInt(holders.indexOf(holderOf(request)) + 1) * 1_000_000n) });
+
+    const balances = await chain().tokenBalances(USDT_CONTRACT, [...holders, ALICE]);
+
+    expect(balances).toEqual(new Map(holders.map((address, i) => [address, BigInt(i + 1) * 1_000_000n])));
+    expect(requests).toHaveLength(new Set(holders).size);
+  });
+
+  it('tokenBalances rejects when one read fails, and starts no read after the failure', async () => {
+    script = (request) => (holderOf(request) === ALICE ? { body: { Error: 'contract validate error' } } : { body: word(1n), delayMs: 50 });
+    const many = Array.from({ length: 12 }, (_, i) => (i === 0 ? ALICE : TronWeb.address.fromHex(`41${(i + 1).toString(16).padStart(40, '0')}`)));
+
+    expect(await caught(chain().tokenBalances(USDT_CONTRACT, many))).toBeInstanceOf(ChainResponseError);
+    // The failing read came first; only the three reads already in flight beside it finished.
+    expect(requests).toHaveLength(4);
+  });
 });

@@ -18,7 +18,11 @@ export interface ChainSettings {
  * (mainnet or Nile, API key from Secrets Manager). Read once at cold start.
  */
 /** What the chain jobs use: reading, broadcasting, and token balances (sweeps, reconciliation). */
-export type Chain = ChainReader & Broadcaster & { tokenBalance(contract: string, address: string): Promise<bigint> };
+export type Chain = ChainReader &
+  Broadcaster & {
+    tokenBalance(contract: string, address: string): Promise<bigint>;
+    tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>>;
+  };
 
 export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: Chain; settings: ChainSettings } {
   const usdtContract = requireEnv('USDT_CONTRACT');

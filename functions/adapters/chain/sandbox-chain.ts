@@ -225,6 +225,12 @@ export class SandboxChain implements ChainReader {
     return (await this.balances(contract)).get(address) ?? 0n;
   }
 
+  /** Any number of addresses from one read of the chain. */
+  async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
+    const all = await this.balances(contract);
+    return new Map(addresses.map((address) => [address, all.get(address) ?? 0n]));
+  }
+
   /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
   async dropTransaction(txHash: string): Promise<void> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash), ConsistentRead: true }));

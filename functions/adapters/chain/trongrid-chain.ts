@@ -82,6 +82,12 @@ const PER_BLOCK_MAX_RANGE = 3;
  * inclusive (its docs do not say). Events are filtered by block_number afterwards in any case.
  */
 const WINDOW_MARGIN_MS = 1_000;
+/**
+ * Balance reads in flight at once (reconciliation reads one per unswept deposit address). TronGrid's
+ * limits are not fixed (tron-notes): four keeps a burst small while each read still backs off on
+ * its own 429 or 403.
+ */
+export const TOKEN_BALANCE_CONCURRENCY = 4;
 /** A Retry-After beyond this fails the call now: a Lambda should not sleep for minutes. */
 const MAX_RETRY_AFTER_MS = 30_000;
 const TX_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
@@ -228,6 +234,31 @@ export class TronGridChain implements ChainReader {
     const code = isObject(body) ? body.code : undefined;
     const message = isObject(body) && typeof body.message === 'string' ? Buffer.from(body.message, 'hex').toString('utf8') : '';
     throw new ChainResponseError(`${path} refused the transaction: ${describe(code)} ${message}`.trim(), { path });
+  }
+
+  /**
+   * Many balances, TOKEN_BALANCE_CONCURRENCY reads at a time, each with the usual retries. The
+   * first read that still fails rejects the whole call once the reads in flight have finished:
+   * a sum over some of the addresses must never be taken for the holdings.
+   */
+  async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
+    const unique = [...new Set(addresses)];
+    const balances = new Map<string, bigint>();
+    let next = 0;
+    let failure: { error: unknown } | undefined;
+    const worker = async () => {
+      while (!failure && next < unique.length) {
+        const address = unique[next++]!;
+        try {
+          balances.set(address, await this.tokenBalance(contract, address));
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(TOKEN_BALANCE_CONCURRENCY, unique.length) }, worker));
+    if (failure) throw failure.error;
+    return balances;
   }
 
   /**

@@ -57,6 +57,9 @@ export const keys = {
   sandboxTransaction: (txHash: string) => ({ PK: `SANDBOX_TX#${txHash}`, SK: 'TX' }),
   /** GSI1, sparse, on the DepositAddress item: it received confirmed funds since its last sweep. */
   sweepDue: (address: string) => ({ GSI1PK: 'SWEEPS#due', GSI1SK: address }),
+  /** GSI1, sparse, on the DepositAddress item instead of sweepDue: the sweeper left USDT below its
+   * minimum there, which companies were credited with and reconciliation must still count. */
+  sweepBelowMinimum: (address: string) => ({ GSI1PK: 'SWEEPS#below_minimum', GSI1SK: address }),
   /** The sweep in progress for a deposit address, and the record of each finished one. */
   openSweep: (address: string) => ({ PK: `SWEEP#${address}`, SK: 'OPEN' }),
   finishedSweep: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),

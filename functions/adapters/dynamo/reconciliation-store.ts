@@ -1,18 +1,30 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EXTERNAL_ACCOUNTS } from '#domain/ledger';
+import type { LedgerSide } from '#domain/reconciliation';
 import { toBigInt } from './client.ts';
-import { ENTITY } from './keys.ts';
+import { ENTITY, keys } from './keys.ts';
+import { batchGetAll, queryAll } from './queries.ts';
 
 type Item = Record<string, unknown>;
 
 /**
- * The ledger side of reconciliation, read with one full Scan: an operator's tool, run on demand
- * (and on a DynamoDB export by finance), never on a request path.
+ * Which deposit addresses the ledger side lists: `unswept`, those that may still hold USDT the
+ * ledger counts (three sparse GSI1 partitions, see unsweptDepositAddresses), or `every` address
+ * ever issued as well, for the sandbox chain, which answers any number of balances in one read.
  */
-export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string) {
+export type AddressScope = 'unswept' | 'every';
+
+/**
+ * The ledger side of reconciliation. Balances and Cambio's own accounts come from one full Scan:
+ * no index lists every company's balance, and the fee and desk accounts exist only as postings
+ * in ledger entries. An operator's tool run hourly or on demand (and on a DynamoDB export by
+ * finance), never on a request path. The addresses come from GSI1 queries made after the Scan,
+ * so that a transfer credited before its balance was read is found (reconcileHoldings).
+ */
+export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, scope: AddressScope): Promise<LedgerSide> {
   let companiesUsdt = 0n;
   let treasuryUsdt = 0n;
-  const depositAddresses: string[] = [];
+  const everyAddress: string[] = [];
   const processing: { txHash: string; amount: bigint }[] = [];
   const treasury = new Set<string>([EXTERNAL_ACCOUNTS.networkFees, EXTERNAL_ACCOUNTS.conversionDesk]);
   let start: Item | undefined;
@@ -27,13 +39,39 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string) 
           if (treasury.has(posting.destination as string)) treasuryUsdt += toBigInt(posting.amount);
           if (treasury.has(posting.source as string)) treasuryUsdt -= toBigInt(posting.amount);
         }
-      } else if (item.type === ENTITY.depositAddress) {
-        depositAddresses.push(item.address as string);
+      } else if (item.type === ENTITY.depositAddress && scope === 'every') {
+        everyAddress.push(item.address as string);
       } else if (item.type === ENTITY.withdrawal && item.status === 'processing' && item.txHash) {
         processing.push({ txHash: item.txHash as string, amount: toBigInt(item.amount) });
       }
     }
     start = page.LastEvaluatedKey;
   } while (start);
-  return { companiesUsdt, treasuryUsdt, depositAddresses, processing };
+  const unswept = await unsweptDepositAddresses(db, tableName);
+  return { companiesUsdt, treasuryUsdt, processing, depositAddresses: [...new Set([...everyAddress, ...unswept])] };
+}
+
+/**
+ * Deposit addresses that may still hold USDT a company was credited with: a transfer still
+ * confirming (pending), confirmed funds the sweeper has not yet moved (sweep due), or an amount
+ * the sweeper left below its minimum. Each is a sparse GSI1 partition, so the cost follows the
+ * funds waiting on deposit addresses, not the number of addresses ever issued.
+ */
+export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableName: string): Promise<string[]> {
+  const partition = (GSI1PK: string) =>
+    queryAll(db, { TableName: tableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': GSI1PK } });
+  const [due, belowMinimum, confirming] = await Promise.all([
+    partition(keys.sweepDue('').GSI1PK),
+    partition(keys.sweepBelowMinimum('').GSI1PK),
+    partition(keys.confirmingTransfer(0, '', 0).GSI1PK),
+  ]);
+  // A chain transfer names its deposit, not the address: one BatchGet of those deposits.
+  const depositKeys = new Map(
+    confirming.map((item) => {
+      const key = keys.deposit(item.companyId as string, item.depositId as string);
+      return [`${key.PK}|${key.SK}`, key];
+    }),
+  );
+  const deposits = await batchGetAll(db, tableName, [...depositKeys.values()], { projection: { expression: '#address', names: { '#address': 'address' } } });
+  return [...new Set([...due, ...belowMinimum, ...deposits].map((item) => item.address as string))];
 }

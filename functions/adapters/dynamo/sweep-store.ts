@@ -74,15 +74,24 @@ export class DynamoSweepStore implements SweepStore {
     }
   }
 
-  async clearDue(address: string): Promise<void> {
+  async clearDue(address: string, remaining: bigint): Promise<void> {
+    const belowMinimum = keys.sweepBelowMinimum(address);
     await this.db
       .send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.depositAddress(address),
-          UpdateExpression: 'REMOVE GSI1PK, GSI1SK, sweepDueSince',
+          // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
+          // empties the address removes it from both partitions.
+          UpdateExpression:
+            remaining > 0n
+              ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
+              : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
           ConditionExpression: 'sweepDueSince = :seen',
-          ExpressionAttributeValues: { ':seen': this.dueSince.get(address) ?? '' },
+          ExpressionAttributeValues: {
+            ':seen': this.dueSince.get(address) ?? '',
+            ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
+          },
         }),
       )
       .catch((error: unknown) => {

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#domain/company';
+import { createDeposit, type Deposit } from '#domain/deposits';
+import { confirmDeposits, scanDeposits } from '#domain/deposit-chain';
+import { requestWithdrawal } from '#domain/withdrawals';
+import { sendWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
+import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
+import { reconciliationReport } from '#domain/reconciliation';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
+import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#adapters/chain/trongrid-chain';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
+import { STAGES } from '../../lib/stages.ts';
+import { freshTable } from '../support/dynamo.ts';
+import { balanceOfHolder, constantResult, startTronGridStub, transactionInfo, type StubRequest, type StubReply, type TronGridStub } from '../support/trongrid-stub.ts';
+
+/**
+ * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
+ * loopback TronGrid. The ledger is built by the real chain jobs on a sandbox chain in the same
+ * table; the stub then answers balanceOf with what that chain holds, so "balanced" means the job
+ * found every address holding owed USDT without reading every address ever issued.
+ */
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const BLOCK_MS = 3000;
+const LOCAL = STAGES.local.functionEnvironment;
+const usdt = (value: string) => parseAmount(value, 'USDT');
+
+let env: Awaited<ReturnType<typeof freshTable>>;
+let stub: TronGridStub;
+let clock: number;
+let sandbox: SandboxChain;
+let reconcileNow: typeof import('#functions/jobs/reconcile').reconcileNow;
+const now = () => new Date(clock);
+const advanceBlocks = (n: number) => {
+  clock += n * BLOCK_MS;
+};
+
+const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
+const address: Record<string, string> = {};
+let processingTx: string;
+/** What the chain holds, as the sandbox computed it once the ledger was built. */
+let held: Map<string, bigint>;
+
+/** balanceOf from `held` (after `adjust`), receipts of the one withdrawal in flight. */
+function tronGrid(adjust: (holder: string, amount: bigint) => StubReply | bigint = (_, amount) => amount) {
+  return (request: StubRequest): StubReply => {
+    if (request.path === '/wallet/triggerconstantcontract') {
+      const holder = balanceOfHolder(request);
+      const answer = adjust(holder, held.get(holder) ?? 0n);
+      return typeof answer === 'bigint' ? { body: constantResult(answer), delayMs: 25 } : answer;
+    }
+    if (request.path === '/wallet/gettransactioninfobyid' && request.body?.value === processingTx) {
+      return { body: transactionInfo(processingTx, 1000, clock, 'SUCCESS') };
+    }
+    return { status: 404, body: { Error: `stub has no answer for ${request.path}` } };
+  };
+}
+
+const balanceReads = () => stub.requests.filter((request) => request.path === '/wallet/triggerconstantcontract');
+
+beforeAll(async () => {
+  env = await freshTable();
+  stub = await startTronGridStub();
+  clock = Date.parse('2026-11-22T00:00:00.000Z');
+  sandbox = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
+  advanceBlocks(30);
+
+  const chainStore = new DynamoDepositChainStore(env.db, env.tableName);
+  const jobs = { chain: sandbox, store: chainStore, usdtContract: USDT, now };
+  const scan = () => scanDeposits({ ...jobs, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
+  const builder = new TronTransferBuilder(sandbox, { usdtContract: USDT, feeLimitSun: 30_000_000 });
+  const sweeping: SweepDeps = {
+    chain: sandbox,
+    usdtBalanceOf: (holder) => sandbox.tokenBalance(USDT, holder),
+    broadcaster: sandbox,
+    builder,
+    hotWallet,
+    depositKeys: new HdDepositKeySigner(async () => LOCAL.LOCAL_DEPOSIT_ACCOUNT_XPRV!),
+    store: new DynamoSweepStore(env.db, env.tableName),
+    // Production's minimum, so that a small deposit stays on its address.
+    settings: { minimumSweep: usdt('20'), topUpSun: 15_000_000 },
+    now,
+  };
+  const sending: SendingDeps = { chain: sandbox, builder, broadcaster: sandbox, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), now };
+
+  await scan();
+  const { company } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Reconciled Co', environment: 'sandbox' }, now());
+  const deposits = new DynamoDepositStore(env.db, env.tableName);
+  const deposit = async (reference: string): Promise<Deposit> => {
+    const created = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, company.id, { reference }, now());
+    address[reference] = created.address;
+    return created;
+  };
+  const payer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_010);
+  const pay = async (reference: string, amount: string) => sandbox.submitTransfer({ contract: USDT, from: payer, to: (await deposit(reference)).address, amount: usdt(amount) });
+
+  // Swept to the hot wallet, and a 5 USDT deposit the sweeper leaves where it is (below 20).
+  await pay('swept', '50');
+  await pay('dust', '5');
+  advanceBlocks(1);
+  await scan();
+  advanceBlocks(20);
+  await confirmDeposits(jobs);
+  for (let run = 0; run < 4; run++) {
+    await sweepDepositAddresses(sweeping);
+    advanceBlocks(20);
+  }
+  // Confirmed, sweep due, not yet swept: more addresses than reads run at once.
+  for (const [reference, amount] of [['due-1', '100'], ['due-2', '40'], ['due-3', '30'], ['due-4', '25'], ['due-5', '21']] as const) await pay(reference, amount);
+  advanceBlocks(1);
+  await scan();
+  advanceBlocks(20);
+  await confirmDeposits(jobs);
+  // Seen on chain, still confirming (pending).
+  await pay('confirming', '7');
+  advanceBlocks(1);
+  await scan();
+  // A withdrawal mined but not yet settled: it has left the hot wallet and is still owed.
+  await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), { fee: usdt('1'), minimum: usdt('1') }, company.id, { reference: 'out', address: payer, amount: usdt('10') }, now());
+  await sendWithdrawals(sending);
+  processingTx = (await new DynamoWithdrawalSendingStore(env.db, env.tableName).withdrawalsInStatus('processing', 10))[0]!.txHash!;
+  advanceBlocks(1);
+  // Never paid, and paid after the last scan: the ledger owes nothing on either.
+  await deposit('unpaid');
+  await pay('unscanned', '3');
+  advanceBlocks(1);
+  held = await sandbox.balances(USDT);
+
+  Object.assign(process.env, {
+    TABLE_NAME: env.tableName,
+    DYNAMODB_ENDPOINT: env.endpoint,
+    CHAIN_ADAPTER: 'trongrid',
+    TRONGRID_URL: stub.baseUrl,
+    USDT_CONTRACT: USDT,
+    SIGNER: 'local',
+    LOCAL_HOT_WALLET_KEY: LOCAL.LOCAL_HOT_WALLET_KEY,
+  });
+  ({ reconcileNow } = await import('#functions/jobs/reconcile'));
+});
+
+afterAll(async () => {
+  await stub.close();
+});
+
+beforeEach(() => stub.reset());
+
+describe('scheduled reconcile on TronGrid', () => {
+  it('reads the hot wallet and only the deposit addresses that may hold USDT, a few at a time, and balances', async () => {
+    let throttled = false;
+    stub.handle = tronGrid((holder, amount) => {
+      // TronGrid throttles one read: the adapter's retry absorbs it.
+      if (holder === address['due-1'] && !throttled) {
+        throttled = true;
+        return { status: 429, body: '', headers: { 'retry-after': '0' } };
+      }
+      return amount;
+    });
+
+    const result = await reconcileNow();
+
+    expect(result.balanced, reconciliationReport(result)).toBe(true);
+    const listed = ['due-1', 'due-2', 'due-3', 'due-4', 'due-5', 'dust', 'confirming'].map((reference) => address[reference]);
+    expect(new Set(balanceReads().map(balanceOfHolder))).toEqual(new Set([...listed, await hotWallet.address()]));
+    expect(result.depositAddressesRead).toBe(listed.length);
+    expect(result.depositAddressesUsdt).toBe(usdt('228'));
+    expect(result.inFlightUsdt).toBe(usdt('10'));
+    expect(throttled).toBe(true);
+    expect(stub.maxInFlight).toBe(TOKEN_BALANCE_CONCURRENCY);
+  });
+
+  it('reports the shortfall when a listed address holds less than the ledger was credited with', async () => {
+    stub.handle = tronGrid((holder, amount) => (holder === address.dust ? amount - usdt('3') : amount));
+
+    const result = await reconcileNow();
+
+    expect(result.balanced).toBe(false);
+    expect(result.difference).toBe(-usdt('3'));
+    expect(reconciliationReport(result)).toContain('MISMATCH: -3.000000 USDT (shortfall)');
+  });
+
+  it('fails rather than sum part of the addresses when a balance cannot be read', async () => {
+    stub.handle = tronGrid((holder, amount) => (holder === address['due-3'] ? { body: { Error: 'contract validate error' } } : amount));
+
+    await expect(reconcileNow()).rejects.toBeInstanceOf(ChainResponseError);
+  });
+});
