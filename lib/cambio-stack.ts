@@ -13,6 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
@@ -25,7 +26,19 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER, lambdaName, ROUTES } from '../functions/routes.ts';
+import { EXPORT_HOUR_UTC } from '../functions/domain/finance-export.ts';
+import {
+  AUTHORIZER,
+  DEPOSIT_POLLER,
+  DEPOSIT_SWEEPER,
+  FINANCE_EXPORT_CHECK,
+  RECONCILE,
+  WEBHOOK_DISPATCHER,
+  WEBHOOK_SENDER,
+  WITHDRAWAL_SENDER,
+  lambdaName,
+  ROUTES,
+} from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
 import { FinanceExport } from './finance-export.ts';
 import { accept } from './nag-suppressions.ts';
@@ -75,6 +88,7 @@ export class CambioStack extends Stack {
     this.webhookDelivery(config);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table });
+    const exportCheck = this.financeExportCheck(config);
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
       apiStage: this.api.deploymentStage,
@@ -82,6 +96,7 @@ export class CambioStack extends Stack {
       withdrawalSender: sender,
       depositSweeper: sweeper,
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
+      financeExportCheck: exportCheck,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
@@ -290,6 +305,42 @@ export class CambioStack extends Stack {
       schedule: Schedule.rate(Duration.hours(1)),
       targets: [new LambdaFunction(job, { retryAttempts: 0 })],
     });
+  }
+
+  /**
+   * The finance export check (functions/jobs/finance-export-check.ts), hourly from an hour after the
+   * export's 03:00 UTC start to the end of the UTC day: the scheduler's alarm only sees the export
+   * start, this job sees whether it completed. It reads the table's export list and nothing else.
+   */
+  private financeExportCheck(config: StageConfig): ApiFunction {
+    const name = lambdaName(FINANCE_EXPORT_CHECK.handler);
+    const job = new ApiFunction(this, name, {
+      handler: FINANCE_EXPORT_CHECK.handler,
+      functionName: `${this.stackName}-${name}`,
+      config,
+      tableName: this.table.tableName,
+      depositAccountXpub: this.depositAccountXpub(config),
+      timeout: Duration.seconds(60),
+    });
+    job.addEnvironment('EXPORT_TABLE_ARN', this.table.tableArn);
+    job.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:ListExports'], resources: ['*'] }));
+    job.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeExport'], resources: [`${this.table.tableArn}/export/*`] }));
+    accept(
+      job.role!,
+      'AwsSolutions-IAM5[Resource::*]',
+      "dynamodb:ListExports lists the account's exports: the Service Authorization Reference gives it no required resource type (table is optional), so it is granted on *; the job asks for this table's exports only and it reveals export ARNs and statuses, no data.",
+    );
+    accept(
+      job.role!,
+      `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>/export/*]`,
+      "dynamodb:DescribeExport is authorised per export, and DynamoDB names each export (table/<name>/export/<id>); the job may describe this table's exports only.",
+    );
+    new Rule(this, 'FinanceExportCheckSchedule', {
+      description: 'Checks that the daily DynamoDB export for finance completed',
+      schedule: Schedule.cron({ minute: '15', hour: `${EXPORT_HOUR_UTC + 1}-23` }),
+      targets: [new LambdaFunction(job, { retryAttempts: 0 })],
+    });
+    return job;
   }
 
   private signingJob(config: StageConfig, handler: string, hotWallet: Key): ApiFunction {
