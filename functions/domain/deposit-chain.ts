@@ -1,4 +1,4 @@
-import type { ChainReader, TokenTransfer } from './chain.ts';
+import type { ChainReader, TokenTransfer, TransactionReceipt } from './chain.ts';
 import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { newId } from './ids.ts';
@@ -48,8 +48,8 @@ export interface DepositChainStore {
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
   /** Consistent reads of many deposits at once, by deposit id; missing ones are absent. */
   getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>>;
-  /** How many changes (of different deposits) one applyChanges call may carry. */
-  readonly changesPerWrite: number;
+  /** Splits changes (of different deposits) into groups that each fit one applyChanges call. */
+  inWrites(changes: DepositChange[]): DepositChange[][];
   /** All the changes or none: 'applied', 'conflict' (someone changed a deposit: re-read and
    * retry) or 'duplicate' (a transfer was recorded already). At most one change per deposit. */
   applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'>;
@@ -274,8 +274,10 @@ export interface DepositJobDeps {
 /** Re-scanned every run: blocks not yet solidified may still change, and a transfer is recorded once anyway. */
 export const SCAN_OVERLAP_BLOCKS = 20;
 export const MAX_BLOCKS_PER_SCAN = 200;
-/** Deposits recorded at once within a scan: DynamoDB round trips, not CPU, bound the scanner. */
-const SCAN_CONCURRENCY = 16;
+/** Deposits written one by one at once, when a batched write could not take them. */
+const DEPOSITS_IN_FLIGHT = 16;
+/** Receipts asked of the chain at once: one HTTP request each on TronGrid. */
+const RECEIPTS_IN_FLIGHT = 8;
 const SCAN_LEASE_MS = 60_000;
 const CONFLICT_RETRIES = 5;
 
@@ -311,13 +313,14 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
     const ours = transfers.filter((transfer) => owners.has(transfer.to));
     // The overlap re-reads recent blocks every run: one batched read skips what is recorded already.
     const known = await deps.store.recordedTransfers(ours);
-    const byDeposit = new Map<string, TokenTransfer[]>();
-    for (const transfer of ours) {
-      if (known.has(transferId(transfer))) continue;
-      const depositId = owners.get(transfer.to)!.depositId;
-      byDeposit.set(depositId, [...(byDeposit.get(depositId) ?? []), transfer]);
-    }
-    const recorded = await recordTransfers(deps.store, byDeposit, owners, (deposit, transfer) => seeTransfer(deposit, transfer, latest, now()));
+    const steps = ours
+      .filter((transfer) => !known.has(transferId(transfer)))
+      .map((transfer) => ({
+        owner: owners.get(transfer.to)!,
+        build: (deposit: Deposit) => seeTransfer(deposit, transfer, latest, now()),
+        outcome: 'recorded' as const,
+      }));
+    const recorded = (await applySteps(deps.store, steps)).length;
     await deps.cursor.advance(deps.owner, toBlock + 1);
     return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length, recorded, lagBlocks: latest - toBlock };
   } finally {
@@ -325,44 +328,51 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
   }
 }
 
+/** One change to one deposit, built on the deposit as it is when written. */
+interface DepositStep<T> {
+  owner: AddressOwner;
+  build: (deposit: Deposit) => DepositChange | null;
+  /** What applying it counts as, for the job's result. */
+  outcome: T;
+}
+
 /**
- * Records new transfers, grouped by deposit. Each deposit's first transfer goes into a batched
- * write: many deposits in one transaction, with one balance update per company, so a company
- * paid by many customers in the same blocks neither races itself on its balance nor pays a
- * round trip per transfer. A deposit's further transfers, and the changes of a batch refused
- * because a deposit moved in between, are then recorded one by one on fresh reads (deposits side
- * by side, one deposit's transfers in order, each on the version the last one left).
+ * Applies steps, a deposit's steps in the order given. Each deposit's first step goes into
+ * batched writes: many deposits in one transaction, with one balance update per company, so a
+ * company paid by many customers in the same blocks neither races itself on its balance nor pays
+ * a round trip per transfer. A deposit's further steps, and the steps of a write refused because
+ * a deposit moved in between, are then applied one by one on fresh reads (deposits side by side,
+ * one deposit's steps in order, each on the version the last one left). Returns the outcomes of
+ * the steps applied.
  */
-async function recordTransfers(
-  store: DepositChainStore,
-  byDeposit: Map<string, TokenTransfer[]>,
-  owners: Map<string, AddressOwner>,
-  see: (deposit: Deposit, transfer: TokenTransfer) => DepositChange | null,
-): Promise<number> {
-  const deposits = await store.getDeposits([...byDeposit.values()].map((group) => owners.get(group[0]!.to)!));
-  const batched: { depositId: string; change: DepositChange }[] = [];
-  const rest = new Map<string, TokenTransfer[]>();
+async function applySteps<T>(store: DepositChainStore, steps: DepositStep<T>[]): Promise<T[]> {
+  const byDeposit = new Map<string, DepositStep<T>[]>();
+  for (const step of steps) {
+    const group = byDeposit.get(step.owner.depositId);
+    if (group) group.push(step);
+    else byDeposit.set(step.owner.depositId, [step]);
+  }
+  const deposits = await store.getDeposits([...byDeposit.values()].map((group) => group[0]!.owner));
+  const firsts = new Map<DepositChange, { depositId: string; step: DepositStep<T> }>();
+  const rest = new Map<string, DepositStep<T>[]>();
   for (const [depositId, [first, ...others]] of byDeposit) {
     const deposit = deposits.get(depositId);
-    const change = deposit && first && see(deposit, first);
-    if (change) batched.push({ depositId, change });
+    const change = deposit && first ? first.build(deposit) : null;
+    if (change) firsts.set(change, { depositId, step: first! });
     rest.set(depositId, change ? others : [first!, ...others]);
   }
-  let recorded = 0;
-  for (let i = 0; i < batched.length; i += store.changesPerWrite) {
-    const batch = batched.slice(i, i + store.changesPerWrite);
-    if ((await store.applyChanges(batch.map((item) => item.change))) === 'applied') {
-      recorded += batch.length;
+  const applied: T[] = [];
+  for (const write of store.inWrites([...firsts.keys()])) {
+    if ((await store.applyChanges(write)) === 'applied') {
+      for (const change of write) applied.push(firsts.get(change)!.step.outcome);
       continue;
     }
-    for (const { depositId } of batch) rest.set(depositId, [...byDeposit.get(depositId)!]);
+    for (const change of write) rest.set(firsts.get(change)!.depositId, byDeposit.get(firsts.get(change)!.depositId)!);
   }
-  await inParallel([...rest.values()].filter((group) => group.length > 0), SCAN_CONCURRENCY, async (group) => {
-    for (const transfer of group) {
-      if ((await withDeposit(store, owners.get(transfer.to)!, (deposit) => see(deposit, transfer))) === 'applied') recorded++;
-    }
+  await inParallel([...rest.values()].filter((group) => group.length > 0), DEPOSITS_IN_FLIGHT, async (group) => {
+    for (const step of group) if ((await withDeposit(store, step.owner, step.build)) === 'applied') applied.push(step.outcome);
   });
-  return recorded;
+  return applied;
 }
 
 export interface ConfirmResult {
@@ -372,35 +382,43 @@ export interface ConfirmResult {
 }
 
 /** Credits transfers whose block is solidified and whose receipt says SUCCESS; drops the ones
- * the solidified chain does not have or that failed. */
+ * the solidified chain does not have or that failed; refreshes the confirmation count of the rest.
+ * Receipts are read a few at a time and the changes written in batches, so 30 paid transfers a
+ * block cost a handful of requests rather than three round trips each. */
 export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResult> {
   const now = deps.now ?? (() => new Date());
   const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0 };
   const records = await deps.store.confirmingTransfers();
   if (records.length === 0) return result;
   const [solidified, latest] = await Promise.all([deps.chain.solidifiedBlock(), deps.chain.latestBlock()]);
+  const receipts = new Map<TransferRecord, TransactionReceipt | null>();
+  await inParallel(
+    records.filter((record) => record.blockNumber <= solidified.number),
+    RECEIPTS_IN_FLIGHT,
+    async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)),
+  );
+  const steps: DepositStep<keyof ConfirmResult | null>[] = [];
   for (const record of records) {
     const owner = { companyId: record.companyId, depositId: record.depositId };
     if (record.blockNumber > solidified.number) {
       result.waiting++;
-      await withDeposit(deps.store, owner, (deposit) => refreshConfirmations(deposit, record, latest.number, now()));
+      steps.push({ owner, build: (deposit) => refreshConfirmations(deposit, record, latest.number, now()), outcome: null });
       continue;
     }
-    const receipt = await deps.chain.receipt(record.txHash);
+    const receipt = receipts.get(record) ?? null;
     if (receipt && receipt.result === 'SUCCESS' && receipt.blockNumber > solidified.number) {
       // Re-included in a later block after a fork: wait for that block to solidify.
       result.waiting++;
       continue;
     }
     const success = receipt?.result === 'SUCCESS';
-    const outcome = await withDeposit(deps.store, owner, (deposit) =>
-      success ? confirmTransfer(deposit, record, latest.number, now()) : dropTransfer(deposit, record, now()),
-    );
-    if (outcome === 'applied') {
-      if (success) result.confirmed++;
-      else result.dropped++;
-    }
+    steps.push({
+      owner,
+      build: (deposit) => (success ? confirmTransfer(deposit, record, latest.number, now()) : dropTransfer(deposit, record, now())),
+      outcome: success ? 'confirmed' : 'dropped',
+    });
   }
+  for (const outcome of await applySteps(deps.store, steps)) if (outcome) result[outcome]++;
   return result;
 }
 

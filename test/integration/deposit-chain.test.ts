@@ -225,9 +225,10 @@ describe('deposit detection and crediting', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
-  it('many deposits paid in one block are recorded in batched writes: each transfer once, the balance their sum', async () => {
-    // More deposits than one write carries, and a second transfer to one of them in the same block.
-    const paid = await Promise.all(Array.from({ length: store.changesPerWrite * 2 + 5 }, () => newDeposit()));
+  it('many deposits paid in one block are recorded and credited in batched writes: each transfer once, the balance their sum', async () => {
+    // More deposits than one write carries, a second transfer to one of them in the same block, and
+    // every 5th with a 10 % split (a confirmation that also writes a withdrawal).
+    const paid = await Promise.all(Array.from({ length: 45 }, (_, i) => newDeposit(i % 5 === 4 ? { split: { percentBps: 1000 } } : {})));
     for (const [i, deposit] of paid.entries()) await pay(deposit.address, `${i + 1}`);
     await pay(paid[0]!.address, '0.5');
     advanceBlocks(1);
@@ -243,11 +244,15 @@ describe('deposit detection and crediting', () => {
     expect(new Set(seen.map((event) => event.data.id))).toEqual(new Set(paid.map((deposit) => deposit.id)));
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
 
-    // Re-scanned and settled: credited once.
+    // Re-scanned and settled: credited once, the split shares locked for their withdrawals.
     advanceBlocks(1);
     expect((await scan()).recorded).toBe(0);
-    await settle();
-    expect(await balance()).toMatchObject({ pending: 0n, available: expected });
+    expect(await settle()).toMatchObject({ confirmed: paid.length + 1, dropped: 0 });
+    const locked = paid.reduce((sum, _, i) => sum + (i % 5 === 4 ? usdt(`${i + 1}`) / 10n : 0n), 0n);
+    expect(await balance()).toMatchObject({ pending: 0n, available: expected - locked, locked });
+    for (const deposit of paid) expect((await read(deposit)).status).toBe('completed');
+    expect((await events()).filter((event) => event.type === 'deposit.completed')).toHaveLength(paid.length);
+    expect(await settle()).toMatchObject({ confirmed: 0, dropped: 0 });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 

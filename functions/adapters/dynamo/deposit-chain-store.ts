@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { transferId, type AddressOwner, type DepositChainStore, type DepositChange, type ScanCursor, type TransferKey, type TransferRecord } from '#domain/deposit-chain';
 import type { Deposit } from '#domain/deposits';
-import type { LedgerEntry } from '#domain/ledger';
+import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
 import { depositItem } from './deposit-store.ts';
 import { ENTITY, keys } from './keys.ts';
@@ -35,6 +35,23 @@ export const chainTransferItem = {
     status: item.status as TransferRecord['status'],
   }),
 };
+
+const MAX_TRANSACTION_ITEMS = 100;
+const MAX_CHANGES_PER_WRITE = 25;
+
+/** What addChange and the ledger write for one change, balance updates aside. */
+function itemsWrittenBy(change: DepositChange): number {
+  return (
+    1 +
+    (change.transferWrite === 'none' ? 0 : 1) +
+    (change.transferWrite === 'update' && change.transfer.status === 'confirmed' ? 1 : 0) +
+    (change.entry ? 1 : 0) +
+    change.events.length +
+    (change.splitForward ? 2 : 0)
+  );
+}
+
+const balanceKeysOf = (entry: LedgerEntry): string[] => [...balanceChanges(entry).keys()].map((currency) => `${entry.companyId}#${currency}`);
 
 export class DynamoDepositChainStore implements DepositChainStore {
   constructor(
@@ -74,9 +91,31 @@ export class DynamoDepositChainStore implements DepositChainStore {
     return new Map(items.map((item) => [item.id as string, depositItem.fromItem(item)]));
   }
 
-  /** A DynamoDB transaction holds at most 100 items: a seen transfer writes 4 (deposit, transfer
-   * record, ledger entry, event) and each company one balance update, so 20 leave room for all. */
-  readonly changesPerWrite = 20;
+  /** Packs changes into transactions of at most 100 items (DynamoDB's limit), counting each
+   * company's balance update once per transaction; a seen transfer takes 4 items (deposit,
+   * transfer record, ledger entry, event). The size cap keeps a transaction well under 4 MB. */
+  inWrites(changes: DepositChange[]): DepositChange[][] {
+    const writes: DepositChange[][] = [];
+    let current: DepositChange[] = [];
+    let items = 0;
+    let balances = new Set<string>();
+    for (const change of changes) {
+      const ownItems = itemsWrittenBy(change);
+      const newBalances = change.entry ? balanceKeysOf(change.entry).filter((key) => !balances.has(key)) : [];
+      if (current.length > 0 && (items + ownItems + newBalances.length > MAX_TRANSACTION_ITEMS || current.length >= MAX_CHANGES_PER_WRITE)) {
+        writes.push(current);
+        current = [];
+        items = 0;
+        balances = new Set();
+      }
+      current.push(change);
+      const added = change.entry ? balanceKeysOf(change.entry).filter((key) => !balances.has(key)) : [];
+      for (const key of added) balances.add(key);
+      items += ownItems + added.length;
+    }
+    if (current.length > 0) writes.push(current);
+    return writes;
+  }
 
   async applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'> {
     const tx = new MoneyTransaction(this.tableName);
