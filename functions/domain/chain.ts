@@ -39,6 +39,15 @@ export interface ChainReader {
   solidifiedBlock(): Promise<ChainBlock>;
   /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages. */
   transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
-  /** The receipt, or null when the chain does not know the transaction (not yet, or forked out). */
+  /**
+   * The receipt from the newest view (TronGrid: the full node), or null when that view does not
+   * know the transaction (not yet, or forked out).
+   */
   receipt(txHash: string): Promise<TransactionReceipt | null>;
+  /**
+   * The receipt as the solidified chain has it (TronGrid: the solidity node), or null when the
+   * transaction is in no solidified block. Asked before deciding a transaction will never be
+   * mined: the full node behind receipt() can lag the solidity node behind solidifiedBlock().
+   */
+  solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null>;
 }

@@ -1,4 +1,4 @@
-import type { ChainReader } from './chain.ts';
+import type { ChainReader, TransactionReceipt } from './chain.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from './ledger.ts';
 import type { TransactionSigner } from './signer.ts';
@@ -101,8 +101,18 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
   const remaining: Withdrawal[] = [];
   for (const withdrawal of processing) {
     const receipt = await deps.chain.receipt(withdrawal.txHash!);
-    if (receipt && receipt.blockNumber <= solidified.number) {
-      const settled = receipt.result === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, receipt.result, now());
+    const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
+    let verdict: TransactionReceipt | 'expired' | null = receipt && receipt.blockNumber <= solidified.number ? receipt : null;
+    if (!receipt && Date.parse(solidified.timestamp) > expiresAt) {
+      // The solidified chain is past the expiration and the full node does not know the
+      // transaction. The full node may lag the solidity node that gave `solidified` (TronGrid
+      // serves them from different machines): failing a transfer that went through would hand
+      // its funds back, to be withdrawn twice. Only when the solidity node does not know it
+      // either can it never be mined.
+      verdict = (await deps.chain.solidifiedReceipt(withdrawal.txHash!)) ?? 'expired';
+    }
+    if (verdict) {
+      const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, verdict.result, now());
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
         if (settled.after.status === 'completed') result.completed++;
         else result.failed++;
@@ -111,16 +121,6 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
     }
     remaining.push(withdrawal);
     if (receipt) continue; // in a block, not yet solidified
-    const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
-    if (Date.parse(solidified.timestamp) > expiresAt) {
-      // The solidified chain is past the expiration and does not have it: it can never be mined.
-      const settled = fail(withdrawal, 'TRANSACTION_EXPIRED', now());
-      if (await deps.store.transition(withdrawal, settled.after, settled)) {
-        result.failed++;
-        remaining.pop();
-      }
-      continue;
-    }
     if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
       await broadcastStored(deps, withdrawal, now);
       result.rebroadcast++;

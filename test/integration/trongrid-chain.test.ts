@@ -478,6 +478,24 @@ describe('TronGridChain receipt', () => {
   });
 });
 
+describe('TronGridChain solidifiedReceipt', () => {
+  it('reads the solidity node: walletsolidity/gettransactioninfobyid, same TransactionInfo shape', async () => {
+    const tx = txId(0xabc);
+    script = [{ body: transactionInfo(tx, 'SUCCESS') }];
+
+    const receipt = await chain().solidifiedReceipt(tx);
+
+    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS' });
+    expect(requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/walletsolidity/gettransactioninfobyid', { value: tx }]]);
+  });
+
+  it('returns null when the solidity node does not know the transaction ({})', async () => {
+    script = [{ body: {} }];
+
+    await expect(chain().solidifiedReceipt(txId(0x123))).resolves.toBeNull();
+  });
+});
+
 describe('TronGridChain API key', () => {
   it('sends TRON-PRO-API-KEY when configured, and no such header otherwise', async () => {
     script = [{ body: block(BASE_BLOCK) }, { body: block(BASE_BLOCK) }];

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
 import { sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
@@ -10,10 +10,12 @@ import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { SandboxChain, SANDBOX_FAILING_ADDRESS } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
+import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { keys } from '#adapters/dynamo/keys';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+import { startTronGridStub, transactionInfo, tronBlock, type TronGridStub } from '../support/trongrid-stub.ts';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const BLOCK_MS = 3000;
@@ -197,7 +199,86 @@ describe('sending withdrawals on chain', () => {
   });
 });
 
+describe('settling past the expiration on TronGrid, whose full node can lag its solidity node', () => {
+  let stub: TronGridStub;
+  beforeAll(async () => {
+    stub = await startTronGridStub();
+  });
+  afterAll(() => stub.close());
+
+  const lost: Broadcaster = {
+    broadcast: async () => {
+      throw new Error('TronGrid unavailable');
+    },
+  };
+
+  /**
+   * A withdrawal signed and stored, settled against a loopback TronGrid whose solidified block is
+   * past its expiration, whose full node does not know it, and whose solidity node answers
+   * `solidity` (a receipt, or {}).
+   */
+  async function settleOnTronGrid(solidity: 'SUCCESS' | 'REVERT' | 'unknown') {
+    const withdrawal = await withdraw(destination, '7');
+    await sendWithdrawals({ ...deps, broadcaster: lost });
+    const stored = (await deps.store.withdrawalsInStatus('processing', 100)).find((w) => w.id === withdrawal.id)!;
+    const expiresAt = Date.parse(stored.transaction!.expiresAt);
+    clock = expiresAt + 60_000;
+    stub.reset();
+    stub.handle = ({ path }) => {
+      if (path === '/walletsolidity/getnowblock') return { body: tronBlock(70_000_100, expiresAt + 3_000) };
+      if (path === '/wallet/gettransactioninfobyid') return { body: {} };
+      if (path === '/walletsolidity/gettransactioninfobyid') {
+        return { body: solidity === 'unknown' ? {} : transactionInfo(stored.txHash!, 70_000_050, expiresAt - 30_000, solidity) };
+      }
+      return { status: 404, body: { Error: `no answer for ${path}` } };
+    };
+    const outcome = await settleWithdrawals({ ...deps, chain: new TronGridChain({ baseUrl: stub.baseUrl }), broadcaster: lost });
+    return { withdrawal, outcome };
+  }
+
+  it('settles as completed when only the solidity node has the SUCCESS receipt: the funds left, they are not handed back', async () => {
+    const { withdrawal, outcome } = await settleOnTronGrid('SUCCESS');
+
+    expect(outcome).toMatchObject({ completed: 1, failed: 0 });
+    expect(stub.requests.map((r) => r.path)).toEqual(['/walletsolidity/getnowblock', '/wallet/gettransactioninfobyid', '/walletsolidity/gettransactioninfobyid']);
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', failureReason: null });
+    expect(await balance()).toMatchObject({ available: usdt('992'), locked: 0n });
+    expect(await eventTypes()).toContain('withdrawal.completed');
+    expect(await eventTypes()).not.toContain('withdrawal.failed');
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it("fails with the receipt's result when the solidity node has it failed", async () => {
+    const { withdrawal } = await settleOnTronGrid('REVERT');
+
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'REVERT' });
+    expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+  });
+
+  it('fails as TRANSACTION_EXPIRED, funds returned, only when neither node knows the transaction', async () => {
+    const { withdrawal, outcome } = await settleOnTronGrid('unknown');
+
+    expect(outcome).toMatchObject({ completed: 0, failed: 1 });
+    expect(stub.requests.map((r) => r.path)).toContain('/walletsolidity/gettransactioninfobyid');
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSACTION_EXPIRED' });
+    expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+});
+
 describe('the sandbox chain as a broadcast target', () => {
+  it('answers solidifiedReceipt only once the block is solidified, as a solidity node does', async () => {
+    const unsigned = await deps.builder.usdtTransfer({ from: await deps.signer.address(), to: destination, amount: 1n });
+    const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
+    await chain.broadcast({ ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] });
+    advanceBlocks(1);
+
+    expect(await chain.receipt(unsigned.txId)).toMatchObject({ result: 'SUCCESS' });
+    expect(await chain.solidifiedReceipt(unsigned.txId)).toBeNull();
+    advanceBlocks(18);
+    expect(await chain.solidifiedReceipt(unsigned.txId)).toMatchObject({ txHash: unsigned.txId, result: 'SUCCESS' });
+  });
+
   it('refuses a transaction signed by another key than its owner', async () => {
     const unsigned = await deps.builder.usdtTransfer({ from: await deps.signer.address(), to: destination, amount: 1n });
     const stranger = new LocalKeySigner('2'.repeat(64));

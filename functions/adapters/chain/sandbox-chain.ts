@@ -112,6 +112,12 @@ export class SandboxChain implements ChainReader {
     return { txHash, blockNumber, result: Item.result as ReceiptResult };
   }
 
+  /** The receipt once its block has solidified, as TRON's solidity node answers. */
+  async solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null> {
+    const receipt = await this.receipt(txHash);
+    return receipt && receipt.blockNumber <= (await this.solidifiedBlock()).number ? receipt : null;
+  }
+
   /** Puts a token transfer into the next block, as a wallet's broadcast would. */
   async submitTransfer(input: SandboxTransferInput): Promise<{ txHash: string; blockNumber: number }> {
     const txHash = input.txHash ?? randomBytes(32).toString('hex');

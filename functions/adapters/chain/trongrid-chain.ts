@@ -204,24 +204,18 @@ export class TronGridChain implements ChainReader {
    * solidifiedBlock() by the caller.
    */
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
-    if (!TX_HASH_PATTERN.test(txHash)) throw new Error(`txHash must be 64 hex characters, got ${JSON.stringify(txHash)}`);
-    const path = '/wallet/gettransactioninfobyid';
-    const body = await this.request('POST', path, { body: { value: txHash } });
-    if (!isObject(body)) throw new ChainResponseError(`${path} answered ${describe(body)}, expected an object`, { path });
-    // java-tron answers {} for a transaction it does not know (not yet in a block, or forked out).
-    if (Object.keys(body).length === 0) return null;
-    if (typeof body.id !== 'string' || body.id.toLowerCase() !== txHash.toLowerCase()) {
-      throw new ChainResponseError(`${path} answered for transaction ${describe(body.id)}, asked for ${txHash}`, { path });
-    }
-    if (!isBlockNumber(body.blockNumber)) throw new ChainResponseError(`${path} answered blockNumber ${describe(body.blockNumber)}`, { path });
-    // receipt.result is the contract's outcome (SUCCESS, REVERT, OUT_OF_ENERGY…); a plain TRX
-    // transfer has none, and the top-level result is then the only verdict (FAILED, or absent).
-    const contractResult = isObject(body.receipt) ? body.receipt.result : undefined;
-    const result = typeof contractResult === 'string' && contractResult !== '' ? contractResult : body.result === 'FAILED' ? 'FAILED' : 'SUCCESS';
-    return { txHash: body.id, blockNumber: body.blockNumber, result };
+    return this.transactionInfo('/wallet/gettransactioninfobyid', txHash);
   }
 
-  /** Header only (`detail: false`): wallet/getblockbynum would also download every transaction. */
+  /**
+   * The solidity node's walletsolidity/gettransactioninfobyid: the same TransactionInfo shape
+   * (tron-notes, Reading the chain), answered only for transactions in solidified blocks. TronGrid
+   * serves /wallet and /walletsolidity from different nodes, and a full node may lag.
+   */
+  async solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null> {
+    return this.transactionInfo('/walletsolidity/gettransactioninfobyid', txHash);
+  }
+
   /**
    * Broadcasts a signed transaction. A rebroadcast of one the network already has answers
    * DUP_TRANSACTION_ERROR: that is success for us (../shared/tron-notes.md, Sending).
@@ -282,6 +276,25 @@ export class TronGridChain implements ChainReader {
     return BigInt(`0x${result}`);
   }
 
+  /** java-tron's TransactionInfo, the same shape from /wallet and /walletsolidity. */
+  private async transactionInfo(path: string, txHash: string): Promise<TransactionReceipt | null> {
+    if (!TX_HASH_PATTERN.test(txHash)) throw new Error(`txHash must be 64 hex characters, got ${JSON.stringify(txHash)}`);
+    const body = await this.request('POST', path, { body: { value: txHash } });
+    if (!isObject(body)) throw new ChainResponseError(`${path} answered ${describe(body)}, expected an object`, { path });
+    // java-tron answers {} for a transaction it does not know (not yet in a block, or forked out).
+    if (Object.keys(body).length === 0) return null;
+    if (typeof body.id !== 'string' || body.id.toLowerCase() !== txHash.toLowerCase()) {
+      throw new ChainResponseError(`${path} answered for transaction ${describe(body.id)}, asked for ${txHash}`, { path });
+    }
+    if (!isBlockNumber(body.blockNumber)) throw new ChainResponseError(`${path} answered blockNumber ${describe(body.blockNumber)}`, { path });
+    // receipt.result is the contract's outcome (SUCCESS, REVERT, OUT_OF_ENERGY…); a plain TRX
+    // transfer has none, and the top-level result is then the only verdict (FAILED, or absent).
+    const contractResult = isObject(body.receipt) ? body.receipt.result : undefined;
+    const result = typeof contractResult === 'string' && contractResult !== '' ? contractResult : body.result === 'FAILED' ? 'FAILED' : 'SUCCESS';
+    return { txHash: body.id, blockNumber: body.blockNumber, result };
+  }
+
+  /** Header only (`detail: false`): wallet/getblockbynum would also download every transaction. */
   private async blockByNumber(number: number): Promise<ChainBlock> {
     const path = '/wallet/getblock';
     const body = await this.request('POST', path, { body: { id_or_num: String(number), detail: false } });
