@@ -1,3 +1,6 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { parseAmount } from '#domain/money';
@@ -17,6 +20,36 @@ const RATE = Number(process.env.BENCH_SOAK_RATE ?? 20);
 const SAMPLE_SECONDS = 10;
 const COMPANIES = 4;
 const GROWTH_LIMIT = 0.2;
+/** BENCH_SOAK_HEAP_SNAPSHOTS=1: a heap snapshot after the warm-up and one at the end, to compare. */
+const SNAPSHOTS = process.env.BENCH_SOAK_HEAP_SNAPSHOTS === '1';
+
+interface MemorySample {
+  at: number;
+  rss: number;
+  heap: number;
+  external: number;
+  dynamo: number | null;
+}
+
+/**
+ * Memory after a full collection when the bench runs with --expose-gc: between collections V8
+ * keeps garbage as long as it likes, so a sample without one measures the collector's schedule
+ * as much as what the process holds.
+ */
+async function memorySample(at: number, dynamoPid: number | undefined): Promise<MemorySample> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) {
+    gc();
+    gc();
+  }
+  const usage = process.memoryUsage();
+  return { at, rss: usage.rss, heap: usage.heapUsed, external: usage.external + usage.arrayBuffers, dynamo: await rssOfPid(dynamoPid) };
+}
+
+function snapshot(label: string): string {
+  mkdirSync('.bench-snapshots', { recursive: true });
+  return writeHeapSnapshot(join('.bench-snapshots', `soak-${label}-${Date.now()}.heapsnapshot`));
+}
 
 /**
  * Issue 8, soak (opt-in: BENCH_SOAK_MINUTES): the mixed workload at a moderate fixed rate for N
@@ -57,12 +90,14 @@ export const soakScenario: Scenario = {
 
     const loops: Loops[] = [startChainJobs(1000), await startWebhookLoops(250)];
     const generator = new MixedGenerator();
-    const samples: { at: number; rss: number; heap: number; dynamo: number | null }[] = [];
+    const samples: MemorySample[] = [];
     const results: MixedResult[] = [];
     let paid = 0;
     const paidIds = new Set<string>();
     const started = Date.now();
     const end = started + SOAK_MINUTES * 60_000;
+    const warmupSeconds = Math.max(60, SOAK_MINUTES * 60 * 0.2);
+    let snapshotAfterWarmup: string | null = null;
     try {
       while (Date.now() < end) {
         const segment = generator.run({ apiUrl: runtime.apiUrl, companies, rate: RATE, seconds: SAMPLE_SECONDS, maxInFlight: 256, tag: `soak-${samples.length}` });
@@ -79,14 +114,18 @@ export const soakScenario: Scenario = {
           paidIds.add(String(deposit.body.data?.id));
         }
         results.push(await segment);
-        const usage = process.memoryUsage();
-        samples.push({ at: (Date.now() - started) / 1000, rss: usage.rss, heap: usage.heapUsed, dynamo: await rssOfPid(dynamoPid) });
+        const sample = await memorySample((Date.now() - started) / 1000, dynamoPid);
+        samples.push(sample);
+        if (SNAPSHOTS && sample.at >= warmupSeconds && !snapshotAfterWarmup) snapshotAfterWarmup = snapshot('after-warmup');
         const last = summariseMixed(RATE, results[results.length - 1]!);
-        log(`  ${samples[samples.length - 1]!.at.toFixed(0)} s: rss ${mib(usage.rss)}, heap ${mib(usage.heapUsed)}, p99 ${last.p99.toFixed(0)} ms, delivered ${receiver.eventIds.size}`);
+        log(
+          `  ${sample.at.toFixed(0)} s: rss ${mib(sample.rss)}, after GC: heap ${mib(sample.heap)}, external ${mib(sample.external)}; p99 ${last.p99.toFixed(0)} ms, delivered ${receiver.eventIds.size}`,
+        );
       }
     } finally {
       await generator.close();
     }
+    const snapshotAtEnd = SNAPSHOTS ? snapshot('end') : null;
 
     // Drain: the chain jobs stopped once the deposits paid are complete (or 60 s), then wait until
     // the dispatcher has nothing left and every event of the soak's companies has arrived.
@@ -110,11 +149,11 @@ export const soakScenario: Scenario = {
     await receiver.stop();
     db.destroy();
 
-    const warmupSeconds = Math.max(60, SOAK_MINUTES * 60 * 0.2);
     const afterWarmup = samples.filter((s) => s.at >= warmupSeconds);
     const base = afterWarmup[0];
     const final = samples[samples.length - 1];
     const growth = base && final ? final.rss / base.rss - 1 : Number.NaN;
+    const heapGrowth = base && final ? final.heap / base.heap - 1 : Number.NaN;
     const peak = afterWarmup.reduce((max, s) => Math.max(max, s.rss), 0);
     if (lost.length) failures.push(`${lost.length} of ${events.length} events not delivered (e.g. ${lost.slice(0, 3).join(', ')})`);
     if (undispatched !== 0) failures.push(`${undispatched} events still undispatched after the drain`);
@@ -131,8 +170,10 @@ export const soakScenario: Scenario = {
         { title: `Mixed workload over the whole soak (${RATE} ops/s offered)`, columns: MIXED_COLUMNS, rows: [mixedRow(overall)] },
         {
           title: 'RSS samples (every 10 s; every 6th shown, and the last)',
-          columns: ['second', 'bench process rss', 'heap used', 'DynamoDB Local rss'],
-          rows: samples.filter((_, i) => i % 6 === 0 || i === samples.length - 1).map((s) => [Math.round(s.at), mib(s.rss), mib(s.heap), mib(s.dynamo)]),
+          columns: ['second', 'bench process rss (after GC)', 'heap used (after GC)', 'external + array buffers', 'DynamoDB Local rss'],
+          rows: samples
+            .filter((_, i) => i % 6 === 0 || i === samples.length - 1)
+            .map((s) => [Math.round(s.at), mib(s.rss), mib(s.heap), mib(s.external), mib(s.dynamo)]),
         },
         {
           title: 'Events',
@@ -154,11 +195,18 @@ export const soakScenario: Scenario = {
           met: Number.isFinite(growth) && growth <= GROWTH_LIMIT,
           detail: base && final ? `${mib(base.rss)} at ${Math.round(base.at)} s → ${mib(final.rss)} at ${Math.round(final.at)} s (${(growth * 100).toFixed(1)} %), peak ${mib(peak)}` : 'too short for a sample after the warm-up',
         },
+        {
+          goal: `live heap (after a full GC) growth after warm-up ≤ ${GROWTH_LIMIT * 100} %`,
+          met: Number.isFinite(heapGrowth) && heapGrowth <= GROWTH_LIMIT,
+          detail: base && final ? `${mib(base.heap)} → ${mib(final.heap)} (${(heapGrowth * 100).toFixed(1)} %)` : 'too short for a sample after the warm-up',
+        },
         { goal: 'no event lost', met: lost.length === 0 && undispatched === 0, detail: `${events.length - lost.length}/${events.length} delivered` },
         { goal: 'every balance equals the sum of its ledger postings', met: ledger.mismatches.length === 0, detail: `${ledger.companies} companies: ${ledger.mismatches.length ? 'FAIL' : 'PASS'}` },
       ],
       failures,
       notes: [
+        ...(typeof globalThis.gc === 'function' ? [] : ['global.gc was not exposed (run the bench with --expose-gc, as `npm run bench` does): samples were taken without a forced GC.']),
+        ...(snapshotAtEnd ? [`Heap snapshots: ${snapshotAfterWarmup ?? '(none after warm-up)'} and ${snapshotAtEnd} (open both in Chrome DevTools, Memory, Comparison).`] : []),
         `Warm-up excluded from the growth figure: the first ${warmupSeconds.toFixed(0)} s. RSS is this process's: API, chain jobs, dispatcher, sender and receiver (which keeps one small record per delivery).`,
         'Mix as in load-knee; chain jobs every 1 s, dispatcher every 250 ms (the local runtime defaults), sandbox blocks every 100 ms.',
       ],
