@@ -45,6 +45,7 @@ import { accept } from './nag-suppressions.ts';
 import { OperationsAlarms } from './observability.ts';
 import type { StageConfig } from './stages.ts';
 import { ApiFirewall } from './waf.ts';
+import { WebhookSecrets } from './webhook-secrets.ts';
 
 /** A batch's messages are sent in parallel, each given at most the contract's 15 s. */
 const WEBHOOK_SENDER_TIMEOUT = Duration.seconds(30);
@@ -86,6 +87,8 @@ export class CambioStack extends Stack {
 
     const { sender, sweeper } = this.chainPollers(config);
     this.webhookDelivery(config);
+    // The KMS key that seals webhook signing secrets, granted to the create route and the sender.
+    WebhookSecrets.forStack(this, config.stage);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table });
     const exportCheck = this.financeExportCheck(config);

@@ -71,6 +71,12 @@ export interface StageConfig {
     /** The dispatcher's sweep takes events undispatched for at least this long: 0 where the sweep is
      * the only dispatcher (local), a minute where the stream dispatches first. */
     WEBHOOK_SWEEP_MIN_AGE_MS: string;
+    /** What seals webhook signing secrets (functions/adapters/webhook-secrets/from-env.ts): `kms`, whose
+     * key the stack names to the create-webhook route and the sender alone (lib/webhook-secrets.ts),
+     * or `local` (local stage only). */
+    WEBHOOK_SECRET_SEALER: 'kms' | 'local';
+    /** The local runtime's AES-256 sealing key (hex): sandbox data only, never a deployed stage's. */
+    LOCAL_WEBHOOK_SEALING_KEY?: string;
   };
   /**
    * The BIP44 account xpub (m/44'/195'/0') deposit addresses derive from: a literal for local
@@ -116,6 +122,9 @@ export const STAGES: Record<StageName, StageConfig> = {
       WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
       WEBHOOK_TIMEOUT_MS: '15000',
       WEBHOOK_SWEEP_MIN_AGE_MS: '0',
+      WEBHOOK_SECRET_SEALER: 'local',
+      // sha256("cambio local webhook sealing key").
+      LOCAL_WEBHOOK_SEALING_KEY: '88b4b0ccb525f7fc32486b4c22f6acc4c55580490f899f11d41ef9c2b219a4e8',
     },
     // The public BIP39 test mnemonic ("abandon" x11 + "about"): local sandbox money only.
     depositAccountXpub: { value: TEST_MNEMONIC_ACCOUNT_XPUB },
@@ -148,6 +157,7 @@ export const STAGES: Record<StageName, StageConfig> = {
       WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
       WEBHOOK_TIMEOUT_MS: '15000',
       WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
+      WEBHOOK_SECRET_SEALER: 'kms',
     },
     depositAccountXpub: { ssmParameter: '/cambio/sandbox/deposit-account-xpub' },
   },
@@ -184,6 +194,7 @@ export const STAGES: Record<StageName, StageConfig> = {
       WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
       WEBHOOK_TIMEOUT_MS: '15000',
       WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
+      WEBHOOK_SECRET_SEALER: 'kms',
     },
     depositAccountXpub: { ssmParameter: '/cambio/production/deposit-account-xpub' },
   },

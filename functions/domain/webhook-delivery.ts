@@ -1,4 +1,5 @@
 import { checkWebhookUrl, UrlRefusedError, type CheckedTarget, type Resolver, type UrlPolicy } from './webhook-url.ts';
+import { openSigningSecret, type WebhookSecretSealer } from './webhook-secrets.ts';
 import { signWebhook, subscribesTo, type Webhook } from './webhooks.ts';
 
 /**
@@ -155,13 +156,15 @@ export interface SenderDeps {
   queue: DeliveryQueue;
   post: WebhookPoster;
   settings: SenderSettings;
+  /** Opens each webhook's sealed secret to sign with (./webhook-secrets.ts). */
+  sealer: WebhookSecretSealer;
   random?: () => number;
   now?: () => Date;
 }
 
 /**
  * One try of one message. Resolves once the message can be deleted (its follow-up, if any, is
- * queued); throws when it must be received again (the store or the queue failed).
+ * queued); throws when it must be received again (the store, the queue or the sealer failed).
  */
 export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): Promise<SendOutcome> {
   const clock = deps.now ?? (() => new Date());
@@ -185,6 +188,9 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   if (delivery?.status === 'succeeded' && delivery.round >= message.round) return 'duplicate';
 
   const { settings } = deps;
+  // A secret that cannot be opened (KMS unreachable or refusing) is not the receiver's failure: the
+  // message is received again, as when the store fails.
+  const secret = await openSigningSecret(deps.sealer, webhook);
   const timestamp = Math.floor(now.getTime() / 1000);
   const started = performance.now();
   let result: PostResult;
@@ -196,7 +202,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
         'User-Agent': USER_AGENT,
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(webhook.secret, event.id, timestamp, event.payload),
+        'webhook-signature': signWebhook(secret, event.id, timestamp, event.payload),
       },
       body: event.payload,
       timeoutMs: settings.timeoutMs,

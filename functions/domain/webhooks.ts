@@ -3,12 +3,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { ApiError, notFound } from './errors.ts';
 import type { EventType } from './events.ts';
 import { isId, newId } from './ids.ts';
+import { signingContext, type WebhookSecretSealer } from './webhook-secrets.ts';
 import { requireWebhookUrl, type Resolver, type UrlPolicy } from './webhook-url.ts';
 
 /**
  * Webhook registrations (../shared/api-contract.md, Webhooks). The signing secret is a shared HMAC
- * key (Standard Webhooks), so it is stored as issued and shown once, in the POST response; see
- * docs/api-notes.md (Webhooks) for how it is protected.
+ * key (Standard Webhooks): it is shown once, in the POST response, and stored only sealed
+ * (./webhook-secrets.ts; docs/api-notes.md, Webhooks).
  */
 export type WebhookEvents = EventType[] | ['*'];
 
@@ -19,8 +20,9 @@ export interface Webhook {
   events: WebhookEvents;
   description: string | null;
   enabled: boolean;
-  /** `whsec_` + base64 of 24 random bytes. */
-  secret: string;
+  /** The signing secret (`whsec_` + base64 of 24 random bytes) sealed for `webhook-signing`; on
+   * items written before sealing, the plain secret itself (./webhook-secrets.ts `openSigningSecret`). */
+  sealedSecret: string;
   createdAt: string;
   updatedAt: string;
   /** Why Cambio turned it off (a 410 Gone), if it did; cleared by a PUT. */
@@ -41,7 +43,7 @@ export interface WebhookStore {
   getWebhook(companyId: string, webhookId: string): Promise<Webhook | null>;
   /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
   listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage>;
-  /** Replaces an existing webhook (secret and createdAt kept by the caller); false if it is gone. */
+  /** Replaces an existing webhook (sealed secret and createdAt kept by the caller); false if it is gone. */
   replaceWebhook(webhook: Webhook): Promise<boolean>;
   /** Deletes it and frees its slot; false if it did not exist. */
   deleteWebhook(companyId: string, webhookId: string): Promise<boolean>;
@@ -63,29 +65,38 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
+/** A webhook just registered, with its secret in the clear: the one time it exists outside the sealer. */
+export interface CreatedWebhook {
+  webhook: Webhook;
+  secret: string;
+}
+
 export async function createWebhook(
   store: WebhookStore,
   rules: UrlRules,
+  sealer: WebhookSecretSealer,
   companyId: string,
   input: WebhookInput,
   now = new Date(),
-): Promise<Webhook> {
+): Promise<CreatedWebhook> {
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
   const at = now.toISOString();
+  const id = newId('webhook', now.getTime());
+  const secret = newWebhookSecret();
   const webhook: Webhook = {
-    id: newId('webhook', now.getTime()),
+    id,
     companyId,
     url: input.url,
     events: input.events,
     description: input.description ?? null,
     enabled: input.enabled ?? true,
-    secret: newWebhookSecret(),
+    sealedSecret: await sealer.seal(secret, signingContext({ companyId, id })),
     createdAt: at,
     updatedAt: at,
     disabledReason: null,
   };
   await store.createWebhook(webhook, MAX_WEBHOOKS_PER_COMPANY);
-  return webhook;
+  return { webhook, secret };
 }
 
 export async function getWebhook(store: WebhookStore, companyId: string, webhookId: string): Promise<Webhook> {
@@ -151,8 +162,8 @@ export function webhookView(webhook: Webhook) {
 }
 
 /** POST's answer: the record plus the secret, the one time it is shown. */
-export function createdWebhookView(webhook: Webhook) {
-  return { ...webhookView(webhook), secret: webhook.secret };
+export function createdWebhookView({ webhook, secret }: CreatedWebhook) {
+  return { ...webhookView(webhook), secret };
 }
 
 /**

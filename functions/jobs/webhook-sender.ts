@@ -4,6 +4,8 @@ import { dynamoFromEnv } from '#adapters/runtime';
 import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { deliveryQueueFromEnv, senderSettingsFromEnv } from '#adapters/webhooks/from-env';
+import { webhookSecretSealerFromEnv } from '#adapters/webhook-secrets/from-env';
+import { cachingOpens } from '#domain/webhook-secrets';
 import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
@@ -12,6 +14,8 @@ const deps: SenderDeps = {
   queue: deliveryQueueFromEnv(),
   post: postWebhook,
   settings: senderSettingsFromEnv(),
+  // One KMS Decrypt per webhook per few minutes, not per delivery (domain/webhook-secrets.ts).
+  sealer: cachingOpens(webhookSecretSealerFromEnv()),
 };
 
 /** Outcomes counted as metrics: a delivery given up for good (its last try failed, or a 410 disabled

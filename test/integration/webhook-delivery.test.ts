@@ -18,6 +18,9 @@ import {
 } from '#domain/webhook-delivery';
 import type { Resolver } from '#domain/webhook-url';
 import { newWebhookSecret, type Webhook } from '#domain/webhooks';
+import { signingContext } from '#domain/webhook-secrets';
+import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
+import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -25,6 +28,7 @@ let db: ReturnType<typeof createDocumentClient>;
 let tableName: string;
 let store: DynamoWebhookStore;
 const receivers: WebhookReceiver[] = [];
+const sealer = new LocalSecretSealer(STAGES.local.functionEnvironment.LOCAL_WEBHOOK_SEALING_KEY!);
 
 beforeAll(async () => {
   ({ db, tableName } = await freshTable());
@@ -67,23 +71,27 @@ async function startReceiver(): Promise<WebhookReceiver> {
   return receiver;
 }
 
-async function registerWebhook(companyId: string, overrides: Partial<Webhook> = {}): Promise<Webhook> {
+/** A webhook stored as POST /v1/webhooks stores it (its secret sealed), with the secret the
+ * receiver verifies with. */
+async function registerWebhook(companyId: string, overrides: Partial<Webhook> = {}): Promise<Webhook & { secret: string }> {
   const at = new Date().toISOString();
+  const id = newId('webhook');
+  const secret = newWebhookSecret();
   const webhook: Webhook = {
-    id: newId('webhook'),
+    id,
     companyId,
     url: 'http://127.0.0.1:9/hooks',
     events: ['*'],
     description: null,
     enabled: true,
-    secret: newWebhookSecret(),
+    sealedSecret: await sealer.seal(secret, signingContext({ companyId, id })),
     createdAt: at,
     updatedAt: at,
     disabledReason: null,
     ...overrides,
   };
   await store.createWebhook(webhook, 10);
-  return webhook;
+  return { ...webhook, secret };
 }
 
 /** An event written the way every state change writes one (transaction.ts `event()`). */
@@ -172,7 +180,7 @@ describe('dispatch', () => {
     expect((await eventItem(company, event.id)).GSI1PK).toBe('EVENTS#UNDISPATCHED');
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
     const queued = delivery.queue.peek().filter((body) => body.includes(event.id));
-    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(queued).toHaveLength(2);
     expect(receiver.deliveries.length).toBeGreaterThanOrEqual(1);
@@ -205,7 +213,7 @@ describe('send', () => {
     const delivery = queues();
 
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
     const [received] = receiver.deliveries;
@@ -242,7 +250,7 @@ describe('send', () => {
     };
 
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, post, settings: settings() }, delivery.queue);
+    await runSender({ store, queue: delivery, sealer, post, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(receiver.deliveries[0]!.headers['webhook-id']).toBe(event.id);
@@ -269,7 +277,7 @@ describe('send', () => {
     const delivery = queues();
 
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(10);
     expect(new Set(receiver.deliveries.map((d) => d.headers['webhook-id']))).toEqual(new Set([event.id]));
@@ -292,7 +300,7 @@ describe('send', () => {
     const delivery = queues();
 
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, post: postWebhook, settings: settings() }, delivery.queue);
+    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(await store.getWebhook(company, webhook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
@@ -314,7 +322,7 @@ describe('send', () => {
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
     const [first] = delivery.queue.receive(1);
 
-    expect(await sendDelivery({ store, queue: delivery, post: postWebhook, settings: settings() }, JSON.parse(first!.body))).toBe('retrying');
+    expect(await sendDelivery({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, JSON.parse(first!.body))).toBe('retrying');
 
     const item = await deliveryItem(company, event.id, webhook.id);
     const waited = Date.parse(item!.nextAttemptAt) - Date.parse(item!.attempts[0].at);
@@ -333,7 +341,7 @@ describe('send', () => {
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
     const [first] = delivery.queue.receive(1);
 
-    await sendDelivery({ store, queue: delivery, post: postWebhook, settings: settings({ timeoutMs: 150 }) }, JSON.parse(first!.body));
+    await sendDelivery({ store, queue: delivery, sealer, post: postWebhook, settings: settings({ timeoutMs: 150 }) }, JSON.parse(first!.body));
 
     const attempt = (await deliveryItem(company, event.id, webhook.id))!.attempts[0];
     expect(attempt).toMatchObject({ statusCode: null, error: 'no answer within 150 ms' });
@@ -344,15 +352,15 @@ describe('send', () => {
     const company = companyId();
     const receiver = await startReceiver();
     // Registered while it looked public; written directly, as registration would have refused it now.
-    const good: Webhook = { ...(await registerWebhook(company)), url: `http://receiver.test:${receiver.port}/hooks` };
-    const rebound: Webhook = { ...(await registerWebhook(company)), url: `https://rebound.test:${receiver.port}/hooks` };
+    const { secret, ...good } = { ...(await registerWebhook(company)), url: `http://receiver.test:${receiver.port}/hooks` };
+    const { secret: _other, ...rebound } = { ...(await registerWebhook(company)), url: `https://rebound.test:${receiver.port}/hooks` };
     for (const webhook of [good, rebound]) await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem(webhook) }));
-    receiver.secret = good.secret;
+    receiver.secret = secret;
     const event = await writeEvent(company);
     const delivery = queues();
 
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, post: postWebhook, settings: settings({ retryScheduleMs: [] }) }, delivery.queue);
+    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings({ retryScheduleMs: [] }) }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(receiver.deliveries[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
@@ -369,7 +377,7 @@ describe('send', () => {
     const gone = await registerWebhook(company, { url: receiver.url() });
     receiver.secret = webhook.secret;
     const event = await writeEvent(company);
-    const deps = { store, queue: queues(), post: postWebhook, settings: settings() };
+    const deps = { store, queue: queues(), sealer, post: postWebhook, settings: settings() };
     const message = { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 };
     await store.deleteWebhook(company, gone.id);
 
@@ -379,6 +387,57 @@ describe('send', () => {
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(await deliveryItem(company, event.id, gone.id)).toMatchObject({ status: 'cancelled', reason: 'webhook deleted' });
+  });
+});
+
+describe('sealed secrets', () => {
+  it('stores the secret sealed: the webhook item holds neither the secret nor its key bytes', async () => {
+    const company = companyId();
+    const webhook = await registerWebhook(company);
+
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(company, webhook.id), ConsistentRead: true }));
+
+    expect(Item!.secret).toBeUndefined();
+    expect(Item!.sealedSecret).toMatch(/^local:[A-Za-z0-9+/]+=*$/);
+    const stored = JSON.stringify(Item);
+    expect(stored).not.toContain(webhook.secret);
+    expect(stored).not.toContain(webhook.secret.slice('whsec_'.length));
+  });
+
+  it('still signs with a secret stored in the clear before sealing (a legacy `secret` attribute), and a PUT keeps it where it was', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const { secret, sealedSecret: _sealed, ...webhook } = await registerWebhook(company, { url: receiver.url() });
+    await db.send(
+      new PutCommand({ TableName: tableName, Item: { ...keys.webhook(company, webhook.id), type: 'Webhook', ...webhook, secret } }),
+    );
+    receiver.secret = secret;
+    const event = await writeEvent(company);
+    const delivery = queues();
+
+    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await store.replaceWebhook({ ...(await store.getWebhook(company, webhook.id))!, description: 'renamed' });
+
+    expect(receiver.deliveries.map((d) => [d.headers['webhook-id'], d.verifyError])).toEqual([[event.id, null]]);
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(company, webhook.id), ConsistentRead: true }));
+    expect(Item).toMatchObject({ secret, description: 'renamed' });
+    expect(Item!.sealedSecret).toBeUndefined();
+  });
+
+  it('does not sign with a sealed secret copied from another webhook: the try throws (the message comes back) and nothing is sent', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const victim = await registerWebhook(company, { url: receiver.url() });
+    const { secret: _own, ...attacker } = await registerWebhook(company, { url: receiver.url() });
+    await store.replaceWebhook({ ...attacker, sealedSecret: victim.sealedSecret });
+    const event = await writeEvent(company);
+    const message = { companyId: company, eventId: event.id, webhookId: attacker.id, round: 0, attempt: 1 };
+
+    await expect(sendDelivery({ store, queue: queues(), sealer, post: postWebhook, settings: settings() }, message)).rejects.toThrow(
+      'does not open for this webhook',
+    );
+    expect(receiver.deliveries).toHaveLength(0);
   });
 });
 

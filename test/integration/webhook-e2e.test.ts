@@ -1,7 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
+import { keys } from '#adapters/dynamo/keys';
+import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { domainEvent } from '#domain/events';
+import { newId } from '#domain/ids';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import type { LocalRuntime } from '#local/runtime';
@@ -79,6 +84,55 @@ describe('a webhook registered on the local runtime', () => {
   });
 });
 
+describe('the signing secret at rest', () => {
+  /** Every item of the table as the daily export carries it (docs/data-model.md). */
+  async function wholeTable(): Promise<string> {
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    const items: unknown[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new ScanCommand({ TableName: runtime.tableName, ConsistentRead: true, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    db.destroy();
+    return JSON.stringify(items);
+  }
+
+  it('is in no item of the table (webhook or idempotency record), yet a replay returns it and deliveries verify with it', async () => {
+    const headers = { 'Idempotency-Key': `sealed-${Date.now()}` };
+    const body = { url: receiver.url('/sealed'), events: ['withdrawal.completed'] };
+
+    const registered = await call('POST', '/webhooks', { body, headers });
+
+    expect(registered.status).toBe(201);
+    const { id, secret } = registered.body.data as { id: string; secret: string };
+    const keyBytes = secret.slice('whsec_'.length);
+    const table = await wholeTable();
+    expect(table).not.toContain(secret);
+    expect(table).not.toContain(keyBytes);
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.webhook(runtime.sandbox.companyId, id) }));
+    expect(Item!.secret).toBeUndefined();
+    expect(Item!.sealedSecret).toMatch(/^local:/);
+
+    // The Idempotency-Key replay: the first answer, byte for byte, secret included.
+    const replayed = await call('POST', '/webhooks', { body, headers });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.text).toBe(registered.text);
+
+    // A delivery, signed by the sender with the secret it opened.
+    receiver.deliveries.length = 0;
+    receiver.secret = secret;
+    const event = domainEvent(runtime.sandbox.companyId, 'withdrawal.completed', { id: newId('withdrawal'), status: 'completed' }, new Date());
+    await new MoneyTransaction(runtime.tableName).event(event).commit(db);
+    db.destroy();
+    const deliveries = await receiver.waitFor(1, 10_000);
+
+    expect(deliveries.map((delivery) => [delivery.headers['webhook-id'], delivery.verifyError])).toEqual([[event.id, null]]);
+  });
+});
+
 describe('npm run events:redeliver', () => {
   const run = (...args: string[]) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'local/events-redeliver.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
@@ -91,3 +145,4 @@ describe('npm run events:redeliver', () => {
     expect(unknownType.stderr).toContain('deposit.nope is not an event type');
   });
 });
+

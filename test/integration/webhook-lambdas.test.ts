@@ -1,3 +1,4 @@
+import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
@@ -9,6 +10,8 @@ import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
 import { domainEvent } from '#domain/events';
 import { newId } from '#domain/ids';
+import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
+import { signingContext } from '#domain/webhook-secrets';
 import { newWebhookSecret, type Webhook } from '#domain/webhooks';
 import { freshTable } from '../support/dynamo.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -16,11 +19,30 @@ import { WebhookReceiver } from '../support/webhook-receiver.ts';
 /**
  * The two Lambdas as AWS runs them: the dispatcher on a DynamoDB stream batch, the sender on an SQS
  * batch with partial failures, against SQS mocked by aws-sdk-client-mock (no AWS here) and DynamoDB
- * Local. The contract's own retry schedule is in force (5 s first).
+ * Local. The contract's own retry schedule is in force (5 s first). Secrets are sealed by KMS, as
+ * in a deployed stage, mocked by a stand-in that opens a ciphertext only with the key and
+ * encryption context it was made with, as KMS does.
  */
 const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/WebhookQueue';
 const DLQ_URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/WebhookDlq';
+const KEY_ARN = 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000';
 const sqs = mockClient(SQSClient);
+const kms = mockClient(KMSClient);
+const sealer = new KmsSecretSealer(KEY_ARN);
+
+function fakeKms() {
+  kms.on(EncryptCommand).callsFake(({ KeyId, Plaintext, EncryptionContext }) => ({
+    KeyId,
+    CiphertextBlob: Buffer.from(JSON.stringify({ KeyId, plaintext: Buffer.from(Plaintext).toString(), EncryptionContext })),
+  }));
+  kms.on(DecryptCommand).callsFake(({ KeyId, CiphertextBlob, EncryptionContext }) => {
+    const blob = JSON.parse(Buffer.from(CiphertextBlob).toString());
+    if (blob.KeyId !== KeyId || JSON.stringify(blob.EncryptionContext) !== JSON.stringify(EncryptionContext)) {
+      throw Object.assign(new Error('InvalidCiphertextException'), { name: 'InvalidCiphertextException' });
+    }
+    return { KeyId, Plaintext: Buffer.from(blob.plaintext) };
+  });
+}
 let db: ReturnType<typeof createDocumentClient>;
 let tableName: string;
 let store: DynamoWebhookStore;
@@ -42,6 +64,8 @@ beforeAll(async () => {
     WEBHOOK_QUEUE_URL: QUEUE_URL,
     WEBHOOK_DLQ_URL: DLQ_URL,
     WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
+    WEBHOOK_SECRET_SEALER: 'kms',
+    WEBHOOK_SECRET_KMS_KEY_ID: KEY_ARN,
   });
   dispatcher = await import('../../functions/jobs/webhook-dispatcher.ts');
   sender = await import('../../functions/jobs/webhook-sender.ts');
@@ -52,6 +76,8 @@ beforeEach(() => {
   sqs.reset();
   sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
   sqs.on(SendMessageCommand).resolves({});
+  kms.reset();
+  fakeKms();
   receiver.deliveries.length = 0;
   receiver.respond = (_, res) => res.writeHead(200).end();
 });
@@ -64,20 +90,23 @@ afterAll(async () => {
 async function setup(events: Webhook['events'] = ['*']) {
   const companyId = newId('company');
   const at = new Date().toISOString();
+  const id = newId('webhook');
+  const secret = newWebhookSecret();
   const webhook: Webhook = {
-    id: newId('webhook'),
+    id,
     companyId,
     url: receiver.url(),
     events,
     description: null,
     enabled: true,
-    secret: newWebhookSecret(),
+    sealedSecret: await sealer.seal(secret, signingContext({ companyId, id })),
     createdAt: at,
     updatedAt: at,
     disabledReason: null,
   };
   await store.createWebhook(webhook, 10);
-  receiver.secret = webhook.secret;
+  receiver.secret = secret;
+  kms.resetHistory();
   const event = domainEvent(companyId, 'withdrawal.completed', { id: newId('withdrawal'), status: 'completed' }, new Date());
   await new MoneyTransaction(tableName).event(event).commit(db);
   return { companyId, webhook, event };
@@ -161,6 +190,43 @@ describe('sender Lambda on the webhook queue', () => {
     expect(retry!.DelaySeconds).toBeGreaterThanOrEqual(5);
     expect(retry!.DelaySeconds).toBeLessThanOrEqual(6);
     expect(retry!.body).toMatchObject({ ...message(failing, 2), notBefore: expect.any(String) });
+  });
+
+  it('opens a webhook’s sealed secret with one KMS Decrypt, bound to its company and webhook, for a burst of deliveries', async () => {
+    const { companyId, webhook } = await setup();
+    const events = [];
+    for (let i = 0; i < 5; i++) {
+      const event = domainEvent(companyId, 'withdrawal.completed', { id: newId('withdrawal'), status: 'completed' }, new Date());
+      await new MoneyTransaction(tableName).event(event).commit(db);
+      events.push(event);
+    }
+
+    const result = await sender.handler({
+      Records: events.map((event, i) => sqsRecord(`m-${i}`, { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 })),
+    });
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(receiver.deliveries).toHaveLength(5);
+    expect(receiver.deliveries.every((delivery) => delivery.verifyError === null)).toBe(true);
+    const decrypts = kms.commandCalls(DecryptCommand);
+    expect(decrypts).toHaveLength(1);
+    expect(decrypts[0]!.args[0].input).toMatchObject({
+      KeyId: KEY_ARN,
+      EncryptionContext: { purpose: 'webhook-signing', companyId, webhookId: webhook.id },
+    });
+  });
+
+  it('reports the message as failed, and sends nothing, when the secret does not open (KMS refusing, or a ciphertext copied from another webhook)', async () => {
+    const { companyId, event, webhook } = await setup();
+    const other = await setup();
+    // The other webhook's ciphertext written onto this one: KMS sees the wrong encryption context.
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(other.companyId, other.webhook.id) }));
+    await store.replaceWebhook({ ...webhook, sealedSecret: Item!.sealedSecret });
+
+    const result = await sender.handler({ Records: [sqsRecord('m-copied', { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 })] });
+
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-copied' }] });
+    expect(receiver.deliveries).toHaveLength(0);
   });
 
   it('rides waits beyond SQS’s 15 minutes on notBefore: at most 900 s each time, re-delayed until due', async () => {

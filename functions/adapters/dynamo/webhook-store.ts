@@ -17,6 +17,7 @@ import type {
   DispatchStore,
   LoadedDelivery,
 } from '#domain/webhook-delivery';
+import { isPlainSecret } from '#domain/webhook-secrets';
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
@@ -25,8 +26,19 @@ import { MoneyTransaction } from './transaction.ts';
 
 type Item = Record<string, unknown>;
 
+/**
+ * The secret is stored sealed, as `sealedSecret` (domain/webhook-secrets.ts). Items written before
+ * sealing hold the plain secret as `secret`: it is read into `sealedSecret` (which the sender opens
+ * as the plain value it is) and written back under its old name by a PUT, never renamed, so an
+ * item's attribute always says which of the two it holds.
+ */
 export const webhookItem = {
-  toItem: (webhook: Webhook): Item => ({ ...keys.webhook(webhook.companyId, webhook.id), type: ENTITY.webhook, ...webhook }),
+  toItem: ({ sealedSecret, ...webhook }: Webhook): Item => ({
+    ...keys.webhook(webhook.companyId, webhook.id),
+    type: ENTITY.webhook,
+    ...webhook,
+    [isPlainSecret(sealedSecret) ? 'secret' : 'sealedSecret']: sealedSecret,
+  }),
   fromItem: (item: Item): Webhook => ({
     id: item.id as string,
     companyId: item.companyId as string,
@@ -34,7 +46,7 @@ export const webhookItem = {
     events: item.events as Webhook['events'],
     description: (item.description as string | null | undefined) ?? null,
     enabled: item.enabled as boolean,
-    secret: item.secret as string,
+    sealedSecret: (item.sealedSecret ?? item.secret) as string,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
     disabledReason: (item.disabledReason as string | null | undefined) ?? null,

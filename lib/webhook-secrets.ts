@@ -1,0 +1,76 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import type { SecretPurpose } from '../functions/domain/webhook-secrets.ts';
+import { ROUTES, WEBHOOK_SENDER, lambdaName } from '../functions/routes.ts';
+import type { StageName } from './stages.ts';
+
+const PURPOSE = 'kms:EncryptionContext:purpose';
+const SIGNING: SecretPurpose = 'webhook-signing';
+const REPLAY: SecretPurpose = 'idempotent-replay';
+
+export interface WebhookSecretsProps {
+  stage: StageName;
+  /** POST /v1/webhooks: seals each new secret, and the copy kept for its Idempotency-Key replay. */
+  creator: LambdaFunction;
+  /** The webhook sender: opens secrets to sign deliveries. */
+  sender: LambdaFunction;
+}
+
+/** The route that seals (functions/routes.ts). */
+export const CREATE_WEBHOOK_HANDLER = ROUTES.find((route) => route.method === 'POST' && route.path === '/v1/webhooks')!.handler;
+
+/**
+ * The KMS key that seals webhook signing secrets (functions/domain/webhook-secrets.ts), so the
+ * table, its PITR backups and the daily export for finance hold only ciphertext: reading them is
+ * no longer enough to sign webhooks as Cambio.
+ *
+ * Who may do what, by the encryption context's `purpose` (KMS checks the whole context
+ * cryptographically; IAM conditions on `purpose`):
+ * - the create-webhook function may Encrypt (any webhook, either purpose) and Decrypt only
+ *   `idempotent-replay` values, to replay a POST's answer: it cannot open a stored signing secret;
+ * - the webhook sender may Decrypt only `webhook-signing` values, and never Encrypt;
+ * - no other function gets any right on the key (test/infra/webhook-secrets.test.ts).
+ * The key policy is CDK's default (the account's IAM decides), as for the hot wallet key.
+ */
+export class WebhookSecrets extends Construct {
+  readonly key: Key;
+
+  /** On CambioStack, whose functions' construct ids are lambdaName(handler): a renamed function
+   * fails the synth here rather than going without its grant. */
+  static forStack(stack: Construct, stage: StageName): WebhookSecrets {
+    return new WebhookSecrets(stack, 'WebhookSecrets', {
+      stage,
+      creator: stack.node.findChild(lambdaName(CREATE_WEBHOOK_HANDLER)) as LambdaFunction,
+      sender: stack.node.findChild(lambdaName(WEBHOOK_SENDER.handler)) as LambdaFunction,
+    });
+  }
+
+  constructor(scope: Construct, id: string, props: WebhookSecretsProps) {
+    super(scope, id);
+    this.key = new Key(this, 'Key', {
+      description: `Cambio ${props.stage} webhook signing secrets (envelope for the table's copies)`,
+      enableKeyRotation: true,
+      // Losing it loses every webhook's secret: integrators would have to register again.
+      removalPolicy: RemovalPolicy.RETAIN,
+      alias: `alias/cambio-${props.stage}-webhook-secrets`,
+    });
+    const bound = { Null: { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:webhookId': 'false' } };
+    props.creator.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Encrypt'],
+        resources: [this.key.keyArn],
+        conditions: { StringEquals: { [PURPOSE]: [SIGNING, REPLAY] }, ...bound },
+      }),
+    );
+    props.creator.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.key.keyArn], conditions: { StringEquals: { [PURPOSE]: REPLAY }, ...bound } }),
+    );
+    props.sender.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.key.keyArn], conditions: { StringEquals: { [PURPOSE]: SIGNING }, ...bound } }),
+    );
+    for (const fn of [props.creator, props.sender]) fn.addEnvironment('WEBHOOK_SECRET_KMS_KEY_ID', this.key.keyArn);
+  }
+}

@@ -1,0 +1,120 @@
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_SENDER, lambdaName } from '../../functions/routes.ts';
+import { PROJECT_ROOT } from '../../lib/api-function.ts';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+import { CREATE_WEBHOOK_HANDLER } from '../../lib/webhook-secrets.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
+
+/**
+ * The webhook secrets key (lib/webhook-secrets.ts) on each deployable stage: a rotating, retained
+ * symmetric key that only POST /v1/webhooks may encrypt with, and that only it (for its replays)
+ * and the webhook sender (to sign) may decrypt with, each for its own purpose.
+ */
+describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio-%s', (stage) => {
+  let template: Template;
+  let keyId: string;
+  let functions: Record<string, Resource>;
+
+  beforeAll(() => {
+    template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
+    const keys = Object.entries(template.findResources('AWS::KMS::Key') as Record<string, Resource>).filter(([, key]) =>
+      String(key.Properties.Description).includes('webhook signing secrets'),
+    );
+    expect(keys).toHaveLength(1);
+    keyId = keys[0]![0];
+    functions = template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+  }, 60_000);
+
+  const functionId = (handler: string) => Object.entries(functions).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(handler)}`)![0];
+  const roleOf = (id: string): string => functions[id]!.Properties.Role['Fn::GetAtt'][0];
+  /** Every statement that names the key, with the role it is attached to. */
+  const statementsOnKey = () =>
+    Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[])
+        .filter((statement) => JSON.stringify(statement.Resource).includes(`"${keyId}"`))
+        .flatMap((statement) => (policy.Properties.Roles as { Ref: string }[]).map((role) => ({ role: role.Ref, statement }))),
+    );
+
+  it('is a symmetric key with rotation on, kept when the stack is deleted, under a stage alias', () => {
+    const key = (template.findResources('AWS::KMS::Key') as Record<string, Resource>)[keyId]!;
+
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    expect(key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
+    expect(key.DeletionPolicy).toBe('Retain');
+    expect(key.UpdateReplacePolicy).toBe('Retain');
+    template.hasResourceProperties('AWS::KMS::Alias', { AliasName: `alias/cambio-${stage}-webhook-secrets`, TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+  });
+
+  it('lets only the create-webhook function encrypt, and only it and the webhook sender decrypt, each for its own purpose', () => {
+    const creator = roleOf(functionId(CREATE_WEBHOOK_HANDLER));
+    const sender = roleOf(functionId(WEBHOOK_SENDER.handler));
+
+    const grants = statementsOnKey().map(({ role, statement }) => ({
+      role,
+      actions: [statement.Action].flat().sort(),
+      purpose: statement.Condition?.StringEquals?.['kms:EncryptionContext:purpose'],
+      bound: statement.Condition?.Null,
+    }));
+
+    const bound = { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:webhookId': 'false' };
+    expect(grants).toHaveLength(3);
+    expect(grants).toEqual(
+      expect.arrayContaining([
+        { role: creator, actions: ['kms:Encrypt'], purpose: ['webhook-signing', 'idempotent-replay'], bound },
+        { role: creator, actions: ['kms:Decrypt'], purpose: 'idempotent-replay', bound },
+        { role: sender, actions: ['kms:Decrypt'], purpose: 'webhook-signing', bound },
+      ]),
+    );
+    expect(statementsOnKey().every(({ statement }) => statement.Effect === 'Allow')).toBe(true);
+  });
+
+  it('grants no function kms:Encrypt, kms:Decrypt or kms:* on every resource', () => {
+    const broad = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[])
+      .filter((statement) => [statement.Resource].flat().includes('*'))
+      .flatMap((statement) => [statement.Action].flat())
+      .filter((action) => /^kms:(Encrypt|Decrypt|\*)/.test(action));
+
+    expect(broad).toEqual([]);
+  });
+
+  it('names the key to those two functions alone, tells every function to seal with KMS, and ships no local key', () => {
+    const named = Object.entries(functions)
+      .filter(([, fn]) => fn.Properties.Environment.Variables.WEBHOOK_SECRET_KMS_KEY_ID !== undefined)
+      .map(([id]) => id);
+
+    expect(named.sort()).toEqual([functionId(CREATE_WEBHOOK_HANDLER), functionId(WEBHOOK_SENDER.handler)].sort());
+    for (const id of named) expect(functions[id]!.Properties.Environment.Variables.WEBHOOK_SECRET_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    for (const fn of Object.values(functions)) {
+      expect(fn.Properties.Environment.Variables.WEBHOOK_SECRET_SEALER).toBe('kms');
+      expect(fn.Properties.Environment.Variables.LOCAL_WEBHOOK_SEALING_KEY).toBeUndefined();
+    }
+  });
+});
+
+it('bundles POST /v1/webhooks with the KMS client loaded on first use, not at cold start', async () => {
+  // The options lib/api-function.ts gives esbuild that decide imports: ESM, the AWS SDK external.
+  const result = await build({
+    entryPoints: [path.join(PROJECT_ROOT, 'functions', `${CREATE_WEBHOOK_HANDLER}.ts`)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    external: ['@aws-sdk/*'],
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]!.text;
+
+  expect(code).toMatch(/import\(\s*["']@aws-sdk\/client-kms["']\s*\)/);
+  expect(code).not.toMatch(/from\s*["']@aws-sdk\/client-kms["']/);
+  expect(code).not.toMatch(/^import\s*["']@aws-sdk\/client-kms["']/m);
+});
