@@ -43,7 +43,7 @@ export function isPlainSecret(value: string): boolean {
 }
 
 /** The secret that signs a webhook's deliveries. A legacy plain secret is returned as it is, so
- * webhooks registered before sealing keep working. */
+ * webhooks registered before sealing keep working (they are sealed by `npm run webhooks:seal-secrets`). */
 export async function openSigningSecret(sealer: WebhookSecretSealer, webhook: { companyId: string; id: string; sealedSecret: string }): Promise<string> {
   if (isPlainSecret(webhook.sealedSecret)) return webhook.sealedSecret;
   return sealer.open(webhook.sealedSecret, signingContext(webhook));
@@ -84,4 +84,31 @@ export function cachingOpens(
       return secret;
     },
   };
+}
+
+/** Webhooks whose item still holds the plain secret (written before sealing), and the guarded
+ * rewrite that seals one. */
+export interface PlainSecretStore {
+  webhooksWithPlainSecrets(): Promise<{ companyId: string; id: string; sealedSecret: string }[]>;
+  /** Replaces the plain secret by the sealed one unless the item changed since it was read; false
+   * if it did (deleted, or already sealed). */
+  replacePlainSecret(webhook: { companyId: string; id: string }, plain: string, sealed: string): Promise<boolean>;
+}
+
+/**
+ * `npm run webhooks:seal-secrets`: seals every secret still stored in the clear. The secret does not
+ * change, so integrators notice nothing. Copies made before (PITR backups, earlier daily exports)
+ * still hold it: a webhook whose secret may have been read from one needs a new secret (delete and
+ * register again).
+ */
+export async function sealPlainSecrets(store: PlainSecretStore, sealer: WebhookSecretSealer): Promise<{ sealed: string[]; skipped: string[] }> {
+  const sealed: string[] = [];
+  const skipped: string[] = [];
+  for (const webhook of await store.webhooksWithPlainSecrets()) {
+    const plain = webhook.sealedSecret;
+    if (!isPlainSecret(plain)) continue;
+    const done = await store.replacePlainSecret(webhook, plain, await sealer.seal(plain, signingContext(webhook)));
+    (done ? sealed : skipped).push(webhook.id);
+  }
+  return { sealed, skipped };
 }

@@ -18,7 +18,7 @@ import {
 } from '#domain/webhook-delivery';
 import type { Resolver } from '#domain/webhook-url';
 import { newWebhookSecret, type Webhook } from '#domain/webhooks';
-import { signingContext } from '#domain/webhook-secrets';
+import { sealPlainSecrets, signingContext } from '#domain/webhook-secrets';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
 import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
@@ -423,6 +423,30 @@ describe('sealed secrets', () => {
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(company, webhook.id), ConsistentRead: true }));
     expect(Item).toMatchObject({ secret, description: 'renamed' });
     expect(Item!.sealedSecret).toBeUndefined();
+  });
+
+  it('webhooks:seal-secrets seals secrets stored in the clear in place, once, and deliveries still verify with the same secret', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const { secret, sealedSecret: _sealed, ...webhook } = await registerWebhook(company, { url: receiver.url() });
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.webhook(company, webhook.id), type: 'Webhook', ...webhook, secret } }));
+
+    const first = await sealPlainSecrets(store, sealer);
+    const second = await sealPlainSecrets(store, sealer);
+
+    expect(first.sealed).toContain(webhook.id);
+    expect(second.sealed).not.toContain(webhook.id);
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(company, webhook.id), ConsistentRead: true }));
+    expect(Item!.secret).toBeUndefined();
+    expect(Item!.sealedSecret).toMatch(/^local:/);
+    expect(JSON.stringify(Item)).not.toContain(secret.slice('whsec_'.length));
+    receiver.secret = secret;
+    const event = await writeEvent(company);
+    await sendDelivery(
+      { store, queue: queues(), sealer, post: postWebhook, settings: settings() },
+      { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 },
+    );
+    expect(receiver.deliveries.map((d) => d.verifyError)).toEqual([null]);
   });
 
   it('does not sign with a sealed secret copied from another webhook: the try throws (the message comes back) and nothing is sent', async () => {

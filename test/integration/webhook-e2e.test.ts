@@ -146,3 +146,14 @@ describe('npm run events:redeliver', () => {
   });
 });
 
+describe('npm run webhooks:seal-secrets', () => {
+  it('refuses a deployed table without the KMS key to seal with', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'local/webhooks-seal-secrets.ts', '--table', 'Cambio-sandbox-Table'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--table needs --kms-key');
+  });
+});

@@ -4,6 +4,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -17,7 +18,7 @@ import type {
   DispatchStore,
   LoadedDelivery,
 } from '#domain/webhook-delivery';
-import { isPlainSecret } from '#domain/webhook-secrets';
+import { isPlainSecret, type PlainSecretStore } from '#domain/webhook-secrets';
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
@@ -61,7 +62,7 @@ class Missing extends Error {}
  * limit of 10 per company is a counter item whose ADD is conditional, in the same transaction as
  * the webhook's put: concurrent POSTs cannot overshoot it, as a count-then-write could.
  */
-export class DynamoWebhookStore implements WebhookStore, DispatchStore, DeliveryStore {
+export class DynamoWebhookStore implements WebhookStore, DispatchStore, DeliveryStore, PlainSecretStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -282,6 +283,46 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
       }
     } while (startKey);
     return marked;
+  }
+
+  // webhooks:seal-secrets (an operator's one-off: the only Scan here).
+
+  async webhooksWithPlainSecrets(): Promise<Webhook[]> {
+    const found: Webhook[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: '#type = :webhook AND attribute_exists(secret)',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':webhook': ENTITY.webhook },
+          ConsistentRead: true,
+          ...(startKey && { ExclusiveStartKey: startKey }),
+        }),
+      );
+      found.push(...(page.Items ?? []).map(webhookItem.fromItem));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
+  async replacePlainSecret(webhook: { companyId: string; id: string }, plain: string, sealed: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.webhook(webhook.companyId, webhook.id),
+          UpdateExpression: 'SET sealedSecret = :sealed REMOVE secret',
+          ConditionExpression: 'secret = :plain',
+          ExpressionAttributeValues: { ':sealed': sealed, ':plain': plain },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 
   /** Devops' view: an event's deliveries with their attempts. */
