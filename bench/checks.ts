@@ -1,7 +1,7 @@
 import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#adapters/dynamo/keys';
-import { itemsUnder } from '#adapters/dynamo/queries';
 import { ledgerDifferences } from '../test/support/ledger.ts';
+import { storedEvents } from '../test/support/records.ts';
 
 /**
  * After-run checks: every company's balance buckets equal the sum of its ledger postings (test/support/ledger.ts), and events' delivery.
@@ -44,8 +44,7 @@ export async function checkAllLedgers(db: DynamoDBDocumentClient, tableName: str
 
 /** A company's event ids (its EVENT# items). */
 export async function eventIdsOf(db: DynamoDBDocumentClient, tableName: string, companyId: string): Promise<string[]> {
-  const items = await itemsUnder(db, tableName, { PK: keys.companyProfile(companyId).PK, skPrefix: 'EVENT#' });
-  return items.map((item) => String(item.id));
+  return (await storedEvents(db, tableName, companyId)).map((event) => event.id);
 }
 
 /** Events still waiting for the dispatcher (the sparse GSI1 partition). */

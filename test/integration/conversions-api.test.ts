@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { executeConversion, type ConversionStore, type Quote } from '#domain/conversions';
@@ -9,6 +9,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { keys } from '#adapters/dynamo/keys';
+import { itemsUnder } from '#adapters/dynamo/queries';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { apiClient, startTestApi } from '../support/local-api.ts';
@@ -56,18 +57,7 @@ async function balances(call: Call) {
   return { USDT: of('USDT'), BRL: of('BRL') };
 }
 
-async function eventsOf(companyId: string) {
-  const { PK, SK: prefix } = keys.event(companyId, '');
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: runtime.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': PK, ':prefix': prefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Items;
-}
+const eventsOf = (companyId: string) => itemsUnder(db, runtime.tableName, keys.eventsOf(companyId));
 
 async function quoteItem(companyId: string, quoteId: string) {
   const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.quote(companyId, quoteId), ConsistentRead: true }));

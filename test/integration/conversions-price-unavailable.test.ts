@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { itemsUnder } from '#adapters/dynamo/queries';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import type { IssuedCredentials } from '#domain/api-keys';
@@ -71,13 +71,5 @@ it('answers 503 PRICE_UNAVAILABLE without upstream details when no current price
   });
   expect(text).not.toContain('127.0.0.1');
   expect(tickerCalls).toBe(2);
-  const { PK } = keys.quote(companyId, '');
-  const { Items = [] } = await table.db.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': PK, ':prefix': keys.quote(companyId, '').SK },
-    }),
-  );
-  expect(Items).toEqual([]);
+  expect(await itemsUnder(table.db, table.tableName, keys.quotesOf(companyId))).toEqual([]);
 });

@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { createDeposit, getDeposit, type Deposit } from '#domain/deposits';
@@ -10,9 +9,9 @@ import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
-import { keys } from '#adapters/dynamo/keys';
 import { freshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
+import { storedEvents } from '../support/records.ts';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const FAKE_USDT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 777_777);
@@ -61,16 +60,7 @@ async function balance() {
   return rows.find((row) => row.currency === 'USDT')!;
 }
 
-async function events(): Promise<{ type: string; data: Record<string, unknown> }[]> {
-  const { Items = [] } = await env.db.send(
-    new QueryCommand({
-      TableName: env.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.companyProfile(companyId).PK, ':prefix': 'EVENT#' },
-    }),
-  );
-  return Items.map((item) => JSON.parse(item.payload as string));
-}
+const events = () => storedEvents(env.db, env.tableName, companyId);
 
 /** Blocks pass until the payment's block is solidified, then the jobs run. */
 async function settle() {

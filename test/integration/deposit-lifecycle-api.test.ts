@@ -1,15 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
-import { keys } from '#adapters/dynamo/keys';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { apiClient, startFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
+import { storedEvents, storedLedgerEntries } from '../support/records.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 
 let runtime: LocalRuntime;
@@ -50,25 +49,12 @@ describe('a deposit on the local runtime, paid on the sandbox chain', () => {
     expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
 
     const db = createDocumentClient(runtime.dynamoEndpoint);
-    const { Items = [] } = await db.send(
-      new QueryCommand({
-        TableName: runtime.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.companyProfile(runtime.sandbox.companyId).PK, ':prefix': 'EVENT#' },
-      }),
-    );
-    const events = Items.map((item) => JSON.parse(item.payload as string));
+    const events = await storedEvents(db, runtime.tableName, runtime.sandbox.companyId);
     expect(events.map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.completed']);
-    expect(events[0].data).toMatchObject({ id, status: 'confirming', receivedAmount: '25.000000', creditedAmount: '0.000000' });
-    expect(events[1].data).toEqual(done);
+    expect(events[0]!.data).toMatchObject({ id, status: 'confirming', receivedAmount: '25.000000', creditedAmount: '0.000000' });
+    expect(events[1]!.data).toEqual(done);
     // The money went through pending first: tron → pending when seen, pending → available when solid.
-    const { Items: entries = [] } = await db.send(
-      new QueryCommand({
-        TableName: runtime.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.companyProfile(runtime.sandbox.companyId).PK, ':prefix': 'LEDGER#' },
-      }),
-    );
+    const entries = await storedLedgerEntries(db, runtime.tableName, runtime.sandbox.companyId);
     expect(entries.map((entry) => (entry.postings as { source: string; destination: string }[]).map((p) => `${p.source} → ${p.destination}`))).toEqual([
       [`external:tron → company:${runtime.sandbox.companyId}:pending`],
       [`company:${runtime.sandbox.companyId}:pending → company:${runtime.sandbox.companyId}:available`],

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
-import { keys } from '#adapters/dynamo/keys';
+import { storedEvents } from '../support/records.ts';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { ROUTES } from '#functions/routes';
@@ -187,14 +186,7 @@ describe('every route answers as openapi.json documents it', () => {
 
   it('the events written meanwhile are the payloads the webhooks section documents', async () => {
     const db = createDocumentClient(runtime.dynamoEndpoint);
-    const { Items = [] } = await db.send(
-      new QueryCommand({
-        TableName: runtime.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.companyProfile(runtime.sandbox.companyId).PK, ':prefix': 'EVENT#' },
-      }),
-    );
-    const events = Items.map((item) => JSON.parse(item.payload as string) as { type: keyof typeof EVENT_DATA });
+    const events = (await storedEvents(db, runtime.tableName, runtime.sandbox.companyId)) as { type: keyof typeof EVENT_DATA }[];
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['deposit.confirming', 'deposit.completed', 'conversion.completed']));
     for (const event of events) {
       const validate = validators.event(event.type);

@@ -12,7 +12,7 @@ import { SandboxChain, SANDBOX_FAILING_ADDRESS } from '#adapters/chain/sandbox-c
 import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { keys } from '#adapters/dynamo/keys';
+import { storedEvents } from '../support/records.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { startTronGridStub, transactionInfo, tronBlock, type TronGridStub } from '../support/trongrid-stub.ts';
@@ -62,14 +62,7 @@ async function settle() {
 }
 
 async function eventTypes(): Promise<string[]> {
-  const { Items = [] } = await env.db.send(
-    new QueryCommand({
-      TableName: env.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.companyProfile(companyId).PK, ':prefix': 'EVENT#' },
-    }),
-  );
-  return Items.map((item) => item.eventType as string);
+  return (await storedEvents(env.db, env.tableName, companyId)).map((event) => event.type);
 }
 
 const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 424_242);

@@ -20,6 +20,7 @@ export const keys = {
   ledgerOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'LEDGER#' }),
 
   event: (companyId: string, eventId: string) => ({ PK: company(companyId), SK: `EVENT#${eventId}` }),
+  eventsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'EVENT#' }),
   /** GSI1, sparse: events not yet handed to the webhook dispatcher; removed once dispatched. */
   undispatchedEvent: (eventId: string) => ({ GSI1PK: 'EVENTS#UNDISPATCHED', GSI1SK: eventId }),
 
@@ -66,6 +67,7 @@ export const keys = {
   addressIndexCounter: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
 
   quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),
+  quotesOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'QUOTE#' }),
   conversion: (companyId: string, conversionId: string) => ({ PK: company(companyId), SK: `CONVERSION#${conversionId}` }),
   conversionsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'CONVERSION#' }),
 
