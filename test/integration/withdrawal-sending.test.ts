@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
-import { sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
+import { EXPIRY_SETTLE_MARGIN_MS, sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -185,7 +185,7 @@ describe('sending withdrawals on chain', () => {
       },
     };
     await sendWithdrawals({ ...deps, broadcaster: down });
-    clock += TRANSACTION_LIFETIME_MS + 20 * BLOCK_MS;
+    clock += TRANSACTION_LIFETIME_MS + 20 * BLOCK_MS + EXPIRY_SETTLE_MARGIN_MS;
     expect(await settleWithdrawals({ ...deps, broadcaster: down })).toMatchObject({ failed: 1 });
     expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSACTION_EXPIRED' });
     expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
@@ -210,15 +210,15 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
    * past its expiration, whose full node does not know it, and whose solidity node answers
    * `solidity` (a receipt, or {}).
    */
-  async function settleOnTronGrid(solidity: 'SUCCESS' | 'REVERT' | 'unknown') {
+  async function settleOnTronGrid(solidity: 'SUCCESS' | 'REVERT' | 'unknown', solidifiedPastExpiryMs = EXPIRY_SETTLE_MARGIN_MS + 3_000) {
     const withdrawal = await withdraw(destination, '7');
     await sendWithdrawals({ ...deps, broadcaster: lost });
     const stored = (await deps.store.withdrawalsInStatus('processing', 100)).find((w) => w.id === withdrawal.id)!;
     const expiresAt = Date.parse(stored.transaction!.expiresAt);
-    clock = expiresAt + 60_000;
+    clock = expiresAt + solidifiedPastExpiryMs + 60_000;
     stub.reset();
     stub.handle = ({ path }) => {
-      if (path === '/walletsolidity/getnowblock') return { body: tronBlock(70_000_100, expiresAt + 3_000) };
+      if (path === '/walletsolidity/getnowblock') return { body: tronBlock(70_000_100, expiresAt + solidifiedPastExpiryMs) };
       if (path === '/wallet/gettransactioninfobyid') return { body: {} };
       if (path === '/walletsolidity/gettransactioninfobyid') {
         return { body: solidity === 'unknown' ? {} : transactionInfo(stored.txHash!, 70_000_050, expiresAt - 30_000, solidity) };
@@ -246,6 +246,14 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
 
     expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'REVERT' });
     expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+  });
+
+  it('waits while the solidified chain is less than the margin past the expiration, even if neither node knows the transaction', async () => {
+    const { withdrawal, outcome } = await settleOnTronGrid('unknown', EXPIRY_SETTLE_MARGIN_MS - 3_000);
+
+    expect(outcome).toMatchObject({ completed: 0, failed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'processing' });
+    expect(await balance()).toMatchObject({ locked: usdt('8') });
   });
 
   it('fails as TRANSACTION_EXPIRED, funds returned, only when neither node knows the transaction', async () => {
