@@ -155,6 +155,8 @@ export class CambioStack extends Stack {
         // Stage-wide (`/*/*`): every method gets the same steady rate and burst.
         throttlingRateLimit: config.throttle.rateLimit,
         throttlingBurstLimit: config.throttle.burstLimit,
+        // X-Ray: each request's trace starts here and follows into the authorizer and the handler.
+        tracingEnabled: true,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.custom(
           JSON.stringify({
@@ -169,6 +171,7 @@ export class CambioStack extends Stack {
             errorType: '$context.error.responseType',
             authorizerError: '$context.authorizer.error',
             integrationError: '$context.integration.error',
+            xrayTraceId: '$context.xrayTraceId',
           }),
         ),
       },
@@ -414,6 +417,9 @@ export class CambioStack extends Stack {
       timeout: WEBHOOK_SENDER_TIMEOUT,
     });
     for (const [name, value] of Object.entries(queueEnvironment)) sender.addEnvironment(name, value);
+    // The tracer would record each POST's full URL (an integrator's may carry a token) and add an
+    // X-Amzn-Trace-Id header to it; the sender's trace keeps its AWS calls only.
+    sender.addEnvironment('POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS', 'false');
     // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates only).
     this.table.grant(sender, ...TABLE_READ, 'dynamodb:UpdateItem');
     this.webhookQueue.grantSendMessages(sender);

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '#domain/api-keys';
 import { dynamoFromEnv } from '#adapters/runtime';
-import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/observability';
+import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/logs-and-metrics';
 
 const { companies } = dynamoFromEnv();
 
@@ -12,6 +12,13 @@ const { companies } = dynamoFromEnv();
  * on this function's own AuthorizerErrors metric instead. Both headers are identity sources, so API
  * Gateway's cache key holds both: a cached Allow for a key can never admit a wrong secret.
  * Throwing "Unauthorized" is API Gateway's convention for a 401 (gateway response UNAUTHORIZED).
+ *
+ * Traced by Lambda's active tracing alone, inside the API request's trace (its segment shows the
+ * whole call; its log lines carry `xray_trace_id`), without Powertools' tracer: the tracer and the
+ * X-Ray SDK add ~290 KB with the source map, which took this bundle from 145 KB to 439 KB, past the
+ * 300 KB budget of everything on a request's path (test/infra/bundles.test.ts), and the SDK's load
+ * would lengthen the cold start of every uncached request. So its DynamoDB read has no subsegment
+ * of its own. The jobs' tracer comes with #adapters/observability, which this file must not import.
  */
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
   const headers = lowerCaseHeaders(event.headers);

@@ -9,6 +9,8 @@
  * the 300 KB API budget (test/infra/bundles.test.ts). The keys are Powertools' own (`level`,
  * `message`, `timestamp`, `service`, `correlation_id`) so one Logs Insights query reads both, and
  * the jobs and the authorizer, where size does not bite, use Powertools (#adapters/observability).
+ * Like Powertools' lines, it carries `xray_trace_id`, the request's X-Ray trace (API Gateway's and
+ * Lambda's active tracing make one; the API handlers bundle no tracer), so a line leads to its trace.
  *
  * What never goes in: headers, bodies, query strings, path ids, the Idempotency-Key. The fields are
  * listed here one by one so a secret cannot arrive by accident (test/integration/observability.test.ts).
@@ -48,6 +50,7 @@ export function logRequest(outcome: RequestOutcome): void {
     timestamp: new Date(now).toISOString(),
     service: SERVICE,
     correlation_id: outcome.requestId,
+    ...traceField(),
     route: outcome.route,
     status: outcome.status,
     code: outcome.code,
@@ -86,6 +89,19 @@ export function logRequest(outcome: RequestOutcome): void {
     return;
   }
   (level === 'ERROR' ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`);
+}
+
+/**
+ * `xray_trace_id`: the Root of the invocation's trace header, read per request as Powertools does
+ * (Lambda sets _X_AMZN_TRACE_ID for each invocation; with several invocations at once in one
+ * process, its InvokeStore holds each one's). Absent outside Lambda.
+ */
+function traceField(): { xray_trace_id?: string } {
+  const lambda = (globalThis as { awslambda?: { InvokeStore?: { getXRayTraceId(): string | undefined } } }).awslambda;
+  const header = lambda?.InvokeStore?.getXRayTraceId() ?? process.env._X_AMZN_TRACE_ID;
+  if (!header) return {};
+  const root = header.includes('=') ? /(?:^|;)Root=([^;]+)/.exec(header)?.[1] : header;
+  return root ? { xray_trace_id: root } : {};
 }
 
 function describeError(error: unknown): unknown {

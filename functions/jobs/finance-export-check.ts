@@ -4,10 +4,11 @@ import type { Context } from 'aws-lambda';
 import { judgeDailyExport, type ExportVerdict } from '#domain/finance-export';
 import { tableExports } from '#adapters/dynamo/table-exports';
 import { requireEnv } from '#adapters/env';
+import { awsClient } from '#adapters/aws-clients';
 import { MetricUnit, runJob } from '#adapters/observability';
 
 const tableArn = requireEnv('EXPORT_TABLE_ARN');
-const client = new DynamoDBClient({});
+const client = awsClient(new DynamoDBClient({}));
 
 /** Today's verdict on the finance export (functions/domain/finance-export.ts), from the table's exports. */
 export async function checkFinanceExport(now = new Date()): Promise<ExportVerdict> {

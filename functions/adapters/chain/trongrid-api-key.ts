@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { awsClient } from '../aws-clients.ts';
 
 /**
  * The TronGrid API key (TRON-PRO-API-KEY) from AWS Secrets Manager, for TronGridChain's `apiKey`.
@@ -32,7 +33,7 @@ export function secretsManagerApiKey(
   let inFlight: Promise<string> | undefined;
 
   const read = async (): Promise<string> => {
-    const secrets = client ?? (defaultClient ??= new SecretsManagerClient({}));
+    const secrets = client ?? (defaultClient ??= awsClient(new SecretsManagerClient({})));
     const output = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
     const key = parseSecret(output.SecretString, secretId);
     cached = { key, readAtMs: now() };

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
+import { awsClient } from '../aws-clients.ts';
 
 /** DynamoDB requests this process has sent, by operation: `npm run bench` reports how many each
  * route costs (the goal: one read per GET, one transaction per write plus the idempotency record). */
@@ -7,13 +8,16 @@ export const dynamoRequestCounts = new Map<string, number>();
 
 /**
  * A document client that never turns a stored number into a JS float: numbers come back wrapped
- * (NumberValue) and become bigint in the entity mappers. `endpoint` points at DynamoDB Local.
+ * (NumberValue) and become bigint in the entity mappers. `endpoint` points at DynamoDB Local. Traced
+ * where the function traces (#adapters/aws-clients).
  */
 export function createDocumentClient(endpoint?: string): DynamoDBDocumentClient {
-  const client = new DynamoDBClient(
-    endpoint
-      ? { endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 3 }
-      : {},
+  const client = awsClient(
+    new DynamoDBClient(
+      endpoint
+        ? { endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 3 }
+        : {},
+    ),
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {

@@ -1,6 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { HDKey } from '@scure/bip32';
 import type { DepositKeySigner } from '#domain/sweeps';
+import { awsClient } from '../aws-clients.ts';
 import { LocalKeySigner } from './local-key-signer.ts';
 
 /**
@@ -29,7 +30,7 @@ export class HdDepositKeySigner implements DepositKeySigner {
   }
 }
 
-export function secretsManagerXprv(secretId: string, client = new SecretsManagerClient({})): () => Promise<string> {
+export function secretsManagerXprv(secretId: string, client = awsClient(new SecretsManagerClient({}))): () => Promise<string> {
   return async () => {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
     if (!SecretString?.trim()) throw new Error(`Secret ${secretId} holds no account key`);

@@ -2,6 +2,7 @@ import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { TransactionSigner } from '#domain/signer';
 import { tronAddressFromPublicKey } from '#domain/tron-address';
+import { awsClient } from '../aws-clients.ts';
 
 const CURVE_ORDER = secp256k1.Point.CURVE().n;
 
@@ -16,7 +17,7 @@ export class KmsSigner implements TransactionSigner {
 
   constructor(
     private readonly keyId: string,
-    private readonly kms: KMSClient = new KMSClient({}),
+    private readonly kms: KMSClient = awsClient(new KMSClient({})),
   ) {}
 
   async address(): Promise<string> {

@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { TransactionSigner } from '#domain/signer';
+import { awsClient } from '../aws-clients.ts';
 import { LocalKeySigner } from './local-key-signer.ts';
 
 /**
@@ -11,7 +12,7 @@ export class SecretsManagerSigner implements TransactionSigner {
 
   constructor(
     private readonly secretId: string,
-    private readonly client: SecretsManagerClient = new SecretsManagerClient({}),
+    private readonly client: SecretsManagerClient = awsClient(new SecretsManagerClient({})),
   ) {}
 
   async address(): Promise<string> {

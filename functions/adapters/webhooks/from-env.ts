@@ -1,6 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule, type DeliveryQueue, type SenderSettings } from '#domain/webhook-delivery';
 import type { UrlRules } from '#domain/webhooks';
+import { awsClient } from '../aws-clients.ts';
 import { optionalEnv } from '../env.ts';
 import { systemResolver } from './dns-resolver.ts';
 import { localDeliveryQueue } from './in-process-queue.ts';
@@ -34,7 +35,7 @@ export function deliveryQueueFromEnv(): DeliveryQueue {
   if (queueUrl) {
     const deadLetterUrl = optionalEnv('WEBHOOK_DLQ_URL');
     if (!deadLetterUrl) throw new Error('WEBHOOK_DLQ_URL must be set with WEBHOOK_QUEUE_URL');
-    return new SqsDeliveryQueue(new SQSClient({}), queueUrl, deadLetterUrl);
+    return new SqsDeliveryQueue(awsClient(new SQSClient({})), queueUrl, deadLetterUrl);
   }
   if (optionalEnv('STAGE') === 'local') return localDeliveryQueue();
   throw new Error('Missing required environment variable WEBHOOK_QUEUE_URL');
