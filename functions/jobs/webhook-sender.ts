@@ -7,6 +7,7 @@ import { deliveryQueueFromEnv, senderSettingsFromEnv } from '#adapters/webhooks/
 import { webhookSecretSealerFromEnv } from '#adapters/webhook-secrets/from-env';
 import { cachingOpens } from '#domain/webhook-secrets';
 import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/observability';
+import { traced } from '#adapters/tracing';
 
 const { db, tableName } = dynamoFromEnv();
 const deps: SenderDeps = {
@@ -34,7 +35,11 @@ const COUNTED: Partial<Record<SendOutcome, string>> = {
  * (and moves it to the dead-letter queue after 10 receives); every other one is deleted.
  * Each message logs one line under its event id (the `webhook-id` the receiver sees).
  */
-export async function handler(event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResponse> {
+export function handler(event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResponse> {
+  return traced('webhook send', () => sendBatch(event));
+}
+
+async function sendBatch(event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResponse> {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   const metrics = runMetrics();
   await Promise.all(

@@ -1,5 +1,6 @@
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { SealingContext, WebhookSecretSealer } from '#domain/webhook-secrets';
+import { awsClient } from '#adapters/aws-clients';
 
 const SCHEME = 'kms:';
 
@@ -49,7 +50,7 @@ export class KmsSecretSealer implements WebhookSecretSealer {
 
   private load() {
     this.sdk ??= import('@aws-sdk/client-kms').then(
-      (module) => ({ module, kms: this.client ?? new module.KMSClient({}) }),
+      (module) => ({ module, kms: this.client ?? awsClient(new module.KMSClient({})) }),
       (error: unknown) => {
         this.sdk = undefined;
         throw error;
