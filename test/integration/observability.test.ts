@@ -7,6 +7,7 @@ import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { creditAvailable } from '../support/money.ts';
 import { apiClient, newCompany, startTestApi } from '../support/local-api.ts';
+import { jsonLines } from '../support/log-lines.ts';
 
 /**
  * What the logs hold after real requests through the local gateway: one line per request keyed by
@@ -36,12 +37,7 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-const lines = () =>
-  written
-    .join('')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, any>);
+const lines = () => jsonLines(written);
 
 describe('logs and metrics', () => {
   it('log one line per request and per job run, carry EMF metrics, and never a secret', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freshTable } from '../support/dynamo.ts';
+import { jsonLines } from '../support/log-lines.ts';
 
 /**
  * The Powertools tracer as the jobs load it (#adapters/observability), run in a child process
@@ -45,10 +46,7 @@ async function runProbe(environment: Record<string, string>) {
   });
   // UDP gives no delivery signal: let the last datagrams arrive.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const lines = stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, any>);
+  const lines = jsonLines(stdout);
   return { tableName, stderr, probe: lines.find((line) => line.probe)!.probe, logged: lines.filter((line) => !line.probe) };
 }
 

@@ -3,6 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tableExports } from '#adapters/dynamo/table-exports';
 import { lastScheduledAt } from '#domain/finance-export';
+import { jsonLines } from '../support/log-lines.ts';
 
 /**
  * The finance export check against a mocked DynamoDB client: DynamoDB Local implements neither
@@ -73,12 +74,7 @@ describe('tableExports', () => {
 
 describe('the finance export check job', () => {
   const written: string[] = [];
-  const lines = () =>
-    written
-      .join('')
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, any>);
+  const lines = () => jsonLines(written);
   const runCheck = async () => {
     const { handler } = await import('../../functions/jobs/finance-export-check.ts');
     return handler({}, { awsRequestId: 'run-export-check' } as never);
