@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, ROUTES, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER } from '#functions/routes';
+import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, FINANCE_EXPORT_CHECK, RECONCILE, ROUTES, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER } from '#functions/routes';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { STAGES } from '../../lib/stages.ts';
 import type { ResultTable, Scenario } from '../scenario.ts';
@@ -46,7 +46,7 @@ export const coldStartScenario: Scenario = {
     const functions: Fn[] = [
       ...ROUTES.map((route) => ({ name: route.handler, kind: 'api' as const })),
       { name: AUTHORIZER.handler, kind: 'api' },
-      ...[DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, WEBHOOK_DISPATCHER, WEBHOOK_SENDER].map((job) => ({ name: job.handler, kind: 'job' as const })),
+      ...[DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, FINANCE_EXPORT_CHECK, WEBHOOK_DISPATCHER, WEBHOOK_SENDER].map((job) => ({ name: job.handler, kind: 'job' as const })),
     ];
     const out = mkdtempSync(join(tmpdir(), 'cambio-cold-'));
     const env = {
@@ -62,6 +62,8 @@ export const coldStartScenario: Scenario = {
       POWERTOOLS_METRICS_DISABLED: 'true',
       // What the stack passes the jobs (values never called at import).
       SIGNER_KMS_KEY_ID: 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-0000-0000-000000000000',
+      EXPORT_TABLE_ARN: 'arn:aws:dynamodb:us-east-1:123456789012:table/cambio-bench',
+      WEBHOOK_SECRET_KMS_KEY_ID: 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-0000-0000-000000000001',
       SIGNER_SECRET_ID: 'bench-signer',
       SWEEP_ACCOUNT_XPRV_SECRET: 'bench-sweep-xprv',
       WEBHOOK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-webhooks',
