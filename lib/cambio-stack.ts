@@ -85,8 +85,8 @@ export class CambioStack extends Stack {
     this.api = this.restApi(config);
     [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
 
-    const { sender, sweeper } = this.chainPollers(config);
-    this.webhookDelivery(config);
+    const { sender, sweeper, reconcile } = this.chainPollers(config);
+    const { dispatcher } = this.webhookDelivery(config);
     // The KMS key that seals webhook signing secrets, granted to the create route and the sender.
     WebhookSecrets.forStack(this, config.stage);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
@@ -98,6 +98,8 @@ export class CambioStack extends Stack {
       webhookDlq: this.webhookDlq,
       withdrawalSender: sender,
       depositSweeper: sweeper,
+      reconcile,
+      webhookDispatcher: dispatcher,
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
       financeExportCheck: exportCheck,
     });
@@ -248,7 +250,7 @@ export class CambioStack extends Stack {
    * The deposit poller (scan, confirm, expire) on an EventBridge schedule. It reads the chain and
    * writes deposits, ledger entries and events; it holds no key and cannot sign anything.
    */
-  private chainPollers(config: StageConfig): { sender: ApiFunction; sweeper: ApiFunction } {
+  private chainPollers(config: StageConfig): { sender: ApiFunction; sweeper: ApiFunction; reconcile: ApiFunction } {
     const name = lambdaName(DEPOSIT_POLLER.handler);
     const poller = new ApiFunction(this, name, {
       handler: DEPOSIT_POLLER.handler,
@@ -280,8 +282,8 @@ export class CambioStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
       targets: [poller, sender, sweeper].map((fn) => new LambdaFunction(fn, { retryAttempts: 0 })),
     });
-    this.reconcileJob(config, hotWallet);
-    return { sender, sweeper };
+    const reconcile = this.reconcileJob(config, hotWallet);
+    return { sender, sweeper, reconcile };
   }
 
   /**
@@ -291,7 +293,7 @@ export class CambioStack extends Stack {
    * those and the hot wallet (on TronGrid one call per address, 4 at a time). It reads the hot
    * wallet's public key to know its address and cannot sign.
    */
-  private reconcileJob(config: StageConfig, hotWallet: Key): void {
+  private reconcileJob(config: StageConfig, hotWallet: Key): ApiFunction {
     const name = lambdaName(RECONCILE.handler);
     const job = new ApiFunction(this, name, {
       handler: RECONCILE.handler,
@@ -311,6 +313,7 @@ export class CambioStack extends Stack {
       schedule: Schedule.rate(Duration.hours(1)),
       targets: [new LambdaFunction(job, { retryAttempts: 0 })],
     });
+    return job;
   }
 
   /**
@@ -374,7 +377,7 @@ export class CambioStack extends Stack {
    * undispatched mark, which the same function sweeps every minute. The sender consumes the queue
    * in batches of 10 and reports partial batch failures, so one bad message never re-sends the rest.
    */
-  private webhookDelivery(config: StageConfig): void {
+  private webhookDelivery(config: StageConfig): { dispatcher: ApiFunction } {
     const queueEnvironment = { WEBHOOK_QUEUE_URL: this.webhookQueue.queueUrl, WEBHOOK_DLQ_URL: this.webhookDlq.queueUrl };
     const dispatcherName = lambdaName(WEBHOOK_DISPATCHER.handler);
     const dispatcher = new ApiFunction(this, dispatcherName, {
@@ -425,6 +428,7 @@ export class CambioStack extends Stack {
     this.webhookQueue.grantSendMessages(sender);
     this.webhookDlq.grantSendMessages(sender);
     sender.addEventSource(new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    return { dispatcher };
   }
 
   private webhookQueues(): [Queue, Queue] {

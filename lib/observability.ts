@@ -26,6 +26,10 @@ export interface OperationsAlarmsProps {
   webhookDlq: IQueue;
   withdrawalSender: IFunction;
   depositSweeper: IFunction;
+  /** The hourly reconcile: a run that throws or times out publishes no shortfall, so it is alarmed on itself. */
+  reconcile: IFunction;
+  /** Turns events into webhook deliveries: failing, events stay undispatched and no webhook leaves. */
+  webhookDispatcher: IFunction;
   /** The finance export's EventBridge Scheduler group (its failures to start the export are alarmed on). */
   exportScheduleGroup: string;
   /** The job that checks the export completed (functions/jobs/finance-export-check.ts). */
@@ -122,6 +126,18 @@ export class OperationsAlarms extends Construct {
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
     });
+    alarm(
+      'ReconcileFailing',
+      'The reconcile job threw or timed out in two hourly runs in a row: the wallets are not being compared with the ledger (its shortfall alarm cannot fire).',
+      props.reconcile.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
+      { threshold: 1, evaluationPeriods: 2 },
+    );
+    alarm(
+      'WebhookDispatcherFailing',
+      'The webhook dispatcher threw in two of the last three 5-minute periods: events are not becoming deliveries (they stay undispatched and are sent once it recovers).',
+      props.webhookDispatcher.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+      { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
+    );
     // EventBridge Scheduler's metrics, per schedule group (namespace AWS/Scheduler, dimension
     // ScheduleGroup; https://docs.aws.amazon.com/scheduler/latest/UserGuide/monitoring-cloudwatch.html,
     // and aws-cdk-lib's ScheduleGroup.metricTargetErrors/metricTargetThrottled/metricDropped name

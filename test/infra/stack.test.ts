@@ -607,6 +607,8 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     it.each([
       ['WithdrawalSenderFailing', WITHDRAWAL_SENDER.handler],
       ['DepositSweeperFailing', DEPOSIT_SWEEPER.handler],
+      ['ReconcileFailing', RECONCILE.handler],
+      ['WebhookDispatcherFailing', WEBHOOK_DISPATCHER.handler],
     ])('alarm %s watches the Errors of %s', (name, handler) => {
       const alarm = named(name);
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors' });
