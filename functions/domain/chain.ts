@@ -51,3 +51,34 @@ export interface ChainReader {
    */
   solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null>;
 }
+
+/** How far past a transaction's expiration the solidified chain must be before it is declared
+ * expired: 20 blocks, so no node answering for TronGrid can still be catching up to its block. */
+export const EXPIRY_SETTLE_MARGIN_MS = 60_000;
+
+export interface SentTransactionOutcome {
+  /** The newest view's receipt (in a block, perhaps not yet solidified), or null. */
+  seen: TransactionReceipt | null;
+  /** What it came to for good: its receipt once solidified, 'expired' once it can never be
+   * mined, null while neither is known. */
+  settled: TransactionReceipt | 'expired' | null;
+}
+
+/**
+ * Where a transaction we signed and sent stands. It is 'expired' only once the solidified chain
+ * is EXPIRY_SETTLE_MARGIN_MS past its expiration and neither the full node nor the solidity node
+ * knows it: the full node may lag the solidity node that gave `solidified` (TronGrid serves them
+ * from different machines, and the next request may reach another one), and treating a mined
+ * transfer as never sent would send its money twice.
+ */
+export async function sentTransactionOutcome(
+  chain: ChainReader,
+  txHash: string,
+  expiresAt: string | null,
+  solidified: ChainBlock,
+): Promise<SentTransactionOutcome> {
+  const seen = await chain.receipt(txHash);
+  if (seen) return { seen, settled: seen.blockNumber <= solidified.number ? seen : null };
+  if (expiresAt === null || Date.parse(solidified.timestamp) <= Date.parse(expiresAt) + EXPIRY_SETTLE_MARGIN_MS) return { seen, settled: null };
+  return { seen, settled: (await chain.solidifiedReceipt(txHash)) ?? 'expired' };
+}

@@ -1,4 +1,4 @@
-import type { ChainReader } from './chain.ts';
+import { sentTransactionOutcome, type ChainReader } from './chain.ts';
 import type { TransactionSigner } from './signer.ts';
 import type { Broadcaster, UnsignedTransfer } from './withdrawal-sending.ts';
 
@@ -18,6 +18,9 @@ export interface Sweep {
   status: SweepStatus;
   topUpTxHash: string | null;
   sweepTxHash: string | null;
+  /** When the current step's transaction (the top-up, then the sweep) expires unmined; null on
+   * sweeps recorded before it was kept, which then wait for a receipt as they did. */
+  stepExpiresAt: string | null;
   failureReason: string | null;
   createdAt: string;
   updatedAt: string;
@@ -99,42 +102,46 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         status: 'topping_up',
         topUpTxHash: topUp.txId,
         sweepTxHash: null,
+        stepExpiresAt: topUp.expiresAt,
         failureReason: null,
         createdAt: at,
         updatedAt: at,
       };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
       if (!(await deps.store.saveSweep(null, sweep))) continue;
-      await deps.broadcaster.broadcast(signed(topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex'))));
-      result.toppedUp++;
+      if (await broadcastStep(deps, sweep, signed(topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex'))))) result.toppedUp++;
       continue;
     }
-    if (open.status === 'topping_up') {
-      const receipt = await deps.chain.receipt(open.topUpTxHash!);
-      if (!receipt || receipt.blockNumber > solidified.number) continue; // wait for the TRX to be final
-      if (receipt.result !== 'SUCCESS') {
-        if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: `top-up ${receipt.result}`, updatedAt: at })) result.failed++;
-        continue;
-      }
+    const step = open.status === 'topping_up' ? 'top-up' : 'sweep';
+    const { settled } = await sentTransactionOutcome(deps.chain, (step === 'top-up' ? open.topUpTxHash : open.sweepTxHash)!, open.stepExpiresAt, solidified);
+    if (!settled) continue; // not final yet
+    if (settled === 'expired' || settled.result !== 'SUCCESS') {
+      // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
+      // address, still due, gets a fresh sweep on a later run.
+      const reason = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
+      if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: step === 'top-up' ? `top-up ${reason}` : reason, updatedAt: at })) result.failed++;
+      continue;
+    }
+    if (step === 'top-up') {
       const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
-      const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, updatedAt: at };
+      const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
       if (!(await deps.store.saveSweep(open, sweeping))) continue;
-      await deps.broadcaster.broadcast(signed(transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex'))));
-      result.swept++;
+      if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
       continue;
     }
-    if (open.status === 'sweeping') {
-      const receipt = await deps.chain.receipt(open.sweepTxHash!);
-      if (!receipt || receipt.blockNumber > solidified.number) continue;
-      const finished: Sweep =
-        receipt.result === 'SUCCESS'
-          ? { ...open, status: 'done', updatedAt: at }
-          : { ...open, status: 'failed', failureReason: receipt.result, updatedAt: at };
-      if (await deps.store.saveSweep(open, finished)) {
-        if (finished.status === 'done') result.done++;
-        else result.failed++;
-      }
-    }
+    if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at })) result.done++;
   }
   return result;
+}
+
+/** Broadcasts a stored step. A failure is logged, not thrown: the other addresses still get their
+ * turn, and the stored step, never mined, expires and fails the sweep so a later run starts over. */
+async function broadcastStep(deps: SweepDeps, sweep: Sweep, transaction: Record<string, unknown>): Promise<boolean> {
+  try {
+    await deps.broadcaster.broadcast(transaction);
+    return true;
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', message: 'sweep broadcast failed; the step will expire and the sweep start over', address: sweep.address, status: sweep.status, error: String(error) }));
+    return false;
+  }
 }

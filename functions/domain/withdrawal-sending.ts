@@ -1,4 +1,4 @@
-import type { ChainReader, TransactionReceipt } from './chain.ts';
+import { sentTransactionOutcome, type ChainReader } from './chain.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from './ledger.ts';
 import type { TransactionSigner } from './signer.ts';
@@ -84,10 +84,6 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   return result;
 }
 
-/** How far past a transaction's expiration the solidified chain must be before it is declared
- * expired: 20 blocks, so no node answering for TronGrid can still be catching up to its block. */
-export const EXPIRY_SETTLE_MARGIN_MS = 60_000;
-
 export interface SettleResult extends SendResult {
   /** Withdrawals still processing after this run for longer than STUCK_PROCESSING_MS. */
   stuck: { count: number; oldestAgeSeconds: number };
@@ -104,18 +100,8 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
   const solidified = await deps.chain.solidifiedBlock();
   const remaining: Withdrawal[] = [];
   for (const withdrawal of processing) {
-    const receipt = await deps.chain.receipt(withdrawal.txHash!);
     const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
-    let verdict: TransactionReceipt | 'expired' | null = receipt && receipt.blockNumber <= solidified.number ? receipt : null;
-    if (!receipt && Date.parse(solidified.timestamp) > expiresAt + EXPIRY_SETTLE_MARGIN_MS) {
-      // The solidified chain is past the expiration and the full node does not know the
-      // transaction. The full node may lag the solidity node that gave `solidified` (TronGrid
-      // serves them from different machines): failing a transfer that went through would hand
-      // its funds back, to be withdrawn twice. Only when the solidity node does not know it
-      // either can it never be mined; and the margin gives a lagging node behind TronGrid's
-      // load balancer (the next request may reach another one) 20 blocks to catch up first.
-      verdict = (await deps.chain.solidifiedReceipt(withdrawal.txHash!)) ?? 'expired';
-    }
+    const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, solidified);
     if (verdict) {
       const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, verdict.result, now());
       if (await deps.store.transition(withdrawal, settled.after, settled)) {

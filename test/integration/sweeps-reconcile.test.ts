@@ -16,7 +16,8 @@ import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sendin
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SandboxChain, SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
-import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
+import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { STAGES } from '../../lib/stages.ts';
@@ -154,6 +155,33 @@ describe('sweeps and reconciliation', () => {
     expect(unswept.balanced, reconciliationReport(unswept)).toBe(true);
     // Scanned and credited, it is owed and listed: both readings balance again.
     await scan();
+    expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('a sweep whose broadcast was lost fails as TRANSACTION_EXPIRED past its expiration, and a later run sweeps the address', async () => {
+    for (let i = 0; i < 3; i++) await runJobs(); // what earlier tests left is settled and swept
+    const deposits = new DynamoDepositStore(env.db, env.tableName);
+    const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'lost-sweep' }, now());
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_005), to: deposit.address, amount: usdt('12') });
+    advanceBlocks(1);
+    await scan();
+    advanceBlocks(20);
+    await confirmDeposits(depositJobs());
+    const hotWallet = await sources.hotWalletAddress();
+    const hotBefore = await chain.tokenBalance(USDT, hotWallet);
+
+    // TronGrid down for the top-up's broadcast: the run goes on, the stored top-up never lands.
+    const down = { broadcast: async () => Promise.reject(new Error('TronGrid unavailable')) };
+    expect(await sweepDepositAddresses({ ...sweeping, broadcaster: down })).toMatchObject({ toppedUp: 0, failed: 0 });
+    advanceBlocks(20);
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ failed: 0 }); // not yet past its expiration
+    clock += TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS;
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ failed: 1 });
+
+    // Still due: the next runs top up and sweep it.
+    for (let i = 0; i < 3; i++) await runJobs();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect((await chain.tokenBalance(USDT, hotWallet)) - hotBefore).toBeGreaterThanOrEqual(usdt('12'));
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 

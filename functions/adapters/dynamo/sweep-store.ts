@@ -17,6 +17,7 @@ const sweepItem = {
     status: item.status as Sweep['status'],
     topUpTxHash: (item.topUpTxHash as string | null) ?? null,
     sweepTxHash: (item.sweepTxHash as string | null) ?? null,
+    stepExpiresAt: (item.stepExpiresAt as string | null | undefined) ?? null,
     failureReason: (item.failureReason as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
