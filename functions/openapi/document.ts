@@ -12,12 +12,31 @@ import { ROUTE_DOCS, type RouteDoc, type RouteKey } from './route-docs.ts';
  * rebuilds it and fails when the committed file differs, so nobody edits it by hand.
  */
 
-/** Where integrators reach the API. The stack has no custom domain yet: these are the names the
- * official client uses for `environment` (docs/api-notes.md, Integrators' kit). */
+/**
+ * Where integrators reach the API. There is no custom domain: each stage is its API Gateway URL,
+ * the stack's `ApiUrl` output less its `/v1` (the paths carry /v1). No named host stands in for
+ * it: credentials sent to a host nobody owns would go to whoever registers it
+ * (docs/api-notes.md, Integrators' kit). The variables are explained in the server's description,
+ * not their own: validators built on the published 3.1 schema (swagger-parser here) reject a
+ * variable's `description`, a typo in that schema (OAI/OpenAPI-Specification#2793,
+ * APIDevTools/swagger-cli#83).
+ */
 export const SERVERS = [
-  { url: 'http://127.0.0.1:3000', description: 'Local runtime (`npm start`): sandbox chain, no AWS' },
-  { url: 'https://api.sandbox.cambio.com', description: 'Sandbox' },
-  { url: 'https://api.cambio.com', description: 'Production' },
+  {
+    url: 'https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}',
+    description:
+      "A deployed stage: its `ApiUrl` stack output (`cdk deploy` prints it) without the trailing `/v1`. `restApiId` is that URL's first label, `region` the stack's AWS region, `stage` the stage (`cdk deploy -c stage=…`), also the API Gateway stage's name",
+    variables: {
+      restApiId: { default: 'restApiId' },
+      region: { default: 'us-east-1' },
+      stage: { enum: ['sandbox', 'production'], default: 'sandbox' },
+    },
+  },
+  {
+    url: 'http://127.0.0.1:{port}',
+    description: 'Local runtime (`npm start`, `PORT=… npm start` for another port): sandbox chain, no AWS',
+    variables: { port: { default: '3000' } },
+  },
 ] as const;
 
 type Json = JsonSchema & Record<string, unknown>;

@@ -17,6 +17,7 @@ import {
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
+import { SERVERS } from '../../functions/openapi/document.ts';
 import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS } from '../../lib/waf.ts';
 
 /** Every route in ../shared/api-contract.md, in the contract's order. */
@@ -122,6 +123,24 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         ],
         AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
       });
+    });
+
+    it("outputs ApiUrl as openapi.json's deployed-stage server plus /v1, the base URL integrators give the client", () => {
+      const [joiner, parts] = template.findOutputs('ApiUrl').ApiUrl!.Value['Fn::Join'] as [string, unknown[]];
+      const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0];
+      const rendered = parts
+        .map((part) => {
+          if (typeof part === 'string') return part.replace(/^\.execute-api\.[a-z0-9-]+\.$/, '.execute-api.{region}.');
+          const ref = (part as { Ref?: string }).Ref;
+          if (ref === 'AWS::Region') return '{region}';
+          if (ref === 'AWS::URLSuffix') return 'amazonaws.com';
+          if (ref === stageId) return '{stage}';
+          if (ref && resourcesOfType(template, 'AWS::ApiGateway::RestApi')[ref]) return '{restApiId}';
+          throw new Error(`unexpected part of ApiUrl: ${JSON.stringify(part)}`);
+        })
+        .join(joiner);
+
+      expect(rendered).toBe(`${SERVERS[0].url}/v1`);
     });
 
     it('authorizes with both credential headers as identity sources and caches for the configured TTL', () => {

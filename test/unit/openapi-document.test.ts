@@ -10,7 +10,7 @@ import { amountPattern } from '#http/fields';
 import { CLIENT_TYPES_FILE, clientTypes, OPENAPI_FILE, openApiJson } from '#functions/openapi/artifacts';
 import { ROUTE_DOCS } from '#functions/openapi/route-docs';
 import { routeKey } from '#functions/openapi/document';
-import { loadOpenApi, openApiValidators } from '../support/openapi.ts';
+import { loadOpenApi, openApiValidators, type OpenApiDocument } from '../support/openapi.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const committed = (file: string) => readFileSync(`${ROOT}${file}`, 'utf8');
@@ -28,6 +28,17 @@ describe('openapi.json', () => {
   it('is a valid OpenAPI 3.1 document for a third-party validator (swagger-parser)', async () => {
     const api = await SwaggerParser.validate(loadOpenApi() as never);
     expect((api as { openapi?: string }).openapi).toBe('3.1.0');
+  });
+
+  it('names no host of its own: a deployed stage is its API Gateway URL, else the local runtime', () => {
+    const doc = loadOpenApi() as OpenApiDocument & { servers: { url: string; variables?: Record<string, { default: string; enum?: string[] }> }[] };
+    // The paths carry /v1, so the servers stop at the stage, as the ApiUrl output does before /v1.
+    expect(Object.keys(doc.paths).every((path) => path.startsWith('/v1/'))).toBe(true);
+    expect(doc.servers.map((server) => server.url)).toEqual(['https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}', 'http://127.0.0.1:{port}']);
+    const [stage, local] = doc.servers;
+    expect(Object.keys(stage!.variables!).sort()).toEqual(['region', 'restApiId', 'stage']);
+    expect(stage!.variables!.stage).toMatchObject({ enum: ['sandbox', 'production'], default: 'sandbox' });
+    expect(local!.variables!.port!.default).toBe('3000');
   });
 
   it('documents every route of the route table, and nothing else', () => {

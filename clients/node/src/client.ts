@@ -24,18 +24,20 @@ import type {
 
 export const VERSION = '0.1.0';
 
-/** The hosts behind `environment` (openapi.json `servers`). */
-export const ENVIRONMENTS = {
-  sandbox: 'https://api.sandbox.cambio.com',
-  production: 'https://api.cambio.com',
-} as const;
+/** Where the base URL comes from, for the errors that ask for one. There is no default host:
+ * the API has no custom domain, each stage is reached at its own API Gateway URL
+ * (docs/api-notes.md, Integrators' kit). */
+const WHERE_THE_URL_IS =
+  "the `ApiUrl` output of your Cambio stack (printed by `cdk deploy`, e.g. https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1), " +
+  'or for the local runtime the API URL `npm start` prints (http://127.0.0.1:3000/v1)';
 
 export interface CambioOptions {
   apiKey: string;
   apiSecret: string;
-  /** 'sandbox', 'production', or a base URL such as 'http://127.0.0.1:3000' (the local runtime).
-   * Default: from the key, `ck_live_…` → production, else sandbox. */
-  environment?: keyof typeof ENVIRONMENTS | (string & {});
+  /** The API's URL: your stack's `ApiUrl` output (https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1),
+   * or the local runtime's (`npm start` prints it). With or without the trailing `/v1`. Plain
+   * http is accepted for loopback only. */
+  baseUrl: string;
   /** Retries after the first try, on network errors, timeouts, 429 and 5xx. Default 2. */
   maxRetries?: number;
   /** Per try. Default 30 s. */
@@ -98,11 +100,10 @@ export class Cambio {
   readonly #fetch: typeof fetch;
 
   constructor(options: CambioOptions) {
-    if (!options?.apiKey || !options.apiSecret) throw new TypeError('new Cambio({ apiKey, apiSecret, environment }) needs apiKey and apiSecret');
+    if (!options?.apiKey || !options.apiSecret) throw new TypeError('new Cambio({ apiKey, apiSecret, baseUrl }) needs apiKey and apiSecret');
+    this.baseUrl = baseUrlOf(options.baseUrl, 'environment' in options);
     this.#apiKey = options.apiKey;
     this.#apiSecret = options.apiSecret;
-    const environment = options.environment ?? (options.apiKey.startsWith('ck_live_') ? 'production' : 'sandbox');
-    this.baseUrl = baseUrlOf(environment);
     this.#maxRetries = options.maxRetries ?? 2;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#initialDelayMs = options.initialDelayMs ?? 500;
@@ -234,17 +235,36 @@ function retryable(error: CambioError): boolean {
   );
 }
 
-function baseUrlOf(environment: string): string {
-  if (environment === 'sandbox' || environment === 'production') return ENVIRONMENTS[environment];
+/**
+ * The base URL, checked before any request carries the key and secret: given explicitly (no
+ * default host, nothing guessed from the key), http(s), and https unless it is loopback, so the
+ * credentials never cross the network in clear text.
+ */
+function baseUrlOf(baseUrl: unknown, gaveEnvironment: boolean): string {
+  if (baseUrl === undefined || baseUrl === null || baseUrl === '') {
+    const removed = gaveEnvironment ? ' (`environment` is gone: there are no named hosts, pass the URL as baseUrl)' : '';
+    throw new TypeError(`new Cambio({ apiKey, apiSecret, baseUrl }) needs baseUrl${removed}: ${WHERE_THE_URL_IS}`);
+  }
   let url: URL;
   try {
-    url = new URL(environment);
+    url = new URL(String(baseUrl));
   } catch {
-    throw new TypeError(`environment must be 'sandbox', 'production' or a base URL, got ${JSON.stringify(environment)}`);
+    throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}: use ${WHERE_THE_URL_IS}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`environment URL must be http(s), got ${environment}`);
-  // The routes carry /v1 themselves: accept a base URL given with or without it.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}: use ${WHERE_THE_URL_IS}`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new TypeError(
+      `baseUrl ${url.origin} is plain http, which would send your API key and secret in clear text: use https (${WHERE_THE_URL_IS}); http is accepted only for loopback (127.0.0.0/8, ::1, localhost)`,
+    );
+  }
+  if (url.username || url.password || url.search || url.hash) throw new TypeError(`baseUrl must carry no credentials, query or fragment, got ${JSON.stringify(baseUrl)}`);
+  // The routes carry /v1 themselves: accept a base URL given with or without it (ApiUrl has it).
   return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** The WHATWG parser has already normalised the host (`127.1`, `0x7f.0.0.1` → `127.0.0.1`; `[::1]`). */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function segment(id: string): string {

@@ -1,4 +1,4 @@
-export { Cambio, ENVIRONMENTS, PagePromise, VERSION, type CambioOptions } from './client.ts';
+export { Cambio, PagePromise, VERSION, type CambioOptions } from './client.ts';
 export {
   ApiServerError,
   AuthenticationError,

@@ -68,7 +68,7 @@ describe('retries against a flaky server', () => {
     const url = await flaky((_req, res, attempt) =>
       attempt === 1 ? answer(res, 503, failure('INTERNAL_ERROR')) : answer(res, 201, { success: true, data: withdrawal }),
     );
-    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
 
     const created = await cambio.withdrawals.create(params);
 
@@ -80,7 +80,7 @@ describe('retries against a flaky server', () => {
 
   it('a dropped connection then success: retried with the same key; a new call gets a new key', async () => {
     const url = await flaky((req, res, attempt) => (attempt === 1 ? req.socket.destroy() : answer(res, 201, { success: true, data: withdrawal })));
-    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
 
     await cambio.withdrawals.create(params);
     const first = seen.map((s) => s.idempotencyKey);
@@ -95,7 +95,7 @@ describe('retries against a flaky server', () => {
     const url = await flaky((_req, res, attempt) =>
       attempt === 1 ? answer(res, 429, failure('RATE_LIMITED'), { 'Retry-After': '1' }) : answer(res, 200, { success: true, data: withdrawal }),
     );
-    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
 
     await cambio.withdrawals.get(withdrawal.id);
 
@@ -105,7 +105,7 @@ describe('retries against a flaky server', () => {
 
   it('gives up after maxRetries with the last error, typed, and backs off within the cap', async () => {
     const url = await flaky((_req, res) => answer(res, 503, failure('PRICE_UNAVAILABLE', 'No current USDT/BRL price')));
-    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, maxRetries: 3, initialDelayMs: 20, maxDelayMs: 40 });
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, maxRetries: 3, initialDelayMs: 20, maxDelayMs: 40 });
 
     const error = await cambio.conversions.quote({ sourceCurrency: 'USDT', settlementCurrency: 'BRL', sourceAmount: '10' }).catch((e: unknown) => e);
 
@@ -121,7 +121,7 @@ describe('retries against a flaky server', () => {
 
   it('does not retry a 4xx refusal', async () => {
     const url = await flaky((_req, res) => answer(res, 400, { success: false, error: { code: 'VALIDATION_FAILED', message: 'bad', details: [{ path: 'amount', message: 'must be a decimal string' }] } }));
-    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, ...fast });
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
 
     const error = await cambio.withdrawals.create({ ...params, amount: '5' }).catch((e: unknown) => e);
 
@@ -132,16 +132,16 @@ describe('retries against a flaky server', () => {
 
   it('a 429 that persists surfaces as RateLimitError; an unreachable host as ConnectionError', async () => {
     const url = await flaky((_req, res) => answer(res, 429, failure('RATE_LIMITED')));
-    const limited = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, maxRetries: 1, ...fast });
+    const limited = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, maxRetries: 1, ...fast });
     await expect(limited.company.get()).rejects.toBeInstanceOf(RateLimitError);
 
-    const closed = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: 'http://127.0.0.1:1', maxRetries: 1, ...fast });
+    const closed = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: 'http://127.0.0.1:1', maxRetries: 1, ...fast });
     await expect(closed.company.get()).rejects.toMatchObject({ name: 'ConnectionError', code: 'CONNECTION_FAILED', status: undefined });
   });
 
   it('times out a try that never answers', async () => {
     const url = await flaky(() => undefined);
-    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', environment: url, maxRetries: 1, timeoutMs: 100, ...fast });
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, maxRetries: 1, timeoutMs: 100, ...fast });
     const error = await cambio.company.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ code: 'TIMEOUT' });
@@ -193,7 +193,7 @@ describe('a retry through a connection lost after the API answered', () => {
     const cambio = new Cambio({
       apiKey: runtime.sandbox.apiKey,
       apiSecret: runtime.sandbox.apiSecret,
-      environment: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
       ...fast,
     });
 
@@ -201,7 +201,7 @@ describe('a retry through a connection lost after the API answered', () => {
 
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
-    const direct = new Cambio({ apiKey: runtime.sandbox.apiKey, apiSecret: runtime.sandbox.apiSecret, environment: runtime.apiUrl });
+    const direct = new Cambio({ apiKey: runtime.sandbox.apiKey, apiSecret: runtime.sandbox.apiSecret, baseUrl: runtime.apiUrl });
     expect(await direct.withdrawals.get(created.id)).toMatchObject({ id: created.id, reference: 'lost-answer' });
     const [usdt] = (await direct.company.balance()).balances;
     // 20 deposited, 5 + 1 fee held once: a doubled withdrawal would have held 12.

@@ -35,7 +35,7 @@ function refusal(run: () => unknown): WebhookVerificationError {
 }
 
 describe('webhooks.verify', () => {
-  const cambio = new Cambio({ apiKey: 'ck_test_x', apiSecret: 'cs_test_x', environment: 'http://127.0.0.1:1' });
+  const cambio = new Cambio({ apiKey: 'ck_test_x', apiSecret: 'cs_test_x', baseUrl: 'http://127.0.0.1:1' });
 
   it('accepts a delivery signed as Standard Webhooks says, from a string, a Buffer or a Headers object', () => {
     expect(cambio.webhooks.verify(body, delivery(), secret, { now })).toEqual(event);
