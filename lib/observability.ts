@@ -127,6 +127,12 @@ export class OperationsAlarms extends Construct {
       evaluationPeriods: 2,
     });
     alarm(
+      'SweepsHeld',
+      'A deposit address failed to sweep 3 times in a row and is backing off (an hour, doubling): its USDT stays there. Read its sweep history (SWEEP#<address>) for the failure.',
+      app('SweepsHeld', 'Maximum', Duration.hours(1)),
+      { threshold: 1 },
+    );
+    alarm(
       'ReconcileFailing',
       'The reconcile job threw or timed out in two hourly runs in a row: the wallets are not being compared with the ledger (its shortfall alarm cannot fire).',
       props.reconcile.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),

@@ -36,6 +36,8 @@ export interface SweepStore {
   dueAddresses(limit: number): Promise<SweepCandidate[]>;
   /** The sweep in progress for an address, if any. */
   openSweep(address: string): Promise<Sweep | null>;
+  /** The address's finished sweeps, newest first, at most `limit`. */
+  finishedSweeps(address: string, limit: number): Promise<Sweep[]>;
   /** Conditional on the sweep being as `before` says (null: none open for the address). */
   saveSweep(before: Sweep | null, after: Sweep): Promise<boolean>;
   /**
@@ -74,6 +76,28 @@ export interface SweepResult {
   swept: number;
   done: number;
   failed: number;
+  /** Due addresses left alone this run: their last sweeps failed in a row (sweepBackoffUntil). */
+  held: number;
+}
+
+/** Failed sweeps of one address in a row before the next attempt waits. */
+export const FAILURES_BEFORE_BACKOFF = 3;
+const FIRST_BACKOFF_MS = 60 * 60_000;
+const MAX_BACKOFF_MS = 24 * 60 * 60_000;
+
+/**
+ * When an address whose last sweeps failed may be tried again, or null to try now. A sweep that
+ * fails on chain has burned its fee, and the address stays due: retried on every run (each
+ * minute), a sweep that cannot succeed would drain the hot wallet's TRX in top-ups. After
+ * FAILURES_BEFORE_BACKOFF failures in a row it waits an hour, doubling with each further failure
+ * up to a day, and the job reports the address as held (alarmed: someone should look).
+ */
+export function sweepBackoffUntil(finishedNewestFirst: Sweep[]): Date | null {
+  const firstSuccess = finishedNewestFirst.findIndex((sweep) => sweep.status !== 'failed');
+  const failuresInARow = firstSuccess === -1 ? finishedNewestFirst.length : firstSuccess;
+  if (failuresInARow < FAILURES_BEFORE_BACKOFF) return null;
+  const wait = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failuresInARow - FAILURES_BEFORE_BACKOFF));
+  return new Date(Date.parse(finishedNewestFirst[0]!.updatedAt) + wait);
 }
 
 const signed = (unsigned: UnsignedTransfer, signature: Uint8Array) => ({
@@ -83,13 +107,18 @@ const signed = (unsigned: UnsignedTransfer, signature: Uint8Array) => ({
 
 export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0 };
+  const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0, held: 0 };
   const hotWallet = await deps.hotWallet.address();
   const solidified = await deps.chain.solidifiedBlock();
   for (const candidate of await deps.store.dueAddresses(50)) {
     const open = await deps.store.openSweep(candidate.address);
     const at = now().toISOString();
     if (!open) {
+      const retryAt = sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
+      if (retryAt && now() < retryAt) {
+        result.held++;
+        continue;
+      }
       const balance = await deps.usdtBalanceOf(candidate.address);
       if (balance < deps.settings.minimumSweep) {
         await deps.store.clearDue(candidate.address, balance);

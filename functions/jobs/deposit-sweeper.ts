@@ -40,8 +40,9 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
       const outcome = await sweepDepositAddresses(deps);
       metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
       metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed);
+      metrics.addMetric('SweepsHeld', MetricUnit.Count, outcome.held);
       return outcome;
     },
-    (outcome) => outcome.toppedUp + outcome.swept + outcome.done + outcome.failed > 0,
+    (outcome) => outcome.toppedUp + outcome.swept + outcome.done + outcome.failed + outcome.held > 0,
   ),
 );

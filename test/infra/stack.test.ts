@@ -615,6 +615,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       ['ScannerLag', 'ScannerLagBlocks'],
       ['WithdrawalsStuckProcessing', 'WithdrawalsStuckProcessing'],
       ['ReconcileShortfall', 'ReconcileShortfallUsdt'],
+      ['SweepsHeld', 'SweepsHeld'],
     ])('alarm %s watches the functions’ own metric %s', (name, metric) => {
       expect(app(named(name))).toEqual({ namespace: 'Cambio', metric, dimensions: appDimensions });
     });

@@ -4,7 +4,7 @@ import { createDeposit } from '#domain/deposits';
 import { confirmDeposits, scanDeposits } from '#domain/deposit-chain';
 import { requestWithdrawal } from '#domain/withdrawals';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
-import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
+import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
@@ -183,6 +183,32 @@ describe('sweeps and reconciliation', () => {
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
     expect((await chain.tokenBalance(USDT, hotWallet)) - hotBefore).toBeGreaterThanOrEqual(usdt('12'));
     expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('after three failed sweeps of an address in a row it is held an hour, then tried again', async () => {
+    for (let i = 0; i < 3; i++) await runJobs();
+    const deposits = new DynamoDepositStore(env.db, env.tableName);
+    const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'failing-sweeps' }, now());
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_006), to: deposit.address, amount: usdt('9') });
+    advanceBlocks(1);
+    await scan();
+    advanceBlocks(20);
+    await confirmDeposits(depositJobs());
+
+    const down = { ...sweeping, broadcaster: { broadcast: async () => Promise.reject(new Error('TronGrid unavailable')) } };
+    for (let attempt = 0; attempt < FAILURES_BEFORE_BACKOFF; attempt++) {
+      expect(await sweepDepositAddresses(down)).toMatchObject({ held: 0 });
+      clock += TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS;
+      expect(await sweepDepositAddresses(down)).toMatchObject({ failed: 1 });
+    }
+    // Held: no new top-up, run after run, until the hour has passed.
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ held: 1, toppedUp: 0 });
+    clock += 30 * 60_000;
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ held: 1, toppedUp: 0 });
+    clock += 31 * 60_000;
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ held: 0, toppedUp: 1 });
+    for (let i = 0; i < 3; i++) await runJobs();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
   });
 
   it('reports a mismatch when the wallets hold money the ledger does not know of', async () => {

@@ -64,6 +64,7 @@ export const keys = {
   /** The sweep in progress for a deposit address, and the record of each finished one. */
   openSweep: (address: string) => ({ PK: `SWEEP#${address}`, SK: 'OPEN' }),
   finishedSweep: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),
+  finishedSweepsOf: (address: string) => ({ PK: `SWEEP#${address}`, skPrefix: 'FINISHED#' }),
   addressIndexCounter: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
 
   quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),

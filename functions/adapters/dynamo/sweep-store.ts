@@ -54,6 +54,21 @@ export class DynamoSweepStore implements SweepStore {
     return Item ? sweepItem.fromItem(Item) : null;
   }
 
+  async finishedSweeps(address: string, limit: number): Promise<Sweep[]> {
+    const { PK, skPrefix } = keys.finishedSweepsOf(address);
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
+        ScanIndexForward: false,
+        Limit: limit,
+        ConsistentRead: true,
+      }),
+    );
+    return Items.map(sweepItem.fromItem);
+  }
+
   async saveSweep(before: Sweep | null, after: Sweep): Promise<boolean> {
     const open = keys.openSweep(after.address);
     const guard = before
