@@ -62,6 +62,8 @@ export interface SweepDeps {
   chain: ChainReader;
   /** The address's USDT on chain, in minor units. */
   usdtBalanceOf: (address: string) => Promise<bigint>;
+  /** The address's TRX on chain, in sun: a top-up from an earlier, failed attempt may still be there. */
+  trxBalanceOf: (address: string) => Promise<bigint>;
   broadcaster: Broadcaster;
   builder: SweepBuilder;
   hotWallet: TransactionSigner;
@@ -124,18 +126,16 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         await deps.store.clearDue(candidate.address, balance);
         continue;
       }
+      if ((await deps.trxBalanceOf(candidate.address)) >= BigInt(deps.settings.topUpSun)) {
+        // The TRX of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
+        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
+        const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
+        if (!(await deps.store.saveSweep(null, sweeping))) continue;
+        if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
+        continue;
+      }
       const topUp = await deps.builder.trxTransfer({ from: hotWallet, to: candidate.address, amountSun: deps.settings.topUpSun });
-      const sweep: Sweep = {
-        ...candidate,
-        amount: balance,
-        status: 'topping_up',
-        topUpTxHash: topUp.txId,
-        sweepTxHash: null,
-        stepExpiresAt: topUp.expiresAt,
-        failureReason: null,
-        createdAt: at,
-        updatedAt: at,
-      };
+      const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
       if (!(await deps.store.saveSweep(null, sweep))) continue;
       if (await broadcastStep(deps, sweep, signed(topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex'))))) result.toppedUp++;
@@ -161,6 +161,20 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at })) result.done++;
   }
   return result;
+}
+
+function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep {
+  return {
+    ...candidate,
+    amount,
+    status: 'topping_up',
+    topUpTxHash: null,
+    sweepTxHash: null,
+    stepExpiresAt: null,
+    failureReason: null,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 /** Broadcasts a stored step. A failure is logged, not thrown: the other addresses still get their

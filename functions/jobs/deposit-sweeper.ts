@@ -18,6 +18,7 @@ const localXprv = optionalEnv('LOCAL_DEPOSIT_ACCOUNT_XPRV');
 const deps: SweepDeps = {
   chain,
   usdtBalanceOf: (address) => chain.tokenBalance(settings.usdtContract, address),
+  trxBalanceOf: (address) => chain.trxBalance(address),
   broadcaster: chain,
   builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
   hotWallet: signerFromEnv(),

@@ -81,6 +81,7 @@ beforeAll(async () => {
   const sweeping: SweepDeps = {
     chain: sandbox,
     usdtBalanceOf: (holder) => sandbox.tokenBalance(USDT, holder),
+    trxBalanceOf: (holder) => sandbox.trxBalance(holder),
     broadcaster: sandbox,
     builder,
     hotWallet,

@@ -77,6 +77,7 @@ beforeAll(async () => {
   sweeping = {
     chain,
     usdtBalanceOf: (address) => chain.tokenBalance(USDT, address),
+    trxBalanceOf: (address) => chain.trxBalance(address),
     broadcaster: chain,
     builder,
     hotWallet,
@@ -182,6 +183,37 @@ describe('sweeps and reconciliation', () => {
     for (let i = 0; i < 3; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
     expect((await chain.tokenBalance(USDT, hotWallet)) - hotBefore).toBeGreaterThanOrEqual(usdt('12'));
+    expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('a sweep lost after its top-up landed is redone without a second top-up: the TRX is still there', async () => {
+    for (let i = 0; i < 3; i++) await runJobs();
+    const deposits = new DynamoDepositStore(env.db, env.tableName);
+    const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'lost-after-top-up' }, now());
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_007), to: deposit.address, amount: usdt('6') });
+    advanceBlocks(1);
+    await scan();
+    advanceBlocks(20);
+    await confirmDeposits(depositJobs());
+
+    // TronGrid refuses the USDT sweep (a TriggerSmartContract) but not the TRX top-up.
+    const usdtLost = {
+      ...sweeping,
+      broadcaster: {
+        broadcast: async (transaction: Record<string, unknown>) =>
+          JSON.stringify(transaction).includes('TriggerSmartContract') ? Promise.reject(new Error('TronGrid unavailable')) : chain.broadcast(transaction),
+      },
+    };
+    expect(await sweepDepositAddresses(usdtLost)).toMatchObject({ toppedUp: 1 });
+    advanceBlocks(20);
+    expect(await sweepDepositAddresses(usdtLost)).toMatchObject({ swept: 0, failed: 0 });
+    clock += TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS;
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ failed: 1 });
+
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 0, swept: 1 });
+    for (let i = 0; i < 3; i++) await runJobs();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect(await chain.trxBalance(deposit.address)).toBe(BigInt(sweeping.settings.topUpSun));
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 

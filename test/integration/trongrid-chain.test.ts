@@ -549,6 +549,27 @@ describe('TronGridChain broadcast', () => {
   });
 });
 
+describe('TronGridChain trxBalance', () => {
+  const holder = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
+
+  it("reads /wallet/getaccount's balance in sun, by base58 address", async () => {
+    script = [{ body: { address: holder, balance: 15_000_000, create_time: 1_776_933_207_000 } }];
+    expect(await chain().trxBalance(holder)).toBe(15_000_000n);
+    expect(requests[0]).toMatchObject({ path: '/wallet/getaccount', body: { address: holder, visible: true } });
+  });
+
+  it('reads 0 for an account never activated ({}) or one holding no TRX (balance left out)', async () => {
+    script = [{ body: {} }, { body: { address: holder, create_time: 1 } }];
+    expect(await chain().trxBalance(holder)).toBe(0n);
+    expect(await chain().trxBalance(holder)).toBe(0n);
+  });
+
+  it('refuses a balance that is not a whole number of sun', async () => {
+    script = [{ body: { balance: '15' } }];
+    expect(await caught(chain().trxBalance(holder))).toBeInstanceOf(ChainResponseError);
+  });
+});
+
 describe('TronGridChain tokenBalance', () => {
   const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
   const holder = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';

@@ -22,6 +22,7 @@ export type Chain = ChainReader &
   Broadcaster & {
     tokenBalance(contract: string, address: string): Promise<bigint>;
     tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>>;
+    trxBalance(address: string): Promise<bigint>;
   };
 
 export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: Chain; settings: ChainSettings } {

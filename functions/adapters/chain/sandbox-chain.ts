@@ -231,6 +231,11 @@ export class SandboxChain implements ChainReader {
     return (await this.balances(contract)).get(address) ?? 0n;
   }
 
+  /** TRX held by an address, in sun (the sandbox keeps TRX as a token of its own). */
+  async trxBalance(address: string): Promise<bigint> {
+    return this.tokenBalance(SANDBOX_TRX, address);
+  }
+
   /** Any number of addresses from one read of the chain. */
   async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
     const all = await this.balances(contract);

@@ -276,6 +276,19 @@ export class TronGridChain implements ChainReader {
     return BigInt(`0x${result}`);
   }
 
+  /** TRX held by an address, in sun (`/wallet/getaccount`'s `balance`; java-tron leaves it out
+   * at zero and answers {} for an account that was never activated). */
+  async trxBalance(address: string): Promise<bigint> {
+    const path = '/wallet/getaccount';
+    const body = await this.request('POST', path, { body: { address, visible: true } });
+    if (!isObject(body)) throw new ChainResponseError(`${path} answered ${describe(body)}, expected an object`, { path });
+    if (body.balance === undefined) return 0n;
+    if (typeof body.balance !== 'number' || !Number.isSafeInteger(body.balance) || body.balance < 0) {
+      throw new ChainResponseError(`${path} answered balance ${describe(body.balance)}, expected a whole number of sun`, { path });
+    }
+    return BigInt(body.balance);
+  }
+
   /** java-tron's TransactionInfo, the same shape from /wallet and /walletsolidity. */
   private async transactionInfo(path: string, txHash: string): Promise<TransactionReceipt | null> {
     if (!TX_HASH_PATTERN.test(txHash)) throw new Error(`txHash must be 64 hex characters, got ${JSON.stringify(txHash)}`);
