@@ -127,6 +127,12 @@ export class OperationsAlarms extends Construct {
       evaluationPeriods: 2,
     });
     alarm(
+      'HotWalletShort',
+      "Withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.",
+      app('WithdrawalsAwaitingFloat', 'Maximum'),
+      { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
+    );
+    alarm(
       'SweepsHeld',
       'A deposit address failed to sweep 3 times in a row and is backing off (an hour, doubling): its USDT stays there. Read its sweep history (SWEEP#<address>) for the failure.',
       app('SweepsHeld', 'Maximum', Duration.hours(1)),

@@ -40,6 +40,9 @@ export interface SendingDeps {
   broadcaster: Broadcaster;
   signer: TransactionSigner;
   store: WithdrawalSendingStore;
+  /** USDT the hot wallet holds on chain, or null where the chain does not limit what it sends
+   * (the sandbox chain moves any amount). Absent: not checked. */
+  hotWalletUsdt?: () => Promise<bigint | null>;
   now?: () => Date;
 }
 
@@ -50,13 +53,25 @@ export interface SendResult {
   rebroadcast: number;
   completed: number;
   failed: number;
+  /** Pending withdrawals left waiting this run: the hot wallet's USDT, less what is already on
+   * its way out, does not cover them (the sweeper or treasury must top it up). */
+  awaitingFloat: number;
 }
 
 export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0 };
+  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
   const from = await deps.signer.address();
-  for (const withdrawal of await deps.store.withdrawalsInStatus('pending', SEND_BATCH)) {
+  const pending = await deps.store.withdrawalsInStatus('pending', SEND_BATCH);
+  if (pending.length === 0) return result;
+  let float = await spendableFloat(deps);
+  for (const withdrawal of pending) {
+    // Sent without the USDT on the hot wallet, the transfer would revert on chain and the
+    // withdrawal fail: it waits, pending, and a smaller one behind it may go first.
+    if (float !== null && withdrawal.amount > float) {
+      result.awaitingFloat++;
+      continue;
+    }
     const unsigned = await deps.builder.usdtTransfer({ from, to: withdrawal.address, amount: withdrawal.amount });
     const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
     const signed = { ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] };
@@ -74,6 +89,7 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
     });
     if (!claimed) continue; // another sender took it first
     result.sent++;
+    if (float !== null) float -= withdrawal.amount;
     try {
       await broadcastStored(deps, processing, now);
     } catch (error) {
@@ -82,6 +98,18 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
     }
   }
   return result;
+}
+
+/**
+ * What the hot wallet can still send: its USDT on chain less every withdrawal already `processing`.
+ * A processing one already mined is subtracted twice (the chain balance went down too) until it
+ * settles, a minute or so: the float errs low, never high. Null: not limited.
+ */
+async function spendableFloat(deps: SendingDeps): Promise<bigint | null> {
+  const held = deps.hotWalletUsdt ? await deps.hotWalletUsdt() : null;
+  if (held === null) return null;
+  const outgoing = await deps.store.withdrawalsInStatus('processing', 1000);
+  return held - outgoing.reduce((sum, withdrawal) => sum + withdrawal.amount, 0n);
 }
 
 export interface SettleResult extends SendResult {
@@ -94,7 +122,7 @@ export interface SettleResult extends SendResult {
  * processing for too long (oldest first, so the oldest age is exact even past the 100 read). */
 export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
+  const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
   const processing = await deps.store.withdrawalsInStatus('processing', 100);
   if (processing.length === 0) return result;
   const solidified = await deps.chain.solidifiedBlock();

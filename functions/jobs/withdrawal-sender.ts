@@ -11,13 +11,15 @@ import { MetricUnit, runJob } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
 const { chain, settings } = chainFromEnv(db, tableName);
+// The only function that holds a signer: the stack grants kms:Sign to this one alone.
+const signer = signerFromEnv();
 const deps: SendingDeps = {
   chain,
   broadcaster: chain,
   builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
-  // The only function that holds a signer: the stack grants kms:Sign to this one alone.
-  signer: signerFromEnv(),
+  signer,
   store: new DynamoWithdrawalSendingStore(db, tableName),
+  hotWalletUsdt: async () => (settings.enforcesBalances ? chain.tokenBalance(settings.usdtContract, await signer.address()) : null),
 };
 
 /** The withdrawal sender (EventBridge schedule in AWS, a timer in the local runtime):
@@ -41,9 +43,10 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
       metrics.addMetric('WithdrawalsCompleted', MetricUnit.Count, outcome.settled.completed);
       metrics.addMetric('WithdrawalsFailed', MetricUnit.Count, outcome.settled.failed);
       metrics.addMetric('WithdrawalsStuckProcessing', MetricUnit.Count, outcome.settled.stuck.count);
+      metrics.addMetric('WithdrawalsAwaitingFloat', MetricUnit.Count, outcome.sent.awaitingFloat);
       metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.settled.stuck.oldestAgeSeconds);
       return outcome;
     },
-    ({ sent, settled }) => sent.sent + settled.rebroadcast + settled.completed + settled.failed > 0,
+    ({ sent, settled }) => sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed > 0,
   ),
 );

@@ -616,6 +616,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       ['WithdrawalsStuckProcessing', 'WithdrawalsStuckProcessing'],
       ['ReconcileShortfall', 'ReconcileShortfallUsdt'],
       ['SweepsHeld', 'SweepsHeld'],
+      ['HotWalletShort', 'WithdrawalsAwaitingFloat'],
     ])('alarm %s watches the functions’ own metric %s', (name, metric) => {
       expect(app(named(name))).toEqual({ namespace: 'Cambio', metric, dimensions: appDimensions });
     });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
@@ -264,6 +265,34 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
     expect(stub.requests.map((r) => r.path)).toContain('/walletsolidity/gettransactioninfobyid');
     expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSACTION_EXPIRED' });
     expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+});
+
+describe("the hot wallet's float", () => {
+  it('a withdrawal the hot wallet cannot cover waits pending, not failed, while a smaller one goes; it leaves once funds arrive', async () => {
+    // A hot wallet of its own, funded with exactly 10 USDT on the sandbox chain.
+    const signer = new LocalKeySigner(randomBytes(32).toString('hex'));
+    const hotWallet = await signer.address();
+    const floatDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet) };
+    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('10') });
+    advanceBlocks(1);
+
+    const first = await withdraw(destination, '8');
+    const tooBig = await withdraw(destination, '5');
+    const small = await withdraw(destination, '2');
+    expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 2, awaitingFloat: 1 });
+    expect(await read(tooBig)).toMatchObject({ status: 'pending', txHash: null });
+    expect(await settle()).toMatchObject({ completed: 2, failed: 0 });
+
+    // Nothing left on the hot wallet: it still waits, run after run.
+    expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 0, awaitingFloat: 1 });
+    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('5') });
+    advanceBlocks(1);
+    expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 1, awaitingFloat: 0 });
+    expect(await settle()).toMatchObject({ completed: 1, failed: 0 });
+    for (const withdrawal of [first, tooBig, small]) expect((await read(withdrawal)).status).toBe('completed');
+    expect(await chain.tokenBalance(USDT, hotWallet)).toBe(0n);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 });

@@ -11,6 +11,9 @@ export interface ChainSettings {
   usdtContract: string;
   /** Cursor name: one per chain and contract. */
   cursorName: string;
+  /** Whether a transfer needs the sender to hold the amount: on TRON yes; the sandbox chain moves
+   * any amount (it does not keep balances to refuse against). */
+  enforcesBalances: boolean;
 }
 
 /**
@@ -33,12 +36,12 @@ export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { c
       blockIntervalMs: Number(requireEnv('SANDBOX_BLOCK_INTERVAL_MS')),
       solidifyAfter: Number(requireEnv('DEPOSIT_REQUIRED_CONFIRMATIONS')),
     });
-    return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}` } };
+    return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: false } };
   }
   if (kind === 'trongrid') {
     const secretId = optionalEnv('TRONGRID_API_KEY_SECRET');
     const chain = new TronGridChain({ baseUrl: requireEnv('TRONGRID_URL'), apiKey: secretId ? secretsManagerApiKey(secretId) : undefined });
-    return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}` } };
+    return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true } };
   }
   throw new Error(`CHAIN_ADAPTER must be "sandbox" or "trongrid", not "${kind}"`);
 }
