@@ -65,6 +65,22 @@ async function runJobs() {
   return swept;
 }
 
+/**
+ * What earlier tests left is settled and swept first, so the sweeper sees one due address: a new
+ * deposit paid `amount` and confirmed (not yet swept).
+ */
+async function confirmedDepositAlone(reference: string, amount: string) {
+  for (let i = 0; i < 3; i++) await runJobs();
+  const deposits = new DynamoDepositStore(env.db, env.tableName);
+  const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference }, now());
+  await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_100), to: deposit.address, amount: usdt(amount) });
+  advanceBlocks(1);
+  await scan();
+  advanceBlocks(20);
+  await confirmDeposits(depositJobs());
+  return deposit;
+}
+
 beforeAll(async () => {
   env = await freshTable();
   clock = Date.parse('2026-11-22T00:00:00.000Z');
@@ -160,14 +176,7 @@ describe('sweeps and reconciliation', () => {
   });
 
   it('a sweep whose broadcast was lost fails as TRANSACTION_EXPIRED past its expiration, and a later run sweeps the address', async () => {
-    for (let i = 0; i < 3; i++) await runJobs(); // what earlier tests left is settled and swept
-    const deposits = new DynamoDepositStore(env.db, env.tableName);
-    const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'lost-sweep' }, now());
-    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_005), to: deposit.address, amount: usdt('12') });
-    advanceBlocks(1);
-    await scan();
-    advanceBlocks(20);
-    await confirmDeposits(depositJobs());
+    const deposit = await confirmedDepositAlone('lost-sweep', '12');
     const hotWallet = await sources.hotWalletAddress();
     const hotBefore = await chain.tokenBalance(USDT, hotWallet);
 
@@ -187,14 +196,7 @@ describe('sweeps and reconciliation', () => {
   });
 
   it('a sweep lost after its top-up landed is redone without a second top-up: the TRX is still there', async () => {
-    for (let i = 0; i < 3; i++) await runJobs();
-    const deposits = new DynamoDepositStore(env.db, env.tableName);
-    const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'lost-after-top-up' }, now());
-    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_007), to: deposit.address, amount: usdt('6') });
-    advanceBlocks(1);
-    await scan();
-    advanceBlocks(20);
-    await confirmDeposits(depositJobs());
+    const deposit = await confirmedDepositAlone('lost-after-top-up', '6');
 
     // TronGrid refuses the USDT sweep (a TriggerSmartContract) but not the TRX top-up.
     const usdtLost = {
@@ -218,14 +220,7 @@ describe('sweeps and reconciliation', () => {
   });
 
   it('after three failed sweeps of an address in a row it is held an hour, then tried again', async () => {
-    for (let i = 0; i < 3; i++) await runJobs();
-    const deposits = new DynamoDepositStore(env.db, env.tableName);
-    const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'failing-sweeps' }, now());
-    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_006), to: deposit.address, amount: usdt('9') });
-    advanceBlocks(1);
-    await scan();
-    advanceBlocks(20);
-    await confirmDeposits(depositJobs());
+    const deposit = await confirmedDepositAlone('failing-sweeps', '9');
 
     const down = { ...sweeping, broadcaster: { broadcast: async () => Promise.reject(new Error('TronGrid unavailable')) } };
     for (let attempt = 0; attempt < FAILURES_BEFORE_BACKOFF; attempt++) {
