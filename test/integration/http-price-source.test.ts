@@ -1,56 +1,37 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PriceUnavailableError } from '#domain/pricing';
 import { HttpPriceSource, type HttpPriceSourceOptions } from '#adapters/price/http-price-source';
+import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../support/scripted-server.ts';
 
 /**
  * A real ticker server on loopback replaying scripted answers, one per request, so retries,
  * timeouts and the cache are proven over a socket rather than against a fetch mock.
  */
-interface Reply {
-  status?: number;
-  body: string;
-  delayMs?: number;
-}
 
-let server: Server;
+let server: ScriptedServer;
 let baseUrl: string;
-let script: Reply[];
-let requests: string[];
+/** What the price source asked for: path and query, in order. */
+const requests = () => server.requests.map((request) => request.url);
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    requests.push(req.url ?? '');
-    const reply = script.shift() ?? { status: 599, body: 'script exhausted' };
-    const send = () => {
-      if (res.destroyed) return;
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end(reply.body);
-    };
-    if (reply.delayMs) setTimeout(send, reply.delayMs);
-    else send();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startScriptedServer();
+  baseUrl = server.baseUrl;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 beforeEach(() => {
-  script = [];
-  requests = [];
+  server.script = [];
+  server.reset();
 });
 
-const ticker = (price: unknown, symbol = 'USDTBRL'): Reply => ({ body: JSON.stringify({ symbol, price }) });
+const ticker = (price: unknown, symbol = 'USDTBRL'): ScriptedReply => ({ body: JSON.stringify({ symbol, price }) });
 const source = (options: Partial<HttpPriceSourceOptions> = {}) =>
   new HttpPriceSource({ url: baseUrl, timeoutMs: 500, retryDelayMs: 10, cacheTtlMs: 0, ...options });
 
 describe('HttpPriceSource', () => {
   it('reads the USDTBRL ticker price as an exact rate', async () => {
-    script = [ticker('5.41200000')];
+    server.script = [ticker('5.41200000')];
     const before = Date.now();
 
     const mid = await source({ sourceName: 'binance' }).midRate('USDT/BRL');
@@ -58,28 +39,28 @@ describe('HttpPriceSource', () => {
     expect(mid.rate).toBe(541_200_000n);
     expect(mid.source).toBe('binance');
     expect(mid.asOf.getTime()).toBeGreaterThanOrEqual(before);
-    expect(requests).toEqual(['/api/v3/ticker/price?symbol=USDTBRL']);
+    expect(requests()).toEqual(['/api/v3/ticker/price?symbol=USDTBRL']);
   });
 
   it('keeps a path prefix in the base URL and tolerates a trailing slash', async () => {
-    script = [ticker('5.4')];
+    server.script = [ticker('5.4')];
 
     await source({ url: `${baseUrl}/proxy/` }).midRate('USDT/BRL');
 
-    expect(requests).toEqual(['/proxy/api/v3/ticker/price?symbol=USDTBRL']);
+    expect(requests()).toEqual(['/proxy/api/v3/ticker/price?symbol=USDTBRL']);
   });
 
   it('retries once after a 500 and succeeds', async () => {
-    script = [{ status: 500, body: '{"code":-1000}' }, ticker('5.41234567')];
+    server.script = [{ status: 500, body: '{"code":-1000}' }, ticker('5.41234567')];
 
     const mid = await source().midRate('USDT/BRL');
 
     expect(mid.rate).toBe(541_234_567n);
-    expect(requests).toHaveLength(2);
+    expect(requests()).toHaveLength(2);
   });
 
   it('gives up with PriceUnavailableError after 429 twice', async () => {
-    script = [
+    server.script = [
       { status: 429, body: '{"code":-1003}' },
       { status: 429, body: '{"code":-1003}' },
       ticker('5.4'),
@@ -90,18 +71,18 @@ describe('HttpPriceSource', () => {
     expect(error).toBeInstanceOf(PriceUnavailableError);
     expect((error as Error).message).toMatch(/429/);
     expect((error as Error).cause).toBeInstanceOf(AggregateError);
-    expect(requests).toHaveLength(2);
+    expect(requests()).toHaveLength(2);
   });
 
   it('does not retry a 400', async () => {
-    script = [{ status: 400, body: '{"code":-1121,"msg":"Invalid symbol."}' }, ticker('5.4')];
+    server.script = [{ status: 400, body: '{"code":-1121,"msg":"Invalid symbol."}' }, ticker('5.4')];
 
     await expect(source().midRate('USDT/BRL')).rejects.toBeInstanceOf(PriceUnavailableError);
-    expect(requests).toHaveLength(1);
+    expect(requests()).toHaveLength(1);
   });
 
   it('fails with PriceUnavailableError when the ticker answers slower than the timeout', async () => {
-    script = [
+    server.script = [
       { ...ticker('5.4'), delayMs: 400 },
       { ...ticker('5.4'), delayMs: 400 },
     ];
@@ -111,27 +92,27 @@ describe('HttpPriceSource', () => {
 
     expect(error).toBeInstanceOf(PriceUnavailableError);
     expect(Date.now() - started).toBeLessThan(390);
-    expect(requests).toHaveLength(2);
+    expect(requests()).toHaveLength(2);
   });
 
   it('refuses a price given as a JSON number, which JSON.parse would make a float', async () => {
-    script = [{ body: '{"symbol":"USDTBRL","price":5.41200000}' }, ticker('5.412')];
+    server.script = [{ body: '{"symbol":"USDTBRL","price":5.41200000}' }, ticker('5.412')];
 
     const error = await source().midRate('USDT/BRL').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(PriceUnavailableError);
     expect((error as Error).message).toMatch(/price must be a decimal string, got number/);
-    expect(requests).toHaveLength(1);
+    expect(requests()).toHaveLength(1);
   });
 
   it('refuses a ticker for another symbol', async () => {
-    script = [ticker('5.4', 'USDTARS')];
+    server.script = [ticker('5.4', 'USDTARS')];
 
     const error = await source().midRate('USDT/BRL').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(PriceUnavailableError);
     expect((error as Error).message).toMatch(/symbol/);
-    expect(requests).toHaveLength(1);
+    expect(requests()).toHaveLength(1);
   });
 
   it.each([
@@ -143,14 +124,14 @@ describe('HttpPriceSource', () => {
     ['not JSON', { body: '<html>maintenance</html>' }],
     ['an array', { body: '[]' }],
   ] as const)('refuses a %s price without retrying', async (_, reply) => {
-    script = [reply, ticker('5.4')];
+    server.script = [reply, ticker('5.4')];
 
     await expect(source().midRate('USDT/BRL')).rejects.toBeInstanceOf(PriceUnavailableError);
-    expect(requests).toHaveLength(1);
+    expect(requests()).toHaveLength(1);
   });
 
   it('answers two calls within the cache TTL with one upstream request', async () => {
-    script = [ticker('5.412'), ticker('9.99')];
+    server.script = [ticker('5.412'), ticker('9.99')];
     const cached = source({ cacheTtlMs: 5_000 });
 
     const first = await cached.midRate('USDT/BRL');
@@ -158,27 +139,27 @@ describe('HttpPriceSource', () => {
 
     expect(second).toEqual(first);
     expect(second.rate).toBe(541_200_000n);
-    expect(requests).toHaveLength(1);
+    expect(requests()).toHaveLength(1);
   });
 
   it('coalesces concurrent calls on one instance into one upstream request', async () => {
-    script = [{ ...ticker('5.412'), delayMs: 50 }, ticker('9.99')];
+    server.script = [{ ...ticker('5.412'), delayMs: 50 }, ticker('9.99')];
     const shared = source({ cacheTtlMs: 5_000 });
 
     const results = await Promise.all(Array.from({ length: 10 }, () => shared.midRate('USDT/BRL')));
 
     expect(new Set(results.map((r) => r.rate))).toEqual(new Set([541_200_000n]));
-    expect(requests).toHaveLength(1);
+    expect(requests()).toHaveLength(1);
   });
 
   it('asks upstream again once the TTL has passed, and never caches a failure', async () => {
-    script = [ticker('5.412'), { status: 503, body: '' }, { status: 503, body: '' }, ticker('5.5')];
+    server.script = [ticker('5.412'), { status: 503, body: '' }, { status: 503, body: '' }, ticker('5.5')];
     const cached = source({ cacheTtlMs: 30 });
 
     await expect(cached.midRate('USDT/BRL')).resolves.toMatchObject({ rate: 541_200_000n });
     await new Promise((resolve) => setTimeout(resolve, 40));
     await expect(cached.midRate('USDT/BRL')).rejects.toBeInstanceOf(PriceUnavailableError);
     await expect(cached.midRate('USDT/BRL')).resolves.toMatchObject({ rate: 550_000_000n });
-    expect(requests).toHaveLength(4);
+    expect(requests()).toHaveLength(4);
   });
 });

@@ -21,7 +21,8 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
-import { balanceOfHolder, constantResult, startTronGridStub, transactionInfo, type StubRequest, type StubReply, type TronGridStub } from '../support/trongrid-stub.ts';
+import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
+import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
 
 /**
  * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
@@ -35,7 +36,7 @@ const LOCAL = STAGES.local.functionEnvironment;
 const usdt = (value: string) => parseAmount(value, 'USDT');
 
 let env: Awaited<ReturnType<typeof freshTable>>;
-let stub: TronGridStub;
+let stub: ScriptedServer;
 let clock: number;
 let sandbox: SandboxChain;
 let reconcileNow: typeof import('#functions/jobs/reconcile').reconcileNow;
@@ -51,8 +52,8 @@ let processingTx: string;
 let held: Map<string, bigint>;
 
 /** balanceOf from `held` (after `adjust`), receipts of the one withdrawal in flight. */
-function tronGrid(adjust: (holder: string, amount: bigint) => StubReply | bigint = (_, amount) => amount) {
-  return (request: StubRequest): StubReply => {
+function tronGrid(adjust: (holder: string, amount: bigint) => ScriptedReply | bigint = (_, amount) => amount) {
+  return (request: SeenRequest): ScriptedReply => {
     if (request.path === '/wallet/triggerconstantcontract') {
       const holder = balanceOfHolder(request);
       const answer = adjust(holder, held.get(holder) ?? 0n);
@@ -69,7 +70,7 @@ const balanceReads = () => stub.requests.filter((request) => request.path === '/
 
 beforeAll(async () => {
   env = await freshTable();
-  stub = await startTronGridStub();
+  stub = await startScriptedServer();
   clock = Date.parse('2026-11-22T00:00:00.000Z');
   sandbox = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
   advanceBlocks(30);
@@ -157,7 +158,7 @@ beforeEach(() => stub.reset());
 describe('scheduled reconcile on TronGrid', () => {
   it('reads the hot wallet and only the deposit addresses that may hold USDT, a few at a time, and balances', async () => {
     let throttled = false;
-    stub.handle = tronGrid((holder, amount) => {
+    stub.script = tronGrid((holder, amount) => {
       // TronGrid throttles one read: the adapter's retry absorbs it.
       if (holder === address['due-1'] && !throttled) {
         throttled = true;
@@ -179,7 +180,7 @@ describe('scheduled reconcile on TronGrid', () => {
   });
 
   it('reports the shortfall when a listed address holds less than the ledger was credited with', async () => {
-    stub.handle = tronGrid((holder, amount) => (holder === address.dust ? amount - usdt('3') : amount));
+    stub.script = tronGrid((holder, amount) => (holder === address.dust ? amount - usdt('3') : amount));
 
     const result = await reconcileNow();
 
@@ -189,7 +190,7 @@ describe('scheduled reconcile on TronGrid', () => {
   });
 
   it('fails rather than sum part of the addresses when a balance cannot be read', async () => {
-    stub.handle = tronGrid((holder, amount) => (holder === address['due-3'] ? { body: { Error: 'contract validate error' } } : amount));
+    stub.script = tronGrid((holder, amount) => (holder === address['due-3'] ? { body: { Error: 'contract validate error' } } : amount));
 
     await expect(reconcileNow()).rejects.toBeInstanceOf(ChainResponseError);
   });

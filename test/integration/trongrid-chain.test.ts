@@ -1,8 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { TronWeb } from 'tronweb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChainResponseError, ChainUnavailableError, TronGridChain, type TronGridChainOptions } from '#adapters/chain/trongrid-chain';
+import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 
 /**
  * A TronGrid stand-in on loopback. Every body below follows TronGrid's documented formats:
@@ -12,58 +11,23 @@ import { ChainResponseError, ChainUnavailableError, TronGridChain, type TronGrid
  * block_timestamp, contract_address, event_name, event, result, result_type, _unconfirmed;
  * meta with at, page_size, fingerprint, links.next).
  */
-interface Reply {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
 
-interface Seen {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
-let server: Server;
+let server: ScriptedServer;
 let baseUrl: string;
-/** Either one reply per request in order, or a function that routes by request. */
-let script: Reply[] | ((request: Seen) => Reply);
-let requests: Seen[];
+/** What the adapter asked, in order (the server's list since the last reset). */
+let requests: SeenRequest[];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const seen: Seen = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw ? JSON.parse(raw) : undefined };
-      requests.push(seen);
-      const reply = (typeof script === 'function' ? script(seen) : script.shift()) ?? { status: 599, body: 'script exhausted' };
-      const send = () => {
-        if (res.destroyed) return;
-        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text);
-      };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startScriptedServer();
+  baseUrl = server.baseUrl;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 beforeEach(() => {
-  script = [];
-  requests = [];
+  server.script = [];
+  server.reset();
+  requests = server.requests;
 });
 
 const chain = (options: Partial<TronGridChainOptions> = {}) =>
@@ -197,7 +161,7 @@ function allText(error: unknown): string {
 
 describe('TronGridChain blocks', () => {
   it('maps wallet/getnowblock to the latest block: number, blockID, ISO time', async () => {
-    script = [{ body: block(BASE_BLOCK) }];
+    server.script = [{ body: block(BASE_BLOCK) }];
 
     const latest = await chain().latestBlock();
 
@@ -206,7 +170,7 @@ describe('TronGridChain blocks', () => {
   });
 
   it('maps walletsolidity/getnowblock to the solidified block', async () => {
-    script = [{ body: block(BASE_BLOCK - 19) }];
+    server.script = [{ body: block(BASE_BLOCK - 19) }];
 
     const solidified = await chain().solidifiedBlock();
 
@@ -215,7 +179,7 @@ describe('TronGridChain blocks', () => {
   });
 
   it('keeps a path prefix in the base URL', async () => {
-    script = [{ body: block(BASE_BLOCK) }];
+    server.script = [{ body: block(BASE_BLOCK) }];
 
     await chain({ baseUrl: `${baseUrl}/tron/` }).latestBlock();
 
@@ -223,7 +187,7 @@ describe('TronGridChain blocks', () => {
   });
 
   it('refuses {} from getnowblock instead of inventing a block', async () => {
-    script = [{ body: {} }];
+    server.script = [{ body: {} }];
 
     await expect(chain().latestBlock()).rejects.toBeInstanceOf(ChainResponseError);
   });
@@ -235,7 +199,7 @@ describe('TronGridChain transfers', () => {
   const BIG = '123456789012345678901234567890';
 
   /** Three pages: page 1 names the next by meta.fingerprint, page 2 only by meta.links.next. */
-  function threePages(request: Seen): Reply {
+  function threePages(request: SeenRequest): ScriptedReply {
     if (request.path === '/wallet/getblock') {
       const number = Number((request.body as { id_or_num: string }).id_or_num);
       return { body: block(number) };
@@ -279,7 +243,7 @@ describe('TronGridChain transfers', () => {
   }
 
   it('reads every Transfer of the contract over a block range across 3 fingerprinted pages, once each, in order', async () => {
-    script = threePages;
+    server.script = threePages;
 
     const transfers = await chain({ pageSize: 3 }).transfers(USDT, FROM, TO);
 
@@ -293,7 +257,7 @@ describe('TronGridChain transfers', () => {
   });
 
   it('asks for the two blocks’ timestamps, then one ascending Transfer window paged by fingerprint', async () => {
-    script = threePages;
+    server.script = threePages;
 
     await chain({ pageSize: 3 }).transfers(USDT, FROM, TO);
 
@@ -321,7 +285,7 @@ describe('TronGridChain transfers', () => {
   });
 
   it('asks block by block with block_number for a range of up to 3 blocks', async () => {
-    script = (request) =>
+    server.script = (request) =>
       request.query.get('block_number') === String(FROM + 1)
         ? { body: eventPage([transferEvent({ tx: 8, block: FROM + 1, value: '5' })]) }
         : { body: eventPage([]) };
@@ -336,7 +300,7 @@ describe('TronGridChain transfers', () => {
   });
 
   it('throws instead of returning a partial range when a later page keeps failing', async () => {
-    script = (request) =>
+    server.script = (request) =>
       request.query.get('fingerprint') === null
         ? { body: eventPage([transferEvent({ tx: 1, block: FROM, value: '1' })], { fingerprint: 'next' }) }
         : { status: 503, body: '' };
@@ -350,7 +314,7 @@ describe('TronGridChain transfers', () => {
 
   it('refuses a value given as a JSON number, which would already have lost precision', async () => {
     const event = transferEvent({ tx: 1, block: FROM, value: '1' });
-    script = [{ body: eventPage([{ ...event, result: { ...event.result, value: 9007199254740993 } }]) }];
+    server.script = [{ body: eventPage([{ ...event, result: { ...event.result, value: 9007199254740993 } }]) }];
 
     const error = await caught(chain().transfers(USDT, FROM, FROM));
 
@@ -359,7 +323,7 @@ describe('TronGridChain transfers', () => {
   });
 
   it('treats success: false from the events API as an error, without retrying', async () => {
-    script = [{ body: { success: false, error: 'Invalid contract address', statusCode: 400 } }];
+    server.script = [{ body: { success: false, error: 'Invalid contract address', statusCode: 400 } }];
 
     await expect(chain().transfers(USDT, FROM, FROM)).rejects.toBeInstanceOf(ChainResponseError);
     expect(requests).toHaveLength(1);
@@ -368,7 +332,7 @@ describe('TronGridChain transfers', () => {
 
 describe('TronGridChain retries', () => {
   it('waits as long as Retry-After says after a 429, then retries and succeeds', async () => {
-    script = [{ status: 429, headers: { 'retry-after': '1' }, body: { success: false, error: 'rate limited' } }, { body: block(BASE_BLOCK) }];
+    server.script = [{ status: 429, headers: { 'retry-after': '1' }, body: { success: false, error: 'rate limited' } }, { body: block(BASE_BLOCK) }];
     const started = Date.now();
 
     const latest = await chain().latestBlock();
@@ -379,7 +343,7 @@ describe('TronGridChain retries', () => {
   });
 
   it('gives up at once when Retry-After asks for more than 30 s', async () => {
-    script = [{ status: 429, headers: { 'retry-after': '3600' }, body: '' }, { body: block(BASE_BLOCK) }];
+    server.script = [{ status: 429, headers: { 'retry-after': '3600' }, body: '' }, { body: block(BASE_BLOCK) }];
 
     const error = await caught(chain().latestBlock());
 
@@ -389,7 +353,7 @@ describe('TronGridChain retries', () => {
   });
 
   it('retries two 5xx answers and succeeds on the third attempt', async () => {
-    script = [{ status: 502, body: '<html>Bad Gateway</html>' }, { status: 503, body: '' }, { body: block(BASE_BLOCK) }];
+    server.script = [{ status: 502, body: '<html>Bad Gateway</html>' }, { status: 503, body: '' }, { body: block(BASE_BLOCK) }];
 
     const latest = await chain().latestBlock();
 
@@ -398,7 +362,7 @@ describe('TronGridChain retries', () => {
   });
 
   it('retries an answer slower than timeoutMs and succeeds when the next one is in time', async () => {
-    script = [{ body: block(BASE_BLOCK), delayMs: 400 }, { body: block(BASE_BLOCK) }];
+    server.script = [{ body: block(BASE_BLOCK), delayMs: 400 }, { body: block(BASE_BLOCK) }];
 
     const latest = await chain({ timeoutMs: 100 }).latestBlock();
 
@@ -407,7 +371,7 @@ describe('TronGridChain retries', () => {
   });
 
   it('gives up with ChainUnavailableError, carrying the path and each cause, when no attempt answers within timeoutMs', async () => {
-    script = [0, 1, 2].map(() => ({ body: block(BASE_BLOCK), delayMs: 400 }));
+    server.script = [0, 1, 2].map(() => ({ body: block(BASE_BLOCK), delayMs: 400 }));
     const started = Date.now();
 
     const error = await caught(chain({ timeoutMs: 100, maxAttempts: 3 }).solidifiedBlock());
@@ -422,7 +386,7 @@ describe('TronGridChain retries', () => {
   });
 
   it('backs off and retries a 403, which TronGrid answers when a key is over its limits', async () => {
-    script = [{ status: 403, body: { Error: 'rate limited' } }, { body: block(BASE_BLOCK) }];
+    server.script = [{ status: 403, body: { Error: 'rate limited' } }, { body: block(BASE_BLOCK) }];
 
     const latest = await chain().latestBlock();
 
@@ -431,7 +395,7 @@ describe('TronGridChain retries', () => {
   });
 
   it('does not retry a 400', async () => {
-    script = [{ status: 400, body: { Error: 'bad request' } }, { body: block(BASE_BLOCK) }];
+    server.script = [{ status: 400, body: { Error: 'bad request' } }, { body: block(BASE_BLOCK) }];
 
     const error = await caught(chain().latestBlock());
 
@@ -441,7 +405,7 @@ describe('TronGridChain retries', () => {
   });
 
   it("treats java-tron's 200 with an Error field as an error, without retrying", async () => {
-    script = [{ body: { Error: 'class org.tron.core.services.http.JsonFormat$ParseException : bad value' } }];
+    server.script = [{ body: { Error: 'class org.tron.core.services.http.JsonFormat$ParseException : bad value' } }];
 
     const error = await caught(chain().receipt(txId(1)));
 
@@ -454,7 +418,7 @@ describe('TronGridChain retries', () => {
 describe('TronGridChain receipt', () => {
   it('reads a successful TRC-20 transfer from wallet/gettransactioninfobyid', async () => {
     const tx = txId(0xabc);
-    script = [{ body: transactionInfo(tx, 'SUCCESS') }];
+    server.script = [{ body: transactionInfo(tx, 'SUCCESS') }];
 
     const receipt = await chain().receipt(tx);
 
@@ -464,7 +428,7 @@ describe('TronGridChain receipt', () => {
 
   it('reports the VM verdict REVERT, not the top-level FAILED', async () => {
     const tx = txId(0xdef);
-    script = [{ body: transactionInfo(tx, 'REVERT') }];
+    server.script = [{ body: transactionInfo(tx, 'REVERT') }];
 
     const receipt = await chain().receipt(tx);
 
@@ -472,7 +436,7 @@ describe('TronGridChain receipt', () => {
   });
 
   it('returns null for a transaction the node does not know ({})', async () => {
-    script = [{ body: {} }];
+    server.script = [{ body: {} }];
 
     await expect(chain().receipt(txId(0x123))).resolves.toBeNull();
   });
@@ -481,7 +445,7 @@ describe('TronGridChain receipt', () => {
 describe('TronGridChain solidifiedReceipt', () => {
   it('reads the solidity node: walletsolidity/gettransactioninfobyid, same TransactionInfo shape', async () => {
     const tx = txId(0xabc);
-    script = [{ body: transactionInfo(tx, 'SUCCESS') }];
+    server.script = [{ body: transactionInfo(tx, 'SUCCESS') }];
 
     const receipt = await chain().solidifiedReceipt(tx);
 
@@ -490,7 +454,7 @@ describe('TronGridChain solidifiedReceipt', () => {
   });
 
   it('returns null when the solidity node does not know the transaction ({})', async () => {
-    script = [{ body: {} }];
+    server.script = [{ body: {} }];
 
     await expect(chain().solidifiedReceipt(txId(0x123))).resolves.toBeNull();
   });
@@ -498,7 +462,7 @@ describe('TronGridChain solidifiedReceipt', () => {
 
 describe('TronGridChain API key', () => {
   it('sends TRON-PRO-API-KEY when configured, and no such header otherwise', async () => {
-    script = [{ body: block(BASE_BLOCK) }, { body: block(BASE_BLOCK) }];
+    server.script = [{ body: block(BASE_BLOCK) }, { body: block(BASE_BLOCK) }];
 
     await chain({ apiKey: async () => API_KEY }).latestBlock();
     await chain().latestBlock();
@@ -507,7 +471,7 @@ describe('TronGridChain API key', () => {
   });
 
   it('never puts the key into an error, its causes or its path', async () => {
-    script = [{ status: 503, body: '' }, { status: 503, body: '' }, { status: 401, body: { Error: 'unauthorized' } }];
+    server.script = [{ status: 503, body: '' }, { status: 503, body: '' }, { status: 401, body: { Error: 'unauthorized' } }];
     const keyed = chain({ apiKey: async () => API_KEY, maxAttempts: 2 });
 
     const unavailable = await caught(keyed.latestBlock());
@@ -527,7 +491,7 @@ describe('TronGridChain broadcast', () => {
   const signed = { txID: 'ab'.repeat(32), raw_data: {}, raw_data_hex: '00', signature: ['cd'.repeat(65)] };
 
   it('posts the signed transaction and treats DUP_TRANSACTION_ERROR as already sent', async () => {
-    script = [{ body: { result: true, txid: signed.txID } }, { body: { code: 'DUP_TRANSACTION_ERROR', txid: signed.txID } }];
+    server.script = [{ body: { result: true, txid: signed.txID } }, { body: { code: 'DUP_TRANSACTION_ERROR', txid: signed.txID } }];
 
     expect(await chain().broadcast(signed)).toBe('accepted');
     expect(await chain().broadcast(signed)).toBe('duplicate');
@@ -539,7 +503,7 @@ describe('TronGridChain broadcast', () => {
   });
 
   it('refuses with the decoded reason when the network rejects the transaction', async () => {
-    script = [{ body: { result: false, code: 'SIGERROR', message: Buffer.from('validate signature error').toString('hex') } }];
+    server.script = [{ body: { result: false, code: 'SIGERROR', message: Buffer.from('validate signature error').toString('hex') } }];
 
     const error = await caught(chain().broadcast(signed));
 
@@ -553,19 +517,19 @@ describe('TronGridChain trxBalance', () => {
   const holder = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
 
   it("reads /wallet/getaccount's balance in sun, by base58 address", async () => {
-    script = [{ body: { address: holder, balance: 15_000_000, create_time: 1_776_933_207_000 } }];
+    server.script = [{ body: { address: holder, balance: 15_000_000, create_time: 1_776_933_207_000 } }];
     expect(await chain().trxBalance(holder)).toBe(15_000_000n);
     expect(requests[0]).toMatchObject({ path: '/wallet/getaccount', body: { address: holder, visible: true } });
   });
 
   it('reads 0 for an account never activated ({}) or one holding no TRX (balance left out)', async () => {
-    script = [{ body: {} }, { body: { address: holder, create_time: 1 } }];
+    server.script = [{ body: {} }, { body: { address: holder, create_time: 1 } }];
     expect(await chain().trxBalance(holder)).toBe(0n);
     expect(await chain().trxBalance(holder)).toBe(0n);
   });
 
   it('refuses a balance that is not a whole number of sun', async () => {
-    script = [{ body: { balance: '15' } }];
+    server.script = [{ body: { balance: '15' } }];
     expect(await caught(chain().trxBalance(holder))).toBeInstanceOf(ChainResponseError);
   });
 });
@@ -575,7 +539,7 @@ describe('TronGridChain tokenBalance', () => {
   const holder = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
 
   it('reads balanceOf(address) with a constant call and returns the 32-byte word as minor units', async () => {
-    script = [{ body: { result: { result: true }, constant_result: [(123_456_789n).toString(16).padStart(64, '0')] } }];
+    server.script = [{ body: { result: { result: true }, constant_result: [(123_456_789n).toString(16).padStart(64, '0')] } }];
 
     expect(await chain().tokenBalance(USDT_CONTRACT, holder)).toBe(123_456_789n);
     expect(requests[0]!.path).toBe('/wallet/triggerconstantcontract');
@@ -588,16 +552,16 @@ describe('TronGridChain tokenBalance', () => {
   });
 
   it('refuses an answer without a result word', async () => {
-    script = [{ body: { result: { result: true }, constant_result: [] } }];
+    server.script = [{ body: { result: { result: true }, constant_result: [] } }];
     expect(await caught(chain().tokenBalance(USDT_CONTRACT, holder))).toBeInstanceOf(ChainResponseError);
   });
 
   const holders = [ALICE, BOB, COUNTERFEIT, USDT_CONTRACT];
   const word = (amount: bigint) => ({ result: { result: true }, constant_result: [amount.toString(16).padStart(64, '0')] });
-  const holderOf = (request: Seen) => TronWeb.address.fromHex(`41${(request.body as { parameter: string }).parameter.slice(24)}`);
+  const holderOf = (request: SeenRequest) => TronWeb.address.fromHex(`41${(request.body as { parameter: string }).parameter.slice(24)}`);
 
   it('tokenBalances reads each distinct address once and maps it to its balance', async () => {
-    script = (request) => ({ body: word(BigInt(holders.indexOf(holderOf(request)) + 1) * 1_000_000n) });
+    server.script = (request) => ({ body: word(BigInt(holders.indexOf(holderOf(request)) + 1) * 1_000_000n) });
 
     const balances = await chain().tokenBalances(USDT_CONTRACT, [...holders, ALICE]);
 
@@ -606,7 +570,7 @@ describe('TronGridChain tokenBalance', () => {
   });
 
   it('tokenBalances rejects when one read fails, and starts no read after the failure', async () => {
-    script = (request) => (holderOf(request) === ALICE ? { body: { Error: 'contract validate error' } } : { body: word(1n), delayMs: 50 });
+    server.script = (request) => (holderOf(request) === ALICE ? { body: { Error: 'contract validate error' } } : { body: word(1n), delayMs: 50 });
     const many = Array.from({ length: 12 }, (_, i) => (i === 0 ? ALICE : TronWeb.address.fromHex(`41${(i + 1).toString(16).padStart(40, '0')}`)));
 
     expect(await caught(chain().tokenBalances(USDT_CONTRACT, many))).toBeInstanceOf(ChainResponseError);

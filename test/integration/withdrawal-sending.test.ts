@@ -17,7 +17,8 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { storedEvents } from '../support/records.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
-import { startTronGridStub, transactionInfo, tronBlock, type TronGridStub } from '../support/trongrid-stub.ts';
+import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
+import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const BLOCK_MS = 3000;
@@ -195,9 +196,9 @@ describe('sending withdrawals on chain', () => {
 });
 
 describe('settling past the expiration on TronGrid, whose full node can lag its solidity node', () => {
-  let stub: TronGridStub;
+  let stub: ScriptedServer;
   beforeAll(async () => {
-    stub = await startTronGridStub();
+    stub = await startScriptedServer();
   });
   afterAll(() => stub.close());
 
@@ -219,7 +220,7 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
     const expiresAt = Date.parse(stored.transaction!.expiresAt);
     clock = expiresAt + solidifiedPastExpiryMs + 60_000;
     stub.reset();
-    stub.handle = ({ path }) => {
+    stub.script = ({ path }) => {
       if (path === '/walletsolidity/getnowblock') return { body: tronBlock(70_000_100, expiresAt + solidifiedPastExpiryMs) };
       if (path === '/wallet/gettransactioninfobyid') return { body: {} };
       if (path === '/walletsolidity/gettransactioninfobyid') {

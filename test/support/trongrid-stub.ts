@@ -1,78 +1,17 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tronAddressFromHex } from '#domain/tron-address';
+import type { SeenRequest } from './scripted-server.ts';
 
-/**
- * A TronGrid stand-in on loopback for tests that run a job against the TronGrid adapter. Bodies
- * follow java-tron's HTTP API as TronGrid serves it (tronprotocol documentation-en, api/http):
- * wallet/triggerconstantcontract answers `constant_result` as 32-byte hex words;
- * wallet/gettransactioninfobyid and walletsolidity/gettransactioninfobyid answer a TransactionInfo,
- * or `{}` for a transaction that node does not know; getnowblock answers a block with its header.
+/*
+ * TronGrid's answers, for tests that run a job against the TronGrid adapter over a loopback
+ * server (./scripted-server.ts). Bodies follow java-tron's HTTP API as TronGrid serves it
+ * (tronprotocol documentation-en, api/http): wallet/triggerconstantcontract answers
+ * `constant_result` as 32-byte hex words; wallet/gettransactioninfobyid and
+ * walletsolidity/gettransactioninfobyid answer a TransactionInfo, or `{}` for a transaction that
+ * node does not know; getnowblock answers a block with its header.
  */
-export interface StubRequest {
-  method: string;
-  path: string;
-  body: Record<string, unknown> | undefined;
-}
-
-export interface StubReply {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-export interface TronGridStub {
-  baseUrl: string;
-  requests: StubRequest[];
-  /** The most requests the stub was answering at the same moment. */
-  maxInFlight: number;
-  handle: (request: StubRequest) => StubReply;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-export async function startTronGridStub(handle: (request: StubRequest) => StubReply = () => ({ status: 404, body: {} })): Promise<TronGridStub> {
-  let inFlight = 0;
-  const stub: TronGridStub = {
-    baseUrl: '',
-    requests: [],
-    maxInFlight: 0,
-    handle,
-    reset() {
-      stub.requests = [];
-      stub.maxInFlight = 0;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  const server: Server = createServer((req, res) => {
-    inFlight++;
-    stub.maxInFlight = Math.max(stub.maxInFlight, inFlight);
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const request: StubRequest = { method: req.method ?? '', path: new URL(req.url ?? '/', 'http://localhost').pathname, body: raw ? JSON.parse(raw) : undefined };
-      stub.requests.push(request);
-      const reply = stub.handle(request);
-      setTimeout(() => {
-        inFlight--;
-        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(text);
-      }, reply.delayMs ?? 0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stub.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return stub;
-}
 
 /** The holder a `balanceOf(address)` constant call asks about, base58. */
-export function balanceOfHolder(request: StubRequest): string {
+export function balanceOfHolder(request: SeenRequest): string {
   const parameter = String(request.body?.parameter ?? '');
   return tronAddressFromHex(`41${parameter.slice(24)}`);
 }
