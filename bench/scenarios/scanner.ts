@@ -4,6 +4,7 @@ import { createCompany } from '#domain/company';
 import { scanDeposits, type ScanResult } from '#domain/deposit-chain';
 import { DEPOSIT_TTL_MS, type Deposit } from '#domain/deposits';
 import { newId } from '#domain/ids';
+import { inParallel } from '#domain/in-parallel';
 import { parseAmount } from '#domain/money';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { createDocumentClient } from '#adapters/dynamo/client';
@@ -254,13 +255,6 @@ async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: 
   return requests;
 }
 
-async function inParallel<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
 
 /** The java child of this process listening on `port` (Linux /proc), for its CPU time. */
 async function pidOfDynamoDbLocal(port: number): Promise<number | undefined> {

@@ -2,6 +2,7 @@ import type { ChainReader, TokenTransfer, TransactionReceipt } from './chain.ts'
 import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { newId } from './ids.ts';
+import { inParallel } from './in-parallel.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from './ledger.ts';
 import type { Withdrawal } from './withdrawals.ts';
 
@@ -247,14 +248,6 @@ export function expireDeposit(deposit: Deposit, now: Date): Omit<DepositChange, 
 
 export function transferId(transfer: TransferKey): string {
   return `${transfer.txHash}#${transfer.eventIndex}`;
-}
-
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function transferKey(transfer: TransferKey): TransferKey {

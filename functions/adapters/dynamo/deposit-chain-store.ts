@@ -100,22 +100,22 @@ export class DynamoDepositChainStore implements DepositChainStore {
     let items = 0;
     let balances = new Set<string>();
     for (const change of changes) {
-      const ownItems = itemsWrittenBy(change);
-      const newBalances = change.entry ? balanceKeysOf(change.entry).filter((key) => !balances.has(key)) : [];
-      if (current.length > 0 && (items + ownItems + newBalances.length > MAX_TRANSACTION_ITEMS || current.length >= MAX_CHANGES_PER_WRITE)) {
+      const changeBalances = change.entry ? balanceKeysOf(change.entry) : [];
+      const size = () => itemsWrittenBy(change) + changeBalances.filter((key) => !balances.has(key)).length;
+      if (current.length > 0 && (items + size() > MAX_TRANSACTION_ITEMS || current.length >= MAX_CHANGES_PER_WRITE)) {
         writes.push(current);
         current = [];
         items = 0;
         balances = new Set();
       }
+      items += size();
       current.push(change);
-      const added = change.entry ? balanceKeysOf(change.entry).filter((key) => !balances.has(key)) : [];
-      for (const key of added) balances.add(key);
-      items += ownItems + added.length;
+      for (const key of changeBalances) balances.add(key);
     }
     if (current.length > 0) writes.push(current);
     return writes;
   }
+
 
   async applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'> {
     const tx = new MoneyTransaction(this.tableName);

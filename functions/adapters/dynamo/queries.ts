@@ -1,6 +1,7 @@
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { validationFailed } from '#domain/errors';
 import { isId, type IdKind } from '#domain/ids';
+import { inParallel } from '#domain/in-parallel';
 
 type Item = Record<string, unknown>;
 
@@ -103,10 +104,6 @@ export async function batchGetAll(
       pending = UnprocessedKeys?.[tableName]?.Keys as Item[] | undefined;
     }
   };
-  let next = 0;
-  const worker = async () => {
-    while (next < chunks.length) await readChunk(chunks[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(BATCH_GETS_IN_FLIGHT, chunks.length) }, worker));
+  await inParallel(chunks, BATCH_GETS_IN_FLIGHT, readChunk);
   return items;
 }
