@@ -1,0 +1,8 @@
+<?php
+
+declare(strict_types=1);
+
+require __DIR__ . '/../autoload.php';
+require __DIR__ . '/support/PhpServer.php';
+require __DIR__ . '/support/ScriptedServer.php';
+require __DIR__ . '/support/WebhookReceiver.php';
