@@ -10,7 +10,6 @@ Gem::Specification.new do |spec|
                      "reuse one Idempotency-Key per call, typed records generated from openapi.json, auto-paging lists " \
                      "and Standard Webhooks signature verification. Standard library only."
   spec.authors = ["Cambio"]
-  spec.license = "MIT"
   spec.required_ruby_version = ">= 3.1"
   spec.files = Dir.glob("lib/**/*.rb", base: __dir__) + %w[README.md cambio.gemspec]
   spec.require_paths = ["lib"]
