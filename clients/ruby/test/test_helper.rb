@@ -11,6 +11,7 @@ Minitest.extensions << "junit" unless Minitest.extensions.include?("junit")
 
 require "cambio"
 require "json"
+require "pp"
 require_relative "support/scripted_server"
 
 module CambioTest

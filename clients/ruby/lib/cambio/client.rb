@@ -138,10 +138,11 @@ module Cambio
       false
     end
 
+    # The URL with its user and password replaced by ***.
     def self.redact(uri)
-      shown = uri.dup
-      shown.userinfo = nil if shown.userinfo
-      shown.to_s.sub("//", "//***@")
+      return uri.to_s unless uri.userinfo
+
+      uri.to_s.sub("//#{uri.userinfo}@", "//***@")
     end
     private_class_method :redact
 
