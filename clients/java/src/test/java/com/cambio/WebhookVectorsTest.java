@@ -1,0 +1,68 @@
+package com.cambio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.cambio.exception.WebhookVerificationException;
+import com.cambio.internal.Json;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * clients/conformance/vectors.json: deliveries signed by the npm standardwebhooks library. Each is
+ * verified with the clock at the vector's {@code now}: the valid ones return their event, the
+ * others raise WebhookVerificationException (with {@code messageIncludes} in the message).
+ */
+class WebhookVectorsTest {
+  static final CambioClient CAMBIO = CambioClient.builder().apiKey("ck_k").apiSecret("cs_s").baseUrl("https://api.example.com/v1").build();
+
+  static Path vectorsPath() {
+    String env = System.getenv("CAMBIO_CONFORMANCE_VECTORS");
+    return env != null && !env.isEmpty() ? Path.of(env) : Path.of("../conformance/vectors.json");
+  }
+
+  @SuppressWarnings("unchecked")
+  static Stream<Arguments> vectors() throws Exception {
+    Map<String, Object> file = (Map<String, Object>) Json.parse(Files.readString(vectorsPath()));
+    assertEquals(new BigDecimal(300), file.get("toleranceSeconds"));
+    List<Object> vectors = (List<Object>) file.get("vectors");
+    return vectors.stream().map(v -> {
+      Map<String, Object> vector = (Map<String, Object>) v;
+      String name = (Boolean.TRUE.equals(vector.get("valid")) ? "accepts: " : "refuses: ") + vector.get("name");
+      return Arguments.of(Named.of(name, vector));
+    });
+  }
+
+  @SuppressWarnings("unchecked")
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("vectors")
+  void vector(Map<String, Object> vector) {
+    String body = (String) vector.get("body");
+    Map<String, String> headers = (Map<String, String>) (Map<String, ?>) vector.get("headers");
+    String secret = (String) vector.get("secret");
+    Instant now = Instant.ofEpochSecond(((BigDecimal) vector.get("now")).longValueExact());
+    if (Boolean.TRUE.equals(vector.get("valid"))) {
+      WebhookEvent event = CAMBIO.webhooks().verify(body, headers, secret, now);
+      assertEquals(vector.get("eventType"), event.type());
+      // The same through the byte[] overload.
+      assertEquals(vector.get("eventType"), CAMBIO.webhooks().verify(body.getBytes(java.nio.charset.StandardCharsets.UTF_8), headers, secret, now).type());
+    } else {
+      WebhookVerificationException error = assertThrows(WebhookVerificationException.class, () -> CAMBIO.webhooks().verify(body, headers, secret, now));
+      assertEquals("WEBHOOK_VERIFICATION_FAILED", error.getCode());
+      if (vector.get("messageIncludes") instanceof String expected) {
+        assertTrue(error.getMessage().toLowerCase(Locale.ROOT).contains(expected.toLowerCase(Locale.ROOT)), error.getMessage());
+      }
+    }
+  }
+}
