@@ -186,3 +186,77 @@ def conversion(n: int) -> Dict[str, Any]:
         "createdAt": "2026-01-15T12:00:00.000Z",
         "completedAt": "2026-01-15T12:00:00.000Z",
     }
+
+
+DEPOSIT = {
+    "id": "dep_01JBZ6W1V7Q8R9S0T1U2V3W4X5",
+    "method": "usdt",
+    "reference": "order-1",
+    "network": "tron",
+    "address": "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
+    "amount": "25.000000",
+    "receivedAmount": "25.000000",
+    "creditedAmount": "24.000000",
+    "amountStatus": "exact",
+    "status": "completed",
+    "confirmations": 19,
+    "requiredConfirmations": 19,
+    "transactions": [{"txHash": "ab12", "amount": "25.000000", "blockNumber": 7, "confirmations": 19, "status": "confirmed"}],
+    "split": {"address": "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK", "percent": 4.5, "amount": None, "forwardedAmount": "1.000000", "withdrawalId": None},
+    "expiresAt": "2026-01-16T12:00:00.000Z",
+    "createdAt": "2026-01-15T12:00:00.000Z",
+    "updatedAt": "2026-01-15T12:00:00.000Z",
+    "aFieldFromANewerApi": True,
+}
+QUOTE = {
+    "id": "qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "sourceCurrency": "USDT", "settlementCurrency": "BRL", "sourceAmount": "10.500000",
+    "settlementAmount": "56.70", "rate": "5.40000000", "expiresAt": "2026-01-15T12:00:30.000Z", "createdAt": "2026-01-15T12:00:00.000Z",
+}
+WEBHOOK = {
+    "id": "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "url": "https://example.com/hooks", "events": ["*"], "description": None, "enabled": True,
+    "createdAt": "2026-01-15T12:00:00.000Z", "updatedAt": "2026-01-15T12:00:00.000Z",
+}
+COMPANY = {"id": "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "name": "Acme", "environment": "sandbox", "status": "active", "createdAt": "2026-01-15T12:00:00.000Z"}
+BALANCE = {
+    "balances": [
+        {"currency": "USDT", "available": "14.000000", "pending": "0.000000", "locked": "6.000000"},
+        {"currency": "BRL", "available": "54.00", "pending": "0.00", "locked": "0.00"},
+    ],
+    "updatedAt": "2026-01-15T12:00:00.000Z",
+}
+
+
+
+def fake_api(seen: Seen, attempt: int) -> Reply:
+    """A stand-in for the API with canned records: withdrawals whose reference is payout-1 or
+    payout-3 are refused for balance (as the README's examples expect)."""
+    path = seen.path.split("?")[0]
+    parts = path.strip("/").split("/")[1:]  # after v1
+    body = seen.json() if seen.body else {}
+    if parts == ["company"]:
+        return ok(COMPANY)
+    if parts == ["company", "balance"]:
+        return ok(BALANCE)
+    if parts[0] == "deposits":
+        return ok(DEPOSIT, 201 if seen.method == "POST" else 200)
+    if parts[0] == "withdrawals":
+        if seen.method == "POST" and body.get("reference") in ("payout-1", "payout-3"):
+            return failure(422, "INSUFFICIENT_BALANCE", "Available balance is below amount + fee")
+        return ok(WITHDRAWAL, 201 if seen.method == "POST" else 200)
+    if parts == ["conversions", "quote"]:
+        return ok(QUOTE, 201)
+    if parts == ["conversions"] and seen.method == "GET":
+        items = [conversion(n) for n in range(3, 0, -1)]
+        start = 1 if "cursor=" in seen.path else 0
+        return ok(items[start:] if start else items[:1], pagination={"nextCursor": None if start else "next"})
+    if parts[0] == "conversions":
+        return ok(conversion(1), 201 if seen.method == "POST" else 200)
+    if parts == ["webhooks"] and seen.method == "GET":
+        return ok([WEBHOOK], pagination={"nextCursor": None})
+    if parts[0] == "webhooks":
+        if seen.method == "POST":
+            return ok({**WEBHOOK, "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}, 201)
+        if seen.method == "DELETE":
+            return ok({"id": WEBHOOK["id"], "deleted": True})
+        return ok(WEBHOOK)
+    return failure(404, "NOT_FOUND")

@@ -10,45 +10,7 @@ import pytest
 
 import cambio
 from cambio import _types
-from conftest import WITHDRAWAL, conversion, ok
-
-DEPOSIT = {
-    "id": "dep_01JBZ6W1V7Q8R9S0T1U2V3W4X5",
-    "method": "usdt",
-    "reference": "order-1",
-    "network": "tron",
-    "address": "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
-    "amount": "25.000000",
-    "receivedAmount": "25.000000",
-    "creditedAmount": "24.000000",
-    "amountStatus": "exact",
-    "status": "completed",
-    "confirmations": 19,
-    "requiredConfirmations": 19,
-    "transactions": [{"txHash": "ab12", "amount": "25.000000", "blockNumber": 7, "confirmations": 19, "status": "confirmed"}],
-    "split": {"address": "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK", "percent": 4.5, "amount": None, "forwardedAmount": "1.000000", "withdrawalId": None},
-    "expiresAt": "2026-01-16T12:00:00.000Z",
-    "createdAt": "2026-01-15T12:00:00.000Z",
-    "updatedAt": "2026-01-15T12:00:00.000Z",
-    "aFieldFromANewerApi": True,
-}
-QUOTE = {
-    "id": "qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "sourceCurrency": "USDT", "settlementCurrency": "BRL", "sourceAmount": "10.500000",
-    "settlementAmount": "56.70", "rate": "5.40000000", "expiresAt": "2026-01-15T12:00:30.000Z", "createdAt": "2026-01-15T12:00:00.000Z",
-}
-WEBHOOK = {
-    "id": "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "url": "https://example.com/hooks", "events": ["*"], "description": None, "enabled": True,
-    "createdAt": "2026-01-15T12:00:00.000Z", "updatedAt": "2026-01-15T12:00:00.000Z",
-}
-COMPANY = {"id": "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "name": "Acme", "environment": "sandbox", "status": "active", "createdAt": "2026-01-15T12:00:00.000Z"}
-BALANCE = {
-    "balances": [
-        {"currency": "USDT", "available": "14.000000", "pending": "0.000000", "locked": "6.000000"},
-        {"currency": "BRL", "available": "54.00", "pending": "0.00", "locked": "0.00"},
-    ],
-    "updatedAt": "2026-01-15T12:00:00.000Z",
-}
-
+from conftest import BALANCE, COMPANY, DEPOSIT, QUOTE, WEBHOOK, WITHDRAWAL, conversion, ok
 
 def serve(scripted, data, status=200):
     return scripted(lambda seen, n: ok(data, status))
