@@ -171,7 +171,7 @@ class Cambio:
         self.initial_retry_delay = _non_negative("initial_retry_delay", initial_retry_delay)
         self.max_retry_delay = _non_negative("max_retry_delay", max_retry_delay)
         self.max_retry_after = _non_negative("max_retry_after", max_retry_after)
-        self._ssl = ssl.create_default_context() if self._scheme == "https" else None
+        self._ssl: Optional[ssl.SSLContext] = None  # made on the first https request (loading CAs takes time)
 
         self.company = CompanyResource(self)
         self.deposits = DepositsResource(self)
@@ -268,6 +268,8 @@ class Cambio:
             return left
 
         if self._scheme == "https":
+            if self._ssl is None:
+                self._ssl = ssl.create_default_context()  # a race makes two equal contexts: harmless
             conn: http.client.HTTPConnection = http.client.HTTPSConnection(self._host, self._port, timeout=self.timeout, context=self._ssl)
         else:
             conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -60,8 +61,15 @@ def failure(status: int, code: str, message: Optional[str] = None, details: Any 
     return Reply(status, {"success": False, "error": {"code": code, "message": message or code, "details": details}}, headers or {})
 
 
+#: A self-signed certificate for 127.0.0.1/localhost (valid until 2126), made for these tests only
+#: with `openssl req -x509 -newkey rsa:2048 -nodes -days 36500 -subj /CN=127.0.0.1
+#: -addext subjectAltName=IP:127.0.0.1,DNS:localhost`; its key protects nothing.
+TLS_CERT = Path(__file__).resolve().parent / "tls" / "cert.pem"
+TLS_KEY = Path(__file__).resolve().parent / "tls" / "key.pem"
+
+
 class ScriptedServer:
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, tls: bool = False) -> None:
         self.script = script
         self.seen: List[Seen] = []
         self.closing = threading.Event()
@@ -117,9 +125,13 @@ class ScriptedServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(str(TLS_CERT), str(TLS_KEY))
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.httpd.server_address[1]}"
 
     def client(self, **options: Any) -> cambio.Cambio:
         settings = {"api_key": KEY, "api_secret": SECRET, "base_url": self.url, **FAST}
@@ -134,11 +146,12 @@ class ScriptedServer:
 
 @pytest.fixture
 def scripted():
-    """``scripted(script)`` starts a server answering with ``script(seen, attempt)``; closed after the test."""
+    """``scripted(script)`` starts a server answering with ``script(seen, attempt)`` (over TLS with
+    ``tls=True``); closed after the test."""
     servers: List[ScriptedServer] = []
 
-    def start(script: Script) -> ScriptedServer:
-        server = ScriptedServer(script)
+    def start(script: Script, tls: bool = False) -> ScriptedServer:
+        server = ScriptedServer(script, tls)
         servers.append(server)
         return server
 

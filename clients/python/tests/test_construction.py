@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 import pickle
 import re
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,37 @@ def test_the_version_is_0_1_0_and_read_from_one_place():
     from cambio._client import USER_AGENT
 
     assert USER_AGENT.startswith("cambio-python/0.1.0 python/")
+
+
+def test_https_verifies_the_servers_certificate_and_a_failed_verification_is_not_retried(scripted, monkeypatch):
+    server = scripted(lambda seen, n: ok({"id": "cmp_1"}), tls=True)
+    untrusted = server.client(max_retries=3, initial_retry_delay=2.0, max_retry_delay=2.0)
+    started = time.monotonic()
+    with pytest.raises(cambio.ConnectionError) as caught:
+        untrusted.company.get()
+    assert caught.value.code == "CONNECTION_FAILED" and "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
+    assert time.monotonic() - started < 1.5 and server.seen == []  # a wrong certificate is not worth a retry
+
+    from conftest import TLS_CERT
+
+    monkeypatch.setenv("SSL_CERT_FILE", str(TLS_CERT))  # trust the test certificate (OpenSSL's default paths)
+    trusting = server.client()
+    assert trusting.company.get().id == "cmp_1"
+    assert len(server.seen) == 1 and server.seen[0].headers["x-api-secret"] == SECRET
+
+
+def test_one_client_is_shared_safely_between_threads(scripted):
+    server = scripted(lambda seen, n: ok({**seen.json(), "id": f"dep_{n}"} if seen.body else {}, 201))
+    client = server.client()
+    results = {}
+
+    def work(i: int) -> None:
+        results[i] = client.deposits.create(method="usdt", network="tron", reference=f"order-{i}").reference
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert results == {i: f"order-{i}" for i in range(16)}
+    assert len({s.headers["idempotency-key"] for s in server.seen}) == 16
