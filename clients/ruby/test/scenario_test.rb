@@ -166,7 +166,45 @@ class ConformanceScenarioTest < Minitest::Test
     DONE << 11
   end
 
+  # Beyond scenario.md: the point of the Idempotency-Key. A proxy in front of the runtime throws
+  # away the answer to the first try of a withdrawal and cuts the connection, as a network that
+  # drops just after the withdrawal was made; the client retries with the same key and the API
+  # replays it: one withdrawal, 5 + 1 fee held once.
+  def test_12_a_retry_after_a_lost_answer_makes_one_withdrawal
+    after 6
+    upstream = URI(env!("CAMBIO_API_URL"))
+    proxy = ScriptedServer.new do |request, n|
+      answer = forward(upstream, request)
+      n == 1 ? :drop : ScriptedServer.raw(answer.code.to_i, answer.body, "Content-Type" => answer["content-type"],
+                                          "X-Request-Id" => answer["x-request-id"], "Idempotent-Replayed" => answer["idempotent-replayed"])
+    end
+    begin
+      through = Cambio::Client.new(api_key: env!("CAMBIO_API_KEY"), api_secret: env!("CAMBIO_API_SECRET"), base_url: "#{proxy.url}/v1",
+                                   initial_delay: 0.05, max_delay: 0.1)
+      reference = "lost-answer-#{SecureRandom.uuid}"
+      created = through.withdrawals.create(method: "usdt", network: "tron", address: PAYOUT_ADDRESS, amount: "5", reference: reference)
+
+      keys = proxy.requests.map { |r| r["Idempotency-Key"] }
+      assert_equal 2, keys.size
+      assert_equal keys[0], keys[1]
+      assert created.last_response.idempotent_replayed?
+      assert_equal reference, cambio.withdrawals.get(created.id).reference
+      usdt = cambio.company.balance.balances.find { |entry| entry.currency == "USDT" }
+      assert_equal "8.000000", usdt.available, "14 - (5 + 1 fee) once; a doubled withdrawal would leave 2"
+    ensure
+      proxy.stop
+    end
+  end
+
   private
+
+  def forward(upstream, request)
+    headers = request.headers.to_h.reject { |name, _| %w[host content-length connection accept-encoding].include?(name.downcase) }
+    klass = { "GET" => Net::HTTP::Get, "POST" => Net::HTTP::Post }.fetch(request.method)
+    outgoing = klass.new(request.path, headers)
+    outgoing.body = request.body unless request.body.empty?
+    Net::HTTP.start(upstream.hostname, upstream.port) { |http| http.request(outgoing) }
+  end
 
   def cambio
     STATE.fetch(:cambio)
