@@ -275,13 +275,13 @@ class Cambio:
             conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
         try:
             conn.request(method, target, body=payload, headers=headers)
-            if conn.sock is not None:
-                conn.sock.settimeout(remaining())
+            sock = conn.sock  # kept: http.client lets go of it once the answer says Connection: close
+            while_waiting = sock.settimeout if sock is not None else (lambda _: None)
+            while_waiting(remaining())
             response = conn.getresponse()
             chunks = []
             while True:
-                if conn.sock is not None:
-                    conn.sock.settimeout(remaining())
+                while_waiting(remaining())  # the timeout bounds the whole try, not each read
                 chunk = response.read1(65536) if hasattr(response, "read1") else response.read(65536)
                 if not chunk:
                     break

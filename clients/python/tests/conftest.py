@@ -43,6 +43,8 @@ class Reply:
     status: int = 200
     body: Union[None, bytes, str, Dict[str, Any], List[Any]] = None
     headers: Dict[str, str] = field(default_factory=dict)
+    #: Seconds between 4-byte pieces of the body (an answer that trickles in), or 0.
+    trickle: float = 0
 
 
 #: Close the connection without answering.
@@ -118,7 +120,14 @@ class ScriptedServer:
                 self.send_header("Content-Length", str(len(payload)))
                 self.send_header("Connection", "close")
                 self.end_headers()
-                self.wfile.write(payload)
+                if reply.trickle:
+                    for at in range(0, len(payload), 4):
+                        self.wfile.write(payload[at:at + 4])
+                        self.wfile.flush()
+                        if outer.closing.wait(reply.trickle):
+                            break
+                else:
+                    self.wfile.write(payload)
                 self.close_connection = True
 
             do_GET = do_POST = do_PUT = do_DELETE = _any

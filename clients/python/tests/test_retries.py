@@ -189,3 +189,15 @@ def test_get_put_and_delete_carry_no_idempotency_key_and_every_request_has_the_u
     client.company.get()
     assert all("idempotency-key" not in s.headers for s in server.seen)
     assert all(re.fullmatch(r"cambio-python/0\.1\.0 python/\d+\.\d+\.\d+\S*", s.headers["user-agent"]) for s in server.seen)
+
+
+def test_the_timeout_bounds_the_whole_try_even_when_the_answer_trickles_in(scripted):
+    body = b'{"success":true,"data":{"id":"cmp_1","name":"Acme"}}'  # 13 pieces, 0.05 s apart: 0.6 s in all
+    server = scripted(lambda seen, n: Reply(200, body, trickle=0.05))
+
+    assert server.client(timeout=5).company.get().name == "Acme"
+    started = time.monotonic()
+    with pytest.raises(cambio.ConnectionError) as caught:
+        server.client(timeout=0.25, max_retries=0).company.get()  # each read is quick, the whole try is not
+    assert caught.value.code == "TIMEOUT"
+    assert time.monotonic() - started < 0.5
