@@ -17,7 +17,8 @@ module Cambio
   #
   # Every POST carries an Idempotency-Key (a random UUID unless you pass +idempotency_key:+), the
   # same on each retry of that call, so a retried withdrawal is replayed by the API, never made
-  # twice. Connection failures, timeouts, 409 IDEMPOTENCY_KEY_IN_USE, 429 and 5xx are retried
+  # twice. Connection failures (but a TLS certificate that does not verify), timeouts, 409
+  # IDEMPOTENCY_KEY_IN_USE, 429 and 5xx are retried
   # (+max_retries+, default 2) after 0.5 s x 2^n (capped at 5 s, jittered), or after the answer's
   # Retry-After when it is at most 60 s.
   #
@@ -164,10 +165,13 @@ module Cambio
           response = perform(method, uri, headers, payload)
         rescue *TIMEOUT_ERRORS, *CONNECTION_ERRORS => e
           timed_out = TIMEOUT_ERRORS.any? { |klass| e.is_a?(klass) }
+          # A certificate that does not verify will not verify on the next try either.
+          untrusted = e.is_a?(OpenSSL::SSL::SSLError) && e.message.match?(/certificate|hostname/i)
           what = timed_out ? "No answer within #{@timeout} s" : "Could not reach Cambio"
+          what = "Cambio's TLS certificate did not verify (is base_url right? a proxy in between?)" if untrusted
           error = ConnectionError.new("#{what} (#{method.upcase} #{uri}): #{e.class}: #{e.message}",
                                       code: timed_out ? "TIMEOUT" : "CONNECTION_FAILED")
-          raise error if attempt >= @max_retries
+          raise error if attempt >= @max_retries || untrusted
 
           pause(backoff(attempt))
           attempt += 1
