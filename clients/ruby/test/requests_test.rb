@@ -182,6 +182,16 @@ class RequestsTest < Minitest::Test
     assert_equal "k-1", @server.requests.first["Idempotency-Key"]
   end
 
+  def test_an_idempotency_key_the_api_would_refuse_is_an_argument_error
+    echo
+    ["", "x" * 256, "line\nbreak", "café"].each do |key|
+      error = assert_raises(ArgumentError) { client.conversions.create(quote_id: "qte_1", idempotency_key: key) }
+      assert_match(/idempotency_key must be 1 to 255 printable ASCII characters/, error.message)
+    end
+    client.conversions.create(quote_id: "qte_1", idempotency_key: :"order-7")
+    assert_equal ["order-7"], @server.requests.map { |r| r["Idempotency-Key"] }
+  end
+
   def test_list_params_go_in_the_query
     serve { |_req, _n| ok([], pagination: { "nextCursor" => nil }) }
     client.conversions.list

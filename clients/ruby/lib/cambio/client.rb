@@ -156,7 +156,7 @@ module Cambio
       headers["Content-Type"] = "application/json" unless body.nil?
       # One key per call, kept across its retries: the API replays the first answer instead of
       # doing the work again.
-      headers["Idempotency-Key"] = (idempotency_key || SecureRandom.uuid).to_s if method == :post
+      headers["Idempotency-Key"] = idempotency_key.nil? ? SecureRandom.uuid : checked_key(idempotency_key) if method == :post
       payload = body.nil? ? nil : JSON.generate(body)
 
       attempt = 0
@@ -200,6 +200,14 @@ module Cambio
       return unless value.match?(/[\x00-\x1f\x7f]/)
 
       raise ArgumentError, "#{name} contains a line break or another control character: copy it without them"
+    end
+
+    # The contract's Idempotency-Key: 1-255 printable ASCII characters.
+    def checked_key(key)
+      text = key.to_s
+      return text if text.match?(/\A[\x20-\x7e]{1,255}\z/)
+
+      raise ArgumentError, "idempotency_key must be 1 to 255 printable ASCII characters, got #{text.length} characters"
     end
 
     def perform(method, uri, headers, payload)
