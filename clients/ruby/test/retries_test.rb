@@ -177,7 +177,7 @@ class RetriesTest < Minitest::Test
     assert_equal 1, @server.requests.size
   end
 
-  def test_the_backoff_is_half_to_all_of_0_5_s_times_2_to_the_n_capped_at_5_s
+  def test_the_backoff_is_half_to_all_of_half_a_second_times_2_to_the_n_capped_at_5_s
     cambio = Cambio::Client.new(api_key: "k", api_secret: "s", base_url: "https://api.example.com")
     [0.5, 1, 2, 4, 5, 5, 5].each_with_index do |ceiling, attempt|
       50.times do
