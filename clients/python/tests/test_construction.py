@@ -157,7 +157,7 @@ def test_https_verifies_the_servers_certificate_and_a_failed_verification_is_not
     with pytest.raises(cambio.ConnectionError) as caught:
         untrusted.company.get()
     assert caught.value.code == "CONNECTION_FAILED" and "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
-    assert time.monotonic() - started < 1.5 and server.seen == []  # a wrong certificate is not worth a retry
+    assert time.monotonic() - started < 2.5 and server.seen == []  # a retry would have waited ≥ 1 s, three times  # a wrong certificate is not worth a retry
 
     from conftest import TLS_CERT
 
