@@ -112,6 +112,19 @@ public static class ReadmeExamples
             new RequestOptions { IdempotencyKey = $"payout-{orderId}", MaxRetries = 5 });
     }
 
+    public static WebhookEvent VerifyAnywhere(string rawBody, IDictionary<string, string> headers, string webhookSecret, long unixSeconds)
+    {
+        // README: verify
+        // Without a client too: WebhookSignature.Verify(rawBody, headers, webhookSecret).
+        WebhookEvent e = WebhookSignature.Verify(rawBody, headers, webhookSecret);
+        // In tests, pin the clock (or pass a TimeProvider) and, if you must, widen the 300 s tolerance:
+        e = WebhookSignature.Verify(rawBody, headers, webhookSecret, new WebhookVerifyOptions
+        {
+            Now = DateTimeOffset.FromUnixTimeSeconds(unixSeconds), Tolerance = TimeSpan.FromMinutes(5),
+        });
+        return e;
+    }
+
     public static WebApplication WebhookReceiver(string[] args)
     {
         // README: webhook receiver
