@@ -8,5 +8,8 @@ await clientSuite({
   command: ['/usr/bin/python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--junitxml', '{report}'],
   report: 'junit',
   env: { PYTHONDONTWRITEBYTECODE: '1' },
-  missing: () => (existsSync('/usr/bin/python3') ? null : 'install python3-pytest (Debian) to run the Python client suite'),
+  missing: () =>
+    existsSync('/usr/bin/python3') && existsSync('/usr/lib/python3/dist-packages/pytest')
+      ? null
+      : 'install the Debian packages python3-pytest, python3-pip, python3-setuptools and python3-wheel to run the Python client suite',
 });
