@@ -60,7 +60,8 @@ final class WebhookSignature
         };
         $age = $nowSeconds - (int) $timestamp;
         if (abs($age) > $tolerance) {
-            throw new WebhookVerificationException("webhook-timestamp is $age s from now, beyond the $tolerance s tolerance: a replayed or delayed delivery, or a wrong clock");
+            $when = $age > 0 ? "$age s old" : -$age . ' s in the future';
+            throw new WebhookVerificationException("webhook-timestamp is $when, beyond the $tolerance s tolerance: a replayed or delayed delivery, or a wrong clock");
         }
         $key = self::signingKey($secret);
         $candidates = [];
@@ -72,6 +73,9 @@ final class WebhookSignature
                     $candidates[] = $decoded;
                 }
             }
+        }
+        if ($candidates === []) {
+            throw new WebhookVerificationException('webhook-signature holds no v1 signature ("v1,<base64>"): not a scheme Cambio signs with');
         }
         if (!self::anyMatches($candidates, self::sign($key, $id, $timestamp, $rawBody))) {
             throw new WebhookVerificationException('No signature matches. ' . self::diagnose($rawBody, $key, $id, $timestamp, $candidates));
