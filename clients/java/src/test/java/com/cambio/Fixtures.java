@@ -1,7 +1,7 @@
 package com.cambio;
 
 /** Records as the API answers them (compact JSON, as Cambio sends it). */
-final class Fixtures {
+public final class Fixtures {
   private Fixtures() {}
 
   static final String WITHDRAWAL =

@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * script, given the request and its 1-based number. Answers can be delayed or the connection
  * dropped, to play a flaky network.
  */
-final class ScriptedServer implements AutoCloseable {
-  record Seen(String method, String uri, Map<String, List<String>> headers, String body, long atNanos) {
+public final class ScriptedServer implements AutoCloseable {
+  public record Seen(String method, String uri, Map<String, List<String>> headers, String body, long atNanos) {
     String header(String name) {
       for (Map.Entry<String, List<String>> e : headers.entrySet()) {
         if (e.getKey().equalsIgnoreCase(name)) return e.getValue().get(0);
@@ -30,7 +30,7 @@ final class ScriptedServer implements AutoCloseable {
     }
   }
 
-  record Reply(int status, String body, Map<String, String> headers, long delayMillis, boolean drop) {
+  public record Reply(int status, String body, Map<String, String> headers, long delayMillis, boolean drop) {
     Reply withHeader(String name, String value) {
       Map<String, String> h = new LinkedHashMap<>(headers);
       h.put(name, value);
@@ -42,7 +42,7 @@ final class ScriptedServer implements AutoCloseable {
     }
   }
 
-  interface Script {
+  public interface Script {
     Reply answer(Seen request, int attempt);
   }
 
@@ -66,6 +66,33 @@ final class ScriptedServer implements AutoCloseable {
     return new Reply(status, body, Map.of("Content-Type", contentType), 0, false);
   }
 
+  /** A stand-in for the whole API: every route answers a fixture record (the README examples run against it). */
+  public static Script fakeApi() {
+    return (req, n) -> {
+      String path = req.uri().replaceAll("\\?.*", "");
+      String route = req.method() + " " + path.replaceAll("/(dep|wdr|cnv|whk)_[^/]+$", "/{id}");
+      return switch (route) {
+        case "GET /v1/company" -> ok(Fixtures.COMPANY);
+        case "GET /v1/company/balance" -> ok(Fixtures.BALANCE);
+        case "POST /v1/deposits" -> created(Fixtures.DEPOSIT);
+        case "GET /v1/deposits/{id}" -> ok(Fixtures.DEPOSIT);
+        case "POST /v1/withdrawals" -> failure(422, "INSUFFICIENT_BALANCE");
+        case "GET /v1/withdrawals/{id}" -> ok(Fixtures.WITHDRAWAL);
+        case "POST /v1/conversions/quote" -> created(Fixtures.QUOTE);
+        case "POST /v1/conversions" -> created(Fixtures.conversion("cnv_01JBZ6W1V7Q8R9S0T1U2V3W4X5"));
+        case "GET /v1/conversions/{id}" -> ok(Fixtures.conversion("cnv_01JBZ6W1V7Q8R9S0T1U2V3W4X5"));
+        case "GET /v1/conversions" -> req.uri().contains("cursor=")
+            ? json(200, "{\"success\":true,\"data\":[" + Fixtures.conversion("cnv_2") + "],\"pagination\":{\"nextCursor\":null}}")
+            : json(200, "{\"success\":true,\"data\":[" + Fixtures.conversion("cnv_1") + "],\"pagination\":{\"nextCursor\":\"c2\"}}");
+        case "GET /v1/webhooks" -> json(200, "{\"success\":true,\"data\":[" + Fixtures.WEBHOOK + "],\"pagination\":{\"nextCursor\":null}}");
+        case "POST /v1/webhooks" -> created(Fixtures.CREATED_WEBHOOK);
+        case "GET /v1/webhooks/{id}", "PUT /v1/webhooks/{id}" -> ok(Fixtures.WEBHOOK);
+        case "DELETE /v1/webhooks/{id}" -> ok("{\"id\":\"whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5\",\"deleted\":true}");
+        default -> failure(404, "NOT_FOUND");
+      };
+    };
+  }
+
   static Reply drop() {
     return new Reply(0, "", Map.of(), 0, true);
   }
@@ -75,7 +102,7 @@ final class ScriptedServer implements AutoCloseable {
   private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
   private final AtomicInteger count = new AtomicInteger();
 
-  ScriptedServer(Script script) throws IOException {
+  public ScriptedServer(Script script) throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
     server.createContext("/", exchange -> handle(exchange, script));
     server.setExecutor(executor);
@@ -112,17 +139,17 @@ final class ScriptedServer implements AutoCloseable {
   }
 
   /** http://127.0.0.1:port/v1, what `npm start` prints. */
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
   }
 
-  List<Seen> seen() {
+  public List<Seen> seen() {
     synchronized (seen) {
       return List.copyOf(seen);
     }
   }
 
-  CambioClient.Builder client() {
+  public CambioClient.Builder client() {
     return CambioClient.builder()
         .apiKey("ck_test_key")
         .apiSecret("cs_test_very_secret_value")
