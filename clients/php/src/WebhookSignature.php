@@ -28,7 +28,8 @@ final class WebhookSignature
      *
      * @param mixed $rawBody the body exactly as received, a string (or a \Stringable such as a PSR-7 stream)
      * @param mixed $headers an array (getallheaders(), $request->headers->all(), $_SERVER) with names in any case
-     *                       and string or list values, or an object with get() (Symfony HeaderBag) or getHeaderLine() (PSR-7)
+     *                       and string or list values, or an object with get() (Symfony HeaderBag), getHeaderLine() (PSR-7)
+     *                       or a public $headers bag (a Symfony or Laravel Request)
      * @param string $secret the webhook's signing secret, `whsec_…`
      * @param int $tolerance seconds webhook-timestamp may be from now
      * @param int|\DateTimeInterface|null $now the current time (unix seconds or a date), for tests; default the clock
@@ -95,6 +96,9 @@ final class WebhookSignature
     private static function header(array|object $headers, string $name): ?string
     {
         if (is_object($headers)) {
+            if (isset($headers->headers) && is_object($headers->headers) && method_exists($headers->headers, 'get')) {
+                $headers = $headers->headers; // a Symfony/Laravel Request itself: its get() reads input, its headers are here
+            }
             if (method_exists($headers, 'getHeaderLine')) { // PSR-7
                 $value = $headers->getHeaderLine($name);
                 return $value === '' ? null : $value;

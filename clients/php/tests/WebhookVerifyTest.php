@@ -65,7 +65,17 @@ final class WebhookVerifyTest extends TestCase
                 return array_change_key_case($this->h, CASE_LOWER)[strtolower($name)] ?? '';
             }
         };
-        foreach (['getallheaders()' => $getallheaders, 'headers->all()' => $laravelAll, '$_SERVER' => $server, 'HeaderBag' => $headerBag, 'PSR-7' => $psr7, 'ArrayObject' => new \ArrayObject($headers)] as $how => $container) {
+        $request = new class ($headerBag) { // a Symfony/Laravel Request: get() reads input, ->headers is the HeaderBag
+            public function __construct(public object $headers)
+            {
+            }
+
+            public function get(string $key): mixed
+            {
+                return null;
+            }
+        };
+        foreach (['Request' => $request, 'getallheaders()' => $getallheaders, 'headers->all()' => $laravelAll, '$_SERVER' => $server, 'HeaderBag' => $headerBag, 'PSR-7' => $psr7, 'ArrayObject' => new \ArrayObject($headers)] as $how => $container) {
             self::assertSame('deposit.completed', WebhookSignature::verify($body, $container, self::SECRET)->type, $how);
         }
     }
