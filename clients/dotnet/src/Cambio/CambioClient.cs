@@ -300,10 +300,13 @@ public sealed class CambioClient : IDisposable
         error is RateLimitException or ApiServerException or ConnectionException
         || (error is ConflictException && error.Code == "IDEMPOTENCY_KEY_IN_USE");
 
-    private TimeSpan Backoff(int attempt)
+    private TimeSpan Backoff(int attempt) => Backoff(attempt, _initialDelay, _maxDelay, Random.Shared.NextDouble());
+
+    /// <summary>Before retry n (0-based): between half and all of min(max, initial × 2^n), as <paramref name="jitter"/> (0–1) goes.</summary>
+    internal static TimeSpan Backoff(int attempt, TimeSpan initial, TimeSpan max, double jitter)
     {
-        var ceiling = Math.Min(_maxDelay.TotalMilliseconds, _initialDelay.TotalMilliseconds * Math.Pow(2, attempt));
-        return TimeSpan.FromMilliseconds(ceiling / 2 + Random.Shared.NextDouble() * (ceiling / 2));
+        var ceiling = Math.Min(max.TotalMilliseconds, initial.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)));
+        return TimeSpan.FromMilliseconds(ceiling / 2 + jitter * (ceiling / 2));
     }
 
     private TimeSpan? RetryAfter(HttpResponseMessage response)

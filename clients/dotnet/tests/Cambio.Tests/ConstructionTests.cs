@@ -54,7 +54,7 @@ public class ConstructionTests
     }
 
     [Theory]
-    [InlineData("http://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox/v1")]
+    [InlineData("http://api.example.com/sandbox/v1")]
     [InlineData("http://10.0.0.5:3000/v1")]
     [InlineData("http://192.168.1.10:3000")]
     [InlineData("http://localhost.example.com:3000")]
@@ -68,15 +68,19 @@ public class ConstructionTests
     }
 
     [Theory]
-    [InlineData("https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox/v1", "https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox")]
-    [InlineData("https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox/v1/", "https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox")]
-    [InlineData("https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox", "https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox")]
+    [InlineData("https://api.example.com/sandbox/v1", "https://api.example.com/sandbox")]
+    [InlineData("https://api.example.com/sandbox/v1/", "https://api.example.com/sandbox")]
+    [InlineData("https://api.example.com/sandbox", "https://api.example.com/sandbox")]
+    [InlineData("https://API.example.com:443/v1", "https://api.example.com")]
     [InlineData("http://127.0.0.1:3000/v1", "http://127.0.0.1:3000")]
     [InlineData("http://127.8.9.10:3000", "http://127.8.9.10:3000")]
     [InlineData("http://localhost:3000/v1", "http://localhost:3000")]
     [InlineData("http://[::1]:3000/v1", "http://[::1]:3000")]
     public void Https_anywhere_and_http_on_loopback_are_accepted_with_or_without_v1(string baseUrl, string expected)
     {
+        // Shaped like the ApiUrl output too: https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1
+        using var stage = new CambioClient(new CambioClientOptions { ApiKey = "k", ApiSecret = "s", BaseUrl = "https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox/v1" });
+        Assert.Equal("https://abc123defg.execute-api.us-east-1.amazonaws.com/sandbox", stage.BaseUrl);
         using var cambio = new CambioClient(new CambioClientOptions { ApiKey = "k", ApiSecret = "s", BaseUrl = baseUrl });
         Assert.Equal(expected, cambio.BaseUrl);
     }

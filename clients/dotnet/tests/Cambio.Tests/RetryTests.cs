@@ -70,7 +70,7 @@ public class RetryTests
         await using var server = new ScriptedServer((_, attempt) => attempt switch
         {
             1 => Reply.Failure(503, "PRICE_UNAVAILABLE", headers: ("Retry-After", DateTimeOffset.UtcNow.AddSeconds(2).ToString("r"))),
-            2 => Reply.Failure(503, "PRICE_UNAVAILABLE", headers: ("Retry-After", "3600")),
+            2 => Reply.Failure(503, "PRICE_UNAVAILABLE", headers: ("Retry-After", "61")),
             _ => Reply.Ok(Fixtures.Company),
         });
         using var cambio = Fixtures.Client(server.Url);
@@ -82,8 +82,8 @@ public class RetryTests
         Assert.Equal(3, seen.Count);
         // The date is whole seconds: between 1 and 2 s away when it is read.
         Assert.InRange((seen[1].At - seen[0].At).TotalMilliseconds, 900, 5000);
-        // An hour is beyond MaxRetryAfter (60 s): the backoff (≤ 20 ms here) is used instead.
-        Assert.InRange((seen[2].At - seen[1].At).TotalMilliseconds, 0, 900);
+        // 61 s is beyond MaxRetryAfter (60 s): the backoff (≤ 20 ms here) is used instead.
+        Assert.InRange((seen[2].At - seen[1].At).TotalMilliseconds, 0, 5000);
     }
 
     [Fact]
@@ -160,10 +160,24 @@ public class RetryTests
         var seen = server.Requests;
         Assert.Equal(4, seen.Count);
         Assert.Single(seen.Select(s => s.Header("Idempotency-Key")).Distinct());
-        // Try n waits between half and all of min(80, 40 × 2^n) ms (timers may run a little late).
+        // Try n waits at least half of min(80, 40 × 2^n) ms: 20, 40, 40 (a busy machine only makes it longer;
+        // the cap itself is checked without a clock below).
         var waits = seen.Skip(1).Select((s, i) => (s.At - seen[i].At).TotalMilliseconds).ToList();
-        Assert.True(waits[0] >= 15, $"first wait {waits[0]} ms");
-        Assert.All(waits, wait => Assert.InRange(wait, 15, 80 + 400));
+        Assert.All(waits.Zip(new[] { 20, 40, 40 }), pair => Assert.InRange(pair.First, pair.Second - 5, 5000));
+    }
+
+    [Fact]
+    public void The_default_backoff_is_half_to_all_of_half_a_second_doubling_capped_at_five_seconds()
+    {
+        var defaults = new CambioClientOptions();
+        var ceilings = new[] { 500, 1000, 2000, 4000, 5000, 5000, 5000 };
+        for (var attempt = 0; attempt < ceilings.Length; attempt++)
+        {
+            Assert.Equal(ceilings[attempt] / 2.0, CambioClient.Backoff(attempt, defaults.InitialRetryDelay, defaults.MaxRetryDelay, 0).TotalMilliseconds, 3);
+            Assert.Equal(ceilings[attempt], CambioClient.Backoff(attempt, defaults.InitialRetryDelay, defaults.MaxRetryDelay, 1).TotalMilliseconds, 3);
+        }
+        Assert.Equal(5000, CambioClient.Backoff(1000, defaults.InitialRetryDelay, defaults.MaxRetryDelay, 1).TotalMilliseconds, 3);
+        Assert.Equal(TimeSpan.FromSeconds(60), defaults.MaxRetryAfter);
     }
 
     [Fact]
