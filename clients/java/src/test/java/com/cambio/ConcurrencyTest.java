@@ -1,6 +1,7 @@
 package com.cambio;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.cambio.model.Withdrawal;
 import com.cambio.param.WithdrawalCreateParams;
@@ -19,13 +20,15 @@ import org.junit.jupiter.api.Test;
 class ConcurrencyTest {
   @Test
   void oneClientIsSafeToShareAcrossThreads() throws Exception {
+    Set<String> failedOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
     try (ScriptedServer server = new ScriptedServer((req, n) -> {
-      // Every third try fails first, so retries run concurrently too; the answer echoes the reference.
+      // About a third of the calls fail their first try, so retries run concurrently too; the
+      // answer echoes the reference.
       String reference = req.body().replaceAll(".*\"reference\":\"([^\"]+)\".*", "$1");
-      if (n % 3 == 0) return ScriptedServer.failure(503, "INTERNAL_ERROR");
+      if (n % 3 == 0 && failedOnce.add(req.header("Idempotency-Key"))) return ScriptedServer.failure(503, "INTERNAL_ERROR");
       return ScriptedServer.created(Fixtures.WITHDRAWAL.replace("payout-1", reference));
     })) {
-      CambioClient cambio = server.client().maxRetries(5).build();
+      CambioClient cambio = server.client().maxRetries(2).build();
       int threads = 16;
       int callsEach = 8;
       ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -60,6 +63,8 @@ class ConcurrencyTest {
       }
       assertEquals(threads * callsEach, keys.size());
       assertEquals(threads * callsEach, keys.stream().map(k -> k.split(" ")[1]).distinct().count());
+      assertEquals(threads * callsEach + failedOnce.size(), server.seen().size());
+      assertTrue(failedOnce.size() > 0);
     }
   }
 }

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,10 +45,41 @@ class WebhookVectorsTest {
     });
   }
 
+  // One named case per vector, so a report names what broke; everyVectorOfTheFile runs them all,
+  // including any vector added to the file later.
+  @Test void acceptsValid() throws Exception { named("valid", true); }
+  @Test void acceptsSeveralSignaturesTheSecondMatches() throws Exception { named("several signatures, the second matches", true); }
+  @Test void acceptsUpperCaseHeaderNames() throws Exception { named("upper-case header names", true); }
+  @Test void acceptsWithinTolerance() throws Exception { named("within tolerance", true); }
+  @Test void refusesTamperedBody() throws Exception { named("tampered body", false); }
+  @Test void refusesReSerialisedBodyNamingTheMistake() throws Exception { named("re-serialised body", false); }
+  @Test void refusesWrongSecret() throws Exception { named("wrong secret", false); }
+  @Test void refusesStaleTimestamp() throws Exception { named("stale timestamp", false); }
+  @Test void refusesFutureTimestamp() throws Exception { named("future timestamp", false); }
+  @Test void refusesIdSwapped() throws Exception { named("id swapped", false); }
+  @Test void refusesUnknownSignatureVersion() throws Exception { named("unknown signature version", false); }
+  @Test void refusesMissingSignatureHeader() throws Exception { named("missing signature header", false); }
+  @Test void refusesTimestampNotANumber() throws Exception { named("timestamp not a number", false); }
+
   @SuppressWarnings("unchecked")
+  static void named(String name, boolean valid) throws Exception {
+    Map<String, Object> vector = vectors()
+        .map(a -> (Map<String, Object>) ((Named<?>) a.get()[0]).getPayload())
+        .filter(v -> name.equals(v.get("name")))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("vectors.json has no vector named \"" + name + "\""));
+    assertEquals(valid, vector.get("valid"), name);
+    check(vector);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("vectors")
-  void vector(Map<String, Object> vector) {
+  void everyVectorOfTheFile(Map<String, Object> vector) {
+    check(vector);
+  }
+
+  @SuppressWarnings("unchecked")
+  static void check(Map<String, Object> vector) {
     String body = (String) vector.get("body");
     Map<String, String> headers = (Map<String, String>) (Map<String, ?>) vector.get("headers");
     String secret = (String) vector.get("secret");
