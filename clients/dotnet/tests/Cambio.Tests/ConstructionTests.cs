@@ -106,7 +106,7 @@ public class ConstructionTests
     }
 
     [Fact]
-    public async Task The_secret_never_appears_in_a_string_a_serialisation_or_an_error()
+    public async Task The_secrets_never_appear_in_a_string_a_serialisation_or_an_error()
     {
         const string secret = "cs_live_TOP_SECRET_1234567890";
         var options = new CambioClientOptions { ApiKey = "ck_live_abcdefghijkl", ApiSecret = secret, BaseUrl = "http://127.0.0.1:1/v1" };
@@ -126,6 +126,14 @@ public class ConstructionTests
         using var unreachable = new CambioClient(new CambioClientOptions { ApiKey = "ck_live_k", ApiSecret = secret, BaseUrl = $"http://127.0.0.1:{ScriptedServer.ClosedPort()}", MaxRetries = 0 });
         var connection = await Assert.ThrowsAsync<ConnectionException>(() => unreachable.Company.GetAsync());
         Assert.DoesNotContain(secret, connection.ToString());
+
+        var hook = new CreatedWebhook
+        {
+            Id = "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", Url = "https://example.com/hooks", Events = ["*"], Description = null, Enabled = true,
+            CreatedAt = DateTimeOffset.UnixEpoch, UpdatedAt = DateTimeOffset.UnixEpoch, Secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        };
+        Assert.DoesNotContain("MfKQ9r8", hook.ToString());
+        Assert.Contains("whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", hook.ToString());
 
         var refusal = Assert.ThrowsAny<ArgumentException>(() => new CambioClient(new CambioClientOptions { ApiKey = "k", ApiSecret = secret, BaseUrl = "http://10.0.0.1" }));
         Assert.DoesNotContain(secret, refusal.ToString());

@@ -162,7 +162,7 @@ public static class ModelGenerator
                 }
                 if (values.Count > 0) doc = Join(doc, "One of: " + string.Join(", ", values.Select(v => "<c>" + v + "</c>")) + ".");
                 if (!isRequired && isRequest) doc = Join(doc, "Optional.");
-                body.Append("    /// <summary>").Append(Xml(doc ?? "<c>" + json + "</c>")).Append("</summary>\n");
+                body.Append("    /// <summary>").Append(Xml(doc ?? Fallback(json, Unwrap(propSchema)))).Append("</summary>\n");
                 body.Append("    [JsonPropertyName(\"").Append(json).Append("\")]\n");
                 var type = clrType + (nullable || (isRequest && !isRequired) ? "?" : "");
                 if (isRequest)
@@ -188,8 +188,22 @@ public static class ModelGenerator
             text.Append("using System.Text.Json.Serialization;\n\nnamespace Cambio;\n\n");
             var summary = description ?? (isRequest ? "The body of a request (openapi.json <c>" + path + "</c>)." : "openapi.json <c>" + path + "</c>.");
             text.Append("/// <summary>").Append(Xml(summary)).Append("</summary>\n");
-            text.Append(isRequest ? "public sealed class " : "public sealed record ").Append(typeName).Append("\n{\n");
+            text.Append(isRequest ? "public sealed partial class " : "public sealed partial record ").Append(typeName).Append("\n{\n");
             text.Append(body.ToString().TrimEnd('\n')).Append('\n');
+            if (!isRequest && properties.Any(p => p.Json == "secret"))
+            {
+                // A record prints its members (ToString, logs): never the signing secret.
+                text.Append("\n    private bool PrintMembers(System.Text.StringBuilder builder)\n    {\n");
+                var first2 = true;
+                foreach (var (json, _) in properties)
+                {
+                    var member = Pascal(json);
+                    text.Append("        builder.Append(\"").Append(first2 ? "" : ", ").Append(member).Append(" = \");\n");
+                    text.Append(json == "secret" ? "        builder.Append(\"[redacted]\");\n" : "        builder.Append(" + member + ");\n");
+                    first2 = false;
+                }
+                text.Append("        return true;\n    }\n");
+            }
             text.Append("}\n");
             files[typeName + ".g.cs"] = text.ToString();
         }
@@ -236,18 +250,35 @@ public static class ModelGenerator
                     var (itemType, _) = TypeOf(items, parent, Singular(property));
                     return ("IReadOnlyList<" + itemType + ">", false);
                 case "object":
-                    var baseName = parent.EndsWith("Options", StringComparison.Ordinal) ? parent[..^"Options".Length] : parent;
-                    var name = InlineNames.GetValueOrDefault(parent + "." + property) ?? baseName + Pascal(Singular(property)) + (isRequest ? "Options" : "");
-                    if (baseName.EndsWith("Create", StringComparison.Ordinal) || baseName.EndsWith("Quote", StringComparison.Ordinal))
+                    // An inline object is named after its owner and property: Deposit.transactions → DepositTransaction,
+                    // DepositCreateOptions.split → DepositSplitOptions (the owner's resource, without the verb).
+                    var owner = parent;
+                    foreach (var suffix in new[] { "Options", "Create", "Quote" })
                     {
-                        name = InlineNames.GetValueOrDefault(parent + "." + property) ?? baseName[..^(baseName.EndsWith("Create", StringComparison.Ordinal) ? "Create".Length : "Quote".Length)] + Pascal(Singular(property)) + (isRequest ? "Options" : "");
+                        if (isRequest && owner.EndsWith(suffix, StringComparison.Ordinal)) owner = owner[..^suffix.Length];
                     }
+                    var name = InlineNames.GetValueOrDefault(parent + "." + property) ?? owner + Pascal(Singular(property)) + (isRequest ? "Options" : "");
                     if (!files.ContainsKey(name + ".g.cs")) Write(name, parent + "." + property, schema, Description(schema));
                     return (name, false);
                 default:
                     throw new InvalidOperationException($"{parent}.{property}: a schema the generator does not know: {schema.GetRawText()}");
             }
         }
+    }
+
+    /// <summary>A summary for a property openapi.json does not describe, from its name, pattern and format.</summary>
+    private static string Fallback(string json, JsonElement schema)
+    {
+        if (schema.TryGetProperty("format", out var format) && format.GetString() == "date-time")
+        {
+            return "<c>" + json + "</c>: ISO 8601 UTC time with milliseconds.";
+        }
+        if (schema.TryGetProperty("pattern", out var pattern))
+        {
+            var match = System.Text.RegularExpressions.Regex.Match(pattern.GetString()!, "^\\^([a-z]+_)\\[");
+            if (match.Success) return "<c>" + json + "</c>: a <c>" + match.Groups[1].Value + "…</c> id.";
+        }
+        return "<c>" + json + "</c>.";
     }
 
     private static bool IsNull(JsonElement schema) => schema.TryGetProperty("type", out var t) && t.ValueKind == JsonValueKind.String && t.GetString() == "null";

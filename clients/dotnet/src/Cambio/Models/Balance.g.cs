@@ -10,13 +10,13 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Balance</c>.</summary>
-public sealed record Balance
+public sealed partial record Balance
 {
-    /// <summary><c>balances</c></summary>
+    /// <summary><c>balances</c>.</summary>
     [JsonPropertyName("balances")]
     public required IReadOnlyList<CurrencyBalance> Balances { get; init; }
 
-    /// <summary><c>updatedAt</c></summary>
+    /// <summary><c>updatedAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("updatedAt")]
     public required DateTimeOffset UpdatedAt { get; init; }
 }

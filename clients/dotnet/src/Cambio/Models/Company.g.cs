@@ -9,13 +9,13 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Company</c>.</summary>
-public sealed record Company
+public sealed partial record Company
 {
-    /// <summary><c>id</c></summary>
+    /// <summary><c>id</c>: a <c>cmp_…</c> id.</summary>
     [JsonPropertyName("id")]
     public required string Id { get; init; }
 
-    /// <summary><c>name</c></summary>
+    /// <summary><c>name</c>.</summary>
     [JsonPropertyName("name")]
     public required string Name { get; init; }
 
@@ -27,7 +27,7 @@ public sealed record Company
     [JsonPropertyName("status")]
     public required string Status { get; init; }
 
-    /// <summary><c>createdAt</c></summary>
+    /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
 }

@@ -9,17 +9,17 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Conversion</c>.</summary>
-public sealed record Conversion
+public sealed partial record Conversion
 {
-    /// <summary><c>id</c></summary>
+    /// <summary><c>id</c>: a <c>cnv_…</c> id.</summary>
     [JsonPropertyName("id")]
     public required string Id { get; init; }
 
-    /// <summary><c>quoteId</c></summary>
+    /// <summary><c>quoteId</c>: a <c>qte_…</c> id.</summary>
     [JsonPropertyName("quoteId")]
     public required string QuoteId { get; init; }
 
-    /// <summary><c>reference</c></summary>
+    /// <summary><c>reference</c>.</summary>
     [JsonPropertyName("reference")]
     public required string? Reference { get; init; }
 
@@ -47,11 +47,11 @@ public sealed record Conversion
     [JsonPropertyName("status")]
     public required string Status { get; init; }
 
-    /// <summary><c>createdAt</c></summary>
+    /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
 
-    /// <summary><c>completedAt</c></summary>
+    /// <summary><c>completedAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("completedAt")]
     public required DateTimeOffset CompletedAt { get; init; }
 }

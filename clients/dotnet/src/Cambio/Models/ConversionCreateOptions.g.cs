@@ -9,9 +9,9 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>The body of a request (openapi.json <c>CreateConversionRequest</c>).</summary>
-public sealed class ConversionCreateOptions
+public sealed partial class ConversionCreateOptions
 {
-    /// <summary><c>quoteId</c></summary>
+    /// <summary><c>quoteId</c>.</summary>
     [JsonPropertyName("quoteId")]
     public required string QuoteId { get; set; }
 

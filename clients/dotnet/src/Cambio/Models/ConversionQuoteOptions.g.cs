@@ -9,7 +9,7 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>The body of a request (openapi.json <c>CreateQuoteRequest</c>).</summary>
-public sealed class ConversionQuoteOptions
+public sealed partial class ConversionQuoteOptions
 {
     /// <summary>Always <c>USDT</c> (the default).</summary>
     [JsonPropertyName("sourceCurrency")]

@@ -10,13 +10,13 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>CreatedWebhook</c>.</summary>
-public sealed record CreatedWebhook
+public sealed partial record CreatedWebhook
 {
-    /// <summary><c>id</c></summary>
+    /// <summary><c>id</c>: a <c>whk_…</c> id.</summary>
     [JsonPropertyName("id")]
     public required string Id { get; init; }
 
-    /// <summary><c>url</c></summary>
+    /// <summary><c>url</c>.</summary>
     [JsonPropertyName("url")]
     public required string Url { get; init; }
 
@@ -24,23 +24,44 @@ public sealed record CreatedWebhook
     [JsonPropertyName("events")]
     public required IReadOnlyList<string> Events { get; init; }
 
-    /// <summary><c>description</c></summary>
+    /// <summary><c>description</c>.</summary>
     [JsonPropertyName("description")]
     public required string? Description { get; init; }
 
-    /// <summary><c>enabled</c></summary>
+    /// <summary><c>enabled</c>.</summary>
     [JsonPropertyName("enabled")]
     public required bool Enabled { get; init; }
 
-    /// <summary><c>createdAt</c></summary>
+    /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
 
-    /// <summary><c>updatedAt</c></summary>
+    /// <summary><c>updatedAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("updatedAt")]
     public required DateTimeOffset UpdatedAt { get; init; }
 
     /// <summary>Standard Webhooks signing secret: <c>whsec_</c> + base64 of 24 random bytes. Shown once: store it.</summary>
     [JsonPropertyName("secret")]
     public required string Secret { get; init; }
+
+    private bool PrintMembers(System.Text.StringBuilder builder)
+    {
+        builder.Append("Id = ");
+        builder.Append(Id);
+        builder.Append(", Url = ");
+        builder.Append(Url);
+        builder.Append(", Events = ");
+        builder.Append(Events);
+        builder.Append(", Description = ");
+        builder.Append(Description);
+        builder.Append(", Enabled = ");
+        builder.Append(Enabled);
+        builder.Append(", CreatedAt = ");
+        builder.Append(CreatedAt);
+        builder.Append(", UpdatedAt = ");
+        builder.Append(UpdatedAt);
+        builder.Append(", Secret = ");
+        builder.Append("[redacted]");
+        return true;
+    }
 }

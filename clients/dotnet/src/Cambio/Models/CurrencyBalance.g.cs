@@ -9,7 +9,7 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Balance.balance</c>.</summary>
-public sealed record CurrencyBalance
+public sealed partial record CurrencyBalance
 {
     /// <summary>One of: <c>USDT</c>, <c>BRL</c>.</summary>
     [JsonPropertyName("currency")]

@@ -9,13 +9,13 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>DeletedWebhook</c>.</summary>
-public sealed record DeletedWebhook
+public sealed partial record DeletedWebhook
 {
-    /// <summary><c>id</c></summary>
+    /// <summary><c>id</c>: a <c>whk_…</c> id.</summary>
     [JsonPropertyName("id")]
     public required string Id { get; init; }
 
-    /// <summary><c>deleted</c></summary>
+    /// <summary><c>deleted</c>.</summary>
     [JsonPropertyName("deleted")]
     public required bool Deleted { get; init; }
 }

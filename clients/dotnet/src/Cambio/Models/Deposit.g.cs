@@ -10,9 +10,9 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Deposit</c>.</summary>
-public sealed record Deposit
+public sealed partial record Deposit
 {
-    /// <summary><c>id</c></summary>
+    /// <summary><c>id</c>: a <c>dep_…</c> id.</summary>
     [JsonPropertyName("id")]
     public required string Id { get; init; }
 
@@ -20,7 +20,7 @@ public sealed record Deposit
     [JsonPropertyName("method")]
     public required string Method { get; init; }
 
-    /// <summary><c>reference</c></summary>
+    /// <summary><c>reference</c>.</summary>
     [JsonPropertyName("reference")]
     public required string Reference { get; init; }
 
@@ -52,31 +52,31 @@ public sealed record Deposit
     [JsonPropertyName("status")]
     public required string Status { get; init; }
 
-    /// <summary><c>confirmations</c></summary>
+    /// <summary><c>confirmations</c>.</summary>
     [JsonPropertyName("confirmations")]
     public required long Confirmations { get; init; }
 
-    /// <summary><c>requiredConfirmations</c></summary>
+    /// <summary><c>requiredConfirmations</c>.</summary>
     [JsonPropertyName("requiredConfirmations")]
     public required long RequiredConfirmations { get; init; }
 
-    /// <summary><c>transactions</c></summary>
+    /// <summary><c>transactions</c>.</summary>
     [JsonPropertyName("transactions")]
     public required IReadOnlyList<DepositTransaction> Transactions { get; init; }
 
-    /// <summary><c>split</c></summary>
+    /// <summary><c>split</c>.</summary>
     [JsonPropertyName("split")]
     public required DepositSplit? Split { get; init; }
 
-    /// <summary><c>expiresAt</c></summary>
+    /// <summary><c>expiresAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("expiresAt")]
     public required DateTimeOffset ExpiresAt { get; init; }
 
-    /// <summary><c>createdAt</c></summary>
+    /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
 
-    /// <summary><c>updatedAt</c></summary>
+    /// <summary><c>updatedAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("updatedAt")]
     public required DateTimeOffset UpdatedAt { get; init; }
 }

@@ -9,13 +9,13 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>The body of a request (openapi.json <c>CreateDepositRequest</c>).</summary>
-public sealed class DepositCreateOptions
+public sealed partial class DepositCreateOptions
 {
     /// <summary>Always <c>usdt</c> (the default).</summary>
     [JsonPropertyName("method")]
     public string Method { get; set; } = "usdt";
 
-    /// <summary><c>reference</c></summary>
+    /// <summary><c>reference</c>.</summary>
     [JsonPropertyName("reference")]
     public required string Reference { get; set; }
 

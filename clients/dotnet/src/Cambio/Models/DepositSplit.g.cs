@@ -9,13 +9,13 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Deposit.split</c>.</summary>
-public sealed record DepositSplit
+public sealed partial record DepositSplit
 {
-    /// <summary><c>address</c></summary>
+    /// <summary><c>address</c>.</summary>
     [JsonPropertyName("address")]
     public required string Address { get; init; }
 
-    /// <summary><c>percent</c></summary>
+    /// <summary><c>percent</c>.</summary>
     [JsonPropertyName("percent")]
     public required decimal? Percent { get; init; }
 
@@ -27,7 +27,7 @@ public sealed record DepositSplit
     [JsonPropertyName("forwardedAmount")]
     public required string ForwardedAmount { get; init; }
 
-    /// <summary><c>withdrawalId</c></summary>
+    /// <summary><c>withdrawalId</c>: a <c>wdr_…</c> id.</summary>
     [JsonPropertyName("withdrawalId")]
     public required string? WithdrawalId { get; init; }
 }

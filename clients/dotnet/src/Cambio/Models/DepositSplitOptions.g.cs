@@ -9,7 +9,7 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>The body of a request (openapi.json <c>DepositCreateOptions.split</c>).</summary>
-public sealed class DepositSplitOptions
+public sealed partial class DepositSplitOptions
 {
     /// <summary>TRON address (base58check, starting with T)</summary>
     [JsonPropertyName("address")]

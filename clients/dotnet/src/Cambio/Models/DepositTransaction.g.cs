@@ -9,9 +9,9 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Deposit.transaction</c>.</summary>
-public sealed record DepositTransaction
+public sealed partial record DepositTransaction
 {
-    /// <summary><c>txHash</c></summary>
+    /// <summary><c>txHash</c>.</summary>
     [JsonPropertyName("txHash")]
     public required string TxHash { get; init; }
 
@@ -19,11 +19,11 @@ public sealed record DepositTransaction
     [JsonPropertyName("amount")]
     public required string Amount { get; init; }
 
-    /// <summary><c>blockNumber</c></summary>
+    /// <summary><c>blockNumber</c>.</summary>
     [JsonPropertyName("blockNumber")]
     public required long BlockNumber { get; init; }
 
-    /// <summary><c>confirmations</c></summary>
+    /// <summary><c>confirmations</c>.</summary>
     [JsonPropertyName("confirmations")]
     public required long Confirmations { get; init; }
 

@@ -9,13 +9,13 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>FieldError</c>.</summary>
-public sealed record FieldError
+public sealed partial record FieldError
 {
-    /// <summary><c>path</c></summary>
+    /// <summary><c>path</c>.</summary>
     [JsonPropertyName("path")]
     public required string Path { get; init; }
 
-    /// <summary><c>message</c></summary>
+    /// <summary><c>message</c>.</summary>
     [JsonPropertyName("message")]
     public required string Message { get; init; }
 }

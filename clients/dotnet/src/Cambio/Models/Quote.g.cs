@@ -9,9 +9,9 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Quote</c>.</summary>
-public sealed record Quote
+public sealed partial record Quote
 {
-    /// <summary><c>id</c></summary>
+    /// <summary><c>id</c>: a <c>qte_…</c> id.</summary>
     [JsonPropertyName("id")]
     public required string Id { get; init; }
 
@@ -35,11 +35,11 @@ public sealed record Quote
     [JsonPropertyName("rate")]
     public required string Rate { get; init; }
 
-    /// <summary><c>expiresAt</c></summary>
+    /// <summary><c>expiresAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("expiresAt")]
     public required DateTimeOffset ExpiresAt { get; init; }
 
-    /// <summary><c>createdAt</c></summary>
+    /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
 }

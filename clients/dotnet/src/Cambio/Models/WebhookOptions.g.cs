@@ -10,7 +10,7 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>The body of a request (openapi.json <c>WebhookRequest</c>).</summary>
-public sealed class WebhookOptions
+public sealed partial class WebhookOptions
 {
     /// <summary><c>https://</c> URL resolving to public addresses only (the local runtime also allows <c>http://</c> loopback)</summary>
     [JsonPropertyName("url")]

@@ -9,9 +9,9 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Withdrawal</c>.</summary>
-public sealed record Withdrawal
+public sealed partial record Withdrawal
 {
-    /// <summary><c>id</c></summary>
+    /// <summary><c>id</c>: a <c>wdr_…</c> id.</summary>
     [JsonPropertyName("id")]
     public required string Id { get; init; }
 
@@ -19,7 +19,7 @@ public sealed record Withdrawal
     [JsonPropertyName("method")]
     public required string Method { get; init; }
 
-    /// <summary><c>reference</c></summary>
+    /// <summary><c>reference</c>.</summary>
     [JsonPropertyName("reference")]
     public required string Reference { get; init; }
 
@@ -27,7 +27,7 @@ public sealed record Withdrawal
     [JsonPropertyName("network")]
     public required string Network { get; init; }
 
-    /// <summary><c>address</c></summary>
+    /// <summary><c>address</c>.</summary>
     [JsonPropertyName("address")]
     public required string Address { get; init; }
 
@@ -43,23 +43,23 @@ public sealed record Withdrawal
     [JsonPropertyName("status")]
     public required string Status { get; init; }
 
-    /// <summary><c>txHash</c></summary>
+    /// <summary><c>txHash</c>.</summary>
     [JsonPropertyName("txHash")]
     public required string? TxHash { get; init; }
 
-    /// <summary><c>failureReason</c></summary>
+    /// <summary><c>failureReason</c>.</summary>
     [JsonPropertyName("failureReason")]
     public required string? FailureReason { get; init; }
 
-    /// <summary><c>createdAt</c></summary>
+    /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
 
-    /// <summary><c>updatedAt</c></summary>
+    /// <summary><c>updatedAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("updatedAt")]
     public required DateTimeOffset UpdatedAt { get; init; }
 
-    /// <summary><c>completedAt</c></summary>
+    /// <summary><c>completedAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("completedAt")]
     public required DateTimeOffset? CompletedAt { get; init; }
 }

@@ -9,7 +9,7 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>The body of a request (openapi.json <c>CreateWithdrawalRequest</c>).</summary>
-public sealed class WithdrawalCreateOptions
+public sealed partial class WithdrawalCreateOptions
 {
     /// <summary>Always <c>usdt</c> (the default).</summary>
     [JsonPropertyName("method")]
@@ -27,7 +27,7 @@ public sealed class WithdrawalCreateOptions
     [JsonPropertyName("amount")]
     public required DecimalString Amount { get; set; }
 
-    /// <summary><c>reference</c></summary>
+    /// <summary><c>reference</c>.</summary>
     [JsonPropertyName("reference")]
     public required string Reference { get; set; }
 }
