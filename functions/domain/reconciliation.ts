@@ -59,8 +59,8 @@ export function reconciliationReport(result: Reconciliation): string {
       : result.mismatch === null
         ? `balanced within dust (${formatAmount(result.difference, 'USDT')} USDT)`
         : result.mismatch === 'surplus'
-          ? `MISMATCH: SURPLUS of ${formatAmount(result.difference, 'USDT')} USDT: the wallets hold more than the ledger owes (a payout that did not leave, a deposit not yet scanned, or a float sent by hand)`
-          : `MISMATCH: SHORTFALL of ${formatAmount(-result.difference, 'USDT')} USDT: the wallets hold less than the ledger owes`,
+          ? `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (surplus): the wallets hold more than the ledger owes (a payout that did not leave, a deposit not yet scanned, or a float sent by hand)`
+          : `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (shortfall): the wallets hold less than the ledger owes`,
   ].join('\n');
 }
 

@@ -251,7 +251,7 @@ describe('reconcile names the way it is off', () => {
     const base = { depositAddressesUsdt: 0n, companiesUsdt: usdt('100'), treasuryUsdt: 0n, inFlightUsdt: 0n };
     const surplus = reconcile({ ...base, hotWalletUsdt: usdt('103.5') });
     expect(surplus.mismatch).toBe('surplus');
-    expect(reconciliationReport(surplus)).toContain('SURPLUS of 3.500000 USDT');
+    expect(reconciliationReport(surplus)).toContain('MISMATCH: 3.500000 USDT (surplus)');
     expect(reconcile({ ...base, hotWalletUsdt: usdt('96') }).mismatch).toBe('shortfall');
     expect(reconcile({ ...base, hotWalletUsdt: usdt('100.000001') })).toMatchObject({ mismatch: null, balanced: false });
   });

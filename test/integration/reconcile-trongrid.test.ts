@@ -188,6 +188,7 @@ describe('scheduled reconcile on TronGrid', () => {
 
     expect(result.balanced).toBe(false);
     expect(result.difference).toBe(-usdt('3'));
+    expect(result.mismatch).toBe('shortfall');
     expect(reconciliationReport(result)).toContain('MISMATCH: -3.000000 USDT (shortfall)');
   });
 

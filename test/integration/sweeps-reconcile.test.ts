@@ -259,6 +259,7 @@ describe('sweeps and reconciliation', () => {
     const result = await reconcileHoldings(sources);
     expect(result.balanced).toBe(false);
     expect(result.difference).toBe(usdt('7'));
+    expect(result.mismatch).toBe('surplus');
     expect(reconciliationReport(result)).toContain('MISMATCH: 7.000000 USDT (surplus)');
   });
 });
