@@ -223,6 +223,21 @@ public class GenerateTypes {
       }
       out.append(indent).append("  }\n");
     }
+    if (record.fields.stream().anyMatch(f -> f.name.equals("secret"))) {
+      // A signing secret must not end up in logs through a record's toString().
+      out.append(indent).append("  /** As a record's, with {@code secret} hidden: read it with {@link #secret()}. */\n");
+      out.append(indent).append("  @Override\n");
+      out.append(indent).append("  public String toString() {\n");
+      out.append(indent).append("    return \"").append(record.name).append("[");
+      for (int i = 0; i < record.fields.size(); i++) {
+        Field field = record.fields.get(i);
+        out.append(i == 0 ? "" : ", ").append(field.name).append('=');
+        if (field.name.equals("secret")) out.append("[hidden]");
+        else out.append("\" + ").append(field.name).append(" + \"");
+      }
+      out.append("]\";\n");
+      out.append(indent).append("  }\n");
+    }
     for (Record nested : record.nested) {
       out.append('\n').append(render(nested, indent + "  ", false));
     }

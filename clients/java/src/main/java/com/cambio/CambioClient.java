@@ -145,7 +145,7 @@ public final class CambioClient {
 
   // ---------------------------------------------------------------------------------------------
 
-  private record Answer(Object data, Object pagination, String requestId) {}
+  private record Answer(int status, Object data, Object pagination, String requestId) {}
 
   <T> T request(String method, String path, Params body, RequestOptions options, Class<T> type) {
     if (("POST".equals(method) || "PUT".equals(method)) && body == null) throw new IllegalArgumentException("params must not be null");
@@ -160,7 +160,7 @@ public final class CambioClient {
     if (query.cursor() != null) parts.add("cursor=" + URLEncoder.encode(query.cursor(), StandardCharsets.UTF_8));
     Answer answer = send("GET", parts.isEmpty() ? path : path + "?" + String.join("&", parts), null, options);
     if (!(answer.data instanceof List<?> items)) {
-      throw new InvalidResponseException("GET " + path + " answered without a list in data (INVALID_RESPONSE)", "INVALID_RESPONSE", 200, answer.requestId, null, null);
+      throw new InvalidResponseException("GET " + path + " answered without a list in data (INVALID_RESPONSE)", "INVALID_RESPONSE", answer.status, answer.requestId, null, null);
     }
     List<T> data = new ArrayList<>(items.size());
     for (Object item : items) data.add(decode(answer, item, type));
@@ -174,7 +174,7 @@ public final class CambioClient {
     } catch (Decoder.DecodeException e) {
       throw new InvalidResponseException(
           "The answer's data is not a " + type.getSimpleName() + ": " + e.getMessage() + " (INVALID_RESPONSE" + (answer.requestId == null ? "" : ", request " + answer.requestId) + ")",
-          "INVALID_RESPONSE", 200, answer.requestId, null, e);
+          "INVALID_RESPONSE", answer.status, answer.requestId, null, e);
     }
   }
 
@@ -219,7 +219,7 @@ public final class CambioClient {
       }
       Map<?, ?> envelope = json instanceof Map<?, ?> m ? m : null;
       if (status >= 200 && status < 300 && envelope != null && Boolean.TRUE.equals(envelope.get("success")) && envelope.containsKey("data")) {
-        return new Answer(envelope.get("data"), envelope.get("pagination"), requestId);
+        return new Answer(status, envelope.get("data"), envelope.get("pagination"), requestId);
       }
       CambioException error = errorFrom(status, envelope, requestId, method, path);
       if (attempt >= retries || !retryable(error)) throw error;

@@ -177,6 +177,8 @@ class ClientTest {
       assertEquals(List.of("*"), cambio.webhooks().list().data().get(0).events());
       CreatedWebhook hook = cambio.webhooks().create(WebhookParams.builder().url("https://example.com/hooks").events("*").build());
       assertTrue(hook.secret().startsWith("whsec_"));
+      assertFalse(hook.toString().contains(hook.secret()), hook.toString());
+      assertTrue(hook.toString().contains("secret=[hidden]"));
       Webhook got = cambio.webhooks().get("whk_1");
       assertNull(got.description());
       assertTrue(cambio.webhooks().update("whk_1", WebhookParams.builder().url("https://example.com/hooks").events("deposit.completed").enabled(false).build()).enabled());

@@ -129,6 +129,14 @@ class ErrorsTest {
   }
 
   @Test
+  void aListWithoutAnArrayIsAnInvalidResponseException() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> ScriptedServer.created("{\"id\":\"cnv_1\"}"))) {
+      InvalidResponseException error = assertThrows(InvalidResponseException.class, () -> server.client().build().conversions().list());
+      assertEquals(201, error.getStatusCode());
+    }
+  }
+
+  @Test
   void anErrorWithoutAnAnswerHasNoStatus() {
     CambioException error = new com.cambio.exception.ConnectionException("x", "CONNECTION_FAILED", null, null, null, null);
     assertNull(error.getStatusCode());

@@ -26,4 +26,9 @@ public record CreatedWebhook(
   public CreatedWebhook {
     events = events == null ? null : List.copyOf(events);
   }
+  /** As a record's, with {@code secret} hidden: read it with {@link #secret()}. */
+  @Override
+  public String toString() {
+    return "CreatedWebhook[id=" + id + ", url=" + url + ", events=" + events + ", description=" + description + ", enabled=" + enabled + ", createdAt=" + createdAt + ", updatedAt=" + updatedAt + ", secret=[hidden]]";
+  }
 }
