@@ -27,6 +27,8 @@ export interface ApiFunctionProps {
   /** The deposit account xpub, resolved by the stack (a literal or an SSM reference). */
   depositAccountXpub: string;
   timeout?: Duration;
+  /** Concurrency set aside for this function alone, and its ceiling (lib/stages.ts safeguards). */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -57,6 +59,7 @@ export class ApiFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,
       // Lambda records each invocation in the trace API Gateway started (or a new one), at no bundle
       // cost; the jobs and the webhook sender add subsegments with Powertools' tracer (functions/adapters/tracing.ts).

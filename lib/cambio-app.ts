@@ -1,5 +1,6 @@
 import type { App } from 'aws-cdk-lib';
 import { CambioStack } from './cambio-stack.ts';
+import { deploymentSettings } from './deployment-settings.ts';
 import { stageConfig, type StageConfig } from './stages.ts';
 
 const DEPLOYABLE = ['sandbox', 'production'] as const;
@@ -9,10 +10,12 @@ export function addCambioStack(app: App): CambioStack {
   const config = deployableStage(app.node.tryGetContext('stage'));
   return new CambioStack(app, `Cambio-${config.stage}`, {
     config,
+    settings: deploymentSettings(app.node),
     description: `Cambio ${config.stage}: REST API, single DynamoDB table, webhook queues`,
     // Unset on a machine without AWS credentials: the stack is then environment-agnostic and
     // `cdk synth` works offline.
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    terminationProtection: config.safeguards.terminationProtection,
   });
 }
 

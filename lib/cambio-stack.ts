@@ -19,9 +19,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
@@ -40,9 +39,11 @@ import {
   ROUTES,
 } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
+import type { DeploymentSettings } from './deployment-settings.ts';
 import { FinanceExport } from './finance-export.ts';
 import { accept } from './nag-suppressions.ts';
 import { OperationsAlarms } from './observability.ts';
+import { FailedInvocations, TableBackup } from './safeguards.ts';
 import type { StageConfig } from './stages.ts';
 import { ApiFirewall } from './waf.ts';
 import { WebhookSecrets } from './webhook-secrets.ts';
@@ -60,7 +61,12 @@ const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 export interface CambioStackProps extends StackProps {
   config: StageConfig;
+  /** Context settings of this deployment (domain, on-call email, backup copy); lib/deployment-settings.ts. */
+  settings: DeploymentSettings;
 }
+
+/** One signer at a time: two runs of a signing job must never pick the same work or race the hot wallet. */
+const SIGNING_JOB_CONCURRENCY = 1;
 
 /**
  * One stage of Cambio: the single table, the REST API (one Lambda per route in functions/routes.ts,
@@ -74,14 +80,25 @@ export class CambioStack extends Stack {
   readonly webhookDlq: Queue;
   readonly operations: OperationsAlarms;
   readonly financeExport: FinanceExport;
+  readonly failedInvocations: FailedInvocations;
+  readonly backup: TableBackup;
+  /** Every function with its Lambda name, for the per-function alarms. */
+  private readonly functions: { name: string; fn: ApiFunction }[] = [];
 
   constructor(scope: Construct, id: string, props: CambioStackProps) {
     super(scope, id, props);
-    const { config } = props;
+    const { config, settings } = props;
     Tags.of(this).add('Project', 'Cambio');
     Tags.of(this).add('Stage', config.stage);
 
     this.table = this.singleTable(config);
+    this.backup = new TableBackup(this, 'TableBackup', {
+      table: this.table,
+      retentionDays: config.safeguards.backupRetentionDays,
+      copyVaultArn: settings.backupCopyVaultArn,
+      protectData: config.protectData,
+    });
+    this.failedInvocations = new FailedInvocations(this, 'FailedInvocations');
     this.api = this.restApi(config);
     [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
 
@@ -90,7 +107,7 @@ export class CambioStack extends Stack {
     // The KMS key that seals webhook signing secrets, granted to the create route and the sender.
     WebhookSecrets.forStack(this, config.stage);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
-    this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table });
+    this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
     const exportCheck = this.financeExportCheck(config);
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
@@ -102,6 +119,13 @@ export class CambioStack extends Stack {
       webhookDispatcher: dispatcher,
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
       financeExportCheck: exportCheck,
+      alarmEmail: settings.alarmEmail,
+      authorizer: this.functions.find(({ name }) => name === lambdaName(AUTHORIZER.handler))!.fn,
+      functions: this.functions,
+      table: this.table,
+      apiLatencyP99Ms: config.safeguards.apiLatencyP99Ms,
+      scheduleDlq: this.failedInvocations.scheduleDlq,
+      streamFailures: this.failedInvocations.streamFailures,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
@@ -187,7 +211,9 @@ export class CambioStack extends Stack {
       tableName: this.table.tableName,
       depositAccountXpub,
       timeout: Duration.seconds(5),
+      reservedConcurrentExecutions: config.safeguards.apiFunctionConcurrency ?? undefined,
     });
+    this.functions.push({ name: lambdaName(AUTHORIZER.handler), fn: authorizerFunction });
     this.table.grantReadData(authorizerFunction);
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction,
@@ -203,7 +229,9 @@ export class CambioStack extends Stack {
         config,
         tableName: this.table.tableName,
         depositAccountXpub,
+        reservedConcurrentExecutions: config.safeguards.apiFunctionConcurrency ?? undefined,
       });
+      this.functions.push({ name, fn });
       if (route.tableAccess === 'readWrite') this.table.grantReadWriteData(fn);
       else this.table.grantReadData(fn);
       resourceFor(api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true }), {
@@ -260,6 +288,7 @@ export class CambioStack extends Stack {
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: Duration.seconds(55),
     });
+    this.functions.push({ name, fn: poller });
     this.table.grant(poller, ...TABLE_READ, ...TABLE_WRITE);
     const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
     if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKey', apiKeySecret).grantRead(poller);
@@ -280,7 +309,7 @@ export class CambioStack extends Stack {
     new Rule(this, 'ChainPollerSchedule', {
       description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
       schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
-      targets: [poller, sender, sweeper].map((fn) => new LambdaFunction(fn, { retryAttempts: 0 })),
+      targets: [poller, sender, sweeper].map((fn) => this.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
     });
     const reconcile = this.reconcileJob(config, hotWallet);
     return { sender, sweeper, reconcile };
@@ -303,6 +332,7 @@ export class CambioStack extends Stack {
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: Duration.minutes(5),
     });
+    this.functions.push({ name, fn: job });
     job.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
     this.table.grant(job, ...TABLE_READ, 'dynamodb:Scan');
     hotWallet.grant(job, 'kms:GetPublicKey');
@@ -311,7 +341,7 @@ export class CambioStack extends Stack {
     new Rule(this, 'ReconcileSchedule', {
       description: 'Compares the wallets with the ledger',
       schedule: Schedule.rate(Duration.hours(1)),
-      targets: [new LambdaFunction(job, { retryAttempts: 0 })],
+      targets: [this.failedInvocations.scheduledTarget(job, Duration.hours(1))],
     });
     return job;
   }
@@ -331,6 +361,7 @@ export class CambioStack extends Stack {
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: Duration.seconds(60),
     });
+    this.functions.push({ name, fn: job });
     job.addEnvironment('EXPORT_TABLE_ARN', this.table.tableArn);
     job.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:ListExports'], resources: ['*'] }));
     job.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeExport'], resources: [`${this.table.tableArn}/export/*`] }));
@@ -347,7 +378,7 @@ export class CambioStack extends Stack {
     new Rule(this, 'FinanceExportCheckSchedule', {
       description: 'Checks that the daily DynamoDB export for finance completed',
       schedule: Schedule.cron({ minute: '15', hour: `${EXPORT_HOUR_UTC + 1}-23` }),
-      targets: [new LambdaFunction(job, { retryAttempts: 0 })],
+      targets: [this.failedInvocations.scheduledTarget(job, Duration.hours(1))],
     });
     return job;
   }
@@ -361,7 +392,9 @@ export class CambioStack extends Stack {
       tableName: this.table.tableName,
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: Duration.seconds(55),
+      reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
     });
+    this.functions.push({ name, fn: job });
     job.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
     this.table.grant(job, ...TABLE_READ, ...TABLE_WRITE);
     hotWallet.grant(job, 'kms:Sign', 'kms:GetPublicKey');
@@ -388,6 +421,7 @@ export class CambioStack extends Stack {
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: Duration.seconds(60),
     });
+    this.functions.push({ name: dispatcherName, fn: dispatcher });
     for (const [name, value] of Object.entries(queueEnvironment)) dispatcher.addEnvironment(name, value);
     // Reads webhooks and the undispatched index; its only write clears an event's mark.
     this.table.grant(dispatcher, ...TABLE_READ, 'dynamodb:UpdateItem');
@@ -399,6 +433,9 @@ export class CambioStack extends Stack {
         batchSize: 100,
         bisectBatchOnError: true,
         retryAttempts: 10,
+        // A batch still failing after its retries is recorded here (its events keep their
+        // undispatched mark, so the sweep below delivers them).
+        onFailure: new SqsDlq(this.failedInvocations.streamFailures),
         filters: [
           FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual('Event') } } } }),
         ],
@@ -407,7 +444,7 @@ export class CambioStack extends Stack {
     new Rule(this, 'WebhookSweepSchedule', {
       description: 'Dispatches webhook events the stream did not (failed batches, redeliveries)',
       schedule: Schedule.rate(Duration.minutes(1)),
-      targets: [new LambdaFunction(dispatcher, { retryAttempts: 0 })],
+      targets: [this.failedInvocations.scheduledTarget(dispatcher, Duration.minutes(1))],
     });
 
     const senderName = lambdaName(WEBHOOK_SENDER.handler);
@@ -419,6 +456,7 @@ export class CambioStack extends Stack {
       depositAccountXpub: this.depositAccountXpub(config),
       timeout: WEBHOOK_SENDER_TIMEOUT,
     });
+    this.functions.push({ name: senderName, fn: sender });
     for (const [name, value] of Object.entries(queueEnvironment)) sender.addEnvironment(name, value);
     // The tracer would record each POST's full URL (an integrator's may carry a token) and add an
     // X-Amzn-Trace-Id header to it; the sender's trace keeps its AWS calls only.

@@ -4,12 +4,15 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Schedule, ScheduleExpression, ScheduleGroup, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { Universal } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EXPORT_HOUR_UTC } from '../functions/domain/finance-export.ts';
 import { accept } from './nag-suppressions.ts';
 
 export interface FinanceExportProps {
   table: ITable;
+  /** Where the scheduler parks a start it gave up on (lib/safeguards.ts FailedInvocations). */
+  deadLetterQueue: IQueue;
 }
 
 /** Where exports land in the bucket: DynamoDB adds `AWSDynamoDB/<export id>/` below it. */
@@ -85,6 +88,7 @@ export class FinanceExport extends Construct {
       ],
       retryAttempts: 3,
       maxEventAge: Duration.hours(6),
+      deadLetterQueue: props.deadLetterQueue,
     });
     new Schedule(this, 'Daily', {
       description: `${stackName}: daily point-in-time export of the table for finance`,

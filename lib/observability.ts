@@ -14,8 +14,10 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
@@ -26,6 +28,8 @@ export interface OperationsAlarmsProps {
   webhookDlq: IQueue;
   withdrawalSender: IFunction;
   depositSweeper: IFunction;
+  /** The REQUEST authorizer: its Errors count refusals too, so it has AuthorizerErrors instead. */
+  authorizer: IFunction;
   /** The hourly reconcile: a run that throws or times out publishes no shortfall, so it is alarmed on itself. */
   reconcile: IFunction;
   /** Turns events into webhook deliveries: failing, events stay undispatched and no webhook leaves. */
@@ -34,7 +38,20 @@ export interface OperationsAlarmsProps {
   exportScheduleGroup: string;
   /** The job that checks the export completed (functions/jobs/finance-export-check.ts). */
   financeExportCheck: IFunction;
+  /** Context `alarmEmail`: subscribed to the topic (lib/deployment-settings.ts). */
+  alarmEmail: string | null;
+  /** Every function of the stack by its Lambda name: each gets a throttle alarm, and an error alarm unless named below. */
+  functions: readonly { name: string; fn: IFunction }[];
+  table: ITable;
+  /** The ApiLatencyP99 alarm's threshold (lib/stages.ts safeguards). */
+  apiLatencyP99Ms: number;
+  /** lib/safeguards.ts FailedInvocations. */
+  scheduleDlq: IQueue;
+  streamFailures: IQueue;
 }
+
+type AlarmOptions = { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number; missing?: TreatMissingData; comparison?: ComparisonOperator };
+type AlarmFactory = (name: string, description: string, metric: IMetric, options: AlarmOptions) => Alarm;
 
 /** Five minutes: the chain jobs run every minute, so each period holds about five runs. */
 const PERIOD = Duration.minutes(5);
@@ -64,8 +81,9 @@ export class OperationsAlarms extends Construct {
       }),
     );
     this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, masterKey: topicKey, enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
-    const alarm = (name: string, description: string, metric: IMetric, options: { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number; missing?: TreatMissingData; comparison?: ComparisonOperator }) => {
+    const alarm: AlarmFactory = (name, description, metric, options) => {
       const created = new Alarm(this, name, {
         alarmName: `${stackName}-${name}`,
         alarmDescription: description,
@@ -77,6 +95,8 @@ export class OperationsAlarms extends Construct {
         treatMissingData: options.missing ?? TreatMissingData.NOT_BREACHING,
       });
       created.addAlarmAction(action);
+      // On-call hears when it is over too, not only when it starts.
+      created.addOkAction(action);
       this.alarms.push(created);
       return created;
     };
@@ -195,6 +215,8 @@ export class OperationsAlarms extends Construct {
       { threshold: 1, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
+    this.safeguardAlarms(props, alarm);
+
     const wide = 12;
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: wide, height: 6 });
     const requestsByRoute = new MathExpression({
@@ -222,6 +244,50 @@ export class OperationsAlarms extends Construct {
         ],
         [graph('Finance export', [exportFailed], [exportNotStarted])],
       ],
+    });
+  }
+
+  /**
+   * The platform's own signals (README, Alarms): every function throttled or failing, the API's
+   * p99 latency, DynamoDB throttling, and the dead-letter queues of the schedules and the stream.
+   * Error alarms skip the functions alarmed by name above, and the authorizer, whose Errors also
+   * count every refused credential (its AuthorizerErrors metric counts real failures).
+   */
+  private safeguardAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
+    const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck]);
+    for (const { name, fn } of props.functions) {
+      alarm(`${name}Throttled`, `Lambda throttled ${name} in two of the last three 5-minute periods: its reserved concurrency (lib/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule.`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), {
+        threshold: 1,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      });
+      if (alarmedByName.has(fn) || fn === props.authorizer) continue;
+      alarm(`${name}Errors`, `${name} threw or timed out in two of the last three 5-minute periods (a handler's own refusals are answers, not errors): read its log group.`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
+        threshold: 1,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      });
+    }
+    alarm('ApiLatencyP99', `The API's p99 latency (gateway in to gateway out) was over ${props.apiLatencyP99Ms} ms in three 5-minute periods in a row.`, props.apiStage.metricLatency({ period: PERIOD, statistic: 'p99' }), {
+      threshold: props.apiLatencyP99Ms,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+    });
+    const throttled = new MathExpression({
+      expression: 'FILL(reads, 0) + FILL(writes, 0)',
+      usingMetrics: {
+        reads: props.table.metric('ReadThrottleEvents', { period: PERIOD, statistic: 'Sum' }),
+        writes: props.table.metric('WriteThrottleEvents', { period: PERIOD, statistic: 'Sum' }),
+      },
+      label: 'Table throttle events',
+      period: PERIOD,
+    });
+    alarm('TableThrottled', 'DynamoDB throttled reads or writes on the table (on demand: a burst beyond twice the previous peak, or a hot partition): callers saw retries or 500s.', throttled, { threshold: 1 });
+    alarm('ScheduleDlqNotEmpty', 'EventBridge could not deliver a scheduled run to its job after retries (or the finance export start after the scheduler\'s retries): read the message for the target and the error.', props.scheduleDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
+      threshold: 1,
+    });
+    alarm('StreamFailuresNotEmpty', 'The webhook dispatcher failed on a stream batch after all its retries; the events stay undispatched for the sweep, but read the record (shard and sequence numbers) and the dispatcher log.', props.streamFailures.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
+      threshold: 1,
     });
   }
 }

@@ -20,6 +20,16 @@ export interface StageConfig {
   authorizerCacheSeconds: number;
   /** Table deletion protection and RETAIN on stack deletion. */
   protectData: boolean;
+  /**
+   * What keeps a stage running and recoverable (README, Safeguards). `terminationProtection`: the
+   * stack refuses `cdk destroy` until it is turned off by hand. `backupRetentionDays`: the AWS
+   * Backup plan's daily recovery points of the table (PITR covers 35 days of changes too; a backup
+   * survives the table's deletion). `apiLatencyP99Ms`: the ApiLatencyP99 alarm's threshold.
+   * `apiFunctionConcurrency`: concurrency reserved for each API function and the authorizer, so
+   * a backlog of jobs (the webhook sender scaling on its queue) can never take the API's share of
+   * the account's Lambda concurrency; it is also each one's ceiling. Null reserves none.
+   */
+  safeguards: { terminationProtection: boolean; backupRetentionDays: number; apiLatencyP99Ms: number; apiFunctionConcurrency: number | null };
   logRetentionDays: number;
   /** How often the chain pollers run. */
   pollerScheduleMinutes: number;
@@ -93,6 +103,7 @@ export const STAGES: Record<StageName, StageConfig> = {
     throttle: { rateLimit: 5000, burstLimit: 10000 },
     authorizerCacheSeconds: 60,
     protectData: false,
+    safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000, apiFunctionConcurrency: null },
     logRetentionDays: 1,
     pollerScheduleMinutes: 1,
     waf: null,
@@ -135,6 +146,9 @@ export const STAGES: Record<StageName, StageConfig> = {
     throttle: { rateLimit: 50, burstLimit: 100 },
     authorizerCacheSeconds: 60,
     protectData: false,
+    // 16 functions × 5 = 80 reserved: the account keeps the 100 unreserved Lambda requires with a
+    // concurrency quota of 182 or more (the default quota is 1 000).
+    safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000, apiFunctionConcurrency: 5 },
     logRetentionDays: 14,
     pollerScheduleMinutes: 1,
     // A sandbox costs little to attack and has throttling; WAF's fixed monthly cost is for production.
@@ -167,6 +181,9 @@ export const STAGES: Record<StageName, StageConfig> = {
     throttle: { rateLimit: 200, burstLimit: 400 },
     authorizerCacheSeconds: 60,
     protectData: true,
+    // 25 each: at ~100 ms a request, one function serves the stage's whole 200 requests a second;
+    // 16 × 25 = 400 reserved needs an account quota of 500 or more.
+    safeguards: { terminationProtection: true, backupRetentionDays: 35, apiLatencyP99Ms: 2000, apiFunctionConcurrency: 25 },
     logRetentionDays: 365,
     pollerScheduleMinutes: 1,
     // A company's servers may share one IP: 10 000 per 5 minutes (~33/s) stays under the stage

@@ -1,0 +1,67 @@
+import type { Node } from 'constructs';
+
+/**
+ * What one deployment of a stage knows that the repository must not: its domain and certificate,
+ * who is on call, where backups are copied. Read from CDK context (`-c name=value` or cdk.context.json
+ * / cdk.json "context"), so `cdk synth` stays offline and the same code deploys any account.
+ * README, Custom domain and Safeguards.
+ */
+export interface DeploymentSettings {
+  /** The API's own domain (`api.example.com`) with its ACM certificate in the stack's region. */
+  domain: CustomDomainSettings | null;
+  /** Subscribed to the alarm topic by email (AWS sends a confirmation mail first). */
+  alarmEmail: string | null;
+  /**
+   * A backup vault in a second region (`arn:aws:backup:<region>:<account>:backup-vault:<name>`,
+   * created beforehand): each daily backup of the table is copied there too.
+   */
+  backupCopyVaultArn: string | null;
+}
+
+export interface CustomDomainSettings {
+  domainName: string;
+  certificateArn: string;
+  /** The Route 53 zone to write the alias record in; without it the record is added by hand (README). */
+  hostedZone: { id: string; name: string } | null;
+}
+
+export const NO_DEPLOYMENT_SETTINGS: DeploymentSettings = { domain: null, alarmEmail: null, backupCopyVaultArn: null };
+
+export function deploymentSettings(node: Node): DeploymentSettings {
+  const text = (name: string): string | null => {
+    const value: unknown = node.tryGetContext(name);
+    if (value === undefined || value === null || value === '') return null;
+    if (typeof value !== 'string') throw new Error(`Context ${name} must be a string, not ${JSON.stringify(value)}`);
+    return value.trim();
+  };
+  const domainName = text('domainName');
+  const certificateArn = text('certificateArn');
+  const hostedZoneId = text('hostedZoneId');
+  const hostedZoneName = text('hostedZoneName');
+  if ((domainName === null) !== (certificateArn === null)) throw new Error('Context domainName and certificateArn go together: pass both or neither');
+  if ((hostedZoneId !== null || hostedZoneName !== null) && domainName === null) throw new Error('Context hostedZoneId/hostedZoneName need domainName and certificateArn');
+  if (hostedZoneName !== null && hostedZoneId === null) throw new Error('Context hostedZoneName needs hostedZoneId (the zone is not looked up, so synth stays offline)');
+  if (domainName !== null && !/^(?!-)[a-z0-9-]{1,63}(\.(?!-)[a-z0-9-]{1,63})+$/.test(domainName)) throw new Error(`Context domainName ${JSON.stringify(domainName)} is not a lower-case domain name`);
+  if (certificateArn !== null && !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
+    throw new Error(`Context certificateArn ${JSON.stringify(certificateArn)} is not an ACM certificate ARN`);
+  }
+  const alarmEmail = text('alarmEmail');
+  if (alarmEmail !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error(`Context alarmEmail ${JSON.stringify(alarmEmail)} is not an email address`);
+  const backupCopyVaultArn = text('backupCopyVaultArn');
+  if (backupCopyVaultArn !== null && !/^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+$/.test(backupCopyVaultArn)) {
+    throw new Error(`Context backupCopyVaultArn ${JSON.stringify(backupCopyVaultArn)} is not a backup vault ARN`);
+  }
+  return {
+    domain:
+      domainName !== null && certificateArn !== null
+        ? {
+            domainName,
+            certificateArn,
+            // The zone's own name defaults to the domain's parent: api.example.com is in example.com.
+            hostedZone: hostedZoneId !== null ? { id: hostedZoneId, name: hostedZoneName ?? domainName.split('.').slice(1).join('.') } : null,
+          }
+        : null,
+    alarmEmail,
+    backupCopyVaultArn,
+  };
+}
