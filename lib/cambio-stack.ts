@@ -39,6 +39,7 @@ import {
   ROUTES,
 } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
+import { ApiCustomDomain } from './custom-domain.ts';
 import type { DeploymentSettings } from './deployment-settings.ts';
 import { FinanceExport } from './finance-export.ts';
 import { accept } from './nag-suppressions.ts';
@@ -76,6 +77,8 @@ const SIGNING_JOB_CONCURRENCY = 1;
 export class CambioStack extends Stack {
   readonly table: Table;
   readonly api: RestApi;
+  /** Set when context domainName and certificateArn are (lib/deployment-settings.ts). */
+  readonly customDomain: ApiCustomDomain | null;
   readonly webhookQueue: Queue;
   readonly webhookDlq: Queue;
   readonly operations: OperationsAlarms;
@@ -100,6 +103,7 @@ export class CambioStack extends Stack {
     });
     this.failedInvocations = new FailedInvocations(this, 'FailedInvocations');
     this.api = this.restApi(config);
+    this.customDomain = settings.domain ? new ApiCustomDomain(this, 'CustomDomain', { api: this.api, settings: settings.domain }) : null;
     [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
 
     const { sender, sweeper, reconcile } = this.chainPollers(config);
@@ -128,7 +132,7 @@ export class CambioStack extends Stack {
       streamFailures: this.failedInvocations.streamFailures,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
+    new CfnOutput(this, 'ApiUrl', { value: this.customDomain?.url ?? this.api.urlForPath('/v1'), description: 'Base URL of the /v1 API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'WebhookQueueUrl', { value: this.webhookQueue.queueUrl });
     new CfnOutput(this, 'WebhookDlqUrl', { value: this.webhookDlq.queueUrl });

@@ -1,0 +1,89 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+
+/** Issue #18, item 1: the API on the operator's domain (README, Custom domain). */
+const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3c6f3e-1111-4222-8333-444455556666';
+const DOMAIN = { domainName: 'api.cambio.example', certificateArn: CERTIFICATE };
+const ZONE = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'cambio.example' };
+
+type Resource = { Properties: Record<string, any> };
+const synth = (stage: string, context: Record<string, string>) =>
+  Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [], ...context } })));
+const resources = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
+
+describe.each(['sandbox', 'production'] as const)('Cambio-%s custom domain', (stage) => {
+  let plain: Template;
+  let withDomain: Template;
+  let withZone: Template;
+
+  beforeAll(() => {
+    plain = synth(stage, {});
+    withDomain = synth(stage, DOMAIN);
+    withZone = synth(stage, { ...DOMAIN, ...ZONE });
+  }, 180_000);
+
+  it('without domainName keeps the execute-api URL and creates no domain', () => {
+    plain.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    plain.resourceCountIs('AWS::ApiGateway::BasePathMapping', 0);
+    expect(JSON.stringify(plain.findOutputs('ApiUrl').ApiUrl!.Value)).toContain('.execute-api.');
+  });
+
+  it('with domainName and certificateArn is a regional domain on TLS 1.2 with that certificate', () => {
+    const domains = Object.values(resources(withDomain, 'AWS::ApiGateway::DomainName')).map((domain) => domain.Properties);
+
+    expect(domains).toEqual([
+      expect.objectContaining({
+        DomainName: DOMAIN.domainName,
+        RegionalCertificateArn: CERTIFICATE,
+        EndpointConfiguration: { Types: ['REGIONAL'] },
+        SecurityPolicy: 'TLS_1_2',
+      }),
+    ]);
+  });
+
+  it("maps the stage at the domain's root, so /v1/… reaches the same resources, and outputs ApiUrl as https://<domain>/v1", () => {
+    const [mapping] = Object.values(resources(withDomain, 'AWS::ApiGateway::BasePathMapping')).map((resource) => resource.Properties);
+    const apiId = Object.keys(resources(withDomain, 'AWS::ApiGateway::RestApi'))[0];
+    const stageId = Object.keys(resources(withDomain, 'AWS::ApiGateway::Stage'))[0];
+
+    expect(mapping!.BasePath).toBeUndefined();
+    expect(mapping!.RestApiId).toEqual({ Ref: apiId });
+    expect(mapping!.Stage).toEqual({ Ref: stageId });
+    expect(withDomain.findOutputs('ApiUrl').ApiUrl!.Value).toBe(`https://${DOMAIN.domainName}/v1`);
+  });
+
+  it('writes no DNS record without a hosted zone, and outputs where the CNAME must point', () => {
+    withDomain.resourceCountIs('AWS::Route53::RecordSet', 0);
+    const domainId = Object.keys(resources(withDomain, 'AWS::ApiGateway::DomainName'))[0];
+    expect(withDomain.findOutputs('ApiDomainTarget').ApiDomainTarget!.Value).toEqual({ 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
+  });
+
+  it('with hostedZoneId writes the alias A record for the domain in that zone', () => {
+    const records = Object.values(resources(withZone, 'AWS::Route53::RecordSet')).map((record) => record.Properties);
+    const domainId = Object.keys(resources(withZone, 'AWS::ApiGateway::DomainName'))[0];
+
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ Name: `${DOMAIN.domainName}.`, Type: 'A', HostedZoneId: ZONE.hostedZoneId });
+    expect(records[0]!.AliasTarget.DNSName).toEqual({ 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
+  });
+});
+
+describe('custom domain settings', () => {
+  it.each([
+    [{ certificateArn: CERTIFICATE }, /domainName and certificateArn go together/],
+    [{ ...DOMAIN, certificateArn: 'not-an-arn' }, /certificateArn/],
+    [{ ...DOMAIN, domainName: 'https://api.cambio.example' }, /domainName/],
+    [{ hostedZoneId: ZONE.hostedZoneId }, /need domainName/],
+    [{ ...DOMAIN, hostedZoneName: ZONE.hostedZoneName }, /hostedZoneName needs hostedZoneId/],
+  ])('refuses %j', (context, message) => {
+    expect(() => synth('sandbox', context)).toThrow(message);
+  });
+
+  it("defaults the zone's name to the domain's parent", () => {
+    const template = synth('sandbox', { ...DOMAIN, hostedZoneId: ZONE.hostedZoneId });
+    const [record] = Object.values(resources(template, 'AWS::Route53::RecordSet')).map((resource) => resource.Properties);
+    expect(record).toMatchObject({ Name: `${DOMAIN.domainName}.`, HostedZoneId: ZONE.hostedZoneId });
+  });
+});
