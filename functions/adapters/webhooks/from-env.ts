@@ -4,7 +4,7 @@ import type { UrlRules } from '#domain/webhooks';
 import { awsClient } from '../aws-clients.ts';
 import { optionalEnv } from '../env.ts';
 import { systemResolver } from './dns-resolver.ts';
-import { localDeliveryQueue } from './in-process-queue.ts';
+import { InProcessDeliveryQueue, InProcessQueue } from './in-process-queue.ts';
 import { SqsDeliveryQueue } from './sqs-delivery-queue.ts';
 
 /**
@@ -45,4 +45,23 @@ export function sweepMinAgeMsFromEnv(): number {
   const value = Number(optionalEnv('WEBHOOK_SWEEP_MIN_AGE_MS') ?? 60_000);
   if (!Number.isInteger(value) || value < 0) throw new Error('WEBHOOK_SWEEP_MIN_AGE_MS must be a non-negative integer');
   return value;
+}
+
+/** The local runtime's queues: one pair per process, shared by the dispatcher and the sender,
+ * as the stack's WebhookQueue and WebhookDlq are (same receive limit). */
+let localQueues: InProcessDeliveryQueue | undefined;
+
+export const LOCAL_MAX_RECEIVE_COUNT = 10;
+
+export function localDeliveryQueue(): InProcessDeliveryQueue {
+  if (!localQueues) {
+    const deadLetter = new InProcessQueue({ visibilityTimeoutMs: 30_000 });
+    // Longer than a try can take (the POST's timeout, after the 5 s DNS bound), so a message whose
+    // try is still in flight is never shown to the sender a second time; shorter than the stack's
+    // 180 s, so a sender failure locally is retried within seconds.
+    const visibilityTimeoutMs = senderSettingsFromEnv().timeoutMs + 10_000;
+    const queue = new InProcessQueue({ visibilityTimeoutMs, maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT, deadLetter });
+    localQueues = new InProcessDeliveryQueue(queue, deadLetter);
+  }
+  return localQueues;
 }

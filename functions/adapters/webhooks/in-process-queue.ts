@@ -107,19 +107,3 @@ export class InProcessDeliveryQueue implements DeliveryQueue {
     this.deadLetter.send(JSON.stringify({ ...message, reason }));
   }
 }
-
-/** The local runtime's queues: one pair per process, shared by the dispatcher and the sender,
- * as the stack's WebhookQueue and WebhookDlq are (same receive limit). */
-let localQueues: InProcessDeliveryQueue | undefined;
-
-export const LOCAL_MAX_RECEIVE_COUNT = 10;
-
-export function localDeliveryQueue(): InProcessDeliveryQueue {
-  if (!localQueues) {
-    const deadLetter = new InProcessQueue({ visibilityTimeoutMs: 30_000 });
-    // Shorter than the stack's 180 s so a sender failure locally is retried within seconds.
-    const queue = new InProcessQueue({ visibilityTimeoutMs: 5_000, maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT, deadLetter });
-    localQueues = new InProcessDeliveryQueue(queue, deadLetter);
-  }
-  return localQueues;
-}
