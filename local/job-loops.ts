@@ -99,7 +99,16 @@ export async function startWebhookLoops(intervalMs: number): Promise<Loops> {
         await Promise.race(inFlight);
         continue;
       }
-      const received = await queue.receive(10);
+      let received: Awaited<ReturnType<typeof queue.receive>>;
+      try {
+        received = await queue.receive(10);
+      } catch (error) {
+        // The queue's journal (DynamoDB Local) failing: what was received comes back after the
+        // visibility timeout; the loop goes on.
+        console.error(JSON.stringify({ level: 'error', message: 'webhook queue receive failed', error: String(error) }));
+        await queue.waitForMessage(intervalMs);
+        continue;
+      }
       if (received.length === 0) {
         await queue.waitForMessage(Math.min(queue.nextVisibleInMs() ?? intervalMs, intervalMs));
         continue;
