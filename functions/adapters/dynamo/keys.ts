@@ -66,6 +66,15 @@ export const keys = {
   finishedSweep: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),
   finishedSweepsOf: (address: string) => ({ PK: `SWEEP#${address}`, skPrefix: 'FINISHED#' }),
   addressIndexCounter: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
+  /** Which payout a signed transaction id belongs to: created once, before the broadcast, so no
+   * two payouts can ever share one transaction (functions/domain/payouts.ts). */
+  transactionClaim: (txId: string) => ({ PK: `TX_CLAIM#${txId}`, SK: 'CLAIM' }),
+  /** The sandbox chain's token balances: one partition per token contract (TRX included), an
+   * item per address, moved in the same transaction as the transfer that changes them. */
+  sandboxBalance: (contract: string, address: string) => ({ PK: `SANDBOX_BALANCE#${contract}`, SK: address }),
+  sandboxBalancesOf: (contract: string) => ({ PK: `SANDBOX_BALANCE#${contract}`, skPrefix: '' }),
+  /** The one-time TRX grant to the sandbox hot wallet (its treasury), so fees and top-ups can be paid. */
+  sandboxTreasuryGrant: (address: string) => ({ PK: 'SANDBOX_CHAIN', SK: `TREASURY_GRANT#${address}` }),
 
   quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),
   quotesOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'QUOTE#' }),
@@ -112,6 +121,9 @@ export const ENTITY = {
   sandboxGenesis: 'SandboxGenesis',
   sandboxTransfer: 'SandboxTransfer',
   sandboxTransaction: 'SandboxTransaction',
+  sandboxBalance: 'SandboxBalance',
+  sandboxTreasuryGrant: 'SandboxTreasuryGrant',
+  transactionClaim: 'TransactionClaim',
   quote: 'Quote',
   conversion: 'Conversion',
   idempotency: 'IdempotencyRecord',
