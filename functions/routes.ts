@@ -59,6 +59,9 @@ export const RECONCILE = { handler: 'jobs/reconcile' } as const;
  * FinanceExportFailed metric the stack alarms on. AWS only: DynamoDB Local has no exports. */
 export const FINANCE_EXPORT_CHECK = { handler: 'jobs/finance-export-check' } as const;
 
+/** Creates each new company's API Gateway key in the stage's usage plan (functions/domain/rate-limits.ts). */
+export const USAGE_KEY_PROVISIONER = { handler: 'jobs/usage-key-provisioner' } as const;
+
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on
  * the table's stream (event inserts) and, as a safety net, on a schedule over the events still

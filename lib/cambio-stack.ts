@@ -1,6 +1,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   EndpointType,
   IdentitySource,
@@ -45,6 +46,7 @@ import { FinanceExport } from './finance-export.ts';
 import { accept } from './nag-suppressions.ts';
 import { OperationsAlarms } from './observability.ts';
 import { FailedInvocations, TableBackup } from './safeguards.ts';
+import { CompanyRateLimits } from './rate-limits.ts';
 import type { StageConfig } from './stages.ts';
 import { ApiFirewall } from './waf.ts';
 import { WebhookSecrets } from './webhook-secrets.ts';
@@ -105,6 +107,14 @@ export class CambioStack extends Stack {
     this.api = this.restApi(config);
     this.customDomain = settings.domain ? new ApiCustomDomain(this, 'CustomDomain', { api: this.api, settings: settings.domain }) : null;
     [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
+    const rateLimits = new CompanyRateLimits(this, 'CompanyRateLimits', {
+      api: this.api,
+      config,
+      table: this.table,
+      depositAccountXpub: this.depositAccountXpub(config),
+      streamFailures: this.failedInvocations.streamFailures,
+    });
+    this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
     const { sender, sweeper, reconcile } = this.chainPollers(config);
     const { dispatcher } = this.webhookDelivery(config);
@@ -178,6 +188,8 @@ export class CambioStack extends Stack {
       restApiName: `cambio-${config.stage}`,
       description: `Cambio /v1 API (${config.stage})`,
       endpointTypes: [EndpointType.REGIONAL],
+      // The authorizer names each request's usage plan key: per-company limits (lib/rate-limits.ts).
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // Access logs need the account-level CloudWatch role; API Gateway has one per account and region.
       cloudWatchRole: true,
       deployOptions: {
@@ -241,6 +253,7 @@ export class CambioStack extends Stack {
       resourceFor(api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true }), {
         authorizer,
         authorizationType: AuthorizationType.CUSTOM,
+        apiKeyRequired: true,
       });
     }
 
@@ -264,7 +277,8 @@ export class CambioStack extends Stack {
       api.addGatewayResponse(`GatewayResponse${pascal(spec.type)}`, {
         type: ResponseType.of(spec.type),
         statusCode: spec.status === undefined ? undefined : String(spec.status),
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        // Header values are mapping expressions: a literal is quoted.
+        responseHeaders: { 'Content-Type': "'application/json'", ...Object.fromEntries(Object.entries(spec.headers ?? {}).map(([name, value]) => [name, `'${value}'`])) },
         templates: { 'application/json': errorEnvelope(spec.code, spec.message) },
       });
     }

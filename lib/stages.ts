@@ -1,4 +1,5 @@
 import type { Environment } from '#domain/api-keys';
+import type { RateLimit } from '#domain/rate-limits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { CONTRACT_RETRY_SCHEDULE } from '#domain/webhook-delivery';
 
@@ -16,6 +17,12 @@ export interface StageConfig {
   environment: Environment;
   /** API Gateway stage throttling (steady requests per second and burst), also applied locally. */
   throttle: { rateLimit: number; burstLimit: number };
+  /**
+   * Each company's own limit (its usage plan in AWS, its token bucket locally;
+   * functions/domain/rate-limits.ts): below the stage's, so one company's burst leaves room for
+   * the others. Also the default usage plan every new company's key joins.
+   */
+  companyRateLimit: RateLimit;
   /** How long API Gateway caches an authorizer answer per (key, secret) pair. */
   authorizerCacheSeconds: number;
   /** Table deletion protection and RETAIN on stack deletion. */
@@ -101,6 +108,9 @@ export const STAGES: Record<StageName, StageConfig> = {
     stage: 'local',
     environment: 'sandbox',
     throttle: { rateLimit: 5000, burstLimit: 10000 },
+    // Generous, so the benchmarks and test suites that drive one company hard are not throttled;
+    // test/integration/rate-limits.test.ts runs the local API with a small limit of its own.
+    companyRateLimit: { rateLimit: 1000, burstLimit: 2000 },
     authorizerCacheSeconds: 60,
     protectData: false,
     safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000, apiFunctionConcurrency: null },
@@ -144,6 +154,7 @@ export const STAGES: Record<StageName, StageConfig> = {
     stage: 'sandbox',
     environment: 'sandbox',
     throttle: { rateLimit: 50, burstLimit: 100 },
+    companyRateLimit: { rateLimit: 10, burstLimit: 20 },
     authorizerCacheSeconds: 60,
     protectData: false,
     // 16 functions × 5 = 80 reserved: the account keeps the 100 unreserved Lambda requires with a
@@ -179,6 +190,8 @@ export const STAGES: Record<StageName, StageConfig> = {
     stage: 'production',
     environment: 'production',
     throttle: { rateLimit: 200, burstLimit: 400 },
+    // A quarter of the stage's: one company at its limit leaves three quarters to the others.
+    companyRateLimit: { rateLimit: 50, burstLimit: 100 },
     authorizerCacheSeconds: 60,
     protectData: true,
     // 25 each: at ~100 ms a request, one function serves the stage's whole 200 requests a second;

@@ -12,6 +12,7 @@ import type {
 import { AUTHORIZER, ROUTES, type RouteSpec } from '#functions/routes';
 import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
 import { JSON_HEADERS } from '#http/envelope';
+import { TokenBucket, TokenBuckets } from '#domain/rate-limits';
 import type { StageConfig } from '../lib/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
 
@@ -71,7 +72,10 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
   }
   const authorizer = (await load(AUTHORIZER.handler)) as AuthorizerHandler;
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult | 'unauthorized'; expiresAt: number }>();
-  const throttle = tokenBucket(options.config.throttle.rateLimit, options.config.throttle.burstLimit);
+  // API Gateway's two throttles, in its order: the stage's for every request, then (after the
+  // authorizer named the company's key) the company's usage plan (functions/domain/rate-limits.ts).
+  const stageBucket = new TokenBucket(options.config.throttle, Date.now());
+  const companyBuckets = new TokenBuckets(options.config.companyRateLimit);
 
   const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -98,7 +102,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     if (isDocsRequest(method, url.pathname)) return serveDocs(url.pathname, res);
     const body = await readBody(req);
     if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
-    if (!throttle()) return sendGateway(res, 'THROTTLED', requestId);
+    const stageTurn = stageBucket.take(Date.now());
+    if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
 
     const match = matchRoute(method, url.pathname);
     if (!match) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
@@ -108,6 +113,10 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     const methodArn = `arn:aws:execute-api:local:000000000000:${API_ID}/${options.config.stage}/${method}${url.pathname}`;
     const authorization = await authorize(headers, methodArn, url.pathname, route, requestId);
     if (authorization.denied) return sendGateway(res, authorization.denied, requestId);
+    // As in AWS, the bucket is the usage plan key the authorizer names; every method requires one.
+    if (!authorization.usageIdentifierKey) return sendGateway(res, 'INVALID_API_KEY', requestId, undefined);
+    const companyTurn = companyBuckets.take(authorization.usageIdentifierKey, Date.now());
+    if (!companyTurn.allowed) return sendThrottled(res, requestId, companyTurn.retryAfterSeconds);
 
     const event: APIGatewayProxyEvent = {
       resource: route.spec.path,
@@ -162,7 +171,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     path: string,
     route: CompiledRoute,
     requestId: string,
-  ): Promise<{ denied?: GatewayResponseType; principalId?: string; context?: Record<string, unknown> }> {
+  ): Promise<{ denied?: GatewayResponseType; principalId?: string; context?: Record<string, unknown>; usageIdentifierKey?: string }> {
     const lowerCased = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
     const identity = AUTHORIZER.identityHeaders.map((name) => lowerCased.get(name.toLowerCase()));
     // API Gateway refuses without calling the authorizer when an identity source is missing or empty.
@@ -203,7 +212,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     }
     if (result === 'unauthorized') return { denied: 'UNAUTHORIZED' };
     if (!policyAllows(result, methodArn)) return { denied: 'ACCESS_DENIED' };
-    return { principalId: result.principalId, context: result.context ?? {} };
+    return { principalId: result.principalId, context: result.context ?? {}, usageIdentifierKey: result.usageIdentifierKey ?? undefined };
   }
 }
 
@@ -230,10 +239,15 @@ function compileArnPattern(resource: string): RegExp {
   return new RegExp(`^${resource.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
-function sendGateway(res: ServerResponse, type: GatewayResponseType, requestId: string, gatewayStatus?: number): void {
-  const { status, body } = gatewayResponse(type, gatewayStatus);
-  res.writeHead(status, { ...JSON_HEADERS, 'X-Request-Id': requestId });
+function sendGateway(res: ServerResponse, type: GatewayResponseType, requestId: string, gatewayStatus?: number, extraHeaders: Record<string, string> = {}): void {
+  const { status, body, headers } = gatewayResponse(type, gatewayStatus);
+  res.writeHead(status, { ...JSON_HEADERS, ...headers, ...extraHeaders, 'X-Request-Id': requestId });
   res.end(body);
+}
+
+/** THROTTLED, with the exact wait where API Gateway's static answer says a second. */
+function sendThrottled(res: ServerResponse, requestId: string, retryAfterSeconds: number): void {
+  sendGateway(res, 'THROTTLED', requestId, undefined, { 'Retry-After': String(retryAfterSeconds) });
 }
 
 /** A refusal before the body is read: the connection closes after it, so the unread body is not
@@ -351,16 +365,3 @@ function lambdaContext(functionName: string, awsRequestId: string) {
   };
 }
 
-/** API Gateway's stage throttling is a token bucket: `rate` tokens a second, at most `burst` saved. */
-function tokenBucket(rate: number, burst: number): () => boolean {
-  let tokens = burst;
-  let last = Date.now();
-  return () => {
-    const now = Date.now();
-    tokens = Math.min(burst, tokens + ((now - last) / 1000) * rate);
-    last = now;
-    if (tokens < 1) return false;
-    tokens -= 1;
-    return true;
-  };
-}

@@ -5,6 +5,7 @@ import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { STAGES } from '../lib/stages.ts';
+import type { RateLimit } from '#domain/rate-limits';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 
@@ -41,6 +42,8 @@ export interface LocalRuntimeOptions {
   /** How often the webhook dispatcher sweeps for new events; 0 turns the dispatcher and the
    * sender off. Default 250 ms, so an event reaches its webhook well within 2 s. */
   webhookIntervalMs?: number;
+  /** Each company's rate limit, instead of the local stage's (tests use a small one). */
+  companyRateLimit?: RateLimit;
 }
 
 /**
@@ -67,7 +70,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     Object.assign(process.env, STAGES.local.functionEnvironment, options.environment);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     const { createLocalApi } = await import('./api-server.ts');
-    const server = await createLocalApi({ config: STAGES.local });
+    const config = options.companyRateLimit ? { ...STAGES.local, companyRateLimit: options.companyRateLimit } : STAGES.local;
+    const server = await createLocalApi({ config });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host ?? '127.0.0.1', resolve);

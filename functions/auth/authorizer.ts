@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '#domain/api-keys';
+import { usageIdentifier } from '#domain/rate-limits';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/logs-and-metrics';
 
@@ -51,6 +52,8 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApiArn(event.methodArn) }],
     },
     context: { companyId: record.companyId, environment: record.environment },
+    // The company's API Gateway key: its usage plan throttles this company alone (functions/domain/rate-limits.ts).
+    usageIdentifierKey: usageIdentifier(record.companyId),
   };
 });
 

@@ -11,6 +11,8 @@ export interface GatewayResponseSpec {
   status?: number;
   code: ErrorCode;
   message: string;
+  /** Headers the answer carries beside Content-Type (API Gateway sends them as static values). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type GatewayResponseType =
@@ -20,6 +22,7 @@ export type GatewayResponseType =
   | 'RESOURCE_NOT_FOUND'
   | 'THROTTLED'
   | 'QUOTA_EXCEEDED'
+  | 'INVALID_API_KEY'
   | 'REQUEST_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'AUTHORIZER_FAILURE'
@@ -30,6 +33,12 @@ export type GatewayResponseType =
 
 const ROUTE_NOT_FOUND = 'No route matches this method and path';
 const INTERNAL = 'An unexpected error occurred';
+const RATE_LIMITED = 'Too many requests; retry after a short wait';
+/**
+ * API Gateway's buckets refill at least one request a second (lib/stages.ts companyRateLimit), so
+ * a second is always enough for the next one. The local runtime says the exact wait.
+ */
+const RETRY_AFTER_A_SECOND = { 'Retry-After': '1' } as const;
 
 export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   // Missing identity source (no key or secret header) → UNAUTHORIZED; authorizer "Unauthorized"
@@ -39,8 +48,13 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   // REST APIs answer an unknown path or method with 403 "Missing Authentication Token".
   { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, code: 'NOT_FOUND', message: ROUTE_NOT_FOUND },
   { type: 'RESOURCE_NOT_FOUND', status: 404, code: 'NOT_FOUND', message: ROUTE_NOT_FOUND },
-  { type: 'THROTTLED', status: 429, code: 'RATE_LIMITED', message: 'Too many requests; retry after a short wait' },
-  { type: 'QUOTA_EXCEEDED', status: 429, code: 'RATE_LIMITED', message: 'Too many requests; retry after a short wait' },
+  // The stage's throttle or the company's usage plan (functions/domain/rate-limits.ts).
+  { type: 'THROTTLED', status: 429, code: 'RATE_LIMITED', message: RATE_LIMITED, headers: RETRY_AFTER_A_SECOND },
+  { type: 'QUOTA_EXCEEDED', status: 429, code: 'RATE_LIMITED', message: RATE_LIMITED, headers: RETRY_AFTER_A_SECOND },
+  // The authorizer admitted the company but its API Gateway key is not in the usage plan yet: the
+  // provisioner creates it from the table's stream a moment after the company is created
+  // (functions/jobs/usage-key-provisioner.ts). Clients retry a 429 after Retry-After by themselves.
+  { type: 'INVALID_API_KEY', status: 429, code: 'RATE_LIMITED', message: 'Rate limits for this company are still being set up; retry after a second', headers: RETRY_AFTER_A_SECOND },
   { type: 'REQUEST_TOO_LARGE', status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 16 KiB' },
   { type: 'UNSUPPORTED_MEDIA_TYPE', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' },
   // AWS WAF (production) refused the request as an attack signature. The web ACL answers with the
@@ -53,8 +67,8 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
 ];
 
 /** `gatewayStatus`: the status API Gateway itself gives, for the types that keep it (DEFAULT_4XX/5XX). */
-export function gatewayResponse(type: GatewayResponseType, gatewayStatus?: number): { status: number; body: string } {
+export function gatewayResponse(type: GatewayResponseType, gatewayStatus?: number): { status: number; body: string; headers: Readonly<Record<string, string>> } {
   const spec = GATEWAY_RESPONSES.find((entry) => entry.type === type);
   if (!spec) throw new Error(`No gateway response for ${type}`);
-  return { status: spec.status ?? gatewayStatus ?? (type === 'DEFAULT_5XX' ? 500 : 400), body: errorEnvelope(spec.code, spec.message) };
+  return { status: spec.status ?? gatewayStatus ?? (type === 'DEFAULT_5XX' ? 500 : 400), body: errorEnvelope(spec.code, spec.message), headers: spec.headers ?? {} };
 }

@@ -20,6 +20,7 @@ const ACKNOWLEDGED = [
   'AwsSolutions-IAM5[Resource::<FinanceExportBucketE16ECBFF.Arn>/exports/*]',
   'AwsSolutions-IAM5[Resource::<TableCD117FA1.Arn>/export/*]',
   'AwsSolutions-SQS3',
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/tags/*]',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
 ];
 /** Production has WAF; the sandbox says why it has none. */

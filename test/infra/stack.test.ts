@@ -167,13 +167,26 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         expect(matching).toHaveLength(1);
         const props = matching[0]!.Properties!;
         expect(props.StatusCode).toBe(spec.status === undefined ? undefined : String(spec.status));
-        expect(props.ResponseParameters).toEqual({ 'gatewayresponse.header.Content-Type': "'application/json'" });
+        expect(props.ResponseParameters).toEqual({
+          'gatewayresponse.header.Content-Type': "'application/json'",
+          ...Object.fromEntries(Object.entries(spec.headers ?? {}).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`])),
+        });
         const body: string = props.ResponseTemplates['application/json'];
         // The template is VTL: `$` or `#` in a message would be evaluated, not sent as written.
         expect(body).not.toMatch(/[$#]/);
         expect(JSON.parse(body)).toEqual({ success: false, error: { code: spec.code, message: spec.message, details: null } });
       },
     );
+
+    it.each(['THROTTLED', 'QUOTA_EXCEEDED', 'INVALID_API_KEY'])('%s answers 429 RATE_LIMITED with Retry-After in seconds', (type) => {
+      const response = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).find(
+        (candidate) => candidate.Properties!.ResponseType === type,
+      )!.Properties!;
+
+      expect(response.StatusCode).toBe('429');
+      expect(JSON.parse(response.ResponseTemplates['application/json']).error.code).toBe('RATE_LIMITED');
+      expect(response.ResponseParameters['gatewayresponse.header.Retry-After']).toMatch(/^'[1-9]\d*'$/);
+    });
 
     it.each(['UNAUTHORIZED', 'ACCESS_DENIED'])('%s looks like any failed authentication: 401 AUTH_FAILED', (type) => {
       const response = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).find(
@@ -236,10 +249,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job and the finance export check, all on nodejs22.x and arm64', () => {
+    it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check and the usage key provisioner, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 8);
+      expect(functions).toHaveLength(ROUTES.length + 9);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);

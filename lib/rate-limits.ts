@@ -1,0 +1,81 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { UsagePlan, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { USAGE_KEY_PROVISIONER, lambdaName } from '../functions/routes.ts';
+import { ApiFunction } from './api-function.ts';
+import { accept } from './nag-suppressions.ts';
+import type { StageConfig } from './stages.ts';
+
+export interface CompanyRateLimitsProps {
+  api: RestApi;
+  config: StageConfig;
+  table: ITable;
+  depositAccountXpub: string;
+  /** Where the stream's failed batches are recorded (lib/safeguards.ts FailedInvocations). */
+  streamFailures: IQueue;
+}
+
+/**
+ * Per-company rate limits in API Gateway (README, Rate limits; functions/domain/rate-limits.ts).
+ * The API's key source is AUTHORIZER and every method requires a key, so the authorizer's
+ * `usageIdentifierKey` (the company's key value) picks the key, and this stage's usage plan
+ * throttles each key on its own at `companyRateLimit`.
+ *
+ * Each company's key is made when the company is, by a function on the table's stream filtered to
+ * inserted Company items (functions/jobs/usage-key-provisioner.ts), not by the code that creates
+ * companies: that code also runs locally and in scripts, where there is no API Gateway to call,
+ * and a CDK custom resource runs at deploy time only, not when a company signs up. The stream
+ * sees every creation, whatever made it, and its retries make the key certain to follow.
+ */
+export class CompanyRateLimits extends Construct {
+  readonly plan: UsagePlan;
+  readonly provisioner: ApiFunction;
+
+  constructor(scope: Construct, id: string, props: CompanyRateLimitsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.plan = new UsagePlan(this, 'DefaultPlan', {
+      name: `${stack.stackName}-default`,
+      description: `Each company's own limit on Cambio ${props.config.stage} (lib/stages.ts companyRateLimit)`,
+      throttle: props.config.companyRateLimit,
+      apiStages: [{ api: props.api, stage: props.api.deploymentStage }],
+    });
+
+    const name = lambdaName(USAGE_KEY_PROVISIONER.handler);
+    this.provisioner = new ApiFunction(stack, name, {
+      handler: USAGE_KEY_PROVISIONER.handler,
+      functionName: `${stack.stackName}-${name}`,
+      config: props.config,
+      tableName: props.table.tableName,
+      depositAccountXpub: props.depositAccountXpub,
+      timeout: Duration.seconds(30),
+    });
+    this.provisioner.addEnvironment('USAGE_PLAN_ID', this.plan.usagePlanId);
+    const apiGateway = (path: string) => stack.formatArn({ service: 'apigateway', account: '', resource: path });
+    this.provisioner.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST', 'apigateway:GET'], resources: [apiGateway('/apikeys')] }));
+    this.provisioner.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST'], resources: [apiGateway(`/usageplans/${this.plan.usagePlanId}/keys`)] }));
+    // Tags the key on creation.
+    this.provisioner.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:PUT'], resources: [apiGateway('/tags/*')] }));
+    accept(
+      this.provisioner.role!,
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/tags/*]',
+      "API Gateway authorises tagging a key on /tags/<the key's ARN>, and the key's id is only known once it is created; the role may otherwise only create keys and add them to this stage's usage plan.",
+    );
+    accept(this.provisioner.role!, 'AwsSolutions-IAM5[Resource::*]', 'dynamodb:ListStreams, which the stream event source needs, has no resource-level permission.');
+    this.provisioner.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 10,
+        retryAttempts: 10,
+        bisectBatchOnError: true,
+        onFailure: new SqsDlq(props.streamFailures),
+        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual('Company') } } } })],
+      }),
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, USAGE_KEY_PROVISIONER, lambdaName } from '../../functions/routes.ts';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+import { STAGES } from '../../lib/stages.ts';
+
+/** Issue #18 item 2: per-company limits in API Gateway (README, Rate limits; lib/rate-limits.ts). */
+type Resource = { Properties: Record<string, any> };
+const resources = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
+
+describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate limits', (stage) => {
+  const config = STAGES[stage];
+  let template: Template;
+
+  beforeAll(() => {
+    template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
+  }, 60_000);
+
+  it("takes each request's usage plan key from the authorizer, and requires one on every method", () => {
+    const [api] = Object.values(resources(template, 'AWS::ApiGateway::RestApi'));
+    const methods = Object.values(resources(template, 'AWS::ApiGateway::Method')).filter((method) => method.Properties.HttpMethod !== 'OPTIONS');
+
+    expect(api!.Properties.ApiKeySourceType).toBe('AUTHORIZER');
+    expect(methods).toHaveLength(ROUTES.length);
+    for (const method of methods) expect(method.Properties.ApiKeyRequired).toBe(true);
+  });
+
+  it(`throttles each company's key at ${config.companyRateLimit.rateLimit}/s with a burst of ${config.companyRateLimit.burstLimit}, on this stage, below the stage's own limit`, () => {
+    const plans = Object.values(resources(template, 'AWS::ApiGateway::UsagePlan')).map((plan) => plan.Properties);
+    const apiId = Object.keys(resources(template, 'AWS::ApiGateway::RestApi'))[0];
+    const stageId = Object.keys(resources(template, 'AWS::ApiGateway::Stage'))[0];
+
+    expect(plans).toHaveLength(1);
+    expect(plans[0]!.Throttle).toEqual({ RateLimit: config.companyRateLimit.rateLimit, BurstLimit: config.companyRateLimit.burstLimit });
+    expect(plans[0]!.Quota).toBeUndefined();
+    // CDK adds an empty per-method throttle map: the plan's own throttle applies to every method.
+    expect(plans[0]!.ApiStages).toEqual([expect.objectContaining({ ApiId: { Ref: apiId }, Stage: { Ref: stageId } })]);
+    expect(config.companyRateLimit.rateLimit).toBeLessThan(config.throttle.rateLimit);
+    expect(config.companyRateLimit.burstLimit).toBeLessThan(config.throttle.burstLimit);
+  });
+
+  it('creates each company\'s key from the table stream, filtered to inserted Company items, and may only create keys and add them to this plan', () => {
+    const functions = resources(template, 'AWS::Lambda::Function');
+    const [provisionerId, provisioner] = Object.entries(functions).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(USAGE_KEY_PROVISIONER.handler)}`)!;
+    const planId = Object.keys(resources(template, 'AWS::ApiGateway::UsagePlan'))[0]!;
+    const mapping = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).find((candidate) => candidate.Properties.FunctionName.Ref === provisionerId)!.Properties;
+    const tableId = Object.keys(resources(template, 'AWS::DynamoDB::Table'))[0]!;
+
+    expect(provisioner.Properties.Environment.Variables.USAGE_PLAN_ID).toEqual({ Ref: planId });
+    expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+    expect(mapping.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern))).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['Company'] } } } }]);
+    expect(mapping.DestinationConfig.OnFailure.Destination).toBeDefined();
+    const roleId = provisioner.Properties.Role['Fn::GetAtt'][0];
+    const statements = Object.values(resources(template, 'AWS::IAM::Policy'))
+      .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const apiGateway = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('apigateway:')));
+    expect(apiGateway.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(['apigateway:GET', 'apigateway:POST', 'apigateway:POST', 'apigateway:PUT']);
+    expect(JSON.stringify(apiGateway)).toContain(`/usageplans/`);
+    expect(JSON.stringify(apiGateway)).toContain(planId);
+    const writes = statements.flatMap((statement) => [statement.Action].flat()).filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action));
+    expect(writes).toEqual([]);
+  });
+});
