@@ -56,7 +56,7 @@ export async function runScenario(env: Record<string, string>): Promise<void> {
       30_000,
     );
     const tampered = Buffer.from(delivery!.body);
-    tampered[tampered.length - 2]! ^= 1;
+    tampered.writeUInt8(tampered.readUInt8(tampered.length - 2) ^ 1, tampered.length - 2);
     expect(() => cambio.webhooks.verify(tampered, delivery!.headers, webhook.secret)).toThrow(WebhookVerificationError);
 
     // 5. conversion

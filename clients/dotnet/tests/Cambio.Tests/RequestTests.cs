@@ -1,0 +1,127 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Text.Json;
+using System.Threading.Tasks;
+using Cambio.Tests.Support;
+using Xunit;
+
+namespace Cambio.Tests;
+
+/// <summary>What goes on the wire: routes, headers, bodies with decimal strings, and one client shared by concurrent tasks.</summary>
+public class RequestTests
+{
+    [Fact]
+    public async Task Requests_go_under_the_base_URLs_path_with_the_key_secret_user_agent_and_no_idempotency_key_on_GET()
+    {
+        await using var server = new ScriptedServer(Reply.Ok(new { balances = Array.Empty<object>(), updatedAt = "2026-01-15T12:00:00.000Z" }));
+        using var cambio = new CambioClient(new CambioClientOptions { ApiKey = "ck_live_k", ApiSecret = "cs_live_s", BaseUrl = server.Url + "/sandbox/v1" });
+
+        var balance = await cambio.Company.GetBalanceAsync();
+
+        Assert.Empty(balance.Balances);
+        var seen = Assert.Single(server.Requests);
+        Assert.Equal(("GET", "/sandbox/v1/company/balance"), (seen.Method, seen.Target));
+        Assert.Equal("ck_live_k", seen.Header("X-Api-Key"));
+        Assert.Equal("cs_live_s", seen.Header("X-Api-Secret"));
+        Assert.Equal("application/json", seen.Header("Accept"));
+        Assert.Equal($"cambio-dotnet/0.1.0 dotnet/{Environment.Version}", seen.Header("User-Agent"));
+        Assert.Null(seen.Header("Idempotency-Key"));
+    }
+
+    [Fact]
+    public void The_version_is_the_packages_one()
+    {
+        var csproj = System.IO.File.ReadAllText(System.IO.Path.Combine(Fixtures.ClientDir, "src", "Cambio", "Cambio.csproj"));
+        Assert.Contains($"<Version>{CambioClient.Version}</Version>", csproj);
+        Assert.Equal("0.1.0", CambioClient.Version);
+        Assert.Equal($"cambio-dotnet/0.1.0 dotnet/{Environment.Version}", CambioClient.UserAgent);
+    }
+
+    [Fact]
+    public async Task A_deposit_is_POSTed_as_JSON_with_decimal_strings_and_the_method_and_network_defaults()
+    {
+        var deposit = new
+        {
+            id = "dep_01JBZ6W1V7Q8R9S0T1U2V3W4X5", method = "usdt", reference = "order-1", network = "tron",
+            address = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", amount = "25.500000", receivedAmount = "0.000000", creditedAmount = "0.000000",
+            amountStatus = (string?)null, status = "awaiting_payment", confirmations = 0, requiredConfirmations = 19,
+            transactions = Array.Empty<object>(), split = (object?)null,
+            expiresAt = "2026-01-16T12:00:00.000Z", createdAt = "2026-01-15T12:00:00.000Z", updatedAt = "2026-01-15T12:00:00.000Z",
+        };
+        await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = deposit }));
+        using var cambio = Fixtures.Client(server.Url);
+
+        var created = await cambio.Deposits.CreateAsync(new DepositCreateOptions { Reference = "order-1", Amount = 25.50m });
+        await cambio.Deposits.CreateAsync(new DepositCreateOptions
+        {
+            Method = "usdt", Network = "tron", Reference = "order-2", Amount = "25",
+            Split = new DepositSplitOptions { Address = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", Percent = 12.5m },
+        });
+
+        Assert.Equal(("25.500000", null, "awaiting_payment"), (created.Amount, created.AmountStatus, created.Status));
+        Assert.Equal(new DateTimeOffset(2026, 1, 16, 12, 0, 0, TimeSpan.Zero), created.ExpiresAt);
+        var seen = server.Requests;
+        Assert.Equal(("POST", "/v1/deposits"), (seen[0].Method, seen[0].Target));
+        Assert.StartsWith("application/json", seen[0].Header("Content-Type"));
+        Assert.Equal("""{"method":"usdt","reference":"order-1","network":"tron","amount":"25.50"}""", seen[0].Text);
+        Assert.Equal("""{"method":"usdt","reference":"order-2","network":"tron","amount":"25","split":{"address":"TJRabPrwbZy45sbavfcjinPJC18kjpRTv8","percent":12.5}}""", seen[1].Text);
+    }
+
+    [Fact]
+    public async Task Every_route_uses_its_method_and_path_with_ids_escaped()
+    {
+        var webhook = new { id = "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", url = "https://example.com/hooks", events = new[] { "*" }, description = (string?)null, enabled = true, createdAt = "2026-01-15T12:00:00.000Z", updatedAt = "2026-01-15T12:00:00.000Z" };
+        await using var server = new ScriptedServer((seen, _) => (seen.Method, seen.Target) switch
+        {
+            ("DELETE", _) => Reply.Ok(new { id = webhook.id, deleted = true }),
+            (_, "/v1/webhooks") when seen.Method == "GET" => Json.Page(new[] { webhook }, null),
+            (_, var target) when target.StartsWith("/v1/webhooks") => Reply.Ok(webhook),
+            _ => Reply.Ok(Fixtures.Withdrawal),
+        });
+        using var cambio = Fixtures.Client(server.Url);
+
+        await cambio.Withdrawals.GetAsync("wdr_1/../x?y");
+        var updated = await cambio.Webhooks.UpdateAsync(webhook.id, new WebhookOptions { Url = webhook.url, Events = ["deposit.completed"], Enabled = false });
+        var deleted = await cambio.Webhooks.DeleteAsync(webhook.id);
+        var got = await cambio.Webhooks.GetAsync(webhook.id);
+        var listed = await cambio.Webhooks.ListAsync();
+
+        Assert.Equal(["*"], updated.Events);
+        Assert.True(deleted.Deleted);
+        Assert.Equal(webhook.id, got.Id);
+        Assert.Equal(webhook.id, Assert.Single(listed.Data).Id);
+        Assert.Null(listed.NextCursor);
+        Assert.Equal(
+            new[] { "GET /v1/withdrawals/wdr_1%2F..%2Fx%3Fy", $"PUT /v1/webhooks/{webhook.id}", $"DELETE /v1/webhooks/{webhook.id}", $"GET /v1/webhooks/{webhook.id}", "GET /v1/webhooks" },
+            server.Requests.Select(s => $"{s.Method} {s.Target}"));
+        Assert.Equal("""{"url":"https://example.com/hooks","events":["deposit.completed"],"enabled":false}""", server.Requests[1].Text);
+        Assert.Null(server.Requests[1].Header("Idempotency-Key"));
+        await Assert.ThrowsAsync<ArgumentException>(() => cambio.Deposits.GetAsync(""));
+    }
+
+    [Fact]
+    public async Task One_client_is_safe_to_share_across_concurrent_tasks()
+    {
+        await using var server = new ScriptedServer((seen, _) =>
+        {
+            var body = JsonDocument.Parse(seen.Body).RootElement;
+            return Reply.Json(201, new { success = true, data = Fixtures.Conversion("cnv_" + body.GetProperty("quoteId").GetString()![4..]) });
+        });
+        using var cambio = Fixtures.Client(server.Url);
+
+        var ids = Enumerable.Range(0, 24).Select(i => $"qte_{i:D26}").ToList();
+        var conversions = await Task.WhenAll(ids.Select(id => Task.Run(() => cambio.Conversions.CreateAsync(new ConversionCreateOptions { QuoteId = id }))));
+
+        Assert.Equal(ids.Select(id => "cnv_" + id[4..]), conversions.Select(c => c.Id));
+        var keys = server.Requests.Select(s => s.Header("Idempotency-Key")).ToList();
+        Assert.Equal(24, keys.Count);
+        Assert.Equal(24, keys.Distinct().Count());
+    }
+}
+
+internal static class Json
+{
+    public static Reply Page<T>(IEnumerable<T> data, string? nextCursor) =>
+        Reply.Json(200, new { success = true, data, pagination = new { nextCursor } });
+}

@@ -1,0 +1,102 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Net.Http;
+using System.Text;
+using System.Text.Json;
+using Cambio.Tests.Support;
+using Xunit;
+
+namespace Cambio.Tests;
+
+/// <summary>Verify's containers, clock and messages beyond the shared vectors.</summary>
+public class WebhookVerifyTests
+{
+    private static readonly DateTimeOffset Now = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
+    private static readonly WebhookVerifyOptions AtNow = new() { Now = Now };
+
+    [Fact]
+    public void Verifies_bytes_spans_strings_with_dictionaries_header_pairs_and_lookups_and_reads_the_data()
+    {
+        var body = Signer.DepositCompleted;
+        var headers = Signer.Headers(body, Now);
+        var bytes = Encoding.UTF8.GetBytes(body);
+        var upper = headers.ToDictionary(h => h.Key.ToUpperInvariant(), h => h.Value);
+        var pairs = headers.Select(h => new KeyValuePair<string, string[]>(h.Key, new[] { h.Value })).ToList();
+        using var message = new HttpRequestMessage();
+        foreach (var (name, value) in headers) message.Headers.TryAddWithoutValidation(name, value);
+
+        var events = new[]
+        {
+            WebhookSignature.Verify(body, upper, Signer.Secret, AtNow),
+            WebhookSignature.Verify(bytes, headers, Signer.Secret, AtNow),
+            WebhookSignature.Verify(bytes.AsSpan(), headers, Signer.Secret, AtNow),
+            WebhookSignature.Verify(body, pairs, Signer.Secret, AtNow),
+            WebhookSignature.Verify(bytes, message.Headers, Signer.Secret, AtNow),
+            WebhookSignature.Verify(body, name => upper.GetValueOrDefault(name.ToUpperInvariant()), Signer.Secret, AtNow),
+        };
+
+        foreach (var e in events)
+        {
+            Assert.Equal(("evt_01KBJ4Y1ZQ6W3M8N5P7R9T2V4X", WebhookEventTypes.DepositCompleted), (e.Id, e.Type));
+            Assert.Equal(new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero), e.CreatedAt);
+            var deposit = e.DataAs<Deposit>();
+            Assert.Equal(("dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J", "25.000000"), (deposit.Id, deposit.CreditedAmount));
+            Assert.Equal(typeof(Deposit), WebhookEventTypes.DataTypeOf(e.Type));
+        }
+    }
+
+    [Fact]
+    public void The_clock_comes_from_Now_a_TimeProvider_or_the_system_and_the_tolerance_is_configurable()
+    {
+        var body = Signer.DepositCompleted;
+        var headers = Signer.Headers(body, Now);
+
+        Assert.Equal("deposit.completed", WebhookSignature.Verify(body, headers, Signer.Secret, new WebhookVerifyOptions { TimeProvider = new FixedClock(Now.AddSeconds(299)) }).Type);
+        var stale = Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, Signer.Secret, new WebhookVerifyOptions { Now = Now.AddSeconds(301) }));
+        Assert.Contains("beyond the 300 s tolerance", stale.Message);
+        Assert.Equal("deposit.completed", WebhookSignature.Verify(body, headers, Signer.Secret, new WebhookVerifyOptions { Now = Now.AddSeconds(301), Tolerance = TimeSpan.FromMinutes(10) }).Type);
+        // Without options: the system clock, and 2026-01-01 is long gone.
+        Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, Signer.Secret));
+        var fresh = Signer.Headers(body, DateTimeOffset.UtcNow);
+        Assert.Equal("deposit.completed", WebhookSignature.Verify(body, fresh, Signer.Secret).Type);
+    }
+
+    [Fact]
+    public void A_body_re_serialised_by_JsonSerializer_is_refused_with_a_message_naming_the_mistake()
+    {
+        var body = Signer.DepositCompleted;
+        var headers = Signer.Headers(body, Now);
+        var reserialised = JsonSerializer.Serialize(JsonSerializer.Deserialize<JsonElement>(body), new JsonSerializerOptions { WriteIndented = true });
+
+        var error = Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(reserialised, headers, Signer.Secret, AtNow));
+
+        Assert.Contains("re-serialised", error.Message);
+        Assert.Contains("raw request body", error.Message);
+    }
+
+    [Fact]
+    public void A_wrong_or_malformed_secret_and_missing_headers_are_refused_clearly()
+    {
+        var body = Signer.DepositCompleted;
+        var headers = Signer.Headers(body, Now);
+
+        Assert.Contains("whsec_", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "not-a-secret", AtNow)).Message);
+        Assert.Contains("base64", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "whsec_!!!", AtNow)).Message);
+        Assert.Contains("No signature matches", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "whsec_" + Convert.ToBase64String(new byte[24]), AtNow)).Message);
+        Assert.Contains("Missing webhook-id", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, new Dictionary<string, string>(), Signer.Secret, AtNow)).Message);
+        Assert.Contains("ToString()", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify("System.Text.Json.JsonElement", headers, Signer.Secret, AtNow)).Message);
+    }
+
+    [Fact]
+    public void A_valid_signature_over_a_body_that_is_not_an_event_is_refused()
+    {
+        var headers = Signer.Headers("not json", Now);
+        Assert.Contains("not JSON", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify("not json", headers, Signer.Secret, AtNow)).Message);
+    }
+
+    private sealed class FixedClock(DateTimeOffset now) : TimeProvider
+    {
+        public override DateTimeOffset GetUtcNow() => now;
+    }
+}

@@ -1,0 +1,93 @@
+package com.cambio;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * One page of a list: {@link #data()} and {@link #nextCursor()} (null on the last page). {@link
+ * #autoPagingIterable()} walks every item of this page and of every page after it, fetching the
+ * next page only when the iteration reaches it.
+ *
+ * @param <T> the record listed
+ */
+public final class Page<T> {
+  private final List<T> data;
+  private final String nextCursor;
+  private final String requestId;
+  private final Function<String, Page<T>> fetchNext;
+
+  Page(List<T> data, String nextCursor, String requestId, Function<String, Page<T>> fetchNext) {
+    this.data = List.copyOf(data);
+    this.nextCursor = nextCursor;
+    this.requestId = requestId;
+    this.fetchNext = fetchNext;
+  }
+
+  /** This page's items, newest first. */
+  public List<T> data() {
+    return data;
+  }
+
+  /** Pass as {@code ListParams.builder().cursor(…)} for the next page; null on the last page. */
+  public String nextCursor() {
+    return nextCursor;
+  }
+
+  public boolean hasMore() {
+    return nextCursor != null;
+  }
+
+  /** The answer's X-Request-Id. */
+  public String requestId() {
+    return requestId;
+  }
+
+  /** The next page (one request), or null on the last page. */
+  public Page<T> nextPage() {
+    return nextCursor == null ? null : fetchNext.apply(nextCursor);
+  }
+
+  /**
+   * Every item of this page and the pages after it, lazily, page by page. Each {@code iterator()}
+   * starts again from this page. A failed page fetch throws the call's {@code CambioException}
+   * from {@code hasNext()}.
+   */
+  public Iterable<T> autoPagingIterable() {
+    return () -> new Iterator<T>() {
+      private Page<T> page = Page.this;
+      private int index = 0;
+
+      @Override
+      public boolean hasNext() {
+        while (index >= page.data.size()) {
+          if (page.nextCursor == null) return false;
+          page = page.nextPage();
+          index = 0;
+        }
+        return true;
+      }
+
+      @Override
+      public T next() {
+        if (!hasNext()) throw new NoSuchElementException();
+        return page.data.get(index++);
+      }
+    };
+  }
+
+  /** {@link #autoPagingIterable()} as a sequential stream. */
+  public Stream<T> autoPagingStream() {
+    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(autoPagingIterable().iterator(), Spliterator.ORDERED | Spliterator.NONNULL), false);
+  }
+
+  @Override
+  public String toString() {
+    return "Page{data=" + data + ", nextCursor=" + nextCursor + "}";
+  }
+}

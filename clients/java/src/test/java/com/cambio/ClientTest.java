@@ -1,0 +1,223 @@
+package com.cambio;
+
+import static com.cambio.ScriptedServer.created;
+import static com.cambio.ScriptedServer.ok;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.cambio.exception.CambioException;
+import com.cambio.internal.Json;
+import com.cambio.model.Balance;
+import com.cambio.model.Company;
+import com.cambio.model.Conversion;
+import com.cambio.model.CreatedWebhook;
+import com.cambio.model.DeletedWebhook;
+import com.cambio.model.Deposit;
+import com.cambio.model.Quote;
+import com.cambio.model.Webhook;
+import com.cambio.model.Withdrawal;
+import com.cambio.param.ConversionCreateParams;
+import com.cambio.param.ConversionQuoteParams;
+import com.cambio.param.DepositCreateParams;
+import com.cambio.param.ListParams;
+import com.cambio.param.WebhookParams;
+import com.cambio.param.WithdrawalCreateParams;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Construction, the base URL, the headers and every call of the surface against a scripted server. */
+class ClientTest {
+  static CambioClient.Builder valid() {
+    return CambioClient.builder().apiKey("ck_live_key").apiSecret("cs_live_super_secret").baseUrl("https://abc123.execute-api.sa-east-1.amazonaws.com/prod/v1");
+  }
+
+  @Test
+  void refusesAMissingOrEmptyKeyOrSecret() {
+    for (var builder : List.of(CambioClient.builder().apiSecret("s").baseUrl("https://x.example.com"), CambioClient.builder().apiKey("").apiSecret("s").baseUrl("https://x.example.com"),
+        CambioClient.builder().apiKey("k").baseUrl("https://x.example.com"), CambioClient.builder().apiKey("k").apiSecret("  ").baseUrl("https://x.example.com"))) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class, builder::build);
+      assertTrue(error.getMessage().contains("apiKey and apiSecret"), error.getMessage());
+    }
+  }
+
+  @Test
+  void refusesAMissingBaseUrlNamingWhereItComesFrom() {
+    for (String missing : new String[] {null, "", "   "}) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> CambioClient.builder().apiKey("k").apiSecret("s").baseUrl(missing).build());
+      assertTrue(error.getMessage().contains("ApiUrl"), error.getMessage());
+      assertTrue(error.getMessage().contains("npm start"), error.getMessage());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "https://abc123.execute-api.sa-east-1.amazonaws.com/prod/v1",
+    "https://abc123.execute-api.sa-east-1.amazonaws.com/prod/v1/",
+    "https://abc123.execute-api.sa-east-1.amazonaws.com/prod",
+    "https://abc123.execute-api.sa-east-1.amazonaws.com/prod/",
+    "HTTPS://ABC123.execute-api.sa-east-1.amazonaws.com/prod/v1",
+  })
+  void acceptsTheBaseUrlWithOrWithoutV1(String url) {
+    assertEquals("https://abc123.execute-api.sa-east-1.amazonaws.com/prod", valid().baseUrl(url).build().baseUrl());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http://127.0.0.1:3000/v1", "http://127.9.8.7:3000", "http://localhost:3000/v1", "http://[::1]:3000/v1", "http://LOCALHOST/v1/"})
+  void acceptsPlainHttpOnLoopback(String url) {
+    assertTrue(valid().baseUrl(url).build().baseUrl().startsWith("http://"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http://api.example.com/v1", "http://10.0.0.5:3000/v1", "http://128.0.0.1/v1", "http://localhost.example.com/v1"})
+  void refusesPlainHttpElsewhere(String url) {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> valid().baseUrl(url).build());
+    assertTrue(error.getMessage().contains("plain http") && error.getMessage().contains("loopback"), error.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ftp://api.example.com/v1", "api.example.com/v1", "not a url", "https://", "mailto:ops@example.com", "https://api.example.com/v1?x=1", "https://api.example.com/v1#frag", "http://127.0.0.256/v1"})
+  void refusesWhatIsNotAnHttpsUrl(String url) {
+    assertThrows(IllegalArgumentException.class, () -> valid().baseUrl(url).build());
+  }
+
+  @Test
+  void refusesCredentialsInTheUrlWithoutEchoingThem() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> valid().baseUrl("https://user:hunter2@api.example.com/v1").build());
+    assertFalse(error.getMessage().contains("hunter2"), error.getMessage());
+  }
+
+  @Test
+  void theSecretIsNeverShown() throws Exception {
+    CambioClient cambio = valid().build();
+    assertFalse(cambio.toString().contains("cs_live_super_secret"), cambio.toString());
+    assertFalse(valid().toString().contains("cs_live_super_secret"));
+    assertTrue(cambio.toString().contains("baseUrl="));
+    try (ScriptedServer server = new ScriptedServer((req, n) -> ScriptedServer.failure(401, "AUTH_FAILED"))) {
+      CambioClient local = server.client().apiSecret("cs_live_super_secret").build();
+      CambioException error = assertThrows(CambioException.class, () -> local.company().get());
+      java.io.StringWriter trace = new java.io.StringWriter();
+      error.printStackTrace(new java.io.PrintWriter(trace));
+      assertFalse(trace.toString().contains("cs_live_super_secret"));
+      assertFalse(local.toString().contains("cs_live_super_secret"));
+    }
+  }
+
+  @Test
+  void sendsTheAuthHeadersUserAgentAndJson() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> created(Fixtures.DEPOSIT))) {
+      CambioClient cambio = server.client().build();
+      cambio.deposits().create(DepositCreateParams.builder().method("usdt").network("tron").reference("order-1").amount(new BigDecimal("25.50")).build());
+      ScriptedServer.Seen seen = server.seen().get(0);
+      assertEquals("POST", seen.method());
+      assertEquals("/v1/deposits", seen.uri());
+      assertEquals("ck_test_key", seen.header("X-Api-Key"));
+      assertEquals("cs_test_very_secret_value", seen.header("X-Api-Secret"));
+      assertEquals("application/json", seen.header("Content-Type"));
+      assertEquals("application/json", seen.header("Accept"));
+      assertEquals("cambio-java/" + CambioClient.VERSION + " java/" + System.getProperty("java.version"), seen.header("User-Agent"));
+      assertTrue(seen.header("User-Agent").matches("cambio-java/0\\.1\\.0 java/\\S+"));
+      assertEquals("{\"method\":\"usdt\",\"reference\":\"order-1\",\"network\":\"tron\",\"amount\":\"25.50\"}", seen.body());
+    }
+  }
+
+  @Test
+  void everyCallHitsItsRouteAndReturnsItsRecord() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> {
+      String route = req.method() + " " + req.uri();
+      return switch (route) {
+        case "GET /v1/company" -> ok(Fixtures.COMPANY);
+        case "GET /v1/company/balance" -> ok(Fixtures.BALANCE);
+        case "POST /v1/deposits", "GET /v1/deposits/dep_1" -> created(Fixtures.DEPOSIT);
+        case "POST /v1/withdrawals", "GET /v1/withdrawals/wdr_1" -> created(Fixtures.WITHDRAWAL);
+        case "POST /v1/conversions/quote" -> created(Fixtures.QUOTE);
+        case "POST /v1/conversions", "GET /v1/conversions/cnv_1" -> created(Fixtures.conversion("cnv_1"));
+        case "GET /v1/conversions?limit=5" -> ScriptedServer.json(200, "{\"success\":true,\"data\":[" + Fixtures.conversion("cnv_1") + "],\"pagination\":{\"nextCursor\":null}}");
+        case "GET /v1/webhooks" -> ScriptedServer.json(200, "{\"success\":true,\"data\":[" + Fixtures.WEBHOOK + "],\"pagination\":{\"nextCursor\":null}}");
+        case "POST /v1/webhooks" -> created(Fixtures.CREATED_WEBHOOK);
+        case "GET /v1/webhooks/whk_1", "PUT /v1/webhooks/whk_1" -> ok(Fixtures.WEBHOOK);
+        case "DELETE /v1/webhooks/whk_1" -> ok("{\"id\":\"whk_1\",\"deleted\":true}");
+        case "GET /v1/deposits/dep%2F..%2Fx%20y" -> ok(Fixtures.DEPOSIT);
+        default -> ScriptedServer.failure(404, "NOT_FOUND");
+      };
+    })) {
+      CambioClient cambio = server.client().build();
+
+      Company company = cambio.company().get();
+      assertEquals("sandbox", company.environment());
+      Balance balance = cambio.company().balance();
+      assertEquals("25.500000", balance.balances().get(0).available());
+      assertEquals("54.00", balance.balances().get(1).available());
+
+      Deposit deposit = cambio.deposits().create(DepositCreateParams.builder().reference("order-1").amount("25")
+          .split(DepositCreateParams.Split.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").percent("12.5").build()).build());
+      assertEquals("25.000000", deposit.receivedAmount());
+      assertEquals(123456789012L, deposit.transactions().get(0).blockNumber());
+      assertEquals(new BigDecimal("12.5"), deposit.split().percent());
+      assertEquals("exact", cambio.deposits().get("dep_1").amountStatus());
+
+      Withdrawal withdrawal = cambio.withdrawals().create(WithdrawalCreateParams.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("payout-1").build());
+      assertEquals("1.000000", withdrawal.fee());
+      assertNull(withdrawal.txHash());
+      assertEquals("pending", cambio.withdrawals().get("wdr_1").status());
+
+      Quote quote = cambio.conversions().quote(ConversionQuoteParams.builder().sourceAmount("10").build());
+      assertEquals("5.41230000", quote.rate());
+      Conversion conversion = cambio.conversions().create(ConversionCreateParams.builder().quoteId(quote.id()).build());
+      assertEquals("54.12", conversion.settlementAmount());
+      assertEquals("cnv_1", cambio.conversions().get("cnv_1").id());
+      assertEquals(1, cambio.conversions().list(ListParams.builder().limit(5).build()).data().size());
+
+      assertEquals(List.of("*"), cambio.webhooks().list().data().get(0).events());
+      CreatedWebhook hook = cambio.webhooks().create(WebhookParams.builder().url("https://example.com/hooks").events("*").build());
+      assertTrue(hook.secret().startsWith("whsec_"));
+      assertFalse(hook.toString().contains(hook.secret()), hook.toString());
+      assertTrue(hook.toString().contains("secret=[hidden]"));
+      Webhook got = cambio.webhooks().get("whk_1");
+      assertNull(got.description());
+      assertTrue(cambio.webhooks().update("whk_1", WebhookParams.builder().url("https://example.com/hooks").events("deposit.completed").enabled(false).build()).enabled());
+      DeletedWebhook deleted = cambio.webhooks().delete("whk_1");
+      assertTrue(deleted.deleted());
+      cambio.deposits().get("dep/../x y");
+
+      List<String> routes = server.seen().stream().map(s -> s.method() + " " + s.uri()).toList();
+      assertEquals(List.of("GET /v1/company", "GET /v1/company/balance", "POST /v1/deposits", "GET /v1/deposits/dep_1", "POST /v1/withdrawals", "GET /v1/withdrawals/wdr_1",
+          "POST /v1/conversions/quote", "POST /v1/conversions", "GET /v1/conversions/cnv_1", "GET /v1/conversions?limit=5", "GET /v1/webhooks", "POST /v1/webhooks",
+          "GET /v1/webhooks/whk_1", "PUT /v1/webhooks/whk_1", "DELETE /v1/webhooks/whk_1", "GET /v1/deposits/dep%2F..%2Fx%20y"), routes);
+
+      // Only POSTs carry an Idempotency-Key; bodies are the params with the API's names, money as strings.
+      for (ScriptedServer.Seen seen : server.seen()) {
+        assertEquals(seen.method().equals("POST"), seen.header("Idempotency-Key") != null, seen.method() + " " + seen.uri());
+      }
+      Map<?, ?> depositBody = (Map<?, ?>) Json.parse(server.seen().get(2).body());
+      assertEquals(Map.of("method", "usdt", "reference", "order-1", "network", "tron", "amount", "25", "split",
+          Map.of("address", "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK", "percent", new BigDecimal("12.5"))), depositBody);
+      assertEquals("{\"sourceCurrency\":\"USDT\",\"settlementCurrency\":\"BRL\",\"sourceAmount\":\"10\"}", server.seen().get(6).body());
+      assertEquals("{\"url\":\"https://example.com/hooks\",\"events\":[\"deposit.completed\"],\"enabled\":false}", server.seen().get(13).body());
+    }
+  }
+
+  @Test
+  void paramsRefuseWhatTheApiWouldRefuseBeforeSending() {
+    assertThrows(IllegalStateException.class, () -> DepositCreateParams.builder().build());
+    assertThrows(IllegalStateException.class, () -> WithdrawalCreateParams.builder().address("T").reference("r").build());
+    assertThrows(IllegalStateException.class, () -> WebhookParams.builder().url("https://example.com").build());
+    assertThrows(IllegalStateException.class, () -> DepositCreateParams.Split.builder().address("T").build());
+    assertThrows(IllegalStateException.class, () -> ListParams.builder().limit(0).build());
+    assertThrows(IllegalArgumentException.class, () -> RequestOptions.withIdempotencyKey(""));
+    assertThrows(IllegalArgumentException.class, () -> RequestOptions.withIdempotencyKey("a\nb"));
+    assertThrows(IllegalArgumentException.class, () -> valid().build().deposits().get(""));
+  }
+
+  @Test
+  void moneyFromBigDecimalIsAPlainDecimalString() {
+    assertEquals("0.0000001", WithdrawalCreateParams.builder().address("T").reference("r").amount(new BigDecimal("1E-7")).build().amount());
+    assertEquals("1000", ConversionQuoteParams.builder().sourceAmount(new BigDecimal("1E+3")).build().sourceAmount());
+  }
+}

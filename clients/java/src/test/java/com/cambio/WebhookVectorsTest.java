@@ -1,0 +1,100 @@
+package com.cambio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.cambio.exception.WebhookVerificationException;
+import com.cambio.internal.Json;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * clients/conformance/vectors.json: deliveries signed by the npm standardwebhooks library. Each is
+ * verified with the clock at the vector's {@code now}: the valid ones return their event, the
+ * others raise WebhookVerificationException (with {@code messageIncludes} in the message).
+ */
+class WebhookVectorsTest {
+  static final CambioClient CAMBIO = CambioClient.builder().apiKey("ck_k").apiSecret("cs_s").baseUrl("https://api.example.com/v1").build();
+
+  static Path vectorsPath() {
+    String env = System.getenv("CAMBIO_CONFORMANCE_VECTORS");
+    return env != null && !env.isEmpty() ? Path.of(env) : Path.of("../conformance/vectors.json");
+  }
+
+  @SuppressWarnings("unchecked")
+  static Stream<Arguments> vectors() throws Exception {
+    Map<String, Object> file = (Map<String, Object>) Json.parse(Files.readString(vectorsPath()));
+    assertEquals(new BigDecimal(300), file.get("toleranceSeconds"));
+    List<Object> vectors = (List<Object>) file.get("vectors");
+    return vectors.stream().map(v -> {
+      Map<String, Object> vector = (Map<String, Object>) v;
+      String name = (Boolean.TRUE.equals(vector.get("valid")) ? "accepts: " : "refuses: ") + vector.get("name");
+      return Arguments.of(Named.of(name, vector));
+    });
+  }
+
+  // One named case per vector, so a report names what broke; everyVectorOfTheFile runs them all,
+  // including any vector added to the file later.
+  @Test void acceptsValid() throws Exception { named("valid", true); }
+  @Test void acceptsSeveralSignaturesTheSecondMatches() throws Exception { named("several signatures, the second matches", true); }
+  @Test void acceptsUpperCaseHeaderNames() throws Exception { named("upper-case header names", true); }
+  @Test void acceptsWithinTolerance() throws Exception { named("within tolerance", true); }
+  @Test void refusesTamperedBody() throws Exception { named("tampered body", false); }
+  @Test void refusesReSerialisedBodyNamingTheMistake() throws Exception { named("re-serialised body", false); }
+  @Test void refusesWrongSecret() throws Exception { named("wrong secret", false); }
+  @Test void refusesStaleTimestamp() throws Exception { named("stale timestamp", false); }
+  @Test void refusesFutureTimestamp() throws Exception { named("future timestamp", false); }
+  @Test void refusesIdSwapped() throws Exception { named("id swapped", false); }
+  @Test void refusesUnknownSignatureVersion() throws Exception { named("unknown signature version", false); }
+  @Test void refusesMissingSignatureHeader() throws Exception { named("missing signature header", false); }
+  @Test void refusesTimestampNotANumber() throws Exception { named("timestamp not a number", false); }
+
+  @SuppressWarnings("unchecked")
+  static void named(String name, boolean valid) throws Exception {
+    Map<String, Object> vector = vectors()
+        .map(a -> (Map<String, Object>) ((Named<?>) a.get()[0]).getPayload())
+        .filter(v -> name.equals(v.get("name")))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("vectors.json has no vector named \"" + name + "\""));
+    assertEquals(valid, vector.get("valid"), name);
+    check(vector);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("vectors")
+  void everyVectorOfTheFile(Map<String, Object> vector) {
+    check(vector);
+  }
+
+  @SuppressWarnings("unchecked")
+  static void check(Map<String, Object> vector) {
+    String body = (String) vector.get("body");
+    Map<String, String> headers = (Map<String, String>) (Map<String, ?>) vector.get("headers");
+    String secret = (String) vector.get("secret");
+    Instant now = Instant.ofEpochSecond(((BigDecimal) vector.get("now")).longValueExact());
+    if (Boolean.TRUE.equals(vector.get("valid"))) {
+      WebhookEvent event = CAMBIO.webhooks().verify(body, headers, secret, now);
+      assertEquals(vector.get("eventType"), event.type());
+      // The same through the byte[] overload.
+      assertEquals(vector.get("eventType"), CAMBIO.webhooks().verify(body.getBytes(java.nio.charset.StandardCharsets.UTF_8), headers, secret, now).type());
+    } else {
+      WebhookVerificationException error = assertThrows(WebhookVerificationException.class, () -> CAMBIO.webhooks().verify(body, headers, secret, now));
+      assertEquals("WEBHOOK_VERIFICATION_FAILED", error.getCode());
+      if (vector.get("messageIncludes") instanceof String expected) {
+        assertTrue(error.getMessage().toLowerCase(Locale.ROOT).contains(expected.toLowerCase(Locale.ROOT)), error.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,10 @@
+package org.springframework.web.bind.annotation;
+
+import java.lang.annotation.*;
+
+/** Stand-in (see org.springframework.package-info). */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+public @interface RestController {
+  String value() default "";
+}

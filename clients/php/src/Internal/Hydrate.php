@@ -1,0 +1,99 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Cambio\Internal;
+
+/**
+ * Reads one record's fields out of decoded JSON for the generated types, checking each type.
+ * Unknown extra fields are ignored (the API may add fields); enum values are not checked (the
+ * API may add values). A missing required field or a wrong type throws UnexpectedValueException,
+ * which the client reports as an InvalidResponseException.
+ *
+ * @internal
+ */
+final class Hydrate
+{
+    /** @param array<string, mixed> $data */
+    public function __construct(private readonly array $data, private readonly string $record)
+    {
+    }
+
+    public function string(string $key): string
+    {
+        $value = $this->value($key);
+        return is_string($value) ? $value : throw $this->wrong($key, 'a string', $value);
+    }
+
+    public function int(string $key): int
+    {
+        $value = $this->value($key);
+        return is_int($value) ? $value : throw $this->wrong($key, 'an integer', $value);
+    }
+
+    public function number(string $key): int|float
+    {
+        $value = $this->value($key);
+        return is_int($value) || is_float($value) ? $value : throw $this->wrong($key, 'a number', $value);
+    }
+
+    public function bool(string $key): bool
+    {
+        $value = $this->value($key);
+        return is_bool($value) ? $value : throw $this->wrong($key, 'a boolean', $value);
+    }
+
+    /** @return list<mixed> */
+    public function list(string $key): array
+    {
+        $value = $this->value($key);
+        return is_array($value) && array_is_list($value) ? $value : throw $this->wrong($key, 'a list', $value);
+    }
+
+    /**
+     * @template T
+     * @param callable(array<string, mixed>): T $make
+     * @return list<T>
+     */
+    public function listOf(string $key, callable $make): array
+    {
+        $items = [];
+        foreach ($this->list($key) as $index => $item) {
+            $items[] = is_array($item) ? $make($item) : throw $this->wrong("{$key}[$index]", 'an object', $item);
+        }
+        return $items;
+    }
+
+    /**
+     * @template T
+     * @param callable(array<string, mixed>): T $make
+     * @return T
+     */
+    public function object(string $key, callable $make): mixed
+    {
+        $value = $this->value($key);
+        return is_array($value) && ($value === [] || !array_is_list($value)) ? $make($value) : throw $this->wrong($key, 'an object', $value);
+    }
+
+    /** null when the field is null or absent, else the typed read `$method`. */
+    public function nullable(string $method, string $key, mixed ...$args): mixed
+    {
+        if (!array_key_exists($key, $this->data) || $this->data[$key] === null) {
+            return null;
+        }
+        return $this->$method($key, ...$args);
+    }
+
+    private function value(string $key): mixed
+    {
+        if (!array_key_exists($key, $this->data)) {
+            throw new \UnexpectedValueException("{$this->record}.$key is missing from the answer");
+        }
+        return $this->data[$key];
+    }
+
+    private function wrong(string $key, string $expected, mixed $value): \UnexpectedValueException
+    {
+        return new \UnexpectedValueException("{$this->record}.$key should be $expected, got " . get_debug_type($value));
+    }
+}

@@ -1,0 +1,83 @@
+<?php
+
+// Generated from openapi.json by tools/generate-types.php. Do not edit: run `php tools/generate-types.php`.
+
+declare(strict_types=1);
+
+namespace Cambio\Types;
+
+use Cambio\CambioObject;
+use Cambio\Internal\Hydrate;
+
+/**
+ * `components.schemas.Deposit` in openapi.json.
+ */
+final class Deposit extends CambioObject
+{
+    /** The API's field names, in its order. */
+    public const FIELDS = ['id', 'method', 'reference', 'network', 'address', 'amount', 'receivedAmount', 'creditedAmount', 'amountStatus', 'status', 'confirmations', 'requiredConfirmations', 'transactions', 'split', 'expiresAt', 'createdAt', 'updatedAt'];
+
+    public function __construct(
+        /** matches ^dep_[0-9A-HJKMNP-TV-Z]{26}$ */
+        public readonly string $id,
+        /** always "usdt" */
+        public readonly string $method,
+        public readonly string $reference,
+        /** always "tron" */
+        public readonly string $network,
+        /** Fresh TRON address for this deposit only */
+        public readonly string $address,
+        /** USDT amount as a decimal string with all 6 decimals */
+        public readonly ?string $amount,
+        /** USDT amount as a decimal string with all 6 decimals */
+        public readonly string $receivedAmount,
+        /** USDT amount as a decimal string with all 6 decimals */
+        public readonly string $creditedAmount,
+        /** one of "exact", "underpaid", "overpaid" */
+        public readonly ?string $amountStatus,
+        /** one of "awaiting_payment", "confirming", "completed", "expired" */
+        public readonly string $status,
+        public readonly int $confirmations,
+        public readonly int $requiredConfirmations,
+        /** @var list<DepositTransaction> */
+        public readonly array $transactions,
+        public readonly ?DepositSplit $split,
+        /** ISO 8601 UTC time with milliseconds */
+        public readonly string $expiresAt,
+        /** ISO 8601 UTC time with milliseconds */
+        public readonly string $createdAt,
+        /** ISO 8601 UTC time with milliseconds */
+        public readonly string $updatedAt,
+    ) {
+    }
+
+    /**
+     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
+     *
+     * @param array<string, mixed> $data
+     * @throws \UnexpectedValueException when a field is missing or of another type
+     */
+    public static function fromArray(array $data): self
+    {
+        $h = new Hydrate($data, 'Deposit');
+        return self::keep(new self(
+            id: $h->string('id'),
+            method: $h->string('method'),
+            reference: $h->string('reference'),
+            network: $h->string('network'),
+            address: $h->string('address'),
+            amount: $h->nullable('string', 'amount'),
+            receivedAmount: $h->string('receivedAmount'),
+            creditedAmount: $h->string('creditedAmount'),
+            amountStatus: $h->nullable('string', 'amountStatus'),
+            status: $h->string('status'),
+            confirmations: $h->int('confirmations'),
+            requiredConfirmations: $h->int('requiredConfirmations'),
+            transactions: $h->listOf('transactions', DepositTransaction::fromArray(...)),
+            split: $h->nullable('object', 'split', DepositSplit::fromArray(...)),
+            expiresAt: $h->string('expiresAt'),
+            createdAt: $h->string('createdAt'),
+            updatedAt: $h->string('updatedAt'),
+        ), $data);
+    }
+}

@@ -1,0 +1,79 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Cambio\Tests;
+
+use Cambio\CambioClient;
+use Cambio\Exception\CambioException;
+use Cambio\Exception\InvalidArgumentException;
+use PHPUnit\Framework\TestCase;
+
+/** The API secret never shows in any dump, serialisation, exception message or trace. */
+final class SecretTest extends TestCase
+{
+    private const SECRET = 'cs_live_DO_NOT_LEAK_7f3a9c';
+
+    private static function client(string $url = 'http://127.0.0.1:9/v1'): CambioClient
+    {
+        return new CambioClient(apiKey: 'ck_live_0123456789', apiSecret: self::SECRET, baseUrl: $url, maxRetries: 0);
+    }
+
+    private static function capture(callable $dump): string
+    {
+        ob_start();
+        try {
+            $dump();
+        } finally {
+            $out = (string) ob_get_clean();
+        }
+        return $out;
+    }
+
+    public function testDumpsOfTheClientAndItsGroupsNeverShowTheSecret(): void
+    {
+        $cambio = self::client();
+        $outputs = [
+            'var_dump' => self::capture(fn () => var_dump($cambio)),
+            'print_r' => print_r($cambio, true),
+            'var_export' => var_export($cambio, true),
+            'json_encode' => (string) json_encode($cambio),
+            'debug_zval_dump' => self::capture(fn () => debug_zval_dump($cambio)),
+            'var_dump(deposits)' => self::capture(fn () => var_dump($cambio->deposits)),
+            'print_r(webhooks)' => print_r($cambio->webhooks, true),
+            'var_export(company)' => var_export($cambio->company, true),
+            'array cast' => var_export((array) $cambio, true),
+        ];
+        foreach ($outputs as $how => $output) {
+            self::assertStringNotContainsString(self::SECRET, $output, $how);
+            self::assertStringNotContainsString('DO_NOT_LEAK', $output, $how);
+        }
+        self::assertStringContainsString('[redacted]', $outputs['var_dump']);
+        self::assertStringContainsString('127.0.0.1', $outputs['print_r']);
+    }
+
+    public function testTheClientRefusesToBeSerialized(): void
+    {
+        $this->expectException(\LogicException::class);
+        serialize(self::client());
+    }
+
+    public function testExceptionsAndTheirTracesNeverShowTheSecret(): void
+    {
+        try {
+            self::client()->company->get();
+            self::fail('no exception');
+        } catch (CambioException $e) {
+            self::assertStringNotContainsString(self::SECRET, (string) $e);
+            self::assertStringNotContainsString(self::SECRET, print_r($e->getTrace(), true));
+        }
+        try {
+            new CambioClient(apiKey: 'ck_live_0123456789', apiSecret: self::SECRET, baseUrl: 'http://api.example.com');
+            self::fail('no exception');
+        } catch (InvalidArgumentException $e) {
+            // The tests run with zend.exception_ignore_args=0, so traces carry arguments: #[\SensitiveParameter] hides it.
+            self::assertStringNotContainsString('DO_NOT_LEAK', (string) $e);
+            self::assertStringNotContainsString('DO_NOT_LEAK', print_r($e->getTrace(), true));
+        }
+    }
+}

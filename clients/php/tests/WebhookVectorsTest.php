@@ -1,0 +1,73 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Cambio\Tests;
+
+use Cambio\CambioClient;
+use Cambio\Exception\WebhookVerificationException;
+use Cambio\WebhookEvent;
+use PHPUnit\Framework\TestCase;
+
+/**
+ * clients/conformance/vectors.json: deliveries signed by the npm standardwebhooks library. Every
+ * valid one verifies (with the clock at the vector's `now`), every other one is refused with a
+ * WebhookVerificationException whose message contains `messageIncludes`.
+ */
+final class WebhookVectorsTest extends TestCase
+{
+    public static function vectorsPath(): string
+    {
+        $path = getenv('CAMBIO_CONFORMANCE_VECTORS');
+        return $path !== false && $path !== '' ? $path : __DIR__ . '/../../conformance/vectors.json';
+    }
+
+    /** @return array<string, mixed> */
+    private static function file(): array
+    {
+        return json_decode((string) file_get_contents(self::vectorsPath()), true, 512, JSON_THROW_ON_ERROR);
+    }
+
+    /** @return iterable<string, array{0: array<string, mixed>}> */
+    public static function vectors(): iterable
+    {
+        foreach (self::file()['vectors'] as $vector) {
+            yield $vector['name'] => [$vector];
+        }
+    }
+
+    public function testTheFileHasVectorsAndTheDefaultToleranceIsItsOwn(): void
+    {
+        $file = self::file();
+        self::assertGreaterThanOrEqual(10, count($file['vectors']));
+        self::assertSame($file['toleranceSeconds'], \Cambio\WebhookSignature::DEFAULT_TOLERANCE);
+    }
+
+    /**
+     * @dataProvider vectors
+     * @param array<string, mixed> $vector
+     */
+    public function testVector(array $vector): void
+    {
+        $cambio = new CambioClient(apiKey: 'ck_vectors', apiSecret: 'cs_vectors', baseUrl: 'http://127.0.0.1:9/v1');
+        if ($vector['valid']) {
+            $event = $cambio->webhooks->verify($vector['body'], $vector['headers'], $vector['secret'], now: $vector['now']);
+            self::assertInstanceOf(WebhookEvent::class, $event);
+            self::assertSame($vector['eventType'], $event->type);
+            $sent = json_decode($vector['body'], true);
+            self::assertSame($sent['id'], $event->id);
+            self::assertSame($sent['createdAt'], $event->createdAt);
+            self::assertSame($sent['data'], $event->data);
+            return;
+        }
+        try {
+            $cambio->webhooks->verify($vector['body'], $vector['headers'], $vector['secret'], now: $vector['now']);
+            self::fail("accepted: {$vector['description']}");
+        } catch (WebhookVerificationException $e) {
+            self::assertSame('WEBHOOK_VERIFICATION_FAILED', $e->getCambioCode());
+            if (isset($vector['messageIncludes'])) {
+                self::assertStringContainsStringIgnoringCase($vector['messageIncludes'], $e->getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,430 @@
+<?php
+
+/**
+ * Generates src/Types/ from the repository's openapi.json (components.schemas and webhooks):
+ *
+ *   - one readonly record class per response schema (Deposit, Withdrawal, Quote, …), its
+ *     properties named as the API names them ($deposit->receivedAmount), with nested classes for
+ *     inline objects (DepositTransaction, DepositSplit, CurrencyBalance);
+ *   - one class of field lists per request schema (CreateDepositRequest::FIELDS, ::REQUIRED,
+ *     ::MONEY), the keys the params arrays take;
+ *   - EventType: every webhook event type and the record class its `data` holds.
+ *
+ * Run from clients/php:  php tools/generate-types.php            (writes src/Types/)
+ *                        php tools/generate-types.php --check    (exit 1 when src/Types/ is stale)
+ * tests/TypesDriftTest.php runs the check, so a changed openapi.json fails the suite until the
+ * types are regenerated and committed.
+ */
+
+declare(strict_types=1);
+
+const CAMBIO_TYPES_HEADER = "// Generated from openapi.json by tools/generate-types.php. Do not edit: run `php tools/generate-types.php`.";
+
+/** Inline objects whose generated name would read badly: parent schema + property => class name. */
+const CAMBIO_NESTED_NAMES = [
+    'Balance.balances' => 'CurrencyBalance',
+];
+
+/** Schemas that are not records a call returns: the error envelope (it becomes an exception). */
+const CAMBIO_SKIPPED_SCHEMAS = ['Error'];
+
+/**
+ * @param array<string, mixed> $openapi
+ * @return array<string, string> file name (relative to src/Types) => contents
+ */
+function cambio_generate_types(array $openapi): array
+{
+    $schemas = $openapi['components']['schemas'] ?? [];
+    ksort($schemas);
+    $files = [];
+    $eventRecords = [];
+    foreach ($schemas as $name => $schema) {
+        if (in_array($name, CAMBIO_SKIPPED_SCHEMAS, true)) {
+            continue;
+        }
+        if (str_ends_with($name, 'Event') && isset($schema['properties']['type']['const'], $schema['properties']['data']['$ref'])) {
+            $eventRecords[$schema['properties']['type']['const']] = cambio_ref_name($schema['properties']['data']['$ref']);
+            continue;
+        }
+        if (str_ends_with($name, 'Request')) {
+            $files["$name.php"] = cambio_request_class($name, $schema);
+            continue;
+        }
+        foreach (cambio_record_classes($name, $schema) as $class => $code) {
+            $files["$class.php"] = $code;
+        }
+    }
+    $eventTypes = array_keys($openapi['webhooks'] ?? []);
+    $files['EventType.php'] = cambio_event_type_class($eventTypes, $eventRecords);
+    ksort($files);
+    return $files;
+}
+
+function cambio_ref_name(string $ref): string
+{
+    return substr($ref, strrpos($ref, '/') + 1);
+}
+
+/** The schema without its `null` branch, and whether null is allowed. @return array{0: array, 1: bool} */
+function cambio_strip_null(array $schema): array
+{
+    foreach (['anyOf', 'oneOf'] as $key) {
+        if (isset($schema[$key])) {
+            $branches = array_values(array_filter($schema[$key], fn ($b) => ($b['type'] ?? null) !== 'null'));
+            if (count($branches) < count($schema[$key])) {
+                return [count($branches) === 1 ? $branches[0] : [$key => $branches], true];
+            }
+        }
+    }
+    if (isset($schema['type']) && is_array($schema['type']) && in_array('null', $schema['type'], true)) {
+        $types = array_values(array_filter($schema['type'], fn ($t) => $t !== 'null'));
+        $schema['type'] = count($types) === 1 ? $types[0] : $types;
+        return [$schema, true];
+    }
+    return [$schema, false];
+}
+
+/** An inline object, or an array of inline objects (merging oneOf branches such as Balance's USDT/BRL). */
+function cambio_object_schema(array $schema): ?array
+{
+    if (($schema['type'] ?? null) === 'object' && isset($schema['properties'])) {
+        return $schema;
+    }
+    $branches = $schema['oneOf'] ?? $schema['anyOf'] ?? null;
+    if (is_array($branches) && $branches !== [] && count(array_filter($branches, fn ($b) => ($b['type'] ?? null) === 'object' && isset($b['properties']))) === count($branches)) {
+        $properties = [];
+        $required = null;
+        foreach ($branches as $branch) {
+            foreach ($branch['properties'] as $key => $property) {
+                if (isset($properties[$key]) && array_key_exists('const', $property)) {
+                    // A discriminator (Balance's currency): one of the branches' constants.
+                    $known = $properties[$key]['enum'] ?? [$properties[$key]['const']];
+                    $properties[$key] = ['type' => 'string', 'enum' => array_values(array_unique([...$known, $property['const']]))];
+                    continue;
+                }
+                $properties[$key] ??= $property;
+            }
+            $required = $required === null ? $branch['required'] ?? [] : array_values(array_intersect($required, $branch['required'] ?? []));
+        }
+        return ['type' => 'object', 'properties' => $properties, 'required' => $required];
+    }
+    return null;
+}
+
+/**
+ * How one property is typed and read.
+ * @return array{php: string, doc: string, read: string, nested: array<string, array>}
+ */
+function cambio_property(string $parent, string $key, array $schema, bool $required): array
+{
+    [$inner, $nullable] = cambio_strip_null($schema);
+    $nullable = $nullable || !$required;
+    $nested = [];
+    if (isset($inner['$ref'])) {
+        $class = cambio_ref_name($inner['$ref']);
+        [$php, $doc, $read] = [$class, $class, "\$h->object('$key', $class::fromArray(...))"];
+    } elseif (($object = cambio_object_schema($inner)) !== null) {
+        $class = CAMBIO_NESTED_NAMES["$parent.$key"] ?? $parent . ucfirst($key);
+        $nested[$class] = [$object, ".$key"];
+        [$php, $doc, $read] = [$class, $class, "\$h->object('$key', $class::fromArray(...))"];
+    } elseif (($inner['type'] ?? null) === 'array' || isset($inner['anyOf']) && array_filter($inner['anyOf'], fn ($b) => ($b['type'] ?? null) === 'array') === $inner['anyOf']) {
+        $items = $inner['items'] ?? null;
+        if (is_array($items) && (isset($items['$ref']) || cambio_object_schema($items) !== null)) {
+            if (isset($items['$ref'])) {
+                $class = cambio_ref_name($items['$ref']);
+            } else {
+                $class = CAMBIO_NESTED_NAMES["$parent.$key"] ?? $parent . ucfirst(cambio_singular($key));
+                $nested[$class] = [cambio_object_schema($items), ".{$key}[]"];
+            }
+            [$php, $doc, $read] = ['array', "list<$class>", "\$h->listOf('$key', $class::fromArray(...))"];
+        } else {
+            $itemType = is_array($items) ? cambio_scalar($items)[1] : 'string';
+            [$php, $doc, $read] = ['array', "list<$itemType>", "\$h->list('$key')"];
+        }
+    } else {
+        [$php, $doc, $method] = cambio_scalar($inner);
+        $read = "\$h->$method('$key')";
+    }
+    if ($nullable) {
+        $read = preg_replace('/^\$h->(\w+)\(/', '$h->nullable(\'$1\', ', $read) ?? $read;
+        $php = str_contains($php, '|') ? "$php|null" : "?$php";
+        $doc = "$doc|null";
+    }
+    return ['php' => $php, 'doc' => $doc, 'read' => $read, 'nested' => $nested];
+}
+
+/** @return array{0: string, 1: string, 2: string} PHP type, doc type, Hydrate method */
+function cambio_scalar(array $schema): array
+{
+    if (array_key_exists('const', $schema)) {
+        $value = $schema['const'];
+        return is_bool($value) ? ['bool', 'bool', 'bool'] : (is_int($value) ? ['int', 'int', 'int'] : ['string', 'string', 'string']);
+    }
+    return match ($schema['type'] ?? 'string') {
+        'integer' => ['int', 'int', 'int'],
+        'number' => ['int|float', 'int|float', 'number'],
+        'boolean' => ['bool', 'bool', 'bool'],
+        default => ['string', 'string', 'string'],
+    };
+}
+
+function cambio_singular(string $word): string
+{
+    return str_ends_with($word, 's') ? substr($word, 0, -1) : $word;
+}
+
+/** One line saying what the API promises about a value (constant, values, format, meaning). */
+function cambio_describe(array $schema): string
+{
+    [$schema] = cambio_strip_null($schema);
+    $parts = [];
+    if (array_key_exists('const', $schema)) {
+        $parts[] = 'always ' . json_encode($schema['const']);
+    }
+    if (isset($schema['enum'])) {
+        $parts[] = 'one of ' . implode(', ', array_map(fn ($v) => json_encode($v), $schema['enum']));
+    }
+    if (isset($schema['description'])) {
+        $parts[] = rtrim($schema['description'], '.');
+    } elseif (isset($schema['format'])) {
+        $parts[] = $schema['format'] === 'date-time' ? 'ISO 8601 UTC time with milliseconds' : $schema['format'];
+    } elseif (isset($schema['pattern'])) {
+        $parts[] = 'matches ' . $schema['pattern'];
+    }
+    return str_replace('*/', '* /', implode('; ', $parts));
+}
+
+/** @return array<string, string> class name => code, the record and its nested classes */
+function cambio_record_classes(string $name, array $schema, ?string $origin = null): array
+{
+    $required = $schema['required'] ?? [];
+    $properties = [];
+    $nested = [];
+    foreach ($schema['properties'] ?? [] as $key => $property) {
+        $info = cambio_property($name, $key, $property, in_array($key, $required, true));
+        $info['about'] = cambio_describe($property);
+        $properties[$key] = $info;
+        $nested += $info['nested'];
+    }
+    $origin ??= "components.schemas.$name";
+    $lines = [];
+    $lines[] = '<?php';
+    $lines[] = '';
+    $lines[] = CAMBIO_TYPES_HEADER;
+    $lines[] = '';
+    $lines[] = 'declare(strict_types=1);';
+    $lines[] = '';
+    $lines[] = 'namespace Cambio\\Types;';
+    $lines[] = '';
+    $lines[] = 'use Cambio\\CambioObject;';
+    $lines[] = 'use Cambio\\Internal\\Hydrate;';
+    $lines[] = '';
+    $lines[] = '/**';
+    $lines[] = " * `$origin` in openapi.json.";
+    $lines[] = ' */';
+    $lines[] = "final class $name extends CambioObject";
+    $lines[] = '{';
+    $lines[] = '    /** The API\'s field names, in its order. */';
+    $lines[] = '    public const FIELDS = [' . implode(', ', array_map(fn ($k) => var_export($k, true), array_keys($properties))) . '];';
+    $lines[] = '';
+    $lines[] = '    public function __construct(';
+    foreach ($properties as $key => $info) {
+        $doc = $info['doc'] !== $info['php'] && $info['doc'] !== str_replace('?', '', $info['php']) . '|null' ? $info['doc'] : null;
+        $about = $info['about'];
+        if ($doc !== null || $about !== '') {
+            $lines[] = '        /** ' . ($doc !== null ? "@var $doc" . ($about !== '' ? " $about" : '') : $about) . ' */';
+        }
+        $lines[] = "        public readonly {$info['php']} \$$key,";
+    }
+    $lines[] = '    ) {';
+    $lines[] = '    }';
+    $lines[] = '';
+    $lines[] = '    /**';
+    $lines[] = '     * Builds the record from the API\'s JSON (decoded as an array); fields the API adds later are kept in toArray().';
+    $lines[] = '     *';
+    $lines[] = '     * @param array<string, mixed> $data';
+    $lines[] = '     * @throws \\UnexpectedValueException when a field is missing or of another type';
+    $lines[] = '     */';
+    $lines[] = '    public static function fromArray(array $data): self';
+    $lines[] = '    {';
+    $lines[] = "        \$h = new Hydrate(\$data, '$name');";
+    $lines[] = '        return self::keep(new self(';
+    foreach ($properties as $key => $info) {
+        $lines[] = "            $key: {$info['read']},";
+    }
+    $lines[] = '        ), $data);';
+    $lines[] = '    }';
+    $lines[] = '}';
+    $classes = [$name => implode("\n", $lines) . "\n"];
+    foreach ($nested as $class => [$object, $path]) {
+        $classes += cambio_record_classes($class, $object, $origin . $path);
+    }
+    return $classes;
+}
+
+function cambio_request_class(string $name, array $schema): string
+{
+    $properties = $schema['properties'] ?? [];
+    $money = [];
+    $shape = [];
+    foreach ($properties as $key => $property) {
+        $optional = in_array($key, $schema['required'] ?? [], true) ? '' : '?';
+        if (cambio_is_money($property)) {
+            $money[] = $key;
+        }
+        if (($property['type'] ?? null) === 'object') {
+            foreach ($property['properties'] ?? [] as $sub => $subProperty) {
+                if (cambio_is_money($subProperty)) {
+                    $money[] = "$key.$sub";
+                }
+            }
+        }
+        $shape[] = "$key$optional: " . cambio_shape_type($property);
+    }
+    $lines = [];
+    $lines[] = '<?php';
+    $lines[] = '';
+    $lines[] = CAMBIO_TYPES_HEADER;
+    $lines[] = '';
+    $lines[] = 'declare(strict_types=1);';
+    $lines[] = '';
+    $lines[] = 'namespace Cambio\\Types;';
+    $lines[] = '';
+    $lines[] = '/**';
+    $lines[] = " * The keys of the params array (`components.schemas.$name` in openapi.json):";
+    $lines[] = ' *';
+    foreach ($properties as $key => $property) {
+        $about = cambio_describe($property);
+        $lines[] = " * - `$key`" . (in_array($key, $schema['required'] ?? [], true) ? ' (required)' : '') . ($about !== '' ? ": $about" : '');
+    }
+    $lines[] = ' *';
+    $lines[] = ' * @phpstan-type Params array{' . implode(', ', $shape) . '}';
+    $lines[] = ' */';
+    $lines[] = "final class $name";
+    $lines[] = '{';
+    $lines[] = '    public const FIELDS = [' . implode(', ', array_map(fn ($k) => var_export($k, true), array_keys($properties))) . '];';
+    $lines[] = '';
+    $lines[] = '    public const REQUIRED = [' . implode(', ', array_map(fn ($k) => var_export($k, true), $schema['required'] ?? [])) . '];';
+    $lines[] = '';
+    $lines[] = '    /** Money fields (dot for nested): decimal strings; the client refuses a float here. */';
+    $lines[] = '    public const MONEY = [' . implode(', ', array_map(fn ($k) => var_export($k, true), $money)) . '];';
+    $lines[] = '';
+    $lines[] = '    private function __construct()';
+    $lines[] = '    {';
+    $lines[] = '    }';
+    $lines[] = '}';
+    return implode("\n", $lines) . "\n";
+}
+
+function cambio_is_money(array $schema): bool
+{
+    return ($schema['type'] ?? null) === 'string' && str_contains($schema['description'] ?? '', 'decimal string');
+}
+
+function cambio_shape_type(array $schema): string
+{
+    [$inner, $nullable] = cambio_strip_null($schema);
+    if (array_key_exists('const', $inner)) {
+        $type = var_export($inner['const'], true);
+    } elseif (($inner['type'] ?? null) === 'object') {
+        $type = 'array<string, mixed>';
+    } elseif (($inner['type'] ?? null) === 'array') {
+        $type = 'list<string>';
+    } else {
+        $type = cambio_scalar($inner)[1];
+        if ($type === 'string' && cambio_is_money($inner)) {
+            $type = 'string|\\Stringable|int';
+        }
+    }
+    return $nullable ? "$type|null" : $type;
+}
+
+/** @param list<string> $types @param array<string, string> $records */
+function cambio_event_type_class(array $types, array $records): string
+{
+    $lines = [];
+    $lines[] = '<?php';
+    $lines[] = '';
+    $lines[] = CAMBIO_TYPES_HEADER;
+    $lines[] = '';
+    $lines[] = 'declare(strict_types=1);';
+    $lines[] = '';
+    $lines[] = 'namespace Cambio\\Types;';
+    $lines[] = '';
+    $lines[] = '/** The webhook event types (`webhooks` in openapi.json) and the record each one\'s `data` holds. */';
+    $lines[] = 'final class EventType';
+    $lines[] = '{';
+    foreach ($types as $type) {
+        $lines[] = '    public const ' . strtoupper(str_replace('.', '_', $type)) . ' = ' . var_export($type, true) . ';';
+    }
+    $lines[] = '';
+    $lines[] = '    /** Event type => class of its `data` record. */';
+    $lines[] = '    public const RECORDS = [';
+    foreach ($types as $type) {
+        if (isset($records[$type])) {
+            $lines[] = '        ' . var_export($type, true) . " => {$records[$type]}::class,";
+        }
+    }
+    $lines[] = '    ];';
+    $lines[] = '';
+    $lines[] = '    private function __construct()';
+    $lines[] = '    {';
+    $lines[] = '    }';
+    $lines[] = '}';
+    return implode("\n", $lines) . "\n";
+}
+
+/** @return array<string, string> */
+function cambio_generate_from_file(string $openapiPath): array
+{
+    $openapi = json_decode((string) file_get_contents($openapiPath), true, 512, JSON_THROW_ON_ERROR);
+    return cambio_generate_types($openapi);
+}
+
+/** What differs between the generated files and the ones in $dir: list of messages, empty when none. @return list<string> */
+function cambio_types_drift(string $openapiPath, string $dir): array
+{
+    $expected = cambio_generate_from_file($openapiPath);
+    $problems = [];
+    foreach ($expected as $file => $code) {
+        $path = "$dir/$file";
+        if (!is_file($path)) {
+            $problems[] = "src/Types/$file is missing";
+        } elseif (file_get_contents($path) !== $code) {
+            $problems[] = "src/Types/$file differs from what openapi.json generates";
+        }
+    }
+    foreach (glob("$dir/*.php") ?: [] as $path) {
+        if (!isset($expected[basename($path)])) {
+            $problems[] = 'src/Types/' . basename($path) . ' is not generated from openapi.json any more';
+        }
+    }
+    return $problems;
+}
+
+if (realpath($_SERVER['SCRIPT_FILENAME'] ?? '') === __FILE__) {
+    $root = dirname(__DIR__);
+    $openapi = $root . '/../../openapi.json';
+    $dir = $root . '/src/Types';
+    if (in_array('--check', $argv, true)) {
+        $problems = cambio_types_drift($openapi, $dir);
+        foreach ($problems as $problem) {
+            fwrite(STDERR, "$problem\n");
+        }
+        if ($problems !== []) {
+            fwrite(STDERR, "Run `php tools/generate-types.php` in clients/php and commit src/Types/.\n");
+            exit(1);
+        }
+        exit(0);
+    }
+    $files = cambio_generate_from_file($openapi);
+    foreach (glob("$dir/*.php") ?: [] as $path) {
+        if (!isset($files[basename($path)])) {
+            unlink($path);
+        }
+    }
+    foreach ($files as $file => $code) {
+        file_put_contents("$dir/$file", $code);
+    }
+    echo 'Wrote ' . count($files) . " files to src/Types/\n";
+}

@@ -1,0 +1,105 @@
+"""webhooks.verify: every vector of clients/conformance/vectors.json (with the clock set to the
+vector's `now`), and the containers Python web frameworks hand over."""
+
+from __future__ import annotations
+
+import base64
+import email.message
+import hashlib
+import hmac
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+import cambio
+
+VECTORS_PATH = Path(os.environ.get("CAMBIO_CONFORMANCE_VECTORS") or Path(__file__).resolve().parent.parent.parent / "conformance" / "vectors.json")
+VECTORS = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
+VALID = next(v for v in VECTORS["vectors"] if v["name"] == "valid")
+CLIENT = cambio.Cambio(api_key="k", api_secret="s", base_url="http://127.0.0.1:1")
+
+
+def test_the_vectors_file_is_the_shared_one_and_uses_the_default_tolerance():
+    assert len(VECTORS["vectors"]) >= 13
+    assert VECTORS["toleranceSeconds"] == cambio.DEFAULT_TOLERANCE == 300
+
+
+@pytest.mark.parametrize("vector", VECTORS["vectors"], ids=[v["name"] for v in VECTORS["vectors"]])
+def test_vector(vector):
+    def verify():
+        return CLIENT.webhooks.verify(vector["body"], vector["headers"], vector["secret"], now=vector["now"])
+
+    if vector["valid"]:
+        event = verify()
+        assert event.type == vector["eventType"]
+        assert event.id == json.loads(vector["body"])["id"]
+        # bytes verify the same as str
+        assert CLIENT.webhooks.verify(vector["body"].encode("utf-8"), vector["headers"], vector["secret"], now=vector["now"]).type == vector["eventType"]
+    else:
+        with pytest.raises(cambio.WebhookVerificationError) as caught:
+            verify()
+        assert caught.value.code == "WEBHOOK_VERIFICATION_FAILED"
+        if vector.get("messageIncludes"):
+            assert vector["messageIncludes"].lower() in str(caught.value).lower()
+
+
+def test_the_event_is_typed_with_snake_case_attributes():
+    event = CLIENT.webhooks.verify(VALID["body"], VALID["headers"], VALID["secret"], now=VALID["now"])
+    assert isinstance(event, cambio.WebhookEvent)
+    assert isinstance(event.data, cambio.Deposit)
+    assert (event.created_at, event.data.reference, event.data.credited_amount) == ("2026-01-01T00:00:00.000Z", "order-1", "25.000000")
+    assert event.to_dict()["data"]["receivedAmount"] == "25.000000"
+
+
+def test_headers_in_the_containers_frameworks_hand_over():
+    headers = VALID["headers"]
+    message = email.message.Message()  # http.server's self.headers
+    for name, value in headers.items():
+        message[name.title()] = value
+    django_meta = {"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}
+    pairs = [(name.upper().encode(), value.encode()) for name, value in headers.items()]  # ASGI raw headers
+    for container in (message, django_meta, pairs, list(headers.items())):
+        assert CLIENT.webhooks.verify(VALID["body"], container, VALID["secret"], now=VALID["now"]).type == "deposit.completed"
+
+
+def test_bytes_bytearray_and_memoryview_bodies_verify_byte_exact():
+    raw = VALID["body"].encode("utf-8")
+    for body in (raw, bytearray(raw), memoryview(raw)):
+        assert cambio.verify_webhook(body, VALID["headers"], VALID["secret"], now=VALID["now"]).type == "deposit.completed"
+
+
+def test_a_parsed_body_is_refused_naming_the_raw_body_mistake():
+    parsed = json.loads(VALID["body"])
+    with pytest.raises(cambio.WebhookVerificationError, match="raw_body is a dict.*raw request body"):
+        CLIENT.webhooks.verify(parsed, VALID["headers"], VALID["secret"], now=VALID["now"])
+    with pytest.raises(cambio.WebhookVerificationError, match="re-serialised"):
+        CLIENT.webhooks.verify(str(parsed), VALID["headers"], VALID["secret"], now=VALID["now"])
+    with pytest.raises(cambio.WebhookVerificationError, match="re-serialised"):
+        CLIENT.webhooks.verify(json.dumps(parsed), VALID["headers"], VALID["secret"], now=VALID["now"])  # Python's default separators
+
+
+def test_tolerance_and_clock_are_options():
+    stale = next(v for v in VECTORS["vectors"] if v["name"] == "stale timestamp")
+    assert CLIENT.webhooks.verify(stale["body"], stale["headers"], stale["secret"], now=stale["now"], tolerance=400).type == "deposit.completed"
+    at = datetime.fromtimestamp(VALID["now"], tz=timezone.utc)
+    assert CLIENT.webhooks.verify(VALID["body"], VALID["headers"], VALID["secret"], now=at).type == "deposit.completed"
+    with pytest.raises(cambio.WebhookVerificationError, match="old, beyond the 300 s tolerance"):
+        CLIENT.webhooks.verify(VALID["body"], VALID["headers"], VALID["secret"])  # the real clock: signed in 2026-01-01
+
+
+def test_a_secret_that_is_not_whsec_base64_is_refused():
+    for secret in ("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_not base64!", None):
+        with pytest.raises(cambio.WebhookVerificationError, match="whsec_"):
+            CLIENT.webhooks.verify(VALID["body"], VALID["headers"], secret, now=VALID["now"])
+
+
+def test_an_event_type_this_client_does_not_know_keeps_its_data_as_a_dict():
+    secret = "whsec_" + base64.b64encode(b"k" * 24).decode()
+    body = json.dumps({"id": "evt_1", "type": "webhook.test", "createdAt": "2026-01-01T00:00:00.000Z", "data": {"hello": "world"}}, separators=(",", ":"))
+    signature = base64.b64encode(hmac.new(b"k" * 24, f"evt_1.1767225600.{body}".encode(), hashlib.sha256).digest()).decode()
+    headers = {"webhook-id": "evt_1", "webhook-timestamp": "1767225600", "webhook-signature": f"v1,{signature}"}
+    event = cambio.verify_webhook(body, headers, secret, now=1767225600)
+    assert (event.type, event.data) == ("webhook.test", {"hello": "world"})

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Writes cambio/_types.py from the repository's openapi.json (standard library only).
+
+    python3 tools/generate_types.py           # rewrite cambio/_types.py
+    python3 tools/generate_types.py --check   # exit 1 when the committed file is out of date
+
+Every record the API returns becomes a frozen dataclass with snake_case attributes; every request
+body becomes a table of its fields (the client's keyword arguments map to them); the event types
+and error codes become Literal types. tests/test_types_drift.py fails when openapi.json changed
+and this was not run again.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+HERE = Path(__file__).resolve().parent
+OPENAPI = HERE.parent.parent.parent / "openapi.json"
+OUTPUT = HERE.parent / "cambio" / "_types.py"
+
+#: The records the API answers with, in the order they are written (nested classes first).
+RECORDS = [
+    "Company",
+    "Balance",
+    "Deposit",
+    "Withdrawal",
+    "Quote",
+    "Conversion",
+    "Webhook",
+    "CreatedWebhook",
+    "DeletedWebhook",
+    "FieldError",
+]
+#: Request bodies: schema name → the client call that sends it.
+REQUESTS = {
+    "CreateDepositRequest": "deposits.create",
+    "CreateWithdrawalRequest": "withdrawals.create",
+    "CreateQuoteRequest": "conversions.quote",
+    "CreateConversionRequest": "conversions.create",
+    "WebhookRequest": "webhooks.create / webhooks.update",
+}
+#: Names for objects written inline in openapi.json (otherwise Parent + property name).
+INLINE_NAMES = {
+    ("Balance", "balances"): "CurrencyBalance",
+    ("Deposit", "transactions"): "DepositTransaction",
+    ("Deposit", "split"): "DepositSplit",
+}
+
+
+def snake(name: str) -> str:
+    out = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    return out + "_" if keyword.iskeyword(out) else out
+
+
+class Generator:
+    def __init__(self, spec: Dict[str, Any]) -> None:
+        self.spec = spec
+        self.schemas: Dict[str, Any] = spec["components"]["schemas"]
+        self.classes: List[str] = []  # rendered class sources, dependencies first
+        self.done: Dict[str, str] = {}  # class name → schema identity
+
+    # -- types ---------------------------------------------------------------------------------
+
+    def resolve(self, schema: Dict[str, Any]) -> Dict[str, Any]:
+        while "$ref" in schema:
+            schema = self.schemas[schema["$ref"].rsplit("/", 1)[1]]
+        return schema
+
+    def literals(self, schema: Dict[str, Any]) -> Optional[List[Any]]:
+        """The values of a const/enum schema (or of a union of them), else None."""
+        schema = self.resolve(schema)
+        if "const" in schema:
+            return [schema["const"]]
+        if "enum" in schema:
+            return list(schema["enum"])
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                values: List[Any] = []
+                for option in schema[key]:
+                    more = self.literals(option)
+                    if more is None:
+                        return None
+                    values += [v for v in more if v not in values]
+                return values
+        return None
+
+    def annotation(self, schema: Dict[str, Any], owner: str, prop: str) -> Tuple[str, str]:
+        """(type annotation, reader kind) for one property schema."""
+        if "$ref" in schema:
+            name = schema["$ref"].rsplit("/", 1)[1]
+            if self.resolve(schema).get("type") == "object" and name in RECORDS:
+                return name, name
+            return self.annotation(self.resolve(schema), owner, prop)
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                options = schema[key]
+                nullable = any(option.get("type") == "null" for option in options)
+                rest = [option for option in options if option.get("type") != "null"]
+                if not rest:
+                    return "None", "None"
+                if len(rest) == 1:
+                    inner, kind = self.annotation(rest[0], owner, prop)
+                elif all(self.resolve(o).get("type") == "object" for o in rest):
+                    inner, kind = self.inline_object({"oneOf": rest}, owner, prop)
+                elif all(o.get("type") == "array" for o in rest):
+                    inner, kind = self.annotation(self.merge_arrays(rest), owner, prop)
+                elif len({self.annotation(o, owner, prop) for o in rest}) == 1:
+                    inner, kind = self.annotation(rest[0], owner, prop)
+                else:
+                    values = self.literals({"anyOf": rest})
+                    inner, kind = (self.literal(values), "None") if values is not None else ("Any", "None")
+                if inner == "Any":
+                    return "Any", "None"
+                return (f"Optional[{inner}]" if nullable else inner), kind
+        values = self.literals(schema)
+        if values is not None:
+            return self.literal(values), "None"
+        kind = schema.get("type")
+        if kind == "string":
+            return "str", "None"
+        if kind == "integer":
+            return "int", "None"
+        if kind == "number":
+            return "Decimal", '"decimal"'
+        if kind == "boolean":
+            return "bool", "None"
+        if kind == "array":
+            items = schema.get("items")
+            if not isinstance(items, dict):
+                items = (schema.get("prefixItems") or [{}])[0]
+            inner, inner_kind = self.annotation(items, owner, prop.rstrip("[]") + "[]")
+            return f"List[{inner}]", ("None" if inner_kind == "None" else f'("list", {inner_kind})')
+        if kind == "object" and schema.get("properties"):
+            return self.inline_object(schema, owner, prop)
+        return "Any", "None"
+
+    def merge_arrays(self, arrays: List[Dict[str, Any]]) -> Dict[str, Any]:
+        items = []
+        for array in arrays:
+            item = array.get("items")
+            items.append(item if isinstance(item, dict) else (array.get("prefixItems") or [{}])[0])
+        return {"type": "array", "items": {"anyOf": items}}
+
+    @staticmethod
+    def literal(values: List[Any]) -> str:
+        return "Literal[" + ", ".join(json.dumps(v) if not isinstance(v, bool) else repr(v) for v in values) + "]"
+
+    def inline_object(self, schema: Dict[str, Any], owner: str, prop: str) -> Tuple[str, str]:
+        item = prop.endswith("[]")
+        prop = prop.rstrip("[]")
+        name = INLINE_NAMES.get((owner, prop)) or owner + prop[:1].upper() + prop[1:]
+        shape = "An item of" if item else "The object in"
+        self.record(name, schema, f"{shape} ``{owner}.{snake(prop)}``.")
+        return name, name
+
+    # -- classes -------------------------------------------------------------------------------
+
+    def merged_properties(self, schema: Dict[str, Any]) -> Tuple[Dict[str, List[Dict[str, Any]]], List[str]]:
+        """Properties of an object, or of a oneOf of objects (each property's schemas, in order)."""
+        variants = [self.resolve(option) for option in schema.get("oneOf", [])] or [schema]
+        properties: Dict[str, List[Dict[str, Any]]] = {}
+        for variant in variants:
+            for name, prop in variant.get("properties", {}).items():
+                properties.setdefault(name, []).append(prop)
+        return properties, list(variants[0].get("required", []))
+
+    def record(self, name: str, schema: Dict[str, Any], doc: str) -> None:
+        if name in self.done:
+            return
+        self.done[name] = name
+        properties, _ = self.merged_properties(self.resolve(schema))
+        fields = []
+        for prop, options in properties.items():
+            annotation, kind = self.annotation(options[0] if len(options) == 1 else {"anyOf": options}, name, prop)
+            description = next((o.get("description") for o in options if o.get("description")), None)
+            if description is None:
+                description = next((o.get("description") for option in options for o in option.get("anyOf", []) if o.get("description")), None)
+            fields.append((snake(prop), prop, annotation, kind, description))
+        lines = ["@dataclass(frozen=True)", f"class {name}(Record):", f'    """{doc}"""', ""]
+        for attribute, _, annotation, _, description in fields:
+            if description:
+                lines.append(f"    #: {description}")
+            lines.append(f"    {attribute}: {annotation}")
+        lines.append("")
+        lines.append("    __api_fields__: ClassVar[ApiFields] = (")
+        for attribute, api, _, kind, _ in fields:
+            lines.append(f'        ("{attribute}", "{api}", {kind}),')
+        lines.append("    )")
+        self.classes.append("\n".join(lines))
+
+    def request_table(self, name: str) -> str:
+        schema = self.schemas[name]
+        required = set(schema.get("required", []))
+        rows = [f'    ("{snake(p)}", "{p}", {p in required}),' for p in schema.get("properties", {})]
+        constant = snake(name.replace("Request", "")).upper() + "_FIELDS"
+        return "\n".join([f"#: ``{REQUESTS[name]}``: (keyword argument, API name, required), from {name}.", f"{constant}: RequestFields = (", *rows, ")"])
+
+    def render(self) -> str:
+        for name in RECORDS:
+            schema = self.schemas[name]
+            summary = schema.get("description") or f"The API's ``{name}`` record (openapi.json ``components.schemas.{name}``)."
+            self.record(name, schema, summary)
+        events = self.spec.get("webhooks", {})
+        event_rows = []
+        for event_type, operation in events.items():
+            body = operation["post"]["requestBody"]["content"]["application/json"]["schema"]
+            data = self.resolve(body)["properties"]["data"]
+            event_rows.append(f'    "{event_type}": {data["$ref"].rsplit("/", 1)[1]},')
+        error_codes = self.schemas["Error"]["properties"]["error"]["properties"]["code"]["enum"]
+        parts = [
+            '"""The API\'s records, request fields, event types and error codes.',
+            "",
+            "GENERATED by tools/generate_types.py from openapi.json: do not edit by hand; run",
+            "``python3 tools/generate_types.py`` after changing openapi.json (a test fails until you do).",
+            '"""',
+            "",
+            "from __future__ import annotations",
+            "",
+            "from dataclasses import dataclass",
+            "from decimal import Decimal",
+            "from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type",
+            "",
+            "from ._record import ApiFields, Record",
+            "",
+            "RequestFields = Tuple[Tuple[str, str, bool], ...]",
+            "",
+            "#: openapi.json ``info.version``: the API these types were generated from.",
+            f'API_VERSION = "{self.spec["info"]["version"]}"',
+            "",
+            "",
+            *[cls + "\n\n" for cls in self.classes],
+            "#: Every record class, by the name openapi.json gives it.",
+            "RECORDS: Dict[str, Type[Record]] = {",
+            *[f'    "{n}": {n},' for n in self.done],
+            "}",
+            "",
+            "",
+            *[self.request_table(name) + "\n\n" for name in REQUESTS],
+            "#: The record inside each event type's ``data`` (openapi.json ``webhooks``).",
+            "EVENT_DATA_TYPES: Dict[str, Type[Record]] = {",
+            *event_rows,
+            "}",
+            "",
+            "EventType = " + self.literal(list(events)),
+            "",
+            "#: The contract's error codes (``error.code`` in the envelope).",
+            "ErrorCode = " + self.literal(error_codes),
+        ]
+        return "\n".join(parts).rstrip() + "\n"
+
+
+def render(openapi_path: Path = OPENAPI) -> str:
+    return Generator(json.loads(openapi_path.read_text(encoding="utf-8"))).render()
+
+
+def main(argv: List[str]) -> int:
+    text = render()
+    if "--check" in argv:
+        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
+        if current != text:
+            print(f"{OUTPUT} is out of date: run python3 tools/generate_types.py", file=sys.stderr)
+            return 1
+        return 0
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUTPUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

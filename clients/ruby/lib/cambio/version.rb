@@ -1,0 +1,6 @@
+# frozen_string_literal: true
+
+module Cambio
+  # The client's version: the gemspec and the User-Agent read it from here.
+  VERSION = "0.1.0"
+end

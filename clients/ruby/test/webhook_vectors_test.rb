@@ -1,0 +1,133 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require "stringio"
+
+# clients/conformance/vectors.json: deliveries signed by the npm standardwebhooks library. Each
+# is verified with the clock at its `now`: a valid one returns the event, any other raises
+# Cambio::WebhookVerificationError whose message contains messageIncludes.
+class WebhookVectorsTest < Minitest::Test
+  VECTORS = JSON.parse(File.read(CambioTest::VECTORS_PATH)).fetch("vectors")
+
+  def self.verify(vector)
+    cambio = Cambio::Client.new(api_key: "k", api_secret: "s", base_url: "https://api.example.com")
+    cambio.webhooks.verify(vector["body"], vector["headers"], vector["secret"], now: Time.at(vector["now"]))
+  end
+
+  VECTORS.each do |vector|
+    verdict = vector["valid"] ? "accepts" : "refuses"
+    define_method("test_vector_#{verdict}_#{vector["name"].gsub(/[^a-z0-9]+/i, "_")}") do
+      if vector["valid"]
+        event = self.class.verify(vector)
+        assert_equal vector["eventType"], event.type
+        assert_kind_of Cambio::WebhookEvent, event
+      else
+        error = assert_raises(Cambio::WebhookVerificationError) { self.class.verify(vector) }
+        assert_equal "WEBHOOK_VERIFICATION_FAILED", error.code
+        assert_kind_of Cambio::CambioError, error
+        assert_includes error.message.downcase, vector["messageIncludes"].downcase if vector["messageIncludes"]
+      end
+    end
+  end
+
+  def test_there_are_vectors_of_both_kinds
+    assert_operator VECTORS.count { |v| v["valid"] }, :>=, 1
+    assert_operator VECTORS.count { |v| !v["valid"] }, :>=, 1
+  end
+end
+
+# verify beyond the vectors: the containers Ruby's frameworks hand over, and the messages that
+# name the usual mistakes.
+class WebhookVerifyTest < Minitest::Test
+  VALID = WebhookVectorsTest::VECTORS.find { |v| v["name"] == "valid" }
+  NOW = Time.at(VALID["now"])
+
+  def verify(body = VALID["body"], headers = VALID["headers"], secret = VALID["secret"], **options)
+    Cambio::WebhookSignature.verify(body, headers, secret, now: NOW, **options)
+  end
+
+  def test_returns_the_event_with_its_record_typed
+    event = verify
+
+    assert_kind_of Cambio::DepositCompletedEvent, event
+    assert_equal "evt_01KBJ4Y1ZQ6W3M8N5P7R9T2V4X", event.id
+    assert_equal "2026-01-01T00:00:00.000Z", event.created_at
+    assert_kind_of Cambio::Deposit, event.data
+    assert_equal "dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J", event.data.id
+    assert_equal "25.000000", event.data.credited_amount
+    assert_equal "Olá, São Paulo — ünïcødé stays byte-exact", event.data.note # a field beyond the schema stays readable
+    case event
+    in { type: "deposit.completed", data: { status: "completed", reference: } }
+      assert_equal "order-1", reference
+    end
+  end
+
+  def test_takes_the_body_as_binary_bytes_or_an_io_and_rewinds_it
+    assert_equal "deposit.completed", verify(VALID["body"].b).type
+    io = StringIO.new(VALID["body"].b)
+    assert_equal "deposit.completed", verify(io).type
+    assert_equal 0, io.pos
+  end
+
+  def test_takes_a_rack_env_and_symbol_or_array_header_values
+    env = { "rack.input" => StringIO.new, "HTTP_WEBHOOK_ID" => VALID["headers"]["webhook-id"],
+            "HTTP_WEBHOOK_TIMESTAMP" => VALID["headers"]["webhook-timestamp"], "HTTP_WEBHOOK_SIGNATURE" => VALID["headers"]["webhook-signature"] }
+    assert_equal "deposit.completed", verify(VALID["body"], env).type
+
+    symbols = VALID["headers"].to_h { |k, v| [k.tr("-", "_").to_sym, [v]] }
+    assert_equal "deposit.completed", verify(VALID["body"], symbols).type
+  end
+
+  def test_an_unknown_event_type_still_verifies_as_a_plain_webhook_event
+    secret = "whsec_#{["k" * 24].pack("m0")}"
+    body = JSON.generate("id" => "evt_1", "type" => "webhook.test", "createdAt" => "2026-01-01T00:00:00.000Z", "data" => { "webhookId" => "whk_1" })
+    signature = ["#{OpenSSL::HMAC.digest("SHA256", "k" * 24, "evt_1.#{NOW.to_i}.#{body}")}"].pack("m0")
+    event = verify(body, { "webhook-id" => "evt_1", "webhook-timestamp" => NOW.to_i.to_s, "webhook-signature" => "v1,#{signature}" }, secret)
+
+    assert_instance_of Cambio::WebhookEvent, event
+    assert_equal "webhook.test", event.type
+    assert_equal "whk_1", event.data.webhook_id
+  end
+
+  def test_a_parsed_hash_is_refused_naming_the_raw_body
+    error = assert_raises(Cambio::WebhookVerificationError) { verify(JSON.parse(VALID["body"])) }
+    assert_match(/raw_post/, error.message)
+  end
+
+  def test_a_hash_turned_into_a_string_is_named
+    error = assert_raises(Cambio::WebhookVerificationError) { verify(JSON.parse(VALID["body"]).to_s) }
+    assert_match(/inspect|re-serialised|raw/, error.message)
+  end
+
+  def test_compact_json_in_another_key_order_names_the_serialisation_as_the_likely_cause
+    reordered = JSON.generate(JSON.parse(VALID["body"]).to_a.reverse.to_h)
+    error = assert_raises(Cambio::WebhookVerificationError) { verify(reordered) }
+    assert_match(/serialised it again.*raw_post/, error.message)
+  end
+
+  def test_a_missing_or_malformed_secret_is_named
+    error = assert_raises(Cambio::WebhookVerificationError) { verify(VALID["body"], VALID["headers"], nil) }
+    assert_match(/whsec_.*got nil/, error.message)
+    error = assert_raises(Cambio::WebhookVerificationError) { verify(VALID["body"], VALID["headers"], "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") }
+    assert_match(/whsec_/, error.message)
+  end
+
+  def test_the_tolerance_is_an_option
+    stale = WebhookVectorsTest::VECTORS.find { |v| v["name"] == "stale timestamp" }
+    event = Cambio::WebhookSignature.verify(stale["body"], stale["headers"], stale["secret"], now: Time.at(stale["now"]), tolerance: 400)
+    assert_equal "deposit.completed", event.type
+    assert_raises(Cambio::WebhookVerificationError) do
+      Cambio::WebhookSignature.verify(VALID["body"], VALID["headers"], VALID["secret"], now: VALID["now"] + 11, tolerance: 10)
+    end
+  end
+
+  def test_the_clock_defaults_to_now
+    error = assert_raises(Cambio::WebhookVerificationError) { Cambio::WebhookSignature.verify(VALID["body"], VALID["headers"], VALID["secret"]) }
+    assert_match(/beyond the 300 s tolerance/, error.message)
+  end
+
+  def test_headers_that_are_not_a_container_are_named
+    error = assert_raises(Cambio::WebhookVerificationError) { verify(VALID["body"], "webhook-id: x") }
+    assert_match(/headers/, error.message)
+  end
+end

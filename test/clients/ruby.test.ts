@@ -1,0 +1,16 @@
+import { existsSync } from 'node:fs';
+import { clientSuite } from '../../clients/conformance/bridge.ts';
+
+/**
+ * The Ruby client's own minitest suite (clients/ruby/test), run against a live conformance runtime;
+ * each of its cases is reported here. test/minitest/junit_plugin.rb writes the JUnit report
+ * (`--junit`, after `--` so ruby passes it to minitest).
+ */
+await clientSuite({
+  language: 'ruby',
+  cwd: 'clients/ruby',
+  command: ['/usr/bin/ruby', '-Ilib', '-Itest', '-e', 'Dir["test/**/*_test.rb"].sort.each { |f| require_relative f }', '--', '--junit', '{report}'],
+  report: 'junit',
+  missing: () => (existsSync('/usr/bin/ruby') ? null : 'install ruby (Debian package `ruby`, 3.1 or later; minitest comes with it)'),
+  timeoutMs: 180_000,
+});
