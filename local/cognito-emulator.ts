@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { PASSWORD_POLICY } from '#domain/team';
 
 /**
- * The few actions of Cognito's user pool API the dashboard uses (SignUp, AdminConfirmSignUp,
- * InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut) and the pool's JWKS,
+ * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
+ * AdminSetUserPassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut)
+ * and the pool's JWKS,
  * over Cognito's own wire protocol (JSON 1.1, `X-Amz-Target`), so the dashboard runs the real
  * @aws-sdk/client-cognito-identity-provider and aws-jwt-verify against it.
  *
@@ -74,22 +75,25 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
   let issuer = '';
 
   const actions: Record<string, (input: Record<string, any>) => unknown> = {
-    SignUp: (input) => {
-      checkClient(input.ClientId);
+    AdminCreateUser: (input) => {
+      checkPool(input.UserPoolId);
       const username = String(input.Username ?? '').toLowerCase();
       if (!username) throw new CognitoError('InvalidParameterException', 'Username is required');
-      if (state.users[username]) throw new CognitoError('UsernameExistsException', 'User already exists');
-      checkPassword(String(input.Password ?? ''));
-      const user: User = { username, sub: randomUUID(), passwordHash: hashPassword(String(input.Password)), confirmed: false, failures: 0, lockedUntil: 0 };
+      if (state.users[username]) throw new CognitoError('UsernameExistsException', 'User account already exists');
+      checkPassword(String(input.TemporaryPassword ?? ''));
+      const user: User = { username, sub: randomUUID(), passwordHash: hashPassword(String(input.TemporaryPassword)), confirmed: false, failures: 0, lockedUntil: 0 };
       state.users[username] = user;
       save();
-      return { UserConfirmed: false, UserSub: user.sub };
+      return { User: { Username: username, Attributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: username }], UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true } };
     },
-    AdminConfirmSignUp: (input) => {
-      if (input.UserPoolId !== LOCAL_USER_POOL_ID) throw new CognitoError('ResourceNotFoundException', 'User pool does not exist');
+    AdminSetUserPassword: (input) => {
+      checkPool(input.UserPoolId);
       const user = state.users[String(input.Username ?? '').toLowerCase()];
       if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
-      user.confirmed = true;
+      checkPassword(String(input.Password ?? ''));
+      user.passwordHash = hashPassword(String(input.Password));
+      // A permanent password confirms the user, as in Cognito (FORCE_CHANGE_PASSWORD → CONFIRMED).
+      if (input.Permanent === true) user.confirmed = true;
       save();
       return {};
     },
@@ -128,7 +132,9 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       save();
       throw new CognitoError('NotAuthorizedException', user.failures > FREE_FAILURES ? 'Password attempts exceeded' : 'Incorrect username or password.');
     }
-    if (!user.confirmed) throw new CognitoError('UserNotConfirmedException', 'User is not confirmed.');
+    // Cognito answers a user still on a temporary password with a NEW_PASSWORD_REQUIRED challenge;
+    // the dashboard always sets a permanent one, so here it is simply refused.
+    if (!user.confirmed) throw new CognitoError('NotAuthorizedException', 'Incorrect username or password.');
     user.failures = 0;
     user.lockedUntil = 0;
     const refreshToken = randomBytes(48).toString('base64url');
@@ -207,6 +213,10 @@ function newState(): State {
   return { privateKeyPem: (privateKey as KeyObject).export({ format: 'pem', type: 'pkcs8' }) as string, users: {}, refreshTokens: {} };
 }
 
+function checkPool(userPoolId: unknown): void {
+  if (userPoolId !== LOCAL_USER_POOL_ID) throw new CognitoError('ResourceNotFoundException', 'User pool does not exist.');
+}
+
 function checkClient(clientId: unknown): void {
   if (clientId !== LOCAL_CLIENT_ID) throw new CognitoError('ResourceNotFoundException', 'User pool client does not exist.');
 }
@@ -217,6 +227,7 @@ function checkPassword(password: string): void {
     PASSWORD_POLICY.requireLowercase && !/[a-z]/.test(password) && 'a lowercase letter',
     PASSWORD_POLICY.requireUppercase && !/[A-Z]/.test(password) && 'an uppercase letter',
     PASSWORD_POLICY.requireDigits && !/[0-9]/.test(password) && 'a number',
+    PASSWORD_POLICY.requireSymbols && !/[^A-Za-z0-9]/.test(password) && 'a symbol',
   ].filter(Boolean);
   if (problems.length) throw new CognitoError('InvalidPasswordException', `Password does not conform to policy: needs ${problems.join(', ')}`);
 }

@@ -51,4 +51,4 @@ export function normaliseEmail(email: string): string {
 
 /** The user pool's password policy (lib/dashboard.ts gives it to Cognito; the local emulator
  * enforces the same), said once so the sign-up page can tell people before they submit. */
-export const PASSWORD_POLICY = { minLength: 10, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: false } as const;
+export const PASSWORD_POLICY = { minLength: 10, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true } as const;

@@ -41,7 +41,7 @@ export function SignUp(props: { onSignedIn: () => void }) {
         <label for="password">Password</label>
         <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
         <p id="password-rule" class="hint">
-          At least 10 characters, with a lowercase and an uppercase letter and a number.
+          At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
         </p>
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>
@@ -90,7 +90,7 @@ export function AcceptInvitation(props: { onSignedIn: () => void }) {
         <label for="password">Password</label>
         <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
         <p id="password-rule" class="hint">
-          At least 10 characters, with a lowercase and an uppercase letter and a number.
+          At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
         </p>
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>

@@ -1,9 +1,9 @@
 import {
-  AdminConfirmSignUpCommand,
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   GlobalSignOutCommand,
   InitiateAuthCommand,
-  SignUpCommand,
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ApiError, validationFailed } from '#domain/errors';
@@ -23,9 +23,10 @@ export interface UserPoolSettings {
 export const SIGN_IN_FAILED_MESSAGE = 'Sign-in failed: wrong email or password';
 
 /**
- * The user pool through its own API, in AWS and against the local emulator alike. Sign-up is
- * SignUp (the pool's password policy applies) then AdminConfirmSignUp: the dashboard API is what
- * vouches for the person, so no confirmation code is mailed.
+ * The user pool through its own API, in AWS and against the local emulator alike. People are made
+ * by the dashboard API only (AdminCreateUser, then AdminSetUserPassword to make the password
+ * permanent; the pool's policy applies to both): the pool allows no self sign-up, so nobody can
+ * make a user by calling Cognito's public SignUp with the app client's id, and no code is mailed.
  */
 export class CognitoIdentityProvider implements IdentityProvider {
   private readonly client: CognitoIdentityProviderClient;
@@ -43,11 +44,23 @@ export class CognitoIdentityProvider implements IdentityProvider {
 
   async createUser(email: string, password: string): Promise<{ personId: string }> {
     try {
-      const { UserSub } = await this.client.send(
-        new SignUpCommand({ ClientId: this.pool.clientId, Username: email, Password: password, UserAttributes: [{ Name: 'email', Value: email }] }),
+      const { User } = await this.client.send(
+        new AdminCreateUserCommand({
+          UserPoolId: this.pool.userPoolId,
+          Username: email,
+          // Checked against the policy before the user exists, so a weak password leaves no user behind.
+          TemporaryPassword: password,
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: 'email', Value: email },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        }),
       );
-      await this.client.send(new AdminConfirmSignUpCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
-      return { personId: UserSub! };
+      await this.client.send(new AdminSetUserPasswordCommand({ UserPoolId: this.pool.userPoolId, Username: email, Password: password, Permanent: true }));
+      const sub = User?.Attributes?.find((attribute) => attribute.Name === 'sub')?.Value;
+      if (!sub) throw new Error('AdminCreateUser answered without the user\'s sub');
+      return { personId: sub };
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'UsernameExistsException') throw validationFailed([{ path: 'email', message: 'is already registered; sign in instead' }]);
