@@ -121,11 +121,18 @@ export class OperationsAlarms extends Construct {
     alarm('WithdrawalsStuckProcessing', 'A withdrawal has been processing for over 15 minutes (a TRON transaction settles or expires well within that).', app('WithdrawalsStuckProcessing', 'Maximum'), {
       threshold: 1,
     });
+    // Beyond dust (RECONCILE_DUST in functions/domain/reconciliation.ts, 0.01 USDT), either way.
     alarm('ReconcileShortfall', 'Two reconcile runs in a row found the wallets holding less USDT than the ledger owes.', app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), {
-      threshold: 0,
+      threshold: 0.01,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
     });
+    alarm(
+      'ReconcileSurplus',
+      'Two reconcile runs in a row found the wallets holding more USDT than the ledger owes: money the ledger cannot account for (a payout marked sent that never left, a deposit not scanned, or a float sent by hand). Run npm run reconcile against the stage and read the job log.',
+      app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1)),
+      { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 },
+    );
     alarm(
       'HotWalletShort',
       "Withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.",

@@ -11,7 +11,8 @@ import { withLocalData } from './local-data.ts';
 
 /**
  * `npm run reconcile`: the local runtime's wallets (hot wallet + unswept deposit addresses on the
- * sandbox chain) against the ledger. Prints both sides; exits 1 on a mismatch.
+ * sandbox chain) against the ledger. Prints both sides and which way they differ; exits 1 on a
+ * surplus or a shortfall beyond dust (0.01 USDT).
  */
 const settings = STAGES.local.functionEnvironment;
 
@@ -34,7 +35,7 @@ try {
     }
   });
   console.log(reconciliationReport(result));
-  process.exitCode = result.balanced ? 0 : 1;
+  process.exitCode = result.mismatch ? 1 : 0;
 } catch (error) {
   console.error(error instanceof JavaMissingError ? error.message : `reconcile failed: ${String(error)}`);
   process.exitCode = 2;

@@ -3,6 +3,7 @@ import { balanceScenario } from './balance.ts';
 import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
 import { loadKneeScenario } from './load-knee.ts';
+import { payoutsScenario } from './payouts.ts';
 import { scannerScenario } from './scanner.ts';
 import { SOAK_MINUTES, soakScenario } from './soak.ts';
 import { webhooksScenario } from './webhooks.ts';
@@ -14,6 +15,7 @@ export const SCENARIOS: readonly Scenario[] = [
   balanceScenario,
   depositsScenario,
   withdrawalsScenario,
+  payoutsScenario,
   scannerScenario,
   webhooksScenario,
   loadKneeScenario,

@@ -20,13 +20,26 @@ export interface Reconciliation extends ReconciliationInputs {
   owed: bigint;
   /** On chain minus owed: positive is a surplus, negative a shortfall. */
   difference: bigint;
+  /** To the unit. */
   balanced: boolean;
+  /**
+   * A difference beyond RECONCILE_DUST, and which way: both are alarmed. A shortfall is customers'
+   * money missing; a surplus is money the ledger cannot account for — a payout that never left
+   * (issue #12: two withdrawals collapsed into one transaction showed only as a surplus), a deposit
+   * not yet scanned, or a float sent by hand — and each needs someone to look.
+   */
+  mismatch: 'surplus' | 'shortfall' | null;
 }
+
+/** 0.01 USDT: below it, a difference is rounding dust, not money to chase. */
+export const RECONCILE_DUST = 10_000n;
 
 export function reconcile(inputs: ReconciliationInputs): Reconciliation {
   const onChain = inputs.hotWalletUsdt + inputs.depositAddressesUsdt;
   const owed = inputs.companiesUsdt + inputs.treasuryUsdt - inputs.inFlightUsdt;
-  return { ...inputs, onChain, owed, difference: onChain - owed, balanced: onChain === owed };
+  const difference = onChain - owed;
+  const mismatch = difference > RECONCILE_DUST ? 'surplus' : difference < -RECONCILE_DUST ? 'shortfall' : null;
+  return { ...inputs, onChain, owed, difference, balanced: difference === 0n, mismatch };
 }
 
 export function reconciliationReport(result: Reconciliation): string {
@@ -41,7 +54,13 @@ export function reconciliationReport(result: Reconciliation): string {
     `- sent, not yet settled     ${usdt(result.inFlightUsdt)}`,
     `= owed                      ${usdt(result.owed)}`,
     '',
-    result.balanced ? 'balanced' : `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (${result.difference > 0n ? 'surplus' : 'shortfall'})`,
+    result.balanced
+      ? 'balanced'
+      : result.mismatch === null
+        ? `balanced within dust (${formatAmount(result.difference, 'USDT')} USDT)`
+        : result.mismatch === 'surplus'
+          ? `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (surplus): the wallets hold more than the ledger owes (a payout that did not leave, a deposit not yet scanned, or a float sent by hand)`
+          : `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (shortfall): the wallets hold less than the ledger owes`,
   ].join('\n');
 }
 

@@ -1,4 +1,5 @@
 import { sentTransactionOutcome, type ChainReader } from './chain.ts';
+import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from './payouts.ts';
 import type { TransactionSigner } from './signer.ts';
 import type { Broadcaster, UnsignedTransfer } from './withdrawal-sending.ts';
 
@@ -38,7 +39,9 @@ export interface SweepStore {
   openSweep(address: string): Promise<Sweep | null>;
   /** The address's finished sweeps, newest first, at most `limit`. */
   finishedSweeps(address: string, limit: number): Promise<Sweep[]>;
-  /** Conditional on the sweep being as `before` says (null: none open for the address). */
+  /** Conditional on the sweep being as `before` says (null: none open for the address). A
+   * transaction id `after` carries that `before` did not is claimed for this sweep's step in the
+   * same write: TransactionIdTaken when another payout holds it (functions/domain/payouts.ts). */
   saveSweep(before: Sweep | null, after: Sweep): Promise<boolean>;
   /**
    * The address has nothing (more) to sweep until a new deposit is confirmed to it. `remaining`
@@ -69,6 +72,7 @@ export interface SweepDeps {
   hotWallet: TransactionSigner;
   depositKeys: DepositKeySigner;
   store: SweepStore;
+  claims: TransactionClaims;
   settings: { minimumSweep: bigint; topUpSun: number };
   now?: () => Date;
 }
@@ -130,14 +134,14 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         // The TRX of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
         const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
         const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
-        if (!(await deps.store.saveSweep(null, sweeping))) continue;
+        if (!(await saved(deps, null, sweeping))) continue;
         if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
         continue;
       }
       const topUp = await deps.builder.trxTransfer({ from: hotWallet, to: candidate.address, amountSun: deps.settings.topUpSun });
       const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
-      if (!(await deps.store.saveSweep(null, sweep))) continue;
+      if (!(await saved(deps, null, sweep))) continue;
       if (await broadcastStep(deps, sweep, signed(topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex'))))) result.toppedUp++;
       continue;
     }
@@ -154,7 +158,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     if (step === 'top-up') {
       const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
       const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
-      if (!(await deps.store.saveSweep(open, sweeping))) continue;
+      if (!(await saved(deps, open, sweeping))) continue;
       if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
       continue;
     }
@@ -177,11 +181,24 @@ function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep 
   };
 }
 
+/** Saves a sweep that carries a newly signed transaction. An id another payout holds leaves the
+ * sweep as it was: the next run signs it afresh, with another timestamp, so another id. */
+async function saved(deps: SweepDeps, before: Sweep | null, after: Sweep): Promise<boolean> {
+  try {
+    return await deps.store.saveSweep(before, after);
+  } catch (error) {
+    if (!(error instanceof TransactionIdTaken)) throw error;
+    console.error(JSON.stringify({ level: 'warn', message: 'sweep transaction id already claimed by another payout; signing afresh next run', address: after.address, txId: error.txId }));
+    return false;
+  }
+}
+
 /** Broadcasts a stored step. A failure is logged, not thrown: the other addresses still get their
  * turn, and the stored step, never mined, expires and fails the sweep so a later run starts over. */
 async function broadcastStep(deps: SweepDeps, sweep: Sweep, transaction: Record<string, unknown>): Promise<boolean> {
   try {
-    await deps.broadcaster.broadcast(transaction);
+    const step = sweep.status === 'topping_up' ? 'top-up' : 'sweep';
+    await broadcastOwned(deps.broadcaster, deps.claims, transaction, sweepOwner(sweep.address, sweep.createdAt, step));
     return true;
   } catch (error) {
     console.error(JSON.stringify({ level: 'error', message: 'sweep broadcast failed; the step will expire and the sweep start over', address: sweep.address, status: sweep.status, error: String(error) }));

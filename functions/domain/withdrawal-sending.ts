@@ -1,6 +1,7 @@
 import { sentTransactionOutcome, type ChainReader } from './chain.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from './ledger.ts';
+import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from './payouts.ts';
 import type { TransactionSigner } from './signer.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
 
@@ -9,7 +10,9 @@ import { withdrawalView, type Withdrawal } from './withdrawals.ts';
  * built and signed, its id and signed body are stored with the claim `pending → processing`
  * (a conditional write, so two senders never take the same withdrawal), and only then broadcast.
  * A sender that dies before broadcasting leaves a stored transaction that the next run
- * broadcasts again; the chain accepts one transaction per id, so it is never sent twice.
+ * broadcasts again; the chain accepts one transaction per id, so it is never sent twice. The id
+ * is claimed for this withdrawal alone in the same write (functions/domain/payouts.ts), so two
+ * equal withdrawals can never share one transaction.
  */
 export interface UnsignedTransfer {
   txId: string;
@@ -30,7 +33,9 @@ export interface Broadcaster {
 
 export interface WithdrawalSendingStore {
   withdrawalsInStatus(status: 'pending' | 'processing', limit: number): Promise<Withdrawal[]>;
-  /** Writes `after` if the withdrawal is still as `before` says (status and transaction). */
+  /** Writes `after` if the withdrawal is still as `before` says (status and transaction). When
+   * `after` carries a transaction id `before` did not, the id is claimed for this withdrawal in the
+   * same write: TransactionIdTaken when another payout holds it (nothing is written). */
   transition(before: Withdrawal, after: Withdrawal, change: { entry: LedgerEntry | null; event: DomainEvent | null }): Promise<boolean>;
 }
 
@@ -40,6 +45,7 @@ export interface SendingDeps {
   broadcaster: Broadcaster;
   signer: TransactionSigner;
   store: WithdrawalSendingStore;
+  claims: TransactionClaims;
   /** USDT the hot wallet holds on chain, or null where the chain does not limit what it sends
    * (the sandbox chain moves any amount). Absent: not checked. */
   hotWalletUsdt?: () => Promise<bigint | null>;
@@ -72,22 +78,8 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
       result.awaitingFloat++;
       continue;
     }
-    const unsigned = await deps.builder.usdtTransfer({ from, to: withdrawal.address, amount: withdrawal.amount });
-    const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
-    const signed = { ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] };
-    const at = now().toISOString();
-    const processing: Withdrawal = {
-      ...withdrawal,
-      status: 'processing',
-      txHash: unsigned.txId,
-      transaction: { signed: JSON.stringify(signed), expiresAt: unsigned.expiresAt, broadcastAt: null },
-      updatedAt: at,
-    };
-    const claimed = await deps.store.transition(withdrawal, processing, {
-      entry: null,
-      event: domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now()),
-    });
-    if (!claimed) continue; // another sender took it first
+    const processing = await signAndClaim(deps, withdrawal, from, now, { announce: true });
+    if (!processing) continue; // another sender took it first
     result.sent++;
     if (float !== null) float -= withdrawal.amount;
     try {
@@ -112,6 +104,34 @@ async function spendableFloat(deps: SendingDeps): Promise<bigint | null> {
   return held - outgoing.reduce((sum, withdrawal) => sum + withdrawal.amount, 0n);
 }
 
+/**
+ * Signs a transfer for the withdrawal and stores it, claimed, as `processing` (or, for one already
+ * processing whose transaction turned out not to be its own, in place of that transaction). A
+ * transaction id another payout holds is signed afresh: the builder's next transaction has
+ * another timestamp, so another id. Null: the withdrawal moved on in between.
+ */
+async function signAndClaim(deps: SendingDeps, withdrawal: Withdrawal, from: string, now: () => Date, { announce }: { announce: boolean }): Promise<Withdrawal | null> {
+  for (let attempt = 1; ; attempt++) {
+    const unsigned = await deps.builder.usdtTransfer({ from, to: withdrawal.address, amount: withdrawal.amount });
+    const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
+    const signed = { ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] };
+    const processing: Withdrawal = {
+      ...withdrawal,
+      status: 'processing',
+      txHash: unsigned.txId,
+      transaction: { signed: JSON.stringify(signed), expiresAt: unsigned.expiresAt, broadcastAt: null },
+      updatedAt: now().toISOString(),
+    };
+    try {
+      const event = announce ? domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now()) : null;
+      return (await deps.store.transition(withdrawal, processing, { entry: null, event })) ? processing : null;
+    } catch (error) {
+      if (!(error instanceof TransactionIdTaken) || attempt >= SIGNING_ATTEMPTS) throw error;
+      console.error(JSON.stringify({ level: 'warn', message: 'transaction id already claimed by another payout; signing afresh', withdrawalId: withdrawal.id, txId: error.txId }));
+    }
+  }
+}
+
 export interface SettleResult extends SendResult {
   /** Withdrawals still processing after this run for longer than STUCK_PROCESSING_MS. */
   stuck: { count: number; oldestAgeSeconds: number };
@@ -130,6 +150,13 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
   for (const withdrawal of processing) {
     const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
     const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, solidified);
+    if (verdict && !(await ownsTransaction(deps, withdrawal))) {
+      // Signed before claims existed and collapsed into another payout's identical transaction:
+      // that receipt is not this withdrawal's. It gets a transaction of its own.
+      await signAndClaim(deps, withdrawal, await deps.signer.address(), now, { announce: false });
+      remaining.push(withdrawal);
+      continue;
+    }
     if (verdict) {
       const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, verdict.result, now());
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
@@ -149,9 +176,22 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
   return result;
 }
 
+async function ownsTransaction(deps: SendingDeps, withdrawal: Withdrawal): Promise<boolean> {
+  const owner = withdrawalOwner(withdrawal.id);
+  return (await deps.claims.claimIfFree(withdrawal.txHash!, owner)) === owner;
+}
+
 async function broadcastStored(deps: SendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
   const transaction = withdrawal.transaction!;
-  await deps.broadcaster.broadcast(JSON.parse(transaction.signed) as Record<string, unknown>);
+  try {
+    await broadcastOwned(deps.broadcaster, deps.claims, JSON.parse(transaction.signed) as Record<string, unknown>, withdrawalOwner(withdrawal.id));
+  } catch (error) {
+    if (!(error instanceof DuplicateOfAnotherPayout)) throw error;
+    // The chain holds another payout's transaction under this id: this withdrawal was not sent.
+    console.error(JSON.stringify({ level: 'error', message: error.message, withdrawalId: withdrawal.id }));
+    await signAndClaim(deps, withdrawal, await deps.signer.address(), now, { announce: false });
+    return;
+  }
   const broadcast: Withdrawal = { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } };
   await deps.store.transition(withdrawal, broadcast, { entry: null, event: null });
 }

@@ -5,6 +5,7 @@ import { parseAmount } from '#domain/money';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { chainFromEnv } from '#adapters/chain/from-env';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { optionalEnv, requireEnv } from '#adapters/env';
 import { signerFromEnv } from '#adapters/signer/from-env';
@@ -12,7 +13,8 @@ import { MetricUnit, runJob } from '#adapters/observability';
 import { HdDepositKeySigner, secretsManagerXprv } from '#adapters/signer/deposit-key-signer';
 
 const { db, tableName } = dynamoFromEnv();
-const { chain, settings } = chainFromEnv(db, tableName);
+const hotWallet = signerFromEnv();
+const { chain, settings } = chainFromEnv(db, tableName, { hotWallet: () => hotWallet.address() });
 const localXprv = optionalEnv('LOCAL_DEPOSIT_ACCOUNT_XPRV');
 
 const deps: SweepDeps = {
@@ -21,10 +23,11 @@ const deps: SweepDeps = {
   trxBalanceOf: (address) => chain.trxBalance(address),
   broadcaster: chain,
   builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
-  hotWallet: signerFromEnv(),
+  hotWallet,
   // The HD account key: held by this function alone (its secret is granted to nothing else).
   depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(requireEnv('SWEEP_ACCOUNT_XPRV_SECRET'))),
   store: new DynamoSweepStore(db, tableName),
+  claims: new DynamoTransactionClaims(db, tableName),
   settings: { minimumSweep: parseAmount(requireEnv('SWEEP_MINIMUM_USDT'), 'USDT'), topUpSun: Number(requireEnv('SWEEP_TOP_UP_SUN')) },
 };
 

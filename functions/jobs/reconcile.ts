@@ -34,9 +34,9 @@ export async function reconcileNow(): Promise<Reconciliation & { depositAddresse
 const usdt = (micros: bigint) => Number(micros) / 1e6;
 
 /**
- * Publishes ReconcileShortfallUsdt (owed more than held: the alarm), ReconcileSurplusUsdt (held
- * more than owed: a USDT float sent to the hot wallet by hand, or on the sandbox a deposit not yet
- * scanned) and ReconcileAddressesRead (deposit addresses read: with TronGrid the run's duration
+ * Publishes ReconcileShortfallUsdt (owed more than held) and ReconcileSurplusUsdt (held more than
+ * owed: a payout that never left, a USDT float sent to the hot wallet by hand, or on the sandbox a
+ * deposit not yet scanned), each alarmed beyond dust, and ReconcileAddressesRead (deposit addresses read: with TronGrid the run's duration
  * grows with it, against the function's 5-minute timeout).
  */
 export const handler = middy().handler(async (_event: unknown, context: Context) =>
@@ -45,7 +45,7 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
     metrics.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, result.difference < 0n ? usdt(-result.difference) : 0);
     metrics.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, result.difference > 0n ? usdt(result.difference) : 0);
     metrics.addMetric('ReconcileAddressesRead', MetricUnit.Count, result.depositAddressesRead);
-    if (!result.balanced) log.warn('reconcile mismatch', { difference: result.difference, onChain: result.onChain, owed: result.owed });
+    if (result.mismatch) log.warn(`reconcile mismatch: ${result.mismatch}`, { mismatch: result.mismatch, difference: result.difference, onChain: result.onChain, owed: result.owed });
     return result;
   }),
 );

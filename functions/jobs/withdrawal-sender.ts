@@ -4,21 +4,23 @@ import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/wi
 import { dynamoFromEnv } from '#adapters/runtime';
 import { chainFromEnv } from '#adapters/chain/from-env';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { requireEnv } from '#adapters/env';
 import { signerFromEnv } from '#adapters/signer/from-env';
 import { MetricUnit, runJob } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
-const { chain, settings } = chainFromEnv(db, tableName);
 // The only function that holds a signer: the stack grants kms:Sign to this one alone.
 const signer = signerFromEnv();
+const { chain, settings } = chainFromEnv(db, tableName, { hotWallet: () => signer.address() });
 const deps: SendingDeps = {
   chain,
   broadcaster: chain,
   builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
   signer,
   store: new DynamoWithdrawalSendingStore(db, tableName),
+  claims: new DynamoTransactionClaims(db, tableName),
   hotWalletUsdt: async () => (settings.enforcesBalances ? chain.tokenBalance(settings.usdtContract, await signer.address()) : null),
 };
 

@@ -87,11 +87,12 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     summary: 'Create a withdrawal',
     description:
       '`amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. ' +
-      '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`).',
+      '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). ' +
+      'The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.',
     body: {
       name: 'CreateWithdrawalRequest',
       schema: createWithdrawalBody,
-      example: { method: 'usdt', network: 'tron', address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK', amount: '5.00', reference: 'payout-1001' },
+      example: { method: 'usdt', network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '5.00', reference: 'payout-1001' },
     },
     success: { status: 201, record: withdrawal, description: 'The withdrawal, pending' },
     errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL'],

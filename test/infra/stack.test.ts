@@ -617,6 +617,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       ['ScannerLag', 'ScannerLagBlocks'],
       ['WithdrawalsStuckProcessing', 'WithdrawalsStuckProcessing'],
       ['ReconcileShortfall', 'ReconcileShortfallUsdt'],
+      ['ReconcileSurplus', 'ReconcileSurplusUsdt'],
       ['SweepsHeld', 'SweepsHeld'],
       ['HotWalletShort', 'WithdrawalsAwaitingFloat'],
     ])('alarm %s watches the functions’ own metric %s', (name, metric) => {

@@ -65,7 +65,7 @@ const nearlyValue = fc.oneof(
 /** A valid body per route, so that mutations of one or two fields reach the deeper checks. */
 const VALID_BODIES: Record<string, (unique: string) => Record<string, unknown>> = {
   'POST /v1/deposits': (unique) => ({ method: 'usdt', network: 'tron', reference: `fz-${unique}`, amount: '10' }),
-  'POST /v1/withdrawals': (unique) => ({ method: 'usdt', network: 'tron', address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK', amount: '1.5', reference: `fz-${unique}` }),
+  'POST /v1/withdrawals': (unique) => ({ method: 'usdt', network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '1.5', reference: `fz-${unique}` }),
   'POST /v1/conversions/quote': () => ({ sourceCurrency: 'USDT', settlementCurrency: 'BRL', sourceAmount: '10' }),
   'POST /v1/conversions': () => ({ quoteId: 'qte_01ARZ3NDEKTSV4RRFFQ69G5FAV' }),
   // A public IP literal: valid without DNS, which this machine does not have.

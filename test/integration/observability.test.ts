@@ -6,7 +6,7 @@ import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-a
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { creditAvailable } from '../support/money.ts';
-import { apiClient, newCompany, startTestApi } from '../support/local-api.ts';
+import { apiClient, fundHotWallet, newCompany, startTestApi } from '../support/local-api.ts';
 import { jsonLines } from '../support/log-lines.ts';
 
 /**
@@ -44,6 +44,7 @@ describe('logs and metrics', () => {
     const company = await newCompany(runtime, 'Observed Co');
     const db = createDocumentClient(runtime.dynamoEndpoint);
     await creditAvailable(db, runtime.tableName, company.companyId, 'USDT', '100');
+    await fundHotWallet(runtime, '100');
     const wrongSecret = `sk_test_wrong_${'x'.repeat(40)}`;
     const idempotencyKey = `idem-${crypto.randomUUID()}`;
     const address = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 424_242);

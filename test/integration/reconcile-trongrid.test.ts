@@ -8,6 +8,7 @@ import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
 import { reconciliationReport } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -72,7 +73,7 @@ beforeAll(async () => {
   env = await freshTable();
   stub = await startScriptedServer();
   clock = Date.parse('2026-11-22T00:00:00.000Z');
-  sandbox = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
+  sandbox = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => hotWallet.address() });
   advanceBlocks(30);
 
   const chainStore = new DynamoDepositChainStore(env.db, env.tableName);
@@ -88,11 +89,12 @@ beforeAll(async () => {
     hotWallet,
     depositKeys: new HdDepositKeySigner(async () => LOCAL.LOCAL_DEPOSIT_ACCOUNT_XPRV!),
     store: new DynamoSweepStore(env.db, env.tableName),
+    claims: new DynamoTransactionClaims(env.db, env.tableName),
     // Production's minimum, so that a small deposit stays on its address.
     settings: { minimumSweep: usdt('20'), topUpSun: 15_000_000 },
     now,
   };
-  const sending: SendingDeps = { chain: sandbox, builder, broadcaster: sandbox, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), now };
+  const sending: SendingDeps = { chain: sandbox, builder, broadcaster: sandbox, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), claims: new DynamoTransactionClaims(env.db, env.tableName), now };
 
   await scan();
   const { company } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Reconciled Co', environment: 'sandbox' }, now());
@@ -186,6 +188,7 @@ describe('scheduled reconcile on TronGrid', () => {
 
     expect(result.balanced).toBe(false);
     expect(result.difference).toBe(-usdt('3'));
+    expect(result.mismatch).toBe('shortfall');
     expect(reconciliationReport(result)).toContain('MISMATCH: -3.000000 USDT (shortfall)');
   });
 

@@ -8,6 +8,7 @@ import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses, type SweepDeps } from '
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -15,6 +16,7 @@ import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { SANDBOX_FEES } from '#adapters/chain/sandbox-balances';
 import { SandboxChain, SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
@@ -84,12 +86,22 @@ async function confirmedDepositAlone(reference: string, amount: string) {
 beforeAll(async () => {
   env = await freshTable();
   clock = Date.parse('2026-11-22T00:00:00.000Z');
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
+  const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => hotWallet.address() });
   advanceBlocks(30);
   await scan();
-  const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
   const builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
-  sending = { chain, builder, broadcaster: chain, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), now };
+  sending = {
+    chain,
+    builder,
+    broadcaster: chain,
+    signer: hotWallet,
+    store: new DynamoWithdrawalSendingStore(env.db, env.tableName),
+    claims: new DynamoTransactionClaims(env.db, env.tableName),
+    // As the sender job does: the sandbox chain keeps balances, so nothing leaves before the sweeps bring the USDT.
+    hotWalletUsdt: async () => chain.tokenBalance(USDT, await hotWallet.address()),
+    now,
+  };
   sweeping = {
     chain,
     usdtBalanceOf: (address) => chain.tokenBalance(USDT, address),
@@ -99,6 +111,7 @@ beforeAll(async () => {
     hotWallet,
     depositKeys: new HdDepositKeySigner(async () => LOCAL.LOCAL_DEPOSIT_ACCOUNT_XPRV!),
     store: new DynamoSweepStore(env.db, env.tableName),
+    claims: new DynamoTransactionClaims(env.db, env.tableName),
     settings: { minimumSweep: usdt('1'), topUpSun: 15_000_000 },
     now,
   };
@@ -127,7 +140,8 @@ describe('sweeps and reconciliation', () => {
     await scan();
     expect((await reconcileBoth()).balanced).toBe(true);
 
-    for (let i = 0; i < 3; i++) await runJobs();
+    // Confirmed, swept to the hot wallet, and only then (the float) the split forward sent and settled.
+    for (let i = 0; i < 5; i++) await runJobs();
     const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
     const rules = { fee: usdt('1'), minimum: usdt('1') };
     await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-1', address: payer, amount: usdt('30') }, now());
@@ -153,9 +167,9 @@ describe('sweeps and reconciliation', () => {
     expect(settled.companiesUsdt + settled.treasuryUsdt).toBe(usdt('110'));
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
 
-    // The sweeps topped the addresses up with TRX first, and the sweeper left a record.
+    // The sweeps topped the addresses up with TRX first, whose USDT transfer then burned its fee.
     const trx = await chain.balances(SANDBOX_TRX);
-    expect(trx.get(a.address)).toBe(15_000_000n);
+    expect(trx.get(a.address)).toBe(15_000_000n - SANDBOX_FEES.trc20TransferSun);
     expect(await new DynamoSweepStore(env.db, env.tableName).dueAddresses(10)).toEqual([]);
   });
 
@@ -215,7 +229,8 @@ describe('sweeps and reconciliation', () => {
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 0, swept: 1 });
     for (let i = 0; i < 3; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
-    expect(await chain.trxBalance(deposit.address)).toBe(BigInt(sweeping.settings.topUpSun));
+    // One top-up only, less the fee its USDT sweep burned.
+    expect(await chain.trxBalance(deposit.address)).toBe(BigInt(sweeping.settings.topUpSun) - SANDBOX_FEES.trc20TransferSun);
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 
@@ -244,6 +259,7 @@ describe('sweeps and reconciliation', () => {
     const result = await reconcileHoldings(sources);
     expect(result.balanced).toBe(false);
     expect(result.difference).toBe(usdt('7'));
+    expect(result.mismatch).toBe('surplus');
     expect(reconciliationReport(result)).toContain('MISMATCH: 7.000000 USDT (surplus)');
   });
 });

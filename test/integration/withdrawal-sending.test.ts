@@ -7,10 +7,11 @@ import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
 import { sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
-import { SandboxChain, SANDBOX_FAILING_ADDRESS } from '#adapters/chain/sandbox-chain';
+import { SandboxChain, SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
@@ -75,14 +76,15 @@ beforeAll(async () => {
   withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
   companies = new DynamoCompanyStore(env.db, env.tableName);
   clock = Date.parse('2026-11-22T00:00:00.000Z');
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
+  const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => hotWallet.address() });
   advanceBlocks(50);
   deps = {
     chain,
     builder: new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
     broadcaster: chain,
     signer: new LocalKeySigner(HOT_WALLET_KEY),
-    store: new DynamoWithdrawalSendingStore(env.db, env.tableName),
+    store: new DynamoWithdrawalSendingStore(env.db, env.tableName), claims: new DynamoTransactionClaims(env.db, env.tableName),
     now,
   };
 });
@@ -91,6 +93,8 @@ beforeEach(async () => {
   // A company of its own per test, so balances and pending withdrawals start clean.
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'Sender Co', environment: 'sandbox' }, now()));
   await creditAvailable(env.db, env.tableName, companyId, 'USDT', '1000');
+  // The USDT that backs that credit, on the hot wallet (the sandbox chain keeps balances, as TRON).
+  await chain.submitTransfer({ contract: USDT, from: destination, to: await deps.signer.address(), amount: usdt('1000') });
   // Earlier tests' withdrawals are settled so each test sees only its own.
   await settle();
 });
@@ -277,6 +281,7 @@ describe("the hot wallet's float", () => {
     const hotWallet = await signer.address();
     const floatDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet) };
     await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('10') });
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 100_000_000n });
     advanceBlocks(1);
 
     const first = await withdraw(destination, '8');

@@ -1,4 +1,8 @@
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { STAGES } from '../../lib/stages.ts';
 import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -72,4 +76,17 @@ export async function startFastChainApi(): Promise<{ runtime: LocalRuntime; chai
   const runtime = await startTestApi({ environment: { SANDBOX_BLOCK_INTERVAL_MS: String(blockIntervalMs) }, pollIntervalMs: 100 });
   const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs, solidifyAfter: 19 });
   return { runtime, chain };
+}
+
+/** Puts `amount` USDT on the local hot wallet, as a treasury top-up would: the sandbox chain keeps
+ * balances, so a withdrawal leaves only when the hot wallet holds what it pays (tests that credit a
+ * company through the ledger back that credit on chain with this). */
+export async function fundHotWallet(runtime: LocalRuntime, amount: string): Promise<void> {
+  const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs: 1000, solidifyAfter: 19 });
+  await chain.submitTransfer({
+    contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
+    from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_001),
+    to: await new LocalKeySigner(STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!).address(),
+    amount: parseAmount(amount, 'USDT'),
+  });
 }

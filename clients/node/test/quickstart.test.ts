@@ -68,7 +68,7 @@ describe('the quickstart with @cambio/client', () => {
     const withdrawal = await cambio.withdrawals.create({
       method: 'usdt',
       network: 'tron',
-      address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK',
+      address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui',
       amount: '5',
       reference: 'payout-1',
     });
@@ -128,13 +128,13 @@ describe('the client against the local runtime', () => {
     expect(missing).toMatchObject({ code: 'NOT_FOUND', status: 404, requestId: expect.stringMatching(/\S/) });
 
     const invalid = await cambio.withdrawals
-      .create({ method: 'usdt', network: 'tron', address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK', amount: '1.1234567', reference: 'bad' })
+      .create({ method: 'usdt', network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '1.1234567', reference: 'bad' })
       .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(InvalidRequestError);
     expect(invalid).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, details: [{ path: 'amount', message: expect.any(String) }] });
 
     const refused = await cambio.withdrawals
-      .create({ method: 'usdt', network: 'tron', address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK', amount: '1000000', reference: 'too-much' })
+      .create({ method: 'usdt', network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '1000000', reference: 'too-much' })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RefusedError);
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_BALANCE', status: 422 });

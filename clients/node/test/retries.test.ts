@@ -44,7 +44,7 @@ const withdrawal = {
   method: 'usdt',
   reference: 'payout-1',
   network: 'tron',
-  address: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK',
+  address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui',
   amount: '5.000000',
   fee: '1.000000',
   status: 'pending',

@@ -11,8 +11,8 @@ export interface ChainSettings {
   usdtContract: string;
   /** Cursor name: one per chain and contract. */
   cursorName: string;
-  /** Whether a transfer needs the sender to hold the amount: on TRON yes; the sandbox chain moves
-   * any amount (it does not keep balances to refuse against). */
+  /** Whether a transfer needs the sender to hold the amount: yes on TRON and on the sandbox chain,
+   * which keeps balances as TRON does (functions/adapters/chain/sandbox-balances.ts). */
   enforcesBalances: boolean;
 }
 
@@ -28,15 +28,20 @@ export type Chain = ChainReader &
     trxBalance(address: string): Promise<bigint>;
   };
 
-export function chainFromEnv(db: DynamoDBDocumentClient, tableName: string): { chain: Chain; settings: ChainSettings } {
+export function chainFromEnv(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  options: { hotWallet?: () => Promise<string> } = {},
+): { chain: Chain; settings: ChainSettings } {
   const usdtContract = requireEnv('USDT_CONTRACT');
   const kind = requireEnv('CHAIN_ADAPTER');
   if (kind === 'sandbox') {
     const chain = new SandboxChain(db, tableName, {
       blockIntervalMs: Number(requireEnv('SANDBOX_BLOCK_INTERVAL_MS')),
       solidifyAfter: Number(requireEnv('DEPOSIT_REQUIRED_CONFIRMATIONS')),
+      treasury: options.hotWallet,
     });
-    return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: false } };
+    return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: true } };
   }
   if (kind === 'trongrid') {
     const secretId = optionalEnv('TRONGRID_API_KEY_SECRET');

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { tronAddressFromHex, tronAddressFromPublicKey } from '#domain/tron-address';
 import { toBigInt } from '../dynamo/client.ts';
 import { ENTITY, keys } from '../dynamo/keys.ts';
+import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem, type BalanceMove } from './sandbox-balances.ts';
 
 /**
  * A TRON stand-in whose blocks are a function of time and whose transfers live in DynamoDB, so the
@@ -20,6 +22,9 @@ export interface SandboxChainOptions {
   solidifyAfter: number;
   /** The clock; tests move it to produce blocks at once. */
   now?: () => number;
+  /** The hot wallet's address: granted SANDBOX_TREASURY_TRX_SUN of TRX once, before the first
+   * broadcast, as an operator funds a hot wallet (functions/adapters/chain/sandbox-balances.ts). */
+  treasury?: () => Promise<string>;
 }
 
 export interface SandboxTransferInput {
@@ -29,8 +34,16 @@ export interface SandboxTransferInput {
   amount: bigint;
   /** The receipt the transaction gets: SUCCESS unless a test wants a failed one. */
   result?: ReceiptResult;
-  /** A broadcast transaction keeps its own id; a sandbox:pay transfer gets a random one. */
-  txHash?: string;
+}
+
+/** How a broadcast transaction is executed: who pays, what, and the TRX fee it burns. */
+interface Execution {
+  txHash: string;
+  /** The sender's debit is checked against its balance (a transaction Cambio signed). */
+  checked: boolean;
+  feeSun: bigint;
+  /** Extra items written in the same transaction (the treasury grant's marker). */
+  extra?: Record<string, unknown>[];
 }
 
 /**
@@ -46,9 +59,14 @@ export const SANDBOX_TRX = 'TRX';
 
 const TRC20_TRANSFER_SELECTOR = 'a9059cbb';
 
+/** Where the treasury's TRX comes from: TRON's zero address stands for the world outside the sandbox. */
+const OUTSIDE_WORLD = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
+
 export class SandboxChain implements ChainReader {
   private genesisMs: number | undefined;
+  private treasuryGranted = false;
   private readonly now: () => number;
+  private readonly balanceBook: SandboxBalances;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -56,6 +74,7 @@ export class SandboxChain implements ChainReader {
     private readonly options: SandboxChainOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.balanceBook = new SandboxBalances(db, tableName);
   }
 
   async latestBlock(): Promise<ChainBlock> {
@@ -118,43 +137,68 @@ export class SandboxChain implements ChainReader {
     return receipt && receipt.blockNumber <= (await this.solidifiedBlock()).number ? receipt : null;
   }
 
-  /** Puts a token transfer into the next block, as a wallet's broadcast would. */
+  /** Puts a token transfer from the outside world into the next block, as a customer's wallet
+   * would send it: the recipient is credited (unless `result` fails it), the payer not modelled. */
   async submitTransfer(input: SandboxTransferInput): Promise<{ txHash: string; blockNumber: number }> {
-    const txHash = input.txHash ?? randomBytes(32).toString('hex');
+    const outcome = await this.record(input, input.result ?? 'SUCCESS', { txHash: randomBytes(32).toString('hex'), checked: false, feeSun: 0n });
+    if (outcome === 'duplicate') throw new Error('random transaction id collided');
+    return outcome;
+  }
+
+  /**
+   * Writes the transfer, its receipt and the balances it moves in one DynamoDB transaction, in the
+   * next block. A checked debit the sender cannot cover is executed as TRON would: mined REVERT
+   * (USDT short: the fee still burns) or OUT_OF_ENERGY (TRX short for the fee: nothing moves).
+   */
+  private async record(input: SandboxTransferInput, result: ReceiptResult, execution: Execution): Promise<{ txHash: string; blockNumber: number } | 'duplicate'> {
+    const { txHash } = execution;
     const blockNumber = (await this.latestNumber()) + 1;
     const createdAt = new Date(this.now()).toISOString();
-    await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: {
-                ...keys.sandboxTransfer(blockNumber, txHash, 0),
-                type: ENTITY.sandboxTransfer,
-                txHash,
-                eventIndex: 0,
-                blockNumber,
-                contract: input.contract,
-                from: input.from,
-                to: input.to,
-                amount: input.amount,
-                createdAt,
-              },
-            },
-          },
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: { ...keys.sandboxTransaction(txHash), type: ENTITY.sandboxTransaction, txHash, blockNumber, result: input.result ?? 'SUCCESS', createdAt },
-              // One transaction per id, as on TRON: a rebroadcast cannot add a second transfer.
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-        ],
-      }),
-    );
-    return { txHash, blockNumber };
+    // The outside world's wallets are not modelled: only the recipient of its payment moves.
+    const moves = this.moves(input, result, execution.feeSun).filter((move) => execution.checked || move.address !== input.from);
+    const items = [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.sandboxTransfer(blockNumber, txHash, 0), type: ENTITY.sandboxTransfer, txHash, eventIndex: 0, blockNumber, contract: input.contract, from: input.from, to: input.to, amount: input.amount, createdAt },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.sandboxTransaction(txHash), type: ENTITY.sandboxTransaction, txHash, blockNumber, result, moves, createdAt },
+          // One transaction per id, as on TRON: a rebroadcast cannot add a second transfer.
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      ...moves.map((move) => moveItem(this.tableName, move, execution.checked)),
+      ...(execution.extra ?? []).map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      return { txHash, blockNumber };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const failed = (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failed === 1) return 'duplicate';
+      const move = moves[failed - 2];
+      if (!move) throw error;
+      if (input.contract === SANDBOX_TRX) throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: balance is not sufficient');
+      // The fee's TRX is short: nothing happens but the failed receipt. The token is short: REVERT.
+      if (move.contract === SANDBOX_TRX) return result === 'OUT_OF_ENERGY' ? Promise.reject(error) : this.record(input, 'OUT_OF_ENERGY', { ...execution, feeSun: 0n });
+      return result === 'REVERT' ? Promise.reject(error) : this.record(input, 'REVERT', execution);
+    }
+  }
+
+  /** The balance changes a transfer makes: the amount (when it succeeds) and the fee burnt. */
+  private moves(input: SandboxTransferInput, result: ReceiptResult, feeSun: bigint): BalanceMove[] {
+    const moves: BalanceMove[] = [];
+    const trxOut = input.contract === SANDBOX_TRX && result === 'SUCCESS' ? input.amount : 0n;
+    if (result === 'SUCCESS' && input.contract !== SANDBOX_TRX) moves.push({ contract: input.contract, address: input.from, delta: String(-input.amount) });
+    // TRX amount and fee come off one item: DynamoDB allows one operation per item in a transaction.
+    if (feeSun + trxOut > 0n) moves.push({ contract: SANDBOX_TRX, address: input.from, delta: String(-(feeSun + trxOut)) });
+    if (result === 'SUCCESS') moves.push({ contract: input.contract, address: input.to, delta: String(input.amount) });
+    return moves;
   }
 
   /**
@@ -188,47 +232,50 @@ export class SandboxChain implements ChainReader {
     if ((tx.raw_data?.expiration ?? 0) <= this.now()) throw new BroadcastRefused('TRANSACTION_EXPIRATION_ERROR');
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txId), ConsistentRead: true }));
     if (Item) return 'duplicate';
+    await this.grantTreasury();
     const to = isTrx ? tronAddressFromHex(call.to_address!) : tronAddressFromHex(`41${call.data!.slice(8 + 24, 8 + 64)}`);
-    try {
-      await this.submitTransfer({
-        txHash: txId,
-        contract: isTrx ? SANDBOX_TRX : tronAddressFromHex(call.contract_address!),
-        from: owner,
-        to,
-        amount: isTrx ? BigInt(call.amount!) : BigInt(`0x${call.data!.slice(8 + 64)}`),
-        result: to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS',
-      });
-      return 'accepted';
-    } catch (error) {
-      if ((error as Error).name === 'TransactionCanceledException') return 'duplicate';
-      throw error;
-    }
+    const transfer = {
+      contract: isTrx ? SANDBOX_TRX : tronAddressFromHex(call.contract_address!),
+      from: owner,
+      to,
+      amount: isTrx ? BigInt(call.amount!) : BigInt(`0x${call.data!.slice(8 + 64)}`),
+    };
+    const execution = { txHash: txId, checked: true, feeSun: isTrx ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.trc20TransferSun };
+    const outcome = await this.record(transfer, to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution);
+    return outcome === 'duplicate' ? 'duplicate' : 'accepted';
   }
 
-  /**
-   * What each address holds of `contract` on the sandbox chain, from its successful mined
-   * transfers. The sandbox does not refuse a transfer for want of funds: this is bookkeeping for
-   * sweeps and reconciliation, not a balance check.
-   */
+  /** The hot wallet's TRX, granted once per chain (a marker item makes it once across processes). */
+  private async grantTreasury(): Promise<void> {
+    if (this.treasuryGranted || !this.options.treasury) return;
+    const address = await this.options.treasury();
+    const marker = { ...keys.sandboxTreasuryGrant(address), type: ENTITY.sandboxTreasuryGrant, address, amountSun: SANDBOX_TREASURY_TRX_SUN };
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTreasuryGrant(address), ConsistentRead: true }));
+    if (!Item) {
+      try {
+        await this.record({ contract: SANDBOX_TRX, from: OUTSIDE_WORLD, to: address, amount: SANDBOX_TREASURY_TRX_SUN }, 'SUCCESS', {
+          txHash: randomBytes(32).toString('hex'),
+          checked: false,
+          feeSun: 0n,
+          extra: [marker],
+        });
+      } catch (error) {
+        // Another process granted it first: its marker refused ours.
+        if (!(error instanceof TransactionCanceledException)) throw error;
+      }
+    }
+    this.treasuryGranted = true;
+  }
+
+  /** What each address holds of `contract` on the sandbox chain (the payers of the outside world aside). */
   async balances(contract: string): Promise<Map<string, bigint>> {
-    const latest = await this.latestNumber();
-    const all = await this.transfers(contract, 0, latest);
-    const failed = new Set<string>();
-    for (const transfer of all) {
-      const receipt = await this.receipt(transfer.txHash);
-      if (receipt?.result !== 'SUCCESS') failed.add(transfer.txHash);
-    }
-    const balances = new Map<string, bigint>();
-    for (const transfer of all) {
-      if (failed.has(transfer.txHash)) continue;
-      balances.set(transfer.to, (balances.get(transfer.to) ?? 0n) + transfer.amount);
-      balances.set(transfer.from, (balances.get(transfer.from) ?? 0n) - transfer.amount);
-    }
-    return balances;
+    await this.genesis();
+    return this.balanceBook.all(contract);
   }
 
   async tokenBalance(contract: string, address: string): Promise<bigint> {
-    return (await this.balances(contract)).get(address) ?? 0n;
+    await this.genesis();
+    return this.balanceBook.of(contract, address);
   }
 
   /** TRX held by an address, in sun (the sandbox keeps TRX as a token of its own). */
@@ -248,6 +295,36 @@ export class SandboxChain implements ChainReader {
     if (!Item) return;
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.sandboxTransfer(Number(toBigInt(Item.blockNumber)), txHash, 0) }));
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash) }));
+    await this.balanceBook.undo((Item.moves as BalanceMove[] | undefined) ?? []);
+  }
+
+  /**
+   * A chain made before balances were kept (local .data of an earlier version): its balances are
+   * computed once from its history — every successful transfer, payer debited — and kept since.
+   */
+  private async keepBalances(): Promise<void> {
+    const latest = await this.latestNumber();
+    const byContract = new Map<string, Map<string, bigint>>();
+    const contracts = new Set<string>();
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'SANDBOX_TRANSFERS' }, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
+      for (const item of page.Items ?? []) contracts.add(item.contract as string);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    for (const contract of contracts) {
+      const balances = new Map<string, bigint>();
+      for (const transfer of await this.transfers(contract, 0, latest)) {
+        if ((await this.receipt(transfer.txHash))?.result !== 'SUCCESS') continue;
+        balances.set(transfer.to, (balances.get(transfer.to) ?? 0n) + transfer.amount);
+        balances.set(transfer.from, (balances.get(transfer.from) ?? 0n) - transfer.amount);
+      }
+      byContract.set(contract, balances);
+    }
+    await this.balanceBook.rebuild(byContract);
+    await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: keys.sandboxGenesis(), UpdateExpression: 'SET balancesKept = :kept', ExpressionAttributeValues: { ':kept': true } }));
   }
 
   private block(number: number): ChainBlock {
@@ -267,13 +344,17 @@ export class SandboxChain implements ChainReader {
   private async genesis(): Promise<number> {
     if (this.genesisMs !== undefined) return this.genesisMs;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxGenesis(), ConsistentRead: true }));
-    if (Item) return (this.genesisMs = Number(toBigInt(Item.genesisMs)));
+    if (Item) {
+      this.genesisMs = Number(toBigInt(Item.genesisMs));
+      if (!Item.balancesKept) await this.keepBalances();
+      return this.genesisMs;
+    }
     const genesisMs = this.now();
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...keys.sandboxGenesis(), type: ENTITY.sandboxGenesis, genesisMs, createdAt: new Date(genesisMs).toISOString() },
+          Item: { ...keys.sandboxGenesis(), type: ENTITY.sandboxGenesis, genesisMs, balancesKept: true, createdAt: new Date(genesisMs).toISOString() },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
       );

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { TronWeb } from 'tronweb';
 import type { ChainReader } from '#domain/chain';
 import type { TransferBuilder, UnsignedTransfer } from '#domain/withdrawal-sending';
@@ -19,6 +20,20 @@ export interface TronTransferBuilderOptions {
  * declared failed, and its funds returned, within minutes.
  */
 export const TRANSACTION_LIFETIME_MS = 5 * 60_000;
+
+/**
+ * The last timestamp this process gave a transaction. A transaction's id is the hash of its raw
+ * data, so two equal payouts (same sender, recipient and amount) built against one reference block
+ * would be one transaction: each gets a timestamp of its own, strictly increasing in this process
+ * and spread by a random offset across processes. Uniqueness is then enforced by the claim on the
+ * id (functions/domain/payouts.ts), which makes a colliding payout sign afresh.
+ */
+let lastTimestamp = 0;
+
+function uniqueTimestamp(blockTime: number): number {
+  lastTimestamp = Math.max(blockTime + randomInt(1000), lastTimestamp + 1);
+  return lastTimestamp;
+}
 
 // txLocal with a blockHeader never calls the node; the host is required by the constructor only.
 const offline = new TronWeb({ fullHost: 'http://127.0.0.1:9' });
@@ -67,7 +82,7 @@ export class TronTransferBuilder implements TransferBuilder {
       ref_block_bytes: (block.number & 0xffff).toString(16).padStart(4, '0'),
       ref_block_hash: block.hash.slice(16, 32),
       expiration: blockTime + TRANSACTION_LIFETIME_MS,
-      timestamp: blockTime,
+      timestamp: uniqueTimestamp(blockTime),
     };
   }
 }

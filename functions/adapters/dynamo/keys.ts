@@ -79,6 +79,15 @@ export const keys = {
   finishedSweep: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),
   finishedSweepsOf: (address: string) => ({ PK: `SWEEP#${address}`, skPrefix: 'FINISHED#' }),
   addressIndexCounter: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
+  /** Which payout a signed transaction id belongs to: created once, before the broadcast, so no
+   * two payouts can ever share one transaction (functions/domain/payouts.ts). */
+  transactionClaim: (txId: string) => ({ PK: `TX_CLAIM#${txId}`, SK: 'CLAIM' }),
+  /** The sandbox chain's token balances: one partition per token contract (TRX included), an
+   * item per address, moved in the same transaction as the transfer that changes them. */
+  sandboxBalance: (contract: string, address: string) => ({ PK: `SANDBOX_BALANCE#${contract}`, SK: address }),
+  sandboxBalancesOf: (contract: string) => ({ PK: `SANDBOX_BALANCE#${contract}`, skPrefix: '' }),
+  /** The one-time TRX grant to the sandbox hot wallet (its treasury), so fees and top-ups can be paid. */
+  sandboxTreasuryGrant: (address: string) => ({ PK: 'SANDBOX_CHAIN', SK: `TREASURY_GRANT#${address}` }),
 
   quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),
   quotesOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'QUOTE#' }),
@@ -129,6 +138,9 @@ export const ENTITY = {
   sandboxGenesis: 'SandboxGenesis',
   sandboxTransfer: 'SandboxTransfer',
   sandboxTransaction: 'SandboxTransaction',
+  sandboxBalance: 'SandboxBalance',
+  sandboxTreasuryGrant: 'SandboxTreasuryGrant',
+  transactionClaim: 'TransactionClaim',
   quote: 'Quote',
   conversion: 'Conversion',
   idempotency: 'IdempotencyRecord',
@@ -136,3 +148,16 @@ export const ENTITY = {
   webhookCount: 'WebhookCount',
   webhookDelivery: 'WebhookDelivery',
 } as const;
+
+// The local runtime's webhook queues (issue #12, kill -9 losing an event): kept apart from the
+// service's own keys above, as they exist only where SQS does not.
+
+/** Each message of the local runtime's in-process queues, written through so a restart, even a
+ * kill -9, loses none (functions/adapters/dynamo/local-queue-store.ts). One partition per queue.
+ * Never written in AWS, where the messages live in SQS. */
+export const localQueueKeys = {
+  message: (queue: string, messageId: string) => ({ PK: `LOCAL_QUEUE#${queue}`, SK: `MESSAGE#${messageId}` }),
+  messagesOf: (queue: string) => ({ PK: `LOCAL_QUEUE#${queue}`, skPrefix: 'MESSAGE#' }),
+};
+
+export const LOCAL_QUEUE_MESSAGE = 'LocalQueueMessage';

@@ -3,7 +3,9 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import type { Sweep, SweepCandidate, SweepStore } from '#domain/sweeps';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
+import { sweepOwner } from '#domain/payouts';
 import { MoneyTransaction } from './transaction.ts';
+import { claimIn } from './transaction-claims.ts';
 
 type Item = Record<string, unknown>;
 class StaleSweep extends Error {}
@@ -75,12 +77,17 @@ export class DynamoSweepStore implements SweepStore {
       ? { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: () => new StaleSweep() }
       : { condition: 'attribute_not_exists(PK)', onFailed: () => new StaleSweep() };
     const tx = new MoneyTransaction(this.tableName);
+    // The guard on the sweep goes first, so a stale sweep reads as stale, not as a taken id.
+    const claims: [string, 'top-up' | 'sweep'][] = [];
+    if (after.topUpTxHash && after.topUpTxHash !== before?.topUpTxHash) claims.push([after.topUpTxHash, 'top-up']);
+    if (after.sweepTxHash && after.sweepTxHash !== before?.sweepTxHash) claims.push([after.sweepTxHash, 'sweep']);
     if (after.status === 'done' || after.status === 'failed') {
       // Finished: it moves to the address's history, and the address may be swept again.
       tx.deleteWhere(open, guard).put(sweepItem.toItem(after, keys.finishedSweep(after.address, after.createdAt)));
     } else {
       tx.put(sweepItem.toItem(after, open), guard);
     }
+    for (const [txId, step] of claims) claimIn(tx, txId, sweepOwner(after.address, after.createdAt, step), after.updatedAt);
     try {
       await tx.commit(this.db);
       return true;

@@ -4,7 +4,9 @@ import type { LedgerEntry } from '#domain/ledger';
 import type { WithdrawalSendingStore } from '#domain/withdrawal-sending';
 import type { Withdrawal } from '#domain/withdrawals';
 import { keys } from './keys.ts';
+import { withdrawalOwner } from '#domain/payouts';
 import { MoneyTransaction } from './transaction.ts';
+import { claimIn } from './transaction-claims.ts';
 import { withdrawalItem } from './withdrawal-store.ts';
 
 class StaleWithdrawal extends Error {}
@@ -36,6 +38,7 @@ export class DynamoWithdrawalSendingStore implements WithdrawalSendingStore {
       values: { ':status': before.status, ':updatedAt': before.updatedAt },
       onFailed: () => new StaleWithdrawal(),
     });
+    if (after.txHash && after.txHash !== before.txHash) claimIn(tx, after.txHash, withdrawalOwner(after.id), after.updatedAt);
     if (change.entry) tx.ledger(change.entry, () => new Error(`Locked balance below withdrawal ${before.id}: the ledger is inconsistent`));
     if (change.event) tx.event(change.event);
     try {

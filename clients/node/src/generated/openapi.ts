@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Create a withdrawal
-         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`).
+         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -1315,7 +1315,7 @@ export interface operations {
                  * @example {
                  *       "method": "usdt",
                  *       "network": "tron",
-                 *       "address": "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK",
+                 *       "address": "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui",
                  *       "amount": "5.00",
                  *       "reference": "payout-1001"
                  *     }

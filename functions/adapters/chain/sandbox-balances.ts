@@ -1,0 +1,109 @@
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { toBigInt } from '../dynamo/client.ts';
+import { ENTITY, keys } from '../dynamo/keys.ts';
+
+/**
+ * What the sandbox chain models of TRON's accounts, so the sender and the sweeper meet there what
+ * they meet on TRON (issue #12): every address's USDT (TRC-20) and TRX, moved in the same DynamoDB
+ * transaction as the transfer that moves them.
+ *
+ * - A transaction Cambio signs and broadcasts is executed like TRON executes it: a TRC-20 transfer
+ *   burns SANDBOX_FEES.trc20TransferSun of the sender's TRX (energy) and moves the USDT; without
+ *   the USDT it is mined with receipt REVERT (the fee still burns); without the TRX for the fee it
+ *   is mined with OUT_OF_ENERGY (nothing moves). A TRX transfer burns SANDBOX_FEES.trxTransferSun
+ *   (bandwidth and activation) and is refused at broadcast when the sender cannot cover amount and
+ *   fee, as TRON's node refuses it (CONTRACT_VALIDATE_ERROR).
+ * - A transfer submitted directly (`npm run sandbox:pay`, tests) is the outside world paying in:
+ *   the payer's wallet is not modelled, only the recipient is credited.
+ * - The hot wallet, Cambio's treasury, gets SANDBOX_TREASURY_TRX_SUN of TRX once, as an operator
+ *   funds a hot wallet before it pays fees. It gets no USDT: its USDT comes from swept deposits,
+ *   so locally too a withdrawal waits for the float and reconciliation balances to zero.
+ */
+export const SANDBOX_FEES = {
+  /** ~130k energy at 100 sun: a USDT transfer to an address that holds none (third-party figure, tron-notes.md). */
+  trc20TransferSun: 13_000_000n,
+  /** Bandwidth plus the 1 TRX that activates a new account. */
+  trxTransferSun: 1_100_000n,
+};
+export const SANDBOX_TREASURY_TRX_SUN = 1_000_000n * 1_000_000n;
+
+/** One change a transaction made to a balance, kept on the transaction so a dropped one can be undone. */
+export interface BalanceMove {
+  contract: string;
+  address: string;
+  /** Minor units (sun for TRX), as a decimal string: negative is a debit. */
+  delta: string;
+}
+
+export const balanceItem = {
+  key: (contract: string, address: string) => keys.sandboxBalance(contract, address),
+  amount: (item: Record<string, unknown> | undefined) => (item ? toBigInt(item.amount) : 0n),
+};
+
+/** The TransactWrite item that applies a move; a debit is conditional on the balance covering it. */
+export function moveItem(tableName: string, move: BalanceMove, checked: boolean) {
+  const delta = BigInt(move.delta);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: balanceItem.key(move.contract, move.address),
+      UpdateExpression: 'ADD amount :delta SET #type = :type, contract = :contract, address = :address',
+      ...(checked && delta < 0n && { ConditionExpression: 'amount >= :needed' }),
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: {
+        ':delta': delta,
+        ':type': ENTITY.sandboxBalance,
+        ':contract': move.contract,
+        ':address': move.address,
+        ...(checked && delta < 0n && { ':needed': -delta }),
+      },
+    },
+  };
+}
+
+export class SandboxBalances {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async of(contract: string, address: string): Promise<bigint> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: balanceItem.key(contract, address), ConsistentRead: true }));
+    return balanceItem.amount(Item);
+  }
+
+  /** Every address's balance of `contract`: one partition. */
+  async all(contract: string): Promise<Map<string, bigint>> {
+    const balances = new Map<string, bigint>();
+    const { PK } = keys.sandboxBalancesOf(contract);
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PK }, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
+      for (const item of page.Items ?? []) balances.set(item.address as string, toBigInt(item.amount));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return balances;
+  }
+
+  /** Undoes a dropped transaction's moves (a fork that lost it). */
+  async undo(moves: BalanceMove[]): Promise<void> {
+    for (const move of moves) {
+      const { Update } = moveItem(this.tableName, { ...move, delta: String(-BigInt(move.delta)) }, false);
+      await this.db.send(new UpdateCommand(Update));
+    }
+  }
+
+  /** Writes balances computed from the chain's history (tables made before balances were kept). */
+  async rebuild(balancesByContract: Map<string, Map<string, bigint>>): Promise<void> {
+    const puts = [...balancesByContract].flatMap(([contract, balances]) =>
+      [...balances].map(([address, amount]) => ({
+        PutRequest: { Item: { ...balanceItem.key(contract, address), type: ENTITY.sandboxBalance, contract, address, amount } },
+      })),
+    );
+    for (let i = 0; i < puts.length; i += 25) {
+      await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: puts.slice(i, i + 25) } }));
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactionIdTaken, type PayoutOwner, type TransactionClaims } from '#domain/payouts';
+import { ENTITY, keys } from './keys.ts';
+import type { MoneyTransaction } from './transaction.ts';
+
+/** The TransactionClaim item (keys.transactionClaim): which payout a signed transaction id is. */
+export const transactionClaimItem = {
+  toItem: (txId: string, owner: PayoutOwner, claimedAt: string) => ({
+    ...keys.transactionClaim(txId),
+    type: ENTITY.transactionClaim,
+    txId,
+    owner,
+    claimedAt,
+  }),
+  owner: (item: Record<string, unknown>): PayoutOwner => item.owner as string,
+};
+
+/** Adds the claim to the transaction that stores the signed payout: DynamoDB refuses a second
+ * claim on the id, and the whole write with it. */
+export function claimIn(tx: MoneyTransaction, txId: string, owner: PayoutOwner, claimedAt: string): MoneyTransaction {
+  return tx.create(transactionClaimItem.toItem(txId, owner, claimedAt), () => new TransactionIdTaken(txId));
+}
+
+export class DynamoTransactionClaims implements TransactionClaims {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async ownerOf(txId: string): Promise<PayoutOwner | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.transactionClaim(txId), ConsistentRead: true }));
+    return Item ? transactionClaimItem.owner(Item) : null;
+  }
+
+  async claimIfFree(txId: string, owner: PayoutOwner): Promise<PayoutOwner> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: transactionClaimItem.toItem(txId, owner, this.now().toISOString()),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+      return owner;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return (await this.ownerOf(txId)) ?? owner;
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { QueryCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createCompany } from '#domain/company';
+import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
+import { sendWithdrawals, settleWithdrawals, type SendingDeps, type TransferBuilder, type UnsignedTransfer } from '#domain/withdrawal-sending';
+import { DuplicateOfAnotherPayout, broadcastOwned, withdrawalOwner } from '#domain/payouts';
+import { reconcile, reconciliationReport } from '#domain/reconciliation';
+import { parseAmount } from '#domain/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoWithdrawalStore, withdrawalItem } from '#adapters/dynamo/withdrawal-store';
+import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
+import { SandboxChain, SANDBOX_TRX, BroadcastRefused } from '#adapters/chain/sandbox-chain';
+import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN } from '#adapters/chain/sandbox-balances';
+import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { freshTable } from '../support/dynamo.ts';
+import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+
+/**
+ * Issue #12's critical attack, kept: equal withdrawals (same address, same amount, same block,
+ * one company or several) must each leave as a transaction of their own, and a node's "duplicate"
+ * answer must never pass for another payout's transfer. Run against the sandbox chain, which keeps
+ * balances and refuses duplicates as TRON does, on DynamoDB Local.
+ */
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const BLOCK_MS = 3000;
+const HOT_WALLET_KEY = '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87';
+const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
+const usdt = (value: string) => parseAmount(value, 'USDT');
+const CUSTOMER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 555_555);
+
+let env: Awaited<ReturnType<typeof freshTable>>;
+let clock: number;
+let chain: SandboxChain;
+let withdrawals: DynamoWithdrawalStore;
+let companies: DynamoCompanyStore;
+let claims: DynamoTransactionClaims;
+let deps: SendingDeps;
+let hotWallet: string;
+let builder: TronTransferBuilder;
+
+const now = () => new Date(clock);
+const advanceBlocks = (n: number) => {
+  clock += n * BLOCK_MS;
+};
+
+/** A company with `funds` USDT available, backed by the same USDT on the hot wallet. */
+async function fundedCompany(name: string, funds: string): Promise<string> {
+  const { company } = await createCompany(companies, { name, environment: 'sandbox' }, now());
+  await creditAvailable(env.db, env.tableName, company.id, 'USDT', funds);
+  await chain.submitTransfer({ contract: USDT, from: CUSTOMER, to: hotWallet, amount: usdt(funds) });
+  return company.id;
+}
+
+const withdraw = (companyId: string, to: string, amount: string) =>
+  requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address: to, amount: usdt(amount) }, now());
+
+async function sendAndSettle(): Promise<void> {
+  await sendWithdrawals(deps);
+  advanceBlocks(20);
+  await settleWithdrawals(deps);
+}
+
+/** The USDT transfers the chain holds to `to` with a SUCCESS receipt. */
+async function receivedOnChain(to: string): Promise<{ txHash: string; amount: bigint }[]> {
+  const { Items = [] } = await env.db.send(
+    new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'PK = :pk', FilterExpression: '#to = :to AND contract = :usdt', ExpressionAttributeNames: { '#to': 'to' }, ExpressionAttributeValues: { ':pk': 'SANDBOX_TRANSFERS', ':to': to, ':usdt': USDT } }),
+  );
+  const received: { txHash: string; amount: bigint }[] = [];
+  for (const item of Items) {
+    if ((await chain.receipt(item.txHash as string))?.result === 'SUCCESS') received.push({ txHash: item.txHash as string, amount: BigInt(item.amount.toString()) });
+  }
+  return received;
+}
+
+const freshDestination = () => deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 700_000 + Math.floor(Math.random() * 100_000));
+
+beforeAll(async () => {
+  env = await freshTable();
+  withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+  companies = new DynamoCompanyStore(env.db, env.tableName);
+  claims = new DynamoTransactionClaims(env.db, env.tableName);
+  clock = Date.parse('2026-11-23T00:00:00.000Z');
+  const signer = new LocalKeySigner(HOT_WALLET_KEY);
+  hotWallet = await signer.address();
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => signer.address() });
+  advanceBlocks(50);
+  deps = {
+    chain,
+    builder: (builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 })),
+    broadcaster: chain,
+    signer,
+    store: new DynamoWithdrawalSendingStore(env.db, env.tableName),
+    claims,
+    hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet),
+    now,
+  };
+});
+
+describe('equal payouts are distinct transfers on chain', () => {
+  it('3 × "2" and 2 × "1.5" USDT to one address in one block: 5 transfers, 9 USDT received, each withdrawal its own txHash', async () => {
+    const companyId = await fundedCompany('Equal Co', '100');
+    const to = freshDestination();
+    const created = [];
+    for (const amount of ['2', '2', '2', '1.5', '1.5']) created.push(await withdraw(companyId, to, amount));
+    await sendAndSettle();
+
+    const settled = await Promise.all(created.map((w) => getWithdrawal(withdrawals, companyId, w.id)));
+    expect(settled.map((w) => w.status)).toEqual(Array(5).fill('completed'));
+    expect(new Set(settled.map((w) => w.txHash)).size).toBe(5);
+    const received = await receivedOnChain(to);
+    expect(received).toHaveLength(5);
+    expect(received.reduce((sum, t) => sum + t.amount, 0n)).toBe(usdt('9'));
+    for (const withdrawal of settled) expect(await claims.ownerOf(withdrawal.txHash!)).toBe(withdrawalOwner(withdrawal.id));
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('20 identical withdrawals from two companies to one address in one block: 20 transfers, 20 × the amount received', async () => {
+    const a = await fundedCompany('Twin A', '100');
+    const b = await fundedCompany('Twin B', '100');
+    const to = freshDestination();
+    const created: [string, Withdrawal][] = [];
+    for (let i = 0; i < 10; i++) {
+      created.push([a, await withdraw(a, to, '3')]);
+      created.push([b, await withdraw(b, to, '3')]);
+    }
+    await sendAndSettle();
+
+    const settled = await Promise.all(created.map(([companyId, w]) => getWithdrawal(withdrawals, companyId, w.id)));
+    expect(settled.every((w) => w.status === 'completed')).toBe(true);
+    expect(new Set(settled.map((w) => w.txHash)).size).toBe(20);
+    const received = await receivedOnChain(to);
+    expect(received).toHaveLength(20);
+    expect(received.reduce((sum, t) => sum + t.amount, 0n)).toBe(usdt('60'));
+  });
+
+  it('a transaction id already claimed by another payout is refused by DynamoDB and the second withdrawal signs afresh', async () => {
+    const companyId = await fundedCompany('Collision Co', '50');
+    const to = freshDestination();
+    // Two senders in two processes can build the same bytes: replay the first transaction once.
+    let first: UnsignedTransfer | undefined;
+    let replays = 0;
+    const colliding: TransferBuilder = {
+      usdtTransfer: async (input) => {
+        const built = await deps.builder.usdtTransfer(input);
+        if (!first) return (first = built);
+        if (replays++ === 0) return first;
+        return built;
+      },
+    };
+    const [one, two] = [await withdraw(companyId, to, '4'), await withdraw(companyId, to, '4')];
+    await sendWithdrawals({ ...deps, builder: colliding });
+    advanceBlocks(20);
+    await settleWithdrawals(deps);
+
+    expect(replays).toBeGreaterThanOrEqual(1);
+    const [w1, w2] = await Promise.all([one, two].map((w) => getWithdrawal(withdrawals, companyId, w.id)));
+    expect(w1!.txHash).not.toBe(w2!.txHash);
+    expect([w1!.status, w2!.status]).toEqual(['completed', 'completed']);
+    expect((await receivedOnChain(to)).reduce((sum, t) => sum + t.amount, 0n)).toBe(usdt('8'));
+  });
+
+  it("a node's duplicate answer for another payout's id is not taken as sent: the withdrawal gets its own transaction", async () => {
+    const companyId = await fundedCompany('Collapsed Co', '50');
+    const to = freshDestination();
+    const owner = await withdraw(companyId, to, '5');
+    await sendWithdrawals(deps);
+    const sent = await getWithdrawal(withdrawals, companyId, owner.id);
+
+    // A withdrawal stored (as before claims existed) with the other one's signed transaction.
+    const victim = await withdraw(companyId, to, '5');
+    const collapsed: Withdrawal = { ...victim, status: 'processing', txHash: sent.txHash, transaction: { ...sent.transaction!, broadcastAt: null }, updatedAt: now().toISOString() };
+    await env.db.send(new PutCommand({ TableName: env.tableName, Item: withdrawalItem.toItem(collapsed) }));
+
+    const signed = JSON.parse(sent.transaction!.signed) as Record<string, unknown>;
+    await expect(broadcastOwned(chain, claims, signed, withdrawalOwner(victim.id))).rejects.toBeInstanceOf(DuplicateOfAnotherPayout);
+    expect(await broadcastOwned(chain, claims, signed, withdrawalOwner(owner.id))).toBe('rebroadcast');
+
+    // The settling run rebroadcasts the victim's stored transaction, hears "duplicate" for an id
+    // it does not own, and signs it a transaction of its own instead of counting it sent.
+    await settleWithdrawals(deps);
+    const resigned = await getWithdrawal(withdrawals, companyId, victim.id);
+    expect(resigned.txHash).not.toBe(sent.txHash);
+    expect(await claims.ownerOf(resigned.txHash!)).toBe(withdrawalOwner(victim.id));
+    await settleWithdrawals(deps);
+    advanceBlocks(20);
+    await settleWithdrawals(deps);
+    expect((await getWithdrawal(withdrawals, companyId, victim.id)).status).toBe('completed');
+    const received = await receivedOnChain(to);
+    expect(received).toHaveLength(2);
+    expect(received.reduce((sum, t) => sum + t.amount, 0n)).toBe(usdt('10'));
+  });
+});
+
+describe('the sandbox chain executes what Cambio broadcasts as TRON does', () => {
+  const signedTransfer = async (signer: LocalKeySigner, to: string, amount: bigint) => {
+    const unsigned = await deps.builder.usdtTransfer({ from: await signer.address(), to, amount });
+    const signature = await signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
+    return { txId: unsigned.txId, signed: { ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] } };
+  };
+
+  it('more USDT than the sender holds: mined REVERT, no USDT moves, the fee burns; an exact duplicate is refused as a duplicate', async () => {
+    const signer = new LocalKeySigner('3'.repeat(64));
+    const sender = await signer.address();
+    await chain.submitTransfer({ contract: USDT, from: CUSTOMER, to: sender, amount: usdt('5') });
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: CUSTOMER, to: sender, amount: 50_000_000n });
+    const to = freshDestination();
+
+    const { txId, signed } = await signedTransfer(signer, to, usdt('6'));
+    expect(await chain.broadcast(signed)).toBe('accepted');
+    expect(await chain.broadcast(signed)).toBe('duplicate');
+    advanceBlocks(1);
+    expect(await chain.receipt(txId)).toMatchObject({ result: 'REVERT' });
+    expect(await chain.tokenBalance(USDT, sender)).toBe(usdt('5'));
+    expect(await chain.tokenBalance(USDT, to)).toBe(0n);
+    expect(await chain.trxBalance(sender)).toBe(50_000_000n - SANDBOX_FEES.trc20TransferSun);
+
+    const covered = await signedTransfer(signer, to, usdt('5'));
+    await chain.broadcast(covered.signed);
+    advanceBlocks(1);
+    expect(await chain.receipt(covered.txId)).toMatchObject({ result: 'SUCCESS' });
+    expect(await chain.tokenBalance(USDT, to)).toBe(usdt('5'));
+    expect(await chain.trxBalance(sender)).toBe(50_000_000n - 2n * SANDBOX_FEES.trc20TransferSun);
+  });
+
+  it('without the TRX for the fee: mined OUT_OF_ENERGY, nothing moves; a TRX transfer it cannot cover is refused', async () => {
+    const signer = new LocalKeySigner('4'.repeat(64));
+    const sender = await signer.address();
+    await chain.submitTransfer({ contract: USDT, from: CUSTOMER, to: sender, amount: usdt('5') });
+    const { txId, signed } = await signedTransfer(signer, freshDestination(), usdt('1'));
+    await chain.broadcast(signed);
+    advanceBlocks(1);
+    expect(await chain.receipt(txId)).toMatchObject({ result: 'OUT_OF_ENERGY' });
+    expect(await chain.tokenBalance(USDT, sender)).toBe(usdt('5'));
+
+    const trx = await builder.trxTransfer({ from: sender, to: freshDestination(), amountSun: 1_000_000 });
+    const signature = await signer.signTransactionId(Buffer.from(trx.txId, 'hex'));
+    await expect(chain.broadcast({ ...trx.transaction, signature: [Buffer.from(signature).toString('hex')] })).rejects.toBeInstanceOf(BroadcastRefused);
+  });
+
+  it("the hot wallet's TRX comes from one treasury grant; its USDT only from what was paid in", async () => {
+    expect(await chain.trxBalance(hotWallet)).toBeLessThan(SANDBOX_TREASURY_TRX_SUN);
+    expect(await chain.trxBalance(hotWallet)).toBeGreaterThan(SANDBOX_TREASURY_TRX_SUN - 1_000_000_000n);
+  });
+});
+
+describe('reconcile names the way it is off', () => {
+  it('a surplus beyond dust is a mismatch, as a shortfall is; dust is not', () => {
+    const base = { depositAddressesUsdt: 0n, companiesUsdt: usdt('100'), treasuryUsdt: 0n, inFlightUsdt: 0n };
+    const surplus = reconcile({ ...base, hotWalletUsdt: usdt('103.5') });
+    expect(surplus.mismatch).toBe('surplus');
+    expect(reconciliationReport(surplus)).toContain('MISMATCH: 3.500000 USDT (surplus)');
+    expect(reconcile({ ...base, hotWalletUsdt: usdt('96') }).mismatch).toBe('shortfall');
+    expect(reconcile({ ...base, hotWalletUsdt: usdt('100.000001') })).toMatchObject({ mismatch: null, balanced: false });
+  });
+});
