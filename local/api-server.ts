@@ -50,7 +50,8 @@ interface CompiledRoute {
 export interface LocalApiOptions {
   config: StageConfig;
   routes?: readonly RouteSpec[];
-  /** The dashboard's API; defaults to DASHBOARD_ROUTES (an empty list leaves it out). */
+  /** The dashboard's API; defaults to DASHBOARD_ROUTES, or to none when `routes` is given (a test
+   * serving a few /v1 routes needs no user pool). */
   dashboardRoutes?: readonly (RouteSpec & { auth: 'public' | 'session' })[];
   /** The built dashboard app's folder, served at /dashboard/; null serves none. */
   dashboardAppDir?: string | null;
@@ -70,7 +71,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
   const routes: CompiledRoute[] = [];
   const specs = [
     ...(options.routes ?? ROUTES).map((spec) => ({ spec, auth: 'apiKey' as const })),
-    ...(options.dashboardRoutes ?? DASHBOARD_ROUTES).map((spec) => ({ spec, auth: spec.auth })),
+    ...(options.dashboardRoutes ?? (options.routes ? [] : DASHBOARD_ROUTES)).map((spec) => ({ spec, auth: spec.auth })),
   ];
   for (const { spec, auth } of specs) {
     const parameterNames: string[] = [];
