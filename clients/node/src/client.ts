@@ -21,8 +21,10 @@ import type {
   WebhookParams,
   Withdrawal,
 } from './types.ts';
+import packageJson from '../package.json' with { type: 'json' };
 
-export const VERSION = '0.1.0';
+/** This package's version, as its package.json says, sent in every User-Agent. */
+export const VERSION: string = packageJson.version;
 
 /** Where the base URL comes from, for the errors that ask for one. There is no default host:
  * the API has no custom domain, each stage is reached at its own API Gateway URL
