@@ -1,6 +1,7 @@
 import { checkWebhookUrl, UrlRefusedError, type CheckedTarget, type Resolver, type UrlPolicy } from './webhook-url.ts';
 import { openSigningSecret, type WebhookSecretSealer } from './webhook-secrets.ts';
 import { signWebhook, subscribesTo, type Webhook } from './webhooks.ts';
+import { parseRetryAfter } from './retry.ts';
 
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery), in two steps joined by
@@ -235,8 +236,8 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   if (message.attempt <= schedule.length) {
     const random = deps.random ?? Math.random;
     let delayMs = Math.round(schedule[message.attempt - 1]! * (1 - settings.jitter + 2 * settings.jitter * random()));
-    const retryAfterMs = 'statusCode' in result ? parseRetryAfter(result.retryAfter, now) : null;
-    if (retryAfterMs !== null) delayMs = Math.max(delayMs, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+    const retryAfterMs = 'statusCode' in result ? parseRetryAfter(result.retryAfter, now) : undefined;
+    if (retryAfterMs !== undefined) delayMs = Math.max(delayMs, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
     const notBefore = new Date(now.getTime() + delayMs).toISOString();
     // Recorded before the next try is queued: if the queue fails, this message comes back and is
     // tried again rather than lost.
@@ -248,15 +249,6 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now);
   await deps.queue.sendToDeadLetter(message, reason);
   return 'dead-lettered';
-}
-
-/** `Retry-After`: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | null | undefined, now: Date): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? null : Math.max(0, date - now.getTime());
 }
 
 /** `5s,5m,30m,2h` (or `50ms`) → milliseconds. */

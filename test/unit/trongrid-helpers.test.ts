@@ -1,6 +1,6 @@
 import { TronWeb } from 'tronweb';
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '#adapters/chain/trongrid-chain';
+import { parseRetryAfter } from '#domain/retry';
 import { isTronAddress, tronAddressFromHex } from '#domain/tron-address';
 
 // tronweb is the reference implementation here only (tron-notes, Size).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkWebhookUrl, classifyAddress, UrlRefusedError, type Resolver } from '#domain/webhook-url';
-import { parseRetryAfter, parseRetrySchedule } from '#domain/webhook-delivery';
+import { parseRetrySchedule } from '#domain/webhook-delivery';
+import { parseRetryAfter } from '#domain/retry';
 import { signWebhook } from '#domain/webhooks';
 import { Webhook } from 'standardwebhooks';
 
@@ -148,7 +149,7 @@ describe('retry settings', () => {
     const now = new Date('2026-01-01T00:00:00Z');
     expect(parseRetryAfter('120', now)).toBe(120_000);
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:01:00 GMT', now)).toBe(60_000);
-    expect(parseRetryAfter('soon', now)).toBeNull();
-    expect(parseRetryAfter(null, now)).toBeNull();
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryC
 import { validationFailed } from '#domain/errors';
 import { isId, type IdKind } from '#domain/ids';
 import { inParallel } from '#domain/in-parallel';
+import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
 
 type Item = Record<string, unknown>;
 
@@ -72,9 +73,12 @@ const BATCH_GET_LIMIT = 100;
 /** BatchGets in flight at once: a scan resolves thousands of addresses, and one round trip after
  * another would leave the reading to a single request at a time. */
 const BATCH_GETS_IN_FLIGHT = 4;
+/** DynamoDB leaves keys unprocessed when a partition is throttled; past ~5 s of waiting the caller
+ * fails (and its job runs again) rather than hold a Lambda for as long as throttling lasts. */
+const UNPROCESSED_KEYS_RETRY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 50, maxDelayMs: 1000 };
 
 /** Every item for these keys, 100 per BatchGetItem (DynamoDB's limit), a few requests at a time,
- * retrying unprocessed keys with backoff as DynamoDB asks. Missing items are simply absent. */
+ * retrying unprocessed keys with capped backoff as DynamoDB asks. Missing items are simply absent. */
 export async function batchGetAll(
   db: DynamoDBDocumentClient,
   tableName: string,
@@ -87,8 +91,11 @@ export async function batchGetAll(
   const items: Item[] = [];
   const readChunk = async (chunk: Item[]) => {
     let pending: Item[] | undefined = chunk;
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+    for (let attempt = 1; pending && pending.length > 0; attempt++) {
+      if (attempt > UNPROCESSED_KEYS_RETRY.maxAttempts) {
+        throw new Error(`DynamoDB left ${pending.length} keys unprocessed after ${UNPROCESSED_KEYS_RETRY.maxAttempts} BatchGetItem attempts`);
+      }
+      if (attempt > 1) await sleep(backoffDelay(UNPROCESSED_KEYS_RETRY, attempt - 1));
       const { Responses, UnprocessedKeys } = await db.send(
         new BatchGetCommand({
           RequestItems: {

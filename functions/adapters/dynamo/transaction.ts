@@ -3,6 +3,7 @@ import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCo
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import type { DomainEvent } from '#domain/events';
 import type { Currency } from '#domain/money';
+import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
 import { ENTITY, keys } from './keys.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -14,7 +15,7 @@ export type OnConditionFailed = () => Error | Promise<Error>;
 
 /** DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
  * those are retried, with jitter so 50 racing withdrawals spread out. */
-const CONFLICT_RETRIES = 10;
+const CONFLICT_RETRY: RetryPolicy = { maxAttempts: 11, baseDelayMs: 20, maxDelayMs: 200 };
 
 /**
  * One DynamoDB transaction: the state change, its ledger entry and balance updates, and its event
@@ -164,7 +165,7 @@ export class MoneyTransaction {
   }
 
   async commit(db: DynamoDBDocumentClient): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       try {
         await db.send(new TransactWriteCommand({ TransactItems: this.items }));
         return;
@@ -178,8 +179,8 @@ export class MoneyTransaction {
           throw error;
         }
         const conflictOnly = reasons.length > 0 && reasons.every((reason) => reason.Code === 'None' || reason.Code === 'TransactionConflict');
-        if (!conflictOnly || attempt >= CONFLICT_RETRIES) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+        if (!conflictOnly || attempt >= CONFLICT_RETRY.maxAttempts) throw error;
+        await sleep(backoffDelay(CONFLICT_RETRY, attempt));
       }
     }
   }
