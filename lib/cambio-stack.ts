@@ -38,6 +38,7 @@ import {
   WITHDRAWAL_SENDER,
   lambdaName,
   ROUTES,
+  SESSION_AUTHORIZER,
 } from '../functions/routes.ts';
 import { ApiFunction, retentionDays } from './api-function.ts';
 import { ApiCustomDomain } from './custom-domain.ts';
@@ -49,6 +50,7 @@ import { FailedInvocations, TableBackup } from './safeguards.ts';
 import { CompanyRateLimits } from './rate-limits.ts';
 import type { StageConfig } from './stages.ts';
 import { ApiFirewall } from './waf.ts';
+import { Dashboard } from './dashboard.ts';
 import { WebhookSecrets } from './webhook-secrets.ts';
 
 /** A batch's messages are sent in parallel, each given at most the contract's 15 s. */
@@ -89,6 +91,7 @@ export class CambioStack extends Stack {
   readonly backup: TableBackup;
   /** Every function with its Lambda name, for the per-function alarms. */
   private readonly functions: { name: string; fn: ApiFunction }[] = [];
+  readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: CambioStackProps) {
     super(scope, id, props);
@@ -122,6 +125,8 @@ export class CambioStack extends Stack {
     WebhookSecrets.forStack(this, config.stage);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
+    this.dashboard = new Dashboard(this, 'Dashboard', { config, table: this.table, depositAccountXpub: this.depositAccountXpub(config) });
+    for (const fn of this.dashboard.functions) this.functions.push({ name: fn.node.id, fn });
     const exportCheck = this.financeExportCheck(config);
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
@@ -134,7 +139,7 @@ export class CambioStack extends Stack {
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
       financeExportCheck: exportCheck,
       alarmEmail: settings.alarmEmail,
-      authorizer: this.functions.find(({ name }) => name === lambdaName(AUTHORIZER.handler))!.fn,
+      authorizers: this.functions.filter(({ name }) => name === lambdaName(AUTHORIZER.handler) || name === lambdaName(SESSION_AUTHORIZER.handler)).map(({ fn }) => fn),
       functions: this.functions,
       table: this.table,
       apiLatencyP99Ms: config.safeguards.apiLatencyP99Ms,

@@ -28,8 +28,8 @@ export interface OperationsAlarmsProps {
   webhookDlq: IQueue;
   withdrawalSender: IFunction;
   depositSweeper: IFunction;
-  /** The REQUEST authorizer: its Errors count refusals too, so it has AuthorizerErrors instead. */
-  authorizer: IFunction;
+  /** The REQUEST authorizers (API keys, dashboard sessions): their Errors count refusals too. */
+  authorizers: readonly IFunction[];
   /** The hourly reconcile: a run that throws or times out publishes no shortfall, so it is alarmed on itself. */
   reconcile: IFunction;
   /** Turns events into webhook deliveries: failing, events stay undispatched and no webhook leaves. */
@@ -250,8 +250,8 @@ export class OperationsAlarms extends Construct {
   /**
    * The platform's own signals (README, Alarms): every function throttled or failing, the API's
    * p99 latency, DynamoDB throttling, and the dead-letter queues of the schedules and the stream.
-   * Error alarms skip the functions alarmed by name above, and the authorizer, whose Errors also
-   * count every refused credential (its AuthorizerErrors metric counts real failures).
+   * Error alarms skip the functions alarmed by name above, and the authorizers, whose Errors also
+   * count every refused credential (the API's AuthorizerErrors metric counts real failures).
    */
   private safeguardAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
     const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck]);
@@ -261,7 +261,7 @@ export class OperationsAlarms extends Construct {
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
       });
-      if (alarmedByName.has(fn) || fn === props.authorizer) continue;
+      if (alarmedByName.has(fn) || props.authorizers.includes(fn)) continue;
       alarm(`${name}Errors`, `${name} threw or timed out in two of the last three 5-minute periods (a handler's own refusals are answers, not errors): read its log group.`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
         threshold: 1,
         evaluationPeriods: 3,

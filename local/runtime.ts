@@ -8,6 +8,8 @@ import { STAGES } from '../lib/stages.ts';
 import type { RateLimit } from '#domain/rate-limits';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
+import { startCognitoEmulator } from './cognito-emulator.ts';
+import { DASHBOARD_DIST } from './dashboard-build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
@@ -19,6 +21,10 @@ export interface SandboxCredentials {
 
 export interface LocalRuntime {
   apiUrl: string;
+  /** The dashboard app, or null when it is not built (`npm run build`). */
+  dashboardUrl: string | null;
+  /** The local Cognito emulator (local/cognito-emulator.ts). */
+  cognitoEndpoint: string;
   dynamoEndpoint: string;
   tableName: string;
   sandbox: SandboxCredentials;
@@ -44,6 +50,8 @@ export interface LocalRuntimeOptions {
   webhookIntervalMs?: number;
   /** Each company's rate limit, instead of the local stage's (tests use a small one). */
   companyRateLimit?: RateLimit;
+  /** The built dashboard app to serve at /dashboard/; defaults to dashboard/dist when it exists. */
+  dashboardAppDir?: string | null;
 }
 
 /**
@@ -54,12 +62,14 @@ export interface LocalRuntimeOptions {
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   let dynamo: DynamoDbLocal | undefined;
+  let cognito: Awaited<ReturnType<typeof startCognitoEmulator>> | undefined;
   const dynamoEndpoint =
     options.dynamoEndpoint ??
     (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
   try {
     await ensureTable(dynamoEndpoint, tableName);
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
+    cognito = await startCognitoEmulator({ dataDir: options.dataDir });
 
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
@@ -69,9 +79,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
     Object.assign(process.env, STAGES.local.functionEnvironment, options.environment);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
+    process.env.STAGE_ENVIRONMENT = STAGES.local.environment;
+    // The dashboard's user pool: the emulator here, Cognito in AWS (same protocol, same verifier).
+    Object.assign(process.env, {
+      COGNITO_USER_POOL_ID: cognito.userPoolId,
+      COGNITO_CLIENT_ID: cognito.clientId,
+      COGNITO_ENDPOINT: cognito.endpoint,
+      COGNITO_ISSUER: cognito.issuer,
+    });
+    const dashboardAppDir = options.dashboardAppDir === undefined ? (existsSync(join(DASHBOARD_DIST, 'index.html')) ? DASHBOARD_DIST : null) : options.dashboardAppDir;
     const { createLocalApi } = await import('./api-server.ts');
     const config = options.companyRateLimit ? { ...STAGES.local, companyRateLimit: options.companyRateLimit } : STAGES.local;
-    const server = await createLocalApi({ config });
+    const server = await createLocalApi({ config, dashboardAppDir });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host ?? '127.0.0.1', resolve);
@@ -85,6 +104,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     return {
       apiUrl,
+      dashboardUrl: dashboardAppDir ? `http://${options.host ?? '127.0.0.1'}:${port}/dashboard/` : null,
+      cognitoEndpoint: cognito.endpoint,
       dynamoEndpoint,
       tableName,
       sandbox,
@@ -95,10 +116,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         if (stateFile) rmSync(stateFile, { force: true });
+        await cognito?.stop();
         await dynamo?.stop();
       },
     };
   } catch (error) {
+    await cognito?.stop();
     await dynamo?.stop();
     throw error;
   }

@@ -8,6 +8,8 @@ import { STAGES } from '../../lib/stages.ts';
 /** Issue #18 item 2: per-company limits in API Gateway (README, Rate limits; lib/rate-limits.ts). */
 type Resource = { Properties: Record<string, any> };
 const resources = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
+/** The /v1 API (the dashboard's API is another, with its own session authorizer and no usage plan). */
+const v1Api = (template: Template) => Object.entries(resources(template, 'AWS::ApiGateway::RestApi')).find(([, api]) => !String(api.Properties.Name).endsWith('-dashboard'))!;
 
 describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate limits', (stage) => {
   const config = STAGES[stage];
@@ -18,8 +20,8 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate li
   }, 60_000);
 
   it("takes each request's usage plan key from the authorizer, and requires one on every method", () => {
-    const [api] = Object.values(resources(template, 'AWS::ApiGateway::RestApi'));
-    const methods = Object.values(resources(template, 'AWS::ApiGateway::Method')).filter((method) => method.Properties.HttpMethod !== 'OPTIONS');
+    const [apiId, api] = v1Api(template);
+    const methods = Object.values(resources(template, 'AWS::ApiGateway::Method')).filter((method) => method.Properties.RestApiId.Ref === apiId);
 
     expect(api!.Properties.ApiKeySourceType).toBe('AUTHORIZER');
     expect(methods).toHaveLength(ROUTES.length);
@@ -28,8 +30,8 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate li
 
   it(`throttles each company's key at ${config.companyRateLimit.rateLimit}/s with a burst of ${config.companyRateLimit.burstLimit}, on this stage, below the stage's own limit`, () => {
     const plans = Object.values(resources(template, 'AWS::ApiGateway::UsagePlan')).map((plan) => plan.Properties);
-    const apiId = Object.keys(resources(template, 'AWS::ApiGateway::RestApi'))[0];
-    const stageId = Object.keys(resources(template, 'AWS::ApiGateway::Stage'))[0];
+    const [apiId] = v1Api(template);
+    const stageId = Object.entries(resources(template, 'AWS::ApiGateway::Stage')).find(([, candidate]) => candidate.Properties.RestApiId.Ref === apiId)![0];
 
     expect(plans).toHaveLength(1);
     expect(plans[0]!.Throttle).toEqual({ RateLimit: config.companyRateLimit.rateLimit, BurstLimit: config.companyRateLimit.burstLimit });

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, ROUTES, WEBHOOK_DISPATCHER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
+import { AUTHORIZER, SESSION_AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, ROUTES, WEBHOOK_DISPATCHER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../lib/stages.ts';
 
@@ -68,7 +68,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
     for (const alarm of alarms(plain.template)) expect(alarm.OKActions, alarm.AlarmName).toEqual([{ Ref: topicId }]);
   });
 
-  it('alarms when any function is throttled, and when any function but the authorizer throws', () => {
+  it('alarms when any function is throttled, and when any function but the two authorizers throws', () => {
     const functionIds = Object.keys(resources(plain.template, 'AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention'));
     const watching = (metric: string) =>
       alarms(plain.template)
@@ -76,8 +76,9 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
         .map((alarm) => alarm.Dimensions[0].Value.Ref as string);
 
     expect(watching('Throttles').sort()).toEqual(functionIds.sort());
-    const authorizer = functionId(plain.template, stage, AUTHORIZER.handler);
-    expect(watching('Errors').sort()).toEqual(functionIds.filter((id) => id !== authorizer).sort());
+    // An authorizer's Errors count every refused credential too (AuthorizerErrors counts real failures).
+    const authorizers = [AUTHORIZER, SESSION_AUTHORIZER].map((spec) => functionId(plain.template, stage, spec.handler));
+    expect(watching('Errors').sort()).toEqual(functionIds.filter((id) => !authorizers.includes(id)).sort());
   });
 
   it(`alarms on the API's p99 latency over ${config.safeguards.apiLatencyP99Ms} ms and on DynamoDB throttling of the table`, () => {
