@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
-import { ERROR_STATUS, type ErrorCode } from '#domain/errors';
+import type { ErrorCode } from '#domain/errors';
+import { ERROR_STATUS } from '#http/error-status';
 import { EVENT_TYPES, type EventType } from '#domain/events';
 import { ROUTES, AUTHORIZER, type RouteSpec } from '../routes.ts';
 import { eventRecord } from '../webhooks/records.ts';

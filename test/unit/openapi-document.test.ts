@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '#functions/routes';
-import { ERROR_STATUS } from '#domain/errors';
+import { ERROR_STATUS } from '#http/error-status';
 import { EVENT_TYPES } from '#domain/events';
 import { AmountFormatError, parseAmount } from '#domain/money';
 import { amountPattern } from '#http/fields';
