@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -24,6 +25,16 @@ type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: unkn
 
 /** API Gateway's own payload limit; the handlers enforce the contract's smaller one. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** API Gateway's REST API quotas: the request line and the header values together, and the URL of
+ * a regional API, at most 10,240 bytes each. */
+const GATEWAY_MAX_REQUEST_HEAD_BYTES = 10_240;
+const GATEWAY_MAX_URL_BYTES = 10_240;
+/** Node's parser counts header names and separators as well, so its own limit sits above the
+ * gateway's and the gateway's measure decides; a head beyond it fails in the parser and gets the
+ * same answer through 'clientError'. */
+const NODE_MAX_HEADER_BYTES = 32 * 1024;
+/** How long a refused connection may keep sending before it is closed (see answerClientError). */
+const CLIENT_ERROR_LINGER_MS = 2_000;
 const API_ID = 'local';
 
 interface CompiledRoute {
@@ -62,16 +73,26 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult | 'unauthorized'; expiresAt: number }>();
   const throttle = tokenBucket(options.config.throttle.rateLimit, options.config.throttle.burstLimit);
 
-  return createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
+      // The client went, or its body broke off and the parser's refusal answered (answerClientError).
+      if ((error as { code?: string }).code === 'ECONNRESET') return;
       console.error(JSON.stringify({ level: 'error', message: 'Local gateway failure', error: String(error) }));
       if (!res.headersSent) sendGateway(res, 'DEFAULT_5XX', randomUUID());
     });
   });
+  // Node answers these itself by default, in plain text or with a reset; API Gateway answers in the
+  // envelope (contract, Conventions: "Envelope on every response").
+  server.on('clientError', answerClientError);
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => sendGateway(res, 'DEFAULT_4XX', randomUUID(), 417));
+  return server;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const tooLong = requestHeadTooLong(req);
+    if (tooLong) return refuseUnread(req, res, tooLong, requestId);
+    const url = parseUrl(req.url ?? '/');
+    if (!url) return refuseUnread(req, res, 400, requestId);
     const method = (req.method ?? 'GET').toUpperCase();
     // The reference page and openapi.json: static, unauthenticated, before the route table.
     if (isDocsRequest(method, url.pathname)) return serveDocs(url.pathname, res);
@@ -209,10 +230,84 @@ function compileArnPattern(resource: string): RegExp {
   return new RegExp(`^${resource.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
-function sendGateway(res: ServerResponse, type: GatewayResponseType, requestId: string): void {
-  const { status, body } = gatewayResponse(type);
+function sendGateway(res: ServerResponse, type: GatewayResponseType, requestId: string, gatewayStatus?: number): void {
+  const { status, body } = gatewayResponse(type, gatewayStatus);
   res.writeHead(status, { ...JSON_HEADERS, 'X-Request-Id': requestId });
   res.end(body);
+}
+
+/** A refusal before the body is read: the connection closes after it, so the unread body is not
+ * taken for the next request. */
+function refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, requestId: string): void {
+  res.shouldKeepAlive = false;
+  sendGateway(res, 'DEFAULT_4XX', requestId, status);
+  req.resume();
+}
+
+/**
+ * The gateway's quotas on the request's head: 414 for a URL over the limit, 431 for the request
+ * line and header values together over it. API Gateway documents the limits but not the status
+ * it answers with; these are HTTP's own statuses for the two cases (RFC 9110 §15.5.15, RFC 6585
+ * §5), in its DEFAULT_4XX envelope (docs/api-notes.md).
+ */
+function requestHeadTooLong(req: IncomingMessage): 414 | 431 | null {
+  const url = req.url ?? '/';
+  if (Buffer.byteLength(url) > GATEWAY_MAX_URL_BYTES) return 414;
+  let size = Buffer.byteLength(`${req.method ?? ''} ${url} HTTP/${req.httpVersion}`);
+  for (let i = 1; i < req.rawHeaders.length; i += 2) size += Buffer.byteLength(req.rawHeaders[i]!);
+  return size > GATEWAY_MAX_REQUEST_HEAD_BYTES ? 431 : null;
+}
+
+function parseUrl(target: string): URL | null {
+  try {
+    return new URL(target, 'http://localhost');
+  } catch {
+    return null;
+  }
+}
+
+const answeredSockets = new WeakSet<Duplex>();
+/** A method token (RFC 9110 §5.6.2), a target and a version: a method, not garbage. */
+const WELL_FORMED_REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/\d\.\d$/;
+
+/**
+ * A request Node's parser refused, answered as API Gateway would, in the envelope: a head past
+ * Node's own limit as the gateway's quota (414 when the request line alone fills what was read,
+ * else 431); a method no HTTP parser knows as any method without a route (404, the stack's answer
+ * for API Gateway's "Missing Authentication Token"); a request that never finished arriving 408;
+ * anything else malformed 400. The connection then closes, but what the client still sends is read
+ * and dropped for a moment first: closing with unread data is a reset, which may reach the client
+ * before it has read the answer.
+ */
+function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (answeredSockets.has(socket)) return;
+  answeredSockets.add(socket);
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const raw = error.rawPacket ?? Buffer.alloc(0);
+  let type: GatewayResponseType = 'DEFAULT_4XX';
+  let gatewayStatus = 400;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    gatewayStatus = raw.indexOf('\r\n') === -1 ? 414 : 431;
+  } else if (error.code === 'HPE_INVALID_METHOD' && WELL_FORMED_REQUEST_LINE.test(raw.toString('latin1').split('\r\n')[0]!)) {
+    type = 'MISSING_AUTHENTICATION_TOKEN';
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'HPE_HEADER_TIMEOUT') {
+    gatewayStatus = 408;
+  }
+  const { status, body } = gatewayResponse(type, gatewayStatus);
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    `Content-Type: ${JSON_HEADERS['Content-Type']}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${randomUUID()}`,
+    'Connection: close',
+  ];
+  socket.on('error', () => socket.destroy());
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  socket.resume();
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {

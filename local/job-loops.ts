@@ -47,17 +47,22 @@ export function startChainJobs(intervalMs: number): Loops {
   };
 }
 
+/** Sender batches in flight at once. Lambda runs an SQS source's batches concurrently (five at
+ * first, more as the queue grows), so an endpoint that hangs holds its own batch for the timeout,
+ * never the queue: issue #12, where one company's hanging endpoint delayed another's retries. */
+const SENDER_BATCHES_IN_FLIGHT = 10;
+
 /**
  * Webhook delivery as the stack runs it, in this process: the dispatcher's sweep on a timer (the
  * stream's job in AWS), and the sender over the in-process queue with SQS's semantics, through the
- * same handler the SQS event source calls: the messages it reports as failed stay in the queue and
- * come back after the visibility timeout, the others are deleted.
+ * same handler the SQS event source calls, several batches at a time: the messages a batch reports
+ * as failed stay in the queue and come back after the visibility timeout, the others are deleted.
  */
 export async function startWebhookLoops(intervalMs: number): Promise<Loops> {
   if (intervalMs <= 0) return { stop: async () => undefined };
   const dispatcher = await import('../functions/jobs/webhook-dispatcher.ts');
   const sender = await import('../functions/jobs/webhook-sender.ts');
-  const { localDeliveryQueue } = await import('../functions/adapters/webhooks/in-process-queue.ts');
+  const { localDeliveryQueue } = await import('../functions/adapters/webhooks/from-env.ts');
   const { queue } = localDeliveryQueue();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -72,27 +77,46 @@ export async function startWebhookLoops(intervalMs: number): Promise<Loops> {
   };
   timer = setTimeout(() => (dispatching = dispatch()), 0);
 
+  const sendBatch = async (received: Awaited<ReturnType<typeof queue.receive>>) => {
+    const records = received.map((message) => ({
+      messageId: message.messageId,
+      receiptHandle: message.receiptHandle,
+      body: message.body,
+      attributes: { ApproximateReceiveCount: String(message.receiveCount), SentTimestamp: String(message.sentAt) },
+    }));
+    try {
+      const { batchItemFailures } = await sender.handler({ Records: records as never });
+      const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+      for (const message of received) if (!failed.has(message.messageId)) await queue.delete(message.receiptHandle);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', message: 'webhook sender failed', error: String(error) }));
+    }
+  };
+  const inFlight = new Set<Promise<void>>();
   const send = async () => {
     while (!stopped) {
-      const received = queue.receive(10);
+      if (inFlight.size >= SENDER_BATCHES_IN_FLIGHT) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      let received: Awaited<ReturnType<typeof queue.receive>>;
+      try {
+        received = await queue.receive(10);
+      } catch (error) {
+        // The queue's journal (DynamoDB Local) failing: what was received comes back after the
+        // visibility timeout; the loop goes on.
+        console.error(JSON.stringify({ level: 'error', message: 'webhook queue receive failed', error: String(error) }));
+        await queue.waitForMessage(intervalMs);
+        continue;
+      }
       if (received.length === 0) {
         await queue.waitForMessage(Math.min(queue.nextVisibleInMs() ?? intervalMs, intervalMs));
         continue;
       }
-      const records = received.map((message) => ({
-        messageId: message.messageId,
-        receiptHandle: message.receiptHandle,
-        body: message.body,
-        attributes: { ApproximateReceiveCount: String(message.receiveCount), SentTimestamp: String(message.sentAt) },
-      }));
-      try {
-        const { batchItemFailures } = await sender.handler({ Records: records as never });
-        const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
-        for (const message of received) if (!failed.has(message.messageId)) queue.delete(message.receiptHandle);
-      } catch (error) {
-        console.error(JSON.stringify({ level: 'error', message: 'webhook sender failed', error: String(error) }));
-      }
+      const batch: Promise<void> = sendBatch(received).finally(() => inFlight.delete(batch));
+      inFlight.add(batch);
     }
+    await Promise.all(inFlight);
   };
   const sending = send();
   return {

@@ -52,8 +52,9 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   { type: 'DEFAULT_5XX', code: 'INTERNAL_ERROR', message: INTERNAL },
 ];
 
-export function gatewayResponse(type: GatewayResponseType): { status: number; body: string } {
+/** `gatewayStatus`: the status API Gateway itself gives, for the types that keep it (DEFAULT_4XX/5XX). */
+export function gatewayResponse(type: GatewayResponseType, gatewayStatus?: number): { status: number; body: string } {
   const spec = GATEWAY_RESPONSES.find((entry) => entry.type === type);
   if (!spec) throw new Error(`No gateway response for ${type}`);
-  return { status: spec.status ?? (type === 'DEFAULT_5XX' ? 500 : 400), body: errorEnvelope(spec.code, spec.message) };
+  return { status: spec.status ?? gatewayStatus ?? (type === 'DEFAULT_5XX' ? 500 : 400), body: errorEnvelope(spec.code, spec.message) };
 }

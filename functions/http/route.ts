@@ -9,6 +9,7 @@ import { validate } from './validation.ts';
 import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
 import { logRequest } from './access-log.ts';
 import { ERROR_STATUS } from './error-status.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.ts';
 
 /** The contract's body limit. API Gateway's own limit is 10 MB, so the handler enforces ours. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -156,9 +157,24 @@ function normaliseRequest(expectsBody: boolean): middy.MiddlewareObj<APIGatewayP
         event.body = '{}';
         event.isBase64Encoded = false;
         headers['content-type'] = 'application/json';
+        return;
+      }
+      // Media types compare case-insensitively, parameters (charset) aside (contract, Conventions;
+      // RFC 9110 §8.3.1): the JSON parser's own check is case-sensitive.
+      if (headers['content-type'] !== undefined) headers['content-type'] = lowerCaseMediaType(headers['content-type']);
+      // Before the body is parsed, so nothing downstream (valibot, the idempotency fingerprint) ever
+      // walks a value deep enough to overflow the stack.
+      if (nestsDeeperThan(event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw, MAX_JSON_DEPTH)) {
+        throw validationFailed([{ path: '(root)', message: `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep` }]);
       }
     },
   };
+}
+
+/** `Application/JSON ; charset=UTF-8` → `application/json; charset=UTF-8`. */
+function lowerCaseMediaType(value: string): string {
+  const separator = value.indexOf(';');
+  return separator === -1 ? value.trim().toLowerCase() : `${value.slice(0, separator).trim().toLowerCase()};${value.slice(separator + 1)}`;
 }
 
 function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {

@@ -6,6 +6,7 @@ import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { DynamoWebhookStore, webhookItem } from '#adapters/dynamo/webhook-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { InProcessDeliveryQueue, InProcessQueue } from '#adapters/webhooks/in-process-queue';
+import { DynamoQueueJournal } from '#adapters/dynamo/local-queue-store';
 import { domainEvent, type DomainEvent, type EventType } from '#domain/events';
 import { newId } from '#domain/ids';
 import {
@@ -105,7 +106,7 @@ async function writeEvent(companyId: string, type: EventType = 'deposit.complete
 async function runSender(deps: SenderDeps, queue: InProcessQueue, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const received = queue.receive(10);
+    const received = await queue.receive(10);
     if (received.length === 0) {
       const next = queue.nextVisibleInMs();
       if (next === null) return;
@@ -114,7 +115,7 @@ async function runSender(deps: SenderDeps, queue: InProcessQueue, timeoutMs = 10
     }
     for (const message of received) {
       await sendDelivery(deps, JSON.parse(message.body) as DeliveryMessage);
-      queue.delete(message.receiptHandle);
+      await queue.delete(message.receiptHandle);
     }
   }
   throw new Error('sender did not drain the queue in time');
@@ -320,7 +321,7 @@ describe('send', () => {
     const event = await writeEvent(company);
     const delivery = queues();
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    const [first] = delivery.queue.receive(1);
+    const [first] = await delivery.queue.receive(1);
 
     expect(await sendDelivery({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, JSON.parse(first!.body))).toBe('retrying');
 
@@ -339,7 +340,7 @@ describe('send', () => {
     const event = await writeEvent(company);
     const delivery = queues();
     await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    const [first] = delivery.queue.receive(1);
+    const [first] = await delivery.queue.receive(1);
 
     await sendDelivery({ store, queue: delivery, sealer, post: postWebhook, settings: settings({ timeoutMs: 150 }) }, JSON.parse(first!.body));
 
@@ -469,17 +470,42 @@ describe('the in-process queue', () => {
   it('shows an undeleted message again after its visibility timeout and moves it to the dead-letter queue after maxReceiveCount receives', async () => {
     const deadLetter = new InProcessQueue({ visibilityTimeoutMs: 1_000 });
     const queue = new InProcessQueue({ visibilityTimeoutMs: 5, maxReceiveCount: 3, deadLetter });
-    queue.send('poison', 0);
-    queue.send('later', 60_000);
+    await queue.send('poison', 0);
+    await queue.send('later', 60_000);
 
     const counts: number[] = [];
     for (let i = 0; i < 5; i++) {
-      for (const message of queue.receive(10)) counts.push(message.receiveCount);
+      for (const message of await queue.receive(10)) counts.push(message.receiveCount);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
 
     expect(counts).toEqual([1, 2, 3]);
     expect(deadLetter.peek()).toEqual(['poison']);
     expect(queue.peek()).toEqual(['later']);
+  });
+});
+
+describe('the in-process queue with a journal (the local runtime\'s)', () => {
+  it('hands a restarted process what was sent and not deleted, received or not, with its receive count', async () => {
+    const name = `journal-${newId('event')}`;
+    const before = new InProcessQueue({ visibilityTimeoutMs: 60_000, journal: new DynamoQueueJournal(db, tableName, name) });
+    await before.send('acked');
+    await before.send('in flight');
+    await before.send('waiting', 60_000);
+    const [acked, inFlight] = await before.receive(2);
+    await before.delete(acked!.receiptHandle);
+
+    // A new queue over the same journal: the process after a kill -9.
+    const after = new InProcessQueue({ visibilityTimeoutMs: 60_000, journal: new DynamoQueueJournal(db, tableName, name) });
+    const received = await after.receive(10);
+
+    expect(inFlight!.body).toBe('in flight');
+    // Visible at once (its consumer died), its receive count kept; the delayed one still waits.
+    expect(received.map(({ body, receiveCount }) => ({ body, receiveCount }))).toEqual([{ body: 'in flight', receiveCount: 2 }]);
+    expect(after.peek().sort()).toEqual(['in flight', 'waiting']);
+    await after.delete(received[0]!.receiptHandle);
+    const third = new InProcessQueue({ visibilityTimeoutMs: 60_000, journal: new DynamoQueueJournal(db, tableName, name) });
+    await third.receive(10);
+    expect(third.peek()).toEqual(['waiting']);
   });
 });

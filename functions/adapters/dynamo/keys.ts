@@ -131,3 +131,16 @@ export const ENTITY = {
   webhookCount: 'WebhookCount',
   webhookDelivery: 'WebhookDelivery',
 } as const;
+
+// The local runtime's webhook queues (issue #12, kill -9 losing an event): kept apart from the
+// service's own keys above, as they exist only where SQS does not.
+
+/** Each message of the local runtime's in-process queues, written through so a restart, even a
+ * kill -9, loses none (functions/adapters/dynamo/local-queue-store.ts). One partition per queue.
+ * Never written in AWS, where the messages live in SQS. */
+export const localQueueKeys = {
+  message: (queue: string, messageId: string) => ({ PK: `LOCAL_QUEUE#${queue}`, SK: `MESSAGE#${messageId}` }),
+  messagesOf: (queue: string) => ({ PK: `LOCAL_QUEUE#${queue}`, skPrefix: 'MESSAGE#' }),
+};
+
+export const LOCAL_QUEUE_MESSAGE = 'LocalQueueMessage';

@@ -2,9 +2,11 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule, type DeliveryQueue, type SenderSettings } from '#domain/webhook-delivery';
 import type { UrlRules } from '#domain/webhooks';
 import { awsClient } from '../aws-clients.ts';
-import { optionalEnv } from '../env.ts';
+import { optionalEnv, requireEnv } from '../env.ts';
+import { createDocumentClient } from '../dynamo/client.ts';
+import { DynamoQueueJournal } from '../dynamo/local-queue-store.ts';
 import { systemResolver } from './dns-resolver.ts';
-import { localDeliveryQueue } from './in-process-queue.ts';
+import { InProcessDeliveryQueue, InProcessQueue } from './in-process-queue.ts';
 import { SqsDeliveryQueue } from './sqs-delivery-queue.ts';
 
 /**
@@ -45,4 +47,31 @@ export function sweepMinAgeMsFromEnv(): number {
   const value = Number(optionalEnv('WEBHOOK_SWEEP_MIN_AGE_MS') ?? 60_000);
   if (!Number.isInteger(value) || value < 0) throw new Error('WEBHOOK_SWEEP_MIN_AGE_MS must be a non-negative integer');
   return value;
+}
+
+/** The local runtime's queues: one pair per process, shared by the dispatcher and the sender,
+ * as the stack's WebhookQueue and WebhookDlq are (same receive limit), and durable as they are:
+ * journaled in the runtime's table, so a message outlives the process. */
+let localQueues: InProcessDeliveryQueue | undefined;
+
+export const LOCAL_MAX_RECEIVE_COUNT = 10;
+
+export function localDeliveryQueue(): InProcessDeliveryQueue {
+  if (!localQueues) {
+    const db = createDocumentClient(optionalEnv('DYNAMODB_ENDPOINT'));
+    const tableName = requireEnv('TABLE_NAME');
+    const deadLetter = new InProcessQueue({ visibilityTimeoutMs: 30_000, journal: new DynamoQueueJournal(db, tableName, 'webhook-dlq') });
+    // Longer than a try can take (the POST's timeout, after the 5 s DNS bound), so a message whose
+    // try is still in flight is never shown to the sender a second time; shorter than the stack's
+    // 180 s, so a sender failure locally is retried within seconds.
+    const visibilityTimeoutMs = senderSettingsFromEnv().timeoutMs + 10_000;
+    const queue = new InProcessQueue({
+      visibilityTimeoutMs,
+      maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT,
+      deadLetter,
+      journal: new DynamoQueueJournal(db, tableName, 'webhook'),
+    });
+    localQueues = new InProcessDeliveryQueue(queue, deadLetter);
+  }
+  return localQueues;
 }
