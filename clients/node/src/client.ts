@@ -20,9 +20,13 @@ import type {
   WebhookEvent,
   WebhookParams,
   Withdrawal,
+  ResponseInfo,
+  WithResponse,
 } from './types.ts';
+import packageJson from '../package.json' with { type: 'json' };
 
-export const VERSION = '0.1.0';
+/** This package's version, as its package.json says, sent in every User-Agent. */
+export const VERSION: string = packageJson.version;
 
 /** Where the base URL comes from, for the errors that ask for one. There is no default host:
  * the API has no custom domain, each stage is reached at its own API Gateway URL
@@ -40,10 +44,11 @@ export interface CambioOptions {
   baseUrl: string;
   /** Retries after the first try, on network errors, timeouts, 429 and 5xx. Default 2. */
   maxRetries?: number;
-  /** Per try. Default 30 s. */
+  /** Per try. Default 30 s; a call's own `timeoutMs` overrides it. */
   timeoutMs?: number;
   /** Backoff before retry n (0-based): a random delay between half and all of
-   * min(maxDelayMs, initialDelayMs × 2^n); a Retry-After up to maxRetryAfterMs wins. */
+   * min(maxDelayMs, initialDelayMs × 2^n), by default 0.5 s doubling up to 5 s as every official
+   * client does (../shared/clients.md); a Retry-After up to maxRetryAfterMs wins. */
   initialDelayMs?: number;
   maxDelayMs?: number;
   maxRetryAfterMs?: number;
@@ -54,11 +59,11 @@ export interface CambioOptions {
 interface Answer<T> {
   data: T;
   pagination?: { nextCursor: string | null };
-  requestId: string | undefined;
+  response: ResponseInfo;
 }
 
 /** A list call: `await` it for one page, or `for await` over it for every item of every page. */
-export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<WithResponse<T>> {
   #first: Promise<Page<T>> | undefined;
 
   constructor(private readonly fetchPage: (cursor: string | undefined) => Promise<Page<T>>, private readonly cursor?: string) {}
@@ -74,7 +79,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.#firstPage().then(onFulfilled, onRejected);
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+  async *[Symbol.asyncIterator](): AsyncIterator<WithResponse<T>> {
     let page = await this.#firstPage();
     for (;;) {
       yield* page.data;
@@ -107,63 +112,65 @@ export class Cambio {
     this.#maxRetries = options.maxRetries ?? 2;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#initialDelayMs = options.initialDelayMs ?? 500;
-    this.#maxDelayMs = options.maxDelayMs ?? 8_000;
+    this.#maxDelayMs = options.maxDelayMs ?? 5_000;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   readonly company = {
-    get: (options?: RequestOptions): Promise<Company> => this.#data('GET', '/v1/company', undefined, options),
-    balance: (options?: RequestOptions): Promise<Balance> => this.#data('GET', '/v1/company/balance', undefined, options),
+    get: (options?: RequestOptions): Promise<WithResponse<Company>> => this.#data('GET', '/v1/company', undefined, options),
+    balance: (options?: RequestOptions): Promise<WithResponse<Balance>> => this.#data('GET', '/v1/company/balance', undefined, options),
   };
 
   readonly deposits = {
-    create: (params: CreateDepositParams, options?: RequestOptions): Promise<Deposit> => this.#data('POST', '/v1/deposits', params, options),
-    get: (id: string, options?: RequestOptions): Promise<Deposit> => this.#data('GET', `/v1/deposits/${segment(id)}`, undefined, options),
+    create: (params: CreateDepositParams, options?: RequestOptions): Promise<WithResponse<Deposit>> => this.#data('POST', '/v1/deposits', params, options),
+    get: (id: string, options?: RequestOptions): Promise<WithResponse<Deposit>> => this.#data('GET', `/v1/deposits/${segment(id)}`, undefined, options),
   };
 
   readonly withdrawals = {
-    create: (params: CreateWithdrawalParams, options?: RequestOptions): Promise<Withdrawal> =>
+    create: (params: CreateWithdrawalParams, options?: RequestOptions): Promise<WithResponse<Withdrawal>> =>
       this.#data('POST', '/v1/withdrawals', params, options),
-    get: (id: string, options?: RequestOptions): Promise<Withdrawal> => this.#data('GET', `/v1/withdrawals/${segment(id)}`, undefined, options),
+    get: (id: string, options?: RequestOptions): Promise<WithResponse<Withdrawal>> => this.#data('GET', `/v1/withdrawals/${segment(id)}`, undefined, options),
   };
 
   readonly conversions = {
     /** A USDT → BRL quote, valid 30 s. */
-    quote: (params: CreateQuoteParams, options?: RequestOptions): Promise<Quote> => this.#data('POST', '/v1/conversions/quote', params, options),
+    quote: (params: CreateQuoteParams, options?: RequestOptions): Promise<WithResponse<Quote>> => this.#data('POST', '/v1/conversions/quote', params, options),
     /** Executes a quote. */
-    create: (params: CreateConversionParams, options?: RequestOptions): Promise<Conversion> =>
+    create: (params: CreateConversionParams, options?: RequestOptions): Promise<WithResponse<Conversion>> =>
       this.#data('POST', '/v1/conversions', params, options),
     list: (params: ListParams = {}, options?: RequestOptions): PagePromise<Conversion> =>
       new PagePromise((cursor) => this.#page<Conversion>('/v1/conversions', { ...params, cursor }, options), params.cursor),
-    get: (id: string, options?: RequestOptions): Promise<Conversion> => this.#data('GET', `/v1/conversions/${segment(id)}`, undefined, options),
+    get: (id: string, options?: RequestOptions): Promise<WithResponse<Conversion>> => this.#data('GET', `/v1/conversions/${segment(id)}`, undefined, options),
   };
 
   readonly webhooks = {
     list: (params: ListParams = {}, options?: RequestOptions): PagePromise<Webhook> =>
       new PagePromise((cursor) => this.#page<Webhook>('/v1/webhooks', { ...params, cursor }, options), params.cursor),
     /** The answer carries the signing `secret`, shown only this once: store it. */
-    create: (params: WebhookParams, options?: RequestOptions): Promise<CreatedWebhook> => this.#data('POST', '/v1/webhooks', params, options),
-    get: (id: string, options?: RequestOptions): Promise<Webhook> => this.#data('GET', `/v1/webhooks/${segment(id)}`, undefined, options),
+    create: (params: WebhookParams, options?: RequestOptions): Promise<WithResponse<CreatedWebhook>> => this.#data('POST', '/v1/webhooks', params, options),
+    get: (id: string, options?: RequestOptions): Promise<WithResponse<Webhook>> => this.#data('GET', `/v1/webhooks/${segment(id)}`, undefined, options),
     /** Replaces the webhook (PUT): omitted optional fields take their defaults; the secret is kept. */
-    update: (id: string, params: WebhookParams, options?: RequestOptions): Promise<Webhook> =>
+    update: (id: string, params: WebhookParams, options?: RequestOptions): Promise<WithResponse<Webhook>> =>
       this.#data('PUT', `/v1/webhooks/${segment(id)}`, params, options),
-    delete: (id: string, options?: RequestOptions): Promise<DeletedWebhook> => this.#data('DELETE', `/v1/webhooks/${segment(id)}`, undefined, options),
+    delete: (id: string, options?: RequestOptions): Promise<WithResponse<DeletedWebhook>> => this.#data('DELETE', `/v1/webhooks/${segment(id)}`, undefined, options),
     /** Verifies a delivery (Standard Webhooks) over the raw body and returns its event. */
     verify: (rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options?: VerifyOptions): WebhookEvent =>
       verifyWebhook(rawBody, headers, secret, options),
   };
 
-  async #data<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
-    return (await this.#request<T>(method, path, body, options)).data;
+  async #data<T extends object>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<WithResponse<T>> {
+    const answer = await this.#request<T>(method, path, body, options);
+    return withResponse(answer.data, answer.response);
   }
 
-  async #page<T>(path: string, params: ListParams, options: RequestOptions = {}): Promise<Page<T>> {
+  async #page<T extends object>(path: string, params: ListParams, options: RequestOptions = {}): Promise<Page<T>> {
     const query = new URLSearchParams();
     if (params.limit !== undefined) query.set('limit', String(params.limit));
     if (params.cursor !== undefined) query.set('cursor', params.cursor);
     const answer = await this.#request<T[]>('GET', query.size ? `${path}?${query}` : path, undefined, options);
-    return { data: answer.data, nextCursor: answer.pagination?.nextCursor ?? null, requestId: answer.requestId };
+    const data = answer.data.map((item) => withResponse(item, answer.response));
+    return withResponse({ data, nextCursor: answer.pagination?.nextCursor ?? null, requestId: answer.response.requestId }, answer.response);
   }
 
   async #request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<Answer<T>> {
@@ -179,19 +186,20 @@ export class Cambio {
     if (method === 'POST') headers['Idempotency-Key'] = options.idempotencyKey ?? randomUUID();
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const maxRetries = options.maxRetries ?? this.#maxRetries;
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
 
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
       try {
-        const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(this.#timeoutMs)]) : AbortSignal.timeout(this.#timeoutMs);
+        const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
         response = await this.#fetch(`${this.baseUrl}${path}`, { method, headers, body: payload, signal });
         text = await response.text();
       } catch (cause) {
         if (options.signal?.aborted) throw cause;
         const timedOut = (cause as Error)?.name === 'TimeoutError';
         const error = new ConnectionError(
-          `${timedOut ? `No answer within ${this.#timeoutMs} ms` : 'Could not reach Cambio'} (${method} ${this.baseUrl}${path}): ${String((cause as Error)?.message ?? cause)}`,
+          `${timedOut ? `No answer within ${timeoutMs} ms` : 'Could not reach Cambio'} (${method} ${this.baseUrl}${path}): ${String((cause as Error)?.message ?? cause)}`,
           { code: timedOut ? 'TIMEOUT' : 'CONNECTION_FAILED', cause },
         );
         if (attempt >= maxRetries) throw error;
@@ -200,7 +208,9 @@ export class Cambio {
       }
       const requestId = response.headers.get('x-request-id') ?? undefined;
       const json = parseJson(text);
-      if (response.ok && json?.success === true) return { data: json.data as T, pagination: json.pagination, requestId };
+      if (response.ok && json?.success === true) {
+        return { data: json.data as T, pagination: json.pagination, response: { status: response.status, requestId, headers: response.headers } };
+      }
       const error =
         json === undefined
           ? response.status >= 500
@@ -265,6 +275,16 @@ function baseUrlOf(baseUrl: unknown, gaveEnvironment: boolean): string {
 /** The WHATWG parser has already normalised the host (`127.1`, `0x7f.0.0.1` → `127.0.0.1`; `[::1]`). */
 function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Attaches the answer's status, request id and headers as `lastResponse`, non-enumerable (as
+ * Stripe's libraries do): JSON.stringify, spreads, Object.keys and console.log show the API's
+ * record exactly, so it can be stored or forwarded as is, while `record.lastResponse.requestId`
+ * is there to quote to support.
+ */
+function withResponse<T extends object>(record: T, response: ResponseInfo): WithResponse<T> {
+  return Object.defineProperty(record, 'lastResponse', { value: response, enumerable: false, writable: false, configurable: true }) as WithResponse<T>;
 }
 
 function segment(id: string): string {

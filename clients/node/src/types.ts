@@ -41,11 +41,26 @@ export interface ListParams {
   cursor?: string;
 }
 
+/** The HTTP answer a returned object came from. */
+export interface ResponseInfo {
+  /** HTTP status (200, 201, …). */
+  readonly status: number;
+  /** The answer's `X-Request-Id`: quote it to support. */
+  readonly requestId: string | undefined;
+  readonly headers: Headers;
+}
+
+/** A returned object with its answer on `lastResponse`, a non-enumerable property: it is left out
+ * of JSON.stringify, spreads and console.log, so the object serialises as the API's record. */
+export type WithResponse<T> = T & { readonly lastResponse: ResponseInfo };
+
 export interface Page<T> {
-  data: T[];
+  data: WithResponse<T>[];
   /** Pass as `cursor` for the next page; null on the last one. */
   nextCursor: string | null;
   requestId: string | undefined;
+  /** Non-enumerable, as on every returned object. */
+  readonly lastResponse: ResponseInfo;
 }
 
 export interface RequestOptions {
@@ -54,5 +69,7 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+  /** Overrides the client's `timeoutMs` (per try) for this call. */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }

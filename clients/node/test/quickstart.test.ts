@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -164,7 +164,10 @@ describe('the package as an integrator installs it', () => {
   });
 
   it('builds with its own tsconfig, imports only node: built-ins, and runs under plain Node', async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'cambio-client-'));
+    // dist/ beside a copy of package.json, as in the package: the version is read from it.
+    const packageCopy = mkdtempSync(join(tmpdir(), 'cambio-client-'));
+    const outDir = join(packageCopy, 'dist');
+    copyFileSync(join(packageDir, 'package.json'), join(packageCopy, 'package.json'));
     try {
       const tsc = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
       await run(process.execPath, [tsc, '-p', join(packageDir, 'tsconfig.json'), '--outDir', outDir]);
@@ -183,7 +186,7 @@ describe('the package as an integrator installs it', () => {
       });
       expect(JSON.parse(stdout)).toEqual({ environment: 'sandbox', notFound: true });
     } finally {
-      rmSync(outDir, { recursive: true, force: true });
+      rmSync(packageCopy, { recursive: true, force: true });
     }
   }, 60_000);
 });

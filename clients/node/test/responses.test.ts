@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Cambio, ConnectionError } from '../src/index.ts';
+
+/**
+ * What every call returns besides the record: its HTTP status and request id on `lastResponse`,
+ * kept out of the record's serialisation. And the timing knobs: a per-call timeout, and the
+ * backoff every official client shares (../shared/clients.md: 0.5 s × 2^n, capped at 5 s).
+ */
+const deposit = {
+  id: 'dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5',
+  method: 'usdt',
+  reference: 'order-1',
+  status: 'pending',
+};
+
+function answering(status: number, body: unknown, requestId = 'req-1'): typeof fetch {
+  return async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId } });
+}
+
+const credentials = { apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: 'https://api.example.com/v1' };
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('returned objects', () => {
+  it('carry the status and request id on lastResponse, and serialise as the API record', async () => {
+    const cambio = new Cambio({ ...credentials, fetch: answering(201, { success: true, data: deposit }, 'req-created') });
+
+    const created = await cambio.deposits.create({ method: 'usdt', network: 'tron', reference: 'order-1', amount: '25' });
+
+    expect(created.lastResponse).toMatchObject({ status: 201, requestId: 'req-created' });
+    expect(created.lastResponse.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse(JSON.stringify(created))).toEqual(deposit);
+    expect({ ...created }).toEqual(deposit);
+    expect(Object.keys(created)).not.toContain('lastResponse');
+  });
+
+  it('a page and each of its items carry the answer they came in', async () => {
+    const conversions = [
+      { id: 'cnv_01JBZ6W1V7Q8R9S0T1A2V3W4X5', status: 'completed' },
+      { id: 'cnv_01JBZ6W1V7Q8R9S0T1A2V3W4X6', status: 'completed' },
+    ];
+    const body = { success: true, data: conversions, pagination: { nextCursor: null } };
+    const cambio = new Cambio({ ...credentials, fetch: answering(200, body, 'req-page') });
+
+    const page = await cambio.conversions.list({ limit: 2 });
+    const items = [];
+    for await (const item of cambio.conversions.list({ limit: 2 })) items.push(item);
+
+    expect(page.lastResponse).toMatchObject({ status: 200, requestId: 'req-page' });
+    expect(page.requestId).toBe('req-page');
+    expect(page.data.map((item) => item.lastResponse.requestId)).toEqual(['req-page', 'req-page']);
+    expect(items.map((item) => item.lastResponse.status)).toEqual([200, 200]);
+    expect(JSON.parse(JSON.stringify(page))).toEqual({ data: body.data, nextCursor: null, requestId: 'req-page' });
+  });
+});
+
+describe('timing', () => {
+  it('a call’s own timeoutMs overrides the client’s', async () => {
+    const neverAnswers: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)));
+    const cambio = new Cambio({ ...credentials, timeoutMs: 60_000, maxRetries: 0, fetch: neverAnswers });
+
+    const started = Date.now();
+    const error = await cambio.company.get({ timeoutMs: 50 }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('No answer within 50 ms') });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('backs off 0.5 s doubling, capped at 5 s, by default', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    // Records each wait the client asks for and lets it pass at once: the arithmetic, not a clock.
+    const delays: number[] = [];
+    const realSetTimeout = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms: number) => {
+      delays.push(ms);
+      return realSetTimeout(fn, 0);
+    }) as typeof setTimeout);
+    const unreachable: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    const cambio = new Cambio({ ...credentials, maxRetries: 6, fetch: unreachable });
+
+    const error = await cambio.company.get().catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(delays).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
+  });
+});
