@@ -32,6 +32,48 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'DELETE', path: '/v1/webhooks/{id}', handler: 'webhooks/delete-webhook', tableAccess: 'readWrite' },
 ];
 
+/**
+ * The dashboard's API (../shared/dashboard.md): for the web app only, not part of the /v1 contract
+ * and never in openapi.json. `session` routes run behind the session authorizer, which verifies the
+ * Cognito access token in the HttpOnly session cookie; `public` routes (sign-up, sign-in and the
+ * session's own) check what they need themselves. Roles are checked in each handler's wrapper
+ * (functions/http/dashboard-route.ts).
+ */
+export interface DashboardRouteSpec extends RouteSpec {
+  auth: 'public' | 'session';
+}
+
+const dashboard = (method: HttpMethod, path: string, handler: string, tableAccess: RouteSpec['tableAccess'], auth: DashboardRouteSpec['auth']): DashboardRouteSpec => ({
+  method,
+  path: `/dashboard/api${path}`,
+  handler: `dashboard/${handler}`,
+  tableAccess,
+  auth,
+});
+
+export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
+  dashboard('POST', '/sign-up', 'sign-up', 'readWrite', 'public'),
+  dashboard('POST', '/session', 'sign-in', 'readWrite', 'public'),
+  dashboard('POST', '/session/refresh', 'refresh-session', 'read', 'public'),
+  dashboard('DELETE', '/session', 'sign-out', 'read', 'public'),
+  dashboard('POST', '/invitations/accept', 'accept-invitation', 'readWrite', 'public'),
+  dashboard('GET', '/me', 'get-me', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}', 'get-overview', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}/api-keys', 'list-api-keys', 'read', 'session'),
+  dashboard('POST', '/companies/{companyId}/api-keys', 'create-api-key', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/revoke', 'revoke-api-key', 'readWrite', 'session'),
+  dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
+];
+
+/** Verifies the session cookie's Cognito access token (aws-jwt-verify); its answer is cached per
+ * Cookie header. Cookies do not fit API Gateway's Cognito authorizer, which reads a bearer token
+ * from one header, so this is a Lambda authorizer (docs/dashboard-api.md). */
+export const SESSION_AUTHORIZER = {
+  handler: 'auth/session-authorizer',
+  identityHeaders: ['Cookie'],
+} as const;
+
 export const AUTHORIZER = {
   handler: 'auth/authorizer',
   /** Both are identity sources: API Gateway refuses a request missing either without invoking the

@@ -45,6 +45,7 @@ import { accept } from './nag-suppressions.ts';
 import { OperationsAlarms } from './observability.ts';
 import type { StageConfig } from './stages.ts';
 import { ApiFirewall } from './waf.ts';
+import { Dashboard } from './dashboard.ts';
 import { WebhookSecrets } from './webhook-secrets.ts';
 
 /** A batch's messages are sent in parallel, each given at most the contract's 15 s. */
@@ -74,6 +75,7 @@ export class CambioStack extends Stack {
   readonly webhookDlq: Queue;
   readonly operations: OperationsAlarms;
   readonly financeExport: FinanceExport;
+  readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: CambioStackProps) {
     super(scope, id, props);
@@ -91,6 +93,7 @@ export class CambioStack extends Stack {
     WebhookSecrets.forStack(this, config.stage);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table });
+    this.dashboard = new Dashboard(this, 'Dashboard', { config, table: this.table, depositAccountXpub: this.depositAccountXpub(config) });
     const exportCheck = this.financeExportCheck(config);
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,

@@ -9,11 +9,12 @@ import type {
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
-import { AUTHORIZER, ROUTES, type RouteSpec } from '#functions/routes';
+import { AUTHORIZER, DASHBOARD_ROUTES, ROUTES, SESSION_AUTHORIZER, type RouteSpec } from '#functions/routes';
 import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
 import { JSON_HEADERS } from '#http/envelope';
 import type { StageConfig } from '../lib/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
+import { isDashboardAppRequest, serveDashboardApp } from './dashboard-app.ts';
 
 /**
  * The local stand-in for API Gateway's REST API: it matches the route table, runs the same REQUEST
@@ -39,6 +40,8 @@ const API_ID = 'local';
 
 interface CompiledRoute {
   spec: RouteSpec;
+  /** Which authorizer guards it: the API key one (/v1), the session one, or none (public dashboard routes). */
+  auth: 'apiKey' | 'session' | 'public';
   pattern: RegExp;
   parameterNames: string[];
   handler: ProxyHandler;
@@ -47,6 +50,11 @@ interface CompiledRoute {
 export interface LocalApiOptions {
   config: StageConfig;
   routes?: readonly RouteSpec[];
+  /** The dashboard's API; defaults to DASHBOARD_ROUTES, or to none when `routes` is given (a test
+   * serving a few /v1 routes needs no user pool). */
+  dashboardRoutes?: readonly (RouteSpec & { auth: 'public' | 'session' })[];
+  /** The built dashboard app's folder, served at /dashboard/; null serves none. */
+  dashboardAppDir?: string | null;
   /** Loads a handler module by its route-table name; defaults to importing functions/<name>.ts. */
   loadHandler?: (name: string) => Promise<unknown>;
 }
@@ -61,15 +69,24 @@ async function importHandler(name: string): Promise<unknown> {
 export async function createLocalApi(options: LocalApiOptions): Promise<Server> {
   const load = options.loadHandler ?? importHandler;
   const routes: CompiledRoute[] = [];
-  for (const spec of options.routes ?? ROUTES) {
+  const specs = [
+    ...(options.routes ?? ROUTES).map((spec) => ({ spec, auth: 'apiKey' as const })),
+    ...(options.dashboardRoutes ?? (options.routes ? [] : DASHBOARD_ROUTES)).map((spec) => ({ spec, auth: spec.auth })),
+  ];
+  for (const { spec, auth } of specs) {
     const parameterNames: string[] = [];
     const source = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       parameterNames.push(name);
       return '([^/]+)';
     });
-    routes.push({ spec, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(spec.handler)) as ProxyHandler });
+    routes.push({ spec, auth, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(spec.handler)) as ProxyHandler });
   }
-  const authorizer = (await load(AUTHORIZER.handler)) as AuthorizerHandler;
+  const authorizers = {
+    apiKey: { ...AUTHORIZER, handler: (await load(AUTHORIZER.handler)) as AuthorizerHandler, name: AUTHORIZER.handler },
+    session: specs.some((s) => s.auth === 'session')
+      ? { ...SESSION_AUTHORIZER, handler: (await load(SESSION_AUTHORIZER.handler)) as AuthorizerHandler, name: SESSION_AUTHORIZER.handler }
+      : undefined,
+  };
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult | 'unauthorized'; expiresAt: number }>();
   const throttle = tokenBucket(options.config.throttle.rateLimit, options.config.throttle.burstLimit);
 
@@ -96,6 +113,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     const method = (req.method ?? 'GET').toUpperCase();
     // The reference page and openapi.json: static, unauthenticated, before the route table.
     if (isDocsRequest(method, url.pathname)) return serveDocs(url.pathname, res);
+    // The dashboard's static app (CloudFront and S3 in AWS); its API is in the route table.
+    if (options.dashboardAppDir && isDashboardAppRequest(method, url.pathname)) return serveDashboardApp(options.dashboardAppDir, url.pathname, res);
     const body = await readBody(req);
     if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
     if (!throttle()) return sendGateway(res, 'THROTTLED', requestId);
@@ -106,8 +125,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
 
     const headers = singleValueHeaders(req);
     const methodArn = `arn:aws:execute-api:local:000000000000:${API_ID}/${options.config.stage}/${method}${url.pathname}`;
-    const authorization = await authorize(headers, methodArn, url.pathname, route, requestId);
-    if (authorization.denied) return sendGateway(res, authorization.denied, requestId);
+    const authorization = route.auth === 'public' ? { principalId: undefined, context: {} } : await authorize(headers, methodArn, url.pathname, route, requestId);
+    if ('denied' in authorization && authorization.denied) return sendGateway(res, authorization.denied, requestId);
 
     const event: APIGatewayProxyEvent = {
       resource: route.spec.path,
@@ -137,7 +156,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
       },
     };
     const result = await route.handler(event, lambdaContext(route.spec.handler, requestId));
-    res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
+    // API Gateway sends each value of a multi-value header on its own line (Set-Cookie needs it).
+    res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...(result.multiValueHeaders as Record<string, string[]> | undefined) });
     res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
   }
 
@@ -164,17 +184,18 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     requestId: string,
   ): Promise<{ denied?: GatewayResponseType; principalId?: string; context?: Record<string, unknown> }> {
     const lowerCased = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-    const identity = AUTHORIZER.identityHeaders.map((name) => lowerCased.get(name.toLowerCase()));
+    const authorizer = route.auth === 'session' ? authorizers.session! : authorizers.apiKey;
+    const identity = authorizer.identityHeaders.map((name) => lowerCased.get(name.toLowerCase()));
     // API Gateway refuses without calling the authorizer when an identity source is missing or empty.
     if (identity.some((value) => !value)) return { denied: 'UNAUTHORIZED' };
-    const cacheKey = createHash('sha256').update(identity.join('\n')).digest('hex');
+    const cacheKey = createHash('sha256').update(authorizer.name).update('\n').update(identity.join('\n')).digest('hex');
     const cached = authorizerCache.get(cacheKey);
     let result: APIGatewayAuthorizerResult | 'unauthorized';
     if (cached && cached.expiresAt > Date.now()) {
       result = cached.result;
     } else {
       try {
-        result = await authorizer(
+        result = await authorizer.handler(
           {
             type: 'REQUEST',
             methodArn,
@@ -189,7 +210,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
             stageVariables: null,
             requestContext: { requestId, stage: options.config.stage } as APIGatewayRequestAuthorizerEvent['requestContext'],
           },
-          lambdaContext(AUTHORIZER.handler, requestId),
+          lambdaContext(authorizer.name, requestId),
         );
       } catch (error) {
         if (error instanceof Error && error.message === 'Unauthorized') {

@@ -23,10 +23,11 @@ export async function withLocalData<T>(work: (endpoint: string, tableName: strin
   }
 }
 
-function runningRuntime(): { dynamoEndpoint: string; tableName: string } | null {
+/** The `npm start` running on .data/, from the state file it keeps while up. */
+export function runningRuntime(): { dynamoEndpoint: string; tableName: string; apiUrl: string } | null {
   const file = join(DATA_DIR, 'runtime.json');
   if (!existsSync(file)) return null;
-  const state = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; dynamoEndpoint: string; tableName: string };
+  const state = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; dynamoEndpoint: string; tableName: string; apiUrl: string };
   try {
     process.kill(state.pid, 0);
     return state;

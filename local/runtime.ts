@@ -7,6 +7,8 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { STAGES } from '../lib/stages.ts';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
+import { startCognitoEmulator } from './cognito-emulator.ts';
+import { DASHBOARD_DIST } from './dashboard-build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
@@ -18,6 +20,10 @@ export interface SandboxCredentials {
 
 export interface LocalRuntime {
   apiUrl: string;
+  /** The dashboard app, or null when it is not built (`npm run build`). */
+  dashboardUrl: string | null;
+  /** The local Cognito emulator (local/cognito-emulator.ts). */
+  cognitoEndpoint: string;
   dynamoEndpoint: string;
   tableName: string;
   sandbox: SandboxCredentials;
@@ -41,6 +47,8 @@ export interface LocalRuntimeOptions {
   /** How often the webhook dispatcher sweeps for new events; 0 turns the dispatcher and the
    * sender off. Default 250 ms, so an event reaches its webhook well within 2 s. */
   webhookIntervalMs?: number;
+  /** The built dashboard app to serve at /dashboard/; defaults to dashboard/dist when it exists. */
+  dashboardAppDir?: string | null;
 }
 
 /**
@@ -51,12 +59,14 @@ export interface LocalRuntimeOptions {
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   let dynamo: DynamoDbLocal | undefined;
+  let cognito: Awaited<ReturnType<typeof startCognitoEmulator>> | undefined;
   const dynamoEndpoint =
     options.dynamoEndpoint ??
     (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
   try {
     await ensureTable(dynamoEndpoint, tableName);
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
+    cognito = await startCognitoEmulator({ dataDir: options.dataDir });
 
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
@@ -66,8 +76,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
     Object.assign(process.env, STAGES.local.functionEnvironment, options.environment);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
+    process.env.STAGE_ENVIRONMENT = STAGES.local.environment;
+    // The dashboard's user pool: the emulator here, Cognito in AWS (same protocol, same verifier).
+    Object.assign(process.env, {
+      COGNITO_USER_POOL_ID: cognito.userPoolId,
+      COGNITO_CLIENT_ID: cognito.clientId,
+      COGNITO_ENDPOINT: cognito.endpoint,
+      COGNITO_ISSUER: cognito.issuer,
+    });
+    const dashboardAppDir = options.dashboardAppDir === undefined ? (existsSync(join(DASHBOARD_DIST, 'index.html')) ? DASHBOARD_DIST : null) : options.dashboardAppDir;
     const { createLocalApi } = await import('./api-server.ts');
-    const server = await createLocalApi({ config: STAGES.local });
+    const server = await createLocalApi({ config: STAGES.local, dashboardAppDir });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host ?? '127.0.0.1', resolve);
@@ -81,6 +100,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     return {
       apiUrl,
+      dashboardUrl: dashboardAppDir ? `http://${options.host ?? '127.0.0.1'}:${port}/dashboard/` : null,
+      cognitoEndpoint: cognito.endpoint,
       dynamoEndpoint,
       tableName,
       sandbox,
@@ -91,10 +112,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         if (stateFile) rmSync(stateFile, { force: true });
+        await cognito?.stop();
         await dynamo?.stop();
       },
     };
   } catch (error) {
+    await cognito?.stop();
     await dynamo?.stop();
     throw error;
   }

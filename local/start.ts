@@ -4,11 +4,17 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { JavaMissingError } from './dynamodb-local.ts';
 import { startLocalRuntime } from './runtime.ts';
+import { buildDashboard, dashboardBuildIsStale } from './dashboard-build.ts';
 
 /** `npm start`: the whole service on this machine. */
 const port = Number(process.env.PORT ?? 3000);
 
 try {
+  // The dashboard app is built on the first start and again whenever its sources changed.
+  if (dashboardBuildIsStale()) {
+    const built = await buildDashboard();
+    console.log(`Built the dashboard app (dashboard/dist/${built.scriptFile})`);
+  }
   const runtime = await startLocalRuntime({ dataDir: '.data', port });
   const { apiKey, apiSecret, companyId } = runtime.sandbox;
   console.log(
@@ -16,6 +22,7 @@ try {
       '',
       'Cambio local runtime is up',
       `  API             ${runtime.apiUrl}`,
+      `  Dashboard       ${runtime.dashboardUrl} (sign up for a sandbox company and make API keys there)`,
       `  DynamoDB Local  ${runtime.dynamoEndpoint} (data in .data/, kept across restarts)`,
       '',
       `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,

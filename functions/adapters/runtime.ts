@@ -1,5 +1,6 @@
 import { createDocumentClient } from './dynamo/client.ts';
 import { DynamoCompanyStore } from './dynamo/company-store.ts';
+import { DynamoDashboardStore } from './dynamo/dashboard-store.ts';
 import { DynamoConversionStore } from './dynamo/conversion-store.ts';
 import { DynamoDepositStore } from './dynamo/deposit-store.ts';
 import { DynamoIdempotencyStore } from './dynamo/idempotency-store.ts';
@@ -21,5 +22,6 @@ export function dynamoFromEnv() {
     conversions: new DynamoConversionStore(db, tableName),
     deposits: new DynamoDepositStore(db, tableName),
     idempotency: new DynamoIdempotencyStore(db, tableName),
+    dashboard: new DynamoDashboardStore(db, tableName),
   };
 }

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { authenticate } from '#domain/api-keys';
+import { authenticate, recordKeyUse } from '#domain/api-keys';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/logs-and-metrics';
 
@@ -42,6 +42,9 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
     throw new Error('Unauthorized');
   }
   log.debug('authorizer allowed', { companyId: record.companyId });
+  // `last used` for the dashboard: here, off the cached path, and at most one write per key per
+  // LAST_USED_GRANULARITY_MS (functions/domain/api-keys.ts). Failing to record it never refuses a call.
+  await recordKeyUse(companies, record).catch((error: unknown) => log.warn('last used not recorded', { error }));
   return {
     principalId: record.companyId,
     policyDocument: {

@@ -7,13 +7,34 @@ export type Environment = 'sandbox' | 'production';
 const KEY_PREFIX: Record<Environment, string> = { sandbox: 'ck_test_', production: 'ck_live_' };
 const SECRET_PREFIX: Record<Environment, string> = { sandbox: 'cs_test_', production: 'cs_live_' };
 
+export type ApiKeyStatus = 'active' | 'revoked';
+
+/**
+ * A company holds several keys (../shared/dashboard.md, Integrations → API keys). Keys made before
+ * the dashboard have no name, status or creator: the store reads them as an active `Default key`,
+ * so they keep working without a migration.
+ */
 export interface ApiKeyRecord {
   keyId: string;
   companyId: string;
   environment: Environment;
+  name: string;
+  status: ApiKeyStatus;
   secretHash: string;
+  /** The secret before the last roll, valid until `previousSecretExpiresAt` so an integrator can
+   * deploy the new one without downtime. */
+  previousSecretHash: string | null;
+  previousSecretExpiresAt: string | null;
   createdAt: string;
+  /** The person who made it, or null for keys made by `company:create` and the local runtime. */
+  createdBy: string | null;
+  revokedAt: string | null;
+  /** Approximate: written by the authorizer at most once per LAST_USED_GRANULARITY_MS (recordKeyUse). */
+  lastUsedAt: string | null;
 }
+
+export const DEFAULT_KEY_NAME = 'Default key';
+export const MAX_KEY_NAME_LENGTH = 100;
 
 export interface IssuedCredentials {
   apiKey: string;
@@ -29,13 +50,55 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-export function issueCredentials(companyId: string, environment: Environment, now: Date): IssuedCredentials {
+function newSecret(environment: Environment): string {
+  return SECRET_PREFIX[environment] + randomBytes(32).toString('base64url');
+}
+
+export function issueCredentials(
+  companyId: string,
+  environment: Environment,
+  now: Date,
+  options: { name?: string; createdBy?: string | null } = {},
+): IssuedCredentials {
   const apiKey = KEY_PREFIX[environment] + randomBytes(18).toString('base64url');
-  const apiSecret = SECRET_PREFIX[environment] + randomBytes(32).toString('base64url');
+  const apiSecret = newSecret(environment);
   return {
     apiKey,
     apiSecret,
-    record: { keyId: apiKey, companyId, environment, secretHash: hashSecret(apiSecret), createdAt: now.toISOString() },
+    record: {
+      keyId: apiKey,
+      companyId,
+      environment,
+      name: options.name ?? DEFAULT_KEY_NAME,
+      status: 'active',
+      secretHash: hashSecret(apiSecret),
+      previousSecretHash: null,
+      previousSecretExpiresAt: null,
+      createdAt: now.toISOString(),
+      createdBy: options.createdBy ?? null,
+      revokedAt: null,
+      lastUsedAt: null,
+    },
+  };
+}
+
+/** How long the old secret stays valid after a roll (../shared/dashboard.md: now, 1 hour, 24 hours, 7 days). */
+export const ROLL_GRACE = { now: 0, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 } as const;
+export type RollGrace = keyof typeof ROLL_GRACE;
+
+/** A new secret for the key; the old one stays valid for `grace` (none for `now`). A secret still in
+ * its grace period from an earlier roll is dropped: only the newest two secrets are ever valid. */
+export function rollSecret(record: ApiKeyRecord, grace: RollGrace, now: Date): { apiSecret: string; record: ApiKeyRecord } {
+  const apiSecret = newSecret(record.environment);
+  const keepsOld = ROLL_GRACE[grace] > 0;
+  return {
+    apiSecret,
+    record: {
+      ...record,
+      secretHash: hashSecret(apiSecret),
+      previousSecretHash: keepsOld ? record.secretHash : null,
+      previousSecretExpiresAt: keepsOld ? new Date(now.getTime() + ROLL_GRACE[grace]).toISOString() : null,
+    },
   };
 }
 
@@ -43,13 +106,15 @@ export function issueCredentials(companyId: string, environment: Environment, no
 // wrong secret and the two cannot be told apart.
 const UNKNOWN_KEY_HASH = hashSecret(randomBytes(32).toString('base64url'));
 
-/** Constant-time check of a presented secret against the stored hash (or the dummy when the key
- * is unknown). Returns the record only when both the key and the secret are right. */
-export function verifyCredentials(record: ApiKeyRecord | null, presentedSecret: string): ApiKeyRecord | null {
-  const expected = Buffer.from(record?.secretHash ?? UNKNOWN_KEY_HASH, 'hex');
+/** Constant-time check of a presented secret against the stored hash and the rolled one still in
+ * its grace period (or the dummy for either when absent), so every refusal takes the same time.
+ * Returns the record only when the key is active and the secret is right. */
+export function verifyCredentials(record: ApiKeyRecord | null, presentedSecret: string, now = new Date()): ApiKeyRecord | null {
   const presented = Buffer.from(hashSecret(presentedSecret), 'hex');
-  const matches = timingSafeEqual(expected, presented);
-  return matches && record ? record : null;
+  const current = timingSafeEqual(Buffer.from(record?.secretHash ?? UNKNOWN_KEY_HASH, 'hex'), presented);
+  const previousValid = !!record?.previousSecretExpiresAt && record.previousSecretExpiresAt > now.toISOString();
+  const previous = timingSafeEqual(Buffer.from((previousValid && record?.previousSecretHash) || UNKNOWN_KEY_HASH, 'hex'), presented);
+  return (current || (previous && previousValid)) && record?.status === 'active' ? record : null;
 }
 
 /** Cheap shape check before any read: a request with a malformed key is refused without I/O. */
@@ -67,8 +132,27 @@ export async function authenticate(
   lookup: ApiKeyLookup,
   apiKey: string | undefined,
   apiSecret: string | undefined,
+  now = new Date(),
 ): Promise<ApiKeyRecord | null> {
   if (!apiKey || !apiSecret || apiSecret.length > 256) return null;
   const record = looksLikeApiKey(apiKey) ? await lookup.findApiKey(apiKey) : null;
-  return verifyCredentials(record, apiSecret);
+  return verifyCredentials(record, apiSecret, now);
+}
+
+/**
+ * `last used` is kept without a write on every request: only the authorizer records it, and API
+ * Gateway calls the authorizer once per (key, secret) per cache period (60 s), not per request;
+ * then it writes only when the stored time is older than this, with a condition that makes
+ * concurrent authorizers write once. So a key costs at most one write per 5 minutes.
+ */
+export const LAST_USED_GRANULARITY_MS = 5 * 60_000;
+
+export interface KeyUseRecorder {
+  recordKeyUse(keyId: string, at: string, staleBefore: string): Promise<void>;
+}
+
+export async function recordKeyUse(recorder: KeyUseRecorder, record: ApiKeyRecord, now = new Date()): Promise<void> {
+  const staleBefore = new Date(now.getTime() - LAST_USED_GRANULARITY_MS).toISOString();
+  if (record.lastUsedAt && record.lastUsedAt >= staleBefore) return;
+  await recorder.recordKeyUse(record.keyId, now.toISOString(), staleBefore);
 }

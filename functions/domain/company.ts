@@ -34,24 +34,29 @@ export interface BalanceView {
 
 export const MAX_COMPANY_NAME_LENGTH = 200;
 
-export async function createCompany(
-  store: CompanyStore,
-  input: { name: string; environment: Environment },
-  now = new Date(),
-): Promise<{ company: Company; credentials: IssuedCredentials }> {
+/** A new company's profile, its name checked; `field` names the name's field in the caller's body. */
+export function createCompanyRecord(input: { name: string; environment: Environment }, now: Date, field = 'name'): Company {
   const name = input.name.trim();
   if (name.length === 0 || name.length > MAX_COMPANY_NAME_LENGTH) {
     throw new ApiError('VALIDATION_FAILED', 'The request is invalid; see details', [
-      { path: 'name', message: `must be 1 to ${MAX_COMPANY_NAME_LENGTH} characters` },
+      { path: field, message: `must be 1 to ${MAX_COMPANY_NAME_LENGTH} characters` },
     ]);
   }
-  const company: Company = {
+  return {
     id: newId('company', now.getTime()),
     name,
     environment: input.environment,
     status: 'active',
     createdAt: now.toISOString(),
   };
+}
+
+export async function createCompany(
+  store: CompanyStore,
+  input: { name: string; environment: Environment },
+  now = new Date(),
+): Promise<{ company: Company; credentials: IssuedCredentials }> {
+  const company = createCompanyRecord(input, now);
   const credentials = issueCredentials(company.id, company.environment, now);
   await store.createCompany(company, credentials.record);
   return { company, credentials };

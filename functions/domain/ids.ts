@@ -11,6 +11,7 @@ export const ID_PREFIXES = {
   webhook: 'whk',
   event: 'evt',
   ledgerEntry: 'led',
+  auditEntry: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

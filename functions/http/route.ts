@@ -35,7 +35,7 @@ export interface RouteResult {
 type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
 
 /** The cause of each 500, by event, for its log line (the caller sees no detail). */
-const unexpectedErrors = new WeakMap<APIGatewayProxyEvent, unknown>();
+export const unexpectedErrors = new WeakMap<APIGatewayProxyEvent, unknown>();
 
 /**
  * Wraps a route's function in the middleware every /v1 handler shares: header normalisation and
@@ -113,7 +113,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
   };
 }
 
-function errorCodeOf(body: string): string | null {
+export function errorCodeOf(body: string): string | null {
   try {
     return (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? null;
   } catch {
@@ -122,7 +122,7 @@ function errorCodeOf(body: string): string | null {
 }
 
 /** Every /v1 body is a JSON object; valibot would let an array through to field-by-field checks. */
-function requireJsonObject(body: unknown): unknown {
+export function requireJsonObject(body: unknown): unknown {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body;
   throw validationFailed([{ path: '(root)', message: 'must be a JSON object' }]);
 }
@@ -138,7 +138,7 @@ function authorizerContext(event: APIGatewayProxyEvent): { companyId: string; en
   return { companyId, environment };
 }
 
-function normaliseRequest(expectsBody: boolean): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function normaliseRequest(expectsBody: boolean): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
       const event = request.event;
@@ -177,7 +177,7 @@ function lowerCaseMediaType(value: string): string {
   return separator === -1 ? value.trim().toLowerCase() : `${value.slice(0, separator).trim().toLowerCase()};${value.slice(separator + 1)}`;
 }
 
-function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     onError: (request) => {
       const error = request.error;
@@ -188,7 +188,7 @@ function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
   };
 }
 
-function toErrorResponse(error: unknown, event: APIGatewayProxyEvent): { statusCode: number; body: string } {
+export function toErrorResponse(error: unknown, event: APIGatewayProxyEvent): { statusCode: number; body: string } {
   if (error instanceof ApiError) {
     // A refusal's cause (an upstream's failure) goes to the request's log line, never to the caller.
     if (event && error.cause !== undefined) unexpectedErrors.set(event, error.cause);

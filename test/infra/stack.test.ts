@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES, gatewayResponse } from '../../functions/http/gateway-responses.ts';
 import {
   AUTHORIZER,
+  DASHBOARD_ROUTES,
+  SESSION_AUTHORIZER,
   DEPOSIT_POLLER,
   DEPOSIT_SWEEPER,
   FINANCE_EXPORT_CHECK,
@@ -110,7 +112,8 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
 
     it(`is a REST API whose stage is named ${stage} and throttles every method at the stage's rate and burst`, () => {
-      template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+      // The /v1 API and the dashboard's (lib/dashboard.ts).
+      template.resourceCountIs('AWS::ApiGateway::RestApi', 2);
       template.hasResourceProperties('AWS::ApiGateway::Stage', {
         StageName: stage,
         MethodSettings: [
@@ -125,7 +128,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       });
     });
 
-    it("outputs ApiUrl as openapi.json's deployed-stage server plus /v1, the base URL integrators give the client", () => {
+    it("outputs ApiUrl exactly as openapi.json's deployed-stage server, the base URL integrators give the client", () => {
       const [joiner, parts] = template.findOutputs('ApiUrl').ApiUrl!.Value['Fn::Join'] as [string, unknown[]];
       const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0];
       const rendered = parts
@@ -140,12 +143,11 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         })
         .join(joiner);
 
-      expect(rendered).toBe(`${SERVERS[0].url}/v1`);
+      expect(rendered).toBe(SERVERS[0].url);
     });
 
     it('authorizes with both credential headers as identity sources and caches for the configured TTL', () => {
-      template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
-      const authorizer = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Authorizer'))[0]!.Properties!;
+      const authorizer = resourcesOfType(template, 'AWS::ApiGateway::Authorizer')[authorizerId(template)]!.Properties!;
 
       expect(authorizer.Type).toBe('REQUEST');
       expect(authorizer.IdentitySource.split(',').sort()).toEqual(
@@ -161,7 +163,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       '%s answers in the contract envelope with its code and status',
       (type, spec) => {
         const matching = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).filter(
-          (response) => response.Properties!.ResponseType === type,
+          (response) => response.Properties!.ResponseType === type && response.Properties!.RestApiId.Ref === v1ApiId(template),
         );
 
         expect(matching).toHaveLength(1);
@@ -177,7 +179,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
 
     it.each(['UNAUTHORIZED', 'ACCESS_DENIED'])('%s looks like any failed authentication: 401 AUTH_FAILED', (type) => {
       const response = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).find(
-        (candidate) => candidate.Properties!.ResponseType === type,
+        (candidate) => candidate.Properties!.ResponseType === type && candidate.Properties!.RestApiId.Ref === v1ApiId(template),
       )!.Properties!;
 
       expect(response.StatusCode).toBe('401');
@@ -239,7 +241,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     it('runs one function per route plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job and the finance export check, all on nodejs22.x and arm64', () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 8);
+      expect(functions).toHaveLength(ROUTES.length + 8 + DASHBOARD_ROUTES.length + 1);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -694,7 +696,63 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
   });
 
-  it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl', 'AlarmTopicArn', 'ExportBucketName', 'DashboardName'])('outputs %s', (name) => {
+  describe('dashboard (lib/dashboard.ts)', () => {
+    const dashboardApiId = () => Object.keys(resourcesOfType(template, 'AWS::ApiGateway::RestApi')).find((id) => id !== v1ApiId(template))!;
+
+    it.each(DASHBOARD_ROUTES.map((route) => [routeName(route), route] as const))('%s is a method of the dashboard API, behind the session authorizer unless public', (name, route) => {
+      const method = methodsByRoute(template, dashboardApiId()).get(name);
+      expect(method, `no method for ${name}`).toBeDefined();
+      expect(method!.AuthorizationType).toBe(route.auth === 'session' ? 'CUSTOM' : 'NONE');
+      expect(JSON.stringify(method!.Integration.Uri)).toContain(logicalIdOfFunction(template, functionName(stage, route.handler)));
+    });
+
+    it('verifies sessions from the Cookie header, in a function of its own', () => {
+      const authorizer = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Authorizer')).find((a) => a.Properties!.RestApiId.Ref === dashboardApiId())!.Properties!;
+      expect(authorizer.Type).toBe('REQUEST');
+      expect(authorizer.IdentitySource).toBe('method.request.header.Cookie');
+      expect(JSON.stringify(authorizer.AuthorizerUri)).toContain(logicalIdOfFunction(template, functionName(stage, SESSION_AUTHORIZER.handler)));
+    });
+
+    it('keeps people in a user pool with the password policy, optional TOTP and no self sign-up', () => {
+      template.hasResourceProperties('AWS::Cognito::UserPool', {
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        MfaConfiguration: 'OPTIONAL',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+        Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 10, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true }) },
+      });
+      template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+        ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+        GenerateSecret: false,
+        PreventUserExistenceErrors: 'ENABLED',
+        EnableTokenRevocation: true,
+      });
+    });
+
+    it('lets only the sign-up and invitation functions make users', () => {
+      const makers = DASHBOARD_ROUTES.filter((route) => grantsOf(template, functionName(stage, route.handler)).actions.includes('cognito-idp:AdminCreateUser')).map((route) => route.handler);
+      expect(makers.sort()).toEqual(['dashboard/accept-invitation', 'dashboard/sign-up']);
+    });
+
+    it('serves the app from a private bucket through CloudFront with origin access control, HTTPS, security headers and SPA routing, and the API under /dashboard/api/*', () => {
+      template.hasResourceProperties('AWS::S3::Bucket', { PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true } });
+      template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+      const distribution = Object.values(resourcesOfType(template, 'AWS::CloudFront::Distribution'))[0]!.Properties!.DistributionConfig;
+      expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+      expect(distribution.DefaultCacheBehavior.FunctionAssociations).toEqual([expect.objectContaining({ EventType: 'viewer-request' })]);
+      expect(distribution.CacheBehaviors).toEqual([expect.objectContaining({ PathPattern: 'dashboard/api/*', ViewerProtocolPolicy: 'https-only' })]);
+      template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+        ResponseHeadersPolicyConfig: {
+          SecurityHeadersConfig: Match.objectLike({
+            ContentSecurityPolicy: Match.objectLike({ ContentSecurityPolicy: Match.stringLikeRegexp("script-src 'self'") }),
+            FrameOptions: Match.objectLike({ FrameOption: 'DENY' }),
+            StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 31536000 }),
+          }),
+        },
+      });
+    });
+  });
+
+  it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl', 'AlarmTopicArn', 'ExportBucketName', 'DashboardName', 'DashboardUrl', 'DashboardBucketName'])('outputs %s', (name) => {
     expect(Object.keys(template.findOutputs(name))).toEqual([name]);
   });
 });
@@ -715,8 +773,14 @@ function policyStatementsOfRole(template: Template, roleId: string): { Action: s
     .flatMap((policy) => policy.Properties!.PolicyDocument.Statement);
 }
 
+/** The /v1 API's authorizer (the dashboard API has its own). */
 function authorizerId(template: Template): string {
-  return Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Authorizer'))[0]!;
+  const v1 = v1ApiId(template);
+  return Object.entries(resourcesOfType(template, 'AWS::ApiGateway::Authorizer')).find(([, authorizer]) => authorizer.Properties!.RestApiId.Ref === v1)![0];
+}
+
+function v1ApiId(template: Template): string {
+  return Object.entries(resourcesOfType(template, 'AWS::ApiGateway::RestApi')).find(([, api]) => !String(api.Properties!.Name).endsWith('-dashboard'))![0];
 }
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string };
@@ -771,12 +835,13 @@ function resourcePaths(template: Template): Map<string, string> {
   return paths;
 }
 
-/** The API Gateway methods as `GET /v1/company` → the method's properties. */
-function methodsByRoute(template: Template): Map<string, Record<string, any>> {
+/** The API Gateway methods of one API (the /v1 one unless told) as `GET /v1/company` → the method's properties. */
+function methodsByRoute(template: Template, apiId = v1ApiId(template)): Map<string, Record<string, any>> {
   const paths = resourcePaths(template);
   const methods = new Map<string, Record<string, any>>();
   for (const method of Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method'))) {
     const props = method.Properties!;
+    if (props.RestApiId.Ref !== apiId) continue;
     const path = props.ResourceId.Ref ? paths.get(props.ResourceId.Ref) : '/';
     methods.set(`${props.HttpMethod} ${path}`, props);
   }

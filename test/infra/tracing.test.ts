@@ -3,6 +3,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import {
   AUTHORIZER,
+  DASHBOARD_ROUTES,
+  SESSION_AUTHORIZER,
   DEPOSIT_POLLER,
   DEPOSIT_SWEEPER,
   FINANCE_EXPORT_CHECK,
@@ -21,7 +23,7 @@ import { addCambioStack } from '../../lib/cambio-app.ts';
  * AwsSolutions-IAM5 flags; lib/api-function.ts acknowledges that on every function's role, so this
  * test is what keeps any other action on `*` from passing under that acknowledgment.
  */
-const FUNCTIONS = [...ROUTES, AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, FINANCE_EXPORT_CHECK, WEBHOOK_DISPATCHER, WEBHOOK_SENDER];
+const FUNCTIONS = [...ROUTES, AUTHORIZER, ...DASHBOARD_ROUTES, SESSION_AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, FINANCE_EXPORT_CHECK, WEBHOOK_DISPATCHER, WEBHOOK_SENDER];
 const XRAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 /** Actions on `*` beyond X-Ray's, each acknowledged with its own reason in lib/cambio-stack.ts. */
 const ALSO_ON_EVERY_RESOURCE: Record<string, string[]> = {
@@ -41,7 +43,8 @@ describe.each(['sandbox', 'production'] as const)('X-Ray tracing on Cambio-%s', 
 
   it("traces the API stage, where a request's trace starts before the authorizer and the handler, and names it in the access log", () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: stage, TracingEnabled: true });
-    const [apiStage] = Object.values(template.findResources('AWS::ApiGateway::Stage'));
+    const v1Api = Object.keys(template.findResources('AWS::ApiGateway::RestApi', { Properties: { Name: `cambio-${stage}` } }))[0];
+    const apiStage = Object.values(template.findResources('AWS::ApiGateway::Stage')).find((candidate) => candidate.Properties.RestApiId.Ref === v1Api);
     expect(JSON.parse(apiStage!.Properties.AccessLogSetting.Format)).toMatchObject({ requestId: '$context.requestId', xrayTraceId: '$context.xrayTraceId' });
   });
 

@@ -1,5 +1,5 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyRecord } from '#domain/api-keys';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_KEY_NAME, type ApiKeyRecord, type KeyUseRecorder } from '#domain/api-keys';
 import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#domain/company';
 import type { Currency } from '#domain/money';
 import { toBigInt } from './client.ts';
@@ -44,18 +44,28 @@ export const apiKeyItem = {
     ...keys.apiKey(record.keyId),
     ...keys.apiKeyByCompany(record.companyId, record.keyId),
     type: ENTITY.apiKey,
-    ...record,
+    // Absent rather than NULL, so `attribute_not_exists(lastUsedAt)` and friends mean "never".
+    ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
   }),
+  /** Keys stored before the dashboard carry only the first five fields: they read as an active
+   * key named DEFAULT_KEY_NAME, so no migration is needed. */
   fromItem: (item: Item): ApiKeyRecord => ({
     keyId: item.keyId as string,
     companyId: item.companyId as string,
     environment: item.environment as ApiKeyRecord['environment'],
+    name: (item.name as string | undefined) ?? DEFAULT_KEY_NAME,
+    status: (item.status as ApiKeyRecord['status'] | undefined) ?? 'active',
     secretHash: item.secretHash as string,
+    previousSecretHash: (item.previousSecretHash as string | undefined) ?? null,
+    previousSecretExpiresAt: (item.previousSecretExpiresAt as string | undefined) ?? null,
     createdAt: item.createdAt as string,
+    createdBy: (item.createdBy as string | undefined) ?? null,
+    revokedAt: (item.revokedAt as string | undefined) ?? null,
+    lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
   }),
 };
 
-export class DynamoCompanyStore implements CompanyStore {
+export class DynamoCompanyStore implements CompanyStore, KeyUseRecorder {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -90,5 +100,23 @@ export class DynamoCompanyStore implements CompanyStore {
   async findApiKey(keyId: string): Promise<ApiKeyRecord | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.apiKey(keyId) }));
     return Item ? apiKeyItem.fromItem(Item) : null;
+  }
+
+  /** The condition makes concurrent authorizers (and a revoked or deleted key) write nothing more;
+   * its failure is the expected outcome of that race, not an error. */
+  async recordKeyUse(keyId: string, at: string, staleBefore: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.apiKey(keyId),
+          UpdateExpression: 'SET lastUsedAt = :at',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
+          ExpressionAttributeValues: { ':at': at, ':staleBefore': staleBefore },
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
   }
 }

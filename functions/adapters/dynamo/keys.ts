@@ -15,6 +15,19 @@ export const keys = {
   apiKey: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
   /** GSI1: a company's API keys, for rotation and revocation. */
   apiKeyByCompany: (companyId: string, keyId: string) => ({ GSI1PK: company(companyId), GSI1SK: `APIKEY#${keyId}` }),
+  apiKeysOfCompany: (companyId: string) => ({ GSI1PK: company(companyId), skPrefix: 'APIKEY#' }),
+
+  /** A dashboard user (a Cognito user; `personId` is its `sub`). */
+  person: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PROFILE' }),
+  /** A person's role in a company: read by (company, person) on every dashboard call. */
+  membership: (companyId: string, personId: string) => ({ PK: company(companyId), SK: `MEMBER#${personId}` }),
+  /** GSI1: the companies a person belongs to, read at sign-in. */
+  membershipByPerson: (personId: string, companyId: string) => ({ GSI1PK: `PERSON#${personId}`, GSI1SK: `MEMBER#${companyId}` }),
+  membershipsOfPerson: (personId: string) => ({ GSI1PK: `PERSON#${personId}`, skPrefix: 'MEMBER#' }),
+  /** An invitation, found by the hash of the token in its link; deleted when accepted. */
+  invitation: (tokenHash: string) => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
+  auditEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `AUDIT#${entryId}` }),
+  auditLogOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'AUDIT#' }),
 
   ledgerEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `LEDGER#${entryId}` }),
   ledgerOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'LEDGER#' }),
@@ -107,6 +120,10 @@ export const ENTITY = {
   company: 'Company',
   balance: 'Balance',
   apiKey: 'ApiKey',
+  person: 'Person',
+  membership: 'Membership',
+  invitation: 'Invitation',
+  auditEntry: 'AuditEntry',
   ledgerEntry: 'LedgerEntry',
   event: 'Event',
   withdrawal: 'Withdrawal',

@@ -1,0 +1,106 @@
+/**
+ * The dashboard API, from the page. Tokens live in HttpOnly cookies the page cannot read; the
+ * only cookie it reads is the CSRF token, which it echoes in X-CSRF-Token on every change.
+ */
+export interface ApiFailure {
+  status: number;
+  code: string;
+  message: string;
+  details: { path: string; message: string }[] | null;
+}
+
+export class ApiCallError extends Error {
+  constructor(readonly failure: ApiFailure) {
+    super(failure.message);
+  }
+}
+
+export type Environment = 'sandbox' | 'production';
+export type Role = 'Owner' | 'Admin' | 'Developer' | 'Viewer';
+
+export interface Me {
+  personId: string;
+  email: string | null;
+  companies: { id: string; name: string; environment: Environment; role: Role }[];
+}
+
+export interface Overview {
+  company: { id: string; name: string; environment: Environment; createdAt: string };
+  balance: { balances: { currency: string; available: string; pending: string; locked: string }[]; updatedAt: string };
+  role: Role;
+}
+
+export interface ApiKey {
+  keyId: string;
+  name: string;
+  status: 'active' | 'revoked';
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
+export interface IssuedKey {
+  key: ApiKey;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  action: string;
+  actor: { personId: string | null; email: string | null };
+  target: string | null;
+  details: Record<string, string> | null;
+  sourceIp: string;
+  userAgent: string | null;
+  createdAt: string;
+}
+
+const BASE = '/dashboard/api';
+
+function csrfToken(): string {
+  return document.cookie.split('; ').find((c) => c.startsWith('cambio_csrf='))?.slice('cambio_csrf='.length) ?? '';
+}
+
+/** Called when the session cannot be renewed: the app shows Sign in. */
+let onSignedOut: () => void = () => {};
+export function whenSignedOut(callback: () => void): void {
+  onSignedOut = callback;
+}
+
+async function send<T>(method: string, path: string, body?: unknown, retried = false): Promise<{ data: T; pagination?: { nextCursor: string | null } }> {
+  const response = await fetch(BASE + path, {
+    method,
+    credentials: 'same-origin',
+    headers: { ...(body !== undefined && { 'Content-Type': 'application/json' }), ...(method !== 'GET' && { 'X-CSRF-Token': csrfToken() }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload = (await response.json().catch(() => null)) as { success: boolean; data: T; pagination?: { nextCursor: string | null }; error?: Omit<ApiFailure, 'status'> } | null;
+  // An expired access token: renew it once from the refresh cookie, then try again.
+  if (response.status === 401 && !retried && !path.startsWith('/session') && !path.startsWith('/sign-up')) {
+    const refreshed = await fetch(`${BASE}/session/refresh`, { method: 'POST', credentials: 'same-origin', headers: { 'X-CSRF-Token': csrfToken() } });
+    if (refreshed.ok) return send(method, path, body, true);
+    onSignedOut();
+  }
+  if (!response.ok || !payload?.success) {
+    throw new ApiCallError({ status: response.status, code: payload?.error?.code ?? 'INTERNAL_ERROR', message: payload?.error?.message ?? 'Something went wrong', details: payload?.error?.details ?? null });
+  }
+  return { data: payload.data, pagination: payload.pagination };
+}
+
+export const api = {
+  signUp: (input: { companyName: string; email: string; password: string }) => send<{ companyId: string }>('POST', '/sign-up', input),
+  signIn: (input: { email: string; password: string }) => send<{ signedIn: true }>('POST', '/session', input),
+  signOut: () => send<{ signedOut: true }>('DELETE', '/session'),
+  acceptInvitation: (input: { token: string; password: string }) => send<{ signedIn: true }>('POST', '/invitations/accept', input),
+  me: () => send<Me>('GET', '/me'),
+  overview: (companyId: string) => send<Overview>('GET', `/companies/${companyId}`),
+  apiKeys: (companyId: string) => send<ApiKey[]>('GET', `/companies/${companyId}/api-keys`),
+  createApiKey: (companyId: string, name: string) => send<IssuedKey>('POST', `/companies/${companyId}/api-keys`, { name }),
+  rollApiKey: (companyId: string, keyId: string, oldSecretValidFor: string) =>
+    send<IssuedKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/roll`, { oldSecretValidFor }),
+  revokeApiKey: (companyId: string, keyId: string) => send<ApiKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/revoke`, {}),
+  auditLog: (companyId: string, cursor?: string) =>
+    send<AuditEntry[]>('GET', `/companies/${companyId}/audit-log${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
+};

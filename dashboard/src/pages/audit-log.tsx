@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type AuditEntry } from '../api.ts';
+import { ErrorMessage, formatTime, useTitle } from '../ui.tsx';
+
+const ACTIONS: Record<string, string> = {
+  signed_up: 'Signed up',
+  signed_in: 'Signed in',
+  'invitation.created': 'Invited',
+  'invitation.accepted': 'Accepted the invitation',
+  'api_key.created': 'Created API key',
+  'api_key.rolled': 'Rolled API key secret',
+  'api_key.revoked': 'Revoked API key',
+};
+
+export function AuditLogPage(props: { companyId: string }) {
+  useTitle('Audit log');
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const load = async (after?: string) => {
+    try {
+      const page = await api.auditLog(props.companyId, after);
+      setEntries((previous) => [...(after ? (previous ?? []) : []), ...page.data]);
+      setCursor(page.pagination?.nextCursor ?? null);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [props.companyId]);
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Audit log</h1>
+      <p>Who did what and when, from which address. Entries are never changed or removed.</p>
+      <ErrorMessage error={error} />
+      {entries === null ? (
+        <p class="loading">Loading…</p>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Audit log, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Target</th>
+              <th scope="col">From</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td>{formatTime(entry.createdAt)}</td>
+                <td>{entry.actor.email ?? 'Command line'}</td>
+                <td>
+                  {ACTIONS[entry.action] ?? entry.action}
+                  {entry.details?.oldSecretValidFor && ` (old secret valid for ${entry.details.oldSecretValidFor})`}
+                </td>
+                <td>{entry.target ? <code>{entry.target}</code> : '—'}</td>
+                <td>{entry.sourceIp}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cursor && (
+        <button type="button" class="secondary" onClick={() => load(cursor)}>
+          Load older entries
+        </button>
+      )}
+    </section>
+  );
+}

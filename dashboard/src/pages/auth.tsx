@@ -1,0 +1,102 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { ErrorMessage, Link, useTitle } from '../ui.tsx';
+
+function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => void) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await action(new FormData(event.currentTarget as HTMLFormElement));
+      onDone();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, onSubmit };
+}
+
+const value = (form: FormData, name: string) => String(form.get(name) ?? '');
+
+export function SignUp(props: { onSignedIn: () => void }) {
+  useTitle('Sign up');
+  const { error, busy, onSubmit } = useSubmit(
+    (form) => api.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') }),
+    props.onSignedIn,
+  );
+  return (
+    <section class="card" aria-labelledby="sign-up-title">
+      <h1 id="sign-up-title">Create your sandbox account</h1>
+      <p>A sandbox company of your own, with test USDT and API keys, in a minute.</p>
+      <form onSubmit={onSubmit}>
+        <label for="company-name">Company name</label>
+        <input id="company-name" name="companyName" required maxLength={200} autoComplete="organization" />
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" required autoComplete="email" />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
+        <p id="password-rule" class="hint">
+          At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
+        </p>
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          Create account
+        </button>
+      </form>
+      <p>
+        Already have an account? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+export function SignIn(props: { onSignedIn: () => void }) {
+  useTitle('Sign in');
+  const { error, busy, onSubmit } = useSubmit((form) => api.signIn({ email: value(form, 'email'), password: value(form, 'password') }), props.onSignedIn);
+  return (
+    <section class="card" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title">Sign in to Cambio</h1>
+      <form onSubmit={onSubmit}>
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" required autoComplete="username" />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" required autoComplete="current-password" />
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <p>
+        New here? <Link to="/sign-up">Create a sandbox account</Link>
+      </p>
+    </section>
+  );
+}
+
+export function AcceptInvitation(props: { onSignedIn: () => void }) {
+  useTitle('Accept invitation');
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const { error, busy, onSubmit } = useSubmit((form) => api.acceptInvitation({ token, password: value(form, 'password') }), props.onSignedIn);
+  return (
+    <section class="card" aria-labelledby="accept-title">
+      <h1 id="accept-title">Join your company on Cambio</h1>
+      <p>Choose a password for the email address you were invited with.</p>
+      <form onSubmit={onSubmit}>
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
+        <p id="password-rule" class="hint">
+          At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
+        </p>
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          Accept invitation
+        </button>
+      </form>
+    </section>
+  );
+}

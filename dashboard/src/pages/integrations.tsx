@@ -1,0 +1,249 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
+import { Dialog, ErrorMessage, formatTime, useTitle } from '../ui.tsx';
+
+const ROLL_CHOICES = [
+  { value: 'now', label: 'Now' },
+  { value: '1h', label: '1 hour' },
+  { value: '24h', label: '24 hours' },
+  { value: '7d', label: '7 days' },
+] as const;
+
+type Open = { kind: 'create' } | { kind: 'issued'; issued: IssuedKey; rolled: boolean } | { kind: 'roll'; key: ApiKey } | { kind: 'revoke'; key: ApiKey } | null;
+
+export function IntegrationsPage(props: { companyId: string; role: Role }) {
+  useTitle('Integrations');
+  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [open, setOpen] = useState<Open>(null);
+  const canChange = props.role !== 'Viewer';
+  const reload = () => api.apiKeys(props.companyId).then((r) => setKeys(r.data), setError);
+  useEffect(() => {
+    void reload();
+  }, [props.companyId]);
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Integrations</h1>
+      <section aria-labelledby="api-keys-title">
+        <div class="section-head">
+          <h2 id="api-keys-title">API keys</h2>
+          {canChange && (
+            <button type="button" onClick={() => setOpen({ kind: 'create' })}>
+              Create API key
+            </button>
+          )}
+        </div>
+        <p>
+          Send a key's <code>X-Api-Key</code> and <code>X-Api-Secret</code> with every request to <code>/v1</code>. A secret is shown once, when it is made.
+        </p>
+        <ErrorMessage error={error} />
+        {keys === null ? (
+          <p class="loading">Loading…</p>
+        ) : (
+          <table>
+            <caption class="visually-hidden">API keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key id</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                {canChange && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.keyId}>
+                  <th scope="row">{key.name}</th>
+                  <td>
+                    <code>{key.keyId}</code>
+                  </td>
+                  <td>{formatTime(key.createdAt)}</td>
+                  <td>{formatTime(key.lastUsedAt)}</td>
+                  <td>
+                    <span class={`status ${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
+                    {key.previousSecretExpiresAt && <span class="hint"> old secret valid until {formatTime(key.previousSecretExpiresAt)}</span>}
+                  </td>
+                  {canChange && (
+                    <td class="actions">
+                      {key.status === 'active' && (
+                        <>
+                          <button type="button" class="secondary" onClick={() => setOpen({ kind: 'roll', key })}>
+                            Roll secret
+                          </button>
+                          <button type="button" class="danger" onClick={() => setOpen({ kind: 'revoke', key })}>
+                            Revoke
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {open?.kind === 'create' && (
+        <CreateKeyDialog
+          companyId={props.companyId}
+          onClose={() => setOpen(null)}
+          onCreated={(issued) => {
+            setOpen({ kind: 'issued', issued, rolled: false });
+            void reload();
+          }}
+        />
+      )}
+      {open?.kind === 'issued' && <IssuedKeyDialog issued={open.issued} rolled={open.rolled} onDone={() => setOpen(null)} />}
+      {open?.kind === 'roll' && (
+        <RollDialog
+          companyId={props.companyId}
+          apiKey={open.key}
+          onClose={() => setOpen(null)}
+          onRolled={(issued) => {
+            setOpen({ kind: 'issued', issued, rolled: true });
+            void reload();
+          }}
+        />
+      )}
+      {open?.kind === 'revoke' && (
+        <RevokeDialog
+          companyId={props.companyId}
+          apiKey={open.key}
+          onClose={() => setOpen(null)}
+          onRevoked={() => {
+            setOpen(null);
+            void reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function useAction<T>(action: () => Promise<T>, onDone: (result: T) => void) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (event?: Event) => {
+    event?.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await action());
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run };
+}
+
+function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCreated: (issued: IssuedKey) => void }) {
+  const [name, setName] = useState('');
+  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, name)).data, props.onCreated);
+  return (
+    <Dialog title="Create API key" onClose={props.onClose}>
+      <form onSubmit={run}>
+        <label for="key-name">Name</label>
+        <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} placeholder="e.g. Checkout server" />
+        <ErrorMessage error={error} />
+        <div class="buttons">
+          <button type="submit" disabled={busy}>
+            Create
+          </button>
+          <button type="button" class="secondary" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function CopyField(props: { id: string; label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard?.writeText(props.value).catch(() => undefined);
+    setCopied(true);
+  };
+  return (
+    <div class="copy-field">
+      <label for={props.id}>{props.label}</label>
+      <div class="row">
+        <input id={props.id} value={props.value} readOnly onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" class="secondary" onClick={copy} aria-label={`Copy ${props.label}`}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function IssuedKeyDialog(props: { issued: IssuedKey; rolled: boolean; onDone: () => void }) {
+  return (
+    <Dialog title={props.rolled ? 'New secret' : 'Your new API key'} onClose={props.onDone}>
+      <p class="warning" role="note">
+        Copy the secret now: it is shown only this once. Store it where your server reads its secrets.
+      </p>
+      <CopyField id="issued-key" label="API key" value={props.issued.apiKey} />
+      <CopyField id="issued-secret" label="API secret" value={props.issued.apiSecret} />
+      <div class="buttons">
+        <button type="button" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onRolled: (issued: IssuedKey) => void }) {
+  const [grace, setGrace] = useState<string>('24h');
+  const { error, busy, run } = useAction(async () => (await api.rollApiKey(props.companyId, props.apiKey.keyId, grace)).data, props.onRolled);
+  return (
+    <Dialog title={`Roll the secret of ${props.apiKey.name}`} onClose={props.onClose}>
+      <form onSubmit={run}>
+        <p>A new secret is issued. The old one keeps working until the time you choose, so you can deploy the new one first.</p>
+        <label for="roll-expiry">Old secret expires</label>
+        <select id="roll-expiry" value={grace} onChange={(e) => setGrace(e.currentTarget.value)}>
+          {ROLL_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        <ErrorMessage error={error} />
+        <div class="buttons">
+          <button type="submit" disabled={busy}>
+            Roll secret
+          </button>
+          <button type="button" class="secondary" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function RevokeDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onRevoked: () => void }) {
+  const { error, busy, run } = useAction(() => api.revokeApiKey(props.companyId, props.apiKey.keyId), props.onRevoked);
+  return (
+    <Dialog title={`Revoke ${props.apiKey.name}?`} onClose={props.onClose}>
+      <p>
+        Requests with <code>{props.apiKey.keyId}</code> will be refused within a minute. This cannot be undone.
+      </p>
+      <ErrorMessage error={error} />
+      <div class="buttons">
+        <button type="button" class="danger" disabled={busy} onClick={run}>
+          Revoke
+        </button>
+        <button type="button" class="secondary" onClick={props.onClose}>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  );
+}

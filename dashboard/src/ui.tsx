@@ -1,0 +1,66 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { ApiCallError } from './api.ts';
+import { BASE_PATH, onLinkClick } from './router.ts';
+
+export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string }) {
+  return (
+    <a href={BASE_PATH + props.to} class={props.class} aria-current={props.current ? 'page' : undefined} onClick={(e) => onLinkClick(e, props.to)}>
+      {props.children}
+    </a>
+  );
+}
+
+/** An error said where a screen reader announces it, with each field's problem. */
+export function ErrorMessage(props: { error: unknown }) {
+  if (!props.error) return null;
+  const failure = props.error instanceof ApiCallError ? props.error.failure : null;
+  return (
+    <div class="error" role="alert">
+      <p>{failure?.message ?? 'Something went wrong. Try again.'}</p>
+      {failure?.details && (
+        <ul>
+          {failure.details.map((d) => (
+            <li key={d.path}>
+              {fieldLabel(d.path)} {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+const LABELS: Record<string, string> = { companyName: 'Company name', email: 'Email', password: 'Password', name: 'Name' };
+const fieldLabel = (path: string) => LABELS[path] ?? path;
+
+/**
+ * A modal dialog on the native <dialog>: the browser traps focus inside, Escape closes it, and
+ * focus returns to what opened it.
+ */
+export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current!;
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.showModal();
+    return () => opener?.focus();
+  }, []);
+  return (
+    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={(e) => (e.preventDefault(), props.onClose())}>
+      <h2 id="dialog-title">{props.title}</h2>
+      {props.children}
+    </dialog>
+  );
+}
+
+export function formatTime(iso: string | null): string {
+  if (!iso) return 'Never';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function useTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Cambio dashboard`;
+  }, [title]);
+}

@@ -1,0 +1,14 @@
+import { optionalEnv, requireEnv } from '../env.ts';
+import { CognitoIdentityProvider } from './identity-provider.ts';
+import { sessionVerifier } from './session-verifier.ts';
+
+/** The user pool named by the stack (COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID) or, locally, by the
+ * runtime, which also sets COGNITO_ENDPOINT and COGNITO_ISSUER to its emulator's. */
+export function userPoolFromEnv() {
+  const userPoolId = requireEnv('COGNITO_USER_POOL_ID');
+  const clientId = requireEnv('COGNITO_CLIENT_ID');
+  const region = userPoolId.split('_')[0];
+  const issuer = optionalEnv('COGNITO_ISSUER') ?? `https://cognito-idp.${region}.amazonaws.com/${userPoolId}`;
+  const verifier = sessionVerifier({ userPoolId, clientId, issuer });
+  return { verifier, identity: new CognitoIdentityProvider({ userPoolId, clientId, endpoint: optionalEnv('COGNITO_ENDPOINT') }, verifier) };
+}

@@ -1,0 +1,118 @@
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  GlobalSignOutCommand,
+  InitiateAuthCommand,
+  type AuthenticationResultType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { ApiError, validationFailed } from '#domain/errors';
+import type { IdentityProvider, SessionTokens } from '#domain/dashboard';
+import { awsClient } from '../aws-clients.ts';
+import type { SessionVerifier } from './session-verifier.ts';
+
+export interface UserPoolSettings {
+  userPoolId: string;
+  clientId: string;
+  /** Set only locally: the emulator's URL (local/cognito-emulator.ts). */
+  endpoint?: string;
+}
+
+/** Said the same way for a wrong email and a wrong password, as Cognito itself does with
+ * PreventUserExistenceErrors. */
+export const SIGN_IN_FAILED_MESSAGE = 'Sign-in failed: wrong email or password';
+
+/**
+ * The user pool through its own API, in AWS and against the local emulator alike. People are made
+ * by the dashboard API only (AdminCreateUser, then AdminSetUserPassword to make the password
+ * permanent; the pool's policy applies to both): the pool allows no self sign-up, so nobody can
+ * make a user by calling Cognito's public SignUp with the app client's id, and no code is mailed.
+ */
+export class CognitoIdentityProvider implements IdentityProvider {
+  private readonly client: CognitoIdentityProviderClient;
+
+  constructor(
+    private readonly pool: UserPoolSettings,
+    private readonly verifier: SessionVerifier,
+  ) {
+    this.client = awsClient(
+      new CognitoIdentityProviderClient(
+        pool.endpoint ? { endpoint: pool.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {},
+      ),
+    );
+  }
+
+  async createUser(email: string, password: string): Promise<{ personId: string }> {
+    try {
+      const { User } = await this.client.send(
+        new AdminCreateUserCommand({
+          UserPoolId: this.pool.userPoolId,
+          Username: email,
+          // Checked against the policy before the user exists, so a weak password leaves no user behind.
+          TemporaryPassword: password,
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: 'email', Value: email },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        }),
+      );
+      await this.client.send(new AdminSetUserPasswordCommand({ UserPoolId: this.pool.userPoolId, Username: email, Password: password, Permanent: true }));
+      const sub = User?.Attributes?.find((attribute) => attribute.Name === 'sub')?.Value;
+      if (!sub) throw new Error('AdminCreateUser answered without the user\'s sub');
+      return { personId: sub };
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'UsernameExistsException') throw validationFailed([{ path: 'email', message: 'is already registered; sign in instead' }]);
+      if (name === 'InvalidPasswordException' || name === 'InvalidParameterException') {
+        throw validationFailed([{ path: 'password', message: (error as Error).message }]);
+      }
+      throw error;
+    }
+  }
+
+  async signIn(email: string, password: string): Promise<SessionTokens> {
+    return this.authenticate('USER_PASSWORD_AUTH', { USERNAME: email, PASSWORD: password }, null);
+  }
+
+  async refresh(refreshToken: string): Promise<SessionTokens> {
+    return this.authenticate('REFRESH_TOKEN_AUTH', { REFRESH_TOKEN: refreshToken }, refreshToken);
+  }
+
+  async signOut(accessToken: string): Promise<void> {
+    try {
+      await this.client.send(new GlobalSignOutCommand({ AccessToken: accessToken }));
+    } catch (error) {
+      // An expired or already revoked token: the session is over either way.
+      if ((error as Error).name !== 'NotAuthorizedException') throw error;
+    }
+  }
+
+  private async authenticate(flow: 'USER_PASSWORD_AUTH' | 'REFRESH_TOKEN_AUTH', parameters: Record<string, string>, refreshToken: string | null): Promise<SessionTokens> {
+    let result: AuthenticationResultType | undefined;
+    try {
+      ({ AuthenticationResult: result } = await this.client.send(
+        new InitiateAuthCommand({ AuthFlow: flow, ClientId: this.pool.clientId, AuthParameters: parameters }),
+      ));
+    } catch (error) {
+      const { name, message } = error as Error;
+      // Cognito's lockout after repeated failures is a NotAuthorizedException with this message.
+      if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) {
+        throw new ApiError('RATE_LIMITED', 'Too many failed sign-ins: wait a moment and try again');
+      }
+      if (name === 'NotAuthorizedException' || name === 'UserNotFoundException' || name === 'UserNotConfirmedException') {
+        throw new ApiError('AUTH_FAILED', flow === 'USER_PASSWORD_AUTH' ? SIGN_IN_FAILED_MESSAGE : 'The session has ended; sign in again');
+      }
+      throw error;
+    }
+    // A challenge (e.g. TOTP once a person turns MFA on) is not supported by this dashboard yet.
+    if (!result?.AccessToken) throw new ApiError('AUTH_FAILED', 'This account needs a sign-in step the dashboard does not support yet');
+    const claims = await this.verifier.verify(result.AccessToken);
+    return {
+      accessToken: result.AccessToken,
+      refreshToken: result.RefreshToken ?? refreshToken,
+      expiresInSeconds: result.ExpiresIn ?? 3600,
+      personId: claims.personId,
+    };
+  }
+}

@@ -1,0 +1,207 @@
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord } from '#domain/api-keys';
+import type { AuditEntry } from '#domain/audit-log';
+import { zeroBalances, type Company } from '#domain/company';
+import type { DashboardStore, Invitation } from '#domain/dashboard';
+import { notFound } from '#domain/errors';
+import type { Membership, Person, Role } from '#domain/team';
+import { TABLE } from './table-definition.ts';
+import { apiKeyItem, balanceItem, companyItem, DynamoCompanyStore } from './company-store.ts';
+import { ENTITY, keys } from './keys.ts';
+import { newestFirstPage, queryAll } from './queries.ts';
+
+type Item = Record<string, unknown>;
+
+export const personItem = {
+  toItem: (person: Person): Item => ({ ...keys.person(person.personId), type: ENTITY.person, ...person }),
+};
+
+export const membershipItem = {
+  toItem: (m: Membership): Item => ({
+    ...keys.membership(m.companyId, m.personId),
+    ...keys.membershipByPerson(m.personId, m.companyId),
+    type: ENTITY.membership,
+    ...m,
+  }),
+  fromItem: (item: Item): Membership => ({
+    companyId: item.companyId as string,
+    personId: item.personId as string,
+    email: item.email as string,
+    role: item.role as Role,
+    createdAt: item.createdAt as string,
+  }),
+};
+
+export const invitationItem = {
+  toItem: (invitation: Invitation): Item => ({
+    ...keys.invitation(invitation.tokenHash),
+    type: ENTITY.invitation,
+    ...invitation,
+    // DynamoDB removes a lapsed invitation by itself; the expiry check does not wait for it.
+    [TABLE.ttlAttribute]: Math.ceil(Date.parse(invitation.expiresAt) / 1000),
+  }),
+  fromItem: (item: Item): Invitation => ({
+    tokenHash: item.tokenHash as string,
+    companyId: item.companyId as string,
+    email: item.email as string,
+    role: item.role as Role,
+    expiresAt: item.expiresAt as string,
+    createdAt: item.createdAt as string,
+  }),
+};
+
+export const auditEntryItem = {
+  toItem: (entry: AuditEntry): Item => ({ ...keys.auditEntry(entry.companyId, entry.id), type: ENTITY.auditEntry, ...entry }),
+  fromItem: (item: Item): AuditEntry => ({
+    id: item.id as string,
+    companyId: item.companyId as string,
+    action: item.action as AuditEntry['action'],
+    actor: item.actor as AuditEntry['actor'],
+    target: (item.target as string | null) ?? null,
+    details: (item.details as Record<string, string> | null) ?? null,
+    sourceIp: item.sourceIp as string,
+    userAgent: (item.userAgent as string | null) ?? null,
+    createdAt: item.createdAt as string,
+  }),
+};
+
+/** People, memberships, invitations, the audit log and the dashboard's key changes. Keys are the
+ * company store's records (apiKeyItem), so the authorizer and the dashboard read the same item. */
+export class DynamoDashboardStore extends DynamoCompanyStore implements DashboardStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {
+    super(client, table);
+  }
+
+  private put(Item: Item) {
+    return { Put: { TableName: this.table, Item, ConditionExpression: 'attribute_not_exists(PK)' } };
+  }
+
+  private newCompanyItems(company: Company) {
+    return [companyItem.toItem(company), ...zeroBalances(company.createdAt).map((row) => balanceItem.toItem(company.id, row))].map((item) => this.put(item));
+  }
+
+  async getMembership(companyId: string, personId: string): Promise<Membership | null> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: keys.membership(companyId, personId), ConsistentRead: true }));
+    return Item ? membershipItem.fromItem(Item) : null;
+  }
+
+  async membershipsOf(personId: string): Promise<Membership[]> {
+    const { GSI1PK, skPrefix } = keys.membershipsOfPerson(personId);
+    const items = await queryAll(this.client, {
+      TableName: this.table,
+      IndexName: TABLE.gsi1.indexName,
+      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
+    });
+    return items.map(membershipItem.fromItem);
+  }
+
+  async createCompanyWithOwner(company: Company, person: Person, membership: Membership, audit: AuditEntry): Promise<void> {
+    await this.client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...this.newCompanyItems(company),
+          // The person exists already when they sign up a second company with the same email.
+          { Put: { TableName: this.table, Item: personItem.toItem(person) } },
+          this.put(membershipItem.toItem(membership)),
+          this.put(auditEntryItem.toItem(audit)),
+        ],
+      }),
+    );
+  }
+
+  async createCompanyWithInvitation(company: Company, invitation: Invitation, audit: AuditEntry): Promise<void> {
+    await this.client.send(
+      new TransactWriteCommand({
+        TransactItems: [...this.newCompanyItems(company), this.put(invitationItem.toItem(invitation)), this.put(auditEntryItem.toItem(audit))],
+      }),
+    );
+  }
+
+  async findInvitation(tokenHash: string): Promise<Invitation | null> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: keys.invitation(tokenHash), ConsistentRead: true }));
+    return Item ? invitationItem.fromItem(Item) : null;
+  }
+
+  async acceptInvitation(invitation: Invitation, person: Person, membership: Membership, audit: AuditEntry): Promise<void> {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.table, Key: keys.invitation(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+            { Put: { TableName: this.table, Item: personItem.toItem(person) } },
+            this.put(membershipItem.toItem(membership)),
+            this.put(auditEntryItem.toItem(audit)),
+          ],
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') throw notFound('Invitation');
+      throw error;
+    }
+  }
+
+  /** One conditional put per entry: a new id never overwrites an entry (the log is append-only). */
+  async appendAudit(entries: AuditEntry[]): Promise<void> {
+    await Promise.all(entries.map((entry) => this.client.send(new PutCommand(this.put(auditEntryItem.toItem(entry)).Put))));
+  }
+
+  async auditPage(companyId: string, page: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+    const { items, nextCursor } = await newestFirstPage(this.client, this.table, { ...keys.auditLogOf(companyId), kind: 'auditEntry' }, page);
+    return { entries: items.map(auditEntryItem.fromItem), nextCursor };
+  }
+
+  async apiKeysOf(companyId: string): Promise<ApiKeyRecord[]> {
+    const { GSI1PK, skPrefix } = keys.apiKeysOfCompany(companyId);
+    const items = await queryAll(this.client, {
+      TableName: this.table,
+      IndexName: TABLE.gsi1.indexName,
+      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
+    });
+    return items.map(apiKeyItem.fromItem);
+  }
+
+  async addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void> {
+    await this.client.send(new TransactWriteCommand({ TransactItems: [this.put(apiKeyItem.toItem(record)), this.put(auditEntryItem.toItem(audit))] }));
+  }
+
+  async updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void> {
+    // An update, not a put: lastUsedAt belongs to the authorizer and must survive a roll.
+    const set = { secretHash: after.secretHash, status: after.status, previousSecretHash: after.previousSecretHash, previousSecretExpiresAt: after.previousSecretExpiresAt, revokedAt: after.revokedAt };
+    const present = Object.entries(set).filter(([, value]) => value !== null);
+    const absent = Object.entries(set).filter(([, value]) => value === null);
+    const update = [`SET ${present.map(([name]) => `#${name} = :${name}`).join(', ')}`, absent.length ? `REMOVE ${absent.map(([name]) => `#${name}`).join(', ')}` : ''].join(' ');
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.apiKey(after.keyId),
+                UpdateExpression: update,
+                // A key stored before the dashboard has no status attribute: it is active.
+                ConditionExpression: 'secretHash = :beforeHash AND (attribute_not_exists(#status) OR #status = :active) AND companyId = :companyId',
+                ExpressionAttributeNames: Object.fromEntries(Object.keys(set).map((name) => [`#${name}`, name])),
+                ExpressionAttributeValues: {
+                  ...Object.fromEntries(present.map(([name, value]) => [`:${name}`, value])),
+                  ':beforeHash': before.secretHash,
+                  ':active': 'active',
+                  ':companyId': before.companyId,
+                },
+              },
+            },
+            this.put(auditEntryItem.toItem(audit)),
+          ],
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') throw notFound('API key');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { withCorrelationId } from '#adapters/logs-and-metrics';
+import { parseCookies, SESSION_COOKIE } from '#http/cookies';
+
+const { verifier } = userPoolFromEnv();
+
+/**
+ * REQUEST authorizer of the dashboard API: the session cookie's Cognito access token, verified by
+ * aws-jwt-verify against the pool's JWKS (signature, issuer, expiry, token_use, client_id). The
+ * answer carries only who the person is; what they may do in a company is the handler's check of
+ * their membership, read fresh on every call, so a changed role applies at once.
+ */
+export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
+  const log = withCorrelationId(event.requestContext?.requestId ?? 'unknown');
+  const cookieHeader = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'cookie')?.[1];
+  const token = parseCookies(cookieHeader)[SESSION_COOKIE];
+  let personId: string;
+  try {
+    if (!token) throw new Error('No session cookie');
+    ({ personId } = await verifier.verify(token));
+  } catch (error) {
+    log.info('session authorizer denied', { reason: (error as Error).message });
+    throw new Error('Unauthorized');
+  }
+  const [prefix, stage] = event.methodArn.split('/');
+  return {
+    principalId: personId,
+    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${prefix}/${stage}/*` }] },
+    context: { personId },
+  };
+});

@@ -1,0 +1,14 @@
+import { acceptInvitation } from '#domain/dashboard';
+import { dynamoFromEnv } from '#adapters/runtime';
+import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { sessionCookies } from '#http/cookies';
+import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
+import { acceptInvitationBody } from './schemas.ts';
+
+const { dashboard } = dynamoFromEnv();
+const { identity } = userPoolFromEnv();
+
+export const handler = dashboardRoute({ body: acceptInvitationBody, access: 'public' }, async ({ body, origin, secureCookies }) => {
+  const session = await acceptInvitation(identity, dashboard, body, origin);
+  return { data: { signedIn: true }, cookies: sessionCookies(session, newCsrfToken(), secureCookies) };
+});

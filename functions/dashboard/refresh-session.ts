@@ -1,0 +1,14 @@
+import { ApiError } from '#domain/errors';
+import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { CSRF_COOKIE, REFRESH_COOKIE, sessionCookies } from '#http/cookies';
+import { dashboardRoute } from '#http/dashboard-route';
+
+const { identity } = userPoolFromEnv();
+
+/** A new access token from the refresh cookie, which only this path receives. */
+export const handler = dashboardRoute({ access: 'public' }, async ({ cookies, secureCookies }) => {
+  const refreshToken = cookies[REFRESH_COOKIE];
+  const csrfToken = cookies[CSRF_COOKIE];
+  if (!refreshToken || !csrfToken) throw new ApiError('AUTH_FAILED', 'No session: sign in');
+  return { data: { signedIn: true }, cookies: sessionCookies(await identity.refresh(refreshToken), csrfToken, secureCookies) };
+});

@@ -1,0 +1,19 @@
+import * as v from 'valibot';
+import { ROLL_GRACE, type RollGrace } from '#domain/api-keys';
+
+/** Bodies of the dashboard API; lengths are bounded here, meanings checked in the domain. */
+const email = v.pipe(v.string(), v.maxLength(254));
+const password = v.pipe(v.string(), v.minLength(1, 'is required'), v.maxLength(256));
+
+export const signUpBody = v.strictObject({ companyName: v.pipe(v.string(), v.maxLength(200)), email, password });
+export const signInBody = v.strictObject({ email, password });
+export const acceptInvitationBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{20,100}$/, 'is not an invitation token')), password });
+export const createApiKeyBody = v.strictObject({ name: v.pipe(v.string(), v.maxLength(100)) });
+export const rollApiKeyBody = v.strictObject({
+  oldSecretValidFor: v.picklist(Object.keys(ROLL_GRACE) as [RollGrace, ...RollGrace[]], 'must be one of now, 1h, 24h, 7d'),
+});
+export const emptyBody = v.strictObject({});
+export const auditLogQuery = v.strictObject({
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be 1 to 100'), v.transform(Number), v.minValue(1, 'must be 1 to 100'), v.maxValue(100, 'must be 1 to 100')), '50'),
+  cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'is not a cursor returned by this list'))),
+});

@@ -1,0 +1,251 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { issueCredentials, MAX_KEY_NAME_LENGTH, rollSecret, type ApiKeyRecord, type Environment, type RollGrace } from './api-keys.ts';
+import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
+import { createCompanyRecord, getBalance, getCompany, type BalanceView, type Company, type CompanyStore } from './company.ts';
+import { ApiError, notFound, validationFailed } from './errors.ts';
+import { normaliseEmail, type Membership, type Person, type Role } from './team.ts';
+
+/**
+ * The dashboard's use cases (../shared/dashboard.md), over a store and an identity provider that
+ * know nothing of each other: Cognito holds passwords, the table holds people's memberships, keys
+ * and the audit log. Handlers under functions/dashboard/ call exactly one of these.
+ */
+
+export interface SessionTokens {
+  accessToken: string;
+  /** Absent when a refresh answers (Cognito keeps the refresh token it was given). */
+  refreshToken: string | null;
+  expiresInSeconds: number;
+  personId: string;
+}
+
+/** The few Cognito actions the dashboard needs (AWS: the user pool; locally: local/cognito-emulator.ts). */
+export interface IdentityProvider {
+  /** A confirmed user with this email and password; VALIDATION_FAILED when the email is taken or
+   * the password breaks the pool's policy. */
+  createUser(email: string, password: string): Promise<{ personId: string }>;
+  /** AUTH_FAILED for a wrong email or password, RATE_LIMITED while the pool locks the user out. */
+  signIn(email: string, password: string): Promise<SessionTokens>;
+  refresh(refreshToken: string): Promise<SessionTokens>;
+  signOut(accessToken: string): Promise<void>;
+}
+
+export interface Invitation {
+  tokenHash: string;
+  companyId: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface DashboardStore {
+  getMembership(companyId: string, personId: string): Promise<Membership | null>;
+  membershipsOf(personId: string): Promise<Membership[]>;
+  /** Company, zero balances, the person, the Owner membership and the audit entry, all or nothing. */
+  createCompanyWithOwner(company: Company, person: Person, membership: Membership, audit: AuditEntry): Promise<void>;
+  /** Company, zero balances, the invitation and its audit entry, all or nothing. */
+  createCompanyWithInvitation(company: Company, invitation: Invitation, audit: AuditEntry): Promise<void>;
+  findInvitation(tokenHash: string): Promise<Invitation | null>;
+  /** Deletes the invitation (only if still there) with the person, membership and audit entry. */
+  acceptInvitation(invitation: Invitation, person: Person, membership: Membership, audit: AuditEntry): Promise<void>;
+  appendAudit(entries: AuditEntry[]): Promise<void>;
+  auditPage(companyId: string, page: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }>;
+  apiKeysOf(companyId: string): Promise<ApiKeyRecord[]>;
+  findApiKey(keyId: string): Promise<ApiKeyRecord | null>;
+  addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void>;
+  /** Writes the key's secret hashes and status only if its secret and status are still `before`'s,
+   * so two concurrent rolls cannot both believe they set the secret. NOT_FOUND otherwise. */
+  updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void>;
+}
+
+export interface Caller {
+  membership: Membership;
+  origin: RequestOrigin;
+}
+
+const actorOf = (membership: Membership): AuditActor => ({ personId: membership.personId, email: membership.email });
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function checkEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (normalised.length > 254 || !EMAIL_PATTERN.test(normalised)) throw validationFailed([{ path: 'email', message: 'must be an email address' }]);
+  return normalised;
+}
+
+/** Sandbox sign-up (../shared/dashboard.md, Sign up): the person, a sandbox company and the Owner
+ * membership, then a session. Production has no self sign-up (the handler refuses it). */
+export async function signUp(
+  identity: IdentityProvider,
+  store: DashboardStore,
+  input: { companyName: string; email: string; password: string },
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<{ session: SessionTokens; company: Company }> {
+  const email = checkEmail(input.email);
+  const company = createCompanyRecord({ name: input.companyName, environment: 'sandbox' }, now, 'companyName');
+  const { personId } = await identity.createUser(email, input.password);
+  const person: Person = { personId, email, createdAt: now.toISOString() };
+  const membership: Membership = { companyId: company.id, personId, email, role: 'Owner', createdAt: now.toISOString() };
+  await store.createCompanyWithOwner(company, person, membership, auditEntry(company.id, 'signed_up', actorOf(membership), origin, now));
+  return { session: await identity.signIn(email, input.password), company };
+}
+
+/** Every company the person belongs to logs the sign-in: each one's Owners see who came in. */
+export async function signIn(
+  identity: IdentityProvider,
+  store: DashboardStore,
+  input: { email: string; password: string },
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<SessionTokens> {
+  const session = await identity.signIn(normaliseEmail(input.email), input.password);
+  const memberships = await store.membershipsOf(session.personId);
+  await store.appendAudit(memberships.map((m) => auditEntry(m.companyId, 'signed_in', actorOf(m), origin, now)));
+  return session;
+}
+
+export interface MeView {
+  personId: string;
+  email: string | null;
+  companies: { id: string; name: string; environment: Environment; role: Role }[];
+}
+
+export async function me(store: DashboardStore & CompanyStore, personId: string): Promise<MeView> {
+  const memberships = await store.membershipsOf(personId);
+  const companies = await Promise.all(
+    memberships.map(async (m) => {
+      const company = await getCompany(store, m.companyId);
+      return { id: company.id, name: company.name, environment: company.environment, role: m.role };
+    }),
+  );
+  return { personId, email: memberships[0]?.email ?? null, companies };
+}
+
+export async function overview(store: CompanyStore, caller: Caller): Promise<{ company: Company; balance: BalanceView; role: Role }> {
+  const [company, balance] = await Promise.all([getCompany(store, caller.membership.companyId), getBalance(store, caller.membership.companyId)]);
+  return { company, balance, role: caller.membership.role };
+}
+
+/** What the dashboard shows of a key: never a hash. */
+export interface ApiKeyView {
+  keyId: string;
+  name: string;
+  status: ApiKeyRecord['status'];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
+export function apiKeyView(record: ApiKeyRecord, now = new Date()): ApiKeyView {
+  const graceLeft = record.previousSecretExpiresAt && record.previousSecretExpiresAt > now.toISOString();
+  return {
+    keyId: record.keyId,
+    name: record.name,
+    status: record.status,
+    createdAt: record.createdAt,
+    lastUsedAt: record.lastUsedAt,
+    revokedAt: record.revokedAt,
+    previousSecretExpiresAt: graceLeft ? record.previousSecretExpiresAt : null,
+  };
+}
+
+export async function listApiKeys(store: DashboardStore, caller: Caller): Promise<ApiKeyView[]> {
+  const records = await store.apiKeysOf(caller.membership.companyId);
+  return records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)).map((record) => apiKeyView(record));
+}
+
+export async function createApiKey(
+  store: DashboardStore & CompanyStore,
+  caller: Caller,
+  input: { name: string },
+  now = new Date(),
+): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > MAX_KEY_NAME_LENGTH) throw validationFailed([{ path: 'name', message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
+  const company = await getCompany(store, caller.membership.companyId);
+  const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId });
+  await store.addApiKey(credentials.record, auditEntry(company.id, 'api_key.created', actorOf(caller.membership), caller.origin, now, credentials.apiKey, { name }));
+  return { key: apiKeyView(credentials.record, now), apiKey: credentials.apiKey, apiSecret: credentials.apiSecret };
+}
+
+/** Another company's key, or one that does not exist, is "not found" alike. */
+async function ownActiveKey(store: DashboardStore, caller: Caller, keyId: string): Promise<ApiKeyRecord> {
+  const record = await store.findApiKey(keyId);
+  if (!record || record.companyId !== caller.membership.companyId) throw notFound('API key');
+  if (record.status !== 'active') throw new ApiError('VALIDATION_FAILED', 'The API key is revoked', [{ path: 'keyId', message: 'is revoked' }]);
+  return record;
+}
+
+export async function rollApiKey(
+  store: DashboardStore,
+  caller: Caller,
+  keyId: string,
+  grace: RollGrace,
+  now = new Date(),
+): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
+  const before = await ownActiveKey(store, caller, keyId);
+  const { apiSecret, record } = rollSecret(before, grace, now);
+  await store.updateApiKey(before, record, auditEntry(record.companyId, 'api_key.rolled', actorOf(caller.membership), caller.origin, now, keyId, { oldSecretValidFor: grace }));
+  return { key: apiKeyView(record, now), apiKey: record.keyId, apiSecret };
+}
+
+/** The authorizer refuses a revoked key on its next call; API Gateway's cache may still admit it
+ * for up to its TTL (60 s), which the contract allows. */
+export async function revokeApiKey(store: DashboardStore, caller: Caller, keyId: string, now = new Date()): Promise<ApiKeyView> {
+  const before = await ownActiveKey(store, caller, keyId);
+  const after: ApiKeyRecord = { ...before, status: 'revoked', revokedAt: now.toISOString(), previousSecretHash: null, previousSecretExpiresAt: null };
+  await store.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.revoked', actorOf(caller.membership), caller.origin, now, keyId));
+  return apiKeyView(after, now);
+}
+
+export async function auditLog(store: DashboardStore, caller: Caller, page: { limit: number; cursor?: string }) {
+  return store.auditPage(caller.membership.companyId, page);
+}
+
+// --- Invitations: how a company's first Owner arrives where there is no self sign-up.
+
+export const INVITATION_TTL_MS = 7 * 86_400_000;
+
+const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** `company:create --owner-email`: the company and an invitation whose token is only in the link. */
+export async function createCompanyInvitingOwner(
+  store: DashboardStore,
+  input: { name: string; environment: Environment; ownerEmail: string },
+  now = new Date(),
+): Promise<{ company: Company; token: string }> {
+  const email = checkEmail(input.ownerEmail);
+  const company = createCompanyRecord({ name: input.name, environment: input.environment }, now);
+  const token = randomBytes(32).toString('base64url');
+  const invitation: Invitation = {
+    tokenHash: hashToken(token),
+    companyId: company.id,
+    email,
+    role: 'Owner',
+    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
+    createdAt: now.toISOString(),
+  };
+  const audit = auditEntry(company.id, 'invitation.created', { personId: null, email: null }, { sourceIp: 'command line', userAgent: null }, now, email, { role: 'Owner' });
+  await store.createCompanyWithInvitation(company, invitation, audit);
+  return { company, token };
+}
+
+export async function acceptInvitation(
+  identity: IdentityProvider,
+  store: DashboardStore,
+  input: { token: string; password: string },
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<SessionTokens> {
+  const invitation = await store.findInvitation(hashToken(input.token));
+  // An unknown, used or expired link are one answer: the link no longer works.
+  if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
+  const { personId } = await identity.createUser(invitation.email, input.password);
+  const person: Person = { personId, email: invitation.email, createdAt: now.toISOString() };
+  const membership: Membership = { companyId: invitation.companyId, personId, email: invitation.email, role: invitation.role, createdAt: now.toISOString() };
+  await store.acceptInvitation(invitation, person, membership, auditEntry(invitation.companyId, 'invitation.accepted', actorOf(membership), origin, now, invitation.email));
+  return identity.signIn(invitation.email, input.password);
+}

@@ -1,0 +1,64 @@
+/**
+ * The dashboard's session cookies (../shared/dashboard.md, Security). The access and refresh
+ * tokens are HttpOnly, so no script on the page can read them; all three are SameSite=Strict, so
+ * no other site's page makes the browser send them; the CSRF token is the one a script must read
+ * to send back as X-CSRF-Token (a double submit). Secure everywhere but plain http on loopback,
+ * where `npm start` serves the dashboard.
+ */
+export const SESSION_COOKIE = 'cambio_session';
+export const REFRESH_COOKIE = 'cambio_refresh';
+export const CSRF_COOKIE = 'cambio_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The API's paths are where the tokens are sent; the refresh token goes only to /session. */
+const API_PATH = '/dashboard/api';
+const REFRESH_PATH = '/dashboard/api/session';
+const REFRESH_MAX_AGE_SECONDS = 30 * 86_400;
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at < 1) continue;
+    const name = part.slice(0, at).trim();
+    // The first of two same-named cookies is the most specific path's, as browsers order them.
+    if (!(name in cookies)) cookies[name] = part.slice(at + 1).trim();
+  }
+  return cookies;
+}
+
+export function isLoopbackHost(host: string | undefined): boolean {
+  const name = (host ?? '').replace(/:\d+$/, '');
+  return name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+function cookie(name: string, value: string, options: { path: string; maxAge: number; httpOnly: boolean; secure: boolean }): string {
+  return [
+    `${name}=${value}`,
+    `Path=${options.path}`,
+    `Max-Age=${options.maxAge}`,
+    'SameSite=Strict',
+    ...(options.httpOnly ? ['HttpOnly'] : []),
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+export function sessionCookies(
+  tokens: { accessToken: string; refreshToken: string | null; expiresInSeconds: number },
+  csrfToken: string,
+  secure: boolean,
+): string[] {
+  return [
+    cookie(SESSION_COOKIE, tokens.accessToken, { path: API_PATH, maxAge: tokens.expiresInSeconds, httpOnly: true, secure }),
+    ...(tokens.refreshToken ? [cookie(REFRESH_COOKIE, tokens.refreshToken, { path: REFRESH_PATH, maxAge: REFRESH_MAX_AGE_SECONDS, httpOnly: true, secure })] : []),
+    cookie(CSRF_COOKIE, csrfToken, { path: '/dashboard', maxAge: REFRESH_MAX_AGE_SECONDS, httpOnly: false, secure }),
+  ];
+}
+
+export function clearedCookies(secure: boolean): string[] {
+  return [
+    cookie(SESSION_COOKIE, '', { path: API_PATH, maxAge: 0, httpOnly: true, secure }),
+    cookie(REFRESH_COOKIE, '', { path: REFRESH_PATH, maxAge: 0, httpOnly: true, secure }),
+    cookie(CSRF_COOKIE, '', { path: '/dashboard', maxAge: 0, httpOnly: false, secure }),
+  ];
+}

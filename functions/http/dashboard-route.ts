@@ -1,0 +1,162 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type * as v from 'valibot';
+import type { RequestOrigin } from '#domain/audit-log';
+import type { Caller } from '#domain/dashboard';
+import { ApiError } from '#domain/errors';
+import { requirePermission, type Membership, type Permission } from '#domain/team';
+import { logRequest } from './access-log.ts';
+import { CSRF_COOKIE, CSRF_HEADER, isLoopbackHost, parseCookies } from './cookies.ts';
+import { JSON_HEADERS, successEnvelope } from './envelope.ts';
+import { envelopeErrors, errorCodeOf, normaliseRequest, requireJsonObject, toErrorResponse, unexpectedErrors } from './route.ts';
+import { validate } from './validation.ts';
+
+/**
+ * Who may call a dashboard route: anyone (sign-up, sign-in, the session's own routes, which check
+ * their cookies themselves), any signed-in person (`session`), or a member of the path's
+ * `{companyId}` whose role grants the permission. The session authorizer (functions/auth/
+ * session-authorizer.ts) has verified the person's token before a non-public route runs.
+ */
+export type Access = 'public' | 'session' | Permission;
+
+export interface DashboardRequest<TBody, TAccess extends Access> {
+  personId: TAccess extends 'public' ? null : string;
+  /** The caller's membership of the path's company, its role already checked. */
+  caller: TAccess extends Permission ? Caller : null;
+  body: TBody;
+  pathParameters: Record<string, string>;
+  query: Record<string, string>;
+  cookies: Record<string, string>;
+  origin: RequestOrigin;
+  /** Secure cookies everywhere but plain http on loopback. */
+  secureCookies: boolean;
+  requestId: string;
+}
+
+export interface DashboardResult {
+  status?: number;
+  data: unknown;
+  pagination?: { nextCursor: string | null };
+  cookies?: string[];
+}
+
+export interface MembershipLookup {
+  getMembership(companyId: string, personId: string): Promise<Membership | null>;
+}
+
+type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A fresh double-submit token for a new session. */
+export const newCsrfToken = (): string => randomBytes(24).toString('base64url');
+
+/**
+ * The /v1 wrapper's plumbing (body limit, JSON, valibot, the envelope, one error mapping, one log
+ * line), plus what a browser-facing API needs: cross-site request forgery refused before anything
+ * runs, the caller's membership and role checked, cookies set, and nothing cached.
+ */
+export function dashboardRoute<TSchema extends v.GenericSchema | undefined = undefined, TAccess extends Access = 'public'>(
+  options: { body?: TSchema; access: TAccess; memberships?: MembershipLookup },
+  fn: (request: DashboardRequest<TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined, TAccess>) => Promise<DashboardResult>,
+): Handler {
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
+  if (options.body) stack.use(httpJsonBodyParser());
+  const handler = stack.handler(async (event) => {
+    const requestId = event.requestContext.requestId;
+    const headers = event.headers as Record<string, string>;
+    const cookies = parseCookies(headers.cookie);
+    if (STATE_CHANGING.has(event.httpMethod)) refuseCrossSite(headers, cookies, options.access !== 'public');
+    const personId = options.access === 'public' ? null : sessionPerson(event);
+    let caller: Caller | null = null;
+    const origin: RequestOrigin = { sourceIp: event.requestContext.identity?.sourceIp ?? 'unknown', userAgent: headers['user-agent'] ?? null };
+    if (options.access !== 'public' && options.access !== 'session') {
+      const companyId = event.pathParameters?.companyId;
+      if (!companyId || !options.memberships) throw new Error('A permission route needs {companyId} and a membership lookup');
+      caller = { membership: requirePermission(await options.memberships.getMembership(companyId, personId!), options.access), origin };
+    }
+    const body = options.body ? validate(options.body, requireJsonObject(event.body)) : undefined;
+    let result: DashboardResult;
+    try {
+      result = await fn({
+        personId: personId as never,
+        caller: caller as never,
+        body: body as never,
+        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+        query: (event.queryStringParameters ?? {}) as Record<string, string>,
+        cookies,
+        origin,
+        secureCookies: !isLoopbackHost(headers.host),
+        requestId,
+      });
+    } catch (error) {
+      const { statusCode, body: errorBody } = toErrorResponse(error, event);
+      return { statusCode, headers: { ...JSON_HEADERS, ...NO_STORE, 'X-Request-Id': requestId }, body: errorBody };
+    }
+    return {
+      statusCode: result.status ?? 200,
+      headers: { ...JSON_HEADERS, ...NO_STORE, 'X-Request-Id': requestId },
+      // API Gateway (and the local server) send each value of a multi-value header as its own line:
+      // one Set-Cookie per cookie, as browsers require.
+      ...(result.cookies?.length ? { multiValueHeaders: { 'Set-Cookie': result.cookies } } : {}),
+      body: successEnvelope(result.data, result.pagination),
+    };
+  }) as unknown as Handler;
+  return async (event, context) => {
+    const started = performance.now();
+    const response = await handler(event, context);
+    logRequest({
+      requestId: event.requestContext?.requestId ?? 'unknown',
+      route: `${event.httpMethod} ${event.resource}`,
+      status: response.statusCode,
+      code: response.statusCode >= 400 ? errorCodeOf(response.body) : null,
+      latencyMs: Math.round(performance.now() - started),
+      companyId: event.pathParameters?.companyId ?? null,
+      replayed: false,
+      error: unexpectedErrors.get(event),
+    });
+    return response;
+  };
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' } as const;
+
+/**
+ * Cross-site request forgery (../shared/dashboard.md, Security). SameSite=Strict already keeps the
+ * cookies off other sites' requests; on top of it, a state-changing request must come from the
+ * dashboard's own origin when the browser says where it comes from (Origin, Sec-Fetch-Site), and,
+ * once signed in, must echo the CSRF cookie in X-CSRF-Token, which only a script on our origin
+ * can read.
+ */
+function refuseCrossSite(headers: Record<string, string>, cookies: Record<string, string>, signedIn: boolean): void {
+  const forged = () => new ApiError('FORBIDDEN', 'Cross-site request refused');
+  const origin = headers.origin;
+  if (origin !== undefined && !isDashboardOrigin(origin, headers.host)) throw forged();
+  const fetchSite = headers['sec-fetch-site'];
+  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') throw forged();
+  if (!signedIn) return;
+  const expected = cookies[CSRF_COOKIE];
+  const presented = headers[CSRF_HEADER];
+  if (!expected || !presented || expected.length !== presented.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(presented))) throw forged();
+}
+
+/** DASHBOARD_ORIGIN in AWS (the CloudFront URL, which fronts both the app and this API); locally
+ * the API's own host, which serves the app. */
+function isDashboardOrigin(origin: string, host: string | undefined): boolean {
+  const configured = process.env.DASHBOARD_ORIGIN;
+  if (configured) return origin === configured;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+function sessionPerson(event: APIGatewayProxyEvent): string {
+  const personId = event.requestContext.authorizer?.personId;
+  // Only reachable if a route is deployed without the session authorizer: fail closed, as a 500.
+  if (typeof personId !== 'string' || personId === '') throw new Error('Dashboard route invoked without a session authorizer context');
+  return personId;
+}

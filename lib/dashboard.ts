@@ -1,0 +1,225 @@
+import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AuthorizationType, EndpointType, IdentitySource, LambdaIntegration, RequestAuthorizer, ResponseType, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  OriginRequestPolicy,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { PASSWORD_POLICY } from '../functions/domain/team.ts';
+import { errorEnvelope } from '../functions/http/envelope.ts';
+import { DASHBOARD_ROUTES, SESSION_AUTHORIZER, lambdaName } from '../functions/routes.ts';
+import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
+import { ApiFunction } from './api-function.ts';
+import { accept } from './nag-suppressions.ts';
+import type { StageConfig } from './stages.ts';
+
+export interface DashboardProps {
+  config: StageConfig;
+  table: Table;
+  depositAccountXpub: string;
+}
+
+/**
+ * The dashboard (../shared/dashboard.md, Where it runs): its people in a Cognito user pool, its API
+ * (DASHBOARD_ROUTES) on a REST API of its own behind the session authorizer, and its static app in
+ * a private S3 bucket; one CloudFront distribution serves both on one HTTPS origin, so the
+ * SameSite=Strict session cookies reach the API, with the app's security headers and SPA routing.
+ * The app's files are uploaded after deploy (README, Dashboard): `npm run build` then
+ * `aws s3 sync dashboard/dist s3://<DashboardBucketName>/dashboard/ --delete`.
+ */
+export class Dashboard extends Construct {
+  readonly userPool: UserPool;
+  readonly client: UserPoolClient;
+  readonly api: RestApi;
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: DashboardProps) {
+    super(scope, id);
+    const { config } = props;
+    const stack = Stack.of(this);
+
+    this.userPool = new UserPool(this, 'People', {
+      userPoolName: `cambio-${config.stage}-dashboard`,
+      // Only the dashboard API makes users (AdminCreateUser): sandbox sign-up and invitations.
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      passwordPolicy: {
+        minLength: PASSWORD_POLICY.minLength,
+        requireLowercase: PASSWORD_POLICY.requireLowercase,
+        requireUppercase: PASSWORD_POLICY.requireUppercase,
+        requireDigits: PASSWORD_POLICY.requireDigits,
+        requireSymbols: PASSWORD_POLICY.requireSymbols,
+        tempPasswordValidity: Duration.days(1),
+      },
+      // A person may turn on an authenticator app; Cognito locks out repeated failed sign-ins by itself.
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { sms: false, otp: true },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      featurePlan: FeaturePlan.ESSENTIALS,
+      deletionProtection: config.protectData,
+      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.client = this.userPool.addClient('DashboardClient', {
+      userPoolClientName: 'dashboard',
+      generateSecret: false,
+      authFlows: { userPassword: true },
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+    });
+
+    this.bucket = new Bucket(this, 'App', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: false,
+    });
+
+    this.api = this.dashboardApi(props);
+
+    // /dashboard/<page> (no file extension) is one of the app's own routes: index.html answers it,
+    // as the local server does. Errors of the API behaviour are left as they are.
+    const spaRouting = new CloudFrontFunction(this, 'SpaRouting', {
+      comment: 'Dashboard SPA routing: app paths to index.html',
+      code: FunctionCode.fromInline(
+        "function handler(event){var r=event.request;var u=r.uri;if(u==='/'||u==='/dashboard'){return{statusCode:308,statusDescription:'Permanent Redirect',headers:{location:{value:'/dashboard/'}}};}if(u.indexOf('/dashboard/')===0&&u.split('/').pop().indexOf('.')===-1){r.uri='/dashboard/index.html';}return r;}",
+      ),
+    });
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: DASHBOARD_SECURITY_HEADERS['Content-Security-Policy'], override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+    });
+    this.distribution = new Distribution(this, 'Cdn', {
+      comment: `Cambio ${config.stage} dashboard`,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: headers,
+        functionAssociations: [{ function: spaRouting, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        'dashboard/api/*': {
+          // By the API's id and the stage's name, not the stage resource: the functions read the
+          // distribution's domain (DASHBOARD_ORIGIN), so the distribution must not wait for them.
+          origin: new HttpOrigin(`${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, { originPath: `/${config.stage}` }),
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // Cookies, Origin and the CSRF header reach the API; Host stays API Gateway's.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: headers,
+        },
+      },
+    });
+
+    const dashboardUrl = `https://${this.distribution.distributionDomainName}/dashboard/`;
+    new CfnOutput(stack, 'DashboardUrl', { value: dashboardUrl, description: 'The dashboard: sign up (sandbox) or accept an invitation, then Integrations → API keys' });
+    new CfnOutput(stack, 'DashboardBucketName', { value: this.bucket.bucketName, description: 'Upload dashboard/dist under dashboard/ here (README, Dashboard)' });
+    new CfnOutput(stack, 'DashboardUserPoolId', { value: this.userPool.userPoolId });
+
+    accept(this.bucket, 'AwsSolutions-S1', 'The bucket holds the built app only, read by CloudFront alone through origin access control; every request is already in CloudFront, and the app holds no data worth an access log of its own.');
+    accept(this.distribution, 'AwsSolutions-CFR1', 'The dashboard serves companies wherever they are; there is no country to refuse.');
+    accept(this.distribution, 'AwsSolutions-CFR2', 'A CloudFront WAF must live in us-east-1, apart from the stage; the dashboard API throttles per stage and Cognito locks out repeated sign-in failures. A global web ACL is a follow-up (docs/dashboard-api.md).');
+    accept(this.distribution, 'AwsSolutions-CFR3', 'CloudFront standard logs need an ACL-enabled bucket; the API behaviour is logged by API Gateway and every handler, and the static app has nothing to audit.');
+    accept(this.distribution, 'AwsSolutions-CFR4', "The distribution uses CloudFront's default *.cloudfront.net certificate, whose minimum TLS version cannot be set; a custom domain with TLSv1.2_2021 is the stage owner's choice.");
+    accept(this.userPool, 'AwsSolutions-COG2', 'MFA is optional (TOTP), as issue #16 asks: each person may turn it on; sandbox sign-up must work with a password alone.');
+    accept(this.userPool, 'AwsSolutions-COG3', "Threat protection (the PLUS plan) is billed per user; Cognito's built-in lockout after failed sign-ins covers the dashboard's throttling requirement.");
+    accept(this.userPool, 'AwsSolutions-COG8', 'The PLUS feature plan is what threat protection needs (see COG3); ESSENTIALS has the password policy, lockout and TOTP the dashboard uses.');
+  }
+
+  private dashboardApi(props: DashboardProps): RestApi {
+    const { config } = props;
+    const stack = Stack.of(this);
+    const api = new RestApi(this, 'Api', {
+      restApiName: `cambio-${config.stage}-dashboard`,
+      description: `Cambio dashboard API (${config.stage}), behind the dashboard's CloudFront distribution`,
+      endpointTypes: [EndpointType.REGIONAL],
+      cloudWatchRole: false,
+      deployOptions: { stageName: config.stage, throttlingRateLimit: 50, throttlingBurstLimit: 100, tracingEnabled: true },
+    });
+    const environment = {
+      COGNITO_USER_POOL_ID: this.userPool.userPoolId,
+      COGNITO_CLIENT_ID: this.client.userPoolClientId,
+      STAGE_ENVIRONMENT: config.environment,
+      // The distribution is made after the API its behaviour points at: its domain is read lazily.
+      DASHBOARD_ORIGIN: Lazy.string({ produce: () => `https://${this.distribution.distributionDomainName}` }),
+    };
+    const make = (handler: string) => {
+      const name = lambdaName(handler);
+      const fn = new ApiFunction(this, name, {
+        handler,
+        functionName: `${stack.stackName}-${name}`,
+        config,
+        tableName: props.table.tableName,
+        depositAccountXpub: props.depositAccountXpub,
+      });
+      for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
+      return fn;
+    };
+    const authorizer = new RequestAuthorizer(this, 'SessionAuthorizer', {
+      handler: make(SESSION_AUTHORIZER.handler),
+      identitySources: SESSION_AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
+      resultsCacheTtl: Duration.seconds(config.authorizerCacheSeconds),
+    });
+    for (const route of DASHBOARD_ROUTES) {
+      const fn = make(route.handler);
+      if (route.tableAccess === 'readWrite') props.table.grantReadWriteData(fn);
+      else props.table.grantReadData(fn);
+      if (route.handler === 'dashboard/sign-up' || route.handler === 'dashboard/accept-invitation') {
+        this.userPool.grant(fn, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword');
+      }
+      resourceFor(api.root, route.path).addMethod(
+        route.method,
+        new LambdaIntegration(fn, { proxy: true }),
+        route.auth === 'session' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
+      );
+    }
+    // A missing or expired session answers in the envelope, as the local runtime does.
+    for (const type of [ResponseType.UNAUTHORIZED, ResponseType.ACCESS_DENIED]) {
+      api.addGatewayResponse(`Gateway${type.responseType}`, {
+        type,
+        statusCode: '401',
+        responseHeaders: { 'Content-Type': "'application/json'" },
+        templates: { 'application/json': errorEnvelope('AUTH_FAILED', 'Not signed in, or the session has ended: sign in again') },
+      });
+    }
+    accept(api, 'AwsSolutions-APIG2', "Requests are validated by each handler (valibot, functions/http/dashboard-route.ts) so that refusals carry the envelope and field paths the page shows.");
+    accept(api, 'AwsSolutions-APIG4', 'Sign-up, sign-in, the session refresh and sign-out, and accepting an invitation are how a person gets a session, so they cannot require one; each checks the request origin (CSRF) and its own cookie or token. Every other method has the session authorizer.');
+    accept(api, 'AwsSolutions-COG4', "The session is an HttpOnly cookie, which API Gateway's Cognito authorizer cannot read (it takes a bearer token from one header); the session authorizer verifies the same Cognito access token with aws-jwt-verify (docs/dashboard-api.md).");
+    accept(api.deploymentStage, 'AwsSolutions-APIG1', "Every request reaches it through the dashboard's CloudFront distribution and each handler logs one line (functions/http/access-log.ts); access logs would need the account-level CloudWatch role that the /v1 API already sets up.");
+    accept(api.deploymentStage, 'AwsSolutions-APIG3', 'The dashboard API is reached through CloudFront; stage throttling limits it, and Cognito locks out repeated sign-in failures.');
+    accept(api.deploymentStage, 'AwsSolutions-APIG6', 'Execution logs would record request headers, the session cookie among them; each handler logs one line instead.');
+    return api;
+  }
+}
+
+function resourceFor(root: IResource, path: string): IResource {
+  return path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .reduce<IResource>((parent, segment) => parent.getResource(segment) ?? parent.addResource(segment), root);
+}

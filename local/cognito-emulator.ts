@@ -1,0 +1,253 @@
+import { createHash, createPrivateKey, createPublicKey, createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID, scryptSync, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { PASSWORD_POLICY } from '#domain/team';
+
+/**
+ * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
+ * AdminSetUserPassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut)
+ * and the pool's JWKS,
+ * over Cognito's own wire protocol (JSON 1.1, `X-Amz-Target`), so the dashboard runs the real
+ * @aws-sdk/client-cognito-identity-provider and aws-jwt-verify against it.
+ *
+ * Why not the npm package cognito-local: it pulls in aws-sdk v2 (end of support), express and
+ * ~40 MB of dependencies for a 700-action surface we use five of, signs every token with one key
+ * committed to its repository, and has no lockout after failed sign-ins, which we must show.
+ *
+ * Local only: admin actions are not authenticated (it listens on loopback), and access tokens are
+ * not checked for revocation after GlobalSignOut, as aws-jwt-verify in AWS does not either.
+ */
+export const LOCAL_USER_POOL_ID = 'local_cambio';
+export const LOCAL_CLIENT_ID = 'cambiodashboardlocal';
+const ACCESS_TOKEN_SECONDS = 3600;
+/** Cognito's lockout: five failures are free, then 1 s doubling up to 15 minutes. */
+const FREE_FAILURES = 5;
+const MAX_LOCKOUT_MS = 15 * 60_000;
+const UNKNOWN_USER_HASH = `${'0'.repeat(32)}:${'0'.repeat(128)}`;
+
+interface User {
+  username: string;
+  sub: string;
+  passwordHash: string;
+  confirmed: boolean;
+  failures: number;
+  lockedUntil: number;
+}
+
+interface State {
+  privateKeyPem: string;
+  users: Record<string, User>;
+  /** sha256 of each live refresh token → username. */
+  refreshTokens: Record<string, string>;
+}
+
+export interface CognitoEmulator {
+  endpoint: string;
+  userPoolId: string;
+  clientId: string;
+  issuer: string;
+  stop(): Promise<void>;
+}
+
+class CognitoError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startCognitoEmulator(options: { dataDir: string | null }): Promise<CognitoEmulator> {
+  const file = options.dataDir ? join(options.dataDir, 'cognito.json') : null;
+  const state: State = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as State) : newState();
+  const save = () => {
+    if (!file || !options.dataDir) return;
+    mkdirSync(options.dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+  };
+  save();
+  const privateKey = createPrivateKey(state.privateKeyPem);
+  const publicKey = createPublicKey(privateKey);
+  const kid = hash(publicKey.export({ format: 'pem', type: 'spki' }) as string).slice(0, 16);
+  let issuer = '';
+
+  const actions: Record<string, (input: Record<string, any>) => unknown> = {
+    AdminCreateUser: (input) => {
+      checkPool(input.UserPoolId);
+      const username = String(input.Username ?? '').toLowerCase();
+      if (!username) throw new CognitoError('InvalidParameterException', 'Username is required');
+      if (state.users[username]) throw new CognitoError('UsernameExistsException', 'User account already exists');
+      checkPassword(String(input.TemporaryPassword ?? ''));
+      const user: User = { username, sub: randomUUID(), passwordHash: hashPassword(String(input.TemporaryPassword)), confirmed: false, failures: 0, lockedUntil: 0 };
+      state.users[username] = user;
+      save();
+      return { User: { Username: username, Attributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: username }], UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true } };
+    },
+    AdminSetUserPassword: (input) => {
+      checkPool(input.UserPoolId);
+      const user = state.users[String(input.Username ?? '').toLowerCase()];
+      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      checkPassword(String(input.Password ?? ''));
+      user.passwordHash = hashPassword(String(input.Password));
+      // A permanent password confirms the user, as in Cognito (FORCE_CHANGE_PASSWORD → CONFIRMED).
+      if (input.Permanent === true) user.confirmed = true;
+      save();
+      return {};
+    },
+    InitiateAuth: (input) => {
+      checkClient(input.ClientId);
+      const parameters = (input.AuthParameters ?? {}) as Record<string, string>;
+      if (input.AuthFlow === 'USER_PASSWORD_AUTH') return { ChallengeParameters: {}, AuthenticationResult: passwordAuth(parameters.USERNAME ?? '', parameters.PASSWORD ?? '') };
+      if (input.AuthFlow === 'REFRESH_TOKEN_AUTH') {
+        const username = state.refreshTokens[hash(parameters.REFRESH_TOKEN ?? '')];
+        const user = username ? state.users[username] : undefined;
+        if (!user) throw new CognitoError('NotAuthorizedException', 'Invalid Refresh Token');
+        return { ChallengeParameters: {}, AuthenticationResult: { AccessToken: accessToken(user), IdToken: idToken(user), ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer' } };
+      }
+      throw new CognitoError('InvalidParameterException', `AuthFlow ${String(input.AuthFlow)} is not supported by the local emulator`);
+    },
+    GlobalSignOut: (input) => {
+      const claims = verifyToken(String(input.AccessToken ?? ''));
+      if (!claims) throw new CognitoError('NotAuthorizedException', 'Invalid Access Token');
+      for (const [tokenHash, username] of Object.entries(state.refreshTokens)) if (username === claims.username) delete state.refreshTokens[tokenHash];
+      save();
+      return {};
+    },
+  };
+
+  function passwordAuth(rawUsername: string, password: string) {
+    const user = state.users[rawUsername.toLowerCase()];
+    // An unknown user answers as a wrong password does (PreventUserExistenceErrors), after the same work.
+    if (!user) {
+      verifyPassword(password, UNKNOWN_USER_HASH);
+      throw new CognitoError('NotAuthorizedException', 'Incorrect username or password.');
+    }
+    if (Date.now() < user.lockedUntil) throw new CognitoError('NotAuthorizedException', 'Password attempts exceeded');
+    if (!verifyPassword(password, user.passwordHash)) {
+      user.failures += 1;
+      if (user.failures >= FREE_FAILURES) user.lockedUntil = Date.now() + Math.min(MAX_LOCKOUT_MS, 1000 * 2 ** (user.failures - FREE_FAILURES));
+      save();
+      throw new CognitoError('NotAuthorizedException', user.failures > FREE_FAILURES ? 'Password attempts exceeded' : 'Incorrect username or password.');
+    }
+    // Cognito answers a user still on a temporary password with a NEW_PASSWORD_REQUIRED challenge;
+    // the dashboard always sets a permanent one, so here it is simply refused.
+    if (!user.confirmed) throw new CognitoError('NotAuthorizedException', 'Incorrect username or password.');
+    user.failures = 0;
+    user.lockedUntil = 0;
+    const refreshToken = randomBytes(48).toString('base64url');
+    state.refreshTokens[hash(refreshToken)] = user.username;
+    save();
+    return { AccessToken: accessToken(user), IdToken: idToken(user), RefreshToken: refreshToken, ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer' };
+  }
+
+  function accessToken(user: User): string {
+    const now = Math.floor(Date.now() / 1000);
+    return sign({ sub: user.sub, iss: issuer, client_id: LOCAL_CLIENT_ID, origin_jti: randomUUID(), event_id: randomUUID(), token_use: 'access', scope: 'aws.cognito.signin.user.admin', auth_time: now, exp: now + ACCESS_TOKEN_SECONDS, iat: now, jti: randomUUID(), username: user.username });
+  }
+
+  function idToken(user: User): string {
+    const now = Math.floor(Date.now() / 1000);
+    return sign({ sub: user.sub, email: user.username, email_verified: false, iss: issuer, 'cognito:username': user.username, aud: LOCAL_CLIENT_ID, token_use: 'id', auth_time: now, exp: now + ACCESS_TOKEN_SECONDS, iat: now, jti: randomUUID() });
+  }
+
+  function sign(payload: Record<string, unknown>): string {
+    const head = base64url(JSON.stringify({ kid, alg: 'RS256' }));
+    const body = base64url(JSON.stringify(payload));
+    const signature = createSign('RSA-SHA256').update(`${head}.${body}`).sign(privateKey).toString('base64url');
+    return `${head}.${body}.${signature}`;
+  }
+
+  function verifyToken(token: string): { username: string } | null {
+    const [head, body, signature] = token.split('.');
+    if (!head || !body || !signature) return null;
+    if (!createVerify('RSA-SHA256').update(`${head}.${body}`).verify(publicKey, Buffer.from(signature, 'base64url'))) return null;
+    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { username?: string; exp?: number };
+    return payload.username && (payload.exp ?? 0) * 1000 > Date.now() ? { username: payload.username } : null;
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => reply(res, 500, { __type: 'InternalErrorException', message: String(error) }));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET' && url.pathname === `/${LOCAL_USER_POOL_ID}/.well-known/jwks.json`) {
+      return reply(res, 200, { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }] }, 'application/json');
+    }
+    const target = String(req.headers['x-amz-target'] ?? '');
+    const action = actions[target.replace('AWSCognitoIdentityProviderService.', '')];
+    if (req.method !== 'POST' || !action) return reply(res, 400, { __type: 'UnknownOperationException', message: `Unsupported: ${target}` });
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    try {
+      reply(res, 200, action(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>));
+    } catch (error) {
+      if (!(error instanceof CognitoError)) throw error;
+      reply(res, 400, { __type: error.type, message: error.message }, undefined, error.type);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = `${endpoint}/${LOCAL_USER_POOL_ID}`;
+  return {
+    endpoint,
+    userPoolId: LOCAL_USER_POOL_ID,
+    clientId: LOCAL_CLIENT_ID,
+    issuer,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function newState(): State {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { privateKeyPem: (privateKey as KeyObject).export({ format: 'pem', type: 'pkcs8' }) as string, users: {}, refreshTokens: {} };
+}
+
+function checkPool(userPoolId: unknown): void {
+  if (userPoolId !== LOCAL_USER_POOL_ID) throw new CognitoError('ResourceNotFoundException', 'User pool does not exist.');
+}
+
+function checkClient(clientId: unknown): void {
+  if (clientId !== LOCAL_CLIENT_ID) throw new CognitoError('ResourceNotFoundException', 'User pool client does not exist.');
+}
+
+function checkPassword(password: string): void {
+  const problems = [
+    password.length < PASSWORD_POLICY.minLength && `at least ${PASSWORD_POLICY.minLength} characters`,
+    PASSWORD_POLICY.requireLowercase && !/[a-z]/.test(password) && 'a lowercase letter',
+    PASSWORD_POLICY.requireUppercase && !/[A-Z]/.test(password) && 'an uppercase letter',
+    PASSWORD_POLICY.requireDigits && !/[0-9]/.test(password) && 'a number',
+    PASSWORD_POLICY.requireSymbols && !/[^A-Za-z0-9]/.test(password) && 'a symbol',
+  ].filter(Boolean);
+  if (problems.length) throw new CognitoError('InvalidPasswordException', `Password does not conform to policy: needs ${problems.join(', ')}`);
+}
+
+function hashPassword(password: string): string {
+  const salt = randomBytes(16).toString('hex');
+  return `${salt}:${scryptSync(password, salt, 64).toString('hex')}`;
+}
+
+function verifyPassword(password: string, stored: string): boolean {
+  const [salt = '', expected = ''] = stored.split(':');
+  const actual = scryptSync(password, salt, 64);
+  const wanted = Buffer.from(expected, 'hex');
+  return wanted.length === actual.length && timingSafeEqual(wanted, actual);
+}
+
+const hash = (value: string): string => createHash('sha256').update(value).digest('hex');
+const base64url = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+
+function reply(res: ServerResponse, status: number, body: unknown, contentType = 'application/x-amz-json-1.1', errorType?: string): void {
+  res.writeHead(status, { 'Content-Type': contentType, ...(errorType && { 'x-amzn-ErrorType': errorType }), 'x-amzn-RequestId': randomUUID() });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Builds the dashboard app (dashboard/src, Preact) into dashboard/dist with esbuild, which the
+ * repository already uses to bundle the Lambdas: one minified, content-hashed script and one
+ * stylesheet, no Vite and no dev server. Both `npm run build` and `npm start` (when the build is
+ * missing or older than a source file) call it; the stack uploads dashboard/dist to S3.
+ */
+export const DASHBOARD_ROOT = fileURLToPath(new URL('../dashboard/', import.meta.url));
+export const DASHBOARD_SRC = join(DASHBOARD_ROOT, 'src');
+export const DASHBOARD_DIST = join(DASHBOARD_ROOT, 'dist');
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function dashboardBuildIsStale(): boolean {
+  const index = join(DASHBOARD_DIST, 'index.html');
+  if (!existsSync(index)) return true;
+  return newestSourceMtime(DASHBOARD_SRC) > statSync(index).mtimeMs;
+}
+
+export interface DashboardBuild {
+  scriptFile: string;
+  styleFile: string;
+  scriptBytes: number;
+}
+
+export async function buildDashboard(): Promise<DashboardBuild> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [join(DASHBOARD_SRC, 'main.tsx')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    write: false,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+  const script = result.outputFiles[0]!.contents;
+  const style = readFileSync(join(DASHBOARD_SRC, 'styles.css'));
+  const hash = (content: Uint8Array) => createHash('sha256').update(content).digest('hex').slice(0, 10);
+  const scriptFile = `assets/app-${hash(script)}.js`;
+  const styleFile = `assets/app-${hash(style)}.css`;
+  rmSync(DASHBOARD_DIST, { recursive: true, force: true });
+  mkdirSync(join(DASHBOARD_DIST, 'assets'), { recursive: true });
+  writeFileSync(join(DASHBOARD_DIST, scriptFile), script);
+  writeFileSync(join(DASHBOARD_DIST, styleFile), style);
+  const html = readFileSync(join(DASHBOARD_SRC, 'index.html'), 'utf8').replace('%SCRIPT%', scriptFile).replace('%STYLE%', styleFile);
+  writeFileSync(join(DASHBOARD_DIST, 'index.html'), html);
+  return { scriptFile, styleFile, scriptBytes: script.length };
+}
+
+/** `npm run build`. */
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const built = await buildDashboard();
+  console.log(`Dashboard built in dashboard/dist: ${built.scriptFile} (${built.scriptBytes} bytes), ${built.styleFile}`);
+}

@@ -1,0 +1,261 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoDashboardStore, membershipItem } from '#adapters/dynamo/dashboard-store';
+import { keys } from '#adapters/dynamo/keys';
+import { createCompanyInvitingOwner } from '#domain/dashboard';
+import { hashSecret } from '#domain/api-keys';
+import type { LocalRuntime } from '#local/runtime';
+import { apiClient, startTestApi } from '../support/local-api.ts';
+import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+
+/**
+ * The dashboard API through a real socket against the local runtime, with sign-in through the
+ * local Cognito emulator: sign-up, keys made, rolled and revoked, the audit log, and every refusal
+ * the dashboard's security section asks for, each shown to write nothing.
+ */
+let runtime: LocalRuntime;
+let db: ReturnType<typeof createDocumentClient>;
+let store: DynamoDashboardStore;
+
+beforeAll(async () => {
+  runtime = await startTestApi();
+  db = createDocumentClient(runtime.dynamoEndpoint);
+  store = new DynamoDashboardStore(db, runtime.tableName);
+});
+
+afterAll(async () => {
+  db?.destroy();
+  await runtime?.stop();
+});
+
+/** Every item in a company's partition: what "nothing written" is checked against. */
+async function companyItems(companyId: string) {
+  const { Items = [] } = await db.send(
+    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
+  );
+  return Items;
+}
+
+describe('sign-up and the API keys of Integrations', () => {
+  it('signs a new person up as the Owner of a sandbox company, in HttpOnly SameSite=Strict cookies', async () => {
+    const browser = dashboardBrowser(runtime);
+    const email = uniqueEmail('new');
+    const response = await browser.call('POST', '/sign-up', { body: { companyName: 'Fresh Co', email, password: STRONG_PASSWORD } });
+
+    expect(response.status).toBe(201);
+    const session = response.setCookies.find((c) => c.startsWith('cambio_session='))!;
+    expect(session).toMatch(/HttpOnly/);
+    expect(session).toMatch(/SameSite=Strict/);
+    // Plain http on loopback: a Secure cookie would never come back.
+    expect(session).not.toMatch(/Secure/);
+    expect(response.setCookies.find((c) => c.startsWith('cambio_csrf='))).not.toMatch(/HttpOnly/);
+    const me = await browser.call('GET', '/me');
+    expect(me.body.data).toMatchObject({ email, companies: [{ id: response.body.data.companyId, name: 'Fresh Co', environment: 'sandbox', role: 'Owner' }] });
+    const overview = await browser.call('GET', `/companies/${response.body.data.companyId}`);
+    expect(overview.body.data.balance.balances).toEqual([
+      { currency: 'USDT', available: '0.000000', pending: '0.000000', locked: '0.000000' },
+      { currency: 'BRL', available: '0.00', pending: '0.00', locked: '0.00' },
+    ]);
+  });
+
+  it('refuses a weak password and an email already registered', async () => {
+    const { email } = await signedUpOwner(runtime);
+    const weak = await dashboardBrowser(runtime).call('POST', '/sign-up', { body: { companyName: 'Weak', email: uniqueEmail('weak'), password: 'short' } });
+    expect(weak.status).toBe(400);
+    expect(weak.body.error.details[0].path).toBe('password');
+    const taken = await dashboardBrowser(runtime).call('POST', '/sign-up', { body: { companyName: 'Again', email, password: STRONG_PASSWORD } });
+    expect(taken.status).toBe(400);
+    expect(taken.body.error.details).toEqual([{ path: 'email', message: 'is already registered; sign in instead' }]);
+  });
+
+  it('makes a key whose secret is shown once and calls /v1 with it; the list shows no secret and records last use', async () => {
+    const { browser, companyId } = await signedUpOwner(runtime);
+    const created = await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Checkout server' } });
+    expect(created.status).toBe(201);
+    const { apiKey, apiSecret } = created.body.data;
+
+    const company = await apiClient(runtime, { apiKey, apiSecret })('GET', '/company');
+    expect(company.status).toBe(200);
+    expect(company.body.data.id).toBe(companyId);
+
+    const list = await browser.call('GET', `/companies/${companyId}/api-keys`);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ keyId: apiKey, name: 'Checkout server', status: 'active', lastUsedAt: expect.any(String) }),
+    ]);
+    expect(JSON.stringify(list.body)).not.toContain(apiSecret);
+    const stored = await store.findApiKey(apiKey);
+    expect(stored?.secretHash).toBe(hashSecret(apiSecret));
+  });
+
+  it('rolls a secret keeping the old one valid for the chosen time, and revokes a key with 401 AUTH_FAILED after', async () => {
+    const { browser, companyId } = await signedUpOwner(runtime);
+    const { apiKey, apiSecret: first } = (await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Rolled' } })).body.data;
+
+    const rolled = await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '1h' } });
+    expect(rolled.status).toBe(200);
+    const second = rolled.body.data.apiSecret;
+    expect(second).not.toBe(first);
+    expect(rolled.body.data.key.previousSecretExpiresAt).toEqual(expect.any(String));
+    expect((await apiClient(runtime, { apiKey, apiSecret: first })('GET', '/company')).status).toBe(200);
+    expect((await apiClient(runtime, { apiKey, apiSecret: second })('GET', '/company')).status).toBe(200);
+
+    const third = (await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now' } })).body.data.apiSecret;
+    const revoked = await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/revoke`, { body: {} });
+    expect(revoked.body.data).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
+    // This pair was never seen by the authorizer, so no cached answer stands in for it.
+    const refused = await apiClient(runtime, { apiKey, apiSecret: third })('GET', '/company');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('AUTH_FAILED');
+
+    const audit = await browser.call('GET', `/companies/${companyId}/audit-log`);
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['api_key.revoked', 'api_key.rolled', 'api_key.rolled', 'api_key.created', 'signed_up']);
+    expect(audit.body.data[2]).toMatchObject({ target: apiKey, details: { oldSecretValidFor: '1h' }, sourceIp: expect.stringMatching(/127\.0\.0\.1/), actor: { email: expect.any(String) } });
+  });
+
+  it('reads a key stored before the dashboard as an active "Default key" that works, and can revoke it', async () => {
+    const { browser, companyId } = await signedUpOwner(runtime);
+    const legacySecret = 'cs_test_legacylegacylegacylegacylegacylegacyleg';
+    const legacyKey = 'ck_test_LegacyLegacyLegacyLegacy';
+    await db.send(
+      new PutCommand({
+        TableName: runtime.tableName,
+        Item: { ...keys.apiKey(legacyKey), ...keys.apiKeyByCompany(companyId, legacyKey), type: 'ApiKey', keyId: legacyKey, companyId, environment: 'sandbox', secretHash: hashSecret(legacySecret), createdAt: '2026-01-01T00:00:00.000Z' },
+      }),
+    );
+    expect((await apiClient(runtime, { apiKey: legacyKey, apiSecret: legacySecret })('GET', '/company')).status).toBe(200);
+    const list = await browser.call('GET', `/companies/${companyId}/api-keys`);
+    expect(list.body.data).toEqual([expect.objectContaining({ keyId: legacyKey, name: 'Default key', status: 'active', lastUsedAt: expect.any(String) })]);
+    expect((await browser.call('POST', `/companies/${companyId}/api-keys/${legacyKey}/revoke`, { body: {} })).status).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  it('signs out (the refresh token is revoked) and back in; a wrong password is refused', async () => {
+    const { browser, email, companyId } = await signedUpOwner(runtime);
+    const refreshToken = browser.jar.get('cambio_refresh')!;
+    expect((await browser.call('DELETE', '/session')).status).toBe(200);
+    expect(browser.jar.has('cambio_session')).toBe(false);
+    expect((await browser.call('GET', '/me')).status).toBe(401);
+    browser.jar.set('cambio_refresh', refreshToken);
+    browser.jar.set('cambio_csrf', 'x');
+    expect((await browser.call('POST', '/session/refresh')).status).toBe(401);
+    browser.jar.clear();
+
+    const wrong = await browser.call('POST', '/session', { body: { email, password: `${STRONG_PASSWORD}x` } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.message).toBe('Sign-in failed: wrong email or password');
+    const unknown = await browser.call('POST', '/session', { body: { email: uniqueEmail('nobody'), password: STRONG_PASSWORD } });
+    expect(unknown.body.error).toEqual(wrong.body.error);
+
+    expect((await browser.call('POST', '/session', { body: { email: email.toUpperCase(), password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await browser.call('GET', '/me')).body.data.companies[0].id).toBe(companyId);
+    const audit = await browser.call('GET', `/companies/${companyId}/audit-log`);
+    expect(audit.body.data[0]).toMatchObject({ action: 'signed_in', actor: { email } });
+  });
+
+  it('renews an access token from the refresh cookie', async () => {
+    const { browser } = await signedUpOwner(runtime);
+    browser.jar.delete('cambio_session');
+    expect((await browser.call('GET', '/me')).status).toBe(401);
+    expect((await browser.call('POST', '/session/refresh')).status).toBe(200);
+    expect((await browser.call('GET', '/me')).status).toBe(200);
+  });
+
+  it('throttles sign-in after five failures, even with the right password', async () => {
+    const { email } = await signedUpOwner(runtime);
+    const browser = dashboardBrowser(runtime);
+    for (let i = 0; i < 5; i++) expect((await browser.call('POST', '/session', { body: { email, password: 'Wrong-password-1' } })).status).toBe(401);
+    const sixth = await browser.call('POST', '/session', { body: { email, password: 'Wrong-password-1' } });
+    const right = await browser.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } });
+    expect(sixth.status).toBe(429);
+    expect(right.status).toBe(429);
+    expect(right.body.error.code).toBe('RATE_LIMITED');
+  });
+
+  it('lets an invited Owner in through the link once (company:create --owner-email)', async () => {
+    const email = uniqueEmail('invited');
+    const { company, token } = await createCompanyInvitingOwner(store, { name: 'Invited Co', environment: 'sandbox', ownerEmail: email });
+    const browser = dashboardBrowser(runtime);
+    const accepted = await browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
+    expect(accepted.status).toBe(200);
+    expect((await browser.call('GET', '/me')).body.data.companies).toEqual([{ id: company.id, name: 'Invited Co', environment: 'sandbox', role: 'Owner' }]);
+    const again = await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
+    expect(again.status).toBe(404);
+  });
+});
+
+describe('the dashboard API refuses, and writes nothing', () => {
+  it('another company’s key: not found, to roll, revoke or list', async () => {
+    const mine = await signedUpOwner(runtime, 'Mine');
+    const theirs = await signedUpOwner(runtime, 'Theirs');
+    const { apiKey } = (await theirs.browser.call('POST', `/companies/${theirs.companyId}/api-keys`, { body: { name: 'Theirs' } })).body.data;
+    const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId), key: await store.findApiKey(apiKey) };
+
+    expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/revoke`, { body: {} })).status).toBe(404);
+    expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now' } })).status).toBe(404);
+    // Their company through its own path: not a member, so it does not exist for me.
+    expect((await mine.browser.call('POST', `/companies/${theirs.companyId}/api-keys/${apiKey}/revoke`, { body: {} })).status).toBe(404);
+    expect((await mine.browser.call('GET', `/companies/${theirs.companyId}/api-keys`)).status).toBe(404);
+    expect((await mine.browser.call('GET', `/companies/${theirs.companyId}/audit-log`)).status).toBe(404);
+
+    expect(await companyItems(mine.companyId)).toEqual(before.mine);
+    expect(await companyItems(theirs.companyId)).toEqual(before.theirs);
+    expect(await store.findApiKey(apiKey)).toEqual(before.key);
+  });
+
+  it('a Viewer’s change: 403, though the Viewer reads everything', async () => {
+    const owner = await signedUpOwner(runtime, 'Viewed');
+    const { apiKey } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Live' } })).body.data;
+    const viewer = await signedUpOwner(runtime, 'Viewer Own');
+    const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId;
+    await db.send(
+      new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }),
+    );
+    const before = await companyItems(owner.companyId);
+    const keyBefore = await store.findApiKey(apiKey);
+
+    expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).status).toBe(200);
+    expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).status).toBe(200);
+    for (const [path, body] of [
+      ['/api-keys', { name: 'Sneaky' }],
+      [`/api-keys/${apiKey}/roll`, { oldSecretValidFor: 'now' }],
+      [`/api-keys/${apiKey}/revoke`, {}],
+    ] as const) {
+      const refused = await viewer.browser.call('POST', `/companies/${owner.companyId}${path}`, { body });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.code).toBe('FORBIDDEN');
+    }
+    expect(await companyItems(owner.companyId)).toEqual(before);
+    expect(await store.findApiKey(apiKey)).toEqual(keyBefore);
+  });
+
+  it('no session: 401 on every route but the public ones', async () => {
+    const owner = await signedUpOwner(runtime);
+    const before = await companyItems(owner.companyId);
+    const stranger = dashboardBrowser(runtime);
+    expect((await stranger.call('GET', '/me')).status).toBe(401);
+    expect((await stranger.call('GET', `/companies/${owner.companyId}`)).status).toBe(401);
+    expect((await stranger.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x' }, csrf: 'x' })).status).toBe(401);
+    // A token that is not the pool's.
+    stranger.jar.set('cambio_session', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.');
+    expect((await stranger.call('GET', '/me')).status).toBe(401);
+    expect(await companyItems(owner.companyId)).toEqual(before);
+  });
+
+  it('a forged cross-site request: 403, whether from another origin or without the CSRF token', async () => {
+    const owner = await signedUpOwner(runtime);
+    const before = await companyItems(owner.companyId);
+    const create = (options: Parameters<typeof owner.browser.call>[2]) => owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Forged' }, ...options });
+
+    expect((await create({ origin: 'https://evil.example' })).status).toBe(403);
+    expect((await create({ csrf: null })).status).toBe(403);
+    expect((await create({ csrf: 'not-the-cookie-value-at-all-00000' })).status).toBe(403);
+    expect((await create({ origin: null, csrf: null })).status).toBe(403);
+    // Sign-in from another site's form (login CSRF) is refused too.
+    expect((await dashboardBrowser(runtime).call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD }, origin: 'https://evil.example' })).status).toBe(403);
+    expect(await companyItems(owner.companyId)).toEqual(before);
+
+    expect((await create({})).status).toBe(201);
+  });
+});

@@ -1,0 +1,225 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#local/runtime';
+import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
+import { apiClient, startTestApi } from '../support/local-api.ts';
+import { STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+
+/**
+ * The dashboard as a person uses it: Debian's Chromium, headless, driven by playwright-core through
+ * the visible names of ../shared/dashboard.md, against the local runtime (its API, its Cognito
+ * emulator, the built app), with the network closed to anything but this machine. axe-core runs on
+ * every page. No silent skip: without Chromium this file fails and says how to install it.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = fileURLToPath(new URL('../../test-artifacts/dashboard/', import.meta.url));
+/** The issue's goal for the JavaScript shipped to the first page, gzipped. */
+const FIRST_PAGE_JS_BUDGET_BYTES = 100 * 1024;
+
+let runtime: LocalRuntime;
+let origin: string;
+let context: BrowserContext;
+let page: Page;
+let userDataDir: string;
+const offMachine: string[] = [];
+const firstPageScripts: { url: string; gzipBytes: number }[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the dashboard's end-to-end tests need Debian's chromium (apt-get install -y chromium; .ci/run installs it).`);
+  }
+  if (dashboardBuildIsStale()) await buildDashboard();
+  runtime = await startTestApi();
+  origin = new URL(runtime.apiUrl).origin;
+  const { chromium } = await import('playwright-core');
+  userDataDir = mkdtempSync(join(tmpdir(), 'cambio-dashboard-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  // A missing name fails in seconds, not at the test's 30 s timeout.
+  context.setDefaultTimeout(8_000);
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offMachine.push(request.url());
+  });
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script' && firstPageScripts.length < 50 && !page.url().includes('#loaded')) {
+      firstPageScripts.push({ url: response.url(), gzipBytes: gzipSync(await response.body()).length });
+    }
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await runtime?.stop();
+});
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core in the page: every serious or critical violation, by rule and the elements hit. */
+async function accessibilityProblems(): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') rightly refuses
+  // an inline <script>, and the test must not loosen it.
+  await page.evaluate(AXE_SOURCE);
+  const results = (await page.evaluate('axe.run(document)')) as { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+async function screenshot(name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+
+describe('the dashboard in headless Chromium', () => {
+  const email = uniqueEmail('e2e');
+  let apiKey: string;
+  let firstSecret: string;
+
+  it('signs a new person up and lands on Overview, with a Sandbox badge and the balance table', async () => {
+    await page.goto(`${origin}/dashboard/`);
+    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+    const scriptBytes = firstPageScripts.reduce((sum, s) => sum + s.gzipBytes, 0);
+    expect(scriptBytes).toBeGreaterThan(0);
+    expect(scriptBytes).toBeLessThanOrEqual(FIRST_PAGE_JS_BUDGET_BYTES);
+    console.log(`dashboard first page JavaScript: ${firstPageScripts.length} file(s), ${scriptBytes} bytes gzipped`);
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('sign-in');
+
+    await page.getByRole('link', { name: 'Create a sandbox account' }).click();
+    await page.getByLabel('Company name').fill('Acme Payments');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('sign-up');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
+    expect(await page.getByRole('main').getByText('Sandbox', { exact: true }).count()).toBeGreaterThan(0);
+    const table = page.getByRole('table');
+    await expect.poll(() => table.innerText()).toContain('USDT');
+    expect(await table.innerText()).toMatch(/USDT\s+0\.000000\s+0\.000000\s+0\.000000/);
+    expect(await table.innerText()).toMatch(/BRL\s+0\.00\s+0\.00\s+0\.00/);
+    for (const name of ['Overview', 'Activity', 'Webhooks', 'Integrations', 'Team', 'Audit log']) expect(await nav(name).count()).toBe(1);
+    // Tokens are HttpOnly cookies: the page's script sees only the CSRF token.
+    expect(await page.evaluate('document.cookie')).toMatch(/^cambio_csrf=[\w-]+$/);
+    expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('overview');
+  });
+
+  it('creates an API key whose secret is shown once and works on /v1, and is gone after Done', async () => {
+    await nav('Integrations').click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Checkout server');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByLabel('API secret', { exact: true }).waitFor();
+    apiKey = await dialog.getByLabel('API key', { exact: true }).inputValue();
+    firstSecret = await dialog.getByLabel('API secret', { exact: true }).inputValue();
+    expect(apiKey).toMatch(/^ck_test_/);
+    expect(firstSecret).toMatch(/^cs_test_/);
+    expect(await dialog.getByRole('button', { name: 'Copy API secret' }).count()).toBe(1);
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('api-key-created');
+
+    const company = await apiClient(runtime, { apiKey, apiSecret: firstSecret })('GET', '/company');
+    expect(company.status).toBe(200);
+    expect(company.body.data.name).toBe('Acme Payments');
+
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await page.content()).not.toContain(firstSecret);
+    await page.reload();
+    await page.getByRole('row', { name: /Checkout server/ }).waitFor();
+    expect(await page.content()).not.toContain(firstSecret);
+    const row = page.getByRole('row', { name: /Checkout server/ });
+    expect(await row.innerText()).toContain(apiKey);
+    expect(await row.innerText()).toContain('Active');
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('integrations');
+  });
+
+  it('rolls the secret keeping the old one for an hour, then revokes the key: the API answers 401', async () => {
+    const row = page.getByRole('row', { name: /Checkout server/ });
+    await row.getByRole('button', { name: 'Roll secret' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Old secret expires').selectOption({ label: '1 hour' });
+    await dialog.getByRole('button', { name: 'Roll secret' }).click();
+    const newSecret = await dialog.getByLabel('API secret', { exact: true }).inputValue();
+    expect(newSecret).toMatch(/^cs_test_/);
+    expect(newSecret).not.toBe(firstSecret);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => row.innerText()).toMatch(/old secret valid until/);
+    expect((await apiClient(runtime, { apiKey, apiSecret: firstSecret })('GET', '/company')).status).toBe(200);
+
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => row.innerText()).toContain('Revoked');
+    // A pair the authorizer has not answered before: refused at once, no cache in between.
+    const refused = await apiClient(runtime, { apiKey, apiSecret: newSecret })('GET', '/company');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('AUTH_FAILED');
+  });
+
+  it('shows the audit log of it all', async () => {
+    await nav('Audit log').click();
+    const table = page.getByRole('table');
+    await expect.poll(() => table.innerText()).toContain('Revoked API key');
+    const text = await table.innerText();
+    for (const action of ['Revoked API key', 'Rolled API key secret (old secret valid for 1h)', 'Created API key', 'Signed up']) expect(text).toContain(action);
+    expect(text).toContain(email);
+    expect(text).toContain(apiKey);
+    expect(text).toContain('127.0.0.1');
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('audit-log');
+  });
+
+  it('shows the pages still to come as such', async () => {
+    for (const name of ['Activity', 'Webhooks', 'Team']) {
+      await nav(name).click();
+      await page.getByRole('heading', { name, level: 1 }).waitFor();
+      expect(await page.getByRole('main').innerText()).toContain('Coming in the next release');
+    }
+    expect(await accessibilityProblems()).toEqual([]);
+  });
+
+  it('signs out, refuses a wrong password, and signs back in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+    expect(await page.evaluate('document.cookie')).toBe('');
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('Not-the-password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('Sign-in failed: wrong email or password');
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('sign-in-refused');
+
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
+    await nav('Audit log').click();
+    await expect.poll(() => page.getByRole('table').innerText()).toContain('Signed in');
+  });
+
+  it('asked nothing of any machine but this one', () => {
+    expect(offMachine).toEqual([]);
+  });
+});

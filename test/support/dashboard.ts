@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { LocalRuntime } from '#local/runtime';
+
+/**
+ * A browser's side of the dashboard API through a real socket: a cookie jar, the page's Origin,
+ * and the CSRF token echoed from its cookie, as the app does. `forge` turns each off, for the
+ * tests that show a request without them is refused.
+ */
+export interface DashboardCall {
+  status: number;
+  body: any;
+  setCookies: string[];
+}
+
+export function dashboardBrowser(runtime: LocalRuntime) {
+  const origin = new URL(runtime.apiUrl).origin;
+  const jar = new Map<string, string>();
+  async function call(
+    method: string,
+    path: string,
+    options: { body?: unknown; origin?: string | null; csrf?: string | null; cookies?: boolean } = {},
+  ): Promise<DashboardCall> {
+    const headers: Record<string, string> = {};
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const sentOrigin = options.origin === undefined ? origin : options.origin;
+    if (sentOrigin !== null) headers.Origin = sentOrigin;
+    const csrf = options.csrf === undefined ? jar.get('cambio_csrf') : options.csrf;
+    if (csrf && method !== 'GET') headers['X-CSRF-Token'] = csrf;
+    if (options.cookies !== false && jar.size) headers.Cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await fetch(`${origin}/dashboard/api${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const setCookies = response.headers.getSetCookie();
+    for (const line of setCookies) {
+      const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+      const [name = '', value = ''] = pair.split('=');
+      if (attributes.includes('Max-Age=0')) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return { status: response.status, body: await response.json().catch(() => undefined), setCookies };
+  }
+  return { call, jar, origin };
+}
+
+export const STRONG_PASSWORD = 'Correct-Horse-42';
+
+export function uniqueEmail(label: string): string {
+  return `${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** A signed-up sandbox Owner, signed in. */
+export async function signedUpOwner(runtime: LocalRuntime, companyName = 'Acme') {
+  const browser = dashboardBrowser(runtime);
+  const email = uniqueEmail('owner');
+  const signUp = await browser.call('POST', '/sign-up', { body: { companyName, email, password: STRONG_PASSWORD } });
+  if (signUp.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
+  return { browser, email, companyId: signUp.body.data.companyId as string };
+}
