@@ -17,8 +17,8 @@ const splitField = v.pipe(
     percent: v.optional(percentField),
     amount: v.optional(amountField('USDT')),
   }),
-  // The rawCheck below, for the OpenAPI document: exactly one of the two.
-  v.metadata({ oneOf: [{ required: ['percent'] }, { required: ['amount'] }] }),
+  // Exactly one of the two; the OpenAPI document says it as a oneOf (patchDepositSplit in
+  // functions/openapi/document.ts).
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const given = Number(dataset.value.percent !== undefined) + Number(dataset.value.amount !== undefined);

@@ -4,7 +4,7 @@ import { domainEvent, type DomainEvent } from './events.ts';
 import { isId, newId } from './ids.ts';
 import { companyAccount, EXTERNAL_ACCOUNTS, ledgerEntry, type LedgerEntry } from './ledger.ts';
 import { formatAmount } from './money.ts';
-import { formatRate, quoteTerms, type PriceSource, type Rate } from './pricing.ts';
+import { formatRate, PriceUnavailableError, quoteTerms, type PriceSource, type QuoteTerms, type Rate } from './pricing.ts';
 
 /**
  * USDT → BRL conversions (../shared/api-contract.md, Conversions): a quote fixes the rate for
@@ -77,7 +77,14 @@ export async function createQuote(
   input: { sourceAmount: bigint },
   now = new Date(),
 ): Promise<Quote> {
-  const terms = await quoteTerms(pricing.priceSource, { sourceAmountMinor: input.sourceAmount, spreadBps: pricing.spreadBps, now });
+  let terms: QuoteTerms;
+  try {
+    terms = await quoteTerms(pricing.priceSource, { sourceAmountMinor: input.sourceAmount, spreadBps: pricing.spreadBps, now });
+  } catch (error) {
+    if (!(error instanceof PriceUnavailableError)) throw error;
+    // Refuse rather than quote on a guess (pricing.ts); the upstream's failure is the cause, for the log only.
+    throw new ApiError('PRICE_UNAVAILABLE', 'No current USDT/BRL price is available; retry shortly', null, { cause: error });
+  }
   const quote: Quote = {
     id: newId('quote', now.getTime()),
     companyId,

@@ -1,42 +1,24 @@
-import type { ChainReader, TokenTransfer, TransactionReceipt } from './chain.ts';
-import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
-import { domainEvent, type DomainEvent } from './events.ts';
-import { newId } from './ids.ts';
+import type { ChainReader, TransactionReceipt } from './chain.ts';
+import type { Deposit } from './deposits.ts';
 import { inParallel } from './in-parallel.ts';
-import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from './ledger.ts';
-import type { Withdrawal } from './withdrawals.ts';
+import {
+  confirmTransfer,
+  dropTransfer,
+  expireDeposit,
+  refreshConfirmations,
+  seeTransfer,
+  transferId,
+  type DepositChange,
+  type TransferKey,
+  type TransferRecord,
+} from './deposit-transitions.ts';
 
 /**
- * How money seen on chain becomes a company's balance (../shared/api-contract.md, Deposits):
- * seen → `pending` and `confirming`; solidified with a SUCCESS receipt → `available` (minus the
- * split share, which becomes a withdrawal to the split address); vanished or failed before that →
- * taken back out of `pending`. Each step is one DepositChange the store writes atomically with
- * the deposit's optimistic lock, its ledger entry and its events.
+ * The deposit jobs: scanning the chain for transfers to deposit addresses, confirming them once
+ * solidified, expiring unpaid deposits. They read the chain and the store, take the scan lease,
+ * batch the writes and retry on conflicts; every change itself is built by
+ * ./deposit-transitions.ts.
  */
-export interface TransferKey {
-  txHash: string;
-  eventIndex: number;
-}
-
-export interface TransferRecord extends TransferKey {
-  blockNumber: number;
-  companyId: string;
-  depositId: string;
-  amount: bigint;
-  status: 'confirming' | 'confirmed' | 'reversed';
-}
-
-export interface DepositChange {
-  /** The deposit as read; the write is refused if its version moved since. */
-  before: Deposit;
-  after: Deposit;
-  transfer: TransferRecord;
-  /** 'record' claims the transfer once (a replayed block cannot record it again); 'update' moves its status. */
-  transferWrite: 'record' | 'update' | 'none';
-  entry: LedgerEntry | null;
-  events: DomainEvent[];
-  splitForward: Withdrawal | null;
-}
 
 export interface AddressOwner {
   companyId: string;
@@ -66,195 +48,6 @@ export interface ScanCursor {
   advance(owner: string, nextBlock: number): Promise<void>;
   release(owner: string): Promise<void>;
 }
-
-const sameTransfer = (tx: TransferKey, key: TransferKey) => tx.txHash === key.txHash && tx.eventIndex === key.eventIndex;
-const confirmationsAt = (blockNumber: number, latestBlock: number) => Math.max(0, latestBlock - blockNumber + 1);
-
-/** The part of a confirmed transfer forwarded to the split address (rounded down, in minor units). */
-export function splitShare(deposit: Deposit, amount: bigint): bigint {
-  const split = deposit.split;
-  if (!split) return 0n;
-  if (split.percentBps !== null) return (amount * BigInt(split.percentBps)) / 10_000n;
-  return split.amount !== null && split.amount < amount ? split.amount : amount;
-}
-
-function summarise(deposit: Deposit, transactions: DepositTransaction[], now: Date): Deposit {
-  const open = transactions.filter((tx) => tx.status === 'confirming');
-  const status: Deposit['status'] =
-    open.length > 0
-      ? 'confirming'
-      : transactions.length > 0
-        ? 'completed'
-        : now.getTime() >= Date.parse(deposit.expiresAt)
-          ? 'expired'
-          : 'awaiting_payment';
-  const received = transactions.reduce((sum, tx) => sum + tx.amount, 0n);
-  const amountStatus =
-    status !== 'completed' || deposit.expectedAmount === null
-      ? null
-      : received === deposit.expectedAmount
-        ? 'exact'
-        : received < deposit.expectedAmount
-          ? 'underpaid'
-          : 'overpaid';
-  // The deposit shows the confirmations of its least confirmed transfer: what it is waiting for.
-  const confirmations = transactions.length === 0 ? 0 : Math.min(...(open.length ? open : transactions).map((tx) => tx.confirmations));
-  return {
-    ...deposit,
-    transactions,
-    status,
-    receivedAmount: received,
-    amountStatus,
-    confirmations,
-    updatedAt: now.toISOString(),
-    version: deposit.version + 1,
-  };
-}
-
-export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlock: number, now: Date): DepositChange | null {
-  if (deposit.transactions.some((tx) => sameTransfer(tx, transfer))) return null;
-  const tx: DepositTransaction = {
-    txHash: transfer.txHash,
-    eventIndex: transfer.eventIndex,
-    amount: transfer.amount,
-    blockNumber: transfer.blockNumber,
-    confirmations: confirmationsAt(transfer.blockNumber, latestBlock),
-    status: 'confirming',
-  };
-  const after = summarise(deposit, [...deposit.transactions, tx], now);
-  const entry = ledgerEntry(
-    deposit.companyId,
-    `deposit:${deposit.id}:seen:${transfer.txHash}:${transfer.eventIndex}`,
-    [{ source: EXTERNAL_ACCOUNTS.tronNetwork, destination: companyAccount(deposit.companyId, 'pending'), currency: 'USDT', amount: transfer.amount }],
-    now,
-  );
-  return {
-    before: deposit,
-    after,
-    transfer: { ...transferKey(transfer), blockNumber: transfer.blockNumber, companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming' },
-    transferWrite: 'record',
-    entry,
-    events: [domainEvent(deposit.companyId, 'deposit.confirming', depositView(after), now)],
-    splitForward: null,
-  };
-}
-
-export function confirmTransfer(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date): DepositChange | null {
-  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
-  if (!tx || tx.status !== 'confirming') return null;
-  const share = splitShare(deposit, tx.amount);
-  const credited = tx.amount - share;
-  const pending = companyAccount(deposit.companyId, 'pending');
-  const postings: Posting[] = [];
-  if (credited > 0n) postings.push({ source: pending, destination: companyAccount(deposit.companyId, 'available'), currency: 'USDT', amount: credited });
-  // The split share is held in `locked` and leaves as a withdrawal to the split address, sent
-  // and settled like any other withdrawal.
-  if (share > 0n) postings.push({ source: pending, destination: companyAccount(deposit.companyId, 'locked'), currency: 'USDT', amount: share });
-  const transactions = deposit.transactions.map((t) =>
-    t === tx ? { ...t, status: 'confirmed' as const, confirmations: confirmationsAt(t.blockNumber, latestBlock) } : t,
-  );
-  const splitForward: Withdrawal | null =
-    share > 0n && deposit.split
-      ? {
-          id: newId('withdrawal', now.getTime()),
-          companyId: deposit.companyId,
-          method: 'usdt',
-          reference: `split:${deposit.id}:${tx.txHash.slice(0, 64)}:${tx.eventIndex}`,
-          network: 'tron',
-          address: deposit.split.address,
-          amount: share,
-          fee: 0n,
-          status: 'pending',
-          txHash: null,
-          failureReason: null,
-          createdAt: now.toISOString(),
-          updatedAt: now.toISOString(),
-          completedAt: null,
-          transaction: null,
-        }
-      : null;
-  let after = summarise(deposit, transactions, now);
-  after = {
-    ...after,
-    creditedAmount: deposit.creditedAmount + credited,
-    split: deposit.split && {
-      ...deposit.split,
-      forwardedAmount: deposit.split.forwardedAmount + share,
-      withdrawalId: splitForward?.id ?? deposit.split.withdrawalId,
-    },
-  };
-  const events = after.status === 'completed' ? [domainEvent(deposit.companyId, 'deposit.completed', depositView(after), now)] : [];
-  return {
-    before: deposit,
-    after,
-    transfer: { ...record, status: 'confirmed' },
-    transferWrite: 'update',
-    entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now),
-    events,
-    splitForward,
-  };
-}
-
-/** A transfer that vanished in a fork or whose receipt failed: nothing arrived, so `pending` gives it back. */
-export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date): DepositChange | null {
-  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
-  if (!tx || tx.status !== 'confirming') return null;
-  const after = summarise(
-    deposit,
-    deposit.transactions.filter((t) => t !== tx),
-    now,
-  );
-  return {
-    before: deposit,
-    after,
-    transfer: { ...record, status: 'reversed' },
-    transferWrite: 'update',
-    entry: ledgerEntry(
-      deposit.companyId,
-      `deposit:${deposit.id}:reversed:${tx.txHash}:${tx.eventIndex}`,
-      [{ source: companyAccount(deposit.companyId, 'pending'), destination: EXTERNAL_ACCOUNTS.tronNetwork, currency: 'USDT', amount: tx.amount }],
-      now,
-    ),
-    events: [],
-    splitForward: null,
-  };
-}
-
-/** New confirmation counts on a deposit still waiting: no money moves, no event. */
-export function refreshConfirmations(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date): DepositChange | null {
-  const confirmations = confirmationsAt(record.blockNumber, latestBlock);
-  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
-  if (!tx || tx.status !== 'confirming' || tx.confirmations === confirmations) return null;
-  const after = summarise(
-    deposit,
-    deposit.transactions.map((t) => (t === tx ? { ...t, confirmations } : t)),
-    now,
-  );
-  return { before: deposit, after, transfer: record, transferWrite: 'none', entry: null, events: [], splitForward: null };
-}
-
-export function expireDeposit(deposit: Deposit, now: Date): Omit<DepositChange, 'transfer'> | null {
-  if (deposit.status !== 'awaiting_payment' || now.getTime() < Date.parse(deposit.expiresAt)) return null;
-  const after = summarise(deposit, deposit.transactions, now);
-  return {
-    before: deposit,
-    after,
-    transferWrite: 'none',
-    entry: null,
-    events: [domainEvent(deposit.companyId, 'deposit.expired', depositView(after), now)],
-    splitForward: null,
-  };
-}
-
-export function transferId(transfer: TransferKey): string {
-  return `${transfer.txHash}#${transfer.eventIndex}`;
-}
-
-function transferKey(transfer: TransferKey): TransferKey {
-  return { txHash: transfer.txHash, eventIndex: transfer.eventIndex };
-}
-
-// ---- the jobs -------------------------------------------------------------------------------
 
 export interface DepositJobDeps {
   chain: ChainReader;
@@ -420,17 +213,10 @@ export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>
   const now = deps.now ?? (() => new Date());
   let expired = 0;
   for (const owner of await deps.store.awaitingPaymentExpiredBy(now())) {
-    const outcome = await withDeposit(deps.store, owner, (deposit) => {
-      const change = expireDeposit(deposit, now());
-      return change && { ...change, transfer: noTransfer(deposit) };
-    });
+    const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now()));
     if (outcome === 'applied') expired++;
   }
   return expired;
-}
-
-function noTransfer(deposit: Deposit): TransferRecord {
-  return { txHash: '', eventIndex: 0, blockNumber: 0, companyId: deposit.companyId, depositId: deposit.id, amount: 0n, status: 'confirming' };
 }
 
 /** Reads the deposit, builds the change and writes it; on a version conflict, reads again. */

@@ -1,31 +1,30 @@
 /**
- * The contract's error codes (../shared/api-contract.md, Conventions) and the one mapping from
- * code to HTTP status. Domain code throws ApiError; the HTTP layer turns it into the envelope.
+ * The contract's error codes (../shared/api-contract.md, Conventions). Domain code throws ApiError
+ * with a code; which HTTP status a code is answered with is the HTTP layer's business alone
+ * (#http/error-status), which also turns the error into the envelope.
  */
-export const ERROR_STATUS = {
-  INVALID_JSON: 400,
-  VALIDATION_FAILED: 400,
-  AUTH_FAILED: 401,
-  /** Production only: AWS WAF refused the request as an attack signature (lib/waf.ts); docs/api-notes.md. */
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  DUPLICATE_REFERENCE: 409,
-  IDEMPOTENCY_KEY_IN_USE: 409,
-  QUOTE_ALREADY_USED: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  INSUFFICIENT_BALANCE: 422,
-  QUOTE_EXPIRED: 422,
-  AMOUNT_TOO_SMALL: 422,
-  LIMIT_REACHED: 422,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  /** No current USDT/BRL price to quote on (pricing.ts PriceUnavailableError); retry shortly. */
-  PRICE_UNAVAILABLE: 503,
-} as const;
+export const ERROR_CODES = [
+  'INVALID_JSON',
+  'VALIDATION_FAILED',
+  'AUTH_FAILED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'DUPLICATE_REFERENCE',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'QUOTE_ALREADY_USED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INSUFFICIENT_BALANCE',
+  'QUOTE_EXPIRED',
+  'AMOUNT_TOO_SMALL',
+  'LIMIT_REACHED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'PRICE_UNAVAILABLE',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface FieldError {
   path: string;
@@ -34,17 +33,17 @@ export interface FieldError {
 
 export type ErrorDetails = FieldError[] | Record<string, unknown> | null;
 
+/** A refusal the contract names: its code, the message and details the caller sees, and (for the
+ * log only, never the caller) the cause. */
 export class ApiError extends Error {
-  readonly status: number;
-
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details: ErrorDetails = null,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ApiError';
-    this.status = ERROR_STATUS[code];
   }
 }
 
@@ -54,3 +53,10 @@ export const notFound = (what = 'Resource'): ApiError => new ApiError('NOT_FOUND
 
 export const validationFailed = (details: FieldError[]): ApiError =>
   new ApiError('VALIDATION_FAILED', 'The request is invalid; see details', details);
+
+/** A debit the company's available balance cannot cover (a store's guarded balance update failed). */
+export const insufficientBalance = (): ApiError => new ApiError('INSUFFICIENT_BALANCE', 'The available balance is not enough for this operation');
+
+/** The company already has a record of this kind with this reference; `existingId` names it. */
+export const duplicateReference = (what: 'deposit' | 'withdrawal', existingId: string | null): ApiError =>
+  new ApiError('DUPLICATE_REFERENCE', `A ${what} with this reference already exists`, { existingId });

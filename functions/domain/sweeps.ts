@@ -2,6 +2,7 @@ import { sentTransactionOutcome, type ChainReader } from './chain.ts';
 import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from './payouts.ts';
 import type { TransactionSigner } from './signer.ts';
 import type { Broadcaster, UnsignedTransfer } from './withdrawal-sending.ts';
+import { stderrLog, type Log } from './log.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -75,6 +76,8 @@ export interface SweepDeps {
   claims: TransactionClaims;
   settings: { minimumSweep: bigint; topUpSun: number };
   now?: () => Date;
+  /** The run's logger; stderr JSON when absent. */
+  log?: Log;
 }
 
 export interface SweepResult {
@@ -188,7 +191,7 @@ async function saved(deps: SweepDeps, before: Sweep | null, after: Sweep): Promi
     return await deps.store.saveSweep(before, after);
   } catch (error) {
     if (!(error instanceof TransactionIdTaken)) throw error;
-    console.error(JSON.stringify({ level: 'warn', message: 'sweep transaction id already claimed by another payout; signing afresh next run', address: after.address, txId: error.txId }));
+    (deps.log ?? stderrLog).warn('sweep transaction id already claimed by another payout; signing afresh next run', { address: after.address, txId: error.txId });
     return false;
   }
 }
@@ -201,7 +204,7 @@ async function broadcastStep(deps: SweepDeps, sweep: Sweep, transaction: Record<
     await broadcastOwned(deps.broadcaster, deps.claims, transaction, sweepOwner(sweep.address, sweep.createdAt, step));
     return true;
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', message: 'sweep broadcast failed; the step will expire and the sweep start over', address: sweep.address, status: sweep.status, error: String(error) }));
+    (deps.log ?? stderrLog).error('sweep broadcast failed; the step will expire and the sweep start over', { address: sweep.address, status: sweep.status, error: String(error) });
     return false;
   }
 }

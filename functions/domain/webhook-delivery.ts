@@ -2,6 +2,7 @@ import { checkWebhookUrl, UrlRefusedError, type CheckedTarget, type Resolver, ty
 import { openSigningSecret, type WebhookSecretSealer } from './webhook-secrets.ts';
 import { signWebhook, subscribesTo, type Webhook } from './webhooks.ts';
 import { parseRetryAfter } from './retry.ts';
+import { stderrLog, type Log } from './log.ts';
 
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery), in two steps joined by
@@ -161,6 +162,8 @@ export interface SenderDeps {
   sealer: WebhookSecretSealer;
   random?: () => number;
   now?: () => Date;
+  /** The run's logger; stderr JSON when absent. */
+  log?: Log;
 }
 
 /**
@@ -179,7 +182,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   }
   const { event, webhook, delivery } = await deps.store.load(message);
   if (!event) {
-    console.error(JSON.stringify({ level: 'error', message: 'webhook delivery for a missing event', ...message }));
+    (deps.log ?? stderrLog).error('webhook delivery for a missing event', { ...message });
     return 'dropped';
   }
   if (!webhook || !webhook.enabled) {

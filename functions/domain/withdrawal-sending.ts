@@ -4,6 +4,7 @@ import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type 
 import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from './payouts.ts';
 import type { TransactionSigner } from './signer.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
+import { stderrLog, type Log } from './log.ts';
 
 /**
  * Sending a withdrawal exactly once (../shared/api-contract.md, Withdrawals): the transaction is
@@ -50,6 +51,8 @@ export interface SendingDeps {
    * (the sandbox chain moves any amount). Absent: not checked. */
   hotWalletUsdt?: () => Promise<bigint | null>;
   now?: () => Date;
+  /** The run's logger; stderr JSON when absent. */
+  log?: Log;
 }
 
 export const SEND_BATCH = 25;
@@ -86,7 +89,7 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
       await broadcastStored(deps, processing, now);
     } catch (error) {
       // Stored and signed: settleWithdrawals broadcasts it again on a later run.
-      console.error(JSON.stringify({ level: 'error', message: 'broadcast failed; will retry', withdrawalId: withdrawal.id, error: String(error) }));
+      (deps.log ?? stderrLog).error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
     }
   }
   return result;
@@ -127,7 +130,7 @@ async function signAndClaim(deps: SendingDeps, withdrawal: Withdrawal, from: str
       return (await deps.store.transition(withdrawal, processing, { entry: null, event })) ? processing : null;
     } catch (error) {
       if (!(error instanceof TransactionIdTaken) || attempt >= SIGNING_ATTEMPTS) throw error;
-      console.error(JSON.stringify({ level: 'warn', message: 'transaction id already claimed by another payout; signing afresh', withdrawalId: withdrawal.id, txId: error.txId }));
+      (deps.log ?? stderrLog).warn('transaction id already claimed by another payout; signing afresh', { withdrawalId: withdrawal.id, txId: error.txId });
     }
   }
 }
@@ -188,7 +191,7 @@ async function broadcastStored(deps: SendingDeps, withdrawal: Withdrawal, now: (
   } catch (error) {
     if (!(error instanceof DuplicateOfAnotherPayout)) throw error;
     // The chain holds another payout's transaction under this id: this withdrawal was not sent.
-    console.error(JSON.stringify({ level: 'error', message: error.message, withdrawalId: withdrawal.id }));
+    (deps.log ?? stderrLog).error(error.message, { withdrawalId: withdrawal.id });
     await signAndClaim(deps, withdrawal, await deps.signer.address(), now, { announce: false });
     return;
   }

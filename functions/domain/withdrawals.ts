@@ -54,6 +54,29 @@ export interface NewWithdrawal {
   amount: bigint;
 }
 
+/** A withdrawal as it is created, by a company's request or a deposit's split share: pending,
+ * nothing signed yet. */
+export function newWithdrawal(companyId: string, { reference, address, amount, fee }: NewWithdrawal & { fee: bigint }, now: Date): Withdrawal {
+  const createdAt = now.toISOString();
+  return {
+    id: newId('withdrawal', now.getTime()),
+    companyId,
+    method: 'usdt',
+    reference,
+    network: 'tron',
+    address,
+    amount,
+    fee,
+    status: 'pending',
+    txHash: null,
+    failureReason: null,
+    createdAt,
+    updatedAt: createdAt,
+    completedAt: null,
+    transaction: null,
+  };
+}
+
 export async function requestWithdrawal(
   store: WithdrawalStore,
   rules: WithdrawalRules,
@@ -66,24 +89,7 @@ export async function requestWithdrawal(
       minimum: formatAmount(rules.minimum, 'USDT'),
     });
   }
-  const createdAt = now.toISOString();
-  const withdrawal: Withdrawal = {
-    id: newId('withdrawal', now.getTime()),
-    companyId,
-    method: 'usdt',
-    reference: input.reference,
-    network: 'tron',
-    address: input.address,
-    amount: input.amount,
-    fee: rules.fee,
-    status: 'pending',
-    txHash: null,
-    failureReason: null,
-    createdAt,
-    updatedAt: createdAt,
-    completedAt: null,
-    transaction: null,
-  };
+  const withdrawal = newWithdrawal(companyId, { ...input, fee: rules.fee }, now);
   // amount and fee are held separately so the ledger shows what the fee hold was.
   const available = companyAccount(companyId, 'available');
   const locked = companyAccount(companyId, 'locked');

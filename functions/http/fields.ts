@@ -59,7 +59,7 @@ export const literalField = <T extends string>(value: T) => v.literal(value, `mu
 
 /** An id of one kind: its prefix, then a ULID (../shared/api-contract.md, Conventions). */
 export const idField = (prefix: string) =>
-  v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`)), v.metadata({ examples: [`${prefix}_01JBZ6W1V7Q8R9S0T1U2V3W4X5`] }));
+  v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`)), v.metadata({ examples: [`${prefix}_01JBZ6W1V7Q8R9S0T1A2V3W4X5`] }));
 
 /** Money as answered: the currency's full scale (`"10.500000"`, `"54.00"`). */
 export const amountOutField = (currency: Currency) =>

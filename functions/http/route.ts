@@ -8,6 +8,7 @@ import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
 import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
 import { logRequest } from './access-log.ts';
+import { ERROR_STATUS } from './error-status.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.ts';
 
 /** The contract's body limit. API Gateway's own limit is 10 MB, so the handler enforces ours. */
@@ -188,7 +189,11 @@ export function envelopeErrors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIG
 }
 
 export function toErrorResponse(error: unknown, event: APIGatewayProxyEvent): { statusCode: number; body: string } {
-  if (error instanceof ApiError) return { statusCode: error.status, body: errorEnvelope(error.code, error.message, error.details) };
+  if (error instanceof ApiError) {
+    // A refusal's cause (an upstream's failure) goes to the request's log line, never to the caller.
+    if (event && error.cause !== undefined) unexpectedErrors.set(event, error.cause);
+    return { statusCode: ERROR_STATUS[error.code], body: errorEnvelope(error.code, error.message, error.details) };
+  }
   const cause = (error as { cause?: { package?: string } } | null)?.cause;
   if (cause?.package === '@middy/http-json-body-parser') {
     return (error as Error).message === 'Unsupported Media Type'

@@ -40,8 +40,8 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
   runJob(
     'deposit sweep',
     context,
-    async ({ metrics }) => {
-      const outcome = await sweepDepositAddresses(deps);
+    async ({ log, metrics }) => {
+      const outcome = await sweepDepositAddresses({ ...deps, log });
       metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
       metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed);
       metrics.addMetric('SweepsHeld', MetricUnit.Count, outcome.held);

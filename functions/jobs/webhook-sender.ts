@@ -47,10 +47,10 @@ async function sendBatch(event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResp
       let message: DeliveryMessage | undefined;
       try {
         message = JSON.parse(record.body) as DeliveryMessage;
-        const outcome = await sendDelivery(deps, message);
+        const log = withCorrelationId(message.eventId);
+        const outcome = await sendDelivery({ ...deps, log }, message);
         const metric = COUNTED[outcome];
         if (metric) metrics.addMetric(metric, MetricUnit.Count, 1);
-        const log = withCorrelationId(message.eventId);
         const fields = { outcome, companyId: message.companyId, webhookId: message.webhookId, round: message.round, attempt: message.attempt };
         if (outcome === 'dead-lettered' || outcome === 'disabled' || outcome === 'dropped') log.warn('webhook delivery', fields);
         else log.info('webhook delivery', fields);

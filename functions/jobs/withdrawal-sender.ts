@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
+import type { Log } from '#domain/log';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { chainFromEnv } from '#adapters/chain/from-env';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
@@ -26,9 +27,9 @@ const deps: SendingDeps = {
 
 /** The withdrawal sender (EventBridge schedule in AWS, a timer in the local runtime):
  * send what is pending (withdrawals and split forwards), then settle what was sent. */
-export async function sendAndSettleWithdrawals() {
-  const sent = await sendWithdrawals(deps);
-  const settled = await settleWithdrawals(deps);
+export async function sendAndSettleWithdrawals(log?: Log) {
+  const sent = await sendWithdrawals({ ...deps, log });
+  const settled = await settleWithdrawals({ ...deps, log });
   return { sent, settled };
 }
 
@@ -39,8 +40,8 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
   runJob(
     'withdrawal send',
     context,
-    async ({ metrics }) => {
-      const outcome = await sendAndSettleWithdrawals();
+    async ({ log, metrics }) => {
+      const outcome = await sendAndSettleWithdrawals(log);
       metrics.addMetric('WithdrawalsSent', MetricUnit.Count, outcome.sent.sent);
       metrics.addMetric('WithdrawalsCompleted', MetricUnit.Count, outcome.settled.completed);
       metrics.addMetric('WithdrawalsFailed', MetricUnit.Count, outcome.settled.failed);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
-import { ERROR_STATUS, type ErrorCode } from '#domain/errors';
+import type { ErrorCode } from '#domain/errors';
+import { ERROR_STATUS } from '#http/error-status';
 import { EVENT_TYPES, type EventType } from '#domain/events';
 import { ROUTES, AUTHORIZER, type RouteSpec } from '../routes.ts';
 import { eventRecord } from '../webhooks/records.ts';
@@ -12,20 +13,30 @@ import { ROUTE_DOCS, type RouteDoc, type RouteKey } from './route-docs.ts';
  * rebuilds it and fails when the committed file differs, so nobody edits it by hand.
  */
 
+/** The path every route starts with: part of each server URL below, so the documented paths
+ * (`/company`, `/deposits/{id}`) are relative to it and a generator's base URL is `ApiUrl` itself. */
+export const API_BASE_PATH = '/v1';
+
+/** The documented path of a route of the route table (`/v1/company` → `/company`). */
+export function documentedPath(routePath: string): string {
+  if (!routePath.startsWith(`${API_BASE_PATH}/`)) throw new Error(`${routePath} is outside ${API_BASE_PATH}`);
+  return routePath.slice(API_BASE_PATH.length);
+}
+
 /**
- * Where integrators reach the API. There is no custom domain: each stage is its API Gateway URL,
- * the stack's `ApiUrl` output less its `/v1` (the paths carry /v1). No named host stands in for
- * it: credentials sent to a host nobody owns would go to whoever registers it
- * (docs/api-notes.md, Integrators' kit). The variables are explained in the server's description,
- * not their own: validators built on the published 3.1 schema (swagger-parser here) reject a
- * variable's `description`, a typo in that schema (OAI/OpenAPI-Specification#2793,
- * APIDevTools/swagger-cli#83).
+ * Where integrators reach the API: each server URL is exactly what a client is configured with,
+ * ending in /v1. A deployed stage is the stack's `ApiUrl` output (test/infra/stack.test.ts renders
+ * it from the template and compares). No named host stands in for it: credentials sent to a host
+ * nobody owns would go to whoever registers it (docs/api-notes.md, Integrators' kit). The
+ * variables are explained in the server's description, not their own: validators built on the
+ * published 3.1 schema (swagger-parser here) reject a variable's `description`, a typo in that
+ * schema (OAI/OpenAPI-Specification#2793, APIDevTools/swagger-cli#83).
  */
 export const SERVERS = [
   {
-    url: 'https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}',
+    url: `https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}${API_BASE_PATH}`,
     description:
-      "A deployed stage: its `ApiUrl` stack output (`cdk deploy` prints it) without the trailing `/v1`. `restApiId` is that URL's first label, `region` the stack's AWS region, `stage` the stage (`cdk deploy -c stage=…`), also the API Gateway stage's name",
+      "A deployed stage: exactly its `ApiUrl` stack output (`cdk deploy` prints it). `restApiId` is that URL's first label, `region` the stack's AWS region, `stage` the stage (`cdk deploy -c stage=…`), also the API Gateway stage's name",
     variables: {
       restApiId: { default: 'restApiId' },
       region: { default: 'us-east-1' },
@@ -33,8 +44,8 @@ export const SERVERS = [
     },
   },
   {
-    url: 'http://127.0.0.1:{port}',
-    description: 'Local runtime (`npm start`, `PORT=… npm start` for another port): sandbox chain, no AWS',
+    url: `http://127.0.0.1:{port}${API_BASE_PATH}`,
+    description: 'Local runtime (`npm start` prints this URL; `PORT=… npm start` for another port): sandbox chain, no AWS',
     variables: { port: { default: '3000' } },
   },
 ] as const;
@@ -52,7 +63,7 @@ const CONVERSION: ConversionConfig = {
 
 const fieldError = v.strictObject({ path: v.string(), message: v.string() });
 
-/** The contract's error envelope (../shared/api-contract.md, Conventions). */
+/** The contract's error envelope (../shared/api-contract.md, Conventions), `ErrorResponse`. */
 const errorEnvelope = v.strictObject({
   success: v.literal(false),
   error: v.strictObject({
@@ -108,14 +119,19 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
   });
   for (const type of EVENT_TYPES) define(eventComponentName(type), eventRecord(type));
   define('FieldError', fieldError);
-  define('Error', errorEnvelope);
+  define('ErrorResponse', errorEnvelope);
 
   const schemas = toJsonSchemaDefs(definitions, CONVERSION) as Record<string, Json>;
   patchWebhookRequest(schemas.WebhookRequest);
+  patchDepositSplit(schemas.CreateDepositRequest);
+  for (const { doc } of docs) {
+    const name = envelopeName(doc);
+    schemas[name] ??= successEnvelope(doc) as Json;
+  }
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, doc } of docs) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, doc);
+    (paths[documentedPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, doc);
   }
 
   return {
@@ -125,6 +141,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
       version: '1.0.0',
       summary: 'USDT deposits and withdrawals on TRON, USDT → BRL conversions and signed webhooks',
       description: INTRO,
+      // The repository publishes no licence: the API and this description are not open source
+      // (an SPDX `LicenseRef-` id, as Redocly's info-license-strict asks for an identifier or a URL).
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: SERVERS,
     security: [{ ApiKey: [], ApiSecret: [] }],
@@ -177,39 +196,21 @@ function operation(route: RouteSpec, doc: RouteDoc): Record<string, unknown> {
   if (doc.query) parameters.push(...queryParameters(doc.query.schema, doc.query.defaultLimit));
   if (post) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
 
-  const record = { $ref: `#/components/schemas/${doc.success.record.name}` };
-  const successBody = doc.success.list
-    ? {
-        type: 'object',
-        required: ['success', 'data', 'pagination'],
-        additionalProperties: false,
-        properties: {
-          success: { const: true },
-          data: { type: 'array', items: record },
-          pagination: {
-            type: 'object',
-            required: ['nextCursor'],
-            additionalProperties: false,
-            properties: { nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' } },
-          },
-        },
-      }
-    : { type: 'object', required: ['success', 'data'], additionalProperties: false, properties: { success: { const: true }, data: record } };
-
   const responses: Record<string, unknown> = {
-    [doc.success.status]: { description: doc.success.description, headers, content: { 'application/json': { schema: successBody } } },
+    [doc.success.status]: {
+      description: doc.success.description,
+      headers,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${envelopeName(doc)}` } } },
+    },
   };
+  // Every failure has the one error envelope; which codes this route answers with at a status is
+  // said in the description and, for tools and tests, in `x-error-codes`.
   for (const [status, codes] of routeErrorCodes(route, doc)) {
     responses[status] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers,
-      content: {
-        'application/json': {
-          schema: {
-            allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { properties: { code: { enum: codes } } } } }],
-          },
-        },
-      },
+      'x-error-codes': codes,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
     };
   }
   return {
@@ -225,6 +226,41 @@ function operation(route: RouteSpec, doc: RouteDoc): Record<string, unknown> {
       },
     }),
     responses,
+  };
+}
+
+/** The success envelope's component name: `DepositResponse`, or `ConversionList` for a page. */
+export function envelopeName(doc: Pick<RouteDoc, 'success'>): string {
+  return `${doc.success.record.name}${doc.success.list ? 'List' : 'Response'}`;
+}
+
+/** `{"success":true,"data":…}` around a record, plus `pagination` for a page (../shared/api-contract.md, Conventions). */
+function successEnvelope(doc: RouteDoc): Record<string, unknown> {
+  const record = { $ref: `#/components/schemas/${doc.success.record.name}` };
+  if (!doc.success.list) {
+    return {
+      description: `A \`${doc.success.record.name}\` in the success envelope`,
+      type: 'object',
+      required: ['success', 'data'],
+      additionalProperties: false,
+      properties: { success: { const: true }, data: record },
+    };
+  }
+  return {
+    description: `A page of \`${doc.success.record.name}\` records, newest first, in the success envelope`,
+    type: 'object',
+    required: ['success', 'data', 'pagination'],
+    additionalProperties: false,
+    properties: {
+      success: { const: true },
+      data: { type: 'array', items: record },
+      pagination: {
+        type: 'object',
+        required: ['nextCursor'],
+        additionalProperties: false,
+        properties: { nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' } },
+      },
+    },
   };
 }
 
@@ -273,7 +309,7 @@ function eventOperation(type: EventType): Record<string, unknown> {
       '10 h, 14 h, 20 h and 24 h. Order is not guaranteed: compare `data.updatedAt`.',
     security: [],
     parameters: [
-      header('webhook-id', 'The event id (`evt_…`): the same on every retry, so deduplicate on it', 'evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5'),
+      header('webhook-id', 'The event id (`evt_…`): the same on every retry, so deduplicate on it', 'evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5'),
       header('webhook-timestamp', 'Unix seconds when this attempt was signed; refuse it if more than 5 minutes away from now', '1767225600'),
       header(
         'webhook-signature',
@@ -299,6 +335,29 @@ function patchWebhookRequest(schema: Json | undefined): void {
   properties.events.minItems = 1;
   properties.events.items = { type: 'string', enum: [...EVENT_TYPES, '*'] };
   properties.events.description = 'Event types to receive, or `["*"]` alone for all of them';
+}
+
+/**
+ * `split` takes exactly one of `percent` and `amount` (the handler's rawCheck). Said as a `oneOf`
+ * of two complete objects, each forbidding the other's field (a `false` schema), so that
+ * generators keep it: openapi-typescript makes it a union whose members type the other field as
+ * `never`, and `{ percent, amount }` no longer type-checks.
+ */
+function patchDepositSplit(schema: Json | undefined): void {
+  const properties = schema?.properties as Record<string, Json> | undefined;
+  const split = properties?.split;
+  const fields = split?.properties as Record<string, Json> | undefined;
+  if (!split || !fields?.address || !fields.percent || !fields.amount) throw new Error('CreateDepositRequest lost split.address/percent/amount: update patchDepositSplit');
+  const variant = (field: 'percent' | 'amount', other: 'percent' | 'amount') => ({
+    type: 'object',
+    properties: { address: fields.address, [field]: fields[field], [other]: false },
+    required: ['address', field],
+    additionalProperties: false,
+  });
+  properties.split = {
+    description: 'Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both',
+    oneOf: [variant('percent', 'amount'), variant('amount', 'percent')],
+  } as Json;
 }
 
 function stripDialect(schema: Json): Json {

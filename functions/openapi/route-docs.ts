@@ -117,7 +117,7 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     tag: 'Conversions',
     summary: 'Execute a quote',
     description: 'One transaction: USDT debited, BRL credited, quote marked used.',
-    body: { name: 'CreateConversionRequest', schema: createConversionBody, example: { quoteId: 'qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5', reference: 'convert-1001' } },
+    body: { name: 'CreateConversionRequest', schema: createConversionBody, example: { quoteId: 'qte_01JBZ6W1V7Q8R9S0T1A2V3W4X5', reference: 'convert-1001' } },
     success: { status: 201, record: conversion, description: 'The completed conversion' },
     errors: ['NOT_FOUND', 'QUOTE_ALREADY_USED', 'QUOTE_EXPIRED', 'INSUFFICIENT_BALANCE'],
   },

@@ -128,7 +128,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       });
     });
 
-    it("outputs ApiUrl as openapi.json's deployed-stage server plus /v1, the base URL integrators give the client", () => {
+    it("outputs ApiUrl exactly as openapi.json's deployed-stage server, the base URL integrators give the client", () => {
       const [joiner, parts] = template.findOutputs('ApiUrl').ApiUrl!.Value['Fn::Join'] as [string, unknown[]];
       const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0];
       const rendered = parts
@@ -143,7 +143,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         })
         .join(joiner);
 
-      expect(rendered).toBe(`${SERVERS[0].url}/v1`);
+      expect(rendered).toBe(SERVERS[0].url);
     });
 
     it('authorizes with both credential headers as identity sources and caches for the configured TTL', () => {

@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { ERROR_STATUS } from '#domain/errors';
+import { ERROR_STATUS } from '#http/error-status';
 import { ROUTES, type RouteSpec } from '#functions/routes';
 import type { LocalRuntime } from '#local/runtime';
 import { startTestApi } from '../support/local-api.ts';

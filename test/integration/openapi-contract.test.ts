@@ -8,6 +8,7 @@ import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { ROUTES } from '#functions/routes';
 import { ROUTE_DOCS, type RouteKey } from '#functions/openapi/route-docs';
+import { API_BASE_PATH, documentedPath } from '#functions/openapi/document';
 import { EVENT_DATA } from '#functions/webhooks/records';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
@@ -16,9 +17,9 @@ import { waitFor } from '../support/wait.ts';
 import { loadOpenApi, openApiValidators } from '../support/openapi.ts';
 
 /**
- * The contract test: every request here is built from openapi.json alone (its paths, its security
- * scheme header names, its Idempotency-Key parameter, its request examples), sent over a real
- * socket to the local runtime, and every answer must have a status the document lists for that
+ * The contract test: every request here is built from openapi.json alone (its paths, relative to
+ * the local server's URL as a generated client joins them, its security scheme header names, its
+ * Idempotency-Key parameter, its request examples), sent over a real socket to the local runtime, and every answer must have a status the document lists for that
  * route and a body its schema for that status accepts. Ids come from earlier answers, as they
  * would for an integrator. Each route is shown answering success and at least one documented error.
  */
@@ -30,12 +31,15 @@ const idempotencyHeader = (doc.components.parameters.IdempotencyKey as { name: s
 const UNKNOWN_ID = { deposits: 'dep_00000000000000000000000000', withdrawals: 'wdr_00000000000000000000000000', conversions: 'cnv_00000000000000000000000000', webhooks: 'whk_00000000000000000000000000' };
 
 let runtime: LocalRuntime;
-let origin: string;
+/** The local server of openapi.json's `servers` (http://127.0.0.1:{port}/v1), with the runtime's port. */
+let serverUrl: string;
 const seen = new Map<RouteKey, Set<number>>();
 
 beforeAll(async () => {
   runtime = await startTestApi({ environment: { SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS) }, pollIntervalMs: 100 });
-  origin = new URL(runtime.apiUrl).origin;
+  const local = (doc.servers as { url: string }[]).find((server) => server.url.startsWith('http://127.0.0.1:'))!;
+  serverUrl = local.url.replace('{port}', new URL(runtime.apiUrl).port);
+  expect(serverUrl).toBe(runtime.apiUrl);
 });
 
 afterAll(async () => {
@@ -67,7 +71,7 @@ async function send(
   }
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (method === 'POST') headers[idempotencyHeader] = options.idempotencyKey ?? randomUUID();
-  const url = `${origin}${path.replace('{id}', encodeURIComponent(options.id ?? ''))}${options.query ?? ''}`;
+  const url = `${serverUrl}${path.replace('{id}', encodeURIComponent(options.id ?? ''))}${options.query ?? ''}`;
   const response = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
   const body: any = await response.json();
   const label = `${method} ${path} → ${response.status} ${JSON.stringify(body).slice(0, 300)}`;
@@ -77,7 +81,10 @@ async function send(
   expect(validate(body), `${label}\n${validators.errorsText(validate)}`).toBe(true);
   expect(response.headers.get('x-request-id'), label).toBeTruthy();
 
-  const key = `${method} ${path}` as RouteKey;
+  // Every error has the one ErrorResponse schema; the codes this route answers at this status are listed beside it.
+  if (response.status >= 400) expect(operation.responses[String(response.status)]['x-error-codes'], `${label}: code not documented`).toContain(body.error.code);
+
+  const key = `${method} ${API_BASE_PATH}${path}` as RouteKey;
   if (!seen.has(key)) seen.set(key, new Set());
   seen.get(key)!.add(response.status);
   // The same answer against the valibot record the document was generated from (strict objects).
@@ -94,27 +101,27 @@ async function send(
 describe('every route answers as openapi.json documents it', () => {
   it('webhooks: create, list, get, replace, delete, and their errors', async () => {
     // The documented example targets a public host; the local runtime's own loopback rule lets this test receive nothing.
-    const body = { ...example('POST', '/v1/webhooks'), url: 'http://127.0.0.1:9/cambio' };
-    const created = await send('POST', '/v1/webhooks', { body });
+    const body = { ...example('POST', '/webhooks'), url: 'http://127.0.0.1:9/cambio' };
+    const created = await send('POST', '/webhooks', { body });
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
-    expect((await send('GET', '/v1/webhooks', { query: '?limit=1' })).status).toBe(200);
-    expect((await send('GET', '/v1/webhooks/{id}', { id })).status).toBe(200);
-    expect((await send('PUT', '/v1/webhooks/{id}', { id, body: { ...body, enabled: false } })).status).toBe(200);
-    expect((await send('DELETE', '/v1/webhooks/{id}', { id })).status).toBe(200);
+    expect((await send('GET', '/webhooks', { query: '?limit=1' })).status).toBe(200);
+    expect((await send('GET', '/webhooks/{id}', { id })).status).toBe(200);
+    expect((await send('PUT', '/webhooks/{id}', { id, body: { ...body, enabled: false } })).status).toBe(200);
+    expect((await send('DELETE', '/webhooks/{id}', { id })).status).toBe(200);
 
-    expect((await send('POST', '/v1/webhooks', { body: {} })).status).toBe(400);
-    expect((await send('GET', '/v1/webhooks', { query: '?limit=0' })).status).toBe(400);
-    expect((await send('GET', '/v1/webhooks/{id}', { id })).status).toBe(404);
-    expect((await send('PUT', '/v1/webhooks/{id}', { id: UNKNOWN_ID.webhooks, body })).status).toBe(404);
-    expect((await send('DELETE', '/v1/webhooks/{id}', { id })).status).toBe(404);
+    expect((await send('POST', '/webhooks', { body: {} })).status).toBe(400);
+    expect((await send('GET', '/webhooks', { query: '?limit=0' })).status).toBe(400);
+    expect((await send('GET', '/webhooks/{id}', { id })).status).toBe(404);
+    expect((await send('PUT', '/webhooks/{id}', { id: UNKNOWN_ID.webhooks, body })).status).toBe(404);
+    expect((await send('DELETE', '/webhooks/{id}', { id })).status).toBe(404);
   });
 
   it('deposits: create (replayed with its Idempotency-Key), paid on the sandbox chain, get, and their errors', async () => {
     const key = randomUUID();
-    const created = await send('POST', '/v1/deposits', { body: example('POST', '/v1/deposits'), idempotencyKey: key });
+    const created = await send('POST', '/deposits', { body: example('POST', '/deposits'), idempotencyKey: key });
     expect(created.status).toBe(201);
-    const replay = await send('POST', '/v1/deposits', { body: example('POST', '/v1/deposits'), idempotencyKey: key });
+    const replay = await send('POST', '/deposits', { body: example('POST', '/deposits'), idempotencyKey: key });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(created.body);
     const { id, address } = created.body.data;
@@ -127,55 +134,55 @@ describe('every route answers as openapi.json documents it', () => {
       amount: parseAmount(created.body.data.amount, 'USDT'),
     });
     const completed = await waitFor(
-      () => send('GET', '/v1/deposits/{id}', { id }),
+      () => send('GET', '/deposits/{id}', { id }),
       (answer) => answer.body.data.status === 'completed',
     );
     expect(completed.body.data.status).toBe('completed');
 
-    expect((await send('POST', '/v1/deposits', { body: {} })).status).toBe(400);
-    const duplicate = await send('POST', '/v1/deposits', { body: example('POST', '/v1/deposits') });
+    expect((await send('POST', '/deposits', { body: {} })).status).toBe(400);
+    const duplicate = await send('POST', '/deposits', { body: example('POST', '/deposits') });
     expect(duplicate.body.error.code).toBe('DUPLICATE_REFERENCE');
-    expect((await send('GET', '/v1/deposits/{id}', { id: UNKNOWN_ID.deposits })).status).toBe(404);
+    expect((await send('GET', '/deposits/{id}', { id: UNKNOWN_ID.deposits })).status).toBe(404);
   }, 60_000);
 
   it('conversions: quote, execute, list, get, and their errors', async () => {
-    const quote = await send('POST', '/v1/conversions/quote', { body: example('POST', '/v1/conversions/quote') });
+    const quote = await send('POST', '/conversions/quote', { body: example('POST', '/conversions/quote') });
     expect(quote.status).toBe(201);
-    const body = { ...example('POST', '/v1/conversions'), quoteId: quote.body.data.id };
-    const conversion = await send('POST', '/v1/conversions', { body });
+    const body = { ...example('POST', '/conversions'), quoteId: quote.body.data.id };
+    const conversion = await send('POST', '/conversions', { body });
     expect(conversion.status).toBe(201);
-    const again = await send('POST', '/v1/conversions', { body });
+    const again = await send('POST', '/conversions', { body });
     expect(again.body.error.code).toBe('QUOTE_ALREADY_USED');
-    const list = await send('GET', '/v1/conversions', { query: '?limit=10' });
+    const list = await send('GET', '/conversions', { query: '?limit=10' });
     expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([conversion.body.data.id]);
-    expect((await send('GET', '/v1/conversions/{id}', { id: conversion.body.data.id })).status).toBe(200);
+    expect((await send('GET', '/conversions/{id}', { id: conversion.body.data.id })).status).toBe(200);
 
-    expect((await send('POST', '/v1/conversions/quote', { body: { ...example('POST', '/v1/conversions/quote'), sourceAmount: 10 } })).status).toBe(400);
-    expect((await send('POST', '/v1/conversions', { body: example('POST', '/v1/conversions') })).status).toBe(404);
-    expect((await send('GET', '/v1/conversions', { query: '?limit=0' })).status).toBe(400);
-    expect((await send('GET', '/v1/conversions/{id}', { id: UNKNOWN_ID.conversions })).status).toBe(404);
+    expect((await send('POST', '/conversions/quote', { body: { ...example('POST', '/conversions/quote'), sourceAmount: 10 } })).status).toBe(400);
+    expect((await send('POST', '/conversions', { body: example('POST', '/conversions') })).status).toBe(404);
+    expect((await send('GET', '/conversions', { query: '?limit=0' })).status).toBe(400);
+    expect((await send('GET', '/conversions/{id}', { id: UNKNOWN_ID.conversions })).status).toBe(404);
   });
 
   it('withdrawals: create, get, and their errors', async () => {
-    const created = await send('POST', '/v1/withdrawals', { body: example('POST', '/v1/withdrawals') });
+    const created = await send('POST', '/withdrawals', { body: example('POST', '/withdrawals') });
     expect(created.status).toBe(201);
-    expect((await send('GET', '/v1/withdrawals/{id}', { id: created.body.data.id })).status).toBe(200);
+    expect((await send('GET', '/withdrawals/{id}', { id: created.body.data.id })).status).toBe(200);
 
-    expect((await send('POST', '/v1/withdrawals', { body: { ...example('POST', '/v1/withdrawals'), address: 'not-tron' } })).status).toBe(400);
-    const tooMuch = await send('POST', '/v1/withdrawals', { body: { ...example('POST', '/v1/withdrawals'), amount: '1000000', reference: 'too-much' } });
+    expect((await send('POST', '/withdrawals', { body: { ...example('POST', '/withdrawals'), address: 'not-tron' } })).status).toBe(400);
+    const tooMuch = await send('POST', '/withdrawals', { body: { ...example('POST', '/withdrawals'), amount: '1000000', reference: 'too-much' } });
     expect(tooMuch.body.error.code).toBe('INSUFFICIENT_BALANCE');
-    expect((await send('GET', '/v1/withdrawals/{id}', { id: UNKNOWN_ID.withdrawals })).status).toBe(404);
+    expect((await send('GET', '/withdrawals/{id}', { id: UNKNOWN_ID.withdrawals })).status).toBe(404);
   });
 
   it('company: get and balance', async () => {
-    expect((await send('GET', '/v1/company')).status).toBe(200);
-    const balance = await send('GET', '/v1/company/balance');
+    expect((await send('GET', '/company')).status).toBe(200);
+    const balance = await send('GET', '/company/balance');
     expect(balance.body.data.balances.map((b: { currency: string }) => b.currency)).toEqual(['USDT', 'BRL']);
   });
 
   it('every route refuses a request without the two security headers with its documented 401', async () => {
     for (const route of ROUTES) {
-      const answer = await send(route.method, route.path, {
+      const answer = await send(route.method, documentedPath(route.path), {
         id: UNKNOWN_ID.deposits,
         ...(route.method === 'POST' || route.method === 'PUT' ? { body: {} } : {}),
         auth: false,

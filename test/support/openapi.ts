@@ -46,6 +46,10 @@ export function openApiValidators(doc: OpenApiDocument = loadOpenApi()) {
     requestBody(path: string, method: string): ValidateFunction {
       return at(`/paths/${escape(path)}/${method.toLowerCase()}/requestBody/content/application~1json/schema`);
     },
+    /** A schema given by value, such as a leaf of the document beside its `examples`. */
+    schema(schema: Record<string, unknown>): ValidateFunction {
+      return ajv.compile(schema);
+    },
     component(name: string): ValidateFunction {
       return at(`/components/schemas/${escape(name)}`);
     },

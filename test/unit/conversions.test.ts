@@ -12,6 +12,7 @@ import {
 import type { DomainEvent } from '#domain/events';
 import { EXTERNAL_ACCOUNTS, companyAccount, type LedgerEntry } from '#domain/ledger';
 import { parseRate, type PriceSource } from '#domain/pricing';
+import { ERROR_STATUS } from '#http/error-status';
 
 const NOW = new Date('2026-01-01T12:00:00.000Z');
 const COMPANY = 'cmp_01ARZ3NDEKTSV4RRFFQ69G5FAV';
@@ -85,12 +86,17 @@ describe('quoteRefusal', () => {
 
   it('accepts a quote up to and including expiresAt, and refuses it 1 ms later with 422 QUOTE_EXPIRED', () => {
     expect(quoteRefusal(quote(), new Date('2026-01-01T12:00:30.000Z'))).toBeNull();
-    expect(quoteRefusal(quote(), new Date('2026-01-01T12:00:30.001Z'))).toMatchObject({ code: 'QUOTE_EXPIRED', status: 422 });
+    const expired = quoteRefusal(quote(), new Date('2026-01-01T12:00:30.001Z'));
+    expect(expired).toMatchObject({ code: 'QUOTE_EXPIRED' });
+    // The status is the HTTP layer's (one table maps code to status).
+    expect(ERROR_STATUS[expired!.code]).toBe(422);
   });
 
   it('answers 409 QUOTE_ALREADY_USED for a used quote even once it has also expired', () => {
     const used = quote({ usedAt: '2026-01-01T12:00:10.000Z', conversionId: 'cnv_01ARZ3NDEKTSV4RRFFQ69G5FAV' });
-    expect(quoteRefusal(used, new Date('2026-01-02T00:00:00.000Z'))).toMatchObject({ code: 'QUOTE_ALREADY_USED', status: 409 });
+    const refusal = quoteRefusal(used, new Date('2026-01-02T00:00:00.000Z'));
+    expect(refusal).toMatchObject({ code: 'QUOTE_ALREADY_USED' });
+    expect(ERROR_STATUS[refusal!.code]).toBe(409);
   });
 });
 

@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '#functions/routes';
-import { ERROR_STATUS } from '#domain/errors';
+import { ERROR_STATUS } from '#http/error-status';
 import { EVENT_TYPES } from '#domain/events';
 import { AmountFormatError, parseAmount } from '#domain/money';
 import { amountPattern } from '#http/fields';
 import { CLIENT_TYPES_FILE, clientTypes, OPENAPI_FILE, openApiJson } from '#functions/openapi/artifacts';
 import { ROUTE_DOCS } from '#functions/openapi/route-docs';
-import { routeKey } from '#functions/openapi/document';
+import { documentedPath, envelopeName, routeKey } from '#functions/openapi/document';
 import { loadOpenApi, openApiValidators, type OpenApiDocument } from '../support/openapi.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,9 +32,11 @@ describe('openapi.json', () => {
 
   it('names no host of its own: a deployed stage is its API Gateway URL, else the local runtime', () => {
     const doc = loadOpenApi() as OpenApiDocument & { servers: { url: string; variables?: Record<string, { default: string; enum?: string[] }> }[] };
-    // The paths carry /v1, so the servers stop at the stage, as the ApiUrl output does before /v1.
-    expect(Object.keys(doc.paths).every((path) => path.startsWith('/v1/'))).toBe(true);
-    expect(doc.servers.map((server) => server.url)).toEqual(['https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}', 'http://127.0.0.1:{port}']);
+    // Each server is exactly the base URL a client is given (ApiUrl, ending in /v1) and the paths
+    // are relative to it, so a generated client calls …/v1/company, never …/v1/v1/company.
+    expect(doc.servers.map((server) => server.url)).toEqual(['https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1', 'http://127.0.0.1:{port}/v1']);
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/v1'))).toEqual([]);
+    expect(Object.keys(doc.paths).map((path) => `/v1${path}`).sort()).toEqual([...new Set(ROUTES.map((route) => route.path))].sort());
     const [stage, local] = doc.servers;
     expect(Object.keys(stage!.variables!).sort()).toEqual(['region', 'restApiId', 'stage']);
     expect(stage!.variables!.stage).toMatchObject({ enum: ['sandbox', 'production'], default: 'sandbox' });
@@ -44,7 +46,7 @@ describe('openapi.json', () => {
   it('documents every route of the route table, and nothing else', () => {
     const doc = loadOpenApi();
     const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
-    expect(documented.sort()).toEqual(ROUTES.map(routeKey).sort());
+    expect(documented.sort()).toEqual(ROUTES.map((route) => `${route.method} ${documentedPath(route.path)}`).sort());
     expect(Object.keys(ROUTE_DOCS).sort()).toEqual(ROUTES.map(routeKey).sort());
   });
 
@@ -57,7 +59,7 @@ describe('openapi.json', () => {
     // One requirement object naming both: both are needed (two objects would mean either).
     expect(doc.security).toEqual([{ ApiKey: [], ApiSecret: [] }]);
     for (const route of ROUTES) {
-      const operation = doc.paths[route.path]![route.method.toLowerCase()];
+      const operation = doc.paths[documentedPath(route.path)]![route.method.toLowerCase()];
       expect(operation.security, routeKey(route)).toBeUndefined();
       expect(Object.keys(operation.responses)).toContain('401');
     }
@@ -66,7 +68,7 @@ describe('openapi.json', () => {
   it('offers Idempotency-Key on every POST, and Idempotent-Replayed on its answers', () => {
     const doc = loadOpenApi();
     for (const route of ROUTES.filter((r) => r.method === 'POST')) {
-      const operation = doc.paths[route.path]!.post;
+      const operation = doc.paths[documentedPath(route.path)]!.post;
       expect(operation.parameters, routeKey(route)).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
       for (const response of Object.values<any>(operation.responses)) expect(response.headers).toHaveProperty('Idempotent-Replayed');
     }
@@ -77,15 +79,14 @@ describe('openapi.json', () => {
     const doc = loadOpenApi();
     const lists = Object.entries(ROUTE_DOCS).filter(([, d]) => d.success.list);
     expect(lists.map(([key]) => key).sort()).toEqual(['GET /v1/conversions', 'GET /v1/webhooks']);
-    for (const [key] of lists) {
-      const operation = doc.paths[key.split(' ')[1]!]!.get;
+    for (const [key, routeDoc] of lists) {
+      const operation = doc.paths[documentedPath(key.split(' ')[1]!)]!.get;
       expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'cursor']);
       expect(operation.parameters[0].schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
-      expect(operation.responses['200'].content['application/json'].schema.properties.pagination.properties.nextCursor.type).toEqual([
-        'string',
-        'null',
-      ]);
+      expect(operation.responses['200'].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${envelopeName(routeDoc)}` });
+      expect(doc.components.schemas[envelopeName(routeDoc)].properties.pagination.properties.nextCursor.type).toEqual(['string', 'null']);
     }
+    expect(lists.map(([, routeDoc]) => envelopeName(routeDoc)).sort()).toEqual(['ConversionList', 'WebhookList']);
   });
 
   it('documents every contract error code on some route, each under its HTTP status', () => {
@@ -95,7 +96,9 @@ describe('openapi.json', () => {
       for (const operation of Object.values<any>(item)) {
         for (const [status, response] of Object.entries<any>(operation.responses)) {
           if (Number(status) < 400) continue;
-          const codes: string[] = response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+          expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+          const codes: string[] = response['x-error-codes'];
+          expect(codes.length).toBeGreaterThan(0);
           for (const code of codes) {
             expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS]).toBe(Number(status));
             seen.add(code);
@@ -104,6 +107,65 @@ describe('openapi.json', () => {
       }
     }
     expect([...seen].sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+    expect(doc.components.schemas.ErrorResponse.properties.error.properties.code.enum.sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+  });
+
+  it('answers every route with a named envelope: DepositResponse, ConversionList, ErrorResponse, …', () => {
+    const doc = loadOpenApi();
+    const inline: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          const ref: unknown = response.content?.['application/json']?.schema?.$ref;
+          if (typeof ref !== 'string' || !doc.components.schemas[ref.replace('#/components/schemas/', '')]) inline.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(inline).toEqual([]);
+    expect(doc.paths['/deposits/{id}']!.get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/DepositResponse' });
+    expect(doc.components.schemas.DepositResponse).toMatchObject({
+      required: ['success', 'data'],
+      properties: { success: { const: true }, data: { $ref: '#/components/schemas/Deposit' } },
+    });
+  });
+
+  // For generated types, openapi-types.typecheck.ts: `npm test` type-checks it.
+  it('takes a deposit split as exactly one of percent and amount', () => {
+    const validate = openApiValidators().component('CreateDepositRequest');
+    const deposit = { method: 'usdt', network: 'tron', reference: 'order-1' };
+    const address = 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui';
+
+    expect(validate({ ...deposit, split: { address, percent: 10 } })).toBe(true);
+    expect(validate({ ...deposit, split: { address, amount: '5' } })).toBe(true);
+    expect(validate({ ...deposit, split: { address, percent: 10, amount: '5' } })).toBe(false);
+    expect(validate({ ...deposit, split: { address } })).toBe(false);
+  });
+
+  it('shows examples that its own schemas accept (ids in Crockford base32, as the id patterns say)', () => {
+    const doc = loadOpenApi();
+    const validators = openApiValidators(doc);
+    const failures: string[] = [];
+    const visit = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (Array.isArray(schema.examples) && (schema.type || schema.pattern || schema.enum || schema.const)) {
+        const { examples, ...rules } = schema;
+        const check = validators.schema(rules);
+        for (const example of examples) if (!check(example)) failures.push(`${at}: ${JSON.stringify(example)}`);
+      }
+      for (const [key, child] of Object.entries(schema)) visit(child, `${at}/${key}`);
+    };
+    visit(doc.components.schemas, '#/components/schemas');
+    for (const [type, item] of Object.entries(doc.webhooks)) {
+      for (const parameter of item.post.parameters) {
+        if (!validators.schema(parameter.schema)(parameter.example)) failures.push(`webhook ${type} header ${parameter.name}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // Ids shown anywhere else (request examples, descriptions): a ULID is Crockford base32, no I, L, O or U.
+    const ids = JSON.stringify(doc).match(/\b(?:cmp|dep|wdr|qte|cnv|whk|evt)_[0-9A-Za-z]{26}\b/g) ?? [];
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.filter((id) => !/^[a-z]{3}_[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(id))).toEqual([]);
   });
 
   it('describes every event type as a webhook, with the Standard Webhooks signature headers', () => {
@@ -119,9 +181,10 @@ describe('openapi.json', () => {
     const doc = loadOpenApi();
     const validators = openApiValidators(doc);
     for (const route of ROUTES) {
-      const body = doc.paths[route.path]![route.method.toLowerCase()].requestBody;
+      const path = documentedPath(route.path);
+      const body = doc.paths[path]![route.method.toLowerCase()].requestBody;
       if (!body) continue;
-      const validate = validators.requestBody(route.path, route.method);
+      const validate = validators.requestBody(path, route.method);
       expect(validate(body.content['application/json'].example), `${routeKey(route)}: ${validators.errorsText(validate)}`).toBe(true);
     }
   });

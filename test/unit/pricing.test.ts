@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '#domain/errors';
+import { ERROR_STATUS } from '#http/error-status';
 import { parseAmount } from '#domain/money';
 import {
   applySpread,
@@ -110,9 +111,10 @@ describe('quoteTerms', () => {
     await expect(attempt).rejects.toBeInstanceOf(ApiError);
     await expect(attempt).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
-      status: 400,
       details: [{ path: 'sourceAmount', message: 'is too small to convert to at least 0.01 BRL' }],
     });
+    // The status is the HTTP layer's (one table maps code to status): 400.
+    expect(ERROR_STATUS[((await attempt.catch((error: unknown) => error)) as ApiError).code]).toBe(400);
   });
 
   it('refuses to quote on a price older than the maximum age', async () => {

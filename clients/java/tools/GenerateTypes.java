@@ -7,7 +7,8 @@
  *   java tools/GenerateTypes.java --openapi path.json  # another description
  *
  * One record per response schema (request bodies are the hand-written builders of com.cambio.param,
- * events are com.cambio.WebhookEvent, Error is the envelope the client maps to exceptions). Field
+ * events are com.cambio.WebhookEvent, ErrorResponse is the envelope the client maps to exceptions,
+ * and the success envelopes, DepositResponse, ConversionList and the like, are unwrapped by it). Field
  * names are the API's; money stays a decimal String; integers are long; JSON numbers BigDecimal;
  * objects inside a schema become nested records. No dependency: this file carries its own small
  * JSON reader.
@@ -54,8 +55,10 @@ public class GenerateTypes {
     System.out.println("wrote " + files.size() + " records to " + out);
   }
 
-  static boolean skipped(String name) {
-    return name.equals("Error") || name.endsWith("Request") || name.endsWith("Event");
+  @SuppressWarnings("unchecked")
+  static boolean skipped(String name, Map<String, Object> schema) {
+    boolean envelope = ((Map<String, Object>) schema.getOrDefault("properties", Map.of())).containsKey("success");
+    return envelope || name.endsWith("Request") || name.endsWith("Event");
   }
 
   @SuppressWarnings("unchecked")
@@ -64,7 +67,7 @@ public class GenerateTypes {
     Map<String, Object> schemas = (Map<String, Object>) ((Map<String, Object>) doc.get("components")).get("schemas");
     Map<String, String> files = new TreeMap<>();
     for (String name : new TreeSet<>(schemas.keySet())) {
-      if (skipped(name)) continue;
+      if (skipped(name, (Map<String, Object>) schemas.get(name))) continue;
       Record record = record(name, name, (Map<String, Object>) schemas.get(name));
       StringBuilder src = new StringBuilder();
       src.append(HEADER).append('\n');

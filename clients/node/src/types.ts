@@ -20,7 +20,7 @@ export type CreateConversionParams = Schemas['CreateConversionRequest'];
 export type WebhookParams = Schemas['WebhookRequest'];
 
 /** The contract's error codes (`error.code` in the envelope). */
-export type ErrorCode = Schemas['Error']['error']['code'];
+export type ErrorCode = Schemas['ErrorResponse']['error']['code'];
 
 /** What Cambio POSTs to a webhook: one member per event type, `data` being the record. */
 export type WebhookEvent =

@@ -115,7 +115,9 @@ describe('retries against a flaky server', () => {
     const waits = seen.slice(1).map((s, i) => s.at - seen[i]!.at);
     // Try n waits between half and all of min(40, 20 × 2^n) ms (timers may run a little late).
     expect(waits[0]).toBeGreaterThanOrEqual(9);
-    for (const wait of waits) expect(wait).toBeLessThan(40 + 60);
+    // Wall-clock slack for a loaded CI machine; the cap itself is checked without a clock in
+    // responses.test.ts (0.5 s doubling, capped at 5 s).
+    for (const wait of waits) expect(wait).toBeLessThan(40 + 400);
     expect(new Set(seen.map((s) => s.idempotencyKey)).size).toBe(1);
   });
 

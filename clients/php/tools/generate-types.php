@@ -26,7 +26,7 @@ const CAMBIO_NESTED_NAMES = [
 ];
 
 /** Schemas that are not records a call returns: the error envelope (it becomes an exception). */
-const CAMBIO_SKIPPED_SCHEMAS = ['Error'];
+const CAMBIO_SKIPPED_SCHEMAS = ['ErrorResponse'];
 
 /**
  * @param array<string, mixed> $openapi
@@ -39,7 +39,8 @@ function cambio_generate_types(array $openapi): array
     $files = [];
     $eventRecords = [];
     foreach ($schemas as $name => $schema) {
-        if (in_array($name, CAMBIO_SKIPPED_SCHEMAS, true)) {
+        // The success envelopes (DepositResponse, ConversionList, ...) too: the client unwraps them.
+        if (in_array($name, CAMBIO_SKIPPED_SCHEMAS, true) || isset($schema['properties']['success'])) {
             continue;
         }
         if (str_ends_with($name, 'Event') && isset($schema['properties']['type']['const'], $schema['properties']['data']['$ref'])) {
@@ -96,6 +97,9 @@ function cambio_object_schema(array $schema): ?array
         $required = null;
         foreach ($branches as $branch) {
             foreach ($branch['properties'] as $key => $property) {
+                if ($property === false) {
+                    continue; // a field this branch forbids (split: percent or amount, not both)
+                }
                 if (isset($properties[$key]) && array_key_exists('const', $property)) {
                     // A discriminator (Balance's currency): one of the branches' constants.
                     $known = $properties[$key]['enum'] ?? [$properties[$key]['const']];
@@ -272,14 +276,14 @@ function cambio_request_class(string $name, array $schema): string
         if (cambio_is_money($property)) {
             $money[] = $key;
         }
-        if (($property['type'] ?? null) === 'object') {
-            foreach ($property['properties'] ?? [] as $sub => $subProperty) {
-                if (cambio_is_money($subProperty)) {
-                    $money[] = "$key.$sub";
-                }
+        // An object, or a oneOf of objects (split: by percent or by amount) read as their merge.
+        $object = cambio_object_schema($property);
+        foreach ($object['properties'] ?? [] as $sub => $subProperty) {
+            if (cambio_is_money($subProperty)) {
+                $money[] = "$key.$sub";
             }
         }
-        $shape[] = "$key$optional: " . cambio_shape_type($property);
+        $shape[] = "$key$optional: " . cambio_shape_type($object ?? $property);
     }
     $lines = [];
     $lines[] = '<?php';

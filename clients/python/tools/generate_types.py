@@ -211,7 +211,7 @@ class Generator:
             body = operation["post"]["requestBody"]["content"]["application/json"]["schema"]
             data = self.resolve(body)["properties"]["data"]
             event_rows.append(f'    "{event_type}": {data["$ref"].rsplit("/", 1)[1]},')
-        error_codes = self.schemas["Error"]["properties"]["error"]["properties"]["code"]["enum"]
+        error_codes = self.schemas["ErrorResponse"]["properties"]["error"]["properties"]["code"]["enum"]
         parts = [
             '"""The API\'s records, request fields, event types and error codes.',
             "",

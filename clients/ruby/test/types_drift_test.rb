@@ -18,7 +18,8 @@ class TypesDriftTest < Minitest::Test
 
   def test_every_schema_has_its_record_class_with_the_apis_fields
     OPENAPI.dig("components", "schemas").each do |name, schema|
-      next if name == "Error"
+      # The envelopes: ErrorResponse becomes ERROR_CODES, the success ones are unwrapped by the client.
+      next if name == "ErrorResponse" || schema.dig("properties", "success")
 
       klass = Cambio.const_get(name)
       assert_operator klass, :<, Cambio::Record, name
@@ -31,8 +32,15 @@ class TypesDriftTest < Minitest::Test
   end
 
   def test_the_error_codes_and_event_types_come_from_openapi_json
-    assert_equal OPENAPI.dig("components", "schemas", "Error", "properties", "error", "properties", "code", "enum"), Cambio::ERROR_CODES
+    assert_equal OPENAPI.dig("components", "schemas", "ErrorResponse", "properties", "error", "properties", "code", "enum"), Cambio::ERROR_CODES
     assert_equal OPENAPI.fetch("webhooks").keys.sort, Cambio::EVENT_TYPES.keys.sort
+  end
+
+  def test_the_envelopes_are_not_records
+    %w[DepositResponse ConversionList ErrorResponse].each do |envelope|
+      assert OPENAPI.dig("components", "schemas", envelope), envelope
+      refute Cambio.const_defined?(envelope, false), envelope
+    end
   end
 
   def test_a_changed_schema_changes_the_output

@@ -39,10 +39,12 @@ module CambioTypes
       events = {}
       error_codes = []
       @schemas.each do |name, schema|
-        if name == "Error"
+        if name == "ErrorResponse"
           error_codes = schema.dig("properties", "error", "properties", "code", "enum") || []
           next
         end
+        # The success envelopes (DepositResponse, ConversionList, ...): the client unwraps them.
+        next if schema.dig("properties", "success")
         event_type = schema.dig("properties", "type", "const") if name.end_with?("Event")
         events[event_type] = name if event_type
         classes << object_class(name, schema, event_type ? "WebhookEvent" : "Record")
@@ -99,6 +101,8 @@ module CambioTypes
       properties = {}
       variants.each do |variant|
         variant["properties"].each do |key, property|
+          next if property == false # a field this variant forbids (split: percent or amount, not both)
+
           properties[key] = properties.key?(key) ? merge_property(properties[key], property) : property
         end
       end

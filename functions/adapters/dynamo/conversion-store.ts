@@ -1,12 +1,11 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStore, type Quote } from '#domain/conversions';
-import { ApiError, notFound } from '#domain/errors';
+import { insufficientBalance, notFound } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
 import type { LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { newestFirstPage } from './queries.ts';
-import { insufficientBalance } from './refusals.ts';
 import { MoneyTransaction } from './transaction.ts';
 
 type Item = Record<string, unknown>;
@@ -101,10 +100,10 @@ export class DynamoConversionStore implements ConversionStore {
         onFailed: async () => {
           const current = await this.getQuote(quote.companyId, quote.id);
           if (!current) return notFound('Quote');
-          return quoteRefusal(current, at) ?? new ApiError('INTERNAL_ERROR', 'Quote guard failed without a reason');
+          return quoteRefusal(current, at) ?? new Error('Quote guard failed without a reason');
         },
       })
-      .create(conversionItem.toItem(conversion), () => new ApiError('INTERNAL_ERROR', 'Conversion id collision'))
+      .create(conversionItem.toItem(conversion), () => new Error('Conversion id collision'))
       .ledger(entry, insufficientBalance)
       .event(event)
       .commit(this.db);

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { transferId, type AddressOwner, type DepositChainStore, type DepositChange, type ScanCursor, type TransferKey, type TransferRecord } from '#domain/deposit-chain';
+import type { AddressOwner, DepositChainStore, ScanCursor } from '#domain/deposit-chain';
+import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#domain/deposit-transitions';
 import type { Deposit } from '#domain/deposits';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
@@ -43,8 +44,8 @@ const MAX_CHANGES_PER_WRITE = 25;
 function itemsWrittenBy(change: DepositChange): number {
   return (
     1 +
-    (change.transferWrite === 'none' ? 0 : 1) +
-    (change.transferWrite === 'update' && change.transfer.status === 'confirmed' ? 1 : 0) +
+    (change.transfer ? 1 : 0) +
+    (change.transfer?.write === 'update' && change.transfer.record.status === 'confirmed' ? 1 : 0) +
     (change.entry ? 1 : 0) +
     change.events.length +
     (change.splitForward ? 2 : 0)
@@ -145,23 +146,23 @@ export class DynamoDepositChainStore implements DepositChainStore {
       values: { ':version': change.before.version },
       onFailed: () => new VersionConflict(),
     });
-    if (change.transferWrite === 'record') {
-      tx.put(chainTransferItem.toItem(change.transfer, now), {
+    if (change.transfer?.write === 'record') {
+      tx.put(chainTransferItem.toItem(change.transfer.record, now), {
         // A transfer reversed by a fork may be mined again later: then it counts again.
         condition: 'attribute_not_exists(PK) OR #status = :reversed',
         names: { '#status': 'status' },
         values: { ':reversed': 'reversed' },
         onFailed: () => new DuplicateTransfer(),
       });
-    } else if (change.transferWrite === 'update') {
-      tx.put(chainTransferItem.toItem(change.transfer, now), {
+    } else if (change.transfer?.write === 'update') {
+      tx.put(chainTransferItem.toItem(change.transfer.record, now), {
         condition: '#status = :confirming',
         names: { '#status': 'status' },
         values: { ':confirming': 'confirming' },
         onFailed: () => new VersionConflict(),
       });
     }
-    if (change.transferWrite === 'update' && change.transfer.status === 'confirmed') {
+    if (change.transfer?.write === 'update' && change.transfer.record.status === 'confirmed') {
       // Confirmed funds now sit on the deposit address: the sweeper moves them to the hot wallet.
       tx.update(keys.depositAddress(change.after.address), {
         expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now',

@@ -1,10 +1,9 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '#domain/errors';
 import type { Deposit, DepositStore } from '#domain/deposits';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { MoneyTransaction } from './transaction.ts';
-import { duplicateReference } from './refusals.ts';
+import { existingReference } from './refusals.ts';
 
 type Item = Record<string, unknown>;
 
@@ -84,9 +83,9 @@ export class DynamoDepositStore implements DepositStore {
     const referenceKey = keys.depositReference(deposit.companyId, deposit.reference);
     await new MoneyTransaction(this.tableName)
       .create({ ...referenceKey, type: ENTITY.depositReference, depositId: deposit.id, createdAt: deposit.createdAt }, () =>
-        duplicateReference(this.db, this.tableName, referenceKey, 'depositId', 'deposit'),
+        existingReference(this.db, this.tableName, referenceKey, 'depositId', 'deposit'),
       )
-      .create(depositItem.toItem(deposit), () => new ApiError('INTERNAL_ERROR', 'Deposit id collision'))
+      .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       .create(
         {
           ...keys.depositAddress(deposit.address),
@@ -98,7 +97,7 @@ export class DynamoDepositStore implements DepositStore {
           createdAt: deposit.createdAt,
         },
         // Only possible if an index were handed out twice, which the counter rules out.
-        () => new ApiError('INTERNAL_ERROR', 'Deposit address already assigned'),
+        () => new Error('Deposit address already assigned'),
       )
       .commit(this.db);
   }

@@ -1,11 +1,11 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '#domain/errors';
+import { insufficientBalance } from '#domain/errors';
 import type { LedgerEntry } from '#domain/ledger';
 import type { Withdrawal, WithdrawalStore } from '#domain/withdrawals';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { MoneyTransaction } from './transaction.ts';
-import { duplicateReference, insufficientBalance } from './refusals.ts';
+import { existingReference } from './refusals.ts';
 
 type Item = Record<string, unknown>;
 
@@ -46,9 +46,9 @@ export class DynamoWithdrawalStore implements WithdrawalStore {
     await new MoneyTransaction(this.tableName)
       .create(
         { ...referenceKey, type: ENTITY.withdrawalReference, withdrawalId: withdrawal.id, createdAt: withdrawal.createdAt },
-        () => duplicateReference(this.db, this.tableName, referenceKey, 'withdrawalId', 'withdrawal'),
+        () => existingReference(this.db, this.tableName, referenceKey, 'withdrawalId', 'withdrawal'),
       )
-      .create(withdrawalItem.toItem(withdrawal), () => new ApiError('INTERNAL_ERROR', 'Withdrawal id collision'))
+      .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
       .ledger(hold, insufficientBalance)
       .commit(this.db);
   }

@@ -46,11 +46,13 @@ public static class ModelGenerator
         foreach (var schema in schemas.EnumerateObject())
         {
             var name = schema.Name;
-            if (name == "Error")
+            if (name == "ErrorResponse")
             {
                 files["ErrorCodes.g.cs"] = ErrorCodes(schema.Value);
                 continue;
             }
+            // The success envelopes (DepositResponse, ConversionList, …): the client unwraps them.
+            if (schema.Value.TryGetProperty("properties", out var envelope) && envelope.TryGetProperty("success", out _)) continue;
             if (name.EndsWith("Event", StringComparison.Ordinal) && schema.Value.TryGetProperty("properties", out var eventProperties))
             {
                 var type = eventProperties.GetProperty("type").GetProperty("const").GetString()!;
@@ -123,6 +125,8 @@ public static class ModelGenerator
                 {
                     foreach (var prop in props.EnumerateObject())
                     {
+                        // A field this variant forbids (a deposit's split: percent or amount, not both).
+                        if (prop.Value.ValueKind == JsonValueKind.False) continue;
                         names.Add(prop.Name);
                         if (prop.Value.TryGetProperty("const", out var c) && c.ValueKind == JsonValueKind.String)
                         {

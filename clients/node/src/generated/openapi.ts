@@ -1,7 +1,7 @@
 // Generated from openapi.json by `npm run openapi` (openapi-typescript). Do not edit.
 
 export interface paths {
-    "/v1/company": {
+    "/company": {
         parameters: {
             query?: never;
             header?: never;
@@ -21,7 +21,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/company/balance": {
+    "/company/balance": {
         parameters: {
             query?: never;
             header?: never;
@@ -41,7 +41,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/deposits": {
+    "/deposits": {
         parameters: {
             query?: never;
             header?: never;
@@ -61,7 +61,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/deposits/{id}": {
+    "/deposits/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -78,7 +78,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/withdrawals": {
+    "/withdrawals": {
         parameters: {
             query?: never;
             header?: never;
@@ -98,7 +98,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/withdrawals/{id}": {
+    "/withdrawals/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -115,7 +115,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/conversions/quote": {
+    "/conversions/quote": {
         parameters: {
             query?: never;
             header?: never;
@@ -135,7 +135,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/conversions": {
+    "/conversions": {
         parameters: {
             query?: never;
             header?: never;
@@ -159,7 +159,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/conversions/{id}": {
+    "/conversions/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -176,7 +176,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks": {
+    "/webhooks": {
         parameters: {
             query?: never;
             header?: never;
@@ -200,7 +200,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{id}": {
+    "/webhooks/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -411,8 +411,14 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description A `Balance` in the success envelope */
+        BalanceResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Balance"];
+        };
         Company: {
-            /** @example cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example cmp_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             name: string;
             /** @enum {string} */
@@ -425,10 +431,16 @@ export interface components {
              */
             createdAt: string;
         };
+        /** @description A `Company` in the success envelope */
+        CompanyResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Company"];
+        };
         Conversion: {
-            /** @example cnv_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example cnv_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
-            /** @example qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example qte_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             quoteId: string;
             reference: string | null;
             /** @constant */
@@ -463,7 +475,7 @@ export interface components {
         ConversionCompletedEvent: {
             /**
              * @description The event id; also the `webhook-id` header: deduplicate on it
-             * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
              */
             id: string;
             /** @constant */
@@ -473,6 +485,22 @@ export interface components {
              * @example 2026-01-15T12:00:00.000Z
              */
             createdAt: string;
+            data: components["schemas"]["Conversion"];
+        };
+        /** @description A page of `Conversion` records, newest first, in the success envelope */
+        ConversionList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Conversion"][];
+            pagination: {
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                nextCursor: string | null;
+            };
+        };
+        /** @description A `Conversion` in the success envelope */
+        ConversionResponse: {
+            /** @constant */
+            success: true;
             data: components["schemas"]["Conversion"];
         };
         CreateConversionRequest: {
@@ -490,17 +518,23 @@ export interface components {
              * @example 25.50
              */
             amount?: string;
+            /** @description Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both */
             split?: {
                 /** @description TRON address (base58check, starting with T) */
                 address: string;
                 /** @description Percentage of every confirmed transfer, at most 2 decimals */
-                percent?: number;
+                percent: number;
+                amount?: never;
+            } | {
+                /** @description TRON address (base58check, starting with T) */
+                address: string;
                 /**
                  * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
                  * @example 25.50
                  */
-                amount?: string;
-            } & (unknown | unknown);
+                amount: string;
+                percent?: never;
+            };
         };
         CreateQuoteRequest: {
             /** @constant */
@@ -528,7 +562,7 @@ export interface components {
             reference: string;
         };
         CreatedWebhook: {
-            /** @example whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             url: string;
             events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
@@ -549,14 +583,26 @@ export interface components {
             /** @description Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it. */
             secret: string;
         };
+        /** @description A `CreatedWebhook` in the success envelope */
+        CreatedWebhookResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["CreatedWebhook"];
+        };
         DeletedWebhook: {
-            /** @example whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             /** @constant */
             deleted: true;
         };
+        /** @description A `DeletedWebhook` in the success envelope */
+        DeletedWebhookResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["DeletedWebhook"];
+        };
         Deposit: {
-            /** @example dep_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             /** @constant */
             method: "usdt";
@@ -623,7 +669,7 @@ export interface components {
         DepositCompletedEvent: {
             /**
              * @description The event id; also the `webhook-id` header: deduplicate on it
-             * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
              */
             id: string;
             /** @constant */
@@ -638,7 +684,7 @@ export interface components {
         DepositConfirmingEvent: {
             /**
              * @description The event id; also the `webhook-id` header: deduplicate on it
-             * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
              */
             id: string;
             /** @constant */
@@ -653,7 +699,7 @@ export interface components {
         DepositExpiredEvent: {
             /**
              * @description The event id; also the `webhook-id` header: deduplicate on it
-             * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
              */
             id: string;
             /** @constant */
@@ -665,7 +711,13 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["Deposit"];
         };
-        Error: {
+        /** @description A `Deposit` in the success envelope */
+        DepositResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Deposit"];
+        };
+        ErrorResponse: {
             /** @constant */
             success: false;
             error: {
@@ -684,7 +736,7 @@ export interface components {
             message: string;
         };
         Quote: {
-            /** @example qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example qte_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             /** @constant */
             sourceCurrency: "USDT";
@@ -713,8 +765,14 @@ export interface components {
              */
             createdAt: string;
         };
+        /** @description A `Quote` in the success envelope */
+        QuoteResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Quote"];
+        };
         Webhook: {
-            /** @example whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             url: string;
             events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
@@ -733,6 +791,16 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description A page of `Webhook` records, newest first, in the success envelope */
+        WebhookList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Webhook"][];
+            pagination: {
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                nextCursor: string | null;
+            };
+        };
         WebhookRequest: {
             /**
              * Format: uri
@@ -744,8 +812,14 @@ export interface components {
             description?: string | null;
             enabled?: boolean;
         };
+        /** @description A `Webhook` in the success envelope */
+        WebhookResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Webhook"];
+        };
         Withdrawal: {
-            /** @example wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5 */
+            /** @example wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             /** @constant */
             method: "usdt";
@@ -782,7 +856,7 @@ export interface components {
         WithdrawalCompletedEvent: {
             /**
              * @description The event id; also the `webhook-id` header: deduplicate on it
-             * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
              */
             id: string;
             /** @constant */
@@ -797,7 +871,7 @@ export interface components {
         WithdrawalFailedEvent: {
             /**
              * @description The event id; also the `webhook-id` header: deduplicate on it
-             * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
              */
             id: string;
             /** @constant */
@@ -812,7 +886,7 @@ export interface components {
         WithdrawalProcessingEvent: {
             /**
              * @description The event id; also the `webhook-id` header: deduplicate on it
-             * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
              */
             id: string;
             /** @constant */
@@ -822,6 +896,12 @@ export interface components {
              * @example 2026-01-15T12:00:00.000Z
              */
             createdAt: string;
+            data: components["schemas"]["Withdrawal"];
+        };
+        /** @description A `Withdrawal` in the success envelope */
+        WithdrawalResponse: {
+            /** @constant */
+            success: true;
             data: components["schemas"]["Withdrawal"];
         };
     };
@@ -857,11 +937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Company"];
-                    };
+                    "application/json": components["schemas"]["CompanyResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -871,12 +947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -886,12 +957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -901,12 +967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -916,12 +977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -942,11 +998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Balance"];
-                    };
+                    "application/json": components["schemas"]["BalanceResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -956,12 +1008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -971,12 +1018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -986,12 +1028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -1001,12 +1038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1043,11 +1075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Deposit"];
-                    };
+                    "application/json": components["schemas"]["DepositResponse"];
                 };
             };
             /** @description `INVALID_JSON`, `VALIDATION_FAILED` */
@@ -1058,12 +1086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -1074,12 +1097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -1090,12 +1108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `DUPLICATE_REFERENCE`, `IDEMPOTENCY_KEY_IN_USE` */
@@ -1106,12 +1119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `PAYLOAD_TOO_LARGE` */
@@ -1122,12 +1130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
@@ -1138,12 +1141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `IDEMPOTENCY_KEY_REUSED` */
@@ -1154,12 +1152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -1170,12 +1163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -1186,12 +1174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1215,11 +1198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Deposit"];
-                    };
+                    "application/json": components["schemas"]["DepositResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -1229,12 +1208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -1244,12 +1218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `NOT_FOUND` */
@@ -1259,12 +1228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -1274,12 +1238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -1289,12 +1248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1332,11 +1286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Withdrawal"];
-                    };
+                    "application/json": components["schemas"]["WithdrawalResponse"];
                 };
             };
             /** @description `INVALID_JSON`, `VALIDATION_FAILED` */
@@ -1347,12 +1297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -1363,12 +1308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -1379,12 +1319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `DUPLICATE_REFERENCE`, `IDEMPOTENCY_KEY_IN_USE` */
@@ -1395,12 +1330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `PAYLOAD_TOO_LARGE` */
@@ -1411,12 +1341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
@@ -1427,12 +1352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INSUFFICIENT_BALANCE`, `AMOUNT_TOO_SMALL`, `IDEMPOTENCY_KEY_REUSED` */
@@ -1443,12 +1363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_BALANCE" | "AMOUNT_TOO_SMALL" | "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -1459,12 +1374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -1475,12 +1385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1504,11 +1409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Withdrawal"];
-                    };
+                    "application/json": components["schemas"]["WithdrawalResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -1518,12 +1419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -1533,12 +1429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `NOT_FOUND` */
@@ -1548,12 +1439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -1563,12 +1449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -1578,12 +1459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1619,11 +1495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Quote"];
-                    };
+                    "application/json": components["schemas"]["QuoteResponse"];
                 };
             };
             /** @description `INVALID_JSON`, `VALIDATION_FAILED` */
@@ -1634,12 +1506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -1650,12 +1517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -1666,12 +1528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `IDEMPOTENCY_KEY_IN_USE` */
@@ -1682,12 +1539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `PAYLOAD_TOO_LARGE` */
@@ -1698,12 +1550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
@@ -1714,12 +1561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `IDEMPOTENCY_KEY_REUSED` */
@@ -1730,12 +1572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -1746,12 +1583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -1762,12 +1594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `PRICE_UNAVAILABLE` */
@@ -1778,12 +1605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRICE_UNAVAILABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1809,15 +1631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Conversion"][];
-                        pagination: {
-                            /** @description Pass as `cursor` for the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["ConversionList"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -1827,12 +1641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -1842,12 +1651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -1857,12 +1661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -1872,12 +1671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -1887,12 +1681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1911,7 +1700,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "quoteId": "qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5",
+                 *       "quoteId": "qte_01JBZ6W1V7Q8R9S0T1A2V3W4X5",
                  *       "reference": "convert-1001"
                  *     }
                  */
@@ -1927,11 +1716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Conversion"];
-                    };
+                    "application/json": components["schemas"]["ConversionResponse"];
                 };
             };
             /** @description `INVALID_JSON`, `VALIDATION_FAILED` */
@@ -1942,12 +1727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -1958,12 +1738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -1974,12 +1749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `NOT_FOUND` */
@@ -1990,12 +1760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `IDEMPOTENCY_KEY_IN_USE`, `QUOTE_ALREADY_USED` */
@@ -2006,12 +1771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "QUOTE_ALREADY_USED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `PAYLOAD_TOO_LARGE` */
@@ -2022,12 +1782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
@@ -2038,12 +1793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INSUFFICIENT_BALANCE`, `QUOTE_EXPIRED`, `IDEMPOTENCY_KEY_REUSED` */
@@ -2054,12 +1804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -2070,12 +1815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -2086,12 +1826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2115,11 +1850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Conversion"];
-                    };
+                    "application/json": components["schemas"]["ConversionResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -2129,12 +1860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -2144,12 +1870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `NOT_FOUND` */
@@ -2159,12 +1880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -2174,12 +1890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -2189,12 +1900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2220,15 +1926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Webhook"][];
-                        pagination: {
-                            /** @description Pass as `cursor` for the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description `VALIDATION_FAILED` */
@@ -2238,12 +1936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -2253,12 +1946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -2268,12 +1956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -2283,12 +1966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -2298,12 +1976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2342,11 +2015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["CreatedWebhook"];
-                    };
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
             /** @description `INVALID_JSON`, `VALIDATION_FAILED` */
@@ -2357,12 +2026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -2373,12 +2037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -2389,12 +2048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `IDEMPOTENCY_KEY_IN_USE` */
@@ -2405,12 +2059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `PAYLOAD_TOO_LARGE` */
@@ -2421,12 +2070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
@@ -2437,12 +2081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `LIMIT_REACHED`, `IDEMPOTENCY_KEY_REUSED` */
@@ -2453,12 +2092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "LIMIT_REACHED" | "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -2469,12 +2103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -2485,12 +2114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2514,11 +2138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Webhook"];
-                    };
+                    "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -2528,12 +2148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -2543,12 +2158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `NOT_FOUND` */
@@ -2558,12 +2168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -2573,12 +2178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -2588,12 +2188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2631,11 +2226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Webhook"];
-                    };
+                    "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
             /** @description `INVALID_JSON`, `VALIDATION_FAILED` */
@@ -2645,12 +2236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -2660,12 +2246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -2675,12 +2256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `NOT_FOUND` */
@@ -2690,12 +2266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `PAYLOAD_TOO_LARGE` */
@@ -2705,12 +2276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
@@ -2720,12 +2286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -2735,12 +2296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -2750,12 +2306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2779,11 +2330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["DeletedWebhook"];
-                    };
+                    "application/json": components["schemas"]["DeletedWebhookResponse"];
                 };
             };
             /** @description `AUTH_FAILED` */
@@ -2793,12 +2340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `FORBIDDEN` */
@@ -2808,12 +2350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `NOT_FOUND` */
@@ -2823,12 +2360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `RATE_LIMITED` */
@@ -2838,12 +2370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -2853,12 +2380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2869,7 +2391,7 @@ export interface operations {
             header: {
                 /**
                  * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
-                 * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
                  */
                 "webhook-id": string;
                 /**
@@ -2914,7 +2436,7 @@ export interface operations {
             header: {
                 /**
                  * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
-                 * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
                  */
                 "webhook-id": string;
                 /**
@@ -2959,7 +2481,7 @@ export interface operations {
             header: {
                 /**
                  * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
-                 * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
                  */
                 "webhook-id": string;
                 /**
@@ -3004,7 +2526,7 @@ export interface operations {
             header: {
                 /**
                  * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
-                 * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
                  */
                 "webhook-id": string;
                 /**
@@ -3049,7 +2571,7 @@ export interface operations {
             header: {
                 /**
                  * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
-                 * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
                  */
                 "webhook-id": string;
                 /**
@@ -3094,7 +2616,7 @@ export interface operations {
             header: {
                 /**
                  * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
-                 * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
                  */
                 "webhook-id": string;
                 /**
@@ -3139,7 +2661,7 @@ export interface operations {
             header: {
                 /**
                  * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
-                 * @example evt_01JBZ6W1V7Q8R9S0T1U2V3W4X5
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
                  */
                 "webhook-id": string;
                 /**

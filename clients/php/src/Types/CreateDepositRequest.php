@@ -13,7 +13,7 @@ namespace Cambio\Types;
  * - `reference` (required): matches ^[A-Za-z0-9._:-]{1,128}$
  * - `network` (required): always "tron"
  * - `amount`: USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
- * - `split`
+ * - `split`: Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
  *
  * @phpstan-type Params array{method: 'usdt', reference: string, network: 'tron', amount?: string|\Stringable|int, split?: array<string, mixed>}
  */

@@ -79,6 +79,7 @@ module Cambio
 
   class CreateDepositRequest < Record
     schema "CreateDepositRequest"
+    # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
     class Split < Record
       # TRON address (base58check, starting with T)
       field :address, "address", type: :string, required: true
@@ -93,6 +94,7 @@ module Cambio
     field :network, "network", type: :string, required: true, enum: %w[tron]
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
     field :amount, "amount", type: :string
+    # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
     field :split, "split", type: :record, of: "CreateDepositRequest::Split"
   end
 

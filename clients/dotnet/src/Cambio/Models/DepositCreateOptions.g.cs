@@ -28,7 +28,7 @@ public sealed partial class DepositCreateOptions
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DecimalString? Amount { get; set; }
 
-    /// <summary>Optional.</summary>
+    /// <summary>Forwards a share of every confirmed transfer to <c>address</c>: either <c>percent</c> of it or a fixed <c>amount</c>, not both. Optional.</summary>
     [JsonPropertyName("split")]
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DepositSplitOptions? Split { get; set; }

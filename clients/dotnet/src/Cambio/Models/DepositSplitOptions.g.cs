@@ -8,7 +8,7 @@ using System.Text.Json.Serialization;
 
 namespace Cambio;
 
-/// <summary>The body of a request (openapi.json <c>DepositCreateOptions.split</c>).</summary>
+/// <summary>Forwards a share of every confirmed transfer to <c>address</c>: either <c>percent</c> of it or a fixed <c>amount</c>, not both</summary>
 public sealed partial class DepositSplitOptions
 {
     /// <summary>TRON address (base58check, starting with T)</summary>

@@ -1,0 +1,25 @@
+import type { ErrorCode } from '#domain/errors';
+
+/** The one mapping from a contract error code to its HTTP status (../shared/api-contract.md, Conventions). */
+export const ERROR_STATUS = {
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  AUTH_FAILED: 401,
+  /** Production only: AWS WAF refused the request as an attack signature (lib/waf.ts); docs/api-notes.md. */
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  DUPLICATE_REFERENCE: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  QUOTE_ALREADY_USED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INSUFFICIENT_BALANCE: 422,
+  QUOTE_EXPIRED: 422,
+  AMOUNT_TOO_SMALL: 422,
+  LIMIT_REACHED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  /** No current USDT/BRL price to quote on (pricing.ts PriceUnavailableError); retry shortly. */
+  PRICE_UNAVAILABLE: 503,
+} as const satisfies Record<ErrorCode, number>;

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#domain/deposits';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
+import { confirmTransfer, seeTransfer, splitShare, type TransferRecord } from '#domain/deposit-transitions';
+import { balanceChanges } from '#domain/ledger';
+
+// No database: each transition is a pure function of the deposit as read and the chain's facts.
+const CREATED = new Date('2026-11-23T11:00:00.000Z');
+const NOW = new Date('2026-11-23T12:00:00.000Z');
+const COMPANY_ID = 'cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5';
+const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const LATER = new Date('2026-11-23T12:01:00.000Z');
+const TX = 'ab'.repeat(32);
+const SPLIT_ADDRESS = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
+const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
+
+/** A deposit as the API creates it (the domain's createDeposit, over a store that keeps nothing). */
+function deposit(input: Partial<NewDeposit> = {}): Promise<Deposit> {
+  const store: DepositStore = { nextAddressIndex: async () => 7, createDeposit: async () => undefined, getDeposit: async () => null };
+  const settings = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
+  return createDeposit(store, settings, COMPANY_ID, { reference: 'order-1', amount: usdt(10), ...input }, CREATED);
+}
+
+const transfer = (amount: bigint, blockNumber = 1_000) => ({ txHash: TX, eventIndex: 0, blockNumber, contract: USDT_CONTRACT, from: SPLIT_ADDRESS, to: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount });
+
+/** The deposit and transfer record as the scanner leaves them after seeing `amount`. */
+async function seen(amount: bigint, input: Partial<NewDeposit> = {}): Promise<{ deposit: Deposit; record: TransferRecord }> {
+  const change = seeTransfer(await deposit(input), transfer(amount), 1_000, NOW)!;
+  return { deposit: change.after, record: change.transfer!.record };
+}
+
+describe('seeTransfer', () => {
+  it('puts a new transfer in pending, marks the deposit confirming and announces it', async () => {
+    const awaiting = await deposit();
+
+    const change = seeTransfer(awaiting, transfer(usdt(10)), 1_004, NOW)!;
+
+    expect(change.after).toMatchObject({ status: 'confirming', receivedAmount: usdt(10), confirmations: 5, version: awaiting.version + 1 });
+    expect(change.transfer).toEqual({
+      write: 'record',
+      record: { txHash: TX, eventIndex: 0, blockNumber: 1_000, companyId: COMPANY_ID, depositId: awaiting.id, amount: usdt(10), status: 'confirming' },
+    });
+    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: usdt(10), available: 0n });
+    expect(change.events.map((event) => event.type)).toEqual(['deposit.confirming']);
+    expect(change.splitForward).toBeNull();
+  });
+
+  it('sees the same transfer only once', async () => {
+    const { deposit: confirming } = await seen(usdt(10));
+
+    expect(seeTransfer(confirming, transfer(usdt(10)), 1_010, LATER)).toBeNull();
+  });
+});
+
+describe('confirmTransfer', () => {
+  it('moves the transfer from pending to available and completes an exactly paid deposit', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+
+    const change = confirmTransfer(confirming, record, 1_020, LATER)!;
+
+    expect(change.after).toMatchObject({ status: 'completed', amountStatus: 'exact', creditedAmount: usdt(10), confirmations: 21 });
+    expect(change.transfer).toEqual({ write: 'update', record: { ...record, status: 'confirmed' } });
+    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: -usdt(10), available: usdt(10) });
+    expect(change.events.map((event) => event.type)).toEqual(['deposit.completed']);
+    expect(change.splitForward).toBeNull();
+  });
+
+  it('holds the split share in locked and creates the withdrawal that forwards it', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10), { split: { address: SPLIT_ADDRESS, percentBps: 2_500 } });
+
+    const change = confirmTransfer(confirming, record, 1_020, LATER)!;
+
+    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: -usdt(10), available: 7_500_000n, locked: 2_500_000n });
+    expect(change.splitForward).toMatchObject({
+      companyId: confirming.companyId,
+      reference: `split:${confirming.id}:${TX}:0`,
+      address: SPLIT_ADDRESS,
+      amount: 2_500_000n,
+      fee: 0n,
+      status: 'pending',
+      createdAt: LATER.toISOString(),
+    });
+    expect(change.after.split).toMatchObject({ forwardedAmount: 2_500_000n, withdrawalId: change.splitForward!.id });
+    expect(change.after.creditedAmount).toBe(7_500_000n);
+  });
+
+  it('confirms a transfer only once', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+    const confirmed = confirmTransfer(confirming, record, 1_020, LATER)!.after;
+
+    expect(confirmTransfer(confirmed, record, 1_030, LATER)).toBeNull();
+  });
+});
+
+describe('splitShare', () => {
+  it('takes nothing without a split', async () => {
+    expect(splitShare(await deposit(), usdt(10))).toBe(0n);
+  });
+
+  it('takes a percentage rounded down to the minor unit', async () => {
+    expect(splitShare(await deposit({ split: { address: SPLIT_ADDRESS, percentBps: 1_250 } }), 1_000_001n)).toBe(125_000n);
+  });
+
+  it('takes a fixed amount, but never more than the transfer', async () => {
+    const fixed = await deposit({ split: { address: SPLIT_ADDRESS, amount: usdt(3) } });
+
+    expect(splitShare(fixed, usdt(10))).toBe(usdt(3));
+    expect(splitShare(fixed, usdt(2))).toBe(usdt(2));
+  });
+});
