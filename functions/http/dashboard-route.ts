@@ -7,10 +7,9 @@ import type { RequestOrigin } from '#domain/audit-log';
 import type { Caller } from '#domain/dashboard';
 import { ApiError } from '#domain/errors';
 import { requirePermission, type Membership, type Permission } from '#domain/team';
-import { logRequest } from './access-log.ts';
 import { CSRF_COOKIE, CSRF_HEADER, isLoopbackHost, parseCookies } from './cookies.ts';
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
-import { envelopeErrors, errorCodeOf, normaliseRequest, requireJsonObject, toErrorResponse, unexpectedErrors } from './route.ts';
+import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, withRequestLog } from './route.ts';
 import { validate } from './validation.ts';
 
 /**
@@ -104,21 +103,7 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
       body: successEnvelope(result.data, result.pagination),
     };
   }) as unknown as Handler;
-  return async (event, context) => {
-    const started = performance.now();
-    const response = await handler(event, context);
-    logRequest({
-      requestId: event.requestContext?.requestId ?? 'unknown',
-      route: `${event.httpMethod} ${event.resource}`,
-      status: response.statusCode,
-      code: response.statusCode >= 400 ? errorCodeOf(response.body) : null,
-      latencyMs: Math.round(performance.now() - started),
-      companyId: event.pathParameters?.companyId ?? null,
-      replayed: false,
-      error: unexpectedErrors.get(event),
-    });
-    return response;
-  };
+  return withRequestLog(handler, (event) => event.pathParameters?.companyId ?? null);
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store' } as const;

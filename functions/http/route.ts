@@ -96,6 +96,14 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
       body: response.body,
     };
   }) as unknown as Handler;
+  return withRequestLog(handler, (event) =>
+    typeof event.requestContext?.authorizer?.companyId === 'string' ? event.requestContext.authorizer.companyId : null,
+  );
+}
+
+/** One access-log line per request (functions/http/access-log.ts), for the /v1 and the dashboard
+ * routes alike; `companyOf` says where each finds the caller's company. */
+export function withRequestLog(handler: Handler, companyOf: (event: APIGatewayProxyEvent) => string | null): Handler {
   return async (event, context) => {
     const started = performance.now();
     const response = await handler(event, context);
@@ -105,7 +113,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
       status: response.statusCode,
       code: response.statusCode >= 400 ? errorCodeOf(response.body) : null,
       latencyMs: Math.round(performance.now() - started),
-      companyId: typeof event.requestContext?.authorizer?.companyId === 'string' ? event.requestContext.authorizer.companyId : null,
+      companyId: companyOf(event),
       replayed: response.headers?.['Idempotent-Replayed'] === 'true',
       error: unexpectedErrors.get(event),
     });
