@@ -82,7 +82,9 @@ export async function startFastChainApi(): Promise<{ runtime: LocalRuntime; chai
  * balances, so a withdrawal leaves only when the hot wallet holds what it pays (tests that credit a
  * company through the ledger back that credit on chain with this). */
 export async function fundHotWallet(runtime: LocalRuntime, amount: string): Promise<void> {
-  const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs: 1000, solidifyAfter: 19 });
+  // The runtime's own block interval (startLocalRuntime puts its settings in this process's environment).
+  const blockIntervalMs = Number(process.env.SANDBOX_BLOCK_INTERVAL_MS ?? STAGES.local.functionEnvironment.SANDBOX_BLOCK_INTERVAL_MS);
+  const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs, solidifyAfter: 19 });
   await chain.submitTransfer({
     contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
     from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_001),

@@ -184,9 +184,10 @@ export class SandboxChain implements ChainReader {
       const move = moves[failed - 2];
       if (!move) throw error;
       if (input.contract === SANDBOX_TRX) throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: balance is not sufficient');
-      // The fee's TRX is short: nothing happens but the failed receipt. The token is short: REVERT.
-      if (move.contract === SANDBOX_TRX) return result === 'OUT_OF_ENERGY' ? Promise.reject(error) : this.record(input, 'OUT_OF_ENERGY', { ...execution, feeSun: 0n });
-      return result === 'REVERT' ? Promise.reject(error) : this.record(input, 'REVERT', execution);
+      // The fee's TRX is short: nothing happens but the failed receipt (no move, so this ends). The
+      // token is short: REVERT, whose only move is the fee (short too: OUT_OF_ENERGY next).
+      if (move.contract === SANDBOX_TRX) return this.record(input, 'OUT_OF_ENERGY', { ...execution, feeSun: 0n });
+      return this.record(input, 'REVERT', execution);
     }
   }
 
