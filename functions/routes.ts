@@ -64,6 +64,10 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/revoke', 'revoke-api-key', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}/activity/{kind}', 'list-activity', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}/activity/{kind}/{id}', 'get-activity', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}/activity-export/{kind}', 'export-activity', 'read', 'session'),
+  dashboard('POST', '/companies/{companyId}/deposits/{depositId}/simulate-payment', 'simulate-payment', 'readWrite', 'session'),
 ];
 
 /** Verifies the session cookie's Cognito access token (aws-jwt-verify); its answer is cached per

@@ -161,15 +161,5 @@ export function ledgerReport(items: readonly { [key: string]: Plain }[]): Ledger
   return { postings, balances, mismatches: balances.filter((row) => !/^-?0\.0+$/.test(row.difference)) };
 }
 
-export function toCsv<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[]): string {
-  const cell = (value: unknown) => {
-    let text = String(value);
-    // A company's own reference could read as a spreadsheet formula: such text starts with a quote.
-    if (/^[=+@\t\r]/.test(text) || (text.startsWith('-') && !/^-\d+(\.\d+)?$/.test(text))) text = `'${text}`;
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [columns.join(','), ...rows.map((row) => columns.map((column) => cell(row[column])).join(','))].join('\n') + '\n';
-}
-
 export const POSTING_COLUMNS = ['entryId', 'createdAt', 'companyId', 'reference', 'source', 'destination', 'asset', 'amount'] as const;
 export const BALANCE_COLUMNS = ['companyId', 'asset', 'bucket', 'balance', 'postings', 'difference'] as const;

@@ -2,9 +2,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
 import { AmountFormatError, parseAmount } from '#domain/money';
-import { isTronAddress, TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { isTronAddress } from '#domain/tron-address';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { sandboxPayer } from '#adapters/chain/sandbox-payer';
 import { STAGES } from '../lib/stages.ts';
 import { JavaMissingError } from './dynamodb-local.ts';
 import { withLocalData } from './local-data.ts';
@@ -48,9 +49,6 @@ try {
 
 const stage = STAGES[values.stage as 'local' | 'sandbox'];
 const settings = stage.functionEnvironment;
-// A fixed customer wallet pays every sandbox deposit.
-const SANDBOX_PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_000);
-
 async function pay(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
   try {
@@ -58,13 +56,7 @@ async function pay(endpoint: string | undefined, tableName: string) {
       blockIntervalMs: Number(settings.SANDBOX_BLOCK_INTERVAL_MS),
       solidifyAfter: Number(settings.DEPOSIT_REQUIRED_CONFIRMATIONS),
     });
-    return await chain.submitTransfer({
-      contract: settings.USDT_CONTRACT,
-      from: SANDBOX_PAYER,
-      to: values.address!,
-      amount,
-      result: values.fail ? 'REVERT' : 'SUCCESS',
-    });
+    return await sandboxPayer(chain, settings.USDT_CONTRACT).pay(values.address!, amount, values.fail ? 'REVERT' : 'SUCCESS');
   } finally {
     db.destroy();
   }

@@ -11,8 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createDocumentClient } from '../../functions/adapters/dynamo/client.ts';
 import { SandboxChain } from '../../functions/adapters/chain/sandbox-chain.ts';
+import { sandboxPayer } from '../../functions/adapters/chain/sandbox-payer.ts';
 import { AmountFormatError, parseAmount } from '../../functions/domain/money.ts';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '../../functions/domain/tron-address.ts';
+import { isTronAddress } from '../../functions/domain/tron-address.ts';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { STAGES } from '../../lib/stages.ts';
 
@@ -37,7 +38,7 @@ export async function startConformanceRuntime(dynamoEndpoint: string): Promise<C
     webhookIntervalMs: 100,
   });
   const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19 });
-  const payer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_000);
+  const payer = sandboxPayer(chain, STAGES.local.functionEnvironment.USDT_CONTRACT);
   const control = await listen(
     createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -56,8 +57,8 @@ export async function startConformanceRuntime(dynamoEndpoint: string): Promise<C
         }
         if (typeof address !== 'string' || !isTronAddress(address)) return reply(400, { error: 'address must be a TRON address' });
         // What `npm run sandbox:pay -- --address … --amount … --json` does, on this runtime's chain.
-        chain
-          .submitTransfer({ contract: STAGES.local.functionEnvironment.USDT_CONTRACT, from: payer, to: address, amount })
+        payer
+          .pay(address, amount)
           .then(({ txHash }) => reply(200, { txHash }), (error: unknown) => reply(500, { error: String(error) }));
       });
     }),

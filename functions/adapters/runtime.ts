@@ -1,4 +1,5 @@
 import { createDocumentClient } from './dynamo/client.ts';
+import { DynamoActivityStore } from './dynamo/activity-store.ts';
 import { DynamoCompanyStore } from './dynamo/company-store.ts';
 import { DynamoDashboardStore } from './dynamo/dashboard-store.ts';
 import { DynamoConversionStore } from './dynamo/conversion-store.ts';
@@ -23,5 +24,6 @@ export function dynamoFromEnv() {
     deposits: new DynamoDepositStore(db, tableName),
     idempotency: new DynamoIdempotencyStore(db, tableName),
     dashboard: new DynamoDashboardStore(db, tableName),
+    activity: new DynamoActivityStore(db, tableName),
   };
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ACTIVITY_KINDS } from '#domain/activity';
 import { ROLL_GRACE, type RollGrace } from '#domain/api-keys';
 
 /** Bodies of the dashboard API; lengths are bounded here, meanings checked in the domain. */
@@ -13,7 +14,18 @@ export const rollApiKeyBody = v.strictObject({
   oldSecretValidFor: v.picklist(Object.keys(ROLL_GRACE) as [RollGrace, ...RollGrace[]], 'must be one of now, 1h, 24h, 7d'),
 });
 export const emptyBody = v.strictObject({});
-export const auditLogQuery = v.strictObject({
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be 1 to 100'), v.transform(Number), v.minValue(1, 'must be 1 to 100'), v.maxValue(100, 'must be 1 to 100')), '50'),
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'is not a cursor returned by this list'))),
-});
+
+const limit = v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be 1 to 100'), v.transform(Number), v.minValue(1, 'must be 1 to 100'), v.maxValue(100, 'must be 1 to 100')), '50');
+const cursor = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'is not a cursor returned by this list')));
+/** Activity's filters; their meaning (statuses, dates) is checked in the domain (functions/domain/activity.ts). */
+const activityFilter = {
+  status: v.optional(v.pipe(v.string(), v.maxLength(40))),
+  from: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  to: v.optional(v.pipe(v.string(), v.maxLength(10))),
+  q: v.optional(v.pipe(v.string(), v.maxLength(100))),
+};
+export const activityListQuery = v.strictObject({ ...activityFilter, limit, cursor });
+export const activityExportQuery = v.strictObject({ ...activityFilter, cursor });
+export const activityKindPath = v.object({ kind: v.picklist(ACTIVITY_KINDS, `must be one of ${ACTIVITY_KINDS.join(', ')}`) });
+export const simulatePaymentBody = v.strictObject({ amount: v.pipe(v.string(), v.maxLength(40)) });
+export const auditLogQuery = v.strictObject({ limit, cursor });

@@ -13,7 +13,8 @@ export type AuditAction =
   | 'invitation.accepted'
   | 'api_key.created'
   | 'api_key.rolled'
-  | 'api_key.revoked';
+  | 'api_key.revoked'
+  | 'deposit.payment_simulated';
 
 export interface AuditActor {
   /** A person's id, or null for the command line (`company:create`). */

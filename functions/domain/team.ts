@@ -23,12 +23,13 @@ export interface Membership {
 }
 
 /** What a role may do. A Viewer sees everything and changes nothing. */
-export type Permission = 'read' | 'manageKeys' | 'manageTeam';
+/** `simulate`: the sandbox simulator's payments (a Viewer changes nothing, not even sandbox money). */
+export type Permission = 'read' | 'manageKeys' | 'manageTeam' | 'simulate';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  Owner: ['read', 'manageKeys', 'manageTeam'],
-  Admin: ['read', 'manageKeys', 'manageTeam'],
-  Developer: ['read', 'manageKeys'],
+  Owner: ['read', 'manageKeys', 'manageTeam', 'simulate'],
+  Admin: ['read', 'manageKeys', 'manageTeam', 'simulate'],
+  Developer: ['read', 'manageKeys', 'simulate'],
   Viewer: ['read'],
 };
 

@@ -39,6 +39,8 @@ export interface DashboardResult {
   data: unknown;
   pagination?: { nextCursor: string | null };
   cookies?: string[];
+  /** A body that is not the JSON envelope (the Activity CSV export), with its own headers. */
+  raw?: { contentType: string; body: string; headers?: Record<string, string> };
 }
 
 export interface MembershipLookup {
@@ -93,6 +95,9 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
     } catch (error) {
       const { statusCode, body: errorBody } = toErrorResponse(error, event);
       return { statusCode, headers: { ...JSON_HEADERS, ...NO_STORE, 'X-Request-Id': requestId }, body: errorBody };
+    }
+    if (result.raw) {
+      return { statusCode: result.status ?? 200, headers: { 'Content-Type': result.raw.contentType, ...result.raw.headers, ...NO_STORE, 'X-Request-Id': requestId }, body: result.raw.body };
     }
     return {
       statusCode: result.status ?? 200,

@@ -2,7 +2,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainReader } from '#domain/chain';
 import type { Broadcaster } from '#domain/withdrawal-sending';
 import { optionalEnv, requireEnv } from '../env.ts';
+import type { SandboxPayer } from '#domain/activity';
 import { SandboxChain } from './sandbox-chain.ts';
+import { sandboxPayer } from './sandbox-payer.ts';
 import { secretsManagerApiKey } from './trongrid-api-key.ts';
 import { TronGridChain } from './trongrid-chain.ts';
 
@@ -36,11 +38,7 @@ export function chainFromEnv(
   const usdtContract = requireEnv('USDT_CONTRACT');
   const kind = requireEnv('CHAIN_ADAPTER');
   if (kind === 'sandbox') {
-    const chain = new SandboxChain(db, tableName, {
-      blockIntervalMs: Number(requireEnv('SANDBOX_BLOCK_INTERVAL_MS')),
-      solidifyAfter: Number(requireEnv('DEPOSIT_REQUIRED_CONFIRMATIONS')),
-      treasury: options.hotWallet,
-    });
+    const chain = sandboxChainFromEnv(db, tableName, options.hotWallet);
     return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: true } };
   }
   if (kind === 'trongrid') {
@@ -49,4 +47,20 @@ export function chainFromEnv(
     return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true } };
   }
   throw new Error(`CHAIN_ADAPTER must be "sandbox" or "trongrid", not "${kind}"`);
+}
+
+/** The stage's sandbox chain, as its settings describe it. */
+export function sandboxChainFromEnv(db: DynamoDBDocumentClient, tableName: string, treasury?: () => Promise<string>): SandboxChain {
+  return new SandboxChain(db, tableName, {
+    blockIntervalMs: Number(requireEnv('SANDBOX_BLOCK_INTERVAL_MS')),
+    solidifyAfter: Number(requireEnv('DEPOSIT_REQUIRED_CONFIRMATIONS')),
+    treasury,
+  });
+}
+
+/** The sandbox simulator's payer on a stage whose chain is the sandbox chain; null elsewhere
+ * (production reads TRON, where money moves only from a real wallet). */
+export function sandboxPayerFromEnv(db: DynamoDBDocumentClient, tableName: string): SandboxPayer | null {
+  if (requireEnv('CHAIN_ADAPTER') !== 'sandbox') return null;
+  return sandboxPayer(sandboxChainFromEnv(db, tableName), requireEnv('USDT_CONTRACT'));
 }

@@ -38,11 +38,13 @@ export const keys = {
   undispatchedEvent: (eventId: string) => ({ GSI1PK: 'EVENTS#UNDISPATCHED', GSI1SK: eventId }),
 
   withdrawal: (companyId: string, withdrawalId: string) => ({ PK: company(companyId), SK: `WITHDRAWAL#${withdrawalId}` }),
+  withdrawalsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'WITHDRAWAL#' }),
   withdrawalReference: (companyId: string, reference: string) => ({ PK: company(companyId), SK: `WITHDRAWAL_REF#${reference}` }),
   /** GSI1: withdrawals by status, oldest first, for the sending job. */
   withdrawalByStatus: (status: string, withdrawalId: string) => ({ GSI1PK: `WITHDRAWALS#${status}`, GSI1SK: withdrawalId }),
 
   deposit: (companyId: string, depositId: string) => ({ PK: company(companyId), SK: `DEPOSIT#${depositId}` }),
+  depositsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'DEPOSIT#' }),
   depositReference: (companyId: string, reference: string) => ({ PK: company(companyId), SK: `DEPOSIT_REF#${reference}` }),
   /** The chain scanner resolves a transfer's `to` address to its deposit with one read of this. */
   depositAddress: (address: string) => ({ PK: `ADDRESS#${address}`, SK: 'ADDRESS' }),

@@ -1,0 +1,19 @@
+import type { SandboxPayer } from '#domain/activity';
+import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
+import type { ReceiptResult } from '#domain/chain';
+import type { SandboxChain } from './sandbox-chain.ts';
+
+/** The fixed customer wallet that pays sandbox deposits, outside every index Cambio derives for
+ * its own deposit addresses. */
+export const SANDBOX_PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_000);
+
+/**
+ * A customer's USDT payment on the sandbox chain, as a wallet would send it: what `npm run
+ * sandbox:pay`, the client conformance runtime and the dashboard's `Simulate payment` all do.
+ * `REVERT` mines a failed transfer (`sandbox:pay --fail`).
+ */
+export function sandboxPayer(chain: Pick<SandboxChain, 'submitTransfer'>, usdtContract: string): SandboxPayer & { pay(address: string, amount: bigint, result?: ReceiptResult): Promise<{ txHash: string; blockNumber: number }> } {
+  return {
+    pay: (address: string, amount: bigint, result: ReceiptResult = 'SUCCESS') => chain.submitTransfer({ contract: usdtContract, from: SANDBOX_PAYER, to: address, amount, result }),
+  };
+}

@@ -1,0 +1,131 @@
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { encodeTime } from 'ulid';
+import type { ActivityKind, ActivityPage, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery, StoredEvent } from '#domain/activity';
+import { ID_KIND } from '#domain/activity';
+import { validationFailed } from '#domain/errors';
+import { ID_PREFIXES, isId } from '#domain/ids';
+import { toBigInt } from './client.ts';
+import { conversionItem } from './conversion-store.ts';
+import { depositItem } from './deposit-store.ts';
+import { keys } from './keys.ts';
+import { itemsUnder } from './queries.ts';
+import { withdrawalItem } from './withdrawal-store.ts';
+
+type Item = Record<string, unknown>;
+
+const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(toBigInt(value)));
+
+// Events and deliveries have no record owner here yet (the webhook store reads only what the
+// dispatcher and sender need); these read what the dashboard shows of them.
+const storedEvent = (item: Item): StoredEvent => ({
+  id: item.id as string,
+  type: item.eventType as string,
+  createdAt: item.createdAt as string,
+  payload: item.payload as string,
+  dispatchedAt: (item.dispatchedAt as string | undefined) ?? null,
+});
+
+const eventDelivery = (item: Item): EventDelivery => ({
+  webhookId: item.webhookId as string,
+  status: item.status as string,
+  attempts: ((item.attempts as Item[] | undefined) ?? []).map((attempt) => ({
+    round: Number(toBigInt(attempt.round)),
+    attempt: Number(toBigInt(attempt.attempt)),
+    at: attempt.at as string,
+    url: attempt.url as string,
+    statusCode: numberOrNull(attempt.statusCode),
+    durationMs: Number(toBigInt(attempt.durationMs)),
+    error: (attempt.error as string | null | undefined) ?? null,
+  })),
+});
+
+/** Each list's records: their sort-key prefix in the company's partition, and their reader. */
+const LISTS: Record<ActivityKind, { skPrefix: string; read: (item: Item) => ActivityRecord; filterAttribute: string }> = {
+  deposits: { skPrefix: keys.depositsOf('').skPrefix, read: (item) => ({ kind: 'deposits', record: depositItem.fromItem(item) }), filterAttribute: 'status' },
+  withdrawals: { skPrefix: keys.withdrawalsOf('').skPrefix, read: (item) => ({ kind: 'withdrawals', record: withdrawalItem.fromItem(item) }), filterAttribute: 'status' },
+  conversions: { skPrefix: keys.conversionsOf('').skPrefix, read: (item) => ({ kind: 'conversions', record: conversionItem.fromItem(item) }), filterAttribute: 'status' },
+  events: { skPrefix: keys.eventsOf('').skPrefix, read: (item) => ({ kind: 'events', record: storedEvent(item) }), filterAttribute: 'eventType' },
+};
+
+/** Items a filtered page may read before it answers with what it found and a cursor to go on:
+ * bounds one request's cost whatever the filter (a rare status over a long history). */
+const MAX_ITEMS_READ_PER_PAGE = 2_000;
+
+/**
+ * The dashboard's Activity lists. Access pattern (docs/data-model.md): a Query of the company's
+ * partition over one record kind's sort keys, newest first. Ids are ULIDs, so a date range is a
+ * sort-key range (`BETWEEN DEPOSIT#dep_<time from> AND DEPOSIT#dep_<time to>`): no index is needed
+ * for "newest first within dates", and every record ever written is covered with no backfill. A
+ * status is a filter on that range, read at most MAX_ITEMS_READ_PER_PAGE items per page. Never a
+ * Scan: this class sends only Query and GetItem.
+ */
+export class DynamoActivityStore implements ActivityStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async activityPage(companyId: string, kind: ActivityKind, query: ActivityQuery, page: { limit: number; cursor?: string }): Promise<ActivityPage> {
+    const list = LISTS[kind];
+    const PK = keys.companyProfile(companyId).PK;
+    const idPrefix = `${list.skPrefix}${ID_PREFIXES[ID_KIND[kind]]}_`;
+    const low = query.fromMs === undefined ? idPrefix : idPrefix + encodeTime(query.fromMs, 10);
+    // A ULID made at `toMs` sorts above its 10-character time alone: the bound excludes it.
+    const high = query.toMs === undefined ? `${idPrefix}~` : idPrefix + encodeTime(Math.max(query.toMs, 0), 10);
+    let start: Item | undefined = page.cursor === undefined ? undefined : { PK, SK: sortKeyFromCursor(kind, idPrefix, page.cursor) };
+    // DynamoDB refuses a start key outside the key condition: a cursor of another filter's range.
+    if (start && ((start.SK as string) < low || (start.SK as string) > high)) throw validationFailed([{ path: 'cursor', message: 'belongs to another filter' }]);
+    const found: Item[] = [];
+    let read = 0;
+    for (;;) {
+      const { Items = [], LastEvaluatedKey, ScannedCount = 0 } = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
+          ...(query.status !== undefined && { FilterExpression: '#filter = :value', ExpressionAttributeNames: { '#filter': list.filterAttribute } }),
+          ExpressionAttributeValues: { ':pk': PK, ':low': low, ':high': high, ...(query.status !== undefined && { ':value': query.status }) },
+          ScanIndexForward: false,
+          // One more than asked tells whether another page exists.
+          Limit: query.status === undefined ? page.limit + 1 - found.length : Math.min(MAX_ITEMS_READ_PER_PAGE - read, 500),
+          ...(start && { ExclusiveStartKey: start }),
+        }),
+      );
+      found.push(...Items);
+      read += ScannedCount;
+      if (found.length > page.limit) {
+        const records = found.slice(0, page.limit);
+        return { records: records.map(list.read), nextCursor: cursorOf(records.at(-1)!.SK as string) };
+      }
+      if (!LastEvaluatedKey) return { records: found.map(list.read), nextCursor: null };
+      if (read >= MAX_ITEMS_READ_PER_PAGE) return { records: found.map(list.read), nextCursor: cursorOf(LastEvaluatedKey.SK as string) };
+      start = LastEvaluatedKey;
+    }
+  }
+
+  async activityById(companyId: string, kind: ActivityKind, id: string): Promise<ActivityRecord | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { PK: keys.companyProfile(companyId).PK, SK: LISTS[kind].skPrefix + id } }));
+    return Item ? LISTS[kind].read(Item) : null;
+  }
+
+  async activityIdByReference(companyId: string, kind: 'deposits' | 'withdrawals', reference: string): Promise<string | null> {
+    const key = kind === 'deposits' ? keys.depositReference(companyId, reference) : keys.withdrawalReference(companyId, reference);
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    return ((kind === 'deposits' ? Item?.depositId : Item?.withdrawalId) as string | undefined) ?? null;
+  }
+
+  async deliveriesOfEvent(companyId: string, eventId: string): Promise<EventDelivery[]> {
+    return (await itemsUnder(this.db, this.tableName, keys.deliveriesOfEvent(companyId, eventId))).map(eventDelivery);
+  }
+}
+
+const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
+
+/** A cursor is one of this list's own sort keys; the partition always comes from the caller. */
+function sortKeyFromCursor(kind: ActivityKind, idPrefix: string, cursor: string): string {
+  const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = sortKey.slice(LISTS[kind].skPrefix.length);
+  if (!sortKey.startsWith(idPrefix) || !isId(ID_KIND[kind], id) || cursorOf(sortKey) !== cursor) {
+    throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
+  }
+  return sortKey;
+}

@@ -1,0 +1,240 @@
+import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { encodeTime } from 'ulid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient, dynamoRequestCounts } from '#adapters/dynamo/client';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { membershipItem } from '#adapters/dynamo/dashboard-store';
+import { depositItem, DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { createCompany } from '#domain/company';
+import { createDeposit, type Deposit, type DepositStore } from '#domain/deposits';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
+import type { LocalRuntime } from '#local/runtime';
+import { startTestApi } from '../support/local-api.ts';
+import { signedUpOwner } from '../support/dashboard.ts';
+
+/**
+ * Activity through the dashboard API, over a real socket against the local runtime: paging,
+ * filters, search, another company's records, the CSV export and its formula guard, the sandbox
+ * simulator's refusals, and no Scan on the way.
+ */
+let runtime: LocalRuntime;
+let db: ReturnType<typeof createDocumentClient>;
+let deposits: DynamoDepositStore;
+
+beforeAll(async () => {
+  runtime = await startTestApi();
+  db = createDocumentClient(runtime.dynamoEndpoint);
+  deposits = new DynamoDepositStore(db, runtime.tableName);
+});
+
+afterAll(async () => {
+  db?.destroy();
+  await runtime?.stop();
+});
+
+const SETTINGS = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
+
+/**
+ * A deposit made at noon (UTC) of `date`, then put in `status` (as the chain jobs would). Its id
+ * carries that time, as an id made then would: ids are monotonic ULIDs, so `newId` in this process
+ * cannot go back in time by itself.
+ */
+let seeded = 0;
+async function depositOn(companyId: string, reference: string, date: string, status: Deposit['status'] = 'awaiting_payment'): Promise<Deposit> {
+  const at = new Date(`${date}T12:00:00.000Z`);
+  let stored: Deposit | undefined;
+  const backdated: DepositStore = {
+    nextAddressIndex: () => deposits.nextAddressIndex(),
+    getDeposit: (company, id) => deposits.getDeposit(company, id),
+    createDeposit: (deposit) => deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) })),
+  };
+  await createDeposit(backdated, SETTINGS, companyId, { reference }, at);
+  if (status === 'awaiting_payment') return stored!;
+  const changed = { ...stored!, status };
+  await db.send(new PutCommand({ TableName: runtime.tableName, Item: depositItem.toItem(changed) }));
+  return changed;
+}
+
+async function companyItems(companyId: string) {
+  const { Items = [] } = await db.send(
+    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
+  );
+  return Items;
+}
+
+describe('Activity lists', () => {
+  let owner: Awaited<ReturnType<typeof signedUpOwner>>;
+  const made: Deposit[] = [];
+
+  beforeAll(async () => {
+    owner = await signedUpOwner(runtime, 'Activity Co');
+    made.push(await depositOn(owner.companyId, 'order-1', '2026-03-01', 'completed'));
+    made.push(await depositOn(owner.companyId, 'order-2', '2026-03-02', 'expired'));
+    made.push(await depositOn(owner.companyId, 'order-3', '2026-03-03', 'completed'));
+    made.push(await depositOn(owner.companyId, 'order-4', '2026-03-04'));
+    made.push(await depositOn(owner.companyId, 'order-5', '2026-03-05', 'confirming'));
+  });
+
+  const list = (query: string) => owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits${query}`);
+
+  it('pages newest first with cursors, to a last page that says so', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data.map((d: { reference: string }) => d.reference));
+      cursor = page.body.pagination.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(seen).toEqual(['order-5', 'order-4', 'order-3', 'order-2', 'order-1']);
+    expect(pages).toBe(3);
+  });
+
+  it('filters by status and by date range, and pages a filtered list', async () => {
+    const completed = await list('?status=completed');
+    expect(completed.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-3', 'order-1']);
+    const firstOfTwo = await list('?status=completed&limit=1');
+    expect(firstOfTwo.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-3']);
+    const second = await list(`?status=completed&limit=1&cursor=${firstOfTwo.body.pagination.nextCursor}`);
+    expect(second.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-1']);
+
+    const range = await list('?from=2026-03-02&to=2026-03-04');
+    expect(range.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-4', 'order-3', 'order-2']);
+    const both = await list('?from=2026-03-02&to=2026-03-04&status=completed');
+    expect(both.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-3']);
+  });
+
+  it('refuses a status the list does not have, a malformed date and a forged cursor, with a 400', async () => {
+    for (const query of ['?status=bogus', '?from=03/01/2026', '?from=2026-03-05&to=2026-03-01', `?cursor=${Buffer.from('DEPOSIT#nope').toString('base64url')}`]) {
+      const refused = await list(query);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/activity/balances`)).status).toBe(400);
+  });
+
+  it('finds a record by its id or its reference, and opens its detail', async () => {
+    const byReference = await list('?q=order-2');
+    expect(byReference.body.data).toEqual([expect.objectContaining({ id: made[1]!.id, reference: 'order-2', status: 'expired' })]);
+    const byId = await list(`?q=${made[3]!.id}`);
+    expect(byId.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-4']);
+    expect((await list('?q=order-2&status=completed')).body.data).toEqual([]);
+    expect((await list('?q=no-such-order')).body.data).toEqual([]);
+
+    const detail = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits/${made[0]!.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ id: made[0]!.id, reference: 'order-1', status: 'completed', address: made[0]!.address, transactions: [], requiredConfirmations: 19 });
+  });
+
+  it('never shows another company’s records: its id is 404, its reference finds nothing', async () => {
+    const other = await signedUpOwner(runtime, 'Other Co');
+    const theirs = await depositOn(other.companyId, 'their-order', '2026-03-03');
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits/${theirs.id}`)).status).toBe(404);
+    expect((await list(`?q=${theirs.id}`)).body.data).toEqual([]);
+    expect((await list('?q=their-order')).body.data).toEqual([]);
+    // Their own list, asked for by a non-member, is the company's 404.
+    expect((await owner.browser.call('GET', `/companies/${other.companyId}/activity/deposits`)).status).toBe(404);
+    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/deposits/${theirs.id}/simulate-payment`, { body: { amount: '1' } })).status).toBe(404);
+  });
+
+  it('reads with Query and GetItem only, never a Scan', async () => {
+    const scansBefore = dynamoRequestCounts.get('ScanCommand') ?? 0;
+    const queriesBefore = dynamoRequestCounts.get('QueryCommand') ?? 0;
+    await list('?status=expired&from=2026-01-01');
+    await list('?q=order-3');
+    await owner.browser.call('GET', `/companies/${owner.companyId}/activity-export/deposits`);
+    expect(dynamoRequestCounts.get('ScanCommand') ?? 0).toBe(scansBefore);
+    expect(dynamoRequestCounts.get('QueryCommand') ?? 0).toBeGreaterThan(queriesBefore);
+  });
+});
+
+describe('Export CSV', () => {
+  it('holds what the filter shows, and a reference a spreadsheet would run starts with a quote', async () => {
+    const owner = await signedUpOwner(runtime, 'Export Co');
+    await depositOn(owner.companyId, '=HYPERLINK("http://evil.example","x")', '2026-04-01', 'completed');
+    await depositOn(owner.companyId, '+1-2', '2026-04-02', 'completed');
+    await depositOn(owner.companyId, 'plain-order', '2026-04-03', 'expired');
+    const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity-export/deposits?status=completed`, {
+      headers: { Cookie: [...owner.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('x-next-cursor')).toBeNull();
+    const lines = (await response.text()).trimEnd().split('\n');
+    expect(lines[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^dep_\w+,'\+1-2,completed,/);
+    expect(lines[2]).toMatch(/^dep_\w+,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",completed,/);
+    expect(lines.join('\n')).not.toContain('plain-order');
+  });
+
+  it('comes in chunks of 1,000 rows chained by X-Next-Cursor, the header only in the first', async () => {
+    const owner = await signedUpOwner(runtime, 'Big Export Co');
+    const start = Date.parse('2026-05-01T00:00:00.000Z');
+    const template = await depositOn(owner.companyId, 'bulk-template', '2026-04-30');
+    const rows = Array.from({ length: 1_000 }, (_, i) => {
+      const at = new Date(start + i * 1000);
+      return depositItem.toItem({ ...template, id: ulidAt(at, seeded++), reference: `bulk-${i}`, createdAt: at.toISOString(), updatedAt: at.toISOString() });
+    });
+    for (let i = 0; i < rows.length; i += 25) {
+      await db.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: rows.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+    const cookie = [...owner.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const chunks: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const response: Response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity-export/deposits${cursor ? `?cursor=${cursor}` : ''}`, { headers: { Cookie: cookie } });
+      chunks.push(await response.text());
+      cursor = response.headers.get('x-next-cursor');
+    } while (cursor);
+    expect(chunks).toHaveLength(2);
+    const lines = chunks.join('').trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('id,'))).toHaveLength(1);
+    expect(lines).toHaveLength(1 + 1_001);
+    expect(lines[1]).toContain('bulk-999');
+    expect(lines.at(-1)).toContain('bulk-template');
+  });
+});
+
+describe('the sandbox simulator', () => {
+  it('pays a sandbox deposit for an Owner, and says so in the audit log', async () => {
+    const owner = await signedUpOwner(runtime, 'Sim Co');
+    const deposit = await depositOn(owner.companyId, 'sim-order', '2026-06-01');
+    const paid = await owner.browser.call('POST', `/companies/${owner.companyId}/deposits/${deposit.id}/simulate-payment`, { body: { amount: '12.5' } });
+    expect(paid.status).toBe(202);
+    expect(paid.body.data.txHash).toMatch(/^[0-9a-f]{64}$/);
+    const audit = await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`);
+    expect(audit.body.data[0]).toMatchObject({ action: 'deposit.payment_simulated', target: deposit.id, details: { amount: '12.5' }, actor: { email: owner.email } });
+
+    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/deposits/${deposit.id}/simulate-payment`, { body: { amount: '-3' } });
+    expect(refused.status).toBe(400);
+  });
+
+  it('refuses a Viewer (403) and a production company (403), writing nothing', async () => {
+    const owner = await signedUpOwner(runtime, 'Viewed Sim');
+    const deposit = await depositOn(owner.companyId, 'viewed-order', '2026-06-02');
+    const viewer = await signedUpOwner(runtime, 'Viewer Home');
+    const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId as string;
+    await db.send(new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }));
+    const before = await companyItems(owner.companyId);
+    expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/activity/deposits/${deposit.id}`)).status).toBe(200);
+    const asViewer = await viewer.browser.call('POST', `/companies/${owner.companyId}/deposits/${deposit.id}/simulate-payment`, { body: { amount: '1' } });
+    expect(asViewer.status).toBe(403);
+    expect(asViewer.body.error.code).toBe('FORBIDDEN');
+    expect(await companyItems(owner.companyId)).toEqual(before);
+
+    const { company } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name: 'Live Co', environment: 'production' });
+    await db.send(new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: company.id, personId: viewerId, email: viewer.email, role: 'Owner', createdAt: new Date().toISOString() }) }));
+    const live = await depositOn(company.id, 'live-order', '2026-06-03');
+    const liveBefore = await companyItems(company.id);
+    const asProduction = await viewer.browser.call('POST', `/companies/${company.id}/deposits/${live.id}/simulate-payment`, { body: { amount: '1' } });
+    expect(asProduction.status).toBe(403);
+    expect(asProduction.body.error.message).toMatch(/sandbox/);
+    expect(await companyItems(company.id)).toEqual(liveBefore);
+  });
+});
+
+/** A deposit id made at `at` (the ULID's time part), unique by `i`. */
+const ulidAt = (at: Date, i: number): string => `dep_${encodeTime(at.getTime(), 10)}${String(i).padStart(16, '0')}`;
