@@ -69,7 +69,7 @@ export function whenSignedOut(callback: () => void): void {
   onSignedOut = callback;
 }
 
-async function send<T>(method: string, path: string, body?: unknown, retried = false): Promise<{ data: T; pagination?: { nextCursor: string | null } }> {
+export async function send<T>(method: string, path: string, body?: unknown, retried = false): Promise<{ data: T; pagination?: { nextCursor: string | null } }> {
   const response = await fetch(BASE + path, {
     method,
     credentials: 'same-origin',

@@ -8,6 +8,7 @@ import { OverviewPage } from './pages/overview.tsx';
 import { IntegrationsPage } from './pages/integrations.tsx';
 import { AuditLogPage } from './pages/audit-log.tsx';
 import { ComingPage } from './pages/coming.tsx';
+import { ActivityPage } from './pages/activity/activity.tsx';
 
 const NAVIGATION = [
   { route: '/', label: 'Overview' },
@@ -60,7 +61,8 @@ function App() {
     setMe(null);
     navigate('/sign-in', true);
   };
-  const current = NAVIGATION.find((item) => item.route === route) ?? NAVIGATION[0];
+  // A page's own sub-paths (an Activity tab, a record's detail) keep its navigation link current.
+  const current = NAVIGATION.find((item) => item.route === route || (item.route !== '/' && route.startsWith(`${item.route}/`))) ?? NAVIGATION[0];
   return (
     <>
       <a class="skip" href="#main">
@@ -93,7 +95,8 @@ function App() {
           {current.route === '/' && <OverviewPage companyId={company.id} />}
           {current.route === '/integrations' && <IntegrationsPage companyId={company.id} role={company.role} />}
           {current.route === '/audit-log' && <AuditLogPage companyId={company.id} />}
-          {(current.route === '/activity' || current.route === '/webhooks' || current.route === '/team') && <ComingPage title={current.label} />}
+          {current.route === '/activity' && <ActivityPage companyId={company.id} role={company.role} environment={company.environment} route={route} />}
+          {(current.route === '/webhooks' || current.route === '/team') && <ComingPage title={current.label} />}
         </main>
       </div>
     </>

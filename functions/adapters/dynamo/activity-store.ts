@@ -1,50 +1,25 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
-import type { ActivityKind, ActivityPage, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery, StoredEvent } from '#domain/activity';
+import type { ActivityKind, ActivityPage, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery } from '#domain/activity';
 import { ID_KIND } from '#domain/activity';
 import { validationFailed } from '#domain/errors';
 import { ID_PREFIXES, isId } from '#domain/ids';
-import { toBigInt } from './client.ts';
 import { conversionItem } from './conversion-store.ts';
 import { depositItem } from './deposit-store.ts';
+import { eventItem } from './items/event.ts';
+import { webhookDeliveryItem } from './items/webhook-delivery.ts';
 import { keys } from './keys.ts';
 import { itemsUnder } from './queries.ts';
 import { withdrawalItem } from './withdrawal-store.ts';
 
 type Item = Record<string, unknown>;
 
-const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(toBigInt(value)));
-
-// Events and deliveries have no record owner here yet (the webhook store reads only what the
-// dispatcher and sender need); these read what the dashboard shows of them.
-const storedEvent = (item: Item): StoredEvent => ({
-  id: item.id as string,
-  type: item.eventType as string,
-  createdAt: item.createdAt as string,
-  payload: item.payload as string,
-  dispatchedAt: (item.dispatchedAt as string | undefined) ?? null,
-});
-
-const eventDelivery = (item: Item): EventDelivery => ({
-  webhookId: item.webhookId as string,
-  status: item.status as string,
-  attempts: ((item.attempts as Item[] | undefined) ?? []).map((attempt) => ({
-    round: Number(toBigInt(attempt.round)),
-    attempt: Number(toBigInt(attempt.attempt)),
-    at: attempt.at as string,
-    url: attempt.url as string,
-    statusCode: numberOrNull(attempt.statusCode),
-    durationMs: Number(toBigInt(attempt.durationMs)),
-    error: (attempt.error as string | null | undefined) ?? null,
-  })),
-});
-
 /** Each list's records: their sort-key prefix in the company's partition, and their reader. */
 const LISTS: Record<ActivityKind, { skPrefix: string; read: (item: Item) => ActivityRecord; filterAttribute: string }> = {
   deposits: { skPrefix: keys.depositsOf('').skPrefix, read: (item) => ({ kind: 'deposits', record: depositItem.fromItem(item) }), filterAttribute: 'status' },
   withdrawals: { skPrefix: keys.withdrawalsOf('').skPrefix, read: (item) => ({ kind: 'withdrawals', record: withdrawalItem.fromItem(item) }), filterAttribute: 'status' },
   conversions: { skPrefix: keys.conversionsOf('').skPrefix, read: (item) => ({ kind: 'conversions', record: conversionItem.fromItem(item) }), filterAttribute: 'status' },
-  events: { skPrefix: keys.eventsOf('').skPrefix, read: (item) => ({ kind: 'events', record: storedEvent(item) }), filterAttribute: 'eventType' },
+  events: { skPrefix: eventItem.ofCompany('').skPrefix, read: (item) => ({ kind: 'events', record: eventItem.shownFromItem(item) }), filterAttribute: 'eventType' },
 };
 
 /** Items a filtered page may read before it answers with what it found and a cursor to go on:
@@ -114,7 +89,7 @@ export class DynamoActivityStore implements ActivityStore {
   }
 
   async deliveriesOfEvent(companyId: string, eventId: string): Promise<EventDelivery[]> {
-    return (await itemsUnder(this.db, this.tableName, keys.deliveriesOfEvent(companyId, eventId))).map(eventDelivery);
+    return (await itemsUnder(this.db, this.tableName, webhookDeliveryItem.ofEvent(companyId, eventId))).map(webhookDeliveryItem.attemptsFromItem);
   }
 }
 

@@ -1,4 +1,5 @@
 import { encodeTime } from 'ulid';
+import type { StoredEvent } from '#domain/activity';
 import type { DomainEvent } from '#domain/events';
 import type { DispatchableEvent } from '#domain/webhook-delivery';
 import { toBigInt } from '../client.ts';
@@ -54,6 +55,15 @@ export const eventItem = {
     id: item.id as string,
     type: item.eventType as string,
     payload: item.payload as string,
+  }),
+
+  /** What the dashboard's Activity shows: the body as delivered, and when it was handed on. */
+  shownFromItem: (item: Item): StoredEvent => ({
+    id: item.id as string,
+    type: item.eventType as string,
+    createdAt: item.createdAt as string,
+    payload: item.payload as string,
+    dispatchedAt: (item.dispatchedAt as string | undefined) ?? null,
   }),
 
   isOne: (item: Item | undefined): boolean => item?.type === eventItem.type,

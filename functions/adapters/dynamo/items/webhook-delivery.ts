@@ -69,4 +69,19 @@ export const webhookDeliveryItem = {
     status: item.status as DeliveryStatus,
     round: Number(toBigInt(item.round ?? 0)),
   }),
+
+  /** The delivery with every attempt, for people (the dashboard's event detail). */
+  attemptsFromItem: (item: Item): { webhookId: string; status: DeliveryStatus; attempts: AttemptRecord[] } => ({
+    webhookId: item.webhookId as string,
+    status: item.status as DeliveryStatus,
+    attempts: ((item.attempts as Item[] | undefined) ?? []).map((attempt) => ({
+      round: Number(toBigInt(attempt.round)),
+      attempt: Number(toBigInt(attempt.attempt)),
+      at: attempt.at as string,
+      url: attempt.url as string,
+      statusCode: attempt.statusCode === null || attempt.statusCode === undefined ? null : Number(toBigInt(attempt.statusCode)),
+      durationMs: Number(toBigInt(attempt.durationMs)),
+      error: (attempt.error as string | null | undefined) ?? null,
+    })),
+  }),
 };

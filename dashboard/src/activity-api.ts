@@ -1,0 +1,63 @@
+import { ApiCallError, send } from './api.ts';
+
+/** Activity's part of the dashboard API (docs/dashboard-api.md, Activity). */
+export const ACTIVITY_TABS = [
+  { kind: 'deposits', label: 'Deposits', statusLabel: 'Status', statuses: ['awaiting_payment', 'confirming', 'completed', 'expired'] },
+  { kind: 'withdrawals', label: 'Withdrawals', statusLabel: 'Status', statuses: ['pending', 'processing', 'completed', 'failed'] },
+  { kind: 'conversions', label: 'Conversions', statusLabel: 'Status', statuses: ['completed'] },
+  {
+    kind: 'events',
+    label: 'Events',
+    statusLabel: 'Type',
+    statuses: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
+  },
+] as const;
+
+export type ActivityKind = (typeof ACTIVITY_TABS)[number]['kind'];
+
+export interface ActivityFilter {
+  status: string;
+  from: string;
+  to: string;
+  q: string;
+}
+
+/** Any record of a list: each tab reads the fields it shows. */
+export type ActivityRow = Record<string, unknown> & { id: string; createdAt: string };
+
+export interface Delivery {
+  webhookId: string;
+  status: string;
+  attempts: { round: number; attempt: number; at: string; url: string; statusCode: number | null; durationMs: number; error: string | null }[];
+}
+
+const BASE = '/dashboard/api';
+
+function queryString(filter: ActivityFilter, extra: Record<string, string | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...filter, ...extra })) if (value) params.set(name, name === 'q' ? value.trim() : value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const activityApi = {
+  list: (companyId: string, kind: ActivityKind, filter: ActivityFilter, cursor?: string) =>
+    send<ActivityRow[]>('GET', `/companies/${companyId}/activity/${kind}${queryString(filter, { cursor, limit: '25' })}`),
+  detail: (companyId: string, kind: ActivityKind, id: string) => send<ActivityRow & { deliveries?: Delivery[] }>('GET', `/companies/${companyId}/activity/${kind}/${encodeURIComponent(id)}`),
+  simulatePayment: (companyId: string, depositId: string, amount: string) =>
+    send<{ txHash: string }>('POST', `/companies/${companyId}/deposits/${encodeURIComponent(depositId)}/simulate-payment`, { amount }),
+
+  /** The whole export, chunk after chunk (each at most 1,000 rows, chained by X-Next-Cursor), as
+   * one file for the browser to save. */
+  async exportCsv(companyId: string, kind: ActivityKind, filter: ActivityFilter): Promise<Blob> {
+    const parts: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const response = await fetch(`${BASE}/companies/${companyId}/activity-export/${kind}${queryString(filter, { cursor })}`, { credentials: 'same-origin' });
+      if (!response.ok) throw new ApiCallError({ status: response.status, code: 'EXPORT_FAILED', message: 'The export failed. Try again.', details: null });
+      parts.push(await response.text());
+      cursor = response.headers.get('X-Next-Cursor') ?? undefined;
+    } while (cursor);
+    return new Blob(parts, { type: 'text/csv' });
+  },
+};

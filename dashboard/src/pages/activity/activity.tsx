@@ -1,0 +1,234 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Environment, Role } from '../../api.ts';
+import { ACTIVITY_TABS, activityApi, type ActivityFilter, type ActivityKind, type ActivityRow } from '../../activity-api.ts';
+import { navigate } from '../../router.ts';
+import { ErrorMessage, formatTime, Link, useTitle } from '../../ui.tsx';
+import { ActivityDetail } from './detail.tsx';
+
+const EMPTY_FILTER: ActivityFilter = { status: '', from: '', to: '', q: '' };
+
+/** `/activity`, `/activity/<kind>` or `/activity/<kind>/<id>`. */
+function parseRoute(route: string): { kind: ActivityKind; id: string | null } {
+  const [, , kind, id] = route.split('/');
+  const tab = ACTIVITY_TABS.find((t) => t.kind === kind) ?? ACTIVITY_TABS[0];
+  return { kind: tab.kind, id: id ? decodeURIComponent(id) : null };
+}
+
+export function ActivityPage(props: { companyId: string; role: Role; environment: Environment; route: string }) {
+  const { kind, id } = parseRoute(props.route);
+  if (id) return <ActivityDetail companyId={props.companyId} kind={kind} id={id} role={props.role} environment={props.environment} />;
+  return <ActivityList key={kind} companyId={props.companyId} kind={kind} />;
+}
+
+/** Set when the keyboard changed the tab: the new tab list, mounted with its panel, takes focus. */
+let focusSelectedTab = false;
+
+/** The tabs (WAI-ARIA tabs pattern: arrow keys, Home and End move between them and select). */
+function ActivityTabs(props: { kind: ActivityKind }) {
+  const selected = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusSelectedTab) selected.current?.focus();
+    focusSelectedTab = false;
+  }, []);
+  const select = (index: number, byKeyboard = false) => {
+    const tab = ACTIVITY_TABS[(index + ACTIVITY_TABS.length) % ACTIVITY_TABS.length]!;
+    focusSelectedTab = byKeyboard;
+    navigate(`/activity/${tab.kind}`);
+  };
+  const current = ACTIVITY_TABS.findIndex((t) => t.kind === props.kind);
+  const onKeyDown = (event: KeyboardEvent) => {
+    const moves: Record<string, number> = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: ACTIVITY_TABS.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    select(moves[event.key]!, true);
+  };
+  return (
+    <div role="tablist" aria-label="Activity" class="tabs" onKeyDown={onKeyDown}>
+      {ACTIVITY_TABS.map((tab, index) => (
+        <button
+          key={tab.kind}
+          ref={tab.kind === props.kind ? selected : undefined}
+          type="button"
+          role="tab"
+          id={`tab-${tab.kind}`}
+          aria-selected={tab.kind === props.kind}
+          aria-controls={`panel-${tab.kind}`}
+          tabIndex={tab.kind === props.kind ? 0 : -1}
+          onClick={() => select(index)}
+        >
+          {tab.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function ActivityList(props: { companyId: string; kind: ActivityKind }) {
+  const tab = ACTIVITY_TABS.find((t) => t.kind === props.kind)!;
+  useTitle(`Activity · ${tab.label}`);
+  const [draft, setDraft] = useState<ActivityFilter>(EMPTY_FILTER);
+  const [filter, setFilter] = useState<ActivityFilter>(EMPTY_FILTER);
+  const [rows, setRows] = useState<ActivityRow[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const load = async (applied: ActivityFilter, after?: string) => {
+    setError(null);
+    try {
+      const page = await activityApi.list(props.companyId, props.kind, applied, after);
+      setRows((previous) => [...(after ? (previous ?? []) : []), ...page.data]);
+      setCursor(page.pagination?.nextCursor ?? null);
+    } catch (caught) {
+      setError(caught);
+      setRows([]);
+    }
+  };
+  useEffect(() => {
+    void load(filter);
+  }, [props.companyId, props.kind, filter]);
+
+  const apply = (event: Event) => {
+    event.preventDefault();
+    setRows(null);
+    setFilter({ ...draft });
+  };
+  const clear = () => {
+    setDraft(EMPTY_FILTER);
+    setRows(null);
+    setFilter(EMPTY_FILTER);
+  };
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const file = await activityApi.exportCsv(props.companyId, props.kind, filter);
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(file);
+      link.download = `cambio-${props.kind}-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setExporting(false);
+    }
+  };
+  const field = (name: keyof ActivityFilter) => ({
+    value: draft[name],
+    onInput: (e: Event) => setDraft({ ...draft, [name]: (e.target as HTMLInputElement).value }),
+  });
+
+  return (
+    <section aria-labelledby="page-title">
+      <div class="section-head">
+        <h1 id="page-title">Activity</h1>
+        <button type="button" class="secondary" onClick={exportCsv} disabled={exporting}>
+          Export CSV
+        </button>
+      </div>
+      <ActivityTabs kind={props.kind} />
+      <div role="tabpanel" id={`panel-${props.kind}`} aria-labelledby={`tab-${props.kind}`}>
+        <form class="filters" onSubmit={apply} aria-label={`Filter ${tab.label.toLowerCase()}`}>
+          <div>
+            <label for="filter-q">Search</label>
+            <input id="filter-q" type="search" placeholder={props.kind === 'deposits' || props.kind === 'withdrawals' ? 'Id or reference' : 'Id'} {...field('q')} />
+          </div>
+          <div>
+            <label for="filter-status">{tab.statusLabel}</label>
+            <select id="filter-status" {...field('status')} onChange={(e) => setDraft({ ...draft, status: (e.target as HTMLSelectElement).value })}>
+              <option value="">Any</option>
+              {tab.statuses.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="filter-from">From</label>
+            <input id="filter-from" type="date" {...field('from')} />
+          </div>
+          <div>
+            <label for="filter-to">To</label>
+            <input id="filter-to" type="date" {...field('to')} />
+          </div>
+          <div class="filter-buttons">
+            <button type="submit">Apply</button>
+            <button type="button" class="secondary" onClick={clear}>
+              Clear
+            </button>
+          </div>
+        </form>
+        <ErrorMessage error={error} />
+        {rows === null ? <p class="loading">Loading…</p> : <ActivityTable kind={props.kind} rows={rows} label={tab.label} />}
+        {cursor && (
+          <button type="button" class="secondary" onClick={() => load(filter, cursor)}>
+            Load more
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+const COLUMNS: Record<ActivityKind, { title: string; value: (row: ActivityRow) => string; num?: boolean }[]> = {
+  deposits: [
+    { title: 'Reference', value: (r) => String(r.reference) },
+    { title: 'Status', value: (r) => String(r.status) },
+    { title: 'Amount (USDT)', value: (r) => String(r.amount ?? 'Any'), num: true },
+    { title: 'Received (USDT)', value: (r) => String(r.receivedAmount), num: true },
+  ],
+  withdrawals: [
+    { title: 'Reference', value: (r) => String(r.reference) },
+    { title: 'Status', value: (r) => String(r.status) },
+    { title: 'Amount (USDT)', value: (r) => String(r.amount), num: true },
+    { title: 'Fee (USDT)', value: (r) => String(r.fee), num: true },
+  ],
+  conversions: [
+    { title: 'Reference', value: (r) => String(r.reference ?? '—') },
+    { title: 'Status', value: (r) => String(r.status) },
+    { title: 'USDT', value: (r) => String(r.sourceAmount), num: true },
+    { title: 'BRL', value: (r) => String(r.settlementAmount), num: true },
+  ],
+  events: [
+    { title: 'Type', value: (r) => String(r.type) },
+    { title: 'Delivered', value: (r) => (r.dispatchedAt ? formatTime(String(r.dispatchedAt)) : 'Not yet') },
+  ],
+};
+
+function ActivityTable(props: { kind: ActivityKind; rows: ActivityRow[]; label: string }) {
+  if (props.rows.length === 0) return <p class="muted">Nothing matches.</p>;
+  return (
+    <table>
+      <caption class="visually-hidden">{props.label}, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Id</th>
+          {COLUMNS[props.kind].map((column) => (
+            <th key={column.title} scope="col" class={column.num ? 'num' : undefined}>
+              {column.title}
+            </th>
+          ))}
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row) => (
+          <tr key={row.id}>
+            <td>
+              <Link to={`/activity/${props.kind}/${row.id}`}>
+                <code>{row.id}</code>
+              </Link>
+            </td>
+            {COLUMNS[props.kind].map((column) => (
+              <td key={column.title} class={column.num ? 'num' : undefined}>
+                {column.value(row)}
+              </td>
+            ))}
+            <td>{formatTime(row.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

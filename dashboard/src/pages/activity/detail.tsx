@@ -1,0 +1,207 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Environment, Role } from '../../api.ts';
+import { ACTIVITY_TABS, activityApi, type ActivityKind, type ActivityRow, type Delivery } from '../../activity-api.ts';
+import { ErrorMessage, formatTime, Link, useTitle } from '../../ui.tsx';
+
+type Detail = ActivityRow & { deliveries?: Delivery[] };
+
+/** While a deposit may still change on its own (after a payment), its page asks again this often. */
+const POLL_MS = 1_000;
+const SETTLED = new Set(['completed', 'expired']);
+
+const FIELDS: Record<ActivityKind, [string, string][]> = {
+  deposits: [['Reference', 'reference'], ['Status', 'status'], ['Address', 'address'], ['Amount (USDT)', 'amount'], ['Received (USDT)', 'receivedAmount'], ['Credited (USDT)', 'creditedAmount'], ['Confirmations', 'confirmations'], ['Created', 'createdAt'], ['Expires', 'expiresAt']],
+  withdrawals: [['Reference', 'reference'], ['Status', 'status'], ['Address', 'address'], ['Amount (USDT)', 'amount'], ['Fee (USDT)', 'fee'], ['Transaction', 'txHash'], ['Failure reason', 'failureReason'], ['Created', 'createdAt'], ['Completed', 'completedAt']],
+  conversions: [['Reference', 'reference'], ['Status', 'status'], ['Quote', 'quoteId'], ['USDT', 'sourceAmount'], ['BRL', 'settlementAmount'], ['Rate (BRL per USDT)', 'rate'], ['Created', 'createdAt']],
+  events: [['Type', 'type'], ['Created', 'createdAt'], ['Handed to webhooks', 'dispatchedAt']],
+};
+
+function shown(name: string, value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (name.endsWith('At')) return formatTime(String(value));
+  return String(value);
+}
+
+export function ActivityDetail(props: { companyId: string; kind: ActivityKind; id: string; role: Role; environment: Environment }) {
+  const tab = ACTIVITY_TABS.find((t) => t.kind === props.kind)!;
+  const noun = tab.label.slice(0, -1);
+  useTitle(`${noun} ${props.id}`);
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [watching, setWatching] = useState(false);
+
+  const load = async () => {
+    try {
+      const { data } = await activityApi.detail(props.companyId, props.kind, props.id);
+      setDetail(data);
+      if (SETTLED.has(String(data.status))) setWatching(false);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [props.companyId, props.kind, props.id]);
+  // A deposit being paid changes without anyone reloading: confirming, then completed.
+  const moving = watching || (props.kind === 'deposits' && detail?.status === 'confirming');
+  useEffect(() => {
+    if (!moving) return;
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [moving]);
+
+  const simulator = props.kind === 'deposits' && props.environment === 'sandbox' && props.role !== 'Viewer' && detail && !SETTLED.has(String(detail.status));
+  return (
+    <section aria-labelledby="page-title">
+      <p>
+        <Link to={`/activity/${props.kind}`}>Back to {tab.label}</Link>
+      </p>
+      <h1 id="page-title">
+        {noun} <code>{props.id}</code>
+      </h1>
+      <ErrorMessage error={error} />
+      {detail === null ? (
+        !error && <p class="loading">Loading…</p>
+      ) : (
+        <>
+          <dl class="facts">
+            {FIELDS[props.kind].map(([label, name]) => (
+              <div key={name}>
+                <dt>{label}</dt>
+                <dd>{name === 'status' ? <span aria-live="polite" class={`status ${String(detail.status)}`}>{String(detail.status)}</span> : shown(name, detail[name])}</dd>
+              </div>
+            ))}
+          </dl>
+          {props.kind === 'deposits' && <Transfers detail={detail} />}
+          {simulator && <SimulatePayment companyId={props.companyId} depositId={props.id} onPaid={() => setWatching(true)} />}
+          {props.kind === 'events' && <EventBody detail={detail} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Transfers(props: { detail: Detail }) {
+  const transfers = (props.detail.transactions ?? []) as { txHash: string; amount: string; blockNumber: number; confirmations: number; status: string }[];
+  return (
+    <>
+      <h2>Transfers</h2>
+      {transfers.length === 0 ? (
+        <p class="muted">No transfer to this address yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Transaction</th>
+              <th scope="col" class="num">Amount (USDT)</th>
+              <th scope="col" class="num">Block</th>
+              <th scope="col" class="num">Confirmations</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {transfers.map((tx) => (
+              <tr key={tx.txHash}>
+                <td>
+                  <code>{tx.txHash}</code>
+                </td>
+                <td class="num">{tx.amount}</td>
+                <td class="num">{tx.blockNumber}</td>
+                <td class="num">
+                  {tx.confirmations} of {String(props.detail.requiredConfirmations)}
+                </td>
+                <td>{tx.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+/** Sandbox only, and not for Viewers (the API refuses both whatever the page shows). */
+function SimulatePayment(props: { companyId: string; depositId: string; onPaid: () => void }) {
+  const [amount, setAmount] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [paid, setPaid] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const pay = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await activityApi.simulatePayment(props.companyId, props.depositId, amount.trim());
+      setPaid(data.txHash);
+      props.onPaid();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="simulator" onSubmit={pay} aria-labelledby="simulate-title">
+      <h2 id="simulate-title">Simulate payment</h2>
+      <p class="hint">Sends USDT to this deposit's address on the sandbox chain, as a customer's wallet would.</p>
+      <label for="simulate-amount">Amount</label>
+      <input id="simulate-amount" inputMode="decimal" autoComplete="off" required value={amount} onInput={(e) => setAmount((e.target as HTMLInputElement).value)} />
+      <div class="buttons">
+        <button type="submit" disabled={busy}>
+          Pay
+        </button>
+      </div>
+      <ErrorMessage error={error} />
+      {paid && (
+        <p role="status">
+          Sent on the sandbox chain: transaction <code>{paid}</code>. This page follows the deposit as it confirms.
+        </p>
+      )}
+    </form>
+  );
+}
+
+function EventBody(props: { detail: Detail }) {
+  const deliveries = props.detail.deliveries ?? [];
+  return (
+    <>
+      <h2>Payload</h2>
+      <pre class="payload" tabIndex={0} aria-label="Event payload">
+        {JSON.stringify(props.detail.payload, null, 2)}
+      </pre>
+      <h2>Deliveries</h2>
+      {deliveries.length === 0 ? (
+        <p class="muted">No webhook was subscribed to this event.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Webhook</th>
+              <th scope="col">Result</th>
+              <th scope="col">Attempts</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((delivery) => (
+              <tr key={delivery.webhookId}>
+                <td>
+                  <code>{delivery.webhookId}</code>
+                </td>
+                <td>{delivery.status}</td>
+                <td>
+                  <ol class="attempts">
+                    {delivery.attempts.map((a) => (
+                      <li key={`${a.round}-${a.attempt}`}>
+                        {formatTime(a.at)}: {a.statusCode === null ? (a.error ?? 'no answer') : `HTTP ${a.statusCode}`} in {a.durationMs} ms
+                      </li>
+                    ))}
+                  </ol>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

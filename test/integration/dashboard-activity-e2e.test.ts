@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { membershipItem } from '#adapters/dynamo/dashboard-store';
+import { depositItem, DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { createDeposit, type Deposit } from '#domain/deposits';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
+import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+
+/**
+ * Activity and the sandbox simulator as a person uses them, in headless Chromium through the
+ * visible names of ../shared/dashboard.md, against the local runtime with its chain jobs on
+ * (sandbox blocks of 50 ms): a deposit found by reference, paid with `Simulate payment`, seen
+ * `confirming` then `completed` without a reload; `Export CSV` holding it; filters narrowing the
+ * list; a Viewer without the simulator, whom the API refuses too. axe-core on every view.
+ */
+let chromium: DashboardChromium;
+let page: Page;
+let db: ReturnType<typeof createDocumentClient>;
+
+beforeAll(async () => {
+  chromium = await startDashboardChromium({ environment: { SANDBOX_BLOCK_INTERVAL_MS: '50' }, pollIntervalMs: 100 });
+  page = chromium.page;
+  db = createDocumentClient(chromium.runtime.dynamoEndpoint);
+});
+
+afterAll(async () => {
+  db?.destroy();
+  await chromium?.stop();
+});
+
+const SETTINGS = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
+
+/** A deposit as POST /v1/deposits makes it, in `status` (as the chain jobs would leave it). */
+async function deposit(companyId: string, reference: string, status: Deposit['status'] = 'awaiting_payment'): Promise<Deposit> {
+  const made = await createDeposit(new DynamoDepositStore(db, chromium.runtime.tableName), SETTINGS, companyId, { reference });
+  if (status !== 'awaiting_payment') await db.send(new PutCommand({ TableName: chromium.runtime.tableName, Item: depositItem.toItem({ ...made, status }) }));
+  return { ...made, status };
+}
+
+const rowsText = () => page.getByRole('tabpanel').getByRole('table').innerText();
+
+describe('Activity in headless Chromium', () => {
+  const email = uniqueEmail('activity');
+  let companyId: string;
+  let paid: Deposit;
+
+  it('shows the Deposits tab of a new company, newest first, in accessible tabs', async () => {
+    await page.goto(`${chromium.origin}/dashboard/sign-up`);
+    await page.getByLabel('Company name').fill('Activity Payments');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: /Activity Payments/ }).waitFor();
+    companyId = (await page.evaluate(`fetch('/dashboard/api/me').then((r) => r.json())`) as { data: { companies: { id: string }[] } }).data.companies[0]!.id;
+    await deposit(companyId, 'invoice-1001', 'expired');
+    await deposit(companyId, 'invoice-1002', 'completed');
+    paid = await deposit(companyId, 'invoice-1003');
+
+    await navLink(page, 'Activity').click();
+    const tabs = page.getByRole('tablist', { name: 'Activity' });
+    for (const name of ['Deposits', 'Withdrawals', 'Conversions', 'Events']) expect(await tabs.getByRole('tab', { name }).count()).toBe(1);
+    expect(await tabs.getByRole('tab', { name: 'Deposits' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(rowsText).toContain('invoice-1003');
+    expect(await rowsText()).toMatch(/invoice-1003[\s\S]*invoice-1002[\s\S]*invoice-1001/);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'activity-deposits');
+
+    // The keyboard moves between tabs (arrow keys), as the tabs pattern says.
+    await tabs.getByRole('tab', { name: 'Deposits' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tabs.getByRole('tab', { name: 'Withdrawals' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Withdrawals');
+    await page.getByRole('tabpanel').getByText('Nothing matches.').waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => tabs.getByRole('tab', { name: 'Deposits' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('narrows the list with the status and date filters', async () => {
+    await expect.poll(rowsText).toContain('invoice-1001');
+    await page.getByLabel('Status').selectOption('expired');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(rowsText).not.toContain('invoice-1003');
+    expect(await rowsText()).toContain('invoice-1001');
+    expect(await rowsText()).not.toContain('invoice-1002');
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(rowsText).toContain('invoice-1003');
+    await page.getByLabel('To').fill('2020-01-01');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('tabpanel').getByText('Nothing matches.').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+  });
+
+  it('finds a deposit by reference, pays it with Simulate payment and sees it confirming, then completed, live', async () => {
+    await page.getByLabel('Search').fill('invoice-1003');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(rowsText).not.toContain('invoice-1002');
+    expect(await rowsText()).toContain('invoice-1003');
+    await page.getByRole('link', { name: paid.id }).click();
+
+    await page.getByRole('heading', { name: new RegExp(`Deposit ${paid.id}`) }).waitFor();
+    await page.getByRole('heading', { name: 'Simulate payment' }).waitFor();
+    expect(await page.getByRole('main').innerText()).toContain('awaiting_payment');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByLabel('Amount').fill('25');
+    await page.getByRole('button', { name: 'Pay' }).click();
+
+    // No reload: the page follows the deposit by itself.
+    const status = page.locator('.facts .status');
+    const seen = new Set<string>();
+    await expect
+      .poll(async () => (seen.add(await status.innerText()), [...seen].join(' ')), { timeout: 30_000, interval: 100 })
+      .toMatch(/confirming.*completed/);
+    expect(await page.getByRole('main').innerText()).toMatch(/25\.000000/);
+    expect(await page.getByRole('table').innerText()).toMatch(/\d+ of 19/);
+    // Paid in full: the simulator is gone.
+    expect(await page.getByRole('heading', { name: 'Simulate payment' }).count()).toBe(0);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'activity-deposit-detail');
+    expect(chromium.offMachine).toEqual([]);
+  }, 60_000);
+
+  it('exports what the filter shows as a CSV file that holds the paid deposit', async () => {
+    await page.getByRole('link', { name: 'Back to Deposits' }).click();
+    await page.getByLabel('Status').selectOption('completed');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(rowsText).not.toContain('invoice-1001');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\n');
+    expect(csv[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt');
+    expect(csv).toHaveLength(3);
+    expect(csv.find((line) => line.startsWith(paid.id))).toMatch(new RegExp(`^${paid.id},invoice-1003,completed,,25\\.000000,25\\.000000,${paid.address},\\d+,`));
+    expect(csv.join('\n')).toContain('invoice-1002');
+    expect(csv.join('\n')).not.toContain('invoice-1001');
+  });
+
+  it('shows the deposit’s events with their payload', async () => {
+    await page.getByRole('tab', { name: 'Events' }).click();
+    await expect.poll(rowsText).toContain('deposit.completed');
+    expect(await rowsText()).toContain('deposit.confirming');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'activity-events');
+    await page.getByRole('tabpanel').getByRole('row', { name: /deposit\.completed/ }).getByRole('link').click();
+    await page.getByRole('heading', { name: 'Payload' }).waitFor();
+    expect(await page.getByLabel('Event payload').innerText()).toContain(paid.id);
+    expect(await page.getByRole('main').innerText()).toContain('No webhook was subscribed to this event.');
+    expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it('gives a Viewer no Simulate payment, and the API refuses the Viewer', async () => {
+    const viewer = await signedUpOwner(chromium.runtime, 'Viewer Home');
+    const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId as string;
+    await db.send(new PutCommand({ TableName: chromium.runtime.tableName, Item: membershipItem.toItem({ companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }));
+    const open = await deposit(companyId, 'invoice-1004');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').fill(viewer.email);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /Activity Payments/ }).waitFor();
+    await page.goto(`${chromium.origin}/dashboard/activity/deposits/${open.id}`);
+    await page.getByRole('heading', { name: new RegExp(`Deposit ${open.id}`) }).waitFor();
+    await expect.poll(() => page.getByRole('main').innerText()).toContain('invoice-1004');
+    expect(await page.getByRole('heading', { name: 'Simulate payment' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Pay' }).count()).toBe(0);
+
+    // The page's own session, without the page's button: the dashboard API says no.
+    const refused = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/deposits/${open.id}/simulate-payment', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': document.cookie.split('cambio_csrf=')[1] },
+      body: JSON.stringify({ amount: '5' }),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }))`)) as { status: number; body: { error: { code: string } } };
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+  });
+});
