@@ -13,7 +13,7 @@ import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboar
 /**
  * Activity and the sandbox simulator as a person uses them, in headless Chromium through the
  * visible names of ../shared/dashboard.md, against the local runtime with its chain jobs on
- * (sandbox blocks of 50 ms): a deposit found by reference, paid with `Simulate payment`, seen
+ * (sandbox blocks of 150 ms: 19 confirmations take ~3 s, so the page's 1 s polling sees `confirming`): a deposit found by reference, paid with `Simulate payment`, seen
  * `confirming` then `completed` without a reload; `Export CSV` holding it; filters narrowing the
  * list; a Viewer without the simulator, whom the API refuses too. axe-core on every view.
  */
@@ -22,7 +22,7 @@ let page: Page;
 let db: ReturnType<typeof createDocumentClient>;
 
 beforeAll(async () => {
-  chromium = await startDashboardChromium({ environment: { SANDBOX_BLOCK_INTERVAL_MS: '50' }, pollIntervalMs: 100 });
+  chromium = await startDashboardChromium({ environment: { SANDBOX_BLOCK_INTERVAL_MS: '150' }, pollIntervalMs: 100 });
   page = chromium.page;
   db = createDocumentClient(chromium.runtime.dynamoEndpoint);
 });
