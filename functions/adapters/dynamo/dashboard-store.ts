@@ -35,6 +35,7 @@ export const membershipItem = {
 export const invitationItem = {
   toItem: (invitation: Invitation): Item => ({
     ...keys.invitation(invitation.tokenHash),
+    ...keys.invitationByCompany(invitation.companyId, invitation.tokenHash),
     type: ENTITY.invitation,
     ...invitation,
     // DynamoDB removes a lapsed invitation by itself; the expiry check does not wait for it.
