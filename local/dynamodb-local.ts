@@ -56,8 +56,9 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
   const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
   if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
   // -sharedDb: one database whatever the credentials and region, so every local tool sees the same data.
-  const child: ChildProcess = spawn('java', ['-jar', jarPath(), ...storage, '-sharedDb', '-disableTelemetry', '-port', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const javaArgs = ['-jar', jarPath(), ...storage, '-sharedDb', '-disableTelemetry', '-port', String(port)];
+  const child: ChildProcess = spawn('sh', ['-c', STOP_WITH_PARENT, 'dynamodb-local', ...javaArgs], {
+    stdio: ['pipe', 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -66,7 +67,7 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
 
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
+    child.stdin?.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
@@ -90,6 +91,24 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
   client.destroy();
   return { endpoint, port, stop };
 }
+
+/**
+ * DynamoDB Local under a watchdog shell, so it dies with the process that started it, however
+ * that process ends. A SIGKILLed `npm start` (or test runner) runs no cleanup, and a Java child
+ * left behind would keep its port and the -dbPath files of the next start. The shell holds the
+ * read end of a pipe whose write end only we hold: when we exit, for any reason, the kernel closes
+ * it, `read` returns, and the shell stops Java. stop() closes the pipe the same way. Java's own
+ * stdin is /dev/null; the shell's exit status is Java's.
+ */
+const STOP_WITH_PARENT = [
+  'exec 3<&0',
+  'java "$@" </dev/null & java_pid=$!',
+  '(read _ <&3; kill "$java_pid" 2>/dev/null) & watchdog_pid=$!',
+  'exec 3<&-',
+  'wait "$java_pid"; status=$?',
+  'kill "$watchdog_pid" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
 
 export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });

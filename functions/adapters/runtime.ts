@@ -5,6 +5,7 @@ import { DynamoConversionStore } from './dynamo/conversion-store.ts';
 import { DynamoTeamStore } from './dynamo/team-store.ts';
 import { DynamoDepositStore } from './dynamo/deposit-store.ts';
 import { DynamoIdempotencyStore } from './dynamo/idempotency-store.ts';
+import { DynamoSignOuts } from './dynamo/sign-out-store.ts';
 import { DynamoWithdrawalStore } from './dynamo/withdrawal-store.ts';
 import { optionalEnv, requireEnv } from './env.ts';
 
@@ -26,4 +27,9 @@ export function dynamoFromEnv() {
     dashboard: new DynamoDashboardStore(db, tableName),
     team: new DynamoTeamStore(db, tableName),
   };
+}
+
+/** The sign-out records alone, for the session authorizer, which needs nothing else of the table. */
+export function signOutsFromEnv(): DynamoSignOuts {
+  return new DynamoSignOuts(createDocumentClient(optionalEnv('DYNAMODB_ENDPOINT')), requireEnv('TABLE_NAME'));
 }
