@@ -105,12 +105,16 @@ describe('Team in headless Chromium', () => {
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(await page.getByRole('button', { name: 'Create API key' }).count()).toBe(0);
     // The same request the page would send, with the session and CSRF cookies it holds.
-    const status = await page.evaluate(async (companyId) => {
-      const csrf = document.cookie.split('; ').find((c) => c.startsWith('cambio_csrf='))!.slice('cambio_csrf='.length);
-      const response = await fetch(`/dashboard/api/companies/${companyId}/api-keys`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: '{"name":"Sneaky"}' });
-      return response.status;
-    }, owner.companyId);
-    expect(status).toBe(403);
+    const csrf = ((await page.evaluate('document.cookie')) as string).replace(/^.*cambio_csrf=([\w-]+).*$/, '$1');
+    const refused = await page.evaluate(
+      async ({ companyId, token }) => {
+        const response = await fetch(`/dashboard/api/companies/${companyId}/api-keys`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token }, body: '{"name":"Sneaky"}' });
+        return { status: response.status, error: ((await response.json()) as { error: unknown }).error };
+      },
+      { companyId: owner.companyId, token: csrf },
+    );
+    // Refused for the role, not as a forgery: the request carried the page's CSRF token.
+    expect(refused).toEqual({ status: 403, error: expect.objectContaining({ code: 'FORBIDDEN', message: 'A Viewer may not do this' }) });
     await signOut();
   });
 });
