@@ -103,3 +103,17 @@ export function CopyField(props: { id: string; label: string; value: string }) {
     </div>
   );
 }
+
+/** A dialog's two buttons: its action (a form's submit, or `onClick` for a confirmation) and Cancel. */
+export function DialogButtons(props: { label: string; busy: boolean; onCancel: () => void; danger?: boolean; onClick?: (event: Event) => void }) {
+  return (
+    <div class="buttons">
+      <button type={props.onClick ? 'button' : 'submit'} class={props.danger ? 'danger' : undefined} disabled={props.busy} onClick={props.onClick}>
+        {props.label}
+      </button>
+      <button type="button" class="secondary" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}

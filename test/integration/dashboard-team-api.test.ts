@@ -1,9 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import type { LocalRuntime } from '#local/runtime';
 import { startTestApi } from '../support/local-api.ts';
-import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
 /**
  * The Team routes of the dashboard API through a real socket against the local runtime: members
@@ -23,12 +22,7 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-async function companyItems(companyId: string) {
-  const { Items = [] } = await db.send(
-    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
-  );
-  return Items;
-}
+const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
 
 type Browser = ReturnType<typeof dashboardBrowser>;
 

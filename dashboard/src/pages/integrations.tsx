@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
-import { CopyField, Dialog, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
+import { CopyField, Dialog, DialogButtons, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
 
 const ROLL_CHOICES = [
   { value: 'now', label: 'Now' },
@@ -132,14 +132,7 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
         <label for="key-name">Name</label>
         <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} placeholder="e.g. Checkout server" />
         <ErrorMessage error={error} />
-        <div class="buttons">
-          <button type="submit" disabled={busy}>
-            Create
-          </button>
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Create" busy={busy} onCancel={props.onClose} />
       </form>
     </Dialog>
   );
@@ -178,14 +171,7 @@ function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => v
           ))}
         </select>
         <ErrorMessage error={error} />
-        <div class="buttons">
-          <button type="submit" disabled={busy}>
-            Roll secret
-          </button>
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Roll secret" busy={busy} onCancel={props.onClose} />
       </form>
     </Dialog>
   );
@@ -199,14 +185,7 @@ function RevokeDialog(props: { companyId: string; apiKey: ApiKey; onClose: () =>
         Requests with <code>{props.apiKey.keyId}</code> will be refused within a minute. This cannot be undone.
       </p>
       <ErrorMessage error={error} />
-      <div class="buttons">
-        <button type="button" class="danger" disabled={busy} onClick={run}>
-          Revoke
-        </button>
-        <button type="button" class="secondary" onClick={props.onClose}>
-          Cancel
-        </button>
-      </div>
+      <DialogButtons label="Revoke" danger busy={busy} onCancel={props.onClose} onClick={run} />
     </Dialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Member, type Role, type Team } from '../api.ts';
 import { BASE_PATH } from '../router.ts';
-import { CopyField, Dialog, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
+import { CopyField, Dialog, DialogButtons, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
 
@@ -176,14 +176,7 @@ function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClos
         <input id="invite-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} />
         <RoleSelect roles={props.roles} value={role} onChange={setRole} />
         <ErrorMessage error={error} />
-        <div class="buttons">
-          <button type="submit" disabled={busy}>
-            Invite
-          </button>
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Invite" busy={busy} onCancel={props.onClose} />
       </form>
     </Dialog>
   );
@@ -197,14 +190,7 @@ function RoleDialog(props: { companyId: string; member: Member; roles: readonly 
       <form onSubmit={run}>
         <RoleSelect roles={props.roles} value={role} onChange={setRole} />
         <ErrorMessage error={error} />
-        <div class="buttons">
-          <button type="submit" disabled={busy}>
-            Save
-          </button>
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Save" busy={busy} onCancel={props.onClose} />
       </form>
     </Dialog>
   );
@@ -216,14 +202,7 @@ function RemoveDialog(props: { companyId: string; member: Member; onClose: () =>
     <Dialog title={`Remove ${props.member.email}?`} onClose={props.onClose}>
       <p>They lose access to this company at their next request.</p>
       <ErrorMessage error={error} />
-      <div class="buttons">
-        <button type="button" class="danger" disabled={busy} onClick={run}>
-          Remove
-        </button>
-        <button type="button" class="secondary" onClick={props.onClose}>
-          Cancel
-        </button>
-      </div>
+      <DialogButtons label="Remove" danger busy={busy} onCancel={props.onClose} onClick={run} />
     </Dialog>
   );
 }

@@ -5,8 +5,7 @@ import type { TeamStore } from '#domain/team-members';
 import type { Membership, Role } from '#domain/team';
 import { auditEntryItem, invitationItem, membershipItem } from './dashboard-store.ts';
 import { keys } from './keys.ts';
-import { itemsUnder, queryAll } from './queries.ts';
-import { TABLE } from './table-definition.ts';
+import { gsi1ItemsUnder, itemsUnder } from './queries.ts';
 
 /** The Team page's reads and writes over the dashboard store's records (membershipItem,
  * invitationItem and auditEntryItem own their formats). */
@@ -21,14 +20,7 @@ export class DynamoTeamStore implements TeamStore {
   }
 
   async invitationsOf(companyId: string): Promise<Invitation[]> {
-    const { GSI1PK, skPrefix } = keys.invitationsOfCompany(companyId);
-    const items = await queryAll(this.client, {
-      TableName: this.table,
-      IndexName: TABLE.gsi1.indexName,
-      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-    });
-    return items.map(invitationItem.fromItem);
+    return (await gsi1ItemsUnder(this.client, this.table, keys.invitationsOfCompany(companyId))).map(invitationItem.fromItem);
   }
 
   async addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void> {
