@@ -70,6 +70,10 @@ export const FUNCTION_SETTINGS = {
   'dashboard/roll-api-key': dashboard,
   'dashboard/revoke-api-key': dashboard,
   'dashboard/list-audit-log': dashboard,
+  'dashboard/list-team': dashboard,
+  'dashboard/invite-member': dashboard,
+  'dashboard/change-member-role': dashboard,
+  'dashboard/remove-member': dashboard,
   'jobs/deposit-poller': [...api, ...chain],
   /** Reads the hot wallet's address (the sandbox chain funds it) and signs with it. */
   'jobs/withdrawal-sender': [...api, ...chain, ...transfers, ...hotWallet],
