@@ -72,6 +72,10 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/companies/{companyId}/activity/{kind}/{id}', 'get-activity', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/activity-export/{kind}', 'export-activity', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/deposits/{depositId}/simulate-payment', 'simulate-payment', 'readWrite', 'session'),
+  dashboard('GET', '/companies/{companyId}/team', 'list-team', 'read', 'session'),
+  dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session'),
+  dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
 ];
 
 /** Verifies the session cookie's Cognito access token (aws-jwt-verify); its answer is cached per

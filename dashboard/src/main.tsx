@@ -9,6 +9,7 @@ import { IntegrationsPage } from './pages/integrations.tsx';
 import { AuditLogPage } from './pages/audit-log.tsx';
 import { ComingPage } from './pages/coming.tsx';
 import { ActivityPage } from './pages/activity/activity.tsx';
+import { TeamPage } from './pages/team.tsx';
 import { AccountPage } from './pages/account.tsx';
 
 const NAVIGATION = [
@@ -101,7 +102,8 @@ function App() {
           {current.route === '/integrations' && <IntegrationsPage companyId={company.id} role={company.role} />}
           {current.route === '/audit-log' && <AuditLogPage companyId={company.id} />}
           {current.route === '/activity' && <ActivityPage companyId={company.id} role={company.role} environment={company.environment} route={route} />}
-          {(current.route === '/webhooks' || current.route === '/team') && <ComingPage title={current.label} />}
+          {current.route === '/team' && <TeamPage companyId={company.id} role={company.role} />}
+          {current.route === '/webhooks' && <ComingPage title={current.label} />}
         </main>
       </div>
     </>

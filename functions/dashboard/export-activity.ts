@@ -1,10 +1,15 @@
 import { exportActivity } from '#domain/activity';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
 import { validate } from '#http/validation';
 import { activityExportQuery, activityKindPath } from './schemas.ts';
 
-const { dashboard, activity } = dynamoFromEnv();
+const { db, tableName } = dynamoFrom(functionSettings('dashboard/export-activity'));
+const dashboard = new DynamoDashboardStore(db, tableName);
+const activity = new DynamoActivityStore(db, tableName);
 
 /** `Export CSV`, one chunk per request (docs/dashboard-api.md, Activity): the next chunk's cursor
  * is in `X-Next-Cursor`, absent on the last. */

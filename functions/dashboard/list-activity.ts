@@ -1,10 +1,15 @@
 import { listActivity } from '#domain/activity';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
 import { validate } from '#http/validation';
 import { activityKindPath, activityListQuery } from './schemas.ts';
 
-const { dashboard, activity } = dynamoFromEnv();
+const { db, tableName } = dynamoFrom(functionSettings('dashboard/list-activity'));
+const dashboard = new DynamoDashboardStore(db, tableName);
+const activity = new DynamoActivityStore(db, tableName);
 
 export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, query, pathParameters }) => {
   const { kind } = validate(activityKindPath, pathParameters);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ACTIVITY_KINDS } from '#domain/activity';
 import { ROLL_GRACE, type RollGrace } from '#domain/api-keys';
+import { ROLES } from '#domain/team';
 
 /** Bodies of the dashboard API; lengths are bounded here, meanings checked in the domain. */
 const email = v.pipe(v.string(), v.maxLength(254));
@@ -29,3 +30,6 @@ export const activityExportQuery = v.strictObject({ ...activityFilter, cursor })
 export const activityKindPath = v.object({ kind: v.picklist(ACTIVITY_KINDS, `must be one of ${ACTIVITY_KINDS.join(', ')}`) });
 export const simulatePaymentBody = v.strictObject({ amount: v.pipe(v.string(), v.maxLength(40)) });
 export const auditLogQuery = v.strictObject({ limit, cursor });
+const role = v.picklist(ROLES, 'must be one of Owner, Admin, Developer, Viewer');
+export const inviteMemberBody = v.strictObject({ email, role });
+export const changeRoleBody = v.strictObject({ role });

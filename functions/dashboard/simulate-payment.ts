@@ -1,11 +1,17 @@
 import { simulatePayment } from '#domain/activity';
-import { sandboxPayerFromEnv } from '#adapters/chain/from-env';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { sandboxPayerFrom } from '#adapters/chain/from-settings';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
 import { simulatePaymentBody } from './schemas.ts';
 
-const { db, tableName, dashboard, activity } = dynamoFromEnv();
-const payer = sandboxPayerFromEnv(db, tableName);
+const settings = functionSettings('dashboard/simulate-payment');
+const { db, tableName } = dynamoFrom(settings);
+const dashboard = new DynamoDashboardStore(db, tableName);
+const activity = new DynamoActivityStore(db, tableName);
+const payer = sandboxPayerFrom(db, tableName, settings);
 
 export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships: dashboard }, async ({ caller, body, pathParameters }) => ({
   status: 202,

@@ -15,6 +15,16 @@ export type AuditAction =
   | 'api_key.created'
   | 'api_key.rolled'
   | 'api_key.revoked'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.enabled'
+  | 'webhook.disabled'
+  | 'webhook.deleted'
+  | 'webhook.secret_rolled'
+  | 'webhook.test_sent'
+  | 'webhook.resent'
   | 'deposit.payment_simulated';
 
 export interface AuditActor {

@@ -22,14 +22,15 @@ export interface Membership {
   createdAt: string;
 }
 
-/** What a role may do. A Viewer sees everything and changes nothing. */
+/** What a role may do. A Viewer sees everything and changes nothing; a Developer manages keys and
+ * webhooks but not the team. Only an Owner makes, demotes or removes an Owner (team-members.ts). */
 /** `simulate`: the sandbox simulator's payments (a Viewer changes nothing, not even sandbox money). */
-export type Permission = 'read' | 'manageKeys' | 'manageTeam' | 'simulate';
+export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam' | 'simulate';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  Owner: ['read', 'manageKeys', 'manageTeam', 'simulate'],
-  Admin: ['read', 'manageKeys', 'manageTeam', 'simulate'],
-  Developer: ['read', 'manageKeys', 'simulate'],
+  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'simulate'],
+  Admin: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'simulate'],
+  Developer: ['read', 'manageKeys', 'manageWebhooks', 'simulate'],
   Viewer: ['read'],
 };
 

@@ -28,7 +28,7 @@ export interface DashboardChromium {
   stop(): Promise<void>;
 }
 
-/** `runtime` options go to the local runtime (e.g. its chain jobs on, for a payment to confirm). */
+/** `runtimeOptions` go to the local runtime (e.g. its chain jobs on, for a payment to confirm). */
 export async function startDashboardChromium(runtimeOptions: Parameters<typeof startTestApi>[0] = {}): Promise<DashboardChromium> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the dashboard's end-to-end tests need Debian's chromium (apt-get install -y chromium; .ci/run installs it).`);

@@ -1,7 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainReader } from '#domain/chain';
 import type { Broadcaster } from '#domain/withdrawal-sending';
-import { optionalEnv, requireEnv } from '../env.ts';
+import { needed } from '#functions/settings/schema';
+import type { SliceSettings } from '#functions/settings/functions';
 import type { SandboxPayer } from '#domain/activity';
 import { SandboxChain } from './sandbox-chain.ts';
 import { sandboxPayer } from './sandbox-payer.ts';
@@ -20,7 +21,7 @@ export interface ChainSettings {
 
 /**
  * The chain a stage reads (lib/stages.ts): `sandbox` (blocks in this stage's table) or `trongrid`
- * (mainnet or Nile, API key from Secrets Manager). Read once at cold start.
+ * (mainnet or Nile, API key from Secrets Manager). Built once at cold start.
  */
 /** What the chain jobs use: reading, broadcasting, and token balances (sweeps, reconciliation). */
 export type Chain = ChainReader &
@@ -30,37 +31,37 @@ export type Chain = ChainReader &
     trxBalance(address: string): Promise<bigint>;
   };
 
-export function chainFromEnv(
+export function chainFrom(
   db: DynamoDBDocumentClient,
   tableName: string,
+  settings: SliceSettings<'chain'>,
   options: { hotWallet?: () => Promise<string> } = {},
 ): { chain: Chain; settings: ChainSettings } {
-  const usdtContract = requireEnv('USDT_CONTRACT');
-  const kind = requireEnv('CHAIN_ADAPTER');
-  if (kind === 'sandbox') {
-    const chain = sandboxChainFromEnv(db, tableName, options.hotWallet);
+  const usdtContract = settings.USDT_CONTRACT;
+  if (settings.CHAIN_ADAPTER === 'sandbox') {
+    const chain = sandboxChainFrom(db, tableName, settings, options.hotWallet);
     return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: true } };
   }
-  if (kind === 'trongrid') {
-    const secretId = optionalEnv('TRONGRID_API_KEY_SECRET');
-    const chain = new TronGridChain({ baseUrl: requireEnv('TRONGRID_URL'), apiKey: secretId ? secretsManagerApiKey(secretId) : undefined });
-    return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true } };
-  }
-  throw new Error(`CHAIN_ADAPTER must be "sandbox" or "trongrid", not "${kind}"`);
+  const secretId = settings.TRONGRID_API_KEY_SECRET;
+  const chain = new TronGridChain({
+    baseUrl: needed(settings.TRONGRID_URL, 'TRONGRID_URL', 'CHAIN_ADAPTER=trongrid'),
+    apiKey: secretId ? secretsManagerApiKey(secretId) : undefined,
+  });
+  return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true } };
 }
 
 /** The stage's sandbox chain, as its settings describe it. */
-export function sandboxChainFromEnv(db: DynamoDBDocumentClient, tableName: string, treasury?: () => Promise<string>): SandboxChain {
+function sandboxChainFrom(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>, treasury?: () => Promise<string>): SandboxChain {
   return new SandboxChain(db, tableName, {
-    blockIntervalMs: Number(requireEnv('SANDBOX_BLOCK_INTERVAL_MS')),
-    solidifyAfter: Number(requireEnv('DEPOSIT_REQUIRED_CONFIRMATIONS')),
+    blockIntervalMs: needed(settings.SANDBOX_BLOCK_INTERVAL_MS, 'SANDBOX_BLOCK_INTERVAL_MS', 'CHAIN_ADAPTER=sandbox'),
+    solidifyAfter: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
     treasury,
   });
 }
 
 /** The sandbox simulator's payer on a stage whose chain is the sandbox chain; null elsewhere
  * (production reads TRON, where money moves only from a real wallet). */
-export function sandboxPayerFromEnv(db: DynamoDBDocumentClient, tableName: string): SandboxPayer | null {
-  if (requireEnv('CHAIN_ADAPTER') !== 'sandbox') return null;
-  return sandboxPayer(sandboxChainFromEnv(db, tableName), requireEnv('USDT_CONTRACT'));
+export function sandboxPayerFrom(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>): SandboxPayer | null {
+  if (settings.CHAIN_ADAPTER !== 'sandbox') return null;
+  return sandboxPayer(sandboxChainFrom(db, tableName, settings), settings.USDT_CONTRACT);
 }
