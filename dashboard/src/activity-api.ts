@@ -43,9 +43,8 @@ function queryString(filter: ActivityFilter, extra: Record<string, string | unde
 export const activityApi = {
   list: (companyId: string, kind: ActivityKind, filter: ActivityFilter, cursor?: string) =>
     send<ActivityRow[]>('GET', `/companies/${companyId}/activity/${kind}${queryString(filter, { cursor, limit: '25' })}`),
-  detail: (companyId: string, kind: ActivityKind, id: string) => send<ActivityRow & { deliveries?: Delivery[] }>('GET', `/companies/${companyId}/activity/${kind}/${encodeURIComponent(id)}`),
-  simulatePayment: (companyId: string, depositId: string, amount: string) =>
-    send<{ txHash: string }>('POST', `/companies/${companyId}/deposits/${encodeURIComponent(depositId)}/simulate-payment`, { amount }),
+  detail: (companyId: string, kind: ActivityKind, id: string) => send<ActivityRow & { deliveries?: Delivery[] }>('GET', `/companies/${companyId}/activity/${kind}?id=${encodeURIComponent(id)}`),
+  simulatePayment: (companyId: string, depositId: string, amount: string) => send<{ txHash: string }>('POST', `/companies/${companyId}/simulated-payments`, { depositId, amount }),
 
   /** The whole export, chunk after chunk (each at most 1,000 rows, chained by X-Next-Cursor), as
    * one file for the browser to save. */
@@ -53,7 +52,7 @@ export const activityApi = {
     const parts: string[] = [];
     let cursor: string | undefined;
     do {
-      const response = await fetch(`${BASE}/companies/${companyId}/activity-export/${kind}${queryString(filter, { cursor })}`, { credentials: 'same-origin' });
+      const response = await fetch(`${BASE}/companies/${companyId}/activity/${kind}${queryString(filter, { cursor, format: 'csv' })}`, { credentials: 'same-origin' });
       if (!response.ok) throw new ApiCallError({ status: response.status, code: 'EXPORT_FAILED', message: 'The export failed. Try again.', details: null });
       parts.push(await response.text());
       cursor = response.headers.get('X-Next-Cursor') ?? undefined;

@@ -25,10 +25,15 @@ const activityFilter = {
   to: v.optional(v.pipe(v.string(), v.maxLength(10))),
   q: v.optional(v.pipe(v.string(), v.maxLength(100))),
 };
-export const activityListQuery = v.strictObject({ ...activityFilter, limit, cursor });
-export const activityExportQuery = v.strictObject({ ...activityFilter, cursor });
+export const activityQuery = v.strictObject({
+  ...activityFilter,
+  limit,
+  cursor,
+  id: v.optional(v.pipe(v.string(), v.maxLength(40))),
+  format: v.optional(v.picklist(['csv'], 'must be csv')),
+});
 export const activityKindPath = v.object({ kind: v.picklist(ACTIVITY_KINDS, `must be one of ${ACTIVITY_KINDS.join(', ')}`) });
-export const simulatePaymentBody = v.strictObject({ amount: v.pipe(v.string(), v.maxLength(40)) });
+export const simulatePaymentBody = v.strictObject({ depositId: v.pipe(v.string(), v.maxLength(40)), amount: v.pipe(v.string(), v.maxLength(40)) });
 export const auditLogQuery = v.strictObject({ limit, cursor });
 const role = v.picklist(ROLES, 'must be one of Owner, Admin, Developer, Viewer');
 export const inviteMemberBody = v.strictObject({ email, role });

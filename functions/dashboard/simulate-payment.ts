@@ -13,7 +13,7 @@ const dashboard = new DynamoDashboardStore(db, tableName);
 const activity = new DynamoActivityStore(db, tableName);
 const payer = sandboxPayerFrom(db, tableName, settings);
 
-export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships: dashboard }, async ({ caller, body, pathParameters }) => ({
+export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships: dashboard }, async ({ caller, body }) => ({
   status: 202,
-  data: await simulatePayment(activity, dashboard, payer, caller, pathParameters.depositId!, body.amount),
+  data: await simulatePayment(activity, dashboard, payer, caller, body.depositId, body.amount),
 }));

@@ -74,9 +74,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/invite-member': dashboard,
   'dashboard/change-member-role': dashboard,
   'dashboard/remove-member': dashboard,
-  'dashboard/list-activity': dashboard,
-  'dashboard/get-activity': dashboard,
-  'dashboard/export-activity': dashboard,
+  'dashboard/activity': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */
   'dashboard/simulate-payment': [...dashboard, ...chain],
   'jobs/deposit-poller': [...api, ...chain],

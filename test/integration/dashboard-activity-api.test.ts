@@ -123,7 +123,7 @@ describe('Activity lists', () => {
     expect((await list('?q=order-2&status=completed')).body.data).toEqual([]);
     expect((await list('?q=no-such-order')).body.data).toEqual([]);
 
-    const detail = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits/${made[0]!.id}`);
+    const detail = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${made[0]!.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({ id: made[0]!.id, reference: 'order-1', status: 'completed', address: made[0]!.address, transactions: [], requiredConfirmations: 19 });
   });
@@ -131,12 +131,12 @@ describe('Activity lists', () => {
   it('never shows another company’s records: its id is 404, its reference finds nothing', async () => {
     const other = await signedUpOwner(runtime, 'Other Co');
     const theirs = await depositOn(other.companyId, 'their-order', '2026-03-03');
-    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits/${theirs.id}`)).status).toBe(404);
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${theirs.id}`)).status).toBe(404);
     expect((await list(`?q=${theirs.id}`)).body.data).toEqual([]);
     expect((await list('?q=their-order')).body.data).toEqual([]);
     // Their own list, asked for by a non-member, is the company's 404.
     expect((await owner.browser.call('GET', `/companies/${other.companyId}/activity/deposits`)).status).toBe(404);
-    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/deposits/${theirs.id}/simulate-payment`, { body: { amount: '1' } })).status).toBe(404);
+    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: theirs.id, amount: '1' } })).status).toBe(404);
   });
 
   it('reads with Query and GetItem only, never a Scan', async () => {
@@ -144,7 +144,7 @@ describe('Activity lists', () => {
     const queriesBefore = dynamoRequestCounts.get('QueryCommand') ?? 0;
     await list('?status=expired&from=2026-01-01');
     await list('?q=order-3');
-    await owner.browser.call('GET', `/companies/${owner.companyId}/activity-export/deposits`);
+    await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?format=csv`);
     expect(dynamoRequestCounts.get('ScanCommand') ?? 0).toBe(scansBefore);
     expect(dynamoRequestCounts.get('QueryCommand') ?? 0).toBeGreaterThan(queriesBefore);
   });
@@ -156,7 +156,7 @@ describe('Export CSV', () => {
     await depositOn(owner.companyId, '=HYPERLINK("http://evil.example","x")', '2026-04-01', 'completed');
     await depositOn(owner.companyId, '+1-2', '2026-04-02', 'completed');
     await depositOn(owner.companyId, 'plain-order', '2026-04-03', 'expired');
-    const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity-export/deposits?status=completed`, {
+    const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity/deposits?format=csv&status=completed`, {
       headers: { Cookie: [...owner.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ') },
     });
     expect(response.status).toBe(200);
@@ -185,7 +185,7 @@ describe('Export CSV', () => {
     const chunks: string[] = [];
     let cursor: string | null = null;
     do {
-      const response: Response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity-export/deposits${cursor ? `?cursor=${cursor}` : ''}`, { headers: { Cookie: cookie } });
+      const response: Response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity/deposits?format=csv${cursor ? `&cursor=${cursor}` : ''}`, { headers: { Cookie: cookie } });
       chunks.push(await response.text());
       cursor = response.headers.get('x-next-cursor');
     } while (cursor);
@@ -202,13 +202,13 @@ describe('the sandbox simulator', () => {
   it('pays a sandbox deposit for an Owner, and says so in the audit log', async () => {
     const owner = await signedUpOwner(runtime, 'Sim Co');
     const deposit = await depositOn(owner.companyId, 'sim-order', '2026-06-01');
-    const paid = await owner.browser.call('POST', `/companies/${owner.companyId}/deposits/${deposit.id}/simulate-payment`, { body: { amount: '12.5' } });
+    const paid = await owner.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: deposit.id, amount: '12.5' } });
     expect(paid.status).toBe(202);
     expect(paid.body.data.txHash).toMatch(/^[0-9a-f]{64}$/);
     const audit = await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`);
     expect(audit.body.data[0]).toMatchObject({ action: 'deposit.payment_simulated', target: deposit.id, details: { amount: '12.5' }, actor: { email: owner.email } });
 
-    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/deposits/${deposit.id}/simulate-payment`, { body: { amount: '-3' } });
+    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: deposit.id, amount: '-3' } });
     expect(refused.status).toBe(400);
   });
 
@@ -219,8 +219,8 @@ describe('the sandbox simulator', () => {
     const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId as string;
     await db.send(new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }));
     const before = await companyItems(owner.companyId);
-    expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/activity/deposits/${deposit.id}`)).status).toBe(200);
-    const asViewer = await viewer.browser.call('POST', `/companies/${owner.companyId}/deposits/${deposit.id}/simulate-payment`, { body: { amount: '1' } });
+    expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${deposit.id}`)).status).toBe(200);
+    const asViewer = await viewer.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: deposit.id, amount: '1' } });
     expect(asViewer.status).toBe(403);
     expect(asViewer.body.error.code).toBe('FORBIDDEN');
     expect(await companyItems(owner.companyId)).toEqual(before);
@@ -229,7 +229,7 @@ describe('the sandbox simulator', () => {
     await db.send(new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: company.id, personId: viewerId, email: viewer.email, role: 'Owner', createdAt: new Date().toISOString() }) }));
     const live = await depositOn(company.id, 'live-order', '2026-06-03');
     const liveBefore = await companyItems(company.id);
-    const asProduction = await viewer.browser.call('POST', `/companies/${company.id}/deposits/${live.id}/simulate-payment`, { body: { amount: '1' } });
+    const asProduction = await viewer.browser.call('POST', `/companies/${company.id}/simulated-payments`, { body: { depositId: live.id, amount: '1' } });
     expect(asProduction.status).toBe(403);
     expect(asProduction.body.error.message).toMatch(/sandbox/);
     expect(await companyItems(company.id)).toEqual(liveBefore);

@@ -170,10 +170,10 @@ describe('Activity in headless Chromium', () => {
     expect(await page.getByRole('button', { name: 'Pay' }).count()).toBe(0);
 
     // The page's own session, without the page's button: the dashboard API says no.
-    const refused = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/deposits/${open.id}/simulate-payment', {
+    const refused = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/simulated-payments', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': document.cookie.split('cambio_csrf=')[1] },
-      body: JSON.stringify({ amount: '5' }),
+      body: JSON.stringify({ depositId: '${open.id}', amount: '5' }),
     }).then(async (r) => ({ status: r.status, body: await r.json() }))`)) as { status: number; body: { error: { code: string } } };
     expect(refused).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
   });
