@@ -94,6 +94,12 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     template = synthStage(stage);
   }, SYNTH_TIMEOUT);
 
+  // CloudFormation refuses a stack of more than 500 resources at deploy time, which synth does not
+  // check: a stage that grew past it would fail only on `cdk deploy`. 50 are kept in hand.
+  it('stays under 450 CloudFormation resources, well inside the 500 a stack may hold', () => {
+    expect(Object.keys(template.toJSON().Resources).length).toBeLessThanOrEqual(450);
+  });
+
   describe('REST API', () => {
     it.each(ROUTES.map((route) => [routeName(route), route] as const))(
       '%s is a method behind the custom authorizer with a Lambda proxy integration',
