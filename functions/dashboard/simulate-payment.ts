@@ -1,5 +1,5 @@
 import { simulatePayment } from '#domain/activity';
-import { sandboxPayerFrom } from '#adapters/chain/from-settings';
+import { sandboxPayerFrom } from '#adapters/chain/sandbox-payer';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';

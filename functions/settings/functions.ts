@@ -65,7 +65,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/accept-invitation': people,
   /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT'],
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,

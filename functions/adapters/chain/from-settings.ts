@@ -3,9 +3,7 @@ import type { ChainReader } from '#domain/chain';
 import type { Broadcaster } from '#domain/withdrawal-sending';
 import { needed } from '#functions/settings/schema';
 import type { SliceSettings } from '#functions/settings/functions';
-import type { SandboxPayer } from '#domain/activity';
 import { SandboxChain } from './sandbox-chain.ts';
-import { sandboxPayer } from './sandbox-payer.ts';
 import { secretsManagerApiKey } from './trongrid-api-key.ts';
 import { TronGridChain } from './trongrid-chain.ts';
 
@@ -39,7 +37,11 @@ export function chainFrom(
 ): { chain: Chain; settings: ChainSettings } {
   const usdtContract = settings.USDT_CONTRACT;
   if (settings.CHAIN_ADAPTER === 'sandbox') {
-    const chain = sandboxChainFrom(db, tableName, settings, options.hotWallet);
+    const chain = new SandboxChain(db, tableName, {
+      blockIntervalMs: needed(settings.SANDBOX_BLOCK_INTERVAL_MS, 'SANDBOX_BLOCK_INTERVAL_MS', 'CHAIN_ADAPTER=sandbox'),
+      solidifyAfter: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
+      treasury: options.hotWallet,
+    });
     return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: true } };
   }
   const secretId = settings.TRONGRID_API_KEY_SECRET;
@@ -50,18 +52,3 @@ export function chainFrom(
   return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true } };
 }
 
-/** The stage's sandbox chain, as its settings describe it. */
-function sandboxChainFrom(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>, treasury?: () => Promise<string>): SandboxChain {
-  return new SandboxChain(db, tableName, {
-    blockIntervalMs: needed(settings.SANDBOX_BLOCK_INTERVAL_MS, 'SANDBOX_BLOCK_INTERVAL_MS', 'CHAIN_ADAPTER=sandbox'),
-    solidifyAfter: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
-    treasury,
-  });
-}
-
-/** The sandbox simulator's payer on a stage whose chain is the sandbox chain; null elsewhere
- * (production reads TRON, where money moves only from a real wallet). */
-export function sandboxPayerFrom(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>): SandboxPayer | null {
-  if (settings.CHAIN_ADAPTER !== 'sandbox') return null;
-  return sandboxPayer(sandboxChainFrom(db, tableName, settings), settings.USDT_CONTRACT);
-}
