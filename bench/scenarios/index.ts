@@ -1,4 +1,5 @@
 import type { Scenario } from '../scenario.ts';
+import { activityScenario } from './activity.ts';
 import { balanceScenario } from './balance.ts';
 import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
@@ -20,5 +21,6 @@ export const SCENARIOS: readonly Scenario[] = [
   webhooksScenario,
   loadKneeScenario,
   coldStartScenario,
+  activityScenario,
   ...(SOAK_MINUTES > 0 ? [soakScenario] : []),
 ];

@@ -1,0 +1,182 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { encodeTime } from 'ulid';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { depositItem } from '#adapters/dynamo/deposit-store';
+import type { Deposit } from '#domain/deposits';
+import type { LocalRuntime } from '#local/runtime';
+import { percentile } from '../harness.ts';
+import type { Scenario } from '../scenario.ts';
+
+const DEPOSITS = 10_000;
+const LIST_CALLS = 200;
+const LIST_P99_GOAL_MS = 150;
+const LIGHTHOUSE_GOAL = 95;
+/** Lighthouse is not a dependency (about 200 packages): `npm install --prefix /tmp/lh lighthouse`. */
+const LIGHTHOUSE = process.env.LIGHTHOUSE_BIN ?? '/tmp/lh/node_modules/.bin/lighthouse';
+const STATUSES: Deposit['status'][] = ['completed', 'completed', 'completed', 'expired', 'awaiting_payment', 'confirming'];
+
+/**
+ * The dashboard's Activity with 10,000 deposits in one company: the list's latency (first page,
+ * a status filter, a date range), `Export CSV` of all 10,000 rows through the dashboard API's
+ * chunks (time, and this process's heap while the local runtime serves it: paged, never held
+ * whole), and Lighthouse on the Activity page when Lighthouse is installed.
+ */
+export const activityScenario: Scenario = {
+  name: 'activity',
+  title: 'Dashboard Activity: list p99 and Export CSV with 10,000 deposits, Lighthouse',
+  async run({ runtime, log }) {
+    const session = await signUp(runtime);
+    log(`activity: seeding ${DEPOSITS} deposits`);
+    await seedDeposits(runtime, session.companyId);
+    const base = `${session.origin}/dashboard/api/companies/${session.companyId}/activity/deposits`;
+    const get = (query: string) => fetch(`${base}${query}`, { headers: { Cookie: session.cookie } });
+
+    const rows: (string | number)[][] = [];
+    const goals: { goal: string; met: boolean; detail: string }[] = [];
+    const failures: string[] = [];
+    for (const [label, query] of [
+      ['first page (25)', '?limit=25'],
+      ['status completed (25)', '?limit=25&status=completed'],
+      ['a 3-day range (25)', `?limit=25&from=${day(-20)}&to=${day(-18)}`],
+    ] as const) {
+      const times = new Float64Array(LIST_CALLS);
+      for (let i = 0; i < LIST_CALLS; i++) {
+        const started = performance.now();
+        const response = await get(query);
+        const body = (await response.json()) as { data: unknown[] };
+        times[i] = performance.now() - started;
+        if (response.status !== 200 || body.data.length !== 25) failures.push(`${label}: ${response.status}, ${body.data?.length} rows`);
+      }
+      times.sort();
+      const p99 = percentile(times, 99);
+      rows.push([label, LIST_CALLS, percentile(times, 50).toFixed(1), p99.toFixed(1)]);
+      goals.push({ goal: `Activity list p99 < ${LIST_P99_GOAL_MS} ms, ${label}`, met: p99 < LIST_P99_GOAL_MS, detail: `${p99.toFixed(1)} ms` });
+    }
+
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapPeak = heapBefore;
+    const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 5);
+    const started = performance.now();
+    let bytes = 0;
+    let lines = 0;
+    let chunks = 0;
+    let cursor: string | null = null;
+    do {
+      const response: Response = await get(`?format=csv${cursor ? `&cursor=${cursor}` : ''}`);
+      const text = await response.text();
+      bytes += Buffer.byteLength(text);
+      lines += text.split('\n').length - 1;
+      chunks++;
+      cursor = response.headers.get('x-next-cursor');
+    } while (cursor);
+    const exportMs = performance.now() - started;
+    clearInterval(sampler);
+    if (lines !== DEPOSITS + 1) failures.push(`Export CSV: ${lines} lines, expected ${DEPOSITS + 1}`);
+    const exportTable = {
+      title: `Export CSV of ${DEPOSITS} deposits (chunks of 1,000 rows chained by X-Next-Cursor)`,
+      columns: ['rows', 'chunks', 'CSV size', 'time', 'peak heap growth (API in this process)'],
+      rows: [[lines - 1, chunks, `${(bytes / 1024 / 1024).toFixed(2)} MiB`, `${(exportMs / 1000).toFixed(2)} s`, `${((heapPeak - heapBefore) / 1024 / 1024).toFixed(1)} MiB`]],
+    };
+
+    const lighthouse = runLighthouse(session, `${session.origin}/dashboard/activity/deposits`);
+    if (lighthouse) {
+      goals.push({ goal: `Lighthouse performance, Activity ≥ ${LIGHTHOUSE_GOAL}`, met: lighthouse.performance >= LIGHTHOUSE_GOAL, detail: String(lighthouse.performance) });
+      goals.push({ goal: `Lighthouse accessibility, Activity ≥ ${LIGHTHOUSE_GOAL}`, met: lighthouse.accessibility >= LIGHTHOUSE_GOAL, detail: String(lighthouse.accessibility) });
+    }
+    return {
+      name: 'activity',
+      title: this.title,
+      summaries: [],
+      tables: [{ title: `Activity list, ${DEPOSITS} deposits in one company, ${LIST_CALLS} calls each, one at a time`, columns: ['list', 'calls', 'p50 ms', 'p99 ms'], rows }, exportTable],
+      goals,
+      failures,
+      notes: [
+        'Through the local runtime (its HTTP server, session authorizer, membership read and the Query), cookies as the page sends them.',
+        lighthouse ? `Lighthouse ${lighthouse.version}, default mobile profile with simulated throttling, Debian's Chromium, signed in, on /dashboard/activity/deposits.` : `Lighthouse not run: ${LIGHTHOUSE} is missing (npm install --prefix /tmp/lh lighthouse).`,
+      ],
+    };
+  },
+};
+
+const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+async function signUp(runtime: LocalRuntime): Promise<{ origin: string; cookie: string; companyId: string }> {
+  const origin = new URL(runtime.apiUrl).origin;
+  const response = await fetch(`${origin}/dashboard/api/sign-up`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify({ companyName: 'Bench Activity', email: `bench-${Date.now()}@example.com`, password: 'Bench-Password-42' }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  return { origin, cookie, companyId: ((await response.json()) as { data: { companyId: string } }).data.companyId };
+}
+
+/** 10,000 deposits over the last 30 days, written by their owner (depositItem) in batches. */
+async function seedDeposits(runtime: LocalRuntime, companyId: string): Promise<void> {
+  const db = createDocumentClient(runtime.dynamoEndpoint);
+  const now = Date.now();
+  try {
+    const items = Array.from({ length: DEPOSITS }, (_, i) => {
+      const at = new Date(now - 30 * 86_400_000 + Math.floor((i * 30 * 86_400_000) / DEPOSITS));
+      const deposit: Deposit = {
+        id: `dep_${encodeTime(at.getTime(), 10)}${String(i).padStart(16, '0')}`,
+        companyId,
+        method: 'usdt',
+        reference: `bench-order-${i}`,
+        network: 'tron',
+        address: 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ',
+        addressIndex: 0,
+        expectedAmount: 10_000_000n,
+        receivedAmount: 10_000_000n,
+        creditedAmount: 10_000_000n,
+        amountStatus: null,
+        status: STATUSES[i % STATUSES.length]!,
+        confirmations: 19,
+        requiredConfirmations: 19,
+        transactions: [],
+        split: null,
+        expiresAt: new Date(at.getTime() + 86_400_000).toISOString(),
+        createdAt: at.toISOString(),
+        updatedAt: at.toISOString(),
+        version: 0,
+      };
+      return depositItem.toItem(deposit);
+    });
+    for (let i = 0; i < items.length; i += 25) {
+      await db.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+  } finally {
+    db.destroy();
+  }
+}
+
+function runLighthouse(session: { cookie: string }, url: string): { performance: number; accessibility: number; version: string } | null {
+  if (!existsSync(LIGHTHOUSE)) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'cambio-lighthouse-'));
+  try {
+    const output = join(dir, 'report.json');
+    const run = spawnSync(
+      LIGHTHOUSE,
+      [url, '--only-categories=performance,accessibility', `--extra-headers=${JSON.stringify({ Cookie: session.cookie })}`, '--chrome-flags=--headless --no-sandbox --disable-gpu', '--output=json', `--output-path=${output}`, '--quiet'],
+      { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, timeout: 180_000, encoding: 'utf8' },
+    );
+    if (run.status !== 0 || !existsSync(output)) throw new Error(`lighthouse failed: ${run.stderr?.slice(-500)}`);
+    const report = JSON.parse(readFileSync(output, 'utf8')) as { lighthouseVersion: string; categories: Record<string, { score: number }> };
+    return {
+      performance: Math.round(report.categories.performance!.score * 100),
+      accessibility: Math.round(report.categories.accessibility!.score * 100),
+      version: report.lighthouseVersion,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
