@@ -38,6 +38,8 @@ export interface OperationsAlarmsProps {
   exportScheduleGroup: string;
   /** The job that checks the export completed (functions/jobs/finance-export-check.ts). */
   financeExportCheck: IFunction;
+  /** The daily ledger CSV job (functions/jobs/ledger-day-csv.ts) and the queue of its runs that failed after Lambda's retries. */
+  ledgerCsv: { fn: IFunction; failures: IQueue };
   /** Context `alarmEmail`: subscribed to the topic (lib/deployment-settings.ts). */
   alarmEmail: string | null;
   /** Every function of the stack by its Lambda name: each gets a throttle alarm, and an error alarm unless named below. */
@@ -215,6 +217,24 @@ export class OperationsAlarms extends Construct {
       { threshold: 1, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
+    // Lambda runs the job up to three times on one export (lib/finance-export.ts ledgerJob): three
+    // errors in the hour, or a run parked in the failure queue, mean a day's file is missing.
+    const ledgerCsvFailed = new MathExpression({
+      expression: 'IF(FILL(failed, 0) >= 1 OR FILL(errors, 0) >= 3, 1, 0)',
+      usingMetrics: {
+        failed: props.ledgerCsv.failures.metricApproximateNumberOfMessagesVisible({ period: Duration.hours(1), statistic: 'Maximum' }),
+        errors: props.ledgerCsv.fn.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
+      },
+      label: 'Ledger CSV failed',
+      period: Duration.hours(1),
+    });
+    alarm(
+      'LedgerCsvFailed',
+      "The daily ledger CSV job failed on an export after Lambda's retries (its failure queue holds the export and the error): finance is missing ledger/YYYY/MM/DD.csv. Read the job's log, then re-run the day (README, Finance) and empty the queue.",
+      ledgerCsvFailed,
+      { threshold: 1 },
+    );
+
     this.safeguardAlarms(props, alarm);
 
     const wide = 12;
@@ -242,7 +262,7 @@ export class OperationsAlarms extends Construct {
           graph('Webhooks', [app('WebhookDeliveriesSucceeded', 'Sum'), app('WebhookTriesFailed', 'Sum'), app('WebhookDeliveriesFailed', 'Sum')], [props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
           graph('Reconciliation (USDT)', [app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1))]),
         ],
-        [graph('Finance export', [exportFailed], [exportNotStarted])],
+        [graph('Finance export', [exportFailed], [exportNotStarted]), graph('Ledger CSV', [ledgerCsvFailed], [app('LedgerDaysWritten', 'Sum', Duration.hours(1))])],
       ],
     });
   }
@@ -254,7 +274,7 @@ export class OperationsAlarms extends Construct {
    * count every refused credential (the API's AuthorizerErrors metric counts real failures).
    */
   private safeguardAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
-    const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck]);
+    const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck, props.ledgerCsv.fn]);
     for (const { name, fn } of props.functions) {
       alarm(`${name}Throttled`, `Lambda throttled ${name} in two of the last three 5-minute periods: its reserved concurrency (lib/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule.`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), {
         threshold: 1,
