@@ -1,5 +1,5 @@
 import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from '#adapters/dynamo/keys';
+import { eventItem } from '#adapters/dynamo/items/event';
 import { ledgerDifferences } from '../test/support/ledger.ts';
 import { storedEvents } from '../test/support/records.ts';
 
@@ -57,7 +57,7 @@ export async function undispatchedCount(db: DynamoDBDocumentClient, tableName: s
         TableName: tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.undispatchedEvent('x').GSI1PK },
+        ExpressionAttributeValues: { ':pk': eventItem.undispatchedPartition },
         Select: 'COUNT',
         ExclusiveStartKey: start,
       }),

@@ -55,7 +55,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/sign-up', 'sign-up', 'readWrite', 'public'),
   dashboard('POST', '/session', 'sign-in', 'readWrite', 'public'),
   dashboard('POST', '/session/refresh', 'refresh-session', 'read', 'public'),
-  dashboard('DELETE', '/session', 'sign-out', 'read', 'public'),
+  dashboard('DELETE', '/session', 'sign-out', 'readWrite', 'public'),
   dashboard('POST', '/invitations/accept', 'accept-invitation', 'readWrite', 'public'),
   dashboard('GET', '/me', 'get-me', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}', 'get-overview', 'read', 'session'),

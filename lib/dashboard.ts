@@ -183,8 +183,11 @@ export class Dashboard extends Construct {
       this.functions.push(fn);
       return fn;
     };
+    const sessionAuthorizer = make(SESSION_AUTHORIZER.handler);
+    // It reads the person's last sign-out (functions/domain/sign-outs.ts) and nothing else.
+    props.table.grantReadData(sessionAuthorizer);
     const authorizer = new RequestAuthorizer(this, 'SessionAuthorizer', {
-      handler: make(SESSION_AUTHORIZER.handler),
+      handler: sessionAuthorizer,
       identitySources: SESSION_AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
       resultsCacheTtl: Duration.seconds(config.authorizerCacheSeconds),
     });

@@ -41,6 +41,10 @@ interface State {
   users: Record<string, User>;
   /** sha256 of each live refresh token → username. */
   refreshTokens: Record<string, string>;
+  /** sha256 of each live refresh token → the authentication it came from, which Cognito carries
+   * into every access token refreshed from it (`origin_jti`, `auth_time`). Absent in state files
+   * written before it was kept: those tokens refresh as a new authentication. */
+  refreshTokenOrigins?: Record<string, { originJti: string; authTime: number }>;
 }
 
 export interface CognitoEmulator {
@@ -105,14 +109,19 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
         const username = state.refreshTokens[hash(parameters.REFRESH_TOKEN ?? '')];
         const user = username ? state.users[username] : undefined;
         if (!user) throw new CognitoError('NotAuthorizedException', 'Invalid Refresh Token');
-        return { ChallengeParameters: {}, AuthenticationResult: { AccessToken: accessToken(user), IdToken: idToken(user), ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer' } };
+        const origin = state.refreshTokenOrigins?.[hash(parameters.REFRESH_TOKEN ?? '')] ?? newOrigin();
+        return { ChallengeParameters: {}, AuthenticationResult: { AccessToken: accessToken(user, origin), IdToken: idToken(user), ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer' } };
       }
       throw new CognitoError('InvalidParameterException', `AuthFlow ${String(input.AuthFlow)} is not supported by the local emulator`);
     },
     GlobalSignOut: (input) => {
       const claims = verifyToken(String(input.AccessToken ?? ''));
       if (!claims) throw new CognitoError('NotAuthorizedException', 'Invalid Access Token');
-      for (const [tokenHash, username] of Object.entries(state.refreshTokens)) if (username === claims.username) delete state.refreshTokens[tokenHash];
+      for (const [tokenHash, username] of Object.entries(state.refreshTokens)) {
+        if (username !== claims.username) continue;
+        delete state.refreshTokens[tokenHash];
+        delete state.refreshTokenOrigins?.[tokenHash];
+      }
       save();
       return {};
     },
@@ -138,14 +147,20 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     user.failures = 0;
     user.lockedUntil = 0;
     const refreshToken = randomBytes(48).toString('base64url');
+    const origin = newOrigin();
     state.refreshTokens[hash(refreshToken)] = user.username;
+    (state.refreshTokenOrigins ??= {})[hash(refreshToken)] = origin;
     save();
-    return { AccessToken: accessToken(user), IdToken: idToken(user), RefreshToken: refreshToken, ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer' };
+    return { AccessToken: accessToken(user, origin), IdToken: idToken(user), RefreshToken: refreshToken, ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer' };
   }
 
-  function accessToken(user: User): string {
+  function newOrigin() {
+    return { originJti: randomUUID(), authTime: Math.floor(Date.now() / 1000) };
+  }
+
+  function accessToken(user: User, origin: { originJti: string; authTime: number }): string {
     const now = Math.floor(Date.now() / 1000);
-    return sign({ sub: user.sub, iss: issuer, client_id: LOCAL_CLIENT_ID, origin_jti: randomUUID(), event_id: randomUUID(), token_use: 'access', scope: 'aws.cognito.signin.user.admin', auth_time: now, exp: now + ACCESS_TOKEN_SECONDS, iat: now, jti: randomUUID(), username: user.username });
+    return sign({ sub: user.sub, iss: issuer, client_id: LOCAL_CLIENT_ID, origin_jti: origin.originJti, event_id: randomUUID(), token_use: 'access', scope: 'aws.cognito.signin.user.admin', auth_time: origin.authTime, exp: now + ACCESS_TOKEN_SECONDS, iat: now, jti: randomUUID(), username: user.username });
   }
 
   function idToken(user: User): string {

@@ -4,6 +4,7 @@ import { DynamoDashboardStore } from './dynamo/dashboard-store.ts';
 import { DynamoConversionStore } from './dynamo/conversion-store.ts';
 import { DynamoDepositStore } from './dynamo/deposit-store.ts';
 import { DynamoIdempotencyStore } from './dynamo/idempotency-store.ts';
+import { DynamoSignOuts } from './dynamo/sign-out-store.ts';
 import { DynamoWithdrawalStore } from './dynamo/withdrawal-store.ts';
 import { optionalEnv, requireEnv } from './env.ts';
 
@@ -24,4 +25,9 @@ export function dynamoFromEnv() {
     idempotency: new DynamoIdempotencyStore(db, tableName),
     dashboard: new DynamoDashboardStore(db, tableName),
   };
+}
+
+/** The sign-out records alone, for the session authorizer, which needs nothing else of the table. */
+export function signOutsFromEnv(): DynamoSignOuts {
+  return new DynamoSignOuts(createDocumentClient(optionalEnv('DYNAMODB_ENDPOINT')), requireEnv('TABLE_NAME'));
 }

@@ -1,16 +1,21 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { endedBySignOut } from '#domain/sign-outs';
 import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { signOutsFromEnv } from '#adapters/runtime';
 import { withCorrelationId } from '#adapters/logs-and-metrics';
 import { parseCookies, SESSION_COOKIE } from '#http/cookies';
 
 const { verifier } = userPoolFromEnv();
+const signOuts = signOutsFromEnv();
 
 /**
  * REQUEST authorizer of the dashboard API: the session cookie's Cognito access token, verified by
  * aws-jwt-verify against the pool's JWKS (signature, issuer, expiry, token_use, client_id). The
  * answer carries only who the person is; what they may do in a company is the handler's check of
- * their membership, read fresh on every call, so a changed role applies at once.
+ * their membership, read fresh on every call, so a changed role applies at once. A token from
+ * before the person signed out is refused (functions/domain/sign-outs.ts): API Gateway's result
+ * cache may still admit it for `authorizerCacheSeconds`, as it does a revoked API key.
  */
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
   const log = withCorrelationId(event.requestContext?.requestId ?? 'unknown');
@@ -19,7 +24,9 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   let personId: string;
   try {
     if (!token) throw new Error('No session cookie');
-    ({ personId } = await verifier.verify(token));
+    const claims = await verifier.verify(token);
+    if (endedBySignOut(claims, await signOuts.lastOf(claims.personId))) throw new Error('Signed out');
+    personId = claims.personId;
   } catch (error) {
     log.info('session authorizer denied', { reason: (error as Error).message });
     throw new Error('Unauthorized');

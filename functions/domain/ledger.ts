@@ -75,15 +75,42 @@ export function balanceChanges(entry: LedgerEntry): Map<Currency, BucketDeltas> 
   return changes;
 }
 
-/** Sum of postings into minus out of an account: what the account's balance must equal. */
-export function accountBalance(entries: readonly LedgerEntry[], account: string, currency: Currency): bigint {
-  let total = 0n;
-  for (const entry of entries) {
+/**
+ * Each account's balance per currency: postings into it minus postings out of it, fed one entry
+ * at a time, so a reader of the daily export or of a Scan never holds every entry at once.
+ */
+export class AccountBalances {
+  private readonly sums = new Map<string, bigint>();
+
+  add(entry: LedgerEntry): this {
     for (const posting of entry.postings) {
-      if (posting.currency !== currency) continue;
-      if (posting.destination === account) total += posting.amount;
-      if (posting.source === account) total -= posting.amount;
+      this.move(posting.source, posting.currency, -posting.amount);
+      this.move(posting.destination, posting.currency, posting.amount);
+    }
+    return this;
+  }
+
+  of(account: string, currency: Currency): bigint {
+    return this.sums.get(`${account}|${currency}`) ?? 0n;
+  }
+
+  /** Every account that a posting touched, with its balance in each currency. */
+  *all(): Generator<{ account: string; currency: Currency; balance: bigint }> {
+    for (const [key, balance] of this.sums) {
+      const at = key.lastIndexOf('|');
+      yield { account: key.slice(0, at), currency: key.slice(at + 1) as Currency, balance };
     }
   }
-  return total;
+
+  private move(account: string, currency: Currency, amount: bigint): void {
+    const key = `${account}|${currency}`;
+    this.sums.set(key, (this.sums.get(key) ?? 0n) + amount);
+  }
+}
+
+/** Sum of postings into minus out of an account: what the account's balance must equal. */
+export function accountBalance(entries: readonly LedgerEntry[], account: string, currency: Currency): bigint {
+  const balances = new AccountBalances();
+  for (const entry of entries) balances.add(entry);
+  return balances.of(account, currency);
 }

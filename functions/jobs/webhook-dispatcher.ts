@@ -1,7 +1,8 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { dispatchEvents, dispatchUndispatched, type DispatchableEvent, type DispatchOutcome } from '#domain/webhook-delivery';
 import { dynamoFromEnv } from '#adapters/runtime';
-import { ENTITY } from '#adapters/dynamo/keys';
+import { eventItem } from '#adapters/dynamo/items/event';
+import { fromDynamoJson } from '#adapters/dynamo/items/item';
 import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
 import { deliveryQueueFromEnv, sweepMinAgeMsFromEnv } from '#adapters/webhooks/from-env';
 import { runJob } from '#adapters/observability';
@@ -33,13 +34,7 @@ type Image = NonNullable<NonNullable<DynamoDBStreamEvent['Records'][number]['dyn
 
 function insertedEvent(eventName: string | undefined, image: Image | undefined): DispatchableEvent[] {
   // Checked here too: the filter is the stack's, and a replayed or hand-made batch may not have had it.
-  if (eventName !== 'INSERT' || image?.type?.S !== ENTITY.event) return [];
-  return [
-    {
-      id: image.id!.S!,
-      companyId: image.companyId!.S!,
-      type: image.eventType!.S!,
-      round: image.round?.N ? Number(image.round.N) : 0,
-    },
-  ];
+  if (eventName !== 'INSERT' || !image) return [];
+  const item = fromDynamoJson(image as Parameters<typeof fromDynamoJson>[0]);
+  return eventItem.isOne(item) ? [eventItem.dispatchableFromItem(item)] : [];
 }

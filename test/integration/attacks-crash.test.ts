@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { keys } from '#adapters/dynamo/keys';
+import { eventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { domainEvent } from '#domain/events';
 import { newId } from '#domain/ids';
@@ -81,7 +81,7 @@ describe('kill -9 of the local runtime between dispatch and delivery', () => {
 
     let dispatchedAt: string | undefined;
     for (const deadline = Date.now() + 20_000; !dispatchedAt && Date.now() < deadline; ) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(companyId, event.id), ConsistentRead: true }));
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: eventItem.key(companyId, event.id), ConsistentRead: true }));
       dispatchedAt = Item?.dispatchedAt as string | undefined;
       if (!dispatchedAt) await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -10,6 +10,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { keys } from '#adapters/dynamo/keys';
+import { eventItem } from '#adapters/dynamo/items/event';
 import { itemsUnder } from '#adapters/dynamo/queries';
 import { ERROR_STATUS } from '#http/error-status';
 import type { LocalRuntime } from '#local/runtime';
@@ -59,7 +60,7 @@ async function balances(call: Call) {
   return { USDT: of('USDT'), BRL: of('BRL') };
 }
 
-const eventsOf = (companyId: string) => itemsUnder(db, runtime.tableName, keys.eventsOf(companyId));
+const eventsOf = (companyId: string) => itemsUnder(db, runtime.tableName, eventItem.ofCompany(companyId));
 
 async function quoteItem(companyId: string, quoteId: string) {
   const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.quote(companyId, quoteId), ConsistentRead: true }));

@@ -154,6 +154,32 @@ describe('sessions', () => {
     expect(audit.body.data[0]).toMatchObject({ action: 'signed_in', actor: { email } });
   });
 
+  it('refuses a copied session cookie once its person signs out, on every device, and lets them sign in again at once', async () => {
+    const { browser, email } = await signedUpOwner(runtime);
+    const copiedSession = browser.jar.get('cambio_session')!;
+    // The same person on a second device, signed in a second earlier than the sign-out.
+    const otherDevice = dashboardBrowser(runtime);
+    expect((await otherDevice.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } })).status).toBe(200);
+    const otherSession = otherDevice.jar.get('cambio_session')!;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // A token refreshed from the first session's refresh cookie descends from the same sign-in.
+    expect((await browser.call('POST', '/session/refresh')).status).toBe(200);
+    const refreshedSession = browser.jar.get('cambio_session')!;
+
+    expect((await browser.call('DELETE', '/session')).status).toBe(200);
+
+    // Whoever holds a copy of a cookie: a Cookie header of their own (API Gateway caches the
+    // authorizer's answer per Cookie header).
+    const withOnly = (session: string) => fetch(`${browser.origin}/dashboard/api/me`, { headers: { Cookie: `cambio_session=${session}; copied=${Math.random()}` } });
+    expect((await withOnly(copiedSession)).status).toBe(401);
+    expect((await withOnly(refreshedSession)).status).toBe(401);
+    expect((await withOnly(otherSession)).status).toBe(401);
+
+    const again = dashboardBrowser(runtime);
+    expect((await again.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await again.call('GET', '/me')).status).toBe(200);
+  });
+
   it('renews an access token from the refresh cookie', async () => {
     const { browser } = await signedUpOwner(runtime);
     browser.jar.delete('cambio_session');

@@ -2,6 +2,7 @@ import { GetCommand, NumberValue, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { keys } from '#adapters/dynamo/keys';
+import { eventItem as storedEventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { DynamoWebhookStore, webhookItem } from '#adapters/dynamo/webhook-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
@@ -137,7 +138,7 @@ function plain(value: unknown): unknown {
 }
 
 async function eventItem(companyId: string, eventId: string) {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(companyId, eventId), ConsistentRead: true }));
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: storedEventItem.key(companyId, eventId), ConsistentRead: true }));
   return Item as Record<string, any>;
 }
 

@@ -6,6 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { keys } from '#adapters/dynamo/keys';
+import { eventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
 import { domainEvent } from '#domain/events';
@@ -145,7 +146,7 @@ describe('dispatcher Lambda on the table stream', () => {
     expect(sentBodies()).toEqual([
       expect.objectContaining({ DelaySeconds: 0, body: { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 } }),
     ]);
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(companyId, event.id), ConsistentRead: true }));
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: eventItem.key(companyId, event.id), ConsistentRead: true }));
     expect(Item!.dispatchedTo).toEqual([webhook.id]);
     expect(Item!.GSI1PK).toBeUndefined();
   });
@@ -158,7 +159,7 @@ describe('dispatcher Lambda on the table stream', () => {
       dispatcher.handler({ Records: [streamRecord('INSERT', { type: 'Event', id: event.id, companyId, eventType: event.type })] }),
     ).rejects.toThrow('SQS down');
 
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(companyId, event.id), ConsistentRead: true }));
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: eventItem.key(companyId, event.id), ConsistentRead: true }));
     expect(Item!.GSI1PK).toBe('EVENTS#UNDISPATCHED');
   });
 });

@@ -1,10 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { toBigInt } from '#adapters/dynamo/client';
+import { balanceItem } from '#adapters/dynamo/company-store';
 import { keys } from '#adapters/dynamo/keys';
 import { itemsUnder } from '#adapters/dynamo/queries';
+import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { ApiError } from '#domain/errors';
-import { BUCKETS, EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type Bucket, type Posting } from '#domain/ledger';
+import { BUCKETS, EXTERNAL_ACCOUNTS, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#domain/ledger';
 import { CURRENCIES, parseAmount, type Currency } from '#domain/money';
 
 /**
@@ -41,22 +42,14 @@ export interface LedgerDifference {
 
 /** Each balance bucket of the company against the sum of its ledger postings; empty when all match. */
 export async function ledgerDifferences(db: DynamoDBDocumentClient, tableName: string, companyId: string): Promise<LedgerDifference[]> {
-  const entries = await itemsUnder(db, tableName, keys.ledgerOf(companyId));
-  const balances = await itemsUnder(db, tableName, keys.balancesOf(companyId));
+  const entries = (await itemsUnder(db, tableName, ledgerEntryItem.ofCompany(companyId))).map(ledgerEntryItem.fromItem);
+  const balances = (await itemsUnder(db, tableName, keys.balancesOf(companyId))).map(balanceItem.fromItem);
   const differences: LedgerDifference[] = [];
   for (const currency of CURRENCIES) {
-    const balance = balances.find((item) => item.currency === currency);
+    const balance = balances.find((row) => row.currency === currency);
     for (const bucket of BUCKETS) {
-      const account = companyAccount(companyId, bucket);
-      let postings = 0n;
-      for (const entry of entries) {
-        for (const posting of entry.postings as { source: string; destination: string; asset: string; amount: unknown }[]) {
-          if (posting.asset !== currency) continue;
-          if (posting.destination === account) postings += toBigInt(posting.amount);
-          if (posting.source === account) postings -= toBigInt(posting.amount);
-        }
-      }
-      const held = toBigInt(balance?.[bucket] ?? 0n);
+      const postings = accountBalance(entries, companyAccount(companyId, bucket), currency);
+      const held = balance?.[bucket] ?? 0n;
       if (held !== postings) differences.push({ currency, bucket, balance: held, postings });
     }
   }

@@ -3,7 +3,11 @@ import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 
 export interface SessionClaims {
   personId: string;
+  /** `exp` and `iat`, epoch seconds. */
   expiresAt: number;
+  issuedAt: number;
+  /** The authentication the token descends from, kept by Cognito across refreshes. */
+  originJti: string | null;
 }
 
 export interface SessionVerifier {
@@ -49,8 +53,9 @@ export function sessionVerifier(settings: VerifierSettings): SessionVerifier {
   return {
     verify: async (accessToken) => {
       const payload = await verifier.verify(accessToken);
-      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new Error('Token without sub or exp');
-      return { personId: payload.sub, expiresAt: payload.exp };
+      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number' || typeof payload.iat !== 'number') throw new Error('Token without sub, exp or iat');
+      const originJti = typeof payload.origin_jti === 'string' ? payload.origin_jti : null;
+      return { personId: payload.sub, expiresAt: payload.exp, issuedAt: payload.iat, originJti };
     },
   };
 }

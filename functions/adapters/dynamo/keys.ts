@@ -1,12 +1,11 @@
 import type { Currency } from '#domain/money';
+import { companyPartition as company } from './items/item.ts';
 
 /**
  * Every DynamoDB key the service writes or reads is built here and nowhere else; docs/data-model.md
- * lists the entities and access patterns these keys serve. A company's own records live in its
- * partition (`COMPANY#…`), so a read by id with another company's partition finds nothing: that
- * is what makes another company's id a 404.
+ * lists the entities and access patterns these keys serve. Records that have moved to their own
+ * module under `records/` (ledger entries, events, …) own their keys there, with their format.
  */
-const company = (companyId: string) => `COMPANY#${companyId}`;
 
 export const keys = {
   companyProfile: (companyId: string) => ({ PK: company(companyId), SK: 'PROFILE' }),
@@ -28,14 +27,6 @@ export const keys = {
   invitation: (tokenHash: string) => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
   auditEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `AUDIT#${entryId}` }),
   auditLogOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'AUDIT#' }),
-
-  ledgerEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `LEDGER#${entryId}` }),
-  ledgerOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'LEDGER#' }),
-
-  event: (companyId: string, eventId: string) => ({ PK: company(companyId), SK: `EVENT#${eventId}` }),
-  eventsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'EVENT#' }),
-  /** GSI1, sparse: events not yet handed to the webhook dispatcher; removed once dispatched. */
-  undispatchedEvent: (eventId: string) => ({ GSI1PK: 'EVENTS#UNDISPATCHED', GSI1SK: eventId }),
 
   withdrawal: (companyId: string, withdrawalId: string) => ({ PK: company(companyId), SK: `WITHDRAWAL#${withdrawalId}` }),
   withdrawalReference: (companyId: string, reference: string) => ({ PK: company(companyId), SK: `WITHDRAWAL_REF#${reference}` }),
@@ -106,13 +97,6 @@ export const keys = {
     SK: `DELIVERY#${eventId}#${webhookId}`,
   }),
   deliveriesOfEvent: (companyId: string, eventId: string) => ({ PK: company(companyId), skPrefix: `DELIVERY#${eventId}#` }),
-  /** A company's events created in [from, to): ids are ULIDs, so a time bound is an id bound. */
-  eventsBetween: (companyId: string, fromEventId: string, toEventId: string) => ({
-    PK: company(companyId),
-    from: `EVENT#${fromEventId}`,
-    to: `EVENT#${toEventId}`,
-  }),
-  undispatchedEventsPartition: () => 'EVENTS#UNDISPATCHED',
 } as const;
 
 /** The `type` attribute on every item, so an export can be read without parsing keys. */
@@ -124,8 +108,6 @@ export const ENTITY = {
   membership: 'Membership',
   invitation: 'Invitation',
   auditEntry: 'AuditEntry',
-  ledgerEntry: 'LedgerEntry',
-  event: 'Event',
   withdrawal: 'Withdrawal',
   withdrawalReference: 'WithdrawalReference',
   deposit: 'Deposit',

@@ -1,9 +1,10 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EXTERNAL_ACCOUNTS } from '#domain/ledger';
+import { AccountBalances, EXTERNAL_ACCOUNTS } from '#domain/ledger';
 import type { LedgerSide } from '#domain/reconciliation';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { batchGetAll, queryAll } from './queries.ts';
+import { ledgerEntryItem } from './items/ledger-entry.ts';
 
 type Item = Record<string, unknown>;
 
@@ -23,22 +24,17 @@ export type AddressScope = 'unswept' | 'every';
  */
 export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, scope: AddressScope): Promise<LedgerSide> {
   let companiesUsdt = 0n;
-  let treasuryUsdt = 0n;
+  const postings = new AccountBalances();
   const everyAddress: string[] = [];
   const processing: { txHash: string; amount: bigint }[] = [];
-  const treasury = new Set<string>([EXTERNAL_ACCOUNTS.networkFees, EXTERNAL_ACCOUNTS.conversionDesk]);
   let start: Item | undefined;
   do {
     const page = await db.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start, ConsistentRead: true }));
     for (const item of page.Items ?? []) {
       if (item.type === ENTITY.balance && item.currency === 'USDT') {
         companiesUsdt += toBigInt(item.available) + toBigInt(item.pending) + toBigInt(item.locked);
-      } else if (item.type === ENTITY.ledgerEntry) {
-        for (const posting of item.postings as Item[]) {
-          if (posting.asset !== 'USDT') continue;
-          if (treasury.has(posting.destination as string)) treasuryUsdt += toBigInt(posting.amount);
-          if (treasury.has(posting.source as string)) treasuryUsdt -= toBigInt(posting.amount);
-        }
+      } else if (ledgerEntryItem.isOne(item)) {
+        postings.add(ledgerEntryItem.fromItem(item));
       } else if (item.type === ENTITY.depositAddress && scope === 'every') {
         everyAddress.push(item.address as string);
       } else if (item.type === ENTITY.withdrawal && item.status === 'processing' && item.txHash) {
@@ -48,6 +44,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
     start = page.LastEvaluatedKey;
   } while (start);
   const unswept = await unsweptDepositAddresses(db, tableName);
+  const treasuryUsdt = postings.of(EXTERNAL_ACCOUNTS.networkFees, 'USDT') + postings.of(EXTERNAL_ACCOUNTS.conversionDesk, 'USDT');
   return { companiesUsdt, treasuryUsdt, processing, depositAddresses: [...new Set([...everyAddress, ...unswept])] };
 }
 

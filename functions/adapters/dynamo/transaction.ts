@@ -4,7 +4,9 @@ import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import type { DomainEvent } from '#domain/events';
 import type { Currency } from '#domain/money';
 import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
-import { ENTITY, keys } from './keys.ts';
+import { keys } from './keys.ts';
+import { eventItem } from './items/event.ts';
+import { ledgerEntryItem } from './items/ledger-entry.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;
@@ -132,36 +134,12 @@ export class MoneyTransaction {
         onFailed: onInsufficient,
       });
     }
-    for (const entry of entries) {
-      this.put({
-        ...keys.ledgerEntry(entry.companyId, entry.id),
-        type: ENTITY.ledgerEntry,
-        id: entry.id,
-        companyId: entry.companyId,
-        reference: entry.reference,
-        postings: entry.postings.map((posting) => ({
-          source: posting.source,
-          destination: posting.destination,
-          asset: posting.currency,
-          amount: posting.amount,
-        })),
-        createdAt: entry.createdAt,
-      });
-    }
+    for (const entry of entries) this.put(ledgerEntryItem.toItem(entry));
     return this;
   }
 
   event(event: DomainEvent): this {
-    return this.put({
-      ...keys.event(event.companyId, event.id),
-      ...keys.undispatchedEvent(event.id),
-      type: ENTITY.event,
-      id: event.id,
-      companyId: event.companyId,
-      eventType: event.type,
-      createdAt: event.createdAt,
-      payload: event.payload,
-    });
+    return this.put(eventItem.toItem(event));
   }
 
   async commit(db: DynamoDBDocumentClient): Promise<void> {

@@ -8,7 +8,6 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { encodeTime } from 'ulid';
 import type {
   AttemptRecord,
   DeliveryMessage,
@@ -23,6 +22,7 @@ import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from 
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { itemsUnder, newestFirstPage } from './queries.ts';
+import { eventIdBound, eventItem } from './items/event.ts';
 import { MoneyTransaction } from './transaction.ts';
 
 type Item = Record<string, unknown>;
@@ -130,7 +130,7 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.event(event.companyId, event.id),
+          Key: eventItem.key(event.companyId, event.id),
           UpdateExpression: 'REMOVE GSI1PK, GSI1SK SET dispatchedTo = :to, dispatchedAt = :at',
           // A redelivery requested since this event was read raised its round: leave its mark.
           ConditionExpression: event.round === 0 ? 'attribute_not_exists(#round) OR #round = :round' : '#round = :round',
@@ -149,17 +149,17 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
         TableName: this.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
-        ExpressionAttributeValues: { ':pk': keys.undispatchedEventsPartition(), ':before': eventIdBound(before) },
+        ExpressionAttributeValues: { ':pk': eventItem.undispatchedPartition, ':before': eventIdBound(before) },
         Limit: limit,
       }),
     );
-    return Items.filter((item) => item.type === ENTITY.event).map(dispatchableEvent);
+    return Items.filter(eventItem.isOne).map(eventItem.dispatchableFromItem);
   }
 
   // The sender's side.
 
   async load(message: DeliveryMessage): Promise<LoadedDelivery> {
-    const eventKey = keys.event(message.companyId, message.eventId);
+    const eventKey = eventItem.key(message.companyId, message.eventId);
     const webhookKey = keys.webhook(message.companyId, message.webhookId);
     const deliveryKey = keys.webhookDelivery(message.companyId, message.eventId, message.webhookId);
     let requested: Item[] = [eventKey, webhookKey, deliveryKey];
@@ -178,7 +178,7 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
     const webhook = bySk.get(webhookKey.SK);
     const delivery = bySk.get(deliveryKey.SK);
     return {
-      event: event ? { id: event.id as string, type: event.eventType as string, payload: event.payload as string } : null,
+      event: event ? eventItem.deliverableFromItem(event) : null,
       webhook: webhook ? webhookItem.fromItem(webhook) : null,
       delivery: delivery ? { status: delivery.status as DeliveryStatus, round: Number(toBigInt(delivery.round ?? 0)) } : null,
     };
@@ -252,7 +252,7 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
    * subscribe to it now. Returns the events marked.
    */
   async markForRedelivery(companyId: string, since: Date, types: string[] | null, now = new Date()): Promise<DispatchableEvent[]> {
-    const range = keys.eventsBetween(companyId, eventIdBound(since), `${eventIdBound(now)}~`);
+    const range = eventItem.between(companyId, since, now);
     const marked: DispatchableEvent[] = [];
     let startKey: Item | undefined;
     do {
@@ -267,19 +267,19 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
       );
       startKey = page.LastEvaluatedKey;
       for (const item of page.Items ?? []) {
-        const event = dispatchableEvent(item);
+        const event = eventItem.dispatchableFromItem(item);
         if (types && !types.includes(event.type)) continue;
         const { Attributes } = await this.db.send(
           new UpdateCommand({
             TableName: this.tableName,
-            Key: keys.event(companyId, event.id),
+            Key: eventItem.key(companyId, event.id),
             UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, redeliveryRequestedAt = :now ADD #round :one',
             ExpressionAttributeNames: { '#round': 'round' },
-            ExpressionAttributeValues: { ...prefixed(keys.undispatchedEvent(event.id)), ':now': now.toISOString(), ':one': 1 },
+            ExpressionAttributeValues: { ...prefixed(eventItem.undispatchedMark(event.id)), ':now': now.toISOString(), ':one': 1 },
             ReturnValues: 'ALL_NEW',
           }),
         );
-        marked.push(dispatchableEvent(Attributes!));
+        marked.push(eventItem.dispatchableFromItem(Attributes!));
       }
     } while (startKey);
     return marked;
@@ -331,20 +331,6 @@ export class DynamoWebhookStore implements WebhookStore, DispatchStore, Delivery
   }
 }
 
-/** The smallest event id created at `time`: events before it sort below it. */
-export function eventIdBound(time: Date): string {
-  return `evt_${encodeTime(time.getTime(), 10)}`;
-}
-
 function prefixed(key: { GSI1PK: string; GSI1SK: string }): Item {
   return { ':pk': key.GSI1PK, ':sk': key.GSI1SK };
-}
-
-export function dispatchableEvent(item: Item): DispatchableEvent {
-  return {
-    id: item.id as string,
-    companyId: item.companyId as string,
-    type: item.eventType as string,
-    round: item.round === undefined || item.round === null ? 0 : Number(toBigInt(item.round)),
-  };
 }

@@ -1,0 +1,25 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
+/** A stored item as the document client gives it: numbers wrapped (NumberValue), never floats. */
+export type Item = Record<string, unknown>;
+
+/** A company's own records live in its partition, so a read by id with another company's
+ * partition finds nothing: that is what makes another company's id a 404. */
+export const companyPartition = (companyId: string) => `COMPANY#${companyId}`;
+
+/**
+ * An item in DynamoDB JSON (a line of the daily export, a stream record's image) as the document
+ * client would read it: numbers stay NumberValue, exact, for the records' `fromItem` to turn into
+ * bigint. Never a float.
+ */
+export function fromDynamoJson(image: Record<string, AttributeValue>): Item {
+  return unmarshall(image, { wrapNumbers: true }) as Item;
+}
+
+/** One line of a DynamoDB export (`{"Item": {...}}` in DynamoDB JSON), or null for a blank line. */
+export function exportLineItem(line: string): Item | null {
+  if (line.trim() === '') return null;
+  const { Item } = JSON.parse(line) as { Item: Record<string, AttributeValue> };
+  return fromDynamoJson(Item);
+}

@@ -1,0 +1,60 @@
+import type { LedgerEntry, Posting } from '#domain/ledger';
+import type { Currency } from '#domain/money';
+import { toBigInt } from '../client.ts';
+import { companyPartition, exportLineItem, type Item } from './item.ts';
+
+/**
+ * The one owner of a stored `LedgerEntry` (docs/data-model.md): its key, and its item in both
+ * directions. Everything that writes or reads ledger entries (MoneyTransaction, reconciliation,
+ * `npm run ledger:csv`, the tests' ledger audit) goes through here. A posting's `currency` is
+ * stored as `asset`, the word finance and formance use for it.
+ */
+export const ledgerEntryItem = {
+  type: 'LedgerEntry',
+  key: (companyId: string, entryId: string) => ({ PK: companyPartition(companyId), SK: `LEDGER#${entryId}` }),
+  /** A company's entries, oldest first (ids are ULIDs). */
+  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'LEDGER#' }),
+
+  toItem: (entry: LedgerEntry): Item => ({
+    ...ledgerEntryItem.key(entry.companyId, entry.id),
+    type: ledgerEntryItem.type,
+    id: entry.id,
+    companyId: entry.companyId,
+    reference: entry.reference,
+    postings: entry.postings.map((posting) => ({
+      source: posting.source,
+      destination: posting.destination,
+      asset: posting.currency,
+      amount: posting.amount,
+    })),
+    createdAt: entry.createdAt,
+  }),
+
+  /** From an item as the document client reads it, or as `unmarshall` (wrapNumbers) reads a line
+   * of the daily export: amounts arrive as exact numbers (NumberValue or a decimal string). */
+  fromItem: (item: Item): LedgerEntry => ({
+    id: item.id as string,
+    companyId: item.companyId as string,
+    reference: item.reference as string,
+    postings: (item.postings as Item[]).map(
+      (posting): Posting => ({
+        source: posting.source as string,
+        destination: posting.destination as string,
+        currency: posting.asset as Currency,
+        amount: toBigInt(posting.amount),
+      }),
+    ),
+    createdAt: item.createdAt as string,
+  }),
+
+  isOne: (item: Item): boolean => item.type === ledgerEntryItem.type,
+};
+
+/**
+ * One line of the daily export (`{"Item": {...}}` in DynamoDB JSON) as a LedgerEntry, or null when
+ * the line holds another record (or nothing): for a reader that streams the export line by line.
+ */
+export function ledgerEntryFromExportLine(line: string): LedgerEntry | null {
+  const item = exportLineItem(line);
+  return item && ledgerEntryItem.isOne(item) ? ledgerEntryItem.fromItem(item) : null;
+}

@@ -1,0 +1,72 @@
+import type { AttemptRecord, DeliveryMessage, DeliveryStatus } from '#domain/webhook-delivery';
+import { toBigInt } from '../client.ts';
+import { companyPartition, type Item } from './item.ts';
+
+/** What a delivery try changes on its WebhookDelivery item. */
+export interface DeliveryUpdate {
+  eventType: string;
+  status: DeliveryStatus;
+  attempt?: AttemptRecord;
+  nextAttemptAt?: string | null;
+  reason?: string;
+}
+
+/**
+ * The one owner of a stored `WebhookDelivery` (docs/data-model.md): one per (event, webhook), its
+ * status and every attempt, for devops. Written only by an UpdateItem that appends the attempt, so
+ * its "toItem" is that update.
+ */
+export const webhookDeliveryItem = {
+  type: 'WebhookDelivery',
+  key: (companyId: string, eventId: string, webhookId: string) => ({
+    PK: companyPartition(companyId),
+    SK: `DELIVERY#${eventId}#${webhookId}`,
+  }),
+  ofEvent: (companyId: string, eventId: string) => ({ PK: companyPartition(companyId), skPrefix: `DELIVERY#${eventId}#` }),
+
+  /** The UpdateItem's parts that record a try: sets the status, appends the attempt if any. */
+  toUpdate: (message: DeliveryMessage, update: DeliveryUpdate, at: Date) => {
+    const sets = [
+      '#type = :type',
+      'companyId = :companyId',
+      'eventId = :eventId',
+      'webhookId = :webhookId',
+      'eventType = :eventType',
+      '#status = :status',
+      '#round = :round',
+      'nextAttemptAt = :next',
+      'reason = :reason',
+      'updatedAt = :at',
+      'createdAt = if_not_exists(createdAt, :at)',
+    ];
+    const values: Item = {
+      ':type': webhookDeliveryItem.type,
+      ':companyId': message.companyId,
+      ':eventId': message.eventId,
+      ':webhookId': message.webhookId,
+      ':eventType': update.eventType,
+      ':status': update.status,
+      ':round': message.round,
+      ':next': update.nextAttemptAt ?? null,
+      ':reason': update.reason ?? null,
+      ':at': at.toISOString(),
+    };
+    if (update.attempt) {
+      sets.push('attempts = list_append(if_not_exists(attempts, :none), :attempt)');
+      values[':none'] = [];
+      values[':attempt'] = [update.attempt];
+    }
+    return {
+      Key: webhookDeliveryItem.key(message.companyId, message.eventId, message.webhookId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: { '#type': 'type', '#status': 'status', '#round': 'round' },
+      ExpressionAttributeValues: values,
+    };
+  },
+
+  /** What the sender needs to tell a duplicate or cancelled delivery from one to try. */
+  stateFromItem: (item: Item): { status: DeliveryStatus; round: number } => ({
+    status: item.status as DeliveryStatus,
+    round: Number(toBigInt(item.round ?? 0)),
+  }),
+};

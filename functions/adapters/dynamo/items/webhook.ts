@@ -1,0 +1,43 @@
+import { isPlainSecret } from '#domain/webhook-secrets';
+import type { Webhook } from '#domain/webhooks';
+import { companyPartition, type Item } from './item.ts';
+
+/**
+ * The one owner of a stored `Webhook` (docs/data-model.md) and of its company's `WebhookCount`.
+ *
+ * The secret is stored sealed, as `sealedSecret` (domain/webhook-secrets.ts). Items written before
+ * sealing hold the plain secret as `secret`: it is read into `sealedSecret` (which the sender opens
+ * as the plain value it is) and written back under its old name by a PUT, never renamed, so an
+ * item's attribute always says which of the two it holds.
+ */
+export const webhookItem = {
+  type: 'Webhook',
+  key: (companyId: string, webhookId: string) => ({ PK: companyPartition(companyId), SK: `WEBHOOK#${webhookId}` }),
+  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'WEBHOOK#' }),
+
+  toItem: ({ sealedSecret, ...webhook }: Webhook): Item => ({
+    ...webhookItem.key(webhook.companyId, webhook.id),
+    type: webhookItem.type,
+    ...webhook,
+    [isPlainSecret(sealedSecret) ? 'secret' : 'sealedSecret']: sealedSecret,
+  }),
+  fromItem: (item: Item): Webhook => ({
+    id: item.id as string,
+    companyId: item.companyId as string,
+    url: item.url as string,
+    events: item.events as Webhook['events'],
+    description: (item.description as string | null | undefined) ?? null,
+    enabled: item.enabled as boolean,
+    sealedSecret: (item.sealedSecret ?? item.secret) as string,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    disabledReason: (item.disabledReason as string | null | undefined) ?? null,
+  }),
+};
+
+/** How many webhooks a company has: its conditional ADD, in the webhook's own transaction, is what
+ * holds the limit of 10 (a count-then-write could overshoot it under concurrent POSTs). */
+export const webhookCountItem = {
+  type: 'WebhookCount',
+  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'WEBHOOK_COUNT' }),
+};
