@@ -67,7 +67,9 @@ const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function isLedgerDay(value: unknown): value is LedgerDay {
   if (typeof value !== 'string' || !DAY_PATTERN.test(value)) return false;
-  return new Date(`${value}T00:00:00.000Z`).toISOString().slice(0, 10) === value;
+  const start = new Date(`${value}T00:00:00.000Z`);
+  // 2026-13-01 is no date at all; 2026-02-30 would roll over to March.
+  return !Number.isNaN(start.getTime()) && start.toISOString().slice(0, 10) === value;
 }
 
 /** The UTC day of a stored `createdAt` (always `toISOString()`, so UTC and ending in Z). */
