@@ -189,7 +189,7 @@ export class FinanceExport extends Construct {
         },
       },
     });
-    table.addDependency(database);
+    table.node.addDependency(database);
     const workGroup = new CfnWorkGroup(this, 'WorkGroup', {
       name: `${stackName}-finance`,
       description: `${stackName}: finance's Athena queries over ${databaseName}.ledger_postings`,
