@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { EVENT_TYPES } from '#domain/events';
 import { isId } from '#domain/ids';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
 import { optionalEnv } from '#adapters/env';
 import { JavaMissingError } from './dynamodb-local.ts';
 import { withLocalData } from './local-data.ts';
@@ -45,7 +45,7 @@ if (unknown.length) refuse(`--type ${unknown.join(', ')} is not an event type ($
 async function redeliver(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
   try {
-    return await new DynamoWebhookStore(db, tableName).markForRedelivery(values.company!, since, types);
+    return await new DynamoDispatchStore(db, tableName).markForRedelivery(values.company!, since, types);
   } finally {
     db.destroy();
   }

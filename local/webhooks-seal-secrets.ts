@@ -2,7 +2,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { optionalEnv } from '#adapters/env';
 import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
@@ -37,7 +37,7 @@ if (values.table && !values['kms-key']) {
 async function seal(endpoint: string | undefined, tableName: string, sealer: WebhookSecretSealer) {
   const db = createDocumentClient(endpoint);
   try {
-    return await sealPlainSecrets(new DynamoWebhookStore(db, tableName), sealer);
+    return await sealPlainSecrets(new DynamoWebhookRegistry(db, tableName), sealer);
   } finally {
     db.destroy();
   }

@@ -91,7 +91,11 @@ async function send<T>(method: string, path: string, body?: unknown, retried = f
 
 export const api = {
   signUp: (input: { companyName: string; email: string; password: string }) => send<{ companyId: string }>('POST', '/sign-up', input),
-  signIn: (input: { email: string; password: string }) => send<{ signedIn: true }>('POST', '/session', input),
+  signIn: (input: { email: string; password: string }) => send<{ signedIn: boolean; twoFactorRequired?: true }>('POST', '/session', input),
+  signInCode: (code: string) => send<{ signedIn: true }>('POST', '/session/two-factor', { code }),
+  twoFactor: () => send<{ enabled: boolean }>('GET', '/me/two-factor'),
+  startTwoFactorSetup: () => send<{ secret: string; uri: string }>('POST', '/me/two-factor/setup', {}),
+  confirmTwoFactor: (code: string) => send<{ enabled: true }>('POST', '/me/two-factor/confirm', { code }),
   signOut: () => send<{ signedOut: true }>('DELETE', '/session'),
   acceptInvitation: (input: { token: string; password: string }) => send<{ signedIn: true }>('POST', '/invitations/accept', input),
   me: () => send<Me>('GET', '/me'),

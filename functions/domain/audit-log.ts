@@ -9,6 +9,7 @@ import { newId } from './ids.ts';
 export type AuditAction =
   | 'signed_in'
   | 'signed_up'
+  | 'two_factor.enabled'
   | 'invitation.created'
   | 'invitation.accepted'
   | 'api_key.created'

@@ -3,12 +3,12 @@ import { dispatchEvents, dispatchUndispatched, type DispatchableEvent, type Disp
 import { dynamoFromEnv } from '#adapters/runtime';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { fromDynamoJson } from '#adapters/dynamo/items/item';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
 import { deliveryQueueFromEnv, sweepMinAgeMsFromEnv } from '#adapters/webhooks/from-env';
 import { runJob } from '#adapters/observability';
 
 const { db, tableName } = dynamoFromEnv();
-const deps = { store: new DynamoWebhookStore(db, tableName), queue: deliveryQueueFromEnv() };
+const deps = { store: new DynamoDispatchStore(db, tableName), queue: deliveryQueueFromEnv() };
 const minAgeMs = sweepMinAgeMsFromEnv();
 
 /**

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { sendDelivery, type DeliveryMessage, type SendOutcome, type SenderDeps } from '#domain/webhook-delivery';
 import { dynamoFromEnv } from '#adapters/runtime';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoDeliveryStore } from '#adapters/dynamo/webhook-delivery-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { deliveryQueueFromEnv, senderSettingsFromEnv } from '#adapters/webhooks/from-env';
 import { webhookSecretSealerFromEnv } from '#adapters/webhook-secrets/from-env';
@@ -11,7 +11,7 @@ import { traced } from '#adapters/tracing';
 
 const { db, tableName } = dynamoFromEnv();
 const deps: SenderDeps = {
-  store: new DynamoWebhookStore(db, tableName),
+  store: new DynamoDeliveryStore(db, tableName),
   queue: deliveryQueueFromEnv(),
   post: postWebhook,
   settings: senderSettingsFromEnv(),

@@ -1,6 +1,6 @@
 import { createdWebhookView, createWebhook } from '#domain/webhooks';
 import { dynamoFromEnv } from '#adapters/runtime';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { webhookSecretSealerFromEnv } from '#adapters/webhook-secrets/from-env';
 import { webhookUrlRulesFromEnv } from '#adapters/webhooks/from-env';
 import { httpRoute } from '#http/route';
@@ -8,7 +8,7 @@ import { webhookBody } from './schemas.ts';
 import { sealingReplayedSecrets } from './sealed-replays.ts';
 
 const { db, tableName, idempotency } = dynamoFromEnv();
-const webhooks = new DynamoWebhookStore(db, tableName);
+const webhooks = new DynamoWebhookRegistry(db, tableName);
 const urlRules = webhookUrlRulesFromEnv();
 const sealer = webhookSecretSealerFromEnv();
 

@@ -1,10 +1,10 @@
 import { deleteWebhook } from '#domain/webhooks';
 import { dynamoFromEnv } from '#adapters/runtime';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { httpRoute } from '#http/route';
 
 const { db, tableName } = dynamoFromEnv();
-const webhooks = new DynamoWebhookStore(db, tableName);
+const webhooks = new DynamoWebhookRegistry(db, tableName);
 
 export const handler = httpRoute({}, async ({ companyId, pathParameters }) => ({
   data: await deleteWebhook(webhooks, companyId, pathParameters.id ?? ''),

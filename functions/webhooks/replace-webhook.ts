@@ -1,12 +1,12 @@
 import { replaceWebhook, webhookView } from '#domain/webhooks';
 import { dynamoFromEnv } from '#adapters/runtime';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { webhookUrlRulesFromEnv } from '#adapters/webhooks/from-env';
 import { httpRoute } from '#http/route';
 import { webhookBody } from './schemas.ts';
 
 const { db, tableName } = dynamoFromEnv();
-const webhooks = new DynamoWebhookStore(db, tableName);
+const webhooks = new DynamoWebhookRegistry(db, tableName);
 const urlRules = webhookUrlRulesFromEnv();
 
 export const handler = httpRoute({ body: webhookBody }, async ({ companyId, pathParameters, body }) => ({

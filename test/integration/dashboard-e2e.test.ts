@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
 import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
+import { totpCode } from '#local/totp';
 import { apiClient, startTestApi } from '../support/local-api.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
@@ -217,6 +218,33 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     await nav('Audit log').click();
     await expect.poll(() => page.getByRole('table').innerText()).toContain('Signed in');
+  });
+
+  it('turns on two-factor sign-in from Account, then asks for the code after the password', async () => {
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    // The test plays the authenticator app: the key as shown, spaces and all.
+    const secret = (await page.getByLabel('Setup key').innerText()).replace(/\s/g, '');
+    expect(await page.getByRole('link', { name: 'open it in the app' }).getAttribute('href')).toMatch(/^otpauth:\/\/totp\/Cambio%3A/);
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('account-two-factor-setup');
+    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByText('On: signing in asks for a code').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('sign-in-two-factor');
+    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
+    await nav('Audit log').click();
+    await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned on two-factor sign-in');
   });
 
   it('asked nothing of any machine but this one', () => {

@@ -1,10 +1,13 @@
 import { GetCommand, NumberValue, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { keys } from '#adapters/dynamo/keys';
 import { eventItem as storedEventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
-import { DynamoWebhookStore, webhookItem } from '#adapters/dynamo/webhook-store';
+import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
+import { webhookItem } from '#adapters/dynamo/items/webhook';
+import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
+import { DynamoDeliveryStore } from '#adapters/dynamo/webhook-delivery-store';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { InProcessDeliveryQueue, InProcessQueue } from '#adapters/webhooks/in-process-queue';
 import { DynamoQueueJournal } from '#adapters/dynamo/local-queue-store';
@@ -28,13 +31,17 @@ import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 let db: ReturnType<typeof createDocumentClient>;
 let tableName: string;
-let store: DynamoWebhookStore;
+let registry: DynamoWebhookRegistry;
+let dispatch: DynamoDispatchStore;
+let deliveries: DynamoDeliveryStore;
 const receivers: WebhookReceiver[] = [];
 const sealer = new LocalSecretSealer(STAGES.local.functionEnvironment.LOCAL_WEBHOOK_SEALING_KEY!);
 
 beforeAll(async () => {
   ({ db, tableName } = await freshTable());
-  store = new DynamoWebhookStore(db, tableName);
+  registry = new DynamoWebhookRegistry(db, tableName);
+  dispatch = new DynamoDispatchStore(db, tableName);
+  deliveries = new DynamoDeliveryStore(db, tableName);
 });
 
 afterEach(async () => {
@@ -92,7 +99,7 @@ async function registerWebhook(companyId: string, overrides: Partial<Webhook> = 
     disabledReason: null,
     ...overrides,
   };
-  await store.createWebhook(webhook, 10);
+  await registry.createWebhook(webhook, 10);
   return { ...webhook, secret };
 }
 
@@ -124,7 +131,7 @@ async function runSender(deps: SenderDeps, queue: InProcessQueue, timeoutMs = 10
 
 async function deliveryItem(companyId: string, eventId: string, webhookId: string) {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(companyId, eventId, webhookId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: webhookDeliveryItem.key(companyId, eventId, webhookId), ConsistentRead: true }),
   );
   return Item && (plain(Item) as Record<string, any>);
 }
@@ -155,7 +162,7 @@ describe('dispatch', () => {
     const event = await writeEvent(company, 'conversion.completed');
     const delivery = queues();
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
 
     const messages = delivery.queue.peek().map((body) => JSON.parse(body));
     const mine = messages.filter((message) => message.eventId === event.id);
@@ -173,16 +180,16 @@ describe('dispatch', () => {
     receiver.secret = webhook.secret;
     const event = await writeEvent(company);
     const delivery = queues();
-    const dying = Object.create(store) as DynamoWebhookStore;
+    const dying = Object.create(dispatch) as DynamoDispatchStore;
     dying.markDispatched = async () => {
       throw new Error('killed');
     };
 
     await expect(dispatchUndispatched({ store: dying, queue: delivery }, { minAgeMs: 0 })).rejects.toThrow('killed');
     expect((await eventItem(company, event.id)).GSI1PK).toBe('EVENTS#UNDISPATCHED');
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
     const queued = delivery.queue.peek().filter((body) => body.includes(event.id));
-    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(queued).toHaveLength(2);
     expect(receiver.deliveries.length).toBeGreaterThanOrEqual(1);
@@ -198,7 +205,7 @@ describe('dispatch', () => {
     const event = await writeEvent(company);
     const delivery = queues();
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 60_000 });
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 60_000 });
 
     expect(delivery.queue.peek().some((body) => body.includes(event.id))).toBe(false);
     expect((await eventItem(company, event.id)).GSI1PK).toBe('EVENTS#UNDISPATCHED');
@@ -214,8 +221,8 @@ describe('send', () => {
     const event = await writeEvent(company);
     const delivery = queues();
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
     const [received] = receiver.deliveries;
@@ -251,8 +258,8 @@ describe('send', () => {
       return result;
     };
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, sealer, post, settings: settings() }, delivery.queue);
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store: deliveries, queue: delivery, sealer, post, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(receiver.deliveries[0]!.headers['webhook-id']).toBe(event.id);
@@ -278,8 +285,8 @@ describe('send', () => {
     const event = await writeEvent(company);
     const delivery = queues();
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(10);
     expect(new Set(receiver.deliveries.map((d) => d.headers['webhook-id']))).toEqual(new Set([event.id]));
@@ -301,15 +308,15 @@ describe('send', () => {
     const event = await writeEvent(company);
     const delivery = queues();
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
-    expect(await store.getWebhook(company, webhook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
+    expect(await registry.getWebhook(company, webhook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
     expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ status: 'failed', reason: 'webhook disabled: 410 Gone' });
     // A later event is no longer dispatched to it.
     const later = await writeEvent(company);
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
     expect((await eventItem(company, later.id)).dispatchedTo).toEqual([]);
   });
 
@@ -321,10 +328,10 @@ describe('send', () => {
     receiver.secret = webhook.secret;
     const event = await writeEvent(company);
     const delivery = queues();
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
     const [first] = await delivery.queue.receive(1);
 
-    expect(await sendDelivery({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, JSON.parse(first!.body))).toBe('retrying');
+    expect(await sendDelivery({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, JSON.parse(first!.body))).toBe('retrying');
 
     const item = await deliveryItem(company, event.id, webhook.id);
     const waited = Date.parse(item!.nextAttemptAt) - Date.parse(item!.attempts[0].at);
@@ -340,10 +347,10 @@ describe('send', () => {
     const webhook = await registerWebhook(company, { url: receiver.url() });
     const event = await writeEvent(company);
     const delivery = queues();
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
     const [first] = await delivery.queue.receive(1);
 
-    await sendDelivery({ store, queue: delivery, sealer, post: postWebhook, settings: settings({ timeoutMs: 150 }) }, JSON.parse(first!.body));
+    await sendDelivery({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings({ timeoutMs: 150 }) }, JSON.parse(first!.body));
 
     const attempt = (await deliveryItem(company, event.id, webhook.id))!.attempts[0];
     expect(attempt).toMatchObject({ statusCode: null, error: 'no answer within 150 ms' });
@@ -361,8 +368,8 @@ describe('send', () => {
     const event = await writeEvent(company);
     const delivery = queues();
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings({ retryScheduleMs: [] }) }, delivery.queue);
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings({ retryScheduleMs: [] }) }, delivery.queue);
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(receiver.deliveries[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
@@ -379,9 +386,9 @@ describe('send', () => {
     const gone = await registerWebhook(company, { url: receiver.url() });
     receiver.secret = webhook.secret;
     const event = await writeEvent(company);
-    const deps = { store, queue: queues(), sealer, post: postWebhook, settings: settings() };
+    const deps = { store: deliveries, queue: queues(), sealer, post: postWebhook, settings: settings() };
     const message = { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 };
-    await store.deleteWebhook(company, gone.id);
+    await registry.deleteWebhook(company, gone.id);
 
     expect(await sendDelivery(deps, message)).toBe('succeeded');
     expect(await sendDelivery(deps, message)).toBe('duplicate');
@@ -397,7 +404,7 @@ describe('sealed secrets', () => {
     const company = companyId();
     const webhook = await registerWebhook(company);
 
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(company, webhook.id), ConsistentRead: true }));
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: webhookItem.key(company, webhook.id), ConsistentRead: true }));
 
     expect(Item!.secret).toBeUndefined();
     expect(Item!.sealedSecret).toMatch(/^local:[A-Za-z0-9+/]+=*$/);
@@ -411,18 +418,18 @@ describe('sealed secrets', () => {
     const receiver = await startReceiver();
     const { secret, sealedSecret: _sealed, ...webhook } = await registerWebhook(company, { url: receiver.url() });
     await db.send(
-      new PutCommand({ TableName: tableName, Item: { ...keys.webhook(company, webhook.id), type: 'Webhook', ...webhook, secret } }),
+      new PutCommand({ TableName: tableName, Item: { ...webhookItem.key(company, webhook.id), type: 'Webhook', ...webhook, secret } }),
     );
     receiver.secret = secret;
     const event = await writeEvent(company);
     const delivery = queues();
 
-    await dispatchUndispatched({ store, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
-    await store.replaceWebhook({ ...(await store.getWebhook(company, webhook.id))!, description: 'renamed' });
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await registry.replaceWebhook({ ...(await registry.getWebhook(company, webhook.id))!, description: 'renamed' });
 
     expect(receiver.deliveries.map((d) => [d.headers['webhook-id'], d.verifyError])).toEqual([[event.id, null]]);
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(company, webhook.id), ConsistentRead: true }));
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: webhookItem.key(company, webhook.id), ConsistentRead: true }));
     expect(Item).toMatchObject({ secret, description: 'renamed' });
     expect(Item!.sealedSecret).toBeUndefined();
   });
@@ -431,21 +438,21 @@ describe('sealed secrets', () => {
     const company = companyId();
     const receiver = await startReceiver();
     const { secret, sealedSecret: _sealed, ...webhook } = await registerWebhook(company, { url: receiver.url() });
-    await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.webhook(company, webhook.id), type: 'Webhook', ...webhook, secret } }));
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...webhookItem.key(company, webhook.id), type: 'Webhook', ...webhook, secret } }));
 
-    const first = await sealPlainSecrets(store, sealer);
-    const second = await sealPlainSecrets(store, sealer);
+    const first = await sealPlainSecrets(registry, sealer);
+    const second = await sealPlainSecrets(registry, sealer);
 
     expect(first.sealed).toContain(webhook.id);
     expect(second.sealed).not.toContain(webhook.id);
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(company, webhook.id), ConsistentRead: true }));
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: webhookItem.key(company, webhook.id), ConsistentRead: true }));
     expect(Item!.secret).toBeUndefined();
     expect(Item!.sealedSecret).toMatch(/^local:/);
     expect(JSON.stringify(Item)).not.toContain(secret.slice('whsec_'.length));
     receiver.secret = secret;
     const event = await writeEvent(company);
     await sendDelivery(
-      { store, queue: queues(), sealer, post: postWebhook, settings: settings() },
+      { store: deliveries, queue: queues(), sealer, post: postWebhook, settings: settings() },
       { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 },
     );
     expect(receiver.deliveries.map((d) => d.verifyError)).toEqual([null]);
@@ -456,11 +463,11 @@ describe('sealed secrets', () => {
     const receiver = await startReceiver();
     const victim = await registerWebhook(company, { url: receiver.url() });
     const { secret: _own, ...attacker } = await registerWebhook(company, { url: receiver.url() });
-    await store.replaceWebhook({ ...attacker, sealedSecret: victim.sealedSecret });
+    await registry.replaceWebhook({ ...attacker, sealedSecret: victim.sealedSecret });
     const event = await writeEvent(company);
     const message = { companyId: company, eventId: event.id, webhookId: attacker.id, round: 0, attempt: 1 };
 
-    await expect(sendDelivery({ store, queue: queues(), sealer, post: postWebhook, settings: settings() }, message)).rejects.toThrow(
+    await expect(sendDelivery({ store: deliveries, queue: queues(), sealer, post: postWebhook, settings: settings() }, message)).rejects.toThrow(
       'does not open for this webhook',
     );
     expect(receiver.deliveries).toHaveLength(0);

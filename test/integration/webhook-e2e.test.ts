@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { keys } from '#adapters/dynamo/keys';
+import { webhookItem } from '#adapters/dynamo/items/webhook';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { domainEvent } from '#domain/events';
@@ -112,7 +112,7 @@ describe('the signing secret at rest', () => {
     expect(table).not.toContain(secret);
     expect(table).not.toContain(keyBytes);
     const db = createDocumentClient(runtime.dynamoEndpoint);
-    const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.webhook(runtime.sandbox.companyId, id) }));
+    const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: webhookItem.key(runtime.sandbox.companyId, id) }));
     expect(Item!.secret).toBeUndefined();
     expect(Item!.sealedSecret).toMatch(/^local:/);
 

@@ -5,10 +5,11 @@ import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { keys } from '#adapters/dynamo/keys';
+import { webhookItem } from '#adapters/dynamo/items/webhook';
+import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
-import { DynamoWebhookStore } from '#adapters/dynamo/webhook-store';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { domainEvent } from '#domain/events';
 import { newId } from '#domain/ids';
 import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
@@ -46,7 +47,7 @@ function fakeKms() {
 }
 let db: ReturnType<typeof createDocumentClient>;
 let tableName: string;
-let store: DynamoWebhookStore;
+let store: DynamoWebhookRegistry;
 let dispatcher: typeof import('../../functions/jobs/webhook-dispatcher.ts');
 let sender: typeof import('../../functions/jobs/webhook-sender.ts');
 let receiver: WebhookReceiver;
@@ -54,7 +55,7 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   const table = await freshTable();
   ({ db, tableName } = table);
-  store = new DynamoWebhookStore(db, tableName);
+  store = new DynamoWebhookRegistry(db, tableName);
   Object.assign(process.env, {
     TABLE_NAME: tableName,
     DYNAMODB_ENDPOINT: table.endpoint,
@@ -221,7 +222,7 @@ describe('sender Lambda on the webhook queue', () => {
     const { companyId, event, webhook } = await setup();
     const other = await setup();
     // The other webhook's ciphertext written onto this one: KMS sees the wrong encryption context.
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhook(other.companyId, other.webhook.id) }));
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: webhookItem.key(other.companyId, other.webhook.id) }));
     await store.replaceWebhook({ ...webhook, sealedSecret: Item!.sealedSecret });
 
     const result = await sender.handler({ Records: [sqsRecord('m-copied', { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 })] });
@@ -263,7 +264,7 @@ describe('sender Lambda on the webhook queue', () => {
     expect(dead!.args[0].input.QueueUrl).toBe(DLQ_URL);
     expect(JSON.parse(dead!.args[0].input.MessageBody!)).toMatchObject({ eventId: event.id, attempt: 10, reason: 'all 10 tries failed; the last: HTTP 502' });
     const { Item } = await db.send(
-      new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(companyId, event.id, webhook.id), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName, Key: webhookDeliveryItem.key(companyId, event.id, webhook.id), ConsistentRead: true }),
     );
     expect(Item!.status).toBe('failed');
   });

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { keys } from '#adapters/dynamo/keys';
+import { webhookItem } from '#adapters/dynamo/items/webhook';
 import type { LocalRuntime } from '#local/runtime';
 import { newCompany as createTestCompany, startTestApi } from '../support/local-api.ts';
 
@@ -147,7 +147,7 @@ describe('PUT /v1/webhooks/{id}', () => {
     const { companyId, call } = await newCompany('Replacer');
     const created = (await call('POST', '/webhooks', { body: body({ description: 'old', enabled: false }) })).body.data;
     const stored = async () =>
-      (await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.webhook(companyId, created.id), ConsistentRead: true }))).Item!;
+      (await db.send(new GetCommand({ TableName: runtime.tableName, Key: webhookItem.key(companyId, created.id), ConsistentRead: true }))).Item!;
     const sealedBefore = (await stored()).sealedSecret;
 
     const replaced = await call('PUT', `/webhooks/${created.id}`, { body: { url: 'http://127.0.0.1:9/v2', events: ['*'] } });

@@ -5,6 +5,7 @@ import { ErrorMessage, formatTime, useTitle } from '../ui.tsx';
 const ACTIONS: Record<string, string> = {
   signed_up: 'Signed up',
   signed_in: 'Signed in',
+  'two_factor.enabled': 'Turned on two-factor sign-in',
   'invitation.created': 'Invited',
   'invitation.accepted': 'Accepted the invitation',
   'api_key.created': 'Created API key',

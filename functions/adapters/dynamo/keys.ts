@@ -86,17 +86,6 @@ export const keys = {
   conversionsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'CONVERSION#' }),
 
   idempotency: (companyId: string, key: string) => ({ PK: company(companyId), SK: `IDEMPOTENCY#${key}` }),
-
-  webhook: (companyId: string, webhookId: string) => ({ PK: company(companyId), SK: `WEBHOOK#${webhookId}` }),
-  webhooksOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'WEBHOOK#' }),
-  /** How many webhooks the company has: its conditional ADD is what holds the limit of 10. */
-  webhookCount: (companyId: string) => ({ PK: company(companyId), SK: 'WEBHOOK_COUNT' }),
-  /** One per (event, webhook): the delivery's status and every attempt, for devops. */
-  webhookDelivery: (companyId: string, eventId: string, webhookId: string) => ({
-    PK: company(companyId),
-    SK: `DELIVERY#${eventId}#${webhookId}`,
-  }),
-  deliveriesOfEvent: (companyId: string, eventId: string) => ({ PK: company(companyId), skPrefix: `DELIVERY#${eventId}#` }),
 } as const;
 
 /** The `type` attribute on every item, so an export can be read without parsing keys. */
@@ -126,9 +115,6 @@ export const ENTITY = {
   quote: 'Quote',
   conversion: 'Conversion',
   idempotency: 'IdempotencyRecord',
-  webhook: 'Webhook',
-  webhookCount: 'WebhookCount',
-  webhookDelivery: 'WebhookDelivery',
 } as const;
 
 // The local runtime's webhook queues (issue #12, kill -9 losing an event): kept apart from the

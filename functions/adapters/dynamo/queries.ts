@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { validationFailed } from '#domain/errors';
 import { isId, type IdKind } from '#domain/ids';
@@ -113,4 +114,16 @@ export async function batchGetAll(
   };
   await inParallel(chunks, BATCH_GETS_IN_FLIGHT, readChunk);
   return items;
+}
+
+/** A guarded write: false when its condition failed (the item is gone, or changed since it was
+ * read), which the caller answers as it sees fit; any other error is thrown. */
+export async function heldCondition(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

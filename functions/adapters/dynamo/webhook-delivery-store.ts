@@ -1,0 +1,67 @@
+import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DeliveryMessage, DeliveryStore, LoadedDelivery } from '#domain/webhook-delivery';
+import { eventItem } from './items/event.ts';
+import type { Item } from './items/item.ts';
+import { webhookItem } from './items/webhook.ts';
+import { webhookDeliveryItem, type DeliveryUpdate } from './items/webhook-delivery.ts';
+import { heldCondition, itemsUnder } from './queries.ts';
+
+/**
+ * The sender's view of a delivery: the event, webhook and delivery a try needs, the try recorded
+ * on the delivery item, a webhook disabled by a 410; and devops' view of an event's deliveries.
+ */
+export class DynamoDeliveryStore implements DeliveryStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async load(message: DeliveryMessage): Promise<LoadedDelivery> {
+    const eventKey = eventItem.key(message.companyId, message.eventId);
+    const webhookKey = webhookItem.key(message.companyId, message.webhookId);
+    const deliveryKey = webhookDeliveryItem.key(message.companyId, message.eventId, message.webhookId);
+    let requested: Item[] = [eventKey, webhookKey, deliveryKey];
+    const found: Item[] = [];
+    // BatchGet may leave keys unprocessed under load; ask again for those.
+    for (let round = 0; requested.length && round < 5; round++) {
+      const { Responses, UnprocessedKeys } = await this.db.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: requested, ConsistentRead: true } } }),
+      );
+      found.push(...(Responses?.[this.tableName] ?? []));
+      requested = (UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
+    }
+    if (requested.length) throw new Error('BatchGet left keys unprocessed');
+    const bySk = new Map(found.map((item) => [item.SK as string, item]));
+    const event = bySk.get(eventKey.SK);
+    const webhook = bySk.get(webhookKey.SK);
+    const delivery = bySk.get(deliveryKey.SK);
+    return {
+      event: event ? eventItem.deliverableFromItem(event) : null,
+      webhook: webhook ? webhookItem.fromItem(webhook) : null,
+      delivery: delivery ? webhookDeliveryItem.stateFromItem(delivery) : null,
+    };
+  }
+
+  async record(message: DeliveryMessage, update: DeliveryUpdate, at: Date): Promise<void> {
+    await this.db.send(new UpdateCommand({ TableName: this.tableName, ...webhookDeliveryItem.toUpdate(message, update, at) }));
+  }
+
+  async disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void> {
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookItem.key(companyId, webhookId),
+          UpdateExpression: 'SET enabled = :false, disabledReason = :reason, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':false': false, ':reason': reason, ':at': at.toISOString() },
+        }),
+      ),
+    );
+  }
+
+  /** Devops' view: an event's deliveries with their attempts. */
+  async deliveriesOfEvent(companyId: string, eventId: string): Promise<Item[]> {
+    return itemsUnder(this.db, this.tableName, webhookDeliveryItem.ofEvent(companyId, eventId));
+  }
+}

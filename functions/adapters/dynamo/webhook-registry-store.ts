@@ -1,0 +1,102 @@
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PlainSecretStore } from '#domain/webhook-secrets';
+import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
+import type { Item } from './items/item.ts';
+import { webhookCountItem, webhookItem } from './items/webhook.ts';
+import { heldCondition, newestFirstPage } from './queries.ts';
+import { MoneyTransaction } from './transaction.ts';
+
+/** A condition that failed because the item is not there: the caller answers 404. */
+class Missing extends Error {}
+
+/**
+ * Webhook registrations: the /v1/webhooks routes, and the operator's sealing of secrets stored in
+ * the clear. The limit of 10 per company is a counter item whose ADD is conditional, in the same
+ * transaction as the webhook's put: concurrent POSTs cannot overshoot it, as a count-then-write could.
+ */
+export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async createWebhook(webhook: Webhook, limit: number): Promise<void> {
+    await new MoneyTransaction(this.tableName)
+      .update(webhookCountItem.key(webhook.companyId), {
+        expression: 'SET #type = :type ADD #count :one',
+        condition: 'attribute_not_exists(#count) OR #count < :limit',
+        names: { '#count': 'count', '#type': 'type' },
+        values: { ':one': 1, ':limit': limit, ':type': webhookCountItem.type },
+        onFailed: limitReached,
+      })
+      .create(webhookItem.toItem(webhook), () => new Error('Webhook id collision'))
+      .commit(this.db);
+  }
+
+  async getWebhook(companyId: string, webhookId: string): Promise<Webhook | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: webhookItem.key(companyId, webhookId), ConsistentRead: true }),
+    );
+    return Item ? webhookItem.fromItem(Item) : null;
+  }
+
+  async listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage> {
+    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...webhookItem.ofCompany(companyId), kind: 'webhook' }, page);
+    return { webhooks: items.map(webhookItem.fromItem), nextCursor };
+  }
+
+  replaceWebhook(webhook: Webhook): Promise<boolean> {
+    return heldCondition(
+      this.db.send(new PutCommand({ TableName: this.tableName, Item: webhookItem.toItem(webhook), ConditionExpression: 'attribute_exists(PK)' })),
+    );
+  }
+
+  async deleteWebhook(companyId: string, webhookId: string): Promise<boolean> {
+    try {
+      await new MoneyTransaction(this.tableName)
+        .delete(webhookItem.key(companyId, webhookId), () => new Missing())
+        .update(webhookCountItem.key(companyId), { expression: 'ADD #count :minusOne', names: { '#count': 'count' }, values: { ':minusOne': -1 } })
+        .commit(this.db);
+      return true;
+    } catch (error) {
+      if (error instanceof Missing) return false;
+      throw error;
+    }
+  }
+
+  // webhooks:seal-secrets (an operator's one-off: the only Scan here).
+
+  async webhooksWithPlainSecrets(): Promise<Webhook[]> {
+    const found: Webhook[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: '#type = :webhook AND attribute_exists(secret)',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':webhook': webhookItem.type },
+          ConsistentRead: true,
+          ...(startKey && { ExclusiveStartKey: startKey }),
+        }),
+      );
+      found.push(...(page.Items ?? []).map(webhookItem.fromItem));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
+  replacePlainSecret(webhook: { companyId: string; id: string }, plain: string, sealed: string): Promise<boolean> {
+    return heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookItem.key(webhook.companyId, webhook.id),
+          UpdateExpression: 'SET sealedSecret = :sealed REMOVE secret',
+          ConditionExpression: 'secret = :plain',
+          ExpressionAttributeValues: { ':sealed': sealed, ':plain': plain },
+        }),
+      ),
+    );
+  }
+}
