@@ -68,6 +68,10 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/revoke', 'revoke-api-key', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}/team', 'list-team', 'read', 'session'),
+  dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session'),
+  dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
 ];
 
 /** Verifies the session cookie's Cognito access token (aws-jwt-verify); its answer is cached per

@@ -57,6 +57,18 @@ export interface AuditEntry {
   createdAt: string;
 }
 
+export interface Member {
+  personId: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Team {
+  members: Member[];
+  invitations: { email: string; role: Role; createdAt: string; expiresAt: string }[];
+}
+
 const BASE = '/dashboard/api';
 
 function csrfToken(): string {
@@ -105,6 +117,11 @@ export const api = {
   rollApiKey: (companyId: string, keyId: string, oldSecretValidFor: string) =>
     send<IssuedKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/roll`, { oldSecretValidFor }),
   revokeApiKey: (companyId: string, keyId: string) => send<ApiKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/revoke`, {}),
+  team: (companyId: string) => send<Team>('GET', `/companies/${companyId}/team`),
+  inviteMember: (companyId: string, input: { email: string; role: Role }) =>
+    send<{ token: string; email: string; role: Role; expiresAt: string }>('POST', `/companies/${companyId}/team/invitations`, input),
+  changeRole: (companyId: string, personId: string, role: Role) => send<Member>('PUT', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`, { role }),
+  removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),
   auditLog: (companyId: string, cursor?: string) =>
     send<AuditEntry[]>('GET', `/companies/${companyId}/audit-log${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
 };

@@ -8,6 +8,7 @@ import { OverviewPage } from './pages/overview.tsx';
 import { IntegrationsPage } from './pages/integrations.tsx';
 import { AuditLogPage } from './pages/audit-log.tsx';
 import { ComingPage } from './pages/coming.tsx';
+import { TeamPage } from './pages/team.tsx';
 import { AccountPage } from './pages/account.tsx';
 
 const NAVIGATION = [
@@ -98,7 +99,8 @@ function App() {
           {route !== '/account' && current.route === '/' && <OverviewPage companyId={company.id} />}
           {current.route === '/integrations' && <IntegrationsPage companyId={company.id} role={company.role} />}
           {current.route === '/audit-log' && <AuditLogPage companyId={company.id} />}
-          {(current.route === '/activity' || current.route === '/webhooks' || current.route === '/team') && <ComingPage title={current.label} />}
+          {current.route === '/team' && <TeamPage companyId={company.id} role={company.role} />}
+          {(current.route === '/activity' || current.route === '/webhooks') && <ComingPage title={current.label} />}
         </main>
       </div>
     </>

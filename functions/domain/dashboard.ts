@@ -70,11 +70,11 @@ export interface Caller {
   origin: RequestOrigin;
 }
 
-const actorOf = (membership: Membership): AuditActor => ({ personId: membership.personId, email: membership.email });
+export const actorOf = (membership: Membership): AuditActor => ({ personId: membership.personId, email: membership.email });
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function checkEmail(email: string): string {
+export function checkEmail(email: string): string {
   const normalised = normaliseEmail(email);
   if (normalised.length > 254 || !EMAIL_PATTERN.test(normalised)) throw validationFailed([{ path: 'email', message: 'must be an email address' }]);
   return normalised;
@@ -228,7 +228,7 @@ export async function auditLog(store: DashboardStore, caller: Caller, page: { li
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 
-const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** `company:create --owner-email`: the company and an invitation whose token is only in the link. */
 export async function createCompanyInvitingOwner(
@@ -262,9 +262,24 @@ export async function acceptInvitation(
   const invitation = await store.findInvitation(hashToken(input.token));
   // An unknown, used or expired link are one answer: the link no longer works.
   if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
-  const { personId } = await identity.createUser(invitation.email, input.password);
+  const personId = await invitedPerson(identity, invitation.email, input.password);
   const person: Person = { personId, email: invitation.email, createdAt: now.toISOString() };
   const membership: Membership = { companyId: invitation.companyId, personId, email: invitation.email, role: invitation.role, createdAt: now.toISOString() };
   await store.acceptInvitation(invitation, person, membership, auditEntry(invitation.companyId, 'invitation.accepted', actorOf(membership), origin, now, invitation.email));
   return signInNewPerson(identity, invitation.email, input.password);
+}
+
+/** A new person sets their password here; someone who already has an account (a member of another
+ * company) proves it is theirs with their current password instead, and joins with it. */
+async function invitedPerson(identity: IdentityProvider, email: string, password: string): Promise<string> {
+  try {
+    return (await identity.createUser(email, password)).personId;
+  } catch (error) {
+    const taken = error instanceof ApiError && error.code === 'VALIDATION_FAILED' && Array.isArray(error.details) && error.details.some((d) => d.path === 'email');
+    if (!taken) throw error;
+    const outcome = await identity.signIn(email, password);
+    // Not yet: the link's page has no step for the second factor.
+    if ('twoFactor' in outcome) throw new ApiError('VALIDATION_FAILED', 'This account uses two-factor sign-in, which joining through a link does not support yet', [{ path: 'password', message: 'belongs to an account with two-factor sign-in' }]);
+    return outcome.personId;
+  }
 }

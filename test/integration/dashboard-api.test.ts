@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDashboardStore, membershipItem } from '#adapters/dynamo/dashboard-store';
@@ -8,7 +8,7 @@ import { hashSecret } from '#domain/api-keys';
 import type { LocalRuntime } from '#local/runtime';
 import { apiClient, startTestApi } from '../support/local-api.ts';
 import { totpCode } from '#local/totp';
-import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
 /**
  * The dashboard API through a real socket against the local runtime, with sign-in through the
@@ -30,13 +30,7 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-/** Every item in a company's partition: what "nothing written" is checked against. */
-async function companyItems(companyId: string) {
-  const { Items = [] } = await db.send(
-    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
-  );
-  return Items;
-}
+const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
 
 describe('sign-up and the API keys of Integrations', () => {
   it('signs a new person up as the Owner of a sandbox company, in HttpOnly SameSite=Strict cookies', async () => {

@@ -118,7 +118,7 @@ export function AcceptInvitation(props: { onSignedIn: () => void }) {
   return (
     <section class="card" aria-labelledby="accept-title">
       <h1 id="accept-title">Join your company on Cambio</h1>
-      <p>Choose a password for the email address you were invited with.</p>
+      <p>Choose a password for the email address you were invited with. If you already have a Cambio account with it, enter that account's password.</p>
       <form onSubmit={onSubmit}>
         <label for="password">Password</label>
         <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
