@@ -55,6 +55,9 @@ export interface OperationsAlarmsProps {
 type AlarmOptions = { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number; missing?: TreatMissingData; comparison?: ComparisonOperator };
 type AlarmFactory = (name: string, description: string, metric: IMetric, options: AlarmOptions) => Alarm;
 
+/** CloudWatch takes at most 10 metrics in one metric math alarm. */
+const METRICS_PER_ALARM = 10;
+
 /** Five minutes: the chain jobs run every minute, so each period holds about five runs. */
 const PERIOD = Duration.minutes(5);
 
@@ -268,6 +271,31 @@ export class OperationsAlarms extends Construct {
   }
 
   /**
+   * One alarm per group of up to METRICS_PER_ALARM functions, on the sum of their metric: the
+   * stack stays far from CloudFormation's 500 resources (one alarm per function and metric was
+   * ~85 of them), and each function still has its own line in the alarm's graph.
+   */
+  private groupAlarms(
+    alarm: AlarmFactory,
+    name: string,
+    functions: readonly { name: string; fn: IFunction }[],
+    metricOf: (fn: IFunction) => IMetric,
+    description: (names: string) => string,
+  ): void {
+    for (let start = 0; start < functions.length; start += METRICS_PER_ALARM) {
+      const group = functions.slice(start, start + METRICS_PER_ALARM);
+      const usingMetrics = Object.fromEntries(group.map(({ fn }, index) => [`f${index}`, metricOf(fn)]));
+      const sum = new MathExpression({
+        expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
+        usingMetrics,
+        label: name,
+        period: PERIOD,
+      });
+      alarm(`${name}${start / METRICS_PER_ALARM + 1}`, description(group.map((entry) => entry.name).join(', ')), sum, { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 });
+    }
+  }
+
+  /**
    * The platform's own signals (README, Alarms): every function throttled or failing, the API's
    * p99 latency, DynamoDB throttling, and the dead-letter queues of the schedules and the stream.
    * Error alarms skip the functions alarmed by name above, and the authorizers, whose Errors also
@@ -275,19 +303,14 @@ export class OperationsAlarms extends Construct {
    */
   private safeguardAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
     const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck, props.ledgerCsv.fn]);
-    for (const { name, fn } of props.functions) {
-      alarm(`${name}Throttled`, `Lambda throttled ${name} in two of the last three 5-minute periods: its reserved concurrency (lib/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule.`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), {
-        threshold: 1,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-      });
-      if (alarmedByName.has(fn) || props.authorizers.includes(fn)) continue;
-      alarm(`${name}Errors`, `${name} threw or timed out in two of the last three 5-minute periods (a handler's own refusals are answers, not errors): read its log group.`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
-        threshold: 1,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-      });
-    }
+    const functions = [...props.functions].sort((a, b) => a.name.localeCompare(b.name));
+    this.groupAlarms(alarm, 'FunctionsThrottled', functions, (fn) => fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), (names) =>
+      `Lambda throttled one of ${names} in two of the last three 5-minute periods: its reserved concurrency (lib/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule. The alarm's graph shows which.`,
+    );
+    const erring = functions.filter(({ fn }) => !alarmedByName.has(fn) && !props.authorizers.includes(fn));
+    this.groupAlarms(alarm, 'FunctionsErrors', erring, (fn) => fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), (names) =>
+      `One of ${names} threw or timed out in two of the last three 5-minute periods (a handler's own refusals are answers, not errors): the alarm's graph shows which; read its log group.`,
+    );
     alarm('ApiLatencyP99', `The API's p99 latency (gateway in to gateway out) was over ${props.apiLatencyP99Ms} ms in three 5-minute periods in a row.`, props.apiStage.metricLatency({ period: PERIOD, statistic: 'p99' }), {
       threshold: props.apiLatencyP99Ms,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
