@@ -2,12 +2,12 @@ import { S3Client } from '@aws-sdk/client-s3';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { writeLedgerFiles, type LedgerFilesRun } from '#adapters/finance/ledger-day-files';
-import { requireEnv } from '#adapters/env';
 import { awsClient } from '#adapters/aws-clients';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { isLedgerDay, type LedgerDay } from '#domain/ledger-csv';
+import { functionSettings } from '#functions/settings/functions';
 
-const bucket = requireEnv('LEDGER_BUCKET');
+const bucket = functionSettings('jobs/ledger-day-csv').LEDGER_BUCKET;
 const s3 = awsClient(new S3Client({}));
 
 /** DynamoDB writes an export's summary last, once its data files are complete. */
