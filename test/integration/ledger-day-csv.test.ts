@@ -163,6 +163,7 @@ describe('the ledger job handler', () => {
   it("runs on EventBridge's Object Created event for an export summary, and refuses any other key", async () => {
     process.env.LEDGER_BUCKET = BUCKET;
     process.env.AWS_REGION ??= 'us-east-1';
+    process.env.STAGE ??= 'sandbox';
     const { handler } = await import('../../functions/jobs/ledger-day-csv.ts');
     const event = (key: string) => ({ source: 'aws.s3', 'detail-type': 'Object Created', detail: { bucket: { name: BUCKET }, object: { key } } });
     const context = { awsRequestId: 'test-request' } as never;
