@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { toCsv } from '#domain/csv';
-import { BALANCE_COLUMNS, POSTING_COLUMNS, ledgerReport, readExport } from './ledger-export.ts';
+import { BALANCE_COLUMNS, POSTING_COLUMNS, ledgerReport, readExport, toCsv } from './ledger-export.ts';
 
 /**
  * `npm run ledger:csv -- <export folder> [--out <dir>]`: a DynamoDB export (DynamoDB JSON, as the

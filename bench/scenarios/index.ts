@@ -3,6 +3,7 @@ import { activityScenario } from './activity.ts';
 import { balanceScenario } from './balance.ts';
 import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
+import { ledgerCsvScenario } from './ledger-csv.ts';
 import { loadKneeScenario } from './load-knee.ts';
 import { payoutsScenario } from './payouts.ts';
 import { scannerScenario } from './scanner.ts';
@@ -21,6 +22,7 @@ export const SCENARIOS: readonly Scenario[] = [
   webhooksScenario,
   loadKneeScenario,
   coldStartScenario,
+  ledgerCsvScenario,
   activityScenario,
   ...(SOAK_MINUTES > 0 ? [soakScenario] : []),
 ];

@@ -1,7 +1,7 @@
 import { auditEntry, type AuditEntry } from './audit-log.ts';
 import { getCompany, type CompanyStore } from './company.ts';
 import { conversionView, type Conversion } from './conversions.ts';
-import { toCsv } from './csv.ts';
+import { csvLine } from './ledger-csv.ts';
 import type { Caller } from './dashboard.ts';
 import { depositView, type Deposit } from './deposits.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
@@ -179,8 +179,13 @@ export async function exportActivity(
   cursor?: string,
 ): Promise<{ csv: string; nextCursor: string | null }> {
   const { items, nextCursor } = await listActivity(store, caller, kind, filter, { limit: EXPORT_CHUNK_ROWS, cursor });
-  const rows = (items as Record<string, unknown>[]).map((row) => (kind === 'events' ? { ...row, payload: JSON.stringify(row.payload) } : row));
-  return { csv: toCsv(rows, CSV_COLUMNS[kind] as readonly string[], cursor === undefined), nextCursor };
+  const columns = CSV_COLUMNS[kind] as readonly string[];
+  // An empty cell for what the record does not have (an open amount, no failure): not "null".
+  const rows = (items as Record<string, unknown>[]).map((row) =>
+    Object.fromEntries(columns.map((column) => [column, column === 'payload' ? JSON.stringify(row.payload) : (row[column] ?? '')])),
+  );
+  const header = cursor === undefined ? `${columns.join(',')}\n` : '';
+  return { csv: header + rows.map((row) => csvLine(row, columns)).join(''), nextCursor };
 }
 
 // --- The sandbox simulator.
