@@ -52,6 +52,7 @@ export class DynamoActivityStore implements ActivityStore {
     if (start && ((start.SK as string) < low || (start.SK as string) > high)) throw validationFailed([{ path: 'cursor', message: 'belongs to another filter' }]);
     const found: Item[] = [];
     let read = 0;
+    let round = 0;
     for (;;) {
       const { Items = [], LastEvaluatedKey, ScannedCount = 0 } = await this.db.send(
         new QueryCommand({
@@ -61,7 +62,9 @@ export class DynamoActivityStore implements ActivityStore {
           ExpressionAttributeValues: { ':pk': PK, ':low': low, ':high': high, ...(query.status !== undefined && { ':value': query.status }) },
           ScanIndexForward: false,
           // One more than asked tells whether another page exists.
-          Limit: query.status === undefined ? page.limit + 1 - found.length : Math.min(MAX_ITEMS_READ_PER_PAGE - read, 500),
+          // A filter reads more each round (×4), so a common status costs a read or two of the page's
+          // size and a rare one reaches the cap in a few requests.
+          Limit: query.status === undefined ? page.limit + 1 - found.length : Math.min(MAX_ITEMS_READ_PER_PAGE - read, (page.limit + 1) * 4 ** round++),
           ...(start && { ExclusiveStartKey: start }),
         }),
       );
