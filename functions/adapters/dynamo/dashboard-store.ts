@@ -6,9 +6,10 @@ import type { DashboardStore, Invitation } from '#domain/dashboard';
 import { notFound } from '#domain/errors';
 import type { Membership, Person, Role } from '#domain/team';
 import { TABLE } from './table-definition.ts';
-import { apiKeyItem, balanceItem, companyItem, DynamoCompanyStore } from './company-store.ts';
+import { DynamoCompanyStore } from './company-store.ts';
 import { ENTITY, keys } from './keys.ts';
 import { newestFirstPage, queryAll } from './queries.ts';
+import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 
 type Item = Record<string, unknown>;
 
@@ -155,7 +156,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async apiKeysOf(companyId: string): Promise<ApiKeyRecord[]> {
-    const { GSI1PK, skPrefix } = keys.apiKeysOfCompany(companyId);
+    const { GSI1PK, skPrefix } = apiKeyItem.ofCompany(companyId);
     const items = await queryAll(this.client, {
       TableName: this.table,
       IndexName: TABLE.gsi1.indexName,
@@ -182,7 +183,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
             {
               Update: {
                 TableName: this.table,
-                Key: keys.apiKey(after.keyId),
+                Key: apiKeyItem.key(after.keyId),
                 UpdateExpression: update,
                 // A key stored before the dashboard has no status attribute: it is active.
                 ConditionExpression: 'secretHash = :beforeHash AND (attribute_not_exists(#status) OR #status = :active) AND companyId = :companyId',
