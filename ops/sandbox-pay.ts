@@ -6,8 +6,8 @@ import { isTronAddress, TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from 
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { STAGES } from '../lib/stages.ts';
-import { JavaMissingError } from './dynamodb-local.ts';
-import { withLocalData } from './local-data.ts';
+import { JavaMissingError } from '#local/dynamodb-local';
+import { withLocalData } from '#local/local-data';
 
 /**
  * `npm run sandbox:pay -- --address T… --amount 10.5 [--json] [--fail]`: a USDT transfer on the
