@@ -430,7 +430,7 @@ export class CambioStack extends Stack {
    * Webhook delivery (functions/domain/webhook-delivery.ts). The dispatcher reads the table's
    * stream, filtered to inserted Event items, and sends one message per delivery to the webhook
    * queue; a failing batch is bisected and retried, and whatever still fails keeps its
-   * undispatched mark, which the same function sweeps every minute. The sender consumes the queue
+   * undispatched mark, which the same function's catch-up pass dispatches every minute. The sender consumes the queue
    * in batches of 10 and reports partial batch failures, so one bad message never re-sends the rest.
    */
   private webhookDelivery(config: StageConfig): { dispatcher: ApiFunction } {
@@ -457,14 +457,14 @@ export class CambioStack extends Stack {
         bisectBatchOnError: true,
         retryAttempts: 10,
         // A batch still failing after its retries is recorded here (its events keep their
-        // undispatched mark, so the sweep below delivers them).
+        // undispatched mark, so the catch-up pass below delivers them).
         onFailure: new SqsDlq(this.failedInvocations.streamFailures),
         filters: [
           FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual('Event') } } } }),
         ],
       }),
     );
-    new Rule(this, 'WebhookSweepSchedule', {
+    new Rule(this, 'WebhookCatchUpSchedule', {
       description: 'Dispatches webhook events the stream did not (failed batches, redeliveries)',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [this.failedInvocations.scheduledTarget(dispatcher, Duration.minutes(1))],
