@@ -55,15 +55,23 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/sign-up', 'sign-up', 'readWrite', 'public'),
   dashboard('POST', '/session', 'sign-in', 'readWrite', 'public'),
   dashboard('POST', '/session/refresh', 'refresh-session', 'read', 'public'),
+  dashboard('POST', '/session/two-factor', 'sign-in-two-factor', 'readWrite', 'public'),
   dashboard('DELETE', '/session', 'sign-out', 'readWrite', 'public'),
   dashboard('POST', '/invitations/accept', 'accept-invitation', 'readWrite', 'public'),
   dashboard('GET', '/me', 'get-me', 'read', 'session'),
+  dashboard('GET', '/me/two-factor', 'get-two-factor', 'read', 'session'),
+  dashboard('POST', '/me/two-factor/setup', 'start-two-factor-setup', 'read', 'session'),
+  dashboard('POST', '/me/two-factor/confirm', 'confirm-two-factor', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}', 'get-overview', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/api-keys', 'list-api-keys', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/api-keys', 'create-api-key', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/revoke', 'revoke-api-key', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}/team', 'list-team', 'read', 'session'),
+  dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session'),
+  dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
 ];
 
 /** Verifies the session cookie's Cognito access token (aws-jwt-verify); its answer is cached per

@@ -3,12 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { base32 } from '@scure/base';
 import { PASSWORD_POLICY } from '#domain/team';
+import { totpMatches } from './totp.ts';
 
 /**
  * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
- * AdminSetUserPassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut)
- * and the pool's JWKS,
+ * AdminSetUserPassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
+ * for two-factor sign-in AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference, GetUser
+ * and RespondToAuthChallenge with SOFTWARE_TOKEN_MFA) and the pool's JWKS,
  * over Cognito's own wire protocol (JSON 1.1, `X-Amz-Target`), so the dashboard runs the real
  * @aws-sdk/client-cognito-identity-provider and aws-jwt-verify against it.
  *
@@ -22,6 +25,8 @@ import { PASSWORD_POLICY } from '#domain/team';
 export const LOCAL_USER_POOL_ID = 'local_cambio';
 export const LOCAL_CLIENT_ID = 'cambiodashboardlocal';
 const ACCESS_TOKEN_SECONDS = 3600;
+/** A sign-in's challenge session lives 3 minutes, as Cognito's does, and answers once. */
+const CHALLENGE_SESSION_MS = 3 * 60_000;
 /** Cognito's lockout: five failures are free, then 1 s doubling up to 15 minutes. */
 const FREE_FAILURES = 5;
 const MAX_LOCKOUT_MS = 15 * 60_000;
@@ -34,6 +39,11 @@ interface User {
   confirmed: boolean;
   failures: number;
   lockedUntil: number;
+  /** Base32 TOTP secret handed out by AssociateSoftwareToken, until VerifySoftwareToken proves it. */
+  pendingTotpSecret?: string;
+  totpSecret?: string;
+  /** SetUserMFAPreference turned SOFTWARE_TOKEN_MFA on: sign-in asks for a code. */
+  totpEnabled?: boolean;
 }
 
 interface State {
@@ -77,6 +87,8 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
   const publicKey = createPublicKey(privateKey);
   const kid = hash(publicKey.export({ format: 'pem', type: 'spki' }) as string).slice(0, 16);
   let issuer = '';
+  /** sha256 of each open SOFTWARE_TOKEN_MFA challenge session → its user and deadline (memory only). */
+  const challenges = new Map<string, { username: string; expiresAt: number }>();
 
   const actions: Record<string, (input: Record<string, any>) => unknown> = {
     AdminCreateUser: (input) => {
@@ -104,7 +116,13 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     InitiateAuth: (input) => {
       checkClient(input.ClientId);
       const parameters = (input.AuthParameters ?? {}) as Record<string, string>;
-      if (input.AuthFlow === 'USER_PASSWORD_AUTH') return { ChallengeParameters: {}, AuthenticationResult: passwordAuth(parameters.USERNAME ?? '', parameters.PASSWORD ?? '') };
+      if (input.AuthFlow === 'USER_PASSWORD_AUTH') {
+        const user = passwordAuth(parameters.USERNAME ?? '', parameters.PASSWORD ?? '');
+        if (!user.totpEnabled) return { ChallengeParameters: {}, AuthenticationResult: issueTokens(user) };
+        const session = randomBytes(64).toString('base64url');
+        challenges.set(hash(session), { username: user.username, expiresAt: Date.now() + CHALLENGE_SESSION_MS });
+        return { ChallengeName: 'SOFTWARE_TOKEN_MFA', Session: session, ChallengeParameters: { USER_ID_FOR_SRP: user.username } };
+      }
       if (input.AuthFlow === 'REFRESH_TOKEN_AUTH') {
         const username = state.refreshTokens[hash(parameters.REFRESH_TOKEN ?? '')];
         const user = username ? state.users[username] : undefined;
@@ -113,6 +131,58 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
         return { ChallengeParameters: {}, AuthenticationResult: { AccessToken: accessToken(user, origin), IdToken: idToken(user), ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer' } };
       }
       throw new CognitoError('InvalidParameterException', `AuthFlow ${String(input.AuthFlow)} is not supported by the local emulator`);
+    },
+    RespondToAuthChallenge: (input) => {
+      checkClient(input.ClientId);
+      if (input.ChallengeName !== 'SOFTWARE_TOKEN_MFA') throw new CognitoError('InvalidParameterException', `ChallengeName ${String(input.ChallengeName)} is not supported by the local emulator`);
+      const sessionHash = hash(String(input.Session ?? ''));
+      const challenge = challenges.get(sessionHash);
+      // Answered once, right or wrong: a wrong code means signing in again, so codes cannot be guessed on one password.
+      challenges.delete(sessionHash);
+      const user = challenge && challenge.expiresAt > Date.now() ? state.users[challenge.username] : undefined;
+      if (!user || String(input.ChallengeResponses?.USERNAME ?? '').toLowerCase() !== user.username) {
+        throw new CognitoError('NotAuthorizedException', 'Invalid session for the user, session is expired.');
+      }
+      if (!user.totpSecret || !totpMatches(user.totpSecret, String(input.ChallengeResponses?.SOFTWARE_TOKEN_MFA_CODE ?? ''))) {
+        user.failures += 1;
+        if (user.failures >= FREE_FAILURES) user.lockedUntil = Date.now() + Math.min(MAX_LOCKOUT_MS, 1000 * 2 ** (user.failures - FREE_FAILURES));
+        save();
+        throw new CognitoError('CodeMismatchException', 'Invalid code received for user');
+      }
+      user.failures = 0;
+      save();
+      return { ChallengeParameters: {}, AuthenticationResult: issueTokens(user) };
+    },
+    AssociateSoftwareToken: (input) => {
+      const user = userOfAccessToken(input.AccessToken);
+      user.pendingTotpSecret = base32.encode(randomBytes(20));
+      save();
+      return { SecretCode: user.pendingTotpSecret };
+    },
+    VerifySoftwareToken: (input) => {
+      const user = userOfAccessToken(input.AccessToken);
+      if (!user.pendingTotpSecret) throw new CognitoError('InvalidParameterException', 'User has not set up software token mfa');
+      if (!totpMatches(user.pendingTotpSecret, String(input.UserCode ?? ''))) throw new CognitoError('EnableSoftwareTokenMFAException', 'Code mismatch');
+      user.totpSecret = user.pendingTotpSecret;
+      delete user.pendingTotpSecret;
+      save();
+      return { Status: 'SUCCESS' };
+    },
+    SetUserMFAPreference: (input) => {
+      const user = userOfAccessToken(input.AccessToken);
+      const settings = input.SoftwareTokenMfaSettings as { Enabled?: boolean } | undefined;
+      if (settings?.Enabled && !user.totpSecret) throw new CognitoError('InvalidParameterException', 'User has not verified software token mfa');
+      if (settings) user.totpEnabled = settings.Enabled === true;
+      save();
+      return {};
+    },
+    GetUser: (input) => {
+      const user = userOfAccessToken(input.AccessToken);
+      return {
+        Username: user.username,
+        UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }],
+        ...(user.totpEnabled ? { UserMFASettingList: ['SOFTWARE_TOKEN_MFA'], PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' } : {}),
+      };
     },
     GlobalSignOut: (input) => {
       const claims = verifyToken(String(input.AccessToken ?? ''));
@@ -146,6 +216,18 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     if (!user.confirmed) throw new CognitoError('NotAuthorizedException', 'Incorrect username or password.');
     user.failures = 0;
     user.lockedUntil = 0;
+    save();
+    return user;
+  }
+
+  function userOfAccessToken(token: unknown): User {
+    const claims = verifyToken(String(token ?? ''));
+    const user = claims ? state.users[claims.username] : undefined;
+    if (!user) throw new CognitoError('NotAuthorizedException', 'Invalid Access Token');
+    return user;
+  }
+
+  function issueTokens(user: User) {
     const refreshToken = randomBytes(48).toString('base64url');
     const origin = newOrigin();
     state.refreshTokens[hash(refreshToken)] = user.username;

@@ -57,6 +57,18 @@ export interface AuditEntry {
   createdAt: string;
 }
 
+export interface Member {
+  personId: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Team {
+  members: Member[];
+  invitations: { email: string; role: Role; createdAt: string; expiresAt: string }[];
+}
+
 const BASE = '/dashboard/api';
 
 function csrfToken(): string {
@@ -91,7 +103,11 @@ async function send<T>(method: string, path: string, body?: unknown, retried = f
 
 export const api = {
   signUp: (input: { companyName: string; email: string; password: string }) => send<{ companyId: string }>('POST', '/sign-up', input),
-  signIn: (input: { email: string; password: string }) => send<{ signedIn: true }>('POST', '/session', input),
+  signIn: (input: { email: string; password: string }) => send<{ signedIn: boolean; twoFactorRequired?: true }>('POST', '/session', input),
+  signInCode: (code: string) => send<{ signedIn: true }>('POST', '/session/two-factor', { code }),
+  twoFactor: () => send<{ enabled: boolean }>('GET', '/me/two-factor'),
+  startTwoFactorSetup: () => send<{ secret: string; uri: string }>('POST', '/me/two-factor/setup', {}),
+  confirmTwoFactor: (code: string) => send<{ enabled: true }>('POST', '/me/two-factor/confirm', { code }),
   signOut: () => send<{ signedOut: true }>('DELETE', '/session'),
   acceptInvitation: (input: { token: string; password: string }) => send<{ signedIn: true }>('POST', '/invitations/accept', input),
   me: () => send<Me>('GET', '/me'),
@@ -101,6 +117,11 @@ export const api = {
   rollApiKey: (companyId: string, keyId: string, oldSecretValidFor: string) =>
     send<IssuedKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/roll`, { oldSecretValidFor }),
   revokeApiKey: (companyId: string, keyId: string) => send<ApiKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/revoke`, {}),
+  team: (companyId: string) => send<Team>('GET', `/companies/${companyId}/team`),
+  inviteMember: (companyId: string, input: { email: string; role: Role }) =>
+    send<{ token: string; email: string; role: Role; expiresAt: string }>('POST', `/companies/${companyId}/team/invitations`, input),
+  changeRole: (companyId: string, personId: string, role: Role) => send<Member>('PUT', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`, { role }),
+  removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),
   auditLog: (companyId: string, cursor?: string) =>
     send<AuditEntry[]>('GET', `/companies/${companyId}/audit-log${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
 };

@@ -8,6 +8,8 @@ import { OverviewPage } from './pages/overview.tsx';
 import { IntegrationsPage } from './pages/integrations.tsx';
 import { AuditLogPage } from './pages/audit-log.tsx';
 import { ComingPage } from './pages/coming.tsx';
+import { TeamPage } from './pages/team.tsx';
+import { AccountPage } from './pages/account.tsx';
 
 const NAVIGATION = [
   { route: '/', label: 'Overview' },
@@ -73,6 +75,9 @@ function App() {
         <span class="who">
           {me.email} · {company.role}
         </span>
+        <Link to="/account" current={route === '/account'}>
+          Account
+        </Link>
         <button type="button" class="secondary" onClick={signOut}>
           Sign out
         </button>
@@ -82,7 +87,7 @@ function App() {
           <ul>
             {NAVIGATION.map((item) => (
               <li key={item.route}>
-                <Link to={item.route} current={item === current}>
+                <Link to={item.route} current={route !== '/account' && item === current}>
                   {item.label}
                 </Link>
               </li>
@@ -90,10 +95,12 @@ function App() {
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
-          {current.route === '/' && <OverviewPage companyId={company.id} />}
+          {route === '/account' && <AccountPage email={me.email} />}
+          {route !== '/account' && current.route === '/' && <OverviewPage companyId={company.id} />}
           {current.route === '/integrations' && <IntegrationsPage companyId={company.id} role={company.role} />}
           {current.route === '/audit-log' && <AuditLogPage companyId={company.id} />}
-          {(current.route === '/activity' || current.route === '/webhooks' || current.route === '/team') && <ComingPage title={current.label} />}
+          {current.route === '/team' && <TeamPage companyId={company.id} role={company.role} />}
+          {(current.route === '/activity' || current.route === '/webhooks') && <ComingPage title={current.label} />}
         </main>
       </div>
     </>

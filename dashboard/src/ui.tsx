@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiCallError } from './api.ts';
 import { BASE_PATH, onLinkClick } from './router.ts';
 
@@ -31,7 +31,7 @@ export function ErrorMessage(props: { error: unknown }) {
   );
 }
 
-const LABELS: Record<string, string> = { companyName: 'Company name', email: 'Email', password: 'Password', name: 'Name' };
+const LABELS: Record<string, string> = { companyName: 'Company name', email: 'Email', password: 'Password', name: 'Name', code: 'Authentication code' };
 const fieldLabel = (path: string) => LABELS[path] ?? path;
 
 /**
@@ -63,4 +63,57 @@ export function useTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · Cambio dashboard`;
   }, [title]);
+}
+
+/** A button's or form's call: busy while it runs, its error kept to show. */
+export function useAction<T>(action: () => Promise<T>, onDone: (result: T) => void) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (event?: Event) => {
+    event?.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await action());
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run };
+}
+
+/** A value shown once (a secret, a link), selectable and copyable. */
+export function CopyField(props: { id: string; label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard?.writeText(props.value).catch(() => undefined);
+    setCopied(true);
+  };
+  return (
+    <div class="copy-field">
+      <label for={props.id}>{props.label}</label>
+      <div class="row">
+        <input id={props.id} value={props.value} readOnly onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" class="secondary" onClick={copy} aria-label={`Copy ${props.label}`}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A dialog's two buttons: its action (a form's submit, or `onClick` for a confirmation) and Cancel. */
+export function DialogButtons(props: { label: string; busy: boolean; onCancel: () => void; danger?: boolean; onClick?: (event: Event) => void }) {
+  return (
+    <div class="buttons">
+      <button type={props.onClick ? 'button' : 'submit'} class={props.danger ? 'danger' : undefined} disabled={props.busy} onClick={props.onClick}>
+        {props.label}
+      </button>
+      <button type="button" class="secondary" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
 }

@@ -2,6 +2,7 @@ import { createDocumentClient } from './dynamo/client.ts';
 import { DynamoCompanyStore } from './dynamo/company-store.ts';
 import { DynamoDashboardStore } from './dynamo/dashboard-store.ts';
 import { DynamoConversionStore } from './dynamo/conversion-store.ts';
+import { DynamoTeamStore } from './dynamo/team-store.ts';
 import { DynamoDepositStore } from './dynamo/deposit-store.ts';
 import { DynamoIdempotencyStore } from './dynamo/idempotency-store.ts';
 import { DynamoSignOuts } from './dynamo/sign-out-store.ts';
@@ -24,6 +25,7 @@ export function dynamoFromEnv() {
     deposits: new DynamoDepositStore(db, tableName),
     idempotency: new DynamoIdempotencyStore(db, tableName),
     dashboard: new DynamoDashboardStore(db, tableName),
+    team: new DynamoTeamStore(db, tableName),
   };
 }
 

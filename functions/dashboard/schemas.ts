@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ROLL_GRACE, type RollGrace } from '#domain/api-keys';
+import { ROLES } from '#domain/team';
 
 /** Bodies of the dashboard API; lengths are bounded here, meanings checked in the domain. */
 const email = v.pipe(v.string(), v.maxLength(254));
@@ -17,3 +18,6 @@ export const auditLogQuery = v.strictObject({
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be 1 to 100'), v.transform(Number), v.minValue(1, 'must be 1 to 100'), v.maxValue(100, 'must be 1 to 100')), '50'),
   cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'is not a cursor returned by this list'))),
 });
+const role = v.picklist(ROLES, 'must be one of Owner, Admin, Developer, Viewer');
+export const inviteMemberBody = v.strictObject({ email, role });
+export const changeRoleBody = v.strictObject({ role });

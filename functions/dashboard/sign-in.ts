@@ -1,14 +1,16 @@
 import { signIn } from '#domain/dashboard';
 import { dynamoFromEnv } from '#adapters/runtime';
 import { userPoolFromEnv } from '#adapters/cognito/from-env';
-import { sessionCookies } from '#http/cookies';
+import { clearedTwoFactorCookie, sessionCookies, twoFactorCookie } from '#http/cookies';
 import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
 import { signInBody } from './schemas.ts';
 
 const { dashboard } = dynamoFromEnv();
 const { identity } = userPoolFromEnv();
 
+/** The password; for someone with two-factor sign-in on, the code comes next (sign-in-two-factor.ts). */
 export const handler = dashboardRoute({ body: signInBody, access: 'public' }, async ({ body, origin, secureCookies }) => {
-  const session = await signIn(identity, dashboard, body, origin);
-  return { data: { signedIn: true }, cookies: sessionCookies(session, newCsrfToken(), secureCookies) };
+  const outcome = await signIn(identity, dashboard, body, origin);
+  if ('twoFactor' in outcome) return { data: { signedIn: false, twoFactorRequired: true }, cookies: [twoFactorCookie(outcome.twoFactor, secureCookies)] };
+  return { data: { signedIn: true }, cookies: [...sessionCookies(outcome, newCsrfToken(), secureCookies), clearedTwoFactorCookie(secureCookies)] };
 });

@@ -9,11 +9,22 @@ import { newId } from './ids.ts';
 export type AuditAction =
   | 'signed_in'
   | 'signed_up'
+  | 'two_factor.enabled'
   | 'invitation.created'
   | 'invitation.accepted'
   | 'api_key.created'
   | 'api_key.rolled'
-  | 'api_key.revoked';
+  | 'api_key.revoked'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.enabled'
+  | 'webhook.disabled'
+  | 'webhook.deleted'
+  | 'webhook.secret_rolled'
+  | 'webhook.test_sent'
+  | 'webhook.resent';
 
 export interface AuditActor {
   /** A person's id, or null for the command line (`company:create`). */

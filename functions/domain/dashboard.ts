@@ -19,13 +19,19 @@ export interface SessionTokens {
   personId: string;
 }
 
+/** The right password of someone with two-factor sign-in on: the code comes next
+ * (functions/domain/two-factor.ts). `session` is Cognito's challenge session (3 minutes, one answer). */
+export interface TwoFactorChallenge {
+  twoFactor: { email: string; session: string };
+}
+
 /** The few Cognito actions the dashboard needs (AWS: the user pool; locally: local/cognito-emulator.ts). */
 export interface IdentityProvider {
   /** A confirmed user with this email and password; VALIDATION_FAILED when the email is taken or
    * the password breaks the pool's policy. */
   createUser(email: string, password: string): Promise<{ personId: string }>;
   /** AUTH_FAILED for a wrong email or password, RATE_LIMITED while the pool locks the user out. */
-  signIn(email: string, password: string): Promise<SessionTokens>;
+  signIn(email: string, password: string): Promise<SessionTokens | TwoFactorChallenge>;
   refresh(refreshToken: string): Promise<SessionTokens>;
   signOut(accessToken: string): Promise<void>;
 }
@@ -64,11 +70,11 @@ export interface Caller {
   origin: RequestOrigin;
 }
 
-const actorOf = (membership: Membership): AuditActor => ({ personId: membership.personId, email: membership.email });
+export const actorOf = (membership: Membership): AuditActor => ({ personId: membership.personId, email: membership.email });
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function checkEmail(email: string): string {
+export function checkEmail(email: string): string {
   const normalised = normaliseEmail(email);
   if (normalised.length > 254 || !EMAIL_PATTERN.test(normalised)) throw validationFailed([{ path: 'email', message: 'must be an email address' }]);
   return normalised;
@@ -89,7 +95,7 @@ export async function signUp(
   const person: Person = { personId, email, createdAt: now.toISOString() };
   const membership: Membership = { companyId: company.id, personId, email, role: 'Owner', createdAt: now.toISOString() };
   await store.createCompanyWithOwner(company, person, membership, auditEntry(company.id, 'signed_up', actorOf(membership), origin, now));
-  return { session: await identity.signIn(email, input.password), company };
+  return { session: await signInNewPerson(identity, email, input.password), company };
 }
 
 /** Every company the person belongs to logs the sign-in: each one's Owners see who came in. */
@@ -99,11 +105,24 @@ export async function signIn(
   input: { email: string; password: string },
   origin: RequestOrigin,
   now = new Date(),
-): Promise<SessionTokens> {
-  const session = await identity.signIn(normaliseEmail(input.email), input.password);
-  const memberships = await store.membershipsOf(session.personId);
+): Promise<SessionTokens | TwoFactorChallenge> {
+  const outcome = await identity.signIn(normaliseEmail(input.email), input.password);
+  if ('twoFactor' in outcome) return outcome;
+  await auditSignIn(store, outcome.personId, origin, now);
+  return outcome;
+}
+
+/** Someone who has just set their password has no second factor yet: a challenge is a bug. */
+async function signInNewPerson(identity: IdentityProvider, email: string, password: string): Promise<SessionTokens> {
+  const outcome = await identity.signIn(email, password);
+  if ('twoFactor' in outcome) throw new Error('A person who just set their password was asked for a second factor');
+  return outcome;
+}
+
+/** A sign-in goes in the audit log of every company the person belongs to. */
+export async function auditSignIn(store: DashboardStore, personId: string, origin: RequestOrigin, now: Date): Promise<void> {
+  const memberships = await store.membershipsOf(personId);
   await store.appendAudit(memberships.map((m) => auditEntry(m.companyId, 'signed_in', actorOf(m), origin, now)));
-  return session;
 }
 
 export interface MeView {
@@ -209,7 +228,7 @@ export async function auditLog(store: DashboardStore, caller: Caller, page: { li
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 
-const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** `company:create --owner-email`: the company and an invitation whose token is only in the link. */
 export async function createCompanyInvitingOwner(
@@ -243,9 +262,24 @@ export async function acceptInvitation(
   const invitation = await store.findInvitation(hashToken(input.token));
   // An unknown, used or expired link are one answer: the link no longer works.
   if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
-  const { personId } = await identity.createUser(invitation.email, input.password);
+  const personId = await invitedPerson(identity, invitation.email, input.password);
   const person: Person = { personId, email: invitation.email, createdAt: now.toISOString() };
   const membership: Membership = { companyId: invitation.companyId, personId, email: invitation.email, role: invitation.role, createdAt: now.toISOString() };
   await store.acceptInvitation(invitation, person, membership, auditEntry(invitation.companyId, 'invitation.accepted', actorOf(membership), origin, now, invitation.email));
-  return identity.signIn(invitation.email, input.password);
+  return signInNewPerson(identity, invitation.email, input.password);
+}
+
+/** A new person sets their password here; someone who already has an account (a member of another
+ * company) proves it is theirs with their current password instead, and joins with it. */
+async function invitedPerson(identity: IdentityProvider, email: string, password: string): Promise<string> {
+  try {
+    return (await identity.createUser(email, password)).personId;
+  } catch (error) {
+    const taken = error instanceof ApiError && error.code === 'VALIDATION_FAILED' && Array.isArray(error.details) && error.details.some((d) => d.path === 'email');
+    if (!taken) throw error;
+    const outcome = await identity.signIn(email, password);
+    // Not yet: the link's page has no step for the second factor.
+    if ('twoFactor' in outcome) throw new ApiError('VALIDATION_FAILED', 'This account uses two-factor sign-in, which joining through a link does not support yet', [{ path: 'password', message: 'belongs to an account with two-factor sign-in' }]);
+    return outcome.personId;
+  }
 }

@@ -22,13 +22,14 @@ export interface Membership {
   createdAt: string;
 }
 
-/** What a role may do. A Viewer sees everything and changes nothing. */
-export type Permission = 'read' | 'manageKeys' | 'manageTeam';
+/** What a role may do. A Viewer sees everything and changes nothing; a Developer manages keys and
+ * webhooks but not the team. Only an Owner makes, demotes or removes an Owner (team-members.ts). */
+export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  Owner: ['read', 'manageKeys', 'manageTeam'],
-  Admin: ['read', 'manageKeys', 'manageTeam'],
-  Developer: ['read', 'manageKeys'],
+  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam'],
+  Admin: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam'],
+  Developer: ['read', 'manageKeys', 'manageWebhooks'],
   Viewer: ['read'],
 };
 

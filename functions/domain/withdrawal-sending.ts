@@ -33,7 +33,8 @@ export interface Broadcaster {
 }
 
 export interface WithdrawalSendingStore {
-  withdrawalsInStatus(status: 'pending' | 'processing', limit: number): Promise<Withdrawal[]>;
+  /** Oldest first; `afterId`: only those after that withdrawal (the next page). */
+  withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]>;
   /** Writes `after` if the withdrawal is still as `before` says (status and transaction). When
    * `after` carries a transaction id `before` did not, the id is claimed for this withdrawal in the
    * same write: TransactionIdTaken when another payout holds it (nothing is written). */
@@ -53,9 +54,31 @@ export interface SendingDeps {
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
+  /** What is left of the run's time (the Lambda's remaining time); absent: no limit. */
+  timeLeftMs?: () => number;
 }
 
+/** Withdrawals read per page. A run goes on to the next page while it has time: the sender runs
+ * once a minute in AWS, so one page a run would cap payouts at this many a minute. */
 export const SEND_BATCH = 25;
+
+/** Sending stops taking new pages with this much of the run left, for settling after it. */
+export const SETTLE_RESERVE_MS = 20_000;
+/** Settling stops reading further with this much left: the rest settle on the next run. */
+export const FINISH_RESERVE_MS = 5_000;
+
+/** The withdrawals in a status, oldest first, a page at a time, while the run has more than
+ * `reserveMs` left. Ones that change status meanwhile are skipped by the guarded writes. */
+async function* withdrawalsIn(deps: SendingDeps, status: 'pending' | 'processing', reserveMs: number): AsyncGenerator<Withdrawal> {
+  let afterId: string | undefined;
+  for (;;) {
+    if (deps.timeLeftMs && deps.timeLeftMs() < reserveMs) return;
+    const page = await deps.store.withdrawalsInStatus(status, SEND_BATCH, afterId);
+    yield* page;
+    if (page.length < SEND_BATCH) return;
+    afterId = page[page.length - 1]!.id;
+  }
+}
 
 export interface SendResult {
   sent: number;
@@ -70,11 +93,12 @@ export interface SendResult {
 export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   const now = deps.now ?? (() => new Date());
   const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
-  const from = await deps.signer.address();
-  const pending = await deps.store.withdrawalsInStatus('pending', SEND_BATCH);
-  if (pending.length === 0) return result;
-  let float = await spendableFloat(deps);
-  for (const withdrawal of pending) {
+  let from: string | undefined;
+  let float: bigint | null | undefined;
+  for await (const withdrawal of withdrawalsIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+    // Read once a run, and only when something is pending.
+    from ??= await deps.signer.address();
+    if (float === undefined) float = await spendableFloat(deps);
     // Sent without the USDT on the hot wallet, the transfer would revert on chain and the
     // withdrawal fail: it waits, pending, and a smaller one behind it may go first.
     if (float !== null && withdrawal.amount > float) {
@@ -103,8 +127,9 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
 async function spendableFloat(deps: SendingDeps): Promise<bigint | null> {
   const held = deps.hotWalletUsdt ? await deps.hotWalletUsdt() : null;
   if (held === null) return null;
-  const outgoing = await deps.store.withdrawalsInStatus('processing', 1000);
-  return held - outgoing.reduce((sum, withdrawal) => sum + withdrawal.amount, 0n);
+  let outgoing = 0n;
+  for await (const withdrawal of withdrawalsIn({ ...deps, timeLeftMs: undefined }, 'processing', 0)) outgoing += withdrawal.amount;
+  return held - outgoing;
 }
 
 /**
@@ -142,15 +167,15 @@ export interface SettleResult extends SendResult {
 
 /** Settles sent withdrawals by their receipts once solidified, and rebroadcasts any whose
  * broadcast was lost (a sender that died between storing and broadcasting). Reports those still
- * processing for too long (oldest first, so the oldest age is exact even past the 100 read). */
+ * processing for too long (read oldest first, so the oldest age is exact even when the run's time
+ * ends before the last page). */
 export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult> {
   const now = deps.now ?? (() => new Date());
   const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
-  const processing = await deps.store.withdrawalsInStatus('processing', 100);
-  if (processing.length === 0) return result;
-  const solidified = await deps.chain.solidifiedBlock();
+  let solidified: Awaited<ReturnType<SendingDeps['chain']['solidifiedBlock']>> | undefined;
   const remaining: Withdrawal[] = [];
-  for (const withdrawal of processing) {
+  for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
+    solidified ??= await deps.chain.solidifiedBlock();
     const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
     const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, solidified);
     if (verdict && !(await ownsTransaction(deps, withdrawal))) {

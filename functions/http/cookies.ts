@@ -9,6 +9,9 @@ export const SESSION_COOKIE = 'cambio_session';
 export const REFRESH_COOKIE = 'cambio_refresh';
 export const CSRF_COOKIE = 'cambio_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+/** Between the password and the code of a two-factor sign-in: Cognito's challenge session. */
+export const TWO_FACTOR_COOKIE = 'cambio_two_factor';
+const TWO_FACTOR_MAX_AGE_SECONDS = 180;
 
 /** The API's paths are where the tokens are sent; the refresh token goes only to /session. */
 const API_PATH = '/dashboard/api';
@@ -61,4 +64,31 @@ export function clearedCookies(secure: boolean): string[] {
     cookie(REFRESH_COOKIE, '', { path: REFRESH_PATH, maxAge: 0, httpOnly: true, secure }),
     cookie(CSRF_COOKIE, '', { path: '/dashboard', maxAge: 0, httpOnly: false, secure }),
   ];
+}
+
+/** The pending two-factor sign-in (the email and Cognito's 3-minute challenge session), HttpOnly,
+ * sent only to /session, so the page holds nothing of it while it asks for the code. */
+export function twoFactorCookie(challenge: { email: string; session: string }, secure: boolean): string {
+  const value = Buffer.from(JSON.stringify({ email: challenge.email, session: challenge.session })).toString('base64url');
+  return cookie(TWO_FACTOR_COOKIE, value, { path: REFRESH_PATH, maxAge: TWO_FACTOR_MAX_AGE_SECONDS, httpOnly: true, secure });
+}
+
+export function clearedTwoFactorCookie(secure: boolean): string {
+  return cookie(TWO_FACTOR_COOKIE, '', { path: REFRESH_PATH, maxAge: 0, httpOnly: true, secure });
+}
+
+/** The pending two-factor sign-in, or null when there is none or the cookie is not ours. */
+export function readTwoFactorCookie(cookies: Record<string, string>): { email: string; session: string } | null {
+  const raw = cookies[TWO_FACTOR_COOKIE];
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { email?: unknown }).email === 'string' && typeof (parsed as { session?: unknown }).session === 'string') {
+      const { email, session } = parsed as { email: string; session: string };
+      return { email, session };
+    }
+  } catch {
+    // Not JSON: someone else's cookie value.
+  }
+  return null;
 }

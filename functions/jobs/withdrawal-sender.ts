@@ -27,9 +27,9 @@ const deps: SendingDeps = {
 
 /** The withdrawal sender (EventBridge schedule in AWS, a timer in the local runtime):
  * send what is pending (withdrawals and split forwards), then settle what was sent. */
-export async function sendAndSettleWithdrawals(log?: Log) {
-  const sent = await sendWithdrawals({ ...deps, log });
-  const settled = await settleWithdrawals({ ...deps, log });
+export async function sendAndSettleWithdrawals(log?: Log, timeLeftMs?: () => number) {
+  const sent = await sendWithdrawals({ ...deps, log, timeLeftMs });
+  const settled = await settleWithdrawals({ ...deps, log, timeLeftMs });
   return { sent, settled };
 }
 
@@ -41,7 +41,8 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
     'withdrawal send',
     context,
     async ({ log, metrics }) => {
-      const outcome = await sendAndSettleWithdrawals(log);
+      // The local runtime's timer passes no Lambda context: no deadline there.
+      const outcome = await sendAndSettleWithdrawals(log, context.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined);
       metrics.addMetric('WithdrawalsSent', MetricUnit.Count, outcome.sent.sent);
       metrics.addMetric('WithdrawalsCompleted', MetricUnit.Count, outcome.settled.completed);
       metrics.addMetric('WithdrawalsFailed', MetricUnit.Count, outcome.settled.failed);

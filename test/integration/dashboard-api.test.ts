@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDashboardStore, membershipItem } from '#adapters/dynamo/dashboard-store';
@@ -6,7 +6,8 @@ import { createCompanyInvitingOwner } from '#domain/dashboard';
 import { hashSecret } from '#domain/api-keys';
 import type { LocalRuntime } from '#local/runtime';
 import { apiClient, startTestApi } from '../support/local-api.ts';
-import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { totpCode } from '#local/totp';
+import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { apiKeyItem } from '#adapters/dynamo/items/company';
 
 /**
@@ -29,13 +30,7 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
-/** Every item in a company's partition: what "nothing written" is checked against. */
-async function companyItems(companyId: string) {
-  const { Items = [] } = await db.send(
-    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
-  );
-  return Items;
-}
+const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
 
 describe('sign-up and the API keys of Integrations', () => {
   it('signs a new person up as the Owner of a sandbox company, in HttpOnly SameSite=Strict cookies', async () => {
@@ -178,6 +173,45 @@ describe('sessions', () => {
     const again = dashboardBrowser(runtime);
     expect((await again.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await again.call('GET', '/me')).status).toBe(200);
+  });
+
+  it('turns on two-factor sign-in with an authenticator app, then asks for its code after the password', async () => {
+    const { browser, email, companyId } = await signedUpOwner(runtime);
+    expect((await browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
+    const setup = await browser.call('POST', '/me/two-factor/setup', { body: {} });
+    expect(setup.status).toBe(200);
+    const { secret, uri } = setup.body.data as { secret: string; uri: string };
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(uri).toBe(`otpauth://totp/${encodeURIComponent(`Cambio:${email}`)}?secret=${secret}&issuer=Cambio&algorithm=SHA1&digits=6&period=30`);
+    // A wrong code leaves it off; the app's code turns it on.
+    const wrongSetup = await browser.call('POST', '/me/two-factor/confirm', { body: { code: '000000' === totpCode(secret) ? '111111' : '000000' } });
+    expect(wrongSetup.status).toBe(400);
+    expect(wrongSetup.body.error.details[0].path).toBe('code');
+    expect((await browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
+    expect((await browser.call('POST', '/me/two-factor/confirm', { body: { code: totpCode(secret) } })).body.data).toEqual({ enabled: true });
+    expect((await browser.call('DELETE', '/session')).status).toBe(200);
+
+    // The password alone: no session, a challenge cookie only /session sees.
+    const password = await browser.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } });
+    expect(password.body.data).toEqual({ signedIn: false, twoFactorRequired: true });
+    expect(browser.jar.has('cambio_session')).toBe(false);
+    const challengeCookie = password.setCookies.find((c) => c.startsWith('cambio_two_factor='))!;
+    expect(challengeCookie).toMatch(/; HttpOnly/);
+    expect(challengeCookie).toMatch(/; Path=\/dashboard\/api\/session;/);
+    expect((await browser.call('GET', '/me')).status).toBe(401);
+    // A wrong code ends that sign-in: the password must be given again.
+    const wrong = await browser.call('POST', '/session/two-factor', { body: { code: totpCode(secret, Date.now() - 5 * 60_000) } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.message).toBe('Wrong authentication code: sign in again');
+    expect((await browser.call('POST', '/session/two-factor', { body: { code: totpCode(secret) } })).status).toBe(401);
+
+    await browser.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } });
+    const right = await browser.call('POST', '/session/two-factor', { body: { code: totpCode(secret) } });
+    expect(right.status).toBe(200);
+    expect(browser.jar.has('cambio_two_factor')).toBe(false);
+    expect((await browser.call('GET', '/me')).status).toBe(200);
+    const audit = await browser.call('GET', `/companies/${companyId}/audit-log`);
+    expect(audit.body.data.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(['signed_in', 'two_factor.enabled']);
   });
 
   it('renews an access token from the refresh cookie', async () => {

@@ -1,15 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
-import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { totpCode } from '#local/totp';
+import { apiClient } from '../support/local-api.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { accessibilityProblems as axeProblems, navLink, screenshot as screenshotOf, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
  * The dashboard as a person uses it: Debian's Chromium, headless, driven by playwright-core through
@@ -17,42 +13,19 @@ import { STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
  * emulator, the built app), with the network closed to anything but this machine. axe-core runs on
  * every page. No silent skip: without Chromium this file fails and says how to install it.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-artifacts/dashboard/', import.meta.url));
 /** The issue's goal for the JavaScript shipped to the first page, gzipped. */
 const FIRST_PAGE_JS_BUDGET_BYTES = 100 * 1024;
 
+let chromium: DashboardChromium;
 let runtime: LocalRuntime;
 let origin: string;
-let context: BrowserContext;
 let page: Page;
-let userDataDir: string;
-const offMachine: string[] = [];
+let offMachine: string[];
 const firstPageScripts: { url: string; gzipBytes: number }[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the dashboard's end-to-end tests need Debian's chromium (apt-get install -y chromium; .ci/run installs it).`);
-  }
-  if (dashboardBuildIsStale()) await buildDashboard();
-  runtime = await startTestApi();
-  origin = new URL(runtime.apiUrl).origin;
-  const { chromium } = await import('playwright-core');
-  userDataDir = mkdtempSync(join(tmpdir(), 'cambio-dashboard-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  // A missing name fails in seconds, not at the test's 30 s timeout.
-  context.setDefaultTimeout(8_000);
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offMachine.push(request.url());
-  });
+  chromium = await startDashboardChromium();
+  ({ runtime, origin, page, offMachine } = chromium);
   page.on('response', async (response) => {
     if (response.request().resourceType() === 'script' && firstPageScripts.length < 50 && !page.url().includes('#loaded')) {
       firstPageScripts.push({ url: response.url(), gzipBytes: gzipSync(await response.body()).length });
@@ -61,30 +34,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-  await runtime?.stop();
+  await chromium?.stop();
 });
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core in the page: every serious or critical violation, by rule and the elements hit. */
-async function accessibilityProblems(): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') rightly refuses
-  // an inline <script>, and the test must not loosen it.
-  await page.evaluate(AXE_SOURCE);
-  const results = (await page.evaluate('axe.run(document)')) as { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-}
-
-async function screenshot(name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
-
-const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+const accessibilityProblems = () => axeProblems(page);
+const screenshot = (name: string) => screenshotOf(page, name);
+const nav = (name: string) => navLink(page, name);
 
 describe('the dashboard in headless Chromium', () => {
   const email = uniqueEmail('e2e');
@@ -192,7 +147,7 @@ describe('the dashboard in headless Chromium', () => {
   });
 
   it('shows the pages still to come as such', async () => {
-    for (const name of ['Activity', 'Webhooks', 'Team']) {
+    for (const name of ['Activity']) {
       await nav(name).click();
       await page.getByRole('heading', { name, level: 1 }).waitFor();
       expect(await page.getByRole('main').innerText()).toContain('Coming in the next release');
@@ -217,6 +172,33 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     await nav('Audit log').click();
     await expect.poll(() => page.getByRole('table').innerText()).toContain('Signed in');
+  });
+
+  it('turns on two-factor sign-in from Account, then asks for the code after the password', async () => {
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    // The test plays the authenticator app: the key as shown, spaces and all.
+    const secret = (await page.getByLabel('Setup key').innerText()).replace(/\s/g, '');
+    expect(await page.getByRole('link', { name: 'open it in the app' }).getAttribute('href')).toMatch(/^otpauth:\/\/totp\/Cambio%3A/);
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('account-two-factor-setup');
+    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByText('On: signing in asks for a code').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    expect(await accessibilityProblems()).toEqual([]);
+    await screenshot('sign-in-two-factor');
+    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
+    await nav('Audit log').click();
+    await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned on two-factor sign-in');
   });
 
   it('asked nothing of any machine but this one', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
-import { sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
+import { SEND_BATCH, SETTLE_RESERVE_MS, sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -300,6 +300,42 @@ describe("the hot wallet's float", () => {
     for (const withdrawal of [first, tooBig, small]) expect((await read(withdrawal)).status).toBe('completed');
     expect(await chain.tokenBalance(USDT, hotWallet)).toBe(0n);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+});
+
+describe('a run with more pending than one page', () => {
+  // The sender runs once a minute in AWS: one page a run would cap payouts at SEND_BATCH a minute.
+  it('sends and settles every pending withdrawal in one run, page after page', async () => {
+    const many = [];
+    for (let i = 0; i < SEND_BATCH + 3; i++) many.push(await withdraw(destination, '1'));
+    expect(await sendWithdrawals(deps)).toMatchObject({ sent: many.length });
+    expect(await settle()).toMatchObject({ completed: many.length, failed: 0 });
+    for (const withdrawal of many) expect((await read(withdrawal)).status).toBe('completed');
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('takes no new page once the run is short of time, and sends the rest on the next run', async () => {
+    const many = [];
+    for (let i = 0; i < SEND_BATCH + 5; i++) many.push(await withdraw(destination, '1'));
+    let pagesRead = 0;
+    // Plenty of time for the first page, then less than settling needs.
+    const timeLeftMs = () => (pagesRead++ === 0 ? 60_000 : SETTLE_RESERVE_MS - 1);
+    expect(await sendWithdrawals({ ...deps, timeLeftMs })).toMatchObject({ sent: SEND_BATCH });
+    expect(await sendWithdrawals(deps)).toMatchObject({ sent: 5 });
+    expect(await settle()).toMatchObject({ completed: many.length });
+  });
+
+  it('lets a small withdrawal behind a full page of ones the float cannot cover go out', async () => {
+    await creditAvailable(env.db, env.tableName, companyId, 'USDT', '2000');
+    const big = [];
+    for (let i = 0; i < SEND_BATCH; i++) big.push(await withdraw(destination, '60'));
+    const small = await withdraw(destination, '5');
+    const floatDeps: SendingDeps = { ...deps, hotWalletUsdt: async () => usdt('50') };
+    expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 1, awaitingFloat: SEND_BATCH });
+    expect((await read(small)).status).toBe('processing');
+    // The hot wallet is funded: the rest go, so no later test finds them pending.
+    expect(await sendWithdrawals(deps)).toMatchObject({ sent: SEND_BATCH });
+    expect(await settle()).toMatchObject({ completed: SEND_BATCH + 1 });
   });
 });
 

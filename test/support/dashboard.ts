@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
 
 /**
@@ -53,4 +54,12 @@ export async function signedUpOwner(runtime: LocalRuntime, companyName = 'Acme')
   const signUp = await browser.call('POST', '/sign-up', { body: { companyName, email, password: STRONG_PASSWORD } });
   if (signUp.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
   return { browser, email, companyId: signUp.body.data.companyId as string };
+}
+
+/** Every item in a company's partition: what "nothing written" is checked against. */
+export async function companyItems(db: DynamoDBDocumentClient, runtime: LocalRuntime, companyId: string) {
+  const { Items = [] } = await db.send(
+    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
+  );
+  return Items;
 }

@@ -5,12 +5,33 @@ import { ErrorMessage, formatTime, useTitle } from '../ui.tsx';
 const ACTIONS: Record<string, string> = {
   signed_up: 'Signed up',
   signed_in: 'Signed in',
+  'two_factor.enabled': 'Turned on two-factor sign-in',
   'invitation.created': 'Invited',
   'invitation.accepted': 'Accepted the invitation',
   'api_key.created': 'Created API key',
   'api_key.rolled': 'Rolled API key secret',
   'api_key.revoked': 'Revoked API key',
+  'member.role_changed': 'Changed the role of',
+  'member.removed': 'Removed member',
+  'webhook.created': 'Added webhook endpoint',
+  'webhook.updated': 'Changed webhook endpoint',
+  'webhook.enabled': 'Enabled webhook endpoint',
+  'webhook.disabled': 'Disabled webhook endpoint',
+  'webhook.deleted': 'Deleted webhook endpoint',
+  'webhook.secret_rolled': 'Rolled webhook signing secret',
+  'webhook.test_sent': 'Sent a test event',
+  'webhook.resent': 'Resent an event',
 };
+
+/** What an entry's details add to its action, in words. */
+function detailsOf(details: Record<string, string> | null): string {
+  if (!details) return '';
+  if (details.oldSecretValidFor) return ` (old secret valid for ${details.oldSecretValidFor})`;
+  if (details.from && details.to) return ` (${details.from} → ${details.to})`;
+  if (details.role) return ` (${details.role})`;
+  if (details.eventId) return ` (${details.eventId})`;
+  return '';
+}
 
 export function AuditLogPage(props: { companyId: string }) {
   useTitle('Audit log');
@@ -55,7 +76,7 @@ export function AuditLogPage(props: { companyId: string }) {
                 <td>{entry.actor.email ?? 'Command line'}</td>
                 <td>
                   {ACTIONS[entry.action] ?? entry.action}
-                  {entry.details?.oldSecretValidFor && ` (old secret valid for ${entry.details.oldSecretValidFor})`}
+                  {detailsOf(entry.details)}
                 </td>
                 <td>{entry.target ? <code>{entry.target}</code> : '—'}</td>
                 <td>{entry.sourceIp}</td>

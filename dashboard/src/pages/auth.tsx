@@ -57,17 +57,50 @@ export function SignUp(props: { onSignedIn: () => void }) {
 
 export function SignIn(props: { onSignedIn: () => void }) {
   useTitle('Sign in');
-  const { error, busy, onSubmit } = useSubmit((form) => api.signIn({ email: value(form, 'email'), password: value(form, 'password') }), props.onSignedIn);
+  // After the password of someone with two-factor sign-in on: the authenticator app's code.
+  const [askCode, setAskCode] = useState(false);
+  const password = useSubmit(
+    async (form) => {
+      const { data } = await api.signIn({ email: value(form, 'email'), password: value(form, 'password') });
+      if (data.signedIn) props.onSignedIn();
+      else setAskCode(true);
+    },
+    () => undefined,
+  );
+  const code = useSubmit((form) => api.signInCode(value(form, 'code')), props.onSignedIn);
+  if (askCode) {
+    return (
+      <section class="card" aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">Two-factor sign-in</h1>
+        <p>Enter the 6-digit code your authenticator app shows for Cambio.</p>
+        <form onSubmit={code.onSubmit}>
+          <label for="code">Authentication code</label>
+          <input id="code" name="code" required inputMode="numeric" pattern="[0-9 ]{6,7}" maxLength={7} autoComplete="one-time-code" autoFocus />
+          <ErrorMessage error={code.error} />
+          <button type="submit" disabled={code.busy}>
+            Verify
+          </button>
+        </form>
+        {code.error !== null && (
+          <p>
+            <button type="button" class="secondary" onClick={() => setAskCode(false)}>
+              Sign in again
+            </button>
+          </p>
+        )}
+      </section>
+    );
+  }
   return (
     <section class="card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in to Cambio</h1>
-      <form onSubmit={onSubmit}>
+      <form onSubmit={password.onSubmit}>
         <label for="email">Email</label>
         <input id="email" name="email" type="email" required autoComplete="username" />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" required autoComplete="current-password" />
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
+        <ErrorMessage error={password.error} />
+        <button type="submit" disabled={password.busy}>
           Sign in
         </button>
       </form>
@@ -85,7 +118,7 @@ export function AcceptInvitation(props: { onSignedIn: () => void }) {
   return (
     <section class="card" aria-labelledby="accept-title">
       <h1 id="accept-title">Join your company on Cambio</h1>
-      <p>Choose a password for the email address you were invited with.</p>
+      <p>Choose a password for the email address you were invited with. If you already have a Cambio account with it, enter that account's password.</p>
       <form onSubmit={onSubmit}>
         <label for="password">Password</label>
         <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />

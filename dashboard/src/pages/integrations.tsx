@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
-import { Dialog, ErrorMessage, formatTime, useTitle } from '../ui.tsx';
+import { CopyField, Dialog, DialogButtons, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
 
 const ROLL_CHOICES = [
   { value: 'now', label: 'Now' },
@@ -123,24 +123,6 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
   );
 }
 
-function useAction<T>(action: () => Promise<T>, onDone: (result: T) => void) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (event?: Event) => {
-    event?.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await action());
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, busy, run };
-}
-
 function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCreated: (issued: IssuedKey) => void }) {
   const [name, setName] = useState('');
   const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, name)).data, props.onCreated);
@@ -150,35 +132,9 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
         <label for="key-name">Name</label>
         <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} placeholder="e.g. Checkout server" />
         <ErrorMessage error={error} />
-        <div class="buttons">
-          <button type="submit" disabled={busy}>
-            Create
-          </button>
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Create" busy={busy} onCancel={props.onClose} />
       </form>
     </Dialog>
-  );
-}
-
-function CopyField(props: { id: string; label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard?.writeText(props.value).catch(() => undefined);
-    setCopied(true);
-  };
-  return (
-    <div class="copy-field">
-      <label for={props.id}>{props.label}</label>
-      <div class="row">
-        <input id={props.id} value={props.value} readOnly onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" class="secondary" onClick={copy} aria-label={`Copy ${props.label}`}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      </div>
-    </div>
   );
 }
 
@@ -215,14 +171,7 @@ function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => v
           ))}
         </select>
         <ErrorMessage error={error} />
-        <div class="buttons">
-          <button type="submit" disabled={busy}>
-            Roll secret
-          </button>
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Roll secret" busy={busy} onCancel={props.onClose} />
       </form>
     </Dialog>
   );
@@ -236,14 +185,7 @@ function RevokeDialog(props: { companyId: string; apiKey: ApiKey; onClose: () =>
         Requests with <code>{props.apiKey.keyId}</code> will be refused within a minute. This cannot be undone.
       </p>
       <ErrorMessage error={error} />
-      <div class="buttons">
-        <button type="button" class="danger" disabled={busy} onClick={run}>
-          Revoke
-        </button>
-        <button type="button" class="secondary" onClick={props.onClose}>
-          Cancel
-        </button>
-      </div>
+      <DialogButtons label="Revoke" danger busy={busy} onCancel={props.onClose} onClick={run} />
     </Dialog>
   );
 }

@@ -1,13 +1,20 @@
 import {
   AdminCreateUserCommand,
   AdminSetUserPasswordCommand,
+  AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
+  GetUserCommand,
   GlobalSignOutCommand,
   InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
+  SetUserMFAPreferenceCommand,
+  VerifySoftwareTokenCommand,
   type AuthenticationResultType,
+  type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ApiError, validationFailed } from '#domain/errors';
-import type { IdentityProvider, SessionTokens } from '#domain/dashboard';
+import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#domain/dashboard';
+import type { TwoFactorProvider } from '#domain/two-factor';
 import { awsClient } from '../aws-clients.ts';
 import type { SessionVerifier } from './session-verifier.ts';
 
@@ -28,7 +35,7 @@ export const SIGN_IN_FAILED_MESSAGE = 'Sign-in failed: wrong email or password';
  * permanent; the pool's policy applies to both): the pool allows no self sign-up, so nobody can
  * make a user by calling Cognito's public SignUp with the app client's id, and no code is mailed.
  */
-export class CognitoIdentityProvider implements IdentityProvider {
+export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider {
   private readonly client: CognitoIdentityProviderClient;
 
   constructor(
@@ -71,12 +78,63 @@ export class CognitoIdentityProvider implements IdentityProvider {
     }
   }
 
-  async signIn(email: string, password: string): Promise<SessionTokens> {
+  async signIn(email: string, password: string): Promise<SessionTokens | TwoFactorChallenge> {
     return this.authenticate('USER_PASSWORD_AUTH', { USERNAME: email, PASSWORD: password }, null);
   }
 
   async refresh(refreshToken: string): Promise<SessionTokens> {
-    return this.authenticate('REFRESH_TOKEN_AUTH', { REFRESH_TOKEN: refreshToken }, refreshToken);
+    const outcome = await this.authenticate('REFRESH_TOKEN_AUTH', { REFRESH_TOKEN: refreshToken }, refreshToken);
+    if ('twoFactor' in outcome) throw new Error('Cognito asked for a second factor on a refresh');
+    return outcome;
+  }
+
+  async answerChallenge(challenge: TwoFactorChallenge['twoFactor'], code: string): Promise<SessionTokens> {
+    let answer: InitiateAuthCommandOutput;
+    try {
+      answer = await this.client.send(
+        new RespondToAuthChallengeCommand({
+          ClientId: this.pool.clientId,
+          ChallengeName: 'SOFTWARE_TOKEN_MFA',
+          Session: challenge.session,
+          ChallengeResponses: { USERNAME: challenge.email, SOFTWARE_TOKEN_MFA_CODE: code },
+        }),
+      );
+    } catch (error) {
+      const { name, message } = error as Error;
+      if (name === 'CodeMismatchException') throw new ApiError('AUTH_FAILED', 'Wrong authentication code: sign in again');
+      if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) {
+        throw new ApiError('RATE_LIMITED', 'Too many failed sign-ins: wait a moment and try again');
+      }
+      if (name === 'NotAuthorizedException' || name === 'ExpiredCodeException') throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
+      throw error;
+    }
+    return this.sessionOf(answer.AuthenticationResult, null);
+  }
+
+  async startSetup(accessToken: string): Promise<{ secret: string }> {
+    const { SecretCode } = await this.client.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
+    if (!SecretCode) throw new Error('AssociateSoftwareToken answered without a secret');
+    return { secret: SecretCode };
+  }
+
+  async confirmSetup(accessToken: string, code: string): Promise<void> {
+    try {
+      const { Status } = await this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'Authenticator app' }));
+      if (Status !== 'SUCCESS') throw Object.assign(new Error('Code mismatch'), { name: 'EnableSoftwareTokenMFAException' });
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'EnableSoftwareTokenMFAException' || name === 'CodeMismatchException') {
+        throw validationFailed([{ path: 'code', message: 'does not match: check the app shows codes for Cambio and try the next one' }]);
+      }
+      if (name === 'InvalidParameterException') throw validationFailed([{ path: 'code', message: 'start the set-up again: no secret is waiting for a code' }]);
+      throw error;
+    }
+    await this.client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+  }
+
+  async status(accessToken: string): Promise<{ email: string | null; enabled: boolean }> {
+    const { UserAttributes = [], UserMFASettingList = [] } = await this.client.send(new GetUserCommand({ AccessToken: accessToken }));
+    return { email: UserAttributes.find((attribute) => attribute.Name === 'email')?.Value ?? null, enabled: UserMFASettingList.includes('SOFTWARE_TOKEN_MFA') };
   }
 
   async signOut(accessToken: string): Promise<void> {
@@ -88,12 +146,14 @@ export class CognitoIdentityProvider implements IdentityProvider {
     }
   }
 
-  private async authenticate(flow: 'USER_PASSWORD_AUTH' | 'REFRESH_TOKEN_AUTH', parameters: Record<string, string>, refreshToken: string | null): Promise<SessionTokens> {
-    let result: AuthenticationResultType | undefined;
+  private async authenticate(
+    flow: 'USER_PASSWORD_AUTH' | 'REFRESH_TOKEN_AUTH',
+    parameters: Record<string, string>,
+    refreshToken: string | null,
+  ): Promise<SessionTokens | TwoFactorChallenge> {
+    let answer: InitiateAuthCommandOutput;
     try {
-      ({ AuthenticationResult: result } = await this.client.send(
-        new InitiateAuthCommand({ AuthFlow: flow, ClientId: this.pool.clientId, AuthParameters: parameters }),
-      ));
+      answer = await this.client.send(new InitiateAuthCommand({ AuthFlow: flow, ClientId: this.pool.clientId, AuthParameters: parameters }));
     } catch (error) {
       const { name, message } = error as Error;
       // Cognito's lockout after repeated failures is a NotAuthorizedException with this message.
@@ -105,8 +165,15 @@ export class CognitoIdentityProvider implements IdentityProvider {
       }
       throw error;
     }
-    // A challenge (e.g. TOTP once a person turns MFA on) is not supported by this dashboard yet.
-    if (!result?.AccessToken) throw new ApiError('AUTH_FAILED', 'This account needs a sign-in step the dashboard does not support yet');
+    if (answer.ChallengeName === 'SOFTWARE_TOKEN_MFA' && answer.Session && flow === 'USER_PASSWORD_AUTH') {
+      return { twoFactor: { email: parameters.USERNAME!, session: answer.Session } };
+    }
+    return this.sessionOf(answer.AuthenticationResult, refreshToken);
+  }
+
+  private async sessionOf(result: AuthenticationResultType | undefined, refreshToken: string | null): Promise<SessionTokens> {
+    // Any other challenge (SMS, a new password) is not one the pool is set up to ask.
+    if (!result?.AccessToken) throw new ApiError('AUTH_FAILED', 'This account needs a sign-in step the dashboard does not support');
     const claims = await this.verifier.verify(result.AccessToken);
     return {
       accessToken: result.AccessToken,

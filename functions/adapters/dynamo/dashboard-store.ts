@@ -8,7 +8,7 @@ import type { Membership, Person, Role } from '#domain/team';
 import { TABLE } from './table-definition.ts';
 import { DynamoCompanyStore } from './company-store.ts';
 import { ENTITY, keys } from './keys.ts';
-import { newestFirstPage, queryAll } from './queries.ts';
+import { gsi1ItemsUnder, newestFirstPage } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 
 type Item = Record<string, unknown>;
@@ -36,6 +36,7 @@ export const membershipItem = {
 export const invitationItem = {
   toItem: (invitation: Invitation): Item => ({
     ...keys.invitation(invitation.tokenHash),
+    ...keys.invitationByCompany(invitation.companyId, invitation.tokenHash),
     type: ENTITY.invitation,
     ...invitation,
     // DynamoDB removes a lapsed invitation by itself; the expiry check does not wait for it.
@@ -90,14 +91,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async membershipsOf(personId: string): Promise<Membership[]> {
-    const { GSI1PK, skPrefix } = keys.membershipsOfPerson(personId);
-    const items = await queryAll(this.client, {
-      TableName: this.table,
-      IndexName: TABLE.gsi1.indexName,
-      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-    });
-    return items.map(membershipItem.fromItem);
+    return (await gsi1ItemsUnder(this.client, this.table, keys.membershipsOfPerson(personId))).map(membershipItem.fromItem);
   }
 
   async createCompanyWithOwner(company: Company, person: Person, membership: Membership, audit: AuditEntry): Promise<void> {
@@ -156,14 +150,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async apiKeysOf(companyId: string): Promise<ApiKeyRecord[]> {
-    const { GSI1PK, skPrefix } = apiKeyItem.ofCompany(companyId);
-    const items = await queryAll(this.client, {
-      TableName: this.table,
-      IndexName: TABLE.gsi1.indexName,
-      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-    });
-    return items.map(apiKeyItem.fromItem);
+    return (await gsi1ItemsUnder(this.client, this.table, apiKeyItem.ofCompany(companyId))).map(apiKeyItem.fromItem);
   }
 
   async addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void> {

@@ -16,6 +16,10 @@ export const keys = {
   membershipsOfPerson: (personId: string) => ({ GSI1PK: `PERSON#${personId}`, skPrefix: 'MEMBER#' }),
   /** An invitation, found by the hash of the token in its link; deleted when accepted. */
   invitation: (tokenHash: string) => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
+  /** GSI1: a company's pending invitations, for the Team page. */
+  invitationByCompany: (companyId: string, tokenHash: string) => ({ GSI1PK: company(companyId), GSI1SK: `INVITATION#${tokenHash}` }),
+  invitationsOfCompany: (companyId: string) => ({ GSI1PK: company(companyId), skPrefix: 'INVITATION#' }),
+  membersOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'MEMBER#' }),
   auditEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `AUDIT#${entryId}` }),
   auditLogOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'AUDIT#' }),
 

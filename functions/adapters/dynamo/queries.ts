@@ -3,6 +3,7 @@ import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryC
 import { validationFailed } from '#domain/errors';
 import { isId, type IdKind } from '#domain/ids';
 import { inParallel } from '#domain/in-parallel';
+import { TABLE } from './table-definition.ts';
 import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
 
 type Item = Record<string, unknown>;
@@ -26,6 +27,16 @@ export function itemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': prefix.PK, ':prefix': prefix.skPrefix },
     ConsistentRead: true,
+  });
+}
+
+/** Every item of one kind under a GSI1 partition (`{GSI1PK, skPrefix}` from keys.ts); GSI reads are eventually consistent. */
+export function gsi1ItemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix: { GSI1PK: string; skPrefix: string }): Promise<Item[]> {
+  return queryAll(db, {
+    TableName: tableName,
+    IndexName: TABLE.gsi1.indexName,
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': prefix.GSI1PK, ':prefix': prefix.skPrefix },
   });
 }
 

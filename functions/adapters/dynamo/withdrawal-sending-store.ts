@@ -16,13 +16,13 @@ export class DynamoWithdrawalSendingStore implements WithdrawalSendingStore {
     private readonly tableName: string,
   ) {}
 
-  async withdrawalsInStatus(status: 'pending' | 'processing', limit: number): Promise<Withdrawal[]> {
+  async withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': withdrawalItem.byStatus(status, '').GSI1PK },
+        KeyConditionExpression: afterId === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
+        ExpressionAttributeValues: { ':pk': withdrawalItem.byStatus(status, '').GSI1PK, ...(afterId === undefined ? {} : { ':after': withdrawalItem.byStatus(status, afterId).GSI1SK }) },
         Limit: limit,
       }),
     );

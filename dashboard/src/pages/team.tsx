@@ -1,0 +1,208 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Member, type Role, type Team } from '../api.ts';
+import { BASE_PATH } from '../router.ts';
+import { CopyField, Dialog, DialogButtons, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
+
+const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
+
+const ROLE_MEANING: Record<Role, string> = {
+  Owner: 'everything, including the Owners',
+  Admin: 'everything but the Owners',
+  Developer: 'API keys and webhooks, not the team',
+  Viewer: 'reads everything, changes nothing',
+};
+
+type Open = { kind: 'invite' } | { kind: 'invited'; link: string; email: string } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | null;
+
+/** Members and pending invitations (../shared/dashboard.md, Team). Owners and Admins change the team;
+ * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
+export function TeamPage(props: { companyId: string; role: Role }) {
+  useTitle('Team');
+  const [team, setTeam] = useState<Team | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [open, setOpen] = useState<Open>(null);
+  const canManage = props.role === 'Owner' || props.role === 'Admin';
+  const grantable = ROLES.filter((role) => role !== 'Owner' || props.role === 'Owner');
+  const reload = () => api.team(props.companyId).then((r) => setTeam(r.data), setError);
+  useEffect(() => {
+    void reload();
+  }, [props.companyId]);
+  const done = () => {
+    setOpen(null);
+    void reload();
+  };
+
+  return (
+    <section aria-labelledby="page-title">
+      <div class="section-head">
+        <h1 id="page-title">Team</h1>
+        {canManage && (
+          <button type="button" onClick={() => setOpen({ kind: 'invite' })}>
+            Invite member
+          </button>
+        )}
+      </div>
+      <p>
+        Roles: {ROLES.map((role, i) => (
+          <span key={role}>
+            {i > 0 && '; '}
+            <strong>{role}</strong> {ROLE_MEANING[role]}
+          </span>
+        ))}
+        . A company always keeps one Owner.
+      </p>
+      <ErrorMessage error={error} />
+      {team === null ? (
+        <p class="loading">Loading…</p>
+      ) : (
+        <>
+          <h2 id="members-title">Members</h2>
+          <table aria-labelledby="members-title">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+                {canManage && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {team.members.map((member) => (
+                <tr key={member.personId}>
+                  <th scope="row">{member.email}</th>
+                  <td>{member.role}</td>
+                  <td>{formatTime(member.createdAt)}</td>
+                  {canManage && (
+                    <td class="actions">
+                      {(member.role !== 'Owner' || props.role === 'Owner') && (
+                        <>
+                          <button type="button" class="secondary" onClick={() => setOpen({ kind: 'role', member })} aria-label={`Change role of ${member.email}`}>
+                            Change role
+                          </button>
+                          <button type="button" class="danger" onClick={() => setOpen({ kind: 'remove', member })} aria-label={`Remove ${member.email}`}>
+                            Remove
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2 id="invitations-title">Pending invitations</h2>
+          {team.invitations.length === 0 ? (
+            <p class="muted">No invitation is waiting.</p>
+          ) : (
+            <table aria-labelledby="invitations-title">
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Invited</th>
+                  <th scope="col">Link expires</th>
+                </tr>
+              </thead>
+              <tbody>
+                {team.invitations.map((invitation) => (
+                  <tr key={invitation.email + invitation.createdAt}>
+                    <th scope="row">{invitation.email}</th>
+                    <td>{invitation.role}</td>
+                    <td>{formatTime(invitation.createdAt)}</td>
+                    <td>{formatTime(invitation.expiresAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+      {open?.kind === 'invite' && (
+        <InviteDialog
+          companyId={props.companyId}
+          roles={grantable}
+          onClose={() => setOpen(null)}
+          onInvited={(email, token) => {
+            setOpen({ kind: 'invited', email, link: `${location.origin}${BASE_PATH}/accept-invitation?token=${token}` });
+            void reload();
+          }}
+        />
+      )}
+      {open?.kind === 'invited' && (
+        <Dialog title="Invitation link" onClose={done}>
+          <p class="warning" role="note">
+            Send this link to {open.email}: it is shown only this once and works once, for 7 days.
+          </p>
+          <CopyField id="invitation-link" label="Invitation link" value={open.link} />
+          <div class="buttons">
+            <button type="button" onClick={done}>
+              Done
+            </button>
+          </div>
+        </Dialog>
+      )}
+      {open?.kind === 'role' && <RoleDialog companyId={props.companyId} member={open.member} roles={grantable} onClose={() => setOpen(null)} onChanged={done} />}
+      {open?.kind === 'remove' && <RemoveDialog companyId={props.companyId} member={open.member} onClose={() => setOpen(null)} onRemoved={done} />}
+    </section>
+  );
+}
+
+function RoleSelect(props: { roles: readonly Role[]; value: Role; onChange: (role: Role) => void }) {
+  return (
+    <>
+      <label for="member-role">Role</label>
+      <select id="member-role" value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as Role)}>
+        {props.roles.map((role) => (
+          <option key={role} value={role}>
+            {role}: {ROLE_MEANING[role]}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClose: () => void; onInvited: (email: string, token: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('Developer');
+  const { error, busy, run } = useAction(
+    async () => (await api.inviteMember(props.companyId, { email, role })).data,
+    (invited) => props.onInvited(invited.email, invited.token),
+  );
+  return (
+    <Dialog title="Invite member" onClose={props.onClose}>
+      <form onSubmit={run}>
+        <label for="invite-email">Email</label>
+        <input id="invite-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} />
+        <RoleSelect roles={props.roles} value={role} onChange={setRole} />
+        <ErrorMessage error={error} />
+        <DialogButtons label="Invite" busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+function RoleDialog(props: { companyId: string; member: Member; roles: readonly Role[]; onClose: () => void; onChanged: () => void }) {
+  const [role, setRole] = useState<Role>(props.member.role);
+  const { error, busy, run } = useAction(() => api.changeRole(props.companyId, props.member.personId, role), props.onChanged);
+  return (
+    <Dialog title={`Change the role of ${props.member.email}`} onClose={props.onClose}>
+      <form onSubmit={run}>
+        <RoleSelect roles={props.roles} value={role} onChange={setRole} />
+        <ErrorMessage error={error} />
+        <DialogButtons label="Save" busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+function RemoveDialog(props: { companyId: string; member: Member; onClose: () => void; onRemoved: () => void }) {
+  const { error, busy, run } = useAction(() => api.removeMember(props.companyId, props.member.personId), props.onRemoved);
+  return (
+    <Dialog title={`Remove ${props.member.email}?`} onClose={props.onClose}>
+      <p>They lose access to this company at their next request.</p>
+      <ErrorMessage error={error} />
+      <DialogButtons label="Remove" danger busy={busy} onCancel={props.onClose} onClick={run} />
+    </Dialog>
+  );
+}

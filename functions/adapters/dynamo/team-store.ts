@@ -1,0 +1,62 @@
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '#domain/audit-log';
+import type { Invitation } from '#domain/dashboard';
+import type { TeamStore } from '#domain/team-members';
+import type { Membership, Role } from '#domain/team';
+import { auditEntryItem, invitationItem, membershipItem } from './dashboard-store.ts';
+import { keys } from './keys.ts';
+import { gsi1ItemsUnder, itemsUnder } from './queries.ts';
+
+/** The Team page's reads and writes over the dashboard store's records (membershipItem,
+ * invitationItem and auditEntryItem own their formats). */
+export class DynamoTeamStore implements TeamStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async membersOf(companyId: string): Promise<Membership[]> {
+    return (await itemsUnder(this.client, this.table, keys.membersOf(companyId))).map(membershipItem.fromItem);
+  }
+
+  async invitationsOf(companyId: string): Promise<Invitation[]> {
+    return (await gsi1ItemsUnder(this.client, this.table, keys.invitationsOfCompany(companyId))).map(invitationItem.fromItem);
+  }
+
+  async addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void> {
+    await this.client.send(
+      new TransactWriteCommand({
+        TransactItems: [invitationItem.toItem(invitation), auditEntryItem.toItem(audit)].map((Item) => ({
+          Put: { TableName: this.table, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+        })),
+      }),
+    );
+  }
+
+  async changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean> {
+    const Key = keys.membership(member.companyId, member.personId);
+    const stillSame = { ConditionExpression: '#role = :before', ExpressionAttributeNames: { '#role': 'role' } };
+    const change =
+      role === null
+        ? { Delete: { TableName: this.table, Key, ...stillSame, ExpressionAttributeValues: { ':before': member.role } } }
+        : { Update: { TableName: this.table, Key, UpdateExpression: 'SET #role = :role', ...stillSame, ExpressionAttributeValues: { ':before': member.role, ':role': role } } };
+    // The Owner the company keeps must still be one when this is written, not only when it was read.
+    const ownerKept = keptOwner && {
+      ConditionCheck: {
+        TableName: this.table,
+        Key: keys.membership(keptOwner.companyId, keptOwner.personId),
+        ConditionExpression: '#role = :owner',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':owner': 'Owner' },
+      },
+    };
+    const audited = { Put: { TableName: this.table, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } };
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: [change, ...(ownerKept ? [ownerKept] : []), audited] }));
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { finishTwoFactorSignIn } from '#domain/two-factor';
+import { dynamoFromEnv } from '#adapters/runtime';
+import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { clearedTwoFactorCookie, readTwoFactorCookie, sessionCookies } from '#http/cookies';
+import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
+import { twoFactorCodeBody } from './two-factor-schemas.ts';
+
+const { dashboard } = dynamoFromEnv();
+const { identity } = userPoolFromEnv();
+
+/** The authenticator app's code after the password: the session. */
+export const handler = dashboardRoute({ body: twoFactorCodeBody, access: 'public' }, async ({ body, cookies, origin, secureCookies }) => {
+  const session = await finishTwoFactorSignIn(identity, dashboard, readTwoFactorCookie(cookies), body.code, origin);
+  return { data: { signedIn: true }, cookies: [...sessionCookies(session, newCsrfToken(), secureCookies), clearedTwoFactorCookie(secureCookies)] };
+});

@@ -1,0 +1,14 @@
+import { authenticatorUri } from '#domain/two-factor';
+import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { SESSION_COOKIE } from '#http/cookies';
+import { dashboardRoute } from '#http/dashboard-route';
+import { emptyBody } from './schemas.ts';
+
+const { identity } = userPoolFromEnv();
+
+/** A new authenticator secret for the signed-in person; nothing changes until a code confirms it. */
+export const handler = dashboardRoute({ body: emptyBody, access: 'session' }, async ({ cookies }) => {
+  const accessToken = cookies[SESSION_COOKIE]!;
+  const [{ secret }, { email }] = await Promise.all([identity.startSetup(accessToken), identity.status(accessToken)]);
+  return { data: { secret, uri: authenticatorUri(secret, email) } };
+});

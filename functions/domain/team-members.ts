@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { auditEntry, type AuditEntry } from './audit-log.ts';
+import { actorOf, checkEmail, hashToken, INVITATION_TTL_MS, type Caller, type Invitation } from './dashboard.ts';
+import { ApiError, notFound, validationFailed } from './errors.ts';
+import type { Membership, Role } from './team.ts';
+
+/**
+ * The Team page's use cases (../shared/dashboard.md, Team): members invited, their roles changed,
+ * members removed. The handler has checked `manageTeam` (Owner, Admin); on top of it, only an Owner
+ * may make, demote or remove an Owner, so an Admin cannot take the company from its Owners. A
+ * company always keeps one Owner: demoting or removing an Owner is written only if another
+ * membership is still an Owner at that moment (a condition in the same transaction), so two
+ * concurrent demotions of the last two Owners cannot both succeed.
+ */
+export interface TeamStore {
+  membersOf(companyId: string): Promise<Membership[]>;
+  /** The company's invitations not yet accepted (expired ones included until DynamoDB's TTL removes them). */
+  invitationsOf(companyId: string): Promise<Invitation[]>;
+  addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void>;
+  /**
+   * Sets `member`'s role to `role` (or deletes the membership when `role` is null), only if its
+   * role is still `member.role` and, when `keptOwner` is given, that membership is still an Owner.
+   * False when a condition failed: the caller reads again.
+   */
+  changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean>;
+}
+
+export interface TeamView {
+  members: Membership[];
+  invitations: { email: string; role: Role; createdAt: string; expiresAt: string }[];
+}
+
+export async function team(store: TeamStore, caller: Caller, now = new Date()): Promise<TeamView> {
+  const [members, invitations] = await Promise.all([store.membersOf(caller.membership.companyId), store.invitationsOf(caller.membership.companyId)]);
+  return {
+    members: members.sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1)),
+    invitations: invitations
+      .filter((i) => i.expiresAt > now.toISOString())
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
+      .map(({ email, role, createdAt, expiresAt }) => ({ email, role, createdAt, expiresAt })),
+  };
+}
+
+function requireOwnerFor(caller: Caller, role: Role, what: string): void {
+  if (role === 'Owner' && caller.membership.role !== 'Owner') throw new ApiError('FORBIDDEN', `Only an Owner may ${what} an Owner`);
+}
+
+/** The token is only in the link the page shows (and the inviter sends); the table keeps its hash. */
+export async function inviteMember(store: TeamStore, caller: Caller, input: { email: string; role: Role }, now = new Date()): Promise<{ token: string; email: string; role: Role; expiresAt: string }> {
+  const email = checkEmail(input.email);
+  requireOwnerFor(caller, input.role, 'invite');
+  const companyId = caller.membership.companyId;
+  if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
+  const token = randomBytes(32).toString('base64url');
+  const invitation: Invitation = { tokenHash: hashToken(token), companyId, email, role: input.role, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(), createdAt: now.toISOString() };
+  await store.addInvitation(invitation, auditEntry(companyId, 'invitation.created', actorOf(caller.membership), caller.origin, now, email, { role: input.role }));
+  return { token, email, role: input.role, expiresAt: invitation.expiresAt };
+}
+
+export const changeRole = (store: TeamStore, caller: Caller, personId: string, role: Role, now = new Date()) => changeMember(store, caller, personId, role, now);
+export const removeMember = (store: TeamStore, caller: Caller, personId: string, now = new Date()) => changeMember(store, caller, personId, null, now);
+
+const ATTEMPTS = 3;
+
+async function changeMember(store: TeamStore, caller: Caller, personId: string, role: Role | null, now: Date): Promise<Membership | null> {
+  const companyId = caller.membership.companyId;
+  for (let attempt = 1; ; attempt++) {
+    const members = await store.membersOf(companyId);
+    const member = members.find((m) => m.personId === personId);
+    if (!member) throw notFound('Member');
+    if (role !== null) requireOwnerFor(caller, role, 'make');
+    requireOwnerFor(caller, member.role, role === null ? 'remove' : 'demote');
+    if (member.role === role) return member;
+    // Whom the change leaves as an Owner: any other Owner will do, as long as it is still one when written.
+    const keptOwner = member.role === 'Owner' ? (members.find((m) => m.role === 'Owner' && m.personId !== personId) ?? null) : null;
+    if (member.role === 'Owner' && !keptOwner) throw lastOwner(role === null);
+    const audit = auditEntry(companyId, role === null ? 'member.removed' : 'member.role_changed', actorOf(caller.membership), caller.origin, now, member.email, role === null ? { role: member.role } : { from: member.role, to: role });
+    if (await store.changeMembership(member, role, keptOwner, audit)) return role === null ? null : { ...member, role };
+    // Someone changed the team meanwhile: read it again and decide again.
+    if (attempt === ATTEMPTS) throw lastOwner(role === null);
+  }
+}
+
+const lastOwner = (removal: boolean): ApiError =>
+  new ApiError('VALIDATION_FAILED', `The last Owner cannot be ${removal ? 'removed' : 'demoted'}: a company keeps at least one Owner`, [
+    { path: removal ? 'personId' : 'role', message: 'would leave the company without an Owner' },
+  ]);

@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import type { LocalRuntime } from '#local/runtime';
+import { startTestApi } from '../support/local-api.ts';
+import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+
+/**
+ * The Team routes of the dashboard API through a real socket against the local runtime: members
+ * invited through a link, roles changed and removed, what each role may change, another company's
+ * people out of reach, and a company that always keeps an Owner, even under concurrent demotions.
+ */
+let runtime: LocalRuntime;
+let db: ReturnType<typeof createDocumentClient>;
+
+beforeAll(async () => {
+  runtime = await startTestApi();
+  db = createDocumentClient(runtime.dynamoEndpoint);
+});
+
+afterAll(async () => {
+  db?.destroy();
+  await runtime?.stop();
+});
+
+const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
+
+type Browser = ReturnType<typeof dashboardBrowser>;
+
+/** Invited by `inviter` with `role` and joined through the link, as a new person. */
+async function invitedMember(inviter: Browser, companyId: string, role: string) {
+  const email = uniqueEmail(role.toLowerCase());
+  const invited = await inviter.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role } });
+  if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited.body)}`);
+  const browser = dashboardBrowser(runtime);
+  const accepted = await browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+  if (accepted.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
+  const personId = (await browser.call('GET', '/me')).body.data.personId as string;
+  return { browser, email, personId };
+}
+
+async function teamOf(browser: Browser, companyId: string) {
+  return (await browser.call('GET', `/companies/${companyId}/team`)).body.data as { members: { personId: string; email: string; role: string }[]; invitations: { email: string; role: string }[] };
+}
+
+describe('the team of a company', () => {
+  it('invites a member who joins through the link once, then changes their role and removes them, each in the audit log', async () => {
+    const owner = await signedUpOwner(runtime, 'Team Co');
+    const email = uniqueEmail('dev');
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: email.toUpperCase(), role: 'Developer' } });
+    expect(invited.status).toBe(201);
+    expect(invited.body.data).toMatchObject({ email, role: 'Developer' });
+    // Pending, without its token: the link is only in the inviter's answer.
+    const pending = await teamOf(owner.browser, owner.companyId);
+    expect(pending.invitations).toEqual([expect.objectContaining({ email, role: 'Developer' })]);
+    expect(JSON.stringify(pending)).not.toContain(invited.body.data.token);
+
+    const dev = dashboardBrowser(runtime);
+    expect((await dev.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(404);
+    const devId = (await dev.call('GET', '/me')).body.data.personId;
+    const joined = await teamOf(owner.browser, owner.companyId);
+    expect(joined.invitations).toEqual([]);
+    expect(joined.members.map((m) => [m.email, m.role])).toEqual([
+      [owner.email, 'Owner'],
+      [email, 'Developer'],
+    ]);
+
+    const changed = await owner.browser.call('PUT', `/companies/${owner.companyId}/team/members/${devId}`, { body: { role: 'Viewer' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.role).toBe('Viewer');
+    // The new role applies on the member's next call.
+    expect((await dev.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Now a viewer' } })).status).toBe(403);
+
+    expect((await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/members/${devId}`)).status).toBe(200);
+    expect((await dev.call('GET', `/companies/${owner.companyId}`)).status).toBe(404);
+    expect((await teamOf(owner.browser, owner.companyId)).members.map((m) => m.email)).toEqual([owner.email]);
+
+    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string; target: string; details: Record<string, string> | null }[];
+    expect(audit.slice(0, 4).map((e) => [e.action, e.target, e.details])).toEqual([
+      ['member.removed', email, { role: 'Viewer' }],
+      ['member.role_changed', email, { from: 'Developer', to: 'Viewer' }],
+      ['invitation.accepted', email, null],
+      ['invitation.created', email, { role: 'Developer' }],
+    ]);
+  });
+
+  it('lets a person who already has an account join with their password, and refuses inviting a member twice', async () => {
+    const owner = await signedUpOwner(runtime, 'Second Co');
+    const other = await signedUpOwner(runtime, 'Their own Co');
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: other.email, role: 'Admin' } });
+    const wrong = await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: 'Wrong-password-1' } });
+    expect(wrong.status).toBe(401);
+    expect((await other.browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await other.browser.call('GET', '/me')).body.data.companies.map((c: { name: string; role: string }) => [c.name, c.role]).sort()).toEqual([
+      ['Second Co', 'Admin'],
+      ['Their own Co', 'Owner'],
+    ]);
+    const again = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: other.email, role: 'Viewer' } });
+    expect(again.status).toBe(400);
+    expect(again.body.error.details).toEqual([{ path: 'email', message: 'is already a member of this company' }]);
+  });
+});
+
+describe('what each role may change', () => {
+  it('a Viewer changes nothing, a Developer keys but not the team, an Admin the team but not its Owners; refusals write nothing', async () => {
+    const owner = await signedUpOwner(runtime, 'Roles Co');
+    const c = owner.companyId;
+    const { apiKey } = (await owner.browser.call('POST', `/companies/${c}/api-keys`, { body: { name: 'Live' } })).body.data;
+    const admin = await invitedMember(owner.browser, c, 'Admin');
+    const developer = await invitedMember(owner.browser, c, 'Developer');
+    const viewer = await invitedMember(owner.browser, c, 'Viewer');
+    const target = await invitedMember(owner.browser, c, 'Viewer');
+    const ownerId = (await owner.browser.call('GET', '/me')).body.data.personId;
+
+    // Every mutating route, each asked in a way that changes nothing lasting if it is allowed.
+    const routes = {
+      createKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys`, { body: { name: 'Made' } }),
+      rollKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '24h' } }),
+      revokeKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys/ck_test_doesnotexist/revoke`, { body: {} }),
+      invite: (b: Browser) => b.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Viewer' } }),
+      inviteOwner: (b: Browser) => b.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Owner' } }),
+      changeRole: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${target.personId}`, { body: { role: 'Viewer' } }),
+      makeOwner: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${target.personId}`, { body: { role: 'Owner' } }),
+      demoteOwner: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${ownerId}`, { body: { role: 'Admin' } }),
+      removeOwner: (b: Browser) => b.call('DELETE', `/companies/${c}/team/members/${ownerId}`),
+      removeMember: (b: Browser) => b.call('DELETE', `/companies/${c}/team/members/nobody-at-all`),
+    };
+    const allowed: Record<string, (keyof typeof routes)[]> = {
+      Viewer: [],
+      Developer: ['createKey', 'rollKey', 'revokeKey'],
+      Admin: ['createKey', 'rollKey', 'revokeKey', 'invite', 'changeRole', 'removeMember'],
+    };
+    for (const [role, member] of [
+      ['Viewer', viewer],
+      ['Developer', developer],
+      ['Admin', admin],
+    ] as const) {
+      for (const [name, route] of Object.entries(routes)) {
+        const before = await companyItems(c);
+        const answer = await route(member.browser);
+        if (allowed[role]!.includes(name as keyof typeof routes)) {
+          expect(answer.status, `${role} ${name}`).not.toBe(403);
+        } else {
+          expect([answer.status, answer.body.error?.code], `${role} ${name}`).toEqual([403, 'FORBIDDEN']);
+          expect(await companyItems(c), `${role} ${name} wrote`).toEqual(before);
+        }
+      }
+    }
+    // An Owner may make an Owner.
+    expect((await routes.makeOwner(owner.browser)).status).toBe(200);
+    expect((await teamOf(owner.browser, c)).members.filter((m) => m.role === 'Owner')).toHaveLength(2);
+  });
+});
+
+describe('another company’s people', () => {
+  it('are out of reach: their member through my company is not found, their company is not found; nothing is written', async () => {
+    const mine = await signedUpOwner(runtime, 'Mine');
+    const theirs = await signedUpOwner(runtime, 'Theirs');
+    const theirId = (await theirs.browser.call('GET', '/me')).body.data.personId;
+    const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId) };
+    expect((await mine.browser.call('PUT', `/companies/${mine.companyId}/team/members/${theirId}`, { body: { role: 'Viewer' } })).status).toBe(404);
+    expect((await mine.browser.call('DELETE', `/companies/${mine.companyId}/team/members/${theirId}`)).status).toBe(404);
+    expect((await mine.browser.call('GET', `/companies/${theirs.companyId}/team`)).status).toBe(404);
+    expect((await mine.browser.call('PUT', `/companies/${theirs.companyId}/team/members/${theirId}`, { body: { role: 'Viewer' } })).status).toBe(404);
+    expect((await mine.browser.call('POST', `/companies/${theirs.companyId}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Owner' } })).status).toBe(404);
+    expect(await companyItems(mine.companyId)).toEqual(before.mine);
+    expect(await companyItems(theirs.companyId)).toEqual(before.theirs);
+  });
+});
+
+describe('the last Owner', () => {
+  it('cannot be removed or demoted, and the refusal writes nothing', async () => {
+    const owner = await signedUpOwner(runtime, 'Solo Co');
+    const ownerId = (await owner.browser.call('GET', '/me')).body.data.personId;
+    const before = await companyItems(owner.companyId);
+    const removed = await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/members/${ownerId}`);
+    expect(removed.status).toBe(400);
+    expect(removed.body.error.message).toBe('The last Owner cannot be removed: a company keeps at least one Owner');
+    const demoted = await owner.browser.call('PUT', `/companies/${owner.companyId}/team/members/${ownerId}`, { body: { role: 'Admin' } });
+    expect(demoted.status).toBe(400);
+    expect(await companyItems(owner.companyId)).toEqual(before);
+  });
+
+  it('survives two Owners demoting each other at the same moment: exactly one stays Owner', async () => {
+    for (let round = 0; round < 3; round++) {
+      const first = await signedUpOwner(runtime, `Race ${round}`);
+      const second = await invitedMember(first.browser, first.companyId, 'Owner');
+      const firstId = (await first.browser.call('GET', '/me')).body.data.personId;
+      const answers = await Promise.all([
+        first.browser.call('PUT', `/companies/${first.companyId}/team/members/${second.personId}`, { body: { role: 'Admin' } }),
+        second.browser.call('PUT', `/companies/${first.companyId}/team/members/${firstId}`, { body: { role: 'Admin' } }),
+      ]);
+      const owners = (await teamOf(first.browser, first.companyId)).members.filter((m) => m.role === 'Owner');
+      expect(owners).toHaveLength(1);
+      // The loser is refused as the last Owner, or (when the winner's change landed before its
+      // call was checked) as an Admin who may not demote an Owner.
+      const [won, lost] = answers.map((a) => a.status).sort();
+      expect(won).toBe(200);
+      expect([400, 403]).toContain(lost);
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+
+/**
+ * The Team and Webhooks pages as a person uses them, in headless Chromium through the visible
+ * names of ../shared/dashboard.md, against the local runtime; axe-core on each page.
+ */
+let chromium: DashboardChromium;
+let page: Page;
+
+beforeAll(async () => {
+  chromium = await startDashboardChromium();
+  page = chromium.page;
+});
+
+afterAll(async () => {
+  await chromium?.stop();
+});
+
+const nav = (name: string) => navLink(page, name);
+
+async function signIn(email: string): Promise<void> {
+  await page.goto(`${chromium.origin}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(STRONG_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await nav('Team').waitFor();
+}
+
+async function signOut(): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+}
+
+describe('Team in headless Chromium', () => {
+  let owner: Awaited<ReturnType<typeof signedUpOwner>>;
+  const memberEmail = uniqueEmail('member');
+
+  beforeAll(async () => {
+    owner = await signedUpOwner(chromium.runtime, 'Team Payments');
+  });
+
+  it('invites a member, who joins through the link shown in the page', async () => {
+    await signIn(owner.email);
+    await nav('Team').click();
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Invite member' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Email').fill(memberEmail);
+    await dialog.getByLabel('Role').selectOption({ value: 'Developer' });
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    const link = await dialog.getByLabel('Invitation link', { exact: true }).inputValue();
+    expect(link).toMatch(new RegExp(`^${chromium.origin}/dashboard/accept-invitation\\?token=[\\w-]+$`));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Pending invitations' }).innerText()).toContain(memberEmail);
+    expect(await page.content()).not.toContain(link);
+
+    await signOut();
+    await page.goto(link);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByRole('heading', { name: /Team Payments/ }).waitFor();
+    expect(await page.getByRole('banner').innerText()).toContain(`${memberEmail} · Developer`);
+    // A Developer manages keys and webhooks, not the team.
+    await nav('Team').click();
+    await page.getByRole('table', { name: 'Members' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Invite member' }).count()).toBe(0);
+    await signOut();
+  });
+
+  it('changes the member’s role to Viewer; the last Owner cannot be removed', async () => {
+    await signIn(owner.email);
+    await nav('Team').click();
+    const row = page.getByRole('row', { name: new RegExp(memberEmail) });
+    await expect.poll(() => row.innerText()).toContain('Developer');
+    await row.getByRole('button', { name: 'Change role' }).click();
+    await page.getByRole('dialog').getByLabel('Role').selectOption({ value: 'Viewer' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.innerText()).toContain('Viewer');
+
+    await page.getByRole('row', { name: new RegExp(owner.email) }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => page.getByRole('dialog').getByRole('alert').innerText()).toContain('The last Owner cannot be removed');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByRole('row', { name: new RegExp(owner.email) }).innerText()).toContain('Owner');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'team');
+
+    await nav('Audit log').click();
+    await expect.poll(() => page.getByRole('table').innerText()).toContain('Changed the role of');
+    const audit = await page.getByRole('table').innerText();
+    expect(audit).toContain('(Developer → Viewer)');
+    expect(audit).toContain('Accepted the invitation');
+    expect(audit).toContain('Invited');
+    await signOut();
+  });
+
+  it('a Viewer has no control to create a key, and the dashboard API refuses it with 403', async () => {
+    await signIn(memberEmail);
+    expect(await page.getByRole('banner').innerText()).toContain(`${memberEmail} · Viewer`);
+    await nav('Integrations').click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create API key' }).count()).toBe(0);
+    // The same request the page would send, with the session and CSRF cookies it holds.
+    const csrf = ((await page.evaluate('document.cookie')) as string).replace(/^.*cambio_csrf=([\w-]+).*$/, '$1');
+    const refused = await page.evaluate(
+      async ({ companyId, token }) => {
+        const response = await fetch(`/dashboard/api/companies/${companyId}/api-keys`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token }, body: '{"name":"Sneaky"}' });
+        return { status: response.status, error: ((await response.json()) as { error: unknown }).error };
+      },
+      { companyId: owner.companyId, token: csrf },
+    );
+    // Refused for the role, not as a forgery: the request carried the page's CSRF token.
+    expect(refused).toEqual({ status: 403, error: expect.objectContaining({ code: 'FORBIDDEN', message: 'A Viewer may not do this' }) });
+    await signOut();
+  });
+});
+
+describe('this file', () => {
+  it('asked nothing of any machine but this one', () => {
+    expect(chromium.offMachine).toEqual([]);
+  });
+});

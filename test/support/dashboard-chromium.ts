@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { LocalRuntime } from '#local/runtime';
+import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
+import { startTestApi } from './local-api.ts';
+
+/**
+ * The dashboard as a person uses it, for the end-to-end test files: Debian's Chromium, headless,
+ * driven by playwright-core, against the local runtime (its API, its Cognito emulator, the built
+ * app), with every request off this machine recorded. No silent skip: without Chromium this
+ * fails and says how to install it.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = fileURLToPath(new URL('../../test-artifacts/dashboard/', import.meta.url));
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface DashboardChromium {
+  runtime: LocalRuntime;
+  origin: string;
+  context: BrowserContext;
+  page: Page;
+  /** Every request the page made to anything but this machine. */
+  offMachine: string[];
+  stop(): Promise<void>;
+}
+
+export async function startDashboardChromium(): Promise<DashboardChromium> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the dashboard's end-to-end tests need Debian's chromium (apt-get install -y chromium; .ci/run installs it).`);
+  }
+  if (dashboardBuildIsStale()) await buildDashboard();
+  const runtime = await startTestApi();
+  const { chromium } = await import('playwright-core');
+  const userDataDir = mkdtempSync(join(tmpdir(), 'cambio-dashboard-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  // A missing name fails in seconds, not at the test's 30 s timeout.
+  context.setDefaultTimeout(8_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const offMachine: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offMachine.push(request.url());
+  });
+  return {
+    runtime,
+    origin: new URL(runtime.apiUrl).origin,
+    context,
+    page,
+    offMachine,
+    async stop() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+      await runtime.stop();
+    },
+  };
+}
+
+/** axe-core in the page: every serious or critical violation, by rule and the elements hit. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') rightly refuses
+  // an inline <script>, and the test must not loosen it.
+  await page.evaluate(AXE_SOURCE);
+  const results = (await page.evaluate('axe.run(document)')) as { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/** Into test-artifacts/dashboard/; the README's pictures in docs/dashboard/ are copied from there. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** A link of the dashboard's navigation, by its visible name. */
+export const navLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
