@@ -31,11 +31,8 @@ export class DynamoDepositStore implements DepositStore {
   }
 
   async createDeposit(deposit: Deposit): Promise<void> {
-    const referenceKey = depositReferenceItem.key(deposit.companyId, deposit.reference);
     await new MoneyTransaction(this.tableName)
-      .create(depositReferenceItem.toItem(deposit), () =>
-        existingReference(this.db, this.tableName, referenceKey, 'depositId', 'deposit'),
-      )
+      .create(depositReferenceItem.toItem(deposit), () => existingReference(this.db, this.tableName, depositReferenceItem, deposit, 'deposit'))
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       .create(
         {

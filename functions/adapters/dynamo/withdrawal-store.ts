@@ -16,12 +16,8 @@ export class DynamoWithdrawalStore implements WithdrawalStore {
   ) {}
 
   async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry): Promise<void> {
-    const referenceKey = withdrawalReferenceItem.key(withdrawal.companyId, withdrawal.reference);
     await new MoneyTransaction(this.tableName)
-      .create(
-        withdrawalReferenceItem.toItem(withdrawal),
-        () => existingReference(this.db, this.tableName, referenceKey, 'withdrawalId', 'withdrawal'),
-      )
+      .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
       .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
       .ledger(hold, insufficientBalance)
       .commit(this.db);

@@ -1,6 +1,6 @@
 import type { Deposit } from '#domain/deposits';
 import { toBigInt } from '../client.ts';
-import { companyPartition, type Item } from './item.ts';
+import { companyPartition, referenceClaimItem, type Item } from './item.ts';
 
 const nullableBigInt = (value: unknown): bigint | null => (value === null || value === undefined ? null : toBigInt(value));
 
@@ -64,13 +64,4 @@ export const depositItem = {
 };
 
 /** Claims a deposit's reference in its company, in the deposit's own transaction. */
-export const depositReferenceItem = {
-  type: 'DepositReference',
-  key: (companyId: string, reference: string) => ({ PK: companyPartition(companyId), SK: `DEPOSIT_REF#${reference}` }),
-  toItem: (deposit: Pick<Deposit, 'companyId' | 'reference' | 'id' | 'createdAt'>): Item => ({
-    ...depositReferenceItem.key(deposit.companyId, deposit.reference),
-    type: depositReferenceItem.type,
-    depositId: deposit.id,
-    createdAt: deposit.createdAt,
-  }),
-};
+export const depositReferenceItem = referenceClaimItem('DepositReference', 'DEPOSIT_REF#', 'depositId');

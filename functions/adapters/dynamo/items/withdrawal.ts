@@ -1,6 +1,6 @@
 import type { Withdrawal } from '#domain/withdrawals';
 import { toBigInt } from '../client.ts';
-import { companyPartition, type Item } from './item.ts';
+import { companyPartition, referenceClaimItem, type Item } from './item.ts';
 
 /** The one owner of a stored `Withdrawal` (the contract's record, `amount` and `fee` in minor
  * units) and of the `WithdrawalReference` that makes its reference unique per company. */
@@ -36,13 +36,4 @@ export const withdrawalItem = {
 };
 
 /** Claims a withdrawal's reference in its company, in the withdrawal's own transaction. */
-export const withdrawalReferenceItem = {
-  type: 'WithdrawalReference',
-  key: (companyId: string, reference: string) => ({ PK: companyPartition(companyId), SK: `WITHDRAWAL_REF#${reference}` }),
-  toItem: (withdrawal: Pick<Withdrawal, 'companyId' | 'reference' | 'id' | 'createdAt'>): Item => ({
-    ...withdrawalReferenceItem.key(withdrawal.companyId, withdrawal.reference),
-    type: withdrawalReferenceItem.type,
-    withdrawalId: withdrawal.id,
-    createdAt: withdrawal.createdAt,
-  }),
-};
+export const withdrawalReferenceItem = referenceClaimItem('WithdrawalReference', 'WITHDRAWAL_REF#', 'withdrawalId');
