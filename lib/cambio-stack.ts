@@ -27,6 +27,7 @@ import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
 import { EXPORT_HOUR_UTC } from '../functions/domain/finance-export.ts';
+import { checkStageSettings } from '../functions/settings/schema.ts';
 import {
   AUTHORIZER,
   DEPOSIT_POLLER,
@@ -96,6 +97,8 @@ export class CambioStack extends Stack {
   constructor(scope: Construct, id: string, props: CambioStackProps) {
     super(scope, id, props);
     const { config, settings } = props;
+    // A bad figure in lib/stages.ts stops the synth here, naming the stage and the variable.
+    checkStageSettings(config.stage, config.functionEnvironment);
     Tags.of(this).add('Project', 'Cambio');
     Tags.of(this).add('Stage', config.stage);
 

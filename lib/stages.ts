@@ -2,6 +2,7 @@ import type { Environment } from '#domain/api-keys';
 import type { RateLimit } from '#domain/rate-limits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { CONTRACT_RETRY_SCHEDULE } from '#domain/webhook-delivery';
+import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
 
 /**
  * Per-stage configuration: the only thing that differs between `cdk deploy -c stage=sandbox` and
@@ -46,55 +47,12 @@ export interface StageConfig {
    */
   waf: { ratePer5Minutes: number } | null;
   /**
-   * Business settings every function receives as environment variables (read once at cold start
-   * by functions/adapters/config.ts and functions/adapters/price/from-env.ts).
+   * The stage's figures for the settings its functions read (functions/settings/schema.ts
+   * STAGE_SETTINGS: types, ranges, defaults and which choice needs which). Checked against the
+   * schema at synth and when the local runtime starts; each function is given only the ones its
+   * slice names (functions/settings/functions.ts).
    */
-  functionEnvironment: {
-    WITHDRAWAL_FEE_USDT: string;
-    WITHDRAWAL_MINIMUM_USDT: string;
-    DEPOSIT_REQUIRED_CONFIRMATIONS: string;
-    PRICE_SOURCE: 'static' | 'http';
-    STATIC_USDT_BRL_RATE?: string;
-    PRICE_SOURCE_URL?: string;
-    CONVERSION_SPREAD_BPS: string;
-    /** `sandbox`: blocks kept in the stage's table (functions/adapters/chain/sandbox-chain.ts); `trongrid`: TRON. */
-    CHAIN_ADAPTER: 'sandbox' | 'trongrid';
-    USDT_CONTRACT: string;
-    SANDBOX_BLOCK_INTERVAL_MS?: string;
-    TRONGRID_URL?: string;
-    /** Secrets Manager id of the TRON-PRO-API-KEY. */
-    TRONGRID_API_KEY_SECRET?: string;
-    /** Where the hot wallet key lives (functions/adapters/signer/from-env.ts); the stack adds the
-     * KMS key id to the withdrawal sender alone. */
-    SIGNER: 'kms' | 'secrets-manager' | 'local';
-    /** The local runtime's hot wallet: a key for sandbox tokens only, never for real money. */
-    LOCAL_HOT_WALLET_KEY?: string;
-    /** Cap in sun on the TRX one USDT transfer may burn (../shared/tron-notes.md, Sending). */
-    WITHDRAWAL_FEE_LIMIT_SUN: string;
-    /** The local runtime's deposit account xprv (the public test mnemonic): the sweeper signs with
-     * it; deployed stages read theirs from Secrets Manager (SWEEP_ACCOUNT_XPRV_SECRET). */
-    LOCAL_DEPOSIT_ACCOUNT_XPRV?: string;
-    SWEEP_ACCOUNT_XPRV_SECRET?: string;
-    /** Below this a deposit address is not worth its TRX top-up; USDT as a decimal string. */
-    SWEEP_MINIMUM_USDT: string;
-    /** TRX (in sun) sent to a deposit address before its USDT is swept. */
-    SWEEP_TOP_UP_SUN: string;
-    /** `true` on the local stage only (and honoured there only): webhooks may target http:// loopback. */
-    WEBHOOK_ALLOW_LOOPBACK_HTTP?: 'true';
-    /** Waits between webhook tries, e.g. `5s,5m,30m` (functions/domain/webhook-delivery.ts). */
-    WEBHOOK_RETRY_SCHEDULE: string;
-    /** How long a receiver has to answer. */
-    WEBHOOK_TIMEOUT_MS: string;
-    /** The dispatcher's sweep takes events undispatched for at least this long: 0 where the sweep is
-     * the only dispatcher (local), a minute where the stream dispatches first. */
-    WEBHOOK_SWEEP_MIN_AGE_MS: string;
-    /** What seals webhook signing secrets (functions/adapters/webhook-secrets/from-env.ts): `kms`, whose
-     * key the stack names to the create-webhook route and the sender alone (lib/webhook-secrets.ts),
-     * or `local` (local stage only). */
-    WEBHOOK_SECRET_SEALER: 'kms' | 'local';
-    /** The local runtime's AES-256 sealing key (hex): sandbox data only, never a deployed stage's. */
-    LOCAL_WEBHOOK_SEALING_KEY?: string;
-  };
+  functionEnvironment: StageFigures;
   /**
    * The BIP44 account xpub (m/44'/195'/0') deposit addresses derive from: a literal for local
    * runs, else the name of an SSM String parameter resolved at deploy time, so no stage's key
@@ -230,7 +188,11 @@ export const STAGES: Record<StageName, StageConfig> = {
   },
 };
 
+/** A stage's configuration, its figures checked against the settings schema (a bad one throws, naming it). */
 export function stageConfig(name: string | undefined): StageConfig {
-  if (name === 'sandbox' || name === 'production' || name === 'local') return STAGES[name];
+  if (name === 'sandbox' || name === 'production' || name === 'local') {
+    checkStageSettings(name, STAGES[name].functionEnvironment);
+    return STAGES[name];
+  }
   throw new Error(`Unknown stage "${name}": pass -c stage=sandbox or -c stage=production`);
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import { functionSettings } from '#functions/settings/functions';
 
 /**
  * What the local runtime runs beside the API in place of EventBridge, the DynamoDB stream and SQS
@@ -62,8 +63,9 @@ export async function startWebhookLoops(intervalMs: number): Promise<Loops> {
   if (intervalMs <= 0) return { stop: async () => undefined };
   const dispatcher = await import('../functions/jobs/webhook-dispatcher.ts');
   const sender = await import('../functions/jobs/webhook-sender.ts');
-  const { localDeliveryQueue } = await import('../functions/adapters/webhooks/from-env.ts');
-  const { queue } = localDeliveryQueue();
+  const { localDeliveryQueue } = await import('../functions/adapters/webhooks/from-settings.ts');
+  // The queue the sender's own slice builds (the same instance: one per process).
+  const { queue } = localDeliveryQueue(functionSettings('jobs/webhook-sender'));
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let dispatching: Promise<void> = Promise.resolve();

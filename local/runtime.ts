@@ -5,6 +5,7 @@ import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { STAGES } from '../lib/stages.ts';
+import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
 import type { RateLimit } from '#domain/rate-limits';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
@@ -42,7 +43,7 @@ export interface LocalRuntimeOptions {
   dynamoEndpoint?: string;
   tableName?: string;
   /** Overrides of the local stage's function settings (tests use faster sandbox blocks). */
-  environment?: Partial<Record<string, string>>;
+  environment?: Partial<StageFigures>;
   /** How often the chain pollers run; 0 turns them off. Default 1 s. */
   pollIntervalMs?: number;
   /** How often the webhook dispatcher's catch-up pass looks for new events; 0 turns the dispatcher and the
@@ -77,7 +78,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // No CloudWatch here to read embedded metrics: leave them out of the console. Logs follow
     // LOG_LEVEL (INFO: a line per API request and per job run that did something).
     process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-    Object.assign(process.env, STAGES.local.functionEnvironment, options.environment);
+    // The local stage's figures, checked against the settings schema as cdk synth checks a deployed
+    // stage's; each handler then parses its own slice from this environment, as in Lambda.
+    const figures = { ...STAGES.local.functionEnvironment, ...options.environment };
+    checkStageSettings('local', figures);
+    Object.assign(process.env, figures);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     process.env.STAGE_ENVIRONMENT = STAGES.local.environment;
     // The dashboard's user pool: the emulator here, Cognito in AWS (same protocol, same verifier).

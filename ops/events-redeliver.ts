@@ -5,7 +5,7 @@ import { EVENT_TYPES } from '#domain/events';
 import { isId } from '#domain/ids';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
-import { optionalEnv } from '#adapters/env';
+import { parseSettings } from '#functions/settings/schema';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
 
@@ -53,7 +53,7 @@ async function redeliver(endpoint: string | undefined, tableName: string) {
 
 try {
   const marked = values.table
-    ? await redeliver(optionalEnv('DYNAMODB_ENDPOINT'), values.table)
+    ? await redeliver(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, values.table)
     : await withLocalData((endpoint, tableName) => redeliver(endpoint, tableName));
   if (values.json) {
     console.log(JSON.stringify({ events: marked.length, eventIds: marked.map((event) => event.id) }));

@@ -3,7 +3,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
-import { optionalEnv } from '#adapters/env';
+import { parseSettings } from '#functions/settings/schema';
 import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
 import { sealPlainSecrets, type WebhookSecretSealer } from '#domain/webhook-secrets';
@@ -45,7 +45,7 @@ async function seal(endpoint: string | undefined, tableName: string, sealer: Web
 
 try {
   const result = values.table
-    ? await seal(optionalEnv('DYNAMODB_ENDPOINT'), values.table, new KmsSecretSealer(values['kms-key']!))
+    ? await seal(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, values.table, new KmsSecretSealer(values['kms-key']!))
     : await withLocalData((endpoint, tableName) => seal(endpoint, tableName, new LocalSecretSealer(STAGES.local.functionEnvironment.LOCAL_WEBHOOK_SEALING_KEY!)));
   if (values.json) console.log(JSON.stringify(result));
   else {

@@ -2,10 +2,14 @@ import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate, recordKeyUse } from '#domain/api-keys';
 import { usageIdentifier } from '#domain/rate-limits';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/logs-and-metrics';
+import { functionSettings } from '#functions/settings/functions';
 
-const { companies } = dynamoFromEnv();
+const settings = functionSettings('auth/authorizer');
+const { db, tableName } = dynamoFrom(settings);
+const companies = new DynamoCompanyStore(db, tableName);
 
 /**
  * REQUEST authorizer over X-Api-Key and X-Api-Secret. A refusal is thrown as "Unauthorized" (API

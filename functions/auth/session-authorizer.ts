@@ -1,13 +1,15 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { endedBySignOut } from '#domain/sign-outs';
-import { userPoolFromEnv } from '#adapters/cognito/from-env';
-import { signOutsFromEnv } from '#adapters/runtime';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
+import { signOutsFrom } from '#adapters/runtime';
 import { withCorrelationId } from '#adapters/logs-and-metrics';
 import { parseCookies, SESSION_COOKIE } from '#http/cookies';
+import { functionSettings } from '#functions/settings/functions';
 
-const { verifier } = userPoolFromEnv();
-const signOuts = signOutsFromEnv();
+const settings = functionSettings('auth/session-authorizer');
+const { verifier } = userPoolFrom(settings);
+const signOuts = signOutsFrom(settings);
 
 /**
  * REQUEST authorizer of the dashboard API: the session cookie's Cognito access token, verified by

@@ -1,9 +1,15 @@
 import { conversionView, executeConversion } from '#domain/conversions';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
+import { DynamoIdempotencyStore } from '#adapters/dynamo/idempotency-store';
 import { httpRoute } from '#http/route';
 import { createConversionBody } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { conversions, idempotency } = dynamoFromEnv();
+const settings = functionSettings('conversions/create-conversion');
+const { db, tableName } = dynamoFrom(settings);
+const conversions = new DynamoConversionStore(db, tableName);
+const idempotency = new DynamoIdempotencyStore(db, tableName);
 
 export const handler = httpRoute({ body: createConversionBody, idempotency }, async ({ companyId, body }) => ({
   status: 201,

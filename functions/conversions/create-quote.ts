@@ -1,11 +1,17 @@
 import { createQuote, quoteView } from '#domain/conversions';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { priceSourceFromEnv, spreadBpsFromEnv } from '#adapters/price/from-env';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
+import { DynamoIdempotencyStore } from '#adapters/dynamo/idempotency-store';
+import { priceSourceFrom } from '#adapters/price/from-settings';
 import { httpRoute } from '#http/route';
 import { createQuoteBody } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { conversions, idempotency } = dynamoFromEnv();
-const pricing = { priceSource: priceSourceFromEnv(), spreadBps: spreadBpsFromEnv() };
+const settings = functionSettings('conversions/create-quote');
+const { db, tableName } = dynamoFrom(settings);
+const conversions = new DynamoConversionStore(db, tableName);
+const idempotency = new DynamoIdempotencyStore(db, tableName);
+const pricing = { priceSource: priceSourceFrom(settings), spreadBps: settings.CONVERSION_SPREAD_BPS };
 
 export const handler = httpRoute({ body: createQuoteBody, idempotency }, async ({ companyId, body }) => ({
   status: 201,

@@ -1,8 +1,12 @@
 import { conversionView, getConversion } from '#domain/conversions';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { httpRoute } from '#http/route';
+import { functionSettings } from '#functions/settings/functions';
 
-const { conversions } = dynamoFromEnv();
+const settings = functionSettings('conversions/get-conversion');
+const { db, tableName } = dynamoFrom(settings);
+const conversions = new DynamoConversionStore(db, tableName);
 
 export const handler = httpRoute({}, async ({ companyId, pathParameters }) => ({
   data: conversionView(await getConversion(conversions, companyId, pathParameters.id ?? '')),

@@ -1,8 +1,10 @@
-import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
+import { functionSettings } from '#functions/settings/functions';
 
-const { identity } = userPoolFromEnv();
+const settings = functionSettings('dashboard/get-two-factor');
+const { identity } = userPoolFrom(settings);
 
 /** Whether the signed-in person has two-factor sign-in on (Account). */
 export const handler = dashboardRoute({ access: 'session' }, async ({ cookies }) => ({

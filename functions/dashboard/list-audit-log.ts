@@ -1,10 +1,14 @@
 import { auditLog } from '#domain/dashboard';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { dashboardRoute } from '#http/dashboard-route';
 import { validate } from '#http/validation';
 import { auditLogQuery } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { dashboard } = dynamoFromEnv();
+const settings = functionSettings('dashboard/list-audit-log');
+const { db, tableName } = dynamoFrom(settings);
+const dashboard = new DynamoDashboardStore(db, tableName);
 
 export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, query }) => {
   const { entries, nextCursor } = await auditLog(dashboard, caller, validate(auditLogQuery, query));

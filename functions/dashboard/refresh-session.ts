@@ -1,9 +1,11 @@
 import { ApiError } from '#domain/errors';
-import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { CSRF_COOKIE, REFRESH_COOKIE, sessionCookies } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
+import { functionSettings } from '#functions/settings/functions';
 
-const { identity } = userPoolFromEnv();
+const settings = functionSettings('dashboard/refresh-session');
+const { identity } = userPoolFrom(settings);
 
 /** A new access token from the refresh cookie, which only this path receives. */
 export const handler = dashboardRoute({ access: 'public' }, async ({ cookies, secureCookies }) => {

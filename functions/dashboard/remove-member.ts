@@ -1,8 +1,14 @@
 import { removeMember } from '#domain/team-members';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoTeamStore } from '#adapters/dynamo/team-store';
+import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
 
-const { dashboard, team } = dynamoFromEnv();
+const settings = functionSettings('dashboard/remove-member');
+const { db, tableName } = dynamoFrom(settings);
+const dashboard = new DynamoDashboardStore(db, tableName);
+const team = new DynamoTeamStore(db, tableName);
 
 export const handler = dashboardRoute({ access: 'manageTeam', memberships: dashboard }, async ({ caller, pathParameters }) => {
   await removeMember(team, caller, pathParameters.personId!);

@@ -1,12 +1,16 @@
 import { finishTwoFactorSignIn } from '#domain/two-factor';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { clearedTwoFactorCookie, readTwoFactorCookie, sessionCookies } from '#http/cookies';
 import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
 import { twoFactorCodeBody } from './two-factor-schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { dashboard } = dynamoFromEnv();
-const { identity } = userPoolFromEnv();
+const settings = functionSettings('dashboard/sign-in-two-factor');
+const { db, tableName } = dynamoFrom(settings);
+const dashboard = new DynamoDashboardStore(db, tableName);
+const { identity } = userPoolFrom(settings);
 
 /** The authenticator app's code after the password: the session. */
 export const handler = dashboardRoute({ body: twoFactorCodeBody, access: 'public' }, async ({ body, cookies, origin, secureCookies }) => {

@@ -1,12 +1,16 @@
 import { signIn } from '#domain/dashboard';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { clearedTwoFactorCookie, sessionCookies, twoFactorCookie } from '#http/cookies';
 import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
 import { signInBody } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { dashboard } = dynamoFromEnv();
-const { identity } = userPoolFromEnv();
+const settings = functionSettings('dashboard/sign-in');
+const { db, tableName } = dynamoFrom(settings);
+const dashboard = new DynamoDashboardStore(db, tableName);
+const { identity } = userPoolFrom(settings);
 
 /** The password; for someone with two-factor sign-in on, the code comes next (sign-in-two-factor.ts). */
 export const handler = dashboardRoute({ body: signInBody, access: 'public' }, async ({ body, origin, secureCookies }) => {

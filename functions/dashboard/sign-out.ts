@@ -1,11 +1,13 @@
 import { signOutEverywhere } from '#domain/sign-outs';
-import { userPoolFromEnv } from '#adapters/cognito/from-env';
-import { signOutsFromEnv } from '#adapters/runtime';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
+import { signOutsFrom } from '#adapters/runtime';
 import { clearedCookies, SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
+import { functionSettings } from '#functions/settings/functions';
 
-const { identity, verifier } = userPoolFromEnv();
-const signOuts = signOutsFromEnv();
+const settings = functionSettings('dashboard/sign-out');
+const { identity, verifier } = userPoolFrom(settings);
+const signOuts = signOutsFrom(settings);
 
 /** Ends the person's sessions (functions/domain/sign-outs.ts); the cookies go in any case. */
 export const handler = dashboardRoute({ access: 'public' }, async ({ cookies, secureCookies }) => {

@@ -1,10 +1,12 @@
 import { authenticatorUri } from '#domain/two-factor';
-import { userPoolFromEnv } from '#adapters/cognito/from-env';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
 import { emptyBody } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { identity } = userPoolFromEnv();
+const settings = functionSettings('dashboard/start-two-factor-setup');
+const { identity } = userPoolFrom(settings);
 
 /** A new authenticator secret for the signed-in person; nothing changes until a code confirms it. */
 export const handler = dashboardRoute({ body: emptyBody, access: 'session' }, async ({ cookies }) => {

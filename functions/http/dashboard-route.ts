@@ -11,6 +11,8 @@ import { CSRF_COOKIE, CSRF_HEADER, isLoopbackHost, parseCookies } from './cookie
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, withRequestLog } from './route.ts';
 import { validate } from './validation.ts';
+import { parseSettings } from '#functions/settings/schema';
+import { SLICES } from '#functions/settings/functions';
 
 /**
  * Who may call a dashboard route: anyone (sign-up, sign-in, the session's own routes, which check
@@ -128,9 +130,12 @@ function refuseCrossSite(headers: Record<string, string>, cookies: Record<string
 }
 
 /** DASHBOARD_ORIGIN in AWS (the CloudFront URL, which fronts both the app and this API); locally
- * the API's own host, which serves the app. */
+ * the API's own host, which serves the app. Every dashboard function's slice has it
+ * (functions/settings/functions.ts); read at cold start. */
+const configuredOrigin = parseSettings(SLICES.dashboardRoute, process.env).DASHBOARD_ORIGIN;
+
 function isDashboardOrigin(origin: string, host: string | undefined): boolean {
-  const configured = process.env.DASHBOARD_ORIGIN;
+  const configured = configuredOrigin;
   if (configured) return origin === configured;
   try {
     return new URL(origin).host === host;

@@ -2,22 +2,24 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { confirmDeposits, expireDeposits, scanDeposits } from '#domain/deposit-chain';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { chainFromEnv } from '#adapters/chain/from-env';
+import { dynamoFrom } from '#adapters/runtime';
+import { chainFrom } from '#adapters/chain/from-settings';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
-const { chain, settings } = chainFromEnv(db, tableName);
+const settings = functionSettings('jobs/deposit-poller');
+const { db, tableName } = dynamoFrom(settings);
+const { chain, settings: chainSettings } = chainFrom(db, tableName, settings);
 const store = new DynamoDepositChainStore(db, tableName);
-const cursor = new DynamoScanCursor(db, tableName, settings.cursorName);
+const cursor = new DynamoScanCursor(db, tableName, chainSettings.cursorName);
 
 /**
  * The deposit poller (EventBridge schedule in AWS, a timer in the local runtime): scan new blocks,
  * settle what solidified, expire what is overdue.
  */
 export async function pollDeposits() {
-  const deps = { chain, store, usdtContract: settings.usdtContract };
+  const deps = { chain, store, usdtContract: chainSettings.usdtContract };
   const scan = await scanDeposits({ ...deps, cursor, owner: randomUUID() });
   const confirm = await confirmDeposits(deps);
   const expired = await expireDeposits(deps);

@@ -1,34 +1,35 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
-import { parseAmount } from '#domain/money';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { chainFromEnv } from '#adapters/chain/from-env';
-import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { dynamoFrom } from '#adapters/runtime';
+import { chainFrom } from '#adapters/chain/from-settings';
+import { transferBuilderFrom } from '#adapters/chain/tron-transfer-builder';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
-import { optionalEnv, requireEnv } from '#adapters/env';
-import { signerFromEnv } from '#adapters/signer/from-env';
+import { signerFrom } from '#adapters/signer/from-settings';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { HdDepositKeySigner, secretsManagerXprv } from '#adapters/signer/deposit-key-signer';
+import { needed } from '#functions/settings/schema';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
-const hotWallet = signerFromEnv();
-const { chain, settings } = chainFromEnv(db, tableName, { hotWallet: () => hotWallet.address() });
-const localXprv = optionalEnv('LOCAL_DEPOSIT_ACCOUNT_XPRV');
+const settings = functionSettings('jobs/deposit-sweeper');
+const { db, tableName } = dynamoFrom(settings);
+const hotWallet = signerFrom(settings);
+const { chain, settings: chainSettings } = chainFrom(db, tableName, settings, { hotWallet: () => hotWallet.address() });
+const localXprv = settings.LOCAL_DEPOSIT_ACCOUNT_XPRV;
 
 const deps: SweepDeps = {
   chain,
-  usdtBalanceOf: (address) => chain.tokenBalance(settings.usdtContract, address),
+  usdtBalanceOf: (address) => chain.tokenBalance(chainSettings.usdtContract, address),
   trxBalanceOf: (address) => chain.trxBalance(address),
   broadcaster: chain,
-  builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
+  builder: transferBuilderFrom(chain, settings),
   hotWallet,
   // The HD account key: held by this function alone (its secret is granted to nothing else).
-  depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(requireEnv('SWEEP_ACCOUNT_XPRV_SECRET'))),
+  depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(needed(settings.SWEEP_ACCOUNT_XPRV_SECRET, 'SWEEP_ACCOUNT_XPRV_SECRET', 'no LOCAL_DEPOSIT_ACCOUNT_XPRV'))),
   store: new DynamoSweepStore(db, tableName),
   claims: new DynamoTransactionClaims(db, tableName),
-  settings: { minimumSweep: parseAmount(requireEnv('SWEEP_MINIMUM_USDT'), 'USDT'), topUpSun: Number(requireEnv('SWEEP_TOP_UP_SUN')) },
+  settings: { minimumSweep: settings.SWEEP_MINIMUM_USDT, topUpSun: settings.SWEEP_TOP_UP_SUN },
 };
 
 /** Moves confirmed deposit funds to the hot wallet (EventBridge in AWS, a timer locally). */

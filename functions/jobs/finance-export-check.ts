@@ -3,11 +3,11 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { judgeDailyExport, type ExportVerdict } from '#domain/finance-export';
 import { tableExports } from '#adapters/dynamo/table-exports';
-import { requireEnv } from '#adapters/env';
 import { awsClient } from '#adapters/aws-clients';
 import { MetricUnit, runJob } from '#adapters/observability';
+import { functionSettings } from '#functions/settings/functions';
 
-const tableArn = requireEnv('EXPORT_TABLE_ARN');
+const tableArn = functionSettings('jobs/finance-export-check').EXPORT_TABLE_ARN;
 const client = awsClient(new DynamoDBClient({}));
 
 /** Today's verdict on the finance export (functions/domain/finance-export.ts), from the table's exports. */

@@ -1,17 +1,19 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { reconcileHoldings, type Reconciliation } from '#domain/reconciliation';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { chainFromEnv } from '#adapters/chain/from-env';
+import { dynamoFrom } from '#adapters/runtime';
+import { chainFrom } from '#adapters/chain/from-settings';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { signerFromEnv } from '#adapters/signer/from-env';
+import { signerFrom } from '#adapters/signer/from-settings';
 import { MetricUnit, runJob } from '#adapters/observability';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
-const { chain, settings } = chainFromEnv(db, tableName);
+const settings = functionSettings('jobs/reconcile');
+const { db, tableName } = dynamoFrom(settings);
+const { chain, settings: chainSettings } = chainFrom(db, tableName, settings);
 // Only the hot wallet's address is read (kms:GetPublicKey); this function cannot sign.
-const hotWallet = signerFromEnv();
+const hotWallet = signerFrom(settings);
 
 /**
  * Scheduled reconciliation (functions/domain/reconciliation.ts), the same comparison as `npm run
@@ -24,7 +26,7 @@ const hotWallet = signerFromEnv();
 export async function reconcileNow(): Promise<Reconciliation & { depositAddressesRead: number }> {
   return reconcileHoldings({
     ledger: () => ledgerSide(db, tableName, chain instanceof SandboxChain ? 'every' : 'unswept'),
-    usdtBalances: (addresses) => chain.tokenBalances(settings.usdtContract, addresses),
+    usdtBalances: (addresses) => chain.tokenBalances(chainSettings.usdtContract, addresses),
     minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
     hotWalletAddress: () => hotWallet.address(),
   });

@@ -1,13 +1,12 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { awsClient } from '#adapters/aws-clients';
-import { requireEnv } from '#adapters/env';
 import { runJob } from '#adapters/observability';
 import { ensureUsageKey } from '#adapters/usage-keys';
 import { companyItem } from '#adapters/dynamo/items/company';
+import { functionSettings } from '#functions/settings/functions';
 
-const stage = requireEnv('STAGE');
-const usagePlanId = requireEnv('USAGE_PLAN_ID');
+const { STAGE: stage, USAGE_PLAN_ID: usagePlanId } = functionSettings('jobs/usage-key-provisioner');
 const client = awsClient(new APIGatewayClient({}));
 
 /** A backfill by hand (README, Rate limits): companies created before the usage plan existed. */

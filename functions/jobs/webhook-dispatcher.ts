@@ -1,15 +1,17 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { dispatchEvents, dispatchUndispatched, type DispatchableEvent, type DispatchOutcome } from '#domain/webhook-delivery';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { fromDynamoJson } from '#adapters/dynamo/items/item';
 import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
-import { deliveryQueueFromEnv, sweepMinAgeMsFromEnv } from '#adapters/webhooks/from-env';
+import { deliveryQueueFrom } from '#adapters/webhooks/from-settings';
 import { runJob } from '#adapters/observability';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
-const deps = { store: new DynamoDispatchStore(db, tableName), queue: deliveryQueueFromEnv() };
-const minAgeMs = sweepMinAgeMsFromEnv();
+const settings = functionSettings('jobs/webhook-dispatcher');
+const { db, tableName } = dynamoFrom(settings);
+const deps = { store: new DynamoDispatchStore(db, tableName), queue: deliveryQueueFrom(settings) };
+const minAgeMs = settings.WEBHOOK_SWEEP_MIN_AGE_MS;
 
 /**
  * The webhook dispatcher. On the table's stream (filtered to inserted Event items by the event

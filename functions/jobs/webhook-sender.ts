@@ -1,22 +1,24 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { sendDelivery, type DeliveryMessage, type SendOutcome, type SenderDeps } from '#domain/webhook-delivery';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
 import { DynamoDeliveryStore } from '#adapters/dynamo/webhook-delivery-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
-import { deliveryQueueFromEnv, senderSettingsFromEnv } from '#adapters/webhooks/from-env';
-import { webhookSecretSealerFromEnv } from '#adapters/webhook-secrets/from-env';
+import { deliveryQueueFrom, senderSettingsFrom } from '#adapters/webhooks/from-settings';
+import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
 import { cachingOpens } from '#domain/webhook-secrets';
 import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/observability';
 import { traced } from '#adapters/tracing';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
+const settings = functionSettings('jobs/webhook-sender');
+const { db, tableName } = dynamoFrom(settings);
 const deps: SenderDeps = {
   store: new DynamoDeliveryStore(db, tableName),
-  queue: deliveryQueueFromEnv(),
+  queue: deliveryQueueFrom(settings),
   post: postWebhook,
-  settings: senderSettingsFromEnv(),
+  settings: senderSettingsFrom(settings),
   // One KMS Decrypt per webhook per few minutes, not per delivery (domain/webhook-secrets.ts).
-  sealer: cachingOpens(webhookSecretSealerFromEnv()),
+  sealer: cachingOpens(webhookSecretSealerFrom(settings)),
 };
 
 /** Outcomes counted as metrics: a delivery given up for good (its last try failed, or a 410 disabled

@@ -2,27 +2,28 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
 import type { Log } from '#domain/log';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { chainFromEnv } from '#adapters/chain/from-env';
-import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { dynamoFrom } from '#adapters/runtime';
+import { chainFrom } from '#adapters/chain/from-settings';
+import { transferBuilderFrom } from '#adapters/chain/tron-transfer-builder';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
-import { requireEnv } from '#adapters/env';
-import { signerFromEnv } from '#adapters/signer/from-env';
+import { signerFrom } from '#adapters/signer/from-settings';
 import { MetricUnit, runJob } from '#adapters/observability';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
-// The only function that holds a signer: the stack grants kms:Sign to this one alone.
-const signer = signerFromEnv();
-const { chain, settings } = chainFromEnv(db, tableName, { hotWallet: () => signer.address() });
+const settings = functionSettings('jobs/withdrawal-sender');
+const { db, tableName } = dynamoFrom(settings);
+// A signer: the stack grants kms:Sign to this job and the sweeper alone.
+const signer = signerFrom(settings);
+const { chain, settings: chainSettings } = chainFrom(db, tableName, settings, { hotWallet: () => signer.address() });
 const deps: SendingDeps = {
   chain,
   broadcaster: chain,
-  builder: new TronTransferBuilder(chain, { usdtContract: settings.usdtContract, feeLimitSun: Number(requireEnv('WITHDRAWAL_FEE_LIMIT_SUN')) }),
+  builder: transferBuilderFrom(chain, settings),
   signer,
   store: new DynamoWithdrawalSendingStore(db, tableName),
   claims: new DynamoTransactionClaims(db, tableName),
-  hotWalletUsdt: async () => (settings.enforcesBalances ? chain.tokenBalance(settings.usdtContract, await signer.address()) : null),
+  hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
 };
 
 /** The withdrawal sender (EventBridge schedule in AWS, a timer in the local runtime):

@@ -1,16 +1,20 @@
 import { createdWebhookView, createWebhook } from '#domain/webhooks';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoIdempotencyStore } from '#adapters/dynamo/idempotency-store';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
-import { webhookSecretSealerFromEnv } from '#adapters/webhook-secrets/from-env';
-import { webhookUrlRulesFromEnv } from '#adapters/webhooks/from-env';
+import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
+import { webhookUrlRulesFrom } from '#adapters/webhooks/from-settings';
 import { httpRoute } from '#http/route';
 import { webhookBody } from './schemas.ts';
 import { sealingReplayedSecrets } from './sealed-replays.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName, idempotency } = dynamoFromEnv();
+const settings = functionSettings('webhooks/create-webhook');
+const { db, tableName } = dynamoFrom(settings);
+const idempotency = new DynamoIdempotencyStore(db, tableName);
 const webhooks = new DynamoWebhookRegistry(db, tableName);
-const urlRules = webhookUrlRulesFromEnv();
-const sealer = webhookSecretSealerFromEnv();
+const urlRules = webhookUrlRulesFrom(settings);
+const sealer = webhookSecretSealerFrom(settings);
 
 export const handler = httpRoute({ body: webhookBody, idempotency: sealingReplayedSecrets(idempotency, sealer) }, async ({ companyId, body }) => ({
   status: 201,

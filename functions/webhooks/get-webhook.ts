@@ -1,9 +1,11 @@
 import { getWebhook, webhookView } from '#domain/webhooks';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { httpRoute } from '#http/route';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
+const settings = functionSettings('webhooks/get-webhook');
+const { db, tableName } = dynamoFrom(settings);
 const webhooks = new DynamoWebhookRegistry(db, tableName);
 
 export const handler = httpRoute({}, async ({ companyId, pathParameters }) => ({

@@ -1,11 +1,13 @@
 import { listWebhooks, webhookView } from '#domain/webhooks';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { httpRoute } from '#http/route';
 import { validate } from '#http/validation';
 import { listWebhooksQuery } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
+const settings = functionSettings('webhooks/list-webhooks');
+const { db, tableName } = dynamoFrom(settings);
 const webhooks = new DynamoWebhookRegistry(db, tableName);
 
 export const handler = httpRoute({}, async ({ companyId, query }) => {

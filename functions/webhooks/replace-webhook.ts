@@ -1,13 +1,15 @@
 import { replaceWebhook, webhookView } from '#domain/webhooks';
-import { dynamoFromEnv } from '#adapters/runtime';
+import { dynamoFrom } from '#adapters/runtime';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
-import { webhookUrlRulesFromEnv } from '#adapters/webhooks/from-env';
+import { webhookUrlRulesFrom } from '#adapters/webhooks/from-settings';
 import { httpRoute } from '#http/route';
 import { webhookBody } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { db, tableName } = dynamoFromEnv();
+const settings = functionSettings('webhooks/replace-webhook');
+const { db, tableName } = dynamoFrom(settings);
 const webhooks = new DynamoWebhookRegistry(db, tableName);
-const urlRules = webhookUrlRulesFromEnv();
+const urlRules = webhookUrlRulesFrom(settings);
 
 export const handler = httpRoute({ body: webhookBody }, async ({ companyId, pathParameters, body }) => ({
   data: webhookView(await replaceWebhook(webhooks, urlRules, companyId, pathParameters.id ?? '', body)),

@@ -1,11 +1,17 @@
 import { requestWithdrawal, withdrawalView } from '#domain/withdrawals';
-import { dynamoFromEnv } from '#adapters/runtime';
-import { withdrawalRulesFromEnv } from '#adapters/config';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoIdempotencyStore } from '#adapters/dynamo/idempotency-store';
+import { withdrawalRulesFrom } from '#adapters/config';
 import { httpRoute } from '#http/route';
 import { createWithdrawalBody } from './schemas.ts';
+import { functionSettings } from '#functions/settings/functions';
 
-const { withdrawals, idempotency } = dynamoFromEnv();
-const rules = withdrawalRulesFromEnv();
+const settings = functionSettings('withdrawals/create-withdrawal');
+const { db, tableName } = dynamoFrom(settings);
+const withdrawals = new DynamoWithdrawalStore(db, tableName);
+const idempotency = new DynamoIdempotencyStore(db, tableName);
+const rules = withdrawalRulesFrom(settings);
 
 export const handler = httpRoute({ body: createWithdrawalBody, idempotency }, async ({ companyId, body }) => ({
   status: 201,

@@ -36,6 +36,7 @@ beforeAll(async () => {
   const tickerPort = await listen(ticker);
   table = await freshTable();
   Object.assign(process.env, STAGES.local.functionEnvironment, {
+    STAGE: 'local',
     TABLE_NAME: table.tableName,
     DYNAMODB_ENDPOINT: table.endpoint,
     PRICE_SOURCE: 'http',

@@ -32,6 +32,7 @@ let credentials: IssuedCredentials;
 
 beforeAll(async () => {
   const { db, tableName, endpoint } = await freshTable();
+  process.env.STAGE = 'local';
   process.env.TABLE_NAME = tableName;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   ({ credentials } = await createCompany(new DynamoCompanyStore(db, tableName), { name: 'Echo Co', environment: 'sandbox' }));

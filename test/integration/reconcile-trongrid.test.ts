@@ -142,8 +142,10 @@ beforeAll(async () => {
   held = await sandbox.balances(USDT);
 
   Object.assign(process.env, {
+    STAGE: 'local',
     TABLE_NAME: env.tableName,
     DYNAMODB_ENDPOINT: env.endpoint,
+    DEPOSIT_REQUIRED_CONFIRMATIONS: LOCAL.DEPOSIT_REQUIRED_CONFIRMATIONS,
     CHAIN_ADAPTER: 'trongrid',
     TRONGRID_URL: stub.baseUrl,
     USDT_CONTRACT: USDT,

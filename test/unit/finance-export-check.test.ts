@@ -11,6 +11,7 @@ import { jsonLines } from '../support/log-lines.ts';
  * first imported, and metrics are on for this file only (test/support/global-setup.ts turns them off).
  */
 const TABLE_ARN = 'arn:aws:dynamodb:us-east-1:111122223333:table/Cambio-production-Table';
+process.env.STAGE = 'production';
 process.env.EXPORT_TABLE_ARN = TABLE_ARN;
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 

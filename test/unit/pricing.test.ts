@@ -16,7 +16,13 @@ import {
 } from '#domain/pricing';
 import { StaticPriceSource } from '#adapters/price/static-price-source';
 import { HttpPriceSource } from '#adapters/price/http-price-source';
-import { DEFAULT_SPREAD_BPS, priceSourceFromEnv, spreadBpsFromEnv } from '#adapters/price/from-env';
+import { priceSourceFrom } from '#adapters/price/from-settings';
+import { DEFAULT_SPREAD_BPS, parseSettings } from '#functions/settings/schema';
+import { SLICES } from '#functions/settings/functions';
+
+/** As create-quote does at cold start: its pricing slice, parsed from the environment. */
+const priceSourceFromEnv = () => priceSourceFrom(parseSettings(SLICES.pricing, process.env));
+const spreadBpsFromEnv = () => parseSettings(['CONVERSION_SPREAD_BPS'], process.env).CONVERSION_SPREAD_BPS;
 
 const usdt = (s: string) => parseAmount(s, 'USDT');
 const fixedSource = (price: Partial<MidPrice> & { rate: bigint }): PriceSource => ({

@@ -3,7 +3,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
-import { webhookSecretSealerFromEnv } from '#adapters/webhook-secrets/from-env';
+import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
+import { parseSettings } from '#functions/settings/schema';
+import { SLICES } from '#functions/settings/functions';
 import { cachingOpens, openSigningSecret, type SealingContext, type WebhookSecretSealer } from '#domain/webhook-secrets';
 import { newWebhookSecret } from '#domain/webhooks';
 import type { BeginOutcome, IdempotencyScope, IdempotencyStore, StoredResponse } from '#http/idempotency';
@@ -94,14 +96,17 @@ describe('KmsSecretSealer', () => {
   });
 });
 
-describe('webhookSecretSealerFromEnv', () => {
+/** As the create-webhook function and the sender do at cold start: their sealer slice, parsed from the environment. */
+const webhookSecretSealerFromEnv = () => webhookSecretSealerFrom(parseSettings(SLICES.webhookSealer, process.env));
+
+describe('webhookSecretSealerFrom', () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
   });
 
   it('picks KMS with its key, the local key on the local stage only, and refuses anything else', () => {
-    Object.assign(process.env, { WEBHOOK_SECRET_SEALER: 'kms', WEBHOOK_SECRET_KMS_KEY_ID: KEY_ARN });
+    Object.assign(process.env, { STAGE: 'production', WEBHOOK_SECRET_SEALER: 'kms', WEBHOOK_SECRET_KMS_KEY_ID: KEY_ARN });
     expect(webhookSecretSealerFromEnv()).toBeInstanceOf(KmsSecretSealer);
 
     Object.assign(process.env, { WEBHOOK_SECRET_SEALER: 'local', LOCAL_WEBHOOK_SEALING_KEY: LOCAL_KEY, STAGE: 'local' });

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { TronWeb } from 'tronweb';
 import type { ChainReader } from '#domain/chain';
 import type { TransferBuilder, UnsignedTransfer } from '#domain/withdrawal-sending';
+import type { SliceSettings } from '#functions/settings/functions';
 
 /**
  * Builds TRC-20 `transfer(address,uint256)` transactions offline with tronweb (only the sending
@@ -85,4 +86,10 @@ export class TronTransferBuilder implements TransferBuilder {
       timestamp: uniqueTimestamp(blockTime),
     };
   }
+}
+
+/** The one way the signing jobs (withdrawal sender, sweeper) build their transfers: the stage's
+ * USDT contract and fee cap, from their settings. */
+export function transferBuilderFrom(chain: ChainReader, settings: SliceSettings<'chain' | 'transfers'>): TronTransferBuilder {
+  return new TronTransferBuilder(chain, { usdtContract: settings.USDT_CONTRACT, feeLimitSun: settings.WITHDRAWAL_FEE_LIMIT_SUN });
 }

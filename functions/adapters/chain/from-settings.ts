@@ -1,7 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainReader } from '#domain/chain';
 import type { Broadcaster } from '#domain/withdrawal-sending';
-import { optionalEnv, requireEnv } from '../env.ts';
+import { needed } from '#functions/settings/schema';
+import type { SliceSettings } from '#functions/settings/functions';
 import { SandboxChain } from './sandbox-chain.ts';
 import { secretsManagerApiKey } from './trongrid-api-key.ts';
 import { TronGridChain } from './trongrid-chain.ts';
@@ -18,7 +19,7 @@ export interface ChainSettings {
 
 /**
  * The chain a stage reads (lib/stages.ts): `sandbox` (blocks in this stage's table) or `trongrid`
- * (mainnet or Nile, API key from Secrets Manager). Read once at cold start.
+ * (mainnet or Nile, API key from Secrets Manager). Built once at cold start.
  */
 /** What the chain jobs use: reading, broadcasting, and token balances (sweeps, reconciliation). */
 export type Chain = ChainReader &
@@ -28,25 +29,25 @@ export type Chain = ChainReader &
     trxBalance(address: string): Promise<bigint>;
   };
 
-export function chainFromEnv(
+export function chainFrom(
   db: DynamoDBDocumentClient,
   tableName: string,
+  settings: SliceSettings<'chain'>,
   options: { hotWallet?: () => Promise<string> } = {},
 ): { chain: Chain; settings: ChainSettings } {
-  const usdtContract = requireEnv('USDT_CONTRACT');
-  const kind = requireEnv('CHAIN_ADAPTER');
-  if (kind === 'sandbox') {
+  const usdtContract = settings.USDT_CONTRACT;
+  if (settings.CHAIN_ADAPTER === 'sandbox') {
     const chain = new SandboxChain(db, tableName, {
-      blockIntervalMs: Number(requireEnv('SANDBOX_BLOCK_INTERVAL_MS')),
-      solidifyAfter: Number(requireEnv('DEPOSIT_REQUIRED_CONFIRMATIONS')),
+      blockIntervalMs: needed(settings.SANDBOX_BLOCK_INTERVAL_MS, 'SANDBOX_BLOCK_INTERVAL_MS', 'CHAIN_ADAPTER=sandbox'),
+      solidifyAfter: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
       treasury: options.hotWallet,
     });
     return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: true } };
   }
-  if (kind === 'trongrid') {
-    const secretId = optionalEnv('TRONGRID_API_KEY_SECRET');
-    const chain = new TronGridChain({ baseUrl: requireEnv('TRONGRID_URL'), apiKey: secretId ? secretsManagerApiKey(secretId) : undefined });
-    return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true } };
-  }
-  throw new Error(`CHAIN_ADAPTER must be "sandbox" or "trongrid", not "${kind}"`);
+  const secretId = settings.TRONGRID_API_KEY_SECRET;
+  const chain = new TronGridChain({
+    baseUrl: needed(settings.TRONGRID_URL, 'TRONGRID_URL', 'CHAIN_ADAPTER=trongrid'),
+    apiKey: secretId ? secretsManagerApiKey(secretId) : undefined,
+  });
+  return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true } };
 }

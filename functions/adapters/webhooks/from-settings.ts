@@ -1,8 +1,8 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule, type DeliveryQueue, type SenderSettings } from '#domain/webhook-delivery';
+import type { DeliveryQueue, SenderSettings } from '#domain/webhook-delivery';
 import type { UrlRules } from '#domain/webhooks';
 import { awsClient } from '../aws-clients.ts';
-import { optionalEnv, requireEnv } from '../env.ts';
+import type { SliceSettings } from '#functions/settings/functions';
 import { createDocumentClient } from '../dynamo/client.ts';
 import { DynamoQueueJournal } from '../dynamo/local-queue-store.ts';
 import { systemResolver } from './dns-resolver.ts';
@@ -10,43 +10,35 @@ import { InProcessDeliveryQueue, InProcessQueue } from './in-process-queue.ts';
 import { SqsDeliveryQueue } from './sqs-delivery-queue.ts';
 
 /**
- * Webhook settings per stage (lib/stages.ts), read once at cold start. Loopback targets need both
+ * Webhook settings per stage (lib/stages.ts), parsed at cold start. Loopback targets need both
  * the stage setting and the local stage itself: a deployed function never allows them, whatever
  * its environment says.
  */
-export function webhookUrlRulesFromEnv(): UrlRules {
-  const allowLoopbackHttp = optionalEnv('WEBHOOK_ALLOW_LOOPBACK_HTTP') === 'true' && optionalEnv('STAGE') === 'local';
+export function webhookUrlRulesFrom(settings: SliceSettings<'webhookUrls'>): UrlRules {
+  const allowLoopbackHttp = settings.WEBHOOK_ALLOW_LOOPBACK_HTTP && settings.STAGE === 'local';
   return { policy: { allowLoopbackHttp }, resolve: systemResolver };
 }
 
-export function senderSettingsFromEnv(): SenderSettings {
-  const timeoutMs = Number(optionalEnv('WEBHOOK_TIMEOUT_MS') ?? 15_000);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error('WEBHOOK_TIMEOUT_MS must be a positive integer');
+export function senderSettingsFrom(settings: SliceSettings<'webhookSending'>): SenderSettings {
   return {
-    ...webhookUrlRulesFromEnv(),
-    retryScheduleMs: parseRetrySchedule(optionalEnv('WEBHOOK_RETRY_SCHEDULE') ?? CONTRACT_RETRY_SCHEDULE),
-    timeoutMs,
+    ...webhookUrlRulesFrom(settings),
+    retryScheduleMs: settings.WEBHOOK_RETRY_SCHEDULE,
+    timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
     jitter: 0.1,
   };
 }
 
 /** The stack's WebhookQueue (and its DLQ) when their URLs are set; else, on the local stage only,
  * the local runtime's in-process queue. */
-export function deliveryQueueFromEnv(): DeliveryQueue {
-  const queueUrl = optionalEnv('WEBHOOK_QUEUE_URL');
+export function deliveryQueueFrom(settings: SliceSettings<'deliveryQueue'>): DeliveryQueue {
+  const queueUrl = settings.WEBHOOK_QUEUE_URL;
   if (queueUrl) {
-    const deadLetterUrl = optionalEnv('WEBHOOK_DLQ_URL');
+    const deadLetterUrl = settings.WEBHOOK_DLQ_URL;
     if (!deadLetterUrl) throw new Error('WEBHOOK_DLQ_URL must be set with WEBHOOK_QUEUE_URL');
     return new SqsDeliveryQueue(awsClient(new SQSClient({})), queueUrl, deadLetterUrl);
   }
-  if (optionalEnv('STAGE') === 'local') return localDeliveryQueue();
+  if (settings.STAGE === 'local') return localDeliveryQueue(settings);
   throw new Error('Missing required environment variable WEBHOOK_QUEUE_URL');
-}
-
-export function sweepMinAgeMsFromEnv(): number {
-  const value = Number(optionalEnv('WEBHOOK_SWEEP_MIN_AGE_MS') ?? 60_000);
-  if (!Number.isInteger(value) || value < 0) throw new Error('WEBHOOK_SWEEP_MIN_AGE_MS must be a non-negative integer');
-  return value;
 }
 
 /** The local runtime's queues: one pair per process, shared by the dispatcher and the sender,
@@ -56,15 +48,15 @@ let localQueues: InProcessDeliveryQueue | undefined;
 
 export const LOCAL_MAX_RECEIVE_COUNT = 10;
 
-export function localDeliveryQueue(): InProcessDeliveryQueue {
+export function localDeliveryQueue(settings: SliceSettings<'deliveryQueue'>): InProcessDeliveryQueue {
   if (!localQueues) {
-    const db = createDocumentClient(optionalEnv('DYNAMODB_ENDPOINT'));
-    const tableName = requireEnv('TABLE_NAME');
+    const db = createDocumentClient(settings.DYNAMODB_ENDPOINT);
+    const tableName = settings.TABLE_NAME;
     const deadLetter = new InProcessQueue({ visibilityTimeoutMs: 30_000, journal: new DynamoQueueJournal(db, tableName, 'webhook-dlq') });
     // Longer than a try can take (the POST's timeout, after the 5 s DNS bound), so a message whose
     // try is still in flight is never shown to the sender a second time; shorter than the stack's
     // 180 s, so a sender failure locally is retried within seconds.
-    const visibilityTimeoutMs = senderSettingsFromEnv().timeoutMs + 10_000;
+    const visibilityTimeoutMs = settings.WEBHOOK_TIMEOUT_MS + 10_000;
     const queue = new InProcessQueue({
       visibilityTimeoutMs,
       maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT,

@@ -1,0 +1,102 @@
+import { parseSettings, type Environment, type SettingName, type Settings } from './schema.ts';
+
+/**
+ * Each function's slice of the settings (functions/settings/schema.ts): what it reads, and all the
+ * stack gives it (lib/api-function.ts sets exactly these variables, test/infra/settings.test.ts
+ * checks). A handler parses its slice at cold start with `functionSettings('<its handler>')`, and
+ * the adapters it builds take typed slices, so reading a setting outside the slice does not compile.
+ */
+export const SLICES = {
+  /** Every function: the metric dimension, and Node's options. */
+  common: ['STAGE', 'NODE_OPTIONS'],
+  table: ['TABLE_NAME', 'DYNAMODB_ENDPOINT'],
+  deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS'],
+  withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT'],
+  pricing: ['PRICE_SOURCE', 'STATIC_USDT_BRL_RATE', 'PRICE_SOURCE_URL', 'CONVERSION_SPREAD_BPS'],
+  webhookUrls: ['STAGE', 'WEBHOOK_ALLOW_LOOPBACK_HTTP'],
+  webhookSealer: ['STAGE', 'WEBHOOK_SECRET_SEALER', 'WEBHOOK_SECRET_KMS_KEY_ID', 'LOCAL_WEBHOOK_SEALING_KEY'],
+  webhookSending: ['STAGE', 'WEBHOOK_ALLOW_LOOPBACK_HTTP', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS'],
+  /** The SQS pair in AWS; locally an in-process queue journaled in the table, whose visibility follows the sender's timeout. */
+  deliveryQueue: ['STAGE', 'WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'WEBHOOK_TIMEOUT_MS'],
+  chain: ['CHAIN_ADAPTER', 'USDT_CONTRACT', 'SANDBOX_BLOCK_INTERVAL_MS', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'TRONGRID_URL', 'TRONGRID_API_KEY_SECRET'],
+  /** Building and signing USDT transfers: the fee cap is the transfer builder's. */
+  transfers: ['WITHDRAWAL_FEE_LIMIT_SUN'],
+  hotWallet: ['SIGNER', 'SIGNER_KMS_KEY_ID', 'SIGNER_SECRET_ID', 'LOCAL_HOT_WALLET_KEY'],
+  sweeps: ['SWEEP_MINIMUM_USDT', 'SWEEP_TOP_UP_SUN', 'SWEEP_ACCOUNT_XPRV_SECRET', 'LOCAL_DEPOSIT_ACCOUNT_XPRV'],
+  userPool: ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_ENDPOINT', 'COGNITO_ISSUER'],
+  /** functions/http/dashboard-route.ts checks each request's Origin against it. */
+  dashboardRoute: ['DASHBOARD_ORIGIN'],
+} as const satisfies Record<string, readonly SettingName[]>;
+
+const { common, table, deposits, withdrawalRules, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute } =
+  SLICES;
+const api = [...common, ...table] as const;
+const dashboard = [...api, ...dashboardRoute] as const;
+const people = [...dashboard, ...userPool] as const;
+
+/** Handler module (functions/routes.ts) → its settings. */
+export const FUNCTION_SETTINGS = {
+  'company/get-company': api,
+  'company/get-balance': api,
+  'deposits/create-deposit': [...api, ...deposits],
+  'deposits/get-deposit': api,
+  'withdrawals/create-withdrawal': [...api, ...withdrawalRules],
+  'withdrawals/get-withdrawal': api,
+  'conversions/create-quote': [...api, ...pricing],
+  'conversions/create-conversion': api,
+  'conversions/list-conversions': api,
+  'conversions/get-conversion': api,
+  'webhooks/list-webhooks': api,
+  'webhooks/create-webhook': [...api, ...webhookUrls, ...webhookSealer],
+  'webhooks/get-webhook': api,
+  'webhooks/replace-webhook': [...api, ...webhookUrls],
+  'webhooks/delete-webhook': api,
+  'auth/authorizer': api,
+  /** Reads the sign-out records: a session from before a sign-out is refused. */
+  'auth/session-authorizer': [...common, ...table, ...userPool],
+  'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT'],
+  'dashboard/sign-in': people,
+  'dashboard/sign-in-two-factor': people,
+  'dashboard/get-two-factor': people,
+  'dashboard/start-two-factor-setup': people,
+  'dashboard/confirm-two-factor': people,
+  'dashboard/refresh-session': [...common, ...dashboardRoute, ...userPool],
+  'dashboard/sign-out': people,
+  'dashboard/accept-invitation': people,
+  'dashboard/get-me': dashboard,
+  'dashboard/get-overview': dashboard,
+  'dashboard/list-api-keys': dashboard,
+  'dashboard/create-api-key': dashboard,
+  'dashboard/roll-api-key': dashboard,
+  'dashboard/revoke-api-key': dashboard,
+  'dashboard/list-audit-log': dashboard,
+  'dashboard/list-team': dashboard,
+  'dashboard/invite-member': dashboard,
+  'dashboard/change-member-role': dashboard,
+  'dashboard/remove-member': dashboard,
+  'jobs/deposit-poller': [...api, ...chain],
+  /** Reads the hot wallet's address (the sandbox chain funds it) and signs with it. */
+  'jobs/withdrawal-sender': [...api, ...chain, ...transfers, ...hotWallet],
+  'jobs/deposit-sweeper': [...api, ...chain, ...transfers, ...hotWallet, ...sweeps],
+  /** Reads the hot wallet's address, never signs (the stack grants kms:GetPublicKey only). */
+  'jobs/reconcile': [...api, ...chain, ...hotWallet],
+  'jobs/webhook-dispatcher': [...api, ...deliveryQueue, 'WEBHOOK_SWEEP_MIN_AGE_MS'],
+  'jobs/webhook-sender': [...api, ...deliveryQueue, ...webhookSending, ...webhookSealer, 'POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS'],
+  'jobs/usage-key-provisioner': [...common, 'USAGE_PLAN_ID'],
+  'jobs/finance-export-check': [...common, 'EXPORT_TABLE_ARN'],
+} as const satisfies Record<string, readonly SettingName[]>;
+
+export type FunctionName = keyof typeof FUNCTION_SETTINGS;
+export type FunctionSettings<F extends FunctionName> = Settings<(typeof FUNCTION_SETTINGS)[F][number]>;
+
+export function isFunctionName(handler: string): handler is FunctionName {
+  return Object.hasOwn(FUNCTION_SETTINGS, handler);
+}
+
+/** The function's slice, parsed once at its cold start; a bad or missing value throws naming the variable. */
+export function functionSettings<F extends FunctionName>(handler: F, env: Environment = process.env): FunctionSettings<F> {
+  return parseSettings(FUNCTION_SETTINGS[handler], env) as FunctionSettings<F>;
+}
+
+/** A typed view of a slice, for the adapters that take one. */
+export type SliceSettings<S extends keyof typeof SLICES> = Settings<(typeof SLICES)[S][number]>;

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { checkStageSettings, parseSettings, SettingsError } from '#functions/settings/schema';
+import { FUNCTION_SETTINGS, functionSettings } from '#functions/settings/functions';
+import { STAGES } from '../../lib/stages.ts';
+
+const XPUB = 'xpub6CpihtY9HVc1jNJWCiXnRbpXm5BgVNKqZMsM4XqpDcQigJr6AHNwaForLZ3kkisDcRoaXSUms6DJNhxFtQGeZfWAQWCZQe1esNetx5Wqe4M';
+/** What the stack gives the create-deposit function on the sandbox stage. */
+const createDepositEnv = { STAGE: 'sandbox', TABLE_NAME: 'cambio-sandbox', DEPOSIT_ACCOUNT_XPUB: XPUB, DEPOSIT_REQUIRED_CONFIRMATIONS: '19' };
+
+describe('the settings schema', () => {
+  it.each(['local', 'sandbox', 'production'] as const)("accepts the %s stage's figures in lib/stages.ts", (stage) => {
+    const parsed = checkStageSettings(stage, STAGES[stage].functionEnvironment);
+
+    expect(parsed.DEPOSIT_REQUIRED_CONFIRMATIONS).toBe(19);
+    expect(parsed.WITHDRAWAL_FEE_LIMIT_SUN).toBe(30_000_000);
+  });
+
+  it('types what it parses: amounts as minor units, counts as numbers, schedules as milliseconds, flags as booleans', () => {
+    const parsed = checkStageSettings('local', STAGES.local.functionEnvironment);
+
+    expect(parsed.WITHDRAWAL_FEE_USDT).toBe(1_000_000n);
+    expect(parsed.SWEEP_MINIMUM_USDT).toBe(1_000_000n);
+    expect(parsed.SWEEP_TOP_UP_SUN).toBe(15_000_000);
+    expect(parsed.WEBHOOK_RETRY_SCHEDULE.slice(0, 3)).toEqual([5_000, 300_000, 1_800_000]);
+    expect(parsed.WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(true);
+  });
+
+  it('fills the defaults of settings left unset', () => {
+    const parsed = parseSettings(['CONVERSION_SPREAD_BPS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_SWEEP_MIN_AGE_MS', 'WEBHOOK_ALLOW_LOOPBACK_HTTP', 'TRONGRID_URL'], {});
+
+    expect(parsed).toEqual({ CONVERSION_SPREAD_BPS: 50, WEBHOOK_TIMEOUT_MS: 15_000, WEBHOOK_SWEEP_MIN_AGE_MS: 60_000, WEBHOOK_ALLOW_LOOPBACK_HTTP: false, TRONGRID_URL: undefined });
+  });
+
+  it.each([
+    ['DEPOSIT_REQUIRED_CONFIRMATIONS', '0', /DEPOSIT_REQUIRED_CONFIRMATIONS must be a whole number from 1 to 100, got "0"/],
+    ['DEPOSIT_REQUIRED_CONFIRMATIONS', '19.5', /DEPOSIT_REQUIRED_CONFIRMATIONS must be a whole number/],
+    ['WITHDRAWAL_FEE_LIMIT_SUN', '3e7', /WITHDRAWAL_FEE_LIMIT_SUN must be a whole number from 1000000 to 1000000000, got "3e7"/],
+    ['WITHDRAWAL_FEE_USDT', '1.0000001', /WITHDRAWAL_FEE_USDT is invalid: must have at most 6 decimal places/],
+    ['WITHDRAWAL_MINIMUM_USDT', '0', /WITHDRAWAL_MINIMUM_USDT is invalid: must be greater than zero/],
+    ['WEBHOOK_RETRY_SCHEDULE', '5s,soon', /WEBHOOK_RETRY_SCHEDULE is invalid: retry schedule entry "soon"/],
+    ['SIGNER', 'hsm', /SIGNER must be kms, secrets-manager or local, got "hsm"/],
+    ['WEBHOOK_ALLOW_LOOPBACK_HTTP', 'yes', /WEBHOOK_ALLOW_LOOPBACK_HTTP must be one of true, false/],
+  ] as const)('refuses %s=%s, naming the stage and the variable', (name, value, message) => {
+    const figures = { ...STAGES.sandbox.functionEnvironment, [name]: value };
+
+    expect(() => checkStageSettings('sandbox', figures)).toThrow(message);
+    expect(() => checkStageSettings('sandbox', figures)).toThrow(/^Stage sandbox: /);
+  });
+
+  it('refuses a stage that leaves out a setting its choices need, or a required one', () => {
+    const { PRICE_SOURCE_URL: _url, SWEEP_MINIMUM_USDT: _minimum, ...figures } = STAGES.production.functionEnvironment;
+
+    expect(() => checkStageSettings('production', figures)).toThrow(
+      'Stage production: Missing required environment variable SWEEP_MINIMUM_USDT; Stage production: Missing required environment variable PRICE_SOURCE_URL (PRICE_SOURCE=http)',
+    );
+  });
+
+  it("refuses the local stage's keys and loopback webhooks on a deployed stage, and names it no setting does not know", () => {
+    const figures = { ...STAGES.sandbox.functionEnvironment, SIGNER: 'local', LOCAL_HOT_WALLET_KEY: STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY, WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true', WITHDRAWAL_FEE: '1' } as const;
+
+    const problems = (() => {
+      try {
+        checkStageSettings('sandbox', figures);
+        return [];
+      } catch (error) {
+        return (error as SettingsError).problems;
+      }
+    })();
+
+    expect(problems).toEqual([
+      'Stage sandbox: LOCAL_HOT_WALLET_KEY is for the local stage only',
+      'Stage sandbox: SIGNER=local is for the local stage only',
+      'Stage sandbox: WEBHOOK_ALLOW_LOOPBACK_HTTP=true is for the local stage only',
+      'Stage sandbox: WITHDRAWAL_FEE is not a stage setting (functions/settings/schema.ts)',
+    ]);
+  });
+});
+
+describe("a function's slice", () => {
+  it('is what the function parses at cold start: nothing outside it, even when the environment holds more', () => {
+    const settings = functionSettings('deposits/create-deposit', { ...createDepositEnv, PRICE_SOURCE: 'static', SIGNER: 'kms' });
+
+    expect(settings).toEqual({
+      STAGE: 'sandbox',
+      NODE_OPTIONS: undefined,
+      TABLE_NAME: 'cambio-sandbox',
+      DYNAMODB_ENDPOINT: undefined,
+      DEPOSIT_ACCOUNT_XPUB: XPUB,
+      DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
+    });
+  });
+
+  it('fails the cold start on a missing required value, naming the variable', () => {
+    const { DEPOSIT_ACCOUNT_XPUB: _xpub, ...env } = createDepositEnv;
+
+    expect(() => functionSettings('deposits/create-deposit', env)).toThrow('Missing required environment variable DEPOSIT_ACCOUNT_XPUB');
+  });
+
+  it('fails the cold start on a bad value, and reports every problem at once', () => {
+    expect(() => functionSettings('deposits/create-deposit', { ...createDepositEnv, STAGE: 'staging', DEPOSIT_REQUIRED_CONFIRMATIONS: 'nineteen' })).toThrow(
+      'STAGE must be one of local, sandbox, production, got "staging"; DEPOSIT_REQUIRED_CONFIRMATIONS must be a whole number from 1 to 100, got "nineteen"',
+    );
+  });
+
+  it('reads an empty variable as unset', () => {
+    expect(() => functionSettings('deposits/create-deposit', { ...createDepositEnv, TABLE_NAME: '' })).toThrow('Missing required environment variable TABLE_NAME');
+  });
+
+  it("gives only the signing jobs the fee cap, only the sweeper the deposit account key, and the API functions no chain setting", () => {
+    const holders = (name: string) => Object.entries(FUNCTION_SETTINGS).filter(([, names]) => (names as readonly string[]).includes(name)).map(([fn]) => fn).sort();
+
+    expect(holders('WITHDRAWAL_FEE_LIMIT_SUN')).toEqual(['jobs/deposit-sweeper', 'jobs/withdrawal-sender']);
+    expect(holders('SWEEP_ACCOUNT_XPRV_SECRET')).toEqual(['jobs/deposit-sweeper']);
+    expect(holders('CHAIN_ADAPTER')).toEqual(['jobs/deposit-poller', 'jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
+    expect(holders('SIGNER_KMS_KEY_ID')).toEqual(['jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
+  });
+});
