@@ -51,6 +51,11 @@ const dashboard = (method: HttpMethod, path: string, handler: string, tableAcces
   auth,
 });
 
+/** The one Lambda that serves every dashboard route in AWS (functions/dashboard/api.ts picks the
+ * route's module); `tableAccess` of a dashboard route documents its need, and that Lambda's role
+ * holds the union. */
+export const DASHBOARD_API = { handler: 'dashboard/api' } as const;
+
 export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/sign-up', 'sign-up', 'readWrite', 'public'),
   dashboard('POST', '/session', 'sign-in', 'readWrite', 'public'),

@@ -20,7 +20,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { DASHBOARD_ROUTES, SESSION_AUTHORIZER, lambdaName } from '../functions/routes.ts';
+import { DASHBOARD_API, DASHBOARD_ROUTES, SESSION_AUTHORIZER, lambdaName } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { ApiFunction } from './api-function.ts';
 import { accept } from './nag-suppressions.ts';
@@ -191,16 +191,18 @@ export class Dashboard extends Construct {
       identitySources: SESSION_AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
       resultsCacheTtl: Duration.seconds(config.authorizerCacheSeconds),
     });
+    // One function serves every route (functions/dashboard/api.ts says why), with the union of
+    // their needs: the table (DASHBOARD_ROUTES' tableAccess) and making people in the pool
+    // (sign-up, accepting an invitation). One integration, one invoke permission for all methods.
+    const routesFunction = make(DASHBOARD_API.handler);
+    if (DASHBOARD_ROUTES.some((route) => route.tableAccess === 'readWrite')) props.table.grantReadWriteData(routesFunction);
+    else props.table.grantReadData(routesFunction);
+    this.userPool.grant(routesFunction, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword');
+    const integration = new LambdaIntegration(routesFunction, { proxy: true, scopePermissionToMethod: false });
     for (const route of DASHBOARD_ROUTES) {
-      const fn = make(route.handler);
-      if (route.tableAccess === 'readWrite') props.table.grantReadWriteData(fn);
-      else props.table.grantReadData(fn);
-      if (route.handler === 'dashboard/sign-up' || route.handler === 'dashboard/accept-invitation') {
-        this.userPool.grant(fn, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword');
-      }
       resourceFor(api.root, route.path).addMethod(
         route.method,
-        new LambdaIntegration(fn, { proxy: true }),
+        integration,
         route.auth === 'session' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
       );
     }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type {
@@ -9,7 +9,7 @@ import type {
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
-import { AUTHORIZER, DASHBOARD_ROUTES, ROUTES, SESSION_AUTHORIZER, type RouteSpec } from '#functions/routes';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_ROUTES, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
 import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
 import { JSON_HEADERS } from '#http/envelope';
 import { TokenBucket, TokenBuckets } from '#domain/rate-limits';
@@ -63,7 +63,9 @@ export interface LocalApiOptions {
 const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
 
 async function importHandler(name: string): Promise<unknown> {
-  const module = (await import(/* @vite-ignore */ pathToFileURL(join(FUNCTIONS_DIR, `${name}.ts`)).href)) as { handler: unknown };
+  // A path, not a file: URL: under vitest a module imported by URL resolves its own relative
+  // dynamic imports (functions/dashboard/api.ts) against the URL as if it were a path.
+  const module = (await import(/* @vite-ignore */ join(FUNCTIONS_DIR, `${name}.ts`))) as { handler: unknown };
   return module.handler;
 }
 
@@ -80,7 +82,9 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
       parameterNames.push(name);
       return '([^/]+)';
     });
-    routes.push({ spec, auth, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(spec.handler)) as ProxyHandler });
+    // The dashboard's routes go through its one Lambda's dispatcher, as in AWS (functions/dashboard/api.ts).
+    const module = auth !== 'apiKey' && DASHBOARD_ROUTES.includes(spec as DashboardRouteSpec) ? DASHBOARD_API.handler : spec.handler;
+    routes.push({ spec, auth, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(module)) as ProxyHandler });
   }
   const authorizers = {
     apiKey: { ...AUTHORIZER, handler: (await load(AUTHORIZER.handler)) as AuthorizerHandler, name: AUTHORIZER.handler },

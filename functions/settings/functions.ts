@@ -63,6 +63,9 @@ export const FUNCTION_SETTINGS = {
   'dashboard/refresh-session': [...common, ...dashboardRoute, ...userPool],
   'dashboard/sign-out': people,
   'dashboard/accept-invitation': people,
+  /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
+   * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT'],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,
