@@ -113,6 +113,9 @@ export const RECONCILE = { handler: 'jobs/reconcile' } as const;
 /** Checks, hourly after the daily finance export's start, that the export completed; publishes the
  * FinanceExportFailed metric the stack alarms on. AWS only: DynamoDB Local has no exports. */
 export const FINANCE_EXPORT_CHECK = { handler: 'jobs/finance-export-check' } as const;
+/** Turns each completed daily export into `ledger/YYYY/MM/DD.csv` for finance (README, Finance).
+ * AWS only: started by the export's manifest-summary.json landing in S3. */
+export const LEDGER_DAY_CSV = { handler: 'jobs/ledger-day-csv' } as const;
 
 /** Creates each new company's API Gateway key in the stage's usage plan (functions/domain/rate-limits.ts). */
 export const USAGE_KEY_PROVISIONER = { handler: 'jobs/usage-key-provisioner' } as const;

@@ -27,6 +27,8 @@ export interface ApiFunctionProps {
   /** The deposit account xpub, resolved by the stack (a literal or an SSM reference). */
   depositAccountXpub: string;
   timeout?: Duration;
+  /** MB; 512 unless a function's work needs more. */
+  memorySize?: number;
   /** Concurrency set aside for this function alone, and its ceiling (lib/stages.ts safeguards). */
   reservedConcurrentExecutions?: number;
 }
@@ -57,7 +59,7 @@ export class ApiFunction extends NodejsFunction {
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: 512,
+      memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,

@@ -33,6 +33,7 @@ import {
   DEPOSIT_POLLER,
   DEPOSIT_SWEEPER,
   FINANCE_EXPORT_CHECK,
+  LEDGER_DAY_CSV,
   RECONCILE,
   WEBHOOK_DISPATCHER,
   WEBHOOK_SENDER,
@@ -131,6 +132,7 @@ export class CambioStack extends Stack {
     this.dashboard = new Dashboard(this, 'Dashboard', { config, table: this.table, depositAccountXpub: this.depositAccountXpub(config) });
     for (const fn of this.dashboard.functions) this.functions.push({ name: fn.node.id, fn });
     const exportCheck = this.financeExportCheck(config);
+    const ledgerCsv = this.ledgerCsvJob(config);
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
       apiStage: this.api.deploymentStage,
@@ -141,6 +143,7 @@ export class CambioStack extends Stack {
       webhookDispatcher: dispatcher,
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
       financeExportCheck: exportCheck,
+      ledgerCsv,
       alarmEmail: settings.alarmEmail,
       authorizers: this.functions.filter(({ name }) => name === lambdaName(AUTHORIZER.handler) || name === lambdaName(SESSION_AUTHORIZER.handler)).map(({ fn }) => fn),
       functions: this.functions,
@@ -156,7 +159,11 @@ export class CambioStack extends Stack {
     new CfnOutput(this, 'WebhookDlqUrl', { value: this.webhookDlq.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.topic.topicArn, description: 'Every alarm notifies this topic: subscribe on-call to it' });
     new CfnOutput(this, 'DashboardName', { value: this.stackName, description: 'CloudWatch dashboard' });
-    new CfnOutput(this, 'ExportBucketName', { value: this.financeExport.bucket.bucketName, description: 'Daily DynamoDB exports (npm run ledger:csv)' });
+    new CfnOutput(this, 'ExportBucketName', { value: this.financeExport.bucket.bucketName, description: 'Daily DynamoDB exports (npm run ledger:csv) and the daily ledger files, ledger/YYYY/MM/DD.csv' });
+    new CfnOutput(this, 'FinanceGlueDatabase', { value: this.financeExport.glueDatabase.ref, description: 'Glue database of the ledger_postings table (Athena)' });
+    new CfnOutput(this, 'FinanceAthenaWorkGroup', { value: this.financeExport.workGroup.ref, description: "Finance's Athena workgroup (results encrypted in the export bucket)" });
+    new CfnOutput(this, 'FinanceQueryPolicyArn', { value: this.financeExport.queryPolicy.managedPolicyArn, description: 'Attach to a finance role or user: Athena over the ledger, read only' });
+    new CfnOutput(this, 'LedgerCsvFunctionName', { value: ledgerCsv.fn.functionName, description: 'Re-runs a day: aws lambda invoke (README, Finance)' });
     accept(this, 'AwsSolutions-L1', 'Every function runs nodejs22.x, the runtime the bundles target (esbuild node22) and the project pins (README, Node version); a newer runtime is a deliberate upgrade, not a drift.');
     accept(
       this,
@@ -407,6 +414,26 @@ export class CambioStack extends Stack {
       targets: [this.failedInvocations.scheduledTarget(job, Duration.hours(1))],
     });
     return job;
+  }
+
+  /**
+   * The daily ledger CSV job (functions/jobs/ledger-day-csv.ts), started when an export completes
+   * (lib/finance-export.ts ledgerJob). It reads the export from S3, never the table. Five minutes
+   * of 1 GB: a 200,000-entry export takes seconds (BENCHMARKS.md), memory holds a day's postings.
+   */
+  private ledgerCsvJob(config: StageConfig): { fn: ApiFunction; failures: Queue } {
+    const name = lambdaName(LEDGER_DAY_CSV.handler);
+    const job = new ApiFunction(this, name, {
+      handler: LEDGER_DAY_CSV.handler,
+      functionName: `${this.stackName}-${name}`,
+      config,
+      tableName: this.table.tableName,
+      depositAccountXpub: this.depositAccountXpub(config),
+      timeout: Duration.minutes(5),
+      memorySize: 1024,
+    });
+    this.functions.push({ name, fn: job });
+    return { fn: job, failures: this.financeExport.ledgerJob(job, this.failedInvocations.scheduleDlq) };
   }
 
   private signingJob(config: StageConfig, handler: string, hotWallet: Key): ApiFunction {

@@ -38,6 +38,8 @@ export interface OperationsAlarmsProps {
   exportScheduleGroup: string;
   /** The job that checks the export completed (functions/jobs/finance-export-check.ts). */
   financeExportCheck: IFunction;
+  /** The daily ledger CSV job (functions/jobs/ledger-day-csv.ts) and the queue of its runs that failed after Lambda's retries. */
+  ledgerCsv: { fn: IFunction; failures: IQueue };
   /** Context `alarmEmail`: subscribed to the topic (lib/deployment-settings.ts). */
   alarmEmail: string | null;
   /** Every function of the stack by its Lambda name: each gets a throttle alarm, and an error alarm unless named below. */
@@ -52,6 +54,9 @@ export interface OperationsAlarmsProps {
 
 type AlarmOptions = { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number; missing?: TreatMissingData; comparison?: ComparisonOperator };
 type AlarmFactory = (name: string, description: string, metric: IMetric, options: AlarmOptions) => Alarm;
+
+/** CloudWatch takes at most 10 metrics in one metric math alarm. */
+const METRICS_PER_ALARM = 10;
 
 /** Five minutes: the chain jobs run every minute, so each period holds about five runs. */
 const PERIOD = Duration.minutes(5);
@@ -215,6 +220,24 @@ export class OperationsAlarms extends Construct {
       { threshold: 1, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
+    // Lambda runs the job up to three times on one export (lib/finance-export.ts ledgerJob): three
+    // errors in the hour, or a run parked in the failure queue, mean a day's file is missing.
+    const ledgerCsvFailed = new MathExpression({
+      expression: 'IF(FILL(failed, 0) >= 1 OR FILL(errors, 0) >= 3, 1, 0)',
+      usingMetrics: {
+        failed: props.ledgerCsv.failures.metricApproximateNumberOfMessagesVisible({ period: Duration.hours(1), statistic: 'Maximum' }),
+        errors: props.ledgerCsv.fn.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
+      },
+      label: 'Ledger CSV failed',
+      period: Duration.hours(1),
+    });
+    alarm(
+      'LedgerCsvFailed',
+      "The daily ledger CSV job failed on an export after Lambda's retries (its failure queue holds the export and the error): finance is missing ledger/YYYY/MM/DD.csv. Read the job's log, then re-run the day (README, Finance) and empty the queue.",
+      ledgerCsvFailed,
+      { threshold: 1 },
+    );
+
     this.safeguardAlarms(props, alarm);
 
     const wide = 12;
@@ -242,9 +265,34 @@ export class OperationsAlarms extends Construct {
           graph('Webhooks', [app('WebhookDeliveriesSucceeded', 'Sum'), app('WebhookTriesFailed', 'Sum'), app('WebhookDeliveriesFailed', 'Sum')], [props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
           graph('Reconciliation (USDT)', [app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1))]),
         ],
-        [graph('Finance export', [exportFailed], [exportNotStarted])],
+        [graph('Finance export', [exportFailed], [exportNotStarted]), graph('Ledger CSV', [ledgerCsvFailed], [app('LedgerDaysWritten', 'Sum', Duration.hours(1))])],
       ],
     });
+  }
+
+  /**
+   * One alarm per group of up to METRICS_PER_ALARM functions, on the sum of their metric: the
+   * stack stays far from CloudFormation's 500 resources (one alarm per function and metric was
+   * ~85 of them), and each function still has its own line in the alarm's graph.
+   */
+  private groupAlarms(
+    alarm: AlarmFactory,
+    name: string,
+    functions: readonly { name: string; fn: IFunction }[],
+    metricOf: (fn: IFunction) => IMetric,
+    description: (names: string) => string,
+  ): void {
+    for (let start = 0; start < functions.length; start += METRICS_PER_ALARM) {
+      const group = functions.slice(start, start + METRICS_PER_ALARM);
+      const usingMetrics = Object.fromEntries(group.map(({ fn }, index) => [`f${index}`, metricOf(fn)]));
+      const sum = new MathExpression({
+        expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
+        usingMetrics,
+        label: name,
+        period: PERIOD,
+      });
+      alarm(`${name}${start / METRICS_PER_ALARM + 1}`, description(group.map((entry) => entry.name).join(', ')), sum, { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 });
+    }
   }
 
   /**
@@ -254,20 +302,15 @@ export class OperationsAlarms extends Construct {
    * count every refused credential (the API's AuthorizerErrors metric counts real failures).
    */
   private safeguardAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
-    const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck]);
-    for (const { name, fn } of props.functions) {
-      alarm(`${name}Throttled`, `Lambda throttled ${name} in two of the last three 5-minute periods: its reserved concurrency (lib/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule.`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), {
-        threshold: 1,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-      });
-      if (alarmedByName.has(fn) || props.authorizers.includes(fn)) continue;
-      alarm(`${name}Errors`, `${name} threw or timed out in two of the last three 5-minute periods (a handler's own refusals are answers, not errors): read its log group.`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
-        threshold: 1,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-      });
-    }
+    const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck, props.ledgerCsv.fn]);
+    const functions = [...props.functions].sort((a, b) => a.name.localeCompare(b.name));
+    this.groupAlarms(alarm, 'FunctionsThrottled', functions, (fn) => fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), (names) =>
+      `Lambda throttled one of ${names} in two of the last three 5-minute periods: its reserved concurrency (lib/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule. The alarm's graph shows which.`,
+    );
+    const erring = functions.filter(({ fn }) => !alarmedByName.has(fn) && !props.authorizers.includes(fn));
+    this.groupAlarms(alarm, 'FunctionsErrors', erring, (fn) => fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), (names) =>
+      `One of ${names} threw or timed out in two of the last three 5-minute periods (a handler's own refusals are answers, not errors): the alarm's graph shows which; read its log group.`,
+    );
     alarm('ApiLatencyP99', `The API's p99 latency (gateway in to gateway out) was over ${props.apiLatencyP99Ms} ms in three 5-minute periods in a row.`, props.apiStage.metricLatency({ period: PERIOD, statistic: 'p99' }), {
       threshold: props.apiLatencyP99Ms,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,

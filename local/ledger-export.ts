@@ -5,6 +5,7 @@ import { createGunzip } from 'node:zlib';
 import { exportLineItem, type Item } from '#adapters/dynamo/items/item';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { AccountBalances, BUCKETS, companyAccount, type Bucket } from '#domain/ledger';
+import { byCreation, postingRows, type PostingRow } from '#domain/ledger-csv';
 import { CURRENCIES, formatAmount, type Currency } from '#domain/money';
 import { balanceItem } from '#adapters/dynamo/items/company';
 
@@ -46,17 +47,7 @@ export async function readExport(folder: string): Promise<ExportFolder> {
   return { itemCount: manifest.itemCount ?? null, exportTime: manifest.exportTime ?? null, items };
 }
 
-export interface PostingRow {
-  entryId: string;
-  createdAt: string;
-  companyId: string;
-  reference: string;
-  source: string;
-  destination: string;
-  asset: Currency;
-  /** Decimal string at the asset's scale. */
-  amount: string;
-}
+export { POSTING_COLUMNS, toCsv, type PostingRow } from '#domain/ledger-csv';
 
 export interface BalanceRow {
   companyId: string;
@@ -86,21 +77,13 @@ export function ledgerReport(items: readonly Item[]): LedgerReport {
     const entry = ledgerEntryItem.fromItem(item);
     for (const posting of entry.postings) {
       if (!isCurrency(posting.currency)) throw new Error(`Ledger entry ${entry.id} has a posting in unknown asset ${String(posting.currency)}`);
-      postings.push({
-        entryId: entry.id,
-        createdAt: entry.createdAt,
-        companyId: entry.companyId,
-        reference: entry.reference,
-        source: posting.source,
-        destination: posting.destination,
-        asset: posting.currency,
-        amount: formatAmount(posting.amount, posting.currency),
-      });
     }
+    postings.push(...postingRows(entry));
     sums.add(entry);
   }
-  // ULIDs sort by time; within an entry the postings keep their order.
-  postings.sort((a, b) => (a.createdAt === b.createdAt ? a.entryId.localeCompare(b.entryId) : a.createdAt.localeCompare(b.createdAt)));
+  // Sorted in memory: this is the local command over a whole export on a developer's machine. The
+  // deployed daily files (functions/adapters/finance/ledger-day-files.ts) hold one day at a time.
+  postings.sort(byCreation);
 
   const balances: BalanceRow[] = [];
   const balanceItems = items
@@ -132,15 +115,4 @@ export function ledgerReport(items: readonly Item[]): LedgerReport {
   return { postings, balances, mismatches: balances.filter((row) => !/^-?0\.0+$/.test(row.difference)) };
 }
 
-export function toCsv<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[]): string {
-  const cell = (value: unknown) => {
-    let text = String(value);
-    // A company's own reference could read as a spreadsheet formula: such text starts with a quote.
-    if (/^[=+@\t\r]/.test(text) || (text.startsWith('-') && !/^-\d+(\.\d+)?$/.test(text))) text = `'${text}`;
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [columns.join(','), ...rows.map((row) => columns.map((column) => cell(row[column])).join(','))].join('\n') + '\n';
-}
-
-export const POSTING_COLUMNS = ['entryId', 'createdAt', 'companyId', 'reference', 'source', 'destination', 'asset', 'amount'] as const;
 export const BALANCE_COLUMNS = ['companyId', 'asset', 'bucket', 'balance', 'postings', 'difference'] as const;

@@ -2,6 +2,7 @@ import type { Scenario } from '../scenario.ts';
 import { balanceScenario } from './balance.ts';
 import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
+import { ledgerCsvScenario } from './ledger-csv.ts';
 import { loadKneeScenario } from './load-knee.ts';
 import { payoutsScenario } from './payouts.ts';
 import { scannerScenario } from './scanner.ts';
@@ -20,5 +21,6 @@ export const SCENARIOS: readonly Scenario[] = [
   webhooksScenario,
   loadKneeScenario,
   coldStartScenario,
+  ledgerCsvScenario,
   ...(SOAK_MINUTES > 0 ? [soakScenario] : []),
 ];

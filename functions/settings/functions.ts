@@ -87,6 +87,7 @@ export const FUNCTION_SETTINGS = {
   'jobs/webhook-sender': [...api, ...deliveryQueue, ...webhookSending, ...webhookSealer, 'POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS'],
   'jobs/usage-key-provisioner': [...common, 'USAGE_PLAN_ID'],
   'jobs/finance-export-check': [...common, 'EXPORT_TABLE_ARN'],
+  'jobs/ledger-day-csv': [...common, 'LEDGER_BUCKET'],
 } as const satisfies Record<string, readonly SettingName[]>;
 
 export type FunctionName = keyof typeof FUNCTION_SETTINGS;

@@ -132,6 +132,8 @@ export const BOUND_SETTINGS = {
   DASHBOARD_ORIGIN: v.optional(url),
   USAGE_PLAN_ID: text,
   EXPORT_TABLE_ARN: v.pipe(v.string(), v.regex(/^arn:aws[a-z-]*:dynamodb:/, 'is not a DynamoDB table ARN')),
+  /** The export bucket: the ledger job reads exports from it and writes ledger/YYYY/MM/DD.csv to it. */
+  LEDGER_BUCKET: text,
 };
 
 export const SETTINGS = { ...STAGE_SETTINGS, ...BOUND_SETTINGS };

@@ -18,6 +18,9 @@ const ACKNOWLEDGED = [
   'AwsSolutions-APIG6',
   'AwsSolutions-IAM5[Resource::*]',
   'AwsSolutions-IAM5[Resource::<FinanceExportBucketE16ECBFF.Arn>/exports/*]',
+  // The daily ledger files (lib/finance-export.ts): the job writes ledger/*, finance reads it through Athena.
+  'AwsSolutions-IAM5[Resource::<FinanceExportBucketE16ECBFF.Arn>/ledger/*]',
+  'AwsSolutions-IAM5[Resource::<FinanceExportBucketE16ECBFF.Arn>/athena-results/*]',
   'AwsSolutions-IAM5[Resource::<TableCD117FA1.Arn>/export/*]',
   'AwsSolutions-SQS3',
   'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/tags/*]',

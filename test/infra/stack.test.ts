@@ -10,6 +10,7 @@ import {
   DEPOSIT_POLLER,
   DEPOSIT_SWEEPER,
   FINANCE_EXPORT_CHECK,
+  LEDGER_DAY_CSV,
   RECONCILE,
   WEBHOOK_DISPATCHER,
   WEBHOOK_SENDER,
@@ -258,15 +259,15 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it('runs one function per /v1 route, one for the dashboard API, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check and the usage key provisioner, all on nodejs22.x and arm64', () => {
+    it("runs one function per /v1 route, one for the dashboard API, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's 1 GB", () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 9 + 1 + 1);
+      expect(functions).toHaveLength(ROUTES.length + 10 + 1 + 1);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
         expect(fn.Properties!.Handler).toBe('index.handler');
-        expect(fn.Properties!.MemorySize).toBe(512);
+        expect(fn.Properties!.MemorySize).toBe(fn.Properties!.FunctionName === functionName(stage, LEDGER_DAY_CSV.handler) ? 1024 : 512);
         expect(Object.keys(fn.Properties!.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'STAGE']));
         expect(fn.Properties!.Environment.Variables.STAGE).toBe(stage);
       }
@@ -305,10 +306,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(dlq.Properties!.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     });
 
-    it('encrypts every queue (the webhook queue and its dead-letter queue, the schedules\' and the stream\'s dead letters) and refuses requests without TLS', () => {
+    it('encrypts every queue (the webhook queue and its dead-letter queue, the schedules\', the stream\'s and the ledger job\'s dead letters) and refuses requests without TLS', () => {
       const queueIds = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue'));
 
-      expect(queueIds).toHaveLength(4);
+      expect(queueIds).toHaveLength(5);
       for (const id of queueIds) {
         expect(resourcesOfType(template, 'AWS::SQS::Queue')[id]!.Properties!.SqsManagedSseEnabled).toBe(true);
         template.hasResourceProperties('AWS::SQS::QueuePolicy', {
@@ -775,7 +776,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
   });
 
-  it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl', 'AlarmTopicArn', 'ExportBucketName', 'DashboardName', 'DashboardUrl', 'DashboardBucketName'])('outputs %s', (name) => {
+  it.each(['ApiUrl', 'TableName', 'WebhookQueueUrl', 'WebhookDlqUrl', 'AlarmTopicArn', 'ExportBucketName', 'FinanceGlueDatabase', 'FinanceAthenaWorkGroup', 'FinanceQueryPolicyArn', 'LedgerCsvFunctionName', 'DashboardName', 'DashboardUrl', 'DashboardBucketName'])('outputs %s', (name) => {
     expect(Object.keys(template.findOutputs(name))).toEqual([name]);
   });
 });

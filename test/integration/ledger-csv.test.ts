@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { gunzipSync } from 'node:zlib';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { createQuote, executeConversion } from '#domain/conversions';
@@ -17,6 +17,7 @@ import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { StaticPriceSource } from '#adapters/price/static-price-source';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable } from '../support/money.ts';
+import { exportLayout, scanTable, type ExportItem } from '../support/table-export.ts';
 
 /**
  * `npm run ledger:csv` on an export made from real data: money moved through the domain and the
@@ -53,7 +54,7 @@ beforeAll(async () => {
 
   work = mkdtempSync(join(tmpdir(), 'cambio-export-'));
   exportDir = join(work, 'AWSDynamoDB', '01700000000000-abcdef12');
-  writeExport(exportDir, await scanAll(env.endpoint, env.tableName));
+  writeExport(exportDir, await scanTable(env.endpoint, env.tableName));
 });
 
 afterAll(() => {
@@ -131,30 +132,10 @@ describe('npm run ledger:csv', () => {
   });
 });
 
-async function scanAll(endpoint: string, tableName: string): Promise<Record<string, AttributeValue>[]> {
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const items: Record<string, AttributeValue>[] = [];
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start, ConsistentRead: true }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  client.destroy();
-  return items;
-}
-
-/** The layout of ExportTableToPointInTime in DYNAMODB_JSON, items spread over two data files. */
-function writeExport(folder: string, items: Record<string, AttributeValue>[]): void {
+/** The export's folder on disk, as `aws s3 cp --recursive` of its S3 folder leaves it. */
+function writeExport(folder: string, items: ExportItem[]): void {
   mkdirSync(join(folder, 'data'), { recursive: true });
-  const halves = [items.filter((_, i) => i % 2 === 0), items.filter((_, i) => i % 2 === 1)];
-  halves.forEach((part, i) => {
-    writeFileSync(join(folder, 'data', `part-${i}.json.gz`), gzipSync(part.map((Item) => JSON.stringify({ Item })).join('\n') + '\n'));
-  });
-  writeFileSync(
-    join(folder, 'manifest-summary.json'),
-    JSON.stringify({ version: '2020-06-30', exportArn: 'arn:aws:dynamodb:local:000000000000:table/test/export/01700000000000-abcdef12', exportTime: new Date().toISOString(), outputFormat: 'DYNAMODB_JSON', itemCount: items.length }),
-  );
+  for (const [name, bytes] of exportLayout(items, { exportTime: new Date() }).files) writeFileSync(join(folder, name), bytes);
 }
 
 function readExportItems(folder: string): Record<string, AttributeValue & Record<string, any>>[] {
