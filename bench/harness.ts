@@ -1,11 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { dynamoRequestCounts } from '#adapters/dynamo/client';
+import { countDynamoRequests, dynamoRequestCounts } from './dynamo-requests.ts';
 
 /**
  * Shared benchmark helpers: a load generator (autocannon in a child process), merging of rounds,
  * percentiles and the comparison of two targets measured in the same run.
  */
+
+countDynamoRequests();
 
 /** One HTTP request shape to load a server with. */
 export interface Target {

@@ -1,11 +1,14 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Architecture, Runtime, Tracing, type EnvironmentOptions } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { FUNCTION_SETTINGS, isFunctionName, type FunctionName } from '../functions/settings/functions.ts';
+import { isOptional, type SettingName } from '../functions/settings/schema.ts';
+import { lambdaName } from '../functions/routes.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -18,14 +21,16 @@ const PROVIDED_BY_RUNTIME = ['@aws-sdk/*'];
 const CREATE_REQUIRE_BANNER =
   "import { createRequire as __cambioCreateRequire } from 'node:module'; const require = __cambioCreateRequire(import.meta.url);";
 
-export interface ApiFunctionProps {
-  /** Module under functions/ without `.ts` (`company/get-company`); it exports `handler`. */
+export interface CambioFunctionProps {
+  /** Module under functions/ without `.ts` (`company/get-company`); it exports `handler`. Its
+   * settings slice (functions/settings/functions.ts) is what the function is given. */
   handler: string;
-  functionName: string;
+  /** The stage: its figures (lib/stages.ts) fill the slice's stage settings. */
   config: StageConfig;
-  tableName: string;
   /** The deposit account xpub, resolved by the stack (a literal or an SSM reference). */
   depositAccountXpub: string;
+  /** What the function uses, each passing its reference and granting its access (lib/binders.ts). */
+  bind?: Binder[];
   timeout?: Duration;
   /** MB; 512 unless a function's work needs more. */
   memorySize?: number;
@@ -36,12 +41,20 @@ export interface ApiFunctionProps {
 /**
  * The one way Cambio makes a Lambda, so every function gets the same defaults: ARM64 on Node 22,
  * a minified ESM bundle with source maps, its own log group with the stage's retention (and a role
- * that may write to that group alone), X-Ray active tracing, and the
- * environment every handler reads at cold start (functions/adapters/runtime.ts). Table access is
- * granted by the caller, per function.
+ * that may write to that group alone), X-Ray active tracing. Its environment is its settings slice
+ * and nothing else: the stage's figures for the slice's stage settings, and what its binders pass
+ * (a table's name, a queue's URL, a key's id), each binder granting the access that goes with the
+ * reference, as Powertools' example app binds a table to a function. A binder naming a setting
+ * outside the slice throws; a required setting nothing gave fails the synth.
  */
-export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+export class CambioFunction extends NodejsFunction {
+  readonly handlerModule: FunctionName;
+  private readonly slice: ReadonlySet<SettingName>;
+  private readonly bound = new Set<SettingName>();
+
+  constructor(scope: Construct, props: CambioFunctionProps) {
+    if (!isFunctionName(props.handler)) throw new Error(`${props.handler} has no settings slice in functions/settings/functions.ts`);
+    const id = lambdaName(props.handler);
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: retentionDays(props.config.logRetentionDays),
       removalPolicy: props.config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
@@ -51,7 +64,7 @@ export class ApiFunction extends NodejsFunction {
     const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
     super(scope, id, {
-      functionName: props.functionName,
+      functionName: `${Stack.of(scope).stackName}-${id}`,
       role,
       entry: path.join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
       handler: 'handler',
@@ -66,13 +79,6 @@ export class ApiFunction extends NodejsFunction {
       // Lambda records each invocation in the trace API Gateway started (or a new one), at no bundle
       // cost; the jobs and the webhook sender add subsegments with Powertools' tracer (functions/adapters/tracing.ts).
       tracing: Tracing.ACTIVE,
-      environment: {
-        TABLE_NAME: props.tableName,
-        STAGE: props.config.stage,
-        ...props.config.functionEnvironment,
-        DEPOSIT_ACCOUNT_XPUB: props.depositAccountXpub,
-        NODE_OPTIONS: '--enable-source-maps',
-      },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',
@@ -86,13 +92,58 @@ export class ApiFunction extends NodejsFunction {
         logLevel: LogLevel.WARNING,
       },
     });
+    this.handlerModule = props.handler;
+    this.slice = new Set(FUNCTION_SETTINGS[props.handler as FunctionName]);
+    const stageValues: Partial<Record<SettingName, string>> = {
+      ...props.config.functionEnvironment,
+      STAGE: props.config.stage,
+      STAGE_ENVIRONMENT: props.config.environment,
+      DEPOSIT_ACCOUNT_XPUB: props.depositAccountXpub,
+      NODE_OPTIONS: '--enable-source-maps',
+    };
+    for (const name of this.slice) {
+      const value = stageValues[name];
+      if (value !== undefined) this.setting(name, value);
+    }
+    this.bind(...(props.bind ?? []));
+    this.node.addValidation({
+      validate: () =>
+        [...this.slice]
+          .filter((name) => !isOptional(name) && !this.bound.has(name))
+          .map((name) => `${props.handler} reads ${name} (functions/settings/functions.ts), but no stage figure or binder gives it a value`),
+    });
     accept(
       role,
       'AwsSolutions-IAM5[Resource::*]',
       "Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, which define no resource type in the Service Authorization Reference (AWS's AWSXrayWriteOnlyAccess grants them on * too); test/infra/tracing.test.ts fails if any other action is granted on * without a reason of its own.",
     );
   }
+
+  /** Passes each binder's references as settings and lets it grant what goes with them. */
+  bind(...binders: Binder[]): this {
+    for (const binder of binders) for (const [name, value] of Object.entries(binder(this))) this.setting(name as SettingName, value);
+    return this;
+  }
+
+  private setting(name: SettingName, value: string): void {
+    this.addEnvironment(name, value);
+  }
+
+  /** Every variable, bound or added, must be one its slice names (constructs that take an IFunction add theirs this way). */
+  override addEnvironment(key: string, value: string, options?: EnvironmentOptions): this {
+    // NodejsFunction's own constructor may add runtime variables before the slice is known.
+    if (this.slice === undefined) return super.addEnvironment(key, value, options);
+    if (!this.slice.has(key as SettingName)) throw new Error(`${this.handlerModule} is given ${key}, which its settings slice does not name (functions/settings/functions.ts)`);
+    this.bound.add(key as SettingName);
+    return super.addEnvironment(key, value, options);
+  }
 }
+
+/**
+ * A binder gives a function a resource: the settings that name it (a table's name, a queue's URL)
+ * and the access it needs to it, granted on the function's role (lib/binders.ts).
+ */
+export type Binder = (fn: CambioFunction) => Partial<Record<SettingName, string>>;
 
 export function retentionDays(days: number): RetentionDays {
   const known = Object.values(RetentionDays).filter((value): value is RetentionDays => typeof value === 'number');

@@ -42,7 +42,8 @@ import {
   ROUTES,
   SESSION_AUTHORIZER,
 } from '../functions/routes.ts';
-import { ApiFunction, retentionDays } from './api-function.ts';
+import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
+import { TABLE_READ, TABLE_WRITE, hotWalletAddress, hotWalletSigning, queueSend, secretRead, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
 import { ApiCustomDomain } from './custom-domain.ts';
 import type { DeploymentSettings } from './deployment-settings.ts';
 import { FinanceExport } from './finance-export.ts';
@@ -53,18 +54,11 @@ import { CompanyRateLimits } from './rate-limits.ts';
 import type { StageConfig } from './stages.ts';
 import { ApiFirewall } from './waf.ts';
 import { Dashboard } from './dashboard.ts';
-import { WebhookSecrets } from './webhook-secrets.ts';
+import { CREATE_WEBHOOK_HANDLER, WebhookSecrets } from './webhook-secrets.ts';
+import type { CambioFunctionProps } from './api-function.ts';
 
 /** A batch's messages are sent in parallel, each given at most the contract's 15 s. */
 const WEBHOOK_SENDER_TIMEOUT = Duration.seconds(30);
-
-/**
- * Table actions the jobs need, each a subset of grantReadWriteData: no job scans (but the
- * reconcile job), deletes or batch-writes. Transactions are authorised per item, so PutItem,
- * UpdateItem and ConditionCheckItem cover them.
- */
-const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 export interface CambioStackProps extends StackProps {
   config: StageConfig;
@@ -92,7 +86,12 @@ export class CambioStack extends Stack {
   readonly failedInvocations: FailedInvocations;
   readonly backup: TableBackup;
   /** Every function with its Lambda name, for the per-function alarms. */
-  private readonly functions: { name: string; fn: ApiFunction }[] = [];
+  private readonly functions: { name: string; fn: CambioFunction }[] = [];
+  /** The hot wallet: a secp256k1 key that never leaves KMS, bound to the jobs that sign with it or read its address. */
+  readonly hotWallet: Key;
+  readonly webhookSecrets: WebhookSecrets;
+  private readonly config: StageConfig;
+  private readonly xpub: string;
   readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: CambioStackProps) {
@@ -111,28 +110,31 @@ export class CambioStack extends Stack {
       protectData: config.protectData,
     });
     this.failedInvocations = new FailedInvocations(this, 'FailedInvocations');
+    this.config = config;
+    this.xpub = this.depositAccountXpub(config);
+    this.hotWallet = this.hotWalletKey(config);
+    // The KMS key that seals webhook signing secrets, bound to the create route and the sender.
+    this.webhookSecrets = new WebhookSecrets(this, 'WebhookSecrets', { stage: config.stage });
+    [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
     this.api = this.restApi(config);
     this.customDomain = settings.domain ? new ApiCustomDomain(this, 'CustomDomain', { api: this.api, settings: settings.domain }) : null;
-    [this.webhookQueue, this.webhookDlq] = this.webhookQueues();
     const rateLimits = new CompanyRateLimits(this, 'CompanyRateLimits', {
       api: this.api,
       config,
       table: this.table,
-      depositAccountXpub: this.depositAccountXpub(config),
+      depositAccountXpub: this.xpub,
       streamFailures: this.failedInvocations.streamFailures,
     });
     this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
     const { sender, sweeper, reconcile } = this.chainPollers(config);
-    const { dispatcher } = this.webhookDelivery(config);
-    // The KMS key that seals webhook signing secrets, granted to the create route and the sender.
-    WebhookSecrets.forStack(this, config.stage);
+    const { dispatcher } = this.webhookDelivery();
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
-    this.dashboard = new Dashboard(this, 'Dashboard', { config, table: this.table, depositAccountXpub: this.depositAccountXpub(config) });
+    this.dashboard = new Dashboard(this, 'Dashboard', { config, table: this.table, depositAccountXpub: this.xpub });
     for (const fn of this.dashboard.functions) this.functions.push({ name: fn.node.id, fn });
-    const exportCheck = this.financeExportCheck(config);
-    const ledgerCsv = this.ledgerCsvJob(config);
+    const exportCheck = this.financeExportCheck();
+    const ledgerCsv = this.ledgerCsvJob();
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
       apiStage: this.api.deploymentStage,
@@ -234,18 +236,11 @@ export class CambioStack extends Stack {
       },
     });
 
-    const depositAccountXpub = this.depositAccountXpub(config);
-    const authorizerFunction = new ApiFunction(this, lambdaName(AUTHORIZER.handler), {
-      handler: AUTHORIZER.handler,
-      functionName: `${this.stackName}-${lambdaName(AUTHORIZER.handler)}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub,
+    const authorizerFunction = this.fn(AUTHORIZER.handler, {
+      bind: [tableRead(this.table)],
       timeout: Duration.seconds(5),
       reservedConcurrentExecutions: config.safeguards.apiFunctionConcurrency ?? undefined,
     });
-    this.functions.push({ name: lambdaName(AUTHORIZER.handler), fn: authorizerFunction });
-    this.table.grantReadData(authorizerFunction);
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction,
       identitySources: AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
@@ -253,18 +248,10 @@ export class CambioStack extends Stack {
     });
 
     for (const route of ROUTES) {
-      const name = lambdaName(route.handler);
-      const fn = new ApiFunction(this, name, {
-        handler: route.handler,
-        functionName: `${this.stackName}-${name}`,
-        config,
-        tableName: this.table.tableName,
-        depositAccountXpub,
+      const fn = this.fn(route.handler, {
+        bind: [route.tableAccess === 'readWrite' ? tableReadWrite(this.table) : tableRead(this.table), ...(ROUTE_BINDERS[route.handler]?.(this) ?? [])],
         reservedConcurrentExecutions: config.safeguards.apiFunctionConcurrency ?? undefined,
       });
-      this.functions.push({ name, fn });
-      if (route.tableAccess === 'readWrite') this.table.grantReadWriteData(fn);
-      else this.table.grantReadData(fn);
       resourceFor(api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true }), {
         authorizer,
         authorizationType: AuthorizationType.CUSTOM,
@@ -311,41 +298,39 @@ export class CambioStack extends Stack {
    * The deposit poller (scan, confirm, expire) on an EventBridge schedule. It reads the chain and
    * writes deposits, ledger entries and events; it holds no key and cannot sign anything.
    */
-  private chainPollers(config: StageConfig): { sender: ApiFunction; sweeper: ApiFunction; reconcile: ApiFunction } {
-    const name = lambdaName(DEPOSIT_POLLER.handler);
-    const poller = new ApiFunction(this, name, {
-      handler: DEPOSIT_POLLER.handler,
-      functionName: `${this.stackName}-${name}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub: this.depositAccountXpub(config),
-      timeout: Duration.seconds(55),
+  private chainPollers(config: StageConfig): { sender: CambioFunction; sweeper: CambioFunction; reconcile: CambioFunction } {
+    const tronGridKey = secretRead('TRONGRID_API_KEY_SECRET', config.functionEnvironment.TRONGRID_API_KEY_SECRET);
+    const poller = this.fn(DEPOSIT_POLLER.handler, { bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey], timeout: Duration.seconds(55) });
+    // Only the withdrawal sender and the sweeper (TRX top-ups) may sign with the hot wallet; no API,
+    // authorizer or scanner function (test/infra). One run at a time: two runs of a signing job must
+    // never pick the same work or race the hot wallet.
+    const signingJob = (handler: typeof WITHDRAWAL_SENDER.handler | typeof DEPOSIT_SWEEPER.handler, ...more: Binder[]) =>
+      this.fn(handler, {
+        bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE), hotWalletSigning(this.hotWallet), tronGridKey, ...more],
+        timeout: Duration.seconds(55),
+        reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
+      });
+    const sender = signingJob(WITHDRAWAL_SENDER.handler);
+    // The HD account key that signs for deposit addresses: the sweeper's alone.
+    const sweeper = signingJob(DEPOSIT_SWEEPER.handler, secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET));
+    new Rule(this, 'ChainPollerSchedule', {
+      description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
+      schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+      targets: [poller, sender, sweeper].map((fn) => this.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
     });
-    this.functions.push({ name, fn: poller });
-    this.table.grant(poller, ...TABLE_READ, ...TABLE_WRITE);
-    const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
-    if (apiKeySecret) Secret.fromSecretNameV2(this, 'TronGridApiKey', apiKeySecret).grantRead(poller);
-    // The hot wallet: a secp256k1 key that never leaves KMS. Only the withdrawal sender and the
-    // sweeper (TRX top-ups) may sign with it; no API, authorizer or scanner function (test/infra).
-    const hotWallet = new Key(this, 'HotWalletKey', {
+    const reconcile = this.reconcileJob(tronGridKey);
+    return { sender, sweeper, reconcile };
+  }
+
+  /** Made once for the stage, not by the jobs that use it (lib/binders.ts hotWalletSigning, hotWalletAddress). */
+  private hotWalletKey(config: StageConfig): Key {
+    return new Key(this, 'HotWalletKey', {
       description: `Cambio ${config.stage} hot wallet (TRON, secp256k1)`,
       keySpec: KeySpec.ECC_SECG_P256K1,
       keyUsage: KeyUsage.SIGN_VERIFY,
       removalPolicy: RemovalPolicy.RETAIN,
       alias: `alias/cambio-${config.stage}-hot-wallet`,
     });
-    const sender = this.signingJob(config, WITHDRAWAL_SENDER.handler, hotWallet);
-    const sweeper = this.signingJob(config, DEPOSIT_SWEEPER.handler, hotWallet);
-    // The HD account key that signs for deposit addresses: the sweeper's alone.
-    const xprvSecret = config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET;
-    if (xprvSecret) Secret.fromSecretNameV2(this, 'DepositAccountXprv', xprvSecret).grantRead(sweeper);
-    new Rule(this, 'ChainPollerSchedule', {
-      description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
-      schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
-      targets: [poller, sender, sweeper].map((fn) => this.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
-    });
-    const reconcile = this.reconcileJob(config, hotWallet);
-    return { sender, sweeper, reconcile };
   }
 
   /**
@@ -355,22 +340,11 @@ export class CambioStack extends Stack {
    * those and the hot wallet (on TronGrid one call per address, 4 at a time). It reads the hot
    * wallet's public key to know its address and cannot sign.
    */
-  private reconcileJob(config: StageConfig, hotWallet: Key): ApiFunction {
-    const name = lambdaName(RECONCILE.handler);
-    const job = new ApiFunction(this, name, {
-      handler: RECONCILE.handler,
-      functionName: `${this.stackName}-${name}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub: this.depositAccountXpub(config),
+  private reconcileJob(tronGridKey: Binder): CambioFunction {
+    const job = this.fn(RECONCILE.handler, {
+      bind: [tableActions(this.table, ...TABLE_READ, 'dynamodb:Scan'), hotWalletAddress(this.hotWallet), tronGridKey],
       timeout: Duration.minutes(5),
     });
-    this.functions.push({ name, fn: job });
-    job.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
-    this.table.grant(job, ...TABLE_READ, 'dynamodb:Scan');
-    hotWallet.grant(job, 'kms:GetPublicKey');
-    const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
-    if (apiKeySecret) Secret.fromSecretNameV2(this, `TronGridApiKeyFor${name}`, apiKeySecret).grantRead(job);
     new Rule(this, 'ReconcileSchedule', {
       description: 'Compares the wallets with the ledger',
       schedule: Schedule.rate(Duration.hours(1)),
@@ -384,20 +358,8 @@ export class CambioStack extends Stack {
    * export's 03:00 UTC start to the end of the UTC day: the scheduler's alarm only sees the export
    * start, this job sees whether it completed. It reads the table's export list and nothing else.
    */
-  private financeExportCheck(config: StageConfig): ApiFunction {
-    const name = lambdaName(FINANCE_EXPORT_CHECK.handler);
-    const job = new ApiFunction(this, name, {
-      handler: FINANCE_EXPORT_CHECK.handler,
-      functionName: `${this.stackName}-${name}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub: this.depositAccountXpub(config),
-      timeout: Duration.seconds(60),
-    });
-    this.functions.push({ name, fn: job });
-    job.addEnvironment('EXPORT_TABLE_ARN', this.table.tableArn);
-    job.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:ListExports'], resources: ['*'] }));
-    job.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeExport'], resources: [`${this.table.tableArn}/export/*`] }));
+  private financeExportCheck(): CambioFunction {
+    const job = this.fn(FINANCE_EXPORT_CHECK.handler, { bind: [tableExports(this.table)], timeout: Duration.seconds(60) });
     accept(
       job.role!,
       'AwsSolutions-IAM5[Resource::*]',
@@ -421,64 +383,32 @@ export class CambioStack extends Stack {
    * (lib/finance-export.ts ledgerJob). It reads the export from S3, never the table. Five minutes
    * of 1 GB: a 200,000-entry export takes seconds (BENCHMARKS.md), memory holds a day's postings.
    */
-  private ledgerCsvJob(config: StageConfig): { fn: ApiFunction; failures: Queue } {
-    const name = lambdaName(LEDGER_DAY_CSV.handler);
-    const job = new ApiFunction(this, name, {
-      handler: LEDGER_DAY_CSV.handler,
-      functionName: `${this.stackName}-${name}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub: this.depositAccountXpub(config),
-      timeout: Duration.minutes(5),
-      memorySize: 1024,
-    });
-    this.functions.push({ name, fn: job });
+  private ledgerCsvJob(): { fn: CambioFunction; failures: Queue } {
+    const job = this.fn(LEDGER_DAY_CSV.handler, { timeout: Duration.minutes(5), memorySize: 1024 });
     return { fn: job, failures: this.financeExport.ledgerJob(job, this.failedInvocations.scheduleDlq) };
   }
 
-  private signingJob(config: StageConfig, handler: string, hotWallet: Key): ApiFunction {
-    const name = lambdaName(handler);
-    const job = new ApiFunction(this, name, {
-      handler,
-      functionName: `${this.stackName}-${name}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub: this.depositAccountXpub(config),
-      timeout: Duration.seconds(55),
-      reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
-    });
-    this.functions.push({ name, fn: job });
-    job.addEnvironment('SIGNER_KMS_KEY_ID', hotWallet.keyId);
-    this.table.grant(job, ...TABLE_READ, ...TABLE_WRITE);
-    hotWallet.grant(job, 'kms:Sign', 'kms:GetPublicKey');
-    const apiKeySecret = config.functionEnvironment.TRONGRID_API_KEY_SECRET;
-    if (apiKeySecret) Secret.fromSecretNameV2(this, `TronGridApiKeyFor${name}`, apiKeySecret).grantRead(job);
-    return job;
+  /** A function of this stage, on the stage's figures and xpub, listed for the per-function alarms. */
+  private fn(handler: string, props: Omit<CambioFunctionProps, 'handler' | 'config' | 'depositAccountXpub'>): CambioFunction {
+    const fn = new CambioFunction(this, { handler, config: this.config, depositAccountXpub: this.xpub, ...props });
+    this.functions.push({ name: fn.node.id, fn });
+    return fn;
   }
 
   /**
    * Webhook delivery (functions/domain/webhook-delivery.ts). The dispatcher reads the table's
    * stream, filtered to inserted Event items, and sends one message per delivery to the webhook
    * queue; a failing batch is bisected and retried, and whatever still fails keeps its
-   * undispatched mark, which the same function sweeps every minute. The sender consumes the queue
+   * undispatched mark, which the same function's catch-up pass dispatches every minute. The sender consumes the queue
    * in batches of 10 and reports partial batch failures, so one bad message never re-sends the rest.
    */
-  private webhookDelivery(config: StageConfig): { dispatcher: ApiFunction } {
-    const queueEnvironment = { WEBHOOK_QUEUE_URL: this.webhookQueue.queueUrl, WEBHOOK_DLQ_URL: this.webhookDlq.queueUrl };
-    const dispatcherName = lambdaName(WEBHOOK_DISPATCHER.handler);
-    const dispatcher = new ApiFunction(this, dispatcherName, {
-      handler: WEBHOOK_DISPATCHER.handler,
-      functionName: `${this.stackName}-${dispatcherName}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub: this.depositAccountXpub(config),
+  private webhookDelivery(): { dispatcher: CambioFunction } {
+    const dispatcher = this.fn(WEBHOOK_DISPATCHER.handler, {
+      // Reads webhooks and the undispatched index; its only write clears an event's mark. It sends
+      // to the queue; the dead-letter queue's URL names it (the sender sends there).
+      bind: [tableActions(this.table, ...TABLE_READ, 'dynamodb:UpdateItem'), queueSend('WEBHOOK_QUEUE_URL', this.webhookQueue), value('WEBHOOK_DLQ_URL', this.webhookDlq.queueUrl)],
       timeout: Duration.seconds(60),
     });
-    this.functions.push({ name: dispatcherName, fn: dispatcher });
-    for (const [name, value] of Object.entries(queueEnvironment)) dispatcher.addEnvironment(name, value);
-    // Reads webhooks and the undispatched index; its only write clears an event's mark.
-    this.table.grant(dispatcher, ...TABLE_READ, 'dynamodb:UpdateItem');
-    this.webhookQueue.grantSendMessages(dispatcher);
     accept(dispatcher.role!, 'AwsSolutions-IAM5[Resource::*]', 'dynamodb:ListStreams, which the stream event source needs, has no resource-level permission.');
     dispatcher.addEventSource(
       new DynamoEventSource(this.table, {
@@ -487,37 +417,32 @@ export class CambioStack extends Stack {
         bisectBatchOnError: true,
         retryAttempts: 10,
         // A batch still failing after its retries is recorded here (its events keep their
-        // undispatched mark, so the sweep below delivers them).
+        // undispatched mark, so the catch-up pass below delivers them).
         onFailure: new SqsDlq(this.failedInvocations.streamFailures),
         filters: [
           FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual('Event') } } } }),
         ],
       }),
     );
-    new Rule(this, 'WebhookSweepSchedule', {
+    new Rule(this, 'WebhookCatchUpSchedule', {
       description: 'Dispatches webhook events the stream did not (failed batches, redeliveries)',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [this.failedInvocations.scheduledTarget(dispatcher, Duration.minutes(1))],
     });
 
-    const senderName = lambdaName(WEBHOOK_SENDER.handler);
-    const sender = new ApiFunction(this, senderName, {
-      handler: WEBHOOK_SENDER.handler,
-      functionName: `${this.stackName}-${senderName}`,
-      config,
-      tableName: this.table.tableName,
-      depositAccountXpub: this.depositAccountXpub(config),
+    const sender = this.fn(WEBHOOK_SENDER.handler, {
+      bind: [
+        // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates only).
+        tableActions(this.table, ...TABLE_READ, 'dynamodb:UpdateItem'),
+        queueSend('WEBHOOK_QUEUE_URL', this.webhookQueue),
+        queueSend('WEBHOOK_DLQ_URL', this.webhookDlq),
+        this.webhookSecrets.opening,
+        // The tracer would record each POST's full URL (an integrator's may carry a token) and add an
+        // X-Amzn-Trace-Id header to it; the sender's trace keeps its AWS calls only.
+        value('POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS', 'false'),
+      ],
       timeout: WEBHOOK_SENDER_TIMEOUT,
     });
-    this.functions.push({ name: senderName, fn: sender });
-    for (const [name, value] of Object.entries(queueEnvironment)) sender.addEnvironment(name, value);
-    // The tracer would record each POST's full URL (an integrator's may carry a token) and add an
-    // X-Amzn-Trace-Id header to it; the sender's trace keeps its AWS calls only.
-    sender.addEnvironment('POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS', 'false');
-    // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates only).
-    this.table.grant(sender, ...TABLE_READ, 'dynamodb:UpdateItem');
-    this.webhookQueue.grantSendMessages(sender);
-    this.webhookDlq.grantSendMessages(sender);
     sender.addEventSource(new SqsEventSource(this.webhookQueue, { batchSize: 10, reportBatchItemFailures: true }));
     return { dispatcher };
   }
@@ -545,6 +470,11 @@ export class CambioStack extends Stack {
     return [queue, dlq];
   }
 }
+
+/** What a route binds beyond its table access (functions/routes.ts). */
+const ROUTE_BINDERS: Partial<Record<string, (stack: CambioStack) => Binder[]>> = {
+  [CREATE_WEBHOOK_HANDLER]: (stack) => [stack.webhookSecrets.sealing],
+};
 
 /** `/v1/deposits/{id}` → the resource for it, creating each missing segment once. */
 function resourceFor(root: IResource, path: string): IResource {

@@ -22,7 +22,8 @@ import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
 import { DASHBOARD_API, DASHBOARD_ROUTES, SESSION_AUTHORIZER, lambdaName } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
-import { ApiFunction } from './api-function.ts';
+import { CambioFunction, type Binder } from './api-function.ts';
+import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -47,7 +48,7 @@ export class Dashboard extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
   /** Every function of the dashboard, for the stack's per-function alarms (lib/observability.ts). */
-  readonly functions: ApiFunction[] = [];
+  readonly functions: CambioFunction[] = [];
 
   constructor(scope: Construct, id: string, props: DashboardProps) {
     super(scope, id);
@@ -163,29 +164,15 @@ export class Dashboard extends Construct {
       cloudWatchRole: false,
       deployOptions: { stageName: config.stage, throttlingRateLimit: 50, throttlingBurstLimit: 100, tracingEnabled: true },
     });
-    const environment = {
-      COGNITO_USER_POOL_ID: this.userPool.userPoolId,
-      COGNITO_CLIENT_ID: this.client.userPoolClientId,
-      STAGE_ENVIRONMENT: config.environment,
-      // The distribution is made after the API its behaviour points at: its domain is read lazily.
-      DASHBOARD_ORIGIN: Lazy.string({ produce: () => `https://${this.distribution.distributionDomainName}` }),
-    };
-    const make = (handler: string) => {
-      const name = lambdaName(handler);
-      const fn = new ApiFunction(this, name, {
-        handler,
-        functionName: `${stack.stackName}-${name}`,
-        config,
-        tableName: props.table.tableName,
-        depositAccountXpub: props.depositAccountXpub,
-      });
-      for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
+    // The distribution is made after the API its behaviour points at: its domain is read lazily.
+    const origin = value('DASHBOARD_ORIGIN', Lazy.string({ produce: () => `https://${this.distribution.distributionDomainName}` }));
+    const make = (handler: string, ...bind: Binder[]) => {
+      const fn = new CambioFunction(this, { handler, config, depositAccountXpub: props.depositAccountXpub, bind });
       this.functions.push(fn);
       return fn;
     };
-    const sessionAuthorizer = make(SESSION_AUTHORIZER.handler);
     // It reads the person's last sign-out (functions/domain/sign-outs.ts) and nothing else.
-    props.table.grantReadData(sessionAuthorizer);
+    const sessionAuthorizer = make(SESSION_AUTHORIZER.handler, tableRead(props.table), userPool(this.userPool, this.client));
     const authorizer = new RequestAuthorizer(this, 'SessionAuthorizer', {
       handler: sessionAuthorizer,
       identitySources: SESSION_AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
@@ -194,10 +181,12 @@ export class Dashboard extends Construct {
     // One function serves every route (functions/dashboard/api.ts says why), with the union of
     // their needs: the table (DASHBOARD_ROUTES' tableAccess) and making people in the pool
     // (sign-up, accepting an invitation). One integration, one invoke permission for all methods.
-    const routesFunction = make(DASHBOARD_API.handler);
-    if (DASHBOARD_ROUTES.some((route) => route.tableAccess === 'readWrite')) props.table.grantReadWriteData(routesFunction);
-    else props.table.grantReadData(routesFunction);
-    this.userPool.grant(routesFunction, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword');
+    const routesFunction = make(
+      DASHBOARD_API.handler,
+      DASHBOARD_ROUTES.some((route) => route.tableAccess === 'readWrite') ? tableReadWrite(props.table) : tableRead(props.table),
+      userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'),
+      origin,
+    );
     const integration = new LambdaIntegration(routesFunction, { proxy: true, scopePermissionToMethod: false });
     for (const route of DASHBOARD_ROUTES) {
       resourceFor(api.root, route.path).addMethod(

@@ -329,7 +329,7 @@ export class OperationsAlarms extends Construct {
     alarm('ScheduleDlqNotEmpty', 'EventBridge could not deliver a scheduled run to its job after retries (or the finance export start after the scheduler\'s retries): read the message for the target and the error.', props.scheduleDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
       threshold: 1,
     });
-    alarm('StreamFailuresNotEmpty', 'The webhook dispatcher failed on a stream batch after all its retries; the events stay undispatched for the sweep, but read the record (shard and sequence numbers) and the dispatcher log.', props.streamFailures.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
+    alarm('StreamFailuresNotEmpty', 'The webhook dispatcher failed on a stream batch after all its retries; the events stay undispatched until the dispatcher catches up with them, but read the record (shard and sequence numbers) and the dispatcher log.', props.streamFailures.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
       threshold: 1,
     });
   }

@@ -7,7 +7,8 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { USAGE_KEY_PROVISIONER, lambdaName } from '../functions/routes.ts';
-import { ApiFunction } from './api-function.ts';
+import { CambioFunction } from './api-function.ts';
+import { usagePlanKeys } from './binders.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -34,7 +35,7 @@ export interface CompanyRateLimitsProps {
  */
 export class CompanyRateLimits extends Construct {
   readonly plan: UsagePlan;
-  readonly provisioner: ApiFunction;
+  readonly provisioner: CambioFunction;
 
   constructor(scope: Construct, id: string, props: CompanyRateLimitsProps) {
     super(scope, id);
@@ -46,21 +47,13 @@ export class CompanyRateLimits extends Construct {
       apiStages: [{ api: props.api, stage: props.api.deploymentStage }],
     });
 
-    const name = lambdaName(USAGE_KEY_PROVISIONER.handler);
-    this.provisioner = new ApiFunction(stack, name, {
+    this.provisioner = new CambioFunction(stack, {
       handler: USAGE_KEY_PROVISIONER.handler,
-      functionName: `${stack.stackName}-${name}`,
       config: props.config,
-      tableName: props.table.tableName,
       depositAccountXpub: props.depositAccountXpub,
+      bind: [usagePlanKeys(this.plan.usagePlanId)],
       timeout: Duration.seconds(30),
     });
-    this.provisioner.addEnvironment('USAGE_PLAN_ID', this.plan.usagePlanId);
-    const apiGateway = (path: string) => stack.formatArn({ service: 'apigateway', account: '', resource: path });
-    this.provisioner.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST', 'apigateway:GET'], resources: [apiGateway('/apikeys')] }));
-    this.provisioner.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST'], resources: [apiGateway(`/usageplans/${this.plan.usagePlanId}/keys`)] }));
-    // Tags the key on creation.
-    this.provisioner.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:PUT'], resources: [apiGateway('/tags/*')] }));
     accept(
       this.provisioner.role!,
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/tags/*]',

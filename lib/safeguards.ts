@@ -61,7 +61,7 @@ export class TableBackup extends Construct {
  * deliver to a scheduled job (after the target's retries), and the table stream's batches the
  * webhook dispatcher failed on after all its retries. Both are alarmed on (lib/observability.ts);
  * nothing reads them automatically: they are evidence to read, since the next scheduled run or the
- * dispatcher's sweep does the work again.
+ * dispatcher's catch-up pass does the work again.
  */
 export class FailedInvocations extends Construct {
   /** Schedule events EventBridge could not deliver (the function missing, throttled past the event's age). */

@@ -1,10 +1,10 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { SecretPurpose } from '../functions/domain/webhook-secrets.ts';
-import { ROUTES, WEBHOOK_SENDER, lambdaName } from '../functions/routes.ts';
+import { ROUTES } from '../functions/routes.ts';
+import type { Binder } from './api-function.ts';
 import type { StageName } from './stages.ts';
 
 const PURPOSE = 'kms:EncryptionContext:purpose';
@@ -13,10 +13,6 @@ const REPLAY: SecretPurpose = 'idempotent-replay';
 
 export interface WebhookSecretsProps {
   stage: StageName;
-  /** POST /v1/webhooks: seals each new secret, and the copy kept for its Idempotency-Key replay. */
-  creator: LambdaFunction;
-  /** The webhook sender: opens secrets to sign deliveries. */
-  sender: LambdaFunction;
 }
 
 /** The route that seals (functions/routes.ts). */
@@ -33,20 +29,16 @@ export const CREATE_WEBHOOK_HANDLER = ROUTES.find((route) => route.method === 'P
  *   `idempotent-replay` values, to replay a POST's answer: it cannot open a stored signing secret;
  * - the webhook sender may Decrypt only `webhook-signing` values, and never Encrypt;
  * - no other function gets any right on the key (test/infra/webhook-secrets.test.ts).
+ * Each right comes with the key's id as a binder (`sealing` for POST /v1/webhooks, `opening` for
+ * the sender), bound where the stack makes those functions.
  * The key policy is CDK's default (the account's IAM decides), as for the hot wallet key.
  */
 export class WebhookSecrets extends Construct {
   readonly key: Key;
-
-  /** On CambioStack, whose functions' construct ids are lambdaName(handler): a renamed function
-   * fails the synth here rather than going without its grant. */
-  static forStack(stack: Construct, stage: StageName): WebhookSecrets {
-    return new WebhookSecrets(stack, 'WebhookSecrets', {
-      stage,
-      creator: stack.node.findChild(lambdaName(CREATE_WEBHOOK_HANDLER)) as LambdaFunction,
-      sender: stack.node.findChild(lambdaName(WEBHOOK_SENDER.handler)) as LambdaFunction,
-    });
-  }
+  /** POST /v1/webhooks: seals each new secret, and the copy kept for its Idempotency-Key replay. */
+  readonly sealing: Binder;
+  /** The webhook sender: opens secrets to sign deliveries. */
+  readonly opening: Binder;
 
   constructor(scope: Construct, id: string, props: WebhookSecretsProps) {
     super(scope, id);
@@ -58,19 +50,17 @@ export class WebhookSecrets extends Construct {
       alias: `alias/cambio-${props.stage}-webhook-secrets`,
     });
     const bound = { Null: { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:webhookId': 'false' } };
-    props.creator.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['kms:Encrypt'],
-        resources: [this.key.keyArn],
-        conditions: { StringEquals: { [PURPOSE]: [SIGNING, REPLAY] }, ...bound },
-      }),
-    );
-    props.creator.addToRolePolicy(
-      new PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.key.keyArn], conditions: { StringEquals: { [PURPOSE]: REPLAY }, ...bound } }),
-    );
-    props.sender.addToRolePolicy(
-      new PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.key.keyArn], conditions: { StringEquals: { [PURPOSE]: SIGNING }, ...bound } }),
-    );
-    for (const fn of [props.creator, props.sender]) fn.addEnvironment('WEBHOOK_SECRET_KMS_KEY_ID', this.key.keyArn);
+    const keyArn = this.key.keyArn;
+    this.sealing = (fn) => {
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['kms:Encrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: [SIGNING, REPLAY] }, ...bound } }),
+      );
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: REPLAY }, ...bound } }));
+      return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
+    };
+    this.opening = (fn) => {
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: SIGNING }, ...bound } }));
+      return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
+    };
   }
 }

@@ -54,7 +54,7 @@ export function startChainJobs(intervalMs: number): Loops {
 const SENDER_BATCHES_IN_FLIGHT = 10;
 
 /**
- * Webhook delivery as the stack runs it, in this process: the dispatcher's sweep on a timer (the
+ * Webhook delivery as the stack runs it, in this process: the dispatcher's catch-up pass on a timer (the
  * stream's job in AWS), and the sender over the in-process queue with SQS's semantics, through the
  * same handler the SQS event source calls, several batches at a time: the messages a batch reports
  * as failed stay in the queue and come back after the visibility timeout, the others are deleted.

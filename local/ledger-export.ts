@@ -2,13 +2,12 @@ import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { balanceItem } from '#adapters/dynamo/company-store';
-import { ENTITY } from '#adapters/dynamo/keys';
 import { exportLineItem, type Item } from '#adapters/dynamo/items/item';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { AccountBalances, BUCKETS, companyAccount, type Bucket } from '#domain/ledger';
 import { byCreation, postingRows, type PostingRow } from '#domain/ledger-csv';
 import { CURRENCIES, formatAmount, type Currency } from '#domain/money';
+import { balanceItem } from '#adapters/dynamo/items/company';
 
 /**
  * Finance's reading of a DynamoDB export (docs/data-model.md, Reading the ledger): the folder a
@@ -88,7 +87,7 @@ export function ledgerReport(items: readonly Item[]): LedgerReport {
 
   const balances: BalanceRow[] = [];
   const balanceItems = items
-    .filter((item) => item.type === ENTITY.balance && isCurrency(item.currency))
+    .filter((item) => balanceItem.isOne(item) && isCurrency(item.currency))
     .map((item) => ({ companyId: item.companyId as string, ...balanceItem.fromItem(item) }));
   balanceItems.sort((a, b) => `${a.companyId} ${a.currency}`.localeCompare(`${b.companyId} ${b.currency}`));
   for (const item of balanceItems) {

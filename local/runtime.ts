@@ -46,7 +46,7 @@ export interface LocalRuntimeOptions {
   environment?: Partial<StageFigures>;
   /** How often the chain pollers run; 0 turns them off. Default 1 s. */
   pollIntervalMs?: number;
-  /** How often the webhook dispatcher sweeps for new events; 0 turns the dispatcher and the
+  /** How often the webhook dispatcher's catch-up pass looks for new events; 0 turns the dispatcher and the
    * sender off. Default 250 ms, so an event reaches its webhook well within 2 s. */
   webhookIntervalMs?: number;
   /** Each company's rate limit, instead of the local stage's (tests use a small one). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { depositItem } from '#adapters/dynamo/deposit-store';
+import { depositItem } from '#adapters/dynamo/items/deposit';
 import type { Deposit } from '#domain/deposits';
 import type { LocalRuntime } from '#local/runtime';
 import { percentile } from '../harness.ts';

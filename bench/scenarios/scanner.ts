@@ -10,13 +10,13 @@ import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { depositItem } from '#adapters/dynamo/deposit-store';
 import { ENTITY, keys } from '#adapters/dynamo/keys';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { MAINNET_USDT_CONTRACT } from '../../lib/stages.ts';
 import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
 import { formatRate, operationName } from '../support.ts';
+import { depositItem } from '#adapters/dynamo/items/deposit';
 
 /** TRON produces a block every 3 s. */
 const TRON_BLOCK_MS = 3000;

@@ -20,7 +20,7 @@ const blockMs = () => Number(process.env.SANDBOX_BLOCK_INTERVAL_MS);
 /**
  * Issue 6. (1) Sender throughput: EVENTS events written through the domain code (domainEvent +
  * MoneyTransaction.event, as every state change writes them) while the loops are off, then the
- * dispatcher (sweep every 100 ms) and the sender (in-process queue, SQS semantics) started; the
+ * dispatcher (catch-up pass every 100 ms) and the sender (in-process queue, SQS semantics) started; the
  * figure is verified deliveries per second at a node:http receiver on loopback, from the loops'
  * start to the last delivery. (2) Deposit-to-webhook latency: DEPOSITS deposits paid on the
  * sandbox chain (fast blocks), deposit poller every 100 ms; the time from the deposit completing
@@ -116,7 +116,7 @@ export const webhooksScenario: Scenario = {
         goals: [{ goal: 'deposit completed → webhook under 2 s', met: latencies.length === DEPOSITS && max < 2000, detail: `p50 ${Math.round(p50)} ms, max ${Math.round(max)} ms` }],
         failures,
         notes: [
-          `Dispatcher sweep and sender wait ${LOOP_INTERVAL_MS} ms; sandbox blocks every ${blockMs()} ms; ${process.env.DEPOSIT_REQUIRED_CONFIRMATIONS} confirmations; deposit poller every ${LOOP_INTERVAL_MS} ms.`,
+          `Dispatcher catch-up pass and sender wait ${LOOP_INTERVAL_MS} ms; sandbox blocks every ${blockMs()} ms; ${process.env.DEPOSIT_REQUIRED_CONFIRMATIONS} confirmations; deposit poller every ${LOOP_INTERVAL_MS} ms.`,
           'Latency = receivedAt at the receiver − the event createdAt (written in the transaction that completes the deposit); same clock, same machine.',
           'Receiver, API, dispatcher and sender share one Node process and 2 cores with DynamoDB Local.',
         ],

@@ -1,9 +1,9 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { ENTITY } from '#adapters/dynamo/keys';
 import { awsClient } from '#adapters/aws-clients';
 import { runJob } from '#adapters/observability';
 import { ensureUsageKey } from '#adapters/usage-keys';
+import { companyItem } from '#adapters/dynamo/items/company';
 import { functionSettings } from '#functions/settings/functions';
 
 const { STAGE: stage, USAGE_PLAN_ID: usagePlanId } = functionSettings('jobs/usage-key-provisioner');
@@ -38,6 +38,6 @@ export async function handler(event: Partial<DynamoDBStreamEvent> & Partial<Back
 function createdCompanyId(record: DynamoDBStreamEvent['Records'][number]): string[] {
   // Checked here too: the filter is the stack's, and a replayed batch may not have had it.
   const image = record.dynamodb?.NewImage;
-  if (record.eventName !== 'INSERT' || image?.type?.S !== ENTITY.company || !image.id?.S) return [];
+  if (record.eventName !== 'INSERT' || image?.type?.S !== companyItem.type || !image.id?.S) return [];
   return [image.id.S];
 }

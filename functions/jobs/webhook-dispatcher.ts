@@ -15,14 +15,14 @@ const minAgeMs = settings.WEBHOOK_SWEEP_MIN_AGE_MS;
 
 /**
  * The webhook dispatcher. On the table's stream (filtered to inserted Event items by the event
- * source mapping) it dispatches the new events; on its schedule, or the local runtime's timer, it
- * sweeps events still marked undispatched (a stream batch that failed for good, a redelivery).
+ * source mapping) it dispatches the new events; on its schedule, or the local runtime's timer, its
+ * catch-up pass dispatches events still marked undispatched (a stream batch that failed for good, a redelivery).
  * An error fails the whole stream batch, which Lambda bisects and retries: events already sent
  * are sent again, a duplicate at most.
  */
 export async function handler(event: Partial<DynamoDBStreamEvent> = {}, context?: { awsRequestId?: string }): Promise<DispatchOutcome> {
   return runJob(
-    event.Records ? 'webhook dispatch' : 'webhook sweep',
+    event.Records ? 'webhook dispatch' : 'webhook catch-up',
     context,
     async () =>
       event.Records

@@ -1,56 +1,20 @@
 import * as v from 'valibot';
-import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import type { ErrorCode } from '#domain/errors';
 import { ERROR_STATUS } from '#http/error-status';
 import { EVENT_TYPES, type EventType } from '#domain/events';
 import { ROUTES, AUTHORIZER, type RouteSpec } from '../routes.ts';
 import { eventRecord } from '../webhooks/records.ts';
+import { INTRO } from './intro.ts';
 import { ROUTE_DOCS, type RouteDoc, type RouteKey } from './route-docs.ts';
+import { patchDepositSplit, patchWebhookRequest, type Json } from './schema-patches.ts';
+import { API_BASE_PATH, SERVERS, documentedPath } from './servers.ts';
 
 /**
  * The OpenAPI 3.1 document (openapi.json), built from the route table, the valibot schemas the
  * handlers validate with and the records they answer with. `npm run openapi` writes it; a test
  * rebuilds it and fails when the committed file differs, so nobody edits it by hand.
  */
-
-/** The path every route starts with: part of each server URL below, so the documented paths
- * (`/company`, `/deposits/{id}`) are relative to it and a generator's base URL is `ApiUrl` itself. */
-export const API_BASE_PATH = '/v1';
-
-/** The documented path of a route of the route table (`/v1/company` → `/company`). */
-export function documentedPath(routePath: string): string {
-  if (!routePath.startsWith(`${API_BASE_PATH}/`)) throw new Error(`${routePath} is outside ${API_BASE_PATH}`);
-  return routePath.slice(API_BASE_PATH.length);
-}
-
-/**
- * Where integrators reach the API: each server URL is exactly what a client is configured with,
- * ending in /v1. A deployed stage is the stack's `ApiUrl` output (test/infra/stack.test.ts renders
- * it from the template and compares). No named host stands in for it: credentials sent to a host
- * nobody owns would go to whoever registers it (docs/api-notes.md, Integrators' kit). The
- * variables are explained in the server's description, not their own: validators built on the
- * published 3.1 schema (swagger-parser here) reject a variable's `description`, a typo in that
- * schema (OAI/OpenAPI-Specification#2793, APIDevTools/swagger-cli#83).
- */
-export const SERVERS = [
-  {
-    url: `https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}${API_BASE_PATH}`,
-    description:
-      "A deployed stage: exactly its `ApiUrl` stack output (`cdk deploy` prints it). `restApiId` is that URL's first label, `region` the stack's AWS region, `stage` the stage (`cdk deploy -c stage=…`), also the API Gateway stage's name",
-    variables: {
-      restApiId: { default: 'restApiId' },
-      region: { default: 'us-east-1' },
-      stage: { enum: ['sandbox', 'production'], default: 'sandbox' },
-    },
-  },
-  {
-    url: `http://127.0.0.1:{port}${API_BASE_PATH}`,
-    description: 'Local runtime (`npm start` prints this URL; `PORT=… npm start` for another port): sandbox chain, no AWS',
-    variables: { port: { default: '3000' } },
-  },
-] as const;
-
-type Json = JsonSchema & Record<string, unknown>;
 
 const CONVERSION: ConversionConfig = {
   target: 'draft-2020-12',
@@ -326,40 +290,6 @@ function eventOperation(type: EventType): Record<string, unknown> {
   };
 }
 
-/** What valibot cannot say about the webhook body: its rules live in a rawTransform and a rawCheck. */
-function patchWebhookRequest(schema: Json | undefined): void {
-  const properties = schema?.properties as Record<string, Json> | undefined;
-  if (!properties?.events || !properties.url) throw new Error('WebhookRequest lost its url or events: update patchWebhookRequest');
-  properties.url.format = 'uri';
-  properties.url.description = '`https://` URL resolving to public addresses only (the local runtime also allows `http://` loopback)';
-  properties.events.minItems = 1;
-  properties.events.items = { type: 'string', enum: [...EVENT_TYPES, '*'] };
-  properties.events.description = 'Event types to receive, or `["*"]` alone for all of them';
-}
-
-/**
- * `split` takes exactly one of `percent` and `amount` (the handler's rawCheck). Said as a `oneOf`
- * of two complete objects, each forbidding the other's field (a `false` schema), so that
- * generators keep it: openapi-typescript makes it a union whose members type the other field as
- * `never`, and `{ percent, amount }` no longer type-checks.
- */
-function patchDepositSplit(schema: Json | undefined): void {
-  const properties = schema?.properties as Record<string, Json> | undefined;
-  const split = properties?.split;
-  const fields = split?.properties as Record<string, Json> | undefined;
-  if (!split || !fields?.address || !fields.percent || !fields.amount) throw new Error('CreateDepositRequest lost split.address/percent/amount: update patchDepositSplit');
-  const variant = (field: 'percent' | 'amount', other: 'percent' | 'amount') => ({
-    type: 'object',
-    properties: { address: fields.address, [field]: fields[field], [other]: false },
-    required: ['address', field],
-    additionalProperties: false,
-  });
-  properties.split = {
-    description: 'Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both',
-    oneOf: [variant('percent', 'amount'), variant('amount', 'percent')],
-  } as Json;
-}
-
 function stripDialect(schema: Json): Json {
   const { $schema: _, ...rest } = schema;
   return rest as Json;
@@ -368,36 +298,3 @@ function stripDialect(schema: Json): Json {
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
-
-const INTRO = `Cambio is a REST API for companies: USDT deposits and withdrawals on TRON, USDT → BRL conversions, signed webhooks
-and the company's balances.
-
-## Authentication
-Every request carries **both** \`X-Api-Key\` and \`X-Api-Secret\`. Missing or wrong → 401 \`AUTH_FAILED\`.
-
-## Envelope
-Every answer, errors included, is \`{"success":true,"data":…}\` or
-\`{"success":false,"error":{"code","message","details"}}\`, with an \`X-Request-Id\` header. Match on \`code\`, never on
-\`message\`.
-In production a firewall (AWS WAF) answers before the API: a request that looks like an attack gets 403 \`FORBIDDEN\`,
-in the same envelope.
-
-## Money
-Amounts are decimal strings, never JSON numbers: USDT has 6 decimals, BRL 2. More decimals, zero, a sign or exponent
-notation → 400 \`VALIDATION_FAILED\`. Answers always carry the currency's full scale (\`"10.500000"\`, \`"54.00"\`).
-
-## Idempotency
-Send an \`Idempotency-Key\` (a UUID) with every POST and reuse it when you retry: the retry replays the first answer
-(header \`Idempotent-Replayed: true\`) instead of doing the work twice. Kept 24 h.
-
-## Pagination
-List routes take \`limit\` (1–100, default 20) and \`cursor\`, newest first. The envelope adds
-\`"pagination":{"nextCursor":…}\`: pass it as \`cursor\` until it is null.
-
-## Ids
-Prefixed ULIDs: \`cmp_\`, \`dep_\`, \`wdr_\`, \`qte_\`, \`cnv_\`, \`whk_\`, \`evt_\`. An unknown, malformed or another
-company's id → 404 \`NOT_FOUND\`.
-
-## Signed events
-Events are POSTed to your webhooks signed as [Standard Webhooks](https://www.standardwebhooks.com/) says (headers
-\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`); see the Events section.`;

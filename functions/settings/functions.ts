@@ -60,7 +60,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/get-two-factor': people,
   'dashboard/start-two-factor-setup': people,
   'dashboard/confirm-two-factor': people,
-  'dashboard/refresh-session': [...common, ...dashboardRoute, ...userPool],
+  'dashboard/refresh-session': people,
   'dashboard/sign-out': people,
   'dashboard/accept-invitation': people,
   /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard

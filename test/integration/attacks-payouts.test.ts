@@ -8,7 +8,7 @@ import { reconcile, reconciliationReport } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { DynamoWithdrawalStore, withdrawalItem } from '#adapters/dynamo/withdrawal-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { SandboxChain, SANDBOX_TRX, BroadcastRefused } from '#adapters/chain/sandbox-chain';
@@ -17,6 +17,7 @@ import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
 
 /**
  * Issue #12's critical attack, kept: equal withdrawals (same address, same amount, same block,

@@ -9,7 +9,6 @@ import { applySpread, formatRate, parseRate, QUOTE_VALIDITY_SECONDS, settlementA
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
-import { keys } from '#adapters/dynamo/keys';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { itemsUnder } from '#adapters/dynamo/queries';
 import { ERROR_STATUS } from '#http/error-status';
@@ -17,6 +16,7 @@ import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { apiClient, startTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+import { quoteItem as storedQuoteItem } from '#adapters/dynamo/items/conversion';
 
 let runtime: LocalRuntime;
 let db: ReturnType<typeof createDocumentClient>;
@@ -63,7 +63,7 @@ async function balances(call: Call) {
 const eventsOf = (companyId: string) => itemsUnder(db, runtime.tableName, eventItem.ofCompany(companyId));
 
 async function quoteItem(companyId: string, quoteId: string) {
-  const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.quote(companyId, quoteId), ConsistentRead: true }));
+  const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: storedQuoteItem.key(companyId, quoteId), ConsistentRead: true }));
   return Item;
 }
 

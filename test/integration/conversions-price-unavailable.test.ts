@@ -5,10 +5,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import type { IssuedCredentials } from '#domain/api-keys';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { keys } from '#adapters/dynamo/keys';
 import { ROUTES } from '#functions/routes';
 import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
+import { quoteItem } from '#adapters/dynamo/items/conversion';
 
 /**
  * The quote route over a price source that is down (an HTTP ticker answering 503 on loopback),
@@ -72,5 +72,5 @@ it('answers 503 PRICE_UNAVAILABLE without upstream details when no current price
   });
   expect(text).not.toContain('127.0.0.1');
   expect(tickerCalls).toBe(2);
-  expect(await itemsUnder(table.db, table.tableName, keys.quotesOf(companyId))).toEqual([]);
+  expect(await itemsUnder(table.db, table.tableName, quoteItem.ofCompany(companyId))).toEqual([]);
 });

@@ -1,16 +1,21 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient, dynamoRequestCounts } from '#adapters/dynamo/client';
+import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { membershipItem } from '#adapters/dynamo/dashboard-store';
-import { depositItem, DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createCompany } from '#domain/company';
 import { createDeposit, type Deposit, type DepositStore } from '#domain/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import type { LocalRuntime } from '#local/runtime';
 import { startTestApi } from '../support/local-api.ts';
 import { signedUpOwner } from '../support/dashboard.ts';
+import { countDynamoRequests, dynamoRequestCounts } from '../../bench/dynamo-requests.ts';
+
+// Every DynamoDB request this process sends is counted by command: the no-Scan test reads it.
+countDynamoRequests();
 
 /**
  * Activity through the dashboard API, over a real socket against the local runtime: paging,

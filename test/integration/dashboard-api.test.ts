@@ -2,13 +2,13 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDashboardStore, membershipItem } from '#adapters/dynamo/dashboard-store';
-import { keys } from '#adapters/dynamo/keys';
 import { createCompanyInvitingOwner } from '#domain/dashboard';
 import { hashSecret } from '#domain/api-keys';
 import type { LocalRuntime } from '#local/runtime';
 import { apiClient, startTestApi } from '../support/local-api.ts';
 import { totpCode } from '#local/totp';
 import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { apiKeyItem } from '#adapters/dynamo/items/company';
 
 /**
  * The dashboard API through a real socket against the local runtime, with sign-in through the
@@ -115,7 +115,7 @@ describe('sign-up and the API keys of Integrations', () => {
     await db.send(
       new PutCommand({
         TableName: runtime.tableName,
-        Item: { ...keys.apiKey(legacyKey), ...keys.apiKeyByCompany(companyId, legacyKey), type: 'ApiKey', keyId: legacyKey, companyId, environment: 'sandbox', secretHash: hashSecret(legacySecret), createdAt: '2026-01-01T00:00:00.000Z' },
+        Item: { ...apiKeyItem.key(legacyKey), ...apiKeyItem.byCompany(companyId, legacyKey), type: 'ApiKey', keyId: legacyKey, companyId, environment: 'sandbox', secretHash: hashSecret(legacySecret), createdAt: '2026-01-01T00:00:00.000Z' },
       }),
     );
     expect((await apiClient(runtime, { apiKey: legacyKey, apiSecret: legacySecret })('GET', '/company')).status).toBe(200);

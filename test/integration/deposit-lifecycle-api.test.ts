@@ -65,7 +65,7 @@ describe('a deposit on the local runtime, paid on the sandbox chain', () => {
 
 describe('npm run sandbox:pay', () => {
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'local/sandbox-pay.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
+    spawnSync(process.execPath, ['--import', 'tsx', 'ops/sandbox-pay.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
 
   it('is refused in production with a clear message', () => {
     const result = run('--stage', 'production', '--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--amount', '1');

@@ -2,9 +2,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { keys } from '#adapters/dynamo/keys';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, ledgerDifferences } from '../support/ledger.ts';
+import { balanceItem } from '#adapters/dynamo/items/company';
 
 /** The check every money test ends with must itself catch a balance that drifted from its ledger. */
 describe('the ledger check the money tests rely on', () => {
@@ -16,7 +16,7 @@ describe('the ledger check the money tests rely on', () => {
 
     // A write that changes a balance without a ledger entry: exactly what must never happen.
     await db.send(
-      new UpdateCommand({ TableName: tableName, Key: keys.balance(company.id, 'USDT'), UpdateExpression: 'SET locked = locked + :one', ExpressionAttributeValues: { ':one': 1n } }),
+      new UpdateCommand({ TableName: tableName, Key: balanceItem.key(company.id, 'USDT'), UpdateExpression: 'SET locked = locked + :one', ExpressionAttributeValues: { ':one': 1n } }),
     );
     expect(await ledgerDifferences(db, tableName, company.id)).toEqual([{ currency: 'USDT', bucket: 'locked', balance: 1n, postings: 0n }]);
   });

@@ -1,13 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { keys } from '#adapters/dynamo/keys';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { creditAvailable } from '../support/money.ts';
 import { apiClient, fundHotWallet, newCompany, startTestApi } from '../support/local-api.ts';
 import { jsonLines } from '../support/log-lines.ts';
+import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
 
 /**
  * What the logs hold after real requests through the local gateway: one line per request keyed by
@@ -86,7 +86,7 @@ describe('logs and metrics', () => {
     expect(emf.some((line) => line.AuthFailures === 1 && line.stage === 'local')).toBe(true);
     expect(emf.some((line) => line.WithdrawalsSent === 1 && line.WithdrawalsStuckProcessing === 0)).toBe(true);
 
-    const stored = await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.withdrawal(company.companyId, withdrawal.body.data.id) }));
+    const stored = await db.send(new GetCommand({ TableName: runtime.tableName, Key: withdrawalItem.key(company.companyId, withdrawal.body.data.id) }));
     const signedTransaction = JSON.parse(stored.Item!.transaction.signed);
     const secrets = {
       apiKey: company.credentials.apiKey,

@@ -8,7 +8,7 @@ import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { ROUTES } from '#functions/routes';
 import { ROUTE_DOCS, type RouteKey } from '#functions/openapi/route-docs';
-import { API_BASE_PATH, documentedPath } from '#functions/openapi/document';
+import { API_BASE_PATH, documentedPath } from '#functions/openapi/servers';
 import { EVENT_DATA } from '#functions/webhooks/records';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';

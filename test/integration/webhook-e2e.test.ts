@@ -70,7 +70,7 @@ describe('a webhook registered on the local runtime', () => {
     // npm run events:redeliver (the deployed-table form, pointed at this run's DynamoDB Local).
     const redeliver = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'local/events-redeliver.ts', '--company', runtime.sandbox.companyId, '--since', new Date(Date.now() - 60_000).toISOString(), '--type', 'deposit.completed', '--table', runtime.tableName, '--json'],
+      ['--import', 'tsx', 'ops/events-redeliver.ts', '--company', runtime.sandbox.companyId, '--since', new Date(Date.now() - 60_000).toISOString(), '--type', 'deposit.completed', '--table', runtime.tableName, '--json'],
       { encoding: 'utf8', timeout: 30_000, env: { ...process.env, DYNAMODB_ENDPOINT: runtime.dynamoEndpoint } },
     );
     expect(redeliver.stderr).toBe('');
@@ -135,7 +135,7 @@ describe('the signing secret at rest', () => {
 
 describe('npm run events:redeliver', () => {
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'local/events-redeliver.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
+    spawnSync(process.execPath, ['--import', 'tsx', 'ops/events-redeliver.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
 
   it('refuses a missing company, a bad time or an unknown type before touching any data', () => {
     expect(run('--since', '2026-01-01T00:00:00Z').stderr).toContain('--company must be a company id');
@@ -148,7 +148,7 @@ describe('npm run events:redeliver', () => {
 
 describe('npm run webhooks:seal-secrets', () => {
   it('refuses a deployed table without the KMS key to seal with', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'local/webhooks-seal-secrets.ts', '--table', 'Cambio-sandbox-Table'], {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'ops/webhooks-seal-secrets.ts', '--table', 'Cambio-sandbox-Table'], {
       encoding: 'utf8',
       timeout: 30_000,
     });

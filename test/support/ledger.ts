@@ -1,12 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { balanceItem } from '#adapters/dynamo/company-store';
-import { keys } from '#adapters/dynamo/keys';
 import { itemsUnder } from '#adapters/dynamo/queries';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { ApiError } from '#domain/errors';
 import { BUCKETS, EXTERNAL_ACCOUNTS, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#domain/ledger';
 import { CURRENCIES, parseAmount, type Currency } from '#domain/money';
+import { balanceItem } from '#adapters/dynamo/items/company';
 
 /**
  * Ledger helpers shared by the tests and `npm run bench` (no vitest here, so the bench can use them).
@@ -43,7 +42,7 @@ export interface LedgerDifference {
 /** Each balance bucket of the company against the sum of its ledger postings; empty when all match. */
 export async function ledgerDifferences(db: DynamoDBDocumentClient, tableName: string, companyId: string): Promise<LedgerDifference[]> {
   const entries = (await itemsUnder(db, tableName, ledgerEntryItem.ofCompany(companyId))).map(ledgerEntryItem.fromItem);
-  const balances = (await itemsUnder(db, tableName, keys.balancesOf(companyId))).map(balanceItem.fromItem);
+  const balances = (await itemsUnder(db, tableName, balanceItem.ofCompany(companyId))).map(balanceItem.fromItem);
   const differences: LedgerDifference[] = [];
   for (const currency of CURRENCIES) {
     const balance = balances.find((row) => row.currency === currency);

@@ -9,7 +9,8 @@ import { AmountFormatError, parseAmount } from '#domain/money';
 import { amountPattern } from '#http/fields';
 import { CLIENT_TYPES_FILE, clientTypes, OPENAPI_FILE, openApiJson } from '#functions/openapi/artifacts';
 import { ROUTE_DOCS } from '#functions/openapi/route-docs';
-import { documentedPath, envelopeName, routeKey } from '#functions/openapi/document';
+import { envelopeName, routeKey } from '#functions/openapi/document';
+import { documentedPath } from '#functions/openapi/servers';
 import { loadOpenApi, openApiValidators, type OpenApiDocument } from '../support/openapi.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

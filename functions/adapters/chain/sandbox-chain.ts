@@ -3,12 +3,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { tronAddressFromHex, tronAddressFromPublicKey } from '#domain/tron-address';
 import { toBigInt } from '../dynamo/client.ts';
 import { ENTITY, keys } from '../dynamo/keys.ts';
+import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem, type BalanceMove } from './sandbox-balances.ts';
+
+export { BroadcastRefused, SANDBOX_TRX };
 
 /**
  * A TRON stand-in whose blocks are a function of time and whose transfers live in DynamoDB, so the
@@ -51,13 +51,6 @@ interface Execution {
  * exercise the failure path: the withdrawal ends `failed` and its funds return to `available`.
  */
 export const SANDBOX_FAILING_ADDRESS = 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ';
-
-export class BroadcastRefused extends Error {}
-
-/** TRX moves on the sandbox chain as transfers of this pseudo-contract, so one table holds both. */
-export const SANDBOX_TRX = 'TRX';
-
-const TRC20_TRANSFER_SELECTOR = 'a9059cbb';
 
 /** Where the treasury's TRX comes from: TRON's zero address stands for the world outside the sandbox. */
 const OUTSIDE_WORLD = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
@@ -208,41 +201,12 @@ export class SandboxChain implements ChainReader {
    * twice is a duplicate. Transfers to SANDBOX_FAILING_ADDRESS get a REVERT receipt.
    */
   async broadcast(signed: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
-    const tx = signed as {
-      txID?: string;
-      raw_data_hex?: string;
-      signature?: string[];
-      raw_data?: { expiration?: number; contract?: { type?: string; parameter?: { value?: { owner_address?: string; contract_address?: string; data?: string } } }[] };
-    };
-    const txId = tx.txID ?? '';
-    if (!/^[0-9a-f]{64}$/.test(txId) || !tx.raw_data_hex || Buffer.from(sha256(Buffer.from(tx.raw_data_hex, 'hex'))).toString('hex') !== txId) {
-      throw new BroadcastRefused('TXID_MISMATCH: txID is not the SHA-256 of raw_data_hex');
-    }
-    const contract = tx.raw_data?.contract?.[0];
-    const call = contract?.parameter?.value as { owner_address?: string; contract_address?: string; data?: string; to_address?: string; amount?: number } | undefined;
-    const isTrx = contract?.type === 'TransferContract' && call?.owner_address && call.to_address && Number.isInteger(call.amount) && call.amount! > 0;
-    const isTrc20 = call?.owner_address && call.contract_address && call.data?.startsWith(TRC20_TRANSFER_SELECTOR) && call.data.length === 8 + 128;
-    if (!call || (!isTrx && !isTrc20)) {
-      throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: neither a TRX transfer nor a TRC-20 transfer(address,uint256)');
-    }
-    const owner = tronAddressFromHex(call.owner_address!);
-    const signature = Buffer.from(tx.signature?.[0] ?? '', 'hex');
-    if (signature.length !== 65 || recoverSigner(signature, Buffer.from(txId, 'hex')) !== owner) {
-      throw new BroadcastRefused('SIGERROR: the signature does not recover to the owner address');
-    }
-    if ((tx.raw_data?.expiration ?? 0) <= this.now()) throw new BroadcastRefused('TRANSACTION_EXPIRATION_ERROR');
+    const { txId, transfer, isTrx } = decodeSignedTransfer(signed, this.now());
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txId), ConsistentRead: true }));
     if (Item) return 'duplicate';
     await this.grantTreasury();
-    const to = isTrx ? tronAddressFromHex(call.to_address!) : tronAddressFromHex(`41${call.data!.slice(8 + 24, 8 + 64)}`);
-    const transfer = {
-      contract: isTrx ? SANDBOX_TRX : tronAddressFromHex(call.contract_address!),
-      from: owner,
-      to,
-      amount: isTrx ? BigInt(call.amount!) : BigInt(`0x${call.data!.slice(8 + 64)}`),
-    };
     const execution = { txHash: txId, checked: true, feeSun: isTrx ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.trc20TransferSun };
-    const outcome = await this.record(transfer, to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution);
+    const outcome = await this.record(transfer, transfer.to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution);
     return outcome === 'duplicate' ? 'duplicate' : 'accepted';
   }
 
@@ -365,17 +329,5 @@ export class SandboxChain implements ChainReader {
       this.genesisMs = undefined;
       return this.genesis();
     }
-  }
-}
-
-/** TRON signatures are r‖s‖v with v = 27 + recovery id; noble wants recovery‖r‖s. */
-function recoverSigner(signature: Buffer, txId: Buffer): string | null {
-  try {
-    const recovered = new Uint8Array(65);
-    recovered[0] = signature[64]! - 27;
-    recovered.set(signature.subarray(0, 64), 1);
-    return tronAddressFromPublicKey(secp256k1.recoverPublicKey(recovered, txId, { prehash: false }));
-  } catch {
-    return null;
   }
 }

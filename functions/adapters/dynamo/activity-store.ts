@@ -4,21 +4,21 @@ import type { ActivityKind, ActivityPage, ActivityQuery, ActivityRecord, Activit
 import { ID_KIND } from '#domain/activity';
 import { validationFailed } from '#domain/errors';
 import { ID_PREFIXES, isId } from '#domain/ids';
-import { conversionItem } from './conversion-store.ts';
-import { depositItem } from './deposit-store.ts';
+import { conversionItem } from './items/conversion.ts';
+import { depositItem, depositReferenceItem } from './items/deposit.ts';
+import { companyPartition } from './items/item.ts';
 import { eventItem } from './items/event.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
-import { keys } from './keys.ts';
 import { itemsUnder } from './queries.ts';
-import { withdrawalItem } from './withdrawal-store.ts';
+import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 
 type Item = Record<string, unknown>;
 
 /** Each list's records: their sort-key prefix in the company's partition, and their reader. */
 const LISTS: Record<ActivityKind, { skPrefix: string; read: (item: Item) => ActivityRecord; filterAttribute: string }> = {
-  deposits: { skPrefix: keys.depositsOf('').skPrefix, read: (item) => ({ kind: 'deposits', record: depositItem.fromItem(item) }), filterAttribute: 'status' },
-  withdrawals: { skPrefix: keys.withdrawalsOf('').skPrefix, read: (item) => ({ kind: 'withdrawals', record: withdrawalItem.fromItem(item) }), filterAttribute: 'status' },
-  conversions: { skPrefix: keys.conversionsOf('').skPrefix, read: (item) => ({ kind: 'conversions', record: conversionItem.fromItem(item) }), filterAttribute: 'status' },
+  deposits: { skPrefix: depositItem.key('', '').SK, read: (item) => ({ kind: 'deposits', record: depositItem.fromItem(item) }), filterAttribute: 'status' },
+  withdrawals: { skPrefix: withdrawalItem.key('', '').SK, read: (item) => ({ kind: 'withdrawals', record: withdrawalItem.fromItem(item) }), filterAttribute: 'status' },
+  conversions: { skPrefix: conversionItem.ofCompany('').skPrefix, read: (item) => ({ kind: 'conversions', record: conversionItem.fromItem(item) }), filterAttribute: 'status' },
   events: { skPrefix: eventItem.ofCompany('').skPrefix, read: (item) => ({ kind: 'events', record: eventItem.shownFromItem(item) }), filterAttribute: 'eventType' },
 };
 
@@ -42,7 +42,7 @@ export class DynamoActivityStore implements ActivityStore {
 
   async activityPage(companyId: string, kind: ActivityKind, query: ActivityQuery, page: { limit: number; cursor?: string }): Promise<ActivityPage> {
     const list = LISTS[kind];
-    const PK = keys.companyProfile(companyId).PK;
+    const PK = companyPartition(companyId);
     const idPrefix = `${list.skPrefix}${ID_PREFIXES[ID_KIND[kind]]}_`;
     const low = query.fromMs === undefined ? idPrefix : idPrefix + encodeTime(query.fromMs, 10);
     // A ULID made at `toMs` sorts above its 10-character time alone: the bound excludes it.
@@ -81,14 +81,14 @@ export class DynamoActivityStore implements ActivityStore {
   }
 
   async activityById(companyId: string, kind: ActivityKind, id: string): Promise<ActivityRecord | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { PK: keys.companyProfile(companyId).PK, SK: LISTS[kind].skPrefix + id } }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { PK: companyPartition(companyId), SK: LISTS[kind].skPrefix + id } }));
     return Item ? LISTS[kind].read(Item) : null;
   }
 
   async activityIdByReference(companyId: string, kind: 'deposits' | 'withdrawals', reference: string): Promise<string | null> {
-    const key = kind === 'deposits' ? keys.depositReference(companyId, reference) : keys.withdrawalReference(companyId, reference);
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key }));
-    return ((kind === 'deposits' ? Item?.depositId : Item?.withdrawalId) as string | undefined) ?? null;
+    const claim = kind === 'deposits' ? depositReferenceItem : withdrawalReferenceItem;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: claim.key(companyId, reference) }));
+    return claim.holderFromItem(Item);
   }
 
   async deliveriesOfEvent(companyId: string, eventId: string): Promise<EventDelivery[]> {

@@ -3,62 +3,14 @@ import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStor
 import { insufficientBalance, notFound } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
 import type { LedgerEntry } from '#domain/ledger';
-import { toBigInt } from './client.ts';
-import { ENTITY, keys } from './keys.ts';
 import { newestFirstPage } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
+import { conversionItem, quoteItem } from './items/conversion.ts';
 
 type Item = Record<string, unknown>;
 
-/** An unused quote is worthless after its 30 s, but kept a week so support can see what was
- * offered; DynamoDB's TTL then deletes it. A used quote loses its TTL: it is the conversion's audit
- * trail (price source included). */
-const QUOTE_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 
-export const quoteItem = {
-  toItem: (quote: Quote): Item => ({
-    ...keys.quote(quote.companyId, quote.id),
-    type: ENTITY.quote,
-    ...quote,
-    ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + QUOTE_RETENTION_SECONDS,
-  }),
-  fromItem: (item: Item): Quote => ({
-    id: item.id as string,
-    companyId: item.companyId as string,
-    sourceCurrency: 'USDT',
-    settlementCurrency: 'BRL',
-    sourceAmount: toBigInt(item.sourceAmount),
-    settlementAmount: toBigInt(item.settlementAmount),
-    rate: toBigInt(item.rate),
-    rateSource: item.rateSource as string,
-    expiresAt: item.expiresAt as string,
-    createdAt: item.createdAt as string,
-    usedAt: (item.usedAt as string | null | undefined) ?? null,
-    conversionId: (item.conversionId as string | null | undefined) ?? null,
-  }),
-};
 
-export const conversionItem = {
-  toItem: (conversion: Conversion): Item => ({
-    ...keys.conversion(conversion.companyId, conversion.id),
-    type: ENTITY.conversion,
-    ...conversion,
-  }),
-  fromItem: (item: Item): Conversion => ({
-    id: item.id as string,
-    companyId: item.companyId as string,
-    quoteId: item.quoteId as string,
-    reference: (item.reference as string | null | undefined) ?? null,
-    sourceCurrency: 'USDT',
-    settlementCurrency: 'BRL',
-    sourceAmount: toBigInt(item.sourceAmount),
-    settlementAmount: toBigInt(item.settlementAmount),
-    rate: toBigInt(item.rate),
-    status: 'completed',
-    createdAt: item.createdAt as string,
-    completedAt: item.completedAt as string,
-  }),
-};
 
 /**
  * The list cursor is the base64url of the last item's sort key. Only the sort key travels: the
@@ -81,13 +33,13 @@ export class DynamoConversionStore implements ConversionStore {
   // it was written; an eventually consistent read could answer 404 for a record just created.
   async getQuote(companyId: string, quoteId: string): Promise<Quote | null> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.quote(companyId, quoteId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: quoteItem.key(companyId, quoteId), ConsistentRead: true }),
     );
     return Item ? quoteItem.fromItem(Item) : null;
   }
 
   async executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void> {
-    const quoteKey = keys.quote(quote.companyId, quote.id);
+    const quoteKey = quoteItem.key(quote.companyId, quote.id);
     const at = new Date(conversion.createdAt);
     await new MoneyTransaction(this.tableName)
       .update(quoteKey, {
@@ -111,13 +63,13 @@ export class DynamoConversionStore implements ConversionStore {
 
   async getConversion(companyId: string, conversionId: string): Promise<Conversion | null> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.conversion(companyId, conversionId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: conversionItem.key(companyId, conversionId), ConsistentRead: true }),
     );
     return Item ? conversionItem.fromItem(Item) : null;
   }
 
   async listConversions(companyId: string, page: { limit: number; cursor?: string }): Promise<ConversionPage> {
-    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...keys.conversionsOf(companyId), kind: 'conversion' }, page);
+    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...conversionItem.ofCompany(companyId), kind: 'conversion' }, page);
     return { conversions: items.map(conversionItem.fromItem), nextCursor };
   }
 

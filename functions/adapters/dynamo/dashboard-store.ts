@@ -6,9 +6,10 @@ import type { DashboardStore, Invitation } from '#domain/dashboard';
 import { notFound } from '#domain/errors';
 import type { Membership, Person, Role } from '#domain/team';
 import { TABLE } from './table-definition.ts';
-import { apiKeyItem, balanceItem, companyItem, DynamoCompanyStore } from './company-store.ts';
+import { DynamoCompanyStore } from './company-store.ts';
 import { ENTITY, keys } from './keys.ts';
 import { gsi1ItemsUnder, newestFirstPage } from './queries.ts';
+import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 
 type Item = Record<string, unknown>;
 
@@ -149,7 +150,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async apiKeysOf(companyId: string): Promise<ApiKeyRecord[]> {
-    return (await gsi1ItemsUnder(this.client, this.table, keys.apiKeysOfCompany(companyId))).map(apiKeyItem.fromItem);
+    return (await gsi1ItemsUnder(this.client, this.table, apiKeyItem.ofCompany(companyId))).map(apiKeyItem.fromItem);
   }
 
   async addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void> {
@@ -169,7 +170,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
             {
               Update: {
                 TableName: this.table,
-                Key: keys.apiKey(after.keyId),
+                Key: apiKeyItem.key(after.keyId),
                 UpdateExpression: update,
                 // A key stored before the dashboard has no status attribute: it is active.
                 ConditionExpression: 'secretHash = :beforeHash AND (attribute_not_exists(#status) OR #status = :active) AND companyId = :companyId',

@@ -5,11 +5,11 @@ import { transferId, type DepositChange, type TransferKey, type TransferRecord }
 import type { Deposit } from '#domain/deposits';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
-import { depositItem } from './deposit-store.ts';
 import { ENTITY, keys } from './keys.ts';
 import { batchGetAll, queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
-import { withdrawalItem } from './withdrawal-store.ts';
+import { depositItem } from './items/deposit.ts';
+import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 
 type Item = Record<string, unknown>;
 
@@ -81,13 +81,13 @@ export class DynamoDepositChainStore implements DepositChainStore {
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.deposit(companyId, depositId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: depositItem.key(companyId, depositId), ConsistentRead: true }),
     );
     return Item ? depositItem.fromItem(Item) : null;
   }
 
   async getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>> {
-    const unique = [...new Map(owners.map((owner) => [owner.depositId, keys.deposit(owner.companyId, owner.depositId)])).values()];
+    const unique = [...new Map(owners.map((owner) => [owner.depositId, depositItem.key(owner.companyId, owner.depositId)])).values()];
     const items = await batchGetAll(this.db, this.tableName, unique, { consistent: true });
     return new Map(items.map((item) => [item.id as string, depositItem.fromItem(item)]));
   }
@@ -173,7 +173,7 @@ export class DynamoDepositChainStore implements DepositChainStore {
     if (change.splitForward) {
       const forward = change.splitForward;
       tx.create(
-        { ...keys.withdrawalReference(forward.companyId, forward.reference), type: ENTITY.withdrawalReference, withdrawalId: forward.id, createdAt: forward.createdAt },
+        withdrawalReferenceItem.toItem(forward),
         () => new DuplicateTransfer(),
       ).create(withdrawalItem.toItem(forward), () => new ChainInvariantBroken('Split withdrawal id collision'));
     }
@@ -194,7 +194,7 @@ export class DynamoDepositChainStore implements DepositChainStore {
       TableName: this.tableName,
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :now',
-      ExpressionAttributeValues: { ':pk': keys.depositByStatus('awaiting_payment', '', '').GSI1PK, ':now': now.toISOString() },
+      ExpressionAttributeValues: { ':pk': depositItem.byStatus('awaiting_payment', '', '').GSI1PK, ':now': now.toISOString() },
     });
     return items.map((item) => ({ companyId: item.companyId as string, depositId: item.id as string }));
   }

@@ -4,59 +4,10 @@ import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
+import { depositItem, depositReferenceItem } from './items/deposit.ts';
 
 type Item = Record<string, unknown>;
 
-const nullableBigInt = (value: unknown): bigint | null => (value === null || value === undefined ? null : toBigInt(value));
-
-export const depositItem = {
-  toItem: (deposit: Deposit): Item => ({
-    ...keys.deposit(deposit.companyId, deposit.id),
-    ...keys.depositByStatus(deposit.status, deposit.expiresAt, deposit.id),
-    type: ENTITY.deposit,
-    ...deposit,
-  }),
-  fromItem: (item: Item): Deposit => {
-    const split = item.split as Item | null | undefined;
-    return {
-      id: item.id as string,
-      companyId: item.companyId as string,
-      method: 'usdt',
-      reference: item.reference as string,
-      network: 'tron',
-      address: item.address as string,
-      addressIndex: Number(toBigInt(item.addressIndex)),
-      expectedAmount: nullableBigInt(item.expectedAmount),
-      receivedAmount: toBigInt(item.receivedAmount),
-      creditedAmount: toBigInt(item.creditedAmount),
-      amountStatus: (item.amountStatus as Deposit['amountStatus']) ?? null,
-      status: item.status as Deposit['status'],
-      confirmations: Number(toBigInt(item.confirmations)),
-      requiredConfirmations: Number(toBigInt(item.requiredConfirmations)),
-      transactions: ((item.transactions as Item[] | undefined) ?? []).map((tx) => ({
-        txHash: tx.txHash as string,
-        eventIndex: Number(toBigInt(tx.eventIndex ?? 0)),
-        amount: toBigInt(tx.amount),
-        blockNumber: Number(toBigInt(tx.blockNumber)),
-        confirmations: Number(toBigInt(tx.confirmations)),
-        status: tx.status as 'confirming' | 'confirmed',
-      })),
-      split: split
-        ? {
-            address: split.address as string,
-            percentBps: split.percentBps === null || split.percentBps === undefined ? null : Number(toBigInt(split.percentBps)),
-            amount: nullableBigInt(split.amount),
-            forwardedAmount: toBigInt(split.forwardedAmount),
-            withdrawalId: (split.withdrawalId as string | null) ?? null,
-          }
-        : null,
-      expiresAt: item.expiresAt as string,
-      createdAt: item.createdAt as string,
-      updatedAt: item.updatedAt as string,
-      version: Number(toBigInt(item.version ?? 0)),
-    };
-  },
-};
 
 export class DynamoDepositStore implements DepositStore {
   constructor(
@@ -80,11 +31,8 @@ export class DynamoDepositStore implements DepositStore {
   }
 
   async createDeposit(deposit: Deposit): Promise<void> {
-    const referenceKey = keys.depositReference(deposit.companyId, deposit.reference);
     await new MoneyTransaction(this.tableName)
-      .create({ ...referenceKey, type: ENTITY.depositReference, depositId: deposit.id, createdAt: deposit.createdAt }, () =>
-        existingReference(this.db, this.tableName, referenceKey, 'depositId', 'deposit'),
-      )
+      .create(depositReferenceItem.toItem(deposit), () => existingReference(this.db, this.tableName, depositReferenceItem, deposit, 'deposit'))
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       .create(
         {
@@ -103,7 +51,7 @@ export class DynamoDepositStore implements DepositStore {
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.deposit(companyId, depositId) }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: depositItem.key(companyId, depositId) }));
     return Item ? depositItem.fromItem(Item) : null;
   }
 }

@@ -4,7 +4,7 @@ import type { Webhook } from '#domain/webhooks';
 import { eventIdBound, eventItem } from './items/event.ts';
 import type { Item } from './items/item.ts';
 import { webhookItem } from './items/webhook.ts';
-import { heldCondition, itemsUnder } from './queries.ts';
+import { heldCondition, itemsUnder, pagesOf } from './queries.ts';
 
 /**
  * The dispatcher's view of events: those still marked undispatched (the sparse GSI1 partition),
@@ -57,19 +57,16 @@ export class DynamoDispatchStore implements DispatchStore {
   async markForRedelivery(companyId: string, since: Date, types: string[] | null, now = new Date()): Promise<DispatchableEvent[]> {
     const range = eventItem.between(companyId, since, now);
     const marked: DispatchableEvent[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': range.PK, ':from': range.from, ':to': range.to },
-          ConsistentRead: true,
-          ...(startKey && { ExclusiveStartKey: startKey }),
-        }),
-      );
-      startKey = page.LastEvaluatedKey;
-      for (const item of page.Items ?? []) {
+    const query = (ExclusiveStartKey: Item | undefined) =>
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': range.PK, ':from': range.from, ':to': range.to },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      });
+    for await (const page of pagesOf(this.db, query)) {
+      for (const item of page) {
         const event = eventItem.dispatchableFromItem(item);
         if (types && !types.includes(event.type)) continue;
         const mark = eventItem.undispatchedMark(event.id);
@@ -85,7 +82,7 @@ export class DynamoDispatchStore implements DispatchStore {
         );
         marked.push(eventItem.dispatchableFromItem(Attributes!));
       }
-    } while (startKey);
+    }
     return marked;
   }
 }

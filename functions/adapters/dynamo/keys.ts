@@ -1,21 +1,12 @@
-import type { Currency } from '#domain/money';
 import { companyPartition as company } from './items/item.ts';
 
 /**
  * Every DynamoDB key the service writes or reads is built here and nowhere else; docs/data-model.md
  * lists the entities and access patterns these keys serve. Records that have moved to their own
- * module under `records/` (ledger entries, events, …) own their keys there, with their format.
+ * module under `items/` (ledger entries, events, …) own their keys there, with their format.
  */
 
 export const keys = {
-  companyProfile: (companyId: string) => ({ PK: company(companyId), SK: 'PROFILE' }),
-  balance: (companyId: string, currency: Currency) => ({ PK: company(companyId), SK: `BALANCE#${currency}` }),
-  balancesOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'BALANCE#' }),
-  apiKey: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
-  /** GSI1: a company's API keys, for rotation and revocation. */
-  apiKeyByCompany: (companyId: string, keyId: string) => ({ GSI1PK: company(companyId), GSI1SK: `APIKEY#${keyId}` }),
-  apiKeysOfCompany: (companyId: string) => ({ GSI1PK: company(companyId), skPrefix: 'APIKEY#' }),
-
   /** A dashboard user (a Cognito user; `personId` is its `sub`). */
   person: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PROFILE' }),
   /** A person's role in a company: read by (company, person) on every dashboard call. */
@@ -32,22 +23,8 @@ export const keys = {
   auditEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `AUDIT#${entryId}` }),
   auditLogOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'AUDIT#' }),
 
-  withdrawal: (companyId: string, withdrawalId: string) => ({ PK: company(companyId), SK: `WITHDRAWAL#${withdrawalId}` }),
-  withdrawalsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'WITHDRAWAL#' }),
-  withdrawalReference: (companyId: string, reference: string) => ({ PK: company(companyId), SK: `WITHDRAWAL_REF#${reference}` }),
-  /** GSI1: withdrawals by status, oldest first, for the sending job. */
-  withdrawalByStatus: (status: string, withdrawalId: string) => ({ GSI1PK: `WITHDRAWALS#${status}`, GSI1SK: withdrawalId }),
-
-  deposit: (companyId: string, depositId: string) => ({ PK: company(companyId), SK: `DEPOSIT#${depositId}` }),
-  depositsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'DEPOSIT#' }),
-  depositReference: (companyId: string, reference: string) => ({ PK: company(companyId), SK: `DEPOSIT_REF#${reference}` }),
   /** The chain scanner resolves a transfer's `to` address to its deposit with one read of this. */
   depositAddress: (address: string) => ({ PK: `ADDRESS#${address}`, SK: 'ADDRESS' }),
-  /** GSI1: open deposits by expiry time, for the expiry job. */
-  depositByStatus: (status: string, expiresAt: string, depositId: string) => ({
-    GSI1PK: `DEPOSITS#${status}`,
-    GSI1SK: `${expiresAt}#${depositId}`,
-  }),
   /** One item per on-chain transfer to a deposit address: created once, so a replayed block cannot credit twice. */
   chainTransfer: (txHash: string, eventIndex: number) => ({ PK: `CHAIN_TRANSFER#${txHash}#${eventIndex}`, SK: 'TRANSFER' }),
   /** GSI1, sparse: transfers waiting for confirmation, oldest block first. */
@@ -86,27 +63,16 @@ export const keys = {
   /** The one-time TRX grant to the sandbox hot wallet (its treasury), so fees and top-ups can be paid. */
   sandboxTreasuryGrant: (address: string) => ({ PK: 'SANDBOX_CHAIN', SK: `TREASURY_GRANT#${address}` }),
 
-  quote: (companyId: string, quoteId: string) => ({ PK: company(companyId), SK: `QUOTE#${quoteId}` }),
-  quotesOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'QUOTE#' }),
-  conversion: (companyId: string, conversionId: string) => ({ PK: company(companyId), SK: `CONVERSION#${conversionId}` }),
-  conversionsOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'CONVERSION#' }),
 
   idempotency: (companyId: string, key: string) => ({ PK: company(companyId), SK: `IDEMPOTENCY#${key}` }),
 } as const;
 
 /** The `type` attribute on every item, so an export can be read without parsing keys. */
 export const ENTITY = {
-  company: 'Company',
-  balance: 'Balance',
-  apiKey: 'ApiKey',
   person: 'Person',
   membership: 'Membership',
   invitation: 'Invitation',
   auditEntry: 'AuditEntry',
-  withdrawal: 'Withdrawal',
-  withdrawalReference: 'WithdrawalReference',
-  deposit: 'Deposit',
-  depositReference: 'DepositReference',
   depositAddress: 'DepositAddress',
   counter: 'Counter',
   sweep: 'Sweep',
@@ -118,8 +84,6 @@ export const ENTITY = {
   sandboxBalance: 'SandboxBalance',
   sandboxTreasuryGrant: 'SandboxTreasuryGrant',
   transactionClaim: 'TransactionClaim',
-  quote: 'Quote',
-  conversion: 'Conversion',
   idempotency: 'IdempotencyRecord',
 } as const;
 

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { validationFailed } from '#domain/errors';
 import { isId, type IdKind } from '#domain/ids';
 import { inParallel } from '#domain/in-parallel';
@@ -8,15 +8,24 @@ import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
 
 type Item = Record<string, unknown>;
 
+/** Every page of a Query or Scan, one at a time, so a caller can act on a page before the next
+ * is read. `command` builds the request from where the previous page stopped. */
+export async function* pagesOf(
+  db: DynamoDBDocumentClient,
+  command: (exclusiveStartKey: Item | undefined) => QueryCommand | ScanCommand,
+): AsyncGenerator<Item[]> {
+  let start: Item | undefined;
+  do {
+    const page = await db.send(command(start));
+    yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
 /** Every page of a query: for jobs that must see all of a (small, sparse) index partition. */
 export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Item[]> {
   const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const page of pagesOf(db, (ExclusiveStartKey) => new QueryCommand({ ...input, ExclusiveStartKey }))) items.push(...page);
   return items;
 }
 

@@ -1,10 +1,12 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AccountBalances, EXTERNAL_ACCOUNTS } from '#domain/ledger';
 import type { LedgerSide } from '#domain/reconciliation';
-import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { batchGetAll, queryAll } from './queries.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
+import { balanceItem } from './items/company.ts';
+import { depositItem } from './items/deposit.ts';
+import { withdrawalItem } from './items/withdrawal.ts';
 
 type Item = Record<string, unknown>;
 
@@ -31,14 +33,16 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
   do {
     const page = await db.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start, ConsistentRead: true }));
     for (const item of page.Items ?? []) {
-      if (item.type === ENTITY.balance && item.currency === 'USDT') {
-        companiesUsdt += toBigInt(item.available) + toBigInt(item.pending) + toBigInt(item.locked);
+      if (balanceItem.isOne(item)) {
+        const balance = balanceItem.fromItem(item);
+        if (balance.currency === 'USDT') companiesUsdt += balance.available + balance.pending + balance.locked;
       } else if (ledgerEntryItem.isOne(item)) {
         postings.add(ledgerEntryItem.fromItem(item));
       } else if (item.type === ENTITY.depositAddress && scope === 'every') {
         everyAddress.push(item.address as string);
-      } else if (item.type === ENTITY.withdrawal && item.status === 'processing' && item.txHash) {
-        processing.push({ txHash: item.txHash as string, amount: toBigInt(item.amount) });
+      } else if (item.type === withdrawalItem.type) {
+        const withdrawal = withdrawalItem.fromItem(item);
+        if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ txHash: withdrawal.txHash, amount: withdrawal.amount });
       }
     }
     start = page.LastEvaluatedKey;
@@ -65,7 +69,7 @@ export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableN
   // A chain transfer names its deposit, not the address: one BatchGet of those deposits.
   const depositKeys = new Map(
     confirming.map((item) => {
-      const key = keys.deposit(item.companyId as string, item.depositId as string);
+      const key = depositItem.key(item.companyId as string, item.depositId as string);
       return [`${key.PK}|${key.SK}`, key];
     }),
   );

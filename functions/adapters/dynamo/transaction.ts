@@ -4,9 +4,9 @@ import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import type { DomainEvent } from '#domain/events';
 import type { Currency } from '#domain/money';
 import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
-import { keys } from './keys.ts';
 import { eventItem } from './items/event.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
+import { balanceItem } from './items/company.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;
@@ -127,7 +127,7 @@ export class MoneyTransaction {
           values[`:${bucket}Needed`] = -delta;
         }
       }
-      this.update(keys.balance(companyId, currency), {
+      this.update(balanceItem.key(companyId, currency), {
         expression: `SET ${sets.join(', ')}`,
         condition: conditions.join(' AND '),
         values,

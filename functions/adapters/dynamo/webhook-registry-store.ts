@@ -3,7 +3,7 @@ import type { PlainSecretStore } from '#domain/webhook-secrets';
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
-import { heldCondition, newestFirstPage } from './queries.ts';
+import { heldCondition, newestFirstPage, pagesOf } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 
 /** A condition that failed because the item is not there: the caller answers 404. */
@@ -68,21 +68,16 @@ export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
 
   async webhooksWithPlainSecrets(): Promise<Webhook[]> {
     const found: Webhook[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          FilterExpression: '#type = :webhook AND attribute_exists(secret)',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':webhook': webhookItem.type },
-          ConsistentRead: true,
-          ...(startKey && { ExclusiveStartKey: startKey }),
-        }),
-      );
-      found.push(...(page.Items ?? []).map(webhookItem.fromItem));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const scan = (ExclusiveStartKey: Item | undefined) =>
+      new ScanCommand({
+        TableName: this.tableName,
+        FilterExpression: '#type = :webhook AND attribute_exists(secret)',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':webhook': webhookItem.type },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      });
+    for await (const items of pagesOf(this.db, scan)) found.push(...items.map(webhookItem.fromItem));
     return found;
   }
 

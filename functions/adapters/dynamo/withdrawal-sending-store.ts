@@ -3,11 +3,10 @@ import type { DomainEvent } from '#domain/events';
 import type { LedgerEntry } from '#domain/ledger';
 import type { WithdrawalSendingStore } from '#domain/withdrawal-sending';
 import type { Withdrawal } from '#domain/withdrawals';
-import { keys } from './keys.ts';
 import { withdrawalOwner } from '#domain/payouts';
 import { MoneyTransaction } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
-import { withdrawalItem } from './withdrawal-store.ts';
+import { withdrawalItem } from './items/withdrawal.ts';
 
 class StaleWithdrawal extends Error {}
 
@@ -23,7 +22,7 @@ export class DynamoWithdrawalSendingStore implements WithdrawalSendingStore {
         TableName: this.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: afterId === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
-        ExpressionAttributeValues: { ':pk': keys.withdrawalByStatus(status, '').GSI1PK, ...(afterId === undefined ? {} : { ':after': keys.withdrawalByStatus(status, afterId).GSI1SK }) },
+        ExpressionAttributeValues: { ':pk': withdrawalItem.byStatus(status, '').GSI1PK, ...(afterId === undefined ? {} : { ':after': withdrawalItem.byStatus(status, afterId).GSI1SK }) },
         Limit: limit,
       }),
     );

@@ -23,3 +23,26 @@ export function exportLineItem(line: string): Item | null {
   const { Item } = JSON.parse(line) as { Item: Record<string, AttributeValue> };
   return fromDynamoJson(Item);
 }
+
+/**
+ * A claim on a business reference within a company (`DepositReference`, `WithdrawalReference`):
+ * created (`attribute_not_exists`) in its record's own transaction, so a reference names one record
+ * per company, and read back on a clash to say which record holds it.
+ */
+export function referenceClaimItem(type: string, skPrefix: string, idAttribute: string) {
+  const key = (companyId: string, reference: string) => ({ PK: companyPartition(companyId), SK: `${skPrefix}${reference}` });
+  return {
+    type,
+    key,
+    toItem: (record: { companyId: string; reference: string; id: string; createdAt: string }): Item => ({
+      ...key(record.companyId, record.reference),
+      type,
+      [idAttribute]: record.id,
+      createdAt: record.createdAt,
+    }),
+    /** The id of the record holding the reference, from its claim (null if the claim is gone). */
+    holderFromItem: (item: Item | undefined): string | null => (item?.[idAttribute] as string | undefined) ?? null,
+  };
+}
+
+export type ReferenceClaimItem = ReturnType<typeof referenceClaimItem>;

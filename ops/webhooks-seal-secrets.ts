@@ -8,8 +8,8 @@ import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
 import { sealPlainSecrets, type WebhookSecretSealer } from '#domain/webhook-secrets';
 import { STAGES } from '../lib/stages.ts';
-import { JavaMissingError } from './dynamodb-local.ts';
-import { withLocalData } from './local-data.ts';
+import { JavaMissingError } from '#local/dynamodb-local';
+import { withLocalData } from '#local/local-data';
 
 /**
  * `npm run webhooks:seal-secrets [-- --table <name> --kms-key <key id, ARN or alias>] [--json]`: for

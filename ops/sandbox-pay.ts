@@ -7,8 +7,8 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { sandboxPayer } from '#adapters/chain/sandbox-payer';
 import { STAGES } from '../lib/stages.ts';
-import { JavaMissingError } from './dynamodb-local.ts';
-import { withLocalData } from './local-data.ts';
+import { JavaMissingError } from '#local/dynamodb-local';
+import { withLocalData } from '#local/local-data';
 
 /**
  * `npm run sandbox:pay -- --address T… --amount 10.5 [--json] [--fail]`: a USDT transfer on the

@@ -6,8 +6,8 @@ import { isId } from '#domain/ids';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
 import { parseSettings } from '#functions/settings/schema';
-import { JavaMissingError } from './dynamodb-local.ts';
-import { withLocalData } from './local-data.ts';
+import { JavaMissingError } from '#local/dynamodb-local';
+import { withLocalData } from '#local/local-data';
 
 /**
  * `npm run events:redeliver -- --company cmp_… --since <ISO time> [--type deposit.completed …]`:

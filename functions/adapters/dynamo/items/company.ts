@@ -1,0 +1,77 @@
+import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#domain/api-keys';
+import type { BalanceRow, Company } from '#domain/company';
+import type { Currency } from '#domain/money';
+import { toBigInt } from '../client.ts';
+import { companyPartition, type Item } from './item.ts';
+
+/** The one owner of a company's stored `Company` profile, its `Balance` per currency and its
+ * `ApiKey`s (docs/data-model.md). */
+export const companyItem = {
+  type: 'Company',
+  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'PROFILE' }),
+  toItem: (company: Company): Item => ({ ...companyItem.key(company.id), type: companyItem.type, ...company }),
+  fromItem: (item: Item): Company => ({
+    id: item.id as string,
+    name: item.name as string,
+    environment: item.environment as Company['environment'],
+    status: item.status as Company['status'],
+    createdAt: item.createdAt as string,
+  }),
+};
+
+export const balanceItem = {
+  type: 'Balance',
+  key: (companyId: string, currency: Currency) => ({ PK: companyPartition(companyId), SK: `BALANCE#${currency}` }),
+  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'BALANCE#' }),
+  isOne: (item: Item): boolean => item.type === balanceItem.type,
+
+  toItem: (companyId: string, row: BalanceRow): Item => ({
+    ...balanceItem.key(companyId, row.currency),
+    type: balanceItem.type,
+    companyId,
+    currency: row.currency,
+    available: row.available,
+    pending: row.pending,
+    locked: row.locked,
+    updatedAt: row.updatedAt,
+  }),
+  fromItem: (item: Item): BalanceRow => ({
+    currency: item.currency as Currency,
+    available: toBigInt(item.available),
+    pending: toBigInt(item.pending),
+    locked: toBigInt(item.locked),
+    updatedAt: item.updatedAt as string,
+  }),
+};
+
+export const apiKeyItem = {
+  type: 'ApiKey',
+  key: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
+  /** GSI1: a company's API keys, for rotation and revocation. */
+  byCompany: (companyId: string, keyId: string) => ({ GSI1PK: companyPartition(companyId), GSI1SK: `APIKEY#${keyId}` }),
+  ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix: 'APIKEY#' }),
+
+  toItem: (record: ApiKeyRecord): Item => ({
+    ...apiKeyItem.key(record.keyId),
+    ...apiKeyItem.byCompany(record.companyId, record.keyId),
+    type: apiKeyItem.type,
+    // Absent rather than NULL, so `attribute_not_exists(lastUsedAt)` and friends mean "never".
+    ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
+  }),
+  /** Keys stored before the dashboard carry only the first five fields: they read as an active
+   * key named DEFAULT_KEY_NAME, so no migration is needed. */
+  fromItem: (item: Item): ApiKeyRecord => ({
+    keyId: item.keyId as string,
+    companyId: item.companyId as string,
+    environment: item.environment as ApiKeyRecord['environment'],
+    name: (item.name as string | undefined) ?? DEFAULT_KEY_NAME,
+    status: (item.status as ApiKeyRecord['status'] | undefined) ?? 'active',
+    secretHash: item.secretHash as string,
+    previousSecretHash: (item.previousSecretHash as string | undefined) ?? null,
+    previousSecretExpiresAt: (item.previousSecretExpiresAt as string | undefined) ?? null,
+    createdAt: item.createdAt as string,
+    createdBy: (item.createdBy as string | undefined) ?? null,
+    revokedAt: (item.revokedAt as string | undefined) ?? null,
+    lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
+  }),
+};

@@ -1,0 +1,39 @@
+import type { Withdrawal } from '#domain/withdrawals';
+import { toBigInt } from '../client.ts';
+import { companyPartition, referenceClaimItem, type Item } from './item.ts';
+
+/** The one owner of a stored `Withdrawal` (the contract's record, `amount` and `fee` in minor
+ * units) and of the `WithdrawalReference` that makes its reference unique per company. */
+export const withdrawalItem = {
+  type: 'Withdrawal',
+  key: (companyId: string, withdrawalId: string) => ({ PK: companyPartition(companyId), SK: `WITHDRAWAL#${withdrawalId}` }),
+  /** GSI1: withdrawals by status, oldest first, for the sending job. */
+  byStatus: (status: string, withdrawalId: string) => ({ GSI1PK: `WITHDRAWALS#${status}`, GSI1SK: withdrawalId }),
+
+  toItem: (withdrawal: Withdrawal): Item => ({
+    ...withdrawalItem.key(withdrawal.companyId, withdrawal.id),
+    ...withdrawalItem.byStatus(withdrawal.status, withdrawal.id),
+    type: withdrawalItem.type,
+    ...withdrawal,
+  }),
+  fromItem: (item: Item): Withdrawal => ({
+    id: item.id as string,
+    companyId: item.companyId as string,
+    method: 'usdt',
+    reference: item.reference as string,
+    network: 'tron',
+    address: item.address as string,
+    amount: toBigInt(item.amount),
+    fee: toBigInt(item.fee),
+    status: item.status as Withdrawal['status'],
+    txHash: (item.txHash as string | null) ?? null,
+    failureReason: (item.failureReason as string | null) ?? null,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    completedAt: (item.completedAt as string | null) ?? null,
+    transaction: (item.transaction as Withdrawal['transaction'] | undefined) ?? null,
+  }),
+};
+
+/** Claims a withdrawal's reference in its company, in the withdrawal's own transaction. */
+export const withdrawalReferenceItem = referenceClaimItem('WithdrawalReference', 'WITHDRAWAL_REF#', 'withdrawalId');

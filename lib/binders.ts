@@ -1,0 +1,96 @@
+import { Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { SettingName } from '../functions/settings/schema.ts';
+import type { Binder } from './api-function.ts';
+
+/**
+ * Binders (lib/api-function.ts): each passes a function the settings that name a resource and, in
+ * the same step, grants it the least access it needs to that resource, so a reference never
+ * arrives without its grant or a grant without its use.
+ */
+
+/**
+ * Table actions the jobs need, each a subset of grantReadWriteData: no job scans (but the
+ * reconcile job), deletes or batch-writes. Transactions are authorised per item, so PutItem,
+ * UpdateItem and ConditionCheckItem cover them.
+ */
+export const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+export const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+/** The table, read only (CDK's grantReadData). */
+export const tableRead = (table: ITable): Binder => (fn) => {
+  table.grantReadData(fn);
+  return { TABLE_NAME: table.tableName };
+};
+
+/** The table, read and write (CDK's grantReadWriteData): the API routes that change state. */
+export const tableReadWrite = (table: ITable): Binder => (fn) => {
+  table.grantReadWriteData(fn);
+  return { TABLE_NAME: table.tableName };
+};
+
+/** The table with exactly these actions (the jobs: TABLE_READ, TABLE_WRITE, a Scan, one update). */
+export const tableActions = (table: ITable, ...actions: string[]): Binder => (fn) => {
+  table.grant(fn, ...actions);
+  return { TABLE_NAME: table.tableName };
+};
+
+/** A queue the function sends to, named by the setting that holds its URL. */
+export const queueSend = (setting: 'WEBHOOK_QUEUE_URL' | 'WEBHOOK_DLQ_URL', queue: IQueue): Binder => (fn) => {
+  queue.grantSendMessages(fn);
+  return { [setting]: queue.queueUrl };
+};
+
+/** The hot wallet key, to sign with (the withdrawal sender and the sweeper alone). */
+export const hotWalletSigning = (key: IKey): Binder => (fn) => {
+  key.grant(fn, 'kms:Sign', 'kms:GetPublicKey');
+  return { SIGNER_KMS_KEY_ID: key.keyId };
+};
+
+/** The hot wallet key's public half only: the function learns the address and cannot sign. */
+export const hotWalletAddress = (key: IKey): Binder => (fn) => {
+  key.grant(fn, 'kms:GetPublicKey');
+  return { SIGNER_KMS_KEY_ID: key.keyId };
+};
+
+/**
+ * A Secrets Manager secret the stage names (lib/stages.ts), readable by this function; nothing
+ * when the stage names none.
+ */
+export const secretRead = (setting: 'TRONGRID_API_KEY_SECRET' | 'SWEEP_ACCOUNT_XPRV_SECRET', secretName: string | undefined): Binder => (fn) => {
+  if (secretName === undefined) return {};
+  Secret.fromSecretNameV2(fn, `${setting}Secret`, secretName).grantRead(fn);
+  return { [setting]: secretName };
+};
+
+/** The dashboard's user pool and its app client; `actions` for the functions that make users. */
+export const userPool = (pool: IUserPool, client: IUserPoolClient, ...actions: string[]): Binder => (fn) => {
+  if (actions.length > 0) pool.grant(fn, ...actions);
+  return { COGNITO_USER_POOL_ID: pool.userPoolId, COGNITO_CLIENT_ID: client.userPoolClientId };
+};
+
+/** A value made elsewhere in the stack that carries no access (the dashboard's origin). */
+export const value = (setting: SettingName, text: string): Binder => () => ({ [setting]: text });
+
+/** The table's exports, listed and described (the finance export check); no data. */
+export const tableExports = (table: ITable): Binder => (fn) => {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:ListExports'], resources: ['*'] }));
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeExport'], resources: [`${table.tableArn}/export/*`] }));
+  return { EXPORT_TABLE_ARN: table.tableArn };
+};
+
+/** Keys made in the stage's usage plan (lib/rate-limits.ts): create a key, tag it, add it to the plan. */
+export const usagePlanKeys = (usagePlanId: string): Binder => (fn) => {
+  const stack = Stack.of(fn);
+  const apiGateway = (path: string) => stack.formatArn({ service: 'apigateway', account: '', resource: path });
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST', 'apigateway:GET'], resources: [apiGateway('/apikeys')] }));
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST'], resources: [apiGateway(`/usageplans/${usagePlanId}/keys`)] }));
+  // Tags the key on creation.
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:PUT'], resources: [apiGateway('/tags/*')] }));
+  return { USAGE_PLAN_ID: usagePlanId };
+};
