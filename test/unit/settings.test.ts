@@ -106,12 +106,14 @@ describe("a function's slice", () => {
     expect(() => functionSettings('deposits/create-deposit', { ...createDepositEnv, TABLE_NAME: '' })).toThrow('Missing required environment variable TABLE_NAME');
   });
 
-  it("gives only the signing jobs the fee cap, only the sweeper the deposit account key, and the API functions no chain setting", () => {
+  it("gives only the signing jobs the fee cap, only the sweeper the deposit account key, and no API function a chain setting but the dashboard's sandbox simulator", () => {
     const holders = (name: string) => Object.entries(FUNCTION_SETTINGS).filter(([, names]) => (names as readonly string[]).includes(name)).map(([fn]) => fn).sort();
 
     expect(holders('WITHDRAWAL_FEE_LIMIT_SUN')).toEqual(['jobs/deposit-sweeper', 'jobs/withdrawal-sender']);
     expect(holders('SWEEP_ACCOUNT_XPRV_SECRET')).toEqual(['jobs/deposit-sweeper']);
-    expect(holders('CHAIN_ADAPTER')).toEqual(['jobs/deposit-poller', 'jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
+    // The dashboard's sandbox simulator pays on the sandbox chain (and is refused elsewhere): it reads
+    // which chain the stage has, never a key (SIGNER_KMS_KEY_ID below stays with the jobs).
+    expect(holders('CHAIN_ADAPTER')).toEqual(['dashboard/api', 'dashboard/simulate-payment', 'jobs/deposit-poller', 'jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
     expect(holders('SIGNER_KMS_KEY_ID')).toEqual(['jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
   });
 });
