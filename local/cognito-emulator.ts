@@ -144,9 +144,7 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
         throw new CognitoError('NotAuthorizedException', 'Invalid session for the user, session is expired.');
       }
       if (!user.totpSecret || !totpMatches(user.totpSecret, String(input.ChallengeResponses?.SOFTWARE_TOKEN_MFA_CODE ?? ''))) {
-        user.failures += 1;
-        if (user.failures >= FREE_FAILURES) user.lockedUntil = Date.now() + Math.min(MAX_LOCKOUT_MS, 1000 * 2 ** (user.failures - FREE_FAILURES));
-        save();
+        recordFailure(user);
         throw new CognitoError('CodeMismatchException', 'Invalid code received for user');
       }
       user.failures = 0;
@@ -206,9 +204,7 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     }
     if (Date.now() < user.lockedUntil) throw new CognitoError('NotAuthorizedException', 'Password attempts exceeded');
     if (!verifyPassword(password, user.passwordHash)) {
-      user.failures += 1;
-      if (user.failures >= FREE_FAILURES) user.lockedUntil = Date.now() + Math.min(MAX_LOCKOUT_MS, 1000 * 2 ** (user.failures - FREE_FAILURES));
-      save();
+      recordFailure(user);
       throw new CognitoError('NotAuthorizedException', user.failures > FREE_FAILURES ? 'Password attempts exceeded' : 'Incorrect username or password.');
     }
     // Cognito answers a user still on a temporary password with a NEW_PASSWORD_REQUIRED challenge;
@@ -218,6 +214,13 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     user.lockedUntil = 0;
     save();
     return user;
+  }
+
+  /** A wrong password or code: five are free, then Cognito's lockout grows. */
+  function recordFailure(user: User): void {
+    user.failures += 1;
+    if (user.failures >= FREE_FAILURES) user.lockedUntil = Date.now() + Math.min(MAX_LOCKOUT_MS, 1000 * 2 ** (user.failures - FREE_FAILURES));
+    save();
   }
 
   function userOfAccessToken(token: unknown): User {

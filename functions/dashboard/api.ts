@@ -16,20 +16,12 @@ type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<A
  * this folder, and tsx and Node resolve at run time.
  */
 const ROUTE_MODULES = new Map(DASHBOARD_ROUTES.map((route) => [`${route.method} ${route.path}`, route.handler.slice('dashboard/'.length)]));
-const loaded = new Map<string, Promise<RouteHandler>>();
-
-function routeHandler(module: string): Promise<RouteHandler> {
-  let handler = loaded.get(module);
-  if (!handler) {
-    handler = import(`./${module}.ts`).then((imported: { handler: RouteHandler }) => imported.handler);
-    loaded.set(module, handler);
-  }
-  return handler;
-}
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   const module = ROUTE_MODULES.get(`${event.httpMethod} ${event.resource}`);
   // API Gateway routes only the table's methods here: another means a deploy out of step with it.
   if (!module) return { statusCode: 404, headers: JSON_HEADERS, body: errorEnvelope('NOT_FOUND', 'No such dashboard route') };
-  return (await routeHandler(module))(event, context);
+  // Node's module cache makes every import after the first a lookup.
+  const { handler: routeHandler } = (await import(`./${module}.ts`)) as { handler: RouteHandler };
+  return routeHandler(event, context);
 }

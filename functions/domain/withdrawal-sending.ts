@@ -68,11 +68,12 @@ export const SETTLE_RESERVE_MS = 20_000;
 export const FINISH_RESERVE_MS = 5_000;
 
 /** The withdrawals in a status, oldest first, a page at a time, while the run has more than
- * `reserveMs` left. Ones that change status meanwhile are skipped by the guarded writes. */
-async function* withdrawalsIn(deps: SendingDeps, status: 'pending' | 'processing', reserveMs: number): AsyncGenerator<Withdrawal> {
+ * `reserveMs` left (null: to the end, whatever the time). Ones that change status meanwhile are
+ * skipped by the guarded writes. */
+async function* withdrawalsIn(deps: SendingDeps, status: 'pending' | 'processing', reserveMs: number | null): AsyncGenerator<Withdrawal> {
   let afterId: string | undefined;
   for (;;) {
-    if (deps.timeLeftMs && deps.timeLeftMs() < reserveMs) return;
+    if (reserveMs !== null && deps.timeLeftMs && deps.timeLeftMs() < reserveMs) return;
     const page = await deps.store.withdrawalsInStatus(status, SEND_BATCH, afterId);
     yield* page;
     if (page.length < SEND_BATCH) return;
@@ -128,7 +129,8 @@ async function spendableFloat(deps: SendingDeps): Promise<bigint | null> {
   const held = deps.hotWalletUsdt ? await deps.hotWalletUsdt() : null;
   if (held === null) return null;
   let outgoing = 0n;
-  for await (const withdrawal of withdrawalsIn({ ...deps, timeLeftMs: undefined }, 'processing', 0)) outgoing += withdrawal.amount;
+  // Every one, time or not: a float summed from part of them would err high.
+  for await (const withdrawal of withdrawalsIn(deps, 'processing', null)) outgoing += withdrawal.amount;
   return held - outgoing;
 }
 

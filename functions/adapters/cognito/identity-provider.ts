@@ -100,11 +100,9 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
         }),
       );
     } catch (error) {
-      const { name, message } = error as Error;
+      throwIfLockedOut(error);
+      const { name } = error as Error;
       if (name === 'CodeMismatchException') throw new ApiError('AUTH_FAILED', 'Wrong authentication code: sign in again');
-      if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) {
-        throw new ApiError('RATE_LIMITED', 'Too many failed sign-ins: wait a moment and try again');
-      }
       if (name === 'NotAuthorizedException' || name === 'ExpiredCodeException') throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
       throw error;
     }
@@ -118,17 +116,17 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
   }
 
   async confirmSetup(accessToken: string, code: string): Promise<void> {
+    const mismatch = () => validationFailed([{ path: 'code', message: 'does not match: check the app shows codes for Cambio and try the next one' }]);
+    let status: string | undefined;
     try {
-      const { Status } = await this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'Authenticator app' }));
-      if (Status !== 'SUCCESS') throw Object.assign(new Error('Code mismatch'), { name: 'EnableSoftwareTokenMFAException' });
+      ({ Status: status } = await this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'Authenticator app' })));
     } catch (error) {
       const name = (error as Error).name;
-      if (name === 'EnableSoftwareTokenMFAException' || name === 'CodeMismatchException') {
-        throw validationFailed([{ path: 'code', message: 'does not match: check the app shows codes for Cambio and try the next one' }]);
-      }
+      if (name === 'EnableSoftwareTokenMFAException' || name === 'CodeMismatchException') throw mismatch();
       if (name === 'InvalidParameterException') throw validationFailed([{ path: 'code', message: 'start the set-up again: no secret is waiting for a code' }]);
       throw error;
     }
+    if (status !== 'SUCCESS') throw mismatch();
     await this.client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
   }
 
@@ -155,11 +153,8 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
     try {
       answer = await this.client.send(new InitiateAuthCommand({ AuthFlow: flow, ClientId: this.pool.clientId, AuthParameters: parameters }));
     } catch (error) {
-      const { name, message } = error as Error;
-      // Cognito's lockout after repeated failures is a NotAuthorizedException with this message.
-      if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) {
-        throw new ApiError('RATE_LIMITED', 'Too many failed sign-ins: wait a moment and try again');
-      }
+      throwIfLockedOut(error);
+      const { name } = error as Error;
       if (name === 'NotAuthorizedException' || name === 'UserNotFoundException' || name === 'UserNotConfirmedException') {
         throw new ApiError('AUTH_FAILED', flow === 'USER_PASSWORD_AUTH' ? SIGN_IN_FAILED_MESSAGE : 'The session has ended; sign in again');
       }
@@ -181,5 +176,14 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
       expiresInSeconds: result.ExpiresIn ?? 3600,
       personId: claims.personId,
     };
+  }
+}
+
+/** Cognito's lockout after repeated failures (wrong passwords or codes) is a NotAuthorizedException
+ * with this message, on InitiateAuth and RespondToAuthChallenge alike. */
+function throwIfLockedOut(error: unknown): void {
+  const { name, message } = error as Error;
+  if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) {
+    throw new ApiError('RATE_LIMITED', 'Too many failed sign-ins: wait a moment and try again');
   }
 }
