@@ -23,6 +23,19 @@ function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => v
 
 const value = (form: FormData, name: string) => String(form.get(name) ?? '');
 
+/** A password being chosen, with the pool's policy said before it is submitted. */
+function NewPasswordField() {
+  return (
+    <>
+      <label for="password">Password</label>
+      <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
+      <p id="password-rule" class="hint">
+        At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
+      </p>
+    </>
+  );
+}
+
 export function SignUp(props: { onSignedIn: () => void }) {
   useTitle('Sign up');
   const { error, busy, onSubmit } = useSubmit(
@@ -38,11 +51,7 @@ export function SignUp(props: { onSignedIn: () => void }) {
         <input id="company-name" name="companyName" required maxLength={200} autoComplete="organization" />
         <label for="email">Email</label>
         <input id="email" name="email" type="email" required autoComplete="email" />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
-        <p id="password-rule" class="hint">
-          At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
-        </p>
+        <NewPasswordField />
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>
           Create account
@@ -120,11 +129,7 @@ export function AcceptInvitation(props: { onSignedIn: () => void }) {
       <h1 id="accept-title">Join your company on Cambio</h1>
       <p>Choose a password for the email address you were invited with. If you already have a Cambio account with it, enter that account's password.</p>
       <form onSubmit={onSubmit}>
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
-        <p id="password-rule" class="hint">
-          At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
-        </p>
+        <NewPasswordField />
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>
           Accept invitation
