@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Environment, Role } from '../../api.ts';
 import { ACTIVITY_TABS, activityApi, type ActivityFilter, type ActivityKind, type ActivityRow } from '../../activity-api.ts';
 import { navigate } from '../../router.ts';
@@ -26,7 +26,9 @@ let focusSelectedTab = false;
 /** The tabs (WAI-ARIA tabs pattern: arrow keys, Home and End move between them and select). */
 function ActivityTabs(props: { kind: ActivityKind }) {
   const selected = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // In the same commit as the new tabs reach the DOM: useEffect ran after paint, so for a moment
+  // (longer on a busy machine) the selected tab showed while focus had fallen to the page's body.
+  useLayoutEffect(() => {
     if (focusSelectedTab) selected.current?.focus();
     focusSelectedTab = false;
   }, []);
