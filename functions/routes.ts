@@ -81,6 +81,13 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
 ];
 
+/** Dashboard routes whose answer is a file streamed as it is made (functions/http/dashboard-
+ * download.ts): each is a Lambda of its own, since a streaming function answers through a response
+ * stream rather than a return value, with API Gateway's STREAM transfer mode (lib/dashboard.ts). */
+export const DASHBOARD_DOWNLOADS: readonly DashboardRouteSpec[] = [
+  dashboard('GET', '/companies/{companyId}/activity/{kind}/export', 'export-activity', 'read', 'session'),
+];
+
 /** Verifies the session cookie's Cognito access token (aws-jwt-verify); its answer is cached per
  * Cookie header. Cookies do not fit API Gateway's Cognito authorizer, which reads a bearer token
  * from one header, so this is a Lambda authorizer (docs/dashboard-api.md). */

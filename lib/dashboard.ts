@@ -1,5 +1,5 @@
 import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AuthorizationType, EndpointType, IdentitySource, LambdaIntegration, RequestAuthorizer, ResponseType, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
+import { AuthorizationType, EndpointType, IdentitySource, LambdaIntegration, RequestAuthorizer, ResponseTransferMode, ResponseType, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
   CachePolicy,
@@ -20,7 +20,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { DASHBOARD_API, DASHBOARD_ROUTES, SESSION_AUTHORIZER, lambdaName } from '../functions/routes.ts';
+import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, SESSION_AUTHORIZER, lambdaName } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { CambioFunction, type Binder } from './api-function.ts';
 import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
@@ -193,6 +193,25 @@ export class Dashboard extends Construct {
         route.method,
         integration,
         route.auth === 'session' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
+      );
+    }
+    // Downloads stream (functions/http/dashboard-download.ts): a function each, invoked with
+    // InvokeWithResponseStream, so a file of any length goes out as it is read, past the 10 MB and
+    // 29 s limits of a buffered answer (a stream may last 15 minutes). The timeout is what a large
+    // export takes to read at DynamoDB's pace, not what a click should wait for.
+    for (const route of DASHBOARD_DOWNLOADS) {
+      const download = new CambioFunction(this, {
+        handler: route.handler,
+        config,
+        depositAccountXpub: props.depositAccountXpub,
+        bind: [route.tableAccess === 'readWrite' ? tableReadWrite(props.table) : tableRead(props.table), origin],
+        timeout: Duration.minutes(5),
+      });
+      this.functions.push(download);
+      resourceFor(api.root, route.path).addMethod(
+        route.method,
+        new LambdaIntegration(download, { proxy: true, responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.minutes(5) }),
+        { authorizer, authorizationType: AuthorizationType.CUSTOM },
       );
     }
     // A missing or expired session answers in the envelope, as the local runtime does.

@@ -9,13 +9,14 @@ import type {
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
-import { AUTHORIZER, DASHBOARD_API, DASHBOARD_ROUTES, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
 import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
 import { JSON_HEADERS } from '#http/envelope';
 import { TokenBucket, TokenBuckets } from '#domain/rate-limits';
 import type { StageConfig } from '../lib/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
 import { isDashboardAppRequest, serveDashboardApp } from './dashboard-app.ts';
+import { installLambdaStreaming, isStreamingHandler, LocalResponseStream, type StreamingHandler } from './lambda-response-stream.ts';
 
 /**
  * The local stand-in for API Gateway's REST API: it matches the route table, runs the same REQUEST
@@ -45,7 +46,7 @@ interface CompiledRoute {
   auth: 'apiKey' | 'session' | 'public';
   pattern: RegExp;
   parameterNames: string[];
-  handler: ProxyHandler;
+  handler: ProxyHandler | StreamingHandler;
 }
 
 export interface LocalApiOptions {
@@ -71,10 +72,12 @@ async function importHandler(name: string): Promise<unknown> {
 
 export async function createLocalApi(options: LocalApiOptions): Promise<Server> {
   const load = options.loadHandler ?? importHandler;
+  // Before any handler loads: a streaming one is wrapped by `awslambda.streamifyResponse` at import.
+  installLambdaStreaming();
   const routes: CompiledRoute[] = [];
   const specs = [
     ...(options.routes ?? ROUTES).map((spec) => ({ spec, auth: 'apiKey' as const })),
-    ...(options.dashboardRoutes ?? (options.routes ? [] : DASHBOARD_ROUTES)).map((spec) => ({ spec, auth: spec.auth })),
+    ...(options.dashboardRoutes ?? (options.routes ? [] : [...DASHBOARD_ROUTES, ...DASHBOARD_DOWNLOADS])).map((spec) => ({ spec, auth: spec.auth })),
   ];
   for (const { spec, auth } of specs) {
     const parameterNames: string[] = [];
@@ -84,7 +87,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     });
     // The dashboard's routes go through its one Lambda's dispatcher, as in AWS (functions/dashboard/api.ts).
     const module = auth !== 'apiKey' && DASHBOARD_ROUTES.includes(spec as DashboardRouteSpec) ? DASHBOARD_API.handler : spec.handler;
-    routes.push({ spec, auth, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(module)) as ProxyHandler });
+    routes.push({ spec, auth, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(module)) as ProxyHandler | StreamingHandler });
   }
   const authorizers = {
     apiKey: { ...AUTHORIZER, handler: (await load(AUTHORIZER.handler)) as AuthorizerHandler, name: AUTHORIZER.handler },
@@ -172,10 +175,24 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
         stage: options.config.stage,
       },
     };
-    const result = await route.handler(event, lambdaContext(route.spec.handler, requestId));
+    const context = lambdaContext(route.spec.handler, requestId);
+    if (isStreamingHandler(route.handler)) return streamAnswer(route.handler, event, context, res, requestId);
+    const result = await route.handler(event, context);
     // API Gateway sends each value of a multi-value header on its own line (Set-Cookie needs it).
     res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...(result.multiValueHeaders as Record<string, string[]> | undefined) });
     res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  }
+
+  /** A streaming function's answer (API Gateway's STREAM mode): sent as it is written. A failure
+   * before the head is API Gateway's 5xx; after it, the connection is cut, as API Gateway cuts it. */
+  async function streamAnswer(handler: StreamingHandler, event: APIGatewayProxyEvent, context: unknown, res: ServerResponse, requestId: string): Promise<void> {
+    const stream = new LocalResponseStream(res);
+    try {
+      await handler(event, stream, context);
+    } catch (error) {
+      if (!stream.headSent) throw error;
+      res.destroy();
+    }
   }
 
   function matchRoute(method: string, path: string) {

@@ -1,4 +1,4 @@
-import { ApiCallError, send } from './api.ts';
+import { send } from './api.ts';
 
 /** Activity's part of the dashboard API (docs/dashboard-api.md, Activity). */
 export const ACTIVITY_TABS = [
@@ -46,17 +46,7 @@ export const activityApi = {
   detail: (companyId: string, kind: ActivityKind, id: string) => send<ActivityRow & { deliveries?: Delivery[] }>('GET', `/companies/${companyId}/activity/${kind}?id=${encodeURIComponent(id)}`),
   simulatePayment: (companyId: string, depositId: string, amount: string) => send<{ txHash: string }>('POST', `/companies/${companyId}/simulated-payments`, { depositId, amount }),
 
-  /** The whole export, chunk after chunk (each at most 1,000 rows, chained by X-Next-Cursor), as
-   * one file for the browser to save. */
-  async exportCsv(companyId: string, kind: ActivityKind, filter: ActivityFilter): Promise<Blob> {
-    const parts: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const response = await fetch(`${BASE}/companies/${companyId}/activity/${kind}${queryString(filter, { cursor, format: 'csv' })}`, { credentials: 'same-origin' });
-      if (!response.ok) throw new ApiCallError({ status: response.status, code: 'EXPORT_FAILED', message: 'The export failed. Try again.', details: null });
-      parts.push(await response.text());
-      cursor = response.headers.get('X-Next-Cursor') ?? undefined;
-    } while (cursor);
-    return new Blob(parts, { type: 'text/csv' });
-  },
+  /** `Export CSV`'s address: the server streams the whole file (functions/dashboard/export-activity.ts),
+   * so the browser saves it as it arrives instead of the page holding it. */
+  exportUrl: (companyId: string, kind: ActivityKind, filter: ActivityFilter) => `${BASE}/companies/${companyId}/activity/${kind}/export${queryString(filter)}`,
 };

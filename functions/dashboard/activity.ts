@@ -1,4 +1,4 @@
-import { activityDetail, exportActivity, listActivity } from '#domain/activity';
+import { activityDetail, listActivity } from '#domain/activity';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
@@ -13,18 +13,13 @@ const activity = new DynamoActivityStore(db, tableName);
 
 /**
  * Activity's one read route, so the stack stays under CloudFormation's 500 resources (one Lambda
- * and its role, logs and alarms per route): `?id=` is a record's detail; `?format=csv` is one
- * chunk of `Export CSV` (at most 1,000 rows, the next chunk's cursor in `X-Next-Cursor`, absent on
- * the last); otherwise a page of the list.
+ * and its role, logs and alarms per route): `?id=` is a record's detail; otherwise a page of the
+ * list. `Export CSV` is a route of its own, streamed (./export-activity.ts).
  */
 export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, query, pathParameters }) => {
   const { kind } = validate(activityKindPath, pathParameters);
-  const { id, format, limit, cursor, ...filter } = validate(activityQuery, query);
+  const { id, limit, cursor, ...filter } = validate(activityQuery, query);
   if (id !== undefined) return { data: await activityDetail(activity, caller, kind, id) };
-  if (format === 'csv') {
-    const { csv, nextCursor } = await exportActivity(activity, caller, kind, filter, cursor);
-    return { data: null, raw: { contentType: 'text/csv; charset=utf-8', body: csv, headers: nextCursor ? { 'X-Next-Cursor': nextCursor } : undefined } };
-  }
   const { items, nextCursor } = await listActivity(activity, caller, kind, filter, { limit, cursor });
   return { data: items, pagination: { nextCursor } };
 });

@@ -30,8 +30,9 @@ export const activityQuery = v.strictObject({
   limit,
   cursor,
   id: v.optional(v.pipe(v.string(), v.maxLength(40))),
-  format: v.optional(v.picklist(['csv'], 'must be csv')),
 });
+/** `Export CSV`: the list's filters, and the whole of what they show. */
+export const activityExportQuery = v.strictObject(activityFilter);
 export const activityKindPath = v.object({ kind: v.picklist(ACTIVITY_KINDS, `must be one of ${ACTIVITY_KINDS.join(', ')}`) });
 export const simulatePaymentBody = v.strictObject({ depositId: v.pipe(v.string(), v.maxLength(40)), amount: v.pipe(v.string(), v.maxLength(40)) });
 export const auditLogQuery = v.strictObject({ limit, cursor });

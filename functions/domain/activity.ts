@@ -156,8 +156,8 @@ export async function activityDetail(store: ActivityStore, caller: Caller, kind:
 
 // --- Export CSV.
 
-/** Rows per export request: the answer stays far below Lambda's 6 MB response limit (a deposit row
- * is ~250 bytes), and the page asks for the next chunk with the cursor it is given. */
+/** Rows read from the table per round of an export: each round is one bounded Query, and the CSV
+ * of a round (~250 bytes a deposit row) is written out before the next is read. */
 export const EXPORT_CHUNK_ROWS = 1_000;
 
 export const CSV_COLUMNS = {
@@ -168,24 +168,27 @@ export const CSV_COLUMNS = {
 } as const satisfies Record<ActivityKind, readonly string[]>;
 
 /**
- * One chunk of what the filter shows, as CSV (the header only in the first chunk), and the cursor
- * of the next one: the export is paged, never held whole, in the Lambda nor in this process.
+ * `Export CSV`: everything the filter shows, newest first, as CSV text in pieces, one per round of
+ * EXPORT_CHUNK_ROWS rows, the header in the first. The caller streams each piece out before the
+ * next round is read, so the file is never held whole, here nor in the browser (the download
+ * route, functions/dashboard/export-activity.ts). The first piece comes after the first Query, so
+ * a refused filter is refused before anything is sent. Cells go through the ledger CSV's formula
+ * guard.
  */
-export async function exportActivity(
-  store: ActivityStore,
-  caller: Caller,
-  kind: ActivityKind,
-  filter: ActivityFilter,
-  cursor?: string,
-): Promise<{ csv: string; nextCursor: string | null }> {
-  const { items, nextCursor } = await listActivity(store, caller, kind, filter, { limit: EXPORT_CHUNK_ROWS, cursor });
+export async function* activityCsv(store: ActivityStore, caller: Caller, kind: ActivityKind, filter: ActivityFilter): AsyncGenerator<string> {
   const columns = CSV_COLUMNS[kind] as readonly string[];
-  // An empty cell for what the record does not have (an open amount, no failure): not "null".
-  const rows = (items as Record<string, unknown>[]).map((row) =>
-    Object.fromEntries(columns.map((column) => [column, column === 'payload' ? JSON.stringify(row.payload) : (row[column] ?? '')])),
-  );
-  const header = cursor === undefined ? `${columns.join(',')}\n` : '';
-  return { csv: header + rows.map((row) => csvLine(row, columns)).join(''), nextCursor };
+  let header = `${columns.join(',')}\n`;
+  let cursor: string | undefined;
+  do {
+    const page = await listActivity(store, caller, kind, filter, { limit: EXPORT_CHUNK_ROWS, cursor });
+    // An empty cell for what the record does not have (an open amount, no failure): not "null".
+    const rows = (page.items as Record<string, unknown>[]).map((row) =>
+      Object.fromEntries(columns.map((column) => [column, column === 'payload' ? JSON.stringify(row.payload) : (row[column] ?? '')])),
+    );
+    yield header + rows.map((row) => csvLine(row, columns)).join('');
+    header = '';
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
 }
 
 // --- The sandbox simulator.

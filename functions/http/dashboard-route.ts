@@ -41,8 +41,6 @@ export interface DashboardResult {
   data: unknown;
   pagination?: { nextCursor: string | null };
   cookies?: string[];
-  /** A body that is not the JSON envelope (the Activity CSV export), with its own headers. */
-  raw?: { contentType: string; body: string; headers?: Record<string, string> };
 }
 
 export interface MembershipLookup {
@@ -73,13 +71,8 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
     const cookies = parseCookies(headers.cookie);
     if (STATE_CHANGING.has(event.httpMethod)) refuseCrossSite(headers, cookies, options.access !== 'public');
     const personId = options.access === 'public' ? null : sessionPerson(event);
-    let caller: Caller | null = null;
-    const origin: RequestOrigin = { sourceIp: event.requestContext.identity?.sourceIp ?? 'unknown', userAgent: headers['user-agent'] ?? null };
-    if (options.access !== 'public' && options.access !== 'session') {
-      const companyId = event.pathParameters?.companyId;
-      if (!companyId || !options.memberships) throw new Error('A permission route needs {companyId} and a membership lookup');
-      caller = { membership: requirePermission(await options.memberships.getMembership(companyId, personId!), options.access), origin };
-    }
+    const origin = requestOrigin(event);
+    const caller = options.access !== 'public' && options.access !== 'session' ? await callerOf(event, options.access, options.memberships) : null;
     const body = options.body ? validate(options.body, requireJsonObject(event.body)) : undefined;
     let result: DashboardResult;
     try {
@@ -98,9 +91,6 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
       const { statusCode, body: errorBody } = toErrorResponse(error, event);
       return { statusCode, headers: { ...JSON_HEADERS, ...NO_STORE, 'X-Request-Id': requestId }, body: errorBody };
     }
-    if (result.raw) {
-      return { statusCode: result.status ?? 200, headers: { 'Content-Type': result.raw.contentType, ...result.raw.headers, ...NO_STORE, 'X-Request-Id': requestId }, body: result.raw.body };
-    }
     return {
       statusCode: result.status ?? 200,
       headers: { ...JSON_HEADERS, ...NO_STORE, 'X-Request-Id': requestId },
@@ -113,7 +103,7 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
   return withRequestLog(handler, (event) => event.pathParameters?.companyId ?? null);
 }
 
-const NO_STORE = { 'Cache-Control': 'no-store' } as const;
+export const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
 /**
  * Cross-site request forgery (../shared/dashboard.md, Security). SameSite=Strict already keeps the
@@ -147,6 +137,18 @@ function isDashboardOrigin(origin: string, host: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+const requestOrigin = (event: APIGatewayProxyEvent): RequestOrigin => ({
+  sourceIp: event.requestContext.identity?.sourceIp ?? 'unknown',
+  userAgent: (event.headers as Record<string, string>)['user-agent'] ?? null,
+});
+
+/** The signed-in person's membership of the path's `{companyId}`, refused (403) unless the role grants `permission`. */
+export async function callerOf(event: APIGatewayProxyEvent, permission: Permission, memberships: MembershipLookup | undefined): Promise<Caller> {
+  const companyId = event.pathParameters?.companyId;
+  if (!companyId || !memberships) throw new Error('A permission route needs {companyId} and a membership lookup');
+  return { membership: requirePermission(await memberships.getMembership(companyId, sessionPerson(event)), permission), origin: requestOrigin(event) };
 }
 
 function sessionPerson(event: APIGatewayProxyEvent): string {

@@ -78,6 +78,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/change-member-role': dashboard,
   'dashboard/remove-member': dashboard,
   'dashboard/activity': dashboard,
+  'dashboard/export-activity': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */
   'dashboard/simulate-payment': [...dashboard, ...chain],
   'jobs/deposit-poller': [...api, ...chain],

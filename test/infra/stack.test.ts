@@ -5,6 +5,7 @@ import { GATEWAY_RESPONSES, gatewayResponse } from '../../functions/http/gateway
 import {
   AUTHORIZER,
   DASHBOARD_API,
+  DASHBOARD_DOWNLOADS,
   DASHBOARD_ROUTES,
   SESSION_AUTHORIZER,
   DEPOSIT_POLLER,
@@ -259,10 +260,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it("runs one function per /v1 route, one for the dashboard API, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's 1 GB", () => {
+    it("runs one function per /v1 route, one for the dashboard API and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's 1 GB", () => {
       const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
 
-      expect(functions).toHaveLength(ROUTES.length + 10 + 1 + 1);
+      expect(functions).toHaveLength(ROUTES.length + 10 + 1 + 1 + DASHBOARD_DOWNLOADS.length);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -755,6 +756,18 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         .map((fn) => String(fn.Properties!.FunctionName))
         .filter((name) => grantsOf(template, name).actions.includes('cognito-idp:AdminCreateUser'));
       expect(makers).toEqual([functionName(stage, DASHBOARD_API.handler)]);
+    });
+
+    it.each(DASHBOARD_DOWNLOADS.map((route) => [routeName(route), route] as const))('%s streams from a function of its own, with read access only, behind the session authorizer', (name, route) => {
+      const method = methodsByRoute(template, dashboardApiId()).get(name);
+      expect(method, `no method for ${name}`).toBeDefined();
+      expect(method!.AuthorizationType).toBe('CUSTOM');
+      expect(method!.Integration.ResponseTransferMode).toBe('STREAM');
+      // Response streaming invokes through InvokeWithResponseStream's own path.
+      expect(JSON.stringify(method!.Integration.Uri)).toContain('/response-streaming-invocations');
+      expect(JSON.stringify(method!.Integration.Uri)).toContain(logicalIdOfFunction(template, functionName(stage, route.handler)));
+      const writes = grantsOf(template, functionName(stage, route.handler)).actions.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite)/.test(action));
+      expect(writes).toEqual([]);
     });
 
     it('serves the app from a private bucket through CloudFront with origin access control, HTTPS, security headers and SPA routing, and the API under /dashboard/api/*', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AUTHORIZER,
   DASHBOARD_API,
+  DASHBOARD_DOWNLOADS,
   SESSION_AUTHORIZER,
   DEPOSIT_POLLER,
   DEPOSIT_SWEEPER,
@@ -25,7 +26,7 @@ import { addCambioStack } from '../../lib/cambio-app.ts';
  * AwsSolutions-IAM5 flags; lib/api-function.ts acknowledges that on every function's role, so this
  * test is what keeps any other action on `*` from passing under that acknowledgment.
  */
-const FUNCTIONS = [...ROUTES, AUTHORIZER, DASHBOARD_API, SESSION_AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, FINANCE_EXPORT_CHECK, LEDGER_DAY_CSV, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, USAGE_KEY_PROVISIONER];
+const FUNCTIONS = [...ROUTES, AUTHORIZER, DASHBOARD_API, ...DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, FINANCE_EXPORT_CHECK, LEDGER_DAY_CSV, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, USAGE_KEY_PROVISIONER];
 const XRAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 /** Actions on `*` beyond X-Ray's, each acknowledged with its own reason in lib/cambio-stack.ts. */
 const ALSO_ON_EVERY_RESOURCE: Record<string, string[]> = {

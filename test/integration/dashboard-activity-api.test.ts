@@ -149,24 +149,27 @@ describe('Activity lists', () => {
     const queriesBefore = dynamoRequestCounts.get('QueryCommand') ?? 0;
     await list('?status=expired&from=2026-01-01');
     await list('?q=order-3');
-    await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?format=csv`);
+    await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits/export`);
     expect(dynamoRequestCounts.get('ScanCommand') ?? 0).toBe(scansBefore);
     expect(dynamoRequestCounts.get('QueryCommand') ?? 0).toBeGreaterThan(queriesBefore);
   });
 });
 
 describe('Export CSV', () => {
-  it('holds what the filter shows, and a reference a spreadsheet would run starts with a quote', async () => {
+  const cookieOf = (person: Awaited<ReturnType<typeof signedUpOwner>>) => [...person.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const exportOf = (person: Awaited<ReturnType<typeof signedUpOwner>>, companyId: string, query = '') =>
+    fetch(`${person.browser.origin}/dashboard/api/companies/${companyId}/activity/deposits/export${query}`, { headers: { Cookie: cookieOf(person) } });
+
+  it('holds what the filter shows, as a file to save, and a reference a spreadsheet would run starts with a quote', async () => {
     const owner = await signedUpOwner(runtime, 'Export Co');
     await depositOn(owner.companyId, '=HYPERLINK("http://evil.example","x")', '2026-04-01', 'completed');
     await depositOn(owner.companyId, '+1-2', '2026-04-02', 'completed');
     await depositOn(owner.companyId, 'plain-order', '2026-04-03', 'expired');
-    const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity/deposits?format=csv&status=completed`, {
-      headers: { Cookie: [...owner.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ') },
-    });
+    const response = await exportOf(owner, owner.companyId, '?status=completed');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(response.headers.get('x-next-cursor')).toBeNull();
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="cambio-deposits-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const lines = (await response.text()).trimEnd().split('\n');
     expect(lines[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt');
     expect(lines).toHaveLength(3);
@@ -175,31 +178,47 @@ describe('Export CSV', () => {
     expect(lines.join('\n')).not.toContain('plain-order');
   });
 
-  it('comes in chunks of 1,000 rows chained by X-Next-Cursor, the header only in the first', async () => {
+  it('streams every row in one answer, read 1,000 at a time, the header once', async () => {
     const owner = await signedUpOwner(runtime, 'Big Export Co');
     const start = Date.parse('2026-05-01T00:00:00.000Z');
     const template = await depositOn(owner.companyId, 'bulk-template', '2026-04-30');
-    const rows = Array.from({ length: 1_000 }, (_, i) => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => {
       const at = new Date(start + i * 1000);
       return depositItem.toItem({ ...template, id: ulidAt(at, seeded++), reference: `bulk-${i}`, createdAt: at.toISOString(), updatedAt: at.toISOString() });
     });
     for (let i = 0; i < rows.length; i += 25) {
       await db.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: rows.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
     }
-    const cookie = [...owner.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const chunks: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const response: Response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity/deposits?format=csv${cursor ? `&cursor=${cursor}` : ''}`, { headers: { Cookie: cookie } });
-      chunks.push(await response.text());
-      cursor = response.headers.get('x-next-cursor');
-    } while (cursor);
-    expect(chunks).toHaveLength(2);
-    const lines = chunks.join('').trimEnd().split('\n');
+    const queriesBefore = dynamoRequestCounts.get('QueryCommand') ?? 0;
+    const response = await exportOf(owner, owner.companyId);
+    expect(response.status).toBe(200);
+    // Sent as it is read: no length known up front.
+    expect(response.headers.get('content-length')).toBeNull();
+    const received: string[] = [];
+    for await (const piece of response.body!.pipeThrough(new TextDecoderStream())) received.push(piece);
+    const lines = received.join('').trimEnd().split('\n');
     expect(lines.filter((line) => line.startsWith('id,'))).toHaveLength(1);
-    expect(lines).toHaveLength(1 + 1_001);
-    expect(lines[1]).toContain('bulk-999');
+    expect(lines).toHaveLength(1 + 2_001);
+    expect(lines[1]).toContain('bulk-1999');
     expect(lines.at(-1)).toContain('bulk-template');
+    // Three rounds of at most 1,000 (and the membership read), not one read of everything.
+    expect((dynamoRequestCounts.get('QueryCommand') ?? 0) - queriesBefore).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses a bad filter, a stranger and no session in the envelope, before any CSV', async () => {
+    const owner = await signedUpOwner(runtime, 'Refused Export Co');
+    const stranger = await signedUpOwner(runtime, 'Stranger Co');
+    const badStatus = await exportOf(owner, owner.companyId, '?status=paid');
+    expect(badStatus.status).toBe(400);
+    expect(badStatus.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await badStatus.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_FAILED');
+    const unknownParameter = await exportOf(owner, owner.companyId, '?cursor=abc');
+    expect(unknownParameter.status).toBe(400);
+    const theirs = await exportOf(stranger, owner.companyId);
+    expect(theirs.status).toBe(404);
+    expect(((await theirs.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    const signedOut = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity/deposits/export`);
+    expect(signedOut.status).toBe(401);
   });
 });
 

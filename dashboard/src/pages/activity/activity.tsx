@@ -100,15 +100,17 @@ function ActivityList(props: { companyId: string; kind: ActivityKind }) {
     setRows(null);
     setFilter(EMPTY_FILTER);
   };
+  // The file streams straight to the browser's downloads (activityApi.exportUrl). A list call
+  // first, so that an expired session is renewed and a refused filter shows here, in the page,
+  // rather than arriving as the content of a downloaded file.
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const file = await activityApi.exportCsv(props.companyId, props.kind, filter);
+      await activityApi.list(props.companyId, props.kind, filter);
       const link = document.createElement('a');
-      link.href = URL.createObjectURL(file);
-      link.download = `cambio-${props.kind}-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.href = activityApi.exportUrl(props.companyId, props.kind, filter);
+      link.download = '';
       link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     } catch (caught) {
       setError(caught);
     } finally {
