@@ -60,6 +60,9 @@ describe('Team in headless Chromium', () => {
 
     await signOut();
     await page.goto(link);
+    await page.getByRole('button', { name: 'Accept invitation' }).waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'accept-invitation');
     await page.getByLabel('Password').fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await page.getByRole('heading', { name: /Team Payments/ }).waitFor();
