@@ -12,6 +12,7 @@ export type AuditAction =
   | 'two_factor.enabled'
   | 'invitation.created'
   | 'invitation.accepted'
+  | 'invitation.revoked'
   | 'api_key.created'
   | 'api_key.rolled'
   | 'api_key.revoked'

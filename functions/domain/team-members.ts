@@ -17,6 +17,8 @@ export interface TeamStore {
   /** The company's invitations not yet accepted (expired ones included until DynamoDB's TTL removes them). */
   invitationsOf(companyId: string): Promise<Invitation[]>;
   addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void>;
+  /** Deletes the invitation, so its link stops working; false if it is gone (accepted, revoked or lapsed). */
+  deleteInvitation(invitation: Invitation, audit: AuditEntry): Promise<boolean>;
   /**
    * Sets `member`'s role to `role` (or deletes the membership when `role` is null), only if its
    * role is still `member.role` and, when `keptOwner` is given, that membership is still an Owner.
@@ -27,7 +29,8 @@ export interface TeamStore {
 
 export interface TeamView {
   members: Membership[];
-  invitations: { email: string; role: Role; createdAt: string; expiresAt: string }[];
+  /** `id` names it for `Revoke`: the hash of its token, never the token (only the link holds that). */
+  invitations: { id: string; email: string; role: Role; createdAt: string; expiresAt: string }[];
 }
 
 export async function team(store: TeamStore, caller: Caller, now = new Date()): Promise<TeamView> {
@@ -37,7 +40,7 @@ export async function team(store: TeamStore, caller: Caller, now = new Date()): 
     invitations: invitations
       .filter((i) => i.expiresAt > now.toISOString())
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
-      .map(({ email, role, createdAt, expiresAt }) => ({ email, role, createdAt, expiresAt })),
+      .map(({ tokenHash, email, role, createdAt, expiresAt }) => ({ id: tokenHash, email, role, createdAt, expiresAt })),
   };
 }
 
@@ -55,6 +58,18 @@ export async function inviteMember(store: TeamStore, caller: Caller, input: { em
   const invitation: Invitation = { tokenHash: hashToken(token), companyId, email, role: input.role, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(), createdAt: now.toISOString() };
   await store.addInvitation(invitation, auditEntry(companyId, 'invitation.created', actorOf(caller.membership), caller.origin, now, email, { role: input.role }));
   return { token, email, role: input.role, expiresAt: invitation.expiresAt };
+}
+
+/** `Revoke` on a pending invitation: its link stops working. Only an Owner revokes an Owner's invitation. */
+export async function revokeInvitation(store: TeamStore, caller: Caller, invitationId: string, now = new Date()): Promise<void> {
+  const companyId = caller.membership.companyId;
+  // Found among the company's own invitations, so another company's id is a 404 like a made-up one.
+  const invitation = /^[0-9a-f]{64}$/.test(invitationId) ? (await store.invitationsOf(companyId)).find((i) => i.tokenHash === invitationId) : undefined;
+  if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
+  requireOwnerFor(caller, invitation.role, 'revoke the invitation of');
+  const audit = auditEntry(companyId, 'invitation.revoked', actorOf(caller.membership), caller.origin, now, invitation.email, { role: invitation.role });
+  // Accepted or revoked meanwhile: gone either way.
+  if (!(await store.deleteInvitation(invitation, audit))) throw notFound('Invitation');
 }
 
 export const changeRole = (store: TeamStore, caller: Caller, personId: string, role: Role, now = new Date()) => changeMember(store, caller, personId, role, now);

@@ -77,6 +77,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/invite-member': dashboard,
   'dashboard/change-member-role': dashboard,
   'dashboard/remove-member': dashboard,
+  'dashboard/revoke-invitation': dashboard,
   'dashboard/activity': dashboard,
   'dashboard/export-activity': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */

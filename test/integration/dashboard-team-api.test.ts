@@ -39,7 +39,7 @@ async function invitedMember(inviter: Browser, companyId: string, role: string) 
 }
 
 async function teamOf(browser: Browser, companyId: string) {
-  return (await browser.call('GET', `/companies/${companyId}/team`)).body.data as { members: { personId: string; email: string; role: string }[]; invitations: { email: string; role: string }[] };
+  return (await browser.call('GET', `/companies/${companyId}/team`)).body.data as { members: { personId: string; email: string; role: string }[]; invitations: { id: string; email: string; role: string }[] };
 }
 
 describe('the team of a company', () => {
@@ -101,6 +101,30 @@ describe('the team of a company', () => {
   });
 });
 
+describe('a pending invitation', () => {
+  it('is revoked by the team’s managers: its link stops working, the audit log says so, and a second revoke finds nothing', async () => {
+    const owner = await signedUpOwner(runtime, 'Revoke Co');
+    const stranger = await signedUpOwner(runtime, 'Stranger Revoke Co');
+    const email = uniqueEmail('revoked');
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+    const [pending] = (await teamOf(owner.browser, owner.companyId)).invitations;
+    expect(pending).toMatchObject({ email, role: 'Developer', id: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    // Another company's people cannot reach it, through their company or this one.
+    expect((await stranger.browser.call('DELETE', `/companies/${owner.companyId}/team/invitations/${pending!.id}`)).status).toBe(404);
+    expect((await stranger.browser.call('DELETE', `/companies/${stranger.companyId}/team/invitations/${pending!.id}`)).status).toBe(404);
+
+    const revoked = await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/invitations/${pending!.id}`);
+    expect([revoked.status, revoked.body.data]).toEqual([200, { revoked: true }]);
+    expect((await teamOf(owner.browser, owner.companyId)).invitations).toEqual([]);
+    const accept = await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+    expect(accept.status).toBe(404);
+    expect((await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/invitations/${pending!.id}`)).status).toBe(404);
+    const audit = await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`);
+    expect(audit.body.data[0]).toMatchObject({ action: 'invitation.revoked', target: email, details: { role: 'Developer' }, actor: { email: owner.email } });
+  });
+});
+
 describe('what each role may change', () => {
   it('a Viewer changes nothing, a Developer keys but not the team, an Admin the team but not its Owners; refusals write nothing', async () => {
     const owner = await signedUpOwner(runtime, 'Roles Co');
@@ -111,6 +135,8 @@ describe('what each role may change', () => {
     const viewer = await invitedMember(owner.browser, c, 'Viewer');
     const target = await invitedMember(owner.browser, c, 'Viewer');
     const ownerId = (await owner.browser.call('GET', '/me')).body.data.personId;
+    const ownerInvitation = await owner.browser.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('owner'), role: 'Owner' } });
+    const ownerInvitationId = (await teamOf(owner.browser, c)).invitations.find((i) => i.role === 'Owner')!.id;
 
     // Every mutating route, each asked in a way that changes nothing lasting if it is allowed.
     const routes = {
@@ -124,11 +150,13 @@ describe('what each role may change', () => {
       demoteOwner: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${ownerId}`, { body: { role: 'Admin' } }),
       removeOwner: (b: Browser) => b.call('DELETE', `/companies/${c}/team/members/${ownerId}`),
       removeMember: (b: Browser) => b.call('DELETE', `/companies/${c}/team/members/nobody-at-all`),
+      revokeInvitation: (b: Browser) => b.call('DELETE', `/companies/${c}/team/invitations/${'0'.repeat(64)}`),
+      revokeOwnerInvitation: (b: Browser) => b.call('DELETE', `/companies/${c}/team/invitations/${ownerInvitationId}`),
     };
     const allowed: Record<string, (keyof typeof routes)[]> = {
       Viewer: [],
       Developer: ['createKey', 'rollKey', 'revokeKey'],
-      Admin: ['createKey', 'rollKey', 'revokeKey', 'invite', 'changeRole', 'removeMember'],
+      Admin: ['createKey', 'rollKey', 'revokeKey', 'invite', 'changeRole', 'removeMember', 'revokeInvitation'],
     };
     for (const [role, member] of [
       ['Viewer', viewer],
@@ -149,6 +177,8 @@ describe('what each role may change', () => {
     // An Owner may make an Owner.
     expect((await routes.makeOwner(owner.browser)).status).toBe(200);
     expect((await teamOf(owner.browser, c)).members.filter((m) => m.role === 'Owner')).toHaveLength(2);
+    // The Owner's invitation survived every refused revoke: its link still works.
+    expect((await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: ownerInvitation.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
   });
 });
 

@@ -8,6 +8,7 @@ const ACTIONS: Record<string, string> = {
   'two_factor.enabled': 'Turned on two-factor sign-in',
   'invitation.created': 'Invited',
   'invitation.accepted': 'Accepted the invitation',
+  'invitation.revoked': 'Revoked the invitation of',
   'api_key.created': 'Created API key',
   'api_key.rolled': 'Rolled API key secret',
   'api_key.revoked': 'Revoked API key',
@@ -21,6 +22,7 @@ const ACTIONS: Record<string, string> = {
   'webhook.secret_rolled': 'Rolled webhook signing secret',
   'webhook.test_sent': 'Sent a test event',
   'webhook.resent': 'Resent an event',
+  'deposit.payment_simulated': 'Simulated a payment to',
 };
 
 /** What an entry's details add to its action, in words. */

@@ -33,6 +33,23 @@ export class DynamoTeamStore implements TeamStore {
     );
   }
 
+  async deleteInvitation(invitation: Invitation, audit: AuditEntry): Promise<boolean> {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.table, Key: keys.invitation(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+            { Put: { TableName: this.table, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') return false;
+      throw error;
+    }
+  }
+
   async changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean> {
     const Key = keys.membership(member.companyId, member.personId);
     const stillSame = { ConditionExpression: '#role = :before', ExpressionAttributeNames: { '#role': 'role' } };
