@@ -1,4 +1,5 @@
 import { pageLimit } from './pagination.ts';
+import type { AuditEntry } from './audit-log.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ApiError, notFound } from './errors.ts';
 import type { EventType } from './events.ts';
@@ -39,14 +40,14 @@ export interface WebhookPage {
 export interface WebhookStore {
   /** Writes the webhook and takes one of the company's `limit` slots in one transaction; throws
    * LIMIT_REACHED when none is left. */
-  createWebhook(webhook: Webhook, limit: number): Promise<void>;
+  createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry): Promise<void>;
   getWebhook(companyId: string, webhookId: string): Promise<Webhook | null>;
   /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
   listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage>;
   /** Replaces an existing webhook (sealed secret and createdAt kept by the caller); false if it is gone. */
-  replaceWebhook(webhook: Webhook): Promise<boolean>;
+  replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean>;
   /** Deletes it and frees its slot; false if it did not exist. */
-  deleteWebhook(companyId: string, webhookId: string): Promise<boolean>;
+  deleteWebhook(companyId: string, webhookId: string, audit?: AuditEntry): Promise<boolean>;
 }
 
 export interface WebhookInput {
@@ -78,6 +79,7 @@ export async function createWebhook(
   companyId: string,
   input: WebhookInput,
   now = new Date(),
+  audit?: (webhook: Webhook) => AuditEntry,
 ): Promise<CreatedWebhook> {
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
   const at = now.toISOString();
@@ -95,7 +97,7 @@ export async function createWebhook(
     updatedAt: at,
     disabledReason: null,
   };
-  await store.createWebhook(webhook, MAX_WEBHOOKS_PER_COMPANY);
+  await store.createWebhook(webhook, MAX_WEBHOOKS_PER_COMPANY, audit?.(webhook));
   return { webhook, secret };
 }
 
@@ -118,6 +120,7 @@ export async function replaceWebhook(
   webhookId: string,
   input: WebhookInput,
   now = new Date(),
+  audit?: (before: Webhook, after: Webhook) => AuditEntry,
 ): Promise<Webhook> {
   const current = await getWebhook(store, companyId, webhookId);
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
@@ -130,12 +133,12 @@ export async function replaceWebhook(
     updatedAt: now.toISOString(),
     disabledReason: null,
   };
-  if (!(await store.replaceWebhook(replaced))) throw notFound('Webhook');
+  if (!(await store.replaceWebhook(replaced, audit?.(current, replaced)))) throw notFound('Webhook');
   return replaced;
 }
 
-export async function deleteWebhook(store: WebhookStore, companyId: string, webhookId: string): Promise<{ id: string; deleted: true }> {
-  if (!isId('webhook', webhookId) || !(await store.deleteWebhook(companyId, webhookId))) throw notFound('Webhook');
+export async function deleteWebhook(store: WebhookStore, companyId: string, webhookId: string, audit?: AuditEntry): Promise<{ id: string; deleted: true }> {
+  if (!isId('webhook', webhookId) || !(await store.deleteWebhook(companyId, webhookId, audit))) throw notFound('Webhook');
   return { id: webhookId, deleted: true };
 }
 

@@ -1,10 +1,12 @@
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '#domain/audit-log';
 import type { PlainSecretStore } from '#domain/webhook-secrets';
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
 import { heldCondition, newestFirstPage, pagesOf } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
+import { auditEntryItem } from './dashboard-store.ts';
 
 /** A condition that failed because the item is not there: the caller answers 404. */
 class Missing extends Error {}
@@ -13,6 +15,7 @@ class Missing extends Error {}
  * Webhook registrations: the /v1/webhooks routes, and the operator's sealing of secrets stored in
  * the clear. The limit of 10 per company is a counter item whose ADD is conditional, in the same
  * transaction as the webhook's put: concurrent POSTs cannot overshoot it, as a count-then-write could.
+ * A change made in the dashboard carries its audit entry, written in the change's transaction.
  */
 export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
   constructor(
@@ -20,8 +23,8 @@ export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
     private readonly tableName: string,
   ) {}
 
-  async createWebhook(webhook: Webhook, limit: number): Promise<void> {
-    await new MoneyTransaction(this.tableName)
+  async createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry): Promise<void> {
+    await withAudit(new MoneyTransaction(this.tableName), audit)
       .update(webhookCountItem.key(webhook.companyId), {
         expression: 'SET #type = :type ADD #count :one',
         condition: 'attribute_not_exists(#count) OR #count < :limit',
@@ -45,15 +48,26 @@ export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
     return { webhooks: items.map(webhookItem.fromItem), nextCursor };
   }
 
-  replaceWebhook(webhook: Webhook): Promise<boolean> {
-    return heldCondition(
-      this.db.send(new PutCommand({ TableName: this.tableName, Item: webhookItem.toItem(webhook), ConditionExpression: 'attribute_exists(PK)' })),
-    );
+  async replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean> {
+    if (!audit) {
+      return heldCondition(
+        this.db.send(new PutCommand({ TableName: this.tableName, Item: webhookItem.toItem(webhook), ConditionExpression: 'attribute_exists(PK)' })),
+      );
+    }
+    try {
+      await withAudit(new MoneyTransaction(this.tableName), audit)
+        .put(webhookItem.toItem(webhook), { condition: 'attribute_exists(PK)', onFailed: () => new Missing() })
+        .commit(this.db);
+      return true;
+    } catch (error) {
+      if (error instanceof Missing) return false;
+      throw error;
+    }
   }
 
-  async deleteWebhook(companyId: string, webhookId: string): Promise<boolean> {
+  async deleteWebhook(companyId: string, webhookId: string, audit?: AuditEntry): Promise<boolean> {
     try {
-      await new MoneyTransaction(this.tableName)
+      await withAudit(new MoneyTransaction(this.tableName), audit)
         .delete(webhookItem.key(companyId, webhookId), () => new Missing())
         .update(webhookCountItem.key(companyId), { expression: 'ADD #count :minusOne', names: { '#count': 'count' }, values: { ':minusOne': -1 } })
         .commit(this.db);
@@ -94,4 +108,8 @@ export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
       ),
     );
   }
+}
+
+function withAudit(transaction: MoneyTransaction, audit: AuditEntry | undefined): MoneyTransaction {
+  return audit ? transaction.create(auditEntryItem.toItem(audit), () => new Error('Audit entry id collision')) : transaction;
 }
