@@ -36,6 +36,7 @@ export const activityExportQuery = v.strictObject(activityFilter);
 export const activityKindPath = v.object({ kind: v.picklist(ACTIVITY_KINDS, `must be one of ${ACTIVITY_KINDS.join(', ')}`) });
 export const simulatePaymentBody = v.strictObject({ depositId: v.pipe(v.string(), v.maxLength(40)), amount: v.pipe(v.string(), v.maxLength(40)) });
 export const auditLogQuery = v.strictObject({ limit, cursor });
+export const resendBody = v.strictObject({ eventId: v.pipe(v.string(), v.maxLength(40)) });
 const role = v.picklist(ROLES, 'must be one of Owner, Admin, Developer, Viewer');
 export const inviteMemberBody = v.strictObject({ email, role });
 export const changeRoleBody = v.strictObject({ role });

@@ -194,7 +194,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   const { settings } = deps;
   // A secret that cannot be opened (KMS unreachable or refusing) is not the receiver's failure: the
   // message is received again, as when the store fails.
-  const secret = await openSigningSecret(deps.sealer, webhook);
+  const secrets = await signingSecrets(deps.sealer, webhook, now);
   const timestamp = Math.floor(now.getTime() / 1000);
   const started = performance.now();
   let result: PostResult;
@@ -206,7 +206,8 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
         'User-Agent': USER_AGENT,
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secret, event.id, timestamp, event.payload),
+        // Space-separated, the newest secret's first (Standard Webhooks).
+        'webhook-signature': secrets.map((secret) => signWebhook(secret, event.id, timestamp, event.payload)).join(' '),
       },
       body: event.payload,
       timeoutMs: settings.timeoutMs,
@@ -252,6 +253,14 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now);
   await deps.queue.sendToDeadLetter(message, reason);
   return 'dead-lettered';
+}
+
+/** The secrets that sign a delivery now: the webhook's, and the one it replaced while that is still
+ * within its 24 hours after `Roll secret`. */
+async function signingSecrets(sealer: WebhookSecretSealer, webhook: Webhook, now: Date): Promise<string[]> {
+  const current = await openSigningSecret(sealer, webhook);
+  if (!webhook.previousSealedSecret || !webhook.previousSecretExpiresAt || webhook.previousSecretExpiresAt <= now.toISOString()) return [current];
+  return [current, await openSigningSecret(sealer, { ...webhook, sealedSecret: webhook.previousSealedSecret })];
 }
 
 // In a module of their own so the settings schema (every function's bundle) takes them without this one.

@@ -2,7 +2,7 @@ import { pageLimit } from './pagination.ts';
 import type { AuditEntry } from './audit-log.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ApiError, notFound } from './errors.ts';
-import type { EventType } from './events.ts';
+import { TEST_EVENT_TYPE, type EventType } from './events.ts';
 import { isId, newId } from './ids.ts';
 import { signingContext, type WebhookSecretSealer } from './webhook-secrets.ts';
 import { requireWebhookUrl, type Resolver, type UrlPolicy } from './webhook-url.ts';
@@ -28,6 +28,11 @@ export interface Webhook {
   updatedAt: string;
   /** Why Cambio turned it off (a 410 Gone), if it did; cleared by a PUT. */
   disabledReason: string | null;
+  /** After `Roll secret`: the secret it replaced, sealed as `sealedSecret` is, which keeps signing
+   * beside the new one until `previousSecretExpiresAt` (two `v1,` signatures, as Standard Webhooks
+   * allows), so receivers can switch without losing a delivery. */
+  previousSealedSecret: string | null;
+  previousSecretExpiresAt: string | null;
 }
 
 export const MAX_WEBHOOKS_PER_COMPANY = 10;
@@ -96,6 +101,8 @@ export async function createWebhook(
     createdAt: at,
     updatedAt: at,
     disabledReason: null,
+    previousSealedSecret: null,
+    previousSecretExpiresAt: null,
   };
   await store.createWebhook(webhook, MAX_WEBHOOKS_PER_COMPANY, audit?.(webhook));
   return { webhook, secret };
@@ -148,6 +155,8 @@ export const limitReached = (): ApiError =>
   });
 
 export function subscribesTo(webhook: Pick<Webhook, 'events' | 'enabled'>, type: string): boolean {
+  // A test event goes only to the endpoint it was sent to (dashboard-webhooks.ts), never by subscription.
+  if (type === TEST_EVENT_TYPE) return false;
   return webhook.enabled && (webhook.events[0] === '*' || (webhook.events as string[]).includes(type));
 }
 

@@ -33,6 +33,8 @@ const { common, table, deposits, withdrawalRules, pricing, webhookUrls, webhookS
 const api = [...common, ...table] as const;
 const dashboard = [...api, ...dashboardRoute] as const;
 const people = [...dashboard, ...userPool] as const;
+/** The Webhooks pages: /v1's webhook rules and sealing, and the delivery queue (test events, resends). */
+const dashboardWebhooks = [...dashboard, ...webhookUrls, ...webhookSealer, ...deliveryQueue] as const;
 
 /** Handler module (functions/routes.ts) → its settings. */
 export const FUNCTION_SETTINGS = {
@@ -65,7 +67,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/accept-invitation': people,
   /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain],
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,
@@ -79,6 +81,15 @@ export const FUNCTION_SETTINGS = {
   'dashboard/remove-member': dashboard,
   'dashboard/revoke-invitation': dashboard,
   'dashboard/activity': dashboard,
+  'dashboard/list-webhooks': dashboardWebhooks,
+  'dashboard/add-webhook': dashboardWebhooks,
+  'dashboard/get-webhook': dashboardWebhooks,
+  'dashboard/change-webhook': dashboardWebhooks,
+  'dashboard/delete-webhook': dashboardWebhooks,
+  'dashboard/list-webhook-attempts': dashboardWebhooks,
+  'dashboard/resend-webhook-event': dashboardWebhooks,
+  'dashboard/send-test-event': dashboardWebhooks,
+  'dashboard/roll-webhook-secret': dashboardWebhooks,
   'dashboard/export-activity': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */
   'dashboard/simulate-payment': [...dashboard, ...chain],

@@ -97,6 +97,8 @@ async function registerWebhook(companyId: string, overrides: Partial<Webhook> = 
     createdAt: at,
     updatedAt: at,
     disabledReason: null,
+    previousSealedSecret: null,
+    previousSecretExpiresAt: null,
     ...overrides,
   };
   await registry.createWebhook(webhook, 10);

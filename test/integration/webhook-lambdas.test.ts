@@ -105,6 +105,8 @@ async function setup(events: Webhook['events'] = ['*']) {
     createdAt: at,
     updatedAt: at,
     disabledReason: null,
+    previousSealedSecret: null,
+    previousSecretExpiresAt: null,
   };
   await store.createWebhook(webhook, 10);
   receiver.secret = secret;

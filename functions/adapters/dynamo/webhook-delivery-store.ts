@@ -1,8 +1,9 @@
-import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryMessage, DeliveryStore, LoadedDelivery } from '#domain/webhook-delivery';
 import { eventItem } from './items/event.ts';
 import type { Item } from './items/item.ts';
 import { webhookItem } from './items/webhook.ts';
+import { webhookAttemptItem } from './items/webhook-attempt.ts';
 import { webhookDeliveryItem, type DeliveryUpdate } from './items/webhook-delivery.ts';
 import { heldCondition, itemsUnder } from './queries.ts';
 
@@ -42,8 +43,16 @@ export class DynamoDeliveryStore implements DeliveryStore {
     };
   }
 
+  /** A try is recorded twice in one transaction: appended to the delivery (devops' view) and as a
+   * row under its endpoint (the endpoint's page), so neither shows a try the other lacks. */
   async record(message: DeliveryMessage, update: DeliveryUpdate, at: Date): Promise<void> {
-    await this.db.send(new UpdateCommand({ TableName: this.tableName, ...webhookDeliveryItem.toUpdate(message, update, at) }));
+    const delivery = { TableName: this.tableName, ...webhookDeliveryItem.toUpdate(message, update, at) };
+    if (!update.attempt) {
+      await this.db.send(new UpdateCommand(delivery));
+      return;
+    }
+    const row = webhookAttemptItem.toItem(message, update.eventType, update.attempt, update.status === 'succeeded');
+    await this.db.send(new TransactWriteCommand({ TransactItems: [{ Update: delivery }, { Put: { TableName: this.tableName, Item: row } }] }));
   }
 
   async disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void> {

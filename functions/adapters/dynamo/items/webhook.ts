@@ -32,6 +32,8 @@ export const webhookItem = {
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
     disabledReason: (item.disabledReason as string | null | undefined) ?? null,
+    previousSealedSecret: (item.previousSealedSecret as string | null | undefined) ?? null,
+    previousSecretExpiresAt: (item.previousSecretExpiresAt as string | null | undefined) ?? null,
   }),
 };
 

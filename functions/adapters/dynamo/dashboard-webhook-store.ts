@@ -1,0 +1,99 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '#domain/audit-log';
+import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-webhooks';
+import { validationFailed } from '#domain/errors';
+import type { DomainEvent } from '#domain/events';
+import type { Webhook } from '#domain/webhooks';
+import { toBigInt } from './client.ts';
+import { auditEntryItem } from './dashboard-store.ts';
+import { eventItem } from './items/event.ts';
+import { webhookAttemptItem } from './items/webhook-attempt.ts';
+import { webhookItem } from './items/webhook.ts';
+import { webhookDeliveryItem } from './items/webhook-delivery.ts';
+
+const NEW_ONLY = 'attribute_not_exists(PK)';
+
+/** The Webhooks pages' reads and writes beyond the registry's: attempts, resends, test events, rolls. */
+export class DynamoDashboardWebhookStore implements DashboardWebhookStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async attemptsOf(companyId: string, webhookId: string, page: { limit: number; cursor?: string }): Promise<{ attempts: WebhookAttempt[]; nextCursor: string | null }> {
+    const { PK, skPrefix } = webhookAttemptItem.ofWebhook(companyId, webhookId);
+    let startKey: { PK: string; SK: string } | undefined;
+    if (page.cursor !== undefined) {
+      const SK = Buffer.from(page.cursor, 'base64url').toString('utf8');
+      if (!SK.startsWith(skPrefix) || Buffer.from(SK, 'utf8').toString('base64url') !== page.cursor) {
+        throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
+      }
+      startKey = { PK, SK };
+    }
+    // One more than asked tells whether another page exists.
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
+        ScanIndexForward: false,
+        Limit: page.limit + 1,
+        ...(startKey && { ExclusiveStartKey: startKey }),
+      }),
+    );
+    const last = Items.length > page.limit ? Items[page.limit - 1] : undefined;
+    return {
+      attempts: Items.slice(0, page.limit).map(webhookAttemptItem.fromItem),
+      nextCursor: last ? Buffer.from(last.SK as string, 'utf8').toString('base64url') : null,
+    };
+  }
+
+  async deliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: webhookDeliveryItem.key(companyId, eventId, webhookId), ConsistentRead: true }));
+    return Item ? Number(toBigInt(Item.round ?? 0)) : null;
+  }
+
+  async addEvent(event: DomainEvent, audit: AuditEntry): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [eventItem.toItem(event), auditEntryItem.toItem(audit)].map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: NEW_ONLY } })),
+      }),
+    );
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: auditEntryItem.toItem(entry), ConditionExpression: NEW_ONLY }));
+  }
+
+  async rollSecret(webhook: Webhook, expectedSealedSecret: string, audit: AuditEntry): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: webhookItem.key(webhook.companyId, webhook.id),
+                // The new secret is always sealed; a legacy plain `secret` (as the expected one) is removed.
+                UpdateExpression: 'SET sealedSecret = :sealed, previousSealedSecret = :previous, previousSecretExpiresAt = :until, updatedAt = :at REMOVE secret',
+                ConditionExpression: `attribute_exists(PK) AND (sealedSecret = :expected OR secret = :expected)`,
+                ExpressionAttributeValues: {
+                  ':sealed': webhook.sealedSecret,
+                  ':previous': webhook.previousSealedSecret,
+                  ':until': webhook.previousSecretExpiresAt,
+                  ':at': webhook.updatedAt,
+                  ':expected': expectedSealedSecret,
+                },
+              },
+            },
+            { Put: { TableName: this.tableName, Item: auditEntryItem.toItem(audit), ConditionExpression: NEW_ONLY } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoDashboardWebhookStore } from '#adapters/dynamo/dashboard-webhook-store';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
+import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
+import { deliveryQueueFrom, webhookUrlRulesFrom } from '#adapters/webhooks/from-settings';
+import { functionSettings } from '#functions/settings/functions';
+
+/** What the Webhooks pages' route modules (./*-webhook*.ts, ./*-endpoint*.ts) share, made once per
+ * cold start: the same registry, URL rules and sealer as /v1's webhook routes, and the delivery
+ * queue the dispatcher feeds. */
+// Every Webhooks route has the same slice (functions/settings/functions.ts, dashboardWebhooks).
+const settings = functionSettings('dashboard/add-webhook');
+const { db, tableName } = dynamoFrom(settings);
+
+export const memberships = new DynamoDashboardStore(db, tableName);
+export const registry = new DynamoWebhookRegistry(db, tableName);
+export const pages = new DynamoDashboardWebhookStore(db, tableName);
+export const urlRules = webhookUrlRulesFrom(settings);
+export const sealer = webhookSecretSealerFrom(settings);
+export const queue = deliveryQueueFrom(settings);
