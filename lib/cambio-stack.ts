@@ -131,7 +131,13 @@ export class CambioStack extends Stack {
     const { dispatcher } = this.webhookDelivery();
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
-    this.dashboard = new Dashboard(this, 'Dashboard', { config, table: this.table, depositAccountXpub: this.xpub });
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      config,
+      table: this.table,
+      depositAccountXpub: this.xpub,
+      // Send test event and Resend queue to one endpoint; Add endpoint and Roll secret seal new secrets.
+      webhookBinders: [this.webhookSecrets.sealingNew, queueSend('WEBHOOK_QUEUE_URL', this.webhookQueue), value('WEBHOOK_DLQ_URL', this.webhookDlq.queueUrl)],
+    });
     for (const fn of this.dashboard.functions) this.functions.push({ name: fn.node.id, fn });
     const exportCheck = this.financeExportCheck();
     const ledgerCsv = this.ledgerCsvJob();

@@ -31,6 +31,8 @@ export interface DashboardProps {
   config: StageConfig;
   table: Table;
   depositAccountXpub: string;
+  /** What the Webhooks pages need beyond the table: sealing new secrets, the delivery queue. */
+  webhookBinders: Binder[];
 }
 
 /**
@@ -186,6 +188,7 @@ export class Dashboard extends Construct {
       DASHBOARD_ROUTES.some((route) => route.tableAccess === 'readWrite') ? tableReadWrite(props.table) : tableRead(props.table),
       userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'),
       origin,
+      ...props.webhookBinders,
     );
     const integration = new LambdaIntegration(routesFunction, { proxy: true, scopePermissionToMethod: false });
     for (const route of DASHBOARD_ROUTES) {

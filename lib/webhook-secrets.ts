@@ -39,6 +39,8 @@ export class WebhookSecrets extends Construct {
   readonly sealing: Binder;
   /** The webhook sender: opens secrets to sign deliveries. */
   readonly opening: Binder;
+  /** The dashboard API (Add endpoint, Roll secret): seals new signing secrets, opens none. */
+  readonly sealingNew: Binder;
 
   constructor(scope: Construct, id: string, props: WebhookSecretsProps) {
     super(scope, id);
@@ -56,6 +58,10 @@ export class WebhookSecrets extends Construct {
         new PolicyStatement({ actions: ['kms:Encrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: [SIGNING, REPLAY] }, ...bound } }),
       );
       fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: REPLAY }, ...bound } }));
+      return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
+    };
+    this.sealingNew = (fn) => {
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Encrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: SIGNING }, ...bound } }));
       return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
     };
     this.opening = (fn) => {

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import type { LocalRuntime } from '#local/runtime';
+import { startTestApi } from '../support/local-api.ts';
+import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.ts';
+
+/**
+ * The Webhooks pages' dashboard API through a real socket against the local runtime, its
+ * dispatcher and sender running, with a real receiver verifying every delivery with the
+ * `standardwebhooks` library: an endpoint added with its secret shown once, a test event to it
+ * alone, a failed delivery then `Resend`, `Roll secret` signing with both secrets, Disable,
+ * Delete, each in the audit log; a Viewer changes nothing; another company reaches nothing.
+ */
+let runtime: LocalRuntime;
+const receiver = new WebhookReceiver();
+const bystander = new WebhookReceiver();
+
+beforeAll(async () => {
+  runtime = await startTestApi({ webhookIntervalMs: 100 });
+  await receiver.start();
+  await bystander.start();
+});
+
+afterAll(async () => {
+  await receiver.stop();
+  await bystander.stop();
+  await runtime?.stop();
+});
+
+type Owner = Awaited<ReturnType<typeof signedUpOwner>>;
+
+const verifies = (delivery: ReceivedDelivery, secret: string) => {
+  try {
+    new StandardWebhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function attemptsOf(owner: Owner, webhookId: string) {
+  return (await owner.browser.call('GET', `/companies/${owner.companyId}/webhooks/${webhookId}/attempts`)).body.data as {
+    eventId: string;
+    eventType: string;
+    httpStatus: number | null;
+    result: string;
+    durationMs: number;
+    attemptedAt: string;
+  }[];
+}
+
+async function deliveryOf(target: WebhookReceiver, eventId: string, nth = 1): Promise<ReceivedDelivery> {
+  let found: ReceivedDelivery[] = [];
+  await expect
+    .poll(() => (found = target.deliveries.filter((d) => d.headers['webhook-id'] === eventId)).length, { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(nth);
+  return found[nth - 1]!;
+}
+
+describe('an endpoint through its life', () => {
+  let owner: Owner;
+  let webhookId: string;
+  let secret: string;
+
+  it('is added with its secret shown once, and listed without it', async () => {
+    owner = await signedUpOwner(runtime, 'Hooks Co');
+    const added = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks`, { body: { url: receiver.url(), events: ['deposit.completed'], description: 'Orders' } });
+    expect(added.status).toBe(201);
+    expect(added.body.data).toMatchObject({ url: receiver.url(), events: ['deposit.completed'], description: 'Orders', enabled: true, disabledReason: null, previousSecretExpiresAt: null });
+    expect(added.body.data.secret).toMatch(/^whsec_/);
+    ({ id: webhookId, secret } = added.body.data);
+    receiver.secret = secret;
+    const listed = await owner.browser.call('GET', `/companies/${owner.companyId}/webhooks`);
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: webhookId, url: receiver.url() })]);
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+    // A bystander endpoint of the same company, subscribed to everything.
+    const other = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks`, { body: { url: bystander.url(), events: ['*'] } });
+    expect(other.status).toBe(201);
+  });
+
+  it('receives a signed test event, to it alone, and lists the attempt', async () => {
+    const sent = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/test-events`);
+    expect(sent.status).toBe(202);
+    expect(sent.body.data).toMatchObject({ type: 'webhook.test', eventId: expect.stringMatching(/^evt_/) });
+    const delivery = await deliveryOf(receiver, sent.body.data.eventId);
+    expect(delivery.verifyError).toBeNull();
+    expect(delivery.verified).toMatchObject({ id: sent.body.data.eventId, type: 'webhook.test', data: { webhookId } });
+    await expect.poll(async () => (await attemptsOf(owner, webhookId))[0]).toMatchObject({ eventId: sent.body.data.eventId, eventType: 'webhook.test', httpStatus: 204, result: 'succeeded' });
+    // The `*` endpoint never gets another endpoint's test event.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(bystander.deliveries.filter((d) => d.headers['webhook-id'] === sent.body.data.eventId)).toEqual([]);
+  });
+
+  it('shows a failed delivery (500), and Resend delivers that event again', async () => {
+    receiver.respond = (_, res) => res.writeHead(500).end();
+    const sent = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/test-events`);
+    const eventId = sent.body.data.eventId as string;
+    await deliveryOf(receiver, eventId);
+    await expect.poll(async () => (await attemptsOf(owner, webhookId))[0]).toMatchObject({ eventId, httpStatus: 500, result: 'failed' });
+    receiver.respond = (_, res) => res.writeHead(200).end();
+    const resent = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/attempts/resend`, { body: { eventId } });
+    expect([resent.status, resent.body.data]).toEqual([202, { eventId, webhookId, queued: true }]);
+    const again = await deliveryOf(receiver, eventId, 2);
+    expect(again.verifyError).toBeNull();
+    await expect.poll(async () => (await attemptsOf(owner, webhookId)).find((a) => a.eventId === eventId && a.result === 'succeeded')).toMatchObject({ httpStatus: 200 });
+    // An event never sent to this endpoint cannot be resent to it.
+    const unknown = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/attempts/resend`, { body: { eventId: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV' } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('rolls its secret: the new one is shown once, and for 24 hours deliveries verify with the old and the new', async () => {
+    const rolled = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/roll-secret`);
+    expect(rolled.status).toBe(200);
+    const newSecret = rolled.body.data.secret as string;
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(secret);
+    expect(Date.parse(rolled.body.data.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
+    const sent = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/test-events`);
+    const delivery = await deliveryOf(receiver, sent.body.data.eventId);
+    expect(String(delivery.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifies(delivery, secret)).toBe(true);
+    expect(verifies(delivery, newSecret)).toBe(true);
+    expect(verifies(delivery, 'whsec_' + Buffer.alloc(24, 7).toString('base64'))).toBe(false);
+    secret = newSecret;
+    receiver.secret = newSecret;
+  });
+
+  it('is disabled (nothing is delivered) and enabled again, then deleted; each change is in the audit log', async () => {
+    const body = { url: receiver.url(), events: ['deposit.completed'], description: 'Orders' };
+    const disabled = await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${webhookId}`, { body: { ...body, enabled: false } });
+    expect(disabled.body.data.enabled).toBe(false);
+    const before = receiver.deliveries.length;
+    await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/test-events`);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.deliveries.length).toBe(before);
+    expect((await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${webhookId}`, { body: { ...body, enabled: true } })).body.data.enabled).toBe(true);
+    expect((await owner.browser.call('DELETE', `/companies/${owner.companyId}/webhooks/${webhookId}`)).body.data).toEqual({ id: webhookId, deleted: true });
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/webhooks/${webhookId}`)).status).toBe(404);
+    const actions = ((await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log?limit=100`)).body.data as { action: string; target: string }[])
+      .filter((entry) => entry.target === webhookId)
+      .map((entry) => entry.action)
+      .reverse();
+    expect(actions).toEqual([
+      'webhook.created',
+      'webhook.test_sent',
+      'webhook.test_sent',
+      'webhook.resent',
+      'webhook.secret_rolled',
+      'webhook.test_sent',
+      'webhook.disabled',
+      'webhook.test_sent',
+      'webhook.enabled',
+      'webhook.deleted',
+    ]);
+  });
+});
+
+describe('who may change endpoints', () => {
+  it('a Viewer reads but changes nothing; another company reaches nothing', async () => {
+    const owner = await signedUpOwner(runtime, 'Viewer Hooks Co');
+    const stranger = await signedUpOwner(runtime, 'Stranger Hooks Co');
+    const added = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks`, { body: { url: receiver.url(), events: ['*'] } });
+    const id = added.body.data.id as string;
+    const email = uniqueEmail('viewer');
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Viewer' } });
+    const viewer = dashboardBrowser(runtime);
+    expect((await viewer.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
+
+    expect((await viewer.call('GET', `/companies/${owner.companyId}/webhooks`)).status).toBe(200);
+    const c = owner.companyId;
+    for (const [method, path, body] of [
+      ['POST', `/companies/${c}/webhooks`, { url: receiver.url(), events: ['*'] }],
+      ['PUT', `/companies/${c}/webhooks/${id}`, { url: receiver.url(), events: ['*'], enabled: false }],
+      ['DELETE', `/companies/${c}/webhooks/${id}`, undefined],
+      ['POST', `/companies/${c}/webhooks/${id}/test-events`, undefined],
+      ['POST', `/companies/${c}/webhooks/${id}/roll-secret`, undefined],
+      ['POST', `/companies/${c}/webhooks/${id}/attempts/resend`, { eventId: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV' }],
+    ] as const) {
+      const answer = await viewer.call(method, path, body === undefined ? {} : { body });
+      expect([answer.status, answer.body.error?.code], `${method} ${path}`).toEqual([403, 'FORBIDDEN']);
+    }
+    expect((await owner.browser.call('GET', `/companies/${c}/webhooks/${id}`)).body.data).toMatchObject({ enabled: true });
+
+    // The stranger: through their own company the id is unknown; through ours, the company is.
+    expect((await stranger.browser.call('GET', `/companies/${stranger.companyId}/webhooks/${id}`)).status).toBe(404);
+    expect((await stranger.browser.call('GET', `/companies/${stranger.companyId}/webhooks/${id}/attempts`)).status).toBe(404);
+    expect((await stranger.browser.call('POST', `/companies/${stranger.companyId}/webhooks/${id}/test-events`)).status).toBe(404);
+    expect((await stranger.browser.call('GET', `/companies/${c}/webhooks`)).status).toBe(404);
+  });
+});
