@@ -3,7 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_SENDER, lambdaName } from '../../functions/routes.ts';
+import { DASHBOARD_API, WEBHOOK_SENDER, lambdaName } from '../../functions/routes.ts';
 import { PROJECT_ROOT } from '../../lib/api-function.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { CREATE_WEBHOOK_HANDLER } from '../../lib/webhook-secrets.ts';
@@ -52,9 +52,10 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
     template.hasResourceProperties('AWS::KMS::Alias', { AliasName: `alias/cambio-${stage}-webhook-secrets`, TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
   });
 
-  it('lets only the create-webhook function encrypt, and only it and the webhook sender decrypt, each for its own purpose', () => {
+  it('lets only the create-webhook function and the dashboard API encrypt, and only the create-webhook function and the webhook sender decrypt, each for its own purpose', () => {
     const creator = roleOf(functionId(CREATE_WEBHOOK_HANDLER));
     const sender = roleOf(functionId(WEBHOOK_SENDER.handler));
+    const dashboard = roleOf(functionId(DASHBOARD_API.handler));
 
     const grants = statementsOnKey().map(({ role, statement }) => ({
       role,
@@ -64,9 +65,11 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
     }));
 
     const bound = { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:webhookId': 'false' };
-    expect(grants).toHaveLength(3);
+    expect(grants).toHaveLength(4);
     expect(grants).toEqual(
       expect.arrayContaining([
+        // Add endpoint and Roll secret seal new secrets; the dashboard never opens one.
+        { role: dashboard, actions: ['kms:Encrypt'], purpose: 'webhook-signing', bound },
         { role: creator, actions: ['kms:Encrypt'], purpose: ['webhook-signing', 'idempotent-replay'], bound },
         { role: creator, actions: ['kms:Decrypt'], purpose: 'idempotent-replay', bound },
         { role: sender, actions: ['kms:Decrypt'], purpose: 'webhook-signing', bound },
@@ -85,12 +88,12 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
     expect(broad).toEqual([]);
   });
 
-  it('names the key to those two functions alone, tells them to seal with KMS, and ships no local key to any function', () => {
+  it('names the key to those three functions alone, tells them to seal with KMS, and ships no local key to any function', () => {
     const named = Object.entries(functions)
       .filter(([, fn]) => fn.Properties.Environment.Variables.WEBHOOK_SECRET_KMS_KEY_ID !== undefined)
       .map(([id]) => id);
 
-    expect(named.sort()).toEqual([functionId(CREATE_WEBHOOK_HANDLER), functionId(WEBHOOK_SENDER.handler)].sort());
+    expect(named.sort()).toEqual([functionId(CREATE_WEBHOOK_HANDLER), functionId(WEBHOOK_SENDER.handler), functionId(DASHBOARD_API.handler)].sort());
     for (const id of named) expect(functions[id]!.Properties.Environment.Variables.WEBHOOK_SECRET_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     for (const id of named) expect(functions[id]!.Properties.Environment.Variables.WEBHOOK_SECRET_SEALER).toBe('kms');
     for (const fn of Object.values(functions)) expect(fn.Properties.Environment.Variables.LOCAL_WEBHOOK_SEALING_KEY).toBeUndefined();
