@@ -7,10 +7,10 @@ import { SignIn, SignUp, AcceptInvitation } from './pages/auth.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { IntegrationsPage } from './pages/integrations.tsx';
 import { AuditLogPage } from './pages/audit-log.tsx';
-import { ComingPage } from './pages/coming.tsx';
 import { ActivityPage } from './pages/activity/activity.tsx';
 import { TeamPage } from './pages/team.tsx';
 import { AccountPage } from './pages/account.tsx';
+import { WebhooksPage } from './pages/webhooks/webhooks.tsx';
 
 const NAVIGATION = [
   { route: '/', label: 'Overview' },
@@ -103,7 +103,7 @@ function App() {
           {current.route === '/audit-log' && <AuditLogPage companyId={company.id} />}
           {current.route === '/activity' && <ActivityPage companyId={company.id} role={company.role} environment={company.environment} route={route} />}
           {current.route === '/team' && <TeamPage companyId={company.id} role={company.role} />}
-          {current.route === '/webhooks' && <ComingPage title={current.label} />}
+          {current.route === '/webhooks' && <WebhooksPage companyId={company.id} role={company.role} route={route} />}
         </main>
       </div>
     </>

@@ -117,3 +117,15 @@ export function DialogButtons(props: { label: string; busy: boolean; onCancel: (
     </div>
   );
 }
+
+/** "Are you sure?": a dialog whose one action runs `action`, its error shown in place. */
+export function ConfirmDialog(props: { title: string; label: string; danger?: boolean; action: () => Promise<unknown>; onDone: () => void; onClose: () => void; children: ComponentChildren }) {
+  const { error, busy, run } = useAction(props.action, props.onDone);
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      {props.children}
+      <ErrorMessage error={error} />
+      <DialogButtons label={props.label} danger={props.danger} busy={busy} onCancel={props.onClose} onClick={run} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,168 @@
+import type { Page } from 'playwright-core';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.ts';
+
+/**
+ * The Webhooks pages as a person uses them, in headless Chromium through the visible names of
+ * ../shared/dashboard.md, against the local runtime with its dispatcher and sender running and a
+ * real receiver: an endpoint added with the secret read from the page, a test event received and
+ * verified with it, a failed delivery (500) then `Resend`, `Roll secret`, `Disable`, `Delete`;
+ * a Viewer without the controls; axe-core on the list, the dialog and the endpoint's page.
+ */
+let chromium: DashboardChromium;
+let page: Page;
+const receiver = new WebhookReceiver();
+
+beforeAll(async () => {
+  chromium = await startDashboardChromium({ webhookIntervalMs: 100 });
+  page = chromium.page;
+  await receiver.start();
+});
+
+afterAll(async () => {
+  await receiver.stop();
+  await chromium?.stop();
+});
+
+const nav = (name: string) => navLink(page, name);
+const main = () => page.getByRole('main');
+const attemptsTable = () => page.getByRole('table', { name: 'Delivery attempts' });
+
+async function signIn(email: string): Promise<void> {
+  await page.goto(`${chromium.origin}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(STRONG_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await nav('Webhooks').waitFor();
+}
+
+const verifies = (delivery: ReceivedDelivery, secret: string) => {
+  try {
+    new StandardWebhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('Webhooks in headless Chromium', () => {
+  let owner: Awaited<ReturnType<typeof signedUpOwner>>;
+  let secret = '';
+
+  beforeAll(async () => {
+    owner = await signedUpOwner(chromium.runtime, 'Hook Payments');
+  });
+
+  it('adds an endpoint and shows its signing secret once', async () => {
+    await signIn(owner.email);
+    await nav('Webhooks').click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await page.getByText('No endpoint yet.').waitFor();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('URL').fill(receiver.url());
+    await dialog.getByLabel('Description').fill('Order service');
+    await dialog.getByLabel('All events').check();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    secret = await dialog.getByLabel('Signing secret', { exact: true }).inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    receiver.secret = secret;
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => main().innerText()).toContain(receiver.url());
+    expect(await main().innerText()).not.toContain(secret);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'webhooks');
+  });
+
+  it('sends a test event that the endpoint receives and verifies with the shown secret, and lists the attempt', async () => {
+    await page.getByRole('link', { name: receiver.url() }).click();
+    await page.getByRole('heading', { name: receiver.url(), level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => receiver.deliveries.length, { timeout: 15_000 }).toBe(1);
+    const [delivery] = receiver.deliveries;
+    expect(delivery!.verifyError).toBeNull();
+    expect(delivery!.verified).toMatchObject({ type: 'webhook.test' });
+    await expect.poll(() => attemptsTable().innerText().catch(() => ''), { timeout: 15_000 }).toContain('Succeeded');
+    expect(await attemptsTable().innerText()).toContain('webhook.test');
+  });
+
+  it('shows a failed delivery (500); Resend is accepted and the event arrives again', async () => {
+    receiver.respond = (_, res) => res.writeHead(500).end();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => receiver.deliveries.length, { timeout: 15_000 }).toBe(2);
+    const failedEvent = String(receiver.deliveries[1]!.headers['webhook-id']);
+    const failedRow = page.getByRole('row', { name: new RegExp(`${failedEvent}.*500`) });
+    await expect.poll(() => failedRow.innerText().catch(() => ''), { timeout: 15_000 }).toContain('Failed');
+    receiver.respond = (_, res) => res.writeHead(200).end();
+    await failedRow.getByRole('button', { name: 'Resend' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('queued again');
+    await expect.poll(() => receiver.deliveries.filter((d) => d.headers['webhook-id'] === failedEvent).length, { timeout: 15_000 }).toBe(2);
+    expect(receiver.deliveries.at(-1)!.verifyError).toBeNull();
+    await expect.poll(() => page.getByRole('row', { name: new RegExp(`${failedEvent}.*200`) }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'webhook-endpoint');
+  });
+
+  it('rolls the secret: the next delivery verifies with the old secret and the new one', async () => {
+    await page.getByRole('button', { name: 'Roll secret' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Roll secret' }).click();
+    const newSecret = await page.getByRole('dialog').getByLabel('Signing secret', { exact: true }).inputValue();
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(secret);
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    expect(await main().innerText()).toContain('also signs until');
+    const before = receiver.deliveries.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => receiver.deliveries.length, { timeout: 15_000 }).toBe(before + 1);
+    const delivery = receiver.deliveries.at(-1)!;
+    expect(verifies(delivery, secret)).toBe(true);
+    expect(verifies(delivery, newSecret)).toBe(true);
+  });
+
+  it('disables the endpoint (nothing is delivered), enables it, and deletes it', async () => {
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('button', { name: 'Enable' }).waitFor();
+    expect(await main().innerText()).toContain('Disabled');
+    const before = receiver.deliveries.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.deliveries.length).toBe(before);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No endpoint yet.').waitFor();
+    await nav('Audit log').click();
+    await expect.poll(() => page.getByRole('table').innerText()).toContain('Deleted webhook endpoint');
+    const audit = await page.getByRole('table').innerText();
+    for (const action of ['Added webhook endpoint', 'Sent a test event', 'Resent an event', 'Rolled webhook signing secret', 'Disabled webhook endpoint', 'Enabled webhook endpoint']) {
+      expect(audit).toContain(action);
+    }
+  });
+
+  it('gives a Viewer no control to change an endpoint', async () => {
+    const added = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks`, { body: { url: receiver.url(), events: ['deposit.completed'] } });
+    const email = uniqueEmail('viewer');
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Viewer' } });
+    await dashboardBrowser(chromium.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(email);
+    await nav('Webhooks').click();
+    await page.getByRole('link', { name: receiver.url() }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await page.getByRole('link', { name: receiver.url() }).click();
+    await page.getByRole('heading', { name: receiver.url(), level: 1 }).waitFor();
+    for (const name of ['Send test event', 'Roll secret', 'Disable', 'Delete']) expect(await page.getByRole('button', { name }).count()).toBe(0);
+    expect(added.status).toBe(201);
+  });
+});
+
+describe('this file', () => {
+  it('asked nothing of any machine but this one', () => {
+    expect(chromium.offMachine).toEqual([]);
+  });
+});
