@@ -1,4 +1,5 @@
 import { send } from './api.ts';
+import { EVENT_TYPES } from '../../functions/domain/event-types.ts';
 
 /** Activity's part of the dashboard API (docs/dashboard-api.md, Activity). */
 export const ACTIVITY_TABS = [
@@ -9,7 +10,7 @@ export const ACTIVITY_TABS = [
     kind: 'events',
     label: 'Events',
     statusLabel: 'Type',
-    statuses: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
+    statuses: EVENT_TYPES,
   },
 ] as const;
 

@@ -64,9 +64,17 @@ export interface Member {
   createdAt: string;
 }
 
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export interface Team {
   members: Member[];
-  invitations: { email: string; role: Role; createdAt: string; expiresAt: string }[];
+  invitations: Invitation[];
 }
 
 const BASE = '/dashboard/api';
@@ -121,6 +129,7 @@ export const api = {
   inviteMember: (companyId: string, input: { email: string; role: Role }) =>
     send<{ token: string; email: string; role: Role; expiresAt: string }>('POST', `/companies/${companyId}/team/invitations`, input),
   changeRole: (companyId: string, personId: string, role: Role) => send<Member>('PUT', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`, { role }),
+  revokeInvitation: (companyId: string, invitationId: string) => send<{ revoked: true }>('DELETE', `/companies/${companyId}/team/invitations/${invitationId}`),
   removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),
   auditLog: (companyId: string, cursor?: string) =>
     send<AuditEntry[]>('GET', `/companies/${companyId}/audit-log${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),

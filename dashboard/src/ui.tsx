@@ -104,6 +104,26 @@ export function CopyField(props: { id: string; label: string; value: string }) {
   );
 }
 
+/** What is shown this once (a new secret, an invitation link): a warning, each value to copy, and Done. */
+export function ShownOnceDialog(props: { title: string; warning: ComponentChildren; fields: { id: string; label: string; value: string }[]; onDone: () => void; children?: ComponentChildren }) {
+  return (
+    <Dialog title={props.title} onClose={props.onDone}>
+      <p class="warning" role="note">
+        {props.warning}
+      </p>
+      {props.children}
+      {props.fields.map((field) => (
+        <CopyField key={field.id} {...field} />
+      ))}
+      <div class="buttons">
+        <button type="button" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
 /** A dialog's two buttons: its action (a form's submit, or `onClick` for a confirmation) and Cancel. */
 export function DialogButtons(props: { label: string; busy: boolean; onCancel: () => void; danger?: boolean; onClick?: (event: Event) => void }) {
   return (

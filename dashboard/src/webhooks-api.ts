@@ -1,15 +1,10 @@
 import { send } from './api.ts';
 
+import type { WebhookAttempt } from '../../functions/domain/webhook-attempt.ts';
+export { EVENT_TYPES } from '../../functions/domain/event-types.ts';
+
 /** The Webhooks pages' part of the dashboard API (docs/dashboard-api.md, Webhooks). */
-export const EVENT_TYPES = [
-  'deposit.confirming',
-  'deposit.completed',
-  'deposit.expired',
-  'withdrawal.processing',
-  'withdrawal.completed',
-  'withdrawal.failed',
-  'conversion.completed',
-] as const;
+export type Attempt = WebhookAttempt;
 
 export interface Endpoint {
   id: string;
@@ -28,17 +23,6 @@ export interface EndpointInput {
   events: string[];
   description: string | null;
   enabled: boolean;
-}
-
-export interface Attempt {
-  eventId: string;
-  eventType: string;
-  attemptedAt: string;
-  attempt: number;
-  httpStatus: number | null;
-  durationMs: number;
-  result: 'succeeded' | 'failed';
-  error: string | null;
 }
 
 const of = (companyId: string, webhookId = '') => `/companies/${companyId}/webhooks${webhookId && `/${webhookId}`}`;

@@ -3,6 +3,7 @@ import { actorOf, type Caller } from './dashboard.ts';
 import { notFound } from './errors.ts';
 import { domainEvent, TEST_EVENT_TYPE, type DomainEvent } from './events.ts';
 import { isId } from './ids.ts';
+import type { WebhookAttempt } from './webhook-attempt.ts';
 import type { DeliveryQueue } from './webhook-delivery.ts';
 import { signingContext, type WebhookSecretSealer } from './webhook-secrets.ts';
 import {
@@ -28,18 +29,7 @@ import {
 /** How long the replaced secret keeps signing after `Roll secret`. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
 
-/** One HTTP try of one event to one endpoint, as its page lists it. */
-export interface WebhookAttempt {
-  eventId: string;
-  eventType: string;
-  attemptedAt: string;
-  attempt: number;
-  /** Null when no HTTP answer came (timeout, refused connection: `error` says which). */
-  httpStatus: number | null;
-  durationMs: number;
-  result: 'succeeded' | 'failed';
-  error: string | null;
-}
+export type { WebhookAttempt };
 
 export interface DashboardWebhookStore {
   /** Newest first; an unreadable cursor is VALIDATION_FAILED on `cursor`. */

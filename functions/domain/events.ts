@@ -1,21 +1,8 @@
 import { newId } from './ids.ts';
 
-/** The contract's event types (../shared/api-contract.md, Events and their delivery). */
-export const EVENT_TYPES = [
-  'deposit.confirming',
-  'deposit.completed',
-  'deposit.expired',
-  'withdrawal.processing',
-  'withdrawal.completed',
-  'withdrawal.failed',
-  'conversion.completed',
-] as const;
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './event-types.ts';
 
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** `Send test event` on the dashboard's endpoint page: delivered, signed, to that endpoint only.
- * Not a type an endpoint subscribes to (webhooks.ts subscribesTo). */
-export const TEST_EVENT_TYPE = 'webhook.test';
+export { EVENT_TYPES, TEST_EVENT_TYPE, type EventType };
 
 /**
  * An event is written in the same transaction as the change that causes it, with the exact body

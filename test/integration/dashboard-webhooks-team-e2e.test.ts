@@ -101,6 +101,30 @@ describe('Team in headless Chromium', () => {
     await signOut();
   });
 
+  it('revokes a pending invitation: its row goes and its link no longer works', async () => {
+    const invitee = uniqueEmail('revoked');
+    await signIn(owner.email);
+    await nav('Team').click();
+    await page.getByRole('button', { name: 'Invite member' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Email').fill(invitee);
+    await dialog.getByLabel('Role').selectOption({ value: 'Viewer' });
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    const link = await dialog.getByLabel('Invitation link', { exact: true }).inputValue();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const invitations = page.getByRole('table', { name: 'Pending invitations' });
+    await expect.poll(() => invitations.innerText()).toContain(invitee);
+    await page.getByRole('button', { name: `Revoke the invitation of ${invitee}` }).click();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(async () => (await invitations.count()) === 0 || !(await invitations.innerText()).includes(invitee)).toBe(true);
+    await signOut();
+    await page.goto(link);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/not found/i);
+  });
+
   it('a Viewer has no control to create a key, and the dashboard API refuses it with 403', async () => {
     await signIn(memberEmail);
     expect(await page.getByRole('banner').innerText()).toContain(`${memberEmail} · Viewer`);

@@ -11,6 +11,16 @@ export interface ReceivedDelivery {
   receivedAt: number;
 }
 
+/** Whether `secret` verifies the delivery (any of its signatures), as a receiver holding it would check. */
+export function verifiesWith(delivery: ReceivedDelivery, secret: string): boolean {
+  try {
+    new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * An integrator's endpoint: node:http on 127.0.0.1, every request verified with the
  * `standardwebhooks` package (the Standard Webhooks reference library), answering as `respond` says.

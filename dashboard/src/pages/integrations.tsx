@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
-import { CopyField, Dialog, DialogButtons, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, useAction, useTitle } from '../ui.tsx';
 
 const ROLL_CHOICES = [
   { value: 'now', label: 'Now' },
@@ -109,15 +109,21 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
         />
       )}
       {open?.kind === 'revoke' && (
-        <RevokeDialog
-          companyId={props.companyId}
-          apiKey={open.key}
-          onClose={() => setOpen(null)}
-          onRevoked={() => {
+        <ConfirmDialog
+          title={`Revoke ${open.key.name}?`}
+          label="Revoke"
+          danger
+          action={() => api.revokeApiKey(props.companyId, open.key.keyId)}
+          onDone={() => {
             setOpen(null);
             void reload();
           }}
-        />
+          onClose={() => setOpen(null)}
+        >
+          <p>
+            Requests with <code>{open.key.keyId}</code> will be refused within a minute. This cannot be undone.
+          </p>
+        </ConfirmDialog>
       )}
     </section>
   );
@@ -140,18 +146,15 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
 
 function IssuedKeyDialog(props: { issued: IssuedKey; rolled: boolean; onDone: () => void }) {
   return (
-    <Dialog title={props.rolled ? 'New secret' : 'Your new API key'} onClose={props.onDone}>
-      <p class="warning" role="note">
-        Copy the secret now: it is shown only this once. Store it where your server reads its secrets.
-      </p>
-      <CopyField id="issued-key" label="API key" value={props.issued.apiKey} />
-      <CopyField id="issued-secret" label="API secret" value={props.issued.apiSecret} />
-      <div class="buttons">
-        <button type="button" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-    </Dialog>
+    <ShownOnceDialog
+      title={props.rolled ? 'New secret' : 'Your new API key'}
+      warning="Copy the secret now: it is shown only this once. Store it where your server reads its secrets."
+      fields={[
+        { id: 'issued-key', label: 'API key', value: props.issued.apiKey },
+        { id: 'issued-secret', label: 'API secret', value: props.issued.apiSecret },
+      ]}
+      onDone={props.onDone}
+    />
   );
 }
 
@@ -177,15 +180,3 @@ function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => v
   );
 }
 
-function RevokeDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onRevoked: () => void }) {
-  const { error, busy, run } = useAction(() => api.revokeApiKey(props.companyId, props.apiKey.keyId), props.onRevoked);
-  return (
-    <Dialog title={`Revoke ${props.apiKey.name}?`} onClose={props.onClose}>
-      <p>
-        Requests with <code>{props.apiKey.keyId}</code> will be refused within a minute. This cannot be undone.
-      </p>
-      <ErrorMessage error={error} />
-      <DialogButtons label="Revoke" danger busy={busy} onCancel={props.onClose} onClick={run} />
-    </Dialog>
-  );
-}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Member, type Role, type Team } from '../api.ts';
+import { api, type Invitation, type Member, type Role, type Team } from '../api.ts';
 import { BASE_PATH } from '../router.ts';
-import { CopyField, Dialog, DialogButtons, ErrorMessage, formatTime, useAction, useTitle } from '../ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, useAction, useTitle } from '../ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
 
@@ -12,7 +12,7 @@ const ROLE_MEANING: Record<Role, string> = {
   Viewer: 'reads everything, changes nothing',
 };
 
-type Open = { kind: 'invite' } | { kind: 'invited'; link: string; email: string } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | null;
+type Open = { kind: 'invite' } | { kind: 'invited'; link: string; email: string } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
 
 /** Members and pending invitations (../shared/dashboard.md, Team). Owners and Admins change the team;
  * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
@@ -101,15 +101,25 @@ export function TeamPage(props: { companyId: string; role: Role }) {
                   <th scope="col">Role</th>
                   <th scope="col">Invited</th>
                   <th scope="col">Link expires</th>
+                  {canManage && <th scope="col">Actions</th>}
                 </tr>
               </thead>
               <tbody>
                 {team.invitations.map((invitation) => (
-                  <tr key={invitation.email + invitation.createdAt}>
+                  <tr key={invitation.id}>
                     <th scope="row">{invitation.email}</th>
                     <td>{invitation.role}</td>
                     <td>{formatTime(invitation.createdAt)}</td>
                     <td>{formatTime(invitation.expiresAt)}</td>
+                    {canManage && (
+                      <td class="actions">
+                        {grantable.includes(invitation.role) && (
+                          <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setOpen({ kind: 'revoke', invitation })}>
+                            Revoke
+                          </button>
+                        )}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
@@ -129,20 +139,24 @@ export function TeamPage(props: { companyId: string; role: Role }) {
         />
       )}
       {open?.kind === 'invited' && (
-        <Dialog title="Invitation link" onClose={done}>
-          <p class="warning" role="note">
-            Send this link to {open.email}: it is shown only this once and works once, for 7 days.
-          </p>
-          <CopyField id="invitation-link" label="Invitation link" value={open.link} />
-          <div class="buttons">
-            <button type="button" onClick={done}>
-              Done
-            </button>
-          </div>
-        </Dialog>
+        <ShownOnceDialog
+          title="Invitation link"
+          warning={`Send this link to ${open.email}: it is shown only this once and works once, for 7 days.`}
+          fields={[{ id: 'invitation-link', label: 'Invitation link', value: open.link }]}
+          onDone={done}
+        />
       )}
       {open?.kind === 'role' && <RoleDialog companyId={props.companyId} member={open.member} roles={grantable} onClose={() => setOpen(null)} onChanged={done} />}
-      {open?.kind === 'remove' && <RemoveDialog companyId={props.companyId} member={open.member} onClose={() => setOpen(null)} onRemoved={done} />}
+      {open?.kind === 'remove' && (
+        <ConfirmDialog title={`Remove ${open.member.email}?`} label="Remove" danger action={() => api.removeMember(props.companyId, open.member.personId)} onDone={done} onClose={() => setOpen(null)}>
+          <p>They lose access to this company at their next request.</p>
+        </ConfirmDialog>
+      )}
+      {open?.kind === 'revoke' && (
+        <ConfirmDialog title={`Revoke the invitation of ${open.invitation.email}?`} label="Revoke" danger action={() => api.revokeInvitation(props.companyId, open.invitation.id)} onDone={done} onClose={() => setOpen(null)}>
+          <p>The link stops working at once. You can invite them again later.</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
@@ -196,13 +210,3 @@ function RoleDialog(props: { companyId: string; member: Member; roles: readonly 
   );
 }
 
-function RemoveDialog(props: { companyId: string; member: Member; onClose: () => void; onRemoved: () => void }) {
-  const { error, busy, run } = useAction(() => api.removeMember(props.companyId, props.member.personId), props.onRemoved);
-  return (
-    <Dialog title={`Remove ${props.member.email}?`} onClose={props.onClose}>
-      <p>They lose access to this company at their next request.</p>
-      <ErrorMessage error={error} />
-      <DialogButtons label="Remove" danger busy={busy} onCancel={props.onClose} onClick={run} />
-    </Dialog>
-  );
-}

@@ -1,7 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-webhooks';
-import { validationFailed } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
 import type { Webhook } from '#domain/webhooks';
 import { toBigInt } from './client.ts';
@@ -10,6 +9,7 @@ import { eventItem } from './items/event.ts';
 import { webhookAttemptItem } from './items/webhook-attempt.ts';
 import { webhookItem } from './items/webhook.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
+import { newestFirstPage } from './queries.ts';
 
 const NEW_ONLY = 'attribute_not_exists(PK)';
 
@@ -21,31 +21,8 @@ export class DynamoDashboardWebhookStore implements DashboardWebhookStore {
   ) {}
 
   async attemptsOf(companyId: string, webhookId: string, page: { limit: number; cursor?: string }): Promise<{ attempts: WebhookAttempt[]; nextCursor: string | null }> {
-    const { PK, skPrefix } = webhookAttemptItem.ofWebhook(companyId, webhookId);
-    let startKey: { PK: string; SK: string } | undefined;
-    if (page.cursor !== undefined) {
-      const SK = Buffer.from(page.cursor, 'base64url').toString('utf8');
-      if (!SK.startsWith(skPrefix) || Buffer.from(SK, 'utf8').toString('base64url') !== page.cursor) {
-        throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
-      }
-      startKey = { PK, SK };
-    }
-    // One more than asked tells whether another page exists.
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
-        ScanIndexForward: false,
-        Limit: page.limit + 1,
-        ...(startKey && { ExclusiveStartKey: startKey }),
-      }),
-    );
-    const last = Items.length > page.limit ? Items[page.limit - 1] : undefined;
-    return {
-      attempts: Items.slice(0, page.limit).map(webhookAttemptItem.fromItem),
-      nextCursor: last ? Buffer.from(last.SK as string, 'utf8').toString('base64url') : null,
-    };
+    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, webhookAttemptItem.ofWebhook(companyId, webhookId), page);
+    return { attempts: items.map(webhookAttemptItem.fromItem), nextCursor };
   }
 
   async deliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null> {

@@ -58,7 +58,8 @@ export function gsi1ItemsUnder(db: DynamoDBDocumentClient, tableName: string, pr
 export async function newestFirstPage(
   db: DynamoDBDocumentClient,
   tableName: string,
-  list: { PK: string; skPrefix: string; kind: IdKind },
+  /** `kind`: the id after the prefix, which a cursor must hold; without it, any key under the prefix. */
+  list: { PK: string; skPrefix: string; kind?: IdKind },
   page: { limit: number; cursor?: string },
 ): Promise<{ items: Item[]; nextCursor: string | null }> {
   const startKey = page.cursor === undefined ? undefined : { PK: list.PK, SK: list.skPrefix + idFromCursor(list, page.cursor) };
@@ -81,10 +82,10 @@ export async function newestFirstPage(
 
 const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
 
-function idFromCursor(list: { skPrefix: string; kind: IdKind }, cursor: string): string {
+function idFromCursor(list: { skPrefix: string; kind?: IdKind }, cursor: string): string {
   const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = sortKey.startsWith(list.skPrefix) ? sortKey.slice(list.skPrefix.length) : '';
-  if (!isId(list.kind, id) || cursorOf(sortKey) !== cursor) {
+  if (!(list.kind ? isId(list.kind, id) : id !== '') || cursorOf(sortKey) !== cursor) {
     throw validationFailed([{ path: 'cursor', message: 'is not a cursor returned by this list' }]);
   }
   return id;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { EVENT_TYPES, type EndpointInput } from '../../webhooks-api.ts';
-import { CopyField, Dialog, DialogButtons, ErrorMessage, useAction } from '../../ui.tsx';
+import { Dialog, DialogButtons, ErrorMessage, ShownOnceDialog, useAction } from '../../ui.tsx';
 
 /** `Add endpoint` and edit: the URL, the events (or all of them) and a description. */
 export function EndpointDialog(props: {
@@ -45,17 +45,13 @@ export function EndpointDialog(props: {
 /** A signing secret, shown this once (after `Add endpoint` or `Roll secret`). */
 export function SecretDialog(props: { secret: string; note?: string; onDone: () => void }) {
   return (
-    <Dialog title="Signing secret" onClose={props.onDone}>
-      <p class="warning" role="note">
-        Copy the signing secret now: it is shown only this once. Your endpoint verifies each delivery's <code>webhook-signature</code> with it.
-      </p>
+    <ShownOnceDialog
+      title="Signing secret"
+      warning="Copy the signing secret now: it is shown only this once. Your endpoint verifies each delivery's webhook-signature with it."
+      fields={[{ id: 'signing-secret', label: 'Signing secret', value: props.secret }]}
+      onDone={props.onDone}
+    >
       {props.note && <p>{props.note}</p>}
-      <CopyField id="signing-secret" label="Signing secret" value={props.secret} />
-      <div class="buttons">
-        <button type="button" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-    </Dialog>
+    </ShownOnceDialog>
   );
 }

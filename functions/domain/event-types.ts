@@ -1,0 +1,19 @@
+/**
+ * The contract's event types (../shared/api-contract.md, Events and their delivery). A module with
+ * no imports, so the dashboard's page (dashboard/src/webhooks-api.ts) lists the same types.
+ */
+export const EVENT_TYPES = [
+  'deposit.confirming',
+  'deposit.completed',
+  'deposit.expired',
+  'withdrawal.processing',
+  'withdrawal.completed',
+  'withdrawal.failed',
+  'conversion.completed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** `Send test event` on the dashboard's endpoint page: delivered, signed, to that endpoint only.
+ * Not a type an endpoint subscribes to (webhooks.ts subscribesTo). */
+export const TEST_EVENT_TYPE = 'webhook.test';

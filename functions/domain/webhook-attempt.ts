@@ -1,0 +1,15 @@
+/**
+ * One HTTP try of one event to one endpoint, as the dashboard's endpoint page lists it. A module
+ * with no imports, so the page (dashboard/src/webhooks-api.ts) reads the same shape.
+ */
+export interface WebhookAttempt {
+  eventId: string;
+  eventType: string;
+  attemptedAt: string;
+  attempt: number;
+  /** Null when no HTTP answer came (timeout, refused connection: `error` says which). */
+  httpStatus: number | null;
+  durationMs: number;
+  result: 'succeeded' | 'failed';
+  error: string | null;
+}
