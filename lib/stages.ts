@@ -61,6 +61,20 @@ export interface StageConfig {
   depositAccountXpub: { value: string } | { ssmParameter: string };
 }
 
+/** The figures every stage shares; each stage's own follow. */
+const EVERY_STAGE = {
+  // Solidification on TRON: 19 of 27 producers (../shared/tron-notes.md, Finality).
+  DEPOSIT_REQUIRED_CONFIRMATIONS: '19',
+  CONVERSION_SPREAD_BPS: '50',
+  // The sandbox chain stands in for mainnet, so it uses the official contract's address too.
+  USDT_CONTRACT: MAINNET_USDT_CONTRACT,
+  // ~130k energy for a transfer to an empty account at 100 sun each is 13 TRX; 30 TRX leaves room.
+  WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
+  SWEEP_TOP_UP_SUN: '15000000',
+  WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
+  WEBHOOK_TIMEOUT_MS: '15000',
+} as const;
+
 export const STAGES: Record<StageName, StageConfig> = {
   local: {
     stage: 'local',
@@ -76,30 +90,22 @@ export const STAGES: Record<StageName, StageConfig> = {
     pollerScheduleMinutes: 1,
     waf: null,
     functionEnvironment: {
+      ...EVERY_STAGE,
       WITHDRAWAL_FEE_USDT: '1.000000',
       WITHDRAWAL_MINIMUM_USDT: '1.000000',
-      // Solidification on TRON: 19 of 27 producers (../shared/tron-notes.md, Finality).
-      DEPOSIT_REQUIRED_CONFIRMATIONS: '19',
       PRICE_SOURCE: 'static',
       STATIC_USDT_BRL_RATE: '5.40000000',
-      CONVERSION_SPREAD_BPS: '50',
       CHAIN_ADAPTER: 'sandbox',
-      // The sandbox chain stands in for mainnet, so it uses the official contract's address.
-      USDT_CONTRACT: MAINNET_USDT_CONTRACT,
       SIGNER: 'local',
       // sha256("cambio local hot wallet"): address TAxAByvCAmh8Dp4XY4KSar2vs24bYzdkK on the sandbox chain.
       LOCAL_HOT_WALLET_KEY: '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87',
-      WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
       // m/44'/195'/0' of the public test mnemonic: sandbox tokens only.
       LOCAL_DEPOSIT_ACCOUNT_XPRV: 'xprv9z1pB5qPNYGMVrGcyXt97Jwd9GBRoNFdhJfxqbHjzrBKeN1GMETuGFi1c73SQkP8kkKz5MVoMtLRcsDWggUcaPF32AXN4qNsNWBoJbaHcQ7',
       SWEEP_MINIMUM_USDT: '1.000000',
-      SWEEP_TOP_UP_SUN: '15000000',
       // Faster than TRON's 3 s so a local deposit completes in ~20 s, not a minute.
       SANDBOX_BLOCK_INTERVAL_MS: '1000',
       // So an integrator can receive events on their own machine (contract, Webhooks).
       WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
-      WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
-      WEBHOOK_TIMEOUT_MS: '15000',
       WEBHOOK_SWEEP_MIN_AGE_MS: '0',
       WEBHOOK_SECRET_SEALER: 'local',
       // sha256("cambio local webhook sealing key").
@@ -123,22 +129,16 @@ export const STAGES: Record<StageName, StageConfig> = {
     // A sandbox costs little to attack and has throttling; WAF's fixed monthly cost is for production.
     waf: null,
     functionEnvironment: {
+      ...EVERY_STAGE,
       WITHDRAWAL_FEE_USDT: '1.000000',
       WITHDRAWAL_MINIMUM_USDT: '1.000000',
-      DEPOSIT_REQUIRED_CONFIRMATIONS: '19',
       PRICE_SOURCE: 'static',
       STATIC_USDT_BRL_RATE: '5.40000000',
-      CONVERSION_SPREAD_BPS: '50',
       CHAIN_ADAPTER: 'sandbox',
-      USDT_CONTRACT: MAINNET_USDT_CONTRACT,
       SIGNER: 'kms',
-      WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
       SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/sandbox/deposit-account-xprv',
       SWEEP_MINIMUM_USDT: '1.000000',
-      SWEEP_TOP_UP_SUN: '15000000',
       SANDBOX_BLOCK_INTERVAL_MS: '3000',
-      WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
-      WEBHOOK_TIMEOUT_MS: '15000',
       WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
       WEBHOOK_SECRET_SEALER: 'kms',
     },
@@ -161,26 +161,19 @@ export const STAGES: Record<StageName, StageConfig> = {
     // throttle's 200/s for all companies, and stops one source from taking all of it.
     waf: { ratePer5Minutes: 10_000 },
     functionEnvironment: {
+      ...EVERY_STAGE,
       // Covers the TRX burnt by a TRC-20 transfer to a fresh address (~13 TRX, tron-notes.md, Cost).
       WITHDRAWAL_FEE_USDT: '3.000000',
       WITHDRAWAL_MINIMUM_USDT: '10.000000',
-      DEPOSIT_REQUIRED_CONFIRMATIONS: '19',
       PRICE_SOURCE: 'http',
       PRICE_SOURCE_URL: 'https://api.binance.com',
-      CONVERSION_SPREAD_BPS: '50',
       CHAIN_ADAPTER: 'trongrid',
-      USDT_CONTRACT: MAINNET_USDT_CONTRACT,
       SIGNER: 'kms',
-      // ~130k energy for a transfer to an empty account at 100 sun each is 13 TRX; 30 TRX leaves room.
-      WITHDRAWAL_FEE_LIMIT_SUN: '30000000',
       SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/production/deposit-account-xprv',
       // Sweeping burns ~13 TRX: not worth it for less than a few dollars.
       SWEEP_MINIMUM_USDT: '20.000000',
-      SWEEP_TOP_UP_SUN: '15000000',
       TRONGRID_URL: 'https://api.trongrid.io',
       TRONGRID_API_KEY_SECRET: 'cambio/production/trongrid-api-key',
-      WEBHOOK_RETRY_SCHEDULE: CONTRACT_RETRY_SCHEDULE,
-      WEBHOOK_TIMEOUT_MS: '15000',
       WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
       WEBHOOK_SECRET_SEALER: 'kms',
     },

@@ -6,7 +6,7 @@ import type { ApiError } from '#domain/errors';
 import { newId } from '#domain/ids';
 import { formatAmount, parseAmount } from '#domain/money';
 import { applySpread, formatRate, parseRate, QUOTE_VALIDITY_SECONDS, settlementAmount } from '#domain/pricing';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import type { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { eventItem } from '#adapters/dynamo/items/event';
@@ -14,7 +14,7 @@ import { itemsUnder } from '#adapters/dynamo/queries';
 import { ERROR_STATUS } from '#http/error-status';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { quoteItem as storedQuoteItem } from '#adapters/dynamo/items/conversion';
 
@@ -23,14 +23,11 @@ let db: ReturnType<typeof createDocumentClient>;
 let store: DynamoConversionStore;
 
 beforeAll(async () => {
-  runtime = await startTestApi();
-  db = createDocumentClient(runtime.dynamoEndpoint);
+  ({ runtime, db } = await startTestApiWithClient());
   store = new DynamoConversionStore(db, runtime.tableName);
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-});
+afterAll(() => stopTestApi(runtime, db));
 
 /** The customer rate the local runtime quotes: its static mid less its spread, as the domain computes it. */
 const localRate = applySpread(

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import type { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { membershipItem } from '#adapters/dynamo/dashboard-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -10,7 +10,7 @@ import { createCompany } from '#domain/company';
 import { createDeposit, type Deposit, type DepositStore } from '#domain/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import type { LocalRuntime } from '#local/runtime';
-import { startTestApi } from '../support/local-api.ts';
+import { startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { signedUpOwner } from '../support/dashboard.ts';
 import { countDynamoRequests, dynamoRequestCounts } from '../../bench/dynamo-requests.ts';
 
@@ -27,15 +27,11 @@ let db: ReturnType<typeof createDocumentClient>;
 let deposits: DynamoDepositStore;
 
 beforeAll(async () => {
-  runtime = await startTestApi();
-  db = createDocumentClient(runtime.dynamoEndpoint);
+  ({ runtime, db } = await startTestApiWithClient());
   deposits = new DynamoDepositStore(db, runtime.tableName);
 });
 
-afterAll(async () => {
-  db?.destroy();
-  await runtime?.stop();
-});
+afterAll(() => stopTestApi(runtime, db));
 
 const SETTINGS = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
 

@@ -1,11 +1,11 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import type { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDashboardStore, membershipItem } from '#adapters/dynamo/dashboard-store';
 import { createCompanyInvitingOwner } from '#domain/dashboard';
 import { hashSecret } from '#domain/api-keys';
 import type { LocalRuntime } from '#local/runtime';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { totpCode } from '#local/totp';
 import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { apiKeyItem } from '#adapters/dynamo/items/company';
@@ -20,15 +20,11 @@ let db: ReturnType<typeof createDocumentClient>;
 let store: DynamoDashboardStore;
 
 beforeAll(async () => {
-  runtime = await startTestApi();
-  db = createDocumentClient(runtime.dynamoEndpoint);
+  ({ runtime, db } = await startTestApiWithClient());
   store = new DynamoDashboardStore(db, runtime.tableName);
 });
 
-afterAll(async () => {
-  db?.destroy();
-  await runtime?.stop();
-});
+afterAll(() => stopTestApi(runtime, db));
 
 const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import type { createDocumentClient } from '#adapters/dynamo/client';
 import type { LocalRuntime } from '#local/runtime';
-import { startTestApi } from '../support/local-api.ts';
+import { startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
 /**
@@ -12,15 +12,9 @@ import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG
 let runtime: LocalRuntime;
 let db: ReturnType<typeof createDocumentClient>;
 
-beforeAll(async () => {
-  runtime = await startTestApi();
-  db = createDocumentClient(runtime.dynamoEndpoint);
-});
+beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
 
-afterAll(async () => {
-  db?.destroy();
-  await runtime?.stop();
-});
+afterAll(() => stopTestApi(runtime, db));
 
 const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
 

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import type { createDocumentClient } from '#adapters/dynamo/client';
 import { ERROR_STATUS } from '#http/error-status';
 import { ROUTES, type RouteSpec } from '#functions/routes';
 import type { LocalRuntime } from '#local/runtime';
-import { startTestApi } from '../support/local-api.ts';
+import { startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { creditAvailable } from '../support/money.ts';
 
 /**
@@ -18,15 +18,12 @@ let runtime: LocalRuntime;
 let db: ReturnType<typeof createDocumentClient>;
 
 beforeAll(async () => {
-  runtime = await startTestApi();
-  db = createDocumentClient(runtime.dynamoEndpoint);
+  ({ runtime, db } = await startTestApiWithClient());
   // Money to move, so that some fuzzed requests get past validation and reach the guards.
   await creditAvailable(db, runtime.tableName, runtime.sandbox.companyId, 'USDT', '50');
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-});
+afterAll(() => stopTestApi(runtime, db));
 
 /**
  * A digest of the table's business data. Left out: the address-index counter (an index is taken

@@ -1,21 +1,16 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import type { createDocumentClient } from '#adapters/dynamo/client';
 import { webhookItem } from '#adapters/dynamo/items/webhook';
 import type { LocalRuntime } from '#local/runtime';
-import { newCompany as createTestCompany, startTestApi } from '../support/local-api.ts';
+import { newCompany as createTestCompany, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 
 let runtime: LocalRuntime;
 let db: ReturnType<typeof createDocumentClient>;
 
-beforeAll(async () => {
-  runtime = await startTestApi();
-  db = createDocumentClient(runtime.dynamoEndpoint);
-});
+beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
 
-afterAll(async () => {
-  await runtime?.stop();
-});
+afterAll(() => stopTestApi(runtime, db));
 
 const newCompany = (name: string) => createTestCompany(runtime, name);
 

@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import type { createDocumentClient } from '#adapters/dynamo/client';
 import type { LocalRuntime } from '#local/runtime';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { apiClient, newCompany as createTestCompany, startTestApi } from '../support/local-api.ts';
+import { apiClient, newCompany as createTestCompany, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 
 let runtime: LocalRuntime;
 let db: ReturnType<typeof createDocumentClient>;
 const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_999);
 
-beforeAll(async () => {
-  runtime = await startTestApi();
-  db = createDocumentClient(runtime.dynamoEndpoint);
-});
+beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
 
-afterAll(async () => {
-  await runtime?.stop();
-});
+afterAll(() => stopTestApi(runtime, db));
 
 const newCompany = (name: string) => createTestCompany(runtime, name);
 

@@ -1,3 +1,4 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { parseAmount } from '#domain/money';
@@ -24,6 +25,18 @@ export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environme
     webhookIntervalMs: 0,
     ...options,
   });
+}
+
+/** startTestApi with a document client on the run's DynamoDB Local, for tests that read the table. */
+export async function startTestApiWithClient(options: Parameters<typeof startTestApi>[0] = {}): Promise<{ runtime: LocalRuntime; db: DynamoDBDocumentClient }> {
+  const runtime = await startTestApi(options);
+  return { runtime, db: createDocumentClient(runtime.dynamoEndpoint) };
+}
+
+/** The other half: the client closed, the runtime stopped (either may be missing if the start failed). */
+export async function stopTestApi(runtime: LocalRuntime | undefined, db?: DynamoDBDocumentClient): Promise<void> {
+  db?.destroy();
+  await runtime?.stop();
 }
 
 export interface ApiCall {
