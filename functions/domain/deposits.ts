@@ -1,3 +1,4 @@
+import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
 import { notFound } from './errors.ts';
 import { isId, newId } from './ids.ts';
 import { formatAmount } from './money.ts';
@@ -28,13 +29,7 @@ export interface DepositTransaction {
   status: 'confirming' | 'confirmed';
 }
 
-export interface Deposit {
-  id: string;
-  companyId: string;
-  method: 'usdt';
-  reference: string;
-  network: 'tron';
-  address: string;
+export interface Deposit extends UsdtOnTron {
   /** BIP44 index the address was derived at (m/44'/195'/0'/0/index): the signer needs it to sweep. */
   addressIndex: number;
   expectedAmount: bigint | null;
@@ -125,11 +120,7 @@ export async function getDeposit(store: DepositStore, companyId: string, deposit
 /** The contract's record. */
 export function depositView(deposit: Deposit) {
   return {
-    id: deposit.id,
-    method: deposit.method,
-    reference: deposit.reference,
-    network: deposit.network,
-    address: deposit.address,
+    ...usdtOnTronView(deposit),
     amount: deposit.expectedAmount === null ? null : formatAmount(deposit.expectedAmount, 'USDT'),
     receivedAmount: formatAmount(deposit.receivedAmount, 'USDT'),
     creditedAmount: formatAmount(deposit.creditedAmount, 'USDT'),

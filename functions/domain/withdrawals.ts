@@ -1,3 +1,4 @@
+import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
 import { ApiError, notFound } from './errors.ts';
 import { isId, newId } from './ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from './ledger.ts';
@@ -5,13 +6,7 @@ import { formatAmount } from './money.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
-export interface Withdrawal {
-  id: string;
-  companyId: string;
-  method: 'usdt';
-  reference: string;
-  network: 'tron';
-  address: string;
+export interface Withdrawal extends UsdtOnTron {
   /** USDT minor units sent to `address`. */
   amount: bigint;
   /** USDT minor units charged for the network fee, on top of `amount`. */
@@ -108,11 +103,7 @@ export async function getWithdrawal(store: WithdrawalStore, companyId: string, w
 /** The contract's record. */
 export function withdrawalView(withdrawal: Withdrawal) {
   return {
-    id: withdrawal.id,
-    method: withdrawal.method,
-    reference: withdrawal.reference,
-    network: withdrawal.network,
-    address: withdrawal.address,
+    ...usdtOnTronView(withdrawal),
     amount: formatAmount(withdrawal.amount, 'USDT'),
     fee: formatAmount(withdrawal.fee, 'USDT'),
     status: withdrawal.status,

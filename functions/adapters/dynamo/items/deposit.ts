@@ -1,6 +1,6 @@
 import type { Deposit } from '#domain/deposits';
 import { toBigInt } from '../client.ts';
-import { companyPartition, referenceClaimItem, type Item } from './item.ts';
+import { companyPartition, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
 
 const nullableBigInt = (value: unknown): bigint | null => (value === null || value === undefined ? null : toBigInt(value));
 
@@ -24,12 +24,7 @@ export const depositItem = {
   fromItem: (item: Item): Deposit => {
     const split = item.split as Item | null | undefined;
     return {
-      id: item.id as string,
-      companyId: item.companyId as string,
-      method: 'usdt',
-      reference: item.reference as string,
-      network: 'tron',
-      address: item.address as string,
+      ...usdtOnTronFromItem(item),
       addressIndex: Number(toBigInt(item.addressIndex)),
       expectedAmount: nullableBigInt(item.expectedAmount),
       receivedAmount: toBigInt(item.receivedAmount),

@@ -46,3 +46,13 @@ export function referenceClaimItem(type: string, skPrefix: string, idAttribute: 
 }
 
 export type ReferenceClaimItem = ReturnType<typeof referenceClaimItem>;
+
+/** The fields a stored deposit and a stored withdrawal begin with (domain/usdt-on-tron.ts). */
+export const usdtOnTronFromItem = (item: Item) => ({
+  id: item.id as string,
+  companyId: item.companyId as string,
+  method: 'usdt' as const,
+  reference: item.reference as string,
+  network: 'tron' as const,
+  address: item.address as string,
+});

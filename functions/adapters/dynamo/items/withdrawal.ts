@@ -1,6 +1,6 @@
 import type { Withdrawal } from '#domain/withdrawals';
 import { toBigInt } from '../client.ts';
-import { companyPartition, referenceClaimItem, type Item } from './item.ts';
+import { companyPartition, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
 
 /** The one owner of a stored `Withdrawal` (the contract's record, `amount` and `fee` in minor
  * units) and of the `WithdrawalReference` that makes its reference unique per company. */
@@ -17,12 +17,7 @@ export const withdrawalItem = {
     ...withdrawal,
   }),
   fromItem: (item: Item): Withdrawal => ({
-    id: item.id as string,
-    companyId: item.companyId as string,
-    method: 'usdt',
-    reference: item.reference as string,
-    network: 'tron',
-    address: item.address as string,
+    ...usdtOnTronFromItem(item),
     amount: toBigInt(item.amount),
     fee: toBigInt(item.fee),
     status: item.status as Withdrawal['status'],

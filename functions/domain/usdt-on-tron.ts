@@ -1,0 +1,19 @@
+/** What a deposit and a withdrawal share: USDT moving on TRON to or from one address, under the
+ * company's own reference (../shared/api-contract.md, Deposits and Withdrawals). */
+export interface UsdtOnTron {
+  id: string;
+  companyId: string;
+  method: 'usdt';
+  reference: string;
+  network: 'tron';
+  address: string;
+}
+
+/** Those fields as the contract's records begin (never the company id), in the contract's order. */
+export const usdtOnTronView = (record: UsdtOnTron) => ({
+  id: record.id,
+  method: record.method,
+  reference: record.reference,
+  network: record.network,
+  address: record.address,
+});
