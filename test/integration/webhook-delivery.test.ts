@@ -22,7 +22,8 @@ import {
   type SenderSettings,
 } from '#domain/webhook-delivery';
 import type { Resolver } from '#domain/webhook-url';
-import { newWebhookSecret, type Webhook } from '#domain/webhooks';
+import { newWebhookSecret, signWebhook, type Webhook, type WebhookInput } from '#domain/webhooks';
+import { registeredWebhook } from '../support/records.ts';
 import { sealPlainSecrets, signingContext } from '#domain/webhook-secrets';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
 import { STAGES } from '../../lib/stages.ts';
@@ -81,29 +82,9 @@ async function startReceiver(): Promise<WebhookReceiver> {
 }
 
 /** A webhook stored as POST /v1/webhooks stores it (its secret sealed), with the secret the
- * receiver verifies with. */
-async function registerWebhook(companyId: string, overrides: Partial<Webhook> = {}): Promise<Webhook & { secret: string }> {
-  const at = new Date().toISOString();
-  const id = newId('webhook');
-  const secret = newWebhookSecret();
-  const webhook: Webhook = {
-    id,
-    companyId,
-    url: 'http://127.0.0.1:9/hooks',
-    events: ['*'],
-    description: null,
-    enabled: true,
-    sealedSecret: await sealer.seal(secret, signingContext({ companyId, id })),
-    createdAt: at,
-    updatedAt: at,
-    disabledReason: null,
-    previousSealedSecret: null,
-    previousSecretExpiresAt: null,
-    ...overrides,
-  };
-  await registry.createWebhook(webhook, 10);
-  return { ...webhook, secret };
-}
+ * receiver verifies with; nothing listens on port 9 unless a test gives its receiver's URL. */
+const registerWebhook = (companyId: string, input: Partial<WebhookInput> = {}) =>
+  registeredWebhook(registry, sealer, companyId, { url: 'http://127.0.0.1:9/hooks', events: ['*'], ...input });
 
 /** An event written the way every state change writes one (transaction.ts `event()`). */
 async function writeEvent(companyId: string, type: EventType = 'deposit.completed'): Promise<DomainEvent> {
@@ -398,6 +379,35 @@ describe('send', () => {
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(await deliveryItem(company, event.id, gone.id)).toMatchObject({ status: 'cancelled', reason: 'webhook deleted' });
+  });
+});
+
+describe('a rolled secret', () => {
+  it('signs beside the new secret until its expiry, then no more: two v1 signatures, the new first, then one', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const old = await registerWebhook(company, { url: receiver.url() });
+    const newSecret = newWebhookSecret();
+    const now = Date.now();
+    const rolled: Webhook = {
+      ...old,
+      sealedSecret: await sealer.seal(newSecret, signingContext(old)),
+      previousSealedSecret: old.sealedSecret,
+      previousSecretExpiresAt: new Date(now + 24 * 3600 * 1000).toISOString(),
+    };
+    await registry.replaceWebhook(rolled);
+    const deps = (at: number) => ({ store: deliveries, queue: queues(), sealer, post: postWebhook, settings: settings(), now: () => new Date(at) });
+
+    const during = await writeEvent(company);
+    expect(await sendDelivery(deps(now + 23 * 3600 * 1000), { companyId: company, eventId: during.id, webhookId: old.id, round: 0, attempt: 1 })).toBe('succeeded');
+    const after = await writeEvent(company);
+    expect(await sendDelivery(deps(now + 25 * 3600 * 1000), { companyId: company, eventId: after.id, webhookId: old.id, round: 0, attempt: 1 })).toBe('succeeded');
+
+    const [first, second] = receiver.deliveries;
+    const signatures = (d: typeof first) => String(d!.headers['webhook-signature']).split(' ');
+    const expected = (secret: string, d: typeof first) => signWebhook(secret, String(d!.headers['webhook-id']), Number(d!.headers['webhook-timestamp']), d!.body);
+    expect(signatures(first)).toEqual([expected(newSecret, first), expected(old.secret, first)]);
+    expect(signatures(second)).toEqual([expected(newSecret, second)]);
   });
 });
 

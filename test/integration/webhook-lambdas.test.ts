@@ -15,6 +15,7 @@ import { newId } from '#domain/ids';
 import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
 import { signingContext } from '#domain/webhook-secrets';
 import { newWebhookSecret, type Webhook } from '#domain/webhooks';
+import { registeredWebhook } from '../support/records.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -91,24 +92,7 @@ afterAll(async () => {
 
 async function setup(events: Webhook['events'] = ['*']) {
   const companyId = newId('company');
-  const at = new Date().toISOString();
-  const id = newId('webhook');
-  const secret = newWebhookSecret();
-  const webhook: Webhook = {
-    id,
-    companyId,
-    url: receiver.url(),
-    events,
-    description: null,
-    enabled: true,
-    sealedSecret: await sealer.seal(secret, signingContext({ companyId, id })),
-    createdAt: at,
-    updatedAt: at,
-    disabledReason: null,
-    previousSealedSecret: null,
-    previousSecretExpiresAt: null,
-  };
-  await store.createWebhook(webhook, 10);
+  const { secret, ...webhook } = await registeredWebhook(store, sealer, companyId, { url: receiver.url(), events });
   receiver.secret = secret;
   kms.resetHistory();
   const event = domainEvent(companyId, 'withdrawal.completed', { id: newId('withdrawal'), status: 'completed' }, new Date());
