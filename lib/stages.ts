@@ -75,6 +75,14 @@ const EVERY_STAGE = {
   WEBHOOK_TIMEOUT_MS: '15000',
 } as const;
 
+/** What every stage in AWS shares: KMS signs and seals; the dispatcher's catch-up pass leaves a
+ * minute to the table's stream. */
+const DEPLOYED = {
+  SIGNER: 'kms',
+  WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
+  WEBHOOK_SECRET_SEALER: 'kms',
+} as const;
+
 export const STAGES: Record<StageName, StageConfig> = {
   local: {
     stage: 'local',
@@ -130,17 +138,15 @@ export const STAGES: Record<StageName, StageConfig> = {
     waf: null,
     functionEnvironment: {
       ...EVERY_STAGE,
+      ...DEPLOYED,
       WITHDRAWAL_FEE_USDT: '1.000000',
       WITHDRAWAL_MINIMUM_USDT: '1.000000',
       PRICE_SOURCE: 'static',
       STATIC_USDT_BRL_RATE: '5.40000000',
       CHAIN_ADAPTER: 'sandbox',
-      SIGNER: 'kms',
       SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/sandbox/deposit-account-xprv',
       SWEEP_MINIMUM_USDT: '1.000000',
       SANDBOX_BLOCK_INTERVAL_MS: '3000',
-      WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
-      WEBHOOK_SECRET_SEALER: 'kms',
     },
     depositAccountXpub: { ssmParameter: '/cambio/sandbox/deposit-account-xpub' },
   },
@@ -162,20 +168,18 @@ export const STAGES: Record<StageName, StageConfig> = {
     waf: { ratePer5Minutes: 10_000 },
     functionEnvironment: {
       ...EVERY_STAGE,
+      ...DEPLOYED,
       // Covers the TRX burnt by a TRC-20 transfer to a fresh address (~13 TRX, tron-notes.md, Cost).
       WITHDRAWAL_FEE_USDT: '3.000000',
       WITHDRAWAL_MINIMUM_USDT: '10.000000',
       PRICE_SOURCE: 'http',
       PRICE_SOURCE_URL: 'https://api.binance.com',
       CHAIN_ADAPTER: 'trongrid',
-      SIGNER: 'kms',
       SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/production/deposit-account-xprv',
       // Sweeping burns ~13 TRX: not worth it for less than a few dollars.
       SWEEP_MINIMUM_USDT: '20.000000',
       TRONGRID_URL: 'https://api.trongrid.io',
       TRONGRID_API_KEY_SECRET: 'cambio/production/trongrid-api-key',
-      WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
-      WEBHOOK_SECRET_SEALER: 'kms',
     },
     depositAccountXpub: { ssmParameter: '/cambio/production/deposit-account-xpub' },
   },
