@@ -40,6 +40,18 @@ const deposit = { name: 'Deposit', schema: depositRecord };
 const withdrawal = { name: 'Withdrawal', schema: withdrawalRecord };
 const conversion = { name: 'Conversion', schema: conversionRecord };
 const webhook = { name: 'Webhook', schema: webhookRecord };
+/** A list route: newest first, paged with the shared cursor, as every list of the contract is. */
+function listRoute(operationId: string, tag: RouteDoc['tag'], query: v.GenericSchema, record: { name: string; schema: v.GenericSchema }): RouteDoc {
+  const plural = `${record.name.toLowerCase()}s`;
+  return {
+    operationId,
+    tag,
+    summary: `List ${plural}`,
+    description: 'Newest first; follow `pagination.nextCursor` until it is null.',
+    query: { schema: query, defaultLimit: LIST_LIMIT.default },
+    success: { status: 200, record, list: true, description: `A page of ${plural}` },
+  };
+}
 const webhookExample = { url: 'https://example.com/webhooks/cambio', events: ['deposit.completed', 'withdrawal.completed'], description: 'Orders service' };
 
 export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
@@ -121,28 +133,14 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     success: { status: 201, record: conversion, description: 'The completed conversion' },
     errors: ['NOT_FOUND', 'QUOTE_ALREADY_USED', 'QUOTE_EXPIRED', 'INSUFFICIENT_BALANCE'],
   },
-  'GET /v1/conversions': {
-    operationId: 'listConversions',
-    tag: 'Conversions',
-    summary: 'List conversions',
-    description: 'Newest first; follow `pagination.nextCursor` until it is null.',
-    query: { schema: listConversionsQuery, defaultLimit: LIST_LIMIT.default },
-    success: { status: 200, record: conversion, list: true, description: 'A page of conversions' },
-  },
+  'GET /v1/conversions': listRoute('listConversions', 'Conversions', listConversionsQuery, conversion),
   'GET /v1/conversions/{id}': {
     operationId: 'getConversion',
     tag: 'Conversions',
     summary: 'Get a conversion',
     success: { status: 200, record: conversion, description: 'The conversion' },
   },
-  'GET /v1/webhooks': {
-    operationId: 'listWebhooks',
-    tag: 'Webhooks',
-    summary: 'List webhooks',
-    description: 'Newest first; follow `pagination.nextCursor` until it is null.',
-    query: { schema: listWebhooksQuery, defaultLimit: LIST_LIMIT.default },
-    success: { status: 200, record: webhook, list: true, description: 'A page of webhooks' },
-  },
+  'GET /v1/webhooks': listRoute('listWebhooks', 'Webhooks', listWebhooksQuery, webhook),
   'POST /v1/webhooks': {
     operationId: 'createWebhook',
     tag: 'Webhooks',
