@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
+import { verifyWebhook } from '../../clients/node/src/index.ts';
 import { startTestApi } from '../support/local-api.ts';
 import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { verifiesWith, WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.ts';
@@ -113,6 +114,10 @@ describe('an endpoint through its life', () => {
     expect(verifiesWith(delivery, secret)).toBe(true);
     expect(verifiesWith(delivery, newSecret)).toBe(true);
     expect(verifiesWith(delivery, 'whsec_' + Buffer.alloc(24, 7).toString('base64'))).toBe(false);
+    // An integrator on the official Node client verifies it with either secret, and reads the test event.
+    for (const key of [secret, newSecret]) {
+      expect(verifyWebhook(delivery.body, delivery.headers as Record<string, string>, key)).toMatchObject({ id: sent.body.data.eventId, type: 'webhook.test', data: { webhookId } });
+    }
     secret = newSecret;
     receiver.secret = newSecret;
   });
