@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import type { ErrorCode } from '#domain/errors';
 import { ERROR_STATUS } from '#http/error-status';
-import { EVENT_TYPES, type EventType } from '#domain/events';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '#domain/events';
 import { ROUTES, AUTHORIZER, type RouteSpec } from '../routes.ts';
-import { eventRecord } from '../webhooks/records.ts';
+import { eventRecord, testEventRecord } from '../webhooks/records.ts';
 import { INTRO } from './intro.ts';
 import { ROUTE_DOCS, type RouteDoc, type RouteKey } from './route-docs.ts';
 import { patchDepositSplit, patchWebhookRequest, type Json } from './schema-patches.ts';
@@ -40,7 +40,7 @@ const errorEnvelope = v.strictObject({
   }),
 });
 
-const eventComponentName = (type: EventType) =>
+const eventComponentName = (type: EventType | typeof TEST_EVENT_TYPE) =>
   `${type
     .split(/[._]/)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
@@ -82,6 +82,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
     return { route, doc };
   });
   for (const type of EVENT_TYPES) define(eventComponentName(type), eventRecord(type));
+  define(eventComponentName(TEST_EVENT_TYPE), testEventRecord);
   define('FieldError', fieldError);
   define('ErrorResponse', errorEnvelope);
 
@@ -120,7 +121,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
       { name: 'Events', description: 'What Cambio POSTs to your webhooks, signed as Standard Webhooks says' },
     ],
     paths,
-    webhooks: Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: eventOperation(type) }])),
+    webhooks: Object.fromEntries(([...EVENT_TYPES, TEST_EVENT_TYPE] as const).map((type) => [type, { post: eventOperation(type) }])),
     components: {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: AUTHORIZER.identityHeaders[0], description: 'Your API key (`ck_test_…` in sandbox, `ck_live_…` in production)' },
@@ -254,7 +255,7 @@ function queryParameters(schema: v.GenericSchema, defaultLimit: number): unknown
   });
 }
 
-function eventOperation(type: EventType): Record<string, unknown> {
+function eventOperation(type: EventType | typeof TEST_EVENT_TYPE): Record<string, unknown> {
   const header = (name: string, description: string, example: string) => ({
     name,
     in: 'header',
@@ -268,7 +269,11 @@ function eventOperation(type: EventType): Record<string, unknown> {
     tags: ['Events'],
     summary: type,
     description:
-      'POSTed to every enabled webhook subscribed to this type (or to `*`). Verify the signature over the raw body ' +
+      (type === TEST_EVENT_TYPE
+        ? 'POSTed to one webhook when someone presses `Send test event` on its page in the dashboard; no webhook subscribes to it, ' +
+          'not even with `*`. Ignore it, or use it to check your endpoint and its signature check. '
+        : 'POSTed to every enabled webhook subscribed to this type (or to `*`). ') +
+      'Verify the signature over the raw body ' +
       'before parsing it. Any 2xx within 15 s acknowledges it; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, ' +
       '10 h, 14 h, 20 h and 24 h. Order is not guaranteed: compare `data.updatedAt`.',
     security: [],

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EVENT_TYPES, type EventType } from '#domain/events';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '#domain/events';
 import { idField, timeField } from '#http/fields';
 import { conversionRecord } from '../conversions/records.ts';
 import { depositRecord } from '../deposits/records.ts';
@@ -49,3 +49,16 @@ export const eventRecord = <T extends EventType>(type: T) =>
     createdAt: timeField,
     data: EVENT_DATA[type] as (typeof EVENT_DATA)[T],
   });
+
+/** `webhook.test`: sent by the dashboard's `Send test event` to one endpoint (never by subscription);
+ * its `data` names the endpoint it was sent to. */
+export const testEventRecord = v.strictObject({
+  id: v.pipe(idField('evt'), v.description('The event id; also the `webhook-id` header')),
+  type: v.literal(TEST_EVENT_TYPE),
+  createdAt: timeField,
+  data: v.strictObject({
+    webhookId: idField('whk'),
+    url: v.string(),
+    message: v.string(),
+  }),
+});

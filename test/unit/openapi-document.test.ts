@@ -169,10 +169,12 @@ describe('openapi.json', () => {
     expect(ids.filter((id) => !/^[a-z]{3}_[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(id))).toEqual([]);
   });
 
-  it('describes every event type as a webhook, with the Standard Webhooks signature headers', () => {
+  it('describes every event type as a webhook, and the dashboard\'s test event, with the Standard Webhooks signature headers', () => {
     const doc = loadOpenApi();
-    expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES]);
-    for (const type of EVENT_TYPES) {
+    expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES, 'webhook.test']);
+    // A test event is documented as delivered, but no webhook can subscribe to it.
+    expect(doc.components.schemas.WebhookRequest.properties.events.items.enum).not.toContain('webhook.test');
+    for (const type of [...EVENT_TYPES, 'webhook.test'] as const) {
       const headers = doc.webhooks[type]!.post.parameters.map((p: { name: string; in: string; required: boolean }) => `${p.in}:${p.name}:${p.required}`);
       expect(headers).toEqual(['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true']);
     }

@@ -405,7 +405,7 @@ EVENT_DATA_TYPES: Dict[str, Type[Record]] = {
     "conversion.completed": Conversion,
 }
 
-EventType = Literal["deposit.confirming", "deposit.completed", "deposit.expired", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed"]
+EventType = Literal["deposit.confirming", "deposit.completed", "deposit.expired", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "webhook.test"]
 
 #: The contract's error codes (``error.code`` in the envelope).
 ErrorCode = Literal["INVALID_JSON", "VALIDATION_FAILED", "AUTH_FAILED", "FORBIDDEN", "NOT_FOUND", "DUPLICATE_REFERENCE", "IDEMPOTENCY_KEY_IN_USE", "QUOTE_ALREADY_USED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INSUFFICIENT_BALANCE", "QUOTE_EXPIRED", "AMOUNT_TOO_SMALL", "LIMIT_REACHED", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "PRICE_UNAVAILABLE"]

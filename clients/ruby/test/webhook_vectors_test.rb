@@ -79,14 +79,28 @@ class WebhookVerifyTest < Minitest::Test
   end
 
   def test_an_unknown_event_type_still_verifies_as_a_plain_webhook_event
-    secret = "whsec_#{["k" * 24].pack("m0")}"
-    body = JSON.generate("id" => "evt_1", "type" => "webhook.test", "createdAt" => "2026-01-01T00:00:00.000Z", "data" => { "webhookId" => "whk_1" })
-    signature = ["#{OpenSSL::HMAC.digest("SHA256", "k" * 24, "evt_1.#{NOW.to_i}.#{body}")}"].pack("m0")
-    event = verify(body, { "webhook-id" => "evt_1", "webhook-timestamp" => NOW.to_i.to_s, "webhook-signature" => "v1,#{signature}" }, secret)
+    event = verify_signed("account.updated")
 
     assert_instance_of Cambio::WebhookEvent, event
-    assert_equal "webhook.test", event.type
+    assert_equal "account.updated", event.type
     assert_equal "whk_1", event.data.webhook_id
+  end
+
+  def test_the_dashboards_test_event_is_typed
+    event = verify_signed("webhook.test")
+
+    assert_instance_of Cambio::WebhookTestEvent, event
+    assert_equal "whk_1", event.data.webhook_id
+    assert_equal "Sent from the dashboard", event.data.message
+  end
+
+  # A body of `type` signed with a secret of our own, as Cambio signs it.
+  def verify_signed(type)
+    secret = "whsec_#{["k" * 24].pack("m0")}"
+    data = { "webhookId" => "whk_1", "url" => "https://example.com/hooks", "message" => "Sent from the dashboard" }
+    body = JSON.generate("id" => "evt_1", "type" => type, "createdAt" => "2026-01-01T00:00:00.000Z", "data" => data)
+    signature = ["#{OpenSSL::HMAC.digest("SHA256", "k" * 24, "evt_1.#{NOW.to_i}.#{body}")}"].pack("m0")
+    verify(body, { "webhook-id" => "evt_1", "webhook-timestamp" => NOW.to_i.to_s, "webhook-signature" => "v1,#{signature}" }, secret)
   end
 
   def test_a_parsed_hash_is_refused_naming_the_raw_body

@@ -41,7 +41,7 @@ public static class ModelGenerator
         using var document = JsonDocument.Parse(openApiJson);
         var schemas = document.RootElement.GetProperty("components").GetProperty("schemas");
         var files = new SortedDictionary<string, string>(StringComparer.Ordinal);
-        var events = new List<(string Type, string DataType, string Schema)>();
+        var events = new List<(string Type, string? DataType, string Schema)>();
 
         foreach (var schema in schemas.EnumerateObject())
         {
@@ -56,8 +56,9 @@ public static class ModelGenerator
             if (name.EndsWith("Event", StringComparison.Ordinal) && schema.Value.TryGetProperty("properties", out var eventProperties))
             {
                 var type = eventProperties.GetProperty("type").GetProperty("const").GetString()!;
-                var data = eventProperties.GetProperty("data").GetProperty("$ref").GetString()!;
-                events.Add((type, data[(data.LastIndexOf('/') + 1)..], name));
+                // webhook.test carries a small object, not a record: no data type for it.
+                var data = eventProperties.GetProperty("data").TryGetProperty("$ref", out var dataRef) ? dataRef.GetString()! : null;
+                events.Add((type, data is null ? null : data[(data.LastIndexOf('/') + 1)..], name));
                 continue;
             }
             var isRequest = RequestNames.ContainsKey(name) || name.EndsWith("Request", StringComparison.Ordinal);
@@ -86,7 +87,7 @@ public static class ModelGenerator
         return text.ToString();
     }
 
-    private static string EventTypes(List<(string Type, string DataType, string Schema)> events)
+    private static string EventTypes(List<(string Type, string? DataType, string Schema)> events)
     {
         var text = new StringBuilder(Header);
         text.Append("using System;\n\nnamespace Cambio;\n\n");
@@ -94,12 +95,13 @@ public static class ModelGenerator
         text.Append("public static class WebhookEventTypes\n{\n");
         foreach (var (type, dataType, _) in events)
         {
-            text.Append("    /// <summary><c>").Append(type).Append("</c>: <see cref=\"WebhookEvent.Data\"/> is a <see cref=\"").Append(dataType).Append("\"/>.</summary>\n");
+            if (dataType is null) text.Append("    /// <summary><c>").Append(type).Append("</c>: carries no record (<see cref=\"DataTypeOf\"/> is null).</summary>\n");
+            else text.Append("    /// <summary><c>").Append(type).Append("</c>: <see cref=\"WebhookEvent.Data\"/> is a <see cref=\"").Append(dataType).Append("\"/>.</summary>\n");
             text.Append("    public const string ").Append(Pascal(type.Replace('.', '_'))).Append(" = \"").Append(type).Append("\";\n");
         }
         text.Append("\n    /// <summary>The record type an event of this type carries in <c>data</c>, or null for a type this version does not know.</summary>\n");
         text.Append("    public static Type? DataTypeOf(string type) => type switch\n    {\n");
-        foreach (var (type, dataType, _) in events)
+        foreach (var (type, dataType, _) in events.Where((e) => e.DataType is not null))
         {
             text.Append("        \"").Append(type).Append("\" => typeof(").Append(dataType).Append("),\n");
         }

@@ -364,6 +364,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description POSTed to one webhook when someone presses `Send test event` on its page in the dashboard; no webhook subscribes to it, not even with `*`. Ignore it, or use it to check your endpoint and its signature check. Verify the signature over the raw body before parsing it. Any 2xx within 15 s acknowledges it; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. Order is not guaranteed: compare `data.updatedAt`.
+         */
+        post: operations["webhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -817,6 +837,26 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Webhook"];
+        };
+        WebhookTestEvent: {
+            /**
+             * @description The event id; also the `webhook-id` header
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
+             */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            createdAt: string;
+            data: {
+                /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
+                webhookId: string;
+                url: string;
+                message: string;
+            };
         };
         Withdrawal: {
             /** @example wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
@@ -2681,6 +2721,51 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ConversionCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Cambio disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse it if more than 5 minutes away from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64>` signatures: base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${raw body}`)), the key being the base64-decoded part of your secret after `whsec_`. Compare in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

@@ -16,6 +16,7 @@ final class EventType
     public const WITHDRAWAL_COMPLETED = 'withdrawal.completed';
     public const WITHDRAWAL_FAILED = 'withdrawal.failed';
     public const CONVERSION_COMPLETED = 'conversion.completed';
+    public const WEBHOOK_TEST = 'webhook.test';
 
     /** Event type => class of its `data` record. */
     public const RECORDS = [

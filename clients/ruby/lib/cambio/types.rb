@@ -249,6 +249,21 @@ module Cambio
     field :enabled, "enabled", type: :boolean
   end
 
+  class WebhookTestEvent < WebhookEvent
+    schema "WebhookTestEvent"
+    class Data < Record
+      field :webhook_id, "webhookId", type: :string, required: true
+      field :url, "url", type: :string, required: true
+      field :message, "message", type: :string, required: true
+    end
+
+    # The event id; also the `webhook-id` header
+    field :id, "id", type: :string, required: true
+    field :type, "type", type: :string, required: true, enum: %w[webhook.test]
+    field :created_at, "createdAt", type: :string, required: true
+    field :data, "data", type: :record, of: "WebhookTestEvent::Data", required: true
+  end
+
   class Withdrawal < Record
     schema "Withdrawal"
     field :id, "id", type: :string, required: true
@@ -301,6 +316,7 @@ module Cambio
     "deposit.completed" => "DepositCompletedEvent",
     "deposit.confirming" => "DepositConfirmingEvent",
     "deposit.expired" => "DepositExpiredEvent",
+    "webhook.test" => "WebhookTestEvent",
     "withdrawal.completed" => "WithdrawalCompletedEvent",
     "withdrawal.failed" => "WithdrawalFailedEvent",
     "withdrawal.processing" => "WithdrawalProcessingEvent",

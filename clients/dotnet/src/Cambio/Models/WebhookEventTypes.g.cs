@@ -18,6 +18,8 @@ public static class WebhookEventTypes
     public const string DepositConfirming = "deposit.confirming";
     /// <summary><c>deposit.expired</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Deposit"/>.</summary>
     public const string DepositExpired = "deposit.expired";
+    /// <summary><c>webhook.test</c>: carries no record (<see cref="DataTypeOf"/> is null).</summary>
+    public const string WebhookTest = "webhook.test";
     /// <summary><c>withdrawal.completed</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Withdrawal"/>.</summary>
     public const string WithdrawalCompleted = "withdrawal.completed";
     /// <summary><c>withdrawal.failed</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Withdrawal"/>.</summary>
