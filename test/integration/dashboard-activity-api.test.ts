@@ -3,7 +3,7 @@ import { encodeTime } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { membershipItem } from '#adapters/dynamo/dashboard-store';
+import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createCompany } from '#domain/company';

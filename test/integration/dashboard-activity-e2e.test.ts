@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { membershipItem } from '#adapters/dynamo/dashboard-store';
+import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createDeposit, type Deposit } from '#domain/deposits';

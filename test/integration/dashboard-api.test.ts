@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createDocumentClient } from '#adapters/dynamo/client';
-import { DynamoDashboardStore, membershipItem } from '#adapters/dynamo/dashboard-store';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { membershipItem } from '#adapters/dynamo/items/team';
 import { createCompanyInvitingOwner } from '#domain/dashboard';
 import { hashSecret } from '#domain/api-keys';
 import type { LocalRuntime } from '#local/runtime';

@@ -4,68 +4,14 @@ import type { AuditEntry } from '#domain/audit-log';
 import { zeroBalances, type Company } from '#domain/company';
 import type { DashboardStore, Invitation } from '#domain/dashboard';
 import { notFound } from '#domain/errors';
-import type { Membership, Person, Role } from '#domain/team';
-import { TABLE } from './table-definition.ts';
+import type { Membership, Person } from '#domain/team';
 import { DynamoCompanyStore } from './company-store.ts';
-import { ENTITY, keys } from './keys.ts';
 import { gsi1ItemsUnder, newestFirstPage } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
+import { invitationItem, membershipItem, personItem } from './items/team.ts';
 
 type Item = Record<string, unknown>;
-
-export const personItem = {
-  toItem: (person: Person): Item => ({ ...keys.person(person.personId), type: ENTITY.person, ...person }),
-};
-
-export const membershipItem = {
-  toItem: (m: Membership): Item => ({
-    ...keys.membership(m.companyId, m.personId),
-    ...keys.membershipByPerson(m.personId, m.companyId),
-    type: ENTITY.membership,
-    ...m,
-  }),
-  fromItem: (item: Item): Membership => ({
-    companyId: item.companyId as string,
-    personId: item.personId as string,
-    email: item.email as string,
-    role: item.role as Role,
-    createdAt: item.createdAt as string,
-  }),
-};
-
-export const invitationItem = {
-  toItem: (invitation: Invitation): Item => ({
-    ...keys.invitation(invitation.tokenHash),
-    ...keys.invitationByCompany(invitation.companyId, invitation.tokenHash),
-    type: ENTITY.invitation,
-    ...invitation,
-    // DynamoDB removes a lapsed invitation by itself; the expiry check does not wait for it.
-    [TABLE.ttlAttribute]: Math.ceil(Date.parse(invitation.expiresAt) / 1000),
-  }),
-  fromItem: (item: Item): Invitation => ({
-    tokenHash: item.tokenHash as string,
-    companyId: item.companyId as string,
-    email: item.email as string,
-    role: item.role as Role,
-    expiresAt: item.expiresAt as string,
-    createdAt: item.createdAt as string,
-  }),
-};
-
-export const auditEntryItem = {
-  toItem: (entry: AuditEntry): Item => ({ ...keys.auditEntry(entry.companyId, entry.id), type: ENTITY.auditEntry, ...entry }),
-  fromItem: (item: Item): AuditEntry => ({
-    id: item.id as string,
-    companyId: item.companyId as string,
-    action: item.action as AuditEntry['action'],
-    actor: item.actor as AuditEntry['actor'],
-    target: (item.target as string | null) ?? null,
-    details: (item.details as Record<string, string> | null) ?? null,
-    sourceIp: item.sourceIp as string,
-    userAgent: (item.userAgent as string | null) ?? null,
-    createdAt: item.createdAt as string,
-  }),
-};
 
 /** People, memberships, invitations, the audit log and the dashboard's key changes. Keys are the
  * company store's records (apiKeyItem), so the authorizer and the dashboard read the same item. */
@@ -86,12 +32,12 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async getMembership(companyId: string, personId: string): Promise<Membership | null> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: keys.membership(companyId, personId), ConsistentRead: true }));
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: membershipItem.key(companyId, personId), ConsistentRead: true }));
     return Item ? membershipItem.fromItem(Item) : null;
   }
 
   async membershipsOf(personId: string): Promise<Membership[]> {
-    return (await gsi1ItemsUnder(this.client, this.table, keys.membershipsOfPerson(personId))).map(membershipItem.fromItem);
+    return (await gsi1ItemsUnder(this.client, this.table, membershipItem.ofPerson(personId))).map(membershipItem.fromItem);
   }
 
   async createCompanyWithOwner(company: Company, person: Person, membership: Membership, audit: AuditEntry): Promise<void> {
@@ -117,7 +63,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async findInvitation(tokenHash: string): Promise<Invitation | null> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: keys.invitation(tokenHash), ConsistentRead: true }));
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: invitationItem.key(tokenHash), ConsistentRead: true }));
     return Item ? invitationItem.fromItem(Item) : null;
   }
 
@@ -126,7 +72,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
       await this.client.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Delete: { TableName: this.table, Key: keys.invitation(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+            { Delete: { TableName: this.table, Key: invitationItem.key(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
             { Put: { TableName: this.table, Item: personItem.toItem(person) } },
             this.put(membershipItem.toItem(membership)),
             this.put(auditEntryItem.toItem(audit)),
@@ -145,7 +91,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async auditPage(companyId: string, page: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-    const { items, nextCursor } = await newestFirstPage(this.client, this.table, { ...keys.auditLogOf(companyId), kind: 'auditEntry' }, page);
+    const { items, nextCursor } = await newestFirstPage(this.client, this.table, { ...auditEntryItem.ofCompany(companyId), kind: 'auditEntry' }, page);
     return { entries: items.map(auditEntryItem.fromItem), nextCursor };
   }
 

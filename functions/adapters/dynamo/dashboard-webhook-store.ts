@@ -4,7 +4,7 @@ import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-we
 import type { DomainEvent } from '#domain/events';
 import type { Webhook } from '#domain/webhooks';
 import { toBigInt } from './client.ts';
-import { auditEntryItem } from './dashboard-store.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
 import { eventItem } from './items/event.ts';
 import { webhookAttemptItem } from './items/webhook-attempt.ts';
 import { webhookItem } from './items/webhook.ts';

@@ -7,22 +7,6 @@ import { companyPartition as company } from './items/item.ts';
  */
 
 export const keys = {
-  /** A dashboard user (a Cognito user; `personId` is its `sub`). */
-  person: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PROFILE' }),
-  /** A person's role in a company: read by (company, person) on every dashboard call. */
-  membership: (companyId: string, personId: string) => ({ PK: company(companyId), SK: `MEMBER#${personId}` }),
-  /** GSI1: the companies a person belongs to, read at sign-in. */
-  membershipByPerson: (personId: string, companyId: string) => ({ GSI1PK: `PERSON#${personId}`, GSI1SK: `MEMBER#${companyId}` }),
-  membershipsOfPerson: (personId: string) => ({ GSI1PK: `PERSON#${personId}`, skPrefix: 'MEMBER#' }),
-  /** An invitation, found by the hash of the token in its link; deleted when accepted. */
-  invitation: (tokenHash: string) => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
-  /** GSI1: a company's pending invitations, for the Team page. */
-  invitationByCompany: (companyId: string, tokenHash: string) => ({ GSI1PK: company(companyId), GSI1SK: `INVITATION#${tokenHash}` }),
-  invitationsOfCompany: (companyId: string) => ({ GSI1PK: company(companyId), skPrefix: 'INVITATION#' }),
-  membersOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'MEMBER#' }),
-  auditEntry: (companyId: string, entryId: string) => ({ PK: company(companyId), SK: `AUDIT#${entryId}` }),
-  auditLogOf: (companyId: string) => ({ PK: company(companyId), skPrefix: 'AUDIT#' }),
-
   /** The chain scanner resolves a transfer's `to` address to its deposit with one read of this. */
   depositAddress: (address: string) => ({ PK: `ADDRESS#${address}`, SK: 'ADDRESS' }),
   /** One item per on-chain transfer to a deposit address: created once, so a replayed block cannot credit twice. */
@@ -69,10 +53,6 @@ export const keys = {
 
 /** The `type` attribute on every item, so an export can be read without parsing keys. */
 export const ENTITY = {
-  person: 'Person',
-  membership: 'Membership',
-  invitation: 'Invitation',
-  auditEntry: 'AuditEntry',
   depositAddress: 'DepositAddress',
   counter: 'Counter',
   sweep: 'Sweep',

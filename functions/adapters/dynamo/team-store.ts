@@ -3,8 +3,8 @@ import type { AuditEntry } from '#domain/audit-log';
 import type { Invitation } from '#domain/dashboard';
 import type { TeamStore } from '#domain/team-members';
 import type { Membership, Role } from '#domain/team';
-import { auditEntryItem, invitationItem, membershipItem } from './dashboard-store.ts';
-import { keys } from './keys.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
+import { invitationItem, membershipItem } from './items/team.ts';
 import { gsi1ItemsUnder, itemsUnder } from './queries.ts';
 
 /** The Team page's reads and writes over the dashboard store's records (membershipItem,
@@ -16,11 +16,11 @@ export class DynamoTeamStore implements TeamStore {
   ) {}
 
   async membersOf(companyId: string): Promise<Membership[]> {
-    return (await itemsUnder(this.client, this.table, keys.membersOf(companyId))).map(membershipItem.fromItem);
+    return (await itemsUnder(this.client, this.table, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
   }
 
   async invitationsOf(companyId: string): Promise<Invitation[]> {
-    return (await gsi1ItemsUnder(this.client, this.table, keys.invitationsOfCompany(companyId))).map(invitationItem.fromItem);
+    return (await gsi1ItemsUnder(this.client, this.table, invitationItem.ofCompany(companyId))).map(invitationItem.fromItem);
   }
 
   async addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void> {
@@ -38,7 +38,7 @@ export class DynamoTeamStore implements TeamStore {
       await this.client.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Delete: { TableName: this.table, Key: keys.invitation(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+            { Delete: { TableName: this.table, Key: invitationItem.key(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
             { Put: { TableName: this.table, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
           ],
         }),
@@ -51,7 +51,7 @@ export class DynamoTeamStore implements TeamStore {
   }
 
   async changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean> {
-    const Key = keys.membership(member.companyId, member.personId);
+    const Key = membershipItem.key(member.companyId, member.personId);
     const stillSame = { ConditionExpression: '#role = :before', ExpressionAttributeNames: { '#role': 'role' } };
     const change =
       role === null
@@ -61,7 +61,7 @@ export class DynamoTeamStore implements TeamStore {
     const ownerKept = keptOwner && {
       ConditionCheck: {
         TableName: this.table,
-        Key: keys.membership(keptOwner.companyId, keptOwner.personId),
+        Key: membershipItem.key(keptOwner.companyId, keptOwner.personId),
         ConditionExpression: '#role = :owner',
         ExpressionAttributeNames: { '#role': 'role' },
         ExpressionAttributeValues: { ':owner': 'Owner' },

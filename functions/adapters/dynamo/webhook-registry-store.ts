@@ -6,7 +6,7 @@ import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
 import { heldCondition, newestFirstPage, pagesOf } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
-import { auditEntryItem } from './dashboard-store.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
 
 /** A condition that failed because the item is not there: the caller answers 404. */
 class Missing extends Error {}

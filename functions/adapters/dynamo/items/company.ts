@@ -2,7 +2,7 @@ import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#domain/api-keys';
 import type { BalanceRow, Company } from '#domain/company';
 import type { Currency } from '#domain/money';
 import { toBigInt } from '../client.ts';
-import { companyPartition, type Item } from './item.ts';
+import { companyPartition, companyRecord, storedFields, type Item } from './item.ts';
 
 /** The one owner of a company's stored `Company` profile, its `Balance` per currency and its
  * `ApiKey`s (docs/data-model.md). */
@@ -10,24 +10,15 @@ export const companyItem = {
   type: 'Company',
   key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'PROFILE' }),
   toItem: (company: Company): Item => ({ ...companyItem.key(company.id), type: companyItem.type, ...company }),
-  fromItem: (item: Item): Company => ({
-    id: item.id as string,
-    name: item.name as string,
-    environment: item.environment as Company['environment'],
-    status: item.status as Company['status'],
-    createdAt: item.createdAt as string,
-  }),
+  fromItem: (item: Item): Company => storedFields<Company>(item, ['id', 'name', 'environment', 'status', 'createdAt']),
 };
 
 export const balanceItem = {
-  type: 'Balance',
-  key: (companyId: string, currency: Currency) => ({ PK: companyPartition(companyId), SK: `BALANCE#${currency}` }),
-  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'BALANCE#' }),
-  isOne: (item: Item): boolean => item.type === balanceItem.type,
+  /** `key(companyId, currency)`: one balance per currency. */
+  ...companyRecord('Balance', 'BALANCE#'),
 
   toItem: (companyId: string, row: BalanceRow): Item => ({
-    ...balanceItem.key(companyId, row.currency),
-    type: balanceItem.type,
+    ...balanceItem.head(companyId, row.currency),
     companyId,
     currency: row.currency,
     available: row.available,

@@ -1,6 +1,6 @@
 import type { Conversion, Quote } from '#domain/conversions';
 import { toBigInt } from '../client.ts';
-import { companyPartition, type Item } from './item.ts';
+import { companyRecord, type Item } from './item.ts';
 
 /** An unused quote is worthless after its 30 s, but kept a week so support can see what was
  * offered; DynamoDB's TTL then deletes it. A used quote loses its TTL: it is the conversion's audit
@@ -9,13 +9,10 @@ const QUOTE_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 
 /** The one owner of a stored `Quote` and `Conversion` (docs/data-model.md). */
 export const quoteItem = {
-  type: 'Quote',
-  key: (companyId: string, quoteId: string) => ({ PK: companyPartition(companyId), SK: `QUOTE#${quoteId}` }),
-  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'QUOTE#' }),
+  ...companyRecord('Quote', 'QUOTE#'),
 
   toItem: (quote: Quote): Item => ({
-    ...quoteItem.key(quote.companyId, quote.id),
-    type: quoteItem.type,
+    ...quoteItem.head(quote.companyId, quote.id),
     ...quote,
     ttl: Math.floor(Date.parse(quote.expiresAt) / 1000) + QUOTE_RETENTION_SECONDS,
   }),
@@ -36,13 +33,10 @@ export const quoteItem = {
 };
 
 export const conversionItem = {
-  type: 'Conversion',
-  key: (companyId: string, conversionId: string) => ({ PK: companyPartition(companyId), SK: `CONVERSION#${conversionId}` }),
-  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'CONVERSION#' }),
+  ...companyRecord('Conversion', 'CONVERSION#'),
 
   toItem: (conversion: Conversion): Item => ({
-    ...conversionItem.key(conversion.companyId, conversion.id),
-    type: conversionItem.type,
+    ...conversionItem.head(conversion.companyId, conversion.id),
     ...conversion,
   }),
   fromItem: (item: Item): Conversion => ({

@@ -1,14 +1,13 @@
 import type { Deposit } from '#domain/deposits';
 import { toBigInt } from '../client.ts';
-import { companyPartition, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
+import { companyRecord, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
 
 const nullableBigInt = (value: unknown): bigint | null => (value === null || value === undefined ? null : toBigInt(value));
 
 /** The one owner of a stored `Deposit` (the contract's record, amounts in minor units, plus
  * `addressIndex`) and of the `DepositReference` that makes its reference unique per company. */
 export const depositItem = {
-  type: 'Deposit',
-  key: (companyId: string, depositId: string) => ({ PK: companyPartition(companyId), SK: `DEPOSIT#${depositId}` }),
+  ...companyRecord('Deposit', 'DEPOSIT#'),
   /** GSI1: open deposits by expiry time, for the expiry job. */
   byStatus: (status: string, expiresAt: string, depositId: string) => ({
     GSI1PK: `DEPOSITS#${status}`,
@@ -16,9 +15,8 @@ export const depositItem = {
   }),
 
   toItem: (deposit: Deposit): Item => ({
-    ...depositItem.key(deposit.companyId, deposit.id),
+    ...depositItem.head(deposit.companyId, deposit.id),
     ...depositItem.byStatus(deposit.status, deposit.expiresAt, deposit.id),
-    type: depositItem.type,
     ...deposit,
   }),
   fromItem: (item: Item): Deposit => {

@@ -3,7 +3,7 @@ import type { StoredEvent } from '#domain/activity';
 import type { DomainEvent } from '#domain/events';
 import type { DispatchableEvent } from '#domain/webhook-delivery';
 import { toBigInt } from '../client.ts';
-import { companyPartition, type Item } from './item.ts';
+import { companyPartition, companyRecord, type Item } from './item.ts';
 
 /** The smallest event id created at `time`: events before it sort below it (ids are ULIDs). */
 export function eventIdBound(time: Date): string {
@@ -18,9 +18,7 @@ const UNDISPATCHED = 'EVENTS#UNDISPATCHED';
  * type is stored as `eventType` (`type` is the item's entity, on every item).
  */
 export const eventItem = {
-  type: 'Event',
-  key: (companyId: string, eventId: string) => ({ PK: companyPartition(companyId), SK: `EVENT#${eventId}` }),
-  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'EVENT#' }),
+  ...companyRecord('Event', 'EVENT#'),
   /** A company's events created in [from, to): ids are ULIDs, so a time bound is an id bound. */
   between: (companyId: string, from: Date, to: Date) => ({
     PK: companyPartition(companyId),
@@ -32,9 +30,8 @@ export const eventItem = {
   undispatchedPartition: UNDISPATCHED,
 
   toItem: (event: DomainEvent): Item => ({
-    ...eventItem.key(event.companyId, event.id),
+    ...eventItem.head(event.companyId, event.id),
     ...eventItem.undispatchedMark(event.id),
-    type: eventItem.type,
     id: event.id,
     companyId: event.companyId,
     eventType: event.type,

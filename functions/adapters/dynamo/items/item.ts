@@ -9,6 +9,31 @@ export type Item = Record<string, unknown>;
 export const companyPartition = (companyId: string) => `COMPANY#${companyId}`;
 
 /**
+ * The keys of a record kept in its company's partition as `<PREFIX><id>`: one GetItem by id, and
+ * one Query on the prefix for the company's records (oldest first where ids are ULIDs). `head` is
+ * what every stored item of the record begins with: its key and its entity `type`.
+ */
+export function companyRecord(type: string, skPrefix: string) {
+  const key = (companyId: string, id: string) => ({ PK: companyPartition(companyId), SK: `${skPrefix}${id}` });
+  return {
+    type,
+    key,
+    ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix }),
+    head: (companyId: string, id: string) => ({ ...key(companyId, id), type }),
+    isOne: (item: Item): boolean => item.type === type,
+  };
+}
+
+/**
+ * A record stored as its own fields (`...record` beside its keys) read back: the named fields and
+ * nothing else (keys, `type`, index marks stay behind), an absent one as null. Only for records whose
+ * fields are strings, booleans, lists or maps as written; a number needs its own `toBigInt`.
+ */
+export function storedFields<T>(item: Item, names: readonly (keyof T & string)[]): T {
+  return Object.fromEntries(names.map((name) => [name, item[name] ?? null])) as T;
+}
+
+/**
  * An item in DynamoDB JSON (a line of the daily export, a stream record's image) as the document
  * client would read it: numbers stay NumberValue, exact, for the records' `fromItem` to turn into
  * bigint. Never a float.
@@ -30,13 +55,12 @@ export function exportLineItem(line: string): Item | null {
  * per company, and read back on a clash to say which record holds it.
  */
 export function referenceClaimItem(type: string, skPrefix: string, idAttribute: string) {
-  const key = (companyId: string, reference: string) => ({ PK: companyPartition(companyId), SK: `${skPrefix}${reference}` });
+  const { key, head } = companyRecord(type, skPrefix);
   return {
     type,
     key,
     toItem: (record: { companyId: string; reference: string; id: string; createdAt: string }): Item => ({
-      ...key(record.companyId, record.reference),
-      type,
+      ...head(record.companyId, record.reference),
       [idAttribute]: record.id,
       createdAt: record.createdAt,
     }),

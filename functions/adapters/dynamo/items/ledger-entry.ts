@@ -1,7 +1,7 @@
 import type { LedgerEntry, Posting } from '#domain/ledger';
 import type { Currency } from '#domain/money';
 import { toBigInt } from '../client.ts';
-import { companyPartition, exportLineItem, type Item } from './item.ts';
+import { companyRecord, exportLineItem, type Item } from './item.ts';
 
 /**
  * The one owner of a stored `LedgerEntry` (docs/data-model.md): its key, and its item in both
@@ -10,14 +10,11 @@ import { companyPartition, exportLineItem, type Item } from './item.ts';
  * stored as `asset`, the word finance and formance use for it.
  */
 export const ledgerEntryItem = {
-  type: 'LedgerEntry',
-  key: (companyId: string, entryId: string) => ({ PK: companyPartition(companyId), SK: `LEDGER#${entryId}` }),
-  /** A company's entries, oldest first (ids are ULIDs). */
-  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'LEDGER#' }),
+  /** `ofCompany`: a company's entries, oldest first (ids are ULIDs). */
+  ...companyRecord('LedgerEntry', 'LEDGER#'),
 
   toItem: (entry: LedgerEntry): Item => ({
-    ...ledgerEntryItem.key(entry.companyId, entry.id),
-    type: ledgerEntryItem.type,
+    ...ledgerEntryItem.head(entry.companyId, entry.id),
     id: entry.id,
     companyId: entry.companyId,
     reference: entry.reference,
@@ -46,8 +43,6 @@ export const ledgerEntryItem = {
     ),
     createdAt: item.createdAt as string,
   }),
-
-  isOne: (item: Item): boolean => item.type === ledgerEntryItem.type,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { isPlainSecret } from '#domain/webhook-secrets';
 import type { Webhook } from '#domain/webhooks';
-import { companyPartition, type Item } from './item.ts';
+import { companyPartition, companyRecord, type Item } from './item.ts';
 
 /**
  * The one owner of a stored `Webhook` (docs/data-model.md) and of its company's `WebhookCount`.
@@ -11,13 +11,10 @@ import { companyPartition, type Item } from './item.ts';
  * item's attribute always says which of the two it holds.
  */
 export const webhookItem = {
-  type: 'Webhook',
-  key: (companyId: string, webhookId: string) => ({ PK: companyPartition(companyId), SK: `WEBHOOK#${webhookId}` }),
-  ofCompany: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'WEBHOOK#' }),
+  ...companyRecord('Webhook', 'WEBHOOK#'),
 
   toItem: ({ sealedSecret, ...webhook }: Webhook): Item => ({
-    ...webhookItem.key(webhook.companyId, webhook.id),
-    type: webhookItem.type,
+    ...webhookItem.head(webhook.companyId, webhook.id),
     ...webhook,
     [isPlainSecret(sealedSecret) ? 'secret' : 'sealedSecret']: sealedSecret,
   }),

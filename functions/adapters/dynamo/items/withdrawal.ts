@@ -1,19 +1,17 @@
 import type { Withdrawal } from '#domain/withdrawals';
 import { toBigInt } from '../client.ts';
-import { companyPartition, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
+import { companyRecord, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
 
 /** The one owner of a stored `Withdrawal` (the contract's record, `amount` and `fee` in minor
  * units) and of the `WithdrawalReference` that makes its reference unique per company. */
 export const withdrawalItem = {
-  type: 'Withdrawal',
-  key: (companyId: string, withdrawalId: string) => ({ PK: companyPartition(companyId), SK: `WITHDRAWAL#${withdrawalId}` }),
+  ...companyRecord('Withdrawal', 'WITHDRAWAL#'),
   /** GSI1: withdrawals by status, oldest first, for the sending job. */
   byStatus: (status: string, withdrawalId: string) => ({ GSI1PK: `WITHDRAWALS#${status}`, GSI1SK: withdrawalId }),
 
   toItem: (withdrawal: Withdrawal): Item => ({
-    ...withdrawalItem.key(withdrawal.companyId, withdrawal.id),
+    ...withdrawalItem.head(withdrawal.companyId, withdrawal.id),
     ...withdrawalItem.byStatus(withdrawal.status, withdrawal.id),
-    type: withdrawalItem.type,
     ...withdrawal,
   }),
   fromItem: (item: Item): Withdrawal => ({

@@ -1,0 +1,49 @@
+import type { Invitation } from '#domain/dashboard';
+import type { Membership, Person } from '#domain/team';
+import { TABLE } from '../table-definition.ts';
+import { companyPartition, storedFields, type Item } from './item.ts';
+
+/** The one owner of a dashboard user's stored `Person` (a Cognito user; `personId` is its `sub`). */
+export const personItem = {
+  type: 'Person',
+  key: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PROFILE' }),
+  toItem: (person: Person): Item => ({ ...personItem.key(person.personId), type: personItem.type, ...person }),
+};
+
+/** The one owner of a stored `Membership`: a person's role in a company, read by (company, person)
+ * on every dashboard call, and by person (GSI1) at sign-in for the companies they belong to. */
+export const membershipItem = {
+  type: 'Membership',
+  key: (companyId: string, personId: string) => ({ PK: companyPartition(companyId), SK: `MEMBER#${personId}` }),
+  membersOf: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'MEMBER#' }),
+  byPerson: (personId: string, companyId: string) => ({ GSI1PK: `PERSON#${personId}`, GSI1SK: `MEMBER#${companyId}` }),
+  ofPerson: (personId: string) => ({ GSI1PK: `PERSON#${personId}`, skPrefix: 'MEMBER#' }),
+
+  toItem: (m: Membership): Item => ({
+    ...membershipItem.key(m.companyId, m.personId),
+    ...membershipItem.byPerson(m.personId, m.companyId),
+    type: membershipItem.type,
+    ...m,
+  }),
+  fromItem: (item: Item): Membership => storedFields<Membership>(item, ['companyId', 'personId', 'email', 'role', 'createdAt']),
+};
+
+/** The one owner of a stored `Invitation`: found by the hash of the token in its link, deleted when
+ * accepted, and listed by company (GSI1) for the Team page. */
+export const invitationItem = {
+  type: 'Invitation',
+  key: (tokenHash: string) => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
+  byCompany: (companyId: string, tokenHash: string) => ({ GSI1PK: companyPartition(companyId), GSI1SK: `INVITATION#${tokenHash}` }),
+  ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix: 'INVITATION#' }),
+
+  toItem: (invitation: Invitation): Item => ({
+    ...invitationItem.key(invitation.tokenHash),
+    ...invitationItem.byCompany(invitation.companyId, invitation.tokenHash),
+    type: invitationItem.type,
+    ...invitation,
+    // DynamoDB removes a lapsed invitation by itself; the expiry check does not wait for it.
+    [TABLE.ttlAttribute]: Math.ceil(Date.parse(invitation.expiresAt) / 1000),
+  }),
+  fromItem: (item: Item): Invitation =>
+    storedFields<Invitation>(item, ['tokenHash', 'companyId', 'email', 'role', 'expiresAt', 'createdAt']),
+};
