@@ -65,6 +65,51 @@ export function useTitle(title: string): void {
   }, [title]);
 }
 
+/**
+ * What a page shows, loaded when it opens and again when `deps` change: null until it arrives, the
+ * error kept to show. `reload` loads it again after a change the page made.
+ */
+export function useLoaded<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const reload = () => load().then(setData, setError);
+  useEffect(() => {
+    void reload();
+  }, deps);
+  return { data, setData, error, setError, reload };
+}
+
+/** A column's header: its title, and `num` for figures (right-aligned); `false` leaves it out
+ * (the Actions column of a person who may not act). */
+export type Column = string | { title: string; num?: boolean } | false;
+
+/**
+ * A table of records, one row each, under one header row. Named by a visually hidden `caption` or
+ * by the heading `labelledBy` points at; with `empty`, no rows say that instead of an empty table.
+ */
+export function Table<T>(props: { caption?: string; labelledBy?: string; columns: Column[]; rows: T[]; row: (record: T) => ComponentChildren; empty?: string }) {
+  if (props.empty !== undefined && props.rows.length === 0) return <p class="muted">{props.empty}</p>;
+  return (
+    <table aria-labelledby={props.labelledBy}>
+      {props.caption && <caption class="visually-hidden">{props.caption}</caption>}
+      <thead>
+        <tr>
+          {props.columns.map((column) => {
+            if (column === false) return null;
+            const { title, num } = typeof column === 'string' ? { title: column, num: false } : column;
+            return (
+              <th key={title} scope="col" class={num ? 'num' : undefined}>
+                {title}
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+      <tbody>{props.rows.map(props.row)}</tbody>
+    </table>
+  );
+}
+
 /** A button's or form's call: busy while it runs, its error kept to show. */
 export function useAction<T>(action: () => Promise<T>, onDone: (result: T) => void) {
   const [error, setError] = useState<unknown>(null);

@@ -153,6 +153,17 @@ describe('Activity in headless Chromium', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
   });
 
+  it('lists the paid deposit under Overview’s Latest activity, newest first, linking to its page', async () => {
+    await navLink(page, 'Overview').click();
+    const latest = page.getByRole('table', { name: 'Latest activity' });
+    await expect.poll(async () => (await latest.getByRole('row').allInnerTexts()).slice(1).map((row) => row.split('\t')[1])).toEqual(['deposit.completed', 'deposit.confirming']);
+    expect(await latest.getByRole('row', { name: /deposit\.completed/ }).innerText()).toContain('25.000000 USDT');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'overview-activity');
+    await latest.getByRole('row', { name: /deposit\.completed/ }).getByRole('link', { name: paid.id }).click();
+    await page.getByRole('heading', { name: new RegExp(`Deposit ${paid.id}`) }).waitFor();
+  });
+
   it('gives a Viewer no Simulate payment, and the API refuses the Viewer', async () => {
     const viewer = await signedUpOwner(chromium.runtime, 'Viewer Home');
     const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId as string;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type AuditEntry } from '../api.ts';
-import { ErrorMessage, formatTime, useTitle } from '../ui.tsx';
+import { ErrorMessage, formatTime, Table, useTitle } from '../ui.tsx';
 
 const ACTIONS: Record<string, string> = {
   signed_up: 'Signed up',
@@ -60,19 +60,11 @@ export function AuditLogPage(props: { companyId: string }) {
       {entries === null ? (
         <p class="loading">Loading…</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Audit log, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Target</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
+        <Table
+          caption="Audit log, newest first"
+          columns={['When', 'Who', 'What', 'Target', 'From']}
+          rows={entries}
+          row={(entry) => (
               <tr key={entry.id}>
                 <td>{formatTime(entry.createdAt)}</td>
                 <td>{entry.actor.email ?? 'Command line'}</td>
@@ -83,9 +75,8 @@ export function AuditLogPage(props: { companyId: string }) {
                 <td>{entry.target ? <code>{entry.target}</code> : '—'}</td>
                 <td>{entry.sourceIp}</td>
               </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       )}
       {cursor && (
         <button type="button" class="secondary" onClick={() => load(cursor)}>

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, useAction, useTitle } from '../ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
 
 const ROLL_CHOICES = [
   { value: 'now', label: 'Now' },
@@ -13,14 +13,9 @@ type Open = { kind: 'create' } | { kind: 'issued'; issued: IssuedKey; rolled: bo
 
 export function IntegrationsPage(props: { companyId: string; role: Role }) {
   useTitle('Integrations');
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { data: keys, error, reload } = useLoaded(async () => (await api.apiKeys(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<Open>(null);
   const canChange = props.role !== 'Viewer';
-  const reload = () => api.apiKeys(props.companyId).then((r) => setKeys(r.data), setError);
-  useEffect(() => {
-    void reload();
-  }, [props.companyId]);
 
   return (
     <section aria-labelledby="page-title">
@@ -41,20 +36,11 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
         {keys === null ? (
           <p class="loading">Loading…</p>
         ) : (
-          <table>
-            <caption class="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key id</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                {canChange && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
+          <Table
+            caption="API keys"
+            columns={['Name', 'Key id', 'Created', 'Last used', 'Status', canChange && 'Actions']}
+            rows={keys}
+            row={(key) => (
                 <tr key={key.keyId}>
                   <th scope="row">{key.name}</th>
                   <td>
@@ -81,9 +67,8 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
                     </td>
                   )}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          />
         )}
       </section>
       {open?.kind === 'create' && (

@@ -1,14 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, type Overview } from '../api.ts';
-import { ErrorMessage, formatTime, useTitle } from '../ui.tsx';
+import { api } from '../api.ts';
+import { activityApi, type ActivityKind } from '../activity-api.ts';
+import { ErrorMessage, formatTime, Link, Table, useLoaded, useTitle } from '../ui.tsx';
+import { EMPTY_FILTER } from './activity/activity.tsx';
 
 export function OverviewPage(props: { companyId: string }) {
   useTitle('Overview');
-  const [overview, setOverview] = useState<Overview | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    api.overview(props.companyId).then((r) => setOverview(r.data), setError);
-  }, [props.companyId]);
+  const { data: overview, error } = useLoaded(async () => (await api.overview(props.companyId)).data, [props.companyId]);
   if (error) return <ErrorMessage error={error} />;
   if (!overview) return <p class="loading">Loading…</p>;
   const { company, balance } = overview;
@@ -47,8 +44,49 @@ export function OverviewPage(props: { companyId: string }) {
           ))}
         </tbody>
       </table>
-      <h2>Latest activity</h2>
-      <p>Deposits, withdrawals and conversions will be listed here with the Activity page, in the next release.</p>
+      <LatestActivity companyId={company.id} />
+    </section>
+  );
+}
+
+const LATEST = 10;
+const KIND_OF_EVENT: Record<string, ActivityKind> = { deposit: 'deposits', withdrawal: 'withdrawals', conversion: 'conversions' };
+
+/** The company's newest events (what changed, on which record), each linking to its record's page
+ * in Activity, where the whole story and its webhook deliveries are. */
+function LatestActivity(props: { companyId: string }) {
+  const { data: events, error } = useLoaded(async () => (await activityApi.list(props.companyId, 'events', EMPTY_FILTER)).data.slice(0, LATEST), [props.companyId]);
+  return (
+    <section aria-labelledby="latest-title">
+      <h2 id="latest-title">Latest activity</h2>
+      <ErrorMessage error={error} />
+      {events === null ? (
+        !error && <p class="loading">Loading…</p>
+      ) : (
+        <Table
+          labelledBy="latest-title"
+          columns={['When', 'What', 'Record', { title: 'Amount', num: true }]}
+          rows={events}
+          empty="Nothing yet: deposits, withdrawals and conversions show here as they change."
+          row={(event) => {
+            const type = String(event.type);
+            const record = ((event.payload as { data?: Record<string, unknown> } | undefined)?.data ?? {}) as Record<string, unknown>;
+            const kind = KIND_OF_EVENT[type.split('.')[0]!];
+            // What moved: a deposit's received USDT, a withdrawal's amount, a conversion's USDT.
+            const amount = kind === 'deposits' ? record.receivedAmount : kind === 'conversions' ? record.sourceAmount : record.amount;
+            return (
+              <tr key={event.id}>
+                <td>{formatTime(event.createdAt)}</td>
+                <td>
+                  <code>{type}</code>
+                </td>
+                <td>{kind && typeof record.id === 'string' ? <Link to={`/activity/${kind}/${record.id}`}>{record.id}</Link> : '—'}</td>
+                <td class="num">{amount ? `${String(amount)} USDT` : '—'}</td>
+              </tr>
+            );
+          }}
+        />
+      )}
     </section>
   );
 }

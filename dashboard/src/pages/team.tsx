@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, type Invitation, type Member, type Role, type Team } from '../api.ts';
+import { useState } from 'preact/hooks';
+import { api, type Invitation, type Member, type Role } from '../api.ts';
 import { BASE_PATH } from '../router.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, useAction, useTitle } from '../ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
 
@@ -18,15 +18,10 @@ type Open = { kind: 'invite' } | { kind: 'invited'; link: string; email: string 
  * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
 export function TeamPage(props: { companyId: string; role: Role }) {
   useTitle('Team');
-  const [team, setTeam] = useState<Team | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { data: team, error, reload } = useLoaded(async () => (await api.team(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<Open>(null);
   const canManage = props.role === 'Owner' || props.role === 'Admin';
   const grantable = ROLES.filter((role) => role !== 'Owner' || props.role === 'Owner');
-  const reload = () => api.team(props.companyId).then((r) => setTeam(r.data), setError);
-  useEffect(() => {
-    void reload();
-  }, [props.companyId]);
   const done = () => {
     setOpen(null);
     void reload();
@@ -57,17 +52,11 @@ export function TeamPage(props: { companyId: string; role: Role }) {
       ) : (
         <>
           <h2 id="members-title">Members</h2>
-          <table aria-labelledby="members-title">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                {canManage && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {team.members.map((member) => (
+          <Table
+            labelledBy="members-title"
+            columns={['Email', 'Role', 'Joined', canManage && 'Actions']}
+            rows={team.members}
+            row={(member) => (
                 <tr key={member.personId}>
                   <th scope="row">{member.email}</th>
                   <td>{member.role}</td>
@@ -87,25 +76,15 @@ export function TeamPage(props: { companyId: string; role: Role }) {
                     </td>
                   )}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          />
           <h2 id="invitations-title">Pending invitations</h2>
-          {team.invitations.length === 0 ? (
-            <p class="muted">No invitation is waiting.</p>
-          ) : (
-            <table aria-labelledby="invitations-title">
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Invited</th>
-                  <th scope="col">Link expires</th>
-                  {canManage && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {team.invitations.map((invitation) => (
+          <Table
+            labelledBy="invitations-title"
+            columns={['Email', 'Role', 'Invited', 'Link expires', canManage && 'Actions']}
+            rows={team.invitations}
+            empty="No invitation is waiting."
+            row={(invitation) => (
                   <tr key={invitation.id}>
                     <th scope="row">{invitation.email}</th>
                     <td>{invitation.role}</td>
@@ -121,10 +100,8 @@ export function TeamPage(props: { companyId: string; role: Role }) {
                       </td>
                     )}
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+            )}
+          />
         </>
       )}
       {open?.kind === 'invite' && (

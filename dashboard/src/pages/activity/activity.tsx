@@ -2,10 +2,10 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Environment, Role } from '../../api.ts';
 import { ACTIVITY_TABS, activityApi, type ActivityFilter, type ActivityKind, type ActivityRow } from '../../activity-api.ts';
 import { navigate } from '../../router.ts';
-import { ErrorMessage, formatTime, Link, useTitle } from '../../ui.tsx';
+import { ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
 import { ActivityDetail } from './detail.tsx';
 
-const EMPTY_FILTER: ActivityFilter = { status: '', from: '', to: '', q: '' };
+export const EMPTY_FILTER: ActivityFilter = { status: '', from: '', to: '', q: '' };
 
 /** `/activity`, `/activity/<kind>` or `/activity/<kind>/<id>`. */
 function parseRoute(route: string): { kind: ActivityKind; id: string | null } {
@@ -201,38 +201,27 @@ const COLUMNS: Record<ActivityKind, { title: string; value: (row: ActivityRow) =
 };
 
 function ActivityTable(props: { kind: ActivityKind; rows: ActivityRow[]; label: string }) {
-  if (props.rows.length === 0) return <p class="muted">Nothing matches.</p>;
   return (
-    <table>
-      <caption class="visually-hidden">{props.label}, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Id</th>
+    <Table
+      caption={`${props.label}, newest first`}
+      columns={['Id', ...COLUMNS[props.kind], 'Created']}
+      rows={props.rows}
+      empty="Nothing matches."
+      row={(row) => (
+        <tr key={row.id}>
+          <td>
+            <Link to={`/activity/${props.kind}/${row.id}`}>
+              <code>{row.id}</code>
+            </Link>
+          </td>
           {COLUMNS[props.kind].map((column) => (
-            <th key={column.title} scope="col" class={column.num ? 'num' : undefined}>
-              {column.title}
-            </th>
-          ))}
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((row) => (
-          <tr key={row.id}>
-            <td>
-              <Link to={`/activity/${props.kind}/${row.id}`}>
-                <code>{row.id}</code>
-              </Link>
+            <td key={column.title} class={column.num ? 'num' : undefined}>
+              {column.value(row)}
             </td>
-            {COLUMNS[props.kind].map((column) => (
-              <td key={column.title} class={column.num ? 'num' : undefined}>
-                {column.value(row)}
-              </td>
-            ))}
-            <td>{formatTime(row.createdAt)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+          ))}
+          <td>{formatTime(row.createdAt)}</td>
+        </tr>
+      )}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Environment, Role } from '../../api.ts';
 import { ACTIVITY_TABS, activityApi, type ActivityKind, type ActivityRow, type Delivery } from '../../activity-api.ts';
-import { ErrorMessage, formatTime, Link, useTitle } from '../../ui.tsx';
+import { ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
 
 type Detail = ActivityRow & { deliveries?: Delivery[] };
 
@@ -86,21 +86,11 @@ function Transfers(props: { detail: Detail }) {
   return (
     <>
       <h2>Transfers</h2>
-      {transfers.length === 0 ? (
-        <p class="muted">No transfer to this address yet.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Transaction</th>
-              <th scope="col" class="num">Amount (USDT)</th>
-              <th scope="col" class="num">Block</th>
-              <th scope="col" class="num">Confirmations</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {transfers.map((tx) => (
+      <Table
+        columns={['Transaction', { title: 'Amount (USDT)', num: true }, { title: 'Block', num: true }, { title: 'Confirmations', num: true }, 'Status']}
+        rows={transfers}
+        empty="No transfer to this address yet."
+        row={(tx) => (
               <tr key={tx.txHash}>
                 <td>
                   <code>{tx.txHash}</code>
@@ -112,10 +102,8 @@ function Transfers(props: { detail: Detail }) {
                 </td>
                 <td>{tx.status}</td>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+        )}
+      />
     </>
   );
 }
@@ -170,19 +158,11 @@ function EventBody(props: { detail: Detail }) {
         {JSON.stringify(props.detail.payload, null, 2)}
       </pre>
       <h2>Deliveries</h2>
-      {deliveries.length === 0 ? (
-        <p class="muted">No webhook was subscribed to this event.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Webhook</th>
-              <th scope="col">Result</th>
-              <th scope="col">Attempts</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((delivery) => (
+      <Table
+        columns={['Webhook', 'Result', 'Attempts']}
+        rows={deliveries}
+        empty="No webhook was subscribed to this event."
+        row={(delivery) => (
               <tr key={delivery.webhookId}>
                 <td>
                   <code>{delivery.webhookId}</code>
@@ -198,10 +178,8 @@ function EventBody(props: { detail: Detail }) {
                   </ol>
                 </td>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+        )}
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Role } from '../../api.ts';
 import { navigate } from '../../router.ts';
 import { webhooksApi, type Attempt, type Endpoint } from '../../webhooks-api.ts';
-import { ConfirmDialog, ErrorMessage, formatTime, Link, useTitle } from '../../ui.tsx';
+import { ConfirmDialog, ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
 import { EndpointStatus, eventsText } from './webhooks.tsx';
 
@@ -135,23 +135,13 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
         </div>
         {attempts === null ? (
           <p class="loading">Loading…</p>
-        ) : attempts.length === 0 ? (
-          <p class="muted">No delivery attempt yet. Send a test event to try the endpoint.</p>
         ) : (
-          <table aria-labelledby="attempts-title">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Type</th>
-                <th scope="col">Time</th>
-                <th scope="col">HTTP status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Result</th>
-                {canChange && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {attempts.map((attempt) => (
+          <Table
+            labelledBy="attempts-title"
+            columns={['Event', 'Type', 'Time', 'HTTP status', 'Duration', 'Result', canChange && 'Actions']}
+            rows={attempts}
+            empty="No delivery attempt yet. Send a test event to try the endpoint."
+            row={(attempt) => (
                 <tr key={`${attempt.eventId}${attempt.attemptedAt}${attempt.attempt}`}>
                   <th scope="row">
                     <code>{attempt.eventId}</code>
@@ -174,9 +164,8 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
                     </td>
                   )}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          />
         )}
         {nextCursor && (
           <button type="button" class="secondary" onClick={() => void more().catch(setError)}>

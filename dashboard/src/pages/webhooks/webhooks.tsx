@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Role } from '../../api.ts';
 import { webhooksApi, type Endpoint } from '../../webhooks-api.ts';
-import { ErrorMessage, formatTime, Link, useTitle } from '../../ui.tsx';
+import { ErrorMessage, formatTime, Link, Table, useLoaded, useTitle } from '../../ui.tsx';
 import { EndpointPage } from './endpoint.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
 
@@ -16,14 +16,9 @@ export const eventsText = (events: string[]) => (events[0] === '*' ? 'All events
 
 function EndpointList(props: { companyId: string; role: Role }) {
   useTitle('Webhooks');
-  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { data: endpoints, error, reload } = useLoaded(async () => (await webhooksApi.list(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<{ kind: 'add' } | { kind: 'secret'; secret: string } | null>(null);
   const canChange = props.role !== 'Viewer';
-  const reload = () => webhooksApi.list(props.companyId).then((r) => setEndpoints(r.data), setError);
-  useEffect(() => {
-    void reload();
-  }, [props.companyId]);
 
   return (
     <section aria-labelledby="page-title">
@@ -39,35 +34,26 @@ function EndpointList(props: { companyId: string; role: Role }) {
       <ErrorMessage error={error} />
       {endpoints === null ? (
         <p class="loading">Loading…</p>
-      ) : endpoints.length === 0 ? (
-        <p class="muted">No endpoint yet.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Endpoints</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
+        <Table
+          caption="Endpoints"
+          columns={['URL', 'Events', 'Status', 'Created']}
+          rows={endpoints}
+          empty="No endpoint yet."
+          row={(endpoint) => (
+            <tr key={endpoint.id}>
+              <th scope="row">
+                <Link to={`/webhooks/${endpoint.id}`}>{endpoint.url}</Link>
+                {endpoint.description && <span class="hint"> {endpoint.description}</span>}
+              </th>
+              <td>{eventsText(endpoint.events)}</td>
+              <td>
+                <EndpointStatus endpoint={endpoint} />
+              </td>
+              <td>{formatTime(endpoint.createdAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {endpoints.map((endpoint) => (
-              <tr key={endpoint.id}>
-                <th scope="row">
-                  <Link to={`/webhooks/${endpoint.id}`}>{endpoint.url}</Link>
-                  {endpoint.description && <span class="hint"> {endpoint.description}</span>}
-                </th>
-                <td>{eventsText(endpoint.events)}</td>
-                <td>
-                  <EndpointStatus endpoint={endpoint} />
-                </td>
-                <td>{formatTime(endpoint.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       )}
       {open?.kind === 'add' && (
         <EndpointDialog
