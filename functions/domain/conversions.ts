@@ -1,7 +1,7 @@
 import { pageLimit } from './pagination.ts';
-import { ApiError, notFound } from './errors.ts';
+import { ApiError } from './errors.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
-import { isId, newId } from './ids.ts';
+import { foundById, newId } from './ids.ts';
 import { companyAccount, EXTERNAL_ACCOUNTS, ledgerEntry, type LedgerEntry } from './ledger.ts';
 import { formatAmount } from './money.ts';
 import { formatRate, PriceUnavailableError, quoteTerms, type PriceSource, type QuoteTerms, type Rate } from './pricing.ts';
@@ -122,8 +122,7 @@ export async function executeConversion(
   input: { quoteId: string; reference?: string },
   now = new Date(),
 ): Promise<Conversion> {
-  const quote = isId('quote', input.quoteId) ? await store.getQuote(companyId, input.quoteId) : null;
-  if (!quote) throw notFound('Quote');
+  const quote = await foundById('quote', input.quoteId, (id) => store.getQuote(companyId, id), 'Quote');
   const refusal = quoteRefusal(quote, now);
   if (refusal) throw refusal;
 
@@ -160,9 +159,7 @@ export async function executeConversion(
 }
 
 export async function getConversion(store: ConversionStore, companyId: string, conversionId: string): Promise<Conversion> {
-  const conversion = isId('conversion', conversionId) ? await store.getConversion(companyId, conversionId) : null;
-  if (!conversion) throw notFound('Conversion');
-  return conversion;
+  return foundById('conversion', conversionId, (id) => store.getConversion(companyId, id), 'Conversion');
 }
 
 export async function listConversions(

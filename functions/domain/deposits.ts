@@ -1,6 +1,5 @@
 import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
-import { notFound } from './errors.ts';
-import { isId, newId } from './ids.ts';
+import { foundById, newId } from './ids.ts';
 import { formatAmount } from './money.ts';
 import { deriveDepositAddress } from './tron-address.ts';
 
@@ -112,9 +111,7 @@ export async function createDeposit(
 }
 
 export async function getDeposit(store: DepositStore, companyId: string, depositId: string): Promise<Deposit> {
-  const deposit = isId('deposit', depositId) ? await store.getDeposit(companyId, depositId) : null;
-  if (!deposit) throw notFound('Deposit');
-  return deposit;
+  return foundById('deposit', depositId, (id) => store.getDeposit(companyId, id), 'Deposit');
 }
 
 /** The contract's record. */

@@ -1,4 +1,5 @@
 import { monotonicFactory } from 'ulid';
+import { notFound } from './errors.ts';
 
 /** Prefixed ULIDs (../shared/api-contract.md, Conventions): they sort by creation time, which the
  * newest-first lists rely on, and the prefix tells a human what an id names. */
@@ -29,4 +30,14 @@ export function isId(kind: IdKind, value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const prefix = `${ID_PREFIXES[kind]}_`;
   return value.startsWith(prefix) && ULID_PATTERN.test(value.slice(prefix.length));
+}
+
+/**
+ * A company's record by its id, or the contract's 404 (`what not found`): a malformed id is never
+ * looked up, and another company's id finds nothing, since `read` looks in the caller's company.
+ */
+export async function foundById<T>(kind: IdKind, id: string, read: (id: string) => Promise<T | null>, what: string): Promise<T> {
+  const found = isId(kind, id) ? await read(id) : null;
+  if (!found) throw notFound(what);
+  return found;
 }

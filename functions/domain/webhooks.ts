@@ -3,7 +3,7 @@ import type { AuditEntry } from './audit-log.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ApiError, notFound } from './errors.ts';
 import { TEST_EVENT_TYPE, type EventType } from './events.ts';
-import { isId, newId } from './ids.ts';
+import { foundById, isId, newId } from './ids.ts';
 import { signingContext, type WebhookSecretSealer } from './webhook-secrets.ts';
 import { requireWebhookUrl, type Resolver, type UrlPolicy } from './webhook-url.ts';
 
@@ -109,9 +109,7 @@ export async function createWebhook(
 }
 
 export async function getWebhook(store: WebhookStore, companyId: string, webhookId: string): Promise<Webhook> {
-  const webhook = isId('webhook', webhookId) ? await store.getWebhook(companyId, webhookId) : null;
-  if (!webhook) throw notFound('Webhook');
-  return webhook;
+  return foundById('webhook', webhookId, (id) => store.getWebhook(companyId, id), 'Webhook');
 }
 
 export async function listWebhooks(store: WebhookStore, companyId: string, page: { limit?: number; cursor?: string }): Promise<WebhookPage> {

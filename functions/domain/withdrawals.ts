@@ -1,6 +1,6 @@
 import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
-import { ApiError, notFound } from './errors.ts';
-import { isId, newId } from './ids.ts';
+import { ApiError } from './errors.ts';
+import { foundById, newId } from './ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from './ledger.ts';
 import { formatAmount } from './money.ts';
 
@@ -95,9 +95,7 @@ export async function requestWithdrawal(
 }
 
 export async function getWithdrawal(store: WithdrawalStore, companyId: string, withdrawalId: string): Promise<Withdrawal> {
-  const withdrawal = isId('withdrawal', withdrawalId) ? await store.getWithdrawal(companyId, withdrawalId) : null;
-  if (!withdrawal) throw notFound('Withdrawal');
-  return withdrawal;
+  return foundById('withdrawal', withdrawalId, (id) => store.getWithdrawal(companyId, id), 'Withdrawal');
 }
 
 /** The contract's record. */

@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStore, type Quote } from '#domain/conversions';
 import { insufficientBalance, notFound } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
 import type { LedgerEntry } from '#domain/ledger';
-import { newestFirstPage } from './queries.ts';
+import { newestFirstPage, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { conversionItem, quoteItem } from './items/conversion.ts';
 
@@ -32,10 +32,8 @@ export class DynamoConversionStore implements ConversionStore {
   // Strongly consistent reads: a quote is executed, and a conversion read or listed, right after
   // it was written; an eventually consistent read could answer 404 for a record just created.
   async getQuote(companyId: string, quoteId: string): Promise<Quote | null> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: quoteItem.key(companyId, quoteId), ConsistentRead: true }),
-    );
-    return Item ? quoteItem.fromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, quoteItem.key(companyId, quoteId));
+    return item ? quoteItem.fromItem(item) : null;
   }
 
   async executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void> {
@@ -62,10 +60,8 @@ export class DynamoConversionStore implements ConversionStore {
   }
 
   async getConversion(companyId: string, conversionId: string): Promise<Conversion | null> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: conversionItem.key(companyId, conversionId), ConsistentRead: true }),
-    );
-    return Item ? conversionItem.fromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, conversionItem.key(companyId, conversionId));
+    return item ? conversionItem.fromItem(item) : null;
   }
 
   async listConversions(companyId: string, page: { limit: number; cursor?: string }): Promise<ConversionPage> {

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '#domain/api-keys';
 import type { AuditEntry } from '#domain/audit-log';
 import { zeroBalances, type Company } from '#domain/company';
@@ -6,7 +6,7 @@ import type { DashboardStore, Invitation } from '#domain/dashboard';
 import { notFound } from '#domain/errors';
 import type { Membership, Person } from '#domain/team';
 import { DynamoCompanyStore } from './company-store.ts';
-import { gsi1ItemsUnder, newestFirstPage } from './queries.ts';
+import { gsi1ItemsUnder, newestFirstPage, readItem } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { invitationItem, membershipItem, personItem } from './items/team.ts';
@@ -32,8 +32,8 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async getMembership(companyId: string, personId: string): Promise<Membership | null> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: membershipItem.key(companyId, personId), ConsistentRead: true }));
-    return Item ? membershipItem.fromItem(Item) : null;
+    const item = await readItem(this.client, this.table, membershipItem.key(companyId, personId));
+    return item ? membershipItem.fromItem(item) : null;
   }
 
   async membershipsOf(personId: string): Promise<Membership[]> {
@@ -63,8 +63,8 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async findInvitation(tokenHash: string): Promise<Invitation | null> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: invitationItem.key(tokenHash), ConsistentRead: true }));
-    return Item ? invitationItem.fromItem(Item) : null;
+    const item = await readItem(this.client, this.table, invitationItem.key(tokenHash));
+    return item ? invitationItem.fromItem(item) : null;
   }
 
   async acceptInvitation(invitation: Invitation, person: Person, membership: Membership, audit: AuditEntry): Promise<void> {

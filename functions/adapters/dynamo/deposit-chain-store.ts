@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AddressOwner, DepositChainStore, ScanCursor } from '#domain/deposit-chain';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#domain/deposit-transitions';
@@ -6,7 +6,7 @@ import type { Deposit } from '#domain/deposits';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
-import { batchGetAll, queryAll } from './queries.ts';
+import { batchGetAll, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
@@ -80,10 +80,8 @@ export class DynamoDepositChainStore implements DepositChainStore {
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: depositItem.key(companyId, depositId), ConsistentRead: true }),
-    );
-    return Item ? depositItem.fromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, depositItem.key(companyId, depositId));
+    return item ? depositItem.fromItem(item) : null;
   }
 
   async getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>> {

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { validationFailed } from '#domain/errors';
 import { isId, type IdKind } from '#domain/ids';
 import { inParallel } from '#domain/in-parallel';
@@ -27,6 +27,12 @@ export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryComm
   const items: Item[] = [];
   for await (const page of pagesOf(db, (ExclusiveStartKey) => new QueryCommand({ ...input, ExclusiveStartKey }))) items.push(...page);
   return items;
+}
+
+/** One item by its key, read consistently (a read right after a write sees it), or null. */
+export async function readItem(db: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }): Promise<Item | null> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  return Item ?? null;
 }
 
 /** Every item of one kind in a partition (`{PK, skPrefix}` from keys.ts), read consistently. */

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LONGEST_ACCESS_TOKEN_SECONDS, type SignOut, type SignOuts } from '#domain/sign-outs';
+import { readItem } from './queries.ts';
 
 /**
  * The `SignOut` record (docs/data-model.md): a person's latest sign-out, in their own partition,
@@ -47,7 +48,7 @@ export class DynamoSignOuts implements SignOuts {
   }
 
   async lastOf(personId: string): Promise<SignOut | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key(personId), ConsistentRead: true }));
-    return Item ? signOutFromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, key(personId));
+    return item ? signOutFromItem(item) : null;
   }
 }

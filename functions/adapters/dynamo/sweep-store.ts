@@ -1,11 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Sweep, SweepCandidate, SweepStore } from '#domain/sweeps';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { sweepOwner } from '#domain/payouts';
 import { MoneyTransaction } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
+import { readItem } from './queries.ts';
 
 type Item = Record<string, unknown>;
 class StaleSweep extends Error {}
@@ -52,8 +53,8 @@ export class DynamoSweepStore implements SweepStore {
   }
 
   async openSweep(address: string): Promise<Sweep | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.openSweep(address), ConsistentRead: true }));
-    return Item ? sweepItem.fromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, keys.openSweep(address));
+    return item ? sweepItem.fromItem(item) : null;
   }
 
   async finishedSweeps(address: string, limit: number): Promise<Sweep[]> {

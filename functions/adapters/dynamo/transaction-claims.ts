@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TransactionIdTaken, type PayoutOwner, type TransactionClaims } from '#domain/payouts';
 import { ENTITY, keys } from './keys.ts';
 import type { MoneyTransaction } from './transaction.ts';
+import { readItem } from './queries.ts';
 
 /** The TransactionClaim item (keys.transactionClaim): which payout a signed transaction id is. */
 export const transactionClaimItem = {
@@ -30,8 +31,8 @@ export class DynamoTransactionClaims implements TransactionClaims {
   ) {}
 
   async ownerOf(txId: string): Promise<PayoutOwner | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.transactionClaim(txId), ConsistentRead: true }));
-    return Item ? transactionClaimItem.owner(Item) : null;
+    const item = await readItem(this.db, this.tableName, keys.transactionClaim(txId));
+    return item ? transactionClaimItem.owner(item) : null;
   }
 
   async claimIfFree(txId: string, owner: PayoutOwner): Promise<PayoutOwner> {

@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { PlainSecretStore } from '#domain/webhook-secrets';
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
-import { heldCondition, newestFirstPage, pagesOf } from './queries.ts';
+import { heldCondition, newestFirstPage, pagesOf, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 
@@ -37,10 +37,8 @@ export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
   }
 
   async getWebhook(companyId: string, webhookId: string): Promise<Webhook | null> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: webhookItem.key(companyId, webhookId), ConsistentRead: true }),
-    );
-    return Item ? webhookItem.fromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, webhookItem.key(companyId, webhookId));
+    return item ? webhookItem.fromItem(item) : null;
   }
 
   async listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage> {

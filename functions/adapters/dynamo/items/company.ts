@@ -2,7 +2,7 @@ import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#domain/api-keys';
 import type { BalanceRow, Company } from '#domain/company';
 import type { Currency } from '#domain/money';
 import { toBigInt } from '../client.ts';
-import { companyPartition, companyRecord, storedFields, type Item } from './item.ts';
+import { companyIndex, companyPartition, companyRecord, storedFields, type Item } from './item.ts';
 
 /** The one owner of a company's stored `Company` profile, its `Balance` per currency and its
  * `ApiKey`s (docs/data-model.md). */
@@ -20,11 +20,7 @@ export const balanceItem = {
   toItem: (companyId: string, row: BalanceRow): Item => ({
     ...balanceItem.head(companyId, row.currency),
     companyId,
-    currency: row.currency,
-    available: row.available,
-    pending: row.pending,
-    locked: row.locked,
-    updatedAt: row.updatedAt,
+    ...row,
   }),
   fromItem: (item: Item): BalanceRow => ({
     currency: item.currency as Currency,
@@ -39,8 +35,7 @@ export const apiKeyItem = {
   type: 'ApiKey',
   key: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
   /** GSI1: a company's API keys, for rotation and revocation. */
-  byCompany: (companyId: string, keyId: string) => ({ GSI1PK: companyPartition(companyId), GSI1SK: `APIKEY#${keyId}` }),
-  ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix: 'APIKEY#' }),
+  ...companyIndex('APIKEY#'),
 
   toItem: (record: ApiKeyRecord): Item => ({
     ...apiKeyItem.key(record.keyId),

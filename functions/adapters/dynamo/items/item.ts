@@ -25,6 +25,17 @@ export function companyRecord(type: string, skPrefix: string) {
 }
 
 /**
+ * GSI1 listing a company's records of one kind (API keys, invitations) whose own key is global
+ * (found by key id, by token hash): `byCompany` marks an item, `ofCompany` queries them.
+ */
+export function companyIndex(skPrefix: string) {
+  return {
+    byCompany: (companyId: string, id: string) => ({ GSI1PK: companyPartition(companyId), GSI1SK: `${skPrefix}${id}` }),
+    ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix }),
+  };
+}
+
+/**
  * A record stored as its own fields (`...record` beside its keys) read back: the named fields and
  * nothing else (keys, `type`, index marks stay behind), an absent one as null. Only for records whose
  * fields are strings, booleans, lists or maps as written; a number needs its own `toBigInt`.

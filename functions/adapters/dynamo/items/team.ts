@@ -1,7 +1,7 @@
 import type { Invitation } from '#domain/dashboard';
 import type { Membership, Person } from '#domain/team';
 import { TABLE } from '../table-definition.ts';
-import { companyPartition, storedFields, type Item } from './item.ts';
+import { companyIndex, companyPartition, storedFields, type Item } from './item.ts';
 
 /** The one owner of a dashboard user's stored `Person` (a Cognito user; `personId` is its `sub`). */
 export const personItem = {
@@ -33,8 +33,7 @@ export const membershipItem = {
 export const invitationItem = {
   type: 'Invitation',
   key: (tokenHash: string) => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
-  byCompany: (companyId: string, tokenHash: string) => ({ GSI1PK: companyPartition(companyId), GSI1SK: `INVITATION#${tokenHash}` }),
-  ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix: 'INVITATION#' }),
+  ...companyIndex('INVITATION#'),
 
   toItem: (invitation: Invitation): Item => ({
     ...invitationItem.key(invitation.tokenHash),
