@@ -1,6 +1,7 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { toBigInt } from '../dynamo/client.ts';
 import { ENTITY, keys } from '../dynamo/keys.ts';
+import { TableStore } from '../dynamo/table-store.ts';
 
 /**
  * What the sandbox chain models of TRON's accounts, so the sender and the sweeper meet there what
@@ -61,12 +62,7 @@ export function moveItem(tableName: string, move: BalanceMove, checked: boolean)
   };
 }
 
-export class SandboxBalances {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class SandboxBalances extends TableStore {
   async of(contract: string, address: string): Promise<bigint> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: balanceItem.key(contract, address), ConsistentRead: true }));
     return balanceItem.amount(Item);

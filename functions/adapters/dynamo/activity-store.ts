@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import type { ActivityKind, ActivityPage, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery } from '#domain/activity';
 import { ID_KIND } from '#domain/activity';
@@ -11,6 +11,7 @@ import { eventItem } from './items/event.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
 import { itemsUnder } from './queries.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
+import { TableStore } from './table-store.ts';
 
 type Item = Record<string, unknown>;
 
@@ -34,12 +35,7 @@ const MAX_ITEMS_READ_PER_PAGE = 2_000;
  * status is a filter on that range, read at most MAX_ITEMS_READ_PER_PAGE items per page. Never a
  * Scan: this class sends only Query and GetItem.
  */
-export class DynamoActivityStore implements ActivityStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoActivityStore extends TableStore implements ActivityStore {
   async activityPage(companyId: string, kind: ActivityKind, query: ActivityQuery, page: { limit: number; cursor?: string }): Promise<ActivityPage> {
     const list = LISTS[kind];
     const PK = companyPartition(companyId);

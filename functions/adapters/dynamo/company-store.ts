@@ -1,20 +1,16 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type ApiKeyRecord, type KeyUseRecorder } from '#domain/api-keys';
 import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#domain/company';
 import { itemsUnder } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
+import { TableStore } from './table-store.ts';
 
 type Item = Record<string, unknown>;
 
 
 
 
-export class DynamoCompanyStore implements CompanyStore, KeyUseRecorder {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoCompanyStore extends TableStore implements CompanyStore, KeyUseRecorder {
   /** Profile, zero balances and the first key in one transaction: a company never exists without
    * its balances, and a key never points at a company that does not exist. */
   async createCompany(company: Company, key: ApiKeyRecord): Promise<void> {

@@ -1,4 +1,4 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStore, type Quote } from '#domain/conversions';
 import { insufficientBalance, notFound } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
@@ -6,6 +6,7 @@ import type { LedgerEntry } from '#domain/ledger';
 import { newestFirstPage, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { conversionItem, quoteItem } from './items/conversion.ts';
+import { TableStore } from './table-store.ts';
 
 type Item = Record<string, unknown>;
 
@@ -17,12 +18,7 @@ type Item = Record<string, unknown>;
  * partition is always rebuilt from the authenticated company, so no cursor can name another
  * company's records.
  */
-export class DynamoConversionStore implements ConversionStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoConversionStore extends TableStore implements ConversionStore {
   async saveQuote(quote: Quote): Promise<void> {
     await this.db.send(
       new PutCommand({ TableName: this.tableName, Item: quoteItem.toItem(quote), ConditionExpression: 'attribute_not_exists(PK)' }),

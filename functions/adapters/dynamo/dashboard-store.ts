@@ -1,4 +1,4 @@
-import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '#domain/api-keys';
 import type { AuditEntry } from '#domain/audit-log';
 import { zeroBalances, type Company } from '#domain/company';
@@ -16,15 +16,8 @@ type Item = Record<string, unknown>;
 /** People, memberships, invitations, the audit log and the dashboard's key changes. Keys are the
  * company store's records (apiKeyItem), so the authorizer and the dashboard read the same item. */
 export class DynamoDashboardStore extends DynamoCompanyStore implements DashboardStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {
-    super(client, table);
-  }
-
   private put(Item: Item) {
-    return { Put: { TableName: this.table, Item, ConditionExpression: 'attribute_not_exists(PK)' } };
+    return { Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } };
   }
 
   private newCompanyItems(company: Company) {
@@ -32,21 +25,21 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async getMembership(companyId: string, personId: string): Promise<Membership | null> {
-    const item = await readItem(this.client, this.table, membershipItem.key(companyId, personId));
+    const item = await readItem(this.db, this.tableName, membershipItem.key(companyId, personId));
     return item ? membershipItem.fromItem(item) : null;
   }
 
   async membershipsOf(personId: string): Promise<Membership[]> {
-    return (await gsi1ItemsUnder(this.client, this.table, membershipItem.ofPerson(personId))).map(membershipItem.fromItem);
+    return (await gsi1ItemsUnder(this.db, this.tableName, membershipItem.ofPerson(personId))).map(membershipItem.fromItem);
   }
 
   async createCompanyWithOwner(company: Company, person: Person, membership: Membership, audit: AuditEntry): Promise<void> {
-    await this.client.send(
+    await this.db.send(
       new TransactWriteCommand({
         TransactItems: [
           ...this.newCompanyItems(company),
           // The person exists already when they sign up a second company with the same email.
-          { Put: { TableName: this.table, Item: personItem.toItem(person) } },
+          { Put: { TableName: this.tableName, Item: personItem.toItem(person) } },
           this.put(membershipItem.toItem(membership)),
           this.put(auditEntryItem.toItem(audit)),
         ],
@@ -55,7 +48,7 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async createCompanyWithInvitation(company: Company, invitation: Invitation, audit: AuditEntry): Promise<void> {
-    await this.client.send(
+    await this.db.send(
       new TransactWriteCommand({
         TransactItems: [...this.newCompanyItems(company), this.put(invitationItem.toItem(invitation)), this.put(auditEntryItem.toItem(audit))],
       }),
@@ -63,17 +56,17 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async findInvitation(tokenHash: string): Promise<Invitation | null> {
-    const item = await readItem(this.client, this.table, invitationItem.key(tokenHash));
+    const item = await readItem(this.db, this.tableName, invitationItem.key(tokenHash));
     return item ? invitationItem.fromItem(item) : null;
   }
 
   async acceptInvitation(invitation: Invitation, person: Person, membership: Membership, audit: AuditEntry): Promise<void> {
     try {
-      await this.client.send(
+      await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Delete: { TableName: this.table, Key: invitationItem.key(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
-            { Put: { TableName: this.table, Item: personItem.toItem(person) } },
+            { Delete: { TableName: this.tableName, Key: invitationItem.key(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+            { Put: { TableName: this.tableName, Item: personItem.toItem(person) } },
             this.put(membershipItem.toItem(membership)),
             this.put(auditEntryItem.toItem(audit)),
           ],
@@ -87,20 +80,20 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
 
   /** One conditional put per entry: a new id never overwrites an entry (the log is append-only). */
   async appendAudit(entries: AuditEntry[]): Promise<void> {
-    await Promise.all(entries.map((entry) => this.client.send(new PutCommand(this.put(auditEntryItem.toItem(entry)).Put))));
+    await Promise.all(entries.map((entry) => this.db.send(new PutCommand(this.put(auditEntryItem.toItem(entry)).Put))));
   }
 
   async auditPage(companyId: string, page: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-    const { items, nextCursor } = await newestFirstPage(this.client, this.table, { ...auditEntryItem.ofCompany(companyId), kind: 'auditEntry' }, page);
+    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...auditEntryItem.ofCompany(companyId), kind: 'auditEntry' }, page);
     return { entries: items.map(auditEntryItem.fromItem), nextCursor };
   }
 
   async apiKeysOf(companyId: string): Promise<ApiKeyRecord[]> {
-    return (await gsi1ItemsUnder(this.client, this.table, apiKeyItem.ofCompany(companyId))).map(apiKeyItem.fromItem);
+    return (await gsi1ItemsUnder(this.db, this.tableName, apiKeyItem.ofCompany(companyId))).map(apiKeyItem.fromItem);
   }
 
   async addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void> {
-    await this.client.send(new TransactWriteCommand({ TransactItems: [this.put(apiKeyItem.toItem(record)), this.put(auditEntryItem.toItem(audit))] }));
+    await this.db.send(new TransactWriteCommand({ TransactItems: [this.put(apiKeyItem.toItem(record)), this.put(auditEntryItem.toItem(audit))] }));
   }
 
   async updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void> {
@@ -110,12 +103,12 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
     const absent = Object.entries(set).filter(([, value]) => value === null);
     const update = [`SET ${present.map(([name]) => `#${name} = :${name}`).join(', ')}`, absent.length ? `REMOVE ${absent.map(([name]) => `#${name}`).join(', ')}` : ''].join(' ');
     try {
-      await this.client.send(
+      await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
             {
               Update: {
-                TableName: this.table,
+                TableName: this.tableName,
                 Key: apiKeyItem.key(after.keyId),
                 UpdateExpression: update,
                 // A key stored before the dashboard has no status attribute: it is active.

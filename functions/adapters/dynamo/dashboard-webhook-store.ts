@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-webhooks';
 import type { DomainEvent } from '#domain/events';
@@ -10,16 +10,12 @@ import { webhookAttemptItem } from './items/webhook-attempt.ts';
 import { webhookItem } from './items/webhook.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
 import { newestFirstPage } from './queries.ts';
+import { TableStore } from './table-store.ts';
 
 const NEW_ONLY = 'attribute_not_exists(PK)';
 
 /** The Webhooks pages' reads and writes beyond the registry's: attempts, resends, test events, rolls. */
-export class DynamoDashboardWebhookStore implements DashboardWebhookStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoDashboardWebhookStore extends TableStore implements DashboardWebhookStore {
   async attemptsOf(companyId: string, webhookId: string, page: { limit: number; cursor?: string }): Promise<{ attempts: WebhookAttempt[]; nextCursor: string | null }> {
     const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, webhookAttemptItem.ofWebhook(companyId, webhookId), page);
     return { attempts: items.map(webhookAttemptItem.fromItem), nextCursor };

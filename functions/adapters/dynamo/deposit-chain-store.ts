@@ -10,6 +10,7 @@ import { batchGetAll, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
+import { TableStore } from './table-store.ts';
 
 type Item = Record<string, unknown>;
 
@@ -54,12 +55,7 @@ function itemsWrittenBy(change: DepositChange): number {
 
 const balanceKeysOf = (entry: LedgerEntry): string[] => [...balanceChanges(entry).keys()].map((currency) => `${entry.companyId}#${currency}`);
 
-export class DynamoDepositChainStore implements DepositChainStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoDepositChainStore extends TableStore implements DepositChainStore {
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
     const items = await batchGetAll(this.db, this.tableName, addresses.map((address) => keys.depositAddress(address)), {
       projection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },

@@ -1,20 +1,16 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit, DepositStore } from '#domain/deposits';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
+import { TableStore } from './table-store.ts';
 
 type Item = Record<string, unknown>;
 
 
-export class DynamoDepositStore implements DepositStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoDepositStore extends TableStore implements DepositStore {
   async nextAddressIndex(): Promise<number> {
     const { Attributes } = await this.db.send(
       new UpdateCommand({

@@ -1,21 +1,17 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DispatchableEvent, DispatchStore } from '#domain/webhook-delivery';
 import type { Webhook } from '#domain/webhooks';
 import { eventIdBound, eventItem } from './items/event.ts';
 import type { Item } from './items/item.ts';
 import { webhookItem } from './items/webhook.ts';
 import { heldCondition, itemsUnder, pagesOf } from './queries.ts';
+import { TableStore } from './table-store.ts';
 
 /**
  * The dispatcher's view of events: those still marked undispatched (the sparse GSI1 partition),
  * the mark cleared once their deliveries are queued, and set again by `events:redeliver`.
  */
-export class DynamoDispatchStore implements DispatchStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoDispatchStore extends TableStore implements DispatchStore {
   async webhooksOf(companyId: string): Promise<Webhook[]> {
     return (await itemsUnder(this.db, this.tableName, webhookItem.ofCompany(companyId))).map(webhookItem.fromItem);
   }

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   IDEMPOTENCY_TTL_SECONDS,
@@ -10,6 +10,7 @@ import {
   type StoredResponse,
 } from '#http/idempotency';
 import { ENTITY, keys } from './keys.ts';
+import { TableStore } from './table-store.ts';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -17,12 +18,7 @@ const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
  * One conditional put claims the key and, when it is taken, returns the existing record in the
  * same call (ReturnValuesOnConditionCheckFailure), as Powertools' idempotency utility does.
  */
-export class DynamoIdempotencyStore implements IdempotencyStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoIdempotencyStore extends TableStore implements IdempotencyStore {
   async begin(scope: IdempotencyScope, now: Date): Promise<BeginOutcome> {
     const nowSeconds = epochSeconds(now);
     try {

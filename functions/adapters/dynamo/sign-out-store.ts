@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { LONGEST_ACCESS_TOKEN_SECONDS, type SignOut, type SignOuts } from '#domain/sign-outs';
 import { readItem } from './queries.ts';
+import { TableStore } from './table-store.ts';
 
 /**
  * The `SignOut` record (docs/data-model.md): a person's latest sign-out, in their own partition,
@@ -25,12 +26,7 @@ export function signOutFromItem(item: Record<string, unknown>): SignOut {
   return { personId: item.personId as string, at: item.signedOutAt as string, originJti: (item.originJti as string | null) ?? null };
 }
 
-export class DynamoSignOuts implements SignOuts {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoSignOuts extends TableStore implements SignOuts {
   async record(signOut: SignOut): Promise<void> {
     try {
       await this.db.send(

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { Invitation } from '#domain/dashboard';
 import type { TeamStore } from '#domain/team-members';
@@ -6,28 +6,24 @@ import type { Membership, Role } from '#domain/team';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { invitationItem, membershipItem } from './items/team.ts';
 import { gsi1ItemsUnder, itemsUnder } from './queries.ts';
+import { TableStore } from './table-store.ts';
 
 /** The Team page's reads and writes over the dashboard store's records (membershipItem,
  * invitationItem and auditEntryItem own their formats). */
-export class DynamoTeamStore implements TeamStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
+export class DynamoTeamStore extends TableStore implements TeamStore {
   async membersOf(companyId: string): Promise<Membership[]> {
-    return (await itemsUnder(this.client, this.table, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
+    return (await itemsUnder(this.db, this.tableName, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
   }
 
   async invitationsOf(companyId: string): Promise<Invitation[]> {
-    return (await gsi1ItemsUnder(this.client, this.table, invitationItem.ofCompany(companyId))).map(invitationItem.fromItem);
+    return (await gsi1ItemsUnder(this.db, this.tableName, invitationItem.ofCompany(companyId))).map(invitationItem.fromItem);
   }
 
   async addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void> {
-    await this.client.send(
+    await this.db.send(
       new TransactWriteCommand({
         TransactItems: [invitationItem.toItem(invitation), auditEntryItem.toItem(audit)].map((Item) => ({
-          Put: { TableName: this.table, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+          Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' },
         })),
       }),
     );
@@ -35,11 +31,11 @@ export class DynamoTeamStore implements TeamStore {
 
   async deleteInvitation(invitation: Invitation, audit: AuditEntry): Promise<boolean> {
     try {
-      await this.client.send(
+      await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Delete: { TableName: this.table, Key: invitationItem.key(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
-            { Put: { TableName: this.table, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Delete: { TableName: this.tableName, Key: invitationItem.key(invitation.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+            { Put: { TableName: this.tableName, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
           ],
         }),
       );
@@ -55,21 +51,21 @@ export class DynamoTeamStore implements TeamStore {
     const stillSame = { ConditionExpression: '#role = :before', ExpressionAttributeNames: { '#role': 'role' } };
     const change =
       role === null
-        ? { Delete: { TableName: this.table, Key, ...stillSame, ExpressionAttributeValues: { ':before': member.role } } }
-        : { Update: { TableName: this.table, Key, UpdateExpression: 'SET #role = :role', ...stillSame, ExpressionAttributeValues: { ':before': member.role, ':role': role } } };
+        ? { Delete: { TableName: this.tableName, Key, ...stillSame, ExpressionAttributeValues: { ':before': member.role } } }
+        : { Update: { TableName: this.tableName, Key, UpdateExpression: 'SET #role = :role', ...stillSame, ExpressionAttributeValues: { ':before': member.role, ':role': role } } };
     // The Owner the company keeps must still be one when this is written, not only when it was read.
     const ownerKept = keptOwner && {
       ConditionCheck: {
-        TableName: this.table,
+        TableName: this.tableName,
         Key: membershipItem.key(keptOwner.companyId, keptOwner.personId),
         ConditionExpression: '#role = :owner',
         ExpressionAttributeNames: { '#role': 'role' },
         ExpressionAttributeValues: { ':owner': 'Owner' },
       },
     };
-    const audited = { Put: { TableName: this.table, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } };
+    const audited = { Put: { TableName: this.tableName, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } };
     try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: [change, ...(ownerKept ? [ownerKept] : []), audited] }));
+      await this.db.send(new TransactWriteCommand({ TransactItems: [change, ...(ownerKept ? [ownerKept] : []), audited] }));
       return true;
     } catch (error) {
       if ((error as Error).name === 'TransactionCanceledException') return false;

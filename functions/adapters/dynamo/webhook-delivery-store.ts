@@ -1,4 +1,4 @@
-import { BatchGetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryMessage, DeliveryStore, LoadedDelivery } from '#domain/webhook-delivery';
 import { eventItem } from './items/event.ts';
 import type { Item } from './items/item.ts';
@@ -6,17 +6,13 @@ import { webhookItem } from './items/webhook.ts';
 import { webhookAttemptItem } from './items/webhook-attempt.ts';
 import { webhookDeliveryItem, type DeliveryUpdate } from './items/webhook-delivery.ts';
 import { heldCondition, itemsUnder } from './queries.ts';
+import { TableStore } from './table-store.ts';
 
 /**
  * The sender's view of a delivery: the event, webhook and delivery a try needs, the try recorded
  * on the delivery item, a webhook disabled by a 410; and devops' view of an event's deliveries.
  */
-export class DynamoDeliveryStore implements DeliveryStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoDeliveryStore extends TableStore implements DeliveryStore {
   async load(message: DeliveryMessage): Promise<LoadedDelivery> {
     const eventKey = eventItem.key(message.companyId, message.eventId);
     const webhookKey = webhookItem.key(message.companyId, message.webhookId);

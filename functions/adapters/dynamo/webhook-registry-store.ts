@@ -1,4 +1,4 @@
-import { PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { PlainSecretStore } from '#domain/webhook-secrets';
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
@@ -7,6 +7,7 @@ import { webhookCountItem, webhookItem } from './items/webhook.ts';
 import { heldCondition, newestFirstPage, pagesOf, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
+import { TableStore } from './table-store.ts';
 
 /** A condition that failed because the item is not there: the caller answers 404. */
 class Missing extends Error {}
@@ -17,12 +18,7 @@ class Missing extends Error {}
  * transaction as the webhook's put: concurrent POSTs cannot overshoot it, as a count-then-write could.
  * A change made in the dashboard carries its audit entry, written in the change's transaction.
  */
-export class DynamoWebhookRegistry implements WebhookStore, PlainSecretStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoWebhookRegistry extends TableStore implements WebhookStore, PlainSecretStore {
   async createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry): Promise<void> {
     await withAudit(new MoneyTransaction(this.tableName), audit)
       .update(webhookCountItem.key(webhook.companyId), {

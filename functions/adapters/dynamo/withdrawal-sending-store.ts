@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '#domain/events';
 import type { LedgerEntry } from '#domain/ledger';
 import type { WithdrawalSendingStore } from '#domain/withdrawal-sending';
@@ -7,15 +7,11 @@ import { withdrawalOwner } from '#domain/payouts';
 import { MoneyTransaction } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
+import { TableStore } from './table-store.ts';
 
 class StaleWithdrawal extends Error {}
 
-export class DynamoWithdrawalSendingStore implements WithdrawalSendingStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoWithdrawalSendingStore extends TableStore implements WithdrawalSendingStore {
   async withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({

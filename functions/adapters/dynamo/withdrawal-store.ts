@@ -1,20 +1,16 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { insufficientBalance } from '#domain/errors';
 import type { LedgerEntry } from '#domain/ledger';
 import type { Withdrawal, WithdrawalStore } from '#domain/withdrawals';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
+import { TableStore } from './table-store.ts';
 
 type Item = Record<string, unknown>;
 
 
-export class DynamoWithdrawalStore implements WithdrawalStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
   async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry): Promise<void> {
     await new MoneyTransaction(this.tableName)
       .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
