@@ -4,12 +4,11 @@ import type { Sweep, SweepCandidate, SweepStore } from '#domain/sweeps';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
 import { sweepOwner } from '#domain/payouts';
-import { MoneyTransaction } from './transaction.ts';
+import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { readItem } from './queries.ts';
 
 type Item = Record<string, unknown>;
-class StaleSweep extends Error {}
 
 const sweepItem = {
   toItem: (sweep: Sweep, key: { PK: string; SK: string }): Item => ({ ...key, type: ENTITY.sweep, ...sweep }),
@@ -75,8 +74,8 @@ export class DynamoSweepStore implements SweepStore {
   async saveSweep(before: Sweep | null, after: Sweep): Promise<boolean> {
     const open = keys.openSweep(after.address);
     const guard = before
-      ? { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: () => new StaleSweep() }
-      : { condition: 'attribute_not_exists(PK)', onFailed: () => new StaleSweep() };
+      ? { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: stale }
+      : { condition: 'attribute_not_exists(PK)', onFailed: stale };
     const tx = new MoneyTransaction(this.tableName);
     // The guard on the sweep goes first, so a stale sweep reads as stale, not as a taken id.
     const claims: [string, 'top-up' | 'sweep'][] = [];
@@ -89,13 +88,7 @@ export class DynamoSweepStore implements SweepStore {
       tx.put(sweepItem.toItem(after, open), guard);
     }
     for (const [txId, step] of claims) claimIn(tx, txId, sweepOwner(after.address, after.createdAt, step), after.updatedAt);
-    try {
-      await tx.commit(this.db);
-      return true;
-    } catch (error) {
-      if (error instanceof StaleSweep) return false;
-      throw error;
-    }
+    return tx.commitUnlessStale(this.db);
   }
 
   async clearDue(address: string, remaining: bigint): Promise<void> {

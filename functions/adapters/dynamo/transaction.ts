@@ -11,9 +11,22 @@ import { balanceItem } from './items/company.ts';
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;
 
+/** The condition a write is guarded by, with the values and names its expression uses. */
+type Condition = { condition: string; values?: Item; names?: Record<string, string> };
+
+const conditionOf = (guard: Condition) => ({
+  ConditionExpression: guard.condition,
+  ...(guard.values && { ExpressionAttributeValues: guard.values }),
+  ...(guard.names && { ExpressionAttributeNames: guard.names }),
+});
+
 /** What a failed condition on one item means to the caller (an ApiError for the API, or a signal
  * such as a version conflict for a job); may read to fill in details. */
 export type OnConditionFailed = () => Error | Promise<Error>;
+
+/** A job's guard failed: the record changed since it was read, because another worker moved it first. */
+class StaleRecord extends Error {}
+export const stale: OnConditionFailed = () => new StaleRecord();
 
 /** DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
  * those are retried, with jitter so 50 racing withdrawals spread out. */
@@ -30,18 +43,8 @@ export class MoneyTransaction {
 
   constructor(private readonly tableName: string) {}
 
-  put(item: Item, guard?: { condition: string; values?: Item; names?: Record<string, string>; onFailed: OnConditionFailed }): this {
-    this.items.push({
-      Put: {
-        TableName: this.tableName,
-        Item: item,
-        ...(guard && {
-          ConditionExpression: guard.condition,
-          ...(guard.values && { ExpressionAttributeValues: guard.values }),
-          ...(guard.names && { ExpressionAttributeNames: guard.names }),
-        }),
-      },
-    });
+  put(item: Item, guard?: Condition & { onFailed: OnConditionFailed }): this {
+    this.items.push({ Put: { TableName: this.tableName, Item: item, ...(guard && conditionOf(guard)) } });
     this.meanings.push(guard?.onFailed);
     return this;
   }
@@ -77,16 +80,8 @@ export class MoneyTransaction {
   }
 
   /** A delete guarded by any condition (the item's state as last read, say). */
-  deleteWhere(key: Item, guard: { condition: string; values?: Item; names?: Record<string, string>; onFailed: OnConditionFailed }): this {
-    this.items.push({
-      Delete: {
-        TableName: this.tableName,
-        Key: key,
-        ConditionExpression: guard.condition,
-        ...(guard.values && { ExpressionAttributeValues: guard.values }),
-        ...(guard.names && { ExpressionAttributeNames: guard.names }),
-      },
-    });
+  deleteWhere(key: Item, guard: Condition & { onFailed: OnConditionFailed }): this {
+    this.items.push({ Delete: { TableName: this.tableName, Key: key, ...conditionOf(guard) } });
     this.meanings.push(guard.onFailed);
     return this;
   }
@@ -140,6 +135,17 @@ export class MoneyTransaction {
 
   event(event: DomainEvent): this {
     return this.put(eventItem.toItem(event));
+  }
+
+  /** Commits; false, with nothing written, when a guard meaning `stale` failed: another worker won. */
+  async commitUnlessStale(db: DynamoDBDocumentClient): Promise<boolean> {
+    try {
+      await this.commit(db);
+      return true;
+    } catch (error) {
+      if (error instanceof StaleRecord) return false;
+      throw error;
+    }
   }
 
   async commit(db: DynamoDBDocumentClient): Promise<void> {

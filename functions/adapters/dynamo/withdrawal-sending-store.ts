@@ -4,12 +4,10 @@ import type { LedgerEntry } from '#domain/ledger';
 import type { WithdrawalSendingStore } from '#domain/withdrawal-sending';
 import type { Withdrawal } from '#domain/withdrawals';
 import { withdrawalOwner } from '#domain/payouts';
-import { MoneyTransaction } from './transaction.ts';
+import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
-
-class StaleWithdrawal extends Error {}
 
 export class DynamoWithdrawalSendingStore extends TableStore implements WithdrawalSendingStore {
   async withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]> {
@@ -31,17 +29,11 @@ export class DynamoWithdrawalSendingStore extends TableStore implements Withdraw
       condition: '#status = :status AND updatedAt = :updatedAt',
       names: { '#status': 'status' },
       values: { ':status': before.status, ':updatedAt': before.updatedAt },
-      onFailed: () => new StaleWithdrawal(),
+      onFailed: stale,
     });
     if (after.txHash && after.txHash !== before.txHash) claimIn(tx, after.txHash, withdrawalOwner(after.id), after.updatedAt);
     if (change.entry) tx.ledger(change.entry, () => new Error(`Locked balance below withdrawal ${before.id}: the ledger is inconsistent`));
     if (change.event) tx.event(change.event);
-    try {
-      await tx.commit(this.db);
-      return true;
-    } catch (error) {
-      if (error instanceof StaleWithdrawal) return false;
-      throw error;
-    }
+    return tx.commitUnlessStale(this.db);
   }
 }
