@@ -1,36 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
-import { apiClient, startFastChainApi } from '../support/local-api.ts';
+import { useFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
 import { storedEvents, storedLedgerEntries } from '../support/records.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 
-let runtime: LocalRuntime;
-let call: ReturnType<typeof apiClient>;
-let chain: SandboxChain;
-
-beforeAll(async () => {
-  ({ runtime, chain } = await startFastChainApi());
-  call = apiClient(runtime);
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-});
+const api = useFastChainApi();
 
 describe('a deposit on the local runtime, paid on the sandbox chain', () => {
   it('goes awaiting_payment → confirming → completed while the balance goes pending → available', { timeout: 90_000 }, async () => {
-    const created = await call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'e2e-1', amount: '25' } });
+    const created = await api.call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'e2e-1', amount: '25' } });
     expect(created.status).toBe(201);
     const { id, address } = created.body.data;
 
-    const { txHash } = await chain.submitTransfer({
+    const { txHash } = await api.chain.submitTransfer({
       contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
       from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 123_456),
       to: address,
@@ -40,26 +27,26 @@ describe('a deposit on the local runtime, paid on the sandbox chain', () => {
     // The confirming window is short with fast blocks, and a loaded machine may poll past it, so
     // the intermediate states are proven by what was written, not by catching them in flight.
     const done = await waitFor(
-      async () => (await call('GET', `/deposits/${id}`)).body.data,
+      async () => (await api.call('GET', `/deposits/${id}`)).body.data,
       (deposit) => deposit.status === 'completed',
     );
     expect(done).toMatchObject({ status: 'completed', receivedAmount: '25.000000', creditedAmount: '25.000000', amountStatus: 'exact' });
     expect(done.transactions).toEqual([expect.objectContaining({ txHash, amount: '25.000000', status: 'confirmed' })]);
-    const balance = await call('GET', '/company/balance');
+    const balance = await api.call('GET', '/company/balance');
     expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
 
-    const db = createDocumentClient(runtime.dynamoEndpoint);
-    const events = await storedEvents(db, runtime.tableName, runtime.sandbox.companyId);
+    const db = createDocumentClient(api.runtime.dynamoEndpoint);
+    const events = await storedEvents(db, api.runtime.tableName, api.runtime.sandbox.companyId);
     expect(events.map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.completed']);
     expect(events[0]!.data).toMatchObject({ id, status: 'confirming', receivedAmount: '25.000000', creditedAmount: '0.000000' });
     expect(events[1]!.data).toEqual(done);
     // The money went through pending first: tron → pending when seen, pending → available when solid.
-    const entries = await storedLedgerEntries(db, runtime.tableName, runtime.sandbox.companyId);
+    const entries = await storedLedgerEntries(db, api.runtime.tableName, api.runtime.sandbox.companyId);
     expect(entries.map((entry) => (entry.postings as { source: string; destination: string }[]).map((p) => `${p.source} → ${p.destination}`))).toEqual([
-      [`external:tron → company:${runtime.sandbox.companyId}:pending`],
-      [`company:${runtime.sandbox.companyId}:pending → company:${runtime.sandbox.companyId}:available`],
+      [`external:tron → company:${api.runtime.sandbox.companyId}:pending`],
+      [`company:${api.runtime.sandbox.companyId}:pending → company:${api.runtime.sandbox.companyId}:available`],
     ]);
-    await expectLedgerMatchesBalances(db, runtime.tableName, runtime.sandbox.companyId);
+    await expectLedgerMatchesBalances(db, api.runtime.tableName, api.runtime.sandbox.companyId);
   });
 });
 

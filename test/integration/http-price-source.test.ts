@@ -1,33 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PriceUnavailableError } from '#domain/pricing';
 import { HttpPriceSource, type HttpPriceSourceOptions } from '#adapters/price/http-price-source';
-import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../support/scripted-server.ts';
+import { useScriptedServer, type ScriptedReply } from '../support/scripted-server.ts';
 
 /**
  * A real ticker server on loopback replaying scripted answers, one per request, so retries,
  * timeouts and the cache are proven over a socket rather than against a fetch mock.
  */
 
-let server: ScriptedServer;
-let baseUrl: string;
+const server = useScriptedServer();
 /** What the price source asked for: path and query, in order. */
 const requests = () => server.requests.map((request) => request.url);
 
-beforeAll(async () => {
-  server = await startScriptedServer();
-  baseUrl = server.baseUrl;
-});
-
-afterAll(() => server.close());
-
-beforeEach(() => {
-  server.script = [];
-  server.reset();
-});
-
 const ticker = (price: unknown, symbol = 'USDTBRL'): ScriptedReply => ({ body: JSON.stringify({ symbol, price }) });
 const source = (options: Partial<HttpPriceSourceOptions> = {}) =>
-  new HttpPriceSource({ url: baseUrl, timeoutMs: 500, retryDelayMs: 10, cacheTtlMs: 0, ...options });
+  new HttpPriceSource({ url: server.baseUrl, timeoutMs: 500, retryDelayMs: 10, cacheTtlMs: 0, ...options });
 
 describe('HttpPriceSource', () => {
   it('reads the USDTBRL ticker price as an exact rate', async () => {
@@ -45,7 +32,7 @@ describe('HttpPriceSource', () => {
   it('keeps a path prefix in the base URL and tolerates a trailing slash', async () => {
     server.script = [ticker('5.4')];
 
-    await source({ url: `${baseUrl}/proxy/` }).midRate('USDT/BRL');
+    await source({ url: `${server.baseUrl}/proxy/` }).midRate('USDT/BRL');
 
     expect(requests()).toEqual(['/proxy/api/v3/ticker/price?symbol=USDTBRL']);
   });

@@ -1,7 +1,7 @@
 import { TronWeb } from 'tronweb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChainResponseError, ChainUnavailableError, TronGridChain, type TronGridChainOptions } from '#adapters/chain/trongrid-chain';
-import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
+import { useScriptedServer, type ScriptedReply, type SeenRequest } from '../support/scripted-server.ts';
 
 /**
  * A TronGrid stand-in on loopback. Every body below follows TronGrid's documented formats:
@@ -12,26 +12,10 @@ import { startScriptedServer, type ScriptedReply, type ScriptedServer, type Seen
  * meta with at, page_size, fingerprint, links.next).
  */
 
-let server: ScriptedServer;
-let baseUrl: string;
-/** What the adapter asked, in order (the server's list since the last reset). */
-let requests: SeenRequest[];
-
-beforeAll(async () => {
-  server = await startScriptedServer();
-  baseUrl = server.baseUrl;
-});
-
-afterAll(() => server.close());
-
-beforeEach(() => {
-  server.script = [];
-  server.reset();
-  requests = server.requests;
-});
+const server = useScriptedServer();
 
 const chain = (options: Partial<TronGridChainOptions> = {}) =>
-  new TronGridChain({ baseUrl, timeoutMs: 500, backoffBaseMs: 5, maxBackoffMs: 20, ...options });
+  new TronGridChain({ baseUrl: server.baseUrl, timeoutMs: 500, backoffBaseMs: 5, maxBackoffMs: 20, ...options });
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const USDT_HEX = '41a614f803b6fd780986a42c78ec9c7f77e6ded13c';
@@ -166,7 +150,7 @@ describe('TronGridChain blocks', () => {
     const latest = await chain().latestBlock();
 
     expect(latest).toEqual({ number: BASE_BLOCK, hash: blockId(BASE_BLOCK), timestamp: new Date(BASE_TIME).toISOString() });
-    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /wallet/getnowblock']);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /wallet/getnowblock']);
   });
 
   it('maps walletsolidity/getnowblock to the solidified block', async () => {
@@ -175,15 +159,15 @@ describe('TronGridChain blocks', () => {
     const solidified = await chain().solidifiedBlock();
 
     expect(solidified).toEqual({ number: BASE_BLOCK - 19, hash: blockId(BASE_BLOCK - 19), timestamp: new Date(blockTime(BASE_BLOCK - 19)).toISOString() });
-    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /walletsolidity/getnowblock']);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /walletsolidity/getnowblock']);
   });
 
   it('keeps a path prefix in the base URL', async () => {
     server.script = [{ body: block(BASE_BLOCK) }];
 
-    await chain({ baseUrl: `${baseUrl}/tron/` }).latestBlock();
+    await chain({ baseUrl: `${server.baseUrl}/tron/` }).latestBlock();
 
-    expect(requests.map((r) => r.path)).toEqual(['/tron/wallet/getnowblock']);
+    expect(server.requests.map((r) => r.path)).toEqual(['/tron/wallet/getnowblock']);
   });
 
   it('refuses {} from getnowblock instead of inventing a block', async () => {
@@ -261,14 +245,14 @@ describe('TronGridChain transfers', () => {
 
     await chain({ pageSize: 3 }).transfers(USDT, FROM, TO);
 
-    const blockBodies = requests.filter((r) => r.path === '/wallet/getblock').map((r) => r.body);
+    const blockBodies = server.requests.filter((r) => r.path === '/wallet/getblock').map((r) => r.body);
     expect(blockBodies).toEqual(
       expect.arrayContaining([
         { id_or_num: String(FROM), detail: false },
         { id_or_num: String(TO), detail: false },
       ]),
     );
-    const pages = requests.filter((r) => r.path === `/v1/contracts/${USDT}/events`);
+    const pages = server.requests.filter((r) => r.path === `/v1/contracts/${USDT}/events`);
     expect(pages.map((r) => r.query.get('fingerprint'))).toEqual([null, 'fp-page-2', 'fp-page-3']);
     for (const page of pages) {
       expect(page.method).toBe('GET');
@@ -281,7 +265,7 @@ describe('TronGridChain transfers', () => {
       expect(Number(page.query.get('max_block_timestamp'))).toBeLessThan(blockTime(TO + 1));
       expect(page.query.has('only_confirmed')).toBe(false);
     }
-    expect(requests).toHaveLength(5);
+    expect(server.requests).toHaveLength(5);
   });
 
   it('asks block by block with block_number for a range of up to 3 blocks', async () => {
@@ -293,7 +277,7 @@ describe('TronGridChain transfers', () => {
     const transfers = await chain().transfers(USDT, FROM, FROM + 1);
 
     expect(transfers).toEqual([{ txHash: txId(8), eventIndex: 0, blockNumber: FROM + 1, contract: USDT, from: ALICE, to: BOB, amount: 5n }]);
-    expect(requests.map((r) => [r.path, r.query.get('block_number'), r.query.get('limit')])).toEqual([
+    expect(server.requests.map((r) => [r.path, r.query.get('block_number'), r.query.get('limit')])).toEqual([
       [`/v1/contracts/${USDT}/events`, String(FROM), '200'],
       [`/v1/contracts/${USDT}/events`, String(FROM + 1), '200'],
     ]);
@@ -309,7 +293,7 @@ describe('TronGridChain transfers', () => {
 
     expect(error).toBeInstanceOf(ChainUnavailableError);
     expect((error as ChainUnavailableError).path).toBe(`/v1/contracts/${USDT}/events`);
-    expect(requests).toHaveLength(4);
+    expect(server.requests).toHaveLength(4);
   });
 
   it('refuses a value given as a JSON number, which would already have lost precision', async () => {
@@ -326,7 +310,7 @@ describe('TronGridChain transfers', () => {
     server.script = [{ body: { success: false, error: 'Invalid contract address', statusCode: 400 } }];
 
     await expect(chain().transfers(USDT, FROM, FROM)).rejects.toBeInstanceOf(ChainResponseError);
-    expect(requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
@@ -338,7 +322,7 @@ describe('TronGridChain retries', () => {
     const latest = await chain().latestBlock();
 
     expect(latest.number).toBe(BASE_BLOCK);
-    expect(requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(990);
   });
 
@@ -349,7 +333,7 @@ describe('TronGridChain retries', () => {
 
     expect(error).toBeInstanceOf(ChainUnavailableError);
     expect(error.message).toMatch(/3600 s/);
-    expect(requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('retries two 5xx answers and succeeds on the third attempt', async () => {
@@ -358,7 +342,7 @@ describe('TronGridChain retries', () => {
     const latest = await chain().latestBlock();
 
     expect(latest.number).toBe(BASE_BLOCK);
-    expect(requests).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('retries an answer slower than timeoutMs and succeeds when the next one is in time', async () => {
@@ -367,7 +351,7 @@ describe('TronGridChain retries', () => {
     const latest = await chain({ timeoutMs: 100 }).latestBlock();
 
     expect(latest.number).toBe(BASE_BLOCK);
-    expect(requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('gives up with ChainUnavailableError, carrying the path and each cause, when no attempt answers within timeoutMs', async () => {
@@ -381,7 +365,7 @@ describe('TronGridChain retries', () => {
     expect(error.message).toMatch(/timed out/);
     expect(error.cause).toBeInstanceOf(AggregateError);
     expect((error.cause as AggregateError).errors).toHaveLength(3);
-    expect(requests).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
     expect(Date.now() - started).toBeLessThan(3 * 400);
   });
 
@@ -391,7 +375,7 @@ describe('TronGridChain retries', () => {
     const latest = await chain().latestBlock();
 
     expect(latest.number).toBe(BASE_BLOCK);
-    expect(requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('does not retry a 400', async () => {
@@ -401,7 +385,7 @@ describe('TronGridChain retries', () => {
 
     expect(error).toBeInstanceOf(ChainResponseError);
     expect(error).toMatchObject({ path: '/wallet/getnowblock', status: 400 });
-    expect(requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("treats java-tron's 200 with an Error field as an error, without retrying", async () => {
@@ -411,7 +395,7 @@ describe('TronGridChain retries', () => {
 
     expect(error).toBeInstanceOf(ChainResponseError);
     expect(error.message).toMatch(/ParseException/);
-    expect(requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
@@ -423,7 +407,7 @@ describe('TronGridChain receipt', () => {
     const receipt = await chain().receipt(tx);
 
     expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS' });
-    expect(requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/wallet/gettransactioninfobyid', { value: tx }]]);
+    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/wallet/gettransactioninfobyid', { value: tx }]]);
   });
 
   it('reports the VM verdict REVERT, not the top-level FAILED', async () => {
@@ -450,7 +434,7 @@ describe('TronGridChain solidifiedReceipt', () => {
     const receipt = await chain().solidifiedReceipt(tx);
 
     expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS' });
-    expect(requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/walletsolidity/gettransactioninfobyid', { value: tx }]]);
+    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/walletsolidity/gettransactioninfobyid', { value: tx }]]);
   });
 
   it('returns null when the solidity node does not know the transaction ({})', async () => {
@@ -467,7 +451,7 @@ describe('TronGridChain API key', () => {
     await chain({ apiKey: async () => API_KEY }).latestBlock();
     await chain().latestBlock();
 
-    expect(requests.map((r) => r.headers['tron-pro-api-key'])).toEqual([API_KEY, undefined]);
+    expect(server.requests.map((r) => r.headers['tron-pro-api-key'])).toEqual([API_KEY, undefined]);
   });
 
   it('never puts the key into an error, its causes or its path', async () => {
@@ -479,7 +463,7 @@ describe('TronGridChain API key', () => {
 
     expect(unavailable).toBeInstanceOf(ChainUnavailableError);
     expect(refused).toBeInstanceOf(ChainResponseError);
-    expect(requests.every((r) => r.headers['tron-pro-api-key'] === API_KEY)).toBe(true);
+    expect(server.requests.every((r) => r.headers['tron-pro-api-key'] === API_KEY)).toBe(true);
     for (const error of [unavailable, refused]) {
       expect(allText(error)).not.toContain(API_KEY);
       expect(String(error)).not.toContain(API_KEY);
@@ -495,11 +479,11 @@ describe('TronGridChain broadcast', () => {
 
     expect(await chain().broadcast(signed)).toBe('accepted');
     expect(await chain().broadcast(signed)).toBe('duplicate');
-    expect(requests.map((r) => [r.method, r.path])).toEqual([
+    expect(server.requests.map((r) => [r.method, r.path])).toEqual([
       ['POST', '/wallet/broadcasttransaction'],
       ['POST', '/wallet/broadcasttransaction'],
     ]);
-    expect(requests[0]!.body).toEqual(signed);
+    expect(server.requests[0]!.body).toEqual(signed);
   });
 
   it('refuses with the decoded reason when the network rejects the transaction', async () => {
@@ -519,7 +503,7 @@ describe('TronGridChain trxBalance', () => {
   it("reads /wallet/getaccount's balance in sun, by base58 address", async () => {
     server.script = [{ body: { address: holder, balance: 15_000_000, create_time: 1_776_933_207_000 } }];
     expect(await chain().trxBalance(holder)).toBe(15_000_000n);
-    expect(requests[0]).toMatchObject({ path: '/wallet/getaccount', body: { address: holder, visible: true } });
+    expect(server.requests[0]).toMatchObject({ path: '/wallet/getaccount', body: { address: holder, visible: true } });
   });
 
   it('reads 0 for an account never activated ({}) or one holding no TRX (balance left out)', async () => {
@@ -542,13 +526,13 @@ describe('TronGridChain tokenBalance', () => {
     server.script = [{ body: { result: { result: true }, constant_result: [(123_456_789n).toString(16).padStart(64, '0')] } }];
 
     expect(await chain().tokenBalance(USDT_CONTRACT, holder)).toBe(123_456_789n);
-    expect(requests[0]!.path).toBe('/wallet/triggerconstantcontract');
-    expect(requests[0]!.body).toMatchObject({
+    expect(server.requests[0]!.path).toBe('/wallet/triggerconstantcontract');
+    expect(server.requests[0]!.body).toMatchObject({
       contract_address: '41a614f803b6fd780986a42c78ec9c7f77e6ded13c',
       function_selector: 'balanceOf(address)',
     });
     // The parameter is the holder's 20-byte address, left-padded to one ABI word.
-    expect((requests[0]!.body as { parameter: string }).parameter).toMatch(/^0{24}[0-9a-f]{40}$/);
+    expect((server.requests[0]!.body as { parameter: string }).parameter).toMatch(/^0{24}[0-9a-f]{40}$/);
   });
 
   it('refuses an answer without a result word', async () => {
@@ -566,7 +550,7 @@ describe('TronGridChain tokenBalance', () => {
     const balances = await chain().tokenBalances(USDT_CONTRACT, [...holders, ALICE]);
 
     expect(balances).toEqual(new Map(holders.map((address, i) => [address, BigInt(i + 1) * 1_000_000n])));
-    expect(requests).toHaveLength(new Set(holders).size);
+    expect(server.requests).toHaveLength(new Set(holders).size);
   });
 
   it('tokenBalances rejects when one read fails, and starts no read after the failure', async () => {
@@ -575,6 +559,6 @@ describe('TronGridChain tokenBalance', () => {
 
     expect(await caught(chain().tokenBalances(USDT_CONTRACT, many))).toBeInstanceOf(ChainResponseError);
     // The failing read came first; only the three reads already in flight beside it finished.
-    expect(requests).toHaveLength(4);
+    expect(server.requests).toHaveLength(4);
   });
 });

@@ -7,7 +7,7 @@ import { STAGES } from '../../lib/stages.ts';
 import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '#local/runtime';
 
@@ -89,6 +89,21 @@ export async function startFastChainApi(): Promise<{ runtime: LocalRuntime; chai
   const runtime = await startTestApi({ environment: { SANDBOX_BLOCK_INTERVAL_MS: String(blockIntervalMs) }, pollIntervalMs: 100 });
   const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs, solidifyAfter: 19 });
   return { runtime, chain };
+}
+
+/**
+ * A test file's runtime on the fast chain: started before its first test, stopped after its last.
+ * Its fields are there once the tests run: the runtime, a client for the sandbox company's key, and
+ * the chain to mine on.
+ */
+export function useFastChainApi(): { runtime: LocalRuntime; call: ReturnType<typeof apiClient>; chain: SandboxChain } {
+  const api = {} as { runtime: LocalRuntime; call: ReturnType<typeof apiClient>; chain: SandboxChain };
+  beforeAll(async () => {
+    Object.assign(api, await startFastChainApi());
+    api.call = apiClient(api.runtime);
+  });
+  afterAll(() => api.runtime?.stop());
+  return api;
 }
 
 /** Puts `amount` USDT on the local hot wallet, as a treasury top-up would: the sandbox chain keeps

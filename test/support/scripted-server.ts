@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /**
  * An HTTP server on loopback that answers from a script and records what it was asked, so the
@@ -38,8 +39,29 @@ export interface ScriptedServer {
 }
 
 export async function startScriptedServer(script: ScriptedServer['script'] = []): Promise<ScriptedServer> {
+  const scripted = scriptedServer(script);
+  await scripted.listen();
+  return scripted;
+}
+
+/**
+ * The scripted server of a whole test file: listening before its first test, its script and what it
+ * saw cleared before each test, closed after the last. `baseUrl` is set once it listens.
+ */
+export function useScriptedServer(): ScriptedServer {
+  const scripted = scriptedServer([]);
+  beforeAll(() => scripted.listen());
+  afterAll(() => scripted.close());
+  beforeEach(() => {
+    scripted.script = [];
+    scripted.reset();
+  });
+  return scripted;
+}
+
+function scriptedServer(script: ScriptedServer['script']): ScriptedServer & { listen(): Promise<void> } {
   let inFlight = 0;
-  const scripted: ScriptedServer = {
+  const scripted: ScriptedServer & { listen(): Promise<void> } = {
     baseUrl: '',
     requests: [],
     maxInFlight: 0,
@@ -53,6 +75,10 @@ export async function startScriptedServer(script: ScriptedServer['script'] = [])
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+    listen: async () => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      scripted.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
   };
   const server: Server = createServer((req, res) => {
     inFlight++;
@@ -82,7 +108,5 @@ export async function startScriptedServer(script: ScriptedServer['script'] = [])
       }, reply.delayMs ?? 0);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  scripted.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return scripted;
 }
