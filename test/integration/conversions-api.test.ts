@@ -1,35 +1,24 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { executeConversion, type ConversionStore, type Quote } from '#domain/conversions';
 import type { ApiError } from '#domain/errors';
 import { newId } from '#domain/ids';
 import { formatAmount, parseAmount } from '#domain/money';
 import { applySpread, formatRate, parseRate, QUOTE_VALIDITY_SECONDS, settlementAmount } from '#domain/pricing';
-import type { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { itemsUnder } from '#adapters/dynamo/queries';
 import { ERROR_STATUS } from '#http/error-status';
-import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
-import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { apiClient, useTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { quoteItem as storedQuoteItem } from '#adapters/dynamo/items/conversion';
 
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
-let store: DynamoConversionStore;
+const api = useTestApi((db, tableName) => ({ store: new DynamoConversionStore(db, tableName) }));
 
-beforeAll(async () => {
-  ({ runtime, db } = await startTestApiWithClient());
-  store = new DynamoConversionStore(db, runtime.tableName);
-});
-
-afterAll(() => stopTestApi(runtime, db));
-
-/** The customer rate the local runtime quotes: its static mid less its spread, as the domain computes it. */
+/** The customer rate the local api.runtime quotes: its static mid less its spread, as the domain computes it. */
 const localRate = applySpread(
   parseRate(STAGES.local.functionEnvironment.STATIC_USDT_BRL_RATE!),
   Number(STAGES.local.functionEnvironment.CONVERSION_SPREAD_BPS),
@@ -37,8 +26,8 @@ const localRate = applySpread(
 const expectedBrl = (usdt: string) => formatAmount(settlementAmount(parseAmount(usdt, 'USDT'), localRate), 'BRL');
 
 async function newCompany(name: string) {
-  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
-  return { companyId: company.id, call: apiClient(runtime, credentials) };
+  const { company, credentials } = await createCompany(new DynamoCompanyStore(api.db, api.runtime.tableName), { name, environment: 'sandbox' });
+  return { companyId: company.id, call: apiClient(api.runtime, credentials) };
 }
 
 type Call = ReturnType<typeof apiClient>;
@@ -57,28 +46,28 @@ async function balances(call: Call) {
   return { USDT: of('USDT'), BRL: of('BRL') };
 }
 
-const eventsOf = (companyId: string) => itemsUnder(db, runtime.tableName, eventItem.ofCompany(companyId));
+const eventsOf = (companyId: string) => itemsUnder(api.db, api.runtime.tableName, eventItem.ofCompany(companyId));
 
 async function quoteItem(companyId: string, quoteId: string) {
-  const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: storedQuoteItem.key(companyId, quoteId), ConsistentRead: true }));
+  const { Item } = await api.db.send(new GetCommand({ TableName: api.runtime.tableName, Key: storedQuoteItem.key(companyId, quoteId), ConsistentRead: true }));
   return Item;
 }
 
 /**
- * The real store, except that the domain's read of a quote sees it as `seen` says: how a race with
+ * The real api.store, except that the domain's read of a quote sees it as `seen` says: how a race with
  * another execution or with the clock looks from the request that loses it. The transaction, and
  * its own re-read when refused, still use the table.
  */
 function readingQuotesAs(seen: (quote: Quote) => Quote): ConversionStore {
   return {
-    saveQuote: (quote) => store.saveQuote(quote),
+    saveQuote: (quote) => api.store.saveQuote(quote),
     getQuote: async (companyId, quoteId) => {
-      const found = await store.getQuote(companyId, quoteId);
+      const found = await api.store.getQuote(companyId, quoteId);
       return found && seen(found);
     },
-    executeConversion: (...args) => store.executeConversion(...args),
-    getConversion: (companyId, id) => store.getConversion(companyId, id),
-    listConversions: (companyId, page) => store.listConversions(companyId, page),
+    executeConversion: (...args) => api.store.executeConversion(...args),
+    getConversion: (companyId, id) => api.store.getConversion(companyId, id),
+    listConversions: (companyId, page) => api.store.listConversions(companyId, page),
   };
 }
 
@@ -152,7 +141,7 @@ describe('POST /v1/conversions/quote', () => {
 describe('POST /v1/conversions', () => {
   it('debits the USDT, credits the BRL of the quote exactly, marks the quote used, and the record reads back', async () => {
     const { companyId, call } = await newCompany('Converter');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const quoted = await call('POST', '/conversions/quote', { body: quoteBody('12.345678') });
 
     const created = await call('POST', '/conversions', { body: { quoteId: quoted.body.data.id, reference: 'fx-1' } });
@@ -196,12 +185,12 @@ describe('POST /v1/conversions', () => {
     const usedQuote = await quoteItem(companyId, quoted.body.data.id);
     expect(usedQuote).toMatchObject({ usedAt: data.createdAt, conversionId: data.id });
     expect(usedQuote?.ttl).toBeUndefined();
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('writes one conversion.completed event whose data is the conversion record, in the same transaction', async () => {
     const { companyId, call } = await newCompany('Evented');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '10');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '10');
     const quoteId = await quote(call, '10');
 
     const created = await call('POST', '/conversions', { body: { quoteId } });
@@ -218,7 +207,7 @@ describe('POST /v1/conversions', () => {
 
   it('executes a quote exactly once: 10 concurrent requests give one 201 and nine 409 QUOTE_ALREADY_USED', async () => {
     const { companyId, call } = await newCompany('Racer');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const quoteId = await quote(call, '10');
 
     const responses = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/conversions', { body: { quoteId } })));
@@ -229,12 +218,12 @@ describe('POST /v1/conversions', () => {
     expect(await balances(call)).toMatchObject({ USDT: { available: '90.000000' }, BRL: { available: expectedBrl('10') } });
     expect((await call('GET', '/conversions')).body.data).toHaveLength(1);
     expect(await eventsOf(companyId)).toHaveLength(1);
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('guards the quote in the transaction: 10 executions that all read it unused still convert once', async () => {
     const { companyId, call } = await newCompany('Guarded');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const quoteId = await quote(call, '10');
     // Every read answers "unused", as a read taken just before another execution committed would.
     const staleReads = readingQuotesAs((found) => ({ ...found, usedAt: null, conversionId: null }));
@@ -245,12 +234,12 @@ describe('POST /v1/conversions', () => {
     const reasons = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
     expect(reasons.map((r) => r.code)).toEqual(Array(9).fill('QUOTE_ALREADY_USED'));
     expect(await balances(call)).toMatchObject({ USDT: { available: '90.000000' }, BRL: { available: expectedBrl('10') } });
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('refuses a quote executed before with 409 QUOTE_ALREADY_USED', async () => {
     const { companyId, call } = await newCompany('Twice');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const quoteId = await quote(call, '10');
     expect((await call('POST', '/conversions', { body: { quoteId } })).status).toBe(201);
 
@@ -262,10 +251,10 @@ describe('POST /v1/conversions', () => {
 
   it('refuses an expired quote with 422 QUOTE_EXPIRED and moves nothing', async () => {
     const { companyId, call } = await newCompany('Late');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const past = new Date(Date.now() - 60_000);
     const quoteId = newId('quote', past.getTime());
-    await store.saveQuote({
+    await api.store.saveQuote({
       id: quoteId,
       companyId,
       sourceCurrency: 'USDT',
@@ -290,21 +279,21 @@ describe('POST /v1/conversions', () => {
 
   it('honours expiresAt to the millisecond: executable at expiresAt, expired 1 ms later', async () => {
     const { companyId, call } = await newCompany('Boundary');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const late = await call('POST', '/conversions/quote', { body: quoteBody('10') });
     const onTime = await call('POST', '/conversions/quote', { body: quoteBody('10') });
 
-    const refusal = executeConversion(store, companyId, { quoteId: late.body.data.id }, new Date(Date.parse(late.body.data.expiresAt) + 1));
+    const refusal = executeConversion(api.store, companyId, { quoteId: late.body.data.id }, new Date(Date.parse(late.body.data.expiresAt) + 1));
     await expect(refusal).rejects.toMatchObject({ code: 'QUOTE_EXPIRED' });
     // The status is the HTTP layer's (one table maps code to status): 422.
     expect(ERROR_STATUS[((await refusal.catch((error: unknown) => error)) as ApiError).code]).toBe(422);
-    const done = await executeConversion(store, companyId, { quoteId: onTime.body.data.id }, new Date(onTime.body.data.expiresAt));
+    const done = await executeConversion(api.store, companyId, { quoteId: onTime.body.data.id }, new Date(onTime.body.data.expiresAt));
     expect(done.status).toBe('completed');
   });
 
   it('refuses in the transaction a quote that expires between the read and the write', async () => {
     const { companyId, call } = await newCompany('Slow');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const quoted = await call('POST', '/conversions/quote', { body: quoteBody('10') });
     const afterExpiry = new Date(Date.parse(quoted.body.data.expiresAt) + 1);
     // The read answers as it would have just before expiry; only the transaction's condition is left to refuse.
@@ -319,7 +308,7 @@ describe('POST /v1/conversions', () => {
 
   it('refuses more USDT than available with 422 INSUFFICIENT_BALANCE, writes nothing, and leaves the quote usable', async () => {
     const { companyId, call } = await newCompany('Short');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '9.999999');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '9.999999');
     const quoteId = await quote(call, '10');
 
     const refused = await call('POST', '/conversions', { body: { quoteId } });
@@ -331,18 +320,18 @@ describe('POST /v1/conversions', () => {
     expect(await eventsOf(companyId)).toHaveLength(0);
     expect((await quoteItem(companyId, quoteId))?.usedAt).toBeNull();
 
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '0.000001');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '0.000001');
     const funded = await call('POST', '/conversions', { body: { quoteId } });
     expect(funded.status).toBe(201);
     expect(await balances(call)).toMatchObject({ USDT: { available: '0.000000' }, BRL: { available: expectedBrl('10') } });
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('answers 404 for another company’s quote and conversion, as for unknown or malformed ids', async () => {
     const owner = await newCompany('Owner');
     const other = await newCompany('Other');
-    await creditAvailable(db, runtime.tableName, owner.companyId, 'USDT', '100');
-    await creditAvailable(db, runtime.tableName, other.companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, other.companyId, 'USDT', '100');
     const ownersQuote = await quote(owner.call, '10');
     const ownersUnusedQuote = await quote(owner.call, '10');
     const conversion = await owner.call('POST', '/conversions', { body: { quoteId: ownersQuote } });
@@ -380,7 +369,7 @@ describe('POST /v1/conversions', () => {
 
   it('lets two conversions share a reference: it is the integrator’s label, not a key', async () => {
     const { companyId, call } = await newCompany('Labels');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
 
     const first = await call('POST', '/conversions', { body: { quoteId: await quote(call, '10'), reference: 'batch-7' } });
     const second = await call('POST', '/conversions', { body: { quoteId: await quote(call, '10'), reference: 'batch-7' } });
@@ -391,7 +380,7 @@ describe('POST /v1/conversions', () => {
 
   it('replays a retried request with the same Idempotency-Key instead of answering 409', async () => {
     const { companyId, call } = await newCompany('Retry');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const quoteId = await quote(call, '10');
     const send = () => call('POST', '/conversions', { body: { quoteId }, headers: { 'Idempotency-Key': 'cnv-retry-1' } });
 
@@ -409,7 +398,7 @@ describe('POST /v1/conversions', () => {
 describe('GET /v1/conversions', () => {
   async function companyWithConversions(count: number) {
     const company = await newCompany('Lister');
-    await creditAvailable(db, runtime.tableName, company.companyId, 'USDT', '1000');
+    await creditAvailable(api.db, api.runtime.tableName, company.companyId, 'USDT', '1000');
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const created = await company.call('POST', '/conversions', { body: { quoteId: await quote(company.call, `${i + 1}`) } });

@@ -1,7 +1,6 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createDocumentClient } from '#adapters/dynamo/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -9,8 +8,7 @@ import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createCompany } from '#domain/company';
 import { createDeposit, type Deposit, type DepositStore } from '#domain/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
-import type { LocalRuntime } from '#local/runtime';
-import { startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { useTestApi } from '../support/local-api.ts';
 import { signedUpOwner } from '../support/dashboard.ts';
 import { countDynamoRequests, dynamoRequestCounts } from '../../bench/dynamo-requests.ts';
 
@@ -22,16 +20,7 @@ countDynamoRequests();
  * filters, search, another company's records, the CSV export and its formula guard, the sandbox
  * simulator's refusals, and no Scan on the way.
  */
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
-let deposits: DynamoDepositStore;
-
-beforeAll(async () => {
-  ({ runtime, db } = await startTestApiWithClient());
-  deposits = new DynamoDepositStore(db, runtime.tableName);
-});
-
-afterAll(() => stopTestApi(runtime, db));
+const api = useTestApi((db, tableName) => ({ deposits: new DynamoDepositStore(db, tableName) }));
 
 const SETTINGS = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
 
@@ -45,20 +34,20 @@ async function depositOn(companyId: string, reference: string, date: string, sta
   const at = new Date(`${date}T12:00:00.000Z`);
   let stored: Deposit | undefined;
   const backdated: DepositStore = {
-    nextAddressIndex: () => deposits.nextAddressIndex(),
-    getDeposit: (company, id) => deposits.getDeposit(company, id),
-    createDeposit: (deposit) => deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) })),
+    nextAddressIndex: () => api.deposits.nextAddressIndex(),
+    getDeposit: (company, id) => api.deposits.getDeposit(company, id),
+    createDeposit: (deposit) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) })),
   };
   await createDeposit(backdated, SETTINGS, companyId, { reference }, at);
   if (status === 'awaiting_payment') return stored!;
   const changed = { ...stored!, status };
-  await db.send(new PutCommand({ TableName: runtime.tableName, Item: depositItem.toItem(changed) }));
+  await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: depositItem.toItem(changed) }));
   return changed;
 }
 
 async function companyItems(companyId: string) {
-  const { Items = [] } = await db.send(
-    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
+  const { Items = [] } = await api.db.send(
+    new QueryCommand({ TableName: api.runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
   );
   return Items;
 }
@@ -68,7 +57,7 @@ describe('Activity lists', () => {
   const made: Deposit[] = [];
 
   beforeAll(async () => {
-    owner = await signedUpOwner(runtime, 'Activity Co');
+    owner = await signedUpOwner(api.runtime, 'Activity Co');
     made.push(await depositOn(owner.companyId, 'order-1', '2026-03-01', 'completed'));
     made.push(await depositOn(owner.companyId, 'order-2', '2026-03-02', 'expired'));
     made.push(await depositOn(owner.companyId, 'order-3', '2026-03-03', 'completed'));
@@ -130,7 +119,7 @@ describe('Activity lists', () => {
   });
 
   it('never shows another company’s records: its id is 404, its reference finds nothing', async () => {
-    const other = await signedUpOwner(runtime, 'Other Co');
+    const other = await signedUpOwner(api.runtime, 'Other Co');
     const theirs = await depositOn(other.companyId, 'their-order', '2026-03-03');
     expect((await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${theirs.id}`)).status).toBe(404);
     expect((await list(`?q=${theirs.id}`)).body.data).toEqual([]);
@@ -157,7 +146,7 @@ describe('Export CSV', () => {
     fetch(`${person.browser.origin}/dashboard/api/companies/${companyId}/activity/deposits/export${query}`, { headers: { Cookie: cookieOf(person) } });
 
   it('holds what the filter shows, as a file to save, and a reference a spreadsheet would run starts with a quote', async () => {
-    const owner = await signedUpOwner(runtime, 'Export Co');
+    const owner = await signedUpOwner(api.runtime, 'Export Co');
     await depositOn(owner.companyId, '=HYPERLINK("http://evil.example","x")', '2026-04-01', 'completed');
     await depositOn(owner.companyId, '+1-2', '2026-04-02', 'completed');
     await depositOn(owner.companyId, 'plain-order', '2026-04-03', 'expired');
@@ -175,7 +164,7 @@ describe('Export CSV', () => {
   });
 
   it('streams every row in one answer, read 1,000 at a time, the header once', async () => {
-    const owner = await signedUpOwner(runtime, 'Big Export Co');
+    const owner = await signedUpOwner(api.runtime, 'Big Export Co');
     const start = Date.parse('2026-05-01T00:00:00.000Z');
     const template = await depositOn(owner.companyId, 'bulk-template', '2026-04-30');
     const rows = Array.from({ length: 2_000 }, (_, i) => {
@@ -183,7 +172,7 @@ describe('Export CSV', () => {
       return depositItem.toItem({ ...template, id: ulidAt(at, seeded++), reference: `bulk-${i}`, createdAt: at.toISOString(), updatedAt: at.toISOString() });
     });
     for (let i = 0; i < rows.length; i += 25) {
-      await db.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: rows.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+      await api.db.send(new BatchWriteCommand({ RequestItems: { [api.runtime.tableName]: rows.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
     }
     const queriesBefore = dynamoRequestCounts.get('QueryCommand') ?? 0;
     const response = await exportOf(owner, owner.companyId);
@@ -202,8 +191,8 @@ describe('Export CSV', () => {
   });
 
   it('refuses a bad filter, a stranger and no session in the envelope, before any CSV', async () => {
-    const owner = await signedUpOwner(runtime, 'Refused Export Co');
-    const stranger = await signedUpOwner(runtime, 'Stranger Co');
+    const owner = await signedUpOwner(api.runtime, 'Refused Export Co');
+    const stranger = await signedUpOwner(api.runtime, 'Stranger Co');
     const badStatus = await exportOf(owner, owner.companyId, '?status=paid');
     expect(badStatus.status).toBe(400);
     expect(badStatus.headers.get('content-type')).toMatch(/^application\/json/);
@@ -220,7 +209,7 @@ describe('Export CSV', () => {
 
 describe('the sandbox simulator', () => {
   it('pays a sandbox deposit for an Owner, and says so in the audit log', async () => {
-    const owner = await signedUpOwner(runtime, 'Sim Co');
+    const owner = await signedUpOwner(api.runtime, 'Sim Co');
     const deposit = await depositOn(owner.companyId, 'sim-order', '2026-06-01');
     const paid = await owner.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: deposit.id, amount: '12.5' } });
     expect(paid.status).toBe(202);
@@ -233,11 +222,11 @@ describe('the sandbox simulator', () => {
   });
 
   it('refuses a Viewer (403) and a production company (403), writing nothing', async () => {
-    const owner = await signedUpOwner(runtime, 'Viewed Sim');
+    const owner = await signedUpOwner(api.runtime, 'Viewed Sim');
     const deposit = await depositOn(owner.companyId, 'viewed-order', '2026-06-02');
-    const viewer = await signedUpOwner(runtime, 'Viewer Home');
+    const viewer = await signedUpOwner(api.runtime, 'Viewer Home');
     const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId as string;
-    await db.send(new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }));
+    await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }));
     const before = await companyItems(owner.companyId);
     expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${deposit.id}`)).status).toBe(200);
     const asViewer = await viewer.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: deposit.id, amount: '1' } });
@@ -245,8 +234,8 @@ describe('the sandbox simulator', () => {
     expect(asViewer.body.error.code).toBe('FORBIDDEN');
     expect(await companyItems(owner.companyId)).toEqual(before);
 
-    const { company } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name: 'Live Co', environment: 'production' });
-    await db.send(new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: company.id, personId: viewerId, email: viewer.email, role: 'Owner', createdAt: new Date().toISOString() }) }));
+    const { company } = await createCompany(new DynamoCompanyStore(api.db, api.runtime.tableName), { name: 'Live Co', environment: 'production' });
+    await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: membershipItem.toItem({ companyId: company.id, personId: viewerId, email: viewer.email, role: 'Owner', createdAt: new Date().toISOString() }) }));
     const live = await depositOn(company.id, 'live-order', '2026-06-03');
     const liveBefore = await companyItems(company.id);
     const asProduction = await viewer.browser.call('POST', `/companies/${company.id}/simulated-payments`, { body: { depositId: live.id, amount: '1' } });

@@ -1,12 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createDocumentClient } from '#adapters/dynamo/client';
+import { describe, expect, it } from 'vitest';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { membershipItem } from '#adapters/dynamo/items/team';
 import { createCompanyInvitingOwner } from '#domain/dashboard';
 import { hashSecret } from '#domain/api-keys';
-import type { LocalRuntime } from '#local/runtime';
-import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { apiClient, useTestApi } from '../support/local-api.ts';
 import { totpCode } from '#local/totp';
 import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { apiKeyItem } from '#adapters/dynamo/items/company';
@@ -16,22 +14,13 @@ import { apiKeyItem } from '#adapters/dynamo/items/company';
  * local Cognito emulator: sign-up, keys made, rolled and revoked, the audit log, and every refusal
  * the dashboard's security section asks for, each shown to write nothing.
  */
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
-let store: DynamoDashboardStore;
+const api = useTestApi((db, tableName) => ({ store: new DynamoDashboardStore(db, tableName) }));
 
-beforeAll(async () => {
-  ({ runtime, db } = await startTestApiWithClient());
-  store = new DynamoDashboardStore(db, runtime.tableName);
-});
-
-afterAll(() => stopTestApi(runtime, db));
-
-const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
+const companyItems = (companyId: string) => companyItemsOf(api.db, api.runtime, companyId);
 
 describe('sign-up and the API keys of Integrations', () => {
   it('signs a new person up as the Owner of a sandbox company, in HttpOnly SameSite=Strict cookies', async () => {
-    const browser = dashboardBrowser(runtime);
+    const browser = dashboardBrowser(api.runtime);
     const email = uniqueEmail('new');
     const response = await browser.call('POST', '/sign-up', { body: { companyName: 'Fresh Co', email, password: STRONG_PASSWORD } });
 
@@ -52,22 +41,22 @@ describe('sign-up and the API keys of Integrations', () => {
   });
 
   it('refuses a weak password and an email already registered', async () => {
-    const { email } = await signedUpOwner(runtime);
-    const weak = await dashboardBrowser(runtime).call('POST', '/sign-up', { body: { companyName: 'Weak', email: uniqueEmail('weak'), password: 'short' } });
+    const { email } = await signedUpOwner(api.runtime);
+    const weak = await dashboardBrowser(api.runtime).call('POST', '/sign-up', { body: { companyName: 'Weak', email: uniqueEmail('weak'), password: 'short' } });
     expect(weak.status).toBe(400);
     expect(weak.body.error.details[0].path).toBe('password');
-    const taken = await dashboardBrowser(runtime).call('POST', '/sign-up', { body: { companyName: 'Again', email, password: STRONG_PASSWORD } });
+    const taken = await dashboardBrowser(api.runtime).call('POST', '/sign-up', { body: { companyName: 'Again', email, password: STRONG_PASSWORD } });
     expect(taken.status).toBe(400);
     expect(taken.body.error.details).toEqual([{ path: 'email', message: 'is already registered; sign in instead' }]);
   });
 
   it('makes a key whose secret is shown once and calls /v1 with it; the list shows no secret and records last use', async () => {
-    const { browser, companyId } = await signedUpOwner(runtime);
+    const { browser, companyId } = await signedUpOwner(api.runtime);
     const created = await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Checkout server' } });
     expect(created.status).toBe(201);
     const { apiKey, apiSecret } = created.body.data;
 
-    const company = await apiClient(runtime, { apiKey, apiSecret })('GET', '/company');
+    const company = await apiClient(api.runtime, { apiKey, apiSecret })('GET', '/company');
     expect(company.status).toBe(200);
     expect(company.body.data.id).toBe(companyId);
 
@@ -76,12 +65,12 @@ describe('sign-up and the API keys of Integrations', () => {
       expect.objectContaining({ keyId: apiKey, name: 'Checkout server', status: 'active', lastUsedAt: expect.any(String) }),
     ]);
     expect(JSON.stringify(list.body)).not.toContain(apiSecret);
-    const stored = await store.findApiKey(apiKey);
+    const stored = await api.store.findApiKey(apiKey);
     expect(stored?.secretHash).toBe(hashSecret(apiSecret));
   });
 
   it('rolls a secret keeping the old one valid for the chosen time, and revokes a key with 401 AUTH_FAILED after', async () => {
-    const { browser, companyId } = await signedUpOwner(runtime);
+    const { browser, companyId } = await signedUpOwner(api.runtime);
     const { apiKey, apiSecret: first } = (await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Rolled' } })).body.data;
 
     const rolled = await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '1h' } });
@@ -89,14 +78,14 @@ describe('sign-up and the API keys of Integrations', () => {
     const second = rolled.body.data.apiSecret;
     expect(second).not.toBe(first);
     expect(rolled.body.data.key.previousSecretExpiresAt).toEqual(expect.any(String));
-    expect((await apiClient(runtime, { apiKey, apiSecret: first })('GET', '/company')).status).toBe(200);
-    expect((await apiClient(runtime, { apiKey, apiSecret: second })('GET', '/company')).status).toBe(200);
+    expect((await apiClient(api.runtime, { apiKey, apiSecret: first })('GET', '/company')).status).toBe(200);
+    expect((await apiClient(api.runtime, { apiKey, apiSecret: second })('GET', '/company')).status).toBe(200);
 
     const third = (await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now' } })).body.data.apiSecret;
     const revoked = await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/revoke`, { body: {} });
     expect(revoked.body.data).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
     // This pair was never seen by the authorizer, so no cached answer stands in for it.
-    const refused = await apiClient(runtime, { apiKey, apiSecret: third })('GET', '/company');
+    const refused = await apiClient(api.runtime, { apiKey, apiSecret: third })('GET', '/company');
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('AUTH_FAILED');
 
@@ -106,16 +95,16 @@ describe('sign-up and the API keys of Integrations', () => {
   });
 
   it('reads a key stored before the dashboard as an active "Default key" that works, and can revoke it', async () => {
-    const { browser, companyId } = await signedUpOwner(runtime);
+    const { browser, companyId } = await signedUpOwner(api.runtime);
     const legacySecret = 'cs_test_legacylegacylegacylegacylegacylegacyleg';
     const legacyKey = 'ck_test_LegacyLegacyLegacyLegacy';
-    await db.send(
+    await api.db.send(
       new PutCommand({
-        TableName: runtime.tableName,
+        TableName: api.runtime.tableName,
         Item: { ...apiKeyItem.key(legacyKey), ...apiKeyItem.byCompany(companyId, legacyKey), type: 'ApiKey', keyId: legacyKey, companyId, environment: 'sandbox', secretHash: hashSecret(legacySecret), createdAt: '2026-01-01T00:00:00.000Z' },
       }),
     );
-    expect((await apiClient(runtime, { apiKey: legacyKey, apiSecret: legacySecret })('GET', '/company')).status).toBe(200);
+    expect((await apiClient(api.runtime, { apiKey: legacyKey, apiSecret: legacySecret })('GET', '/company')).status).toBe(200);
     const list = await browser.call('GET', `/companies/${companyId}/api-keys`);
     expect(list.body.data).toEqual([expect.objectContaining({ keyId: legacyKey, name: 'Default key', status: 'active', lastUsedAt: expect.any(String) })]);
     expect((await browser.call('POST', `/companies/${companyId}/api-keys/${legacyKey}/revoke`, { body: {} })).status).toBe(200);
@@ -124,7 +113,7 @@ describe('sign-up and the API keys of Integrations', () => {
 
 describe('sessions', () => {
   it('signs out (the refresh token is revoked) and back in; a wrong password is refused', async () => {
-    const { browser, email, companyId } = await signedUpOwner(runtime);
+    const { browser, email, companyId } = await signedUpOwner(api.runtime);
     const refreshToken = browser.jar.get('cambio_refresh')!;
     expect((await browser.call('DELETE', '/session')).status).toBe(200);
     expect(browser.jar.has('cambio_session')).toBe(false);
@@ -147,10 +136,10 @@ describe('sessions', () => {
   });
 
   it('refuses a copied session cookie once its person signs out, on every device, and lets them sign in again at once', async () => {
-    const { browser, email } = await signedUpOwner(runtime);
+    const { browser, email } = await signedUpOwner(api.runtime);
     const copiedSession = browser.jar.get('cambio_session')!;
     // The same person on a second device, signed in a second earlier than the sign-out.
-    const otherDevice = dashboardBrowser(runtime);
+    const otherDevice = dashboardBrowser(api.runtime);
     expect((await otherDevice.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } })).status).toBe(200);
     const otherSession = otherDevice.jar.get('cambio_session')!;
     await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -167,13 +156,13 @@ describe('sessions', () => {
     expect((await withOnly(refreshedSession)).status).toBe(401);
     expect((await withOnly(otherSession)).status).toBe(401);
 
-    const again = dashboardBrowser(runtime);
+    const again = dashboardBrowser(api.runtime);
     expect((await again.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await again.call('GET', '/me')).status).toBe(200);
   });
 
   it('turns on two-factor sign-in with an authenticator app, then asks for its code after the password', async () => {
-    const { browser, email, companyId } = await signedUpOwner(runtime);
+    const { browser, email, companyId } = await signedUpOwner(api.runtime);
     expect((await browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
     const setup = await browser.call('POST', '/me/two-factor/setup', { body: {} });
     expect(setup.status).toBe(200);
@@ -212,7 +201,7 @@ describe('sessions', () => {
   });
 
   it('renews an access token from the refresh cookie', async () => {
-    const { browser } = await signedUpOwner(runtime);
+    const { browser } = await signedUpOwner(api.runtime);
     browser.jar.delete('cambio_session');
     expect((await browser.call('GET', '/me')).status).toBe(401);
     expect((await browser.call('POST', '/session/refresh')).status).toBe(200);
@@ -220,8 +209,8 @@ describe('sessions', () => {
   });
 
   it('throttles sign-in after five failures, even with the right password', async () => {
-    const { email } = await signedUpOwner(runtime);
-    const browser = dashboardBrowser(runtime);
+    const { email } = await signedUpOwner(api.runtime);
+    const browser = dashboardBrowser(api.runtime);
     for (let i = 0; i < 5; i++) expect((await browser.call('POST', '/session', { body: { email, password: 'Wrong-password-1' } })).status).toBe(401);
     const sixth = await browser.call('POST', '/session', { body: { email, password: 'Wrong-password-1' } });
     const right = await browser.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } });
@@ -232,22 +221,22 @@ describe('sessions', () => {
 
   it('lets an invited Owner in through the link once (company:create --owner-email)', async () => {
     const email = uniqueEmail('invited');
-    const { company, token } = await createCompanyInvitingOwner(store, { name: 'Invited Co', environment: 'sandbox', ownerEmail: email });
-    const browser = dashboardBrowser(runtime);
+    const { company, token } = await createCompanyInvitingOwner(api.store, { name: 'Invited Co', environment: 'sandbox', ownerEmail: email });
+    const browser = dashboardBrowser(api.runtime);
     const accepted = await browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
     expect(accepted.status).toBe(200);
     expect((await browser.call('GET', '/me')).body.data.companies).toEqual([{ id: company.id, name: 'Invited Co', environment: 'sandbox', role: 'Owner' }]);
-    const again = await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
+    const again = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
     expect(again.status).toBe(404);
   });
 });
 
 describe('the dashboard API refuses, and writes nothing', () => {
   it('another company’s key: not found, to roll, revoke or list', async () => {
-    const mine = await signedUpOwner(runtime, 'Mine');
-    const theirs = await signedUpOwner(runtime, 'Theirs');
+    const mine = await signedUpOwner(api.runtime, 'Mine');
+    const theirs = await signedUpOwner(api.runtime, 'Theirs');
     const { apiKey } = (await theirs.browser.call('POST', `/companies/${theirs.companyId}/api-keys`, { body: { name: 'Theirs' } })).body.data;
-    const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId), key: await store.findApiKey(apiKey) };
+    const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId), key: await api.store.findApiKey(apiKey) };
 
     expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/revoke`, { body: {} })).status).toBe(404);
     expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now' } })).status).toBe(404);
@@ -258,19 +247,19 @@ describe('the dashboard API refuses, and writes nothing', () => {
 
     expect(await companyItems(mine.companyId)).toEqual(before.mine);
     expect(await companyItems(theirs.companyId)).toEqual(before.theirs);
-    expect(await store.findApiKey(apiKey)).toEqual(before.key);
+    expect(await api.store.findApiKey(apiKey)).toEqual(before.key);
   });
 
   it('a Viewer’s change: 403, though the Viewer reads everything', async () => {
-    const owner = await signedUpOwner(runtime, 'Viewed');
+    const owner = await signedUpOwner(api.runtime, 'Viewed');
     const { apiKey } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Live' } })).body.data;
-    const viewer = await signedUpOwner(runtime, 'Viewer Own');
+    const viewer = await signedUpOwner(api.runtime, 'Viewer Own');
     const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId;
-    await db.send(
-      new PutCommand({ TableName: runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }),
+    await api.db.send(
+      new PutCommand({ TableName: api.runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }),
     );
     const before = await companyItems(owner.companyId);
-    const keyBefore = await store.findApiKey(apiKey);
+    const keyBefore = await api.store.findApiKey(apiKey);
 
     expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).status).toBe(200);
     expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).status).toBe(200);
@@ -284,13 +273,13 @@ describe('the dashboard API refuses, and writes nothing', () => {
       expect(refused.body.error.code).toBe('FORBIDDEN');
     }
     expect(await companyItems(owner.companyId)).toEqual(before);
-    expect(await store.findApiKey(apiKey)).toEqual(keyBefore);
+    expect(await api.store.findApiKey(apiKey)).toEqual(keyBefore);
   });
 
   it('no session: 401 on every route but the public ones', async () => {
-    const owner = await signedUpOwner(runtime);
+    const owner = await signedUpOwner(api.runtime);
     const before = await companyItems(owner.companyId);
-    const stranger = dashboardBrowser(runtime);
+    const stranger = dashboardBrowser(api.runtime);
     expect((await stranger.call('GET', '/me')).status).toBe(401);
     expect((await stranger.call('GET', `/companies/${owner.companyId}`)).status).toBe(401);
     expect((await stranger.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x' }, csrf: 'x' })).status).toBe(401);
@@ -301,7 +290,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
   });
 
   it('a forged cross-site request: 403, whether from another origin or without the CSRF token', async () => {
-    const owner = await signedUpOwner(runtime);
+    const owner = await signedUpOwner(api.runtime);
     const before = await companyItems(owner.companyId);
     const create = (options: Parameters<typeof owner.browser.call>[2]) => owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Forged' }, ...options });
 
@@ -310,7 +299,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
     expect((await create({ csrf: 'not-the-cookie-value-at-all-00000' })).status).toBe(403);
     expect((await create({ origin: null, csrf: null })).status).toBe(403);
     // Sign-in from another site's form (login CSRF) is refused too.
-    expect((await dashboardBrowser(runtime).call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD }, origin: 'https://evil.example' })).status).toBe(403);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD }, origin: 'https://evil.example' })).status).toBe(403);
     expect(await companyItems(owner.companyId)).toEqual(before);
 
     expect((await create({})).status).toBe(201);

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createDocumentClient } from '#adapters/dynamo/client';
-import type { LocalRuntime } from '#local/runtime';
-import { startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/local-api.ts';
 import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
 /**
@@ -9,14 +7,9 @@ import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG
  * invited through a link, roles changed and removed, what each role may change, another company's
  * people out of reach, and a company that always keeps an Owner, even under concurrent demotions.
  */
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
+const api = useTestApi();
 
-beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
-
-afterAll(() => stopTestApi(runtime, db));
-
-const companyItems = (companyId: string) => companyItemsOf(db, runtime, companyId);
+const companyItems = (companyId: string) => companyItemsOf(api.db, api.runtime, companyId);
 
 type Browser = ReturnType<typeof dashboardBrowser>;
 
@@ -25,7 +18,7 @@ async function invitedMember(inviter: Browser, companyId: string, role: string) 
   const email = uniqueEmail(role.toLowerCase());
   const invited = await inviter.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role } });
   if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited.body)}`);
-  const browser = dashboardBrowser(runtime);
+  const browser = dashboardBrowser(api.runtime);
   const accepted = await browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
   if (accepted.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
   const personId = (await browser.call('GET', '/me')).body.data.personId as string;
@@ -38,7 +31,7 @@ async function teamOf(browser: Browser, companyId: string) {
 
 describe('the team of a company', () => {
   it('invites a member who joins through the link once, then changes their role and removes them, each in the audit log', async () => {
-    const owner = await signedUpOwner(runtime, 'Team Co');
+    const owner = await signedUpOwner(api.runtime, 'Team Co');
     const email = uniqueEmail('dev');
     const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: email.toUpperCase(), role: 'Developer' } });
     expect(invited.status).toBe(201);
@@ -48,9 +41,9 @@ describe('the team of a company', () => {
     expect(pending.invitations).toEqual([expect.objectContaining({ email, role: 'Developer' })]);
     expect(JSON.stringify(pending)).not.toContain(invited.body.data.token);
 
-    const dev = dashboardBrowser(runtime);
+    const dev = dashboardBrowser(api.runtime);
     expect((await dev.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
-    expect((await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(404);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(404);
     const devId = (await dev.call('GET', '/me')).body.data.personId;
     const joined = await teamOf(owner.browser, owner.companyId);
     expect(joined.invitations).toEqual([]);
@@ -79,10 +72,10 @@ describe('the team of a company', () => {
   });
 
   it('lets a person who already has an account join with their password, and refuses inviting a member twice', async () => {
-    const owner = await signedUpOwner(runtime, 'Second Co');
-    const other = await signedUpOwner(runtime, 'Their own Co');
+    const owner = await signedUpOwner(api.runtime, 'Second Co');
+    const other = await signedUpOwner(api.runtime, 'Their own Co');
     const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: other.email, role: 'Admin' } });
-    const wrong = await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: 'Wrong-password-1' } });
+    const wrong = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: 'Wrong-password-1' } });
     expect(wrong.status).toBe(401);
     expect((await other.browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await other.browser.call('GET', '/me')).body.data.companies.map((c: { name: string; role: string }) => [c.name, c.role]).sort()).toEqual([
@@ -97,8 +90,8 @@ describe('the team of a company', () => {
 
 describe('a pending invitation', () => {
   it('is revoked by the team’s managers: its link stops working, the audit log says so, and a second revoke finds nothing', async () => {
-    const owner = await signedUpOwner(runtime, 'Revoke Co');
-    const stranger = await signedUpOwner(runtime, 'Stranger Revoke Co');
+    const owner = await signedUpOwner(api.runtime, 'Revoke Co');
+    const stranger = await signedUpOwner(api.runtime, 'Stranger Revoke Co');
     const email = uniqueEmail('revoked');
     const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
     const [pending] = (await teamOf(owner.browser, owner.companyId)).invitations;
@@ -111,7 +104,7 @@ describe('a pending invitation', () => {
     const revoked = await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/invitations/${pending!.id}`);
     expect([revoked.status, revoked.body.data]).toEqual([200, { revoked: true }]);
     expect((await teamOf(owner.browser, owner.companyId)).invitations).toEqual([]);
-    const accept = await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+    const accept = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
     expect(accept.status).toBe(404);
     expect((await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/invitations/${pending!.id}`)).status).toBe(404);
     const audit = await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`);
@@ -121,7 +114,7 @@ describe('a pending invitation', () => {
 
 describe('what each role may change', () => {
   it('a Viewer changes nothing, a Developer keys but not the team, an Admin the team but not its Owners; refusals write nothing', async () => {
-    const owner = await signedUpOwner(runtime, 'Roles Co');
+    const owner = await signedUpOwner(api.runtime, 'Roles Co');
     const c = owner.companyId;
     const { apiKey } = (await owner.browser.call('POST', `/companies/${c}/api-keys`, { body: { name: 'Live' } })).body.data;
     const admin = await invitedMember(owner.browser, c, 'Admin');
@@ -172,14 +165,14 @@ describe('what each role may change', () => {
     expect((await routes.makeOwner(owner.browser)).status).toBe(200);
     expect((await teamOf(owner.browser, c)).members.filter((m) => m.role === 'Owner')).toHaveLength(2);
     // The Owner's invitation survived every refused revoke: its link still works.
-    expect((await dashboardBrowser(runtime).call('POST', '/invitations/accept', { body: { token: ownerInvitation.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: ownerInvitation.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
   });
 });
 
 describe('another company’s people', () => {
   it('are out of reach: their member through my company is not found, their company is not found; nothing is written', async () => {
-    const mine = await signedUpOwner(runtime, 'Mine');
-    const theirs = await signedUpOwner(runtime, 'Theirs');
+    const mine = await signedUpOwner(api.runtime, 'Mine');
+    const theirs = await signedUpOwner(api.runtime, 'Theirs');
     const theirId = (await theirs.browser.call('GET', '/me')).body.data.personId;
     const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId) };
     expect((await mine.browser.call('PUT', `/companies/${mine.companyId}/team/members/${theirId}`, { body: { role: 'Viewer' } })).status).toBe(404);
@@ -194,7 +187,7 @@ describe('another company’s people', () => {
 
 describe('the last Owner', () => {
   it('cannot be removed or demoted, and the refusal writes nothing', async () => {
-    const owner = await signedUpOwner(runtime, 'Solo Co');
+    const owner = await signedUpOwner(api.runtime, 'Solo Co');
     const ownerId = (await owner.browser.call('GET', '/me')).body.data.personId;
     const before = await companyItems(owner.companyId);
     const removed = await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/members/${ownerId}`);
@@ -207,7 +200,7 @@ describe('the last Owner', () => {
 
   it('survives two Owners demoting each other at the same moment: exactly one stays Owner', async () => {
     for (let round = 0; round < 3; round++) {
-      const first = await signedUpOwner(runtime, `Race ${round}`);
+      const first = await signedUpOwner(api.runtime, `Race ${round}`);
       const second = await invitedMember(first.browser, first.companyId, 'Owner');
       const firstId = (await first.browser.call('GET', '/me')).body.data.personId;
       const answers = await Promise.all([

@@ -1,20 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createDocumentClient } from '#adapters/dynamo/client';
+import { describe, expect, it } from 'vitest';
 import { keys } from '#adapters/dynamo/keys';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '#domain/tron-address';
-import type { LocalRuntime } from '#local/runtime';
-import { newCompany as createTestCompany, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { newCompany as createTestCompany, useTestApi } from '../support/local-api.ts';
 
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
+const api = useTestApi();
 const splitAddress = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 999_999);
 
-beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
-
-afterAll(() => stopTestApi(runtime, db));
-
-const newCompany = (name: string) => createTestCompany(runtime, name);
+const newCompany = (name: string) => createTestCompany(api.runtime, name);
 
 const deposit = (reference: string, extra: Record<string, unknown> = {}) => ({ method: 'usdt', network: 'tron', reference, ...extra });
 
@@ -57,7 +50,7 @@ describe('POST /v1/deposits', () => {
   it('derives each address from the service xpub at the next index, so the wallet can find it', async () => {
     const { call } = await newCompany('Indexer');
     const created = await call('POST', '/deposits', { body: deposit('idx-1') });
-    const lookup = await db.send(new GetCommand({ TableName: runtime.tableName, Key: keys.depositAddress(created.body.data.address) }));
+    const lookup = await api.db.send(new GetCommand({ TableName: api.runtime.tableName, Key: keys.depositAddress(created.body.data.address) }));
     expect(lookup.Item).toMatchObject({ depositId: created.body.data.id, address: created.body.data.address });
     expect(deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, Number(lookup.Item!.addressIndex))).toBe(created.body.data.address);
   });

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createDocumentClient } from '#adapters/dynamo/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '#http/error-status';
 import { ROUTES, type RouteSpec } from '#functions/routes';
-import type { LocalRuntime } from '#local/runtime';
-import { startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { useTestApi } from '../support/local-api.ts';
 import { creditAvailable } from '../support/money.ts';
 
 /**
@@ -14,16 +12,12 @@ import { creditAvailable } from '../support/money.ts';
  * answers in the envelope with a contract code and never a 5xx, and a refused request (4xx)
  * changes no business data.
  */
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
+const api = useTestApi();
 
 beforeAll(async () => {
-  ({ runtime, db } = await startTestApiWithClient());
   // Money to move, so that some fuzzed requests get past validation and reach the guards.
-  await creditAvailable(db, runtime.tableName, runtime.sandbox.companyId, 'USDT', '50');
+  await creditAvailable(api.db, api.runtime.tableName, api.runtime.sandbox.companyId, 'USDT', '50');
 });
-
-afterAll(() => stopTestApi(runtime, db));
 
 /**
  * A digest of the table's business data. Left out: the address-index counter (an index is taken
@@ -34,7 +28,7 @@ async function businessDigest(): Promise<string> {
   const items: string[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await db.send(new ScanCommand({ TableName: runtime.tableName, ExclusiveStartKey: start, ConsistentRead: true }));
+    const page = await api.db.send(new ScanCommand({ TableName: api.runtime.tableName, ExclusiveStartKey: start, ConsistentRead: true }));
     for (const item of page.Items ?? []) {
       const pk = String(item.PK);
       const sk = String(item.SK);
@@ -120,11 +114,11 @@ interface FuzzedRequest {
 async function send(route: RouteSpec, input: FuzzedRequest) {
   const path = route.path.replace('{id}', input.id).replace(/^\/v1/, '');
   const query = new URLSearchParams(input.query).toString();
-  const headers: Record<string, string> = { 'X-Api-Key': runtime.sandbox.apiKey, 'X-Api-Secret': runtime.sandbox.apiSecret };
+  const headers: Record<string, string> = { 'X-Api-Key': api.runtime.sandbox.apiKey, 'X-Api-Secret': api.runtime.sandbox.apiSecret };
   if (input.contentType) headers['Content-Type'] = input.contentType;
   if (input.idempotencyKey !== undefined) headers['Idempotency-Key'] = input.idempotencyKey;
   const withBody = route.method === 'POST' || route.method === 'PUT';
-  const response = await fetch(`${runtime.apiUrl}${path}${query ? `?${query}` : ''}`, {
+  const response = await fetch(`${api.runtime.apiUrl}${path}${query ? `?${query}` : ''}`, {
     method: route.method,
     headers,
     body: withBody ? input.body : undefined,
@@ -161,7 +155,7 @@ describe('authentication under fuzzed headers', () => {
         fc.string({ maxLength: 80 }).filter((value) => /^[\x21-\x7e]*$/.test(value)),
         fc.constantFrom(...ROUTES),
         async (key, secret, route) => {
-          const response = await fetch(`${runtime.apiUrl}${route.path.replace('{id}', 'x').replace(/^\/v1/, '')}`, {
+          const response = await fetch(`${api.runtime.apiUrl}${route.path.replace('{id}', 'x').replace(/^\/v1/, '')}`, {
             method: route.method,
             headers: { 'X-Api-Key': key, 'X-Api-Secret': secret },
           });

@@ -1,18 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createDocumentClient } from '#adapters/dynamo/client';
+import { describe, expect, it } from 'vitest';
 import { webhookItem } from '#adapters/dynamo/items/webhook';
-import type { LocalRuntime } from '#local/runtime';
-import { newCompany as createTestCompany, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { newCompany as createTestCompany, useTestApi } from '../support/local-api.ts';
 
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
+const api = useTestApi();
 
-beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
-
-afterAll(() => stopTestApi(runtime, db));
-
-const newCompany = (name: string) => createTestCompany(runtime, name);
+const newCompany = (name: string) => createTestCompany(api.runtime, name);
 
 // Loopback over http:// is the local runtime's allowance (contract, Webhooks); nothing listens on port 9.
 const body = (overrides: Record<string, unknown> = {}) => ({ url: 'http://127.0.0.1:9/hooks', events: ['deposit.completed'], ...overrides });
@@ -142,7 +135,7 @@ describe('PUT /v1/webhooks/{id}', () => {
     const { companyId, call } = await newCompany('Replacer');
     const created = (await call('POST', '/webhooks', { body: body({ description: 'old', enabled: false }) })).body.data;
     const stored = async () =>
-      (await db.send(new GetCommand({ TableName: runtime.tableName, Key: webhookItem.key(companyId, created.id), ConsistentRead: true }))).Item!;
+      (await api.db.send(new GetCommand({ TableName: api.runtime.tableName, Key: webhookItem.key(companyId, created.id), ConsistentRead: true }))).Item!;
     const sealedBefore = (await stored()).sealedSecret;
 
     const replaced = await call('PUT', `/webhooks/${created.id}`, { body: { url: 'http://127.0.0.1:9/v2', events: ['*'] } });

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createDocumentClient } from '#adapters/dynamo/client';
-import type { LocalRuntime } from '#local/runtime';
+import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { apiClient, newCompany as createTestCompany, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { apiClient, newCompany as createTestCompany, useTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 
-let runtime: LocalRuntime;
-let db: ReturnType<typeof createDocumentClient>;
+const api = useTestApi();
 const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_999);
 
-beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
-
-afterAll(() => stopTestApi(runtime, db));
-
-const newCompany = (name: string) => createTestCompany(runtime, name);
+const newCompany = (name: string) => createTestCompany(api.runtime, name);
 
 const withdrawal = (reference: string, amount = '10') => ({ method: 'usdt', network: 'tron', address: destination, amount, reference });
 
@@ -25,7 +18,7 @@ async function usdtBalance(call: ReturnType<typeof apiClient>) {
 describe('POST /v1/withdrawals', () => {
   it('holds amount + fee: available to locked, status pending, and the record reads back', async () => {
     const { companyId, call } = await newCompany('Holder');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
 
     const created = await call('POST', '/withdrawals', { body: withdrawal('payout-1', '10.5') });
     expect(created.status).toBe(201);
@@ -47,26 +40,26 @@ describe('POST /v1/withdrawals', () => {
     const read = await call('GET', `/withdrawals/${created.body.data.id}`);
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual(created.body.data);
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('refuses more than the available balance with 422 INSUFFICIENT_BALANCE and writes nothing', async () => {
     const { companyId, call } = await newCompany('Short');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '10.5');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '10.5');
     // 10 + 1 fee > 10.5
     const refused = await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('INSUFFICIENT_BALANCE');
     expect(await usdtBalance(call)).toMatchObject({ available: '10.500000', locked: '0.000000' });
     // The reference was not consumed by the refused attempt.
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '1');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '1');
     expect((await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') })).status).toBe(201);
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('refuses an amount below the minimum with 422 AMOUNT_TOO_SMALL', async () => {
     const { companyId, call } = await newCompany('Tiny');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const refused = await call('POST', '/withdrawals', { body: withdrawal('tiny', '0.5') });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('AMOUNT_TOO_SMALL');
@@ -75,7 +68,7 @@ describe('POST /v1/withdrawals', () => {
 
   it('refuses a reused reference with 409 DUPLICATE_REFERENCE naming the existing withdrawal', async () => {
     const { companyId, call } = await newCompany('Dup');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const first = await call('POST', '/withdrawals', { body: withdrawal('same-ref') });
     const second = await call('POST', '/withdrawals', { body: withdrawal('same-ref') });
     expect(second.status).toBe(409);
@@ -97,7 +90,7 @@ describe('POST /v1/withdrawals', () => {
     ['a reference with spaces', { reference: 'has space' }, 'reference'],
   ])('refuses %s with 400 naming the path, writing nothing', async (_, change, path) => {
     const { companyId, call } = await newCompany('Validation');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const refused = await call('POST', '/withdrawals', { body: { ...withdrawal('v-1'), ...change } });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('VALIDATION_FAILED');
@@ -108,7 +101,7 @@ describe('POST /v1/withdrawals', () => {
   it('never overdraws: 50 concurrent withdrawals against a balance for exactly 20', async () => {
     const { companyId, call } = await newCompany('Race');
     // 20 × (10 + 1 fee) = 220
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '220');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '220');
 
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) => call('POST', '/withdrawals', { body: withdrawal(`race-${i}`) })),
@@ -119,13 +112,13 @@ describe('POST /v1/withdrawals', () => {
     expect(responses.filter((r) => r.status === 422).every((r) => r.body.error.code === 'INSUFFICIENT_BALANCE')).toBe(true);
     // available + locked (+ spent, none yet) equals what was deposited, to the unit.
     expect(await usdtBalance(call)).toEqual({ currency: 'USDT', available: '0.000000', pending: '0.000000', locked: '220.000000' });
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('another company cannot read a withdrawal: 404, as for an unknown or malformed id', async () => {
     const owner = await newCompany('Owner');
     const other = await newCompany('Other');
-    await creditAvailable(db, runtime.tableName, owner.companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '100');
     const created = await owner.call('POST', '/withdrawals', { body: withdrawal('mine') });
     for (const id of [created.body.data.id, 'wdr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'nonsense', 'dep_01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
       const response = await other.call('GET', `/withdrawals/${id}`);
@@ -138,7 +131,7 @@ describe('POST /v1/withdrawals', () => {
 describe('Idempotency-Key on POST /v1/withdrawals', () => {
   it('20 concurrent sends of one key create exactly one withdrawal', async () => {
     const { companyId, call } = await newCompany('Retrier');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '1000');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '1000');
     const send = () => call('POST', '/withdrawals', { body: withdrawal('retry-1'), headers: { 'Idempotency-Key': 'key-retry-1' } });
 
     const responses = await Promise.all(Array.from({ length: 20 }, send));
@@ -154,12 +147,12 @@ describe('Idempotency-Key on POST /v1/withdrawals', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(created[0]!.body);
-    await expectLedgerMatchesBalances(db, runtime.tableName, companyId);
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('the same key with another body is 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const { companyId, call } = await newCompany('Reuser');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const headers = { 'Idempotency-Key': 'key-reuse' };
     expect((await call('POST', '/withdrawals', { body: withdrawal('a'), headers })).status).toBe(201);
     const reused = await call('POST', '/withdrawals', { body: withdrawal('b'), headers });
@@ -169,7 +162,7 @@ describe('Idempotency-Key on POST /v1/withdrawals', () => {
 
   it('a request that failed validation stores nothing: the key is free for the corrected request', async () => {
     const { companyId, call } = await newCompany('Fixer');
-    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const headers = { 'Idempotency-Key': 'key-fix' };
     expect((await call('POST', '/withdrawals', { body: withdrawal('fix', '1e3'), headers })).status).toBe(400);
     const fixed = await call('POST', '/withdrawals', { body: withdrawal('fix', '10'), headers });
@@ -180,8 +173,8 @@ describe('Idempotency-Key on POST /v1/withdrawals', () => {
   it('keys are per company: two companies may use the same key', async () => {
     const a = await newCompany('A');
     const b = await newCompany('B');
-    await creditAvailable(db, runtime.tableName, a.companyId, 'USDT', '100');
-    await creditAvailable(db, runtime.tableName, b.companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, a.companyId, 'USDT', '100');
+    await creditAvailable(api.db, api.runtime.tableName, b.companyId, 'USDT', '100');
     const headers = { 'Idempotency-Key': 'shared-key' };
     const first = await a.call('POST', '/withdrawals', { body: withdrawal('x'), headers });
     const second = await b.call('POST', '/withdrawals', { body: withdrawal('x'), headers });

@@ -33,6 +33,24 @@ export async function startTestApiWithClient(options: Parameters<typeof startTes
   return { runtime, db: createDocumentClient(runtime.dynamoEndpoint) };
 }
 
+/**
+ * A test file's local runtime and document client: started before its first test, stopped after its
+ * last. `stores` makes what the file reads or writes the table through, once both exist. The fields
+ * are there once the tests run.
+ */
+export function useTestApi<Stores extends object = object>(
+  stores?: (db: DynamoDBDocumentClient, tableName: string) => Stores,
+  options: Parameters<typeof startTestApi>[0] = {},
+): { runtime: LocalRuntime; db: DynamoDBDocumentClient } & Stores {
+  const api = {} as { runtime: LocalRuntime; db: DynamoDBDocumentClient } & Stores;
+  beforeAll(async () => {
+    Object.assign(api, await startTestApiWithClient(options));
+    if (stores) Object.assign(api, stores(api.db, api.runtime.tableName));
+  });
+  afterAll(() => stopTestApi(api.runtime, api.db));
+  return api;
+}
+
 /** The other half: the client closed, the runtime stopped (either may be missing if the start failed). */
 export async function stopTestApi(runtime: LocalRuntime | undefined, db?: DynamoDBDocumentClient): Promise<void> {
   db?.destroy();
