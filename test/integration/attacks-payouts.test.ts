@@ -18,6 +18,7 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
+import { ChainClock } from '../support/chain-clock.ts';
 
 /**
  * Issue #12's critical attack, kept: equal withdrawals (same address, same amount, same block,
@@ -33,7 +34,7 @@ const usdt = (value: string) => parseAmount(value, 'USDT');
 const CUSTOMER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 555_555);
 
 let env: Awaited<ReturnType<typeof freshTable>>;
-let clock: number;
+const clock = new ChainClock('2026-11-23T00:00:00.000Z', BLOCK_MS);
 let chain: SandboxChain;
 let withdrawals: DynamoWithdrawalStore;
 let companies: DynamoCompanyStore;
@@ -42,25 +43,21 @@ let deps: SendingDeps;
 let hotWallet: string;
 let builder: TronTransferBuilder;
 
-const now = () => new Date(clock);
-const advanceBlocks = (n: number) => {
-  clock += n * BLOCK_MS;
-};
 
 /** A company with `funds` USDT available, backed by the same USDT on the hot wallet. */
 async function fundedCompany(name: string, funds: string): Promise<string> {
-  const { company } = await createCompany(companies, { name, environment: 'sandbox' }, now());
+  const { company } = await createCompany(companies, { name, environment: 'sandbox' }, clock.now());
   await creditAvailable(env.db, env.tableName, company.id, 'USDT', funds);
   await chain.submitTransfer({ contract: USDT, from: CUSTOMER, to: hotWallet, amount: usdt(funds) });
   return company.id;
 }
 
 const withdraw = (companyId: string, to: string, amount: string) =>
-  requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address: to, amount: usdt(amount) }, now());
+  requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address: to, amount: usdt(amount) }, clock.now());
 
 async function sendAndSettle(): Promise<void> {
   await sendWithdrawals(deps);
-  advanceBlocks(20);
+  clock.advanceBlocks(20);
   await settleWithdrawals(deps);
 }
 
@@ -83,11 +80,10 @@ beforeAll(async () => {
   withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
   companies = new DynamoCompanyStore(env.db, env.tableName);
   claims = new DynamoTransactionClaims(env.db, env.tableName);
-  clock = Date.parse('2026-11-23T00:00:00.000Z');
   const signer = new LocalKeySigner(HOT_WALLET_KEY);
   hotWallet = await signer.address();
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => signer.address() });
-  advanceBlocks(50);
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => signer.address() });
+  clock.advanceBlocks(50);
   deps = {
     chain,
     builder: (builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 })),
@@ -96,7 +92,7 @@ beforeAll(async () => {
     store: new DynamoWithdrawalSendingStore(env.db, env.tableName),
     claims,
     hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet),
-    now,
+    now: clock.now,
   };
 });
 
@@ -153,7 +149,7 @@ describe('equal payouts are distinct transfers on chain', () => {
     };
     const [one, two] = [await withdraw(companyId, to, '4'), await withdraw(companyId, to, '4')];
     await sendWithdrawals({ ...deps, builder: colliding });
-    advanceBlocks(20);
+    clock.advanceBlocks(20);
     await settleWithdrawals(deps);
 
     expect(replays).toBeGreaterThanOrEqual(1);
@@ -172,7 +168,7 @@ describe('equal payouts are distinct transfers on chain', () => {
 
     // A withdrawal stored (as before claims existed) with the other one's signed transaction.
     const victim = await withdraw(companyId, to, '5');
-    const collapsed: Withdrawal = { ...victim, status: 'processing', txHash: sent.txHash, transaction: { ...sent.transaction!, broadcastAt: null }, updatedAt: now().toISOString() };
+    const collapsed: Withdrawal = { ...victim, status: 'processing', txHash: sent.txHash, transaction: { ...sent.transaction!, broadcastAt: null }, updatedAt: clock.now().toISOString() };
     await env.db.send(new PutCommand({ TableName: env.tableName, Item: withdrawalItem.toItem(collapsed) }));
 
     const signed = JSON.parse(sent.transaction!.signed) as Record<string, unknown>;
@@ -186,7 +182,7 @@ describe('equal payouts are distinct transfers on chain', () => {
     expect(resigned.txHash).not.toBe(sent.txHash);
     expect(await claims.ownerOf(resigned.txHash!)).toBe(withdrawalOwner(victim.id));
     await settleWithdrawals(deps);
-    advanceBlocks(20);
+    clock.advanceBlocks(20);
     await settleWithdrawals(deps);
     expect((await getWithdrawal(withdrawals, companyId, victim.id)).status).toBe('completed');
     const received = await receivedOnChain(to);
@@ -212,7 +208,7 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
     const { txId, signed } = await signedTransfer(signer, to, usdt('6'));
     expect(await chain.broadcast(signed)).toBe('accepted');
     expect(await chain.broadcast(signed)).toBe('duplicate');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     expect(await chain.receipt(txId)).toMatchObject({ result: 'REVERT' });
     expect(await chain.tokenBalance(USDT, sender)).toBe(usdt('5'));
     expect(await chain.tokenBalance(USDT, to)).toBe(0n);
@@ -220,7 +216,7 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
 
     const covered = await signedTransfer(signer, to, usdt('5'));
     await chain.broadcast(covered.signed);
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     expect(await chain.receipt(covered.txId)).toMatchObject({ result: 'SUCCESS' });
     expect(await chain.tokenBalance(USDT, to)).toBe(usdt('5'));
     expect(await chain.trxBalance(sender)).toBe(50_000_000n - 2n * SANDBOX_FEES.trc20TransferSun);
@@ -232,7 +228,7 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
     await chain.submitTransfer({ contract: USDT, from: CUSTOMER, to: sender, amount: usdt('5') });
     const { txId, signed } = await signedTransfer(signer, freshDestination(), usdt('1'));
     await chain.broadcast(signed);
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     expect(await chain.receipt(txId)).toMatchObject({ result: 'OUT_OF_ENERGY' });
     expect(await chain.tokenBalance(USDT, sender)).toBe(usdt('5'));
 

@@ -12,6 +12,7 @@ import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { freshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 import { storedEvents } from '../support/records.ts';
+import { ChainClock } from '../support/chain-clock.ts';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const FAKE_USDT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 777_777);
@@ -20,20 +21,16 @@ const SPLIT_TO = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 999_998);
 const BLOCK_MS = 3000;
 
 let env: Awaited<ReturnType<typeof freshTable>>;
-let clock: number;
+const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 let chain: SandboxChain;
 let store: DynamoDepositChainStore;
 let deposits: DynamoDepositStore;
 let companies: DynamoCompanyStore;
 let companyId: string;
 
-const now = () => new Date(clock);
-const deps = () => ({ chain, store, usdtContract: USDT, now });
+const deps = () => ({ chain, store, usdtContract: USDT, now: clock.now });
 const cursor = () => new DynamoScanCursor(env.db, env.tableName, 'tron-usdt');
 const scan = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: cursor(), owner });
-const advanceBlocks = (n: number) => {
-  clock += n * BLOCK_MS;
-};
 const usdt = (value: string) => parseAmount(value, 'USDT');
 
 async function newDeposit(extra: { amount?: string; split?: { percentBps?: number; amount?: bigint } } = {}): Promise<Deposit> {
@@ -46,7 +43,7 @@ async function newDeposit(extra: { amount?: string; split?: { percentBps?: numbe
       amount: extra.amount ? usdt(extra.amount) : undefined,
       split: extra.split && { address: SPLIT_TO, ...extra.split },
     },
-    now(),
+    clock.now(),
   );
 }
 
@@ -64,7 +61,7 @@ const events = () => storedEvents(env.db, env.tableName, companyId);
 
 /** Blocks pass until the payment's block is solidified, then the jobs run. */
 async function settle() {
-  advanceBlocks(20);
+  clock.advanceBlocks(20);
   await scan();
   return confirmDeposits(deps());
 }
@@ -74,22 +71,21 @@ beforeAll(async () => {
   deposits = new DynamoDepositStore(env.db, env.tableName);
   companies = new DynamoCompanyStore(env.db, env.tableName);
   store = new DynamoDepositChainStore(env.db, env.tableName);
-  clock = Date.parse('2026-11-22T00:00:00.000Z');
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock });
-  advanceBlocks(100);
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs });
+  clock.advanceBlocks(100);
   // The first scan places the cursor at the chain head.
   await scan();
 });
 
 beforeEach(async () => {
-  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Chain Co', environment: 'sandbox' }, now()));
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Chain Co', environment: 'sandbox' }, clock.now()));
 });
 
 describe('deposit detection and crediting', () => {
   it('a payment goes awaiting_payment → confirming (pending) → completed (available), once', async () => {
     const deposit = await newDeposit({ amount: '25' });
     const { txHash } = await pay(deposit.address, '25');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     expect((await scan()).recorded).toBe(1);
 
     const seen = await read(deposit);
@@ -98,7 +94,7 @@ describe('deposit detection and crediting', () => {
     expect(await balance()).toMatchObject({ pending: usdt('25'), available: 0n });
 
     // Not yet solidified: nothing credited, confirmations counted.
-    advanceBlocks(10);
+    clock.advanceBlocks(10);
     expect(await confirmDeposits(deps())).toEqual({ confirmed: 0, dropped: 0, waiting: 1 });
     expect((await read(deposit)).confirmations).toBe(11);
 
@@ -115,13 +111,13 @@ describe('deposit detection and crediting', () => {
   it('the same blocks scanned three times and by overlapping scanners credit once', async () => {
     const deposit = await newDeposit();
     await pay(deposit.address, '10');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     // Two scanners at once: the lease lets one in.
     const [a, b] = await Promise.all([scan('scanner-a'), scan('scanner-b')]);
     expect([a.scanned, b.scanned].filter(Boolean)).toHaveLength(1);
     // Re-scans within the overlap window see the transfer again and record nothing.
     for (let i = 0; i < 3; i++) {
-      advanceBlocks(1);
+      clock.advanceBlocks(1);
       const again = await scan();
       expect(again.transfersSeen).toBeGreaterThanOrEqual(1);
       expect(again.recorded).toBe(0);
@@ -135,9 +131,9 @@ describe('deposit detection and crediting', () => {
   it('two transfers to one address are both credited; more than expected is overpaid', async () => {
     const deposit = await newDeposit({ amount: '10' });
     await pay(deposit.address, '6');
-    advanceBlocks(2);
+    clock.advanceBlocks(2);
     await pay(deposit.address, '7.5');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     await scan();
     expect((await read(deposit)).transactions).toHaveLength(2);
     await settle();
@@ -163,7 +159,7 @@ describe('deposit detection and crediting', () => {
   it('a transfer whose receipt failed is taken back out of pending, nothing credited', async () => {
     const deposit = await newDeposit();
     await pay(deposit.address, '50', { result: 'REVERT' });
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     await scan();
     expect(await balance()).toMatchObject({ pending: usdt('50') });
     expect(await settle()).toMatchObject({ confirmed: 0, dropped: 1 });
@@ -175,7 +171,7 @@ describe('deposit detection and crediting', () => {
   it('a transfer that vanishes in a fork before confirmation is removed from pending', async () => {
     const deposit = await newDeposit();
     const { txHash } = await pay(deposit.address, '40');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     await scan();
     await chain.dropTransaction(txHash);
     expect(await settle()).toMatchObject({ dropped: 1 });
@@ -185,7 +181,7 @@ describe('deposit detection and crediting', () => {
 
   it('an unpaid deposit expires after 24 h, and late funds are still credited', async () => {
     const deposit = await newDeposit({ amount: '5' });
-    clock += 24 * 60 * 60 * 1000 + 1;
+    clock.advance(24 * 60 * 60 * 1000 + 1);
     // The scanner catches up the day of blocks in bounded runs.
     while ((await scan()).scanned) {
       /* catching up */
@@ -195,7 +191,7 @@ describe('deposit detection and crediting', () => {
     expect((await events()).map((e) => e.type)).toContain('deposit.expired');
 
     await pay(deposit.address, '5');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     await scan();
     expect((await read(deposit)).status).toBe('confirming');
     await settle();
@@ -221,7 +217,7 @@ describe('deposit detection and crediting', () => {
     const paid = await Promise.all(Array.from({ length: 45 }, (_, i) => newDeposit(i % 5 === 4 ? { split: { percentBps: 1000 } } : {})));
     for (const [i, deposit] of paid.entries()) await pay(deposit.address, `${i + 1}`);
     await pay(paid[0]!.address, '0.5');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     expect((await scan()).recorded).toBe(paid.length + 1);
 
     const expected = paid.reduce((sum, _, i) => sum + usdt(`${i + 1}`), usdt('0.5'));
@@ -235,7 +231,7 @@ describe('deposit detection and crediting', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
 
     // Re-scanned and settled: credited once, the split shares locked for their withdrawals.
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     expect((await scan()).recorded).toBe(0);
     expect(await settle()).toMatchObject({ confirmed: paid.length + 1, dropped: 0 });
     const locked = paid.reduce((sum, _, i) => sum + (i % 5 === 4 ? usdt(`${i + 1}`) / 10n : 0n), 0n);
@@ -249,7 +245,7 @@ describe('deposit detection and crediting', () => {
   it('a batched write refused because a deposit moved in between is redone one by one: nothing lost, nothing twice', async () => {
     const paid = await Promise.all(Array.from({ length: 3 }, () => newDeposit()));
     for (const deposit of paid) await pay(deposit.address, '2');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     // Another job (the confirmer, say) writes the second deposit between the scanner's read and its write.
     const racing: DepositChainStore = Object.create(store);
     let raced = false;
@@ -262,7 +258,7 @@ describe('deposit detection and crediting', () => {
       }
       return store.applyChanges(changes);
     };
-    const result = await scanDeposits({ chain, store: racing, usdtContract: USDT, now, cursor: cursor(), owner: 'scanner-a' });
+    const result = await scanDeposits({ chain, store: racing, usdtContract: USDT, now: clock.now, cursor: cursor(), owner: 'scanner-a' });
     expect(raced).toBe(true);
     expect(result.recorded).toBe(3);
     for (const deposit of paid) expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('2') });
@@ -273,9 +269,9 @@ describe('deposit detection and crediting', () => {
 
   it('catches up after downtime without skipping a block', async () => {
     const deposit = await newDeposit();
-    advanceBlocks(MAX_BLOCKS_PER_SCAN * 2);
+    clock.advanceBlocks(MAX_BLOCKS_PER_SCAN * 2);
     await pay(deposit.address, '3');
-    advanceBlocks(MAX_BLOCKS_PER_SCAN);
+    clock.advanceBlocks(MAX_BLOCKS_PER_SCAN);
     let runs = 0;
     while ((await scan()).scanned) runs++;
     expect(runs).toBeGreaterThanOrEqual(3);
@@ -285,12 +281,12 @@ describe('deposit detection and crediting', () => {
   it('a chain failure mid-scan neither skips the blocks nor holds the lease: the next run picks them up', async () => {
     const deposit = await newDeposit();
     await pay(deposit.address, '8');
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     const failing = Object.create(chain) as SandboxChain;
     failing.transfers = async () => {
       throw new Error('TronGrid unavailable');
     };
-    await expect(scanDeposits({ chain: failing, store, usdtContract: USDT, now, cursor: cursor(), owner: 'scanner-a' })).rejects.toThrow('unavailable');
+    await expect(scanDeposits({ chain: failing, store, usdtContract: USDT, now: clock.now, cursor: cursor(), owner: 'scanner-a' })).rejects.toThrow('unavailable');
     expect((await read(deposit)).status).toBe('awaiting_payment');
 
     // Another scanner gets the lease at once (it was released) and finds the transfer.

@@ -24,6 +24,7 @@ import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
+import { ChainClock } from '../support/chain-clock.ts';
 
 /**
  * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
@@ -38,13 +39,9 @@ const usdt = (value: string) => parseAmount(value, 'USDT');
 
 let env: Awaited<ReturnType<typeof freshTable>>;
 let stub: ScriptedServer;
-let clock: number;
+const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 let sandbox: SandboxChain;
 let reconcileNow: typeof import('#functions/jobs/reconcile').reconcileNow;
-const now = () => new Date(clock);
-const advanceBlocks = (n: number) => {
-  clock += n * BLOCK_MS;
-};
 
 const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
 const address: Record<string, string> = {};
@@ -63,7 +60,7 @@ function tronGrid(adjust: (holder: string, amount: bigint) => ScriptedReply | bi
       return typeof answer === 'bigint' ? { body: constantResult(answer), delayMs: 250 } : answer;
     }
     if (request.path === '/wallet/gettransactioninfobyid' && request.body?.value === processingTx) {
-      return { body: transactionInfo(processingTx, 1000, clock, 'SUCCESS') };
+      return { body: transactionInfo(processingTx, 1000, clock.epochMs(), 'SUCCESS') };
     }
     return { status: 404, body: { Error: `stub has no answer for ${request.path}` } };
   };
@@ -74,12 +71,11 @@ const balanceReads = () => stub.requests.filter((request) => request.path === '/
 beforeAll(async () => {
   env = await freshTable();
   stub = await startScriptedServer();
-  clock = Date.parse('2026-11-22T00:00:00.000Z');
-  sandbox = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => hotWallet.address() });
-  advanceBlocks(30);
+  sandbox = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => hotWallet.address() });
+  clock.advanceBlocks(30);
 
   const chainStore = new DynamoDepositChainStore(env.db, env.tableName);
-  const jobs = { chain: sandbox, store: chainStore, usdtContract: USDT, now };
+  const jobs = { chain: sandbox, store: chainStore, usdtContract: USDT, now: clock.now };
   const scan = () => scanDeposits({ ...jobs, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
   const builder = new TronTransferBuilder(sandbox, { usdtContract: USDT, feeLimitSun: 30_000_000 });
   const sweeping: SweepDeps = {
@@ -94,15 +90,15 @@ beforeAll(async () => {
     claims: new DynamoTransactionClaims(env.db, env.tableName),
     // Production's minimum, so that a small deposit stays on its address.
     settings: { minimumSweep: usdt('20'), topUpSun: 15_000_000 },
-    now,
+    now: clock.now,
   };
-  const sending: SendingDeps = { chain: sandbox, builder, broadcaster: sandbox, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), claims: new DynamoTransactionClaims(env.db, env.tableName), now };
+  const sending: SendingDeps = { chain: sandbox, builder, broadcaster: sandbox, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), claims: new DynamoTransactionClaims(env.db, env.tableName), now: clock.now };
 
   await scan();
-  const { company } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Reconciled Co', environment: 'sandbox' }, now());
+  const { company } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Reconciled Co', environment: 'sandbox' }, clock.now());
   const deposits = new DynamoDepositStore(env.db, env.tableName);
   const deposit = async (reference: string): Promise<Deposit> => {
-    const created = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, company.id, { reference }, now());
+    const created = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, company.id, { reference }, clock.now());
     address[reference] = created.address;
     return created;
   };
@@ -112,33 +108,33 @@ beforeAll(async () => {
   // Swept to the hot wallet, and a 5 USDT deposit the sweeper leaves where it is (below 20).
   await pay('swept', '50');
   await pay('dust', '5');
-  advanceBlocks(1);
+  clock.advanceBlocks(1);
   await scan();
-  advanceBlocks(20);
+  clock.advanceBlocks(20);
   await confirmDeposits(jobs);
   for (let run = 0; run < 4; run++) {
     await sweepDepositAddresses(sweeping);
-    advanceBlocks(20);
+    clock.advanceBlocks(20);
   }
   // Confirmed, sweep due, not yet swept: more addresses than reads run at once.
   for (const [reference, amount] of [['due-1', '100'], ['due-2', '40'], ['due-3', '30'], ['due-4', '25'], ['due-5', '21']] as const) await pay(reference, amount);
-  advanceBlocks(1);
+  clock.advanceBlocks(1);
   await scan();
-  advanceBlocks(20);
+  clock.advanceBlocks(20);
   await confirmDeposits(jobs);
   // Seen on chain, still confirming (pending).
   await pay('confirming', '7');
-  advanceBlocks(1);
+  clock.advanceBlocks(1);
   await scan();
   // A withdrawal mined but not yet settled: it has left the hot wallet and is still owed.
-  await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), { fee: usdt('1'), minimum: usdt('1') }, company.id, { reference: 'out', address: payer, amount: usdt('10') }, now());
+  await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), { fee: usdt('1'), minimum: usdt('1') }, company.id, { reference: 'out', address: payer, amount: usdt('10') }, clock.now());
   await sendWithdrawals(sending);
   processingTx = (await new DynamoWithdrawalSendingStore(env.db, env.tableName).withdrawalsInStatus('processing', 10))[0]!.txHash!;
-  advanceBlocks(1);
+  clock.advanceBlocks(1);
   // Never paid, and paid after the last scan: the ledger owes nothing on either.
   await deposit('unpaid');
   await pay('unscanned', '3');
-  advanceBlocks(1);
+  clock.advanceBlocks(1);
   held = await sandbox.balances(USDT);
 
   Object.assign(process.env, {

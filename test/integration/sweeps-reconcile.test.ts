@@ -25,6 +25,7 @@ import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
+import { ChainClock } from '../support/chain-clock.ts';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const BLOCK_MS = 3000;
@@ -32,13 +33,9 @@ const usdt = (value: string) => parseAmount(value, 'USDT');
 const LOCAL = STAGES.local.functionEnvironment;
 
 let env: Awaited<ReturnType<typeof freshTable>>;
-let clock: number;
+const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 let chain: SandboxChain;
 let companyId: string;
-const now = () => new Date(clock);
-const advanceBlocks = (n: number) => {
-  clock += n * BLOCK_MS;
-};
 
 let sending: SendingDeps;
 let sweeping: SweepDeps;
@@ -54,7 +51,7 @@ async function reconcileBoth() {
   expect(unswept.depositAddressesUsdt).toBe(every.depositAddressesUsdt);
   return every;
 }
-const depositJobs = () => ({ chain, store: new DynamoDepositChainStore(env.db, env.tableName), usdtContract: USDT, now });
+const depositJobs = () => ({ chain, store: new DynamoDepositChainStore(env.db, env.tableName), usdtContract: USDT, now: clock.now });
 const scan = () => scanDeposits({ ...depositJobs(), cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
 /** Every chain job once, then enough blocks for what they sent to solidify. */
 async function runJobs() {
@@ -63,7 +60,7 @@ async function runJobs() {
   await sendWithdrawals(sending);
   await settleWithdrawals(sending);
   const swept = await sweepDepositAddresses(sweeping);
-  advanceBlocks(20);
+  clock.advanceBlocks(20);
   return swept;
 }
 
@@ -74,21 +71,20 @@ async function runJobs() {
 async function confirmedDepositAlone(reference: string, amount: string) {
   for (let i = 0; i < 3; i++) await runJobs();
   const deposits = new DynamoDepositStore(env.db, env.tableName);
-  const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference }, now());
+  const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference }, clock.now());
   await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_100), to: deposit.address, amount: usdt(amount) });
-  advanceBlocks(1);
+  clock.advanceBlocks(1);
   await scan();
-  advanceBlocks(20);
+  clock.advanceBlocks(20);
   await confirmDeposits(depositJobs());
   return deposit;
 }
 
 beforeAll(async () => {
   env = await freshTable();
-  clock = Date.parse('2026-11-22T00:00:00.000Z');
   const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => hotWallet.address() });
-  advanceBlocks(30);
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => hotWallet.address() });
+  clock.advanceBlocks(30);
   await scan();
   const builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
   sending = {
@@ -100,7 +96,7 @@ beforeAll(async () => {
     claims: new DynamoTransactionClaims(env.db, env.tableName),
     // As the sender job does: the sandbox chain keeps balances, so nothing leaves before the sweeps bring the USDT.
     hotWalletUsdt: async () => chain.tokenBalance(USDT, await hotWallet.address()),
-    now,
+    now: clock.now,
   };
   sweeping = {
     chain,
@@ -113,7 +109,7 @@ beforeAll(async () => {
     store: new DynamoSweepStore(env.db, env.tableName),
     claims: new DynamoTransactionClaims(env.db, env.tableName),
     settings: { minimumSweep: usdt('1'), topUpSun: 15_000_000 },
-    now,
+    now: clock.now,
   };
   sources = {
     ledger: () => ledgerSide(env.db, env.tableName, 'every'),
@@ -122,7 +118,7 @@ beforeAll(async () => {
     hotWalletAddress: () => hotWallet.address(),
   };
   unsweptSources = { ...sources, ledger: () => ledgerSide(env.db, env.tableName, 'unswept') };
-  ({ company: { id: companyId } } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Treasury Co', environment: 'sandbox' }, now()));
+  ({ company: { id: companyId } } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Treasury Co', environment: 'sandbox' }, clock.now()));
 });
 
 describe('sweeps and reconciliation', () => {
@@ -130,13 +126,13 @@ describe('sweeps and reconciliation', () => {
     const deposits = new DynamoDepositStore(env.db, env.tableName);
     const settings = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
     const splitTo = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_001);
-    const a = await createDeposit(deposits, settings, companyId, { reference: 'a', split: { address: splitTo, percentBps: 1000 } }, now());
-    const b = await createDeposit(deposits, settings, companyId, { reference: 'b' }, now());
+    const a = await createDeposit(deposits, settings, companyId, { reference: 'a', split: { address: splitTo, percentBps: 1000 } }, clock.now());
+    const b = await createDeposit(deposits, settings, companyId, { reference: 'b' }, clock.now());
     const payer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_002);
     await chain.submitTransfer({ contract: USDT, from: payer, to: a.address, amount: usdt('100') });
     await chain.submitTransfer({ contract: USDT, from: payer, to: b.address, amount: usdt('50') });
     // Seen but unconfirmed money is on chain and in `pending`: already balanced.
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     await scan();
     expect((await reconcileBoth()).balanced).toBe(true);
 
@@ -144,13 +140,13 @@ describe('sweeps and reconciliation', () => {
     for (let i = 0; i < 5; i++) await runJobs();
     const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
     const rules = { fee: usdt('1'), minimum: usdt('1') };
-    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-1', address: payer, amount: usdt('30') }, now());
-    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-2', address: SANDBOX_FAILING_ADDRESS, amount: usdt('5') }, now());
+    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-1', address: payer, amount: usdt('30') }, clock.now());
+    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-2', address: SANDBOX_FAILING_ADDRESS, amount: usdt('5') }, clock.now());
 
     // Sent and mined, not yet settled: counted as in flight (the failing one moved nothing; the
     // split forward was sent and settled by the runs above).
     await sendWithdrawals(sending);
-    advanceBlocks(2);
+    clock.advanceBlocks(2);
     const inFlight = await reconcileBoth();
     expect(inFlight.inFlightUsdt).toBe(usdt('30'));
     expect(inFlight.balanced, reconciliationReport(inFlight)).toBe(true);
@@ -175,9 +171,9 @@ describe('sweeps and reconciliation', () => {
 
   it('reports USDT on a deposit address the scanner has not seen as a surplus on the sandbox, and leaves it out when reading only unswept addresses', async () => {
     const deposits = new DynamoDepositStore(env.db, env.tableName);
-    const late = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'late' }, now());
+    const late = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'late' }, clock.now());
     await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_004), to: late.address, amount: usdt('4') });
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
 
     const every = await reconcileHoldings(sources);
     const unswept = await reconcileHoldings(unsweptSources);
@@ -197,9 +193,9 @@ describe('sweeps and reconciliation', () => {
     // TronGrid down for the top-up's broadcast: the run goes on, the stored top-up never lands.
     const down = { broadcast: async () => Promise.reject(new Error('TronGrid unavailable')) };
     expect(await sweepDepositAddresses({ ...sweeping, broadcaster: down })).toMatchObject({ toppedUp: 0, failed: 0 });
-    advanceBlocks(20);
+    clock.advanceBlocks(20);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ failed: 0 }); // not yet past its expiration
-    clock += TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS;
+    clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ failed: 1 });
 
     // Still due: the next runs top up and sweep it.
@@ -221,9 +217,9 @@ describe('sweeps and reconciliation', () => {
       },
     };
     expect(await sweepDepositAddresses(usdtLost)).toMatchObject({ toppedUp: 1 });
-    advanceBlocks(20);
+    clock.advanceBlocks(20);
     expect(await sweepDepositAddresses(usdtLost)).toMatchObject({ swept: 0, failed: 0 });
-    clock += TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS;
+    clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ failed: 1 });
 
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 0, swept: 1 });
@@ -240,14 +236,14 @@ describe('sweeps and reconciliation', () => {
     const down = { ...sweeping, broadcaster: { broadcast: async () => Promise.reject(new Error('TronGrid unavailable')) } };
     for (let attempt = 0; attempt < FAILURES_BEFORE_BACKOFF; attempt++) {
       expect(await sweepDepositAddresses(down)).toMatchObject({ held: 0 });
-      clock += TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS;
+      clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);
       expect(await sweepDepositAddresses(down)).toMatchObject({ failed: 1 });
     }
     // Held: no new top-up, run after run, until the hour has passed.
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ held: 1, toppedUp: 0 });
-    clock += 30 * 60_000;
+    clock.advance(30 * 60_000);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ held: 1, toppedUp: 0 });
-    clock += 31 * 60_000;
+    clock.advance(31 * 60_000);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ held: 0, toppedUp: 1 });
     for (let i = 0; i < 3; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
@@ -255,7 +251,7 @@ describe('sweeps and reconciliation', () => {
 
   it('reports a mismatch when the wallets hold money the ledger does not know of', async () => {
     await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_003), to: await sources.hotWalletAddress(), amount: usdt('7') });
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     const result = await reconcileHoldings(sources);
     expect(result.balanced).toBe(false);
     expect(result.difference).toBe(usdt('7'));

@@ -20,6 +20,7 @@ import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
+import { ChainClock } from '../support/chain-clock.ts';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const BLOCK_MS = 3000;
@@ -28,17 +29,13 @@ const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT')
 const usdt = (value: string) => parseAmount(value, 'USDT');
 
 let env: Awaited<ReturnType<typeof freshTable>>;
-let clock: number;
+const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 let chain: SandboxChain;
 let withdrawals: DynamoWithdrawalStore;
 let companies: DynamoCompanyStore;
 let companyId: string;
 let deps: SendingDeps;
 
-const now = () => new Date(clock);
-const advanceBlocks = (n: number) => {
-  clock += n * BLOCK_MS;
-};
 
 async function transfersOnChain(txHash: string) {
   const { Items = [] } = await env.db.send(
@@ -53,7 +50,7 @@ async function transfersOnChain(txHash: string) {
 }
 
 async function withdraw(address: string, amount = '10'): Promise<Withdrawal> {
-  return requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address, amount: usdt(amount) }, now());
+  return requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address, amount: usdt(amount) }, clock.now());
 }
 
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
@@ -61,7 +58,7 @@ const balance = async () => (await companies.getBalances(companyId)).find((row) 
 
 /** Blocks pass until the transaction's block is solidified; then the settling job runs. */
 async function settle() {
-  advanceBlocks(20);
+  clock.advanceBlocks(20);
   return settleWithdrawals(deps);
 }
 
@@ -75,23 +72,22 @@ beforeAll(async () => {
   env = await freshTable();
   withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
   companies = new DynamoCompanyStore(env.db, env.tableName);
-  clock = Date.parse('2026-11-22T00:00:00.000Z');
   const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: () => clock, treasury: () => hotWallet.address() });
-  advanceBlocks(50);
+  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => hotWallet.address() });
+  clock.advanceBlocks(50);
   deps = {
     chain,
     builder: new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
     broadcaster: chain,
     signer: new LocalKeySigner(HOT_WALLET_KEY),
     store: new DynamoWithdrawalSendingStore(env.db, env.tableName), claims: new DynamoTransactionClaims(env.db, env.tableName),
-    now,
+    now: clock.now,
   };
 });
 
 beforeEach(async () => {
   // A company of its own per test, so balances and pending withdrawals start clean.
-  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Sender Co', environment: 'sandbox' }, now()));
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Sender Co', environment: 'sandbox' }, clock.now()));
   await creditAvailable(env.db, env.tableName, companyId, 'USDT', '1000');
   // The USDT that backs that credit, on the hot wallet (the sandbox chain keeps balances, as TRON).
   await chain.submitTransfer({ contract: USDT, from: destination, to: await deps.signer.address(), amount: usdt('1000') });
@@ -192,7 +188,7 @@ describe('sending withdrawals on chain', () => {
       },
     };
     await sendWithdrawals({ ...deps, broadcaster: down });
-    clock += TRANSACTION_LIFETIME_MS + 20 * BLOCK_MS + EXPIRY_SETTLE_MARGIN_MS;
+    clock.advance(TRANSACTION_LIFETIME_MS + 20 * BLOCK_MS + EXPIRY_SETTLE_MARGIN_MS);
     expect(await settleWithdrawals({ ...deps, broadcaster: down })).toMatchObject({ failed: 1 });
     expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSACTION_EXPIRED' });
     expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
@@ -222,7 +218,7 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
     await sendWithdrawals({ ...deps, broadcaster: lost });
     const stored = (await deps.store.withdrawalsInStatus('processing', 100)).find((w) => w.id === withdrawal.id)!;
     const expiresAt = Date.parse(stored.transaction!.expiresAt);
-    clock = expiresAt + solidifiedPastExpiryMs + 60_000;
+    clock.setTo(expiresAt + solidifiedPastExpiryMs + 60_000);
     stub.reset();
     stub.script = ({ path }) => {
       if (path === '/walletsolidity/getnowblock') return { body: tronBlock(70_000_100, expiresAt + solidifiedPastExpiryMs) };
@@ -282,7 +278,7 @@ describe("the hot wallet's float", () => {
     const floatDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet) };
     await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('10') });
     await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 100_000_000n });
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
 
     const first = await withdraw(destination, '8');
     const tooBig = await withdraw(destination, '5');
@@ -294,7 +290,7 @@ describe("the hot wallet's float", () => {
     // Nothing left on the hot wallet: it still waits, run after run.
     expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 0, awaitingFloat: 1 });
     await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('5') });
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
     expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 1, awaitingFloat: 0 });
     expect(await settle()).toMatchObject({ completed: 1, failed: 0 });
     for (const withdrawal of [first, tooBig, small]) expect((await read(withdrawal)).status).toBe('completed');
@@ -344,11 +340,11 @@ describe('the sandbox chain as a broadcast target', () => {
     const unsigned = await deps.builder.usdtTransfer({ from: await deps.signer.address(), to: destination, amount: 1n });
     const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
     await chain.broadcast({ ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] });
-    advanceBlocks(1);
+    clock.advanceBlocks(1);
 
     expect(await chain.receipt(unsigned.txId)).toMatchObject({ result: 'SUCCESS' });
     expect(await chain.solidifiedReceipt(unsigned.txId)).toBeNull();
-    advanceBlocks(18);
+    clock.advanceBlocks(18);
     expect(await chain.solidifiedReceipt(unsigned.txId)).toMatchObject({ txHash: unsigned.txId, result: 'SUCCESS' });
   });
 
