@@ -2,23 +2,21 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { QueryCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#domain/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
-import { sendWithdrawals, settleWithdrawals, type SendingDeps, type TransferBuilder, type UnsignedTransfer } from '#domain/withdrawal-sending';
+import { sendWithdrawals, settleWithdrawals, type TransferBuilder, type UnsignedTransfer } from '#domain/withdrawal-sending';
 import { DuplicateOfAnotherPayout, broadcastOwned, withdrawalOwner } from '#domain/payouts';
 import { reconcile, reconciliationReport } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { SandboxChain, SANDBOX_TRX, BroadcastRefused } from '#adapters/chain/sandbox-chain';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN } from '#adapters/chain/sandbox-balances';
-import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
-import { ChainClock } from '../support/chain-clock.ts';
+import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
  * Issue #12's critical attack, kept: equal withdrawals (same address, same amount, same block,
@@ -26,9 +24,6 @@ import { ChainClock } from '../support/chain-clock.ts';
  * answer must never pass for another payout's transfer. Run against the sandbox chain, which keeps
  * balances and refuses duplicates as TRON does, on DynamoDB Local.
  */
-const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const BLOCK_MS = 3000;
-const HOT_WALLET_KEY = '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87';
 const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
 const usdt = (value: string) => parseAmount(value, 'USDT');
 const CUSTOMER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 555_555);
@@ -39,9 +34,8 @@ let chain: SandboxChain;
 let withdrawals: DynamoWithdrawalStore;
 let companies: DynamoCompanyStore;
 let claims: DynamoTransactionClaims;
-let deps: SendingDeps;
+let deps: ReturnType<typeof sandboxSending>;
 let hotWallet: string;
-let builder: TronTransferBuilder;
 
 
 /** A company with `funds` USDT available, backed by the same USDT on the hot wallet. */
@@ -82,18 +76,9 @@ beforeAll(async () => {
   claims = new DynamoTransactionClaims(env.db, env.tableName);
   const signer = new LocalKeySigner(HOT_WALLET_KEY);
   hotWallet = await signer.address();
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => signer.address() });
+  chain = sandboxChainOver(env, clock, () => signer.address());
   clock.advanceBlocks(50);
-  deps = {
-    chain,
-    builder: (builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 })),
-    broadcaster: chain,
-    signer,
-    store: new DynamoWithdrawalSendingStore(env.db, env.tableName),
-    claims,
-    hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet),
-    now: clock.now,
-  };
+  deps = sandboxSending(env, chain, signer, clock, { claims, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet) });
 });
 
 describe('equal payouts are distinct transfers on chain', () => {
@@ -232,7 +217,7 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
     expect(await chain.receipt(txId)).toMatchObject({ result: 'OUT_OF_ENERGY' });
     expect(await chain.tokenBalance(USDT, sender)).toBe(usdt('5'));
 
-    const trx = await builder.trxTransfer({ from: sender, to: freshDestination(), amountSun: 1_000_000 });
+    const trx = await deps.builder.trxTransfer({ from: sender, to: freshDestination(), amountSun: 1_000_000 });
     const signature = await signer.signTransactionId(Buffer.from(trx.txId, 'hex'));
     await expect(chain.broadcast({ ...trx.transaction, signature: [Buffer.from(signature).toString('hex')] })).rejects.toBeInstanceOf(BroadcastRefused);
   });

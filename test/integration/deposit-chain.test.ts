@@ -12,13 +12,11 @@ import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { freshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 import { storedEvents } from '../support/records.ts';
-import { ChainClock } from '../support/chain-clock.ts';
+import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
 
-const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const FAKE_USDT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 777_777);
 const PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_888);
 const SPLIT_TO = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 999_998);
-const BLOCK_MS = 3000;
 
 let env: Awaited<ReturnType<typeof freshTable>>;
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
@@ -71,7 +69,7 @@ beforeAll(async () => {
   deposits = new DynamoDepositStore(env.db, env.tableName);
   companies = new DynamoCompanyStore(env.db, env.tableName);
   store = new DynamoDepositChainStore(env.db, env.tableName);
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs });
+  chain = sandboxChainOver(env, clock);
   clock.advanceBlocks(100);
   // The first scan places the cursor at the chain head.
   await scan();

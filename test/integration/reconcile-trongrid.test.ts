@@ -3,7 +3,7 @@ import { createCompany } from '#domain/company';
 import { createDeposit, type Deposit } from '#domain/deposits';
 import { confirmDeposits, scanDeposits } from '#domain/deposit-chain';
 import { requestWithdrawal } from '#domain/withdrawals';
-import { sendWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
+import { sendWithdrawals } from '#domain/withdrawal-sending';
 import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
 import { reconciliationReport } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
@@ -24,7 +24,7 @@ import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
-import { ChainClock } from '../support/chain-clock.ts';
+import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
  * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
@@ -32,8 +32,6 @@ import { ChainClock } from '../support/chain-clock.ts';
  * table; the stub then answers balanceOf with what that chain holds, so "balanced" means the job
  * found every address holding owed USDT without reading every address ever issued.
  */
-const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const BLOCK_MS = 3000;
 const LOCAL = STAGES.local.functionEnvironment;
 const usdt = (value: string) => parseAmount(value, 'USDT');
 
@@ -43,7 +41,7 @@ const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 let sandbox: SandboxChain;
 let reconcileNow: typeof import('#functions/jobs/reconcile').reconcileNow;
 
-const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
+const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
 const address: Record<string, string> = {};
 let processingTx: string;
 /** What the chain holds, as the sandbox computed it once the ledger was built. */
@@ -71,7 +69,7 @@ const balanceReads = () => stub.requests.filter((request) => request.path === '/
 beforeAll(async () => {
   env = await freshTable();
   stub = await startScriptedServer();
-  sandbox = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => hotWallet.address() });
+  sandbox = sandboxChainOver(env, clock, () => hotWallet.address());
   clock.advanceBlocks(30);
 
   const chainStore = new DynamoDepositChainStore(env.db, env.tableName);
@@ -92,7 +90,7 @@ beforeAll(async () => {
     settings: { minimumSweep: usdt('20'), topUpSun: 15_000_000 },
     now: clock.now,
   };
-  const sending: SendingDeps = { chain: sandbox, builder, broadcaster: sandbox, signer: hotWallet, store: new DynamoWithdrawalSendingStore(env.db, env.tableName), claims: new DynamoTransactionClaims(env.db, env.tableName), now: clock.now };
+  const sending = sandboxSending(env, sandbox, hotWallet, clock, { builder });
 
   await scan();
   const { company } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Reconciled Co', environment: 'sandbox' }, clock.now());

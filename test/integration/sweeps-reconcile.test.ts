@@ -13,7 +13,6 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SANDBOX_FEES } from '#adapters/chain/sandbox-balances';
@@ -25,10 +24,8 @@ import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
-import { ChainClock } from '../support/chain-clock.ts';
+import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
-const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const BLOCK_MS = 3000;
 const usdt = (value: string) => parseAmount(value, 'USDT');
 const LOCAL = STAGES.local.functionEnvironment;
 
@@ -82,22 +79,16 @@ async function confirmedDepositAlone(reference: string, amount: string) {
 
 beforeAll(async () => {
   env = await freshTable();
-  const hotWallet = new LocalKeySigner(LOCAL.LOCAL_HOT_WALLET_KEY!);
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => hotWallet.address() });
+  const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
+  chain = sandboxChainOver(env, clock, () => hotWallet.address());
   clock.advanceBlocks(30);
   await scan();
   const builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
-  sending = {
-    chain,
+  sending = sandboxSending(env, chain, hotWallet, clock, {
     builder,
-    broadcaster: chain,
-    signer: hotWallet,
-    store: new DynamoWithdrawalSendingStore(env.db, env.tableName),
-    claims: new DynamoTransactionClaims(env.db, env.tableName),
     // As the sender job does: the sandbox chain keeps balances, so nothing leaves before the sweeps bring the USDT.
     hotWalletUsdt: async () => chain.tokenBalance(USDT, await hotWallet.address()),
-    now: clock.now,
-  };
+  });
   sweeping = {
     chain,
     usdtBalanceOf: (address) => chain.tokenBalance(USDT, address),

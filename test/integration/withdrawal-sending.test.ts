@@ -7,12 +7,10 @@ import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
 import { SEND_BATCH, SETTLE_RESERVE_MS, sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { SandboxChain, SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
-import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
+import { TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { storedEvents } from '../support/records.ts';
@@ -20,11 +18,8 @@ import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
-import { ChainClock } from '../support/chain-clock.ts';
+import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
-const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const BLOCK_MS = 3000;
-const HOT_WALLET_KEY = '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87';
 const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
 const usdt = (value: string) => parseAmount(value, 'USDT');
 
@@ -73,16 +68,9 @@ beforeAll(async () => {
   withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
   companies = new DynamoCompanyStore(env.db, env.tableName);
   const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
-  chain = new SandboxChain(env.db, env.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, treasury: () => hotWallet.address() });
+  chain = sandboxChainOver(env, clock, () => hotWallet.address());
   clock.advanceBlocks(50);
-  deps = {
-    chain,
-    builder: new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
-    broadcaster: chain,
-    signer: new LocalKeySigner(HOT_WALLET_KEY),
-    store: new DynamoWithdrawalSendingStore(env.db, env.tableName), claims: new DynamoTransactionClaims(env.db, env.tableName),
-    now: clock.now,
-  };
+  deps = sandboxSending(env, chain, new LocalKeySigner(HOT_WALLET_KEY), clock);
 });
 
 beforeEach(async () => {

@@ -1,0 +1,69 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
+import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
+import type { TransactionSigner } from '#domain/signer';
+import type { SendingDeps } from '#domain/withdrawal-sending';
+import { STAGES } from '../../lib/stages.ts';
+
+/**
+ * The time of a test over the sandbox chain: it moves only when the test says, by blocks or by
+ * milliseconds, so "19 blocks later" and "past the transaction's lifetime" are exact, not waited for.
+ * Give `epochMs` to the sandbox chain and `now` to the jobs.
+ */
+export class ChainClock {
+  private ms: number;
+
+  constructor(
+    start: string,
+    private readonly blockMs: number,
+  ) {
+    this.ms = Date.parse(start);
+  }
+
+  readonly now = (): Date => new Date(this.ms);
+  readonly epochMs = (): number => this.ms;
+  readonly advanceBlocks = (blocks: number): void => {
+    this.ms += blocks * this.blockMs;
+  };
+  readonly advance = (ms: number): void => {
+    this.ms += ms;
+  };
+  readonly setTo = (epochMs: number): void => {
+    this.ms = epochMs;
+  };
+}
+
+/** TRON's block time, at which the chain-job tests' sandbox chain mines. */
+export const BLOCK_MS = 3000;
+/** The local stage's USDT contract and hot wallet key (lib/stages.ts): the sandbox chain's. */
+export const USDT = STAGES.local.functionEnvironment.USDT_CONTRACT;
+export const HOT_WALLET_KEY = STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!;
+
+/** The sandbox chain over a test's table, on its clock, solidifying after 19 blocks as TRON does;
+ * `treasury` is the hot wallet that may be granted TRX for fees. */
+export function sandboxChainOver(table: { db: DynamoDBDocumentClient; tableName: string }, clock: ChainClock, treasury?: () => Promise<string>): SandboxChain {
+  return new SandboxChain(table.db, table.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, ...(treasury && { treasury }) });
+}
+
+/** The withdrawal sender's dependencies as the local runtime wires them over the sandbox chain:
+ * the chain reads and broadcasts, `signer` is the hot wallet, the table holds the rest. */
+export function sandboxSending(
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  chain: SandboxChain,
+  signer: TransactionSigner,
+  clock: ChainClock,
+  more: Partial<SendingDeps> & { builder?: TronTransferBuilder } = {},
+): SendingDeps & { builder: TronTransferBuilder } {
+  return {
+    chain,
+    builder: new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
+    broadcaster: chain,
+    signer,
+    store: new DynamoWithdrawalSendingStore(table.db, table.tableName),
+    claims: new DynamoTransactionClaims(table.db, table.tableName),
+    now: clock.now,
+    ...more,
+  };
+}
