@@ -10,6 +10,7 @@ import { gsi1ItemsUnder, newestFirstPage, readItem } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { invitationItem, membershipItem, personItem } from './items/team.ts';
+import { MoneyTransaction } from './transaction.ts';
 
 type Item = Record<string, unknown>;
 
@@ -102,33 +103,21 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
     const present = Object.entries(set).filter(([, value]) => value !== null);
     const absent = Object.entries(set).filter(([, value]) => value === null);
     const update = [`SET ${present.map(([name]) => `#${name} = :${name}`).join(', ')}`, absent.length ? `REMOVE ${absent.map(([name]) => `#${name}`).join(', ')}` : ''].join(' ');
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: apiKeyItem.key(after.keyId),
-                UpdateExpression: update,
-                // A key stored before the dashboard has no status attribute: it is active.
-                ConditionExpression: 'secretHash = :beforeHash AND (attribute_not_exists(#status) OR #status = :active) AND companyId = :companyId',
-                ExpressionAttributeNames: Object.fromEntries(Object.keys(set).map((name) => [`#${name}`, name])),
-                ExpressionAttributeValues: {
-                  ...Object.fromEntries(present.map(([name, value]) => [`:${name}`, value])),
-                  ':beforeHash': before.secretHash,
-                  ':active': 'active',
-                  ':companyId': before.companyId,
-                },
-              },
-            },
-            this.put(auditEntryItem.toItem(audit)),
-          ],
-        }),
-      );
-    } catch (error) {
-      if ((error as Error).name === 'TransactionCanceledException') throw notFound('API key');
-      throw error;
-    }
+    await new MoneyTransaction(this.tableName)
+      .update(apiKeyItem.key(after.keyId), {
+        expression: update,
+        // A key stored before the dashboard has no status attribute: it is active.
+        condition: 'secretHash = :beforeHash AND (attribute_not_exists(#status) OR #status = :active) AND companyId = :companyId',
+        names: Object.fromEntries(Object.keys(set).map((name) => [`#${name}`, name])),
+        values: {
+          ...Object.fromEntries(present.map(([name, value]) => [`:${name}`, value])),
+          ':beforeHash': before.secretHash,
+          ':active': 'active',
+          ':companyId': before.companyId,
+        },
+        onFailed: () => notFound('API key'),
+      })
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+      .commit(this.db);
   }
 }

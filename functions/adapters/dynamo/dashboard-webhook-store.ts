@@ -11,6 +11,7 @@ import { webhookItem } from './items/webhook.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
 import { newestFirstPage } from './queries.ts';
 import { TableStore } from './table-store.ts';
+import { MoneyTransaction, stale } from './transaction.ts';
 
 const NEW_ONLY = 'attribute_not_exists(PK)';
 
@@ -39,34 +40,23 @@ export class DynamoDashboardWebhookStore extends TableStore implements Dashboard
   }
 
   async rollSecret(webhook: Webhook, expectedSealedSecret: string, audit: AuditEntry): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: webhookItem.key(webhook.companyId, webhook.id),
-                // The new secret is always sealed; a legacy plain `secret` (as the expected one) is removed.
-                UpdateExpression: 'SET sealedSecret = :sealed, previousSealedSecret = :previous, previousSecretExpiresAt = :until, updatedAt = :at REMOVE secret',
-                ConditionExpression: `attribute_exists(PK) AND (sealedSecret = :expected OR secret = :expected)`,
-                ExpressionAttributeValues: {
-                  ':sealed': webhook.sealedSecret,
-                  ':previous': webhook.previousSealedSecret,
-                  ':until': webhook.previousSecretExpiresAt,
-                  ':at': webhook.updatedAt,
-                  ':expected': expectedSealedSecret,
-                },
-              },
-            },
-            { Put: { TableName: this.tableName, Item: auditEntryItem.toItem(audit), ConditionExpression: NEW_ONLY } },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'TransactionCanceledException') return false;
-      throw error;
-    }
+    return new MoneyTransaction(this.tableName)
+      .update(webhookItem.key(webhook.companyId, webhook.id), {
+        // The new secret is always sealed; a legacy plain `secret` (as the expected one) is removed.
+        expression: 'SET sealedSecret = :sealed, previousSealedSecret = :previous, previousSecretExpiresAt = :until, updatedAt = :at REMOVE secret',
+        // Gone, or rolled by someone else since it was read: nothing is written.
+        condition: 'attribute_exists(PK) AND (sealedSecret = :expected OR secret = :expected)',
+        values: {
+          ':sealed': webhook.sealedSecret,
+          ':previous': webhook.previousSealedSecret,
+          ':until': webhook.previousSecretExpiresAt,
+          ':at': webhook.updatedAt,
+          ':expected': expectedSealedSecret,
+        },
+        onFailed: stale,
+      })
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+      .commitUnlessStale(this.db);
   }
+
 }
