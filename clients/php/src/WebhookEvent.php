@@ -25,7 +25,7 @@ final class WebhookEvent extends CambioObject
     }
 
     /** @param array<string, mixed> $event */
-    public static function fromArray(array $event): self
+    public static function fromArray(array $event): static
     {
         return self::keep(new self(
             is_string($event['id'] ?? null) ? $event['id'] : '',

@@ -116,59 +116,56 @@ function cambio_object_schema(array $schema): ?array
 }
 
 /**
- * How one property is typed and read.
- * @return array{php: string, doc: string, read: string, nested: array<string, array>}
+ * How one property is typed: CambioObject::fromArray() reads it by that type (and `listOf`).
+ * @return array{php: string, doc: string, listOf: ?string, nested: array<string, array>}
  */
 function cambio_property(string $parent, string $key, array $schema, bool $required): array
 {
     [$inner, $nullable] = cambio_strip_null($schema);
     $nullable = $nullable || !$required;
     $nested = [];
+    $listOf = null;
     if (isset($inner['$ref'])) {
-        $class = cambio_ref_name($inner['$ref']);
-        [$php, $doc, $read] = [$class, $class, "\$h->object('$key', $class::fromArray(...))"];
+        $php = $doc = cambio_ref_name($inner['$ref']);
     } elseif (($object = cambio_object_schema($inner)) !== null) {
-        $class = CAMBIO_NESTED_NAMES["$parent.$key"] ?? $parent . ucfirst($key);
-        $nested[$class] = [$object, ".$key"];
-        [$php, $doc, $read] = [$class, $class, "\$h->object('$key', $class::fromArray(...))"];
+        $php = $doc = CAMBIO_NESTED_NAMES["$parent.$key"] ?? $parent . ucfirst($key);
+        $nested[$php] = [$object, ".$key"];
     } elseif (($inner['type'] ?? null) === 'array' || isset($inner['anyOf']) && array_filter($inner['anyOf'], fn ($b) => ($b['type'] ?? null) === 'array') === $inner['anyOf']) {
         $items = $inner['items'] ?? null;
         if (is_array($items) && (isset($items['$ref']) || cambio_object_schema($items) !== null)) {
             if (isset($items['$ref'])) {
-                $class = cambio_ref_name($items['$ref']);
+                $listOf = cambio_ref_name($items['$ref']);
             } else {
-                $class = CAMBIO_NESTED_NAMES["$parent.$key"] ?? $parent . ucfirst(cambio_singular($key));
-                $nested[$class] = [cambio_object_schema($items), ".{$key}[]"];
+                $listOf = CAMBIO_NESTED_NAMES["$parent.$key"] ?? $parent . ucfirst(cambio_singular($key));
+                $nested[$listOf] = [cambio_object_schema($items), ".{$key}[]"];
             }
-            [$php, $doc, $read] = ['array', "list<$class>", "\$h->listOf('$key', $class::fromArray(...))"];
+            [$php, $doc] = ['array', "list<$listOf>"];
         } else {
             $itemType = is_array($items) ? cambio_scalar($items)[1] : 'string';
-            [$php, $doc, $read] = ['array', "list<$itemType>", "\$h->list('$key')"];
+            [$php, $doc] = ['array', "list<$itemType>"];
         }
     } else {
-        [$php, $doc, $method] = cambio_scalar($inner);
-        $read = "\$h->$method('$key')";
+        [$php, $doc] = cambio_scalar($inner);
     }
     if ($nullable) {
-        $read = preg_replace('/^\$h->(\w+)\(/', '$h->nullable(\'$1\', ', $read) ?? $read;
         $php = str_contains($php, '|') ? "$php|null" : "?$php";
         $doc = "$doc|null";
     }
-    return ['php' => $php, 'doc' => $doc, 'read' => $read, 'nested' => $nested];
+    return ['php' => $php, 'doc' => $doc, 'listOf' => $listOf, 'nested' => $nested];
 }
 
-/** @return array{0: string, 1: string, 2: string} PHP type, doc type, Hydrate method */
+/** @return array{0: string, 1: string} PHP type, doc type */
 function cambio_scalar(array $schema): array
 {
     if (array_key_exists('const', $schema)) {
         $value = $schema['const'];
-        return is_bool($value) ? ['bool', 'bool', 'bool'] : (is_int($value) ? ['int', 'int', 'int'] : ['string', 'string', 'string']);
+        return is_bool($value) ? ['bool', 'bool'] : (is_int($value) ? ['int', 'int'] : ['string', 'string']);
     }
     return match ($schema['type'] ?? 'string') {
-        'integer' => ['int', 'int', 'int'],
-        'number' => ['int|float', 'int|float', 'number'],
-        'boolean' => ['bool', 'bool', 'bool'],
-        default => ['string', 'string', 'string'],
+        'integer' => ['int', 'int'],
+        'number' => ['int|float', 'int|float'],
+        'boolean' => ['bool', 'bool'],
+        default => ['string', 'string'],
     };
 }
 
@@ -221,7 +218,6 @@ function cambio_record_classes(string $name, array $schema, ?string $origin = nu
     $lines[] = 'namespace Cambio\\Types;';
     $lines[] = '';
     $lines[] = 'use Cambio\\CambioObject;';
-    $lines[] = 'use Cambio\\Internal\\Hydrate;';
     $lines[] = '';
     $lines[] = '/**';
     $lines[] = " * `$origin` in openapi.json.";
@@ -230,7 +226,13 @@ function cambio_record_classes(string $name, array $schema, ?string $origin = nu
     $lines[] = '{';
     $lines[] = '    /** The API\'s field names, in its order. */';
     $lines[] = '    public const FIELDS = [' . implode(', ', array_map(fn ($k) => var_export($k, true), array_keys($properties))) . '];';
+    $lists = array_filter(array_map(fn ($info) => $info['listOf'], $properties));
+    if ($lists !== []) {
+        $lines[] = '';
+        $lines[] = '    protected const LIST_OF = [' . implode(', ', array_map(fn ($k, $c) => var_export($k, true) . " => $c::class", array_keys($lists), $lists)) . '];';
+    }
     $lines[] = '';
+    $lines[] = '    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */';
     $lines[] = '    public function __construct(';
     foreach ($properties as $key => $info) {
         $doc = $info['doc'] !== $info['php'] && $info['doc'] !== str_replace('?', '', $info['php']) . '|null' ? $info['doc'] : null;
@@ -241,22 +243,6 @@ function cambio_record_classes(string $name, array $schema, ?string $origin = nu
         $lines[] = "        public readonly {$info['php']} \$$key,";
     }
     $lines[] = '    ) {';
-    $lines[] = '    }';
-    $lines[] = '';
-    $lines[] = '    /**';
-    $lines[] = '     * Builds the record from the API\'s JSON (decoded as an array); fields the API adds later are kept in toArray().';
-    $lines[] = '     *';
-    $lines[] = '     * @param array<string, mixed> $data';
-    $lines[] = '     * @throws \\UnexpectedValueException when a field is missing or of another type';
-    $lines[] = '     */';
-    $lines[] = '    public static function fromArray(array $data): self';
-    $lines[] = '    {';
-    $lines[] = "        \$h = new Hydrate(\$data, '$name');";
-    $lines[] = '        return self::keep(new self(';
-    foreach ($properties as $key => $info) {
-        $lines[] = "            $key: {$info['read']},";
-    }
-    $lines[] = '        ), $data);';
     $lines[] = '    }';
     $lines[] = '}';
     $classes = [$name => implode("\n", $lines) . "\n"];

@@ -75,6 +75,36 @@ final class Hydrate
         return is_array($value) && ($value === [] || !array_is_list($value)) ? $make($value) : throw $this->wrong($key, 'an object', $value);
     }
 
+    /**
+     * The field read as a constructor parameter declares it: null when nullable and null or absent;
+     * int|float a number; an array a list (of `$listOf` records when given); a CambioObject class a
+     * nested record.
+     *
+     * @param class-string<\Cambio\CambioObject>|null $listOf
+     */
+    public function typed(string $key, ?\ReflectionType $type, ?string $listOf = null): mixed
+    {
+        if ($type === null) {
+            return $this->value($key);
+        }
+        if ($type->allowsNull() && (!array_key_exists($key, $this->data) || $this->data[$key] === null)) {
+            return null;
+        }
+        if ($type instanceof \ReflectionUnionType) {
+            return $this->number($key);
+        }
+        $name = $type instanceof \ReflectionNamedType ? $type->getName() : 'mixed';
+        return match ($name) {
+            'string' => $this->string($key),
+            'int' => $this->int($key),
+            'float' => $this->number($key),
+            'bool' => $this->bool($key),
+            'array' => $listOf !== null ? $this->listOf($key, $listOf::fromArray(...)) : $this->list($key),
+            'mixed' => $this->value($key),
+            default => $this->object($key, $name::fromArray(...)),
+        };
+    }
+
     /** null when the field is null or absent, else the typed read `$method`. */
     public function nullable(string $method, string $key, mixed ...$args): mixed
     {

@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.Conversion` in openapi.json.
@@ -17,6 +16,7 @@ final class Conversion extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['id', 'quoteId', 'reference', 'sourceCurrency', 'settlementCurrency', 'sourceAmount', 'settlementAmount', 'rate', 'status', 'createdAt', 'completedAt'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         /** matches ^cnv_[0-9A-HJKMNP-TV-Z]{26}$ */
         public readonly string $id,
@@ -40,29 +40,5 @@ final class Conversion extends CambioObject
         /** ISO 8601 UTC time with milliseconds */
         public readonly string $completedAt,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'Conversion');
-        return self::keep(new self(
-            id: $h->string('id'),
-            quoteId: $h->string('quoteId'),
-            reference: $h->nullable('string', 'reference'),
-            sourceCurrency: $h->string('sourceCurrency'),
-            settlementCurrency: $h->string('settlementCurrency'),
-            sourceAmount: $h->string('sourceAmount'),
-            settlementAmount: $h->string('settlementAmount'),
-            rate: $h->string('rate'),
-            status: $h->string('status'),
-            createdAt: $h->string('createdAt'),
-            completedAt: $h->string('completedAt'),
-        ), $data);
     }
 }

@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.CreatedWebhook` in openapi.json.
@@ -17,6 +16,7 @@ final class CreatedWebhook extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['id', 'url', 'events', 'description', 'enabled', 'createdAt', 'updatedAt', 'secret'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         /** matches ^whk_[0-9A-HJKMNP-TV-Z]{26}$ */
         public readonly string $id,
@@ -32,26 +32,5 @@ final class CreatedWebhook extends CambioObject
         /** Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it */
         public readonly string $secret,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'CreatedWebhook');
-        return self::keep(new self(
-            id: $h->string('id'),
-            url: $h->string('url'),
-            events: $h->list('events'),
-            description: $h->nullable('string', 'description'),
-            enabled: $h->bool('enabled'),
-            createdAt: $h->string('createdAt'),
-            updatedAt: $h->string('updatedAt'),
-            secret: $h->string('secret'),
-        ), $data);
     }
 }

@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.Balance.balances[]` in openapi.json.
@@ -17,6 +16,7 @@ final class CurrencyBalance extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['currency', 'available', 'pending', 'locked'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         /** one of "USDT", "BRL" */
         public readonly string $currency,
@@ -27,22 +27,5 @@ final class CurrencyBalance extends CambioObject
         /** Held for withdrawals in flight */
         public readonly string $locked,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'CurrencyBalance');
-        return self::keep(new self(
-            currency: $h->string('currency'),
-            available: $h->string('available'),
-            pending: $h->string('pending'),
-            locked: $h->string('locked'),
-        ), $data);
     }
 }

@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.Deposit` in openapi.json.
@@ -17,6 +16,9 @@ final class Deposit extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['id', 'method', 'reference', 'network', 'address', 'amount', 'receivedAmount', 'creditedAmount', 'amountStatus', 'status', 'confirmations', 'requiredConfirmations', 'transactions', 'split', 'expiresAt', 'createdAt', 'updatedAt'];
 
+    protected const LIST_OF = ['transactions' => DepositTransaction::class];
+
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         /** matches ^dep_[0-9A-HJKMNP-TV-Z]{26}$ */
         public readonly string $id,
@@ -49,35 +51,5 @@ final class Deposit extends CambioObject
         /** ISO 8601 UTC time with milliseconds */
         public readonly string $updatedAt,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'Deposit');
-        return self::keep(new self(
-            id: $h->string('id'),
-            method: $h->string('method'),
-            reference: $h->string('reference'),
-            network: $h->string('network'),
-            address: $h->string('address'),
-            amount: $h->nullable('string', 'amount'),
-            receivedAmount: $h->string('receivedAmount'),
-            creditedAmount: $h->string('creditedAmount'),
-            amountStatus: $h->nullable('string', 'amountStatus'),
-            status: $h->string('status'),
-            confirmations: $h->int('confirmations'),
-            requiredConfirmations: $h->int('requiredConfirmations'),
-            transactions: $h->listOf('transactions', DepositTransaction::fromArray(...)),
-            split: $h->nullable('object', 'split', DepositSplit::fromArray(...)),
-            expiresAt: $h->string('expiresAt'),
-            createdAt: $h->string('createdAt'),
-            updatedAt: $h->string('updatedAt'),
-        ), $data);
     }
 }

@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.Deposit.transactions[]` in openapi.json.
@@ -17,6 +16,7 @@ final class DepositTransaction extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['txHash', 'amount', 'blockNumber', 'confirmations', 'status'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         public readonly string $txHash,
         /** USDT amount as a decimal string with all 6 decimals */
@@ -26,23 +26,5 @@ final class DepositTransaction extends CambioObject
         /** one of "confirming", "confirmed" */
         public readonly string $status,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'DepositTransaction');
-        return self::keep(new self(
-            txHash: $h->string('txHash'),
-            amount: $h->string('amount'),
-            blockNumber: $h->int('blockNumber'),
-            confirmations: $h->int('confirmations'),
-            status: $h->string('status'),
-        ), $data);
     }
 }

@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.FieldError` in openapi.json.
@@ -17,24 +16,10 @@ final class FieldError extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['path', 'message'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         public readonly string $path,
         public readonly string $message,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'FieldError');
-        return self::keep(new self(
-            path: $h->string('path'),
-            message: $h->string('message'),
-        ), $data);
     }
 }

@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.Quote` in openapi.json.
@@ -17,6 +16,7 @@ final class Quote extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['id', 'sourceCurrency', 'settlementCurrency', 'sourceAmount', 'settlementAmount', 'rate', 'expiresAt', 'createdAt'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         /** matches ^qte_[0-9A-HJKMNP-TV-Z]{26}$ */
         public readonly string $id,
@@ -35,26 +35,5 @@ final class Quote extends CambioObject
         /** ISO 8601 UTC time with milliseconds */
         public readonly string $createdAt,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'Quote');
-        return self::keep(new self(
-            id: $h->string('id'),
-            sourceCurrency: $h->string('sourceCurrency'),
-            settlementCurrency: $h->string('settlementCurrency'),
-            sourceAmount: $h->string('sourceAmount'),
-            settlementAmount: $h->string('settlementAmount'),
-            rate: $h->string('rate'),
-            expiresAt: $h->string('expiresAt'),
-            createdAt: $h->string('createdAt'),
-        ), $data);
     }
 }

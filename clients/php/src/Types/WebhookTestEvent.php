@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.WebhookTestEvent` in openapi.json.
@@ -17,6 +16,7 @@ final class WebhookTestEvent extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['id', 'type', 'createdAt', 'data'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         /** The event id; also the `webhook-id` header */
         public readonly string $id,
@@ -26,22 +26,5 @@ final class WebhookTestEvent extends CambioObject
         public readonly string $createdAt,
         public readonly WebhookTestEventData $data,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'WebhookTestEvent');
-        return self::keep(new self(
-            id: $h->string('id'),
-            type: $h->string('type'),
-            createdAt: $h->string('createdAt'),
-            data: $h->object('data', WebhookTestEventData::fromArray(...)),
-        ), $data);
     }
 }

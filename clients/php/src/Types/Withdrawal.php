@@ -7,7 +7,6 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
-use Cambio\Internal\Hydrate;
 
 /**
  * `components.schemas.Withdrawal` in openapi.json.
@@ -17,6 +16,7 @@ final class Withdrawal extends CambioObject
     /** The API's field names, in its order. */
     public const FIELDS = ['id', 'method', 'reference', 'network', 'address', 'amount', 'fee', 'status', 'txHash', 'failureReason', 'createdAt', 'updatedAt', 'completedAt'];
 
+    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
     public function __construct(
         /** matches ^wdr_[0-9A-HJKMNP-TV-Z]{26}$ */
         public readonly string $id,
@@ -41,31 +41,5 @@ final class Withdrawal extends CambioObject
         /** ISO 8601 UTC time with milliseconds */
         public readonly ?string $completedAt,
     ) {
-    }
-
-    /**
-     * Builds the record from the API's JSON (decoded as an array); fields the API adds later are kept in toArray().
-     *
-     * @param array<string, mixed> $data
-     * @throws \UnexpectedValueException when a field is missing or of another type
-     */
-    public static function fromArray(array $data): self
-    {
-        $h = new Hydrate($data, 'Withdrawal');
-        return self::keep(new self(
-            id: $h->string('id'),
-            method: $h->string('method'),
-            reference: $h->string('reference'),
-            network: $h->string('network'),
-            address: $h->string('address'),
-            amount: $h->string('amount'),
-            fee: $h->string('fee'),
-            status: $h->string('status'),
-            txHash: $h->nullable('string', 'txHash'),
-            failureReason: $h->nullable('string', 'failureReason'),
-            createdAt: $h->string('createdAt'),
-            updatedAt: $h->string('updatedAt'),
-            completedAt: $h->nullable('string', 'completedAt'),
-        ), $data);
     }
 }
