@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import { LoopbackEndpoint } from '../test/support/webhook-receiver.ts';
 
 export interface Received {
   eventId: string;
@@ -16,39 +16,23 @@ export interface Received {
  * as test/support/webhook-receiver.ts does, keeping only what the benchmarks count (no bodies, so
  * a soak's RSS is not the receiver's log).
  */
-export class BenchReceiver {
+export class BenchReceiver extends LoopbackEndpoint {
   readonly verified: Received[] = [];
   readonly eventIds = new Set<string>();
   rejected = 0;
   secret = '';
   /** Several webhooks to one receiver: a delivery verifies with any of these (or `secret`). */
   secrets: string[] = [];
-  private server: Server | null = null;
-  port = 0;
 
-  async start(): Promise<this> {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        try {
-          const event = this.verify(body, req.headers as Record<string, string>);
-          this.verified.push({ eventId: event.id, type: event.type, createdAt: event.createdAt, receivedAt: Date.now(), dataId: event.data?.id ?? null });
-          this.eventIds.add(event.id);
-        } catch {
-          this.rejected++;
-        }
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    this.server = server;
-    this.port = (server.address() as AddressInfo).port;
-    return this;
+  protected receive(body: string, headers: IncomingHttpHeaders, res: ServerResponse): void {
+    try {
+      const event = this.verify(body, headers as Record<string, string>);
+      this.verified.push({ eventId: event.id, type: event.type, createdAt: event.createdAt, receivedAt: Date.now(), dataId: event.data?.id ?? null });
+      this.eventIds.add(event.id);
+    } catch {
+      this.rejected++;
+    }
+    res.writeHead(204).end();
   }
 
   private verify(body: string, headers: Record<string, string>): { id: string; type: string; createdAt: string; data?: { id?: string } } {
@@ -63,21 +47,9 @@ export class BenchReceiver {
     throw new Error('no secret');
   }
 
-  url(path = '/hooks'): string {
-    return `http://127.0.0.1:${this.port}${path}`;
-  }
-
   async waitForEvents(count: number, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (this.eventIds.size < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     return this.eventIds.size >= count;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

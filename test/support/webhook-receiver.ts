@@ -22,33 +22,21 @@ export function verifiesWith(delivery: ReceivedDelivery, secret: string): boolea
 }
 
 /**
- * An integrator's endpoint: node:http on 127.0.0.1, every request verified with the
- * `standardwebhooks` package (the Standard Webhooks reference library), answering as `respond` says.
+ * An HTTP endpoint on 127.0.0.1 that reads each request's body whole and hands it to `receive`:
+ * what the test receiver and the benchmarks' receiver share. `stop` closes the port, so a sender's
+ * connection is then refused; `start` again (on the same port) opens it.
  */
-export class WebhookReceiver {
-  readonly deliveries: ReceivedDelivery[] = [];
-  secret = '';
-  respond: (delivery: ReceivedDelivery, res: ServerResponse) => void = (_, res) => res.writeHead(204).end();
+export abstract class LoopbackEndpoint {
   private server: Server | null = null;
   port = 0;
+
+  protected abstract receive(body: string, headers: IncomingHttpHeaders, res: ServerResponse): void;
 
   async start(port = this.port): Promise<this> {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        let verified: unknown = null;
-        let verifyError: string | null = null;
-        try {
-          verified = new Webhook(this.secret).verify(body, req.headers as Record<string, string>);
-        } catch (error) {
-          verifyError = (error as Error).message;
-        }
-        const delivery = { headers: req.headers, body, verified, verifyError, receivedAt: Date.now() };
-        this.deliveries.push(delivery);
-        this.respond(delivery, res);
-      });
+      req.on('end', () => this.receive(Buffer.concat(chunks).toString('utf8'), req.headers, res));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -59,7 +47,6 @@ export class WebhookReceiver {
     return this;
   }
 
-  /** Closes the port: a sender's connection is then refused. */
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
@@ -70,6 +57,29 @@ export class WebhookReceiver {
 
   url(path = '/hooks'): string {
     return `http://127.0.0.1:${this.port}${path}`;
+  }
+}
+
+/**
+ * An integrator's endpoint: every request verified with the `standardwebhooks` package (the
+ * Standard Webhooks reference library), answering as `respond` says.
+ */
+export class WebhookReceiver extends LoopbackEndpoint {
+  readonly deliveries: ReceivedDelivery[] = [];
+  secret = '';
+  respond: (delivery: ReceivedDelivery, res: ServerResponse) => void = (_, res) => res.writeHead(204).end();
+
+  protected receive(body: string, headers: IncomingHttpHeaders, res: ServerResponse): void {
+    let verified: unknown = null;
+    let verifyError: string | null = null;
+    try {
+      verified = new Webhook(this.secret).verify(body, headers as Record<string, string>);
+    } catch (error) {
+      verifyError = (error as Error).message;
+    }
+    const delivery = { headers, body, verified, verifyError, receivedAt: Date.now() };
+    this.deliveries.push(delivery);
+    this.respond(delivery, res);
   }
 
   async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedDelivery[]> {
