@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#domain/company';
 import { scanDeposits, type ScanResult } from '#domain/deposit-chain';
-import { DEPOSIT_TTL_MS, type Deposit } from '#domain/deposits';
+import { depositAwaitingPayment, type Deposit } from '#domain/deposits';
 import { newId } from '#domain/ids';
 import { inParallel } from '#domain/in-parallel';
 import { parseAmount } from '#domain/money';
@@ -281,28 +281,7 @@ function syntheticAddress(prefix: string, n: number): string {
 }
 
 function syntheticDeposit(companyId: string, id: string, address: string, addressIndex: number, now: Date): Deposit {
-  return {
-    id,
-    companyId,
-    method: 'usdt',
-    reference: `bench-scanner-${addressIndex}`,
-    network: 'tron',
-    address,
-    addressIndex,
-    expectedAmount: null,
-    receivedAmount: 0n,
-    creditedAmount: 0n,
-    amountStatus: null,
-    status: 'awaiting_payment',
-    confirmations: 0,
-    requiredConfirmations: 19,
-    transactions: [],
-    split: null,
-    expiresAt: new Date(now.getTime() + DEPOSIT_TTL_MS).toISOString(),
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    version: 0,
-  };
+  return depositAwaitingPayment(companyId, { reference: `bench-scanner-${addressIndex}` }, { address, addressIndex }, 19, now, id);
 }
 
 function positiveInt(raw: string | undefined, fallback: number): number {

@@ -67,30 +67,31 @@ export interface NewDeposit {
   split?: { address: string; percentBps?: number; amount?: bigint };
 }
 
-export async function createDeposit(
-  store: DepositStore,
-  settings: DepositSettings,
+/** A deposit as it is made: awaiting payment at its own address, nothing received, open 24 h. */
+export function depositAwaitingPayment(
   companyId: string,
   input: NewDeposit,
-  now = new Date(),
-): Promise<Deposit> {
-  const addressIndex = await store.nextAddressIndex();
+  at: { address: string; addressIndex: number },
+  requiredConfirmations: number,
+  now: Date,
+  id = newId('deposit', now.getTime()),
+): Deposit {
   const createdAt = now.toISOString();
-  const deposit: Deposit = {
-    id: newId('deposit', now.getTime()),
+  return {
+    id,
     companyId,
     method: 'usdt',
     reference: input.reference,
     network: 'tron',
-    address: deriveDepositAddress(settings.accountXpub, addressIndex),
-    addressIndex,
+    address: at.address,
+    addressIndex: at.addressIndex,
     expectedAmount: input.amount ?? null,
     receivedAmount: 0n,
     creditedAmount: 0n,
     amountStatus: null,
     status: 'awaiting_payment',
     confirmations: 0,
-    requiredConfirmations: settings.requiredConfirmations,
+    requiredConfirmations,
     transactions: [],
     split: input.split
       ? {
@@ -106,6 +107,18 @@ export async function createDeposit(
     updatedAt: createdAt,
     version: 0,
   };
+}
+
+export async function createDeposit(
+  store: DepositStore,
+  settings: DepositSettings,
+  companyId: string,
+  input: NewDeposit,
+  now = new Date(),
+): Promise<Deposit> {
+  const addressIndex = await store.nextAddressIndex();
+  const address = { address: deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
+  const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
   await store.createDeposit(deposit);
   return deposit;
 }
