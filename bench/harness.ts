@@ -1,6 +1,5 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { countDynamoRequests, dynamoRequestCounts } from './dynamo-requests.ts';
+import { ChildWorker } from './child-worker.ts';
 
 /**
  * Shared benchmark helpers: a load generator (autocannon in a child process), merging of rounds,
@@ -51,7 +50,6 @@ export interface LoadSample {
   non2xx: number;
 }
 
-export type LoadReply = { id: number; sample: LoadSample; error?: undefined } | { id: number; error: string; sample?: undefined };
 
 export interface LoadSummary {
   label: string;
@@ -103,40 +101,16 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchSett
   };
 }
 
-/** autocannon in a child process, reused for every run, so load generation never blocks the
- * event loop of the servers under test, which live in the parent. */
+/** autocannon in a child process (load-child.ts), reused for every run. */
 export class LoadGenerator {
-  private readonly child: ChildProcess;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (sample: LoadSample) => void; reject: (error: Error) => void }>();
-
-  constructor() {
-    this.child = fork(fileURLToPath(new URL('./load-child.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (reply: LoadReply) => {
-      const waiter = this.pending.get(reply.id);
-      if (!waiter) return;
-      this.pending.delete(reply.id);
-      if (reply.error !== undefined) waiter.reject(new Error(`load generator: ${reply.error}`));
-      else waiter.resolve(reply.sample);
-    });
-    this.child.on('exit', (code) => {
-      for (const waiter of this.pending.values()) waiter.reject(new Error(`load generator exited with code ${code}`));
-      this.pending.clear();
-    });
-  }
+  private readonly worker = new ChildWorker<Omit<LoadJob, 'id'>, LoadSample>(new URL('./load-child.ts', import.meta.url), 'load generator');
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.worker.pid;
   }
 
   run(target: Target, connections: number, seconds: number): Promise<LoadSample> {
-    const id = this.nextId++;
-    const job: LoadJob = {
-      id,
+    return this.worker.run({
       url: target.url,
       method: target.method,
       headers: target.headers,
@@ -144,18 +118,11 @@ export class LoadGenerator {
       idReplacement: target.idReplacement,
       connections,
       seconds,
-    };
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.child.send(job);
     });
   }
 
-  async close(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }
 

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import type { LoadJob, LoadReply } from './harness.ts';
+import { serveJobs } from './child-worker.ts';
+import type { LoadJob, LoadSample } from './harness.ts';
 
 /** The part of autocannon 9 used here (the package ships no types). */
 interface AutocannonInstance extends PromiseLike<AutocannonResult> {
@@ -32,14 +33,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
  * and answers with autocannon's figures plus every response's latency, so the parent can merge
  * rounds exactly and read percentiles below a millisecond (autocannon's own are whole ms).
  */
-process.on('message', (job: LoadJob) => {
-  run(job).then(
-    (reply) => process.send?.(reply),
-    (error: unknown) => process.send?.({ id: job.id, error: String(error) } satisfies LoadReply),
-  );
-});
+serveJobs(run);
 
-async function run(job: LoadJob): Promise<LoadReply> {
+async function run(job: LoadJob): Promise<LoadSample> {
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   // autocannon takes an explicit undefined as a value, so only set options that are present.
@@ -60,15 +56,12 @@ async function run(job: LoadJob): Promise<LoadReply> {
   });
   const result = await instance;
   return {
-    id: job.id,
-    sample: {
-      seconds: (Number(result.finish) - Number(result.start)) / 1000,
-      sent: result.requests.sent,
-      latencies: Float64Array.from(latencies),
-      statusCodes,
-      errors: result.errors,
-      timeouts: result.timeouts,
-      non2xx: result.non2xx,
-    },
+    seconds: (Number(result.finish) - Number(result.start)) / 1000,
+    sent: result.requests.sent,
+    latencies: Float64Array.from(latencies),
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
   };
 }

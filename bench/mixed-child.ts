@@ -1,5 +1,6 @@
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import type { MixedJob, MixedReply } from './mixed.ts';
+import { serveJobs } from './child-worker.ts';
+import type { MixedJob, MixedResult } from './mixed.ts';
 
 /**
  * The mixed workload's generator, in its own process (like load-child.ts): an open-loop, fixed-rate
@@ -11,12 +12,7 @@ import type { MixedJob, MixedReply } from './mixed.ts';
  * be one of the run's own deposits, and every withdrawal would pay it). */
 const ADDRESS = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_100_000_000);
 
-process.on('message', (job: MixedJob) => {
-  run(job).then(
-    (reply) => process.send?.(reply),
-    (error: unknown) => process.send?.({ id: job.id, error: String(error) } satisfies MixedReply),
-  );
-});
+serveJobs(run);
 
 type Kind = 'GET balance' | 'GET deposit' | 'POST deposit' | 'POST withdrawal' | 'POST quote + conversion';
 /** Weights of the mix (sum 100). */
@@ -28,7 +24,7 @@ const MIX: [Kind, number][] = [
   ['POST quote + conversion', 20],
 ];
 
-async function run(job: MixedJob): Promise<MixedReply> {
+async function run(job: MixedJob): Promise<MixedResult> {
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   const byKind: Record<string, number> = {};
@@ -110,5 +106,5 @@ async function run(job: MixedJob): Promise<MixedReply> {
   }
   const seconds = (performance.now() - t0) / 1000;
   await Promise.all(pending);
-  return { id: job.id, result: { seconds, operations: started - skipped, skipped, latencies: Float64Array.from(latencies), statusCodes, errors, byKind } };
+  return { seconds, operations: started - skipped, skipped, latencies: Float64Array.from(latencies), statusCodes, errors, byKind };
 }

@@ -1,6 +1,5 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { percentile } from './harness.ts';
+import { ChildWorker } from './child-worker.ts';
 
 /** The mixed workload (bench/mixed-child.ts): GET balance 30 %, GET deposit 20 %, POST deposit
  * 15 %, POST withdrawal 15 %, POST quote then POST conversion 20 %, round-robin over companies. */
@@ -33,7 +32,6 @@ export interface MixedResult {
   byKind: Record<string, number>;
 }
 
-export type MixedReply = { id: number; result: MixedResult; error?: undefined } | { id: number; error: string; result?: undefined };
 
 export interface MixedSummary {
   rate: number;
@@ -67,46 +65,19 @@ export function summariseMixed(rate: number, result: MixedResult): MixedSummary 
   };
 }
 
+/** The mixed workload's sender in a child process (mixed-child.ts), reused for every run. */
 export class MixedGenerator {
-  private readonly child: ChildProcess;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (result: MixedResult) => void; reject: (error: Error) => void }>();
-
-  constructor() {
-    this.child = fork(fileURLToPath(new URL('./mixed-child.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (reply: MixedReply) => {
-      const waiter = this.pending.get(reply.id);
-      if (!waiter) return;
-      this.pending.delete(reply.id);
-      if (reply.error !== undefined) waiter.reject(new Error(`mixed generator: ${reply.error}`));
-      else waiter.resolve(reply.result);
-    });
-    this.child.on('exit', (code) => {
-      for (const waiter of this.pending.values()) waiter.reject(new Error(`mixed generator exited with code ${code}`));
-      this.pending.clear();
-    });
-  }
+  private readonly worker = new ChildWorker<Omit<MixedJob, 'id'>, MixedResult>(new URL('./mixed-child.ts', import.meta.url), 'mixed generator');
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.worker.pid;
   }
 
   run(job: Omit<MixedJob, 'id'>): Promise<MixedResult> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.child.send({ ...job, id } satisfies MixedJob);
-    });
+    return this.worker.run(job);
   }
 
-  async close(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }
