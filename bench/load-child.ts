@@ -14,16 +14,8 @@ interface AutocannonResult {
   non2xx: number;
   requests: { sent: number };
 }
-type Autocannon = (options: {
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  idReplacement?: boolean;
-  connections: number;
-  duration: number;
-  sampleInt?: number;
-}) => AutocannonInstance;
+/** A job's request and connections as autocannon takes them, with its own names for the time. */
+type Autocannon = (options: Omit<LoadJob, 'id' | 'seconds'> & { duration: number; sampleInt?: number }) => AutocannonInstance;
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 

@@ -79,6 +79,25 @@ export function useLoaded<T>(load: () => Promise<T>, deps: unknown[]) {
   return { data, setData, error, setError, reload };
 }
 
+/**
+ * A section's heading with the one action it offers beside it: the page's title (`h1`, the id
+ * `page-title` the page's landmark is named by) or a part's (`h2`, its own id). `action` is false
+ * for a person who may not take it, so no button shows.
+ */
+export function SectionHead(props: { title: string; id?: string; level?: 1 | 2; action: { label: string; onClick: () => void } | false }) {
+  const Heading = props.level === 2 ? 'h2' : 'h1';
+  return (
+    <div class="section-head">
+      <Heading id={props.id ?? 'page-title'}>{props.title}</Heading>
+      {props.action && (
+        <button type="button" onClick={props.action.onClick}>
+          {props.action.label}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** A column's header: its title, and `num` for figures (right-aligned); `false` leaves it out
  * (the Actions column of a person who may not act). */
 export type Column = string | { title: string; num?: boolean } | false;

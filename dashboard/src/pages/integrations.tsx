@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
 
 const ROLL_CHOICES = [
   { value: 'now', label: 'Now' },
@@ -21,14 +21,7 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
     <section aria-labelledby="page-title">
       <h1 id="page-title">Integrations</h1>
       <section aria-labelledby="api-keys-title">
-        <div class="section-head">
-          <h2 id="api-keys-title">API keys</h2>
-          {canChange && (
-            <button type="button" onClick={() => setOpen({ kind: 'create' })}>
-              Create API key
-            </button>
-          )}
-        </div>
+        <SectionHead title="API keys" id="api-keys-title" level={2} action={canChange && { label: 'Create API key', onClick: () => setOpen({ kind: 'create' }) }} />
         <p>
           Send a key's <code>X-Api-Key</code> and <code>X-Api-Secret</code> with every request to <code>/v1</code>. A secret is shown once, when it is made.
         </p>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Invitation, type Member, type Role } from '../api.ts';
 import { BASE_PATH } from '../router.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
 
@@ -29,14 +29,7 @@ export function TeamPage(props: { companyId: string; role: Role }) {
 
   return (
     <section aria-labelledby="page-title">
-      <div class="section-head">
-        <h1 id="page-title">Team</h1>
-        {canManage && (
-          <button type="button" onClick={() => setOpen({ kind: 'invite' })}>
-            Invite member
-          </button>
-        )}
-      </div>
+      <SectionHead title="Team" action={canManage && { label: 'Invite member', onClick: () => setOpen({ kind: 'invite' }) }} />
       <p>
         Roles: {ROLES.map((role, i) => (
           <span key={role}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Role } from '../../api.ts';
 import { webhooksApi, type Endpoint } from '../../webhooks-api.ts';
-import { ErrorMessage, formatTime, Link, Table, useLoaded, useTitle } from '../../ui.tsx';
+import { ErrorMessage, formatTime, Link, SectionHead, Table, useLoaded, useTitle } from '../../ui.tsx';
 import { EndpointPage } from './endpoint.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
 
@@ -22,14 +22,7 @@ function EndpointList(props: { companyId: string; role: Role }) {
 
   return (
     <section aria-labelledby="page-title">
-      <div class="section-head">
-        <h1 id="page-title">Webhooks</h1>
-        {canChange && (
-          <button type="button" onClick={() => setOpen({ kind: 'add' })}>
-            Add endpoint
-          </button>
-        )}
-      </div>
+      <SectionHead title="Webhooks" action={canChange && { label: 'Add endpoint', onClick: () => setOpen({ kind: 'add' }) }} />
       <p>Cambio POSTs each event to your endpoints, signed with the endpoint's secret (Standard Webhooks), and retries for up to 24 hours.</p>
       <ErrorMessage error={error} />
       {endpoints === null ? (
