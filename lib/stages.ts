@@ -79,7 +79,7 @@ const EVERY_STAGE = {
  * minute to the table's stream. */
 const DEPLOYED = {
   SIGNER: 'kms',
-  WEBHOOK_SWEEP_MIN_AGE_MS: '60000',
+  WEBHOOK_CATCH_UP_MIN_AGE_MS: '60000',
   WEBHOOK_SECRET_SEALER: 'kms',
 } as const;
 
@@ -114,7 +114,7 @@ export const STAGES: Record<StageName, StageConfig> = {
       SANDBOX_BLOCK_INTERVAL_MS: '1000',
       // So an integrator can receive events on their own machine (contract, Webhooks).
       WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
-      WEBHOOK_SWEEP_MIN_AGE_MS: '0',
+      WEBHOOK_CATCH_UP_MIN_AGE_MS: '0',
       WEBHOOK_SECRET_SEALER: 'local',
       // sha256("cambio local webhook sealing key").
       LOCAL_WEBHOOK_SEALING_KEY: '88b4b0ccb525f7fc32486b4c22f6acc4c55580490f899f11d41ef9c2b219a4e8',

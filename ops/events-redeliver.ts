@@ -12,7 +12,7 @@ import { withLocalData } from '#local/local-data';
 /**
  * `npm run events:redeliver -- --company cmp_… --since <ISO time> [--type deposit.completed …]`:
  * for devops. Marks the company's events created since that time (of those types) for dispatch
- * again; the dispatcher (the local runtime's timer, the stack's scheduled sweep) then sends each
+ * again; the dispatcher (the local runtime's timer, the stack's scheduled catch-up pass) then sends each
  * to the webhooks subscribed to it now, with its original id and body, as a new round with a full
  * retry schedule. Local runtime data by default; `--table <name>` works on a deployed stage's
  * table with your AWS credentials.

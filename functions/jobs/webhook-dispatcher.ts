@@ -11,7 +11,7 @@ import { functionSettings } from '#functions/settings/functions';
 const settings = functionSettings('jobs/webhook-dispatcher');
 const { db, tableName } = dynamoFrom(settings);
 const deps = { store: new DynamoDispatchStore(db, tableName), queue: deliveryQueueFrom(settings) };
-const minAgeMs = settings.WEBHOOK_SWEEP_MIN_AGE_MS;
+const minAgeMs = settings.WEBHOOK_CATCH_UP_MIN_AGE_MS;
 
 /**
  * The webhook dispatcher. On the table's stream (filtered to inserted Event items by the event

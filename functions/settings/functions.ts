@@ -99,7 +99,7 @@ export const FUNCTION_SETTINGS = {
   'jobs/deposit-sweeper': [...api, ...chain, ...transfers, ...hotWallet, ...sweeps],
   /** Reads the hot wallet's address, never signs (the stack grants kms:GetPublicKey only). */
   'jobs/reconcile': [...api, ...chain, ...hotWallet],
-  'jobs/webhook-dispatcher': [...api, ...deliveryQueue, 'WEBHOOK_SWEEP_MIN_AGE_MS'],
+  'jobs/webhook-dispatcher': [...api, ...deliveryQueue, 'WEBHOOK_CATCH_UP_MIN_AGE_MS'],
   'jobs/webhook-sender': [...api, ...deliveryQueue, ...webhookSending, ...webhookSealer, 'POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS'],
   'jobs/usage-key-provisioner': [...common, 'USAGE_PLAN_ID'],
   'jobs/finance-export-check': [...common, 'EXPORT_TABLE_ARN'],

@@ -90,9 +90,9 @@ export const STAGE_SETTINGS = {
   WEBHOOK_RETRY_SCHEDULE: v.optional(parsedBy(parseRetrySchedule), CONTRACT_RETRY_SCHEDULE),
   /** How long a receiver has to answer. */
   WEBHOOK_TIMEOUT_MS: v.optional(wholeNumber(1, 60_000), '15000'),
-  /** The dispatcher's sweep takes events undispatched for at least this long: 0 where the sweep is
-   * the only dispatcher (local), a minute where the stream dispatches first. */
-  WEBHOOK_SWEEP_MIN_AGE_MS: v.optional(wholeNumber(0, 3_600_000), '60000'),
+  /** The dispatcher's catch-up pass takes events undispatched for at least this long: 0 where that
+   * pass is the only dispatcher (local), a minute where the stream dispatches first. */
+  WEBHOOK_CATCH_UP_MIN_AGE_MS: v.optional(wholeNumber(0, 3_600_000), '60000'),
   /** What seals webhook signing secrets (functions/adapters/webhook-secrets/from-settings.ts). */
   WEBHOOK_SECRET_SEALER: oneOf(SEALERS, 'must be kms or local'),
   /** The local runtime's AES-256 sealing key: sandbox data only, never a deployed stage's. */

@@ -26,9 +26,9 @@ describe('the settings schema', () => {
   });
 
   it('fills the defaults of settings left unset', () => {
-    const parsed = parseSettings(['CONVERSION_SPREAD_BPS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_SWEEP_MIN_AGE_MS', 'WEBHOOK_ALLOW_LOOPBACK_HTTP', 'TRONGRID_URL'], {});
+    const parsed = parseSettings(['CONVERSION_SPREAD_BPS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_CATCH_UP_MIN_AGE_MS', 'WEBHOOK_ALLOW_LOOPBACK_HTTP', 'TRONGRID_URL'], {});
 
-    expect(parsed).toEqual({ CONVERSION_SPREAD_BPS: 50, WEBHOOK_TIMEOUT_MS: 15_000, WEBHOOK_SWEEP_MIN_AGE_MS: 60_000, WEBHOOK_ALLOW_LOOPBACK_HTTP: false, TRONGRID_URL: undefined });
+    expect(parsed).toEqual({ CONVERSION_SPREAD_BPS: 50, WEBHOOK_TIMEOUT_MS: 15_000, WEBHOOK_CATCH_UP_MIN_AGE_MS: 60_000, WEBHOOK_ALLOW_LOOPBACK_HTTP: false, TRONGRID_URL: undefined });
   });
 
   it.each([
