@@ -134,6 +134,25 @@ async function eventItem(companyId: string, eventId: string) {
 
 const companyId = () => newId('company');
 
+/**
+ * A receiver listening (answering as `respond` says), a company's webhook to it (at `path`) whose
+ * secret it verifies with, one event of that company waiting for dispatch, and a fresh queue pair.
+ */
+async function subscribedReceiver(options: { path?: string; respond?: WebhookReceiver['respond'] } = {}) {
+  const company = companyId();
+  const receiver = await startReceiver();
+  if (options.respond) receiver.respond = options.respond;
+  const webhook = await registerWebhook(company, { url: receiver.url(options.path) });
+  receiver.secret = webhook.secret;
+  return { company, receiver, webhook, event: await writeEvent(company), delivery: queues() };
+}
+
+/** The dispatcher's pass and the sender's loop, as the local runtime runs them, until the queue is empty. */
+async function dispatchAndSend(delivery: InProcessDeliveryQueue, post: SenderDeps['post'] = postWebhook): Promise<void> {
+  await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+  await runSender({ store: deliveries, queue: delivery, sealer, post, settings: settings() }, delivery.queue);
+}
+
 describe('dispatch', () => {
   it('queues one message per enabled webhook subscribed to the type, records where it went, then clears the mark', async () => {
     const company = companyId();
@@ -157,12 +176,7 @@ describe('dispatch', () => {
   });
 
   it('killed after queueing but before marking: sent again on the next pass, and the receiver sees one event id', async () => {
-    const company = companyId();
-    const receiver = await startReceiver();
-    const webhook = await registerWebhook(company, { url: receiver.url() });
-    receiver.secret = webhook.secret;
-    const event = await writeEvent(company);
-    const delivery = queues();
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver();
     const dying = Object.create(dispatch) as DynamoDispatchStore;
     dying.markDispatched = async () => {
       throw new Error('killed');
@@ -197,15 +211,9 @@ describe('dispatch', () => {
 
 describe('send', () => {
   it('POSTs the stored payload byte for byte with the Standard Webhooks headers, verified by standardwebhooks', async () => {
-    const company = companyId();
-    const receiver = await startReceiver();
-    const webhook = await registerWebhook(company, { url: receiver.url('/in?src=cambio') });
-    receiver.secret = webhook.secret;
-    const event = await writeEvent(company);
-    const delivery = queues();
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ path: '/in?src=cambio' });
 
-    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await dispatchAndSend(delivery);
 
     expect(receiver.deliveries).toHaveLength(1);
     const [received] = receiver.deliveries;
@@ -260,16 +268,9 @@ describe('send', () => {
   });
 
   it('after the last try: in the dead-letter queue, marked failed, every attempt recorded', async () => {
-    const company = companyId();
-    const receiver = await startReceiver();
-    receiver.respond = (_, res) => res.writeHead(500).end('boom');
-    const webhook = await registerWebhook(company, { url: receiver.url() });
-    receiver.secret = webhook.secret;
-    const event = await writeEvent(company);
-    const delivery = queues();
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
 
-    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await dispatchAndSend(delivery);
 
     expect(receiver.deliveries).toHaveLength(10);
     expect(new Set(receiver.deliveries.map((d) => d.headers['webhook-id']))).toEqual(new Set([event.id]));
@@ -283,16 +284,9 @@ describe('send', () => {
   });
 
   it('disables the webhook on 410 Gone and stops trying', async () => {
-    const company = companyId();
-    const receiver = await startReceiver();
-    receiver.respond = (_, res) => res.writeHead(410).end();
-    const webhook = await registerWebhook(company, { url: receiver.url() });
-    receiver.secret = webhook.secret;
-    const event = await writeEvent(company);
-    const delivery = queues();
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(410).end() });
 
-    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await dispatchAndSend(delivery);
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(await registry.getWebhook(company, webhook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
@@ -304,13 +298,7 @@ describe('send', () => {
   });
 
   it('honours a Retry-After longer than the scheduled wait', async () => {
-    const company = companyId();
-    const receiver = await startReceiver();
-    receiver.respond = (_, res) => res.writeHead(503, { 'Retry-After': '30' }).end();
-    const webhook = await registerWebhook(company, { url: receiver.url() });
-    receiver.secret = webhook.secret;
-    const event = await writeEvent(company);
-    const delivery = queues();
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(503, { 'Retry-After': '30' }).end() });
     await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
     const [first] = await delivery.queue.receive(1);
 
@@ -436,8 +424,7 @@ describe('sealed secrets', () => {
     const event = await writeEvent(company);
     const delivery = queues();
 
-    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
-    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    await dispatchAndSend(delivery);
     await registry.replaceWebhook({ ...(await registry.getWebhook(company, webhook.id))!, description: 'renamed' });
 
     expect(receiver.deliveries.map((d) => [d.headers['webhook-id'], d.verifyError])).toEqual([[event.id, null]]);
