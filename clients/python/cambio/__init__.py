@@ -7,6 +7,7 @@
 See README.md for every call, errors, retries, pagination and webhook verification.
 """
 
+from . import _errors, _types, _webhooks
 from ._client import Cambio, Page
 from ._errors import (
     ApiServerError,
@@ -45,37 +46,8 @@ from ._webhooks import DEFAULT_TOLERANCE, WebhookEvent, verify_webhook
 # `ConnectionError` is left out on purpose: `from cambio import *` would otherwise hide Python's
 # built-in ConnectionError in the importing module. Use `cambio.ConnectionError` (it subclasses the
 # builtin, so `except ConnectionError:` catches it either way).
-__all__ = [
-    "Cambio",
-    "Page",
-    "CambioError",
-    "InvalidRequestError",
-    "AuthenticationError",
-    "NotFoundError",
-    "ConflictError",
-    "RefusedError",
-    "RateLimitError",
-    "ApiServerError",
-    "WebhookVerificationError",
-    "InvalidResponseError",
-    "WebhookEvent",
-    "verify_webhook",
-    "DEFAULT_TOLERANCE",
-    "Company",
-    "Balance",
-    "CurrencyBalance",
-    "Deposit",
-    "DepositTransaction",
-    "DepositSplit",
-    "Withdrawal",
-    "Quote",
-    "Conversion",
-    "Webhook",
-    "CreatedWebhook",
-    "DeletedWebhook",
-    "FieldError",
-    "EventType",
-    "ErrorCode",
-    "API_VERSION",
-    "__version__",
-]
+__all__ = ["Cambio", "Page", "__version__"]
+__all__ += _errors.__all__
+__all__.remove("ConnectionError")
+__all__ += _webhooks.__all__
+__all__ += _types.__all__

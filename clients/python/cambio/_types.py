@@ -14,6 +14,26 @@ from ._record import ApiFields, Record
 
 RequestFields = Tuple[Tuple[str, str, bool], ...]
 
+#: What ``cambio`` re-exports: the version, every record, the event types and error codes.
+__all__ = [
+    "API_VERSION",
+    "Company",
+    "Balance",
+    "CurrencyBalance",
+    "Deposit",
+    "DepositTransaction",
+    "DepositSplit",
+    "Withdrawal",
+    "Quote",
+    "Conversion",
+    "Webhook",
+    "CreatedWebhook",
+    "DeletedWebhook",
+    "FieldError",
+    "EventType",
+    "ErrorCode",
+]
+
 #: openapi.json ``info.version``: the API these types were generated from.
 API_VERSION = "1.0.0"
 
