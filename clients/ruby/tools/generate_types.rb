@@ -29,6 +29,9 @@ module CambioTypes
       new(openapi).render
     end
 
+    # The fields every event has, declared once on WebhookEvent.
+    ENVELOPE = %w[id created_at].freeze
+
     def initialize(openapi)
       @openapi = openapi
       @schemas = openapi.fetch("components").fetch("schemas")
@@ -47,7 +50,11 @@ module CambioTypes
         next if schema.dig("properties", "success")
         event_type = schema.dig("properties", "type", "const") if name.end_with?("Event")
         events[event_type] = name if event_type
-        classes << object_class(name, schema, event_type ? "WebhookEvent" : "Record")
+        klass = object_class(name, schema, event_type ? "WebhookEvent" : "Record")
+        # An event class inherits the envelope's fields; it declares only what is its own (its
+        # type's value, its data's class).
+        klass.fields.reject! { |field| ENVELOPE.include?(field.name) } if event_type
+        classes << klass
       end
 
       out = +""
@@ -63,6 +70,7 @@ module CambioTypes
       out << "  # EVENT_TYPES for the event's type (its +data+ a Cambio::Deposit, Withdrawal or Conversion), or\n"
       out << "  # this class for a type this client does not know (+data+ then a plain Cambio::Record).\n"
       out << "  class WebhookEvent < Record\n"
+      out << "    # The event id; also the `webhook-id` header: deduplicate on it\n"
       out << "    field :id, \"id\", type: :string, required: true\n"
       out << "    field :type, \"type\", type: :string, required: true\n"
       out << "    field :created_at, \"createdAt\", type: :string, required: true\n"

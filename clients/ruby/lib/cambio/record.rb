@@ -112,10 +112,12 @@ module Cambio
         fields.empty? ? "no fields" : fields.keys.map(&:inspect).join(", ")
       end
 
+      # A subclass starts with its parent's fields (an event class, WebhookEvent's id and
+      # created_at) and may declare one again to narrow it (its type, its data's class).
       def inherited(subclass)
         super
-        subclass.instance_variable_set(:@fields, {})
-        subclass.instance_variable_set(:@by_key, {})
+        subclass.instance_variable_set(:@fields, fields.dup)
+        subclass.instance_variable_set(:@by_key, by_key.dup)
       end
 
       private

@@ -13,6 +13,7 @@ module Cambio
   # EVENT_TYPES for the event's type (its +data+ a Cambio::Deposit, Withdrawal or Conversion), or
   # this class for a type this client does not know (+data+ then a plain Cambio::Record).
   class WebhookEvent < Record
+    # The event id; also the `webhook-id` header: deduplicate on it
     field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true
     field :created_at, "createdAt", type: :string, required: true
@@ -64,10 +65,7 @@ module Cambio
 
   class ConversionCompletedEvent < WebhookEvent
     schema "ConversionCompletedEvent"
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[conversion.completed]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "Conversion", required: true
   end
 
@@ -182,28 +180,19 @@ module Cambio
 
   class DepositCompletedEvent < WebhookEvent
     schema "DepositCompletedEvent"
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[deposit.completed]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "Deposit", required: true
   end
 
   class DepositConfirmingEvent < WebhookEvent
     schema "DepositConfirmingEvent"
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[deposit.confirming]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "Deposit", required: true
   end
 
   class DepositExpiredEvent < WebhookEvent
     schema "DepositExpiredEvent"
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[deposit.expired]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "Deposit", required: true
   end
 
@@ -257,10 +246,7 @@ module Cambio
       field :message, "message", type: :string, required: true
     end
 
-    # The event id; also the `webhook-id` header
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[webhook.test]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "WebhookTestEvent::Data", required: true
   end
 
@@ -285,28 +271,19 @@ module Cambio
 
   class WithdrawalCompletedEvent < WebhookEvent
     schema "WithdrawalCompletedEvent"
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[withdrawal.completed]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "Withdrawal", required: true
   end
 
   class WithdrawalFailedEvent < WebhookEvent
     schema "WithdrawalFailedEvent"
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[withdrawal.failed]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "Withdrawal", required: true
   end
 
   class WithdrawalProcessingEvent < WebhookEvent
     schema "WithdrawalProcessingEvent"
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
     field :type, "type", type: :string, required: true, enum: %w[withdrawal.processing]
-    field :created_at, "createdAt", type: :string, required: true
     field :data, "data", type: :record, of: "Withdrawal", required: true
   end
 
