@@ -43,6 +43,7 @@ public static class ModelGenerator
         var files = new SortedDictionary<string, string>(StringComparer.Ordinal);
         var events = new List<(string Type, string? DataType, string Schema)>();
 
+        var bases = RecordBases(schemas);
         foreach (var schema in schemas.EnumerateObject())
         {
             var name = schema.Name;
@@ -63,10 +64,31 @@ public static class ModelGenerator
             }
             var isRequest = RequestNames.ContainsKey(name) || name.EndsWith("Request", StringComparison.Ordinal);
             var typeName = isRequest ? RequestNames.GetValueOrDefault(name) ?? name[..^"Request".Length] + "Options" : name;
-            new TypeWriter(files, isRequest).Write(typeName, name, schema.Value, Description(schema.Value));
+            new TypeWriter(files, isRequest, bases).Write(typeName, name, schema.Value, Description(schema.Value));
         }
         files["WebhookEventTypes.g.cs"] = EventTypes(events);
         return files;
+    }
+
+    /// <summary>
+    /// Record → the record it extends: one whose properties (the same schemas, in the same order)
+    /// it begins with, plus more of its own (a CreatedWebhook is a Webhook and its secret). The
+    /// longest such base wins.
+    /// </summary>
+    private static Dictionary<string, (string Base, int Inherited)> RecordBases(JsonElement schemas)
+    {
+        var records = schemas.EnumerateObject()
+            .Where(s => !s.Name.EndsWith("Request", StringComparison.Ordinal) && !s.Name.EndsWith("Event", StringComparison.Ordinal))
+            .Where(s => s.Value.TryGetProperty("properties", out var p) && !p.TryGetProperty("success", out _))
+            .ToDictionary(s => s.Name, s => s.Value.GetProperty("properties").EnumerateObject().Select(p => (p.Name, Raw: p.Value.GetRawText())).ToList());
+        var bases = new Dictionary<string, (string Base, int Inherited)>(StringComparer.Ordinal);
+        foreach (var (name, properties) in records)
+        {
+            var candidates = records.Where(r => r.Key != name && r.Value.Count < properties.Count && r.Value.SequenceEqual(properties.Take(r.Value.Count)));
+            var best = candidates.OrderByDescending(r => r.Value.Count).FirstOrDefault();
+            if (best.Key is not null) bases[name] = (best.Key, best.Value.Count);
+        }
+        return bases;
     }
 
     private static string ErrorCodes(JsonElement error)
@@ -109,7 +131,7 @@ public static class ModelGenerator
         return text.ToString();
     }
 
-    private sealed class TypeWriter(SortedDictionary<string, string> files, bool isRequest)
+    private sealed class TypeWriter(SortedDictionary<string, string> files, bool isRequest, Dictionary<string, (string Base, int Inherited)>? bases = null)
     {
         public void Write(string typeName, string path, JsonElement schema, string? description)
         {
@@ -149,7 +171,8 @@ public static class ModelGenerator
             var text = new StringBuilder(Header);
             var body = new StringBuilder();
             var needsCollections = false;
-            foreach (var (json, propSchema) in properties)
+            var (baseType, inherited) = bases is not null && bases.TryGetValue(typeName, out var extended) ? extended : (null, 0);
+            foreach (var (json, propSchema) in properties.Skip(inherited))
             {
                 var clrName = Pascal(json);
                 var isRequired = required.Contains(json);
@@ -194,14 +217,20 @@ public static class ModelGenerator
             text.Append("using System.Text.Json.Serialization;\n\nnamespace Cambio;\n\n");
             var summary = description ?? (isRequest ? "The body of a request (openapi.json <c>" + path + "</c>)." : "openapi.json <c>" + path + "</c>.");
             text.Append("/// <summary>").Append(Xml(summary)).Append("</summary>\n");
-            text.Append(isRequest ? "public sealed partial class " : "public sealed partial record ").Append(typeName).Append("\n{\n");
+            var isBase = bases?.Values.Any(b => b.Base == typeName) == true;
+            text.Append(isRequest ? "public sealed partial class " : isBase ? "public partial record " : "public sealed partial record ").Append(typeName);
+            if (baseType is not null) text.Append(" : ").Append(baseType);
+            text.Append("\n{\n");
             text.Append(body.ToString().TrimEnd('\n')).Append('\n');
             if (!isRequest && properties.Any(p => p.Json == "secret"))
             {
-                // A record prints its members (ToString, logs): never the signing secret.
-                text.Append("\n    private bool PrintMembers(System.Text.StringBuilder builder)\n    {\n");
-                var first2 = true;
-                foreach (var (json, _) in properties)
+                // A record prints its members (ToString, logs): never the signing secret. A derived
+                // record prints its base's members first.
+                text.Append(baseType is null
+                    ? "\n    private bool PrintMembers(System.Text.StringBuilder builder)\n    {\n"
+                    : "\n    /// <summary>The base record's members, then <c>Secret = [redacted]</c>.</summary>\n    protected override bool PrintMembers(System.Text.StringBuilder builder)\n    {\n        base.PrintMembers(builder);\n");
+                var first2 = baseType is null;
+                foreach (var (json, _) in properties.Skip(inherited))
                 {
                     var member = Pascal(json);
                     text.Append("        builder.Append(\"").Append(first2 ? "" : ", ").Append(member).Append(" = \");\n");

@@ -4,62 +4,21 @@
 // </auto-generated>
 #nullable enable
 using System;
-using System.Collections.Generic;
 using System.Text.Json.Serialization;
 
 namespace Cambio;
 
 /// <summary>openapi.json <c>CreatedWebhook</c>.</summary>
-public sealed partial record CreatedWebhook
+public sealed partial record CreatedWebhook : Webhook
 {
-    /// <summary><c>id</c>: a <c>whk_…</c> id.</summary>
-    [JsonPropertyName("id")]
-    public required string Id { get; init; }
-
-    /// <summary><c>url</c>.</summary>
-    [JsonPropertyName("url")]
-    public required string Url { get; init; }
-
-    /// <summary>One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>.</summary>
-    [JsonPropertyName("events")]
-    public required IReadOnlyList<string> Events { get; init; }
-
-    /// <summary><c>description</c>.</summary>
-    [JsonPropertyName("description")]
-    public required string? Description { get; init; }
-
-    /// <summary><c>enabled</c>.</summary>
-    [JsonPropertyName("enabled")]
-    public required bool Enabled { get; init; }
-
-    /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
-    [JsonPropertyName("createdAt")]
-    public required DateTimeOffset CreatedAt { get; init; }
-
-    /// <summary><c>updatedAt</c>: ISO 8601 UTC time with milliseconds.</summary>
-    [JsonPropertyName("updatedAt")]
-    public required DateTimeOffset UpdatedAt { get; init; }
-
     /// <summary>Standard Webhooks signing secret: <c>whsec_</c> + base64 of 24 random bytes. Shown once: store it.</summary>
     [JsonPropertyName("secret")]
     public required string Secret { get; init; }
 
-    private bool PrintMembers(System.Text.StringBuilder builder)
+    /// <summary>The base record's members, then <c>Secret = [redacted]</c>.</summary>
+    protected override bool PrintMembers(System.Text.StringBuilder builder)
     {
-        builder.Append("Id = ");
-        builder.Append(Id);
-        builder.Append(", Url = ");
-        builder.Append(Url);
-        builder.Append(", Events = ");
-        builder.Append(Events);
-        builder.Append(", Description = ");
-        builder.Append(Description);
-        builder.Append(", Enabled = ");
-        builder.Append(Enabled);
-        builder.Append(", CreatedAt = ");
-        builder.Append(CreatedAt);
-        builder.Append(", UpdatedAt = ");
-        builder.Append(UpdatedAt);
+        base.PrintMembers(builder);
         builder.Append(", Secret = ");
         builder.Append("[redacted]");
         return true;

@@ -10,7 +10,7 @@ using System.Text.Json.Serialization;
 namespace Cambio;
 
 /// <summary>openapi.json <c>Webhook</c>.</summary>
-public sealed partial record Webhook
+public partial record Webhook
 {
     /// <summary><c>id</c>: a <c>whk_…</c> id.</summary>
     [JsonPropertyName("id")]
