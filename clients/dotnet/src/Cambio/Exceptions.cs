@@ -58,62 +58,34 @@ public class CambioException : Exception
 }
 
 /// <summary>400, 403, 413, 415: the request itself is wrong (see <see cref="CambioException.Details"/>), or a firewall refused it; retrying will not help.</summary>
-public class InvalidRequestException : CambioException
-{
-    /// <summary>Creates an error.</summary>
-    public InvalidRequestException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
-        : base(message, code, statusCode, requestId, details, innerException) { }
-}
+public class InvalidRequestException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
+    : CambioException(message, code, statusCode, requestId, details, innerException);
 
 /// <summary>401: the API key or secret is missing or wrong (<c>AUTH_FAILED</c>). Not to be confused with
 /// <c>System.Security.Authentication.AuthenticationException</c> (TLS): write <c>Cambio.AuthenticationException</c>
 /// where both namespaces are imported.</summary>
-public class AuthenticationException : CambioException
-{
-    /// <summary>Creates an error.</summary>
-    public AuthenticationException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
-        : base(message, code, statusCode, requestId, details, innerException) { }
-}
+public class AuthenticationException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
+    : CambioException(message, code, statusCode, requestId, details, innerException);
 
 /// <summary>404: an unknown id (or another company's).</summary>
-public class NotFoundException : CambioException
-{
-    /// <summary>Creates an error.</summary>
-    public NotFoundException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
-        : base(message, code, statusCode, requestId, details, innerException) { }
-}
+public class NotFoundException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
+    : CambioException(message, code, statusCode, requestId, details, innerException);
 
 /// <summary>409: a duplicate reference (<c>details.existingId</c>), a quote already used, or the same Idempotency-Key still running (retried by the client).</summary>
-public class ConflictException : CambioException
-{
-    /// <summary>Creates an error.</summary>
-    public ConflictException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
-        : base(message, code, statusCode, requestId, details, innerException) { }
-}
+public class ConflictException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
+    : CambioException(message, code, statusCode, requestId, details, innerException);
 
 /// <summary>422: refused on its merits: <c>INSUFFICIENT_BALANCE</c>, <c>QUOTE_EXPIRED</c>, <c>AMOUNT_TOO_SMALL</c>, <c>LIMIT_REACHED</c>, <c>IDEMPOTENCY_KEY_REUSED</c>.</summary>
-public class RefusedException : CambioException
-{
-    /// <summary>Creates an error.</summary>
-    public RefusedException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
-        : base(message, code, statusCode, requestId, details, innerException) { }
-}
+public class RefusedException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
+    : CambioException(message, code, statusCode, requestId, details, innerException);
 
 /// <summary>429: throttled; the client already retried with backoff (and <c>Retry-After</c>).</summary>
-public class RateLimitException : CambioException
-{
-    /// <summary>Creates an error.</summary>
-    public RateLimitException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
-        : base(message, code, statusCode, requestId, details, innerException) { }
-}
+public class RateLimitException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
+    : CambioException(message, code, statusCode, requestId, details, innerException);
 
 /// <summary>5xx: Cambio failed or a dependency is unavailable (e.g. <c>PRICE_UNAVAILABLE</c>); the client already retried.</summary>
-public class ApiServerException : CambioException
-{
-    /// <summary>Creates an error.</summary>
-    public ApiServerException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
-        : base(message, code, statusCode, requestId, details, innerException) { }
-}
+public class ApiServerException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
+    : CambioException(message, code, statusCode, requestId, details, innerException);
 
 /// <summary>No answer: the connection failed (<c>CONNECTION_FAILED</c>) or a try timed out (<c>TIMEOUT</c>);
 /// the client already retried. The <see cref="Exception.InnerException"/> is the framework's

@@ -62,7 +62,7 @@ public static class ReadmeExamples
         {
             Url = "https://example.com/cambio/webhooks", Events = ["deposit.completed", "withdrawal.failed"],
         });
-        Console.WriteLine($"store this secret: {hook.Secret}");
+        Console.WriteLine($"store this secret: {hook.Secret}"); // a CreatedWebhook is a Webhook and its Secret
         Webhook updated = await cambio.Webhooks.UpdateAsync(hook.Id, new WebhookOptions { Url = hook.Url, Events = ["*"] });
         Webhook same = await cambio.Webhooks.GetAsync(hook.Id);
         Page<Webhook> hooks = await cambio.Webhooks.ListAsync();
