@@ -232,7 +232,9 @@ export async function simulatePayment(
   }
   if (amount <= 0n) throw validationFailed([{ path: 'amount', message: 'must be more than 0' }]);
   const actor = { personId: caller.membership.personId, email: caller.membership.email };
-  await store.appendAudit([auditEntry(companyId, 'deposit.payment_simulated', actor, caller.origin, now, depositId, { amount: amountText })]);
+  // The transfer first, so the audit log names the transaction it made; a transfer that fails
+  // leaves no entry claiming a payment.
   const { txHash } = await payer.pay(found.record.address, amount);
+  await store.appendAudit([auditEntry(companyId, 'deposit.payment_simulated', actor, caller.origin, now, depositId, { amount: amountText, txHash })]);
   return { txHash, deposit: depositView(found.record) };
 }

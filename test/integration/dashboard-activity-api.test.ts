@@ -215,7 +215,7 @@ describe('the sandbox simulator', () => {
     expect(paid.status).toBe(202);
     expect(paid.body.data.txHash).toMatch(/^[0-9a-f]{64}$/);
     const audit = await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`);
-    expect(audit.body.data[0]).toMatchObject({ action: 'deposit.payment_simulated', target: deposit.id, details: { amount: '12.5' }, actor: { email: owner.email } });
+    expect(audit.body.data[0]).toMatchObject({ action: 'deposit.payment_simulated', target: deposit.id, details: { amount: '12.5', txHash: paid.body.data.txHash }, actor: { email: owner.email } });
 
     const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: deposit.id, amount: '-3' } });
     expect(refused.status).toBe(400);

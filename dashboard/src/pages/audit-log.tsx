@@ -32,6 +32,7 @@ function detailsOf(details: Record<string, string> | null): string {
   if (details.from && details.to) return ` (${details.from} → ${details.to})`;
   if (details.role) return ` (${details.role})`;
   if (details.eventId) return ` (${details.eventId})`;
+  if (details.amount) return ` (${details.amount} USDT${details.txHash ? `, transaction ${details.txHash.slice(0, 10)}…` : ''})`;
   return '';
 }
 
