@@ -10,10 +10,10 @@ import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-a
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
-import { SandboxChain, SANDBOX_TRX, BroadcastRefused } from '#adapters/chain/sandbox-chain';
+import { SANDBOX_TRX, BroadcastRefused } from '#adapters/chain/sandbox-chain';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN } from '#adapters/chain/sandbox-balances';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { freshTable } from '../support/dynamo.ts';
+import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
 import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
@@ -28,14 +28,15 @@ const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT')
 const usdt = (value: string) => parseAmount(value, 'USDT');
 const CUSTOMER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 555_555);
 
-let env: Awaited<ReturnType<typeof freshTable>>;
+const env = useFreshTable();
 const clock = new ChainClock('2026-11-23T00:00:00.000Z', BLOCK_MS);
-let chain: SandboxChain;
-let withdrawals: DynamoWithdrawalStore;
-let companies: DynamoCompanyStore;
-let claims: DynamoTransactionClaims;
-let deps: ReturnType<typeof sandboxSending>;
+const signer = new LocalKeySigner(HOT_WALLET_KEY);
+const chain = sandboxChainOver(env, clock, () => signer.address());
+const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+const claims = new DynamoTransactionClaims(env.db, env.tableName);
 let hotWallet: string;
+const deps = sandboxSending(env, chain, signer, clock, { claims, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet) });
 
 
 /** A company with `funds` USDT available, backed by the same USDT on the hot wallet. */
@@ -70,15 +71,8 @@ async function receivedOnChain(to: string): Promise<{ txHash: string; amount: bi
 const freshDestination = () => deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 700_000 + Math.floor(Math.random() * 100_000));
 
 beforeAll(async () => {
-  env = await freshTable();
-  withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
-  companies = new DynamoCompanyStore(env.db, env.tableName);
-  claims = new DynamoTransactionClaims(env.db, env.tableName);
-  const signer = new LocalKeySigner(HOT_WALLET_KEY);
   hotWallet = await signer.address();
-  chain = sandboxChainOver(env, clock, () => signer.address());
   clock.advanceBlocks(50);
-  deps = sandboxSending(env, chain, signer, clock, { claims, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet) });
 });
 
 describe('equal payouts are distinct transfers on chain', () => {

@@ -8,8 +8,8 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
-import { freshTable } from '../support/dynamo.ts';
+import type { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 import { storedEvents } from '../support/records.ts';
 import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
@@ -18,12 +18,12 @@ const FAKE_USDT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 777_777);
 const PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_888);
 const SPLIT_TO = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 999_998);
 
-let env: Awaited<ReturnType<typeof freshTable>>;
+const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
-let chain: SandboxChain;
-let store: DynamoDepositChainStore;
-let deposits: DynamoDepositStore;
-let companies: DynamoCompanyStore;
+const chain = sandboxChainOver(env, clock);
+const store = new DynamoDepositChainStore(env.db, env.tableName);
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
 let companyId: string;
 
 const deps = () => ({ chain, store, usdtContract: USDT, now: clock.now });
@@ -65,11 +65,6 @@ async function settle() {
 }
 
 beforeAll(async () => {
-  env = await freshTable();
-  deposits = new DynamoDepositStore(env.db, env.tableName);
-  companies = new DynamoCompanyStore(env.db, env.tableName);
-  store = new DynamoDepositChainStore(env.db, env.tableName);
-  chain = sandboxChainOver(env, clock);
   clock.advanceBlocks(100);
   // The first scan places the cursor at the chain head.
   await scan();

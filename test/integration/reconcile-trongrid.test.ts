@@ -4,27 +4,23 @@ import { createDeposit, type Deposit } from '#domain/deposits';
 import { confirmDeposits, scanDeposits } from '#domain/deposit-chain';
 import { requestWithdrawal } from '#domain/withdrawals';
 import { sendWithdrawals } from '#domain/withdrawal-sending';
-import { sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
+import { sweepDepositAddresses } from '#domain/sweeps';
 import { reconciliationReport } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
-import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { STAGES } from '../../lib/stages.ts';
-import { freshTable } from '../support/dynamo.ts';
+import { useFreshTable } from '../support/dynamo.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
-import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
+import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
  * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
@@ -35,13 +31,13 @@ import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending,
 const LOCAL = STAGES.local.functionEnvironment;
 const usdt = (value: string) => parseAmount(value, 'USDT');
 
-let env: Awaited<ReturnType<typeof freshTable>>;
+const env = useFreshTable();
 let stub: ScriptedServer;
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
-let sandbox: SandboxChain;
+const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
+const sandbox = sandboxChainOver(env, clock, () => hotWallet.address());
 let reconcileNow: typeof import('#functions/jobs/reconcile').reconcileNow;
 
-const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
 const address: Record<string, string> = {};
 let processingTx: string;
 /** What the chain holds, as the sandbox computed it once the ledger was built. */
@@ -67,29 +63,15 @@ function tronGrid(adjust: (holder: string, amount: bigint) => ScriptedReply | bi
 const balanceReads = () => stub.requests.filter((request) => request.path === '/wallet/triggerconstantcontract');
 
 beforeAll(async () => {
-  env = await freshTable();
   stub = await startScriptedServer();
-  sandbox = sandboxChainOver(env, clock, () => hotWallet.address());
   clock.advanceBlocks(30);
 
   const chainStore = new DynamoDepositChainStore(env.db, env.tableName);
   const jobs = { chain: sandbox, store: chainStore, usdtContract: USDT, now: clock.now };
   const scan = () => scanDeposits({ ...jobs, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
   const builder = new TronTransferBuilder(sandbox, { usdtContract: USDT, feeLimitSun: 30_000_000 });
-  const sweeping: SweepDeps = {
-    chain: sandbox,
-    usdtBalanceOf: (holder) => sandbox.tokenBalance(USDT, holder),
-    trxBalanceOf: (holder) => sandbox.trxBalance(holder),
-    broadcaster: sandbox,
-    builder,
-    hotWallet,
-    depositKeys: new HdDepositKeySigner(async () => LOCAL.LOCAL_DEPOSIT_ACCOUNT_XPRV!),
-    store: new DynamoSweepStore(env.db, env.tableName),
-    claims: new DynamoTransactionClaims(env.db, env.tableName),
-    // Production's minimum, so that a small deposit stays on its address.
-    settings: { minimumSweep: usdt('20'), topUpSun: 15_000_000 },
-    now: clock.now,
-  };
+  // Production's minimum, so that a small deposit stays on its address.
+  const sweeping = sandboxSweeping(env, sandbox, hotWallet, clock, { minimumSweep: usdt('20'), topUpSun: 15_000_000 }, builder);
   const sending = sandboxSending(env, sandbox, hotWallet, clock, { builder });
 
   await scan();

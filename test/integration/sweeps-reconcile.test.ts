@@ -4,11 +4,10 @@ import { createDeposit } from '#domain/deposits';
 import { confirmDeposits, scanDeposits } from '#domain/deposit-chain';
 import { requestWithdrawal } from '#domain/withdrawals';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
-import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses, type SweepDeps } from '#domain/sweeps';
+import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses } from '#domain/sweeps';
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#domain/reconciliation';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -16,30 +15,38 @@ import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SANDBOX_FEES } from '#adapters/chain/sandbox-balances';
-import { SandboxChain, SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
+import { SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
-import { STAGES } from '../../lib/stages.ts';
-import { freshTable } from '../support/dynamo.ts';
+import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
-import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
+import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, USDT } from '../support/sandbox-chain-jobs.ts';
 
 const usdt = (value: string) => parseAmount(value, 'USDT');
-const LOCAL = STAGES.local.functionEnvironment;
 
-let env: Awaited<ReturnType<typeof freshTable>>;
+const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
-let chain: SandboxChain;
+const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
+const chain = sandboxChainOver(env, clock, () => hotWallet.address());
+const builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
 let companyId: string;
 
-let sending: SendingDeps;
-let sweeping: SweepDeps;
+const sending: SendingDeps = sandboxSending(env, chain, hotWallet, clock, {
+  builder,
+  // As the sender job does: the sandbox chain keeps balances, so nothing leaves before the sweeps bring the USDT.
+  hotWalletUsdt: async () => chain.tokenBalance(USDT, await hotWallet.address()),
+});
+const sweeping = sandboxSweeping(env, chain, hotWallet, clock, { minimumSweep: usdt('1'), topUpSun: 15_000_000 }, builder);
 /** As `npm run reconcile` on the sandbox: every deposit address is read. */
-let sources: ReconciliationSources;
+const sources: ReconciliationSources = {
+  ledger: () => ledgerSide(env.db, env.tableName, 'every'),
+  usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses),
+  minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+  hotWalletAddress: () => hotWallet.address(),
+};
 /** As the job on TronGrid: only the addresses the ledger lists as possibly holding USDT. */
-let unsweptSources: ReconciliationSources;
+const unsweptSources: ReconciliationSources = { ...sources, ledger: () => ledgerSide(env.db, env.tableName, 'unswept') };
 /** Both readings, which must agree while every transfer on chain has been scanned. */
 async function reconcileBoth() {
   const every = await reconcileHoldings(sources);
@@ -78,37 +85,8 @@ async function confirmedDepositAlone(reference: string, amount: string) {
 }
 
 beforeAll(async () => {
-  env = await freshTable();
-  const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
-  chain = sandboxChainOver(env, clock, () => hotWallet.address());
   clock.advanceBlocks(30);
   await scan();
-  const builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
-  sending = sandboxSending(env, chain, hotWallet, clock, {
-    builder,
-    // As the sender job does: the sandbox chain keeps balances, so nothing leaves before the sweeps bring the USDT.
-    hotWalletUsdt: async () => chain.tokenBalance(USDT, await hotWallet.address()),
-  });
-  sweeping = {
-    chain,
-    usdtBalanceOf: (address) => chain.tokenBalance(USDT, address),
-    trxBalanceOf: (address) => chain.trxBalance(address),
-    broadcaster: chain,
-    builder,
-    hotWallet,
-    depositKeys: new HdDepositKeySigner(async () => LOCAL.LOCAL_DEPOSIT_ACCOUNT_XPRV!),
-    store: new DynamoSweepStore(env.db, env.tableName),
-    claims: new DynamoTransactionClaims(env.db, env.tableName),
-    settings: { minimumSweep: usdt('1'), topUpSun: 15_000_000 },
-    now: clock.now,
-  };
-  sources = {
-    ledger: () => ledgerSide(env.db, env.tableName, 'every'),
-    usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses),
-    minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
-    hotWalletAddress: () => hotWallet.address(),
-  };
-  unsweptSources = { ...sources, ledger: () => ledgerSide(env.db, env.tableName, 'unswept') };
   ({ company: { id: companyId } } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Treasury Co', environment: 'sandbox' }, clock.now()));
 });
 

@@ -9,12 +9,12 @@ import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { SandboxChain, SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
+import { SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
 import { TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { storedEvents } from '../support/records.ts';
-import { freshTable } from '../support/dynamo.ts';
+import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
@@ -23,13 +23,14 @@ import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending,
 const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
 const usdt = (value: string) => parseAmount(value, 'USDT');
 
-let env: Awaited<ReturnType<typeof freshTable>>;
+const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
-let chain: SandboxChain;
-let withdrawals: DynamoWithdrawalStore;
-let companies: DynamoCompanyStore;
+const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
+const chain = sandboxChainOver(env, clock, () => hotWallet.address());
+const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+const deps: SendingDeps = sandboxSending(env, chain, hotWallet, clock);
 let companyId: string;
-let deps: SendingDeps;
 
 
 async function transfersOnChain(txHash: string) {
@@ -63,14 +64,8 @@ async function eventTypes(): Promise<string[]> {
 
 const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 424_242);
 
-beforeAll(async () => {
-  env = await freshTable();
-  withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
-  companies = new DynamoCompanyStore(env.db, env.tableName);
-  const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
-  chain = sandboxChainOver(env, clock, () => hotWallet.address());
+beforeAll(() => {
   clock.advanceBlocks(50);
-  deps = sandboxSending(env, chain, new LocalKeySigner(HOT_WALLET_KEY), clock);
 });
 
 beforeEach(async () => {

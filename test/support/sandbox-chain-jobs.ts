@@ -1,9 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
+import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { TransactionSigner } from '#domain/signer';
+import type { SweepDeps } from '#domain/sweeps';
 import type { SendingDeps } from '#domain/withdrawal-sending';
 import { STAGES } from '../../lib/stages.ts';
 
@@ -65,5 +68,30 @@ export function sandboxSending(
     claims: new DynamoTransactionClaims(table.db, table.tableName),
     now: clock.now,
     ...more,
+  };
+}
+
+/** The sweeper's dependencies as the local runtime wires them over the sandbox chain: deposit keys
+ * from the local stage's account, `hotWallet` tops up fees and receives the sweeps. */
+export function sandboxSweeping(
+  table: { db: DynamoDBDocumentClient; tableName: string },
+  chain: SandboxChain,
+  hotWallet: TransactionSigner,
+  clock: ChainClock,
+  settings: SweepDeps['settings'],
+  builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
+): SweepDeps {
+  return {
+    chain,
+    usdtBalanceOf: (address) => chain.tokenBalance(USDT, address),
+    trxBalanceOf: (address) => chain.trxBalance(address),
+    broadcaster: chain,
+    builder,
+    hotWallet,
+    depositKeys: new HdDepositKeySigner(async () => STAGES.local.functionEnvironment.LOCAL_DEPOSIT_ACCOUNT_XPRV!),
+    store: new DynamoSweepStore(table.db, table.tableName),
+    claims: new DynamoTransactionClaims(table.db, table.tableName),
+    settings,
+    now: clock.now,
   };
 }
