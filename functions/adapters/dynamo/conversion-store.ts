@@ -3,7 +3,6 @@ import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStor
 import { insufficientBalance, notFound } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
 import type { LedgerEntry } from '#domain/ledger';
-import { newestFirstPage, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { conversionItem, quoteItem } from './items/conversion.ts';
 import { TableStore } from './table-store.ts';
@@ -28,8 +27,7 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
   // Strongly consistent reads: a quote is executed, and a conversion read or listed, right after
   // it was written; an eventually consistent read could answer 404 for a record just created.
   async getQuote(companyId: string, quoteId: string): Promise<Quote | null> {
-    const item = await readItem(this.db, this.tableName, quoteItem.key(companyId, quoteId));
-    return item ? quoteItem.fromItem(item) : null;
+    return this.companyRecordById(quoteItem, companyId, quoteId);
   }
 
   async executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void> {
@@ -56,13 +54,12 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
   }
 
   async getConversion(companyId: string, conversionId: string): Promise<Conversion | null> {
-    const item = await readItem(this.db, this.tableName, conversionItem.key(companyId, conversionId));
-    return item ? conversionItem.fromItem(item) : null;
+    return this.companyRecordById(conversionItem, companyId, conversionId);
   }
 
   async listConversions(companyId: string, page: { limit: number; cursor?: string }): Promise<ConversionPage> {
-    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...conversionItem.ofCompany(companyId), kind: 'conversion' }, page);
-    return { conversions: items.map(conversionItem.fromItem), nextCursor };
+    const { records, nextCursor } = await this.newestCompanyRecords(conversionItem, 'conversion', companyId, page);
+    return { conversions: records, nextCursor };
   }
 
 }

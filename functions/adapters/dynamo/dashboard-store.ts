@@ -6,7 +6,7 @@ import type { DashboardStore, Invitation } from '#domain/dashboard';
 import { notFound } from '#domain/errors';
 import type { Membership, Person } from '#domain/team';
 import { DynamoCompanyStore } from './company-store.ts';
-import { gsi1ItemsUnder, newestFirstPage, readItem } from './queries.ts';
+import { gsi1ItemsUnder, readItem } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { invitationItem, membershipItem, personItem } from './items/team.ts';
@@ -85,8 +85,8 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
   }
 
   async auditPage(companyId: string, page: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...auditEntryItem.ofCompany(companyId), kind: 'auditEntry' }, page);
-    return { entries: items.map(auditEntryItem.fromItem), nextCursor };
+    const { records, nextCursor } = await this.newestCompanyRecords(auditEntryItem, 'auditEntry', companyId, page);
+    return { entries: records, nextCursor };
   }
 
   async apiKeysOf(companyId: string): Promise<ApiKeyRecord[]> {

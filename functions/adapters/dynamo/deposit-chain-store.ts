@@ -6,7 +6,7 @@ import type { Deposit } from '#domain/deposits';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
-import { batchGetAll, queryAll, readItem } from './queries.ts';
+import { batchGetAll, queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
@@ -76,8 +76,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {
-    const item = await readItem(this.db, this.tableName, depositItem.key(companyId, depositId));
-    return item ? depositItem.fromItem(item) : null;
+    return this.companyRecordById(depositItem, companyId, depositId);
   }
 
   async getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>> {

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit, DepositStore } from '#domain/deposits';
 import { toBigInt } from './client.ts';
 import { ENTITY, keys } from './keys.ts';
@@ -47,7 +47,6 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: depositItem.key(companyId, depositId) }));
-    return Item ? depositItem.fromItem(Item) : null;
+    return this.companyRecordById(depositItem, companyId, depositId);
   }
 }

@@ -4,7 +4,7 @@ import type { PlainSecretStore } from '#domain/webhook-secrets';
 import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
 import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
-import { heldCondition, newestFirstPage, pagesOf, readItem } from './queries.ts';
+import { heldCondition, pagesOf } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { TableStore } from './table-store.ts';
@@ -33,13 +33,12 @@ export class DynamoWebhookRegistry extends TableStore implements WebhookStore, P
   }
 
   async getWebhook(companyId: string, webhookId: string): Promise<Webhook | null> {
-    const item = await readItem(this.db, this.tableName, webhookItem.key(companyId, webhookId));
-    return item ? webhookItem.fromItem(item) : null;
+    return this.companyRecordById(webhookItem, companyId, webhookId);
   }
 
   async listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage> {
-    const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...webhookItem.ofCompany(companyId), kind: 'webhook' }, page);
-    return { webhooks: items.map(webhookItem.fromItem), nextCursor };
+    const { records, nextCursor } = await this.newestCompanyRecords(webhookItem, 'webhook', companyId, page);
+    return { webhooks: records, nextCursor };
   }
 
   async replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean> {

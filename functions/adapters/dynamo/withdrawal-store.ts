@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { insufficientBalance } from '#domain/errors';
 import type { LedgerEntry } from '#domain/ledger';
 import type { Withdrawal, WithdrawalStore } from '#domain/withdrawals';
@@ -20,7 +19,6 @@ export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore
   }
 
   async getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: withdrawalItem.key(companyId, withdrawalId) }));
-    return Item ? withdrawalItem.fromItem(Item) : null;
+    return this.companyRecordById(withdrawalItem, companyId, withdrawalId);
   }
 }
