@@ -1,18 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
 import { startTestApi } from '../support/local-api.ts';
 import { loadOpenApi, OPENAPI_PATH } from '../support/openapi.ts';
+import { CHROMIUM, launchOfflineChromium } from '../support/offline-chromium.ts';
 
 /**
  * The reference page as an integrator sees it: real headless Chromium (Debian's `chromium`,
  * driven by playwright-core) against the local runtime's /docs, with the network closed to
  * anything but this machine.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../../test-artifacts/reference.png', import.meta.url));
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
@@ -57,24 +56,9 @@ describe('the local runtime serves the API reference', () => {
   });
 
   it.skipIf(!hasChromium)('renders in headless Chromium with no request off this machine, listing every route', async () => {
-    const { chromium } = await import('playwright-core');
-    const userDataDir = mkdtempSync(join(tmpdir(), 'cambio-chromium-'));
-    const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 1950 },
-      // The machine's network is closed: no background or component traffic of Chromium's own.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const { page, offMachine, close } = await launchOfflineChromium({ width: 1400, height: 1950 });
     try {
-      const page = context.pages()[0] ?? (await context.newPage());
-      const offMachine: string[] = [];
       const failed: string[] = [];
-      page.on('request', (request) => {
-        const url = new URL(request.url());
-        if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-        if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offMachine.push(request.url());
-      });
       page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
 
       const response = await page.goto(`${origin}/docs`);
@@ -100,8 +84,7 @@ describe('the local runtime serves the API reference', () => {
       await page.screenshot({ path: SCREENSHOT });
       expect(existsSync(SCREENSHOT)).toBe(true);
     } finally {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+      await close();
     }
   });
 });

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { LocalRuntime } from '#local/runtime';
 import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
 import { startTestApi } from './local-api.ts';
+import { CHROMIUM, launchOfflineChromium, type OfflineChromium } from './offline-chromium.ts';
 
 /**
  * The dashboard as a person uses it, for the end-to-end test files: Debian's Chromium, headless,
@@ -14,17 +14,12 @@ import { startTestApi } from './local-api.ts';
  * app), with every request off this machine recorded. No silent skip: without Chromium this
  * fails and says how to install it.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = fileURLToPath(new URL('../../test-artifacts/dashboard/', import.meta.url));
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export interface DashboardChromium {
+export interface DashboardChromium extends Omit<OfflineChromium, 'close'> {
   runtime: LocalRuntime;
   origin: string;
-  context: BrowserContext;
-  page: Page;
-  /** Every request the page made to anything but this machine. */
-  offMachine: string[];
   stop(): Promise<void>;
 }
 
@@ -35,32 +30,15 @@ export async function startDashboardChromium(runtimeOptions: Parameters<typeof s
   }
   if (dashboardBuildIsStale()) await buildDashboard();
   const runtime = await startTestApi(runtimeOptions);
-  const { chromium } = await import('playwright-core');
-  const userDataDir = mkdtempSync(join(tmpdir(), 'cambio-dashboard-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const { close, ...browser } = await launchOfflineChromium({ width: 1280, height: 860 });
   // A missing name fails in seconds, not at the test's 30 s timeout.
-  context.setDefaultTimeout(8_000);
-  const page = context.pages()[0] ?? (await context.newPage());
-  const offMachine: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offMachine.push(request.url());
-  });
+  browser.context.setDefaultTimeout(8_000);
   return {
+    ...browser,
     runtime,
     origin: new URL(runtime.apiUrl).origin,
-    context,
-    page,
-    offMachine,
     async stop() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+      await close();
       await runtime.stop();
     },
   };
