@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
-import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems, navLink, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 import { verifiesWith, WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.ts';
 
 /**
@@ -30,13 +30,7 @@ const nav = (name: string) => navLink(page, name);
 const main = () => page.getByRole('main');
 const attemptsTable = () => page.getByRole('table', { name: 'Delivery attempts' });
 
-async function signIn(email: string): Promise<void> {
-  await page.goto(`${chromium.origin}/dashboard/sign-in`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(STRONG_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await nav('Webhooks').waitFor();
-}
+const signIn = (email: string) => signInThroughPage(chromium, email);
 
 
 describe('Webhooks in headless Chromium', () => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
-import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems, navLink, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
  * The Team and Webhooks pages as a person uses them, in headless Chromium through the visible
@@ -21,13 +21,7 @@ afterAll(async () => {
 
 const nav = (name: string) => navLink(page, name);
 
-async function signIn(email: string): Promise<void> {
-  await page.goto(`${chromium.origin}/dashboard/sign-in`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(STRONG_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await nav('Team').waitFor();
-}
+const signIn = (email: string) => signInThroughPage(chromium, email);
 
 async function signOut(): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).click();

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import type { LocalRuntime } from '#local/runtime';
 import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
+import { STRONG_PASSWORD } from './dashboard.ts';
 import { startTestApi } from './local-api.ts';
 import { CHROMIUM, launchOfflineChromium, type OfflineChromium } from './offline-chromium.ts';
 
@@ -63,3 +64,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** A link of the dashboard's navigation, by its visible name. */
 export const navLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+
+/** Signs `email` in through the sign-in page with the tests' password; resolves once the dashboard's
+ * navigation shows. */
+export async function signInThroughPage(chromium: DashboardChromium, email: string): Promise<void> {
+  const { page } = chromium;
+  await page.goto(`${chromium.origin}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(STRONG_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+}
