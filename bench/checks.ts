@@ -1,4 +1,6 @@
-import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Item } from '#adapters/dynamo/items/item';
+import { pagesOf, queryAll } from '#adapters/dynamo/queries';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { ledgerDifferences } from '../test/support/ledger.ts';
 import { storedEvents } from '../test/support/records.ts';
@@ -10,20 +12,15 @@ import { storedEvents } from '../test/support/records.ts';
 /** Every company in the table (its PROFILE item). */
 export async function allCompanyIds(db: DynamoDBDocumentClient, tableName: string): Promise<string[]> {
   const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: 'SK = :profile AND begins_with(PK, :company)',
-        ExpressionAttributeValues: { ':profile': 'PROFILE', ':company': 'COMPANY#' },
-        ProjectionExpression: 'PK',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) ids.push(String(item.PK).slice('COMPANY#'.length));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const profiles = (ExclusiveStartKey: Item | undefined) =>
+    new ScanCommand({
+      TableName: tableName,
+      FilterExpression: 'SK = :profile AND begins_with(PK, :company)',
+      ExpressionAttributeValues: { ':profile': 'PROFILE', ':company': 'COMPANY#' },
+      ProjectionExpression: 'PK',
+      ExclusiveStartKey,
+    });
+  for await (const page of pagesOf(db, profiles)) ids.push(...page.map((item) => String(item.PK).slice('COMPANY#'.length)));
   return ids;
 }
 
@@ -49,21 +46,12 @@ export async function eventIdsOf(db: DynamoDBDocumentClient, tableName: string, 
 
 /** Events still waiting for the dispatcher (the sparse GSI1 partition). */
 export async function undispatchedCount(db: DynamoDBDocumentClient, tableName: string): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': eventItem.undispatchedPartition },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return count;
+  const waiting = await queryAll(db, {
+    TableName: tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': eventItem.undispatchedPartition },
+    ProjectionExpression: 'PK',
+  });
+  return waiting.length;
 }
