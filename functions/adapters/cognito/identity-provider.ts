@@ -12,7 +12,7 @@ import {
   type AuthenticationResultType,
   type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { ApiError, validationFailed } from '#domain/errors';
+import { signInRefused, validationFailed } from '#domain/errors';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#domain/dashboard';
 import type { TwoFactorProvider } from '#domain/two-factor';
 import { awsClient } from '../aws-clients.ts';
@@ -24,10 +24,6 @@ export interface UserPoolSettings {
   /** Set only locally: the emulator's URL (local/cognito-emulator.ts). */
   endpoint?: string;
 }
-
-/** Said the same way for a wrong email and a wrong password, as Cognito itself does with
- * PreventUserExistenceErrors. */
-export const SIGN_IN_FAILED_MESSAGE = 'Sign-in failed: wrong email or password';
 
 /**
  * The user pool through its own API, in AWS and against the local emulator alike. People are made
@@ -102,8 +98,8 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
     } catch (error) {
       throwIfLockedOut(error);
       const { name } = error as Error;
-      if (name === 'CodeMismatchException') throw new ApiError('AUTH_FAILED', 'Wrong authentication code: sign in again');
-      if (name === 'NotAuthorizedException' || name === 'ExpiredCodeException') throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
+      if (name === 'CodeMismatchException') throw signInRefused.wrongCode();
+      if (name === 'NotAuthorizedException' || name === 'ExpiredCodeException') throw signInRefused.expired();
       throw error;
     }
     return this.sessionOf(answer.AuthenticationResult, null);
@@ -156,7 +152,7 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
       throwIfLockedOut(error);
       const { name } = error as Error;
       if (name === 'NotAuthorizedException' || name === 'UserNotFoundException' || name === 'UserNotConfirmedException') {
-        throw new ApiError('AUTH_FAILED', flow === 'USER_PASSWORD_AUTH' ? SIGN_IN_FAILED_MESSAGE : 'The session has ended; sign in again');
+        throw flow === 'USER_PASSWORD_AUTH' ? signInRefused.wrongEmailOrPassword() : signInRefused.sessionEnded();
       }
       throw error;
     }
@@ -168,7 +164,7 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
 
   private async sessionOf(result: AuthenticationResultType | undefined, refreshToken: string | null): Promise<SessionTokens> {
     // Any other challenge (SMS, a new password) is not one the pool is set up to ask.
-    if (!result?.AccessToken) throw new ApiError('AUTH_FAILED', 'This account needs a sign-in step the dashboard does not support');
+    if (!result?.AccessToken) throw signInRefused.unsupportedStep();
     const claims = await this.verifier.verify(result.AccessToken);
     return {
       accessToken: result.AccessToken,
@@ -184,6 +180,6 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
 function throwIfLockedOut(error: unknown): void {
   const { name, message } = error as Error;
   if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) {
-    throw new ApiError('RATE_LIMITED', 'Too many failed sign-ins: wait a moment and try again');
+    throw signInRefused.lockedOut();
   }
 }
