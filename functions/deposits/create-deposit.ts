@@ -15,11 +15,5 @@ const depositSettings = depositSettingsFrom(settings);
 
 export const handler = httpRoute({ body: createDepositBody, idempotency }, async ({ companyId, body }) => ({
   status: 201,
-  data: depositView(
-    await createDeposit(deposits, depositSettings, companyId, {
-      reference: body.reference,
-      amount: body.amount,
-      split: body.split && { address: body.split.address, percentBps: body.split.percent, amount: body.split.amount },
-    }),
-  ),
+  data: depositView(await createDeposit(deposits, depositSettings, companyId, body)),
 }));

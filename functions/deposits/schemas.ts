@@ -24,6 +24,8 @@ const splitField = v.pipe(
     const given = Number(dataset.value.percent !== undefined) + Number(dataset.value.amount !== undefined);
     if (given !== 1) addIssue({ message: 'must have exactly one of "percent" or "amount"' });
   }),
+  // The domain's names: the percentage arrives as basis points (percentField).
+  v.transform(({ address, percent, amount }) => ({ address, percentBps: percent, amount })),
 );
 
 /** POST /v1/deposits (../shared/api-contract.md, Deposits). */
