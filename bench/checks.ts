@@ -1,6 +1,7 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '#adapters/dynamo/items/item';
 import { pagesOf, queryAll } from '#adapters/dynamo/queries';
+import { companyItem } from '#adapters/dynamo/items/company';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { ledgerDifferences } from '../test/support/ledger.ts';
 import { storedEvents } from '../test/support/records.ts';
@@ -9,18 +10,19 @@ import { storedEvents } from '../test/support/records.ts';
  * After-run checks: every company's balance buckets equal the sum of its ledger postings (test/support/ledger.ts), and events' delivery.
  */
 
-/** Every company in the table (its PROFILE item). */
+/** Every company in the table (its profile item, items/company.ts). */
 export async function allCompanyIds(db: DynamoDBDocumentClient, tableName: string): Promise<string[]> {
   const ids: string[] = [];
   const profiles = (ExclusiveStartKey: Item | undefined) =>
     new ScanCommand({
       TableName: tableName,
-      FilterExpression: 'SK = :profile AND begins_with(PK, :company)',
-      ExpressionAttributeValues: { ':profile': 'PROFILE', ':company': 'COMPANY#' },
-      ProjectionExpression: 'PK',
+      FilterExpression: '#type = :company',
+      ExpressionAttributeNames: { '#type': 'type', '#id': 'id' },
+      ExpressionAttributeValues: { ':company': companyItem.type },
+      ProjectionExpression: '#id',
       ExclusiveStartKey,
     });
-  for await (const page of pagesOf(db, profiles)) ids.push(...page.map((item) => String(item.PK).slice('COMPANY#'.length)));
+  for await (const page of pagesOf(db, profiles)) ids.push(...page.map((item) => item.id as string));
   return ids;
 }
 
