@@ -10,7 +10,7 @@ import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { ENTITY, keys } from '#adapters/dynamo/keys';
+import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { MAINNET_USDT_CONTRACT } from '../../lib/stages.ts';
 import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
@@ -69,15 +69,7 @@ export const scannerScenario: Scenario = {
       for (let i = 0; i < registered; i++) {
         const address = syntheticAddress('TBench', i);
         const depositId = newId('deposit', clock);
-        items.push({
-          ...keys.depositAddress(address),
-          type: ENTITY.depositAddress,
-          address,
-          addressIndex: i,
-          companyId: company.id,
-          depositId,
-          createdAt: now().toISOString(),
-        });
+        items.push(depositAddressItem.toItem({ address, addressIndex: i, companyId: company.id, id: depositId, createdAt: now().toISOString() }));
         if (i % stride === 0 && hitAddresses.length < hits) {
           hitAddresses.push(address);
           items.push(depositItem.toItem(syntheticDeposit(company.id, depositId, address, i, now())));

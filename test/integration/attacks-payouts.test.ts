@@ -13,6 +13,7 @@ import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { SANDBOX_TRX, BroadcastRefused } from '#adapters/chain/sandbox-chain';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN } from '#adapters/chain/sandbox-balances';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
@@ -59,7 +60,7 @@ async function sendAndSettle(): Promise<void> {
 /** The USDT transfers the chain holds to `to` with a SUCCESS receipt. */
 async function receivedOnChain(to: string): Promise<{ txHash: string; amount: bigint }[]> {
   const { Items = [] } = await env.db.send(
-    new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'PK = :pk', FilterExpression: '#to = :to AND contract = :usdt', ExpressionAttributeNames: { '#to': 'to' }, ExpressionAttributeValues: { ':pk': 'SANDBOX_TRANSFERS', ':to': to, ':usdt': USDT } }),
+    new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'PK = :pk', FilterExpression: '#to = :to AND contract = :usdt', ExpressionAttributeNames: { '#to': 'to' }, ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition, ':to': to, ':usdt': USDT } }),
   );
   const received: { txHash: string; amount: bigint }[] = [];
   for (const item of Items) {

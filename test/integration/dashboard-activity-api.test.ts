@@ -1,4 +1,5 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { companyPartition } from '#adapters/dynamo/items/item';
 import { encodeTime } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -47,7 +48,7 @@ async function depositOn(companyId: string, reference: string, date: string, sta
 
 async function companyItems(companyId: string) {
   const { Items = [] } = await api.db.send(
-    new QueryCommand({ TableName: api.runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
+    new QueryCommand({ TableName: api.runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': companyPartition(companyId) }, ConsistentRead: true }),
   );
   return Items;
 }

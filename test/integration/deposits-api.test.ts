@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { keys } from '#adapters/dynamo/keys';
+import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '#domain/tron-address';
 import { newCompany as createTestCompany, useTestApi } from '../support/local-api.ts';
 
@@ -50,7 +50,7 @@ describe('POST /v1/deposits', () => {
   it('derives each address from the service xpub at the next index, so the wallet can find it', async () => {
     const { call } = await newCompany('Indexer');
     const created = await call('POST', '/deposits', { body: deposit('idx-1') });
-    const lookup = await api.db.send(new GetCommand({ TableName: api.runtime.tableName, Key: keys.depositAddress(created.body.data.address) }));
+    const lookup = await api.db.send(new GetCommand({ TableName: api.runtime.tableName, Key: depositAddressItem.key(created.body.data.address) }));
     expect(lookup.Item).toMatchObject({ depositId: created.body.data.id, address: created.body.data.address });
     expect(deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, Number(lookup.Item!.addressIndex))).toBe(created.body.data.address);
   });

@@ -14,6 +14,7 @@ import { TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { storedEvents } from '../support/records.ts';
+import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
@@ -39,7 +40,7 @@ async function transfersOnChain(txHash: string) {
       TableName: env.tableName,
       KeyConditionExpression: 'PK = :pk',
       FilterExpression: 'txHash = :tx',
-      ExpressionAttributeValues: { ':pk': 'SANDBOX_TRANSFERS', ':tx': txHash },
+      ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition, ':tx': txHash },
     }),
   );
   return Items;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { companyPartition } from '#adapters/dynamo/items/item';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
 
@@ -59,7 +60,7 @@ export async function signedUpOwner(runtime: LocalRuntime, companyName = 'Acme')
 /** Every item in a company's partition: what "nothing written" is checked against. */
 export async function companyItems(db: DynamoDBDocumentClient, runtime: LocalRuntime, companyId: string) {
   const { Items = [] } = await db.send(
-    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `COMPANY#${companyId}` }, ConsistentRead: true }),
+    new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': companyPartition(companyId) }, ConsistentRead: true }),
   );
   return Items;
 }

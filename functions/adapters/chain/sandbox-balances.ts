@@ -1,6 +1,6 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { toBigInt } from '../dynamo/client.ts';
-import { ENTITY, keys } from '../dynamo/keys.ts';
+import { sandboxBalanceItem } from '../dynamo/items/sandbox-chain.ts';
 import { TableStore } from '../dynamo/table-store.ts';
 
 /**
@@ -37,7 +37,7 @@ export interface BalanceMove {
 }
 
 export const balanceItem = {
-  key: (contract: string, address: string) => keys.sandboxBalance(contract, address),
+  key: sandboxBalanceItem.key,
   amount: (item: Record<string, unknown> | undefined) => (item ? toBigInt(item.amount) : 0n),
 };
 
@@ -53,7 +53,7 @@ export function moveItem(tableName: string, move: BalanceMove, checked: boolean)
       ExpressionAttributeNames: { '#type': 'type' },
       ExpressionAttributeValues: {
         ':delta': delta,
-        ':type': ENTITY.sandboxBalance,
+        ':type': sandboxBalanceItem.type,
         ':contract': move.contract,
         ':address': move.address,
         ...(checked && delta < 0n && { ':needed': -delta }),
@@ -71,7 +71,7 @@ export class SandboxBalances extends TableStore {
   /** Every address's balance of `contract`: one partition. */
   async all(contract: string): Promise<Map<string, bigint>> {
     const balances = new Map<string, bigint>();
-    const { PK } = keys.sandboxBalancesOf(contract);
+    const { PK } = sandboxBalanceItem.ofContract(contract);
     let start: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(
@@ -95,7 +95,7 @@ export class SandboxBalances extends TableStore {
   async rebuild(balancesByContract: Map<string, Map<string, bigint>>): Promise<void> {
     const puts = [...balancesByContract].flatMap(([contract, balances]) =>
       [...balances].map(([address, amount]) => ({
-        PutRequest: { Item: { ...balanceItem.key(contract, address), type: ENTITY.sandboxBalance, contract, address, amount } },
+        PutRequest: { Item: { ...balanceItem.key(contract, address), type: sandboxBalanceItem.type, contract, address, amount } },
       })),
     );
     for (let i = 0; i < puts.length; i += 25) {

@@ -4,7 +4,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
 import { toBigInt } from '../dynamo/client.ts';
-import { ENTITY, keys } from '../dynamo/keys.ts';
+import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem } from '../dynamo/items/sandbox-chain.ts';
 import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem, type BalanceMove } from './sandbox-balances.ts';
 
@@ -90,9 +90,9 @@ export class SandboxChain implements ChainReader {
           TableName: this.tableName,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
           ExpressionAttributeValues: {
-            ':pk': 'SANDBOX_TRANSFERS',
-            ':from': keys.sandboxBlockBound(fromBlock),
-            ':to': `${keys.sandboxBlockBound(upTo)}~`,
+            ':pk': sandboxTransferItem.partition,
+            ':from': sandboxTransferItem.blockBound(fromBlock),
+            ':to': `${sandboxTransferItem.blockBound(upTo)}~`,
           },
           ConsistentRead: true,
           ExclusiveStartKey: start,
@@ -116,7 +116,7 @@ export class SandboxChain implements ChainReader {
   }
 
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash), ConsistentRead: true }));
     if (!Item) return null;
     const blockNumber = Number(toBigInt(Item.blockNumber));
     // Not mined yet: the chain does not know it.
@@ -153,13 +153,13 @@ export class SandboxChain implements ChainReader {
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...keys.sandboxTransfer(blockNumber, txHash, 0), type: ENTITY.sandboxTransfer, txHash, eventIndex: 0, blockNumber, contract: input.contract, from: input.from, to: input.to, amount: input.amount, createdAt },
+          Item: { ...sandboxTransferItem.key(blockNumber, txHash, 0), type: sandboxTransferItem.type, txHash, eventIndex: 0, blockNumber, contract: input.contract, from: input.from, to: input.to, amount: input.amount, createdAt },
         },
       },
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...keys.sandboxTransaction(txHash), type: ENTITY.sandboxTransaction, txHash, blockNumber, result, moves, createdAt },
+          Item: { ...sandboxTransactionItem.key(txHash), type: sandboxTransactionItem.type, txHash, blockNumber, result, moves, createdAt },
           // One transaction per id, as on TRON: a rebroadcast cannot add a second transfer.
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -202,7 +202,7 @@ export class SandboxChain implements ChainReader {
    */
   async broadcast(signed: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
     const { txId, transfer, isTrx } = decodeSignedTransfer(signed, this.now());
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txId), ConsistentRead: true }));
     if (Item) return 'duplicate';
     await this.grantTreasury();
     const execution = { txHash: txId, checked: true, feeSun: isTrx ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.trc20TransferSun };
@@ -214,8 +214,8 @@ export class SandboxChain implements ChainReader {
   private async grantTreasury(): Promise<void> {
     if (this.treasuryGranted || !this.options.treasury) return;
     const address = await this.options.treasury();
-    const marker = { ...keys.sandboxTreasuryGrant(address), type: ENTITY.sandboxTreasuryGrant, address, amountSun: SANDBOX_TREASURY_TRX_SUN };
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTreasuryGrant(address), ConsistentRead: true }));
+    const marker = { ...sandboxTreasuryGrantItem.key(address), type: sandboxTreasuryGrantItem.type, address, amountSun: SANDBOX_TREASURY_TRX_SUN };
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTreasuryGrantItem.key(address), ConsistentRead: true }));
     if (!Item) {
       try {
         await this.record({ contract: SANDBOX_TRX, from: OUTSIDE_WORLD, to: address, amount: SANDBOX_TREASURY_TRX_SUN }, 'SUCCESS', {
@@ -256,10 +256,10 @@ export class SandboxChain implements ChainReader {
 
   /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
   async dropTransaction(txHash: string): Promise<void> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash), ConsistentRead: true }));
     if (!Item) return;
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.sandboxTransfer(Number(toBigInt(Item.blockNumber)), txHash, 0) }));
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.sandboxTransaction(txHash) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransferItem.key(Number(toBigInt(Item.blockNumber)), txHash, 0) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash) }));
     await this.balanceBook.undo((Item.moves as BalanceMove[] | undefined) ?? []);
   }
 
@@ -274,7 +274,7 @@ export class SandboxChain implements ChainReader {
     let start: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(
-        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'SANDBOX_TRANSFERS' }, ConsistentRead: true, ExclusiveStartKey: start }),
+        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition }, ConsistentRead: true, ExclusiveStartKey: start }),
       );
       for (const item of page.Items ?? []) contracts.add(item.contract as string);
       start = page.LastEvaluatedKey;
@@ -289,7 +289,7 @@ export class SandboxChain implements ChainReader {
       byContract.set(contract, balances);
     }
     await this.balanceBook.rebuild(byContract);
-    await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: keys.sandboxGenesis(), UpdateExpression: 'SET balancesKept = :kept', ExpressionAttributeValues: { ':kept': true } }));
+    await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: sandboxGenesisItem.key(), UpdateExpression: 'SET balancesKept = :kept', ExpressionAttributeValues: { ':kept': true } }));
   }
 
   private block(number: number): ChainBlock {
@@ -308,7 +308,7 @@ export class SandboxChain implements ChainReader {
   /** Genesis is written once per table, so block numbers keep counting across restarts. */
   private async genesis(): Promise<number> {
     if (this.genesisMs !== undefined) return this.genesisMs;
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sandboxGenesis(), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxGenesisItem.key(), ConsistentRead: true }));
     if (Item) {
       this.genesisMs = Number(toBigInt(Item.genesisMs));
       if (!Item.balancesKept) await this.keepBalances();
@@ -319,7 +319,7 @@ export class SandboxChain implements ChainReader {
       await this.db.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...keys.sandboxGenesis(), type: ENTITY.sandboxGenesis, genesisMs, balancesKept: true, createdAt: new Date(genesisMs).toISOString() },
+          Item: { ...sandboxGenesisItem.key(), type: sandboxGenesisItem.type, genesisMs, balancesKept: true, createdAt: new Date(genesisMs).toISOString() },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
       );

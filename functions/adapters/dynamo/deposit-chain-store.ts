@@ -5,7 +5,8 @@ import { transferId, type DepositChange, type TransferKey, type TransferRecord }
 import type { Deposit } from '#domain/deposits';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import { toBigInt } from './client.ts';
-import { ENTITY, keys } from './keys.ts';
+import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
+import { depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
@@ -18,25 +19,6 @@ class VersionConflict extends Error {}
 class DuplicateTransfer extends Error {}
 class ChainInvariantBroken extends Error {}
 
-
-export const chainTransferItem = {
-  toItem: (record: TransferRecord, updatedAt: string): Item => ({
-    ...keys.chainTransfer(record.txHash, record.eventIndex),
-    ...(record.status === 'confirming' ? keys.confirmingTransfer(record.blockNumber, record.txHash, record.eventIndex) : {}),
-    type: ENTITY.chainTransfer,
-    ...record,
-    updatedAt,
-  }),
-  fromItem: (item: Item): TransferRecord => ({
-    txHash: item.txHash as string,
-    eventIndex: Number(toBigInt(item.eventIndex)),
-    blockNumber: Number(toBigInt(item.blockNumber)),
-    companyId: item.companyId as string,
-    depositId: item.depositId as string,
-    amount: toBigInt(item.amount),
-    status: item.status as TransferRecord['status'],
-  }),
-};
 
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_CHANGES_PER_WRITE = 25;
@@ -57,14 +39,12 @@ const balanceKeysOf = (entry: LedgerEntry): string[] => [...balanceChanges(entry
 
 export class DynamoDepositChainStore extends TableStore implements DepositChainStore {
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
-    const items = await batchGetAll(this.db, this.tableName, addresses.map((address) => keys.depositAddress(address)), {
-      projection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },
-    });
-    return new Map(items.map((item) => [item.address as string, { companyId: item.companyId as string, depositId: item.depositId as string }]));
+    const items = await batchGetAll(this.db, this.tableName, addresses.map(depositAddressItem.key), { projection: depositAddressItem.ownerProjection });
+    return new Map(items.map((item) => [item.address as string, depositAddressItem.ownerFromItem(item)]));
   }
 
   async recordedTransfers(transfers: TransferKey[]): Promise<Set<string>> {
-    const unique = [...new Map(transfers.map((t) => [transferId(t), keys.chainTransfer(t.txHash, t.eventIndex)])).values()];
+    const unique = [...new Map(transfers.map((t) => [transferId(t), chainTransferItem.key(t.txHash, t.eventIndex)])).values()];
     const items = await batchGetAll(this.db, this.tableName, unique, {
       projection: { expression: 'txHash, eventIndex, #status', names: { '#status': 'status' } },
     });
@@ -157,9 +137,10 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     }
     if (change.transfer?.write === 'update' && change.transfer.record.status === 'confirmed') {
       // Confirmed funds now sit on the deposit address: the sweeper moves them to the hot wallet.
-      tx.update(keys.depositAddress(change.after.address), {
+      const due = depositAddressItem.sweepDue(change.after.address);
+      tx.update(depositAddressItem.key(change.after.address), {
         expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now',
-        values: { ':pk': keys.sweepDue(change.after.address).GSI1PK, ':sk': keys.sweepDue(change.after.address).GSI1SK, ':now': now },
+        values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now },
       });
     }
     for (const event of change.events) tx.event(event);
@@ -177,7 +158,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       TableName: this.tableName,
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.confirmingTransfer(0, '', 0).GSI1PK },
+      ExpressionAttributeValues: { ':pk': chainTransferItem.confirmingPartition },
     });
     return items.map(chainTransferItem.fromItem).filter((record) => record.status === 'confirming');
   }
@@ -206,11 +187,11 @@ export class DynamoScanCursor implements ScanCursor {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.scanCursor(this.name),
+          Key: scanCursorItem.key(this.name),
           UpdateExpression: 'SET leaseOwner = :owner, leaseExpiresAt = :until, #type = :type',
           ConditionExpression: 'attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now',
           ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':owner': owner, ':until': now.getTime() + leaseMs, ':now': now.getTime(), ':type': ENTITY.scanCursor },
+          ExpressionAttributeValues: { ':owner': owner, ':until': now.getTime() + leaseMs, ':now': now.getTime(), ':type': scanCursorItem.type },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -225,7 +206,7 @@ export class DynamoScanCursor implements ScanCursor {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.scanCursor(this.name),
+        Key: scanCursorItem.key(this.name),
         UpdateExpression: 'SET nextBlock = :next',
         // Only the lease holder moves the cursor, and never backwards.
         ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(nextBlock) OR nextBlock <= :next)',
@@ -239,7 +220,7 @@ export class DynamoScanCursor implements ScanCursor {
       .send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.scanCursor(this.name),
+          Key: scanCursorItem.key(this.name),
           UpdateExpression: 'REMOVE leaseOwner, leaseExpiresAt',
           ConditionExpression: 'leaseOwner = :owner',
           ExpressionAttributeValues: { ':owner': owner },

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit, DepositStore } from '#domain/deposits';
 import { toBigInt } from './client.ts';
-import { ENTITY, keys } from './keys.ts';
+import { addressIndexCounterItem, depositAddressItem } from './items/deposit-address.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
@@ -15,10 +15,10 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
     const { Attributes } = await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.addressIndexCounter(),
+        Key: addressIndexCounterItem.key(),
         UpdateExpression: 'ADD nextIndex :one SET #type = :type',
         ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':one': 1, ':type': ENTITY.counter },
+        ExpressionAttributeValues: { ':one': 1, ':type': addressIndexCounterItem.type },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
@@ -30,19 +30,8 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
     await new MoneyTransaction(this.tableName)
       .create(depositReferenceItem.toItem(deposit), () => existingReference(this.db, this.tableName, depositReferenceItem, deposit, 'deposit'))
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
-      .create(
-        {
-          ...keys.depositAddress(deposit.address),
-          type: ENTITY.depositAddress,
-          address: deposit.address,
-          addressIndex: deposit.addressIndex,
-          companyId: deposit.companyId,
-          depositId: deposit.id,
-          createdAt: deposit.createdAt,
-        },
-        // Only possible if an index were handed out twice, which the counter rules out.
-        () => new Error('Deposit address already assigned'),
-      )
+      // Only possible if an index were handed out twice, which the counter rules out.
+      .create(depositAddressItem.toItem(deposit), () => new Error('Deposit address already assigned'))
       .commit(this.db);
   }
 

@@ -9,7 +9,7 @@ import {
   type IdempotencyStore,
   type StoredResponse,
 } from '#http/idempotency';
-import { ENTITY, keys } from './keys.ts';
+import { idempotencyRecordItem } from './items/idempotency-record.ts';
 import { TableStore } from './table-store.ts';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -26,8 +26,8 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
         new PutCommand({
           TableName: this.tableName,
           Item: {
-            ...keys.idempotency(scope.companyId, scope.key),
-            type: ENTITY.idempotency,
+            ...idempotencyRecordItem.key(scope.companyId, scope.key),
+            type: idempotencyRecordItem.type,
             companyId: scope.companyId,
             idempotencyKey: scope.key,
             fingerprint: scope.fingerprint,
@@ -57,7 +57,7 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.idempotency(scope.companyId, scope.key),
+        Key: idempotencyRecordItem.key(scope.companyId, scope.key),
         UpdateExpression: 'SET #status = :completed, responseStatus = :statusCode, responseBody = :body, completedAt = :now REMOVE lockedUntil',
         ConditionExpression: 'fingerprint = :fingerprint',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -76,7 +76,7 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
     await this.db.send(
       new DeleteCommand({
         TableName: this.tableName,
-        Key: keys.idempotency(scope.companyId, scope.key),
+        Key: idempotencyRecordItem.key(scope.companyId, scope.key),
         ConditionExpression: 'fingerprint = :fingerprint AND #status = :inProgress',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':fingerprint': scope.fingerprint, ':inProgress': 'in_progress' },

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JournaledMessage, QueueJournal } from '../webhooks/in-process-queue.ts';
-import { LOCAL_QUEUE_MESSAGE, localQueueKeys } from './keys.ts';
+import { localQueueMessageItem } from './items/local-queue-message.ts';
 import { itemsUnder } from './queries.ts';
 
 /**
@@ -19,17 +19,17 @@ export class DynamoQueueJournal implements QueueJournal {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...localQueueKeys.message(this.queue, message.messageId), type: LOCAL_QUEUE_MESSAGE, queue: this.queue, ...message },
+        Item: { ...localQueueMessageItem.key(this.queue, message.messageId), type: localQueueMessageItem.type, queue: this.queue, ...message },
       }),
     );
   }
 
   async remove(messageId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: localQueueKeys.message(this.queue, messageId) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: localQueueMessageItem.key(this.queue, messageId) }));
   }
 
   async load(): Promise<JournaledMessage[]> {
-    const items = await itemsUnder(this.db, this.tableName, localQueueKeys.messagesOf(this.queue));
+    const items = await itemsUnder(this.db, this.tableName, localQueueMessageItem.ofQueue(this.queue));
     return items.map((item) => ({
       messageId: item.messageId as string,
       body: item.body as string,

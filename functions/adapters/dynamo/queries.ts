@@ -35,7 +35,7 @@ export async function readItem(db: DynamoDBDocumentClient, tableName: string, ke
   return Item ?? null;
 }
 
-/** Every item of one kind in a partition (`{PK, skPrefix}` from keys.ts), read consistently. */
+/** Every item of one kind in a partition (`{PK, skPrefix}` from the record's module in items/), read consistently. */
 export function itemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix: { PK: string; skPrefix: string }): Promise<Item[]> {
   return queryAll(db, {
     TableName: tableName,
@@ -45,7 +45,7 @@ export function itemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix
   });
 }
 
-/** Every item of one kind under a GSI1 partition (`{GSI1PK, skPrefix}` from keys.ts); GSI reads are eventually consistent. */
+/** Every item of one kind under a GSI1 partition (`{GSI1PK, skPrefix}` from the record's module in items/); GSI reads are eventually consistent. */
 export function gsi1ItemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix: { GSI1PK: string; skPrefix: string }): Promise<Item[]> {
   return queryAll(db, {
     TableName: tableName,

@@ -1,7 +1,8 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AccountBalances, EXTERNAL_ACCOUNTS } from '#domain/ledger';
 import type { LedgerSide } from '#domain/reconciliation';
-import { ENTITY, keys } from './keys.ts';
+import { chainTransferItem } from './items/chain-transfer.ts';
+import { depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, queryAll } from './queries.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
@@ -38,7 +39,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
         if (balance.currency === 'USDT') companiesUsdt += balance.available + balance.pending + balance.locked;
       } else if (ledgerEntryItem.isOne(item)) {
         postings.add(ledgerEntryItem.fromItem(item));
-      } else if (item.type === ENTITY.depositAddress && scope === 'every') {
+      } else if (depositAddressItem.isOne(item) && scope === 'every') {
         everyAddress.push(item.address as string);
       } else if (item.type === withdrawalItem.type) {
         const withdrawal = withdrawalItem.fromItem(item);
@@ -62,9 +63,9 @@ export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableN
   const partition = (GSI1PK: string) =>
     queryAll(db, { TableName: tableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': GSI1PK } });
   const [due, belowMinimum, confirming] = await Promise.all([
-    partition(keys.sweepDue('').GSI1PK),
-    partition(keys.sweepBelowMinimum('').GSI1PK),
-    partition(keys.confirmingTransfer(0, '', 0).GSI1PK),
+    partition(depositAddressItem.sweepDuePartition),
+    partition(depositAddressItem.belowMinimumPartition),
+    partition(chainTransferItem.confirmingPartition),
   ]);
   // A chain transfer names its deposit, not the address: one BatchGet of those deposits.
   const depositKeys = new Map(

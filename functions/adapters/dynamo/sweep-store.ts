@@ -2,29 +2,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Sweep, SweepCandidate, SweepStore } from '#domain/sweeps';
 import { toBigInt } from './client.ts';
-import { ENTITY, keys } from './keys.ts';
+import { depositAddressItem } from './items/deposit-address.ts';
+import { sweepItem } from './items/sweep.ts';
 import { sweepOwner } from '#domain/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { readItem } from './queries.ts';
-
-type Item = Record<string, unknown>;
-
-const sweepItem = {
-  toItem: (sweep: Sweep, key: { PK: string; SK: string }): Item => ({ ...key, type: ENTITY.sweep, ...sweep }),
-  fromItem: (item: Item): Sweep => ({
-    address: item.address as string,
-    addressIndex: Number(toBigInt(item.addressIndex)),
-    amount: toBigInt(item.amount),
-    status: item.status as Sweep['status'],
-    topUpTxHash: (item.topUpTxHash as string | null) ?? null,
-    sweepTxHash: (item.sweepTxHash as string | null) ?? null,
-    stepExpiresAt: (item.stepExpiresAt as string | null | undefined) ?? null,
-    failureReason: (item.failureReason as string | null) ?? null,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-  }),
-};
 
 /** Remembers when each due flag was read, so clearing it never drops a flag set since. */
 export class DynamoSweepStore implements SweepStore {
@@ -41,7 +24,7 @@ export class DynamoSweepStore implements SweepStore {
         TableName: this.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.sweepDue('').GSI1PK },
+        ExpressionAttributeValues: { ':pk': depositAddressItem.sweepDuePartition },
         Limit: limit,
       }),
     );
@@ -52,12 +35,12 @@ export class DynamoSweepStore implements SweepStore {
   }
 
   async openSweep(address: string): Promise<Sweep | null> {
-    const item = await readItem(this.db, this.tableName, keys.openSweep(address));
+    const item = await readItem(this.db, this.tableName, sweepItem.open(address));
     return item ? sweepItem.fromItem(item) : null;
   }
 
   async finishedSweeps(address: string, limit: number): Promise<Sweep[]> {
-    const { PK, skPrefix } = keys.finishedSweepsOf(address);
+    const { PK, skPrefix } = sweepItem.finishedOf(address);
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -72,7 +55,7 @@ export class DynamoSweepStore implements SweepStore {
   }
 
   async saveSweep(before: Sweep | null, after: Sweep): Promise<boolean> {
-    const open = keys.openSweep(after.address);
+    const open = sweepItem.open(after.address);
     const guard = before
       ? { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: stale }
       : { condition: 'attribute_not_exists(PK)', onFailed: stale };
@@ -83,21 +66,21 @@ export class DynamoSweepStore implements SweepStore {
     if (after.sweepTxHash && after.sweepTxHash !== before?.sweepTxHash) claims.push([after.sweepTxHash, 'sweep']);
     if (after.status === 'done' || after.status === 'failed') {
       // Finished: it moves to the address's history, and the address may be swept again.
-      tx.deleteWhere(open, guard).put(sweepItem.toItem(after, keys.finishedSweep(after.address, after.createdAt)));
+      tx.deleteWhere(open, guard).put(sweepItem.toItem(after));
     } else {
-      tx.put(sweepItem.toItem(after, open), guard);
+      tx.put(sweepItem.toItem(after), guard);
     }
     for (const [txId, step] of claims) claimIn(tx, txId, sweepOwner(after.address, after.createdAt, step), after.updatedAt);
     return tx.commitUnlessStale(this.db);
   }
 
   async clearDue(address: string, remaining: bigint): Promise<void> {
-    const belowMinimum = keys.sweepBelowMinimum(address);
+    const belowMinimum = depositAddressItem.belowMinimum(address);
     await this.db
       .send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.depositAddress(address),
+          Key: depositAddressItem.key(address),
           // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
           // empties the address removes it from both partitions.
           UpdateExpression:

@@ -2,7 +2,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
 /**
  * The single table's shape, shared by the CDK stack (lib/) and the local runtime, so the table
- * DynamoDB Local serves is the one AWS gets. Entity keys live in keys.ts.
+ * DynamoDB Local serves is the one AWS gets. Each record's keys live in its module under items/.
  */
 export const TABLE = {
   partitionKey: 'PK',

@@ -1,21 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TransactionIdTaken, type PayoutOwner, type TransactionClaims } from '#domain/payouts';
-import { ENTITY, keys } from './keys.ts';
+import { transactionClaimItem } from './items/transaction-claim.ts';
 import type { MoneyTransaction } from './transaction.ts';
 import { readItem } from './queries.ts';
-
-/** The TransactionClaim item (keys.transactionClaim): which payout a signed transaction id is. */
-export const transactionClaimItem = {
-  toItem: (txId: string, owner: PayoutOwner, claimedAt: string) => ({
-    ...keys.transactionClaim(txId),
-    type: ENTITY.transactionClaim,
-    txId,
-    owner,
-    claimedAt,
-  }),
-  owner: (item: Record<string, unknown>): PayoutOwner => item.owner as string,
-};
 
 /** Adds the claim to the transaction that stores the signed payout: DynamoDB refuses a second
  * claim on the id, and the whole write with it. */
@@ -31,7 +19,7 @@ export class DynamoTransactionClaims implements TransactionClaims {
   ) {}
 
   async ownerOf(txId: string): Promise<PayoutOwner | null> {
-    const item = await readItem(this.db, this.tableName, keys.transactionClaim(txId));
+    const item = await readItem(this.db, this.tableName, transactionClaimItem.key(txId));
     return item ? transactionClaimItem.owner(item) : null;
   }
 

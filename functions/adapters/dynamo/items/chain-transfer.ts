@@ -1,0 +1,43 @@
+import type { TransferRecord } from '#domain/deposit-transitions';
+import { toBigInt } from '../client.ts';
+import type { Item } from './item.ts';
+
+/**
+ * The one owner of a stored `ChainTransfer`: one item per USDT transfer to a deposit address,
+ * created once (keyed by transaction and event index), so a replayed block cannot credit twice.
+ * While it confirms it carries a GSI1 mark, oldest block first, for the confirmation job.
+ */
+export const chainTransferItem = {
+  type: 'ChainTransfer',
+  key: (txHash: string, eventIndex: number) => ({ PK: `CHAIN_TRANSFER#${txHash}#${eventIndex}`, SK: 'TRANSFER' }),
+  /** GSI1, sparse: transfers waiting for confirmation, oldest block first. */
+  confirmingPartition: 'CHAIN_TRANSFERS#confirming',
+  confirming: (blockNumber: number, txHash: string, eventIndex: number) => ({
+    GSI1PK: chainTransferItem.confirmingPartition,
+    GSI1SK: `${String(blockNumber).padStart(12, '0')}#${txHash}#${eventIndex}`,
+  }),
+
+  toItem: (record: TransferRecord, updatedAt: string): Item => ({
+    ...chainTransferItem.key(record.txHash, record.eventIndex),
+    ...(record.status === 'confirming' ? chainTransferItem.confirming(record.blockNumber, record.txHash, record.eventIndex) : {}),
+    type: chainTransferItem.type,
+    ...record,
+    updatedAt,
+  }),
+  fromItem: (item: Item): TransferRecord => ({
+    txHash: item.txHash as string,
+    eventIndex: Number(toBigInt(item.eventIndex)),
+    blockNumber: Number(toBigInt(item.blockNumber)),
+    companyId: item.companyId as string,
+    depositId: item.depositId as string,
+    amount: toBigInt(item.amount),
+    status: item.status as TransferRecord['status'],
+  }),
+};
+
+/** The deposit scanner's position on a chain (`nextBlock`) and the lease that lets one scanner
+ * move it at a time. */
+export const scanCursorItem = {
+  type: 'ScanCursor',
+  key: (name: string) => ({ PK: `CHAIN_CURSOR#${name}`, SK: 'CURSOR' }),
+};

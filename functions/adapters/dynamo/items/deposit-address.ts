@@ -1,0 +1,42 @@
+import type { Deposit } from '#domain/deposits';
+import type { AddressOwner } from '#domain/deposit-chain';
+import type { Item } from './item.ts';
+
+/**
+ * The one owner of a stored `DepositAddress`: which deposit a TRON address was issued for, made in
+ * the deposit's own transaction and never reused. The chain scanner resolves a transfer's `to`
+ * with one read of it (a BatchGet for a block). Its GSI1 mark says whether USDT waits on the
+ * address: `sweepDue` or `belowMinimum`, each a sparse partition the sweeper and reconciliation
+ * query.
+ */
+export const depositAddressItem = {
+  type: 'DepositAddress',
+  key: (address: string) => ({ PK: `ADDRESS#${address}`, SK: 'ADDRESS' }),
+  /** GSI1, sparse: the address received confirmed funds since its last sweep. */
+  sweepDuePartition: 'SWEEPS#due',
+  sweepDue: (address: string) => ({ GSI1PK: depositAddressItem.sweepDuePartition, GSI1SK: address }),
+  /** GSI1, sparse, instead of sweepDue: the sweeper left USDT below its minimum there, which
+   * companies were credited with and reconciliation must still count. */
+  belowMinimumPartition: 'SWEEPS#below_minimum',
+  belowMinimum: (address: string) => ({ GSI1PK: depositAddressItem.belowMinimumPartition, GSI1SK: address }),
+
+  toItem: (deposit: Pick<Deposit, 'address' | 'addressIndex' | 'companyId' | 'id' | 'createdAt'>): Item => ({
+    ...depositAddressItem.key(deposit.address),
+    type: depositAddressItem.type,
+    address: deposit.address,
+    addressIndex: deposit.addressIndex,
+    companyId: deposit.companyId,
+    depositId: deposit.id,
+    createdAt: deposit.createdAt,
+  }),
+  /** What an owner read projects: `address`, `companyId`, `depositId`. */
+  ownerProjection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },
+  ownerFromItem: (item: Item): AddressOwner => ({ companyId: item.companyId as string, depositId: item.depositId as string }),
+  isOne: (item: Item): boolean => item.type === depositAddressItem.type,
+};
+
+/** The counter that hands out deposit address indexes (m/44'/195'/0'/0/i): each once, never twice. */
+export const addressIndexCounterItem = {
+  type: 'Counter',
+  key: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
+};

@@ -1,0 +1,11 @@
+/**
+ * The keys of a stored `LocalQueueMessage`: each message of the local runtime's in-process webhook
+ * queues, written through so that a restart, even a kill -9, loses none
+ * (../local-queue-store.ts). One partition per queue. Never written in AWS, where the messages
+ * live in SQS.
+ */
+export const localQueueMessageItem = {
+  type: 'LocalQueueMessage',
+  key: (queue: string, messageId: string) => ({ PK: `LOCAL_QUEUE#${queue}`, SK: `MESSAGE#${messageId}` }),
+  ofQueue: (queue: string) => ({ PK: `LOCAL_QUEUE#${queue}`, skPrefix: 'MESSAGE#' }),
+};

@@ -1,0 +1,33 @@
+import type { Sweep } from '#domain/sweeps';
+import { toBigInt } from '../client.ts';
+import type { Item } from './item.ts';
+
+/**
+ * The one owner of a stored `Sweep`: a deposit address's sweep in progress (one at a time, `OPEN`)
+ * and, once done or failed, its record among the address's finished sweeps, newest last by time.
+ */
+export const sweepItem = {
+  type: 'Sweep',
+  open: (address: string) => ({ PK: `SWEEP#${address}`, SK: 'OPEN' }),
+  finished: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),
+  finishedOf: (address: string) => ({ PK: `SWEEP#${address}`, skPrefix: 'FINISHED#' }),
+
+  /** In progress under `OPEN`; done or failed, under its own `FINISHED#` key. */
+  toItem: (sweep: Sweep): Item => ({
+    ...(sweep.status === 'done' || sweep.status === 'failed' ? sweepItem.finished(sweep.address, sweep.createdAt) : sweepItem.open(sweep.address)),
+    type: sweepItem.type,
+    ...sweep,
+  }),
+  fromItem: (item: Item): Sweep => ({
+    address: item.address as string,
+    addressIndex: Number(toBigInt(item.addressIndex)),
+    amount: toBigInt(item.amount),
+    status: item.status as Sweep['status'],
+    topUpTxHash: (item.topUpTxHash as string | null) ?? null,
+    sweepTxHash: (item.sweepTxHash as string | null) ?? null,
+    stepExpiresAt: (item.stepExpiresAt as string | null | undefined) ?? null,
+    failureReason: (item.failureReason as string | null) ?? null,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  }),
+};
