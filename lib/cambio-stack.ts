@@ -301,8 +301,10 @@ export class CambioStack extends Stack {
   }
 
   /**
-   * The deposit poller (scan, confirm, expire) on an EventBridge schedule. It reads the chain and
-   * writes deposits, ledger entries and events; it holds no key and cannot sign anything.
+   * The chain jobs on one EventBridge schedule: the deposit poller (scan, confirm, expire), which
+   * reads the chain and writes deposits, ledger entries and events but holds no key and cannot sign
+   * anything; the withdrawal sender and the deposit sweeper, the only signers; and the hourly
+   * reconcile.
    */
   private chainPollers(config: StageConfig): { sender: CambioFunction; sweeper: CambioFunction; reconcile: CambioFunction } {
     const tronGridKey = secretRead('TRONGRID_API_KEY_SECRET', config.functionEnvironment.TRONGRID_API_KEY_SECRET);
