@@ -26,13 +26,15 @@ beforeEach(() => {
 const COMPANY = 'cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5';
 const ID = '01JBZ6W1V7Q8R9S0T1U2V3W4X5';
 
-describe('reads by id and lists behind the /v1 GETs are strongly consistent', () => {
+describe('the reads behind /v1 and its authorizer are strongly consistent', () => {
   it.each([
     ['GET /v1/deposits/{id}', () => new DynamoDepositStore(db, 'table').getDeposit(COMPANY, `dep_${ID}`)],
     ['GET /v1/withdrawals/{id}', () => new DynamoWithdrawalStore(db, 'table').getWithdrawal(COMPANY, `wdr_${ID}`)],
     ['GET /v1/conversions/{id}', () => new DynamoConversionStore(db, 'table').getConversion(COMPANY, `cnv_${ID}`)],
     ['POST /v1/conversions (its quote)', () => new DynamoConversionStore(db, 'table').getQuote(COMPANY, `qte_${ID}`)],
     ['GET /v1/webhooks/{id}', () => new DynamoWebhookRegistry(db, 'table').getWebhook(COMPANY, `whk_${ID}`)],
+    ['GET /v1/company', () => new DynamoCompanyStore(db, 'table').getCompany(COMPANY)],
+    ['the authorizer, with a key issued or rolled a moment ago', () => new DynamoCompanyStore(db, 'table').findApiKey('ck_test_01JBZ6W1V7Q8R9S0T1U2V3W4X5')],
   ])('%s: GetItem with ConsistentRead', async (_, read) => {
     await expect(read()).resolves.toBeNull();
     const calls = dynamo.commandCalls(GetCommand);

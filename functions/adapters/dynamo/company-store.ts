@@ -1,7 +1,7 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type ApiKeyRecord, type KeyUseRecorder } from '#domain/api-keys';
 import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#domain/company';
-import { itemsUnder } from './queries.ts';
+import { itemsUnder, readItem } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 import { TableStore } from './table-store.ts';
 
@@ -29,17 +29,19 @@ export class DynamoCompanyStore extends TableStore implements CompanyStore, KeyU
   }
 
   async getCompany(companyId: string): Promise<Company | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: companyItem.key(companyId) }));
-    return Item ? companyItem.fromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, companyItem.key(companyId));
+    return item ? companyItem.fromItem(item) : null;
   }
 
   async getBalances(companyId: string): Promise<BalanceRow[]> {
     return (await itemsUnder(this.db, this.tableName, balanceItem.ofCompany(companyId))).map(balanceItem.fromItem);
   }
 
+  /** Read consistently: a key issued or a secret rolled a moment ago works on the next call, and
+   * API Gateway would otherwise cache a stale refusal for the authorizer's TTL. */
   async findApiKey(keyId: string): Promise<ApiKeyRecord | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: apiKeyItem.key(keyId) }));
-    return Item ? apiKeyItem.fromItem(Item) : null;
+    const item = await readItem(this.db, this.tableName, apiKeyItem.key(keyId));
+    return item ? apiKeyItem.fromItem(item) : null;
   }
 
   /** The condition makes concurrent authorizers (and a revoked or deleted key) write nothing more;
