@@ -4,11 +4,9 @@ import com.cambio.model.Balance;
 import com.cambio.model.Company;
 
 /** {@code cambio.company()}: your company and its balances. */
-public final class CompanyService {
-  private final CambioClient client;
-
+public final class CompanyService extends ApiService {
   CompanyService(CambioClient client) {
-    this.client = client;
+    super(client);
   }
 
   /** {@code GET /v1/company}. */

@@ -7,11 +7,9 @@ import com.cambio.param.ConversionQuoteParams;
 import com.cambio.param.ListParams;
 
 /** {@code cambio.conversions()}: USDT → BRL. */
-public final class ConversionService {
-  private final CambioClient client;
-
+public final class ConversionService extends ApiService {
   ConversionService(CambioClient client) {
-    this.client = client;
+    super(client);
   }
 
   /** {@code POST /v1/conversions/quote}: a quote valid 30 s. */

@@ -4,11 +4,9 @@ import com.cambio.model.Deposit;
 import com.cambio.param.DepositCreateParams;
 
 /** {@code cambio.deposits()}: USDT received on a fresh TRON address. */
-public final class DepositService {
-  private final CambioClient client;
-
+public final class DepositService extends ApiService {
   DepositService(CambioClient client) {
-    this.client = client;
+    super(client);
   }
 
   /** {@code POST /v1/deposits} (with an Idempotency-Key). */

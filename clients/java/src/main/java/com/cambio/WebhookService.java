@@ -13,11 +13,9 @@ import java.time.ZoneOffset;
 import java.util.Map;
 
 /** {@code cambio.webhooks()}: the endpoints Cambio POSTs events to, and {@code verify} for what arrives. */
-public final class WebhookService {
-  private final CambioClient client;
-
+public final class WebhookService extends ApiService {
   WebhookService(CambioClient client) {
-    this.client = client;
+    super(client);
   }
 
   /** {@code GET /v1/webhooks}: one page. */

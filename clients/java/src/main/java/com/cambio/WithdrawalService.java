@@ -4,11 +4,9 @@ import com.cambio.model.Withdrawal;
 import com.cambio.param.WithdrawalCreateParams;
 
 /** {@code cambio.withdrawals()}: USDT sent to a TRON address. */
-public final class WithdrawalService {
-  private final CambioClient client;
-
+public final class WithdrawalService extends ApiService {
   WithdrawalService(CambioClient client) {
-    this.client = client;
+    super(client);
   }
 
   /**
