@@ -20,7 +20,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, SESSION_AUTHORIZER, lambdaName } from '../functions/routes.ts';
+import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, SESSION_AUTHORIZER } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { CambioFunction, type Binder } from './api-function.ts';
 import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
@@ -158,7 +158,6 @@ export class Dashboard extends Construct {
 
   private dashboardApi(props: DashboardProps): RestApi {
     const { config } = props;
-    const stack = Stack.of(this);
     const api = new RestApi(this, 'Api', {
       restApiName: `cambio-${config.stage}-dashboard`,
       description: `Cambio dashboard API (${config.stage}), behind the dashboard's CloudFront distribution`,

@@ -1,12 +1,11 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { UsagePlan, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { USAGE_KEY_PROVISIONER, lambdaName } from '../functions/routes.ts';
+import { USAGE_KEY_PROVISIONER } from '../functions/routes.ts';
 import { CambioFunction } from './api-function.ts';
 import { usagePlanKeys } from './binders.ts';
 import { accept } from './nag-suppressions.ts';

@@ -8,7 +8,7 @@ import { eventRecord, testEventRecord } from '../webhooks/records.ts';
 import { INTRO } from './intro.ts';
 import { ROUTE_DOCS, type RouteDoc, type RouteKey } from './route-docs.ts';
 import { patchDepositSplit, patchWebhookRequest, type Json } from './schema-patches.ts';
-import { API_BASE_PATH, SERVERS, documentedPath } from './servers.ts';
+import { SERVERS, documentedPath } from './servers.ts';
 
 /**
  * The OpenAPI 3.1 document (openapi.json), built from the route table, the valibot schemas the

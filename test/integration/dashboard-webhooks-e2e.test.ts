@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
-import { verifiesWith, WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.ts';
+import { verifiesWith, WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * The Webhooks pages as a person uses them, in headless Chromium through the visible names of

@@ -176,7 +176,7 @@ describe('dispatch', () => {
   });
 
   it('killed after queueing but before marking: sent again on the next pass, and the receiver sees one event id', async () => {
-    const { company, receiver, webhook, event, delivery } = await subscribedReceiver();
+    const { company, receiver, event, delivery } = await subscribedReceiver();
     const dying = Object.create(dispatch) as DynamoDispatchStore;
     dying.markDispatched = async () => {
       throw new Error('killed');
@@ -298,7 +298,7 @@ describe('send', () => {
   });
 
   it('honours a Retry-After longer than the scheduled wait', async () => {
-    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(503, { 'Retry-After': '30' }).end() });
+    const { company, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(503, { 'Retry-After': '30' }).end() });
     await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
     const [first] = await delivery.queue.receive(1);
 

@@ -7,11 +7,6 @@ import { MoneyTransaction } from './transaction.ts';
 import { conversionItem, quoteItem } from './items/conversion.ts';
 import { TableStore } from './table-store.ts';
 
-type Item = Record<string, unknown>;
-
-
-
-
 /**
  * The list cursor is the base64url of the last item's sort key. Only the sort key travels: the
  * partition is always rebuilt from the authenticated company, so no cursor can name another

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AddressOwner, DepositChainStore, ScanCursor } from '#domain/deposit-chain';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#domain/deposit-transitions';
@@ -13,12 +13,9 @@ import { depositItem } from './items/deposit.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 
-type Item = Record<string, unknown>;
-
 class VersionConflict extends Error {}
 class DuplicateTransfer extends Error {}
 class ChainInvariantBroken extends Error {}
-
 
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_CHANGES_PER_WRITE = 25;
@@ -89,7 +86,6 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     if (current.length > 0) writes.push(current);
     return writes;
   }
-
 
   async applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'> {
     const tx = new MoneyTransaction(this.tableName);

@@ -7,9 +7,6 @@ import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { TableStore } from './table-store.ts';
 
-type Item = Record<string, unknown>;
-
-
 export class DynamoDepositStore extends TableStore implements DepositStore {
   async nextAddressIndex(): Promise<number> {
     const { Attributes } = await this.db.send(

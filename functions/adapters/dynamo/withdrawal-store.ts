@@ -6,9 +6,6 @@ import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 
-type Item = Record<string, unknown>;
-
-
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
   async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry): Promise<void> {
     await new MoneyTransaction(this.tableName)
