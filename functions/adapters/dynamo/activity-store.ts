@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import type { ActivityKind, ActivityPage, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery } from '#domain/activity';
 import { ID_KIND } from '#domain/activity';
@@ -9,7 +9,7 @@ import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { companyPartition } from './items/item.ts';
 import { eventItem } from './items/event.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
-import { itemsUnder } from './queries.ts';
+import { itemsUnder, readItem } from './queries.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 
@@ -77,14 +77,14 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
   }
 
   async activityById(companyId: string, kind: ActivityKind, id: string): Promise<ActivityRecord | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { PK: companyPartition(companyId), SK: LISTS[kind].skPrefix + id } }));
-    return Item ? LISTS[kind].read(Item) : null;
+    // Consistent, as /v1's GETs are: a record opened right after it changed shows the change.
+    const item = await readItem(this.db, this.tableName, { PK: companyPartition(companyId), SK: LISTS[kind].skPrefix + id });
+    return item ? LISTS[kind].read(item) : null;
   }
 
   async activityIdByReference(companyId: string, kind: 'deposits' | 'withdrawals', reference: string): Promise<string | null> {
     const claim = kind === 'deposits' ? depositReferenceItem : withdrawalReferenceItem;
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: claim.key(companyId, reference) }));
-    return claim.holderFromItem(Item);
+    return claim.holderFromItem((await readItem(this.db, this.tableName, claim.key(companyId, reference))) ?? undefined);
   }
 
   async deliveriesOfEvent(companyId: string, eventId: string): Promise<EventDelivery[]> {
