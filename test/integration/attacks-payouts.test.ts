@@ -5,7 +5,6 @@ import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withd
 import { sendWithdrawals, settleWithdrawals, type TransferBuilder, type UnsignedTransfer } from '#domain/withdrawal-sending';
 import { DuplicateOfAnotherPayout, broadcastOwned, withdrawalOwner } from '#domain/payouts';
 import { reconcile, reconciliationReport } from '#domain/reconciliation';
-import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
@@ -15,7 +14,7 @@ import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN } from '#adapters/chain/sandbox-
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
 import { useFreshTable } from '../support/dynamo.ts';
-import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
 import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
@@ -25,8 +24,6 @@ import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending,
  * answer must never pass for another payout's transfer. Run against the sandbox chain, which keeps
  * balances and refuses duplicates as TRON does, on DynamoDB Local.
  */
-const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
-const usdt = (value: string) => parseAmount(value, 'USDT');
 const CUSTOMER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 555_555);
 
 const env = useFreshTable();
@@ -49,7 +46,7 @@ async function fundedCompany(name: string, funds: string): Promise<string> {
 }
 
 const withdraw = (companyId: string, to: string, amount: string) =>
-  requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address: to, amount: usdt(amount) }, clock.now());
+  requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, { reference: `w-${Math.random()}`, address: to, amount: usdt(amount) }, clock.now());
 
 async function sendAndSettle(): Promise<void> {
   await sendWithdrawals(deps);

@@ -2,7 +2,6 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { createDeposit, getDeposit, type Deposit } from '#domain/deposits';
 import { confirmDeposits, expireDeposits, scanDeposits, MAX_BLOCKS_PER_SCAN, type DepositChainStore } from '#domain/deposit-chain';
-import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -10,7 +9,7 @@ import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/depo
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import type { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { useFreshTable } from '../support/dynamo.ts';
-import { expectLedgerMatchesBalances } from '../support/money.ts';
+import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { storedEvents } from '../support/records.ts';
 import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
 
@@ -29,7 +28,6 @@ let companyId: string;
 const deps = () => ({ chain, store, usdtContract: USDT, now: clock.now });
 const cursor = () => new DynamoScanCursor(env.db, env.tableName, 'tron-usdt');
 const scan = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: cursor(), owner });
-const usdt = (value: string) => parseAmount(value, 'USDT');
 
 async function newDeposit(extra: { amount?: string; split?: { percentBps?: number; amount?: bigint } } = {}): Promise<Deposit> {
   return createDeposit(

@@ -16,7 +16,7 @@ import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { StaticPriceSource } from '#adapters/price/static-price-source';
 import { freshTable } from '../support/dynamo.ts';
-import { creditAvailable } from '../support/money.ts';
+import { creditAvailable, WITHDRAWAL_RULES } from '../support/money.ts';
 import { exportLayout, scanTable, type ExportItem } from '../support/table-export.ts';
 
 /**
@@ -41,7 +41,7 @@ beforeAll(async () => {
   const b = (await createCompany(companyStore, { name: 'Ledger B', environment: 'sandbox' })).company.id;
   await creditAvailable(env.db, env.tableName, a, 'USDT', '250.5');
   await creditAvailable(env.db, env.tableName, b, 'USDT', '0.000001');
-  const withdrawal = await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') }, a, {
+  const withdrawal = await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), WITHDRAWAL_RULES, a, {
     reference: 'payout-1',
     address: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_001),
     amount: parseAmount('100.25', 'USDT'),

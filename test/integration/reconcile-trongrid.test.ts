@@ -6,7 +6,6 @@ import { requestWithdrawal } from '#domain/withdrawals';
 import { sendWithdrawals } from '#domain/withdrawal-sending';
 import { sweepDepositAddresses } from '#domain/sweeps';
 import { reconciliationReport } from '#domain/reconciliation';
-import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -17,6 +16,7 @@ import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../../lib/stages.ts';
+import { usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
@@ -29,7 +29,6 @@ import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending,
  * found every address holding owed USDT without reading every address ever issued.
  */
 const LOCAL = STAGES.local.functionEnvironment;
-const usdt = (value: string) => parseAmount(value, 'USDT');
 
 const env = useFreshTable();
 let stub: ScriptedServer;
@@ -107,7 +106,7 @@ beforeAll(async () => {
   clock.advanceBlocks(1);
   await scan();
   // A withdrawal mined but not yet settled: it has left the hot wallet and is still owed.
-  await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), { fee: usdt('1'), minimum: usdt('1') }, company.id, { reference: 'out', address: payer, amount: usdt('10') }, clock.now());
+  await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), WITHDRAWAL_RULES, company.id, { reference: 'out', address: payer, amount: usdt('10') }, clock.now());
   await sendWithdrawals(sending);
   processingTx = (await new DynamoWithdrawalSendingStore(env.db, env.tableName).withdrawalsInStatus('processing', 10))[0]!.txHash!;
   clock.advanceBlocks(1);

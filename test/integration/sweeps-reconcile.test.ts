@@ -6,7 +6,6 @@ import { requestWithdrawal } from '#domain/withdrawals';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#domain/withdrawal-sending';
 import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses } from '#domain/sweeps';
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#domain/reconciliation';
-import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -20,10 +19,9 @@ import { TronTransferBuilder, TRANSACTION_LIFETIME_MS } from '#adapters/chain/tr
 import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { useFreshTable } from '../support/dynamo.ts';
-import { expectLedgerMatchesBalances } from '../support/money.ts';
+import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, USDT } from '../support/sandbox-chain-jobs.ts';
 
-const usdt = (value: string) => parseAmount(value, 'USDT');
 
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
@@ -108,9 +106,8 @@ describe('sweeps and reconciliation', () => {
     // Confirmed, swept to the hot wallet, and only then (the float) the split forward sent and settled.
     for (let i = 0; i < 5; i++) await runJobs();
     const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
-    const rules = { fee: usdt('1'), minimum: usdt('1') };
-    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-1', address: payer, amount: usdt('30') }, clock.now());
-    await requestWithdrawal(withdrawals, rules, companyId, { reference: 'out-2', address: SANDBOX_FAILING_ADDRESS, amount: usdt('5') }, clock.now());
+    await requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, { reference: 'out-1', address: payer, amount: usdt('30') }, clock.now());
+    await requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, { reference: 'out-2', address: SANDBOX_FAILING_ADDRESS, amount: usdt('5') }, clock.now());
 
     // Sent and mined, not yet settled: counted as in flight (the failing one moved nothing; the
     // split forward was sent and settled by the runs above).

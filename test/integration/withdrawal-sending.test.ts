@@ -5,7 +5,6 @@ import { createCompany } from '#domain/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
 import { SEND_BATCH, SETTLE_RESERVE_MS, sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#domain/withdrawal-sending';
-import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
@@ -16,13 +15,11 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { storedEvents } from '../support/records.ts';
 import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
 import { useFreshTable } from '../support/dynamo.ts';
-import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
 import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
-const RULES = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
-const usdt = (value: string) => parseAmount(value, 'USDT');
 
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
@@ -47,7 +44,7 @@ async function transfersOnChain(txHash: string) {
 }
 
 async function withdraw(address: string, amount = '10'): Promise<Withdrawal> {
-  return requestWithdrawal(withdrawals, RULES, companyId, { reference: `w-${Math.random()}`, address, amount: usdt(amount) }, clock.now());
+  return requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, { reference: `w-${Math.random()}`, address, amount: usdt(amount) }, clock.now());
 }
 
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
