@@ -12,7 +12,6 @@ import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
-import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../../lib/stages.ts';
@@ -20,7 +19,7 @@ import { usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
-import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, USDT } from '../support/sandbox-chain-jobs.ts';
+import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
  * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
@@ -68,7 +67,7 @@ beforeAll(async () => {
   const chainStore = new DynamoDepositChainStore(env.db, env.tableName);
   const jobs = { chain: sandbox, store: chainStore, usdtContract: USDT, now: clock.now };
   const scan = () => scanDeposits({ ...jobs, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
-  const builder = new TronTransferBuilder(sandbox, { usdtContract: USDT, feeLimitSun: 30_000_000 });
+  const builder = sandboxTransferBuilder(sandbox);
   // Production's minimum, so that a small deposit stays on its address.
   const sweeping = sandboxSweeping(env, sandbox, hotWallet, clock, { minimumSweep: usdt('20'), topUpSun: 15_000_000 }, builder);
   const sending = sandboxSending(env, sandbox, hotWallet, clock, { builder });

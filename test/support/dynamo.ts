@@ -3,12 +3,19 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { ensureTable } from '#local/dynamodb-local';
 
-/** A fresh table on the run's DynamoDB Local, so test files never see each other's data. */
-export async function freshTable(): Promise<{ endpoint: string; tableName: string; db: ReturnType<typeof createDocumentClient> }> {
+type TestTable = { endpoint: string; tableName: string; db: ReturnType<typeof createDocumentClient> };
+
+/** A table name of its own on the run's DynamoDB Local, and a client for it (the table not made yet). */
+function newTestTable(): TestTable {
   const endpoint = inject('dynamoEndpoint');
-  const tableName = `test-${randomUUID()}`;
-  await ensureTable(endpoint, tableName);
-  return { endpoint, tableName, db: createDocumentClient(endpoint) };
+  return { endpoint, tableName: `test-${randomUUID()}`, db: createDocumentClient(endpoint) };
+}
+
+/** A fresh table on the run's DynamoDB Local, so test files never see each other's data. */
+export async function freshTable(): Promise<TestTable> {
+  const table = newTestTable();
+  await ensureTable(table.endpoint, table.tableName);
+  return table;
 }
 
 /**
@@ -16,10 +23,9 @@ export async function freshTable(): Promise<{ endpoint: string; tableName: strin
  * be plain constants; the table itself is created before the first test, the client closed after
  * the last.
  */
-export function useFreshTable(): { endpoint: string; tableName: string; db: ReturnType<typeof createDocumentClient> } {
-  const endpoint = inject('dynamoEndpoint');
-  const table = { endpoint, tableName: `test-${randomUUID()}`, db: createDocumentClient(endpoint) };
-  beforeAll(() => ensureTable(endpoint, table.tableName));
+export function useFreshTable(): TestTable {
+  const table = newTestTable();
+  beforeAll(() => ensureTable(table.endpoint, table.tableName));
   afterAll(() => table.db.destroy());
   return table;
 }

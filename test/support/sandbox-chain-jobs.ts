@@ -50,6 +50,9 @@ export function sandboxChainOver(table: { db: DynamoDBDocumentClient; tableName:
   return new SandboxChain(table.db, table.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, ...(treasury && { treasury }) });
 }
 
+/** Transfers built as the local runtime builds them on the sandbox chain (its USDT, a 30 TRX fee limit). */
+export const sandboxTransferBuilder = (chain: SandboxChain): TronTransferBuilder => new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
+
 /** The withdrawal sender's dependencies as the local runtime wires them over the sandbox chain:
  * the chain reads and broadcasts, `signer` is the hot wallet, the table holds the rest. */
 export function sandboxSending(
@@ -61,7 +64,7 @@ export function sandboxSending(
 ): SendingDeps & { builder: TronTransferBuilder } {
   return {
     chain,
-    builder: new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
+    builder: sandboxTransferBuilder(chain),
     broadcaster: chain,
     signer,
     store: new DynamoWithdrawalSendingStore(table.db, table.tableName),
@@ -79,7 +82,7 @@ export function sandboxSweeping(
   hotWallet: TransactionSigner,
   clock: ChainClock,
   settings: SweepDeps['settings'],
-  builder = new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
+  builder = sandboxTransferBuilder(chain),
 ): SweepDeps {
   return {
     chain,
