@@ -1,6 +1,6 @@
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '#adapters/dynamo/items/item';
-import { pagesOf, queryAll } from '#adapters/dynamo/queries';
+import { pagesOf } from '#adapters/dynamo/queries';
 import { companyItem } from '#adapters/dynamo/items/company';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { ledgerDifferences } from '../test/support/ledger.ts';
@@ -48,12 +48,22 @@ export async function eventIdsOf(db: DynamoDBDocumentClient, tableName: string, 
 
 /** Events still waiting for the dispatcher (the sparse GSI1 partition). */
 export async function undispatchedCount(db: DynamoDBDocumentClient, tableName: string): Promise<number> {
-  const waiting = await queryAll(db, {
-    TableName: tableName,
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': eventItem.undispatchedPartition },
-    ProjectionExpression: 'PK',
-  });
-  return waiting.length;
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    // Select COUNT: DynamoDB counts the partition without returning its items.
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': eventItem.undispatchedPartition },
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return count;
 }

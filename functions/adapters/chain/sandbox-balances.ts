@@ -1,6 +1,7 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { toBigInt } from '../dynamo/client.ts';
 import { sandboxBalanceItem } from '../dynamo/items/sandbox-chain.ts';
+import { readItem } from '../dynamo/queries.ts';
 import { TableStore } from '../dynamo/table-store.ts';
 
 /**
@@ -38,7 +39,7 @@ export interface BalanceMove {
 
 export const balanceItem = {
   key: sandboxBalanceItem.key,
-  amount: (item: Record<string, unknown> | undefined) => (item ? toBigInt(item.amount) : 0n),
+  amount: (item: Record<string, unknown> | null) => (item ? toBigInt(item.amount) : 0n),
 };
 
 /** The TransactWrite item that applies a move; a debit is conditional on the balance covering it. */
@@ -64,8 +65,7 @@ export function moveItem(tableName: string, move: BalanceMove, checked: boolean)
 
 export class SandboxBalances extends TableStore {
   async of(contract: string, address: string): Promise<bigint> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: balanceItem.key(contract, address), ConsistentRead: true }));
-    return balanceItem.amount(Item);
+    return balanceItem.amount(await readItem(this.db, this.tableName, balanceItem.key(contract, address)));
   }
 
   /** Every address's balance of `contract`: one partition. */

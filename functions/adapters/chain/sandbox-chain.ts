@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
 import { toBigInt } from '../dynamo/client.ts';
 import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem } from '../dynamo/items/sandbox-chain.ts';
+import { readItem } from '../dynamo/queries.ts';
 import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem, type BalanceMove } from './sandbox-balances.ts';
 
@@ -116,12 +117,12 @@ export class SandboxChain implements ChainReader {
   }
 
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash), ConsistentRead: true }));
-    if (!Item) return null;
-    const blockNumber = Number(toBigInt(Item.blockNumber));
+    const transaction = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
+    if (!transaction) return null;
+    const blockNumber = Number(toBigInt(transaction.blockNumber));
     // Not mined yet: the chain does not know it.
     if (blockNumber > (await this.latestNumber())) return null;
-    return { txHash, blockNumber, result: Item.result as ReceiptResult };
+    return { txHash, blockNumber, result: transaction.result as ReceiptResult };
   }
 
   /** The receipt once its block has solidified, as TRON's solidity node answers. */
@@ -202,8 +203,8 @@ export class SandboxChain implements ChainReader {
    */
   async broadcast(signed: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
     const { txId, transfer, isTrx } = decodeSignedTransfer(signed, this.now());
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txId), ConsistentRead: true }));
-    if (Item) return 'duplicate';
+    const known = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txId));
+    if (known) return 'duplicate';
     await this.grantTreasury();
     const execution = { txHash: txId, checked: true, feeSun: isTrx ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.trc20TransferSun };
     const outcome = await this.record(transfer, transfer.to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution);
@@ -215,8 +216,8 @@ export class SandboxChain implements ChainReader {
     if (this.treasuryGranted || !this.options.treasury) return;
     const address = await this.options.treasury();
     const marker = { ...sandboxTreasuryGrantItem.key(address), type: sandboxTreasuryGrantItem.type, address, amountSun: SANDBOX_TREASURY_TRX_SUN };
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTreasuryGrantItem.key(address), ConsistentRead: true }));
-    if (!Item) {
+    const granted = await readItem(this.db, this.tableName, sandboxTreasuryGrantItem.key(address));
+    if (!granted) {
       try {
         await this.record({ contract: SANDBOX_TRX, from: OUTSIDE_WORLD, to: address, amount: SANDBOX_TREASURY_TRX_SUN }, 'SUCCESS', {
           txHash: randomBytes(32).toString('hex'),
@@ -256,11 +257,11 @@ export class SandboxChain implements ChainReader {
 
   /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
   async dropTransaction(txHash: string): Promise<void> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash), ConsistentRead: true }));
-    if (!Item) return;
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransferItem.key(Number(toBigInt(Item.blockNumber)), txHash, 0) }));
+    const transaction = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
+    if (!transaction) return;
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransferItem.key(Number(toBigInt(transaction.blockNumber)), txHash, 0) }));
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash) }));
-    await this.balanceBook.undo((Item.moves as BalanceMove[] | undefined) ?? []);
+    await this.balanceBook.undo((transaction.moves as BalanceMove[] | undefined) ?? []);
   }
 
   /**
@@ -308,10 +309,10 @@ export class SandboxChain implements ChainReader {
   /** Genesis is written once per table, so block numbers keep counting across restarts. */
   private async genesis(): Promise<number> {
     if (this.genesisMs !== undefined) return this.genesisMs;
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: sandboxGenesisItem.key(), ConsistentRead: true }));
-    if (Item) {
-      this.genesisMs = Number(toBigInt(Item.genesisMs));
-      if (!Item.balancesKept) await this.keepBalances();
+    const stored = await readItem(this.db, this.tableName, sandboxGenesisItem.key());
+    if (stored) {
+      this.genesisMs = Number(toBigInt(stored.genesisMs));
+      if (!stored.balancesKept) await this.keepBalances();
       return this.genesisMs;
     }
     const genesisMs = this.now();

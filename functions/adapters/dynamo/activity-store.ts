@@ -84,7 +84,7 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
 
   async activityIdByReference(companyId: string, kind: 'deposits' | 'withdrawals', reference: string): Promise<string | null> {
     const claim = kind === 'deposits' ? depositReferenceItem : withdrawalReferenceItem;
-    return claim.holderFromItem((await readItem(this.db, this.tableName, claim.key(companyId, reference))) ?? undefined);
+    return claim.holderFromItem(await readItem(this.db, this.tableName, claim.key(companyId, reference)));
   }
 
   async deliveriesOfEvent(companyId: string, eventId: string): Promise<EventDelivery[]> {

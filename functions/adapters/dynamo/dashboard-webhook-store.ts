@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-webhooks';
 import type { DomainEvent } from '#domain/events';
@@ -9,7 +9,7 @@ import { eventItem } from './items/event.ts';
 import { webhookAttemptItem } from './items/webhook-attempt.ts';
 import { webhookItem } from './items/webhook.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
-import { newestFirstPage } from './queries.ts';
+import { newestFirstPage, readItem } from './queries.ts';
 import { TableStore } from './table-store.ts';
 import { MoneyTransaction, stale } from './transaction.ts';
 
@@ -23,8 +23,8 @@ export class DynamoDashboardWebhookStore extends TableStore implements Dashboard
   }
 
   async deliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: webhookDeliveryItem.key(companyId, eventId, webhookId), ConsistentRead: true }));
-    return Item ? Number(toBigInt(Item.round ?? 0)) : null;
+    const item = await readItem(this.db, this.tableName, webhookDeliveryItem.key(companyId, eventId, webhookId));
+    return item ? Number(toBigInt(item.round ?? 0)) : null;
   }
 
   async addEvent(event: DomainEvent, audit: AuditEntry): Promise<void> {

@@ -1,6 +1,7 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicateReference } from '#domain/errors';
 import type { ReferenceClaimItem } from './items/item.ts';
+import { readItem } from './queries.ts';
 
 /** A reference claim already exists: read it so the caller learns which record holds it. */
 export async function existingReference(
@@ -10,6 +11,5 @@ export async function existingReference(
   record: { companyId: string; reference: string },
   what: 'deposit' | 'withdrawal',
 ): Promise<Error> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: claim.key(record.companyId, record.reference), ConsistentRead: true }));
-  return duplicateReference(what, claim.holderFromItem(Item));
+  return duplicateReference(what, claim.holderFromItem(await readItem(db, tableName, claim.key(record.companyId, record.reference))));
 }

@@ -64,7 +64,7 @@ export class DynamoSweepStore implements SweepStore {
     const claims: [string, 'top-up' | 'sweep'][] = [];
     if (after.topUpTxHash && after.topUpTxHash !== before?.topUpTxHash) claims.push([after.topUpTxHash, 'top-up']);
     if (after.sweepTxHash && after.sweepTxHash !== before?.sweepTxHash) claims.push([after.sweepTxHash, 'sweep']);
-    if (after.status === 'done' || after.status === 'failed') {
+    if (sweepItem.isFinished(after)) {
       // Finished: it moves to the address's history, and the address may be swept again.
       tx.deleteWhere(open, guard).put(sweepItem.toItem(after));
     } else {

@@ -76,7 +76,7 @@ export function referenceClaimItem(type: string, skPrefix: string, idAttribute: 
       createdAt: record.createdAt,
     }),
     /** The id of the record holding the reference, from its claim (null if the claim is gone). */
-    holderFromItem: (item: Item | undefined): string | null => (item?.[idAttribute] as string | undefined) ?? null,
+    holderFromItem: (item: Item | null): string | null => (item?.[idAttribute] as string | undefined) ?? null,
   };
 }
 

@@ -11,10 +11,12 @@ export const sweepItem = {
   open: (address: string) => ({ PK: `SWEEP#${address}`, SK: 'OPEN' }),
   finished: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),
   finishedOf: (address: string) => ({ PK: `SWEEP#${address}`, skPrefix: 'FINISHED#' }),
+  /** Done or failed: kept among the address's finished sweeps, no longer `OPEN`. */
+  isFinished: (sweep: Sweep): boolean => sweep.status === 'done' || sweep.status === 'failed',
 
-  /** In progress under `OPEN`; done or failed, under its own `FINISHED#` key. */
+  /** In progress under `OPEN`; finished, under its own `FINISHED#` key. */
   toItem: (sweep: Sweep): Item => ({
-    ...(sweep.status === 'done' || sweep.status === 'failed' ? sweepItem.finished(sweep.address, sweep.createdAt) : sweepItem.open(sweep.address)),
+    ...(sweepItem.isFinished(sweep) ? sweepItem.finished(sweep.address, sweep.createdAt) : sweepItem.open(sweep.address)),
     type: sweepItem.type,
     ...sweep,
   }),
