@@ -37,18 +37,13 @@ export interface BalanceMove {
   delta: string;
 }
 
-export const balanceItem = {
-  key: sandboxBalanceItem.key,
-  amount: (item: Record<string, unknown> | null) => (item ? toBigInt(item.amount) : 0n),
-};
-
 /** The TransactWrite item that applies a move; a debit is conditional on the balance covering it. */
 export function moveItem(tableName: string, move: BalanceMove, checked: boolean) {
   const delta = BigInt(move.delta);
   return {
     Update: {
       TableName: tableName,
-      Key: balanceItem.key(move.contract, move.address),
+      Key: sandboxBalanceItem.key(move.contract, move.address),
       UpdateExpression: 'ADD amount :delta SET #type = :type, contract = :contract, address = :address',
       ...(checked && delta < 0n && { ConditionExpression: 'amount >= :needed' }),
       ExpressionAttributeNames: { '#type': 'type' },
@@ -65,7 +60,9 @@ export function moveItem(tableName: string, move: BalanceMove, checked: boolean)
 
 export class SandboxBalances extends TableStore {
   async of(contract: string, address: string): Promise<bigint> {
-    return balanceItem.amount(await readItem(this.db, this.tableName, balanceItem.key(contract, address)));
+    const item = await readItem(this.db, this.tableName, sandboxBalanceItem.key(contract, address));
+    // No item yet: the address never held this token.
+    return item ? toBigInt(item.amount) : 0n;
   }
 
   /** Every address's balance of `contract`: one partition. */
@@ -95,7 +92,7 @@ export class SandboxBalances extends TableStore {
   async rebuild(balancesByContract: Map<string, Map<string, bigint>>): Promise<void> {
     const puts = [...balancesByContract].flatMap(([contract, balances]) =>
       [...balances].map(([address, amount]) => ({
-        PutRequest: { Item: { ...balanceItem.key(contract, address), type: sandboxBalanceItem.type, contract, address, amount } },
+        PutRequest: { Item: { ...sandboxBalanceItem.key(contract, address), type: sandboxBalanceItem.type, contract, address, amount } },
       })),
     );
     for (let i = 0; i < puts.length; i += 25) {
