@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type
+from typing import ClassVar, Dict, List, Literal, Optional, Tuple, Type
 
 from ._record import ApiFields, Record
 

@@ -22,6 +22,9 @@ from typing import Any, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 OPENAPI = HERE.parent.parent.parent / "openapi.json"
 OUTPUT = HERE.parent / "cambio" / "_types.py"
+# The typing names the generated module may use; it imports those it does.
+TYPING_NAMES = ("Any", "ClassVar", "Dict", "List", "Literal", "Optional", "Tuple", "Type")
+TYPING_IMPORTS_PLACEHOLDER = "<typing imports>"
 
 #: The records the API answers with, in the order they are written (nested classes first).
 RECORDS = [
@@ -226,7 +229,7 @@ class Generator:
             "",
             "from dataclasses import dataclass",
             "from decimal import Decimal",
-            "from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type",
+            "from typing import " + TYPING_IMPORTS_PLACEHOLDER,
             "",
             "from ._record import ApiFields, Record",
             "",
@@ -262,7 +265,11 @@ class Generator:
             "#: The contract's error codes (``error.code`` in the envelope).",
             "ErrorCode = " + self.literal(error_codes),
         ]
-        return "\n".join(parts).rstrip() + "\n"
+        text = "\n".join(parts).rstrip() + "\n"
+        # Only the typing names the module uses: an unused import is what a linter flags first.
+        body = text.split(TYPING_IMPORTS_PLACEHOLDER, 1)[1]
+        used = [name for name in TYPING_NAMES if re.search(rf"\b{name}\b", body)]
+        return text.replace(TYPING_IMPORTS_PLACEHOLDER, ", ".join(used), 1)
 
 
 def render(openapi_path: Path = OPENAPI) -> str:
