@@ -1,7 +1,6 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { toBigInt } from '../dynamo/client.ts';
-import { sandboxBalanceItem } from '../dynamo/items/sandbox-chain.ts';
-import { readItem } from '../dynamo/queries.ts';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sandboxBalanceItem, type BalanceMove } from '../dynamo/items/sandbox-chain.ts';
+import { queryAll, readItem } from '../dynamo/queries.ts';
 import { TableStore } from '../dynamo/table-store.ts';
 
 /**
@@ -29,14 +28,6 @@ export const SANDBOX_FEES = {
 };
 export const SANDBOX_TREASURY_TRX_SUN = 1_000_000n * 1_000_000n;
 
-/** One change a transaction made to a balance, kept on the transaction so a dropped one can be undone. */
-export interface BalanceMove {
-  contract: string;
-  address: string;
-  /** Minor units (sun for TRX), as a decimal string: negative is a debit. */
-  delta: string;
-}
-
 /** The TransactWrite item that applies a move; a debit is conditional on the balance covering it. */
 export function moveItem(tableName: string, move: BalanceMove, checked: boolean) {
   const delta = BigInt(move.delta);
@@ -62,22 +53,18 @@ export class SandboxBalances extends TableStore {
   async of(contract: string, address: string): Promise<bigint> {
     const item = await readItem(this.db, this.tableName, sandboxBalanceItem.key(contract, address));
     // No item yet: the address never held this token.
-    return item ? toBigInt(item.amount) : 0n;
+    return item ? sandboxBalanceItem.fromItem(item).amount : 0n;
   }
 
   /** Every address's balance of `contract`: one partition. */
   async all(contract: string): Promise<Map<string, bigint>> {
-    const balances = new Map<string, bigint>();
-    const { PK } = sandboxBalanceItem.ofContract(contract);
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PK }, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      for (const item of page.Items ?? []) balances.set(item.address as string, toBigInt(item.amount));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return balances;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': sandboxBalanceItem.partition(contract) },
+      ConsistentRead: true,
+    });
+    return new Map(items.map(sandboxBalanceItem.fromItem).map(({ address, amount }) => [address, amount]));
   }
 
   /** Undoes a dropped transaction's moves (a fork that lost it). */
@@ -92,7 +79,7 @@ export class SandboxBalances extends TableStore {
   async rebuild(balancesByContract: Map<string, Map<string, bigint>>): Promise<void> {
     const puts = [...balancesByContract].flatMap(([contract, balances]) =>
       [...balances].map(([address, amount]) => ({
-        PutRequest: { Item: { ...sandboxBalanceItem.key(contract, address), type: sandboxBalanceItem.type, contract, address, amount } },
+        PutRequest: { Item: sandboxBalanceItem.toItem(contract, address, amount) },
       })),
     );
     for (let i = 0; i < puts.length; i += 25) {

@@ -3,11 +3,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
-import { toBigInt } from '../dynamo/client.ts';
-import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem } from '../dynamo/items/sandbox-chain.ts';
-import { readItem } from '../dynamo/queries.ts';
+import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem, type BalanceMove } from '../dynamo/items/sandbox-chain.ts';
+import { pagesOf, queryAll, readItem } from '../dynamo/queries.ts';
 import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
-import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem, type BalanceMove } from './sandbox-balances.ts';
+import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } from './sandbox-balances.ts';
 
 export { BroadcastRefused, SANDBOX_TRX };
 
@@ -83,46 +82,23 @@ export class SandboxChain implements ChainReader {
     const latest = await this.latestNumber();
     const upTo = Math.min(toBlock, latest);
     if (upTo < fromBlock) return [];
-    const transfers: TokenTransfer[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': sandboxTransferItem.partition,
-            ':from': sandboxTransferItem.blockBound(fromBlock),
-            ':to': `${sandboxTransferItem.blockBound(upTo)}~`,
-          },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        if (item.contract !== contract) continue;
-        transfers.push({
-          txHash: item.txHash as string,
-          eventIndex: Number(toBigInt(item.eventIndex)),
-          blockNumber: Number(toBigInt(item.blockNumber)),
-          contract: item.contract as string,
-          from: item.from as string,
-          to: item.to as string,
-          amount: toBigInt(item.amount),
-        });
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return transfers;
+    const range = sandboxTransferItem.blocks(fromBlock, upTo);
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition, ':from': range.from, ':to': range.to },
+      ConsistentRead: true,
+    });
+    return items.map(sandboxTransferItem.fromItem).filter((transfer) => transfer.contract === contract);
   }
 
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
-    const transaction = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
-    if (!transaction) return null;
-    const blockNumber = Number(toBigInt(transaction.blockNumber));
+    const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
+    if (!stored) return null;
+    const { blockNumber, result } = sandboxTransactionItem.fromItem(stored);
     // Not mined yet: the chain does not know it.
     if (blockNumber > (await this.latestNumber())) return null;
-    return { txHash, blockNumber, result: transaction.result as ReceiptResult };
+    return { txHash, blockNumber, result };
   }
 
   /** The receipt once its block has solidified, as TRON's solidity node answers. */
@@ -154,13 +130,13 @@ export class SandboxChain implements ChainReader {
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...sandboxTransferItem.key(blockNumber, txHash, 0), type: sandboxTransferItem.type, txHash, eventIndex: 0, blockNumber, contract: input.contract, from: input.from, to: input.to, amount: input.amount, createdAt },
+          Item: sandboxTransferItem.toItem({ txHash, eventIndex: 0, blockNumber, contract: input.contract, from: input.from, to: input.to, amount: input.amount }, createdAt),
         },
       },
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...sandboxTransactionItem.key(txHash), type: sandboxTransactionItem.type, txHash, blockNumber, result, moves, createdAt },
+          Item: sandboxTransactionItem.toItem({ txHash, blockNumber, result, moves }, createdAt),
           // One transaction per id, as on TRON: a rebroadcast cannot add a second transfer.
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -215,7 +191,7 @@ export class SandboxChain implements ChainReader {
   private async grantTreasury(): Promise<void> {
     if (this.treasuryGranted || !this.options.treasury) return;
     const address = await this.options.treasury();
-    const marker = { ...sandboxTreasuryGrantItem.key(address), type: sandboxTreasuryGrantItem.type, address, amountSun: SANDBOX_TREASURY_TRX_SUN };
+    const marker = sandboxTreasuryGrantItem.toItem(address, SANDBOX_TREASURY_TRX_SUN);
     const granted = await readItem(this.db, this.tableName, sandboxTreasuryGrantItem.key(address));
     if (!granted) {
       try {
@@ -257,11 +233,12 @@ export class SandboxChain implements ChainReader {
 
   /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
   async dropTransaction(txHash: string): Promise<void> {
-    const transaction = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
-    if (!transaction) return;
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransferItem.key(Number(toBigInt(transaction.blockNumber)), txHash, 0) }));
+    const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
+    if (!stored) return;
+    const transaction = sandboxTransactionItem.fromItem(stored);
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransferItem.key(transaction.blockNumber, txHash, 0) }));
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash) }));
-    await this.balanceBook.undo((transaction.moves as BalanceMove[] | undefined) ?? []);
+    await this.balanceBook.undo(transaction.moves);
   }
 
   /**
@@ -272,14 +249,10 @@ export class SandboxChain implements ChainReader {
     const latest = await this.latestNumber();
     const byContract = new Map<string, Map<string, bigint>>();
     const contracts = new Set<string>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition }, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      for (const item of page.Items ?? []) contracts.add(item.contract as string);
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const everyTransfer = { TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition }, ConsistentRead: true };
+    for await (const page of pagesOf(this.db, (ExclusiveStartKey) => new QueryCommand({ ...everyTransfer, ExclusiveStartKey }))) {
+      for (const item of page) contracts.add(sandboxTransferItem.fromItem(item).contract);
+    }
     for (const contract of contracts) {
       const balances = new Map<string, bigint>();
       for (const transfer of await this.transfers(contract, 0, latest)) {
@@ -311,16 +284,17 @@ export class SandboxChain implements ChainReader {
     if (this.genesisMs !== undefined) return this.genesisMs;
     const stored = await readItem(this.db, this.tableName, sandboxGenesisItem.key());
     if (stored) {
-      this.genesisMs = Number(toBigInt(stored.genesisMs));
-      if (!stored.balancesKept) await this.keepBalances();
-      return this.genesisMs;
+      const { genesisMs, balancesKept } = sandboxGenesisItem.fromItem(stored);
+      this.genesisMs = genesisMs;
+      if (!balancesKept) await this.keepBalances();
+      return genesisMs;
     }
     const genesisMs = this.now();
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...sandboxGenesisItem.key(), type: sandboxGenesisItem.type, genesisMs, balancesKept: true, createdAt: new Date(genesisMs).toISOString() },
+          Item: sandboxGenesisItem.toItem(genesisMs),
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
       );

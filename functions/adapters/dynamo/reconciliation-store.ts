@@ -3,13 +3,11 @@ import { AccountBalances, EXTERNAL_ACCOUNTS } from '#domain/ledger';
 import type { LedgerSide } from '#domain/reconciliation';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
-import { batchGetAll, queryAll } from './queries.ts';
+import { batchGetAll, pagesOf, queryAll } from './queries.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
-
-type Item = Record<string, unknown>;
 
 /**
  * Which deposit addresses the ledger side lists: `unswept`, those that may still hold USDT the
@@ -30,10 +28,9 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
   const postings = new AccountBalances();
   const everyAddress: string[] = [];
   const processing: { txHash: string; amount: bigint }[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start, ConsistentRead: true }));
-    for (const item of page.Items ?? []) {
+  // One pass over the table, a page at a time: memory holds one page, not the table.
+  for await (const page of pagesOf(db, (ExclusiveStartKey) => new ScanCommand({ TableName: tableName, ExclusiveStartKey, ConsistentRead: true }))) {
+    for (const item of page) {
       if (balanceItem.isOne(item)) {
         const balance = balanceItem.fromItem(item);
         if (balance.currency === 'USDT') companiesUsdt += balance.available + balance.pending + balance.locked;
@@ -41,13 +38,12 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
         postings.add(ledgerEntryItem.fromItem(item));
       } else if (depositAddressItem.isOne(item) && scope === 'every') {
         everyAddress.push(item.address as string);
-      } else if (item.type === withdrawalItem.type) {
+      } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
         if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ txHash: withdrawal.txHash, amount: withdrawal.amount });
       }
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   const unswept = await unsweptDepositAddresses(db, tableName);
   const treasuryUsdt = postings.of(EXTERNAL_ACCOUNTS.networkFees, 'USDT') + postings.of(EXTERNAL_ACCOUNTS.conversionDesk, 'USDT');
   return { companiesUsdt, treasuryUsdt, processing, depositAddresses: [...new Set([...everyAddress, ...unswept])] };

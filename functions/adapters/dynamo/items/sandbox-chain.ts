@@ -1,37 +1,106 @@
+import type { ReceiptResult, TokenTransfer } from '#domain/chain';
+import { toBigInt } from '../client.ts';
+import type { Item } from './item.ts';
+
 /**
- * The keys and entity types of the sandbox chain's own items (functions/adapters/chain/
- * sandbox-chain.ts and sandbox-balances.ts): its genesis, its transfers by block (one partition,
- * range-queried by block number), each transaction's receipt, the token balances it keeps (one
- * partition per contract, TRX included) and the one-time TRX grant to the hot wallet. Written only
- * where the sandbox chain stands in for TRON.
+ * The one owner of the sandbox chain's own items (functions/adapters/chain/sandbox-chain.ts and
+ * sandbox-balances.ts): its genesis, its transfers by block (one partition, range-queried by block
+ * number), each transaction's receipt, the token balances it keeps (one partition per contract,
+ * TRX included) and the one-time TRX grant to the hot wallet. Written only where the sandbox chain
+ * stands in for TRON.
  */
 const block = (blockNumber: number) => `BLOCK#${String(blockNumber).padStart(12, '0')}#`;
+
+/** One change a transaction made to a balance, kept on the transaction so a dropped one can be undone. */
+export interface BalanceMove {
+  contract: string;
+  address: string;
+  /** Minor units (sun for TRX), as a decimal string: negative is a debit. */
+  delta: string;
+}
+
+/** What the chain keeps of a transaction: its block, its receipt's result and the balances it moved. */
+export interface SandboxTransaction {
+  txHash: string;
+  blockNumber: number;
+  result: ReceiptResult;
+  moves: BalanceMove[];
+}
 
 export const sandboxGenesisItem = {
   type: 'SandboxGenesis',
   key: () => ({ PK: 'SANDBOX_CHAIN', SK: 'GENESIS' }),
+  /** `balancesKept`: the chain has kept its balances since genesis (older local tables had not). */
+  toItem: (genesisMs: number): Item => ({
+    ...sandboxGenesisItem.key(),
+    type: sandboxGenesisItem.type,
+    genesisMs,
+    balancesKept: true,
+    createdAt: new Date(genesisMs).toISOString(),
+  }),
+  fromItem: (item: Item) => ({ genesisMs: Number(toBigInt(item.genesisMs)), balancesKept: item.balancesKept === true }),
 };
 
 export const sandboxTransferItem = {
   type: 'SandboxTransfer',
   partition: 'SANDBOX_TRANSFERS',
   key: (blockNumber: number, txHash: string, eventIndex: number) => ({ PK: sandboxTransferItem.partition, SK: `${block(blockNumber)}${txHash}#${eventIndex}` }),
-  /** The sort key every transfer of `blockNumber` begins with: the bounds of a range of blocks. */
-  blockBound: block,
+  /** The sort key range holding every transfer of blocks `from` to `to`, both included. */
+  blocks: (from: number, to: number) => ({ from: block(from), to: `${block(to)}~` }),
+
+  toItem: (transfer: TokenTransfer, createdAt: string): Item => ({
+    ...sandboxTransferItem.key(transfer.blockNumber, transfer.txHash, transfer.eventIndex),
+    type: sandboxTransferItem.type,
+    ...transfer,
+    createdAt,
+  }),
+  fromItem: (item: Item): TokenTransfer => ({
+    txHash: item.txHash as string,
+    eventIndex: Number(toBigInt(item.eventIndex)),
+    blockNumber: Number(toBigInt(item.blockNumber)),
+    contract: item.contract as string,
+    from: item.from as string,
+    to: item.to as string,
+    amount: toBigInt(item.amount),
+  }),
 };
 
 export const sandboxTransactionItem = {
   type: 'SandboxTransaction',
   key: (txHash: string) => ({ PK: `SANDBOX_TX#${txHash}`, SK: 'TX' }),
+  toItem: (transaction: SandboxTransaction, createdAt: string): Item => ({
+    ...sandboxTransactionItem.key(transaction.txHash),
+    type: sandboxTransactionItem.type,
+    ...transaction,
+    createdAt,
+  }),
+  fromItem: (item: Item): SandboxTransaction => ({
+    txHash: item.txHash as string,
+    blockNumber: Number(toBigInt(item.blockNumber)),
+    result: item.result as ReceiptResult,
+    // Absent on transactions recorded before balances were kept.
+    moves: (item.moves as BalanceMove[] | undefined) ?? [],
+  }),
 };
 
+/** An address's balance of one contract; its `amount` only ever changes by ADD (moveItem). */
 export const sandboxBalanceItem = {
   type: 'SandboxBalance',
-  key: (contract: string, address: string) => ({ PK: `SANDBOX_BALANCE#${contract}`, SK: address }),
-  ofContract: (contract: string) => ({ PK: `SANDBOX_BALANCE#${contract}`, skPrefix: '' }),
+  key: (contract: string, address: string) => ({ PK: sandboxBalanceItem.partition(contract), SK: address }),
+  /** The partition holding every address's balance of `contract`. */
+  partition: (contract: string) => `SANDBOX_BALANCE#${contract}`,
+  toItem: (contract: string, address: string, amount: bigint): Item => ({
+    ...sandboxBalanceItem.key(contract, address),
+    type: sandboxBalanceItem.type,
+    contract,
+    address,
+    amount,
+  }),
+  fromItem: (item: Item) => ({ address: item.address as string, amount: toBigInt(item.amount) }),
 };
 
 export const sandboxTreasuryGrantItem = {
   type: 'SandboxTreasuryGrant',
   key: (address: string) => ({ PK: 'SANDBOX_CHAIN', SK: `TREASURY_GRANT#${address}` }),
+  toItem: (address: string, amountSun: bigint): Item => ({ ...sandboxTreasuryGrantItem.key(address), type: sandboxTreasuryGrantItem.type, address, amountSun }),
 };
