@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
 import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem, type BalanceMove } from '../dynamo/items/sandbox-chain.ts';
-import { pagesOf, queryAll, readItem } from '../dynamo/queries.ts';
+import { heldCondition, pagesOf, queryAll, readItem } from '../dynamo/queries.ts';
 import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } from './sandbox-balances.ts';
 
@@ -290,19 +289,10 @@ export class SandboxChain implements ChainReader {
       return genesisMs;
     }
     const genesisMs = this.now();
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: sandboxGenesisItem.toItem(genesisMs),
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      );
-      return (this.genesisMs = genesisMs);
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      this.genesisMs = undefined;
-      return this.genesis();
-    }
+    const written = await heldCondition(
+      this.db.send(new PutCommand({ TableName: this.tableName, Item: sandboxGenesisItem.toItem(genesisMs), ConditionExpression: 'attribute_not_exists(PK)' })),
+    );
+    // Another process wrote genesis first: its time is the chain's.
+    return written ? (this.genesisMs = genesisMs) : this.genesis();
   }
 }

@@ -1,7 +1,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type ApiKeyRecord, type KeyUseRecorder } from '#domain/api-keys';
 import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#domain/company';
-import { itemsUnder, readItem } from './queries.ts';
+import { heldCondition, itemsUnder, readItem } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 import { TableStore } from './table-store.ts';
 
@@ -47,8 +47,8 @@ export class DynamoCompanyStore extends TableStore implements CompanyStore, KeyU
   /** The condition makes concurrent authorizers (and a revoked or deleted key) write nothing more;
    * its failure is the expected outcome of that race, not an error. */
   async recordKeyUse(keyId: string, at: string, staleBefore: string): Promise<void> {
-    try {
-      await this.db.send(
+    await heldCondition(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: apiKeyItem.key(keyId),
@@ -56,9 +56,7 @@ export class DynamoCompanyStore extends TableStore implements CompanyStore, KeyU
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
           ExpressionAttributeValues: { ':at': at, ':staleBefore': staleBefore },
         }),
-      );
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+      ),
+    );
   }
 }

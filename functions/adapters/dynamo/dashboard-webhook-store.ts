@@ -3,7 +3,6 @@ import type { AuditEntry } from '#domain/audit-log';
 import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-webhooks';
 import type { DomainEvent } from '#domain/events';
 import type { Webhook } from '#domain/webhooks';
-import { toBigInt } from './client.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { eventItem } from './items/event.ts';
 import { webhookAttemptItem } from './items/webhook-attempt.ts';
@@ -24,7 +23,7 @@ export class DynamoDashboardWebhookStore extends TableStore implements Dashboard
 
   async deliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null> {
     const item = await readItem(this.db, this.tableName, webhookDeliveryItem.key(companyId, eventId, webhookId));
-    return item ? Number(toBigInt(item.round ?? 0)) : null;
+    return item ? webhookDeliveryItem.stateFromItem(item).round : null;
   }
 
   async addEvent(event: DomainEvent, audit: AuditEntry): Promise<void> {

@@ -4,10 +4,9 @@ import type { AddressOwner, DepositChainStore, ScanCursor } from '#domain/deposi
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#domain/deposit-transitions';
 import type { Deposit } from '#domain/deposits';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
-import { toBigInt } from './client.ts';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
-import { batchGetAll, queryAll } from './queries.ts';
+import { batchGetAll, heldCondition, queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
@@ -37,18 +36,17 @@ const balanceKeysOf = (entry: LedgerEntry): string[] => [...balanceChanges(entry
 export class DynamoDepositChainStore extends TableStore implements DepositChainStore {
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
     const items = await batchGetAll(this.db, this.tableName, addresses.map(depositAddressItem.key), { projection: depositAddressItem.ownerProjection });
-    return new Map(items.map((item) => [item.address as string, depositAddressItem.ownerFromItem(item)]));
+    return new Map(items.map((item) => [depositAddressItem.addressOf(item), depositAddressItem.ownerFromItem(item)]));
   }
 
   async recordedTransfers(transfers: TransferKey[]): Promise<Set<string>> {
     const unique = [...new Map(transfers.map((t) => [transferId(t), chainTransferItem.key(t.txHash, t.eventIndex)])).values()];
-    const items = await batchGetAll(this.db, this.tableName, unique, {
-      projection: { expression: 'txHash, eventIndex, #status', names: { '#status': 'status' } },
-    });
+    const items = await batchGetAll(this.db, this.tableName, unique);
     return new Set(
       items
-        .filter((item) => item.status !== 'reversed')
-        .map((item) => transferId({ txHash: item.txHash as string, eventIndex: Number(toBigInt(item.eventIndex)) })),
+        .map(chainTransferItem.fromItem)
+        .filter((record) => record.status !== 'reversed')
+        .map(transferId),
     );
   }
 
@@ -59,7 +57,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
   async getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>> {
     const unique = [...new Map(owners.map((owner) => [owner.depositId, depositItem.key(owner.companyId, owner.depositId)])).values()];
     const items = await batchGetAll(this.db, this.tableName, unique, { consistent: true });
-    return new Map(items.map((item) => [item.id as string, depositItem.fromItem(item)]));
+    return new Map(items.map(depositItem.fromItem).map((deposit) => [deposit.id, deposit]));
   }
 
   /** Packs changes into transactions of at most 100 items (DynamoDB's limit), counting each
@@ -166,7 +164,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :now',
       ExpressionAttributeValues: { ':pk': depositItem.byStatus('awaiting_payment', '', '').GSI1PK, ':now': now.toISOString() },
     });
-    return items.map((item) => ({ companyId: item.companyId as string, depositId: item.id as string }));
+    return items.map(depositItem.fromItem).map((deposit) => ({ companyId: deposit.companyId, depositId: deposit.id }));
   }
 }
 
@@ -191,7 +189,7 @@ export class DynamoScanCursor implements ScanCursor {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { nextBlock: Attributes?.nextBlock === undefined ? null : Number(toBigInt(Attributes.nextBlock)) };
+      return { nextBlock: scanCursorItem.nextBlockOf(Attributes ?? {}) };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return null;
       throw error;
@@ -212,8 +210,9 @@ export class DynamoScanCursor implements ScanCursor {
   }
 
   async release(owner: string): Promise<void> {
-    await this.db
-      .send(
+    // Not held (the lease lapsed and another scanner took it): nothing of ours to release.
+    await heldCondition(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: scanCursorItem.key(this.name),
@@ -221,9 +220,7 @@ export class DynamoScanCursor implements ScanCursor {
           ConditionExpression: 'leaseOwner = :owner',
           ExpressionAttributeValues: { ':owner': owner },
         }),
-      )
-      .catch((error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      });
+      ),
+    );
   }
 }

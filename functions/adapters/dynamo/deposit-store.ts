@@ -1,6 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit, DepositStore } from '#domain/deposits';
-import { toBigInt } from './client.ts';
 import { addressIndexCounterItem, depositAddressItem } from './items/deposit-address.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
@@ -20,7 +19,7 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
       }),
     );
     // ADD returns the value after the increment; the first deposit gets index 0.
-    return Number(toBigInt(Attributes?.nextIndex)) - 1;
+    return addressIndexCounterItem.nextIndexOf(Attributes ?? {}) - 1;
   }
 
   async createDeposit(deposit: Deposit): Promise<void> {

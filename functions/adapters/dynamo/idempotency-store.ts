@@ -10,6 +10,7 @@ import {
   type StoredResponse,
 } from '#http/idempotency';
 import { idempotencyRecordItem } from './items/idempotency-record.ts';
+import { heldCondition } from './queries.ts';
 import { TableStore } from './table-store.ts';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -73,16 +74,16 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
   }
 
   async release(scope: IdempotencyScope): Promise<void> {
-    await this.db.send(
-      new DeleteCommand({
-        TableName: this.tableName,
-        Key: idempotencyRecordItem.key(scope.companyId, scope.key),
-        ConditionExpression: 'fingerprint = :fingerprint AND #status = :inProgress',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':fingerprint': scope.fingerprint, ':inProgress': 'in_progress' },
-      }),
-    ).catch((error: unknown) => {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    });
+    await heldCondition(
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: idempotencyRecordItem.key(scope.companyId, scope.key),
+          ConditionExpression: 'fingerprint = :fingerprint AND #status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':fingerprint': scope.fingerprint, ':inProgress': 'in_progress' },
+        }),
+      ),
+    );
   }
 }

@@ -19,7 +19,7 @@ export class DynamoQueueJournal implements QueueJournal {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...localQueueMessageItem.key(this.queue, message.messageId), type: localQueueMessageItem.type, queue: this.queue, ...message },
+        Item: localQueueMessageItem.toItem(this.queue, message),
       }),
     );
   }
@@ -30,12 +30,6 @@ export class DynamoQueueJournal implements QueueJournal {
 
   async load(): Promise<JournaledMessage[]> {
     const items = await itemsUnder(this.db, this.tableName, localQueueMessageItem.ofQueue(this.queue));
-    return items.map((item) => ({
-      messageId: item.messageId as string,
-      body: item.body as string,
-      sentAt: Number(item.sentAt),
-      availableAt: Number(item.availableAt),
-      receiveCount: Number(item.receiveCount),
-    }));
+    return items.map(localQueueMessageItem.fromItem);
   }
 }

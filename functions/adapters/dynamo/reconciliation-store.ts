@@ -37,7 +37,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
       } else if (ledgerEntryItem.isOne(item)) {
         postings.add(ledgerEntryItem.fromItem(item));
       } else if (depositAddressItem.isOne(item) && scope === 'every') {
-        everyAddress.push(item.address as string);
+        everyAddress.push(depositAddressItem.addressOf(item));
       } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
         if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ txHash: withdrawal.txHash, amount: withdrawal.amount });
@@ -65,11 +65,11 @@ export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableN
   ]);
   // A chain transfer names its deposit, not the address: one BatchGet of those deposits.
   const depositKeys = new Map(
-    confirming.map((item) => {
-      const key = depositItem.key(item.companyId as string, item.depositId as string);
+    confirming.map(chainTransferItem.fromItem).map(({ companyId, depositId }) => {
+      const key = depositItem.key(companyId, depositId);
       return [`${key.PK}|${key.SK}`, key];
     }),
   );
-  const deposits = await batchGetAll(db, tableName, [...depositKeys.values()], { projection: { expression: '#address', names: { '#address': 'address' } } });
-  return [...new Set([...due, ...belowMinimum, ...deposits].map((item) => item.address as string))];
+  const deposits = await batchGetAll(db, tableName, [...depositKeys.values()]);
+  return [...new Set([...[...due, ...belowMinimum].map(depositAddressItem.addressOf), ...deposits.map((item) => depositItem.fromItem(item).address)])];
 }

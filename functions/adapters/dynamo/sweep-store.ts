@@ -1,13 +1,11 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Sweep, SweepCandidate, SweepStore } from '#domain/sweeps';
-import { toBigInt } from './client.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { sweepItem } from './items/sweep.ts';
 import { sweepOwner } from '#domain/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
-import { readItem } from './queries.ts';
+import { heldCondition, readItem } from './queries.ts';
 
 /** Remembers when each due flag was read, so clearing it never drops a flag set since. */
 export class DynamoSweepStore implements SweepStore {
@@ -29,8 +27,9 @@ export class DynamoSweepStore implements SweepStore {
       }),
     );
     return Items.map((item) => {
-      this.dueSince.set(item.address as string, item.sweepDueSince as string);
-      return { address: item.address as string, addressIndex: Number(toBigInt(item.addressIndex)) };
+      const { address, addressIndex, dueSince } = depositAddressItem.sweepCandidateFromItem(item);
+      this.dueSince.set(address, dueSince);
+      return { address, addressIndex };
     });
   }
 
@@ -76,8 +75,8 @@ export class DynamoSweepStore implements SweepStore {
 
   async clearDue(address: string, remaining: bigint): Promise<void> {
     const belowMinimum = depositAddressItem.belowMinimum(address);
-    await this.db
-      .send(
+    await heldCondition(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: depositAddressItem.key(address),
@@ -93,9 +92,7 @@ export class DynamoSweepStore implements SweepStore {
             ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
           },
         }),
-      )
-      .catch((error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      });
+      ),
+    );
   }
 }

@@ -1,9 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TransactionIdTaken, type PayoutOwner, type TransactionClaims } from '#domain/payouts';
 import { transactionClaimItem } from './items/transaction-claim.ts';
 import type { MoneyTransaction } from './transaction.ts';
-import { readItem } from './queries.ts';
+import { heldCondition, readItem } from './queries.ts';
 
 /** Adds the claim to the transaction that stores the signed payout: DynamoDB refuses a second
  * claim on the id, and the whole write with it. */
@@ -28,18 +27,15 @@ export class DynamoTransactionClaims implements TransactionClaims {
     // usual answer is one read, not a refused write and then a read.
     const existing = await this.ownerOf(txId);
     if (existing) return existing;
-    try {
-      await this.db.send(
+    const claimed = await heldCondition(
+      this.db.send(
         new PutCommand({
           TableName: this.tableName,
           Item: transactionClaimItem.toItem(txId, owner, this.now().toISOString()),
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
-      );
-      return owner;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      return (await this.ownerOf(txId)) ?? owner;
-    }
+      ),
+    );
+    return claimed ? owner : ((await this.ownerOf(txId)) ?? owner);
   }
 }

@@ -2,6 +2,15 @@ import type { TransferRecord } from '#domain/deposit-transitions';
 import { toBigInt } from '../client.ts';
 import type { Item } from './item.ts';
 
+/** What every stored transfer holds of the chain's event: where it is on chain and its amount
+ * (here, and the sandbox chain's own transfers in sandbox-chain.ts). */
+export const transferOnChainFromItem = (item: Item) => ({
+  txHash: item.txHash as string,
+  eventIndex: Number(toBigInt(item.eventIndex)),
+  blockNumber: Number(toBigInt(item.blockNumber)),
+  amount: toBigInt(item.amount),
+});
+
 /**
  * The one owner of a stored `ChainTransfer`: one item per USDT transfer to a deposit address,
  * created once (keyed by transaction and event index), so a replayed block cannot credit twice.
@@ -25,12 +34,9 @@ export const chainTransferItem = {
     updatedAt,
   }),
   fromItem: (item: Item): TransferRecord => ({
-    txHash: item.txHash as string,
-    eventIndex: Number(toBigInt(item.eventIndex)),
-    blockNumber: Number(toBigInt(item.blockNumber)),
+    ...transferOnChainFromItem(item),
     companyId: item.companyId as string,
     depositId: item.depositId as string,
-    amount: toBigInt(item.amount),
     status: item.status as TransferRecord['status'],
   }),
 };
@@ -40,4 +46,6 @@ export const chainTransferItem = {
 export const scanCursorItem = {
   type: 'ScanCursor',
   key: (name: string) => ({ PK: `CHAIN_CURSOR#${name}`, SK: 'CURSOR' }),
+  /** The next block to scan; null before the first run has moved the cursor. */
+  nextBlockOf: (item: Item): number | null => (item.nextBlock === undefined ? null : Number(toBigInt(item.nextBlock))),
 };

@@ -1,5 +1,6 @@
 import type { Deposit } from '#domain/deposits';
 import type { AddressOwner } from '#domain/deposit-chain';
+import { toBigInt } from '../client.ts';
 import type { Item } from './item.ts';
 
 /**
@@ -32,6 +33,14 @@ export const depositAddressItem = {
   /** What an owner read projects: `address`, `companyId`, `depositId`. */
   ownerProjection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },
   ownerFromItem: (item: Item): AddressOwner => ({ companyId: item.companyId as string, depositId: item.depositId as string }),
+  addressOf: (item: Item): string => item.address as string,
+  /** An address marked sweepDue, as the sweeper reads it: `dueSince` is the mark's time, which
+   * clearing the mark is conditional on (a confirmation since sets a later one). */
+  sweepCandidateFromItem: (item: Item) => ({
+    address: item.address as string,
+    addressIndex: Number(toBigInt(item.addressIndex)),
+    dueSince: item.sweepDueSince as string,
+  }),
   isOne: (item: Item): boolean => item.type === depositAddressItem.type,
 };
 
@@ -39,4 +48,6 @@ export const depositAddressItem = {
 export const addressIndexCounterItem = {
   type: 'Counter',
   key: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
+  /** The counter after an `ADD nextIndex :one`: the index handed out is one less. */
+  nextIndexOf: (item: Item): number => Number(toBigInt(item.nextIndex)),
 };

@@ -1,5 +1,6 @@
 import type { ReceiptResult, TokenTransfer } from '#domain/chain';
 import { toBigInt } from '../client.ts';
+import { transferOnChainFromItem } from './chain-transfer.ts';
 import type { Item } from './item.ts';
 
 /**
@@ -55,13 +56,10 @@ export const sandboxTransferItem = {
     createdAt,
   }),
   fromItem: (item: Item): TokenTransfer => ({
-    txHash: item.txHash as string,
-    eventIndex: Number(toBigInt(item.eventIndex)),
-    blockNumber: Number(toBigInt(item.blockNumber)),
+    ...transferOnChainFromItem(item),
     contract: item.contract as string,
     from: item.from as string,
     to: item.to as string,
-    amount: toBigInt(item.amount),
   }),
 };
 
