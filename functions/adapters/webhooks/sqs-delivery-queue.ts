@@ -1,10 +1,13 @@
 import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
 import type { DeliveryMessage, DeliveryQueue, QueuedMessage } from '#domain/webhook-delivery';
 
 /** SQS holds a message back for at most 15 minutes; longer waits ride on `notBefore` and are
  * re-delayed by the sender when the message comes back early. */
 export const SQS_MAX_DELAY_SECONDS = 900;
 const BATCH = 10;
+/** Entries SQS refused within a batch: three sends in all, the retries 50–100 ms and 100–200 ms later. */
+const FAILED_ENTRIES_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 };
 
 /**
  * The webhook queue in AWS. A standard queue has no deduplication, so a message sent twice is
@@ -15,6 +18,7 @@ export class SqsDeliveryQueue implements DeliveryQueue {
     private readonly sqs: SQSClient,
     private readonly queueUrl: string,
     private readonly deadLetterUrl: string,
+    private readonly retry: RetryPolicy = FAILED_ENTRIES_RETRY,
   ) {}
 
   async send(messages: QueuedMessage[]): Promise<void> {
@@ -24,13 +28,15 @@ export class SqsDeliveryQueue implements DeliveryQueue {
         MessageBody: JSON.stringify(queued.message),
         DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(queued.delayMs / 1000))),
       }));
-      // SendMessageBatch succeeds per entry: send the failed ones again, then give up loudly.
-      for (let attempt = 0; entries.length; attempt++) {
+      // SendMessageBatch succeeds per entry: send the failed ones again after a backoff (a failed
+      // entry is most often throttling), then give up loudly.
+      for (let attempt = 1; ; attempt++) {
         const { Failed = [] } = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
         if (!Failed.length) break;
-        if (attempt >= 2) throw new Error(`SQS refused ${Failed.length} webhook messages: ${Failed.map((f) => f.Message ?? f.Code).join('; ')}`);
+        if (attempt >= this.retry.maxAttempts) throw new Error(`SQS refused ${Failed.length} webhook messages: ${Failed.map((f) => f.Message ?? f.Code).join('; ')}`);
         const failedIds = new Set(Failed.map((failure) => failure.Id));
         entries = entries.filter((entry) => failedIds.has(entry.Id));
+        await sleep(backoffDelay(this.retry, attempt));
       }
     }
   }
