@@ -14,7 +14,8 @@ import type { StageConfig } from './stages.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Lambda's runtime ships the AWS SDK v3; leaving it out keeps each bundle well under 300 KB. */
+/** Lambda's runtime ships the AWS SDK v3; leaving it out keeps each bundle well under 300 KB
+ * (a function that needs more of the SDK than its clients bundles all of it: bundlesAwsSdk). */
 const PROVIDED_BY_RUNTIME = ['@aws-sdk/*'];
 
 /** ESM output cannot `require`; a few CommonJS dependencies still do, so give them one. */
@@ -36,6 +37,12 @@ export interface CambioFunctionProps {
   memorySize?: number;
   /** Concurrency set aside for this function alone, and its ceiling (lib/stages.ts safeguards). */
   reservedConcurrentExecutions?: number;
+  /**
+   * Bundle the AWS SDK instead of taking the runtime's: for a function that needs an SDK package
+   * beyond the service clients (lib-storage), which Lambda does not document as provided. All of
+   * it, as the SDK's maintainers advise, never a bundled part beside the runtime's other parts.
+   */
+  bundlesAwsSdk?: boolean;
 }
 
 /**
@@ -88,7 +95,7 @@ export class CambioFunction extends NodejsFunction {
         sourceMap: true,
         // File and line numbers are what a stack trace needs; the sources would only double the asset.
         sourcesContent: false,
-        externalModules: PROVIDED_BY_RUNTIME,
+        externalModules: props.bundlesAwsSdk ? [] : PROVIDED_BY_RUNTIME,
         logLevel: LogLevel.WARNING,
       },
     });

@@ -388,9 +388,11 @@ export class CambioStack extends Stack {
    * The daily ledger CSV job (functions/jobs/ledger-day-csv.ts), started when an export completes
    * (lib/finance-export.ts ledgerJob). It reads the export from S3, never the table. Five minutes
    * of 1 GB: a 200,000-entry export takes seconds (BENCHMARKS.md), memory holds a day's postings.
+   * It carries its own AWS SDK: its multipart upload is lib-storage's, which Lambda does not list
+   * among what its runtime provides, and finance's daily file must not hang on that.
    */
   private ledgerCsvJob(): { fn: CambioFunction; failures: Queue } {
-    const job = this.fn(LEDGER_DAY_CSV.handler, { timeout: Duration.minutes(5), memorySize: 1024 });
+    const job = this.fn(LEDGER_DAY_CSV.handler, { timeout: Duration.minutes(5), memorySize: 1024, bundlesAwsSdk: true });
     return { fn: job, failures: this.financeExport.ledgerJob(job, this.failedInvocations.scheduleDlq) };
   }
 

@@ -5,7 +5,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, expect, it } from 'vitest';
 import { addCambioStack } from '../../lib/cambio-app.ts';
-import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DEPOSIT_SWEEPER, ROUTES, SESSION_AUTHORIZER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DEPOSIT_SWEEPER, LEDGER_DAY_CSV, ROUTES, SESSION_AUTHORIZER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
 
 /** The API-function size goal (the routes, the dashboard API's one function with every route's module, its downloads, and both authorizers): small bundles keep cold starts short. */
 const MAX_BUNDLE_BYTES = 300 * 1024;
@@ -24,11 +24,14 @@ const MAX_JOB_BUNDLE_BYTES = 700 * 1024;
 /** The withdrawal sender and the sweeper bundle tronweb to build transactions (~1.2 MB, it does not tree-shake:
  * ../shared/tron-notes.md, Size); it runs on a schedule, where a cold start costs no customer. */
 const MAX_SENDER_BUNDLE_BYTES = 4 * 1024 * 1024;
+/** The daily ledger CSV job bundles the AWS SDK (S3, lib-storage) rather than take the runtime's
+ * (lib/cambio-stack.ts ledgerCsvJob): it runs once a day, where a cold start costs no one. */
+const MAX_SELF_CONTAINED_JOB_BYTES = 2 * 1024 * 1024;
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'cambio-cdk-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-it('bundles every function with esbuild into an ESM asset: API functions under 300 KB, jobs under 700 KB, the signing jobs (tronweb and its source map) under 4 MB', () => {
+it('bundles every function with esbuild into an ESM asset: API functions under 300 KB, jobs under 700 KB, the signing jobs (tronweb and its source map) under 4 MB, the ledger CSV job with its own AWS SDK under 2 MB', () => {
   const app = new App({ context: { stage: 'sandbox' }, outdir });
   const template = Template.fromStack(addCambioStack(app));
   app.synth();
@@ -45,7 +48,16 @@ it('bundles every function with esbuild into an ESM asset: API functions under 3
     const named = (handler: string) => String(fn.Properties.FunctionName).endsWith(`-${lambdaName(handler)}`);
     const isSender = [WITHDRAWAL_SENDER, DEPOSIT_SWEEPER].some((job) => named(job.handler));
     const isApi = [...ROUTES, AUTHORIZER, DASHBOARD_API, ...DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER].some((route) => named(route.handler));
-    const budget = isSender ? MAX_SENDER_BUNDLE_BYTES : named(DASHBOARD_API.handler) ? MAX_DASHBOARD_API_BUNDLE_BYTES : isApi ? MAX_BUNDLE_BYTES : MAX_JOB_BUNDLE_BYTES;
+    const isLedgerCsv = named(LEDGER_DAY_CSV.handler);
+    const budget = isSender
+      ? MAX_SENDER_BUNDLE_BYTES
+      : isLedgerCsv
+        ? MAX_SELF_CONTAINED_JOB_BYTES
+        : named(DASHBOARD_API.handler)
+          ? MAX_DASHBOARD_API_BUNDLE_BYTES
+          : isApi
+            ? MAX_BUNDLE_BYTES
+            : MAX_JOB_BUNDLE_BYTES;
     expect(bytes, `${id}: asset is ${bytes} bytes`).toBeLessThan(budget);
     sizes[String(fn.Properties.FunctionName)] = bytes;
     // tronweb stays out of everything but the sender.
@@ -53,6 +65,10 @@ it('bundles every function with esbuild into an ESM asset: API functions under 3
     // The X-Ray SDK (Powertools' tracer) is in every job and in nothing on a request's path.
     if (isApi) expect(code, `${id}: bundles the X-Ray SDK`).not.toMatch(/AWS_XRAY_DAEMON_ADDRESS/);
     else expect(code, `${id}: no X-Ray SDK`).toMatch(/AWS_XRAY_DAEMON_ADDRESS/);
+    // The runtime's SDK serves every function but the ledger CSV job, which imports none of it.
+    const runtimeSdkImports = code.match(/from\s*["']@aws-sdk\/[^"']+["']/g) ?? [];
+    if (isLedgerCsv) expect(runtimeSdkImports, `${id}: takes the runtime's AWS SDK`).toEqual([]);
+    else expect(runtimeSdkImports.length, `${id}: bundles the AWS SDK`).toBeGreaterThan(0);
     // Lambda calls `index.handler`; minification must keep the export's name.
     expect(code, `${id}: no handler export`).toMatch(/export\s*\{[^}]*\bas handler\b[^}]*\}/);
     // package.json `imports` aliases were resolved by esbuild, not left for Lambda to fail on.
