@@ -2,6 +2,7 @@ import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { describe, expect, it } from 'vitest';
 import { sandboxBalanceItem, sandboxGenesisItem } from '#adapters/dynamo/items/sandbox-chain';
 import { readItem } from '#adapters/dynamo/queries';
+import { SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
 import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { useFreshTable } from '../support/dynamo.ts';
 import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
@@ -37,7 +38,11 @@ describe('SandboxChain over a table made before it kept balances', () => {
     // Failed on chain: it moved nothing.
     await before.submitTransfer({ contract: USDT, from: PAYER, to: BOB, amount: usdt('1000'), result: 'REVERT' });
     clock.advanceBlocks(1);
+    // Another contract in the same history: its balances are kept apart.
+    await before.submitTransfer({ contract: SANDBOX_TRX, from: PAYER, to: ALICE, amount: 5_000_000n });
+    clock.advanceBlocks(1);
     await forgetBalances(USDT);
+    await forgetBalances(SANDBOX_TRX);
 
     const after = sandboxChainOver(env, clock);
     expect(await after.tokenBalances(USDT, [ALICE, BOB])).toEqual(
@@ -46,6 +51,8 @@ describe('SandboxChain over a table made before it kept balances', () => {
         [BOB, usdt('2.5')],
       ]),
     );
+    expect(await after.trxBalance(ALICE)).toBe(5_000_000n);
+    expect(await after.trxBalance(BOB)).toBe(0n);
     // The history is read once: the chain marks its genesis and keeps its balances since.
     expect((await readItem(env.db, env.tableName, sandboxGenesisItem.key()))?.balancesKept).toBe(true);
     await after.submitTransfer({ contract: USDT, from: PAYER, to: ALICE, amount: usdt('1') });

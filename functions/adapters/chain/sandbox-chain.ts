@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#domain/chain';
 import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem, type BalanceMove } from '../dynamo/items/sandbox-chain.ts';
-import { heldCondition, pagesOf, queryAll, readItem } from '../dynamo/queries.ts';
+import { heldCondition, queryAll, readItem } from '../dynamo/queries.ts';
 import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } from './sandbox-balances.ts';
 
@@ -78,8 +78,12 @@ export class SandboxChain implements ChainReader {
   }
 
   async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
-    const latest = await this.latestNumber();
-    const upTo = Math.min(toBlock, latest);
+    return (await this.minedTransfers(fromBlock, toBlock)).filter((transfer) => transfer.contract === contract);
+  }
+
+  /** Every contract's transfers in blocks `fromBlock` to `toBlock` that are mined by now. */
+  private async minedTransfers(fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
+    const upTo = Math.min(toBlock, await this.latestNumber());
     if (upTo < fromBlock) return [];
     const range = sandboxTransferItem.blocks(fromBlock, upTo);
     const items = await queryAll(this.db, {
@@ -88,7 +92,7 @@ export class SandboxChain implements ChainReader {
       ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition, ':from': range.from, ':to': range.to },
       ConsistentRead: true,
     });
-    return items.map(sandboxTransferItem.fromItem).filter((transfer) => transfer.contract === contract);
+    return items.map(sandboxTransferItem.fromItem);
   }
 
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
@@ -245,21 +249,14 @@ export class SandboxChain implements ChainReader {
    * computed once from its history — every successful transfer, payer debited — and kept since.
    */
   private async keepBalances(): Promise<void> {
-    const latest = await this.latestNumber();
     const byContract = new Map<string, Map<string, bigint>>();
-    const contracts = new Set<string>();
-    const everyTransfer = { TableName: this.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition }, ConsistentRead: true };
-    for await (const page of pagesOf(this.db, (ExclusiveStartKey) => new QueryCommand({ ...everyTransfer, ExclusiveStartKey }))) {
-      for (const item of page) contracts.add(sandboxTransferItem.fromItem(item).contract);
-    }
-    for (const contract of contracts) {
-      const balances = new Map<string, bigint>();
-      for (const transfer of await this.transfers(contract, 0, latest)) {
-        if ((await this.receipt(transfer.txHash))?.result !== 'SUCCESS') continue;
-        balances.set(transfer.to, (balances.get(transfer.to) ?? 0n) + transfer.amount);
-        balances.set(transfer.from, (balances.get(transfer.from) ?? 0n) - transfer.amount);
-      }
-      byContract.set(contract, balances);
+    // One read of the whole history, every contract's transfers at once.
+    for (const transfer of await this.minedTransfers(0, Infinity)) {
+      if ((await this.receipt(transfer.txHash))?.result !== 'SUCCESS') continue;
+      const balances = byContract.get(transfer.contract) ?? new Map<string, bigint>();
+      byContract.set(transfer.contract, balances);
+      balances.set(transfer.to, (balances.get(transfer.to) ?? 0n) + transfer.amount);
+      balances.set(transfer.from, (balances.get(transfer.from) ?? 0n) - transfer.amount);
     }
     await this.balanceBook.rebuild(byContract);
     await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: sandboxGenesisItem.key(), UpdateExpression: 'SET balancesKept = :kept', ExpressionAttributeValues: { ':kept': true } }));
