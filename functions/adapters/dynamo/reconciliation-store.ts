@@ -70,6 +70,7 @@ export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableN
       return [`${key.PK}|${key.SK}`, key];
     }),
   );
-  const deposits = await batchGetAll(db, tableName, [...depositKeys.values()]);
-  return [...new Set([...[...due, ...belowMinimum].map(depositAddressItem.addressOf), ...deposits.map((item) => depositItem.fromItem(item).address)])];
+  const confirmingOn = (await batchGetAll(db, tableName, [...depositKeys.values()])).map((item) => depositItem.fromItem(item).address);
+  const marked = [...due, ...belowMinimum].map(depositAddressItem.addressOf);
+  return [...new Set([...marked, ...confirmingOn])];
 }
