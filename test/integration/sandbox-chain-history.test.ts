@@ -1,7 +1,7 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { sandboxBalanceItem, sandboxGenesisItem } from '#adapters/dynamo/items/sandbox-chain';
-import { readItem } from '#adapters/dynamo/queries';
+import { queryAll, readItem } from '#adapters/dynamo/queries';
 import { SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
 import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { useFreshTable } from '../support/dynamo.ts';
@@ -20,10 +20,8 @@ const BOB = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 777_003);
 
 /** Leaves the table as an earlier version wrote it: no balance items, a genesis without the mark. */
 async function forgetBalances(contract: string): Promise<void> {
-  const { Items = [] } = await env.db.send(
-    new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': sandboxBalanceItem.partition(contract) } }),
-  );
-  for (const item of Items) await env.db.send(new DeleteCommand({ TableName: env.tableName, Key: { PK: item.PK, SK: item.SK } }));
+  const items = await queryAll(env.db, { TableName: env.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': sandboxBalanceItem.partition(contract) } });
+  for (const item of items) await env.db.send(new DeleteCommand({ TableName: env.tableName, Key: { PK: item.PK, SK: item.SK } }));
   await env.db.send(new UpdateCommand({ TableName: env.tableName, Key: sandboxGenesisItem.key(), UpdateExpression: 'REMOVE balancesKept' }));
 }
 

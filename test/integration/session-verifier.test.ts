@@ -1,8 +1,7 @@
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionVerifier, type SessionVerifier } from '#adapters/cognito/session-verifier';
+import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 
 /**
  * The dashboard's session check (the session authorizer's first step): Cognito access tokens
@@ -14,7 +13,7 @@ const KID = 'pool-key-1';
 const pool = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
-let server: Server;
+let server: ScriptedServer;
 let issuer: string;
 let verifier: SessionVerifier;
 
@@ -40,16 +39,11 @@ const accessClaims = (more: Record<string, unknown> = {}) => ({
 
 beforeAll(async () => {
   const jwk = { ...pool.publicKey.export({ format: 'jwk' }), kid: KID, alg: 'RS256', use: 'sig' };
-  server = createServer((request, response) => {
-    if (request.url?.endsWith('/.well-known/jwks.json')) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
-    } else response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/us-east-1_TestPool`;
+  server = await startScriptedServer((request) => (request.path.endsWith('/.well-known/jwks.json') ? { body: { keys: [jwk] } } : { status: 404, body: '' }));
+  issuer = `${server.baseUrl}/us-east-1_TestPool`;
   verifier = sessionVerifier({ userPoolId: 'us-east-1_TestPool', clientId: CLIENT_ID, issuer });
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe('sessionVerifier', () => {
   it("accepts a current access token of the pool's app client and says who it is", async () => {
