@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetHashType, CfnOutput, DockerImage, Duration, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AuthorizationType, EndpointType, IdentitySource, LambdaIntegration, RequestAuthorizer, ResponseTransferMode, ResponseType, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -16,13 +16,18 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
 import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, SESSION_AUTHORIZER } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
-import { CambioFunction, type Binder } from './api-function.ts';
+import { buildDashboard, DASHBOARD_SRC } from '../local/dashboard-build.ts';
+import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
 import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from './stages.ts';
@@ -40,8 +45,7 @@ export interface DashboardProps {
  * (DASHBOARD_ROUTES) on a REST API of its own behind the session authorizer, and its static app in
  * a private S3 bucket; one CloudFront distribution serves both on one HTTPS origin, so the
  * SameSite=Strict session cookies reach the API, with the app's security headers and SPA routing.
- * The app's files are uploaded after deploy (README, Dashboard): `npm run build` then
- * `aws s3 sync dashboard/dist s3://<DashboardBucketName>/dashboard/ --delete`.
+ * `cdk deploy` builds the app and uploads it (appUpload), so one command deploys the whole stage.
  */
 export class Dashboard extends Construct {
   readonly userPool: UserPool;
@@ -141,9 +145,11 @@ export class Dashboard extends Construct {
       },
     });
 
+    this.appUpload(config);
+
     const dashboardUrl = `https://${this.distribution.distributionDomainName}/dashboard/`;
     new CfnOutput(stack, 'DashboardUrl', { value: dashboardUrl, description: 'The dashboard: sign up (sandbox) or accept an invitation, then Integrations → API keys' });
-    new CfnOutput(stack, 'DashboardBucketName', { value: this.bucket.bucketName, description: 'Upload dashboard/dist under dashboard/ here (README, Dashboard)' });
+    new CfnOutput(stack, 'DashboardBucketName', { value: this.bucket.bucketName, description: "The app's files, under dashboard/; cdk deploy uploads them" });
     new CfnOutput(stack, 'DashboardUserPoolId', { value: this.userPool.userPoolId });
 
     accept(this.bucket, 'AwsSolutions-S1', 'The bucket holds the built app only, read by CloudFront alone through origin access control; every request is already in CloudFront, and the app holds no data worth an access log of its own.');
@@ -154,6 +160,73 @@ export class Dashboard extends Construct {
     accept(this.userPool, 'AwsSolutions-COG2', 'MFA is optional (TOTP), as issue #16 asks: each person may turn it on; sandbox sign-up must work with a password alone.');
     accept(this.userPool, 'AwsSolutions-COG3', "Threat protection (the PLUS plan) is billed per user; Cognito's built-in lockout after failed sign-ins covers the dashboard's throttling requirement.");
     accept(this.userPool, 'AwsSolutions-COG8', 'The PLUS feature plan is what threat protection needs (see COG3); ESSENTIALS has the password policy, lockout and TOTP the dashboard uses.');
+  }
+
+  /**
+   * The app, built by `cdk synth` (CDK local bundling runs local/dashboard-build.ts, as the
+   * functions' bundles run esbuild) and copied under dashboard/ by CDK's BucketDeployment.
+   * The hashed scripts and styles go first, cached for a year; index.html follows with no-cache,
+   * and CloudFront's copies of /dashboard/* are invalidated, so a page never names a file not yet
+   * uploaded and the next visit gets the new app. Nothing is pruned: a tab still open on the
+   * previous index.html keeps loading its own script and stylesheet (about 60 KB a deploy).
+   */
+  private appUpload(config: StageConfig): void {
+    const app = new Asset(this, 'AppBuild', {
+      path: DASHBOARD_SRC,
+      assetHashType: AssetHashType.OUTPUT,
+      bundling: {
+        // Never pulled: the local build always succeeds or throws (CDK asks for an image anyway).
+        image: DockerImage.fromRegistry('node:22'),
+        local: {
+          tryBundle: (outputDir) => {
+            buildDashboard(outputDir);
+            return true;
+          },
+        },
+      },
+    });
+    const built = Source.bucket(app.bucket, app.s3ObjectKey);
+    // CDK's upload function writes to a log group of the stage's retention through its own role,
+    // as the stage's functions do, instead of AWSLambdaBasicExecutionRole's every log group.
+    const logGroup = new LogGroup(this, 'AppUploadLogs', {
+      retention: retentionDays(config.logRetentionDays),
+      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    const role = new Role(this, 'AppUploadRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
+    const upload = { destinationBucket: this.bucket, destinationKeyPrefix: 'dashboard/', prune: false, role, logGroup };
+    const files = new BucketDeployment(this, 'AppFiles', {
+      ...upload,
+      sources: [built],
+      exclude: ['index.html'],
+      cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
+    });
+    const page = new BucketDeployment(this, 'AppPage', {
+      ...upload,
+      sources: [built],
+      exclude: ['*'],
+      include: ['index.html'],
+      cacheControl: [CacheControl.noCache()],
+      distribution: this.distribution,
+      distributionPaths: ['/dashboard/*'],
+    });
+    page.node.addDependency(files);
+
+    // BucketDeployment grants these itself (grantRead of the asset, grantReadWrite of the bucket,
+    // invalidations on *); the role is this upload function's alone and runs only during a deploy.
+    const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    const cdkAssets = 'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*';
+    const reasons: Record<string, string> = {
+      'Action::s3:GetObject*': "CDK's BucketDeployment reads the app's zip from CDK's asset bucket (grantRead) and the app bucket's files (grantReadWrite); both buckets hold only deploy artefacts and the built app.",
+      'Action::s3:GetBucket*': "CDK's BucketDeployment reads the location of the asset bucket and the app bucket (grantRead); the role is the deploy-time upload function's alone.",
+      'Action::s3:List*': "CDK's BucketDeployment lists what is already under dashboard/ to sync against it; the role is the deploy-time upload function's alone.",
+      [`Resource::${cdkAssets}`]: "The app's zip is an object of CDK's bootstrap asset bucket, named by its hash at synth; CDK grants read on the bucket's objects, as it does to CloudFormation for every asset.",
+      'Action::s3:DeleteObject*': "Part of CDK's grantReadWrite on the app bucket; the upload never prunes (prune: false), and the bucket holds nothing but the built app.",
+      'Action::s3:Abort*': "Part of CDK's grantReadWrite on the app bucket, so the AWS CLI's multipart uploads of the app can clean up after a failure.",
+      [`Resource::<${bucketId}.Arn>/*`]: "The upload writes the app's files under dashboard/ of the app bucket, which holds nothing else; CDK grants on the bucket's objects.",
+      'Resource::*': "CloudFront invalidations (CreateInvalidation, GetInvalidation) after the upload, so the next visit gets the new index.html; CDK's BucketDeployment grants them on *. test/infra/tracing.test.ts checks nothing else is.",
+    };
+    for (const [finding, reason] of Object.entries(reasons)) accept(role, `AwsSolutions-IAM5[${finding}]`, reason);
   }
 
   private dashboardApi(props: DashboardProps): RestApi {

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 
 /**
  * Builds the dashboard app (dashboard/src, Preact) into dashboard/dist with esbuild, which the
  * repository already uses to bundle the Lambdas: one minified, content-hashed script and one
- * stylesheet, no Vite and no dev server. Both `npm run build` and `npm start` (when the build is
- * missing or older than a source file) call it; the stack uploads dashboard/dist to S3.
+ * stylesheet, no Vite and no dev server. `npm run build` and `npm start` (when the build is
+ * missing or older than a source file) build into dashboard/dist; `cdk deploy` builds into its own
+ * asset folder (lib/dashboard.ts) and uploads that. Synchronous, because CDK's local bundling is.
  */
 export const DASHBOARD_ROOT = fileURLToPath(new URL('../dashboard/', import.meta.url));
 export const DASHBOARD_SRC = join(DASHBOARD_ROOT, 'src');
@@ -34,9 +36,8 @@ export interface DashboardBuild {
   scriptBytes: number;
 }
 
-export async function buildDashboard(): Promise<DashboardBuild> {
-  const { build } = await import('esbuild');
-  const result = await build({
+export function buildDashboard(outDir: string = DASHBOARD_DIST): DashboardBuild {
+  const result = buildSync({
     entryPoints: [join(DASHBOARD_SRC, 'main.tsx')],
     bundle: true,
     minify: true,
@@ -54,17 +55,17 @@ export async function buildDashboard(): Promise<DashboardBuild> {
   const hash = (content: Uint8Array) => createHash('sha256').update(content).digest('hex').slice(0, 10);
   const scriptFile = `assets/app-${hash(script)}.js`;
   const styleFile = `assets/app-${hash(style)}.css`;
-  rmSync(DASHBOARD_DIST, { recursive: true, force: true });
-  mkdirSync(join(DASHBOARD_DIST, 'assets'), { recursive: true });
-  writeFileSync(join(DASHBOARD_DIST, scriptFile), script);
-  writeFileSync(join(DASHBOARD_DIST, styleFile), style);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'assets'), { recursive: true });
+  writeFileSync(join(outDir, scriptFile), script);
+  writeFileSync(join(outDir, styleFile), style);
   const html = readFileSync(join(DASHBOARD_SRC, 'index.html'), 'utf8').replace('%SCRIPT%', scriptFile).replace('%STYLE%', styleFile);
-  writeFileSync(join(DASHBOARD_DIST, 'index.html'), html);
+  writeFileSync(join(outDir, 'index.html'), html);
   return { scriptFile, styleFile, scriptBytes: script.length };
 }
 
 /** `npm run build`. */
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const built = await buildDashboard();
+  const built = buildDashboard();
   console.log(`Dashboard built in dashboard/dist: ${built.scriptFile} (${built.scriptBytes} bytes), ${built.styleFile}`);
 }

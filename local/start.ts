@@ -12,7 +12,7 @@ const port = Number(process.env.PORT ?? 3000);
 try {
   // The dashboard app is built on the first start and again whenever its sources changed.
   if (dashboardBuildIsStale()) {
-    const built = await buildDashboard();
+    const built = buildDashboard();
     console.log(`Built the dashboard app (dashboard/dist/${built.scriptFile})`);
   }
   const runtime = await startLocalRuntime({ dataDir: '.data', port });

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addCambioStack } from '../../lib/cambio-app.ts';
+import { cambioFunctions } from '../support/stack-functions.ts';
 import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DEPOSIT_SWEEPER, LEDGER_DAY_CSV, ROUTES, SESSION_AUTHORIZER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
 
 /** The API-function size goal (the routes, the dashboard API's one function with every route's module, its downloads, and both authorizers): small bundles keep cold starts short. */
@@ -29,14 +30,17 @@ const MAX_SENDER_BUNDLE_BYTES = 4 * 1024 * 1024;
 const MAX_SELF_CONTAINED_JOB_BYTES = 2 * 1024 * 1024;
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'cambio-cdk-'));
+let template: Template;
+// One synth as `cdk synth` does it, with every bundle built (esbuild for the functions, the dashboard app).
+beforeAll(() => {
+  const app = new App({ context: { stage: 'sandbox' }, outdir });
+  template = Template.fromStack(addCambioStack(app));
+  app.synth();
+}, 300_000);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 it('bundles every function with esbuild into an ESM asset: API functions under 300 KB, jobs under 700 KB, the signing jobs (tronweb and its source map) under 4 MB, the ledger CSV job with its own AWS SDK under 2 MB', () => {
-  const app = new App({ context: { stage: 'sandbox' }, outdir });
-  const template = Template.fromStack(addCambioStack(app));
-  app.synth();
-
-  const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
+  const functions = Object.entries(cambioFunctions(template.findResources('AWS::Lambda::Function')));
   const sizes: Record<string, number> = {};
   expect(functions.length).toBeGreaterThan(0);
   for (const [id, fn] of functions) {
@@ -78,3 +82,14 @@ it('bundles every function with esbuild into an ESM asset: API functions under 3
   // Every route has its API budget applied (a renamed route would otherwise fall to the job budget).
   for (const route of [...ROUTES, AUTHORIZER, DASHBOARD_API, SESSION_AUTHORIZER]) expect(Object.keys(sizes).some((name) => name.endsWith(`-${lambdaName(route.handler)}`)), route.handler).toBe(true);
 }, 300_000);
+
+it('builds the dashboard app at synth into the asset cdk deploy uploads: index.html and the script and stylesheet it names', () => {
+  const keys = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((upload) => upload.Properties.SourceObjectKeys[0] as string);
+  expect(new Set(keys).size).toBe(1);
+  const assetDir = path.join(outdir, `asset.${keys[0]!.replace(/\.zip$/, '')}`);
+  const html = readFileSync(path.join(assetDir, 'index.html'), 'utf8');
+  const named = [...html.matchAll(/(?:src|href)="\/dashboard\/(assets\/app-[0-9a-f]{10}\.(?:js|css))"/g)].map((match) => match[1]!);
+  expect(named.map((file) => path.extname(file)).sort()).toEqual(['.css', '.js']);
+  for (const file of named) expect(statSync(path.join(assetDir, file)).size, file).toBeGreaterThan(1000);
+  expect(readdirSync(path.join(assetDir, 'assets')).sort()).toEqual(named.map((file) => path.basename(file)).sort());
+});

@@ -37,6 +37,14 @@ const ACKNOWLEDGED = [
   'AwsSolutions-COG3',
   'AwsSolutions-COG8',
   'AwsSolutions-S1',
+  // CDK's upload of the built dashboard app during cdk deploy (lib/dashboard.ts, appUpload).
+  'AwsSolutions-IAM5[Action::s3:GetObject*]',
+  'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+  'AwsSolutions-IAM5[Action::s3:List*]',
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+  'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+  'AwsSolutions-IAM5[Action::s3:Abort*]',
+  'AwsSolutions-IAM5[Resource::<DashboardApp8DA987EF.Arn>/*]',
 ];
 /** Production's /v1 API has WAF; the sandbox's says why it has none (APIG3 is acknowledged on both
  * stages anyway, for the dashboard API behind CloudFront). */

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, SESSION_AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, ROUTES, WEBHOOK_DISPATCHER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../lib/stages.ts';
+import { cambioFunctions } from '../support/stack-functions.ts';
 
 /** Issue #18, item 3: what keeps a deployed stage running, recoverable and watched (README, Safeguards). */
 const SYNTH_TIMEOUT = 60_000;
@@ -69,7 +70,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
   });
 
   it('alarms when any function is throttled, and when any function but the two authorizers throws', () => {
-    const functionIds = Object.keys(resources(plain.template, 'AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention'));
+    const functionIds = Object.keys(cambioFunctions(resources(plain.template, 'AWS::Lambda::Function'))).filter((id) => !id.startsWith('LogRetention'));
     // A single-metric alarm, or a metric of an alarm's math expression (LedgerCsvFailed adds its failure queue).
     const watching = (metric: string) =>
       alarms(plain.template)

@@ -10,6 +10,7 @@ import { addCambioStack } from '../../lib/cambio-app.ts';
 import { CambioStack } from '../../lib/cambio-stack.ts';
 import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
 import { STAGES } from '../../lib/stages.ts';
+import { cambioFunctions } from '../support/stack-functions.ts';
 
 const noBundling = { 'aws:cdk:bundling-stacks': [] };
 
@@ -19,7 +20,7 @@ const noBundling = { 'aws:cdk:bundling-stacks': [] };
  */
 describe.each(['sandbox', 'production'] as const)('function environments on Cambio-%s', (stage) => {
   const template = Template.fromStack(addCambioStack(new App({ context: { stage, ...noBundling } })));
-  const functions = Object.values(template.findResources('AWS::Lambda::Function')) as { Properties: { FunctionName: string; Environment: { Variables: Record<string, unknown> } } }[];
+  const functions = Object.values(cambioFunctions(template.findResources('AWS::Lambda::Function'))) as { Properties: { FunctionName: string; Environment: { Variables: Record<string, unknown> } } }[];
   // The dashboard routes' modules run inside the dashboard API's one Lambda (functions/dashboard/api.ts).
   const deployed = Object.keys(FUNCTION_SETTINGS).filter((handler) => !DASHBOARD_ROUTES.some((route) => route.handler === handler));
   const byHandler = deployed.map((handler) => {

@@ -23,6 +23,7 @@ import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../lib/stages.ts';
 import { SERVERS } from '../../functions/openapi/servers.ts';
+import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
 import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS } from '../../lib/waf.ts';
 
 /** Every route in ../shared/api-contract.md, in the contract's order. */
@@ -261,7 +262,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
 
   describe('functions', () => {
     it("runs one function per /v1 route, one for the dashboard API and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's 1 GB", () => {
-      const functions = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'));
+      const functions = Object.values(cambioFunctions(resourcesOfType(template, 'AWS::Lambda::Function')));
 
       expect(functions).toHaveLength(ROUTES.length + 10 + 1 + 1 + DASHBOARD_DOWNLOADS.length);
       for (const fn of functions) {
@@ -752,7 +753,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       const integrations = DASHBOARD_ROUTES.map((route) => JSON.stringify(methodsByRoute(template, dashboardApiId()).get(routeName(route))!.Integration.Uri));
       expect(new Set(integrations).size).toBe(1);
       expect(integrations[0]).toContain(logicalIdOfFunction(template, functionName(stage, DASHBOARD_API.handler)));
-      const makers = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))
+      const makers = Object.values(cambioFunctions(resourcesOfType(template, 'AWS::Lambda::Function')))
         .map((fn) => String(fn.Properties!.FunctionName))
         .filter((name) => grantsOf(template, name).actions.includes('cognito-idp:AdminCreateUser'));
       expect(makers).toEqual([functionName(stage, DASHBOARD_API.handler)]);
@@ -786,6 +787,46 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
           }),
         },
       });
+    });
+
+    it('uploads the built app itself during cdk deploy: the hashed files first, cached a year, then index.html with no-cache and an invalidation of /dashboard/*, pruning nothing', () => {
+      const appBucket = (template.findOutputs('DashboardBucketName').DashboardBucketName!.Value as { Ref: string }).Ref;
+      const distributionId = Object.keys(resourcesOfType(template, 'AWS::CloudFront::Distribution'))[0]!;
+      const uploads = Object.entries(resourcesOfType(template, 'Custom::CDKBucketDeployment'));
+      expect(uploads).toHaveLength(2);
+      const [filesId, files] = uploads.find(([, upload]) => upload.Properties!.Include === undefined)!;
+      const [, page] = uploads.find(([, upload]) => upload.Properties!.Include !== undefined)!;
+
+      for (const upload of [files, page]) {
+        expect(upload.Properties).toMatchObject({ DestinationBucketName: { Ref: appBucket }, DestinationBucketKeyPrefix: 'dashboard/', Prune: false });
+        // One build of the app feeds both.
+        expect(upload.Properties!.SourceObjectKeys).toEqual(files.Properties!.SourceObjectKeys);
+      }
+      expect(files.Properties).toMatchObject({ Exclude: ['index.html'], SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' } });
+      expect(files.Properties!.DistributionId).toBeUndefined();
+      expect(page.Properties).toMatchObject({
+        Exclude: ['*'],
+        Include: ['index.html'],
+        SystemMetadata: { 'cache-control': 'no-cache' },
+        DistributionId: { Ref: distributionId },
+        DistributionPaths: ['/dashboard/*'],
+      });
+      expect((page as Resource & { DependsOn?: string[] }).DependsOn ?? []).toContain(filesId);
+    });
+
+    it("runs the upload in CDK's one upload function, with a role of its own that writes to the app bucket alone and logs kept as the stage's", () => {
+      const appBucket = (template.findOutputs('DashboardBucketName').DashboardBucketName!.Value as { Ref: string }).Ref;
+      const uploaders = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([id]) => isAppUploadFunction(id));
+      expect(uploaders).toHaveLength(1);
+      const uploader = uploaders[0]![1].Properties!;
+      for (const [, upload] of Object.entries(resourcesOfType(template, 'Custom::CDKBucketDeployment'))) expect(upload.Properties!.ServiceToken['Fn::GetAtt'][0]).toBe(uploaders[0]![0]);
+
+      const writes = policyStatementsOfRole(template, uploader.Role['Fn::GetAtt'][0])
+        .filter((statement) => [statement.Action].flat().some((action) => /^s3:(Put|Delete)/.test(action)))
+        .flatMap((statement) => [statement.Resource].flat());
+      expect(writes.length).toBeGreaterThan(0);
+      for (const resource of writes) expect(JSON.stringify(resource)).toContain(`"${appBucket}"`);
+      expect(resourcesOfType(template, 'AWS::Logs::LogGroup')[uploader.LoggingConfig.LogGroup.Ref]!.Properties!.RetentionInDays).toBe(config.logRetentionDays);
     });
   });
 

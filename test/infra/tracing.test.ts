@@ -19,6 +19,7 @@ import {
   lambdaName,
 } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
+import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
 
 /**
  * X-Ray across the stack: API Gateway starts each request's trace and every function joins it
@@ -37,7 +38,7 @@ const ALSO_ON_EVERY_RESOURCE: Record<string, string[]> = {
 
 describe.each(['sandbox', 'production'] as const)('X-Ray tracing on Cambio-%s', (stage) => {
   const template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
-  const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+  const functions = Object.values(cambioFunctions(template.findResources('AWS::Lambda::Function')));
   const functionFor = (handler: string) => functions.find((fn) => String(fn.Properties.FunctionName).endsWith(`-${lambdaName(handler)}`));
 
   it('traces every function actively, so each joins the trace that invoked it', () => {
@@ -63,6 +64,17 @@ describe.each(['sandbox', 'production'] as const)('X-Ray tracing on Cambio-%s', 
 
       expect(onEveryResource.sort(), handler).toEqual([...XRAY_WRITES, ...(ALSO_ON_EVERY_RESOURCE[handler] ?? [])].sort());
     }
+  });
+
+  it("grants CDK's dashboard upload nothing on * but CloudFront's invalidations", () => {
+    const [uploader] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => isAppUploadFunction(id));
+    const role = uploader![1].Properties.Role['Fn::GetAtt'][0] as string;
+    const onEveryResource = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((statement) => [statement.Resource].flat().includes('*'))
+      .flatMap((statement) => [statement.Action].flat());
+
+    expect(onEveryResource.sort()).toEqual(['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation']);
   });
 
   it("keeps integrators' webhook URLs out of the sender's traces (no HTTP subsegment, no trace header sent to them)", () => {

@@ -29,7 +29,7 @@ export async function startDashboardChromium(runtimeOptions: Parameters<typeof s
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the dashboard's end-to-end tests need Debian's chromium (apt-get install -y chromium; .ci/run installs it).`);
   }
-  if (dashboardBuildIsStale()) await buildDashboard();
+  if (dashboardBuildIsStale()) buildDashboard();
   const runtime = await startTestApi(runtimeOptions);
   const { close, ...browser } = await launchOfflineChromium({ width: 1280, height: 860 });
   // A missing name fails in seconds, not at the test's 30 s timeout.
