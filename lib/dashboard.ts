@@ -98,8 +98,10 @@ export class Dashboard extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: false,
+      // cdk deploy fills it (appUpload) and a non-empty bucket cannot be deleted, so deleting the
+      // stack leaves it behind with the built app alone, as the export bucket stays behind with its
+      // files, rather than stopping halfway. (autoDeleteObjects would add a Lambda for a few KB.)
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     this.api = this.dashboardApi(props);

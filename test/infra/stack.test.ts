@@ -812,6 +812,8 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         DistributionPaths: ['/dashboard/*'],
       });
       expect((page as Resource & { DependsOn?: string[] }).DependsOn ?? []).toContain(filesId);
+      // Filled by every deploy, so a stack deletion leaves it rather than failing on a non-empty bucket.
+      expect(resourcesOfType(template, 'AWS::S3::Bucket')[appBucket]!.DeletionPolicy).toBe('Retain');
     });
 
     it("runs the upload in CDK's one upload function, with a role of its own that writes to the app bucket alone and logs kept as the stage's", () => {
