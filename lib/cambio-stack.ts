@@ -131,6 +131,7 @@ export class CambioStack extends Stack {
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
     this.dashboard = new Dashboard(this, 'Dashboard', {
       config,
+      domain: settings.dashboardDomain,
       table: this.table,
       depositAccountXpub: this.xpub,
       // Send test event and Resend queue to one endpoint; Add endpoint and Roll secret seal new secrets.

@@ -11,9 +11,11 @@ import {
   HeadersReferrerPolicy,
   OriginRequestPolicy,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -21,6 +23,8 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
@@ -29,11 +33,15 @@ import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { buildDashboard, DASHBOARD_SRC } from '../local/dashboard-build.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
 import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
+import type { CustomDomainSettings } from './deployment-settings.ts';
+import { dashboardViewerRequest } from './dashboard-edge.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from './stages.ts';
 
 export interface DashboardProps {
   config: StageConfig;
+  /** Context dashboardDomainName and dashboardCertificateArn (lib/deployment-settings.ts), or null for CloudFront's own domain. */
+  domain: CustomDomainSettings | null;
   table: Table;
   depositAccountXpub: string;
   /** What the Webhooks pages need beyond the table: sealing new secrets, the delivery queue. */
@@ -53,6 +61,7 @@ export class Dashboard extends Construct {
   readonly api: RestApi;
   readonly bucket: Bucket;
   readonly distribution: Distribution;
+  private readonly domain: CustomDomainSettings | null;
   /** Every function of the dashboard, for the stack's per-function alarms (lib/observability.ts). */
   readonly functions: CambioFunction[] = [];
 
@@ -60,6 +69,7 @@ export class Dashboard extends Construct {
     super(scope, id);
     const { config } = props;
     const stack = Stack.of(this);
+    this.domain = props.domain;
 
     this.userPool = new UserPool(this, 'People', {
       userPoolName: `cambio-${config.stage}-dashboard`,
@@ -106,13 +116,10 @@ export class Dashboard extends Construct {
 
     this.api = this.dashboardApi(props);
 
-    // /dashboard/<page> (no file extension) is one of the app's own routes: index.html answers it,
-    // as the local server does. Errors of the API behaviour are left as they are.
+    // SPA routing, and with a custom domain the redirect to it (lib/dashboard-edge.ts).
     const spaRouting = new CloudFrontFunction(this, 'SpaRouting', {
       comment: 'Dashboard SPA routing: app paths to index.html',
-      code: FunctionCode.fromInline(
-        "function handler(event){var r=event.request;var u=r.uri;if(u==='/'||u==='/dashboard'){return{statusCode:308,statusDescription:'Permanent Redirect',headers:{location:{value:'/dashboard/'}}};}if(u.indexOf('/dashboard/')===0&&u.split('/').pop().indexOf('.')===-1){r.uri='/dashboard/index.html';}return r;}",
-      ),
+      code: FunctionCode.fromInline(dashboardViewerRequest(props.domain?.domainName ?? null)),
     });
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
@@ -125,6 +132,13 @@ export class Dashboard extends Construct {
     });
     this.distribution = new Distribution(this, 'Cdn', {
       comment: `Cambio ${config.stage} dashboard`,
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.domainName],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -149,7 +163,8 @@ export class Dashboard extends Construct {
 
     this.appUpload(config);
 
-    const dashboardUrl = `https://${this.distribution.distributionDomainName}/dashboard/`;
+    if (props.domain) this.domainRecords(props.domain);
+    const dashboardUrl = `${this.origin}/dashboard/`;
     new CfnOutput(stack, 'DashboardUrl', { value: dashboardUrl, description: 'The dashboard: sign up (sandbox) or accept an invitation, then Integrations → API keys' });
     new CfnOutput(stack, 'DashboardBucketName', { value: this.bucket.bucketName, description: "The app's files, under dashboard/; cdk deploy uploads them" });
     new CfnOutput(stack, 'DashboardUserPoolId', { value: this.userPool.userPoolId });
@@ -158,10 +173,34 @@ export class Dashboard extends Construct {
     accept(this.distribution, 'AwsSolutions-CFR1', 'The dashboard serves companies wherever they are; there is no country to refuse.');
     accept(this.distribution, 'AwsSolutions-CFR2', 'A CloudFront WAF must live in us-east-1, apart from the stage; the dashboard API throttles per stage and Cognito locks out repeated sign-in failures. A global web ACL is a follow-up (docs/dashboard-api.md).');
     accept(this.distribution, 'AwsSolutions-CFR3', 'CloudFront standard logs need an ACL-enabled bucket; the API behaviour is logged by API Gateway and every handler, and the static app has nothing to audit.');
-    accept(this.distribution, 'AwsSolutions-CFR4', "The distribution uses CloudFront's default *.cloudfront.net certificate, whose minimum TLS version cannot be set; a custom domain with TLSv1.2_2021 is the stage owner's choice.");
+    if (!props.domain) {
+      accept(this.distribution, 'AwsSolutions-CFR4', "Without dashboardDomainName the distribution uses CloudFront's default *.cloudfront.net certificate, whose minimum TLS version cannot be set; with a custom domain it is TLSv1.2_2021 (README, Custom domain).");
+    }
     accept(this.userPool, 'AwsSolutions-COG2', 'MFA is optional (TOTP), as issue #16 asks: each person may turn it on; sandbox sign-up must work with a password alone.');
     accept(this.userPool, 'AwsSolutions-COG3', "Threat protection (the PLUS plan) is billed per user; Cognito's built-in lockout after failed sign-ins covers the dashboard's throttling requirement.");
     accept(this.userPool, 'AwsSolutions-COG8', 'The PLUS feature plan is what threat protection needs (see COG3); ESSENTIALS has the password policy, lockout and TOTP the dashboard uses.');
+  }
+
+  /** Where people reach the dashboard: its custom domain, or the distribution's own. */
+  private get origin(): string {
+    return `https://${this.domain?.domainName ?? this.distribution.distributionDomainName}`;
+  }
+
+  /**
+   * With a hosted zone, the domain's alias records (A and AAAA: the distribution answers over IPv6
+   * too); without one, `DashboardDomainTarget` says where the operator's CNAME must point.
+   */
+  private domainRecords(domain: CustomDomainSettings): void {
+    const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+    if (domain.hostedZone) {
+      const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: domain.hostedZone.id, zoneName: domain.hostedZone.name });
+      new ARecord(this, 'AliasRecord', { zone, recordName: `${domain.domainName}.`, target });
+      new AaaaRecord(this, 'AliasRecordIpv6', { zone, recordName: `${domain.domainName}.`, target });
+    }
+    new CfnOutput(Stack.of(this), 'DashboardDomainTarget', {
+      value: this.distribution.distributionDomainName,
+      description: domain.hostedZone ? `Where the alias records for ${domain.domainName} point` : `Point a CNAME (or alias) record for ${domain.domainName} here`,
+    });
   }
 
   /**
@@ -241,7 +280,7 @@ export class Dashboard extends Construct {
       deployOptions: { stageName: config.stage, throttlingRateLimit: 50, throttlingBurstLimit: 100, tracingEnabled: true },
     });
     // The distribution is made after the API its behaviour points at: its domain is read lazily.
-    const origin = value('DASHBOARD_ORIGIN', Lazy.string({ produce: () => `https://${this.distribution.distributionDomainName}` }));
+    const origin = value('DASHBOARD_ORIGIN', Lazy.string({ produce: () => this.origin }));
     const make = (handler: string, ...bind: Binder[]) => {
       const fn = new CambioFunction(this, { handler, config, depositAccountXpub: props.depositAccountXpub, bind });
       this.functions.push(fn);

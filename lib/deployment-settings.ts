@@ -9,6 +9,11 @@ import type { Node } from 'constructs';
 export interface DeploymentSettings {
   /** The API's own domain (`api.example.com`) with its ACM certificate in the stack's region. */
   domain: CustomDomainSettings | null;
+  /**
+   * The dashboard's own domain (`dashboard.example.com`) with its ACM certificate in us-east-1,
+   * the only region CloudFront takes certificates from.
+   */
+  dashboardDomain: CustomDomainSettings | null;
   /** Subscribed to the alarm topic by email (AWS sends a confirmation mail first). */
   alarmEmail: string | null;
   /**
@@ -25,7 +30,7 @@ export interface CustomDomainSettings {
   hostedZone: { id: string; name: string } | null;
 }
 
-export const NO_DEPLOYMENT_SETTINGS: DeploymentSettings = { domain: null, alarmEmail: null, backupCopyVaultArn: null };
+export const NO_DEPLOYMENT_SETTINGS: DeploymentSettings = { domain: null, dashboardDomain: null, alarmEmail: null, backupCopyVaultArn: null };
 
 export function deploymentSettings(node: Node): DeploymentSettings {
   const text = (name: string): string | null => {
@@ -34,34 +39,38 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     if (typeof value !== 'string') throw new Error(`Context ${name} must be a string, not ${JSON.stringify(value)}`);
     return value.trim();
   };
-  const domainName = text('domainName');
-  const certificateArn = text('certificateArn');
   const hostedZoneId = text('hostedZoneId');
   const hostedZoneName = text('hostedZoneName');
-  if ((domainName === null) !== (certificateArn === null)) throw new Error('Context domainName and certificateArn go together: pass both or neither');
-  if ((hostedZoneId !== null || hostedZoneName !== null) && domainName === null) throw new Error('Context hostedZoneId/hostedZoneName need domainName and certificateArn');
-  if (hostedZoneName !== null && hostedZoneId === null) throw new Error('Context hostedZoneName needs hostedZoneId (the zone is not looked up, so synth stays offline)');
-  if (domainName !== null && !/^(?!-)[a-z0-9-]{1,63}(\.(?!-)[a-z0-9-]{1,63})+$/.test(domainName)) throw new Error(`Context domainName ${JSON.stringify(domainName)} is not a lower-case domain name`);
-  if (certificateArn !== null && !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
-    throw new Error(`Context certificateArn ${JSON.stringify(certificateArn)} is not an ACM certificate ARN`);
+  /** A domain and its certificate, both or neither; the zone, when given, holds its alias records. */
+  const customDomain = (domainKey: string, certificateKey: string, certificateRegion?: { region: string; why: string }): CustomDomainSettings | null => {
+    const domainName = text(domainKey);
+    const certificateArn = text(certificateKey);
+    if ((domainName === null) !== (certificateArn === null)) throw new Error(`Context ${domainKey} and ${certificateKey} go together: pass both or neither`);
+    if (domainName === null || certificateArn === null) return null;
+    if (!/^(?!-)[a-z0-9-]{1,63}(\.(?!-)[a-z0-9-]{1,63})+$/.test(domainName)) throw new Error(`Context ${domainKey} ${JSON.stringify(domainName)} is not a lower-case domain name`);
+    const arn = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[\w-]+$/.exec(certificateArn);
+    if (!arn) throw new Error(`Context ${certificateKey} ${JSON.stringify(certificateArn)} is not an ACM certificate ARN`);
+    if (certificateRegion && arn[1] !== certificateRegion.region) throw new Error(`Context ${certificateKey} is in ${arn[1]}; it must be in ${certificateRegion.region}: ${certificateRegion.why}`);
+    return {
+      domainName,
+      certificateArn,
+      // The zone's own name defaults to the domain's parent: api.example.com is in example.com.
+      hostedZone: hostedZoneId !== null ? { id: hostedZoneId, name: hostedZoneName ?? domainName.split('.').slice(1).join('.') } : null,
+    };
+  };
+  // The API's regional domain takes a certificate of the stack's region, which synth may not know.
+  const domain = customDomain('domainName', 'certificateArn');
+  const dashboardDomain = customDomain('dashboardDomainName', 'dashboardCertificateArn', { region: 'us-east-1', why: 'CloudFront takes certificates from there only' });
+  if ((hostedZoneId !== null || hostedZoneName !== null) && domain === null && dashboardDomain === null) {
+    throw new Error('Context hostedZoneId/hostedZoneName need domainName and certificateArn, or dashboardDomainName and dashboardCertificateArn');
   }
+  if (hostedZoneName !== null && hostedZoneId === null) throw new Error('Context hostedZoneName needs hostedZoneId (the zone is not looked up, so synth stays offline)');
+  if (domain !== null && domain.domainName === dashboardDomain?.domainName) throw new Error('Context domainName and dashboardDomainName must differ: the API and the dashboard are two origins');
   const alarmEmail = text('alarmEmail');
   if (alarmEmail !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error(`Context alarmEmail ${JSON.stringify(alarmEmail)} is not an email address`);
   const backupCopyVaultArn = text('backupCopyVaultArn');
   if (backupCopyVaultArn !== null && !/^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+$/.test(backupCopyVaultArn)) {
     throw new Error(`Context backupCopyVaultArn ${JSON.stringify(backupCopyVaultArn)} is not a backup vault ARN`);
   }
-  return {
-    domain:
-      domainName !== null && certificateArn !== null
-        ? {
-            domainName,
-            certificateArn,
-            // The zone's own name defaults to the domain's parent: api.example.com is in example.com.
-            hostedZone: hostedZoneId !== null ? { id: hostedZoneId, name: hostedZoneName ?? domainName.split('.').slice(1).join('.') } : null,
-          }
-        : null,
-    alarmEmail,
-    backupCopyVaultArn,
-  };
+  return { domain, dashboardDomain, alarmEmail, backupCopyVaultArn };
 }

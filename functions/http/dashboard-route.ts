@@ -124,7 +124,7 @@ function refuseCrossSite(headers: Record<string, string>, cookies: Record<string
   if (!expected || !presented || expected.length !== presented.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(presented))) throw forged();
 }
 
-/** DASHBOARD_ORIGIN in AWS (the CloudFront URL, which fronts both the app and this API); locally
+/** DASHBOARD_ORIGIN in AWS (the dashboard's custom domain, or else its CloudFront URL, which fronts both the app and this API); locally
  * the API's own host, which serves the app. Every dashboard function's slice has it
  * (functions/settings/functions.ts); read at cold start. */
 const configuredOrigin = parseSettings(SLICES.dashboardRoute, process.env).DASHBOARD_ORIGIN;

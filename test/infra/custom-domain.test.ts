@@ -70,6 +70,66 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s custom domain', (st
   });
 });
 
+/** The dashboard on the operator's domain: CloudFront with an ACM certificate from us-east-1. */
+const DASHBOARD_DOMAIN = { dashboardDomainName: 'dashboard.cambio.example', dashboardCertificateArn: CERTIFICATE };
+
+describe.each(['sandbox', 'production'] as const)('Cambio-%s dashboard custom domain', (stage) => {
+  let plain: Template;
+  let withDomain: Template;
+  let withZone: Template;
+  const distributionOf = (template: Template) => Object.entries(resources(template, 'AWS::CloudFront::Distribution'))[0]!;
+  const dashboardOrigin = (template: Template) =>
+    Object.values(resources(template, 'AWS::Lambda::Function')).find((fn) => String(fn.Properties.FunctionName).endsWith('-DashboardApi'))!.Properties.Environment.Variables.DASHBOARD_ORIGIN;
+
+  beforeAll(() => {
+    plain = synth(stage, {});
+    withDomain = synth(stage, DASHBOARD_DOMAIN);
+    withZone = synth(stage, { ...DASHBOARD_DOMAIN, ...ZONE });
+  }, 180_000);
+
+  it("without dashboardDomainName serves on the distribution's own domain", () => {
+    const [distributionId, distribution] = distributionOf(plain);
+    expect(distribution.Properties.DistributionConfig.Aliases).toBeUndefined();
+    expect(JSON.stringify(plain.findOutputs('DashboardUrl').DashboardUrl!.Value)).toContain(distributionId);
+    expect(JSON.stringify(dashboardOrigin(plain))).toContain(distributionId);
+    expect(plain.findOutputs('DashboardDomainTarget')).toEqual({});
+  });
+
+  it('with dashboardDomainName and dashboardCertificateArn serves the domain on TLS 1.2 (SNI) with that certificate', () => {
+    const [, distribution] = distributionOf(withDomain);
+    expect(distribution.Properties.DistributionConfig.Aliases).toEqual([DASHBOARD_DOMAIN.dashboardDomainName]);
+    expect(distribution.Properties.DistributionConfig.ViewerCertificate).toEqual({
+      AcmCertificateArn: CERTIFICATE,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+  });
+
+  it('makes the domain the one origin: DashboardUrl, the origin the dashboard API accepts changes from, and the redirect from the other name', () => {
+    expect(withDomain.findOutputs('DashboardUrl').DashboardUrl!.Value).toBe(`https://${DASHBOARD_DOMAIN.dashboardDomainName}/dashboard/`);
+    expect(dashboardOrigin(withDomain)).toBe(`https://${DASHBOARD_DOMAIN.dashboardDomainName}`);
+    const [viewerRequest] = Object.values(resources(withDomain, 'AWS::CloudFront::Function')).map((fn) => fn.Properties.FunctionCode as string);
+    expect(viewerRequest).toContain(`"https://${DASHBOARD_DOMAIN.dashboardDomainName}"`);
+  });
+
+  it('writes no DNS record without a hosted zone, and outputs where the CNAME must point', () => {
+    withDomain.resourceCountIs('AWS::Route53::RecordSet', 0);
+    const [distributionId] = distributionOf(withDomain);
+    expect(withDomain.findOutputs('DashboardDomainTarget').DashboardDomainTarget!.Value).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+  });
+
+  it('with hostedZoneId writes the alias A and AAAA records for the domain, to the distribution', () => {
+    const records = Object.values(resources(withZone, 'AWS::Route53::RecordSet')).map((record) => record.Properties);
+    const [distributionId] = distributionOf(withZone);
+
+    expect(records.map((record) => record.Type).sort()).toEqual(['A', 'AAAA']);
+    for (const record of records) {
+      expect(record).toMatchObject({ Name: `${DASHBOARD_DOMAIN.dashboardDomainName}.`, HostedZoneId: ZONE.hostedZoneId });
+      expect(record.AliasTarget.DNSName).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+    }
+  });
+});
+
 describe('custom domain settings', () => {
   it.each([
     [{ certificateArn: CERTIFICATE }, /domainName and certificateArn go together/],
@@ -77,6 +137,10 @@ describe('custom domain settings', () => {
     [{ ...DOMAIN, domainName: 'https://api.cambio.example' }, /domainName/],
     [{ hostedZoneId: ZONE.hostedZoneId }, /need domainName/],
     [{ ...DOMAIN, hostedZoneName: ZONE.hostedZoneName }, /hostedZoneName needs hostedZoneId/],
+    [{ dashboardDomainName: DASHBOARD_DOMAIN.dashboardDomainName }, /dashboardDomainName and dashboardCertificateArn go together/],
+    [{ ...DASHBOARD_DOMAIN, dashboardCertificateArn: CERTIFICATE.replace('us-east-1', 'sa-east-1') }, /dashboardCertificateArn is in sa-east-1; it must be in us-east-1/],
+    [{ ...DASHBOARD_DOMAIN, dashboardDomainName: 'Dashboard.cambio.example' }, /dashboardDomainName/],
+    [{ ...DOMAIN, ...DASHBOARD_DOMAIN, dashboardDomainName: DOMAIN.domainName }, /must differ/],
   ])('refuses %j', (context, message) => {
     expect(() => synth('sandbox', context)).toThrow(message);
   });
@@ -85,5 +149,12 @@ describe('custom domain settings', () => {
     const template = synth('sandbox', { ...DOMAIN, hostedZoneId: ZONE.hostedZoneId });
     const [record] = Object.values(resources(template, 'AWS::Route53::RecordSet')).map((resource) => resource.Properties);
     expect(record).toMatchObject({ Name: `${DOMAIN.domainName}.`, HostedZoneId: ZONE.hostedZoneId });
+  });
+
+  it('takes one hosted zone for both domains, each record under its own name', () => {
+    const template = synth('sandbox', { ...DOMAIN, ...DASHBOARD_DOMAIN, hostedZoneId: ZONE.hostedZoneId });
+    const records = Object.values(resources(template, 'AWS::Route53::RecordSet')).map((resource) => resource.Properties);
+    expect(records.map((record) => `${record.Type} ${record.Name}`).sort()).toEqual([`A ${DOMAIN.domainName}.`, `A ${DASHBOARD_DOMAIN.dashboardDomainName}.`, `AAAA ${DASHBOARD_DOMAIN.dashboardDomainName}.`]);
+    for (const record of records) expect(record.HostedZoneId).toBe(ZONE.hostedZoneId);
   });
 });

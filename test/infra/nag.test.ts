@@ -68,6 +68,16 @@ describe.each(['sandbox', 'production'] as const)('cdk-nag AwsSolutions on Cambi
   });
 });
 
+describe('cdk-nag AwsSolutions with a dashboard domain', () => {
+  it("meets CFR4 (TLS 1.2 at the viewer) instead of acknowledging it: the certificate is the operator's, not *.cloudfront.net", () => {
+    const context = { dashboardDomainName: 'dashboard.cambio.example', dashboardCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f3c6f3e-1111-4222-8333-444455556666' };
+    const stack = addCambioStack(new App({ context: { stage: 'production', 'aws:cdk:bundling-stacks': [], ...context } }));
+
+    expect(new AwsSolutionsChecks().validateScope(stack).violations).toEqual([]);
+    expect(Object.keys(acknowledgments(stack))).not.toContain('AwsSolutions-CFR4');
+  });
+});
+
 function acknowledgments(root: IConstruct): Record<string, string> {
   const found: Record<string, string> = {};
   for (const construct of root.node.findAll()) {
