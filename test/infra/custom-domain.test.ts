@@ -7,6 +7,8 @@ import { addCambioStack } from '../../lib/cambio-app.ts';
 const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3c6f3e-1111-4222-8333-444455556666';
 const DOMAIN = { domainName: 'api.cambio.example', certificateArn: CERTIFICATE };
 const ZONE = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'cambio.example' };
+/** The dashboard on the operator's domain: CloudFront with an ACM certificate from us-east-1. */
+const DASHBOARD_DOMAIN = { dashboardDomainName: 'dashboard.cambio.example', dashboardCertificateArn: CERTIFICATE };
 
 type Resource = { Properties: Record<string, any> };
 const synth = (stage: string, context: Record<string, string>) =>
@@ -68,65 +70,60 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s custom domain', (st
     expect(records[0]).toMatchObject({ Name: `${DOMAIN.domainName}.`, Type: 'A', HostedZoneId: ZONE.hostedZoneId });
     expect(records[0]!.AliasTarget.DNSName).toEqual({ 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
   });
-});
 
-/** The dashboard on the operator's domain: CloudFront with an ACM certificate from us-east-1. */
-const DASHBOARD_DOMAIN = { dashboardDomainName: 'dashboard.cambio.example', dashboardCertificateArn: CERTIFICATE };
+  describe('the dashboard', () => {
+    let withDashboardDomain: Template;
+    let withDashboardZone: Template;
+    const distributionOf = (template: Template) => Object.entries(resources(template, 'AWS::CloudFront::Distribution'))[0]!;
+    const dashboardOrigin = (template: Template) =>
+      Object.values(resources(template, 'AWS::Lambda::Function')).find((fn) => String(fn.Properties.FunctionName).endsWith('-DashboardApi'))!.Properties.Environment.Variables.DASHBOARD_ORIGIN;
 
-describe.each(['sandbox', 'production'] as const)('Cambio-%s dashboard custom domain', (stage) => {
-  let plain: Template;
-  let withDomain: Template;
-  let withZone: Template;
-  const distributionOf = (template: Template) => Object.entries(resources(template, 'AWS::CloudFront::Distribution'))[0]!;
-  const dashboardOrigin = (template: Template) =>
-    Object.values(resources(template, 'AWS::Lambda::Function')).find((fn) => String(fn.Properties.FunctionName).endsWith('-DashboardApi'))!.Properties.Environment.Variables.DASHBOARD_ORIGIN;
+    beforeAll(() => {
+      withDashboardDomain = synth(stage, DASHBOARD_DOMAIN);
+      withDashboardZone = synth(stage, { ...DASHBOARD_DOMAIN, ...ZONE });
+    }, 180_000);
 
-  beforeAll(() => {
-    plain = synth(stage, {});
-    withDomain = synth(stage, DASHBOARD_DOMAIN);
-    withZone = synth(stage, { ...DASHBOARD_DOMAIN, ...ZONE });
-  }, 180_000);
-
-  it("without dashboardDomainName serves on the distribution's own domain", () => {
-    const [distributionId, distribution] = distributionOf(plain);
-    expect(distribution.Properties.DistributionConfig.Aliases).toBeUndefined();
-    expect(JSON.stringify(plain.findOutputs('DashboardUrl').DashboardUrl!.Value)).toContain(distributionId);
-    expect(JSON.stringify(dashboardOrigin(plain))).toContain(distributionId);
-    expect(plain.findOutputs('DashboardDomainTarget')).toEqual({});
-  });
-
-  it('with dashboardDomainName and dashboardCertificateArn serves the domain on TLS 1.2 (SNI) with that certificate', () => {
-    const [, distribution] = distributionOf(withDomain);
-    expect(distribution.Properties.DistributionConfig.Aliases).toEqual([DASHBOARD_DOMAIN.dashboardDomainName]);
-    expect(distribution.Properties.DistributionConfig.ViewerCertificate).toEqual({
-      AcmCertificateArn: CERTIFICATE,
-      MinimumProtocolVersion: 'TLSv1.2_2021',
-      SslSupportMethod: 'sni-only',
+    it("without dashboardDomainName serves on the distribution's own domain", () => {
+      const [distributionId, distribution] = distributionOf(plain);
+      expect(distribution.Properties.DistributionConfig.Aliases).toBeUndefined();
+      expect(JSON.stringify(plain.findOutputs('DashboardUrl').DashboardUrl!.Value)).toContain(distributionId);
+      expect(JSON.stringify(dashboardOrigin(plain))).toContain(distributionId);
+      expect(plain.findOutputs('DashboardDomainTarget')).toEqual({});
     });
-  });
 
-  it('makes the domain the one origin: DashboardUrl, the origin the dashboard API accepts changes from, and the redirect from the other name', () => {
-    expect(withDomain.findOutputs('DashboardUrl').DashboardUrl!.Value).toBe(`https://${DASHBOARD_DOMAIN.dashboardDomainName}/dashboard/`);
-    expect(dashboardOrigin(withDomain)).toBe(`https://${DASHBOARD_DOMAIN.dashboardDomainName}`);
-    const [viewerRequest] = Object.values(resources(withDomain, 'AWS::CloudFront::Function')).map((fn) => fn.Properties.FunctionCode as string);
-    expect(viewerRequest).toContain(`"https://${DASHBOARD_DOMAIN.dashboardDomainName}"`);
-  });
+    it('with dashboardDomainName and dashboardCertificateArn serves the domain on TLS 1.2 (SNI) with that certificate', () => {
+      const [, distribution] = distributionOf(withDashboardDomain);
+      expect(distribution.Properties.DistributionConfig.Aliases).toEqual([DASHBOARD_DOMAIN.dashboardDomainName]);
+      expect(distribution.Properties.DistributionConfig.ViewerCertificate).toEqual({
+        AcmCertificateArn: CERTIFICATE,
+        MinimumProtocolVersion: 'TLSv1.2_2021',
+        SslSupportMethod: 'sni-only',
+      });
+    });
 
-  it('writes no DNS record without a hosted zone, and outputs where the CNAME must point', () => {
-    withDomain.resourceCountIs('AWS::Route53::RecordSet', 0);
-    const [distributionId] = distributionOf(withDomain);
-    expect(withDomain.findOutputs('DashboardDomainTarget').DashboardDomainTarget!.Value).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
-  });
+    it('makes the domain the one origin: DashboardUrl, the origin the dashboard API accepts changes from, and the redirect from the other name', () => {
+      expect(withDashboardDomain.findOutputs('DashboardUrl').DashboardUrl!.Value).toBe(`https://${DASHBOARD_DOMAIN.dashboardDomainName}/dashboard/`);
+      expect(dashboardOrigin(withDashboardDomain)).toBe(`https://${DASHBOARD_DOMAIN.dashboardDomainName}`);
+      const [viewerRequest] = Object.values(resources(withDashboardDomain, 'AWS::CloudFront::Function')).map((fn) => fn.Properties.FunctionCode as string);
+      expect(viewerRequest).toContain(`"https://${DASHBOARD_DOMAIN.dashboardDomainName}"`);
+    });
 
-  it('with hostedZoneId writes the alias A and AAAA records for the domain, to the distribution', () => {
-    const records = Object.values(resources(withZone, 'AWS::Route53::RecordSet')).map((record) => record.Properties);
-    const [distributionId] = distributionOf(withZone);
+    it('writes no DNS record without a hosted zone, and outputs where the CNAME must point', () => {
+      withDashboardDomain.resourceCountIs('AWS::Route53::RecordSet', 0);
+      const [distributionId] = distributionOf(withDashboardDomain);
+      expect(withDashboardDomain.findOutputs('DashboardDomainTarget').DashboardDomainTarget!.Value).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+    });
 
-    expect(records.map((record) => record.Type).sort()).toEqual(['A', 'AAAA']);
-    for (const record of records) {
-      expect(record).toMatchObject({ Name: `${DASHBOARD_DOMAIN.dashboardDomainName}.`, HostedZoneId: ZONE.hostedZoneId });
-      expect(record.AliasTarget.DNSName).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
-    }
+    it('with hostedZoneId writes the alias A and AAAA records for the domain, to the distribution', () => {
+      const records = Object.values(resources(withDashboardZone, 'AWS::Route53::RecordSet')).map((record) => record.Properties);
+      const [distributionId] = distributionOf(withDashboardZone);
+
+      expect(records.map((record) => record.Type).sort()).toEqual(['A', 'AAAA']);
+      for (const record of records) {
+        expect(record).toMatchObject({ Name: `${DASHBOARD_DOMAIN.dashboardDomainName}.`, HostedZoneId: ZONE.hostedZoneId });
+        expect(record.AliasTarget.DNSName).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+      }
+    });
   });
 });
 
