@@ -20,6 +20,25 @@ declare(strict_types=1);
 
 const CAMBIO_TYPES_HEADER = "// Generated from openapi.json by tools/generate-types.php. Do not edit: run `php tools/generate-types.php`.";
 
+/**
+ * The opening lines every generated file shares: the tag, the do-not-edit header, strict types,
+ * the namespace and the classes it uses.
+ *
+ * @param list<string> $uses
+ * @return list<string>
+ */
+function cambio_file_start(array $uses): array
+{
+    $lines = ['<?php', '', CAMBIO_TYPES_HEADER, '', 'declare(strict_types=1);', '', 'namespace Cambio\\Types;', ''];
+    foreach ($uses as $class) {
+        $lines[] = "use $class;";
+    }
+    if ($uses !== []) {
+        $lines[] = '';
+    }
+    return $lines;
+}
+
 /** Inline objects whose generated name would read badly: parent schema + property => class name. */
 const CAMBIO_NESTED_NAMES = [
     'Balance.balances' => 'CurrencyBalance',
@@ -208,17 +227,7 @@ function cambio_record_classes(string $name, array $schema, ?string $origin = nu
         $nested += $info['nested'];
     }
     $origin ??= "components.schemas.$name";
-    $lines = [];
-    $lines[] = '<?php';
-    $lines[] = '';
-    $lines[] = CAMBIO_TYPES_HEADER;
-    $lines[] = '';
-    $lines[] = 'declare(strict_types=1);';
-    $lines[] = '';
-    $lines[] = 'namespace Cambio\\Types;';
-    $lines[] = '';
-    $lines[] = 'use Cambio\\CambioObject;';
-    $lines[] = '';
+    $lines = cambio_file_start(['Cambio\\CambioObject']);
     $lines[] = '/**';
     $lines[] = " * `$origin` in openapi.json.";
     $lines[] = ' */';
@@ -271,15 +280,7 @@ function cambio_request_class(string $name, array $schema): string
         }
         $shape[] = "$key$optional: " . cambio_shape_type($object ?? $property);
     }
-    $lines = [];
-    $lines[] = '<?php';
-    $lines[] = '';
-    $lines[] = CAMBIO_TYPES_HEADER;
-    $lines[] = '';
-    $lines[] = 'declare(strict_types=1);';
-    $lines[] = '';
-    $lines[] = 'namespace Cambio\\Types;';
-    $lines[] = '';
+    $lines = cambio_file_start([]);
     $lines[] = '/**';
     $lines[] = " * The keys of the params array (`components.schemas.$name` in openapi.json):";
     $lines[] = ' *';
@@ -332,15 +333,7 @@ function cambio_shape_type(array $schema): string
 /** @param list<string> $types @param array<string, string> $records */
 function cambio_event_type_class(array $types, array $records): string
 {
-    $lines = [];
-    $lines[] = '<?php';
-    $lines[] = '';
-    $lines[] = CAMBIO_TYPES_HEADER;
-    $lines[] = '';
-    $lines[] = 'declare(strict_types=1);';
-    $lines[] = '';
-    $lines[] = 'namespace Cambio\\Types;';
-    $lines[] = '';
+    $lines = cambio_file_start([]);
     $lines[] = '/** The webhook event types (`webhooks` in openapi.json) and the record each one\'s `data` holds. */';
     $lines[] = 'final class EventType';
     $lines[] = '{';
