@@ -399,48 +399,35 @@ describe('TronGridChain retries', () => {
   });
 });
 
-describe('TronGridChain receipt', () => {
-  it('reads a successful TRC-20 transfer from wallet/gettransactioninfobyid', async () => {
+// The full node's receipt (seen in a block) and the solidity node's (in a solidified block) are
+// the same TransactionInfo read from two nodes.
+describe.each([
+  ['receipt', 'full node', '/wallet/gettransactioninfobyid'],
+  ['solidifiedReceipt', 'solidity node', '/walletsolidity/gettransactioninfobyid'],
+] as const)('TronGridChain %s', (read, node, path) => {
+  it(`reads a successful TRC-20 transfer from the ${node}: ${path}`, async () => {
     const tx = txId(0xabc);
     server.script = [{ body: transactionInfo(tx, 'SUCCESS') }];
 
-    const receipt = await chain().receipt(tx);
+    const receipt = await chain()[read](tx);
 
     expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS' });
-    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/wallet/gettransactioninfobyid', { value: tx }]]);
+    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', path, { value: tx }]]);
   });
 
   it('reports the VM verdict REVERT, not the top-level FAILED', async () => {
     const tx = txId(0xdef);
     server.script = [{ body: transactionInfo(tx, 'REVERT') }];
 
-    const receipt = await chain().receipt(tx);
+    const receipt = await chain()[read](tx);
 
     expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'REVERT' });
   });
 
-  it('returns null for a transaction the node does not know ({})', async () => {
+  it(`returns null for a transaction the ${node} does not know ({})`, async () => {
     server.script = [{ body: {} }];
 
-    await expect(chain().receipt(txId(0x123))).resolves.toBeNull();
-  });
-});
-
-describe('TronGridChain solidifiedReceipt', () => {
-  it('reads the solidity node: walletsolidity/gettransactioninfobyid, same TransactionInfo shape', async () => {
-    const tx = txId(0xabc);
-    server.script = [{ body: transactionInfo(tx, 'SUCCESS') }];
-
-    const receipt = await chain().solidifiedReceipt(tx);
-
-    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS' });
-    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/walletsolidity/gettransactioninfobyid', { value: tx }]]);
-  });
-
-  it('returns null when the solidity node does not know the transaction ({})', async () => {
-    server.script = [{ body: {} }];
-
-    await expect(chain().solidifiedReceipt(txId(0x123))).resolves.toBeNull();
+    await expect(chain()[read](txId(0x123))).resolves.toBeNull();
   });
 });
 
