@@ -132,6 +132,7 @@ export class CambioStack extends Stack {
     this.dashboard = new Dashboard(this, 'Dashboard', {
       config,
       domain: settings.dashboardDomain,
+      webAclArn: settings.dashboardWebAclArn,
       table: this.table,
       depositAccountXpub: this.xpub,
       // Send test event and Resend queue to one endpoint; Add endpoint and Roll secret seal new secrets.

@@ -42,6 +42,8 @@ export interface DashboardProps {
   config: StageConfig;
   /** Context dashboardDomainName and dashboardCertificateArn (lib/deployment-settings.ts), or null for CloudFront's own domain. */
   domain: CustomDomainSettings | null;
+  /** Context dashboardWebAclArn: a CloudFront web ACL (us-east-1) in front of the app and its API, or null. */
+  webAclArn: string | null;
   table: Table;
   depositAccountXpub: string;
   /** What the Webhooks pages need beyond the table: sealing new secrets, the delivery queue. */
@@ -139,6 +141,7 @@ export class Dashboard extends Construct {
             minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
           }
         : {}),
+      webAclId: props.webAclArn ?? undefined,
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -171,7 +174,9 @@ export class Dashboard extends Construct {
 
     accept(this.bucket, 'AwsSolutions-S1', 'The bucket holds the built app only, read by CloudFront alone through origin access control; every request is already in CloudFront, and the app holds no data worth an access log of its own.');
     accept(this.distribution, 'AwsSolutions-CFR1', 'The dashboard serves companies wherever they are; there is no country to refuse.');
-    accept(this.distribution, 'AwsSolutions-CFR2', 'A CloudFront WAF must live in us-east-1, apart from the stage; the dashboard API throttles per stage and Cognito locks out repeated sign-in failures. A global web ACL is a follow-up (docs/dashboard-api.md).');
+    if (!props.webAclArn) {
+      accept(this.distribution, 'AwsSolutions-CFR2', 'A CloudFront web ACL must live in us-east-1, apart from the stage, so it is attached with context dashboardWebAclArn rather than made here; without one the dashboard API throttles per stage and Cognito locks out repeated sign-in failures.');
+    }
     accept(this.distribution, 'AwsSolutions-CFR3', 'CloudFront standard logs need an ACL-enabled bucket; the API behaviour is logged by API Gateway and every handler, and the static app has nothing to audit.');
     if (!props.domain) {
       accept(this.distribution, 'AwsSolutions-CFR4', "Without dashboardDomainName the distribution uses CloudFront's default *.cloudfront.net certificate, whose minimum TLS version cannot be set; with a custom domain it is TLSv1.2_2021 (README, Custom domain).");

@@ -14,6 +14,11 @@ export interface DeploymentSettings {
    * the only region CloudFront takes certificates from.
    */
   dashboardDomain: CustomDomainSettings | null;
+  /**
+   * A web ACL of scope CLOUDFRONT (so in us-east-1: `arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>`),
+   * made beforehand or by AWS Firewall Manager, for the dashboard's distribution.
+   */
+  dashboardWebAclArn: string | null;
   /** Subscribed to the alarm topic by email (AWS sends a confirmation mail first). */
   alarmEmail: string | null;
   /**
@@ -30,7 +35,7 @@ export interface CustomDomainSettings {
   hostedZone: { id: string; name: string } | null;
 }
 
-export const NO_DEPLOYMENT_SETTINGS: DeploymentSettings = { domain: null, dashboardDomain: null, alarmEmail: null, backupCopyVaultArn: null };
+export const NO_DEPLOYMENT_SETTINGS: DeploymentSettings = { domain: null, dashboardDomain: null, dashboardWebAclArn: null, alarmEmail: null, backupCopyVaultArn: null };
 
 export function deploymentSettings(node: Node): DeploymentSettings {
   const text = (name: string): string | null => {
@@ -66,11 +71,15 @@ export function deploymentSettings(node: Node): DeploymentSettings {
   }
   if (hostedZoneName !== null && hostedZoneId === null) throw new Error('Context hostedZoneName needs hostedZoneId (the zone is not looked up, so synth stays offline)');
   if (domain !== null && domain.domainName === dashboardDomain?.domainName) throw new Error('Context domainName and dashboardDomainName must differ: the API and the dashboard are two origins');
+  const dashboardWebAclArn = text('dashboardWebAclArn');
+  if (dashboardWebAclArn !== null && !/^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[\w-]+$/.test(dashboardWebAclArn)) {
+    throw new Error(`Context dashboardWebAclArn ${JSON.stringify(dashboardWebAclArn)} is not the ARN of a CloudFront web ACL (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)`);
+  }
   const alarmEmail = text('alarmEmail');
   if (alarmEmail !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error(`Context alarmEmail ${JSON.stringify(alarmEmail)} is not an email address`);
   const backupCopyVaultArn = text('backupCopyVaultArn');
   if (backupCopyVaultArn !== null && !/^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+$/.test(backupCopyVaultArn)) {
     throw new Error(`Context backupCopyVaultArn ${JSON.stringify(backupCopyVaultArn)} is not a backup vault ARN`);
   }
-  return { domain, dashboardDomain, alarmEmail, backupCopyVaultArn };
+  return { domain, dashboardDomain, dashboardWebAclArn, alarmEmail, backupCopyVaultArn };
 }
