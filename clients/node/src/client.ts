@@ -29,8 +29,8 @@ import packageJson from '../package.json' with { type: 'json' };
 export const VERSION: string = packageJson.version;
 
 /** Where the base URL comes from, for the errors that ask for one. There is no default host:
- * the API has no custom domain, each stage is reached at its own API Gateway URL
- * (docs/api-notes.md, Integrators' kit). */
+ * each stage is its operator's deployment, reached at its API Gateway URL or the custom domain its
+ * operator gave it (docs/api-notes.md, Integrators' kit). */
 const WHERE_THE_URL_IS =
   "the `ApiUrl` output of your Cambio stack (printed by `cdk deploy`, e.g. https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1), " +
   'or for the local runtime the API URL `npm start` prints (http://127.0.0.1:3000/v1)';

@@ -52,8 +52,8 @@ __all__ = ["Cambio", "Page"]
 
 T = TypeVar("T", bound=Record)
 
-#: Where the base URL comes from, for the errors that ask for one. There is no default host: the
-#: API has no custom domain, each stage is reached at its own API Gateway URL.
+#: Where the base URL comes from, for the errors that ask for one. There is no default host: each
+#: stage is reached at its own URL (its API Gateway URL, or a custom domain its operator gave it).
 WHERE_THE_URL_IS = (
     "the `ApiUrl` output of your Cambio stack (printed by `cdk deploy`, e.g. "
     "https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1), or for the local runtime the API URL "

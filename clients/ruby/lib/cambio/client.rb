@@ -26,7 +26,7 @@ module Cambio
   # one instance may be shared by every thread of a process (Puma, Sidekiq).
   class Client
     # Where the base URL comes from, for the errors that ask for one. There is no default host:
-    # the API has no custom domain, each stage is reached at its own API Gateway URL.
+    # each stage is reached at its own URL (its API Gateway URL, or a custom domain its operator gave it).
     WHERE_THE_URL_IS =
       "the `ApiUrl` output of your Cambio stack (printed by `cdk deploy`, e.g. " \
       "https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1), or for the local runtime " \
