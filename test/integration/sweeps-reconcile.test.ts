@@ -20,7 +20,7 @@ import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
+import { BLOCK_MS, ChainClock, failingBroadcaster, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
 
 
 const env = useFreshTable();
@@ -157,7 +157,7 @@ describe('sweeps and reconciliation', () => {
     const hotBefore = await chain.tokenBalance(USDT, hotWallet);
 
     // TronGrid down for the top-up's broadcast: the run goes on, the stored top-up never lands.
-    const down = { broadcast: async () => Promise.reject(new Error('TronGrid unavailable')) };
+    const down = failingBroadcaster('TronGrid unavailable');
     expect(await sweepDepositAddresses({ ...sweeping, broadcaster: down })).toMatchObject({ toppedUp: 0, failed: 0 });
     clock.advanceBlocks(20);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ failed: 0 }); // not yet past its expiration
@@ -199,7 +199,7 @@ describe('sweeps and reconciliation', () => {
   it('after three failed sweeps of an address in a row it is held an hour, then tried again', async () => {
     const deposit = await confirmedDepositAlone('failing-sweeps', '9');
 
-    const down = { ...sweeping, broadcaster: { broadcast: async () => Promise.reject(new Error('TronGrid unavailable')) } };
+    const down = { ...sweeping, broadcaster: failingBroadcaster('TronGrid unavailable') };
     for (let attempt = 0; attempt < FAILURES_BEFORE_BACKOFF; attempt++) {
       expect(await sweepDepositAddresses(down)).toMatchObject({ held: 0 });
       clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);

@@ -18,7 +18,7 @@ import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
-import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
+import { BLOCK_MS, ChainClock, failingBroadcaster, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
 
 const env = useFreshTable();
@@ -108,12 +108,7 @@ describe('sending withdrawals on chain', () => {
 
   it('a sender killed between storing the transaction and broadcasting: the next run sends it, once', async () => {
     const withdrawal = await withdraw(destination, '5');
-    const dying: Broadcaster = {
-      broadcast: async () => {
-        throw new Error('process killed');
-      },
-    };
-    await sendWithdrawals({ ...deps, broadcaster: dying });
+    await sendWithdrawals({ ...deps, broadcaster: failingBroadcaster('process killed') });
     const stored = await read(withdrawal);
     expect(stored.status).toBe('processing');
     expect(stored.transaction?.broadcastAt).toBeNull();
@@ -163,11 +158,7 @@ describe('sending withdrawals on chain', () => {
 
   it('a transaction that never reaches the chain before it expires ends failed with its funds returned', async () => {
     const withdrawal = await withdraw(destination, '7');
-    const down: Broadcaster = {
-      broadcast: async () => {
-        throw new Error('TronGrid unavailable');
-      },
-    };
+    const down = failingBroadcaster('TronGrid unavailable');
     await sendWithdrawals({ ...deps, broadcaster: down });
     clock.advance(TRANSACTION_LIFETIME_MS + 20 * BLOCK_MS + EXPIRY_SETTLE_MARGIN_MS);
     expect(await settleWithdrawals({ ...deps, broadcaster: down })).toMatchObject({ failed: 1 });
@@ -183,11 +174,7 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
   });
   afterAll(() => stub.close());
 
-  const lost: Broadcaster = {
-    broadcast: async () => {
-      throw new Error('TronGrid unavailable');
-    },
-  };
+  const lost = failingBroadcaster('TronGrid unavailable');
 
   /**
    * A withdrawal signed and stored, settled against a loopback TronGrid whose solidified block is

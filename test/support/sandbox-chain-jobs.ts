@@ -7,7 +7,7 @@ import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { TransactionSigner } from '#domain/signer';
 import type { SweepDeps } from '#domain/sweeps';
-import type { SendingDeps } from '#domain/withdrawal-sending';
+import type { Broadcaster, SendingDeps } from '#domain/withdrawal-sending';
 import { STAGES } from '../../lib/stages.ts';
 
 /**
@@ -51,6 +51,10 @@ export function sandboxChainOver(table: { db: DynamoDBDocumentClient; tableName:
 }
 
 /** Transfers built as the local runtime builds them on the sandbox chain (its USDT, a 30 TRX fee limit). */
+/** A broadcaster whose every broadcast fails before reaching the chain, as `reason` says: a process
+ * killed before it sent, or TronGrid down. */
+export const failingBroadcaster = (reason: string): Broadcaster => ({ broadcast: async () => Promise.reject(new Error(reason)) });
+
 export const sandboxTransferBuilder = (chain: SandboxChain): TronTransferBuilder => new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 });
 
 /** The withdrawal sender's dependencies as the local runtime wires them over the sandbox chain:
