@@ -13,10 +13,9 @@ import { SANDBOX_TRX, BroadcastRefused } from '#adapters/chain/sandbox-chain';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN } from '#adapters/chain/sandbox-balances';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
-import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
-import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
+import { sandboxChainWithHotWallet, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
  * Issue #12's critical attack, kept: equal withdrawals (same address, same amount, same block,
@@ -26,10 +25,7 @@ import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending,
  */
 const CUSTOMER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 555_555);
 
-const env = useFreshTable();
-const clock = new ChainClock('2026-11-23T00:00:00.000Z', BLOCK_MS);
-const signer = new LocalKeySigner(HOT_WALLET_KEY);
-const chain = sandboxChainOver(env, clock, () => signer.address());
+const { env, clock, hotWallet: signer, chain } = sandboxChainWithHotWallet('2026-11-23T00:00:00.000Z');
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
 const claims = new DynamoTransactionClaims(env.db, env.tableName);

@@ -13,13 +13,11 @@ import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/depo
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#adapters/chain/trongrid-chain';
-import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../../lib/stages.ts';
 import { usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { useFreshTable } from '../support/dynamo.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
-import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
+import { sandboxChainWithHotWallet, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
  * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
@@ -29,11 +27,8 @@ import { BLOCK_MS, ChainClock, HOT_WALLET_KEY, sandboxChainOver, sandboxSending,
  */
 const LOCAL = STAGES.local.functionEnvironment;
 
-const env = useFreshTable();
+const { env, clock, hotWallet, chain: sandbox } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
 let stub: ScriptedServer;
-const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
-const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
-const sandbox = sandboxChainOver(env, clock, () => hotWallet.address());
 let reconcileNow: typeof import('#functions/jobs/reconcile').reconcileNow;
 
 const address: Record<string, string> = {};

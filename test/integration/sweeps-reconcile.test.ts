@@ -17,16 +17,11 @@ import { SANDBOX_FEES } from '#adapters/chain/sandbox-balances';
 import { SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#adapters/chain/sandbox-chain';
 import { TRANSACTION_LIFETIME_MS } from '#adapters/chain/tron-transfer-builder';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#domain/chain';
-import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { BLOCK_MS, ChainClock, failingBroadcaster, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
+import { BLOCK_MS, failingBroadcaster, sandboxChainWithHotWallet, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
 
 
-const env = useFreshTable();
-const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
-const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
-const chain = sandboxChainOver(env, clock, () => hotWallet.address());
+const { env, clock, hotWallet, chain } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
 const builder = sandboxTransferBuilder(chain);
 let companyId: string;
 

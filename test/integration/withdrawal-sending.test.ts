@@ -14,17 +14,13 @@ import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { storedEvents } from '../support/records.ts';
 import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
-import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
-import { BLOCK_MS, ChainClock, failingBroadcaster, HOT_WALLET_KEY, sandboxChainOver, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
+import { BLOCK_MS, failingBroadcaster, sandboxChainWithHotWallet, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 
 
-const env = useFreshTable();
-const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
-const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
-const chain = sandboxChainOver(env, clock, () => hotWallet.address());
+const { env, clock, hotWallet, chain } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
 const deps: SendingDeps = sandboxSending(env, chain, hotWallet, clock);

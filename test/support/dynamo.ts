@@ -3,7 +3,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { ensureTable } from '#local/dynamodb-local';
 
-type TestTable = { endpoint: string; tableName: string; db: ReturnType<typeof createDocumentClient> };
+export type TestTable = { endpoint: string; tableName: string; db: ReturnType<typeof createDocumentClient> };
 
 /** A table name of its own on the run's DynamoDB Local, and a client for it (the table not made yet). */
 function newTestTable(): TestTable {

@@ -8,7 +8,9 @@ import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sendin
 import type { TransactionSigner } from '#domain/signer';
 import type { SweepDeps } from '#domain/sweeps';
 import type { Broadcaster, SendingDeps } from '#domain/withdrawal-sending';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../../lib/stages.ts';
+import { useFreshTable, type TestTable } from './dynamo.ts';
 
 /**
  * The time of a test over the sandbox chain: it moves only when the test says, by blocks or by
@@ -46,6 +48,18 @@ export const HOT_WALLET_KEY = STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_
 
 /** The sandbox chain over a test's table, on its clock, solidifying after 19 blocks as TRON does;
  * `treasury` is the hot wallet that may be granted TRX for fees. */
+/**
+ * What the payout and sweep tests stand on: a fresh table (test/support/dynamo.ts useFreshTable),
+ * the chain's clock from `startsAt`, the local hot wallet, and a sandbox chain over that table
+ * whose treasury is the hot wallet. Call it at a test file's top level (it registers the table's hooks).
+ */
+export function sandboxChainWithHotWallet(startsAt: string): { env: TestTable; clock: ChainClock; hotWallet: LocalKeySigner; chain: SandboxChain } {
+  const env = useFreshTable();
+  const clock = new ChainClock(startsAt, BLOCK_MS);
+  const hotWallet = new LocalKeySigner(HOT_WALLET_KEY);
+  return { env, clock, hotWallet, chain: sandboxChainOver(env, clock, () => hotWallet.address()) };
+}
+
 export function sandboxChainOver(table: { db: DynamoDBDocumentClient; tableName: string }, clock: ChainClock, treasury?: () => Promise<string>): SandboxChain {
   return new SandboxChain(table.db, table.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19, now: clock.epochMs, ...(treasury && { treasury }) });
 }
