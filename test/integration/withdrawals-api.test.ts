@@ -7,6 +7,8 @@ const api = useTestApi();
 const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_999);
 
 const newCompany = (name: string) => createTestCompany(api.runtime, name);
+/** Funds a company's available USDT as the chain would (a ledger posting from the TRON network). */
+const creditUsdt = (companyId: string, amount: string) => creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', amount);
 
 const withdrawal = (reference: string, amount = '10') => ({ method: 'usdt', network: 'tron', address: destination, amount, reference });
 
@@ -18,7 +20,7 @@ async function usdtBalance(call: ReturnType<typeof apiClient>) {
 describe('POST /v1/withdrawals', () => {
   it('holds amount + fee: available to locked, status pending, and the record reads back', async () => {
     const { companyId, call } = await newCompany('Holder');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    await creditUsdt(companyId, '100');
 
     const created = await call('POST', '/withdrawals', { body: withdrawal('payout-1', '10.5') });
     expect(created.status).toBe(201);
@@ -45,21 +47,21 @@ describe('POST /v1/withdrawals', () => {
 
   it('refuses more than the available balance with 422 INSUFFICIENT_BALANCE and writes nothing', async () => {
     const { companyId, call } = await newCompany('Short');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '10.5');
+    await creditUsdt(companyId, '10.5');
     // 10 + 1 fee > 10.5
     const refused = await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('INSUFFICIENT_BALANCE');
     expect(await usdtBalance(call)).toMatchObject({ available: '10.500000', locked: '0.000000' });
     // The reference was not consumed by the refused attempt.
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '1');
+    await creditUsdt(companyId, '1');
     expect((await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') })).status).toBe(201);
     await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('refuses an amount below the minimum with 422 AMOUNT_TOO_SMALL', async () => {
     const { companyId, call } = await newCompany('Tiny');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    await creditUsdt(companyId, '100');
     const refused = await call('POST', '/withdrawals', { body: withdrawal('tiny', '0.5') });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('AMOUNT_TOO_SMALL');
@@ -68,7 +70,7 @@ describe('POST /v1/withdrawals', () => {
 
   it('refuses a reused reference with 409 DUPLICATE_REFERENCE naming the existing withdrawal', async () => {
     const { companyId, call } = await newCompany('Dup');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    await creditUsdt(companyId, '100');
     const first = await call('POST', '/withdrawals', { body: withdrawal('same-ref') });
     const second = await call('POST', '/withdrawals', { body: withdrawal('same-ref') });
     expect(second.status).toBe(409);
@@ -90,7 +92,7 @@ describe('POST /v1/withdrawals', () => {
     ['a reference with spaces', { reference: 'has space' }, 'reference'],
   ])('refuses %s with 400 naming the path, writing nothing', async (_, change, path) => {
     const { companyId, call } = await newCompany('Validation');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    await creditUsdt(companyId, '100');
     const refused = await call('POST', '/withdrawals', { body: { ...withdrawal('v-1'), ...change } });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('VALIDATION_FAILED');
@@ -101,7 +103,7 @@ describe('POST /v1/withdrawals', () => {
   it('never overdraws: 50 concurrent withdrawals against a balance for exactly 20', async () => {
     const { companyId, call } = await newCompany('Race');
     // 20 × (10 + 1 fee) = 220
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '220');
+    await creditUsdt(companyId, '220');
 
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) => call('POST', '/withdrawals', { body: withdrawal(`race-${i}`) })),
@@ -118,7 +120,7 @@ describe('POST /v1/withdrawals', () => {
   it('another company cannot read a withdrawal: 404, as for an unknown or malformed id', async () => {
     const owner = await newCompany('Owner');
     const other = await newCompany('Other');
-    await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '100');
+    await creditUsdt(owner.companyId, '100');
     const created = await owner.call('POST', '/withdrawals', { body: withdrawal('mine') });
     for (const id of [created.body.data.id, 'wdr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'nonsense', 'dep_01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
       const response = await other.call('GET', `/withdrawals/${id}`);
@@ -131,7 +133,7 @@ describe('POST /v1/withdrawals', () => {
 describe('Idempotency-Key on POST /v1/withdrawals', () => {
   it('20 concurrent sends of one key create exactly one withdrawal', async () => {
     const { companyId, call } = await newCompany('Retrier');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '1000');
+    await creditUsdt(companyId, '1000');
     const send = () => call('POST', '/withdrawals', { body: withdrawal('retry-1'), headers: { 'Idempotency-Key': 'key-retry-1' } });
 
     const responses = await Promise.all(Array.from({ length: 20 }, send));
@@ -152,7 +154,7 @@ describe('Idempotency-Key on POST /v1/withdrawals', () => {
 
   it('the same key with another body is 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const { companyId, call } = await newCompany('Reuser');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    await creditUsdt(companyId, '100');
     const headers = { 'Idempotency-Key': 'key-reuse' };
     expect((await call('POST', '/withdrawals', { body: withdrawal('a'), headers })).status).toBe(201);
     const reused = await call('POST', '/withdrawals', { body: withdrawal('b'), headers });
@@ -162,7 +164,7 @@ describe('Idempotency-Key on POST /v1/withdrawals', () => {
 
   it('a request that failed validation stores nothing: the key is free for the corrected request', async () => {
     const { companyId, call } = await newCompany('Fixer');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    await creditUsdt(companyId, '100');
     const headers = { 'Idempotency-Key': 'key-fix' };
     expect((await call('POST', '/withdrawals', { body: withdrawal('fix', '1e3'), headers })).status).toBe(400);
     const fixed = await call('POST', '/withdrawals', { body: withdrawal('fix', '10'), headers });
@@ -173,8 +175,8 @@ describe('Idempotency-Key on POST /v1/withdrawals', () => {
   it('keys are per company: two companies may use the same key', async () => {
     const a = await newCompany('A');
     const b = await newCompany('B');
-    await creditAvailable(api.db, api.runtime.tableName, a.companyId, 'USDT', '100');
-    await creditAvailable(api.db, api.runtime.tableName, b.companyId, 'USDT', '100');
+    await creditUsdt(a.companyId, '100');
+    await creditUsdt(b.companyId, '100');
     const headers = { 'Idempotency-Key': 'shared-key' };
     const first = await a.call('POST', '/withdrawals', { body: withdrawal('x'), headers });
     const second = await b.call('POST', '/withdrawals', { body: withdrawal('x'), headers });
