@@ -13,7 +13,7 @@ import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '
 
 /** The local runtime (same authorizer, handlers and gateway responses as in AWS) on a free port,
  * over the run's DynamoDB Local with a table of its own. Requests go through a real socket. */
-export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environment' | 'pollIntervalMs' | 'webhookIntervalMs' | 'companyRateLimit'> = {}): Promise<LocalRuntime> {
+export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environment' | 'pollIntervalMs' | 'webhookIntervalMs' | 'companyRateLimit' | 'dashboardAppDir'> = {}): Promise<LocalRuntime> {
   return startLocalRuntime({
     dataDir: null,
     port: 0,

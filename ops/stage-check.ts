@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * `npm run stage:check -- --api-url <ApiUrl> [--dashboard-url <DashboardUrl>] [--create-deposit]`,
+ * with CAMBIO_API_KEY and CAMBIO_API_SECRET set to a key of the stage: after a `cdk deploy`, checks
+ * from outside, over HTTPS as an integrator and a browser reach it, that the stage answers as the
+ * contract says. Reads only, unless --create-deposit (sandbox companies only) makes one deposit to
+ * check a write, its read-back and an idempotent replay. Exits 1 when a check fails, 2 on bad usage.
+ */
+
+export interface StageCheckOptions {
+  apiUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  dashboardUrl?: string;
+  createDeposit?: boolean;
+}
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+type Answer = { status: number; headers: Headers; body: any; text: string };
+
+/** Every check, in order; one that throws is a failed check with its message, and the next ones still run. */
+export async function checkStage(options: StageCheckOptions): Promise<CheckResult[]> {
+  const api = options.apiUrl.replace(/\/+$/, '').replace(/(\/v1)?$/, '/v1');
+  const credentials = { 'X-Api-Key': options.apiKey, 'X-Api-Secret': options.apiSecret };
+  const results: CheckResult[] = [];
+  const check = async (name: string, run: () => Promise<string>) => {
+    try {
+      results.push({ name, ok: true, detail: await run() });
+    } catch (error) {
+      results.push({ name, ok: false, detail: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  let environment: string | null = null;
+
+  await check('an unauthenticated call is refused: 401 AUTH_FAILED in the envelope', async () => {
+    const answer = await get(`${api}/company`, {});
+    expectEnvelopeError(answer, 401, 'AUTH_FAILED');
+    return '401 AUTH_FAILED';
+  });
+  await check('the key reads its company', async () => {
+    const answer = await get(`${api}/company`, credentials);
+    expectStatus(answer, 200);
+    const company = answer.body?.data;
+    if (!/^cmp_/.test(company?.id ?? '')) throw new Error(`no company id in ${answer.text.slice(0, 200)}`);
+    environment = company.environment;
+    return `${company.id} "${company.name}", ${company.environment}`;
+  });
+  await check('the balance holds USDT and BRL as decimal strings', async () => {
+    const answer = await get(`${api}/company/balance`, credentials);
+    expectStatus(answer, 200);
+    const balances: { currency: string; available: unknown }[] = answer.body?.data?.balances ?? [];
+    const shown = balances.map((balance) => `${balance.currency} ${balance.available}`);
+    for (const currency of ['USDT', 'BRL']) {
+      const balance = balances.find((candidate) => candidate.currency === currency);
+      if (!balance || typeof balance.available !== 'string' || !/^\d+\.\d+$/.test(balance.available)) throw new Error(`no ${currency} balance as a decimal string: ${shown.join(', ')}`);
+    }
+    return `available ${shown.join(', ')}`;
+  });
+  await check('an unknown path answers 404 NOT_FOUND in the envelope', async () => {
+    expectEnvelopeError(await get(`${api}/no-such-route`, credentials), 404, 'NOT_FOUND');
+    return '404 NOT_FOUND';
+  });
+  if (options.createDeposit) {
+    await check('a deposit is created, read back and replayed by its Idempotency-Key', async () => {
+      if (environment !== 'sandbox') throw new Error(`--create-deposit is for a sandbox company; this key's company is ${environment ?? 'unknown'}`);
+      const idempotencyKey = `stage-check-${randomUUID()}`;
+      const body = JSON.stringify({ method: 'usdt', network: 'tron', reference: idempotencyKey, amount: '1' });
+      const create = () => send(`${api}/deposits`, { ...credentials, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey }, body);
+      const created = await create();
+      expectStatus(created, 201);
+      const deposit = created.body.data;
+      if (deposit.status !== 'awaiting_payment' || !/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(deposit.address ?? '')) throw new Error(`unexpected deposit: ${created.text.slice(0, 300)}`);
+      const read = await get(`${api}/deposits/${deposit.id}`, credentials);
+      expectStatus(read, 200);
+      if (read.body.data.id !== deposit.id || read.body.data.address !== deposit.address) throw new Error(`read back another deposit: ${read.text.slice(0, 300)}`);
+      const replayed = await create();
+      expectStatus(replayed, 201);
+      if (replayed.headers.get('idempotent-replayed') !== 'true' || replayed.body.data.id !== deposit.id) throw new Error(`the replay was not the first answer: ${replayed.text.slice(0, 300)}`);
+      return `${deposit.id} to ${deposit.address} (expires unpaid)`;
+    });
+  }
+  if (options.dashboardUrl) {
+    const dashboard = options.dashboardUrl.replace(/\/*$/, '/');
+    const assets: string[] = [];
+    await check('the dashboard page is served with no-cache and its security headers', async () => {
+      const page = await get(dashboard, {});
+      expectStatus(page, 200);
+      expectHeader(page, 'content-type', /^text\/html/);
+      expectHeader(page, 'cache-control', /no-cache/);
+      expectHeader(page, 'content-security-policy', /script-src 'self'/);
+      expectHeader(page, 'x-frame-options', /^DENY$/i);
+      expectHeader(page, 'x-content-type-options', /^nosniff$/);
+      for (const match of page.text.matchAll(/(?:src|href)="([^"]*\/assets\/[^"]+)"/g)) assets.push(new URL(match[1]!, dashboard).href);
+      if (assets.length < 2) throw new Error(`the page names ${assets.length} built file(s), not its script and stylesheet`);
+      return `${assets.length} built files named`;
+    });
+    await check("the dashboard's built files are served, cached as immutable", async () => {
+      if (assets.length === 0) throw new Error('no built file to fetch (the page check failed)');
+      for (const asset of assets) {
+        const answer = await get(asset, {});
+        expectStatus(answer, 200);
+        expectHeader(answer, 'cache-control', /immutable/);
+      }
+      return assets.map((asset) => new URL(asset).pathname).join(', ');
+    });
+    await check("the dashboard's own routes answer with the page (SPA routing)", async () => {
+      const page = await get(new URL('activity/deposits', dashboard).href, {});
+      expectStatus(page, 200);
+      expectHeader(page, 'content-type', /^text\/html/);
+      return '/dashboard/activity/deposits';
+    });
+  }
+  return results;
+}
+
+async function get(url: string, headers: Record<string, string>): Promise<Answer> {
+  return answerOf(await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(15_000) }));
+}
+
+async function send(url: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  return answerOf(await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(15_000) }));
+}
+
+async function answerOf(response: Response): Promise<Answer> {
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the dashboard's HTML and files, or an answer that the checks will name as wrong.
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+function expectStatus(answer: Answer, status: number): void {
+  if (answer.status !== status) throw new Error(`HTTP ${answer.status}, expected ${status}: ${answer.text.slice(0, 200)}`);
+}
+
+function expectEnvelopeError(answer: Answer, status: number, code: string): void {
+  expectStatus(answer, status);
+  if (answer.body?.success !== false || answer.body?.error?.code !== code) throw new Error(`not the envelope with ${code}: ${answer.text.slice(0, 200)}`);
+}
+
+function expectHeader(answer: Answer, name: string, pattern: RegExp): void {
+  const value = answer.headers.get(name);
+  if (value === null || !pattern.test(value)) throw new Error(`${name} is ${value === null ? 'missing' : JSON.stringify(value)}, expected ${pattern}`);
+}
+
+/** `npm run stage:check`. */
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const USAGE = 'Usage: CAMBIO_API_KEY=… CAMBIO_API_SECRET=… npm run stage:check -- --api-url <ApiUrl> [--dashboard-url <DashboardUrl>] [--create-deposit]';
+  const { values } = parseArgs({
+    options: { 'api-url': { type: 'string' }, 'dashboard-url': { type: 'string' }, 'create-deposit': { type: 'boolean', default: false } },
+  });
+  const apiKey = process.env.CAMBIO_API_KEY;
+  const apiSecret = process.env.CAMBIO_API_SECRET;
+  if (!values['api-url'] || !apiKey || !apiSecret) {
+    console.error(`--api-url (the stack's ApiUrl output), CAMBIO_API_KEY and CAMBIO_API_SECRET are needed. ${USAGE}`);
+    process.exit(2);
+  }
+  const results = await checkStage({ apiUrl: values['api-url'], apiKey, apiSecret, dashboardUrl: values['dashboard-url'], createDeposit: values['create-deposit'] });
+  for (const result of results) console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.name}: ${result.detail}`);
+  const failed = results.filter((result) => !result.ok).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
