@@ -14,6 +14,7 @@ namespace Cambio.Tests;
 /// The package as the README installs it: <c>dotnet pack</c> offline, then an app of its own that takes
 /// <c>Cambio</c> from that local folder alone (no project reference, no other source) and uses it.
 /// </summary>
+[Collection(PackagingCollection.Name)]
 public class PackagingTests
 {
     private static readonly string Dotnet = new[] { "/usr/bin/dotnet", "/usr/share/dotnet/dotnet" }.FirstOrDefault(File.Exists) ?? "dotnet";
@@ -134,4 +135,15 @@ public class PackagingTests
             File.Copy(file, Path.Combine(to, relative));
         }
     }
+}
+
+/// <summary>
+/// Packing and building an app take both cores for seconds; beside them, the retry tests' 200 ms
+/// timeouts ran out before the scripted server had read a retry. xunit runs a collection that
+/// disables parallelization alone, after the others.
+/// </summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public class PackagingCollection
+{
+    public const string Name = "Packaging, alone";
 }
