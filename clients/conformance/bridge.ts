@@ -26,11 +26,19 @@ export interface ClientSuite {
   command: string[];
   /** `junit`: one JUnit XML file; `junit-dir`: every *.xml in a folder (Surefire); `trx`: .NET's TRX files in a folder. */
   report: 'junit' | 'junit-dir' | 'trx';
-  /** Returns why the toolchain cannot run here (a failing test then says so), or null. */
-  missing?: () => string | null;
+  /** What the runner needs on the machine: each a file (one of several paths) and how to install it.
+   * Whatever is missing fails one test that names all of it, instead of running the suite. */
+  needs?: ToolchainNeed[];
   /** Extra environment for the runner. */
   env?: Record<string, string>;
   timeoutMs?: number;
+}
+
+export interface ToolchainNeed {
+  /** The file that shows it is installed; with several, any one of them. */
+  path: string | string[];
+  /** What to install when it is not, e.g. `junit5 (Debian: junit5)`. */
+  install: string;
 }
 
 export interface CaseResult {
@@ -40,7 +48,8 @@ export interface CaseResult {
 }
 
 export async function clientSuite(suite: ClientSuite): Promise<void> {
-  const missing = suite.missing?.() ?? null;
+  const unmet = (suite.needs ?? []).filter((need) => ![need.path].flat().some((path) => existsSync(path)));
+  const missing = unmet.length === 0 ? null : `the ${suite.language} client's suite needs: ${unmet.map((need) => need.install).join('; ')}`;
   if (missing) {
     describe(`${suite.language} client`, () => {
       it('toolchain is installed', () => {

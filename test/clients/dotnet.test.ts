@@ -3,7 +3,8 @@ import { clientSuite } from '../../clients/conformance/bridge.ts';
 
 // The .NET client's xunit suite (clients/dotnet), restored from the offline NuGet folder its
 // nuget.config names, run against the live conformance runtime; TRX report read by the bridge.
-const dotnet = ['/usr/bin/dotnet', '/usr/share/dotnet/dotnet'].find((path) => existsSync(path));
+const DOTNET_PATHS = ['/usr/bin/dotnet', '/usr/share/dotnet/dotnet'];
+const dotnet = DOTNET_PATHS.find((path) => existsSync(path));
 
 await clientSuite({
   language: 'dotnet',
@@ -17,11 +18,9 @@ await clientSuite({
     // No MSBuild worker nodes left running after the build.
     MSBUILDDISABLENODEREUSE: '1',
   },
-  missing: () =>
-    dotnet
-      ? existsSync('/opt/nuget/packages/xunit')
-        ? null
-        : 'the offline NuGet folder /opt/nuget/packages (xunit, Microsoft.NET.Test.Sdk) is missing: see clients/dotnet/README.md'
-      : 'install the .NET 10 SDK (Debian: dotnet-sdk-10.0)',
+  needs: [
+    { path: DOTNET_PATHS, install: 'the .NET 10 SDK (Debian: dotnet-sdk-10.0)' },
+    { path: '/opt/nuget/packages/xunit', install: 'the offline NuGet folder /opt/nuget/packages with xunit and Microsoft.NET.Test.Sdk (clients/dotnet/README.md)' },
+  ],
   timeoutMs: 400_000,
 });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { clientSuite } from '../../clients/conformance/bridge.ts';
 
 /** clients/java's JUnit 5 suite (unit tests, every webhook vector, the live scenario), compiled with javac and run by the JUnit console launcher. */
@@ -7,11 +6,9 @@ await clientSuite({
   cwd: 'clients/java',
   command: ['/bin/sh', 'run-tests.sh', '{report}'],
   report: 'junit-dir',
-  missing: () =>
-    !existsSync('/usr/bin/javac')
-      ? 'install a JDK 17 (Debian: openjdk-17-jdk-headless)'
-      : !existsSync('/usr/share/java/junit-platform-console-standalone.jar')
-        ? 'install junit5 (Debian: junit5)'
-        : null,
+  needs: [
+    { path: '/usr/bin/javac', install: 'a JDK 17 (Debian: openjdk-17-jdk-headless)' },
+    { path: '/usr/share/java/junit-platform-console-standalone.jar', install: 'JUnit 5 (Debian: junit5)' },
+  ],
   timeoutMs: 240_000,
 });

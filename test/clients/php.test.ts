@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { clientSuite } from '../../clients/conformance/bridge.ts';
 
 // The PHP client's PHPUnit suite (clients/php/phpunit.xml.dist) against a live conformance runtime:
@@ -9,7 +8,10 @@ await clientSuite({
   cwd: 'clients/php',
   command: ['/usr/bin/phpunit', '--log-junit', '{report}'],
   report: 'junit',
-  missing: () =>
-    existsSync('/usr/bin/phpunit') && existsSync('/usr/bin/php') && existsSync('/usr/bin/composer') ? null : 'install the Debian packages php-cli, php-curl, phpunit and composer',
+  needs: [
+    { path: '/usr/bin/php', install: 'PHP 8.1+ with curl (Debian: php-cli php-curl)' },
+    { path: '/usr/bin/phpunit', install: 'PHPUnit (Debian: phpunit)' },
+    { path: '/usr/bin/composer', install: 'Composer, for the packaging test (Debian: composer)' },
+  ],
   timeoutMs: 240_000,
 });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { clientSuite } from '../../clients/conformance/bridge.ts';
 
 /**
@@ -11,6 +10,6 @@ await clientSuite({
   cwd: 'clients/ruby',
   command: ['/usr/bin/ruby', '-Ilib', '-Itest', '-e', 'Dir["test/**/*_test.rb"].sort.each { |f| require_relative f }', '--', '--junit', '{report}'],
   report: 'junit',
-  missing: () => (existsSync('/usr/bin/ruby') ? null : 'install ruby (Debian package `ruby`, 3.1 or later; minitest comes with it)'),
+  needs: [{ path: '/usr/bin/ruby', install: 'Ruby 3.1 or later, with its minitest (Debian: ruby)' }],
   timeoutMs: 180_000,
 });
