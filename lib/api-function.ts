@@ -62,14 +62,7 @@ export class CambioFunction extends NodejsFunction {
   constructor(scope: Construct, props: CambioFunctionProps) {
     if (!isFunctionName(props.handler)) throw new Error(`${props.handler} has no settings slice in functions/settings/functions.ts`);
     const id = lambdaName(props.handler);
-    const logGroup = new LogGroup(scope, `${id}Logs`, {
-      retention: retentionDays(props.config.logRetentionDays),
-      removalPolicy: props.config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-    // Its own role, allowed to write to its own log group and nothing else until the stack grants
-    // more (AWSLambdaBasicExecutionRole would allow writing to every log group in the account).
-    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
+    const { logGroup, role } = functionLogging(scope, id, props.config);
     super(scope, id, {
       functionName: `${Stack.of(scope).stackName}-${id}`,
       role,
@@ -151,6 +144,22 @@ export class CambioFunction extends NodejsFunction {
  * and the access it needs to it, granted on the function's role (lib/binders.ts).
  */
 export type Binder = (fn: CambioFunction) => Partial<Record<SettingName, string>>;
+
+/**
+ * A function's own log group (the stage's retention, kept with the data on a protected stage) and
+ * its own role, allowed to write to that log group and nothing else until the stack grants more
+ * (AWSLambdaBasicExecutionRole would allow writing to every log group in the account). Every
+ * CambioFunction has them, and so does CDK's dashboard upload function (lib/dashboard.ts).
+ */
+export function functionLogging(scope: Construct, id: string, config: StageConfig): { logGroup: LogGroup; role: Role } {
+  const logGroup = new LogGroup(scope, `${id}Logs`, {
+    retention: retentionDays(config.logRetentionDays),
+    removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  });
+  const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+  logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
+  return { logGroup, role };
+}
 
 export function retentionDays(days: number): RetentionDays {
   const known = Object.values(RetentionDays).filter((value): value is RetentionDays => typeof value === 'number');

@@ -18,8 +18,6 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -31,7 +29,7 @@ import { errorEnvelope } from '../functions/http/envelope.ts';
 import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, SESSION_AUTHORIZER } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { buildDashboard, DASHBOARD_SRC } from '../local/dashboard-build.ts';
-import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
+import { CambioFunction, functionLogging, type Binder } from './api-function.ts';
 import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
 import type { CustomDomainSettings } from './deployment-settings.ts';
 import { dashboardViewerRequest } from './dashboard-edge.ts';
@@ -232,14 +230,8 @@ export class Dashboard extends Construct {
       },
     });
     const built = Source.bucket(app.bucket, app.s3ObjectKey);
-    // CDK's upload function writes to a log group of the stage's retention through its own role,
-    // as the stage's functions do, instead of AWSLambdaBasicExecutionRole's every log group.
-    const logGroup = new LogGroup(this, 'AppUploadLogs', {
-      retention: retentionDays(config.logRetentionDays),
-      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-    const role = new Role(this, 'AppUploadRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
+    // CDK's upload function logs as the stage's functions do, through a role of its own.
+    const { logGroup, role } = functionLogging(this, 'AppUpload', config);
     const upload = { destinationBucket: this.bucket, destinationKeyPrefix: 'dashboard/', prune: false, role, logGroup };
     const files = new BucketDeployment(this, 'AppFiles', {
       ...upload,
