@@ -1,7 +1,7 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import { DomainName, EndpointType, SecurityPolicy, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { CustomDomainSettings } from './deployment-settings.ts';
@@ -27,7 +27,7 @@ export class ApiCustomDomain extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiCustomDomainProps) {
     super(scope, id);
-    const { domainName, certificateArn, hostedZone } = props.settings;
+    const { domainName, certificateArn } = props.settings;
     this.domain = new DomainName(this, 'Domain', {
       domainName,
       certificate: Certificate.fromCertificateArn(this, 'Certificate', certificateArn),
@@ -36,17 +36,35 @@ export class ApiCustomDomain extends Construct {
     });
     // No base path: the stage's own resources start with /v1, as the contract's paths do.
     this.domain.addBasePathMapping(props.api, { stage: props.api.deploymentStage });
-    if (hostedZone) {
-      new ARecord(this, 'AliasRecord', {
-        zone: HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: hostedZone.id, zoneName: hostedZone.name }),
-        recordName: `${domainName}.`,
-        target: RecordTarget.fromAlias(new ApiGatewayDomain(this.domain)),
-      });
-    }
-    new CfnOutput(Stack.of(this), 'ApiDomainTarget', {
-      value: this.domain.domainNameAliasDomainName,
-      description: hostedZone ? `Where the alias record for ${domainName} points` : `Point a CNAME (or alias) record for ${domainName} here`,
+    domainAliases(this, {
+      domain: props.settings,
+      target: RecordTarget.fromAlias(new ApiGatewayDomain(this.domain)),
+      targetName: this.domain.domainNameAliasDomainName,
+      outputId: 'ApiDomainTarget',
+      ipv6: false,
     });
     this.url = `https://${domainName}/v1`;
   }
+}
+
+/**
+ * A custom domain's DNS, for the API's domain and the dashboard's: with a hosted zone, its alias
+ * records to `target` (A, and AAAA where the target answers over IPv6 too); either way an output
+ * (`outputId`) naming `targetName`, where the records point or where the operator's CNAME must.
+ */
+export function domainAliases(scope: Construct, props: { domain: CustomDomainSettings; target: RecordTarget; targetName: string; outputId: string; ipv6: boolean }): void {
+  const { domainName, hostedZone } = props.domain;
+  if (hostedZone) {
+    const zone = HostedZone.fromHostedZoneAttributes(scope, 'Zone', { hostedZoneId: hostedZone.id, zoneName: hostedZone.name });
+    new ARecord(scope, 'AliasRecord', { zone, recordName: `${domainName}.`, target: props.target });
+    if (props.ipv6) new AaaaRecord(scope, 'AliasRecordIpv6', { zone, recordName: `${domainName}.`, target: props.target });
+  }
+  new CfnOutput(Stack.of(scope), props.outputId, {
+    value: props.targetName,
+    description: hostedZone
+      ? props.ipv6
+        ? `Where the alias records for ${domainName} point`
+        : `Where the alias record for ${domainName} points`
+      : `Point a CNAME (or alias) record for ${domainName} here`,
+  });
 }

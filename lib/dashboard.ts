@@ -21,7 +21,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
@@ -33,6 +33,7 @@ import { CambioFunction, functionLogging, type Binder } from './api-function.ts'
 import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
 import type { CustomDomainSettings } from './deployment-settings.ts';
 import { dashboardViewerRequest } from './dashboard-edge.ts';
+import { domainAliases } from './custom-domain.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -164,7 +165,16 @@ export class Dashboard extends Construct {
 
     this.appUpload(config);
 
-    if (props.domain) this.domainRecords(props.domain);
+    if (props.domain) {
+      // The distribution answers over IPv6 too: AAAA beside A.
+      domainAliases(this, {
+        domain: props.domain,
+        target: RecordTarget.fromAlias(new CloudFrontTarget(this.distribution)),
+        targetName: this.distribution.distributionDomainName,
+        outputId: 'DashboardDomainTarget',
+        ipv6: true,
+      });
+    }
     const dashboardUrl = `${this.origin}/dashboard/`;
     new CfnOutput(stack, 'DashboardUrl', { value: dashboardUrl, description: 'The dashboard: sign up (sandbox) or accept an invitation, then Integrations → API keys' });
     new CfnOutput(stack, 'DashboardBucketName', { value: this.bucket.bucketName, description: "The app's files, under dashboard/; cdk deploy uploads them" });
@@ -187,23 +197,6 @@ export class Dashboard extends Construct {
   /** Where people reach the dashboard: its custom domain, or the distribution's own. */
   private get origin(): string {
     return `https://${this.domain?.domainName ?? this.distribution.distributionDomainName}`;
-  }
-
-  /**
-   * With a hosted zone, the domain's alias records (A and AAAA: the distribution answers over IPv6
-   * too); without one, `DashboardDomainTarget` says where the operator's CNAME must point.
-   */
-  private domainRecords(domain: CustomDomainSettings): void {
-    const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
-    if (domain.hostedZone) {
-      const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: domain.hostedZone.id, zoneName: domain.hostedZone.name });
-      new ARecord(this, 'AliasRecord', { zone, recordName: `${domain.domainName}.`, target });
-      new AaaaRecord(this, 'AliasRecordIpv6', { zone, recordName: `${domain.domainName}.`, target });
-    }
-    new CfnOutput(Stack.of(this), 'DashboardDomainTarget', {
-      value: this.distribution.distributionDomainName,
-      description: domain.hostedZone ? `Where the alias records for ${domain.domainName} point` : `Point a CNAME (or alias) record for ${domain.domainName} here`,
-    });
   }
 
   /**
