@@ -16,11 +16,12 @@ export function dashboardViewerRequest(canonicalHost: string | null): string {
       : // The query's values stay as the viewer sent them (still percent-encoded), as AWS's own
         // query-string examples for CloudFront Functions join them.
         `var h=r.headers.host;if(!h||h.value!==${JSON.stringify(canonicalHost)}){var q=[];for(var k in r.querystring){var p=r.querystring[k];var vs=p.multiValue?p.multiValue:[p];for(var i=0;i<vs.length;i++){q.push(k+'='+vs[i].value);}}` +
-        `return{statusCode:308,statusDescription:'Permanent Redirect',headers:{location:{value:${JSON.stringify(`https://${canonicalHost}`)}+u+(q.length?'?'+q.join('&'):'')}}};}`;
+        `return moved(${JSON.stringify(`https://${canonicalHost}`)}+u+(q.length?'?'+q.join('&'):''));}`;
   return (
+    "function moved(l){return{statusCode:308,statusDescription:'Permanent Redirect',headers:{location:{value:l}}};}" +
     'function handler(event){var r=event.request;var u=r.uri;' +
     toCanonicalHost +
-    "if(u==='/'||u==='/dashboard'){return{statusCode:308,statusDescription:'Permanent Redirect',headers:{location:{value:'/dashboard/'}}};}" +
+    "if(u==='/'||u==='/dashboard'){return moved('/dashboard/');}" +
     "if(u.indexOf('/dashboard/')===0&&u.split('/').pop().indexOf('.')===-1){r.uri='/dashboard/index.html';}return r;}"
   );
 }
