@@ -9,9 +9,11 @@ type Query = Record<string, { value: string; multiValue?: { value: string }[] }>
 type Request = { uri: string; headers: Record<string, { value: string }>; querystring: Query };
 type Answer = Request | { statusCode: number; headers: { location: { value: string } } };
 
-function viewerRequest(canonicalHost: string | null): (uri: string, host?: string, querystring?: Query) => Answer {
+/** The function for `canonicalHost`, called with a request for `uri` on `host` (null: no Host header). */
+function viewerRequest(canonicalHost: string | null): (uri: string, host?: string | null, querystring?: Query) => Answer {
   const handler = new Function(`${dashboardViewerRequest(canonicalHost)}\nreturn handler;`)() as (event: unknown) => Answer;
-  return (uri, host = 'd111111abcdef8.cloudfront.net', querystring = {}) => handler({ version: '1.0', request: { method: 'GET', uri, headers: { host: { value: host } }, querystring, cookies: {} } });
+  return (uri, host = 'd111111abcdef8.cloudfront.net', querystring = {}) =>
+    handler({ version: '1.0', request: { method: 'GET', uri, headers: host === null ? {} : { host: { value: host } }, querystring, cookies: {} } });
 }
 const location = (answer: Answer) => ('statusCode' in answer ? { status: answer.statusCode, location: answer.headers.location.value } : null);
 const uriOf = (answer: Answer) => ('uri' in answer ? answer.uri : null);
@@ -53,7 +55,6 @@ describe('the dashboard’s viewer-request function with a custom domain', () =>
   });
 
   it('redirects a request with no Host header too, rather than serve it on a name the API refuses', () => {
-    const handler = new Function(`${dashboardViewerRequest('dashboard.cambio.example')}\nreturn handler;`)() as (event: unknown) => Answer;
-    expect(location(handler({ request: { method: 'GET', uri: '/dashboard/', headers: {}, querystring: {} } }))).toEqual({ status: 308, location: 'https://dashboard.cambio.example/dashboard/' });
+    expect(location(run('/dashboard/', null))).toEqual({ status: 308, location: 'https://dashboard.cambio.example/dashboard/' });
   });
 });
