@@ -41,12 +41,12 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
   let environment: string | null = null;
 
   await check('an unauthenticated call is refused: 401 AUTH_FAILED in the envelope', async () => {
-    const answer = await get(`${api}/company`, {});
+    const answer = await request(`${api}/company`, {});
     expectEnvelopeError(answer, 401, 'AUTH_FAILED');
     return '401 AUTH_FAILED';
   });
   await check('the key reads its company', async () => {
-    const answer = await get(`${api}/company`, credentials);
+    const answer = await request(`${api}/company`, credentials);
     expectStatus(answer, 200);
     const company = answer.body?.data;
     if (!/^cmp_/.test(company?.id ?? '')) throw new Error(`no company id in ${answer.text.slice(0, 200)}`);
@@ -54,7 +54,7 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
     return `${company.id} "${company.name}", ${company.environment}`;
   });
   await check('the balance holds USDT and BRL as decimal strings', async () => {
-    const answer = await get(`${api}/company/balance`, credentials);
+    const answer = await request(`${api}/company/balance`, credentials);
     expectStatus(answer, 200);
     const balances: { currency: string; available: unknown }[] = answer.body?.data?.balances ?? [];
     const shown = balances.map((balance) => `${balance.currency} ${balance.available}`);
@@ -65,7 +65,7 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
     return `available ${shown.join(', ')}`;
   });
   await check('an unknown path answers 404 NOT_FOUND in the envelope', async () => {
-    expectEnvelopeError(await get(`${api}/no-such-route`, credentials), 404, 'NOT_FOUND');
+    expectEnvelopeError(await request(`${api}/no-such-route`, credentials), 404, 'NOT_FOUND');
     return '404 NOT_FOUND';
   });
   if (options.createDeposit) {
@@ -73,12 +73,12 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
       if (environment !== 'sandbox') throw new Error(`--create-deposit is for a sandbox company; this key's company is ${environment ?? 'unknown'}`);
       const idempotencyKey = `stage-check-${randomUUID()}`;
       const body = JSON.stringify({ method: 'usdt', network: 'tron', reference: idempotencyKey, amount: '1' });
-      const create = () => send(`${api}/deposits`, { ...credentials, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey }, body);
+      const create = () => request(`${api}/deposits`, { ...credentials, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey }, body);
       const created = await create();
       expectStatus(created, 201);
       const deposit = created.body.data;
       if (deposit.status !== 'awaiting_payment' || !/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(deposit.address ?? '')) throw new Error(`unexpected deposit: ${created.text.slice(0, 300)}`);
-      const read = await get(`${api}/deposits/${deposit.id}`, credentials);
+      const read = await request(`${api}/deposits/${deposit.id}`, credentials);
       expectStatus(read, 200);
       if (read.body.data.id !== deposit.id || read.body.data.address !== deposit.address) throw new Error(`read back another deposit: ${read.text.slice(0, 300)}`);
       const replayed = await create();
@@ -91,7 +91,7 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
     const dashboard = options.dashboardUrl.replace(/\/*$/, '/');
     const assets: string[] = [];
     await check('the dashboard page is served with no-cache and its security headers', async () => {
-      const page = await get(dashboard, {});
+      const page = await request(dashboard, {});
       expectStatus(page, 200);
       expectHeader(page, 'content-type', /^text\/html/);
       expectHeader(page, 'cache-control', /no-cache/);
@@ -105,14 +105,14 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
     await check("the dashboard's built files are served, cached as immutable", async () => {
       if (assets.length === 0) throw new Error('no built file to fetch (the page check failed)');
       for (const asset of assets) {
-        const answer = await get(asset, {});
+        const answer = await request(asset, {});
         expectStatus(answer, 200);
         expectHeader(answer, 'cache-control', /immutable/);
       }
       return assets.map((asset) => new URL(asset).pathname).join(', ');
     });
     await check("the dashboard's own routes answer with the page (SPA routing)", async () => {
-      const page = await get(new URL('activity/deposits', dashboard).href, {});
+      const page = await request(new URL('activity/deposits', dashboard).href, {});
       expectStatus(page, 200);
       expectHeader(page, 'content-type', /^text\/html/);
       return '/dashboard/activity/deposits';
@@ -121,23 +121,17 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
   return results;
 }
 
-async function get(url: string, headers: Record<string, string>): Promise<Answer> {
-  return answerOf(await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(15_000) }));
-}
-
-async function send(url: string, headers: Record<string, string>, body: string): Promise<Answer> {
-  return answerOf(await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(15_000) }));
-}
-
-async function answerOf(response: Response): Promise<Answer> {
+/** A GET, or a POST of `body`; redirects are answers to check, not to follow. */
+async function request(url: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(15_000) });
   const text = await response.text();
-  let body: unknown = null;
+  let json: unknown = null;
   try {
-    body = JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     // Not JSON: the dashboard's HTML and files, or an answer that the checks will name as wrong.
   }
-  return { status: response.status, headers: response.headers, body, text };
+  return { status: response.status, headers: response.headers, body: json, text };
 }
 
 function expectStatus(answer: Answer, status: number): void {
