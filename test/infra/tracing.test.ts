@@ -40,6 +40,12 @@ describe.each(['sandbox', 'production'] as const)('X-Ray tracing on Cambio-%s', 
   const template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
   const functions = Object.values(cambioFunctions(template.findResources('AWS::Lambda::Function')));
   const functionFor = (handler: string) => functions.find((fn) => String(fn.Properties.FunctionName).endsWith(`-${lambdaName(handler)}`));
+  /** The actions a role's policies grant on `*`. */
+  const actionsOnEveryResource = (role: string) =>
+    Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((statement) => [statement.Resource].flat().includes('*'))
+      .flatMap((statement) => [statement.Action].flat());
 
   it('traces every function actively, so each joins the trace that invoked it', () => {
     expect(functions).toHaveLength(FUNCTIONS.length);
@@ -56,25 +62,16 @@ describe.each(['sandbox', 'production'] as const)('X-Ray tracing on Cambio-%s', 
   it("grants on * nothing but X-Ray's writes, and the two list actions acknowledged where they are granted", () => {
     for (const { handler } of FUNCTIONS) {
       const role = functionFor(handler)!.Properties.Role['Fn::GetAtt'][0] as string;
-      const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }));
-      const onEveryResource = policies
-        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
-        .filter((statement) => [statement.Resource].flat().includes('*'))
-        .flatMap((statement) => [statement.Action].flat());
 
-      expect(onEveryResource.sort(), handler).toEqual([...XRAY_WRITES, ...(ALSO_ON_EVERY_RESOURCE[handler] ?? [])].sort());
+      expect(actionsOnEveryResource(role).sort(), handler).toEqual([...XRAY_WRITES, ...(ALSO_ON_EVERY_RESOURCE[handler] ?? [])].sort());
     }
   });
 
   it("grants CDK's dashboard upload nothing on * but CloudFront's invalidations", () => {
     const [uploader] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => isAppUploadFunction(id));
     const role = uploader![1].Properties.Role['Fn::GetAtt'][0] as string;
-    const onEveryResource = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
-      .filter((statement) => [statement.Resource].flat().includes('*'))
-      .flatMap((statement) => [statement.Action].flat());
 
-    expect(onEveryResource.sort()).toEqual(['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation']);
+    expect(actionsOnEveryResource(role).sort()).toEqual(['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation']);
   });
 
   it("keeps integrators' webhook URLs out of the sender's traces (no HTTP subsegment, no trace header sent to them)", () => {
