@@ -1,6 +1,5 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 
@@ -17,15 +16,6 @@ describe("the dashboard's web ACL", () => {
   it('is attached to the distribution, in front of the app and the dashboard API, when dashboardWebAclArn is given', () => {
     expect(distributionConfig(Template.fromStack(stack({ dashboardWebAclArn: WEB_ACL }))).WebACLId).toBe(WEB_ACL);
     expect(distributionConfig(Template.fromStack(stack({}))).WebACLId).toBeUndefined();
-  });
-
-  it('meets cdk-nag CFR2 instead of acknowledging it', () => {
-    const withAcl = stack({ dashboardWebAclArn: WEB_ACL });
-    const report = new AwsSolutionsChecks().validateScope(withAcl);
-
-    expect(report.violations).toEqual([]);
-    const acknowledged = withAcl.node.findAll().flatMap((construct) => construct.node.metadata.flatMap((entry) => Object.keys((entry.data ?? {}) as object)));
-    expect(acknowledged.filter((id) => id.includes('CFR2'))).toEqual([]);
   });
 
   it.each([

@@ -68,13 +68,21 @@ describe.each(['sandbox', 'production'] as const)('cdk-nag AwsSolutions on Cambi
   });
 });
 
-describe('cdk-nag AwsSolutions with a dashboard domain', () => {
+describe("cdk-nag AwsSolutions with the dashboard's own domain or web ACL", () => {
+  const production = (context: Record<string, string>) => addCambioStack(new App({ context: { stage: 'production', 'aws:cdk:bundling-stacks': [], ...context } }));
+
   it("meets CFR4 (TLS 1.2 at the viewer) instead of acknowledging it: the certificate is the operator's, not *.cloudfront.net", () => {
-    const context = { dashboardDomainName: 'dashboard.cambio.example', dashboardCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f3c6f3e-1111-4222-8333-444455556666' };
-    const stack = addCambioStack(new App({ context: { stage: 'production', 'aws:cdk:bundling-stacks': [], ...context } }));
+    const stack = production({ dashboardDomainName: 'dashboard.cambio.example', dashboardCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f3c6f3e-1111-4222-8333-444455556666' });
 
     expect(new AwsSolutionsChecks().validateScope(stack).violations).toEqual([]);
     expect(Object.keys(acknowledgments(stack))).not.toContain('AwsSolutions-CFR4');
+  });
+
+  it('meets CFR2 (a web ACL) instead of acknowledging it when dashboardWebAclArn gives one', () => {
+    const stack = production({ dashboardWebAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/cambio-dashboard/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111' });
+
+    expect(new AwsSolutionsChecks().validateScope(stack).violations).toEqual([]);
+    expect(Object.keys(acknowledgments(stack))).not.toContain('AwsSolutions-CFR2');
   });
 });
 
