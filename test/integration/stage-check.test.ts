@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { buildDashboard } from '#local/dashboard-build';
 import type { LocalRuntime } from '#local/runtime';
 import { checkStage } from '../../ops/stage-check.ts';
@@ -66,14 +64,12 @@ describe('the stage check', () => {
   });
 
   it('refuses --create-deposit for a production company, and writes nothing', async () => {
-    const db = createDocumentClient(runtime.dynamoEndpoint);
-    const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name: 'Live Co', environment: 'production' });
-    db.destroy();
+    const { companyId, credentials } = await newCompany(runtime, 'Live Co', 'production');
 
     const results = await checkStage({ apiUrl: runtime.apiUrl, ...credentials, createDeposit: true });
 
     expect(failures(results)).toEqual([expect.stringContaining('--create-deposit is for a sandbox company; this key\'s company is production')]);
-    expect(await depositsOf(company.id)).toEqual([]);
+    expect(await depositsOf(companyId)).toEqual([]);
   });
 
   it('names what fails and still runs the other checks: a wrong secret, a URL that serves no dashboard', async () => {

@@ -4,7 +4,7 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { parseAmount } from '#domain/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { STAGES } from '../../lib/stages.ts';
-import { createCompany } from '#domain/company';
+import { createCompany, type Company } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -94,9 +94,9 @@ export function apiClient(runtime: LocalRuntime, credentials: { apiKey: string; 
 
 /** A company of its own (with its key) on the runtime's table, so a test's balances start at zero
  * and tests cannot disturb each other. */
-export async function newCompany(runtime: LocalRuntime, name: string) {
+export async function newCompany(runtime: LocalRuntime, name: string, environment: Company['environment'] = 'sandbox') {
   const db = createDocumentClient(runtime.dynamoEndpoint);
-  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment: 'sandbox' });
+  const { company, credentials } = await createCompany(new DynamoCompanyStore(db, runtime.tableName), { name, environment });
   return { companyId: company.id, credentials, call: apiClient(runtime, credentials) };
 }
 
