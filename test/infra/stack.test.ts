@@ -719,6 +719,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
 
   describe('dashboard (lib/dashboard.ts)', () => {
     const dashboardApiId = () => Object.keys(resourcesOfType(template, 'AWS::ApiGateway::RestApi')).find((id) => id !== v1ApiId(template))!;
+    const appBucketId = () => (template.findOutputs('DashboardBucketName').DashboardBucketName!.Value as { Ref: string }).Ref;
 
     it.each(DASHBOARD_ROUTES.map((route) => [routeName(route), route] as const))('%s is a method of the dashboard API, behind the session authorizer unless public', (name, route) => {
       const method = methodsByRoute(template, dashboardApiId()).get(name);
@@ -790,7 +791,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
 
     it('uploads the built app itself during cdk deploy: the hashed files first, cached a year, then index.html with no-cache and an invalidation of /dashboard/*, pruning nothing', () => {
-      const appBucket = (template.findOutputs('DashboardBucketName').DashboardBucketName!.Value as { Ref: string }).Ref;
+      const appBucket = appBucketId();
       const distributionId = Object.keys(resourcesOfType(template, 'AWS::CloudFront::Distribution'))[0]!;
       const uploads = Object.entries(resourcesOfType(template, 'Custom::CDKBucketDeployment'));
       expect(uploads).toHaveLength(2);
@@ -817,7 +818,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
 
     it("runs the upload in CDK's one upload function, with a role of its own that writes to the app bucket alone and logs kept as the stage's", () => {
-      const appBucket = (template.findOutputs('DashboardBucketName').DashboardBucketName!.Value as { Ref: string }).Ref;
+      const appBucket = appBucketId();
       const uploaders = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([id]) => isAppUploadFunction(id));
       expect(uploaders).toHaveLength(1);
       const uploader = uploaders[0]![1].Properties!;
