@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { LocalRuntime } from '#local/runtime';
+import { STRONG_PASSWORD, dashboardBrowser, uniqueEmail } from '../support/dashboard.ts';
+import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+
+/**
+ * `npm run company:create` against a deployed stage's table (ops/company-create.ts), pointed at
+ * this run's DynamoDB Local as `--table` is at a stage's: how a production company and its first
+ * Owner come to exist, since production has no self sign-up.
+ */
+let runtime: LocalRuntime;
+let db: DynamoDBDocumentClient;
+beforeAll(async () => ({ runtime, db } = await startTestApiWithClient()));
+afterAll(() => stopTestApi(runtime, db));
+
+const DASHBOARD_URL = 'https://dashboard.example.com/dashboard/';
+
+function companyCreate(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'ops/company-create.ts', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    cwd: join(import.meta.dirname, '../..'),
+    env: { ...process.env, DYNAMODB_ENDPOINT: runtime.dynamoEndpoint },
+  });
+}
+
+/** The companies of that name in the table. */
+async function companiesNamed(name: string) {
+  const page = await db.send(
+    new ScanCommand({ TableName: runtime.tableName, FilterExpression: '#type = :company AND #name = :name', ExpressionAttributeNames: { '#type': 'type', '#name': 'name' }, ExpressionAttributeValues: { ':company': 'Company', ':name': name }, ConsistentRead: true }),
+  );
+  return page.Items ?? [];
+}
+
+describe('npm run company:create on a deployed stage', () => {
+  it('makes a production company whose invited Owner signs in, makes a key, and the API answers it as production', async () => {
+    const email = uniqueEmail('first-owner');
+    const run = companyCreate('--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Live Co', '--owner-email', email, '--json');
+
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const printed = JSON.parse(run.stdout) as { companyId: string; environment: string; invitationLink: string };
+    expect(printed).toEqual({ companyId: expect.stringMatching(/^cmp_/), environment: 'production', invitationLink: expect.stringMatching(/^https:\/\/dashboard\.example\.com\/dashboard\/accept-invitation\?token=[\w-]{43}$/) });
+
+    const owner = dashboardBrowser(runtime);
+    const token = new URL(printed.invitationLink).searchParams.get('token');
+    expect((await owner.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await owner.call('GET', '/me')).body.data.companies).toEqual([{ id: printed.companyId, name: 'Live Co', environment: 'production', role: 'Owner' }]);
+    const created = await owner.call('POST', `/companies/${printed.companyId}/api-keys`, { body: { name: 'Live' } });
+    expect(created.status).toBe(201);
+
+    const company = await apiClient(runtime, created.body.data)('GET', '/company');
+    expect(company.status).toBe(200);
+    expect(company.body.data).toMatchObject({ id: printed.companyId, name: 'Live Co', environment: 'production' });
+  });
+
+  it('prints the link to send, the company and its environment, and says nothing is emailed', () => {
+    const email = uniqueEmail('sandbox-owner');
+    const run = companyCreate('--stage', 'sandbox', '--table', runtime.tableName, '--dashboard-url', 'https://d1234.cloudfront.net/dashboard', '--name', 'Trial Co', '--owner-email', email);
+
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Created Trial Co \(cmp_\w+, sandbox\)\n/);
+    expect(run.stdout).toContain(`Invitation for ${email} (Owner), valid 7 days:\n  https://d1234.cloudfront.net/dashboard/accept-invitation?token=`);
+    expect(run.stdout).toContain('it is not emailed');
+  });
+
+  it.each([
+    ['no --owner-email: a deployed company gets no key here', ['--stage', 'production', '--table', 'T', '--dashboard-url', DASHBOARD_URL], '--stage production needs --owner-email'],
+    ['no --table', ['--stage', 'production', '--dashboard-url', DASHBOARD_URL, '--owner-email', 'o@example.com'], "--stage production needs --table <the stack's TableName output>"],
+    ['no --dashboard-url', ['--stage', 'production', '--table', 'T', '--owner-email', 'o@example.com'], "--stage production needs --dashboard-url <the stack's DashboardUrl output"],
+    ['a dashboard URL over plain http', ['--stage', 'production', '--table', 'T', '--owner-email', 'o@example.com', '--dashboard-url', 'http://dashboard.example.com/dashboard/'], 'is not'],
+    ['the dashboard origin without its path', ['--stage', 'production', '--table', 'T', '--owner-email', 'o@example.com', '--dashboard-url', 'https://dashboard.example.com'], 'is not'],
+    ['another stage’s table', ['--stage', 'production', '--table', 'Cambio-sandbox-TableCD117FA1-1X2Y3Z', '--owner-email', 'o@example.com', '--dashboard-url', DASHBOARD_URL], "is the sandbox stage's table, not production's"],
+    ['an unknown stage', ['--stage', 'staging', '--table', 'T', '--owner-email', 'o@example.com', '--dashboard-url', DASHBOARD_URL], 'Unknown stage "staging"'],
+    ['--table without --stage', ['--table', 'T', '--owner-email', 'o@example.com'], '--table and --dashboard-url go with --stage'],
+  ])('refuses %s with exit 2, and writes nothing', async (_case, args, message) => {
+    const name = `Refused ${randomUUID()}`;
+    const run = companyCreate('--name', name, ...args.map((arg) => (arg === 'T' ? runtime.tableName : arg)));
+
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
+    expect(await companiesNamed(name)).toEqual([]);
+  });
+});
