@@ -22,6 +22,16 @@ import type { Binder } from './api-function.ts';
 export const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 export const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
+/**
+ * Mailing from `from` through SES: ses:SendEmail on the address's identity and its domain's, since
+ * SES authorises a send against whichever of the two is the verified identity, and on nothing else.
+ */
+export const mailSending = (from: string): Binder => (fn) => {
+  const identity = (name: string) => Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: name });
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [identity(from), identity(from.split('@')[1]!)] }));
+  return { MAIL_FROM: from };
+};
+
 /** The table, read only (CDK's grantReadData). */
 export const tableRead = (table: ITable): Binder => (fn) => {
   table.grantReadData(fn);

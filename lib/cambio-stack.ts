@@ -137,6 +137,7 @@ export class CambioStack extends Stack {
       depositAccountXpub: this.xpub,
       // Send test event and Resend queue to one endpoint; Add endpoint and Roll secret seal new secrets.
       webhookBinders: [this.webhookSecrets.sealingNew, queueSend('WEBHOOK_QUEUE_URL', this.webhookQueue), value('WEBHOOK_DLQ_URL', this.webhookDlq.queueUrl)],
+      mailFrom: settings.mailFrom,
     });
     for (const fn of this.dashboard.functions) this.functions.push({ name: fn.node.id, fn });
     const exportCheck = this.financeExportCheck();

@@ -30,7 +30,7 @@ import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, SESSION_AUTHORIZE
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { buildDashboard, DASHBOARD_SRC } from '../local/dashboard-build.ts';
 import { CambioFunction, functionLogging, type Binder } from './api-function.ts';
-import { tableRead, tableReadWrite, userPool, value } from './binders.ts';
+import { mailSending, tableRead, tableReadWrite, userPool, value } from './binders.ts';
 import type { CustomDomainSettings } from './deployment-settings.ts';
 import { dashboardViewerRequest } from './dashboard-edge.ts';
 import { domainAliases } from './custom-domain.ts';
@@ -47,6 +47,8 @@ export interface DashboardProps {
   depositAccountXpub: string;
   /** What the Webhooks pages need beyond the table: sealing new secrets, the delivery queue. */
   webhookBinders: Binder[];
+  /** Context mailFrom: Team → Invite member mails the link through SES from it; null mails nothing. */
+  mailFrom: string | null;
 }
 
 /**
@@ -292,6 +294,7 @@ export class Dashboard extends Construct {
       userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'),
       origin,
       ...props.webhookBinders,
+      ...(props.mailFrom ? [mailSending(props.mailFrom)] : []),
     );
     const integration = new LambdaIntegration(routesFunction, { proxy: true, scopePermissionToMethod: false });
     for (const route of DASHBOARD_ROUTES) {

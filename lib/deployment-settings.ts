@@ -1,4 +1,6 @@
 import type { Node } from 'constructs';
+import * as v from 'valibot';
+import { SETTINGS } from '../functions/settings/schema.ts';
 
 /**
  * What one deployment of a stage knows that the repository must not: its domain and certificate,
@@ -22,6 +24,12 @@ export interface DeploymentSettings {
   /** Subscribed to the alarm topic by email (AWS sends a confirmation mail first). */
   alarmEmail: string | null;
   /**
+   * The address the dashboard mails invitations from (`no-reply@example.com`), through SES: the
+   * address or its domain must be an identity verified in the stack's region. Without it nothing
+   * is mailed, and the inviter sends the link the page shows.
+   */
+  mailFrom: string | null;
+  /**
    * A backup vault in a second region (`arn:aws:backup:<region>:<account>:backup-vault:<name>`,
    * created beforehand): each daily backup of the table is copied there too.
    */
@@ -35,7 +43,7 @@ export interface CustomDomainSettings {
   hostedZone: { id: string; name: string } | null;
 }
 
-export const NO_DEPLOYMENT_SETTINGS: DeploymentSettings = { domain: null, dashboardDomain: null, dashboardWebAclArn: null, alarmEmail: null, backupCopyVaultArn: null };
+export const NO_DEPLOYMENT_SETTINGS: DeploymentSettings = { domain: null, dashboardDomain: null, dashboardWebAclArn: null, alarmEmail: null, mailFrom: null, backupCopyVaultArn: null };
 
 export function deploymentSettings(node: Node): DeploymentSettings {
   const text = (name: string): string | null => {
@@ -77,9 +85,12 @@ export function deploymentSettings(node: Node): DeploymentSettings {
   }
   const alarmEmail = text('alarmEmail');
   if (alarmEmail !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error(`Context alarmEmail ${JSON.stringify(alarmEmail)} is not an email address`);
+  const mailFrom = text('mailFrom');
+  // The settings schema's own rule for MAIL_FROM: a bare address, which is also what names its SES identity.
+  if (mailFrom !== null && !v.is(SETTINGS.MAIL_FROM, mailFrom)) throw new Error(`Context mailFrom ${JSON.stringify(mailFrom)} is not an email address (a bare one: no display name)`);
   const backupCopyVaultArn = text('backupCopyVaultArn');
   if (backupCopyVaultArn !== null && !/^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+$/.test(backupCopyVaultArn)) {
     throw new Error(`Context backupCopyVaultArn ${JSON.stringify(backupCopyVaultArn)} is not a backup vault ARN`);
   }
-  return { domain, dashboardDomain, dashboardWebAclArn, alarmEmail, backupCopyVaultArn };
+  return { domain, dashboardDomain, dashboardWebAclArn, alarmEmail, mailFrom, backupCopyVaultArn };
 }

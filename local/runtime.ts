@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createCompany } from '#domain/company';
@@ -31,6 +32,9 @@ export interface LocalRuntime {
   sandbox: SandboxCredentials;
   /** True when this start created the sandbox company (first start on this data folder). */
   seeded: boolean;
+  /** Where the dashboard's mails (invitations) are written as .eml files: .data/outbox/ under
+   * `npm start`, a temporary folder, removed at stop, when the data is in memory. */
+  outboxDir: string;
   stop(): Promise<void>;
 }
 
@@ -64,6 +68,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   let dynamo: DynamoDbLocal | undefined;
   let cognito: Awaited<ReturnType<typeof startCognitoEmulator>> | undefined;
+  let temporaryOutbox: string | undefined;
   const dynamoEndpoint =
     options.dynamoEndpoint ??
     (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
@@ -85,6 +90,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     Object.assign(process.env, figures);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     process.env.STAGE_ENVIRONMENT = STAGES.local.environment;
+    // The local stage mails into a folder (functions/adapters/mail/outbox-mailer.ts), never out.
+    const outboxDir = options.dataDir ? join(options.dataDir, 'outbox') : (temporaryOutbox = mkdtempSync(join(tmpdir(), 'cambio-outbox-')));
+    process.env.LOCAL_OUTBOX_DIR = outboxDir;
     // The dashboard's user pool: the emulator here, Cognito in AWS (same protocol, same verifier).
     Object.assign(process.env, {
       COGNITO_USER_POOL_ID: cognito.userPoolId,
@@ -115,6 +123,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       tableName,
       sandbox,
       seeded,
+      outboxDir,
       stop: async () => {
         await pollers.stop();
         await webhooks.stop();
@@ -123,11 +132,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         if (stateFile) rmSync(stateFile, { force: true });
         await cognito?.stop();
         await dynamo?.stop();
+        if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await cognito?.stop();
     await dynamo?.stop();
+    if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
     throw error;
   }
 }

@@ -2,6 +2,7 @@
 // and Lambda runs Node 22 anyway (see README, "Node version").
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+import { relative } from 'node:path';
 import { JavaMissingError } from './dynamodb-local.ts';
 import { startLocalRuntime } from './runtime.ts';
 import { buildDashboard, dashboardBuildIsStale } from './dashboard-build.ts';
@@ -24,6 +25,7 @@ try {
       `  API             ${runtime.apiUrl}`,
       `  Dashboard       ${runtime.dashboardUrl} (sign up for a sandbox company and make API keys there)`,
       `  DynamoDB Local  ${runtime.dynamoEndpoint} (data in .data/, kept across restarts)`,
+      `  Mail            ${relative(process.cwd(), runtime.outboxDir)}/ (the dashboard's invitations, as .eml files; nothing is sent)`,
       '',
       `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,
       `    X-Api-Key     ${apiKey}`,

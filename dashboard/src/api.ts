@@ -127,7 +127,7 @@ export const api = {
   revokeApiKey: (companyId: string, keyId: string) => send<ApiKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/revoke`, {}),
   team: (companyId: string) => send<Team>('GET', `/companies/${companyId}/team`),
   inviteMember: (companyId: string, input: { email: string; role: Role }) =>
-    send<{ token: string; email: string; role: Role; expiresAt: string }>('POST', `/companies/${companyId}/team/invitations`, input),
+    send<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }>('POST', `/companies/${companyId}/team/invitations`, input),
   changeRole: (companyId: string, personId: string, role: Role) => send<Member>('PUT', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`, { role }),
   revokeInvitation: (companyId: string, invitationId: string) => send<{ revoked: true }>('DELETE', `/companies/${companyId}/team/invitations/${invitationId}`),
   removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { auditEntry, type AuditEntry } from './audit-log.ts';
 import { actorOf, checkEmail, hashToken, INVITATION_TTL_MS, type Caller, type Invitation } from './dashboard.ts';
+import { getCompany, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
+import { invitationMail, type Mailer } from './invitation-mail.ts';
+import type { Log } from './log.ts';
 import type { Membership, Role } from './team.ts';
 
 /**
@@ -48,8 +51,29 @@ function requireOwnerFor(caller: Caller, role: Role, what: string): void {
   if (role === 'Owner' && caller.membership.role !== 'Owner') throw new ApiError('FORBIDDEN', `Only an Owner may ${what} an Owner`);
 }
 
-/** The token is only in the link the page shows (and the inviter sends); the table keeps its hash. */
-export async function inviteMember(store: TeamStore, caller: Caller, input: { email: string; role: Role }, now = new Date()): Promise<{ token: string; email: string; role: Role; expiresAt: string }> {
+/**
+ * How an invitation is mailed, where the stage mails (functions/adapters/mail/from-settings.ts):
+ * the link opens `acceptUrl` with the token.
+ */
+export interface InvitationMailing {
+  mailer: Mailer;
+  acceptUrl: string;
+  companies: CompanyStore;
+  log: Log;
+}
+
+/**
+ * The token is only in the answer (the page turns it into the link it shows once) and in the mail
+ * to the invited person, when the stage mails; the table keeps its hash. The invitation stands
+ * whether or not the mail goes: `emailed` tells the page which to say.
+ */
+export async function inviteMember(
+  store: TeamStore,
+  caller: Caller,
+  input: { email: string; role: Role },
+  mailing: InvitationMailing | null = null,
+  now = new Date(),
+): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
   const email = checkEmail(input.email);
   requireOwnerFor(caller, input.role, 'invite');
   const companyId = caller.membership.companyId;
@@ -57,7 +81,22 @@ export async function inviteMember(store: TeamStore, caller: Caller, input: { em
   const token = randomBytes(32).toString('base64url');
   const invitation: Invitation = { tokenHash: hashToken(token), companyId, email, role: input.role, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(), createdAt: now.toISOString() };
   await store.addInvitation(invitation, auditEntry(companyId, 'invitation.created', actorOf(caller.membership), caller.origin, now, email, { role: input.role }));
-  return { token, email, role: input.role, expiresAt: invitation.expiresAt };
+  const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
+  return { token, email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+async function mailInvitation(mailing: InvitationMailing, invitation: Invitation, token: string, invitedBy: string): Promise<boolean> {
+  try {
+    const companyName = (await getCompany(mailing.companies, invitation.companyId)).name;
+    const link = `${mailing.acceptUrl}?token=${token}`;
+    await mailing.mailer.send(invitationMail({ to: invitation.email, companyName, role: invitation.role, invitedBy, link, expiresAt: invitation.expiresAt }));
+    return true;
+  } catch (error) {
+    // The name and status only: a mail service's message may quote the address, and never the token.
+    const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+    mailing.log.warn('invitation not mailed; the page shows the link to send instead', { companyId: invitation.companyId, error: name ?? 'Error', status: $metadata?.httpStatusCode ?? null });
+    return false;
+  }
 }
 
 /** `Revoke` on a pending invitation: its link stops working. Only an Owner revokes an Owner's invitation. */

@@ -1,3 +1,5 @@
+import type { Log } from '#domain/log';
+
 /**
  * The one line an API request leaves in the logs: route, status, code, latency and company, keyed by
  * the request id (`correlation_id`, also the `X-Request-Id` answer header). The line is also an
@@ -89,6 +91,20 @@ export function logRequest(outcome: RequestOutcome): void {
     return;
   }
   (level === 'ERROR' ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`);
+}
+
+/**
+ * What a request's domain code logs through (#domain/log): a line at WARN or ERROR keyed by the
+ * request id like the request's own line, and filtered by the same level. The caller names each
+ * field, so no body or header arrives by accident.
+ */
+export function requestLog(requestId: string): Log {
+  const write = (level: 'WARN' | 'ERROR') => (message: string, fields: Record<string, unknown> = {}) => {
+    if (LEVELS[level] < threshold) return;
+    const line = { level, message, timestamp: new Date().toISOString(), service: SERVICE, correlation_id: requestId, ...traceField(), ...fields };
+    (level === 'ERROR' ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`);
+  };
+  return { warn: write('WARN'), error: write('ERROR') };
 }
 
 /**

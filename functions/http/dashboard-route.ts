@@ -6,7 +6,9 @@ import type * as v from 'valibot';
 import type { RequestOrigin } from '#domain/audit-log';
 import type { Caller } from '#domain/dashboard';
 import { ApiError } from '#domain/errors';
+import type { Log } from '#domain/log';
 import { requirePermission, type Membership, type Permission } from '#domain/team';
+import { requestLog } from './access-log.ts';
 import { CSRF_COOKIE, CSRF_HEADER, isLoopbackHost, parseCookies } from './cookies.ts';
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, withRequestLog } from './route.ts';
@@ -31,9 +33,13 @@ export interface DashboardRequest<TBody, TAccess extends Access> {
   query: Record<string, string>;
   cookies: Record<string, string>;
   origin: RequestOrigin;
+  /** Where the page is served (`https://…`, no path): DASHBOARD_ORIGIN, or locally this host. */
+  dashboardOrigin: string;
   /** Secure cookies everywhere but plain http on loopback. */
   secureCookies: boolean;
   requestId: string;
+  /** Lines under the request's id, for what a route reports without failing (#domain/log). */
+  log: Log;
 }
 
 export interface DashboardResult {
@@ -84,8 +90,10 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         cookies,
         origin,
+        dashboardOrigin: configuredOrigin ?? `${isLoopbackHost(headers.host) ? 'http' : 'https'}://${headers.host}`,
         secureCookies: !isLoopbackHost(headers.host),
         requestId,
+        log: requestLog(requestId),
       });
     } catch (error) {
       const { statusCode, body: errorBody } = toErrorResponse(error, event);

@@ -26,9 +26,11 @@ export const SLICES = {
   userPool: ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_ENDPOINT', 'COGNITO_ISSUER'],
   /** functions/http/dashboard-route.ts checks each request's Origin against it. */
   dashboardRoute: ['DASHBOARD_ORIGIN'],
+  /** Invitations mailed (functions/adapters/mail/from-settings.ts): SES in AWS, a folder locally. */
+  mail: ['STAGE', 'MAIL_FROM', 'LOCAL_OUTBOX_DIR'],
 } as const satisfies Record<string, readonly SettingName[]>;
 
-const { common, table, deposits, withdrawalRules, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute } =
+const { common, table, deposits, withdrawalRules, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail } =
   SLICES;
 const api = [...common, ...table] as const;
 const dashboard = [...api, ...dashboardRoute] as const;
@@ -67,7 +69,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/accept-invitation': people,
   /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue],
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,
@@ -76,7 +78,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/revoke-api-key': dashboard,
   'dashboard/list-audit-log': dashboard,
   'dashboard/list-team': dashboard,
-  'dashboard/invite-member': dashboard,
+  'dashboard/invite-member': [...dashboard, ...mail],
   'dashboard/change-member-role': dashboard,
   'dashboard/remove-member': dashboard,
   'dashboard/revoke-invitation': dashboard,

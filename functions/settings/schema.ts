@@ -130,6 +130,10 @@ export const BOUND_SETTINGS = {
   COGNITO_ISSUER: v.optional(url),
   /** The CloudFront URL that fronts the dashboard; locally the API's own host serves it. */
   DASHBOARD_ORIGIN: v.optional(url),
+  /** The address invitations are mailed from through SES (context `mailFrom`); unset, nothing is mailed. */
+  MAIL_FROM: v.optional(v.pipe(v.string(), v.regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, 'is not an email address'))),
+  /** The local runtime's outbox: mails are written there as .eml files, and nothing leaves the machine. */
+  LOCAL_OUTBOX_DIR: v.optional(text),
   USAGE_PLAN_ID: text,
   EXPORT_TABLE_ARN: v.pipe(v.string(), v.regex(/^arn:aws[a-z-]*:dynamodb:/, 'is not a DynamoDB table ARN')),
   /** The export bucket: the ledger job reads exports from it and writes ledger/YYYY/MM/DD.csv to it. */

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { linkIn, mailsTo } from '../support/outbox.ts';
 import { accessibilityProblems, navLink, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
@@ -36,7 +37,7 @@ describe('Team in headless Chromium', () => {
     owner = await signedUpOwner(chromium.runtime, 'Team Payments');
   });
 
-  it('invites a member, who joins through the link shown in the page', async () => {
+  it('invites a member, who is mailed the link the page shows, and joins through it', async () => {
     await signIn(owner.email);
     await nav('Team').click();
     await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
@@ -48,6 +49,8 @@ describe('Team in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Invite' }).click();
     const link = await dialog.getByLabel('Invitation link', { exact: true }).inputValue();
     expect(link).toMatch(new RegExp(`^${chromium.origin}/dashboard/accept-invitation\\?token=[\\w-]+$`));
+    expect(await dialog.innerText()).toContain(`We emailed this link to ${memberEmail}.`);
+    expect(mailsTo(chromium.runtime.outboxDir, memberEmail).map(linkIn)).toEqual([link]);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Pending invitations' }).innerText()).toContain(memberEmail);
     expect(await page.content()).not.toContain(link);

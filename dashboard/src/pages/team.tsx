@@ -12,7 +12,7 @@ const ROLE_MEANING: Record<Role, string> = {
   Viewer: 'reads everything, changes nothing',
 };
 
-type Open = { kind: 'invite' } | { kind: 'invited'; link: string; email: string } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
+type Open = { kind: 'invite' } | { kind: 'invited'; link: string; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
 
 /** Members and pending invitations (../shared/dashboard.md, Team). Owners and Admins change the team;
  * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
@@ -102,8 +102,8 @@ export function TeamPage(props: { companyId: string; role: Role }) {
           companyId={props.companyId}
           roles={grantable}
           onClose={() => setOpen(null)}
-          onInvited={(email, token) => {
-            setOpen({ kind: 'invited', email, link: `${location.origin}${BASE_PATH}/accept-invitation?token=${token}` });
+          onInvited={({ email, token, emailed }) => {
+            setOpen({ kind: 'invited', email, emailed, link: `${location.origin}${BASE_PATH}/accept-invitation?token=${token}` });
             void reload();
           }}
         />
@@ -111,7 +111,11 @@ export function TeamPage(props: { companyId: string; role: Role }) {
       {open?.kind === 'invited' && (
         <ShownOnceDialog
           title="Invitation link"
-          warning={`Send this link to ${open.email}: it is shown only this once and works once, for 7 days.`}
+          warning={
+            open.emailed
+              ? `We emailed this link to ${open.email}. It works once, for 7 days, and is shown here only this once, should you rather send it yourself.`
+              : `Send this link to ${open.email}: it is shown only this once and works once, for 7 days.`
+          }
           fields={[{ id: 'invitation-link', label: 'Invitation link', value: open.link }]}
           onDone={done}
         />
@@ -146,12 +150,12 @@ function RoleSelect(props: { roles: readonly Role[]; value: Role; onChange: (rol
   );
 }
 
-function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClose: () => void; onInvited: (email: string, token: string) => void }) {
+function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClose: () => void; onInvited: (invited: { email: string; token: string; emailed: boolean }) => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('Developer');
   const { error, busy, run } = useAction(
     async () => (await api.inviteMember(props.companyId, { email, role })).data,
-    (invited) => props.onInvited(invited.email, invited.token),
+    props.onInvited,
   );
   return (
     <Dialog title="Invite member" onClose={props.onClose}>

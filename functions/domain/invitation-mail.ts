@@ -1,0 +1,59 @@
+import type { Role } from './team.ts';
+
+/**
+ * The mail that brings an invited person to the dashboard (../shared/dashboard.md, Team). It is a
+ * convenience on top of the link the page shows the inviter once: when a stage has no mail sender,
+ * or the mail is refused, the link in the page still works, so a failed mail never fails the
+ * invitation.
+ */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What delivers a mail: SES in AWS, a folder of .eml files locally (functions/adapters/mail/). */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+export interface InvitationToMail {
+  to: string;
+  /** The company's name as its people wrote it: user input, escaped in the HTML part. */
+  companyName: string;
+  role: Role;
+  /** Who invited them, or null for `company:create`'s first Owner. */
+  invitedBy: string | null;
+  link: string;
+  expiresAt: string;
+}
+
+export function invitationMail(invitation: InvitationToMail): Mail {
+  // A name is one line of text: no control character may reach the Subject header or shape the body.
+  const company = invitation.companyName.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
+  const who = invitation.invitedBy ? `${invitation.invitedBy} invited you` : 'You are invited';
+  const expires = `${invitation.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const intro = `${who} to join ${company} on Cambio as ${articled(invitation.role)}.`;
+  const text = [
+    intro,
+    '',
+    'Open this link to choose your password and join:',
+    invitation.link,
+    '',
+    `The link works once, until ${expires}. If you did not expect this invitation, ignore this mail: nothing happens unless the link is opened.`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">',
+    `<p>${escapeHtml(intro)}</p>`,
+    `<p><a href="${escapeHtml(invitation.link)}">Accept the invitation</a></p>`,
+    `<p>The link works once, until ${escapeHtml(expires)}. If you did not expect this invitation, ignore this mail: nothing happens unless the link is opened.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to: invitation.to, subject: `Join ${company} on Cambio`, text, html };
+}
+
+const articled = (role: Role): string => `${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}`;
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);

@@ -1,0 +1,45 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { DASHBOARD_API, lambdaName } from '../../functions/routes.ts';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+
+/**
+ * Invitations mailed through SES (README, Deploying: context `mailFrom`): the dashboard API's
+ * function gets the address and may send from its identity, and no function may send otherwise.
+ */
+const stack = (context: Record<string, string>) => addCambioStack(new App({ context: { stage: 'production', 'aws:cdk:bundling-stacks': [], ...context } }));
+
+/** Each function's name, its environment, and what its role may do with SES, on which resources. */
+function mailing(template: Template) {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+  return Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => {
+    const roleId: string = fn.Properties.Role['Fn::GetAtt'][0];
+    const ses = policies
+      .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('ses:')));
+    return { name: String(fn.Properties.FunctionName), mailFrom: fn.Properties.Environment?.Variables?.MAIL_FROM, ses };
+  });
+}
+
+const identity = (name: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:identity/${name}`]] });
+
+describe('invitations mailed through SES', () => {
+  it('gives the dashboard API alone MAIL_FROM and ses:SendEmail on that address and its domain, when mailFrom is given', () => {
+    const functions = mailing(Template.fromStack(stack({ mailFrom: 'no-reply@acme.example' })));
+
+    const senders = functions.filter((fn) => fn.mailFrom !== undefined || fn.ses.length > 0);
+    expect(senders.map((fn) => fn.name)).toEqual([`Cambio-production-${lambdaName(DASHBOARD_API.handler)}`]);
+    expect(senders[0]!.mailFrom).toBe('no-reply@acme.example');
+    expect(senders[0]!.ses).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: [identity('no-reply@acme.example'), identity('acme.example')] }]);
+  });
+
+  it('mails nothing and grants no SES without it', () => {
+    expect(mailing(Template.fromStack(stack({}))).filter((fn) => fn.mailFrom !== undefined || fn.ses.length > 0)).toEqual([]);
+  });
+
+  it.each([['a display name', 'Acme <no-reply@acme.example>'], ['no domain', 'no-reply'], ['two addresses', 'a@acme.example,b@acme.example']])('refuses %s', (_, mailFrom) => {
+    expect(() => stack({ mailFrom })).toThrow(/Context mailFrom .* is not an email address/);
+  });
+});

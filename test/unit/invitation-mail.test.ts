@@ -1,0 +1,94 @@
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { invitationMail, type InvitationToMail } from '#domain/invitation-mail';
+import { mailerFrom } from '#adapters/mail/from-settings';
+import { OutboxMailer } from '#adapters/mail/outbox-mailer';
+import { SesMailer } from '#adapters/mail/ses-mailer';
+import { parseSettings } from '#functions/settings/schema';
+import { SLICES } from '#functions/settings/functions';
+
+const invitation: InvitationToMail = {
+  to: 'dev@acme.example',
+  companyName: 'Acme Pagamentos',
+  role: 'Developer',
+  invitedBy: 'owner@acme.example',
+  link: 'https://dashboard.acme.example/dashboard/accept-invitation?token=abc_DEF-123',
+  expiresAt: '2026-12-03T10:15:30.123Z',
+};
+
+describe('the invitation mail', () => {
+  it('says who invites whom to which company in which role, with the link and when it lapses', () => {
+    const mail = invitationMail(invitation);
+
+    expect(mail.to).toBe('dev@acme.example');
+    expect(mail.subject).toBe('Join Acme Pagamentos on Cambio');
+    expect(mail.text.split('\n')).toEqual([
+      'owner@acme.example invited you to join Acme Pagamentos on Cambio as a Developer.',
+      '',
+      'Open this link to choose your password and join:',
+      invitation.link,
+      '',
+      'The link works once, until 2026-12-03 10:15 UTC. If you did not expect this invitation, ignore this mail: nothing happens unless the link is opened.',
+    ]);
+    expect(mail.html).toContain(`<a href="${invitation.link}">Accept the invitation</a>`);
+  });
+
+  it('words a first Owner’s invitation, and a role that takes “an”', () => {
+    expect(invitationMail({ ...invitation, role: 'Owner', invitedBy: null }).text).toMatch(/^You are invited to join Acme Pagamentos on Cambio as an Owner\.\n/);
+    expect(invitationMail({ ...invitation, role: 'Admin' }).text).toContain(' as an Admin.');
+  });
+
+  it('keeps a company name to one line of text: escaped in the HTML, no control character in the subject', () => {
+    const mail = invitationMail({ ...invitation, companyName: 'Evil <img src=x onerror=alert(1)>\r\nBcc: all@victim.example' });
+
+    expect(mail.subject).toBe('Join Evil <img src=x onerror=alert(1)> Bcc: all@victim.example on Cambio');
+    expect(mail.html).toContain('Evil &lt;img src=x onerror=alert(1)&gt; Bcc: all@victim.example');
+    expect(mail.html).not.toContain('<img');
+    expect(mail.text.split('\n')[0]).toBe('owner@acme.example invited you to join Evil <img src=x onerror=alert(1)> Bcc: all@victim.example on Cambio as a Developer.');
+  });
+});
+
+describe('the mailers', () => {
+  const ses = mockClient(SESv2Client);
+  afterEach(() => ses.reset());
+
+  it('SES: one SendEmail from the configured address to the invited person, text and HTML in UTF-8', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
+    const mail = invitationMail(invitation);
+
+    await new SesMailer('no-reply@acme.example').send(mail);
+
+    const calls = ses.commandCalls(SendEmailCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.args[0].input).toEqual({
+      FromEmailAddress: 'no-reply@acme.example',
+      Destination: { ToAddresses: ['dev@acme.example'] },
+      Content: {
+        Simple: {
+          Subject: { Data: mail.subject, Charset: 'UTF-8' },
+          Body: { Text: { Data: mail.text, Charset: 'UTF-8' }, Html: { Data: mail.html, Charset: 'UTF-8' } },
+        },
+      },
+    });
+  });
+
+  it('SES: a refusal reaches the caller, which keeps the invitation and says the mail did not go', async () => {
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error('Email address is not verified'), { name: 'MessageRejected' }));
+
+    await expect(new SesMailer('no-reply@acme.example').send(invitationMail(invitation))).rejects.toThrow('not verified');
+  });
+
+  const settings = (env: Record<string, string>) => parseSettings(SLICES.mail, env);
+
+  it('chooses SES where the stack binds MAIL_FROM, the outbox on the local stage, and none otherwise', () => {
+    expect(mailerFrom(settings({ STAGE: 'production', MAIL_FROM: 'no-reply@acme.example' }))).toBeInstanceOf(SesMailer);
+    expect(mailerFrom(settings({ STAGE: 'local', LOCAL_OUTBOX_DIR: '/tmp/outbox' }))).toBeInstanceOf(OutboxMailer);
+    expect(mailerFrom(settings({ STAGE: 'sandbox' }))).toBeNull();
+  });
+
+  it('refuses the outbox on a deployed stage, and a MAIL_FROM that is not an address', () => {
+    expect(() => mailerFrom(settings({ STAGE: 'production', LOCAL_OUTBOX_DIR: '/tmp/outbox', MAIL_FROM: 'no-reply@acme.example' }))).toThrow('LOCAL_OUTBOX_DIR is for the local stage only');
+    expect(() => settings({ STAGE: 'production', MAIL_FROM: 'Acme <no-reply@acme.example>' })).toThrow('MAIL_FROM is not an email address');
+  });
+});
