@@ -235,7 +235,7 @@ export async function createCompanyInvitingOwner(
   store: DashboardStore,
   input: { name: string; environment: Environment; ownerEmail: string },
   now = new Date(),
-): Promise<{ company: Company; token: string }> {
+): Promise<{ company: Company; token: string; invitation: Invitation }> {
   const email = checkEmail(input.ownerEmail);
   const company = createCompanyRecord({ name: input.name, environment: input.environment }, now);
   const token = randomBytes(32).toString('base64url');
@@ -249,7 +249,7 @@ export async function createCompanyInvitingOwner(
   };
   const audit = auditEntry(company.id, 'invitation.created', { personId: null, email: null }, { sourceIp: 'command line', userAgent: null }, now, email, { role: 'Owner' });
   await store.createCompanyWithInvitation(company, invitation, audit);
-  return { company, token };
+  return { company, token, invitation };
 }
 
 export async function acceptInvitation(

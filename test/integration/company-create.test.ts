@@ -1,12 +1,18 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
 import { STRONG_PASSWORD, dashboardBrowser, uniqueEmail } from '../support/dashboard.ts';
 import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { linkIn, mailsTo } from '../support/outbox.ts';
 
 /**
  * `npm run company:create` against a deployed stage's table (ops/company-create.ts), pointed at
@@ -20,13 +26,56 @@ afterAll(() => stopTestApi(runtime, db));
 
 const DASHBOARD_URL = 'https://dashboard.example.com/dashboard/';
 
+const PROJECT = join(import.meta.dirname, '../..');
+
 function companyCreate(...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'ops/company-create.ts', ...args], {
     encoding: 'utf8',
     timeout: 60_000,
-    cwd: join(import.meta.dirname, '../..'),
+    cwd: PROJECT,
     env: { ...process.env, DYNAMODB_ENDPOINT: runtime.dynamoEndpoint },
   });
+}
+
+/** The command as an operator runs it, but not waiting synchronously: this process also serves the SES stand-in. */
+function companyCreateWith(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // tsx by its file: `--import tsx` resolves from the working folder, which may be outside the project.
+    const child = spawn(process.execPath, ['--import', pathToFileURL(join(PROJECT, 'node_modules/tsx/dist/loader.mjs')).href, join(PROJECT, 'ops/company-create.ts'), ...args], { cwd: env.CWD ?? PROJECT, env: { ...process.env, DYNAMODB_ENDPOINT: runtime.dynamoEndpoint, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
+ * A stand-in for SES's v2 API on a local socket (the SDK's AWS_ENDPOINT_URL_SESV2 points at it):
+ * it records each SendEmail request and answers as SES does, or refuses as SES does for an
+ * address it cannot send to. No local engine of SES exists; this one speaks its wire format.
+ */
+async function sesStandIn(answer: 'accept' | 'refuse') {
+  const requests: { path: string; body: any }[] = [];
+  const server = createServer(async (request: IncomingMessage, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    requests.push({ path: request.url ?? '', body: JSON.parse(body) });
+    if (answer === 'accept') {
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ MessageId: 'ses-message-1' }));
+    } else {
+      response.writeHead(400, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': 'MessageRejected' }).end(JSON.stringify({ message: 'Email address is not verified.' }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const env = {
+    AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'AKIDLOCAL',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_MAX_ATTEMPTS: '1',
+  };
+  return { requests, env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** The companies of that name in the table. */
@@ -45,7 +94,7 @@ describe('npm run company:create on a deployed stage', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const printed = JSON.parse(run.stdout) as { companyId: string; environment: string; invitationLink: string };
-    expect(printed).toEqual({ companyId: expect.stringMatching(/^cmp_/), environment: 'production', invitationLink: expect.stringMatching(/^https:\/\/dashboard\.example\.com\/dashboard\/accept-invitation\?token=[\w-]{43}$/) });
+    expect(printed).toEqual({ companyId: expect.stringMatching(/^cmp_/), environment: 'production', invitationLink: expect.stringMatching(/^https:\/\/dashboard\.example\.com\/dashboard\/accept-invitation\?token=[\w-]{43}$/), emailed: false });
 
     const owner = dashboardBrowser(runtime);
     const token = new URL(printed.invitationLink).searchParams.get('token');
@@ -69,6 +118,56 @@ describe('npm run company:create on a deployed stage', () => {
     expect(run.stdout).toContain('it is not emailed');
   });
 
+  it('with --mail-from mails the first Owner through SES the link it prints, from that address', async () => {
+    const ses = await sesStandIn('accept');
+    const email = uniqueEmail('mailed-owner');
+    try {
+      const run = await companyCreateWith(ses.env, '--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Mailed Live Co', '--owner-email', email, '--mail-from', 'no-reply@cambio.example', '--json');
+
+      expect(run.stderr).toBe('');
+      const printed = JSON.parse(run.stdout);
+      expect(printed).toMatchObject({ environment: 'production', emailed: true });
+      expect(ses.requests).toHaveLength(1);
+      const { path, body } = ses.requests[0]!;
+      expect(path).toBe('/v2/email/outbound-emails');
+      expect(body).toMatchObject({ FromEmailAddress: 'no-reply@cambio.example', Destination: { ToAddresses: [email] }, Content: { Simple: { Subject: { Data: 'Join Mailed Live Co on Cambio' } } } });
+      expect(body.Content.Simple.Body.Text.Data).toContain(`You are invited to join Mailed Live Co on Cambio as an Owner.\n\nOpen this link to choose your password and join:\n${printed.invitationLink}\n`);
+    } finally {
+      await ses.close();
+    }
+  });
+
+  it('keeps the company and prints the link to send by hand when SES refuses the mail', async () => {
+    const ses = await sesStandIn('refuse');
+    const email = uniqueEmail('unverified-owner');
+    try {
+      const run = await companyCreateWith(ses.env, '--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Refused Mail Co', '--owner-email', email, '--mail-from', 'no-reply@cambio.example');
+
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('https://dashboard.example.com/dashboard/accept-invitation?token=');
+      expect(run.stdout).toContain('Could not mail it (MessageRejected: Email address is not verified.): send it to them yourself.');
+      expect(await companiesNamed('Refused Mail Co')).toHaveLength(1);
+    } finally {
+      await ses.close();
+    }
+  });
+
+  it('locally, mails the first Owner to the local outbox, as the runtime mails invitations', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cambio-company-create-'));
+    const email = uniqueEmail('local-owner');
+    try {
+      // A folder of its own: no npm start runs there, so the command starts DynamoDB Local on its .data/.
+      const run = await companyCreateWith({ CWD: folder }, '--name', 'Local Invite Co', '--owner-email', email, '--json');
+
+      expect(run.stderr).toBe('');
+      const printed = JSON.parse(run.stdout);
+      expect(printed).toMatchObject({ environment: 'sandbox', emailed: true });
+      expect(mailsTo(join(folder, '.data', 'outbox'), email).map(linkIn)).toEqual([printed.invitationLink]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ['no --owner-email: a deployed company gets no key here', ['--stage', 'production', '--table', 'T', '--dashboard-url', DASHBOARD_URL], '--stage production needs --owner-email'],
     ['no --table', ['--stage', 'production', '--dashboard-url', DASHBOARD_URL, '--owner-email', 'o@example.com'], "--stage production needs --table <the stack's TableName output>"],
@@ -77,7 +176,8 @@ describe('npm run company:create on a deployed stage', () => {
     ['the dashboard origin without its path', ['--stage', 'production', '--table', 'T', '--owner-email', 'o@example.com', '--dashboard-url', 'https://dashboard.example.com'], 'is not'],
     ['another stage’s table', ['--stage', 'production', '--table', 'Cambio-sandbox-TableCD117FA1-1X2Y3Z', '--owner-email', 'o@example.com', '--dashboard-url', DASHBOARD_URL], "is the sandbox stage's table, not production's"],
     ['an unknown stage', ['--stage', 'staging', '--table', 'T', '--owner-email', 'o@example.com', '--dashboard-url', DASHBOARD_URL], 'Unknown stage "staging"'],
-    ['--table without --stage', ['--table', 'T', '--owner-email', 'o@example.com'], '--table and --dashboard-url go with --stage'],
+    ['--table without --stage', ['--table', 'T', '--owner-email', 'o@example.com'], '--table, --dashboard-url and --mail-from go with --stage'],
+    ['--mail-from with a display name', ['--stage', 'production', '--table', 'T', '--owner-email', 'o@example.com', '--dashboard-url', DASHBOARD_URL, '--mail-from', 'Cambio <no-reply@cambio.example>'], 'is not an email address'],
   ])('refuses %s with exit 2, and writes nothing', async (_case, args, message) => {
     const name = `Refused ${randomUUID()}`;
     const run = companyCreate('--name', name, ...args.map((arg) => (arg === 'T' ? runtime.tableName : arg)));
