@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import * as v from 'valibot';
+import type { Environment } from '#domain/api-keys';
+import type { Invitation } from '#domain/dashboard';
+import { invitationMail, type Mailer } from '#domain/invitation-mail';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { OutboxMailer } from '#adapters/mail/outbox-mailer';
+import { SesMailer } from '#adapters/mail/ses-mailer';
+import { parseSettings, SETTINGS } from '#functions/settings/schema';
+import { STAGES, type StageName } from '../lib/stages.ts';
+import { DATA_DIR, runningRuntime, withLocalData } from '#local/local-data';
+
+/** The options every command that invites people takes, to name the stage it acts on. */
+export const TARGET_OPTIONS = {
+  stage: { type: 'string', default: 'local' },
+  table: { type: 'string' },
+  'dashboard-url': { type: 'string' },
+  'mail-from': { type: 'string' },
+} as const;
+
+export const TARGET_USAGE = '--stage sandbox|production --table <TableName output> --dashboard-url <DashboardUrl output> [--mail-from no-reply@example.com]';
+
+export interface Delivery {
+  link: string;
+  emailed: boolean;
+  /** Why a mail that was tried did not go; null when none was tried or it went. */
+  mailError: string | null;
+  /** One sentence for the operator: mailed, or to send the link. */
+  note: string;
+}
+
+export interface InvitationTarget {
+  stageName: StageName;
+  deployed: boolean;
+  /** The environment of the stage's companies. */
+  environment: Environment;
+  /** Runs `work` on the stage's table: the deployed one named, or the local runtime's data. */
+  onTable<T>(work: (db: ReturnType<typeof createDocumentClient>, tableName: string) => Promise<T>): Promise<T>;
+  /** The invitation's link, mailed where the target mails; what to tell the operator. */
+  deliver(invitation: Invitation, token: string, companyName: string): Promise<Delivery>;
+}
+
+/**
+ * Where an operator's invitation goes (`company:create --owner-email`, `company:invite`): the local
+ * runtime's data by default, whose mail is its outbox (.data/outbox/, as `npm start`'s); or, with
+ * `--stage`, a deployed stage's table with the operator's AWS credentials, the link on its
+ * dashboard's URL, mailed through SES only with `--mail-from`. Bad options refuse before any data
+ * is touched.
+ */
+export function invitationTarget(values: { stage?: string; table?: string; 'dashboard-url'?: string; 'mail-from'?: string }, refuse: (message: string) => never): InvitationTarget {
+  const stageName = values.stage as StageName;
+  if (!Object.hasOwn(STAGES, stageName)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production).`);
+  const deployed = stageName !== 'local';
+  const table = values.table;
+  if (deployed) {
+    if (!table) refuse(`--stage ${stageName} needs --table <the stack's TableName output>.`);
+    // The stack names its table after itself (Cambio-<stage>-…): a company of one stage's environment
+    // must not land in another stage's table, where it would read the wrong chain.
+    const otherStage = Object.keys(STAGES).find((name) => name !== stageName && table.startsWith(`Cambio-${name}-`));
+    if (otherStage) refuse(`--table ${table} is the ${otherStage} stage's table, not ${stageName}'s.`);
+  } else if (table || values['dashboard-url'] || values['mail-from']) {
+    refuse('--table, --dashboard-url and --mail-from go with --stage sandbox|production; without --stage the command works on the local runtime.');
+  }
+  const mailFrom = values['mail-from'];
+  if (mailFrom !== undefined && !v.is(SETTINGS.MAIL_FROM, mailFrom)) refuse(`--mail-from ${JSON.stringify(mailFrom)} is not an email address (a bare one, verified in SES).`);
+  const mailer: Mailer | null = deployed ? (mailFrom ? new SesMailer(mailFrom) : null) : new OutboxMailer(join(DATA_DIR, 'outbox'));
+  const acceptUrl = deployed ? deployedAcceptUrl(stageName, values['dashboard-url'], refuse) : localAcceptUrl();
+
+  return {
+    stageName,
+    deployed,
+    environment: STAGES[stageName].environment,
+    async onTable(work) {
+      const run = async (endpoint: string | undefined, tableName: string) => {
+        const db = createDocumentClient(endpoint);
+        try {
+          return await work(db, tableName);
+        } finally {
+          db.destroy();
+        }
+      };
+      return deployed ? run(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, table!) : withLocalData(run);
+    },
+    async deliver(invitation, token, companyName) {
+      const link = `${acceptUrl}?token=${token}`;
+      if (!mailer) return { link, emailed: false, mailError: null, note: 'Send it to them yourself: it is not emailed.' };
+      // The invitation stands whatever the mail does: one that does not go leaves the link to send by hand.
+      try {
+        await mailer.send(invitationMail({ to: invitation.email, companyName, role: invitation.role, invitedBy: null, link, expiresAt: invitation.expiresAt }));
+        return { link, emailed: true, mailError: null, note: deployed ? `Mailed to ${invitation.email} from ${mailFrom}.` : `Mailed to ${invitation.email}: see ${join(DATA_DIR, 'outbox')}/.` };
+      } catch (error) {
+        const mailError = `${(error as Error).name}: ${(error as Error).message}`;
+        return { link, emailed: false, mailError, note: `Could not mail it (${mailError}): send it to them yourself.` };
+      }
+    },
+  };
+}
+
+/** The accept-invitation page under the stack's DashboardUrl output (`https://…/dashboard/`). */
+function deployedAcceptUrl(stageName: StageName, dashboardUrl: string | undefined, refuse: (message: string) => never): string {
+  const needs = `--stage ${stageName} needs --dashboard-url <the stack's DashboardUrl output, https://…/dashboard/>`;
+  let url: URL;
+  try {
+    url = new URL(dashboardUrl ?? '');
+  } catch {
+    refuse(`${needs}.`);
+  }
+  if (url.protocol !== 'https:' || url.search || url.hash || !/^\/dashboard\/?$/.test(url.pathname)) refuse(`${needs}; "${dashboardUrl}" is not.`);
+  return `${url.origin}/dashboard/accept-invitation`;
+}
+
+function localAcceptUrl(): string {
+  const origin = runningRuntime()?.apiUrl.replace(/\/v1$/, '') ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+  return `${origin}/dashboard/accept-invitation`;
+}
