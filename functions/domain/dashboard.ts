@@ -230,6 +230,18 @@ export const INVITATION_TTL_MS = 7 * 86_400_000;
 
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
+/** A new invitation (7 days, works once) and its token, which only the link holds: the table keeps its hash. */
+export function newInvitation(companyId: string, email: string, role: Role, now: Date): { invitation: Invitation; token: string } {
+  const token = randomBytes(32).toString('base64url');
+  return {
+    token,
+    invitation: { tokenHash: hashToken(token), companyId, email, role, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(), createdAt: now.toISOString() },
+  };
+}
+
+/** Who acts when an operator's command does (`company:create`, `company:invite`): no person, from the command line. */
+export const COMMAND_LINE: { actor: AuditActor; origin: RequestOrigin } = { actor: { personId: null, email: null }, origin: { sourceIp: 'command line', userAgent: null } };
+
 /** `company:create --owner-email`: the company and an invitation whose token is only in the link. */
 export async function createCompanyInvitingOwner(
   store: DashboardStore,
@@ -238,16 +250,8 @@ export async function createCompanyInvitingOwner(
 ): Promise<{ company: Company; token: string; invitation: Invitation }> {
   const email = checkEmail(input.ownerEmail);
   const company = createCompanyRecord({ name: input.name, environment: input.environment }, now);
-  const token = randomBytes(32).toString('base64url');
-  const invitation: Invitation = {
-    tokenHash: hashToken(token),
-    companyId: company.id,
-    email,
-    role: 'Owner',
-    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
-    createdAt: now.toISOString(),
-  };
-  const audit = auditEntry(company.id, 'invitation.created', { personId: null, email: null }, { sourceIp: 'command line', userAgent: null }, now, email, { role: 'Owner' });
+  const { invitation, token } = newInvitation(company.id, email, 'Owner', now);
+  const audit = auditEntry(company.id, 'invitation.created', COMMAND_LINE.actor, COMMAND_LINE.origin, now, email, { role: 'Owner' });
   await store.createCompanyWithInvitation(company, invitation, audit);
   return { company, token, invitation };
 }

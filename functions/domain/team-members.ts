@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { auditEntry, type AuditEntry } from './audit-log.ts';
-import { actorOf, checkEmail, hashToken, INVITATION_TTL_MS, type Caller, type Invitation } from './dashboard.ts';
-import { getCompany, type CompanyStore } from './company.ts';
+import { actorOf, checkEmail, COMMAND_LINE, newInvitation, type Caller, type Invitation } from './dashboard.ts';
+import { getCompany, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
 import { invitationMail, type Mailer } from './invitation-mail.ts';
 import type { Log } from './log.ts';
@@ -78,11 +77,30 @@ export async function inviteMember(
   requireOwnerFor(caller, input.role, 'invite');
   const companyId = caller.membership.companyId;
   if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
-  const token = randomBytes(32).toString('base64url');
-  const invitation: Invitation = { tokenHash: hashToken(token), companyId, email, role: input.role, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(), createdAt: now.toISOString() };
+  const { invitation, token } = newInvitation(companyId, email, input.role, now);
   await store.addInvitation(invitation, auditEntry(companyId, 'invitation.created', actorOf(caller.membership), caller.origin, now, email, { role: input.role }));
   const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
   return { token, email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/**
+ * `npm run company:invite`: an operator invites a person to an existing company, whatever its
+ * people may do: a new Owner where every Owner has left or lost their sign-in, which no one in the
+ * dashboard could then do. Audited as the command line, as `company:create`'s first Owner is.
+ */
+export async function inviteByOperator(
+  store: TeamStore,
+  companies: CompanyStore,
+  companyId: string,
+  input: { email: string; role: Role },
+  now = new Date(),
+): Promise<{ company: Company; invitation: Invitation; token: string }> {
+  const email = checkEmail(input.email);
+  const company = await getCompany(companies, companyId);
+  if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
+  const { invitation, token } = newInvitation(companyId, email, input.role, now);
+  await store.addInvitation(invitation, auditEntry(companyId, 'invitation.created', COMMAND_LINE.actor, COMMAND_LINE.origin, now, email, { role: input.role }));
+  return { company, invitation, token };
 }
 
 async function mailInvitation(mailing: InvitationMailing, invitation: Invitation, token: string, invitedBy: string): Promise<boolean> {

@@ -1,17 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
 import { STRONG_PASSWORD, dashboardBrowser, uniqueEmail } from '../support/dashboard.ts';
 import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
+import { runOpsCommand, sesStandIn } from '../support/ops-commands.ts';
 import { linkIn, mailsTo } from '../support/outbox.ts';
 
 /**
@@ -26,57 +23,8 @@ afterAll(() => stopTestApi(runtime, db));
 
 const DASHBOARD_URL = 'https://dashboard.example.com/dashboard/';
 
-const PROJECT = join(import.meta.dirname, '../..');
-
-function companyCreate(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'ops/company-create.ts', ...args], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    cwd: PROJECT,
-    env: { ...process.env, DYNAMODB_ENDPOINT: runtime.dynamoEndpoint },
-  });
-}
-
-/** The command as an operator runs it, but not waiting synchronously: this process also serves the SES stand-in. */
-function companyCreateWith(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // tsx by its file: `--import tsx` resolves from the working folder, which may be outside the project.
-    const child = spawn(process.execPath, ['--import', pathToFileURL(join(PROJECT, 'node_modules/tsx/dist/loader.mjs')).href, join(PROJECT, 'ops/company-create.ts'), ...args], { cwd: env.CWD ?? PROJECT, env: { ...process.env, DYNAMODB_ENDPOINT: runtime.dynamoEndpoint, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-/**
- * A stand-in for SES's v2 API on a local socket (the SDK's AWS_ENDPOINT_URL_SESV2 points at it):
- * it records each SendEmail request and answers as SES does, or refuses as SES does for an
- * address it cannot send to. No local engine of SES exists; this one speaks its wire format.
- */
-async function sesStandIn(answer: 'accept' | 'refuse') {
-  const requests: { path: string; body: any }[] = [];
-  const server = createServer(async (request: IncomingMessage, response) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    requests.push({ path: request.url ?? '', body: JSON.parse(body) });
-    if (answer === 'accept') {
-      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ MessageId: 'ses-message-1' }));
-    } else {
-      response.writeHead(400, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': 'MessageRejected' }).end(JSON.stringify({ message: 'Email address is not verified.' }));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const env = {
-    AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDLOCAL',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_MAX_ATTEMPTS: '1',
-  };
-  return { requests, env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+/** The command against this run's DynamoDB Local, with `env` on top (the SES stand-in's endpoint). */
+const companyCreate = (args: string[], env: Record<string, string> = {}) => runOpsCommand('ops/company-create.ts', args, { DYNAMODB_ENDPOINT: runtime.dynamoEndpoint, ...env });
 
 /** The companies of that name in the table. */
 async function companiesNamed(name: string) {
@@ -89,7 +37,7 @@ async function companiesNamed(name: string) {
 describe('npm run company:create on a deployed stage', () => {
   it('makes a production company whose invited Owner signs in, makes a key, and the API answers it as production', async () => {
     const email = uniqueEmail('first-owner');
-    const run = companyCreate('--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Live Co', '--owner-email', email, '--json');
+    const run = await companyCreate(['--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Live Co', '--owner-email', email, '--json']);
 
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
@@ -108,9 +56,9 @@ describe('npm run company:create on a deployed stage', () => {
     expect(company.body.data).toMatchObject({ id: printed.companyId, name: 'Live Co', environment: 'production' });
   });
 
-  it('prints the link to send, the company and its environment, and says nothing is emailed', () => {
+  it('prints the link to send, the company and its environment, and says nothing is emailed', async () => {
     const email = uniqueEmail('sandbox-owner');
-    const run = companyCreate('--stage', 'sandbox', '--table', runtime.tableName, '--dashboard-url', 'https://d1234.cloudfront.net/dashboard', '--name', 'Trial Co', '--owner-email', email);
+    const run = await companyCreate(['--stage', 'sandbox', '--table', runtime.tableName, '--dashboard-url', 'https://d1234.cloudfront.net/dashboard', '--name', 'Trial Co', '--owner-email', email]);
 
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Created Trial Co \(cmp_\w+, sandbox\)\n/);
@@ -122,7 +70,7 @@ describe('npm run company:create on a deployed stage', () => {
     const ses = await sesStandIn('accept');
     const email = uniqueEmail('mailed-owner');
     try {
-      const run = await companyCreateWith(ses.env, '--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Mailed Live Co', '--owner-email', email, '--mail-from', 'no-reply@cambio.example', '--json');
+      const run = await companyCreate(['--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Mailed Live Co', '--owner-email', email, '--mail-from', 'no-reply@cambio.example', '--json'], ses.env);
 
       expect(run.stderr).toBe('');
       const printed = JSON.parse(run.stdout);
@@ -141,7 +89,7 @@ describe('npm run company:create on a deployed stage', () => {
     const ses = await sesStandIn('refuse');
     const email = uniqueEmail('unverified-owner');
     try {
-      const run = await companyCreateWith(ses.env, '--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Refused Mail Co', '--owner-email', email, '--mail-from', 'no-reply@cambio.example');
+      const run = await companyCreate(['--stage', 'production', '--table', runtime.tableName, '--dashboard-url', DASHBOARD_URL, '--name', 'Refused Mail Co', '--owner-email', email, '--mail-from', 'no-reply@cambio.example'], ses.env);
 
       expect(run.status).toBe(0);
       expect(run.stdout).toContain('https://dashboard.example.com/dashboard/accept-invitation?token=');
@@ -157,7 +105,7 @@ describe('npm run company:create on a deployed stage', () => {
     const email = uniqueEmail('local-owner');
     try {
       // A folder of its own: no npm start runs there, so the command starts DynamoDB Local on its .data/.
-      const run = await companyCreateWith({ CWD: folder }, '--name', 'Local Invite Co', '--owner-email', email, '--json');
+      const run = await runOpsCommand('ops/company-create.ts', ['--name', 'Local Invite Co', '--owner-email', email, '--json'], {}, folder);
 
       expect(run.stderr).toBe('');
       const printed = JSON.parse(run.stdout);
@@ -180,7 +128,7 @@ describe('npm run company:create on a deployed stage', () => {
     ['--mail-from with a display name', ['--stage', 'production', '--table', 'T', '--owner-email', 'o@example.com', '--dashboard-url', DASHBOARD_URL, '--mail-from', 'Cambio <no-reply@cambio.example>'], 'is not an email address'],
   ])('refuses %s with exit 2, and writes nothing', async (_case, args, message) => {
     const name = `Refused ${randomUUID()}`;
-    const run = companyCreate('--name', name, ...args.map((arg) => (arg === 'T' ? runtime.tableName : arg)));
+    const run = await companyCreate(['--name', name, ...args.map((arg) => (arg === 'T' ? runtime.tableName : arg))]);
 
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(message);
