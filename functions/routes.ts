@@ -63,6 +63,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/session/two-factor', 'sign-in-two-factor', 'readWrite', 'public'),
   dashboard('DELETE', '/session', 'sign-out', 'readWrite', 'public'),
   dashboard('POST', '/invitations/accept', 'accept-invitation', 'readWrite', 'public'),
+  dashboard('POST', '/password-reset', 'request-password-reset', 'readWrite', 'public'),
+  dashboard('POST', '/password-reset/confirm', 'reset-password', 'readWrite', 'public'),
   dashboard('GET', '/me', 'get-me', 'read', 'session'),
   dashboard('GET', '/me/two-factor', 'get-two-factor', 'read', 'session'),
   dashboard('POST', '/me/two-factor/setup', 'start-two-factor-setup', 'read', 'session'),

@@ -287,11 +287,12 @@ export class Dashboard extends Construct {
     });
     // One function serves every route (functions/dashboard/api.ts says why), with the union of
     // their needs: the table (DASHBOARD_ROUTES' tableAccess) and making people in the pool
-    // (sign-up, accepting an invitation). One integration, one invoke permission for all methods.
+    // (sign-up, accepting an invitation) or setting their password (a reset by mail). One integration, one invoke permission for all methods.
     const routesFunction = make(
       DASHBOARD_API.handler,
       DASHBOARD_ROUTES.some((route) => route.tableAccess === 'readWrite') ? tableReadWrite(props.table) : tableRead(props.table),
-      userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'),
+      // A password reset finds the account by its address, sets the new password and revokes the person's refresh tokens.
+      userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut'),
       origin,
       ...props.webhookBinders,
       ...(props.mailFrom ? [mailSending(props.mailFrom)] : []),

@@ -9,7 +9,7 @@ import { totpMatches } from './totp.ts';
 
 /**
  * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
- * AdminSetUserPassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
+ * AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut for a password reset, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
  * for two-factor sign-in AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference, GetUser
  * and RespondToAuthChallenge with SOFTWARE_TOKEN_MFA) and the pool's JWKS,
  * over Cognito's own wire protocol (JSON 1.1, `X-Amz-Target`), so the dashboard runs the real
@@ -113,6 +113,19 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       save();
       return {};
     },
+    AdminGetUser: (input) => {
+      checkPool(input.UserPoolId);
+      const user = state.users[String(input.Username ?? '').toLowerCase()];
+      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      return { Username: user.username, UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }], UserStatus: user.confirmed ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', Enabled: true };
+    },
+    AdminUserGlobalSignOut: (input) => {
+      checkPool(input.UserPoolId);
+      const user = state.users[String(input.Username ?? '').toLowerCase()];
+      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      revokeRefreshTokens(user.username);
+      return {};
+    },
     InitiateAuth: (input) => {
       checkClient(input.ClientId);
       const parameters = (input.AuthParameters ?? {}) as Record<string, string>;
@@ -185,15 +198,19 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     GlobalSignOut: (input) => {
       const claims = verifyToken(String(input.AccessToken ?? ''));
       if (!claims) throw new CognitoError('NotAuthorizedException', 'Invalid Access Token');
-      for (const [tokenHash, username] of Object.entries(state.refreshTokens)) {
-        if (username !== claims.username) continue;
-        delete state.refreshTokens[tokenHash];
-        delete state.refreshTokenOrigins?.[tokenHash];
-      }
-      save();
+      revokeRefreshTokens(claims.username);
       return {};
     },
   };
+
+  function revokeRefreshTokens(username: string): void {
+    for (const [tokenHash, owner] of Object.entries(state.refreshTokens)) {
+      if (owner !== username) continue;
+      delete state.refreshTokens[tokenHash];
+      delete state.refreshTokenOrigins?.[tokenHash];
+    }
+    save();
+  }
 
   function passwordAuth(rawUsername: string, password: string) {
     const user = state.users[rawUsername.toLowerCase()];

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import type { Environment } from '#domain/api-keys';
 import type { Invitation } from '#domain/dashboard';
-import { invitationMail, type Mailer } from '#domain/invitation-mail';
+import { invitationMail, type Mailer } from '#domain/mail';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, whenSignedOut, type Me } from './api.ts';
 import { navigate, useRoute } from './router.ts';
 import { Link } from './ui.tsx';
-import { SignIn, SignUp, AcceptInvitation } from './pages/auth.tsx';
+import { SignIn, SignUp, AcceptInvitation, ForgotPassword, ResetPassword } from './pages/auth.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { IntegrationsPage } from './pages/integrations.tsx';
 import { AuditLogPage } from './pages/audit-log.tsx';
@@ -21,7 +21,7 @@ const NAVIGATION = [
   { route: '/audit-log', label: 'Audit log' },
 ] as const;
 
-const PUBLIC_ROUTES = new Set(['/sign-in', '/sign-up', '/accept-invitation']);
+const PUBLIC_ROUTES = new Set(['/sign-in', '/sign-up', '/accept-invitation', '/forgot-password', '/reset-password']);
 
 function App() {
   const route = useRoute();
@@ -49,6 +49,8 @@ function App() {
         {route === '/sign-up' && <SignUp onSignedIn={signedIn} />}
         {route === '/sign-in' && <SignIn onSignedIn={signedIn} />}
         {route === '/accept-invitation' && <AcceptInvitation onSignedIn={signedIn} />}
+        {route === '/forgot-password' && <ForgotPassword />}
+        {route === '/reset-password' && <ResetPassword />}
       </main>
     );
   }

@@ -10,6 +10,7 @@ export type AuditAction =
   | 'signed_in'
   | 'signed_up'
   | 'two_factor.enabled'
+  | 'password.reset'
   | 'invitation.created'
   | 'invitation.accepted'
   | 'invitation.revoked'

@@ -2,7 +2,7 @@ import { auditEntry, type AuditEntry } from './audit-log.ts';
 import { actorOf, checkEmail, COMMAND_LINE, newInvitation, type Caller, type Invitation } from './dashboard.ts';
 import { getCompany, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
-import { invitationMail, type Mailer } from './invitation-mail.ts';
+import { invitationMail, type Mailer } from './mail.ts';
 import type { Log } from './log.ts';
 import type { Membership, Role } from './team.ts';
 

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import { navigate } from '../router.ts';
 import { ErrorMessage, Link, useTitle } from '../ui.tsx';
 
 function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => void) {
@@ -24,10 +25,10 @@ function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => v
 const value = (form: FormData, name: string) => String(form.get(name) ?? '');
 
 /** A password being chosen, with the pool's policy said before it is submitted. */
-function NewPasswordField() {
+function NewPasswordField(props: { label?: string }) {
   return (
     <>
-      <label for="password">Password</label>
+      <label for="password">{props.label ?? 'Password'}</label>
       <input id="password" name="password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="password-rule" />
       <p id="password-rule" class="hint">
         At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
@@ -100,9 +101,15 @@ export function SignIn(props: { onSignedIn: () => void }) {
       </section>
     );
   }
+  const reset = new URLSearchParams(location.search).get('password') === 'reset';
   return (
     <section class="card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in to Cambio</h1>
+      {reset && (
+        <p role="status" class="notice">
+          Your password is changed and every session of yours has ended: sign in with the new one.
+        </p>
+      )}
       <form onSubmit={password.onSubmit}>
         <label for="email">Email</label>
         <input id="email" name="email" type="email" required autoComplete="username" />
@@ -114,7 +121,69 @@ export function SignIn(props: { onSignedIn: () => void }) {
         </button>
       </form>
       <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p>
         New here? <Link to="/sign-up">Create a sandbox account</Link>
+      </p>
+    </section>
+  );
+}
+
+/** `Forgot your password?`: the page says the same whether or not an account uses the address. */
+export function ForgotPassword() {
+  useTitle('Reset your password');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    const email = value(form, 'email');
+    await api.requestPasswordReset({ email });
+    setSentTo(email);
+  }, () => undefined);
+  return (
+    <section class="card" aria-labelledby="forgot-title">
+      <h1 id="forgot-title">Reset your password</h1>
+      {sentTo === null ? (
+        <>
+          <p>We mail a link to choose a new password to the address of your account.</p>
+          <form onSubmit={onSubmit}>
+            <label for="email">Email</label>
+            <input id="email" name="email" type="email" required autoComplete="username" />
+            <ErrorMessage error={error} />
+            <button type="submit" disabled={busy}>
+              Send reset link
+            </button>
+          </form>
+        </>
+      ) : (
+        <p role="status">
+          If a Cambio account uses {sentTo}, we have mailed it a link to choose a new password. The link works once, for an hour; asking again sends a new one after a minute.
+        </p>
+      )}
+      <p>
+        <Link to="/sign-in">Back to sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+/** The mailed link's page: a new password, then sign in with it. */
+export function ResetPassword() {
+  useTitle('Choose a new password');
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const { error, busy, onSubmit } = useSubmit((form) => api.resetPassword({ token, password: value(form, 'password') }), () => navigate('/sign-in?password=reset', true));
+  return (
+    <section class="card" aria-labelledby="reset-title">
+      <h1 id="reset-title">Choose a new password</h1>
+      <p>It replaces your old password and signs you out everywhere. Two-factor sign-in, if you use it, stays on.</p>
+      <form onSubmit={onSubmit}>
+        <NewPasswordField label="New password" />
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          Set password
+        </button>
+      </form>
+      <p>
+        <Link to="/forgot-password">Ask for a new link</Link>
       </p>
     </section>
   );

@@ -1,6 +1,8 @@
 import {
   AdminCreateUserCommand,
+  AdminGetUserCommand,
   AdminSetUserPasswordCommand,
+  AdminUserGlobalSignOutCommand,
   AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
   GetUserCommand,
@@ -14,6 +16,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { signInRefused, validationFailed } from '#domain/errors';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#domain/dashboard';
+import type { PasswordAccounts } from '#domain/password-reset';
 import type { TwoFactorProvider } from '#domain/two-factor';
 import { awsClient } from '../aws-clients.ts';
 import type { SessionVerifier } from './session-verifier.ts';
@@ -31,7 +34,7 @@ export interface UserPoolSettings {
  * permanent; the pool's policy applies to both): the pool allows no self sign-up, so nobody can
  * make a user by calling Cognito's public SignUp with the app client's id, and no code is mailed.
  */
-export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider {
+export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider, PasswordAccounts {
   private readonly client: CognitoIdentityProviderClient;
 
   constructor(
@@ -129,6 +132,32 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
   async status(accessToken: string): Promise<{ email: string | null; enabled: boolean }> {
     const { UserAttributes = [], UserMFASettingList = [] } = await this.client.send(new GetUserCommand({ AccessToken: accessToken }));
     return { email: UserAttributes.find((attribute) => attribute.Name === 'email')?.Value ?? null, enabled: UserMFASettingList.includes('SOFTWARE_TOKEN_MFA') };
+  }
+
+  async findPerson(email: string): Promise<{ personId: string } | null> {
+    try {
+      const { UserAttributes = [] } = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
+      const sub = UserAttributes.find((attribute) => attribute.Name === 'sub')?.Value;
+      if (!sub) throw new Error("AdminGetUser answered without the user's sub");
+      return { personId: sub };
+    } catch (error) {
+      if ((error as Error).name === 'UserNotFoundException') return null;
+      throw error;
+    }
+  }
+
+  async setPassword(email: string, password: string): Promise<void> {
+    try {
+      await this.client.send(new AdminSetUserPasswordCommand({ UserPoolId: this.pool.userPoolId, Username: email, Password: password, Permanent: true }));
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'InvalidPasswordException' || name === 'InvalidParameterException') throw validationFailed([{ path: 'password', message: (error as Error).message }]);
+      throw error;
+    }
+  }
+
+  async revokeSessions(email: string): Promise<void> {
+    await this.client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
   }
 
   async signOut(accessToken: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Invitation } from '#domain/dashboard';
+import type { PasswordReset } from '#domain/password-reset';
 import type { Membership, Person } from '#domain/team';
 import { TABLE } from '../table-definition.ts';
 import { companyIndex, companyPartition, storedFields, type Item } from './item.ts';
@@ -8,6 +9,20 @@ export const personItem = {
   type: 'Person',
   key: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PROFILE' }),
   toItem: (person: Person): Item => ({ ...personItem.key(person.personId), type: personItem.type, ...person }),
+};
+
+/** The one owner of a stored `PasswordReset`: the person's one live link to choose a new password,
+ * in their own partition; DynamoDB removes a lapsed one by itself. */
+export const passwordResetItem = {
+  type: 'PasswordReset',
+  key: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PASSWORD_RESET' }),
+  toItem: (reset: PasswordReset): Item => ({
+    ...passwordResetItem.key(reset.personId),
+    type: passwordResetItem.type,
+    ...reset,
+    [TABLE.ttlAttribute]: Math.ceil(Date.parse(reset.expiresAt) / 1000),
+  }),
+  fromItem: (item: Item): PasswordReset => storedFields<PasswordReset>(item, ['personId', 'email', 'tokenHash', 'createdAt', 'expiresAt']),
 };
 
 /** The one owner of a stored `Membership`: a person's role in a company, read by (company, person)

@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invitationMail, type InvitationToMail } from '#domain/invitation-mail';
+import { invitationMail, passwordResetMail, type InvitationToMail } from '#domain/mail';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
@@ -46,6 +46,25 @@ describe('the invitation mail', () => {
     expect(mail.html).toContain('Evil &lt;img src=x onerror=alert(1)&gt; Bcc: all@victim.example');
     expect(mail.html).not.toContain('<img');
     expect(mail.text.split('\n')[0]).toBe('owner@acme.example invited you to join Evil <img src=x onerror=alert(1)> Bcc: all@victim.example on Cambio as a Developer.');
+  });
+});
+
+describe('the password reset mail', () => {
+  it('goes to the account’s address with the link, when it lapses, and what to do if it was not you', () => {
+    const link = 'https://dashboard.acme.example/dashboard/reset-password?token=0b6f1c4e-7a1d-4c8e-9f2a-3d5e6f708192.abc_DEF';
+
+    const mail = passwordResetMail({ to: 'dev@acme.example', link, expiresAt: '2026-11-26T03:04:05.678Z' });
+
+    expect(mail).toMatchObject({ to: 'dev@acme.example', subject: 'Reset your Cambio password' });
+    expect(mail.text.split('\n')).toEqual([
+      'Someone asked to reset the password of your Cambio dashboard account, dev@acme.example.',
+      '',
+      'Open this link to choose a new password:',
+      link,
+      '',
+      'The link works once, until 2026-11-26 03:04 UTC. Choosing a new password signs you out everywhere. If you did not ask for it, ignore this mail: your password stays as it is, and nobody can use the link but whoever reads your mail.',
+    ]);
+    expect(mail.html).toContain(`<a href="${link}">Choose a new password</a>`);
   });
 });
 

@@ -1,10 +1,10 @@
 import type { Role } from './team.ts';
 
 /**
- * The mail that brings an invited person to the dashboard (../shared/dashboard.md, Team). It is a
- * convenience on top of the link the page shows the inviter once: when a stage has no mail sender,
- * or the mail is refused, the link in the page still works, so a failed mail never fails the
- * invitation.
+ * The dashboard's mails: an invitation (../shared/dashboard.md, Team), and the link to choose a
+ * new password (functions/domain/password-reset.ts). An invitation's mail is a convenience on top
+ * of the link the page shows the inviter once: when a stage has no mail sender, or the mail is
+ * refused, the link in the page still works, so a failed mail never fails the invitation.
  */
 export interface Mail {
   to: string;
@@ -51,6 +51,28 @@ export function invitationMail(invitation: InvitationToMail): Mail {
     '</body></html>',
   ].join('\n');
   return { to: invitation.to, subject: `Join ${company} on Cambio`, text, html };
+}
+
+/** The link to choose a new password, to the address of the account: nothing in it comes from a request but the address. */
+export function passwordResetMail(reset: { to: string; link: string; expiresAt: string }): Mail {
+  const expires = `${reset.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const ignore = 'If you did not ask for it, ignore this mail: your password stays as it is, and nobody can use the link but whoever reads your mail.';
+  const text = [
+    'Someone asked to reset the password of your Cambio dashboard account, ' + reset.to + '.',
+    '',
+    'Open this link to choose a new password:',
+    reset.link,
+    '',
+    `The link works once, until ${expires}. Choosing a new password signs you out everywhere. ${ignore}`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">',
+    `<p>Someone asked to reset the password of your Cambio dashboard account, ${escapeHtml(reset.to)}.</p>`,
+    `<p><a href="${escapeHtml(reset.link)}">Choose a new password</a></p>`,
+    `<p>The link works once, until ${escapeHtml(expires)}. Choosing a new password signs you out everywhere. ${escapeHtml(ignore)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to: reset.to, subject: 'Reset your Cambio password', text, html };
 }
 
 const articled = (role: Role): string => `${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}`;

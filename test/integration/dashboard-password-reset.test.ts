@@ -1,0 +1,122 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { passwordResetItem } from '#adapters/dynamo/items/team';
+import { useTestApi } from '../support/local-api.ts';
+import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { mailsTo, type OutboxMail } from '../support/outbox.ts';
+
+/**
+ * `Forgot your password?` through the dashboard API over a real socket against the local runtime
+ * (its Cognito emulator; its mail in the outbox folder): the mailed link sets a new password once,
+ * ends the person's sessions, and is logged; asking tells nobody whether an account exists.
+ */
+const api = useTestApi();
+const NEW_PASSWORD = 'Another-Horse-43';
+
+const resetLinkIn = (mail: OutboxMail | undefined) => /^https?:\/\/\S+\/dashboard\/reset-password\?token=\S+$/m.exec(mail?.text ?? '')?.[0];
+const tokenOf = (link: string | undefined) => new URL(link!).searchParams.get('token')!;
+
+async function askReset(email: string) {
+  return dashboardBrowser(api.runtime).call('POST', '/password-reset', { body: { email } });
+}
+
+async function signInStatus(email: string, password: string) {
+  return (await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email, password } })).status;
+}
+
+describe('a password reset by mail', () => {
+  it('mails a link that sets a new password once, ends every session of the person, and is in the audit log', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Forgetful Co');
+    expect((await owner.browser.call('GET', '/me')).status).toBe(200);
+
+    const asked = await askReset(owner.email.toUpperCase());
+
+    expect(asked.status).toBe(202);
+    const [mail, ...more] = mailsTo(api.runtime.outboxDir, owner.email);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe('Reset your Cambio password');
+    const link = resetLinkIn(mail);
+    expect(link).toMatch(new RegExp(`^${new URL(api.runtime.apiUrl).origin}/dashboard/reset-password\\?token=[0-9a-f-]{36}\\.[\\w-]{43}$`));
+
+    const reset = await dashboardBrowser(api.runtime).call('POST', '/password-reset/confirm', { body: { token: tokenOf(link), password: NEW_PASSWORD } });
+
+    expect(reset.status).toBe(200);
+    // The session cookie as a Cookie header the authorizer has not seen (its cache, as API Gateway's, holds an answer 60 s).
+    const session = owner.browser.jar.get('cambio_session')!;
+    expect((await fetch(`${owner.browser.origin}/dashboard/api/me`, { headers: { Cookie: `cambio_session=${session}; uncached=${Math.random()}` } })).status).toBe(401);
+    expect(await signInStatus(owner.email, STRONG_PASSWORD)).toBe(401);
+    const signedIn = dashboardBrowser(api.runtime);
+    expect((await signedIn.call('POST', '/session', { body: { email: owner.email, password: NEW_PASSWORD } })).status).toBe(200);
+    const again = await dashboardBrowser(api.runtime).call('POST', '/password-reset/confirm', { body: { token: tokenOf(link), password: 'Third-Horse-44!' } });
+    expect(again.status).toBe(404);
+    expect(again.body.error.message).toContain('This password reset link is not valid');
+    const audit = (await signedIn.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string; actor: { email: string } }[];
+    expect(audit[1]).toMatchObject({ action: 'password.reset', actor: { email: owner.email } });
+  });
+
+  it('answers an address with no account exactly as one with an account, and mails it nothing', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Known Co');
+    const stranger = uniqueEmail('nobody');
+
+    const known = await askReset(owner.email);
+    const unknown = await askReset(stranger);
+
+    expect([unknown.status, unknown.body]).toEqual([known.status, known.body]);
+    expect(mailsTo(api.runtime.outboxDir, stranger)).toEqual([]);
+  });
+
+  it('sends one mail a minute: asking again at once sends nothing and keeps the first link working', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Impatient Co');
+
+    const answers = await Promise.all([askReset(owner.email), askReset(owner.email), askReset(owner.email)]);
+
+    expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202]);
+    const mails = mailsTo(api.runtime.outboxDir, owner.email);
+    expect(mails).toHaveLength(1);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/password-reset/confirm', { body: { token: tokenOf(resetLinkIn(mails[0])), password: NEW_PASSWORD } })).status).toBe(200);
+  });
+
+  it('refuses a password the policy refuses and keeps the link for a better one', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Weak Co');
+    await askReset(owner.email);
+    const token = tokenOf(resetLinkIn(mailsTo(api.runtime.outboxDir, owner.email)[0]));
+
+    const weak = await dashboardBrowser(api.runtime).call('POST', '/password-reset/confirm', { body: { token, password: 'short' } });
+
+    expect(weak.status).toBe(400);
+    expect(weak.body.error.details).toEqual([expect.objectContaining({ path: 'password' })]);
+    expect(await signInStatus(owner.email, STRONG_PASSWORD)).toBe(200);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/password-reset/confirm', { body: { token, password: NEW_PASSWORD } })).status).toBe(200);
+  });
+
+  it('lets one of two uses of the same link at the same moment through', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Racing Co');
+    await askReset(owner.email);
+    const token = tokenOf(resetLinkIn(mailsTo(api.runtime.outboxDir, owner.email)[0]));
+
+    const [first, second] = await Promise.all(
+      ['First-Horse-45!', 'Second-Horse-46!'].map((password) => dashboardBrowser(api.runtime).call('POST', '/password-reset/confirm', { body: { token, password } })),
+    );
+
+    expect([first!.status, second!.status].sort()).toEqual([200, 404]);
+    const chosen = first!.status === 200 ? 'First-Horse-45!' : 'Second-Horse-46!';
+    expect(await signInStatus(owner.email, chosen)).toBe(200);
+  });
+
+  it('refuses a link an hour old, a made-up secret and a malformed token, changing nothing', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Late Co');
+    await askReset(owner.email);
+    const token = tokenOf(resetLinkIn(mailsTo(api.runtime.outboxDir, owner.email)[0]));
+    const [personId] = token.split('.');
+    const confirm = (body: object) => dashboardBrowser(api.runtime).call('POST', '/password-reset/confirm', { body });
+
+    expect((await confirm({ token: `${personId}.${'A'.repeat(43)}`, password: NEW_PASSWORD })).status).toBe(404);
+    expect((await confirm({ token: 'not-a-token', password: NEW_PASSWORD })).status).toBe(400);
+    await api.db.send(
+      new UpdateCommand({ TableName: api.runtime.tableName, Key: passwordResetItem.key(personId!), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() } }),
+    );
+    expect((await confirm({ token, password: NEW_PASSWORD })).status).toBe(404);
+
+    expect(await signInStatus(owner.email, STRONG_PASSWORD)).toBe(200);
+  });
+});
