@@ -23,6 +23,9 @@ import type { Membership } from './team.ts';
  */
 export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
 export const PASSWORD_RESET_INTERVAL_MS = 60_000;
+/** Asking takes at least this long either way: an unknown address would otherwise answer sooner
+ * than one whose account is written to and mailed, and the time would tell. */
+export const PASSWORD_RESET_ANSWER_MS = 800;
 
 export interface PasswordReset {
   personId: string;
@@ -60,9 +63,18 @@ export interface PasswordResetDeps {
 
 const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-/** Mails the account's person a link to `resetUrl`, if an account uses the address; answers nothing either way. */
+/** Mails the account's person a link to `resetUrl`, if an account uses the address; answers nothing either way, in the same time. */
 export async function requestPasswordReset(deps: PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log }, input: { email: string }, now = new Date()): Promise<void> {
   const email = checkEmail(input.email);
+  const answerAt = Date.now() + PASSWORD_RESET_ANSWER_MS;
+  try {
+    await mailResetLink(deps, email, now);
+  } finally {
+    await until(answerAt);
+  }
+}
+
+async function mailResetLink(deps: PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log }, email: string, now: Date): Promise<void> {
   const person = await deps.accounts.findPerson(email);
   if (!person) return;
   const secret = randomBytes(32).toString('base64url');
@@ -107,9 +119,13 @@ export async function resetPassword(deps: PasswordResetDeps & { signOuts: SignOu
   const memberships = await deps.store.membershipsOf(reset.personId);
   const actor = { personId: reset.personId, email: reset.email };
   await deps.store.appendAudit(memberships.map((membership) => auditEntry(membership.companyId, 'password.reset', actor, origin, now)));
-  const wait = cutoff.getTime() - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  await until(cutoff.getTime());
 }
+
+const until = async (time: number): Promise<void> => {
+  const wait = time - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+};
 
 function sameHash(stored: string, presented: string): boolean {
   return stored.length === presented.length && timingSafeEqual(Buffer.from(stored), Buffer.from(presented));
