@@ -89,6 +89,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/companies/{companyId}/team', 'list-team', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session'),
   dashboard('DELETE', '/companies/{companyId}/team/invitations/{invitationId}', 'revoke-invitation', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/team/invitations/{invitationId}/resend', 'resend-invitation', 'readWrite', 'session'),
   dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session'),
   dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
 ];

@@ -132,6 +132,8 @@ export const api = {
     send<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }>('POST', `/companies/${companyId}/team/invitations`, input),
   changeRole: (companyId: string, personId: string, role: Role) => send<Member>('PUT', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`, { role }),
   revokeInvitation: (companyId: string, invitationId: string) => send<{ revoked: true }>('DELETE', `/companies/${companyId}/team/invitations/${invitationId}`),
+  resendInvitation: (companyId: string, invitationId: string) =>
+    send<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }>('POST', `/companies/${companyId}/team/invitations/${invitationId}/resend`, {}),
   removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),
   auditLog: (companyId: string, cursor?: string) =>
     send<AuditEntry[]>('GET', `/companies/${companyId}/audit-log${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),

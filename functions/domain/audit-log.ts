@@ -14,6 +14,7 @@ export type AuditAction =
   | 'invitation.created'
   | 'invitation.accepted'
   | 'invitation.revoked'
+  | 'invitation.resent'
   | 'api_key.created'
   | 'api_key.rolled'
   | 'api_key.revoked'

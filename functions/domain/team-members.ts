@@ -21,6 +21,8 @@ export interface TeamStore {
   addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void>;
   /** Deletes the invitation, so its link stops working; false if it is gone (accepted, revoked or lapsed). */
   deleteInvitation(invitation: Invitation, audit: AuditEntry): Promise<boolean>;
+  /** `fresh` in place of `old`, whose link stops working, all or nothing; false if `old` is gone. */
+  replaceInvitation(old: Invitation, fresh: Invitation, audit: AuditEntry): Promise<boolean>;
   /**
    * Sets `member`'s role to `role` (or deletes the membership when `role` is null), only if its
    * role is still `member.role` and, when `keptOwner` is given, that membership is still an Owner.
@@ -119,14 +121,38 @@ async function mailInvitation(mailing: InvitationMailing, invitation: Invitation
 
 /** `Revoke` on a pending invitation: its link stops working. Only an Owner revokes an Owner's invitation. */
 export async function revokeInvitation(store: TeamStore, caller: Caller, invitationId: string, now = new Date()): Promise<void> {
-  const companyId = caller.membership.companyId;
-  // Found among the company's own invitations, so another company's id is a 404 like a made-up one.
-  const invitation = /^[0-9a-f]{64}$/.test(invitationId) ? (await store.invitationsOf(companyId)).find((i) => i.tokenHash === invitationId) : undefined;
-  if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
-  requireOwnerFor(caller, invitation.role, 'revoke the invitation of');
-  const audit = auditEntry(companyId, 'invitation.revoked', actorOf(caller.membership), caller.origin, now, invitation.email, { role: invitation.role });
+  const invitation = await pendingInvitation(store, caller, invitationId, 'revoke the invitation of', now);
+  const audit = auditEntry(invitation.companyId, 'invitation.revoked', actorOf(caller.membership), caller.origin, now, invitation.email, { role: invitation.role });
   // Accepted or revoked meanwhile: gone either way.
   if (!(await store.deleteInvitation(invitation, audit))) throw notFound('Invitation');
+}
+
+/**
+ * `Resend` on a pending invitation: a new link for the same person and role, for 7 more days, mailed
+ * where the stage mails; the old link stops working, so a lost or leaked one is dealt with too.
+ */
+export async function resendInvitation(
+  store: TeamStore,
+  caller: Caller,
+  invitationId: string,
+  mailing: InvitationMailing | null = null,
+  now = new Date(),
+): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
+  const old = await pendingInvitation(store, caller, invitationId, 'resend the invitation of', now);
+  const { invitation, token } = newInvitation(old.companyId, old.email, old.role, now);
+  const audit = auditEntry(old.companyId, 'invitation.resent', actorOf(caller.membership), caller.origin, now, old.email, { role: old.role });
+  if (!(await store.replaceInvitation(old, invitation, audit))) throw notFound('Invitation');
+  const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
+  return { token, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/** One of the company's own live invitations by id, so another company's id is a 404 like a made-up
+ * one; only an Owner acts on an Owner's. */
+async function pendingInvitation(store: TeamStore, caller: Caller, invitationId: string, what: string, now: Date): Promise<Invitation> {
+  const invitation = /^[0-9a-f]{64}$/.test(invitationId) ? (await store.invitationsOf(caller.membership.companyId)).find((i) => i.tokenHash === invitationId) : undefined;
+  if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
+  requireOwnerFor(caller, invitation.role, what);
+  return invitation;
 }
 
 export const changeRole = (store: TeamStore, caller: Caller, personId: string, role: Role, now = new Date()) => changeMember(store, caller, personId, role, now);

@@ -84,6 +84,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/change-member-role': dashboard,
   'dashboard/remove-member': dashboard,
   'dashboard/revoke-invitation': dashboard,
+  'dashboard/resend-invitation': [...dashboard, ...mail],
   'dashboard/activity': dashboard,
   'dashboard/list-webhooks': dashboardWebhooks,
   'dashboard/add-webhook': dashboardWebhooks,

@@ -98,7 +98,7 @@ describe('Team in headless Chromium', () => {
     await signOut();
   });
 
-  it('revokes a pending invitation: its row goes and its link no longer works', async () => {
+  it('resends a pending invitation with a new link, then revokes it: its row goes and its link no longer works', async () => {
     const invitee = uniqueEmail('revoked');
     await signIn(owner.email);
     await nav('Team').click();
@@ -111,12 +111,20 @@ describe('Team in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     const invitations = page.getByRole('table', { name: 'Pending invitations' });
     await expect.poll(() => invitations.innerText()).toContain(invitee);
+    // Resend first: a new link, mailed, in place of the first one.
+    await page.getByRole('button', { name: `Resend the invitation of ${invitee}` }).click();
+    const resent = page.getByRole('dialog');
+    const newLink = await resent.getByLabel('Invitation link', { exact: true }).inputValue();
+    expect(newLink).not.toBe(link);
+    expect(await resent.innerText()).toContain(`We emailed this link to ${invitee}.`);
+    expect(mailsTo(chromium.runtime.outboxDir, invitee).map(linkIn)).toEqual([link, newLink]);
+    await resent.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: `Revoke the invitation of ${invitee}` }).click();
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(async () => (await invitations.count()) === 0 || !(await invitations.innerText()).includes(invitee)).toBe(true);
     await signOut();
-    await page.goto(link);
+    await page.goto(newLink);
     await page.getByLabel('Password').fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/not found/i);

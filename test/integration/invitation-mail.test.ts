@@ -63,6 +63,48 @@ describe('an invitation by mail', () => {
     expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
   });
 
+  it('Resend replaces the link with a new one, mailed again: the old link stops working, the new one lets them in', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Resending Co');
+    const email = uniqueEmail('resent');
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+    const [pending] = (await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).body.data.invitations;
+
+    const resent = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations/${pending.id}/resend`, { body: {} });
+
+    expect(resent.status).toBe(200);
+    expect(resent.body.data).toMatchObject({ email, role: 'Developer', emailed: true });
+    expect(resent.body.data.token).not.toBe(invited.body.data.token);
+    expect(mailsTo(api.runtime.outboxDir, email).map(linkIn)).toEqual([invited.body.data.token, resent.body.data.token].map((token) => `${new URL(api.runtime.apiUrl).origin}/dashboard/accept-invitation?token=${token}`));
+    const team = (await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).body.data;
+    expect(team.invitations.map((i: { email: string }) => i.email)).toEqual([email]);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(404);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: resent.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
+    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string; target: string }[];
+    expect(audit.map((entry) => entry.action)).toContain('invitation.resent');
+  });
+
+  it('Resend is refused to a Developer, to an Admin for an Owner’s invitation, and for another company’s or a used one', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Guarded Co');
+    const join = async (role: string) => {
+      const token = (await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: uniqueEmail(role.toLowerCase()), role } })).body.data.token;
+      const browser = dashboardBrowser(api.runtime);
+      await browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
+      return browser;
+    };
+    const developer = await join('Developer');
+    const admin = await join('Admin');
+    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: uniqueEmail('next-owner'), role: 'Owner' } });
+    const [ownerInvitation] = (await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).body.data.invitations;
+    const stranger = await signedUpOwner(api.runtime, 'Stranger Co');
+    const resend = (browser: ReturnType<typeof dashboardBrowser>, companyId: string) => browser.call('POST', `/companies/${companyId}/team/invitations/${ownerInvitation.id}/resend`, { body: {} });
+
+    expect((await resend(developer, owner.companyId)).status).toBe(403);
+    expect((await resend(admin, owner.companyId)).status).toBe(403);
+    expect((await resend(stranger.browser, stranger.companyId)).status).toBe(404);
+    expect((await resend(owner.browser, owner.companyId)).status).toBe(200);
+    expect((await resend(owner.browser, owner.companyId)).status).toBe(404);
+  });
+
   it('mails nothing when the invitation is refused', async () => {
     const owner = await signedUpOwner(api.runtime, 'Refusing Co');
 

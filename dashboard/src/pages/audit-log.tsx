@@ -10,6 +10,7 @@ const ACTIONS: Record<string, string> = {
   'invitation.created': 'Invited',
   'invitation.accepted': 'Accepted the invitation',
   'invitation.revoked': 'Revoked the invitation of',
+  'invitation.resent': 'Sent a new invitation link to',
   'api_key.created': 'Created API key',
   'api_key.rolled': 'Rolled API key secret',
   'api_key.revoked': 'Revoked API key',

@@ -26,6 +26,24 @@ export function TeamPage(props: { companyId: string; role: Role }) {
     setOpen(null);
     void reload();
   };
+  /** A new link (Invite member, Resend): shown once, with whether it was also mailed. */
+  const showLink = ({ email, token, emailed }: { email: string; token: string; emailed: boolean }) => {
+    setOpen({ kind: 'invited', email, emailed, link: `${location.origin}${BASE_PATH}/accept-invitation?token=${token}` });
+    void reload();
+  };
+  const [resendError, setResendError] = useState<unknown>(null);
+  const [resending, setResending] = useState(false);
+  const resend = async (invitation: Invitation) => {
+    setResending(true);
+    setResendError(null);
+    try {
+      showLink((await api.resendInvitation(props.companyId, invitation.id)).data);
+    } catch (caught) {
+      setResendError(caught);
+    } finally {
+      setResending(false);
+    }
+  };
 
   return (
     <section aria-labelledby="page-title">
@@ -72,6 +90,7 @@ export function TeamPage(props: { companyId: string; role: Role }) {
             )}
           />
           <h2 id="invitations-title">Pending invitations</h2>
+          <ErrorMessage error={resendError} />
           <Table
             labelledBy="invitations-title"
             columns={['Email', 'Role', 'Invited', 'Link expires', canManage && 'Actions']}
@@ -86,9 +105,14 @@ export function TeamPage(props: { companyId: string; role: Role }) {
                     {canManage && (
                       <td class="actions">
                         {grantable.includes(invitation.role) && (
-                          <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setOpen({ kind: 'revoke', invitation })}>
-                            Revoke
-                          </button>
+                          <>
+                            <button type="button" class="secondary" aria-label={`Resend the invitation of ${invitation.email}`} disabled={resending} onClick={() => void resend(invitation)}>
+                              Resend
+                            </button>{' '}
+                            <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setOpen({ kind: 'revoke', invitation })}>
+                              Revoke
+                            </button>
+                          </>
                         )}
                       </td>
                     )}
@@ -102,10 +126,7 @@ export function TeamPage(props: { companyId: string; role: Role }) {
           companyId={props.companyId}
           roles={grantable}
           onClose={() => setOpen(null)}
-          onInvited={({ email, token, emailed }) => {
-            setOpen({ kind: 'invited', email, emailed, link: `${location.origin}${BASE_PATH}/accept-invitation?token=${token}` });
-            void reload();
-          }}
+          onInvited={showLink}
         />
       )}
       {open?.kind === 'invited' && (

@@ -46,6 +46,23 @@ export class DynamoTeamStore extends TableStore implements TeamStore {
     }
   }
 
+  async replaceInvitation(old: Invitation, fresh: Invitation, audit: AuditEntry): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.tableName, Key: invitationItem.key(old.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+            ...[invitationItem.toItem(fresh), auditEntryItem.toItem(audit)].map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') return false;
+      throw error;
+    }
+  }
+
   async changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean> {
     const Key = membershipItem.key(member.companyId, member.personId);
     const stillSame = { ConditionExpression: '#role = :before', ExpressionAttributeNames: { '#role': 'role' } };
