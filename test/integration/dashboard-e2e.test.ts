@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
 import { totpCode } from '#local/totp';
 import { apiClient } from '../support/local-api.ts';
-import { STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { mailsTo } from '../support/outbox.ts';
 import { accessibilityProblems as axeProblems, navLink, screenshot as screenshotOf, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
@@ -190,6 +191,35 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     await nav('Audit log').click();
     await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned on two-factor sign-in');
+  });
+
+  it('Forgot your password? mails a link whose page sets a new password, then signs in with it', async () => {
+    const owner = await signedUpOwner(runtime, 'Forgot Co');
+    const newPassword = 'Brand-New-Horse-47';
+
+    await page.goto(`${origin}/dashboard/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    expect(await accessibilityProblems()).toEqual([]);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain(`If a Cambio account uses ${owner.email}, we have mailed it a link`);
+    await screenshot('forgot-password');
+
+    const link = /^http\S+\/dashboard\/reset-password\?token=\S+$/m.exec(mailsTo(runtime.outboxDir, owner.email)[0]?.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    expect(await accessibilityProblems()).toEqual([]);
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Set password' }).click();
+
+    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+    expect(await page.getByRole('status').innerText()).toContain('Your password is changed');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /Forgot Co/ }).waitFor();
   });
 
   it('asked nothing of any machine but this one', () => {

@@ -24,6 +24,18 @@ function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => v
 
 const value = (form: FormData, name: string) => String(form.get(name) ?? '');
 
+/** A form's end: what went wrong, if anything, and its button, off while the request runs. */
+function Submit(props: { label: string; error: unknown; busy: boolean }) {
+  return (
+    <>
+      <ErrorMessage error={props.error} />
+      <button type="submit" disabled={props.busy}>
+        {props.label}
+      </button>
+    </>
+  );
+}
+
 /** A password being chosen, with the pool's policy said before it is submitted. */
 function NewPasswordField(props: { label?: string }) {
   return (
@@ -53,10 +65,7 @@ export function SignUp(props: { onSignedIn: () => void }) {
         <label for="email">Email</label>
         <input id="email" name="email" type="email" required autoComplete="email" />
         <NewPasswordField />
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
-          Create account
-        </button>
+        <Submit label="Create account" error={error} busy={busy} />
       </form>
       <p>
         Already have an account? <Link to="/sign-in">Sign in</Link>
@@ -86,10 +95,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
         <form onSubmit={code.onSubmit}>
           <label for="code">Authentication code</label>
           <input id="code" name="code" required inputMode="numeric" pattern="[0-9 ]{6,7}" maxLength={7} autoComplete="one-time-code" autoFocus />
-          <ErrorMessage error={code.error} />
-          <button type="submit" disabled={code.busy}>
-            Verify
-          </button>
+          <Submit label="Verify" error={code.error} busy={code.busy} />
         </form>
         {code.error !== null && (
           <p>
@@ -115,10 +121,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
         <input id="email" name="email" type="email" required autoComplete="username" />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" required autoComplete="current-password" />
-        <ErrorMessage error={password.error} />
-        <button type="submit" disabled={password.busy}>
-          Sign in
-        </button>
+        <Submit label="Sign in" error={password.error} busy={password.busy} />
       </form>
       <p>
         <Link to="/forgot-password">Forgot your password?</Link>
@@ -148,10 +151,7 @@ export function ForgotPassword() {
           <form onSubmit={onSubmit}>
             <label for="email">Email</label>
             <input id="email" name="email" type="email" required autoComplete="username" />
-            <ErrorMessage error={error} />
-            <button type="submit" disabled={busy}>
-              Send reset link
-            </button>
+            <Submit label="Send reset link" error={error} busy={busy} />
           </form>
         </>
       ) : (
@@ -177,10 +177,7 @@ export function ResetPassword() {
       <p>It replaces your old password and signs you out everywhere. Two-factor sign-in, if you use it, stays on.</p>
       <form onSubmit={onSubmit}>
         <NewPasswordField label="New password" />
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
-          Set password
-        </button>
+        <Submit label="Set password" error={error} busy={busy} />
       </form>
       <p>
         <Link to="/forgot-password">Ask for a new link</Link>
@@ -199,10 +196,7 @@ export function AcceptInvitation(props: { onSignedIn: () => void }) {
       <p>Choose a password for the email address you were invited with. If you already have a Cambio account with it, enter that account's password.</p>
       <form onSubmit={onSubmit}>
         <NewPasswordField />
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
-          Accept invitation
-        </button>
+        <Submit label="Accept invitation" error={error} busy={busy} />
       </form>
     </section>
   );
