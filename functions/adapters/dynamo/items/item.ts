@@ -8,6 +8,15 @@ export type Item = Record<string, unknown>;
  * partition finds nothing: that is what makes another company's id a 404. */
 export const companyPartition = (companyId: string) => `COMPANY#${companyId}`;
 
+/** A dashboard person's partition (their Cognito `sub`): their profile, last sign-out, password reset. */
+export const personPartition = (personId: string) => `PERSON#${personId}`;
+
+/** The one record of its kind in a person's partition, under a fixed sort key; `head` as for companyRecord. */
+export function personRecord(type: string, sk: string) {
+  const key = (personId: string) => ({ PK: personPartition(personId), SK: sk });
+  return { type, key, head: (personId: string) => ({ ...key(personId), type }) };
+}
+
 /**
  * The keys of a record kept in its company's partition as `<PREFIX><id>`: one GetItem by id, and
  * one Query on the prefix for the company's records (oldest first where ids are ULIDs). `head` is

@@ -1,5 +1,5 @@
 import { LONGEST_ACCESS_TOKEN_SECONDS, type SignOut } from '#domain/sign-outs';
-import type { Item } from './item.ts';
+import { personRecord, type Item } from './item.ts';
 
 /**
  * The one owner of a stored `SignOut` (docs/data-model.md): a person's latest sign-out, in their
@@ -8,11 +8,9 @@ import type { Item } from './item.ts';
  * (and an hour).
  */
 export const signOutItem = {
-  type: 'SignOut',
-  key: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'SIGNED_OUT' }),
+  ...personRecord('SignOut', 'SIGNED_OUT'),
   toItem: (signOut: SignOut): Item => ({
-    ...signOutItem.key(signOut.personId),
-    type: signOutItem.type,
+    ...signOutItem.head(signOut.personId),
     personId: signOut.personId,
     signedOutAt: signOut.at,
     originJti: signOut.originJti,

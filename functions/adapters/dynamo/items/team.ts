@@ -2,23 +2,20 @@ import type { Invitation } from '#domain/dashboard';
 import type { PasswordReset } from '#domain/password-reset';
 import type { Membership, Person } from '#domain/team';
 import { TABLE } from '../table-definition.ts';
-import { companyIndex, companyPartition, storedFields, type Item } from './item.ts';
+import { companyIndex, companyPartition, personPartition, personRecord, storedFields, type Item } from './item.ts';
 
 /** The one owner of a dashboard user's stored `Person` (a Cognito user; `personId` is its `sub`). */
 export const personItem = {
-  type: 'Person',
-  key: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PROFILE' }),
-  toItem: (person: Person): Item => ({ ...personItem.key(person.personId), type: personItem.type, ...person }),
+  ...personRecord('Person', 'PROFILE'),
+  toItem: (person: Person): Item => ({ ...personItem.head(person.personId), ...person }),
 };
 
 /** The one owner of a stored `PasswordReset`: the person's one live link to choose a new password,
  * in their own partition; DynamoDB removes a lapsed one by itself. */
 export const passwordResetItem = {
-  type: 'PasswordReset',
-  key: (personId: string) => ({ PK: `PERSON#${personId}`, SK: 'PASSWORD_RESET' }),
+  ...personRecord('PasswordReset', 'PASSWORD_RESET'),
   toItem: (reset: PasswordReset): Item => ({
-    ...passwordResetItem.key(reset.personId),
-    type: passwordResetItem.type,
+    ...passwordResetItem.head(reset.personId),
     ...reset,
     [TABLE.ttlAttribute]: Math.ceil(Date.parse(reset.expiresAt) / 1000),
   }),
@@ -31,8 +28,8 @@ export const membershipItem = {
   type: 'Membership',
   key: (companyId: string, personId: string) => ({ PK: companyPartition(companyId), SK: `MEMBER#${personId}` }),
   membersOf: (companyId: string) => ({ PK: companyPartition(companyId), skPrefix: 'MEMBER#' }),
-  byPerson: (personId: string, companyId: string) => ({ GSI1PK: `PERSON#${personId}`, GSI1SK: `MEMBER#${companyId}` }),
-  ofPerson: (personId: string) => ({ GSI1PK: `PERSON#${personId}`, skPrefix: 'MEMBER#' }),
+  byPerson: (personId: string, companyId: string) => ({ GSI1PK: personPartition(personId), GSI1SK: `MEMBER#${companyId}` }),
+  ofPerson: (personId: string) => ({ GSI1PK: personPartition(personId), skPrefix: 'MEMBER#' }),
 
   toItem: (m: Membership): Item => ({
     ...membershipItem.key(m.companyId, m.personId),
