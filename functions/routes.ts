@@ -99,6 +99,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
  * stream rather than a return value, with API Gateway's STREAM transfer mode (lib/dashboard.ts). */
 export const DASHBOARD_DOWNLOADS: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/companies/{companyId}/activity/{kind}/export', 'export-activity', 'read', 'session'),
+  dashboard('GET', '/companies/{companyId}/statement', 'download-statement', 'read', 'session'),
 ];
 
 /** Verifies the session cookie's Cognito access token (aws-jwt-verify); its answer is cached per

@@ -96,6 +96,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/send-test-event': dashboardWebhooks,
   'dashboard/roll-webhook-secret': dashboardWebhooks,
   'dashboard/export-activity': dashboard,
+  'dashboard/download-statement': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */
   'dashboard/simulate-payment': [...dashboard, ...chain],
   'jobs/deposit-poller': [...api, ...chain],

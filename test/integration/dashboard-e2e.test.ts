@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,16 @@ describe('the dashboard in headless Chromium', () => {
     expect(await table.innerText()).toMatch(/USDT\s+0\.000000\s+0\.000000\s+0\.000000/);
     expect(await table.innerText()).toMatch(/BRL\s+0\.00\s+0\.00\s+0\.00/);
     for (const name of ['Overview', 'Activity', 'Webhooks', 'Integrations', 'Team', 'Audit log']) expect(await nav(name).count()).toBe(1);
+    // Statement: this month so far, saved by the browser as the server streams it.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download statement' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^cambio-statement-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(readFileSync((await download.path())!, 'utf8').trimEnd().split('\n')).toEqual([
+      'line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked',
+      expect.stringMatching(/^opening,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000$/),
+      expect.stringMatching(/^opening,[^,]+,,,BRL,,,,0\.00,0\.00,0\.00$/),
+      expect.stringMatching(/^closing,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000$/),
+      expect.stringMatching(/^closing,[^,]+,,,BRL,,,,0\.00,0\.00,0\.00$/),
+    ]);
     // Tokens are HttpOnly cookies: the page's script sees only the CSRF token.
     expect(await page.evaluate('document.cookie')).toMatch(/^cambio_csrf=[\w-]+$/);
     expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);

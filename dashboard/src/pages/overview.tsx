@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { activityApi, type ActivityKind } from '../activity-api.ts';
 import { ErrorMessage, formatTime, Link, Table, useLoaded, useTitle } from '../ui.tsx';
@@ -44,7 +45,60 @@ export function OverviewPage(props: { companyId: string }) {
           ))}
         </tbody>
       </table>
+      <Statement companyId={company.id} />
       <LatestActivity companyId={company.id} />
+    </section>
+  );
+}
+
+/** The server's limit (functions/domain/statement.ts MAX_STATEMENT_DAYS), said before the request. */
+const MAX_STATEMENT_DAYS = 366;
+
+/** For finance: every change to the balances between two UTC days as CSV, with the opening and
+ * closing balances (functions/domain/statement.ts), saved by the browser as the server streams it. */
+function Statement(props: { companyId: string }) {
+  const today = new Date().toISOString().slice(0, 10);
+  const [period, setPeriod] = useState({ from: `${today.slice(0, 8)}01`, to: today });
+  const [problem, setProblem] = useState<string | null>(null);
+  const download = (event: SubmitEvent) => {
+    event.preventDefault();
+    const days = (Date.parse(period.to) - Date.parse(period.from)) / 86_400_000 + 1;
+    if (!(days >= 1)) return setProblem('To must not be before From.');
+    if (days > MAX_STATEMENT_DAYS) return setProblem(`A statement covers at most ${MAX_STATEMENT_DAYS} days.`);
+    setProblem(null);
+    const link = document.createElement('a');
+    link.href = api.statementUrl(props.companyId, period);
+    link.download = '';
+    link.click();
+  };
+  const field = (name: 'from' | 'to') => ({
+    value: period[name],
+    max: today,
+    required: true,
+    onInput: (event: Event) => setPeriod({ ...period, [name]: (event.currentTarget as HTMLInputElement).value }),
+  });
+  return (
+    <section aria-labelledby="statement-title">
+      <h2 id="statement-title">Statement</h2>
+      <p class="muted">Every change to the balances between two days (UTC), each with the balances after it, from the opening balances to the closing ones, as CSV.</p>
+      <form class="statement-form" onSubmit={download} aria-labelledby="statement-title">
+        <div>
+          <label for="statement-from">From</label>
+          <input id="statement-from" type="date" {...field('from')} />
+        </div>
+        <div>
+          <label for="statement-to">To</label>
+          <input id="statement-to" type="date" {...field('to')} />
+        </div>
+        <button type="submit" class="secondary">
+          Download statement
+        </button>
+      </form>
+      {problem && (
+        <div class="error" role="alert">
+          <p>{problem}</p>
+        </div>
+      )}
     </section>
   );
 }
