@@ -213,3 +213,26 @@ export function ConfirmDialog(props: { title: string; label: string; danger?: bo
     </Dialog>
   );
 }
+
+/** `From` and `To` fields of UTC days (YYYY-MM-DD), as Activity's filter and Overview's statement take them. */
+export function DayRange(props: { id: string; from: string; to: string; max?: string; required?: boolean; onChange: (range: { from: string; to: string }) => void }) {
+  const day = (name: 'from' | 'to', label: string) => (
+    <div>
+      <label for={`${props.id}-${name}`}>{label}</label>
+      <input
+        id={`${props.id}-${name}`}
+        type="date"
+        value={props[name]}
+        max={props.max}
+        required={props.required}
+        onInput={(event) => props.onChange({ from: props.from, to: props.to, [name]: (event.currentTarget as HTMLInputElement).value })}
+      />
+    </div>
+  );
+  return (
+    <>
+      {day('from', 'From')}
+      {day('to', 'To')}
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { activityApi, type ActivityKind } from '../activity-api.ts';
-import { ErrorMessage, formatTime, Link, Table, useLoaded, useTitle } from '../ui.tsx';
+import { DayRange, ErrorMessage, formatTime, Link, Table, useLoaded, useTitle } from '../ui.tsx';
 import { EMPTY_FILTER } from './activity/activity.tsx';
 
 export function OverviewPage(props: { companyId: string }) {
@@ -71,25 +71,12 @@ function Statement(props: { companyId: string }) {
     link.download = '';
     link.click();
   };
-  const field = (name: 'from' | 'to') => ({
-    value: period[name],
-    max: today,
-    required: true,
-    onInput: (event: Event) => setPeriod({ ...period, [name]: (event.currentTarget as HTMLInputElement).value }),
-  });
   return (
     <section aria-labelledby="statement-title">
       <h2 id="statement-title">Statement</h2>
       <p class="muted">Every change to the balances between two days (UTC), each with the balances after it, from the opening balances to the closing ones, as CSV.</p>
       <form class="statement-form" onSubmit={download} aria-labelledby="statement-title">
-        <div>
-          <label for="statement-from">From</label>
-          <input id="statement-from" type="date" {...field('from')} />
-        </div>
-        <div>
-          <label for="statement-to">To</label>
-          <input id="statement-to" type="date" {...field('to')} />
-        </div>
+        <DayRange id="statement" from={period.from} to={period.to} max={today} required onChange={setPeriod} />
         <button type="submit" class="secondary">
           Download statement
         </button>

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Environment, Role } from '../../api.ts';
 import { ACTIVITY_TABS, activityApi, type ActivityFilter, type ActivityKind, type ActivityRow } from '../../activity-api.ts';
 import { navigate } from '../../router.ts';
-import { ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
+import { DayRange, ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
 import { ActivityDetail } from './detail.tsx';
 
 export const EMPTY_FILTER: ActivityFilter = { status: '', from: '', to: '', q: '' };
@@ -148,14 +148,7 @@ function ActivityList(props: { companyId: string; kind: ActivityKind }) {
               ))}
             </select>
           </div>
-          <div>
-            <label for="filter-from">From</label>
-            <input id="filter-from" type="date" {...field('from')} />
-          </div>
-          <div>
-            <label for="filter-to">To</label>
-            <input id="filter-to" type="date" {...field('to')} />
-          </div>
+          <DayRange id="filter" from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} />
           <div class="filter-buttons">
             <button type="submit">Apply</button>
             <button type="button" class="secondary" onClick={clear}>
