@@ -9,7 +9,7 @@ import { totpMatches } from './totp.ts';
 
 /**
  * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
- * AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut for a password reset, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
+ * AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut for a password reset, ChangePassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
  * for two-factor sign-in AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference, GetUser
  * and RespondToAuthChallenge with SOFTWARE_TOKEN_MFA) and the pool's JWKS,
  * over Cognito's own wire protocol (JSON 1.1, `X-Amz-Target`), so the dashboard runs the real
@@ -194,6 +194,20 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
         UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }],
         ...(user.totpEnabled ? { UserMFASettingList: ['SOFTWARE_TOKEN_MFA'], PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' } : {}),
       };
+    },
+    ChangePassword: (input) => {
+      const user = userOfAccessToken(input.AccessToken);
+      if (Date.now() < user.lockedUntil) throw new CognitoError('NotAuthorizedException', 'Password attempts exceeded');
+      // A wrong current password counts toward the lockout, as a wrong sign-in does.
+      if (!verifyPassword(String(input.PreviousPassword ?? ''), user.passwordHash)) {
+        recordFailure(user);
+        throw new CognitoError('NotAuthorizedException', 'Incorrect username or password.');
+      }
+      checkPassword(String(input.ProposedPassword ?? ''));
+      user.passwordHash = hashPassword(String(input.ProposedPassword));
+      user.failures = 0;
+      save();
+      return {};
     },
     GlobalSignOut: (input) => {
       const claims = verifyToken(String(input.AccessToken ?? ''));

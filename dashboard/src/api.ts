@@ -120,6 +120,7 @@ export const api = {
   acceptInvitation: (input: { token: string; password: string }) => send<{ signedIn: true }>('POST', '/invitations/accept', input),
   requestPasswordReset: (input: { email: string }) => send<{ requested: true }>('POST', '/password-reset', input),
   resetPassword: (input: { token: string; password: string }) => send<{ reset: true }>('POST', '/password-reset/confirm', input),
+  changePassword: (input: { currentPassword: string; newPassword: string }) => send<{ changed: true }>('POST', '/me/password', input),
   /** `Download statement`'s address: streamed by the server (functions/dashboard/download-statement.ts), saved by the browser as it arrives. */
   statementUrl: (companyId: string, period: { from: string; to: string }) => `${BASE}/companies/${companyId}/statement?${new URLSearchParams(period).toString()}`,
   me: () => send<Me>('GET', '/me'),

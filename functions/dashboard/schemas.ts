@@ -43,3 +43,4 @@ export const changeRoleBody = v.strictObject({ role });
 export const requestPasswordResetBody = v.strictObject({ email });
 /** `<personId>.<secret>`: the person's Cognito sub, then 32 random bytes (functions/domain/password-reset.ts). */
 export const resetPasswordBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/, 'is not a password reset token')), password });
+export const changePasswordBody = v.strictObject({ currentPassword: password, newPassword: password });

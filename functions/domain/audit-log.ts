@@ -11,6 +11,7 @@ export type AuditAction =
   | 'signed_up'
   | 'two_factor.enabled'
   | 'password.reset'
+  | 'password.changed'
   | 'invitation.created'
   | 'invitation.accepted'
   | 'invitation.revoked'

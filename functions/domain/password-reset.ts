@@ -48,6 +48,9 @@ export interface PasswordResetStore {
 
 /** The user pool's side: who has an account, their password, their refresh tokens. */
 export interface PasswordAccounts {
+  /** The signed-in person's own change: VALIDATION_FAILED (`currentPassword`) when it is not their
+   * password, (`newPassword`) when the policy refuses the new one; RATE_LIMITED after repeated misses. */
+  changePassword(accessToken: string, currentPassword: string, newPassword: string): Promise<void>;
   /** The person whose account uses this address, or null. */
   findPerson(email: string): Promise<{ personId: string } | null>;
   /** VALIDATION_FAILED (`password`) when the pool's policy refuses it. */
@@ -110,15 +113,46 @@ export async function resetPassword(deps: PasswordResetDeps & { signOuts: SignOu
     await deps.store.putReset(reset, reset.createdAt);
     throw error;
   }
-  // Session tokens carry whole seconds, and this is no one session's sign-out (sign-outs.ts): every
-  // token of the person issued up to the end of this second is refused, and the answer waits for
-  // that second to pass, so the sign-in with the new password that follows is not.
+  await endSessionsAfterNewPassword(deps, { personId: reset.personId, email: reset.email }, 'password.reset', origin, now);
+}
+
+/**
+ * Account → `Change password`: the person's own, with the current one. Like a reset, it ends every
+ * session of theirs, this one too, so whoever knew the old password is out: they sign in again
+ * with the new one.
+ */
+export async function changePassword(
+  deps: PasswordResetDeps & { signOuts: SignOuts },
+  caller: { personId: string; accessToken: string },
+  input: { currentPassword: string; newPassword: string },
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<void> {
+  const memberships = await deps.store.membershipsOf(caller.personId);
+  await deps.accounts.changePassword(caller.accessToken, input.currentPassword, input.newPassword);
+  const email = memberships[0]?.email ?? null;
+  await endSessionsAfterNewPassword(deps, { personId: caller.personId, email }, 'password.changed', origin, now, memberships);
+}
+
+/**
+ * Session tokens carry whole seconds, and this is no one session's sign-out (sign-outs.ts): every
+ * token of the person issued up to the end of this second is refused, and the answer waits for that
+ * second to pass, so the sign-in with the new password that follows is not. Each company of the
+ * person logs the change.
+ */
+async function endSessionsAfterNewPassword(
+  deps: PasswordResetDeps & { signOuts: SignOuts },
+  person: { personId: string; email: string | null },
+  action: 'password.reset' | 'password.changed',
+  origin: RequestOrigin,
+  now: Date,
+  memberships?: Membership[],
+): Promise<void> {
   const cutoff = new Date(Math.ceil((now.getTime() + 1) / 1000) * 1000);
-  await deps.signOuts.record({ personId: reset.personId, at: cutoff.toISOString(), originJti: null });
-  await deps.accounts.revokeSessions(reset.email);
-  const memberships = await deps.store.membershipsOf(reset.personId);
-  const actor = { personId: reset.personId, email: reset.email };
-  await deps.store.appendAudit(memberships.map((membership) => auditEntry(membership.companyId, 'password.reset', actor, origin, now)));
+  await deps.signOuts.record({ personId: person.personId, at: cutoff.toISOString(), originJti: null });
+  if (person.email) await deps.accounts.revokeSessions(person.email);
+  const companies = memberships ?? (await deps.store.membershipsOf(person.personId));
+  await deps.store.appendAudit(companies.map((membership) => auditEntry(membership.companyId, action, person, origin, now)));
   await until(cutoff.getTime());
 }
 

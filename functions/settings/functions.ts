@@ -69,6 +69,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/accept-invitation': people,
   'dashboard/request-password-reset': [...people, ...mail],
   'dashboard/reset-password': people,
+  'dashboard/change-password': people,
   /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
   'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail],

@@ -204,7 +204,7 @@ describe('the dashboard in headless Chromium', () => {
     await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned on two-factor sign-in');
   });
 
-  it('Forgot your password? mails a link whose page sets a new password, then signs in with it', async () => {
+  it('Forgot your password? mails a link whose page sets a new password; Account changes it again', async () => {
     const owner = await signedUpOwner(runtime, 'Forgot Co');
     const newPassword = 'Brand-New-Horse-47';
 
@@ -229,6 +229,21 @@ describe('the dashboard in headless Chromium', () => {
     expect(await page.getByRole('status').innerText()).toContain('Your password is changed');
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /Forgot Co/ }).waitFor();
+
+    // Account → Change password, with the one just chosen: signed out, in again with the newer one.
+    const newerPassword = 'Newer-Horse-48!';
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+    await page.getByRole('heading', { name: 'Password' }).waitFor();
+    expect(await accessibilityProblems()).toEqual([]);
+    await page.getByLabel('Current password').fill(newPassword);
+    await page.getByLabel('New password', { exact: true }).fill(newerPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+    expect(await page.getByRole('status').innerText()).toContain('Your password is changed');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(newerPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: /Forgot Co/ }).waitFor();
   });

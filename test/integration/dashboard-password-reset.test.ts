@@ -125,3 +125,34 @@ describe('a password reset by mail', () => {
     expect(await signInStatus(owner.email, STRONG_PASSWORD)).toBe(200);
   });
 });
+
+describe('Account → Change password', () => {
+  it('changes the password with the current one, ends every session, this one too, and is in the audit log', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Changing Co');
+    const session = owner.browser.jar.get('cambio_session')!;
+
+    const changed = await owner.browser.call('POST', '/me/password', { body: { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD } });
+
+    expect(changed.status).toBe(200);
+    expect((await fetch(`${owner.browser.origin}/dashboard/api/me`, { headers: { Cookie: `cambio_session=${session}; uncached=${Math.random()}` } })).status).toBe(401);
+    expect(await signInStatus(owner.email, STRONG_PASSWORD)).toBe(401);
+    const signedIn = dashboardBrowser(api.runtime);
+    expect((await signedIn.call('POST', '/session', { body: { email: owner.email, password: NEW_PASSWORD } })).status).toBe(200);
+    const audit = (await signedIn.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string; actor: { email: string } }[];
+    expect(audit[1]).toMatchObject({ action: 'password.changed', actor: { email: owner.email } });
+  });
+
+  it('refuses a wrong current password and a new one the policy refuses, changing nothing', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Careful Co');
+
+    const wrong = await owner.browser.call('POST', '/me/password', { body: { currentPassword: 'Not-The-Password-1', newPassword: NEW_PASSWORD } });
+    const weak = await owner.browser.call('POST', '/me/password', { body: { currentPassword: STRONG_PASSWORD, newPassword: 'weak' } });
+    const signedOut = await dashboardBrowser(api.runtime).call('POST', '/me/password', { body: { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD } });
+
+    expect([wrong.status, wrong.body.error.details]).toEqual([400, [expect.objectContaining({ path: 'currentPassword', message: 'is not your password' })]]);
+    expect([weak.status, weak.body.error.details]).toEqual([400, [expect.objectContaining({ path: 'newPassword' })]]);
+    expect(signedOut.status).toBe(401);
+    expect((await owner.browser.call('GET', '/me')).status).toBe(200);
+    expect(await signInStatus(owner.email, STRONG_PASSWORD)).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { ErrorMessage, useTitle } from '../ui.tsx';
+import { navigate } from '../router.ts';
+import { ErrorMessage, useAction, useTitle } from '../ui.tsx';
 
 /**
  * The signed-in person's own settings: two-factor sign-in with an authenticator app. The secret is
@@ -76,6 +77,37 @@ export function AccountPage(props: { email: string | null }) {
         )}
         <ErrorMessage error={error} />
       </section>
+      <ChangePassword />
     </>
+  );
+}
+
+/** The person's own password, with the current one; every session of theirs then ends, this one too. */
+function ChangePassword() {
+  const [passwords, setPasswords] = useState({ currentPassword: '', newPassword: '' });
+  const { error, busy, run } = useAction(() => api.changePassword(passwords), () => navigate('/sign-in?password=changed', true));
+  const field = (name: keyof typeof passwords) => ({
+    name,
+    value: passwords[name],
+    onInput: (event: Event) => setPasswords({ ...passwords, [name]: (event.currentTarget as HTMLInputElement).value }),
+  });
+  return (
+    <section aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <p>Changing it signs you out everywhere, here too: you sign in again with the new one.</p>
+      <form onSubmit={run}>
+        <label for="current-password">Current password</label>
+        <input id="current-password" type="password" required autoComplete="current-password" {...field('currentPassword')} />
+        <label for="new-password">New password</label>
+        <input id="new-password" type="password" required minLength={10} autoComplete="new-password" aria-describedby="new-password-rule" {...field('newPassword')} />
+        <p id="new-password-rule" class="hint">
+          At least 10 characters, with a lowercase and an uppercase letter, a number and a symbol.
+        </p>
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          Change password
+        </button>
+      </form>
+    </section>
   );
 }

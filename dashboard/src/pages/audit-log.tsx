@@ -7,6 +7,7 @@ const ACTIONS: Record<string, string> = {
   signed_in: 'Signed in',
   'two_factor.enabled': 'Turned on two-factor sign-in',
   'password.reset': 'Chose a new password by mail',
+  'password.changed': 'Changed their password',
   'invitation.created': 'Invited',
   'invitation.accepted': 'Accepted the invitation',
   'invitation.revoked': 'Revoked the invitation of',

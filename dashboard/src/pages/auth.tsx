@@ -107,11 +107,12 @@ export function SignIn(props: { onSignedIn: () => void }) {
       </section>
     );
   }
-  const reset = new URLSearchParams(location.search).get('password') === 'reset';
+  // After a new password (a reset by mail, or Account's change), which ended every session.
+  const newPassword = new URLSearchParams(location.search).get('password');
   return (
     <section class="card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in to Cambio</h1>
-      {reset && (
+      {(newPassword === 'reset' || newPassword === 'changed') && (
         <p role="status" class="notice">
           Your password is changed and every session of yours has ended: sign in with the new one.
         </p>

@@ -3,6 +3,7 @@ import {
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
+  ChangePasswordCommand,
   AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
   GetUserCommand,
@@ -152,6 +153,19 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'InvalidPasswordException' || name === 'InvalidParameterException') throw validationFailed([{ path: 'password', message: (error as Error).message }]);
+      throw error;
+    }
+  }
+
+  async changePassword(accessToken: string, currentPassword: string, newPassword: string): Promise<void> {
+    try {
+      await this.client.send(new ChangePasswordCommand({ AccessToken: accessToken, PreviousPassword: currentPassword, ProposedPassword: newPassword }));
+    } catch (error) {
+      throwIfLockedOut(error);
+      const { name, message } = error as Error;
+      if (name === 'LimitExceededException') throw signInRefused.lockedOut();
+      if (name === 'NotAuthorizedException') throw validationFailed([{ path: 'currentPassword', message: 'is not your password' }]);
+      if (name === 'InvalidPasswordException' || name === 'InvalidParameterException') throw validationFailed([{ path: 'newPassword', message }]);
       throw error;
     }
   }
