@@ -57,6 +57,7 @@ const dashboard = (method: HttpMethod, path: string, handler: string, tableAcces
 export const DASHBOARD_API = { handler: 'dashboard/api' } as const;
 
 export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
+  dashboard('GET', '/stage', 'get-stage', 'read', 'public'),
   dashboard('POST', '/sign-up', 'sign-up', 'readWrite', 'public'),
   dashboard('POST', '/session', 'sign-in', 'readWrite', 'public'),
   dashboard('POST', '/session/refresh', 'refresh-session', 'read', 'public'),

@@ -110,6 +110,8 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
 }
 
 export const api = {
+  /** What the signed-out pages offer on this stage (functions/dashboard/get-stage.ts). */
+  stage: () => send<{ environment: 'sandbox' | 'production'; selfSignUp: boolean; passwordResetByMail: boolean }>('GET', '/stage'),
   signUp: (input: { companyName: string; email: string; password: string }) => send<{ companyId: string }>('POST', '/sign-up', input),
   signIn: (input: { email: string; password: string }) => send<{ signedIn: boolean; twoFactorRequired?: true }>('POST', '/session', input),
   signInCode: (code: string) => send<{ signedIn: true }>('POST', '/session/two-factor', { code }),

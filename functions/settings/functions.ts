@@ -58,6 +58,7 @@ export const FUNCTION_SETTINGS = {
   'auth/authorizer': api,
   /** Reads the sign-out records: a session from before a sign-out is refused. */
   'auth/session-authorizer': [...common, ...table, ...userPool],
+  'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail],
   'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT'],
   'dashboard/sign-in': people,
   'dashboard/sign-in-two-factor': people,

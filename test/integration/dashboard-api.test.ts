@@ -19,6 +19,13 @@ const api = useTestApi((db, tableName) => ({ store: new DynamoDashboardStore(db,
 const companyItems = (companyId: string) => companyItemsOf(api.db, api.runtime, companyId);
 
 describe('sign-up and the API keys of Integrations', () => {
+  it('tells the signed-out pages what the local stage offers: sign-up and a password reset by mail', async () => {
+    const stage = await dashboardBrowser(api.runtime).call('GET', '/stage');
+
+    expect(stage.status).toBe(200);
+    expect(stage.body.data).toEqual({ environment: 'sandbox', selfSignUp: true, passwordResetByMail: true });
+  });
+
   it('signs a new person up as the Owner of a sandbox company, in HttpOnly SameSite=Strict cookies', async () => {
     const browser = dashboardBrowser(api.runtime);
     const email = uniqueEmail('new');

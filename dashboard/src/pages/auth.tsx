@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { navigate } from '../router.ts';
 import { ErrorMessage, Link, useTitle } from '../ui.tsx';
@@ -23,6 +23,17 @@ function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => v
 }
 
 const value = (form: FormData, name: string) => String(form.get(name) ?? '');
+
+type Stage = Awaited<ReturnType<typeof api.stage>>['data'];
+
+/** What this stage offers signed-out people, once known: a page offers nothing the stage would refuse. */
+function useStage(): Stage | null {
+  const [stage, setStage] = useState<Stage | null>(null);
+  useEffect(() => {
+    api.stage().then(({ data }) => setStage(data), () => setStage(null));
+  }, []);
+  return stage;
+}
 
 /** A form's end: what went wrong, if anything, and its button, off while the request runs. */
 function Submit(props: { label: string; error: unknown; busy: boolean }) {
@@ -51,10 +62,22 @@ function NewPasswordField(props: { label?: string }) {
 
 export function SignUp(props: { onSignedIn: () => void }) {
   useTitle('Sign up');
+  const stage = useStage();
   const { error, busy, onSubmit } = useSubmit(
     (form) => api.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') }),
     props.onSignedIn,
   );
+  if (stage && !stage.selfSignUp) {
+    return (
+      <section class="card" aria-labelledby="sign-up-title">
+        <h1 id="sign-up-title">Sign-up is by invitation</h1>
+        <p>This is a production dashboard: each person joins a company through an invitation from its Owner or Admin. Try Cambio first in the sandbox dashboard.</p>
+        <p>
+          <Link to="/sign-in">Sign in</Link>
+        </p>
+      </section>
+    );
+  }
   return (
     <section class="card" aria-labelledby="sign-up-title">
       <h1 id="sign-up-title">Create your sandbox account</h1>
@@ -76,6 +99,7 @@ export function SignUp(props: { onSignedIn: () => void }) {
 
 export function SignIn(props: { onSignedIn: () => void }) {
   useTitle('Sign in');
+  const stage = useStage();
   // After the password of someone with two-factor sign-in on: the authenticator app's code.
   const [askCode, setAskCode] = useState(false);
   const password = useSubmit(
@@ -124,12 +148,16 @@ export function SignIn(props: { onSignedIn: () => void }) {
         <input id="password" name="password" type="password" required autoComplete="current-password" />
         <Submit label="Sign in" error={password.error} busy={password.busy} />
       </form>
-      <p>
-        <Link to="/forgot-password">Forgot your password?</Link>
-      </p>
-      <p>
-        New here? <Link to="/sign-up">Create a sandbox account</Link>
-      </p>
+      {stage?.passwordResetByMail && (
+        <p>
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+      )}
+      {stage?.selfSignUp && (
+        <p>
+          New here? <Link to="/sign-up">Create a sandbox account</Link>
+        </p>
+      )}
     </section>
   );
 }
@@ -137,6 +165,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
 /** `Forgot your password?`: the page says the same whether or not an account uses the address. */
 export function ForgotPassword() {
   useTitle('Reset your password');
+  const stage = useStage();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     const email = value(form, 'email');
@@ -146,7 +175,9 @@ export function ForgotPassword() {
   return (
     <section class="card" aria-labelledby="forgot-title">
       <h1 id="forgot-title">Reset your password</h1>
-      {sentTo === null ? (
+      {stage && !stage.passwordResetByMail ? (
+        <p>This dashboard sends no mail, so a password cannot be reset here: ask your Cambio operator.</p>
+      ) : sentTo === null ? (
         <>
           <p>We mail a link to choose a new password to the address of your account.</p>
           <form onSubmit={onSubmit}>

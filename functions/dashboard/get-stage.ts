@@ -1,0 +1,15 @@
+import { mailerFrom } from '#adapters/mail/from-settings';
+import { dashboardRoute } from '#http/dashboard-route';
+import { functionSettings } from '#functions/settings/functions';
+
+const settings = functionSettings('dashboard/get-stage');
+const stage = {
+  environment: settings.STAGE_ENVIRONMENT,
+  /** Production has no self sign-up: its companies come by invitation (`npm run company:create`). */
+  selfSignUp: settings.STAGE_ENVIRONMENT === 'sandbox',
+  /** `Forgot your password?` needs the stage's mail (context mailFrom in AWS; the outbox locally). */
+  passwordResetByMail: mailerFrom(settings) !== null,
+};
+
+/** What the signed-out pages offer on this stage, so they offer nothing it would refuse. */
+export const handler = dashboardRoute({ access: 'public' }, async () => ({ data: stage }));

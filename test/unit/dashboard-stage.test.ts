@@ -1,0 +1,49 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * GET /dashboard/api/stage as a deployed stage's dashboard API answers it, its settings from the
+ * environment the stack gives it: the signed-out pages offer only what the stage allows. The local
+ * runtime's answer (a sandbox that mails) is in test/integration/dashboard-api.test.ts.
+ */
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.resetModules();
+});
+
+async function stageOf(env: Record<string, string>) {
+  vi.stubEnv('STAGE', env.STAGE_ENVIRONMENT!);
+  vi.stubEnv('DASHBOARD_ORIGIN', 'https://dashboard.example.com');
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  const { handler } = (await import('../../functions/dashboard/get-stage.ts')) as { handler: (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult> };
+  const event = {
+    httpMethod: 'GET',
+    resource: '/dashboard/api/stage',
+    path: '/dashboard/api/stage',
+    headers: { host: 'dashboard.example.com' },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    requestContext: { requestId: 'req-stage', identity: { sourceIp: '203.0.113.9' } },
+    body: null,
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEvent;
+  const answer = await handler(event, {});
+  return { status: answer.statusCode, data: JSON.parse(answer.body).data };
+}
+
+describe("the stage's offer to signed-out people", () => {
+  it('production without mailFrom: no sign-up, no password reset by mail', async () => {
+    expect(await stageOf({ STAGE_ENVIRONMENT: 'production' })).toEqual({ status: 200, data: { environment: 'production', selfSignUp: false, passwordResetByMail: false } });
+  });
+
+  it('production with mailFrom: the reset, still no sign-up', async () => {
+    expect((await stageOf({ STAGE_ENVIRONMENT: 'production', MAIL_FROM: 'no-reply@example.com' })).data).toEqual({ environment: 'production', selfSignUp: false, passwordResetByMail: true });
+  });
+
+  it('a deployed sandbox: sign-up, and the reset only with mailFrom', async () => {
+    expect((await stageOf({ STAGE_ENVIRONMENT: 'sandbox' })).data).toEqual({ environment: 'sandbox', selfSignUp: true, passwordResetByMail: false });
+  });
+});
