@@ -41,7 +41,7 @@ import {
   SESSION_AUTHORIZER,
 } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
-import { TABLE_READ, TABLE_WRITE, hotWalletAddress, hotWalletSigning, queueSend, secretRead, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
+import { TABLE_READ, TABLE_WRITE, hotWalletAddress, hotWalletSigning, mailSending, queueSend, secretRead, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
 import { ApiCustomDomain } from './custom-domain.ts';
 import type { DeploymentSettings } from './deployment-settings.ts';
 import { FinanceExport } from './finance-export.ts';
@@ -126,7 +126,7 @@ export class CambioStack extends Stack {
     this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
     const { sender, sweeper, reconcile } = this.chainPollers(config);
-    const { dispatcher } = this.webhookDelivery();
+    const { dispatcher } = this.webhookDelivery(settings.mailFrom);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
     this.dashboard = new Dashboard(this, 'Dashboard', {
@@ -413,7 +413,8 @@ export class CambioStack extends Stack {
    * undispatched mark, which the same function's catch-up pass dispatches every minute. The sender consumes the queue
    * in batches of 10 and reports partial batch failures, so one bad message never re-sends the rest.
    */
-  private webhookDelivery(): { dispatcher: CambioFunction } {
+  /** `mailFrom` (context): the sender also mails an endpoint's managers when it gives up on an event. */
+  private webhookDelivery(mailFrom: string | null): { dispatcher: CambioFunction } {
     const dispatcher = this.fn(WEBHOOK_DISPATCHER.handler, {
       // Reads webhooks and the undispatched index; its only write clears an event's mark. It sends
       // to the queue; the dead-letter queue's URL names it (the sender sends there).
@@ -443,8 +444,11 @@ export class CambioStack extends Stack {
 
     const sender = this.fn(WEBHOOK_SENDER.handler, {
       bind: [
-        // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates only).
-        tableActions(this.table, ...TABLE_READ, 'dynamodb:UpdateItem'),
+        // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates
+        // only); where it mails, it also puts the day's alert of an endpoint (WebhookAlert) and reads
+        // the company's profile and members to mail.
+        tableActions(this.table, ...TABLE_READ, 'dynamodb:UpdateItem', ...(mailFrom ? ['dynamodb:PutItem'] : [])),
+        ...(mailFrom ? [mailSending(mailFrom)] : []),
         queueSend('WEBHOOK_QUEUE_URL', this.webhookQueue),
         queueSend('WEBHOOK_DLQ_URL', this.webhookDlq),
         this.webhookSecrets.opening,

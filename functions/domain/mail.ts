@@ -31,7 +31,7 @@ export interface InvitationToMail {
 
 export function invitationMail(invitation: InvitationToMail): Mail {
   // A name is one line of text: no control character may reach the Subject header or shape the body.
-  const company = invitation.companyName.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
+  const company = oneLine(invitation.companyName);
   const who = invitation.invitedBy ? `${invitation.invitedBy} invited you` : 'You are invited';
   const expires = `${invitation.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
   const intro = `${who} to join ${company} on Cambio as ${articled(invitation.role)}.`;
@@ -74,6 +74,23 @@ export function passwordResetMail(reset: { to: string; link: string; expiresAt: 
   ].join('\n');
   return { to: reset.to, subject: 'Reset your Cambio password', text, html };
 }
+
+/** A webhook endpoint that gave up on an event (its last try failed, or it answered 410 Gone), to one of the people who manage it. */
+export function webhookFailureMail(failure: { to: string; companyName: string; url: string; eventId: string; eventType: string; reason: string; disabled: boolean }): Mail {
+  const company = oneLine(failure.companyName);
+  const what = failure.disabled
+    ? `Cambio disabled ${company}'s webhook endpoint ${failure.url}: it answered 410 Gone to event ${failure.eventId} (${failure.eventType}), and no event is sent to it until it is enabled again.`
+    : `Cambio could not deliver event ${failure.eventId} (${failure.eventType}) to ${company}'s webhook endpoint ${failure.url}: ${failure.reason}.`;
+  const next = failure.disabled
+    ? 'In the dashboard, Webhooks → the endpoint → Enable sends it events again; Resend on an event sends that one.'
+    : 'The event is kept: once the endpoint answers 2xx again, Webhooks → the endpoint → Resend in the dashboard sends it (or npm run events:redeliver for many).';
+  const once = 'We mail about an endpoint at most once a day, to its company’s Owners, Admins and Developers.';
+  const text = [what, '', next, '', once].join('\n');
+  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, next, once].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
+  return { to: failure.to, subject: failure.disabled ? `Webhook endpoint disabled: ${oneLine(failure.url)}` : `Webhook deliveries failing: ${oneLine(failure.url)}`, text, html };
+}
+
+const oneLine = (value: string): string => value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
 const articled = (role: Role): string => `${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}`;
 

@@ -3,6 +3,7 @@ import { openSigningSecret, type WebhookSecretSealer } from './webhook-secrets.t
 import { signWebhook, subscribesTo, type Webhook } from './webhooks.ts';
 import { parseRetryAfter } from './retry.ts';
 import { stderrLog, type Log } from './log.ts';
+import type { GivenUpDelivery } from './webhook-alerts.ts';
 
 /**
  * Webhook delivery (../shared/api-contract.md, Events and their delivery), in two steps joined by
@@ -164,6 +165,8 @@ export interface SenderDeps {
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
+  /** Told of a delivery given up for good (./webhook-alerts.ts mails the endpoint's managers); never throws. */
+  alert?: (failure: GivenUpDelivery, log: Log) => Promise<void>;
 }
 
 /**
@@ -234,6 +237,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   if ('statusCode' in result && result.statusCode === 410) {
     await deps.store.disableWebhook(message.companyId, message.webhookId, 'the endpoint answered 410 Gone', now);
     await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason: 'webhook disabled: 410 Gone' }, now);
+    await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true }, deps.log ?? stderrLog);
     return 'disabled';
   }
   const schedule = settings.retryScheduleMs;
@@ -252,8 +256,17 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   const reason = `all ${message.attempt} tries failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
   await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now);
   await deps.queue.sendToDeadLetter(message, reason);
+  await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false }, deps.log ?? stderrLog);
   return 'dead-lettered';
 }
+
+const givenUp = (message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string }) => ({
+  companyId: message.companyId,
+  webhookId: message.webhookId,
+  url: webhook.url,
+  eventId: event.id,
+  eventType: event.type,
+});
 
 /** The secrets that sign a delivery now: the webhook's, and the one it replaced while that is still
  * within its 24 hours after `Roll secret`. */

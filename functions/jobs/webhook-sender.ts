@@ -1,7 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { sendDelivery, type DeliveryMessage, type SendOutcome, type SenderDeps } from '#domain/webhook-delivery';
+import { alertGivenUpDelivery } from '#domain/webhook-alerts';
 import { dynamoFrom } from '#adapters/runtime';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDeliveryStore } from '#adapters/dynamo/webhook-delivery-store';
+import { DynamoWebhookAlertStore } from '#adapters/dynamo/webhook-alert-store';
+import { mailerFrom } from '#adapters/mail/from-settings';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { deliveryQueueFrom, senderSettingsFrom } from '#adapters/webhooks/from-settings';
 import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
@@ -12,6 +16,8 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/webhook-sender');
 const { db, tableName } = dynamoFrom(settings);
+const mailer = mailerFrom(settings);
+const alerts = { alerts: new DynamoWebhookAlertStore(db, tableName), companies: new DynamoCompanyStore(db, tableName) };
 const deps: SenderDeps = {
   store: new DynamoDeliveryStore(db, tableName),
   queue: deliveryQueueFrom(settings),
@@ -19,6 +25,8 @@ const deps: SenderDeps = {
   settings: senderSettingsFrom(settings),
   // One KMS Decrypt per webhook per few minutes, not per delivery (domain/webhook-secrets.ts).
   sealer: cachingOpens(webhookSecretSealerFrom(settings)),
+  // Where the stage mails, an endpoint that gives up on an event mails its managers (domain/webhook-alerts.ts).
+  ...(mailer && { alert: (failure, log) => alertGivenUpDelivery({ ...alerts, mailer, log }, failure) }),
 };
 
 /** Outcomes counted as metrics: a delivery given up for good (its last try failed, or a 410 disabled

@@ -108,7 +108,8 @@ export const FUNCTION_SETTINGS = {
   /** Reads the hot wallet's address, never signs (the stack grants kms:GetPublicKey only). */
   'jobs/reconcile': [...api, ...chain, ...hotWallet],
   'jobs/webhook-dispatcher': [...api, ...deliveryQueue, 'WEBHOOK_CATCH_UP_MIN_AGE_MS'],
-  'jobs/webhook-sender': [...api, ...deliveryQueue, ...webhookSending, ...webhookSealer, 'POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS'],
+  /** Mails an endpoint's managers when it gives up on an event, where the stage mails. */
+  'jobs/webhook-sender': [...api, ...deliveryQueue, ...webhookSending, ...webhookSealer, ...mail, 'POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS'],
   'jobs/usage-key-provisioner': [...common, 'USAGE_PLAN_ID'],
   'jobs/finance-export-check': [...common, 'EXPORT_TABLE_ARN'],
   'jobs/ledger-day-csv': [...common, 'LEDGER_BUCKET'],

@@ -1,12 +1,13 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_API, lambdaName } from '../../functions/routes.ts';
+import { DASHBOARD_API, WEBHOOK_SENDER, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 
 /**
- * Invitations mailed through SES (README, Deploying: context `mailFrom`): the dashboard API's
- * function gets the address and may send from its identity, and no function may send otherwise.
+ * Mail through SES (README, Deploying: context `mailFrom`): the dashboard API's function (invitations,
+ * password resets) and the webhook sender (an endpoint that gives up) get the address and may send
+ * from its identity, and no function may send otherwise.
  */
 const stack = (context: Record<string, string>) => addCambioStack(new App({ context: { stage: 'production', 'aws:cdk:bundling-stacks': [], ...context } }));
 
@@ -25,14 +26,16 @@ function mailing(template: Template) {
 
 const identity = (name: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:identity/${name}`]] });
 
-describe('invitations mailed through SES', () => {
-  it('gives the dashboard API alone MAIL_FROM and ses:SendEmail on that address and its domain, when mailFrom is given', () => {
+describe('mail through SES', () => {
+  it('gives the dashboard API and the webhook sender alone MAIL_FROM and ses:SendEmail on that address and its domain, when mailFrom is given', () => {
     const functions = mailing(Template.fromStack(stack({ mailFrom: 'no-reply@acme.example' })));
 
     const senders = functions.filter((fn) => fn.mailFrom !== undefined || fn.ses.length > 0);
-    expect(senders.map((fn) => fn.name)).toEqual([`Cambio-production-${lambdaName(DASHBOARD_API.handler)}`]);
-    expect(senders[0]!.mailFrom).toBe('no-reply@acme.example');
-    expect(senders[0]!.ses).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: [identity('no-reply@acme.example'), identity('acme.example')] }]);
+    expect(senders.map((fn) => fn.name).sort()).toEqual([DASHBOARD_API.handler, WEBHOOK_SENDER.handler].map((handler) => `Cambio-production-${lambdaName(handler)}`).sort());
+    for (const sender of senders) {
+      expect(sender.mailFrom).toBe('no-reply@acme.example');
+      expect(sender.ses).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: [identity('no-reply@acme.example'), identity('acme.example')] }]);
+    }
   });
 
   it('mails nothing and grants no SES without it', () => {

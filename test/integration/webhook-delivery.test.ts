@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GetCommand, NumberValue, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
@@ -5,6 +8,14 @@ import { eventItem as storedEventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
 import { webhookItem } from '#adapters/dynamo/items/webhook';
+import { companyItem } from '#adapters/dynamo/items/company';
+import { membershipItem } from '#adapters/dynamo/items/team';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoWebhookAlertStore } from '#adapters/dynamo/webhook-alert-store';
+import { OutboxMailer } from '#adapters/mail/outbox-mailer';
+import { alertGivenUpDelivery } from '#domain/webhook-alerts';
+import type { Role } from '#domain/team';
+import { mailsTo } from '../support/outbox.ts';
 import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
 import { DynamoDeliveryStore } from '#adapters/dynamo/webhook-delivery-store';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
@@ -367,6 +378,90 @@ describe('send', () => {
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(await deliveryItem(company, event.id, gone.id)).toMatchObject({ status: 'cancelled', reason: 'webhook deleted' });
+  });
+});
+
+describe('an endpoint that gives up on an event', () => {
+  const outboxes: string[] = [];
+  afterAll(() => outboxes.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  /** A company with a profile and a member of each role but Admin, whose mail goes to an outbox of the test's own. */
+  async function companyWithPeople() {
+    const company = companyId();
+    await db.send(new PutCommand({ TableName: tableName, Item: companyItem.toItem({ id: company, name: 'Alerted Co', environment: 'sandbox', status: 'active', createdAt: new Date().toISOString() }) }));
+    const people = { Owner: `owner-${company}@example.com`, Developer: `dev-${company}@example.com`, Viewer: `viewer-${company}@example.com` };
+    for (const [role, email] of Object.entries(people)) {
+      await db.send(new PutCommand({ TableName: tableName, Item: membershipItem.toItem({ companyId: company, personId: newId('event'), email, role: role as Role, createdAt: new Date().toISOString() }) }));
+    }
+    const outbox = mkdtempSync(join(tmpdir(), 'cambio-alerts-'));
+    outboxes.push(outbox);
+    const mailer = new OutboxMailer(outbox);
+    const alerting = { alerts: new DynamoWebhookAlertStore(db, tableName), companies: new DynamoCompanyStore(db, tableName), mailer };
+    const alert: SenderDeps['alert'] = (failure, log) => alertGivenUpDelivery({ ...alerting, log }, failure);
+    return { company, people, outbox, alert };
+  }
+
+  async function failingEndpoint(company: string, respond: WebhookReceiver['respond']) {
+    const receiver = await startReceiver();
+    receiver.respond = respond;
+    const webhook = await registerWebhook(company, { url: receiver.url() });
+    receiver.secret = webhook.secret;
+    return webhook;
+  }
+
+  const sendAll = async (alert: SenderDeps['alert']) => {
+    const delivery = queues();
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings(), alert }, delivery.queue);
+  };
+
+  it('mails the Owner and the Developer, not the Viewer, once a day per endpoint, naming the event and why', async () => {
+    const { company, people, outbox, alert } = await companyWithPeople();
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end('boom'));
+    const event = await writeEvent(company);
+
+    await sendAll(alert);
+
+    for (const to of [people.Owner, people.Developer]) {
+      const [mail, ...more] = mailsTo(outbox, to);
+      expect(more).toEqual([]);
+      expect(mail!.subject).toBe(`Webhook deliveries failing: ${webhook.url}`);
+      expect(mail!.text).toContain(`Cambio could not deliver event ${event.id} (${event.type}) to Alerted Co's webhook endpoint ${webhook.url}: all 10 tries failed; the last: HTTP 500.`);
+    }
+    expect(mailsTo(outbox, people.Viewer)).toEqual([]);
+
+    // Another event given up within the day: no second mail about this endpoint; another endpoint gets its own.
+    await writeEvent(company);
+    const other = await failingEndpoint(company, (_, res) => res.writeHead(503).end());
+    await sendAll(alert);
+    expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`, `Webhook deliveries failing: ${other.url}`]);
+  });
+
+  it('mails that the endpoint was disabled when it answered 410 Gone', async () => {
+    const { company, people, outbox, alert } = await companyWithPeople();
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(410).end());
+    await writeEvent(company);
+
+    await sendAll(alert);
+
+    const [mail] = mailsTo(outbox, people.Owner);
+    expect(mail!.subject).toBe(`Webhook endpoint disabled: ${webhook.url}`);
+    expect(mail!.text).toContain('no event is sent to it until it is enabled again');
+  });
+
+  it('gives the delivery up all the same when the alert cannot be mailed', async () => {
+    const company = companyId();
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end());
+    const event = await writeEvent(company);
+    const delivery = queues();
+    // No company profile: the alert fails to find it, and only logs.
+    const alert: SenderDeps['alert'] = (failure, log) => alertGivenUpDelivery({ alerts: new DynamoWebhookAlertStore(db, tableName), companies: new DynamoCompanyStore(db, tableName), mailer: new OutboxMailer(tmpdir()), log }, failure);
+    const logged: string[] = [];
+    const log = { warn: () => undefined, error: (message: string) => void logged.push(message) };
+
+    expect(await sendDelivery({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings(), alert, log }, { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 10 })).toBe('dead-lettered');
+    expect(logged).toEqual(['webhook failure alert not mailed']);
+    expect(delivery.deadLetter.peek()).toHaveLength(1);
   });
 });
 

@@ -1,11 +1,16 @@
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { webhookItem } from '#adapters/dynamo/items/webhook';
+import { companyItem } from '#adapters/dynamo/items/company';
+import { membershipItem } from '#adapters/dynamo/items/team';
 import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
@@ -17,6 +22,7 @@ import type { Webhook } from '#domain/webhooks';
 import { registeredWebhook } from '../support/records.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { mailsTo } from '../support/outbox.ts';
 
 /**
  * The two Lambdas as AWS runs them: the dispatcher on a DynamoDB stream batch, the sender on an SQS
@@ -51,6 +57,7 @@ let store: DynamoWebhookRegistry;
 let dispatcher: typeof import('../../functions/jobs/webhook-dispatcher.ts');
 let sender: typeof import('../../functions/jobs/webhook-sender.ts');
 let receiver: WebhookReceiver;
+const outbox = mkdtempSync(join(tmpdir(), 'cambio-sender-outbox-'));
 
 beforeAll(async () => {
   const table = await freshTable();
@@ -68,6 +75,8 @@ beforeAll(async () => {
     WEBHOOK_CATCH_UP_MIN_AGE_MS: '60000',
     WEBHOOK_SECRET_SEALER: 'kms',
     WEBHOOK_SECRET_KMS_KEY_ID: KEY_ARN,
+    // The local stage's mail: the sender mails an endpoint's managers into this folder when it gives up.
+    LOCAL_OUTBOX_DIR: outbox,
   });
   dispatcher = await import('../../functions/jobs/webhook-dispatcher.ts');
   sender = await import('../../functions/jobs/webhook-sender.ts');
@@ -87,6 +96,7 @@ beforeEach(() => {
 afterAll(async () => {
   await receiver?.stop();
   db?.destroy();
+  rmSync(outbox, { recursive: true, force: true });
 });
 
 async function setup(events: Webhook['events'] = ['*']) {
@@ -235,8 +245,11 @@ describe('sender Lambda on the webhook queue', () => {
     expect(again!.DelaySeconds).toBeGreaterThan(900 * 0.9);
   });
 
-  it('after the last try sends the message to the dead-letter queue and marks the delivery failed', async () => {
+  it('after the last try sends the message to the dead-letter queue, marks the delivery failed, and mails the endpoint’s Owner', async () => {
     const { companyId, event, webhook } = await setup();
+    const owner = `owner-${companyId}@example.com`;
+    await db.send(new PutCommand({ TableName: tableName, Item: companyItem.toItem({ id: companyId, name: 'Lambda Co', environment: 'sandbox', status: 'active', createdAt: new Date().toISOString() }) }));
+    await db.send(new PutCommand({ TableName: tableName, Item: membershipItem.toItem({ companyId, personId: 'person-owner', email: owner, role: 'Owner', createdAt: new Date().toISOString() }) }));
     receiver.respond = (_, res) => res.writeHead(502).end();
 
     const result = await sender.handler({
@@ -252,6 +265,7 @@ describe('sender Lambda on the webhook queue', () => {
       new GetCommand({ TableName: tableName, Key: webhookDeliveryItem.key(companyId, event.id, webhook.id), ConsistentRead: true }),
     );
     expect(Item!.status).toBe('failed');
+    expect(mailsTo(outbox, owner).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`]);
   });
 
   it('reports the message as failed when its follow-up cannot be queued, so SQS shows it again', async () => {

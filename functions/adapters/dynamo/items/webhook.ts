@@ -34,6 +34,13 @@ export const webhookItem = {
   }),
 };
 
+/** The one owner of a stored `WebhookAlert`: when an endpoint's managers were last mailed that it
+ * gave up on an event (domain/webhook-alerts.ts), so they are mailed at most once a day. */
+export const webhookAlertItem = {
+  ...companyRecord('WebhookAlert', 'WEBHOOK_ALERT#'),
+  toItem: (companyId: string, webhookId: string, alertedAt: string): Item => ({ ...webhookAlertItem.head(companyId, webhookId), webhookId, alertedAt }),
+};
+
 /** How many webhooks a company has: its conditional ADD, in the webhook's own transaction, is what
  * holds the limit of 10 (a count-then-write could overshoot it under concurrent POSTs). */
 export const webhookCountItem = {
