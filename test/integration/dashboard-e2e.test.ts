@@ -207,6 +207,16 @@ describe('the dashboard in headless Chromium', () => {
     await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned on two-factor sign-in');
   });
 
+  /** After a new password the page is on Sign in, with its notice; in again with the new one. */
+  async function signedOutThenInWith(email: string, password: string) {
+    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+    expect(await page.getByRole('status').innerText()).toContain('Your password is changed');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /Forgot Co/ }).waitFor();
+  }
+
   it('Forgot your password? mails a link whose page sets a new password; Account changes it again', async () => {
     const owner = await signedUpOwner(runtime, 'Forgot Co');
     const newPassword = 'Brand-New-Horse-47';
@@ -228,12 +238,7 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByLabel('New password', { exact: true }).fill(newPassword);
     await page.getByRole('button', { name: 'Set password' }).click();
 
-    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
-    expect(await page.getByRole('status').innerText()).toContain('Your password is changed');
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(newPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /Forgot Co/ }).waitFor();
+    await signedOutThenInWith(owner.email, newPassword);
 
     // Account → Change password, with the one just chosen: signed out, in again with the newer one.
     const newerPassword = 'Newer-Horse-48!';
@@ -243,12 +248,7 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByLabel('Current password').fill(newPassword);
     await page.getByLabel('New password', { exact: true }).fill(newerPassword);
     await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
-    expect(await page.getByRole('status').innerText()).toContain('Your password is changed');
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(newerPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /Forgot Co/ }).waitFor();
+    await signedOutThenInWith(owner.email, newerPassword);
   });
 
   it('asked nothing of any machine but this one', () => {
