@@ -32,7 +32,7 @@ export interface LocalRuntime {
   sandbox: SandboxCredentials;
   /** True when this start created the sandbox company (first start on this data folder). */
   seeded: boolean;
-  /** Where the dashboard's mails (invitations) are written as .eml files: .data/outbox/ under
+  /** Where the local stage's mail (invitations, password resets, webhook alerts) is written as .eml files: .data/outbox/ under
    * `npm start`, a temporary folder, removed at stop, when the data is in memory. */
   outboxDir: string;
   stop(): Promise<void>;

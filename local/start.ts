@@ -25,7 +25,7 @@ try {
       `  API             ${runtime.apiUrl}`,
       `  Dashboard       ${runtime.dashboardUrl} (sign up for a sandbox company and make API keys there)`,
       `  DynamoDB Local  ${runtime.dynamoEndpoint} (data in .data/, kept across restarts)`,
-      `  Mail            ${relative(process.cwd(), runtime.outboxDir)}/ (the dashboard's invitations, as .eml files; nothing is sent)`,
+      `  Mail            ${relative(process.cwd(), runtime.outboxDir)}/ (invitations, password resets, webhook alerts, as .eml files; nothing is sent)`,
       '',
       `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,
       `    X-Api-Key     ${apiKey}`,

@@ -132,7 +132,7 @@ export const BOUND_SETTINGS = {
   DASHBOARD_ORIGIN: v.optional(url),
   /** The address invitations are mailed from through SES (context `mailFrom`); unset, nothing is mailed. */
   MAIL_FROM: v.optional(v.pipe(v.string(), v.regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, 'is not an email address'))),
-  /** The local runtime's outbox: mails are written there as .eml files, and nothing leaves the machine. */
+  /** The local runtime's outbox: its mail is written there as .eml files, and nothing leaves the machine. */
   LOCAL_OUTBOX_DIR: v.optional(text),
   USAGE_PLAN_ID: text,
   EXPORT_TABLE_ARN: v.pipe(v.string(), v.regex(/^arn:aws[a-z-]*:dynamodb:/, 'is not a DynamoDB table ARN')),
