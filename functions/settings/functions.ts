@@ -26,7 +26,7 @@ export const SLICES = {
   userPool: ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_ENDPOINT', 'COGNITO_ISSUER'],
   /** functions/http/dashboard-route.ts checks each request's Origin against it. */
   dashboardRoute: ['DASHBOARD_ORIGIN'],
-  /** Invitations mailed (functions/adapters/mail/from-settings.ts): SES in AWS, a folder locally. */
+  /** The stage's mail (functions/adapters/mail/from-settings.ts): SES in AWS, a folder locally. */
   mail: ['STAGE', 'MAIL_FROM', 'LOCAL_OUTBOX_DIR'],
 } as const satisfies Record<string, readonly SettingName[]>;
 

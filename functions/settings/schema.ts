@@ -130,7 +130,7 @@ export const BOUND_SETTINGS = {
   COGNITO_ISSUER: v.optional(url),
   /** The CloudFront URL that fronts the dashboard; locally the API's own host serves it. */
   DASHBOARD_ORIGIN: v.optional(url),
-  /** The address invitations are mailed from through SES (context `mailFrom`); unset, nothing is mailed. */
+  /** The address the stage mails from through SES (context `mailFrom`): invitations, password resets, webhook alerts; unset, nothing is mailed. */
   MAIL_FROM: v.optional(v.pipe(v.string(), v.regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, 'is not an email address'))),
   /** The local runtime's outbox: its mail is written there as .eml files, and nothing leaves the machine. */
   LOCAL_OUTBOX_DIR: v.optional(text),

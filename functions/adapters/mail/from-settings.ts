@@ -4,9 +4,10 @@ import { OutboxMailer } from './outbox-mailer.ts';
 import { SesMailer } from './ses-mailer.ts';
 
 /**
- * How a stage mails invitations, or null where it does not (the page then shows the link only):
- * SES from MAIL_FROM where the stack binds it (context `mailFrom`), the outbox folder on the local
- * stage, which the local runtime sets.
+ * How a stage mails (invitations, password resets, webhook alerts), or null where it does not (an
+ * invitation's link is then only shown, and no reset or alert is offered): SES from MAIL_FROM where
+ * the stack binds it (context `mailFrom`), the outbox folder on the local stage, which the local
+ * runtime sets.
  */
 export function mailerFrom(settings: SliceSettings<'mail'>): Mailer | null {
   if (settings.LOCAL_OUTBOX_DIR !== undefined) {

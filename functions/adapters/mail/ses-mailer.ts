@@ -4,8 +4,8 @@ import { awsClient } from '../aws-clients.ts';
 
 /**
  * Mails through Amazon SES (v2 API) from an address of an identity verified in the stage's region
- * (README, Deploying: `mailFrom`). The stack grants this function ses:SendEmail on that identity
- * alone. Until SES grants the account production access, it delivers only to verified addresses.
+ * (README, Deploying: `mailFrom`). The stack grants the functions that mail (the dashboard API, the
+ * webhook sender) ses:SendEmail on that identity alone. Until SES grants the account production access, it delivers only to verified addresses.
  */
 export class SesMailer implements Mailer {
   private readonly client = awsClient(new SESv2Client({}));
