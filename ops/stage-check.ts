@@ -117,6 +117,15 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
       expectHeader(page, 'content-type', /^text\/html/);
       return '/dashboard/activity/deposits';
     });
+    await check("the dashboard's API answers through the dashboard's origin, for the key's stage", async () => {
+      const answer = await request(new URL('api/stage', dashboard).href, {});
+      expectStatus(answer, 200);
+      const stage = answer.body?.data;
+      if (typeof stage?.environment !== 'string') throw new Error(`not the dashboard API's answer: ${answer.text.slice(0, 200)}`);
+      // A dashboard URL of another stage than the key's is a deploy's outputs mixed up.
+      if (environment !== null && stage.environment !== environment) throw new Error(`this dashboard is ${stage.environment}'s, the key's company is ${environment}`);
+      return `${stage.environment}; sign-up ${stage.selfSignUp ? 'open' : 'by invitation'}; password reset by mail ${stage.passwordResetByMail ? 'on' : 'off (no mailFrom)'}`;
+    });
   }
   return results;
 }

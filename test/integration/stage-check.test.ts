@@ -47,7 +47,8 @@ describe('the stage check', () => {
     const results = await checkStage({ apiUrl: runtime.apiUrl, ...credentials, dashboardUrl: runtime.dashboardUrl! });
 
     expect(failures(results)).toEqual([]);
-    expect(results).toHaveLength(7);
+    expect(results).toHaveLength(8);
+    expect(results.at(-1)).toEqual({ name: "the dashboard's API answers through the dashboard's origin, for the key's stage", ok: true, detail: 'sandbox; sign-up open; password reset by mail on' });
     expect(results.find((result) => result.name === 'the key reads its company')!.detail).toMatch(/^cmp_\w+ "Checked Co", sandbox$/);
     expect(await depositsOf(companyId)).toEqual([]);
   });
@@ -61,6 +62,14 @@ describe('the stage check', () => {
     const deposits = await depositsOf(companyId);
     expect(deposits).toHaveLength(1);
     expect(deposits[0]!.record).toMatchObject({ status: 'awaiting_payment', reference: expect.stringMatching(/^stage-check-/) });
+  });
+
+  it("fails the dashboard's check when the dashboard is another stage's than the key's company", async () => {
+    const { credentials } = await newCompany(runtime, 'Mixed Up Co', 'production');
+
+    const results = await checkStage({ apiUrl: runtime.apiUrl, ...credentials, dashboardUrl: runtime.dashboardUrl! });
+
+    expect(failures(results)).toEqual(["the dashboard's API answers through the dashboard's origin, for the key's stage: this dashboard is sandbox's, the key's company is production"]);
   });
 
   it('refuses --create-deposit for a production company, and writes nothing', async () => {
@@ -85,6 +94,7 @@ describe('the stage check', () => {
       ['the dashboard page is served with no-cache and its security headers', false],
       ["the dashboard's built files are served, cached as immutable", false],
       ["the dashboard's own routes answer with the page (SPA routing)", false],
+      ["the dashboard's API answers through the dashboard's origin, for the key's stage", false],
     ]);
     expect(results[1]!.detail).toMatch(/^HTTP 401, expected 200/);
     expect(results.map((result) => result.detail).join('\n')).not.toContain(credentials.apiSecret);
