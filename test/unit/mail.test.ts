@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invitationMail, passwordResetMail, type InvitationToMail } from '#domain/mail';
+import { invitationMail, passwordResetMail, webhookFailureMail, type InvitationToMail } from '#domain/mail';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
@@ -65,6 +65,32 @@ describe('the password reset mail', () => {
       'The link works once, until 2026-11-26 03:04 UTC. Choosing a new password signs you out everywhere. If you did not ask for it, ignore this mail: your password stays as it is, and nobody can use the link but whoever reads your mail.',
     ]);
     expect(mail.html).toContain(`<a href="${link}">Choose a new password</a>`);
+  });
+});
+
+describe('the webhook failure mail', () => {
+  const failure = { to: 'dev@acme.example', companyName: 'Acme <Pagamentos>\nBcc: x@y', url: 'https://hooks.acme.example/cambio?a=1&b=2', eventId: 'evt_01JA0000000000000000000000', eventType: 'deposit.completed' };
+
+  it('names the event, the endpoint and why, says what to do, and that it mails once a day', () => {
+    const mail = webhookFailureMail({ ...failure, reason: 'all 10 tries failed; the last: HTTP 500', disabled: false });
+
+    expect(mail.subject).toBe('Webhook deliveries failing: https://hooks.acme.example/cambio?a=1&b=2');
+    expect(mail.text.split('\n')).toEqual([
+      "Cambio could not deliver event evt_01JA0000000000000000000000 (deposit.completed) to Acme <Pagamentos> Bcc: x@y's webhook endpoint https://hooks.acme.example/cambio?a=1&b=2: all 10 tries failed; the last: HTTP 500.",
+      '',
+      'The event is kept: once the endpoint answers 2xx again, Webhooks → the endpoint → Resend in the dashboard sends it (or npm run events:redeliver for many).',
+      '',
+      'We mail about an endpoint at most once a day, to its company’s Owners, Admins and Developers.',
+    ]);
+    expect(mail.html).toContain('Acme &lt;Pagamentos&gt; Bcc: x@y');
+    expect(mail.html).toContain('cambio?a=1&amp;b=2');
+  });
+
+  it('says a 410 disabled the endpoint and how to enable it', () => {
+    const mail = webhookFailureMail({ ...failure, reason: 'it answered 410 Gone', disabled: true });
+
+    expect(mail.subject).toBe('Webhook endpoint disabled: https://hooks.acme.example/cambio?a=1&b=2');
+    expect(mail.text).toContain('Webhooks → the endpoint → Enable sends it events again');
   });
 });
 
