@@ -1,4 +1,4 @@
-import { auditEntry, type AuditEntry } from './audit-log.ts';
+import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
 import { actorOf, checkEmail, COMMAND_LINE, newInvitation, type Caller, type Invitation } from './dashboard.ts';
 import { getCompany, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
@@ -77,12 +77,25 @@ export async function inviteMember(
 ): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
   const email = checkEmail(input.email);
   requireOwnerFor(caller, input.role, 'invite');
-  const companyId = caller.membership.companyId;
-  if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
-  const { invitation, token } = newInvitation(companyId, email, input.role, now);
-  await store.addInvitation(invitation, auditEntry(companyId, 'invitation.created', actorOf(caller.membership), caller.origin, now, email, { role: input.role }));
+  const by = { actor: actorOf(caller.membership), origin: caller.origin };
+  const { invitation, token } = await addNewInvitation(store, caller.membership.companyId, email, input.role, by, now);
   const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
   return { token, email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/** A new invitation to the company for someone not yet its member, stored with its audit entry. */
+async function addNewInvitation(
+  store: TeamStore,
+  companyId: string,
+  email: string,
+  role: Role,
+  by: { actor: AuditActor; origin: RequestOrigin },
+  now: Date,
+): Promise<{ invitation: Invitation; token: string }> {
+  if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
+  const created = newInvitation(companyId, email, role, now);
+  await store.addInvitation(created.invitation, auditEntry(companyId, 'invitation.created', by.actor, by.origin, now, email, { role }));
+  return created;
 }
 
 /**
@@ -99,10 +112,7 @@ export async function inviteByOperator(
 ): Promise<{ company: Company; invitation: Invitation; token: string }> {
   const email = checkEmail(input.email);
   const company = await getCompany(companies, companyId);
-  if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
-  const { invitation, token } = newInvitation(companyId, email, input.role, now);
-  await store.addInvitation(invitation, auditEntry(companyId, 'invitation.created', COMMAND_LINE.actor, COMMAND_LINE.origin, now, email, { role: input.role }));
-  return { company, invitation, token };
+  return { company, ...(await addNewInvitation(store, companyId, email, input.role, COMMAND_LINE, now)) };
 }
 
 async function mailInvitation(mailing: InvitationMailing, invitation: Invitation, token: string, invitedBy: string): Promise<boolean> {
