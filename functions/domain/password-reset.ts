@@ -3,6 +3,7 @@ import { auditEntry, type AuditEntry, type RequestOrigin } from './audit-log.ts'
 import { checkEmail } from './dashboard.ts';
 import { ApiError } from './errors.ts';
 import type { Log } from './log.ts';
+import { sleep } from './retry.ts';
 import { passwordResetMail, type Mailer } from './mail.ts';
 import type { SignOuts } from './sign-outs.ts';
 import type { Membership } from './team.ts';
@@ -158,7 +159,7 @@ async function endSessionsAfterNewPassword(
 
 const until = async (time: number): Promise<void> => {
   const wait = time - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  if (wait > 0) await sleep(wait);
 };
 
 function sameHash(stored: string, presented: string): boolean {
