@@ -47,12 +47,7 @@ export function logRequest(outcome: RequestOutcome): void {
   const level: Level = outcome.status >= 500 ? 'ERROR' : 'INFO';
   const now = Date.now();
   const line: Record<string, unknown> = {
-    level,
-    message: 'request',
-    timestamp: new Date(now).toISOString(),
-    service: SERVICE,
-    correlation_id: outcome.requestId,
-    ...traceField(),
+    ...lineHead(level, 'request', outcome.requestId, now),
     route: outcome.route,
     status: outcome.status,
     code: outcome.code,
@@ -101,11 +96,21 @@ export function logRequest(outcome: RequestOutcome): void {
 export function requestLog(requestId: string): Log {
   const write = (level: 'WARN' | 'ERROR') => (message: string, fields: Record<string, unknown> = {}) => {
     if (LEVELS[level] < threshold) return;
-    const line = { level, message, timestamp: new Date().toISOString(), service: SERVICE, correlation_id: requestId, ...traceField(), ...fields };
+    const line = { ...lineHead(level, message, requestId), ...fields };
     (level === 'ERROR' ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`);
   };
   return { warn: write('WARN'), error: write('ERROR') };
 }
+
+/** What every line of a request begins with, in Powertools' keys, so one Logs Insights query reads them all. */
+const lineHead = (level: Level, message: string, requestId: string, now = Date.now()) => ({
+  level,
+  message,
+  timestamp: new Date(now).toISOString(),
+  service: SERVICE,
+  correlation_id: requestId,
+  ...traceField(),
+});
 
 /**
  * `xray_trace_id`: the Root of the invocation's trace header, read per request as Powertools does
