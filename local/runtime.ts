@@ -15,6 +15,9 @@ import { DASHBOARD_DIST } from './dashboard-build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
+/** Where the local stage's mail goes for a data folder (`npm start`: .data/outbox/); the commands in ops/ write there too. */
+export const outboxOf = (dataDir: string): string => join(dataDir, 'outbox');
+
 export interface SandboxCredentials {
   companyId: string;
   apiKey: string;
@@ -91,7 +94,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     process.env.STAGE_ENVIRONMENT = STAGES.local.environment;
     // The local stage mails into a folder (functions/adapters/mail/outbox-mailer.ts), never out.
-    const outboxDir = options.dataDir ? join(options.dataDir, 'outbox') : (temporaryOutbox = mkdtempSync(join(tmpdir(), 'cambio-outbox-')));
+    const outboxDir = options.dataDir ? outboxOf(options.dataDir) : (temporaryOutbox = mkdtempSync(join(tmpdir(), 'cambio-outbox-')));
     process.env.LOCAL_OUTBOX_DIR = outboxDir;
     // The dashboard's user pool: the emulator here, Cognito in AWS (same protocol, same verifier).
     Object.assign(process.env, {

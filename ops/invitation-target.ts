@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import * as v from 'valibot';
 import type { Environment } from '#domain/api-keys';
 import type { Invitation } from '#domain/dashboard';
@@ -9,6 +8,7 @@ import { SesMailer } from '#adapters/mail/ses-mailer';
 import { parseSettings, SETTINGS } from '#functions/settings/schema';
 import { STAGES, type StageName } from '../lib/stages.ts';
 import { DATA_DIR, runningRuntime, withLocalData } from '#local/local-data';
+import { outboxOf } from '#local/runtime';
 
 /** The options every command that invites people takes, to name the stage it acts on. */
 export const TARGET_OPTIONS = {
@@ -63,7 +63,7 @@ export function invitationTarget(values: { stage?: string; table?: string; 'dash
   }
   const mailFrom = values['mail-from'];
   if (mailFrom !== undefined && !v.is(SETTINGS.MAIL_FROM, mailFrom)) refuse(`--mail-from ${JSON.stringify(mailFrom)} is not an email address (a bare one, verified in SES).`);
-  const mailer: Mailer | null = deployed ? (mailFrom ? new SesMailer(mailFrom) : null) : new OutboxMailer(join(DATA_DIR, 'outbox'));
+  const mailer: Mailer | null = deployed ? (mailFrom ? new SesMailer(mailFrom) : null) : new OutboxMailer(outboxOf(DATA_DIR));
   const acceptUrl = deployed ? deployedAcceptUrl(stageName, values['dashboard-url'], refuse) : localAcceptUrl();
 
   return {
@@ -87,7 +87,7 @@ export function invitationTarget(values: { stage?: string; table?: string; 'dash
       // The invitation stands whatever the mail does: one that does not go leaves the link to send by hand.
       try {
         await mailer.send(invitationMail({ to: invitation.email, companyName, role: invitation.role, invitedBy: null, link, expiresAt: invitation.expiresAt }));
-        return { link, emailed: true, mailError: null, note: deployed ? `Mailed to ${invitation.email} from ${mailFrom}.` : `Mailed to ${invitation.email}: see ${join(DATA_DIR, 'outbox')}/.` };
+        return { link, emailed: true, mailError: null, note: deployed ? `Mailed to ${invitation.email} from ${mailFrom}.` : `Mailed to ${invitation.email}: see ${outboxOf(DATA_DIR)}/.` };
       } catch (error) {
         const mailError = `${(error as Error).name}: ${(error as Error).message}`;
         return { link, emailed: false, mailError, note: `Could not mail it (${mailError}): send it to them yourself.` };
