@@ -8,53 +8,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import ClassVar, Dict, List, Literal, Optional, Tuple, Type
+from typing import Dict, List, Literal, Optional, Tuple, Type
 
-from ._record import ApiFields, Record
+from ._record import Record
 
 RequestFields = Tuple[Tuple[str, str, bool], ...]
 
 #: What ``cambio`` re-exports: the version, every record, the event types and error codes.
 __all__ = [
     "API_VERSION",
-    "Company",
     "Balance",
     "CurrencyBalance",
-    "Deposit",
-    "DepositTransaction",
-    "DepositSplit",
-    "Withdrawal",
-    "Quote",
+    "Company",
     "Conversion",
     "Webhook",
     "CreatedWebhook",
     "DeletedWebhook",
+    "Deposit",
+    "DepositTransaction",
+    "DepositSplit",
     "FieldError",
+    "Quote",
+    "Withdrawal",
     "EventType",
     "ErrorCode",
 ]
 
 #: openapi.json ``info.version``: the API these types were generated from.
 API_VERSION = "1.0.0"
-
-
-@dataclass(frozen=True)
-class Company(Record):
-    """The API's ``Company`` record (openapi.json ``components.schemas.Company``)."""
-
-    id: str
-    name: str
-    environment: Literal["sandbox", "production"]
-    status: Literal["active"]
-    created_at: str
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("name", "name", None),
-        ("environment", "environment", None),
-        ("status", "status", None),
-        ("created_at", "createdAt", None),
-    )
 
 
 @dataclass(frozen=True)
@@ -69,13 +50,6 @@ class CurrencyBalance(Record):
     #: Held for withdrawals in flight
     locked: str
 
-    __api_fields__: ClassVar[ApiFields] = (
-        ("currency", "currency", None),
-        ("available", "available", None),
-        ("pending", "pending", None),
-        ("locked", "locked", None),
-    )
-
 
 @dataclass(frozen=True)
 class Balance(Record):
@@ -84,10 +58,65 @@ class Balance(Record):
     balances: List[CurrencyBalance]
     updated_at: str
 
-    __api_fields__: ClassVar[ApiFields] = (
-        ("balances", "balances", ("list", CurrencyBalance)),
-        ("updated_at", "updatedAt", None),
-    )
+
+@dataclass(frozen=True)
+class Company(Record):
+    """The API's ``Company`` record (openapi.json ``components.schemas.Company``)."""
+
+    id: str
+    name: str
+    environment: Literal["sandbox", "production"]
+    status: Literal["active"]
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Conversion(Record):
+    """The API's ``Conversion`` record (openapi.json ``components.schemas.Conversion``)."""
+
+    id: str
+    quote_id: str
+    reference: Optional[str]
+    source_currency: Literal["USDT"]
+    settlement_currency: Literal["BRL"]
+    #: USDT amount as a decimal string with all 6 decimals
+    source_amount: str
+    #: BRL amount as a decimal string with all 2 decimals
+    settlement_amount: str
+    #: BRL per USDT with 8 decimals, Cambio's spread included
+    rate: str
+    status: Literal["completed"]
+    created_at: str
+    completed_at: str
+
+
+@dataclass(frozen=True)
+class Webhook(Record):
+    """The API's ``Webhook`` record (openapi.json ``components.schemas.Webhook``)."""
+
+    id: str
+    url: str
+    events: List[Literal["deposit.confirming", "deposit.completed", "deposit.expired", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*"]]
+    description: Optional[str]
+    enabled: bool
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class CreatedWebhook(Webhook):
+    """The API's ``CreatedWebhook`` record (openapi.json ``components.schemas.CreatedWebhook``)."""
+
+    #: Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it.
+    secret: str
+
+
+@dataclass(frozen=True)
+class DeletedWebhook(Record):
+    """The API's ``DeletedWebhook`` record (openapi.json ``components.schemas.DeletedWebhook``)."""
+
+    id: str
+    deleted: Literal[True]
 
 
 @dataclass(frozen=True)
@@ -101,14 +130,6 @@ class DepositTransaction(Record):
     confirmations: int
     status: Literal["confirming", "confirmed"]
 
-    __api_fields__: ClassVar[ApiFields] = (
-        ("tx_hash", "txHash", None),
-        ("amount", "amount", None),
-        ("block_number", "blockNumber", None),
-        ("confirmations", "confirmations", None),
-        ("status", "status", None),
-    )
-
 
 @dataclass(frozen=True)
 class DepositSplit(Record):
@@ -121,14 +142,6 @@ class DepositSplit(Record):
     #: USDT amount as a decimal string with all 6 decimals
     forwarded_amount: str
     withdrawal_id: Optional[str]
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("address", "address", None),
-        ("percent", "percent", "decimal"),
-        ("amount", "amount", None),
-        ("forwarded_amount", "forwardedAmount", None),
-        ("withdrawal_id", "withdrawalId", None),
-    )
 
 
 @dataclass(frozen=True)
@@ -157,25 +170,30 @@ class Deposit(Record):
     created_at: str
     updated_at: str
 
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("method", "method", None),
-        ("reference", "reference", None),
-        ("network", "network", None),
-        ("address", "address", None),
-        ("amount", "amount", None),
-        ("received_amount", "receivedAmount", None),
-        ("credited_amount", "creditedAmount", None),
-        ("amount_status", "amountStatus", None),
-        ("status", "status", None),
-        ("confirmations", "confirmations", None),
-        ("required_confirmations", "requiredConfirmations", None),
-        ("transactions", "transactions", ("list", DepositTransaction)),
-        ("split", "split", DepositSplit),
-        ("expires_at", "expiresAt", None),
-        ("created_at", "createdAt", None),
-        ("updated_at", "updatedAt", None),
-    )
+
+@dataclass(frozen=True)
+class FieldError(Record):
+    """The API's ``FieldError`` record (openapi.json ``components.schemas.FieldError``)."""
+
+    path: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Quote(Record):
+    """The API's ``Quote`` record (openapi.json ``components.schemas.Quote``)."""
+
+    id: str
+    source_currency: Literal["USDT"]
+    settlement_currency: Literal["BRL"]
+    #: USDT amount as a decimal string with all 6 decimals
+    source_amount: str
+    #: sourceAmount × rate, rounded down to the cent
+    settlement_amount: str
+    #: BRL per USDT with 8 decimals, Cambio's spread included
+    rate: str
+    expires_at: str
+    created_at: str
 
 
 @dataclass(frozen=True)
@@ -198,175 +216,22 @@ class Withdrawal(Record):
     updated_at: str
     completed_at: Optional[str]
 
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("method", "method", None),
-        ("reference", "reference", None),
-        ("network", "network", None),
-        ("address", "address", None),
-        ("amount", "amount", None),
-        ("fee", "fee", None),
-        ("status", "status", None),
-        ("tx_hash", "txHash", None),
-        ("failure_reason", "failureReason", None),
-        ("created_at", "createdAt", None),
-        ("updated_at", "updatedAt", None),
-        ("completed_at", "completedAt", None),
-    )
-
-
-@dataclass(frozen=True)
-class Quote(Record):
-    """The API's ``Quote`` record (openapi.json ``components.schemas.Quote``)."""
-
-    id: str
-    source_currency: Literal["USDT"]
-    settlement_currency: Literal["BRL"]
-    #: USDT amount as a decimal string with all 6 decimals
-    source_amount: str
-    #: sourceAmount × rate, rounded down to the cent
-    settlement_amount: str
-    #: BRL per USDT with 8 decimals, Cambio's spread included
-    rate: str
-    expires_at: str
-    created_at: str
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("source_currency", "sourceCurrency", None),
-        ("settlement_currency", "settlementCurrency", None),
-        ("source_amount", "sourceAmount", None),
-        ("settlement_amount", "settlementAmount", None),
-        ("rate", "rate", None),
-        ("expires_at", "expiresAt", None),
-        ("created_at", "createdAt", None),
-    )
-
-
-@dataclass(frozen=True)
-class Conversion(Record):
-    """The API's ``Conversion`` record (openapi.json ``components.schemas.Conversion``)."""
-
-    id: str
-    quote_id: str
-    reference: Optional[str]
-    source_currency: Literal["USDT"]
-    settlement_currency: Literal["BRL"]
-    #: USDT amount as a decimal string with all 6 decimals
-    source_amount: str
-    #: BRL amount as a decimal string with all 2 decimals
-    settlement_amount: str
-    #: BRL per USDT with 8 decimals, Cambio's spread included
-    rate: str
-    status: Literal["completed"]
-    created_at: str
-    completed_at: str
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("quote_id", "quoteId", None),
-        ("reference", "reference", None),
-        ("source_currency", "sourceCurrency", None),
-        ("settlement_currency", "settlementCurrency", None),
-        ("source_amount", "sourceAmount", None),
-        ("settlement_amount", "settlementAmount", None),
-        ("rate", "rate", None),
-        ("status", "status", None),
-        ("created_at", "createdAt", None),
-        ("completed_at", "completedAt", None),
-    )
-
-
-@dataclass(frozen=True)
-class Webhook(Record):
-    """The API's ``Webhook`` record (openapi.json ``components.schemas.Webhook``)."""
-
-    id: str
-    url: str
-    events: List[Literal["deposit.confirming", "deposit.completed", "deposit.expired", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*"]]
-    description: Optional[str]
-    enabled: bool
-    created_at: str
-    updated_at: str
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("url", "url", None),
-        ("events", "events", None),
-        ("description", "description", None),
-        ("enabled", "enabled", None),
-        ("created_at", "createdAt", None),
-        ("updated_at", "updatedAt", None),
-    )
-
-
-@dataclass(frozen=True)
-class CreatedWebhook(Record):
-    """The API's ``CreatedWebhook`` record (openapi.json ``components.schemas.CreatedWebhook``)."""
-
-    id: str
-    url: str
-    events: List[Literal["deposit.confirming", "deposit.completed", "deposit.expired", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*"]]
-    description: Optional[str]
-    enabled: bool
-    created_at: str
-    updated_at: str
-    #: Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it.
-    secret: str
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("url", "url", None),
-        ("events", "events", None),
-        ("description", "description", None),
-        ("enabled", "enabled", None),
-        ("created_at", "createdAt", None),
-        ("updated_at", "updatedAt", None),
-        ("secret", "secret", None),
-    )
-
-
-@dataclass(frozen=True)
-class DeletedWebhook(Record):
-    """The API's ``DeletedWebhook`` record (openapi.json ``components.schemas.DeletedWebhook``)."""
-
-    id: str
-    deleted: Literal[True]
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("id", "id", None),
-        ("deleted", "deleted", None),
-    )
-
-
-@dataclass(frozen=True)
-class FieldError(Record):
-    """The API's ``FieldError`` record (openapi.json ``components.schemas.FieldError``)."""
-
-    path: str
-    message: str
-
-    __api_fields__: ClassVar[ApiFields] = (
-        ("path", "path", None),
-        ("message", "message", None),
-    )
-
 
 #: Every record class, by the name openapi.json gives it.
 RECORDS: Dict[str, Type[Record]] = {
-    "Company": Company,
     "Balance": Balance,
     "CurrencyBalance": CurrencyBalance,
-    "Deposit": Deposit,
-    "DepositTransaction": DepositTransaction,
-    "DepositSplit": DepositSplit,
-    "Withdrawal": Withdrawal,
-    "Quote": Quote,
+    "Company": Company,
     "Conversion": Conversion,
     "Webhook": Webhook,
     "CreatedWebhook": CreatedWebhook,
     "DeletedWebhook": DeletedWebhook,
+    "Deposit": Deposit,
+    "DepositTransaction": DepositTransaction,
+    "DepositSplit": DepositSplit,
     "FieldError": FieldError,
+    "Quote": Quote,
+    "Withdrawal": Withdrawal,
 }
 
 

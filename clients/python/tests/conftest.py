@@ -63,6 +63,29 @@ def failure(status: int, code: str, message: Optional[str] = None, details: Any 
     return Reply(status, {"success": False, "error": {"code": code, "message": message or code, "details": details}}, headers or {})
 
 
+#: The status each of the contract's error codes comes with, and the error family it raises (as
+#: the Node client's errorFromResponse): one table for every test that scripts an error.
+ERRORS = {
+    "VALIDATION_FAILED": (400, cambio.InvalidRequestError),
+    "INVALID_JSON": (400, cambio.InvalidRequestError),
+    "AUTH_FAILED": (401, cambio.AuthenticationError),
+    "FORBIDDEN": (403, cambio.InvalidRequestError),
+    "NOT_FOUND": (404, cambio.NotFoundError),
+    "DUPLICATE_REFERENCE": (409, cambio.ConflictError),
+    "QUOTE_ALREADY_USED": (409, cambio.ConflictError),
+    "PAYLOAD_TOO_LARGE": (413, cambio.InvalidRequestError),
+    "UNSUPPORTED_MEDIA_TYPE": (415, cambio.InvalidRequestError),
+    "INSUFFICIENT_BALANCE": (422, cambio.RefusedError),
+    "IDEMPOTENCY_KEY_REUSED": (422, cambio.RefusedError),
+    "RATE_LIMITED": (429, cambio.RateLimitError),
+    "INTERNAL_ERROR": (500, cambio.ApiServerError),
+    "PRICE_UNAVAILABLE": (503, cambio.ApiServerError),
+}
+
+#: The details of a VALIDATION_FAILED answer.
+VALIDATION = [{"path": "amount", "message": "must be a decimal string"}]
+
+
 #: A self-signed certificate for 127.0.0.1/localhost (valid until 2126), made for these tests only
 #: with `openssl req -x509 -newkey rsa:2048 -nodes -days 36500 -subj /CN=127.0.0.1
 #: -addext subjectAltName=IP:127.0.0.1,DNS:localhost`; its key protects nothing.

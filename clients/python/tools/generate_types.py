@@ -23,22 +23,9 @@ HERE = Path(__file__).resolve().parent
 OPENAPI = HERE.parent.parent.parent / "openapi.json"
 OUTPUT = HERE.parent / "cambio" / "_types.py"
 # The typing names the generated module may use; it imports those it does.
-TYPING_NAMES = ("Any", "ClassVar", "Dict", "List", "Literal", "Optional", "Tuple", "Type")
+TYPING_NAMES = ("Any", "Dict", "List", "Literal", "Optional", "Tuple", "Type")
 TYPING_IMPORTS_PLACEHOLDER = "<typing imports>"
 
-#: The records the API answers with, in the order they are written (nested classes first).
-RECORDS = [
-    "Company",
-    "Balance",
-    "Deposit",
-    "Withdrawal",
-    "Quote",
-    "Conversion",
-    "Webhook",
-    "CreatedWebhook",
-    "DeletedWebhook",
-    "FieldError",
-]
 #: Request bodies: schema name → the client call that sends it.
 REQUESTS = {
     "CreateDepositRequest": "deposits.create",
@@ -47,6 +34,8 @@ REQUESTS = {
     "CreateConversionRequest": "conversions.create",
     "WebhookRequest": "webhooks.create / webhooks.update",
 }
+#: JSON scalar types → the attribute's Python type (a JSON number is kept exact as a Decimal).
+SCALARS = {"string": "str", "integer": "int", "number": "Decimal", "boolean": "bool"}
 #: Names for objects written inline in openapi.json (otherwise Parent + property name).
 INLINE_NAMES = {
     ("Balance", "balances"): "CurrencyBalance",
@@ -60,18 +49,41 @@ def snake(name: str) -> str:
     return out + "_" if keyword.iskeyword(out) else out
 
 
+def camel(attribute: str) -> str:
+    """The inverse, as cambio._record.api_name reads it back."""
+    return re.sub(r"_([a-z0-9])", lambda match: match.group(1).upper(), attribute.rstrip("_"))
+
+
 class Generator:
     def __init__(self, spec: Dict[str, Any]) -> None:
         self.spec = spec
         self.schemas: Dict[str, Any] = spec["components"]["schemas"]
+        self.records = self.record_names()
         self.classes: List[str] = []  # rendered class sources, dependencies first
         self.done: Dict[str, str] = {}  # class name → schema identity
+
+    def record_names(self) -> List[str]:
+        """The records the API answers with: every object schema but the success envelopes (the
+        client unwraps them), the request bodies (REQUESTS) and the webhook payloads (WebhookEvent)."""
+        payloads = {self.ref_name(op["post"]["requestBody"]["content"]["application/json"]["schema"]) for op in self.spec.get("webhooks", {}).values()}
+        return [
+            name
+            for name, schema in self.schemas.items()
+            if schema.get("type") == "object"
+            and "success" not in schema.get("properties", {})
+            and name not in REQUESTS
+            and name not in payloads
+        ]
+
+    @staticmethod
+    def ref_name(schema: Dict[str, Any]) -> Optional[str]:
+        return schema["$ref"].rsplit("/", 1)[1] if "$ref" in schema else None
 
     # -- types ---------------------------------------------------------------------------------
 
     def resolve(self, schema: Dict[str, Any]) -> Dict[str, Any]:
         while "$ref" in schema:
-            schema = self.schemas[schema["$ref"].rsplit("/", 1)[1]]
+            schema = self.schemas[self.ref_name(schema)]
         return schema
 
     def literals(self, schema: Dict[str, Any]) -> Optional[List[Any]]:
@@ -92,12 +104,12 @@ class Generator:
                 return values
         return None
 
-    def annotation(self, schema: Dict[str, Any], owner: str, prop: str) -> Tuple[str, str]:
-        """(type annotation, reader kind) for one property schema."""
+    def annotation(self, schema: Dict[str, Any], owner: str, prop: str) -> str:
+        """The type annotation of one property schema (Record reads the attribute by it)."""
         if "$ref" in schema:
-            name = schema["$ref"].rsplit("/", 1)[1]
-            if self.resolve(schema).get("type") == "object" and name in RECORDS:
-                return name, name
+            name = self.ref_name(schema)
+            if self.resolve(schema).get("type") == "object" and name in self.records:
+                return name
             return self.annotation(self.resolve(schema), owner, prop)
         for key in ("anyOf", "oneOf"):
             if key in schema:
@@ -105,42 +117,35 @@ class Generator:
                 nullable = any(option.get("type") == "null" for option in options)
                 rest = [option for option in options if option.get("type") != "null"]
                 if not rest:
-                    return "None", "None"
+                    return "None"
                 if len(rest) == 1:
-                    inner, kind = self.annotation(rest[0], owner, prop)
+                    inner = self.annotation(rest[0], owner, prop)
                 elif all(self.resolve(o).get("type") == "object" for o in rest):
-                    inner, kind = self.inline_object({"oneOf": rest}, owner, prop)
+                    inner = self.inline_object({"oneOf": rest}, owner, prop)
                 elif all(o.get("type") == "array" for o in rest):
-                    inner, kind = self.annotation(self.merge_arrays(rest), owner, prop)
+                    inner = self.annotation(self.merge_arrays(rest), owner, prop)
                 elif len({self.annotation(o, owner, prop) for o in rest}) == 1:
-                    inner, kind = self.annotation(rest[0], owner, prop)
+                    inner = self.annotation(rest[0], owner, prop)
                 else:
                     values = self.literals({"anyOf": rest})
-                    inner, kind = (self.literal(values), "None") if values is not None else ("Any", "None")
+                    inner = self.literal(values) if values is not None else "Any"
                 if inner == "Any":
-                    return "Any", "None"
-                return (f"Optional[{inner}]" if nullable else inner), kind
+                    return "Any"
+                return f"Optional[{inner}]" if nullable else inner
         values = self.literals(schema)
         if values is not None:
-            return self.literal(values), "None"
+            return self.literal(values)
         kind = schema.get("type")
-        if kind == "string":
-            return "str", "None"
-        if kind == "integer":
-            return "int", "None"
-        if kind == "number":
-            return "Decimal", '"decimal"'
-        if kind == "boolean":
-            return "bool", "None"
+        if kind in SCALARS:
+            return SCALARS[kind]
         if kind == "array":
             items = schema.get("items")
             if not isinstance(items, dict):
                 items = (schema.get("prefixItems") or [{}])[0]
-            inner, inner_kind = self.annotation(items, owner, prop.rstrip("[]") + "[]")
-            return f"List[{inner}]", ("None" if inner_kind == "None" else f'("list", {inner_kind})')
+            return f"List[{self.annotation(items, owner, prop.rstrip('[]') + '[]')}]"
         if kind == "object" and schema.get("properties"):
             return self.inline_object(schema, owner, prop)
-        return "Any", "None"
+        return "Any"
 
     def merge_arrays(self, arrays: List[Dict[str, Any]]) -> Dict[str, Any]:
         items = []
@@ -153,13 +158,13 @@ class Generator:
     def literal(values: List[Any]) -> str:
         return "Literal[" + ", ".join(json.dumps(v) if not isinstance(v, bool) else repr(v) for v in values) + "]"
 
-    def inline_object(self, schema: Dict[str, Any], owner: str, prop: str) -> Tuple[str, str]:
+    def inline_object(self, schema: Dict[str, Any], owner: str, prop: str) -> str:
         item = prop.endswith("[]")
         prop = prop.rstrip("[]")
         name = INLINE_NAMES.get((owner, prop)) or owner + prop[:1].upper() + prop[1:]
         shape = "An item of" if item else "The object in"
         self.record(name, schema, f"{shape} ``{owner}.{snake(prop)}``.")
-        return name, name
+        return name
 
     # -- classes -------------------------------------------------------------------------------
 
@@ -172,28 +177,46 @@ class Generator:
                 properties.setdefault(name, []).append(prop)
         return properties, list(variants[0].get("required", []))
 
+    def summary(self, name: str) -> str:
+        return self.schemas[name].get("description") or f"The API's ``{name}`` record (openapi.json ``components.schemas.{name}``)."
+
+    def base_of(self, name: str) -> Optional[str]:
+        """The record this one extends, if any: another record whose properties are exactly this
+        one's first ones (CreatedWebhook is a Webhook plus its ``secret``)."""
+        mine = list(self.schemas[name].get("properties", {}).items())
+        for other in self.records:
+            theirs = list(self.schemas[other].get("properties", {}).items())
+            if other != name and 0 < len(theirs) < len(mine) and mine[: len(theirs)] == theirs:
+                return other
+        return None
+
     def record(self, name: str, schema: Dict[str, Any], doc: str) -> None:
         if name in self.done:
             return
+        base = self.base_of(name) if name in self.records else None
+        if base is not None:
+            self.record(base, self.schemas[base], self.summary(base))  # a base class comes first
         self.done[name] = name
         properties, _ = self.merged_properties(self.resolve(schema))
+        inherited = list(self.schemas[base]["properties"]) if base is not None else []
         fields = []
         for prop, options in properties.items():
-            annotation, kind = self.annotation(options[0] if len(options) == 1 else {"anyOf": options}, name, prop)
+            if prop in inherited:
+                continue
+            annotation = self.annotation(options[0] if len(options) == 1 else {"anyOf": options}, name, prop)
             description = next((o.get("description") for o in options if o.get("description")), None)
             if description is None:
                 description = next((o.get("description") for option in options for o in option.get("anyOf", []) if o.get("description")), None)
-            fields.append((snake(prop), prop, annotation, kind, description))
-        lines = ["@dataclass(frozen=True)", f"class {name}(Record):", f'    """{doc}"""', ""]
-        for attribute, _, annotation, _, description in fields:
+            if camel(snake(prop)) != prop:
+                # Record reads each attribute under camel(attribute): a name that does not come back
+                # the same needs the client to carry it explicitly again.
+                raise SystemExit(f"{name}.{prop} is not lowerCamelCase: the client could not read it as {snake(prop)}")
+            fields.append((snake(prop), annotation, description))
+        lines = ["@dataclass(frozen=True)", f"class {name}({base or 'Record'}):", f'    """{doc}"""', ""]
+        for attribute, annotation, description in fields:
             if description:
                 lines.append(f"    #: {description}")
             lines.append(f"    {attribute}: {annotation}")
-        lines.append("")
-        lines.append("    __api_fields__: ClassVar[ApiFields] = (")
-        for attribute, api, _, kind, _ in fields:
-            lines.append(f'        ("{attribute}", "{api}", {kind}),')
-        lines.append("    )")
         self.classes.append("\n".join(lines))
 
     def request_table(self, name: str) -> str:
@@ -204,10 +227,8 @@ class Generator:
         return "\n".join([f"#: ``{REQUESTS[name]}``: (keyword argument, API name, required), from {name}.", f"{constant}: RequestFields = (", *rows, ")"])
 
     def render(self) -> str:
-        for name in RECORDS:
-            schema = self.schemas[name]
-            summary = schema.get("description") or f"The API's ``{name}`` record (openapi.json ``components.schemas.{name}``)."
-            self.record(name, schema, summary)
+        for name in self.records:
+            self.record(name, self.schemas[name], self.summary(name))
         events = self.spec.get("webhooks", {})
         event_rows = []
         for event_type, operation in events.items():
@@ -216,7 +237,7 @@ class Generator:
             # webhook.test carries no record, only a small object: its data stays a plain dict.
             if "$ref" not in data:
                 continue
-            event_rows.append(f'    "{event_type}": {data["$ref"].rsplit("/", 1)[1]},')
+            event_rows.append(f'    "{event_type}": {self.ref_name(data)},')
         error_codes = self.schemas["ErrorResponse"]["properties"]["error"]["properties"]["code"]["enum"]
         parts = [
             '"""The API\'s records, request fields, event types and error codes.',
@@ -231,7 +252,7 @@ class Generator:
             "from decimal import Decimal",
             "from typing import " + TYPING_IMPORTS_PLACEHOLDER,
             "",
-            "from ._record import ApiFields, Record",
+            "from ._record import Record",
             "",
             "RequestFields = Tuple[Tuple[str, str, bool], ...]",
             "",
