@@ -9,16 +9,24 @@ class RetriesTest < Minitest::Test
   include CambioTest::Scripted
   include CambioTest
 
-  def test_503_then_201_is_one_withdrawal_with_the_same_idempotency_key_on_both_tries
-    serve { |_req, n| n == 1 ? failure(503, "INTERNAL_ERROR") : ok(WITHDRAWAL, status: 201) }
+  # Creates a withdrawal against a server that answers +first+, then 201: checks the call returns
+  # it after two tries that carried one Idempotency-Key, and returns the keys sent.
+  def assert_created_on_the_second_try_under_one_key(first)
+    serve { |_req, n| n == 1 ? first : ok(WITHDRAWAL, status: 201) }
 
     created = client.withdrawals.create(**WITHDRAWAL_PARAMS)
 
     assert_equal WITHDRAWAL["id"], created.id
     keys = @server.requests.map { |r| r["Idempotency-Key"] }
     assert_equal 2, keys.size
-    assert_match UUID_V4, keys[0]
     assert_equal keys[0], keys[1]
+    keys
+  end
+
+  def test_503_then_201_is_one_withdrawal_with_the_same_idempotency_key_on_both_tries
+    keys = assert_created_on_the_second_try_under_one_key(failure(503, "INTERNAL_ERROR"))
+
+    assert_match UUID_V4, keys[0]
   end
 
   def test_a_dropped_connection_is_retried_with_the_same_key_and_a_new_call_gets_a_new_key
@@ -75,14 +83,7 @@ class RetriesTest < Minitest::Test
   end
 
   def test_409_idempotency_key_in_use_is_retried_with_the_same_key
-    serve { |_req, n| n == 1 ? failure(409, "IDEMPOTENCY_KEY_IN_USE") : ok(WITHDRAWAL, status: 201) }
-
-    created = client.withdrawals.create(**WITHDRAWAL_PARAMS)
-
-    assert_equal WITHDRAWAL["id"], created.id
-    keys = @server.requests.map { |r| r["Idempotency-Key"] }
-    assert_equal 2, keys.size
-    assert_equal keys[0], keys[1]
+    assert_created_on_the_second_try_under_one_key(failure(409, "IDEMPOTENCY_KEY_IN_USE"))
   end
 
   def test_another_409_is_not_retried

@@ -56,6 +56,7 @@ module CambioTypes
         klass.fields.reject! { |field| ENVELOPE.include?(field.name) } if event_type
         classes << klass
       end
+      classes.each { |klass| extend_base(klass, classes) }
 
       out = +""
       out << "# frozen_string_literal: true\n\n"
@@ -76,7 +77,8 @@ module CambioTypes
       out << "    field :created_at, \"createdAt\", type: :string, required: true\n"
       out << "    field :data, \"data\", type: :any, required: true\n"
       out << "  end\n"
-      classes.each { |klass| out << "\n" << write_class(klass, "  ") }
+      written = {}
+      classes.each { |klass| write_in_order(klass, classes, written, out) }
       out << "\n  # Event type => its class.\n"
       out << "  EVENT_TYPES = {\n"
       events.each { |type, name| out << "    #{type.inspect} => #{name.inspect},\n" }
@@ -86,6 +88,31 @@ module CambioTypes
     end
 
     private
+
+    # A record whose fields begin with all of another record's is its subclass (CreatedWebhook is a
+    # Webhook plus its secret): it declares only the fields it adds.
+    def extend_base(klass, classes)
+      return unless klass.superclass == "Record"
+
+      base = classes.find do |other|
+        other != klass && other.superclass == "Record" && other.nested.empty? && other.fields.any? &&
+          other.fields.size < klass.fields.size && klass.fields.first(other.fields.size) == other.fields
+      end
+      return unless base
+
+      klass.superclass = base.name
+      klass.fields = klass.fields.drop(base.fields.size)
+    end
+
+    # Writes +klass+, after its superclass when that is generated too (Ruby needs it defined first).
+    def write_in_order(klass, classes, written, out)
+      return if written[klass.name]
+
+      base = classes.find { |other| other.name == klass.superclass }
+      write_in_order(base, classes, written, out) if base
+      written[klass.name] = true
+      out << "\n" << write_class(klass, "  ")
+    end
 
     def words(list)
       "%w[#{list.join(" ")}]"

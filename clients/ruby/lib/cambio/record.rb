@@ -187,14 +187,14 @@ module Cambio
 
     # The fields as a Hash with snake_case Symbol keys (nested records as Hashes too).
     def to_h
-      @values.transform_values { |value| plain(value) }
+      @values.transform_values { |value| export(value, :to_h) }
     end
 
     # The record as the API sent it: String keys in camelCase.
     def to_api
       @values.each_with_object({}) do |(name, value), out|
         field = self.class.fields[name]
-        out[field ? field.key : self.class.camel(name)] = api_value(value)
+        out[field ? field.key : self.class.camel(name)] = export(value, :to_api)
       end
     end
     alias as_json to_api
@@ -302,18 +302,11 @@ module Cambio
       end
     end
 
-    def plain(value)
+    # A value with its records (also inside arrays) turned by +to+: :to_h or :to_api.
+    def export(value, to)
       case value
-      when Record then value.to_h
-      when Array then value.map { |each| plain(each) }
-      else value
-      end
-    end
-
-    def api_value(value)
-      case value
-      when Record then value.to_api
-      when Array then value.map { |each| api_value(each) }
+      when Record then value.public_send(to)
+      when Array then value.map { |each| export(each, to) }
       else value
       end
     end

@@ -115,8 +115,8 @@ module Cambio
     field :reference, "reference", type: :string, required: true
   end
 
-  class CreatedWebhook < Record
-    schema "CreatedWebhook"
+  class Webhook < Record
+    schema "Webhook"
     field :id, "id", type: :string, required: true
     field :url, "url", type: :string, required: true
     field :events, "events", type: :array, of: :string, required: true
@@ -124,6 +124,10 @@ module Cambio
     field :enabled, "enabled", type: :boolean, required: true
     field :created_at, "createdAt", type: :string, required: true
     field :updated_at, "updatedAt", type: :string, required: true
+  end
+
+  class CreatedWebhook < Webhook
+    schema "CreatedWebhook"
     # Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it.
     field :secret, "secret", type: :string, required: true
   end
@@ -215,17 +219,6 @@ module Cambio
     field :rate, "rate", type: :string, required: true
     field :expires_at, "expiresAt", type: :string, required: true
     field :created_at, "createdAt", type: :string, required: true
-  end
-
-  class Webhook < Record
-    schema "Webhook"
-    field :id, "id", type: :string, required: true
-    field :url, "url", type: :string, required: true
-    field :events, "events", type: :array, of: :string, required: true
-    field :description, "description", type: :string, required: true, nullable: true
-    field :enabled, "enabled", type: :boolean, required: true
-    field :created_at, "createdAt", type: :string, required: true
-    field :updated_at, "updatedAt", type: :string, required: true
   end
 
   class WebhookRequest < Record
