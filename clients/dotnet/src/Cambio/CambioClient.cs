@@ -205,7 +205,7 @@ public sealed class CambioClient : IDisposable
             byte[] bytes;
             try
             {
-                response = await _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timeout.Token).ConfigureAwait(false);
+                (response, bytes) = await TryAsync(request, timeout.Token).ConfigureAwait(false);
             }
             catch (Exception error) when (error is HttpRequestException or OperationCanceledException or IOException && !cancellationToken.IsCancellationRequested)
             {
@@ -216,17 +216,6 @@ public sealed class CambioClient : IDisposable
             }
             using (response)
             {
-                try
-                {
-                    bytes = await response.Content.ReadAsByteArrayAsync(timeout.Token).ConfigureAwait(false);
-                }
-                catch (Exception error) when (error is HttpRequestException or OperationCanceledException or IOException && !cancellationToken.IsCancellationRequested)
-                {
-                    var failure = NoAnswer(method, url, error);
-                    if (attempt >= maxRetries) throw failure;
-                    await Task.Delay(Backoff(attempt), cancellationToken).ConfigureAwait(false);
-                    continue;
-                }
                 var status = (int)response.StatusCode;
                 var requestId = response.Headers.TryGetValues("X-Request-Id", out var ids) ? string.Join(",", ids) : null;
                 var document = ParseObject(bytes);
@@ -244,6 +233,22 @@ public sealed class CambioClient : IDisposable
                 if (attempt >= maxRetries || !Retryable(refusal)) throw refusal;
                 await Task.Delay(RetryAfter(response) ?? Backoff(attempt), cancellationToken).ConfigureAwait(false);
             }
+        }
+    }
+
+    /// <summary>One try: the answer and its whole body, both within the try's timeout. A failure while the body
+    /// is read is a failure of the try, like one while connecting (the caller retries either the same way).</summary>
+    private async Task<(HttpResponseMessage Response, byte[] Body)> TryAsync(HttpRequestMessage request, CancellationToken timeout)
+    {
+        var response = await _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timeout).ConfigureAwait(false);
+        try
+        {
+            return (response, await response.Content.ReadAsByteArrayAsync(timeout).ConfigureAwait(false));
+        }
+        catch
+        {
+            response.Dispose();
+            throw;
         }
     }
 

@@ -17,6 +17,32 @@ public abstract class CambioService
     private protected static T Required<T>(T options) where T : class => options ?? throw new ArgumentNullException(nameof(options));
 }
 
+/// <summary>A service of one resource, whose records are read by id at <c>/v1/{resource}/{id}</c>:
+/// the route and the calls every such resource shares (as Stripe.net's services share <c>Service&lt;T&gt;</c>).</summary>
+/// <typeparam name="TRecord">The resource's record, e.g. <see cref="Deposit"/>.</typeparam>
+public abstract class CambioService<TRecord> : CambioService
+{
+    private protected CambioService(CambioClient client, string path) : base(client) => Path = path;
+
+    /// <summary>The resource's route, e.g. <c>/v1/deposits</c>.</summary>
+    private protected string Path { get; }
+
+    /// <summary><c>GET /v1/{resource}/{id}</c>: the record with this id.</summary>
+    public Task<TRecord> GetAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
+        Client.RequestAsync<TRecord>(HttpMethod.Get, PathOf(id), null, requestOptions, cancellationToken);
+
+    /// <summary>One record's route: the resource's, then the id, escaped.</summary>
+    private protected string PathOf(string id) => Path + "/" + CambioClient.Segment(id);
+
+    /// <summary><c>GET /v1/{resource}</c>: one page.</summary>
+    private protected Task<Page<TRecord>> PageAsync(ListOptions? options, RequestOptions? requestOptions, CancellationToken cancellationToken) =>
+        Client.PageAsync<TRecord>(Path, options, requestOptions, cancellationToken);
+
+    /// <summary>Every record of every page, fetching each page as the loop reaches it.</summary>
+    private protected IAsyncEnumerable<TRecord> AutoPageAsync(ListOptions? options, RequestOptions? requestOptions, CancellationToken cancellationToken) =>
+        Client.AutoPageAsync<TRecord>(Path, options, requestOptions, cancellationToken);
+}
+
 /// <summary>The company the API key belongs to.</summary>
 public sealed class CompanyService : CambioService
 {
@@ -31,89 +57,73 @@ public sealed class CompanyService : CambioService
         Client.RequestAsync<Balance>(HttpMethod.Get, "/v1/company/balance", null, requestOptions, cancellationToken);
 }
 
-/// <summary>USDT deposits on TRON.</summary>
-public sealed class DepositService : CambioService
+/// <summary>USDT deposits on TRON, <c>/v1/deposits</c>.</summary>
+public sealed class DepositService : CambioService<Deposit>
 {
-    internal DepositService(CambioClient client) : base(client) { }
+    internal DepositService(CambioClient client) : base(client, "/v1/deposits") { }
 
     /// <summary><c>POST /v1/deposits</c>: a fresh TRON address to pay. <c>Method</c> and <c>Network</c> default to <c>usdt</c> and <c>tron</c>.</summary>
     public Task<Deposit> CreateAsync(DepositCreateOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Deposit>(HttpMethod.Post, "/v1/deposits", Required(options), requestOptions, cancellationToken);
-
-    /// <summary><c>GET /v1/deposits/{id}</c>.</summary>
-    public Task<Deposit> GetAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Deposit>(HttpMethod.Get, "/v1/deposits/" + CambioClient.Segment(id), null, requestOptions, cancellationToken);
+        Client.RequestAsync<Deposit>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 }
 
-/// <summary>USDT withdrawals on TRON.</summary>
-public sealed class WithdrawalService : CambioService
+/// <summary>USDT withdrawals on TRON, <c>/v1/withdrawals</c>.</summary>
+public sealed class WithdrawalService : CambioService<Withdrawal>
 {
-    internal WithdrawalService(CambioClient client) : base(client) { }
+    internal WithdrawalService(CambioClient client) : base(client, "/v1/withdrawals") { }
 
     /// <summary><c>POST /v1/withdrawals</c>: <c>Amount</c> + fee move from available to locked, or a <see cref="RefusedException"/>
     /// with <c>INSUFFICIENT_BALANCE</c>. Retries carry the same Idempotency-Key, so a withdrawal is never made twice.</summary>
     public Task<Withdrawal> CreateAsync(WithdrawalCreateOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Withdrawal>(HttpMethod.Post, "/v1/withdrawals", Required(options), requestOptions, cancellationToken);
-
-    /// <summary><c>GET /v1/withdrawals/{id}</c>.</summary>
-    public Task<Withdrawal> GetAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Withdrawal>(HttpMethod.Get, "/v1/withdrawals/" + CambioClient.Segment(id), null, requestOptions, cancellationToken);
+        Client.RequestAsync<Withdrawal>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 }
 
-/// <summary>USDT → BRL conversions: a quote (valid 30 s), then its execution.</summary>
-public sealed class ConversionService : CambioService
+/// <summary>USDT → BRL conversions, <c>/v1/conversions</c>: a quote (valid 30 s), then its execution.</summary>
+public sealed class ConversionService : CambioService<Conversion>
 {
-    internal ConversionService(CambioClient client) : base(client) { }
+    internal ConversionService(CambioClient client) : base(client, "/v1/conversions") { }
 
     /// <summary><c>POST /v1/conversions/quote</c>: a quote valid 30 s. <c>SourceCurrency</c>/<c>SettlementCurrency</c> default to USDT/BRL.</summary>
     public Task<Quote> QuoteAsync(ConversionQuoteOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Quote>(HttpMethod.Post, "/v1/conversions/quote", Required(options), requestOptions, cancellationToken);
+        Client.RequestAsync<Quote>(HttpMethod.Post, Path + "/quote", Required(options), requestOptions, cancellationToken);
 
     /// <summary><c>POST /v1/conversions</c>: executes a quote.</summary>
     public Task<Conversion> CreateAsync(ConversionCreateOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Conversion>(HttpMethod.Post, "/v1/conversions", Required(options), requestOptions, cancellationToken);
+        Client.RequestAsync<Conversion>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 
     /// <summary><c>GET /v1/conversions</c>: one page, newest first.</summary>
     public Task<Page<Conversion>> ListAsync(ListOptions? options = null, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.PageAsync<Conversion>("/v1/conversions", options, requestOptions, cancellationToken);
+        PageAsync(options, requestOptions, cancellationToken);
 
     /// <summary>Every conversion of every page, newest first, fetching each page as the loop reaches it.</summary>
     public IAsyncEnumerable<Conversion> ListAutoPagingAsync(ListOptions? options = null, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.AutoPageAsync<Conversion>("/v1/conversions", options, requestOptions, cancellationToken);
-
-    /// <summary><c>GET /v1/conversions/{id}</c>.</summary>
-    public Task<Conversion> GetAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Conversion>(HttpMethod.Get, "/v1/conversions/" + CambioClient.Segment(id), null, requestOptions, cancellationToken);
+        AutoPageAsync(options, requestOptions, cancellationToken);
 }
 
-/// <summary>Webhook endpoints, and verification of what Cambio delivers to them.</summary>
-public sealed class WebhookService : CambioService
+/// <summary>Webhook endpoints, <c>/v1/webhooks</c>, and verification of what Cambio delivers to them.</summary>
+public sealed class WebhookService : CambioService<Webhook>
 {
-    internal WebhookService(CambioClient client) : base(client) { }
+    internal WebhookService(CambioClient client) : base(client, "/v1/webhooks") { }
 
     /// <summary><c>GET /v1/webhooks</c>: one page.</summary>
     public Task<Page<Webhook>> ListAsync(ListOptions? options = null, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.PageAsync<Webhook>("/v1/webhooks", options, requestOptions, cancellationToken);
+        PageAsync(options, requestOptions, cancellationToken);
 
     /// <summary>Every webhook of every page.</summary>
     public IAsyncEnumerable<Webhook> ListAutoPagingAsync(ListOptions? options = null, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.AutoPageAsync<Webhook>("/v1/webhooks", options, requestOptions, cancellationToken);
+        AutoPageAsync(options, requestOptions, cancellationToken);
 
     /// <summary><c>POST /v1/webhooks</c>. The answer carries the signing <c>Secret</c> (<c>whsec_…</c>), shown only this once: store it.</summary>
     public Task<CreatedWebhook> CreateAsync(WebhookOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<CreatedWebhook>(HttpMethod.Post, "/v1/webhooks", Required(options), requestOptions, cancellationToken);
-
-    /// <summary><c>GET /v1/webhooks/{id}</c>.</summary>
-    public Task<Webhook> GetAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Webhook>(HttpMethod.Get, "/v1/webhooks/" + CambioClient.Segment(id), null, requestOptions, cancellationToken);
+        Client.RequestAsync<CreatedWebhook>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 
     /// <summary><c>PUT /v1/webhooks/{id}</c>: replaces the webhook (omitted optional fields take their defaults); the secret is kept.</summary>
     public Task<Webhook> UpdateAsync(string id, WebhookOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<Webhook>(HttpMethod.Put, "/v1/webhooks/" + CambioClient.Segment(id), Required(options), requestOptions, cancellationToken);
+        Client.RequestAsync<Webhook>(HttpMethod.Put, PathOf(id), Required(options), requestOptions, cancellationToken);
 
     /// <summary><c>DELETE /v1/webhooks/{id}</c>.</summary>
     public Task<DeletedWebhook> DeleteAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<DeletedWebhook>(HttpMethod.Delete, "/v1/webhooks/" + CambioClient.Segment(id), null, requestOptions, cancellationToken);
+        Client.RequestAsync<DeletedWebhook>(HttpMethod.Delete, PathOf(id), null, requestOptions, cancellationToken);
 
     /// <summary>Verifies a delivery over its raw body and returns its event; see <see cref="WebhookSignature"/>.</summary>
     /// <exception cref="WebhookVerificationException">Forged, tampered, stale, or a body that is not the raw one.</exception>

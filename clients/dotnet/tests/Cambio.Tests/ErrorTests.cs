@@ -1,8 +1,3 @@
-using System;
-using System.Threading.Tasks;
-using Cambio.Tests.Support;
-using Xunit;
-
 namespace Cambio.Tests;
 
 /// <summary>Each HTTP status maps to its family (as clients/node/src/errors.ts), carrying code, status, request id and details.</summary>

@@ -1,8 +1,3 @@
-using System.IO;
-using System.Linq;
-using Cambio.Tests.Support;
-using Xunit;
-
 namespace Cambio.Tests;
 
 /// <summary>src/Cambio/Models is what tools/Cambio.ModelGenerator makes from openapi.json: fails when openapi.json changed and the models were not regenerated.</summary>

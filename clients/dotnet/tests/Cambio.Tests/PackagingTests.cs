@@ -1,12 +1,6 @@
-using System;
-using System.Collections.Generic;
 using System.Diagnostics;
-using System.IO;
 using System.IO.Compression;
-using System.Linq;
 using System.Xml.Linq;
-using Cambio.Tests.Support;
-using Xunit;
 
 namespace Cambio.Tests;
 

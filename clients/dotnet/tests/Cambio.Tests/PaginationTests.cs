@@ -1,10 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-using System.Threading.Tasks;
-using Cambio.Tests.Support;
-using Xunit;
-
 namespace Cambio.Tests;
 
 /// <summary>ListAsync returns one page; ListAutoPagingAsync walks every item of every page, lazily.</summary>

@@ -1,10 +1,4 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
 using System.Text.Json;
-using System.Threading.Tasks;
-using Cambio.Tests.Support;
-using Xunit;
 
 namespace Cambio.Tests;
 

@@ -1,11 +1,5 @@
-using System;
 using System.Diagnostics;
-using System.Linq;
 using System.Text.RegularExpressions;
-using System.Threading;
-using System.Threading.Tasks;
-using Cambio.Tests.Support;
-using Xunit;
 
 namespace Cambio.Tests;
 

@@ -1,10 +1,4 @@
-using System;
-using System.Collections.Generic;
-using System.IO;
-using System.Linq;
 using System.Text.Json;
-using Xunit;
-using Cambio.Tests.Support;
 
 namespace Cambio.Tests;
 

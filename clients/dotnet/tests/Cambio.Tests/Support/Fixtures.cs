@@ -1,6 +1,3 @@
-using System;
-using System.IO;
-
 namespace Cambio.Tests.Support;
 
 /// <summary>Records as the API answers them, and the repository's files.</summary>
