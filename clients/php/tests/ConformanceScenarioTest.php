@@ -10,6 +10,7 @@ use Cambio\Exception\CambioException;
 use Cambio\Exception\NotFoundException;
 use Cambio\Exception\RefusedException;
 use Cambio\Exception\WebhookVerificationException;
+use Cambio\Tests\Support\CatchesExceptions;
 use Cambio\Tests\Support\WebhookReceiver;
 use Cambio\Types\Conversion;
 use Cambio\Types\CreatedWebhook;
@@ -24,6 +25,8 @@ use PHPUnit\Framework\TestCase;
  */
 final class ConformanceScenarioTest extends TestCase
 {
+    use CatchesExceptions;
+
     /** An address no Cambio deposit can have: its key is sha256("cambio documentation payout address"). */
     private const PAYOUT_ADDRESS = 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui';
 
@@ -182,14 +185,10 @@ final class ConformanceScenarioTest extends TestCase
     /** @depends testStep00Construct */
     public function testStep08Refused(): void
     {
-        try {
-            self::$cambio->withdrawals->create(['method' => 'usdt', 'network' => 'tron', 'address' => self::PAYOUT_ADDRESS, 'amount' => '1000', 'reference' => 'conformance-' . bin2hex(random_bytes(8))]);
-            self::fail('the withdrawal was accepted');
-        } catch (RefusedException $e) {
-            self::assertSame('INSUFFICIENT_BALANCE', $e->getCambioCode());
-            self::assertSame(422, $e->getHttpStatus());
-            self::assertNotEmpty($e->getRequestId());
-        }
+        $e = self::thrown(RefusedException::class, fn () => self::$cambio->withdrawals->create(['method' => 'usdt', 'network' => 'tron', 'address' => self::PAYOUT_ADDRESS, 'amount' => '1000', 'reference' => 'conformance-' . bin2hex(random_bytes(8))]), 'the withdrawal was accepted');
+        self::assertSame('INSUFFICIENT_BALANCE', $e->getCambioCode());
+        self::assertSame(422, $e->getHttpStatus());
+        self::assertNotEmpty($e->getRequestId());
     }
 
     /** @depends testStep00Construct */
@@ -197,25 +196,17 @@ final class ConformanceScenarioTest extends TestCase
     {
         $env = self::env();
         $wrong = new CambioClient(apiKey: $env['CAMBIO_API_KEY'], apiSecret: 'not-the-secret', baseUrl: $env['CAMBIO_API_URL']);
-        try {
-            $wrong->company->get();
-            self::fail('authenticated with a wrong secret');
-        } catch (AuthenticationException $e) {
-            self::assertSame('AUTH_FAILED', $e->getCambioCode());
-            self::assertSame(401, $e->getHttpStatus());
-        }
+        $e = self::thrown(AuthenticationException::class, fn () => $wrong->company->get(), 'authenticated with a wrong secret');
+        self::assertSame('AUTH_FAILED', $e->getCambioCode());
+        self::assertSame(401, $e->getHttpStatus());
     }
 
     /** @depends testStep00Construct */
     public function testStep10NotFound(): void
     {
-        try {
-            self::$cambio->deposits->get('dep_00000000000000000000000000');
-            self::fail('found');
-        } catch (NotFoundException $e) {
-            self::assertSame('NOT_FOUND', $e->getCambioCode());
-            self::assertSame(404, $e->getHttpStatus());
-        }
+        $e = self::thrown(NotFoundException::class, fn () => self::$cambio->deposits->get('dep_00000000000000000000000000'), 'found');
+        self::assertSame('NOT_FOUND', $e->getCambioCode());
+        self::assertSame(404, $e->getHttpStatus());
     }
 
     /** @depends testStep02WebhookCreated */
@@ -229,12 +220,8 @@ final class ConformanceScenarioTest extends TestCase
         $deleted = self::$cambio->webhooks->delete($id);
         self::assertSame($id, $deleted->id);
         self::assertTrue($deleted->deleted);
-        try {
-            self::$cambio->webhooks->get($id);
-            self::fail('still there');
-        } catch (NotFoundException $e) {
-            self::assertSame(404, $e->getHttpStatus());
-        }
+        $e = self::thrown(NotFoundException::class, fn () => self::$cambio->webhooks->get($id), 'still there');
+        self::assertSame(404, $e->getHttpStatus());
     }
 
     /**

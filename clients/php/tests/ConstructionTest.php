@@ -7,10 +7,13 @@ namespace Cambio\Tests;
 use Cambio\CambioClient;
 use Cambio\Exception\InvalidArgumentException;
 use Cambio\Internal\Requestor;
+use Cambio\Tests\Support\CatchesExceptions;
 use PHPUnit\Framework\TestCase;
 
 final class ConstructionTest extends TestCase
 {
+    use CatchesExceptions;
+
     private const KEY = 'ck_test_0123456789';
     private const SECRET = 'cs_test_construction_secret';
 
@@ -38,12 +41,8 @@ final class ConstructionTest extends TestCase
     /** @dataProvider missingCredentials */
     public function testRefusesAMissingKeyOrSecret(string|false|null $key, string|false|null $secret, string $named): void
     {
-        try {
-            new CambioClient(apiKey: $key, apiSecret: $secret, baseUrl: 'http://127.0.0.1:3000/v1');
-            self::fail('constructed');
-        } catch (InvalidArgumentException $e) {
-            self::assertStringContainsString("needs $named", $e->getMessage());
-        }
+        $e = self::thrown(InvalidArgumentException::class, fn () => new CambioClient(apiKey: $key, apiSecret: $secret, baseUrl: 'http://127.0.0.1:3000/v1'), 'constructed');
+        self::assertStringContainsString("needs $named", $e->getMessage());
     }
 
     /** @return iterable<string, array{0: string|false|null}> */
@@ -58,14 +57,10 @@ final class ConstructionTest extends TestCase
     /** @dataProvider missingUrls */
     public function testRefusesAMissingBaseUrlNamingWhereItComesFrom(string|false|null $url): void
     {
-        try {
-            new CambioClient(apiKey: self::KEY, apiSecret: self::SECRET, baseUrl: $url);
-            self::fail('constructed');
-        } catch (InvalidArgumentException $e) {
-            self::assertStringContainsString('needs baseUrl', $e->getMessage());
-            self::assertStringContainsString('ApiUrl', $e->getMessage());
-            self::assertStringContainsString('npm start', $e->getMessage());
-        }
+        $e = self::thrown(InvalidArgumentException::class, fn () => new CambioClient(apiKey: self::KEY, apiSecret: self::SECRET, baseUrl: $url), 'constructed');
+        self::assertStringContainsString('needs baseUrl', $e->getMessage());
+        self::assertStringContainsString('ApiUrl', $e->getMessage());
+        self::assertStringContainsString('npm start', $e->getMessage());
     }
 
     public function testTheBaseUrlIsRequiredEvenWithoutNamedArguments(): void
@@ -95,30 +90,39 @@ final class ConstructionTest extends TestCase
         self::assertSame($kept, (new CambioClient(apiKey: self::KEY, apiSecret: self::SECRET, baseUrl: $given))->baseUrl);
     }
 
-    /** @return iterable<string, array{0: string, 1: string}> */
+    /** @return iterable<string, array{0: string, 1: string}> the URL, what the refusal says */
     public static function refusedUrls(): iterable
     {
-        yield 'plain http to a public host' => ['http://api.example.com/v1', 'plain http'];
-        yield 'plain http to a private address' => ['http://10.0.0.5:3000/v1', 'plain http'];
-        yield 'plain http to a host named like loopback' => ['http://127.0.0.1.example.com/v1', 'plain http'];
-        yield 'credentials in the URL' => ['https://user:pass@api.example.com/v1', 'no credentials, query or fragment'];
-        yield 'a query' => ['https://api.example.com/v1?key=1', 'no credentials, query or fragment'];
-        yield 'a fragment' => ['https://api.example.com/v1#x', 'no credentials, query or fragment'];
-        yield 'another scheme' => ['ftp://api.example.com/v1', 'http(s) URL'];
-        yield 'no scheme' => ['api.example.com/v1', 'http(s) URL'];
-        yield 'not a URL' => ['http://', 'http(s) URL'];
+        $refusals = [
+            'plain http' => [
+                'plain http to a public host' => 'http://api.example.com/v1',
+                'plain http to a private address' => 'http://10.0.0.5:3000/v1',
+                'plain http to a host named like loopback' => 'http://127.0.0.1.example.com/v1',
+            ],
+            'no credentials, query or fragment' => [
+                'credentials in the URL' => 'https://user:pass@api.example.com/v1',
+                'a query' => 'https://api.example.com/v1?key=1',
+                'a fragment' => 'https://api.example.com/v1#x',
+            ],
+            'http(s) URL' => [
+                'another scheme' => 'ftp://api.example.com/v1',
+                'no scheme' => 'api.example.com/v1',
+                'not a URL' => 'http://',
+            ],
+        ];
+        foreach ($refusals as $says => $urls) {
+            foreach ($urls as $case => $url) {
+                yield $case => [$url, $says];
+            }
+        }
     }
 
     /** @dataProvider refusedUrls */
     public function testRefusesAnUnsafeOrMalformedBaseUrl(string $url, string $says): void
     {
-        try {
-            new CambioClient(apiKey: self::KEY, apiSecret: self::SECRET, baseUrl: $url);
-            self::fail('constructed');
-        } catch (InvalidArgumentException $e) {
-            self::assertStringContainsString($says, $e->getMessage());
-            self::assertStringNotContainsString(self::SECRET, $e->getMessage());
-        }
+        $e = self::thrown(InvalidArgumentException::class, fn () => new CambioClient(apiKey: self::KEY, apiSecret: self::SECRET, baseUrl: $url), 'constructed');
+        self::assertStringContainsString($says, $e->getMessage());
+        self::assertStringNotContainsString(self::SECRET, $e->getMessage());
     }
 
     public function testRefusesNegativeRetriesAndTimeouts(): void

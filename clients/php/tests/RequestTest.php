@@ -88,18 +88,10 @@ final class RequestTest extends ScriptedTestCase
     {
         $this->script([]);
         $cambio = $this->client();
-        try {
-            $cambio->withdrawals->create(['method' => 'usdt', 'network' => 'tron', 'address' => 'T', 'amount' => 0.1, 'reference' => 'p']);
-            self::fail('a float was sent');
-        } catch (InvalidArgumentException $e) {
-            self::assertStringContainsString('`amount` is a float', $e->getMessage());
-        }
-        try {
-            $cambio->deposits->create(['method' => 'usdt', 'network' => 'tron', 'reference' => 'r', 'split' => ['address' => 'T', 'amount' => 1.5]]);
-            self::fail('a float was sent');
-        } catch (InvalidArgumentException $e) {
-            self::assertStringContainsString('`split.amount` is a float', $e->getMessage());
-        }
+        $e = self::thrown(InvalidArgumentException::class, fn () => $cambio->withdrawals->create(['method' => 'usdt', 'network' => 'tron', 'address' => 'T', 'amount' => 0.1, 'reference' => 'p']), 'a float was sent');
+        self::assertStringContainsString('`amount` is a float', $e->getMessage());
+        $e = self::thrown(InvalidArgumentException::class, fn () => $cambio->deposits->create(['method' => 'usdt', 'network' => 'tron', 'reference' => 'r', 'split' => ['address' => 'T', 'amount' => 1.5]]), 'a float was sent');
+        self::assertStringContainsString('`split.amount` is a float', $e->getMessage());
         self::assertSame([], $this->requests(), 'nothing sent');
 
         // An int, or a decimal object that is \Stringable (e.g. Brick\Math\BigDecimal), is sent as its decimal string.

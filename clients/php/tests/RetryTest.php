@@ -6,6 +6,7 @@ namespace Cambio\Tests;
 
 use Cambio\CambioClient;
 use Cambio\Exception\ApiServerException;
+use Cambio\Exception\CambioException;
 use Cambio\Exception\ConflictException;
 use Cambio\Exception\ConnectionException;
 use Cambio\Exception\InvalidRequestException;
@@ -112,80 +113,62 @@ final class RetryTest extends ScriptedTestCase
         self::assertSame($requests[0]['headers']['idempotency-key'], $requests[1]['headers']['idempotency-key']);
     }
 
-    public function testOther409sAreNotRetried(): void
+    /** @return iterable<string, array{0: array<string, mixed>, 1: class-string<CambioException>, 2: string}> */
+    public static function notRetried(): iterable
     {
-        $this->script([ScriptedServer::error(409, 'DUPLICATE_REFERENCE', 'Reference already used', ['existingId' => 'dep_X']), ScriptedServer::ok(self::deposit(), 201)]);
-        $this->expectException(ConflictException::class);
-        try {
-            $this->createDeposit($this->client());
-        } finally {
-            self::assertCount(1, $this->requests());
-        }
+        yield '409 other than IDEMPOTENCY_KEY_IN_USE' => [ScriptedServer::error(409, 'DUPLICATE_REFERENCE', 'Reference already used', ['existingId' => 'dep_X']), ConflictException::class, 'DUPLICATE_REFERENCE'];
+        yield '400' => [ScriptedServer::error(400, 'VALIDATION_FAILED'), InvalidRequestException::class, 'VALIDATION_FAILED'];
+        yield '422' => [ScriptedServer::error(422, 'INSUFFICIENT_BALANCE'), RefusedException::class, 'INSUFFICIENT_BALANCE'];
     }
 
-    public function test400IsNotRetried(): void
+    /**
+     * @dataProvider notRetried
+     * @param array<string, mixed> $answer
+     * @param class-string<CambioException> $class
+     */
+    public function testTheOther4xxAreNotRetried(array $answer, string $class, string $code): void
     {
-        $this->script([ScriptedServer::error(400, 'VALIDATION_FAILED'), ScriptedServer::ok(self::deposit(), 201)]);
-        try {
-            $this->createDeposit($this->client());
-            self::fail('no exception');
-        } catch (InvalidRequestException $e) {
-            self::assertSame('VALIDATION_FAILED', $e->getCambioCode());
-        }
+        $this->script([$answer, ScriptedServer::ok(self::deposit(), 201)]);
+        self::assertSame($code, self::thrown($class, fn () => $this->createDeposit($this->client()))->getCambioCode());
         self::assertCount(1, $this->requests());
     }
 
-    public function test422IsNotRetried(): void
+    /** @return iterable<string, array{0: list<array<string, mixed>>, 1: int, 2: class-string<CambioException>, 3: int, 4: string, 5: ?string}> */
+    public static function exhaustedRetries(): iterable
     {
-        $this->script([ScriptedServer::error(422, 'INSUFFICIENT_BALANCE'), ScriptedServer::ok(self::deposit(), 201)]);
-        try {
-            $this->createDeposit($this->client());
-            self::fail('no exception');
-        } catch (RefusedException $e) {
-            self::assertSame('INSUFFICIENT_BALANCE', $e->getCambioCode());
-        }
-        self::assertCount(1, $this->requests());
+        // The success after the last retry is never asked for.
+        $fiveHundreds = [ScriptedServer::error(500, 'INTERNAL_ERROR'), ScriptedServer::error(502, 'INTERNAL_ERROR'), ScriptedServer::error(503, 'PRICE_UNAVAILABLE'), ScriptedServer::ok(self::deposit())];
+        yield 'the first try and two retries: the last error' => [$fiveHundreds, 2, ApiServerException::class, 503, 'PRICE_UNAVAILABLE', 'req_503'];
+        $tooMany = ScriptedServer::error(429, 'RATE_LIMITED', 'slow down', null, ['Retry-After' => '0']);
+        yield '429 exhausted is a RateLimitException' => [[$tooMany, $tooMany], 1, RateLimitException::class, 429, 'RATE_LIMITED', 'req_429'];
+        $badGateway = ['status' => 502, 'body' => 'Bad Gateway'];
+        yield 'a non-JSON 5xx after retries is an ApiServerException' => [[$badGateway, $badGateway], 1, ApiServerException::class, 502, 'INTERNAL_ERROR', null];
     }
 
-    public function testGivesUpAfterMaxRetriesWithTheLastError(): void
+    /**
+     * @dataProvider exhaustedRetries
+     * @param list<array<string, mixed>> $answers
+     * @param class-string<CambioException> $class
+     */
+    public function testGivesUpAfterMaxRetriesWithTheLastAnswersException(array $answers, int $maxRetries, string $class, int $status, string $code, ?string $requestId): void
     {
-        $this->script([ScriptedServer::error(500, 'INTERNAL_ERROR'), ScriptedServer::error(502, 'INTERNAL_ERROR'), ScriptedServer::error(503, 'PRICE_UNAVAILABLE'), ScriptedServer::ok(self::deposit())]);
-        try {
-            $this->client(maxRetries: 2)->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J');
-            self::fail('no exception');
-        } catch (ApiServerException $e) {
-            self::assertSame(503, $e->getHttpStatus());
-            self::assertSame('PRICE_UNAVAILABLE', $e->getCambioCode());
-        }
-        self::assertCount(3, $this->requests(), 'the first try and two retries');
+        $this->script($answers);
+        $e = self::thrown($class, fn () => $this->client(maxRetries: $maxRetries)->company->get());
+        self::assertSame($status, $e->getHttpStatus());
+        self::assertSame($code, $e->getCambioCode());
+        self::assertSame($requestId, $e->getRequestId());
+        self::assertCount($maxRetries + 1, $this->requests());
     }
 
     public function testMaxRetriesZeroAndThePerRequestOption(): void
     {
         $this->script([ScriptedServer::error(503, 'INTERNAL_ERROR'), ScriptedServer::ok(self::deposit())]);
-        try {
-            $this->client(maxRetries: 0)->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J');
-            self::fail('no exception');
-        } catch (ApiServerException) {
-        }
+        self::thrown(ApiServerException::class, fn () => $this->client(maxRetries: 0)->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J'));
         self::assertCount(1, $this->requests());
 
         $this->script([ScriptedServer::error(503, 'INTERNAL_ERROR'), ScriptedServer::ok(self::deposit())]);
         $this->expectException(ApiServerException::class);
         $this->client(maxRetries: 2)->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J', ['max_retries' => 0]);
-    }
-
-    public function test429ExhaustedIsARateLimitException(): void
-    {
-        $this->script([ScriptedServer::error(429, 'RATE_LIMITED', 'slow down', null, ['Retry-After' => '0']), ScriptedServer::error(429, 'RATE_LIMITED', 'slow down', null, ['Retry-After' => '0'])]);
-        try {
-            $this->client(maxRetries: 1)->company->get();
-            self::fail('no exception');
-        } catch (RateLimitException $e) {
-            self::assertSame(429, $e->getHttpStatus());
-            self::assertSame('req_429', $e->getRequestId());
-        }
-        self::assertCount(2, $this->requests());
     }
 
     public function testANonJson5xxIsAnApiServerExceptionAndRetried(): void
@@ -203,14 +186,10 @@ final class RetryTest extends ScriptedTestCase
         fclose($socket); // nothing listens there now
         $cambio = new CambioClient(apiKey: 'k', apiSecret: 's', baseUrl: "http://127.0.0.1:$port/v1", maxRetries: 2, initialRetryDelay: 0.05, maxRetryDelay: 0.1);
         $started = microtime(true);
-        try {
-            $cambio->company->get();
-            self::fail('no exception');
-        } catch (ConnectionException $e) {
-            self::assertSame('CONNECTION_FAILED', $e->getCambioCode());
-            self::assertNull($e->getHttpStatus());
-            self::assertStringContainsString("127.0.0.1:$port", $e->getMessage());
-        }
+        $e = self::thrown(ConnectionException::class, fn () => $cambio->company->get());
+        self::assertSame('CONNECTION_FAILED', $e->getCambioCode());
+        self::assertNull($e->getHttpStatus());
+        self::assertStringContainsString("127.0.0.1:$port", $e->getMessage());
         self::assertGreaterThanOrEqual(0.05, microtime(true) - $started, 'two backoffs of at least 25 ms each');
     }
 
@@ -218,12 +197,8 @@ final class RetryTest extends ScriptedTestCase
     {
         $this->script([['status' => 200, 'json' => ['success' => true, 'data' => self::deposit()], 'delay' => 2.0]]);
         $started = microtime(true);
-        try {
-            $this->client(maxRetries: 0, timeout: 0.3)->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J');
-            self::fail('no exception');
-        } catch (ConnectionException $e) {
-            self::assertSame('TIMEOUT', $e->getCambioCode());
-        }
+        $e = self::thrown(ConnectionException::class, fn () => $this->client(maxRetries: 0, timeout: 0.3)->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J'));
+        self::assertSame('TIMEOUT', $e->getCambioCode());
         self::assertLessThan(1.8, microtime(true) - $started, 'gave up after the 0.3 s timeout, not when the answer came');
     }
 

@@ -7,11 +7,14 @@ namespace Cambio\Tests;
 use Cambio\CambioClient;
 use Cambio\Exception\CambioException;
 use Cambio\Exception\InvalidArgumentException;
+use Cambio\Tests\Support\CatchesExceptions;
 use PHPUnit\Framework\TestCase;
 
 /** The API secret never shows in any dump, serialisation, exception message or trace. */
 final class SecretTest extends TestCase
 {
+    use CatchesExceptions;
+
     private const SECRET = 'cs_live_DO_NOT_LEAK_7f3a9c';
 
     private static function client(string $url = 'http://127.0.0.1:9/v1'): CambioClient
@@ -60,20 +63,12 @@ final class SecretTest extends TestCase
 
     public function testExceptionsAndTheirTracesNeverShowTheSecret(): void
     {
-        try {
-            self::client()->company->get();
-            self::fail('no exception');
-        } catch (CambioException $e) {
-            self::assertStringNotContainsString(self::SECRET, (string) $e);
-            self::assertStringNotContainsString(self::SECRET, print_r($e->getTrace(), true));
-        }
-        try {
-            new CambioClient(apiKey: 'ck_live_0123456789', apiSecret: self::SECRET, baseUrl: 'http://api.example.com');
-            self::fail('no exception');
-        } catch (InvalidArgumentException $e) {
-            // The tests run with zend.exception_ignore_args=0, so traces carry arguments: #[\SensitiveParameter] hides it.
-            self::assertStringNotContainsString('DO_NOT_LEAK', (string) $e);
-            self::assertStringNotContainsString('DO_NOT_LEAK', print_r($e->getTrace(), true));
-        }
+        $e = self::thrown(CambioException::class, fn () => self::client()->company->get());
+        self::assertStringNotContainsString(self::SECRET, (string) $e);
+        self::assertStringNotContainsString(self::SECRET, print_r($e->getTrace(), true));
+        $e = self::thrown(InvalidArgumentException::class, fn () => new CambioClient(apiKey: 'ck_live_0123456789', apiSecret: self::SECRET, baseUrl: 'http://api.example.com'));
+        // The tests run with zend.exception_ignore_args=0, so traces carry arguments: #[\SensitiveParameter] hides it.
+        self::assertStringNotContainsString('DO_NOT_LEAK', (string) $e);
+        self::assertStringNotContainsString('DO_NOT_LEAK', print_r($e->getTrace(), true));
     }
 }

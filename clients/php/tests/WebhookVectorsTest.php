@@ -6,6 +6,7 @@ namespace Cambio\Tests;
 
 use Cambio\CambioClient;
 use Cambio\Exception\WebhookVerificationException;
+use Cambio\Tests\Support\CatchesExceptions;
 use Cambio\WebhookEvent;
 use PHPUnit\Framework\TestCase;
 
@@ -16,6 +17,8 @@ use PHPUnit\Framework\TestCase;
  */
 final class WebhookVectorsTest extends TestCase
 {
+    use CatchesExceptions;
+
     public static function vectorsPath(): string
     {
         $path = getenv('CAMBIO_CONFORMANCE_VECTORS');
@@ -60,14 +63,10 @@ final class WebhookVectorsTest extends TestCase
             self::assertSame($sent['data'], $event->data);
             return;
         }
-        try {
-            $cambio->webhooks->verify($vector['body'], $vector['headers'], $vector['secret'], now: $vector['now']);
-            self::fail("accepted: {$vector['description']}");
-        } catch (WebhookVerificationException $e) {
-            self::assertSame('WEBHOOK_VERIFICATION_FAILED', $e->getCambioCode());
-            if (isset($vector['messageIncludes'])) {
-                self::assertStringContainsStringIgnoringCase($vector['messageIncludes'], $e->getMessage());
-            }
+        $e = self::thrown(WebhookVerificationException::class, fn () => $cambio->webhooks->verify($vector['body'], $vector['headers'], $vector['secret'], now: $vector['now']), "accepted: {$vector['description']}");
+        self::assertSame('WEBHOOK_VERIFICATION_FAILED', $e->getCambioCode());
+        if (isset($vector['messageIncludes'])) {
+            self::assertStringContainsStringIgnoringCase($vector['messageIncludes'], $e->getMessage());
         }
     }
 }

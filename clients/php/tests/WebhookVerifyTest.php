@@ -6,6 +6,7 @@ namespace Cambio\Tests;
 
 use Cambio\Exception\InvalidResponseException;
 use Cambio\Exception\WebhookVerificationException;
+use Cambio\Tests\Support\CatchesExceptions;
 use Cambio\Tests\Support\ScriptedTestCase;
 use Cambio\Types\Deposit;
 use Cambio\Types\EventType;
@@ -15,6 +16,8 @@ use PHPUnit\Framework\TestCase;
 /** verify() with the header containers PHP code has, the raw body, the clock and the tolerance. */
 final class WebhookVerifyTest extends TestCase
 {
+    use CatchesExceptions;
+
     private const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
     /** @return array{0: string, 1: array<string, string>} a delivery signed now */
@@ -99,13 +102,9 @@ final class WebhookVerifyTest extends TestCase
     public function testAParsedBodyIsRefusedNamingTheMistake(): void
     {
         [$body, $headers] = self::delivery();
-        try {
-            WebhookSignature::verify(json_decode($body, true), $headers, self::SECRET);
-            self::fail('accepted');
-        } catch (WebhookVerificationException $e) {
-            self::assertStringContainsString('re-serialised', $e->getMessage());
-            self::assertStringContainsString("file_get_contents('php://input')", $e->getMessage());
-        }
+        $e = self::thrown(WebhookVerificationException::class, fn () => WebhookSignature::verify(json_decode($body, true), $headers, self::SECRET), 'accepted');
+        self::assertStringContainsString('re-serialised', $e->getMessage());
+        self::assertStringContainsString("file_get_contents('php://input')", $e->getMessage());
     }
 
     public function testABodyEncodedAgainByPhpIsRefusedNamingTheMistake(): void
@@ -113,12 +112,8 @@ final class WebhookVerifyTest extends TestCase
         [$body, $headers] = self::delivery();
         $again = json_encode(json_decode($body, true)); // escapes / and ü: other bytes
         self::assertNotSame($body, $again);
-        try {
-            WebhookSignature::verify($again, $headers, self::SECRET);
-            self::fail('accepted');
-        } catch (WebhookVerificationException $e) {
-            self::assertStringContainsString('re-serialised', $e->getMessage());
-        }
+        $e = self::thrown(WebhookVerificationException::class, fn () => WebhookSignature::verify($again, $headers, self::SECRET), 'accepted');
+        self::assertStringContainsString('re-serialised', $e->getMessage());
     }
 
     public function testToleranceAndClock(): void
@@ -127,12 +122,8 @@ final class WebhookVerifyTest extends TestCase
         self::assertSame('deposit.completed', WebhookSignature::verify($body, $headers, self::SECRET, now: 1_767_225_600 + 299)->type);
         self::assertSame('deposit.completed', WebhookSignature::verify($body, $headers, self::SECRET, now: new \DateTimeImmutable('@' . (1_767_225_600 + 300)))->type);
         self::assertSame('deposit.completed', WebhookSignature::verify($body, $headers, self::SECRET, tolerance: 900, now: 1_767_225_600 + 899)->type);
-        try {
-            WebhookSignature::verify($body, $headers, self::SECRET, tolerance: 60, now: 1_767_225_600 + 61);
-            self::fail('accepted');
-        } catch (WebhookVerificationException $e) {
-            self::assertStringContainsString('tolerance', $e->getMessage());
-        }
+        $e = self::thrown(WebhookVerificationException::class, fn () => WebhookSignature::verify($body, $headers, self::SECRET, tolerance: 60, now: 1_767_225_600 + 61), 'accepted');
+        self::assertStringContainsString('tolerance', $e->getMessage());
     }
 
     public function testASecretWithoutItsPrefixIsRefused(): void

@@ -39,6 +39,31 @@ function cambio_file_start(array $uses): array
     return $lines;
 }
 
+/**
+ * A whole generated file: the shared opening, the class's docblock and declaration, then its body
+ * in braces. A class of constants only (request fields, event types) is never built: it gets a
+ * private constructor.
+ *
+ * @param list<string> $uses
+ * @param list<string> $declaration
+ * @param list<string> $body
+ */
+function cambio_class_file(array $uses, array $declaration, array $body, bool $constantsOnly = false): string
+{
+    $lines = [...cambio_file_start($uses), ...$declaration, '{', ...$body];
+    if ($constantsOnly) {
+        array_push($lines, '', '    private function __construct()', '    {', '    }');
+    }
+    $lines[] = '}';
+    return implode("\n", $lines) . "\n";
+}
+
+/** A PHP list literal of the given strings: ['id', 'url']. @param list<string> $values */
+function cambio_export_list(array $values): string
+{
+    return '[' . implode(', ', array_map(fn ($v) => var_export($v, true), $values)) . ']';
+}
+
 /** Inline objects whose generated name would read badly: parent schema + property => class name. */
 const CAMBIO_NESTED_NAMES = [
     'Balance.balances' => 'CurrencyBalance',
@@ -227,14 +252,7 @@ function cambio_record_classes(string $name, array $schema, ?string $origin = nu
         $nested += $info['nested'];
     }
     $origin ??= "components.schemas.$name";
-    $lines = cambio_file_start(['Cambio\\CambioObject']);
-    $lines[] = '/**';
-    $lines[] = " * `$origin` in openapi.json.";
-    $lines[] = ' */';
-    $lines[] = "final class $name extends CambioObject";
-    $lines[] = '{';
-    $lines[] = '    /** The API\'s field names, in its order. */';
-    $lines[] = '    public const FIELDS = [' . implode(', ', array_map(fn ($k) => var_export($k, true), array_keys($properties))) . '];';
+    $lines = ['    /** The API\'s field names, in its order. */', '    public const FIELDS = ' . cambio_export_list(array_keys($properties)) . ';'];
     $lists = array_filter(array_map(fn ($info) => $info['listOf'], $properties));
     if ($lists !== []) {
         $lines[] = '';
@@ -253,8 +271,8 @@ function cambio_record_classes(string $name, array $schema, ?string $origin = nu
     }
     $lines[] = '    ) {';
     $lines[] = '    }';
-    $lines[] = '}';
-    $classes = [$name => implode("\n", $lines) . "\n"];
+    $declaration = ['/**', " * `$origin` in openapi.json.", ' */', "final class $name extends CambioObject"];
+    $classes = [$name => cambio_class_file(['Cambio\\CambioObject'], $declaration, $lines)];
     foreach ($nested as $class => [$object, $path]) {
         $classes += cambio_record_classes($class, $object, $origin . $path);
     }
@@ -280,31 +298,20 @@ function cambio_request_class(string $name, array $schema): string
         }
         $shape[] = "$key$optional: " . cambio_shape_type($object ?? $property);
     }
-    $lines = cambio_file_start([]);
-    $lines[] = '/**';
-    $lines[] = " * The keys of the params array (`components.schemas.$name` in openapi.json):";
-    $lines[] = ' *';
+    $declaration = ['/**', " * The keys of the params array (`components.schemas.$name` in openapi.json):", ' *'];
     foreach ($properties as $key => $property) {
         $about = cambio_describe($property);
-        $lines[] = " * - `$key`" . (in_array($key, $schema['required'] ?? [], true) ? ' (required)' : '') . ($about !== '' ? ": $about" : '');
+        $declaration[] = " * - `$key`" . (in_array($key, $schema['required'] ?? [], true) ? ' (required)' : '') . ($about !== '' ? ": $about" : '');
     }
-    $lines[] = ' *';
-    $lines[] = ' * @phpstan-type Params array{' . implode(', ', $shape) . '}';
-    $lines[] = ' */';
-    $lines[] = "final class $name";
-    $lines[] = '{';
-    $lines[] = '    public const FIELDS = [' . implode(', ', array_map(fn ($k) => var_export($k, true), array_keys($properties))) . '];';
-    $lines[] = '';
-    $lines[] = '    public const REQUIRED = [' . implode(', ', array_map(fn ($k) => var_export($k, true), $schema['required'] ?? [])) . '];';
-    $lines[] = '';
-    $lines[] = '    /** Money fields (dot for nested): decimal strings; the client refuses a float here. */';
-    $lines[] = '    public const MONEY = [' . implode(', ', array_map(fn ($k) => var_export($k, true), $money)) . '];';
-    $lines[] = '';
-    $lines[] = '    private function __construct()';
-    $lines[] = '    {';
-    $lines[] = '    }';
-    $lines[] = '}';
-    return implode("\n", $lines) . "\n";
+    array_push($declaration, ' *', ' * @phpstan-type Params array{' . implode(', ', $shape) . '}', ' */', "final class $name");
+    return cambio_class_file([], $declaration, [
+        '    public const FIELDS = ' . cambio_export_list(array_keys($properties)) . ';',
+        '',
+        '    public const REQUIRED = ' . cambio_export_list($schema['required'] ?? []) . ';',
+        '',
+        '    /** Money fields (dot for nested): decimal strings; the client refuses a float here. */',
+        '    public const MONEY = ' . cambio_export_list($money) . ';',
+    ], constantsOnly: true);
 }
 
 function cambio_is_money(array $schema): bool
@@ -333,10 +340,7 @@ function cambio_shape_type(array $schema): string
 /** @param list<string> $types @param array<string, string> $records */
 function cambio_event_type_class(array $types, array $records): string
 {
-    $lines = cambio_file_start([]);
-    $lines[] = '/** The webhook event types (`webhooks` in openapi.json) and the record each one\'s `data` holds. */';
-    $lines[] = 'final class EventType';
-    $lines[] = '{';
+    $lines = [];
     foreach ($types as $type) {
         $lines[] = '    public const ' . strtoupper(str_replace('.', '_', $type)) . ' = ' . var_export($type, true) . ';';
     }
@@ -349,12 +353,8 @@ function cambio_event_type_class(array $types, array $records): string
         }
     }
     $lines[] = '    ];';
-    $lines[] = '';
-    $lines[] = '    private function __construct()';
-    $lines[] = '    {';
-    $lines[] = '    }';
-    $lines[] = '}';
-    return implode("\n", $lines) . "\n";
+    $declaration = ['/** The webhook event types (`webhooks` in openapi.json) and the record each one\'s `data` holds. */', 'final class EventType'];
+    return cambio_class_file([], $declaration, $lines, constantsOnly: true);
 }
 
 /** @return array<string, string> */

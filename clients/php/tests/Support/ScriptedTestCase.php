@@ -10,6 +10,8 @@ use PHPUnit\Framework\TestCase;
 /** One scripted loopback server per test class; a fresh script per test. */
 abstract class ScriptedTestCase extends TestCase
 {
+    use CatchesExceptions;
+
     protected static ?ScriptedServer $server = null;
 
     public static function setUpBeforeClass(): void
