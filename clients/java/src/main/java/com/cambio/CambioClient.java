@@ -322,6 +322,12 @@ public final class CambioClient {
     }
   }
 
+  /** The one check of a maxRetries, the client's and a call's ({@link RequestOptions}): 0 or more. */
+  static int checkedMaxRetries(int maxRetries) {
+    if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must be >= 0");
+    return maxRetries;
+  }
+
   static String segment(String id) {
     if (id == null || id.isEmpty()) throw new IllegalArgumentException("id must be a non-empty string");
     return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
@@ -417,8 +423,7 @@ public final class CambioClient {
 
     /** Retries after the first try (connection failures, timeouts, 409 IDEMPOTENCY_KEY_IN_USE, 429, 5xx). Default 2. */
     public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must be >= 0");
-      this.maxRetries = maxRetries;
+      this.maxRetries = checkedMaxRetries(maxRetries);
       return this;
     }
 

@@ -61,8 +61,7 @@ public final class RequestOptions {
 
     /** Retries after the first try for this call (0 for none). */
     public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must be >= 0");
-      this.maxRetries = maxRetries;
+      this.maxRetries = CambioClient.checkedMaxRetries(maxRetries);
       return this;
     }
 

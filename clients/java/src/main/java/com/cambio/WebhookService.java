@@ -3,7 +3,6 @@ package com.cambio;
 import com.cambio.model.CreatedWebhook;
 import com.cambio.model.DeletedWebhook;
 import com.cambio.model.Webhook;
-import com.cambio.param.ListParams;
 import com.cambio.param.WebhookParams;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -12,41 +11,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
 
-/** {@code cambio.webhooks()}: the endpoints Cambio POSTs events to, and {@code verify} for what arrives. */
-public final class WebhookService extends ApiService {
+/**
+ * {@code cambio.webhooks()}: the endpoints Cambio POSTs events to, and {@code verify} for what
+ * arrives. {@code list(…)} is {@code GET /v1/webhooks}, {@code create(WebhookParams)} {@code POST
+ * /v1/webhooks} (the answer carries the signing {@code secret}, shown only this once: store it),
+ * {@code get(id)} {@code GET /v1/webhooks/:id}.
+ */
+public final class WebhookService extends ListingService<Webhook, WebhookParams, CreatedWebhook> {
   WebhookService(CambioClient client) {
-    super(client);
-  }
-
-  /** {@code GET /v1/webhooks}: one page. */
-  public Page<Webhook> list() {
-    return list(null, null);
-  }
-
-  public Page<Webhook> list(ListParams params) {
-    return list(params, null);
-  }
-
-  public Page<Webhook> list(ListParams params, RequestOptions options) {
-    return client.page("/v1/webhooks", params, options, Webhook.class);
-  }
-
-  /** {@code POST /v1/webhooks}. The answer carries the signing {@code secret}, shown only this once: store it. */
-  public CreatedWebhook create(WebhookParams params) {
-    return create(params, null);
-  }
-
-  public CreatedWebhook create(WebhookParams params, RequestOptions options) {
-    return client.request("POST", "/v1/webhooks", params, options, CreatedWebhook.class);
-  }
-
-  /** {@code GET /v1/webhooks/:id}. */
-  public Webhook get(String id) {
-    return get(id, null);
-  }
-
-  public Webhook get(String id, RequestOptions options) {
-    return client.request("GET", "/v1/webhooks/" + CambioClient.segment(id), null, options, Webhook.class);
+    super(client, "/v1/webhooks", Webhook.class, CreatedWebhook.class);
   }
 
   /** {@code PUT /v1/webhooks/:id}: replaces the webhook (omitted optional fields take their defaults); the secret is kept. */
@@ -54,8 +27,9 @@ public final class WebhookService extends ApiService {
     return update(id, params, null);
   }
 
+  /** {@link #update(String, WebhookParams)} with per-call options. */
   public Webhook update(String id, WebhookParams params, RequestOptions options) {
-    return client.request("PUT", "/v1/webhooks/" + CambioClient.segment(id), params, options, Webhook.class);
+    return client.request("PUT", byId(id), params, options, Webhook.class);
   }
 
   /** {@code DELETE /v1/webhooks/:id} → {@code deleted} true. */
@@ -63,8 +37,9 @@ public final class WebhookService extends ApiService {
     return delete(id, null);
   }
 
+  /** {@link #delete(String)} with per-call options. */
   public DeletedWebhook delete(String id, RequestOptions options) {
-    return client.request("DELETE", "/v1/webhooks/" + CambioClient.segment(id), null, options, DeletedWebhook.class);
+    return client.request("DELETE", byId(id), null, options, DeletedWebhook.class);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A small, strict JSON reader and writer (RFC 8259), so the client needs no runtime dependency.
@@ -56,29 +57,29 @@ public final class Json {
     } else if (value instanceof java.math.BigInteger i) {
       out.append(i);
     } else if (value instanceof Map<?, ?> map) {
-      out.append('{');
-      boolean first = true;
-      for (Map.Entry<?, ?> entry : map.entrySet()) {
-        if (!first) out.append(',');
-        first = false;
+      writeElements('{', map.entrySet(), '}', out, entry -> {
         writeString(String.valueOf(entry.getKey()), out);
         out.append(':');
         write(entry.getValue(), out);
-      }
-      out.append('}');
+      });
     } else if (value instanceof Iterable<?> list) {
-      out.append('[');
-      boolean first = true;
-      for (Object item : list) {
-        if (!first) out.append(',');
-        first = false;
-        write(item, out);
-      }
-      out.append(']');
+      writeElements('[', list, ']', out, item -> write(item, out));
     } else {
       // Doubles and floats are refused on purpose: money is a decimal string or a BigDecimal.
       throw new IllegalArgumentException("cannot write a " + value.getClass().getName() + " as JSON");
     }
+  }
+
+  /** {@code items} between {@code open} and {@code close}, separated by commas, each by {@code writer}. */
+  private static <T> void writeElements(char open, Iterable<T> items, char close, StringBuilder out, Consumer<T> writer) {
+    out.append(open);
+    boolean first = true;
+    for (T item : items) {
+      if (!first) out.append(',');
+      first = false;
+      writer.accept(item);
+    }
+    out.append(close);
   }
 
   private static void writeString(String s, StringBuilder out) {
@@ -158,15 +159,8 @@ public final class Json {
     }
 
     Map<String, Object> object(int depth) {
-      pos++; // {
       Map<String, Object> map = new LinkedHashMap<>();
-      skipWhitespace();
-      if (peek() == '}') {
-        pos++;
-        return map;
-      }
-      for (;;) {
-        skipWhitespace();
+      elements('}', () -> {
         if (peek() != '"') throw error("expected a string key");
         String key = string();
         if (map.containsKey(key)) throw error("duplicate key \"" + key + "\"");
@@ -175,35 +169,37 @@ public final class Json {
         pos++;
         skipWhitespace();
         map.put(key, value(depth + 1));
-        skipWhitespace();
-        char c = peek();
-        pos++;
-        if (c == '}') return map;
-        if (c != ',') {
-          pos--;
-          throw error("expected ',' or '}'");
-        }
-      }
+      });
+      return map;
     }
 
     List<Object> array(int depth) {
-      pos++; // [
       List<Object> list = new ArrayList<>();
+      elements(']', () -> list.add(value(depth + 1)));
+      return list;
+    }
+
+    /**
+     * An object's or an array's elements, from its opening bracket to {@code close}: reads each one
+     * with {@code element} (called at its first non-blank character) and checks the commas between.
+     */
+    private void elements(char close, Runnable element) {
+      pos++; // the opening '{' or '['
       skipWhitespace();
-      if (peek() == ']') {
+      if (peek() == close) {
         pos++;
-        return list;
+        return;
       }
       for (;;) {
         skipWhitespace();
-        list.add(value(depth + 1));
+        element.run();
         skipWhitespace();
         char c = peek();
         pos++;
-        if (c == ']') return list;
+        if (c == close) return;
         if (c != ',') {
           pos--;
-          throw error("expected ',' or ']'");
+          throw error("expected ',' or '" + close + "'");
         }
       }
     }

@@ -1,15 +1,12 @@
 package com.cambio.param;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /** {@code POST /v1/conversions}: executes a quote (USDT debited, BRL credited, in one transaction). */
-public final class ConversionCreateParams implements Params {
+public final class ConversionCreateParams extends AbstractParams {
   private final String quoteId;
   private final String reference;
 
   private ConversionCreateParams(Builder b) {
-    this.quoteId = Params.required(b.quoteId, "ConversionCreateParams", "quoteId");
+    this.quoteId = required(b.quoteId, "quoteId");
     this.reference = b.reference;
   }
 
@@ -23,14 +20,6 @@ public final class ConversionCreateParams implements Params {
 
   public String reference() {
     return reference;
-  }
-
-  @Override
-  public Map<String, Object> toMap() {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("quoteId", quoteId);
-    if (reference != null) map.put("reference", reference);
-    return map;
   }
 
   public static final class Builder {

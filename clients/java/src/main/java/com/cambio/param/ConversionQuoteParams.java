@@ -1,22 +1,20 @@
 package com.cambio.param;
 
 import java.math.BigDecimal;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@code POST /v1/conversions/quote}: a USDT → BRL quote, valid 30 s. The currencies default to
  * {@code "USDT"} and {@code "BRL"}, the only pair today.
  */
-public final class ConversionQuoteParams implements Params {
+public final class ConversionQuoteParams extends AbstractParams {
   private final String sourceCurrency;
   private final String settlementCurrency;
   private final String sourceAmount;
 
   private ConversionQuoteParams(Builder b) {
-    this.sourceCurrency = Params.required(b.sourceCurrency, "ConversionQuoteParams", "sourceCurrency");
-    this.settlementCurrency = Params.required(b.settlementCurrency, "ConversionQuoteParams", "settlementCurrency");
-    this.sourceAmount = Params.required(b.sourceAmount, "ConversionQuoteParams", "sourceAmount (a USDT decimal string)");
+    this.sourceCurrency = required(b.sourceCurrency, "sourceCurrency");
+    this.settlementCurrency = required(b.settlementCurrency, "settlementCurrency");
+    this.sourceAmount = required(b.sourceAmount, "sourceAmount (a USDT decimal string)");
   }
 
   public static Builder builder() {
@@ -33,15 +31,6 @@ public final class ConversionQuoteParams implements Params {
 
   public String sourceAmount() {
     return sourceAmount;
-  }
-
-  @Override
-  public Map<String, Object> toMap() {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("sourceCurrency", sourceCurrency);
-    map.put("settlementCurrency", settlementCurrency);
-    map.put("sourceAmount", sourceAmount);
-    return map;
   }
 
   public static final class Builder {
@@ -68,8 +57,7 @@ public final class ConversionQuoteParams implements Params {
     }
 
     public Builder sourceAmount(BigDecimal sourceAmount) {
-      this.sourceAmount = Params.decimal(sourceAmount);
-      return this;
+      return sourceAmount(Params.decimal(sourceAmount));
     }
 
     public ConversionQuoteParams build() {

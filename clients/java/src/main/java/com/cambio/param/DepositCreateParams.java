@@ -1,8 +1,6 @@
 package com.cambio.param;
 
 import java.math.BigDecimal;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@code POST /v1/deposits}: a fresh TRON address to receive USDT. {@code method} and
@@ -12,7 +10,7 @@ import java.util.Map;
  * DepositCreateParams.builder().method("usdt").network("tron").reference("order-1").amount("25").build()
  * }</pre>
  */
-public final class DepositCreateParams implements Params {
+public final class DepositCreateParams extends AbstractParams {
   private final String method;
   private final String reference;
   private final String network;
@@ -20,9 +18,9 @@ public final class DepositCreateParams implements Params {
   private final Split split;
 
   private DepositCreateParams(Builder b) {
-    this.method = Params.required(b.method, "DepositCreateParams", "method");
-    this.reference = Params.required(b.reference, "DepositCreateParams", "reference (1-128 chars [A-Za-z0-9._:-], unique among your deposits)");
-    this.network = Params.required(b.network, "DepositCreateParams", "network");
+    this.method = required(b.method, "method");
+    this.reference = required(b.reference, "reference (1-128 chars [A-Za-z0-9._:-], unique among your deposits)");
+    this.network = required(b.network, "network");
     this.amount = b.amount;
     this.split = b.split;
   }
@@ -49,17 +47,6 @@ public final class DepositCreateParams implements Params {
 
   public Split split() {
     return split;
-  }
-
-  @Override
-  public Map<String, Object> toMap() {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("method", method);
-    map.put("reference", reference);
-    map.put("network", network);
-    if (amount != null) map.put("amount", amount);
-    if (split != null) map.put("split", split.toMap());
-    return map;
   }
 
   public static final class Builder {
@@ -97,8 +84,7 @@ public final class DepositCreateParams implements Params {
 
     /** The expected USDT amount; sent as its plain decimal string. */
     public Builder amount(BigDecimal amount) {
-      this.amount = Params.decimal(amount);
-      return this;
+      return amount(Params.decimal(amount));
     }
 
     /** Forward a share of every confirmed transfer to another TRON address. */
@@ -140,14 +126,6 @@ public final class DepositCreateParams implements Params {
     public String amount() {
       return amount;
     }
-
-    Map<String, Object> toMap() {
-      Map<String, Object> map = new LinkedHashMap<>();
-      map.put("address", address);
-      if (percent != null) map.put("percent", percent);
-      if (amount != null) map.put("amount", amount);
-      return map;
-    }
   }
 
   public static final class SplitBuilder {
@@ -171,8 +149,7 @@ public final class DepositCreateParams implements Params {
 
     /** Percentage as decimal text, e.g. {@code "12.5"}. */
     public SplitBuilder percent(String percent) {
-      this.percent = percent == null ? null : new BigDecimal(percent);
-      return this;
+      return percent(percent == null ? null : new BigDecimal(percent));
     }
 
     /** A USDT amount of every confirmed transfer, a decimal string. */
@@ -182,8 +159,7 @@ public final class DepositCreateParams implements Params {
     }
 
     public SplitBuilder amount(BigDecimal amount) {
-      this.amount = Params.decimal(amount);
-      return this;
+      return amount(Params.decimal(amount));
     }
 
     public Split build() {

@@ -1,22 +1,20 @@
 package com.cambio.param;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code POST /v1/webhooks} and {@code PUT /v1/webhooks/:id} (which replaces the webhook: omitted
  * optional fields take their defaults; the secret is kept).
  */
-public final class WebhookParams implements Params {
+public final class WebhookParams extends AbstractParams {
   private final String url;
   private final List<String> events;
   private final String description;
   private final Boolean enabled;
 
   private WebhookParams(Builder b) {
-    this.url = Params.required(b.url, "WebhookParams", "url");
+    this.url = required(b.url, "url");
     if (b.events.isEmpty()) throw new IllegalStateException("WebhookParams needs events: event types such as \"deposit.completed\", or \"*\" alone for all");
     this.events = List.copyOf(b.events);
     this.description = b.description;
@@ -41,16 +39,6 @@ public final class WebhookParams implements Params {
 
   public Boolean enabled() {
     return enabled;
-  }
-
-  @Override
-  public Map<String, Object> toMap() {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("url", url);
-    map.put("events", events);
-    if (description != null) map.put("description", description);
-    if (enabled != null) map.put("enabled", enabled);
-    return map;
   }
 
   public static final class Builder {

@@ -1,15 +1,13 @@
 package com.cambio.param;
 
 import java.math.BigDecimal;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@code POST /v1/withdrawals}: send USDT to a TRON address. {@code amount + fee} moves from
  * available to locked, or the API refuses with 422 {@code INSUFFICIENT_BALANCE}.
  * {@code method} and {@code network} default to {@code "usdt"} and {@code "tron"}.
  */
-public final class WithdrawalCreateParams implements Params {
+public final class WithdrawalCreateParams extends AbstractParams {
   private final String method;
   private final String network;
   private final String address;
@@ -17,11 +15,11 @@ public final class WithdrawalCreateParams implements Params {
   private final String reference;
 
   private WithdrawalCreateParams(Builder b) {
-    this.method = Params.required(b.method, "WithdrawalCreateParams", "method");
-    this.network = Params.required(b.network, "WithdrawalCreateParams", "network");
-    this.address = Params.required(b.address, "WithdrawalCreateParams", "address (a TRON address)");
-    this.amount = Params.required(b.amount, "WithdrawalCreateParams", "amount (a USDT decimal string)");
-    this.reference = Params.required(b.reference, "WithdrawalCreateParams", "reference (1-128 chars [A-Za-z0-9._:-], unique among your withdrawals)");
+    this.method = required(b.method, "method");
+    this.network = required(b.network, "network");
+    this.address = required(b.address, "address (a TRON address)");
+    this.amount = required(b.amount, "amount (a USDT decimal string)");
+    this.reference = required(b.reference, "reference (1-128 chars [A-Za-z0-9._:-], unique among your withdrawals)");
   }
 
   public static Builder builder() {
@@ -46,17 +44,6 @@ public final class WithdrawalCreateParams implements Params {
 
   public String reference() {
     return reference;
-  }
-
-  @Override
-  public Map<String, Object> toMap() {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("method", method);
-    map.put("network", network);
-    map.put("address", address);
-    map.put("amount", amount);
-    map.put("reference", reference);
-    return map;
   }
 
   public static final class Builder {
@@ -91,8 +78,7 @@ public final class WithdrawalCreateParams implements Params {
     }
 
     public Builder amount(BigDecimal amount) {
-      this.amount = Params.decimal(amount);
-      return this;
+      return amount(Params.decimal(amount));
     }
 
     /** Your id for this payout, unique among your withdrawals. Required. */
