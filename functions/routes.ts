@@ -94,6 +94,10 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/companies/{companyId}/team/invitations/{invitationId}/resend', 'resend-invitation', 'readWrite', 'session'),
   dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session'),
   dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
+  dashboard('GET', '/companies/{companyId}/withdrawal-allowlist', 'get-withdrawal-allowlist', 'read', 'session'),
+  dashboard('PUT', '/companies/{companyId}/withdrawal-allowlist', 'switch-withdrawal-allowlist', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/withdrawal-allowlist/addresses', 'add-withdrawal-address', 'readWrite', 'session'),
+  dashboard('DELETE', '/companies/{companyId}/withdrawal-allowlist/addresses/{address}', 'remove-withdrawal-address', 'readWrite', 'session'),
 ];
 
 /** Dashboard routes whose answer is a file streamed as it is made (functions/http/dashboard-

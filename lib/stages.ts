@@ -101,6 +101,8 @@ export const STAGES: Record<StageName, StageConfig> = {
       ...EVERY_STAGE,
       WITHDRAWAL_FEE_USDT: '1.000000',
       WITHDRAWAL_MINIMUM_USDT: '1.000000',
+      // An allowlisted address is usable at once, so integrators can try the allowlist; production waits 24 h.
+      WITHDRAWAL_ADDRESS_DELAY_HOURS: '0',
       PRICE_SOURCE: 'static',
       STATIC_USDT_BRL_RATE: '5.40000000',
       CHAIN_ADAPTER: 'sandbox',
@@ -141,6 +143,7 @@ export const STAGES: Record<StageName, StageConfig> = {
       ...DEPLOYED,
       WITHDRAWAL_FEE_USDT: '1.000000',
       WITHDRAWAL_MINIMUM_USDT: '1.000000',
+      WITHDRAWAL_ADDRESS_DELAY_HOURS: '0',
       PRICE_SOURCE: 'static',
       STATIC_USDT_BRL_RATE: '5.40000000',
       CHAIN_ADAPTER: 'sandbox',

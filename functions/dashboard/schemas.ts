@@ -44,3 +44,10 @@ export const requestPasswordResetBody = v.strictObject({ email });
 /** `<personId>.<secret>`: the person's Cognito sub, then 32 random bytes (functions/domain/password-reset.ts). */
 export const resetPasswordBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/, 'is not a password reset token')), password });
 export const changePasswordBody = v.strictObject({ currentPassword: password, newPassword: password });
+
+/** Withdrawal allowlist: the address is checked as TRON's in the domain, which says why it is refused. */
+export const addWithdrawalAddressBody = v.strictObject({
+  address: v.pipe(v.string(), v.maxLength(64)),
+  label: v.pipe(v.string(), v.maxLength(200)),
+});
+export const switchWithdrawalAllowlistBody = v.strictObject({ enabled: v.boolean() });

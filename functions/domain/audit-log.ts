@@ -29,7 +29,11 @@ export type AuditAction =
   | 'webhook.secret_rolled'
   | 'webhook.test_sent'
   | 'webhook.resent'
-  | 'deposit.payment_simulated';
+  | 'deposit.payment_simulated'
+  | 'withdrawal_address.added'
+  | 'withdrawal_address.removed'
+  | 'withdrawal_allowlist.enabled'
+  | 'withdrawal_allowlist.disabled';
 
 export interface AuditActor {
   /** A person's id, or null for the command line (`company:create`). */

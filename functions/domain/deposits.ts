@@ -2,6 +2,7 @@ import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
 import { foundById, newId } from './ids.ts';
 import { formatAmount } from './money.ts';
 import { deriveDepositAddress } from './tron-address.ts';
+import { requireAllowedAddress, type AllowedAddress, type AllowlistReader } from './withdrawal-allowlist.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
 
@@ -52,12 +53,13 @@ export interface DepositSettings {
   requiredConfirmations: number;
 }
 
-export interface DepositStore {
+export interface DepositStore extends AllowlistReader {
   /** The next unused derivation index, from an atomic counter: an index is never handed out twice. */
   nextAddressIndex(): Promise<number>;
   /** Writes the deposit, its reference claim and its address lookup in one transaction;
-   * throws DUPLICATE_REFERENCE when the reference is taken. */
-  createDeposit(deposit: Deposit): Promise<void>;
+   * throws DUPLICATE_REFERENCE when the reference is taken, and ADDRESS_NOT_ALLOWED if `allowedSplit`
+   * (the allowlisted split address it was checked against) is gone by then. */
+  createDeposit(deposit: Deposit, allowedSplit: AllowedAddress | null): Promise<void>;
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
 }
 
@@ -116,10 +118,12 @@ export async function createDeposit(
   input: NewDeposit,
   now = new Date(),
 ): Promise<Deposit> {
+  // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
+  const allowedSplit = input.split ? await requireAllowedAddress(store, companyId, input.split.address, 'split.address', now) : null;
   const addressIndex = await store.nextAddressIndex();
   const address = { address: deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
   const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
-  await store.createDeposit(deposit);
+  await store.createDeposit(deposit, allowedSplit);
   return deposit;
 }
 

@@ -90,6 +90,28 @@ export function webhookFailureMail(failure: { to: string; companyName: string; u
   return { to: failure.to, subject: failure.disabled ? `Webhook endpoint disabled: ${oneLine(failure.url)}` : `Webhook deliveries failing: ${oneLine(failure.url)}`, text, html };
 }
 
+/** What changed on a company's withdrawal allowlist: an address added, or the allowlist turning off. */
+export type AllowlistChange = { kind: 'address-added'; address: string; label: string; from: string } | { kind: 'turning-off'; from: string };
+
+/** To a company's Owners and Admins on every change that widens where its money may go: the
+ * waiting period is theirs to stop one they did not make. */
+export function withdrawalAllowlistMail(notice: { to: string; companyName: string; by: string; change: AllowlistChange }): Mail {
+  const company = oneLine(notice.companyName);
+  const what =
+    notice.change.kind === 'address-added'
+      ? `${notice.by} added ${notice.change.address} (${oneLine(notice.change.label)}) to ${company}'s withdrawal allowlist. Withdrawals to it are accepted from ${notice.change.from}.`
+      : `${notice.by} asked to turn off ${company}'s withdrawal allowlist. It holds until ${notice.change.from}; after that, withdrawals may go to any address.`;
+  const stop =
+    notice.change.kind === 'address-added'
+      ? 'If you did not expect this, remove the address before then: dashboard, Integrations → Withdrawal addresses → Remove. Then check your team and API keys.'
+      : 'If you did not expect this, turn it on again before then: dashboard, Integrations → Withdrawal addresses → Turn on allowlist. Then check your team and API keys.';
+  const who = 'We mail every such change to the company’s Owners and Admins.';
+  const text = [what, '', stop, '', who].join('\n');
+  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, stop, who].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
+  const subject = notice.change.kind === 'address-added' ? `Withdrawal address added to ${company}` : `Withdrawal allowlist turning off for ${company}`;
+  return { to: notice.to, subject, text, html };
+}
+
 const oneLine = (value: string): string => value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
 const articled = (role: Role): string => `${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}`;

@@ -24,12 +24,14 @@ export interface Membership {
 
 /** What a role may do. A Viewer sees everything and changes nothing; a Developer manages keys and
  * webhooks but not the team. Only an Owner makes, demotes or removes an Owner (team-members.ts). */
-/** `simulate`: the sandbox simulator's payments (a Viewer changes nothing, not even sandbox money). */
-export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam' | 'simulate';
+/** `simulate`: the sandbox simulator's payments (a Viewer changes nothing, not even sandbox money).
+ * `manageAddresses`: the withdrawal allowlist, kept from Developers, who hold the API keys, so one
+ * leaked key and the list it is checked against are never in the same hands. */
+export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam' | 'manageAddresses' | 'simulate';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'simulate'],
-  Admin: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'simulate'],
+  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'simulate'],
+  Admin: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'simulate'],
   Developer: ['read', 'manageKeys', 'manageWebhooks', 'simulate'],
   Viewer: ['read'],
 };

@@ -3,6 +3,7 @@ import { ApiError } from './errors.ts';
 import { foundById, newId } from './ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from './ledger.ts';
 import { formatAmount } from './money.ts';
+import { requireAllowedAddress, type AllowedAddress, type AllowlistReader } from './withdrawal-allowlist.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -36,10 +37,11 @@ export interface WithdrawalRules {
   minimum: bigint;
 }
 
-export interface WithdrawalStore {
+export interface WithdrawalStore extends AllowlistReader {
   /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
-   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say. */
-  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry): Promise<void>;
+   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and ADDRESS_NOT_ALLOWED
+   * if `allowed` (the allowlisted address it was checked against) is gone by then. */
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null): Promise<void>;
   getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
 }
 
@@ -84,13 +86,14 @@ export async function requestWithdrawal(
       minimum: formatAmount(rules.minimum, 'USDT'),
     });
   }
+  const allowed = await requireAllowedAddress(store, companyId, input.address, 'address', now);
   const withdrawal = newWithdrawal(companyId, { ...input, fee: rules.fee }, now);
   // amount and fee are held separately so the ledger shows what the fee hold was.
   const available = companyAccount(companyId, 'available');
   const locked = companyAccount(companyId, 'locked');
   const postings = [{ source: available, destination: locked, currency: 'USDT' as const, amount: input.amount }];
   if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
-  await store.createWithdrawal(withdrawal, ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now));
+  await store.createWithdrawal(withdrawal, ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now), allowed);
   return withdrawal;
 }
 

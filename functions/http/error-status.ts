@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   QUOTE_EXPIRED: 422,
   AMOUNT_TOO_SMALL: 422,
   LIMIT_REACHED: 422,
+  /** A withdrawal's or a deposit split's address is not on the company's withdrawal allowlist, or not yet usable. */
+  ADDRESS_NOT_ALLOWED: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

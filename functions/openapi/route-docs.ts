@@ -78,14 +78,15 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     description:
       'A fresh TRON address for this deposit only (derived from the service xpub). Whatever arrives is credited after 19 ' +
       'confirmations. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are ' +
-      'still credited). `split` forwards a share of every confirmed transfer on chain.',
+      'still credited). `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
+      'allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.',
     body: {
       name: 'CreateDepositRequest',
       schema: createDepositBody,
       example: { method: 'usdt', network: 'tron', reference: 'order-1001', amount: '25.00' },
     },
     success: { status: 201, record: deposit, description: 'The deposit, with its address' },
-    errors: ['DUPLICATE_REFERENCE'],
+    errors: ['DUPLICATE_REFERENCE', 'ADDRESS_NOT_ALLOWED'],
   },
   'GET /v1/deposits/{id}': {
     operationId: 'getDeposit',
@@ -100,6 +101,8 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     description:
       '`amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. ' +
       '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). ' +
+      'While the company\'s withdrawal allowlist is on (dashboard, Integrations), `address` must be on it and past its ' +
+      'waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. ' +
       'The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.',
     body: {
       name: 'CreateWithdrawalRequest',
@@ -107,7 +110,7 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       example: { method: 'usdt', network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '5.00', reference: 'payout-1001' },
     },
     success: { status: 201, record: withdrawal, description: 'The withdrawal, pending' },
-    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL'],
+    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL', 'ADDRESS_NOT_ALLOWED'],
   },
   'GET /v1/withdrawals/{id}': {
     operationId: 'getWithdrawal',

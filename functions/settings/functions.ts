@@ -12,6 +12,8 @@ export const SLICES = {
   table: ['TABLE_NAME', 'DYNAMODB_ENDPOINT'],
   deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS'],
   withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT'],
+  /** The waiting period of the withdrawal allowlist's widening changes. */
+  withdrawalAllowlist: ['WITHDRAWAL_ADDRESS_DELAY_HOURS'],
   pricing: ['PRICE_SOURCE', 'STATIC_USDT_BRL_RATE', 'PRICE_SOURCE_URL', 'CONVERSION_SPREAD_BPS'],
   webhookUrls: ['STAGE', 'WEBHOOK_ALLOW_LOOPBACK_HTTP'],
   webhookSealer: ['STAGE', 'WEBHOOK_SECRET_SEALER', 'WEBHOOK_SECRET_KMS_KEY_ID', 'LOCAL_WEBHOOK_SEALING_KEY'],
@@ -30,7 +32,7 @@ export const SLICES = {
   mail: ['STAGE', 'MAIL_FROM', 'LOCAL_OUTBOX_DIR'],
 } as const satisfies Record<string, readonly SettingName[]>;
 
-const { common, table, deposits, withdrawalRules, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail } =
+const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail } =
   SLICES;
 const api = [...common, ...table] as const;
 const dashboard = [...api, ...dashboardRoute] as const;
@@ -73,7 +75,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/change-password': people,
   /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail],
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,
@@ -97,6 +99,10 @@ export const FUNCTION_SETTINGS = {
   'dashboard/resend-webhook-event': dashboardWebhooks,
   'dashboard/send-test-event': dashboardWebhooks,
   'dashboard/roll-webhook-secret': dashboardWebhooks,
+  'dashboard/get-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist],
+  'dashboard/switch-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist, ...mail],
+  'dashboard/add-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
+  'dashboard/remove-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/export-activity': dashboard,
   'dashboard/download-statement': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */

@@ -55,6 +55,9 @@ export const STAGE_SETTINGS = {
   /** Charged on each withdrawal, on top of its amount; USDT as a decimal string (0 waives it). */
   WITHDRAWAL_FEE_USDT: usdtOrZero,
   WITHDRAWAL_MINIMUM_USDT: usdt,
+  /** How long an address added to a company's withdrawal allowlist waits before it is usable, and a
+   * turn-off before it takes effect (functions/domain/withdrawal-allowlist.ts): up to 7 days. */
+  WITHDRAWAL_ADDRESS_DELAY_HOURS: v.optional(wholeNumber(0, 168), '24'),
   /** Blocks on top of a transfer's before a deposit counts (19: TRON's solidification). */
   DEPOSIT_REQUIRED_CONFIRMATIONS: wholeNumber(1, 100),
   /** No default on purpose: a stage that forgot it must fail, not quote on a fixed sandbox rate. */

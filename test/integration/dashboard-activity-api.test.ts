@@ -37,7 +37,8 @@ async function depositOn(companyId: string, reference: string, date: string, sta
   const backdated: DepositStore = {
     nextAddressIndex: () => api.deposits.nextAddressIndex(),
     getDeposit: (company, id) => api.deposits.getDeposit(company, id),
-    createDeposit: (deposit) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) })),
+    allowlistFor: (company, address) => api.deposits.allowlistFor(company, address),
+    createDeposit: (deposit, allowedSplit) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) }), allowedSplit),
   };
   await createDeposit(backdated, SETTINGS, companyId, { reference }, at);
   if (status === 'awaiting_payment') return stored!;

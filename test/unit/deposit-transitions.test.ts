@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#domain/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { confirmTransfer, seeTransfer, splitShare, type TransferRecord } from '#domain/deposit-transitions';
+import { ALLOWLIST_OFF } from '#domain/withdrawal-allowlist';
 import { balanceChanges } from '#domain/ledger';
 
 // No database: each transition is a pure function of the deposit as read and the chain's facts.
@@ -16,7 +17,12 @@ const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
 
 /** A deposit as the API creates it (the domain's createDeposit, over a store that keeps nothing). */
 function deposit(input: Partial<NewDeposit> = {}): Promise<Deposit> {
-  const store: DepositStore = { nextAddressIndex: async () => 7, createDeposit: async () => undefined, getDeposit: async () => null };
+  const store: DepositStore = {
+    nextAddressIndex: async () => 7,
+    createDeposit: async () => undefined,
+    getDeposit: async () => null,
+    allowlistFor: async () => ({ allowlist: ALLOWLIST_OFF, entry: null }),
+  };
   const settings = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
   return createDeposit(store, settings, COMPANY_ID, { reference: 'order-1', amount: usdt(10), ...input }, CREATED);
 }

@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invitationMail, passwordResetMail, webhookFailureMail, type InvitationToMail } from '#domain/mail';
+import { invitationMail, passwordResetMail, webhookFailureMail, withdrawalAllowlistMail, type InvitationToMail } from '#domain/mail';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
@@ -91,6 +91,28 @@ describe('the webhook failure mail', () => {
 
     expect(mail.subject).toBe('Webhook endpoint disabled: https://hooks.acme.example/cambio?a=1&b=2');
     expect(mail.text).toContain('Webhooks → the endpoint → Enable sends it events again');
+  });
+});
+
+describe('the withdrawal allowlist mail', () => {
+  const notice = { to: 'owner@acme.example', companyName: 'Acme\r\nBcc: x@y', by: 'admin@acme.example' };
+
+  it('names the address, its label, who added it and when it is usable, and how to stop it, on one-line headers', () => {
+    const mail = withdrawalAllowlistMail({ ...notice, change: { kind: 'address-added', address: 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH', label: '<b>Treasury</b>', from: '2026-11-27T10:00:00.000Z' } });
+
+    expect(mail.subject).toBe('Withdrawal address added to Acme Bcc: x@y');
+    expect(mail.text).toContain("admin@acme.example added TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH (<b>Treasury</b>) to Acme Bcc: x@y's withdrawal allowlist. Withdrawals to it are accepted from 2026-11-27T10:00:00.000Z.");
+    expect(mail.text).toContain('Integrations → Withdrawal addresses → Remove');
+    expect(mail.html).toContain('(&lt;b&gt;Treasury&lt;/b&gt;)');
+    expect(mail.html).not.toContain('<b>Treasury');
+  });
+
+  it('says until when a turn-off still holds, and how to turn it on again', () => {
+    const mail = withdrawalAllowlistMail({ ...notice, change: { kind: 'turning-off', from: '2026-11-27T10:00:00.000Z' } });
+
+    expect(mail.subject).toBe('Withdrawal allowlist turning off for Acme Bcc: x@y');
+    expect(mail.text).toContain('It holds until 2026-11-27T10:00:00.000Z');
+    expect(mail.text).toContain('Turn on allowlist');
   });
 });
 

@@ -38,7 +38,7 @@ export class AuthenticationError extends CambioError {}
 export class NotFoundError extends CambioError {}
 /** 409: a duplicate reference, a quote already used, or the same Idempotency-Key still running. */
 export class ConflictError extends CambioError {}
-/** 422: refused on its merits: INSUFFICIENT_BALANCE, QUOTE_EXPIRED, AMOUNT_TOO_SMALL, LIMIT_REACHED, IDEMPOTENCY_KEY_REUSED. */
+/** 422: refused on its merits: INSUFFICIENT_BALANCE, QUOTE_EXPIRED, AMOUNT_TOO_SMALL, LIMIT_REACHED, ADDRESS_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED. */
 export class RefusedError extends CambioError {}
 /** 429: throttled; the client already retried with backoff. */
 export class RateLimitError extends CambioError {}

@@ -92,7 +92,7 @@ class ConflictError(CambioError):
 
 class RefusedError(CambioError):
     """422: refused on its merits: ``INSUFFICIENT_BALANCE``, ``QUOTE_EXPIRED``, ``AMOUNT_TOO_SMALL``,
-    ``LIMIT_REACHED``, ``IDEMPOTENCY_KEY_REUSED``."""
+    ``LIMIT_REACHED``, ``ADDRESS_NOT_ALLOWED``, ``IDEMPOTENCY_KEY_REUSED``."""
 
 
 class RateLimitError(CambioError):

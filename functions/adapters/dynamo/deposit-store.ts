@@ -5,6 +5,8 @@ import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { TableStore } from './table-store.ts';
+import type { AllowedAddress } from '#domain/withdrawal-allowlist';
+import { allowlistReader, stillAllowed } from './withdrawal-allowlist-store.ts';
 
 export class DynamoDepositStore extends TableStore implements DepositStore {
   async nextAddressIndex(): Promise<number> {
@@ -22,13 +24,17 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
     return addressIndexCounterItem.nextIndexOf(Attributes ?? {}) - 1;
   }
 
-  async createDeposit(deposit: Deposit): Promise<void> {
-    await new MoneyTransaction(this.tableName)
+  async createDeposit(deposit: Deposit, allowedSplit: AllowedAddress | null): Promise<void> {
+    await stillAllowed(new MoneyTransaction(this.tableName), allowedSplit)
       .create(depositReferenceItem.toItem(deposit), () => existingReference(this.db, this.tableName, depositReferenceItem, deposit, 'deposit'))
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       // Only possible if an index were handed out twice, which the counter rules out.
       .create(depositAddressItem.toItem(deposit), () => new Error('Deposit address already assigned'))
       .commit(this.db);
+  }
+
+  allowlistFor(companyId: string, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {

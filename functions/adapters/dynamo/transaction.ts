@@ -72,6 +72,13 @@ export class MoneyTransaction {
     return this;
   }
 
+  /** A condition on an item the transaction does not write (an allowlisted address still there). */
+  check(key: Item, guard: Condition & { onFailed: OnConditionFailed }): this {
+    this.items.push({ ConditionCheck: { TableName: this.tableName, Key: key, ...conditionOf(guard) } });
+    this.meanings.push(guard.onFailed);
+    return this;
+  }
+
   /** A delete that must find the item (`attribute_exists(PK)`). */
   delete(key: Item, onFailed: OnConditionFailed): this {
     this.items.push({ Delete: { TableName: this.tableName, Key: key, ConditionExpression: 'attribute_exists(PK)' } });

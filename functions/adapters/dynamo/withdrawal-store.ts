@@ -5,14 +5,20 @@ import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
+import type { AllowedAddress } from '#domain/withdrawal-allowlist';
+import { allowlistReader, stillAllowed } from './withdrawal-allowlist-store.ts';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
-  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry): Promise<void> {
-    await new MoneyTransaction(this.tableName)
+  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null): Promise<void> {
+    await stillAllowed(new MoneyTransaction(this.tableName), allowed)
       .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
       .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
       .ledger(hold, insufficientBalance)
       .commit(this.db);
+  }
+
+  allowlistFor(companyId: string, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
   }
 
   async getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null> {

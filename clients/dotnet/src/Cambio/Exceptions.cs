@@ -75,7 +75,7 @@ public class NotFoundException(string message, string code, int? statusCode = nu
 public class ConflictException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
     : CambioException(message, code, statusCode, requestId, details, innerException);
 
-/// <summary>422: refused on its merits: <c>INSUFFICIENT_BALANCE</c>, <c>QUOTE_EXPIRED</c>, <c>AMOUNT_TOO_SMALL</c>, <c>LIMIT_REACHED</c>, <c>IDEMPOTENCY_KEY_REUSED</c>.</summary>
+/// <summary>422: refused on its merits: <c>INSUFFICIENT_BALANCE</c>, <c>QUOTE_EXPIRED</c>, <c>AMOUNT_TOO_SMALL</c>, <c>LIMIT_REACHED</c>, <c>ADDRESS_NOT_ALLOWED</c>, <c>IDEMPOTENCY_KEY_REUSED</c>.</summary>
 public class RefusedException(string message, string code, int? statusCode = null, string? requestId = null, JsonElement? details = null, Exception? innerException = null)
     : CambioException(message, code, statusCode, requestId, details, innerException);
 

@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deposit
-         * @description A fresh TRON address for this deposit only (derived from the service xpub). Whatever arrives is credited after 19 confirmations. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `split` forwards a share of every confirmed transfer on chain.
+         * @description A fresh TRON address for this deposit only (derived from the service xpub). Whatever arrives is credited after 19 confirmations. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `split` forwards a share of every confirmed transfer on chain; while the company's withdrawal allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.
          */
         post: operations["createDeposit"];
         delete?: never;
@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Create a withdrawal
-         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
+         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). While the company's withdrawal allowlist is on (dashboard, Integrations), `address` must be on it and past its waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -742,7 +742,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_FAILED" | "AUTH_FAILED" | "FORBIDDEN" | "NOT_FOUND" | "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE" | "QUOTE_ALREADY_USED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "AMOUNT_TOO_SMALL" | "LIMIT_REACHED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_FAILED" | "AUTH_FAILED" | "FORBIDDEN" | "NOT_FOUND" | "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE" | "QUOTE_ALREADY_USED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "AMOUNT_TOO_SMALL" | "LIMIT_REACHED" | "ADDRESS_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE";
                 /** @description For people; match on `code` */
                 message: string;
                 /** @description `null`; for VALIDATION_FAILED the failing fields; for some codes an object (e.g. `existingId`, `minimum`) */
@@ -1184,7 +1184,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED` */
+            /** @description `ADDRESS_NOT_ALLOWED`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1395,7 +1395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `INSUFFICIENT_BALANCE`, `AMOUNT_TOO_SMALL`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description `INSUFFICIENT_BALANCE`, `AMOUNT_TOO_SMALL`, `ADDRESS_NOT_ALLOWED`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -39,7 +39,7 @@ module Cambio
   # 409: a duplicate reference, a quote already used, or the same Idempotency-Key still running.
   class ConflictError < CambioError; end
   # 422: refused on its merits: INSUFFICIENT_BALANCE, QUOTE_EXPIRED, AMOUNT_TOO_SMALL,
-  # LIMIT_REACHED, IDEMPOTENCY_KEY_REUSED.
+  # LIMIT_REACHED, ADDRESS_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED.
   class RefusedError < CambioError; end
   # 429: throttled; the client already retried with backoff.
   class RateLimitError < CambioError; end

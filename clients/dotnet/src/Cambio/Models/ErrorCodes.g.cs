@@ -37,6 +37,8 @@ public static class ErrorCodes
     public const string AmountTooSmall = "AMOUNT_TOO_SMALL";
     /// <summary><c>LIMIT_REACHED</c></summary>
     public const string LimitReached = "LIMIT_REACHED";
+    /// <summary><c>ADDRESS_NOT_ALLOWED</c></summary>
+    public const string AddressNotAllowed = "ADDRESS_NOT_ALLOWED";
     /// <summary><c>IDEMPOTENCY_KEY_REUSED</c></summary>
     public const string IdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED";
     /// <summary><c>RATE_LIMITED</c></summary>

@@ -1,0 +1,94 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '#domain/audit-log';
+import { ApiError, notFound, validationFailed } from '#domain/errors';
+import type { Membership } from '#domain/team';
+import { MAX_ALLOWED_ADDRESSES, type AllowedAddress, type AllowlistReader, type AllowlistStore, type WithdrawalAllowlist } from '#domain/withdrawal-allowlist';
+import { DynamoCompanyStore } from './company-store.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
+import { membershipItem } from './items/team.ts';
+import { allowedAddressItem, withdrawalAllowlistItem } from './items/withdrawal-allowlist.ts';
+import { itemsUnder, readItem } from './queries.ts';
+import { MoneyTransaction } from './transaction.ts';
+
+/** What /v1 reads before money leaves for `address`: the allowlist's switch and that one address,
+ * both read consistently (an address removed a moment ago is gone). */
+export function allowlistReader(db: DynamoDBDocumentClient, tableName: string): AllowlistReader {
+  return {
+    async allowlistFor(companyId: string, address: string) {
+      const [allowlist, entry] = await Promise.all([
+        readItem(db, tableName, withdrawalAllowlistItem.key(companyId)),
+        readItem(db, tableName, allowedAddressItem.key(companyId, address)),
+      ]);
+      return { allowlist: withdrawalAllowlistItem.fromItem(allowlist), entry: entry ? allowedAddressItem.fromItem(entry) : null };
+    },
+  };
+}
+
+/** The re-check in the transaction that moves the money: the address is still on the list, as it
+ * was read, so one removed between the read and the write stops the withdrawal. */
+export function stillAllowed(transaction: MoneyTransaction, entry: AllowedAddress | null): MoneyTransaction {
+  if (!entry) return transaction;
+  return transaction.check(allowedAddressItem.key(entry.companyId, entry.address), {
+    condition: 'activeFrom = :activeFrom',
+    values: { ':activeFrom': entry.activeFrom },
+    onFailed: () => new ApiError('ADDRESS_NOT_ALLOWED', 'The address was removed from the withdrawal allowlist', { address: entry.address }),
+  });
+}
+
+/** The Integrations page's withdrawal allowlist: each change with its audit entry, in one transaction. */
+export class DynamoAllowlistStore extends DynamoCompanyStore implements AllowlistStore {
+  async allowlistFor(companyId: string, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  }
+
+  async allowlistOf(companyId: string): Promise<{ allowlist: WithdrawalAllowlist; addresses: AllowedAddress[] }> {
+    const [allowlist, addresses] = await Promise.all([
+      readItem(this.db, this.tableName, withdrawalAllowlistItem.key(companyId)),
+      itemsUnder(this.db, this.tableName, allowedAddressItem.ofCompany(companyId)),
+    ]);
+    return { allowlist: withdrawalAllowlistItem.fromItem(allowlist), addresses: addresses.map(allowedAddressItem.fromItem) };
+  }
+
+  async addAddress(entry: AllowedAddress, audit: AuditEntry): Promise<void> {
+    await new MoneyTransaction(this.tableName)
+      // The count's conditional ADD, in the same transaction, is what holds the cap under concurrent adds.
+      .update(withdrawalAllowlistItem.key(entry.companyId), {
+        expression: 'SET #type = :type, companyId = :companyId ADD addressCount :one',
+        condition: 'attribute_not_exists(addressCount) OR addressCount < :limit',
+        names: { '#type': 'type' },
+        values: { ':type': withdrawalAllowlistItem.type, ':companyId': entry.companyId, ':one': 1, ':limit': MAX_ALLOWED_ADDRESSES },
+        onFailed: () => new ApiError('LIMIT_REACHED', `A company may allow at most ${MAX_ALLOWED_ADDRESSES} withdrawal addresses`, { limit: MAX_ALLOWED_ADDRESSES }),
+      })
+      .create(allowedAddressItem.toItem(entry), () => validationFailed([{ path: 'address', message: 'is on the withdrawal allowlist already' }]))
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+      .commit(this.db);
+  }
+
+  async removeAddress(companyId: string, address: string, audit: AuditEntry): Promise<void> {
+    await new MoneyTransaction(this.tableName)
+      .delete(allowedAddressItem.key(companyId, address), () => notFound('Withdrawal address'))
+      .update(withdrawalAllowlistItem.key(companyId), { expression: 'ADD addressCount :minusOne', values: { ':minusOne': -1 } })
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+      .commit(this.db);
+  }
+
+  async setAllowlist(companyId: string, allowlist: Pick<WithdrawalAllowlist, 'enabled' | 'offFrom'>, audit: AuditEntry): Promise<void> {
+    await new MoneyTransaction(this.tableName)
+      .update(withdrawalAllowlistItem.key(companyId), {
+        expression: `SET #type = :type, companyId = :companyId, enabled = :enabled${allowlist.offFrom ? ', offFrom = :offFrom' : ' REMOVE offFrom'}`,
+        names: { '#type': 'type' },
+        values: {
+          ':type': withdrawalAllowlistItem.type,
+          ':companyId': companyId,
+          ':enabled': allowlist.enabled,
+          ...(allowlist.offFrom && { ':offFrom': allowlist.offFrom }),
+        },
+      })
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+      .commit(this.db);
+  }
+
+  async membersOf(companyId: string): Promise<Membership[]> {
+    return (await itemsUnder(this.db, this.tableName, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
+  }
+}

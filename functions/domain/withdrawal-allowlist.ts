@@ -1,0 +1,180 @@
+import { auditEntry, type AuditAction, type AuditEntry } from './audit-log.ts';
+import { getCompany, type CompanyStore } from './company.ts';
+import { actorOf, type Caller } from './dashboard.ts';
+import { ApiError, validationFailed } from './errors.ts';
+import type { Log } from './log.ts';
+import { withdrawalAllowlistMail, type AllowlistChange, type Mailer } from './mail.ts';
+import { may, requirePermission, type Membership } from './team.ts';
+import { isTronAddress } from './tron-address.ts';
+
+/**
+ * A company's withdrawal allowlist, Circle's "address book": while it is on, money leaves only for
+ * TRON addresses that a company's Owner or Admin added in the dashboard, each usable once the
+ * stage's waiting period has passed. A leaked API secret then moves nothing to an attacker's
+ * address: /v1 cannot add one, and an address added through a taken-over dashboard session waits
+ * (24 h in production) while its Owners and Admins are mailed.
+ *
+ * The rule: what widens where money may go (adding an address, turning the allowlist off) waits the
+ * delay; what narrows it (removing an address, turning the allowlist on) is immediate. It covers
+ * withdrawals and the split address of a new deposit (a split forwards money too).
+ */
+
+export interface WithdrawalAllowlist {
+  /** Turned on, and not yet past a requested turn-off. */
+  enabled: boolean;
+  /** When a requested turn-off takes effect (the allowlist holds until then); null if none. */
+  offFrom: string | null;
+  /** Addresses on the list now, within the cap. */
+  addressCount: number;
+}
+
+export interface AllowedAddress {
+  companyId: string;
+  address: string;
+  label: string;
+  /** Who added it: their email, or null for the command line. */
+  addedBy: string | null;
+  createdAt: string;
+  /** Withdrawals to it are accepted from this time on. */
+  activeFrom: string;
+}
+
+export const ALLOWLIST_OFF: WithdrawalAllowlist = { enabled: false, offFrom: null, addressCount: 0 };
+
+/** Enough for any company's payout accounts; the cap keeps one page and one read. */
+export const MAX_ALLOWED_ADDRESSES = 100;
+export const MAX_LABEL_LENGTH = 64;
+
+/** What /v1 reads before money leaves: the allowlist and the one address asked for. */
+export interface AllowlistReader {
+  allowlistFor(companyId: string, address: string): Promise<{ allowlist: WithdrawalAllowlist; entry: AllowedAddress | null }>;
+}
+
+export interface AllowlistStore extends AllowlistReader, CompanyStore {
+  allowlistOf(companyId: string): Promise<{ allowlist: WithdrawalAllowlist; addresses: AllowedAddress[] }>;
+  /** Adds the address with its audit entry, within MAX_ALLOWED_ADDRESSES: LIMIT_REACHED past it,
+   * VALIDATION_FAILED if the address is on the list already. */
+  addAddress(entry: AllowedAddress, audit: AuditEntry): Promise<void>;
+  /** Removes the address with its audit entry; NOT_FOUND if it is not on the list. */
+  removeAddress(companyId: string, address: string, audit: AuditEntry): Promise<void>;
+  /** Writes the allowlist's switch (`enabled`, `offFrom`) with its audit entry. */
+  setAllowlist(companyId: string, allowlist: Pick<WithdrawalAllowlist, 'enabled' | 'offFrom'>, audit: AuditEntry): Promise<void>;
+  membersOf(companyId: string): Promise<Membership[]>;
+}
+
+/** Whether the allowlist holds at `now`: on, and any requested turn-off still ahead. */
+export function allowlistHolds(allowlist: WithdrawalAllowlist, now: Date): boolean {
+  return allowlist.enabled && !(allowlist.offFrom !== null && allowlist.offFrom <= now.toISOString());
+}
+
+/**
+ * The check before money leaves for `address` (a withdrawal's, a deposit split's): nothing while
+ * the allowlist is off; otherwise the address must be on it and past its waiting period, or the
+ * request is refused with 422 ADDRESS_NOT_ALLOWED. Returns the entry the store's transaction
+ * re-checks, so an address removed meanwhile cannot slip through; null when the allowlist is off.
+ */
+export async function requireAllowedAddress(reader: AllowlistReader, companyId: string, address: string, field: string, now: Date): Promise<AllowedAddress | null> {
+  const { allowlist, entry } = await reader.allowlistFor(companyId, address);
+  if (!allowlistHolds(allowlist, now)) return null;
+  if (!entry) {
+    throw new ApiError('ADDRESS_NOT_ALLOWED', `${field} is not on the company's withdrawal allowlist`, { field, address });
+  }
+  if (entry.activeFrom > now.toISOString()) {
+    throw new ApiError('ADDRESS_NOT_ALLOWED', `${field} is on the withdrawal allowlist but usable only from ${entry.activeFrom}`, { field, address, activeFrom: entry.activeFrom });
+  }
+  return entry;
+}
+
+/** What changes an allowlist needs: the store, the stage's waiting period, and the mail. */
+export interface AllowlistDeps {
+  store: AllowlistStore;
+  /** WITHDRAWAL_ADDRESS_DELAY_HOURS, in milliseconds. */
+  delayMs: number;
+  mailer: Mailer | null;
+  log: Log;
+}
+
+const audit = (caller: Caller, action: AuditAction, now: Date, target: string | null, details: Record<string, string> | null) =>
+  auditEntry(caller.membership.companyId, action, actorOf(caller.membership), caller.origin, now, target, details);
+
+const addressView = (entry: AllowedAddress, now: Date) => ({
+  address: entry.address,
+  label: entry.label,
+  addedBy: entry.addedBy,
+  createdAt: entry.createdAt,
+  activeFrom: entry.activeFrom,
+  active: entry.activeFrom <= now.toISOString(),
+});
+
+/** The Integrations page's `Withdrawal addresses`: the switch, the delay, and every address, newest first. */
+export async function withdrawalAllowlist(deps: Pick<AllowlistDeps, 'store' | 'delayMs'>, caller: Caller, now = new Date()) {
+  const { allowlist, addresses } = await deps.store.allowlistOf(caller.membership.companyId);
+  const holds = allowlistHolds(allowlist, now);
+  return {
+    enabled: holds,
+    turnsOffAt: holds ? allowlist.offFrom : null,
+    delayHours: deps.delayMs / 3_600_000,
+    addresses: addresses.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)).map((entry) => addressView(entry, now)),
+    limit: MAX_ALLOWED_ADDRESSES,
+  };
+}
+
+export async function addAllowedAddress(deps: AllowlistDeps, caller: Caller, input: { address: string; label: string }, now = new Date()) {
+  requirePermission(caller.membership, 'manageAddresses');
+  const address = input.address.trim();
+  const label = input.label.trim();
+  const problems = [
+    ...(isTronAddress(address) ? [] : [{ path: 'address', message: 'must be a TRON address (base58check, starting with T)' }]),
+    ...(label.length >= 1 && label.length <= MAX_LABEL_LENGTH ? [] : [{ path: 'label', message: `must be 1-${MAX_LABEL_LENGTH} characters` }]),
+  ];
+  if (problems.length > 0) throw validationFailed(problems);
+  const entry: AllowedAddress = {
+    companyId: caller.membership.companyId,
+    address,
+    label,
+    addedBy: caller.membership.email,
+    createdAt: now.toISOString(),
+    activeFrom: new Date(now.getTime() + deps.delayMs).toISOString(),
+  };
+  await deps.store.addAddress(entry, audit(caller, 'withdrawal_address.added', now, address, { label, activeFrom: entry.activeFrom }));
+  await tellManagers(deps, caller, { kind: 'address-added', address, label, from: entry.activeFrom });
+  return addressView(entry, now);
+}
+
+export async function removeAllowedAddress(deps: Pick<AllowlistDeps, 'store'>, caller: Caller, address: string, now = new Date()): Promise<void> {
+  requirePermission(caller.membership, 'manageAddresses');
+  await deps.store.removeAddress(caller.membership.companyId, address, audit(caller, 'withdrawal_address.removed', now, address, null));
+}
+
+/** On: at once. Off: after the delay (the allowlist holds until then); asking again while a
+ * turn-off is pending keeps the earlier time. */
+export async function switchAllowlist(deps: AllowlistDeps, caller: Caller, input: { enabled: boolean }, now = new Date()) {
+  requirePermission(caller.membership, 'manageAddresses');
+  const companyId = caller.membership.companyId;
+  const { allowlist } = await deps.store.allowlistOf(companyId);
+  const holds = allowlistHolds(allowlist, now);
+  if (input.enabled) {
+    if (!(holds && allowlist.offFrom === null)) {
+      await deps.store.setAllowlist(companyId, { enabled: true, offFrom: null }, audit(caller, 'withdrawal_allowlist.enabled', now, null, null));
+    }
+  } else if (holds && allowlist.offFrom === null) {
+    const offFrom = new Date(now.getTime() + deps.delayMs).toISOString();
+    await deps.store.setAllowlist(companyId, { enabled: deps.delayMs > 0, offFrom: deps.delayMs > 0 ? offFrom : null }, audit(caller, 'withdrawal_allowlist.disabled', now, null, { offFrom }));
+    await tellManagers(deps, caller, { kind: 'turning-off', from: offFrom });
+  }
+  return withdrawalAllowlist(deps, caller, now);
+}
+
+/** Owners and Admins hear of every widening, so one they did not make is caught within the delay.
+ * A mail that fails is logged: the change stands. */
+async function tellManagers(deps: AllowlistDeps, caller: Caller, change: AllowlistChange): Promise<void> {
+  if (!deps.mailer) return;
+  try {
+    const [company, members] = await Promise.all([getCompany(deps.store, caller.membership.companyId), deps.store.membersOf(caller.membership.companyId)]);
+    for (const member of members.filter((m) => may(m.role, 'manageAddresses'))) {
+      await deps.mailer.send(withdrawalAllowlistMail({ to: member.email, companyName: company.name, by: caller.membership.email, change }));
+    }
+  } catch (error) {
+    deps.log.warn('withdrawal allowlist change not mailed', { companyId: caller.membership.companyId, error: (error as Error).name ?? 'Error' });
+  }
+}
