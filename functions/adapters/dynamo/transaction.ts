@@ -44,9 +44,7 @@ export class MoneyTransaction {
   constructor(private readonly tableName: string) {}
 
   put(item: Item, guard?: Condition & { onFailed: OnConditionFailed }): this {
-    this.items.push({ Put: { TableName: this.tableName, Item: item, ...(guard && conditionOf(guard)) } });
-    this.meanings.push(guard?.onFailed);
-    return this;
+    return this.add({ Put: { TableName: this.tableName, Item: item, ...(guard && conditionOf(guard)) } }, guard?.onFailed);
   }
 
   /** A put that must create a new item (`attribute_not_exists(PK)`). */
@@ -58,38 +56,41 @@ export class MoneyTransaction {
     key: Item,
     update: { expression: string; condition?: string; values?: Item; names?: Record<string, string>; onFailed?: OnConditionFailed },
   ): this {
-    this.items.push({
-      Update: {
-        TableName: this.tableName,
-        Key: key,
-        UpdateExpression: update.expression,
-        ...(update.condition && { ConditionExpression: update.condition }),
-        ...(update.values && { ExpressionAttributeValues: update.values }),
-        ...(update.names && { ExpressionAttributeNames: update.names }),
+    return this.add(
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: update.expression,
+          ...(update.condition && { ConditionExpression: update.condition }),
+          ...(update.values && { ExpressionAttributeValues: update.values }),
+          ...(update.names && { ExpressionAttributeNames: update.names }),
+        },
       },
-    });
-    this.meanings.push(update.onFailed);
-    return this;
+      update.onFailed,
+    );
   }
 
   /** A condition on an item the transaction does not write (an allowlisted address still there). */
   check(key: Item, guard: Condition & { onFailed: OnConditionFailed }): this {
-    this.items.push({ ConditionCheck: { TableName: this.tableName, Key: key, ...conditionOf(guard) } });
-    this.meanings.push(guard.onFailed);
-    return this;
+    return this.add({ ConditionCheck: { TableName: this.tableName, Key: key, ...conditionOf(guard) } }, guard.onFailed);
   }
 
   /** A delete that must find the item (`attribute_exists(PK)`). */
   delete(key: Item, onFailed: OnConditionFailed): this {
-    this.items.push({ Delete: { TableName: this.tableName, Key: key, ConditionExpression: 'attribute_exists(PK)' } });
-    this.meanings.push(onFailed);
-    return this;
+    return this.deleteWhere(key, { condition: 'attribute_exists(PK)', onFailed });
   }
 
   /** A delete guarded by any condition (the item's state as last read, say). */
   deleteWhere(key: Item, guard: Condition & { onFailed: OnConditionFailed }): this {
-    this.items.push({ Delete: { TableName: this.tableName, Key: key, ...conditionOf(guard) } });
-    this.meanings.push(guard.onFailed);
+    return this.add({ Delete: { TableName: this.tableName, Key: key, ...conditionOf(guard) } }, guard.onFailed);
+  }
+
+  /** One operation, and what its failed condition means (by position: DynamoDB's cancellation
+   * reasons come in the operations' order). */
+  private add(operation: TransactItem, onFailed: OnConditionFailed | undefined): this {
+    this.items.push(operation);
+    this.meanings.push(onFailed);
     return this;
   }
 
