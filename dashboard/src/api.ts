@@ -77,6 +77,25 @@ export interface Team {
   invitations: Invitation[];
 }
 
+/** An address on the withdrawal allowlist; withdrawals to it are accepted from `activeFrom`. */
+export interface AllowedAddress {
+  address: string;
+  label: string;
+  addedBy: string | null;
+  createdAt: string;
+  activeFrom: string;
+  active: boolean;
+}
+
+export interface WithdrawalAllowlist {
+  enabled: boolean;
+  /** A requested turn-off still ahead: the list holds until then. */
+  turnsOffAt: string | null;
+  delayHours: number;
+  addresses: AllowedAddress[];
+  limit: number;
+}
+
 const BASE = '/dashboard/api';
 
 function csrfToken(): string {
@@ -140,6 +159,11 @@ export const api = {
   resendInvitation: (companyId: string, invitationId: string) =>
     send<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }>('POST', `/companies/${companyId}/team/invitations/${invitationId}/resend`, {}),
   removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),
+  withdrawalAllowlist: (companyId: string) => send<WithdrawalAllowlist>('GET', `/companies/${companyId}/withdrawal-allowlist`),
+  switchWithdrawalAllowlist: (companyId: string, enabled: boolean) => send<WithdrawalAllowlist>('PUT', `/companies/${companyId}/withdrawal-allowlist`, { enabled }),
+  addWithdrawalAddress: (companyId: string, input: { address: string; label: string }) => send<AllowedAddress>('POST', `/companies/${companyId}/withdrawal-allowlist/addresses`, input),
+  removeWithdrawalAddress: (companyId: string, address: string) =>
+    send<{ removed: true }>('DELETE', `/companies/${companyId}/withdrawal-allowlist/addresses/${encodeURIComponent(address)}`),
   auditLog: (companyId: string, cursor?: string) =>
     send<AuditEntry[]>('GET', `/companies/${companyId}/audit-log${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
 };

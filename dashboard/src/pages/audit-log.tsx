@@ -26,6 +26,10 @@ const ACTIONS: Record<string, string> = {
   'webhook.test_sent': 'Sent a test event',
   'webhook.resent': 'Resent an event',
   'deposit.payment_simulated': 'Simulated a payment to',
+  'withdrawal_address.added': 'Added withdrawal address',
+  'withdrawal_address.removed': 'Removed withdrawal address',
+  'withdrawal_allowlist.enabled': 'Turned on the withdrawal allowlist',
+  'withdrawal_allowlist.disabled': 'Turned off the withdrawal allowlist',
 };
 
 /** What an entry's details add to its action, in words. */
@@ -35,6 +39,8 @@ function detailsOf(details: Record<string, string> | null): string {
   if (details.from && details.to) return ` (${details.from} → ${details.to})`;
   if (details.role) return ` (${details.role})`;
   if (details.eventId) return ` (${details.eventId})`;
+  if (details.label) return ` (${details.label}, usable from ${formatTime(details.activeFrom ?? null)})`;
+  if (details.offFrom) return ` (from ${formatTime(details.offFrom)})`;
   if (details.amount) return ` (${details.amount} USDT${details.txHash ? `, transaction ${details.txHash.slice(0, 10)}…` : ''})`;
   return '';
 }

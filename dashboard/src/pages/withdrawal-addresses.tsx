@@ -1,0 +1,162 @@
+import { useState } from 'preact/hooks';
+import { api, type AllowedAddress, type Role, type WithdrawalAllowlist } from '../api.ts';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded } from '../ui.tsx';
+
+type Open = { kind: 'add' } | { kind: 'turn-off' } | { kind: 'remove'; entry: AllowedAddress } | null;
+
+/** "after 24 hours", or "at once" where the stage has no waiting period (local, sandbox). */
+const waitText = (hours: number) => (hours === 0 ? 'at once' : `after ${hours} hour${hours === 1 ? '' : 's'}`);
+
+/**
+ * Integrations → `Withdrawal addresses` (docs/dashboard-api.md, Withdrawal allowlist): the switch and
+ * the addresses money may leave for while it is on. Owners and Admins change it (`manageAddresses`);
+ * Developers, who hold the API keys, and Viewers only read it. The API checks all of it again.
+ */
+export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
+  const { data: allowlist, setData, error, reload } = useLoaded(async () => (await api.withdrawalAllowlist(props.companyId)).data, [props.companyId]);
+  const [open, setOpen] = useState<Open>(null);
+  const canManage = props.role === 'Owner' || props.role === 'Admin';
+  const turnOn = useAction(async () => (await api.switchWithdrawalAllowlist(props.companyId, true)).data, setData);
+  const done = () => {
+    setOpen(null);
+    void reload();
+  };
+
+  return (
+    <section class="allowlist" aria-labelledby="withdrawal-addresses-title">
+      <SectionHead title="Withdrawal addresses" id="withdrawal-addresses-title" level={2} action={canManage && allowlist !== null && { label: 'Add address', onClick: () => setOpen({ kind: 'add' }) }} />
+      <ErrorMessage error={error} />
+      {allowlist === null ? (
+        !error && <p class="loading">Loading…</p>
+      ) : (
+        <>
+          <p>
+            While the allowlist is on, withdrawals and deposit splits may go only to these addresses. An added address becomes usable {waitText(allowlist.delayHours)}
+            {allowlist.delayHours > 0 && ', and turning the allowlist off waits as long'}; removing one or turning the allowlist on acts at once. Owners and Admins are emailed each
+            address added and each turn-off.{!canManage && ' Only Owners and Admins may change this list.'}
+          </p>
+          <div class="allowlist-switch">
+            <p role="status">
+              <AllowlistStatus allowlist={allowlist} />
+            </p>
+            {canManage &&
+              (allowlist.enabled && !allowlist.turnsOffAt ? (
+                <button type="button" class="danger" onClick={() => setOpen({ kind: 'turn-off' })}>
+                  Turn off allowlist
+                </button>
+              ) : (
+                <button type="button" class="secondary" disabled={turnOn.busy} onClick={() => void turnOn.run()}>
+                  {allowlist.turnsOffAt ? 'Keep allowlist on' : 'Turn on allowlist'}
+                </button>
+              ))}
+          </div>
+          <ErrorMessage error={turnOn.error} />
+          <Table
+            labelledBy="withdrawal-addresses-title"
+            columns={['Label', 'Address', 'Added by', 'Added', 'Usable from', canManage && 'Actions']}
+            rows={allowlist.addresses}
+            empty="No address yet."
+            row={(entry) => (
+              <tr key={entry.address}>
+                <th scope="row">{entry.label}</th>
+                <td>
+                  <code>{entry.address}</code>
+                </td>
+                <td>{entry.addedBy ?? 'Command line'}</td>
+                <td>{formatTime(entry.createdAt)}</td>
+                <td>
+                  {formatTime(entry.activeFrom)}
+                  {!entry.active && <span class="hint"> (waiting)</span>}
+                </td>
+                {canManage && (
+                  <td class="actions">
+                    <button type="button" class="danger" aria-label={`Remove ${entry.label}`} onClick={() => setOpen({ kind: 'remove', entry })}>
+                      Remove
+                    </button>
+                  </td>
+                )}
+              </tr>
+            )}
+          />
+          {allowlist.addresses.length > 0 && (
+            <p class="hint">
+              {allowlist.addresses.length} of {allowlist.limit} addresses.
+            </p>
+          )}
+        </>
+      )}
+      {open?.kind === 'add' && allowlist && <AddAddressDialog companyId={props.companyId} wait={waitText(allowlist.delayHours)} onClose={() => setOpen(null)} onAdded={done} />}
+      {open?.kind === 'turn-off' && allowlist && (
+        <ConfirmDialog
+          title="Turn off the withdrawal allowlist?"
+          label="Turn off allowlist"
+          danger
+          action={async () => setData((await api.switchWithdrawalAllowlist(props.companyId, false)).data)}
+          onDone={() => setOpen(null)}
+          onClose={() => setOpen(null)}
+        >
+          <p>
+            Withdrawals and deposit splits may then go to any address, {waitText(allowlist.delayHours)}
+            {allowlist.delayHours > 0 && ' (the list holds until then)'}. Owners and Admins are emailed.
+          </p>
+        </ConfirmDialog>
+      )}
+      {open?.kind === 'remove' && (
+        <ConfirmDialog
+          title={`Remove ${open.entry.label}?`}
+          label="Remove"
+          danger
+          action={() => api.removeWithdrawalAddress(props.companyId, open.entry.address)}
+          onDone={done}
+          onClose={() => setOpen(null)}
+        >
+          <p>
+            While the allowlist is on, withdrawals and new deposit splits to <code>{open.entry.address}</code> are refused at once. Added again, it is usable {waitText(allowlist?.delayHours ?? 0)}.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+function AllowlistStatus(props: { allowlist: WithdrawalAllowlist }) {
+  const { enabled, turnsOffAt } = props.allowlist;
+  if (!enabled) return <strong>Allowlist off</strong>;
+  return (
+    <>
+      <strong class="status active">Allowlist on</strong>
+      {turnsOffAt && <span>, turns off at {formatTime(turnsOffAt)}</span>}
+    </>
+  );
+}
+
+function AddAddressDialog(props: { companyId: string; wait: string; onClose: () => void; onAdded: () => void }) {
+  const [label, setLabel] = useState('');
+  const [address, setAddress] = useState('');
+  const { error, busy, run } = useAction(() => api.addWithdrawalAddress(props.companyId, { address, label }), props.onAdded);
+  return (
+    <Dialog title="Add address" onClose={props.onClose}>
+      <form onSubmit={run}>
+        <label for="allowlist-label">Label</label>
+        <input id="allowlist-label" value={label} onInput={(e) => setLabel(e.currentTarget.value)} required maxLength={64} placeholder="e.g. Treasury wallet" />
+        <label for="allowlist-address">Address</label>
+        <input
+          id="allowlist-address"
+          class="mono"
+          value={address}
+          onInput={(e) => setAddress(e.currentTarget.value)}
+          required
+          maxLength={64}
+          autoComplete="off"
+          spellcheck={false}
+          aria-describedby="allowlist-address-hint"
+        />
+        <p id="allowlist-address-hint" class="hint">
+          A TRON address (starting with T), usable {props.wait}. Owners and Admins are emailed.
+        </p>
+        <ErrorMessage error={error} />
+        <DialogButtons label="Add" busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}
