@@ -34,6 +34,8 @@ export interface ApiKey {
   keyId: string;
   name: string;
   status: 'active' | 'revoked';
+  /** `read`: the key may only GET (a reporting job's); `full`: every route. */
+  access: 'full' | 'read';
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -147,7 +149,7 @@ export const api = {
   me: () => send<Me>('GET', '/me'),
   overview: (companyId: string) => send<Overview>('GET', `/companies/${companyId}`),
   apiKeys: (companyId: string) => send<ApiKey[]>('GET', `/companies/${companyId}/api-keys`),
-  createApiKey: (companyId: string, name: string) => send<IssuedKey>('POST', `/companies/${companyId}/api-keys`, { name }),
+  createApiKey: (companyId: string, name: string, access: ApiKey['access']) => send<IssuedKey>('POST', `/companies/${companyId}/api-keys`, { name, access }),
   rollApiKey: (companyId: string, keyId: string, oldSecretValidFor: string) =>
     send<IssuedKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/roll`, { oldSecretValidFor }),
   revokeApiKey: (companyId: string, keyId: string) => send<ApiKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/revoke`, {}),

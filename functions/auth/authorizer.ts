@@ -58,7 +58,9 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
       // the whole API, not only the method that happened to be called first.
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApiArn(event.methodArn) }],
     },
-    context: { companyId: record.companyId, environment: record.environment },
+    // `access` rides in the cached context, so a read-only key is refused a write by the handler
+    // with a 403 that says why (functions/http/route.ts), not a Deny that looks like a wrong secret.
+    context: { companyId: record.companyId, environment: record.environment, access: record.access },
     // The company's API Gateway key: its usage plan throttles this company alone (functions/domain/rate-limits.ts).
     usageIdentifierKey: usageIdentifier(record.companyId),
   };

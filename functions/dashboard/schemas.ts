@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ACTIVITY_KINDS } from '#domain/activity';
-import { ROLL_GRACE, type RollGrace } from '#domain/api-keys';
+import { API_KEY_ACCESS, ROLL_GRACE, type RollGrace } from '#domain/api-keys';
 import { ROLES } from '#domain/team';
 
 /** Bodies of the dashboard API; lengths are bounded here, meanings checked in the domain. */
@@ -10,7 +10,11 @@ const password = v.pipe(v.string(), v.minLength(1, 'is required'), v.maxLength(2
 export const signUpBody = v.strictObject({ companyName: v.pipe(v.string(), v.maxLength(200)), email, password });
 export const signInBody = v.strictObject({ email, password });
 export const acceptInvitationBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{20,100}$/, 'is not an invitation token')), password });
-export const createApiKeyBody = v.strictObject({ name: v.pipe(v.string(), v.maxLength(100)) });
+/** `access`: `full` (the default) or `read`, a key that may only GET (functions/domain/api-keys.ts). */
+export const createApiKeyBody = v.strictObject({
+  name: v.pipe(v.string(), v.maxLength(100)),
+  access: v.optional(v.picklist(API_KEY_ACCESS, 'must be full or read')),
+});
 export const rollApiKeyBody = v.strictObject({
   oldSecretValidFor: v.picklist(Object.keys(ROLL_GRACE) as [RollGrace, ...RollGrace[]], 'must be one of now, 1h, 24h, 7d'),
 });

@@ -10,6 +10,19 @@ const SECRET_PREFIX: Record<Environment, string> = { sandbox: 'cs_test_', produc
 export type ApiKeyStatus = 'active' | 'revoked';
 
 /**
+ * What a key may do, as Stripe's restricted keys: `full` calls every route; `read` only reads
+ * (GET), so a key given to a reporting job or a BI tool cannot move money or change webhooks if it
+ * leaks. Keys made before this have `full`.
+ */
+export const API_KEY_ACCESS = ['full', 'read'] as const;
+export type ApiKeyAccess = (typeof API_KEY_ACCESS)[number];
+
+/** Whether a key with `access` may call a route with this HTTP method. */
+export function accessAllows(access: ApiKeyAccess, method: string): boolean {
+  return access === 'full' || method === 'GET' || method === 'HEAD';
+}
+
+/**
  * A company holds several keys (../shared/dashboard.md, Integrations → API keys). Keys made before
  * the dashboard have no name, status or creator: the store reads them as an active `Default key`,
  * so they keep working without a migration.
@@ -20,6 +33,7 @@ export interface ApiKeyRecord {
   environment: Environment;
   name: string;
   status: ApiKeyStatus;
+  access: ApiKeyAccess;
   secretHash: string;
   /** The secret before the last roll, valid until `previousSecretExpiresAt` so an integrator can
    * deploy the new one without downtime. */
@@ -58,7 +72,7 @@ export function issueCredentials(
   companyId: string,
   environment: Environment,
   now: Date,
-  options: { name?: string; createdBy?: string | null } = {},
+  options: { name?: string; createdBy?: string | null; access?: ApiKeyAccess } = {},
 ): IssuedCredentials {
   const apiKey = KEY_PREFIX[environment] + randomBytes(18).toString('base64url');
   const apiSecret = newSecret(environment);
@@ -71,6 +85,7 @@ export function issueCredentials(
       environment,
       name: options.name ?? DEFAULT_KEY_NAME,
       status: 'active',
+      access: options.access ?? 'full',
       secretHash: hashSecret(apiSecret),
       previousSecretHash: null,
       previousSecretExpiresAt: null,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { issueCredentials, MAX_KEY_NAME_LENGTH, rollSecret, type ApiKeyRecord, type Environment, type RollGrace } from './api-keys.ts';
+import { issueCredentials, MAX_KEY_NAME_LENGTH, rollSecret, type ApiKeyAccess, type ApiKeyRecord, type Environment, type RollGrace } from './api-keys.ts';
 import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
 import { createCompanyRecord, getBalance, getCompany, type BalanceView, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
@@ -152,6 +152,7 @@ export interface ApiKeyView {
   keyId: string;
   name: string;
   status: ApiKeyRecord['status'];
+  access: ApiKeyRecord['access'];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -164,6 +165,7 @@ export function apiKeyView(record: ApiKeyRecord, now = new Date()): ApiKeyView {
     keyId: record.keyId,
     name: record.name,
     status: record.status,
+    access: record.access,
     createdAt: record.createdAt,
     lastUsedAt: record.lastUsedAt,
     revokedAt: record.revokedAt,
@@ -179,14 +181,15 @@ export async function listApiKeys(store: DashboardStore, caller: Caller): Promis
 export async function createApiKey(
   store: DashboardStore & CompanyStore,
   caller: Caller,
-  input: { name: string },
+  input: { name: string; access?: ApiKeyAccess },
   now = new Date(),
 ): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > MAX_KEY_NAME_LENGTH) throw validationFailed([{ path: 'name', message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
   const company = await getCompany(store, caller.membership.companyId);
-  const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId });
-  await store.addApiKey(credentials.record, auditEntry(company.id, 'api_key.created', actorOf(caller.membership), caller.origin, now, credentials.apiKey, { name }));
+  const access = input.access ?? 'full';
+  const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId, access });
+  await store.addApiKey(credentials.record, auditEntry(company.id, 'api_key.created', actorOf(caller.membership), caller.origin, now, credentials.apiKey, { name, access }));
   return { key: apiKeyView(credentials.record, now), apiKey: credentials.apiKey, apiSecret: credentials.apiSecret };
 }
 

@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as v from 'valibot';
 import { ApiError, validationFailed } from '#domain/errors';
-import type { Environment } from '#domain/api-keys';
+import { accessAllows, type ApiKeyAccess, type Environment } from '#domain/api-keys';
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
 import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
@@ -47,7 +47,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
   options: { body?: TSchema; idempotency?: IdempotencyStore },
   fn: (request: AuthorizedRequest<TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined>) => Promise<RouteResult>,
 ): Handler {
-  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(keyAccess()).use(normaliseRequest(options.body !== undefined));
   if (options.body) stack.use(httpJsonBodyParser());
   const handler = stack.handler(async (event) => {
     const requestId = event.requestContext.requestId;
@@ -144,6 +144,19 @@ function authorizerContext(event: APIGatewayProxyEvent): { companyId: string; en
     throw new Error('Route invoked without an authorizer context');
   }
   return { companyId, environment };
+}
+
+/** A read-only key's write is refused first, before its body is read or its Idempotency-Key
+ * claimed: a 403 that names the reason, and nothing written. */
+function keyAccess(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: ({ event }) => {
+      const access = (event.requestContext.authorizer?.access ?? 'full') as ApiKeyAccess;
+      if (!accessAllows(access, event.httpMethod)) {
+        throw new ApiError('FORBIDDEN', 'This API key is read-only: it may only read (GET). Use a key with full access to make changes.');
+      }
+    },
+  };
 }
 
 export function normaliseRequest(expectsBody: boolean): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {

@@ -113,7 +113,9 @@ describe('sign-up and the API keys of Integrations', () => {
     );
     expect((await apiClient(api.runtime, { apiKey: legacyKey, apiSecret: legacySecret })('GET', '/company')).status).toBe(200);
     const list = await browser.call('GET', `/companies/${companyId}/api-keys`);
-    expect(list.body.data).toEqual([expect.objectContaining({ keyId: legacyKey, name: 'Default key', status: 'active', lastUsedAt: expect.any(String) })]);
+    expect(list.body.data).toEqual([expect.objectContaining({ keyId: legacyKey, name: 'Default key', status: 'active', access: 'full', lastUsedAt: expect.any(String) })]);
+    // Full access, as every key was before read-only keys.
+    expect((await apiClient(api.runtime, { apiKey: legacyKey, apiSecret: legacySecret })('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'legacy' } })).status).toBe(201);
     expect((await browser.call('POST', `/companies/${companyId}/api-keys/${legacyKey}/revoke`, { body: {} })).status).toBe(200);
   });
 });

@@ -148,6 +148,31 @@ describe('the dashboard in headless Chromium', () => {
     expect(refused.body.error.code).toBe('AUTH_FAILED');
   });
 
+  it('creates a read-only key, listed as such, that reads /v1 and is refused every change with 403', async () => {
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Reporting');
+    await dialog.getByLabel('Access').selectOption({ label: 'Read only' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByLabel('API secret', { exact: true }).waitFor();
+    const reporting = apiClient(runtime, {
+      apiKey: await dialog.getByLabel('API key', { exact: true }).inputValue(),
+      apiSecret: await dialog.getByLabel('API secret', { exact: true }).inputValue(),
+    });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row', { name: /Reporting/ });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Read only');
+    expect(await page.getByRole('row', { name: /Checkout server/ }).innerText()).toContain('Full access');
+
+    expect((await reporting('GET', '/company/balance')).status).toBe(200);
+    const refused = await reporting('POST', '/webhooks', { body: { url: 'https://example.com/hooks', events: ['*'] } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    expect((await reporting('GET', '/webhooks')).body.data).toEqual([]);
+    expect(await accessibilityProblems()).toEqual([]);
+  });
+
   it('shows the audit log of it all', async () => {
     await nav('Audit log').click();
     const table = page.getByRole('table');

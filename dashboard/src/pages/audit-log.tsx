@@ -41,6 +41,7 @@ function detailsOf(details: Record<string, string> | null): string {
   if (details.eventId) return ` (${details.eventId})`;
   if (details.label) return ` (${details.label}, usable from ${formatTime(details.activeFrom ?? null)})`;
   if (details.offFrom) return ` (from ${formatTime(details.offFrom)})`;
+  if (details.access === 'read') return ' (read only)';
   if (details.amount) return ` (${details.amount} USDT${details.txHash ? `, transaction ${details.txHash.slice(0, 10)}…` : ''})`;
   return '';
 }

@@ -32,7 +32,7 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
         ) : (
           <Table
             caption="API keys"
-            columns={['Name', 'Key id', 'Created', 'Last used', 'Status', canChange && 'Actions']}
+            columns={['Name', 'Key id', 'Access', 'Created', 'Last used', 'Status', canChange && 'Actions']}
             rows={keys}
             row={(key) => (
                 <tr key={key.keyId}>
@@ -40,6 +40,7 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
                   <td>
                     <code>{key.keyId}</code>
                   </td>
+                  <td>{ACCESS_LABELS[key.access]}</td>
                   <td>{formatTime(key.createdAt)}</td>
                   <td>{formatTime(key.lastUsedAt)}</td>
                   <td>
@@ -109,14 +110,25 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
   );
 }
 
+const ACCESS_LABELS: Record<ApiKey['access'], string> = { full: 'Full access', read: 'Read only' };
+
 function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCreated: (issued: IssuedKey) => void }) {
   const [name, setName] = useState('');
-  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, name)).data, props.onCreated);
+  const [access, setAccess] = useState<ApiKey['access']>('full');
+  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, name, access)).data, props.onCreated);
   return (
     <Dialog title="Create API key" onClose={props.onClose}>
       <form onSubmit={run}>
         <label for="key-name">Name</label>
         <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} placeholder="e.g. Checkout server" />
+        <label for="key-access">Access</label>
+        <select id="key-access" value={access} aria-describedby="key-access-hint" onChange={(e) => setAccess(e.currentTarget.value as ApiKey['access'])}>
+          <option value="full">{ACCESS_LABELS.full}</option>
+          <option value="read">{ACCESS_LABELS.read}</option>
+        </select>
+        <p class="hint" id="key-access-hint">
+          A read-only key may only read (GET): give one to reporting and BI tools, so a leak cannot move money or change webhooks.
+        </p>
         <ErrorMessage error={error} />
         <DialogButtons label="Create" busy={busy} onCancel={props.onClose} />
       </form>

@@ -45,13 +45,14 @@ export const apiKeyItem = {
     ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
   }),
   /** Keys stored before the dashboard carry only the first five fields: they read as an active
-   * key named DEFAULT_KEY_NAME, so no migration is needed. */
+   * key named DEFAULT_KEY_NAME with full access, so no migration is needed. */
   fromItem: (item: Item): ApiKeyRecord => ({
     keyId: item.keyId as string,
     companyId: item.companyId as string,
     environment: item.environment as ApiKeyRecord['environment'],
     name: (item.name as string | undefined) ?? DEFAULT_KEY_NAME,
     status: (item.status as ApiKeyRecord['status'] | undefined) ?? 'active',
+    access: (item.access as ApiKeyRecord['access'] | undefined) ?? 'full',
     secretHash: item.secretHash as string,
     previousSecretHash: (item.previousSecretHash as string | undefined) ?? null,
     previousSecretExpiresAt: (item.previousSecretExpiresAt as string | undefined) ?? null,
