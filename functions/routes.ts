@@ -79,6 +79,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/activity/{kind}', 'activity', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/simulated-payments', 'simulate-payment', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/withdrawals', 'send-withdrawal', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/webhooks', 'list-webhooks', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/webhooks', 'add-webhook', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/webhooks/{webhookId}', 'get-webhook', 'read', 'session'),

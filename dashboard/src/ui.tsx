@@ -31,7 +31,7 @@ export function ErrorMessage(props: { error: unknown }) {
   );
 }
 
-const LABELS: Record<string, string> = { companyName: 'Company name', email: 'Email', password: 'Password', name: 'Name', code: 'Authentication code', currentPassword: 'Current password', newPassword: 'New password', address: 'Address', label: 'Label' };
+const LABELS: Record<string, string> = { companyName: 'Company name', email: 'Email', password: 'Password', name: 'Name', code: 'Authentication code', currentPassword: 'Current password', newPassword: 'New password', address: 'Address', label: 'Label', amount: 'Amount', reference: 'Reference' };
 const fieldLabel = (path: string) => LABELS[path] ?? path;
 
 /**

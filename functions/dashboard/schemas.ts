@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { amountField, referenceField, tronAddressField } from '#http/fields';
 import { ACTIVITY_KINDS } from '#domain/activity';
 import { API_KEY_ACCESS, ROLL_GRACE, type RollGrace } from '#domain/api-keys';
 import { ROLES } from '#domain/team';
@@ -55,3 +56,6 @@ export const addWithdrawalAddressBody = v.strictObject({
   label: v.pipe(v.string(), v.maxLength(200)),
 });
 export const switchWithdrawalAllowlistBody = v.strictObject({ enabled: v.boolean() });
+
+/** `New withdrawal`: POST /v1/withdrawals's fields, but `method` and `network`, which have one value. */
+export const sendWithdrawalBody = v.strictObject({ address: tronAddressField, amount: amountField('USDT'), reference: referenceField });

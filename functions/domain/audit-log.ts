@@ -30,6 +30,7 @@ export type AuditAction =
   | 'webhook.test_sent'
   | 'webhook.resent'
   | 'deposit.payment_simulated'
+  | 'withdrawal.sent'
   | 'withdrawal_address.added'
   | 'withdrawal_address.removed'
   | 'withdrawal_allowlist.enabled'

@@ -27,11 +27,12 @@ export interface Membership {
 /** `simulate`: the sandbox simulator's payments (a Viewer changes nothing, not even sandbox money).
  * `manageAddresses`: the withdrawal allowlist, kept from Developers, who hold the API keys, so one
  * leaked key and the list it is checked against are never in the same hands. */
-export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam' | 'manageAddresses' | 'simulate';
+/** `sendWithdrawals`: a withdrawal made in the dashboard (Activity → Withdrawals → New withdrawal). */
+export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam' | 'manageAddresses' | 'sendWithdrawals' | 'simulate';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'simulate'],
-  Admin: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'simulate'],
+  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'sendWithdrawals', 'simulate'],
+  Admin: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'sendWithdrawals', 'simulate'],
   Developer: ['read', 'manageKeys', 'manageWebhooks', 'simulate'],
   Viewer: ['read'],
 };

@@ -1,3 +1,4 @@
+import type { AuditEntry } from './audit-log.ts';
 import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
 import { ApiError } from './errors.ts';
 import { foundById, newId } from './ids.ts';
@@ -40,8 +41,9 @@ export interface WithdrawalRules {
 export interface WithdrawalStore extends AllowlistReader {
   /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
    * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and ADDRESS_NOT_ALLOWED
-   * if `allowed` (the allowlisted address it was checked against) is gone by then. */
-  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null): Promise<void>;
+   * if `allowed` (the allowlisted address it was checked against) is gone by then. `audit`, for a
+   * withdrawal a person sent from the dashboard, is written in the same transaction. */
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null, audit?: AuditEntry): Promise<void>;
   getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
 }
 
@@ -80,6 +82,7 @@ export async function requestWithdrawal(
   companyId: string,
   input: NewWithdrawal,
   now = new Date(),
+  audit?: (withdrawal: Withdrawal) => AuditEntry,
 ): Promise<Withdrawal> {
   if (input.amount < rules.minimum) {
     throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal is ${formatAmount(rules.minimum, 'USDT')} USDT`, {
@@ -93,7 +96,7 @@ export async function requestWithdrawal(
   const locked = companyAccount(companyId, 'locked');
   const postings = [{ source: available, destination: locked, currency: 'USDT' as const, amount: input.amount }];
   if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
-  await store.createWithdrawal(withdrawal, ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now), allowed);
+  await store.createWithdrawal(withdrawal, ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now), allowed, audit?.(withdrawal));
   return withdrawal;
 }
 

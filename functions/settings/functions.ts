@@ -75,7 +75,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/change-password': people,
   /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist],
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,
@@ -103,6 +103,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/switch-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/add-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/remove-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
+  'dashboard/send-withdrawal': [...dashboard, ...withdrawalRules],
   'dashboard/export-activity': dashboard,
   'dashboard/download-statement': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */

@@ -164,6 +164,42 @@ describe('Activity in headless Chromium', () => {
     await page.getByRole('heading', { name: new RegExp(`Deposit ${paid.id}`) }).waitFor();
   });
 
+  it('sends a withdrawal with New withdrawal on the Withdrawals tab and lands on its page; the same form twice sends once', async () => {
+    await navLink(page, 'Activity').click();
+    await page.getByRole('tab', { name: 'Withdrawals' }).click();
+    await page.getByRole('tabpanel').getByText('Nothing matches.').waitFor();
+    await page.getByRole('button', { name: 'New withdrawal' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
+    await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
+    await dialog.getByLabel('Amount (USDT)').fill('30');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+    // 30 + the 1 USDT fee is more than the 25 paid in: refused, in the dialog, nothing sent.
+    await expect.poll(() => dialog.innerText()).toContain('available balance is not enough');
+    await dialog.getByLabel('Amount (USDT)').fill('10');
+    const reference = await dialog.getByLabel('Reference').inputValue();
+    expect(reference).toMatch(/^dashboard-[0-9a-f]{12}$/);
+    await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+
+    await page.getByRole('heading', { name: /^Withdrawal wdr_/ }).waitFor();
+    const main = await page.getByRole('main').innerText();
+    expect(main).toContain(reference);
+    expect(main).toContain('10.000000');
+    expect(main).toContain('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // The page's own session sending that form again: a duplicate reference, not a second payout.
+    const again = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/withdrawals', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': document.cookie.split('cambio_csrf=')[1] },
+      body: JSON.stringify({ address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '10', reference: '${reference}' }),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }))`)) as { status: number; body: { error: { code: string } } };
+    expect(again).toMatchObject({ status: 409, body: { error: { code: 'DUPLICATE_REFERENCE' } } });
+    await page.getByRole('link', { name: 'Back to Withdrawals' }).click();
+    await expect.poll(rowsText).toContain(reference);
+    expect((await page.getByRole('tabpanel').getByRole('row').all()).length).toBe(2);
+  });
+
   it('gives a Viewer no Simulate payment, and the API refuses the Viewer', async () => {
     const viewer = await signedUpOwner(chromium.runtime, 'Viewer Home');
     const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId as string;
@@ -180,6 +216,9 @@ describe('Activity in headless Chromium', () => {
     await expect.poll(() => page.getByRole('main').innerText()).toContain('invoice-1004');
     expect(await page.getByRole('heading', { name: 'Simulate payment' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Pay' }).count()).toBe(0);
+    await page.goto(`${chromium.origin}/dashboard/activity/withdrawals`);
+    await page.getByRole('tab', { name: 'Withdrawals', selected: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'New withdrawal' }).count()).toBe(0);
 
     // The page's own session, without the page's button: the dashboard API says no.
     const refused = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/simulated-payments', {

@@ -26,6 +26,7 @@ const ACTIONS: Record<string, string> = {
   'webhook.test_sent': 'Sent a test event',
   'webhook.resent': 'Resent an event',
   'deposit.payment_simulated': 'Simulated a payment to',
+  'withdrawal.sent': 'Sent withdrawal',
   'withdrawal_address.added': 'Added withdrawal address',
   'withdrawal_address.removed': 'Removed withdrawal address',
   'withdrawal_allowlist.enabled': 'Turned on the withdrawal allowlist',
@@ -42,6 +43,7 @@ function detailsOf(details: Record<string, string> | null): string {
   if (details.label) return ` (${details.label}, usable from ${formatTime(details.activeFrom ?? null)})`;
   if (details.offFrom) return ` (from ${formatTime(details.offFrom)})`;
   if (details.access === 'read') return ' (read only)';
+  if (details.amount && details.address) return ` (${details.amount} USDT to ${details.address})`;
   if (details.amount) return ` (${details.amount} USDT${details.txHash ? `, transaction ${details.txHash.slice(0, 10)}…` : ''})`;
   return '';
 }

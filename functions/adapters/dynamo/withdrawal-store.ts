@@ -6,15 +6,18 @@ import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 import type { AllowedAddress } from '#domain/withdrawal-allowlist';
+import type { AuditEntry } from '#domain/audit-log';
+import { auditEntryItem } from './items/audit-entry.ts';
 import { allowlistReader, stillAllowed } from './withdrawal-allowlist-store.ts';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
-  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null): Promise<void> {
-    await stillAllowed(new MoneyTransaction(this.tableName), allowed)
+  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null, audit?: AuditEntry): Promise<void> {
+    const transaction = stillAllowed(new MoneyTransaction(this.tableName), allowed)
       .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
       .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
-      .ledger(hold, insufficientBalance)
-      .commit(this.db);
+      .ledger(hold, insufficientBalance);
+    if (audit) transaction.create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`));
+    await transaction.commit(this.db);
   }
 
   allowlistFor(companyId: string, address: string) {

@@ -4,6 +4,7 @@ import { ACTIVITY_TABS, activityApi, type ActivityFilter, type ActivityKind, typ
 import { navigate } from '../../router.ts';
 import { DayRange, ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
 import { ActivityDetail } from './detail.tsx';
+import { NewWithdrawalDialog } from './new-withdrawal.tsx';
 
 export const EMPTY_FILTER: ActivityFilter = { status: '', from: '', to: '', q: '' };
 
@@ -17,7 +18,7 @@ function parseRoute(route: string): { kind: ActivityKind; id: string | null } {
 export function ActivityPage(props: { companyId: string; role: Role; environment: Environment; route: string }) {
   const { kind, id } = parseRoute(props.route);
   if (id) return <ActivityDetail companyId={props.companyId} kind={kind} id={id} role={props.role} environment={props.environment} />;
-  return <ActivityList key={kind} companyId={props.companyId} kind={kind} />;
+  return <ActivityList key={kind} companyId={props.companyId} kind={kind} role={props.role} />;
 }
 
 /** Set when the keyboard changed the tab: the new tab list, mounted with its panel, takes focus. */
@@ -65,7 +66,7 @@ function ActivityTabs(props: { kind: ActivityKind }) {
   );
 }
 
-function ActivityList(props: { companyId: string; kind: ActivityKind }) {
+function ActivityList(props: { companyId: string; kind: ActivityKind; role: Role }) {
   const tab = ACTIVITY_TABS.find((t) => t.kind === props.kind)!;
   useTitle(`Activity · ${tab.label}`);
   const [draft, setDraft] = useState<ActivityFilter>(EMPTY_FILTER);
@@ -74,6 +75,9 @@ function ActivityList(props: { companyId: string; kind: ActivityKind }) {
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [exporting, setExporting] = useState(false);
+  const [sending, setSending] = useState(false);
+  // Owners and Admins; the dashboard API checks it again (`sendWithdrawals`).
+  const canSend = props.kind === 'withdrawals' && (props.role === 'Owner' || props.role === 'Admin');
 
   const load = async (applied: ActivityFilter, after?: string) => {
     setError(null);
@@ -126,10 +130,24 @@ function ActivityList(props: { companyId: string; kind: ActivityKind }) {
     <section aria-labelledby="page-title">
       <div class="section-head">
         <h1 id="page-title">Activity</h1>
-        <button type="button" class="secondary" onClick={exportCsv} disabled={exporting}>
-          Export CSV
-        </button>
+        <div class="buttons">
+          {canSend && (
+            <button type="button" onClick={() => setSending(true)}>
+              New withdrawal
+            </button>
+          )}
+          <button type="button" class="secondary" onClick={exportCsv} disabled={exporting}>
+            Export CSV
+          </button>
+        </div>
       </div>
+      {sending && (
+        <NewWithdrawalDialog
+          companyId={props.companyId}
+          onClose={() => setSending(false)}
+          onSent={(withdrawal) => navigate(`/activity/withdrawals/${encodeURIComponent(withdrawal.id)}`)}
+        />
+      )}
       <ActivityTabs kind={props.kind} />
       <div role="tabpanel" id={`panel-${props.kind}`} aria-labelledby={`tab-${props.kind}`}>
         <form class="filters" onSubmit={apply} aria-label={`Filter ${tab.label.toLowerCase()}`}>

@@ -1,0 +1,31 @@
+import { useState } from 'preact/hooks';
+import { activityApi, type ActivityRow } from '../../activity-api.ts';
+import { Dialog, DialogButtons, ErrorMessage, useAction } from '../../ui.tsx';
+
+/** A reference made when the dialog opens: submitting the same form twice is refused as a
+ * duplicate reference by the API, so a double click never sends twice. */
+const newReference = () => `dashboard-${Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+/** Activity → Withdrawals → `New withdrawal` (docs/dashboard-api.md): USDT to a TRON address, as
+ * POST /v1/withdrawals sends it, the fee on top and the withdrawal allowlist applied. */
+export function NewWithdrawalDialog(props: { companyId: string; onClose: () => void; onSent: (withdrawal: ActivityRow) => void }) {
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState('');
+  const [reference, setReference] = useState(newReference);
+  const { error, busy, run } = useAction(async () => (await activityApi.sendWithdrawal(props.companyId, { address: address.trim(), amount: amount.trim(), reference })).data, props.onSent);
+  return (
+    <Dialog title="New withdrawal" onClose={props.onClose}>
+      <form onSubmit={run}>
+        <p>USDT on TRON from the available balance; the network fee is added to the amount. While the withdrawal allowlist is on, only its addresses are accepted.</p>
+        <label for="withdrawal-address">Address</label>
+        <input id="withdrawal-address" class="mono" value={address} onInput={(e) => setAddress(e.currentTarget.value)} required maxLength={64} autoComplete="off" spellcheck={false} placeholder="T…" />
+        <label for="withdrawal-amount">Amount (USDT)</label>
+        <input id="withdrawal-amount" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} required inputMode="decimal" autoComplete="off" placeholder="e.g. 250.00" />
+        <label for="withdrawal-reference">Reference</label>
+        <input id="withdrawal-reference" value={reference} onInput={(e) => setReference(e.currentTarget.value)} required maxLength={128} />
+        <ErrorMessage error={error} />
+        <DialogButtons label="Send withdrawal" busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { apiClient, useTestApi } from '../support/local-api.ts';
+import { companyItems, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+
+/**
+ * Activity → Withdrawals → `New withdrawal` through the dashboard API against the local runtime:
+ * the /v1 withdrawal made by a person, its audit entry in the same transaction (a refusal writes
+ * neither), the minimum, fee and allowlist of /v1, and only Owners and Admins may send.
+ */
+const api = useTestApi();
+const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_401);
+
+async function fundedOwner(name: string) {
+  const owner = await signedUpOwner(api.runtime, name);
+  await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '50');
+  const send = (body: unknown, browser = owner.browser) => browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body });
+  return { ...owner, send };
+}
+
+describe('a withdrawal sent from the dashboard', () => {
+  it('is the /v1 withdrawal, held with its fee, audited with who sent it, and readable with an API key', async () => {
+    const owner = await fundedOwner('Payout Co');
+    const sent = await owner.send({ address: destination, amount: '12.5', reference: 'dashboard-payout-1' });
+    expect(sent.status).toBe(201);
+    expect(sent.body.data).toMatchObject({ id: expect.stringMatching(/^wdr_/), address: destination, amount: '12.500000', fee: '1.000000', reference: 'dashboard-payout-1', status: 'pending' });
+
+    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Reader', access: 'read' } })).body.data;
+    const v1 = apiClient(api.runtime, { apiKey, apiSecret });
+    expect((await v1('GET', `/withdrawals/${sent.body.data.id}`)).body.data).toEqual(sent.body.data);
+    const balance = (await v1('GET', '/company/balance')).body.data.balances.find((b: { currency: string }) => b.currency === 'USDT');
+    expect(balance).toMatchObject({ available: '36.500000', locked: '13.500000' });
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, owner.companyId);
+
+    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string }[];
+    expect(audit.find((entry) => entry.action === 'withdrawal.sent')).toMatchObject({
+      action: 'withdrawal.sent',
+      target: sent.body.data.id,
+      actor: { email: owner.email },
+      details: { amount: '12.500000', address: destination, reference: 'dashboard-payout-1' },
+    });
+  });
+
+  it('writes nothing, not even an audit entry, when refused: the same reference twice, too little balance, below the minimum', async () => {
+    const owner = await fundedOwner('Refused Co');
+    expect((await owner.send({ address: destination, amount: '5', reference: 'once' })).status).toBe(201);
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+
+    const twice = await owner.send({ address: destination, amount: '5', reference: 'once' });
+    expect(twice.status).toBe(409);
+    expect(twice.body.error.code).toBe('DUPLICATE_REFERENCE');
+    expect((await owner.send({ address: destination, amount: '100', reference: 'too-much' })).body.error.code).toBe('INSUFFICIENT_BALANCE');
+    expect((await owner.send({ address: destination, amount: '0.5', reference: 'tiny' })).body.error.code).toBe('AMOUNT_TOO_SMALL');
+    const invalid = await owner.send({ address: 'not-tron', amount: 5, reference: 'bad' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['address', 'amount']);
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+  });
+
+  it('answers to the withdrawal allowlist as /v1 does', async () => {
+    const owner = await fundedOwner('Listed Co');
+    await owner.browser.call('PUT', `/companies/${owner.companyId}/withdrawal-allowlist`, { body: { enabled: true } });
+    const refused = await owner.send({ address: destination, amount: '5', reference: 'unlisted' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('ADDRESS_NOT_ALLOWED');
+  });
+
+  it('may be sent by Owners and Admins only', async () => {
+    const owner = await fundedOwner('Roles Co');
+    const memberOf = async (role: string) => {
+      const email = uniqueEmail(role.toLowerCase());
+      const { token } = (await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role } })).body.data;
+      const browser = dashboardBrowser(api.runtime);
+      await browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
+      return browser;
+    };
+    for (const role of ['Developer', 'Viewer']) {
+      const refused = await owner.send({ address: destination, amount: '5', reference: `by-${role}` }, await memberOf(role));
+      expect(refused.status, role).toBe(403);
+    }
+    expect((await owner.send({ address: destination, amount: '5', reference: 'by-admin' }, await memberOf('Admin'))).status).toBe(201);
+  });
+});
