@@ -2,7 +2,7 @@ import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
 import { foundById, newId } from './ids.ts';
 import { formatAmount } from './money.ts';
 import { deriveDepositAddress } from './tron-address.ts';
-import { requireAllowedAddress, type AllowedAddress, type AllowlistReader } from './withdrawal-allowlist.ts';
+import { underAllowlist, type AllowlistGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
 
@@ -57,9 +57,9 @@ export interface DepositStore extends AllowlistReader {
   /** The next unused derivation index, from an atomic counter: an index is never handed out twice. */
   nextAddressIndex(): Promise<number>;
   /** Writes the deposit, its reference claim and its address lookup in one transaction;
-   * throws DUPLICATE_REFERENCE when the reference is taken, and ADDRESS_NOT_ALLOWED if `allowedSplit`
-   * (the allowlisted split address it was checked against) is gone by then. */
-  createDeposit(deposit: Deposit, allowedSplit: AllowedAddress | null): Promise<void>;
+   * throws DUPLICATE_REFERENCE when the reference is taken, and what the allowlist `guard` of its
+   * split says when it fails (withdrawal-allowlist.ts); no guard without a split. */
+  createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<void>;
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
 }
 
@@ -118,12 +118,12 @@ export async function createDeposit(
   input: NewDeposit,
   now = new Date(),
 ): Promise<Deposit> {
-  // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
-  const allowedSplit = input.split ? await requireAllowedAddress(store, companyId, input.split.address, 'split.address', now) : null;
   const addressIndex = await store.nextAddressIndex();
   const address = { address: deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
   const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
-  await store.createDeposit(deposit, allowedSplit);
+  // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
+  if (input.split) await underAllowlist(store, companyId, input.split.address, 'split.address', now, (guard) => store.createDeposit(deposit, guard));
+  else await store.createDeposit(deposit, null);
   return deposit;
 }
 

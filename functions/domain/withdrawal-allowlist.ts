@@ -68,12 +68,37 @@ export function allowlistHolds(allowlist: WithdrawalAllowlist, now: Date): boole
 }
 
 /**
- * The check before money leaves for `address` (a withdrawal's, a deposit split's): nothing while
- * the allowlist is off; otherwise the address must be on it and past its waiting period, or the
- * request is refused with 422 ADDRESS_NOT_ALLOWED. Returns the entry the store's transaction
- * re-checks, so an address removed meanwhile cannot slip through; null when the allowlist is off.
+ * What the transaction that moves money checks of the allowlist, so no read is spent on it while
+ * the allowlist is off, the common case: first that it does not hold (`holds: false`, a condition
+ * on its item); only if that fails, the address is read and the transaction is made again with a
+ * check that the address is on the list as read (`holds: true`), so one removed meanwhile stops it.
  */
-export async function requireAllowedAddress(reader: AllowlistReader, companyId: string, address: string, field: string, now: Date): Promise<AllowedAddress | null> {
+export type AllowlistGuard = { holds: false; at: string } | { holds: true; entry: AllowedAddress };
+
+/** A store's answer when the `holds: false` guard failed: the allowlist holds after all. */
+export class AllowlistHolds extends Error {}
+
+/**
+ * Runs `write` (the transaction that sends money to `address`: a withdrawal, a deposit's split)
+ * under the allowlist: at once while it is off; while it holds, only to an address on it and past
+ * its waiting period, else 422 ADDRESS_NOT_ALLOWED (`field` names the request's field) and nothing
+ * is written.
+ */
+export async function underAllowlist<T>(reader: AllowlistReader, companyId: string, address: string, field: string, now: Date, write: (guard: AllowlistGuard) => Promise<T>): Promise<T> {
+  const off: AllowlistGuard = { holds: false, at: now.toISOString() };
+  try {
+    return await write(off);
+  } catch (error) {
+    if (!(error instanceof AllowlistHolds)) throw error;
+  }
+  const entry = await requireAllowedAddress(reader, companyId, address, field, now);
+  // Null: turned off between the transaction and the read; its guard says so again.
+  return write(entry ? { holds: true, entry } : off);
+}
+
+/** The read behind a refusal: nothing while the allowlist is off; otherwise the address must be on
+ * it and past its waiting period, or ADDRESS_NOT_ALLOWED. */
+async function requireAllowedAddress(reader: AllowlistReader, companyId: string, address: string, field: string, now: Date): Promise<AllowedAddress | null> {
   const { allowlist, entry } = await reader.allowlistFor(companyId, address);
   if (!allowlistHolds(allowlist, now)) return null;
   if (!entry) {

@@ -4,7 +4,7 @@ import { ApiError } from './errors.ts';
 import { foundById, newId } from './ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from './ledger.ts';
 import { formatAmount } from './money.ts';
-import { requireAllowedAddress, type AllowedAddress, type AllowlistReader } from './withdrawal-allowlist.ts';
+import { underAllowlist, type AllowlistGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -40,10 +40,10 @@ export interface WithdrawalRules {
 
 export interface WithdrawalStore extends AllowlistReader {
   /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
-   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and ADDRESS_NOT_ALLOWED
-   * if `allowed` (the allowlisted address it was checked against) is gone by then. `audit`, for a
-   * withdrawal a person sent from the dashboard, is written in the same transaction. */
-  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null, audit?: AuditEntry): Promise<void>;
+   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and what the allowlist
+   * `guard` says when it fails (withdrawal-allowlist.ts). `audit`, for a withdrawal a person sent
+   * from the dashboard, is written in the same transaction. */
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guard: AllowlistGuard, audit?: AuditEntry): Promise<void>;
   getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
 }
 
@@ -89,14 +89,15 @@ export async function requestWithdrawal(
       minimum: formatAmount(rules.minimum, 'USDT'),
     });
   }
-  const allowed = await requireAllowedAddress(store, companyId, input.address, 'address', now);
   const withdrawal = newWithdrawal(companyId, { ...input, fee: rules.fee }, now);
   // amount and fee are held separately so the ledger shows what the fee hold was.
   const available = companyAccount(companyId, 'available');
   const locked = companyAccount(companyId, 'locked');
   const postings = [{ source: available, destination: locked, currency: 'USDT' as const, amount: input.amount }];
   if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
-  await store.createWithdrawal(withdrawal, ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now), allowed, audit?.(withdrawal));
+  const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now);
+  const entry = audit?.(withdrawal);
+  await underAllowlist(store, companyId, input.address, 'address', now, (guard) => store.createWithdrawal(withdrawal, hold, guard, entry));
   return withdrawal;
 }
 

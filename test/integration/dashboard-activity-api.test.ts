@@ -38,7 +38,7 @@ async function depositOn(companyId: string, reference: string, date: string, sta
     nextAddressIndex: () => api.deposits.nextAddressIndex(),
     getDeposit: (company, id) => api.deposits.getDeposit(company, id),
     allowlistFor: (company, address) => api.deposits.allowlistFor(company, address),
-    createDeposit: (deposit, allowedSplit) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) }), allowedSplit),
+    createDeposit: (deposit, splitGuard) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) }), splitGuard),
   };
   await createDeposit(backdated, SETTINGS, companyId, { reference }, at);
   if (status === 'awaiting_payment') return stored!;

@@ -5,7 +5,7 @@ import type { Caller } from '#domain/dashboard';
 import type { Mail } from '#domain/mail';
 import type { Role } from '#domain/team';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { addAllowedAddress, removeAllowedAddress, switchAllowlist, withdrawalAllowlist, type AllowlistDeps } from '#domain/withdrawal-allowlist';
+import { addAllowedAddress, AllowlistHolds, removeAllowedAddress, switchAllowlist, withdrawalAllowlist, type AllowlistDeps, type AllowlistGuard } from '#domain/withdrawal-allowlist';
 import { requestWithdrawal } from '#domain/withdrawals';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { companyPartition } from '#adapters/dynamo/items/item';
@@ -84,25 +84,32 @@ describe('the withdrawal allowlist over time', () => {
     expect((await refusal(withdraw('held-again', later(10 * DAY_MS))))?.code).toBe('ADDRESS_NOT_ALLOWED');
   });
 
-  it('stops a withdrawal whose address is removed between its check and its transaction, writing nothing', async () => {
+  it('stops a withdrawal whose address is removed, or whose allowlist is turned on, between its decision and its transaction, writing nothing', async () => {
     const { companyId, deps, caller, withdrawals } = await setUp();
-    await switchAllowlist(deps, caller(), { enabled: true }, T0);
-    await addAllowedAddress(deps, caller(), { address: payout, label: 'Treasury' }, T0);
     const at = later(DAY_MS);
-    const checked = await withdrawals.allowlistFor(companyId, payout);
-    await removeAllowedAddress(deps, caller(), payout, at);
-
     const partition = async () =>
       (await env.db.send(new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': companyPartition(companyId) }, ConsistentRead: true }))).Items;
+    // The withdrawal as requestWithdrawal makes it, sent with the guard it decided on.
+    const send = (guard: AllowlistGuard) =>
+      withdrawals.createWithdrawal(
+        { id: 'wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5', companyId, method: 'usdt', reference: 'raced', network: 'tron', address: payout, amount: usdt('10'), fee: usdt('1'), status: 'pending', txHash: null, failureReason: null, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null, transaction: null },
+        { id: 'led_race', companyId, reference: 'withdrawal:raced:hold', postings: [], createdAt: at.toISOString() },
+        guard,
+      );
+
+    // Decided while the allowlist was off, which it no longer is.
+    await switchAllowlist(deps, caller(), { enabled: true }, T0);
     const before = await partition();
-    // The withdrawal as requestWithdrawal makes it after a check that saw the address.
-    const racing = withdrawals.createWithdrawal(
-      { id: 'wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5', companyId, method: 'usdt', reference: 'raced', network: 'tron', address: payout, amount: usdt('10'), fee: usdt('1'), status: 'pending', txHash: null, failureReason: null, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null, transaction: null },
-      { id: 'led_race', companyId, reference: 'withdrawal:raced:hold', postings: [], createdAt: at.toISOString() },
-      checked.entry,
-    );
-    expect((await refusal(racing))?.code).toBe('ADDRESS_NOT_ALLOWED');
+    await expect(send({ holds: false, at: at.toISOString() })).rejects.toBeInstanceOf(AllowlistHolds);
     expect(await partition()).toEqual(before);
+
+    // Decided on the address as read, which is gone.
+    await addAllowedAddress(deps, caller(), { address: payout, label: 'Treasury' }, T0);
+    const checked = await withdrawals.allowlistFor(companyId, payout);
+    await removeAllowedAddress(deps, caller(), payout, at);
+    const afterRemoval = await partition();
+    expect((await refusal(send({ holds: true, entry: checked.entry! })))?.code).toBe('ADDRESS_NOT_ALLOWED');
+    expect(await partition()).toEqual(afterRemoval);
   });
 
   it('leaves the list to Owners and Admins', async () => {

@@ -5,8 +5,8 @@ import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { TableStore } from './table-store.ts';
-import type { AllowedAddress } from '#domain/withdrawal-allowlist';
-import { allowlistReader, stillAllowed } from './withdrawal-allowlist-store.ts';
+import type { AllowlistGuard } from '#domain/withdrawal-allowlist';
+import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 
 export class DynamoDepositStore extends TableStore implements DepositStore {
   async nextAddressIndex(): Promise<number> {
@@ -24,8 +24,8 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
     return addressIndexCounterItem.nextIndexOf(Attributes ?? {}) - 1;
   }
 
-  async createDeposit(deposit: Deposit, allowedSplit: AllowedAddress | null): Promise<void> {
-    await stillAllowed(new MoneyTransaction(this.tableName), allowedSplit)
+  async createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<void> {
+    await underGuard(new MoneyTransaction(this.tableName), deposit.companyId, splitGuard)
       .create(depositReferenceItem.toItem(deposit), () => existingReference(this.db, this.tableName, depositReferenceItem, deposit, 'deposit'))
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       // Only possible if an index were handed out twice, which the counter rules out.

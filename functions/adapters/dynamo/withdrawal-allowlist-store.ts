@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import { ApiError, notFound, validationFailed } from '#domain/errors';
 import type { Membership } from '#domain/team';
-import { MAX_ALLOWED_ADDRESSES, type AllowedAddress, type AllowlistReader, type AllowlistStore, type WithdrawalAllowlist } from '#domain/withdrawal-allowlist';
+import { AllowlistHolds, MAX_ALLOWED_ADDRESSES, type AllowedAddress, type AllowlistGuard, type AllowlistReader, type AllowlistStore, type WithdrawalAllowlist } from '#domain/withdrawal-allowlist';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { membershipItem } from './items/team.ts';
@@ -24,14 +24,23 @@ export function allowlistReader(db: DynamoDBDocumentClient, tableName: string): 
   };
 }
 
-/** The re-check in the transaction that moves the money: the address is still on the list, as it
- * was read, so one removed between the read and the write stops the withdrawal. */
-export function stillAllowed(transaction: MoneyTransaction, entry: AllowedAddress | null): MoneyTransaction {
-  if (!entry) return transaction;
-  return transaction.check(allowedAddressItem.key(entry.companyId, entry.address), {
+/** The allowlist's guard (withdrawal-allowlist.ts AllowlistGuard) in the transaction that moves
+ * the money: a condition on the allowlist's item that it does not hold, or on the address's item
+ * that it is still on the list as read. A ConditionCheck writes nothing, so concurrent withdrawals
+ * of a company do not conflict on it. */
+export function underGuard(transaction: MoneyTransaction, companyId: string, guard: AllowlistGuard | null): MoneyTransaction {
+  if (!guard) return transaction;
+  if (!guard.holds) {
+    return transaction.check(withdrawalAllowlistItem.key(companyId), {
+      condition: 'attribute_not_exists(enabled) OR enabled = :off OR offFrom <= :now',
+      values: { ':off': false, ':now': guard.at },
+      onFailed: () => new AllowlistHolds(),
+    });
+  }
+  return transaction.check(allowedAddressItem.key(companyId, guard.entry.address), {
     condition: 'activeFrom = :activeFrom',
-    values: { ':activeFrom': entry.activeFrom },
-    onFailed: () => new ApiError('ADDRESS_NOT_ALLOWED', 'The address was removed from the withdrawal allowlist', { address: entry.address }),
+    values: { ':activeFrom': guard.entry.activeFrom },
+    onFailed: () => new ApiError('ADDRESS_NOT_ALLOWED', 'The address was removed from the withdrawal allowlist', { address: guard.entry.address }),
   });
 }
 

@@ -5,14 +5,14 @@ import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
-import type { AllowedAddress } from '#domain/withdrawal-allowlist';
+import type { AllowlistGuard } from '#domain/withdrawal-allowlist';
 import type { AuditEntry } from '#domain/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
-import { allowlistReader, stillAllowed } from './withdrawal-allowlist-store.ts';
+import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
-  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, allowed: AllowedAddress | null, audit?: AuditEntry): Promise<void> {
-    const transaction = stillAllowed(new MoneyTransaction(this.tableName), allowed)
+  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guard: AllowlistGuard, audit?: AuditEntry): Promise<void> {
+    const transaction = underGuard(new MoneyTransaction(this.tableName), withdrawal.companyId, guard)
       .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
       .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
       .ledger(hold, insufficientBalance);
