@@ -76,14 +76,26 @@ export function passwordResetMail(reset: { to: string; link: string; expiresAt: 
 }
 
 /** A webhook endpoint that gave up on an event (its last try failed, or it answered 410 Gone), to one of the people who manage it. */
-export function webhookFailureMail(failure: { to: string; companyName: string; url: string; eventId: string; eventType: string; reason: string; disabled: boolean }): Mail {
+export function webhookFailureMail(failure: {
+  to: string;
+  companyName: string;
+  url: string;
+  eventId: string;
+  eventType: string;
+  reason: string;
+  disabled: boolean;
+  /** Still retrying: the next try, and about when the last. */
+  retrying?: { nextAttemptAt: string; lastTryBy: string } | null;
+}): Mail {
   const company = oneLine(failure.companyName);
   const what = failure.disabled
     ? `Cambio disabled ${company}'s webhook endpoint ${failure.url}: it answered 410 Gone to event ${failure.eventId} (${failure.eventType}), and no event is sent to it until it is enabled again.`
     : `Cambio could not deliver event ${failure.eventId} (${failure.eventType}) to ${company}'s webhook endpoint ${failure.url}: ${failure.reason}.`;
   const next = failure.disabled
     ? 'In the dashboard, Webhooks → the endpoint → Enable sends it events again; Resend on an event sends that one.'
-    : 'The event is kept: once the endpoint answers 2xx again, Webhooks → the endpoint → Resend in the dashboard sends it (or npm run events:redeliver for many).';
+    : failure.retrying
+      ? `Cambio keeps retrying it and the events after it: the next try at ${failure.retrying.nextAttemptAt}, the last about ${failure.retrying.lastTryBy}. Once the endpoint answers 2xx, they are delivered; nothing is lost meanwhile.`
+      : 'The event is kept: once the endpoint answers 2xx again, Webhooks → the endpoint → Resend in the dashboard sends it (or npm run events:redeliver for many).';
   const once = 'We mail about an endpoint at most once a day, to its company’s Owners, Admins and Developers.';
   const text = [what, '', next, '', once].join('\n');
   const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, next, once].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');

@@ -4,8 +4,8 @@ import { webhookFailureMail, type Mailer } from './mail.ts';
 import { may, type Membership } from './team.ts';
 
 /**
- * When a webhook endpoint gives up on an event (its last try failed, or it answered 410 Gone and
- * was disabled), the people who manage the company's webhooks (Owners, Admins, Developers) are
+ * When a webhook endpoint has failed an event for an hour (still retrying), or gives up on it (its
+ * last try failed, or it answered 410 Gone and was disabled), the people who manage the company's webhooks (Owners, Admins, Developers) are
  * mailed, as Stripe mails about a failing endpoint: an integrator whose server is down learns it
  * from us, not from a customer. At most one mail an endpoint a day, whatever the number of events
  * that fail meanwhile: the claim is one conditional write, so parallel senders mail once.
@@ -27,6 +27,9 @@ export interface GivenUpDelivery {
   reason: string;
   /** The endpoint answered 410 Gone and is now disabled. */
   disabled: boolean;
+  /** Still retrying (failing for an hour, EARLY_ALERT_AFTER_MS): when the next try is, and about
+   * when the last; null once given up. */
+  retrying: { nextAttemptAt: string; lastTryBy: string } | null;
 }
 
 export interface WebhookAlertDeps {

@@ -237,7 +237,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   if ('statusCode' in result && result.statusCode === 410) {
     await deps.store.disableWebhook(message.companyId, message.webhookId, 'the endpoint answered 410 Gone', now);
     await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason: 'webhook disabled: 410 Gone' }, now);
-    await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true }, deps.log ?? stderrLog);
+    await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true, retrying: null }, deps.log ?? stderrLog);
     return 'disabled';
   }
   const schedule = settings.retryScheduleMs;
@@ -251,13 +251,28 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     // tried again rather than lost.
     await deps.store.record(message, { eventType, status: 'retrying', attempt, nextAttemptAt: notBefore }, now);
     await deps.queue.send([{ message: { ...message, attempt: message.attempt + 1, notBefore }, delayMs }]);
+    if (crossesEarlyAlert(schedule, message.attempt)) {
+      const lastTryBy = new Date(now.getTime() + schedule.slice(message.attempt - 1).reduce((sum, ms) => sum + ms, 0)).toISOString();
+      const reason = `its ${message.attempt} tries so far failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
+      await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: { nextAttemptAt: notBefore, lastTryBy } }, deps.log ?? stderrLog);
+    }
     return 'retrying';
   }
   const reason = `all ${message.attempt} tries failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
   await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now);
   await deps.queue.sendToDeadLetter(message, reason);
-  await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false }, deps.log ?? stderrLog);
+  await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: null }, deps.log ?? stderrLog);
   return 'dead-lettered';
+}
+
+/** An endpoint failing for an hour is worth telling its managers about, not only three days later
+ * when the schedule gives up: on the contract's schedule, that is the fifth failed try (2 h 35 min
+ * in). Measured on the schedule's nominal waits, so exactly one try of a round crosses it. */
+export const EARLY_ALERT_AFTER_MS = 60 * 60_000;
+
+function crossesEarlyAlert(schedule: readonly number[], attempt: number): boolean {
+  const failingFor = (tries: number) => schedule.slice(0, tries - 1).reduce((sum, ms) => sum + ms, 0);
+  return failingFor(attempt) >= EARLY_ALERT_AFTER_MS && failingFor(attempt - 1) < EARLY_ALERT_AFTER_MS;
 }
 
 const givenUp = (message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string }) => ({

@@ -14,6 +14,7 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWebhookAlertStore } from '#adapters/dynamo/webhook-alert-store';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { alertGivenUpDelivery } from '#domain/webhook-alerts';
+import { CONTRACT_RETRY_SCHEDULE } from '#domain/retry-schedule';
 import type { Role } from '#domain/team';
 import { mailsTo } from '../support/outbox.ts';
 import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
@@ -435,6 +436,33 @@ describe('an endpoint that gives up on an event', () => {
     const other = await failingEndpoint(company, (_, res) => res.writeHead(503).end());
     await sendAll(alert);
     expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`, `Webhook deliveries failing: ${other.url}`]);
+  });
+
+  it('mails once, while still retrying, when an endpoint has failed an event for an hour: the fifth try of the contract schedule', async () => {
+    const { company, people, outbox, alert } = await companyWithPeople();
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end('down'));
+    const event = await writeEvent(company);
+    const contract = settings({ retryScheduleMs: parseRetrySchedule(CONTRACT_RETRY_SCHEDULE) });
+    const send = (attempt: number) => sendDelivery({ store: deliveries, queue: queues(), sealer, post: postWebhook, settings: contract, alert }, { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt });
+
+    // Tries 1 to 4 fail within 35 minutes of the first: nobody is mailed yet.
+    for (const attempt of [1, 2, 3, 4]) expect(await send(attempt)).toBe('retrying');
+    expect(mailsTo(outbox, people.Owner)).toEqual([]);
+    const at = Date.now();
+    expect(await send(5)).toBe('retrying');
+    const [mail, ...more] = mailsTo(outbox, people.Owner);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe(`Webhook deliveries failing: ${webhook.url}`);
+    expect(mail!.text).toContain(`Cambio could not deliver event ${event.id} (${event.type}) to Alerted Co's webhook endpoint ${webhook.url}: its 5 tries so far failed; the last: HTTP 500.`);
+    const [, next, last] = /the next try at (\S+), the last about (\S+)\. /.exec(mail!.text)!;
+    // The fifth wait (5 h, ±10 % jitter), then the rest of the schedule (5+10+14+20+24 h = 73 h).
+    expect(Date.parse(next!) - at).toBeGreaterThan(4.4 * 3600_000);
+    expect(Date.parse(last!) - at).toBeGreaterThanOrEqual(73 * 3600_000);
+    expect(Date.parse(last!) - at).toBeLessThan(73 * 3600_000 + 60_000);
+    expect(mailsTo(outbox, people.Developer)).toHaveLength(1);
+    // Later tries of the same day: no more mail.
+    expect(await send(6)).toBe('retrying');
+    expect(mailsTo(outbox, people.Owner)).toHaveLength(1);
   });
 
   it('mails that the endpoint was disabled when it answered 410 Gone', async () => {

@@ -86,6 +86,16 @@ describe('the webhook failure mail', () => {
     expect(mail.html).toContain('cambio?a=1&amp;b=2');
   });
 
+  it('says, while still retrying, when the next and the last tries are and that nothing is lost', () => {
+    const mail = webhookFailureMail({ ...failure, reason: 'its 5 tries so far failed; the last: HTTP 500', disabled: false, retrying: { nextAttemptAt: '2026-11-26T12:00:00.000Z', lastTryBy: '2026-11-29T08:00:00.000Z' } });
+
+    expect(mail.subject).toBe('Webhook deliveries failing: https://hooks.acme.example/cambio?a=1&b=2');
+    expect(mail.text.split('\n')[2]).toBe(
+      'Cambio keeps retrying it and the events after it: the next try at 2026-11-26T12:00:00.000Z, the last about 2026-11-29T08:00:00.000Z. Once the endpoint answers 2xx, they are delivered; nothing is lost meanwhile.',
+    );
+    expect(mail.text).not.toContain('Resend');
+  });
+
   it('says a 410 disabled the endpoint and how to enable it', () => {
     const mail = webhookFailureMail({ ...failure, reason: 'it answered 410 Gone', disabled: true });
 
