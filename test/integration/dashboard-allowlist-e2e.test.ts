@@ -1,9 +1,7 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
-import { accessibilityProblems, navLink, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { invitedMember, signedUpOwner } from '../support/dashboard.ts';
+import { accessibilityProblems, navLink, screenshot, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
 import { apiClient } from '../support/local-api.ts';
 import { creditAvailable } from '../support/money.ts';
 import { mailsTo } from '../support/outbox.ts';
@@ -16,33 +14,20 @@ import { mailsTo } from '../support/outbox.ts';
  * effect (a withdrawal to another address 422 ADDRESS_NOT_ALLOWED, to the listed one 201). A
  * Developer, who holds the API keys, sees the section without its buttons. axe-core on each view.
  */
-let chromium: DashboardChromium;
-let page: Page;
-let db: ReturnType<typeof createDocumentClient>;
-
-beforeAll(async () => {
-  chromium = await startDashboardChromium();
-  page = chromium.page;
-  db = createDocumentClient(chromium.runtime.dynamoEndpoint);
-});
-
-afterAll(async () => {
-  db?.destroy();
-  await chromium?.stop();
-});
+const env = useDashboardChromium();
 
 const payout = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_301);
 const stranger = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_302);
 
-const nav = (name: string) => navLink(page, name);
-const section = () => page.getByRole('region', { name: 'Withdrawal addresses' });
-const addressTable = () => page.getByRole('table', { name: 'Withdrawal addresses' });
+const nav = (name: string) => navLink(env.page, name);
+const section = () => env.page.getByRole('region', { name: 'Withdrawal addresses' });
+const addressTable = () => env.page.getByRole('table', { name: 'Withdrawal addresses' });
 const status = () => section().getByRole('status');
-const button = (name: string) => page.getByRole('button', { name, exact: true });
+const button = (name: string) => env.page.getByRole('button', { name, exact: true });
 
 async function signOut(): Promise<void> {
   await button('Sign out').click();
-  await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+  await env.page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
 }
 
 describe('Withdrawal addresses in headless Chromium', () => {
@@ -55,16 +40,16 @@ describe('Withdrawal addresses in headless Chromium', () => {
   };
 
   beforeAll(async () => {
-    owner = await signedUpOwner(chromium.runtime, 'Allowlist Payments');
+    owner = await signedUpOwner(env.chromium.runtime, 'Allowlist Payments');
     const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
-    v1 = apiClient(chromium.runtime, { apiKey, apiSecret });
-    await creditAvailable(db, chromium.runtime.tableName, owner.companyId, 'USDT', '100');
+    v1 = apiClient(env.chromium.runtime, { apiKey, apiSecret });
+    await creditAvailable(env.db, env.chromium.runtime.tableName, owner.companyId, 'USDT', '100');
   });
 
   it('shows a new company’s Owner the allowlist off and no address, and /v1 sends anywhere', async () => {
-    await signInThroughPage(chromium, owner.email);
+    await signInThroughPage(env.chromium, owner.email);
     await nav('Integrations').click();
-    await page.getByRole('heading', { name: 'Withdrawal addresses', level: 2 }).waitFor();
+    await env.page.getByRole('heading', { name: 'Withdrawal addresses', level: 2 }).waitFor();
     await expect.poll(() => status().innerText()).toBe('Allowlist off');
     await section().getByText('No address yet.').waitFor();
     expect(await addressTable().count()).toBe(0);
@@ -75,7 +60,7 @@ describe('Withdrawal addresses in headless Chromium', () => {
     expect(await button('Turn on allowlist').count()).toBe(1);
     expect(await button('Turn off allowlist').count()).toBe(0);
     expect(await button('Add address').count()).toBe(1);
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
     expect(await withdraw('before-on', stranger)).toMatchObject({ status: 201, address: stranger });
   });
 
@@ -87,23 +72,23 @@ describe('Withdrawal addresses in headless Chromium', () => {
     expect(await withdraw('on-stranger', stranger)).toMatchObject({ status: 422, code: 'ADDRESS_NOT_ALLOWED' });
     expect(await withdraw('on-payout', payout)).toMatchObject({ status: 422, code: 'ADDRESS_NOT_ALLOWED' });
     // Still on after a reload: the page showed what the API holds.
-    await page.reload();
+    await env.page.reload();
     await expect.poll(() => status().innerText()).toBe('Allowlist on');
   });
 
   it('shows the API’s field error for a wrong address in the dialog, then adds the address: listed, mailed, and accepted by /v1', async () => {
     await button('Add address').click();
-    const dialog = page.getByRole('dialog', { name: 'Add address' });
+    const dialog = env.page.getByRole('dialog', { name: 'Add address' });
     await dialog.getByLabel('Label').fill('Treasury');
     await dialog.getByLabel('Address').fill('TNotATronAddress0000000000000000000');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('Address must be a TRON address');
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
     await section().getByText('No address yet.').waitFor({ state: 'attached' });
 
     await dialog.getByLabel('Address').fill(payout);
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => env.page.getByRole('dialog').count()).toBe(0);
     await expect.poll(() => addressTable().count()).toBe(1);
     const headers = await addressTable().getByRole('columnheader').allInnerTexts();
     expect(headers).toEqual(['Label', 'Address', 'Added by', 'Added', 'Usable from', 'Actions']);
@@ -113,20 +98,20 @@ describe('Withdrawal addresses in headless Chromium', () => {
     expect(cells.slice(0, 2)).toEqual([payout, owner.email]);
     expect(cells[3]).toBe(cells[2]); // usable from when it was added: no waiting period here
     expect(await section().getByText('No address yet.').count()).toBe(0);
-    expect(mailsTo(chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toContain('Withdrawal address added to Allowlist Payments');
+    expect(mailsTo(env.chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toContain('Withdrawal address added to Allowlist Payments');
 
     expect(await withdraw('to-stranger', stranger)).toMatchObject({ status: 422, code: 'ADDRESS_NOT_ALLOWED' });
     expect(await withdraw('to-payout', payout)).toMatchObject({ status: 201, address: payout });
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
     await section().scrollIntoViewIfNeeded();
-    await screenshot(page, 'integrations-withdrawal-addresses');
+    await screenshot(env.page, 'integrations-withdrawal-addresses');
   });
 
   it('removes the address once confirmed: the empty state again, and /v1 refuses it', async () => {
     await addressTable().getByRole('row', { name: /Treasury/ }).getByRole('button', { name: 'Remove' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Remove Treasury?' });
+    const dialog = env.page.getByRole('dialog', { name: 'Remove Treasury?' });
     expect(await dialog.innerText()).toContain(payout);
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
     await section().getByText('No address yet.').waitFor();
     expect(await addressTable().count()).toBe(0);
@@ -135,36 +120,34 @@ describe('Withdrawal addresses in headless Chromium', () => {
 
   it('turns the allowlist off once confirmed: /v1 sends anywhere again; the audit log tells each change', async () => {
     await button('Turn off allowlist').click();
-    const dialog = page.getByRole('dialog', { name: 'Turn off the withdrawal allowlist?' });
+    const dialog = env.page.getByRole('dialog', { name: 'Turn off the withdrawal allowlist?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await status().innerText()).toBe('Allowlist on');
     expect(await withdraw('cancelled-off', stranger)).toMatchObject({ status: 422, code: 'ADDRESS_NOT_ALLOWED' });
 
     await button('Turn off allowlist').click();
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Turn off allowlist' }).click();
     await expect.poll(() => status().innerText()).toBe('Allowlist off');
-    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await env.page.getByRole('dialog').count()).toBe(0);
     expect(await button('Turn on allowlist').count()).toBe(1);
     expect(await withdraw('after-off', stranger)).toMatchObject({ status: 201, address: stranger });
 
     await nav('Audit log').click();
-    await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned off the withdrawal allowlist');
-    const audit = await page.getByRole('table').innerText();
+    await expect.poll(() => env.page.getByRole('table').innerText()).toContain('Turned off the withdrawal allowlist');
+    const audit = await env.page.getByRole('table').innerText();
     for (const action of ['Turned on the withdrawal allowlist', 'Added withdrawal address (Treasury', 'Removed withdrawal address']) expect(audit).toContain(action);
     await signOut();
   });
 
   it('shows a Developer, who holds the API keys, the list without a button to change it', async () => {
-    const email = uniqueEmail('developer');
-    const { token } = (await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } })).body.data;
-    expect((await dashboardBrowser(chromium.runtime).call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(200);
+    const { email } = await invitedMember(env.chromium.runtime, owner.browser, owner.companyId, 'Developer');
     const allowlist = (method: string, path: string, body: unknown) => owner.browser.call(method, `/companies/${owner.companyId}/withdrawal-allowlist${path}`, { body });
     expect((await allowlist('PUT', '', { enabled: true })).status).toBe(200);
     expect((await allowlist('POST', '/addresses', { address: payout, label: 'Ops wallet' })).status).toBe(201);
 
-    await signInThroughPage(chromium, email);
-    expect(await page.getByRole('banner').innerText()).toContain(`${email} · Developer`);
+    await signInThroughPage(env.chromium, email);
+    expect(await env.page.getByRole('banner').innerText()).toContain(`${email} · Developer`);
     await nav('Integrations').click();
     await expect.poll(() => addressTable().count()).toBe(1);
     expect(await addressTable().getByRole('row', { name: /Ops wallet/ }).innerText()).toContain(payout);
@@ -175,13 +158,13 @@ describe('Withdrawal addresses in headless Chromium', () => {
     expect(await section().getByRole('button').count()).toBe(0);
     // A Developer still manages the keys on the same page.
     expect(await button('Create API key').count()).toBe(1);
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
     await signOut();
   });
 });
 
 describe('this file', () => {
   it('asked nothing of any machine but this one', () => {
-    expect(chromium.offMachine).toEqual([]);
+    expect(env.chromium.offMachine).toEqual([]);
   });
 });

@@ -1,9 +1,7 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '#adapters/dynamo/client';
+import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { signedUpOwner } from '../support/dashboard.ts';
-import { accessibilityProblems, navLink, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems, navLink, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
 import { apiClient } from '../support/local-api.ts';
 import { creditAvailable } from '../support/money.ts';
 import { mailsTo } from '../support/outbox.ts';
@@ -14,46 +12,33 @@ import { mailsTo } from '../support/outbox.ts';
  * a turn-off is pending (`turns off at …`) while the list still holds, and `Keep allowlist on`
  * cancels it. Each widening is mailed to the Owner.
  */
-let chromium: DashboardChromium;
-let page: Page;
-let db: ReturnType<typeof createDocumentClient>;
-
-beforeAll(async () => {
-  chromium = await startDashboardChromium({ environment: { WITHDRAWAL_ADDRESS_DELAY_HOURS: '24' } });
-  page = chromium.page;
-  db = createDocumentClient(chromium.runtime.dynamoEndpoint);
-});
-
-afterAll(async () => {
-  db?.destroy();
-  await chromium?.stop();
-});
+const env = useDashboardChromium({ environment: { WITHDRAWAL_ADDRESS_DELAY_HOURS: '24' } });
 
 const payout = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_501);
-const section = () => page.getByRole('region', { name: 'Withdrawal addresses' });
+const section = () => env.page.getByRole('region', { name: 'Withdrawal addresses' });
 const status = () => section().getByRole('status');
-const button = (name: string) => page.getByRole('button', { name, exact: true });
+const button = (name: string) => env.page.getByRole('button', { name, exact: true });
 
 describe('the withdrawal allowlist with a 24-hour waiting period, in headless Chromium', () => {
   it('lists an added address as waiting, which /v1 refuses until its time; a turn-off waits too, and can be cancelled', async () => {
-    const owner = await signedUpOwner(chromium.runtime, 'Waiting Payments');
+    const owner = await signedUpOwner(env.chromium.runtime, 'Waiting Payments');
     const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
-    const v1 = apiClient(chromium.runtime, { apiKey, apiSecret });
-    await creditAvailable(db, chromium.runtime.tableName, owner.companyId, 'USDT', '100');
+    const v1 = apiClient(env.chromium.runtime, { apiKey, apiSecret });
+    await creditAvailable(env.db, env.chromium.runtime.tableName, owner.companyId, 'USDT', '100');
 
-    await signInThroughPage(chromium, owner.email);
-    await navLink(page, 'Integrations').click();
+    await signInThroughPage(env.chromium, owner.email);
+    await navLink(env.page, 'Integrations').click();
     await expect.poll(() => status().innerText()).toBe('Allowlist off');
     expect(await section().innerText()).toContain('becomes usable after 24 hours');
     await button('Turn on allowlist').click();
     await expect.poll(() => status().innerText()).toBe('Allowlist on');
 
     await button('Add address').click();
-    const dialog = page.getByRole('dialog');
+    const dialog = env.page.getByRole('dialog');
     await dialog.getByLabel('Label').fill('Treasury');
     await dialog.getByLabel('Address').fill(payout);
     await dialog.getByRole('button', { name: 'Add' }).click();
-    const row = page.getByRole('table', { name: 'Withdrawal addresses' }).getByRole('row', { name: /Treasury/ });
+    const row = env.page.getByRole('table', { name: 'Withdrawal addresses' }).getByRole('row', { name: /Treasury/ });
     await row.waitFor();
     expect(await row.innerText()).toContain('(waiting)');
     const refused = await v1('POST', '/withdrawals', { body: { method: 'usdt', network: 'tron', address: payout, amount: '10', reference: 'too-soon' } });
@@ -64,10 +49,10 @@ describe('the withdrawal allowlist with a 24-hour waiting period, in headless Ch
     expect(waitedMs).toBeLessThanOrEqual(24 * 3600_000);
 
     await button('Turn off allowlist').click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Turn off allowlist' }).click();
+    await env.page.getByRole('dialog').getByRole('button', { name: 'Turn off allowlist' }).click();
     await expect.poll(() => status().innerText()).toMatch(/^Allowlist on, turns off at /);
     expect(await button('Keep allowlist on').count()).toBe(1);
-    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
     // Still holding: a withdrawal to an address not on it is refused.
     const stranger = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_502);
     expect((await v1('POST', '/withdrawals', { body: { method: 'usdt', network: 'tron', address: stranger, amount: '10', reference: 'pending-off' } })).body.error.code).toBe('ADDRESS_NOT_ALLOWED');
@@ -75,7 +60,7 @@ describe('the withdrawal allowlist with a 24-hour waiting period, in headless Ch
     await button('Keep allowlist on').click();
     await expect.poll(() => status().innerText()).toBe('Allowlist on');
     expect(await button('Turn off allowlist').count()).toBe(1);
-    expect(mailsTo(chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toEqual([
+    expect(mailsTo(env.chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toEqual([
       'Withdrawal address added to Waiting Payments',
       'Withdrawal allowlist turning off for Waiting Payments',
     ]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/local-api.ts';
-import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems as companyItemsOf, dashboardBrowser, invitedMember as invitedMemberOf, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
 /**
  * The Team routes of the dashboard API through a real socket against the local runtime: members
@@ -13,17 +13,7 @@ const companyItems = (companyId: string) => companyItemsOf(api.db, api.runtime, 
 
 type Browser = ReturnType<typeof dashboardBrowser>;
 
-/** Invited by `inviter` with `role` and joined through the link, as a new person. */
-async function invitedMember(inviter: Browser, companyId: string, role: string) {
-  const email = uniqueEmail(role.toLowerCase());
-  const invited = await inviter.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role } });
-  if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited.body)}`);
-  const browser = dashboardBrowser(api.runtime);
-  const accepted = await browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
-  if (accepted.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
-  const personId = (await browser.call('GET', '/me')).body.data.personId as string;
-  return { browser, email, personId };
-}
+const invitedMember = (inviter: Browser, companyId: string, role: string) => invitedMemberOf(api.runtime, inviter, companyId, role);
 
 async function teamOf(browser: Browser, companyId: string) {
   return (await browser.call('GET', `/companies/${companyId}/team`)).body.data as { members: { personId: string; email: string; role: string }[]; invitations: { id: string; email: string; role: string }[] };

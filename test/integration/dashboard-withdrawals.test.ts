@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { apiClient, useTestApi } from '../support/local-api.ts';
-import { companyItems, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems, invitedMember, signedUpOwner } from '../support/dashboard.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 
 /**
@@ -68,13 +68,7 @@ describe('a withdrawal sent from the dashboard', () => {
 
   it('may be sent by Owners and Admins only', async () => {
     const owner = await fundedOwner('Roles Co');
-    const memberOf = async (role: string) => {
-      const email = uniqueEmail(role.toLowerCase());
-      const { token } = (await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role } })).body.data;
-      const browser = dashboardBrowser(api.runtime);
-      await browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
-      return browser;
-    };
+    const memberOf = async (role: string) => (await invitedMember(api.runtime, owner.browser, owner.companyId, role)).browser;
     for (const role of ['Developer', 'Viewer']) {
       const refused = await owner.send({ address: destination, amount: '5', reference: `by-${role}` }, await memberOf(role));
       expect(refused.status, role).toBe(403);

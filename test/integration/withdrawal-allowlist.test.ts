@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { MAX_ALLOWED_ADDRESSES } from '#domain/withdrawal-allowlist';
 import { apiClient, useTestApi } from '../support/local-api.ts';
-import { companyItems, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems, invitedMember, signedUpOwner } from '../support/dashboard.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { mailsTo } from '../support/outbox.ts';
 
@@ -111,10 +111,7 @@ describe('the withdrawal allowlist', () => {
   it('may be read by every role and changed only by Owners and Admins, not by a Developer who holds the keys', async () => {
     const company = await fundedCompany('Roles Co');
     const member = async (role: string) => {
-      const email = uniqueEmail(role.toLowerCase());
-      const { token } = (await company.browser.call('POST', `/companies/${company.companyId}/team/invitations`, { body: { email, role } })).body.data;
-      const browser = dashboardBrowser(api.runtime);
-      await browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
+      const { browser } = await invitedMember(api.runtime, company.browser, company.companyId, role);
       return (method: string, path = '', body?: unknown) => browser.call(method, `/companies/${company.companyId}/withdrawal-allowlist${path}`, body === undefined ? {} : { body });
     };
     const developer = await member('Developer');

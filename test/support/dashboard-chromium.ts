@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
 import type { LocalRuntime } from '#local/runtime';
 import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
 import { STRONG_PASSWORD } from './dashboard.ts';
@@ -43,6 +46,22 @@ export async function startDashboardChromium(runtimeOptions: Parameters<typeof s
       await runtime.stop();
     },
   };
+}
+
+/** One Chromium and local runtime for a test file, with a document client on the runtime's table:
+ * started before its tests, stopped after them. The fields are set once `beforeAll` has run. */
+export function useDashboardChromium(runtimeOptions: Parameters<typeof startTestApi>[0] = {}): { chromium: DashboardChromium; page: Page; db: DynamoDBDocumentClient } {
+  const env = {} as { chromium: DashboardChromium; page: Page; db: DynamoDBDocumentClient };
+  beforeAll(async () => {
+    env.chromium = await startDashboardChromium(runtimeOptions);
+    env.page = env.chromium.page;
+    env.db = createDocumentClient(env.chromium.runtime.dynamoEndpoint);
+  });
+  afterAll(async () => {
+    env.db?.destroy();
+    await env.chromium?.stop();
+  });
+  return env;
 }
 
 /** axe-core in the page: every serious or critical violation, by rule and the elements hit. */

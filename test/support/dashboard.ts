@@ -57,6 +57,18 @@ export async function signedUpOwner(runtime: LocalRuntime, companyName = 'Acme')
   return { browser, email, companyId: signUp.body.data.companyId as string };
 }
 
+/** Invited by `inviter` with `role` and joined through the link, as a new person, signed in. */
+export async function invitedMember(runtime: LocalRuntime, inviter: ReturnType<typeof dashboardBrowser>, companyId: string, role: string) {
+  const email = uniqueEmail(role.toLowerCase());
+  const invited = await inviter.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role } });
+  if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited.body)}`);
+  const browser = dashboardBrowser(runtime);
+  const accepted = await browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+  if (accepted.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
+  const personId = (await browser.call('GET', '/me')).body.data.personId as string;
+  return { browser, email, personId };
+}
+
 /** Every item in a company's partition: what "nothing written" is checked against. */
 export async function companyItems(db: DynamoDBDocumentClient, runtime: LocalRuntime, companyId: string) {
   const { Items = [] } = await db.send(
