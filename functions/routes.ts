@@ -104,6 +104,10 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
 /** Dashboard routes whose answer is a file streamed as it is made (functions/http/dashboard-
  * download.ts): each is a Lambda of its own, since a streaming function answers through a response
  * stream rather than a return value, with API Gateway's STREAM transfer mode (lib/dashboard.ts). */
+/** How long a download's function may stream (lib/dashboard.ts; the local runtime gives its
+ * handlers the same): what a large export or a year's statement takes to read at DynamoDB's pace. */
+export const DOWNLOAD_TIMEOUT_SECONDS = 300;
+
 export const DASHBOARD_DOWNLOADS: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/companies/{companyId}/activity/{kind}/export', 'export-activity', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/statement', 'download-statement', 'read', 'session'),

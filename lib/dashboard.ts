@@ -26,7 +26,7 @@ import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, SESSION_AUTHORIZER } from '../functions/routes.ts';
+import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, SESSION_AUTHORIZER } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { buildDashboard, DASHBOARD_SRC } from '../local/dashboard-build.ts';
 import { CambioFunction, functionLogging, type Binder } from './api-function.ts';
@@ -315,12 +315,12 @@ export class Dashboard extends Construct {
         config,
         depositAccountXpub: props.depositAccountXpub,
         bind: [route.tableAccess === 'readWrite' ? tableReadWrite(props.table) : tableRead(props.table), origin],
-        timeout: Duration.minutes(5),
+        timeout: Duration.seconds(DOWNLOAD_TIMEOUT_SECONDS),
       });
       this.functions.push(download);
       resourceFor(api.root, route.path).addMethod(
         route.method,
-        new LambdaIntegration(download, { proxy: true, responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.minutes(5) }),
+        new LambdaIntegration(download, { proxy: true, responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.seconds(DOWNLOAD_TIMEOUT_SECONDS) }),
         { authorizer, authorizationType: AuthorizationType.CUSTOM },
       );
     }

@@ -9,7 +9,7 @@ import type {
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
-import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
 import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
 import { JSON_HEADERS } from '#http/envelope';
 import { TokenBucket, TokenBuckets } from '#domain/rate-limits';
@@ -175,9 +175,12 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
         stage: options.config.stage,
       },
     };
-    const context = lambdaContext(route.spec.handler, requestId);
-    if (isStreamingHandler(route.handler)) return streamAnswer(route.handler, event, context, res, requestId);
-    const result = await route.handler(event, context);
+    // A download's function runs for minutes in AWS (DOWNLOAD_TIMEOUT_SECONDS); the others' answers
+    // are bound by API Gateway's 29 s.
+    const handler = route.handler;
+    const context = lambdaContext(route.spec.handler, requestId, isStreamingHandler(handler) ? DOWNLOAD_TIMEOUT_SECONDS * 1000 : 30_000);
+    if (isStreamingHandler(handler)) return streamAnswer(handler, event, context, res, requestId);
+    const result = await handler(event, context);
     // API Gateway sends each value of a multi-value header on its own line (Set-Cookie needs it).
     res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...(result.multiValueHeaders as Record<string, string[]> | undefined) });
     res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
@@ -401,8 +404,8 @@ function safeDecode(value: string): string | null {
   }
 }
 
-function lambdaContext(functionName: string, awsRequestId: string) {
-  const deadline = Date.now() + 30_000;
+function lambdaContext(functionName: string, awsRequestId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
   return {
     functionName,
     awsRequestId,

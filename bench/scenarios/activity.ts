@@ -111,7 +111,7 @@ export const activityScenario: Scenario = {
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-async function signUp(runtime: LocalRuntime): Promise<{ origin: string; cookie: string; companyId: string }> {
+export async function signUp(runtime: LocalRuntime): Promise<{ origin: string; cookie: string; companyId: string }> {
   const origin = new URL(runtime.apiUrl).origin;
   const response = await fetch(`${origin}/dashboard/api/sign-up`, {
     method: 'POST',

@@ -8,6 +8,7 @@ import { loadKneeScenario } from './load-knee.ts';
 import { payoutsScenario } from './payouts.ts';
 import { scannerScenario } from './scanner.ts';
 import { SOAK_MINUTES, soakScenario } from './soak.ts';
+import { statementScenario } from './statement.ts';
 import { webhooksScenario } from './webhooks.ts';
 import { withdrawalsScenario } from './withdrawals.ts';
 
@@ -24,5 +25,6 @@ export const SCENARIOS: readonly Scenario[] = [
   coldStartScenario,
   ledgerCsvScenario,
   activityScenario,
+  statementScenario,
   ...(SOAK_MINUTES > 0 ? [soakScenario] : []),
 ];

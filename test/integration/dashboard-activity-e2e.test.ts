@@ -182,8 +182,9 @@ describe('Activity in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
 
     await page.getByRole('heading', { name: /^Withdrawal wdr_/ }).waitFor();
+    // The heading shows at once; the record once it is read.
+    await expect.poll(() => page.getByRole('main').innerText()).toContain(reference);
     const main = await page.getByRole('main').innerText();
-    expect(main).toContain(reference);
     expect(main).toContain('10.000000');
     expect(main).toContain('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
     expect(await accessibilityProblems(page)).toEqual([]);
