@@ -36,6 +36,8 @@ export interface ApiKey {
   status: 'active' | 'revoked';
   /** `read`: the key may only GET (a reporting job's); `full`: every route. */
   access: 'full' | 'read';
+  /** Only these addresses or CIDR blocks may use the key; null for any. */
+  allowedIps: string[] | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -149,7 +151,7 @@ export const api = {
   me: () => send<Me>('GET', '/me'),
   overview: (companyId: string) => send<Overview>('GET', `/companies/${companyId}`),
   apiKeys: (companyId: string) => send<ApiKey[]>('GET', `/companies/${companyId}/api-keys`),
-  createApiKey: (companyId: string, name: string, access: ApiKey['access']) => send<IssuedKey>('POST', `/companies/${companyId}/api-keys`, { name, access }),
+  createApiKey: (companyId: string, key: { name: string; access: ApiKey['access']; allowedIps: string[] }) => send<IssuedKey>('POST', `/companies/${companyId}/api-keys`, key),
   rollApiKey: (companyId: string, keyId: string, oldSecretValidFor: string) =>
     send<IssuedKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/roll`, { oldSecretValidFor }),
   revokeApiKey: (companyId: string, keyId: string) => send<ApiKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/revoke`, {}),

@@ -60,7 +60,9 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
     },
     // `access` rides in the cached context, so a read-only key is refused a write by the handler
     // with a 403 that says why (functions/http/route.ts), not a Deny that looks like a wrong secret.
-    context: { companyId: record.companyId, environment: record.environment, access: record.access },
+    // So are the key's allowed IPs (space-separated: a context value is a string): the cached answer
+    // serves every address, and each request's own source is checked in the handler.
+    context: { companyId: record.companyId, environment: record.environment, access: record.access, allowedIps: record.allowedIps?.join(' ') ?? '' },
     // The company's API Gateway key: its usage plan throttles this company alone (functions/domain/rate-limits.ts).
     usageIdentifierKey: usageIdentifier(record.companyId),
   };

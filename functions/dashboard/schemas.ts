@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { amountField, referenceField, tronAddressField } from '#http/fields';
 import { ACTIVITY_KINDS } from '#domain/activity';
-import { API_KEY_ACCESS, ROLL_GRACE, type RollGrace } from '#domain/api-keys';
+import { API_KEY_ACCESS, MAX_ALLOWED_IPS, ROLL_GRACE, type RollGrace } from '#domain/api-keys';
 import { ROLES } from '#domain/team';
 
 /** Bodies of the dashboard API; lengths are bounded here, meanings checked in the domain. */
@@ -15,6 +15,8 @@ export const acceptInvitationBody = v.strictObject({ token: v.pipe(v.string(), v
 export const createApiKeyBody = v.strictObject({
   name: v.pipe(v.string(), v.maxLength(100)),
   access: v.optional(v.picklist(API_KEY_ACCESS, 'must be full or read')),
+  /** Addresses or CIDR blocks; each is checked in the domain, which says which one is wrong. */
+  allowedIps: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} entries`))),
 });
 export const rollApiKeyBody = v.strictObject({
   oldSecretValidFor: v.picklist(Object.keys(ROLL_GRACE) as [RollGrace, ...RollGrace[]], 'must be one of now, 1h, 24h, 7d'),

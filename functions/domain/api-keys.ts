@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -17,6 +18,38 @@ export type ApiKeyStatus = 'active' | 'revoked';
 export const API_KEY_ACCESS = ['full', 'read'] as const;
 export type ApiKeyAccess = (typeof API_KEY_ACCESS)[number];
 
+/** A key's allowed IPs, as Stripe lets a key be limited to its servers' addresses: each an IPv4
+ * or IPv6 address or CIDR block; null for any address. */
+export const MAX_ALLOWED_IPS = 20;
+
+/** An allowed-IPs entry in its canonical form (`203.0.113.7`, `203.0.113.0/24`, `2001:db8::/32`),
+ * or null when it is not an address or a CIDR block. */
+export function allowedIpEntry(entry: string): string | null {
+  const [address = '', prefix, extra] = entry.trim().split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return null;
+  if (prefix === undefined) return address;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+  return bits >= 0 && bits <= (version === 4 ? 32 : 128) ? `${address}/${bits}` : null;
+}
+
+/** Whether a request from `sourceIp` may use a key with these allowed IPs (null: any). An IPv4
+ * address seen as IPv6 (`::ffff:203.0.113.7`) is the IPv4 one. */
+export function ipAllowed(allowedIps: readonly string[] | null, sourceIp: string): boolean {
+  if (!allowedIps || allowedIps.length === 0) return true;
+  const ip = sourceIp.startsWith('::ffff:') && isIP(sourceIp.slice(7)) === 4 ? sourceIp.slice(7) : sourceIp;
+  const version = isIP(ip);
+  if (version === 0) return false;
+  const list = new BlockList();
+  for (const entry of allowedIps) {
+    const [address = '', prefix] = entry.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list.check(ip, version === 6 ? 'ipv6' : 'ipv4');
+}
+
 /** Whether a key with `access` may call a route with this HTTP method. */
 export function accessAllows(access: ApiKeyAccess, method: string): boolean {
   return access === 'full' || method === 'GET' || method === 'HEAD';
@@ -34,6 +67,8 @@ export interface ApiKeyRecord {
   name: string;
   status: ApiKeyStatus;
   access: ApiKeyAccess;
+  /** Only requests from these addresses may use the key (ipAllowed); null for any. */
+  allowedIps: string[] | null;
   secretHash: string;
   /** The secret before the last roll, valid until `previousSecretExpiresAt` so an integrator can
    * deploy the new one without downtime. */
@@ -72,7 +107,7 @@ export function issueCredentials(
   companyId: string,
   environment: Environment,
   now: Date,
-  options: { name?: string; createdBy?: string | null; access?: ApiKeyAccess } = {},
+  options: { name?: string; createdBy?: string | null; access?: ApiKeyAccess; allowedIps?: string[] | null } = {},
 ): IssuedCredentials {
   const apiKey = KEY_PREFIX[environment] + randomBytes(18).toString('base64url');
   const apiSecret = newSecret(environment);
@@ -86,6 +121,7 @@ export function issueCredentials(
       name: options.name ?? DEFAULT_KEY_NAME,
       status: 'active',
       access: options.access ?? 'full',
+      allowedIps: options.allowedIps?.length ? options.allowedIps : null,
       secretHash: hashSecret(apiSecret),
       previousSecretHash: null,
       previousSecretExpiresAt: null,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { issueCredentials, MAX_KEY_NAME_LENGTH, rollSecret, type ApiKeyAccess, type ApiKeyRecord, type Environment, type RollGrace } from './api-keys.ts';
+import { allowedIpEntry, issueCredentials, MAX_KEY_NAME_LENGTH, rollSecret, type ApiKeyAccess, type ApiKeyRecord, type Environment, type RollGrace } from './api-keys.ts';
 import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
 import { createCompanyRecord, getBalance, getCompany, type BalanceView, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
@@ -153,6 +153,7 @@ export interface ApiKeyView {
   name: string;
   status: ApiKeyRecord['status'];
   access: ApiKeyRecord['access'];
+  allowedIps: ApiKeyRecord['allowedIps'];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -166,6 +167,7 @@ export function apiKeyView(record: ApiKeyRecord, now = new Date()): ApiKeyView {
     name: record.name,
     status: record.status,
     access: record.access,
+    allowedIps: record.allowedIps,
     createdAt: record.createdAt,
     lastUsedAt: record.lastUsedAt,
     revokedAt: record.revokedAt,
@@ -181,15 +183,23 @@ export async function listApiKeys(store: DashboardStore, caller: Caller): Promis
 export async function createApiKey(
   store: DashboardStore & CompanyStore,
   caller: Caller,
-  input: { name: string; access?: ApiKeyAccess },
+  input: { name: string; access?: ApiKeyAccess; allowedIps?: string[] },
   now = new Date(),
 ): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > MAX_KEY_NAME_LENGTH) throw validationFailed([{ path: 'name', message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
+  const entries = (input.allowedIps ?? []).filter((entry) => entry.trim() !== '');
+  const allowedIps = entries.map(allowedIpEntry);
+  const wrong = allowedIps.findIndex((entry) => entry === null);
+  if (wrong >= 0) throw validationFailed([{ path: `allowedIps.${wrong}`, message: `"${entries[wrong]!.trim()}" is not an IP address or CIDR block` }]);
   const company = await getCompany(store, caller.membership.companyId);
   const access = input.access ?? 'full';
-  const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId, access });
-  await store.addApiKey(credentials.record, auditEntry(company.id, 'api_key.created', actorOf(caller.membership), caller.origin, now, credentials.apiKey, { name, access }));
+  const ips = [...new Set(allowedIps as string[])];
+  const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId, access, allowedIps: ips });
+  await store.addApiKey(
+    credentials.record,
+    auditEntry(company.id, 'api_key.created', actorOf(caller.membership), caller.origin, now, credentials.apiKey, { name, access, ...(ips.length && { allowedIps: ips.join(' ') }) }),
+  );
   return { key: apiKeyView(credentials.record, now), apiKey: credentials.apiKey, apiSecret: credentials.apiSecret };
 }
 

@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as v from 'valibot';
 import { ApiError, validationFailed } from '#domain/errors';
-import { accessAllows, type ApiKeyAccess, type Environment } from '#domain/api-keys';
+import { accessAllows, ipAllowed, type ApiKeyAccess, type Environment } from '#domain/api-keys';
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
 import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
@@ -146,11 +146,17 @@ function authorizerContext(event: APIGatewayProxyEvent): { companyId: string; en
   return { companyId, environment };
 }
 
-/** A read-only key's write is refused first, before its body is read or its Idempotency-Key
- * claimed: a 403 that names the reason, and nothing written. */
+/** What the key may do is checked first, before the body is read or the Idempotency-Key claimed:
+ * a request from an address the key does not allow, or a read-only key's write, is a 403 that
+ * names the reason, and nothing is written. */
 function keyAccess(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: ({ event }) => {
+      const allowedIps = String(event.requestContext.authorizer?.allowedIps ?? '');
+      const sourceIp = event.requestContext.identity?.sourceIp ?? '';
+      if (allowedIps && !ipAllowed(allowedIps.split(' '), sourceIp)) {
+        throw new ApiError('FORBIDDEN', `This API key may not be used from ${sourceIp}: the dashboard lists the addresses it allows.`);
+      }
       const access = (event.requestContext.authorizer?.access ?? 'full') as ApiKeyAccess;
       if (!accessAllows(access, event.httpMethod)) {
         throw new ApiError('FORBIDDEN', 'This API key is read-only: it may only read (GET). Use a key with full access to make changes.');

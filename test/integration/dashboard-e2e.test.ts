@@ -148,11 +148,17 @@ describe('the dashboard in headless Chromium', () => {
     expect(refused.body.error.code).toBe('AUTH_FAILED');
   });
 
-  it('creates a read-only key, listed as such, that reads /v1 and is refused every change with 403', async () => {
+  it('creates a read-only key limited to allowed IPs, listed as such, that reads /v1 and is refused every change with 403', async () => {
     await page.getByRole('button', { name: 'Create API key' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill('Reporting');
     await dialog.getByLabel('Access').selectOption({ label: 'Read only' });
+    // A wrong entry first: the API's refusal names it in the dialog.
+    await dialog.getByLabel('Allowed IPs').fill('127.0.0.1\nreports.example.com');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => dialog.innerText()).toContain('Allowed IPs "reports.example.com" is not an IP address or CIDR block');
+    expect(await accessibilityProblems()).toEqual([]);
+    await dialog.getByLabel('Allowed IPs').fill('127.0.0.1\n203.0.113.0/24');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByLabel('API secret', { exact: true }).waitFor();
     const reporting = apiClient(runtime, {
@@ -162,7 +168,7 @@ describe('the dashboard in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     const row = page.getByRole('row', { name: /Reporting/ });
     await row.waitFor();
-    expect(await row.innerText()).toContain('Read only');
+    expect(await row.innerText()).toContain('Read only from 127.0.0.1, 203.0.113.0/24');
     expect(await page.getByRole('row', { name: /Checkout server/ }).innerText()).toContain('Full access');
 
     expect((await reporting('GET', '/company/balance')).status).toBe(200);

@@ -40,7 +40,10 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
                   <td>
                     <code>{key.keyId}</code>
                   </td>
-                  <td>{ACCESS_LABELS[key.access]}</td>
+                  <td>
+                    {ACCESS_LABELS[key.access]}
+                    {key.allowedIps && <span class="hint"> from {key.allowedIps.join(', ')}</span>}
+                  </td>
                   <td>{formatTime(key.createdAt)}</td>
                   <td>{formatTime(key.lastUsedAt)}</td>
                   <td>
@@ -115,7 +118,9 @@ const ACCESS_LABELS: Record<ApiKey['access'], string> = { full: 'Full access', r
 function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCreated: (issued: IssuedKey) => void }) {
   const [name, setName] = useState('');
   const [access, setAccess] = useState<ApiKey['access']>('full');
-  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, name, access)).data, props.onCreated);
+  const [ips, setIps] = useState('');
+  const allowedIps = ips.split(/[\s,]+/).filter(Boolean);
+  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, { name, access, allowedIps })).data, props.onCreated);
   return (
     <Dialog title="Create API key" onClose={props.onClose}>
       <form onSubmit={run}>
@@ -128,6 +133,11 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
         </select>
         <p class="hint" id="key-access-hint">
           A read-only key may only read (GET): give one to reporting and BI tools, so a leak cannot move money or change webhooks.
+        </p>
+        <label for="key-ips">Allowed IPs</label>
+        <textarea id="key-ips" rows={2} value={ips} aria-describedby="key-ips-hint" onInput={(e) => setIps(e.currentTarget.value)} class="mono" spellcheck={false} />
+        <p class="hint" id="key-ips-hint">
+          Optional: your servers' addresses or CIDR blocks, one a line (e.g. 203.0.113.0/24). A request from anywhere else is refused with 403. Empty: any address.
         </p>
         <ErrorMessage error={error} />
         <DialogButtons label="Create" busy={busy} onCancel={props.onClose} />

@@ -53,6 +53,7 @@ export const apiKeyItem = {
     name: (item.name as string | undefined) ?? DEFAULT_KEY_NAME,
     status: (item.status as ApiKeyRecord['status'] | undefined) ?? 'active',
     access: (item.access as ApiKeyRecord['access'] | undefined) ?? 'full',
+    allowedIps: (item.allowedIps as string[] | undefined) ?? null,
     secretHash: item.secretHash as string,
     previousSecretHash: (item.previousSecretHash as string | undefined) ?? null,
     previousSecretExpiresAt: (item.previousSecretExpiresAt as string | undefined) ?? null,

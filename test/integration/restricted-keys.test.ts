@@ -4,7 +4,7 @@ import { companyItems, signedUpOwner } from '../support/dashboard.ts';
 import { creditAvailable } from '../support/money.ts';
 
 /**
- * Read-only API keys (as Stripe's restricted keys) through real sockets against the local runtime:
+ * Read-only API keys and keys with allowed IPs (as Stripe's restricted keys and IP limits) through real sockets against the local runtime:
  * a key made with `access: read` reads every /v1 route and is refused every change with 403
  * FORBIDDEN before its body is read or its Idempotency-Key claimed, so nothing is written; a full
  * key of the same company is unaffected.
@@ -65,4 +65,36 @@ describe('a read-only API key', () => {
     expect(entry).toMatchObject({ action: 'api_key.created', details: { name: 'Reports', access: 'read' } });
     expect((await owner.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).body.data).toEqual([expect.objectContaining({ name: 'Reports', access: 'read' })]);
   });
+
+  it('with allowed IPs, is refused from any other address with 403 before anything is written, and works from an allowed one', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Fenced Co');
+    const make = async (name: string, allowedIps: string[]) => {
+      const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, allowedIps } });
+      expect(made.status, name).toBe(201);
+      return { call: apiClient(api.runtime, made.body.data), view: made.body.data.key };
+    };
+    // The local runtime's clients come from loopback.
+    const elsewhere = await make('Office only', ['203.0.113.0/24', '2001:db8::/32']);
+    const here = await make('This machine', ['127.0.0.1', '203.0.113.0/24']);
+    expect(elsewhere.view.allowedIps).toEqual(['203.0.113.0/24', '2001:db8::/32']);
+
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+    for (const [method, path] of [['GET', '/company'], ['POST', '/deposits']] as const) {
+      const refused = await elsewhere.call(method, path, { body: method === 'POST' ? { method: 'usdt', network: 'tron', reference: 'fenced' } : undefined });
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('may not be used from 127.0.0.1') });
+    }
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+    expect((await here.call('GET', '/company')).status).toBe(200);
+    expect((await here.call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'from-here' } })).status).toBe(201);
+  });
+
+  it('refuses allowed IPs that are not addresses or CIDR blocks, naming the entry', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Typo Co');
+    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x', allowedIps: ['203.0.113.7', 'office.example.com'] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'allowedIps.1', message: '"office.example.com" is not an IP address or CIDR block' }]);
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).body.data).toEqual([]);
+  });
 });
+
