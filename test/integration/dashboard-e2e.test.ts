@@ -185,6 +185,7 @@ describe('the dashboard in headless Chromium', () => {
     await expect.poll(() => table.innerText()).toContain('Revoked API key');
     const text = await table.innerText();
     for (const action of ['Revoked API key', 'Rolled API key secret (old secret valid for 1h)', 'Created API key', 'Signed up']) expect(text).toContain(action);
+    expect(text).toContain('Created API key (read only, from 127.0.0.1, 203.0.113.0/24)');
     expect(text).toContain(email);
     expect(text).toContain(apiKey);
     expect(text).toContain('127.0.0.1');

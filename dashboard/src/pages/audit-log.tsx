@@ -42,7 +42,9 @@ function detailsOf(details: Record<string, string> | null): string {
   if (details.eventId) return ` (${details.eventId})`;
   if (details.label) return ` (${details.label}, usable from ${formatTime(details.activeFrom ?? null)})`;
   if (details.offFrom) return ` (from ${formatTime(details.offFrom)})`;
-  if (details.access === 'read') return ' (read only)';
+  if (details.name !== undefined && (details.access === 'read' || details.allowedIps)) {
+    return ` (${[details.access === 'read' && 'read only', details.allowedIps && `from ${details.allowedIps.split(' ').join(', ')}`].filter(Boolean).join(', ')})`;
+  }
   if (details.amount && details.address) return ` (${details.amount} USDT to ${details.address})`;
   if (details.amount) return ` (${details.amount} USDT${details.txHash ? `, transaction ${details.txHash.slice(0, 10)}…` : ''})`;
   return '';
