@@ -99,6 +99,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('PUT', '/companies/{companyId}/withdrawal-allowlist', 'switch-withdrawal-allowlist', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/withdrawal-allowlist/addresses', 'add-withdrawal-address', 'readWrite', 'session'),
   dashboard('DELETE', '/companies/{companyId}/withdrawal-allowlist/addresses/{address}', 'remove-withdrawal-address', 'readWrite', 'session'),
+  dashboard('GET', '/companies/{companyId}/withdrawal-limit', 'get-withdrawal-limit', 'read', 'session'),
+  dashboard('PUT', '/companies/{companyId}/withdrawal-limit', 'change-withdrawal-limit', 'readWrite', 'session'),
 ];
 
 /** Dashboard routes whose answer is a file streamed as it is made (functions/http/dashboard-

@@ -91,6 +91,15 @@ export interface AllowedAddress {
   active: boolean;
 }
 
+/** Integrations → Daily withdrawal limit (docs/dashboard-api.md): USDT decimal strings, null for none. */
+export interface WithdrawalLimit {
+  dailyLimit: string | null;
+  /** A raise or a removal waiting for its time. */
+  pending: { dailyLimit: string | null; from: string } | null;
+  sentToday: string;
+  delayHours: number;
+}
+
 export interface WithdrawalAllowlist {
   enabled: boolean;
   /** A requested turn-off still ahead: the list holds until then. */
@@ -164,6 +173,8 @@ export const api = {
     send<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }>('POST', `/companies/${companyId}/team/invitations/${invitationId}/resend`, {}),
   removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),
   withdrawalAllowlist: (companyId: string) => send<WithdrawalAllowlist>('GET', `/companies/${companyId}/withdrawal-allowlist`),
+  withdrawalLimit: (companyId: string) => send<WithdrawalLimit>('GET', `/companies/${companyId}/withdrawal-limit`),
+  changeWithdrawalLimit: (companyId: string, dailyLimit: string | null) => send<WithdrawalLimit>('PUT', `/companies/${companyId}/withdrawal-limit`, { dailyLimit }),
   switchWithdrawalAllowlist: (companyId: string, enabled: boolean) => send<WithdrawalAllowlist>('PUT', `/companies/${companyId}/withdrawal-allowlist`, { enabled }),
   addWithdrawalAddress: (companyId: string, input: { address: string; label: string }) => send<AllowedAddress>('POST', `/companies/${companyId}/withdrawal-allowlist/addresses`, input),
   removeWithdrawalAddress: (companyId: string, address: string) =>

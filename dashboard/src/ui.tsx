@@ -31,7 +31,7 @@ export function ErrorMessage(props: { error: unknown }) {
   );
 }
 
-const LABELS: Record<string, string> = { companyName: 'Company name', email: 'Email', password: 'Password', name: 'Name', code: 'Authentication code', currentPassword: 'Current password', newPassword: 'New password', address: 'Address', label: 'Label', amount: 'Amount', reference: 'Reference', allowedIps: 'Allowed IPs' };
+const LABELS: Record<string, string> = { companyName: 'Company name', email: 'Email', password: 'Password', name: 'Name', code: 'Authentication code', currentPassword: 'Current password', newPassword: 'New password', address: 'Address', label: 'Label', amount: 'Amount', reference: 'Reference', allowedIps: 'Allowed IPs', dailyLimit: 'Daily limit' };
 /** `allowedIps.2` is the Allowed IPs field's third line: the message names the entry. */
 const fieldLabel = (path: string) => LABELS[path] ?? LABELS[path.split('.')[0]!] ?? path;
 

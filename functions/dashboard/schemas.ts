@@ -61,3 +61,6 @@ export const switchWithdrawalAllowlistBody = v.strictObject({ enabled: v.boolean
 
 /** `New withdrawal`: POST /v1/withdrawals's fields, but `method` and `network`, which have one value. */
 export const sendWithdrawalBody = v.strictObject({ address: tronAddressField, amount: amountField('USDT'), reference: referenceField });
+
+/** `Save limit` (a USDT decimal string, checked in the domain) or `Remove limit` (null). */
+export const changeWithdrawalLimitBody = v.strictObject({ dailyLimit: v.nullable(v.pipe(v.string(), v.maxLength(32))) });

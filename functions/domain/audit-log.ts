@@ -31,6 +31,7 @@ export type AuditAction =
   | 'webhook.resent'
   | 'deposit.payment_simulated'
   | 'withdrawal.sent'
+  | 'withdrawal_limit.changed'
   | 'withdrawal_address.added'
   | 'withdrawal_address.removed'
   | 'withdrawal_allowlist.enabled'

@@ -124,6 +124,21 @@ export function withdrawalAllowlistMail(notice: { to: string; companyName: strin
   return { to: notice.to, subject, text, html };
 }
 
+/** To a company's Owners and Admins when its daily withdrawal limit is raised or removed, which
+ * waits the stage's period so one they did not make can be undone. */
+export function withdrawalLimitMail(notice: { to: string; companyName: string; by: string; dailyLimit: string; from: string }): Mail {
+  const company = oneLine(notice.companyName);
+  const what =
+    notice.dailyLimit === 'none'
+      ? `${notice.by} asked to remove ${company}'s daily withdrawal limit. The current limit holds until ${notice.from}.`
+      : `${notice.by} asked to raise ${company}'s daily withdrawal limit to ${notice.dailyLimit} USDT, from ${notice.from}. The current limit holds until then.`;
+  const stop = 'If you did not expect this, save the limit you want before then: dashboard, Integrations → Daily withdrawal limit. Then check your team and API keys.';
+  const who = 'We mail every raise or removal to the company’s Owners and Admins.';
+  const text = [what, '', stop, '', who].join('\n');
+  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, stop, who].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
+  return { to: notice.to, subject: `Daily withdrawal limit ${notice.dailyLimit === 'none' ? 'removal' : 'raise'} for ${company}`, text, html };
+}
+
 const oneLine = (value: string): string => value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
 const articled = (role: Role): string => `${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}`;

@@ -5,6 +5,7 @@ import { foundById, newId } from './ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from './ledger.ts';
 import { formatAmount } from './money.ts';
 import { underAllowlist, type AllowlistGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
+import { underLimit, type LimitGuard, type LimitReader } from './withdrawal-limit.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -38,12 +39,12 @@ export interface WithdrawalRules {
   minimum: bigint;
 }
 
-export interface WithdrawalStore extends AllowlistReader {
+export interface WithdrawalStore extends AllowlistReader, LimitReader {
   /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
-   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and what the allowlist
-   * `guard` says when it fails (withdrawal-allowlist.ts). `audit`, for a withdrawal a person sent
-   * from the dashboard, is written in the same transaction. */
-  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guard: AllowlistGuard, audit?: AuditEntry): Promise<void>;
+   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and what the allowlist's
+   * and the daily limit's `guards` say when they fail (withdrawal-allowlist.ts, withdrawal-limit.ts).
+   * `audit`, for a withdrawal a person sent from the dashboard, is written in the same transaction. */
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: { allowlist: AllowlistGuard; limit: LimitGuard }, audit?: AuditEntry): Promise<void>;
   getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
 }
 
@@ -97,7 +98,9 @@ export async function requestWithdrawal(
   if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
   const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now);
   const entry = audit?.(withdrawal);
-  await underAllowlist(store, companyId, input.address, 'address', now, (guard) => store.createWithdrawal(withdrawal, hold, guard, entry));
+  await underAllowlist(store, companyId, input.address, 'address', now, (allowlist) =>
+    underLimit(store, companyId, input.amount, now, (limit) => store.createWithdrawal(withdrawal, hold, { allowlist, limit }, entry)),
+  );
   return withdrawal;
 }
 

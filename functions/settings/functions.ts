@@ -12,7 +12,7 @@ export const SLICES = {
   table: ['TABLE_NAME', 'DYNAMODB_ENDPOINT'],
   deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS'],
   withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT'],
-  /** The waiting period of the withdrawal allowlist's widening changes. */
+  /** The waiting period of the withdrawal allowlist's and the daily limit's widening changes. */
   withdrawalAllowlist: ['WITHDRAWAL_ADDRESS_DELAY_HOURS'],
   pricing: ['PRICE_SOURCE', 'STATIC_USDT_BRL_RATE', 'PRICE_SOURCE_URL', 'CONVERSION_SPREAD_BPS'],
   webhookUrls: ['STAGE', 'WEBHOOK_ALLOW_LOOPBACK_HTTP'],
@@ -103,6 +103,8 @@ export const FUNCTION_SETTINGS = {
   'dashboard/switch-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/add-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/remove-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
+  'dashboard/get-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail],
+  'dashboard/change-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/send-withdrawal': [...dashboard, ...withdrawalRules],
   'dashboard/export-activity': dashboard,
   'dashboard/download-statement': dashboard,

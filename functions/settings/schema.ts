@@ -56,7 +56,8 @@ export const STAGE_SETTINGS = {
   WITHDRAWAL_FEE_USDT: usdtOrZero,
   WITHDRAWAL_MINIMUM_USDT: usdt,
   /** How long an address added to a company's withdrawal allowlist waits before it is usable, and a
-   * turn-off before it takes effect (functions/domain/withdrawal-allowlist.ts): up to 7 days. */
+   * turn-off, or a raise or removal of its daily withdrawal limit, before it takes effect
+   * (functions/domain/withdrawal-allowlist.ts, withdrawal-limit.ts): up to 7 days. */
   WITHDRAWAL_ADDRESS_DELAY_HOURS: v.optional(wholeNumber(0, 168), '24'),
   /** Blocks on top of a transfer's before a deposit counts (19: TRON's solidification). */
   DEPOSIT_REQUIRED_CONFIRMATIONS: wholeNumber(1, 100),

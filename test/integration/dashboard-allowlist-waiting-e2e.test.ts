@@ -19,7 +19,7 @@ const section = () => env.page.getByRole('region', { name: 'Withdrawal addresses
 const status = () => section().getByRole('status');
 const button = (name: string) => env.page.getByRole('button', { name, exact: true });
 
-describe('the withdrawal allowlist with a 24-hour waiting period, in headless Chromium', () => {
+describe('the withdrawal allowlist and daily limit with a 24-hour waiting period, in headless Chromium', () => {
   it('lists an added address as waiting, which /v1 refuses until its time; a turn-off waits too, and can be cancelled', async () => {
     const owner = await signedUpOwner(env.chromium.runtime, 'Waiting Payments');
     const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
@@ -63,6 +63,41 @@ describe('the withdrawal allowlist with a 24-hour waiting period, in headless Ch
     expect(mailsTo(env.chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toEqual([
       'Withdrawal address added to Waiting Payments',
       'Withdrawal allowlist turning off for Waiting Payments',
+    ]);
+  });
+
+  it('sets a daily withdrawal limit that /v1 keeps to at once; a raise and a removal wait their 24 hours', async () => {
+    const owner = await signedUpOwner(env.chromium.runtime, 'Limited Payments');
+    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
+    const v1 = apiClient(env.chromium.runtime, { apiKey, apiSecret });
+    await creditAvailable(env.db, env.chromium.runtime.tableName, owner.companyId, 'USDT', '1000');
+    const withdraw = async (amount: string, reference: string) =>
+      (await v1('POST', '/withdrawals', { body: { method: 'usdt', network: 'tron', address: payout, amount, reference } })).body;
+    const limitSection = () => env.page.getByRole('region', { name: 'Daily withdrawal limit' });
+
+    await signInThroughPage(env.chromium, owner.email);
+    await navLink(env.page, 'Integrations').click();
+    await expect.poll(() => limitSection().getByRole('status').innerText()).toBe('No limit, 0.000000 USDT sent today');
+    await limitSection().getByLabel('Daily limit (USDT)').fill('50');
+    await button('Save limit').click();
+    await expect.poll(() => limitSection().getByRole('status').innerText()).toBe('50.000000 USDT a day, 0.000000 USDT sent today');
+
+    expect((await withdraw('60', 'over')).error).toMatchObject({ code: 'LIMIT_REACHED', details: { dailyLimit: '50.000000', remaining: '50.000000' } });
+    expect((await withdraw('40', 'within')).data.status).toBe('pending');
+
+    await limitSection().getByLabel('Daily limit (USDT)').fill('500');
+    await button('Save limit').click();
+    await expect.poll(() => limitSection().getByRole('status').innerText()).toMatch(/^50\.000000 USDT a day, 40\.000000 USDT sent today; 500\.000000 USDT a day from /);
+    // The raise waits: 40 + 20 is still past today's 50.
+    expect((await withdraw('20', 'still-over')).error.code).toBe('LIMIT_REACHED');
+
+    await button('Remove limit').click();
+    await env.page.getByRole('dialog').getByRole('button', { name: 'Remove limit' }).click();
+    await expect.poll(() => limitSection().getByRole('status').innerText()).toMatch(/; no limit from /);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
+    expect(mailsTo(env.chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toEqual([
+      'Daily withdrawal limit raise for Limited Payments',
+      'Daily withdrawal limit removal for Limited Payments',
     ]);
   });
 });

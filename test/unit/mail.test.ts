@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invitationMail, passwordResetMail, webhookFailureMail, withdrawalAllowlistMail, type InvitationToMail } from '#domain/mail';
+import { invitationMail, passwordResetMail, webhookFailureMail, withdrawalAllowlistMail, withdrawalLimitMail, type InvitationToMail } from '#domain/mail';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
@@ -123,6 +123,18 @@ describe('the withdrawal allowlist mail', () => {
     expect(mail.subject).toBe('Withdrawal allowlist turning off for Acme Bcc: x@y');
     expect(mail.text).toContain('It holds until 2026-11-27T10:00:00.000Z');
     expect(mail.text).toContain('Turn on allowlist');
+  });
+});
+
+describe('the daily withdrawal limit mail', () => {
+  it('says who raised or removed it, from when, and how to undo it, on one-line headers', () => {
+    const raise = withdrawalLimitMail({ to: 'owner@acme.example', companyName: 'Acme\r\nBcc: x@y', by: 'admin@acme.example', dailyLimit: '5000.000000', from: '2026-11-27T10:00:00.000Z' });
+    expect(raise.subject).toBe('Daily withdrawal limit raise for Acme Bcc: x@y');
+    expect(raise.text).toContain("admin@acme.example asked to raise Acme Bcc: x@y's daily withdrawal limit to 5000.000000 USDT, from 2026-11-27T10:00:00.000Z.");
+    expect(raise.text).toContain('Integrations → Daily withdrawal limit');
+    const removal = withdrawalLimitMail({ to: 'owner@acme.example', companyName: 'Acme', by: 'admin@acme.example', dailyLimit: 'none', from: '2026-11-27T10:00:00.000Z' });
+    expect(removal.subject).toBe('Daily withdrawal limit removal for Acme');
+    expect(removal.text).toContain('The current limit holds until 2026-11-27T10:00:00.000Z.');
   });
 });
 

@@ -27,6 +27,7 @@ const ACTIONS: Record<string, string> = {
   'webhook.resent': 'Resent an event',
   'deposit.payment_simulated': 'Simulated a payment to',
   'withdrawal.sent': 'Sent withdrawal',
+  'withdrawal_limit.changed': 'Changed the daily withdrawal limit',
   'withdrawal_address.added': 'Added withdrawal address',
   'withdrawal_address.removed': 'Removed withdrawal address',
   'withdrawal_allowlist.enabled': 'Turned on the withdrawal allowlist',
@@ -40,6 +41,7 @@ function detailsOf(details: Record<string, string> | null): string {
   if (details.from && details.to) return ` (${details.from} → ${details.to})`;
   if (details.role) return ` (${details.role})`;
   if (details.eventId) return ` (${details.eventId})`;
+  if (details.dailyLimit) return ` (${details.dailyLimit === 'none' ? 'none' : `${details.dailyLimit} USDT`} from ${formatTime(details.from ?? null)})`;
   if (details.label) return ` (${details.label}, usable from ${formatTime(details.activeFrom ?? null)})`;
   if (details.offFrom) return ` (from ${formatTime(details.offFrom)})`;
   if (details.name !== undefined && (details.access === 'read' || details.allowedIps)) {

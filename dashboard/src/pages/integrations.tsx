@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
 import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
 import { WithdrawalAddresses } from './withdrawal-addresses.tsx';
+import { DailyWithdrawalLimit } from './withdrawal-limit.tsx';
 
 const ROLL_CHOICES = [
   { value: 'now', label: 'Now' },
@@ -70,6 +71,7 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
         )}
       </section>
       <WithdrawalAddresses companyId={props.companyId} role={props.role} />
+      <DailyWithdrawalLimit companyId={props.companyId} role={props.role} />
       {open?.kind === 'create' && (
         <CreateKeyDialog
           companyId={props.companyId}

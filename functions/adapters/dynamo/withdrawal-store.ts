@@ -9,10 +9,13 @@ import type { AllowlistGuard } from '#domain/withdrawal-allowlist';
 import type { AuditEntry } from '#domain/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
+import type { LimitGuard } from '#domain/withdrawal-limit';
+import { limitReader, withinLimit } from './withdrawal-limit-store.ts';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
-  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guard: AllowlistGuard, audit?: AuditEntry): Promise<void> {
-    const transaction = underGuard(new MoneyTransaction(this.tableName), withdrawal.companyId, guard)
+  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: { allowlist: AllowlistGuard; limit: LimitGuard }, audit?: AuditEntry): Promise<void> {
+    const guarded = underGuard(new MoneyTransaction(this.tableName), withdrawal.companyId, guards.allowlist);
+    const transaction = withinLimit(guarded, this.db, this.tableName, withdrawal.companyId, guards.limit)
       .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
       .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
       .ledger(hold, insufficientBalance);
@@ -22,6 +25,10 @@ export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore
 
   allowlistFor(companyId: string, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  }
+
+  limitFor(companyId: string, day: string) {
+    return limitReader(this.db, this.tableName).limitFor(companyId, day);
   }
 
   async getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null> {

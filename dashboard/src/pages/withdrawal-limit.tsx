@@ -1,0 +1,73 @@
+import { useState } from 'preact/hooks';
+import { api, type Role } from '../api.ts';
+import { ConfirmDialog, ErrorMessage, formatTime, useAction, useLoaded } from '../ui.tsx';
+
+/**
+ * Integrations → `Daily withdrawal limit` (docs/dashboard-api.md): what the company's withdrawals
+ * may take in a UTC day. Owners and Admins change it (`manageAddresses`); a lower limit acts at
+ * once, a higher one or none after the waiting period. The API checks all of it again.
+ */
+export function DailyWithdrawalLimit(props: { companyId: string; role: Role }) {
+  const { data: limit, setData, error } = useLoaded(async () => (await api.withdrawalLimit(props.companyId)).data, [props.companyId]);
+  const [amount, setAmount] = useState('');
+  const [removing, setRemoving] = useState(false);
+  const canManage = props.role === 'Owner' || props.role === 'Admin';
+  const save = useAction(async () => (await api.changeWithdrawalLimit(props.companyId, amount.trim())).data, (changed) => {
+    setData(changed);
+    setAmount('');
+  });
+  const wait = limit && limit.delayHours > 0 ? `after ${limit.delayHours} hour${limit.delayHours === 1 ? '' : 's'}` : 'at once';
+
+  return (
+    <section class="withdrawal-limit" aria-labelledby="withdrawal-limit-title">
+      <h2 id="withdrawal-limit-title">Daily withdrawal limit</h2>
+      <ErrorMessage error={error} />
+      {limit === null ? (
+        !error && <p class="loading">Loading…</p>
+      ) : (
+        <>
+          <p>
+            The USDT the company's withdrawals may take in a UTC day, by API key or from this dashboard. A lower limit acts at once; a higher one, or none, {wait}, and Owners and
+            Admins are emailed.{!canManage && ' Only Owners and Admins may change it.'}
+          </p>
+          <p role="status">
+            <strong>{limit.dailyLimit === null ? 'No limit' : `${limit.dailyLimit} USDT a day`}</strong>
+            <span>, {limit.sentToday} USDT sent today</span>
+            {limit.pending && <span>; {limit.pending.dailyLimit === null ? 'no limit' : `${limit.pending.dailyLimit} USDT a day`} from {formatTime(limit.pending.from)}</span>}
+          </p>
+          {canManage && (
+            <form class="inline-form" onSubmit={save.run}>
+              <div>
+                <label for="daily-limit">Daily limit (USDT)</label>
+                <input id="daily-limit" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} required inputMode="decimal" autoComplete="off" placeholder="e.g. 5000" />
+              </div>
+              <div class="buttons">
+                <button type="submit" disabled={save.busy}>
+                  Save limit
+                </button>
+                {(limit.dailyLimit !== null || limit.pending?.dailyLimit != null) && (
+                  <button type="button" class="danger" onClick={() => setRemoving(true)}>
+                    Remove limit
+                  </button>
+                )}
+              </div>
+            </form>
+          )}
+          <ErrorMessage error={save.error} />
+        </>
+      )}
+      {removing && (
+        <ConfirmDialog
+          title="Remove the daily withdrawal limit?"
+          label="Remove limit"
+          danger
+          action={async () => setData((await api.changeWithdrawalLimit(props.companyId, null)).data)}
+          onDone={() => setRemoving(false)}
+          onClose={() => setRemoving(false)}
+        >
+          <p>Withdrawals may then take any amount a day, {wait}. Owners and Admins are emailed.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '#domain/audit-log';
+import type { Membership } from '#domain/team';
+import { LimitApplies, LimitChanged, limitReached, type LimitGuard, type LimitReader, type LimitStore, type WithdrawalLimit } from '#domain/withdrawal-limit';
+import { DynamoCompanyStore } from './company-store.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
+import { membershipItem } from './items/team.ts';
+import { withdrawalDayItem, withdrawalLimitItem } from './items/withdrawal-limit.ts';
+import { itemsUnder, readItem } from './queries.ts';
+import { MoneyTransaction } from './transaction.ts';
+
+/** The limit and one day's total, read consistently. */
+export function limitReader(db: DynamoDBDocumentClient, tableName: string): LimitReader {
+  return {
+    async limitFor(companyId: string, day: string) {
+      const [limit, total] = await Promise.all([readItem(db, tableName, withdrawalLimitItem.key(companyId)), readItem(db, tableName, withdrawalDayItem.key(companyId, day))]);
+      return { limit: withdrawalLimitItem.fromItem(limit), sent: withdrawalDayItem.sentOf(total) };
+    },
+  };
+}
+
+/**
+ * The limit's guard (withdrawal-limit.ts LimitGuard) in a withdrawal's transaction: a condition
+ * that no limit is in force at the time (no read), or the day's total raised by the amount only
+ * while it stays within the limit as read, which must still be the one (its version).
+ */
+export function withinLimit(transaction: MoneyTransaction, db: DynamoDBDocumentClient, tableName: string, companyId: string, guard: LimitGuard): MoneyTransaction {
+  if (!guard.limited) {
+    return transaction.check(withdrawalLimitItem.key(companyId), {
+      condition:
+        '(attribute_exists(pendingFrom) AND pendingFrom <= :now AND attribute_not_exists(pendingLimit)) OR ' +
+        '((attribute_not_exists(pendingFrom) OR pendingFrom > :now) AND attribute_not_exists(dailyLimit))',
+      values: { ':now': guard.at },
+      onFailed: () => new LimitApplies(),
+    });
+  }
+  return transaction
+    .check(withdrawalLimitItem.key(companyId), { condition: 'version = :version', values: { ':version': guard.version }, onFailed: () => new LimitChanged() })
+    .update(withdrawalDayItem.key(companyId, guard.day), {
+      expression: 'SET #type = :type, companyId = :companyId, #ttl = :ttl ADD sent :amount',
+      condition: 'attribute_not_exists(sent) OR sent <= :maxBefore',
+      names: { '#type': 'type', '#ttl': 'ttl' },
+      values: { ':type': withdrawalDayItem.type, ':companyId': companyId, ':ttl': withdrawalDayItem.expiresAt(guard.day), ':amount': guard.amount, ':maxBefore': guard.maxBefore },
+      // Another withdrawal of the day came first: say what is left now.
+      onFailed: async () => limitReached(guard.dailyLimit, withdrawalDayItem.sentOf(await readItem(db, tableName, withdrawalDayItem.key(companyId, guard.day)))),
+    });
+}
+
+/** Integrations → `Daily withdrawal limit`: the limit written with its audit entry, only over the version read. */
+export class DynamoLimitStore extends DynamoCompanyStore implements LimitStore {
+  async limitFor(companyId: string, day: string) {
+    return limitReader(this.db, this.tableName).limitFor(companyId, day);
+  }
+
+  async setLimit(companyId: string, limit: Omit<WithdrawalLimit, 'version'>, expectedVersion: number, audit: AuditEntry): Promise<void> {
+    await new MoneyTransaction(this.tableName)
+      .put(withdrawalLimitItem.toItem(companyId, { ...limit, version: expectedVersion + 1 }), {
+        condition: expectedVersion === 0 ? 'attribute_not_exists(PK)' : 'version = :version',
+        ...(expectedVersion !== 0 && { values: { ':version': expectedVersion } }),
+        onFailed: () => new LimitChanged(),
+      })
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+      .commit(this.db);
+  }
+
+  async membersOf(companyId: string): Promise<Membership[]> {
+    return (await itemsUnder(this.db, this.tableName, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createCompany } from '#domain/company';
+import type { Caller } from '#domain/dashboard';
+import type { Mail } from '#domain/mail';
+import type { Role } from '#domain/team';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { changeWithdrawalLimit, withdrawalLimit, type LimitDeps } from '#domain/withdrawal-limit';
+import { requestWithdrawal } from '#domain/withdrawals';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { companyPartition } from '#adapters/dynamo/items/item';
+import { membershipItem } from '#adapters/dynamo/items/team';
+import { DynamoLimitStore } from '#adapters/dynamo/withdrawal-limit-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { useFreshTable } from '../support/dynamo.ts';
+import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
+
+/**
+ * The daily withdrawal limit on DynamoDB Local with the clock in the test's hands: what the day's
+ * withdrawals may take, concurrent withdrawals that cannot pass it together, the next UTC day, a
+ * lower limit at once and a higher one or its removal only after the waiting period.
+ */
+const env = useFreshTable();
+const DAY_MS = 24 * 3600 * 1000;
+const T0 = new Date('2026-11-26T10:00:00.000Z');
+const later = (ms: number) => new Date(T0.getTime() + ms);
+const payout = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_601);
+const partition = async (companyId: string) =>
+  (await env.db.send(new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': companyPartition(companyId) }, ConsistentRead: true }))).Items;
+
+async function setUp() {
+  const { company } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Limited Co', environment: 'production' });
+  await creditAvailable(env.db, env.tableName, company.id, 'USDT', '10000');
+  const owner = { companyId: company.id, personId: 'person-1', email: 'owner@example.com', role: 'Owner' as Role, createdAt: T0.toISOString() };
+  await env.db.send(new PutCommand({ TableName: env.tableName, Item: membershipItem.toItem(owner) }));
+  const mails: Mail[] = [];
+  const deps: LimitDeps = { store: new DynamoLimitStore(env.db, env.tableName), delayMs: DAY_MS, mailer: { send: async (mail) => void mails.push(mail) }, log: { warn: () => undefined, error: () => undefined } };
+  const caller = (role: Role = 'Owner'): Caller => ({ membership: { ...owner, role }, origin: { sourceIp: '203.0.113.9', userAgent: 'test' } });
+  const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+  let n = 0;
+  const withdraw = (amount: string, at: Date) => requestWithdrawal(withdrawals, WITHDRAWAL_RULES, company.id, { reference: `w-${n++}`, address: payout, amount: usdt(amount) }, at);
+  const refusal = (amount: string, at: Date) => withdraw(amount, at).then(() => null, (error: { code?: string; details?: unknown }) => ({ code: error.code, details: error.details }));
+  return { companyId: company.id, deps, caller, withdraw, refusal, mails };
+}
+
+describe('the daily withdrawal limit', () => {
+  it('lets the day’s withdrawals take up to the limit and refuses the one past it, writing nothing; the next UTC day starts again', async () => {
+    const { companyId, deps, caller, withdraw, refusal } = await setUp();
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '100' }, T0);
+    await withdraw('60', T0);
+    await withdraw('40', later(1000));
+    const before = await partition(companyId);
+    expect(await refusal('1', later(2000))).toEqual({
+      code: 'LIMIT_REACHED',
+      details: { dailyLimit: '100.000000', sentToday: '100.000000', remaining: '0.000000' },
+    });
+    expect(await partition(companyId)).toEqual(before);
+    expect(await withdrawalLimit(deps, caller(), later(3000))).toMatchObject({ dailyLimit: '100.000000', sentToday: '100.000000', pending: null });
+    // 2026-11-27, from 00:00 UTC.
+    await expect(withdraw('100', new Date('2026-11-27T00:00:00.000Z'))).resolves.toMatchObject({ status: 'pending' });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('holds under concurrent withdrawals: of twenty 10 USDT withdrawals against 55 a day, exactly five pass', async () => {
+    const { companyId, deps, caller, withdraw } = await setUp();
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '55' }, T0);
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => withdraw('10', later(1000)).then(() => 'sent', (error: { code?: string }) => error.code)));
+    expect(outcomes.filter((outcome) => outcome === 'sent')).toHaveLength(5);
+    expect(new Set(outcomes.filter((outcome) => outcome !== 'sent'))).toEqual(new Set(['LIMIT_REACHED']));
+    expect((await withdrawalLimit(deps, caller(), later(2000))).sentToday).toBe('50.000000');
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
+
+  it('lowers at once, but raises and removes only after the waiting period, mailing the Owners', async () => {
+    const { deps, caller, withdraw, refusal, mails } = await setUp();
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '100' }, T0);
+    expect(mails).toEqual([]);
+    const raised = await changeWithdrawalLimit(deps, caller(), { dailyLimit: '1000' }, T0);
+    expect(raised).toMatchObject({ dailyLimit: '100.000000', pending: { dailyLimit: '1000.000000', from: later(DAY_MS).toISOString() } });
+    expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([['owner@example.com', 'Daily withdrawal limit raise for Limited Co']]);
+    expect((await refusal('150', later(1000)))?.code).toBe('LIMIT_REACHED');
+    // A day later the raise holds (and it is a new UTC day too).
+    await expect(withdraw('900', later(DAY_MS))).resolves.toMatchObject({ status: 'pending' });
+
+    // Lowered: at once, and a pending removal is cancelled by it.
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: null }, later(DAY_MS + 1000));
+    expect(await withdrawalLimit(deps, caller(), later(DAY_MS + 2000))).toMatchObject({ dailyLimit: '1000.000000', pending: { dailyLimit: null } });
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '950' }, later(DAY_MS + 3000));
+    expect(await withdrawalLimit(deps, caller(), later(3 * DAY_MS))).toMatchObject({ dailyLimit: '950.000000', pending: null });
+    expect((await refusal('60', later(DAY_MS + 4000)))?.details).toMatchObject({ remaining: '50.000000' });
+  });
+
+  it('is changed by Owners and Admins only, and refuses what is not a USDT amount', async () => {
+    const { deps, caller } = await setUp();
+    await expect(changeWithdrawalLimit(deps, caller('Developer'), { dailyLimit: '1' }, T0)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(changeWithdrawalLimit(deps, caller(), { dailyLimit: '1.1234567' }, T0)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(changeWithdrawalLimit(deps, caller('Admin'), { dailyLimit: '5' }, T0)).resolves.toMatchObject({ dailyLimit: '5.000000' });
+  });
+});
