@@ -4,8 +4,9 @@ import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, Section
 
 type Open = { kind: 'add' } | { kind: 'turn-off' } | { kind: 'remove'; entry: AllowedAddress } | null;
 
-/** "after 24 hours", or "at once" where the stage has no waiting period (local, sandbox). */
-const waitText = (hours: number) => (hours === 0 ? 'at once' : `after ${hours} hour${hours === 1 ? '' : 's'}`);
+/** "after 24 hours", or "at once" where the stage has no waiting period (local, sandbox): the
+ * allowlist's and the daily limit's widening changes wait the same. */
+export const waitText = (hours: number) => (hours === 0 ? 'at once' : `after ${hours} hour${hours === 1 ? '' : 's'}`);
 
 /**
  * Integrations → `Withdrawal addresses` (docs/dashboard-api.md, Withdrawal allowlist): the switch and

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Role } from '../api.ts';
 import { ConfirmDialog, ErrorMessage, formatTime, useAction, useLoaded } from '../ui.tsx';
+import { waitText } from './withdrawal-addresses.tsx';
 
 /**
  * Integrations → `Daily withdrawal limit` (docs/dashboard-api.md): what the company's withdrawals
@@ -16,7 +17,7 @@ export function DailyWithdrawalLimit(props: { companyId: string; role: Role }) {
     setData(changed);
     setAmount('');
   });
-  const wait = limit && limit.delayHours > 0 ? `after ${limit.delayHours} hour${limit.delayHours === 1 ? '' : 's'}` : 'at once';
+  const wait = waitText(limit?.delayHours ?? 0);
 
   return (
     <section class="withdrawal-limit" aria-labelledby="withdrawal-limit-title">
