@@ -96,7 +96,8 @@ export interface WithdrawalLimit {
   dailyLimit: string | null;
   /** A raise or a removal waiting for its time. */
   pending: { dailyLimit: string | null; from: string } | null;
-  sentToday: string;
+  /** Counted toward the limit today; null without a limit. */
+  sentToday: string | null;
   delayHours: number;
 }
 

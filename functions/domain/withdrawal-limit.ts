@@ -13,7 +13,9 @@ import { may, requirePermission, type Membership } from './team.ts';
  * take no more than a day's limit before someone notices. Lowering or setting a limit acts at once;
  * raising or removing it waits the stage's WITHDRAWAL_ADDRESS_DELAY_HOURS, mailed to Owners and
  * Admins, as the allowlist's widening changes do. What counts is each accepted withdrawal's amount
- * (not its fee), whatever becomes of it; deposit split forwards do not count.
+ * (not its fee), whatever becomes of it; deposit split forwards do not count. Only withdrawals made
+ * while a limit is in force are counted (a company without one pays nothing for it), so a limit set
+ * during a day starts that day from zero.
  */
 
 export interface WithdrawalLimit {
@@ -108,7 +110,8 @@ export async function withdrawalLimit(deps: Pick<LimitDeps, 'store' | 'delayMs'>
   return {
     dailyLimit: usdt(dailyLimit),
     pending: pending && { dailyLimit: usdt(pending.dailyLimit), from: pending.from },
-    sentToday: formatAmount(sent, 'USDT'),
+    /** Counted toward the limit today; null without one (withdrawals are counted only under a limit). */
+    sentToday: dailyLimit === null ? null : formatAmount(sent, 'USDT'),
     delayHours: deps.delayMs / 3_600_000,
   };
 }

@@ -77,17 +77,17 @@ describe('the withdrawal allowlist and daily limit with a 24-hour waiting period
 
     await signInThroughPage(env.chromium, owner.email);
     await navLink(env.page, 'Integrations').click();
-    await expect.poll(() => limitSection().getByRole('status').innerText()).toBe('No limit, 0.000000 USDT sent today');
+    await expect.poll(() => limitSection().getByRole('status').innerText()).toBe('No limit');
     await limitSection().getByLabel('Daily limit (USDT)').fill('50');
     await button('Save limit').click();
-    await expect.poll(() => limitSection().getByRole('status').innerText()).toBe('50.000000 USDT a day, 0.000000 USDT sent today');
+    await expect.poll(() => limitSection().getByRole('status').innerText()).toBe('50.000000 USDT a day, 0.000000 USDT of it used today');
 
     expect((await withdraw('60', 'over')).error).toMatchObject({ code: 'LIMIT_REACHED', details: { dailyLimit: '50.000000', remaining: '50.000000' } });
     expect((await withdraw('40', 'within')).data.status).toBe('pending');
 
     await limitSection().getByLabel('Daily limit (USDT)').fill('500');
     await button('Save limit').click();
-    await expect.poll(() => limitSection().getByRole('status').innerText()).toMatch(/^50\.000000 USDT a day, 40\.000000 USDT sent today; 500\.000000 USDT a day from /);
+    await expect.poll(() => limitSection().getByRole('status').innerText()).toMatch(/^50\.000000 USDT a day, 40\.000000 USDT of it used today; 500\.000000 USDT a day from /);
     // The raise waits: 40 + 20 is still past today's 50.
     expect((await withdraw('20', 'still-over')).error.code).toBe('LIMIT_REACHED');
 

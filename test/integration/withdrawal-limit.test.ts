@@ -90,6 +90,16 @@ describe('the daily withdrawal limit', () => {
     expect((await refusal('60', later(DAY_MS + 4000)))?.details).toMatchObject({ remaining: '50.000000' });
   });
 
+  it('counts only what is withdrawn while a limit is in force: one set during a day starts from zero', async () => {
+    const { deps, caller, withdraw, refusal } = await setUp();
+    await withdraw('500', T0);
+    expect(await withdrawalLimit(deps, caller(), T0)).toMatchObject({ dailyLimit: null, sentToday: null });
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '100' }, later(1000));
+    expect(await withdrawalLimit(deps, caller(), later(1000))).toMatchObject({ dailyLimit: '100.000000', sentToday: '0.000000' });
+    await withdraw('100', later(2000));
+    expect((await refusal('1', later(3000)))?.code).toBe('LIMIT_REACHED');
+  });
+
   it('is changed by Owners and Admins only, and refuses what is not a USDT amount', async () => {
     const { deps, caller } = await setUp();
     await expect(changeWithdrawalLimit(deps, caller('Developer'), { dailyLimit: '1' }, T0)).rejects.toMatchObject({ code: 'FORBIDDEN' });

@@ -28,12 +28,12 @@ export function DailyWithdrawalLimit(props: { companyId: string; role: Role }) {
       ) : (
         <>
           <p>
-            The USDT the company's withdrawals may take in a UTC day, by API key or from this dashboard. A lower limit acts at once; a higher one, or none, {wait}, and Owners and
-            Admins are emailed.{!canManage && ' Only Owners and Admins may change it.'}
+            The USDT the company's withdrawals may take in a UTC day, by API key or from this dashboard, counted while a limit is in force. A lower limit acts at once; a higher one, or
+            none, {wait}, and Owners and Admins are emailed.{!canManage && ' Only Owners and Admins may change it.'}
           </p>
           <p role="status">
             <strong>{limit.dailyLimit === null ? 'No limit' : `${limit.dailyLimit} USDT a day`}</strong>
-            <span>, {limit.sentToday} USDT sent today</span>
+            {limit.sentToday !== null && <span>, {limit.sentToday} USDT of it used today</span>}
             {limit.pending && <span>; {limit.pending.dailyLimit === null ? 'no limit' : `${limit.pending.dailyLimit} USDT a day`} from {formatTime(limit.pending.from)}</span>}
           </p>
           {canManage && (
