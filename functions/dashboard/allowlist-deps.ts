@@ -4,6 +4,7 @@ import type { LimitDeps } from '#domain/withdrawal-limit';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { DynamoAllowlistStore } from '#adapters/dynamo/withdrawal-allowlist-store';
 import { DynamoLimitStore } from '#adapters/dynamo/withdrawal-limit-store';
+import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { dynamoFrom } from '#adapters/runtime';
 import { functionSettings } from '#functions/settings/functions';
@@ -19,7 +20,8 @@ const delayMs = settings.WITHDRAWAL_ADDRESS_DELAY_HOURS * 3_600_000;
 
 export const dashboard = new DynamoDashboardStore(db, tableName);
 
-export const allowlist = (log: Log): AllowlistDeps => ({ store, delayMs, mailer, log });
-
 const limits = new DynamoLimitStore(db, tableName);
-export const limit = (log: Log): LimitDeps => ({ store: limits, delayMs, mailer, log });
+const members = new DynamoTeamStore(db, tableName);
+
+export const allowlist = (log: Log): AllowlistDeps => ({ store, delayMs, members, mailer, log });
+export const limit = (log: Log): LimitDeps => ({ store: limits, delayMs, members, mailer, log });

@@ -1,7 +1,7 @@
-import { getCompany, type CompanyStore } from './company.ts';
+import type { CompanyStore } from './company.ts';
 import type { Log } from './log.ts';
 import { webhookFailureMail, type Mailer } from './mail.ts';
-import { may, type Membership } from './team.ts';
+import { mailMembersWho, type MemberLookup } from './member-mail.ts';
 
 /**
  * When a webhook endpoint has failed an event for an hour (still retrying), or gives up on it (its
@@ -12,10 +12,9 @@ import { may, type Membership } from './team.ts';
  */
 export const WEBHOOK_ALERT_INTERVAL_MS = 24 * 60 * 60_000;
 
-export interface WebhookAlertStore {
+export interface WebhookAlertStore extends MemberLookup {
   /** Records an alert for the endpoint at `at` unless one was recorded after `notBefore`: false then. */
   claimAlert(companyId: string, webhookId: string, at: string, notBefore: string): Promise<boolean>;
-  membersOf(companyId: string): Promise<Membership[]>;
 }
 
 export interface GivenUpDelivery {
@@ -44,10 +43,9 @@ export async function alertGivenUpDelivery(deps: WebhookAlertDeps & { log: Log }
   try {
     const notBefore = new Date(now.getTime() - WEBHOOK_ALERT_INTERVAL_MS).toISOString();
     if (!(await deps.alerts.claimAlert(failure.companyId, failure.webhookId, now.toISOString(), notBefore))) return;
-    const [company, members] = await Promise.all([getCompany(deps.companies, failure.companyId), deps.alerts.membersOf(failure.companyId)]);
-    for (const member of members.filter((m) => may(m.role, 'manageWebhooks'))) {
-      await deps.mailer.send(webhookFailureMail({ to: member.email, companyName: company.name, ...failure }));
-    }
+    await mailMembersWho('manageWebhooks', { companies: deps.companies, members: deps.alerts, mailer: deps.mailer }, failure.companyId, (to, companyName) =>
+      webhookFailureMail({ to, companyName, ...failure }),
+    );
   } catch (error) {
     deps.log.error('webhook failure alert not mailed', { companyId: failure.companyId, webhookId: failure.webhookId, error: (error as Error).name ?? 'Error' });
   }

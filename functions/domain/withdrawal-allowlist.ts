@@ -1,10 +1,11 @@
 import { auditEntry, type AuditAction, type AuditEntry } from './audit-log.ts';
-import { getCompany, type CompanyStore } from './company.ts';
+import type { CompanyStore } from './company.ts';
 import { actorOf, type Caller } from './dashboard.ts';
 import { ApiError, validationFailed } from './errors.ts';
 import type { Log } from './log.ts';
 import { withdrawalAllowlistMail, type AllowlistChange, type Mailer } from './mail.ts';
-import { may, requirePermission, type Membership } from './team.ts';
+import { mailMembersWho, type MemberLookup } from './member-mail.ts';
+import { requirePermission } from './team.ts';
 import { isTronAddress } from './tron-address.ts';
 
 /**
@@ -59,7 +60,6 @@ export interface AllowlistStore extends AllowlistReader, CompanyStore {
   removeAddress(companyId: string, address: string, audit: AuditEntry): Promise<void>;
   /** Writes the allowlist's switch (`enabled`, `offFrom`) with its audit entry. */
   setAllowlist(companyId: string, allowlist: Pick<WithdrawalAllowlist, 'enabled' | 'offFrom'>, audit: AuditEntry): Promise<void>;
-  membersOf(companyId: string): Promise<Membership[]>;
 }
 
 /** Whether the allowlist holds at `now`: on, and any requested turn-off still ahead. */
@@ -115,6 +115,8 @@ export interface AllowlistDeps {
   store: AllowlistStore;
   /** WITHDRAWAL_ADDRESS_DELAY_HOURS, in milliseconds. */
   delayMs: number;
+  /** Whom a widening change is mailed to: the company's Owners and Admins. */
+  members: MemberLookup;
   mailer: Mailer | null;
   log: Log;
 }
@@ -195,10 +197,9 @@ export async function switchAllowlist(deps: AllowlistDeps, caller: Caller, input
 async function tellManagers(deps: AllowlistDeps, caller: Caller, change: AllowlistChange): Promise<void> {
   if (!deps.mailer) return;
   try {
-    const [company, members] = await Promise.all([getCompany(deps.store, caller.membership.companyId), deps.store.membersOf(caller.membership.companyId)]);
-    for (const member of members.filter((m) => may(m.role, 'manageAddresses'))) {
-      await deps.mailer.send(withdrawalAllowlistMail({ to: member.email, companyName: company.name, by: caller.membership.email, change }));
-    }
+    await mailMembersWho('manageAddresses', { companies: deps.store, members: deps.members, mailer: deps.mailer }, caller.membership.companyId, (to, companyName) =>
+      withdrawalAllowlistMail({ to, companyName, by: caller.membership.email, change }),
+    );
   } catch (error) {
     deps.log.warn('withdrawal allowlist change not mailed', { companyId: caller.membership.companyId, error: (error as Error).name ?? 'Error' });
   }

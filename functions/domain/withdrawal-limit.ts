@@ -1,11 +1,12 @@
 import { auditEntry, type AuditEntry } from './audit-log.ts';
-import { getCompany, type CompanyStore } from './company.ts';
+import type { CompanyStore } from './company.ts';
 import { actorOf, type Caller } from './dashboard.ts';
 import { ApiError, validationFailed } from './errors.ts';
 import type { Log } from './log.ts';
 import { withdrawalLimitMail, type Mailer } from './mail.ts';
 import { AmountFormatError, formatAmount, parseAmount } from './money.ts';
-import { may, requirePermission, type Membership } from './team.ts';
+import { mailMembersWho, type MemberLookup } from './member-mail.ts';
+import { requirePermission } from './team.ts';
 
 /**
  * A company's daily withdrawal limit, as Circle sets one: the USDT its withdrawals (by API key or
@@ -90,13 +91,14 @@ export async function underLimit<T>(reader: LimitReader, companyId: string, amou
 export interface LimitStore extends LimitReader, CompanyStore {
   /** Writes the limit (its version one more than `expectedVersion`, else LimitChanged) with its audit entry. */
   setLimit(companyId: string, limit: Omit<WithdrawalLimit, 'version'>, expectedVersion: number, audit: AuditEntry): Promise<void>;
-  membersOf(companyId: string): Promise<Membership[]>;
 }
 
 export interface LimitDeps {
   store: LimitStore;
   /** WITHDRAWAL_ADDRESS_DELAY_HOURS, in milliseconds. */
   delayMs: number;
+  /** Whom a raise or a removal is mailed to: the company's Owners and Admins. */
+  members: MemberLookup;
   mailer: Mailer | null;
   log: Log;
 }
@@ -154,10 +156,9 @@ export async function changeWithdrawalLimit(deps: LimitDeps, caller: Caller, inp
 async function tellManagers(deps: LimitDeps, caller: Caller, change: { dailyLimit: string; from: string }): Promise<void> {
   if (!deps.mailer) return;
   try {
-    const [company, members] = await Promise.all([getCompany(deps.store, caller.membership.companyId), deps.store.membersOf(caller.membership.companyId)]);
-    for (const member of members.filter((m) => may(m.role, 'manageAddresses'))) {
-      await deps.mailer.send(withdrawalLimitMail({ to: member.email, companyName: company.name, by: caller.membership.email, ...change }));
-    }
+    await mailMembersWho('manageAddresses', { companies: deps.store, members: deps.members, mailer: deps.mailer }, caller.membership.companyId, (to, companyName) =>
+      withdrawalLimitMail({ to, companyName, by: caller.membership.email, ...change }),
+    );
   } catch (error) {
     deps.log.warn('withdrawal limit change not mailed', { companyId: caller.membership.companyId, error: (error as Error).name ?? 'Error' });
   }

@@ -11,6 +11,7 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { companyPartition } from '#adapters/dynamo/items/item';
 import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoAllowlistStore } from '#adapters/dynamo/withdrawal-allowlist-store';
+import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
@@ -32,6 +33,7 @@ async function setUp() {
   const mails: Mail[] = [];
   const deps: AllowlistDeps = {
     store: new DynamoAllowlistStore(env.db, env.tableName),
+    members: new DynamoTeamStore(env.db, env.tableName),
     delayMs: DAY_MS,
     mailer: { send: async (mail) => void mails.push(mail) },
     log: { warn: () => undefined, error: () => undefined },

@@ -11,6 +11,7 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { companyPartition } from '#adapters/dynamo/items/item';
 import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoLimitStore } from '#adapters/dynamo/withdrawal-limit-store';
+import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
@@ -34,7 +35,7 @@ async function setUp() {
   const owner = { companyId: company.id, personId: 'person-1', email: 'owner@example.com', role: 'Owner' as Role, createdAt: T0.toISOString() };
   await env.db.send(new PutCommand({ TableName: env.tableName, Item: membershipItem.toItem(owner) }));
   const mails: Mail[] = [];
-  const deps: LimitDeps = { store: new DynamoLimitStore(env.db, env.tableName), delayMs: DAY_MS, mailer: { send: async (mail) => void mails.push(mail) }, log: { warn: () => undefined, error: () => undefined } };
+  const deps: LimitDeps = { store: new DynamoLimitStore(env.db, env.tableName), delayMs: DAY_MS, members: new DynamoTeamStore(env.db, env.tableName), mailer: { send: async (mail) => void mails.push(mail) }, log: { warn: () => undefined, error: () => undefined } };
   const caller = (role: Role = 'Owner'): Caller => ({ membership: { ...owner, role }, origin: { sourceIp: '203.0.113.9', userAgent: 'test' } });
   const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
   let n = 0;

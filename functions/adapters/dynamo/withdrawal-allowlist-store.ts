@@ -1,11 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import { ApiError, notFound, validationFailed } from '#domain/errors';
-import type { Membership } from '#domain/team';
 import { AllowlistHolds, MAX_ALLOWED_ADDRESSES, type AllowedAddress, type AllowlistGuard, type AllowlistReader, type AllowlistStore, type WithdrawalAllowlist } from '#domain/withdrawal-allowlist';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
-import { membershipItem } from './items/team.ts';
 import { allowedAddressItem, withdrawalAllowlistItem } from './items/withdrawal-allowlist.ts';
 import { itemsUnder, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
@@ -95,9 +93,5 @@ export class DynamoAllowlistStore extends DynamoCompanyStore implements Allowlis
       })
       .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
       .commit(this.db);
-  }
-
-  async membersOf(companyId: string): Promise<Membership[]> {
-    return (await itemsUnder(this.db, this.tableName, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
   }
 }

@@ -1,12 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
-import type { Membership } from '#domain/team';
 import { LimitApplies, LimitChanged, limitReached, type LimitGuard, type LimitReader, type LimitStore, type WithdrawalLimit } from '#domain/withdrawal-limit';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
-import { membershipItem } from './items/team.ts';
 import { withdrawalDayItem, withdrawalLimitItem } from './items/withdrawal-limit.ts';
-import { itemsUnder, readItem } from './queries.ts';
+import { readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 
 /** The limit and one day's total, read consistently. */
@@ -61,9 +59,5 @@ export class DynamoLimitStore extends DynamoCompanyStore implements LimitStore {
       })
       .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
       .commit(this.db);
-  }
-
-  async membersOf(companyId: string): Promise<Membership[]> {
-    return (await itemsUnder(this.db, this.tableName, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
   }
 }
