@@ -1,22 +1,17 @@
 namespace Cambio.Tests;
 
-/// <summary>src/Cambio/Models is what tools/Cambio.ModelGenerator makes from openapi.json: fails when openapi.json changed and the models were not regenerated.</summary>
+/// <summary>src/Cambio/Models.g.cs is what tools/Cambio.ModelGenerator makes from openapi.json: fails when openapi.json changed and the models were not regenerated.</summary>
 public class ModelDriftTests
 {
     [Fact]
     public void Committed_models_match_openapi_json()
     {
         var expected = Cambio.ModelGenerator.ModelGenerator.Generate(File.ReadAllText(Fixtures.OpenApiPath));
-        var modelsDir = Path.Combine(Fixtures.ClientDir, "src", "Cambio", "Models");
-        var committed = Directory.GetFiles(modelsDir, "*.g.cs").ToDictionary(path => Path.GetFileName(path), File.ReadAllText);
-        const string fix = "openapi.json changed: run `dotnet run --project tools/Cambio.ModelGenerator` in clients/dotnet and commit src/Cambio/Models";
+        var path = Path.Combine(Fixtures.ClientDir, "src", "Cambio", Cambio.ModelGenerator.ModelGenerator.FileName);
+        const string fix = "openapi.json changed: run `dotnet run --project tools/Cambio.ModelGenerator` in clients/dotnet and commit src/Cambio/Models.g.cs";
 
-        Assert.True(expected.Keys.Order().SequenceEqual(committed.Keys.Order()),
-            $"{fix}. Missing: {string.Join(", ", expected.Keys.Except(committed.Keys))}; stale: {string.Join(", ", committed.Keys.Except(expected.Keys))}");
-        foreach (var (name, content) in expected)
-        {
-            Assert.True(committed[name] == content, $"{fix}. {name} differs.");
-        }
+        Assert.True(File.Exists(path), $"{fix}. Missing: {path}.");
+        Assert.True(File.ReadAllText(path) == expected, $"{fix}. It differs.");
     }
 
     [Fact]

@@ -1,48 +1,25 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
 namespace Cambio.Tests.Support;
 
-/// <summary>Records as the API answers them, and the repository's files.</summary>
+/// <summary>Records as the API answers them (Support/records.json), and the repository's files.</summary>
 public static class Fixtures
 {
-    public static readonly object Withdrawal = new
-    {
-        id = "wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5",
-        method = "usdt",
-        reference = "payout-1",
-        network = "tron",
-        address = "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK",
-        amount = "5.000000",
-        fee = "1.000000",
-        status = "pending",
-        txHash = (string?)null,
-        failureReason = (string?)null,
-        createdAt = "2026-01-15T12:00:00.000Z",
-        updatedAt = "2026-01-15T12:00:00.000Z",
-        completedAt = (string?)null,
-    };
+    private static readonly JsonElement Records =
+        JsonDocument.Parse(File.ReadAllText(Path.Combine(ClientDir, "tests", "Cambio.Tests", "Support", "records.json"))).RootElement;
 
-    public static object Conversion(string id) => new
-    {
-        id,
-        quoteId = "qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5",
-        reference = (string?)null,
-        sourceCurrency = "USDT",
-        settlementCurrency = "BRL",
-        sourceAmount = "10.000000",
-        settlementAmount = "54.00",
-        rate = "5.40000000",
-        status = "completed",
-        createdAt = "2026-01-15T12:00:00.000Z",
-        completedAt = "2026-01-15T12:00:00.000Z",
-    };
+    public static readonly JsonElement Withdrawal = Records.GetProperty("withdrawal");
 
-    public static readonly object Company = new
+    public static readonly JsonElement Company = Records.GetProperty("company");
+
+    /// <summary>A conversion record with this id (a new node per call: tests may run in parallel).</summary>
+    public static JsonNode Conversion(string id)
     {
-        id = "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5",
-        name = "Acme",
-        environment = "sandbox",
-        status = "active",
-        createdAt = "2026-01-15T12:00:00.000Z",
-    };
+        var conversion = JsonNode.Parse(Records.GetProperty("conversion").GetRawText())!;
+        conversion["id"] = id;
+        return conversion;
+    }
 
     public static WithdrawalCreateOptions WithdrawalParams() => new()
     {
