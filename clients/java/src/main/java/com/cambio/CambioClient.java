@@ -12,6 +12,7 @@ import com.cambio.exception.RateLimitException;
 import com.cambio.exception.RefusedException;
 import com.cambio.internal.Decoder;
 import com.cambio.internal.Json;
+import com.cambio.internal.JsonException;
 import com.cambio.param.ListParams;
 import com.cambio.param.Params;
 import java.io.IOException;
@@ -171,7 +172,7 @@ public final class CambioClient {
   private <T> T decode(Answer answer, Object json, Class<T> type) {
     try {
       return Decoder.decode(json, type);
-    } catch (Decoder.DecodeException e) {
+    } catch (JsonException e) {
       throw new InvalidResponseException(
           "The answer's data is not a " + type.getSimpleName() + ": " + e.getMessage() + " (INVALID_RESPONSE" + (answer.requestId == null ? "" : ", request " + answer.requestId) + ")",
           "INVALID_RESPONSE", answer.status, answer.requestId, null, e);
@@ -214,7 +215,7 @@ public final class CambioClient {
       Object json;
       try {
         json = Json.parse(new String(response.body(), StandardCharsets.UTF_8));
-      } catch (Json.ParseException e) {
+      } catch (JsonException e) {
         json = e;
       }
       Map<?, ?> envelope = json instanceof Map<?, ?> m ? m : null;

@@ -1,6 +1,7 @@
 package com.cambio;
 
 import com.cambio.internal.Decoder;
+import com.cambio.internal.JsonException;
 import com.cambio.model.Conversion;
 import com.cambio.model.Deposit;
 import com.cambio.model.Withdrawal;
@@ -39,7 +40,7 @@ public record WebhookEvent(String id, String type, String createdAt, Map<String,
   public <T> T dataAs(Class<T> type) {
     try {
       return Decoder.decode(data, type);
-    } catch (Decoder.DecodeException e) {
+    } catch (JsonException e) {
       throw new IllegalStateException("event " + id + " (" + type + ") data is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
     }
   }

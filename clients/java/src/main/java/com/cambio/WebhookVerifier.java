@@ -2,6 +2,7 @@ package com.cambio;
 
 import com.cambio.exception.WebhookVerificationException;
 import com.cambio.internal.Json;
+import com.cambio.internal.JsonException;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -70,7 +71,7 @@ final class WebhookVerifier {
     Object parsed;
     try {
       parsed = Json.parse(body);
-    } catch (Json.ParseException e) {
+    } catch (JsonException e) {
       throw new WebhookVerificationException("The signature matches but the body is not JSON");
     }
     if (!(parsed instanceof Map<?, ?> event)) throw new WebhookVerificationException("The signature matches but the body is not a JSON object");
@@ -133,7 +134,7 @@ final class WebhookVerifier {
     Object parsed;
     try {
       parsed = Json.parse(body);
-    } catch (Json.ParseException e) {
+    } catch (JsonException e) {
       if (body.startsWith("{") && body.contains("=")) {
         return "The body looks like a Java Map's toString(), not JSON: an object was turned into a string. " + RAW_BODY_HINT;
       }

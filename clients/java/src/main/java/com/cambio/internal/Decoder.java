@@ -1,35 +1,21 @@
 package com.cambio.internal;
 
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns parsed JSON into the generated records by their components (whose names are the API's
  * field names). Unknown fields are ignored, so a new field in the API never breaks an old client;
- * a value of the wrong type is a {@link DecodeException}. Not part of the public API.
+ * a value of the wrong type is a {@link JsonException}. Not part of the public API.
  */
 public final class Decoder {
   private Decoder() {}
-
-  public static final class DecodeException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    public DecodeException(String message) {
-      super(message);
-    }
-  }
-
-  private record Shape(Constructor<?> constructor, RecordComponent[] components) {}
-
-  private static final Map<Class<?>, Shape> SHAPES = new ConcurrentHashMap<>();
 
   public static <T> T decode(Object json, Class<T> type) {
     return type.cast(decode(json, (Type) type, "data"));
@@ -51,7 +37,7 @@ public final class Decoder {
         if (!(json instanceof Map<?, ?>)) throw mismatch(path, "an object", json);
         return Json.frozen(json);
       }
-      throw new DecodeException("cannot decode " + type);
+      throw new JsonException("cannot decode " + type);
     }
     Class<?> cls = (Class<?>) type;
     if (cls == Object.class) return Json.frozen(json);
@@ -83,36 +69,23 @@ public final class Decoder {
     if (cls.isRecord()) {
       if (json == null) return null;
       if (!(json instanceof Map<?, ?> map)) throw mismatch(path, "an object", json);
-      Shape shape = SHAPES.computeIfAbsent(cls, Decoder::shape);
-      Object[] args = new Object[shape.components.length];
-      for (int i = 0; i < args.length; i++) {
-        RecordComponent component = shape.components[i];
-        args[i] = decode(map.get(component.getName()), component.getGenericType(), path + "." + component.getName());
+      Class<? extends Record> record = cls.asSubclass(Record.class);
+      Map<String, Object> values = new HashMap<>();
+      for (RecordComponent component : Records.components(record)) {
+        String name = component.getName();
+        values.put(name, decode(map.get(name), component.getGenericType(), path + "." + name));
       }
       try {
-        return shape.constructor.newInstance(args);
-      } catch (InvocationTargetException e) {
-        throw new DecodeException(path + ": " + e.getCause());
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException(e);
+        return Records.construct(record, component -> values.get(component.getName()));
+      } catch (RuntimeException e) { // the record's own checks
+        throw new JsonException(path + ": " + e);
       }
     }
-    throw new DecodeException("cannot decode " + type);
+    throw new JsonException("cannot decode " + type);
   }
 
-  private static Shape shape(Class<?> cls) {
-    RecordComponent[] components = cls.getRecordComponents();
-    Class<?>[] types = new Class<?>[components.length];
-    for (int i = 0; i < components.length; i++) types[i] = components[i].getType();
-    try {
-      return new Shape(cls.getDeclaredConstructor(types), components);
-    } catch (NoSuchMethodException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static DecodeException mismatch(String path, String expected, Object json) {
+  private static JsonException mismatch(String path, String expected, Object json) {
     String got = json == null ? "null" : json instanceof Map ? "an object" : json instanceof List ? "an array" : json instanceof String ? "a string" : json instanceof Boolean ? "a boolean" : "a number";
-    return new DecodeException(path + " should be " + expected + ", got " + got);
+    return new JsonException(path + " should be " + expected + ", got " + got);
   }
 }

@@ -17,15 +17,7 @@ import java.util.function.Consumer;
 public final class Json {
   private Json() {}
 
-  /** Thrown when the text is not exactly one JSON value. */
-  public static final class ParseException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    public ParseException(String message) {
-      super(message);
-    }
-  }
-
+  /** The one JSON value {@code text} holds; a {@link JsonException} if it is not exactly one. */
   public static Object parse(String text) {
     Reader reader = new Reader(text);
     reader.skipWhitespace();
@@ -115,8 +107,8 @@ public final class Json {
       this.text = text;
     }
 
-    ParseException error(String what) {
-      return new ParseException("Invalid JSON at offset " + pos + ": " + what);
+    JsonException error(String what) {
+      return new JsonException("Invalid JSON at offset " + pos + ": " + what);
     }
 
     void skipWhitespace() {

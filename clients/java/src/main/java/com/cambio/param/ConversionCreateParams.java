@@ -1,47 +1,28 @@
 package com.cambio.param;
 
-/** {@code POST /v1/conversions}: executes a quote (USDT debited, BRL credited, in one transaction). */
-public final class ConversionCreateParams extends AbstractParams {
-  private final String quoteId;
-  private final String reference;
+import com.cambio.internal.RecordBuilder;
+import com.cambio.internal.Required;
 
-  private ConversionCreateParams(Builder b) {
-    this.quoteId = required(b.quoteId, "quoteId");
-    this.reference = b.reference;
-  }
-
+/**
+ * {@code POST /v1/conversions}: executes a quote (USDT debited, BRL credited, in one transaction).
+ *
+ * @param quoteId the {@code qte_…} id of an unexpired quote
+ * @param reference your id for this conversion, or null
+ */
+public record ConversionCreateParams(@Required String quoteId, String reference) implements Params {
   public static Builder builder() {
     return new Builder();
   }
 
-  public String quoteId() {
-    return quoteId;
-  }
-
-  public String reference() {
-    return reference;
-  }
-
-  public static final class Builder {
-    private String quoteId;
-    private String reference;
-
-    private Builder() {}
-
+  public static final class Builder extends RecordBuilder<Builder, ConversionCreateParams> {
     /** The {@code qte_…} id of an unexpired quote. Required. */
     public Builder quoteId(String quoteId) {
-      this.quoteId = quoteId;
-      return this;
+      return set("quoteId", quoteId);
     }
 
     /** Your id for this conversion (optional). */
     public Builder reference(String reference) {
-      this.reference = reference;
-      return this;
-    }
-
-    public ConversionCreateParams build() {
-      return new ConversionCreateParams(this);
+      return set("reference", reference);
     }
   }
 }

@@ -1,67 +1,47 @@
 package com.cambio.param;
 
+import com.cambio.internal.RecordBuilder;
+import com.cambio.internal.Required;
 import java.math.BigDecimal;
 
 /**
  * {@code POST /v1/conversions/quote}: a USDT → BRL quote, valid 30 s. The currencies default to
  * {@code "USDT"} and {@code "BRL"}, the only pair today.
+ *
+ * @param sourceCurrency {@code "USDT"}
+ * @param settlementCurrency {@code "BRL"}
+ * @param sourceAmount the USDT to convert, a decimal string
  */
-public final class ConversionQuoteParams extends AbstractParams {
-  private final String sourceCurrency;
-  private final String settlementCurrency;
-  private final String sourceAmount;
-
-  private ConversionQuoteParams(Builder b) {
-    this.sourceCurrency = required(b.sourceCurrency, "sourceCurrency");
-    this.settlementCurrency = required(b.settlementCurrency, "settlementCurrency");
-    this.sourceAmount = required(b.sourceAmount, "sourceAmount (a USDT decimal string)");
-  }
-
+public record ConversionQuoteParams(
+    @Required String sourceCurrency,
+    @Required String settlementCurrency,
+    @Required("a USDT decimal string") String sourceAmount)
+    implements Params {
   public static Builder builder() {
     return new Builder();
   }
 
-  public String sourceCurrency() {
-    return sourceCurrency;
-  }
-
-  public String settlementCurrency() {
-    return settlementCurrency;
-  }
-
-  public String sourceAmount() {
-    return sourceAmount;
-  }
-
-  public static final class Builder {
-    private String sourceCurrency = "USDT";
-    private String settlementCurrency = "BRL";
-    private String sourceAmount;
-
-    private Builder() {}
+  public static final class Builder extends RecordBuilder<Builder, ConversionQuoteParams> {
+    public Builder() {
+      sourceCurrency("USDT");
+      settlementCurrency("BRL");
+    }
 
     public Builder sourceCurrency(String sourceCurrency) {
-      this.sourceCurrency = sourceCurrency;
-      return this;
+      return set("sourceCurrency", sourceCurrency);
     }
 
     public Builder settlementCurrency(String settlementCurrency) {
-      this.settlementCurrency = settlementCurrency;
-      return this;
+      return set("settlementCurrency", settlementCurrency);
     }
 
     /** USDT to convert, a decimal string with at most 6 decimals. Required. */
     public Builder sourceAmount(String sourceAmount) {
-      this.sourceAmount = sourceAmount;
-      return this;
+      return set("sourceAmount", sourceAmount);
     }
 
     public Builder sourceAmount(BigDecimal sourceAmount) {
       return sourceAmount(Params.decimal(sourceAmount));
-    }
-
-    public ConversionQuoteParams build() {
-      return new ConversionQuoteParams(this);
     }
   }
 }

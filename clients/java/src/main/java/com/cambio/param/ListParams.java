@@ -1,14 +1,18 @@
 package com.cambio.param;
 
-/** A list route's query: {@code limit} (1–100, default 20) and {@code cursor} (a previous page's {@code nextCursor}). */
-public final class ListParams {
-  private final Integer limit;
-  private final String cursor;
+import com.cambio.internal.RecordBuilder;
 
-  private ListParams(Builder b) {
-    if (b.limit != null && (b.limit < 1 || b.limit > 100)) throw new IllegalStateException("ListParams limit must be 1-100, got " + b.limit);
-    this.limit = b.limit;
-    this.cursor = b.cursor;
+/**
+ * A list route's query: {@code limit} (1–100, default 20) and {@code cursor} (a previous page's
+ * {@code nextCursor}).
+ *
+ * @param limit items per page, or null (20)
+ * @param cursor where the page starts, or null (the newest)
+ */
+public record ListParams(Integer limit, String cursor) {
+  /** Refuses a limit outside 1–100 with an {@link IllegalStateException}. */
+  public ListParams {
+    if (limit != null && (limit < 1 || limit > 100)) throw new IllegalStateException("ListParams limit must be 1-100, got " + limit);
   }
 
   public static Builder builder() {
@@ -20,39 +24,18 @@ public final class ListParams {
     return builder().build();
   }
 
-  public Integer limit() {
-    return limit;
-  }
-
-  public String cursor() {
-    return cursor;
-  }
-
   /** The same query from another cursor (the next page). */
   public ListParams withCursor(String cursor) {
-    Builder b = builder().cursor(cursor);
-    b.limit = limit;
-    return b.build();
+    return new ListParams(limit, cursor);
   }
 
-  public static final class Builder {
-    private Integer limit;
-    private String cursor;
-
-    private Builder() {}
-
+  public static final class Builder extends RecordBuilder<Builder, ListParams> {
     public Builder limit(int limit) {
-      this.limit = limit;
-      return this;
+      return set("limit", limit);
     }
 
     public Builder cursor(String cursor) {
-      this.cursor = cursor;
-      return this;
-    }
-
-    public ListParams build() {
-      return new ListParams(this);
+      return set("cursor", cursor);
     }
   }
 }

@@ -1,22 +1,30 @@
 package com.cambio.param;
 
+import com.cambio.internal.Records;
 import java.math.BigDecimal;
 import java.util.Map;
 
-/** A request body: what the client sends as JSON. */
+/**
+ * A request body: what the client sends as JSON. The params are records whose components are
+ * named as the API's fields and ordered as the body's, so {@link #toMap()} reads them with no
+ * second list to keep in step (as {@code com.cambio.internal.Decoder} makes the model's records by
+ * their components). A component marked {@code @Required} is checked by the params' builder
+ * ({@code build()} throws an {@link IllegalStateException} naming it), and again here.
+ */
 public interface Params {
-  /** The body, with the API's field names; unset optional fields are left out. */
-  Map<String, Object> toMap();
+  /** The body, with the API's field names; unset (null) optional fields are left out. */
+  default Map<String, Object> toMap() {
+    return body((Record) this);
+  }
 
   /** A money value as the API wants it: a plain decimal string, never a float nor exponent notation. */
   static String decimal(BigDecimal amount) {
     return amount == null ? null : amount.toPlainString();
   }
 
-  static <T> T required(T value, String params, String field) {
-    if (value == null || (value instanceof String s && s.isEmpty())) {
-      throw new IllegalStateException(params + " needs " + field);
-    }
-    return value;
+  private static Map<String, Object> body(Record params) {
+    Map<String, Object> map = Records.values(params);
+    map.replaceAll((field, value) -> value instanceof Record nested ? body(nested) : value);
+    return map;
   }
 }

@@ -1,58 +1,40 @@
 package com.cambio.param;
 
+import com.cambio.internal.RecordBuilder;
+import com.cambio.internal.Required;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code POST /v1/webhooks} and {@code PUT /v1/webhooks/:id} (which replaces the webhook: omitted
  * optional fields take their defaults; the secret is kept).
+ *
+ * @param url where Cambio POSTs the events
+ * @param events event types, or {@code "*"} alone for all (copied, unmodifiable)
+ * @param description or null
+ * @param enabled or null (true)
  */
-public final class WebhookParams extends AbstractParams {
-  private final String url;
-  private final List<String> events;
-  private final String description;
-  private final Boolean enabled;
-
-  private WebhookParams(Builder b) {
-    this.url = required(b.url, "url");
-    if (b.events.isEmpty()) throw new IllegalStateException("WebhookParams needs events: event types such as \"deposit.completed\", or \"*\" alone for all");
-    this.events = List.copyOf(b.events);
-    this.description = b.description;
-    this.enabled = b.enabled;
+public record WebhookParams(@Required String url, List<String> events, String description, Boolean enabled) implements Params {
+  /** Refuses no events with an {@link IllegalStateException}; the list is copied, unmodifiable. */
+  public WebhookParams {
+    if (events == null || events.isEmpty()) throw new IllegalStateException("WebhookParams needs events: event types such as \"deposit.completed\", or \"*\" alone for all");
+    events = List.copyOf(events);
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  public String url() {
-    return url;
-  }
-
-  public List<String> events() {
-    return events;
-  }
-
-  public String description() {
-    return description;
-  }
-
-  public Boolean enabled() {
-    return enabled;
-  }
-
-  public static final class Builder {
-    private String url;
+  public static final class Builder extends RecordBuilder<Builder, WebhookParams> {
     private final List<String> events = new ArrayList<>();
-    private String description;
-    private Boolean enabled;
 
-    private Builder() {}
+    public Builder() {
+      set("events", events);
+    }
 
     /** An {@code https://} URL on a public address (the local runtime also allows {@code http://} loopback). Required. */
     public Builder url(String url) {
-      this.url = url;
-      return this;
+      return set("url", url);
     }
 
     /** Event types ({@code "deposit.completed"}, …) or {@code "*"} alone for all; replaces earlier ones. Required. */
@@ -74,18 +56,12 @@ public final class WebhookParams extends AbstractParams {
 
     /** Up to 500 characters. */
     public Builder description(String description) {
-      this.description = description;
-      return this;
+      return set("description", description);
     }
 
     /** Default true. */
     public Builder enabled(boolean enabled) {
-      this.enabled = enabled;
-      return this;
-    }
-
-    public WebhookParams build() {
-      return new WebhookParams(this);
+      return set("enabled", enabled);
     }
   }
 }

@@ -3,23 +3,13 @@ package org.springframework.http;
 /** Stand-in (see org.springframework.package-info): the builder methods the README uses. */
 public class ResponseEntity<T> {
   private final int status;
-  private final T body;
 
-  private ResponseEntity(int status, T body) {
+  private ResponseEntity(int status) {
     this.status = status;
-    this.body = body;
   }
 
   public int getStatusCodeValue() {
     return status;
-  }
-
-  public T getBody() {
-    return body;
-  }
-
-  public static BodyBuilder ok() {
-    return new Builder(200);
   }
 
   public static HeadersBuilder<?> noContent() {
@@ -34,9 +24,8 @@ public class ResponseEntity<T> {
     <T> ResponseEntity<T> build();
   }
 
-  public interface BodyBuilder extends HeadersBuilder<BodyBuilder> {
-    <T> ResponseEntity<T> body(T body);
-  }
+  /** Spring's adds body(T), which the README does not use. */
+  public interface BodyBuilder extends HeadersBuilder<BodyBuilder> {}
 
   private static final class Builder implements BodyBuilder {
     private final int status;
@@ -47,12 +36,7 @@ public class ResponseEntity<T> {
 
     @Override
     public <T> ResponseEntity<T> build() {
-      return new ResponseEntity<>(status, null);
-    }
-
-    @Override
-    public <T> ResponseEntity<T> body(T body) {
-      return new ResponseEntity<>(status, body);
+      return new ResponseEntity<>(status);
     }
   }
 }
