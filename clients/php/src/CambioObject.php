@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Cambio;
 
 use Cambio\Internal\Hydrate;
+use Cambio\Internal\ListOf;
 
 /**
  * Base of every record the API returns (src/Types/, generated from openapi.json): typed readonly
@@ -12,33 +13,54 @@ use Cambio\Internal\Hydrate;
  */
 abstract class CambioObject implements \JsonSerializable
 {
-    /** The record class each list of records holds, by field (the only thing PHP's types cannot say). */
-    protected const LIST_OF = [];
-
     /** @var array<string, mixed> */
     private array $raw = [];
 
-    /** @var array<class-string, \ReflectionClass<CambioObject>> read once per class */
-    private static array $reflected = [];
+    /** @var array<class-string, list<array{\ReflectionProperty, ?class-string<CambioObject>}>> read once per class */
+    private static array $fields = [];
+
+    /** A record is built by fromArray(), from the API's JSON. */
+    protected function __construct()
+    {
+    }
 
     /**
-     * Builds the record from the API's JSON (decoded as an array): each constructor parameter is read
-     * by its name and declared type, so a generated class says its fields once. Fields the API adds
-     * later are kept in toArray().
+     * Builds the record from the API's JSON (decoded as an array): each public property is read by
+     * its name and declared type (a parent record's first, e.g. Webhook's in CreatedWebhook), so a
+     * generated class says its fields once. Fields the API adds later are kept in toArray().
      *
      * @param array<string, mixed> $data
      * @throws \UnexpectedValueException when a field is missing or of another type
      */
     public static function fromArray(array $data): static
     {
-        $class = self::$reflected[static::class] ??= new \ReflectionClass(static::class);
-        $fields = new Hydrate($data, $class->getShortName());
-        $values = [];
-        foreach ($class->getConstructor()?->getParameters() ?? [] as $parameter) {
-            $name = $parameter->getName();
-            $values[$name] = $fields->typed($name, $parameter->getType(), static::LIST_OF[$name] ?? null);
+        $read = new Hydrate($data, (new \ReflectionClass(static::class))->getShortName());
+        $record = new static();
+        foreach (self::$fields[static::class] ??= self::fields(static::class) as [$property, $listOf]) {
+            $property->setValue($record, $read->typed($property->getName(), $property->getType(), $listOf));
         }
-        return self::keep(new static(...$values), $data);
+        return self::keep($record, $data);
+    }
+
+    /**
+     * The public properties of a record class and of its parent records, each reflected from the
+     * class that declares it (the scope that may initialise a readonly property), with the record
+     * class of its list items when it is a list of records.
+     *
+     * @param class-string<CambioObject> $class
+     * @return list<array{\ReflectionProperty, ?class-string<CambioObject>}>
+     */
+    private static function fields(string $class): array
+    {
+        $parent = get_parent_class($class);
+        $fields = $parent === false || $parent === self::class ? [] : self::fields($parent);
+        foreach ((new \ReflectionClass($class))->getProperties(\ReflectionProperty::IS_PUBLIC) as $property) {
+            if ($property->class === $class && !$property->isStatic()) {
+                $listOf = $property->getAttributes(ListOf::class)[0] ?? null;
+                $fields[] = [$property, $listOf?->newInstance()->class];
+            }
+        }
+        return $fields;
     }
 
     /**

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Cambio\Tests;
 
+use Cambio\CambioObject;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . '/../tools/generate-types.php';
@@ -46,7 +47,13 @@ final class TypesDriftTest extends TestCase
         foreach (['Company', 'Balance', 'Deposit', 'Withdrawal', 'Quote', 'Conversion', 'Webhook', 'CreatedWebhook', 'DeletedWebhook'] as $name) {
             $class = "Cambio\\Types\\$name";
             $fields = array_keys($openapi['components']['schemas'][$name]['properties']);
-            self::assertSame($fields, $class::FIELDS, $name);
+            // Its public properties in order: those of the record it extends first (CreatedWebhook: Webhook's, then secret).
+            $declared = [];
+            for ($level = new \ReflectionClass($class); $level->getName() !== CambioObject::class; $level = $level->getParentClass()) {
+                $own = array_filter($level->getProperties(\ReflectionProperty::IS_PUBLIC), fn ($property) => $property->class === $level->getName());
+                $declared = [...array_map(fn ($property) => $property->getName(), array_values($own)), ...$declared];
+            }
+            self::assertSame($fields, $declared, $name);
             foreach ($fields as $field) {
                 $property = new \ReflectionProperty($class, $field);
                 self::assertTrue($property->isPublic() && $property->isReadOnly(), "$name::\$$field");

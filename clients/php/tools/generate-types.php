@@ -5,7 +5,8 @@
  *
  *   - one readonly record class per response schema (Deposit, Withdrawal, Quote, …), its
  *     properties named as the API names them ($deposit->receivedAmount), with nested classes for
- *     inline objects (DepositTransaction, DepositSplit, CurrencyBalance);
+ *     inline objects (DepositTransaction, DepositSplit, CurrencyBalance); a schema that opens with
+ *     all of another's fields extends its class (CreatedWebhook extends Webhook);
  *   - one class of field lists per request schema (CreateDepositRequest::FIELDS, ::REQUIRED,
  *     ::MONEY), the keys the params arrays take;
  *   - EventType: every webhook event type and the record class its `data` holds.
@@ -82,6 +83,7 @@ function cambio_generate_types(array $openapi): array
     ksort($schemas);
     $files = [];
     $eventRecords = [];
+    $records = [];
     foreach ($schemas as $name => $schema) {
         // The success envelopes (DepositResponse, ConversionList, ...) too: the client unwraps them.
         if (in_array($name, CAMBIO_SKIPPED_SCHEMAS, true) || isset($schema['properties']['success'])) {
@@ -95,7 +97,13 @@ function cambio_generate_types(array $openapi): array
             $files["$name.php"] = cambio_request_class($name, $schema);
             continue;
         }
-        foreach (cambio_record_classes($name, $schema) as $class => $code) {
+        $records[$name] = $schema;
+    }
+    $parents = array_filter(array_map(fn ($name) => cambio_parent_record($name, $records), array_combine(array_keys($records), array_keys($records))));
+    foreach ($records as $name => $schema) {
+        $parent = $parents[$name] ?? null;
+        $inherited = $parent === null ? 0 : count($records[$parent]['properties']);
+        foreach (cambio_record_classes($name, $schema, null, $parent, $inherited, in_array($name, $parents, true)) as $class => $code) {
             $files["$class.php"] = $code;
         }
     }
@@ -160,7 +168,7 @@ function cambio_object_schema(array $schema): ?array
 }
 
 /**
- * How one property is typed: CambioObject::fromArray() reads it by that type (and `listOf`).
+ * How one property is typed: CambioObject::fromArray() reads it by that type (and `listOf`, its #[ListOf]).
  * @return array{php: string, doc: string, listOf: ?string, nested: array<string, array>}
  */
 function cambio_property(string $parent, string $key, array $schema, bool $required): array
@@ -239,40 +247,66 @@ function cambio_describe(array $schema): string
     return str_replace('*/', '* /', implode('; ', $parts));
 }
 
-/** @return array<string, string> class name => code, the record and its nested classes */
-function cambio_record_classes(string $name, array $schema, ?string $origin = null): array
+/**
+ * The record schema another one extends: the one with the most fields whose fields, as it defines
+ * them and in its order, open the other's (CreatedWebhook is a Webhook and its secret). Its class
+ * then extends that record's class and declares only the fields that follow.
+ *
+ * @param array<string, array> $records record schemas by name
+ */
+function cambio_parent_record(string $name, array $records): ?string
+{
+    $properties = $records[$name]['properties'] ?? [];
+    $required = $records[$name]['required'] ?? [];
+    $parent = null;
+    foreach ($records as $other => $schema) {
+        $theirs = $schema['properties'] ?? [];
+        $opening = array_slice($properties, 0, count($theirs), true);
+        $sameRequired = array_values(array_intersect($required, array_keys($theirs))) == ($schema['required'] ?? []);
+        if ($theirs !== [] && count($theirs) < count($properties) && $opening == $theirs && $sameRequired
+            && ($parent === null || count($theirs) > count($records[$parent]['properties']))) {
+            $parent = $other;
+        }
+    }
+    return $parent;
+}
+
+/**
+ * A record class: a typed readonly property per field, in the API's order, which
+ * CambioObject::fromArray() fills by its name and declared type (#[ListOf] names the record class
+ * of a list's items).
+ *
+ * @param ?string $parent the record class it extends (see cambio_parent_record()), whose $inherited first fields it does not declare again
+ * @param bool $extended whether another record class extends this one (else it is final)
+ * @return array<string, string> class name => code, the record and its nested classes
+ */
+function cambio_record_classes(string $name, array $schema, ?string $origin = null, ?string $parent = null, int $inherited = 0, bool $extended = false): array
 {
     $required = $schema['required'] ?? [];
-    $properties = [];
+    $lines = [];
     $nested = [];
-    foreach ($schema['properties'] ?? [] as $key => $property) {
+    $uses = $parent === null ? ['Cambio\\CambioObject'] : [];
+    foreach (array_slice($schema['properties'] ?? [], $inherited, null, true) as $key => $property) {
         $info = cambio_property($name, $key, $property, in_array($key, $required, true));
-        $info['about'] = cambio_describe($property);
-        $properties[$key] = $info;
         $nested += $info['nested'];
+        if ($lines !== []) {
+            $lines[] = '';
+        }
+        $doc = $info['doc'] !== $info['php'] && $info['doc'] !== str_replace('?', '', $info['php']) . '|null' ? $info['doc'] : null;
+        $about = cambio_describe($property);
+        if ($doc !== null || $about !== '') {
+            $lines[] = '    /** ' . ($doc !== null ? "@var $doc" . ($about !== '' ? " $about" : '') : $about) . ' */';
+        }
+        if ($info['listOf'] !== null) {
+            $uses = array_values(array_unique([...$uses, 'Cambio\\Internal\\ListOf']));
+            $lines[] = "    #[ListOf({$info['listOf']}::class)]";
+        }
+        $lines[] = "    public readonly {$info['php']} \$$key;";
     }
     $origin ??= "components.schemas.$name";
-    $lines = ['    /** The API\'s field names, in its order. */', '    public const FIELDS = ' . cambio_export_list(array_keys($properties)) . ';'];
-    $lists = array_filter(array_map(fn ($info) => $info['listOf'], $properties));
-    if ($lists !== []) {
-        $lines[] = '';
-        $lines[] = '    protected const LIST_OF = [' . implode(', ', array_map(fn ($k, $c) => var_export($k, true) . " => $c::class", array_keys($lists), $lists)) . '];';
-    }
-    $lines[] = '';
-    $lines[] = '    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */';
-    $lines[] = '    public function __construct(';
-    foreach ($properties as $key => $info) {
-        $doc = $info['doc'] !== $info['php'] && $info['doc'] !== str_replace('?', '', $info['php']) . '|null' ? $info['doc'] : null;
-        $about = $info['about'];
-        if ($doc !== null || $about !== '') {
-            $lines[] = '        /** ' . ($doc !== null ? "@var $doc" . ($about !== '' ? " $about" : '') : $about) . ' */';
-        }
-        $lines[] = "        public readonly {$info['php']} \$$key,";
-    }
-    $lines[] = '    ) {';
-    $lines[] = '    }';
-    $declaration = ['/**', " * `$origin` in openapi.json.", ' */', "final class $name extends CambioObject"];
-    $classes = [$name => cambio_class_file(['Cambio\\CambioObject'], $declaration, $lines)];
+    $declaration = ['/**', " * `$origin` in openapi.json" . ($parent === null ? '.' : ": the fields of $parent, then its own."), ' * Built by CambioObject::fromArray(), which reads each property by its name and type.', ' */'];
+    $declaration[] = ($extended ? '' : 'final ') . "class $name extends " . ($parent ?? 'CambioObject');
+    $classes = [$name => cambio_class_file($uses, $declaration, $lines)];
     foreach ($nested as $class => [$object, $path]) {
         $classes += cambio_record_classes($class, $object, $origin . $path);
     }

@@ -76,7 +76,7 @@ final class Hydrate
     }
 
     /**
-     * The field read as a constructor parameter declares it: null when nullable and null or absent;
+     * The field read as a record's property declares it: null when nullable and null or absent;
      * int|float a number; an array a list (of `$listOf` records when given); a CambioObject class a
      * nested record.
      *

@@ -10,9 +10,19 @@ use Cambio\Exception\InvalidResponseException;
 use Cambio\Internal\Requestor;
 use Cambio\Page;
 
-/** @internal The shared plumbing of the resource groups. */
+/** @internal The shared plumbing of the resource groups; Operation\\ holds the calls several groups make alike. */
 abstract class AbstractService
 {
+    /**
+     * What the shared operations (Operation\Create, Operation\Retrieve, Operation\All) of a group
+     * work on: `path`, its collection ('/v1/deposits'); `record`, the class its records are read
+     * as; `params`, the generated request class of create() (its MONEY fields are checked);
+     * `created`, the class create() answers with when it is not `record`.
+     *
+     * @var array{path: string, record: class-string<CambioObject>, params?: class-string, created?: class-string<CambioObject>}
+     */
+    protected const RESOURCE = ['path' => '', 'record' => CambioObject::class];
+
     /** @internal */
     public function __construct(protected readonly Requestor $requestor)
     {

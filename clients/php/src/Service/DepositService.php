@@ -4,27 +4,24 @@ declare(strict_types=1);
 
 namespace Cambio\Service;
 
-use Cambio\Internal\Params;
+use Cambio\Service\Operation\Create;
+use Cambio\Service\Operation\Retrieve;
 use Cambio\Types\CreateDepositRequest;
 use Cambio\Types\Deposit;
 
-/** `$cambio->deposits`. */
+/**
+ * `$cambio->deposits`:
+ *
+ * - `create($params, $opts)`: POST /v1/deposits, a fresh TRON address for this deposit only. Params:
+ *   method 'usdt', network 'tron', reference, amount?, split? (see CreateDepositRequest); opts: idempotency_key.
+ * - `get($id, $opts)`: GET /v1/deposits/:id.
+ */
 final class DepositService extends AbstractService
 {
-    /**
-     * POST /v1/deposits: a fresh TRON address for this deposit only.
-     *
-     * @param array<string, mixed> $params method 'usdt', network 'tron', reference, amount?, split? (see CreateDepositRequest)
-     * @param array<string, mixed> $opts idempotency_key
-     */
-    public function create(array $params, array $opts = []): Deposit
-    {
-        return $this->record(Deposit::class, 'POST', '/v1/deposits', Params::prepare($params, CreateDepositRequest::MONEY, 'deposits->create()'), $opts);
-    }
+    /** @use Create<Deposit> */
+    use Create;
+    /** @use Retrieve<Deposit> */
+    use Retrieve;
 
-    /** GET /v1/deposits/:id. @param array<string, mixed> $opts */
-    public function get(string $id, array $opts = []): Deposit
-    {
-        return $this->record(Deposit::class, 'GET', '/v1/deposits/' . self::segment($id), null, $opts);
-    }
+    protected const RESOURCE = ['path' => '/v1/deposits', 'record' => Deposit::class, 'params' => CreateDepositRequest::class];
 }

@@ -5,7 +5,9 @@ declare(strict_types=1);
 namespace Cambio\Service;
 
 use Cambio\Internal\Params;
-use Cambio\Page;
+use Cambio\Service\Operation\All;
+use Cambio\Service\Operation\Create;
+use Cambio\Service\Operation\Retrieve;
 use Cambio\Types\CreatedWebhook;
 use Cambio\Types\DeletedWebhook;
 use Cambio\Types\Webhook;
@@ -13,34 +15,31 @@ use Cambio\Types\WebhookRequest;
 use Cambio\WebhookEvent;
 use Cambio\WebhookSignature;
 
-/** `$cambio->webhooks`: endpoints that receive events, and verify() for their deliveries. */
+/**
+ * `$cambio->webhooks`: endpoints that receive events, and verify() for their deliveries.
+ *
+ * - `list($params, $opts)`: GET /v1/webhooks, a Page of Webhook.
+ * - `create($params, $opts)`: POST /v1/webhooks. The CreatedWebhook answered carries the signing
+ *   `secret` (whsec_…), shown only this once: store it. Params: url, events (['*'] for all),
+ *   description?, enabled? (see WebhookRequest); opts: idempotency_key.
+ * - `get($id, $opts)`: GET /v1/webhooks/:id.
+ * - `update()`, `delete()`, `verify()`, below.
+ */
 final class WebhookService extends AbstractService
 {
-    /**
-     * GET /v1/webhooks. @param array{limit?: int, cursor?: string} $params @param array<string, mixed> $opts
-     * @return Page<Webhook>
-     */
-    public function list(array $params = [], array $opts = []): Page
-    {
-        return $this->page(Webhook::class, '/v1/webhooks', $params, $opts);
-    }
+    /** @use All<Webhook> */
+    use All;
+    /** @use Create<CreatedWebhook> */
+    use Create;
+    /** @use Retrieve<Webhook> */
+    use Retrieve;
 
-    /**
-     * POST /v1/webhooks. The answer carries the signing `secret` (whsec_…), shown only this once: store it.
-     *
-     * @param array<string, mixed> $params url, events (['*'] for all), description?, enabled? (see WebhookRequest)
-     * @param array<string, mixed> $opts idempotency_key
-     */
-    public function create(array $params, array $opts = []): CreatedWebhook
-    {
-        return $this->record(CreatedWebhook::class, 'POST', '/v1/webhooks', Params::prepare($params, WebhookRequest::MONEY, 'webhooks->create()'), $opts);
-    }
-
-    /** GET /v1/webhooks/:id. @param array<string, mixed> $opts */
-    public function get(string $id, array $opts = []): Webhook
-    {
-        return $this->record(Webhook::class, 'GET', '/v1/webhooks/' . self::segment($id), null, $opts);
-    }
+    protected const RESOURCE = [
+        'path' => '/v1/webhooks',
+        'record' => Webhook::class,
+        'params' => WebhookRequest::class,
+        'created' => CreatedWebhook::class,
+    ];
 
     /**
      * PUT /v1/webhooks/:id: replaces the webhook (omitted optional fields take their defaults); the secret is kept.

@@ -4,28 +4,25 @@ declare(strict_types=1);
 
 namespace Cambio\Service;
 
-use Cambio\Internal\Params;
+use Cambio\Service\Operation\Create;
+use Cambio\Service\Operation\Retrieve;
 use Cambio\Types\CreateWithdrawalRequest;
 use Cambio\Types\Withdrawal;
 
-/** `$cambio->withdrawals`. */
+/**
+ * `$cambio->withdrawals`:
+ *
+ * - `create($params, $opts)`: POST /v1/withdrawals; amount + fee move from available to locked, or
+ *   RefusedException INSUFFICIENT_BALANCE and nothing is written. Params: method 'usdt', network
+ *   'tron', address, amount, reference (see CreateWithdrawalRequest); opts: idempotency_key.
+ * - `get($id, $opts)`: GET /v1/withdrawals/:id.
+ */
 final class WithdrawalService extends AbstractService
 {
-    /**
-     * POST /v1/withdrawals: amount + fee move from available to locked, or RefusedException
-     * INSUFFICIENT_BALANCE and nothing is written.
-     *
-     * @param array<string, mixed> $params method 'usdt', network 'tron', address, amount, reference (see CreateWithdrawalRequest)
-     * @param array<string, mixed> $opts idempotency_key
-     */
-    public function create(array $params, array $opts = []): Withdrawal
-    {
-        return $this->record(Withdrawal::class, 'POST', '/v1/withdrawals', Params::prepare($params, CreateWithdrawalRequest::MONEY, 'withdrawals->create()'), $opts);
-    }
+    /** @use Create<Withdrawal> */
+    use Create;
+    /** @use Retrieve<Withdrawal> */
+    use Retrieve;
 
-    /** GET /v1/withdrawals/:id. @param array<string, mixed> $opts */
-    public function get(string $id, array $opts = []): Withdrawal
-    {
-        return $this->record(Withdrawal::class, 'GET', '/v1/withdrawals/' . self::segment($id), null, $opts);
-    }
+    protected const RESOURCE = ['path' => '/v1/withdrawals', 'record' => Withdrawal::class, 'params' => CreateWithdrawalRequest::class];
 }

@@ -7,23 +7,18 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
+use Cambio\Internal\ListOf;
 
 /**
  * `components.schemas.Balance` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class Balance extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['balances', 'updatedAt'];
+    /** @var list<CurrencyBalance> */
+    #[ListOf(CurrencyBalance::class)]
+    public readonly array $balances;
 
-    protected const LIST_OF = ['balances' => CurrencyBalance::class];
-
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** @var list<CurrencyBalance> */
-        public readonly array $balances,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $updatedAt,
-    ) {
-    }
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $updatedAt;
 }

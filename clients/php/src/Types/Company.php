@@ -10,23 +10,21 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.Company` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class Company extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['id', 'name', 'environment', 'status', 'createdAt'];
+    /** matches ^cmp_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly string $id;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** matches ^cmp_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $id,
-        public readonly string $name,
-        /** one of "sandbox", "production" */
-        public readonly string $environment,
-        /** always "active" */
-        public readonly string $status,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $createdAt,
-    ) {
-    }
+    public readonly string $name;
+
+    /** one of "sandbox", "production" */
+    public readonly string $environment;
+
+    /** always "active" */
+    public readonly string $status;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $createdAt;
 }

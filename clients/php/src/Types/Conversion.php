@@ -10,35 +10,39 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.Conversion` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class Conversion extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['id', 'quoteId', 'reference', 'sourceCurrency', 'settlementCurrency', 'sourceAmount', 'settlementAmount', 'rate', 'status', 'createdAt', 'completedAt'];
+    /** matches ^cnv_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly string $id;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** matches ^cnv_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $id,
-        /** matches ^qte_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $quoteId,
-        public readonly ?string $reference,
-        /** always "USDT" */
-        public readonly string $sourceCurrency,
-        /** always "BRL" */
-        public readonly string $settlementCurrency,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly string $sourceAmount,
-        /** BRL amount as a decimal string with all 2 decimals */
-        public readonly string $settlementAmount,
-        /** BRL per USDT with 8 decimals, Cambio's spread included */
-        public readonly string $rate,
-        /** always "completed" */
-        public readonly string $status,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $createdAt,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $completedAt,
-    ) {
-    }
+    /** matches ^qte_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly string $quoteId;
+
+    public readonly ?string $reference;
+
+    /** always "USDT" */
+    public readonly string $sourceCurrency;
+
+    /** always "BRL" */
+    public readonly string $settlementCurrency;
+
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly string $sourceAmount;
+
+    /** BRL amount as a decimal string with all 2 decimals */
+    public readonly string $settlementAmount;
+
+    /** BRL per USDT with 8 decimals, Cambio's spread included */
+    public readonly string $rate;
+
+    /** always "completed" */
+    public readonly string $status;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $createdAt;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $completedAt;
 }

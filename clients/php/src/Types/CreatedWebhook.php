@@ -6,31 +6,12 @@ declare(strict_types=1);
 
 namespace Cambio\Types;
 
-use Cambio\CambioObject;
-
 /**
- * `components.schemas.CreatedWebhook` in openapi.json.
+ * `components.schemas.CreatedWebhook` in openapi.json: the fields of Webhook, then its own.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
-final class CreatedWebhook extends CambioObject
+final class CreatedWebhook extends Webhook
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['id', 'url', 'events', 'description', 'enabled', 'createdAt', 'updatedAt', 'secret'];
-
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** matches ^whk_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $id,
-        public readonly string $url,
-        /** @var list<string> */
-        public readonly array $events,
-        public readonly ?string $description,
-        public readonly bool $enabled,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $createdAt,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $updatedAt,
-        /** Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it */
-        public readonly string $secret,
-    ) {
-    }
+    /** Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it */
+    public readonly string $secret;
 }

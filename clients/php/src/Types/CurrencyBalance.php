@@ -10,22 +10,19 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.Balance.balances[]` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class CurrencyBalance extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['currency', 'available', 'pending', 'locked'];
+    /** one of "USDT", "BRL" */
+    public readonly string $currency;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** one of "USDT", "BRL" */
-        public readonly string $currency,
-        /** Spendable now */
-        public readonly string $available,
-        /** Deposits seen on chain, not yet confirmed */
-        public readonly string $pending,
-        /** Held for withdrawals in flight */
-        public readonly string $locked,
-    ) {
-    }
+    /** Spendable now */
+    public readonly string $available;
+
+    /** Deposits seen on chain, not yet confirmed */
+    public readonly string $pending;
+
+    /** Held for withdrawals in flight */
+    public readonly string $locked;
 }

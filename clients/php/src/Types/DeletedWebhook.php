@@ -10,18 +10,13 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.DeletedWebhook` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class DeletedWebhook extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['id', 'deleted'];
+    /** matches ^whk_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly string $id;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** matches ^whk_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $id,
-        /** always true */
-        public readonly bool $deleted,
-    ) {
-    }
+    /** always true */
+    public readonly bool $deleted;
 }

@@ -7,49 +7,59 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
+use Cambio\Internal\ListOf;
 
 /**
  * `components.schemas.Deposit` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class Deposit extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['id', 'method', 'reference', 'network', 'address', 'amount', 'receivedAmount', 'creditedAmount', 'amountStatus', 'status', 'confirmations', 'requiredConfirmations', 'transactions', 'split', 'expiresAt', 'createdAt', 'updatedAt'];
+    /** matches ^dep_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly string $id;
 
-    protected const LIST_OF = ['transactions' => DepositTransaction::class];
+    /** always "usdt" */
+    public readonly string $method;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** matches ^dep_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $id,
-        /** always "usdt" */
-        public readonly string $method,
-        public readonly string $reference,
-        /** always "tron" */
-        public readonly string $network,
-        /** Fresh TRON address for this deposit only */
-        public readonly string $address,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly ?string $amount,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly string $receivedAmount,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly string $creditedAmount,
-        /** one of "exact", "underpaid", "overpaid" */
-        public readonly ?string $amountStatus,
-        /** one of "awaiting_payment", "confirming", "completed", "expired" */
-        public readonly string $status,
-        public readonly int $confirmations,
-        public readonly int $requiredConfirmations,
-        /** @var list<DepositTransaction> */
-        public readonly array $transactions,
-        public readonly ?DepositSplit $split,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $expiresAt,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $createdAt,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $updatedAt,
-    ) {
-    }
+    public readonly string $reference;
+
+    /** always "tron" */
+    public readonly string $network;
+
+    /** Fresh TRON address for this deposit only */
+    public readonly string $address;
+
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly ?string $amount;
+
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly string $receivedAmount;
+
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly string $creditedAmount;
+
+    /** one of "exact", "underpaid", "overpaid" */
+    public readonly ?string $amountStatus;
+
+    /** one of "awaiting_payment", "confirming", "completed", "expired" */
+    public readonly string $status;
+
+    public readonly int $confirmations;
+
+    public readonly int $requiredConfirmations;
+
+    /** @var list<DepositTransaction> */
+    #[ListOf(DepositTransaction::class)]
+    public readonly array $transactions;
+
+    public readonly ?DepositSplit $split;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $expiresAt;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $createdAt;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $updatedAt;
 }

@@ -10,22 +10,20 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.Deposit.split` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class DepositSplit extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['address', 'percent', 'amount', 'forwardedAmount', 'withdrawalId'];
+    public readonly string $address;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        public readonly string $address,
-        public readonly int|float|null $percent,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly ?string $amount,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly string $forwardedAmount,
-        /** matches ^wdr_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly ?string $withdrawalId,
-    ) {
-    }
+    public readonly int|float|null $percent;
+
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly ?string $amount;
+
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly string $forwardedAmount;
+
+    /** matches ^wdr_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly ?string $withdrawalId;
 }

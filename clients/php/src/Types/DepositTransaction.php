@@ -10,21 +10,19 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.Deposit.transactions[]` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class DepositTransaction extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['txHash', 'amount', 'blockNumber', 'confirmations', 'status'];
+    public readonly string $txHash;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        public readonly string $txHash,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly string $amount,
-        public readonly int $blockNumber,
-        public readonly int $confirmations,
-        /** one of "confirming", "confirmed" */
-        public readonly string $status,
-    ) {
-    }
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly string $amount;
+
+    public readonly int $blockNumber;
+
+    public readonly int $confirmations;
+
+    /** one of "confirming", "confirmed" */
+    public readonly string $status;
 }

@@ -10,16 +10,11 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.FieldError` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class FieldError extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['path', 'message'];
+    public readonly string $path;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        public readonly string $path,
-        public readonly string $message,
-    ) {
-    }
+    public readonly string $message;
 }

@@ -10,21 +10,18 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.WebhookTestEvent` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class WebhookTestEvent extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['id', 'type', 'createdAt', 'data'];
+    /** The event id; also the `webhook-id` header */
+    public readonly string $id;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** The event id; also the `webhook-id` header */
-        public readonly string $id,
-        /** always "webhook.test" */
-        public readonly string $type,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $createdAt,
-        public readonly WebhookTestEventData $data,
-    ) {
-    }
+    /** always "webhook.test" */
+    public readonly string $type;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $createdAt;
+
+    public readonly WebhookTestEventData $data;
 }

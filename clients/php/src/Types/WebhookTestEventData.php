@@ -10,18 +10,14 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.WebhookTestEvent.data` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class WebhookTestEventData extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['webhookId', 'url', 'message'];
+    /** matches ^whk_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly string $webhookId;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** matches ^whk_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $webhookId,
-        public readonly string $url,
-        public readonly string $message,
-    ) {
-    }
+    public readonly string $url;
+
+    public readonly string $message;
 }

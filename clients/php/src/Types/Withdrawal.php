@@ -10,36 +10,42 @@ use Cambio\CambioObject;
 
 /**
  * `components.schemas.Withdrawal` in openapi.json.
+ * Built by CambioObject::fromArray(), which reads each property by its name and type.
  */
 final class Withdrawal extends CambioObject
 {
-    /** The API's field names, in its order. */
-    public const FIELDS = ['id', 'method', 'reference', 'network', 'address', 'amount', 'fee', 'status', 'txHash', 'failureReason', 'createdAt', 'updatedAt', 'completedAt'];
+    /** matches ^wdr_[0-9A-HJKMNP-TV-Z]{26}$ */
+    public readonly string $id;
 
-    /** Built by fromArray() (CambioObject), which reads each parameter by its name and type. */
-    public function __construct(
-        /** matches ^wdr_[0-9A-HJKMNP-TV-Z]{26}$ */
-        public readonly string $id,
-        /** always "usdt" */
-        public readonly string $method,
-        public readonly string $reference,
-        /** always "tron" */
-        public readonly string $network,
-        public readonly string $address,
-        /** USDT amount as a decimal string with all 6 decimals */
-        public readonly string $amount,
-        /** Network fee, held and spent on top of `amount` */
-        public readonly string $fee,
-        /** one of "pending", "processing", "completed", "failed" */
-        public readonly string $status,
-        public readonly ?string $txHash,
-        public readonly ?string $failureReason,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $createdAt,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly string $updatedAt,
-        /** ISO 8601 UTC time with milliseconds */
-        public readonly ?string $completedAt,
-    ) {
-    }
+    /** always "usdt" */
+    public readonly string $method;
+
+    public readonly string $reference;
+
+    /** always "tron" */
+    public readonly string $network;
+
+    public readonly string $address;
+
+    /** USDT amount as a decimal string with all 6 decimals */
+    public readonly string $amount;
+
+    /** Network fee, held and spent on top of `amount` */
+    public readonly string $fee;
+
+    /** one of "pending", "processing", "completed", "failed" */
+    public readonly string $status;
+
+    public readonly ?string $txHash;
+
+    public readonly ?string $failureReason;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $createdAt;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly string $updatedAt;
+
+    /** ISO 8601 UTC time with milliseconds */
+    public readonly ?string $completedAt;
 }
