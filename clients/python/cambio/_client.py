@@ -27,7 +27,7 @@ from ._errors import (
     RateLimitError,
     error_from_response,
 )
-from ._record import Record
+from ._record import Record, api_name
 from ._types import (
     CREATE_CONVERSION_FIELDS,
     CREATE_DEPOSIT_FIELDS,
@@ -470,11 +470,11 @@ def _money(name: str, value: Any) -> str:
 def _body(fields: RequestFields, values: Mapping[str, Any], money: Sequence[str] = ()) -> Dict[str, Any]:
     """The JSON body: each given keyword argument under the API's name (None = not sent)."""
     body: Dict[str, Any] = {}
-    for attribute, api, _ in fields:
+    for attribute, _ in fields:
         value = values.get(attribute)
         if value is None:
             continue
-        body[api] = _money(attribute, value) if attribute in money else value
+        body[api_name(attribute)] = _money(attribute, value) if attribute in money else value
     return body
 
 
@@ -499,11 +499,36 @@ def _segment(id: Any) -> str:
 
 
 class _Resource:
+    #: The group's route (``/v1/deposits``): its records are at ``{_path}/{id}``.
+    _path: str
+
     def __init__(self, client: Cambio) -> None:
         self._client = client
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self._client!r}>"
+
+    def _member(self, id: str) -> str:
+        return f"{self._path}/{_segment(id)}"
+
+
+class _Retrievable(_Resource, Generic[T]):
+    """A group whose records are read by id (``get``)."""
+
+    #: The record class the group's calls answer with.
+    _record: Type[T]
+
+    def get(self, id: str, *, max_retries: Optional[int] = None) -> T:
+        """GET the group's record with this id (``/v1/deposits/{id}``, ...)."""
+        return self._client._data("GET", self._member(id), self._record, max_retries=max_retries)
+
+
+class _Listable(_Retrievable[T]):
+    """A group whose records are also listed (``list``), newest first, a page at a time."""
+
+    def list(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, max_retries: Optional[int] = None) -> Page[T]:
+        """GET the group's route: one page, newest first; ``.auto_paging_iter()`` walks them all."""
+        return self._client._page(self._path, self._record, limit, cursor, max_retries)
 
 
 class CompanyResource(_Resource):
@@ -516,7 +541,12 @@ class CompanyResource(_Resource):
         return self._client._data("GET", "/v1/company/balance", Balance, max_retries=max_retries)
 
 
-class DepositsResource(_Resource):
+class DepositsResource(_Retrievable[Deposit]):
+    """POST /v1/deposits, GET /v1/deposits/{id}."""
+
+    _path = "/v1/deposits"
+    _record = Deposit
+
     def create(
         self,
         *,
@@ -530,14 +560,15 @@ class DepositsResource(_Resource):
     ) -> Deposit:
         """POST /v1/deposits: a fresh TRON address to pay ``amount`` (optional, informative) USDT to."""
         body = _body(CREATE_DEPOSIT_FIELDS, dict(method=method, network=network, reference=reference, amount=amount, split=_split(split)), money=("amount",))
-        return self._client._data("POST", "/v1/deposits", Deposit, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
-
-    def get(self, id: str, *, max_retries: Optional[int] = None) -> Deposit:
-        """GET /v1/deposits/{id}."""
-        return self._client._data("GET", f"/v1/deposits/{_segment(id)}", Deposit, max_retries=max_retries)
+        return self._client._data("POST", self._path, Deposit, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
 
 
-class WithdrawalsResource(_Resource):
+class WithdrawalsResource(_Retrievable[Withdrawal]):
+    """POST /v1/withdrawals, GET /v1/withdrawals/{id}."""
+
+    _path = "/v1/withdrawals"
+    _record = Withdrawal
+
     def create(
         self,
         *,
@@ -551,14 +582,15 @@ class WithdrawalsResource(_Resource):
     ) -> Withdrawal:
         """POST /v1/withdrawals: ``amount`` + fee move from available to locked, or RefusedError ``INSUFFICIENT_BALANCE``."""
         body = _body(CREATE_WITHDRAWAL_FIELDS, dict(method=method, network=network, address=address, amount=amount, reference=reference), money=("amount",))
-        return self._client._data("POST", "/v1/withdrawals", Withdrawal, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
-
-    def get(self, id: str, *, max_retries: Optional[int] = None) -> Withdrawal:
-        """GET /v1/withdrawals/{id}."""
-        return self._client._data("GET", f"/v1/withdrawals/{_segment(id)}", Withdrawal, max_retries=max_retries)
+        return self._client._data("POST", self._path, Withdrawal, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
 
 
-class ConversionsResource(_Resource):
+class ConversionsResource(_Listable[Conversion]):
+    """POST /v1/conversions/quote, POST /v1/conversions, GET /v1/conversions, GET /v1/conversions/{id}."""
+
+    _path = "/v1/conversions"
+    _record = Conversion
+
     def quote(
         self,
         *,
@@ -586,21 +618,14 @@ class ConversionsResource(_Resource):
     ) -> Conversion:
         """POST /v1/conversions: executes a quote."""
         body = _body(CREATE_CONVERSION_FIELDS, dict(quote_id=quote_id, reference=reference))
-        return self._client._data("POST", "/v1/conversions", Conversion, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
-
-    def list(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, max_retries: Optional[int] = None) -> Page[Conversion]:
-        """GET /v1/conversions: one page, newest first; ``.auto_paging_iter()`` walks them all."""
-        return self._client._page("/v1/conversions", Conversion, limit, cursor, max_retries)
-
-    def get(self, id: str, *, max_retries: Optional[int] = None) -> Conversion:
-        """GET /v1/conversions/{id}."""
-        return self._client._data("GET", f"/v1/conversions/{_segment(id)}", Conversion, max_retries=max_retries)
+        return self._client._data("POST", self._path, Conversion, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
 
 
-class WebhooksResource(_Resource):
-    def list(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, max_retries: Optional[int] = None) -> Page[Webhook]:
-        """GET /v1/webhooks: one page; ``.auto_paging_iter()`` walks them all."""
-        return self._client._page("/v1/webhooks", Webhook, limit, cursor, max_retries)
+class WebhooksResource(_Listable[Webhook]):
+    """The five /v1/webhooks routes, and ``verify`` (local)."""
+
+    _path = "/v1/webhooks"
+    _record = Webhook
 
     def create(
         self,
@@ -614,11 +639,7 @@ class WebhooksResource(_Resource):
     ) -> CreatedWebhook:
         """POST /v1/webhooks. The answer carries the signing ``secret``, shown only this once: store it."""
         body = _body(WEBHOOK_FIELDS, dict(url=url, events=_events(events), description=description, enabled=enabled))
-        return self._client._data("POST", "/v1/webhooks", CreatedWebhook, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
-
-    def get(self, id: str, *, max_retries: Optional[int] = None) -> Webhook:
-        """GET /v1/webhooks/{id}."""
-        return self._client._data("GET", f"/v1/webhooks/{_segment(id)}", Webhook, max_retries=max_retries)
+        return self._client._data("POST", self._path, CreatedWebhook, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
 
     def update(
         self,
@@ -632,11 +653,11 @@ class WebhooksResource(_Resource):
     ) -> Webhook:
         """PUT /v1/webhooks/{id}: replaces the webhook (omitted optional fields take their defaults; the secret is kept)."""
         body = _body(WEBHOOK_FIELDS, dict(url=url, events=_events(events), description=description, enabled=enabled))
-        return self._client._data("PUT", f"/v1/webhooks/{_segment(id)}", Webhook, body=body, max_retries=max_retries)
+        return self._client._data("PUT", self._member(id), Webhook, body=body, max_retries=max_retries)
 
     def delete(self, id: str, *, max_retries: Optional[int] = None) -> DeletedWebhook:
         """DELETE /v1/webhooks/{id} → ``deleted`` is True."""
-        return self._client._data("DELETE", f"/v1/webhooks/{_segment(id)}", DeletedWebhook, max_retries=max_retries)
+        return self._client._data("DELETE", self._member(id), DeletedWebhook, max_retries=max_retries)
 
     #: Verifies a delivery (Standard Webhooks) over the RAW body and returns its event; raises
     #: WebhookVerificationError when it is forged, altered or stale. Local: no request is made.

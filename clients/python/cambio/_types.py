@@ -12,7 +12,8 @@ from typing import Dict, List, Literal, Optional, Tuple, Type
 
 from ._record import Record
 
-RequestFields = Tuple[Tuple[str, str, bool], ...]
+#: A request body's fields: (keyword argument, required), each sent under its camelCase name.
+RequestFields = Tuple[Tuple[str, bool], ...]
 
 #: What ``cambio`` re-exports: the version, every record, the event types and error codes.
 __all__ = [
@@ -235,47 +236,47 @@ RECORDS: Dict[str, Type[Record]] = {
 }
 
 
-#: ``deposits.create``: (keyword argument, API name, required), from CreateDepositRequest.
+#: ``deposits.create``: (keyword argument, required), from CreateDepositRequest.
 CREATE_DEPOSIT_FIELDS: RequestFields = (
-    ("method", "method", True),
-    ("reference", "reference", True),
-    ("network", "network", True),
-    ("amount", "amount", False),
-    ("split", "split", False),
+    ("method", True),
+    ("reference", True),
+    ("network", True),
+    ("amount", False),
+    ("split", False),
 )
 
 
-#: ``withdrawals.create``: (keyword argument, API name, required), from CreateWithdrawalRequest.
+#: ``withdrawals.create``: (keyword argument, required), from CreateWithdrawalRequest.
 CREATE_WITHDRAWAL_FIELDS: RequestFields = (
-    ("method", "method", True),
-    ("network", "network", True),
-    ("address", "address", True),
-    ("amount", "amount", True),
-    ("reference", "reference", True),
+    ("method", True),
+    ("network", True),
+    ("address", True),
+    ("amount", True),
+    ("reference", True),
 )
 
 
-#: ``conversions.quote``: (keyword argument, API name, required), from CreateQuoteRequest.
+#: ``conversions.quote``: (keyword argument, required), from CreateQuoteRequest.
 CREATE_QUOTE_FIELDS: RequestFields = (
-    ("source_currency", "sourceCurrency", True),
-    ("settlement_currency", "settlementCurrency", True),
-    ("source_amount", "sourceAmount", True),
+    ("source_currency", True),
+    ("settlement_currency", True),
+    ("source_amount", True),
 )
 
 
-#: ``conversions.create``: (keyword argument, API name, required), from CreateConversionRequest.
+#: ``conversions.create``: (keyword argument, required), from CreateConversionRequest.
 CREATE_CONVERSION_FIELDS: RequestFields = (
-    ("quote_id", "quoteId", True),
-    ("reference", "reference", False),
+    ("quote_id", True),
+    ("reference", False),
 )
 
 
-#: ``webhooks.create / webhooks.update``: (keyword argument, API name, required), from WebhookRequest.
+#: ``webhooks.create / webhooks.update``: (keyword argument, required), from WebhookRequest.
 WEBHOOK_FIELDS: RequestFields = (
-    ("url", "url", True),
-    ("events", "events", True),
-    ("description", "description", False),
-    ("enabled", "enabled", False),
+    ("url", True),
+    ("events", True),
+    ("description", False),
+    ("enabled", False),
 )
 
 

@@ -135,7 +135,7 @@ def test_each_calls_keyword_arguments_are_its_request_schemas_fields_in_snake_ca
     client = cambio.Cambio(api_key="k", api_secret="s", base_url="https://example.com")
     parameters = inspect.signature(getattr(getattr(client, group), name)).parameters
     keywords = {p for p, spec in parameters.items() if spec.kind is inspect.Parameter.KEYWORD_ONLY} - {"idempotency_key", "max_retries"}
-    assert keywords == {attribute for attribute, _, _ in fields}
-    for attribute, _, required in fields:
+    assert keywords == {attribute for attribute, _ in fields}
+    for attribute, required in fields:
         assert (parameters[attribute].default is inspect.Parameter.empty) == required, attribute
     assert ("idempotency_key" in parameters) == (name != "update")

@@ -222,9 +222,13 @@ class Generator:
     def request_table(self, name: str) -> str:
         schema = self.schemas[name]
         required = set(schema.get("required", []))
-        rows = [f'    ("{snake(p)}", "{p}", {p in required}),' for p in schema.get("properties", {})]
+        for prop in schema.get("properties", {}):
+            if camel(snake(prop)) != prop:
+                # The client sends each keyword argument under api_name(keyword), as Record reads.
+                raise SystemExit(f"{name}.{prop} is not lowerCamelCase: the client could not send it as {snake(prop)}")
+        rows = [f'    ("{snake(p)}", {p in required}),' for p in schema.get("properties", {})]
         constant = snake(name.replace("Request", "")).upper() + "_FIELDS"
-        return "\n".join([f"#: ``{REQUESTS[name]}``: (keyword argument, API name, required), from {name}.", f"{constant}: RequestFields = (", *rows, ")"])
+        return "\n".join([f"#: ``{REQUESTS[name]}``: (keyword argument, required), from {name}.", f"{constant}: RequestFields = (", *rows, ")"])
 
     def render(self) -> str:
         for name in self.records:
@@ -254,7 +258,8 @@ class Generator:
             "",
             "from ._record import Record",
             "",
-            "RequestFields = Tuple[Tuple[str, str, bool], ...]",
+            "#: A request body's fields: (keyword argument, required), each sent under its camelCase name.",
+            "RequestFields = Tuple[Tuple[str, bool], ...]",
             "",
             "#: What ``cambio`` re-exports: the version, every record, the event types and error codes.",
             "__all__ = [",

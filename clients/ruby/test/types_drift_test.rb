@@ -46,8 +46,11 @@ class TypesDriftTest < Minitest::Test
   def test_a_changed_schema_changes_the_output
     changed = JSON.parse(JSON.generate(OPENAPI))
     changed.dig("components", "schemas", "Deposit", "properties")["memo"] = { "type" => "string" }
+    changed.dig("components", "schemas", "Deposit", "properties")["memo_id"] = { "type" => "string" }
 
     refute_equal CambioTypes::Generator.render(OPENAPI), CambioTypes::Generator.render(changed)
-    assert_includes CambioTypes::Generator.render(changed), 'field :memo, "memo", type: :string'
+    assert_includes CambioTypes::Generator.render(changed), "string :memo, optional: true"
+    # A name that is not the reader's camelCase is given as it is.
+    assert_includes CambioTypes::Generator.render(changed), 'string :memo_id, key: "memo_id", optional: true'
   end
 end

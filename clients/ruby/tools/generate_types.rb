@@ -3,10 +3,12 @@
 
 # Generates lib/cambio/types.rb from the repository's openapi.json: one small record class per
 # schema of components.schemas (Cambio::Deposit, Cambio::CreateDepositRequest, ...), each field
-# with its snake_case reader, the API's name, its type and whether it is required; inline objects
-# become nested classes (Cambio::Deposit::Transaction); the event schemas become subclasses of
-# Cambio::WebhookEvent, looked up by their type in Cambio::EVENT_TYPES; the Error schema's codes
-# become Cambio::ERROR_CODES.
+# declared by its JSON type with its snake_case reader (`string :received_amount`; see
+# Cambio::Record: required unless `optional: true`, the API's camelCase name unless `key:`);
+# inline objects become nested classes (Cambio::Deposit::Transaction); the event schemas become
+# subclasses of Cambio::WebhookEvent (lib/cambio/webhook_event.rb) declared by their type and
+# data's class (`event "deposit.completed", data: "Deposit"`), looked up by their type in
+# Cambio::EVENT_TYPES; the Error schema's codes become Cambio::ERROR_CODES.
 #
 #   ruby tools/generate_types.rb            # writes lib/cambio/types.rb
 #   ruby tools/generate_types.rb --check    # exits 1 when lib/cambio/types.rb is not what openapi.json gives
@@ -21,7 +23,7 @@ module CambioTypes
   OUTPUT = File.join(ROOT, "lib", "cambio", "types.rb")
 
   # One class to write: its Ruby name (relative to Cambio), superclass, schema name, doc and fields.
-  Klass = Struct.new(:name, :superclass, :schema, :doc, :fields, :nested, keyword_init: true)
+  Klass = Struct.new(:name, :superclass, :schema, :doc, :fields, :nested, :event, keyword_init: true)
   Spec = Struct.new(:name, :key, :type, :of, :required, :nullable, :enum, :doc, keyword_init: true)
 
   class Generator
@@ -29,8 +31,10 @@ module CambioTypes
       new(openapi).render
     end
 
-    # The fields every event has, declared once on WebhookEvent.
+    # The fields every event has, declared once on WebhookEvent (lib/cambio/webhook_event.rb).
     ENVELOPE = %w[id created_at].freeze
+    # The JSON types declared by their own name (`string :id`); records and arrays name their class.
+    SCALARS = %i[string integer number boolean any].freeze
 
     def initialize(openapi)
       @openapi = openapi
@@ -51,6 +55,7 @@ module CambioTypes
         event_type = schema.dig("properties", "type", "const") if name.end_with?("Event")
         events[event_type] = name if event_type
         klass = object_class(name, schema, event_type ? "WebhookEvent" : "Record")
+        klass.event = event_type
         # An event class inherits the envelope's fields; it declares only what is its own (its
         # type's value, its data's class).
         klass.fields.reject! { |field| ENVELOPE.include?(field.name) } if event_type
@@ -65,18 +70,7 @@ module CambioTypes
       out << "# (test/types_drift_test.rb fails until you do).\n\n"
       out << "module Cambio\n"
       out << "  # The API's error codes (error.code in the envelope); the client adds CLIENT_CODES.\n"
-      out << "  ERROR_CODES = #{words(error_codes)}.freeze\n\n"
-      out << "  # What Cambio POSTs to a webhook: +id+ (evt_..., also the webhook-id header: deduplicate on it),\n"
-      out << "  # +type+, +created_at+ and +data+, the record. webhooks.verify returns the subclass named by\n"
-      out << "  # EVENT_TYPES for the event's type (its +data+ a Cambio::Deposit, Withdrawal or Conversion), or\n"
-      out << "  # this class for a type this client does not know (+data+ then a plain Cambio::Record).\n"
-      out << "  class WebhookEvent < Record\n"
-      out << "    # The event id; also the `webhook-id` header: deduplicate on it\n"
-      out << "    field :id, \"id\", type: :string, required: true\n"
-      out << "    field :type, \"type\", type: :string, required: true\n"
-      out << "    field :created_at, \"createdAt\", type: :string, required: true\n"
-      out << "    field :data, \"data\", type: :any, required: true\n"
-      out << "  end\n"
+      out << "  ERROR_CODES = #{words(error_codes)}.freeze\n"
       written = {}
       classes.each { |klass| write_in_order(klass, classes, written, out) }
       out << "\n  # Event type => its class.\n"
@@ -250,17 +244,51 @@ module CambioTypes
       out << "#{indent}class #{short} < #{klass.superclass}\n"
       out << "#{indent}  schema #{klass.schema.inspect}\n" if klass.schema
       klass.nested.each { |nested| out << write_class(nested, "#{indent}  ") << "\n" }
-      klass.fields.each do |spec|
+      fields = klass.fields
+      event = event_declaration(klass)
+      if event
+        out << "#{indent}  #{event}\n"
+        fields = fields.reject { |spec| %w[type data].include?(spec.name) }
+      end
+      fields.each do |spec|
         doc(spec.doc).each { |line| out << "#{indent}  # #{line}\n" }
-        args = ["field #{spec.name.to_sym.inspect}", spec.key.inspect, "type: #{spec.type.inspect}"]
-        args << "of: #{spec.of.inspect}" if spec.of
-        args << "required: true" if spec.required
-        args << "nullable: true" if spec.nullable
-        args << "enum: #{words(spec.enum)}" if spec.enum && spec.enum.all? { |v| v.is_a?(String) && v.match?(/\A\S+\z/) }
-        out << "#{indent}  #{args.join(", ")}\n"
+        out << "#{indent}  #{declaration(spec)}\n"
       end
       out << "#{indent}end\n"
       out
+    end
+
+    # One field's line: its JSON type's declaration (see Cambio::Record), then only what differs
+    # from the usual: another API name than the reader's camelCase, optional, null, its one value
+    # (a const, or an enum of one) or its enum.
+    def declaration(spec)
+      args =
+        if SCALARS.include?(spec.type)
+          ["#{spec.type} #{spec.name.to_sym.inspect}"]
+        elsif spec.type == :record
+          ["record #{spec.name.to_sym.inspect}", spec.of.inspect]
+        else
+          ["array #{spec.name.to_sym.inspect}", "of: #{spec.of.inspect}"]
+        end
+      args << "key: #{spec.key.inspect}" unless camel(spec.name) == spec.key
+      args << "optional: true" unless spec.required
+      args << "null: true" if spec.nullable
+      if spec.enum&.all? { |v| v.is_a?(String) && v.match?(/\A\S+\z/) }
+        args << (spec.enum.size == 1 ? "const: #{spec.enum.first.inspect}" : "enum: #{words(spec.enum)}")
+      end
+      args.join(", ")
+    end
+
+    # `event "deposit.completed", data: "Deposit"` for an event class whose type is its one const
+    # and whose data is a record (Cambio::WebhookEvent.event declares both), else nil.
+    def event_declaration(klass)
+      return unless klass.event
+
+      type = klass.fields.find { |spec| spec.name == "type" }
+      data = klass.fields.find { |spec| spec.name == "data" }
+      return unless type&.enum == [klass.event] && data&.type == :record && data.required && !data.nullable
+
+      "event #{klass.event.inspect}, data: #{data.of.inspect}"
     end
 
     def doc(text)
@@ -271,6 +299,11 @@ module CambioTypes
 
     def snake(key)
       key.gsub(/([A-Z]+)([A-Z][a-z])/, '\1_\2').gsub(/([a-z\d])([A-Z])/, '\1_\2').downcase
+    end
+
+    # The API's name Cambio::Record gives a reader when its declaration names no +key:+.
+    def camel(name)
+      name.to_s.gsub(/_([a-z\d])/) { Regexp.last_match(1).upcase }
     end
 
     def pascal(key)

@@ -166,6 +166,26 @@ module Cambio
         end
         define_method(:"#{name}?") { @values[name] == true } if type == :boolean
       end
+
+      # The generated declarations, one per JSON type, read like a migration's columns
+      # (+string :id+, +record :split, "Deposit::Split", null: true+, +array :events, of: :string+):
+      # a field is required unless +optional: true+, may be null with +null: true+, and is the
+      # API's camelCase name of its reader unless +key:+ says otherwise; +const: "usdt"+ is the
+      # one value it has (its +enum+ then that value alone).
+      %i[string integer number boolean any].each do |type|
+        define_method(type) do |name, key: camel(name), optional: false, null: false, enum: nil, const: nil|
+          field(name, key, type: type, required: !optional, nullable: null, enum: const.nil? ? enum : [const])
+        end
+        private type
+      end
+
+      def record(name, of, key: camel(name), optional: false, null: false)
+        field(name, key, type: :record, of: of, required: !optional, nullable: null)
+      end
+
+      def array(name, of:, key: camel(name), optional: false, null: false)
+        field(name, key, type: :array, of: of, required: !optional, nullable: null)
+      end
     end
 
     # A record from keyword arguments in snake_case (for tests and fixtures); records from the API

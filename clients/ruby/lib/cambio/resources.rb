@@ -10,6 +10,22 @@ module Cambio
   module Resources
     # @api private
     class Group
+      class << self
+        # The group's route, the record class its calls answer, the request class its create (and
+        # update) take and the class create answers: what the operations below work on.
+        attr_reader :path, :record, :request, :created
+
+        private
+
+        # Declares the group's route and classes (see +path+ and the others).
+        def resource(path, record, request: nil, created: record)
+          @path = path
+          @record = record
+          @request = request
+          @created = created
+        end
+      end
+
       def initialize(client)
         @client = client
         freeze
@@ -41,15 +57,40 @@ module Cambio
         end
       end
 
-      def params(klass, values, where)
-        klass.to_api_params(values, where)
+      # The keyword arguments of +call+ (+deposits.create+ in messages) as +klass+'s JSON object.
+      def params(klass, values, call)
+        klass.to_api_params(values, "#{self.class.name.split("::").last.downcase}.#{call}")
       end
 
-      # An id as one path segment.
-      def segment(id)
+      # The route of one record of the group: its path and the id as one path segment.
+      def member(id)
         raise ArgumentError, "id must be a non-empty String, got #{Record.kind_of_value(id)}" unless id.is_a?(String) && !id.empty?
 
-        id.b.gsub(/[^A-Za-z0-9\-._~]/) { |byte| format("%%%02X", byte.ord) }
+        "#{self.class.path}/#{id.b.gsub(/[^A-Za-z0-9\-._~]/) { |byte| format("%%%02X", byte.ord) }}"
+      end
+    end
+
+    # @api private: the calls that work the same in every group that has them (as Stripe's
+    # APIOperations), on the group's +resource+.
+    module Create
+      # POST to the group's route, the keyword arguments checked against its request class first.
+      def create(idempotency_key: nil, **values)
+        one(self.class.created, :post, self.class.path, body: params(self.class.request, values, "create"), idempotency_key: idempotency_key)
+      end
+    end
+
+    module Retrieve
+      # GET one record by its id.
+      def get(id)
+        one(self.class.record, :get, member(id))
+      end
+    end
+
+    module List
+      # One Cambio::Page of the group's records, newest first (+limit+ 1-100, default 20; +cursor+ a
+      # page's next_cursor). page.auto_paging_each walks every page.
+      def list(limit: nil, cursor: nil)
+        page(self.class.record, self.class.path, limit, cursor)
       end
     end
 
@@ -67,88 +108,62 @@ module Cambio
       end
     end
 
-    # POST /v1/deposits, GET /v1/deposits/:id
+    # POST /v1/deposits, GET /v1/deposits/:id.
+    # create(method: "usdt", network: "tron", reference:, amount: nil, split: nil, idempotency_key: nil)
+    # -> Cambio::Deposit, with a fresh +address+ to pay; get(id) -> Cambio::Deposit.
     class Deposits < Group
-      # create(method: "usdt", network: "tron", reference:, amount: nil, split: nil, idempotency_key: nil)
-      # -> Cambio::Deposit, with a fresh +address+ to pay.
-      def create(idempotency_key: nil, **values)
-        one(Cambio::Deposit, :post, "/v1/deposits",
-            body: params(Cambio::CreateDepositRequest, values, "deposits.create"), idempotency_key: idempotency_key)
-      end
-
-      def get(id)
-        one(Cambio::Deposit, :get, "/v1/deposits/#{segment(id)}")
-      end
+      resource "/v1/deposits", Cambio::Deposit, request: Cambio::CreateDepositRequest
+      include Create
+      include Retrieve
     end
 
-    # POST /v1/withdrawals, GET /v1/withdrawals/:id
+    # POST /v1/withdrawals, GET /v1/withdrawals/:id.
+    # create(method: "usdt", network: "tron", address:, amount:, reference:, idempotency_key: nil)
+    # -> Cambio::Withdrawal. Raises Cambio::RefusedError (INSUFFICIENT_BALANCE) when the
+    # available balance does not cover amount + fee. get(id) -> Cambio::Withdrawal.
     class Withdrawals < Group
-      # create(method: "usdt", network: "tron", address:, amount:, reference:, idempotency_key: nil)
-      # -> Cambio::Withdrawal. Raises Cambio::RefusedError (INSUFFICIENT_BALANCE) when the
-      # available balance does not cover amount + fee.
-      def create(idempotency_key: nil, **values)
-        one(Cambio::Withdrawal, :post, "/v1/withdrawals",
-            body: params(Cambio::CreateWithdrawalRequest, values, "withdrawals.create"), idempotency_key: idempotency_key)
-      end
-
-      def get(id)
-        one(Cambio::Withdrawal, :get, "/v1/withdrawals/#{segment(id)}")
-      end
+      resource "/v1/withdrawals", Cambio::Withdrawal, request: Cambio::CreateWithdrawalRequest
+      include Create
+      include Retrieve
     end
 
-    # POST /v1/conversions/quote, POST /v1/conversions, GET /v1/conversions, GET /v1/conversions/:id
+    # POST /v1/conversions/quote, POST /v1/conversions, GET /v1/conversions, GET /v1/conversions/:id.
+    # create(quote_id:, reference: nil, idempotency_key: nil) -> Cambio::Conversion: executes the
+    # quote; list(limit: nil, cursor: nil) -> a Cambio::Page of them; get(id) -> Cambio::Conversion.
     class Conversions < Group
+      resource "/v1/conversions", Cambio::Conversion, request: Cambio::CreateConversionRequest
+      include Create
+      include List
+      include Retrieve
+
       # quote(source_currency: "USDT", settlement_currency: "BRL", source_amount:, idempotency_key: nil)
       # -> Cambio::Quote, valid 30 s.
       def quote(idempotency_key: nil, **values)
         one(Cambio::Quote, :post, "/v1/conversions/quote",
-            body: params(Cambio::CreateQuoteRequest, values, "conversions.quote"), idempotency_key: idempotency_key)
-      end
-
-      # create(quote_id:, reference: nil, idempotency_key: nil) -> Cambio::Conversion: executes the quote.
-      def create(idempotency_key: nil, **values)
-        one(Cambio::Conversion, :post, "/v1/conversions",
-            body: params(Cambio::CreateConversionRequest, values, "conversions.create"), idempotency_key: idempotency_key)
-      end
-
-      # One Cambio::Page of conversions, newest first (+limit+ 1-100, default 20; +cursor+ a
-      # page's next_cursor). page.auto_paging_each walks every page.
-      def list(limit: nil, cursor: nil)
-        page(Cambio::Conversion, "/v1/conversions", limit, cursor)
-      end
-
-      def get(id)
-        one(Cambio::Conversion, :get, "/v1/conversions/#{segment(id)}")
+            body: params(Cambio::CreateQuoteRequest, values, "quote"), idempotency_key: idempotency_key)
       end
     end
 
     # The five /v1/webhooks routes, and +verify+ (local).
+    # list(limit: nil, cursor: nil) -> a Cambio::Page of Cambio::Webhook;
+    # create(url:, events:, description: nil, enabled: nil, idempotency_key: nil) ->
+    # Cambio::CreatedWebhook, whose +secret+ (whsec_...) is shown only this once: store it;
+    # get(id) -> Cambio::Webhook.
     class Webhooks < Group
-      # One Cambio::Page of Cambio::Webhook.
-      def list(limit: nil, cursor: nil)
-        page(Cambio::Webhook, "/v1/webhooks", limit, cursor)
-      end
-
-      # create(url:, events:, description: nil, enabled: nil, idempotency_key: nil) ->
-      # Cambio::CreatedWebhook, whose +secret+ (whsec_...) is shown only this once: store it.
-      def create(idempotency_key: nil, **values)
-        one(Cambio::CreatedWebhook, :post, "/v1/webhooks",
-            body: params(Cambio::WebhookRequest, values, "webhooks.create"), idempotency_key: idempotency_key)
-      end
-
-      def get(id)
-        one(Cambio::Webhook, :get, "/v1/webhooks/#{segment(id)}")
-      end
+      resource "/v1/webhooks", Cambio::Webhook, request: Cambio::WebhookRequest, created: Cambio::CreatedWebhook
+      include List
+      include Create
+      include Retrieve
 
       # update(id, url:, events:, description: nil, enabled: nil) -> Cambio::Webhook. Replaces the
       # webhook (PUT): omitted optional fields take their defaults; the secret is kept.
       def update(id, **values)
-        one(Cambio::Webhook, :put, "/v1/webhooks/#{segment(id)}", body: params(Cambio::WebhookRequest, values, "webhooks.update"))
+        one(Cambio::Webhook, :put, member(id), body: params(Cambio::WebhookRequest, values, "update"))
       end
 
       # -> Cambio::DeletedWebhook (+id+, +deleted+ true).
       def delete(id)
-        one(Cambio::DeletedWebhook, :delete, "/v1/webhooks/#{segment(id)}")
+        one(Cambio::DeletedWebhook, :delete, member(id))
       end
 
       # Verifies a delivery over its raw body and returns its Cambio::WebhookEvent; raises

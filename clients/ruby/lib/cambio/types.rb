@@ -8,71 +8,58 @@ module Cambio
   # The API's error codes (error.code in the envelope); the client adds CLIENT_CODES.
   ERROR_CODES = %w[INVALID_JSON VALIDATION_FAILED AUTH_FAILED FORBIDDEN NOT_FOUND DUPLICATE_REFERENCE IDEMPOTENCY_KEY_IN_USE QUOTE_ALREADY_USED PAYLOAD_TOO_LARGE UNSUPPORTED_MEDIA_TYPE INSUFFICIENT_BALANCE QUOTE_EXPIRED AMOUNT_TOO_SMALL LIMIT_REACHED ADDRESS_NOT_ALLOWED IDEMPOTENCY_KEY_REUSED RATE_LIMITED INTERNAL_ERROR PRICE_UNAVAILABLE].freeze
 
-  # What Cambio POSTs to a webhook: +id+ (evt_..., also the webhook-id header: deduplicate on it),
-  # +type+, +created_at+ and +data+, the record. webhooks.verify returns the subclass named by
-  # EVENT_TYPES for the event's type (its +data+ a Cambio::Deposit, Withdrawal or Conversion), or
-  # this class for a type this client does not know (+data+ then a plain Cambio::Record).
-  class WebhookEvent < Record
-    # The event id; also the `webhook-id` header: deduplicate on it
-    field :id, "id", type: :string, required: true
-    field :type, "type", type: :string, required: true
-    field :created_at, "createdAt", type: :string, required: true
-    field :data, "data", type: :any, required: true
-  end
-
   class Balance < Record
     schema "Balance"
     class Entry < Record
-      field :currency, "currency", type: :string, required: true, enum: %w[USDT BRL]
+      string :currency, enum: %w[USDT BRL]
       # Spendable now
-      field :available, "available", type: :string, required: true
+      string :available
       # Deposits seen on chain, not yet confirmed
-      field :pending, "pending", type: :string, required: true
+      string :pending
       # Held for withdrawals in flight
-      field :locked, "locked", type: :string, required: true
+      string :locked
     end
 
-    field :balances, "balances", type: :array, of: "Balance::Entry", required: true
-    field :updated_at, "updatedAt", type: :string, required: true
+    array :balances, of: "Balance::Entry"
+    string :updated_at
   end
 
   class Company < Record
     schema "Company"
-    field :id, "id", type: :string, required: true
-    field :name, "name", type: :string, required: true
-    field :environment, "environment", type: :string, required: true, enum: %w[sandbox production]
-    field :status, "status", type: :string, required: true, enum: %w[active]
-    field :created_at, "createdAt", type: :string, required: true
+    string :id
+    string :name
+    string :environment, enum: %w[sandbox production]
+    string :status, const: "active"
+    string :created_at
   end
 
   class Conversion < Record
     schema "Conversion"
-    field :id, "id", type: :string, required: true
-    field :quote_id, "quoteId", type: :string, required: true
-    field :reference, "reference", type: :string, required: true, nullable: true
-    field :source_currency, "sourceCurrency", type: :string, required: true, enum: %w[USDT]
-    field :settlement_currency, "settlementCurrency", type: :string, required: true, enum: %w[BRL]
+    string :id
+    string :quote_id
+    string :reference, null: true
+    string :source_currency, const: "USDT"
+    string :settlement_currency, const: "BRL"
     # USDT amount as a decimal string with all 6 decimals
-    field :source_amount, "sourceAmount", type: :string, required: true
+    string :source_amount
     # BRL amount as a decimal string with all 2 decimals
-    field :settlement_amount, "settlementAmount", type: :string, required: true
+    string :settlement_amount
     # BRL per USDT with 8 decimals, Cambio's spread included
-    field :rate, "rate", type: :string, required: true
-    field :status, "status", type: :string, required: true, enum: %w[completed]
-    field :created_at, "createdAt", type: :string, required: true
-    field :completed_at, "completedAt", type: :string, required: true
+    string :rate
+    string :status, const: "completed"
+    string :created_at
+    string :completed_at
   end
 
   class ConversionCompletedEvent < WebhookEvent
     schema "ConversionCompletedEvent"
-    field :type, "type", type: :string, required: true, enum: %w[conversion.completed]
-    field :data, "data", type: :record, of: "Conversion", required: true
+    event "conversion.completed", data: "Conversion"
   end
 
   class CreateConversionRequest < Record
     schema "CreateConversionRequest"
-    field :quote_id, "quoteId", type: :string, required: true
-    field :reference, "reference", type: :string
+    string :quote_id
+    string :reference, optional: true
   end
 
   class CreateDepositRequest < Record
@@ -80,204 +67,197 @@ module Cambio
     # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
     class Split < Record
       # TRON address (base58check, starting with T)
-      field :address, "address", type: :string, required: true
+      string :address
       # Percentage of every confirmed transfer, at most 2 decimals
-      field :percent, "percent", type: :number
+      number :percent, optional: true
       # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
-      field :amount, "amount", type: :string
+      string :amount, optional: true
     end
 
-    field :method, "method", type: :string, required: true, enum: %w[usdt]
-    field :reference, "reference", type: :string, required: true
-    field :network, "network", type: :string, required: true, enum: %w[tron]
+    string :method, const: "usdt"
+    string :reference
+    string :network, const: "tron"
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
-    field :amount, "amount", type: :string
+    string :amount, optional: true
     # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
-    field :split, "split", type: :record, of: "CreateDepositRequest::Split"
+    record :split, "CreateDepositRequest::Split", optional: true
   end
 
   class CreateQuoteRequest < Record
     schema "CreateQuoteRequest"
-    field :source_currency, "sourceCurrency", type: :string, required: true, enum: %w[USDT]
-    field :settlement_currency, "settlementCurrency", type: :string, required: true, enum: %w[BRL]
+    string :source_currency, const: "USDT"
+    string :settlement_currency, const: "BRL"
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
-    field :source_amount, "sourceAmount", type: :string, required: true
+    string :source_amount
   end
 
   class CreateWithdrawalRequest < Record
     schema "CreateWithdrawalRequest"
-    field :method, "method", type: :string, required: true, enum: %w[usdt]
-    field :network, "network", type: :string, required: true, enum: %w[tron]
+    string :method, const: "usdt"
+    string :network, const: "tron"
     # TRON address (base58check, starting with T)
-    field :address, "address", type: :string, required: true
+    string :address
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
-    field :amount, "amount", type: :string, required: true
-    field :reference, "reference", type: :string, required: true
+    string :amount
+    string :reference
   end
 
   class Webhook < Record
     schema "Webhook"
-    field :id, "id", type: :string, required: true
-    field :url, "url", type: :string, required: true
-    field :events, "events", type: :array, of: :string, required: true
-    field :description, "description", type: :string, required: true, nullable: true
-    field :enabled, "enabled", type: :boolean, required: true
-    field :created_at, "createdAt", type: :string, required: true
-    field :updated_at, "updatedAt", type: :string, required: true
+    string :id
+    string :url
+    array :events, of: :string
+    string :description, null: true
+    boolean :enabled
+    string :created_at
+    string :updated_at
   end
 
   class CreatedWebhook < Webhook
     schema "CreatedWebhook"
     # Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it.
-    field :secret, "secret", type: :string, required: true
+    string :secret
   end
 
   class DeletedWebhook < Record
     schema "DeletedWebhook"
-    field :id, "id", type: :string, required: true
-    field :deleted, "deleted", type: :boolean, required: true
+    string :id
+    boolean :deleted
   end
 
   class Deposit < Record
     schema "Deposit"
     class Transaction < Record
-      field :tx_hash, "txHash", type: :string, required: true
+      string :tx_hash
       # USDT amount as a decimal string with all 6 decimals
-      field :amount, "amount", type: :string, required: true
-      field :block_number, "blockNumber", type: :integer, required: true
-      field :confirmations, "confirmations", type: :integer, required: true
-      field :status, "status", type: :string, required: true, enum: %w[confirming confirmed]
+      string :amount
+      integer :block_number
+      integer :confirmations
+      string :status, enum: %w[confirming confirmed]
     end
 
     class Split < Record
-      field :address, "address", type: :string, required: true
-      field :percent, "percent", type: :number, required: true, nullable: true
+      string :address
+      number :percent, null: true
       # USDT amount as a decimal string with all 6 decimals
-      field :amount, "amount", type: :string, required: true, nullable: true
+      string :amount, null: true
       # USDT amount as a decimal string with all 6 decimals
-      field :forwarded_amount, "forwardedAmount", type: :string, required: true
-      field :withdrawal_id, "withdrawalId", type: :string, required: true, nullable: true
+      string :forwarded_amount
+      string :withdrawal_id, null: true
     end
 
-    field :id, "id", type: :string, required: true
-    field :method, "method", type: :string, required: true, enum: %w[usdt]
-    field :reference, "reference", type: :string, required: true
-    field :network, "network", type: :string, required: true, enum: %w[tron]
+    string :id
+    string :method, const: "usdt"
+    string :reference
+    string :network, const: "tron"
     # Fresh TRON address for this deposit only
-    field :address, "address", type: :string, required: true
+    string :address
     # USDT amount as a decimal string with all 6 decimals
-    field :amount, "amount", type: :string, required: true, nullable: true
+    string :amount, null: true
     # USDT amount as a decimal string with all 6 decimals
-    field :received_amount, "receivedAmount", type: :string, required: true
+    string :received_amount
     # USDT amount as a decimal string with all 6 decimals
-    field :credited_amount, "creditedAmount", type: :string, required: true
-    field :amount_status, "amountStatus", type: :string, required: true, nullable: true, enum: %w[exact underpaid overpaid]
-    field :status, "status", type: :string, required: true, enum: %w[awaiting_payment confirming completed expired]
-    field :confirmations, "confirmations", type: :integer, required: true
-    field :required_confirmations, "requiredConfirmations", type: :integer, required: true
-    field :transactions, "transactions", type: :array, of: "Deposit::Transaction", required: true
-    field :split, "split", type: :record, of: "Deposit::Split", required: true, nullable: true
-    field :expires_at, "expiresAt", type: :string, required: true
-    field :created_at, "createdAt", type: :string, required: true
-    field :updated_at, "updatedAt", type: :string, required: true
+    string :credited_amount
+    string :amount_status, null: true, enum: %w[exact underpaid overpaid]
+    string :status, enum: %w[awaiting_payment confirming completed expired]
+    integer :confirmations
+    integer :required_confirmations
+    array :transactions, of: "Deposit::Transaction"
+    record :split, "Deposit::Split", null: true
+    string :expires_at
+    string :created_at
+    string :updated_at
   end
 
   class DepositCompletedEvent < WebhookEvent
     schema "DepositCompletedEvent"
-    field :type, "type", type: :string, required: true, enum: %w[deposit.completed]
-    field :data, "data", type: :record, of: "Deposit", required: true
+    event "deposit.completed", data: "Deposit"
   end
 
   class DepositConfirmingEvent < WebhookEvent
     schema "DepositConfirmingEvent"
-    field :type, "type", type: :string, required: true, enum: %w[deposit.confirming]
-    field :data, "data", type: :record, of: "Deposit", required: true
+    event "deposit.confirming", data: "Deposit"
   end
 
   class DepositExpiredEvent < WebhookEvent
     schema "DepositExpiredEvent"
-    field :type, "type", type: :string, required: true, enum: %w[deposit.expired]
-    field :data, "data", type: :record, of: "Deposit", required: true
+    event "deposit.expired", data: "Deposit"
   end
 
   class FieldError < Record
     schema "FieldError"
-    field :path, "path", type: :string, required: true
-    field :message, "message", type: :string, required: true
+    string :path
+    string :message
   end
 
   class Quote < Record
     schema "Quote"
-    field :id, "id", type: :string, required: true
-    field :source_currency, "sourceCurrency", type: :string, required: true, enum: %w[USDT]
-    field :settlement_currency, "settlementCurrency", type: :string, required: true, enum: %w[BRL]
+    string :id
+    string :source_currency, const: "USDT"
+    string :settlement_currency, const: "BRL"
     # USDT amount as a decimal string with all 6 decimals
-    field :source_amount, "sourceAmount", type: :string, required: true
+    string :source_amount
     # sourceAmount × rate, rounded down to the cent
-    field :settlement_amount, "settlementAmount", type: :string, required: true
+    string :settlement_amount
     # BRL per USDT with 8 decimals, Cambio's spread included
-    field :rate, "rate", type: :string, required: true
-    field :expires_at, "expiresAt", type: :string, required: true
-    field :created_at, "createdAt", type: :string, required: true
+    string :rate
+    string :expires_at
+    string :created_at
   end
 
   class WebhookRequest < Record
     schema "WebhookRequest"
     # `https://` URL resolving to public addresses only (the local runtime also allows `http://` loopback)
-    field :url, "url", type: :string, required: true
+    string :url
     # Event types to receive, or `["*"]` alone for all of them
-    field :events, "events", type: :array, of: :string, required: true
-    field :description, "description", type: :string, nullable: true
-    field :enabled, "enabled", type: :boolean
+    array :events, of: :string
+    string :description, optional: true, null: true
+    boolean :enabled, optional: true
   end
 
   class WebhookTestEvent < WebhookEvent
     schema "WebhookTestEvent"
     class Data < Record
-      field :webhook_id, "webhookId", type: :string, required: true
-      field :url, "url", type: :string, required: true
-      field :message, "message", type: :string, required: true
+      string :webhook_id
+      string :url
+      string :message
     end
 
-    field :type, "type", type: :string, required: true, enum: %w[webhook.test]
-    field :data, "data", type: :record, of: "WebhookTestEvent::Data", required: true
+    event "webhook.test", data: "WebhookTestEvent::Data"
   end
 
   class Withdrawal < Record
     schema "Withdrawal"
-    field :id, "id", type: :string, required: true
-    field :method, "method", type: :string, required: true, enum: %w[usdt]
-    field :reference, "reference", type: :string, required: true
-    field :network, "network", type: :string, required: true, enum: %w[tron]
-    field :address, "address", type: :string, required: true
+    string :id
+    string :method, const: "usdt"
+    string :reference
+    string :network, const: "tron"
+    string :address
     # USDT amount as a decimal string with all 6 decimals
-    field :amount, "amount", type: :string, required: true
+    string :amount
     # Network fee, held and spent on top of `amount`
-    field :fee, "fee", type: :string, required: true
-    field :status, "status", type: :string, required: true, enum: %w[pending processing completed failed]
-    field :tx_hash, "txHash", type: :string, required: true, nullable: true
-    field :failure_reason, "failureReason", type: :string, required: true, nullable: true
-    field :created_at, "createdAt", type: :string, required: true
-    field :updated_at, "updatedAt", type: :string, required: true
-    field :completed_at, "completedAt", type: :string, required: true, nullable: true
+    string :fee
+    string :status, enum: %w[pending processing completed failed]
+    string :tx_hash, null: true
+    string :failure_reason, null: true
+    string :created_at
+    string :updated_at
+    string :completed_at, null: true
   end
 
   class WithdrawalCompletedEvent < WebhookEvent
     schema "WithdrawalCompletedEvent"
-    field :type, "type", type: :string, required: true, enum: %w[withdrawal.completed]
-    field :data, "data", type: :record, of: "Withdrawal", required: true
+    event "withdrawal.completed", data: "Withdrawal"
   end
 
   class WithdrawalFailedEvent < WebhookEvent
     schema "WithdrawalFailedEvent"
-    field :type, "type", type: :string, required: true, enum: %w[withdrawal.failed]
-    field :data, "data", type: :record, of: "Withdrawal", required: true
+    event "withdrawal.failed", data: "Withdrawal"
   end
 
   class WithdrawalProcessingEvent < WebhookEvent
     schema "WithdrawalProcessingEvent"
-    field :type, "type", type: :string, required: true, enum: %w[withdrawal.processing]
-    field :data, "data", type: :record, of: "Withdrawal", required: true
+    event "withdrawal.processing", data: "Withdrawal"
   end
 
   # Event type => its class.
