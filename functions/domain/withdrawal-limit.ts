@@ -14,7 +14,8 @@ import { requirePermission } from './team.ts';
  * take no more than a day's limit before someone notices. Lowering or setting a limit acts at once;
  * raising or removing it waits the stage's WITHDRAWAL_ADDRESS_DELAY_HOURS, mailed to Owners and
  * Admins, as the allowlist's widening changes do. What counts is each accepted withdrawal's amount
- * (not its fee), whatever becomes of it; deposit split forwards do not count. Only withdrawals made
+ * (not its fee) until it fails on chain, when it gives the amount back to the day that counted it
+ * (withdrawal-sending.ts, fail); deposit split forwards do not count. Only withdrawals made
  * while a limit is in force are counted (a company without one pays nothing for it), so a limit set
  * during a day starts that day from zero.
  */

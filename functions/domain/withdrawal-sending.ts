@@ -37,8 +37,15 @@ export interface WithdrawalSendingStore {
   withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]>;
   /** Writes `after` if the withdrawal is still as `before` says (status and transaction). When
    * `after` carries a transaction id `before` did not, the id is claimed for this withdrawal in the
-   * same write: TransactionIdTaken when another payout holds it (nothing is written). */
-  transition(before: Withdrawal, after: Withdrawal, change: { entry: LedgerEntry | null; event: DomainEvent | null }): Promise<boolean>;
+   * same write: TransactionIdTaken when another payout holds it (nothing is written).
+   * `limitRelease`: the amount a failed withdrawal gives back to the daily-limit total of its day. */
+  transition(before: Withdrawal, after: Withdrawal, change: WithdrawalChange): Promise<boolean>;
+}
+
+export interface WithdrawalChange {
+  entry: LedgerEntry | null;
+  event: DomainEvent | null;
+  limitRelease?: { day: string; amount: bigint };
 }
 
 export interface SendingDeps {
@@ -240,8 +247,9 @@ function complete(withdrawal: Withdrawal, now: Date) {
   };
 }
 
-/** Nothing left the wallet: amount and fee go back to available. */
-function fail(withdrawal: Withdrawal, reason: string, now: Date) {
+/** Nothing left the wallet: amount and fee go back to available, and the amount to the daily
+ * limit's total of the day that counted it, so a failed payout does not use up the limit. */
+function fail(withdrawal: Withdrawal, reason: string, now: Date): WithdrawalChange & { after: Withdrawal } {
   const at = now.toISOString();
   const after: Withdrawal = { ...withdrawal, status: 'failed', failureReason: reason, updatedAt: at };
   const entry = ledgerEntry(
@@ -250,7 +258,8 @@ function fail(withdrawal: Withdrawal, reason: string, now: Date) {
     [{ source: companyAccount(withdrawal.companyId, 'locked'), destination: companyAccount(withdrawal.companyId, 'available'), currency: 'USDT', amount: withdrawal.amount + withdrawal.fee }],
     now,
   );
-  return { after, entry, event: domainEvent(withdrawal.companyId, 'withdrawal.failed', withdrawalView(after), now) };
+  const limitRelease = withdrawal.limitDay === null ? undefined : { day: withdrawal.limitDay, amount: withdrawal.amount };
+  return { after, entry, event: domainEvent(withdrawal.companyId, 'withdrawal.failed', withdrawalView(after), now), limitRelease };
 }
 
 /** How long a withdrawal may stay `processing` before devops should look: a TRON transaction

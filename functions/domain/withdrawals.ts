@@ -22,6 +22,9 @@ export interface Withdrawal extends UsdtOnTron {
   completedAt: string | null;
   /** The signed transaction, stored before it is broadcast (functions/domain/withdrawal-sending.ts). */
   transaction: SentTransaction | null;
+  /** The UTC day whose daily-limit total counts this withdrawal's amount (withdrawal-limit.ts), or
+   * null when no limit was in force: a withdrawal that fails gives its amount back to that day. */
+  limitDay: string | null;
 }
 
 export interface SentTransaction {
@@ -74,6 +77,7 @@ export function newWithdrawal(companyId: string, { reference, address, amount, f
     updatedAt: createdAt,
     completedAt: null,
     transaction: null,
+    limitDay: null,
   };
 }
 
@@ -98,10 +102,13 @@ export async function requestWithdrawal(
   if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
   const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now);
   const entry = audit?.(withdrawal);
-  await underAllowlist(store, companyId, input.address, 'address', now, (allowlist) =>
-    underLimit(store, companyId, input.amount, now, (limit) => store.createWithdrawal(withdrawal, hold, { allowlist, limit }, entry)),
+  return underAllowlist(store, companyId, input.address, 'address', now, (allowlist) =>
+    underLimit(store, companyId, input.amount, now, async (limit) => {
+      const counted = limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal;
+      await store.createWithdrawal(counted, hold, { allowlist, limit }, entry);
+      return counted;
+    }),
   );
-  return withdrawal;
 }
 
 export async function getWithdrawal(store: WithdrawalStore, companyId: string, withdrawalId: string): Promise<Withdrawal> {

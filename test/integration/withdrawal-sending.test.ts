@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#domain/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#domain/withdrawals';
@@ -14,6 +14,9 @@ import { TronGridChain } from '#adapters/chain/trongrid-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { storedEvents } from '../support/records.ts';
 import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
+import { withdrawalLimitItem } from '#adapters/dynamo/items/withdrawal-limit';
+import { limitReader } from '#adapters/dynamo/withdrawal-limit-store';
+import { limitDay } from '#domain/withdrawal-limit';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
@@ -160,6 +163,28 @@ describe('sending withdrawals on chain', () => {
     expect(await settleWithdrawals({ ...deps, broadcaster: down })).toMatchObject({ failed: 1 });
     expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSACTION_EXPIRED' });
     expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+  });
+
+  it('a failed withdrawal gives its amount back to the daily limit of the day it counted on; a completed one does not', async () => {
+    await env.db.send(new PutCommand({ TableName: env.tableName, Item: withdrawalLimitItem.toItem(companyId, { dailyLimit: usdt('25'), pending: null, version: 1 }) }));
+    const sentToday = async () => (await limitReader(env.db, env.tableName).limitFor(companyId, limitDay(clock.now()))).sent;
+    const refusal = (amount: string) => withdraw(destination, amount).then(() => null, (error: { code?: string }) => error.code);
+
+    const failing = await withdraw(SANDBOX_FAILING_ADDRESS, '20');
+    const completing = await withdraw(destination, '5');
+    expect(await refusal('1')).toBe('LIMIT_REACHED');
+    await sendWithdrawals(deps);
+    expect(await settle()).toMatchObject({ failed: 1, completed: 1 });
+    expect(await read(failing)).toMatchObject({ status: 'failed' });
+    expect(await sentToday()).toBe(usdt('5'));
+    // The 20 are usable again today; the 5 that left are not.
+    await expect(withdraw(destination, '20')).resolves.toMatchObject({ status: 'pending' });
+    expect(await refusal('1')).toBe('LIMIT_REACHED');
+    // Nothing left pending for the tests after this one.
+    await sendWithdrawals(deps);
+    expect(await settle()).toMatchObject({ completed: 1 });
+    expect(await read(completing)).toMatchObject({ status: 'completed' });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 });
 

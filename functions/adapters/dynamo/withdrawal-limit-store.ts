@@ -44,6 +44,18 @@ export function withinLimit(transaction: MoneyTransaction, db: DynamoDBDocumentC
     });
 }
 
+/** A failed withdrawal's amount taken off the total of the day that counted it, in the failure's
+ * own transaction. Unconditional: should the day's item have expired (its TTL is days after the
+ * day), the ADD writes a negative total on a day no limit reads again, with a TTL past, and DynamoDB
+ * deletes it. */
+export function releaseFromDay(transaction: MoneyTransaction, companyId: string, day: string, amount: bigint): MoneyTransaction {
+  return transaction.update(withdrawalDayItem.key(companyId, day), {
+    expression: 'SET #type = :type, companyId = :companyId, #ttl = :ttl ADD sent :released',
+    names: { '#type': 'type', '#ttl': 'ttl' },
+    values: { ':type': withdrawalDayItem.type, ':companyId': companyId, ':ttl': withdrawalDayItem.expiresAt(day), ':released': -amount },
+  });
+}
+
 /** Integrations → `Daily withdrawal limit`: the limit written with its audit entry, only over the version read. */
 export class DynamoLimitStore extends DynamoCompanyStore implements LimitStore {
   async limitFor(companyId: string, day: string) {

@@ -1,13 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DomainEvent } from '#domain/events';
-import type { LedgerEntry } from '#domain/ledger';
-import type { WithdrawalSendingStore } from '#domain/withdrawal-sending';
+import type { WithdrawalChange, WithdrawalSendingStore } from '#domain/withdrawal-sending';
 import type { Withdrawal } from '#domain/withdrawals';
 import { withdrawalOwner } from '#domain/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
+import { releaseFromDay } from './withdrawal-limit-store.ts';
 
 export class DynamoWithdrawalSendingStore extends TableStore implements WithdrawalSendingStore {
   async withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]> {
@@ -24,7 +23,7 @@ export class DynamoWithdrawalSendingStore extends TableStore implements Withdraw
   }
 
   /** The index may lag: the write is guarded by the status and updatedAt that were read. */
-  async transition(before: Withdrawal, after: Withdrawal, change: { entry: LedgerEntry | null; event: DomainEvent | null }): Promise<boolean> {
+  async transition(before: Withdrawal, after: Withdrawal, change: WithdrawalChange): Promise<boolean> {
     const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), {
       condition: '#status = :status AND updatedAt = :updatedAt',
       names: { '#status': 'status' },
@@ -34,6 +33,7 @@ export class DynamoWithdrawalSendingStore extends TableStore implements Withdraw
     if (after.txHash && after.txHash !== before.txHash) claimIn(tx, after.txHash, withdrawalOwner(after.id), after.updatedAt);
     if (change.entry) tx.ledger(change.entry, () => new Error(`Locked balance below withdrawal ${before.id}: the ledger is inconsistent`));
     if (change.event) tx.event(change.event);
+    if (change.limitRelease) releaseFromDay(tx, before.companyId, change.limitRelease.day, change.limitRelease.amount);
     return tx.commitUnlessStale(this.db);
   }
 }

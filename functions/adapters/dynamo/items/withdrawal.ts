@@ -25,6 +25,7 @@ export const withdrawalItem = {
     updatedAt: item.updatedAt as string,
     completedAt: (item.completedAt as string | null) ?? null,
     transaction: (item.transaction as Withdrawal['transaction'] | undefined) ?? null,
+    limitDay: (item.limitDay as string | null | undefined) ?? null,
   }),
 };
 
