@@ -76,6 +76,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/companies/{companyId}/api-keys', 'create-api-key', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/revoke', 'revoke-api-key', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/api-keys/{keyId}/allowed-ips', 'change-api-key-allowed-ips', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/activity/{kind}', 'activity', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/simulated-payments', 'simulate-payment', 'readWrite', 'session'),

@@ -165,6 +165,8 @@ export const api = {
   rollApiKey: (companyId: string, keyId: string, oldSecretValidFor: string) =>
     send<IssuedKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/roll`, { oldSecretValidFor }),
   revokeApiKey: (companyId: string, keyId: string) => send<ApiKey>('POST', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/revoke`, {}),
+  changeAllowedIps: (companyId: string, keyId: string, allowedIps: string[]) =>
+    send<ApiKey>('PUT', `/companies/${companyId}/api-keys/${encodeURIComponent(keyId)}/allowed-ips`, { allowedIps }),
   team: (companyId: string) => send<Team>('GET', `/companies/${companyId}/team`),
   inviteMember: (companyId: string, input: { email: string; role: Role }) =>
     send<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }>('POST', `/companies/${companyId}/team/invitations`, input),

@@ -11,13 +11,16 @@ const password = v.pipe(v.string(), v.minLength(1, 'is required'), v.maxLength(2
 export const signUpBody = v.strictObject({ companyName: v.pipe(v.string(), v.maxLength(200)), email, password });
 export const signInBody = v.strictObject({ email, password });
 export const acceptInvitationBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{20,100}$/, 'is not an invitation token')), password });
+/** Addresses or CIDR blocks; each is checked in the domain, which says which one is wrong. */
+const allowedIps = v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} entries`));
 /** `access`: `full` (the default) or `read`, a key that may only GET (functions/domain/api-keys.ts). */
 export const createApiKeyBody = v.strictObject({
   name: v.pipe(v.string(), v.maxLength(100)),
   access: v.optional(v.picklist(API_KEY_ACCESS, 'must be full or read')),
-  /** Addresses or CIDR blocks; each is checked in the domain, which says which one is wrong. */
-  allowedIps: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} entries`))),
+  allowedIps: v.optional(allowedIps),
 });
+/** `Edit allowed IPs`: the whole new list; empty for any address. */
+export const changeAllowedIpsBody = v.strictObject({ allowedIps });
 export const rollApiKeyBody = v.strictObject({
   oldSecretValidFor: v.picklist(Object.keys(ROLL_GRACE) as [RollGrace, ...RollGrace[]], 'must be one of now, 1h, 24h, 7d'),
 });

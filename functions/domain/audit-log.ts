@@ -19,6 +19,7 @@ export type AuditAction =
   | 'api_key.created'
   | 'api_key.rolled'
   | 'api_key.revoked'
+  | 'api_key.allowed_ips_changed'
   | 'member.role_changed'
   | 'member.removed'
   | 'webhook.created'

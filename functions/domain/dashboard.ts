@@ -188,19 +188,25 @@ export async function createApiKey(
 ): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > MAX_KEY_NAME_LENGTH) throw validationFailed([{ path: 'name', message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
-  const entries = (input.allowedIps ?? []).filter((entry) => entry.trim() !== '');
-  const allowedIps = entries.map(allowedIpEntry);
-  const wrong = allowedIps.findIndex((entry) => entry === null);
-  if (wrong >= 0) throw validationFailed([{ path: `allowedIps.${wrong}`, message: `"${entries[wrong]!.trim()}" is not an IP address or CIDR block` }]);
+  const ips = allowedIpsFrom(input.allowedIps);
   const company = await getCompany(store, caller.membership.companyId);
   const access = input.access ?? 'full';
-  const ips = [...new Set(allowedIps as string[])];
   const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId, access, allowedIps: ips });
   await store.addApiKey(
     credentials.record,
     auditEntry(company.id, 'api_key.created', actorOf(caller.membership), caller.origin, now, credentials.apiKey, { name, access, ...(ips.length && { allowedIps: ips.join(' ') }) }),
   );
   return { key: apiKeyView(credentials.record, now), apiKey: credentials.apiKey, apiSecret: credentials.apiSecret };
+}
+
+/** The `Allowed IPs` field's entries: blank ones dropped, each an IP address or CIDR block in its
+ * normal form (a wrong one is a 400 naming its line), each once. */
+function allowedIpsFrom(input: string[] | undefined): string[] {
+  const entries = (input ?? []).filter((entry) => entry.trim() !== '');
+  const allowedIps = entries.map(allowedIpEntry);
+  const wrong = allowedIps.findIndex((entry) => entry === null);
+  if (wrong >= 0) throw validationFailed([{ path: `allowedIps.${wrong}`, message: `"${entries[wrong]!.trim()}" is not an IP address or CIDR block` }]);
+  return [...new Set(allowedIps as string[])];
 }
 
 /** Another company's key, or one that does not exist, is "not found" alike. */
@@ -222,6 +228,17 @@ export async function rollApiKey(
   const { apiSecret, record } = rollSecret(before, grace, now);
   await store.updateApiKey(before, record, auditEntry(record.companyId, 'api_key.rolled', actorOf(caller.membership), caller.origin, now, keyId, { oldSecretValidFor: grace }));
   return { key: apiKeyView(record, now), apiKey: record.keyId, apiSecret };
+}
+
+/** `Edit allowed IPs`: where an active key may be used from (empty: anywhere), without a new
+ * secret. The authorizer's cached answer carries the list, so the change reaches every request
+ * within its cache TTL (60 s), as a revocation does. */
+export async function changeApiKeyAllowedIps(store: DashboardStore, caller: Caller, keyId: string, input: { allowedIps: string[] }, now = new Date()): Promise<ApiKeyView> {
+  const before = await ownActiveKey(store, caller, keyId);
+  const ips = allowedIpsFrom(input.allowedIps);
+  const after: ApiKeyRecord = { ...before, allowedIps: ips.length ? ips : null };
+  await store.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.allowed_ips_changed', actorOf(caller.membership), caller.origin, now, keyId, { allowedIps: ips.length ? ips.join(' ') : 'any' }));
+  return apiKeyView(after, now);
 }
 
 /** The authorizer refuses a revoked key on its next call; API Gateway's cache may still admit it

@@ -82,6 +82,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/create-api-key': dashboard,
   'dashboard/roll-api-key': dashboard,
   'dashboard/revoke-api-key': dashboard,
+  'dashboard/change-api-key-allowed-ips': dashboard,
   'dashboard/list-audit-log': dashboard,
   'dashboard/list-team': dashboard,
   'dashboard/invite-member': [...dashboard, ...mail],

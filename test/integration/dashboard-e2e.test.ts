@@ -179,6 +179,19 @@ describe('the dashboard in headless Chromium', () => {
     expect(await accessibilityProblems()).toEqual([]);
   });
 
+  it('edits a key’s allowed IPs in place: the dialog starts from the current list, the row shows the new one', async () => {
+    const row = page.getByRole('row', { name: /Reporting/ });
+    await row.getByRole('button', { name: 'Edit allowed IPs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Allowed IPs of Reporting' });
+    expect(await dialog.getByLabel('Allowed IPs').inputValue()).toBe('127.0.0.1\n203.0.113.0/24');
+    expect(await accessibilityProblems()).toEqual([]);
+    await dialog.getByLabel('Allowed IPs').fill('203.0.113.0/24');
+    await dialog.getByRole('button', { name: 'Save allowed IPs' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => row.innerText()).toContain('Read only from 203.0.113.0/24');
+    expect(await row.innerText()).not.toContain('127.0.0.1');
+  });
+
   it('shows the audit log of it all', async () => {
     await nav('Audit log').click();
     const table = page.getByRole('table');
@@ -186,6 +199,7 @@ describe('the dashboard in headless Chromium', () => {
     const text = await table.innerText();
     for (const action of ['Revoked API key', 'Rolled API key secret (old secret valid for 1h)', 'Created API key', 'Signed up']) expect(text).toContain(action);
     expect(text).toContain('Created API key (read only, from 127.0.0.1, 203.0.113.0/24)');
+    expect(text).toContain('Changed the allowed IPs of API key (203.0.113.0/24)');
     expect(text).toContain(email);
     expect(text).toContain(apiKey);
     expect(text).toContain('127.0.0.1');

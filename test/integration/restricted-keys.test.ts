@@ -89,6 +89,44 @@ describe('a read-only API key', () => {
     expect((await here.call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'from-here' } })).status).toBe(201);
   });
 
+  it('has its allowed IPs changed without a new secret, each way, audited; a wrong entry changes nothing', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Moved Co');
+    const make = async (name: string, allowedIps: string[]) => {
+      const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, allowedIps } });
+      return { call: apiClient(api.runtime, made.body.data), keyId: made.body.data.key.keyId as string };
+    };
+    const change = (keyId: string, allowedIps: string[]) => owner.browser.call('PUT', `/companies/${owner.companyId}/api-keys/${keyId}/allowed-ips`, { body: { allowedIps } });
+    // Neither key has called /v1 yet, so no cached answer stands between the change and the check.
+    const widened = await make('Moved to here', ['203.0.113.0/24']);
+    const narrowed = await make('Moved away', ['127.0.0.1']);
+
+    const wide = await change(widened.keyId, ['203.0.113.0/24', ' 127.0.0.1 ', '', '127.0.0.1']);
+    expect(wide.status).toBe(200);
+    expect(wide.body.data).toMatchObject({ keyId: widened.keyId, status: 'active', allowedIps: ['203.0.113.0/24', '127.0.0.1'] });
+    expect((await widened.call('GET', '/company')).status).toBe(200);
+
+    expect((await change(narrowed.keyId, ['203.0.113.0/24'])).status).toBe(200);
+    const refused = await narrowed.call('GET', '/company');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('may not be used from 127.0.0.1');
+
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+    const wrong = await change(narrowed.keyId, ['127.0.0.1', 'office.example.com']);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([{ path: 'allowedIps.1', message: '"office.example.com" is not an IP address or CIDR block' }]);
+    expect((await change('key_unknown', [])).status).toBe(404);
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+
+    // Emptied: any address again.
+    expect((await change(widened.keyId, [])).body.data.allowedIps).toBeNull();
+    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data;
+    expect(audit.slice(0, 3)).toEqual([
+      expect.objectContaining({ action: 'api_key.allowed_ips_changed', target: widened.keyId, details: { allowedIps: 'any' } }),
+      expect.objectContaining({ action: 'api_key.allowed_ips_changed', target: narrowed.keyId, details: { allowedIps: '203.0.113.0/24' } }),
+      expect.objectContaining({ action: 'api_key.allowed_ips_changed', target: widened.keyId, details: { allowedIps: '203.0.113.0/24 127.0.0.1' } }),
+    ]);
+  });
+
   it('refuses allowed IPs that are not addresses or CIDR blocks, naming the entry', async () => {
     const owner = await signedUpOwner(api.runtime, 'Typo Co');
     const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x', allowedIps: ['203.0.113.7', 'office.example.com'] } });

@@ -15,6 +15,7 @@ const ACTIONS: Record<string, string> = {
   'api_key.created': 'Created API key',
   'api_key.rolled': 'Rolled API key secret',
   'api_key.revoked': 'Revoked API key',
+  'api_key.allowed_ips_changed': 'Changed the allowed IPs of API key',
   'member.role_changed': 'Changed the role of',
   'member.removed': 'Removed member',
   'webhook.created': 'Added webhook endpoint',
@@ -44,6 +45,7 @@ function detailsOf(details: Record<string, string> | null): string {
   if (details.dailyLimit) return ` (${details.dailyLimit === 'none' ? 'none' : `${details.dailyLimit} USDT`} from ${formatTime(details.from ?? null)})`;
   if (details.label) return ` (${details.label}, usable from ${formatTime(details.activeFrom ?? null)})`;
   if (details.offFrom) return ` (from ${formatTime(details.offFrom)})`;
+  if (details.name === undefined && details.allowedIps) return details.allowedIps === 'any' ? ' (any address)' : ` (${details.allowedIps.split(' ').join(', ')})`;
   if (details.name !== undefined && (details.access === 'read' || details.allowedIps)) {
     return ` (${[details.access === 'read' && 'read only', details.allowedIps && `from ${details.allowedIps.split(' ').join(', ')}`].filter(Boolean).join(', ')})`;
   }

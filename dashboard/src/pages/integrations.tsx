@@ -11,7 +11,13 @@ const ROLL_CHOICES = [
   { value: '7d', label: '7 days' },
 ] as const;
 
-type Open = { kind: 'create' } | { kind: 'issued'; issued: IssuedKey; rolled: boolean } | { kind: 'roll'; key: ApiKey } | { kind: 'revoke'; key: ApiKey } | null;
+type Open =
+  | { kind: 'create' }
+  | { kind: 'issued'; issued: IssuedKey; rolled: boolean }
+  | { kind: 'roll'; key: ApiKey }
+  | { kind: 'ips'; key: ApiKey }
+  | { kind: 'revoke'; key: ApiKey }
+  | null;
 
 export function IntegrationsPage(props: { companyId: string; role: Role }) {
   useTitle('Integrations');
@@ -58,6 +64,9 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
                           <button type="button" class="secondary" onClick={() => setOpen({ kind: 'roll', key })}>
                             Roll secret
                           </button>
+                          <button type="button" class="secondary" onClick={() => setOpen({ kind: 'ips', key })}>
+                            Edit allowed IPs
+                          </button>
                           <button type="button" class="danger" onClick={() => setOpen({ kind: 'revoke', key })}>
                             Revoke
                           </button>
@@ -94,6 +103,17 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
           }}
         />
       )}
+      {open?.kind === 'ips' && (
+        <AllowedIpsDialog
+          companyId={props.companyId}
+          apiKey={open.key}
+          onClose={() => setOpen(null)}
+          onSaved={() => {
+            setOpen(null);
+            void reload();
+          }}
+        />
+      )}
       {open?.kind === 'revoke' && (
         <ConfirmDialog
           title={`Revoke ${open.key.name}?`}
@@ -121,8 +141,7 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
   const [name, setName] = useState('');
   const [access, setAccess] = useState<ApiKey['access']>('full');
   const [ips, setIps] = useState('');
-  const allowedIps = ips.split(/[\s,]+/).filter(Boolean);
-  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, { name, access, allowedIps })).data, props.onCreated);
+  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, { name, access, allowedIps: entriesOf(ips) })).data, props.onCreated);
   return (
     <Dialog title="Create API key" onClose={props.onClose}>
       <form onSubmit={run}>
@@ -136,13 +155,40 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
         <p class="hint" id="key-access-hint">
           A read-only key may only read (GET): give one to reporting and BI tools, so a leak cannot move money or change webhooks.
         </p>
-        <label for="key-ips">Allowed IPs</label>
-        <textarea id="key-ips" rows={2} value={ips} aria-describedby="key-ips-hint" onInput={(e) => setIps(e.currentTarget.value)} class="mono" spellcheck={false} />
-        <p class="hint" id="key-ips-hint">
-          Optional: your servers' addresses or CIDR blocks, one a line (e.g. 203.0.113.0/24). A request from anywhere else is refused with 403. Empty: any address.
-        </p>
+        <AllowedIpsField value={ips} onInput={setIps} />
         <ErrorMessage error={error} />
         <DialogButtons label="Create" busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** The Allowed IPs field's lines (or commas) as entries. */
+const entriesOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+function AllowedIpsField(props: { value: string; onInput: (value: string) => void }) {
+  return (
+    <>
+      <label for="key-ips">Allowed IPs</label>
+      <textarea id="key-ips" rows={3} value={props.value} aria-describedby="key-ips-hint" onInput={(e) => props.onInput(e.currentTarget.value)} class="mono" spellcheck={false} />
+      <p class="hint" id="key-ips-hint">
+        Optional: your servers' addresses or CIDR blocks, one a line (e.g. 203.0.113.0/24). A request from anywhere else is refused with 403. Empty: any address.
+      </p>
+    </>
+  );
+}
+
+/** Where a key may be used from, changed without a new secret; in force within a minute (the API caches a key's check that long). */
+function AllowedIpsDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onSaved: () => void }) {
+  const [ips, setIps] = useState((props.apiKey.allowedIps ?? []).join('\n'));
+  const { error, busy, run } = useAction(async () => (await api.changeAllowedIps(props.companyId, props.apiKey.keyId, entriesOf(ips))).data, props.onSaved);
+  return (
+    <Dialog title={`Allowed IPs of ${props.apiKey.name}`} onClose={props.onClose}>
+      <form onSubmit={run}>
+        <AllowedIpsField value={ips} onInput={setIps} />
+        <p>The change applies to requests within a minute. The key and its secret stay the same.</p>
+        <ErrorMessage error={error} />
+        <DialogButtons label="Save allowed IPs" busy={busy} onCancel={props.onClose} />
       </form>
     </Dialog>
   );

@@ -99,7 +99,14 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
 
   async updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void> {
     // An update, not a put: lastUsedAt belongs to the authorizer and must survive a roll.
-    const set = { secretHash: after.secretHash, status: after.status, previousSecretHash: after.previousSecretHash, previousSecretExpiresAt: after.previousSecretExpiresAt, revokedAt: after.revokedAt };
+    const set = {
+      secretHash: after.secretHash,
+      status: after.status,
+      previousSecretHash: after.previousSecretHash,
+      previousSecretExpiresAt: after.previousSecretExpiresAt,
+      revokedAt: after.revokedAt,
+      allowedIps: after.allowedIps,
+    };
     const present = Object.entries(set).filter(([, value]) => value !== null);
     const absent = Object.entries(set).filter(([, value]) => value === null);
     const update = [`SET ${present.map(([name]) => `#${name} = :${name}`).join(', ')}`, absent.length ? `REMOVE ${absent.map(([name]) => `#${name}`).join(', ')}` : ''].join(' ');
