@@ -46,7 +46,7 @@ export const activityApi = {
     send<ActivityRow[]>('GET', `/companies/${companyId}/activity/${kind}${queryString(filter, { cursor, limit: '25' })}`),
   detail: (companyId: string, kind: ActivityKind, id: string) => send<ActivityRow & { deliveries?: Delivery[] }>('GET', `/companies/${companyId}/activity/${kind}?id=${encodeURIComponent(id)}`),
   simulatePayment: (companyId: string, depositId: string, amount: string) => send<{ txHash: string }>('POST', `/companies/${companyId}/simulated-payments`, { depositId, amount }),
-  sendWithdrawal: (companyId: string, withdrawal: { address: string; amount: string; reference: string }) => send<ActivityRow>('POST', `/companies/${companyId}/withdrawals`, withdrawal),
+  sendWithdrawal: (companyId: string, withdrawal: { address: string; amount: string; reference: string; password: string; code?: string }) => send<ActivityRow>('POST', `/companies/${companyId}/withdrawals`, withdrawal),
 
   /** `Export CSV`'s address: the server streams the whole file (functions/dashboard/export-activity.ts),
    * so the browser saves it as it arrives instead of the page holding it. */

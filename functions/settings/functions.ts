@@ -106,7 +106,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/remove-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/get-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail],
   'dashboard/change-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail],
-  'dashboard/send-withdrawal': [...dashboard, ...withdrawalRules],
+  'dashboard/send-withdrawal': [...people, ...withdrawalRules],
   'dashboard/export-activity': dashboard,
   'dashboard/download-statement': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */

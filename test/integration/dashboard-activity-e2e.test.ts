@@ -10,6 +10,7 @@ import { createDeposit, type Deposit } from '#domain/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { totpCode } from '#local/totp';
 
 /**
  * Activity and the sandbox simulator as a person uses them, in headless Chromium through the
@@ -172,6 +173,11 @@ describe('Activity in headless Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
     await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
     await dialog.getByLabel('Amount (USDT)').fill('30');
+    // The person's password again: a wrong one is refused in the dialog, nothing sent.
+    await dialog.getByLabel('Password').fill('not the password');
+    await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+    await expect.poll(() => dialog.innerText()).toContain('Password is wrong');
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
     expect(await accessibilityProblems(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
     // 30 + the 1 USDT fee is more than the 25 paid in: refused, in the dialog, nothing sent.
@@ -193,12 +199,39 @@ describe('Activity in headless Chromium', () => {
     const again = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/withdrawals', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': document.cookie.split('cambio_csrf=')[1] },
-      body: JSON.stringify({ address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '10', reference: '${reference}' }),
+      body: JSON.stringify({ address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '10', reference: '${reference}', password: '${STRONG_PASSWORD}' }),
     }).then(async (r) => ({ status: r.status, body: await r.json() }))`)) as { status: number; body: { error: { code: string } } };
     expect(again).toMatchObject({ status: 409, body: { error: { code: 'DUPLICATE_REFERENCE' } } });
     await page.getByRole('link', { name: 'Back to Withdrawals' }).click();
     await expect.poll(rowsText).toContain(reference);
     expect((await page.getByRole('tabpanel').getByRole('row').all()).length).toBe(2);
+  });
+
+  it('asks for the authenticator app’s code too once the person signs in with one', async () => {
+    // Two-factor sign-in turned on through the page's own session, as Account does.
+    const call = (path: string, body: unknown) =>
+      page.evaluate(`fetch('/dashboard/api${path}', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': document.cookie.split('cambio_csrf=')[1] },
+        body: ${JSON.stringify(JSON.stringify(body))},
+      }).then((r) => r.json())`) as Promise<{ data: { secret: string } }>;
+    const { secret } = (await call('/me/two-factor/setup', {})).data;
+    await call('/me/two-factor/confirm', { code: totpCode(secret) });
+
+    await page.getByRole('button', { name: 'New withdrawal' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
+    await dialog.getByLabel('Authentication code').waitFor();
+    await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
+    await dialog.getByLabel('Amount (USDT)').fill('2');
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
+    await dialog.getByLabel('Authentication code').fill(totpCode(secret, Date.now() - 5 * 60_000));
+    await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+    await expect.poll(() => dialog.innerText()).toContain('Authentication code does not match');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await dialog.getByLabel('Authentication code').fill(totpCode(secret));
+    await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+    await page.getByRole('heading', { name: /^Withdrawal wdr_/ }).waitFor();
+    await expect.poll(() => page.getByRole('main').innerText()).toContain('2.000000');
   });
 
   it('gives a Viewer no Simulate payment, and the API refuses the Viewer', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { apiClient, useTestApi } from '../support/local-api.ts';
-import { companyItems, invitedMember, signedUpOwner } from '../support/dashboard.ts';
+import { companyItems, invitedMember, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
+import { totpCode } from '#local/totp';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 
 /**
@@ -15,7 +16,8 @@ const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_401);
 async function fundedOwner(name: string) {
   const owner = await signedUpOwner(api.runtime, name);
   await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '50');
-  const send = (body: unknown, browser = owner.browser) => browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body });
+  // With the person's password again, as the dialog sends it.
+  const send = (body: object, browser = owner.browser) => browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { password: STRONG_PASSWORD, ...body } });
   return { ...owner, send };
 }
 
@@ -56,6 +58,34 @@ describe('a withdrawal sent from the dashboard', () => {
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['address', 'amount']);
     expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+  });
+
+  it('asks for the person’s password again, and their authenticator code once they sign in with one; a wrong one writes nothing', async () => {
+    const owner = await fundedOwner('Step-up Co');
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+    const wrongPassword = await owner.send({ address: destination, amount: '5', reference: 'w-1', password: 'not the password' });
+    expect(wrongPassword.status).toBe(400);
+    expect(wrongPassword.body.error.details).toEqual([{ path: 'password', message: 'is wrong' }]);
+    const noPassword = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { address: destination, amount: '5', reference: 'w-1' } });
+    expect(noPassword.body.error.details.map((d: { path: string }) => d.path)).toEqual(['password']);
+    // The page's session is not ended by a wrong password.
+    expect((await owner.browser.call('GET', '/me')).status).toBe(200);
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+
+    const { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data;
+    await owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: totpCode(secret) } });
+    const withTwoFactor = await companyItems(api.db, api.runtime, owner.companyId);
+    const noCode = await owner.send({ address: destination, amount: '5', reference: 'w-1' });
+    expect(noCode.status).toBe(400);
+    expect(noCode.body.error.details).toEqual([{ path: 'code', message: 'is needed: the 6 digits your authenticator app shows' }]);
+    const wrongCode = await owner.send({ address: destination, amount: '5', reference: 'w-1', code: totpCode(secret, Date.now() - 5 * 60_000) });
+    expect(wrongCode.status).toBe(400);
+    expect(wrongCode.body.error.details[0].path).toBe('code');
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(withTwoFactor);
+
+    const sent = await owner.send({ address: destination, amount: '5', reference: 'w-1', code: totpCode(secret) });
+    expect(sent.status).toBe(201);
+    expect(sent.body.data).toMatchObject({ reference: 'w-1', status: 'pending' });
   });
 
   it('answers to the withdrawal allowlist as /v1 does', async () => {

@@ -1,0 +1,37 @@
+import type { IdentityProvider } from './dashboard.ts';
+import { ApiError, validationFailed } from './errors.ts';
+import type { Membership } from './team.ts';
+import { checkCode, type TwoFactorProvider } from './two-factor.ts';
+
+/**
+ * Asking a signed-in person to prove it is them again before the dashboard moves money for them
+ * (`New withdrawal`), as exchanges do: their password, and their authenticator app's code when
+ * they sign in with one. A session cookie stolen from a browser then cannot pay out on its own.
+ *
+ * Cognito has no "step-up" call for a session it issued, so the proof is a fresh sign-in of the
+ * same person (InitiateAuth, then RespondToAuthChallenge for the code) whose tokens are dropped at
+ * once: wrong passwords count toward the pool's lockout exactly as at the sign-in page.
+ */
+export type Reauthentication = Pick<IdentityProvider, 'signIn'> & Pick<TwoFactorProvider, 'answerChallenge'>;
+
+export interface Proof {
+  password: string;
+  /** The authenticator app's 6 digits; needed only by someone with two-factor sign-in on. */
+  code?: string;
+}
+
+/** Nothing when `proof` is the caller's; else VALIDATION_FAILED on `password` or `code` (not 401,
+ * which would end the page's session), or RATE_LIMITED while the pool locks the person out. */
+export async function confirmItIsThem(identity: Reauthentication, membership: Membership, proof: Proof): Promise<void> {
+  const refusedAs = (path: 'password' | 'code', message: string) => (error: unknown) => {
+    if (error instanceof ApiError && error.code === 'AUTH_FAILED') throw validationFailed([{ path, message }]);
+    throw error;
+  };
+  let outcome = await identity.signIn(membership.email, proof.password).catch(refusedAs('password', 'is wrong'));
+  if ('twoFactor' in outcome) {
+    if (!proof.code) throw validationFailed([{ path: 'code', message: 'is needed: the 6 digits your authenticator app shows' }]);
+    outcome = await identity.answerChallenge(outcome.twoFactor, checkCode(proof.code)).catch(refusedAs('code', 'does not match: enter the one your authenticator app shows now'));
+  }
+  // The membership's email signs in as the member; anything else is a fault, never a pass.
+  if (outcome.personId !== membership.personId) throw new ApiError('FORBIDDEN', 'The password given is not the signed-in person’s');
+}
