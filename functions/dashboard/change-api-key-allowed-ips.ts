@@ -1,14 +1,9 @@
-import { changeApiKeyAllowedIps } from '#domain/dashboard';
-import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { changeApiKeyAllowedIps } from '#domain/dashboard-api-keys';
 import { dashboardRoute } from '#http/dashboard-route';
+import { dashboard, keys } from './key-deps.ts';
 import { changeAllowedIpsBody } from './schemas.ts';
-import { functionSettings } from '#functions/settings/functions';
 
-const settings = functionSettings('dashboard/change-api-key-allowed-ips');
-const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
-
-export const handler = dashboardRoute({ body: changeAllowedIpsBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, pathParameters }) => ({
-  data: await changeApiKeyAllowedIps(dashboard, caller, pathParameters.keyId!, body),
+/** `Edit allowed IPs`; Owners and Admins are mailed. */
+export const handler = dashboardRoute({ body: changeAllowedIpsBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, pathParameters, log }) => ({
+  data: await changeApiKeyAllowedIps(keys(log), caller, pathParameters.keyId!, body),
 }));

@@ -1,16 +1,10 @@
-import { createApiKey } from '#domain/dashboard';
-import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { createApiKey } from '#domain/dashboard-api-keys';
 import { dashboardRoute } from '#http/dashboard-route';
+import { dashboard, keys } from './key-deps.ts';
 import { createApiKeyBody } from './schemas.ts';
-import { functionSettings } from '#functions/settings/functions';
 
-const settings = functionSettings('dashboard/create-api-key');
-const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
-
-/** The only answer that ever holds the secret. */
-export const handler = dashboardRoute({ body: createApiKeyBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body }) => ({
+/** The only answer that ever holds the secret; Owners and Admins are mailed. */
+export const handler = dashboardRoute({ body: createApiKeyBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, log }) => ({
   status: 201,
-  data: await createApiKey(dashboard, caller, body),
+  data: await createApiKey(keys(log), caller, body),
 }));

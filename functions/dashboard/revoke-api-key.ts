@@ -1,4 +1,4 @@
-import { revokeApiKey } from '#domain/dashboard';
+import { revokeApiKey } from '#domain/dashboard-api-keys';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { dashboardRoute } from '#http/dashboard-route';

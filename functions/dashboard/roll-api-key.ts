@@ -1,14 +1,9 @@
-import { rollApiKey } from '#domain/dashboard';
-import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { rollApiKey } from '#domain/dashboard-api-keys';
 import { dashboardRoute } from '#http/dashboard-route';
+import { dashboard, keys } from './key-deps.ts';
 import { rollApiKeyBody } from './schemas.ts';
-import { functionSettings } from '#functions/settings/functions';
 
-const settings = functionSettings('dashboard/roll-api-key');
-const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
-
-export const handler = dashboardRoute({ body: rollApiKeyBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, pathParameters }) => ({
-  data: await rollApiKey(dashboard, caller, pathParameters.keyId!, body.oldSecretValidFor),
+/** A new secret, shown once; Owners and Admins are mailed. */
+export const handler = dashboardRoute({ body: rollApiKeyBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, pathParameters, log }) => ({
+  data: await rollApiKey(keys(log), caller, pathParameters.keyId!, body.oldSecretValidFor),
 }));

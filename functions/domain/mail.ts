@@ -139,6 +139,36 @@ export function withdrawalLimitMail(notice: { to: string; companyName: string; b
   return { to: notice.to, subject: `Daily withdrawal limit ${notice.dailyLimit === 'none' ? 'removal' : 'raise'} for ${company}`, text, html };
 }
 
+export interface ApiKeyNotice {
+  to: string;
+  companyName: string;
+  change: 'created' | 'rolled' | 'allowedIps';
+  /** Who did it, from which address, when. */
+  by: string;
+  from: string;
+  at: string;
+  key: { keyId: string; name: string; access: 'full' | 'read'; allowedIps: string[] | null };
+}
+
+/** A new API key, a new secret for one, or a change of where one may be used from. */
+export function apiKeyMail(notice: ApiKeyNotice): Mail {
+  const company = oneLine(notice.companyName);
+  const key = `"${oneLine(notice.key.name)}" (${notice.key.keyId})`;
+  const scope = `${notice.key.access === 'read' ? 'read-only' : 'full'} access, from ${notice.key.allowedIps ? notice.key.allowedIps.join(', ') : 'any address'}`;
+  const did = {
+    created: `created the API key ${key} for ${company}, with ${scope}`,
+    rolled: `issued a new secret for ${company}'s API key ${key}, which has ${scope}`,
+    allowedIps: `changed where ${company}'s API key ${key} may be used from: it now has ${scope}`,
+  }[notice.change];
+  const what = `${notice.by} ${did}, at ${notice.at} from ${notice.from}.`;
+  const stop = 'If you did not expect this, revoke the key now: dashboard, Integrations → API keys → Revoke. Then check your team and its sign-ins in the audit log.';
+  const who = 'We mail every new key, new secret and change of allowed IPs to the company’s Owners and Admins.';
+  const text = [what, '', stop, '', who].join('\n');
+  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, stop, who].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
+  const subject = { created: 'New API key', rolled: 'New API key secret', allowedIps: 'API key allowed IPs changed' }[notice.change];
+  return { to: notice.to, subject: `${subject} for ${company}`, text, html };
+}
+
 const oneLine = (value: string): string => value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
 const articled = (role: Role): string => `${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}`;

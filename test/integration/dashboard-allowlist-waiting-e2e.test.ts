@@ -61,6 +61,8 @@ describe('the withdrawal allowlist and daily limit with a 24-hour waiting period
     await expect.poll(() => status().innerText()).toBe('Allowlist on');
     expect(await button('Turn off allowlist').count()).toBe(1);
     expect(mailsTo(env.chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toEqual([
+      // The test's own API key, made through the dashboard, is mailed too.
+      'New API key for Waiting Payments',
       'Withdrawal address added to Waiting Payments',
       'Withdrawal allowlist turning off for Waiting Payments',
     ]);
@@ -96,6 +98,7 @@ describe('the withdrawal allowlist and daily limit with a 24-hour waiting period
     await expect.poll(() => limitSection().getByRole('status').innerText()).toMatch(/; no limit from /);
     expect(await accessibilityProblems(env.page)).toEqual([]);
     expect(mailsTo(env.chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toEqual([
+      'New API key for Limited Payments',
       'Daily withdrawal limit raise for Limited Payments',
       'Daily withdrawal limit removal for Limited Payments',
     ]);

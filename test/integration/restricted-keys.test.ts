@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiClient, useTestApi } from '../support/local-api.ts';
-import { companyItems, signedUpOwner } from '../support/dashboard.ts';
+import { companyItems, invitedMember, signedUpOwner } from '../support/dashboard.ts';
+import { mailsTo } from '../support/outbox.ts';
 import { creditAvailable } from '../support/money.ts';
 
 /**
@@ -125,6 +126,31 @@ describe('a read-only API key', () => {
       expect.objectContaining({ action: 'api_key.allowed_ips_changed', target: narrowed.keyId, details: { allowedIps: '203.0.113.0/24' } }),
       expect.objectContaining({ action: 'api_key.allowed_ips_changed', target: widened.keyId, details: { allowedIps: '203.0.113.0/24 127.0.0.1' } }),
     ]);
+  });
+
+  it('mails a new key, a new secret and a change of allowed IPs to the Owners and Admins, not to Developers or Viewers', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Watched Co');
+    const members = Object.fromEntries(
+      await Promise.all(['Admin', 'Developer', 'Viewer'].map(async (role) => [role, await invitedMember(api.runtime, owner.browser, owner.companyId, role)] as const)),
+    );
+    // A Developer issues the key: the people who manage the team hear of it.
+    const developer = members.Developer!;
+    const made = await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payout bot', allowedIps: ['203.0.113.0/24'] } });
+    const keyId = made.body.data.key.keyId as string;
+    await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys/${keyId}/roll`, { body: { oldSecretValidFor: 'now' } });
+    await developer.browser.call('PUT', `/companies/${owner.companyId}/api-keys/${keyId}/allowed-ips`, { body: { allowedIps: [] } });
+
+    const keyMails = (email: string) => mailsTo(api.runtime.outboxDir, email).filter((mail) => mail.text.includes(keyId));
+    for (const email of [owner.email, members.Admin!.email]) {
+      expect(keyMails(email).map((mail) => mail.subject)).toEqual(['New API key for Watched Co', 'New API key secret for Watched Co', 'API key allowed IPs changed for Watched Co']);
+    }
+    const [created, , widened] = keyMails(owner.email);
+    expect(created!.text).toContain(`${developer.email} created the API key "Payout bot" (${keyId}) for Watched Co, with full access, from 203.0.113.0/24, at `);
+    expect(created!.text).toContain('from 127.0.0.1.');
+    expect(created!.text).toContain('Integrations → API keys → Revoke');
+    expect(widened!.text).toContain('it now has full access, from any address');
+    expect(keyMails(developer.email)).toEqual([]);
+    expect(keyMails(members.Viewer!.email)).toEqual([]);
   });
 
   it('refuses allowed IPs that are not addresses or CIDR blocks, naming the entry', async () => {

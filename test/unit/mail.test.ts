@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invitationMail, passwordResetMail, webhookFailureMail, withdrawalAllowlistMail, withdrawalLimitMail, type InvitationToMail } from '#domain/mail';
+import { apiKeyMail, invitationMail, passwordResetMail, webhookFailureMail, withdrawalAllowlistMail, withdrawalLimitMail, type InvitationToMail } from '#domain/mail';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
@@ -135,6 +135,25 @@ describe('the daily withdrawal limit mail', () => {
     const removal = withdrawalLimitMail({ to: 'owner@acme.example', companyName: 'Acme', by: 'admin@acme.example', dailyLimit: 'none', from: '2026-11-27T10:00:00.000Z' });
     expect(removal.subject).toBe('Daily withdrawal limit removal for Acme');
     expect(removal.text).toContain('The current limit holds until 2026-11-27T10:00:00.000Z.');
+  });
+});
+
+describe('the API key mails', () => {
+  const notice = { to: 'owner@acme.example', by: 'dev@acme.example', from: '203.0.113.9', at: '2026-11-26T10:00:00.000Z' };
+  it('say who made, rolled or re-fenced which key, its access and addresses, from where, and how to revoke it, on one-line headers, escaped', () => {
+    const key = { keyId: 'ck_test_abc', name: 'Bot <b>', access: 'read' as const, allowedIps: ['203.0.113.0/24', '2001:db8::/32'] };
+    const created = apiKeyMail({ ...notice, companyName: 'Acme\r\nBcc: x@y', change: 'created', key });
+    expect(created.subject).toBe('New API key for Acme Bcc: x@y');
+    expect(created.text.split('\n')[0]).toBe(
+      'dev@acme.example created the API key "Bot <b>" (ck_test_abc) for Acme Bcc: x@y, with read-only access, from 203.0.113.0/24, 2001:db8::/32, at 2026-11-26T10:00:00.000Z from 203.0.113.9.',
+    );
+    expect(created.text).toContain('Integrations → API keys → Revoke');
+    expect(created.html).toContain('&quot;Bot &lt;b&gt;&quot;');
+    expect(created.html).not.toContain('<b>');
+    const rolled = apiKeyMail({ ...notice, companyName: 'Acme', change: 'rolled', key: { ...key, access: 'full', allowedIps: null } });
+    expect(rolled.subject).toBe('New API key secret for Acme');
+    expect(rolled.text).toContain('issued a new secret for Acme\'s API key "Bot <b>" (ck_test_abc), which has full access, from any address');
+    expect(apiKeyMail({ ...notice, companyName: 'Acme', change: 'allowedIps', key }).subject).toBe('API key allowed IPs changed for Acme');
   });
 });
 
