@@ -137,7 +137,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
 
     const headers = singleValueHeaders(req);
     const methodArn = `arn:aws:execute-api:local:000000000000:${API_ID}/${options.config.stage}/${method}${url.pathname}`;
-    const authorization = route.auth === 'public' ? { principalId: undefined, context: {} } : await authorize(headers, methodArn, url.pathname, route, requestId);
+    const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
+    const authorization = route.auth === 'public' ? { principalId: undefined, context: {} } : await authorize(headers, methodArn, url.pathname, route, requestId, sourceIp);
     if ('denied' in authorization && authorization.denied) return sendGateway(res, authorization.denied, requestId);
     // As in AWS, the /v1 API's bucket is the usage plan key the authorizer names, and every /v1
     // method requires one; the dashboard's routes are another API in AWS, without a usage plan.
@@ -165,7 +166,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
         apiId: API_ID,
         authorizer: { principalId: authorization.principalId, ...authorization.context },
         httpMethod: method,
-        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+        identity: { sourceIp } as APIGatewayProxyEvent['requestContext']['identity'],
         path: `/${options.config.stage}${url.pathname}`,
         protocol: 'HTTP/1.1',
         requestId,
@@ -219,6 +220,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     path: string,
     route: CompiledRoute,
     requestId: string,
+    sourceIp: string,
   ): Promise<{ denied?: GatewayResponseType; principalId?: string; context?: Record<string, unknown>; usageIdentifierKey?: string }> {
     const lowerCased = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
     const authorizer = route.auth === 'session' ? authorizers.session! : authorizers.apiKey;
@@ -245,7 +247,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
             queryStringParameters: null,
             multiValueQueryStringParameters: null,
             stageVariables: null,
-            requestContext: { requestId, stage: options.config.stage } as APIGatewayRequestAuthorizerEvent['requestContext'],
+            requestContext: { requestId, stage: options.config.stage, identity: { sourceIp } } as APIGatewayRequestAuthorizerEvent['requestContext'],
           },
           lambdaContext(authorizer.name, requestId),
         );

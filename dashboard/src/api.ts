@@ -40,6 +40,7 @@ export interface ApiKey {
   allowedIps: string[] | null;
   createdAt: string;
   lastUsedAt: string | null;
+  lastUsedIp: string | null;
   revokedAt: string | null;
   previousSecretExpiresAt: string | null;
 }

@@ -49,7 +49,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   log.debug('authorizer allowed', { companyId: record.companyId });
   // `last used` for the dashboard: here, off the cached path, and at most one write per key per
   // LAST_USED_GRANULARITY_MS (functions/domain/api-keys.ts). Failing to record it never refuses a call.
-  await recordKeyUse(companies, record).catch((error: unknown) => log.warn('last used not recorded', { error }));
+  await recordKeyUse(companies, record, new Date(), event.requestContext?.identity?.sourceIp ?? null).catch((error: unknown) => log.warn('last used not recorded', { error }));
   return {
     principalId: record.companyId,
     policyDocument: {

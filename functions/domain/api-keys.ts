@@ -80,6 +80,9 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
   /** Approximate: written by the authorizer at most once per LAST_USED_GRANULARITY_MS (recordKeyUse). */
   lastUsedAt: string | null;
+  /** The source address of the request that wrote `lastUsedAt`, even one the key's allowed IPs
+   * refuse: a key turning up somewhere new is what its people should see. */
+  lastUsedIp: string | null;
 }
 
 export const DEFAULT_KEY_NAME = 'Default key';
@@ -129,6 +132,7 @@ export function issueCredentials(
       createdBy: options.createdBy ?? null,
       revokedAt: null,
       lastUsedAt: null,
+      lastUsedIp: null,
     },
   };
 }
@@ -199,11 +203,11 @@ export async function authenticate(
 export const LAST_USED_GRANULARITY_MS = 5 * 60_000;
 
 export interface KeyUseRecorder {
-  recordKeyUse(keyId: string, at: string, staleBefore: string): Promise<void>;
+  recordKeyUse(keyId: string, at: string, staleBefore: string, sourceIp: string | null): Promise<void>;
 }
 
-export async function recordKeyUse(recorder: KeyUseRecorder, record: ApiKeyRecord, now = new Date()): Promise<void> {
+export async function recordKeyUse(recorder: KeyUseRecorder, record: ApiKeyRecord, now = new Date(), sourceIp: string | null = null): Promise<void> {
   const staleBefore = new Date(now.getTime() - LAST_USED_GRANULARITY_MS).toISOString();
   if (record.lastUsedAt && record.lastUsedAt >= staleBefore) return;
-  await recorder.recordKeyUse(record.keyId, now.toISOString(), staleBefore);
+  await recorder.recordKeyUse(record.keyId, now.toISOString(), staleBefore, sourceIp);
 }

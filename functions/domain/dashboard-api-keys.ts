@@ -31,6 +31,7 @@ export interface ApiKeyView {
   allowedIps: ApiKeyRecord['allowedIps'];
   createdAt: string;
   lastUsedAt: string | null;
+  lastUsedIp: string | null;
   revokedAt: string | null;
   previousSecretExpiresAt: string | null;
 }
@@ -45,6 +46,7 @@ export function apiKeyView(record: ApiKeyRecord, now = new Date()): ApiKeyView {
     allowedIps: record.allowedIps,
     createdAt: record.createdAt,
     lastUsedAt: record.lastUsedAt,
+    lastUsedIp: record.lastUsedIp,
     revokedAt: record.revokedAt,
     previousSecretExpiresAt: graceLeft ? record.previousSecretExpiresAt : null,
   };

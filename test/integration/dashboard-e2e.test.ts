@@ -122,6 +122,8 @@ describe('the dashboard in headless Chromium', () => {
     const row = page.getByRole('row', { name: /Checkout server/ });
     expect(await row.innerText()).toContain(apiKey);
     expect(await row.innerText()).toContain('Active');
+    // Used once by the call above: when, and from where.
+    expect(await row.innerText()).toContain('from 127.0.0.1');
     expect(await accessibilityProblems()).toEqual([]);
     await screenshot('integrations');
   });
@@ -189,7 +191,7 @@ describe('the dashboard in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Save allowed IPs' }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => row.innerText()).toContain('Read only from 203.0.113.0/24');
-    expect(await row.innerText()).not.toContain('127.0.0.1');
+    expect(await row.innerText()).not.toContain('Read only from 127.0.0.1');
   });
 
   it('shows the audit log of it all', async () => {

@@ -86,6 +86,10 @@ describe('a read-only API key', () => {
       expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('may not be used from 127.0.0.1') });
     }
     expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+    // Refused, yet its people see where the key turned up: the last use and its address.
+    const listed = (await owner.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).body.data as { name: string; lastUsedAt: string | null; lastUsedIp: string | null }[];
+    expect(listed.find((key) => key.name === 'Office only')).toMatchObject({ lastUsedAt: expect.any(String), lastUsedIp: '127.0.0.1' });
+    expect(listed.find((key) => key.name === 'This machine')).toMatchObject({ lastUsedAt: null, lastUsedIp: null });
     expect((await here.call('GET', '/company')).status).toBe(200);
     expect((await here.call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'from-here' } })).status).toBe(201);
   });

@@ -52,7 +52,10 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
                     {key.allowedIps && <span class="hint"> from {key.allowedIps.join(', ')}</span>}
                   </td>
                   <td>{formatTime(key.createdAt)}</td>
-                  <td>{formatTime(key.lastUsedAt)}</td>
+                  <td>
+                    {formatTime(key.lastUsedAt)}
+                    {key.lastUsedIp && <span class="hint"> from {key.lastUsedIp}</span>}
+                  </td>
                   <td>
                     <span class={`status ${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
                     {key.previousSecretExpiresAt && <span class="hint"> old secret valid until {formatTime(key.previousSecretExpiresAt)}</span>}

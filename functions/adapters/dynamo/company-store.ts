@@ -46,15 +46,15 @@ export class DynamoCompanyStore extends TableStore implements CompanyStore, KeyU
 
   /** The condition makes concurrent authorizers (and a revoked or deleted key) write nothing more;
    * its failure is the expected outcome of that race, not an error. */
-  async recordKeyUse(keyId: string, at: string, staleBefore: string): Promise<void> {
+  async recordKeyUse(keyId: string, at: string, staleBefore: string, sourceIp: string | null): Promise<void> {
     await heldCondition(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: apiKeyItem.key(keyId),
-          UpdateExpression: 'SET lastUsedAt = :at',
+          UpdateExpression: sourceIp ? 'SET lastUsedAt = :at, lastUsedIp = :ip' : 'SET lastUsedAt = :at REMOVE lastUsedIp',
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
-          ExpressionAttributeValues: { ':at': at, ':staleBefore': staleBefore },
+          ExpressionAttributeValues: { ':at': at, ':staleBefore': staleBefore, ...(sourceIp && { ':ip': sourceIp }) },
         }),
       ),
     );

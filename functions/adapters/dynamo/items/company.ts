@@ -61,5 +61,6 @@ export const apiKeyItem = {
     createdBy: (item.createdBy as string | undefined) ?? null,
     revokedAt: (item.revokedAt as string | undefined) ?? null,
     lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
+    lastUsedIp: (item.lastUsedIp as string | undefined) ?? null,
   }),
 };
