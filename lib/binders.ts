@@ -7,6 +7,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { SettingName } from '../functions/settings/schema.ts';
 import type { Binder } from './api-function.ts';
+import { StageMail } from './stage-mail.ts';
 
 /**
  * Binders (lib/api-function.ts): each passes a function the settings that name a resource and, in
@@ -23,13 +24,20 @@ export const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamod
 export const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 /**
- * Mailing from `from` through SES: ses:SendEmail on the address's identity and its domain's, since
- * SES authorises a send against whichever of the two is the verified identity, and on nothing else.
+ * Mailing from `from` through SES, naming the stage's configuration set (lib/stage-mail.ts):
+ * ses:SendEmail on the address's identity and its domain's, since SES authorises a send against
+ * whichever of the two is the verified identity, and on the configuration set, and on nothing else.
  */
 export const mailSending = (from: string): Binder => (fn) => {
-  const identity = (name: string) => Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: name });
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [identity(from), identity(from.split('@')[1]!)] }));
-  return { MAIL_FROM: from };
+  const arn = (resource: string, resourceName: string) => Stack.of(fn).formatArn({ service: 'ses', resource, resourceName });
+  const { configurationSetName } = StageMail.of(fn).configurationSet;
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['ses:SendEmail'],
+      resources: [arn('identity', from), arn('identity', from.split('@')[1]!), arn('configuration-set', configurationSetName)],
+    }),
+  );
+  return { MAIL_FROM: from, MAIL_CONFIGURATION_SET: configurationSetName };
 };
 
 /** The table, read only (CDK's grantReadData). */

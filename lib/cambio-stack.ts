@@ -154,6 +154,7 @@ export class CambioStack extends Stack {
       financeExportCheck: exportCheck,
       ledgerCsv,
       alarmEmail: settings.alarmEmail,
+      mailFrom: settings.mailFrom,
       authorizers: this.functions.filter(({ name }) => name === lambdaName(AUTHORIZER.handler) || name === lambdaName(SESSION_AUTHORIZER.handler)).map(({ fn }) => fn),
       functions: this.functions,
       table: this.table,

@@ -42,6 +42,8 @@ export interface OperationsAlarmsProps {
   ledgerCsv: { fn: IFunction; failures: IQueue };
   /** Context `alarmEmail`: subscribed to the topic (lib/deployment-settings.ts). */
   alarmEmail: string | null;
+  /** Context `mailFrom`: where the stage mails through SES, its sending reputation is alarmed on. */
+  mailFrom: string | null;
   /** Every function of the stack by its Lambda name: each gets a throttle alarm, and an error alarm unless named below. */
   functions: readonly { name: string; fn: IFunction }[];
   table: ITable;
@@ -237,6 +239,25 @@ export class OperationsAlarms extends Construct {
       ledgerCsvFailed,
       { threshold: 1 },
     );
+
+    if (props.mailFrom) {
+      // The account's reputation (namespace AWS/SES, no dimension; decimals, 0.05 is 5 %), which is
+      // what SES acts on: reviewed at 5 % bounces or 0.1 % complaints, sending paused beyond. The
+      // alarms fire at less than half of each, while there is time to find the cause.
+      const reputation = (metricName: string) => new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });
+      alarm(
+        'MailBounceRate',
+        "SES's bounce rate for the account is over 2 % (SES reviews it at 5 % and may pause sending: invitations, password resets, webhook alerts and key notices stop). Suppressed addresses are not retried; look for mistyped invitations in the audit log.",
+        reputation('Reputation.BounceRate'),
+        { threshold: 0.02, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD },
+      );
+      alarm(
+        'MailComplaintRate',
+        "SES's complaint rate for the account is over 0.05 % (SES reviews it at 0.1 %): recipients marked Cambio's mail as spam.",
+        reputation('Reputation.ComplaintRate'),
+        { threshold: 0.0005, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD },
+      );
+    }
 
     this.safeguardAlarms(props, alarm);
 

@@ -29,7 +29,7 @@ export const SLICES = {
   /** functions/http/dashboard-route.ts checks each request's Origin against it. */
   dashboardRoute: ['DASHBOARD_ORIGIN'],
   /** The stage's mail (functions/adapters/mail/from-settings.ts): SES in AWS, a folder locally. */
-  mail: ['STAGE', 'MAIL_FROM', 'LOCAL_OUTBOX_DIR'],
+  mail: ['STAGE', 'MAIL_FROM', 'MAIL_CONFIGURATION_SET', 'LOCAL_OUTBOX_DIR'],
 } as const satisfies Record<string, readonly SettingName[]>;
 
 const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail } =

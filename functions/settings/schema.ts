@@ -136,6 +136,8 @@ export const BOUND_SETTINGS = {
   DASHBOARD_ORIGIN: v.optional(url),
   /** The address the stage mails from through SES (context `mailFrom`): invitations, password resets, webhook alerts; unset, nothing is mailed. */
   MAIL_FROM: v.optional(v.pipe(v.string(), v.regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, 'is not an email address'))),
+  /** The SES configuration set every send names (lib/stage-mail.ts: bounce and complaint suppression, reputation metrics). */
+  MAIL_CONFIGURATION_SET: v.optional(text),
   /** The local runtime's outbox: its mail is written there as .eml files, and nothing leaves the machine. */
   LOCAL_OUTBOX_DIR: v.optional(text),
   USAGE_PLAN_ID: text,

@@ -187,6 +187,12 @@ describe('the mailers', () => {
     await expect(new SesMailer('no-reply@acme.example').send(invitationMail(invitation))).rejects.toThrow('not verified');
   });
 
+  it('SES: names the stage’s configuration set when the stack binds one, so SES suppresses bounced addresses', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
+    await new SesMailer('no-reply@acme.example', 'Cambio-production-mail').send(invitationMail(invitation));
+    expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input).toMatchObject({ FromEmailAddress: 'no-reply@acme.example', ConfigurationSetName: 'Cambio-production-mail' });
+  });
+
   const settings = (env: Record<string, string>) => parseSettings(SLICES.mail, env);
 
   it('chooses SES where the stack binds MAIL_FROM, the outbox on the local stage, and none otherwise', () => {

@@ -14,5 +14,5 @@ export function mailerFrom(settings: SliceSettings<'mail'>): Mailer | null {
     if (settings.STAGE !== 'local') throw new Error('LOCAL_OUTBOX_DIR is for the local stage only');
     return new OutboxMailer(settings.LOCAL_OUTBOX_DIR);
   }
-  return settings.MAIL_FROM === undefined ? null : new SesMailer(settings.MAIL_FROM);
+  return settings.MAIL_FROM === undefined ? null : new SesMailer(settings.MAIL_FROM, settings.MAIL_CONFIGURATION_SET);
 }

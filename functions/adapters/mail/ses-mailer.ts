@@ -10,12 +10,18 @@ import { awsClient } from '../aws-clients.ts';
 export class SesMailer implements Mailer {
   private readonly client = awsClient(new SESv2Client({}));
 
-  constructor(private readonly from: string) {}
+  /** `configurationSet`: the stage's (lib/stage-mail.ts), so SES suppresses addresses that bounced
+   * or complained and counts this mail in the reputation the stack alarms on. */
+  constructor(
+    private readonly from: string,
+    private readonly configurationSet?: string,
+  ) {}
 
   async send(mail: Mail): Promise<void> {
     await this.client.send(
       new SendEmailCommand({
         FromEmailAddress: this.from,
+        ...(this.configurationSet && { ConfigurationSetName: this.configurationSet }),
         Destination: { ToAddresses: [mail.to] },
         Content: {
           Simple: {
