@@ -63,6 +63,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/session/refresh', 'refresh-session', 'read', 'public'),
   dashboard('POST', '/session/two-factor', 'sign-in-two-factor', 'readWrite', 'public'),
   dashboard('DELETE', '/session', 'sign-out', 'readWrite', 'public'),
+  dashboard('POST', '/session/confirm', 'confirm-session', 'readWrite', 'session'),
   dashboard('POST', '/invitations/accept', 'accept-invitation', 'readWrite', 'public'),
   dashboard('POST', '/password-reset', 'request-password-reset', 'readWrite', 'public'),
   dashboard('POST', '/password-reset/confirm', 'reset-password', 'readWrite', 'public'),

@@ -117,6 +117,13 @@ function csrfToken(): string {
   return document.cookie.split('; ').find((c) => c.startsWith('cambio_csrf='))?.slice('cambio_csrf='.length) ?? '';
 }
 
+/** Asks the person for their password when a route wants a recent sign-in (functions/domain/
+ * step-up.ts): true once the session is signed in afresh (confirm-identity.tsx). */
+let confirmIdentity: (() => Promise<boolean>) | null = null;
+export function whenIdentityNeeded(ask: () => Promise<boolean>): void {
+  confirmIdentity = ask;
+}
+
 /** Called when the session cannot be renewed: the app shows Sign in. */
 let onSignedOut: () => void = () => {};
 export function whenSignedOut(callback: () => void): void {
@@ -137,8 +144,14 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
     if (refreshed.ok) return send(method, path, body, true);
     onSignedOut();
   }
+  // Issuing a key or inviting someone wants the password of the last minutes: asked, then sent again.
+  const reason = (payload?.error?.details as { reason?: string } | null | undefined)?.reason;
+  if (response.status === 403 && reason === 'SIGN_IN_AGAIN' && !retried && confirmIdentity && (await confirmIdentity())) return send(method, path, body, true);
   if (!response.ok || !payload?.success) {
-    throw new ApiCallError({ status: response.status, code: payload?.error?.code ?? 'INTERNAL_ERROR', message: payload?.error?.message ?? 'Something went wrong', details: payload?.error?.details ?? null });
+    // Only a list of field errors is shown field by field; other details (LIMIT_REACHED's figures,
+    // a duplicate's id, a refusal's reason) are in the message already.
+    const details = payload?.error?.details;
+    throw new ApiCallError({ status: response.status, code: payload?.error?.code ?? 'INTERNAL_ERROR', message: payload?.error?.message ?? 'Something went wrong', details: Array.isArray(details) ? details : null });
   }
   return { data: payload.data, pagination: payload.pagination };
 }
@@ -153,6 +166,7 @@ export const api = {
   startTwoFactorSetup: () => send<{ secret: string; uri: string }>('POST', '/me/two-factor/setup', {}),
   confirmTwoFactor: (code: string) => send<{ enabled: true }>('POST', '/me/two-factor/confirm', { code }),
   signOut: () => send<{ signedOut: true }>('DELETE', '/session'),
+  confirmSession: (proof: { password: string; code?: string }) => send<{ confirmed: true }>('POST', '/session/confirm', proof),
   acceptInvitation: (input: { token: string; password: string }) => send<{ signedIn: true }>('POST', '/invitations/accept', input),
   requestPasswordReset: (input: { email: string }) => send<{ requested: true }>('POST', '/password-reset', input),
   resetPassword: (input: { token: string; password: string }) => send<{ reset: true }>('POST', '/password-reset/confirm', input),

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, whenSignedOut, type Me } from './api.ts';
 import { navigate, useRoute } from './router.ts';
 import { Link } from './ui.tsx';
+import { ConfirmIdentityHost } from './confirm-identity.tsx';
 import { SignIn, SignUp, AcceptInvitation, ForgotPassword, ResetPassword } from './pages/auth.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { IntegrationsPage } from './pages/integrations.tsx';
@@ -108,6 +109,7 @@ function App() {
           {current.route === '/webhooks' && <WebhooksPage companyId={company.id} role={company.role} route={route} />}
         </main>
       </div>
+      <ConfirmIdentityHost />
     </>
   );
 }

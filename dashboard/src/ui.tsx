@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiCallError } from './api.ts';
 import { BASE_PATH, onLinkClick } from './router.ts';
 
@@ -41,6 +41,8 @@ const fieldLabel = (path: string) => LABELS[path] ?? LABELS[path.split('.')[0]!]
  */
 export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Its own id: `Confirm it's you` opens over another dialog.
+  const titleId = `dialog-title-${useId()}`;
   useEffect(() => {
     const dialog = ref.current!;
     const opener = document.activeElement as HTMLElement | null;
@@ -48,8 +50,8 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
     return () => opener?.focus();
   }, []);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={(e) => (e.preventDefault(), props.onClose())}>
-      <h2 id="dialog-title">{props.title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onCancel={(e) => (e.preventDefault(), props.onClose())}>
+      <h2 id={titleId}>{props.title}</h2>
       {props.children}
     </dialog>
   );

@@ -24,11 +24,13 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   const cookieHeader = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'cookie')?.[1];
   const token = parseCookies(cookieHeader)[SESSION_COOKIE];
   let personId: string;
+  let authTime: number | null;
   try {
     if (!token) throw new Error('No session cookie');
     const claims = await verifier.verify(token);
     if (endedBySignOut(claims, await signOuts.lastOf(claims.personId))) throw new Error('Signed out');
     personId = claims.personId;
+    authTime = claims.authTime;
   } catch (error) {
     log.info('session authorizer denied', { reason: (error as Error).message });
     throw new Error('Unauthorized');
@@ -37,6 +39,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   return {
     principalId: personId,
     policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${prefix}/${stage}/*` }] },
-    context: { personId },
+    // When the person last gave their password: a route that asks for a recent sign-in reads it.
+    context: { personId, authTime: authTime ?? 0 },
   };
 });

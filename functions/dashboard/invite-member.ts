@@ -5,7 +5,7 @@ import { dashboard, invitationMailing, team } from './team-deps.ts';
 
 /** The only answer that holds the invitation's token: the page turns it into the link to send, and
  * says whether the invited person was also mailed it. */
-export const handler = dashboardRoute({ body: inviteMemberBody, access: 'manageTeam', memberships: dashboard }, async ({ caller, body, dashboardOrigin, log }) => ({
+export const handler = dashboardRoute({ body: inviteMemberBody, access: 'manageTeam', memberships: dashboard, recentSignIn: true }, async ({ caller, body, dashboardOrigin, log }) => ({
   status: 201,
   data: await inviteMember(team, caller, body, invitationMailing(dashboardOrigin, log)),
 }));

@@ -63,14 +63,14 @@ export const addWithdrawalAddressBody = v.strictObject({
 export const switchWithdrawalAllowlistBody = v.strictObject({ enabled: v.boolean() });
 
 /** `New withdrawal`: POST /v1/withdrawals's fields, but `method` and `network`, which have one value. */
-/** With the person's password (and authenticator code) again: functions/domain/step-up.ts. */
-export const sendWithdrawalBody = v.strictObject({
-  address: tronAddressField,
-  amount: amountField('USDT'),
-  reference: referenceField,
+/** The person's password (and authenticator code) again: functions/domain/step-up.ts. */
+const proof = {
   password: v.pipe(v.string(), v.minLength(1, 'enter your password'), v.maxLength(256)),
   code: v.optional(v.pipe(v.string(), v.maxLength(16))),
-});
+};
+export const sendWithdrawalBody = v.strictObject({ address: tronAddressField, amount: amountField('USDT'), reference: referenceField, ...proof });
+/** `Confirm it's you`. */
+export const confirmSessionBody = v.strictObject(proof);
 
 /** `Save limit` (a USDT decimal string, checked in the domain) or `Remove limit` (null). */
 export const changeWithdrawalLimitBody = v.strictObject({ dailyLimit: v.nullable(v.pipe(v.string(), v.maxLength(32))) });

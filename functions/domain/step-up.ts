@@ -1,4 +1,4 @@
-import type { IdentityProvider } from './dashboard.ts';
+import type { IdentityProvider, SessionTokens } from './dashboard.ts';
 import { ApiError, validationFailed } from './errors.ts';
 import type { Membership } from './team.ts';
 import { checkCode, type TwoFactorProvider } from './two-factor.ts';
@@ -22,7 +22,27 @@ export interface Proof {
 
 /** Nothing when `proof` is the caller's; else VALIDATION_FAILED on `password` or `code` (not 401,
  * which would end the page's session), or RATE_LIMITED while the pool locks the person out. */
-export async function confirmItIsThem(identity: Reauthentication, membership: Membership, proof: Proof): Promise<void> {
+export async function confirmItIsThem(identity: Reauthentication, membership: Pick<Membership, 'personId' | 'email'>, proof: Proof): Promise<void> {
+  await signInAgain(identity, membership, proof);
+}
+
+/**
+ * The other kind of step-up, as GitHub's sudo mode: what issues lasting access (an API key, a new
+ * secret, where a key may be used from; a member invited or re-roled) needs a sign-in of the last
+ * DASHBOARD_RECENT_SIGN_IN_SECONDS (15 minutes by default), told by the session token's
+ * `auth_time`, which a refresh keeps. A session cookie copied from a browser then cannot mint its
+ * holder a key of their own once the person's own sign-in is that old; the page asks for the
+ * password (`Confirm it's you`), and POST /session/confirm signs the person in afresh.
+ */
+export const SIGN_IN_AGAIN = 'SIGN_IN_AGAIN';
+
+export function requireRecentSignIn(authTimeSeconds: number, withinSeconds: number, now = new Date()): void {
+  if (authTimeSeconds > 0 && now.getTime() / 1000 - authTimeSeconds <= withinSeconds) return;
+  throw new ApiError('FORBIDDEN', 'Confirm it is you: this needs your password again', { reason: SIGN_IN_AGAIN, withinSeconds });
+}
+
+/** `Confirm it's you`: the person's new session, signed in with their password (and code) now. */
+export async function signInAgain(identity: Reauthentication, membership: Pick<Membership, 'personId' | 'email'>, proof: Proof): Promise<SessionTokens> {
   const refusedAs = (path: 'password' | 'code', message: string) => (error: unknown) => {
     if (error instanceof ApiError && error.code === 'AUTH_FAILED') throw validationFailed([{ path, message }]);
     throw error;
@@ -34,4 +54,5 @@ export async function confirmItIsThem(identity: Reauthentication, membership: Me
   }
   // The membership's email signs in as the member; anything else is a fault, never a pass.
   if (outcome.personId !== membership.personId) throw new ApiError('FORBIDDEN', 'The password given is not the signed-in person’s');
+  return outcome;
 }

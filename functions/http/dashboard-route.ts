@@ -7,6 +7,7 @@ import type { RequestOrigin } from '#domain/audit-log';
 import type { Caller } from '#domain/dashboard';
 import { ApiError } from '#domain/errors';
 import type { Log } from '#domain/log';
+import { requireRecentSignIn } from '#domain/step-up';
 import { requirePermission, type Membership, type Permission } from '#domain/team';
 import { requestLog } from './access-log.ts';
 import { CSRF_COOKIE, CSRF_HEADER, isLoopbackHost, parseCookies } from './cookies.ts';
@@ -66,7 +67,13 @@ export const newCsrfToken = (): string => randomBytes(24).toString('base64url');
  * runs, the caller's membership and role checked, cookies set, and nothing cached.
  */
 export function dashboardRoute<TSchema extends v.GenericSchema | undefined = undefined, TAccess extends Access = 'public'>(
-  options: { body?: TSchema; access: TAccess; memberships?: MembershipLookup },
+  options: {
+    body?: TSchema;
+    access: TAccess;
+    memberships?: MembershipLookup;
+    /** Refuse unless the person gave their password within DASHBOARD_RECENT_SIGN_IN_SECONDS (step-up.ts). */
+    recentSignIn?: true;
+  },
   fn: (request: DashboardRequest<TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined, TAccess>) => Promise<DashboardResult>,
 ): Handler {
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
@@ -79,6 +86,7 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
     const personId = options.access === 'public' ? null : sessionPerson(event);
     const origin = requestOrigin(event);
     const caller = options.access !== 'public' && options.access !== 'session' ? await callerOf(event, options.access, options.memberships) : null;
+    if (options.recentSignIn) requireRecentSignIn(Number(event.requestContext.authorizer?.authTime ?? 0), recentSignInSeconds);
     const body = options.body ? validate(options.body, requireJsonObject(event.body)) : undefined;
     let result: DashboardResult;
     try {
@@ -135,7 +143,7 @@ function refuseCrossSite(headers: Record<string, string>, cookies: Record<string
 /** DASHBOARD_ORIGIN in AWS (the dashboard's custom domain, or else its CloudFront URL, which fronts both the app and this API); locally
  * the API's own host, which serves the app. Every dashboard function's slice has it
  * (functions/settings/functions.ts); read at cold start. */
-const configuredOrigin = parseSettings(SLICES.dashboardRoute, process.env).DASHBOARD_ORIGIN;
+const { DASHBOARD_ORIGIN: configuredOrigin, DASHBOARD_RECENT_SIGN_IN_SECONDS: recentSignInSeconds } = parseSettings(SLICES.dashboardRoute, process.env);
 
 function isDashboardOrigin(origin: string, host: string | undefined): boolean {
   const configured = configuredOrigin;

@@ -27,7 +27,7 @@ export const SLICES = {
   sweeps: ['SWEEP_MINIMUM_USDT', 'SWEEP_TOP_UP_SUN', 'SWEEP_ACCOUNT_XPRV_SECRET', 'LOCAL_DEPOSIT_ACCOUNT_XPRV'],
   userPool: ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_ENDPOINT', 'COGNITO_ISSUER'],
   /** functions/http/dashboard-route.ts checks each request's Origin against it. */
-  dashboardRoute: ['DASHBOARD_ORIGIN'],
+  dashboardRoute: ['DASHBOARD_ORIGIN', 'DASHBOARD_RECENT_SIGN_IN_SECONDS'],
   /** The stage's mail (functions/adapters/mail/from-settings.ts): SES in AWS, a folder locally. */
   mail: ['STAGE', 'MAIL_FROM', 'MAIL_CONFIGURATION_SET', 'LOCAL_OUTBOX_DIR'],
 } as const satisfies Record<string, readonly SettingName[]>;
@@ -64,6 +64,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT'],
   'dashboard/sign-in': people,
   'dashboard/sign-in-two-factor': people,
+  'dashboard/confirm-session': people,
   'dashboard/get-two-factor': people,
   'dashboard/start-two-factor-setup': people,
   'dashboard/confirm-two-factor': people,

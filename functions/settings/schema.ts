@@ -59,6 +59,9 @@ export const STAGE_SETTINGS = {
    * turn-off, or a raise or removal of its daily withdrawal limit, before it takes effect
    * (functions/domain/withdrawal-allowlist.ts, withdrawal-limit.ts): up to 7 days. */
   WITHDRAWAL_ADDRESS_DELAY_HOURS: v.optional(wholeNumber(0, 168), '24'),
+  /** How long after signing in a person may issue API keys, change where one may be used from, or
+   * invite and re-role members without giving their password again (functions/domain/step-up.ts). */
+  DASHBOARD_RECENT_SIGN_IN_SECONDS: v.optional(wholeNumber(1, 86_400), '900'),
   /** Blocks on top of a transfer's before a deposit counts (19: TRON's solidification). */
   DEPOSIT_REQUIRED_CONFIRMATIONS: wholeNumber(1, 100),
   /** No default on purpose: a stage that forgot it must fail, not quote on a fixed sandbox rate. */

@@ -32,6 +32,8 @@ const accessClaims = (more: Record<string, unknown> = {}) => ({
   client_id: CLIENT_ID,
   token_use: 'access',
   origin_jti: 'origin-1',
+  // When the person gave their password: Cognito keeps it across refreshes.
+  auth_time: now() - 120,
   iat: now() - 60,
   exp: now() + 3600,
   ...more,
@@ -48,7 +50,7 @@ afterAll(() => server.close());
 describe('sessionVerifier', () => {
   it("accepts a current access token of the pool's app client and says who it is", async () => {
     const claims = accessClaims();
-    expect(await verifier.verify(token(claims))).toEqual({ personId: 'person-1', expiresAt: claims.exp, issuedAt: claims.iat, originJti: 'origin-1' });
+    expect(await verifier.verify(token(claims))).toEqual({ personId: 'person-1', expiresAt: claims.exp, issuedAt: claims.iat, originJti: 'origin-1', authTime: claims.auth_time });
   });
 
   // Claims are built in the test, once the server (and so the issuer) exists.

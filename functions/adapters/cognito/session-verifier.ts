@@ -8,6 +8,9 @@ export interface SessionClaims {
   issuedAt: number;
   /** The authentication the token descends from, kept by Cognito across refreshes. */
   originJti: string | null;
+  /** `auth_time`, epoch seconds: when the person gave their password (and code), which Cognito
+   * keeps across refreshes; null when the token carries none. */
+  authTime: number | null;
 }
 
 export interface SessionVerifier {
@@ -55,7 +58,8 @@ export function sessionVerifier(settings: VerifierSettings): SessionVerifier {
       const payload = await verifier.verify(accessToken);
       if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number' || typeof payload.iat !== 'number') throw new Error('Token without sub, exp or iat');
       const originJti = typeof payload.origin_jti === 'string' ? payload.origin_jti : null;
-      return { personId: payload.sub, expiresAt: payload.exp, issuedAt: payload.iat, originJti };
+      const authTime = typeof payload.auth_time === 'number' ? payload.auth_time : null;
+      return { personId: payload.sub, expiresAt: payload.exp, issuedAt: payload.iat, originJti, authTime };
     },
   };
 }

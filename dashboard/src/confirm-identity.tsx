@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, whenIdentityNeeded } from './api.ts';
+import { Dialog, DialogButtons, ErrorMessage, useAction } from './ui.tsx';
+
+/**
+ * `Confirm it's you`: opened by any request a route refuses for want of a recent sign-in (issuing an
+ * API key, changing where one may be used from, inviting or re-roling a member; functions/domain/
+ * step-up.ts). The person gives their password (and authenticator code); the session is signed in
+ * afresh and the request is sent again. Cancel leaves the request refused, its dialog saying why.
+ */
+export function ConfirmIdentityHost() {
+  const [pending, setPending] = useState<((confirmed: boolean) => void) | null>(null);
+  useEffect(() => whenIdentityNeeded(() => new Promise<boolean>((resolve) => setPending(() => resolve))), []);
+  if (!pending) return null;
+  const finish = (confirmed: boolean) => {
+    setPending(null);
+    pending(confirmed);
+  };
+  return <ConfirmIdentityDialog onConfirmed={() => finish(true)} onClose={() => finish(false)} />;
+}
+
+function ConfirmIdentityDialog(props: { onConfirmed: () => void; onClose: () => void }) {
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [twoFactor, setTwoFactor] = useState(false);
+  useEffect(() => {
+    api.twoFactor().then(({ data }) => setTwoFactor(data.enabled), () => undefined);
+  }, []);
+  const { error, busy, run } = useAction(() => api.confirmSession({ password, ...(twoFactor && { code: code.trim() }) }), props.onConfirmed);
+  return (
+    <Dialog title="Confirm it’s you" onClose={props.onClose}>
+      <form onSubmit={run}>
+        <p>Issuing API keys and changing the team ask for your password again when you signed in more than a few minutes ago.</p>
+        <label for="confirm-password">Password</label>
+        <input id="confirm-password" type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} required autoComplete="current-password" />
+        {twoFactor && (
+          <>
+            <label for="confirm-code">Authentication code</label>
+            <input id="confirm-code" value={code} onInput={(e) => setCode(e.currentTarget.value)} required inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
+          </>
+        )}
+        <ErrorMessage error={error} />
+        <DialogButtons label="Confirm" busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
+import { accessibilityProblems, navLink, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
+
+/**
+ * `Confirm it's you` in headless Chromium (functions/domain/step-up.ts), with
+ * DASHBOARD_RECENT_SIGN_IN_SECONDS at 2: once the sign-in is older, `Create API key` opens the
+ * confirmation over its dialog; the password, right, signs the session in afresh and the key is
+ * issued without asking again; Cancel leaves the creation refused, saying why.
+ */
+const env = useDashboardChromium({ environment: { DASHBOARD_RECENT_SIGN_IN_SECONDS: '2' } });
+const older = () => new Promise((resolve) => setTimeout(resolve, 3_200));
+
+describe('Confirm it’s you, in headless Chromium', () => {
+  it('asks for the password over Create API key once the sign-in is older, then issues the key', async () => {
+    const owner = await signedUpOwner(env.chromium.runtime, 'Sudo Payments');
+    await signInThroughPage(env.chromium, owner.email);
+    await navLink(env.page, 'Integrations').click();
+    await env.page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+    await older();
+
+    await env.page.getByRole('button', { name: 'Create API key' }).click();
+    const create = env.page.getByRole('dialog', { name: 'Create API key' });
+    await create.getByLabel('Name').fill('Payout server');
+    await create.getByRole('button', { name: 'Create' }).click();
+    const confirm = env.page.getByRole('dialog', { name: 'Confirm it’s you' });
+    await confirm.getByLabel('Password').waitFor();
+    expect(await accessibilityProblems(env.page)).toEqual([]);
+    await confirm.getByLabel('Password').fill('not the password');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => confirm.innerText()).toContain('Password is wrong');
+    await confirm.getByLabel('Password').fill(STRONG_PASSWORD);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    const issued = env.page.getByRole('dialog', { name: 'Your new API key' });
+    await issued.getByLabel('API secret', { exact: true }).waitFor();
+    expect(await issued.getByLabel('API secret', { exact: true }).inputValue()).toMatch(/^cs_test_/);
+    expect(await confirm.count()).toBe(0);
+    await issued.getByRole('button', { name: 'Done' }).click();
+    await env.page.getByRole('row', { name: /Payout server/ }).waitFor();
+  }, 60_000);
+
+  it('leaves the creation refused when the confirmation is cancelled, and says why', async () => {
+    await older();
+    await env.page.getByRole('button', { name: 'Create API key' }).click();
+    const create = env.page.getByRole('dialog', { name: 'Create API key' });
+    await create.getByLabel('Name').fill('Never made');
+    await create.getByRole('button', { name: 'Create' }).click();
+    const confirm = env.page.getByRole('dialog', { name: 'Confirm it’s you' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => create.innerText()).toContain('Confirm it is you: this needs your password again');
+    await create.getByRole('button', { name: 'Cancel' }).click();
+    expect(await env.page.getByRole('row', { name: /Never made/ }).count()).toBe(0);
+  }, 60_000);
+});
