@@ -3,6 +3,47 @@ import { api, whenIdentityNeeded } from './api.ts';
 import { Dialog, DialogButtons, ErrorMessage, useAction } from './ui.tsx';
 
 /**
+ * The person's password again and, when they sign in with an authenticator app, its code: what
+ * functions/domain/step-up.ts checks, for `Confirm it's you` and `New withdrawal`. `fields` goes in
+ * the dialog's form; `proof` in the request.
+ */
+export function useProofFields(idPrefix: string, hint?: string) {
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [twoFactor, setTwoFactor] = useState(false);
+  useEffect(() => {
+    api.twoFactor().then(({ data }) => setTwoFactor(data.enabled), () => undefined);
+  }, []);
+  const proof = { password, ...(twoFactor && { code: code.trim() }) };
+  const fields = (
+    <>
+      <label for={`${idPrefix}-password`}>Password</label>
+      <input
+        id={`${idPrefix}-password`}
+        type="password"
+        value={password}
+        onInput={(e) => setPassword(e.currentTarget.value)}
+        required
+        autoComplete="current-password"
+        aria-describedby={hint ? `${idPrefix}-password-hint` : undefined}
+      />
+      {hint && (
+        <p class="hint" id={`${idPrefix}-password-hint`}>
+          {hint}
+        </p>
+      )}
+      {twoFactor && (
+        <>
+          <label for={`${idPrefix}-code`}>Authentication code</label>
+          <input id={`${idPrefix}-code`} value={code} onInput={(e) => setCode(e.currentTarget.value)} required inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
+        </>
+      )}
+    </>
+  );
+  return { proof, fields };
+}
+
+/**
  * `Confirm it's you`: opened by any request a route refuses for want of a recent sign-in (issuing an
  * API key, changing where one may be used from, inviting or re-roling a member; functions/domain/
  * step-up.ts). The person gives their password (and authenticator code); the session is signed in
@@ -20,25 +61,13 @@ export function ConfirmIdentityHost() {
 }
 
 function ConfirmIdentityDialog(props: { onConfirmed: () => void; onClose: () => void }) {
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [twoFactor, setTwoFactor] = useState(false);
-  useEffect(() => {
-    api.twoFactor().then(({ data }) => setTwoFactor(data.enabled), () => undefined);
-  }, []);
-  const { error, busy, run } = useAction(() => api.confirmSession({ password, ...(twoFactor && { code: code.trim() }) }), props.onConfirmed);
+  const { proof, fields } = useProofFields('confirm');
+  const { error, busy, run } = useAction(() => api.confirmSession(proof), props.onConfirmed);
   return (
     <Dialog title="Confirm it’s you" onClose={props.onClose}>
       <form onSubmit={run}>
         <p>Issuing API keys and changing the team ask for your password again when you signed in more than a few minutes ago.</p>
-        <label for="confirm-password">Password</label>
-        <input id="confirm-password" type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} required autoComplete="current-password" />
-        {twoFactor && (
-          <>
-            <label for="confirm-code">Authentication code</label>
-            <input id="confirm-code" value={code} onInput={(e) => setCode(e.currentTarget.value)} required inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
-          </>
-        )}
+        {fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Confirm" busy={busy} onCancel={props.onClose} />
       </form>

@@ -11,6 +11,17 @@ import { accessibilityProblems, navLink, signInThroughPage, useDashboardChromium
 const env = useDashboardChromium({ environment: { DASHBOARD_RECENT_SIGN_IN_SECONDS: '2' } });
 const older = () => new Promise((resolve) => setTimeout(resolve, 3_200));
 
+/** `Create API key` for `name`, on a session older than the window: the confirmation opens over it. */
+async function createKeyAsked(name: string) {
+  await env.page.getByRole('button', { name: 'Create API key' }).click();
+  const create = env.page.getByRole('dialog', { name: 'Create API key' });
+  await create.getByLabel('Name').fill(name);
+  await create.getByRole('button', { name: 'Create' }).click();
+  const confirm = env.page.getByRole('dialog', { name: 'Confirm it’s you' });
+  await confirm.getByLabel('Password').waitFor();
+  return { create, confirm };
+}
+
 describe('Confirm it’s you, in headless Chromium', () => {
   it('asks for the password over Create API key once the sign-in is older, then issues the key', async () => {
     const owner = await signedUpOwner(env.chromium.runtime, 'Sudo Payments');
@@ -19,12 +30,7 @@ describe('Confirm it’s you, in headless Chromium', () => {
     await env.page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
     await older();
 
-    await env.page.getByRole('button', { name: 'Create API key' }).click();
-    const create = env.page.getByRole('dialog', { name: 'Create API key' });
-    await create.getByLabel('Name').fill('Payout server');
-    await create.getByRole('button', { name: 'Create' }).click();
-    const confirm = env.page.getByRole('dialog', { name: 'Confirm it’s you' });
-    await confirm.getByLabel('Password').waitFor();
+    const { confirm } = await createKeyAsked('Payout server');
     expect(await accessibilityProblems(env.page)).toEqual([]);
     await confirm.getByLabel('Password').fill('not the password');
     await confirm.getByRole('button', { name: 'Confirm' }).click();
@@ -41,11 +47,7 @@ describe('Confirm it’s you, in headless Chromium', () => {
 
   it('leaves the creation refused when the confirmation is cancelled, and says why', async () => {
     await older();
-    await env.page.getByRole('button', { name: 'Create API key' }).click();
-    const create = env.page.getByRole('dialog', { name: 'Create API key' });
-    await create.getByLabel('Name').fill('Never made');
-    await create.getByRole('button', { name: 'Create' }).click();
-    const confirm = env.page.getByRole('dialog', { name: 'Confirm it’s you' });
+    const { create, confirm } = await createKeyAsked('Never made');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => create.innerText()).toContain('Confirm it is you: this needs your password again');
     await create.getByRole('button', { name: 'Cancel' }).click();

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { activityApi, type ActivityRow } from '../../activity-api.ts';
-import { api } from '../../api.ts';
-import { Dialog, DialogButtons, ErrorMessage, useAction, useLoaded } from '../../ui.tsx';
+import { useProofFields } from '../../confirm-identity.tsx';
+import { Dialog, DialogButtons, ErrorMessage, useAction } from '../../ui.tsx';
 
 /** A reference made when the dialog opens: submitting the same form twice is refused as a
  * duplicate reference by the API, so a double click never sends twice. */
@@ -14,10 +14,7 @@ export function NewWithdrawalDialog(props: { companyId: string; onClose: () => v
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [reference, setReference] = useState(newReference);
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const { data: twoFactor } = useLoaded(async () => (await api.twoFactor()).data, []);
-  const proof = { password, ...(twoFactor?.enabled && { code: code.trim() }) };
+  const { proof, fields } = useProofFields('withdrawal', 'Yours, again: money leaves only when the person signed in confirms it.');
   const { error, busy, run } = useAction(
     async () => (await activityApi.sendWithdrawal(props.companyId, { address: address.trim(), amount: amount.trim(), reference, ...proof })).data,
     props.onSent,
@@ -32,17 +29,7 @@ export function NewWithdrawalDialog(props: { companyId: string; onClose: () => v
         <input id="withdrawal-amount" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} required inputMode="decimal" autoComplete="off" placeholder="e.g. 250.00" />
         <label for="withdrawal-reference">Reference</label>
         <input id="withdrawal-reference" value={reference} onInput={(e) => setReference(e.currentTarget.value)} required maxLength={128} />
-        <label for="withdrawal-password">Password</label>
-        <input id="withdrawal-password" type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} required autoComplete="current-password" aria-describedby="withdrawal-password-hint" />
-        <p class="hint" id="withdrawal-password-hint">
-          Yours, again: money leaves only when the person signed in confirms it.
-        </p>
-        {twoFactor?.enabled && (
-          <>
-            <label for="withdrawal-code">Authentication code</label>
-            <input id="withdrawal-code" value={code} onInput={(e) => setCode(e.currentTarget.value)} required inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
-          </>
-        )}
+        {fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Send withdrawal" busy={busy} onCancel={props.onClose} />
       </form>
