@@ -28,7 +28,8 @@ export async function confirmItIsThem(identity: Reauthentication, membership: Pi
 
 /**
  * The other kind of step-up, as GitHub's sudo mode: what issues lasting access (an API key, a new
- * secret, where a key may be used from; a member invited or re-roled) needs a sign-in of the last
+ * secret, where a key may be used from; a member invited or re-roled; a webhook signing secret shown,
+ * with which events could be forged to the company's servers) needs a sign-in of the last
  * DASHBOARD_RECENT_SIGN_IN_SECONDS (15 minutes by default), told by the session token's
  * `auth_time`, which a refresh keeps. A session cookie copied from a browser then cannot mint its
  * holder a key of their own once the person's own sign-in is that old; the page asks for the

@@ -20,9 +20,13 @@ describe('a recent sign-in for what issues lasting access', () => {
     const made = await owner.browser.call('POST', `${base}/api-keys`, { body: { name: 'Fresh' } });
     expect(made.status).toBe(201);
     const keyId = made.body.data.key.keyId as string;
+    const hook = await owner.browser.call('POST', `${base}/webhooks`, { body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } });
+    expect(hook.status).toBe(201);
+    const webhookId = hook.body.data.id as string;
 
     await older();
     const keysBefore = (await owner.browser.call('GET', `${base}/api-keys`)).body.data;
+    const webhooksBefore = (await owner.browser.call('GET', `${base}/webhooks`)).body.data;
     const team = (await owner.browser.call('GET', `${base}/team`)).body.data;
     const attempts: [string, string, unknown][] = [
       ['POST', `${base}/api-keys`, { name: 'Stale' }],
@@ -30,6 +34,9 @@ describe('a recent sign-in for what issues lasting access', () => {
       ['PUT', `${base}/api-keys/${keyId}/allowed-ips`, { allowedIps: ['198.51.100.7'] }],
       ['POST', `${base}/team/invitations`, { email: uniqueEmail('late'), role: 'Admin' }],
       ['PUT', `${base}/team/members/${encodeURIComponent(team.members[0].personId)}`, { role: 'Admin' }],
+      // Both show a signing secret, with which events could be forged to the company's servers.
+      ['POST', `${base}/webhooks`, { url: 'http://127.0.0.1:9/other', events: ['*'] }],
+      ['POST', `${base}/webhooks/${webhookId}/roll-secret`, undefined],
     ];
     for (const [method, path, body] of attempts) {
       const refused = await owner.browser.call(method, path, { body });
@@ -38,6 +45,7 @@ describe('a recent sign-in for what issues lasting access', () => {
     }
     expect((await owner.browser.call('GET', `${base}/api-keys`)).body.data).toEqual(keysBefore);
     expect((await owner.browser.call('GET', `${base}/team`)).body.data).toEqual(team);
+    expect((await owner.browser.call('GET', `${base}/webhooks`)).body.data).toEqual(webhooksBefore);
 
     const wrong = await owner.browser.call('POST', '/session/confirm', { body: { password: 'not it' } });
     expect(wrong.status).toBe(400);
