@@ -1,7 +1,7 @@
 import { auditEntry } from './audit-log.ts';
 import { actorOf, type Caller } from './dashboard.ts';
 import { formatAmount } from './money.ts';
-import { confirmItIsThem, type Proof, type Reauthentication } from './step-up.ts';
+import { signInAgain, type Proof, type Reauthentication } from './step-up.ts';
 import { requirePermission } from './team.ts';
 import { requestWithdrawal, withdrawalView, type NewWithdrawal, type WithdrawalRules, type WithdrawalStore } from './withdrawals.ts';
 
@@ -19,7 +19,8 @@ export async function sendWithdrawal(
   now = new Date(),
 ) {
   requirePermission(caller.membership, 'sendWithdrawals');
-  await confirmItIsThem(deps.identity, caller.membership, input);
+  // Proof only: the new session's tokens are dropped.
+  await signInAgain(deps.identity, caller.membership, input);
   const withdrawal = await requestWithdrawal(deps.store, deps.rules, caller.membership.companyId, { reference: input.reference, address: input.address, amount: input.amount }, now, (made) =>
     auditEntry(made.companyId, 'withdrawal.sent', actorOf(caller.membership), caller.origin, now, made.id, {
       amount: formatAmount(made.amount, 'USDT'),

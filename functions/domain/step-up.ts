@@ -1,4 +1,5 @@
-import type { IdentityProvider, SessionTokens } from './dashboard.ts';
+import type { RequestOrigin } from './audit-log.ts';
+import { auditSignIn, type DashboardStore, type IdentityProvider, type SessionTokens } from './dashboard.ts';
 import { ApiError, validationFailed } from './errors.ts';
 import type { Membership } from './team.ts';
 import { checkCode, type TwoFactorProvider } from './two-factor.ts';
@@ -20,12 +21,6 @@ export interface Proof {
   code?: string;
 }
 
-/** Nothing when `proof` is the caller's; else VALIDATION_FAILED on `password` or `code` (not 401,
- * which would end the page's session), or RATE_LIMITED while the pool locks the person out. */
-export async function confirmItIsThem(identity: Reauthentication, membership: Pick<Membership, 'personId' | 'email'>, proof: Proof): Promise<void> {
-  await signInAgain(identity, membership, proof);
-}
-
 /**
  * The other kind of step-up, as GitHub's sudo mode: what issues lasting access (an API key, a new
  * secret, where a key may be used from; a member invited or re-roled; a webhook signing secret shown,
@@ -42,7 +37,21 @@ export function requireRecentSignIn(authTimeSeconds: number, withinSeconds: numb
   throw new ApiError('FORBIDDEN', 'Confirm it is you: this needs your password again', { reason: SIGN_IN_AGAIN, withinSeconds });
 }
 
-/** `Confirm it's you`: the person's new session, signed in with their password (and code) now. */
+/** `Confirm it's you` (POST /session/confirm): a session signed in now, which the routes that ask for
+ * a recent sign-in accept; audited as a sign-in in each of the person's companies. */
+export async function confirmSession(identity: Reauthentication, store: DashboardStore, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
+  const [membership] = await store.membershipsOf(personId);
+  if (!membership) throw new ApiError('FORBIDDEN', 'Only a member of a company confirms a session');
+  const session = await signInAgain(identity, membership, proof);
+  await auditSignIn(store, personId, origin, now);
+  return session;
+}
+
+/**
+ * The person signed in again with `proof`: their new session (a withdrawal drops it at once). Else
+ * VALIDATION_FAILED on `password` or `code` (not 401, which would end the page's session), or
+ * RATE_LIMITED while the pool locks the person out.
+ */
 export async function signInAgain(identity: Reauthentication, membership: Pick<Membership, 'personId' | 'email'>, proof: Proof): Promise<SessionTokens> {
   const refusedAs = (path: 'password' | 'code', message: string) => (error: unknown) => {
     if (error instanceof ApiError && error.code === 'AUTH_FAILED') throw validationFailed([{ path, message }]);

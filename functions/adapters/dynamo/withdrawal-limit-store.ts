@@ -32,13 +32,13 @@ export function withinLimit(transaction: MoneyTransaction, db: DynamoDBDocumentC
       onFailed: () => new LimitApplies(),
     });
   }
+  const added = withdrawalDayItem.addToSent(companyId, guard.day, guard.amount);
   return transaction
     .check(withdrawalLimitItem.key(companyId), { condition: 'version = :version', values: { ':version': guard.version }, onFailed: () => new LimitChanged() })
     .update(withdrawalDayItem.key(companyId, guard.day), {
-      expression: 'SET #type = :type, companyId = :companyId, #ttl = :ttl ADD sent :amount',
+      ...added,
       condition: 'attribute_not_exists(sent) OR sent <= :maxBefore',
-      names: { '#type': 'type', '#ttl': 'ttl' },
-      values: { ':type': withdrawalDayItem.type, ':companyId': companyId, ':ttl': withdrawalDayItem.expiresAt(guard.day), ':amount': guard.amount, ':maxBefore': guard.maxBefore },
+      values: { ...added.values, ':maxBefore': guard.maxBefore },
       // Another withdrawal of the day came first: say what is left now.
       onFailed: async () => limitReached(guard.dailyLimit, withdrawalDayItem.sentOf(await readItem(db, tableName, withdrawalDayItem.key(companyId, guard.day)))),
     });
@@ -49,11 +49,7 @@ export function withinLimit(transaction: MoneyTransaction, db: DynamoDBDocumentC
  * day), the ADD writes a negative total on a day no limit reads again, with a TTL past, and DynamoDB
  * deletes it. */
 export function releaseFromDay(transaction: MoneyTransaction, companyId: string, day: string, amount: bigint): MoneyTransaction {
-  return transaction.update(withdrawalDayItem.key(companyId, day), {
-    expression: 'SET #type = :type, companyId = :companyId, #ttl = :ttl ADD sent :released',
-    names: { '#type': 'type', '#ttl': 'ttl' },
-    values: { ':type': withdrawalDayItem.type, ':companyId': companyId, ':ttl': withdrawalDayItem.expiresAt(day), ':released': -amount },
-  });
+  return transaction.update(withdrawalDayItem.key(companyId, day), withdrawalDayItem.addToSent(companyId, day, -amount));
 }
 
 /** Integrations → `Daily withdrawal limit`: the limit written with its audit entry, only over the version read. */

@@ -40,4 +40,11 @@ export const withdrawalDayItem = {
   key: (companyId: string, day: string) => ({ PK: companyPartition(companyId), SK: `WITHDRAWAL_DAY#${day}` }),
   expiresAt: (day: string) => Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 1000) + DAY_TOTAL_RETENTION_SECONDS,
   sentOf: (item: Item | null): bigint => (item?.sent === undefined ? 0n : toBigInt(item.sent)),
+  /** An update adding `delta` (a withdrawal's amount, or minus a failed one's) to the day's `sent`,
+   * making the item, with its TTL, where there is none yet. */
+  addToSent: (companyId: string, day: string, delta: bigint) => ({
+    expression: 'SET #type = :type, companyId = :companyId, #ttl = :ttl ADD sent :delta',
+    names: { '#type': 'type', '#ttl': 'ttl' },
+    values: { ':type': withdrawalDayItem.type, ':companyId': companyId, ':ttl': withdrawalDayItem.expiresAt(day), ':delta': delta } as Item,
+  }),
 };
