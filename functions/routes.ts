@@ -139,29 +139,30 @@ export function lambdaName(handler: string): string {
     .join('');
 }
 
-/** Scheduled jobs: EventBridge in AWS, a timer in the local runtime. */
-export const DEPOSIT_POLLER = { handler: 'jobs/deposit-poller' } as const;
-/** The only function that can sign: sends pending withdrawals and settles sent ones. */
-export const WITHDRAWAL_SENDER = { handler: 'jobs/withdrawal-sender' } as const;
-/** Moves confirmed deposit funds to the hot wallet; the only holder of the HD account key. */
-export const DEPOSIT_SWEEPER = { handler: 'jobs/deposit-sweeper' } as const;
-/** Compares the wallets with the ledger, hourly (sandbox chain only for now); publishes the
- * reconcile metrics the stack alarms on. */
-export const RECONCILE = { handler: 'jobs/reconcile' } as const;
-/** Checks, hourly after the daily finance export's start, that the export completed; publishes the
- * FinanceExportFailed metric the stack alarms on. AWS only: DynamoDB Local has no exports. */
-export const FINANCE_EXPORT_CHECK = { handler: 'jobs/finance-export-check' } as const;
-/** Turns each completed daily export into `ledger/YYYY/MM/DD.csv` for finance (README, Finance).
- * AWS only: started by the export's manifest-summary.json landing in S3. */
-export const LEDGER_DAY_CSV = { handler: 'jobs/ledger-day-csv' } as const;
-
-/** Creates each new company's API Gateway key in the stage's usage plan (functions/domain/rate-limits.ts). */
-export const USAGE_KEY_PROVISIONER = { handler: 'jobs/usage-key-provisioner' } as const;
-
-/**
- * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on
- * the table's stream (event inserts) and, as a safety net, on a schedule over the events still
- * marked undispatched; the sender consumes the webhook queue. Both run on timers in the local runtime.
- */
-export const WEBHOOK_DISPATCHER = { handler: 'jobs/webhook-dispatcher' } as const;
-export const WEBHOOK_SENDER = { handler: 'jobs/webhook-sender' } as const;
+/** The functions no route reaches: scheduled (EventBridge in AWS, a timer in the local runtime),
+ * or started by a stream, a queue or an S3 object. */
+export const JOBS = {
+  depositPoller: { handler: 'jobs/deposit-poller' },
+  /** The only function that can sign: sends pending withdrawals and settles sent ones. */
+  withdrawalSender: { handler: 'jobs/withdrawal-sender' },
+  /** Moves confirmed deposit funds to the hot wallet; the only holder of the HD account key. */
+  depositSweeper: { handler: 'jobs/deposit-sweeper' },
+  /** Compares the wallets with the ledger, hourly (sandbox chain only for now); publishes the
+   * reconcile metrics the stack alarms on. */
+  reconcile: { handler: 'jobs/reconcile' },
+  /** Checks, hourly after the daily finance export's start, that the export completed; publishes the
+   * FinanceExportFailed metric the stack alarms on. AWS only: DynamoDB Local has no exports. */
+  financeExportCheck: { handler: 'jobs/finance-export-check' },
+  /** Turns each completed daily export into `ledger/YYYY/MM/DD.csv` for finance (README, Finance).
+   * AWS only: started by the export's manifest-summary.json landing in S3. */
+  ledgerDayCsv: { handler: 'jobs/ledger-day-csv' },
+  /** Creates each new company's API Gateway key in the stage's usage plan (functions/domain/rate-limits.ts). */
+  usageKeyProvisioner: { handler: 'jobs/usage-key-provisioner' },
+  /**
+   * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on
+   * the table's stream (event inserts) and, as a safety net, on a schedule over the events still
+   * marked undispatched; the sender consumes the webhook queue. Both run on timers in the local runtime.
+   */
+  webhookDispatcher: { handler: 'jobs/webhook-dispatcher' },
+  webhookSender: { handler: 'jobs/webhook-sender' },
+} as const;

@@ -26,20 +26,7 @@ import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
 import { EXPORT_HOUR_UTC } from '../functions/domain/finance-export.ts';
 import { checkStageSettings } from '../functions/settings/schema.ts';
-import {
-  AUTHORIZER,
-  DEPOSIT_POLLER,
-  DEPOSIT_SWEEPER,
-  FINANCE_EXPORT_CHECK,
-  LEDGER_DAY_CSV,
-  RECONCILE,
-  WEBHOOK_DISPATCHER,
-  WEBHOOK_SENDER,
-  WITHDRAWAL_SENDER,
-  lambdaName,
-  ROUTES,
-  SESSION_AUTHORIZER,
-} from '../functions/routes.ts';
+import { AUTHORIZER, lambdaName, ROUTES, SESSION_AUTHORIZER, JOBS } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
 import { TABLE_READ, TABLE_WRITE, hotWalletAddress, hotWalletSigning, mailSending, queueSend, secretRead, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
 import { ApiCustomDomain } from './custom-domain.ts';
@@ -310,19 +297,19 @@ export class CambioStack extends Stack {
    */
   private chainPollers(config: StageConfig): { sender: CambioFunction; sweeper: CambioFunction; reconcile: CambioFunction } {
     const tronGridKey = secretRead('TRONGRID_API_KEY_SECRET', config.functionEnvironment.TRONGRID_API_KEY_SECRET);
-    const poller = this.fn(DEPOSIT_POLLER.handler, { bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey], timeout: Duration.seconds(55) });
+    const poller = this.fn(JOBS.depositPoller.handler, { bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey], timeout: Duration.seconds(55) });
     // Only the withdrawal sender and the sweeper (TRX top-ups) may sign with the hot wallet; no API,
     // authorizer or scanner function (test/infra). One run at a time: two runs of a signing job must
     // never pick the same work or race the hot wallet.
-    const signingJob = (handler: typeof WITHDRAWAL_SENDER.handler | typeof DEPOSIT_SWEEPER.handler, ...more: Binder[]) =>
+    const signingJob = (handler: typeof JOBS.withdrawalSender.handler | typeof JOBS.depositSweeper.handler, ...more: Binder[]) =>
       this.fn(handler, {
         bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE), hotWalletSigning(this.hotWallet), tronGridKey, ...more],
         timeout: Duration.seconds(55),
         reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
       });
-    const sender = signingJob(WITHDRAWAL_SENDER.handler);
+    const sender = signingJob(JOBS.withdrawalSender.handler);
     // The HD account key that signs for deposit addresses: the sweeper's alone.
-    const sweeper = signingJob(DEPOSIT_SWEEPER.handler, secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET));
+    const sweeper = signingJob(JOBS.depositSweeper.handler, secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET));
     new Rule(this, 'ChainPollerSchedule', {
       description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
       schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
@@ -351,7 +338,7 @@ export class CambioStack extends Stack {
    * wallet's public key to know its address and cannot sign.
    */
   private reconcileJob(tronGridKey: Binder): CambioFunction {
-    const job = this.fn(RECONCILE.handler, {
+    const job = this.fn(JOBS.reconcile.handler, {
       bind: [tableActions(this.table, ...TABLE_READ, 'dynamodb:Scan'), hotWalletAddress(this.hotWallet), tronGridKey],
       timeout: Duration.minutes(5),
     });
@@ -369,7 +356,7 @@ export class CambioStack extends Stack {
    * start, this job sees whether it completed. It reads the table's export list and nothing else.
    */
   private financeExportCheck(): CambioFunction {
-    const job = this.fn(FINANCE_EXPORT_CHECK.handler, { bind: [tableExports(this.table)], timeout: Duration.seconds(60) });
+    const job = this.fn(JOBS.financeExportCheck.handler, { bind: [tableExports(this.table)], timeout: Duration.seconds(60) });
     accept(
       job.role!,
       'AwsSolutions-IAM5[Resource::*]',
@@ -396,7 +383,7 @@ export class CambioStack extends Stack {
    * among what its runtime provides, and finance's daily file must not hang on that.
    */
   private ledgerCsvJob(): { fn: CambioFunction; failures: Queue } {
-    const job = this.fn(LEDGER_DAY_CSV.handler, { timeout: Duration.minutes(5), memorySize: 1024, bundlesAwsSdk: true });
+    const job = this.fn(JOBS.ledgerDayCsv.handler, { timeout: Duration.minutes(5), memorySize: 1024, bundlesAwsSdk: true });
     return { fn: job, failures: this.financeExport.ledgerJob(job, this.failedInvocations.scheduleDlq) };
   }
 
@@ -416,7 +403,7 @@ export class CambioStack extends Stack {
    */
   /** `mailFrom` (context): the sender also mails an endpoint's managers when it gives up on an event. */
   private webhookDelivery(mailFrom: string | null): { dispatcher: CambioFunction } {
-    const dispatcher = this.fn(WEBHOOK_DISPATCHER.handler, {
+    const dispatcher = this.fn(JOBS.webhookDispatcher.handler, {
       // Reads webhooks and the undispatched index; its only write clears an event's mark. It sends
       // to the queue; the dead-letter queue's URL names it (the sender sends there).
       bind: [tableActions(this.table, ...TABLE_READ, 'dynamodb:UpdateItem'), queueSend('WEBHOOK_QUEUE_URL', this.webhookQueue), value('WEBHOOK_DLQ_URL', this.webhookDlq.queueUrl)],
@@ -443,7 +430,7 @@ export class CambioStack extends Stack {
       targets: [this.failedInvocations.scheduledTarget(dispatcher, Duration.minutes(1))],
     });
 
-    const sender = this.fn(WEBHOOK_SENDER.handler, {
+    const sender = this.fn(JOBS.webhookSender.handler, {
       bind: [
         // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates
         // only); where it mails, it also puts the day's alert of an endpoint (WebhookAlert) and reads

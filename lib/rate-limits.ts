@@ -5,7 +5,7 @@ import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-la
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { USAGE_KEY_PROVISIONER } from '../functions/routes.ts';
+import { JOBS } from '../functions/routes.ts';
 import { CambioFunction } from './api-function.ts';
 import { usagePlanKeys } from './binders.ts';
 import { accept } from './nag-suppressions.ts';
@@ -47,7 +47,7 @@ export class CompanyRateLimits extends Construct {
     });
 
     this.provisioner = new CambioFunction(stack, {
-      handler: USAGE_KEY_PROVISIONER.handler,
+      handler: JOBS.usageKeyProvisioner.handler,
       config: props.config,
       depositAccountXpub: props.depositAccountXpub,
       bind: [usagePlanKeys(this.plan.usagePlanId)],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, FINANCE_EXPORT_CHECK, RECONCILE, ROUTES, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, WITHDRAWAL_SENDER } from '#functions/routes';
+import { AUTHORIZER, ROUTES, JOBS } from '#functions/routes';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { STAGES } from '../../lib/stages.ts';
 import type { ResultTable, Scenario } from '../scenario.ts';
@@ -46,7 +46,7 @@ export const coldStartScenario: Scenario = {
     const functions: Fn[] = [
       ...ROUTES.map((route) => ({ name: route.handler, kind: 'api' as const })),
       { name: AUTHORIZER.handler, kind: 'api' },
-      ...[DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, FINANCE_EXPORT_CHECK, WEBHOOK_DISPATCHER, WEBHOOK_SENDER].map((job) => ({ name: job.handler, kind: 'job' as const })),
+      ...[JOBS.depositPoller, JOBS.withdrawalSender, JOBS.depositSweeper, JOBS.reconcile, JOBS.financeExportCheck, JOBS.webhookDispatcher, JOBS.webhookSender].map((job) => ({ name: job.handler, kind: 'job' as const })),
     ];
     const out = mkdtempSync(join(tmpdir(), 'cambio-cold-'));
     const env = {

@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
-import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DEPOSIT_SWEEPER, LEDGER_DAY_CSV, ROUTES, SESSION_AUTHORIZER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, ROUTES, SESSION_AUTHORIZER, lambdaName, JOBS } from '../../functions/routes.ts';
 
 /** The API-function size goal (the routes, the dashboard API's one function with every route's module, its downloads, and both authorizers): small bundles keep cold starts short. */
 const MAX_BUNDLE_BYTES = 300 * 1024;
@@ -51,9 +51,9 @@ it('bundles every function with esbuild into an ESM asset: API functions under 3
     const bytes = readdirSync(assetDir).reduce((sum, file) => sum + statSync(path.join(assetDir, file)).size, 0);
 
     const named = (handler: string) => String(fn.Properties.FunctionName).endsWith(`-${lambdaName(handler)}`);
-    const isSender = [WITHDRAWAL_SENDER, DEPOSIT_SWEEPER].some((job) => named(job.handler));
+    const isSender = [JOBS.withdrawalSender, JOBS.depositSweeper].some((job) => named(job.handler));
     const isApi = [...ROUTES, AUTHORIZER, DASHBOARD_API, ...DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER].some((route) => named(route.handler));
-    const isLedgerCsv = named(LEDGER_DAY_CSV.handler);
+    const isLedgerCsv = named(JOBS.ledgerDayCsv.handler);
     const budget = isSender
       ? MAX_SENDER_BUNDLE_BYTES
       : isLedgerCsv

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LEDGER_DAY_CSV, lambdaName } from '../../functions/routes.ts';
+import { lambdaName, JOBS } from '../../functions/routes.ts';
 import { POSTING_COLUMNS } from '../../functions/domain/ledger-csv.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 
@@ -20,7 +20,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s finance ledger', (s
     return entries[0]!;
   };
   const exportBucketId = () => (template.findOutputs('ExportBucketName').ExportBucketName!.Value as { Ref: string }).Ref;
-  const jobId = () => Object.entries(resources('AWS::Lambda::Function')).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(LEDGER_DAY_CSV.handler)}`)![0];
+  const jobId = () => Object.entries(resources('AWS::Lambda::Function')).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(JOBS.ledgerDayCsv.handler)}`)![0];
   const statementsOfRole = (roleId: string): Statement[] =>
     Object.values(resources('AWS::IAM::Policy'))
       .filter((policy) => (policy.Properties.Roles as { Ref?: string }[]).some((role) => role.Ref === roleId))

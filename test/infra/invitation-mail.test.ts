@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_API, WEBHOOK_SENDER, lambdaName } from '../../functions/routes.ts';
+import { DASHBOARD_API, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 
 /**
@@ -35,7 +35,7 @@ describe('mail through SES', () => {
     const [setId] = Object.keys(template.findResources('AWS::SES::ConfigurationSet'));
 
     const senders = functions.filter((fn) => fn.mailFrom !== undefined || fn.ses.length > 0);
-    expect(senders.map((fn) => fn.name).sort()).toEqual([DASHBOARD_API.handler, WEBHOOK_SENDER.handler].map((handler) => `Cambio-production-${lambdaName(handler)}`).sort());
+    expect(senders.map((fn) => fn.name).sort()).toEqual([DASHBOARD_API.handler, JOBS.webhookSender.handler].map((handler) => `Cambio-production-${lambdaName(handler)}`).sort());
     for (const sender of senders) {
       expect(sender.mailFrom).toBe('no-reply@acme.example');
       expect(sender.ses).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: [identity('no-reply@acme.example'), identity('acme.example'), configurationSet(setId!)] }]);

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, USAGE_KEY_PROVISIONER, lambdaName } from '../../functions/routes.ts';
+import { ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../lib/stages.ts';
 
@@ -44,7 +44,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate li
 
   it('creates each company\'s key from the table stream, filtered to inserted Company items, and may only create keys and add them to this plan', () => {
     const functions = resources(template, 'AWS::Lambda::Function');
-    const [provisionerId, provisioner] = Object.entries(functions).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(USAGE_KEY_PROVISIONER.handler)}`)!;
+    const [provisionerId, provisioner] = Object.entries(functions).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(JOBS.usageKeyProvisioner.handler)}`)!;
     const planId = Object.keys(resources(template, 'AWS::ApiGateway::UsagePlan'))[0]!;
     const mapping = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).find((candidate) => candidate.Properties.FunctionName.Ref === provisionerId)!.Properties;
     const tableId = Object.keys(resources(template, 'AWS::DynamoDB::Table'))[0]!;

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUTHORIZER, SESSION_AUTHORIZER, DEPOSIT_POLLER, DEPOSIT_SWEEPER, RECONCILE, ROUTES, WEBHOOK_DISPATCHER, WITHDRAWAL_SENDER, lambdaName } from '../../functions/routes.ts';
+import { AUTHORIZER, SESSION_AUTHORIZER, ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../lib/stages.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
@@ -99,11 +99,11 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
     const functions = resources(plain.template, 'AWS::Lambda::Function');
     const reserved = (handler: string) => functions[functionId(plain.template, stage, handler)]!.Properties.ReservedConcurrentExecutions;
 
-    expect(reserved(WITHDRAWAL_SENDER.handler)).toBe(1);
-    expect(reserved(DEPOSIT_SWEEPER.handler)).toBe(1);
+    expect(reserved(JOBS.withdrawalSender.handler)).toBe(1);
+    expect(reserved(JOBS.depositSweeper.handler)).toBe(1);
     for (const route of ROUTES) expect(reserved(route.handler), route.handler).toBe(config.safeguards.apiFunctionConcurrency);
     expect(reserved(AUTHORIZER.handler)).toBe(config.safeguards.apiFunctionConcurrency);
-    expect(reserved(DEPOSIT_POLLER.handler)).toBeUndefined();
+    expect(reserved(JOBS.depositPoller.handler)).toBeUndefined();
   });
 
   it("gives every schedule's target a retry policy bounded by its period and a dead-letter queue, and Lambda no retry of its own", () => {
@@ -121,7 +121,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
       expect(dlqs[target.DeadLetterConfig.Arn['Fn::GetAtt'][0]], rule.Description).toBeDefined();
     }
     const invokeConfigs = Object.values(resources(plain.template, 'AWS::Lambda::EventInvokeConfig')).map((config) => config.Properties);
-    const scheduled = [DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, WEBHOOK_DISPATCHER].map((job) => functionId(plain.template, stage, job.handler));
+    const scheduled = [JOBS.depositPoller, JOBS.withdrawalSender, JOBS.depositSweeper, JOBS.reconcile, JOBS.webhookDispatcher].map((job) => functionId(plain.template, stage, job.handler));
     for (const id of scheduled) {
       const config = invokeConfigs.find((candidate) => candidate.FunctionName.Ref === id);
       expect(config, id).toMatchObject({ MaximumRetryAttempts: 0 });

@@ -8,16 +8,9 @@ import {
   DASHBOARD_DOWNLOADS,
   DASHBOARD_ROUTES,
   SESSION_AUTHORIZER,
-  DEPOSIT_POLLER,
-  DEPOSIT_SWEEPER,
-  FINANCE_EXPORT_CHECK,
-  LEDGER_DAY_CSV,
-  RECONCILE,
-  WEBHOOK_DISPATCHER,
-  WEBHOOK_SENDER,
-  WITHDRAWAL_SENDER,
   lambdaName,
   ROUTES,
+  JOBS,
 } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
@@ -269,7 +262,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
         expect(fn.Properties!.Handler).toBe('index.handler');
-        expect(fn.Properties!.MemorySize).toBe(fn.Properties!.FunctionName === functionName(stage, LEDGER_DAY_CSV.handler) ? 1024 : 512);
+        expect(fn.Properties!.MemorySize).toBe(fn.Properties!.FunctionName === functionName(stage, JOBS.ledgerDayCsv.handler) ? 1024 : 512);
         // The rest of each function's environment is its settings slice (test/infra/settings.test.ts).
         expect(fn.Properties!.Environment.Variables.STAGE).toBe(stage);
       }
@@ -328,7 +321,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
 
   it(`runs the deposit poller every ${config.pollerScheduleMinutes} minute(s)`, () => {
     const minutes = config.pollerScheduleMinutes;
-    const poller = logicalIdOfFunction(template, functionName(config.stage, DEPOSIT_POLLER.handler));
+    const poller = logicalIdOfFunction(template, functionName(config.stage, JOBS.depositPoller.handler));
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: minutes === 1 ? 'rate(1 minute)' : `rate(${minutes} minutes)`,
       Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [poller, 'Arn'] } })]),
@@ -353,7 +346,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     };
 
     it('runs the dispatcher on the table stream, filtered to inserted Event items, bisecting and retrying a failing batch', () => {
-      const mapping = mappingOf(WEBHOOK_DISPATCHER.handler);
+      const mapping = mappingOf(JOBS.webhookDispatcher.handler);
       const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
 
       expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
@@ -363,7 +356,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(mapping.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern))).toEqual([
         { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['Event'] } } } },
       ]);
-      const { actions } = grantsOf(template, functionName(stage, WEBHOOK_DISPATCHER.handler));
+      const { actions } = grantsOf(template, functionName(stage, JOBS.webhookDispatcher.handler));
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:Query', 'dynamodb:UpdateItem', 'sqs:SendMessage']));
       expect(actions).not.toContain('dynamodb:PutItem');
     });
@@ -371,18 +364,18 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     it('runs the dispatcher\'s catch-up pass over undispatched events every minute', () => {
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: 'rate(1 minute)',
-        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [idOf(WEBHOOK_DISPATCHER.handler), 'Arn'] } })],
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [idOf(JOBS.webhookDispatcher.handler), 'Arn'] } })],
       });
     });
 
     it('runs the sender on the webhook queue in batches of 10 with partial batch responses, and lets it write to the dead-letter queue', () => {
-      const mapping = mappingOf(WEBHOOK_SENDER.handler);
+      const mapping = mappingOf(JOBS.webhookSender.handler);
       const { main, dlq, queues } = queueIds();
 
       expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [main, 'Arn'] });
       expect(mapping.BatchSize).toBe(10);
       expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
-      const sender = resourcesOfType(template, 'AWS::Lambda::Function')[idOf(WEBHOOK_SENDER.handler)]!.Properties!;
+      const sender = resourcesOfType(template, 'AWS::Lambda::Function')[idOf(JOBS.webhookSender.handler)]!.Properties!;
       // AWS advises a visibility timeout of six times the function's timeout for an SQS source.
       expect(queues[main]!.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * sender.Timeout);
       expect(sender.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: main });
@@ -394,7 +387,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       const sendsTo = statements.filter((statement) => [statement.Action].flat().includes('sqs:SendMessage')).map((statement) => JSON.stringify(statement.Resource));
       expect(sendsTo.some((resource) => resource.includes(dlq))).toBe(true);
       expect(statements.some((statement) => [statement.Action].flat().includes('sqs:DeleteMessage'))).toBe(true);
-      expect(grantsOf(template, functionName(stage, WEBHOOK_SENDER.handler)).actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:BatchGetItem']));
+      expect(grantsOf(template, functionName(stage, JOBS.webhookSender.handler)).actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:BatchGetItem']));
     });
 
     it('allows webhooks to loopback on no deployed function', () => {
@@ -405,7 +398,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   it('gives the deposit poller no permission to sign or decrypt anything', () => {
-    const poller = logicalIdOfFunction(template, functionName(config.stage, DEPOSIT_POLLER.handler));
+    const poller = logicalIdOfFunction(template, functionName(config.stage, JOBS.depositPoller.handler));
     const role = (resourcesOfType(template, 'AWS::Lambda::Function')[poller]!.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
     const actions = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
       .filter((policy) => JSON.stringify(policy.Properties!.Roles).includes(role!))
@@ -418,8 +411,8 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
 
   it('lets the withdrawal sender and the sweeper, and no other function, sign with the hot wallet key in KMS', () => {
     template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_SECG_P256K1', KeyUsage: 'SIGN_VERIFY' });
-    const sender = logicalIdOfFunction(template, functionName(config.stage, WITHDRAWAL_SENDER.handler));
-    const sweeper = logicalIdOfFunction(template, functionName(config.stage, DEPOSIT_SWEEPER.handler));
+    const sender = logicalIdOfFunction(template, functionName(config.stage, JOBS.withdrawalSender.handler));
+    const sweeper = logicalIdOfFunction(template, functionName(config.stage, JOBS.depositSweeper.handler));
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     const roleOf = (id: string) => (functions[id]!.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
     const actionsOf = (role: string) =>
@@ -455,24 +448,24 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
 
     it.each([
-      [DEPOSIT_POLLER.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
-      [WITHDRAWAL_SENDER.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
-      [DEPOSIT_SWEEPER.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
-      [WEBHOOK_DISPATCHER.handler, ['dynamodb:UpdateItem']],
-      [WEBHOOK_SENDER.handler, ['dynamodb:UpdateItem']],
-      [RECONCILE.handler, []],
+      [JOBS.depositPoller.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
+      [JOBS.withdrawalSender.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
+      [JOBS.depositSweeper.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
+      [JOBS.webhookDispatcher.handler, ['dynamodb:UpdateItem']],
+      [JOBS.webhookSender.handler, ['dynamodb:UpdateItem']],
+      [JOBS.reconcile.handler, []],
     ])('lets %s write only with %j, never scan (but the reconcile), delete or batch-write', (handler, writes) => {
       const { actions } = grantsOf(template, functionName(stage, handler));
       const dynamo = actions.filter((action) => action.startsWith('dynamodb:') && !/Stream|Shard|GetRecords/.test(action));
 
       expect(dynamo.filter((action) => WRITE_ACTIONS.includes(action)).sort()).toEqual([...writes].sort());
-      expect(dynamo.includes('dynamodb:Scan')).toBe(handler === RECONCILE.handler);
+      expect(dynamo.includes('dynamodb:Scan')).toBe(handler === JOBS.reconcile.handler);
       expect(dynamo).not.toContain('dynamodb:DeleteItem');
       expect(dynamo).not.toContain('dynamodb:BatchWriteItem');
     });
 
     it('lets the reconcile job read the hot wallet public key, never sign', () => {
-      const kmsActions = policyStatementsOfRole(template, roleOf(RECONCILE.handler))
+      const kmsActions = policyStatementsOfRole(template, roleOf(JOBS.reconcile.handler))
         .flatMap((statement) => [statement.Action].flat())
         .filter((action) => String(action).startsWith('kms:'));
       expect(kmsActions).toEqual(['kms:GetPublicKey']);
@@ -481,13 +474,13 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     it('runs the reconcile job hourly', () => {
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: 'rate(1 hour)',
-        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction(template, functionName(stage, RECONCILE.handler)), 'Arn'] } })],
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction(template, functionName(stage, JOBS.reconcile.handler)), 'Arn'] } })],
       });
     });
 
     it("lets the finance export check list exports and describe this table's exports, and nothing else", () => {
       // Every function may write its own logs and X-Ray segments (test/infra/tracing.test.ts).
-      const statements = policyStatementsOfRole(template, roleOf(FINANCE_EXPORT_CHECK.handler)).filter(
+      const statements = policyStatementsOfRole(template, roleOf(JOBS.financeExportCheck.handler)).filter(
         (statement) => ![statement.Action].flat().some((action) => /^(logs|xray):/.test(String(action))),
       );
       const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
@@ -497,14 +490,14 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(statements.find((statement) => statement.Action === 'dynamodb:DescribeExport')!.Resource).toEqual({
         'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/export/*']],
       });
-      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[logicalIdOfFunction(template, functionName(stage, FINANCE_EXPORT_CHECK.handler))]!;
+      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[logicalIdOfFunction(template, functionName(stage, JOBS.financeExportCheck.handler))]!;
       expect(fn.Properties!.Environment.Variables.EXPORT_TABLE_ARN).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
     });
 
     it('runs the finance export check hourly from 04:15 to 23:15 UTC, after the export starts at 03:00', () => {
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: 'cron(15 4-23 * * ? *)',
-        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction(template, functionName(stage, FINANCE_EXPORT_CHECK.handler)), 'Arn'] } })],
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction(template, functionName(stage, JOBS.financeExportCheck.handler)), 'Arn'] } })],
       });
     });
   });
@@ -649,10 +642,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
     });
 
     it.each([
-      ['WithdrawalSenderFailing', WITHDRAWAL_SENDER.handler],
-      ['DepositSweeperFailing', DEPOSIT_SWEEPER.handler],
-      ['ReconcileFailing', RECONCILE.handler],
-      ['WebhookDispatcherFailing', WEBHOOK_DISPATCHER.handler],
+      ['WithdrawalSenderFailing', JOBS.withdrawalSender.handler],
+      ['DepositSweeperFailing', JOBS.depositSweeper.handler],
+      ['ReconcileFailing', JOBS.reconcile.handler],
+      ['WebhookDispatcherFailing', JOBS.webhookDispatcher.handler],
     ])('alarm %s watches the Errors of %s', (name, handler) => {
       const alarm = named(name);
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors' });
@@ -684,7 +677,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(named('FinanceExportFailed')).toMatchObject({ Statistic: 'Maximum', Period: 3600, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
       const checkFailing = named('FinanceExportCheckFailing');
       expect(checkFailing).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', EvaluationPeriods: 2, DatapointsToAlarm: 2 });
-      expect(checkFailing.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalIdOfFunction(template, functionName(stage, FINANCE_EXPORT_CHECK.handler)) } }]);
+      expect(checkFailing.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalIdOfFunction(template, functionName(stage, JOBS.financeExportCheck.handler)) } }]);
     });
 
     it('has a dashboard', () => {

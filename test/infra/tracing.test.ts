@@ -1,23 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import {
-  AUTHORIZER,
-  DASHBOARD_API,
-  DASHBOARD_DOWNLOADS,
-  SESSION_AUTHORIZER,
-  DEPOSIT_POLLER,
-  DEPOSIT_SWEEPER,
-  FINANCE_EXPORT_CHECK,
-  LEDGER_DAY_CSV,
-  USAGE_KEY_PROVISIONER,
-  RECONCILE,
-  ROUTES,
-  WEBHOOK_DISPATCHER,
-  WEBHOOK_SENDER,
-  WITHDRAWAL_SENDER,
-  lambdaName,
-} from '../../functions/routes.ts';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER, ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
 
@@ -27,13 +11,13 @@ import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions
  * AwsSolutions-IAM5 flags; lib/api-function.ts acknowledges that on every function's role, so this
  * test is what keeps any other action on `*` from passing under that acknowledgment.
  */
-const FUNCTIONS = [...ROUTES, AUTHORIZER, DASHBOARD_API, ...DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER, DEPOSIT_POLLER, WITHDRAWAL_SENDER, DEPOSIT_SWEEPER, RECONCILE, FINANCE_EXPORT_CHECK, LEDGER_DAY_CSV, WEBHOOK_DISPATCHER, WEBHOOK_SENDER, USAGE_KEY_PROVISIONER];
+const FUNCTIONS = [...ROUTES, AUTHORIZER, DASHBOARD_API, ...DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER, ...Object.values(JOBS)];
 const XRAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 /** Actions on `*` beyond X-Ray's, each acknowledged with its own reason in lib/cambio-stack.ts. */
 const ALSO_ON_EVERY_RESOURCE: Record<string, string[]> = {
-  [WEBHOOK_DISPATCHER.handler]: ['dynamodb:ListStreams'],
-  [FINANCE_EXPORT_CHECK.handler]: ['dynamodb:ListExports'],
-  [USAGE_KEY_PROVISIONER.handler]: ['dynamodb:ListStreams'],
+  [JOBS.webhookDispatcher.handler]: ['dynamodb:ListStreams'],
+  [JOBS.financeExportCheck.handler]: ['dynamodb:ListExports'],
+  [JOBS.usageKeyProvisioner.handler]: ['dynamodb:ListStreams'],
 };
 
 describe.each(['sandbox', 'production'] as const)('X-Ray tracing on Cambio-%s', (stage) => {
@@ -75,8 +59,8 @@ describe.each(['sandbox', 'production'] as const)('X-Ray tracing on Cambio-%s', 
   });
 
   it("keeps integrators' webhook URLs out of the sender's traces (no HTTP subsegment, no trace header sent to them)", () => {
-    expect(functionFor(WEBHOOK_SENDER.handler)!.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false' });
-    for (const { handler } of FUNCTIONS.filter((fn) => fn !== WEBHOOK_SENDER)) {
+    expect(functionFor(JOBS.webhookSender.handler)!.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false' });
+    for (const { handler } of FUNCTIONS.filter((fn) => fn !== JOBS.webhookSender)) {
       expect(functionFor(handler)!.Properties.Environment.Variables, handler).not.toHaveProperty('POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS');
     }
   });

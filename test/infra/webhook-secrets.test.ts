@@ -3,7 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_API, WEBHOOK_SENDER, lambdaName } from '../../functions/routes.ts';
+import { DASHBOARD_API, lambdaName, JOBS } from '../../functions/routes.ts';
 import { PROJECT_ROOT } from '../../lib/api-function.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { CREATE_WEBHOOK_HANDLER } from '../../lib/webhook-secrets.ts';
@@ -54,7 +54,7 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
 
   it('lets only the create-webhook function and the dashboard API encrypt, and only the create-webhook function and the webhook sender decrypt, each for its own purpose', () => {
     const creator = roleOf(functionId(CREATE_WEBHOOK_HANDLER));
-    const sender = roleOf(functionId(WEBHOOK_SENDER.handler));
+    const sender = roleOf(functionId(JOBS.webhookSender.handler));
     const dashboard = roleOf(functionId(DASHBOARD_API.handler));
 
     const grants = statementsOnKey().map(({ role, statement }) => ({
@@ -93,7 +93,7 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
       .filter(([, fn]) => fn.Properties.Environment.Variables.WEBHOOK_SECRET_KMS_KEY_ID !== undefined)
       .map(([id]) => id);
 
-    expect(named.sort()).toEqual([functionId(CREATE_WEBHOOK_HANDLER), functionId(WEBHOOK_SENDER.handler), functionId(DASHBOARD_API.handler)].sort());
+    expect(named.sort()).toEqual([functionId(CREATE_WEBHOOK_HANDLER), functionId(JOBS.webhookSender.handler), functionId(DASHBOARD_API.handler)].sort());
     for (const id of named) expect(functions[id]!.Properties.Environment.Variables.WEBHOOK_SECRET_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     for (const id of named) expect(functions[id]!.Properties.Environment.Variables.WEBHOOK_SECRET_SEALER).toBe('kms');
     for (const fn of Object.values(functions)) expect(fn.Properties.Environment.Variables.LOCAL_WEBHOOK_SEALING_KEY).toBeUndefined();
