@@ -168,28 +168,18 @@ export async function compareTargets(
 }
 
 export function summarise(label: string, samples: readonly LoadSample[]): LoadSummary {
-  const statusCodes: Record<string, number> = {};
-  let seconds = 0;
-  let sent = 0;
-  let errors = 0;
-  let timeouts = 0;
-  let non2xx = 0;
-  let count = 0;
-  let cpuMicros = 0;
-  let dynamoMicros: number | null = 0;
-  const dynamoRequests: Record<string, number> = {};
-  for (const sample of samples) {
-    for (const [operation, n] of Object.entries(sample.dynamoRequests ?? {})) dynamoRequests[operation] = (dynamoRequests[operation] ?? 0) + n;
-    seconds += sample.seconds;
-    sent += sample.sent;
-    cpuMicros += sample.serverCpuMicros ?? 0;
-    dynamoMicros = dynamoMicros === null || sample.dynamoCpuMicros == null ? null : dynamoMicros + sample.dynamoCpuMicros;
-    errors += sample.errors;
-    timeouts += sample.timeouts;
-    non2xx += sample.non2xx;
-    count += sample.latencies.length;
-    for (const [code, n] of Object.entries(sample.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
-  }
+  const total = (pick: (sample: LoadSample) => number) => samples.reduce((sum, sample) => sum + pick(sample), 0);
+  const seconds = total((sample) => sample.seconds);
+  const sent = total((sample) => sample.sent);
+  const errors = total((sample) => sample.errors);
+  const timeouts = total((sample) => sample.timeouts);
+  const non2xx = total((sample) => sample.non2xx);
+  const count = total((sample) => sample.latencies.length);
+  const cpuMicros = total((sample) => sample.serverCpuMicros ?? 0);
+  // Unknown (null) as soon as one sample could not read DynamoDB Local's CPU time.
+  const dynamoMicros = samples.some((sample) => sample.dynamoCpuMicros == null) ? null : total((sample) => sample.dynamoCpuMicros!);
+  const statusCodes = addedCounts(samples.map((sample) => sample.statusCodes));
+  const dynamoRequests = addedCounts(samples.map((sample) => sample.dynamoRequests ?? {}));
   const all = new Float64Array(count);
   let offset = 0;
   for (const sample of samples) {
@@ -220,6 +210,13 @@ export function summarise(label: string, samples: readonly LoadSample[]): LoadSu
     dynamoRequests,
     flagged: non2xx > 0 || errors > 0 || timeouts > 0 || count === 0,
   };
+}
+
+/** Counts by name, added up over several records. */
+function addedCounts(records: readonly Record<string, number>[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const record of records) for (const [name, n] of Object.entries(record)) sums[name] = (sums[name] ?? 0) + n;
+  return sums;
 }
 
 /** A copy of `dynamoRequestCounts` (requests this process's DynamoDB clients have sent, by operation). */
