@@ -17,6 +17,14 @@ async function usdtBalance(call: ReturnType<typeof apiClient>) {
   return response.body.data.balances.find((b: { currency: string }) => b.currency === 'USDT');
 }
 
+/** POSTs a withdrawal that must be refused with this status and code; its `error` object. */
+async function refusedWithdrawal(call: ReturnType<typeof apiClient>, body: object, status: number, code: string) {
+  const refused = await call('POST', '/withdrawals', { body });
+  expect(refused.status).toBe(status);
+  expect(refused.body.error.code).toBe(code);
+  return refused.body.error;
+}
+
 describe('POST /v1/withdrawals', () => {
   it('holds amount + fee: available to locked, status pending, and the record reads back', async () => {
     const { companyId, call } = await newCompany('Holder');
@@ -45,27 +53,19 @@ describe('POST /v1/withdrawals', () => {
     await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
-  it('refuses more than the available balance with 422 INSUFFICIENT_BALANCE and writes nothing', async () => {
-    const { companyId, call } = await newCompany('Short');
-    await creditUsdt(companyId, '10.5');
+  it.each([
     // 10 + 1 fee > 10.5
-    const refused = await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') });
-    expect(refused.status).toBe(422);
-    expect(refused.body.error.code).toBe('INSUFFICIENT_BALANCE');
-    expect(await usdtBalance(call)).toMatchObject({ available: '10.500000', locked: '0.000000' });
+    ['more than the available balance', 'INSUFFICIENT_BALANCE', '10.5', '10', '10.500000'],
+    ['an amount below the minimum', 'AMOUNT_TOO_SMALL', '100', '0.5', '100.000000'],
+  ])('refuses %s with 422 %s, writing nothing and leaving the reference free', async (_, code, funds, amount, available) => {
+    const { companyId, call } = await newCompany('Refused');
+    await creditUsdt(companyId, funds);
+    await refusedWithdrawal(call, withdrawal('refused', amount), 422, code);
+    expect(await usdtBalance(call)).toMatchObject({ available, locked: '0.000000' });
     // The reference was not consumed by the refused attempt.
     await creditUsdt(companyId, '1');
-    expect((await call('POST', '/withdrawals', { body: withdrawal('too-much', '10') })).status).toBe(201);
+    expect((await call('POST', '/withdrawals', { body: withdrawal('refused', '10') })).status).toBe(201);
     await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
-  });
-
-  it('refuses an amount below the minimum with 422 AMOUNT_TOO_SMALL', async () => {
-    const { companyId, call } = await newCompany('Tiny');
-    await creditUsdt(companyId, '100');
-    const refused = await call('POST', '/withdrawals', { body: withdrawal('tiny', '0.5') });
-    expect(refused.status).toBe(422);
-    expect(refused.body.error.code).toBe('AMOUNT_TOO_SMALL');
-    expect(await usdtBalance(call)).toMatchObject({ available: '100.000000', locked: '0.000000' });
   });
 
   it('refuses a reused reference with 409 DUPLICATE_REFERENCE naming the existing withdrawal', async () => {
@@ -93,10 +93,8 @@ describe('POST /v1/withdrawals', () => {
   ])('refuses %s with 400 naming the path, writing nothing', async (_, change, path) => {
     const { companyId, call } = await newCompany('Validation');
     await creditUsdt(companyId, '100');
-    const refused = await call('POST', '/withdrawals', { body: { ...withdrawal('v-1'), ...change } });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.code).toBe('VALIDATION_FAILED');
-    expect(refused.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    const error = await refusedWithdrawal(call, { ...withdrawal('v-1'), ...change }, 400, 'VALIDATION_FAILED');
+    expect(error.details.map((d: { path: string }) => d.path)).toContain(path);
     expect(await usdtBalance(call)).toMatchObject({ available: '100.000000', locked: '0.000000' });
   });
 

@@ -15,6 +15,8 @@ import { STAGES } from '../../lib/stages.ts';
 const LOCAL_KEY = STAGES.local.functionEnvironment.LOCAL_WEBHOOK_SEALING_KEY!;
 const KEY_ARN = 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000';
 const context: SealingContext = { companyId: 'cmp_01JA0000000000000000000000', webhookId: 'whk_01JA0000000000000000000000', purpose: 'webhook-signing' };
+/** What KMS must be given with `context`'s secret, both ways: a ciphertext opens only for the webhook it was sealed for. */
+const ENCRYPTION_CONTEXT = { purpose: 'webhook-signing', companyId: context.companyId, webhookId: context.webhookId };
 
 describe('LocalSecretSealer (AES-256-GCM)', () => {
   const sealer = new LocalSecretSealer(LOCAL_KEY);
@@ -64,12 +66,7 @@ describe('KmsSecretSealer', () => {
     const sealed = await new KmsSecretSealer(KEY_ARN).seal('whsec_c2VjcmV0', context);
 
     expect(sealed).toBe(`kms:${Buffer.from('ciphertext-blob').toString('base64')}`);
-    const [call] = kms.commandCalls(EncryptCommand);
-    expect(call!.args[0].input).toEqual({
-      KeyId: KEY_ARN,
-      Plaintext: Buffer.from('whsec_c2VjcmV0'),
-      EncryptionContext: { purpose: 'webhook-signing', companyId: context.companyId, webhookId: context.webhookId },
-    });
+    expect(kms.commandCalls(EncryptCommand)[0]!.args[0].input).toEqual({ KeyId: KEY_ARN, Plaintext: Buffer.from('whsec_c2VjcmV0'), EncryptionContext: ENCRYPTION_CONTEXT });
   });
 
   it('decrypts with the key named and the same encryption context, so KMS refuses a ciphertext moved to another webhook', async () => {
@@ -78,12 +75,7 @@ describe('KmsSecretSealer', () => {
 
     expect(await new KmsSecretSealer(KEY_ARN).open(sealed, context)).toBe('whsec_c2VjcmV0');
 
-    const [call] = kms.commandCalls(DecryptCommand);
-    expect(call!.args[0].input).toEqual({
-      KeyId: KEY_ARN,
-      CiphertextBlob: Buffer.from('ciphertext-blob'),
-      EncryptionContext: { purpose: 'webhook-signing', companyId: context.companyId, webhookId: context.webhookId },
-    });
+    expect(kms.commandCalls(DecryptCommand)[0]!.args[0].input).toEqual({ KeyId: KEY_ARN, CiphertextBlob: Buffer.from('ciphertext-blob'), EncryptionContext: ENCRYPTION_CONTEXT });
   });
 
   it('passes KMS refusals on and never sends a value of another scheme to KMS', async () => {
