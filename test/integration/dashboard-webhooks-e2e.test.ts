@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
-import { accessibilityProblems, navLink, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems, navLink, openPage, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 import { verifiesWith, WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -43,8 +43,7 @@ describe('Webhooks in headless Chromium', () => {
 
   it('adds an endpoint and shows its signing secret once', async () => {
     await signIn(owner.email);
-    await nav('Webhooks').click();
-    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await openPage(page, 'Webhooks');
     await page.getByText('No endpoint yet.').waitFor();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const dialog = page.getByRole('dialog');

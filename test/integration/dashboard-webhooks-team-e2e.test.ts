@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { linkIn, mailsTo } from '../support/outbox.ts';
-import { accessibilityProblems, navLink, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems, navLink, openPage, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
  * The Team and Webhooks pages as a person uses them, in headless Chromium through the visible
@@ -39,8 +39,7 @@ describe('Team in headless Chromium', () => {
 
   it('invites a member, who is mailed the link the page shows, and joins through it', async () => {
     await signIn(owner.email);
-    await nav('Team').click();
-    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await openPage(page, 'Team');
     await page.getByRole('button', { name: 'Invite member' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Email').fill(memberEmail);

@@ -84,6 +84,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** A link of the dashboard's navigation, by its visible name. */
 export const navLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
 
+/** Opens a page from the dashboard's navigation; resolves once its title (the link's name) shows. */
+export async function openPage(page: Page, name: string): Promise<void> {
+  await navLink(page, name).click();
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
 /** Signs `email` in through the sign-in page with the tests' password; resolves once the dashboard's
  * navigation shows. */
 export async function signInThroughPage(chromium: DashboardChromium, email: string): Promise<void> {
