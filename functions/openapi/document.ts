@@ -6,7 +6,7 @@ import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '#domain/events';
 import { ROUTES, AUTHORIZER, type RouteSpec } from '../routes.ts';
 import { eventRecord, testEventRecord } from '../webhooks/records.ts';
 import { INTRO } from './intro.ts';
-import { ROUTE_DOCS, type RouteDoc, type RouteKey } from './route-docs.ts';
+import { ROUTE_DOCS, TAGS, type RouteDoc, type RouteKey } from './route-docs.ts';
 import { patchDepositSplit, patchWebhookRequest, type Json } from './schema-patches.ts';
 import { SERVERS, documentedPath } from './servers.ts';
 
@@ -112,14 +112,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
     },
     servers: SERVERS,
     security: [{ ApiKey: [], ApiSecret: [] }],
-    tags: [
-      { name: 'Company', description: 'The company behind the API key, and its balances' },
-      { name: 'Deposits', description: 'USDT on TRON, to a fresh address per deposit' },
-      { name: 'Withdrawals', description: 'USDT on TRON, to any address' },
-      { name: 'Conversions', description: 'USDT → BRL: a quote valid 30 s, then its execution' },
-      { name: 'Webhooks', description: 'Where events are delivered' },
-      { name: 'Events', description: 'What Cambio POSTs to your webhooks, signed as Standard Webhooks says' },
-    ],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     webhooks: Object.fromEntries(([...EVENT_TYPES, TEST_EVENT_TYPE] as const).map((type) => [type, { post: eventOperation(type) }])),
     components: {
@@ -266,7 +259,7 @@ function eventOperation(type: EventType | typeof TEST_EVENT_TYPE): Record<string
   });
   return {
     operationId: `${eventComponentName(type).charAt(0).toLowerCase()}${eventComponentName(type).slice(1)}`,
-    tags: ['Events'],
+    tags: ['Events' satisfies keyof typeof TAGS],
     summary: type,
     description:
       (type === TEST_EVENT_TYPE

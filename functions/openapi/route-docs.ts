@@ -19,9 +19,19 @@ import { withdrawalRecord } from '../withdrawals/records.ts';
  * an unknown id) are added by the document builder from the route's shape. A test fails when a
  * route has no entry here, or an entry no route.
  */
+/** The document's groups of operations, in the reference's order, each with its description. */
+export const TAGS = {
+  Company: 'The company behind the API key, and its balances',
+  Deposits: 'USDT on TRON, to a fresh address per deposit',
+  Withdrawals: 'USDT on TRON, to any address',
+  Conversions: 'USDT → BRL: a quote valid 30 s, then its execution',
+  Webhooks: 'Where events are delivered',
+  Events: 'What Cambio POSTs to your webhooks, signed as Standard Webhooks says',
+} as const;
+
 export interface RouteDoc {
   operationId: string;
-  tag: 'Company' | 'Deposits' | 'Withdrawals' | 'Conversions' | 'Webhooks';
+  tag: Exclude<keyof typeof TAGS, 'Events'>;
   summary: string;
   description?: string;
   /** The schema the handler validates its body with (components name, schema), and an example
