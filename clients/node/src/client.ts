@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiServerError, CambioError, ConflictError, ConnectionError, errorFromResponse, RateLimitError } from './errors.ts';
+import { ApiServerError, AuthenticationError, CambioError, ConflictError, ConnectionError, InvalidRequestError, NotFoundError, RateLimitError, RefusedError, type ClientErrorCode } from './errors.ts';
 import { verifyWebhook, type VerifyOptions, type WebhookHeaders } from './webhooks.ts';
 import type {
   Balance,
@@ -11,6 +11,7 @@ import type {
   CreateQuoteParams,
   CreateWithdrawalParams,
   DeletedWebhook,
+  ErrorCode,
   Deposit,
   ListParams,
   Page,
@@ -303,4 +304,20 @@ function parseJson(text: string): { success?: boolean; data?: unknown; paginatio
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The one mapping from an answer to its error family (errors.ts holds only the public classes). */
+function errorFromResponse(status: number, body: unknown, requestId: string | undefined): CambioError {
+  const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+  const code = (error?.code ?? (status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_RESPONSE')) as ErrorCode | ClientErrorCode;
+  const message = `${error?.message ?? `HTTP ${status}`} (${code}${requestId ? `, request ${requestId}` : ''})`;
+  const init = { code, status, requestId, details: error?.details };
+  if (status === 401) return new AuthenticationError(message, init);
+  if (status === 404) return new NotFoundError(message, init);
+  if (status === 409) return new ConflictError(message, init);
+  if (status === 422) return new RefusedError(message, init);
+  if (status === 429) return new RateLimitError(message, init);
+  if (status >= 500) return new ApiServerError(message, init);
+  if (status >= 400) return new InvalidRequestError(message, init);
+  return new CambioError(message, init);
 }

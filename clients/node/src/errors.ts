@@ -52,19 +52,3 @@ export class WebhookVerificationError extends CambioError {
     super(message, { code: 'WEBHOOK_VERIFICATION_FAILED' });
   }
 }
-
-/** The one mapping from an answer to its error family. */
-export function errorFromResponse(status: number, body: unknown, requestId: string | undefined): CambioError {
-  const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-  const code = (error?.code ?? (status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_RESPONSE')) as ErrorCode | ClientErrorCode;
-  const message = `${error?.message ?? `HTTP ${status}`} (${code}${requestId ? `, request ${requestId}` : ''})`;
-  const init = { code, status, requestId, details: error?.details };
-  if (status === 401) return new AuthenticationError(message, init);
-  if (status === 404) return new NotFoundError(message, init);
-  if (status === 409) return new ConflictError(message, init);
-  if (status === 422) return new RefusedError(message, init);
-  if (status === 429) return new RateLimitError(message, init);
-  if (status >= 500) return new ApiServerError(message, init);
-  if (status >= 400) return new InvalidRequestError(message, init);
-  return new CambioError(message, init);
-}
