@@ -108,8 +108,11 @@ export type Column = string | { title: string; num?: boolean } | false;
 /**
  * A table of records, one row each, under one header row. Named by a visually hidden `caption` or
  * by the heading `labelledBy` points at; with `empty`, no rows say that instead of an empty table.
+ * `rows` null: still loading ("Loading…"), or nothing once `error` says the load failed (the page
+ * shows the error above).
  */
-export function Table<T>(props: { caption?: string; labelledBy?: string; columns: Column[]; rows: T[]; row: (record: T) => ComponentChildren; empty?: string }) {
+export function Table<T>(props: { caption?: string; labelledBy?: string; columns: Column[]; rows: T[] | null; error?: unknown; row: (record: T) => ComponentChildren; empty?: string }) {
+  if (props.rows === null) return props.error ? null : <p class="loading">Loading…</p>;
   if (props.empty !== undefined && props.rows.length === 0) return <p class="muted">{props.empty}</p>;
   return (
     <table aria-labelledby={props.labelledBy}>

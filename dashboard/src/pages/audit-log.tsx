@@ -76,27 +76,24 @@ export function AuditLogPage(props: { companyId: string }) {
       <h1 id="page-title">Audit log</h1>
       <p>Who did what and when, from which address. Entries are never changed or removed.</p>
       <ErrorMessage error={error} />
-      {entries === null ? (
-        <p class="loading">Loading…</p>
-      ) : (
-        <Table
-          caption="Audit log, newest first"
-          columns={['When', 'Who', 'What', 'Target', 'From']}
-          rows={entries}
-          row={(entry) => (
-              <tr key={entry.id}>
-                <td>{formatTime(entry.createdAt)}</td>
-                <td>{entry.actor.email ?? 'Command line'}</td>
-                <td>
-                  {ACTIONS[entry.action] ?? entry.action}
-                  {detailsOf(entry.details)}
-                </td>
-                <td>{entry.target ? <code>{entry.target}</code> : '—'}</td>
-                <td>{entry.sourceIp}</td>
-              </tr>
-          )}
-        />
-      )}
+      <Table
+        error={error}
+        caption="Audit log, newest first"
+        columns={['When', 'Who', 'What', 'Target', 'From']}
+        rows={entries}
+        row={(entry) => (
+            <tr key={entry.id}>
+              <td>{formatTime(entry.createdAt)}</td>
+              <td>{entry.actor.email ?? 'Command line'}</td>
+              <td>
+                {ACTIONS[entry.action] ?? entry.action}
+                {detailsOf(entry.details)}
+              </td>
+              <td>{entry.target ? <code>{entry.target}</code> : '—'}</td>
+              <td>{entry.sourceIp}</td>
+            </tr>
+        )}
+      />
       {cursor && (
         <button type="button" class="secondary" onClick={() => load(cursor)}>
           Load older entries

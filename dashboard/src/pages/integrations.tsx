@@ -34,53 +34,50 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
           Send a key's <code>X-Api-Key</code> and <code>X-Api-Secret</code> with every request to <code>/v1</code>. A secret is shown once, when it is made.
         </p>
         <ErrorMessage error={error} />
-        {keys === null ? (
-          <p class="loading">Loading…</p>
-        ) : (
-          <Table
-            caption="API keys"
-            columns={['Name', 'Key id', 'Access', 'Created', 'Last used', 'Status', canChange && 'Actions']}
-            rows={keys}
-            row={(key) => (
-                <tr key={key.keyId}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.keyId}</code>
+        <Table
+          error={error}
+          caption="API keys"
+          columns={['Name', 'Key id', 'Access', 'Created', 'Last used', 'Status', canChange && 'Actions']}
+          rows={keys}
+          row={(key) => (
+              <tr key={key.keyId}>
+                <th scope="row">{key.name}</th>
+                <td>
+                  <code>{key.keyId}</code>
+                </td>
+                <td>
+                  {ACCESS_LABELS[key.access]}
+                  {key.allowedIps && <span class="hint"> from {key.allowedIps.join(', ')}</span>}
+                </td>
+                <td>{formatTime(key.createdAt)}</td>
+                <td>
+                  {formatTime(key.lastUsedAt)}
+                  {key.lastUsedIp && <span class="hint"> from {key.lastUsedIp}</span>}
+                </td>
+                <td>
+                  <span class={`status ${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
+                  {key.previousSecretExpiresAt && <span class="hint"> old secret valid until {formatTime(key.previousSecretExpiresAt)}</span>}
+                </td>
+                {canChange && (
+                  <td class="actions">
+                    {key.status === 'active' && (
+                      <>
+                        <button type="button" class="secondary" onClick={() => setOpen({ kind: 'roll', key })}>
+                          Roll secret
+                        </button>
+                        <button type="button" class="secondary" onClick={() => setOpen({ kind: 'ips', key })}>
+                          Edit allowed IPs
+                        </button>
+                        <button type="button" class="danger" onClick={() => setOpen({ kind: 'revoke', key })}>
+                          Revoke
+                        </button>
+                      </>
+                    )}
                   </td>
-                  <td>
-                    {ACCESS_LABELS[key.access]}
-                    {key.allowedIps && <span class="hint"> from {key.allowedIps.join(', ')}</span>}
-                  </td>
-                  <td>{formatTime(key.createdAt)}</td>
-                  <td>
-                    {formatTime(key.lastUsedAt)}
-                    {key.lastUsedIp && <span class="hint"> from {key.lastUsedIp}</span>}
-                  </td>
-                  <td>
-                    <span class={`status ${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
-                    {key.previousSecretExpiresAt && <span class="hint"> old secret valid until {formatTime(key.previousSecretExpiresAt)}</span>}
-                  </td>
-                  {canChange && (
-                    <td class="actions">
-                      {key.status === 'active' && (
-                        <>
-                          <button type="button" class="secondary" onClick={() => setOpen({ kind: 'roll', key })}>
-                            Roll secret
-                          </button>
-                          <button type="button" class="secondary" onClick={() => setOpen({ kind: 'ips', key })}>
-                            Edit allowed IPs
-                          </button>
-                          <button type="button" class="danger" onClick={() => setOpen({ kind: 'revoke', key })}>
-                            Revoke
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  )}
-                </tr>
-            )}
-          />
-        )}
+                )}
+              </tr>
+          )}
+        />
       </section>
       <WithdrawalAddresses companyId={props.companyId} role={props.role} />
       <DailyWithdrawalLimit companyId={props.companyId} role={props.role} />

@@ -101,33 +101,30 @@ function LatestActivity(props: { companyId: string }) {
     <section aria-labelledby="latest-title">
       <h2 id="latest-title">Latest activity</h2>
       <ErrorMessage error={error} />
-      {events === null ? (
-        !error && <p class="loading">Loading…</p>
-      ) : (
-        <Table
-          labelledBy="latest-title"
-          columns={['When', 'What', 'Record', { title: 'Amount', num: true }]}
-          rows={events}
-          empty="Nothing yet: deposits, withdrawals and conversions show here as they change."
-          row={(event) => {
-            const type = String(event.type);
-            const record = ((event.payload as { data?: Record<string, unknown> } | undefined)?.data ?? {}) as Record<string, unknown>;
-            const kind = KIND_OF_EVENT[type.split('.')[0]!];
-            // What moved: a deposit's received USDT, a withdrawal's amount, a conversion's USDT.
-            const amount = kind === 'deposits' ? record.receivedAmount : kind === 'conversions' ? record.sourceAmount : record.amount;
-            return (
-              <tr key={event.id}>
-                <td>{formatTime(event.createdAt)}</td>
-                <td>
-                  <code>{type}</code>
-                </td>
-                <td>{kind && typeof record.id === 'string' ? <Link to={`/activity/${kind}/${record.id}`}>{record.id}</Link> : '—'}</td>
-                <td class="num">{amount ? `${String(amount)} USDT` : '—'}</td>
-              </tr>
-            );
-          }}
-        />
-      )}
+      <Table
+        error={error}
+        labelledBy="latest-title"
+        columns={['When', 'What', 'Record', { title: 'Amount', num: true }]}
+        rows={events}
+        empty="Nothing yet: deposits, withdrawals and conversions show here as they change."
+        row={(event) => {
+          const type = String(event.type);
+          const record = ((event.payload as { data?: Record<string, unknown> } | undefined)?.data ?? {}) as Record<string, unknown>;
+          const kind = KIND_OF_EVENT[type.split('.')[0]!];
+          // What moved: a deposit's received USDT, a withdrawal's amount, a conversion's USDT.
+          const amount = kind === 'deposits' ? record.receivedAmount : kind === 'conversions' ? record.sourceAmount : record.amount;
+          return (
+            <tr key={event.id}>
+              <td>{formatTime(event.createdAt)}</td>
+              <td>
+                <code>{type}</code>
+              </td>
+              <td>{kind && typeof record.id === 'string' ? <Link to={`/activity/${kind}/${record.id}`}>{record.id}</Link> : '—'}</td>
+              <td class="num">{amount ? `${String(amount)} USDT` : '—'}</td>
+            </tr>
+          );
+        }}
+      />
     </section>
   );
 }

@@ -133,40 +133,37 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
             Refresh
           </button>
         </div>
-        {attempts === null ? (
-          <p class="loading">Loading…</p>
-        ) : (
-          <Table
-            labelledBy="attempts-title"
-            columns={['Event', 'Type', 'Time', 'HTTP status', 'Duration', 'Result', canChange && 'Actions']}
-            rows={attempts}
-            empty="No delivery attempt yet. Send a test event to try the endpoint."
-            row={(attempt) => (
-                <tr key={`${attempt.eventId}${attempt.attemptedAt}${attempt.attempt}`}>
-                  <th scope="row">
-                    <code>{attempt.eventId}</code>
-                  </th>
-                  <td>
-                    <code>{attempt.eventType}</code>
+        <Table
+          error={error}
+          labelledBy="attempts-title"
+          columns={['Event', 'Type', 'Time', 'HTTP status', 'Duration', 'Result', canChange && 'Actions']}
+          rows={attempts}
+          empty="No delivery attempt yet. Send a test event to try the endpoint."
+          row={(attempt) => (
+              <tr key={`${attempt.eventId}${attempt.attemptedAt}${attempt.attempt}`}>
+                <th scope="row">
+                  <code>{attempt.eventId}</code>
+                </th>
+                <td>
+                  <code>{attempt.eventType}</code>
+                </td>
+                <td>{formatTime(attempt.attemptedAt)}</td>
+                <td>{attempt.httpStatus ?? '—'}</td>
+                <td>{attempt.durationMs} ms</td>
+                <td>
+                  <span class={`status ${attempt.result === 'succeeded' ? 'completed' : 'failed'}`}>{attempt.result === 'succeeded' ? 'Succeeded' : 'Failed'}</span>
+                  {attempt.error && <span class="hint"> {attempt.error}</span>}
+                </td>
+                {canChange && (
+                  <td class="actions">
+                    <button type="button" class="secondary" aria-label={`Resend ${attempt.eventId}`} onClick={() => act(() => webhooksApi.resend(companyId, webhookId, attempt.eventId), `${attempt.eventId} queued again.`)}>
+                      Resend
+                    </button>
                   </td>
-                  <td>{formatTime(attempt.attemptedAt)}</td>
-                  <td>{attempt.httpStatus ?? '—'}</td>
-                  <td>{attempt.durationMs} ms</td>
-                  <td>
-                    <span class={`status ${attempt.result === 'succeeded' ? 'completed' : 'failed'}`}>{attempt.result === 'succeeded' ? 'Succeeded' : 'Failed'}</span>
-                    {attempt.error && <span class="hint"> {attempt.error}</span>}
-                  </td>
-                  {canChange && (
-                    <td class="actions">
-                      <button type="button" class="secondary" aria-label={`Resend ${attempt.eventId}`} onClick={() => act(() => webhooksApi.resend(companyId, webhookId, attempt.eventId), `${attempt.eventId} queued again.`)}>
-                        Resend
-                      </button>
-                    </td>
-                  )}
-                </tr>
-            )}
-          />
-        )}
+                )}
+              </tr>
+          )}
+        />
         {nextCursor && (
           <button type="button" class="secondary" onClick={() => void more().catch(setError)}>
             Load more

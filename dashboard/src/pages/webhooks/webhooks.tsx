@@ -25,29 +25,26 @@ function EndpointList(props: { companyId: string; role: Role }) {
       <SectionHead title="Webhooks" action={canChange && { label: 'Add endpoint', onClick: () => setOpen({ kind: 'add' }) }} />
       <p>Cambio POSTs each event to your endpoints, signed with the endpoint's secret (Standard Webhooks), and retries for up to 24 hours.</p>
       <ErrorMessage error={error} />
-      {endpoints === null ? (
-        <p class="loading">Loading…</p>
-      ) : (
-        <Table
-          caption="Endpoints"
-          columns={['URL', 'Events', 'Status', 'Created']}
-          rows={endpoints}
-          empty="No endpoint yet."
-          row={(endpoint) => (
-            <tr key={endpoint.id}>
-              <th scope="row">
-                <Link to={`/webhooks/${endpoint.id}`}>{endpoint.url}</Link>
-                {endpoint.description && <span class="hint"> {endpoint.description}</span>}
-              </th>
-              <td>{eventsText(endpoint.events)}</td>
-              <td>
-                <EndpointStatus endpoint={endpoint} />
-              </td>
-              <td>{formatTime(endpoint.createdAt)}</td>
-            </tr>
-          )}
-        />
-      )}
+      <Table
+        error={error}
+        caption="Endpoints"
+        columns={['URL', 'Events', 'Status', 'Created']}
+        rows={endpoints}
+        empty="No endpoint yet."
+        row={(endpoint) => (
+          <tr key={endpoint.id}>
+            <th scope="row">
+              <Link to={`/webhooks/${endpoint.id}`}>{endpoint.url}</Link>
+              {endpoint.description && <span class="hint"> {endpoint.description}</span>}
+            </th>
+            <td>{eventsText(endpoint.events)}</td>
+            <td>
+              <EndpointStatus endpoint={endpoint} />
+            </td>
+            <td>{formatTime(endpoint.createdAt)}</td>
+          </tr>
+        )}
+      />
       {open?.kind === 'add' && (
         <EndpointDialog
           title="Add endpoint"
