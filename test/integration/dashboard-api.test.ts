@@ -108,7 +108,7 @@ describe('sign-up and the API keys of Integrations', () => {
     await api.db.send(
       new PutCommand({
         TableName: api.runtime.tableName,
-        Item: { ...apiKeyItem.key(legacyKey), ...apiKeyItem.byCompany(companyId, legacyKey), type: 'ApiKey', keyId: legacyKey, companyId, environment: 'sandbox', secretHash: hashSecret(legacySecret), createdAt: '2026-01-01T00:00:00.000Z' },
+        Item: { ...apiKeyItem.keys(companyId, legacyKey), keyId: legacyKey, companyId, environment: 'sandbox', secretHash: hashSecret(legacySecret), createdAt: '2026-01-01T00:00:00.000Z' },
       }),
     );
     expect((await apiClient(api.runtime, { apiKey: legacyKey, apiSecret: legacySecret })('GET', '/company')).status).toBe(200);

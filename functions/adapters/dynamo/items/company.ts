@@ -2,7 +2,7 @@ import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#domain/api-keys';
 import type { BalanceRow, Company } from '#domain/company';
 import type { Currency } from '#domain/money';
 import { toBigInt } from '../client.ts';
-import { companyIndex, companyPartition, companyRecord, storedFields, type Item } from './item.ts';
+import { companyListed, companyPartition, companyRecord, storedFields, type Item } from './item.ts';
 
 /** The one owner of a company's stored `Company` profile, its `Balance` per currency and its
  * `ApiKey`s (docs/data-model.md). */
@@ -32,15 +32,11 @@ export const balanceItem = {
 };
 
 export const apiKeyItem = {
-  type: 'ApiKey',
-  key: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
   /** GSI1: a company's API keys, for rotation and revocation. */
-  ...companyIndex('APIKEY#'),
+  ...companyListed('ApiKey', 'APIKEY'),
 
   toItem: (record: ApiKeyRecord): Item => ({
-    ...apiKeyItem.key(record.keyId),
-    ...apiKeyItem.byCompany(record.companyId, record.keyId),
-    type: apiKeyItem.type,
+    ...apiKeyItem.keys(record.companyId, record.keyId),
     // Absent rather than NULL, so `attribute_not_exists(lastUsedAt)` and friends mean "never".
     ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
   }),

@@ -34,13 +34,17 @@ export function companyRecord(type: string, skPrefix: string) {
 }
 
 /**
- * GSI1 listing a company's records of one kind (API keys, invitations) whose own key is global
- * (found by key id, by token hash): `byCompany` marks an item, `ofCompany` queries them.
+ * A record found by its own global id (an API key by key id, an invitation by the hash of its
+ * token) and also listed by company in GSI1: `key` finds one, `keys` is every key an item of it is
+ * stored under (and its `type`), `ofCompany` queries a company's.
  */
-export function companyIndex(skPrefix: string) {
+export function companyListed<T extends string>(type: T, prefix: string) {
+  const key = (id: string) => ({ PK: `${prefix}#${id}`, SK: prefix });
   return {
-    byCompany: (companyId: string, id: string) => ({ GSI1PK: companyPartition(companyId), GSI1SK: `${skPrefix}${id}` }),
-    ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix }),
+    type,
+    key,
+    keys: (companyId: string, id: string) => ({ ...key(id), GSI1PK: companyPartition(companyId), GSI1SK: `${prefix}#${id}`, type }),
+    ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix: `${prefix}#` }),
   };
 }
 

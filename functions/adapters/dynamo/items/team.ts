@@ -2,7 +2,7 @@ import type { Invitation } from '#domain/dashboard';
 import type { PasswordReset } from '#domain/password-reset';
 import type { Membership, Person } from '#domain/team';
 import { TABLE } from '../table-definition.ts';
-import { companyIndex, companyPartition, personPartition, personRecord, storedFields, type Item } from './item.ts';
+import { companyListed, companyPartition, personPartition, personRecord, storedFields, type Item } from './item.ts';
 
 /** The one owner of a dashboard user's stored `Person` (a Cognito user; `personId` is its `sub`). */
 export const personItem = {
@@ -43,14 +43,10 @@ export const membershipItem = {
 /** The one owner of a stored `Invitation`: found by the hash of the token in its link, deleted when
  * accepted, and listed by company (GSI1) for the Team page. */
 export const invitationItem = {
-  type: 'Invitation',
-  key: (tokenHash: string) => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
-  ...companyIndex('INVITATION#'),
+  ...companyListed('Invitation', 'INVITATION'),
 
   toItem: (invitation: Invitation): Item => ({
-    ...invitationItem.key(invitation.tokenHash),
-    ...invitationItem.byCompany(invitation.companyId, invitation.tokenHash),
-    type: invitationItem.type,
+    ...invitationItem.keys(invitation.companyId, invitation.tokenHash),
     ...invitation,
     // DynamoDB removes a lapsed invitation by itself; the expiry check does not wait for it.
     [TABLE.ttlAttribute]: Math.ceil(Date.parse(invitation.expiresAt) / 1000),
