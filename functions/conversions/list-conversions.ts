@@ -1,6 +1,7 @@
 import { conversionView, listConversions } from '#domain/conversions';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
+import { pageResult } from '#http/envelope';
 import { httpRoute } from '#http/route';
 import { validate } from '#http/validation';
 import { listConversionsQuery } from './schemas.ts';
@@ -10,7 +11,6 @@ const settings = functionSettings('conversions/list-conversions');
 const { db, tableName } = dynamoFrom(settings);
 const conversions = new DynamoConversionStore(db, tableName);
 
-export const handler = httpRoute({}, async ({ companyId, query }) => {
-  const page = await listConversions(conversions, companyId, validate(listConversionsQuery, query));
-  return { data: page.conversions.map(conversionView), pagination: { nextCursor: page.nextCursor } };
-});
+export const handler = httpRoute({}, async ({ companyId, query }) =>
+  pageResult(await listConversions(conversions, companyId, validate(listConversionsQuery, query)), conversionView),
+);

@@ -4,6 +4,7 @@ import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
+import { pageResult } from '#http/envelope';
 import { validate } from '#http/validation';
 import { activityKindPath, activityQuery } from './schemas.ts';
 
@@ -20,6 +21,5 @@ export const handler = dashboardRoute({ access: 'read', memberships: dashboard }
   const { kind } = validate(activityKindPath, pathParameters);
   const { id, limit, cursor, ...filter } = validate(activityQuery, query);
   if (id !== undefined) return { data: await activityDetail(activity, caller, kind, id) };
-  const { items, nextCursor } = await listActivity(activity, caller, kind, filter, { limit, cursor });
-  return { data: items, pagination: { nextCursor } };
+  return pageResult(await listActivity(activity, caller, kind, filter, { limit, cursor }));
 });

@@ -2,6 +2,7 @@ import { auditLog } from '#domain/dashboard';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { dashboardRoute } from '#http/dashboard-route';
+import { pageResult } from '#http/envelope';
 import { validate } from '#http/validation';
 import { auditLogQuery } from './schemas.ts';
 import { functionSettings } from '#functions/settings/functions';
@@ -10,7 +11,6 @@ const settings = functionSettings('dashboard/list-audit-log');
 const { db, tableName } = dynamoFrom(settings);
 const dashboard = new DynamoDashboardStore(db, tableName);
 
-export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, query }) => {
-  const { entries, nextCursor } = await auditLog(dashboard, caller, validate(auditLogQuery, query));
-  return { data: entries, pagination: { nextCursor } };
-});
+export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, query }) =>
+  pageResult(await auditLog(dashboard, caller, validate(auditLogQuery, query))),
+);

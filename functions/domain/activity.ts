@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from './pagination.ts';
 import { auditEntry, type AuditEntry } from './audit-log.ts';
 import { getCompany, type CompanyStore } from './company.ts';
 import { conversionView, type Conversion } from './conversions.ts';
@@ -58,14 +59,9 @@ export interface ActivityQuery {
   toMs?: number;
 }
 
-export interface ActivityPage {
-  records: ActivityRecord[];
-  nextCursor: string | null;
-}
-
 export interface ActivityStore {
   /** Newest first, never a Scan: a Query of the company's partition, bounded by the id range. */
-  activityPage(companyId: string, kind: ActivityKind, query: ActivityQuery, page: { limit: number; cursor?: string }): Promise<ActivityPage>;
+  activityPage(companyId: string, kind: ActivityKind, query: ActivityQuery, page: PageRequest): Promise<Page<ActivityRecord>>;
   activityById(companyId: string, kind: ActivityKind, id: string): Promise<ActivityRecord | null>;
   /** Deposits and withdrawals: the reference claim names the record (one per company). */
   activityIdByReference(companyId: string, kind: 'deposits' | 'withdrawals', reference: string): Promise<string | null>;
@@ -118,17 +114,17 @@ export async function listActivity(
   caller: Caller,
   kind: ActivityKind,
   filter: ActivityFilter,
-  page: { limit: number; cursor?: string },
-): Promise<{ items: unknown[]; nextCursor: string | null }> {
+  page: PageRequest,
+): Promise<Page<unknown>> {
   const companyId = caller.membership.companyId;
   const query = activityQuery(kind, filter);
   const q = filter.q?.trim();
   if (q) {
     const found = await search(store, companyId, kind, q);
-    return { items: found && matches(found, query) ? [activityView(found)] : [], nextCursor: null };
+    return { records: found && matches(found, query) ? [activityView(found)] : [], nextCursor: null };
   }
   const { records, nextCursor } = await store.activityPage(companyId, kind, query, page);
-  return { items: records.map(activityView), nextCursor };
+  return { records: records.map(activityView), nextCursor };
 }
 
 export function activityView(found: ActivityRecord) {
@@ -182,7 +178,7 @@ export async function* activityCsv(store: ActivityStore, caller: Caller, kind: A
   do {
     const page = await listActivity(store, caller, kind, filter, { limit: EXPORT_CHUNK_ROWS, cursor });
     // An empty cell for what the record does not have (an open amount, no failure): not "null".
-    const rows = (page.items as Record<string, unknown>[]).map((row) =>
+    const rows = (page.records as Record<string, unknown>[]).map((row) =>
       Object.fromEntries(columns.map((column) => [column, column === 'payload' ? JSON.stringify(row.payload) : (row[column] ?? '')])),
     );
     yield header + rows.map((row) => csvLine(row, columns)).join('');

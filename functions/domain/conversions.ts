@@ -1,4 +1,4 @@
-import { pageLimit } from './pagination.ts';
+import { pageRequest, type Page, type PageRequest } from './pagination.ts';
 import { ApiError } from './errors.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { foundById, newId } from './ids.ts';
@@ -45,11 +45,6 @@ export interface Conversion {
 }
 
 
-export interface ConversionPage {
-  conversions: Conversion[];
-  /** Opaque; null on the last page. */
-  nextCursor: string | null;
-}
 
 export interface ConversionStore {
   saveQuote(quote: Quote): Promise<void>;
@@ -62,7 +57,7 @@ export interface ConversionStore {
   executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void>;
   getConversion(companyId: string, conversionId: string): Promise<Conversion | null>;
   /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
-  listConversions(companyId: string, page: { limit: number; cursor?: string }): Promise<ConversionPage>;
+  listConversions(companyId: string, page: PageRequest): Promise<Page<Conversion>>;
 }
 
 export interface QuotePricing {
@@ -162,13 +157,8 @@ export async function getConversion(store: ConversionStore, companyId: string, c
   return foundById('conversion', conversionId, (id) => store.getConversion(companyId, id), 'Conversion');
 }
 
-export async function listConversions(
-  store: ConversionStore,
-  companyId: string,
-  page: { limit?: number; cursor?: string },
-): Promise<ConversionPage> {
-  const limit = pageLimit(page.limit);
-  return store.listConversions(companyId, { limit, ...(page.cursor !== undefined && { cursor: page.cursor }) });
+export async function listConversions(store: ConversionStore, companyId: string, query: { limit?: number; cursor?: string }): Promise<Page<Conversion>> {
+  return store.listConversions(companyId, pageRequest(query));
 }
 
 /** The contract's quote. */

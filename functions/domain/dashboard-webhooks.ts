@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from './pagination.ts';
 import { auditEntry, type AuditAction, type AuditEntry } from './audit-log.ts';
 import { actorOf, type Caller } from './dashboard.ts';
 import { notFound } from './errors.ts';
@@ -33,7 +34,7 @@ export type { WebhookAttempt };
 
 export interface DashboardWebhookStore {
   /** Newest first; an unreadable cursor is VALIDATION_FAILED on `cursor`. */
-  attemptsOf(companyId: string, webhookId: string, page: { limit: number; cursor?: string }): Promise<{ attempts: WebhookAttempt[]; nextCursor: string | null }>;
+  attemptsOf(companyId: string, webhookId: string, page: PageRequest): Promise<Page<WebhookAttempt>>;
   /** The round of the event's delivery to the endpoint, or null if it was never sent there. */
   deliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null>;
   /** The event and the audit entry, in one transaction. */
@@ -55,8 +56,8 @@ export const dashboardWebhookView = (webhook: Webhook) => ({
 
 /** Every webhook of the company: at most 10, so one page. */
 export async function dashboardWebhooks(store: WebhookStore, caller: Caller) {
-  const { webhooks } = await store.listWebhooks(caller.membership.companyId, { limit: 100 });
-  return webhooks.map(dashboardWebhookView);
+  const { records } = await store.listWebhooks(caller.membership.companyId, { limit: 100 });
+  return records.map(dashboardWebhookView);
 }
 
 export async function dashboardWebhook(store: WebhookStore, caller: Caller, webhookId: string) {
@@ -84,7 +85,7 @@ export function removeEndpoint(store: WebhookStore, caller: Caller, webhookId: s
 }
 
 /** The endpoint's delivery attempts, newest first (another company's endpoint is a 404). */
-export async function endpointAttempts(webhooks: WebhookStore, store: DashboardWebhookStore, caller: Caller, webhookId: string, page: { limit: number; cursor?: string }) {
+export async function endpointAttempts(webhooks: WebhookStore, store: DashboardWebhookStore, caller: Caller, webhookId: string, page: PageRequest) {
   await getWebhook(webhooks, caller.membership.companyId, webhookId);
   return store.attemptsOf(caller.membership.companyId, webhookId, page);
 }

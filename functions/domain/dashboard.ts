@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from './pagination.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord, Environment } from './api-keys.ts';
 import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
@@ -56,7 +57,7 @@ export interface DashboardStore {
   /** Deletes the invitation (only if still there) with the person, membership and audit entry. */
   acceptInvitation(invitation: Invitation, person: Person, membership: Membership, audit: AuditEntry): Promise<void>;
   appendAudit(entries: AuditEntry[]): Promise<void>;
-  auditPage(companyId: string, page: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }>;
+  auditPage(companyId: string, page: PageRequest): Promise<Page<AuditEntry>>;
   apiKeysOf(companyId: string): Promise<ApiKeyRecord[]>;
   findApiKey(keyId: string): Promise<ApiKeyRecord | null>;
   addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void>;

@@ -1,4 +1,4 @@
-import { pageLimit } from './pagination.ts';
+import { pageRequest, type Page, type PageRequest } from './pagination.ts';
 import type { AuditEntry } from './audit-log.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ApiError, notFound } from './errors.ts';
@@ -37,10 +37,6 @@ export interface Webhook {
 
 export const MAX_WEBHOOKS_PER_COMPANY = 10;
 
-export interface WebhookPage {
-  webhooks: Webhook[];
-  nextCursor: string | null;
-}
 
 export interface WebhookStore {
   /** Writes the webhook and takes one of the company's `limit` slots in one transaction; throws
@@ -48,7 +44,7 @@ export interface WebhookStore {
   createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry): Promise<void>;
   getWebhook(companyId: string, webhookId: string): Promise<Webhook | null>;
   /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
-  listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage>;
+  listWebhooks(companyId: string, page: PageRequest): Promise<Page<Webhook>>;
   /** Replaces an existing webhook (sealed secret and createdAt kept by the caller); false if it is gone. */
   replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean>;
   /** Deletes it and frees its slot; false if it did not exist. */
@@ -112,9 +108,8 @@ export async function getWebhook(store: WebhookStore, companyId: string, webhook
   return foundById('webhook', webhookId, (id) => store.getWebhook(companyId, id), 'Webhook');
 }
 
-export async function listWebhooks(store: WebhookStore, companyId: string, page: { limit?: number; cursor?: string }): Promise<WebhookPage> {
-  const limit = pageLimit(page.limit);
-  return store.listWebhooks(companyId, { limit, ...(page.cursor !== undefined && { cursor: page.cursor }) });
+export async function listWebhooks(store: WebhookStore, companyId: string, query: { limit?: number; cursor?: string }): Promise<Page<Webhook>> {
+  return store.listWebhooks(companyId, pageRequest(query));
 }
 
 /** PUT: the same body as POST, replacing every field (omitted optional ones take their defaults). */

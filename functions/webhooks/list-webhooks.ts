@@ -1,6 +1,7 @@
 import { listWebhooks, webhookView } from '#domain/webhooks';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
+import { pageResult } from '#http/envelope';
 import { httpRoute } from '#http/route';
 import { validate } from '#http/validation';
 import { listWebhooksQuery } from './schemas.ts';
@@ -10,7 +11,6 @@ const settings = functionSettings('webhooks/list-webhooks');
 const { db, tableName } = dynamoFrom(settings);
 const webhooks = new DynamoWebhookRegistry(db, tableName);
 
-export const handler = httpRoute({}, async ({ companyId, query }) => {
-  const page = await listWebhooks(webhooks, companyId, validate(listWebhooksQuery, query));
-  return { data: page.webhooks.map(webhookView), pagination: { nextCursor: page.nextCursor } };
-});
+export const handler = httpRoute({}, async ({ companyId, query }) =>
+  pageResult(await listWebhooks(webhooks, companyId, validate(listWebhooksQuery, query)), webhookView),
+);

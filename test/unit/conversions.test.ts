@@ -42,7 +42,7 @@ class MemoryStore implements ConversionStore {
     return null;
   }
   async listConversions() {
-    return { conversions: [], nextCursor: null };
+    return { records: [], nextCursor: null };
   }
 }
 

@@ -1,6 +1,7 @@
+import type { Page, PageRequest } from '#domain/pagination';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
-import type { ActivityKind, ActivityPage, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery } from '#domain/activity';
+import type { ActivityKind, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery } from '#domain/activity';
 import { ID_KIND } from '#domain/activity';
 import { validationFailed } from '#domain/errors';
 import { ID_PREFIXES, isId } from '#domain/ids';
@@ -36,7 +37,7 @@ const MAX_ITEMS_READ_PER_PAGE = 2_000;
  * Scan: this class sends only Query and GetItem.
  */
 export class DynamoActivityStore extends TableStore implements ActivityStore {
-  async activityPage(companyId: string, kind: ActivityKind, query: ActivityQuery, page: { limit: number; cursor?: string }): Promise<ActivityPage> {
+  async activityPage(companyId: string, kind: ActivityKind, query: ActivityQuery, page: PageRequest): Promise<Page<ActivityRecord>> {
     const list = LISTS[kind];
     const PK = companyPartition(companyId);
     const idPrefix = `${list.skPrefix}${ID_PREFIXES[ID_KIND[kind]]}_`;

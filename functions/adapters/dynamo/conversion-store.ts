@@ -1,5 +1,6 @@
+import type { Page, PageRequest } from '#domain/pagination';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { quoteRefusal, type Conversion, type ConversionPage, type ConversionStore, type Quote } from '#domain/conversions';
+import { quoteRefusal, type Conversion, type ConversionStore, type Quote } from '#domain/conversions';
 import { insufficientBalance, notFound } from '#domain/errors';
 import type { DomainEvent } from '#domain/events';
 import type { LedgerEntry } from '#domain/ledger';
@@ -52,9 +53,8 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
     return this.companyRecordById(conversionItem, companyId, conversionId);
   }
 
-  async listConversions(companyId: string, page: { limit: number; cursor?: string }): Promise<ConversionPage> {
-    const { records, nextCursor } = await this.newestCompanyRecords(conversionItem, 'conversion', companyId, page);
-    return { conversions: records, nextCursor };
+  async listConversions(companyId: string, page: PageRequest): Promise<Page<Conversion>> {
+    return this.newestCompanyRecords(conversionItem, 'conversion', companyId, page);
   }
 
 }

@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from '#domain/pagination';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '#domain/api-keys';
 import type { AuditEntry } from '#domain/audit-log';
@@ -84,9 +85,8 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
     await Promise.all(entries.map((entry) => this.db.send(new PutCommand(this.put(auditEntryItem.toItem(entry)).Put))));
   }
 
-  async auditPage(companyId: string, page: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-    const { records, nextCursor } = await this.newestCompanyRecords(auditEntryItem, 'auditEntry', companyId, page);
-    return { entries: records, nextCursor };
+  async auditPage(companyId: string, page: PageRequest): Promise<Page<AuditEntry>> {
+    return this.newestCompanyRecords(auditEntryItem, 'auditEntry', companyId, page);
   }
 
   async apiKeysOf(companyId: string): Promise<ApiKeyRecord[]> {

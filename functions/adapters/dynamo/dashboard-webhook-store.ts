@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from '#domain/pagination';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-webhooks';
@@ -16,9 +17,9 @@ const NEW_ONLY = 'attribute_not_exists(PK)';
 
 /** The Webhooks pages' reads and writes beyond the registry's: attempts, resends, test events, rolls. */
 export class DynamoDashboardWebhookStore extends TableStore implements DashboardWebhookStore {
-  async attemptsOf(companyId: string, webhookId: string, page: { limit: number; cursor?: string }): Promise<{ attempts: WebhookAttempt[]; nextCursor: string | null }> {
+  async attemptsOf(companyId: string, webhookId: string, page: PageRequest): Promise<Page<WebhookAttempt>> {
     const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, webhookAttemptItem.ofWebhook(companyId, webhookId), page);
-    return { attempts: items.map(webhookAttemptItem.fromItem), nextCursor };
+    return { records: items.map(webhookAttemptItem.fromItem), nextCursor };
   }
 
   async deliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null> {

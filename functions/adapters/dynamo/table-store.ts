@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from '#domain/pagination';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { IdKind } from '#domain/ids';
 import type { Item } from './items/item.ts';
@@ -31,8 +32,8 @@ export abstract class TableStore {
     record: CompanyRecordFormat<T>,
     kind: IdKind,
     companyId: string,
-    page: { limit: number; cursor?: string },
-  ): Promise<{ records: T[]; nextCursor: string | null }> {
+    page: PageRequest,
+  ): Promise<Page<T>> {
     const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, { ...record.ofCompany(companyId), kind }, page);
     return { records: items.map(record.fromItem), nextCursor };
   }

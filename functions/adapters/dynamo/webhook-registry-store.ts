@@ -1,7 +1,8 @@
+import type { Page, PageRequest } from '#domain/pagination';
 import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-log';
 import type { PlainSecretStore } from '#domain/webhook-secrets';
-import { limitReached, type Webhook, type WebhookPage, type WebhookStore } from '#domain/webhooks';
+import { limitReached, type Webhook, type WebhookStore } from '#domain/webhooks';
 import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
 import { heldCondition, pagesOf } from './queries.ts';
@@ -36,9 +37,8 @@ export class DynamoWebhookRegistry extends TableStore implements WebhookStore, P
     return this.companyRecordById(webhookItem, companyId, webhookId);
   }
 
-  async listWebhooks(companyId: string, page: { limit: number; cursor?: string }): Promise<WebhookPage> {
-    const { records, nextCursor } = await this.newestCompanyRecords(webhookItem, 'webhook', companyId, page);
-    return { webhooks: records, nextCursor };
+  async listWebhooks(companyId: string, page: PageRequest): Promise<Page<Webhook>> {
+    return this.newestCompanyRecords(webhookItem, 'webhook', companyId, page);
   }
 
   async replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean> {
