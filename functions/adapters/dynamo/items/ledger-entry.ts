@@ -1,7 +1,7 @@
 import type { LedgerEntry, Posting } from '#domain/ledger';
 import type { Currency } from '#domain/money';
 import { toBigInt } from '../client.ts';
-import { companyRecord, exportLineItem, type Item } from './item.ts';
+import { companyRecord, exportLineItem, storedFields, type Item } from './item.ts';
 
 /**
  * The one owner of a stored `LedgerEntry` (docs/data-model.md): its key, and its item in both
@@ -18,21 +18,14 @@ export const ledgerEntryItem = {
     id: entry.id,
     companyId: entry.companyId,
     reference: entry.reference,
-    postings: entry.postings.map((posting) => ({
-      source: posting.source,
-      destination: posting.destination,
-      asset: posting.currency,
-      amount: posting.amount,
-    })),
+    postings: entry.postings.map(({ currency, ...posting }) => ({ ...posting, asset: currency })),
     createdAt: entry.createdAt,
   }),
 
   /** From an item as the document client reads it, or as `unmarshall` (wrapNumbers) reads a line
    * of the daily export: amounts arrive as exact numbers (NumberValue or a decimal string). */
   fromItem: (item: Item): LedgerEntry => ({
-    id: item.id as string,
-    companyId: item.companyId as string,
-    reference: item.reference as string,
+    ...storedFields<Omit<LedgerEntry, 'postings'>>(item, ['id', 'companyId', 'reference', 'createdAt']),
     postings: (item.postings as Item[]).map(
       (posting): Posting => ({
         source: posting.source as string,
@@ -41,7 +34,6 @@ export const ledgerEntryItem = {
         amount: toBigInt(posting.amount),
       }),
     ),
-    createdAt: item.createdAt as string,
   }),
 };
 
