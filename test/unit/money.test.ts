@@ -11,23 +11,28 @@ describe('parseAmount', () => {
   });
 
   it.each([
-    ['zero', '0', 'USDT'],
-    ['zero with decimals', '0.000000', 'USDT'],
-    ['negative', '-1', 'USDT'],
-    ['exponent', '1e3', 'USDT'],
-    ['too many USDT decimals', '0.0000001', 'USDT'],
-    ['too many BRL decimals', '1.001', 'BRL'],
-    ['leading plus', '+1', 'USDT'],
-    ['leading zero', '01', 'USDT'],
-    ['bare fraction', '.5', 'USDT'],
-    ['trailing dot', '5.', 'USDT'],
-    ['spaces', ' 1', 'USDT'],
-    ['comma decimal', '1,5', 'BRL'],
-    ['hex', '0x10', 'USDT'],
-    ['huge', '1000000000000', 'USDT'],
-    ['empty', '', 'USDT'],
-  ] as const)('rejects %s (%s)', (_, value, currency) => {
-    expect(() => parseAmount(value, currency)).toThrow(AmountFormatError);
+    ['zero', '0'],
+    ['zero with decimals', '0.000000'],
+    ['negative', '-1'],
+    ['exponent', '1e3'],
+    ['too many decimals', '0.0000001'],
+    ['leading plus', '+1'],
+    ['leading zero', '01'],
+    ['bare fraction', '.5'],
+    ['trailing dot', '5.'],
+    ['spaces', ' 1'],
+    ['hex', '0x10'],
+    ['huge', '1000000000000'],
+    ['empty', ''],
+  ])('rejects %s as USDT (%s)', (_, value) => {
+    expect(() => parseAmount(value, 'USDT')).toThrow(AmountFormatError);
+  });
+
+  it.each([
+    ['too many decimals', '1.001'],
+    ['comma decimal', '1,5'],
+  ])('rejects %s as BRL (%s)', (_, value) => {
+    expect(() => parseAmount(value, 'BRL')).toThrow(AmountFormatError);
   });
 
   it('rejects JSON numbers and other non-strings, however exact they look', () => {
