@@ -1,6 +1,8 @@
 import type { ChainReader, TransactionReceipt } from './chain.ts';
 import type { Deposit } from './deposits.ts';
 import { inParallel } from './in-parallel.ts';
+import { stderrLog, type Log } from './log.ts';
+import { payoutGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
 import {
   confirmTransfer,
   dropTransfer,
@@ -25,7 +27,8 @@ export interface AddressOwner {
   depositId: string;
 }
 
-export interface DepositChainStore {
+/** The allowlist reads are for a split's forwarding, which the withdrawal allowlist governs as it does any payout. */
+export interface DepositChainStore extends AllowlistReader {
   /** One batched read for a block's worth of `to` addresses; unknown addresses are absent. */
   ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>>;
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
@@ -55,6 +58,7 @@ export interface DepositJobDeps {
   /** The official USDT contract: transfers of any other token are ignored, whatever its symbol. */
   usdtContract: string;
   now?: () => Date;
+  log?: Log;
 }
 
 /** Re-scanned every run: blocks not yet solidified may still change, and a transfer is recorded once anyway. */
@@ -117,7 +121,7 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
 /** One change to one deposit, built on the deposit as it is when written. */
 interface DepositStep<T> {
   owner: AddressOwner;
-  build: (deposit: Deposit) => DepositChange | null;
+  build: (deposit: Deposit) => DepositChange | null | Promise<DepositChange | null>;
   /** What applying it counts as, for the job's result. */
   outcome: T;
 }
@@ -143,7 +147,7 @@ async function applySteps<T>(store: DepositChainStore, steps: DepositStep<T>[]):
   const rest = new Map<string, DepositStep<T>[]>();
   for (const [depositId, [first, ...others]] of byDeposit) {
     const deposit = deposits.get(depositId);
-    const change = deposit && first ? first.build(deposit) : null;
+    const change = deposit && first ? await first.build(deposit) : null;
     if (change) firsts.set(change, { depositId, step: first! });
     rest.set(depositId, change ? others : [first!, ...others]);
   }
@@ -200,12 +204,30 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
     const success = receipt?.result === 'SUCCESS';
     steps.push({
       owner,
-      build: (deposit) => (success ? confirmTransfer(deposit, record, latest.number, now()) : dropTransfer(deposit, record, now())),
+      build: async (deposit) => (success ? confirmTransfer(deposit, record, latest.number, now(), await splitGuard(deps, deposit, now())) : dropTransfer(deposit, record, now())),
       outcome: success ? 'confirmed' : 'dropped',
     });
   }
   for (const outcome of await applySteps(deps.store, steps)) if (outcome) result[outcome]++;
   return result;
+}
+
+/**
+ * A split's forwarding goes by the withdrawal allowlist as it stands when the transfer is
+ * confirmed, not when the deposit was made: an address taken off the list since receives nothing
+ * more, and its share stays in the company's available balance. Null for a deposit without a split.
+ */
+async function splitGuard(deps: DepositJobDeps, deposit: Deposit, now: Date) {
+  if (!deposit.split) return null;
+  const guard = await payoutGuard(deps.store, deposit.companyId, deposit.split.address, now);
+  if (!guard) {
+    (deps.log ?? stderrLog).warn('split share kept: its address is not on the withdrawal allowlist now', {
+      companyId: deposit.companyId,
+      depositId: deposit.id,
+      address: deposit.split.address,
+    });
+  }
+  return guard;
 }
 
 /** Deposits still awaiting payment past `expiresAt` become `expired`; their address stays watched. */
@@ -223,12 +245,12 @@ export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>
 async function withDeposit(
   store: DepositChainStore,
   owner: AddressOwner,
-  build: (deposit: Deposit) => DepositChange | null,
+  build: (deposit: Deposit) => DepositChange | null | Promise<DepositChange | null>,
 ): Promise<'applied' | 'duplicate' | 'unchanged'> {
   for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
     const deposit = await store.getDeposit(owner.companyId, owner.depositId);
     if (!deposit) throw new Error(`Deposit ${owner.depositId} of ${owner.companyId} is missing`);
-    const change = build(deposit);
+    const change = await build(deposit);
     if (!change) return 'unchanged';
     const outcome = await store.applyChanges([change]);
     if (outcome !== 'conflict') return outcome;

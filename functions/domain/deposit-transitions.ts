@@ -2,12 +2,14 @@ import type { TokenTransfer } from './chain.ts';
 import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
 import { domainEvent, type DomainEvent } from './events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from './ledger.ts';
+import type { AllowlistGuard } from './withdrawal-allowlist.ts';
 import { newWithdrawal, type Withdrawal } from './withdrawals.ts';
 
 /**
  * How money seen on chain becomes a company's balance (../shared/api-contract.md, Deposits):
  * seen → `pending` and `confirming`; solidified with a SUCCESS receipt → `available` (minus the
- * split share, which becomes a withdrawal to the split address); vanished or failed before that →
+ * split share, which becomes a withdrawal to the split address while the withdrawal allowlist
+ * allows it); vanished or failed before that →
  * taken back out of `pending`. Each step is one DepositChange the store writes atomically with
  * the deposit's optimistic lock, its ledger entry and its events.
  *
@@ -36,7 +38,8 @@ export interface DepositChange {
   transfer: { write: 'record' | 'update'; record: TransferRecord } | null;
   entry: LedgerEntry | null;
   events: DomainEvent[];
-  splitForward: Withdrawal | null;
+  /** The withdrawal that forwards a split share, and the allowlist as read, which the write holds it to. */
+  splitForward: { withdrawal: Withdrawal; guard: AllowlistGuard } | null;
 }
 
 const sameTransfer = (tx: TransferKey, key: TransferKey) => tx.txHash === key.txHash && tx.eventIndex === key.eventIndex;
@@ -113,10 +116,15 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
   };
 }
 
-export function confirmTransfer(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date): DepositChange | null {
+/**
+ * `splitGuard`: whether the withdrawal allowlist lets the split's share leave to its address now
+ * (withdrawal-allowlist.ts payoutGuard). Null, when the address was taken off the list since the
+ * deposit was made: the share is credited with the rest, and nothing leaves.
+ */
+export function confirmTransfer(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date, splitGuard: AllowlistGuard | null): DepositChange | null {
   const tx = deposit.transactions.find((t) => sameTransfer(t, record));
   if (!tx || tx.status !== 'confirming') return null;
-  const share = splitShare(deposit, tx.amount);
+  const share = splitGuard ? splitShare(deposit, tx.amount) : 0n;
   const credited = tx.amount - share;
   const pending = companyAccount(deposit.companyId, 'pending');
   const postings: Posting[] = [];
@@ -127,7 +135,7 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
   const transactions = deposit.transactions.map((t) =>
     t === tx ? { ...t, status: 'confirmed' as const, confirmations: confirmationsAt(t.blockNumber, latestBlock) } : t,
   );
-  const splitForward: Withdrawal | null =
+  const splitWithdrawal: Withdrawal | null =
     share > 0n && deposit.split
       ? newWithdrawal(
           deposit.companyId,
@@ -142,7 +150,7 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
     split: deposit.split && {
       ...deposit.split,
       forwardedAmount: deposit.split.forwardedAmount + share,
-      withdrawalId: splitForward?.id ?? deposit.split.withdrawalId,
+      withdrawalId: splitWithdrawal?.id ?? deposit.split.withdrawalId,
     },
   };
   const events = after.status === 'completed' ? [domainEvent(deposit.companyId, 'deposit.completed', depositView(after), now)] : [];
@@ -152,7 +160,7 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
     transfer: { write: 'update', record: { ...record, status: 'confirmed' } },
     entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now),
     events,
-    splitForward,
+    splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
   };
 }
 

@@ -96,6 +96,17 @@ export async function underAllowlist<T>(reader: AllowlistReader, companyId: stri
   return write(entry ? { holds: true, entry } : off);
 }
 
+/**
+ * What a job that forwards money on its own (a deposit's split) goes by: the guard to write the
+ * payout under, as underAllowlist's, or null when the allowlist holds and the address is not on it,
+ * or not yet usable. The job cannot refuse anyone, so the money stays with the company instead.
+ */
+export async function payoutGuard(reader: AllowlistReader, companyId: string, address: string, now: Date): Promise<AllowlistGuard | null> {
+  const { allowlist, entry } = await reader.allowlistFor(companyId, address);
+  if (!allowlistHolds(allowlist, now)) return { holds: false, at: now.toISOString() };
+  return entry && entry.activeFrom <= now.toISOString() ? { holds: true, entry } : null;
+}
+
 /** The read behind a refusal: nothing while the allowlist is off; otherwise the address must be on
  * it and past its waiting period, or ADDRESS_NOT_ALLOWED. */
 async function requireAllowedAddress(reader: AllowlistReader, companyId: string, address: string, field: string, now: Date): Promise<AllowedAddress | null> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { confirmDeposits, expireDeposits, scanDeposits } from '#domain/deposit-chain';
+import type { Log } from '#domain/log';
 import { dynamoFrom } from '#adapters/runtime';
 import { chainFrom } from '#adapters/chain/from-settings';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -18,8 +19,8 @@ const cursor = new DynamoScanCursor(db, tableName, chainSettings.cursorName);
  * The deposit poller (EventBridge schedule in AWS, a timer in the local runtime): scan new blocks,
  * settle what solidified, expire what is overdue.
  */
-export async function pollDeposits() {
-  const deps = { chain, store, usdtContract: chainSettings.usdtContract };
+export async function pollDeposits(log?: Log) {
+  const deps = { chain, store, usdtContract: chainSettings.usdtContract, log };
   const scan = await scanDeposits({ ...deps, cursor, owner: randomUUID() });
   const confirm = await confirmDeposits(deps);
   const expired = await expireDeposits(deps);
@@ -32,8 +33,8 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
   runJob(
     'deposit poll',
     context,
-    async ({ metrics }) => {
-      const outcome = await pollDeposits();
+    async ({ log, metrics }) => {
+      const outcome = await pollDeposits(log);
       if (outcome.scan.lagBlocks !== null) metrics.addMetric('ScannerLagBlocks', MetricUnit.Count, outcome.scan.lagBlocks);
       metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.confirm.confirmed);
       metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);

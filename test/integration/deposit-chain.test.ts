@@ -7,6 +7,10 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoAllowlistStore } from '#adapters/dynamo/withdrawal-allowlist-store';
+import { DynamoTeamStore } from '#adapters/dynamo/team-store';
+import type { Caller } from '#domain/dashboard';
+import { addAllowedAddress, removeAllowedAddress, switchAllowlist, type AllowlistDeps } from '#domain/withdrawal-allowlist';
 import type { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
@@ -284,5 +288,88 @@ describe('deposit detection and crediting', () => {
     const next = await scan('scanner-b');
     expect(next.recorded).toBe(1);
     expect((await read(deposit)).receivedAmount).toBe(usdt('8'));
+  });
+});
+
+/**
+ * A split forwards money as a withdrawal does, so the withdrawal allowlist governs it when the
+ * transfer is confirmed, not only when the deposit was made: an address taken off the list since
+ * receives nothing more, and its share stays in the company's available balance.
+ */
+describe('a split under the withdrawal allowlist', () => {
+  const allowlist = (): AllowlistDeps => ({
+    store: new DynamoAllowlistStore(env.db, env.tableName),
+    members: new DynamoTeamStore(env.db, env.tableName),
+    delayMs: 0,
+    mailer: null,
+    log: { warn: () => undefined, error: () => undefined },
+  });
+  const owner = (): Caller => ({
+    membership: { companyId, personId: 'person-1', email: 'owner@example.com', role: 'Owner', createdAt: clock.now().toISOString() },
+    origin: { sourceIp: '203.0.113.9', userAgent: 'test' },
+  });
+  const withdrawals = () => new DynamoWithdrawalStore(env.db, env.tableName);
+
+  async function allowOnly(address: string) {
+    await switchAllowlist(allowlist(), owner(), { enabled: true }, clock.now());
+    await addAllowedAddress(allowlist(), owner(), { address, label: 'Partner' }, clock.now());
+  }
+
+  it('forwards while the address is on the list, and keeps the share once it is removed', async () => {
+    await allowOnly(SPLIT_TO);
+    const first = await newDeposit({ split: { percentBps: 1000 } });
+    const second = await newDeposit({ split: { percentBps: 1000 } });
+    await pay(first.address, '10');
+    await settle();
+    const forwarded = await read(first);
+    expect(forwarded.split).toMatchObject({ forwardedAmount: usdt('1'), withdrawalId: expect.stringMatching(/^wdr_/) });
+    expect(await withdrawals().getWithdrawal(companyId, forwarded.split!.withdrawalId!)).toMatchObject({ address: SPLIT_TO, amount: usdt('1') });
+
+    await removeAllowedAddress(allowlist(), owner(), SPLIT_TO, clock.now());
+    await pay(second.address, '20');
+    const warnings: Record<string, unknown>[] = [];
+    clock.advanceBlocks(20);
+    await scan();
+    expect(await confirmDeposits({ ...deps(), log: { warn: (_, fields) => void warnings.push(fields ?? {}), error: () => undefined } })).toMatchObject({ confirmed: 1 });
+
+    expect(await read(second)).toMatchObject({ status: 'completed', creditedAmount: usdt('20'), split: { forwardedAmount: 0n, withdrawalId: null } });
+    expect(await balance()).toMatchObject({ available: usdt('29'), locked: usdt('1'), pending: 0n });
+    expect(warnings).toEqual([{ companyId, depositId: second.id, address: SPLIT_TO }]);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('keeps the share when the address is removed between the allowlist read and the write', async () => {
+    await allowOnly(SPLIT_TO);
+    const deposit = await newDeposit({ split: { percentBps: 5000 } });
+    await pay(deposit.address, '10');
+    clock.advanceBlocks(20);
+    await scan();
+    // The Owner removes the address just after the confirmer has read it as allowed.
+    const racing: DepositChainStore = Object.create(store);
+    let removed = false;
+    racing.allowlistFor = async (company, address) => {
+      const read = await store.allowlistFor(company, address);
+      if (!removed) {
+        removed = true;
+        await removeAllowedAddress(allowlist(), owner(), SPLIT_TO, clock.now());
+      }
+      return read;
+    };
+
+    expect(await confirmDeposits({ ...deps(), store: racing })).toMatchObject({ confirmed: 1 });
+
+    expect(removed).toBe(true);
+    expect(await read(deposit)).toMatchObject({ creditedAmount: usdt('10'), split: { forwardedAmount: 0n, withdrawalId: null } });
+    expect(await balance()).toMatchObject({ available: usdt('10'), locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('forwards every split in one batch while the allowlist is off: one allowlist check per transaction', async () => {
+    const paid = await Promise.all(Array.from({ length: 4 }, () => newDeposit({ split: { percentBps: 2500 } })));
+    for (const deposit of paid) await pay(deposit.address, '4');
+    expect(await settle()).toMatchObject({ confirmed: 4 });
+    for (const deposit of paid) expect((await read(deposit)).split).toMatchObject({ forwardedAmount: usdt('1') });
+    expect(await balance()).toMatchObject({ available: usdt('12'), locked: usdt('4') });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 });

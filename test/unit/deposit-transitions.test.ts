@@ -14,6 +14,8 @@ const LATER = new Date('2026-11-23T12:01:00.000Z');
 const TX = 'ab'.repeat(32);
 const SPLIT_ADDRESS = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
+/** The allowlist off when the transfer is confirmed: a split's share may leave. */
+const ALLOWLIST_OFF_NOW = { holds: false as const, at: LATER.toISOString() };
 
 /** A deposit as the API creates it (the domain's createDeposit, over a store that keeps nothing). */
 function deposit(input: Partial<NewDeposit> = {}): Promise<Deposit> {
@@ -62,7 +64,7 @@ describe('confirmTransfer', () => {
   it('moves the transfer from pending to available and completes an exactly paid deposit', async () => {
     const { deposit: confirming, record } = await seen(usdt(10));
 
-    const change = confirmTransfer(confirming, record, 1_020, LATER)!;
+    const change = confirmTransfer(confirming, record, 1_020, LATER, null)!;
 
     expect(change.after).toMatchObject({ status: 'completed', amountStatus: 'exact', creditedAmount: usdt(10), confirmations: 21 });
     expect(change.transfer).toEqual({ write: 'update', record: { ...record, status: 'confirmed' } });
@@ -74,10 +76,11 @@ describe('confirmTransfer', () => {
   it('holds the split share in locked and creates the withdrawal that forwards it', async () => {
     const { deposit: confirming, record } = await seen(usdt(10), { split: { address: SPLIT_ADDRESS, percentBps: 2_500 } });
 
-    const change = confirmTransfer(confirming, record, 1_020, LATER)!;
+    const change = confirmTransfer(confirming, record, 1_020, LATER, ALLOWLIST_OFF_NOW)!;
 
     expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: -usdt(10), available: 7_500_000n, locked: 2_500_000n });
-    expect(change.splitForward).toMatchObject({
+    expect(change.splitForward?.guard).toEqual(ALLOWLIST_OFF_NOW);
+    expect(change.splitForward?.withdrawal).toMatchObject({
       companyId: confirming.companyId,
       reference: `split:${confirming.id}:${TX}:0`,
       address: SPLIT_ADDRESS,
@@ -86,15 +89,26 @@ describe('confirmTransfer', () => {
       status: 'pending',
       createdAt: LATER.toISOString(),
     });
-    expect(change.after.split).toMatchObject({ forwardedAmount: 2_500_000n, withdrawalId: change.splitForward!.id });
+    expect(change.after.split).toMatchObject({ forwardedAmount: 2_500_000n, withdrawalId: change.splitForward!.withdrawal.id });
     expect(change.after.creditedAmount).toBe(7_500_000n);
+  });
+
+  it('credits the whole transfer and forwards nothing when the allowlist no longer allows the split address', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10), { split: { address: SPLIT_ADDRESS, percentBps: 2_500 } });
+
+    const change = confirmTransfer(confirming, record, 1_020, LATER, null)!;
+
+    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: -usdt(10), available: usdt(10) });
+    expect(balanceChanges(change.entry!).get('USDT')!.locked ?? 0n).toBe(0n);
+    expect(change.splitForward).toBeNull();
+    expect(change.after).toMatchObject({ status: 'completed', creditedAmount: usdt(10), split: { forwardedAmount: 0n, withdrawalId: null } });
   });
 
   it('confirms a transfer only once', async () => {
     const { deposit: confirming, record } = await seen(usdt(10));
-    const confirmed = confirmTransfer(confirming, record, 1_020, LATER)!.after;
+    const confirmed = confirmTransfer(confirming, record, 1_020, LATER, null)!.after;
 
-    expect(confirmTransfer(confirmed, record, 1_030, LATER)).toBeNull();
+    expect(confirmTransfer(confirmed, record, 1_030, LATER, null)).toBeNull();
   });
 });
 

@@ -112,7 +112,7 @@ export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
           onClose={() => setOpen(null)}
         >
           <p>
-            While the allowlist is on, withdrawals and new deposit splits to <code>{open.entry.address}</code> are refused at once. Added again, it is usable {waitText(allowlist?.delayHours ?? 0)}.
+            While the allowlist is on, withdrawals and new deposit splits to <code>{open.entry.address}</code> are refused at once, and deposits that split to it keep the share in your balance. Added again, it is usable {waitText(allowlist?.delayHours ?? 0)}.
           </p>
         </ConfirmDialog>
       )}

@@ -3,7 +3,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AddressOwner, DepositChainStore, ScanCursor } from '#domain/deposit-chain';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#domain/deposit-transitions';
 import type { Deposit } from '#domain/deposits';
+import { ApiError } from '#domain/errors';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
+import { AllowlistHolds } from '#domain/withdrawal-allowlist';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, heldCondition, queryAll } from './queries.ts';
@@ -11,6 +13,7 @@ import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
+import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 
 class VersionConflict extends Error {}
 class DuplicateTransfer extends Error {}
@@ -27,13 +30,25 @@ function itemsWrittenBy(change: DepositChange): number {
     (change.transfer?.write === 'update' && change.transfer.record.status === 'confirmed' ? 1 : 0) +
     (change.entry ? 1 : 0) +
     change.events.length +
-    (change.splitForward ? 2 : 0)
+    (change.splitForward ? 3 : 0)
   );
+}
+
+/** The item a split's allowlist guard checks (underGuard): a transaction may name an item once, so
+ * two splits checking the same one go in different writes. */
+function guardedItemOf(change: DepositChange): string | null {
+  const forward = change.splitForward;
+  if (!forward) return null;
+  return forward.guard.holds ? `address#${forward.withdrawal.companyId}#${forward.guard.entry.address}` : `allowlist#${forward.withdrawal.companyId}`;
 }
 
 const balanceKeysOf = (entry: LedgerEntry): string[] => [...balanceChanges(entry).keys()].map((currency) => `${entry.companyId}#${currency}`);
 
 export class DynamoDepositChainStore extends TableStore implements DepositChainStore {
+  allowlistFor(companyId: string, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  }
+
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
     const items = await batchGetAll(this.db, this.tableName, addresses.map(depositAddressItem.key), { projection: depositAddressItem.ownerProjection });
     return new Map(items.map((item) => [depositAddressItem.addressOf(item), depositAddressItem.ownerFromItem(item)]));
@@ -68,18 +83,23 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     let current: DepositChange[] = [];
     let items = 0;
     let balances = new Set<string>();
+    let guarded = new Set<string>();
     for (const change of changes) {
       const changeBalances = change.entry ? balanceKeysOf(change.entry) : [];
+      const guard = guardedItemOf(change);
       const size = () => itemsWrittenBy(change) + changeBalances.filter((key) => !balances.has(key)).length;
-      if (current.length > 0 && (items + size() > MAX_TRANSACTION_ITEMS || current.length >= MAX_CHANGES_PER_WRITE)) {
+      const full = items + size() > MAX_TRANSACTION_ITEMS || current.length >= MAX_CHANGES_PER_WRITE || (guard !== null && guarded.has(guard));
+      if (current.length > 0 && full) {
         writes.push(current);
         current = [];
         items = 0;
         balances = new Set();
+        guarded = new Set();
       }
       items += size();
       current.push(change);
       for (const key of changeBalances) balances.add(key);
+      if (guard) guarded.add(guard);
     }
     if (current.length > 0) writes.push(current);
     return writes;
@@ -101,6 +121,8 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     } catch (error) {
       if (error instanceof VersionConflict) return 'conflict';
       if (error instanceof DuplicateTransfer) return 'duplicate';
+      // The allowlist changed since the split's guard was read: read it again, with the deposit.
+      if (error instanceof AllowlistHolds || (error instanceof ApiError && error.code === 'ADDRESS_NOT_ALLOWED')) return 'conflict';
       throw error;
     }
   }
@@ -139,11 +161,10 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     }
     for (const event of change.events) tx.event(event);
     if (change.splitForward) {
-      const forward = change.splitForward;
-      tx.create(
-        withdrawalReferenceItem.toItem(forward),
-        () => new DuplicateTransfer(),
-      ).create(withdrawalItem.toItem(forward), () => new ChainInvariantBroken('Split withdrawal id collision'));
+      const { withdrawal, guard } = change.splitForward;
+      underGuard(tx, withdrawal.companyId, guard)
+        .create(withdrawalReferenceItem.toItem(withdrawal), () => new DuplicateTransfer())
+        .create(withdrawalItem.toItem(withdrawal), () => new ChainInvariantBroken('Split withdrawal id collision'));
     }
   }
 
