@@ -71,7 +71,14 @@ export async function addEndpoint(store: WebhookStore, rules: UrlRules, sealer: 
 }
 
 /** Edit, `Disable` and `Enable` are one replacement; the audit says which it was. */
-export async function changeEndpoint(store: WebhookStore, rules: UrlRules, caller: Caller, webhookId: string, input: WebhookInput, now = new Date()) {
+/**
+ * A new URL is where the company's events will go from now on, so it needs a recent sign-in
+ * (`requireRecentSignIn`, from the route), as adding an endpoint does; switching it off or on,
+ * its events and its description do not.
+ */
+export async function changeEndpoint(store: WebhookStore, rules: UrlRules, caller: Caller, webhookId: string, input: WebhookInput, requireRecentSignIn: () => void, now = new Date()) {
+  const current = await getWebhook(store, caller.membership.companyId, webhookId);
+  if (current.url !== input.url) requireRecentSignIn();
   const changed = await replaceWebhook(store, rules, caller.membership.companyId, webhookId, input, now, (before, after) => {
     const onlySwitched = before.url === after.url && JSON.stringify(before.events) === JSON.stringify(after.events) && before.description === after.description && before.enabled !== after.enabled;
     if (onlySwitched) return audit(caller, after.enabled ? 'webhook.enabled' : 'webhook.disabled', webhookId, now);

@@ -41,6 +41,9 @@ export interface DashboardRequest<TBody, TAccess extends Access> {
   requestId: string;
   /** Lines under the request's id, for what a route reports without failing (#domain/log). */
   log: Log;
+  /** For a route that needs a recent sign-in only for some changes (a webhook's new URL): throws
+   * 403 SIGN_IN_AGAIN as `recentSignIn: true` does for the whole route. */
+  requireRecentSignIn: () => void;
 }
 
 export interface DashboardResult {
@@ -86,7 +89,8 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
     const personId = options.access === 'public' ? null : sessionPerson(event);
     const origin = requestOrigin(event);
     const caller = options.access !== 'public' && options.access !== 'session' ? await callerOf(event, options.access, options.memberships) : null;
-    if (options.recentSignIn) requireRecentSignIn(Number(event.requestContext.authorizer?.authTime ?? 0), recentSignInSeconds);
+    const recentSignIn = () => requireRecentSignIn(Number(event.requestContext.authorizer?.authTime ?? 0), recentSignInSeconds);
+    if (options.recentSignIn) recentSignIn();
     const body = options.body ? validate(options.body, requireJsonObject(event.body)) : undefined;
     let result: DashboardResult;
     try {
@@ -102,6 +106,7 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
         secureCookies: !isLoopbackHost(headers.host),
         requestId,
         log: requestLog(requestId),
+        requireRecentSignIn: recentSignIn,
       });
     } catch (error) {
       const { statusCode, body: errorBody } = toErrorResponse(error, event);

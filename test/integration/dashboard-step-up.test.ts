@@ -6,8 +6,9 @@ import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboar
  * Asking for a recent sign-in (functions/domain/step-up.ts, as GitHub's sudo mode) through the
  * dashboard API against the local runtime, with DASHBOARD_RECENT_SIGN_IN_SECONDS at 2 so a session
  * grows old within the test: issuing or rolling an API key, changing where one may be used from,
- * inviting a member or changing a role is refused with 403 FORBIDDEN `reason: SIGN_IN_AGAIN` once
- * the password is older than that, writing nothing; `Confirm it's you` (POST /session/confirm)
+ * inviting a member, changing a role, adding a webhook endpoint, rolling its secret or giving it a
+ * new URL is refused with 403 FORBIDDEN `reason: SIGN_IN_AGAIN` once the password is older than
+ * that, writing nothing; `Confirm it's you` (POST /session/confirm)
  * signs the person in afresh, and the same request then passes.
  */
 const api = useTestApi(undefined, { environment: { DASHBOARD_RECENT_SIGN_IN_SECONDS: '2' } });
@@ -37,6 +38,8 @@ describe('a recent sign-in for what issues lasting access', () => {
       // Both show a signing secret, with which events could be forged to the company's servers.
       ['POST', `${base}/webhooks`, { url: 'http://127.0.0.1:9/other', events: ['*'] }],
       ['POST', `${base}/webhooks/${webhookId}/roll-secret`, undefined],
+      // A new URL is where the company's events would go from now on.
+      ['PUT', `${base}/webhooks/${webhookId}`, { url: 'http://127.0.0.1:9/elsewhere', events: ['*'] }],
     ];
     for (const [method, path, body] of attempts) {
       const refused = await owner.browser.call(method, path, { body });
@@ -61,8 +64,15 @@ describe('a recent sign-in for what issues lasting access', () => {
 
   it('leaves reading and the other changes to any signed-in session', async () => {
     const owner = await signedUpOwner(api.runtime, 'Reading Co');
+    const hook = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks`, { body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } });
     await older();
     expect((await owner.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).status).toBe(200);
     expect((await owner.browser.call('PUT', `/companies/${owner.companyId}/withdrawal-limit`, { body: { dailyLimit: '100' } })).status).toBe(200);
+    // The same URL: switching the endpoint off, or changing its events, sends nothing anywhere new.
+    const switched = await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${hook.body.data.id}`, {
+      body: { url: 'http://127.0.0.1:9/hooks', events: ['deposit.completed'], enabled: false },
+    });
+    expect(switched.status).toBe(200);
+    expect(switched.body.data).toMatchObject({ enabled: false, events: ['deposit.completed'] });
   }, 30_000);
 });
