@@ -92,6 +92,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/companies/{companyId}/webhooks/{webhookId}/test-events', 'send-test-event', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/webhooks/{webhookId}/roll-secret', 'roll-webhook-secret', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/team', 'list-team', 'read', 'session'),
+  dashboard('PUT', '/companies/{companyId}/two-factor-requirement', 'change-two-factor-requirement', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session'),
   dashboard('DELETE', '/companies/{companyId}/team/invitations/{invitationId}', 'revoke-invitation', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/team/invitations/{invitationId}/resend', 'resend-invitation', 'readWrite', 'session'),

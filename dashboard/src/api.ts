@@ -7,6 +7,8 @@ export interface ApiFailure {
   code: string;
   message: string;
   details: { path: string; message: string }[] | null;
+  /** Why a 403 refused: `SIGN_IN_AGAIN`, `TWO_FACTOR_REQUIRED`; null otherwise. */
+  reason: string | null;
 }
 
 export class ApiCallError extends Error {
@@ -67,6 +69,8 @@ export interface Member {
   email: string;
   role: Role;
   createdAt: string;
+  /** Has turned two-factor sign-in on. */
+  twoFactorOn: boolean;
 }
 
 export interface Invitation {
@@ -80,6 +84,8 @@ export interface Invitation {
 export interface Team {
   members: Member[];
   invitations: Invitation[];
+  /** The company requires two-factor sign-in of every member. */
+  twoFactorRequired: boolean;
 }
 
 /** An address on the withdrawal allowlist; withdrawals to it are accepted from `activeFrom`. */
@@ -151,7 +157,7 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
     // Only a list of field errors is shown field by field; other details (LIMIT_REACHED's figures,
     // a duplicate's id, a refusal's reason) are in the message already.
     const details = payload?.error?.details;
-    throw new ApiCallError({ status: response.status, code: payload?.error?.code ?? 'INTERNAL_ERROR', message: payload?.error?.message ?? 'Something went wrong', details: Array.isArray(details) ? details : null });
+    throw new ApiCallError({ status: response.status, code: payload?.error?.code ?? 'INTERNAL_ERROR', message: payload?.error?.message ?? 'Something went wrong', details: Array.isArray(details) ? details : null, reason: reason ?? null });
   }
   return { data: payload.data, pagination: payload.pagination };
 }
@@ -189,6 +195,7 @@ export const api = {
   revokeInvitation: (companyId: string, invitationId: string) => send<{ revoked: true }>('DELETE', `/companies/${companyId}/team/invitations/${invitationId}`),
   resendInvitation: (companyId: string, invitationId: string) =>
     send<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }>('POST', `/companies/${companyId}/team/invitations/${invitationId}/resend`, {}),
+  changeTwoFactorRequirement: (companyId: string, required: boolean) => send<{ required: boolean; changedAt: string }>('PUT', `/companies/${companyId}/two-factor-requirement`, { required }),
   removeMember: (companyId: string, personId: string) => send<{ removed: true }>('DELETE', `/companies/${companyId}/team/members/${encodeURIComponent(personId)}`),
   withdrawalAllowlist: (companyId: string) => send<WithdrawalAllowlist>('GET', `/companies/${companyId}/withdrawal-allowlist`),
   withdrawalLimit: (companyId: string) => send<WithdrawalLimit>('GET', `/companies/${companyId}/withdrawal-limit`),

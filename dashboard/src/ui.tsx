@@ -18,6 +18,11 @@ export function ErrorMessage(props: { error: unknown }) {
   return (
     <div class="error" role="alert">
       <p>{failure?.message ?? 'Something went wrong. Try again.'}</p>
+      {failure?.reason === 'TWO_FACTOR_REQUIRED' && (
+        <p>
+          <Link to="/account">Turn on two-factor sign-in under Account</Link>
+        </p>
+      )}
       {failure?.details && (
         <ul>
           {failure.details.map((d) => (

@@ -47,7 +47,6 @@ export interface Invitation {
 }
 
 export interface DashboardStore {
-  getMembership(companyId: string, personId: string): Promise<Membership | null>;
   membershipsOf(personId: string): Promise<Membership[]>;
   /** Company, zero balances, the person, the Owner membership and the audit entry, all or nothing. */
   createCompanyWithOwner(company: Company, person: Person, membership: Membership, audit: AuditEntry): Promise<void>;
@@ -57,6 +56,8 @@ export interface DashboardStore {
   /** Deletes the invitation (only if still there) with the person, membership and audit entry. */
   acceptInvitation(invitation: Invitation, person: Person, membership: Membership, audit: AuditEntry): Promise<void>;
   appendAudit(entries: AuditEntry[]): Promise<void>;
+  /** That the person has two-factor sign-in on (two-factor.ts TwoFactorRequirement). */
+  markTwoFactorOn(personId: string, since: string): Promise<void>;
   auditPage(companyId: string, page: PageRequest): Promise<Page<AuditEntry>>;
   apiKeysOf(companyId: string): Promise<ApiKeyRecord[]>;
   findApiKey(keyId: string): Promise<ApiKeyRecord | null>;

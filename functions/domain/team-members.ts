@@ -29,18 +29,25 @@ export interface TeamStore {
    * False when a condition failed: the caller reads again.
    */
   changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean>;
+  /** Whether the company requires two-factor sign-in, and which of these people have it on (their marks). */
+  twoFactorOf(companyId: string, personIds: string[]): Promise<{ required: boolean; on: Set<string> }>;
 }
 
 export interface TeamView {
-  members: Membership[];
+  /** `twoFactorOn`: the person has turned two-factor sign-in on (or signed in with a code since marks
+   * were kept), so an Owner sees who a requirement would stop. */
+  members: (Membership & { twoFactorOn: boolean })[];
+  twoFactorRequired: boolean;
   /** `id` names it for `Revoke`: the hash of its token, never the token (only the link holds that). */
   invitations: { id: string; email: string; role: Role; createdAt: string; expiresAt: string }[];
 }
 
 export async function team(store: TeamStore, caller: Caller, now = new Date()): Promise<TeamView> {
   const [members, invitations] = await Promise.all([store.membersOf(caller.membership.companyId), store.invitationsOf(caller.membership.companyId)]);
+  const twoFactor = await store.twoFactorOf(caller.membership.companyId, members.map((member) => member.personId));
   return {
-    members: members.sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1)),
+    members: members.sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1)).map((member) => ({ ...member, twoFactorOn: twoFactor.on.has(member.personId) })),
+    twoFactorRequired: twoFactor.required,
     invitations: invitations
       .filter((i) => i.expiresAt > now.toISOString())
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))

@@ -27,11 +27,12 @@ export interface Membership {
 /** `simulate`: the sandbox simulator's payments (a Viewer changes nothing, not even sandbox money).
  * `manageAddresses`: the withdrawal allowlist, kept from Developers, who hold the API keys, so one
  * leaked key and the list it is checked against are never in the same hands. */
-/** `sendWithdrawals`: a withdrawal made in the dashboard (Activity → Withdrawals → New withdrawal). */
-export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam' | 'manageAddresses' | 'sendWithdrawals' | 'simulate';
+/** `sendWithdrawals`: a withdrawal made in the dashboard (Activity → Withdrawals → New withdrawal).
+ * `manageSecurity`: whether the company requires two-factor sign-in of every member; the Owners'. */
+export type Permission = 'read' | 'manageKeys' | 'manageWebhooks' | 'manageTeam' | 'manageAddresses' | 'sendWithdrawals' | 'simulate' | 'manageSecurity';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'sendWithdrawals', 'simulate'],
+  Owner: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'sendWithdrawals', 'simulate', 'manageSecurity'],
   Admin: ['read', 'manageKeys', 'manageWebhooks', 'manageTeam', 'manageAddresses', 'sendWithdrawals', 'simulate'],
   Developer: ['read', 'manageKeys', 'manageWebhooks', 'simulate'],
   Viewer: ['read'],
@@ -48,6 +49,30 @@ export function requirePermission(membership: Membership | null, permission: Per
   if (!may(membership.role, permission)) throw new ApiError('FORBIDDEN', `A ${membership.role} may not do this`);
   return membership;
 }
+
+/** What every company call checks, in one read: the person's membership, and the company's
+ * two-factor rule against whether the person has two-factor sign-in on (two-factor.ts). */
+export interface MemberStanding {
+  membership: Membership | null;
+  twoFactorRequired: boolean;
+  twoFactorOn: boolean;
+}
+
+/**
+ * The membership a company call acts under. A non-member learns nothing (404, as above), not even
+ * the company's rule; a member without two-factor sign-in in a company that requires it is refused
+ * everything there with 403 `reason: TWO_FACTOR_REQUIRED` until they turn it on (Account); then the role.
+ */
+export function requireStanding(standing: MemberStanding, permission: Permission): Membership {
+  if (standing.membership && standing.twoFactorRequired && !standing.twoFactorOn) {
+    throw new ApiError('FORBIDDEN', 'This company requires two-factor sign-in: turn it on under Account, or sign in again with your authenticator code', {
+      reason: TWO_FACTOR_REQUIRED,
+    });
+  }
+  return requirePermission(standing.membership, permission);
+}
+
+export const TWO_FACTOR_REQUIRED = 'TWO_FACTOR_REQUIRED';
 
 /** Emails compare case-insensitively, as Cognito's do with the pool's case-insensitive usernames. */
 export function normaliseEmail(email: string): string {

@@ -1,6 +1,6 @@
 import { ApiError, validationFailed } from './errors.ts';
-import { auditEntry, type RequestOrigin } from './audit-log.ts';
-import { auditSignIn, type DashboardStore, type SessionTokens, type TwoFactorChallenge } from './dashboard.ts';
+import { auditEntry, type AuditEntry, type RequestOrigin } from './audit-log.ts';
+import { actorOf, auditSignIn, type Caller, type DashboardStore, type SessionTokens, type TwoFactorChallenge } from './dashboard.ts';
 
 /**
  * Two-factor sign-in with an authenticator app (TOTP), Cognito's SOFTWARE_TOKEN_MFA. A person turns
@@ -47,6 +47,8 @@ export async function finishTwoFactorSignIn(
 ): Promise<SessionTokens> {
   if (!challenge) throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
   const session = await provider.answerChallenge(challenge, checkCode(code));
+  // Marks someone who turned it on before marks were written, for a company that requires it.
+  await store.markTwoFactorOn(session.personId, now.toISOString());
   await auditSignIn(store, session.personId, origin, now);
   return session;
 }
@@ -62,7 +64,38 @@ export async function turnOnTwoFactor(
   now = new Date(),
 ): Promise<{ enabled: true }> {
   await provider.confirmSetup(caller.accessToken, checkCode(code));
+  await store.markTwoFactorOn(caller.personId, now.toISOString());
   const memberships = await store.membershipsOf(caller.personId);
   await store.appendAudit(memberships.map((m) => auditEntry(m.companyId, 'two_factor.enabled', { personId: m.personId, email: m.email }, origin, now)));
   return { enabled: true };
+}
+
+// --- A company's rule: every member signs in with a code.
+
+/** Team → Two-factor sign-in: whether the company requires it of every member (requireStanding in
+ * team.ts refuses a member without it everything in the company), and since when. */
+export interface TwoFactorRequirement {
+  required: boolean;
+  changedAt: string | null;
+}
+
+export interface TwoFactorRequirementStore {
+  isTwoFactorOn(personId: string): Promise<boolean>;
+  /** The requirement with its audit entry, all or nothing. */
+  setTwoFactorRequirement(companyId: string, requirement: TwoFactorRequirement, audit: AuditEntry): Promise<void>;
+}
+
+/**
+ * An Owner requires it (or stops requiring it). They must have it on themselves first, or the rule
+ * would lock out the person who set it. Members without it are refused at their next call, and the
+ * page tells them to turn it on under Account.
+ */
+export async function changeTwoFactorRequirement(store: TwoFactorRequirementStore, caller: Caller, required: boolean, now = new Date()): Promise<TwoFactorRequirement> {
+  if (required && !(await store.isTwoFactorOn(caller.membership.personId))) {
+    throw validationFailed([{ path: 'required', message: 'needs two-factor sign-in on your own account first (Account), and a sign-in with its code' }]);
+  }
+  const requirement = { required, changedAt: now.toISOString() };
+  const action = required ? 'two_factor.required' : 'two_factor.not_required';
+  await store.setTwoFactorRequirement(caller.membership.companyId, requirement, auditEntry(caller.membership.companyId, action, actorOf(caller.membership), caller.origin, now));
+  return requirement;
 }

@@ -8,7 +8,7 @@ import type { Caller } from '#domain/dashboard';
 import { ApiError } from '#domain/errors';
 import type { Log } from '#domain/log';
 import { requireRecentSignIn } from '#domain/step-up';
-import { requirePermission, type Membership, type Permission } from '#domain/team';
+import { requireStanding, type MemberStanding, type Permission } from '#domain/team';
 import { requestLog } from './access-log.ts';
 import { CSRF_COOKIE, CSRF_HEADER, isLoopbackHost, parseCookies } from './cookies.ts';
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
@@ -54,7 +54,7 @@ export interface DashboardResult {
 }
 
 export interface MembershipLookup {
-  getMembership(companyId: string, personId: string): Promise<Membership | null>;
+  standingOf(companyId: string, personId: string): Promise<MemberStanding>;
 }
 
 type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
@@ -169,7 +169,7 @@ const requestOrigin = (event: APIGatewayProxyEvent): RequestOrigin => ({
 export async function callerOf(event: APIGatewayProxyEvent, permission: Permission, memberships: MembershipLookup | undefined): Promise<Caller> {
   const companyId = event.pathParameters?.companyId;
   if (!companyId || !memberships) throw new Error('A permission route needs {companyId} and a membership lookup');
-  return { membership: requirePermission(await memberships.getMembership(companyId, sessionPerson(event)), permission), origin: requestOrigin(event) };
+  return { membership: requireStanding(await memberships.standingOf(companyId, sessionPerson(event)), permission), origin: requestOrigin(event) };
 }
 
 function sessionPerson(event: APIGatewayProxyEvent): string {

@@ -86,6 +86,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/change-api-key-allowed-ips': [...dashboard, ...mail],
   'dashboard/list-audit-log': dashboard,
   'dashboard/list-team': dashboard,
+  'dashboard/change-two-factor-requirement': dashboard,
   'dashboard/invite-member': [...dashboard, ...mail],
   'dashboard/change-member-role': dashboard,
   'dashboard/remove-member': dashboard,

@@ -39,7 +39,13 @@ async function* endlessPieces(): AsyncGenerator<string> {
   }
 }
 
-const members = { getMembership: async (companyId: string, personId: string) => ({ companyId, personId, email: 'a@example.com', role: 'Viewer' as const, createdAt: '2026-01-01T00:00:00.000Z' }) };
+const members = {
+  standingOf: async (companyId: string, personId: string) => ({
+    membership: { companyId, personId, email: 'a@example.com', role: 'Viewer' as const, createdAt: '2026-01-01T00:00:00.000Z' },
+    twoFactorRequired: false,
+    twoFactorOn: false,
+  }),
+};
 const download = (pieces: () => AsyncIterable<string>) =>
   dashboardDownload({ access: 'read', memberships: members }, async () => ({ filename: 'test.csv', contentType: 'text/csv; charset=utf-8', pieces: pieces() }));
 /** Made once the local server has installed the runtime's `awslambda` streaming (createLocalApi). */

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { linkIn, mailsTo } from '../support/outbox.ts';
+import { totpCode } from '#local/totp';
 import { accessibilityProblems, navLink, openPage, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
@@ -146,6 +147,43 @@ describe('Team in headless Chromium', () => {
     );
     // Refused for the role, not as a forgery: the request carried the page's CSRF token.
     expect(refused).toEqual({ status: 403, error: expect.objectContaining({ code: 'FORBIDDEN', message: 'A Viewer may not do this' }) });
+    await signOut();
+  });
+
+  /** Account → Set up two-factor sign-in, the test playing the authenticator app. */
+  async function turnOnTwoFactor(): Promise<void> {
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const secret = (await page.getByLabel('Setup key').innerText()).replace(/\s/g, '');
+    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByText('On: signing in asks for a code').waitFor();
+  }
+
+  it('an Owner requires two-factor sign-in; a member without it is told why and where to turn it on', async () => {
+    await signIn(owner.email);
+    await turnOnTwoFactor();
+    await openPage(page, 'Team');
+    const rowOf = (email: string) => page.getByRole('row', { name: new RegExp(email) });
+    await expect.poll(() => rowOf(owner.email).innerText()).toContain('On');
+    expect(await rowOf(memberEmail).innerText()).toContain('Off');
+    await page.getByRole('button', { name: 'Require two-factor sign-in' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Require two-factor sign-in?' });
+    expect(await dialog.innerText()).toContain('Members without it (1) lose access to this company');
+    await dialog.getByRole('button', { name: 'Require' }).click();
+    await page.getByText('Required of every member').waitFor();
+    expect(await page.getByRole('button', { name: 'Stop requiring two-factor sign-in' }).count()).toBe(1);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'team-two-factor');
+    await signOut();
+
+    await signIn(memberEmail);
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('This company requires two-factor sign-in');
+    await page.getByRole('link', { name: 'Turn on two-factor sign-in under Account' }).click();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
+    await turnOnTwoFactor();
+    await openPage(page, 'Team');
+    await expect.poll(() => rowOf(memberEmail).innerText()).toContain('On');
     await signOut();
   });
 });

@@ -12,7 +12,7 @@ const ROLE_MEANING: Record<Role, string> = {
   Viewer: 'reads everything, changes nothing',
 };
 
-type Open = { kind: 'invite' } | { kind: 'invited'; link: string; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
+type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { kind: 'invited'; link: string; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
 
 /** Members and pending invitations (../shared/dashboard.md, Team). Owners and Admins change the team;
  * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
@@ -65,12 +65,13 @@ export function TeamPage(props: { companyId: string; role: Role }) {
           <h2 id="members-title">Members</h2>
           <Table
             labelledBy="members-title"
-            columns={['Email', 'Role', 'Joined', canManage && 'Actions']}
+            columns={['Email', 'Role', 'Two-factor', 'Joined', canManage && 'Actions']}
             rows={team.members}
             row={(member) => (
                 <tr key={member.personId}>
                   <th scope="row">{member.email}</th>
                   <td>{member.role}</td>
+                  <td>{member.twoFactorOn ? 'On' : 'Off'}</td>
                   <td>{formatTime(member.createdAt)}</td>
                   {canManage && (
                     <td class="actions">
@@ -119,7 +120,36 @@ export function TeamPage(props: { companyId: string; role: Role }) {
                   </tr>
             )}
           />
+          <h2 id="two-factor-title">Two-factor sign-in</h2>
+          <p>
+            {team.twoFactorRequired
+              ? 'Required of every member: someone without it can open only their Account until they turn it on.'
+              : 'Not required: each member chooses under Account.'}
+          </p>
+          {props.role === 'Owner' && (
+            <p>
+              <button type="button" class="secondary" onClick={() => setOpen({ kind: 'twoFactor', required: !team.twoFactorRequired })}>
+                {team.twoFactorRequired ? 'Stop requiring two-factor sign-in' : 'Require two-factor sign-in'}
+              </button>
+            </p>
+          )}
         </>
+      )}
+      {open?.kind === 'twoFactor' && (
+        <ConfirmDialog
+          title={open.required ? 'Require two-factor sign-in?' : 'Stop requiring two-factor sign-in?'}
+          label={open.required ? 'Require' : 'Stop requiring'}
+          danger={!open.required}
+          action={() => api.changeTwoFactorRequirement(props.companyId, open.required)}
+          onDone={done}
+          onClose={() => setOpen(null)}
+        >
+          <p>
+            {open.required
+              ? `Members without it (${team?.members.filter((member) => !member.twoFactorOn).length ?? 0}) lose access to this company at their next request, until they turn it on under Account. Your own must be on first.`
+              : 'Members may then use this company with a password alone.'}
+          </p>
+        </ConfirmDialog>
       )}
       {open?.kind === 'invite' && (
         <InviteDialog

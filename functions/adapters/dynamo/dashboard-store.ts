@@ -5,30 +5,58 @@ import type { AuditEntry } from '#domain/audit-log';
 import { zeroBalances, type Company } from '#domain/company';
 import type { DashboardStore, Invitation } from '#domain/dashboard';
 import { notFound } from '#domain/errors';
-import type { Membership, Person } from '#domain/team';
+import type { Membership, MemberStanding, Person } from '#domain/team';
+import type { TwoFactorRequirement, TwoFactorRequirementStore } from '#domain/two-factor';
 import { DynamoCompanyStore } from './company-store.ts';
-import { gsi1ItemsUnder, readItem } from './queries.ts';
+import { batchGetAll, gsi1ItemsUnder, readItem } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { invitationItem, membershipItem, personItem } from './items/team.ts';
+import { twoFactorMarkItem, twoFactorRequirementItem } from './items/two-factor.ts';
 import { MoneyTransaction } from './transaction.ts';
 
 type Item = Record<string, unknown>;
 
 /** People, memberships, invitations, the audit log and the dashboard's key changes. Keys are the
  * company store's records (apiKeyItem), so the authorizer and the dashboard read the same item. */
-export class DynamoDashboardStore extends DynamoCompanyStore implements DashboardStore {
+export class DynamoDashboardStore extends DynamoCompanyStore implements DashboardStore, TwoFactorRequirementStore {
+  /** Every company call's one read (BatchGetItem, consistent): membership, the company's two-factor
+   * rule and the person's two-factor mark. */
+  async standingOf(companyId: string, personId: string): Promise<MemberStanding> {
+    const items = await batchGetAll(this.db, this.tableName, [membershipItem.key(companyId, personId), twoFactorRequirementItem.key(companyId), twoFactorMarkItem.key(personId)], {
+      consistent: true,
+    });
+    const ofType = (type: string) => items.find((item) => item.type === type);
+    const membership = ofType(membershipItem.type);
+    return {
+      membership: membership ? membershipItem.fromItem(membership) : null,
+      twoFactorRequired: twoFactorRequirementItem.fromItem(ofType(twoFactorRequirementItem.type)).required,
+      twoFactorOn: ofType(twoFactorMarkItem.type) !== undefined,
+    };
+  }
+
+  async markTwoFactorOn(personId: string, since: string): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: twoFactorMarkItem.toItem(personId, since) }));
+  }
+
+  async isTwoFactorOn(personId: string): Promise<boolean> {
+    return (await readItem(this.db, this.tableName, twoFactorMarkItem.key(personId))) !== null;
+  }
+
+  async setTwoFactorRequirement(companyId: string, requirement: TwoFactorRequirement, audit: AuditEntry): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [{ Put: { TableName: this.tableName, Item: twoFactorRequirementItem.toItem(companyId, requirement) } }, this.put(auditEntryItem.toItem(audit))],
+      }),
+    );
+  }
+
   private put(Item: Item) {
     return { Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } };
   }
 
   private newCompanyItems(company: Company) {
     return [companyItem.toItem(company), ...zeroBalances(company.createdAt).map((row) => balanceItem.toItem(company.id, row))].map((item) => this.put(item));
-  }
-
-  async getMembership(companyId: string, personId: string): Promise<Membership | null> {
-    const item = await readItem(this.db, this.tableName, membershipItem.key(companyId, personId));
-    return item ? membershipItem.fromItem(item) : null;
   }
 
   async membershipsOf(personId: string): Promise<Membership[]> {

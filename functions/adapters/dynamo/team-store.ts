@@ -5,7 +5,8 @@ import type { TeamStore } from '#domain/team-members';
 import type { Membership, Role } from '#domain/team';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { invitationItem, membershipItem } from './items/team.ts';
-import { gsi1ItemsUnder, itemsUnder } from './queries.ts';
+import { batchGetAll, gsi1ItemsUnder, itemsUnder } from './queries.ts';
+import { twoFactorMarkItem, twoFactorRequirementItem } from './items/two-factor.ts';
 import { TableStore } from './table-store.ts';
 
 /** The Team page's reads and writes over the dashboard store's records (membershipItem,
@@ -13,6 +14,14 @@ import { TableStore } from './table-store.ts';
 export class DynamoTeamStore extends TableStore implements TeamStore {
   async membersOf(companyId: string): Promise<Membership[]> {
     return (await itemsUnder(this.db, this.tableName, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);
+  }
+
+  async twoFactorOf(companyId: string, personIds: string[]): Promise<{ required: boolean; on: Set<string> }> {
+    const items = await batchGetAll(this.db, this.tableName, [twoFactorRequirementItem.key(companyId), ...personIds.map(twoFactorMarkItem.key)]);
+    return {
+      required: twoFactorRequirementItem.fromItem(items.find((item) => item.type === twoFactorRequirementItem.type)).required,
+      on: new Set(items.filter((item) => item.type === twoFactorMarkItem.type).map((item) => item.personId as string)),
+    };
   }
 
   async invitationsOf(companyId: string): Promise<Invitation[]> {

@@ -1,0 +1,31 @@
+import type { TwoFactorRequirement } from '#domain/two-factor';
+import { companyPartition, personRecord, type Item } from './item.ts';
+
+/**
+ * The one owner of a company's stored `TwoFactorRequirement` (Team → Two-factor sign-in); absent,
+ * it is not required. Read with the membership on every company call.
+ */
+export const twoFactorRequirementItem = {
+  type: 'TwoFactorRequirement',
+  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'TWO_FACTOR_REQUIREMENT' }),
+  toItem: (companyId: string, requirement: TwoFactorRequirement): Item => ({
+    ...twoFactorRequirementItem.key(companyId),
+    type: twoFactorRequirementItem.type,
+    ...requirement,
+  }),
+  fromItem: (item: Item | null | undefined): TwoFactorRequirement => ({
+    required: item?.required === true,
+    changedAt: (item?.changedAt as string | undefined) ?? null,
+  }),
+};
+
+/**
+ * The one owner of a person's `TwoFactorMark`: that they have turned two-factor sign-in on (or signed
+ * in with a code since), written then. Cognito holds the truth, but asking it on every company call
+ * would cost a round trip; someone who turned it on before marks were written is marked at their
+ * next sign-in with a code.
+ */
+export const twoFactorMarkItem = {
+  ...personRecord('TwoFactorMark', 'TWO_FACTOR'),
+  toItem: (personId: string, since: string): Item => ({ ...twoFactorMarkItem.head(personId), personId, since }),
+};
