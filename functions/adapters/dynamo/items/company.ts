@@ -2,14 +2,13 @@ import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#domain/api-keys';
 import type { BalanceRow, Company } from '#domain/company';
 import type { Currency } from '#domain/money';
 import { toBigInt } from '../client.ts';
-import { companyListed, companyPartition, companyRecord, storedFields, type Item } from './item.ts';
+import { companyListed, companyRecord, companySetting, storedFields, type Item } from './item.ts';
 
 /** The one owner of a company's stored `Company` profile, its `Balance` per currency and its
  * `ApiKey`s (docs/data-model.md). */
 export const companyItem = {
-  type: 'Company',
-  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'PROFILE' }),
-  toItem: (company: Company): Item => ({ ...companyItem.key(company.id), type: companyItem.type, ...company }),
+  ...companySetting('Company', 'PROFILE'),
+  toItem: (company: Company): Item => ({ ...companyItem.head(company.id), ...company }),
   fromItem: (item: Item): Company => storedFields<Company>(item, ['id', 'name', 'environment', 'status', 'createdAt']),
 };
 

@@ -11,11 +11,19 @@ export const companyPartition = (companyId: string) => `COMPANY#${companyId}`;
 /** A dashboard person's partition (their Cognito `sub`): their profile, last sign-out, password reset. */
 export const personPartition = (personId: string) => `PERSON#${personId}`;
 
-/** The one record of its kind in a person's partition, under a fixed sort key; `head` as for companyRecord. */
-export function personRecord(type: string, sk: string) {
-  const key = (personId: string) => ({ PK: personPartition(personId), SK: sk });
-  return { type, key, head: (personId: string) => ({ ...key(personId), type }) };
+/** The one record of its kind in a partition, under a fixed sort key; `head` as for companyRecord. */
+function singleRecord(partitionOf: (id: string) => string) {
+  return (type: string, sk: string) => {
+    const key = (id: string) => ({ PK: partitionOf(id), SK: sk });
+    return { type, key, head: (id: string) => ({ ...key(id), type }) };
+  };
 }
+
+/** A person's profile, last sign-out, password reset, two-factor mark. */
+export const personRecord = singleRecord(personPartition);
+
+/** A company's profile and its settings (the withdrawal allowlist and limit, the two-factor rule). */
+export const companySetting = singleRecord(companyPartition);
 
 /**
  * The keys of a record kept in its company's partition as `<PREFIX><id>`: one GetItem by id, and

@@ -1,18 +1,13 @@
 import type { TwoFactorRequirement } from '#domain/two-factor';
-import { companyPartition, personRecord, type Item } from './item.ts';
+import { companySetting, personRecord, type Item } from './item.ts';
 
 /**
  * The one owner of a company's stored `TwoFactorRequirement` (Team → Two-factor sign-in); absent,
  * it is not required. Read with the membership on every company call.
  */
 export const twoFactorRequirementItem = {
-  type: 'TwoFactorRequirement',
-  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'TWO_FACTOR_REQUIREMENT' }),
-  toItem: (companyId: string, requirement: TwoFactorRequirement): Item => ({
-    ...twoFactorRequirementItem.key(companyId),
-    type: twoFactorRequirementItem.type,
-    ...requirement,
-  }),
+  ...companySetting('TwoFactorRequirement', 'TWO_FACTOR_REQUIREMENT'),
+  toItem: (companyId: string, requirement: TwoFactorRequirement): Item => ({ ...twoFactorRequirementItem.head(companyId), ...requirement }),
   fromItem: (item: Item | null | undefined): TwoFactorRequirement => ({
     required: item?.required === true,
     changedAt: (item?.changedAt as string | undefined) ?? null,

@@ -1,6 +1,6 @@
 import { isPlainSecret } from '#domain/webhook-secrets';
 import type { Webhook } from '#domain/webhooks';
-import { companyPartition, companyRecord, type Item } from './item.ts';
+import { companyRecord, companySetting, type Item } from './item.ts';
 
 /**
  * The one owner of a stored `Webhook` (docs/data-model.md) and of its company's `WebhookCount`.
@@ -44,6 +44,5 @@ export const webhookAlertItem = {
 /** How many webhooks a company has: its conditional ADD, in the webhook's own transaction, is what
  * holds the limit of 10 (a count-then-write could overshoot it under concurrent POSTs). */
 export const webhookCountItem = {
-  type: 'WebhookCount',
-  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'WEBHOOK_COUNT' }),
+  ...companySetting('WebhookCount', 'WEBHOOK_COUNT'),
 };

@@ -1,6 +1,6 @@
 import type { AllowedAddress, WithdrawalAllowlist } from '#domain/withdrawal-allowlist';
 import { ALLOWLIST_OFF } from '#domain/withdrawal-allowlist';
-import { companyPartition, companyRecord, storedFields, type Item } from './item.ts';
+import { companyRecord, companySetting, storedFields, type Item } from './item.ts';
 
 /**
  * The one owner of a company's stored `WithdrawalAllowlist` (its switch and its address count) and
@@ -9,8 +9,7 @@ import { companyPartition, companyRecord, storedFields, type Item } from './item
  * allowlist has no item: it reads as off.
  */
 export const withdrawalAllowlistItem = {
-  type: 'WithdrawalAllowlist',
-  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'WITHDRAWAL_ALLOWLIST' }),
+  ...companySetting('WithdrawalAllowlist', 'WITHDRAWAL_ALLOWLIST'),
   fromItem: (item: Item | null): WithdrawalAllowlist =>
     item
       ? { enabled: item.enabled === true, offFrom: (item.offFrom as string | null | undefined) ?? null, addressCount: Number(item.addressCount ?? 0) }

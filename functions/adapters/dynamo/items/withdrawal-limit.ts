@@ -1,7 +1,7 @@
 import type { WithdrawalLimit } from '#domain/withdrawal-limit';
 import { NO_LIMIT } from '#domain/withdrawal-limit';
 import { toBigInt } from '../client.ts';
-import { companyPartition, type Item } from './item.ts';
+import { companyPartition, companySetting, type Item } from './item.ts';
 
 /** Days a day's total is kept after it: enough to read back yesterday's in any time zone. */
 const DAY_TOTAL_RETENTION_SECONDS = 3 * 24 * 3600;
@@ -12,11 +12,9 @@ const DAY_TOTAL_RETENTION_SECONDS = 3 * 24 * 3600;
  * limit has no item: it reads as none.
  */
 export const withdrawalLimitItem = {
-  type: 'WithdrawalLimit',
-  key: (companyId: string) => ({ PK: companyPartition(companyId), SK: 'WITHDRAWAL_LIMIT' }),
+  ...companySetting('WithdrawalLimit', 'WITHDRAWAL_LIMIT'),
   toItem: (companyId: string, limit: WithdrawalLimit): Item => ({
-    ...withdrawalLimitItem.key(companyId),
-    type: withdrawalLimitItem.type,
+    ...withdrawalLimitItem.head(companyId),
     companyId,
     version: limit.version,
     ...(limit.dailyLimit !== null && { dailyLimit: limit.dailyLimit }),
