@@ -1,6 +1,6 @@
 import type { TransferRecord } from '#domain/deposit-transitions';
 import { toBigInt } from '../client.ts';
-import type { Item } from './item.ts';
+import { globalRecord, type Item } from './item.ts';
 
 /** What every stored transfer holds of the chain's event: where it is on chain and its amount
  * (here, and the sandbox chain's own transfers in sandbox-chain.ts). */
@@ -44,8 +44,7 @@ export const chainTransferItem = {
 /** The deposit scanner's position on a chain (`nextBlock`) and the lease that lets one scanner
  * move it at a time. */
 export const scanCursorItem = {
-  type: 'ScanCursor',
-  key: (name: string) => ({ PK: `CHAIN_CURSOR#${name}`, SK: 'CURSOR' }),
+  ...globalRecord('ScanCursor', 'CHAIN_CURSOR', 'CURSOR'),
   /** The next block to scan; null before the first run has moved the cursor. */
   nextBlockOf: (item: Item): number | null => (item.nextBlock === undefined ? null : Number(toBigInt(item.nextBlock))),
 };

@@ -1,7 +1,7 @@
 import type { Deposit } from '#domain/deposits';
 import type { AddressOwner } from '#domain/deposit-chain';
 import { toBigInt } from '../client.ts';
-import type { Item } from './item.ts';
+import { globalRecord, type Item } from './item.ts';
 
 /**
  * The one owner of a stored `DepositAddress`: which deposit a TRON address was issued for, made in
@@ -11,8 +11,7 @@ import type { Item } from './item.ts';
  * query.
  */
 export const depositAddressItem = {
-  type: 'DepositAddress',
-  key: (address: string) => ({ PK: `ADDRESS#${address}`, SK: 'ADDRESS' }),
+  ...globalRecord('DepositAddress', 'ADDRESS', 'ADDRESS'),
   /** GSI1, sparse: the address received confirmed funds since its last sweep. */
   sweepDuePartition: 'SWEEPS#due',
   sweepDue: (address: string) => ({ GSI1PK: depositAddressItem.sweepDuePartition, GSI1SK: address }),
@@ -22,8 +21,7 @@ export const depositAddressItem = {
   belowMinimum: (address: string) => ({ GSI1PK: depositAddressItem.belowMinimumPartition, GSI1SK: address }),
 
   toItem: (deposit: Pick<Deposit, 'address' | 'addressIndex' | 'companyId' | 'id' | 'createdAt'>): Item => ({
-    ...depositAddressItem.key(deposit.address),
-    type: depositAddressItem.type,
+    ...depositAddressItem.head(deposit.address),
     address: deposit.address,
     addressIndex: deposit.addressIndex,
     companyId: deposit.companyId,

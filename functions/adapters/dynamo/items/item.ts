@@ -25,6 +25,10 @@ export const personRecord = singleRecord(personPartition);
 /** A company's profile and its settings (the withdrawal allowlist and limit, the two-factor rule). */
 export const companySetting = singleRecord(companyPartition);
 
+/** A record found by its own global id, in a partition of its own (`<PREFIX>#<id>`) under a fixed
+ * sort key: a deposit address, a transaction claim, a scan cursor. */
+export const globalRecord = (type: string, prefix: string, sk: string) => singleRecord((id) => `${prefix}#${id}`)(type, sk);
+
 /**
  * The keys of a record kept in its company's partition as `<PREFIX><id>`: one GetItem by id, and
  * one Query on the prefix for the company's records (oldest first where ids are ULIDs). `head` is
@@ -47,11 +51,11 @@ export function companyRecord(type: string, skPrefix: string) {
  * stored under (and its `type`), `ofCompany` queries a company's.
  */
 export function companyListed<T extends string>(type: T, prefix: string) {
-  const key = (id: string) => ({ PK: `${prefix}#${id}`, SK: prefix });
+  const record = globalRecord(type, prefix, prefix);
   return {
+    ...record,
     type,
-    key,
-    keys: (companyId: string, id: string) => ({ ...key(id), GSI1PK: companyPartition(companyId), GSI1SK: `${prefix}#${id}`, type }),
+    keys: (companyId: string, id: string) => ({ ...record.head(id), GSI1PK: companyPartition(companyId), GSI1SK: `${prefix}#${id}` }),
     ofCompany: (companyId: string) => ({ GSI1PK: companyPartition(companyId), skPrefix: `${prefix}#` }),
   };
 }

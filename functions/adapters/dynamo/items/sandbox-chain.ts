@@ -1,7 +1,7 @@
 import type { ReceiptResult, TokenTransfer } from '#domain/chain';
 import { toBigInt } from '../client.ts';
 import { transferOnChainFromItem } from './chain-transfer.ts';
-import type { Item } from './item.ts';
+import { globalRecord, type Item } from './item.ts';
 
 /**
  * The one owner of the sandbox chain's own items (functions/adapters/chain/sandbox-chain.ts and
@@ -64,14 +64,8 @@ export const sandboxTransferItem = {
 };
 
 export const sandboxTransactionItem = {
-  type: 'SandboxTransaction',
-  key: (txHash: string) => ({ PK: `SANDBOX_TX#${txHash}`, SK: 'TX' }),
-  toItem: (transaction: SandboxTransaction, createdAt: string): Item => ({
-    ...sandboxTransactionItem.key(transaction.txHash),
-    type: sandboxTransactionItem.type,
-    ...transaction,
-    createdAt,
-  }),
+  ...globalRecord('SandboxTransaction', 'SANDBOX_TX', 'TX'),
+  toItem: (transaction: SandboxTransaction, createdAt: string): Item => ({ ...sandboxTransactionItem.head(transaction.txHash), ...transaction, createdAt }),
   fromItem: (item: Item): SandboxTransaction => ({
     txHash: item.txHash as string,
     blockNumber: Number(toBigInt(item.blockNumber)),

@@ -1,5 +1,5 @@
 import type { PayoutOwner } from '#domain/payouts';
-import type { Item } from './item.ts';
+import { globalRecord, type Item } from './item.ts';
 
 /**
  * The one owner of a stored `TransactionClaim`: which payout a signed transaction id belongs to,
@@ -7,14 +7,7 @@ import type { Item } from './item.ts';
  * (functions/domain/payouts.ts).
  */
 export const transactionClaimItem = {
-  type: 'TransactionClaim',
-  key: (txId: string) => ({ PK: `TX_CLAIM#${txId}`, SK: 'CLAIM' }),
-  toItem: (txId: string, owner: PayoutOwner, claimedAt: string): Item => ({
-    ...transactionClaimItem.key(txId),
-    type: transactionClaimItem.type,
-    txId,
-    owner,
-    claimedAt,
-  }),
+  ...globalRecord('TransactionClaim', 'TX_CLAIM', 'CLAIM'),
+  toItem: (txId: string, owner: PayoutOwner, claimedAt: string): Item => ({ ...transactionClaimItem.head(txId), txId, owner, claimedAt }),
   owner: (item: Item): PayoutOwner => item.owner as string,
 };
