@@ -5,7 +5,7 @@
  * report (or .NET's TRX); a case it skipped is a failure here, since the runtime is up.
  *
  * Used at the top level of test/clients/<language>.test.ts:
- *   await clientSuite({ language: 'python', cwd: 'clients/python', command: [...] , report: 'junit' });
+ *   await clientSuite({ language: 'python', command: [...] });
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -18,14 +18,12 @@ import { startConformanceRuntime } from './runtime.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ClientSuite {
-  /** python, ruby, php, java, dotnet */
-  language: string;
-  /** Relative to the repository root. */
-  cwd: string;
+  /** Its folder, clients/<language>, is where the runner runs. */
+  language: 'python' | 'ruby' | 'php' | 'java' | 'dotnet';
   /** The runner's command line; `{report}` is replaced by the report's path (a file, or a folder for `junit-dir`). */
   command: string[];
-  /** `junit`: one JUnit XML file; `junit-dir`: every *.xml in a folder (Surefire); `trx`: .NET's TRX files in a folder. */
-  report: 'junit' | 'junit-dir' | 'trx';
+  /** `junit` (the default): one JUnit XML file; `junit-dir`: every *.xml in a folder (Surefire); `trx`: .NET's TRX files in a folder. */
+  report?: 'junit' | 'junit-dir' | 'trx';
   /** What the runner needs on the machine: each a file (one of several paths) and how to install it.
    * Whatever is missing fails one test that names all of it, instead of running the suite. */
   needs?: ToolchainNeed[];
@@ -59,20 +57,21 @@ export async function clientSuite(suite: ClientSuite): Promise<void> {
     return;
   }
   const scratch = mkdtempSync(join(tmpdir(), `cambio-${suite.language}-`));
-  const report = suite.report === 'junit' ? join(scratch, 'report.xml') : scratch;
+  const kind = suite.report ?? 'junit';
+  const report = kind === 'junit' ? join(scratch, 'report.xml') : scratch;
   const live = await startConformanceRuntime(inject('dynamoEndpoint'));
   let run: { code: number | null; output: string };
   try {
     run = await runCommand(
       suite.command.map((part) => part.replaceAll('{report}', report)),
-      resolve(ROOT, suite.cwd),
+      resolve(ROOT, 'clients', suite.language),
       { ...process.env, ...live.env, ...suite.env },
       suite.timeoutMs ?? 300_000,
     );
   } finally {
     await live.stop();
   }
-  const cases = readCases(suite.report, report);
+  const cases = readCases(kind, report);
   rmSync(scratch, { recursive: true, force: true });
 
   describe(`${suite.language} client`, () => {
@@ -115,7 +114,7 @@ function runCommand(command: string[], cwd: string, env: NodeJS.ProcessEnv, time
   });
 }
 
-function readCases(kind: ClientSuite['report'], report: string): CaseResult[] {
+function readCases(kind: NonNullable<ClientSuite['report']>, report: string): CaseResult[] {
   if (kind === 'junit') return existsSync(report) ? junitCases(readFileSync(report, 'utf8')) : [];
   if (!existsSync(report) || !statSync(report).isDirectory()) return [];
   const files = walk(report).filter((file) => file.endsWith(kind === 'trx' ? '.trx' : '.xml'));

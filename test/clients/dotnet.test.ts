@@ -8,7 +8,6 @@ const dotnet = DOTNET_PATHS.find((path) => existsSync(path));
 
 await clientSuite({
   language: 'dotnet',
-  cwd: 'clients/dotnet',
   command: [dotnet ?? 'dotnet', 'test', 'tests/Cambio.Tests/Cambio.Tests.csproj', '--logger', 'trx', '--results-directory', '{report}'],
   report: 'trx',
   env: {

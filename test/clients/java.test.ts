@@ -3,7 +3,6 @@ import { clientSuite } from '../../clients/conformance/bridge.ts';
 /** clients/java's JUnit 5 suite (unit tests, every webhook vector, the live scenario), compiled with javac and run by the JUnit console launcher. */
 await clientSuite({
   language: 'java',
-  cwd: 'clients/java',
   command: ['/bin/sh', 'run-tests.sh', '{report}'],
   report: 'junit-dir',
   needs: [

@@ -5,9 +5,7 @@ import { clientSuite } from '../../clients/conformance/bridge.ts';
 // installed by Composer from a path repository, and the scenario.
 await clientSuite({
   language: 'php',
-  cwd: 'clients/php',
   command: ['/usr/bin/phpunit', '--log-junit', '{report}'],
-  report: 'junit',
   needs: [
     { path: '/usr/bin/php', install: 'PHP 8.1+ with curl (Debian: php-cli php-curl)' },
     { path: '/usr/bin/phpunit', install: 'PHPUnit (Debian: phpunit)' },

@@ -7,9 +7,7 @@ import { clientSuite } from '../../clients/conformance/bridge.ts';
  */
 await clientSuite({
   language: 'ruby',
-  cwd: 'clients/ruby',
   command: ['/usr/bin/ruby', '-Ilib', '-Itest', '-e', 'Dir["test/**/*_test.rb"].sort.each { |f| require_relative f }', '--', '--junit', '{report}'],
-  report: 'junit',
   needs: [{ path: '/usr/bin/ruby', install: 'Ruby 3.1 or later, with its minitest (Debian: ruby)' }],
   timeoutMs: 180_000,
 });
