@@ -89,6 +89,15 @@ describe('Webhooks in headless Chromium', () => {
     await expect.poll(() => page.getByRole('row', { name: new RegExp(`${failedEvent}.*200`) }).count(), { timeout: 15_000 }).toBe(1);
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'webhook-endpoint');
+
+    // The event's own page lists its deliveries; each names its endpoint, a link back to it.
+    const endpointPage = page.url();
+    await page.goto(`${chromium.origin}/dashboard/activity/events/${failedEvent}`);
+    const deliveries = page.getByRole('table');
+    await expect.poll(() => deliveries.innerText()).toContain('whk_');
+    await deliveries.getByRole('link').click();
+    await page.getByRole('heading', { name: 'Webhook endpoint', level: 1 }).waitFor();
+    expect(page.url()).toBe(endpointPage);
   });
 
   it('rolls the secret: the next delivery verifies with the old secret and the new one', async () => {

@@ -165,7 +165,10 @@ function EventBody(props: { detail: Detail }) {
         row={(delivery) => (
               <tr key={delivery.webhookId}>
                 <td>
-                  <code>{delivery.webhookId}</code>
+                  {/* The endpoint's page: its other attempts, Resend, its settings. */}
+                  <Link to={`/webhooks/${delivery.webhookId}`}>
+                    <code>{delivery.webhookId}</code>
+                  </Link>
                 </td>
                 <td>{delivery.status}</td>
                 <td>
