@@ -97,9 +97,7 @@ export function webhookFailureMail(failure: {
       ? `Cambio keeps retrying it and the events after it: the next try at ${failure.retrying.nextAttemptAt}, the last about ${failure.retrying.lastTryBy}. Once the endpoint answers 2xx, they are delivered; nothing is lost meanwhile.`
       : 'The event is kept: once the endpoint answers 2xx again, Webhooks → the endpoint → Resend in the dashboard sends it (or npm run events:redeliver for many).';
   const once = 'We mail about an endpoint at most once a day, to its company’s Owners, Admins and Developers.';
-  const text = [what, '', next, '', once].join('\n');
-  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, next, once].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
-  return { to: failure.to, subject: failure.disabled ? `Webhook endpoint disabled: ${oneLine(failure.url)}` : `Webhook deliveries failing: ${oneLine(failure.url)}`, text, html };
+  return noticeMail(failure.to, failure.disabled ? `Webhook endpoint disabled: ${oneLine(failure.url)}` : `Webhook deliveries failing: ${oneLine(failure.url)}`, [what, next, once]);
 }
 
 /** What changed on a company's withdrawal allowlist: an address added, or the allowlist turning off. */
@@ -118,10 +116,8 @@ export function withdrawalAllowlistMail(notice: { to: string; companyName: strin
       ? 'If you did not expect this, remove the address before then: dashboard, Integrations → Withdrawal addresses → Remove. Then check your team and API keys.'
       : 'If you did not expect this, turn it on again before then: dashboard, Integrations → Withdrawal addresses → Turn on allowlist. Then check your team and API keys.';
   const who = 'We mail every such change to the company’s Owners and Admins.';
-  const text = [what, '', stop, '', who].join('\n');
-  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, stop, who].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
   const subject = notice.change.kind === 'address-added' ? `Withdrawal address added to ${company}` : `Withdrawal allowlist turning off for ${company}`;
-  return { to: notice.to, subject, text, html };
+  return noticeMail(notice.to, subject, [what, stop, who]);
 }
 
 /** To a company's Owners and Admins when its daily withdrawal limit is raised or removed, which
@@ -134,9 +130,7 @@ export function withdrawalLimitMail(notice: { to: string; companyName: string; b
       : `${notice.by} asked to raise ${company}'s daily withdrawal limit to ${notice.dailyLimit} USDT, from ${notice.from}. The current limit holds until then.`;
   const stop = 'If you did not expect this, save the limit you want before then: dashboard, Integrations → Daily withdrawal limit. Then check your team and API keys.';
   const who = 'We mail every raise or removal to the company’s Owners and Admins.';
-  const text = [what, '', stop, '', who].join('\n');
-  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, stop, who].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
-  return { to: notice.to, subject: `Daily withdrawal limit ${notice.dailyLimit === 'none' ? 'removal' : 'raise'} for ${company}`, text, html };
+  return noticeMail(notice.to, `Daily withdrawal limit ${notice.dailyLimit === 'none' ? 'removal' : 'raise'} for ${company}`, [what, stop, who]);
 }
 
 export interface ApiKeyNotice {
@@ -163,10 +157,25 @@ export function apiKeyMail(notice: ApiKeyNotice): Mail {
   const what = `${notice.by} ${did}, at ${notice.at} from ${notice.from}.`;
   const stop = 'If you did not expect this, revoke the key now: dashboard, Integrations → API keys → Revoke. Then check your team and its sign-ins in the audit log.';
   const who = 'We mail every new key, new secret and change of allowed IPs to the company’s Owners and Admins.';
-  const text = [what, '', stop, '', who].join('\n');
-  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...[what, stop, who].map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
   const subject = { created: 'New API key', rolled: 'New API key secret', allowedIps: 'API key allowed IPs changed' }[notice.change];
-  return { to: notice.to, subject: `${subject} for ${company}`, text, html };
+  return noticeMail(notice.to, `${subject} for ${company}`, [what, stop, who]);
+}
+
+/** A company's two-factor rule now stops this member: until they turn it on, the dashboard shows
+ * them only their Account. To each member without it, when an Owner requires it. */
+export function twoFactorRequiredMail(notice: { to: string; companyName: string; by: string }): Mail {
+  const company = oneLine(notice.companyName);
+  const what = `${notice.by} made ${company} require two-factor sign-in of every member on Cambio.`;
+  const next = 'Until you turn it on, the dashboard shows you only your Account: there, Set up two-factor sign-in adds an authenticator app in a minute. If you already use one, sign in again with its code.';
+  const who = 'We mail this to every member who does not have it on yet.';
+  return noticeMail(notice.to, `${company} requires two-factor sign-in`, [what, next, who]);
+}
+
+/** A notice of a few paragraphs, as plain text and as HTML (escaped: names in it are user input). */
+function noticeMail(to: string, subject: string, paragraphs: string[]): Mail {
+  const text = paragraphs.join('\n\n');
+  const html = ['<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">', ...paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`), '</body></html>'].join('\n');
+  return { to, subject, text, html };
 }
 
 const oneLine = (value: string): string => value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();

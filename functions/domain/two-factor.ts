@@ -1,4 +1,8 @@
 import { ApiError, validationFailed } from './errors.ts';
+import { getCompany, type CompanyStore } from './company.ts';
+import type { Log } from './log.ts';
+import { twoFactorRequiredMail, type Mailer } from './mail.ts';
+import type { TeamStore } from './team-members.ts';
 import { auditEntry, type AuditEntry, type RequestOrigin } from './audit-log.ts';
 import { actorOf, auditSignIn, type Caller, type DashboardStore, type SessionTokens, type TwoFactorChallenge } from './dashboard.ts';
 
@@ -79,23 +83,49 @@ export interface TwoFactorRequirement {
   changedAt: string | null;
 }
 
-export interface TwoFactorRequirementStore {
+export interface TwoFactorRequirementStore extends CompanyStore {
   isTwoFactorOn(personId: string): Promise<boolean>;
   /** The requirement with its audit entry, all or nothing. */
   setTwoFactorRequirement(companyId: string, requirement: TwoFactorRequirement, audit: AuditEntry): Promise<void>;
 }
 
+/** The rule, the team it stops (to mail), and the stage's mailer (null: none). */
+export interface TwoFactorRequirementDeps {
+  store: TwoFactorRequirementStore;
+  members: Pick<TeamStore, 'membersOf' | 'twoFactorOf'>;
+  mailer: Mailer | null;
+  log: Log;
+}
+
 /**
  * An Owner requires it (or stops requiring it). They must have it on themselves first, or the rule
  * would lock out the person who set it. Members without it are refused at their next call, and the
- * page tells them to turn it on under Account.
+ * page tells them to turn it on under Account; each is also mailed, so the rule does not find them
+ * first.
  */
-export async function changeTwoFactorRequirement(store: TwoFactorRequirementStore, caller: Caller, required: boolean, now = new Date()): Promise<TwoFactorRequirement> {
+export async function changeTwoFactorRequirement(deps: TwoFactorRequirementDeps, caller: Caller, required: boolean, now = new Date()): Promise<TwoFactorRequirement> {
+  const { store } = deps;
   if (required && !(await store.isTwoFactorOn(caller.membership.personId))) {
     throw validationFailed([{ path: 'required', message: 'needs two-factor sign-in on your own account first (Account), and a sign-in with its code' }]);
   }
   const requirement = { required, changedAt: now.toISOString() };
   const action = required ? 'two_factor.required' : 'two_factor.not_required';
   await store.setTwoFactorRequirement(caller.membership.companyId, requirement, auditEntry(caller.membership.companyId, action, actorOf(caller.membership), caller.origin, now));
+  if (required) await tellMembersWithoutIt(deps, caller);
   return requirement;
+}
+
+/** A failed mail is logged; the rule stands (the page explains it to whoever it stops). */
+async function tellMembersWithoutIt(deps: TwoFactorRequirementDeps, caller: Caller): Promise<void> {
+  const companyId = caller.membership.companyId;
+  if (!deps.mailer) return;
+  try {
+    const [company, members] = await Promise.all([getCompany(deps.store, companyId), deps.members.membersOf(companyId)]);
+    const { on } = await deps.members.twoFactorOf(companyId, members.map((member) => member.personId));
+    for (const member of members.filter((m) => !on.has(m.personId))) {
+      await deps.mailer.send(twoFactorRequiredMail({ to: member.email, companyName: company.name, by: caller.membership.email }));
+    }
+  } catch (error) {
+    deps.log.warn('two-factor requirement not mailed', { companyId, error: (error as Error).name ?? 'Error' });
+  }
 }

@@ -37,6 +37,8 @@ const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, 
 const api = [...common, ...table] as const;
 const dashboard = [...api, ...dashboardRoute] as const;
 const people = [...dashboard, ...userPool] as const;
+/** The dashboard routes that mail the company's people: keys issued or widened, invitations, the two-factor rule. */
+const dashboardMailing = [...dashboard, ...mail] as const;
 /** The Webhooks pages: /v1's webhook rules and sealing, and the delivery queue (test events, resends). */
 const dashboardWebhooks = [...dashboard, ...webhookUrls, ...webhookSealer, ...deliveryQueue] as const;
 
@@ -80,18 +82,18 @@ export const FUNCTION_SETTINGS = {
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,
-  'dashboard/create-api-key': [...dashboard, ...mail],
-  'dashboard/roll-api-key': [...dashboard, ...mail],
+  'dashboard/create-api-key': dashboardMailing,
+  'dashboard/roll-api-key': dashboardMailing,
   'dashboard/revoke-api-key': dashboard,
-  'dashboard/change-api-key-allowed-ips': [...dashboard, ...mail],
+  'dashboard/change-api-key-allowed-ips': dashboardMailing,
   'dashboard/list-audit-log': dashboard,
   'dashboard/list-team': dashboard,
-  'dashboard/invite-member': [...dashboard, ...mail],
+  'dashboard/invite-member': dashboardMailing,
   'dashboard/change-member-role': dashboard,
   'dashboard/remove-member': dashboard,
   'dashboard/revoke-invitation': dashboard,
-  'dashboard/resend-invitation': [...dashboard, ...mail],
-  'dashboard/change-two-factor-requirement': dashboard,
+  'dashboard/resend-invitation': dashboardMailing,
+  'dashboard/change-two-factor-requirement': dashboardMailing,
   'dashboard/activity': dashboard,
   'dashboard/list-webhooks': dashboardWebhooks,
   'dashboard/add-webhook': dashboardWebhooks,

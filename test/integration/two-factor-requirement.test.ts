@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { totpCode } from '#local/totp';
 import { twoFactorMarkItem } from '#adapters/dynamo/items/two-factor';
 import { useTestApi } from '../support/local-api.ts';
+import { mailsTo } from '../support/outbox.ts';
 import { companyItems, invitedMember, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 
 /**
@@ -42,6 +43,11 @@ describe('requiring two-factor sign-in of a company', () => {
     const required = await require(owner.browser, true);
     expect(required.status).toBe(200);
     expect(required.body.data).toEqual({ required: true, changedAt: expect.any(String) });
+    // Mailed to whom it stops, the Developer, and to nobody who has it on.
+    const notices = (to: string) => mailsTo(api.runtime.outboxDir, to).filter((mail) => mail.subject === 'Strict Co requires two-factor sign-in');
+    expect(notices(developer.email)).toHaveLength(1);
+    expect(notices(developer.email)[0]!.text).toContain(`${owner.email} made Strict Co require two-factor sign-in of every member`);
+    expect([...notices(owner.email), ...notices(admin.email)]).toEqual([]);
 
     // The Developer, without it: nothing in the company, their own account still.
     for (const path of [base, `${base}/team`, `${base}/api-keys`, `${base}/audit-log`]) {
