@@ -130,6 +130,8 @@ describe('the dashboard in headless Chromium', () => {
 
   it('rolls the secret keeping the old one for an hour, then revokes the key: the API answers 401', async () => {
     const row = page.getByRole('row', { name: /Checkout server/ });
+    // Each button names its key, for a screen reader that lists the page's buttons.
+    expect(await page.getByRole('button', { name: 'Roll secret of Checkout server', exact: true }).count()).toBe(1);
     await row.getByRole('button', { name: 'Roll secret' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Old secret expires').selectOption({ label: '1 hour' });

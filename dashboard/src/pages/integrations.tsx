@@ -62,13 +62,13 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
                   <td class="actions">
                     {key.status === 'active' && (
                       <>
-                        <button type="button" class="secondary" onClick={() => setOpen({ kind: 'roll', key })}>
+                        <button type="button" class="secondary" aria-label={`Roll secret of ${key.name}`} onClick={() => setOpen({ kind: 'roll', key })}>
                           Roll secret
                         </button>
-                        <button type="button" class="secondary" onClick={() => setOpen({ kind: 'ips', key })}>
+                        <button type="button" class="secondary" aria-label={`Edit allowed IPs of ${key.name}`} onClick={() => setOpen({ kind: 'ips', key })}>
                           Edit allowed IPs
                         </button>
-                        <button type="button" class="danger" onClick={() => setOpen({ kind: 'revoke', key })}>
+                        <button type="button" class="danger" aria-label={`Revoke ${key.name}`} onClick={() => setOpen({ kind: 'revoke', key })}>
                           Revoke
                         </button>
                       </>
