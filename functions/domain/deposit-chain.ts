@@ -2,7 +2,7 @@ import type { ChainReader, TransactionReceipt } from './chain.ts';
 import type { Deposit } from './deposits.ts';
 import { inParallel } from './in-parallel.ts';
 import { stderrLog, type Log } from './log.ts';
-import { payoutGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
+import { payoutGuard, type AllowlistGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
 import {
   confirmTransfer,
   dropTransfer,
@@ -37,8 +37,9 @@ export interface DepositChainStore extends AllowlistReader {
   /** Splits changes (of different deposits) into groups that each fit one applyChanges call. */
   inWrites(changes: DepositChange[]): DepositChange[][];
   /** All the changes or none: 'applied', 'conflict' (someone changed a deposit: re-read and
-   * retry) or 'duplicate' (a transfer was recorded already). At most one change per deposit. */
-  applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'>;
+   * retry), 'duplicate' (a transfer was recorded already) or 'allowlist' (a split's allowlist
+   * guard no longer holds: build again, reading the allowlist). At most one change per deposit. */
+  applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate' | 'allowlist'>;
   confirmingTransfers(): Promise<TransferRecord[]>;
   /** Which of these transfers are recorded already (and not reversed), as `txHash#eventIndex`. */
   recordedTransfers(transfers: TransferKey[]): Promise<Set<string>>;
@@ -121,7 +122,8 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
 /** One change to one deposit, built on the deposit as it is when written. */
 interface DepositStep<T> {
   owner: AddressOwner;
-  build: (deposit: Deposit) => DepositChange | null | Promise<DepositChange | null>;
+  /** `readAllowlist`: a split's forwarding reads the allowlist, after its optimistic guard failed. */
+  build: (deposit: Deposit, readAllowlist: boolean) => DepositChange | null | Promise<DepositChange | null>;
   /** What applying it counts as, for the job's result. */
   outcome: T;
 }
@@ -147,7 +149,7 @@ async function applySteps<T>(store: DepositChainStore, steps: DepositStep<T>[]):
   const rest = new Map<string, DepositStep<T>[]>();
   for (const [depositId, [first, ...others]] of byDeposit) {
     const deposit = deposits.get(depositId);
-    const change = deposit && first ? await first.build(deposit) : null;
+    const change = deposit && first ? await first.build(deposit, false) : null;
     if (change) firsts.set(change, { depositId, step: first! });
     rest.set(depositId, change ? others : [first!, ...others]);
   }
@@ -204,7 +206,8 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
     const success = receipt?.result === 'SUCCESS';
     steps.push({
       owner,
-      build: async (deposit) => (success ? confirmTransfer(deposit, record, latest.number, now(), await splitGuard(deps, deposit, now())) : dropTransfer(deposit, record, now())),
+      build: async (deposit, readAllowlist) =>
+        success ? confirmTransfer(deposit, record, latest.number, now(), await splitGuard(deps, deposit, now(), readAllowlist)) : dropTransfer(deposit, record, now()),
       outcome: success ? 'confirmed' : 'dropped',
     });
   }
@@ -216,9 +219,12 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
  * A split's forwarding goes by the withdrawal allowlist as it stands when the transfer is
  * confirmed, not when the deposit was made: an address taken off the list since receives nothing
  * more, and its share stays in the company's available balance. Null for a deposit without a split.
+ * As for a withdrawal, the first try reads nothing: its transaction checks that the list is off,
+ * and only when it is not (`readAllowlist`) is the address read.
  */
-async function splitGuard(deps: DepositJobDeps, deposit: Deposit, now: Date) {
+async function splitGuard(deps: DepositJobDeps, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
   if (!deposit.split) return null;
+  if (!readAllowlist) return { holds: false, at: now.toISOString() };
   const guard = await payoutGuard(deps.store, deposit.companyId, deposit.split.address, now);
   if (!guard) {
     (deps.log ?? stderrLog).warn('split share kept: its address is not on the withdrawal allowlist now', {
@@ -245,15 +251,17 @@ export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>
 async function withDeposit(
   store: DepositChainStore,
   owner: AddressOwner,
-  build: (deposit: Deposit) => DepositChange | null | Promise<DepositChange | null>,
+  build: DepositStep<unknown>['build'],
 ): Promise<'applied' | 'duplicate' | 'unchanged'> {
+  let readAllowlist = false;
   for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
     const deposit = await store.getDeposit(owner.companyId, owner.depositId);
     if (!deposit) throw new Error(`Deposit ${owner.depositId} of ${owner.companyId} is missing`);
-    const change = await build(deposit);
+    const change = await build(deposit, readAllowlist);
     if (!change) return 'unchanged';
     const outcome = await store.applyChanges([change]);
-    if (outcome !== 'conflict') return outcome;
+    if (outcome === 'allowlist') readAllowlist = true;
+    else if (outcome !== 'conflict') return outcome;
   }
   throw new Error(`Deposit ${owner.depositId} kept changing under the chain job; will retry next run`);
 }

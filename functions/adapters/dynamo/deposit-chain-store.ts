@@ -105,7 +105,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     return writes;
   }
 
-  async applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate'> {
+  async applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate' | 'allowlist'> {
     const tx = new MoneyTransaction(this.tableName);
     const entries: LedgerEntry[] = [];
     for (const change of changes) {
@@ -121,8 +121,8 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     } catch (error) {
       if (error instanceof VersionConflict) return 'conflict';
       if (error instanceof DuplicateTransfer) return 'duplicate';
-      // The allowlist changed since the split's guard was read: read it again, with the deposit.
-      if (error instanceof AllowlistHolds || (error instanceof ApiError && error.code === 'ADDRESS_NOT_ALLOWED')) return 'conflict';
+      // The list holds after all, or the address read was removed since: the split's guard is built again from a read.
+      if (error instanceof AllowlistHolds || (error instanceof ApiError && error.code === 'ADDRESS_NOT_ALLOWED')) return 'allowlist';
       throw error;
     }
   }
