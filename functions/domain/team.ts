@@ -50,6 +50,9 @@ export function requirePermission(membership: Membership | null, permission: Per
   return membership;
 }
 
+/** Why a member of a company that requires two-factor sign-in, who has not turned it on, is refused. */
+export const TWO_FACTOR_REQUIRED = 'TWO_FACTOR_REQUIRED';
+
 /** What every company call checks, in one read: the person's membership, and the company's
  * two-factor rule against whether the person has two-factor sign-in on (two-factor.ts). */
 export interface MemberStanding {
@@ -71,8 +74,6 @@ export function requireStanding(standing: MemberStanding, permission: Permission
   }
   return requirePermission(standing.membership, permission);
 }
-
-export const TWO_FACTOR_REQUIRED = 'TWO_FACTOR_REQUIRED';
 
 /** Emails compare case-insensitively, as Cognito's do with the pool's case-insensitive usernames. */
 export function normaliseEmail(email: string): string {
