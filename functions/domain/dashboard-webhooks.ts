@@ -70,16 +70,15 @@ export async function addEndpoint(store: WebhookStore, rules: UrlRules, sealer: 
   return { ...dashboardWebhookView(webhook), secret };
 }
 
-/** Edit, `Disable` and `Enable` are one replacement; the audit says which it was. */
 /**
- * A new URL is where the company's events will go from now on, so it needs a recent sign-in
- * (`requireRecentSignIn`, from the route), as adding an endpoint does; switching it off or on,
- * its events and its description do not.
+ * Edit, `Disable` and `Enable` are one replacement; the audit says which it was. A new URL is where
+ * the company's events will go from now on, so it needs a recent sign-in (`requireRecentSignIn`,
+ * from the route), as adding an endpoint does; switching it off or on, its events and its
+ * description do not. Checked on the endpoint as the replacement read it, before anything is written.
  */
 export async function changeEndpoint(store: WebhookStore, rules: UrlRules, caller: Caller, webhookId: string, input: WebhookInput, requireRecentSignIn: () => void, now = new Date()) {
-  const current = await getWebhook(store, caller.membership.companyId, webhookId);
-  if (current.url !== input.url) requireRecentSignIn();
   const changed = await replaceWebhook(store, rules, caller.membership.companyId, webhookId, input, now, (before, after) => {
+    if (before.url !== after.url) requireRecentSignIn();
     const onlySwitched = before.url === after.url && JSON.stringify(before.events) === JSON.stringify(after.events) && before.description === after.description && before.enabled !== after.enabled;
     if (onlySwitched) return audit(caller, after.enabled ? 'webhook.enabled' : 'webhook.disabled', webhookId, now);
     return audit(caller, 'webhook.updated', webhookId, now, { url: after.url, enabled: String(after.enabled) });
