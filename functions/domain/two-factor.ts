@@ -1,5 +1,7 @@
 import { ApiError, validationFailed } from './errors.ts';
-import { getCompany, type CompanyStore } from './company.ts';
+import type { CompanyStore } from './company.ts';
+import { mailMembersWho } from './member-mail.ts';
+import type { Membership } from './team.ts';
 import type { Log } from './log.ts';
 import { twoFactorRequiredMail, type Mailer } from './mail.ts';
 import type { TeamStore } from './team-members.ts';
@@ -119,12 +121,14 @@ export async function changeTwoFactorRequirement(deps: TwoFactorRequirementDeps,
 async function tellMembersWithoutIt(deps: TwoFactorRequirementDeps, caller: Caller): Promise<void> {
   const companyId = caller.membership.companyId;
   if (!deps.mailer) return;
-  try {
-    const [company, members] = await Promise.all([getCompany(deps.store, companyId), deps.members.membersOf(companyId)]);
+  const withoutIt = async (members: Membership[]) => {
     const { on } = await deps.members.twoFactorOf(companyId, members.map((member) => member.personId));
-    for (const member of members.filter((m) => !on.has(m.personId))) {
-      await deps.mailer.send(twoFactorRequiredMail({ to: member.email, companyName: company.name, by: caller.membership.email }));
-    }
+    return members.filter((member) => !on.has(member.personId));
+  };
+  try {
+    await mailMembersWho(withoutIt, { companies: deps.store, members: deps.members, mailer: deps.mailer }, companyId, (to, companyName) =>
+      twoFactorRequiredMail({ to, companyName, by: caller.membership.email }),
+    );
   } catch (error) {
     deps.log.warn('two-factor requirement not mailed', { companyId, error: (error as Error).name ?? 'Error' });
   }
