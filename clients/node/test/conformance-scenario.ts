@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { AuthenticationError, Cambio, NotFoundError, RefusedError, WebhookVerificationError, type WebhookEvent } from '../src/index.ts';
 
-/** clients/conformance/scenario.md with @cambio/client, step by step. */
+/** clients/conformance/scenario.md with cambio-usdt, step by step. */
 const PAYOUT_ADDRESS = 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui';
 
 export async function runScenario(env: Record<string, string>): Promise<void> {

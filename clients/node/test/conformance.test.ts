@@ -6,7 +6,7 @@ import { WebhookVerificationError } from '../src/index.ts';
 import { verifyWebhook } from '../src/webhooks.ts';
 import { runScenario } from './conformance-scenario.ts';
 
-/** The conformance suite every official client passes (clients/conformance/README.md), for @cambio/client. */
+/** The conformance suite every official client passes (clients/conformance/README.md), for cambio-usdt. */
 const { vectors } = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as { vectors: Vector[] };
 
 describe('webhook signature vectors', () => {

@@ -72,26 +72,51 @@ const expected = {
   lastResponse: { status: 200, requestId: 'req-packed' },
 };
 
-describe('the packed @cambio/client', () => {
+describe('the packed cambio-usdt', () => {
   it('loads with require() from a CommonJS app', async () => {
-    const { printed, userAgent } = await consume('consumer.cjs', consumerBody("const { Cambio, CambioError, RefusedError, VERSION } = require('@cambio/client');"));
+    const { printed, userAgent } = await consume('consumer.cjs', consumerBody("const { Cambio, CambioError, RefusedError, VERSION } = require('cambio-usdt');"));
 
     expect(printed).toEqual(expected);
     expect(userAgent).toBe(`cambio-node/${version} node/${process.versions.node}`);
   });
 
   it('loads with import from an ES module app', async () => {
-    const { printed, userAgent } = await consume('consumer.mjs', consumerBody("import { Cambio, CambioError, RefusedError, VERSION } from '@cambio/client';"));
+    const { printed, userAgent } = await consume('consumer.mjs', consumerBody("import { Cambio, CambioError, RefusedError, VERSION } from 'cambio-usdt';"));
 
     expect(printed).toEqual(expected);
     expect(userAgent).toBe(`cambio-node/${version} node/${process.versions.node}`);
+  });
+
+  it('gives require() and import the one same library, so instanceof holds across module systems', async () => {
+    // An ES module app whose CommonJS dependency (here a file it require()s) throws the client's errors.
+    await writeFile(join(app, 'dependency.cjs'), "const { RefusedError } = require('cambio-usdt'); exports.refuse = () => { throw new RefusedError('no', { code: 'INSUFFICIENT_BALANCE' }); };");
+    await writeFile(
+      join(app, 'both.mjs'),
+      `import { createRequire } from 'node:module';
+import * as imported from 'cambio-usdt';
+const required = createRequire(import.meta.url)('cambio-usdt');
+let caught;
+try { createRequire(import.meta.url)('./dependency.cjs').refuse(); } catch (error) { caught = error; }
+console.log(JSON.stringify({
+  sameCambio: imported.Cambio === required.Cambio,
+  differing: Object.keys(required).filter((name) => imported[name] !== required[name]),
+  missing: Object.keys(required).filter((name) => !(name in imported)),
+  caughtIsImportedRefused: caught instanceof imported.RefusedError,
+  caughtIsImportedCambioError: caught instanceof imported.CambioError,
+}));
+`,
+    );
+
+    const { stdout } = await run(process.execPath, ['both.mjs'], { cwd: app });
+
+    expect(JSON.parse(stdout)).toEqual({ sameCambio: true, differing: [], missing: [], caughtIsImportedRefused: true, caughtIsImportedCambioError: true });
   });
 
   it('gives a CommonJS TypeScript app its types', async () => {
     await mkdir(join(app, 'src'), { recursive: true });
     await writeFile(
       join(app, 'src/consumer.cts'),
-      `import { Cambio, type Deposit } from '@cambio/client';
+      `import { Cambio, type Deposit } from 'cambio-usdt';
 const cambio = new Cambio({ apiKey: 'k', apiSecret: 's', baseUrl: 'https://example.com/v1' });
 export async function status(id: string): Promise<[Deposit['status'], number]> {
   const deposit = await cambio.deposits.get(id, { timeoutMs: 5_000 });

@@ -40,7 +40,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
 });
 
-describe('the quickstart with @cambio/client', () => {
+describe('the quickstart with cambio-usdt', () => {
   it('deposit → paid on the sandbox chain → signed webhook → convert → withdraw', async () => {
     const cambio = new Cambio({ apiKey: runtime.sandbox.apiKey, apiSecret: runtime.sandbox.apiSecret, baseUrl: new URL(runtime.apiUrl).origin });
 

@@ -26,7 +26,7 @@ use Cambio\Service\WithdrawalService;
 final class CambioClient
 {
     /** This library's version: the User-Agent's, composer.json's. */
-    public const VERSION = '0.1.0';
+    public const VERSION = '0.4.0';
 
     /** Where the base URL comes from, for the errors that ask for one (there is no default host). */
     public const WHERE_THE_URL_IS = "the `ApiUrl` output of your Cambio stack (printed by `cdk deploy`, e.g. https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/v1), "

@@ -154,11 +154,11 @@ final class ConstructionTest extends TestCase
 
     public function testTheVersionIsReadFromOnePlaceAndComposerAgrees(): void
     {
-        self::assertSame('0.1.0', CambioClient::VERSION);
+        self::assertSame(trim((string) file_get_contents(__DIR__ . '/../../VERSION')), CambioClient::VERSION, 'clients/VERSION');
         $composer = json_decode((string) file_get_contents(__DIR__ . '/../composer.json'), true);
         self::assertSame('cambio/cambio-php', $composer['name']);
         self::assertSame(CambioClient::VERSION, $composer['version']);
         self::assertSame(['Cambio\\' => 'src/'], $composer['autoload']['psr-4']);
-        self::assertSame('cambio-php/0.1.0 php/' . PHP_VERSION, Requestor::userAgent());
+        self::assertSame('cambio-php/' . CambioClient::VERSION . ' php/' . PHP_VERSION, Requestor::userAgent());
     }
 }

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Cambio\Tests;
 
+use Cambio\CambioClient;
 use Cambio\Exception\InvalidArgumentException;
 use Cambio\Tests\Support\ScriptedServer;
 use Cambio\Tests\Support\ScriptedTestCase;
@@ -34,7 +35,7 @@ final class RequestTest extends ScriptedTestCase
         self::assertSame('/v1/company', $request['uri']);
         self::assertSame('ck_test_scripted', $request['headers']['x-api-key']);
         self::assertSame('cs_test_scripted_secret', $request['headers']['x-api-secret']);
-        self::assertSame('cambio-php/0.1.0 php/' . PHP_VERSION, $request['headers']['user-agent']);
+        self::assertSame('cambio-php/' . CambioClient::VERSION . ' php/' . PHP_VERSION, $request['headers']['user-agent']);
         self::assertSame('application/json', $request['headers']['accept']);
         self::assertArrayNotHasKey('content-type', $request['headers']);
     }

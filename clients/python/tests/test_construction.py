@@ -140,14 +140,14 @@ def test_the_secret_never_appears_in_repr_str_vars_pickle_errors_or_logs(scripte
     assert "Cambio(base_url=" in repr(client)
 
 
-def test_the_version_is_0_1_0_and_read_from_one_place():
-    assert cambio.__version__ == "0.1.0"
+def test_the_version_is_the_clients_one_and_read_from_one_place():
+    assert cambio.__version__ == (Path(__file__).resolve().parents[2] / "VERSION").read_text(encoding="utf-8").strip()
     pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
     assert 'dynamic = ["version"]' in pyproject
     assert 'version = { attr = "cambio._version.__version__" }' in pyproject
     from cambio._client import USER_AGENT
 
-    assert USER_AGENT.startswith("cambio-python/0.1.0 python/")
+    assert USER_AGENT.startswith(f"cambio-python/{cambio.__version__} python/")
 
 
 def test_https_verifies_the_servers_certificate_and_a_failed_verification_is_not_retried(scripted, monkeypatch):

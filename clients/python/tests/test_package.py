@@ -38,7 +38,7 @@ def test_pip_install_no_build_isolation_installs_the_package_with_its_version_an
         capture_output=True, text=True, cwd=str(tmp_path), env={"PYTHONPATH": str(target), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=60,
     )
     version, where = check.stdout.split()
-    assert version == cambio.__version__ == "0.1.0"
+    assert version == cambio.__version__
     assert Path(where).resolve().is_relative_to(target.resolve())
 
 

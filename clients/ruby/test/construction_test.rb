@@ -125,7 +125,7 @@ class ConstructionTest < Minitest::Test
     assert_equal "ck_test_k", get["X-Api-Key"]
     assert_equal "cs_test_s", get["X-Api-Secret"]
     assert_equal "application/json", get["Accept"]
-    assert_equal "cambio-ruby/0.1.0 ruby/#{RUBY_VERSION}", get["User-Agent"]
+    assert_equal "cambio-ruby/#{Cambio::VERSION} ruby/#{RUBY_VERSION}", get["User-Agent"]
     assert_nil get["Content-Type"]
     assert_equal "GET /v1/company", "#{get.method} #{get.path}"
     assert_equal "application/json", post["Content-Type"]
@@ -133,7 +133,7 @@ class ConstructionTest < Minitest::Test
   end
 
   def test_the_version_is_read_from_one_place
-    assert_equal "0.1.0", Cambio::VERSION
+    assert_equal File.read(File.expand_path("../../VERSION", __dir__)).strip, Cambio::VERSION, "clients/VERSION"
     assert_equal "cambio-ruby/#{Cambio::VERSION} ruby/#{RUBY_VERSION}", Cambio::Client::USER_AGENT
     spec = Gem::Specification.load(File.expand_path("../cambio.gemspec", __dir__))
     assert_equal Cambio::VERSION, spec.version.to_s

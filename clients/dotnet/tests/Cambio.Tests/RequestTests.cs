@@ -19,7 +19,7 @@ public class RequestTests
         Assert.Equal("ck_live_k", seen.Header("X-Api-Key"));
         Assert.Equal("cs_live_s", seen.Header("X-Api-Secret"));
         Assert.Equal("application/json", seen.Header("Accept"));
-        Assert.Equal($"cambio-dotnet/0.1.0 dotnet/{Environment.Version}", seen.Header("User-Agent"));
+        Assert.Equal($"cambio-dotnet/{CambioClient.Version} dotnet/{Environment.Version}", seen.Header("User-Agent"));
         Assert.Null(seen.Header("Idempotency-Key"));
     }
 
@@ -28,8 +28,8 @@ public class RequestTests
     {
         var csproj = System.IO.File.ReadAllText(System.IO.Path.Combine(Fixtures.ClientDir, "src", "Cambio", "Cambio.csproj"));
         Assert.Contains($"<Version>{CambioClient.Version}</Version>", csproj);
-        Assert.Equal("0.1.0", CambioClient.Version);
-        Assert.Equal($"cambio-dotnet/0.1.0 dotnet/{Environment.Version}", CambioClient.UserAgent);
+        Assert.Equal(System.IO.File.ReadAllText(System.IO.Path.Combine(Fixtures.ClientDir, "..", "VERSION")).Trim(), CambioClient.Version);
+        Assert.Equal($"cambio-dotnet/{CambioClient.Version} dotnet/{Environment.Version}", CambioClient.UserAgent);
     }
 
     [Fact]

@@ -2,5 +2,5 @@
 
 module Cambio
   # The client's version: the gemspec and the User-Agent read it from here.
-  VERSION = "0.1.0"
+  VERSION = "0.4.0"
 end

@@ -59,7 +59,7 @@ import java.util.regex.Pattern;
  */
 public final class CambioClient {
   /** This client's version, the one place it is written (pom.xml's must match; a test checks). */
-  public static final String VERSION = "0.1.0";
+  public static final String VERSION = "0.4.0";
 
   /** Where the base URL comes from, for the errors that ask for one: there is no default host. */
   static final String WHERE_THE_URL_IS =
@@ -132,7 +132,7 @@ public final class CambioClient {
     return baseUrl;
   }
 
-  /** What the client sends as {@code User-Agent}: {@code cambio-java/0.1.0 java/17.0.x}. */
+  /** What the client sends as {@code User-Agent}: {@code cambio-java/<VERSION> java/17.0.x}. */
   public String userAgent() {
     return userAgent;
   }

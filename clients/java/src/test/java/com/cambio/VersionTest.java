@@ -23,6 +23,6 @@ class VersionTest {
   @Test
   void userAgentNamesTheClientAndTheRuntime() {
     String ua = ClientTest.valid().build().userAgent();
-    assertEquals("cambio-java/0.1.0 java/" + System.getProperty("java.version"), ua);
+    assertEquals("cambio-java/" + CambioClient.VERSION + " java/" + System.getProperty("java.version"), ua);
   }
 }
