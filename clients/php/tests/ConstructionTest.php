@@ -156,7 +156,7 @@ final class ConstructionTest extends TestCase
     {
         self::assertSame(trim((string) file_get_contents(__DIR__ . '/../../VERSION')), CambioClient::VERSION, 'clients/VERSION');
         $composer = json_decode((string) file_get_contents(__DIR__ . '/../composer.json'), true);
-        self::assertSame('cambio/cambio-php', $composer['name']);
+        self::assertSame('cambio-usdt/client', $composer['name']);
         self::assertSame(CambioClient::VERSION, $composer['version']);
         self::assertSame(['Cambio\\' => 'src/'], $composer['autoload']['psr-4']);
         self::assertSame('cambio-php/' . CambioClient::VERSION . ' php/' . PHP_VERSION, Requestor::userAgent());

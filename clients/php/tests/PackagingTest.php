@@ -26,7 +26,7 @@ final class PackagingTest extends TestCase
             $client = dirname(__DIR__);
             file_put_contents("$app/composer.json", json_encode([
                 'repositories' => [['packagist.org' => false], ['type' => 'path', 'url' => $client, 'options' => ['symlink' => false]]],
-                'require' => ['cambio/cambio-php' => CambioClient::VERSION],
+                'require' => ['cambio-usdt/client' => CambioClient::VERSION],
             ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES));
             self::execute([$composer, 'update', '--no-interaction', '--no-progress', '--no-dev'], $app, ['COMPOSER_HOME' => "$app/.composer"]);
 
@@ -48,9 +48,9 @@ final class PackagingTest extends TestCase
             $output = explode('|', self::execute([PHP_BINARY, "$app/app.php", $id, $timestamp, "v1,$signature", self::SECRET], $app));
 
             self::assertSame([CambioClient::VERSION, 'deposit.completed', 'completed'], array_slice($output, 0, 3));
-            self::assertSame(realpath("$app/vendor/cambio/cambio-php/src/CambioClient.php"), $output[3], 'loaded from the installed package');
+            self::assertSame(realpath("$app/vendor/cambio-usdt/client/src/CambioClient.php"), $output[3], 'loaded from the installed package');
             $installed = json_decode((string) file_get_contents("$app/vendor/composer/installed.json"), true);
-            self::assertSame(['cambio/cambio-php'], array_column($installed['packages'], 'name'), 'no dependency beyond PHP and its curl and json extensions');
+            self::assertSame(['cambio-usdt/client'], array_column($installed['packages'], 'name'), 'no dependency beyond PHP and its curl and json extensions');
         } finally {
             self::remove($app);
         }

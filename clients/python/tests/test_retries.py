@@ -181,7 +181,7 @@ def test_get_put_and_delete_carry_no_idempotency_key_and_every_request_has_the_u
     client.webhooks.delete("whk_x")
     client.company.get()
     assert all("idempotency-key" not in s.headers for s in server.seen)
-    assert all(re.fullmatch(r"cambio-python/0\.1\.0 python/\d+\.\d+\.\d+\S*", s.headers["user-agent"]) for s in server.seen)
+    assert all(re.fullmatch(rf"cambio-python/{re.escape(cambio.__version__)} python/\d+\.\d+\.\d+\S*", s.headers["user-agent"]) for s in server.seen)
 
 
 def test_the_timeout_bounds_the_whole_try_even_when_the_answer_trickles_in(scripted):

@@ -137,6 +137,8 @@ class ConstructionTest < Minitest::Test
     assert_equal "cambio-ruby/#{Cambio::VERSION} ruby/#{RUBY_VERSION}", Cambio::Client::USER_AGENT
     spec = Gem::Specification.load(File.expand_path("../cambio.gemspec", __dir__))
     assert_equal Cambio::VERSION, spec.version.to_s
-    assert_equal "cambio", spec.name
+    assert_equal "cambio-usdt", spec.name
+    assert_equal "MIT", spec.license
+    assert_includes spec.files, "LICENSE"
   end
 end

@@ -122,7 +122,7 @@ class ClientTest {
       assertEquals("application/json", seen.header("Content-Type"));
       assertEquals("application/json", seen.header("Accept"));
       assertEquals("cambio-java/" + CambioClient.VERSION + " java/" + System.getProperty("java.version"), seen.header("User-Agent"));
-      assertTrue(seen.header("User-Agent").matches("cambio-java/0\\.1\\.0 java/\\S+"));
+      assertTrue(seen.header("User-Agent").matches("cambio-java/" + java.util.regex.Pattern.quote(CambioClient.VERSION) + " java/\\S+"));
       assertEquals("{\"method\":\"usdt\",\"reference\":\"order-1\",\"network\":\"tron\",\"amount\":\"25.50\"}", seen.body());
     }
   }
