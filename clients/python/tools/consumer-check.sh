@@ -11,8 +11,9 @@ wheel="$dist/cambio_usdt-$CAMBIO_VERSION-py3-none-any.whl"
 
 app="$(mktemp -d)"
 trap 'rm -rf "$app"' EXIT
-"$python" -m venv "$app/.venv"
-"$app/.venv/bin/pip" install --quiet --no-index --no-cache-dir --disable-pip-version-check "$wheel"
+# The venv gets no pip of its own (ensurepip costs seconds): the machine's pip installs into it.
+"$python" -m venv --without-pip "$app/.venv"
+"$python" -m pip --python "$app/.venv/bin/python" install --quiet --no-index --no-cache-dir --disable-pip-version-check "$wheel"
 cd "$app"
 PYTHONDONTWRITEBYTECODE=1 .venv/bin/python - <<'PY'
 import os
