@@ -2,7 +2,8 @@
 # What the test suites need from Debian, installed when this machine lacks it: Java (DynamoDB Local,
 # the Java client), Chromium (the browser tests) and the toolchains of the official clients' own
 # suites and of their release dry-run (clients/<language>, npm run clients:pack). `npm test` runs
-# this first (its `pretest`), so the README's test line alone passes on a fresh machine; on one that has everything it only checks, in well under a second.
+# this first (its `pretest`), so the README's test line alone passes on a fresh machine; on one
+# that has everything it only checks, in well under a second.
 # The .NET SDK and its offline NuGet folder come with the machine.
 set -uo pipefail
 

@@ -34,7 +34,7 @@ describe('a release artifact', () => {
   it('lists a tarball, a zip and a gem (a tar whose data.tar.gz holds the files)', () => {
     expect(archiveEntries(tgz('a-1.0.0.tgz', ['package/LICENSE', 'package/index.js'])).sort()).toEqual(['./package/LICENSE', './package/index.js']);
     expect(archiveEntries(zip('a-1.0.0.whl', ['a/__init__.py', 'a-1.0.0.dist-info/LICENSE']))).toEqual(['a/__init__.py', 'a-1.0.0.dist-info/LICENSE']);
-    const data = tgz('data.tar.gz', ['lib/a.rb', 'LICENSE']);
+    tgz('data.tar.gz', ['lib/a.rb', 'LICENSE']);
     const gem = join(scratch, 'a-1.0.0.gem');
     execFileSync('tar', ['cf', gem, '-C', scratch, 'data.tar.gz']);
     expect(archiveEntries(gem).sort()).toEqual(['./LICENSE', './lib/a.rb']);
