@@ -11,6 +11,12 @@ missing=()
 command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -f /usr/share/java/junit-platform-console-standalone.jar ] || missing+=(junit5)
+# The Java client's Maven build (clients/java/tools/pack.sh), offline from Debian's /usr/share/maven-repo.
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
+for plugin in compiler resources jar source javadoc; do
+  [ -d "/usr/share/maven-repo/org/apache/maven/plugins/maven-$plugin-plugin" ] || missing+=("libmaven-$plugin-plugin-java")
+done
+[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin ] || missing+=(libsurefire-java)
 command -v php >/dev/null 2>&1 || missing+=(php-cli)
 php -m 2>/dev/null | grep -qi '^curl$' || missing+=(php-curl)
 # Composer's artifact repository (the PHP package's release check) reads zips with ext-zip.

@@ -75,12 +75,20 @@ public sealed class CambioClient : IDisposable
         else
         {
             // No redirects: one would carry X-Api-Secret to whatever URL the answer names.
+#if NETSTANDARD2_0
+            var handler = new HttpClientHandler
+            {
+                AllowAutoRedirect = false,
+                AutomaticDecompression = DecompressionMethods.GZip | DecompressionMethods.Deflate,
+            };
+#else
             var handler = new SocketsHttpHandler
             {
                 AllowAutoRedirect = false,
                 PooledConnectionLifetime = TimeSpan.FromMinutes(5),
                 AutomaticDecompression = DecompressionMethods.All,
             };
+#endif
             _http = new HttpClient(handler) { Timeout = System.Threading.Timeout.InfiniteTimeSpan };
             _ownsHttp = true;
         }

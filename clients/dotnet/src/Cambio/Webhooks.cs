@@ -212,7 +212,7 @@ public static class WebhookSignature
     private static byte[]? Base64(string text)
     {
         var buffer = new byte[(text.Length * 3 / 4) + 3];
-        return Convert.TryFromBase64String(text, buffer, out var written) ? buffer[..written] : null;
+        return Convert.TryFromBase64String(text, buffer, out var written) ? buffer.AsSpan(0, written).ToArray() : null;
     }
 
     private static byte[] Sign(byte[] key, string id, string timestamp, ReadOnlySpan<byte> body)

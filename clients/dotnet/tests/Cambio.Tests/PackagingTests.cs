@@ -5,8 +5,9 @@ using System.Xml.Linq;
 namespace Cambio.Tests;
 
 /// <summary>
-/// The package as the README installs it: <c>dotnet pack</c> offline, then an app of its own that takes
-/// <c>Cambio</c> from that local folder alone (no project reference, no other source) and uses it.
+/// The package as the README installs it: <c>dotnet pack</c> (every target, the licence, the metadata), then
+/// an app of its own that takes <c>Cambio</c> from that local folder alone (no project reference, no other
+/// source) and uses it. tools/consumer-check.sh does the same for net8.0 and net10.0 apps against a live API.
 /// </summary>
 [Collection(PackagingCollection.Name)]
 public class PackagingTests
@@ -14,7 +15,7 @@ public class PackagingTests
     private static readonly string Dotnet = new[] { "/usr/bin/dotnet", "/usr/share/dotnet/dotnet" }.FirstOrDefault(File.Exists) ?? "dotnet";
 
     [Fact]
-    public void Packs_offline_and_an_app_installs_it_from_a_local_folder_and_verifies_a_delivery()
+    public void Packs_every_target_and_an_app_installs_it_from_a_local_folder_and_verifies_a_delivery()
     {
         var work = Directory.CreateTempSubdirectory("cambio-pack-").FullName;
         try
@@ -22,26 +23,41 @@ public class PackagingTests
             // A copy of what the pack reads, so its restore and Release build never touch the suite's own obj/ and bin/.
             var client = Path.Combine(work, "client");
             CopyTree(Path.Combine(Fixtures.ClientDir, "src", "Cambio"), Path.Combine(client, "src", "Cambio"));
-            foreach (var file in new[] { "README.md", "nuget.config", "Directory.Build.props" })
+            foreach (var file in new[] { "README.md", "LICENSE", "nuget.config", "Directory.Build.props" })
             {
                 File.Copy(Path.Combine(Fixtures.ClientDir, file), Path.Combine(client, file));
             }
             var feed = Path.Combine(work, "feed");
-            Run(client, "pack", "src/Cambio", "-c", "Release", "-o", feed);
+            // The library's dependencies come from the user's package folder, as in any build.
+            Run(client, packages: null, "pack", "src/Cambio", "-c", "Release", "-o", feed);
 
             var nupkg = Path.Combine(feed, $"Cambio.{CambioClient.Version}.nupkg");
             Assert.True(File.Exists(nupkg), $"no {Path.GetFileName(nupkg)} in {string.Join(", ", Directory.GetFiles(feed).Select(Path.GetFileName))}");
             using (var package = ZipFile.OpenRead(nupkg))
             {
                 var entries = package.Entries.Select(entry => entry.FullName).ToHashSet();
-                foreach (var expected in new[] { "lib/net10.0/Cambio.dll", "lib/net10.0/Cambio.xml", "README.md" })
+                foreach (var framework in new[] { "netstandard2.0", "net8.0", "net10.0" })
                 {
-                    Assert.Contains(expected, entries);
+                    Assert.Contains($"lib/{framework}/Cambio.dll", entries);
+                    Assert.Contains($"lib/{framework}/Cambio.xml", entries);
                 }
+                Assert.Contains("README.md", entries);
+                Assert.Contains("LICENSE", entries);
                 using var nuspec = package.Entries.Single(entry => entry.FullName.EndsWith(".nuspec")).Open();
-                var dependencies = XDocument.Load(nuspec).Descendants().Where(element => element.Name.LocalName == "dependency").Select(element => element.Attribute("id")?.Value);
-                Assert.Empty(dependencies);
+                var metadata = XDocument.Load(nuspec).Descendants().Single(element => element.Name.LocalName == "metadata");
+                string? Field(string name) => metadata.Elements().SingleOrDefault(element => element.Name.LocalName == name)?.Value;
+                Assert.Equal("MIT", Field("license"));
+                Assert.Equal("Cambio", Field("authors"));
+                Assert.StartsWith("https://", Field("projectUrl"));
+                Assert.StartsWith("https://", metadata.Elements().Single(element => element.Name.LocalName == "repository").Attribute("url")?.Value);
+                // Nothing beyond the framework on .NET 8 and later; netstandard2.0 takes what net8.0 has in the box.
+                var groups = metadata.Descendants().Where(element => element.Name.LocalName == "group")
+                    .ToDictionary(group => group.Attribute("targetFramework")!.Value, group => group.Elements().Select(dependency => dependency.Attribute("id")!.Value).Order().ToList());
+                Assert.Empty(groups["net8.0"]);
+                Assert.Empty(groups["net10.0"]);
+                Assert.Equal(["Microsoft.Bcl.AsyncInterfaces", "Microsoft.Bcl.TimeProvider", "System.Text.Json"], groups[".NETStandard2.0"]);
             }
+            Assert.True(File.Exists(Path.Combine(feed, $"Cambio.{CambioClient.Version}.snupkg")), "no symbols package beside the package");
 
             var app = Path.Combine(work, "app");
             Directory.CreateDirectory(app);
@@ -82,7 +98,7 @@ public class PackagingTests
             File.WriteAllText(body, Signer.DepositCompleted);
             var signed = Signer.Headers(Signer.DepositCompleted, DateTimeOffset.UtcNow);
 
-            var output = Run(app, "run", "--", body, signed["webhook-id"], signed["webhook-timestamp"], signed["webhook-signature"], Signer.Secret)
+            var output = Run(app, packages: Path.Combine(work, "packages"), "run", "--", body, signed["webhook-id"], signed["webhook-timestamp"], signed["webhook-signature"], Signer.Secret)
                 .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Last().Split('|');
 
             Assert.Equal(CambioClient.UserAgent, output[0]);
@@ -101,12 +117,12 @@ public class PackagingTests
         }
     }
 
-    private static string Run(string directory, params string[] arguments)
+    /// <summary>Runs dotnet; with <paramref name="packages"/>, restores into that folder alone (nothing cached elsewhere is used or left).</summary>
+    private static string Run(string directory, string? packages, params string[] arguments)
     {
         var start = new ProcessStartInfo(Dotnet) { WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (var argument in arguments) start.ArgumentList.Add(argument);
-        // Its own package folder: what the app restores comes from the feed, and nothing is left in ~/.nuget.
-        start.Environment["NUGET_PACKAGES"] = Path.Combine(Path.GetDirectoryName(directory)!, "packages");
+        if (packages is not null) start.Environment["NUGET_PACKAGES"] = packages;
         foreach (var (name, value) in new Dictionary<string, string> { ["DOTNET_NOLOGO"] = "1", ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1", ["MSBUILDDISABLENODEREUSE"] = "1" })
         {
             start.Environment[name] = value;
