@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiServerError, AuthenticationError, CambioError, ConflictError, ConnectionError, InvalidRequestError, NotFoundError, RateLimitError, RefusedError, type ClientErrorCode } from './errors.ts';
-import { verifyWebhook, type VerifyOptions, type WebhookHeaders } from './webhooks.ts';
+import { verifyWebhook, verifyWebhookSignature, type UnknownWebhookEvent, type VerifyOptions, type WebhookHeaders } from './webhooks.ts';
 import type {
   Balance,
   Company,
@@ -155,9 +155,13 @@ export class Cambio {
     update: (id: string, params: WebhookParams, options?: RequestOptions): Promise<WithResponse<Webhook>> =>
       this.#data('PUT', `/v1/webhooks/${segment(id)}`, params, options),
     delete: (id: string, options?: RequestOptions): Promise<WithResponse<DeletedWebhook>> => this.#data('DELETE', `/v1/webhooks/${segment(id)}`, undefined, options),
-    /** Verifies a delivery (Standard Webhooks) over the raw body and returns its event. */
-    verify: (rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options?: VerifyOptions): WebhookEvent =>
+    /** Verifies a delivery (Standard Webhooks) over the raw body, then returns its event; a verified body that is not
+     * a Cambio event comes back as an UnknownWebhookEvent (`type: null`), never as a bad signature. */
+    verify: (rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options?: VerifyOptions): WebhookEvent | UnknownWebhookEvent =>
       verifyWebhook(rawBody, headers, secret, options),
+    /** The first step of `verify` alone: throws WebhookVerificationError unless signed and fresh; the body is not read. */
+    verifySignature: (rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options?: VerifyOptions): void =>
+      verifyWebhookSignature(rawBody, headers, secret, options),
   };
 
   async #data<T extends object>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<WithResponse<T>> {

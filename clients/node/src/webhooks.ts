@@ -3,27 +3,60 @@ import { WebhookVerificationError } from './errors.ts';
 import type { WebhookEvent } from './types.ts';
 
 /**
- * Standard Webhooks verification (https://www.standardwebhooks.com/): the signature is
- * base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)) over the exact bytes
- * Cambio sent, the key being the base64-decoded part of the secret after `whsec_`.
+ * Standard Webhooks verification (https://www.standardwebhooks.com/), in two steps as the
+ * reference libraries and Stripe's do them: first the signature — base64(HMAC-SHA256(key,
+ * `${webhook-id}.${webhook-timestamp}.${body}`)) over the exact bytes sent, the key being the
+ * secret's base64 (after an optional `whsec_`, padded or not) — and the timestamp; only then the
+ * body is read. A body that verifies is never reported as a bad signature, whatever it holds.
  */
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 export interface VerifyOptions {
-  /** How far `webhook-timestamp` may be from now (replay protection). Default 300 s. */
+  /** How far `webhook-timestamp` may be from now, either way (replay protection). Default 300 s. */
   toleranceSeconds?: number;
   /** For tests: the current time. */
   now?: Date;
+}
+
+/** A delivery whose signature verified but whose body is not a Cambio event (not JSON, or JSON
+ * without `id`, `type` and `data`): nothing Cambio sends, so handle it as you would an unknown type. */
+export interface UnknownWebhookEvent {
+  /** The `webhook-id` header. */
+  id: string;
+  type: null;
+  createdAt: null;
+  data: null;
 }
 
 const RAW_BODY_HINT =
   'Pass the raw request body exactly as received (a string or Buffer, e.g. from express.raw({ type: "application/json" })), ' +
   'not a parsed object re-serialised with JSON.stringify.';
 
-/** Returns the event when the delivery is authentic and fresh; throws WebhookVerificationError otherwise. */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): WebhookEvent {
+/** Step one: throws WebhookVerificationError unless the delivery is signed with `secret` and fresh. Reads nothing of the body. */
+export function verifyWebhookSignature(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): void {
+  signedDelivery(rawBody, headers, secret, options);
+}
+
+/** Both steps: verifies, then returns the event — or an UnknownWebhookEvent when the verified body is not a Cambio event. */
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string,
+  options: VerifyOptions = {},
+): WebhookEvent | UnknownWebhookEvent {
+  const { body, id } = signedDelivery(rawBody, headers, secret, options);
+  return parseEvent(body) ?? { id, type: null, createdAt: null, data: null };
+}
+
+/** True for a Cambio event, false for an UnknownWebhookEvent. */
+export function isCambioEvent(event: WebhookEvent | UnknownWebhookEvent): event is WebhookEvent {
+  return event.type !== null;
+}
+
+function signedDelivery(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions): { body: string; id: string } {
+  const key = signingKey(secret);
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
     throw new WebhookVerificationError(`rawBody is a ${rawBody === null ? 'null' : typeof rawBody}, not the request body. ${RAW_BODY_HINT}`);
   }
@@ -32,30 +65,47 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
   if (!id || !timestamp || !signatures) {
-    throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header: is this a Cambio delivery?');
-  }
-  const seconds = Number(timestamp);
-  if (!/^\d+$/.test(timestamp) || !Number.isSafeInteger(seconds)) throw new WebhookVerificationError('webhook-timestamp is not unix seconds');
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  if (Math.abs(now - seconds) > tolerance) {
+    const missing = Object.entries({ 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures }).filter(([, value]) => !value);
     throw new WebhookVerificationError(
-      `webhook-timestamp is ${now - seconds} s from now, beyond the ${tolerance} s tolerance: a replayed or delayed delivery, or a wrong clock`,
+      `Missing ${missing.map(([name]) => name).join(', ')} header: is this a Cambio delivery? Pass the request's headers, unchanged.`,
     );
   }
-  const key = signingKey(secret);
+  const seconds = Number(timestamp);
+  if (!/^\d+$/.test(timestamp) || !Number.isSafeInteger(seconds)) {
+    throw new WebhookVerificationError(`webhook-timestamp is not unix seconds: ${JSON.stringify(timestamp.slice(0, 40))}`);
+  }
+  checkFreshness(seconds, options);
+  const expected = sign(key, id, timestamp, body);
   const candidates = signatures
     .split(' ')
     .filter((entry) => entry.startsWith('v1,'))
     .map((entry) => Buffer.from(entry.slice(3), 'base64'));
-  if (!candidates.some((candidate) => matches(candidate, sign(key, id, timestamp, body)))) {
-    throw new WebhookVerificationError(`No signature matches. ${diagnose(body, key, id, timestamp, candidates)}`);
+  if (!candidates.some((candidate) => matches(candidate, expected))) {
+    throw new WebhookVerificationError(`No matching signature: ${diagnose(body, key, id, timestamp, candidates)}`);
   }
+  return { body, id };
+}
+
+function checkFreshness(seconds: number, options: VerifyOptions): void {
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const beyond = `beyond the ${tolerance} s tolerance (a replayed or delayed delivery, or a wrong clock)`;
+  if (now - seconds > tolerance) throw new WebhookVerificationError(`webhook-timestamp is too old: ${now - seconds} s before now, ${beyond}`);
+  if (seconds - now > tolerance) throw new WebhookVerificationError(`webhook-timestamp is in the future: ${seconds - now} s after now, ${beyond}`);
+}
+
+/** The event when the body is one (an object with a string `id` and `type` and an object `data`), else null. */
+function parseEvent(body: string): WebhookEvent | null {
+  let parsed: unknown;
   try {
-    return JSON.parse(body) as WebhookEvent;
+    parsed = JSON.parse(body);
   } catch {
-    throw new WebhookVerificationError('The signature matches but the body is not JSON');
+    return null;
   }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const { id, type, data } = parsed as Record<string, unknown>;
+  const isEvent = typeof id === 'string' && typeof type === 'string' && typeof data === 'object' && data !== null && !Array.isArray(data);
+  return isEvent ? (parsed as WebhookEvent) : null;
 }
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
@@ -66,11 +116,15 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value.join(' ') : value;
 }
 
+/** The key: the secret's base64 after an optional `whsec_`, padding optional (as the reference libraries take it). */
 function signingKey(secret: string): Buffer {
-  if (typeof secret !== 'string' || !secret.startsWith('whsec_')) {
-    throw new WebhookVerificationError('The secret must be the webhook\'s signing secret, "whsec_…", as POST /v1/webhooks answered it');
+  if (typeof secret !== 'string') {
+    throw new WebhookVerificationError(`The secret is a ${secret === null ? 'null' : typeof secret}: pass the webhook's signing secret, "whsec_…", as POST /v1/webhooks answered it`);
   }
-  return Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  if (encoded === '') throw new WebhookVerificationError('The secret is empty: pass the webhook\'s signing secret, "whsec_…", as POST /v1/webhooks answered it');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new WebhookVerificationError('The secret is not base64 after "whsec_": copy it whole, as POST /v1/webhooks answered it');
+  return Buffer.from(encoded, 'base64');
 }
 
 function sign(key: Buffer, id: string, timestamp: string, body: string): Buffer {
@@ -81,25 +135,20 @@ function matches(candidate: Buffer, expected: Buffer): boolean {
   return candidate.length === expected.length && timingSafeEqual(candidate, expected);
 }
 
-/** Names the usual mistake when the body looks like it was parsed and serialised again. */
+/** Why no signature matched, as far as it can be known: the mistakes that leave a mark are named, anything else is not guessed at. */
 function diagnose(body: string, key: Buffer, id: string, timestamp: string, candidates: Buffer[]): string {
-  if (body === '[object Object]') return `The body is "[object Object]": an object was turned into a string. ${RAW_BODY_HINT}`;
+  if (candidates.length === 0) return 'webhook-signature holds no v1 signature ("v1,<base64>"), the only scheme Cambio signs with.';
+  if (body === '[object Object]') return `the body is "[object Object]": an object was turned into a string. ${RAW_BODY_HINT}`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return `Check that the secret is this webhook's and that the body is unchanged. ${RAW_BODY_HINT}`;
+    parsed = undefined;
   }
   // Cambio sends compact JSON: if that form verifies, the body was certainly re-serialised.
-  const compact = JSON.stringify(parsed);
+  const compact = parsed === undefined ? body : JSON.stringify(parsed);
   if (compact !== body && candidates.some((candidate) => matches(candidate, sign(key, id, timestamp, compact)))) {
-    return `The body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. ${RAW_BODY_HINT}`;
+    return `the body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. ${RAW_BODY_HINT}`;
   }
-  if (compact !== body) {
-    return `The body looks like re-serialised JSON (re-indented or re-ordered), not the bytes Cambio signed. ${RAW_BODY_HINT}`;
-  }
-  return (
-    'The body is JSON: if your framework parsed it and you serialised it again, its bytes may differ from what Cambio ' +
-    `signed (key order, escapes). ${RAW_BODY_HINT} Otherwise check that the secret is this webhook's.`
-  );
+  return `the secret is not this webhook's, or the body or webhook-id is not what was signed. ${RAW_BODY_HINT}`;
 }

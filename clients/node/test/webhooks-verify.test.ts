@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { Cambio, verifyWebhook, WebhookVerificationError } from '../src/index.ts';
+import { Cambio, isCambioEvent, verifyWebhook, WebhookVerificationError } from '../src/index.ts';
 
 /** webhooks.verify against deliveries signed by the Standard Webhooks reference library. */
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -52,19 +52,47 @@ describe('webhooks.verify', () => {
   });
 
   it('refuses a body changed by one byte, a wrong secret and a missing header', () => {
-    expect(refusal(() => verifyWebhook(body.replace('54.00', '55.00'), delivery(), secret, { now })).message).toMatch(/No signature matches/);
+    expect(refusal(() => verifyWebhook(body.replace('54.00', '55.00'), delivery(), secret, { now })).message).toMatch(/No matching signature/);
     const other = `whsec_${randomBytes(24).toString('base64')}`;
     expect(refusal(() => verifyWebhook(body, delivery(), other, { now })).message).toMatch(/secret/);
     const { 'webhook-signature': _, ...unsigned } = delivery();
     expect(refusal(() => verifyWebhook(body, unsigned, secret, { now })).message).toMatch(/Missing/);
-    expect(refusal(() => verifyWebhook(body, delivery(), 'not-a-secret', { now })).message).toMatch(/whsec_/);
+    expect(refusal(() => verifyWebhook(body, delivery(), 'not-a-secret', { now })).message).toMatch(/not base64/);
+  });
+
+  it('takes the secret as whsec_ and base64 or as the raw base64 key, padded or not', () => {
+    const raw = secret.slice('whsec_'.length);
+    expect(verifyWebhook(body, delivery(), raw, { now })).toEqual(event);
+    const key = Buffer.from('a key of 23 bytes, odd!').toString('base64');
+    expect(key).toMatch(/=$/);
+    const signed = { ...delivery(), 'webhook-signature': new StandardWebhook(key).sign(event.id, now, body) };
+    expect(verifyWebhook(body, signed, `whsec_${key.replace(/=+$/, '')}`, { now })).toEqual(event);
+    expect(refusal(() => verifyWebhook(body, delivery(), 'whsec_', { now })).message).toMatch(/secret is empty/);
+  });
+
+  it('a plain wrong signature is not blamed on re-serialisation', () => {
+    const forged = { ...delivery(), 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` };
+    const message = refusal(() => verifyWebhook(body, forged, secret, { now })).message;
+    expect(message).toMatch(/^No matching signature: the secret is not this webhook's/);
+    expect(message).not.toMatch(/re-serialised JSON/);
+  });
+
+  it('returns a verified body that is not a Cambio event as an unknown event, and verifySignature checks alone', () => {
+    for (const other of ['', 'hello', '{"test": 2432232314}', '[1,2]', '{"id":"x","type":"t"}']) {
+      const verified = cambio.webhooks.verify(other, delivery(other), secret, { now });
+      expect(verified).toEqual({ id: event.id, type: null, createdAt: null, data: null });
+      expect(isCambioEvent(verified)).toBe(false);
+      expect(cambio.webhooks.verifySignature(other, delivery(other), secret, { now })).toBeUndefined();
+    }
+    expect(isCambioEvent(cambio.webhooks.verify(body, delivery(), secret, { now }))).toBe(true);
+    expect(refusal(() => cambio.webhooks.verifySignature('hello', delivery(), secret, { now })).message).toMatch(/No matching signature/);
   });
 
   it('refuses a timestamp more than 5 minutes away, either way', () => {
     const old = delivery(body, new Date(now.getTime() - 301_000));
-    expect(refusal(() => verifyWebhook(body, old, secret, { now })).message).toMatch(/tolerance/);
+    expect(refusal(() => verifyWebhook(body, old, secret, { now })).message).toMatch(/too old: 301 s before now, beyond the 300 s tolerance/);
     const future = delivery(body, new Date(now.getTime() + 301_000));
-    expect(refusal(() => verifyWebhook(body, future, secret, { now })).message).toMatch(/tolerance/);
+    expect(refusal(() => verifyWebhook(body, future, secret, { now })).message).toMatch(/in the future: 301 s after now/);
     expect(verifyWebhook(body, delivery(body, new Date(now.getTime() - 299_000)), secret, { now })).toEqual(event);
   });
 

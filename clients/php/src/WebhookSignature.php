@@ -7,9 +7,11 @@ namespace Cambio;
 use Cambio\Exception\WebhookVerificationException;
 
 /**
- * Standard Webhooks verification (https://www.standardwebhooks.com/), usable without a client:
- * the signature is base64(HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")) over the
- * exact bytes Cambio sent, the key being the base64-decoded part of the secret after `whsec_`.
+ * Standard Webhooks verification (https://www.standardwebhooks.com/), usable without a client, in
+ * two steps as the reference libraries and Stripe's do it: first the signature and the timestamp,
+ * then the body. The signature is base64(HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}"))
+ * over the exact bytes Cambio sent, the key being the secret's base64 (after an optional `whsec_`,
+ * padded or not). A body that verifies is never reported as a bad signature, whatever it holds.
  */
 final class WebhookSignature
 {
@@ -24,18 +26,47 @@ final class WebhookSignature
     }
 
     /**
-     * Returns the event when the delivery is authentic and fresh; throws WebhookVerificationException otherwise.
+     * Verifies the delivery (verifySignature()), then returns its event. A verified body that is
+     * not a Cambio event (not JSON, or without id, type and data) is returned too, with `type`
+     * null (isCambioEvent() false, `id` the webhook-id header), never refused as a bad signature.
      *
      * @param mixed $rawBody the body exactly as received, a string (or a \Stringable such as a PSR-7 stream)
      * @param mixed $headers an array (getallheaders(), $request->headers->all(), $_SERVER) with names in any case
      *                       and string or list values, or an object with get() (Symfony HeaderBag), getHeaderLine() (PSR-7)
      *                       or a public $headers bag (a Symfony or Laravel Request)
-     * @param string $secret the webhook's signing secret, `whsec_…`
-     * @param int $tolerance seconds webhook-timestamp may be from now
+     * @param string $secret the webhook's signing secret, `whsec_…`, or its raw base64 key (padded or not)
+     * @param int $tolerance seconds webhook-timestamp may be from now, either way
      * @param int|\DateTimeInterface|null $now the current time (unix seconds or a date), for tests; default the clock
+     * @throws WebhookVerificationException saying what failed, when not signed with $secret or not fresh
      */
     public static function verify(mixed $rawBody, mixed $headers, #[\SensitiveParameter] string $secret, int $tolerance = self::DEFAULT_TOLERANCE, int|\DateTimeInterface|null $now = null): WebhookEvent
     {
+        [$body, $id] = self::signedDelivery($rawBody, $headers, $secret, $tolerance, $now);
+        try {
+            $event = json_decode($body, true, 512, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
+        } catch (\JsonException) {
+            return WebhookEvent::unknown($id);
+        }
+        $data = is_array($event) ? $event['data'] ?? null : null;
+        // An object `data` ({} decodes to [] as well): a JSON array there is not a record.
+        $isEvent = is_string($event['id'] ?? null) && is_string($event['type'] ?? null) && is_array($data) && ($data === [] || !array_is_list($data));
+        return $isEvent ? WebhookEvent::fromArray($event) : WebhookEvent::unknown($id);
+    }
+
+    /**
+     * The first step of verify() alone: throws unless the delivery is signed with $secret and fresh; the body is not read.
+     *
+     * @throws WebhookVerificationException saying what failed
+     */
+    public static function verifySignature(mixed $rawBody, mixed $headers, #[\SensitiveParameter] string $secret, int $tolerance = self::DEFAULT_TOLERANCE, int|\DateTimeInterface|null $now = null): void
+    {
+        self::signedDelivery($rawBody, $headers, $secret, $tolerance, $now);
+    }
+
+    /** @return array{0: string, 1: string} the body and the webhook-id of a delivery signed with $secret and fresh */
+    private static function signedDelivery(mixed $rawBody, mixed $headers, #[\SensitiveParameter] string $secret, int $tolerance, int|\DateTimeInterface|null $now): array
+    {
+        $key = self::signingKey($secret);
         if ($rawBody instanceof \Stringable) {
             $rawBody = (string) $rawBody;
         }
@@ -45,26 +76,19 @@ final class WebhookSignature
         if (!is_array($headers) && !is_object($headers)) {
             throw new WebhookVerificationException('The headers are ' . get_debug_type($headers) . '; pass getallheaders(), $request->headers->all() or the request\'s header bag');
         }
-        $id = self::header($headers, 'webhook-id');
-        $timestamp = self::header($headers, 'webhook-timestamp');
-        $signatures = self::header($headers, 'webhook-signature');
-        if ($id === null || $id === '' || $timestamp === null || $timestamp === '' || $signatures === null || $signatures === '') {
-            throw new WebhookVerificationException('Missing webhook-id, webhook-timestamp or webhook-signature header: is this a Cambio delivery? (Pass all the request\'s headers.)');
+        $found = [];
+        foreach (['webhook-id', 'webhook-timestamp', 'webhook-signature'] as $name) {
+            $found[$name] = self::header($headers, $name);
         }
+        $missing = array_keys(array_filter($found, fn (?string $value) => $value === null || $value === ''));
+        if ($missing !== []) {
+            throw new WebhookVerificationException('Missing ' . implode(', ', $missing) . ' header: is this a Cambio delivery? (Pass all the request\'s headers.)');
+        }
+        ['webhook-id' => $id, 'webhook-timestamp' => $timestamp, 'webhook-signature' => $signatures] = $found;
         if (!preg_match('/^\d{1,15}$/', $timestamp)) {
-            throw new WebhookVerificationException('webhook-timestamp is not unix seconds');
+            throw new WebhookVerificationException('webhook-timestamp is not unix seconds: ' . json_encode(substr($timestamp, 0, 40)));
         }
-        $nowSeconds = match (true) {
-            $now === null => time(),
-            $now instanceof \DateTimeInterface => $now->getTimestamp(),
-            default => $now,
-        };
-        $age = $nowSeconds - (int) $timestamp;
-        if (abs($age) > $tolerance) {
-            $when = $age > 0 ? "$age s old" : -$age . ' s in the future';
-            throw new WebhookVerificationException("webhook-timestamp is $when, beyond the $tolerance s tolerance: a replayed or delayed delivery, or a wrong clock");
-        }
-        $key = self::signingKey($secret);
+        self::checkFreshness((int) $timestamp, $tolerance, $now);
         $candidates = [];
         foreach (preg_split('/\s+/', trim($signatures)) ?: [] as $entry) {
             $entry = rtrim($entry, ','); // PSR-7 getHeaderLine() joins repeated headers with ", "
@@ -75,21 +99,27 @@ final class WebhookSignature
                 }
             }
         }
-        if ($candidates === []) {
-            throw new WebhookVerificationException('webhook-signature holds no v1 signature ("v1,<base64>"): not a scheme Cambio signs with');
-        }
         if (!self::anyMatches($candidates, self::sign($key, $id, $timestamp, $rawBody))) {
-            throw new WebhookVerificationException('No signature matches. ' . self::diagnose($rawBody, $key, $id, $timestamp, $candidates));
+            throw new WebhookVerificationException('No matching signature: ' . self::diagnose($rawBody, $key, $id, $timestamp, $candidates));
         }
-        try {
-            $event = json_decode($rawBody, true, 512, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
-        } catch (\JsonException) {
-            throw new WebhookVerificationException('The signature matches but the body is not JSON');
+        return [$rawBody, $id];
+    }
+
+    private static function checkFreshness(int $seconds, int $tolerance, int|\DateTimeInterface|null $now): void
+    {
+        $nowSeconds = match (true) {
+            $now === null => time(),
+            $now instanceof \DateTimeInterface => $now->getTimestamp(),
+            default => $now,
+        };
+        $age = $nowSeconds - $seconds;
+        $beyond = "beyond the $tolerance s tolerance (a replayed or delayed delivery, or a wrong clock)";
+        if ($age > $tolerance) {
+            throw new WebhookVerificationException("webhook-timestamp is too old: $age s before now, $beyond");
         }
-        if (!is_array($event) || !is_string($event['type'] ?? null)) {
-            throw new WebhookVerificationException('The signature matches but the body is not a Cambio event (no `type`)');
+        if (-$age > $tolerance) {
+            throw new WebhookVerificationException('webhook-timestamp is in the future: ' . -$age . " s after now, $beyond");
         }
-        return WebhookEvent::fromArray($event);
     }
 
     /** Case-insensitive, for arrays (getallheaders(), Laravel/Symfony all(), $_SERVER's HTTP_*) and header-bag objects. */
@@ -126,14 +156,16 @@ final class WebhookSignature
         return null;
     }
 
+    /** The secret's base64 after an optional `whsec_`, padding optional (as the reference libraries take it). */
     private static function signingKey(#[\SensitiveParameter] string $secret): string
     {
-        if (!str_starts_with($secret, 'whsec_')) {
-            throw new WebhookVerificationException('The secret must be the webhook\'s signing secret, "whsec_…", as webhooks->create() returned it');
+        $encoded = rtrim(trim(str_starts_with($secret, 'whsec_') ? substr($secret, 6) : $secret), '=');
+        if ($encoded === '') {
+            throw new WebhookVerificationException('The secret is empty: pass the webhook\'s signing secret, "whsec_…", as webhooks->create() returned it');
         }
-        $key = base64_decode(substr($secret, 6), true);
+        $key = base64_decode($encoded . str_repeat('=', (4 - strlen($encoded) % 4) % 4), true);
         if ($key === false || $key === '') {
-            throw new WebhookVerificationException('The secret after "whsec_" is not base64: copy it whole, as webhooks->create() returned it');
+            throw new WebhookVerificationException('The secret is not base64 after "whsec_": copy it whole, as webhooks->create() returned it');
         }
         return $key;
     }
@@ -153,23 +185,26 @@ final class WebhookSignature
         return $match;
     }
 
-    /** Names the usual mistake when the body looks parsed and serialised again. @param list<string> $candidates */
+    /**
+     * Why no signature matched, as far as it can be known: the mistakes that leave a mark are named, anything else is not guessed at.
+     *
+     * @param list<string> $candidates
+     */
     private static function diagnose(string $body, #[\SensitiveParameter] string $key, string $id, string $timestamp, array $candidates): string
     {
+        if ($candidates === []) {
+            return 'webhook-signature holds no v1 signature ("v1,<base64>"), the only scheme Cambio signs with.';
+        }
         try {
             $parsed = json_decode($body, false, 512, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
+            // Cambio sends compact JSON (as JavaScript's JSON.stringify writes it): if that form verifies, the body was re-serialised.
+            $compact = json_encode($parsed, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION);
         } catch (\JsonException) {
-            return 'Check that the secret is this webhook\'s and that the body is unchanged. ' . self::RAW_BODY_HINT;
+            $compact = $body;
         }
-        // Cambio sends compact JSON (as JavaScript's JSON.stringify writes it): if that form verifies, the body was re-serialised.
-        $compact = json_encode($parsed, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION);
         if (is_string($compact) && $compact !== $body && self::anyMatches($candidates, self::sign($key, $id, $timestamp, $compact))) {
-            return 'The body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. ' . self::RAW_BODY_HINT;
+            return 'the body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. ' . self::RAW_BODY_HINT;
         }
-        if (is_string($compact) && $compact !== $body && preg_match('/^\s*[\[{]\s*\n|\n\s+"/', $body)) {
-            return 'The body looks like re-serialised JSON (re-indented), not the bytes Cambio signed. ' . self::RAW_BODY_HINT;
-        }
-        return 'The body is JSON: if your framework parsed it and you encoded it again, its bytes may differ from what Cambio signed '
-            . '(key order, escapes such as \/ or \u00e9). ' . self::RAW_BODY_HINT . ' Otherwise check that the secret is this webhook\'s.';
+        return 'the secret is not this webhook\'s, or the body or webhook-id is not what was signed. ' . self::RAW_BODY_HINT;
     }
 }

@@ -41,7 +41,7 @@ from ._types import (
     Withdrawal,
 )
 from ._version import __version__
-from ._webhooks import DEFAULT_TOLERANCE, WebhookEvent, verify_webhook
+from ._webhooks import DEFAULT_TOLERANCE, WebhookEvent, verify_webhook, verify_webhook_signature
 
 # `ConnectionError` is left out on purpose: `from cambio import *` would otherwise hide Python's
 # built-in ConnectionError in the importing module. Use `cambio.ConnectionError` (it subclasses the

@@ -46,7 +46,7 @@ from ._types import (
     Withdrawal,
 )
 from ._version import __version__
-from ._webhooks import verify_webhook
+from ._webhooks import verify_webhook, verify_webhook_signature
 
 __all__ = ["Cambio", "Page"]
 
@@ -663,6 +663,9 @@ class WebhooksResource(_Listable[Webhook]):
     #: WebhookVerificationError when it is forged, altered or stale. Local: no request is made.
     #: It is ``cambio.verify_webhook`` itself, so the two cannot drift apart.
     verify = staticmethod(verify_webhook)
+    #: The first step of ``verify`` alone (``cambio.verify_webhook_signature``): raises
+    #: WebhookVerificationError unless signed and fresh; the body is not read.
+    verify_signature = staticmethod(verify_webhook_signature)
 
 
 def _events(events: Any) -> List[str]:

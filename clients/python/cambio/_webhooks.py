@@ -1,7 +1,9 @@
-"""Standard Webhooks verification (https://www.standardwebhooks.com/).
+"""Standard Webhooks verification (https://www.standardwebhooks.com/), in two steps as the
+reference libraries and Stripe's do it: first the signature and the timestamp, then the body.
 
 The signature is base64(HMAC-SHA256(key, ``{webhook-id}.{webhook-timestamp}.{body}``)) over the
-exact bytes Cambio sent, the key being the base64-decoded part of the secret after ``whsec_``.
+exact bytes Cambio sent, the key being the secret's base64 (after an optional ``whsec_``, padded
+or not). A body that verifies is never reported as a bad signature, whatever it holds.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ._errors import WebhookVerificationError
 from ._record import Record
 from ._types import EVENT_DATA_TYPES, Conversion, Deposit, Withdrawal
 
-__all__ = ["DEFAULT_TOLERANCE", "WebhookEvent", "verify_webhook"]
+__all__ = ["DEFAULT_TOLERANCE", "WebhookEvent", "verify_webhook", "verify_webhook_signature"]
 
 #: How far ``webhook-timestamp`` may be from now, in seconds (replay protection).
 DEFAULT_TOLERANCE = 300
@@ -39,16 +41,25 @@ Headers = Union[Mapping[str, Any], Iterable[Any]]
 
 @dataclass(frozen=True)
 class WebhookEvent:
-    """What Cambio POSTs to a webhook, once verified."""
+    """What Cambio POSTs to a webhook, once verified.
+
+    A verified body that is not a Cambio event (not JSON, or without ``id``, ``type`` and
+    ``data``) comes back as one too, with ``type`` None: ``is_cambio_event`` is then False.
+    """
 
     #: ``evt_…``; also the ``webhook-id`` header, the same on every retry: deduplicate on it.
     id: str
-    #: ``deposit.completed``, ``withdrawal.failed``, … (openapi.json ``webhooks``).
-    type: str
-    created_at: str
+    #: ``deposit.completed``, ``withdrawal.failed``, … (openapi.json ``webhooks``); None when the
+    #: verified body is not a Cambio event.
+    type: Optional[str]
+    created_at: Optional[str]
     #: The record: a :class:`Deposit`, :class:`Withdrawal` or :class:`Conversion` by ``type``
     #: (the raw dict for an event type this version of the client does not know).
-    data: Union[Deposit, Withdrawal, Conversion, Dict[str, Any]]
+    data: Union[Deposit, Withdrawal, Conversion, Dict[str, Any], None]
+
+    @property
+    def is_cambio_event(self) -> bool:
+        return self.type is not None
 
     def to_dict(self) -> Dict[str, Any]:
         data = self.data.to_dict() if isinstance(self.data, Record) else self.data
@@ -63,15 +74,36 @@ def verify_webhook(
     tolerance: float = DEFAULT_TOLERANCE,
     now: Union[None, float, int, datetime] = None,
 ) -> WebhookEvent:
-    """Returns the event when the delivery is authentic and fresh; raises WebhookVerificationError otherwise.
+    """Verifies the delivery (:func:`verify_webhook_signature`), then returns its event.
 
-    ``raw_body``: the request body exactly as received (bytes or str). ``headers``: any mapping
-    (a dict, Flask's ``request.headers``, Django's ``request.headers`` or ``request.META``,
+    Raises WebhookVerificationError, saying what failed, when it is not signed with ``secret`` or
+    not fresh. A verified body that is not a Cambio event is returned with ``type`` None, never
+    refused. ``raw_body``: the request body exactly as received (bytes or str). ``headers``: any
+    mapping (a dict, Flask's ``request.headers``, Django's ``request.headers`` or ``request.META``,
     Starlette's ``Headers``, ``http.server``'s ``self.headers``) or a list of (name, value) pairs;
-    names match case-insensitively. ``secret``: the webhook's ``whsec_…`` signing secret.
-    ``tolerance``: seconds ``webhook-timestamp`` may be away from ``now`` (default 300).
-    ``now``: for tests, the current time (unix seconds or a datetime).
+    names match case-insensitively. ``secret``: the webhook's ``whsec_…`` signing secret, or its raw
+    base64 key. ``tolerance``: seconds ``webhook-timestamp`` may be away from ``now``, either way
+    (default 300). ``now``: for tests, the current time (unix seconds or a datetime).
     """
+    body, msg_id = _signed_delivery(raw_body, headers, secret, tolerance, now)
+    return _event(body, msg_id)
+
+
+def verify_webhook_signature(
+    raw_body: RawBody,
+    headers: Headers,
+    secret: str,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    now: Union[None, float, int, datetime] = None,
+) -> None:
+    """The first step of :func:`verify_webhook` alone: raises WebhookVerificationError unless the
+    delivery is signed with ``secret`` and fresh. The body is not read."""
+    _signed_delivery(raw_body, headers, secret, tolerance, now)
+
+
+def _signed_delivery(raw_body: Any, headers: Any, secret: Any, tolerance: float, now: Any) -> "tuple[bytes, str]":
+    key = _signing_key(secret)
     body = _body_bytes(raw_body)
     msg_id = _header(headers, "webhook-id")
     timestamp = _header(headers, "webhook-timestamp")
@@ -84,28 +116,35 @@ def verify_webhook(
         )
     if not re.fullmatch(r"[0-9]{1,15}", timestamp):
         raise WebhookVerificationError(f"webhook-timestamp is not unix seconds: {timestamp[:40]!r}")
-    current = _now_seconds(now)
-    age = current - int(timestamp)
-    if abs(age) > tolerance:
-        raise WebhookVerificationError(
-            f"webhook-timestamp is {abs(age)} s {'old' if age > 0 else 'in the future'}, beyond the {tolerance:g} s tolerance: "
-            "a replayed or delayed delivery, or a wrong clock"
-        )
-    key = _signing_key(secret)
+    age = _now_seconds(now) - int(timestamp)
+    beyond = f"beyond the {tolerance:g} s tolerance (a replayed or delayed delivery, or a wrong clock)"
+    if age > tolerance:
+        raise WebhookVerificationError(f"webhook-timestamp is too old: {age} s before now, {beyond}")
+    if -age > tolerance:
+        raise WebhookVerificationError(f"webhook-timestamp is in the future: {-age} s after now, {beyond}")
     candidates = _candidates(signatures)
     if not any(_matches(candidate, _sign(key, msg_id, timestamp, body)) for candidate in candidates):
-        raise WebhookVerificationError(f"No signature matches. {_diagnose(body, key, msg_id, timestamp, candidates)}")
+        raise WebhookVerificationError(f"No matching signature: {_diagnose(body, key, msg_id, timestamp, candidates)}")
+    return body, msg_id
+
+
+def _event(body: bytes, msg_id: str) -> WebhookEvent:
+    """The event when the body is one (an object with a string ``id`` and ``type`` and an object ``data``)."""
     try:
         event = json.loads(body.decode("utf-8"), parse_float=Decimal)
     except (UnicodeDecodeError, ValueError):
-        raise WebhookVerificationError("The signature matches but the body is not JSON") from None
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise WebhookVerificationError("The signature matches but the body is not a Cambio event")
+        event = None
+    is_event = (
+        isinstance(event, dict)
+        and isinstance(event.get("id"), str)
+        and isinstance(event.get("type"), str)
+        and isinstance(event.get("data"), dict)
+    )
+    if not is_event:
+        return WebhookEvent(id=msg_id, type=None, created_at=None, data=None)
     record = EVENT_DATA_TYPES.get(event["type"])
-    data = event.get("data")
-    if record is not None and isinstance(data, Mapping):
-        data = record._from_api(data)
-    return WebhookEvent(id=event.get("id"), type=event["type"], created_at=event.get("createdAt"), data=data)
+    data = record._from_api(event["data"]) if record is not None else event["data"]
+    return WebhookEvent(id=event["id"], type=event["type"], created_at=event.get("createdAt"), data=data)
 
 
 def _body_bytes(raw_body: Any) -> bytes:
@@ -151,15 +190,20 @@ def _now_seconds(now: Union[None, float, int, datetime]) -> int:
 
 
 def _signing_key(secret: Any) -> bytes:
-    if not isinstance(secret, str) or not secret.startswith("whsec_"):
+    """The secret's base64 after an optional ``whsec_``, padding optional (as the reference libraries take it)."""
+    if not isinstance(secret, str):
         raise WebhookVerificationError(
-            "The secret must be the webhook's signing secret, \"whsec_…\", as webhooks.create answered it "
-            "(CreatedWebhook.secret)"
+            f"The secret is {type(secret).__name__}: pass the webhook's signing secret, \"whsec_…\", as webhooks.create "
+            "answered it (CreatedWebhook.secret)"
         )
+    encoded = secret[len("whsec_"):] if secret.startswith("whsec_") else secret
+    encoded = encoded.strip()
+    if not encoded:
+        raise WebhookVerificationError("The secret is empty: pass the webhook's signing secret, \"whsec_…\", as webhooks.create answered it")
     try:
-        return base64.b64decode(secret[len("whsec_"):].strip(), validate=True)
+        return base64.b64decode(encoded.rstrip("=") + "=" * (-len(encoded.rstrip("=")) % 4), validate=True)
     except (binascii.Error, ValueError):
-        raise WebhookVerificationError("The secret is not \"whsec_\" followed by base64: copy it whole") from None
+        raise WebhookVerificationError("The secret is not base64 after \"whsec_\": copy it whole") from None
 
 
 def _candidates(signatures: str) -> List[bytes]:
@@ -183,28 +227,21 @@ def _matches(candidate: bytes, expected: bytes) -> bool:
 
 
 def _diagnose(body: bytes, key: bytes, msg_id: str, timestamp: str, candidates: List[bytes]) -> str:
-    """Names the usual mistake when the body looks like it was parsed and serialised again."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        return f"Check that the secret is this webhook's and that the body is unchanged. {RAW_BODY_HINT}"
+    """Why no signature matched, as far as it can be known: the mistakes that leave a mark are
+    named, anything else is not guessed at."""
+    if not candidates:
+        return 'webhook-signature holds no v1 signature ("v1,<base64>"), the only scheme Cambio signs with.'
+    text = body.decode("utf-8", errors="replace")
     if text.startswith("{'") or text.startswith("b'") or text.startswith('b"'):
-        return f"The body looks like str() of a Python object, not the bytes Cambio sent: it was re-serialised. {RAW_BODY_HINT}"
+        return f"the body looks like str() of a Python object, not the bytes Cambio sent: it was re-serialised. {RAW_BODY_HINT}"
     try:
-        parsed = json.loads(text)
+        compact = json.dumps(json.loads(text), separators=(",", ":"), ensure_ascii=False)
     except ValueError:
-        return f"Check that the secret is this webhook's and that the body is unchanged. {RAW_BODY_HINT}"
+        compact = text
     # Cambio sends compact JSON: if that form verifies, the body was certainly re-serialised.
-    compact = json.dumps(parsed, separators=(",", ":"), ensure_ascii=False)
     if compact != text and any(_matches(c, _sign(key, msg_id, timestamp, compact.encode("utf-8"))) for c in candidates):
         return (
-            "The body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes "
+            "the body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes "
             f"you passed. {RAW_BODY_HINT}"
         )
-    if compact != text:
-        return f"The body looks like re-serialised JSON (re-indented or re-ordered), not the bytes Cambio signed. {RAW_BODY_HINT}"
-    return (
-        "The body is JSON: if your framework parsed it and you serialised it again, its bytes may differ from what "
-        f"Cambio signed (key order, escapes). {RAW_BODY_HINT} Otherwise check that the "
-        "secret is this webhook's."
-    )
+    return f"the secret is not this webhook's, or the body or webhook-id is not what was signed. {RAW_BODY_HINT}"

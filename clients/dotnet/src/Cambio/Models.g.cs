@@ -487,8 +487,8 @@ public static class WebhookEventTypes
     /// <summary><c>withdrawal.processing</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Withdrawal"/>.</summary>
     public const string WithdrawalProcessing = "withdrawal.processing";
 
-    /// <summary>The record type an event of this type carries in <c>data</c>, or null for a type this version does not know.</summary>
-    public static Type? DataTypeOf(string type) => type switch
+    /// <summary>The record type an event of this type carries in <c>data</c>, or null for a type this version does not know (or none: a verified body that is not a Cambio event).</summary>
+    public static Type? DataTypeOf(string? type) => type switch
     {
         "conversion.completed" => typeof(Conversion),
         "deposit.completed" => typeof(Deposit),

@@ -125,8 +125,9 @@ public sealed class WebhookService : CambioService<Webhook>
     public Task<DeletedWebhook> DeleteAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
         Client.RequestAsync<DeletedWebhook>(HttpMethod.Delete, PathOf(id), null, requestOptions, cancellationToken);
 
-    /// <summary>Verifies a delivery over its raw body and returns its event; see <see cref="WebhookSignature"/>.</summary>
-    /// <exception cref="WebhookVerificationException">Forged, tampered, stale, or a body that is not the raw one.</exception>
+    /// <summary>Verifies a delivery over its raw body, then returns its event (with a null <c>Type</c> when the verified
+    /// body is not a Cambio event); see <see cref="WebhookSignature"/>.</summary>
+    /// <exception cref="WebhookVerificationException">Forged, tampered, stale, or a body that is not the raw one: the message says what failed.</exception>
     public WebhookEvent Verify(string rawBody, IDictionary<string, string> headers, string secret, WebhookVerifyOptions? options = null) =>
         WebhookSignature.Verify(rawBody, headers, secret, options);
 
@@ -164,4 +165,21 @@ public sealed class WebhookService : CambioService<Webhook>
     /// <inheritdoc cref="Verify(string, Func{string, string?}, string, WebhookVerifyOptions?)"/>
     public WebhookEvent Verify(ReadOnlySpan<byte> rawBody, Func<string, string?> header, string secret, WebhookVerifyOptions? options = null) =>
         WebhookSignature.Verify(rawBody, header, secret, options);
+
+    /// <summary>The first step of <c>Verify</c> alone: throws unless the delivery is signed and fresh; the body is not read.
+    /// See <see cref="WebhookSignature.VerifySignature(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>.</summary>
+    public void VerifySignature(string rawBody, IDictionary<string, string> headers, string secret, WebhookVerifyOptions? options = null) =>
+        WebhookSignature.VerifySignature(rawBody, headers, secret, options);
+
+    /// <inheritdoc cref="VerifySignature(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>
+    public void VerifySignature(byte[] rawBody, IDictionary<string, string> headers, string secret, WebhookVerifyOptions? options = null) =>
+        WebhookSignature.VerifySignature(rawBody, headers, secret, options);
+
+    /// <inheritdoc cref="VerifySignature(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>
+    public void VerifySignature<TValues>(string rawBody, IEnumerable<KeyValuePair<string, TValues>> headers, string secret, WebhookVerifyOptions? options = null) =>
+        WebhookSignature.VerifySignature(rawBody, headers, secret, options);
+
+    /// <inheritdoc cref="VerifySignature(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>
+    public void VerifySignature<TValues>(byte[] rawBody, IEnumerable<KeyValuePair<string, TValues>> headers, string secret, WebhookVerifyOptions? options = null) =>
+        WebhookSignature.VerifySignature(rawBody, headers, secret, options);
 }

@@ -16,15 +16,20 @@ public sealed record WebhookEvent
     /// <summary>The event id (<c>evt_…</c>), also the <c>webhook-id</c> header: the same on every retry, so deduplicate on it.</summary>
     public required string Id { get; init; }
 
-    /// <summary>The event type, e.g. <c>deposit.completed</c> (see <see cref="WebhookEventTypes"/>).</summary>
-    public required string Type { get; init; }
+    /// <summary>The event type, e.g. <c>deposit.completed</c> (see <see cref="WebhookEventTypes"/>); null when the verified
+    /// body is not a Cambio event (not JSON, or without <c>id</c>, <c>type</c> and <c>data</c>): then <see cref="IsCambioEvent"/>
+    /// is false, <see cref="Id"/> is the <c>webhook-id</c> header and <see cref="Data"/> is undefined.</summary>
+    public string? Type { get; init; }
+
+    /// <summary>False for a verified body that is not a Cambio event (<see cref="Type"/> is null).</summary>
+    public bool IsCambioEvent => Type is not null;
 
     /// <summary>When the event happened, if the body says.</summary>
     public DateTimeOffset? CreatedAt { get; init; }
 
     /// <summary>The record the event is about (a Deposit, Withdrawal or Conversion: <see cref="WebhookEventTypes.DataTypeOf"/>),
     /// as JSON; read it with <see cref="DataAs{T}"/>.</summary>
-    public required JsonElement Data { get; init; }
+    public JsonElement Data { get; init; }
 
     /// <summary>Reads <see cref="Data"/> as a record, e.g. <c>DataAs&lt;Deposit&gt;()</c> for a <c>deposit.*</c> event.</summary>
     /// <exception cref="JsonException">The data is not that record.</exception>
@@ -45,11 +50,14 @@ public sealed class WebhookVerifyOptions
 }
 
 /// <summary>
-/// Standard Webhooks verification (https://www.standardwebhooks.com/), usable without a client: the
-/// signature is base64(HMAC-SHA256(key, <c>{webhook-id}.{webhook-timestamp}.{body}</c>)) over the exact
-/// bytes Cambio sent, the key being the base64-decoded part of the secret after <c>whsec_</c>. Any
-/// of the space-separated <c>v1,</c> signatures may match (compared in constant time), and the
-/// timestamp must be within the tolerance (default 300 s).
+/// Standard Webhooks verification (https://www.standardwebhooks.com/), usable without a client, in two
+/// steps as the reference libraries and Stripe's do it: first the signature and the timestamp, then the
+/// body. The signature is base64(HMAC-SHA256(key, <c>{webhook-id}.{webhook-timestamp}.{body}</c>)) over
+/// the exact bytes Cambio sent, the key being the secret's base64 (after an optional <c>whsec_</c>, padded
+/// or not). Any of the space-separated <c>v1,</c> signatures may match (compared in constant time; other
+/// versions are ignored), and the timestamp must be within the tolerance (default 300 s) either way. A
+/// body that verifies is never reported as a bad signature: one that is not a Cambio event is returned
+/// with a null <see cref="WebhookEvent.Type"/>.
 /// </summary>
 public static class WebhookSignature
 {
@@ -63,9 +71,9 @@ public static class WebhookSignature
     /// <summary>Verifies a delivery and returns its event.</summary>
     /// <param name="rawBody">The request body exactly as received.</param>
     /// <param name="headers">The request's headers; names match case-insensitively.</param>
-    /// <param name="secret">The webhook's signing secret, <c>whsec_…</c>, as <c>Webhooks.CreateAsync</c> answered it.</param>
+    /// <param name="secret">The webhook's signing secret, <c>whsec_…</c>, as <c>Webhooks.CreateAsync</c> answered it (or its raw base64 key).</param>
     /// <param name="options">Tolerance and clock.</param>
-    /// <exception cref="WebhookVerificationException">Forged, tampered, stale, or a body that is not the raw one.</exception>
+    /// <exception cref="WebhookVerificationException">Forged, tampered, stale, or a body that is not the raw one: the message says what failed.</exception>
     public static WebhookEvent Verify(string rawBody, IDictionary<string, string> headers, string secret, WebhookVerifyOptions? options = null) =>
         VerifyCore(Utf8(rawBody), Lookup(headers), secret, options);
 
@@ -105,44 +113,81 @@ public static class WebhookSignature
     public static WebhookEvent Verify(ReadOnlySpan<byte> rawBody, Func<string, string?> header, string secret, WebhookVerifyOptions? options = null) =>
         VerifyCore(rawBody, header, secret, options);
 
-    private static WebhookEvent VerifyCore(ReadOnlySpan<byte> rawBody, Func<string, string?> header, string secret, WebhookVerifyOptions? options)
+    /// <summary>The first step of <c>Verify</c> alone: throws, saying what failed, unless the delivery is signed with
+    /// <paramref name="secret"/> and fresh; the body is not read.</summary>
+    /// <inheritdoc cref="Verify(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>
+    public static void VerifySignature(string rawBody, IDictionary<string, string> headers, string secret, WebhookVerifyOptions? options = null) =>
+        SignedDeliveryId(Utf8(rawBody), Lookup(headers), secret, options);
+
+    /// <inheritdoc cref="VerifySignature(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>
+    public static void VerifySignature(byte[] rawBody, IDictionary<string, string> headers, string secret, WebhookVerifyOptions? options = null) =>
+        SignedDeliveryId(Bytes(rawBody), Lookup(headers), secret, options);
+
+    /// <inheritdoc cref="VerifySignature(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>
+    public static void VerifySignature<TValues>(string rawBody, IEnumerable<KeyValuePair<string, TValues>> headers, string secret, WebhookVerifyOptions? options = null) =>
+        SignedDeliveryId(Utf8(rawBody), Lookup(headers), secret, options);
+
+    /// <inheritdoc cref="VerifySignature(string, IDictionary{string, string}, string, WebhookVerifyOptions?)"/>
+    public static void VerifySignature<TValues>(byte[] rawBody, IEnumerable<KeyValuePair<string, TValues>> headers, string secret, WebhookVerifyOptions? options = null) =>
+        SignedDeliveryId(Bytes(rawBody), Lookup(headers), secret, options);
+
+    private static WebhookEvent VerifyCore(ReadOnlySpan<byte> rawBody, Func<string, string?> header, string secret, WebhookVerifyOptions? options) =>
+        Parse(rawBody, SignedDeliveryId(rawBody, header, secret, options));
+
+    /// <summary>The <c>webhook-id</c> of a delivery signed with the secret and fresh; throws, saying what failed, otherwise.</summary>
+    private static string SignedDeliveryId(ReadOnlySpan<byte> rawBody, Func<string, string?> header, string secret, WebhookVerifyOptions? options)
     {
+        var key = SigningKey(secret);
         if (header is null) throw new WebhookVerificationException("No headers given: pass the delivery's request headers");
         var id = header("webhook-id");
         var timestamp = header("webhook-timestamp");
         var signatures = header("webhook-signature");
         if (string.IsNullOrEmpty(id) || string.IsNullOrEmpty(timestamp) || string.IsNullOrEmpty(signatures))
         {
-            throw new WebhookVerificationException("Missing webhook-id, webhook-timestamp or webhook-signature header: is this a Cambio delivery?");
+            var missing = new[] { ("webhook-id", id), ("webhook-timestamp", timestamp), ("webhook-signature", signatures) }
+                .Where(pair => string.IsNullOrEmpty(pair.Item2)).Select(pair => pair.Item1);
+            throw new WebhookVerificationException($"Missing {string.Join(", ", missing)} header: is this a Cambio delivery? Pass the request's headers, unchanged.");
         }
-        if (!Regex.IsMatch(timestamp, "^[0-9]{1,15}$")) throw new WebhookVerificationException("webhook-timestamp is not unix seconds");
-        var seconds = long.Parse(timestamp, System.Globalization.CultureInfo.InvariantCulture);
-        var tolerance = options?.Tolerance ?? DefaultTolerance;
-        var now = (options?.Now ?? (options?.TimeProvider ?? TimeProvider.System).GetUtcNow()).ToUnixTimeSeconds();
-        if (Math.Abs(now - seconds) > tolerance.TotalSeconds)
+        if (!Regex.IsMatch(timestamp, "^[0-9]{1,15}$"))
         {
-            throw new WebhookVerificationException(
-                $"webhook-timestamp is {now - seconds} s from now, beyond the {tolerance.TotalSeconds:0} s tolerance: a replayed or delayed delivery, or a wrong clock");
+            throw new WebhookVerificationException($"webhook-timestamp is not unix seconds: \"{timestamp[..Math.Min(40, timestamp.Length)]}\"");
         }
-        var key = SigningKey(secret);
+        CheckFreshness(long.Parse(timestamp, System.Globalization.CultureInfo.InvariantCulture), options);
         var candidates = signatures.Split(' ', StringSplitOptions.RemoveEmptyEntries)
             .Where(entry => entry.StartsWith("v1,", StringComparison.Ordinal))
             .Select(entry => Base64(entry[3..]))
             .Where(candidate => candidate is not null)
             .Select(candidate => candidate!)
             .ToList();
-        var expected = Sign(key, id, timestamp, rawBody);
-        var matched = false;
-        foreach (var candidate in candidates) matched |= CryptographicOperations.FixedTimeEquals(candidate, expected);
-        if (!matched)
+        if (!AnyMatches(candidates, Sign(key, id, timestamp, rawBody)))
         {
-            throw new WebhookVerificationException($"No signature matches. {Diagnose(rawBody, key, id, timestamp, candidates)}");
+            throw new WebhookVerificationException($"No matching signature: {Diagnose(rawBody, key, id, timestamp, candidates)}");
         }
-        return Parse(rawBody, id);
+        return id;
     }
 
+    private static void CheckFreshness(long seconds, WebhookVerifyOptions? options)
+    {
+        var tolerance = (long)(options?.Tolerance ?? DefaultTolerance).TotalSeconds;
+        var age = (options?.Now ?? (options?.TimeProvider ?? TimeProvider.System).GetUtcNow()).ToUnixTimeSeconds() - seconds;
+        var beyond = $"beyond the {tolerance} s tolerance (a replayed or delayed delivery, or a wrong clock)";
+        if (age > tolerance) throw new WebhookVerificationException($"webhook-timestamp is too old: {age} s before now, {beyond}");
+        if (-age > tolerance) throw new WebhookVerificationException($"webhook-timestamp is in the future: {-age} s after now, {beyond}");
+    }
+
+    /// <summary>Constant time: every candidate is compared.</summary>
+    private static bool AnyMatches(List<byte[]> candidates, byte[] expected)
+    {
+        var matched = false;
+        foreach (var candidate in candidates) matched |= CryptographicOperations.FixedTimeEquals(candidate, expected);
+        return matched;
+    }
+
+    /// <summary>The event when the verified body is one (an object with a string <c>id</c> and <c>type</c> and an object
+    /// <c>data</c>); otherwise an event with a null type whose id is the <c>webhook-id</c> header.</summary>
     private static WebhookEvent Parse(ReadOnlySpan<byte> rawBody, string headerId)
     {
+        var unknown = new WebhookEvent { Id = headerId };
         JsonElement root;
         try
         {
@@ -150,18 +195,19 @@ public static class WebhookSignature
             using var document = JsonDocument.ParseValue(ref reader);
             root = document.RootElement.Clone();
         }
-        catch (JsonException error)
+        catch (JsonException)
         {
-            throw new WebhookVerificationException("The signature matches but the body is not JSON", error);
+            return unknown;
         }
-        if (root.ValueKind != JsonValueKind.Object || !root.TryGetProperty("type", out var type) || type.ValueKind != JsonValueKind.String
-            || !root.TryGetProperty("data", out var data))
+        if (root.ValueKind != JsonValueKind.Object
+            || !root.TryGetProperty("id", out var id) || id.ValueKind != JsonValueKind.String
+            || !root.TryGetProperty("type", out var type) || type.ValueKind != JsonValueKind.String
+            || !root.TryGetProperty("data", out var data) || data.ValueKind != JsonValueKind.Object)
         {
-            throw new WebhookVerificationException("The signature matches but the body is not a Cambio event ({id, type, createdAt, data})");
+            return unknown;
         }
         DateTimeOffset? createdAt = root.TryGetProperty("createdAt", out var created) && created.ValueKind == JsonValueKind.String && created.TryGetDateTimeOffset(out var at) ? at : null;
-        var id = root.TryGetProperty("id", out var bodyId) && bodyId.ValueKind == JsonValueKind.String ? bodyId.GetString()! : headerId;
-        return new WebhookEvent { Id = id, Type = type.GetString()!, CreatedAt = createdAt, Data = data };
+        return new WebhookEvent { Id = id.GetString()!, Type = type.GetString()!, CreatedAt = createdAt, Data = data };
     }
 
     private static byte[] Utf8(string rawBody) =>
@@ -199,14 +245,14 @@ public static class WebhookSignature
         };
     }
 
+    /// <summary>The secret's base64 after an optional <c>whsec_</c>, padding optional (as the reference libraries take it).</summary>
     private static byte[] SigningKey(string secret)
     {
-        if (secret is null || !secret.StartsWith("whsec_", StringComparison.Ordinal))
-        {
-            throw new WebhookVerificationException("The secret must be the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
-        }
-        return Base64(secret["whsec_".Length..])
-            ?? throw new WebhookVerificationException("The secret is not \"whsec_\" followed by base64: copy it whole, as POST /v1/webhooks answered it");
+        if (secret is null) throw new WebhookVerificationException("The secret is null: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
+        var encoded = (secret.StartsWith("whsec_", StringComparison.Ordinal) ? secret["whsec_".Length..] : secret).Trim().TrimEnd('=');
+        if (encoded.Length == 0) throw new WebhookVerificationException("The secret is empty: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
+        return Base64(encoded.PadRight(encoded.Length + ((4 - (encoded.Length % 4)) % 4), '='))
+            ?? throw new WebhookVerificationException("The secret is not base64 after \"whsec_\": copy it whole, as POST /v1/webhooks answered it");
     }
 
     private static byte[]? Base64(string text)
@@ -224,35 +270,29 @@ public static class WebhookSignature
         return HMACSHA256.HashData(key, content);
     }
 
-    /// <summary>Names the usual mistake when the body looks like it was parsed and serialised again.</summary>
+    /// <summary>Why no signature matched, as far as it can be known: the mistakes that leave a mark are named, anything else is not guessed at.</summary>
     private static string Diagnose(ReadOnlySpan<byte> rawBody, byte[] key, string id, string timestamp, List<byte[]> candidates)
     {
+        if (candidates.Count == 0) return "webhook-signature holds no v1 signature (\"v1,<base64>\"), the only scheme Cambio signs with.";
         var body = Encoding.UTF8.GetString(rawBody);
         if (Regex.IsMatch(body, @"^[A-Za-z_][\w`]*(\.[A-Za-z_][\w`]*)+(\[.*\])?$"))
         {
-            return $"The body is \"{body}\": an object was turned into a string with ToString(). {RawBodyHint}";
+            return $"the body is \"{body}\": an object was turned into a string with ToString(). {RawBodyHint}";
         }
-        JsonNode? parsed;
+        string compact;
         try
         {
-            parsed = JsonNode.Parse(body);
+            // Cambio sends compact JSON: if that form verifies, the body was certainly re-serialised.
+            compact = JsonNode.Parse(body)?.ToJsonString(new JsonSerializerOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }) ?? "null";
         }
         catch (JsonException)
         {
-            return $"Check that the secret is this webhook's and that the body is unchanged. {RawBodyHint}";
+            compact = body;
         }
-        // Cambio sends compact JSON: if that form verifies, the body was certainly re-serialised.
-        var compact = parsed?.ToJsonString(new JsonSerializerOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }) ?? "null";
-        if (compact != body)
+        if (compact != body && AnyMatches(candidates, Sign(key, id, timestamp, Encoding.UTF8.GetBytes(compact))))
         {
-            var compactSignature = Sign(key, id, timestamp, Encoding.UTF8.GetBytes(compact));
-            if (candidates.Any(candidate => CryptographicOperations.FixedTimeEquals(candidate, compactSignature)))
-            {
-                return $"The body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. {RawBodyHint}";
-            }
-            return $"The body looks like re-serialised JSON (re-indented, re-ordered or re-escaped), not the bytes Cambio signed. {RawBodyHint}";
+            return $"the body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. {RawBodyHint}";
         }
-        return "The body is JSON: if your framework parsed it and you serialised it again, its bytes may differ from what Cambio " +
-            $"signed (key order, escapes). {RawBodyHint} Otherwise check that the secret is this webhook's.";
+        return $"the secret is not this webhook's, or the body or webhook-id is not what was signed. {RawBodyHint}";
     }
 }

@@ -48,7 +48,7 @@ public class WebhookVerifyTests
 
         Assert.Equal("deposit.completed", WebhookSignature.Verify(body, headers, Signer.Secret, new WebhookVerifyOptions { TimeProvider = new FixedClock(Now.AddSeconds(299)) }).Type);
         var stale = Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, Signer.Secret, new WebhookVerifyOptions { Now = Now.AddSeconds(301) }));
-        Assert.Contains("beyond the 300 s tolerance", stale.Message);
+        Assert.Contains("too old: 301 s before now, beyond the 300 s tolerance", stale.Message);
         Assert.Equal("deposit.completed", WebhookSignature.Verify(body, headers, Signer.Secret, new WebhookVerifyOptions { Now = Now.AddSeconds(301), Tolerance = TimeSpan.FromMinutes(10) }).Type);
         // Without options: the system clock, and 2026-01-01 is long gone.
         Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, Signer.Secret));
@@ -75,18 +75,27 @@ public class WebhookVerifyTests
         var body = Signer.DepositCompleted;
         var headers = Signer.Headers(body, Now);
 
-        Assert.Contains("whsec_", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "not-a-secret", AtNow)).Message);
-        Assert.Contains("base64", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "whsec_!!!", AtNow)).Message);
-        Assert.Contains("No signature matches", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "whsec_" + Convert.ToBase64String(new byte[24]), AtNow)).Message);
+        Assert.Equal("deposit.completed", WebhookSignature.Verify(body, headers, Signer.Secret["whsec_".Length..], AtNow).Type);
+        Assert.Contains("not base64", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "not-a-secret", AtNow)).Message);
+        Assert.Contains("not base64", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "whsec_!!!", AtNow)).Message);
+        Assert.Contains("secret is empty", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "whsec_", AtNow)).Message);
+        var mismatch = Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, headers, "whsec_" + Convert.ToBase64String(new byte[24]), AtNow)).Message;
+        Assert.StartsWith("No matching signature: the secret is not this webhook's", mismatch);
+        Assert.DoesNotContain("body was re-serialised", mismatch);
         Assert.Contains("Missing webhook-id", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify(body, new Dictionary<string, string>(), Signer.Secret, AtNow)).Message);
         Assert.Contains("ToString()", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify("System.Text.Json.JsonElement", headers, Signer.Secret, AtNow)).Message);
     }
 
     [Fact]
-    public void A_valid_signature_over_a_body_that_is_not_an_event_is_refused()
+    public void A_valid_signature_over_a_body_that_is_not_an_event_returns_an_unknown_event()
     {
         var headers = Signer.Headers("not json", Now);
-        Assert.Contains("not JSON", Assert.Throws<WebhookVerificationException>(() => WebhookSignature.Verify("not json", headers, Signer.Secret, AtNow)).Message);
+        var verified = WebhookSignature.Verify("not json", headers, Signer.Secret, AtNow);
+        Assert.False(verified.IsCambioEvent);
+        Assert.Null(verified.Type);
+        Assert.Equal(headers["webhook-id"], verified.Id);
+        Assert.Equal(JsonValueKind.Undefined, verified.Data.ValueKind);
+        WebhookSignature.VerifySignature("not json", headers, Signer.Secret, AtNow);
     }
 
     private sealed class FixedClock(DateTimeOffset now) : TimeProvider

@@ -128,8 +128,8 @@ public static class ModelGenerator
             else text.Append("    /// <summary><c>").Append(type).Append("</c>: <see cref=\"WebhookEvent.Data\"/> is a <see cref=\"").Append(dataType).Append("\"/>.</summary>\n");
             text.Append("    public const string ").Append(Pascal(type.Replace('.', '_'))).Append(" = \"").Append(type).Append("\";\n");
         }
-        text.Append("\n    /// <summary>The record type an event of this type carries in <c>data</c>, or null for a type this version does not know.</summary>\n");
-        text.Append("    public static Type? DataTypeOf(string type) => type switch\n    {\n");
+        text.Append("\n    /// <summary>The record type an event of this type carries in <c>data</c>, or null for a type this version does not know (or none: a verified body that is not a Cambio event).</summary>\n");
+        text.Append("    public static Type? DataTypeOf(string? type) => type switch\n    {\n");
         foreach (var (type, dataType, _) in events.Where((e) => e.DataType is not null))
         {
             text.Append("        \"").Append(type).Append("\" => typeof(").Append(dataType).Append("),\n");

@@ -59,18 +59,25 @@ final class WebhookService extends AbstractService
     }
 
     /**
-     * Verifies a delivery (Standard Webhooks) over its RAW body and returns the event; throws
-     * WebhookVerificationException when it is forged, altered, stale or not a Cambio delivery.
+     * Verifies a delivery (Standard Webhooks) over its RAW body, then returns the event; throws
+     * WebhookVerificationException, saying what failed, when it is not signed with $secret or not
+     * fresh. A verified body that is not a Cambio event is returned with `type` null, not refused.
      * Local: no request is made. See WebhookSignature::verify().
      *
      * @param string|\Stringable $rawBody the body exactly as received: file_get_contents('php://input'), $request->getContent()
      * @param array<string, string|list<string>>|object $headers getallheaders(), $request->headers->all(), $_SERVER, a Symfony HeaderBag or a PSR-7 request
-     * @param string $secret the webhook's whsec_… secret
-     * @param int $tolerance seconds the webhook-timestamp may be from now (default 300)
+     * @param string $secret the webhook's whsec_… secret (or its raw base64 key)
+     * @param int $tolerance seconds the webhook-timestamp may be from now, either way (default 300)
      * @param int|\DateTimeInterface|null $now the current time (for tests); default the clock
      */
     public function verify(mixed $rawBody, mixed $headers, #[\SensitiveParameter] string $secret, int $tolerance = WebhookSignature::DEFAULT_TOLERANCE, int|\DateTimeInterface|null $now = null): WebhookEvent
     {
         return WebhookSignature::verify($rawBody, $headers, $secret, $tolerance, $now);
+    }
+
+    /** The first step of verify() alone: throws unless signed and fresh; the body is not read. See WebhookSignature::verifySignature(). */
+    public function verifySignature(mixed $rawBody, mixed $headers, #[\SensitiveParameter] string $secret, int $tolerance = WebhookSignature::DEFAULT_TOLERANCE, int|\DateTimeInterface|null $now = null): void
+    {
+        WebhookSignature::verifySignature($rawBody, $headers, $secret, $tolerance, $now);
     }
 }

@@ -172,6 +172,12 @@ module Cambio
       def verify(raw_body, headers, secret, tolerance: WebhookSignature::DEFAULT_TOLERANCE, now: nil)
         WebhookSignature.verify(raw_body, headers, secret, tolerance: tolerance, now: now)
       end
+
+      # The first step of verify alone: raises Cambio::WebhookVerificationError unless the delivery
+      # is signed and fresh; the body is not read. See Cambio::WebhookSignature.verify_signature.
+      def verify_signature(raw_body, headers, secret, tolerance: WebhookSignature::DEFAULT_TOLERANCE, now: nil)
+        WebhookSignature.verify_signature(raw_body, headers, secret, tolerance: tolerance, now: now)
+      end
     end
   end
 end

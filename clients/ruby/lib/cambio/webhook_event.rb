@@ -13,6 +13,11 @@ module Cambio
     string :created_at
     any :data
 
+    # False for a verified body that is not a Cambio event (its +type+ is nil).
+    def cambio_event?
+      !type.nil?
+    end
+
     class << self
       # The event as its type's class (Cambio::DepositCompletedEvent, ...), or a plain WebhookEvent
       # for a type this client does not know yet.

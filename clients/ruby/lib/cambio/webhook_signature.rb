@@ -4,9 +4,11 @@ require "json"
 require "openssl"
 
 module Cambio
-  # Standard Webhooks verification (https://www.standardwebhooks.com/): the signature is
-  # base64(HMAC-SHA256(key, "#{webhook-id}.#{webhook-timestamp}.#{body}")) over the exact bytes
-  # Cambio sent, the key being the base64-decoded part of the secret after "whsec_".
+  # Standard Webhooks verification (https://www.standardwebhooks.com/), in two steps as the
+  # reference libraries and Stripe's do it: first the signature and the timestamp, then the body.
+  # The signature is base64(HMAC-SHA256(key, "#{webhook-id}.#{webhook-timestamp}.#{body}")) over
+  # the exact bytes Cambio sent, the key being the secret's base64 (after an optional "whsec_",
+  # padded or not). A body that verifies is never reported as a bad signature, whatever it holds.
   #
   # +client.webhooks.verify+ calls this; a receiver that holds no API key can call it directly:
   #
@@ -21,17 +23,37 @@ module Cambio
 
     module_function
 
-    # Returns the event (a Cambio::WebhookEvent: +id+, +type+, +created_at+, +data+, the record)
-    # when the delivery is authentic and fresh; raises Cambio::WebhookVerificationError otherwise.
+    # Verifies the delivery (verify_signature), then returns its event: a Cambio::WebhookEvent
+    # (+id+, +type+, +created_at+, +data+, the record). A verified body that is not a Cambio event
+    # (not JSON, or without id, type and data) is returned too, with +type+ nil (+cambio_event?+
+    # false, +id+ the webhook-id header), never refused as a bad signature.
     #
     # +raw_body+:: the body's bytes as received: a String (any encoding; its bytes are used) or
     #              an IO such as request.body (read, then rewound).
     # +headers+:: a Hash (names in any case, String or Symbol), a Rack env (HTTP_WEBHOOK_ID),
     #             Rails' request.headers, or anything with each_pair/each yielding name, value.
-    # +secret+:: the webhook's "whsec_..." secret, as POST /v1/webhooks answered it.
-    # +tolerance+:: seconds; default 300.
+    # +secret+:: the webhook's "whsec_..." secret, as POST /v1/webhooks answered it, or its raw
+    #            base64 key (padded or not).
+    # +tolerance+:: seconds, either way; default 300.
     # +now+:: the current time (a Time or unix seconds), for tests.
     def verify(raw_body, headers, secret, tolerance: DEFAULT_TOLERANCE, now: nil)
+      body, id = signed_delivery(raw_body, headers, secret, tolerance, now)
+      event = parse_json(body)
+      return WebhookEvent.construct(event) if cambio_event?(event)
+
+      WebhookEvent.from_api({ "id" => id, "type" => nil, "createdAt" => nil, "data" => nil })
+    end
+
+    # The first step of verify alone: raises Cambio::WebhookVerificationError, saying what failed,
+    # unless the delivery is signed with +secret+ and fresh; the body is not read. Returns true.
+    def verify_signature(raw_body, headers, secret, tolerance: DEFAULT_TOLERANCE, now: nil)
+      signed_delivery(raw_body, headers, secret, tolerance, now)
+      true
+    end
+
+    # [body, webhook-id] of a delivery signed with +secret+ and fresh; raises otherwise.
+    def signed_delivery(raw_body, headers, secret, tolerance, now)
+      key = signing_key(secret)
       body = body_bytes(raw_body)
       id = header(headers, "webhook-id")
       timestamp = header(headers, "webhook-timestamp")
@@ -43,14 +65,7 @@ module Cambio
       end
       raise WebhookVerificationError, "webhook-timestamp is not unix seconds: #{timestamp[0, 40].inspect}" unless timestamp.match?(/\A\d{1,15}\z/)
 
-      seconds = Integer(timestamp, 10)
-      current = (now.nil? ? Time.now : now).to_i
-      unless (current - seconds).abs <= tolerance
-        raise WebhookVerificationError, "webhook-timestamp is #{current - seconds} s from now, beyond the #{tolerance} s tolerance: " \
-                                        "a replayed or delayed delivery, or a wrong clock"
-      end
-
-      key = signing_key(secret)
+      check_freshness(Integer(timestamp, 10), tolerance, now)
       candidates = signatures.split(" ").filter_map do |entry|
         next unless entry.start_with?("v1,")
 
@@ -58,13 +73,22 @@ module Cambio
       end
       expected = sign(key, id, timestamp, body)
       unless candidates.any? { |candidate| matches?(candidate, expected) }
-        raise WebhookVerificationError, "No signature matches. #{diagnose(body, key, id, timestamp, candidates)}"
+        raise WebhookVerificationError, "No matching signature: #{diagnose(body, key, id, timestamp, candidates)}"
       end
 
-      event = parse_json(body)
-      raise WebhookVerificationError, "The signature matches but the body is not a JSON object" unless event.is_a?(Hash)
+      [body, id]
+    end
 
-      WebhookEvent.construct(event)
+    def check_freshness(seconds, tolerance, now)
+      age = (now.nil? ? Time.now : now).to_i - seconds
+      beyond = "beyond the #{tolerance} s tolerance (a replayed or delayed delivery, or a wrong clock)"
+      raise WebhookVerificationError, "webhook-timestamp is too old: #{age} s before now, #{beyond}" if age > tolerance
+      raise WebhookVerificationError, "webhook-timestamp is in the future: #{-age} s after now, #{beyond}" if -age > tolerance
+    end
+
+    # An object with a String id and type and an object data: what Cambio sends.
+    def cambio_event?(event)
+      event.is_a?(Hash) && event["id"].is_a?(String) && event["type"].is_a?(String) && event["data"].is_a?(Hash)
     end
 
     # The body's bytes, from a String or an IO.
@@ -117,15 +141,21 @@ module Cambio
       value.nil? || value.strip.empty?
     end
 
+    # The secret's base64 after an optional "whsec_", padding optional (as the reference libraries take it).
     def signing_key(secret)
-      unless secret.is_a?(String) && secret.start_with?("whsec_")
-        got = secret.nil? ? " (got nil: is the variable holding it set?)" : ""
+      unless secret.is_a?(String)
+        got = secret.nil? ? " (got nil: is the variable holding it set?)" : " (got a #{secret.class})"
         raise WebhookVerificationError, "The secret must be the webhook's signing secret, \"whsec_...\", as POST /v1/webhooks answered it#{got}"
       end
-      key = decode64(secret.delete_prefix("whsec_"))
-      raise WebhookVerificationError, "The secret is not \"whsec_\" followed by base64: copy it whole, as POST /v1/webhooks answered it" if key.nil? || key.empty?
+      encoded = secret.delete_prefix("whsec_").strip.delete_suffix("=").delete_suffix("=")
+      raise WebhookVerificationError, "The secret is empty: pass the webhook's signing secret, \"whsec_...\", as POST /v1/webhooks answered it" if encoded.empty?
 
-      key
+      # Lenient "m": keys whose last character carries spare bits (as some encoders write them) decode as elsewhere.
+      unless encoded.match?(%r{\A[A-Za-z0-9+/]+\z}) && encoded.length % 4 != 1
+        raise WebhookVerificationError, "The secret is not base64 after \"whsec_\": copy it whole, as POST /v1/webhooks answered it"
+      end
+
+      encoded.unpack1("m")
     end
 
     def decode64(text)
@@ -148,27 +178,23 @@ module Cambio
       nil
     end
 
-    # Names the usual mistake when the body looks like it was parsed and serialised again.
+    # Why no signature matched, as far as it can be known: the mistakes that leave a mark are
+    # named, anything else is not guessed at.
     def diagnose(body, key, id, timestamp, candidates)
+      return "webhook-signature holds no v1 signature (\"v1,<base64>\"), the only scheme Cambio signs with." if candidates.empty?
+
       parsed = parse_json(body)
-      if parsed.nil?
-        if body.start_with?("{") && body.include?("=>")
-          return "The body looks like a Ruby Hash's inspect output (\"=>\"), not JSON: the parsed params were turned into a String. #{RAW_BODY_HINT}"
-        end
-
-        return "Check that the secret is this webhook's and that the body is unchanged. #{RAW_BODY_HINT}"
+      if parsed.nil? && body.start_with?("{") && body.include?("=>")
+        return "the body looks like a Ruby Hash's inspect output (\"=>\"), not JSON: the parsed params were turned into a String. #{RAW_BODY_HINT}"
       end
+
       # Cambio sends compact JSON: if that form verifies, the body was certainly re-serialised.
-      compact = JSON.generate(parsed).b
+      compact = parsed.nil? ? body : JSON.generate(parsed).b
       if compact != body && candidates.any? { |candidate| matches?(candidate, sign(key, id, timestamp, compact)) }
-        return "The body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. #{RAW_BODY_HINT}"
-      end
-      if compact != body
-        return "The body looks like re-serialised JSON (re-indented or re-ordered), not the bytes Cambio signed. #{RAW_BODY_HINT}"
+        return "the body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. #{RAW_BODY_HINT}"
       end
 
-      "The body is JSON: if your framework parsed it and you serialised it again, its bytes may differ from what Cambio " \
-        "signed (key order, escapes). #{RAW_BODY_HINT} Otherwise check that the secret is this webhook's."
+      "the secret is not this webhook's, or the body or webhook-id is not what was signed. #{RAW_BODY_HINT}"
     end
   end
 end

@@ -21,6 +21,15 @@ import java.util.Map;
  *     {@link #deposit()}, {@link #withdrawal()}, {@link #conversion()} give it typed
  */
 public record WebhookEvent(String id, String type, String createdAt, Map<String, Object> data) {
+  /**
+   * False for a verified body that is not a Cambio event (not JSON, or without {@code id}, {@code
+   * type} and {@code data}): its {@code type}, {@code createdAt} and {@code data} are null, its
+   * {@code id} the {@code webhook-id} header.
+   */
+  public boolean isCambioEvent() {
+    return type != null;
+  }
+
   /** {@code data} as a {@link Deposit}, for the {@code deposit.*} types. */
   public Deposit deposit() {
     return typed("deposit.", Deposit.class);

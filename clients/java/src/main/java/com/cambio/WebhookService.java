@@ -46,11 +46,14 @@ public final class WebhookService extends ListingService<Webhook, WebhookParams,
    * Verifies a delivery (Standard Webhooks, local: no request) and returns its event. Give it the
    * RAW body exactly as received, the request's headers (any Map whose values are a String or a
    * List of Strings, names matched case-insensitively: Spring's {@code @RequestHeader Map} or
-   * {@code HttpHeaders}) and the webhook's {@code whsec_…} secret. Checks any of the {@code v1,}
-   * signatures in constant time and that {@code webhook-timestamp} is within 5 minutes.
+   * {@code HttpHeaders}) and the webhook's {@code whsec_…} secret (or its raw base64 key, padded
+   * or not). First {@link #verifySignature(String, Map, String)}: any of the {@code v1,}
+   * signatures may match, in constant time, and {@code webhook-timestamp} must be within 5
+   * minutes, either way. Then the body: a verified body that is not a Cambio event is returned
+   * with a null {@code type} ({@link WebhookEvent#isCambioEvent()} false), never refused.
    *
    * @throws com.cambio.exception.WebhookVerificationException when forged, altered, stale or
-   *     re-serialised (the message says which); answer such a request with 400
+   *     re-serialised (the message says what failed); answer such a request with 400
    */
   public WebhookEvent verify(String rawBody, Map<String, ?> headers, String secret) {
     return verify(bytes(rawBody), headers, secret, WebhookVerifier.DEFAULT_TOLERANCE, Clock.systemUTC());
@@ -86,6 +89,27 @@ public final class WebhookService extends ListingService<Webhook, WebhookParams,
 
   public WebhookEvent verify(byte[] rawBody, Map<String, ?> headers, String secret, Duration tolerance, Clock clock) {
     return WebhookVerifier.verify(rawBody, headers, secret, tolerance, clock);
+  }
+
+  /**
+   * The first step of {@link #verify(String, Map, String)} alone: throws, saying what failed,
+   * unless the delivery is signed with {@code secret} and fresh; the body is not read.
+   */
+  public void verifySignature(String rawBody, Map<String, ?> headers, String secret) {
+    verifySignature(bytes(rawBody), headers, secret, Instant.now());
+  }
+
+  public void verifySignature(byte[] rawBody, Map<String, ?> headers, String secret) {
+    verifySignature(rawBody, headers, secret, Instant.now());
+  }
+
+  /** For tests: as if the time were {@code now}. */
+  public void verifySignature(String rawBody, Map<String, ?> headers, String secret, Instant now) {
+    verifySignature(bytes(rawBody), headers, secret, now);
+  }
+
+  public void verifySignature(byte[] rawBody, Map<String, ?> headers, String secret, Instant now) {
+    WebhookVerifier.verifySignature(rawBody, headers, secret, WebhookVerifier.DEFAULT_TOLERANCE, Clock.fixed(now, ZoneOffset.UTC));
   }
 
   private static byte[] bytes(String rawBody) {

@@ -18,9 +18,11 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Standard Webhooks verification (https://www.standardwebhooks.com/): the signature is
- * base64(HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")) over the exact bytes
- * Cambio sent, the key being the base64-decoded part of the secret after {@code whsec_}.
+ * Standard Webhooks verification (https://www.standardwebhooks.com/), in two steps as the
+ * reference libraries and Stripe's do it: first the signature and the timestamp, then the body.
+ * The signature is base64(HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")) over the
+ * exact bytes Cambio sent, the key being the secret's base64 (after an optional {@code whsec_},
+ * padded or not). A body that verifies is never reported as a bad signature, whatever it holds.
  */
 final class WebhookVerifier {
   static final Duration DEFAULT_TOLERANCE = Duration.ofMinutes(5);
@@ -31,29 +33,43 @@ final class WebhookVerifier {
 
   private WebhookVerifier() {}
 
+  /** Verifies (step one), then reads the body (step two); a verified body that is not a Cambio event comes back with a null type. */
   static WebhookEvent verify(byte[] rawBody, Map<String, ?> headers, String secret, Duration tolerance, Clock clock) {
+    String id = verifySignature(rawBody, headers, secret, tolerance, clock);
+    Object parsed;
+    try {
+      parsed = Json.parse(new String(rawBody, StandardCharsets.UTF_8));
+    } catch (JsonException notJson) {
+      return new WebhookEvent(id, null, null, null);
+    }
+    if (!(parsed instanceof Map<?, ?> event) || !(event.get("id") instanceof String eventId) || !(event.get("type") instanceof String type)
+        || !(Json.frozen(event.get("data")) instanceof Map<?, ?> data)) {
+      return new WebhookEvent(id, null, null, null);
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> record = (Map<String, Object>) data;
+    return new WebhookEvent(eventId, type, string(event.get("createdAt")), record);
+  }
+
+  /** Step one: throws, saying what failed, unless the delivery is signed with {@code secret} and fresh; returns its webhook-id. */
+  static String verifySignature(byte[] rawBody, Map<String, ?> headers, String secret, Duration tolerance, Clock clock) {
+    byte[] key = signingKey(secret);
     if (rawBody == null) throw new WebhookVerificationException("The body is null, not the request body. " + RAW_BODY_HINT);
     if (headers == null) throw new WebhookVerificationException("The headers are null: pass the request's headers (a Map, e.g. Spring's @RequestHeader Map<String, String> or HttpHeaders)");
     String id = header(headers, "webhook-id");
     String timestamp = header(headers, "webhook-timestamp");
     String signatures = header(headers, "webhook-signature");
-    if (id == null || timestamp == null || signatures == null || id.isEmpty() || timestamp.isEmpty() || signatures.isEmpty()) {
-      throw new WebhookVerificationException("Missing webhook-id, webhook-timestamp or webhook-signature header: is this a Cambio delivery?");
+    List<String> missing = new ArrayList<>();
+    if (id == null || id.isEmpty()) missing.add("webhook-id");
+    if (timestamp == null || timestamp.isEmpty()) missing.add("webhook-timestamp");
+    if (signatures == null || signatures.isEmpty()) missing.add("webhook-signature");
+    if (!missing.isEmpty()) {
+      throw new WebhookVerificationException("Missing " + String.join(", ", missing) + " header: is this a Cambio delivery? Pass the request's headers, unchanged.");
     }
-    long seconds;
-    try {
-      if (!timestamp.matches("\\d{1,15}")) throw new NumberFormatException();
-      seconds = Long.parseLong(timestamp);
-    } catch (NumberFormatException e) {
-      throw new WebhookVerificationException("webhook-timestamp is not unix seconds");
+    if (!timestamp.matches("\\d{1,15}")) {
+      throw new WebhookVerificationException("webhook-timestamp is not unix seconds: \"" + timestamp.substring(0, Math.min(40, timestamp.length())) + "\"");
     }
-    long toleranceSeconds = (tolerance == null ? DEFAULT_TOLERANCE : tolerance).getSeconds();
-    long now = Math.floorDiv((clock == null ? Clock.systemUTC() : clock).millis(), 1000L);
-    if (Math.abs(now - seconds) > toleranceSeconds) {
-      throw new WebhookVerificationException(
-          "webhook-timestamp is " + (now - seconds) + " s from now, beyond the " + toleranceSeconds + " s tolerance: a replayed or delayed delivery, or a wrong clock");
-    }
-    byte[] key = signingKey(secret);
+    checkFreshness(Long.parseLong(timestamp), tolerance, clock);
     List<byte[]> candidates = new ArrayList<>();
     for (String entry : signatures.split(" ")) {
       if (!entry.startsWith("v1,")) continue;
@@ -63,22 +79,25 @@ final class WebhookVerifier {
         // not a signature: it cannot match
       }
     }
-    byte[] expected = sign(key, id, timestamp, rawBody);
+    if (!anyMatches(candidates, sign(key, id, timestamp, rawBody))) {
+      throw new WebhookVerificationException("No matching signature: " + diagnose(new String(rawBody, StandardCharsets.UTF_8), key, id, timestamp, candidates));
+    }
+    return id;
+  }
+
+  private static void checkFreshness(long seconds, Duration tolerance, Clock clock) {
+    long toleranceSeconds = (tolerance == null ? DEFAULT_TOLERANCE : tolerance).getSeconds();
+    long age = Math.floorDiv((clock == null ? Clock.systemUTC() : clock).millis(), 1000L) - seconds;
+    String beyond = "beyond the " + toleranceSeconds + " s tolerance (a replayed or delayed delivery, or a wrong clock)";
+    if (age > toleranceSeconds) throw new WebhookVerificationException("webhook-timestamp is too old: " + age + " s before now, " + beyond);
+    if (-age > toleranceSeconds) throw new WebhookVerificationException("webhook-timestamp is in the future: " + -age + " s after now, " + beyond);
+  }
+
+  /** Constant time: every candidate is compared. */
+  private static boolean anyMatches(List<byte[]> candidates, byte[] expected) {
     boolean matched = false;
     for (byte[] candidate : candidates) matched |= MessageDigest.isEqual(candidate, expected);
-    String body = new String(rawBody, StandardCharsets.UTF_8);
-    if (!matched) throw new WebhookVerificationException("No signature matches. " + diagnose(body, key, id, timestamp, candidates));
-    Object parsed;
-    try {
-      parsed = Json.parse(body);
-    } catch (JsonException e) {
-      throw new WebhookVerificationException("The signature matches but the body is not JSON");
-    }
-    if (!(parsed instanceof Map<?, ?> event)) throw new WebhookVerificationException("The signature matches but the body is not a JSON object");
-    Object data = Json.frozen(event.get("data"));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> dataMap = data instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
-    return new WebhookEvent(string(event.get("id")), string(event.get("type")), string(event.get("createdAt")), dataMap);
+    return matched;
   }
 
   private static String string(Object value) {
@@ -105,16 +124,19 @@ final class WebhookVerifier {
     return null;
   }
 
+  /** The secret's base64 after an optional {@code whsec_}, padding optional (as the reference libraries take it). */
   private static byte[] signingKey(String secret) {
-    if (secret == null || !secret.startsWith("whsec_")) {
-      throw new WebhookVerificationException("The secret must be the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
+    if (secret == null) {
+      throw new WebhookVerificationException("The secret is null: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
+    }
+    String encoded = (secret.startsWith("whsec_") ? secret.substring("whsec_".length()) : secret).strip();
+    if (encoded.isEmpty()) {
+      throw new WebhookVerificationException("The secret is empty: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
     }
     try {
-      byte[] key = Base64.getDecoder().decode(secret.substring("whsec_".length()));
-      if (key.length == 0) throw new IllegalArgumentException();
-      return key;
+      return Base64.getDecoder().decode(encoded);
     } catch (IllegalArgumentException e) {
-      throw new WebhookVerificationException("The secret is not \"whsec_\" followed by base64: use the webhook's signing secret as POST /v1/webhooks answered it");
+      throw new WebhookVerificationException("The secret is not base64 after \"whsec_\": copy it whole, as POST /v1/webhooks answered it");
     }
   }
 
@@ -129,29 +151,22 @@ final class WebhookVerifier {
     }
   }
 
-  /** Names the usual mistake when the body looks like it was parsed and serialised again. */
+  /** Why no signature matched, as far as it can be known: the mistakes that leave a mark are named, anything else is not guessed at. */
   private static String diagnose(String body, byte[] key, String id, String timestamp, List<byte[]> candidates) {
-    Object parsed;
+    if (candidates.isEmpty()) return "webhook-signature holds no v1 signature (\"v1,<base64>\"), the only scheme Cambio signs with.";
+    String compact;
     try {
-      parsed = Json.parse(body);
+      compact = Json.write(Json.parse(body));
     } catch (JsonException e) {
       if (body.startsWith("{") && body.contains("=")) {
-        return "The body looks like a Java Map's toString(), not JSON: an object was turned into a string. " + RAW_BODY_HINT;
+        return "the body looks like a Java Map's toString(), not JSON: an object was turned into a string. " + RAW_BODY_HINT;
       }
-      return "Check that the secret is this webhook's and that the body is unchanged. " + RAW_BODY_HINT;
+      compact = body;
     }
     // Cambio sends compact JSON: if that form verifies, the body was certainly re-serialised.
-    String compact = Json.write(parsed);
-    if (!compact.equals(body)) {
-      byte[] expected = sign(key, id, timestamp, compact.getBytes(StandardCharsets.UTF_8));
-      boolean matched = false;
-      for (byte[] candidate : candidates) matched |= MessageDigest.isEqual(candidate, expected);
-      if (matched) {
-        return "The body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. " + RAW_BODY_HINT;
-      }
-      return "The body looks like re-serialised JSON (re-indented or re-ordered), not the bytes Cambio signed. " + RAW_BODY_HINT;
+    if (!compact.equals(body) && anyMatches(candidates, sign(key, id, timestamp, compact.getBytes(StandardCharsets.UTF_8)))) {
+      return "the body was re-serialised: the signature matches the same JSON as Cambio sent it, not the bytes you passed. " + RAW_BODY_HINT;
     }
-    return "The body is JSON: if your framework parsed it and you serialised it again, its bytes may differ from what Cambio signed (key order, escapes). "
-        + RAW_BODY_HINT + " Otherwise check that the secret is this webhook's.";
+    return "the secret is not this webhook's, or the body or webhook-id is not what was signed. " + RAW_BODY_HINT;
   }
 }
