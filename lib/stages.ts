@@ -83,14 +83,21 @@ const DEPLOYED = {
   WEBHOOK_SECRET_SEALER: 'kms',
 } as const;
 
+/**
+ * The sandbox stage's throttles, which the local runtime enforces too: an integrator meets the 429s
+ * of the stage they will call on their own machine first. Benchmarks and test suites that drive one
+ * company hard set their own (local/runtime.ts LOAD_TEST_RATE_LIMITS).
+ */
+const SANDBOX_RATE_LIMITS = {
+  throttle: { rateLimit: 50, burstLimit: 100 },
+  companyRateLimit: { rateLimit: 10, burstLimit: 20 },
+} as const satisfies Pick<StageConfig, 'throttle' | 'companyRateLimit'>;
+
 export const STAGES: Record<StageName, StageConfig> = {
   local: {
     stage: 'local',
     environment: 'sandbox',
-    throttle: { rateLimit: 5000, burstLimit: 10000 },
-    // Generous, so the benchmarks and test suites that drive one company hard are not throttled;
-    // test/integration/rate-limits.test.ts runs the local API with a small limit of its own.
-    companyRateLimit: { rateLimit: 1000, burstLimit: 2000 },
+    ...SANDBOX_RATE_LIMITS,
     authorizerCacheSeconds: 60,
     protectData: false,
     safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000, apiFunctionConcurrency: null },
@@ -127,8 +134,7 @@ export const STAGES: Record<StageName, StageConfig> = {
   sandbox: {
     stage: 'sandbox',
     environment: 'sandbox',
-    throttle: { rateLimit: 50, burstLimit: 100 },
-    companyRateLimit: { rateLimit: 10, burstLimit: 20 },
+    ...SANDBOX_RATE_LIMITS,
     authorizerCacheSeconds: 60,
     protectData: false,
     // 16 functions × 5 = 80 reserved: the account keeps the 100 unreserved Lambda requires with a

@@ -15,6 +15,16 @@ import { DASHBOARD_DIST } from './dashboard-build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
+/**
+ * Throttles no single machine can reach, for what drives the local runtime hard on purpose: the
+ * benchmarks (they measure the API, not the throttle) and the test suites. `npm start` enforces
+ * the sandbox stage's (lib/stages.ts).
+ */
+export const LOAD_TEST_RATE_LIMITS = {
+  throttle: { rateLimit: 1_000_000, burstLimit: 1_000_000 },
+  companyRateLimit: { rateLimit: 1_000_000, burstLimit: 1_000_000 },
+} as const satisfies Pick<LocalRuntimeOptions, 'throttle' | 'companyRateLimit'>;
+
 /** Where the local stage's mail goes for a data folder (`npm start`: .data/outbox/); the commands in ops/ write there too. */
 export const outboxOf = (dataDir: string): string => join(dataDir, 'outbox');
 
@@ -56,7 +66,9 @@ export interface LocalRuntimeOptions {
   /** How often the webhook dispatcher's catch-up pass looks for new events; 0 turns the dispatcher and the
    * sender off. Default 250 ms, so an event reaches its webhook well within 2 s. */
   webhookIntervalMs?: number;
-  /** Each company's rate limit, instead of the local stage's (tests use a small one). */
+  /** The stage's throttle (every request), instead of the local stage's, which is the sandbox's. */
+  throttle?: RateLimit;
+  /** Each company's rate limit, instead of the local stage's, which is the sandbox's. */
   companyRateLimit?: RateLimit;
   /** The built dashboard app to serve at /dashboard/; defaults to dashboard/dist when it exists. */
   dashboardAppDir?: string | null;
@@ -105,7 +117,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const dashboardAppDir = options.dashboardAppDir === undefined ? (existsSync(join(DASHBOARD_DIST, 'index.html')) ? DASHBOARD_DIST : null) : options.dashboardAppDir;
     const { createLocalApi } = await import('./api-server.ts');
-    const config = options.companyRateLimit ? { ...STAGES.local, companyRateLimit: options.companyRateLimit } : STAGES.local;
+    const config = { ...STAGES.local, throttle: options.throttle ?? STAGES.local.throttle, companyRateLimit: options.companyRateLimit ?? STAGES.local.companyRateLimit };
     const server = await createLocalApi({ config, dashboardAppDir });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

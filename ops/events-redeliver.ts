@@ -38,6 +38,8 @@ if (!isId('company', values.company)) refuse('--company must be a company id (cm
 const since = new Date(values.since ?? '');
 if (!values.since || Number.isNaN(since.getTime()) || !/^\d{4}-\d\d-\d\dT/.test(values.since)) refuse('--since must be an ISO 8601 time');
 if (since.getTime() > Date.now()) refuse('--since is in the future');
+// Event ids carry their time as milliseconds since 1970; no event is older, and no id bound is.
+if (since.getTime() < 0) refuse('--since must be 1970-01-01 or later');
 const types = values.type?.flatMap((value) => value.split(',')).map((value) => value.trim()) ?? null;
 const unknown = types?.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type)) ?? [];
 if (unknown.length) refuse(`--type ${unknown.join(', ')} is not an event type (${EVENT_TYPES.join(', ')})`);

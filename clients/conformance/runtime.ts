@@ -14,7 +14,7 @@ import { SandboxChain } from '../../functions/adapters/chain/sandbox-chain.ts';
 import { sandboxPayer } from '../../functions/adapters/chain/sandbox-payer.ts';
 import { AmountFormatError, parseAmount } from '../../functions/domain/money.ts';
 import { isTronAddress } from '../../functions/domain/tron-address.ts';
-import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
+import { LOAD_TEST_RATE_LIMITS, startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { STAGES } from '../../lib/stages.ts';
 
 export const VECTORS_PATH = fileURLToPath(new URL('./vectors.json', import.meta.url));
@@ -36,6 +36,8 @@ export async function startConformanceRuntime(dynamoEndpoint: string): Promise<C
     environment: { SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS) },
     pollIntervalMs: 100,
     webhookIntervalMs: 100,
+    // Each client's suite drives the sandbox company hard; its 429 handling is tested on its own.
+    ...LOAD_TEST_RATE_LIMITS,
   });
   const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19 });
   const payer = sandboxPayer(chain, STAGES.local.functionEnvironment.USDT_CONTRACT);

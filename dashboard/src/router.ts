@@ -38,3 +38,15 @@ export function onLinkClick(event: MouseEvent, route: string): void {
   event.preventDefault();
   navigate(route);
 }
+
+/**
+ * A click anywhere in a row opens what its link opens (../shared/dashboard.md, Activity), unless
+ * it was meant for something inside the row (its link, a button, a field) or ended a drag that
+ * selected text to copy. Modified clicks are left to the row's link, which opens a tab.
+ */
+export function onRowClick(event: MouseEvent, route: string): void {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if ((event.target as Element).closest('a, button, input, select, textarea, label, summary, [role="button"]')) return;
+  if (getSelection()?.isCollapsed === false) return;
+  navigate(route);
+}

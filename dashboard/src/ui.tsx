@@ -1,13 +1,25 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiCallError } from './api.ts';
-import { BASE_PATH, onLinkClick } from './router.ts';
+import { BASE_PATH, onLinkClick, onRowClick } from './router.ts';
 
 export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string }) {
   return (
     <a href={BASE_PATH + props.to} class={props.class} aria-current={props.current ? 'page' : undefined} onClick={(e) => onLinkClick(e, props.to)}>
       {props.children}
     </a>
+  );
+}
+
+/**
+ * A table row that opens `to` when clicked anywhere. It holds a Link to the same place, which stays
+ * the way in for keyboards, screen readers and new tabs: the row itself is no tab stop.
+ */
+export function LinkedRow(props: { to: string; children: ComponentChildren }) {
+  return (
+    <tr class="linked" onClick={(e) => onRowClick(e, props.to)}>
+      {props.children}
+    </tr>
   );
 }
 

@@ -2,11 +2,11 @@ import type { Page, PageRequest } from './pagination.ts';
 import { auditEntry, type AuditEntry } from './audit-log.ts';
 import { getCompany, type CompanyStore } from './company.ts';
 import { conversionView, type Conversion } from './conversions.ts';
-import { csvLine } from './ledger-csv.ts';
+import { csvLine, isLedgerDay } from './ledger-csv.ts';
 import type { Caller } from './dashboard.ts';
 import { depositView, type Deposit } from './deposits.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
-import { isId, type IdKind } from './ids.ts';
+import { ID_DAY_MESSAGE, isId, isIdDay, type IdKind } from './ids.ts';
 import { AmountFormatError, parseAmount } from './money.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
 
@@ -80,9 +80,9 @@ export interface ActivityFilter {
 const DAY_MS = 86_400_000;
 
 function dayStart(value: string, field: string): number {
-  const ms = Date.parse(`${value}T00:00:00.000Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(ms)) throw validationFailed([{ path: field, message: 'must be a date, YYYY-MM-DD' }]);
-  return ms;
+  if (!isLedgerDay(value)) throw validationFailed([{ path: field, message: 'must be a date, YYYY-MM-DD' }]);
+  if (!isIdDay(value)) throw validationFailed([{ path: field, message: ID_DAY_MESSAGE }]);
+  return Date.parse(`${value}T00:00:00.000Z`);
 }
 
 export function activityQuery(kind: ActivityKind, filter: ActivityFilter): ActivityQuery {

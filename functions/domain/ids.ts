@@ -23,6 +23,14 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${nextUlid(now)}`;
 }
 
+/**
+ * Whether a UTC day (`YYYY-MM-DD`) can bound a range of ids: a ULID carries its time as
+ * milliseconds since 1970, up to the year 10889 (past any four-digit year), so a day before 1970
+ * has no id to stand for it. Lists by date turn their days into id bounds.
+ */
+export const isIdDay = (day: string): boolean => day >= '1970-01-01';
+export const ID_DAY_MESSAGE = 'must be a date from 1970-01-01 to 9999-12-31';
+
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** True when `value` is a well-formed id of that kind. Malformed ids are answered 404 without a read. */

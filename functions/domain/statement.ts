@@ -1,6 +1,7 @@
 import type { BalanceRow } from './company.ts';
 import type { Caller } from './dashboard.ts';
 import { validationFailed } from './errors.ts';
+import { ID_DAY_MESSAGE, isIdDay } from './ids.ts';
 import { balanceChanges, BUCKETS, type BucketDeltas, type LedgerEntry } from './ledger.ts';
 import { csvLine, isLedgerDay, type LedgerDay } from './ledger-csv.ts';
 import { CURRENCIES, formatAmount, type Currency } from './money.ts';
@@ -36,7 +37,10 @@ export interface StatementPeriod {
 /** `from` and `to` as UTC days, `from` not after `to`, at most MAX_STATEMENT_DAYS, not in the future. */
 export function statementPeriod(input: { from?: string; to?: string }, now = new Date()): StatementPeriod & { fromMs: number; toMs: number } {
   const problems: { path: string; message: string }[] = [];
-  for (const field of ['from', 'to'] as const) if (!isLedgerDay(input[field])) problems.push({ path: field, message: 'must be a UTC day, YYYY-MM-DD' });
+  for (const field of ['from', 'to'] as const) {
+    if (!isLedgerDay(input[field])) problems.push({ path: field, message: 'must be a UTC day, YYYY-MM-DD' });
+    else if (!isIdDay(input[field])) problems.push({ path: field, message: ID_DAY_MESSAGE });
+  }
   if (problems.length) throw validationFailed(problems);
   const fromMs = Date.parse(`${input.from}T00:00:00.000Z`);
   const toMs = Date.parse(`${input.to}T00:00:00.000Z`) + DAY_MS;

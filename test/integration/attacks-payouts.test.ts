@@ -210,6 +210,42 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
     await expect(chain.broadcast({ ...trx.transaction, signature: [Buffer.from(signature).toString('hex')] })).rejects.toBeInstanceOf(BroadcastRefused);
   });
 
+  it('takes a signature whose v is the recovery id (0 or 1, as BitGo signs) or 27 plus it, as java-tron does, and no other v', async () => {
+    const signer = new LocalKeySigner('5'.repeat(64));
+    const sender = await signer.address();
+    await chain.submitTransfer({ contract: USDT, from: CUSTOMER, to: sender, amount: usdt('100') });
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: CUSTOMER, to: sender, amount: 500_000_000n });
+    /** A fresh transfer (its own id) with its signature's last byte replaced by `v(recovery id)`. */
+    let sent = 0;
+    const signedWithV = async (v: (recovery: number) => number) => {
+      const { txId, signed } = await signedTransfer(signer, freshDestination(), 1_000_000n + BigInt(sent++));
+      const signature = Buffer.from(signed.signature[0]!, 'hex');
+      const recovery = signature[64]! - 27;
+      signature[64] = v(recovery);
+      return { txId, recovery, signed: { ...signed, signature: [signature.toString('hex')] } };
+    };
+
+    const accepted = new Map<number, string[]>();
+    for (const v of [(recovery: number) => recovery, (recovery: number) => 27 + recovery]) {
+      // Signatures come with either recovery id: sign until both were sent in this form.
+      const seen = new Set<number>();
+      while (seen.size < 2) {
+        const { txId, recovery, signed } = await signedWithV(v);
+        seen.add(recovery);
+        expect(await chain.broadcast(signed)).toBe('accepted');
+        accepted.set(v(recovery), [...(accepted.get(v(recovery)) ?? []), txId]);
+      }
+    }
+    expect([...accepted.keys()].sort((a, b) => a - b)).toEqual([0, 1, 27, 28]);
+    clock.advanceBlocks(1);
+    for (const txId of [...accepted.values()].flat()) expect(await chain.receipt(txId)).toMatchObject({ result: 'SUCCESS' });
+
+    for (const v of [(recovery: number) => 1 - recovery, (recovery: number) => 28 - recovery, () => 2, () => 3, () => 26, () => 29, () => 31, () => 255]) {
+      const { signed } = await signedWithV(v);
+      await expect(chain.broadcast(signed)).rejects.toThrow(/^SIGERROR/);
+    }
+  });
+
   it("the hot wallet's TRX comes from one treasury grant; its USDT only from what was paid in", async () => {
     expect(await chain.trxBalance(hotWallet)).toBeLessThan(SANDBOX_TREASURY_TRX_SUN);
     expect(await chain.trxBalance(hotWallet)).toBeGreaterThan(SANDBOX_TREASURY_TRX_SUN - 1_000_000_000n);

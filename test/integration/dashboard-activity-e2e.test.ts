@@ -147,21 +147,25 @@ describe('Activity in headless Chromium', () => {
     expect(await rowsText()).toContain('deposit.confirming');
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'activity-events');
-    await page.getByRole('tabpanel').getByRole('row', { name: /deposit\.completed/ }).getByRole('link').click();
+    // A click anywhere in the row opens it, not only on its id; the id stays the row's one tab stop.
+    const row = page.getByRole('tabpanel').getByRole('row', { name: /deposit\.completed/ });
+    expect(await row.getAttribute('tabindex')).toBeNull();
+    expect(await row.getByRole('link').getAttribute('href')).toMatch(/\/dashboard\/activity\/events\/evt_/);
+    await row.getByRole('cell', { name: 'deposit.completed' }).click();
     await page.getByRole('heading', { name: 'Payload' }).waitFor();
     expect(await page.getByLabel('Event payload').innerText()).toContain(paid.id);
     expect(await page.getByRole('main').innerText()).toContain('No webhook was subscribed to this event.');
     expect(await accessibilityProblems(page)).toEqual([]);
   });
 
-  it('lists the paid deposit under Overview’s Latest activity, newest first, linking to its page', async () => {
+  it('lists the paid deposit under Overview’s Latest activity, newest first, its row opening its page', async () => {
     await navLink(page, 'Overview').click();
     const latest = page.getByRole('table', { name: 'Latest activity' });
     await expect.poll(async () => (await latest.getByRole('row').allInnerTexts()).slice(1).map((row) => row.split('\t')[1])).toEqual(['deposit.completed', 'deposit.confirming']);
     expect(await latest.getByRole('row', { name: /deposit\.completed/ }).innerText()).toContain('25.000000 USDT');
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'overview-activity');
-    await latest.getByRole('row', { name: /deposit\.completed/ }).getByRole('link', { name: paid.id }).click();
+    await latest.getByRole('row', { name: /deposit\.completed/ }).getByRole('cell', { name: '25.000000 USDT' }).click();
     await page.getByRole('heading', { name: new RegExp(`Deposit ${paid.id}`) }).waitFor();
   });
 

@@ -63,7 +63,10 @@ describe('Webhooks in headless Chromium', () => {
   });
 
   it('sends a test event that the endpoint receives and verifies with the shown secret, and lists the attempt', async () => {
-    await page.getByRole('link', { name: receiver.url() }).click();
+    // The endpoint's row opens its page wherever it is clicked; its URL stays the link to it.
+    const row = page.getByRole('table', { name: 'Endpoints' }).getByRole('row', { name: /Enabled/ });
+    expect(await row.getByRole('link', { name: receiver.url() }).count()).toBe(1);
+    await row.getByRole('cell', { name: 'Enabled' }).click();
     await page.getByRole('heading', { name: receiver.url(), level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Send test event' }).click();
     await expect.poll(() => receiver.deliveries.length, { timeout: 15_000 }).toBe(1);
@@ -147,7 +150,10 @@ describe('Webhooks in headless Chromium', () => {
     await nav('Webhooks').click();
     await page.getByRole('link', { name: receiver.url() }).waitFor();
     expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
-    await page.getByRole('link', { name: receiver.url() }).click();
+    // The endpoint's row opens its page wherever it is clicked; its URL stays the link to it.
+    const row = page.getByRole('table', { name: 'Endpoints' }).getByRole('row', { name: /Enabled/ });
+    expect(await row.getByRole('link', { name: receiver.url() }).count()).toBe(1);
+    await row.getByRole('cell', { name: 'Enabled' }).click();
     await page.getByRole('heading', { name: receiver.url(), level: 1 }).waitFor();
     for (const name of ['Send test event', 'Roll secret', 'Disable', 'Delete']) expect(await page.getByRole('button', { name }).count()).toBe(0);
     expect(added.status).toBe(201);

@@ -140,6 +140,7 @@ describe('npm run events:redeliver', () => {
   it('refuses a missing company, a bad time or an unknown type before touching any data', () => {
     expect(run('--since', '2026-01-01T00:00:00Z').stderr).toContain('--company must be a company id');
     expect(run('--company', 'cmp_01J00000000000000000000000', '--since', 'yesterday').stderr).toContain('--since must be an ISO 8601 time');
+    expect(run('--company', 'cmp_01J00000000000000000000000', '--since', '1969-12-31T00:00:00Z').stderr).toContain('--since must be 1970-01-01 or later');
     const unknownType = run('--company', 'cmp_01J00000000000000000000000', '--since', '2026-01-01T00:00:00Z', '--type', 'deposit.nope');
     expect(unknownType.status).toBe(2);
     expect(unknownType.stderr).toContain('deposit.nope is not an event type');

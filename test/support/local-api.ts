@@ -9,11 +9,18 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '#local/runtime';
+import { LOAD_TEST_RATE_LIMITS, startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '#local/runtime';
 
-/** The local runtime (same authorizer, handlers and gateway responses as in AWS) on a free port,
- * over the run's DynamoDB Local with a table of its own. Requests go through a real socket. */
-export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environment' | 'pollIntervalMs' | 'webhookIntervalMs' | 'companyRateLimit' | 'dashboardAppDir'> = {}): Promise<LocalRuntime> {
+/**
+ * The local runtime (same authorizer, handlers and gateway responses as in AWS) on a free port,
+ * over the run's DynamoDB Local with a table of its own. Requests go through a real socket. Its
+ * throttles are out of reach (tests drive one company hard), unless a test sets its own limits or
+ * asks for `npm start`'s, the sandbox stage's (`stageRateLimits`).
+ */
+export async function startTestApi(
+  options: Pick<LocalRuntimeOptions, 'environment' | 'pollIntervalMs' | 'webhookIntervalMs' | 'throttle' | 'companyRateLimit' | 'dashboardAppDir'> & { stageRateLimits?: boolean } = {},
+): Promise<LocalRuntime> {
+  const { stageRateLimits, ...overrides } = options;
   return startLocalRuntime({
     dataDir: null,
     port: 0,
@@ -23,7 +30,8 @@ export async function startTestApi(options: Pick<LocalRuntimeOptions, 'environme
     pollIntervalMs: 0,
     // So do the webhook dispatcher and sender.
     webhookIntervalMs: 0,
-    ...options,
+    ...(!stageRateLimits && LOAD_TEST_RATE_LIMITS),
+    ...overrides,
   });
 }
 

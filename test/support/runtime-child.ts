@@ -1,4 +1,4 @@
-import { startLocalRuntime } from '#local/runtime';
+import { LOAD_TEST_RATE_LIMITS, startLocalRuntime } from '#local/runtime';
 
 /**
  * The local runtime in a process of its own, for tests that kill it (SIGKILL: no cleanup runs).
@@ -12,5 +12,6 @@ const runtime = await startLocalRuntime({
   tableName: process.env.CHILD_TABLE_NAME!,
   pollIntervalMs: 0,
   webhookIntervalMs: 50,
+  ...LOAD_TEST_RATE_LIMITS,
 });
 process.stdout.write(`${JSON.stringify({ apiUrl: runtime.apiUrl, sandbox: runtime.sandbox })}\n`);

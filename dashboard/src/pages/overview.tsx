@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { activityApi, type ActivityKind } from '../activity-api.ts';
-import { DayRange, ErrorMessage, formatTime, Link, Table, useLoaded, useTitle } from '../ui.tsx';
+import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useLoaded, useTitle } from '../ui.tsx';
 import { EMPTY_FILTER } from './activity/activity.tsx';
 
 export function OverviewPage(props: { companyId: string }) {
@@ -113,15 +113,23 @@ function LatestActivity(props: { companyId: string }) {
           const kind = KIND_OF_EVENT[type.split('.')[0]!];
           // What moved: a deposit's received USDT, a withdrawal's amount, a conversion's USDT.
           const amount = kind === 'deposits' ? record.receivedAmount : kind === 'conversions' ? record.sourceAmount : record.amount;
-          return (
-            <tr key={event.id}>
+          const detail = kind && typeof record.id === 'string' ? `/activity/${kind}/${record.id}` : null;
+          const cells = (
+            <>
               <td>{formatTime(event.createdAt)}</td>
               <td>
                 <code>{type}</code>
               </td>
-              <td>{kind && typeof record.id === 'string' ? <Link to={`/activity/${kind}/${record.id}`}>{record.id}</Link> : '—'}</td>
+              <td>{detail ? <Link to={detail}>{String(record.id)}</Link> : '—'}</td>
               <td class="num">{amount ? `${String(amount)} USDT` : '—'}</td>
-            </tr>
+            </>
+          );
+          return detail ? (
+            <LinkedRow key={event.id} to={detail}>
+              {cells}
+            </LinkedRow>
+          ) : (
+            <tr key={event.id}>{cells}</tr>
           );
         }}
       />

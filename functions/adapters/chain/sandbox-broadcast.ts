@@ -59,11 +59,17 @@ export function decodeSignedTransfer(signed: Record<string, unknown>, nowMs: num
   };
 }
 
-/** TRON signatures are r‖s‖v with v = 27 + recovery id; noble wants recovery‖r‖s. */
+/**
+ * TRON signatures are r‖s‖v; java-tron adds 27 to a v below 27, so v is the recovery id (0 or 1,
+ * as BitGo signs) or 27 plus it (as tronweb signs). noble wants recovery‖r‖s.
+ */
 function recoverSigner(signature: Buffer, txId: Buffer): string | null {
+  const v = signature[64]!;
+  const recovery = v >= 27 ? v - 27 : v;
+  if (recovery !== 0 && recovery !== 1) return null;
   try {
     const recovered = new Uint8Array(65);
-    recovered[0] = signature[64]! - 27;
+    recovered[0] = recovery;
     recovered.set(signature.subarray(0, 64), 1);
     return tronAddressFromPublicKey(secp256k1.recoverPublicKey(recovered, txId, { prehash: false }));
   } catch {

@@ -43,7 +43,7 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
     const idPrefix = `${list.skPrefix}${ID_PREFIXES[ID_KIND[kind]]}_`;
     const low = query.fromMs === undefined ? idPrefix : idPrefix + encodeTime(query.fromMs, 10);
     // A ULID made at `toMs` sorts above its 10-character time alone: the bound excludes it.
-    const high = query.toMs === undefined ? `${idPrefix}~` : idPrefix + encodeTime(Math.max(query.toMs, 0), 10);
+    const high = query.toMs === undefined ? `${idPrefix}~` : idPrefix + encodeTime(query.toMs, 10);
     let start: Item | undefined = page.cursor === undefined ? undefined : { PK, SK: sortKeyFromCursor(kind, idPrefix, page.cursor) };
     // DynamoDB refuses a start key outside the key condition: a cursor of another filter's range.
     if (start && ((start.SK as string) < low || (start.SK as string) > high)) throw validationFailed([{ path: 'cursor', message: 'belongs to another filter' }]);

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Environment, Role } from '../../api.ts';
 import { ACTIVITY_TABS, activityApi, type ActivityFilter, type ActivityKind, type ActivityRow } from '../../activity-api.ts';
 import { navigate } from '../../router.ts';
-import { DayRange, ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
+import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useTitle } from '../../ui.tsx';
 import { ActivityDetail } from './detail.tsx';
 import { NewWithdrawalDialog } from './new-withdrawal.tsx';
 
@@ -219,7 +219,7 @@ function ActivityTable(props: { kind: ActivityKind; rows: ActivityRow[]; label: 
       rows={props.rows}
       empty="Nothing matches."
       row={(row) => (
-        <tr key={row.id}>
+        <LinkedRow key={row.id} to={`/activity/${props.kind}/${row.id}`}>
           <td>
             <Link to={`/activity/${props.kind}/${row.id}`}>
               <code>{row.id}</code>
@@ -231,7 +231,7 @@ function ActivityTable(props: { kind: ActivityKind; rows: ActivityRow[]; label: 
             </td>
           ))}
           <td>{formatTime(row.createdAt)}</td>
-        </tr>
+        </LinkedRow>
       )}
     />
   );

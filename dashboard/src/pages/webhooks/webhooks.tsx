@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Role } from '../../api.ts';
 import { webhooksApi, type Endpoint } from '../../webhooks-api.ts';
-import { ErrorMessage, formatTime, Link, SectionHead, Table, useLoaded, useTitle } from '../../ui.tsx';
+import { ErrorMessage, formatTime, Link, LinkedRow, SectionHead, Table, useLoaded, useTitle } from '../../ui.tsx';
 import { EndpointPage } from './endpoint.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
 
@@ -32,7 +32,7 @@ function EndpointList(props: { companyId: string; role: Role }) {
         rows={endpoints}
         empty="No endpoint yet."
         row={(endpoint) => (
-          <tr key={endpoint.id}>
+          <LinkedRow key={endpoint.id} to={`/webhooks/${endpoint.id}`}>
             <th scope="row">
               <Link to={`/webhooks/${endpoint.id}`}>{endpoint.url}</Link>
               {endpoint.description && <span class="hint"> {endpoint.description}</span>}
@@ -42,7 +42,7 @@ function EndpointList(props: { companyId: string; role: Role }) {
               <EndpointStatus endpoint={endpoint} />
             </td>
             <td>{formatTime(endpoint.createdAt)}</td>
-          </tr>
+          </LinkedRow>
         )}
       />
       {open?.kind === 'add' && (
