@@ -41,14 +41,31 @@ export const ROUTES: readonly RouteSpec[] = [
  */
 export interface DashboardRouteSpec extends RouteSpec {
   auth: 'public' | 'session';
+  /**
+   * A route that can add a person, raise a role, mint a credential or a token, or change where money
+   * or events go needs a sign-in of the last DASHBOARD_RECENT_SIGN_IN_SECONDS (functions/domain/
+   * step-up.ts), so a session cookie copied from a browser cannot do it once the person's own
+   * sign-in is that old. `always`: the route's wrapper refuses before the body is read;
+   * `someChanges`: the handler asks for it for the changes that need it (a webhook's new URL).
+   * docs/dashboard-api.md lists them, and a test keeps that list equal to this one.
+   */
+  recentSignIn?: 'always' | 'someChanges';
 }
 
-const dashboard = (method: HttpMethod, path: string, handler: string, tableAccess: RouteSpec['tableAccess'], auth: DashboardRouteSpec['auth']): DashboardRouteSpec => ({
+const dashboard = (
+  method: HttpMethod,
+  path: string,
+  handler: string,
+  tableAccess: RouteSpec['tableAccess'],
+  auth: DashboardRouteSpec['auth'],
+  recentSignIn?: DashboardRouteSpec['recentSignIn'],
+): DashboardRouteSpec => ({
   method,
   path: `/dashboard/api${path}`,
   handler: `dashboard/${handler}`,
   tableAccess,
   auth,
+  ...(recentSignIn && { recentSignIn }),
 });
 
 /** The one Lambda that serves every dashboard route in AWS (functions/dashboard/api.ts picks the
@@ -70,40 +87,40 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/me', 'get-me', 'read', 'session'),
   dashboard('GET', '/me/two-factor', 'get-two-factor', 'read', 'session'),
   dashboard('POST', '/me/two-factor/setup', 'start-two-factor-setup', 'read', 'session'),
-  dashboard('POST', '/me/two-factor/confirm', 'confirm-two-factor', 'readWrite', 'session'),
+  dashboard('POST', '/me/two-factor/confirm', 'confirm-two-factor', 'readWrite', 'session', 'always'),
   dashboard('POST', '/me/password', 'change-password', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}', 'get-overview', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/api-keys', 'list-api-keys', 'read', 'session'),
-  dashboard('POST', '/companies/{companyId}/api-keys', 'create-api-key', 'readWrite', 'session'),
-  dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/api-keys', 'create-api-key', 'readWrite', 'session', 'always'),
+  dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session', 'always'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/revoke', 'revoke-api-key', 'readWrite', 'session'),
-  dashboard('PUT', '/companies/{companyId}/api-keys/{keyId}/allowed-ips', 'change-api-key-allowed-ips', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/api-keys/{keyId}/allowed-ips', 'change-api-key-allowed-ips', 'readWrite', 'session', 'always'),
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/activity/{kind}', 'activity', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/simulated-payments', 'simulate-payment', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/withdrawals', 'send-withdrawal', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/webhooks', 'list-webhooks', 'read', 'session'),
-  dashboard('POST', '/companies/{companyId}/webhooks', 'add-webhook', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/webhooks', 'add-webhook', 'readWrite', 'session', 'always'),
   dashboard('GET', '/companies/{companyId}/webhooks/{webhookId}', 'get-webhook', 'read', 'session'),
-  dashboard('PUT', '/companies/{companyId}/webhooks/{webhookId}', 'change-webhook', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/webhooks/{webhookId}', 'change-webhook', 'readWrite', 'session', 'someChanges'),
   dashboard('DELETE', '/companies/{companyId}/webhooks/{webhookId}', 'delete-webhook', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/webhooks/{webhookId}/attempts', 'list-webhook-attempts', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/webhooks/{webhookId}/attempts/resend', 'resend-webhook-event', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/webhooks/{webhookId}/test-events', 'send-test-event', 'readWrite', 'session'),
-  dashboard('POST', '/companies/{companyId}/webhooks/{webhookId}/roll-secret', 'roll-webhook-secret', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/webhooks/{webhookId}/roll-secret', 'roll-webhook-secret', 'readWrite', 'session', 'always'),
   dashboard('GET', '/companies/{companyId}/team', 'list-team', 'read', 'session'),
-  dashboard('PUT', '/companies/{companyId}/two-factor-requirement', 'change-two-factor-requirement', 'readWrite', 'session'),
-  dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/two-factor-requirement', 'change-two-factor-requirement', 'readWrite', 'session', 'always'),
+  dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session', 'always'),
   dashboard('DELETE', '/companies/{companyId}/team/invitations/{invitationId}', 'revoke-invitation', 'readWrite', 'session'),
-  dashboard('POST', '/companies/{companyId}/team/invitations/{invitationId}/resend', 'resend-invitation', 'readWrite', 'session'),
-  dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session'),
+  dashboard('POST', '/companies/{companyId}/team/invitations/{invitationId}/resend', 'resend-invitation', 'readWrite', 'session', 'always'),
+  dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session', 'always'),
   dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/withdrawal-allowlist', 'get-withdrawal-allowlist', 'read', 'session'),
-  dashboard('PUT', '/companies/{companyId}/withdrawal-allowlist', 'switch-withdrawal-allowlist', 'readWrite', 'session'),
-  dashboard('POST', '/companies/{companyId}/withdrawal-allowlist/addresses', 'add-withdrawal-address', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/withdrawal-allowlist', 'switch-withdrawal-allowlist', 'readWrite', 'session', 'always'),
+  dashboard('POST', '/companies/{companyId}/withdrawal-allowlist/addresses', 'add-withdrawal-address', 'readWrite', 'session', 'always'),
   dashboard('DELETE', '/companies/{companyId}/withdrawal-allowlist/addresses/{address}', 'remove-withdrawal-address', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/withdrawal-limit', 'get-withdrawal-limit', 'read', 'session'),
-  dashboard('PUT', '/companies/{companyId}/withdrawal-limit', 'change-withdrawal-limit', 'readWrite', 'session'),
+  dashboard('PUT', '/companies/{companyId}/withdrawal-limit', 'change-withdrawal-limit', 'readWrite', 'session', 'always'),
 ];
 
 /** Dashboard routes whose answer is a file streamed as it is made (functions/http/dashboard-

@@ -44,9 +44,9 @@ export function useProofFields(idPrefix: string, hint?: string) {
 }
 
 /**
- * `Confirm it's you`: opened by any request a route refuses for want of a recent sign-in (issuing an
- * API key, changing where one may be used from, inviting or re-roling a member, adding a webhook
- * endpoint or rolling its secret; functions/domain/step-up.ts). The person gives their password (and authenticator code); the session is signed in
+ * `Confirm it's you`: opened by any request a route refuses for want of a recent sign-in (what adds a
+ * person, raises a role, mints a credential or changes where money or events go: the routes
+ * functions/routes.ts marks `recentSignIn`, listed in docs/dashboard-api.md). The person gives their password (and authenticator code); the session is signed in
  * afresh and the request is sent again. Cancel leaves the request refused, its dialog saying why.
  */
 export function ConfirmIdentityHost() {
@@ -66,7 +66,7 @@ function ConfirmIdentityDialog(props: { onConfirmed: () => void; onClose: () => 
   return (
     <Dialog title="Confirm it’s you" onClose={props.onClose}>
       <form onSubmit={run}>
-        <p>Issuing API keys or webhook secrets and changing the team ask for your password again when you signed in more than a few minutes ago.</p>
+        <p>Issuing keys or secrets, changing the team or two-factor sign-in, and changing where money or events go ask for your password again when you signed in more than a few minutes ago.</p>
         {fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Confirm" busy={busy} onCancel={props.onClose} />

@@ -4,7 +4,7 @@ import { webhookBody } from '../webhooks/schemas.ts';
 import { memberships, registry, sealer, urlRules } from './webhook-deps.ts';
 
 /** `Add endpoint`: the only answer that holds the signing secret. */
-export const handler = dashboardRoute({ body: webhookBody, access: 'manageWebhooks', memberships, recentSignIn: true }, async ({ caller, body }) => ({
+export const handler = dashboardRoute({ body: webhookBody, access: 'manageWebhooks', memberships }, async ({ caller, body }) => ({
   status: 201,
   data: await addEndpoint(registry, urlRules, sealer, caller, body),
 }));

@@ -4,6 +4,6 @@ import { dashboard, keys } from './key-deps.ts';
 import { changeAllowedIpsBody } from './schemas.ts';
 
 /** `Edit allowed IPs`; Owners and Admins are mailed. */
-export const handler = dashboardRoute({ body: changeAllowedIpsBody, access: 'manageKeys', memberships: dashboard, recentSignIn: true }, async ({ caller, body, pathParameters, log }) => ({
+export const handler = dashboardRoute({ body: changeAllowedIpsBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, pathParameters, log }) => ({
   data: await changeApiKeyAllowedIps(keys(log), caller, pathParameters.keyId!, body),
 }));

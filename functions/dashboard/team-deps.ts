@@ -2,6 +2,7 @@ import type { Log } from '#domain/log';
 import type { InvitationMailing } from '#domain/team-members';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoMailCounts } from '#adapters/dynamo/mail-count-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { dynamoFrom } from '#adapters/runtime';
@@ -17,6 +18,7 @@ const mailer = mailerFrom(settings);
 
 export const dashboard = new DynamoDashboardStore(db, tableName);
 export const team = new DynamoTeamStore(db, tableName);
+export const mailCounts = new DynamoMailCounts(db, tableName);
 
 /** How a new link is mailed from this request, or null where the stage does not mail. */
 export const invitationMailing = (dashboardOrigin: string, log: Log): InvitationMailing | null =>

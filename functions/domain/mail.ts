@@ -30,27 +30,24 @@ export interface InvitationToMail {
 }
 
 export function invitationMail(invitation: InvitationToMail): Mail {
-  // A name is one line of text: no control character may reach the Subject header or shape the body.
+  // A name is one line of text: no control character may shape the body. It is never in the
+  // subject, which a mail program shows before anyone opens the mail: a company's name is anything
+  // its maker typed ("URGENT: your bank account is locked"), so the body quotes it as what it is.
   const company = oneLine(invitation.companyName);
   const who = invitation.invitedBy ? `${invitation.invitedBy} invited you` : 'You are invited';
   const expires = `${invitation.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
-  const intro = `${who} to join ${company} on Cambio as ${articled(invitation.role)}.`;
-  const text = [
-    intro,
-    '',
-    'Open this link to choose your password and join:',
-    invitation.link,
-    '',
-    `The link works once, until ${expires}. If you did not expect this invitation, ignore this mail: nothing happens unless the link is opened.`,
-  ].join('\n');
+  const intro = `${who} to join a company on Cambio as ${articled(invitation.role)}.`;
+  const named = `The company's name, as its people wrote it: "${company}".`;
+  const ignore = `The link works once, until ${expires}. If you did not expect this invitation, ignore this mail: nothing happens unless the link is opened.`;
+  const text = [intro, named, '', 'Open this link to choose your password and join:', invitation.link, '', ignore].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">',
-    `<p>${escapeHtml(intro)}</p>`,
+    `<p>${escapeHtml(intro)}<br>${escapeHtml(named)}</p>`,
     `<p><a href="${escapeHtml(invitation.link)}">Accept the invitation</a></p>`,
-    `<p>The link works once, until ${escapeHtml(expires)}. If you did not expect this invitation, ignore this mail: nothing happens unless the link is opened.</p>`,
+    `<p>${escapeHtml(ignore)}</p>`,
     '</body></html>',
   ].join('\n');
-  return { to: invitation.to, subject: `Join ${company} on Cambio`, text, html };
+  return { to: invitation.to, subject: 'Your invitation to join a company on Cambio', text, html };
 }
 
 /** The link to choose a new password, to the address of the account: nothing in it comes from a request but the address. */

@@ -3,6 +3,7 @@ import { actorOf, checkEmail, COMMAND_LINE, newInvitation, type Caller, type Inv
 import { getCompany, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
 import { invitationMail, type Mailer } from './mail.ts';
+import { countMail, type MailCounts } from './mail-limits.ts';
 import type { Log } from './log.ts';
 import type { Membership, Role } from './team.ts';
 
@@ -77,6 +78,7 @@ export interface InvitationMailing {
  */
 export async function inviteMember(
   store: TeamStore,
+  counts: MailCounts,
   caller: Caller,
   input: { email: string; role: Role },
   mailing: InvitationMailing | null = null,
@@ -84,10 +86,45 @@ export async function inviteMember(
 ): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
   const email = checkEmail(input.email);
   requireOwnerFor(caller, input.role, 'invite');
+  const companyId = caller.membership.companyId;
+  const pending = (await store.invitationsOf(companyId)).filter((i) => i.expiresAt > now.toISOString()).length;
+  if (pending >= INVITATION_LIMITS.pendingPerCompany) {
+    throw new ApiError('LIMIT_REACHED', `A company can have at most ${INVITATION_LIMITS.pendingPerCompany} pending invitations: revoke some, or wait for them to be accepted or to lapse`, {
+      limit: INVITATION_LIMITS.pendingPerCompany,
+    });
+  }
+  await countInvitation(counts, companyId, email, now);
   const by = { actor: actorOf(caller.membership), origin: caller.origin };
-  const { invitation, token } = await addNewInvitation(store, caller.membership.companyId, email, input.role, by, now);
+  const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now);
   const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
   return { token, email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/**
+ * How many invitations a company may make: pending at once, and (with `Resend`) in an hour; and
+ * how many one address may be sent in a day, from every company together. Each makes a mail to an
+ * address the inviter chose, and a sandbox company is free to make (docs/dashboard-api.md, Limits
+ * on invitations). The pending cap is read, not counted: the hourly count bounds what a race adds.
+ */
+export const INVITATION_LIMITS = { pendingPerCompany: 50, perCompanyPerHour: 20, perAddressPerDay: 3 } as const;
+
+/** One more invitation on the company's hourly count and the address's daily one, or 429 RATE_LIMITED. */
+async function countInvitation(counts: MailCounts, companyId: string, email: string, now: Date): Promise<void> {
+  const refused = await countMail(
+    counts,
+    [
+      { counter: { kind: 'invitation', of: { companyId }, per: 'hour' }, limit: INVITATION_LIMITS.perCompanyPerHour },
+      { counter: { kind: 'invitation', of: { email }, per: 'day' }, limit: INVITATION_LIMITS.perAddressPerDay },
+    ],
+    now,
+  );
+  if (!refused) return;
+  const retryAt = refused.retryAt.toISOString();
+  const message =
+    'companyId' in refused.counter.of
+      ? `This company has made ${refused.limit} invitations this hour, the most it may: try again after ${retryAt}`
+      : `${email} has been sent ${refused.limit} invitations today, the most one address may be: try again after ${retryAt}, or send the link you already have`;
+  throw new ApiError('RATE_LIMITED', message, { limit: refused.limit, retryAt });
 }
 
 /** A new invitation to the company for someone not yet its member, stored with its audit entry. */
@@ -150,12 +187,14 @@ export async function revokeInvitation(store: TeamStore, caller: Caller, invitat
  */
 export async function resendInvitation(
   store: TeamStore,
+  counts: MailCounts,
   caller: Caller,
   invitationId: string,
   mailing: InvitationMailing | null = null,
   now = new Date(),
 ): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
   const old = await pendingInvitation(store, caller, invitationId, 'resend the invitation of', now);
+  await countInvitation(counts, old.companyId, old.email, now);
   const { invitation, token } = newInvitation(old.companyId, old.email, old.role, now);
   const audit = auditEntry(old.companyId, 'invitation.resent', actorOf(caller.membership), caller.origin, now, old.email, { role: old.role });
   if (!(await store.replaceInvitation(old, invitation, audit))) throw notFound('Invitation');

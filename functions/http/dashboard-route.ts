@@ -16,6 +16,7 @@ import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, w
 import { validate } from './validation.ts';
 import { parseSettings } from '#functions/settings/schema';
 import { SLICES } from '#functions/settings/functions';
+import { DASHBOARD_ROUTES } from '#functions/routes';
 
 /**
  * Who may call a dashboard route: anyone (sign-up, sign-in, the session's own routes, which check
@@ -42,7 +43,7 @@ export interface DashboardRequest<TBody, TAccess extends Access> {
   /** Lines under the request's id, for what a route reports without failing (#domain/log). */
   log: Log;
   /** For a route that needs a recent sign-in only for some changes (a webhook's new URL): throws
-   * 403 SIGN_IN_AGAIN as `recentSignIn: true` does for the whole route. */
+   * 403 SIGN_IN_AGAIN as a route marked `recentSignIn: 'always'` in functions/routes.ts does for every call. */
   requireRecentSignIn: () => void;
 }
 
@@ -74,8 +75,6 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
     body?: TSchema;
     access: TAccess;
     memberships?: MembershipLookup;
-    /** Refuse unless the person gave their password within DASHBOARD_RECENT_SIGN_IN_SECONDS (step-up.ts). */
-    recentSignIn?: true;
   },
   fn: (request: DashboardRequest<TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined, TAccess>) => Promise<DashboardResult>,
 ): Handler {
@@ -90,7 +89,7 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
     const origin = requestOrigin(event);
     const caller = options.access !== 'public' && options.access !== 'session' ? await callerOf(event, options.access, options.memberships) : null;
     const recentSignIn = () => requireRecentSignIn(Number(event.requestContext.authorizer?.authTime ?? 0), recentSignInSeconds);
-    if (options.recentSignIn) recentSignIn();
+    if (ALWAYS_RECENT_SIGN_IN.has(`${event.httpMethod} ${event.resource}`)) recentSignIn();
     const body = options.body ? validate(options.body, requireJsonObject(event.body)) : undefined;
     let result: DashboardResult;
     try {
@@ -123,6 +122,10 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
   }) as unknown as Handler;
   return withRequestLog(handler, (event) => event.pathParameters?.companyId ?? null);
 }
+
+/** The routes whose every call needs a recent sign-in, by the method and resource API Gateway
+ * matched (as functions/dashboard/api.ts picks a route's module): the route table says which. */
+const ALWAYS_RECENT_SIGN_IN = new Set(DASHBOARD_ROUTES.filter((route) => route.recentSignIn === 'always').map((route) => `${route.method} ${route.path}`));
 
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 

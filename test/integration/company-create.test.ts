@@ -78,7 +78,7 @@ describe('npm run company:create on a deployed stage', () => {
       expect(ses.requests).toHaveLength(1);
       const { path, body } = ses.requests[0]!;
       expect(path).toBe('/v2/email/outbound-emails');
-      expect(body).toMatchObject({ FromEmailAddress: 'no-reply@cambio.example', Destination: { ToAddresses: [email] }, Content: { Simple: { Subject: { Data: 'Join Mailed Live Co on Cambio' } } } });
+      expect(body).toMatchObject({ FromEmailAddress: 'no-reply@cambio.example', Destination: { ToAddresses: [email] }, Content: { Simple: { Subject: { Data: 'Your invitation to join a company on Cambio' } } } });
       expect(body.Content.Simple.Body.Text.Data).toContain(`You are invited to join Mailed Live Co on Cambio as an Owner.\n\nOpen this link to choose your password and join:\n${printed.invitationLink}\n`);
     } finally {
       await ses.close();

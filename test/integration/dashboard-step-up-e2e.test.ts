@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
+import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
  * `Confirm it's you` in headless Chromium (functions/domain/step-up.ts), with
  * DASHBOARD_RECENT_SIGN_IN_SECONDS at 2: once the sign-in is older, `Create API key` opens the
  * confirmation over its dialog; the password, right, signs the session in afresh and the key is
- * issued without asking again; Cancel leaves the creation refused, saying why.
+ * issued without asking again; Cancel leaves the creation refused, saying why. Team's `Resend`
+ * asks the same way, since a new link lets someone in as the invitation did.
  */
 const env = useDashboardChromium({ environment: { DASHBOARD_RECENT_SIGN_IN_SECONDS: '2' } });
 const older = () => new Promise((resolve) => setTimeout(resolve, 3_200));
@@ -52,5 +53,25 @@ describe('Confirm it’s you, in headless Chromium', () => {
     await expect.poll(() => create.innerText()).toContain('Confirm it is you: this needs your password again');
     await create.getByRole('button', { name: 'Cancel' }).click();
     expect(await env.page.getByRole('row', { name: /Never made/ }).count()).toBe(0);
+  }, 60_000);
+
+  it('asks for the password over Team’s Resend once the sign-in is older, then shows the new link', async () => {
+    const owner = await signedUpOwner(env.chromium.runtime, 'Sudo Team');
+    const invited = uniqueEmail('later');
+    // The window is 2 s: the API session confirms just before inviting, as the page would ask.
+    expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: invited, role: 'Owner' } })).status).toBe(201);
+    await signInThroughPage(env.chromium, owner.email);
+    await navLink(env.page, 'Team').click();
+    await env.page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await older();
+
+    await env.page.getByRole('button', { name: `Resend the invitation of ${invited}` }).click();
+    const confirm = env.page.getByRole('dialog', { name: 'Confirm it’s you' });
+    await confirm.getByLabel('Password').fill(STRONG_PASSWORD);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    const shown = env.page.getByRole('dialog', { name: 'Invitation link' });
+    await shown.getByLabel('Invitation link', { exact: true }).waitFor();
+    expect(await shown.getByLabel('Invitation link', { exact: true }).inputValue()).toContain('/accept-invitation?token=');
   }, 60_000);
 });

@@ -24,8 +24,8 @@ describe('an invitation by mail', () => {
     expect(invited.body.data).toMatchObject({ email, role: 'Admin', emailed: true });
     const [mail, ...more] = mailsTo(api.runtime.outboxDir, email);
     expect(more).toEqual([]);
-    expect(mail!.subject).toBe('Join Mailed & Co <b> on Cambio');
-    expect(mail!.text).toContain(`${owner.email} invited you to join Mailed & Co <b> on Cambio as an Admin.`);
+    expect(mail!.subject).toBe('Your invitation to join a company on Cambio');
+    expect(mail!.text).toContain(`${owner.email} invited you to join a company on Cambio as an Admin.\nThe company's name, as its people wrote it: "Mailed & Co <b>".`);
     expect(mail!.html).toContain('Mailed &amp; Co &lt;b&gt;');
     expect(mail!.html).not.toContain('<b>');
     const link = linkIn(mail!);

@@ -22,9 +22,10 @@ describe('the invitation mail', () => {
     const mail = invitationMail(invitation);
 
     expect(mail.to).toBe('dev@acme.example');
-    expect(mail.subject).toBe('Join Acme Pagamentos on Cambio');
+    expect(mail.subject).toBe('Your invitation to join a company on Cambio');
     expect(mail.text.split('\n')).toEqual([
-      'owner@acme.example invited you to join Acme Pagamentos on Cambio as a Developer.',
+      'owner@acme.example invited you to join a company on Cambio as a Developer.',
+      'The company\'s name, as its people wrote it: "Acme Pagamentos".',
       '',
       'Open this link to choose your password and join:',
       invitation.link,
@@ -35,17 +36,17 @@ describe('the invitation mail', () => {
   });
 
   it('words a first Owner’s invitation, and a role that takes “an”', () => {
-    expect(invitationMail({ ...invitation, role: 'Owner', invitedBy: null }).text).toMatch(/^You are invited to join Acme Pagamentos on Cambio as an Owner\.\n/);
+    expect(invitationMail({ ...invitation, role: 'Owner', invitedBy: null }).text).toMatch(/^You are invited to join a company on Cambio as an Owner\.\n/);
     expect(invitationMail({ ...invitation, role: 'Admin' }).text).toContain(' as an Admin.');
   });
 
-  it('keeps a company name to one line of text: escaped in the HTML, no control character in the subject', () => {
-    const mail = invitationMail({ ...invitation, companyName: 'Evil <img src=x onerror=alert(1)>\r\nBcc: all@victim.example' });
+  it('keeps a company name out of the subject, and quotes it in the body as one line of text, escaped in the HTML', () => {
+    const mail = invitationMail({ ...invitation, companyName: 'URGENT: your bank account is locked <img src=x onerror=alert(1)>\r\nBcc: all@victim.example' });
 
-    expect(mail.subject).toBe('Join Evil <img src=x onerror=alert(1)> Bcc: all@victim.example on Cambio');
-    expect(mail.html).toContain('Evil &lt;img src=x onerror=alert(1)&gt; Bcc: all@victim.example');
+    expect(mail.subject).toBe('Your invitation to join a company on Cambio');
+    expect(mail.html).toContain('&quot;URGENT: your bank account is locked &lt;img src=x onerror=alert(1)&gt; Bcc: all@victim.example&quot;');
     expect(mail.html).not.toContain('<img');
-    expect(mail.text.split('\n')[0]).toBe('owner@acme.example invited you to join Evil <img src=x onerror=alert(1)> Bcc: all@victim.example on Cambio as a Developer.');
+    expect(mail.text.split('\n')[1]).toBe('The company\'s name, as its people wrote it: "URGENT: your bank account is locked <img src=x onerror=alert(1)> Bcc: all@victim.example".');
   });
 });
 

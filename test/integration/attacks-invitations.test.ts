@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { auditEntry } from '#domain/audit-log';
+import { COMMAND_LINE, newInvitation } from '#domain/dashboard';
+import { DynamoTeamStore } from '#adapters/dynamo/team-store';
+import { useTestApi } from '../support/local-api.ts';
+import { mailsTo } from '../support/outbox.ts';
+import { companyItems, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+
+/**
+ * Attacks on the Team page's invitations (issue #31), through a real socket against the local API,
+ * DynamoDB Local and the Cognito emulator: each was possible before its fix. The recent sign-in's
+ * window is short, so a session grows old within a test; the others confirm their session first.
+ */
+const WINDOW_SECONDS = 20;
+const api = useTestApi((db, tableName) => ({ team: new DynamoTeamStore(db, tableName) }), { environment: { DASHBOARD_RECENT_SIGN_IN_SECONDS: String(WINDOW_SECONDS) } });
+
+/** A signed-up Owner whose session has just confirmed its password. */
+async function freshOwner(companyName: string) {
+  const owner = await signedUpOwner(api.runtime, companyName);
+  expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);
+  return owner;
+}
+
+describe('resending an invitation on a session signed in too long ago', () => {
+  it('is refused with SIGN_IN_AGAIN as inviting is, so a copied cookie cannot mint an Owner’s link', async () => {
+    const owner = await freshOwner('Resent Co');
+    const base = `/companies/${owner.companyId}`;
+    const invited = uniqueEmail('pending-owner');
+    expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email: invited, role: 'Owner' } })).status).toBe(201);
+    const [invitation] = (await owner.browser.call('GET', `${base}/team`)).body.data.invitations;
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000 + 1_200));
+
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+    const resent = await owner.browser.call('POST', `${base}/team/invitations/${invitation.id}/resend`, { body: {} });
+    expect(resent.status).toBe(403);
+    expect(resent.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'SIGN_IN_AGAIN' } });
+    expect(resent.body.data).toBeUndefined();
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+    expect((await owner.browser.call('GET', `${base}/team`)).body.data.invitations).toEqual([invitation]);
+    expect(mailsTo(api.runtime.outboxDir, invited)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof dashboardBrowser>, companyId: string, email: string) =>
+    browser.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+
+  it('sends at most 20 invitations an hour for a company, however many arrive at once, and never its name in the subject', async () => {
+    const name = 'URGENT: your bank account is locked, call +1 555 0100';
+    const owner = await freshOwner(name);
+    const addresses = Array.from({ length: 30 }, () => uniqueEmail('flood'));
+
+    const answers = await Promise.all(addresses.map((email) => invite(owner.browser, owner.companyId, email)));
+
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(20);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(refused).toHaveLength(10);
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(answer.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 20 } });
+      expect(answer.body.error.message).toMatch(/^This company has made 20 invitations this hour, the most it may: try again after /);
+    }
+    const mails = addresses.flatMap((email) => mailsTo(api.runtime.outboxDir, email));
+    expect(mails).toHaveLength(20);
+    for (const mail of mails) {
+      expect(mail.subject).toBe('Your invitation to join a company on Cambio');
+      expect(mail.text).toContain(`The company's name, as its people wrote it: "${name}".`);
+    }
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).body.data.invitations).toHaveLength(20);
+  }, 60_000);
+
+  it('sends one address at most 3 invitations a day, from every company together, resends counted', async () => {
+    const victim = uniqueEmail('victim');
+    const first = await freshOwner('First Co');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => invite(first.browser, first.companyId, victim)));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error.details)).toEqual(Array(7).fill(expect.objectContaining({ limit: 3 })));
+    expect(mailsTo(api.runtime.outboxDir, victim)).toHaveLength(3);
+
+    // Another company, or a resend of one already made, is no way around it.
+    const second = await freshOwner('Second Co');
+    expect((await invite(second.browser, second.companyId, victim)).status).toBe(429);
+    const [pending] = (await first.browser.call('GET', `/companies/${first.companyId}/team`)).body.data.invitations;
+    const resent = await first.browser.call('POST', `/companies/${first.companyId}/team/invitations/${pending.id}/resend`, { body: {} });
+    expect(resent.status).toBe(429);
+    expect(resent.body.error.message).toContain(`${victim} has been sent 3 invitations today`);
+    expect(mailsTo(api.runtime.outboxDir, victim)).toHaveLength(3);
+    // The refusals took nothing from the companies' own hourly counts.
+    expect((await invite(second.browser, second.companyId, uniqueEmail('other'))).status).toBe(201);
+  }, 60_000);
+
+  it('holds at most 50 pending invitations for a company', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Crowded Co');
+    const now = new Date();
+    for (let n = 0; n < 50; n++) {
+      const { invitation } = newInvitation(owner.companyId, uniqueEmail('pending'), 'Viewer', now);
+      await api.team.addInvitation(invitation, auditEntry(owner.companyId, 'invitation.created', COMMAND_LINE.actor, COMMAND_LINE.origin, now, invitation.email, { role: 'Viewer' }));
+    }
+    expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);
+    const email = uniqueEmail('fifty-first');
+    const refused = await invite(owner.browser, owner.companyId, email);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'LIMIT_REACHED', details: { limit: 50 } });
+    expect(mailsTo(api.runtime.outboxDir, email)).toEqual([]);
+  }, 60_000);
+});
