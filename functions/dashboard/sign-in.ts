@@ -1,6 +1,6 @@
 import { signIn } from '#domain/dashboard';
 import { clearedTwoFactorCookie, sessionCookies, twoFactorCookie } from '#http/cookies';
-import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
+import { dashboardRoute } from '#http/dashboard-route';
 import { signInBody } from './schemas.ts';
 import { dashboard, identity } from './people-deps.ts';
 
@@ -8,5 +8,5 @@ import { dashboard, identity } from './people-deps.ts';
 export const handler = dashboardRoute({ body: signInBody, access: 'public' }, async ({ body, origin, secureCookies }) => {
   const outcome = await signIn(identity, dashboard, body, origin);
   if ('twoFactor' in outcome) return { data: { signedIn: false, twoFactorRequired: true }, cookies: [twoFactorCookie(outcome.twoFactor, secureCookies)] };
-  return { data: { signedIn: true }, cookies: [...sessionCookies(outcome, newCsrfToken(), secureCookies), clearedTwoFactorCookie(secureCookies)] };
+  return { data: { signedIn: true }, cookies: [...sessionCookies(outcome, secureCookies), clearedTwoFactorCookie(secureCookies)] };
 });

@@ -18,6 +18,9 @@ export interface SessionTokens {
   refreshToken: string | null;
   expiresInSeconds: number;
   personId: string;
+  /** The sign-in these tokens descend from (Cognito's `origin_jti`), the same after every refresh:
+   * the session's CSRF token is derived from it (functions/http/cookies.ts csrfTokenFor). */
+  sessionId: string;
 }
 
 /** The right password of someone with two-factor sign-in on: the code comes next
