@@ -26,6 +26,7 @@ import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/domain/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
+import { SESSION_ENDED } from '../functions/http/gateway-responses.ts';
 import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, SESSION_AUTHORIZER } from '../functions/routes.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
 import { buildDashboard, DASHBOARD_SRC } from '../local/dashboard-build.ts';
@@ -328,9 +329,9 @@ export class Dashboard extends Construct {
     for (const type of [ResponseType.UNAUTHORIZED, ResponseType.ACCESS_DENIED]) {
       api.addGatewayResponse(`Gateway${type.responseType}`, {
         type,
-        statusCode: '401',
+        statusCode: String(SESSION_ENDED.status),
         responseHeaders: { 'Content-Type': "'application/json'" },
-        templates: { 'application/json': errorEnvelope('AUTH_FAILED', 'Not signed in, or the session has ended: sign in again') },
+        templates: { 'application/json': errorEnvelope(SESSION_ENDED.code, SESSION_ENDED.message) },
       });
     }
     accept(api, 'AwsSolutions-APIG2', "Requests are validated by each handler (valibot, functions/http/dashboard-route.ts) so that refusals carry the envelope and field paths the page shows.");

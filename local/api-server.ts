@@ -10,8 +10,8 @@ import type {
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
 import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
-import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
-import { JSON_HEADERS } from '#http/envelope';
+import { gatewayResponse, SESSION_ENDED, type GatewayResponseType } from '#http/gateway-responses';
+import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
 import { TokenBucket, TokenBuckets } from '#domain/rate-limits';
 import type { StageConfig } from '../lib/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
@@ -125,7 +125,17 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     // The reference page and openapi.json: static, unauthenticated, before the route table.
     if (isDocsRequest(method, url.pathname)) return serveDocs(url.pathname, res);
     // The dashboard's static app (CloudFront and S3 in AWS); its API is in the route table.
-    if (options.dashboardAppDir && isDashboardAppRequest(method, url.pathname)) return serveDashboardApp(options.dashboardAppDir, url.pathname, res);
+    if (options.dashboardAppDir && isDashboardAppRequest(method, url.pathname)) {
+      // The page at another name of this host (localhost for 127.0.0.1) would send an Origin the
+      // API refuses: it moves to DASHBOARD_ORIGIN, as lib/dashboard-edge.ts moves it to the custom domain.
+      const origin = process.env.DASHBOARD_ORIGIN;
+      if (origin && req.headers.host !== new URL(origin).host) {
+        res.writeHead(308, { Location: `${origin}${url.pathname}${url.search}` });
+        res.end();
+        return;
+      }
+      return serveDashboardApp(options.dashboardAppDir, url.pathname, res);
+    }
     const body = await readBody(req);
     if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
     const stageTurn = stageBucket.take(Date.now());
@@ -139,7 +149,15 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     const methodArn = `arn:aws:execute-api:local:000000000000:${API_ID}/${options.config.stage}/${method}${url.pathname}`;
     const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
     const authorization = route.auth === 'public' ? { principalId: undefined, context: {} } : await authorize(headers, methodArn, url.pathname, route, requestId, sourceIp);
-    if ('denied' in authorization && authorization.denied) return sendGateway(res, authorization.denied, requestId);
+    if ('denied' in authorization && authorization.denied) {
+      // The dashboard's API has its own answer for a refused session, as in AWS (lib/dashboard.ts).
+      if (route.auth === 'session' && (authorization.denied === 'UNAUTHORIZED' || authorization.denied === 'ACCESS_DENIED')) {
+        res.writeHead(SESSION_ENDED.status, { ...JSON_HEADERS, 'X-Request-Id': requestId });
+        res.end(errorEnvelope(SESSION_ENDED.code, SESSION_ENDED.message));
+        return;
+      }
+      return sendGateway(res, authorization.denied, requestId);
+    }
     // As in AWS, the /v1 API's bucket is the usage plan key the authorizer names, and every /v1
     // method requires one; the dashboard's routes are another API in AWS, without a usage plan.
     if (route.auth === 'apiKey') {

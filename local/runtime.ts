@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { createCompany } from '#domain/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -115,16 +115,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       COGNITO_ENDPOINT: cognito.endpoint,
       COGNITO_ISSUER: cognito.issuer,
     });
+    // The dashboard's origin as in AWS (DASHBOARD_ORIGIN): mailed links and the CSRF origin check
+    // use it, never the request's Host header, so the port is chosen before any handler loads.
+    const host = options.host ?? '127.0.0.1';
+    const port = options.port === 0 ? await freePort(host) : options.port;
+    process.env.DASHBOARD_ORIGIN = `http://${host}:${port}`;
     const dashboardAppDir = options.dashboardAppDir === undefined ? (existsSync(join(DASHBOARD_DIST, 'index.html')) ? DASHBOARD_DIST : null) : options.dashboardAppDir;
     const { createLocalApi } = await import('./api-server.ts');
     const config = { ...STAGES.local, throttle: options.throttle ?? STAGES.local.throttle, companyRateLimit: options.companyRateLimit ?? STAGES.local.companyRateLimit };
     const server = await createLocalApi({ config, dashboardAppDir });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port, options.host ?? '127.0.0.1', resolve);
+      server.listen(port, host, resolve);
     });
-    const { port } = server.address() as AddressInfo;
-    const apiUrl = `http://${options.host ?? '127.0.0.1'}:${port}/v1`;
+    const apiUrl = `http://${host}:${port}/v1`;
     const pollers = startChainJobs(options.pollIntervalMs ?? 1000);
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
@@ -132,7 +136,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     return {
       apiUrl,
-      dashboardUrl: dashboardAppDir ? `http://${options.host ?? '127.0.0.1'}:${port}/dashboard/` : null,
+      dashboardUrl: dashboardAppDir ? `http://${host}:${port}/dashboard/` : null,
       cognitoEndpoint: cognito.endpoint,
       dynamoEndpoint,
       tableName,
@@ -179,4 +183,16 @@ async function sandboxCompany(
     writeFileSync(file, JSON.stringify(sandbox, null, 2), { mode: 0o600 });
   }
   return { sandbox, seeded: true };
+}
+
+/** A port free at this moment, for a runtime asked to listen on any (port 0, the tests). */
+async function freePort(host: string): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, host, resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

@@ -119,8 +119,11 @@ export interface WithdrawalAllowlist {
 
 const BASE = '/dashboard/api';
 
+/** The session's CSRF token: `__Host-cambio_csrf` over https, `cambio_csrf` on http://127.0.0.1
+ * (functions/http/cookies.ts). */
 function csrfToken(): string {
-  return document.cookie.split('; ').find((c) => c.startsWith('cambio_csrf='))?.slice('cambio_csrf='.length) ?? '';
+  const name = location.protocol === 'https:' ? '__Host-cambio_csrf=' : 'cambio_csrf=';
+  return document.cookie.split('; ').find((c) => c.startsWith(name))?.slice(name.length) ?? '';
 }
 
 /** Asks the person for their password when a route wants a recent sign-in (functions/domain/

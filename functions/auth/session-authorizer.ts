@@ -4,7 +4,7 @@ import { endedBySignOut } from '#domain/sign-outs';
 import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { signOutsFrom } from '#adapters/runtime';
 import { withCorrelationId } from '#adapters/logs-and-metrics';
-import { parseCookies, SESSION_COOKIE } from '#http/cookies';
+import { readDashboardCookies, secureCookiesFor, SESSION_COOKIE } from '#http/cookies';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('auth/session-authorizer');
@@ -21,16 +21,20 @@ const signOuts = signOutsFrom(settings);
  */
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
   const log = withCorrelationId(event.requestContext?.requestId ?? 'unknown');
-  const cookieHeader = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'cookie')?.[1];
-  const token = parseCookies(cookieHeader)[SESSION_COOKIE];
+  const header = (name: string) => Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+  const token = readDashboardCookies(header('cookie'), secureCookiesFor(header('host')))[SESSION_COOKIE];
   let personId: string;
   let authTime: number | null;
+  let sessionId: string;
   try {
     if (!token) throw new Error('No session cookie');
     const claims = await verifier.verify(token);
     if (endedBySignOut(claims, await signOuts.lastOf(claims.personId))) throw new Error('Signed out');
+    // The session's CSRF token is derived from it (functions/http/cookies.ts csrfTokenFor).
+    if (!claims.originJti) throw new Error('Token without origin_jti');
     personId = claims.personId;
     authTime = claims.authTime;
+    sessionId = claims.originJti;
   } catch (error) {
     log.info('session authorizer denied', { reason: (error as Error).message });
     throw new Error('Unauthorized');
@@ -40,6 +44,6 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
     principalId: personId,
     policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${prefix}/${stage}/*` }] },
     // When the person last gave their password: a route that asks for a recent sign-in reads it.
-    context: { personId, authTime: authTime ?? 0 },
+    context: { personId, authTime: authTime ?? 0, sessionId },
   };
 });

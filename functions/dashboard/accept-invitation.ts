@@ -1,10 +1,10 @@
 import { acceptInvitation } from '#domain/dashboard';
 import { sessionCookies } from '#http/cookies';
-import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
+import { dashboardRoute } from '#http/dashboard-route';
 import { acceptInvitationBody } from './schemas.ts';
 import { dashboard, identity } from './people-deps.ts';
 
 export const handler = dashboardRoute({ body: acceptInvitationBody, access: 'public' }, async ({ body, origin, secureCookies }) => {
   const session = await acceptInvitation(identity, dashboard, body, origin);
-  return { data: { signedIn: true }, cookies: sessionCookies(session, newCsrfToken(), secureCookies) };
+  return { data: { signedIn: true }, cookies: sessionCookies(session, secureCookies) };
 });

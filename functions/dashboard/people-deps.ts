@@ -1,5 +1,6 @@
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoSignInAttempts } from '#adapters/dynamo/sign-in-attempts-store';
 import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { functionSettings } from '#functions/settings/functions';
 
@@ -10,4 +11,6 @@ const settings = functionSettings('dashboard/sign-in');
 const { db, tableName } = dynamoFrom(settings);
 
 export const dashboard = new DynamoDashboardStore(db, tableName);
+/** Cambio's own counts of failed sign-ins (functions/domain/sign-in-limits.ts). */
+export const signInAttempts = new DynamoSignInAttempts(db, tableName);
 export const { identity } = userPoolFrom(settings);

@@ -5,7 +5,7 @@ import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { functionSettings } from '#functions/settings/functions';
 import { sessionCookies } from '#http/cookies';
-import { dashboardRoute, newCsrfToken } from '#http/dashboard-route';
+import { dashboardRoute } from '#http/dashboard-route';
 import { signUpBody } from './schemas.ts';
 
 const settings = functionSettings('dashboard/sign-up');
@@ -18,5 +18,5 @@ const selfSignUp = settings.STAGE_ENVIRONMENT === 'sandbox';
 export const handler = dashboardRoute({ body: signUpBody, access: 'public' }, async ({ body, origin, secureCookies }) => {
   if (!selfSignUp) throw new ApiError('FORBIDDEN', 'Sign-up is closed here: ask your company\'s Owner for an invitation');
   const { session, company } = await signUp(identity, dashboard, body, origin);
-  return { status: 201, data: { companyId: company.id }, cookies: sessionCookies(session, newCsrfToken(), secureCookies) };
+  return { status: 201, data: { companyId: company.id }, cookies: sessionCookies(session, secureCookies) };
 });

@@ -4,6 +4,7 @@ import type { ApiKeyRecord, Environment } from './api-keys.ts';
 import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
 import { createCompanyRecord, getBalance, getCompany, type BalanceView, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
+import { admitSignIn, attemptKey, signInSucceeded, type SignInAttempts } from './sign-in-limits.ts';
 import { normaliseEmail, type Membership, type Person, type Role } from './team.ts';
 
 /**
@@ -18,6 +19,9 @@ export interface SessionTokens {
   refreshToken: string | null;
   expiresInSeconds: number;
   personId: string;
+  /** The sign-in these tokens descend from (Cognito's `origin_jti`), the same after every refresh:
+   * the session's CSRF token is derived from it (functions/http/cookies.ts csrfTokenFor). */
+  sessionId: string;
 }
 
 /** The right password of someone with two-factor sign-in on: the code comes next
@@ -100,15 +104,21 @@ export async function signUp(
   return { session: await signInNewPerson(identity, email, input.password), company };
 }
 
-/** Every company the person belongs to logs the sign-in: each one's Owners see who came in. */
+/** Within Cambio's limits on failures (sign-in-limits.ts), which count an address with no account
+ * as one with; every company the person belongs to logs the sign-in: each one's Owners see who came in. */
 export async function signIn(
   identity: IdentityProvider,
   store: DashboardStore,
+  attempts: SignInAttempts,
   input: { email: string; password: string },
   origin: RequestOrigin,
   now = new Date(),
 ): Promise<SessionTokens | TwoFactorChallenge> {
-  const outcome = await identity.signIn(normaliseEmail(input.email), input.password);
+  const email = normaliseEmail(input.email);
+  const attempt = attemptKey(email, origin.sourceIp);
+  await admitSignIn(attempts, attempt, now);
+  const outcome = await identity.signIn(email, input.password);
+  await signInSucceeded(attempts, attempt, now);
   if ('twoFactor' in outcome) return outcome;
   await auditSignIn(store, outcome.personId, origin, now);
   return outcome;

@@ -78,18 +78,22 @@ export async function requestPasswordReset(deps: PasswordResetDeps & { mailer: M
   }
 }
 
+/**
+ * The same reads and writes whether or not an account uses the address: an address with none gets
+ * a reset stored under a stand-in id (standInId), which no link names and TTL removes, so only the
+ * mail differs, and the answer waits for PASSWORD_RESET_ANSWER_MS either way.
+ */
 async function mailResetLink(deps: PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log }, email: string, now: Date): Promise<void> {
   const person = await deps.accounts.findPerson(email);
-  if (!person) return;
   const secret = randomBytes(32).toString('base64url');
   const reset: PasswordReset = {
-    personId: person.personId,
+    personId: person?.personId ?? standInId(email),
     email,
     tokenHash: hashSecret(secret),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString(),
   };
-  if (!(await deps.store.putReset(reset, new Date(now.getTime() - PASSWORD_RESET_INTERVAL_MS).toISOString()))) return;
+  if (!(await deps.store.putReset(reset, new Date(now.getTime() - PASSWORD_RESET_INTERVAL_MS).toISOString())) || !person) return;
   try {
     await deps.mailer.send(passwordResetMail({ to: email, link: `${deps.resetUrl}?token=${person.personId}.${secret}`, expiresAt: reset.expiresAt }));
   } catch (error) {
@@ -97,6 +101,10 @@ async function mailResetLink(deps: PasswordResetDeps & { mailer: Mailer; resetUr
     deps.log.warn('password reset not mailed', { error: (error as Error).name ?? 'Error', status: (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? null });
   }
 }
+
+/** Where an address with no account keeps its reset: a hash, never a Cognito `sub` (a UUID), so it is
+ * no person's, and the same for the same address, so it is limited to one a minute as a person's is. */
+const standInId = (email: string): string => hashSecret(`password reset of an address with no account: ${email}`);
 
 const invalidLink = () => new ApiError('NOT_FOUND', 'This password reset link is not valid: it was used, replaced by a newer one, or is more than an hour old. Ask for a new one.');
 

@@ -1,9 +1,17 @@
+import { createHmac } from 'node:crypto';
+
 /**
  * The dashboard's session cookies (../shared/dashboard.md, Security). The access and refresh
- * tokens are HttpOnly, so no script on the page can read them; all three are SameSite=Strict, so
- * no other site's page makes the browser send them; the CSRF token is the one a script must read
- * to send back as X-CSRF-Token (a double submit). Secure everywhere but plain http on loopback,
- * where `npm start` serves the dashboard.
+ * tokens are HttpOnly, so no script on the page can read them; all are SameSite=Strict, so no
+ * other site's page makes the browser send them; the CSRF token is the one a script must read to
+ * send back as X-CSRF-Token, and it is derived from the session (csrfTokenFor), so a token from
+ * another session is refused.
+ *
+ * Secure everywhere but plain http on loopback, where `npm start` serves the dashboard; a secure
+ * cookie is named `__Host-<name>` with `Path=/`, which browsers accept only from this very origin
+ * (no Domain, Secure), so a sibling subdomain can neither set nor shadow it. Browsers refuse
+ * `__Host-` without Secure, so on loopback the names are plain. The names below are the plain ones:
+ * `readDashboardCookies` maps what the browser sent back to them.
  */
 export const SESSION_COOKIE = 'cambio_session';
 export const REFRESH_COOKIE = 'cambio_refresh';
@@ -17,6 +25,30 @@ const TWO_FACTOR_MAX_AGE_SECONDS = 180;
 const API_PATH = '/dashboard/api';
 const REFRESH_PATH = '/dashboard/api/session';
 const REFRESH_MAX_AGE_SECONDS = 30 * 86_400;
+
+const HOST_PREFIX = '__Host-';
+
+/** The dashboard's cookies under their plain names: with secure cookies only the `__Host-` ones
+ * (a plain `cambio_csrf` then was set by someone else), on loopback only the plain ones. */
+export function readDashboardCookies(header: string | undefined, secure: boolean): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parseCookies(header))) {
+    if (name.startsWith(HOST_PREFIX) === secure) cookies[secure ? name.slice(HOST_PREFIX.length) : name] = value;
+  }
+  return cookies;
+}
+
+/** Secure cookies unless the request came to a loopback host (`npm start`); in AWS the API's host
+ * is never loopback. */
+export const secureCookiesFor = (host: string | undefined): boolean => !isLoopbackHost(host);
+
+/**
+ * The CSRF token of a session: an HMAC keyed by the session's authentication id (Cognito's
+ * `origin_jti`, which every token refreshed from that sign-in keeps). That id is only inside the
+ * HttpOnly access token, so no other page can compute it, and a token from another session
+ * (another person's, or one tossed into the cookie jar) does not match this one.
+ */
+export const csrfTokenFor = (sessionId: string): string => createHmac('sha256', sessionId).update('cambio dashboard CSRF token').digest('base64url');
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = {};
@@ -37,8 +69,10 @@ export function isLoopbackHost(host: string | undefined): boolean {
 
 function cookie(name: string, value: string, options: { path: string; maxAge: number; httpOnly: boolean; secure: boolean }): string {
   return [
-    `${name}=${value}`,
-    `Path=${options.path}`,
+    // A __Host- cookie must have Path=/; the session's tokens then go to every path of the
+    // dashboard's origin, which serves nothing but the app and this API.
+    options.secure ? `${HOST_PREFIX}${name}=${value}` : `${name}=${value}`,
+    `Path=${options.secure ? '/' : options.path}`,
     `Max-Age=${options.maxAge}`,
     'SameSite=Strict',
     ...(options.httpOnly ? ['HttpOnly'] : []),
@@ -46,15 +80,11 @@ function cookie(name: string, value: string, options: { path: string; maxAge: nu
   ].join('; ');
 }
 
-export function sessionCookies(
-  tokens: { accessToken: string; refreshToken: string | null; expiresInSeconds: number },
-  csrfToken: string,
-  secure: boolean,
-): string[] {
+export function sessionCookies(tokens: { accessToken: string; refreshToken: string | null; expiresInSeconds: number; sessionId: string }, secure: boolean): string[] {
   return [
     cookie(SESSION_COOKIE, tokens.accessToken, { path: API_PATH, maxAge: tokens.expiresInSeconds, httpOnly: true, secure }),
     ...(tokens.refreshToken ? [cookie(REFRESH_COOKIE, tokens.refreshToken, { path: REFRESH_PATH, maxAge: REFRESH_MAX_AGE_SECONDS, httpOnly: true, secure })] : []),
-    cookie(CSRF_COOKIE, csrfToken, { path: '/dashboard', maxAge: REFRESH_MAX_AGE_SECONDS, httpOnly: false, secure }),
+    cookie(CSRF_COOKIE, csrfTokenFor(tokens.sessionId), { path: '/dashboard', maxAge: REFRESH_MAX_AGE_SECONDS, httpOnly: false, secure }),
   ];
 }
 

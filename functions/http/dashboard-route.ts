@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -10,7 +10,7 @@ import type { Log } from '#domain/log';
 import { requireRecentSignIn } from '#domain/step-up';
 import { requireStanding, type MemberStanding, type Permission } from '#domain/team';
 import { requestLog } from './access-log.ts';
-import { CSRF_COOKIE, CSRF_HEADER, isLoopbackHost, parseCookies } from './cookies.ts';
+import { CSRF_HEADER, csrfTokenFor, readDashboardCookies, secureCookiesFor } from './cookies.ts';
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, withRequestLog } from './route.ts';
 import { validate } from './validation.ts';
@@ -35,7 +35,8 @@ export interface DashboardRequest<TBody, TAccess extends Access> {
   query: Record<string, string>;
   cookies: Record<string, string>;
   origin: RequestOrigin;
-  /** Where the page is served (`https://…`, no path): DASHBOARD_ORIGIN, or locally this host. */
+  /** Where the page is served (`https://…`, no path): DASHBOARD_ORIGIN, never a request header,
+   * so a mailed link cannot be pointed elsewhere. */
   dashboardOrigin: string;
   /** Secure cookies everywhere but plain http on loopback. */
   secureCookies: boolean;
@@ -62,9 +63,6 @@ type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGat
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** A fresh double-submit token for a new session. */
-export const newCsrfToken = (): string => randomBytes(24).toString('base64url');
-
 /**
  * The /v1 wrapper's plumbing (body limit, JSON, valibot, the envelope, one error mapping, one log
  * line), plus what a browser-facing API needs: cross-site request forgery refused before anything
@@ -83,8 +81,9 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
   const handler = stack.handler(async (event) => {
     const requestId = event.requestContext.requestId;
     const headers = event.headers as Record<string, string>;
-    const cookies = parseCookies(headers.cookie);
-    if (STATE_CHANGING.has(event.httpMethod)) refuseCrossSite(headers, cookies, options.access !== 'public');
+    const secureCookies = secureCookiesFor(headers.host);
+    const cookies = readDashboardCookies(headers.cookie, secureCookies);
+    if (STATE_CHANGING.has(event.httpMethod)) refuseCrossSite(headers, options.access === 'public' ? null : sessionOf(event));
     const personId = options.access === 'public' ? null : sessionPerson(event);
     const origin = requestOrigin(event);
     const caller = options.access !== 'public' && options.access !== 'session' ? await callerOf(event, options.access, options.memberships) : null;
@@ -101,8 +100,8 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         cookies,
         origin,
-        dashboardOrigin: configuredOrigin ?? `${isLoopbackHost(headers.host) ? 'http' : 'https'}://${headers.host}`,
-        secureCookies: !isLoopbackHost(headers.host),
+        dashboardOrigin: dashboardOrigin(),
+        secureCookies,
         requestId,
         log: requestLog(requestId),
         requireRecentSignIn: recentSignIn,
@@ -132,35 +131,32 @@ export const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 /**
  * Cross-site request forgery (../shared/dashboard.md, Security). SameSite=Strict already keeps the
  * cookies off other sites' requests; on top of it, a state-changing request must come from the
- * dashboard's own origin when the browser says where it comes from (Origin, Sec-Fetch-Site), and,
- * once signed in, must echo the CSRF cookie in X-CSRF-Token, which only a script on our origin
- * can read.
+ * dashboard's own origin when the browser says where it comes from (Origin, Sec-Fetch-Site: the
+ * whole origin, scheme, host and port, exactly), and, once signed in, must send in X-CSRF-Token
+ * the token of this very session (cookies.ts csrfTokenFor), which the page's script reads from its
+ * cookie and no other page can know.
  */
-function refuseCrossSite(headers: Record<string, string>, cookies: Record<string, string>, signedIn: boolean): void {
+function refuseCrossSite(headers: Record<string, string>, sessionId: string | null): void {
   const forged = () => new ApiError('FORBIDDEN', 'Cross-site request refused');
   const origin = headers.origin;
-  if (origin !== undefined && !isDashboardOrigin(origin, headers.host)) throw forged();
+  if (origin !== undefined && origin !== dashboardOrigin()) throw forged();
   const fetchSite = headers['sec-fetch-site'];
   if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') throw forged();
-  if (!signedIn) return;
-  const expected = cookies[CSRF_COOKIE];
-  const presented = headers[CSRF_HEADER];
-  if (!expected || !presented || expected.length !== presented.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(presented))) throw forged();
+  if (sessionId === null) return;
+  const expected = csrfTokenFor(sessionId);
+  const presented = headers[CSRF_HEADER] ?? '';
+  if (expected.length !== presented.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(presented))) throw forged();
 }
 
-/** DASHBOARD_ORIGIN in AWS (the dashboard's custom domain, or else its CloudFront URL, which fronts both the app and this API); locally
- * the API's own host, which serves the app. Every dashboard function's slice has it
- * (functions/settings/functions.ts); read at cold start. */
+/** DASHBOARD_ORIGIN: in AWS the dashboard's custom domain, or else its CloudFront URL, which fronts
+ * both the app and this API; locally the runtime's own address (local/runtime.ts). Every dashboard
+ * function's slice has it (functions/settings/functions.ts); read at cold start. */
 const { DASHBOARD_ORIGIN: configuredOrigin, DASHBOARD_RECENT_SIGN_IN_SECONDS: recentSignInSeconds } = parseSettings(SLICES.dashboardRoute, process.env);
 
-function isDashboardOrigin(origin: string, host: string | undefined): boolean {
-  const configured = configuredOrigin;
-  if (configured) return origin === configured;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
+function dashboardOrigin(): string {
+  // Never the Host header instead: a request could then point mailed links at any site.
+  if (!configuredOrigin) throw new Error('DASHBOARD_ORIGIN is not set');
+  return new URL(configuredOrigin).origin;
 }
 
 const requestOrigin = (event: APIGatewayProxyEvent): RequestOrigin => ({
@@ -173,6 +169,13 @@ export async function callerOf(event: APIGatewayProxyEvent, permission: Permissi
   const companyId = event.pathParameters?.companyId;
   if (!companyId || !memberships) throw new Error('A permission route needs {companyId} and a membership lookup');
   return { membership: requireStanding(await memberships.standingOf(companyId, sessionPerson(event)), permission), origin: requestOrigin(event) };
+}
+
+/** The signed-in session's sign-in id (origin_jti) as the session authorizer found it. */
+function sessionOf(event: APIGatewayProxyEvent): string {
+  const sessionId = event.requestContext.authorizer?.sessionId;
+  if (typeof sessionId !== 'string' || sessionId === '') throw new Error('Dashboard route invoked without a session authorizer context');
+  return sessionId;
 }
 
 function sessionPerson(event: APIGatewayProxyEvent): string {

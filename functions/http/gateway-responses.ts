@@ -66,6 +66,14 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   { type: 'DEFAULT_5XX', code: 'INTERNAL_ERROR', message: INTERNAL },
 ];
 
+/**
+ * The dashboard API's own answer when its session authorizer refuses (UNAUTHORIZED and
+ * ACCESS_DENIED there): the page's person has no API key, so it speaks of the session. The stack
+ * sets it on the dashboard's REST API (lib/dashboard.ts); the local runtime answers its session
+ * routes with it.
+ */
+export const SESSION_ENDED = { status: 401, code: 'AUTH_FAILED', message: 'Not signed in, or the session has ended: sign in again' } as const satisfies Omit<GatewayResponseSpec, 'type'>;
+
 /** `gatewayStatus`: the status API Gateway itself gives, for the types that keep it (DEFAULT_4XX/5XX). */
 export function gatewayResponse(type: GatewayResponseType, gatewayStatus?: number): { status: number; body: string; headers: Readonly<Record<string, string>> } {
   const spec = GATEWAY_RESPONSES.find((entry) => entry.type === type);

@@ -209,11 +209,14 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
     // Any other challenge (SMS, a new password) is not one the pool is set up to ask.
     if (!result?.AccessToken) throw signInRefused.unsupportedStep();
     const claims = await this.verifier.verify(result.AccessToken);
+    // The pool revokes tokens (lib/dashboard.ts enableTokenRevocation), so Cognito puts origin_jti in each.
+    if (!claims.originJti) throw new Error('Cognito issued an access token without origin_jti');
     return {
       accessToken: result.AccessToken,
       refreshToken: result.RefreshToken ?? refreshToken,
       expiresInSeconds: result.ExpiresIn ?? 3600,
       personId: claims.personId,
+      sessionId: claims.originJti,
     };
   }
 }
