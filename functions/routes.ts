@@ -71,6 +71,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/me/two-factor', 'get-two-factor', 'read', 'session'),
   dashboard('POST', '/me/two-factor/setup', 'start-two-factor-setup', 'read', 'session'),
   dashboard('POST', '/me/two-factor/confirm', 'confirm-two-factor', 'readWrite', 'session'),
+  dashboard('POST', '/me/two-factor/turn-off', 'turn-off-two-factor', 'readWrite', 'session'),
   dashboard('POST', '/me/password', 'change-password', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}', 'get-overview', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/api-keys', 'list-api-keys', 'read', 'session'),
