@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
 import { totpCode } from '#local/totp';
 import { apiClient } from '../support/local-api.ts';
-import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { nextTotpCode, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { mailsTo } from '../support/outbox.ts';
 import { accessibilityProblems as axeProblems, navLink, screenshot as screenshotOf, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
@@ -250,7 +250,7 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     expect(await accessibilityProblems()).toEqual([]);
     await screenshot('sign-in-two-factor');
-    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByLabel('Authentication code').fill(nextTotpCode(secret));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     await nav('Audit log').click();
