@@ -39,6 +39,10 @@ interface User {
   confirmed: boolean;
   failures: number;
   lockedUntil: number;
+  /** Wrong authenticator codes, counted apart from passwords: a right password (which whoever is
+   * guessing codes has) must not clear them. Absent in state files written before. */
+  codeFailures?: number;
+  codeLockedUntil?: number;
   /** Base32 TOTP secret handed out by AssociateSoftwareToken, until VerifySoftwareToken proves it. */
   pendingTotpSecret?: string;
   totpSecret?: string;
@@ -156,11 +160,15 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       if (!user || String(input.ChallengeResponses?.USERNAME ?? '').toLowerCase() !== user.username) {
         throw new CognitoError('NotAuthorizedException', 'Invalid session for the user, session is expired.');
       }
+      if (Date.now() < (user.codeLockedUntil ?? 0)) throw new CognitoError('NotAuthorizedException', 'Password attempts exceeded');
       if (!user.totpSecret || !totpMatches(user.totpSecret, String(input.ChallengeResponses?.SOFTWARE_TOKEN_MFA_CODE ?? ''))) {
-        recordFailure(user);
+        user.codeFailures = (user.codeFailures ?? 0) + 1;
+        user.codeLockedUntil = lockoutAfter(user.codeFailures);
+        save();
         throw new CognitoError('CodeMismatchException', 'Invalid code received for user');
       }
-      user.failures = 0;
+      user.codeFailures = 0;
+      user.codeLockedUntil = 0;
       save();
       return { ChallengeParameters: {}, AuthenticationResult: issueTokens(user) };
     },
@@ -247,10 +255,10 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     return user;
   }
 
-  /** A wrong password or code: five are free, then Cognito's lockout grows. */
+  /** A wrong password: five are free, then Cognito's lockout grows. */
   function recordFailure(user: User): void {
     user.failures += 1;
-    if (user.failures >= FREE_FAILURES) user.lockedUntil = Date.now() + Math.min(MAX_LOCKOUT_MS, 1000 * 2 ** (user.failures - FREE_FAILURES));
+    user.lockedUntil = lockoutAfter(user.failures);
     save();
   }
 
@@ -337,6 +345,11 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Until when `failures` in a row lock the user out (0: not): five are free, then 1 s doubling up to 15 minutes. */
+function lockoutAfter(failures: number): number {
+  return failures >= FREE_FAILURES ? Date.now() + Math.min(MAX_LOCKOUT_MS, 1000 * 2 ** (failures - FREE_FAILURES)) : 0;
 }
 
 function newState(): State {

@@ -174,6 +174,7 @@ export const api = {
   twoFactor: () => send<{ enabled: boolean }>('GET', '/me/two-factor'),
   startTwoFactorSetup: () => send<{ secret: string; uri: string }>('POST', '/me/two-factor/setup', {}),
   confirmTwoFactor: (code: string) => send<{ enabled: true }>('POST', '/me/two-factor/confirm', { code }),
+  turnOffTwoFactor: (proof: { password: string; code?: string }) => send<{ enabled: false }>('POST', '/me/two-factor/turn-off', proof),
   signOut: () => send<{ signedOut: true }>('DELETE', '/session'),
   confirmSession: (proof: { password: string; code?: string }) => send<{ confirmed: true }>('POST', '/session/confirm', proof),
   acceptInvitation: (input: { token: string; password: string }) => send<{ signedIn: true }>('POST', '/invitations/accept', input),

@@ -1,10 +1,10 @@
 import { turnOnTwoFactor } from '#domain/two-factor';
 import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
-import { twoFactorCodeBody } from './two-factor-schemas.ts';
-import { dashboard, identity } from './people-deps.ts';
+import { twoFactorSetupAnswerBody } from './two-factor-schemas.ts';
+import { codes, dashboard, identity } from './people-deps.ts';
 
-/** The app's first code: two-factor sign-in is on from the next sign-in. */
-export const handler = dashboardRoute({ body: twoFactorCodeBody, access: 'session' }, async ({ body, cookies, personId, origin }) => ({
-  data: await turnOnTwoFactor(identity, dashboard, { personId, accessToken: cookies[SESSION_COOKIE]! }, body.code, origin),
+/** The app's first code: two-factor sign-in is on (or on with this app) from the next sign-in. */
+export const handler = dashboardRoute({ body: twoFactorSetupAnswerBody, access: 'session' }, async ({ body, cookies, personId, origin }) => ({
+  data: await turnOnTwoFactor({ identity, store: dashboard, codes }, { personId, accessToken: cookies[SESSION_COOKIE]! }, body, origin),
 }));

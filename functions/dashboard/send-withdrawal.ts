@@ -1,5 +1,6 @@
 import { sendWithdrawal } from '#domain/dashboard-withdrawals';
 import { withdrawalRulesFrom } from '#adapters/config';
+import { DynamoCodeAttempts } from '#adapters/dynamo/code-attempt-store';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { dynamoFrom } from '#adapters/runtime';
@@ -11,7 +12,12 @@ import { sendWithdrawalBody } from './schemas.ts';
 const settings = functionSettings('dashboard/send-withdrawal');
 const { db, tableName } = dynamoFrom(settings);
 const dashboard = new DynamoDashboardStore(db, tableName);
-const withdrawals = { store: new DynamoWithdrawalStore(db, tableName), rules: withdrawalRulesFrom(settings), identity: userPoolFrom(settings).identity };
+const withdrawals = {
+  store: new DynamoWithdrawalStore(db, tableName),
+  rules: withdrawalRulesFrom(settings),
+  identity: userPoolFrom(settings).identity,
+  codes: new DynamoCodeAttempts(db, tableName),
+};
 
 /** `New withdrawal`, confirmed with the person's password (and code): the /v1 withdrawal record, pending. */
 export const handler = dashboardRoute({ body: sendWithdrawalBody, access: 'sendWithdrawals', memberships: dashboard }, async ({ caller, body }) => ({

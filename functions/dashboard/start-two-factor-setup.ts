@@ -8,7 +8,8 @@ import { functionSettings } from '#functions/settings/functions';
 const settings = functionSettings('dashboard/start-two-factor-setup');
 const { identity } = userPoolFrom(settings);
 
-/** A new authenticator secret for the signed-in person; nothing changes until a code confirms it. */
+/** A new authenticator secret for the signed-in person; nothing changes until a code confirms it (and,
+ * to replace an app that is on, the password and that app's code: functions/domain/two-factor.ts). */
 export const handler = dashboardRoute({ body: emptyBody, access: 'session' }, async ({ cookies }) => {
   const accessToken = cookies[SESSION_COOKIE]!;
   const [{ secret }, { email }] = await Promise.all([identity.startSetup(accessToken), identity.status(accessToken)]);

@@ -1,4 +1,12 @@
 import * as v from 'valibot';
 
 /** The code an authenticator app shows: six digits, spaces allowed (apps group them "123 456"). */
-export const twoFactorCodeBody = v.strictObject({ code: v.pipe(v.string(), v.maxLength(20)) });
+const codeField = v.pipe(v.string(), v.maxLength(20));
+export const twoFactorCodeBody = v.strictObject({ code: codeField });
+
+/** The new app's code; replacing an app that is on also takes the password and the current app's code. */
+export const twoFactorSetupAnswerBody = v.strictObject({
+  code: codeField,
+  password: v.optional(v.pipe(v.string(), v.maxLength(256))),
+  currentCode: v.optional(codeField),
+});

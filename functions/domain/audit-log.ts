@@ -10,6 +10,8 @@ export type AuditAction =
   | 'signed_in'
   | 'signed_up'
   | 'two_factor.enabled'
+  | 'two_factor.replaced'
+  | 'two_factor.disabled'
   | 'two_factor.required'
   | 'two_factor.not_required'
   | 'password.reset'

@@ -13,14 +13,14 @@ import { requestWithdrawal, withdrawalView, type NewWithdrawal, type WithdrawalR
  * opens, so a second click of the same form is DUPLICATE_REFERENCE, never a second payout.
  */
 export async function sendWithdrawal(
-  deps: { store: WithdrawalStore; rules: WithdrawalRules; identity: Reauthentication },
+  deps: Reauthentication & { store: WithdrawalStore; rules: WithdrawalRules },
   caller: Caller,
   input: NewWithdrawal & Proof,
   now = new Date(),
 ) {
   requirePermission(caller.membership, 'sendWithdrawals');
   // Proof only: the new session's tokens are dropped.
-  await signInAgain(deps.identity, caller.membership, input);
+  await signInAgain(deps, caller.membership, input);
   const withdrawal = await requestWithdrawal(deps.store, deps.rules, caller.membership.companyId, { reference: input.reference, address: input.address, amount: input.amount }, now, (made) =>
     auditEntry(made.companyId, 'withdrawal.sent', actorOf(caller.membership), caller.origin, now, made.id, {
       amount: formatAmount(made.amount, 'USDT'),

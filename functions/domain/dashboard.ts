@@ -62,6 +62,8 @@ export interface DashboardStore {
   appendAudit(entries: AuditEntry[]): Promise<void>;
   /** That the person has two-factor sign-in on (two-factor.ts TwoFactorRequirement). */
   markTwoFactorOn(personId: string, since: string): Promise<void>;
+  /** The mark removed with the audit entries, all or nothing. */
+  markTwoFactorOff(personId: string, audit: AuditEntry[]): Promise<void>;
   auditPage(companyId: string, page: PageRequest): Promise<Page<AuditEntry>>;
   apiKeysOf(companyId: string): Promise<ApiKeyRecord[]>;
   findApiKey(keyId: string): Promise<ApiKeyRecord | null>;

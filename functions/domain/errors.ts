@@ -62,6 +62,10 @@ export const insufficientBalance = (): ApiError => new ApiError('INSUFFICIENT_BA
 export const duplicateReference = (what: 'deposit' | 'withdrawal', existingId: string | null): ApiError =>
   new ApiError('DUPLICATE_REFERENCE', `A ${what} with this reference already exists`, { existingId });
 
+/** A code the identity provider checked and found wrong, as opposed to a sign-in that expired or a
+ * set-up to start again: only this counts toward the lock on codes (functions/domain/code-attempts.ts). */
+export class WrongCodeError extends ApiError {}
+
 /**
  * How a sign-in step is refused (the identity provider's answers, in the words a person sees).
  * Said the same way for a wrong email and a wrong password, as Cognito itself does with
@@ -70,7 +74,7 @@ export const duplicateReference = (what: 'deposit' | 'withdrawal', existingId: s
 export const signInRefused = {
   wrongEmailOrPassword: (): ApiError => new ApiError('AUTH_FAILED', 'Sign-in failed: wrong email or password'),
   sessionEnded: (): ApiError => new ApiError('AUTH_FAILED', 'The session has ended; sign in again'),
-  wrongCode: (): ApiError => new ApiError('AUTH_FAILED', 'Wrong authentication code: sign in again'),
+  wrongCode: (): ApiError => new WrongCodeError('AUTH_FAILED', 'Wrong authentication code: sign in again'),
   expired: (): ApiError => new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again'),
   unsupportedStep: (): ApiError => new ApiError('AUTH_FAILED', 'This account needs a sign-in step the dashboard does not support'),
   lockedOut: (): ApiError => new ApiError('RATE_LIMITED', 'Too many failed sign-ins: wait a moment and try again'),

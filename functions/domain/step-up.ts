@@ -1,8 +1,9 @@
 import type { RequestOrigin } from './audit-log.ts';
 import { auditSignIn, type DashboardStore, type IdentityProvider, type SessionTokens } from './dashboard.ts';
+import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
 import { ApiError, validationFailed } from './errors.ts';
 import type { Membership } from './team.ts';
-import { checkCode, type TwoFactorProvider } from './two-factor.ts';
+import type { TwoFactorProvider } from './two-factor.ts';
 
 /**
  * Asking a signed-in person to prove it is them again before the dashboard moves money for them
@@ -11,9 +12,13 @@ import { checkCode, type TwoFactorProvider } from './two-factor.ts';
  *
  * Cognito has no "step-up" call for a session it issued, so the proof is a fresh sign-in of the
  * same person (InitiateAuth, then RespondToAuthChallenge for the code) whose tokens are dropped at
- * once: wrong passwords count toward the pool's lockout exactly as at the sign-in page.
+ * once: wrong passwords count toward the pool's lockout exactly as at the sign-in page, and codes go
+ * through Cambio's own limits on codes (code-attempts.ts) as at the sign-in's second step.
  */
-export type Reauthentication = Pick<IdentityProvider, 'signIn'> & Pick<TwoFactorProvider, 'answerChallenge'>;
+export interface Reauthentication {
+  identity: Pick<IdentityProvider, 'signIn'> & Pick<TwoFactorProvider, 'answerChallenge'>;
+  codes: CodeAttemptStore;
+}
 
 export interface Proof {
   password: string;
@@ -39,28 +44,37 @@ export function requireRecentSignIn(authTimeSeconds: number, withinSeconds: numb
 
 /** `Confirm it's you` (POST /session/confirm): a session signed in now, which the routes that ask for
  * a recent sign-in accept; audited as a sign-in in each of the person's companies. */
-export async function confirmSession(identity: Reauthentication, store: DashboardStore, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
+export async function confirmSession(deps: Reauthentication & { store: DashboardStore }, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
+  const { store } = deps;
   const [membership] = await store.membershipsOf(personId);
   if (!membership) throw new ApiError('FORBIDDEN', 'Only a member of a company confirms a session');
-  const session = await signInAgain(identity, membership, proof);
+  const session = await signInAgain(deps, membership, proof);
   await auditSignIn(store, personId, origin, now);
   return session;
 }
 
 /**
  * The person signed in again with `proof`: their new session (a withdrawal drops it at once). Else
- * VALIDATION_FAILED on `password` or `code` (not 401, which would end the page's session), or
- * RATE_LIMITED while the pool locks the person out.
+ * VALIDATION_FAILED on `password` or `codeField` (not 401, which would end the page's session), or
+ * RATE_LIMITED while the pool locks the person out or their codes are locked.
  */
-export async function signInAgain(identity: Reauthentication, membership: Pick<Membership, 'personId' | 'email'>, proof: Proof): Promise<SessionTokens> {
-  const refusedAs = (path: 'password' | 'code', message: string) => (error: unknown) => {
+export async function signInAgain(
+  { identity, codes }: Reauthentication,
+  membership: Pick<Membership, 'personId' | 'email'>,
+  proof: Proof,
+  codeField = 'code',
+): Promise<SessionTokens> {
+  const refusedAs = (path: string, message: string) => (error: unknown) => {
     if (error instanceof ApiError && error.code === 'AUTH_FAILED') throw validationFailed([{ path, message }]);
     throw error;
   };
   let outcome = await identity.signIn(membership.email, proof.password).catch(refusedAs('password', 'is wrong'));
   if ('twoFactor' in outcome) {
-    if (!proof.code) throw validationFailed([{ path: 'code', message: 'is needed: the 6 digits your authenticator app shows' }]);
-    outcome = await identity.answerChallenge(outcome.twoFactor, checkCode(proof.code)).catch(refusedAs('code', 'does not match: enter the one your authenticator app shows now'));
+    const { twoFactor } = outcome;
+    if (!proof.code) throw validationFailed([{ path: codeField, message: 'is needed: the 6 digits your authenticator app shows' }]);
+    outcome = await checkedCode(codes, membership.email, proof.code, (code) => identity.answerChallenge(twoFactor, code), codeField).catch(
+      refusedAs(codeField, 'does not match: enter the one your authenticator app shows now'),
+    );
   }
   // The membership's email signs in as the member; anything else is a fault, never a pass.
   if (outcome.personId !== membership.personId) throw new ApiError('FORBIDDEN', 'The password given is not the signed-in person’s');

@@ -70,6 +70,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/get-two-factor': people,
   'dashboard/start-two-factor-setup': people,
   'dashboard/confirm-two-factor': people,
+  'dashboard/turn-off-two-factor': people,
   'dashboard/refresh-session': people,
   'dashboard/sign-out': people,
   'dashboard/accept-invitation': people,

@@ -9,7 +9,7 @@ import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createDeposit, type Deposit } from '#domain/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
 import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
-import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { nextTotpCode, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { totpCode } from '#local/totp';
 
 /**
@@ -232,7 +232,7 @@ describe('Activity in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
     await expect.poll(() => dialog.innerText()).toContain('Authentication code does not match');
     expect(await accessibilityProblems(page)).toEqual([]);
-    await dialog.getByLabel('Authentication code').fill(totpCode(secret));
+    await dialog.getByLabel('Authentication code').fill(nextTotpCode(secret));
     await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
     await page.getByRole('heading', { name: /^Withdrawal wdr_/ }).waitFor();
     await expect.poll(() => page.getByRole('main').innerText()).toContain('2.000000');

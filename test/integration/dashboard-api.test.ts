@@ -6,7 +6,7 @@ import { createCompanyInvitingOwner } from '#domain/dashboard';
 import { hashSecret } from '#domain/api-keys';
 import { apiClient, useTestApi } from '../support/local-api.ts';
 import { totpCode } from '#local/totp';
-import { companyItems as companyItemsOf, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems as companyItemsOf, dashboardBrowser, nextTotpCode, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { apiKeyItem } from '#adapters/dynamo/items/company';
 
 /**
@@ -198,10 +198,10 @@ describe('sessions', () => {
     const wrong = await browser.call('POST', '/session/two-factor', { body: { code: totpCode(secret, Date.now() - 5 * 60_000) } });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.message).toBe('Wrong authentication code: sign in again');
-    expect((await browser.call('POST', '/session/two-factor', { body: { code: totpCode(secret) } })).status).toBe(401);
+    expect((await browser.call('POST', '/session/two-factor', { body: { code: nextTotpCode(secret) } })).status).toBe(401);
 
     await browser.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } });
-    const right = await browser.call('POST', '/session/two-factor', { body: { code: totpCode(secret) } });
+    const right = await browser.call('POST', '/session/two-factor', { body: { code: nextTotpCode(secret) } });
     expect(right.status).toBe(200);
     expect(browser.jar.has('cambio_two_factor')).toBe(false);
     expect((await browser.call('GET', '/me')).status).toBe(200);

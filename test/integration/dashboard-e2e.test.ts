@@ -3,9 +3,8 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
-import { totpCode } from '#local/totp';
 import { apiClient } from '../support/local-api.ts';
-import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { authenticatorApp, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { mailsTo } from '../support/outbox.ts';
 import { accessibilityProblems as axeProblems, navLink, screenshot as screenshotOf, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
@@ -236,10 +235,11 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     // The test plays the authenticator app: the key as shown, spaces and all.
     const secret = (await page.getByLabel('Setup key').innerText()).replace(/\s/g, '');
+    const app = authenticatorApp(secret);
     expect(await page.getByRole('link', { name: 'open it in the app' }).getAttribute('href')).toMatch(/^otpauth:\/\/totp\/Cambio%3A/);
     expect(await accessibilityProblems()).toEqual([]);
     await screenshot('account-two-factor-setup');
-    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByLabel('Authentication code').fill(app());
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByText('On: signing in asks for a code').waitFor();
 
@@ -250,11 +250,23 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     expect(await accessibilityProblems()).toEqual([]);
     await screenshot('sign-in-two-factor');
-    await page.getByLabel('Authentication code').fill(totpCode(secret));
+    await page.getByLabel('Authentication code').fill(app());
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     await nav('Audit log').click();
     await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned on two-factor sign-in');
+
+    // Turning it off asks for the password and a code again.
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+    await page.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Turn off two-factor sign-in' });
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
+    await dialog.getByLabel('Authentication code').fill(app());
+    expect(await accessibilityProblems()).toEqual([]);
+    await dialog.getByRole('button', { name: 'Turn off' }).click();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
+    await nav('Audit log').click();
+    await expect.poll(() => page.getByRole('table').innerText()).toContain('Turned off two-factor sign-in');
   });
 
   /** After a new password the page is on Sign in, with its notice; in again with the new one. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
 import { apiClient, useTestApi } from '../support/local-api.ts';
-import { companyItems, invitedMember, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
+import { companyItems, invitedMember, nextTotpCode, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { totpCode } from '#local/totp';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 
@@ -83,7 +83,7 @@ describe('a withdrawal sent from the dashboard', () => {
     expect(wrongCode.body.error.details[0].path).toBe('code');
     expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(withTwoFactor);
 
-    const sent = await owner.send({ address: destination, amount: '5', reference: 'w-1', code: totpCode(secret) });
+    const sent = await owner.send({ address: destination, amount: '5', reference: 'w-1', code: nextTotpCode(secret) });
     expect(sent.status).toBe(201);
     expect(sent.body.data).toMatchObject({ reference: 'w-1', status: 'pending' });
   });

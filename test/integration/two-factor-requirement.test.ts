@@ -4,7 +4,7 @@ import { totpCode } from '#local/totp';
 import { twoFactorMarkItem } from '#adapters/dynamo/items/two-factor';
 import { useTestApi } from '../support/local-api.ts';
 import { mailsTo } from '../support/outbox.ts';
-import { companyItems, invitedMember, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
+import { companyItems, invitedMember, nextTotpCode, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 
 /**
  * Team → Two-factor sign-in through the dashboard API against the local runtime: an Owner who has it
@@ -87,8 +87,29 @@ describe('requiring two-factor sign-in of a company', () => {
 
     await developer.browser.call('DELETE', '/session');
     expect((await developer.browser.call('POST', '/session', { body: { email: developer.email, password: STRONG_PASSWORD } })).body.data).toEqual({ signedIn: false, twoFactorRequired: true });
-    expect((await developer.browser.call('POST', '/session/two-factor', { body: { code: totpCode(secret) } })).status).toBe(200);
+    expect((await developer.browser.call('POST', '/session/two-factor', { body: { code: nextTotpCode(secret) } })).status).toBe(200);
     expect((await developer.browser.call('GET', `${base}/team`)).status).toBe(200);
+  });
+
+  it('keeps a member from turning it off while the company requires it; once not, their password and code turn it off', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Kept Co');
+    const base = `/companies/${owner.companyId}`;
+    const secret = await turnOnTwoFactor(owner.browser);
+    await owner.browser.call('PUT', `${base}/two-factor-requirement`, { body: { required: true } });
+    const proof = { password: STRONG_PASSWORD, code: nextTotpCode(secret) };
+    const refused = await owner.browser.call('POST', '/me/two-factor/turn-off', { body: proof });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe('Kept Co requires two-factor sign-in of every member: an Owner can stop requiring it under Team');
+    expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
+
+    await owner.browser.call('PUT', `${base}/two-factor-requirement`, { body: { required: false } });
+    expect((await owner.browser.call('POST', '/me/two-factor/turn-off', { body: proof })).body.data).toEqual({ enabled: false });
+    expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
+    expect((await owner.browser.call('GET', `${base}/team`)).body.data.members[0].twoFactorOn).toBe(false);
+    const audit = (await owner.browser.call('GET', `${base}/audit-log`)).body.data as { action: string }[];
+    expect(audit[0]!.action).toBe('two_factor.disabled');
+    // The password alone signs in again.
+    expect((await owner.browser.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).body.data).toEqual({ signedIn: true });
   });
 
   it('tells a stranger nothing about the rule: 404, as for any company they are not in', async () => {

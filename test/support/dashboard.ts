@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { companyPartition } from '#adapters/dynamo/items/item';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
+import { totpCode } from '#local/totp';
 
 /**
  * A browser's side of the dashboard API through a real socket: a cookie jar, the page's Origin,
@@ -43,6 +44,25 @@ export function dashboardBrowser(runtime: LocalRuntime) {
 }
 
 export const STRONG_PASSWORD = 'Correct-Horse-42';
+
+/** The authenticator app's code of the next 30 s step: accepted now (a step either side is), and not
+ * the code `totpCode(secret)` gives, for a second code within the step, as each is used once. */
+export const nextTotpCode = (secret: string): string => totpCode(secret, Date.now() + 30_000);
+
+/** The test playing a person's authenticator app: each call a code accepted now that it has not given
+ * before (this step's, the next's, the last's), as each code is used once per person. */
+export function authenticatorApp(secret: string) {
+  const given = new Set<string>();
+  return () => {
+    for (const offset of [0, 30_000, -30_000]) {
+      const code = totpCode(secret, Date.now() + offset);
+      if (given.has(code)) continue;
+      given.add(code);
+      return code;
+    }
+    throw new Error('three codes given within a minute: wait for the next step');
+  };
+}
 
 export function uniqueEmail(label: string): string {
   return `${label}-${randomUUID().slice(0, 8)}@example.com`;

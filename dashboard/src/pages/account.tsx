@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import { useProofFields } from '../confirm-identity.tsx';
 import { navigate } from '../router.ts';
-import { ErrorMessage, useAction, useTitle } from '../ui.tsx';
+import { Dialog, DialogButtons, ErrorMessage, useAction, useTitle } from '../ui.tsx';
 
 /**
  * The signed-in person's own settings: two-factor sign-in with an authenticator app. The secret is
@@ -14,6 +15,7 @@ export function AccountPage(props: { email: string | null }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [turningOff, setTurningOff] = useState(false);
 
   useEffect(() => {
     api.twoFactor().then(({ data }) => setEnabled(data.enabled), setError);
@@ -49,7 +51,23 @@ export function AccountPage(props: { email: string | null }) {
       <section aria-labelledby="two-factor-title">
         <h2 id="two-factor-title">Two-factor sign-in</h2>
         {enabled === null && !error && <p class="loading">Loading…</p>}
-        {enabled === true && <p>On: signing in asks for a code from your authenticator app after your password.</p>}
+        {enabled === true && (
+          <>
+            <p>On: signing in asks for a code from your authenticator app after your password.</p>
+            <button type="button" class="secondary" onClick={() => setTurningOff(true)}>
+              Turn off two-factor sign-in
+            </button>
+          </>
+        )}
+        {turningOff && (
+          <TurnOffTwoFactor
+            onClose={() => setTurningOff(false)}
+            onDone={() => {
+              setTurningOff(false);
+              setEnabled(false);
+            }}
+          />
+        )}
         {enabled === false && !setup && (
           <>
             <p>Off. With it on, a stolen password is not enough to sign in as you and issue API keys.</p>
@@ -79,6 +97,23 @@ export function AccountPage(props: { email: string | null }) {
       </section>
       <ChangePassword />
     </>
+  );
+}
+
+/** Turning it off asks for what signing in does, the password and a code: a session alone (a cookie
+ * copied from a browser) cannot take the second factor away. */
+function TurnOffTwoFactor(props: { onClose: () => void; onDone: () => void }) {
+  const { proof, fields } = useProofFields('turn-off');
+  const { error, busy, run } = useAction(() => api.turnOffTwoFactor(proof), props.onDone);
+  return (
+    <Dialog title="Turn off two-factor sign-in" onClose={props.onClose}>
+      <form onSubmit={run}>
+        <p>Signing in will ask for your password alone. A company that requires two-factor sign-in keeps it on until an Owner stops requiring it.</p>
+        {fields}
+        <ErrorMessage error={error} />
+        <DialogButtons label="Turn off" danger busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
   );
 }
 

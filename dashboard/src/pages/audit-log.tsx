@@ -6,6 +6,8 @@ const ACTIONS: Record<string, string> = {
   signed_up: 'Signed up',
   signed_in: 'Signed in',
   'two_factor.enabled': 'Turned on two-factor sign-in',
+  'two_factor.replaced': 'Replaced their authenticator app',
+  'two_factor.disabled': 'Turned off two-factor sign-in',
   'two_factor.required': 'Required two-factor sign-in of every member',
   'two_factor.not_required': 'Stopped requiring two-factor sign-in',
   'password.reset': 'Chose a new password by mail',

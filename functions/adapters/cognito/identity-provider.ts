@@ -15,7 +15,7 @@ import {
   type AuthenticationResultType,
   type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { signInRefused, validationFailed } from '#domain/errors';
+import { signInRefused, validationFailed, WrongCodeError } from '#domain/errors';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#domain/dashboard';
 import type { PasswordAccounts } from '#domain/password-reset';
 import type { TwoFactorProvider } from '#domain/two-factor';
@@ -116,7 +116,7 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
   }
 
   async confirmSetup(accessToken: string, code: string): Promise<void> {
-    const mismatch = () => validationFailed([{ path: 'code', message: 'does not match: check the app shows codes for Cambio and try the next one' }]);
+    const mismatch = () => new WrongCodeError('VALIDATION_FAILED', 'The request is invalid; see details', [{ path: 'code', message: 'does not match: check the app shows codes for Cambio and try the next one' }]);
     let status: string | undefined;
     try {
       ({ Status: status } = await this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'Authenticator app' })));
@@ -128,6 +128,10 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
     }
     if (status !== 'SUCCESS') throw mismatch();
     await this.client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+  }
+
+  async turnOff(accessToken: string): Promise<void> {
+    await this.client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }));
   }
 
   async status(accessToken: string): Promise<{ email: string | null; enabled: boolean }> {

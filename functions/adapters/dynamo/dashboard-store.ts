@@ -39,6 +39,14 @@ export class DynamoDashboardStore extends DynamoCompanyStore implements Dashboar
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: twoFactorMarkItem.toItem(personId, since) }));
   }
 
+  async markTwoFactorOff(personId: string, audit: AuditEntry[]): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [{ Delete: { TableName: this.tableName, Key: twoFactorMarkItem.key(personId) } }, ...audit.map((entry) => this.put(auditEntryItem.toItem(entry)))],
+      }),
+    );
+  }
+
   async isTwoFactorOn(personId: string): Promise<boolean> {
     return (await readItem(this.db, this.tableName, twoFactorMarkItem.key(personId))) !== null;
   }

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { CODE_FAILURE_LIMIT } from '#domain/code-attempts';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { totpCode } from '#local/totp';
+import { useTestApi } from '../support/local-api.ts';
+import { authenticatorApp, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, type DashboardCall } from '../support/dashboard.ts';
+
+/**
+ * Attacks on authenticator codes through the dashboard API of the local runtime (real sockets,
+ * DynamoDB Local, the Cognito emulator), each by someone who has the person's password, or only
+ * their session cookie: guessing the code without end, in parallel, using a code twice, replacing
+ * the authenticator app or turning it off. Cambio's own limits (functions/domain/code-attempts.ts)
+ * hold whatever the identity provider does. Sessions older than RECENT_SECONDS need a fresh sign-in
+ * to set up, replace or turn off the app.
+ */
+const RECENT_SECONDS = 45;
+const api = useTestApi(undefined, { environment: { DASHBOARD_RECENT_SIGN_IN_SECONDS: String(RECENT_SECONDS) } });
+const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_402);
+
+/** A signed-up Owner with two-factor sign-in on, and the test playing their authenticator app. */
+async function ownerWithTwoFactor(companyName: string) {
+  const owner = await signedUpOwner(api.runtime, companyName);
+  const { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
+  const app = authenticatorApp(secret);
+  expect((await owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: app() } })).status).toBe(200);
+  return { ...owner, secret, app };
+}
+type Owner = Awaited<ReturnType<typeof ownerWithTwoFactor>>;
+
+/** Six digits the app does not show now, nor a step either side: a guess that misses. */
+function wrongCode(secret: string, n: number): string {
+  const accepted = [-30_000, 0, 30_000].map((offset) => totpCode(secret, Date.now() + offset));
+  for (let candidate = 100_000 + n; ; candidate += 1000) if (!accepted.includes(String(candidate))) return String(candidate);
+}
+
+/** Someone with the password but not the app: a browser of their own, the password, then `code`. */
+async function signInWithCode(owner: Owner, code: string): Promise<DashboardCall> {
+  const browser = dashboardBrowser(api.runtime);
+  const password = await browser.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } });
+  expect(password.body.data).toEqual({ signedIn: false, twoFactorRequired: true });
+  return browser.call('POST', '/session/two-factor', { body: { code } });
+}
+
+/** Every place a code is checked, each after the right password. */
+const PLACES: Record<string, (owner: Owner, code: string, n: number) => Promise<DashboardCall>> = {
+  "sign-in's second step": signInWithCode,
+  "Confirm it's you": (owner, code) => owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD, code } }),
+  'New withdrawal': (owner, code, n) =>
+    owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { address: destination, amount: '5', reference: `guess-${n}`, password: STRONG_PASSWORD, code } }),
+  'replacing the authenticator app': async (owner, code) => {
+    const { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
+    return owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: totpCode(secret), password: STRONG_PASSWORD, currentCode: code } });
+  },
+};
+
+function expectCodesLocked(call: DashboardCall): void {
+  expect(call.status).toBe(429);
+  expect(call.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { reason: 'CODE_ATTEMPTS', lockedUntil: expect.any(String) } });
+  expect(call.body.error.message).toMatch(/^Too many wrong authentication codes: try again after \d\d:\d\d UTC$/);
+  const lockedForSeconds = (Date.parse(call.body.error.details.lockedUntil) - Date.now()) / 1000;
+  expect(lockedForSeconds).toBeGreaterThan(14 * 60);
+  expect(lockedForSeconds).toBeLessThanOrEqual(15 * 60);
+}
+
+describe('guessing the authenticator code with the password', () => {
+  for (const [place, attempt] of Object.entries(PLACES)) {
+    it(`locks codes after ${CODE_FAILURE_LIMIT} wrong ones at ${place}, the right one too, everywhere; the right password clears nothing`, async () => {
+      const owner = await ownerWithTwoFactor(`Guessed Co`);
+      for (let n = 0; n < CODE_FAILURE_LIMIT; n += 1) {
+        const guess = await attempt(owner, wrongCode(owner.secret, n), n);
+        expect([400, 401], JSON.stringify(guess.body)).toContain(guess.status);
+      }
+      // Each guess came after the right password; the app's right code now is refused all the same.
+      expectCodesLocked(await attempt(owner, owner.app(), CODE_FAILURE_LIMIT));
+      expectCodesLocked(await signInWithCode(owner, owner.app()));
+      expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
+    }, 90_000);
+  }
+
+  it(`lets no more than ${CODE_FAILURE_LIMIT} of 20 parallel guesses be judged`, async () => {
+    const owner = await ownerWithTwoFactor('Parallel Co');
+    const browsers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const browser = dashboardBrowser(api.runtime);
+        expect((await browser.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).body.data).toMatchObject({ twoFactorRequired: true });
+        return browser;
+      }),
+    );
+    const guesses = await Promise.all(browsers.map((browser, n) => browser.call('POST', '/session/two-factor', { body: { code: wrongCode(owner.secret, n) } })));
+    const statuses = guesses.map((guess) => guess.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(CODE_FAILURE_LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - CODE_FAILURE_LIMIT);
+    expectCodesLocked(await signInWithCode(owner, owner.app()));
+  }, 90_000);
+});
+
+describe('a code used twice', () => {
+  it('lets one of two sessions in with the same code; the other needs the next code', async () => {
+    const owner = await ownerWithTwoFactor('Replay Co');
+    const [first, second] = [dashboardBrowser(api.runtime), dashboardBrowser(api.runtime)];
+    for (const browser of [first, second]) await browser.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } });
+    const code = owner.app();
+    const answers = await Promise.all([first, second].map((browser) => browser.call('POST', '/session/two-factor', { body: { code } })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const refused = answers.find((answer) => answer.status === 400)!;
+    expect(refused.body.error.details).toEqual([{ path: 'code', message: 'was used already: enter the next code your authenticator app shows' }]);
+    // Once in, the same code again: refused at `Confirm it's you` too.
+    const signedIn = answers[0]!.status === 200 ? first : second;
+    const again = await signedIn.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD, code } });
+    expect(again.status).toBe(400);
+    expect(again.body.error.details[0].message).toBe('was used already: enter the next code your authenticator app shows');
+    // The refused sign-in was not spent: the app's next code finishes it.
+    const waiting = answers[0]!.status === 200 ? second : first;
+    expect((await waiting.call('POST', '/session/two-factor', { body: { code: owner.app() } })).status).toBe(200);
+  }, 90_000);
+});
+
+describe('the authenticator app, with a session alone', () => {
+  it('is replaced only with the password and the current app’s code', async () => {
+    const owner = await ownerWithTwoFactor('Replace Co');
+    const { secret: newSecret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
+    const newApp = authenticatorApp(newSecret);
+    const newCode = newApp();
+    const confirm = (body: object) => owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: newCode, ...body } });
+    const refusals: [object, string, string][] = [
+      [{}, 'password', 'is needed to replace your authenticator app: your password and the code the app you have now shows'],
+      [{ password: STRONG_PASSWORD }, 'currentCode', 'is needed to replace your authenticator app: your password and the code the app you have now shows'],
+      [{ password: 'Not-The-Password-1', currentCode: wrongCode(owner.secret, 0) }, 'password', 'is wrong'],
+      [{ password: STRONG_PASSWORD, currentCode: wrongCode(owner.secret, 1) }, 'currentCode', 'does not match: enter the one your authenticator app shows now'],
+    ];
+    for (const [body, path, message] of refusals) {
+      const refused = await confirm(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error.details).toEqual([{ path, message }]);
+    }
+
+    expect((await confirm({ password: STRONG_PASSWORD, currentCode: owner.app() })).body.data).toEqual({ enabled: true });
+    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string }[];
+    expect(audit[0]!.action).toBe('two_factor.replaced');
+    // The old app's codes no longer sign in; the new one's do.
+    expect((await signInWithCode(owner, owner.app())).status).toBe(401);
+    expect((await signInWithCode(owner, newApp())).status).toBe(200);
+  }, 90_000);
+
+  it('is turned off only with the password and its code', async () => {
+    const owner = await ownerWithTwoFactor('Turn-off Co');
+    const turnOff = (body: object) => owner.browser.call('POST', '/me/two-factor/turn-off', { body });
+    const noCode = await turnOff({ password: STRONG_PASSWORD });
+    expect(noCode.body.error.details).toEqual([{ path: 'code', message: 'is needed: the 6 digits your authenticator app shows' }]);
+    expect((await turnOff({ password: 'Not-The-Password-1', code: owner.app() })).body.error.details[0].path).toBe('password');
+    expect((await turnOff({ password: STRONG_PASSWORD, code: wrongCode(owner.secret, 0) })).body.error.details[0].path).toBe('code');
+    expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
+
+    expect((await turnOff({ password: STRONG_PASSWORD, code: owner.app() })).body.data).toEqual({ enabled: false });
+    expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
+    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string }[];
+    expect(audit[0]!.action).toBe('two_factor.disabled');
+  }, 90_000);
+
+  it(`is neither replaced nor turned off from a session signed in over ${RECENT_SECONDS} s ago, whatever the proof`, async () => {
+    const owner = await ownerWithTwoFactor('Old Session Co');
+    await new Promise((resolve) => setTimeout(resolve, (RECENT_SECONDS + 1) * 1000));
+    const proof = { password: STRONG_PASSWORD, currentCode: owner.app() };
+    const attempts: [string, object][] = [
+      ['/me/two-factor/setup', {}],
+      ['/me/two-factor/confirm', { code: '123456', ...proof }],
+      ['/me/two-factor/turn-off', { password: STRONG_PASSWORD, code: proof.currentCode }],
+    ];
+    for (const [path, body] of attempts) {
+      const refused = await owner.browser.call('POST', path, { body });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.details).toMatchObject({ reason: 'SIGN_IN_AGAIN' });
+    }
+    expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
+  }, 120_000);
+});
