@@ -14,13 +14,21 @@ import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SandboxChain } from '#adapters/chain/sandbox-chain';
 import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { ensureTable } from '#local/dynamodb-local';
+import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { STAGES } from '../../lib/stages.ts';
 import { creditAvailable } from '../../test/support/ledger.ts';
-import type { Scenario } from '../scenario.ts';
+import type { Scenario, ScenarioResult } from '../scenario.ts';
+import { dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
+import { formatRate, operationName } from '../support.ts';
 
 const PAYOUTS = 100;
+/** Sent first, not timed: DynamoDB Local's JIT makes its first few hundred transactions several
+ * times slower than the rest, a cost of the emulator's start, not of the sender. */
+const WARM_UP_PAYOUTS = 50;
 const AMOUNT = '2';
+/** The goal, locally: a regression of the sender's per-payout cost (an extra read or write per
+ * payout, a sleep) shows here first. Deployed, KMS and TronGrid latency bound it instead. */
+const GOAL_PER_MINUTE = 1000;
 const USDT = STAGES.local.functionEnvironment.USDT_CONTRACT;
 const BLOCK_MS = 3000;
 
@@ -34,10 +42,25 @@ const BLOCK_MS = 3000;
 export const payoutsScenario: Scenario = {
   name: 'payouts',
   title: `The withdrawal sender with ${PAYOUTS} equal payouts queued: sent per minute, distinct transfers, reconcile after`,
-  async run({ runtime, log }) {
+  async run({ log }) {
+    // Its own DynamoDB Local, as the scanner's: on the runtime's, which by then holds the route
+    // scenarios' items, every request to a second table is several times slower (BENCHMARKS.md,
+    // Caveats), and 100 payouts took 46–51 s there against ~4 s here: the emulator, not the sender.
+    log('  starting a DynamoDB Local of its own (in memory)');
+    const dynamo = await startDynamoDbLocal({});
     const tableName = `bench-payouts-${randomUUID()}`;
-    await ensureTable(runtime.dynamoEndpoint, tableName);
-    const db = createDocumentClient(runtime.dynamoEndpoint);
+    await ensureTable(dynamo.endpoint, tableName);
+    const db = createDocumentClient(dynamo.endpoint);
+    try {
+      return await measurePayouts(db, tableName, log);
+    } finally {
+      db.destroy();
+      await dynamo.stop();
+    }
+  },
+};
+
+async function measurePayouts(db: ReturnType<typeof createDocumentClient>, tableName: string, log: (line: string) => void): Promise<ScenarioResult> {
     let clock = Date.now();
     const signer = new LocalKeySigner(STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!);
     const hotWallet = await signer.address();
@@ -58,13 +81,22 @@ export const payoutsScenario: Scenario = {
     await creditAvailable(db, tableName, company.id, 'USDT', funding);
     await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_000), to: hotWallet, amount: parseAmount(funding, 'USDT') });
     const to = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_001);
+    const warmUpTo = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_002);
     const withdrawals = new DynamoWithdrawalStore(db, tableName);
     const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
-    for (let i = 0; i < PAYOUTS; i++) {
-      await requestWithdrawal(withdrawals, rules, company.id, { reference: `payout-${i}`, address: to, amount: parseAmount(AMOUNT, 'USDT') });
-    }
+    const queue = async (count: number, address: string, prefix: string) => {
+      for (let i = 0; i < count; i++) {
+        await requestWithdrawal(withdrawals, rules, company.id, { reference: `${prefix}-${i}`, address, amount: parseAmount(AMOUNT, 'USDT') });
+      }
+    };
+    await queue(WARM_UP_PAYOUTS, warmUpTo, 'warm-up');
+    clock += BLOCK_MS;
+    const warmedUp = (await sendWithdrawals(deps)).sent;
+    log(`  warm-up: ${warmedUp} payouts sent, not timed`);
+    await queue(PAYOUTS, to, 'payout');
     clock += BLOCK_MS;
 
+    const requestsBefore = snapshotDynamoRequests();
     const started = performance.now();
     let runs = 0;
     let sent = 0;
@@ -73,6 +105,8 @@ export const payoutsScenario: Scenario = {
       runs++;
     }
     const seconds = (performance.now() - started) / 1000;
+    const requests = dynamoRequestsSince(requestsBefore);
+    const perMinute = Math.round((sent / seconds) * 60);
     log(`sent ${sent} in ${seconds.toFixed(1)} s over ${runs} runs`);
     clock += 20 * BLOCK_MS;
     const settled = await settleWithdrawals(deps);
@@ -87,23 +121,25 @@ export const payoutsScenario: Scenario = {
     const expected = parseAmount(AMOUNT, 'USDT') * BigInt(PAYOUTS);
     const failures: string[] = [];
     if (sent !== PAYOUTS) failures.push(`sent ${sent} of ${PAYOUTS}`);
-    if (settled.completed !== PAYOUTS) failures.push(`settled ${settled.completed} completed of ${PAYOUTS}`);
+    if (settled.completed !== PAYOUTS + warmedUp) failures.push(`settled ${settled.completed} completed of ${PAYOUTS + warmedUp}`);
+    if (perMinute < GOAL_PER_MINUTE) failures.push(`${perMinute} payouts a minute, below the goal of ${GOAL_PER_MINUTE}`);
     if (received !== expected) failures.push(`the address received ${received}, not ${expected}`);
     if (!reconciliation.balanced) failures.push(`reconcile: ${reconciliationReport(reconciliation)}`);
-    db.destroy();
+    const perPayout = Object.entries(requests).map(([operation, n]) => `${formatRate(n / sent)} ${operationName(operation)}`).join(', ');
     return {
       name: 'payouts',
-      title: this.title,
+      title: payoutsScenario.title,
       summaries: [],
       tables: [
         {
           title: `${PAYOUTS} withdrawals of ${AMOUNT} USDT to one address, queued at once`,
-          columns: ['sender runs', 'sent', 'seconds', 'sent per minute', 'completed', 'USDT received by the address', 'reconcile'],
-          rows: [[runs, sent, seconds.toFixed(1), Math.round((sent / seconds) * 60), settled.completed, (Number(received) / 1e6).toFixed(6), reconciliation.balanced ? 'balanced to the unit' : `${reconciliation.mismatch ?? 'dust'} ${reconciliation.difference}`]],
+          columns: ['sender runs', 'sent', 'seconds', 'sent per minute', 'DynamoDB requests per payout', 'completed', 'USDT received by the address', 'reconcile'],
+          rows: [[runs, sent, seconds.toFixed(1), perMinute, perPayout, settled.completed, (Number(received) / 1e6).toFixed(6), reconciliation.balanced ? 'balanced to the unit' : `${reconciliation.mismatch ?? 'dust'} ${reconciliation.difference}`]],
         },
       ],
       goals: [
-        { goal: `${PAYOUTS} distinct transfers, ${PAYOUTS} × ${AMOUNT} USDT received`, met: received === expected && settled.completed === PAYOUTS, detail: `${(Number(received) / 1e6).toFixed(6)} USDT received` },
+        { goal: `≥ ${GOAL_PER_MINUTE} payouts a minute (locally)`, met: perMinute >= GOAL_PER_MINUTE, detail: `${perMinute} a minute` },
+        { goal: `${PAYOUTS} distinct transfers, ${PAYOUTS} × ${AMOUNT} USDT received`, met: received === expected && settled.completed === PAYOUTS + warmedUp, detail: `${(Number(received) / 1e6).toFixed(6)} USDT received` },
         { goal: 'reconcile balanced after the run', met: reconciliation.balanced, detail: reconciliationReport(reconciliation).split('\n').at(-1) ?? '' },
       ],
       failures,
@@ -112,5 +148,4 @@ export const payoutsScenario: Scenario = {
         'Per payout: a transfer built offline (tronweb), signed with the local hot wallet key, stored with its TransactionClaim in one DynamoDB transaction, then broadcast to the sandbox chain (which checks the signature and executes it against balances).',
       ],
     };
-  },
-};
+}

@@ -2,6 +2,7 @@ import type { ChainReader, TransactionReceipt } from './chain.ts';
 import type { Deposit } from './deposits.ts';
 import { inParallel } from './in-parallel.ts';
 import { stderrLog, type Log } from './log.ts';
+import { DepositAddressFilter, type DepositAddressListing } from './deposit-address-filter.ts';
 import { payoutGuard, type AllowlistGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
 import {
   confirmTransfer,
@@ -27,10 +28,9 @@ export interface AddressOwner {
   depositId: string;
 }
 
-/** The allowlist reads are for a split's forwarding, which the withdrawal allowlist governs as it does any payout. */
-export interface DepositChainStore extends AllowlistReader {
-  /** One batched read for a block's worth of `to` addresses; unknown addresses are absent. */
-  ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>>;
+/** The allowlist reads are for a split's forwarding, which the withdrawal allowlist governs as it
+ * does any payout; the listing of deposit addresses feeds the scanner's DepositAddressFilter. */
+export interface DepositChainStore extends AllowlistReader, DepositAddressListing {
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
   /** Consistent reads of many deposits at once, by deposit id; missing ones are absent. */
   getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>>;
@@ -72,6 +72,15 @@ const RECEIPTS_IN_FLIGHT = 8;
 const SCAN_LEASE_MS = 60_000;
 const CONFLICT_RETRIES = 5;
 
+export interface ScanDeps {
+  cursor: ScanCursor;
+  /** Who holds the lease this run. */
+  owner: string;
+  /** The process's address filter, kept across runs (the poller's module scope); absent, each run
+   * loads one whole. */
+  addresses?: DepositAddressFilter;
+}
+
 export interface ScanResult {
   scanned: { fromBlock: number; toBlock: number } | null;
   transfersSeen: number;
@@ -83,11 +92,13 @@ export interface ScanResult {
 
 /**
  * Reads the USDT contract's Transfer events block range by block range (cost independent of how
- * many deposit addresses exist), resolves all `to` addresses with one batched read, and records
- * each transfer to a deposit address once. The cursor's lease keeps two scanners from working
- * at once; a scanner that died lets the lease lapse and the next one catches up from the cursor.
+ * many deposit addresses exist), picks the transfers to deposit addresses with the in-memory
+ * address filter (refreshed after the chain read, so an address made just before its payment is
+ * known; ./deposit-address-filter.ts), and records each once. The cursor's lease keeps two
+ * scanners from working at once; a scanner that died lets the lease lapse and the next one
+ * catches up from the cursor.
  */
-export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; owner: string }): Promise<ScanResult> {
+export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<ScanResult> {
   const now = deps.now ?? (() => new Date());
   const lease = await deps.cursor.acquire(deps.owner, now(), SCAN_LEASE_MS);
   if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: null };
@@ -100,10 +111,14 @@ export async function scanDeposits(deps: DepositJobDeps & { cursor: ScanCursor; 
     const transfers = (await deps.chain.transfers(deps.usdtContract, fromBlock, toBlock)).filter(
       (transfer) => transfer.contract === deps.usdtContract && transfer.amount > 0n,
     );
-    const owners = await deps.store.ownersOf([...new Set(transfers.map((transfer) => transfer.to))]);
+    const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
+    await addresses.refresh();
+    const owners = await addresses.ownersOf(transfers.map((transfer) => transfer.to));
     const ours = transfers.filter((transfer) => owners.has(transfer.to));
     // The overlap re-reads recent blocks every run: one batched read skips what is recorded already.
-    const known = await deps.store.recordedTransfers(ours);
+    // Blocks past the cursor were never scanned; should a scanner that died before advancing have
+    // recorded some, the write's own condition refuses them again (DuplicateTransfer).
+    const known = await deps.store.recordedTransfers(ours.filter((transfer) => transfer.blockNumber < nextBlock));
     const steps = ours
       .filter((transfer) => !known.has(transferId(transfer)))
       .map((transfer) => ({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { confirmDeposits, expireDeposits, scanDeposits } from '#domain/deposit-chain';
+import { DepositAddressFilter } from '#domain/deposit-address-filter';
 import type { Log } from '#domain/log';
 import { dynamoFrom } from '#adapters/runtime';
 import { chainFrom } from '#adapters/chain/from-settings';
@@ -14,6 +15,9 @@ const { db, tableName } = dynamoFrom(settings);
 const { chain, settings: chainSettings } = chainFrom(db, tableName, settings);
 const store = new DynamoDepositChainStore(db, tableName);
 const cursor = new DynamoScanCursor(db, tableName, chainSettings.cursorName);
+// Kept across warm invocations: loaded whole by the first scan of a cold start, then refreshed
+// with what was listed since at every scan.
+const addresses = new DepositAddressFilter(store);
 
 /**
  * The deposit poller (EventBridge schedule in AWS, a timer in the local runtime): scan new blocks,
@@ -21,7 +25,7 @@ const cursor = new DynamoScanCursor(db, tableName, chainSettings.cursorName);
  */
 export async function pollDeposits(log?: Log) {
   const deps = { chain, store, usdtContract: chainSettings.usdtContract, log };
-  const scan = await scanDeposits({ ...deps, cursor, owner: randomUUID() });
+  const scan = await scanDeposits({ ...deps, cursor, owner: randomUUID(), addresses });
   const confirm = await confirmDeposits(deps);
   const expired = await expireDeposits(deps);
   return { scan, confirm, expired };

@@ -1,13 +1,14 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AddressOwner, DepositChainStore, ScanCursor } from '#domain/deposit-chain';
+import type { ListedDepositAddress } from '#domain/deposit-address-filter';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#domain/deposit-transitions';
 import type { Deposit } from '#domain/deposits';
 import { ApiError } from '#domain/errors';
 import { balanceChanges, type LedgerEntry } from '#domain/ledger';
 import { AllowlistHolds } from '#domain/withdrawal-allowlist';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
-import { depositAddressItem } from './items/deposit-address.ts';
+import { depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
 import { batchGetAll, heldCondition, queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
@@ -52,6 +53,16 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
     const items = await batchGetAll(this.db, this.tableName, addresses.map(depositAddressItem.key), { projection: depositAddressItem.ownerProjection });
     return new Map(items.map((item) => [depositAddressItem.addressOf(item), depositAddressItem.ownerFromItem(item)]));
+  }
+
+  async depositAddressesListed(since: string | null): Promise<ListedDepositAddress[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: since === null ? 'PK = :pk' : 'PK = :pk AND SK >= :from',
+      ExpressionAttributeValues: { ':pk': depositAddressListedItem.partition, ...(since !== null && { ':from': depositAddressListedItem.from(since) }) },
+      ConsistentRead: true,
+    });
+    return items.map(depositAddressListedItem.fromItem);
   }
 
   async recordedTransfers(transfers: TransferKey[]): Promise<Set<string>> {

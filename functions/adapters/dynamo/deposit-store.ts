@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit, DepositStore } from '#domain/deposits';
-import { addressIndexCounterItem, depositAddressItem } from './items/deposit-address.ts';
+import { addressIndexCounterItem, depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
@@ -30,6 +30,7 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       // Only possible if an index were handed out twice, which the counter rules out.
       .create(depositAddressItem.toItem(deposit), () => new Error('Deposit address already assigned'))
+      .put(depositAddressListedItem.toItem(deposit))
       .commit(this.db);
   }
 

@@ -1,5 +1,6 @@
 import type { Deposit } from '#domain/deposits';
 import type { AddressOwner } from '#domain/deposit-chain';
+import type { ListedDepositAddress } from '#domain/deposit-address-filter';
 import { toBigInt } from '../client.ts';
 import { globalRecord, type Item } from './item.ts';
 
@@ -40,6 +41,34 @@ export const depositAddressItem = {
     dueSince: item.sweepDueSince as string,
   }),
   isOne: (item: Item): boolean => item.type === depositAddressItem.type,
+};
+
+/**
+ * The one owner of a stored `DepositAddressListed`: every deposit address in the order it was made,
+ * one partition sorted by creation time, written in the deposit's own transaction beside its
+ * `DepositAddress`. The scanner's address filter (functions/domain/deposit-address-filter.ts) loads
+ * it once and then reads only what was listed since, so a transfer to a stranger costs no read.
+ */
+export const depositAddressListedItem = {
+  type: 'DepositAddressListed',
+  partition: 'DEPOSIT_ADDRESSES',
+  toItem: (deposit: Pick<Deposit, 'address' | 'addressIndex' | 'companyId' | 'id' | 'createdAt'>): Item => ({
+    PK: depositAddressListedItem.partition,
+    SK: `${deposit.createdAt}#${deposit.address}`,
+    type: depositAddressListedItem.type,
+    address: deposit.address,
+    addressIndex: deposit.addressIndex,
+    companyId: deposit.companyId,
+    depositId: deposit.id,
+    createdAt: deposit.createdAt,
+  }),
+  /** The sort key from which entries made at or after `createdAt` are listed. */
+  from: (createdAt: string) => createdAt,
+  fromItem: (item: Item): ListedDepositAddress => ({
+    address: item.address as string,
+    addressIndex: Number(toBigInt(item.addressIndex)),
+    owner: depositAddressItem.ownerFromItem(item),
+  }),
 };
 
 /** The counter that hands out deposit address indexes (m/44'/195'/0'/0/i): each once, never twice. */
