@@ -9,6 +9,7 @@ import { newId } from './ids.ts';
 export type AuditAction =
   | 'signed_in'
   | 'signed_up'
+  | 'email.verified'
   | 'two_factor.enabled'
   | 'two_factor.required'
   | 'two_factor.not_required'
