@@ -76,6 +76,8 @@ export const DASHBOARD_API = { handler: 'dashboard/api' } as const;
 export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/stage', 'get-stage', 'read', 'public'),
   dashboard('POST', '/sign-up', 'sign-up', 'readWrite', 'public'),
+  dashboard('POST', '/sign-up/verify', 'verify-email', 'readWrite', 'public'),
+  dashboard('POST', '/sign-up/resend', 'resend-verification', 'readWrite', 'public'),
   dashboard('POST', '/session', 'sign-in', 'readWrite', 'public'),
   dashboard('POST', '/session/refresh', 'refresh-session', 'read', 'public'),
   dashboard('POST', '/session/two-factor', 'sign-in-two-factor', 'readWrite', 'public'),

@@ -292,8 +292,9 @@ export class Dashboard extends Construct {
     const routesFunction = make(
       DASHBOARD_API.handler,
       DASHBOARD_ROUTES.some((route) => route.tableAccess === 'readWrite') ? tableReadWrite(props.table) : tableRead(props.table),
-      // A password reset finds the account by its address, sets the new password and revokes the person's refresh tokens.
-      userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut'),
+      // A password reset finds the account by its address, sets the new password and revokes the person's refresh tokens;
+      // a sign-up or invitation to an address never verified deletes the account that only claimed it.
+      userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut', 'cognito-idp:AdminDeleteUser'),
       origin,
       ...props.webhookBinders,
       ...(props.mailFrom ? [mailSending(props.mailFrom)] : []),

@@ -4,12 +4,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { base32 } from '@scure/base';
-import { PASSWORD_POLICY } from '#domain/team';
+import { passwordProblems } from '#domain/team';
 import { totpMatches } from './totp.ts';
 
 /**
  * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
- * AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut for a password reset, ChangePassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
+ * AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut for a password reset, AdminDeleteUser
+ * for a sign-up whose address was never verified, ChangePassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
  * for two-factor sign-in AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference, GetUser
  * and RespondToAuthChallenge with SOFTWARE_TOKEN_MFA) and the pool's JWKS,
  * over Cognito's own wire protocol (JSON 1.1, `X-Amz-Target`), so the dashboard runs the real
@@ -122,6 +123,15 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       const user = state.users[String(input.Username ?? '').toLowerCase()];
       if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
       return { Username: user.username, UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }], UserStatus: user.confirmed ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', Enabled: true };
+    },
+    AdminDeleteUser: (input) => {
+      checkPool(input.UserPoolId);
+      const user = state.users[String(input.Username ?? '').toLowerCase()];
+      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      revokeRefreshTokens(user.username);
+      delete state.users[user.username];
+      save();
+      return {};
     },
     AdminUserGlobalSignOut: (input) => {
       checkPool(input.UserPoolId);
@@ -366,13 +376,7 @@ function checkClient(clientId: unknown): void {
 }
 
 function checkPassword(password: string): void {
-  const problems = [
-    password.length < PASSWORD_POLICY.minLength && `at least ${PASSWORD_POLICY.minLength} characters`,
-    PASSWORD_POLICY.requireLowercase && !/[a-z]/.test(password) && 'a lowercase letter',
-    PASSWORD_POLICY.requireUppercase && !/[A-Z]/.test(password) && 'an uppercase letter',
-    PASSWORD_POLICY.requireDigits && !/[0-9]/.test(password) && 'a number',
-    PASSWORD_POLICY.requireSymbols && !/[^A-Za-z0-9]/.test(password) && 'a symbol',
-  ].filter(Boolean);
+  const problems = passwordProblems(password);
   if (problems.length) throw new CognitoError('InvalidPasswordException', `Password does not conform to policy: needs ${problems.join(', ')}`);
 }
 

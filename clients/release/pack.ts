@@ -50,7 +50,8 @@ export function artifactProblems(file: string, version: string): string[] {
   const name = basename(file);
   const escaped = version.replace(/[.+]/g, '\\$&');
   if (!new RegExp(`(?:^|[-_.])${escaped}(?:[-_.]|$)`).test(name)) problems.push(`${name}: its name does not carry the version ${version}`);
-  if (isArchive(name) && !archiveEntries(file).some((entry) => /^LICEN[CS]E(?:\.(?:md|txt))?$/i.test(basename(entry)))) {
+  // A .snupkg holds only the .nupkg's debug symbols, downloaded by debuggers beside it; the licence is the .nupkg's.
+  if (isArchive(name) && !name.endsWith('.snupkg') && !archiveEntries(file).some((entry) => /^LICEN[CS]E(?:\.(?:md|txt))?$/i.test(basename(entry)))) {
     problems.push(`${name}: no LICENSE inside`);
   }
   return problems;

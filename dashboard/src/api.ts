@@ -168,7 +168,9 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
 export const api = {
   /** What the signed-out pages offer on this stage (functions/dashboard/get-stage.ts). */
   stage: () => send<{ environment: 'sandbox' | 'production'; selfSignUp: boolean; passwordResetByMail: boolean }>('GET', '/stage'),
-  signUp: (input: { companyName: string; email: string; password: string }) => send<{ companyId: string }>('POST', '/sign-up', input),
+  signUp: (input: { companyName: string; email: string; password: string }) => send<{ checkYourMail: true }>('POST', '/sign-up', input),
+  resendSignUpLink: (input: { email: string }) => send<{ checkYourMail: true }>('POST', '/sign-up/resend', input),
+  verifyEmail: (input: { token: string; password: string }) => send<{ signedIn: true }>('POST', '/sign-up/verify', input),
   signIn: (input: { email: string; password: string }) => send<{ signedIn: boolean; twoFactorRequired?: true }>('POST', '/session', input),
   signInCode: (code: string) => send<{ signedIn: true }>('POST', '/session/two-factor', { code }),
   twoFactor: () => send<{ enabled: boolean }>('GET', '/me/two-factor'),

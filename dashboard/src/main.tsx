@@ -4,7 +4,7 @@ import { api, whenSignedOut, type Me } from './api.ts';
 import { navigate, useRoute } from './router.ts';
 import { Link } from './ui.tsx';
 import { ConfirmIdentityHost } from './confirm-identity.tsx';
-import { SignIn, SignUp, AcceptInvitation, ForgotPassword, ResetPassword } from './pages/auth.tsx';
+import { SignIn, SignUp, AcceptInvitation, ForgotPassword, ResetPassword, VerifyEmail } from './pages/auth.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { IntegrationsPage } from './pages/integrations.tsx';
 import { AuditLogPage } from './pages/audit-log.tsx';
@@ -22,7 +22,7 @@ const NAVIGATION = [
   { route: '/audit-log', label: 'Audit log' },
 ] as const;
 
-const PUBLIC_ROUTES = new Set(['/sign-in', '/sign-up', '/accept-invitation', '/forgot-password', '/reset-password']);
+const PUBLIC_ROUTES = new Set(['/sign-in', '/sign-up', '/accept-invitation', '/forgot-password', '/reset-password', '/verify-email']);
 
 function App() {
   const route = useRoute();
@@ -47,11 +47,12 @@ function App() {
   if (PUBLIC_ROUTES.has(route)) {
     return (
       <main class="auth" id="main">
-        {route === '/sign-up' && <SignUp onSignedIn={signedIn} />}
+        {route === '/sign-up' && <SignUp />}
         {route === '/sign-in' && <SignIn onSignedIn={signedIn} />}
         {route === '/accept-invitation' && <AcceptInvitation onSignedIn={signedIn} />}
         {route === '/forgot-password' && <ForgotPassword />}
         {route === '/reset-password' && <ResetPassword />}
+        {route === '/verify-email' && <VerifyEmail onSignedIn={signedIn} />}
       </main>
     );
   }

@@ -3,12 +3,14 @@ import { dashboardRoute } from '#http/dashboard-route';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('dashboard/get-stage');
+const mails = mailerFrom(settings) !== null;
 const stage = {
   environment: settings.STAGE_ENVIRONMENT,
-  /** Production has no self sign-up: its companies come by invitation (`npm run company:create`). */
-  selfSignUp: settings.STAGE_ENVIRONMENT === 'sandbox',
+  /** Production has no self sign-up: its companies come by invitation (`npm run company:create`);
+   * nor has a stage without mail, where a sign-up's address could not be confirmed. */
+  selfSignUp: settings.STAGE_ENVIRONMENT === 'sandbox' && mails,
   /** `Forgot your password?` needs the stage's mail (context mailFrom in AWS; the outbox locally). */
-  passwordResetByMail: mailerFrom(settings) !== null,
+  passwordResetByMail: mails,
 };
 
 /** What the signed-out pages offer on this stage, so they offer nothing it would refuse. */

@@ -1,6 +1,6 @@
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoCodeAttempts } from '#adapters/dynamo/code-attempt-store';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoEmailVerificationStore } from '#adapters/dynamo/email-verification-store';
 import { DynamoSignInAttempts } from '#adapters/dynamo/sign-in-attempts-store';
 import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { functionSettings } from '#functions/settings/functions';
@@ -12,7 +12,8 @@ import { functionSettings } from '#functions/settings/functions';
 const settings = functionSettings('dashboard/sign-in');
 const { db, tableName } = dynamoFrom(settings);
 
-export const dashboard = new DynamoDashboardStore(db, tableName);
+/** With the people's `Person`: sign-in refuses an address never proven, and an invitation replaces its account. */
+export const dashboard = new DynamoEmailVerificationStore(db, tableName);
 /** Cambio's own counts of failed sign-ins (functions/domain/sign-in-limits.ts). */
 export const signInAttempts = new DynamoSignInAttempts(db, tableName);
 export const { identity } = userPoolFrom(settings);

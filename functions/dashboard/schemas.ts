@@ -54,6 +54,9 @@ export const changeRoleBody = v.strictObject({ role });
 export const requestPasswordResetBody = v.strictObject({ email });
 /** `<personId>.<secret>`: the person's Cognito sub, then 32 random bytes (functions/domain/password-reset.ts). */
 export const resetPasswordBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/, 'is not a password reset token')), password });
+/** `<personId>.<secret>`, as a reset's (functions/domain/email-verification.ts), and the password chosen at sign-up. */
+export const verifyEmailBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/, 'is not an email confirmation token')), password });
+export const resendVerificationBody = v.strictObject({ email });
 export const changePasswordBody = v.strictObject({ currentPassword: password, newPassword: password });
 
 /** Withdrawal allowlist: the address is checked as TRON's in the domain, which says why it is refused. */

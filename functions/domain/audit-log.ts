@@ -9,6 +9,7 @@ import { newId } from './ids.ts';
 export type AuditAction =
   | 'signed_in'
   | 'signed_up'
+  | 'email.verified'
   | 'two_factor.enabled'
   | 'two_factor.replaced'
   | 'two_factor.disabled'

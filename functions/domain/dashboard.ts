@@ -4,6 +4,7 @@ import type { ApiKeyRecord, Environment } from './api-keys.ts';
 import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
 import { createCompanyRecord, getBalance, getCompany, type BalanceView, type Company, type CompanyStore } from './company.ts';
 import { ApiError, notFound, validationFailed } from './errors.ts';
+import { releaseUnverifiedAddress, requireVerified, type EmailVerificationStore, type UnverifiedAccounts } from './email-verification.ts';
 import { admitSignIn, attemptKey, signInSucceeded, type SignInAttempts } from './sign-in-limits.ts';
 import { normaliseEmail, type Membership, type Person, type Role } from './team.ts';
 
@@ -88,46 +89,45 @@ export function checkEmail(email: string): string {
   return normalised;
 }
 
-/** Sandbox sign-up (../shared/dashboard.md, Sign up): the person, a sandbox company and the Owner
- * membership, then a session. Production has no self sign-up (the handler refuses it). */
-export async function signUp(
-  identity: IdentityProvider,
-  store: DashboardStore,
-  input: { companyName: string; email: string; password: string },
-  origin: RequestOrigin,
-  now = new Date(),
-): Promise<{ session: SessionTokens; company: Company }> {
-  const email = checkEmail(input.email);
-  const company = createCompanyRecord({ name: input.companyName, environment: 'sandbox' }, now, 'companyName');
-  const { personId } = await identity.createUser(email, input.password);
-  const person: Person = { personId, email, createdAt: now.toISOString() };
-  const membership: Membership = { companyId: company.id, personId, email, role: 'Owner', createdAt: now.toISOString() };
-  await store.createCompanyWithOwner(company, person, membership, auditEntry(company.id, 'signed_up', actorOf(membership), origin, now));
-  return { session: await signInNewPerson(identity, email, input.password), company };
-}
-
 /** Within Cambio's limits on failures (sign-in-limits.ts), which count an address with no account
  * as one with; every company the person belongs to logs the sign-in: each one's Owners see who came in. */
 export async function signIn(
   identity: IdentityProvider,
-  store: DashboardStore,
+  store: DashboardStore & Pick<EmailVerificationStore, 'getPerson'>,
   attempts: SignInAttempts,
   input: { email: string; password: string },
   origin: RequestOrigin,
   now = new Date(),
+): Promise<SessionTokens | TwoFactorChallenge> {
+  const outcome = await checkedPassword(identity, attempts, input, origin, now);
+  if ('twoFactor' in outcome) return outcome;
+  // A sign-up whose address was never proven (email-verification.ts): the tokens just issued are dropped.
+  await requireVerified(store, outcome.personId, normaliseEmail(input.email)).catch(async (error: unknown) => {
+    await identity.signOut(outcome.accessToken);
+    throw error;
+  });
+  await auditSignIn(store, outcome.personId, origin, now);
+  return outcome;
+}
+
+/** The email and password, within Cambio's limits on failures (sign-in-limits.ts). */
+export async function checkedPassword(
+  identity: IdentityProvider,
+  attempts: SignInAttempts,
+  input: { email: string; password: string },
+  origin: RequestOrigin,
+  now: Date,
 ): Promise<SessionTokens | TwoFactorChallenge> {
   const email = normaliseEmail(input.email);
   const attempt = attemptKey(email, origin.sourceIp);
   await admitSignIn(attempts, attempt, now);
   const outcome = await identity.signIn(email, input.password);
   await signInSucceeded(attempts, attempt, now);
-  if ('twoFactor' in outcome) return outcome;
-  await auditSignIn(store, outcome.personId, origin, now);
   return outcome;
 }
 
 /** Someone who has just set their password has no second factor yet: a challenge is a bug. */
-async function signInNewPerson(identity: IdentityProvider, email: string, password: string): Promise<SessionTokens> {
+export async function signInNewPerson(identity: IdentityProvider, email: string, password: string): Promise<SessionTokens> {
   const outcome = await identity.signIn(email, password);
   if ('twoFactor' in outcome) throw new Error('A person who just set their password was asked for a second factor');
   return outcome;
@@ -199,8 +199,8 @@ export async function createCompanyInvitingOwner(
 }
 
 export async function acceptInvitation(
-  identity: IdentityProvider,
-  store: DashboardStore,
+  identity: IdentityProvider & UnverifiedAccounts,
+  store: DashboardStore & EmailVerificationStore,
   input: { token: string; password: string },
   origin: RequestOrigin,
   now = new Date(),
@@ -208,8 +208,11 @@ export async function acceptInvitation(
   const invitation = await store.findInvitation(hashToken(input.token));
   // An unknown, used or expired link are one answer: the link no longer works.
   if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
+  // The link proves the mailbox: an account that only claimed the address (a sign-up never
+  // verified, perhaps with a second factor of a stranger's) is deleted, not asked for its password.
+  await releaseUnverifiedAddress(identity, store, invitation.email);
   const personId = await invitedPerson(identity, invitation.email, input.password);
-  const person: Person = { personId, email: invitation.email, createdAt: now.toISOString() };
+  const person: Person = { personId, email: invitation.email, createdAt: now.toISOString(), emailVerifiedAt: now.toISOString() };
   const membership: Membership = { companyId: invitation.companyId, personId, email: invitation.email, role: invitation.role, createdAt: now.toISOString() };
   await store.acceptInvitation(invitation, person, membership, auditEntry(invitation.companyId, 'invitation.accepted', actorOf(membership), origin, now, invitation.email));
   return signInNewPerson(identity, invitation.email, input.password);

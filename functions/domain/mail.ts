@@ -72,6 +72,31 @@ export function passwordResetMail(reset: { to: string; link: string; expiresAt: 
   return { to: reset.to, subject: 'Reset your Cambio password', text, html };
 }
 
+/** A sign-up's link to prove the address (functions/domain/email-verification.ts): nothing in it
+ * comes from the request but the address, so the company's name a stranger typed is never mailed. */
+export function emailVerificationMail(verification: { to: string; link: string; expiresAt: string }): Mail {
+  const expires = `${verification.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const intro = `Someone signed up for a Cambio sandbox account with this address, ${verification.to}.`;
+  const after = `The link works once, until ${expires}, and asks for the password chosen at sign-up. If it was not you, ignore this mail: the account cannot be used without the link.`;
+  const text = [intro, '', 'Open this link to confirm your email and sign in:', verification.link, '', after].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">',
+    `<p>${escapeHtml(intro)}</p>`,
+    `<p><a href="${escapeHtml(verification.link)}">Confirm your email</a></p>`,
+    `<p>${escapeHtml(after)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to: verification.to, subject: 'Confirm your email for Cambio', text, html };
+}
+
+/** To the holder of an address someone tried to sign up with again: the sign-up's answer does not say so. */
+export function signUpAttemptMail(to: string, signInUrl: string): Mail {
+  return noticeMail(to, 'Someone tried to create a Cambio account with your address', [
+    `Someone tried to create a Cambio account with your address, ${to}, which already has one. Nothing was created.`,
+    `If it was you, sign in at ${signInUrl}, or choose Forgot your password? there to reset it. If it was not, you need do nothing.`,
+  ]);
+}
+
 /** A webhook endpoint that gave up on an event (its last try failed, or it answered 410 Gone), to one of the people who manage it. */
 export function webhookFailureMail(failure: {
   to: string;

@@ -3,7 +3,7 @@ import { auditEntry, type AuditEntry, type RequestOrigin } from './audit-log.ts'
 import { checkEmail } from './dashboard.ts';
 import { ApiError } from './errors.ts';
 import type { Log } from './log.ts';
-import { sleep } from './retry.ts';
+import { sleepUntil } from './retry.ts';
 import { passwordResetMail, type Mailer } from './mail.ts';
 import type { SignOuts } from './sign-outs.ts';
 import type { Membership } from './team.ts';
@@ -74,7 +74,7 @@ export async function requestPasswordReset(deps: PasswordResetDeps & { mailer: M
   try {
     await mailResetLink(deps, email, now);
   } finally {
-    await until(answerAt);
+    await sleepUntil(answerAt);
   }
 }
 
@@ -162,13 +162,8 @@ async function endSessionsAfterNewPassword(
   if (person.email) await deps.accounts.revokeSessions(person.email);
   const companies = memberships ?? (await deps.store.membershipsOf(person.personId));
   await deps.store.appendAudit(companies.map((membership) => auditEntry(membership.companyId, action, person, origin, now)));
-  await until(cutoff.getTime());
+  await sleepUntil(cutoff.getTime());
 }
-
-const until = async (time: number): Promise<void> => {
-  const wait = time - Date.now();
-  if (wait > 0) await sleep(wait);
-};
 
 function sameHash(stored: string, presented: string): boolean {
   return stored.length === presented.length && timingSafeEqual(Buffer.from(stored), Buffer.from(presented));

@@ -39,3 +39,9 @@ export function parseRetryAfter(value: string | null | undefined, now: Date | nu
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the clock reads `time` (epoch ms), if it does not already. */
+export const sleepUntil = async (time: number): Promise<void> => {
+  const wait = time - Date.now();
+  if (wait > 0) await sleep(wait);
+};

@@ -12,6 +12,10 @@ export interface Person {
   personId: string;
   email: string;
   createdAt: string;
+  /** When the person proved the address is theirs (functions/domain/email-verification.ts): null
+   * while a sign-up waits for its link, which keeps them from signing in; absent for people made
+   * before sign-ups were verified, who count as verified. */
+  emailVerifiedAt?: string | null;
 }
 
 export interface Membership {
@@ -83,3 +87,14 @@ export function normaliseEmail(email: string): string {
 /** The user pool's password policy (lib/dashboard.ts gives it to Cognito; the local emulator
  * enforces the same), said once so the sign-up page can tell people before they submit. */
 export const PASSWORD_POLICY = { minLength: 10, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true } as const;
+
+/** What a password lacks under PASSWORD_POLICY, as Cognito words it after "needs"; empty when it passes. */
+export function passwordProblems(password: string): string[] {
+  return [
+    password.length < PASSWORD_POLICY.minLength && `at least ${PASSWORD_POLICY.minLength} characters`,
+    PASSWORD_POLICY.requireLowercase && !/[a-z]/.test(password) && 'a lowercase letter',
+    PASSWORD_POLICY.requireUppercase && !/[A-Z]/.test(password) && 'an uppercase letter',
+    PASSWORD_POLICY.requireDigits && !/[0-9]/.test(password) && 'a number',
+    PASSWORD_POLICY.requireSymbols && !/[^A-Za-z0-9]/.test(password) && 'a symbol',
+  ].filter((problem): problem is string => typeof problem === 'string');
+}

@@ -63,7 +63,10 @@ export const FUNCTION_SETTINGS = {
   /** Reads the sign-out records: a session from before a sign-out is refused. */
   'auth/session-authorizer': [...common, ...table, ...userPool],
   'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail],
-  'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT'],
+  /** Sign-up and proving its address (functions/dashboard/sign-up-deps.ts) share one slice. */
+  'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT', ...mail],
+  'dashboard/verify-email': [...people, 'STAGE_ENVIRONMENT', ...mail],
+  'dashboard/resend-verification': [...people, 'STAGE_ENVIRONMENT', ...mail],
   'dashboard/sign-in': people,
   'dashboard/sign-in-two-factor': people,
   'dashboard/confirm-session': people,

@@ -79,7 +79,7 @@ describe('npm run company:create on a deployed stage', () => {
       const { path, body } = ses.requests[0]!;
       expect(path).toBe('/v2/email/outbound-emails');
       expect(body).toMatchObject({ FromEmailAddress: 'no-reply@cambio.example', Destination: { ToAddresses: [email] }, Content: { Simple: { Subject: { Data: 'Your invitation to join a company on Cambio' } } } });
-      expect(body.Content.Simple.Body.Text.Data).toContain(`You are invited to join Mailed Live Co on Cambio as an Owner.\n\nOpen this link to choose your password and join:\n${printed.invitationLink}\n`);
+      expect(body.Content.Simple.Body.Text.Data).toContain(`You are invited to join a company on Cambio as an Owner.\nThe company's name, as its people wrote it: "Mailed Live Co".\n\nOpen this link to choose your password and join:\n${printed.invitationLink}\n`);
     } finally {
       await ses.close();
     }

@@ -43,7 +43,8 @@ describe('npm run company:invite', () => {
     const printed = JSON.parse(run.stdout);
     expect(printed).toEqual({ companyId: company.companyId, email, role: 'Owner', invitationLink: expect.stringMatching(/^https:\/\/dashboard\.example\.com\/dashboard\/accept-invitation\?token=[\w-]{43}$/), emailed: true });
     expect(ses.requests.map((request) => request.body.Destination.ToAddresses)).toEqual([[email]]);
-    expect(ses.requests[0]!.body.Content.Simple.Body.Text.Data).toContain(`You are invited to join Orphaned Co on Cambio as an Owner.\n\nOpen this link to choose your password and join:\n${printed.invitationLink}\n`);
+    expect(ses.requests[0]!.body.Content.Simple.Body.Text.Data).toContain(`You are invited to join a company on Cambio as an Owner.\nThe company's name, as its people wrote it: "Orphaned Co".\n\nOpen this link to choose your password and join:\n${printed.invitationLink}\n`);
+    expect(ses.requests[0]!.body.Content.Simple.Subject.Data).toBe('Your invitation to join a company on Cambio');
 
     const owner = dashboardBrowser(runtime);
     expect((await owner.call('POST', '/invitations/accept', { body: { token: new URL(printed.invitationLink).searchParams.get('token'), password: STRONG_PASSWORD } })).status).toBe(200);

@@ -8,7 +8,7 @@ import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createDeposit, type Deposit } from '#domain/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
-import { accessibilityProblems, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems, confirmSignUpThroughMail, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 import { nextTotpCode, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { totpCode } from '#local/totp';
 
@@ -56,6 +56,7 @@ describe('Activity in headless Chromium', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
+    await confirmSignUpThroughMail(chromium, email);
     await page.getByRole('heading', { name: /Activity Payments/ }).waitFor();
     companyId = (await page.evaluate(`fetch('/dashboard/api/me').then((r) => r.json())`) as { data: { companies: { id: string }[] } }).data.companies[0]!.id;
     await deposit(companyId, 'invoice-1001', 'expired');

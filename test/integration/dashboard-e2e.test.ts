@@ -6,7 +6,7 @@ import type { LocalRuntime } from '#local/runtime';
 import { apiClient } from '../support/local-api.ts';
 import { authenticatorApp, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { mailsTo } from '../support/outbox.ts';
-import { accessibilityProblems as axeProblems, navLink, screenshot as screenshotOf, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems as axeProblems, confirmSignUpThroughMail, navLink, screenshot as screenshotOf, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
  * The dashboard as a person uses it: Debian's Chromium, headless, driven by playwright-core through
@@ -67,6 +67,7 @@ describe('the dashboard in headless Chromium', () => {
     expect(await accessibilityProblems()).toEqual([]);
     await screenshot('sign-up');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await confirmSignUpThroughMail(chromium, email, async () => expect(await accessibilityProblems()).toEqual([]));
 
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     expect(await page.getByRole('main').getByText('Sandbox', { exact: true }).count()).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import type { LocalRuntime } from '#local/runtime';
 import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
-import { STRONG_PASSWORD } from './dashboard.ts';
+import { STRONG_PASSWORD, verifyTokenMailedTo } from './dashboard.ts';
 import { startTestApi } from './local-api.ts';
 import { CHROMIUM, launchOfflineChromium, type OfflineChromium } from './offline-chromium.ts';
 
@@ -99,4 +99,17 @@ export async function signInThroughPage(chromium: DashboardChromium, email: stri
   await page.getByLabel('Password').fill(STRONG_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+}
+
+/** After `Create account`: the Check your mail page, then the mailed link's page confirmed with the
+ * tests' password, which signs in. `check` runs on each of the two pages (an accessibility check). */
+export async function confirmSignUpThroughMail(chromium: DashboardChromium, email: string, check: () => Promise<void> = async () => undefined): Promise<void> {
+  const { page } = chromium;
+  await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+  await check();
+  await page.goto(`${chromium.origin}/dashboard/verify-email?token=${verifyTokenMailedTo(chromium.runtime, email)}`);
+  await page.getByRole('heading', { name: 'Confirm your email' }).waitFor();
+  await page.getByLabel('Password').fill(STRONG_PASSWORD);
+  await check();
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
 }

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { companyPartition } from '#adapters/dynamo/items/item';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
 import { totpCode } from '#local/totp';
+import { mailsTo, verifyLinkIn } from './outbox.ts';
 
 /**
  * A browser's side of the dashboard API through a real socket: a cookie jar, the page's Origin,
@@ -68,13 +71,25 @@ export function uniqueEmail(label: string): string {
   return `${label}-${randomUUID().slice(0, 8)}@example.com`;
 }
 
-/** A signed-up sandbox Owner, signed in. */
+/** A signed-up sandbox Owner who followed the mailed link to confirm the address, signed in. */
 export async function signedUpOwner(runtime: LocalRuntime, companyName = 'Acme') {
   const browser = dashboardBrowser(runtime);
   const email = uniqueEmail('owner');
   const signUp = await browser.call('POST', '/sign-up', { body: { companyName, email, password: STRONG_PASSWORD } });
-  if (signUp.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
-  return { browser, email, companyId: signUp.body.data.companyId as string };
+  if (signUp.status !== 202) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
+  const verified = await browser.call('POST', '/sign-up/verify', { body: { token: verifyTokenMailedTo(runtime, email), password: STRONG_PASSWORD } });
+  if (verified.status !== 200) throw new Error(`email confirmation failed: ${JSON.stringify(verified.body)}`);
+  // Followed, as its reader would have: tests that count what the Owner is mailed see only what came after.
+  for (const mail of mailsTo(runtime.outboxDir, email)) if (verifyLinkIn(mail)) rmSync(join(runtime.outboxDir, mail.file));
+  const me = await browser.call('GET', '/me');
+  return { browser, email, companyId: me.body.data.companies[0].id as string };
+}
+
+/** The token of the newest confirmation link mailed to `email` (test/support/outbox.ts). */
+export function verifyTokenMailedTo(runtime: LocalRuntime, email: string): string {
+  const link = mailsTo(runtime.outboxDir, email).map(verifyLinkIn).filter(Boolean).at(-1);
+  if (!link) throw new Error(`no confirmation link was mailed to ${email}`);
+  return new URL(link).searchParams.get('token')!;
 }
 
 /** Invited by `inviter` with `role` and joined through the link, as a new person, signed in. */

@@ -36,3 +36,6 @@ function parseMail(file: string, message: string): OutboxMail {
 
 /** The invitation link in a mail's text part. */
 export const linkIn = (mail: OutboxMail): string | undefined => /^https?:\/\/\S+\/accept-invitation\?token=[\w-]+$/m.exec(mail.text)?.[0];
+
+/** The sign-up's link to confirm the address in a mail's text part. */
+export const verifyLinkIn = (mail: OutboxMail): string | undefined => /^https?:\/\/\S+\/verify-email\?token=[\w.-]+$/m.exec(mail.text)?.[0];

@@ -4,6 +4,7 @@ import { ErrorMessage, formatTime, Table, useTitle } from '../ui.tsx';
 
 const ACTIONS: Record<string, string> = {
   signed_up: 'Signed up',
+  'email.verified': 'Confirmed their email',
   signed_in: 'Signed in',
   'two_factor.enabled': 'Turned on two-factor sign-in',
   'two_factor.replaced': 'Replaced their authenticator app',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, ApiCallError } from '../api.ts';
 import { navigate } from '../router.ts';
 import { ErrorMessage, Link, useTitle } from '../ui.tsx';
 
@@ -60,13 +60,38 @@ function NewPasswordField(props: { label?: string }) {
   );
 }
 
-export function SignUp(props: { onSignedIn: () => void }) {
+/** After Create account (or a sign-in refused for an unconfirmed address): where the link went,
+ * and a way to have it sent again. The page says the same whether or not the address had an account. */
+function CheckYourMail(props: { email: string }) {
+  useTitle('Check your mail');
+  const [sentAgain, setSentAgain] = useState(false);
+  const resend = useSubmit(() => api.resendSignUpLink({ email: props.email }), () => setSentAgain(true));
+  return (
+    <section class="card" aria-labelledby="check-mail-title">
+      <h1 id="check-mail-title">Check your mail</h1>
+      <p role="status">
+        We mailed a link to {props.email}. Follow it to confirm your email and sign in: your account cannot be used before. If the address already has a Cambio account, the mail says so instead.
+      </p>
+      {sentAgain && <p role="status" class="notice">Sent again: only the newest link works.</p>}
+      <form onSubmit={resend.onSubmit}>
+        <Submit label="Send the link again" error={resend.error} busy={resend.busy} />
+      </form>
+      <p>
+        <Link to="/sign-in">Back to sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+export function SignUp() {
   useTitle('Sign up');
   const stage = useStage();
-  const { error, busy, onSubmit } = useSubmit(
-    (form) => api.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') }),
-    props.onSignedIn,
-  );
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    await api.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') });
+    setSentTo(value(form, 'email'));
+  }, () => undefined);
+  if (sentTo !== null) return <CheckYourMail email={sentTo} />;
   if (stage && !stage.selfSignUp) {
     return (
       <section class="card" aria-labelledby="sign-up-title">
@@ -102,15 +127,21 @@ export function SignIn(props: { onSignedIn: () => void }) {
   const stage = useStage();
   // After the password of someone with two-factor sign-in on: the authenticator app's code.
   const [askCode, setAskCode] = useState(false);
+  const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
   const password = useSubmit(
     async (form) => {
-      const { data } = await api.signIn({ email: value(form, 'email'), password: value(form, 'password') });
+      const email = value(form, 'email');
+      const { data } = await api.signIn({ email, password: value(form, 'password') }).catch((error: unknown) => {
+        if (error instanceof ApiCallError && error.failure.reason === 'EMAIL_NOT_VERIFIED') setUnconfirmed(email);
+        throw error;
+      });
       if (data.signedIn) props.onSignedIn();
       else setAskCode(true);
     },
     () => undefined,
   );
   const code = useSubmit((form) => api.signInCode(value(form, 'code')), props.onSignedIn);
+  if (unconfirmed !== null) return <CheckYourMail email={unconfirmed} />;
   if (askCode) {
     return (
       <section class="card" aria-labelledby="sign-in-title">
@@ -213,6 +244,34 @@ export function ResetPassword() {
       </form>
       <p>
         <Link to="/forgot-password">Ask for a new link</Link>
+      </p>
+    </section>
+  );
+}
+
+/** The sign-up's mailed link: the password chosen at sign-up confirms the address, then signs in. */
+export function VerifyEmail(props: { onSignedIn: () => void }) {
+  useTitle('Confirm your email');
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const { error, busy, onSubmit } = useSubmit((form) => api.verifyEmail({ token, password: value(form, 'password') }), props.onSignedIn);
+  const lapsed = error instanceof ApiCallError && error.failure.status === 404;
+  return (
+    <section class="card" aria-labelledby="verify-title">
+      <h1 id="verify-title">{lapsed ? 'This link has been used or has lapsed' : 'Confirm your email'}</h1>
+      {lapsed ? (
+        <p>Sign in if you confirmed your email already; otherwise sign in to have a new link sent, or sign up again.</p>
+      ) : (
+        <>
+          <p>Enter the password you chose when you signed up: it confirms this address is yours and signs you in.</p>
+          <form onSubmit={onSubmit}>
+            <label for="password">Password</label>
+            <input id="password" name="password" type="password" required autoComplete="current-password" />
+            <Submit label="Confirm and sign in" error={error} busy={busy} />
+          </form>
+        </>
+      )}
+      <p>
+        <Link to="/sign-in">Sign in</Link>
       </p>
     </section>
   );

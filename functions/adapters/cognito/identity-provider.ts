@@ -1,5 +1,6 @@
 import {
   AdminCreateUserCommand,
+  AdminDeleteUserCommand,
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
@@ -17,6 +18,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { signInRefused, validationFailed, WrongCodeError } from '#domain/errors';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#domain/dashboard';
+import type { UnverifiedAccounts } from '#domain/email-verification';
 import type { PasswordAccounts } from '#domain/password-reset';
 import type { TwoFactorProvider } from '#domain/two-factor';
 import { awsClient } from '../aws-clients.ts';
@@ -35,7 +37,7 @@ export interface UserPoolSettings {
  * permanent; the pool's policy applies to both): the pool allows no self sign-up, so nobody can
  * make a user by calling Cognito's public SignUp with the app client's id, and no code is mailed.
  */
-export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider, PasswordAccounts {
+export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider, PasswordAccounts, UnverifiedAccounts {
   private readonly client: CognitoIdentityProviderClient;
 
   constructor(
@@ -171,6 +173,14 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
       if (name === 'NotAuthorizedException') throw validationFailed([{ path: 'currentPassword', message: 'is not your password' }]);
       if (name === 'InvalidPasswordException' || name === 'InvalidParameterException') throw validationFailed([{ path: 'newPassword', message }]);
       throw error;
+    }
+  }
+
+  async deleteUser(email: string): Promise<void> {
+    try {
+      await this.client.send(new AdminDeleteUserCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
+    } catch (error) {
+      if ((error as Error).name !== 'UserNotFoundException') throw error;
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Invitation } from '#domain/dashboard';
+import type { EmailVerification } from '#domain/email-verification';
 import type { PasswordReset } from '#domain/password-reset';
 import type { Membership, Person } from '#domain/team';
 import { TABLE } from '../table-definition.ts';
@@ -8,6 +9,23 @@ import { companyListed, companyPartition, personPartition, personRecord, storedF
 export const personItem = {
   ...personRecord('Person', 'PROFILE'),
   toItem: (person: Person): Item => ({ ...personItem.head(person.personId), ...person }),
+  fromItem: (item: Item): Person => ({
+    ...storedFields<Person>(item, ['personId', 'email', 'createdAt']),
+    // Kept as stored: null (waiting for the link) and absent (made before links were asked for) differ.
+    ...('emailVerifiedAt' in item && { emailVerifiedAt: item.emailVerifiedAt as string | null }),
+  }),
+};
+
+/** The one owner of a stored `EmailVerification`: the link a sign-up mails to prove the address,
+ * one live per person, in their own partition; DynamoDB removes a lapsed one by itself. */
+export const emailVerificationItem = {
+  ...personRecord('EmailVerification', 'EMAIL_VERIFICATION'),
+  toItem: (link: EmailVerification): Item => ({
+    ...emailVerificationItem.head(link.personId),
+    ...link,
+    [TABLE.ttlAttribute]: Math.ceil(Date.parse(link.expiresAt) / 1000),
+  }),
+  fromItem: (item: Item): EmailVerification => storedFields<EmailVerification>(item, ['personId', 'email', 'tokenHash', 'createdAt', 'expiresAt']),
 };
 
 /** The one owner of a stored `PasswordReset`: the person's one live link to choose a new password,

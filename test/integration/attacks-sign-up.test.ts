@@ -1,0 +1,137 @@
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { personItem } from '#adapters/dynamo/items/team';
+import { totpCode } from '#local/totp';
+import { useTestApi } from '../support/local-api.ts';
+import { mailsTo, verifyLinkIn } from '../support/outbox.ts';
+import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail, verifyTokenMailedTo } from '../support/dashboard.ts';
+
+/**
+ * Attacks on sandbox sign-up (issue #31, items 5 and 11) through a real socket, DynamoDB Local and
+ * the Cognito emulator: the answer must not tell who has an account, and an address must be proven
+ * before its account is usable, so nobody can squat a stranger's address (with a second factor of
+ * their own) before its owner arrives.
+ */
+const api = useTestApi();
+const SQUATTER_PASSWORD = 'Squatter-Pass-99';
+const OWNER_PASSWORD = 'Rightful-Owner-77';
+/** functions/domain/email-verification.ts SIGN_UP_MAILS_PER_ADDRESS_PER_DAY, written out so the test stands without it. */
+const SIGN_UP_MAILS_PER_ADDRESS_PER_DAY = 5;
+
+const signUp = (email: string, companyName: string, password = STRONG_PASSWORD) =>
+  dashboardBrowser(api.runtime).call('POST', '/sign-up', { body: { companyName, email, password } });
+
+async function itemsWhere(type: string, field: string, value: string): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await api.db.send(
+    new ScanCommand({ TableName: api.runtime.tableName, FilterExpression: '#type = :type AND #field = :value', ExpressionAttributeNames: { '#type': 'type', '#field': field }, ExpressionAttributeValues: { ':type': type, ':value': value }, ConsistentRead: true }),
+  );
+  return Items;
+}
+const companiesNamed = (name: string) => itemsWhere('Company', 'name', name);
+
+/** An unproven account with two-factor sign-in on, which the API never allows: its Person is marked
+ * verified for a moment, so it signs in and turns the factor on, then marked unproven again. */
+async function squatWithTwoFactor(email: string): Promise<void> {
+  expect((await signUp(email, 'Squat Co', SQUATTER_PASSWORD)).status).toBeLessThan(300);
+  const [person] = await itemsWhere('Person', 'email', email);
+  const personId = person!.personId as string;
+  const setVerified = (at: string | null) =>
+    api.db.send(new UpdateCommand({ TableName: api.runtime.tableName, Key: personItem.key(personId), UpdateExpression: 'SET emailVerifiedAt = :at', ExpressionAttributeValues: { ':at': at } }));
+  await setVerified(new Date().toISOString());
+  const squatter = dashboardBrowser(api.runtime);
+  expect((await squatter.call('POST', '/session', { body: { email, password: SQUATTER_PASSWORD } })).status).toBe(200);
+  const { secret } = (await squatter.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
+  expect((await squatter.call('POST', '/me/two-factor/confirm', { body: { code: totpCode(secret) } })).status).toBe(200);
+  await setVerified(null);
+}
+
+describe('sign-up tells nobody who has an account', () => {
+  it('a registered address gets the same answer as a new one, no session, and its holder a notice; nothing is made', async () => {
+    const holder = await signedUpOwner(api.runtime);
+    const fresh = await signUp(uniqueEmail('fresh'), 'Fresh Co');
+    const taken = await signUp(holder.email, 'Again Co');
+
+    expect({ status: taken.status, body: taken.body, cookies: taken.setCookies }).toEqual({ status: fresh.status, body: fresh.body, cookies: fresh.setCookies });
+    expect(taken).toMatchObject({ status: 202, body: { data: { checkYourMail: true } }, setCookies: [] });
+    const mails = mailsTo(api.runtime.outboxDir, holder.email);
+    expect(mails.at(-1)!.subject).toBe('Someone tried to create a Cambio account with your address');
+    expect(mails.at(-1)!.text).not.toContain('Again Co');
+    expect(mails.filter((mail) => verifyLinkIn(mail))).toHaveLength(1);
+    expect(await companiesNamed('Again Co')).toEqual([]);
+    expect((await holder.browser.call('GET', '/me')).body.data.companies).toHaveLength(1);
+  });
+});
+
+describe('an address is proven before its account is usable', () => {
+  it('an unconfirmed account cannot sign in, and is told to follow the link, which can be sent again', async () => {
+    const email = uniqueEmail('unconfirmed');
+    await signUp(email, 'Waiting Co');
+    const browser = dashboardBrowser(api.runtime);
+
+    const refused = await browser.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details).toEqual({ reason: 'EMAIL_NOT_VERIFIED' });
+    expect(refused.setCookies.filter((c) => c.startsWith('cambio_session=') && !c.includes('Max-Age=0'))).toEqual([]);
+    expect((await browser.call('GET', '/me')).status).toBe(401);
+
+    expect((await browser.call('POST', '/sign-up/resend', { body: { email } })).status).toBe(202);
+    expect(mailsTo(api.runtime.outboxDir, email).filter((mail) => verifyLinkIn(mail))).toHaveLength(2);
+  });
+
+  it('the link confirms once, with the sign-up password; a used or made-up link is 404', async () => {
+    const email = uniqueEmail('confirm');
+    await signUp(email, 'Confirm Co');
+    const token = verifyTokenMailedTo(api.runtime, email);
+    const browser = dashboardBrowser(api.runtime);
+
+    expect((await browser.call('POST', '/sign-up/verify', { body: { token, password: SQUATTER_PASSWORD } })).status).toBe(401);
+    const verified = await browser.call('POST', '/sign-up/verify', { body: { token, password: STRONG_PASSWORD } });
+    expect(verified.status).toBe(200);
+    expect((await browser.call('GET', '/me')).body.data.companies).toMatchObject([{ name: 'Confirm Co', role: 'Owner' }]);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/sign-up/verify', { body: { token, password: STRONG_PASSWORD } })).status).toBe(404);
+    const madeUp = `${token.split('.')[0]}.${'A'.repeat(43)}`;
+    expect((await dashboardBrowser(api.runtime).call('POST', '/sign-up/verify', { body: { token: madeUp, password: STRONG_PASSWORD } })).status).toBe(404);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email, password: STRONG_PASSWORD } })).status).toBe(200);
+  });
+});
+
+describe("a squatter's unproven account does not block the address's owner", () => {
+  it("the owner's invitation replaces it, second factor and all", async () => {
+    const email = uniqueEmail('invited');
+    await squatWithTwoFactor(email);
+    const inviter = await signedUpOwner(api.runtime, 'Real Co');
+    const invited = await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email, role: 'Admin' } });
+    const owner = dashboardBrowser(api.runtime);
+
+    const accepted = await owner.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: OWNER_PASSWORD } });
+    expect(accepted.status).toBe(200);
+    expect((await owner.call('GET', '/me')).body.data.companies).toMatchObject([{ name: 'Real Co', role: 'Admin' }]);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email, password: OWNER_PASSWORD } })).body.data).toEqual({ signedIn: true });
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email, password: SQUATTER_PASSWORD } })).status).toBe(401);
+  });
+
+  it("the owner's own sign-up replaces it, second factor and all", async () => {
+    const email = uniqueEmail('squatted');
+    await squatWithTwoFactor(email);
+
+    expect((await signUp(email, 'Mine Co', OWNER_PASSWORD)).status).toBe(202);
+    const owner = dashboardBrowser(api.runtime);
+    expect((await owner.call('POST', '/sign-up/verify', { body: { token: verifyTokenMailedTo(api.runtime, email), password: OWNER_PASSWORD } })).status).toBe(200);
+    expect((await owner.call('GET', '/me')).body.data.companies).toMatchObject([{ name: 'Mine Co', role: 'Owner' }]);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email, password: SQUATTER_PASSWORD } })).status).toBe(401);
+  });
+});
+
+describe('sign-up mail to one address is limited', () => {
+  it(`at most ${SIGN_UP_MAILS_PER_ADDRESS_PER_DAY} a day, sign-ups and links sent again together; then 429`, async () => {
+    const email = uniqueEmail('flooded');
+    expect((await signUp(email, 'Flood Co')).status).toBe(202);
+    for (let sent = 1; sent < SIGN_UP_MAILS_PER_ADDRESS_PER_DAY; sent++) {
+      expect((await dashboardBrowser(api.runtime).call('POST', '/sign-up/resend', { body: { email } })).status).toBe(202);
+    }
+    const refused = await dashboardBrowser(api.runtime).call('POST', '/sign-up/resend', { body: { email } });
+    expect(refused.status).toBe(429);
+    expect((await signUp(email, 'Flood Co')).status).toBe(429);
+    expect(mailsTo(api.runtime.outboxDir, email)).toHaveLength(SIGN_UP_MAILS_PER_ADDRESS_PER_DAY);
+  });
+});
