@@ -11,5 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: one on a 2-core machine, where most test
+    // files wait on sockets, DynamoDB Local and timers rather than on the CPU. Two keep both busy.
+    maxWorkers: 2,
   },
 });
