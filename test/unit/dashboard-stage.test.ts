@@ -43,7 +43,12 @@ describe("the stage's offer to signed-out people", () => {
     expect((await stageOf({ STAGE_ENVIRONMENT: 'production', MAIL_FROM: 'no-reply@example.com' })).data).toEqual({ environment: 'production', selfSignUp: false, passwordResetByMail: true });
   });
 
-  it('a deployed sandbox: sign-up, and the reset only with mailFrom', async () => {
-    expect((await stageOf({ STAGE_ENVIRONMENT: 'sandbox' })).data).toEqual({ environment: 'sandbox', selfSignUp: true, passwordResetByMail: false });
+  // A new sandbox account is usable once its mailed link is followed: no mail, no sign-up.
+  it('a deployed sandbox without mailFrom: no sign-up, no password reset by mail', async () => {
+    expect((await stageOf({ STAGE_ENVIRONMENT: 'sandbox' })).data).toEqual({ environment: 'sandbox', selfSignUp: false, passwordResetByMail: false });
+  });
+
+  it('a deployed sandbox with mailFrom: sign-up and the reset', async () => {
+    expect((await stageOf({ STAGE_ENVIRONMENT: 'sandbox', MAIL_FROM: 'no-reply@example.com' })).data).toEqual({ environment: 'sandbox', selfSignUp: true, passwordResetByMail: true });
   });
 });
