@@ -190,7 +190,8 @@ describe('Export CSV', () => {
     expect(lines.at(-1)).toContain('bulk-template');
     // Three rounds of at most 1,000 (and the membership read), not one read of everything.
     expect((dynamoRequestCounts.get('QueryCommand') ?? 0) - queriesBefore).toBeGreaterThanOrEqual(3);
-  });
+    // Seeding 2,001 deposits is 81 writes: on a loaded 2-core CI machine that alone neared 30 s.
+  }, 120_000);
 
   it('refuses a bad filter, a stranger and no session in the envelope, before any CSV', async () => {
     const owner = await signedUpOwner(api.runtime, 'Refused Export Co');
