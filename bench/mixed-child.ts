@@ -1,4 +1,4 @@
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { serveJobs } from './child-worker.ts';
 import type { MixedJob, MixedResult } from './mixed.ts';
 

@@ -1,4 +1,4 @@
-import { createCompany } from '#domain/company';
+import { createCompany } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import type { LocalRuntime, SandboxCredentials } from '#local/runtime';

@@ -43,7 +43,7 @@ export interface DashboardRouteSpec extends RouteSpec {
   auth: 'public' | 'session';
   /**
    * A route that can add a person, raise a role, mint a credential or a token, or change where money
-   * or events go needs a sign-in of the last DASHBOARD_RECENT_SIGN_IN_SECONDS (functions/domain/
+   * or events go needs a sign-in of the last DASHBOARD_RECENT_SIGN_IN_SECONDS (functions/people/
    * step-up.ts), so a session cookie copied from a browser cannot do it once the person's own
    * sign-in is that old. `always`: the route's wrapper refuses before the body is read;
    * `someChanges`: the handler asks for it for the changes that need it (a webhook's new URL).
@@ -68,7 +68,7 @@ const dashboard = (
   ...(recentSignIn && { recentSignIn }),
 });
 
-/** The one Lambda that serves every dashboard route in AWS (functions/dashboard/api.ts picks the
+/** The one Lambda that serves every dashboard route in AWS (functions/handlers/dashboard/api.ts picks the
  * route's module); `tableAccess` of a dashboard route documents its need, and that Lambda's role
  * holds the union. */
 export const DASHBOARD_API = { handler: 'dashboard/api' } as const;
@@ -177,7 +177,7 @@ export const JOBS = {
   /** Turns each completed daily export into `ledger/YYYY/MM/DD.csv` for finance (README, Finance).
    * AWS only: started by the export's manifest-summary.json landing in S3. */
   ledgerDayCsv: { handler: 'jobs/ledger-day-csv' },
-  /** Creates each new company's API Gateway key in the stage's usage plan (functions/domain/rate-limits.ts). */
+  /** Creates each new company's API Gateway key in the stage's usage plan (functions/api-keys/rate-limits.ts). */
   usageKeyProvisioner: { handler: 'jobs/usage-key-provisioner' },
   /**
    * Webhook delivery (../shared/api-contract.md, Events and their delivery). The dispatcher runs on

@@ -66,7 +66,7 @@ export class CambioFunction extends NodejsFunction {
     super(scope, id, {
       functionName: `${Stack.of(scope).stackName}-${id}`,
       role,
-      entry: path.join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
+      entry: path.join(PROJECT_ROOT, 'functions', 'handlers', `${props.handler}.ts`),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),

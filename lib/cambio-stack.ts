@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
-import { EXPORT_HOUR_UTC } from '../functions/domain/finance-export.ts';
+import { EXPORT_HOUR_UTC } from '../functions/ledger/finance-export.ts';
 import { checkStageSettings } from '../functions/settings/schema.ts';
 import { AUTHORIZER, lambdaName, ROUTES, SESSION_AUTHORIZER, JOBS } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
@@ -331,7 +331,7 @@ export class CambioStack extends Stack {
   }
 
   /**
-   * The scheduled reconcile (functions/jobs/reconcile.ts), hourly: one full Scan of the table (no
+   * The scheduled reconcile (functions/handlers/jobs/reconcile.ts), hourly: one full Scan of the table (no
    * index lists every balance, and Cambio's fee and desk accounts exist only as ledger postings),
    * GSI1 queries for the deposit addresses that may still hold USDT, and the chain balances of
    * those and the hot wallet (on TronGrid one call per address, 4 at a time). It reads the hot
@@ -351,7 +351,7 @@ export class CambioStack extends Stack {
   }
 
   /**
-   * The finance export check (functions/jobs/finance-export-check.ts), hourly from an hour after the
+   * The finance export check (functions/handlers/jobs/finance-export-check.ts), hourly from an hour after the
    * export's 03:00 UTC start to the end of the UTC day: the scheduler's alarm only sees the export
    * start, this job sees whether it completed. It reads the table's export list and nothing else.
    */
@@ -376,7 +376,7 @@ export class CambioStack extends Stack {
   }
 
   /**
-   * The daily ledger CSV job (functions/jobs/ledger-day-csv.ts), started when an export completes
+   * The daily ledger CSV job (functions/handlers/jobs/ledger-day-csv.ts), started when an export completes
    * (lib/finance-export.ts ledgerJob). It reads the export from S3, never the table. Five minutes
    * of 1 GB: a 200,000-entry export takes seconds (BENCHMARKS.md), memory holds a day's postings.
    * It carries its own AWS SDK: its multipart upload is lib-storage's, which Lambda does not list
@@ -395,7 +395,7 @@ export class CambioStack extends Stack {
   }
 
   /**
-   * Webhook delivery (functions/domain/webhook-delivery.ts). The dispatcher reads the table's
+   * Webhook delivery (functions/webhooks/webhook-delivery.ts). The dispatcher reads the table's
    * stream, filtered to inserted Event items, and sends one message per delivery to the webhook
    * queue; a failing batch is bisected and retried, and whatever still fails keeps its
    * undispatched mark, which the same function's catch-up pass dispatches every minute. The sender consumes the queue

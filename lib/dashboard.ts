@@ -24,7 +24,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import { PASSWORD_POLICY } from '../functions/domain/team.ts';
+import { PASSWORD_POLICY } from '../functions/people/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
 import { SESSION_ENDED } from '../functions/http/gateway-responses.ts';
 import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, SESSION_AUTHORIZER } from '../functions/routes.ts';
@@ -279,14 +279,14 @@ export class Dashboard extends Construct {
       this.functions.push(fn);
       return fn;
     };
-    // It reads the person's last sign-out (functions/domain/sign-outs.ts) and nothing else.
+    // It reads the person's last sign-out (functions/people/sign-outs.ts) and nothing else.
     const sessionAuthorizer = make(SESSION_AUTHORIZER.handler, tableRead(props.table), userPool(this.userPool, this.client));
     const authorizer = new RequestAuthorizer(this, 'SessionAuthorizer', {
       handler: sessionAuthorizer,
       identitySources: SESSION_AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
       resultsCacheTtl: Duration.seconds(config.authorizerCacheSeconds),
     });
-    // One function serves every route (functions/dashboard/api.ts says why), with the union of
+    // One function serves every route (functions/handlers/dashboard/api.ts says why), with the union of
     // their needs: the table (DASHBOARD_ROUTES' tableAccess) and making people in the pool
     // (sign-up, accepting an invitation) or setting their password (a reset by mail). One integration, one invoke permission for all methods.
     const routesFunction = make(

@@ -12,8 +12,8 @@ import { Schedule, ScheduleExpression, ScheduleGroup, ScheduleTargetInput } from
 import { Universal } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EXPORT_HOUR_UTC } from '../functions/domain/finance-export.ts';
-import { LEDGER_PREFIX } from '../functions/domain/ledger-csv.ts';
+import { EXPORT_HOUR_UTC } from '../functions/ledger/finance-export.ts';
+import { LEDGER_PREFIX } from '../functions/ledger/ledger-csv.ts';
 import { accept } from './nag-suppressions.ts';
 
 export interface FinanceExportProps {
@@ -28,7 +28,7 @@ export const EXPORT_PREFIX = 'exports';
 export const ATHENA_RESULTS_PREFIX = 'athena-results';
 
 /**
- * The Glue table's columns, in the order of the CSV's (functions/domain/ledger-csv.ts
+ * The Glue table's columns, in the order of the CSV's (functions/ledger/ledger-csv.ts
  * POSTING_COLUMNS; Athena maps CSV columns by position). `amount` stays a string, the file's exact
  * decimal: SUM(CAST(amount AS DECIMAL(38,6))) in SQL is exact for both assets (USDT 6 decimals,
  * BRL 2), whereas a DECIMAL column read through the CSV SerDe could turn a bad cell into NULL
@@ -59,7 +59,7 @@ export const LEDGER_PARTITION = { name: 'month', format: 'yyyy/MM', firstMonth: 
  * Exports read the PITR backup, not the table: no read capacity is used.
  *
  * The scheduler only sees DynamoDB accept the export; whether it then completes is checked by
- * functions/jobs/finance-export-check.ts (wired in lib/cambio-stack.ts), and both are alarmed on
+ * functions/handlers/jobs/finance-export-check.ts (wired in lib/cambio-stack.ts), and both are alarmed on
  * in lib/observability.ts.
  */
 export class FinanceExport extends Construct {
@@ -251,7 +251,7 @@ export class FinanceExport extends Construct {
   }
 
   /**
-   * The daily ledger CSV job (functions/jobs/ledger-day-csv.ts), started by EventBridge when an
+   * The daily ledger CSV job (functions/handlers/jobs/ledger-day-csv.ts), started by EventBridge when an
    * export's manifest-summary.json lands: DynamoDB writes it last, once the export completed, so
    * the job runs minutes after the data is there, for a manual export too, and never on a failed
    * one (the export check alarms on those). Lambda retries a failed run twice, then records it in

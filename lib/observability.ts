@@ -36,9 +36,9 @@ export interface OperationsAlarmsProps {
   webhookDispatcher: IFunction;
   /** The finance export's EventBridge Scheduler group (its failures to start the export are alarmed on). */
   exportScheduleGroup: string;
-  /** The job that checks the export completed (functions/jobs/finance-export-check.ts). */
+  /** The job that checks the export completed (functions/handlers/jobs/finance-export-check.ts). */
   financeExportCheck: IFunction;
-  /** The daily ledger CSV job (functions/jobs/ledger-day-csv.ts) and the queue of its runs that failed after Lambda's retries. */
+  /** The daily ledger CSV job (functions/handlers/jobs/ledger-day-csv.ts) and the queue of its runs that failed after Lambda's retries. */
   ledgerCsv: { fn: IFunction; failures: IQueue };
   /** Context `alarmEmail`: subscribed to the topic (lib/deployment-settings.ts). */
   alarmEmail: string | null;
@@ -148,7 +148,7 @@ export class OperationsAlarms extends Construct {
     alarm('WithdrawalsStuckProcessing', 'A withdrawal has been processing for over 15 minutes (a TRON transaction settles or expires well within that).', app('WithdrawalsStuckProcessing', 'Maximum'), {
       threshold: 1,
     });
-    // Beyond dust (RECONCILE_DUST in functions/domain/reconciliation.ts, 0.01 USDT), either way.
+    // Beyond dust (RECONCILE_DUST in functions/ledger/reconciliation.ts, 0.01 USDT), either way.
     alarm('ReconcileShortfall', 'Two reconcile runs in a row found the wallets holding less USDT than the ledger owes.', app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), {
       threshold: 0.01,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -207,7 +207,7 @@ export class OperationsAlarms extends Construct {
       { threshold: 1 },
     );
     // The export runs after DynamoDB accepted it and can still fail; DynamoDB publishes no event for
-    // that, so the check job lists the exports hourly from 04:15 UTC (functions/domain/finance-export.ts).
+    // that, so the check job lists the exports hourly from 04:15 UTC (functions/ledger/finance-export.ts).
     const exportFailed = app('FinanceExportFailed', 'Maximum', Duration.hours(1));
     alarm(
       'FinanceExportFailed',

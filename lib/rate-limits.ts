@@ -21,13 +21,13 @@ export interface CompanyRateLimitsProps {
 }
 
 /**
- * Per-company rate limits in API Gateway (README, Rate limits; functions/domain/rate-limits.ts).
+ * Per-company rate limits in API Gateway (README, Rate limits; functions/api-keys/rate-limits.ts).
  * The API's key source is AUTHORIZER and every method requires a key, so the authorizer's
  * `usageIdentifierKey` (the company's key value) picks the key, and this stage's usage plan
  * throttles each key on its own at `companyRateLimit`.
  *
  * Each company's key is made when the company is, by a function on the table's stream filtered to
- * inserted Company items (functions/jobs/usage-key-provisioner.ts), not by the code that creates
+ * inserted Company items (functions/handlers/jobs/usage-key-provisioner.ts), not by the code that creates
  * companies: that code also runs locally and in scripts, where there is no API Gateway to call,
  * and a CDK custom resource runs at deploy time only, not when a company signs up. The stream
  * sees every creation, whatever made it, and its retries make the key certain to follow.

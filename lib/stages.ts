@@ -1,7 +1,7 @@
-import type { Environment } from '#domain/api-keys';
-import type { RateLimit } from '#domain/rate-limits';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
-import { CONTRACT_RETRY_SCHEDULE } from '#domain/webhook-delivery';
+import type { Environment } from '#functions/api-keys/api-keys';
+import type { RateLimit } from '#functions/api-keys/rate-limits';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import { CONTRACT_RETRY_SCHEDULE } from '#functions/webhooks/webhook-delivery';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
 
 /**
@@ -20,7 +20,7 @@ export interface StageConfig {
   throttle: { rateLimit: number; burstLimit: number };
   /**
    * Each company's own limit (its usage plan in AWS, its token bucket locally;
-   * functions/domain/rate-limits.ts): below the stage's, so one company's burst leaves room for
+   * functions/api-keys/rate-limits.ts): below the stage's, so one company's burst leaves room for
    * the others. Also the default usage plan every new company's key joins.
    */
   companyRateLimit: RateLimit;

@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import type { SecretPurpose } from '../functions/domain/webhook-secrets.ts';
+import type { SecretPurpose } from '../functions/webhooks/webhook-secrets.ts';
 import { ROUTES } from '../functions/routes.ts';
 import type { Binder } from './api-function.ts';
 import type { StageName } from './stages.ts';
@@ -19,7 +19,7 @@ export interface WebhookSecretsProps {
 export const CREATE_WEBHOOK_HANDLER = ROUTES.find((route) => route.method === 'POST' && route.path === '/v1/webhooks')!.handler;
 
 /**
- * The KMS key that seals webhook signing secrets (functions/domain/webhook-secrets.ts), so the
+ * The KMS key that seals webhook signing secrets (functions/webhooks/webhook-secrets.ts), so the
  * table, its PITR backups and the daily export for finance hold only ciphertext: reading them is
  * no longer enough to sign webhooks as Cambio.
  *

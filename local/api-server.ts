@@ -12,7 +12,7 @@ import type {
 import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
 import { gatewayResponse, SESSION_ENDED, type GatewayResponseType } from '#http/gateway-responses';
 import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
-import { TokenBucket, TokenBuckets } from '#domain/rate-limits';
+import { TokenBucket, TokenBuckets } from '#functions/api-keys/rate-limits';
 import type { StageConfig } from '../lib/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
 import { isDashboardAppRequest, serveDashboardApp } from './dashboard-app.ts';
@@ -61,11 +61,11 @@ export interface LocalApiOptions {
   loadHandler?: (name: string) => Promise<unknown>;
 }
 
-const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
+const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/handlers/', import.meta.url));
 
 async function importHandler(name: string): Promise<unknown> {
   // A path, not a file: URL: under vitest a module imported by URL resolves its own relative
-  // dynamic imports (functions/dashboard/api.ts) against the URL as if it were a path.
+  // dynamic imports (functions/handlers/dashboard/api.ts) against the URL as if it were a path.
   const module = (await import(/* @vite-ignore */ join(FUNCTIONS_DIR, `${name}.ts`))) as { handler: unknown };
   return module.handler;
 }
@@ -85,7 +85,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
       parameterNames.push(name);
       return '([^/]+)';
     });
-    // The dashboard's routes go through its one Lambda's dispatcher, as in AWS (functions/dashboard/api.ts).
+    // The dashboard's routes go through its one Lambda's dispatcher, as in AWS (functions/handlers/dashboard/api.ts).
     const module = auth !== 'apiKey' && DASHBOARD_ROUTES.includes(spec as DashboardRouteSpec) ? DASHBOARD_API.handler : spec.handler;
     routes.push({ spec, auth, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(module)) as ProxyHandler | StreamingHandler });
   }
@@ -97,7 +97,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
   };
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult | 'unauthorized'; expiresAt: number }>();
   // API Gateway's two throttles, in its order: the stage's for every request, then (after the
-  // authorizer named the company's key) the company's usage plan (functions/domain/rate-limits.ts).
+  // authorizer named the company's key) the company's usage plan (functions/api-keys/rate-limits.ts).
   const stageBucket = new TokenBucket(options.config.throttle, Date.now());
   const companyBuckets = new TokenBuckets(options.config.companyRateLimit);
 

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { base32 } from '@scure/base';
-import { passwordProblems } from '#domain/team';
+import { passwordProblems } from '#functions/people/team';
 import { totpMatches } from './totp.ts';
 
 /**

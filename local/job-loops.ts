@@ -13,9 +13,9 @@ export interface Loops {
  * Lambda handlers (so each run logs and counts as in AWS: a line when it did something). */
 const noContext = {} as Context;
 const CHAIN_JOBS = [
-  { name: 'deposit poller', run: async () => (await import('../functions/jobs/deposit-poller.ts')).handler({}, noContext) },
-  { name: 'withdrawal sender', run: async () => (await import('../functions/jobs/withdrawal-sender.ts')).handler({}, noContext) },
-  { name: 'deposit sweeper', run: async () => (await import('../functions/jobs/deposit-sweeper.ts')).handler({}, noContext) },
+  { name: 'deposit poller', run: async () => (await import('../functions/handlers/jobs/deposit-poller.ts')).handler({}, noContext) },
+  { name: 'withdrawal sender', run: async () => (await import('../functions/handlers/jobs/withdrawal-sender.ts')).handler({}, noContext) },
+  { name: 'deposit sweeper', run: async () => (await import('../functions/handlers/jobs/deposit-sweeper.ts')).handler({}, noContext) },
 ];
 
 /**
@@ -61,8 +61,8 @@ const SENDER_BATCHES_IN_FLIGHT = 10;
  */
 export async function startWebhookLoops(intervalMs: number): Promise<Loops> {
   if (intervalMs <= 0) return { stop: async () => undefined };
-  const dispatcher = await import('../functions/jobs/webhook-dispatcher.ts');
-  const sender = await import('../functions/jobs/webhook-sender.ts');
+  const dispatcher = await import('../functions/handlers/jobs/webhook-dispatcher.ts');
+  const sender = await import('../functions/handlers/jobs/webhook-sender.ts');
   const { localDeliveryQueue } = await import('../functions/adapters/webhooks/from-settings.ts');
   // The queue the sender's own slice builds (the same instance: one per process).
   const { queue } = localDeliveryQueue(functionSettings('jobs/webhook-sender'));

@@ -4,9 +4,9 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { exportLineItem, type Item } from '#adapters/dynamo/items/item';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
-import { AccountBalances, BUCKETS, companyAccount, type Bucket } from '#domain/ledger';
-import { byCreation, postingRows, type PostingRow } from '#domain/ledger-csv';
-import { CURRENCIES, formatAmount, type Currency } from '#domain/money';
+import { AccountBalances, BUCKETS, companyAccount, type Bucket } from '#functions/ledger/ledger';
+import { byCreation, postingRows, type PostingRow } from '#functions/ledger/ledger-csv';
+import { CURRENCIES, formatAmount, type Currency } from '#functions/shared/money';
 import { balanceItem } from '#adapters/dynamo/items/company';
 
 /**
@@ -47,7 +47,7 @@ export async function readExport(folder: string): Promise<ExportFolder> {
   return { itemCount: manifest.itemCount ?? null, exportTime: manifest.exportTime ?? null, items };
 }
 
-export { POSTING_COLUMNS, toCsv, type PostingRow } from '#domain/ledger-csv';
+export { POSTING_COLUMNS, toCsv, type PostingRow } from '#functions/ledger/ledger-csv';
 
 export interface BalanceRow {
   companyId: string;

@@ -1,9 +1,9 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { reconcileHoldings, reconciliationReport } from '#domain/reconciliation';
+import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../lib/stages.ts';
 import { JavaMissingError } from './dynamodb-local.ts';

@@ -1,9 +1,9 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
-import { createCompany } from '#domain/company';
-import { createCompanyInvitingOwner } from '#domain/dashboard';
-import { ApiError } from '#domain/errors';
+import { createCompany } from '#functions/companies/company';
+import { createCompanyInvitingOwner } from '#functions/people/dashboard';
+import { ApiError } from '#functions/shared/errors';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
 import { JavaMissingError } from '#local/dynamodb-local';

@@ -1,10 +1,10 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
-import { ApiError } from '#domain/errors';
-import { isId } from '#domain/ids';
-import { ROLES, type Role } from '#domain/team';
-import { inviteByOperator } from '#domain/team-members';
+import { ApiError } from '#functions/shared/errors';
+import { isId } from '#functions/shared/ids';
+import { ROLES, type Role } from '#functions/people/team';
+import { inviteByOperator } from '#functions/people/team-members';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { JavaMissingError } from '#local/dynamodb-local';

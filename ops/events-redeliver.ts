@@ -1,8 +1,8 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
-import { EVENT_TYPES } from '#domain/events';
-import { isId } from '#domain/ids';
+import { EVENT_TYPES } from '#functions/shared/events';
+import { isId } from '#functions/shared/ids';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
 import { parseSettings } from '#functions/settings/schema';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import type { Environment } from '#domain/api-keys';
-import type { Invitation } from '#domain/dashboard';
-import { invitationMail, type Mailer } from '#domain/mail';
+import type { Environment } from '#functions/api-keys/api-keys';
+import type { Invitation } from '#functions/people/dashboard';
+import { invitationMail, type Mailer } from '#functions/mail/mail';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';

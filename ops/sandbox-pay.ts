@@ -1,11 +1,11 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
-import { AmountFormatError, parseAmount } from '#domain/money';
-import { isTronAddress } from '#domain/tron-address';
+import { AmountFormatError, parseAmount } from '#functions/shared/money';
+import { isTronAddress } from '#functions/networks/tron/tron-address';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
-import { sandboxPayer } from '#adapters/chain/sandbox-payer';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { sandboxPayer } from '#functions/networks/tron/sandbox-payer';
 import { STAGES } from '../lib/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';

@@ -7,7 +7,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { depositItem } from '#adapters/dynamo/items/deposit';
-import type { Deposit } from '#domain/deposits';
+import type { Deposit } from '#functions/deposits/deposits';
 import type { LocalRuntime } from '#local/runtime';
 import { mailsTo, verifyLinkIn } from '../../test/support/outbox.ts';
 import { percentile } from '../harness.ts';
@@ -67,7 +67,7 @@ export const activityScenario: Scenario = {
     let bytes = 0;
     let lines = 0;
     let pieces = 0;
-    // One streamed answer (functions/dashboard/export-activity.ts), read as it arrives.
+    // One streamed answer (functions/handlers/dashboard/export-activity.ts), read as it arrives.
     const response = await get('/export');
     if (response.status !== 200) failures.push(`Export CSV: status ${response.status}`);
     for await (const piece of response.body!.pipeThrough(new TextDecoderStream())) {

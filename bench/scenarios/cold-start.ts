@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { AUTHORIZER, ROUTES, JOBS } from '#functions/routes';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { STAGES } from '../../lib/stages.ts';
 import type { ResultTable, Scenario } from '../scenario.ts';
 
@@ -127,7 +127,7 @@ export const coldStartScenario: Scenario = {
       for (const fn of functions) {
         log(`  ${fn.name}`);
         const slug = fn.name.replace(/\//g, '__');
-        const file = join(ROOT, 'functions', `${fn.name}.ts`);
+        const file = join(ROOT, 'functions', 'handlers', `${fn.name}.ts`);
         const externalFile = join(out, `${slug}.external.mjs`);
         const meta = await bundle({ file }, externalFile, true);
         const sdkPackages = [...new Set(Object.values(meta.outputs).flatMap((o) => o.imports.map((i) => i.path)).filter((p) => p.startsWith('@aws-sdk/client-')))]

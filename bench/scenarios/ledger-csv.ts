@@ -7,7 +7,7 @@ import { finished } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
-import { companyAccount, ledgerEntry } from '#domain/ledger';
+import { companyAccount, ledgerEntry } from '#functions/ledger/ledger';
 import { mib } from '../harness.ts';
 import type { ResultTable, Scenario } from '../scenario.ts';
 

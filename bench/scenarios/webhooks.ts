@@ -1,9 +1,9 @@
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
-import { domainEvent } from '#domain/events';
-import { parseAmount } from '#domain/money';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { domainEvent } from '#functions/shared/events';
+import { parseAmount } from '#functions/shared/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { STAGES } from '../../lib/stages.ts';
 import { percentile } from '../harness.ts';
 import { startChainJobs, startWebhookLoops } from '../loops.ts';

@@ -1,4 +1,4 @@
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { compareTargets, type Target } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
 import { apiClient, authHeaders, newCompany, onlyStatus, perCallTable, requestsPerCall, underLoadRow } from '../support.ts';

@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createDocumentClient } from '../../functions/adapters/dynamo/client.ts';
-import { SandboxChain } from '../../functions/adapters/chain/sandbox-chain.ts';
-import { sandboxPayer } from '../../functions/adapters/chain/sandbox-payer.ts';
-import { AmountFormatError, parseAmount } from '../../functions/domain/money.ts';
-import { isTronAddress } from '../../functions/domain/tron-address.ts';
+import { SandboxChain } from '../../functions/networks/tron/sandbox-chain.ts';
+import { sandboxPayer } from '../../functions/networks/tron/sandbox-payer.ts';
+import { AmountFormatError, parseAmount } from '../../functions/shared/money.ts';
+import { isTronAddress } from '../../functions/networks/tron/tron-address.ts';
 import { LOAD_TEST_RATE_LIMITS, startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
 import { STAGES } from '../../lib/stages.ts';
 

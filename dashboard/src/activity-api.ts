@@ -1,5 +1,5 @@
 import { send } from './api.ts';
-import { EVENT_TYPES } from '../../functions/domain/event-types.ts';
+import { EVENT_TYPES } from '../../functions/shared/event-types.ts';
 
 /** Activity's part of the dashboard API (docs/dashboard-api.md, Activity). */
 export const ACTIVITY_TABS = [
@@ -48,7 +48,7 @@ export const activityApi = {
   simulatePayment: (companyId: string, depositId: string, amount: string) => send<{ txHash: string }>('POST', `/companies/${companyId}/simulated-payments`, { depositId, amount }),
   sendWithdrawal: (companyId: string, withdrawal: { address: string; amount: string; reference: string; password: string; code?: string }) => send<ActivityRow>('POST', `/companies/${companyId}/withdrawals`, withdrawal),
 
-  /** `Export CSV`'s address: the server streams the whole file (functions/dashboard/export-activity.ts),
+  /** `Export CSV`'s address: the server streams the whole file (functions/handlers/dashboard/export-activity.ts),
    * so the browser saves it as it arrives instead of the page holding it. */
   exportUrl: (companyId: string, kind: ActivityKind, filter: ActivityFilter) => `${BASE}/companies/${companyId}/activity/${kind}/export${queryString(filter)}`,
 };

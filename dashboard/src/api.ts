@@ -126,7 +126,7 @@ function csrfToken(): string {
   return document.cookie.split('; ').find((c) => c.startsWith(name))?.slice(name.length) ?? '';
 }
 
-/** Asks the person for their password when a route wants a recent sign-in (functions/domain/
+/** Asks the person for their password when a route wants a recent sign-in (functions/people/
  * step-up.ts): true once the session is signed in afresh (confirm-identity.tsx). */
 let confirmIdentity: (() => Promise<boolean>) | null = null;
 export function whenIdentityNeeded(ask: () => Promise<boolean>): void {
@@ -166,7 +166,7 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
 }
 
 export const api = {
-  /** What the signed-out pages offer on this stage (functions/dashboard/get-stage.ts). */
+  /** What the signed-out pages offer on this stage (functions/handlers/dashboard/get-stage.ts). */
   stage: () => send<{ environment: 'sandbox' | 'production'; selfSignUp: boolean; passwordResetByMail: boolean }>('GET', '/stage'),
   signUp: (input: { companyName: string; email: string; password: string }) => send<{ checkYourMail: true }>('POST', '/sign-up', input),
   resendSignUpLink: (input: { email: string }) => send<{ checkYourMail: true }>('POST', '/sign-up/resend', input),
@@ -183,7 +183,7 @@ export const api = {
   requestPasswordReset: (input: { email: string }) => send<{ requested: true }>('POST', '/password-reset', input),
   resetPassword: (input: { token: string; password: string }) => send<{ reset: true }>('POST', '/password-reset/confirm', input),
   changePassword: (input: { currentPassword: string; newPassword: string }) => send<{ changed: true }>('POST', '/me/password', input),
-  /** `Download statement`'s address: streamed by the server (functions/dashboard/download-statement.ts), saved by the browser as it arrives. */
+  /** `Download statement`'s address: streamed by the server (functions/handlers/dashboard/download-statement.ts), saved by the browser as it arrives. */
   statementUrl: (companyId: string, period: { from: string; to: string }) => `${BASE}/companies/${companyId}/statement?${new URLSearchParams(period).toString()}`,
   me: () => send<Me>('GET', '/me'),
   overview: (companyId: string) => send<Overview>('GET', `/companies/${companyId}`),

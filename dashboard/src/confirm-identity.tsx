@@ -4,7 +4,7 @@ import { Dialog, DialogButtons, ErrorMessage, useAction } from './ui.tsx';
 
 /**
  * The person's password again and, when they sign in with an authenticator app, its code: what
- * functions/domain/step-up.ts checks, for `Confirm it's you` and `New withdrawal`. `fields` goes in
+ * functions/people/step-up.ts checks, for `Confirm it's you` and `New withdrawal`. `fields` goes in
  * the dialog's form; `proof` in the request.
  */
 export function useProofFields(idPrefix: string, hint?: string) {

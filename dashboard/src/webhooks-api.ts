@@ -1,7 +1,7 @@
 import { send } from './api.ts';
 
-import type { WebhookAttempt } from '../../functions/domain/webhook-attempt.ts';
-export { EVENT_TYPES } from '../../functions/domain/event-types.ts';
+import type { WebhookAttempt } from '../../functions/webhooks/webhook-attempt.ts';
+export { EVENT_TYPES } from '../../functions/shared/event-types.ts';
 
 /** The Webhooks pages' part of the dashboard API (docs/dashboard-api.md, Webhooks). */
 export type Attempt = WebhookAttempt;

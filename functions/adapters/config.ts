@@ -1,4 +1,4 @@
-import type { WithdrawalRules } from '#domain/withdrawals';
+import type { WithdrawalRules } from '#functions/withdrawals/withdrawals';
 import type { SliceSettings } from '#functions/settings/functions';
 
 /** Withdrawal fee and minimum per stage (lib/stages.ts), already parsed by the settings schema. */

@@ -11,7 +11,7 @@ export { MetricUnit };
  * the dimensions `service` (cambio) and `stage`, which the stack's alarms name (lib/observability.ts).
  * Inside Lambda every line carries `xray_trace_id`, the invocation's X-Ray trace (Powertools reads
  * _X_AMZN_TRACE_ID). The authorizer imports this module alone, without the tracer that
- * #adapters/observability adds for the jobs (functions/auth/authorizer.ts says why).
+ * #adapters/observability adds for the jobs (functions/handlers/auth/authorizer.ts says why).
  */
 export const logger = new Logger({ serviceName: SERVICE });
 

@@ -10,7 +10,7 @@ import { instrumentAwsClients } from './aws-clients.ts';
  * through #adapters/aws-clients) and, unless POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS=false (the
  * webhook sender: an integrator's URL may carry a token), one per outgoing HTTP request (TronGrid).
  * The API handlers and the authorizer leave this module out for bundle size and keep active
- * tracing alone (functions/http/access-log.ts, functions/auth/authorizer.ts).
+ * tracing alone (functions/http/access-log.ts, functions/handlers/auth/authorizer.ts).
  *
  * Off outside Lambda (Powertools' default: no AWS_EXECUTION_ENV), so the local runtime and the tests
  * never look for an X-Ray daemon. Responses are not recorded: a job's outcome is in its log line,

@@ -5,10 +5,10 @@ import {
   CreateUsagePlanKeyCommand,
   GetApiKeysCommand,
 } from '@aws-sdk/client-api-gateway';
-import { usageIdentifier, usageKeyName } from '#domain/rate-limits';
+import { usageIdentifier, usageKeyName } from '#functions/api-keys/rate-limits';
 
 /**
- * A company's API Gateway key in the stage's usage plan (functions/domain/rate-limits.ts), made so
+ * A company's API Gateway key in the stage's usage plan (functions/api-keys/rate-limits.ts), made so
  * that running it twice for a company changes nothing: a stream batch is retried whole, and the
  * backfill may name companies that already have their key.
  */

@@ -1,4 +1,4 @@
-import type { Log } from '#domain/log';
+import type { Log } from '#functions/shared/log';
 
 /**
  * The one line an API request leaves in the logs: route, status, code, latency and company, keyed by
@@ -89,7 +89,7 @@ export function logRequest(outcome: RequestOutcome): void {
 }
 
 /**
- * What a request's domain code logs through (#domain/log): a line at WARN or ERROR keyed by the
+ * What a request's domain code logs through (functions/shared/log.ts): a line at WARN or ERROR keyed by the
  * request id like the request's own line, and filtered by the same level. The caller names each
  * field, so no body or header arrives by accident.
  */

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Caller } from '#domain/dashboard';
-import type { Permission } from '#domain/team';
+import type { Caller } from '#functions/people/dashboard';
+import type { Permission } from '#functions/people/team';
 import { logRequest } from './access-log.ts';
 import { callerOf, NO_STORE, type MembershipLookup } from './dashboard-route.ts';
 import { JSON_HEADERS } from './envelope.ts';

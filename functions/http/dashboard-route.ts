@@ -3,12 +3,12 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as v from 'valibot';
-import type { RequestOrigin } from '#domain/audit-log';
-import type { Caller } from '#domain/dashboard';
-import { ApiError } from '#domain/errors';
-import type { Log } from '#domain/log';
-import { requireRecentSignIn } from '#domain/step-up';
-import { requireStanding, type MemberStanding, type Permission } from '#domain/team';
+import type { RequestOrigin } from '#functions/companies/audit-log';
+import type { Caller } from '#functions/people/dashboard';
+import { ApiError } from '#functions/shared/errors';
+import type { Log } from '#functions/shared/log';
+import { requireRecentSignIn } from '#functions/people/step-up';
+import { requireStanding, type MemberStanding, type Permission } from '#functions/people/team';
 import { requestLog } from './access-log.ts';
 import { CSRF_HEADER, csrfTokenFor, readDashboardCookies, secureCookiesFor } from './cookies.ts';
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
@@ -21,7 +21,7 @@ import { DASHBOARD_ROUTES } from '#functions/routes';
 /**
  * Who may call a dashboard route: anyone (sign-up, sign-in, the session's own routes, which check
  * their cookies themselves), any signed-in person (`session`), or a member of the path's
- * `{companyId}` whose role grants the permission. The session authorizer (functions/auth/
+ * `{companyId}` whose role grants the permission. The session authorizer (functions/handlers/auth/
  * session-authorizer.ts) has verified the person's token before a non-public route runs.
  */
 export type Access = 'public' | 'session' | Permission;
@@ -41,7 +41,7 @@ export interface DashboardRequest<TBody, TAccess extends Access> {
   /** Secure cookies everywhere but plain http on loopback. */
   secureCookies: boolean;
   requestId: string;
-  /** Lines under the request's id, for what a route reports without failing (#domain/log). */
+  /** Lines under the request's id, for what a route reports without failing (functions/shared/log.ts). */
   log: Log;
   /** For a route that needs a recent sign-in only for some changes (a webhook's new URL): throws
    * 403 SIGN_IN_AGAIN as a route marked `recentSignIn: 'always'` in functions/routes.ts does for every call. */
@@ -123,7 +123,7 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
 }
 
 /** The routes whose every call needs a recent sign-in, by the method and resource API Gateway
- * matched (as functions/dashboard/api.ts picks a route's module): the route table says which. */
+ * matched (as functions/handlers/dashboard/api.ts picks a route's module): the route table says which. */
 const ALWAYS_RECENT_SIGN_IN = new Set(DASHBOARD_ROUTES.filter((route) => route.recentSignIn === 'always').map((route) => `${route.method} ${route.path}`));
 
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const;

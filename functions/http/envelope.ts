@@ -1,5 +1,5 @@
-import type { ErrorCode, ErrorDetails } from '#domain/errors';
-import type { Page } from '#domain/pagination';
+import type { ErrorCode, ErrorDetails } from '#functions/shared/errors';
+import type { Page } from '#functions/shared/pagination';
 
 /** The contract's envelope (../shared/api-contract.md, Conventions), for handlers and gateway responses alike. */
 export function successEnvelope(data: unknown, pagination?: { nextCursor: string | null }): string {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '#domain/errors';
+import type { ErrorCode } from '#functions/shared/errors';
 
 /** The one mapping from a contract error code to its HTTP status (../shared/api-contract.md, Conventions). */
 export const ERROR_STATUS = {

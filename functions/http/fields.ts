@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { AmountFormatError, parseAmount, SCALE, type Currency } from '#domain/money';
-import { isTronAddress } from '#domain/tron-address';
-import { LIST_LIMIT } from '#domain/pagination';
+import { AmountFormatError, parseAmount, SCALE, type Currency } from '#functions/shared/money';
+import { isTronAddress } from '#functions/networks/tron/tron-address';
+import { LIST_LIMIT } from '#functions/shared/pagination';
 
 /**
  * Field schemas shared by the routes' bodies (and, later, the OpenAPI document). Each one says

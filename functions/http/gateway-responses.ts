@@ -1,4 +1,4 @@
-import { AUTH_FAILED_MESSAGE, type ErrorCode } from '#domain/errors';
+import { AUTH_FAILED_MESSAGE, type ErrorCode } from '#functions/shared/errors';
 import { errorEnvelope } from './envelope.ts';
 
 /**
@@ -48,12 +48,12 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   // REST APIs answer an unknown path or method with 403 "Missing Authentication Token".
   { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, code: 'NOT_FOUND', message: ROUTE_NOT_FOUND },
   { type: 'RESOURCE_NOT_FOUND', status: 404, code: 'NOT_FOUND', message: ROUTE_NOT_FOUND },
-  // The stage's throttle or the company's usage plan (functions/domain/rate-limits.ts).
+  // The stage's throttle or the company's usage plan (functions/api-keys/rate-limits.ts).
   { type: 'THROTTLED', status: 429, code: 'RATE_LIMITED', message: RATE_LIMITED, headers: RETRY_AFTER_A_SECOND },
   { type: 'QUOTA_EXCEEDED', status: 429, code: 'RATE_LIMITED', message: RATE_LIMITED, headers: RETRY_AFTER_A_SECOND },
   // The authorizer admitted the company but its API Gateway key is not in the usage plan yet: the
   // provisioner creates it from the table's stream a moment after the company is created
-  // (functions/jobs/usage-key-provisioner.ts). Clients retry a 429 after Retry-After by themselves.
+  // (functions/handlers/jobs/usage-key-provisioner.ts). Clients retry a 429 after Retry-After by themselves.
   { type: 'INVALID_API_KEY', status: 429, code: 'RATE_LIMITED', message: 'Rate limits for this company are still being set up; retry after a second', headers: RETRY_AFTER_A_SECOND },
   { type: 'REQUEST_TOO_LARGE', status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 16 KiB' },
   { type: 'UNSUPPORTED_MEDIA_TYPE', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError, validationFailed } from '#domain/errors';
+import { ApiError, validationFailed } from '#functions/shared/errors';
 
 /**
  * Idempotency-Key on POST (../shared/api-contract.md, Conventions; the IETF Idempotency-Key

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { validationFailed, type FieldError } from '#domain/errors';
+import { validationFailed, type FieldError } from '#functions/shared/errors';
 
 /** Validates with valibot and, on failure, throws VALIDATION_FAILED whose `details` names every
  * failing path (the contract's `{path, message}` list); `(root)` when the body itself is wrong. */

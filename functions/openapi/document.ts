@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
-import type { ErrorCode } from '#domain/errors';
+import type { ErrorCode } from '#functions/shared/errors';
 import { ERROR_STATUS } from '#http/error-status';
-import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '#domain/events';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '#functions/shared/events';
 import { ROUTES, AUTHORIZER, type RouteSpec } from '../routes.ts';
-import { eventRecord, testEventRecord } from '../webhooks/records.ts';
+import { eventRecord, testEventRecord } from '../handlers/webhooks/records.ts';
 import { INTRO } from './intro.ts';
 import { ROUTE_DOCS, TAGS, type RouteDoc, type RouteKey } from './route-docs.ts';
 import { patchDepositSplit, patchWebhookRequest, type Json } from './schema-patches.ts';

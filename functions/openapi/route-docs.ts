@@ -1,16 +1,16 @@
 import type * as v from 'valibot';
-import type { ErrorCode } from '#domain/errors';
-import { LIST_LIMIT } from '#domain/pagination';
+import type { ErrorCode } from '#functions/shared/errors';
+import { LIST_LIMIT } from '#functions/shared/pagination';
 import type { HttpMethod } from '../routes.ts';
-import { balanceRecord, companyRecord } from '../company/records.ts';
-import { createConversionBody, createQuoteBody, listConversionsQuery } from '../conversions/schemas.ts';
-import { conversionRecord, quoteRecord } from '../conversions/records.ts';
-import { createDepositBody } from '../deposits/schemas.ts';
-import { depositRecord } from '../deposits/records.ts';
-import { listWebhooksQuery, webhookBody } from '../webhooks/schemas.ts';
-import { createdWebhookRecord, deletedWebhookRecord, webhookRecord } from '../webhooks/records.ts';
-import { createWithdrawalBody } from '../withdrawals/schemas.ts';
-import { withdrawalRecord } from '../withdrawals/records.ts';
+import { balanceRecord, companyRecord } from '../handlers/company/records.ts';
+import { createConversionBody, createQuoteBody, listConversionsQuery } from '../handlers/conversions/schemas.ts';
+import { conversionRecord, quoteRecord } from '../handlers/conversions/records.ts';
+import { createDepositBody } from '../handlers/deposits/schemas.ts';
+import { depositRecord } from '../handlers/deposits/records.ts';
+import { listWebhooksQuery, webhookBody } from '../handlers/webhooks/schemas.ts';
+import { createdWebhookRecord, deletedWebhookRecord, webhookRecord } from '../handlers/webhooks/records.ts';
+import { createWithdrawalBody } from '../handlers/withdrawals/schemas.ts';
+import { withdrawalRecord } from '../handlers/withdrawals/records.ts';
 
 /**
  * What the OpenAPI document says about each entry of the route table (functions/routes.ts): the

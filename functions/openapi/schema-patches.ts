@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
-import { EVENT_TYPES } from '#domain/events';
+import { EVENT_TYPES } from '#functions/shared/events';
 
 export type Json = JsonSchema & Record<string, unknown>;
 

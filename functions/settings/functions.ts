@@ -63,7 +63,7 @@ export const FUNCTION_SETTINGS = {
   /** Reads the sign-out records: a session from before a sign-out is refused. */
   'auth/session-authorizer': [...common, ...table, ...userPool],
   'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail],
-  /** Sign-up and proving its address (functions/dashboard/sign-up-deps.ts) share one slice. */
+  /** Sign-up and proving its address (functions/handlers/dashboard/sign-up-deps.ts) share one slice. */
   'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT', ...mail],
   'dashboard/verify-email': [...people, 'STAGE_ENVIRONMENT', ...mail],
   'dashboard/resend-verification': [...people, 'STAGE_ENVIRONMENT', ...mail],
@@ -80,7 +80,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/request-password-reset': [...people, ...mail],
   'dashboard/reset-password': people,
   'dashboard/change-password': people,
-  /** The dashboard API's one Lambda in AWS (functions/dashboard/api.ts) runs every dashboard
+  /** The dashboard API's one Lambda in AWS (functions/handlers/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
   'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules],
   'dashboard/get-me': dashboard,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { parseAmount } from '#domain/money';
-import { MAX_SPREAD_BPS, parseRate } from '#domain/pricing';
-import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from '#domain/retry-schedule';
+import { parseAmount } from '#functions/shared/money';
+import { MAX_SPREAD_BPS, parseRate } from '#functions/conversions/pricing';
+import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from '#functions/webhooks/retry-schedule';
 
 /**
  * Every setting a Cambio function reads, one valibot schema each: its type, range and default.
@@ -57,10 +57,10 @@ export const STAGE_SETTINGS = {
   WITHDRAWAL_MINIMUM_USDT: usdt,
   /** How long an address added to a company's withdrawal allowlist waits before it is usable, and a
    * turn-off, or a raise or removal of its daily withdrawal limit, before it takes effect
-   * (functions/domain/withdrawal-allowlist.ts, withdrawal-limit.ts): up to 7 days. */
+   * (functions/withdrawals/withdrawal-allowlist.ts, withdrawal-limit.ts): up to 7 days. */
   WITHDRAWAL_ADDRESS_DELAY_HOURS: v.optional(wholeNumber(0, 168), '24'),
   /** How long after signing in a person may issue API keys, change where one may be used from, or
-   * invite and re-role members without giving their password again (functions/domain/step-up.ts). */
+   * invite and re-role members without giving their password again (functions/people/step-up.ts). */
   DASHBOARD_RECENT_SIGN_IN_SECONDS: v.optional(wholeNumber(1, 86_400), '900'),
   /** Blocks on top of a transfer's before a deposit counts (19: TRON's solidification). */
   DEPOSIT_REQUIRED_CONFIRMATIONS: wholeNumber(1, 100),
@@ -71,7 +71,7 @@ export const STAGE_SETTINGS = {
   PRICE_SOURCE_URL: v.optional(url),
   /** Basis points taken off the mid rate. */
   CONVERSION_SPREAD_BPS: v.optional(wholeNumber(0, MAX_SPREAD_BPS), String(DEFAULT_SPREAD_BPS)),
-  /** `sandbox`: blocks kept in the stage's table (functions/adapters/chain/sandbox-chain.ts); `trongrid`: TRON. */
+  /** `sandbox`: blocks kept in the stage's table (functions/networks/tron/sandbox-chain.ts); `trongrid`: TRON. */
   CHAIN_ADAPTER: oneOf(CHAIN_ADAPTERS),
   USDT_CONTRACT: v.pipe(v.string(), v.regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'is not a TRON address')),
   SANDBOX_BLOCK_INTERVAL_MS: v.optional(wholeNumber(10, 60_000)),
@@ -93,7 +93,7 @@ export const STAGE_SETTINGS = {
   SWEEP_TOP_UP_SUN: wholeNumber(1, 100_000_000),
   /** Honoured on the local stage only: webhooks may target http:// loopback. */
   WEBHOOK_ALLOW_LOOPBACK_HTTP: v.optional(flag, 'false'),
-  /** Waits between webhook tries, e.g. `5s,5m,30m` (functions/domain/webhook-delivery.ts); the contract's by default. */
+  /** Waits between webhook tries, e.g. `5s,5m,30m` (functions/webhooks/webhook-delivery.ts); the contract's by default. */
   WEBHOOK_RETRY_SCHEDULE: v.optional(parsedBy(parseRetrySchedule), CONTRACT_RETRY_SCHEDULE),
   /** How long a receiver has to answer. */
   WEBHOOK_TIMEOUT_MS: v.optional(wholeNumber(1, 60_000), '15000'),
@@ -110,7 +110,7 @@ export const STAGE_SETTINGS = {
 export const BOUND_SETTINGS = {
   /** `local`, `sandbox` or `production`: metric dimension, and the guard on local-only settings. */
   STAGE: oneOf(STAGE_NAMES),
-  /** `sandbox` or `production` (functions/domain/api-keys.ts Environment): self sign-up is sandbox-only. */
+  /** `sandbox` or `production` (functions/api-keys/api-keys.ts Environment): self sign-up is sandbox-only. */
   STAGE_ENVIRONMENT: oneOf(['sandbox', 'production']),
   /** Read by Node, not by Cambio: source maps for stack traces. */
   NODE_OPTIONS: v.optional(v.string()),

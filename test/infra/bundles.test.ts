@@ -22,7 +22,7 @@ const MAX_DASHBOARD_API_BUNDLE_BYTES = 720 * 1024;
  * on schedules, streams and queues, where a cold start costs no caller; they carry Powertools' logger
  * and metrics (~82 KB with the source map) and its tracer with the X-Ray SDK (~290 KB), which the API
  * handlers and the authorizer leave out to stay under 300 KB (functions/http/access-log.ts,
- * functions/auth/authorizer.ts). 600 KB before the tracer; it took the deposit poller to 652 KB. */
+ * functions/handlers/auth/authorizer.ts). 600 KB before the tracer; it took the deposit poller to 652 KB. */
 const MAX_JOB_BUNDLE_BYTES = 700 * 1024;
 /** The withdrawal sender and the sweeper bundle tronweb to build transactions (~1.2 MB, it does not tree-shake:
  * ../shared/tron-notes.md, Size); it runs on a schedule, where a cold start costs no customer. */

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaName, JOBS } from '../../functions/routes.ts';
-import { POSTING_COLUMNS } from '../../functions/domain/ledger-csv.ts';
+import { POSTING_COLUMNS } from '../../functions/ledger/ledger-csv.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 
 /** Issue #18, item 4: the daily ledger CSV for finance, its trigger, its Athena table and who may do what (README, Finance). */

@@ -21,7 +21,7 @@ const noBundling = { 'aws:cdk:bundling-stacks': [] };
 describe.each(['sandbox', 'production'] as const)('function environments on Cambio-%s', (stage) => {
   const template = Template.fromStack(addCambioStack(new App({ context: { stage, ...noBundling } })));
   const functions = Object.values(cambioFunctions(template.findResources('AWS::Lambda::Function'))) as { Properties: { FunctionName: string; Environment: { Variables: Record<string, unknown> } } }[];
-  // The dashboard routes' modules run inside the dashboard API's one Lambda (functions/dashboard/api.ts).
+  // The dashboard routes' modules run inside the dashboard API's one Lambda (functions/handlers/dashboard/api.ts).
   const deployed = Object.keys(FUNCTION_SETTINGS).filter((handler) => !DASHBOARD_ROUTES.some((route) => route.handler === handler));
   const byHandler = deployed.map((handler) => {
     const fn = functions.find((candidate) => candidate.Properties.FunctionName === `Cambio-${stage}-${lambdaName(handler)}`);

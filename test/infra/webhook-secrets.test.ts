@@ -103,7 +103,7 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
 it('bundles POST /v1/webhooks with the KMS client loaded on first use, not at cold start', async () => {
   // The options lib/api-function.ts gives esbuild that decide imports: ESM, the AWS SDK external.
   const result = await build({
-    entryPoints: [path.join(PROJECT_ROOT, 'functions', `${CREATE_WEBHOOK_HANDLER}.ts`)],
+    entryPoints: [path.join(PROJECT_ROOT, 'functions', 'handlers', `${CREATE_WEBHOOK_HANDLER}.ts`)],
     bundle: true,
     write: false,
     format: 'esm',

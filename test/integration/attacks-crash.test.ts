@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
-import { domainEvent } from '#domain/events';
-import { newId } from '#domain/ids';
+import { domainEvent } from '#functions/shared/events';
+import { newId } from '#functions/shared/ids';
 import type { SandboxCredentials } from '#local/runtime';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
 

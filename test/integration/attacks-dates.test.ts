@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY_KINDS } from '#domain/activity';
+import { ACTIVITY_KINDS } from '#functions/companies/activity';
 import { useTestApi } from '../support/local-api.ts';
 import { companyItems, signedUpOwner } from '../support/dashboard.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditEntry } from '#domain/audit-log';
-import { COMMAND_LINE, newInvitation } from '#domain/dashboard';
+import { auditEntry } from '#functions/companies/audit-log';
+import { COMMAND_LINE, newInvitation } from '#functions/people/dashboard';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { useTestApi } from '../support/local-api.ts';
 import { mailsTo } from '../support/outbox.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountWaitMs, SOURCE_FAILURES } from '#domain/sign-in-limits';
+import { accountWaitMs, SOURCE_FAILURES } from '#functions/people/sign-in-limits';
 import { useTestApi } from '../support/local-api.ts';
 import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { rawDashboardRequest } from '../support/raw-dashboard-request.ts';

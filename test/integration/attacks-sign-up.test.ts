@@ -15,7 +15,7 @@ import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail, verifyTo
 const api = useTestApi();
 const SQUATTER_PASSWORD = 'Squatter-Pass-99';
 const OWNER_PASSWORD = 'Rightful-Owner-77';
-/** functions/domain/email-verification.ts SIGN_UP_MAILS_PER_ADDRESS_PER_DAY, written out so the test stands without it. */
+/** functions/people/email-verification.ts SIGN_UP_MAILS_PER_ADDRESS_PER_DAY, written out so the test stands without it. */
 const SIGN_UP_MAILS_PER_ADDRESS_PER_DAY = 5;
 
 const signUp = (email: string, companyName: string, password = STRONG_PASSWORD) =>

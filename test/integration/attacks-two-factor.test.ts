@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_FAILURE_LIMIT } from '#domain/code-attempts';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { CODE_FAILURE_LIMIT } from '#functions/people/code-attempts';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { totpCode } from '#local/totp';
 import { useTestApi } from '../support/local-api.ts';
 import { authenticatorApp, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, type DashboardCall } from '../support/dashboard.ts';
@@ -9,7 +9,7 @@ import { authenticatorApp, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, typ
  * Attacks on authenticator codes through the dashboard API of the local runtime (real sockets,
  * DynamoDB Local, the Cognito emulator), each by someone who has the person's password, or only
  * their session cookie: guessing the code without end, in parallel, using a code twice, replacing
- * the authenticator app or turning it off. Cambio's own limits (functions/domain/code-attempts.ts)
+ * the authenticator app or turning it off. Cambio's own limits (functions/people/code-attempts.ts)
  * hold whatever the identity provider does. Sessions older than RECENT_SECONDS need a fresh sign-in
  * to set up, replace or turn off the app.
  */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { checkedCode, CODE_FAILURE_LIMIT, CODE_LOCK_SECONDS, USED_CODE_SECONDS } from '#domain/code-attempts';
-import { ApiError, signInRefused } from '#domain/errors';
+import { checkedCode, CODE_FAILURE_LIMIT, CODE_LOCK_SECONDS, USED_CODE_SECONDS } from '#functions/people/code-attempts';
+import { ApiError, signInRefused } from '#functions/shared/errors';
 import { DynamoCodeAttempts } from '#adapters/dynamo/code-attempt-store';
 import { useFreshTable } from '../support/dynamo.ts';
 
 /**
- * The limits on authenticator codes (functions/domain/code-attempts.ts) over DynamoDB Local, the
+ * The limits on authenticator codes (functions/people/code-attempts.ts) over DynamoDB Local, the
  * provider's answer played by `check`, and the clock passed in: what the attacks on the local API
  * (attacks-two-factor.test.ts) cannot wait for, a lock running out after 15 minutes, a code used
  * again once it could no longer be accepted.

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
-import { executeConversion, type ConversionStore, type Quote } from '#domain/conversions';
-import type { ApiError } from '#domain/errors';
-import { newId } from '#domain/ids';
-import { formatAmount, parseAmount } from '#domain/money';
-import { applySpread, formatRate, parseRate, QUOTE_VALIDITY_SECONDS, settlementAmount } from '#domain/pricing';
+import { createCompany } from '#functions/companies/company';
+import { executeConversion, type ConversionStore, type Quote } from '#functions/conversions/conversions';
+import type { ApiError } from '#functions/shared/errors';
+import { newId } from '#functions/shared/ids';
+import { formatAmount, parseAmount } from '#functions/shared/money';
+import { applySpread, formatRate, parseRate, QUOTE_VALIDITY_SECONDS, settlementAmount } from '#functions/conversions/pricing';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { eventItem } from '#adapters/dynamo/items/event';

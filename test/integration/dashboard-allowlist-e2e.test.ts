@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { invitedMember, signedUpOwner } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, screenshot, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
 import { apiClient } from '../support/local-api.ts';

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD_RESET_ANSWER_MS } from '#domain/password-reset';
+import { PASSWORD_RESET_ANSWER_MS } from '#functions/people/password-reset';
 import { passwordResetItem } from '#adapters/dynamo/items/team';
 import { useTestApi } from '../support/local-api.ts';
 import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';

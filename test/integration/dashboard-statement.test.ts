@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { useTestApi, apiClient } from '../support/local-api.ts';
 import { signedUpOwner } from '../support/dashboard.ts';
 import { creditAvailable } from '../support/ledger.ts';

@@ -3,7 +3,7 @@ import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboar
 import { accessibilityProblems, navLink, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
- * `Confirm it's you` in headless Chromium (functions/domain/step-up.ts), with
+ * `Confirm it's you` in headless Chromium (functions/people/step-up.ts), with
  * DASHBOARD_RECENT_SIGN_IN_SECONDS at 2: once the sign-in is older, `Create API key` opens the
  * confirmation over its dialog; the password, right, signs the session in afresh and the key is
  * issued without asking again; Cancel leaves the creation refused, saying why. Team's `Resend`

@@ -2,13 +2,13 @@ import { readdirSync } from 'node:fs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { totpCode } from '#local/totp';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DASHBOARD_ROUTES } from '#functions/routes';
 import { useTestApi } from '../support/local-api.ts';
 import { invitedMember, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
 /**
- * Asking for a recent sign-in (functions/domain/step-up.ts, as GitHub's sudo mode) through the
+ * Asking for a recent sign-in (functions/people/step-up.ts, as GitHub's sudo mode) through the
  * dashboard API against the local runtime, with DASHBOARD_RECENT_SIGN_IN_SECONDS at 5 so a session
  * grows old within the test (and its setup, a busy machine's few seconds, fits in it). Every route the route table marks `recentSignIn: 'always'` (functions/
  * routes.ts) is refused with 403 FORBIDDEN `reason: SIGN_IN_AGAIN` once the password is older than

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { apiClient, useTestApi } from '../support/local-api.ts';
 import { companyItems, invitedMember, nextTotpCode, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { totpCode } from '#local/totp';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
-import { createDeposit, getDeposit, type Deposit } from '#domain/deposits';
-import { scanDeposits } from '#domain/deposit-chain';
-import { DepositAddressFilter } from '#domain/deposit-address-filter';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
+import { scanDeposits } from '#functions/deposits/deposit-chain';
+import { DepositAddressFilter } from '#functions/networks/deposit-address-filter';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '#functions/networks/tron/tron-address';
 import { newCompany as createTestCompany, useTestApi } from '../support/local-api.ts';
 
 const api = useTestApi();

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCompany } from '#domain/company';
+import { createCompany } from '#functions/companies/company';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { httpRoute } from '#http/route';
-import type { IssuedCredentials } from '#domain/api-keys';
+import type { IssuedCredentials } from '#functions/api-keys/api-keys';
 import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
     loadHandler: async (name) => {
       if (name === 'test/echo') return echo;
       if (name === 'test/explode') return explode;
-      return ((await import('../../functions/auth/authorizer.ts')) as { handler: unknown }).handler;
+      return ((await import('../../functions/handlers/auth/authorizer.ts')) as { handler: unknown }).handler;
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

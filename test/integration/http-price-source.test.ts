@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriceUnavailableError } from '#domain/pricing';
+import { PriceUnavailableError } from '#functions/conversions/pricing';
 import { HttpPriceSource, type HttpPriceSourceOptions } from '#adapters/price/http-price-source';
 import { useScriptedServer, type ScriptedReply } from '../support/scripted-server.ts';
 

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
+import { createCompany } from '#functions/companies/company';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, ledgerDifferences } from '../support/ledger.ts';

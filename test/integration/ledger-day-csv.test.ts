@@ -5,10 +5,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeLedgerFiles } from '#adapters/finance/ledger-day-files';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
-import { createCompany } from '#domain/company';
-import { ApiError } from '#domain/errors';
-import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '#domain/ledger';
-import { parseAmount, type Currency } from '#domain/money';
+import { createCompany } from '#functions/companies/company';
+import { ApiError } from '#functions/shared/errors';
+import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '#functions/ledger/ledger';
+import { parseAmount, type Currency } from '#functions/shared/money';
 import { freshTable } from '../support/dynamo.ts';
 import { exportLayout, scanTable, type ExportItem } from '../support/table-export.ts';
 
@@ -164,7 +164,7 @@ describe('the ledger job handler', () => {
     process.env.LEDGER_BUCKET = BUCKET;
     process.env.AWS_REGION ??= 'us-east-1';
     process.env.STAGE ??= 'sandbox';
-    const { handler } = await import('../../functions/jobs/ledger-day-csv.ts');
+    const { handler } = await import('../../functions/handlers/jobs/ledger-day-csv.ts');
     const event = (key: string) => ({ source: 'aws.s3', 'detail-type': 'Object Created', detail: { bucket: { name: BUCKET }, object: { key } } });
     const context = { awsRequestId: 'test-request' } as never;
 

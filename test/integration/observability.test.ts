@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../lib/stages.ts';
 import { creditAvailable } from '../support/money.ts';
@@ -60,7 +60,7 @@ describe('logs and metrics', () => {
       headers: { 'Idempotency-Key': idempotencyKey },
     });
     const webhook = await company.call('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } });
-    const sender = await import('../../functions/jobs/withdrawal-sender.ts');
+    const sender = await import('../../functions/handlers/jobs/withdrawal-sender.ts');
     await sender.handler({}, { awsRequestId: 'run-observed-1' } as never);
 
     expect([balance.status, refused.status, withdrawal.status, replay.status, webhook.status]).toEqual([200, 401, 201, 201, 201]);

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
-import { requestWithdrawal } from '#domain/withdrawals';
-import { SEND_BATCH, sendWithdrawals } from '#domain/withdrawal-sending';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { createCompany } from '#functions/companies/company';
+import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
+import { SEND_BATCH, sendWithdrawals } from '#functions/withdrawals/withdrawal-sending';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { countDynamoRequests, dynamoRequestCounts } from '../../bench/dynamo-requests.ts';

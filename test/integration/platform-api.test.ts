@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
+import { createCompany } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { AUTH_FAILED_MESSAGE } from '#domain/errors';
+import { AUTH_FAILED_MESSAGE } from '#functions/shared/errors';
 import type { LocalRuntime } from '#local/runtime';
 import { apiClient, startTestApi, type ApiCall } from '../support/local-api.ts';
 

@@ -5,7 +5,7 @@ import { newCompany, startTestApi } from '../support/local-api.ts';
 /**
  * Issue #18 item 2: one company's burst meets 429 RATE_LIMITED with Retry-After, while another
  * company's calls pass. The local runtime keeps a token bucket per company, as API Gateway's usage
- * plan does per company key (functions/domain/rate-limits.ts); here 5 at once, then 2 a second.
+ * plan does per company key (functions/api-keys/rate-limits.ts); here 5 at once, then 2 a second.
  */
 const LIMIT = { rateLimit: 2, burstLimit: 5 };
 

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCompany } from '#domain/company';
-import { createDeposit, type Deposit } from '#domain/deposits';
-import { confirmDeposits, scanDeposits } from '#domain/deposit-chain';
-import { requestWithdrawal } from '#domain/withdrawals';
-import { sendWithdrawals } from '#domain/withdrawal-sending';
-import { sweepDepositAddresses } from '#domain/sweeps';
-import { reconciliationReport } from '#domain/reconciliation';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, type Deposit } from '#functions/deposits/deposits';
+import { confirmDeposits, scanDeposits } from '#functions/deposits/deposit-chain';
+import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
+import { sendWithdrawals } from '#functions/withdrawals/withdrawal-sending';
+import { sweepDepositAddresses } from '#functions/deposits/sweeps';
+import { reconciliationReport } from '#functions/ledger/reconciliation';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
-import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#adapters/chain/trongrid-chain';
+import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#functions/networks/tron/trongrid-chain';
 import { STAGES } from '../../lib/stages.ts';
 import { usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
@@ -20,7 +20,7 @@ import { balanceOfHolder, constantResult, transactionInfo } from '../support/tro
 import { sandboxChainWithHotWallet, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
- * The scheduled reconcile job (functions/jobs/reconcile.ts) configured for TronGrid, against a
+ * The scheduled reconcile job (functions/handlers/jobs/reconcile.ts) configured for TronGrid, against a
  * loopback TronGrid. The ledger is built by the real chain jobs on a sandbox chain in the same
  * table; the stub then answers balanceOf with what that chain holds, so "balanced" means the job
  * found every address holding owed USDT without reading every address ever issued.
@@ -29,7 +29,7 @@ const LOCAL = STAGES.local.functionEnvironment;
 
 const { env, clock, hotWallet, chain: sandbox } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
 let stub: ScriptedServer;
-let reconcileNow: typeof import('#functions/jobs/reconcile').reconcileNow;
+let reconcileNow: typeof import('#functions/handlers/jobs/reconcile').reconcileNow;
 
 const address: Record<string, string> = {};
 let processingTx: string;
@@ -121,7 +121,7 @@ beforeAll(async () => {
     SIGNER: 'local',
     LOCAL_HOT_WALLET_KEY: LOCAL.LOCAL_HOT_WALLET_KEY,
   });
-  ({ reconcileNow } = await import('#functions/jobs/reconcile'));
+  ({ reconcileNow } = await import('#functions/handlers/jobs/reconcile'));
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { TronWeb } from 'tronweb';
 import { describe, expect, it } from 'vitest';
-import { ChainResponseError, ChainUnavailableError, TronGridChain, type TronGridChainOptions } from '#adapters/chain/trongrid-chain';
+import { ChainResponseError, ChainUnavailableError, TronGridChain, type TronGridChainOptions } from '#functions/networks/tron/trongrid-chain';
 import { useScriptedServer, type ScriptedReply, type SeenRequest } from '../support/scripted-server.ts';
 
 /**

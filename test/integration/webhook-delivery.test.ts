@@ -13,9 +13,9 @@ import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWebhookAlertStore } from '#adapters/dynamo/webhook-alert-store';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
-import { alertGivenUpDelivery } from '#domain/webhook-alerts';
-import { CONTRACT_RETRY_SCHEDULE } from '#domain/retry-schedule';
-import type { Role } from '#domain/team';
+import { alertGivenUpDelivery } from '#functions/webhooks/webhook-alerts';
+import { CONTRACT_RETRY_SCHEDULE } from '#functions/webhooks/retry-schedule';
+import type { Role } from '#functions/people/team';
 import { mailsTo } from '../support/outbox.ts';
 import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
 import { DynamoDeliveryStore } from '#adapters/dynamo/webhook-delivery-store';
@@ -23,8 +23,8 @@ import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { InProcessDeliveryQueue, InProcessQueue } from '#adapters/webhooks/in-process-queue';
 import { DynamoQueueJournal } from '#adapters/dynamo/local-queue-store';
-import { domainEvent, type DomainEvent, type EventType } from '#domain/events';
-import { newId } from '#domain/ids';
+import { domainEvent, type DomainEvent, type EventType } from '#functions/shared/events';
+import { newId } from '#functions/shared/ids';
 import {
   dispatchUndispatched,
   parseRetrySchedule,
@@ -32,11 +32,11 @@ import {
   type DeliveryMessage,
   type SenderDeps,
   type SenderSettings,
-} from '#domain/webhook-delivery';
-import type { Resolver } from '#domain/webhook-url';
-import { newWebhookSecret, signWebhook, type Webhook, type WebhookInput } from '#domain/webhooks';
+} from '#functions/webhooks/webhook-delivery';
+import type { Resolver } from '#functions/webhooks/webhook-url';
+import { newWebhookSecret, signWebhook, type Webhook, type WebhookInput } from '#functions/webhooks/webhooks';
 import { registeredWebhook } from '../support/records.ts';
-import { sealPlainSecrets, signingContext } from '#domain/webhook-secrets';
+import { sealPlainSecrets, signingContext } from '#functions/webhooks/webhook-secrets';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
 import { STAGES } from '../../lib/stages.ts';
 import { freshTable } from '../support/dynamo.ts';

@@ -15,10 +15,10 @@ import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
-import { domainEvent } from '#domain/events';
-import { newId } from '#domain/ids';
+import { domainEvent } from '#functions/shared/events';
+import { newId } from '#functions/shared/ids';
 import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
-import type { Webhook } from '#domain/webhooks';
+import type { Webhook } from '#functions/webhooks/webhooks';
 import { registeredWebhook } from '../support/records.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -54,8 +54,8 @@ function fakeKms() {
 let db: ReturnType<typeof createDocumentClient>;
 let tableName: string;
 let store: DynamoWebhookRegistry;
-let dispatcher: typeof import('../../functions/jobs/webhook-dispatcher.ts');
-let sender: typeof import('../../functions/jobs/webhook-sender.ts');
+let dispatcher: typeof import('../../functions/handlers/jobs/webhook-dispatcher.ts');
+let sender: typeof import('../../functions/handlers/jobs/webhook-sender.ts');
 let receiver: WebhookReceiver;
 const outbox = mkdtempSync(join(tmpdir(), 'cambio-sender-outbox-'));
 
@@ -78,8 +78,8 @@ beforeAll(async () => {
     // The local stage's mail: the sender mails an endpoint's managers into this folder when it gives up.
     LOCAL_OUTBOX_DIR: outbox,
   });
-  dispatcher = await import('../../functions/jobs/webhook-dispatcher.ts');
-  sender = await import('../../functions/jobs/webhook-sender.ts');
+  dispatcher = await import('../../functions/handlers/jobs/webhook-dispatcher.ts');
+  sender = await import('../../functions/handlers/jobs/webhook-sender.ts');
   receiver = await new WebhookReceiver().start();
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
-import { MAX_ALLOWED_ADDRESSES } from '#domain/withdrawal-allowlist';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
+import { MAX_ALLOWED_ADDRESSES } from '#functions/withdrawals/withdrawal-allowlist';
 import { apiClient, useTestApi } from '../support/local-api.ts';
 import { companyItems, invitedMember, signedUpOwner } from '../support/dashboard.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';

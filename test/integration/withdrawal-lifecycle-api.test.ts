@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { SANDBOX_FAILING_ADDRESS } from '#adapters/chain/sandbox-chain';
-import { parseAmount } from '#domain/money';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#domain/tron-address';
+import { SANDBOX_FAILING_ADDRESS } from '#functions/networks/tron/sandbox-chain';
+import { parseAmount } from '#functions/shared/money';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { STAGES } from '../../lib/stages.ts';
 import { useFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';

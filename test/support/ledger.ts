@@ -2,9 +2,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { itemsUnder } from '#adapters/dynamo/queries';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
-import { ApiError } from '#domain/errors';
-import { BUCKETS, EXTERNAL_ACCOUNTS, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#domain/ledger';
-import { CURRENCIES, parseAmount, type Currency } from '#domain/money';
+import { ApiError } from '#functions/shared/errors';
+import { BUCKETS, EXTERNAL_ACCOUNTS, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#functions/ledger/ledger';
+import { CURRENCIES, parseAmount, type Currency } from '#functions/shared/money';
 import { balanceItem } from '#adapters/dynamo/items/company';
 
 /**

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { parseAmount } from '#domain/money';
+import { parseAmount } from '#functions/shared/money';
 import { ledgerDifferences } from './ledger.ts';
 
 export { creditAvailable } from './ledger.ts';

@@ -3,8 +3,8 @@ import { itemsUnder } from '#adapters/dynamo/queries';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { systemResolver } from '#adapters/webhooks/dns-resolver';
-import type { WebhookSecretSealer } from '#domain/webhook-secrets';
-import { createWebhook, type Webhook, type WebhookInput, type WebhookStore } from '#domain/webhooks';
+import type { WebhookSecretSealer } from '#functions/webhooks/webhook-secrets';
+import { createWebhook, type Webhook, type WebhookInput, type WebhookStore } from '#functions/webhooks/webhooks';
 
 /**
  * A company's stored records as the tests and the bench inspect them (no vitest here, so the bench

@@ -1,13 +1,13 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SandboxChain } from '#adapters/chain/sandbox-chain';
-import { TronTransferBuilder } from '#adapters/chain/tron-transfer-builder';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { TronTransferBuilder } from '#functions/networks/tron/tron-transfer-builder';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
-import type { TransactionSigner } from '#domain/signer';
-import type { SweepDeps } from '#domain/sweeps';
-import type { Broadcaster, SendingDeps } from '#domain/withdrawal-sending';
+import type { TransactionSigner } from '#functions/networks/signer';
+import type { SweepDeps } from '#functions/deposits/sweeps';
+import type { Broadcaster, SendingDeps } from '#functions/withdrawals/withdrawal-sending';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../../lib/stages.ts';
 import { useFreshTable, type TestTable } from './dynamo.ts';

@@ -1,4 +1,4 @@
-import { tronAddressFromHex } from '#domain/tron-address';
+import { tronAddressFromHex } from '#functions/networks/tron/tron-address';
 import type { SeenRequest } from './scripted-server.ts';
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedIpEntry, ipAllowed } from '#domain/api-keys';
+import { allowedIpEntry, ipAllowed } from '#functions/api-keys/api-keys';
 
 describe("an API key's allowed IPs", () => {
   it('takes IPv4 and IPv6 addresses and CIDR blocks, in canonical form, and nothing else', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { authenticate, hashSecret, issueCredentials, recordKeyUse, rollSecret, type ApiKeyRecord } from '#domain/api-keys';
-import { may, ROLES } from '#domain/team';
+import { authenticate, hashSecret, issueCredentials, recordKeyUse, rollSecret, type ApiKeyRecord } from '#functions/api-keys/api-keys';
+import { may, ROLES } from '#functions/people/team';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 

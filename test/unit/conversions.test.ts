@@ -8,10 +8,10 @@ import {
   type Conversion,
   type ConversionStore,
   type Quote,
-} from '#domain/conversions';
-import type { DomainEvent } from '#domain/events';
-import { EXTERNAL_ACCOUNTS, companyAccount, type LedgerEntry } from '#domain/ledger';
-import { parseRate, type PriceSource } from '#domain/pricing';
+} from '#functions/conversions/conversions';
+import type { DomainEvent } from '#functions/shared/events';
+import { EXTERNAL_ACCOUNTS, companyAccount, type LedgerEntry } from '#functions/ledger/ledger';
+import { parseRate, type PriceSource } from '#functions/conversions/pricing';
 import { ERROR_STATUS } from '#http/error-status';
 
 const NOW = new Date('2026-01-01T12:00:00.000Z');

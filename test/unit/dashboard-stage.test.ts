@@ -15,7 +15,7 @@ async function stageOf(env: Record<string, string>) {
   vi.stubEnv('STAGE', env.STAGE_ENVIRONMENT!);
   vi.stubEnv('DASHBOARD_ORIGIN', 'https://dashboard.example.com');
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  const { handler } = (await import('../../functions/dashboard/get-stage.ts')) as { handler: (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult> };
+  const { handler } = (await import('../../functions/handlers/dashboard/get-stage.ts')) as { handler: (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult> };
   const event = {
     httpMethod: 'GET',
     resource: '/dashboard/api/stage',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#domain/deposits';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#domain/tron-address';
-import { confirmTransfer, seeTransfer, splitShare, type TransferRecord } from '#domain/deposit-transitions';
-import { ALLOWLIST_OFF } from '#domain/withdrawal-allowlist';
-import { balanceChanges } from '#domain/ledger';
+import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#functions/deposits/deposits';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import { confirmTransfer, seeTransfer, splitShare, type TransferRecord } from '#functions/deposits/deposit-transitions';
+import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-allowlist';
+import { balanceChanges } from '#functions/ledger/ledger';
 
 // No database: each transition is a pure function of the deposit as read and the chain's facts.
 const CREATED = new Date('2026-11-23T11:00:00.000Z');

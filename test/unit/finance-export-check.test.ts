@@ -2,7 +2,7 @@ import { DescribeExportCommand, DynamoDBClient, ListExportsCommand, type ExportD
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tableExports } from '#adapters/dynamo/table-exports';
-import { lastScheduledAt } from '#domain/finance-export';
+import { lastScheduledAt } from '#functions/ledger/finance-export';
 import { jsonLines } from '../support/log-lines.ts';
 
 /**
@@ -77,7 +77,7 @@ describe('the finance export check job', () => {
   const written: string[] = [];
   const lines = () => jsonLines(written);
   const runCheck = async () => {
-    const { handler } = await import('../../functions/jobs/finance-export-check.ts');
+    const { handler } = await import('../../functions/handlers/jobs/finance-export-check.ts');
     return handler({}, { awsRequestId: 'run-export-check' } as never);
   };
   // Today's export, started just after the schedule whatever time the test runs.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORT_STUCK_AFTER_MS, judgeDailyExport, lastScheduledAt, type TableExport } from '#domain/finance-export';
+import { EXPORT_STUCK_AFTER_MS, judgeDailyExport, lastScheduledAt, type TableExport } from '#functions/ledger/finance-export';
 
 const at = (iso: string) => new Date(iso);
 const exportOf = (status: TableExport['status'], startIso: string, extra: Partial<TableExport> = {}): TableExport => ({

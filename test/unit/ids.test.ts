@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isId, newId } from '#domain/ids';
+import { isId, newId } from '#functions/shared/ids';
 
 describe('ids', () => {
   it('are prefixed ULIDs that sort by creation time', () => {

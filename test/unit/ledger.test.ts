@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_ACCOUNTS, accountBalance, balanceChanges, companyAccount, ledgerEntry } from '#domain/ledger';
+import { EXTERNAL_ACCOUNTS, accountBalance, balanceChanges, companyAccount, ledgerEntry } from '#functions/ledger/ledger';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const available = companyAccount('cmp_1', 'available');

@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiKeyMail, invitationMail, passwordResetMail, webhookFailureMail, withdrawalAllowlistMail, withdrawalLimitMail, type InvitationToMail } from '#domain/mail';
+import { apiKeyMail, invitationMail, passwordResetMail, webhookFailureMail, withdrawalAllowlistMail, withdrawalLimitMail, type InvitationToMail } from '#functions/mail/mail';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';

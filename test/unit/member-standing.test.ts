@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requireStanding, type Membership, type MemberStanding } from '#domain/team';
+import { requireStanding, type Membership, type MemberStanding } from '#functions/people/team';
 
 const developer: Membership = { companyId: 'cmp_01JA0000000000000000000000', personId: 'person-1', email: 'dev@example.com', role: 'Developer', createdAt: '2026-11-26T10:00:00.000Z' };
 const standing = (over: Partial<MemberStanding>): MemberStanding => ({ membership: developer, twoFactorRequired: false, twoFactorOn: false, ...over });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AmountFormatError, formatAmount, parseAmount } from '#domain/money';
+import { AmountFormatError, formatAmount, parseAmount } from '#functions/shared/money';
 
 describe('parseAmount', () => {
   it('reads decimal strings into integer minor units at the currency scale', () => {

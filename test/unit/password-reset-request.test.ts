@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { requestPasswordReset, type PasswordReset, type PasswordResetDeps } from '#domain/password-reset';
-import { stderrLog } from '#domain/log';
-import type { Mail } from '#domain/mail';
+import { requestPasswordReset, type PasswordReset, type PasswordResetDeps } from '#functions/people/password-reset';
+import { stderrLog } from '#functions/shared/log';
+import type { Mail } from '#functions/mail/mail';
 
 /**
  * Forgot your password? must not tell, by the work it does, whether an account uses the address

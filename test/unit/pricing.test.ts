@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '#domain/errors';
+import { ApiError } from '#functions/shared/errors';
 import { ERROR_STATUS } from '#http/error-status';
-import { parseAmount } from '#domain/money';
+import { parseAmount } from '#functions/shared/money';
 import {
   applySpread,
   formatRate,
@@ -13,7 +13,7 @@ import {
   settlementAmount,
   type MidPrice,
   type PriceSource,
-} from '#domain/pricing';
+} from '#functions/conversions/pricing';
 import { StaticPriceSource } from '#adapters/price/static-price-source';
 import { HttpPriceSource } from '#adapters/price/http-price-source';
 import { priceSourceFrom } from '#adapters/price/from-settings';

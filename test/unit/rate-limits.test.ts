@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucket, TokenBuckets, usageIdentifier } from '#domain/rate-limits';
+import { TokenBucket, TokenBuckets, usageIdentifier } from '#functions/api-keys/rate-limits';
 
 describe('TokenBucket (API Gateway throttling: a burst, then a steady rate)', () => {
   it('admits the burst at once, then refuses with the whole seconds until the next token', () => {

@@ -22,7 +22,7 @@ describe('the routes that need a recent sign-in', () => {
   });
 
   it('marks `someChanges` on exactly the handlers that ask for a recent sign-in themselves', () => {
-    const asking = DASHBOARD_ROUTES.filter((route) => /\brequireRecentSignIn\b/.test(readFileSync(new URL(`../../functions/${route.handler}.ts`, import.meta.url), 'utf8')));
+    const asking = DASHBOARD_ROUTES.filter((route) => /\brequireRecentSignIn\b/.test(readFileSync(new URL(`../../functions/handlers/${route.handler}.ts`, import.meta.url), 'utf8')));
     expect(asking.map((route) => route.handler).sort()).toEqual(DASHBOARD_ROUTES.filter((route) => route.recentSignIn === 'someChanges').map((route) => route.handler).sort());
   });
 });

@@ -4,16 +4,16 @@
  * file, so a field added to a view without its record (or the reverse) fails the build.
  */
 import type * as v from 'valibot';
-import type { depositView } from '#domain/deposits';
-import type { withdrawalView } from '#domain/withdrawals';
-import type { conversionView, quoteView } from '#domain/conversions';
-import type { createdWebhookView, webhookView, deleteWebhook } from '#domain/webhooks';
-import type { getBalance, getCompany } from '#domain/company';
-import { depositRecord } from '#functions/deposits/records';
-import { withdrawalRecord } from '#functions/withdrawals/records';
-import { conversionRecord, quoteRecord } from '#functions/conversions/records';
-import { createdWebhookRecord, deletedWebhookRecord, webhookRecord } from '#functions/webhooks/records';
-import { balanceRecord, companyRecord } from '#functions/company/records';
+import type { depositView } from '#functions/deposits/deposits';
+import type { withdrawalView } from '#functions/withdrawals/withdrawals';
+import type { conversionView, quoteView } from '#functions/conversions/conversions';
+import type { createdWebhookView, webhookView, deleteWebhook } from '#functions/webhooks/webhooks';
+import type { getBalance, getCompany } from '#functions/companies/company';
+import { depositRecord } from '#functions/handlers/deposits/records';
+import { withdrawalRecord } from '#functions/handlers/withdrawals/records';
+import { conversionRecord, quoteRecord } from '#functions/handlers/conversions/records';
+import { createdWebhookRecord, deletedWebhookRecord, webhookRecord } from '#functions/handlers/webhooks/records';
+import { balanceRecord, companyRecord } from '#functions/handlers/company/records';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Check<T extends true> = T;

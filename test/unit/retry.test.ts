@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, checkRetryPolicy } from '#domain/retry';
+import { backoffDelay, checkRetryPolicy } from '#functions/shared/retry';
 
 describe('backoffDelay', () => {
   const policy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 2_000 };

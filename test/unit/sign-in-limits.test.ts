@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_LONGEST_WAIT_MS, accountWaitMs } from '#domain/sign-in-limits';
+import { ACCOUNT_LONGEST_WAIT_MS, accountWaitMs } from '#functions/people/sign-in-limits';
 
 /** Cognito's own lockout after n failed passwords (its developer guide, "Lockout behavior for failed
  * sign-in attempts"): 2^(n-5) seconds from the fifth on, at most about 15 minutes. */

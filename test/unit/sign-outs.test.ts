@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endedBySignOut, signOutEverywhere, type SignOut } from '#domain/sign-outs';
+import { endedBySignOut, signOutEverywhere, type SignOut } from '#functions/people/sign-outs';
 
 const signOut: SignOut = { personId: 'p1', at: '2026-11-23T12:00:00.700Z', originJti: 'session-a' };
 const second = (iso: string) => Math.floor(Date.parse(iso) / 1000);

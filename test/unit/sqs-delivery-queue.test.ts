@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SQS_MAX_DELAY_SECONDS, SqsDeliveryQueue } from '#adapters/webhooks/sqs-delivery-queue';
-import type { DeliveryMessage, QueuedMessage } from '#domain/webhook-delivery';
+import type { DeliveryMessage, QueuedMessage } from '#functions/webhooks/webhook-delivery';
 
 /**
  * The webhook queue in AWS, over a mocked SQS client: SQS has no local engine, so these pin what

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BalanceRow } from '#domain/company';
-import type { Caller } from '#domain/dashboard';
-import { companyAccount, EXTERNAL_ACCOUNTS, ledgerEntry, type LedgerEntry } from '#domain/ledger';
-import { statementCsv, statementPeriod, type StatementStore } from '#domain/statement';
+import type { BalanceRow } from '#functions/companies/company';
+import type { Caller } from '#functions/people/dashboard';
+import { companyAccount, EXTERNAL_ACCOUNTS, ledgerEntry, type LedgerEntry } from '#functions/ledger/ledger';
+import { statementCsv, statementPeriod, type StatementStore } from '#functions/companies/statement';
 
 const companyId = 'cmp_01JA0000000000000000000000';
 const caller = { membership: { companyId, personId: 'p', email: 'o@example.com', role: 'Owner', createdAt: '' }, origin: { sourceIp: '', userAgent: null } } as Caller;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requireRecentSignIn } from '#domain/step-up';
+import { requireRecentSignIn } from '#functions/people/step-up';
 
 describe('a recent sign-in', () => {
   const now = new Date('2026-11-26T10:00:00.000Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { STUCK_PROCESSING_MS, stuckProcessing } from '#domain/withdrawal-sending';
-import type { Withdrawal } from '#domain/withdrawals';
+import { STUCK_PROCESSING_MS, stuckProcessing } from '#functions/withdrawals/withdrawal-sending';
+import type { Withdrawal } from '#functions/withdrawals/withdrawals';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 const processingSince = (minutesAgo: number) => ({ updatedAt: new Date(now.getTime() - minutesAgo * 60_000).toISOString() }) as Withdrawal;

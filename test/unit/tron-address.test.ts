@@ -2,7 +2,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey } from '@scure/bip32';
 import { TronWeb, utils as tronUtils } from 'tronweb';
 import { describe, expect, it } from 'vitest';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '#domain/tron-address';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress, isTronAddress } from '#functions/networks/tron/tron-address';
 
 // tronweb is the reference implementation here only; the API code must not import it (tron-notes, Size).
 const TEST_MNEMONIC = `${'abandon '.repeat(11)}about`;

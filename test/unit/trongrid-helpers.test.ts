@@ -1,7 +1,7 @@
 import { TronWeb } from 'tronweb';
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '#domain/retry';
-import { isTronAddress, tronAddressFromHex } from '#domain/tron-address';
+import { parseRetryAfter } from '#functions/shared/retry';
+import { isTronAddress, tronAddressFromHex } from '#functions/networks/tron/tron-address';
 
 // tronweb is the reference implementation here only (tron-notes, Size).
 const ADDRESSES = ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH', 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK'];

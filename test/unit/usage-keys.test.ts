@@ -2,7 +2,7 @@ import { APIGatewayClient, ConflictException, CreateApiKeyCommand, CreateUsagePl
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureUsageKey } from '#adapters/usage-keys';
-import { usageIdentifier } from '#domain/rate-limits';
+import { usageIdentifier } from '#functions/api-keys/rate-limits';
 
 /**
  * A company's API Gateway key in the stage's usage plan: without it, API Gateway answers every call
@@ -67,7 +67,7 @@ describe('ensureUsageKey', () => {
 describe('the usage key provisioner job', () => {
   const insert = (type: string, id: string, eventName: 'INSERT' | 'MODIFY' = 'INSERT') => ({ eventName, dynamodb: { NewImage: { type: { S: type }, id: { S: id } } } });
   const run = async (event: object) => {
-    const { handler } = await import('../../functions/jobs/usage-key-provisioner.ts');
+    const { handler } = await import('../../functions/handlers/jobs/usage-key-provisioner.ts');
     return handler(event as never, { awsRequestId: 'run-usage-keys' });
   };
 

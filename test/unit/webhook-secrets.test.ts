@@ -6,10 +6,10 @@ import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
 import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
 import { parseSettings } from '#functions/settings/schema';
 import { SLICES } from '#functions/settings/functions';
-import { cachingOpens, openSigningSecret, type SealingContext, type WebhookSecretSealer } from '#domain/webhook-secrets';
-import { newWebhookSecret } from '#domain/webhooks';
+import { cachingOpens, openSigningSecret, type SealingContext, type WebhookSecretSealer } from '#functions/webhooks/webhook-secrets';
+import { newWebhookSecret } from '#functions/webhooks/webhooks';
 import type { BeginOutcome, IdempotencyScope, IdempotencyStore, StoredResponse } from '#http/idempotency';
-import { sealingReplayedSecrets } from '../../functions/webhooks/sealed-replays.ts';
+import { sealingReplayedSecrets } from '../../functions/handlers/webhooks/sealed-replays.ts';
 import { STAGES } from '../../lib/stages.ts';
 
 const LOCAL_KEY = STAGES.local.functionEnvironment.LOCAL_WEBHOOK_SEALING_KEY!;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, classifyAddress, UrlRefusedError, type Resolver } from '#domain/webhook-url';
-import { parseRetrySchedule } from '#domain/webhook-delivery';
-import { parseRetryAfter } from '#domain/retry';
-import { signWebhook } from '#domain/webhooks';
+import { checkWebhookUrl, classifyAddress, UrlRefusedError, type Resolver } from '#functions/webhooks/webhook-url';
+import { parseRetrySchedule } from '#functions/webhooks/webhook-delivery';
+import { parseRetryAfter } from '#functions/shared/retry';
+import { signWebhook } from '#functions/webhooks/webhooks';
 import { Webhook } from 'standardwebhooks';
 
 /** No real DNS in tests: each name resolves to what this table says. */

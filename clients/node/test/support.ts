@@ -4,9 +4,9 @@
  * client package has no import aliases of its own, so everything comes by relative path.
  */
 import { createDocumentClient } from '../../../functions/adapters/dynamo/client.ts';
-import { SandboxChain } from '../../../functions/adapters/chain/sandbox-chain.ts';
-import { parseAmount } from '../../../functions/domain/money.ts';
-import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '../../../functions/domain/tron-address.ts';
+import { SandboxChain } from '../../../functions/networks/tron/sandbox-chain.ts';
+import { parseAmount } from '../../../functions/shared/money.ts';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '../../../functions/networks/tron/tron-address.ts';
 import type { LocalRuntime } from '../../../local/runtime.ts';
 import { STAGES } from '../../../lib/stages.ts';
 import { creditAvailable } from '../../../test/support/money.ts';

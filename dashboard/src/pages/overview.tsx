@@ -51,11 +51,11 @@ export function OverviewPage(props: { companyId: string }) {
   );
 }
 
-/** The server's limit (functions/domain/statement.ts MAX_STATEMENT_DAYS), said before the request. */
+/** The server's limit (functions/companies/statement.ts MAX_STATEMENT_DAYS), said before the request. */
 const MAX_STATEMENT_DAYS = 366;
 
 /** For finance: every change to the balances between two UTC days as CSV, with the opening and
- * closing balances (functions/domain/statement.ts), saved by the browser as the server streams it. */
+ * closing balances (functions/companies/statement.ts), saved by the browser as the server streams it. */
 function Statement(props: { companyId: string }) {
   const today = new Date().toISOString().slice(0, 10);
   const [period, setPeriod] = useState({ from: `${today.slice(0, 8)}01`, to: today });

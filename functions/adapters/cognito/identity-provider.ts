@@ -16,11 +16,11 @@ import {
   type AuthenticationResultType,
   type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { signInRefused, validationFailed, WrongCodeError } from '#domain/errors';
-import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#domain/dashboard';
-import type { UnverifiedAccounts } from '#domain/email-verification';
-import type { PasswordAccounts } from '#domain/password-reset';
-import type { TwoFactorProvider } from '#domain/two-factor';
+import { signInRefused, validationFailed, WrongCodeError } from '#functions/shared/errors';
+import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#functions/people/dashboard';
+import type { UnverifiedAccounts } from '#functions/people/email-verification';
+import type { PasswordAccounts } from '#functions/people/password-reset';
+import type { TwoFactorProvider } from '#functions/people/two-factor';
 import { awsClient } from '../aws-clients.ts';
 import type { SessionVerifier } from './session-verifier.ts';
 

@@ -1,10 +1,10 @@
-import type { Page, PageRequest } from '#domain/pagination';
+import type { Page, PageRequest } from '#functions/shared/pagination';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
-import type { ActivityKind, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery } from '#domain/activity';
-import { ID_KIND } from '#domain/activity';
-import { validationFailed } from '#domain/errors';
-import { ID_PREFIXES, isId } from '#domain/ids';
+import type { ActivityKind, ActivityQuery, ActivityRecord, ActivityStore, EventDelivery } from '#functions/companies/activity';
+import { ID_KIND } from '#functions/companies/activity';
+import { validationFailed } from '#functions/shared/errors';
+import { ID_PREFIXES, isId } from '#functions/shared/ids';
 import { conversionItem } from './items/conversion.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { companyPartition } from './items/item.ts';

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CodeAttemptStore, CountedAttempt } from '#domain/code-attempts';
+import type { CodeAttemptStore, CountedAttempt } from '#functions/people/code-attempts';
 import { codeAttemptsItem, usedCodeItem } from './items/code-attempt.ts';
 import { heldCondition, readItem } from './queries.ts';
 import { TableStore } from './table-store.ts';

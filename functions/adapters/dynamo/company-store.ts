@@ -1,6 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type ApiKeyRecord, type KeyUseRecorder } from '#domain/api-keys';
-import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#domain/company';
+import { type ApiKeyRecord, type KeyUseRecorder } from '#functions/api-keys/api-keys';
+import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#functions/companies/company';
 import { heldCondition, itemsUnder, readItem } from './queries.ts';
 import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
 import { TableStore } from './table-store.ts';

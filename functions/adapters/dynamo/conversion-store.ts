@@ -1,9 +1,9 @@
-import type { Page, PageRequest } from '#domain/pagination';
+import type { Page, PageRequest } from '#functions/shared/pagination';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { quoteRefusal, type Conversion, type ConversionStore, type Quote } from '#domain/conversions';
-import { insufficientBalance, notFound } from '#domain/errors';
-import type { DomainEvent } from '#domain/events';
-import type { LedgerEntry } from '#domain/ledger';
+import { quoteRefusal, type Conversion, type ConversionStore, type Quote } from '#functions/conversions/conversions';
+import { insufficientBalance, notFound } from '#functions/shared/errors';
+import type { DomainEvent } from '#functions/shared/events';
+import type { LedgerEntry } from '#functions/ledger/ledger';
 import { MoneyTransaction } from './transaction.ts';
 import { conversionItem, quoteItem } from './items/conversion.ts';
 import { TableStore } from './table-store.ts';

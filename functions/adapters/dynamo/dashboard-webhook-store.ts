@@ -1,9 +1,9 @@
-import type { Page, PageRequest } from '#domain/pagination';
+import type { Page, PageRequest } from '#functions/shared/pagination';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '#domain/audit-log';
-import type { DashboardWebhookStore, WebhookAttempt } from '#domain/dashboard-webhooks';
-import type { DomainEvent } from '#domain/events';
-import type { Webhook } from '#domain/webhooks';
+import type { AuditEntry } from '#functions/companies/audit-log';
+import type { DashboardWebhookStore, WebhookAttempt } from '#functions/webhooks/dashboard-webhooks';
+import type { DomainEvent } from '#functions/shared/events';
+import type { Webhook } from '#functions/webhooks/webhooks';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { eventItem } from './items/event.ts';
 import { webhookAttemptItem } from './items/webhook-attempt.ts';

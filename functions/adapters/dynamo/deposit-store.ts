@@ -1,11 +1,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deposit, DepositStore } from '#domain/deposits';
+import type { Deposit, DepositStore } from '#functions/deposits/deposits';
 import { addressIndexCounterItem, depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { TableStore } from './table-store.ts';
-import type { AllowlistGuard } from '#domain/withdrawal-allowlist';
+import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-allowlist';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 
 export class DynamoDepositStore extends TableStore implements DepositStore {

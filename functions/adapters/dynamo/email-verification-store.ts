@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { EmailVerification, EmailVerificationStore } from '#domain/email-verification';
-import type { Person } from '#domain/team';
+import type { EmailVerification, EmailVerificationStore } from '#functions/people/email-verification';
+import type { Person } from '#functions/people/team';
 import { DynamoDashboardStore } from './dashboard-store.ts';
 import { emailVerificationItem, personItem } from './items/team.ts';
 import { heldCondition, readItem } from './queries.ts';

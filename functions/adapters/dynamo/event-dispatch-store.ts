@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DispatchableEvent, DispatchStore } from '#domain/webhook-delivery';
-import type { Webhook } from '#domain/webhooks';
+import type { DispatchableEvent, DispatchStore } from '#functions/webhooks/webhook-delivery';
+import type { Webhook } from '#functions/webhooks/webhooks';
 import { eventIdBound, eventItem } from './items/event.ts';
 import type { Item } from './items/item.ts';
 import { webhookItem } from './items/webhook.ts';

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { windowOf, type MailCounter, type MailCounts } from '#domain/mail-limits';
+import { windowOf, type MailCounter, type MailCounts } from '#functions/mail/mail-limits';
 import { mailCountItem } from './items/mail-count.ts';
 import { TableStore } from './table-store.ts';
 

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { PasswordReset, PasswordResetStore } from '#domain/password-reset';
+import type { PasswordReset, PasswordResetStore } from '#functions/people/password-reset';
 import { DynamoDashboardStore } from './dashboard-store.ts';
 import { passwordResetItem } from './items/team.ts';
 import { heldCondition, readItem } from './queries.ts';

@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { validationFailed } from '#domain/errors';
-import { isId, type IdKind } from '#domain/ids';
-import { inParallel } from '#domain/in-parallel';
+import { validationFailed } from '#functions/shared/errors';
+import { isId, type IdKind } from '#functions/shared/ids';
+import { inParallel } from '#functions/shared/in-parallel';
 import { TABLE } from './table-definition.ts';
-import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
+import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
 
 type Item = Record<string, unknown>;
 

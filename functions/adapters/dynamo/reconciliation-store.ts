@@ -1,6 +1,6 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AccountBalances, EXTERNAL_ACCOUNTS } from '#domain/ledger';
-import type { LedgerSide } from '#domain/reconciliation';
+import { AccountBalances, EXTERNAL_ACCOUNTS } from '#functions/ledger/ledger';
+import type { LedgerSide } from '#functions/ledger/reconciliation';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, pagesOf, queryAll } from './queries.ts';

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { duplicateReference } from '#domain/errors';
+import { duplicateReference } from '#functions/shared/errors';
 import type { ReferenceClaimItem } from './items/item.ts';
 import { readItem } from './queries.ts';
 

@@ -1,6 +1,6 @@
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { AccountAttempts, AttemptKey, SignInAttempts, SourceAttempts } from '#domain/sign-in-limits';
+import type { AccountAttempts, AttemptKey, SignInAttempts, SourceAttempts } from '#functions/people/sign-in-limits';
 import { signInAccountItem, signInSourceItem } from './items/sign-in-attempts.ts';
 import { readItem } from './queries.ts';
 import { TableStore } from './table-store.ts';

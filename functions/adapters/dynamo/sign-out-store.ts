@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { SignOut, SignOuts } from '#domain/sign-outs';
+import type { SignOut, SignOuts } from '#functions/people/sign-outs';
 import { signOutItem } from './items/sign-out.ts';
 import { heldCondition, readItem } from './queries.ts';
 import { TableStore } from './table-store.ts';

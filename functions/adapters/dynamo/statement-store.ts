@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
-import { ID_PREFIXES } from '#domain/ids';
-import type { LedgerEntry } from '#domain/ledger';
-import type { StatementStore } from '#domain/statement';
+import { ID_PREFIXES } from '#functions/shared/ids';
+import type { LedgerEntry } from '#functions/ledger/ledger';
+import type { StatementStore } from '#functions/companies/statement';
 import { DynamoCompanyStore } from './company-store.ts';
 import { companyPartition } from './items/item.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';

@@ -1,8 +1,8 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Sweep, SweepCandidate, SweepStore } from '#domain/sweeps';
+import type { Sweep, SweepCandidate, SweepStore } from '#functions/deposits/sweeps';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { sweepItem } from './items/sweep.ts';
-import { sweepOwner } from '#domain/payouts';
+import { sweepOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { heldCondition, readItem } from './queries.ts';

@@ -1,5 +1,5 @@
 import { DescribeExportCommand, DynamoDBClient, ListExportsCommand, type ExportDescription } from '@aws-sdk/client-dynamodb';
-import type { ExportStatus, TableExport } from '#domain/finance-export';
+import type { ExportStatus, TableExport } from '#functions/ledger/finance-export';
 
 /** DescribeExport calls in flight at once: a control-plane API, kept well under its rate. */
 const DESCRIBE_CONCURRENCY = 4;

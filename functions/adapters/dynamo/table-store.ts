@@ -1,6 +1,6 @@
-import type { Page, PageRequest } from '#domain/pagination';
+import type { Page, PageRequest } from '#functions/shared/pagination';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { IdKind } from '#domain/ids';
+import type { IdKind } from '#functions/shared/ids';
 import type { Item } from './items/item.ts';
 import { newestFirstPage, readItem } from './queries.ts';
 

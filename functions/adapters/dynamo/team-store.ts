@@ -1,8 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '#domain/audit-log';
-import type { Invitation } from '#domain/dashboard';
-import type { TeamStore } from '#domain/team-members';
-import type { Membership, Role } from '#domain/team';
+import type { AuditEntry } from '#functions/companies/audit-log';
+import type { Invitation } from '#functions/people/dashboard';
+import type { TeamStore } from '#functions/people/team-members';
+import type { Membership, Role } from '#functions/people/team';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { invitationItem, membershipItem } from './items/team.ts';
 import { batchGetAll, gsi1ItemsUnder, itemsUnder } from './queries.ts';

@@ -1,5 +1,5 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TransactionIdTaken, type PayoutOwner, type TransactionClaims } from '#domain/payouts';
+import { TransactionIdTaken, type PayoutOwner, type TransactionClaims } from '#functions/withdrawals/payouts';
 import { transactionClaimItem } from './items/transaction-claim.ts';
 import type { MoneyTransaction } from './transaction.ts';
 import { heldCondition, readItem } from './queries.ts';

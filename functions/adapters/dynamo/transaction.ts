@@ -1,9 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { balanceChanges, type LedgerEntry } from '#domain/ledger';
-import type { DomainEvent } from '#domain/events';
-import type { Currency } from '#domain/money';
-import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
+import { balanceChanges, type LedgerEntry } from '#functions/ledger/ledger';
+import type { DomainEvent } from '#functions/shared/events';
+import type { Currency } from '#functions/shared/money';
+import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
 import { eventItem } from './items/event.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { WebhookAlertStore } from '#domain/webhook-alerts';
+import type { WebhookAlertStore } from '#functions/webhooks/webhook-alerts';
 import { webhookAlertItem } from './items/webhook.ts';
 import { heldCondition } from './queries.ts';
 import { DynamoTeamStore } from './team-store.ts';

@@ -1,5 +1,5 @@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryMessage, DeliveryStore, LoadedDelivery } from '#domain/webhook-delivery';
+import type { DeliveryMessage, DeliveryStore, LoadedDelivery } from '#functions/webhooks/webhook-delivery';
 import { eventItem } from './items/event.ts';
 import type { Item } from './items/item.ts';
 import { webhookItem } from './items/webhook.ts';

@@ -1,8 +1,8 @@
-import type { Page, PageRequest } from '#domain/pagination';
+import type { Page, PageRequest } from '#functions/shared/pagination';
 import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '#domain/audit-log';
-import type { PlainSecretStore } from '#domain/webhook-secrets';
-import { limitReached, type Webhook, type WebhookStore } from '#domain/webhooks';
+import type { AuditEntry } from '#functions/companies/audit-log';
+import type { PlainSecretStore } from '#functions/webhooks/webhook-secrets';
+import { limitReached, type Webhook, type WebhookStore } from '#functions/webhooks/webhooks';
 import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
 import { heldCondition, pagesOf } from './queries.ts';

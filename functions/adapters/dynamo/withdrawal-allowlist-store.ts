@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '#domain/audit-log';
-import { ApiError, notFound, validationFailed } from '#domain/errors';
-import { AllowlistHolds, MAX_ALLOWED_ADDRESSES, type AllowedAddress, type AllowlistGuard, type AllowlistReader, type AllowlistStore, type WithdrawalAllowlist } from '#domain/withdrawal-allowlist';
+import type { AuditEntry } from '#functions/companies/audit-log';
+import { ApiError, notFound, validationFailed } from '#functions/shared/errors';
+import { AllowlistHolds, MAX_ALLOWED_ADDRESSES, type AllowedAddress, type AllowlistGuard, type AllowlistReader, type AllowlistStore, type WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-allowlist';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowedAddressItem, withdrawalAllowlistItem } from './items/withdrawal-allowlist.ts';

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '#domain/audit-log';
-import { LimitApplies, LimitChanged, limitReached, type LimitGuard, type LimitReader, type LimitStore, type WithdrawalLimit } from '#domain/withdrawal-limit';
+import type { AuditEntry } from '#functions/companies/audit-log';
+import { LimitApplies, LimitChanged, limitReached, type LimitGuard, type LimitReader, type LimitStore, type WithdrawalLimit } from '#functions/withdrawals/withdrawal-limit';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { withdrawalDayItem, withdrawalLimitItem } from './items/withdrawal-limit.ts';

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { WithdrawalChange, WithdrawalSendingStore } from '#domain/withdrawal-sending';
-import type { Withdrawal } from '#domain/withdrawals';
-import { withdrawalOwner } from '#domain/payouts';
+import type { WithdrawalChange, WithdrawalSendingStore } from '#functions/withdrawals/withdrawal-sending';
+import type { Withdrawal } from '#functions/withdrawals/withdrawals';
+import { withdrawalOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { withdrawalItem } from './items/withdrawal.ts';

@@ -1,15 +1,15 @@
-import { insufficientBalance } from '#domain/errors';
-import type { LedgerEntry } from '#domain/ledger';
-import type { Withdrawal, WithdrawalStore } from '#domain/withdrawals';
+import { insufficientBalance } from '#functions/shared/errors';
+import type { LedgerEntry } from '#functions/ledger/ledger';
+import type { Withdrawal, WithdrawalStore } from '#functions/withdrawals/withdrawals';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
-import type { AllowlistGuard } from '#domain/withdrawal-allowlist';
-import type { AuditEntry } from '#domain/audit-log';
+import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-allowlist';
+import type { AuditEntry } from '#functions/companies/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
-import type { LimitGuard } from '#domain/withdrawal-limit';
+import type { LimitGuard } from '#functions/withdrawals/withdrawal-limit';
 import { limitReader, withinLimit } from './withdrawal-limit-store.ts';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {

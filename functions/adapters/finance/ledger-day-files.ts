@@ -4,7 +4,7 @@ import { createGunzip } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { ledgerEntryFromExportLine } from '#adapters/dynamo/items/ledger-entry';
-import { DayPostings, dayEndedBy, daysOwedBy, ledgerDayKey, type LedgerDay } from '#domain/ledger-csv';
+import { DayPostings, dayEndedBy, daysOwedBy, ledgerDayKey, type LedgerDay } from '#functions/ledger/ledger-csv';
 
 /**
  * The daily ledger files in S3 (README, Finance): a completed DynamoDB export of the table
@@ -12,7 +12,7 @@ import { DayPostings, dayEndedBy, daysOwedBy, ledgerDayKey, type LedgerDay } fro
  * and split into lines, each line turned into a ledger entry by the record's owner
  * (functions/adapters/dynamo/items/ledger-entry.ts), and the chosen days' postings written to
  * `ledger/YYYY/MM/DD.csv` through lib-storage's multipart Upload. Memory holds only those days'
- * rows (functions/domain/ledger-csv.ts DayPostings), never the export.
+ * rows (functions/ledger/ledger-csv.ts DayPostings), never the export.
  */
 
 /** What DynamoDB's manifest-summary.json says of an export (the fields this reads). */
@@ -58,7 +58,7 @@ export async function readExportSummary(s3: S3Client, bucket: string, summaryKey
 }
 
 /**
- * Writes the ledger files an export owes (functions/domain/ledger-csv.ts daysOwedBy): the last day
+ * Writes the ledger files an export owes (functions/ledger/ledger-csv.ts daysOwedBy): the last day
  * it covers, always, and the catch-up days that have no file yet; or exactly `days` when given (a
  * re-run by hand), each of which must have ended before the export was taken. Nothing is written
  * unless the export's data holds the item count its summary promises.

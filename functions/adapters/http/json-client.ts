@@ -1,4 +1,4 @@
-import { backoffDelay, checkRetryPolicy, parseRetryAfter, sleep, type RetryPolicy } from '#domain/retry';
+import { backoffDelay, checkRetryPolicy, parseRetryAfter, sleep, type RetryPolicy } from '#functions/shared/retry';
 
 /**
  * JSON over HTTP with plain fetch, retried under one RetryPolicy: what TronGrid and the price

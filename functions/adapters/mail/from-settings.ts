@@ -1,4 +1,4 @@
-import type { Mailer } from '#domain/mail';
+import type { Mailer } from '#functions/mail/mail';
 import type { SliceSettings } from '#functions/settings/functions';
 import { OutboxMailer } from './outbox-mailer.ts';
 import { SesMailer } from './ses-mailer.ts';

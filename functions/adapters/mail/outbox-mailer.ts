@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Mail, Mailer } from '#domain/mail';
+import type { Mail, Mailer } from '#functions/mail/mail';
 
 /**
  * The local runtime's mail: each mail a MIME message in a .eml file of the outbox folder (`npm

@@ -1,5 +1,5 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import type { Mail, Mailer } from '#domain/mail';
+import type { Mail, Mailer } from '#functions/mail/mail';
 import { awsClient } from '../aws-clients.ts';
 
 /**

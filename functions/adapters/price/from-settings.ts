@@ -1,4 +1,4 @@
-import type { PriceSource } from '#domain/pricing';
+import type { PriceSource } from '#functions/conversions/pricing';
 import { needed } from '#functions/settings/schema';
 import type { SliceSettings } from '#functions/settings/functions';
 import { HttpPriceSource } from './http-price-source.ts';

@@ -1,4 +1,4 @@
-import { parseRate, PriceUnavailableError, type MidPrice, type Pair, type PriceSource } from '#domain/pricing';
+import { parseRate, PriceUnavailableError, type MidPrice, type Pair, type PriceSource } from '#functions/conversions/pricing';
 import { JsonClient } from '#adapters/http/json-client';
 
 export interface HttpPriceSourceOptions {

@@ -1,4 +1,4 @@
-import { parseRate, type MidPrice, type Pair, type PriceSource, type Rate } from '#domain/pricing';
+import { parseRate, type MidPrice, type Pair, type PriceSource, type Rate } from '#functions/conversions/pricing';
 
 /**
  * A fixed rate for the local runtime and the sandbox stage, where no market price is wanted:

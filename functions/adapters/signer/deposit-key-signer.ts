@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { HDKey } from '@scure/bip32';
-import type { DepositKeySigner } from '#domain/sweeps';
+import type { DepositKeySigner } from '#functions/deposits/sweeps';
 import { awsClient } from '../aws-clients.ts';
 import { LocalKeySigner } from './local-key-signer.ts';
 

@@ -1,4 +1,4 @@
-import type { TransactionSigner } from '#domain/signer';
+import type { TransactionSigner } from '#functions/networks/signer';
 import { needed } from '#functions/settings/schema';
 import type { SliceSettings } from '#functions/settings/functions';
 import { KmsSigner } from './kms-signer.ts';

@@ -1,7 +1,7 @@
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import type { TransactionSigner } from '#domain/signer';
-import { tronAddressFromPublicKey } from '#domain/tron-address';
+import type { TransactionSigner } from '#functions/networks/signer';
+import { tronAddressFromPublicKey } from '#functions/networks/tron/tron-address';
 import { awsClient } from '../aws-clients.ts';
 
 const CURVE_ORDER = secp256k1.Point.CURVE().n;

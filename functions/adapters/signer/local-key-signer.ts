@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import type { TransactionSigner } from '#domain/signer';
-import { tronAddressFromPublicKey } from '#domain/tron-address';
+import type { TransactionSigner } from '#functions/networks/signer';
+import { tronAddressFromPublicKey } from '#functions/networks/tron/tron-address';
 
 /** noble's "recovered" format is recovery‖r‖s; TRON wants r‖s‖(27 + recovery). */
 export function toTronSignature(recovered: Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { TransactionSigner } from '#domain/signer';
+import type { TransactionSigner } from '#functions/networks/signer';
 import { awsClient } from '../aws-clients.ts';
 import { LocalKeySigner } from './local-key-signer.ts';
 

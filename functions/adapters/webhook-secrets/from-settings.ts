@@ -1,4 +1,4 @@
-import type { WebhookSecretSealer } from '#domain/webhook-secrets';
+import type { WebhookSecretSealer } from '#functions/webhooks/webhook-secrets';
 import { needed } from '#functions/settings/schema';
 import type { SliceSettings } from '#functions/settings/functions';
 import { KmsSecretSealer } from './kms-sealer.ts';

@@ -1,5 +1,5 @@
 import type { KMSClient } from '@aws-sdk/client-kms';
-import type { SealingContext, WebhookSecretSealer } from '#domain/webhook-secrets';
+import type { SealingContext, WebhookSecretSealer } from '#functions/webhooks/webhook-secrets';
 import { awsClient } from '#adapters/aws-clients';
 
 const SCHEME = 'kms:';

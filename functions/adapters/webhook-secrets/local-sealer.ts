@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SealingContext, WebhookSecretSealer } from '#domain/webhook-secrets';
+import type { SealingContext, WebhookSecretSealer } from '#functions/webhooks/webhook-secrets';
 
 const SCHEME = 'local:';
 const IV_BYTES = 12;

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import type { Resolver } from '#domain/webhook-url';
+import type { Resolver } from '#functions/webhooks/webhook-url';
 
 const RESOLVE_TIMEOUT_MS = 5_000;
 

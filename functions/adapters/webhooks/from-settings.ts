@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { DeliveryQueue, SenderSettings } from '#domain/webhook-delivery';
-import type { UrlRules } from '#domain/webhooks';
+import type { DeliveryQueue, SenderSettings } from '#functions/webhooks/webhook-delivery';
+import type { UrlRules } from '#functions/webhooks/webhooks';
 import { awsClient } from '../aws-clients.ts';
 import type { SliceSettings } from '#functions/settings/functions';
 import { createDocumentClient } from '../dynamo/client.ts';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { PostResult, WebhookPoster } from '#domain/webhook-delivery';
+import type { PostResult, WebhookPoster } from '#functions/webhooks/webhook-delivery';
 
 /**
  * POSTs a webhook with node:http(s), connecting to the address the URL check approved: the

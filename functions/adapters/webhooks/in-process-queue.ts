@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryMessage, DeliveryQueue, QueuedMessage } from '#domain/webhook-delivery';
+import type { DeliveryMessage, DeliveryQueue, QueuedMessage } from '#functions/webhooks/webhook-delivery';
 
 /**
  * A stand-in for an SQS standard queue, for the local runtime: per-message delay, a visibility

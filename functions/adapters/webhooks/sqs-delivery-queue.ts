@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { backoffDelay, sleep, type RetryPolicy } from '#domain/retry';
-import type { DeliveryMessage, DeliveryQueue, QueuedMessage } from '#domain/webhook-delivery';
+import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
+import type { DeliveryMessage, DeliveryQueue, QueuedMessage } from '#functions/webhooks/webhook-delivery';
 
 /** SQS holds a message back for at most 15 minutes; longer waits ride on `notBefore` and are
  * re-delayed by the sender when the message comes back early. */

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '#domain/audit-log';
+import type { AuditEntry } from '#functions/companies/audit-log';
 import { companyRecord, storedFields, type Item } from './item.ts';
 
 /** The one owner of a stored `AuditEntry`: a company's audit log, newest first (ids are ULIDs). */

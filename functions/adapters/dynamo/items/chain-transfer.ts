@@ -1,4 +1,4 @@
-import type { TransferRecord } from '#domain/deposit-transitions';
+import type { TransferRecord } from '#functions/deposits/deposit-transitions';
 import { toBigInt } from '../client.ts';
 import { globalRecord, type Item } from './item.ts';
 

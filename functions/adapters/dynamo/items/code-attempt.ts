@@ -1,4 +1,4 @@
-import { CODE_LOCK_SECONDS, USED_CODE_SECONDS } from '#domain/code-attempts';
+import { CODE_LOCK_SECONDS, USED_CODE_SECONDS } from '#functions/people/code-attempts';
 import { globalRecord, type Item } from './item.ts';
 
 /** A person's authenticator codes, under their normalised sign-in email (the one key every place a
@@ -7,7 +7,7 @@ const partition = (email: string) => `SIGN_IN_CODES#${email}`;
 const ttlAfter = (at: Date, seconds: number) => Math.floor(at.getTime() / 1000) + seconds + 60 * 60;
 
 /**
- * The one owner of a person's stored `CodeAttempts` (functions/domain/code-attempts.ts): `attempts`
+ * The one owner of a person's stored `CodeAttempts` (functions/people/code-attempts.ts): `attempts`
  * counted since the count last started, and `lastAttemptAt`, when the last was counted. Updated in
  * place by conditional writes only (code-attempt-store.ts); TTL removes it an hour after its lock
  * could have ended.

@@ -1,6 +1,6 @@
-import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#domain/api-keys';
-import type { BalanceRow, Company } from '#domain/company';
-import type { Currency } from '#domain/money';
+import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#functions/api-keys/api-keys';
+import type { BalanceRow, Company } from '#functions/companies/company';
+import type { Currency } from '#functions/shared/money';
 import { toBigInt } from '../client.ts';
 import { companyListed, companyRecord, companySetting, storedFields, type Item } from './item.ts';
 

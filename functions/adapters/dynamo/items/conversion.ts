@@ -1,4 +1,4 @@
-import type { Conversion, Quote } from '#domain/conversions';
+import type { Conversion, Quote } from '#functions/conversions/conversions';
 import { toBigInt } from '../client.ts';
 import { companyRecord, type Item } from './item.ts';
 

@@ -1,4 +1,4 @@
-import type { Deposit } from '#domain/deposits';
+import type { Deposit } from '#functions/deposits/deposits';
 import { toBigInt } from '../client.ts';
 import { companyRecord, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
 

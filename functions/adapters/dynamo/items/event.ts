@@ -1,7 +1,7 @@
 import { encodeTime } from 'ulid';
-import type { StoredEvent } from '#domain/activity';
-import type { DomainEvent } from '#domain/events';
-import type { DispatchableEvent } from '#domain/webhook-delivery';
+import type { StoredEvent } from '#functions/companies/activity';
+import type { DomainEvent } from '#functions/shared/events';
+import type { DispatchableEvent } from '#functions/webhooks/webhook-delivery';
 import { toBigInt } from '../client.ts';
 import { companyPartition, companyRecord, type Item } from './item.ts';
 

@@ -1,5 +1,5 @@
-import type { LedgerEntry, Posting } from '#domain/ledger';
-import type { Currency } from '#domain/money';
+import type { LedgerEntry, Posting } from '#functions/ledger/ledger';
+import type { Currency } from '#functions/shared/money';
 import { toBigInt } from '../client.ts';
 import { companyRecord, exportLineItem, storedFields, type Item } from './item.ts';
 

@@ -1,4 +1,4 @@
-import type { MailCounter } from '#domain/mail-limits';
+import type { MailCounter } from '#functions/mail/mail-limits';
 import { TABLE } from '../table-definition.ts';
 import { companyPartition } from './item.ts';
 

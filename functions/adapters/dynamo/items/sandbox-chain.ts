@@ -1,10 +1,10 @@
-import type { ReceiptResult, TokenTransfer } from '#domain/chain';
+import type { ReceiptResult, TokenTransfer } from '#functions/networks/chain';
 import { toBigInt } from '../client.ts';
 import { transferOnChainFromItem } from './chain-transfer.ts';
 import { globalRecord, type Item } from './item.ts';
 
 /**
- * The one owner of the sandbox chain's own items (functions/adapters/chain/sandbox-chain.ts and
+ * The one owner of the sandbox chain's own items (functions/networks/tron/sandbox-chain.ts and
  * sandbox-balances.ts): its genesis, its transfers by block (one partition, range-queried by block
  * number), each transaction's receipt, the token balances it keeps (one partition per contract,
  * TRX included) and the one-time TRX grant to the hot wallet. Written only where the sandbox chain

@@ -1,9 +1,9 @@
-import type { AccountAttempts, SourceAttempts } from '#domain/sign-in-limits';
+import type { AccountAttempts, SourceAttempts } from '#functions/people/sign-in-limits';
 import { toBigInt } from '../client.ts';
 import type { Item } from './item.ts';
 
 /**
- * The one owner of the stored sign-in counts (functions/domain/sign-in-limits.ts): in the partition
+ * The one owner of the stored sign-in counts (functions/people/sign-in-limits.ts): in the partition
  * of a hash of the normalised email, which exists as much for an address with no account as for
  * one with, the account's count (`ACCOUNT`) and each source's (`SOURCE#<hash of the IP>`). TTL
  * removes them a day after they last mattered.

@@ -1,4 +1,4 @@
-import { LONGEST_ACCESS_TOKEN_SECONDS, type SignOut } from '#domain/sign-outs';
+import { LONGEST_ACCESS_TOKEN_SECONDS, type SignOut } from '#functions/people/sign-outs';
 import { personRecord, type Item } from './item.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Sweep } from '#domain/sweeps';
+import type { Sweep } from '#functions/deposits/sweeps';
 import { toBigInt } from '../client.ts';
 import type { Item } from './item.ts';
 

@@ -1,7 +1,7 @@
-import type { Invitation } from '#domain/dashboard';
-import type { EmailVerification } from '#domain/email-verification';
-import type { PasswordReset } from '#domain/password-reset';
-import type { Membership, Person } from '#domain/team';
+import type { Invitation } from '#functions/people/dashboard';
+import type { EmailVerification } from '#functions/people/email-verification';
+import type { PasswordReset } from '#functions/people/password-reset';
+import type { Membership, Person } from '#functions/people/team';
 import { TABLE } from '../table-definition.ts';
 import { companyListed, companyPartition, personPartition, personRecord, storedFields, type Item } from './item.ts';
 

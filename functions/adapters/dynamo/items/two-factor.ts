@@ -1,4 +1,4 @@
-import type { TwoFactorRequirement } from '#domain/two-factor';
+import type { TwoFactorRequirement } from '#functions/people/two-factor';
 import { companySetting, personRecord, type Item } from './item.ts';
 
 /**

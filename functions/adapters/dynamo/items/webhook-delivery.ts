@@ -1,4 +1,4 @@
-import type { AttemptRecord, DeliveryMessage, DeliveryStatus } from '#domain/webhook-delivery';
+import type { AttemptRecord, DeliveryMessage, DeliveryStatus } from '#functions/webhooks/webhook-delivery';
 import { toBigInt } from '../client.ts';
 import { companyPartition, type Item } from './item.ts';
 

@@ -1,5 +1,5 @@
-import { isPlainSecret } from '#domain/webhook-secrets';
-import type { Webhook } from '#domain/webhooks';
+import { isPlainSecret } from '#functions/webhooks/webhook-secrets';
+import type { Webhook } from '#functions/webhooks/webhooks';
 import { companyRecord, companySetting, type Item } from './item.ts';
 
 /**

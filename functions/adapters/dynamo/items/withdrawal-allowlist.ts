@@ -1,5 +1,5 @@
-import type { AllowedAddress, WithdrawalAllowlist } from '#domain/withdrawal-allowlist';
-import { ALLOWLIST_OFF } from '#domain/withdrawal-allowlist';
+import type { AllowedAddress, WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-allowlist';
+import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-allowlist';
 import { companyRecord, companySetting, storedFields, type Item } from './item.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Withdrawal } from '#domain/withdrawals';
+import type { Withdrawal } from '#functions/withdrawals/withdrawals';
 import { toBigInt } from '../client.ts';
 import { companyRecord, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
 

@@ -1,0 +1,93 @@
+import { ApiError, notFound } from '../shared/errors.ts';
+import { CURRENCIES, formatAmount, type Currency } from '../shared/money.ts';
+import { newId } from '../shared/ids.ts';
+import { issueCredentials, type ApiKeyRecord, type Environment, type IssuedCredentials } from '../api-keys/api-keys.ts';
+
+export interface Company {
+  id: string;
+  name: string;
+  environment: Environment;
+  status: 'active';
+  createdAt: string;
+}
+
+/** One currency's balance in minor units. */
+export interface BalanceRow {
+  currency: Currency;
+  available: bigint;
+  pending: bigint;
+  locked: bigint;
+  updatedAt: string;
+}
+
+/** What the company routes need from storage; the DynamoDB adapter implements it. */
+export interface CompanyStore {
+  createCompany(company: Company, key: ApiKeyRecord): Promise<void>;
+  getCompany(companyId: string): Promise<Company | null>;
+  getBalances(companyId: string): Promise<BalanceRow[]>;
+}
+
+export interface BalanceView {
+  balances: { currency: Currency; available: string; pending: string; locked: string }[];
+  updatedAt: string;
+}
+
+export const MAX_COMPANY_NAME_LENGTH = 200;
+
+/** A new company's profile, its name checked; `field` names the name's field in the caller's body. */
+export function createCompanyRecord(input: { name: string; environment: Environment }, now: Date, field = 'name'): Company {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > MAX_COMPANY_NAME_LENGTH) {
+    throw new ApiError('VALIDATION_FAILED', 'The request is invalid; see details', [
+      { path: field, message: `must be 1 to ${MAX_COMPANY_NAME_LENGTH} characters` },
+    ]);
+  }
+  return {
+    id: newId('company', now.getTime()),
+    name,
+    environment: input.environment,
+    status: 'active',
+    createdAt: now.toISOString(),
+  };
+}
+
+export async function createCompany(
+  store: CompanyStore,
+  input: { name: string; environment: Environment },
+  now = new Date(),
+): Promise<{ company: Company; credentials: IssuedCredentials }> {
+  const company = createCompanyRecord(input, now);
+  const credentials = issueCredentials(company.id, company.environment, now);
+  await store.createCompany(company, credentials.record);
+  return { company, credentials };
+}
+
+export async function getCompany(store: CompanyStore, companyId: string): Promise<Company> {
+  const company = await store.getCompany(companyId);
+  if (!company) throw notFound('Company');
+  return company;
+}
+
+/** Every currency is listed, zero when the company never held it, so integrators need no
+ * special case for a new company. Balance rows are written with the company, so there is always
+ * one to date the answer; one Query reads them all. */
+export async function getBalance(store: CompanyStore, companyId: string): Promise<BalanceView> {
+  const rows = await store.getBalances(companyId);
+  if (rows.length === 0) throw notFound('Company');
+  const byCurrency = new Map(rows.map((row) => [row.currency, row]));
+  const updatedAt = rows.map((row) => row.updatedAt).reduce((a, b) => (a > b ? a : b));
+  const balances = CURRENCIES.map((currency) => {
+    const row = byCurrency.get(currency);
+    return {
+      currency,
+      available: formatAmount(row?.available ?? 0n, currency),
+      pending: formatAmount(row?.pending ?? 0n, currency),
+      locked: formatAmount(row?.locked ?? 0n, currency),
+    };
+  });
+  return { balances, updatedAt };
+}
+
+export function zeroBalances(createdAt: string): BalanceRow[] {
+  return CURRENCIES.map((currency) => ({ currency, available: 0n, pending: 0n, locked: 0n, updatedAt: createdAt }));
+}

@@ -1,0 +1,126 @@
+import type { BalanceRow } from './company.ts';
+import type { Caller } from '../people/dashboard.ts';
+import { validationFailed } from '../shared/errors.ts';
+import { ID_DAY_MESSAGE, isIdDay } from '../shared/ids.ts';
+import { balanceChanges, BUCKETS, type BucketDeltas, type LedgerEntry } from '../ledger/ledger.ts';
+import { csvLine, isLedgerDay, type LedgerDay } from '../ledger/ledger-csv.ts';
+import { CURRENCIES, formatAmount, type Currency } from '../shared/money.ts';
+
+/**
+ * A company's balance statement (Overview → `Download statement`): for finance, every change to its
+ * balances between two UTC days, each ledger entry a line per currency it moved, with the change
+ * to available, pending and locked and the balances after it, between an opening line at the first
+ * day's start and a closing line at the last day's end. The lines add up: opening plus the changes
+ * is the closing, and the closing of a period that ends today is the balance the API answers.
+ */
+export interface StatementStore {
+  getBalances(companyId: string): Promise<BalanceRow[]>;
+  /** The company's ledger entries created at or after `fromMs` (and before `toMs` when given), oldest first, a page at a time. */
+  ledgerEntries(companyId: string, range: { fromMs: number; toMs?: number }): AsyncIterable<LedgerEntry[]>;
+}
+
+/** A statement covers at most this many days: one download, streamed, of a year of history. */
+export const MAX_STATEMENT_DAYS = 366;
+const DAY_MS = 86_400_000;
+/** Reads of the balances and the entries since the period began that may disagree (an entry committed
+ * between them) before the statement gives up; each retry reads afresh. */
+const SNAPSHOT_ATTEMPTS = 5;
+
+export const STATEMENT_COLUMNS = ['line', 'time', 'entryId', 'reference', 'currency', 'availableChange', 'pendingChange', 'lockedChange', 'available', 'pending', 'locked'] as const;
+type StatementLine = Record<(typeof STATEMENT_COLUMNS)[number], string>;
+
+export interface StatementPeriod {
+  from: LedgerDay;
+  to: LedgerDay;
+}
+
+/** `from` and `to` as UTC days, `from` not after `to`, at most MAX_STATEMENT_DAYS, not in the future. */
+export function statementPeriod(input: { from?: string; to?: string }, now = new Date()): StatementPeriod & { fromMs: number; toMs: number } {
+  const problems: { path: string; message: string }[] = [];
+  for (const field of ['from', 'to'] as const) {
+    if (!isLedgerDay(input[field])) problems.push({ path: field, message: 'must be a UTC day, YYYY-MM-DD' });
+    else if (!isIdDay(input[field])) problems.push({ path: field, message: ID_DAY_MESSAGE });
+  }
+  if (problems.length) throw validationFailed(problems);
+  const fromMs = Date.parse(`${input.from}T00:00:00.000Z`);
+  const toMs = Date.parse(`${input.to}T00:00:00.000Z`) + DAY_MS;
+  if (toMs <= fromMs) throw validationFailed([{ path: 'to', message: 'must not be before from' }]);
+  if (toMs - fromMs > MAX_STATEMENT_DAYS * DAY_MS) throw validationFailed([{ path: 'to', message: `must be at most ${MAX_STATEMENT_DAYS} days after from` }]);
+  if (fromMs > now.getTime()) throw validationFailed([{ path: 'from', message: 'must not be in the future' }]);
+  return { from: input.from!, to: input.to!, fromMs, toMs };
+}
+
+/** The statement's CSV, a piece per page of entries, so neither side holds the whole file. */
+export async function* statementCsv(store: StatementStore, caller: Caller, input: { from?: string; to?: string }, now = new Date()): AsyncGenerator<string> {
+  const period = statementPeriod(input, now);
+  const companyId = caller.membership.companyId;
+  // The header first: the opening balances need a full read of the entries since `from` (about
+  // half the time of a long period), and the download starts meanwhile instead of waiting silent.
+  yield STATEMENT_COLUMNS.join(',') + '\n';
+  const running = await openingBalances(store, companyId, period.fromMs);
+  const at = (ms: number) => new Date(Math.min(ms, now.getTime())).toISOString();
+  yield CURRENCIES.map((currency) => csvLine(balanceLine('opening', at(period.fromMs), currency, running.get(currency)!), STATEMENT_COLUMNS)).join('');
+  for await (const page of store.ledgerEntries(companyId, { fromMs: period.fromMs, toMs: period.toMs })) {
+    const lines: string[] = [];
+    for (const entry of page) {
+      for (const [currency, deltas] of balanceChanges(entry)) {
+        if (BUCKETS.every((bucket) => deltas[bucket] === 0n)) continue;
+        const balance = running.get(currency)!;
+        for (const bucket of BUCKETS) balance[bucket] += deltas[bucket];
+        lines.push(csvLine(entryLine(entry, currency, deltas, balance), STATEMENT_COLUMNS));
+      }
+    }
+    if (lines.length) yield lines.join('');
+  }
+  yield CURRENCIES.map((currency) => csvLine(balanceLine('closing', at(period.toMs), currency, running.get(currency)!), STATEMENT_COLUMNS)).join('');
+}
+
+/**
+ * The balances at `fromMs`: today's, less every change since. The balances and the entries are two
+ * reads; an entry and its balance change commit together, so when the balances read again after the
+ * entries are unchanged, no entry came between, and the two agree.
+ */
+async function openingBalances(store: StatementStore, companyId: string, fromMs: number): Promise<Map<Currency, BucketDeltas>> {
+  for (let attempt = 1; attempt <= SNAPSHOT_ATTEMPTS; attempt++) {
+    const before = await store.getBalances(companyId);
+    const opening = new Map(CURRENCIES.map((currency) => [currency, bucketsOf(before.find((row) => row.currency === currency))]));
+    for await (const page of store.ledgerEntries(companyId, { fromMs })) {
+      for (const entry of page) {
+        for (const [currency, deltas] of balanceChanges(entry)) for (const bucket of BUCKETS) opening.get(currency)![bucket] -= deltas[bucket];
+      }
+    }
+    const after = await store.getBalances(companyId);
+    if (sameBalances(before, after)) return opening;
+  }
+  throw new Error(`The balances of ${companyId} kept changing while its statement was read`);
+}
+
+const bucketsOf = (row: BalanceRow | undefined): BucketDeltas => ({ available: row?.available ?? 0n, pending: row?.pending ?? 0n, locked: row?.locked ?? 0n });
+
+function sameBalances(a: BalanceRow[], b: BalanceRow[]): boolean {
+  return a.length === b.length && a.every((row) => b.some((other) => other.currency === row.currency && BUCKETS.every((bucket) => other[bucket] === row[bucket]) && other.updatedAt === row.updatedAt));
+}
+
+function balanceLine(line: 'opening' | 'closing', time: string, currency: Currency, balance: BucketDeltas): StatementLine {
+  return { line, time, entryId: '', reference: '', currency, availableChange: '', pendingChange: '', lockedChange: '', ...amounts(currency, balance) };
+}
+
+function entryLine(entry: LedgerEntry, currency: Currency, deltas: BucketDeltas, balance: BucketDeltas): StatementLine {
+  return {
+    line: 'entry',
+    time: entry.createdAt,
+    entryId: entry.id,
+    reference: entry.reference,
+    currency,
+    availableChange: formatAmount(deltas.available, currency),
+    pendingChange: formatAmount(deltas.pending, currency),
+    lockedChange: formatAmount(deltas.locked, currency),
+    ...amounts(currency, balance),
+  };
+}
+
+const amounts = (currency: Currency, balance: BucketDeltas) => ({
+  available: formatAmount(balance.available, currency),
+  pending: formatAmount(balance.pending, currency),
+  locked: formatAmount(balance.locked, currency),
+});

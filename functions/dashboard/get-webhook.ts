@@ -1,5 +1,0 @@
-import { dashboardWebhook } from '#domain/dashboard-webhooks';
-import { dashboardRoute } from '#http/dashboard-route';
-import { memberships, registry } from './webhook-deps.ts';
-
-export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller, pathParameters }) => ({ data: await dashboardWebhook(registry, caller, pathParameters.webhookId!) }));

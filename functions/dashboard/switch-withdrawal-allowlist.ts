@@ -1,9 +1,0 @@
-import { switchAllowlist } from '#domain/withdrawal-allowlist';
-import { dashboardRoute } from '#http/dashboard-route';
-import { allowlist, dashboard } from './allowlist-deps.ts';
-import { switchWithdrawalAllowlistBody } from './schemas.ts';
-
-/** `Turn on allowlist` at once; `Turn off allowlist` after the waiting period. */
-export const handler = dashboardRoute({ body: switchWithdrawalAllowlistBody, access: 'manageAddresses', memberships: dashboard }, async ({ caller, body, log }) => ({
-  data: await switchAllowlist(allowlist(log), caller, body),
-}));

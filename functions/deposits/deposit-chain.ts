@@ -1,0 +1,282 @@
+import type { ChainReader, TransactionReceipt } from '../networks/chain.ts';
+import type { Deposit } from './deposits.ts';
+import { inParallel } from '../shared/in-parallel.ts';
+import { stderrLog, type Log } from '../shared/log.ts';
+import { DepositAddressFilter, type DepositAddressListing } from '../networks/deposit-address-filter.ts';
+import { payoutGuard, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-allowlist.ts';
+import {
+  confirmTransfer,
+  dropTransfer,
+  expireDeposit,
+  refreshConfirmations,
+  seeTransfer,
+  transferId,
+  type DepositChange,
+  type TransferKey,
+  type TransferRecord,
+} from './deposit-transitions.ts';
+
+/**
+ * The deposit jobs: scanning the chain for transfers to deposit addresses, confirming them once
+ * solidified, expiring unpaid deposits. They read the chain and the store, take the scan lease,
+ * batch the writes and retry on conflicts; every change itself is built by
+ * ./deposit-transitions.ts.
+ */
+
+export interface AddressOwner {
+  companyId: string;
+  depositId: string;
+}
+
+/** The allowlist reads are for a split's forwarding, which the withdrawal allowlist governs as it
+ * does any payout; the listing of deposit addresses feeds the scanner's DepositAddressFilter. */
+export interface DepositChainStore extends AllowlistReader, DepositAddressListing {
+  getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
+  /** Consistent reads of many deposits at once, by deposit id; missing ones are absent. */
+  getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>>;
+  /** Splits changes (of different deposits) into groups that each fit one applyChanges call. */
+  inWrites(changes: DepositChange[]): DepositChange[][];
+  /** All the changes or none: 'applied', 'conflict' (someone changed a deposit: re-read and
+   * retry), 'duplicate' (a transfer was recorded already) or 'allowlist' (a split's allowlist
+   * guard no longer holds: build again, reading the allowlist). At most one change per deposit. */
+  applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate' | 'allowlist'>;
+  confirmingTransfers(): Promise<TransferRecord[]>;
+  /** Which of these transfers are recorded already (and not reversed), as `txHash#eventIndex`. */
+  recordedTransfers(transfers: TransferKey[]): Promise<Set<string>>;
+  awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]>;
+}
+
+export interface ScanCursor {
+  /** Takes the lease, or returns null when another scanner holds it. `nextBlock` null: first run. */
+  acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null } | null>;
+  advance(owner: string, nextBlock: number): Promise<void>;
+  release(owner: string): Promise<void>;
+}
+
+export interface DepositJobDeps {
+  chain: ChainReader;
+  store: DepositChainStore;
+  /** The official USDT contract: transfers of any other token are ignored, whatever its symbol. */
+  usdtContract: string;
+  now?: () => Date;
+  log?: Log;
+}
+
+/** Re-scanned every run: blocks not yet solidified may still change, and a transfer is recorded once anyway. */
+export const SCAN_OVERLAP_BLOCKS = 20;
+export const MAX_BLOCKS_PER_SCAN = 200;
+/** Deposits written one by one at once, when a batched write could not take them. */
+const DEPOSITS_IN_FLIGHT = 16;
+/** Receipts asked of the chain at once: one HTTP request each on TronGrid. */
+const RECEIPTS_IN_FLIGHT = 8;
+const SCAN_LEASE_MS = 60_000;
+const CONFLICT_RETRIES = 5;
+
+export interface ScanDeps {
+  cursor: ScanCursor;
+  /** Who holds the lease this run. */
+  owner: string;
+  /** The process's address filter, kept across runs (the poller's module scope); absent, each run
+   * loads one whole. */
+  addresses?: DepositAddressFilter;
+}
+
+export interface ScanResult {
+  scanned: { fromBlock: number; toBlock: number } | null;
+  transfersSeen: number;
+  recorded: number;
+  /** Blocks between the chain's latest and the cursor after this run: the scanner's lag, for its
+   * alarm. Null when another scanner held the lease. */
+  lagBlocks: number | null;
+}
+
+/**
+ * Reads the USDT contract's Transfer events block range by block range (cost independent of how
+ * many deposit addresses exist), picks the transfers to deposit addresses with the in-memory
+ * address filter (refreshed after the chain read, so an address made just before its payment is
+ * known; ./deposit-address-filter.ts), and records each once. The cursor's lease keeps two
+ * scanners from working at once; a scanner that died lets the lease lapse and the next one
+ * catches up from the cursor.
+ */
+export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<ScanResult> {
+  const now = deps.now ?? (() => new Date());
+  const lease = await deps.cursor.acquire(deps.owner, now(), SCAN_LEASE_MS);
+  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: null };
+  try {
+    const latest = (await deps.chain.latestBlock()).number;
+    const nextBlock = lease.nextBlock ?? latest;
+    const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
+    const fromBlock = Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
+    const transfers = (await deps.chain.transfers(deps.usdtContract, fromBlock, toBlock)).filter(
+      (transfer) => transfer.contract === deps.usdtContract && transfer.amount > 0n,
+    );
+    const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
+    await addresses.refresh();
+    const owners = await addresses.ownersOf(transfers.map((transfer) => transfer.to));
+    const ours = transfers.filter((transfer) => owners.has(transfer.to));
+    // The overlap re-reads recent blocks every run: one batched read skips what is recorded already.
+    // Blocks past the cursor were never scanned; should a scanner that died before advancing have
+    // recorded some, the write's own condition refuses them again (DuplicateTransfer).
+    const known = await deps.store.recordedTransfers(ours.filter((transfer) => transfer.blockNumber < nextBlock));
+    const steps = ours
+      .filter((transfer) => !known.has(transferId(transfer)))
+      .map((transfer) => ({
+        owner: owners.get(transfer.to)!,
+        build: (deposit: Deposit) => seeTransfer(deposit, transfer, latest, now()),
+        outcome: 'recorded' as const,
+      }));
+    const recorded = (await applySteps(deps.store, steps)).length;
+    await deps.cursor.advance(deps.owner, toBlock + 1);
+    return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length, recorded, lagBlocks: latest - toBlock };
+  } finally {
+    await deps.cursor.release(deps.owner);
+  }
+}
+
+/** One change to one deposit, built on the deposit as it is when written. */
+interface DepositStep<T> {
+  owner: AddressOwner;
+  /** `readAllowlist`: a split's forwarding reads the allowlist, after its optimistic guard failed. */
+  build: (deposit: Deposit, readAllowlist: boolean) => DepositChange | null | Promise<DepositChange | null>;
+  /** What applying it counts as, for the job's result. */
+  outcome: T;
+}
+
+/**
+ * Applies steps, a deposit's steps in the order given. Each deposit's first step goes into
+ * batched writes: many deposits in one transaction, with one balance update per company, so a
+ * company paid by many customers in the same blocks neither races itself on its balance nor pays
+ * a round trip per transfer. A deposit's further steps, and the steps of a write refused because
+ * a deposit moved in between, are then applied one by one on fresh reads (deposits side by side,
+ * one deposit's steps in order, each on the version the last one left). Returns the outcomes of
+ * the steps applied.
+ */
+async function applySteps<T>(store: DepositChainStore, steps: DepositStep<T>[]): Promise<T[]> {
+  const byDeposit = new Map<string, DepositStep<T>[]>();
+  for (const step of steps) {
+    const group = byDeposit.get(step.owner.depositId);
+    if (group) group.push(step);
+    else byDeposit.set(step.owner.depositId, [step]);
+  }
+  const deposits = await store.getDeposits([...byDeposit.values()].map((group) => group[0]!.owner));
+  const firsts = new Map<DepositChange, { depositId: string; step: DepositStep<T> }>();
+  const rest = new Map<string, DepositStep<T>[]>();
+  for (const [depositId, [first, ...others]] of byDeposit) {
+    const deposit = deposits.get(depositId);
+    const change = deposit && first ? await first.build(deposit, false) : null;
+    if (change) firsts.set(change, { depositId, step: first! });
+    rest.set(depositId, change ? others : [first!, ...others]);
+  }
+  const applied: T[] = [];
+  for (const write of store.inWrites([...firsts.keys()])) {
+    if ((await store.applyChanges(write)) === 'applied') {
+      for (const change of write) applied.push(firsts.get(change)!.step.outcome);
+      continue;
+    }
+    for (const change of write) rest.set(firsts.get(change)!.depositId, byDeposit.get(firsts.get(change)!.depositId)!);
+  }
+  await inParallel([...rest.values()].filter((group) => group.length > 0), DEPOSITS_IN_FLIGHT, async (group) => {
+    for (const step of group) if ((await withDeposit(store, step.owner, step.build)) === 'applied') applied.push(step.outcome);
+  });
+  return applied;
+}
+
+export interface ConfirmResult {
+  confirmed: number;
+  dropped: number;
+  waiting: number;
+}
+
+/** Credits transfers whose block is solidified and whose receipt says SUCCESS; drops the ones
+ * the solidified chain does not have or that failed; refreshes the confirmation count of the rest.
+ * Receipts are read a few at a time and the changes written in batches, so 30 paid transfers a
+ * block cost a handful of requests rather than three round trips each. */
+export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0 };
+  const records = await deps.store.confirmingTransfers();
+  if (records.length === 0) return result;
+  const [solidified, latest] = await Promise.all([deps.chain.solidifiedBlock(), deps.chain.latestBlock()]);
+  const receipts = new Map<TransferRecord, TransactionReceipt | null>();
+  await inParallel(
+    records.filter((record) => record.blockNumber <= solidified.number),
+    RECEIPTS_IN_FLIGHT,
+    async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)),
+  );
+  const steps: DepositStep<keyof ConfirmResult | null>[] = [];
+  for (const record of records) {
+    const owner = { companyId: record.companyId, depositId: record.depositId };
+    if (record.blockNumber > solidified.number) {
+      result.waiting++;
+      steps.push({ owner, build: (deposit) => refreshConfirmations(deposit, record, latest.number, now()), outcome: null });
+      continue;
+    }
+    const receipt = receipts.get(record) ?? null;
+    if (receipt && receipt.result === 'SUCCESS' && receipt.blockNumber > solidified.number) {
+      // Re-included in a later block after a fork: wait for that block to solidify.
+      result.waiting++;
+      continue;
+    }
+    const success = receipt?.result === 'SUCCESS';
+    steps.push({
+      owner,
+      build: async (deposit, readAllowlist) =>
+        success ? confirmTransfer(deposit, record, latest.number, now(), await splitGuard(deps, deposit, now(), readAllowlist)) : dropTransfer(deposit, record, now()),
+      outcome: success ? 'confirmed' : 'dropped',
+    });
+  }
+  for (const outcome of await applySteps(deps.store, steps)) if (outcome) result[outcome]++;
+  return result;
+}
+
+/**
+ * A split's forwarding goes by the withdrawal allowlist as it stands when the transfer is
+ * confirmed, not when the deposit was made: an address taken off the list since receives nothing
+ * more, and its share stays in the company's available balance. Null for a deposit without a split.
+ * As for a withdrawal, the first try reads nothing: its transaction checks that the list is off,
+ * and only when it is not (`readAllowlist`) is the address read.
+ */
+async function splitGuard(deps: DepositJobDeps, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
+  if (!deposit.split) return null;
+  if (!readAllowlist) return { holds: false, at: now.toISOString() };
+  const guard = await payoutGuard(deps.store, deposit.companyId, deposit.split.address, now);
+  if (!guard) {
+    (deps.log ?? stderrLog).warn('split share kept: its address is not on the withdrawal allowlist now', {
+      companyId: deposit.companyId,
+      depositId: deposit.id,
+      address: deposit.split.address,
+    });
+  }
+  return guard;
+}
+
+/** Deposits still awaiting payment past `expiresAt` become `expired`; their address stays watched. */
+export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>): Promise<number> {
+  const now = deps.now ?? (() => new Date());
+  let expired = 0;
+  for (const owner of await deps.store.awaitingPaymentExpiredBy(now())) {
+    const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now()));
+    if (outcome === 'applied') expired++;
+  }
+  return expired;
+}
+
+/** Reads the deposit, builds the change and writes it; on a version conflict, reads again. */
+async function withDeposit(
+  store: DepositChainStore,
+  owner: AddressOwner,
+  build: DepositStep<unknown>['build'],
+): Promise<'applied' | 'duplicate' | 'unchanged'> {
+  let readAllowlist = false;
+  for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
+    const deposit = await store.getDeposit(owner.companyId, owner.depositId);
+    if (!deposit) throw new Error(`Deposit ${owner.depositId} of ${owner.companyId} is missing`);
+    const change = await build(deposit, readAllowlist);
+    if (!change) return 'unchanged';
+    const outcome = await store.applyChanges([change]);
+    if (outcome === 'allowlist') readAllowlist = true;
+    else if (outcome !== 'conflict') return outcome;
+  }
+  throw new Error(`Deposit ${owner.depositId} kept changing under the chain job; will retry next run`);
+}

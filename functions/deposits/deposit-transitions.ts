@@ -1,0 +1,224 @@
+import type { TokenTransfer } from '../networks/chain.ts';
+import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
+import { domainEvent, type DomainEvent } from '../shared/events.ts';
+import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
+import type { AllowlistGuard } from '../withdrawals/withdrawal-allowlist.ts';
+import { newWithdrawal, type Withdrawal } from '../withdrawals/withdrawals.ts';
+
+/**
+ * How money seen on chain becomes a company's balance (../shared/api-contract.md, Deposits):
+ * seen → `pending` and `confirming`; solidified with a SUCCESS receipt → `available` (minus the
+ * split share, which becomes a withdrawal to the split address while the withdrawal allowlist
+ * allows it); vanished or failed before that →
+ * taken back out of `pending`. Each step is one DepositChange the store writes atomically with
+ * the deposit's optimistic lock, its ledger entry and its events.
+ *
+ * Pure functions of a deposit as read and the chain's facts: no store, no clock of their own.
+ * The jobs that read the chain and apply these changes are in ./deposit-chain.ts.
+ */
+export interface TransferKey {
+  txHash: string;
+  eventIndex: number;
+}
+
+export interface TransferRecord extends TransferKey {
+  blockNumber: number;
+  companyId: string;
+  depositId: string;
+  amount: bigint;
+  status: 'confirming' | 'confirmed' | 'reversed';
+}
+
+export interface DepositChange {
+  /** The deposit as read; the write is refused if its version moved since. */
+  before: Deposit;
+  after: Deposit;
+  /** The transfer's own record: 'record' claims it once (a replayed block cannot record it
+   * again), 'update' moves its status; null when the change leaves it as it is. */
+  transfer: { write: 'record' | 'update'; record: TransferRecord } | null;
+  entry: LedgerEntry | null;
+  events: DomainEvent[];
+  /** The withdrawal that forwards a split share, and the allowlist as read, which the write holds it to. */
+  splitForward: { withdrawal: Withdrawal; guard: AllowlistGuard } | null;
+}
+
+const sameTransfer = (tx: TransferKey, key: TransferKey) => tx.txHash === key.txHash && tx.eventIndex === key.eventIndex;
+const confirmationsAt = (blockNumber: number, latestBlock: number) => Math.max(0, latestBlock - blockNumber + 1);
+
+/** The part of a confirmed transfer forwarded to the split address (rounded down, in minor units). */
+export function splitShare(deposit: Deposit, amount: bigint): bigint {
+  const split = deposit.split;
+  if (!split) return 0n;
+  if (split.percentBps !== null) return (amount * BigInt(split.percentBps)) / 10_000n;
+  return split.amount !== null && split.amount < amount ? split.amount : amount;
+}
+
+function summarise(deposit: Deposit, transactions: DepositTransaction[], now: Date): Deposit {
+  const open = transactions.filter((tx) => tx.status === 'confirming');
+  const status: Deposit['status'] =
+    open.length > 0
+      ? 'confirming'
+      : transactions.length > 0
+        ? 'completed'
+        : now.getTime() >= Date.parse(deposit.expiresAt)
+          ? 'expired'
+          : 'awaiting_payment';
+  const received = transactions.reduce((sum, tx) => sum + tx.amount, 0n);
+  const amountStatus =
+    status !== 'completed' || deposit.expectedAmount === null
+      ? null
+      : received === deposit.expectedAmount
+        ? 'exact'
+        : received < deposit.expectedAmount
+          ? 'underpaid'
+          : 'overpaid';
+  // The deposit shows the confirmations of its least confirmed transfer: what it is waiting for.
+  const confirmations = transactions.length === 0 ? 0 : Math.min(...(open.length ? open : transactions).map((tx) => tx.confirmations));
+  return {
+    ...deposit,
+    transactions,
+    status,
+    receivedAmount: received,
+    amountStatus,
+    confirmations,
+    updatedAt: now.toISOString(),
+    version: deposit.version + 1,
+  };
+}
+
+export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlock: number, now: Date): DepositChange | null {
+  if (deposit.transactions.some((tx) => sameTransfer(tx, transfer))) return null;
+  const tx: DepositTransaction = {
+    txHash: transfer.txHash,
+    eventIndex: transfer.eventIndex,
+    amount: transfer.amount,
+    blockNumber: transfer.blockNumber,
+    confirmations: confirmationsAt(transfer.blockNumber, latestBlock),
+    status: 'confirming',
+  };
+  const after = summarise(deposit, [...deposit.transactions, tx], now);
+  const entry = ledgerEntry(
+    deposit.companyId,
+    `deposit:${deposit.id}:seen:${transfer.txHash}:${transfer.eventIndex}`,
+    [{ source: EXTERNAL_ACCOUNTS.tronNetwork, destination: companyAccount(deposit.companyId, 'pending'), currency: 'USDT', amount: transfer.amount }],
+    now,
+  );
+  return {
+    before: deposit,
+    after,
+    transfer: {
+      write: 'record',
+      record: { ...transferKey(transfer), blockNumber: transfer.blockNumber, companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming' },
+    },
+    entry,
+    events: [domainEvent(deposit.companyId, 'deposit.confirming', depositView(after), now)],
+    splitForward: null,
+  };
+}
+
+/**
+ * `splitGuard`: whether the withdrawal allowlist lets the split's share leave to its address now
+ * (withdrawal-allowlist.ts payoutGuard). Null, when the address was taken off the list since the
+ * deposit was made: the share is credited with the rest, and nothing leaves.
+ */
+export function confirmTransfer(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date, splitGuard: AllowlistGuard | null): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'confirming') return null;
+  const share = splitGuard ? splitShare(deposit, tx.amount) : 0n;
+  const credited = tx.amount - share;
+  const pending = companyAccount(deposit.companyId, 'pending');
+  const postings: Posting[] = [];
+  if (credited > 0n) postings.push({ source: pending, destination: companyAccount(deposit.companyId, 'available'), currency: 'USDT', amount: credited });
+  // The split share is held in `locked` and leaves as a withdrawal to the split address, sent
+  // and settled like any other withdrawal.
+  if (share > 0n) postings.push({ source: pending, destination: companyAccount(deposit.companyId, 'locked'), currency: 'USDT', amount: share });
+  const transactions = deposit.transactions.map((t) =>
+    t === tx ? { ...t, status: 'confirmed' as const, confirmations: confirmationsAt(t.blockNumber, latestBlock) } : t,
+  );
+  const splitWithdrawal: Withdrawal | null =
+    share > 0n && deposit.split
+      ? newWithdrawal(
+          deposit.companyId,
+          { reference: `split:${deposit.id}:${tx.txHash.slice(0, 64)}:${tx.eventIndex}`, address: deposit.split.address, amount: share, fee: 0n },
+          now,
+        )
+      : null;
+  let after = summarise(deposit, transactions, now);
+  after = {
+    ...after,
+    creditedAmount: deposit.creditedAmount + credited,
+    split: deposit.split && {
+      ...deposit.split,
+      forwardedAmount: deposit.split.forwardedAmount + share,
+      withdrawalId: splitWithdrawal?.id ?? deposit.split.withdrawalId,
+    },
+  };
+  const events = after.status === 'completed' ? [domainEvent(deposit.companyId, 'deposit.completed', depositView(after), now)] : [];
+  return {
+    before: deposit,
+    after,
+    transfer: { write: 'update', record: { ...record, status: 'confirmed' } },
+    entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now),
+    events,
+    splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
+  };
+}
+
+/** A transfer that vanished in a fork or whose receipt failed: nothing arrived, so `pending` gives it back. */
+export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'confirming') return null;
+  const after = summarise(
+    deposit,
+    deposit.transactions.filter((t) => t !== tx),
+    now,
+  );
+  return {
+    before: deposit,
+    after,
+    transfer: { write: 'update', record: { ...record, status: 'reversed' } },
+    entry: ledgerEntry(
+      deposit.companyId,
+      `deposit:${deposit.id}:reversed:${tx.txHash}:${tx.eventIndex}`,
+      [{ source: companyAccount(deposit.companyId, 'pending'), destination: EXTERNAL_ACCOUNTS.tronNetwork, currency: 'USDT', amount: tx.amount }],
+      now,
+    ),
+    events: [],
+    splitForward: null,
+  };
+}
+
+/** New confirmation counts on a deposit still waiting: no money moves, no event. */
+export function refreshConfirmations(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date): DepositChange | null {
+  const confirmations = confirmationsAt(record.blockNumber, latestBlock);
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'confirming' || tx.confirmations === confirmations) return null;
+  const after = summarise(
+    deposit,
+    deposit.transactions.map((t) => (t === tx ? { ...t, confirmations } : t)),
+    now,
+  );
+  return { before: deposit, after, transfer: null, entry: null, events: [], splitForward: null };
+}
+
+/** An unpaid deposit past its expiry: `expired`, with its event; its address stays watched. */
+export function expireDeposit(deposit: Deposit, now: Date): DepositChange | null {
+  if (deposit.status !== 'awaiting_payment' || now.getTime() < Date.parse(deposit.expiresAt)) return null;
+  const after = summarise(deposit, deposit.transactions, now);
+  return {
+    before: deposit,
+    after,
+    transfer: null,
+    entry: null,
+    events: [domainEvent(deposit.companyId, 'deposit.expired', depositView(after), now)],
+    splitForward: null,
+  };
+}
+
+export function transferId(transfer: TransferKey): string {
+  return `${transfer.txHash}#${transfer.eventIndex}`;
+}
+
+function transferKey(transfer: TransferKey): TransferKey {
+  return { txHash: transfer.txHash, eventIndex: transfer.eventIndex };
+}

@@ -1,0 +1,163 @@
+import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
+import { foundById, newId } from '../shared/ids.ts';
+import { formatAmount } from '../shared/money.ts';
+import { deriveDepositAddress } from '../networks/tron/tron-address.ts';
+import { underAllowlist, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-allowlist.ts';
+
+export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
+
+/** Contract: an unpaid deposit expires after 24 h; its address stays watched forever. */
+export const DEPOSIT_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface DepositSplit {
+  address: string;
+  /** Share of every confirmed transfer in basis points (12.5 % → 1250), or null when `amount` is set. */
+  percentBps: number | null;
+  /** Fixed USDT minor units forwarded from every confirmed transfer, or null when `percent` is set. */
+  amount: bigint | null;
+  forwardedAmount: bigint;
+  withdrawalId: string | null;
+}
+
+export interface DepositTransaction {
+  txHash: string;
+  /** Position of the Transfer event in its transaction: (txHash, eventIndex) is the transfer's identity. */
+  eventIndex: number;
+  amount: bigint;
+  blockNumber: number;
+  confirmations: number;
+  status: 'confirming' | 'confirmed';
+}
+
+export interface Deposit extends UsdtOnTron {
+  /** BIP44 index the address was derived at (m/44'/195'/0'/0/index): the signer needs it to sweep. */
+  addressIndex: number;
+  expectedAmount: bigint | null;
+  receivedAmount: bigint;
+  creditedAmount: bigint;
+  amountStatus: null | 'exact' | 'underpaid' | 'overpaid';
+  status: DepositStatus;
+  confirmations: number;
+  requiredConfirmations: number;
+  transactions: DepositTransaction[];
+  split: DepositSplit | null;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Optimistic lock: the chain jobs change a deposit only if nobody changed it since they read it. */
+  version: number;
+}
+
+export interface DepositSettings {
+  accountXpub: string;
+  requiredConfirmations: number;
+}
+
+export interface DepositStore extends AllowlistReader {
+  /** The next unused derivation index, from an atomic counter: an index is never handed out twice. */
+  nextAddressIndex(): Promise<number>;
+  /** Writes the deposit, its reference claim and its address lookup in one transaction;
+   * throws DUPLICATE_REFERENCE when the reference is taken, and what the allowlist `guard` of its
+   * split says when it fails (withdrawal-allowlist.ts); no guard without a split. */
+  createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<void>;
+  getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
+}
+
+export interface NewDeposit {
+  reference: string;
+  amount?: bigint;
+  split?: { address: string; percentBps?: number; amount?: bigint };
+}
+
+/** A deposit as it is made: awaiting payment at its own address, nothing received, open 24 h. */
+export function depositAwaitingPayment(
+  companyId: string,
+  input: NewDeposit,
+  at: { address: string; addressIndex: number },
+  requiredConfirmations: number,
+  now: Date,
+  id = newId('deposit', now.getTime()),
+): Deposit {
+  const createdAt = now.toISOString();
+  return {
+    id,
+    companyId,
+    method: 'usdt',
+    reference: input.reference,
+    network: 'tron',
+    address: at.address,
+    addressIndex: at.addressIndex,
+    expectedAmount: input.amount ?? null,
+    receivedAmount: 0n,
+    creditedAmount: 0n,
+    amountStatus: null,
+    status: 'awaiting_payment',
+    confirmations: 0,
+    requiredConfirmations,
+    transactions: [],
+    split: input.split
+      ? {
+          address: input.split.address,
+          percentBps: input.split.percentBps ?? null,
+          amount: input.split.amount ?? null,
+          forwardedAmount: 0n,
+          withdrawalId: null,
+        }
+      : null,
+    expiresAt: new Date(now.getTime() + DEPOSIT_TTL_MS).toISOString(),
+    createdAt,
+    updatedAt: createdAt,
+    version: 0,
+  };
+}
+
+export async function createDeposit(
+  store: DepositStore,
+  settings: DepositSettings,
+  companyId: string,
+  input: NewDeposit,
+  now = new Date(),
+): Promise<Deposit> {
+  const addressIndex = await store.nextAddressIndex();
+  const address = { address: deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
+  const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
+  // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
+  if (input.split) await underAllowlist(store, companyId, input.split.address, 'split.address', now, (guard) => store.createDeposit(deposit, guard));
+  else await store.createDeposit(deposit, null);
+  return deposit;
+}
+
+export async function getDeposit(store: DepositStore, companyId: string, depositId: string): Promise<Deposit> {
+  return foundById('deposit', depositId, (id) => store.getDeposit(companyId, id), 'Deposit');
+}
+
+/** The contract's record. */
+export function depositView(deposit: Deposit) {
+  return {
+    ...usdtOnTronView(deposit),
+    amount: deposit.expectedAmount === null ? null : formatAmount(deposit.expectedAmount, 'USDT'),
+    receivedAmount: formatAmount(deposit.receivedAmount, 'USDT'),
+    creditedAmount: formatAmount(deposit.creditedAmount, 'USDT'),
+    amountStatus: deposit.amountStatus,
+    status: deposit.status,
+    confirmations: deposit.confirmations,
+    requiredConfirmations: deposit.requiredConfirmations,
+    transactions: deposit.transactions.map((tx) => ({
+      txHash: tx.txHash,
+      amount: formatAmount(tx.amount, 'USDT'),
+      blockNumber: tx.blockNumber,
+      confirmations: tx.confirmations,
+      status: tx.status,
+    })),
+    split: deposit.split && {
+      address: deposit.split.address,
+      percent: deposit.split.percentBps === null ? null : deposit.split.percentBps / 100,
+      amount: deposit.split.amount === null ? null : formatAmount(deposit.split.amount, 'USDT'),
+      forwardedAmount: formatAmount(deposit.split.forwardedAmount, 'USDT'),
+      withdrawalId: deposit.split.withdrawalId,
+    },
+    expiresAt: deposit.expiresAt,
+    createdAt: deposit.createdAt,
+    updatedAt: deposit.updatedAt,
+  };
+}

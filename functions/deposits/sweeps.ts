@@ -1,0 +1,210 @@
+import { sentTransactionOutcome, type ChainReader } from '../networks/chain.ts';
+import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../withdrawals/payouts.ts';
+import type { TransactionSigner } from '../networks/signer.ts';
+import type { Broadcaster, UnsignedTransfer } from '../withdrawals/withdrawal-sending.ts';
+import { stderrLog, type Log } from '../shared/log.ts';
+
+/**
+ * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
+ * withdrawals. A deposit address only ever received USDT, so it first gets TRX for the transfer's
+ * fee (a top-up from the hot wallet); once that has landed, the address's key (derived from the
+ * HD seed, held by the sweeper alone) signs the USDT transfer. The ledger does not change: this
+ * is treasury moving between its own wallets. Each sweep is recorded for reconciliation.
+ */
+export type SweepStatus = 'topping_up' | 'sweeping' | 'done' | 'failed';
+
+export interface Sweep {
+  address: string;
+  addressIndex: number;
+  amount: bigint;
+  status: SweepStatus;
+  topUpTxHash: string | null;
+  sweepTxHash: string | null;
+  /** When the current step's transaction (the top-up, then the sweep) expires unmined; null on
+   * sweeps recorded before it was kept, which then wait for a receipt as they did. */
+  stepExpiresAt: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SweepCandidate {
+  address: string;
+  addressIndex: number;
+}
+
+export interface SweepStore {
+  /** Deposit addresses that received confirmed funds since their last sweep. */
+  dueAddresses(limit: number): Promise<SweepCandidate[]>;
+  /** The sweep in progress for an address, if any. */
+  openSweep(address: string): Promise<Sweep | null>;
+  /** The address's finished sweeps, newest first, at most `limit`. */
+  finishedSweeps(address: string, limit: number): Promise<Sweep[]>;
+  /** Conditional on the sweep being as `before` says (null: none open for the address). A
+   * transaction id `after` carries that `before` did not is claimed for this sweep's step in the
+   * same write: TransactionIdTaken when another payout holds it (functions/withdrawals/payouts.ts). */
+  saveSweep(before: Sweep | null, after: Sweep): Promise<boolean>;
+  /**
+   * The address has nothing (more) to sweep until a new deposit is confirmed to it. `remaining`
+   * is what it still holds, below the minimum: companies were credited with it, so it stays listed
+   * for reconciliation (functions/ledger/reconciliation.ts) until a later sweep takes it along.
+   */
+  clearDue(address: string, remaining: bigint): Promise<void>;
+}
+
+export interface SweepBuilder {
+  trxTransfer(input: { from: string; to: string; amountSun: number }): Promise<UnsignedTransfer>;
+  usdtTransfer(input: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer>;
+}
+
+export interface DepositKeySigner {
+  /** Signs as the deposit address at m/44'/195'/0'/0/index. */
+  signFor(index: number, txId: Uint8Array): Promise<Uint8Array>;
+}
+
+export interface SweepDeps {
+  chain: ChainReader;
+  /** The address's USDT on chain, in minor units. */
+  usdtBalanceOf: (address: string) => Promise<bigint>;
+  /** The address's TRX on chain, in sun: a top-up from an earlier, failed attempt may still be there. */
+  trxBalanceOf: (address: string) => Promise<bigint>;
+  broadcaster: Broadcaster;
+  builder: SweepBuilder;
+  hotWallet: TransactionSigner;
+  depositKeys: DepositKeySigner;
+  store: SweepStore;
+  claims: TransactionClaims;
+  settings: { minimumSweep: bigint; topUpSun: number };
+  now?: () => Date;
+  /** The run's logger; stderr JSON when absent. */
+  log?: Log;
+}
+
+export interface SweepResult {
+  toppedUp: number;
+  swept: number;
+  done: number;
+  failed: number;
+  /** Due addresses left alone this run: their last sweeps failed in a row (sweepBackoffUntil). */
+  held: number;
+}
+
+/** Failed sweeps of one address in a row before the next attempt waits. */
+export const FAILURES_BEFORE_BACKOFF = 3;
+const FIRST_BACKOFF_MS = 60 * 60_000;
+const MAX_BACKOFF_MS = 24 * 60 * 60_000;
+
+/**
+ * When an address whose last sweeps failed may be tried again, or null to try now. A sweep that
+ * fails on chain has burned its fee, and the address stays due: retried on every run (each
+ * minute), a sweep that cannot succeed would drain the hot wallet's TRX in top-ups. After
+ * FAILURES_BEFORE_BACKOFF failures in a row it waits an hour, doubling with each further failure
+ * up to a day, and the job reports the address as held (alarmed: someone should look).
+ */
+export function sweepBackoffUntil(finishedNewestFirst: Sweep[]): Date | null {
+  const firstSuccess = finishedNewestFirst.findIndex((sweep) => sweep.status !== 'failed');
+  const failuresInARow = firstSuccess === -1 ? finishedNewestFirst.length : firstSuccess;
+  if (failuresInARow < FAILURES_BEFORE_BACKOFF) return null;
+  const wait = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failuresInARow - FAILURES_BEFORE_BACKOFF));
+  return new Date(Date.parse(finishedNewestFirst[0]!.updatedAt) + wait);
+}
+
+const signed = (unsigned: UnsignedTransfer, signature: Uint8Array) => ({
+  ...unsigned.transaction,
+  signature: [Buffer.from(signature).toString('hex')],
+});
+
+export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0, held: 0 };
+  const hotWallet = await deps.hotWallet.address();
+  const solidified = await deps.chain.solidifiedBlock();
+  for (const candidate of await deps.store.dueAddresses(50)) {
+    const open = await deps.store.openSweep(candidate.address);
+    const at = now().toISOString();
+    if (!open) {
+      const retryAt = sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
+      if (retryAt && now() < retryAt) {
+        result.held++;
+        continue;
+      }
+      const balance = await deps.usdtBalanceOf(candidate.address);
+      if (balance < deps.settings.minimumSweep) {
+        await deps.store.clearDue(candidate.address, balance);
+        continue;
+      }
+      if ((await deps.trxBalanceOf(candidate.address)) >= BigInt(deps.settings.topUpSun)) {
+        // The TRX of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
+        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
+        const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
+        if (!(await saved(deps, null, sweeping))) continue;
+        if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
+        continue;
+      }
+      const topUp = await deps.builder.trxTransfer({ from: hotWallet, to: candidate.address, amountSun: deps.settings.topUpSun });
+      const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
+      // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
+      if (!(await saved(deps, null, sweep))) continue;
+      if (await broadcastStep(deps, sweep, signed(topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex'))))) result.toppedUp++;
+      continue;
+    }
+    const step = open.status === 'topping_up' ? 'top-up' : 'sweep';
+    const { settled } = await sentTransactionOutcome(deps.chain, (step === 'top-up' ? open.topUpTxHash : open.sweepTxHash)!, open.stepExpiresAt, solidified);
+    if (!settled) continue; // not final yet
+    if (settled === 'expired' || settled.result !== 'SUCCESS') {
+      // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
+      // address, still due, gets a fresh sweep on a later run.
+      const reason = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
+      if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: step === 'top-up' ? `top-up ${reason}` : reason, updatedAt: at })) result.failed++;
+      continue;
+    }
+    if (step === 'top-up') {
+      const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
+      const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
+      if (!(await saved(deps, open, sweeping))) continue;
+      if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
+      continue;
+    }
+    if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at })) result.done++;
+  }
+  return result;
+}
+
+function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep {
+  return {
+    ...candidate,
+    amount,
+    status: 'topping_up',
+    topUpTxHash: null,
+    sweepTxHash: null,
+    stepExpiresAt: null,
+    failureReason: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** Saves a sweep that carries a newly signed transaction. An id another payout holds leaves the
+ * sweep as it was: the next run signs it afresh, with another timestamp, so another id. */
+async function saved(deps: SweepDeps, before: Sweep | null, after: Sweep): Promise<boolean> {
+  try {
+    return await deps.store.saveSweep(before, after);
+  } catch (error) {
+    if (!(error instanceof TransactionIdTaken)) throw error;
+    (deps.log ?? stderrLog).warn('sweep transaction id already claimed by another payout; signing afresh next run', { address: after.address, txId: error.txId });
+    return false;
+  }
+}
+
+/** Broadcasts a stored step. A failure is logged, not thrown: the other addresses still get their
+ * turn, and the stored step, never mined, expires and fails the sweep so a later run starts over. */
+async function broadcastStep(deps: SweepDeps, sweep: Sweep, transaction: Record<string, unknown>): Promise<boolean> {
+  try {
+    const step = sweep.status === 'topping_up' ? 'top-up' : 'sweep';
+    await broadcastOwned(deps.broadcaster, deps.claims, transaction, sweepOwner(sweep.address, sweep.createdAt, step));
+    return true;
+  } catch (error) {
+    (deps.log ?? stderrLog).error('sweep broadcast failed; the step will expire and the sweep start over', { address: sweep.address, status: sweep.status, error: String(error) });
+    return false;
+  }
+}

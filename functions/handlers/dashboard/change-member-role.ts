@@ -1,0 +1,16 @@
+import { changeRole } from '#functions/people/team-members';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoTeamStore } from '#adapters/dynamo/team-store';
+import { functionSettings } from '#functions/settings/functions';
+import { dashboardRoute } from '#http/dashboard-route';
+import { changeRoleBody } from './schemas.ts';
+
+const settings = functionSettings('dashboard/change-member-role');
+const { db, tableName } = dynamoFrom(settings);
+const dashboard = new DynamoDashboardStore(db, tableName);
+const team = new DynamoTeamStore(db, tableName);
+
+export const handler = dashboardRoute({ body: changeRoleBody, access: 'manageTeam', memberships: dashboard }, async ({ caller, body, pathParameters }) => ({
+  data: await changeRole(team, caller, pathParameters.personId!, body.role),
+}));

@@ -1,0 +1,11 @@
+import { overview } from '#functions/people/dashboard';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { dashboardRoute } from '#http/dashboard-route';
+import { functionSettings } from '#functions/settings/functions';
+
+const settings = functionSettings('dashboard/get-overview');
+const { db, tableName } = dynamoFrom(settings);
+const dashboard = new DynamoDashboardStore(db, tableName);
+
+export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller }) => ({ data: await overview(dashboard, caller) }));

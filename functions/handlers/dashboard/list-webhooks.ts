@@ -1,0 +1,5 @@
+import { dashboardWebhooks } from '#functions/webhooks/dashboard-webhooks';
+import { dashboardRoute } from '#http/dashboard-route';
+import { memberships, registry } from './webhook-deps.ts';
+
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller }) => ({ data: await dashboardWebhooks(registry, caller) }));

@@ -1,0 +1,13 @@
+import { deleteWebhook } from '#functions/webhooks/webhooks';
+import { dynamoFrom } from '#adapters/runtime';
+import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
+import { httpRoute } from '#http/route';
+import { functionSettings } from '#functions/settings/functions';
+
+const settings = functionSettings('webhooks/delete-webhook');
+const { db, tableName } = dynamoFrom(settings);
+const webhooks = new DynamoWebhookRegistry(db, tableName);
+
+export const handler = httpRoute({}, async ({ companyId, pathParameters }) => ({
+  data: await deleteWebhook(webhooks, companyId, pathParameters.id ?? ''),
+}));

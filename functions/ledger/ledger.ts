@@ -1,0 +1,116 @@
+import type { Currency } from '../shared/money.ts';
+import { newId } from '../shared/ids.ts';
+
+/**
+ * A double-entry ledger in integer minor units (formance-style postings: money moves from a
+ * source account to a destination account). A company's balance buckets are accounts; the
+ * outside world, fees and the conversion desk are accounts too, so every posting balances and
+ * finance can sum any account from an export. Entries are append-only: a correction is a new
+ * entry, never an edit.
+ */
+export type Bucket = 'available' | 'pending' | 'locked';
+
+export const BUCKETS: readonly Bucket[] = ['available', 'pending', 'locked'];
+
+/** Accounts that are not a company's: where money comes from and goes to. */
+export const EXTERNAL_ACCOUNTS = {
+  /** USDT received on or sent to the TRON network. */
+  tronNetwork: 'external:tron',
+  /** Network fees charged on withdrawals. */
+  networkFees: 'revenue:network_fees',
+  /** The desk on the other side of every USDT→BRL conversion. */
+  conversionDesk: 'treasury:conversion_desk',
+} as const;
+
+export function companyAccount(companyId: string, bucket: Bucket): string {
+  return `company:${companyId}:${bucket}`;
+}
+
+export interface Posting {
+  source: string;
+  destination: string;
+  currency: Currency;
+  /** Minor units, always positive. */
+  amount: bigint;
+}
+
+export interface LedgerEntry {
+  id: string;
+  companyId: string;
+  /** The business event this entry records, e.g. `withdrawal:wdr_…:hold`; unique per entry. */
+  reference: string;
+  postings: Posting[];
+  createdAt: string;
+}
+
+export function ledgerEntry(companyId: string, reference: string, postings: Posting[], now: Date): LedgerEntry {
+  for (const posting of postings) {
+    if (posting.amount <= 0n) throw new Error(`Posting amounts are positive; got ${posting.amount} in ${reference}`);
+    if (posting.source === posting.destination) throw new Error(`Posting moves nothing: ${posting.source} in ${reference}`);
+  }
+  return { id: newId('ledgerEntry', now.getTime()), companyId, reference, postings, createdAt: now.toISOString() };
+}
+
+export type BucketDeltas = Record<Bucket, bigint>;
+
+/**
+ * How an entry changes the company's buckets, per currency: what the balance items must be
+ * updated by in the same transaction. A negative delta is a debit the store guards with a
+ * condition, so a bucket can never go below zero.
+ */
+export function balanceChanges(entry: LedgerEntry): Map<Currency, BucketDeltas> {
+  const changes = new Map<Currency, BucketDeltas>();
+  const bucketOf = (account: string): Bucket | null => {
+    const prefix = `company:${entry.companyId}:`;
+    return account.startsWith(prefix) ? (account.slice(prefix.length) as Bucket) : null;
+  };
+  for (const posting of entry.postings) {
+    const deltas = changes.get(posting.currency) ?? { available: 0n, pending: 0n, locked: 0n };
+    const from = bucketOf(posting.source);
+    const to = bucketOf(posting.destination);
+    if (from) deltas[from] -= posting.amount;
+    if (to) deltas[to] += posting.amount;
+    changes.set(posting.currency, deltas);
+  }
+  return changes;
+}
+
+/**
+ * Each account's balance per currency: postings into it minus postings out of it, fed one entry
+ * at a time, so a reader of the daily export or of a Scan never holds every entry at once.
+ */
+export class AccountBalances {
+  private readonly sums = new Map<string, bigint>();
+
+  add(entry: LedgerEntry): this {
+    for (const posting of entry.postings) {
+      this.move(posting.source, posting.currency, -posting.amount);
+      this.move(posting.destination, posting.currency, posting.amount);
+    }
+    return this;
+  }
+
+  of(account: string, currency: Currency): bigint {
+    return this.sums.get(`${account}|${currency}`) ?? 0n;
+  }
+
+  /** Every account that a posting touched, with its balance in each currency. */
+  *all(): Generator<{ account: string; currency: Currency; balance: bigint }> {
+    for (const [key, balance] of this.sums) {
+      const at = key.lastIndexOf('|');
+      yield { account: key.slice(0, at), currency: key.slice(at + 1) as Currency, balance };
+    }
+  }
+
+  private move(account: string, currency: Currency, amount: bigint): void {
+    const key = `${account}|${currency}`;
+    this.sums.set(key, (this.sums.get(key) ?? 0n) + amount);
+  }
+}
+
+/** Sum of postings into minus out of an account: what the account's balance must equal. */
+export function accountBalance(entries: readonly LedgerEntry[], account: string, currency: Currency): bigint {
+  const balances = new AccountBalances();
+  for (const entry of entries) balances.add(entry);
+  return balances.of(account, currency);
+}

@@ -1,0 +1,295 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
+import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem, type BalanceMove } from '../../adapters/dynamo/items/sandbox-chain.ts';
+import { heldCondition, queryAll, readItem } from '../../adapters/dynamo/queries.ts';
+import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
+import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } from './sandbox-balances.ts';
+
+export { BroadcastRefused, SANDBOX_TRX };
+
+/**
+ * A TRON stand-in whose blocks are a function of time and whose transfers live in DynamoDB, so the
+ * same scanner code runs locally and on the deployed sandbox stage with no producer process:
+ * block n is produced at genesis + n × interval; only blocks with transfers are stored. A block
+ * solidifies once `solidifyAfter` blocks (itself included) stand on top of it, as on TRON.
+ */
+export interface SandboxChainOptions {
+  blockIntervalMs: number;
+  /** Confirmations (the block itself included) after which a block is solidified: 19 on TRON. */
+  solidifyAfter: number;
+  /** The clock; tests move it to produce blocks at once. */
+  now?: () => number;
+  /** The hot wallet's address: granted SANDBOX_TREASURY_TRX_SUN of TRX once, before the first
+   * broadcast, as an operator funds a hot wallet (functions/networks/tron/sandbox-balances.ts). */
+  treasury?: () => Promise<string>;
+}
+
+export interface SandboxTransferInput {
+  contract: string;
+  from: string;
+  to: string;
+  amount: bigint;
+  /** The receipt the transaction gets: SUCCESS unless a test wants a failed one. */
+  result?: ReceiptResult;
+}
+
+/** How a broadcast transaction is executed: who pays, what, and the TRX fee it burns. */
+interface Execution {
+  txHash: string;
+  /** The sender's debit is checked against its balance (a transaction Cambio signed). */
+  checked: boolean;
+  feeSun: bigint;
+  /** Extra items written in the same transaction (the treasury grant's marker). */
+  extra?: Record<string, unknown>[];
+}
+
+/**
+ * Withdrawals to this address fail on the sandbox chain (receipt REVERT), so integrators can
+ * exercise the failure path: the withdrawal ends `failed` and its funds return to `available`.
+ */
+export const SANDBOX_FAILING_ADDRESS = 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ';
+
+/** Where the treasury's TRX comes from: TRON's zero address stands for the world outside the sandbox. */
+const OUTSIDE_WORLD = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
+
+export class SandboxChain implements ChainReader {
+  private genesisMs: number | undefined;
+  private treasuryGranted = false;
+  private readonly now: () => number;
+  private readonly balanceBook: SandboxBalances;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly options: SandboxChainOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.balanceBook = new SandboxBalances(db, tableName);
+  }
+
+  async latestBlock(): Promise<ChainBlock> {
+    return this.block(await this.latestNumber());
+  }
+
+  async solidifiedBlock(): Promise<ChainBlock> {
+    return this.block(Math.max(0, (await this.latestNumber()) - (this.options.solidifyAfter - 1)));
+  }
+
+  async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
+    return (await this.minedTransfers(fromBlock, toBlock)).filter((transfer) => transfer.contract === contract);
+  }
+
+  /** Every contract's transfers in blocks `fromBlock` to `toBlock` that are mined by now. */
+  private async minedTransfers(fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
+    const upTo = Math.min(toBlock, await this.latestNumber());
+    if (upTo < fromBlock) return [];
+    const range = sandboxTransferItem.blocks(fromBlock, upTo);
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': sandboxTransferItem.partition, ':from': range.from, ':to': range.to },
+      ConsistentRead: true,
+    });
+    return items.map(sandboxTransferItem.fromItem);
+  }
+
+  async receipt(txHash: string): Promise<TransactionReceipt | null> {
+    const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
+    if (!stored) return null;
+    const { blockNumber, result } = sandboxTransactionItem.fromItem(stored);
+    // Not mined yet: the chain does not know it.
+    if (blockNumber > (await this.latestNumber())) return null;
+    return { txHash, blockNumber, result };
+  }
+
+  /** The receipt once its block has solidified, as TRON's solidity node answers. */
+  async solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null> {
+    const receipt = await this.receipt(txHash);
+    return receipt && receipt.blockNumber <= (await this.solidifiedBlock()).number ? receipt : null;
+  }
+
+  /** Puts a token transfer from the outside world into the next block, as a customer's wallet
+   * would send it: the recipient is credited (unless `result` fails it), the payer not modelled. */
+  async submitTransfer(input: SandboxTransferInput): Promise<{ txHash: string; blockNumber: number }> {
+    const outcome = await this.record(input, input.result ?? 'SUCCESS', { txHash: randomBytes(32).toString('hex'), checked: false, feeSun: 0n });
+    if (outcome === 'duplicate') throw new Error('random transaction id collided');
+    return outcome;
+  }
+
+  /**
+   * Writes the transfer, its receipt and the balances it moves in one DynamoDB transaction, in the
+   * next block. A checked debit the sender cannot cover is executed as TRON would: mined REVERT
+   * (USDT short: the fee still burns) or OUT_OF_ENERGY (TRX short for the fee: nothing moves).
+   */
+  private async record(input: SandboxTransferInput, result: ReceiptResult, execution: Execution): Promise<{ txHash: string; blockNumber: number } | 'duplicate'> {
+    const { txHash } = execution;
+    const blockNumber = (await this.latestNumber()) + 1;
+    const createdAt = new Date(this.now()).toISOString();
+    // The outside world's wallets are not modelled: only the recipient of its payment moves.
+    const moves = this.moves(input, result, execution.feeSun).filter((move) => execution.checked || move.address !== input.from);
+    const items = [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: sandboxTransferItem.toItem({ txHash, eventIndex: 0, blockNumber, contract: input.contract, from: input.from, to: input.to, amount: input.amount }, createdAt),
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: sandboxTransactionItem.toItem({ txHash, blockNumber, result, moves }, createdAt),
+          // One transaction per id, as on TRON: a rebroadcast cannot add a second transfer.
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      ...moves.map((move) => moveItem(this.tableName, move, execution.checked)),
+      ...(execution.extra ?? []).map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      return { txHash, blockNumber };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const failed = (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failed === 1) return 'duplicate';
+      const move = moves[failed - 2];
+      if (!move) throw error;
+      if (input.contract === SANDBOX_TRX) throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: balance is not sufficient');
+      // The fee's TRX is short: nothing happens but the failed receipt (no move, so this ends). The
+      // token is short: REVERT, whose only move is the fee (short too: OUT_OF_ENERGY next).
+      if (move.contract === SANDBOX_TRX) return this.record(input, 'OUT_OF_ENERGY', { ...execution, feeSun: 0n });
+      return this.record(input, 'REVERT', execution);
+    }
+  }
+
+  /** The balance changes a transfer makes: the amount (when it succeeds) and the fee burnt. */
+  private moves(input: SandboxTransferInput, result: ReceiptResult, feeSun: bigint): BalanceMove[] {
+    const moves: BalanceMove[] = [];
+    const trxOut = input.contract === SANDBOX_TRX && result === 'SUCCESS' ? input.amount : 0n;
+    if (result === 'SUCCESS' && input.contract !== SANDBOX_TRX) moves.push({ contract: input.contract, address: input.from, delta: String(-input.amount) });
+    // TRX amount and fee come off one item: DynamoDB allows one operation per item in a transaction.
+    if (feeSun + trxOut > 0n) moves.push({ contract: SANDBOX_TRX, address: input.from, delta: String(-(feeSun + trxOut)) });
+    if (result === 'SUCCESS') moves.push({ contract: input.contract, address: input.to, delta: String(input.amount) });
+    return moves;
+  }
+
+  /**
+   * Takes a signed TRC-20 transfer as TRON's broadcast API would: the id must be the hash of the
+   * raw data, the signature must recover to the owner, it must not have expired, and the same id
+   * twice is a duplicate. Transfers to SANDBOX_FAILING_ADDRESS get a REVERT receipt.
+   */
+  async broadcast(signed: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
+    const { txId, transfer, isTrx } = decodeSignedTransfer(signed, this.now());
+    const known = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txId));
+    if (known) return 'duplicate';
+    await this.grantTreasury();
+    const execution = { txHash: txId, checked: true, feeSun: isTrx ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.trc20TransferSun };
+    const outcome = await this.record(transfer, transfer.to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution);
+    return outcome === 'duplicate' ? 'duplicate' : 'accepted';
+  }
+
+  /** The hot wallet's TRX, granted once per chain (a marker item makes it once across processes). */
+  private async grantTreasury(): Promise<void> {
+    if (this.treasuryGranted || !this.options.treasury) return;
+    const address = await this.options.treasury();
+    const marker = sandboxTreasuryGrantItem.toItem(address, SANDBOX_TREASURY_TRX_SUN);
+    const granted = await readItem(this.db, this.tableName, sandboxTreasuryGrantItem.key(address));
+    if (!granted) {
+      try {
+        await this.record({ contract: SANDBOX_TRX, from: OUTSIDE_WORLD, to: address, amount: SANDBOX_TREASURY_TRX_SUN }, 'SUCCESS', {
+          txHash: randomBytes(32).toString('hex'),
+          checked: false,
+          feeSun: 0n,
+          extra: [marker],
+        });
+      } catch (error) {
+        // Another process granted it first: its marker refused ours.
+        if (!(error instanceof TransactionCanceledException)) throw error;
+      }
+    }
+    this.treasuryGranted = true;
+  }
+
+  /** What each address holds of `contract` on the sandbox chain (the payers of the outside world aside). */
+  async balances(contract: string): Promise<Map<string, bigint>> {
+    await this.genesis();
+    return this.balanceBook.all(contract);
+  }
+
+  async tokenBalance(contract: string, address: string): Promise<bigint> {
+    await this.genesis();
+    return this.balanceBook.of(contract, address);
+  }
+
+  /** TRX held by an address, in sun (the sandbox keeps TRX as a token of its own). */
+  async trxBalance(address: string): Promise<bigint> {
+    return this.tokenBalance(SANDBOX_TRX, address);
+  }
+
+  /** Any number of addresses from one read of the chain. */
+  async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
+    const all = await this.balances(contract);
+    return new Map(addresses.map((address) => [address, all.get(address) ?? 0n]));
+  }
+
+  /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
+  async dropTransaction(txHash: string): Promise<void> {
+    const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
+    if (!stored) return;
+    const transaction = sandboxTransactionItem.fromItem(stored);
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransferItem.key(transaction.blockNumber, txHash, 0) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash) }));
+    await this.balanceBook.undo(transaction.moves);
+  }
+
+  /**
+   * A chain made before balances were kept (local .data of an earlier version): its balances are
+   * computed once from its history — every successful transfer, payer debited — and kept since.
+   */
+  private async keepBalances(): Promise<void> {
+    const byContract = new Map<string, Map<string, bigint>>();
+    // One read of the whole history, every contract's transfers at once.
+    for (const transfer of await this.minedTransfers(0, Infinity)) {
+      if ((await this.receipt(transfer.txHash))?.result !== 'SUCCESS') continue;
+      const balances = byContract.get(transfer.contract) ?? new Map<string, bigint>();
+      byContract.set(transfer.contract, balances);
+      balances.set(transfer.to, (balances.get(transfer.to) ?? 0n) + transfer.amount);
+      balances.set(transfer.from, (balances.get(transfer.from) ?? 0n) - transfer.amount);
+    }
+    await this.balanceBook.rebuild(byContract);
+    await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: sandboxGenesisItem.key(), UpdateExpression: 'SET balancesKept = :kept', ExpressionAttributeValues: { ':kept': true } }));
+  }
+
+  private block(number: number): ChainBlock {
+    return {
+      number,
+      hash: createHash('sha256').update(`cambio-sandbox:${number}`).digest('hex'),
+      timestamp: new Date((this.genesisMs ?? 0) + number * this.options.blockIntervalMs).toISOString(),
+    };
+  }
+
+  private async latestNumber(): Promise<number> {
+    const genesis = await this.genesis();
+    return Math.max(0, Math.floor((this.now() - genesis) / this.options.blockIntervalMs));
+  }
+
+  /** Genesis is written once per table, so block numbers keep counting across restarts. */
+  private async genesis(): Promise<number> {
+    if (this.genesisMs !== undefined) return this.genesisMs;
+    const stored = await readItem(this.db, this.tableName, sandboxGenesisItem.key());
+    if (stored) {
+      const { genesisMs, balancesKept } = sandboxGenesisItem.fromItem(stored);
+      this.genesisMs = genesisMs;
+      if (!balancesKept) await this.keepBalances();
+      return genesisMs;
+    }
+    const genesisMs = this.now();
+    const written = await heldCondition(
+      this.db.send(new PutCommand({ TableName: this.tableName, Item: sandboxGenesisItem.toItem(genesisMs), ConditionExpression: 'attribute_not_exists(PK)' })),
+    );
+    // Another process wrote genesis first: its time is the chain's.
+    return written ? (this.genesisMs = genesisMs) : this.genesis();
+  }
+}

@@ -1,0 +1,34 @@
+import type { SandboxPayer } from '#functions/companies/activity';
+import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import type { ReceiptResult } from '#functions/networks/chain';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { needed } from '#functions/settings/schema';
+import type { SliceSettings } from '#functions/settings/functions';
+import { SandboxChain } from './sandbox-chain.ts';
+
+/** The fixed customer wallet that pays sandbox deposits, outside every index Cambio derives for
+ * its own deposit addresses. */
+export const SANDBOX_PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_000);
+
+/**
+ * A customer's USDT payment on the sandbox chain, as a wallet would send it: what `npm run
+ * sandbox:pay`, the client conformance runtime and the dashboard's `Simulate payment` all do.
+ * `REVERT` mines a failed transfer (`sandbox:pay --fail`).
+ */
+export function sandboxPayer(chain: Pick<SandboxChain, 'submitTransfer'>, usdtContract: string): SandboxPayer & { pay(address: string, amount: bigint, result?: ReceiptResult): Promise<{ txHash: string; blockNumber: number }> } {
+  return {
+    pay: (address: string, amount: bigint, result: ReceiptResult = 'SUCCESS') => chain.submitTransfer({ contract: usdtContract, from: SANDBOX_PAYER, to: address, amount, result }),
+  };
+}
+
+/** The sandbox simulator's payer on a stage whose chain is the sandbox chain; null elsewhere
+ * (production reads TRON, where money moves only from a real wallet). Here, not in from-settings.ts,
+ * so the dashboard API's bundle carries the sandbox chain alone, not TronGrid's client. */
+export function sandboxPayerFrom(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>): SandboxPayer | null {
+  if (settings.CHAIN_ADAPTER !== 'sandbox') return null;
+  const chain = new SandboxChain(db, tableName, {
+    blockIntervalMs: needed(settings.SANDBOX_BLOCK_INTERVAL_MS, 'SANDBOX_BLOCK_INTERVAL_MS', 'CHAIN_ADAPTER=sandbox'),
+    solidifyAfter: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
+  });
+  return sandboxPayer(chain, settings.USDT_CONTRACT);
+}

@@ -1,0 +1,190 @@
+import type { ChainBlock, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
+import { isTronAddress, tronAddressFromHex } from '#functions/networks/tron/tron-address';
+import { excerpt } from '#adapters/http/json-client';
+
+/**
+ * What TronGrid and java-tron answer, read into the chain's own types: pure functions of a parsed
+ * JSON body, no I/O. Anything unexpected throws ChainResponseError: a format change at TronGrid
+ * must fail loudly, never look like a quiet chain.
+ */
+
+/**
+ * TronGrid answered, but with a refusal (4xx other than 429, `success: false`, an `Error` field)
+ * or with something this adapter cannot read. Repeating the same request would not help.
+ */
+export class ChainResponseError extends Error {
+  readonly path: string;
+  readonly status?: number;
+
+  constructor(message: string, { path, status, cause }: { path: string; status?: number; cause?: unknown }) {
+    super(message, { cause });
+    this.name = 'ChainResponseError';
+    this.path = path;
+    this.status = status;
+  }
+}
+
+export const TX_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
+const UINT_PATTERN = /^\d+$/;
+
+/** One item of `data` from GET /v1/contracts/{address}/events (developers.tron.network, Events). */
+export interface RawEvent {
+  transaction_id?: unknown;
+  event_index?: unknown;
+  block_number?: unknown;
+  block_timestamp?: unknown;
+  contract_address?: unknown;
+  event_name?: unknown;
+  result?: unknown;
+}
+
+/** java-tron reports failures as HTTP 200 with {"Error": "..."}; TronGrid v1 with success: false. */
+export function refusalIn(body: unknown): string | undefined {
+  if (!isObject(body) || (body.success !== false && !('Error' in body))) return undefined;
+  const detail = body.Error ?? body.error ?? body.message;
+  return excerpt(typeof detail === 'string' ? detail : JSON.stringify(detail ?? null));
+}
+
+export function parseBlock(body: unknown, path: string): ChainBlock {
+  const header = isObject(body) && isObject(body.block_header) && isObject(body.block_header.raw_data) ? body.block_header.raw_data : undefined;
+  if (!isObject(body) || !header || typeof body.blockID !== 'string' || !isBlockNumber(header.number) || !isBlockNumber(header.timestamp)) {
+    throw new ChainResponseError(`${path} answered no readable block (blockID, block_header.raw_data.number/timestamp)`, { path });
+  }
+  return { number: header.number, hash: body.blockID, timestamp: new Date(header.timestamp).toISOString() };
+}
+
+/** wallet/getblock's answer for block `number`, header only. */
+export function parseBlockByNumber(body: unknown, number: number, path: string): ChainBlock {
+  if (isObject(body) && Object.keys(body).length === 0) {
+    throw new ChainResponseError(`${path}: block ${number} does not exist (yet)`, { path });
+  }
+  const block = parseBlock(body, path);
+  if (block.number !== number) throw new ChainResponseError(`${path} answered block ${block.number}, asked for ${number}`, { path });
+  return block;
+}
+
+export function parseEventPage(body: unknown, path: string): { events: RawEvent[]; fingerprint?: string } {
+  if (!isObject(body) || !Array.isArray(body.data)) throw new ChainResponseError(`${path} answered no data array`, { path });
+  const events = body.data.filter(isObject) as RawEvent[];
+  if (events.length !== body.data.length) throw new ChainResponseError(`${path} answered data items that are not objects`, { path });
+  const meta = isObject(body.meta) ? body.meta : {};
+  let fingerprint = typeof meta.fingerprint === 'string' && meta.fingerprint !== '' ? meta.fingerprint : undefined;
+  // meta.links.next is a full URL on TronGrid's own host: only its fingerprint is taken, so that
+  // the API key is never sent anywhere but the configured base URL.
+  if (fingerprint === undefined && isObject(meta.links) && typeof meta.links.next === 'string') {
+    fingerprint = fingerprintOf(meta.links.next);
+  }
+  return { events, fingerprint };
+}
+
+function fingerprintOf(nextUrl: string): string | undefined {
+  try {
+    return new URL(nextUrl).searchParams.get('fingerprint') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The TokenTransfer in one TronGrid event, or undefined when it is not a Transfer of `contract`. */
+export function toTransfer(raw: RawEvent, contract: string, path: string): TokenTransfer | undefined {
+  const fail = (what: string) => new ChainResponseError(`${path}: event ${describe(raw.transaction_id)}#${describe(raw.event_index)} has ${what}`, { path });
+  if (raw.event_name !== 'Transfer') return undefined;
+  // An unreadable emitter fails the call rather than dropping the event.
+  const emitter = typeof raw.contract_address === 'string' ? toBase58(raw.contract_address) : undefined;
+  if (!emitter) throw fail(`contract_address ${describe(raw.contract_address)}, not a TRON address`);
+  // Anyone can deploy a token named USDT (tron-notes, Reading the chain): only the contract asked for counts.
+  if (emitter !== contract) return undefined;
+
+  if (typeof raw.transaction_id !== 'string' || !TX_HASH_PATTERN.test(raw.transaction_id)) throw fail('no 64-hex transaction_id');
+  // Documented as a string on one TronGrid page and returned as a number in practice: accept both.
+  const eventIndex = typeof raw.event_index === 'string' && UINT_PATTERN.test(raw.event_index) ? Number(raw.event_index) : raw.event_index;
+  if (!isBlockNumber(eventIndex)) throw fail(`event_index ${describe(raw.event_index)}`);
+  if (!isBlockNumber(raw.block_number)) throw fail(`block_number ${describe(raw.block_number)}`);
+  const result = isObject(raw.result) ? raw.result : {};
+  const from = typeof result.from === 'string' ? toBase58(result.from) : undefined;
+  const to = typeof result.to === 'string' ? toBase58(result.to) : undefined;
+  if (!from) throw fail(`result.from ${describe(result.from)}, not a TRON address`);
+  if (!to) throw fail(`result.to ${describe(result.to)}, not a TRON address`);
+  // A JSON number would already have lost precision above 2^53; only the decimal string is trusted.
+  if (typeof result.value !== 'string' || !UINT_PATTERN.test(result.value)) throw fail(`result.value ${describe(result.value)}, not a decimal string`);
+
+  return {
+    txHash: raw.transaction_id,
+    eventIndex,
+    blockNumber: raw.block_number,
+    contract,
+    from,
+    to,
+    amount: BigInt(result.value),
+  };
+}
+
+/** java-tron's TransactionInfo, the same shape from /wallet and /walletsolidity; null for {}. */
+export function parseTransactionInfo(body: unknown, txHash: string, path: string): TransactionReceipt | null {
+  if (!isObject(body)) throw new ChainResponseError(`${path} answered ${describe(body)}, expected an object`, { path });
+  // java-tron answers {} for a transaction it does not know (not yet in a block, or forked out).
+  if (Object.keys(body).length === 0) return null;
+  if (typeof body.id !== 'string' || body.id.toLowerCase() !== txHash.toLowerCase()) {
+    throw new ChainResponseError(`${path} answered for transaction ${describe(body.id)}, asked for ${txHash}`, { path });
+  }
+  if (!isBlockNumber(body.blockNumber)) throw new ChainResponseError(`${path} answered blockNumber ${describe(body.blockNumber)}`, { path });
+  // receipt.result is the contract's outcome (SUCCESS, REVERT, OUT_OF_ENERGY…); a plain TRX
+  // transfer has none, and the top-level result is then the only verdict (FAILED, or absent).
+  const contractResult = isObject(body.receipt) ? body.receipt.result : undefined;
+  const result = typeof contractResult === 'string' && contractResult !== '' ? contractResult : body.result === 'FAILED' ? 'FAILED' : 'SUCCESS';
+  return { txHash: body.id, blockNumber: body.blockNumber, result };
+}
+
+/**
+ * wallet/broadcasttransaction's verdict. A rebroadcast of one the network already has answers
+ * DUP_TRANSACTION_ERROR: that is success for us (../shared/tron-notes.md, Sending).
+ */
+export function parseBroadcast(body: unknown, path: string): 'accepted' | 'duplicate' {
+  if (isObject(body) && body.result === true) return 'accepted';
+  if (isObject(body) && body.code === 'DUP_TRANSACTION_ERROR') return 'duplicate';
+  const code = isObject(body) ? body.code : undefined;
+  const message = isObject(body) && typeof body.message === 'string' ? Buffer.from(body.message, 'hex').toString('utf8') : '';
+  throw new ChainResponseError(`${path} refused the transaction: ${describe(code)} ${message}`.trim(), { path });
+}
+
+/** The one 32-byte word of a constant `balanceOf(address)` call. */
+export function parseTokenBalance(body: unknown, path: string): bigint {
+  const result = isObject(body) && Array.isArray(body.constant_result) ? body.constant_result[0] : undefined;
+  if (typeof result !== 'string' || !/^[0-9a-fA-F]{64}$/.test(result)) {
+    throw new ChainResponseError(`${path} answered ${describe(isObject(body) ? body.constant_result : body)}, expected one 32-byte word`, { path });
+  }
+  return BigInt(`0x${result}`);
+}
+
+/** wallet/getaccount's `balance` in sun: java-tron leaves it out at zero and answers {} for an
+ * account that was never activated. */
+export function parseTrxBalance(body: unknown, path: string): bigint {
+  if (!isObject(body)) throw new ChainResponseError(`${path} answered ${describe(body)}, expected an object`, { path });
+  if (body.balance === undefined) return 0n;
+  if (typeof body.balance !== 'number' || !Number.isSafeInteger(body.balance) || body.balance < 0) {
+    throw new ChainResponseError(`${path} answered balance ${describe(body.balance)}, expected a whole number of sun`, { path });
+  }
+  return BigInt(body.balance);
+}
+
+/** base58 `T…` from base58, `0x` + 20-byte hex or `41…` hex; undefined for anything else. */
+function toBase58(address: string): string | undefined {
+  if (isTronAddress(address)) return address;
+  try {
+    return tronAddressFromHex(address);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isBlockNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'undefined' : excerpt(JSON.stringify(value));
+}

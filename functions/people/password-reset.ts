@@ -1,0 +1,170 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { auditEntry, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
+import { checkEmail } from './dashboard.ts';
+import { ApiError } from '../shared/errors.ts';
+import type { Log } from '../shared/log.ts';
+import { sleepUntil } from '../shared/retry.ts';
+import { passwordResetMail, type Mailer } from '../mail/mail.ts';
+import type { SignOuts } from './sign-outs.ts';
+import type { Membership } from './team.ts';
+
+/**
+ * `Forgot your password?` on the sign-in page: a link mailed to the account's address lets its
+ * person choose a new password.
+ *
+ * - Asking answers the same whether or not an account uses the address, so the page tells nobody
+ *   who has one; only the address's owner gets a mail.
+ * - One link per person at a time, and at most one mail a minute: asking again within the minute
+ *   sends nothing, and a newer link replaces the older one.
+ * - The link holds the person's id and a secret; the table keeps the secret's hash only. It works
+ *   once, for an hour.
+ * - A new password ends every session of the person (as signing out does, functions/people/
+ *   sign-outs.ts), so whoever knew the old one is out; each company the person belongs to logs it.
+ * - Two-factor sign-in stays on: the next sign-in still asks for the app's code.
+ */
+export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
+export const PASSWORD_RESET_INTERVAL_MS = 60_000;
+/** Asking takes at least this long either way: an unknown address would otherwise answer sooner
+ * than one whose account is written to and mailed, and the time would tell. */
+export const PASSWORD_RESET_ANSWER_MS = 800;
+
+export interface PasswordReset {
+  personId: string;
+  email: string;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface PasswordResetStore {
+  /** Stores the person's reset in place of their previous one, unless that one was made after
+   * `notBefore`: false then, and nothing is written. */
+  putReset(reset: PasswordReset, notBefore: string): Promise<boolean>;
+  getReset(personId: string): Promise<PasswordReset | null>;
+  /** Deletes the person's reset if it is still this one; false when another request took it. */
+  deleteReset(personId: string, tokenHash: string): Promise<boolean>;
+  membershipsOf(personId: string): Promise<Membership[]>;
+  appendAudit(entries: AuditEntry[]): Promise<void>;
+}
+
+/** The user pool's side: who has an account, their password, their refresh tokens. */
+export interface PasswordAccounts {
+  /** The signed-in person's own change: VALIDATION_FAILED (`currentPassword`) when it is not their
+   * password, (`newPassword`) when the policy refuses the new one; RATE_LIMITED after repeated misses. */
+  changePassword(accessToken: string, currentPassword: string, newPassword: string): Promise<void>;
+  /** The person whose account uses this address, or null. */
+  findPerson(email: string): Promise<{ personId: string } | null>;
+  /** VALIDATION_FAILED (`password`) when the pool's policy refuses it. */
+  setPassword(email: string, password: string): Promise<void>;
+  /** Revokes every refresh token of the account (Cognito's AdminUserGlobalSignOut). */
+  revokeSessions(email: string): Promise<void>;
+}
+
+export interface PasswordResetDeps {
+  accounts: PasswordAccounts;
+  store: PasswordResetStore;
+}
+
+const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** Mails the account's person a link to `resetUrl`, if an account uses the address; answers nothing either way, in the same time. */
+export async function requestPasswordReset(deps: PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log }, input: { email: string }, now = new Date()): Promise<void> {
+  const email = checkEmail(input.email);
+  const answerAt = Date.now() + PASSWORD_RESET_ANSWER_MS;
+  try {
+    await mailResetLink(deps, email, now);
+  } finally {
+    await sleepUntil(answerAt);
+  }
+}
+
+/**
+ * The same reads and writes whether or not an account uses the address: an address with none gets
+ * a reset stored under a stand-in id (standInId), which no link names and TTL removes, so only the
+ * mail differs, and the answer waits for PASSWORD_RESET_ANSWER_MS either way.
+ */
+async function mailResetLink(deps: PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log }, email: string, now: Date): Promise<void> {
+  const person = await deps.accounts.findPerson(email);
+  const secret = randomBytes(32).toString('base64url');
+  const reset: PasswordReset = {
+    personId: person?.personId ?? standInId(email),
+    email,
+    tokenHash: hashSecret(secret),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString(),
+  };
+  if (!(await deps.store.putReset(reset, new Date(now.getTime() - PASSWORD_RESET_INTERVAL_MS).toISOString())) || !person) return;
+  try {
+    await deps.mailer.send(passwordResetMail({ to: email, link: `${deps.resetUrl}?token=${person.personId}.${secret}`, expiresAt: reset.expiresAt }));
+  } catch (error) {
+    // The answer stays the same (it must not tell whether the account exists); the log says why no mail came.
+    deps.log.warn('password reset not mailed', { error: (error as Error).name ?? 'Error', status: (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? null });
+  }
+}
+
+/** Where an address with no account keeps its reset: a hash, never a Cognito `sub` (a UUID), so it is
+ * no person's, and the same for the same address, so it is limited to one a minute as a person's is. */
+const standInId = (email: string): string => hashSecret(`password reset of an address with no account: ${email}`);
+
+const invalidLink = () => new ApiError('NOT_FOUND', 'This password reset link is not valid: it was used, replaced by a newer one, or is more than an hour old. Ask for a new one.');
+
+/** Sets the new password for the link's person, ends their sessions, and logs it in their companies. */
+export async function resetPassword(deps: PasswordResetDeps & { signOuts: SignOuts }, input: { token: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<void> {
+  const [personId = '', secret = ''] = input.token.split('.');
+  const reset = personId && secret ? await deps.store.getReset(personId) : null;
+  if (!reset || !sameHash(reset.tokenHash, hashSecret(secret)) || reset.expiresAt <= now.toISOString()) throw invalidLink();
+  // Used once: of two uses of the same link at the same moment, only one finds it.
+  if (!(await deps.store.deleteReset(reset.personId, reset.tokenHash))) throw invalidLink();
+  try {
+    await deps.accounts.setPassword(reset.email, input.password);
+  } catch (error) {
+    // A password the policy refuses: the link works again for a better one, unless a newer link replaced it meanwhile.
+    await deps.store.putReset(reset, reset.createdAt);
+    throw error;
+  }
+  await endSessionsAfterNewPassword(deps, { personId: reset.personId, email: reset.email }, 'password.reset', origin, now);
+}
+
+/**
+ * Account → `Change password`: the person's own, with the current one. Like a reset, it ends every
+ * session of theirs, this one too, so whoever knew the old password is out: they sign in again
+ * with the new one.
+ */
+export async function changePassword(
+  deps: PasswordResetDeps & { signOuts: SignOuts },
+  caller: { personId: string; accessToken: string },
+  input: { currentPassword: string; newPassword: string },
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<void> {
+  const memberships = await deps.store.membershipsOf(caller.personId);
+  await deps.accounts.changePassword(caller.accessToken, input.currentPassword, input.newPassword);
+  const email = memberships[0]?.email ?? null;
+  await endSessionsAfterNewPassword(deps, { personId: caller.personId, email }, 'password.changed', origin, now, memberships);
+}
+
+/**
+ * Session tokens carry whole seconds, and this is no one session's sign-out (sign-outs.ts): every
+ * token of the person issued up to the end of this second is refused, and the answer waits for that
+ * second to pass, so the sign-in with the new password that follows is not. Each company of the
+ * person logs the change.
+ */
+async function endSessionsAfterNewPassword(
+  deps: PasswordResetDeps & { signOuts: SignOuts },
+  person: { personId: string; email: string | null },
+  action: 'password.reset' | 'password.changed',
+  origin: RequestOrigin,
+  now: Date,
+  memberships?: Membership[],
+): Promise<void> {
+  const cutoff = new Date(Math.ceil((now.getTime() + 1) / 1000) * 1000);
+  await deps.signOuts.record({ personId: person.personId, at: cutoff.toISOString(), originJti: null });
+  if (person.email) await deps.accounts.revokeSessions(person.email);
+  const companies = memberships ?? (await deps.store.membershipsOf(person.personId));
+  await deps.store.appendAudit(companies.map((membership) => auditEntry(membership.companyId, action, person, origin, now)));
+  await sleepUntil(cutoff.getTime());
+}
+
+function sameHash(stored: string, presented: string): boolean {
+  return stored.length === presented.length && timingSafeEqual(Buffer.from(stored), Buffer.from(presented));
+}

@@ -1,0 +1,82 @@
+import type { RequestOrigin } from '../companies/audit-log.ts';
+import { auditSignIn, type DashboardStore, type IdentityProvider, type SessionTokens } from './dashboard.ts';
+import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
+import { ApiError, validationFailed } from '../shared/errors.ts';
+import type { Membership } from './team.ts';
+import type { TwoFactorProvider } from './two-factor.ts';
+
+/**
+ * Asking a signed-in person to prove it is them again before the dashboard moves money for them
+ * (`New withdrawal`), as exchanges do: their password, and their authenticator app's code when
+ * they sign in with one. A session cookie stolen from a browser then cannot pay out on its own.
+ *
+ * Cognito has no "step-up" call for a session it issued, so the proof is a fresh sign-in of the
+ * same person (InitiateAuth, then RespondToAuthChallenge for the code) whose tokens are dropped at
+ * once: wrong passwords count toward the pool's lockout exactly as at the sign-in page, and codes go
+ * through Cambio's own limits on codes (code-attempts.ts) as at the sign-in's second step.
+ */
+export interface Reauthentication {
+  identity: Pick<IdentityProvider, 'signIn'> & Pick<TwoFactorProvider, 'answerChallenge'>;
+  codes: CodeAttemptStore;
+}
+
+export interface Proof {
+  password: string;
+  /** The authenticator app's 6 digits; needed only by someone with two-factor sign-in on. */
+  code?: string;
+}
+
+/**
+ * The other kind of step-up, as GitHub's sudo mode: what issues lasting access (an API key, a new
+ * secret, where a key may be used from; a member invited or re-roled; a webhook signing secret shown,
+ * with which events could be forged to the company's servers) needs a sign-in of the last
+ * DASHBOARD_RECENT_SIGN_IN_SECONDS (15 minutes by default), told by the session token's
+ * `auth_time`, which a refresh keeps. A session cookie copied from a browser then cannot mint its
+ * holder a key of their own once the person's own sign-in is that old; the page asks for the
+ * password (`Confirm it's you`), and POST /session/confirm signs the person in afresh.
+ */
+export const SIGN_IN_AGAIN = 'SIGN_IN_AGAIN';
+
+export function requireRecentSignIn(authTimeSeconds: number, withinSeconds: number, now = new Date()): void {
+  if (authTimeSeconds > 0 && now.getTime() / 1000 - authTimeSeconds <= withinSeconds) return;
+  throw new ApiError('FORBIDDEN', 'Confirm it is you: this needs your password again', { reason: SIGN_IN_AGAIN, withinSeconds });
+}
+
+/** `Confirm it's you` (POST /session/confirm): a session signed in now, which the routes that ask for
+ * a recent sign-in accept; audited as a sign-in in each of the person's companies. */
+export async function confirmSession(deps: Reauthentication & { store: DashboardStore }, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
+  const { store } = deps;
+  const [membership] = await store.membershipsOf(personId);
+  if (!membership) throw new ApiError('FORBIDDEN', 'Only a member of a company confirms a session');
+  const session = await signInAgain(deps, membership, proof);
+  await auditSignIn(store, personId, origin, now);
+  return session;
+}
+
+/**
+ * The person signed in again with `proof`: their new session (a withdrawal drops it at once). Else
+ * VALIDATION_FAILED on `password` or `codeField` (not 401, which would end the page's session), or
+ * RATE_LIMITED while the pool locks the person out or their codes are locked.
+ */
+export async function signInAgain(
+  { identity, codes }: Reauthentication,
+  membership: Pick<Membership, 'personId' | 'email'>,
+  proof: Proof,
+  codeField = 'code',
+): Promise<SessionTokens> {
+  const refusedAs = (path: string, message: string) => (error: unknown) => {
+    if (error instanceof ApiError && error.code === 'AUTH_FAILED') throw validationFailed([{ path, message }]);
+    throw error;
+  };
+  let outcome = await identity.signIn(membership.email, proof.password).catch(refusedAs('password', 'is wrong'));
+  if ('twoFactor' in outcome) {
+    const { twoFactor } = outcome;
+    if (!proof.code) throw validationFailed([{ path: codeField, message: 'is needed: the 6 digits your authenticator app shows' }]);
+    outcome = await checkedCode(codes, membership.email, proof.code, (code) => identity.answerChallenge(twoFactor, code), codeField).catch(
+      refusedAs(codeField, 'does not match: enter the one your authenticator app shows now'),
+    );
+  }
+  // The membership's email signs in as the member; anything else is a fault, never a pass.
+  if (outcome.personId !== membership.personId) throw new ApiError('FORBIDDEN', 'The password given is not the signed-in person’s');
+  return outcome;
+}

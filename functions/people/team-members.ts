@@ -1,0 +1,241 @@
+import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
+import { actorOf, checkEmail, COMMAND_LINE, newInvitation, type Caller, type Invitation } from './dashboard.ts';
+import { getCompany, type Company, type CompanyStore } from '../companies/company.ts';
+import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
+import { invitationMail, type Mailer } from '../mail/mail.ts';
+import { countMail, type MailCounts } from '../mail/mail-limits.ts';
+import type { Log } from '../shared/log.ts';
+import type { Membership, Role } from './team.ts';
+
+/**
+ * The Team page's use cases (../shared/dashboard.md, Team): members invited, their roles changed,
+ * members removed. The handler has checked `manageTeam` (Owner, Admin); on top of it, only an Owner
+ * may make, demote or remove an Owner, so an Admin cannot take the company from its Owners. A
+ * company always keeps one Owner: demoting or removing an Owner is written only if another
+ * membership is still an Owner at that moment (a condition in the same transaction), so two
+ * concurrent demotions of the last two Owners cannot both succeed.
+ */
+export interface TeamStore {
+  membersOf(companyId: string): Promise<Membership[]>;
+  /** The company's invitations not yet accepted (expired ones included until DynamoDB's TTL removes them). */
+  invitationsOf(companyId: string): Promise<Invitation[]>;
+  addInvitation(invitation: Invitation, audit: AuditEntry): Promise<void>;
+  /** Deletes the invitation, so its link stops working; false if it is gone (accepted, revoked or lapsed). */
+  deleteInvitation(invitation: Invitation, audit: AuditEntry): Promise<boolean>;
+  /** `fresh` in place of `old`, whose link stops working, all or nothing; false if `old` is gone. */
+  replaceInvitation(old: Invitation, fresh: Invitation, audit: AuditEntry): Promise<boolean>;
+  /**
+   * Sets `member`'s role to `role` (or deletes the membership when `role` is null), only if its
+   * role is still `member.role` and, when `keptOwner` is given, that membership is still an Owner.
+   * False when a condition failed: the caller reads again.
+   */
+  changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean>;
+  /** Whether the company requires two-factor sign-in, and which of these people have it on (their marks). */
+  twoFactorOf(companyId: string, personIds: string[]): Promise<{ required: boolean; on: Set<string> }>;
+}
+
+export interface TeamView {
+  /** `twoFactorOn`: the person has turned two-factor sign-in on (or signed in with a code since marks
+   * were kept), so an Owner sees who a requirement would stop. */
+  members: (Membership & { twoFactorOn: boolean })[];
+  twoFactorRequired: boolean;
+  /** `id` names it for `Revoke`: the hash of its token, never the token (only the link holds that). */
+  invitations: { id: string; email: string; role: Role; createdAt: string; expiresAt: string }[];
+}
+
+export async function team(store: TeamStore, caller: Caller, now = new Date()): Promise<TeamView> {
+  const [members, invitations] = await Promise.all([store.membersOf(caller.membership.companyId), store.invitationsOf(caller.membership.companyId)]);
+  const twoFactor = await store.twoFactorOf(caller.membership.companyId, members.map((member) => member.personId));
+  return {
+    members: members.sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1)).map((member) => ({ ...member, twoFactorOn: twoFactor.on.has(member.personId) })),
+    twoFactorRequired: twoFactor.required,
+    invitations: invitations
+      .filter((i) => i.expiresAt > now.toISOString())
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
+      .map(({ tokenHash, email, role, createdAt, expiresAt }) => ({ id: tokenHash, email, role, createdAt, expiresAt })),
+  };
+}
+
+function requireOwnerFor(caller: Caller, role: Role, what: string): void {
+  if (role === 'Owner' && caller.membership.role !== 'Owner') throw new ApiError('FORBIDDEN', `Only an Owner may ${what} an Owner`);
+}
+
+/**
+ * How an invitation is mailed, where the stage mails (functions/adapters/mail/from-settings.ts):
+ * the link opens `acceptUrl` with the token.
+ */
+export interface InvitationMailing {
+  mailer: Mailer;
+  acceptUrl: string;
+  companies: CompanyStore;
+  log: Log;
+}
+
+/**
+ * The token is only in the answer (the page turns it into the link it shows once) and in the mail
+ * to the invited person, when the stage mails; the table keeps its hash. The invitation stands
+ * whether or not the mail goes: `emailed` tells the page which to say.
+ */
+export async function inviteMember(
+  store: TeamStore,
+  counts: MailCounts,
+  caller: Caller,
+  input: { email: string; role: Role },
+  mailing: InvitationMailing | null = null,
+  now = new Date(),
+): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
+  const email = checkEmail(input.email);
+  requireOwnerFor(caller, input.role, 'invite');
+  const companyId = caller.membership.companyId;
+  const pending = (await store.invitationsOf(companyId)).filter((i) => i.expiresAt > now.toISOString()).length;
+  if (pending >= INVITATION_LIMITS.pendingPerCompany) {
+    throw new ApiError('LIMIT_REACHED', `A company can have at most ${INVITATION_LIMITS.pendingPerCompany} pending invitations: revoke some, or wait for them to be accepted or to lapse`, {
+      limit: INVITATION_LIMITS.pendingPerCompany,
+    });
+  }
+  await countInvitation(counts, companyId, email, now);
+  const by = { actor: actorOf(caller.membership), origin: caller.origin };
+  const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now);
+  const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
+  return { token, email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/**
+ * How many invitations a company may make: pending at once, and (with `Resend`) in an hour; and
+ * how many one address may be sent in a day, from every company together. Each makes a mail to an
+ * address the inviter chose, and a sandbox company is free to make (docs/dashboard-api.md, Limits
+ * on invitations). The pending cap is read, not counted: the hourly count bounds what a race adds.
+ */
+export const INVITATION_LIMITS = { pendingPerCompany: 50, perCompanyPerHour: 20, perAddressPerDay: 3 } as const;
+
+/** One more invitation on the company's hourly count and the address's daily one, or 429 RATE_LIMITED. */
+async function countInvitation(counts: MailCounts, companyId: string, email: string, now: Date): Promise<void> {
+  const refused = await countMail(
+    counts,
+    [
+      { counter: { kind: 'invitation', of: { companyId }, per: 'hour' }, limit: INVITATION_LIMITS.perCompanyPerHour },
+      { counter: { kind: 'invitation', of: { email }, per: 'day' }, limit: INVITATION_LIMITS.perAddressPerDay },
+    ],
+    now,
+  );
+  if (!refused) return;
+  const retryAt = refused.retryAt.toISOString();
+  const message =
+    'companyId' in refused.counter.of
+      ? `This company has made ${refused.limit} invitations this hour, the most it may: try again after ${retryAt}`
+      : `${email} has been sent ${refused.limit} invitations today, the most one address may be: try again after ${retryAt}, or send the link you already have`;
+  throw new ApiError('RATE_LIMITED', message, { limit: refused.limit, retryAt });
+}
+
+/** A new invitation to the company for someone not yet its member, stored with its audit entry. */
+async function addNewInvitation(
+  store: TeamStore,
+  companyId: string,
+  email: string,
+  role: Role,
+  by: { actor: AuditActor; origin: RequestOrigin },
+  now: Date,
+): Promise<{ invitation: Invitation; token: string }> {
+  if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
+  const created = newInvitation(companyId, email, role, now);
+  await store.addInvitation(created.invitation, auditEntry(companyId, 'invitation.created', by.actor, by.origin, now, email, { role }));
+  return created;
+}
+
+/**
+ * `npm run company:invite`: an operator invites a person to an existing company, whatever its
+ * people may do: a new Owner where every Owner has left or lost their sign-in, which no one in the
+ * dashboard could then do. Audited as the command line, as `company:create`'s first Owner is.
+ */
+export async function inviteByOperator(
+  store: TeamStore,
+  companies: CompanyStore,
+  companyId: string,
+  input: { email: string; role: Role },
+  now = new Date(),
+): Promise<{ company: Company; invitation: Invitation; token: string }> {
+  const email = checkEmail(input.email);
+  const company = await getCompany(companies, companyId);
+  return { company, ...(await addNewInvitation(store, companyId, email, input.role, COMMAND_LINE, now)) };
+}
+
+async function mailInvitation(mailing: InvitationMailing, invitation: Invitation, token: string, invitedBy: string): Promise<boolean> {
+  try {
+    const companyName = (await getCompany(mailing.companies, invitation.companyId)).name;
+    const link = `${mailing.acceptUrl}?token=${token}`;
+    await mailing.mailer.send(invitationMail({ to: invitation.email, companyName, role: invitation.role, invitedBy, link, expiresAt: invitation.expiresAt }));
+    return true;
+  } catch (error) {
+    // The name and status only: a mail service's message may quote the address, and never the token.
+    const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+    mailing.log.warn('invitation not mailed; the page shows the link to send instead', { companyId: invitation.companyId, error: name ?? 'Error', status: $metadata?.httpStatusCode ?? null });
+    return false;
+  }
+}
+
+/** `Revoke` on a pending invitation: its link stops working. Only an Owner revokes an Owner's invitation. */
+export async function revokeInvitation(store: TeamStore, caller: Caller, invitationId: string, now = new Date()): Promise<void> {
+  const invitation = await pendingInvitation(store, caller, invitationId, 'revoke the invitation of', now);
+  const audit = auditEntry(invitation.companyId, 'invitation.revoked', actorOf(caller.membership), caller.origin, now, invitation.email, { role: invitation.role });
+  // Accepted or revoked meanwhile: gone either way.
+  if (!(await store.deleteInvitation(invitation, audit))) throw notFound('Invitation');
+}
+
+/**
+ * `Resend` on a pending invitation: a new link for the same person and role, for 7 more days, mailed
+ * where the stage mails; the old link stops working, so a lost or leaked one is dealt with too.
+ */
+export async function resendInvitation(
+  store: TeamStore,
+  counts: MailCounts,
+  caller: Caller,
+  invitationId: string,
+  mailing: InvitationMailing | null = null,
+  now = new Date(),
+): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
+  const old = await pendingInvitation(store, caller, invitationId, 'resend the invitation of', now);
+  await countInvitation(counts, old.companyId, old.email, now);
+  const { invitation, token } = newInvitation(old.companyId, old.email, old.role, now);
+  const audit = auditEntry(old.companyId, 'invitation.resent', actorOf(caller.membership), caller.origin, now, old.email, { role: old.role });
+  if (!(await store.replaceInvitation(old, invitation, audit))) throw notFound('Invitation');
+  const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
+  return { token, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/** One of the company's own live invitations by id, so another company's id is a 404 like a made-up
+ * one; only an Owner acts on an Owner's. */
+async function pendingInvitation(store: TeamStore, caller: Caller, invitationId: string, what: string, now: Date): Promise<Invitation> {
+  const invitation = /^[0-9a-f]{64}$/.test(invitationId) ? (await store.invitationsOf(caller.membership.companyId)).find((i) => i.tokenHash === invitationId) : undefined;
+  if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
+  requireOwnerFor(caller, invitation.role, what);
+  return invitation;
+}
+
+export const changeRole = (store: TeamStore, caller: Caller, personId: string, role: Role, now = new Date()) => changeMember(store, caller, personId, role, now);
+export const removeMember = (store: TeamStore, caller: Caller, personId: string, now = new Date()) => changeMember(store, caller, personId, null, now);
+
+const ATTEMPTS = 3;
+
+async function changeMember(store: TeamStore, caller: Caller, personId: string, role: Role | null, now: Date): Promise<Membership | null> {
+  const companyId = caller.membership.companyId;
+  for (let attempt = 1; ; attempt++) {
+    const members = await store.membersOf(companyId);
+    const member = members.find((m) => m.personId === personId);
+    if (!member) throw notFound('Member');
+    if (role !== null) requireOwnerFor(caller, role, 'make');
+    requireOwnerFor(caller, member.role, role === null ? 'remove' : 'demote');
+    if (member.role === role) return member;
+    // Whom the change leaves as an Owner: any other Owner will do, as long as it is still one when written.
+    const keptOwner = member.role === 'Owner' ? (members.find((m) => m.role === 'Owner' && m.personId !== personId) ?? null) : null;
+    if (member.role === 'Owner' && !keptOwner) throw lastOwner(role === null);
+    const audit = auditEntry(companyId, role === null ? 'member.removed' : 'member.role_changed', actorOf(caller.membership), caller.origin, now, member.email, role === null ? { role: member.role } : { from: member.role, to: role });
+    if (await store.changeMembership(member, role, keptOwner, audit)) return role === null ? null : { ...member, role };
+    // Someone changed the team meanwhile: read it again and decide again.
+    if (attempt === ATTEMPTS) throw lastOwner(role === null);
+  }
+}
+
+const lastOwner = (removal: boolean): ApiError =>
+  new ApiError('VALIDATION_FAILED', `The last Owner cannot be ${removal ? 'removed' : 'demoted'}: a company keeps at least one Owner`, [
+    { path: removal ? 'personId' : 'role', message: 'would leave the company without an Owner' },
+  ]);

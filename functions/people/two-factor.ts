@@ -1,0 +1,191 @@
+import { ApiError, validationFailed } from '../shared/errors.ts';
+import { getCompany, type CompanyStore } from '../companies/company.ts';
+import { checkedCode } from './code-attempts.ts';
+import { mailMembersWho } from './member-mail.ts';
+import type { Membership, MemberStanding } from './team.ts';
+import type { Log } from '../shared/log.ts';
+import { twoFactorRequiredMail, type Mailer } from '../mail/mail.ts';
+import type { TeamStore } from './team-members.ts';
+import { auditEntry, type AuditAction, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
+import { actorOf, auditSignIn, type Caller, type DashboardStore, type SessionTokens, type TwoFactorChallenge } from './dashboard.ts';
+import { signInAgain, type Proof, type Reauthentication } from './step-up.ts';
+
+/**
+ * Two-factor sign-in with an authenticator app (TOTP), Cognito's SOFTWARE_TOKEN_MFA. A person turns
+ * it on for themselves from Account: Cognito hands out a secret, the app shows codes, one code
+ * proves the app has it, and from then on a sign-in asks for a code after the password. A payments
+ * dashboard issues API keys, so a password alone should not be enough to take it over.
+ *
+ * Cognito holds the secret and checks the codes; we never store either. Every code goes through
+ * Cambio's own limits on codes (code-attempts.ts): a lock after wrong ones, each used once.
+ */
+export interface TwoFactorProvider {
+  /** AUTH_FAILED for a wrong code (a WrongCodeError) or a challenge that has expired or was already answered. */
+  answerChallenge(challenge: TwoFactorChallenge['twoFactor'], code: string): Promise<SessionTokens>;
+  /** A new secret for the person's authenticator app; two-factor stays off (or on the old app) until confirmed. */
+  startSetup(accessToken: string): Promise<{ secret: string }>;
+  /** VALIDATION_FAILED on a wrong code (a WrongCodeError); on a right one two-factor sign-in is on, with this app. */
+  confirmSetup(accessToken: string, code: string): Promise<void>;
+  /** Two-factor sign-in off: a sign-in asks for the password alone. */
+  turnOff(accessToken: string): Promise<void>;
+  /** The person's email (the authenticator label) and whether two-factor sign-in is on. */
+  status(accessToken: string): Promise<{ email: string | null; enabled: boolean }>;
+}
+
+/** What turning two-factor on, replacing its app and turning it off use. */
+export interface TwoFactorDeps extends Reauthentication {
+  identity: TwoFactorProvider & Reauthentication['identity'];
+  store: DashboardStore & CompanyStore & { standingOf(companyId: string, personId: string): Promise<MemberStanding> };
+}
+
+/** The signed-in person, by their session. */
+export interface SessionCaller {
+  personId: string;
+  accessToken: string;
+}
+
+export const ISSUER_NAME = 'Cambio';
+
+/** The `otpauth://` URI authenticator apps read (as a QR code or pasted), Google Authenticator's
+ * Key URI format: label `Cambio:<email>`, the base32 secret, the issuer. */
+export function authenticatorUri(secret: string, email: string | null): string {
+  const label = encodeURIComponent(email ? `${ISSUER_NAME}:${email}` : ISSUER_NAME);
+  return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(ISSUER_NAME)}&algorithm=SHA1&digits=6&period=30`;
+}
+
+/** The code after the password: the session, and the sign-in in every company's audit log. */
+export async function finishTwoFactorSignIn(
+  deps: Pick<TwoFactorDeps, 'identity' | 'codes'> & { store: DashboardStore },
+  challenge: TwoFactorChallenge['twoFactor'] | null,
+  code: string,
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<SessionTokens> {
+  if (!challenge) throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
+  const session = await checkedCode(deps.codes, challenge.email, code, (digits) => deps.identity.answerChallenge(challenge, digits), 'code', now);
+  // Marks someone who turned it on before marks were written, for a company that requires it.
+  await deps.store.markTwoFactorOn(session.personId, now.toISOString());
+  await auditSignIn(deps.store, session.personId, origin, now);
+  return session;
+}
+
+/** The new app's `code`; to replace an app the person has on, their `password` and that app's `currentCode`. */
+export interface TwoFactorSetupAnswer {
+  code: string;
+  password?: string;
+  currentCode?: string;
+}
+
+/**
+ * Confirms the set-up with the app's first code; the change goes in every company's audit log, as a
+ * sign-in does: an Owner sees who has turned two-factor sign-in on. Replacing the app of someone who
+ * has it on asks for what signing in would, their password and the current app's code (step-up.ts),
+ * so a session alone (a cookie copied from a browser) cannot swap in an app of its own and lock the
+ * person out for good; the route asks for a recent sign-in as well.
+ */
+export async function turnOnTwoFactor(deps: TwoFactorDeps, caller: SessionCaller, answer: TwoFactorSetupAnswer, origin: RequestOrigin, now = new Date()): Promise<{ enabled: true }> {
+  const person = await personOf(deps, caller);
+  if (person.enabled) {
+    const needed = (path: string) => validationFailed([{ path, message: 'is needed to replace your authenticator app: your password and the code the app you have now shows' }]);
+    if (!answer.password) throw needed('password');
+    if (!answer.currentCode) throw needed('currentCode');
+    await signInAgain(deps, person, { password: answer.password, code: answer.currentCode }, 'currentCode');
+  }
+  await checkedCode(deps.codes, person.email, answer.code, (code) => deps.identity.confirmSetup(caller.accessToken, code), 'code', now);
+  await deps.store.markTwoFactorOn(caller.personId, now.toISOString());
+  await deps.store.appendAudit(await auditOfPerson(deps.store, caller.personId, person.enabled ? 'two_factor.replaced' : 'two_factor.enabled', origin, now));
+  return { enabled: true };
+}
+
+/**
+ * Account → `Turn off two-factor sign-in`, with the same proof as replacing the app. Refused while a
+ * company of the person's requires it: the rule would refuse them everything there at their next
+ * call, and a member weakening a rule an Owner set is not the member's to do; an Owner stops
+ * requiring it first (Team).
+ */
+export async function turnOffTwoFactor(deps: TwoFactorDeps, caller: SessionCaller, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<{ enabled: false }> {
+  const person = await personOf(deps, caller);
+  if (!person.enabled) return { enabled: false };
+  const memberships = await deps.store.membershipsOf(caller.personId);
+  const standings = await Promise.all(memberships.map((m) => deps.store.standingOf(m.companyId, m.personId)));
+  const requiring = memberships.filter((_, index) => standings[index]!.twoFactorRequired);
+  if (requiring.length > 0) {
+    const names = await Promise.all(requiring.map(async (m) => (await getCompany(deps.store, m.companyId)).name));
+    throw new ApiError('FORBIDDEN', `${names.join(', ')} requires two-factor sign-in of every member: an Owner can stop requiring it under Team`, { reason: 'REQUIRED_BY_COMPANY' });
+  }
+  await signInAgain(deps, person, proof);
+  await deps.identity.turnOff(caller.accessToken);
+  await deps.store.markTwoFactorOff(caller.personId, await auditOfPerson(deps.store, caller.personId, 'two_factor.disabled', origin, now));
+  return { enabled: false };
+}
+
+async function personOf(deps: TwoFactorDeps, caller: SessionCaller): Promise<{ personId: string; email: string; enabled: boolean }> {
+  const { email, enabled } = await deps.identity.status(caller.accessToken);
+  // Every user the dashboard makes has one (identity-provider.ts createUser).
+  if (!email) throw new Error('The identity provider answered without the person\'s email');
+  return { personId: caller.personId, email, enabled };
+}
+
+/** The entry for each company the person belongs to, as for a sign-in. */
+async function auditOfPerson(store: DashboardStore, personId: string, action: AuditAction, origin: RequestOrigin, now: Date): Promise<AuditEntry[]> {
+  const memberships = await store.membershipsOf(personId);
+  return memberships.map((m) => auditEntry(m.companyId, action, actorOf(m), origin, now));
+}
+
+// --- A company's rule: every member signs in with a code.
+
+/** Team → Two-factor sign-in: whether the company requires it of every member (requireStanding in
+ * team.ts refuses a member without it everything in the company), and since when. */
+export interface TwoFactorRequirement {
+  required: boolean;
+  changedAt: string | null;
+}
+
+export interface TwoFactorRequirementStore extends CompanyStore {
+  isTwoFactorOn(personId: string): Promise<boolean>;
+  /** The requirement with its audit entry, all or nothing. */
+  setTwoFactorRequirement(companyId: string, requirement: TwoFactorRequirement, audit: AuditEntry): Promise<void>;
+}
+
+/** The rule, the team it stops (to mail), and the stage's mailer (null: none). */
+export interface TwoFactorRequirementDeps {
+  store: TwoFactorRequirementStore;
+  members: Pick<TeamStore, 'membersOf' | 'twoFactorOf'>;
+  mailer: Mailer | null;
+  log: Log;
+}
+
+/**
+ * An Owner requires it (or stops requiring it). They must have it on themselves first, or the rule
+ * would lock out the person who set it. Members without it are refused at their next call, and the
+ * page tells them to turn it on under Account; each is also mailed, so the rule does not find them
+ * first.
+ */
+export async function changeTwoFactorRequirement(deps: TwoFactorRequirementDeps, caller: Caller, required: boolean, now = new Date()): Promise<TwoFactorRequirement> {
+  const { store } = deps;
+  if (required && !(await store.isTwoFactorOn(caller.membership.personId))) {
+    throw validationFailed([{ path: 'required', message: 'needs two-factor sign-in on your own account first (Account), and a sign-in with its code' }]);
+  }
+  const requirement = { required, changedAt: now.toISOString() };
+  const action = required ? 'two_factor.required' : 'two_factor.not_required';
+  await store.setTwoFactorRequirement(caller.membership.companyId, requirement, auditEntry(caller.membership.companyId, action, actorOf(caller.membership), caller.origin, now));
+  if (required) await tellMembersWithoutIt(deps, caller);
+  return requirement;
+}
+
+/** A failed mail is logged; the rule stands (the page explains it to whoever it stops). */
+async function tellMembersWithoutIt(deps: TwoFactorRequirementDeps, caller: Caller): Promise<void> {
+  const companyId = caller.membership.companyId;
+  if (!deps.mailer) return;
+  const withoutIt = async (members: Membership[]) => {
+    const { on } = await deps.members.twoFactorOf(companyId, members.map((member) => member.personId));
+    return members.filter((member) => !on.has(member.personId));
+  };
+  try {
+    await mailMembersWho(withoutIt, { companies: deps.store, members: deps.members, mailer: deps.mailer }, companyId, (to, companyName) =>
+      twoFactorRequiredMail({ to, companyName, by: caller.membership.email }),
+    );
+  } catch (error) {
+    deps.log.warn('two-factor requirement not mailed', { companyId, error: (error as Error).name ?? 'Error' });
+  }
+}

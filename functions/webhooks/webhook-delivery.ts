@@ -1,0 +1,295 @@
+import { checkWebhookUrl, UrlRefusedError, type CheckedTarget, type Resolver, type UrlPolicy } from './webhook-url.ts';
+import { openSigningSecret, type WebhookSecretSealer } from './webhook-secrets.ts';
+import { signWebhook, subscribesTo, type Webhook } from './webhooks.ts';
+import { parseRetryAfter } from '../shared/retry.ts';
+import { stderrLog, type Log } from '../shared/log.ts';
+import type { GivenUpDelivery } from './webhook-alerts.ts';
+
+/**
+ * Webhook delivery (../shared/api-contract.md, Events and their delivery), in two steps joined by
+ * a queue:
+ * - the dispatcher turns each event (written in the same transaction as its state change) into
+ *   one message per matching enabled webhook, sends them, and only then marks the event
+ *   dispatched: dying in between sends them again, a duplicate at most, never a loss;
+ * - the sender makes one attempt per message and either finishes it (2xx, 410, or the last try,
+ *   which goes to the dead-letter queue) or queues the next try on the retry schedule.
+ * Both take their ports as arguments: DynamoDB and SQS in AWS, DynamoDB Local and an in-process
+ * queue with SQS's semantics in the local runtime.
+ */
+
+/** What the dispatcher reads of an event. `round` counts redeliveries (events:redeliver). */
+export interface DispatchableEvent {
+  id: string;
+  companyId: string;
+  type: string;
+  round: number;
+}
+
+/** One delivery try of one event to one webhook. Its identity for receivers is the event id. */
+export interface DeliveryMessage {
+  companyId: string;
+  eventId: string;
+  webhookId: string;
+  round: number;
+  /** 1 for the first try. */
+  attempt: number;
+  /** Not to be tried before (ISO): a wait longer than the queue's own delay limit. */
+  notBefore?: string;
+}
+
+export interface QueuedMessage {
+  message: DeliveryMessage;
+  delayMs: number;
+}
+
+export interface DeliveryQueue {
+  send(messages: QueuedMessage[]): Promise<void>;
+  /** After the last try: kept for devops (contract: "kept in a dead-letter queue"). */
+  sendToDeadLetter(message: DeliveryMessage, reason: string): Promise<void>;
+}
+
+export interface DispatchStore {
+  /** Consistent read of a company's webhooks (at most 10). */
+  webhooksOf(companyId: string): Promise<Pick<Webhook, 'id' | 'events' | 'enabled'>[]>;
+  /** Clears the event's undispatched mark and records where it went; a no-op if the event was
+   * marked for redelivery (a newer round) meanwhile. */
+  markDispatched(event: DispatchableEvent, webhookIds: string[], at: Date): Promise<void>;
+  /** Events still marked undispatched and created before `before`, oldest first. */
+  undispatchedEvents(before: Date, limit: number): Promise<DispatchableEvent[]>;
+}
+
+export interface DispatchOutcome {
+  events: number;
+  messages: number;
+}
+
+/** Sends first, marks after (see the module comment). */
+export async function dispatchEvents(
+  deps: { store: DispatchStore; queue: DeliveryQueue },
+  events: DispatchableEvent[],
+  now = new Date(),
+): Promise<DispatchOutcome> {
+  const webhooksByCompany = new Map<string, Pick<Webhook, 'id' | 'events' | 'enabled'>[]>();
+  const plan: { event: DispatchableEvent; webhookIds: string[] }[] = [];
+  for (const event of events) {
+    let webhooks = webhooksByCompany.get(event.companyId);
+    if (!webhooks) webhooksByCompany.set(event.companyId, (webhooks = await deps.store.webhooksOf(event.companyId)));
+    plan.push({ event, webhookIds: webhooks.filter((webhook) => subscribesTo(webhook, event.type)).map((webhook) => webhook.id) });
+  }
+  const messages = plan.flatMap(({ event, webhookIds }) =>
+    webhookIds.map((webhookId) => ({
+      message: { companyId: event.companyId, eventId: event.id, webhookId, round: event.round, attempt: 1 },
+      delayMs: 0,
+    })),
+  );
+  if (messages.length) await deps.queue.send(messages);
+  for (const { event, webhookIds } of plan) await deps.store.markDispatched(event, webhookIds, now);
+  return { events: events.length, messages: messages.length };
+}
+
+/** The timer's pass (local runtime; the safety net behind the stream in AWS). */
+export async function dispatchUndispatched(
+  deps: { store: DispatchStore; queue: DeliveryQueue },
+  options: { minAgeMs: number; batchSize?: number },
+  now = new Date(),
+): Promise<DispatchOutcome> {
+  const events = await deps.store.undispatchedEvents(new Date(now.getTime() - options.minAgeMs), options.batchSize ?? 100);
+  return dispatchEvents(deps, events, now);
+}
+
+export type DeliveryStatus = 'retrying' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One try, as devops sees it on the delivery item. */
+export interface AttemptRecord {
+  round: number;
+  attempt: number;
+  at: string;
+  url: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface LoadedDelivery {
+  /** The stored webhook body (`payload`), signed and sent byte for byte. */
+  event: { id: string; type: string; payload: string } | null;
+  webhook: Webhook | null;
+  delivery: { status: DeliveryStatus; round: number } | null;
+}
+
+export interface DeliveryStore {
+  load(message: DeliveryMessage): Promise<LoadedDelivery>;
+  /** Appends the attempt (if any) and sets the delivery's status. */
+  record(
+    message: DeliveryMessage,
+    update: { eventType: string; status: DeliveryStatus; attempt?: AttemptRecord; nextAttemptAt?: string | null; reason?: string },
+    at: Date,
+  ): Promise<void>;
+  disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void>;
+}
+
+export type PostResult = { statusCode: number; retryAfter: string | null } | { error: string };
+
+/** POSTs to the checked address (never re-resolving the host) within `timeoutMs`. */
+export type WebhookPoster = (
+  target: CheckedTarget,
+  request: { headers: Record<string, string>; body: string; timeoutMs: number },
+) => Promise<PostResult>;
+
+export interface SenderSettings {
+  /** Waits before try 2, 3, …: the contract's 5 s … 24 h, shortened by configuration in tests. */
+  retryScheduleMs: number[];
+  timeoutMs: number;
+  policy: UrlPolicy;
+  resolve: Resolver;
+  /** 0.1 = each wait is drawn from ±10 % of its nominal value. */
+  jitter: number;
+}
+
+export const USER_AGENT = 'Cambio-Webhooks/1';
+/** A message may arrive a little before `notBefore` (clocks, rounding to whole seconds). */
+const EARLY_TOLERANCE_MS = 1000;
+/** The longest `Retry-After` honoured: the schedule's own longest wait. */
+const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+
+export type SendOutcome = 'waiting' | 'succeeded' | 'retrying' | 'dead-lettered' | 'disabled' | 'cancelled' | 'duplicate' | 'dropped';
+
+export interface SenderDeps {
+  store: DeliveryStore;
+  queue: DeliveryQueue;
+  post: WebhookPoster;
+  settings: SenderSettings;
+  /** Opens each webhook's sealed secret to sign with (./webhook-secrets.ts). */
+  sealer: WebhookSecretSealer;
+  random?: () => number;
+  now?: () => Date;
+  /** The run's logger; stderr JSON when absent. */
+  log?: Log;
+  /** Told of a delivery given up for good (./webhook-alerts.ts mails the endpoint's managers); never throws. */
+  alert?: (failure: GivenUpDelivery, log: Log) => Promise<void>;
+}
+
+/**
+ * One try of one message. Resolves once the message can be deleted (its follow-up, if any, is
+ * queued); throws when it must be received again (the store, the queue or the sealer failed).
+ */
+export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): Promise<SendOutcome> {
+  const clock = deps.now ?? (() => new Date());
+  const now = clock();
+  if (message.notBefore) {
+    const remaining = Date.parse(message.notBefore) - now.getTime();
+    if (remaining > EARLY_TOLERANCE_MS) {
+      await deps.queue.send([{ message, delayMs: remaining }]);
+      return 'waiting';
+    }
+  }
+  const { event, webhook, delivery } = await deps.store.load(message);
+  if (!event) {
+    (deps.log ?? stderrLog).error('webhook delivery for a missing event', { ...message });
+    return 'dropped';
+  }
+  if (!webhook || !webhook.enabled) {
+    await deps.store.record(message, { eventType: event.type, status: 'cancelled', reason: webhook ? 'webhook disabled' : 'webhook deleted' }, now);
+    return 'cancelled';
+  }
+  if (delivery?.status === 'succeeded' && delivery.round >= message.round) return 'duplicate';
+
+  const { settings } = deps;
+  // A secret that cannot be opened (KMS unreachable or refusing) is not the receiver's failure: the
+  // message is received again, as when the store fails.
+  const secrets = await signingSecrets(deps.sealer, webhook, now);
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const started = performance.now();
+  let result: PostResult;
+  try {
+    const target = await checkWebhookUrl(webhook.url, settings.policy, settings.resolve);
+    result = await deps.post(target, {
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        'webhook-id': event.id,
+        'webhook-timestamp': String(timestamp),
+        // Space-separated, the newest secret's first (Standard Webhooks).
+        'webhook-signature': secrets.map((secret) => signWebhook(secret, event.id, timestamp, event.payload)).join(' '),
+      },
+      body: event.payload,
+      timeoutMs: settings.timeoutMs,
+    });
+  } catch (error) {
+    if (!(error instanceof UrlRefusedError)) throw error;
+    result = { error: `url refused: ${error.message}` };
+  }
+  const attempt: AttemptRecord = {
+    round: message.round,
+    attempt: message.attempt,
+    at: now.toISOString(),
+    url: webhook.url,
+    statusCode: 'statusCode' in result ? result.statusCode : null,
+    durationMs: Math.round(performance.now() - started),
+    error: 'error' in result ? result.error : null,
+  };
+  const eventType = event.type;
+
+  if ('statusCode' in result && result.statusCode >= 200 && result.statusCode < 300) {
+    await deps.store.record(message, { eventType, status: 'succeeded', attempt, nextAttemptAt: null }, now);
+    return 'succeeded';
+  }
+  if ('statusCode' in result && result.statusCode === 410) {
+    await deps.store.disableWebhook(message.companyId, message.webhookId, 'the endpoint answered 410 Gone', now);
+    await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason: 'webhook disabled: 410 Gone' }, now);
+    await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true, retrying: null }, deps.log ?? stderrLog);
+    return 'disabled';
+  }
+  const schedule = settings.retryScheduleMs;
+  if (message.attempt <= schedule.length) {
+    const random = deps.random ?? Math.random;
+    let delayMs = Math.round(schedule[message.attempt - 1]! * (1 - settings.jitter + 2 * settings.jitter * random()));
+    const retryAfterMs = 'statusCode' in result ? parseRetryAfter(result.retryAfter, now) : undefined;
+    if (retryAfterMs !== undefined) delayMs = Math.max(delayMs, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+    const notBefore = new Date(now.getTime() + delayMs).toISOString();
+    // Recorded before the next try is queued: if the queue fails, this message comes back and is
+    // tried again rather than lost.
+    await deps.store.record(message, { eventType, status: 'retrying', attempt, nextAttemptAt: notBefore }, now);
+    await deps.queue.send([{ message: { ...message, attempt: message.attempt + 1, notBefore }, delayMs }]);
+    if (crossesEarlyAlert(schedule, message.attempt)) {
+      const lastTryBy = new Date(now.getTime() + schedule.slice(message.attempt - 1).reduce((sum, ms) => sum + ms, 0)).toISOString();
+      const reason = `its ${message.attempt} tries so far failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
+      await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: { nextAttemptAt: notBefore, lastTryBy } }, deps.log ?? stderrLog);
+    }
+    return 'retrying';
+  }
+  const reason = `all ${message.attempt} tries failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
+  await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now);
+  await deps.queue.sendToDeadLetter(message, reason);
+  await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: null }, deps.log ?? stderrLog);
+  return 'dead-lettered';
+}
+
+/** An endpoint failing for an hour is worth telling its managers about, not only three days later
+ * when the schedule gives up: on the contract's schedule, that is the fifth failed try (2 h 35 min
+ * in). Measured on the schedule's nominal waits, so exactly one try of a round crosses it. */
+export const EARLY_ALERT_AFTER_MS = 60 * 60_000;
+
+function crossesEarlyAlert(schedule: readonly number[], attempt: number): boolean {
+  const failingFor = (tries: number) => schedule.slice(0, tries - 1).reduce((sum, ms) => sum + ms, 0);
+  return failingFor(attempt) >= EARLY_ALERT_AFTER_MS && failingFor(attempt - 1) < EARLY_ALERT_AFTER_MS;
+}
+
+const givenUp = (message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string }) => ({
+  companyId: message.companyId,
+  webhookId: message.webhookId,
+  url: webhook.url,
+  eventId: event.id,
+  eventType: event.type,
+});
+
+/** The secrets that sign a delivery now: the webhook's, and the one it replaced while that is still
+ * within its 24 hours after `Roll secret`. */
+async function signingSecrets(sealer: WebhookSecretSealer, webhook: Webhook, now: Date): Promise<string[]> {
+  const current = await openSigningSecret(sealer, webhook);
+  if (!webhook.previousSealedSecret || !webhook.previousSecretExpiresAt || webhook.previousSecretExpiresAt <= now.toISOString()) return [current];
+  return [current, await openSigningSecret(sealer, { ...webhook, sealedSecret: webhook.previousSealedSecret })];
+}
+
+// In a module of their own so the settings schema (every function's bundle) takes them without this one.
+export { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from './retry-schedule.ts';

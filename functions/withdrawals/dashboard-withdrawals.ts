@@ -1,0 +1,32 @@
+import { auditEntry } from '../companies/audit-log.ts';
+import { actorOf, type Caller } from '../people/dashboard.ts';
+import { formatAmount } from '../shared/money.ts';
+import { signInAgain, type Proof, type Reauthentication } from '../people/step-up.ts';
+import { requirePermission } from '../people/team.ts';
+import { requestWithdrawal, withdrawalView, type NewWithdrawal, type WithdrawalRules, type WithdrawalStore } from './withdrawals.ts';
+
+/**
+ * Activity → Withdrawals → `New withdrawal`: a company's Owner or Admin sends USDT from the page,
+ * through the same use case as POST /v1/withdrawals (minimum, fee, hold, the withdrawal allowlist),
+ * its audit entry written in the withdrawal's own transaction, after the person has given their
+ * password (and authenticator code) again (step-up.ts). The page makes the reference when the dialog
+ * opens, so a second click of the same form is DUPLICATE_REFERENCE, never a second payout.
+ */
+export async function sendWithdrawal(
+  deps: Reauthentication & { store: WithdrawalStore; rules: WithdrawalRules },
+  caller: Caller,
+  input: NewWithdrawal & Proof,
+  now = new Date(),
+) {
+  requirePermission(caller.membership, 'sendWithdrawals');
+  // Proof only: the new session's tokens are dropped.
+  await signInAgain(deps, caller.membership, input);
+  const withdrawal = await requestWithdrawal(deps.store, deps.rules, caller.membership.companyId, { reference: input.reference, address: input.address, amount: input.amount }, now, (made) =>
+    auditEntry(made.companyId, 'withdrawal.sent', actorOf(caller.membership), caller.origin, now, made.id, {
+      amount: formatAmount(made.amount, 'USDT'),
+      address: made.address,
+      reference: made.reference,
+    }),
+  );
+  return withdrawalView(withdrawal);
+}

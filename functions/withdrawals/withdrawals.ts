@@ -1,0 +1,131 @@
+import type { AuditEntry } from '../companies/audit-log.ts';
+import { usdtOnTronView, type UsdtOnTron } from '../deposits/usdt-on-tron.ts';
+import { ApiError } from '../shared/errors.ts';
+import { foundById, newId } from '../shared/ids.ts';
+import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
+import { formatAmount } from '../shared/money.ts';
+import { underAllowlist, type AllowlistGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
+import { underLimit, type LimitGuard, type LimitReader } from './withdrawal-limit.ts';
+
+export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface Withdrawal extends UsdtOnTron {
+  /** USDT minor units sent to `address`. */
+  amount: bigint;
+  /** USDT minor units charged for the network fee, on top of `amount`. */
+  fee: bigint;
+  status: WithdrawalStatus;
+  txHash: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  /** The signed transaction, stored before it is broadcast (functions/withdrawals/withdrawal-sending.ts). */
+  transaction: SentTransaction | null;
+  /** The UTC day whose daily-limit total counts this withdrawal's amount (withdrawal-limit.ts), or
+   * null when no limit was in force: a withdrawal that fails gives its amount back to that day. */
+  limitDay: string | null;
+}
+
+export interface SentTransaction {
+  /** The signed transaction as the chain's broadcast API takes it (JSON). */
+  signed: string;
+  /** After this the chain refuses the transaction: if it is not in a block by then, it never will be. */
+  expiresAt: string;
+  broadcastAt: string | null;
+}
+
+export interface WithdrawalRules {
+  /** Charged on every withdrawal, in USDT minor units. */
+  fee: bigint;
+  /** The smallest `amount` accepted, in USDT minor units. */
+  minimum: bigint;
+}
+
+export interface WithdrawalStore extends AllowlistReader, LimitReader {
+  /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
+   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and what the allowlist's
+   * and the daily limit's `guards` say when they fail (withdrawal-allowlist.ts, withdrawal-limit.ts).
+   * `audit`, for a withdrawal a person sent from the dashboard, is written in the same transaction. */
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: { allowlist: AllowlistGuard; limit: LimitGuard }, audit?: AuditEntry): Promise<void>;
+  getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
+}
+
+export interface NewWithdrawal {
+  reference: string;
+  address: string;
+  amount: bigint;
+}
+
+/** A withdrawal as it is created, by a company's request or a deposit's split share: pending,
+ * nothing signed yet. */
+export function newWithdrawal(companyId: string, { reference, address, amount, fee }: NewWithdrawal & { fee: bigint }, now: Date): Withdrawal {
+  const createdAt = now.toISOString();
+  return {
+    id: newId('withdrawal', now.getTime()),
+    companyId,
+    method: 'usdt',
+    reference,
+    network: 'tron',
+    address,
+    amount,
+    fee,
+    status: 'pending',
+    txHash: null,
+    failureReason: null,
+    createdAt,
+    updatedAt: createdAt,
+    completedAt: null,
+    transaction: null,
+    limitDay: null,
+  };
+}
+
+export async function requestWithdrawal(
+  store: WithdrawalStore,
+  rules: WithdrawalRules,
+  companyId: string,
+  input: NewWithdrawal,
+  now = new Date(),
+  audit?: (withdrawal: Withdrawal) => AuditEntry,
+): Promise<Withdrawal> {
+  if (input.amount < rules.minimum) {
+    throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal is ${formatAmount(rules.minimum, 'USDT')} USDT`, {
+      minimum: formatAmount(rules.minimum, 'USDT'),
+    });
+  }
+  const withdrawal = newWithdrawal(companyId, { ...input, fee: rules.fee }, now);
+  // amount and fee are held separately so the ledger shows what the fee hold was.
+  const available = companyAccount(companyId, 'available');
+  const locked = companyAccount(companyId, 'locked');
+  const postings = [{ source: available, destination: locked, currency: 'USDT' as const, amount: input.amount }];
+  if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
+  const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now);
+  const entry = audit?.(withdrawal);
+  return underAllowlist(store, companyId, input.address, 'address', now, (allowlist) =>
+    underLimit(store, companyId, input.amount, now, async (limit) => {
+      const counted = limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal;
+      await store.createWithdrawal(counted, hold, { allowlist, limit }, entry);
+      return counted;
+    }),
+  );
+}
+
+export async function getWithdrawal(store: WithdrawalStore, companyId: string, withdrawalId: string): Promise<Withdrawal> {
+  return foundById('withdrawal', withdrawalId, (id) => store.getWithdrawal(companyId, id), 'Withdrawal');
+}
+
+/** The contract's record. */
+export function withdrawalView(withdrawal: Withdrawal) {
+  return {
+    ...usdtOnTronView(withdrawal),
+    amount: formatAmount(withdrawal.amount, 'USDT'),
+    fee: formatAmount(withdrawal.fee, 'USDT'),
+    status: withdrawal.status,
+    txHash: withdrawal.txHash,
+    failureReason: withdrawal.failureReason,
+    createdAt: withdrawal.createdAt,
+    updatedAt: withdrawal.updatedAt,
+    completedAt: withdrawal.completedAt,
+  };
+}
