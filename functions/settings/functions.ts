@@ -64,9 +64,9 @@ export const FUNCTION_SETTINGS = {
   'auth/session-authorizer': [...common, ...table, ...userPool],
   'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail],
   /** Sign-up and proving its address (functions/handlers/dashboard/sign-up-deps.ts) share one slice. */
-  'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT', ...mail],
-  'dashboard/verify-email': [...people, 'STAGE_ENVIRONMENT', ...mail],
-  'dashboard/resend-verification': [...people, 'STAGE_ENVIRONMENT', ...mail],
+  'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
+  'dashboard/verify-email': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
+  'dashboard/resend-verification': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
   'dashboard/sign-in': people,
   'dashboard/sign-in-two-factor': people,
   'dashboard/confirm-session': people,
@@ -82,7 +82,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/change-password': people,
   /** The dashboard API's one Lambda in AWS (functions/handlers/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules],
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': dashboard,
   'dashboard/list-api-keys': dashboard,

@@ -62,6 +62,10 @@ export const STAGE_SETTINGS = {
   /** How long after signing in a person may issue API keys, change where one may be used from, or
    * invite and re-role members without giving their password again (functions/people/step-up.ts). */
   DASHBOARD_RECENT_SIGN_IN_SECONDS: v.optional(wholeNumber(1, 86_400), '900'),
+  /** Sign-up and Send the link again answer no sooner than this many ms after the request, whether
+   * or not the address has an account, so their timing tells nobody who has one
+   * (functions/people/sign-up.ts). Only tests that are not about it lower it. */
+  SIGN_UP_ANSWER_MS: v.optional(wholeNumber(0, 10_000), '1000'),
   /** Blocks on top of a transfer's before a deposit counts (19: TRON's solidification). */
   DEPOSIT_REQUIRED_CONFIRMATIONS: wholeNumber(1, 100),
   /** No default on purpose: a stage that forgot it must fail, not quote on a fixed sandbox rate. */

@@ -85,6 +85,16 @@ export async function signedUpOwner(runtime: LocalRuntime, companyName = 'Acme')
   return { browser, email, companyId: me.body.data.companies[0].id as string };
 }
 
+/** A signed-up Owner with two-factor sign-in on, and the test playing their authenticator app. */
+export async function signedUpOwnerWithTwoFactor(runtime: LocalRuntime, companyName: string) {
+  const owner = await signedUpOwner(runtime, companyName);
+  const { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
+  const app = authenticatorApp(secret);
+  const confirmed = await owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: app() } });
+  if (confirmed.status !== 200) throw new Error(`two-factor set-up failed: ${JSON.stringify(confirmed.body)}`);
+  return { ...owner, secret, app };
+}
+
 /** The token of the newest confirmation link mailed to `email` (test/support/outbox.ts). */
 export function verifyTokenMailedTo(runtime: LocalRuntime, email: string): string {
   const link = mailsTo(runtime.outboxDir, email).map(verifyLinkIn).filter(Boolean).at(-1);

@@ -32,6 +32,9 @@ export async function startTestApi(
     webhookIntervalMs: 0,
     ...(!stageRateLimits && LOAD_TEST_RATE_LIMITS),
     ...overrides,
+    // Sign-up's one-second floor (SIGN_UP_ANSWER_MS) would cost a second per signed-up person in
+    // every file; test/integration/attacks-sign-up.test.ts runs with the stage's and checks it.
+    environment: { SIGN_UP_ANSWER_MS: '0', ...overrides.environment },
   });
 }
 

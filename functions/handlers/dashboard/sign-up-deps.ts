@@ -34,5 +34,6 @@ export function signUpDeps(dashboardOrigin: string, log: Log): SignUpDeps {
     log,
     verifyUrl: `${dashboardOrigin}/dashboard/verify-email`,
     signInUrl: `${dashboardOrigin}/dashboard/sign-in`,
+    answerMs: settings.SIGN_UP_ANSWER_MS,
   };
 }
