@@ -2,10 +2,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
 import { createCompany } from '#functions/companies/company';
-import { createCompanyInvitingOwner } from '#functions/people/dashboard';
+import { createCompanyInvitingOwner } from '#functions/people/invitations';
 import { ApiError } from '#functions/shared/errors';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoInvitationStore } from '#adapters/dynamo/invitation-store';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { invitationTarget, TARGET_OPTIONS, TARGET_USAGE } from './invitation-target.ts';
 
@@ -50,7 +50,7 @@ try {
   const ownerEmail = values['owner-email'];
   if (ownerEmail) {
     const { company, token, invitation } = await target.onTable((db, tableName) =>
-      createCompanyInvitingOwner(new DynamoDashboardStore(db, tableName), { name: values.name!, environment: target.environment, ownerEmail }),
+      createCompanyInvitingOwner(new DynamoInvitationStore(db, tableName), { name: values.name!, environment: target.environment, ownerEmail }),
     );
     const { link, ...mailed } = await target.deliver(invitation, token, company.name);
     if (values.json) {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Environment } from '#functions/api-keys/api-keys';
-import type { Invitation } from '#functions/people/dashboard';
+import type { Invitation } from '#functions/people/invitations';
 import { invitationMail, type Mailer } from '#functions/mail/mail';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';

@@ -1,9 +1,9 @@
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import { auditEntry, type AuditEntry } from './audit-log.ts';
+import { auditEntry, type AuditLogStore } from './audit-log.ts';
 import { getCompany, type CompanyStore } from './company.ts';
 import { conversionView, type Conversion } from '../conversions/conversions.ts';
 import { csvLine, isLedgerDay } from '../ledger/ledger-csv.ts';
-import type { Caller } from '../people/dashboard.ts';
+import type { Caller } from '../people/caller.ts';
 import { depositView, type Deposit } from '../deposits/deposits.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { ID_DAY_MESSAGE, isId, isIdDay, type IdKind } from '../shared/ids.ts';
@@ -195,8 +195,13 @@ export interface SandboxPayer {
   pay(address: string, amount: bigint): Promise<{ txHash: string }>;
 }
 
-export interface SimulationStore {
-  appendAudit(entries: AuditEntry[]): Promise<void>;
+/** The deposit simulated, its company's environment, the audit log, and the sandbox chain's payer
+ * (null where the stage's chain is not the sandbox chain). */
+export interface SimulationDeps {
+  activity: ActivityStore;
+  companies: CompanyStore;
+  auditLog: Pick<AuditLogStore, 'appendAudit'>;
+  payer: SandboxPayer | null;
 }
 
 /**
@@ -206,16 +211,14 @@ export interface SimulationStore {
  * ledger): the entry is written first, so no payment is ever made unlogged.
  */
 export async function simulatePayment(
-  activity: ActivityStore,
-  store: SimulationStore & CompanyStore,
-  payer: SandboxPayer | null,
+  { activity, companies, auditLog, payer }: SimulationDeps,
   caller: Caller,
   depositId: string,
   amountText: string,
   now = new Date(),
 ): Promise<{ txHash: string; deposit: unknown }> {
   const companyId = caller.membership.companyId;
-  const company = await getCompany(store, companyId);
+  const company = await getCompany(companies, companyId);
   if (company.environment !== 'sandbox' || !payer) throw new ApiError('FORBIDDEN', 'Payments can be simulated only for sandbox companies');
   const found = isId('deposit', depositId) ? await activity.activityById(companyId, 'deposits', depositId) : null;
   if (!found || found.kind !== 'deposits') throw notFound('Deposit');
@@ -231,6 +234,6 @@ export async function simulatePayment(
   // The transfer first, so the audit log names the transaction it made; a transfer that fails
   // leaves no entry claiming a payment.
   const { txHash } = await payer.pay(found.record.address, amount);
-  await store.appendAudit([auditEntry(companyId, 'deposit.payment_simulated', actor, caller.origin, now, depositId, { amount: amountText, txHash })]);
+  await auditLog.appendAudit([auditEntry(companyId, 'deposit.payment_simulated', actor, caller.origin, now, depositId, { amount: amountText, txHash })]);
   return { txHash, deposit: depositView(found.record) };
 }

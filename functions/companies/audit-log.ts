@@ -1,4 +1,5 @@
 import { newId } from '../shared/ids.ts';
+import type { Page, PageRequest } from '../shared/pagination.ts';
 
 /**
  * The audit log (../shared/dashboard.md, Audit log): who did what, when and from which address.
@@ -89,4 +90,16 @@ export function auditEntry(
     userAgent: origin.userAgent?.slice(0, 256) ?? null,
     createdAt: now.toISOString(),
   };
+}
+
+export interface AuditLogStore {
+  /** Entries about no change of their own (a sign-in), each written alone. */
+  appendAudit(entries: AuditEntry[]): Promise<void>;
+  /** Newest first. */
+  auditPage(companyId: string, page: PageRequest): Promise<Page<AuditEntry>>;
+}
+
+/** The Audit log page: the company's entries, newest first. */
+export async function auditLog(store: Pick<AuditLogStore, 'auditPage'>, companyId: string, page: { limit: number; cursor?: string }): Promise<Page<AuditEntry>> {
+  return store.auditPage(companyId, page);
 }

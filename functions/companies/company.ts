@@ -2,6 +2,8 @@ import { ApiError, notFound } from '../shared/errors.ts';
 import { CURRENCIES, formatAmount, type Currency } from '../shared/money.ts';
 import { newId } from '../shared/ids.ts';
 import { issueCredentials, type ApiKeyRecord, type Environment, type IssuedCredentials } from '../api-keys/api-keys.ts';
+import type { Caller } from '../people/caller.ts';
+import type { Role } from '../people/team.ts';
 
 export interface Company {
   id: string;
@@ -90,4 +92,10 @@ export async function getBalance(store: CompanyStore, companyId: string): Promis
 
 export function zeroBalances(createdAt: string): BalanceRow[] {
   return CURRENCIES.map((currency) => ({ currency, available: 0n, pending: 0n, locked: 0n, updatedAt: createdAt }));
+}
+
+/** The Overview page: the caller's company, its balance, and the caller's role in it. */
+export async function overview(store: CompanyStore, caller: Caller): Promise<{ company: Company; balance: BalanceView; role: Role }> {
+  const [company, balance] = await Promise.all([getCompany(store, caller.membership.companyId), getBalance(store, caller.membership.companyId)]);
+  return { company, balance, role: caller.membership.role };
 }

@@ -1,5 +1,5 @@
 import type { BalanceRow } from './company.ts';
-import type { Caller } from '../people/dashboard.ts';
+import type { Caller } from '../people/caller.ts';
 import { validationFailed } from '../shared/errors.ts';
 import { ID_DAY_MESSAGE, isIdDay } from '../shared/ids.ts';
 import { balanceChanges, BUCKETS, type BucketDeltas, type LedgerEntry } from '../ledger/ledger.ts';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Caller } from '#functions/people/dashboard';
+import type { Caller } from '#functions/people/caller';
 import type { Permission } from '#functions/people/team';
 import { logRequest } from './access-log.ts';
 import { callerOf, NO_STORE, type MembershipLookup } from './dashboard-route.ts';

@@ -4,7 +4,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { RequestOrigin } from '#functions/companies/audit-log';
-import type { Caller } from '#functions/people/dashboard';
+import type { Caller } from '#functions/people/caller';
 import { ApiError } from '#functions/shared/errors';
 import type { Log } from '#functions/shared/log';
 import { requireRecentSignIn } from '#functions/people/step-up';

@@ -1,12 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { auditEntry, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
-import { checkEmail } from './dashboard.ts';
+import { auditEntry, type RequestOrigin } from '../companies/audit-log.ts';
 import { ApiError } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
 import { sleepUntil } from '../shared/retry.ts';
 import { passwordResetMail, type Mailer } from '../mail/mail.ts';
+import type { PersonAudit } from './memberships.ts';
 import type { SignOuts } from './sign-outs.ts';
-import type { Membership } from './team.ts';
+import { checkEmail, type Membership } from './team.ts';
 
 /**
  * `Forgot your password?` on the sign-in page: a link mailed to the account's address lets its
@@ -43,8 +43,6 @@ export interface PasswordResetStore {
   getReset(personId: string): Promise<PasswordReset | null>;
   /** Deletes the person's reset if it is still this one; false when another request took it. */
   deleteReset(personId: string, tokenHash: string): Promise<boolean>;
-  membershipsOf(personId: string): Promise<Membership[]>;
-  appendAudit(entries: AuditEntry[]): Promise<void>;
 }
 
 /** The user pool's side: who has an account, their password, their refresh tokens. */
@@ -64,6 +62,9 @@ export interface PasswordResetDeps {
   accounts: PasswordAccounts;
   store: PasswordResetStore;
 }
+
+/** A new password's: the sessions it ends, and the audit logs of the person's companies, which log it. */
+type NewPasswordDeps = PasswordResetDeps & PersonAudit & { signOuts: SignOuts };
 
 const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -109,7 +110,7 @@ const standInId = (email: string): string => hashSecret(`password reset of an ad
 const invalidLink = () => new ApiError('NOT_FOUND', 'This password reset link is not valid: it was used, replaced by a newer one, or is more than an hour old. Ask for a new one.');
 
 /** Sets the new password for the link's person, ends their sessions, and logs it in their companies. */
-export async function resetPassword(deps: PasswordResetDeps & { signOuts: SignOuts }, input: { token: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<void> {
+export async function resetPassword(deps: NewPasswordDeps, input: { token: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<void> {
   const [personId = '', secret = ''] = input.token.split('.');
   const reset = personId && secret ? await deps.store.getReset(personId) : null;
   if (!reset || !sameHash(reset.tokenHash, hashSecret(secret)) || reset.expiresAt <= now.toISOString()) throw invalidLink();
@@ -131,13 +132,13 @@ export async function resetPassword(deps: PasswordResetDeps & { signOuts: SignOu
  * with the new one.
  */
 export async function changePassword(
-  deps: PasswordResetDeps & { signOuts: SignOuts },
+  deps: NewPasswordDeps,
   caller: { personId: string; accessToken: string },
   input: { currentPassword: string; newPassword: string },
   origin: RequestOrigin,
   now = new Date(),
 ): Promise<void> {
-  const memberships = await deps.store.membershipsOf(caller.personId);
+  const memberships = await deps.memberships.membershipsOf(caller.personId);
   await deps.accounts.changePassword(caller.accessToken, input.currentPassword, input.newPassword);
   const email = memberships[0]?.email ?? null;
   await endSessionsAfterNewPassword(deps, { personId: caller.personId, email }, 'password.changed', origin, now, memberships);
@@ -150,7 +151,7 @@ export async function changePassword(
  * person logs the change.
  */
 async function endSessionsAfterNewPassword(
-  deps: PasswordResetDeps & { signOuts: SignOuts },
+  deps: NewPasswordDeps,
   person: { personId: string; email: string | null },
   action: 'password.reset' | 'password.changed',
   origin: RequestOrigin,
@@ -160,8 +161,8 @@ async function endSessionsAfterNewPassword(
   const cutoff = new Date(Math.ceil((now.getTime() + 1) / 1000) * 1000);
   await deps.signOuts.record({ personId: person.personId, at: cutoff.toISOString(), originJti: null });
   if (person.email) await deps.accounts.revokeSessions(person.email);
-  const companies = memberships ?? (await deps.store.membershipsOf(person.personId));
-  await deps.store.appendAudit(companies.map((membership) => auditEntry(membership.companyId, action, person, origin, now)));
+  const companies = memberships ?? (await deps.memberships.membershipsOf(person.personId));
+  await deps.auditLog.appendAudit(companies.map((membership) => auditEntry(membership.companyId, action, person, origin, now)));
   await sleepUntil(cutoff.getTime());
 }
 

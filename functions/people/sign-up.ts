@@ -1,6 +1,9 @@
 import { auditEntry, type RequestOrigin } from '../companies/audit-log.ts';
 import { createCompanyRecord } from '../companies/company.ts';
-import { actorOf, checkEmail, checkedPassword, type DashboardStore, type IdentityProvider, type SessionTokens } from './dashboard.ts';
+import { actorOf } from './caller.ts';
+import type { IdentityProvider, SessionTokens } from './identity.ts';
+import { auditPerson, type MembershipStore, type PersonAudit } from './memberships.ts';
+import { checkedPassword } from './sign-in.ts';
 import {
   countSignUpMail,
   findVerificationLink,
@@ -18,7 +21,7 @@ import { signUpAttemptMail } from '../mail/mail.ts';
 import type { MailCounts } from '../mail/mail-limits.ts';
 import { sleepUntil } from '../shared/retry.ts';
 import type { SignInAttempts } from './sign-in-limits.ts';
-import { passwordProblems, type Membership, type Person } from './team.ts';
+import { checkEmail, passwordProblems, type Membership, type Person } from './team.ts';
 
 /**
  * Sandbox sign-up (../shared/dashboard.md, Sign up), which proves the address before the account
@@ -32,7 +35,7 @@ import { passwordProblems, type Membership, type Person } from './team.ts';
  */
 export interface SignUpDeps extends LinkMailing {
   identity: IdentityProvider & UnverifiedAccounts;
-  store: DashboardStore & EmailVerificationStore;
+  memberships: Pick<MembershipStore, 'createCompanyWithOwner'>;
   counts: MailCounts;
   /** The dashboard's sign-in page, named in the notice to an address's holder. */
   signInUrl: string;
@@ -56,14 +59,14 @@ export async function signUp(deps: SignUpDeps, input: { companyName: string; ema
     if (!personId) return;
     const person: Person = { personId, email, createdAt: now.toISOString(), emailVerifiedAt: null };
     const membership: Membership = { companyId: company.id, personId, email, role: 'Owner', createdAt: now.toISOString() };
-    await deps.store.createCompanyWithOwner(company, person, membership, auditEntry(company.id, 'signed_up', actorOf(membership), origin, now));
+    await deps.memberships.createCompanyWithOwner(company, person, membership, auditEntry(company.id, 'signed_up', actorOf(membership), origin, now));
     await mailVerificationLink(deps, person, now);
   });
 }
 
 /** `Send the link again` (the Check your mail page, and sign-in refused for an unproven address):
  * the same 202 for every address; only a person still waiting for their link gets a new one. */
-export async function resendVerificationLink(deps: Omit<SignUpDeps, 'signInUrl'>, input: { email: string }, now = new Date()): Promise<void> {
+export async function resendVerificationLink(deps: Omit<SignUpDeps, 'signInUrl' | 'memberships'>, input: { email: string }, now = new Date()): Promise<void> {
   const email = checkEmail(input.email);
   await answeringAt(Date.now() + deps.answerMs, async () => {
     await countSignUpMail(deps.counts, email, now);
@@ -79,7 +82,7 @@ export async function resendVerificationLink(deps: Omit<SignUpDeps, 'signInUrl'>
  * then the person is signed in and each of their companies logs `email.verified`.
  */
 export async function verifyEmail(
-  deps: { identity: IdentityProvider; store: DashboardStore & EmailVerificationStore; attempts: SignInAttempts },
+  deps: PersonAudit & { identity: IdentityProvider; store: EmailVerificationStore; attempts: SignInAttempts },
   input: { token: string; password: string },
   origin: RequestOrigin,
   now = new Date(),
@@ -95,8 +98,7 @@ export async function verifyEmail(
     await deps.identity.signOut(outcome.accessToken);
     throw error;
   }
-  const memberships = await deps.store.membershipsOf(link.personId);
-  await deps.store.appendAudit(memberships.map((m) => auditEntry(m.companyId, 'email.verified', actorOf(m), origin, now)));
+  await auditPerson(deps, link.personId, 'email.verified', origin, now);
   return outcome;
 }
 

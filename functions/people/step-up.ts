@@ -1,9 +1,10 @@
 import type { RequestOrigin } from '../companies/audit-log.ts';
-import { auditSignIn, type DashboardStore, type IdentityProvider, type SessionTokens } from './dashboard.ts';
+import type { IdentityProvider, SessionTokens, TwoFactorProvider } from './identity.ts';
+import type { PersonAudit } from './memberships.ts';
+import { auditSignIn } from './sign-in.ts';
 import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import type { Membership } from './team.ts';
-import type { TwoFactorProvider } from './two-factor.ts';
 
 /**
  * Asking a signed-in person to prove it is them again before the dashboard moves money for them
@@ -44,12 +45,11 @@ export function requireRecentSignIn(authTimeSeconds: number, withinSeconds: numb
 
 /** `Confirm it's you` (POST /session/confirm): a session signed in now, which the routes that ask for
  * a recent sign-in accept; audited as a sign-in in each of the person's companies. */
-export async function confirmSession(deps: Reauthentication & { store: DashboardStore }, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
-  const { store } = deps;
-  const [membership] = await store.membershipsOf(personId);
+export async function confirmSession(deps: Reauthentication & PersonAudit, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
+  const [membership] = await deps.memberships.membershipsOf(personId);
   if (!membership) throw new ApiError('FORBIDDEN', 'Only a member of a company confirms a session');
   const session = await signInAgain(deps, membership, proof);
-  await auditSignIn(store, personId, origin, now);
+  await auditSignIn(deps, personId, origin, now);
   return session;
 }
 

@@ -1,11 +1,12 @@
 import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
-import { actorOf, checkEmail, COMMAND_LINE, newInvitation, type Caller, type Invitation } from './dashboard.ts';
+import { actorOf, COMMAND_LINE, type Caller } from './caller.ts';
+import { newInvitation, type Invitation } from './invitations.ts';
 import { getCompany, type Company, type CompanyStore } from '../companies/company.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { invitationMail, type Mailer } from '../mail/mail.ts';
 import { countMail, type MailCounts } from '../mail/mail-limits.ts';
 import type { Log } from '../shared/log.ts';
-import type { Membership, Role } from './team.ts';
+import { checkEmail, type Membership, type Role } from './team.ts';
 
 /**
  * The Team page's use cases (../shared/dashboard.md, Team): members invited, their roles changed,

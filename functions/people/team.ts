@@ -1,4 +1,4 @@
-import { ApiError } from '../shared/errors.ts';
+import { ApiError, validationFailed } from '../shared/errors.ts';
 
 /**
  * A company's people and what each may do (../shared/dashboard.md, Team). A person is a Cognito
@@ -82,6 +82,15 @@ export function requireStanding(standing: MemberStanding, permission: Permission
 /** Emails compare case-insensitively, as Cognito's do with the pool's case-insensitive usernames. */
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The address normalised, or VALIDATION_FAILED on `email`. */
+export function checkEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (normalised.length > 254 || !EMAIL_PATTERN.test(normalised)) throw validationFailed([{ path: 'email', message: 'must be an email address' }]);
+  return normalised;
 }
 
 /** The user pool's password policy (lib/dashboard.ts gives it to Cognito; the local emulator

@@ -6,8 +6,11 @@ import type { Membership, MemberStanding } from './team.ts';
 import type { Log } from '../shared/log.ts';
 import { twoFactorRequiredMail, type Mailer } from '../mail/mail.ts';
 import type { TeamStore } from './team-members.ts';
-import { auditEntry, type AuditAction, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
-import { actorOf, auditSignIn, type Caller, type DashboardStore, type SessionTokens, type TwoFactorChallenge } from './dashboard.ts';
+import { auditEntry, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
+import { actorOf, type Caller } from './caller.ts';
+import type { SessionTokens, TwoFactorChallenge, TwoFactorProvider } from './identity.ts';
+import { auditOfPerson, auditPerson, type MembershipStore, type PersonAudit } from './memberships.ts';
+import { auditSignIn } from './sign-in.ts';
 import { signInAgain, type Proof, type Reauthentication } from './step-up.ts';
 
 /**
@@ -19,23 +22,20 @@ import { signInAgain, type Proof, type Reauthentication } from './step-up.ts';
  * Cognito holds the secret and checks the codes; we never store either. Every code goes through
  * Cambio's own limits on codes (code-attempts.ts): a lock after wrong ones, each used once.
  */
-export interface TwoFactorProvider {
-  /** AUTH_FAILED for a wrong code (a WrongCodeError) or a challenge that has expired or was already answered. */
-  answerChallenge(challenge: TwoFactorChallenge['twoFactor'], code: string): Promise<SessionTokens>;
-  /** A new secret for the person's authenticator app; two-factor stays off (or on the old app) until confirmed. */
-  startSetup(accessToken: string): Promise<{ secret: string }>;
-  /** VALIDATION_FAILED on a wrong code (a WrongCodeError); on a right one two-factor sign-in is on, with this app. */
-  confirmSetup(accessToken: string, code: string): Promise<void>;
-  /** Two-factor sign-in off: a sign-in asks for the password alone. */
-  turnOff(accessToken: string): Promise<void>;
-  /** The person's email (the authenticator label) and whether two-factor sign-in is on. */
-  status(accessToken: string): Promise<{ email: string | null; enabled: boolean }>;
+
+/** The person's mark that they have two-factor sign-in on (team.ts MemberStanding reads it). */
+export interface TwoFactorMarks {
+  markTwoFactorOn(personId: string, since: string): Promise<void>;
+  /** The mark removed with the audit entries, all or nothing. */
+  markTwoFactorOff(personId: string, audit: AuditEntry[]): Promise<void>;
 }
 
 /** What turning two-factor on, replacing its app and turning it off use. */
-export interface TwoFactorDeps extends Reauthentication {
+export interface TwoFactorDeps extends Reauthentication, PersonAudit {
   identity: TwoFactorProvider & Reauthentication['identity'];
-  store: DashboardStore & CompanyStore & { standingOf(companyId: string, personId: string): Promise<MemberStanding> };
+  memberships: Pick<MembershipStore, 'membershipsOf'> & { standingOf(companyId: string, personId: string): Promise<MemberStanding> };
+  marks: TwoFactorMarks;
+  companies: CompanyStore;
 }
 
 /** The signed-in person, by their session. */
@@ -55,7 +55,7 @@ export function authenticatorUri(secret: string, email: string | null): string {
 
 /** The code after the password: the session, and the sign-in in every company's audit log. */
 export async function finishTwoFactorSignIn(
-  deps: Pick<TwoFactorDeps, 'identity' | 'codes'> & { store: DashboardStore },
+  deps: Pick<TwoFactorDeps, 'identity' | 'codes' | 'marks'> & PersonAudit,
   challenge: TwoFactorChallenge['twoFactor'] | null,
   code: string,
   origin: RequestOrigin,
@@ -64,8 +64,8 @@ export async function finishTwoFactorSignIn(
   if (!challenge) throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
   const session = await checkedCode(deps.codes, challenge.email, code, (digits) => deps.identity.answerChallenge(challenge, digits), 'code', now);
   // Marks someone who turned it on before marks were written, for a company that requires it.
-  await deps.store.markTwoFactorOn(session.personId, now.toISOString());
-  await auditSignIn(deps.store, session.personId, origin, now);
+  await deps.marks.markTwoFactorOn(session.personId, now.toISOString());
+  await auditSignIn(deps, session.personId, origin, now);
   return session;
 }
 
@@ -92,8 +92,8 @@ export async function turnOnTwoFactor(deps: TwoFactorDeps, caller: SessionCaller
     await signInAgain(deps, person, { password: answer.password, code: answer.currentCode }, 'currentCode');
   }
   await checkedCode(deps.codes, person.email, answer.code, (code) => deps.identity.confirmSetup(caller.accessToken, code), 'code', now);
-  await deps.store.markTwoFactorOn(caller.personId, now.toISOString());
-  await deps.store.appendAudit(await auditOfPerson(deps.store, caller.personId, person.enabled ? 'two_factor.replaced' : 'two_factor.enabled', origin, now));
+  await deps.marks.markTwoFactorOn(caller.personId, now.toISOString());
+  await auditPerson(deps, caller.personId, person.enabled ? 'two_factor.replaced' : 'two_factor.enabled', origin, now);
   return { enabled: true };
 }
 
@@ -106,16 +106,16 @@ export async function turnOnTwoFactor(deps: TwoFactorDeps, caller: SessionCaller
 export async function turnOffTwoFactor(deps: TwoFactorDeps, caller: SessionCaller, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<{ enabled: false }> {
   const person = await personOf(deps, caller);
   if (!person.enabled) return { enabled: false };
-  const memberships = await deps.store.membershipsOf(caller.personId);
-  const standings = await Promise.all(memberships.map((m) => deps.store.standingOf(m.companyId, m.personId)));
+  const memberships = await deps.memberships.membershipsOf(caller.personId);
+  const standings = await Promise.all(memberships.map((m) => deps.memberships.standingOf(m.companyId, m.personId)));
   const requiring = memberships.filter((_, index) => standings[index]!.twoFactorRequired);
   if (requiring.length > 0) {
-    const names = await Promise.all(requiring.map(async (m) => (await getCompany(deps.store, m.companyId)).name));
+    const names = await Promise.all(requiring.map(async (m) => (await getCompany(deps.companies, m.companyId)).name));
     throw new ApiError('FORBIDDEN', `${names.join(', ')} requires two-factor sign-in of every member: an Owner can stop requiring it under Team`, { reason: 'REQUIRED_BY_COMPANY' });
   }
   await signInAgain(deps, person, proof);
   await deps.identity.turnOff(caller.accessToken);
-  await deps.store.markTwoFactorOff(caller.personId, await auditOfPerson(deps.store, caller.personId, 'two_factor.disabled', origin, now));
+  await deps.marks.markTwoFactorOff(caller.personId, await auditOfPerson(deps.memberships, caller.personId, 'two_factor.disabled', origin, now));
   return { enabled: false };
 }
 
@@ -124,12 +124,6 @@ async function personOf(deps: TwoFactorDeps, caller: SessionCaller): Promise<{ p
   // Every user the dashboard makes has one (identity-provider.ts createUser).
   if (!email) throw new Error('The identity provider answered without the person\'s email');
   return { personId: caller.personId, email, enabled };
-}
-
-/** The entry for each company the person belongs to, as for a sign-in. */
-async function auditOfPerson(store: DashboardStore, personId: string, action: AuditAction, origin: RequestOrigin, now: Date): Promise<AuditEntry[]> {
-  const memberships = await store.membershipsOf(personId);
-  return memberships.map((m) => auditEntry(m.companyId, action, actorOf(m), origin, now));
 }
 
 // --- A company's rule: every member signs in with a code.
@@ -141,7 +135,7 @@ export interface TwoFactorRequirement {
   changedAt: string | null;
 }
 
-export interface TwoFactorRequirementStore extends CompanyStore {
+export interface TwoFactorRequirementStore {
   isTwoFactorOn(personId: string): Promise<boolean>;
   /** The requirement with its audit entry, all or nothing. */
   setTwoFactorRequirement(companyId: string, requirement: TwoFactorRequirement, audit: AuditEntry): Promise<void>;
@@ -150,6 +144,7 @@ export interface TwoFactorRequirementStore extends CompanyStore {
 /** The rule, the team it stops (to mail), and the stage's mailer (null: none). */
 export interface TwoFactorRequirementDeps {
   store: TwoFactorRequirementStore;
+  companies: CompanyStore;
   members: Pick<TeamStore, 'membersOf' | 'twoFactorOf'>;
   mailer: Mailer | null;
   log: Log;
@@ -182,7 +177,7 @@ async function tellMembersWithoutIt(deps: TwoFactorRequirementDeps, caller: Call
     return members.filter((member) => !on.has(member.personId));
   };
   try {
-    await mailMembersWho(withoutIt, { companies: deps.store, members: deps.members, mailer: deps.mailer }, companyId, (to, companyName) =>
+    await mailMembersWho(withoutIt, { companies: deps.companies, members: deps.members, mailer: deps.mailer }, companyId, (to, companyName) =>
       twoFactorRequiredMail({ to, companyName, by: caller.membership.email }),
     );
   } catch (error) {

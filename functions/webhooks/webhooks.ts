@@ -148,7 +148,7 @@ export const limitReached = (): ApiError =>
   });
 
 export function subscribesTo(webhook: Pick<Webhook, 'events' | 'enabled'>, type: string): boolean {
-  // A test event goes only to the endpoint it was sent to (dashboard-webhooks.ts), never by subscription.
+  // A test event goes only to the endpoint it was sent to (webhook-endpoints.ts), never by subscription.
   if (type === TEST_EVENT_TYPE) return false;
   return webhook.enabled && (webhook.events[0] === '*' || (webhook.events as string[]).includes(type));
 }

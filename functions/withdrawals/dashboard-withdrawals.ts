@@ -1,5 +1,5 @@
 import { auditEntry } from '../companies/audit-log.ts';
-import { actorOf, type Caller } from '../people/dashboard.ts';
+import { actorOf, type Caller } from '../people/caller.ts';
 import { formatAmount } from '../shared/money.ts';
 import { signInAgain, type Proof, type Reauthentication } from '../people/step-up.ts';
 import { requirePermission } from '../people/team.ts';

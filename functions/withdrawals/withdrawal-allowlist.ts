@@ -1,6 +1,6 @@
 import { auditEntry, type AuditAction, type AuditEntry } from '../companies/audit-log.ts';
 import type { CompanyStore } from '../companies/company.ts';
-import { actorOf, type Caller } from '../people/dashboard.ts';
+import { actorOf, type Caller } from '../people/caller.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
 import { withdrawalAllowlistMail, type AllowlistChange, type Mailer } from '../mail/mail.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditEntry } from '#functions/companies/audit-log';
-import { COMMAND_LINE, newInvitation } from '#functions/people/dashboard';
+import { COMMAND_LINE } from '#functions/people/caller';
+import { newInvitation } from '#functions/people/invitations';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { useTestApi } from '../support/local-api.ts';
 import { mailsTo } from '../support/outbox.ts';

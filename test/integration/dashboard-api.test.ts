@@ -1,8 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
+import { DynamoInvitationStore } from '#adapters/dynamo/invitation-store';
 import { membershipItem } from '#adapters/dynamo/items/team';
-import { createCompanyInvitingOwner } from '#functions/people/dashboard';
+import { createCompanyInvitingOwner } from '#functions/people/invitations';
 import { hashSecret } from '#functions/api-keys/api-keys';
 import { apiClient, useTestApi } from '../support/local-api.ts';
 import { totpCode } from '#local/totp';
@@ -14,7 +15,7 @@ import { apiKeyItem } from '#adapters/dynamo/items/company';
  * local Cognito emulator: sign-up, keys made, rolled and revoked, the audit log, and every refusal
  * the dashboard's security section asks for, each shown to write nothing.
  */
-const api = useTestApi((db, tableName) => ({ store: new DynamoDashboardStore(db, tableName) }));
+const api = useTestApi((db, tableName) => ({ keys: new DynamoApiKeyStore(db, tableName), invitations: new DynamoInvitationStore(db, tableName) }));
 
 const companyItems = (companyId: string) => companyItemsOf(api.db, api.runtime, companyId);
 
@@ -74,7 +75,7 @@ describe('sign-up and the API keys of Integrations', () => {
       expect.objectContaining({ keyId: apiKey, name: 'Checkout server', status: 'active', lastUsedAt: expect.any(String) }),
     ]);
     expect(JSON.stringify(list.body)).not.toContain(apiSecret);
-    const stored = await api.store.findApiKey(apiKey);
+    const stored = await api.keys.findApiKey(apiKey);
     expect(stored?.secretHash).toBe(hashSecret(apiSecret));
   });
 
@@ -232,7 +233,7 @@ describe('sessions', () => {
 
   it('lets an invited Owner in through the link once (company:create --owner-email)', async () => {
     const email = uniqueEmail('invited');
-    const { company, token } = await createCompanyInvitingOwner(api.store, { name: 'Invited Co', environment: 'sandbox', ownerEmail: email });
+    const { company, token } = await createCompanyInvitingOwner(api.invitations, { name: 'Invited Co', environment: 'sandbox', ownerEmail: email });
     const browser = dashboardBrowser(api.runtime);
     const accepted = await browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
     expect(accepted.status).toBe(200);
@@ -247,7 +248,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
     const mine = await signedUpOwner(api.runtime, 'Mine');
     const theirs = await signedUpOwner(api.runtime, 'Theirs');
     const { apiKey } = (await theirs.browser.call('POST', `/companies/${theirs.companyId}/api-keys`, { body: { name: 'Theirs' } })).body.data;
-    const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId), key: await api.store.findApiKey(apiKey) };
+    const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId), key: await api.keys.findApiKey(apiKey) };
 
     expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/revoke`, { body: {} })).status).toBe(404);
     expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now' } })).status).toBe(404);
@@ -258,7 +259,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
 
     expect(await companyItems(mine.companyId)).toEqual(before.mine);
     expect(await companyItems(theirs.companyId)).toEqual(before.theirs);
-    expect(await api.store.findApiKey(apiKey)).toEqual(before.key);
+    expect(await api.keys.findApiKey(apiKey)).toEqual(before.key);
   });
 
   it('a Viewer’s change: 403, though the Viewer reads everything', async () => {
@@ -270,7 +271,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
       new PutCommand({ TableName: api.runtime.tableName, Item: membershipItem.toItem({ companyId: owner.companyId, personId: viewerId, email: viewer.email, role: 'Viewer', createdAt: new Date().toISOString() }) }),
     );
     const before = await companyItems(owner.companyId);
-    const keyBefore = await api.store.findApiKey(apiKey);
+    const keyBefore = await api.keys.findApiKey(apiKey);
 
     expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).status).toBe(200);
     expect((await viewer.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).status).toBe(200);
@@ -284,7 +285,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
       expect(refused.body.error.code).toBe('FORBIDDEN');
     }
     expect(await companyItems(owner.companyId)).toEqual(before);
-    expect(await api.store.findApiKey(apiKey)).toEqual(keyBefore);
+    expect(await api.keys.findApiKey(apiKey)).toEqual(keyBefore);
   });
 
   it('no session: 401 on every route but the public ones', async () => {

@@ -9,7 +9,7 @@ import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/depo
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoAllowlistStore } from '#adapters/dynamo/withdrawal-allowlist-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
-import type { Caller } from '#functions/people/dashboard';
+import type { Caller } from '#functions/people/caller';
 import { addAllowedAddress, removeAllowedAddress, switchAllowlist, type AllowlistDeps } from '#functions/withdrawals/withdrawal-allowlist';
 import type { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { useFreshTable } from '../support/dynamo.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#functions/companies/company';
-import type { Caller } from '#functions/people/dashboard';
+import type { Caller } from '#functions/people/caller';
 import type { Mail } from '#functions/mail/mail';
 import type { Role } from '#functions/people/team';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';

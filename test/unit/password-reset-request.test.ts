@@ -33,8 +33,6 @@ function recordedDeps(people: Record<string, string>) {
       },
       getReset: async () => null,
       deleteReset: async () => false,
-      membershipsOf: async () => [],
-      appendAudit: async () => {},
     },
     mailer: {
       send: async (mail) => {

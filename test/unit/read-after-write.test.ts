@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -34,7 +35,7 @@ describe('the reads behind /v1 and its authorizer are strongly consistent', () =
     ['POST /v1/conversions (its quote)', () => new DynamoConversionStore(db, 'table').getQuote(COMPANY, `qte_${ID}`)],
     ['GET /v1/webhooks/{id}', () => new DynamoWebhookRegistry(db, 'table').getWebhook(COMPANY, `whk_${ID}`)],
     ['GET /v1/company', () => new DynamoCompanyStore(db, 'table').getCompany(COMPANY)],
-    ['the authorizer, with a key issued or rolled a moment ago', () => new DynamoCompanyStore(db, 'table').findApiKey('ck_test_01JBZ6W1V7Q8R9S0T1U2V3W4X5')],
+    ['the authorizer, with a key issued or rolled a moment ago', () => new DynamoApiKeyStore(db, 'table').findApiKey('ck_test_01JBZ6W1V7Q8R9S0T1U2V3W4X5')],
   ])('%s: GetItem with ConsistentRead', async (_, read) => {
     await expect(read()).resolves.toBeNull();
     const calls = dynamo.commandCalls(GetCommand);

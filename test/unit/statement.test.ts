@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BalanceRow } from '#functions/companies/company';
-import type { Caller } from '#functions/people/dashboard';
+import type { Caller } from '#functions/people/caller';
 import { companyAccount, EXTERNAL_ACCOUNTS, ledgerEntry, type LedgerEntry } from '#functions/ledger/ledger';
 import { statementCsv, statementPeriod, type StatementStore } from '#functions/companies/statement';
 

@@ -17,10 +17,9 @@ import {
   type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { signInRefused, validationFailed, WrongCodeError } from '#functions/shared/errors';
-import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from '#functions/people/dashboard';
+import type { IdentityProvider, SessionTokens, TwoFactorChallenge, TwoFactorProvider } from '#functions/people/identity';
 import type { UnverifiedAccounts } from '#functions/people/email-verification';
 import type { PasswordAccounts } from '#functions/people/password-reset';
-import type { TwoFactorProvider } from '#functions/people/two-factor';
 import { awsClient } from '../aws-clients.ts';
 import type { SessionVerifier } from './session-verifier.ts';
 

@@ -1,13 +1,13 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmailVerification, EmailVerificationStore } from '#functions/people/email-verification';
 import type { Person } from '#functions/people/team';
-import { DynamoDashboardStore } from './dashboard-store.ts';
+import { TableStore } from './table-store.ts';
 import { emailVerificationItem, personItem } from './items/team.ts';
 import { heldCondition, readItem } from './queries.ts';
 
-/** The dashboard's records with what proving an address reads and writes: the person's `Person`
- * (whether their address is proven) and their one live link (items/team.ts emailVerificationItem). */
-export class DynamoEmailVerificationStore extends DynamoDashboardStore implements EmailVerificationStore {
+/** What proving an address reads and writes: the person's `Person` (whether their address is
+ * proven) and their one live link (items/team.ts emailVerificationItem). */
+export class DynamoEmailVerificationStore extends TableStore implements EmailVerificationStore {
   async getPerson(personId: string): Promise<Person | null> {
     const item = await readItem(this.db, this.tableName, personItem.key(personId));
     return item ? personItem.fromItem(item) : null;

@@ -1,12 +1,11 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PasswordReset, PasswordResetStore } from '#functions/people/password-reset';
-import { DynamoDashboardStore } from './dashboard-store.ts';
+import { TableStore } from './table-store.ts';
 import { passwordResetItem } from './items/team.ts';
 import { heldCondition, readItem } from './queries.ts';
 
-/** A person's password reset link (items/team.ts passwordResetItem), and what a reset reads and
- * logs: their memberships and their companies' audit logs. */
-export class DynamoPasswordResetStore extends DynamoDashboardStore implements PasswordResetStore {
+/** A person's password reset link (items/team.ts passwordResetItem). */
+export class DynamoPasswordResetStore extends TableStore implements PasswordResetStore {
   async putReset(reset: PasswordReset, notBefore: string): Promise<boolean> {
     // One conditional put is the minute's limit: of two requests at once, one writes and mails.
     return heldCondition(

@@ -18,6 +18,11 @@ export abstract class TableStore {
     protected readonly tableName: string,
   ) {}
 
+  /** A transaction's put of a new item: it never overwrites one (ids are new, records append-only). */
+  protected putNew(Item: Item) {
+    return { Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } };
+  }
+
   /**
    * A company's record by id, or null (another company's id finds nothing). Read consistently: a
    * GET right after the POST that made the record must find it, as integrators expect.

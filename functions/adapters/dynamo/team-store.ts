@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#functions/companies/audit-log';
-import type { Invitation } from '#functions/people/dashboard';
+import type { Invitation } from '#functions/people/invitations';
 import type { TeamStore } from '#functions/people/team-members';
 import type { Membership, Role } from '#functions/people/team';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -9,8 +9,8 @@ import { batchGetAll, gsi1ItemsUnder, itemsUnder } from './queries.ts';
 import { twoFactorMarkItem, twoFactorRequirementItem } from './items/two-factor.ts';
 import { TableStore } from './table-store.ts';
 
-/** The Team page's reads and writes over the dashboard store's records (membershipItem,
- * invitationItem and auditEntryItem own their formats). */
+/** The Team page's reads and writes of memberships, invitations and two-factor marks
+ * (membershipItem, invitationItem and auditEntryItem own their formats). */
 export class DynamoTeamStore extends TableStore implements TeamStore {
   async membersOf(companyId: string): Promise<Membership[]> {
     return (await itemsUnder(this.db, this.tableName, membershipItem.membersOf(companyId))).map(membershipItem.fromItem);

@@ -3,13 +3,13 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { authenticate, recordKeyUse } from '#functions/api-keys/api-keys';
 import { usageIdentifier } from '#functions/api-keys/rate-limits';
 import { dynamoFrom } from '#adapters/runtime';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
 import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/logs-and-metrics';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('auth/authorizer');
 const { db, tableName } = dynamoFrom(settings);
-const companies = new DynamoCompanyStore(db, tableName);
+const keys = new DynamoApiKeyStore(db, tableName);
 
 /**
  * REQUEST authorizer over X-Api-Key and X-Api-Secret. A refusal is thrown as "Unauthorized" (API
@@ -32,7 +32,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   const metrics = runMetrics();
   let record: Awaited<ReturnType<typeof authenticate>>;
   try {
-    record = await authenticate(companies, headers['x-api-key'], headers['x-api-secret']);
+    record = await authenticate(keys, headers['x-api-key'], headers['x-api-secret']);
   } catch (error) {
     // API Gateway answers 500 AUTHORIZER_FAILURE; the AuthorizerErrors alarm watches this metric
     // (the function's own Errors metric also counts every refusal, see below).
@@ -49,7 +49,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   log.debug('authorizer allowed', { companyId: record.companyId });
   // `last used` for the dashboard: here, off the cached path, and at most one write per key per
   // LAST_USED_GRANULARITY_MS (functions/api-keys/api-keys.ts). Failing to record it never refuses a call.
-  await recordKeyUse(companies, record, new Date(), event.requestContext?.identity?.sourceIp ?? null).catch((error: unknown) => log.warn('last used not recorded', { error }));
+  await recordKeyUse(keys, record, new Date(), event.requestContext?.identity?.sourceIp ?? null).catch((error: unknown) => log.warn('last used not recorded', { error }));
   return {
     principalId: record.companyId,
     policyDocument: {

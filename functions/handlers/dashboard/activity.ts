@@ -1,7 +1,7 @@
 import { activityDetail, listActivity } from '#functions/companies/activity';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
 import { pageResult } from '#http/envelope';
@@ -9,7 +9,7 @@ import { validate } from '#http/validation';
 import { activityKindPath, activityQuery } from './schemas.ts';
 
 const { db, tableName } = dynamoFrom(functionSettings('dashboard/activity'));
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
 const activity = new DynamoActivityStore(db, tableName);
 
 /**
@@ -17,7 +17,7 @@ const activity = new DynamoActivityStore(db, tableName);
  * and its role, logs and alarms per route): `?id=` is a record's detail; otherwise a page of the
  * list. `Export CSV` is a route of its own, streamed (./export-activity.ts).
  */
-export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, query, pathParameters }) => {
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller, query, pathParameters }) => {
   const { kind } = validate(activityKindPath, pathParameters);
   const { id, limit, cursor, ...filter } = validate(activityQuery, query);
   if (id !== undefined) return { data: await activityDetail(activity, caller, kind, id) };

@@ -1,4 +1,4 @@
-import { addEndpoint } from '#functions/webhooks/dashboard-webhooks';
+import { addEndpoint } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { webhookBody } from '../webhooks/schemas.ts';
 import { memberships, registry, sealer, urlRules } from './webhook-deps.ts';

@@ -1,7 +1,7 @@
 import type { Log } from '#functions/shared/log';
 import type { AllowlistDeps } from '#functions/withdrawals/withdrawal-allowlist';
 import type { LimitDeps } from '#functions/withdrawals/withdrawal-limit';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoAllowlistStore } from '#adapters/dynamo/withdrawal-allowlist-store';
 import { DynamoLimitStore } from '#adapters/dynamo/withdrawal-limit-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
@@ -18,7 +18,7 @@ const store = new DynamoAllowlistStore(db, tableName);
 const mailer = mailerFrom(settings);
 const delayMs = settings.WITHDRAWAL_ADDRESS_DELAY_HOURS * 3_600_000;
 
-export const dashboard = new DynamoDashboardStore(db, tableName);
+export const memberships = new DynamoMembershipStore(db, tableName);
 
 const limits = new DynamoLimitStore(db, tableName);
 const members = new DynamoTeamStore(db, tableName);

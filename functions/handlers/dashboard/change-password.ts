@@ -5,7 +5,7 @@ import { dynamoFrom } from '#adapters/runtime';
 import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
 import { changePasswordBody } from './schemas.ts';
-import { identity } from './people-deps.ts';
+import { auditLog, identity, memberships } from './people-deps.ts';
 import { functionSettings } from '#functions/settings/functions';
 
 const { db, tableName } = dynamoFrom(functionSettings('dashboard/change-password'));
@@ -14,6 +14,6 @@ const signOuts = new DynamoSignOuts(db, tableName);
 
 /** Account → `Change password`: then every session of the person ends, this one too. */
 export const handler = dashboardRoute({ body: changePasswordBody, access: 'session' }, async ({ body, cookies, personId, origin }) => {
-  await changePassword({ accounts: identity, store, signOuts }, { personId, accessToken: cookies[SESSION_COOKIE]! }, body, origin);
+  await changePassword({ accounts: identity, store, signOuts, memberships, auditLog }, { personId, accessToken: cookies[SESSION_COOKIE]! }, body, origin);
   return { data: { changed: true } };
 });

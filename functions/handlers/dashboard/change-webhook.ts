@@ -1,4 +1,4 @@
-import { changeEndpoint } from '#functions/webhooks/dashboard-webhooks';
+import { changeEndpoint } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { webhookBody } from '../webhooks/schemas.ts';
 import { memberships, registry, urlRules } from './webhook-deps.ts';

@@ -1,4 +1,4 @@
-import { removeEndpoint } from '#functions/webhooks/dashboard-webhooks';
+import { removeEndpoint } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { memberships, registry } from './webhook-deps.ts';
 

@@ -1,11 +1,13 @@
-import { me } from '#functions/people/dashboard';
+import { me } from '#functions/people/memberships';
 import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { dashboardRoute } from '#http/dashboard-route';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('dashboard/get-me');
 const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
+const companies = new DynamoCompanyStore(db, tableName);
 
-export const handler = dashboardRoute({ access: 'session' }, async ({ personId }) => ({ data: await me(dashboard, personId) }));
+export const handler = dashboardRoute({ access: 'session' }, async ({ personId }) => ({ data: await me({ memberships, companies }, personId) }));

@@ -1,11 +1,13 @@
-import { overview } from '#functions/people/dashboard';
+import { overview } from '#functions/companies/company';
 import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { dashboardRoute } from '#http/dashboard-route';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('dashboard/get-overview');
 const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
+const companies = new DynamoCompanyStore(db, tableName);
 
-export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller }) => ({ data: await overview(dashboard, caller) }));
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller }) => ({ data: await overview(companies, caller) }));

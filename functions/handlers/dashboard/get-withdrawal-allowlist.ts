@@ -1,8 +1,8 @@
 import { withdrawalAllowlist } from '#functions/withdrawals/withdrawal-allowlist';
 import { dashboardRoute } from '#http/dashboard-route';
-import { allowlist, dashboard } from './allowlist-deps.ts';
+import { allowlist, memberships } from './allowlist-deps.ts';
 
 /** The switch, the waiting period and every address; any role may read them. */
-export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, log }) => ({
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller, log }) => ({
   data: await withdrawalAllowlist(allowlist(log), caller),
 }));

@@ -1,6 +1,8 @@
 import type { Log } from '#functions/shared/log';
-import type { KeyDeps } from '#functions/api-keys/dashboard-api-keys';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import type { KeyDeps } from '#functions/api-keys/key-management';
+import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { dynamoFrom } from '#adapters/runtime';
@@ -14,5 +16,8 @@ const { db, tableName } = dynamoFrom(settings);
 const mailer = mailerFrom(settings);
 const members = new DynamoTeamStore(db, tableName);
 
-export const dashboard = new DynamoDashboardStore(db, tableName);
-export const keys = (log: Log): KeyDeps => ({ store: dashboard, members, mailer, log });
+const keyStore = new DynamoApiKeyStore(db, tableName);
+const companies = new DynamoCompanyStore(db, tableName);
+
+export const memberships = new DynamoMembershipStore(db, tableName);
+export const keys = (log: Log): KeyDeps => ({ keys: keyStore, companies, members, mailer, log });

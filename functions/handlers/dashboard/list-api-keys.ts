@@ -1,11 +1,13 @@
-import { listApiKeys } from '#functions/api-keys/dashboard-api-keys';
+import { listApiKeys } from '#functions/api-keys/key-management';
 import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { dashboardRoute } from '#http/dashboard-route';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('dashboard/list-api-keys');
 const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
+const keys = new DynamoApiKeyStore(db, tableName);
 
-export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller }) => ({ data: await listApiKeys(dashboard, caller) }));
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller }) => ({ data: await listApiKeys(keys, caller) }));

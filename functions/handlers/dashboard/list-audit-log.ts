@@ -1,6 +1,7 @@
-import { auditLog } from '#functions/people/dashboard';
+import { auditLog } from '#functions/companies/audit-log';
 import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { dashboardRoute } from '#http/dashboard-route';
 import { pageResult } from '#http/envelope';
 import { validate } from '#http/validation';
@@ -9,8 +10,9 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('dashboard/list-audit-log');
 const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
+const auditLogStore = new DynamoAuditLogStore(db, tableName);
 
-export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller, query }) =>
-  pageResult(await auditLog(dashboard, caller, validate(auditLogQuery, query))),
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller, query }) =>
+  pageResult(await auditLog(auditLogStore, caller.membership.companyId, validate(auditLogQuery, query))),
 );

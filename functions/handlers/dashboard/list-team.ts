@@ -1,14 +1,14 @@
 import { team } from '#functions/people/team-members';
 import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
 
 const settings = functionSettings('dashboard/list-team');
 const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
 const teamStore = new DynamoTeamStore(db, tableName);
 
 /** Members and pending invitations; any role may read them. */
-export const handler = dashboardRoute({ access: 'read', memberships: dashboard }, async ({ caller }) => ({ data: await team(teamStore, caller) }));
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller }) => ({ data: await team(teamStore, caller) }));

@@ -1,4 +1,4 @@
-import { endpointAttempts } from '#functions/webhooks/dashboard-webhooks';
+import { endpointAttempts } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { pageResult } from '#http/envelope';
 import { validate } from '#http/validation';

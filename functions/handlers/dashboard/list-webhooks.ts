@@ -1,4 +1,4 @@
-import { dashboardWebhooks } from '#functions/webhooks/dashboard-webhooks';
+import { dashboardWebhooks } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { memberships, registry } from './webhook-deps.ts';
 

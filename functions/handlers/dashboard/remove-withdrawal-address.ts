@@ -1,9 +1,9 @@
 import { removeAllowedAddress } from '#functions/withdrawals/withdrawal-allowlist';
 import { dashboardRoute } from '#http/dashboard-route';
-import { allowlist, dashboard } from './allowlist-deps.ts';
+import { allowlist, memberships } from './allowlist-deps.ts';
 
 /** `Remove`: at once; a withdrawal to it in flight is stopped by its own transaction's check. */
-export const handler = dashboardRoute({ access: 'manageAddresses', memberships: dashboard }, async ({ caller, pathParameters, log }) => {
+export const handler = dashboardRoute({ access: 'manageAddresses', memberships }, async ({ caller, pathParameters, log }) => {
   await removeAllowedAddress(allowlist(log), caller, pathParameters.address!);
   return { data: { removed: true } };
 });

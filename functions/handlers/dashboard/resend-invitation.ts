@@ -1,9 +1,9 @@
 import { resendInvitation } from '#functions/people/team-members';
 import { dashboardRoute } from '#http/dashboard-route';
 import { emptyBody } from './schemas.ts';
-import { dashboard, invitationMailing, mailCounts, team } from './team-deps.ts';
+import { invitationMailing, mailCounts, memberships, team } from './team-deps.ts';
 
 /** `Resend`: a new link in place of the pending one, answered and mailed as Invite member's is. */
-export const handler = dashboardRoute({ body: emptyBody, access: 'manageTeam', memberships: dashboard }, async ({ caller, pathParameters, dashboardOrigin, log }) => ({
+export const handler = dashboardRoute({ body: emptyBody, access: 'manageTeam', memberships }, async ({ caller, pathParameters, dashboardOrigin, log }) => ({
   data: await resendInvitation(team, mailCounts, caller, pathParameters.invitationId!, invitationMailing(dashboardOrigin, log)),
 }));

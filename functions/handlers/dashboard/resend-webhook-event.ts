@@ -1,4 +1,4 @@
-import { resendEvent } from '#functions/webhooks/dashboard-webhooks';
+import { resendEvent } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { resendBody } from './schemas.ts';
 import { memberships, pages, queue, registry } from './webhook-deps.ts';

@@ -4,7 +4,7 @@ import { DynamoSignOuts } from '#adapters/dynamo/sign-out-store';
 import { dynamoFrom } from '#adapters/runtime';
 import { dashboardRoute } from '#http/dashboard-route';
 import { resetPasswordBody } from './schemas.ts';
-import { identity } from './people-deps.ts';
+import { auditLog, identity, memberships } from './people-deps.ts';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('dashboard/reset-password');
@@ -14,6 +14,6 @@ const signOuts = new DynamoSignOuts(db, tableName);
 
 /** The link's page: the new password, then every session of the person ends; they sign in with it. */
 export const handler = dashboardRoute({ body: resetPasswordBody, access: 'public' }, async ({ body, origin }) => {
-  await resetPassword({ accounts: identity, store, signOuts }, body, origin);
+  await resetPassword({ accounts: identity, store, signOuts, memberships, auditLog }, body, origin);
   return { data: { reset: true } };
 });

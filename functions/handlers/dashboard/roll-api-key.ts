@@ -1,9 +1,9 @@
-import { rollApiKey } from '#functions/api-keys/dashboard-api-keys';
+import { rollApiKey } from '#functions/api-keys/key-management';
 import { dashboardRoute } from '#http/dashboard-route';
-import { dashboard, keys } from './key-deps.ts';
+import { keys, memberships } from './key-deps.ts';
 import { rollApiKeyBody } from './schemas.ts';
 
 /** A new secret, shown once; Owners and Admins are mailed. */
-export const handler = dashboardRoute({ body: rollApiKeyBody, access: 'manageKeys', memberships: dashboard }, async ({ caller, body, pathParameters, log }) => ({
+export const handler = dashboardRoute({ body: rollApiKeyBody, access: 'manageKeys', memberships }, async ({ caller, body, pathParameters, log }) => ({
   data: await rollApiKey(keys(log), caller, pathParameters.keyId!, body.oldSecretValidFor),
 }));

@@ -1,4 +1,4 @@
-import { rollSecret } from '#functions/webhooks/dashboard-webhooks';
+import { rollSecret } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { memberships, pages, registry, sealer } from './webhook-deps.ts';
 

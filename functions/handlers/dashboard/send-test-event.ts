@@ -1,4 +1,4 @@
-import { sendTestEvent } from '#functions/webhooks/dashboard-webhooks';
+import { sendTestEvent } from '#functions/webhooks/webhook-endpoints';
 import { dashboardRoute } from '#http/dashboard-route';
 import { memberships, pages, queue, registry } from './webhook-deps.ts';
 

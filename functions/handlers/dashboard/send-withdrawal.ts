@@ -1,7 +1,7 @@
 import { sendWithdrawal } from '#functions/withdrawals/dashboard-withdrawals';
 import { withdrawalRulesFrom } from '#adapters/config';
 import { DynamoCodeAttempts } from '#adapters/dynamo/code-attempt-store';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { dynamoFrom } from '#adapters/runtime';
 import { userPoolFrom } from '#adapters/cognito/from-settings';
@@ -11,7 +11,7 @@ import { sendWithdrawalBody } from './schemas.ts';
 
 const settings = functionSettings('dashboard/send-withdrawal');
 const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
 const withdrawals = {
   store: new DynamoWithdrawalStore(db, tableName),
   rules: withdrawalRulesFrom(settings),
@@ -20,7 +20,7 @@ const withdrawals = {
 };
 
 /** `New withdrawal`, confirmed with the person's password (and code): the /v1 withdrawal record, pending. */
-export const handler = dashboardRoute({ body: sendWithdrawalBody, access: 'sendWithdrawals', memberships: dashboard }, async ({ caller, body }) => ({
+export const handler = dashboardRoute({ body: sendWithdrawalBody, access: 'sendWithdrawals', memberships }, async ({ caller, body }) => ({
   status: 201,
   data: await sendWithdrawal(withdrawals, caller, body),
 }));

@@ -1,5 +1,7 @@
+import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
 import { DynamoEmailVerificationStore } from '#adapters/dynamo/email-verification-store';
 import { DynamoMailCounts } from '#adapters/dynamo/mail-count-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoSignInAttempts } from '#adapters/dynamo/sign-in-attempts-store';
 import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { mailerFrom } from '#adapters/mail/from-settings';
@@ -17,6 +19,8 @@ const { db, tableName } = dynamoFrom(settings);
 const mailer = mailerFrom(settings);
 
 export const store = new DynamoEmailVerificationStore(db, tableName);
+export const memberships = new DynamoMembershipStore(db, tableName);
+export const auditLog = new DynamoAuditLogStore(db, tableName);
 export const { identity } = userPoolFrom(settings);
 export const signInAttempts = new DynamoSignInAttempts(db, tableName);
 
@@ -29,6 +33,7 @@ export function signUpDeps(dashboardOrigin: string, log: Log): SignUpDeps {
   return {
     identity,
     store,
+    memberships,
     counts: new DynamoMailCounts(db, tableName),
     mailer,
     log,

@@ -2,18 +2,22 @@ import { simulatePayment } from '#functions/companies/activity';
 import { sandboxPayerFrom } from '#functions/networks/tron/sandbox-payer';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
 import { simulatePaymentBody } from './schemas.ts';
 
 const settings = functionSettings('dashboard/simulate-payment');
 const { db, tableName } = dynamoFrom(settings);
-const dashboard = new DynamoDashboardStore(db, tableName);
+const memberships = new DynamoMembershipStore(db, tableName);
+const companies = new DynamoCompanyStore(db, tableName);
+const auditLog = new DynamoAuditLogStore(db, tableName);
 const activity = new DynamoActivityStore(db, tableName);
 const payer = sandboxPayerFrom(db, tableName, settings);
 
-export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships: dashboard }, async ({ caller, body }) => ({
+export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships }, async ({ caller, body }) => ({
   status: 202,
-  data: await simulatePayment(activity, dashboard, payer, caller, body.depositId, body.amount),
+  data: await simulatePayment({ activity, companies, auditLog, payer }, caller, body.depositId, body.amount),
 }));

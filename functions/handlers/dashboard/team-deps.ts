@@ -1,7 +1,7 @@
 import type { Log } from '#functions/shared/log';
 import type { InvitationMailing } from '#functions/people/team-members';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoMailCounts } from '#adapters/dynamo/mail-count-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { mailerFrom } from '#adapters/mail/from-settings';
@@ -16,7 +16,7 @@ const { db, tableName } = dynamoFrom(settings);
 const companies = new DynamoCompanyStore(db, tableName);
 const mailer = mailerFrom(settings);
 
-export const dashboard = new DynamoDashboardStore(db, tableName);
+export const memberships = new DynamoMembershipStore(db, tableName);
 export const team = new DynamoTeamStore(db, tableName);
 export const mailCounts = new DynamoMailCounts(db, tableName);
 

@@ -1,6 +1,6 @@
 import { dynamoFrom } from '#adapters/runtime';
-import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
-import { DynamoDashboardWebhookStore } from '#adapters/dynamo/dashboard-webhook-store';
+import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
+import { DynamoWebhookEndpointStore } from '#adapters/dynamo/webhook-endpoint-store';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
 import { deliveryQueueFrom, webhookUrlRulesFrom } from '#adapters/webhooks/from-settings';
@@ -13,9 +13,9 @@ import { functionSettings } from '#functions/settings/functions';
 const settings = functionSettings('dashboard/add-webhook');
 const { db, tableName } = dynamoFrom(settings);
 
-export const memberships = new DynamoDashboardStore(db, tableName);
+export const memberships = new DynamoMembershipStore(db, tableName);
 export const registry = new DynamoWebhookRegistry(db, tableName);
-export const pages = new DynamoDashboardWebhookStore(db, tableName);
+export const pages = new DynamoWebhookEndpointStore(db, tableName);
 export const urlRules = webhookUrlRulesFrom(settings);
 export const sealer = webhookSecretSealerFrom(settings);
 export const queue = deliveryQueueFrom(settings);

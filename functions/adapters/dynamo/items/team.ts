@@ -1,4 +1,4 @@
-import type { Invitation } from '#functions/people/dashboard';
+import type { Invitation } from '#functions/people/invitations';
 import type { EmailVerification } from '#functions/people/email-verification';
 import type { PasswordReset } from '#functions/people/password-reset';
 import type { Membership, Person } from '#functions/people/team';

@@ -1,5 +1,5 @@
 import type { AttemptRecord, DeliveryMessage } from '#functions/webhooks/webhook-delivery';
-import type { WebhookAttempt } from '#functions/webhooks/dashboard-webhooks';
+import type { WebhookAttempt } from '#functions/webhooks/webhook-endpoints';
 import { toBigInt } from '../client.ts';
 import { TABLE } from '../table-definition.ts';
 import { companyPartition, type Item } from './item.ts';

@@ -1,7 +1,7 @@
 import type { Page, PageRequest } from '#functions/shared/pagination';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#functions/companies/audit-log';
-import type { DashboardWebhookStore, WebhookAttempt } from '#functions/webhooks/dashboard-webhooks';
+import type { WebhookEndpointStore, WebhookAttempt } from '#functions/webhooks/webhook-endpoints';
 import type { DomainEvent } from '#functions/shared/events';
 import type { Webhook } from '#functions/webhooks/webhooks';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -16,7 +16,7 @@ import { MoneyTransaction, stale } from './transaction.ts';
 const NEW_ONLY = 'attribute_not_exists(PK)';
 
 /** The Webhooks pages' reads and writes beyond the registry's: attempts, resends, test events, rolls. */
-export class DynamoDashboardWebhookStore extends TableStore implements DashboardWebhookStore {
+export class DynamoWebhookEndpointStore extends TableStore implements WebhookEndpointStore {
   async attemptsOf(companyId: string, webhookId: string, page: PageRequest): Promise<Page<WebhookAttempt>> {
     const { items, nextCursor } = await newestFirstPage(this.db, this.tableName, webhookAttemptItem.ofWebhook(companyId, webhookId), page);
     return { records: items.map(webhookAttemptItem.fromItem), nextCursor };

@@ -1,7 +1,7 @@
-import { allowedIpEntry, issueCredentials, MAX_KEY_NAME_LENGTH, rollSecret, type ApiKeyAccess, type ApiKeyRecord, type RollGrace } from './api-keys.ts';
-import { auditEntry } from '../companies/audit-log.ts';
+import { allowedIpEntry, issueCredentials, MAX_KEY_NAME_LENGTH, rollSecret, type ApiKeyAccess, type ApiKeyLookup, type ApiKeyRecord, type RollGrace } from './api-keys.ts';
+import { auditEntry, type AuditEntry } from '../companies/audit-log.ts';
 import { getCompany, type CompanyStore } from '../companies/company.ts';
-import { actorOf, type Caller, type DashboardStore } from '../people/dashboard.ts';
+import { actorOf, type Caller } from '../people/caller.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
 import { apiKeyMail, type Mailer } from '../mail/mail.ts';
@@ -14,8 +14,19 @@ import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
  * taken over to issue a key for someone else is then seen by the people who can revoke it.
  */
 
+/** A company's keys as its people change them, each change with its audit entry. Keys are the
+ * records the authorizer reads (api-keys.ts authenticate), through ApiKeyLookup. */
+export interface ApiKeyStore extends ApiKeyLookup {
+  apiKeysOf(companyId: string): Promise<ApiKeyRecord[]>;
+  addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void>;
+  /** Writes the key's secret hashes and status only if its secret and status are still `before`'s,
+   * so two concurrent rolls cannot both believe they set the secret. NOT_FOUND otherwise. */
+  updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void>;
+}
+
 export interface KeyDeps {
-  store: DashboardStore & CompanyStore;
+  keys: ApiKeyStore;
+  companies: CompanyStore;
   /** Whom a new key, secret or list of allowed IPs is mailed to: those who manage the team. */
   members: MemberLookup;
   mailer: Mailer | null;
@@ -52,7 +63,7 @@ export function apiKeyView(record: ApiKeyRecord, now = new Date()): ApiKeyView {
   };
 }
 
-export async function listApiKeys(store: DashboardStore, caller: Caller): Promise<ApiKeyView[]> {
+export async function listApiKeys(store: Pick<ApiKeyStore, 'apiKeysOf'>, caller: Caller): Promise<ApiKeyView[]> {
   const records = await store.apiKeysOf(caller.membership.companyId);
   return records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)).map((record) => apiKeyView(record));
 }
@@ -66,10 +77,10 @@ export async function createApiKey(
   const name = input.name.trim();
   if (name.length === 0 || name.length > MAX_KEY_NAME_LENGTH) throw validationFailed([{ path: 'name', message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
   const ips = allowedIpsFrom(input.allowedIps);
-  const company = await getCompany(deps.store, caller.membership.companyId);
+  const company = await getCompany(deps.companies, caller.membership.companyId);
   const access = input.access ?? 'full';
   const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId, access, allowedIps: ips });
-  await deps.store.addApiKey(
+  await deps.keys.addApiKey(
     credentials.record,
     auditEntry(company.id, 'api_key.created', actorOf(caller.membership), caller.origin, now, credentials.apiKey, { name, access, ...(ips.length && { allowedIps: ips.join(' ') }) }),
   );
@@ -88,7 +99,7 @@ function allowedIpsFrom(input: string[] | undefined): string[] {
 }
 
 /** Another company's key, or one that does not exist, is "not found" alike. */
-async function ownActiveKey(store: DashboardStore, caller: Caller, keyId: string): Promise<ApiKeyRecord> {
+async function ownActiveKey(store: ApiKeyLookup, caller: Caller, keyId: string): Promise<ApiKeyRecord> {
   const record = await store.findApiKey(keyId);
   if (!record || record.companyId !== caller.membership.companyId) throw notFound('API key');
   if (record.status !== 'active') throw new ApiError('VALIDATION_FAILED', 'The API key is revoked', [{ path: 'keyId', message: 'is revoked' }]);
@@ -102,9 +113,9 @@ export async function rollApiKey(
   grace: RollGrace,
   now = new Date(),
 ): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
-  const before = await ownActiveKey(deps.store, caller, keyId);
+  const before = await ownActiveKey(deps.keys, caller, keyId);
   const { apiSecret, record } = rollSecret(before, grace, now);
-  await deps.store.updateApiKey(before, record, auditEntry(record.companyId, 'api_key.rolled', actorOf(caller.membership), caller.origin, now, keyId, { oldSecretValidFor: grace }));
+  await deps.keys.updateApiKey(before, record, auditEntry(record.companyId, 'api_key.rolled', actorOf(caller.membership), caller.origin, now, keyId, { oldSecretValidFor: grace }));
   await tellManagers(deps, caller, record, 'rolled', now);
   return { key: apiKeyView(record, now), apiKey: record.keyId, apiSecret };
 }
@@ -113,17 +124,17 @@ export async function rollApiKey(
  * secret. The authorizer's cached answer carries the list, so the change reaches every request
  * within its cache TTL (60 s), as a revocation does. */
 export async function changeApiKeyAllowedIps(deps: KeyDeps, caller: Caller, keyId: string, input: { allowedIps: string[] }, now = new Date()): Promise<ApiKeyView> {
-  const before = await ownActiveKey(deps.store, caller, keyId);
+  const before = await ownActiveKey(deps.keys, caller, keyId);
   const ips = allowedIpsFrom(input.allowedIps);
   const after: ApiKeyRecord = { ...before, allowedIps: ips.length ? ips : null };
-  await deps.store.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.allowed_ips_changed', actorOf(caller.membership), caller.origin, now, keyId, { allowedIps: ips.length ? ips.join(' ') : 'any' }));
+  await deps.keys.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.allowed_ips_changed', actorOf(caller.membership), caller.origin, now, keyId, { allowedIps: ips.length ? ips.join(' ') : 'any' }));
   await tellManagers(deps, caller, after, 'allowedIps', now);
   return apiKeyView(after, now);
 }
 
 /** The authorizer refuses a revoked key on its next call; API Gateway's cache may still admit it
  * for up to its TTL (60 s), which the contract allows. */
-export async function revokeApiKey(store: DashboardStore, caller: Caller, keyId: string, now = new Date()): Promise<ApiKeyView> {
+export async function revokeApiKey(store: ApiKeyStore, caller: Caller, keyId: string, now = new Date()): Promise<ApiKeyView> {
   const before = await ownActiveKey(store, caller, keyId);
   const after: ApiKeyRecord = { ...before, status: 'revoked', revokedAt: now.toISOString(), previousSecretHash: null, previousSecretExpiresAt: null };
   await store.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.revoked', actorOf(caller.membership), caller.origin, now, keyId));
@@ -135,7 +146,7 @@ export async function revokeApiKey(store: DashboardStore, caller: Caller, keyId:
 async function tellManagers(deps: KeyDeps, caller: Caller, key: ApiKeyRecord, change: 'created' | 'rolled' | 'allowedIps', now: Date): Promise<void> {
   if (!deps.mailer) return;
   try {
-    await mailMembersWho('manageTeam', { companies: deps.store, members: deps.members, mailer: deps.mailer }, key.companyId, (to, companyName) =>
+    await mailMembersWho('manageTeam', { companies: deps.companies, members: deps.members, mailer: deps.mailer }, key.companyId, (to, companyName) =>
       apiKeyMail({
         to,
         companyName,

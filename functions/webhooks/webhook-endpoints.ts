@@ -1,6 +1,6 @@
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import { auditEntry, type AuditAction, type AuditEntry } from '../companies/audit-log.ts';
-import { actorOf, type Caller } from '../people/dashboard.ts';
+import { actorOf, type Caller } from '../people/caller.ts';
 import { notFound } from '../shared/errors.ts';
 import { domainEvent, TEST_EVENT_TYPE, type DomainEvent } from '../shared/events.ts';
 import { isId } from '../shared/ids.ts';
@@ -32,7 +32,7 @@ export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
 
 export type { WebhookAttempt };
 
-export interface DashboardWebhookStore {
+export interface WebhookEndpointStore {
   /** Newest first; an unreadable cursor is VALIDATION_FAILED on `cursor`. */
   attemptsOf(companyId: string, webhookId: string, page: PageRequest): Promise<Page<WebhookAttempt>>;
   /** The round of the event's delivery to the endpoint, or null if it was never sent there. */
@@ -91,7 +91,7 @@ export function removeEndpoint(store: WebhookStore, caller: Caller, webhookId: s
 }
 
 /** The endpoint's delivery attempts, newest first (another company's endpoint is a 404). */
-export async function endpointAttempts(webhooks: WebhookStore, store: DashboardWebhookStore, caller: Caller, webhookId: string, page: PageRequest) {
+export async function endpointAttempts(webhooks: WebhookStore, store: WebhookEndpointStore, caller: Caller, webhookId: string, page: PageRequest) {
   await getWebhook(webhooks, caller.membership.companyId, webhookId);
   return store.attemptsOf(caller.membership.companyId, webhookId, page);
 }
@@ -101,7 +101,7 @@ export async function endpointAttempts(webhooks: WebhookStore, store: DashboardW
  * skips a message whose round a success already covers, so the resend must carry a newer one.
  * An event never sent to this endpoint (or another company's) is a 404.
  */
-export async function resendEvent(webhooks: WebhookStore, store: DashboardWebhookStore, queue: DeliveryQueue, caller: Caller, webhookId: string, eventId: string, now = new Date()) {
+export async function resendEvent(webhooks: WebhookStore, store: WebhookEndpointStore, queue: DeliveryQueue, caller: Caller, webhookId: string, eventId: string, now = new Date()) {
   const companyId = caller.membership.companyId;
   await getWebhook(webhooks, companyId, webhookId);
   const round = isId('event', eventId) ? await store.deliveryRound(companyId, eventId, webhookId) : null;
@@ -116,7 +116,7 @@ export async function resendEvent(webhooks: WebhookStore, store: DashboardWebhoo
  * `Send test event`: a `webhook.test` event, stored as every event is (so it is signed and retried
  * like one, and shows in Activity), queued for this endpoint alone. Its payload says it is a test.
  */
-export async function sendTestEvent(webhooks: WebhookStore, store: DashboardWebhookStore, queue: DeliveryQueue, caller: Caller, webhookId: string, now = new Date()) {
+export async function sendTestEvent(webhooks: WebhookStore, store: WebhookEndpointStore, queue: DeliveryQueue, caller: Caller, webhookId: string, now = new Date()) {
   const companyId = caller.membership.companyId;
   const webhook = await getWebhook(webhooks, companyId, webhookId);
   const event = domainEvent(companyId, TEST_EVENT_TYPE, { webhookId: webhook.id, url: webhook.url, message: 'A test event sent from the Cambio dashboard' }, now);
@@ -130,7 +130,7 @@ export async function sendTestEvent(webhooks: WebhookStore, store: DashboardWebh
  * (the sender adds its signature), so receivers switch without a failed delivery. Rolling again
  * within those hours drops the oldest: only the two newest ever sign.
  */
-export async function rollSecret(webhooks: WebhookStore, store: DashboardWebhookStore, sealer: WebhookSecretSealer, caller: Caller, webhookId: string, now = new Date()) {
+export async function rollSecret(webhooks: WebhookStore, store: WebhookEndpointStore, sealer: WebhookSecretSealer, caller: Caller, webhookId: string, now = new Date()) {
   const current = await getWebhook(webhooks, caller.membership.companyId, webhookId);
   const secret = newWebhookSecret();
   const rolled: Webhook = {

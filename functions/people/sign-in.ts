@@ -1,0 +1,57 @@
+import type { RequestOrigin } from '../companies/audit-log.ts';
+import { requireVerified, type EmailVerificationStore } from './email-verification.ts';
+import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from './identity.ts';
+import { auditPerson, type PersonAudit } from './memberships.ts';
+import { admitSignIn, attemptKey, signInSucceeded, type SignInAttempts } from './sign-in-limits.ts';
+import { normaliseEmail } from './team.ts';
+
+/** What the sign-in page's password step uses: the user pool, the people's `Person` (whether their
+ * address is proven), Cambio's own counts of failures, and the audit logs a sign-in goes in. */
+export interface SignInDeps extends PersonAudit {
+  identity: IdentityProvider;
+  people: Pick<EmailVerificationStore, 'getPerson'>;
+  attempts: SignInAttempts;
+}
+
+/** Within Cambio's limits on failures (sign-in-limits.ts), which count an address with no account
+ * as one with; every company the person belongs to logs the sign-in: each one's Owners see who came in. */
+export async function signIn(deps: SignInDeps, input: { email: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<SessionTokens | TwoFactorChallenge> {
+  const { identity } = deps;
+  const outcome = await checkedPassword(identity, deps.attempts, input, origin, now);
+  if ('twoFactor' in outcome) return outcome;
+  // A sign-up whose address was never proven (email-verification.ts): the tokens just issued are dropped.
+  await requireVerified(deps.people, outcome.personId, normaliseEmail(input.email)).catch(async (error: unknown) => {
+    await identity.signOut(outcome.accessToken);
+    throw error;
+  });
+  await auditSignIn(deps, outcome.personId, origin, now);
+  return outcome;
+}
+
+/** The email and password, within Cambio's limits on failures (sign-in-limits.ts). */
+export async function checkedPassword(
+  identity: IdentityProvider,
+  attempts: SignInAttempts,
+  input: { email: string; password: string },
+  origin: RequestOrigin,
+  now: Date,
+): Promise<SessionTokens | TwoFactorChallenge> {
+  const email = normaliseEmail(input.email);
+  const attempt = attemptKey(email, origin.sourceIp);
+  await admitSignIn(attempts, attempt, now);
+  const outcome = await identity.signIn(email, input.password);
+  await signInSucceeded(attempts, attempt, now);
+  return outcome;
+}
+
+/** Someone who has just set their password has no second factor yet: a challenge is a bug. */
+export async function signInNewPerson(identity: IdentityProvider, email: string, password: string): Promise<SessionTokens> {
+  const outcome = await identity.signIn(email, password);
+  if ('twoFactor' in outcome) throw new Error('A person who just set their password was asked for a second factor');
+  return outcome;
+}
+
+/** A sign-in goes in the audit log of every company the person belongs to. */
+export async function auditSignIn(deps: PersonAudit, personId: string, origin: RequestOrigin, now: Date): Promise<void> {
+  await auditPerson(deps, personId, 'signed_in', origin, now);
+}
