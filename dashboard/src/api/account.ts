@@ -1,7 +1,7 @@
 import { send } from './client.ts';
 import type { Acknowledged, ChangePasswordRequest, ProofRequest, TwoFactorSetup, TwoFactorStatus, TwoFactorTurnedOff, TwoFactorTurnedOn } from './types.ts';
 
-/** The signed-in person's own settings: password and two-factor sign-in (docs/dashboard-api.md, Account). */
+/** The signed-in person's own settings: password and two-factor sign-in (the Account page). */
 export const accountApi = {
   twoFactor: () => send<TwoFactorStatus>('GET', '/me/two-factor'),
   startTwoFactorSetup: () => send<TwoFactorSetup>('POST', '/me/two-factor/setup', {}),

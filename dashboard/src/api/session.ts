@@ -14,7 +14,7 @@ import type {
   VerifyEmailRequest,
 } from './types.ts';
 
-/** Signing up, in and out, and who is signed in (docs/dashboard-api.md, Sessions). */
+/** Signing up, in and out, and who is signed in (docs/dashboard-api.md, Sessions, cookies and cross-site requests). */
 export const sessionApi = {
   /** What the signed-out pages offer on this stage (functions/handlers/dashboard/get-stage.ts). */
   stage: () => send<Stage>('GET', '/stage'),
