@@ -10,7 +10,7 @@ type Open = { kind: 'add' } | { kind: 'turn-off' } | { kind: 'remove'; entry: Al
 export const waitText = (hours: number) => (hours === 0 ? 'at once' : `after ${hours} hour${hours === 1 ? '' : 's'}`);
 
 /**
- * Integrations → `Withdrawal addresses` (docs/dashboard-withdrawalsApi.md, Withdrawal allowlist): the switch and
+ * Integrations → `Withdrawal addresses` (docs/dashboard-api.md, Withdrawal allowlist): the switch and
  * the addresses money may leave for while it is on. Owners and Admins change it (`manageAddresses`);
  * Developers, who hold the API keys, and Viewers only read it. The API checks all of it again.
  */
