@@ -1,35 +1,20 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, whenSignedOut, type Me } from './api.ts';
+import { whenSignedOut } from './api/client.ts';
+import { sessionApi } from './api/session.ts';
+import type { Me } from './api/types.ts';
+import { ConfirmIdentityHost } from './components/confirm-identity.tsx';
+import { Link } from './components/ui.tsx';
 import { navigate, useRoute } from './router.ts';
-import { Link } from './ui.tsx';
-import { ConfirmIdentityHost } from './confirm-identity.tsx';
-import { SignIn, SignUp, AcceptInvitation, ForgotPassword, ResetPassword, VerifyEmail } from './pages/auth.tsx';
-import { OverviewPage } from './pages/overview.tsx';
-import { IntegrationsPage } from './pages/integrations.tsx';
-import { AuditLogPage } from './pages/audit-log.tsx';
-import { ActivityPage } from './pages/activity/activity.tsx';
-import { TeamPage } from './pages/team.tsx';
-import { AccountPage } from './pages/account.tsx';
-import { WebhooksPage } from './pages/webhooks/webhooks.tsx';
+import { NAVIGATION, publicRoute, signedInRoute } from './routes.tsx';
 
-const NAVIGATION = [
-  { route: '/', label: 'Overview' },
-  { route: '/activity', label: 'Activity' },
-  { route: '/webhooks', label: 'Webhooks' },
-  { route: '/integrations', label: 'Integrations' },
-  { route: '/team', label: 'Team' },
-  { route: '/audit-log', label: 'Audit log' },
-] as const;
-
-const PUBLIC_ROUTES = new Set(['/sign-in', '/sign-up', '/accept-invitation', '/forgot-password', '/reset-password', '/verify-email']);
-
+/** The app's shell: a public page alone, or a signed-in one under the header and beside the navigation (./routes.tsx). */
 function App() {
   const route = useRoute();
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const loadMe = useCallback(async () => {
     try {
-      setMe((await api.me()).data);
+      setMe((await sessionApi.me()).data);
     } catch {
       setMe(null);
     }
@@ -44,15 +29,11 @@ function App() {
     navigate('/', true);
   };
 
-  if (PUBLIC_ROUTES.has(route)) {
+  const open = publicRoute(route);
+  if (open) {
     return (
       <main class="auth" id="main">
-        {route === '/sign-up' && <SignUp />}
-        {route === '/sign-in' && <SignIn onSignedIn={signedIn} />}
-        {route === '/accept-invitation' && <AcceptInvitation onSignedIn={signedIn} />}
-        {route === '/forgot-password' && <ForgotPassword />}
-        {route === '/reset-password' && <ResetPassword />}
-        {route === '/verify-email' && <VerifyEmail onSignedIn={signedIn} />}
+        {open.page(signedIn)}
       </main>
     );
   }
@@ -63,12 +44,11 @@ function App() {
   }
   const company = me.companies[0]!;
   const signOut = async () => {
-    await api.signOut().catch(() => undefined);
+    await sessionApi.signOut().catch(() => undefined);
     setMe(null);
     navigate('/sign-in', true);
   };
-  // A page's own sub-paths (an Activity tab, a record's detail) keep its navigation link current.
-  const current = NAVIGATION.find((item) => item.route === route || (item.route !== '/' && route.startsWith(`${item.route}/`))) ?? NAVIGATION[0];
+  const { entry, subpath } = signedInRoute(route);
   return (
     <>
       <a class="skip" href="#main">
@@ -92,22 +72,16 @@ function App() {
         <nav aria-label="Dashboard">
           <ul>
             {NAVIGATION.map((item) => (
-              <li key={item.route}>
-                <Link to={item.route} current={route !== '/account' && item === current}>
-                  {item.label}
+              <li key={item.path}>
+                <Link to={item.path} current={item === entry}>
+                  {item.navigation}
                 </Link>
               </li>
             ))}
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
-          {route === '/account' && <AccountPage email={me.email} />}
-          {route !== '/account' && current.route === '/' && <OverviewPage companyId={company.id} />}
-          {current.route === '/integrations' && <IntegrationsPage companyId={company.id} role={company.role} />}
-          {current.route === '/audit-log' && <AuditLogPage companyId={company.id} />}
-          {current.route === '/activity' && <ActivityPage companyId={company.id} role={company.role} environment={company.environment} route={route} />}
-          {current.route === '/team' && <TeamPage companyId={company.id} role={company.role} />}
-          {current.route === '/webhooks' && <WebhooksPage companyId={company.id} role={company.role} route={route} />}
+          {entry.page({ company, email: me.email, route, subpath })}
         </main>
       </div>
       <ConfirmIdentityHost />

@@ -1,6 +1,6 @@
 /**
  * The contract's event types (../shared/api-contract.md, Events and their delivery). A module with
- * no imports, so the dashboard's page (dashboard/src/webhooks-api.ts) lists the same types.
+ * no imports, so the dashboard's pages (dashboard/src/activity/tabs.ts, webhooks/endpoint-form.tsx) list the same types.
  */
 export const EVENT_TYPES = [
   'deposit.confirming',

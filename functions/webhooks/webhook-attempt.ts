@@ -1,7 +1,4 @@
-/**
- * One HTTP try of one event to one endpoint, as the dashboard's endpoint page lists it. A module
- * with no imports, so the page (dashboard/src/webhooks-api.ts) reads the same shape.
- */
+/** One HTTP try of one event to one endpoint, as the dashboard's endpoint page lists it. */
 export interface WebhookAttempt {
   eventId: string;
   eventType: string;

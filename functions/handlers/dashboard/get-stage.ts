@@ -13,5 +13,7 @@ const stage = {
   passwordResetByMail: mails,
 };
 
+export type StageView = typeof stage;
+
 /** What the signed-out pages offer on this stage, so they offer nothing it would refuse. */
 export const handler = dashboardRoute({ access: 'public' }, async () => ({ data: stage }));

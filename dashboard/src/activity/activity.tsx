@@ -1,25 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { Environment, Role } from '../../api.ts';
-import { ACTIVITY_TABS, activityApi, type ActivityFilter, type ActivityKind, type ActivityRow } from '../../activity-api.ts';
-import { navigate } from '../../router.ts';
-import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useTitle } from '../../ui.tsx';
-import { ActivityDetail } from './detail.tsx';
-import { NewWithdrawalDialog } from './new-withdrawal.tsx';
-
-export const EMPTY_FILTER: ActivityFilter = { status: '', from: '', to: '', q: '' };
-
-/** `/activity`, `/activity/<kind>` or `/activity/<kind>/<id>`. */
-function parseRoute(route: string): { kind: ActivityKind; id: string | null } {
-  const [, , kind, id] = route.split('/');
-  const tab = ACTIVITY_TABS.find((t) => t.kind === kind) ?? ACTIVITY_TABS[0];
-  return { kind: tab.kind, id: id ? decodeURIComponent(id) : null };
-}
-
-export function ActivityPage(props: { companyId: string; role: Role; environment: Environment; route: string }) {
-  const { kind, id } = parseRoute(props.route);
-  if (id) return <ActivityDetail companyId={props.companyId} kind={kind} id={id} role={props.role} environment={props.environment} />;
-  return <ActivityList key={kind} companyId={props.companyId} kind={kind} role={props.role} />;
-}
+import { activityApi } from '../api/activity.ts';
+import type { ActivityFilter, ActivityKind, ActivityRow, Role } from '../api/types.ts';
+import { navigate } from '../router.ts';
+import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useTitle } from '../components/ui.tsx';
+import { NewWithdrawalDialog } from '../withdrawals/new-withdrawal.tsx';
+import { ACTIVITY_TABS, EMPTY_FILTER } from './tabs.ts';
 
 /** Set when the keyboard changed the tab: the new tab list, mounted with its panel, takes focus. */
 let focusSelectedTab = false;
@@ -66,7 +51,8 @@ function ActivityTabs(props: { kind: ActivityKind }) {
   );
 }
 
-function ActivityList(props: { companyId: string; kind: ActivityKind; role: Role }) {
+/** Activity (../shared/dashboard.md): one tab's list, filtered, paged and exported. */
+export function ActivityPage(props: { companyId: string; kind: ActivityKind; role: Role }) {
   const tab = ACTIVITY_TABS.find((t) => t.kind === props.kind)!;
   useTitle(`Activity · ${tab.label}`);
   const [draft, setDraft] = useState<ActivityFilter>(EMPTY_FILTER);

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, whenIdentityNeeded } from './api.ts';
+import { accountApi } from '../api/account.ts';
+import { whenIdentityNeeded } from '../api/client.ts';
+import { sessionApi } from '../api/session.ts';
 import { Dialog, DialogButtons, ErrorMessage, useAction } from './ui.tsx';
 
 /**
@@ -12,7 +14,7 @@ export function useProofFields(idPrefix: string, hint?: string) {
   const [code, setCode] = useState('');
   const [twoFactor, setTwoFactor] = useState(false);
   useEffect(() => {
-    api.twoFactor().then(({ data }) => setTwoFactor(data.enabled), () => undefined);
+    accountApi.twoFactor().then(({ data }) => setTwoFactor(data.enabled), () => undefined);
   }, []);
   const proof = { password, ...(twoFactor && { code: code.trim() }) };
   const fields = (
@@ -62,7 +64,7 @@ export function ConfirmIdentityHost() {
 
 function ConfirmIdentityDialog(props: { onConfirmed: () => void; onClose: () => void }) {
   const { proof, fields } = useProofFields('confirm');
-  const { error, busy, run } = useAction(() => api.confirmSession(proof), props.onConfirmed);
+  const { error, busy, run } = useAction(() => sessionApi.confirmSession(proof), props.onConfirmed);
   return (
     <Dialog title="Confirm it’s you" onClose={props.onClose}>
       <form onSubmit={run}>

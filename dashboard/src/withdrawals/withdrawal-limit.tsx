@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, type Role } from '../api.ts';
-import { ConfirmDialog, ErrorMessage, formatTime, useAction, useLoaded } from '../ui.tsx';
+import { withdrawalsApi } from '../api/withdrawals.ts';
+import type { Role } from '../api/types.ts';
+import { ConfirmDialog, ErrorMessage, formatTime, useAction, useLoaded } from '../components/ui.tsx';
 import { waitText } from './withdrawal-addresses.tsx';
 
 /**
@@ -9,11 +10,11 @@ import { waitText } from './withdrawal-addresses.tsx';
  * once, a higher one or none after the waiting period. The API checks all of it again.
  */
 export function DailyWithdrawalLimit(props: { companyId: string; role: Role }) {
-  const { data: limit, setData, error } = useLoaded(async () => (await api.withdrawalLimit(props.companyId)).data, [props.companyId]);
+  const { data: limit, setData, error } = useLoaded(async () => (await withdrawalsApi.withdrawalLimit(props.companyId)).data, [props.companyId]);
   const [amount, setAmount] = useState('');
   const [removing, setRemoving] = useState(false);
   const canManage = props.role === 'Owner' || props.role === 'Admin';
-  const save = useAction(async () => (await api.changeWithdrawalLimit(props.companyId, amount.trim())).data, (changed) => {
+  const save = useAction(async () => (await withdrawalsApi.changeWithdrawalLimit(props.companyId, amount.trim())).data, (changed) => {
     setData(changed);
     setAmount('');
   });
@@ -62,7 +63,7 @@ export function DailyWithdrawalLimit(props: { companyId: string; role: Role }) {
           title="Remove the daily withdrawal limit?"
           label="Remove limit"
           danger
-          action={async () => setData((await api.changeWithdrawalLimit(props.companyId, null)).data)}
+          action={async () => setData((await withdrawalsApi.changeWithdrawalLimit(props.companyId, null)).data)}
           onDone={() => setRemoving(false)}
           onClose={() => setRemoving(false)}
         >

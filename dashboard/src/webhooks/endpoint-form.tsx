@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { EVENT_TYPES, type EndpointInput } from '../../webhooks-api.ts';
-import { Dialog, DialogButtons, ErrorMessage, ShownOnceDialog, useAction } from '../../ui.tsx';
+import type { EndpointInput } from '../api/types.ts';
+import { Dialog, DialogButtons, ErrorMessage, ShownOnceDialog, useAction } from '../components/ui.tsx';
+import { EVENT_TYPES } from '../../../functions/shared/event-types.ts';
 
 /** `Add endpoint` and edit: the URL, the events (or all of them) and a description. */
 export function EndpointDialog(props: {

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Environment, Role } from '../../api.ts';
-import { ACTIVITY_TABS, activityApi, type ActivityKind, type ActivityRow, type Delivery } from '../../activity-api.ts';
-import { ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
+import { activityApi } from '../api/activity.ts';
+import type { ActivityKind, ActivityRow, Delivery, Environment, Role } from '../api/types.ts';
+import { ErrorMessage, formatTime, Link, Table, useTitle } from '../components/ui.tsx';
+import { ACTIVITY_TABS } from './tabs.ts';
 
 type Detail = ActivityRow & { deliveries?: Delivery[] };
 

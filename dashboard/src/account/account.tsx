@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.ts';
-import { useProofFields } from '../confirm-identity.tsx';
+import { accountApi } from '../api/account.ts';
+import { useProofFields } from '../components/confirm-identity.tsx';
 import { navigate } from '../router.ts';
-import { Dialog, DialogButtons, ErrorMessage, useAction, useTitle } from '../ui.tsx';
+import { Dialog, DialogButtons, ErrorMessage, useAction, useTitle } from '../components/ui.tsx';
 
 /**
  * The signed-in person's own settings: two-factor sign-in with an authenticator app. The secret is
@@ -18,13 +18,13 @@ export function AccountPage(props: { email: string | null }) {
   const [turningOff, setTurningOff] = useState(false);
 
   useEffect(() => {
-    api.twoFactor().then(({ data }) => setEnabled(data.enabled), setError);
+    accountApi.twoFactor().then(({ data }) => setEnabled(data.enabled), setError);
   }, []);
 
   const start = async () => {
     setError(null);
     try {
-      setSetup((await api.startTwoFactorSetup()).data);
+      setSetup((await accountApi.startTwoFactorSetup()).data);
     } catch (caught) {
       setError(caught);
     }
@@ -34,7 +34,7 @@ export function AccountPage(props: { email: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      await api.confirmTwoFactor(String(new FormData(event.currentTarget as HTMLFormElement).get('code') ?? ''));
+      await accountApi.confirmTwoFactor(String(new FormData(event.currentTarget as HTMLFormElement).get('code') ?? ''));
       setSetup(null);
       setEnabled(true);
     } catch (caught) {
@@ -104,7 +104,7 @@ export function AccountPage(props: { email: string | null }) {
  * copied from a browser) cannot take the second factor away. */
 function TurnOffTwoFactor(props: { onClose: () => void; onDone: () => void }) {
   const { proof, fields } = useProofFields('turn-off');
-  const { error, busy, run } = useAction(() => api.turnOffTwoFactor(proof), props.onDone);
+  const { error, busy, run } = useAction(() => accountApi.turnOffTwoFactor(proof), props.onDone);
   return (
     <Dialog title="Turn off two-factor sign-in" onClose={props.onClose}>
       <form onSubmit={run}>
@@ -120,7 +120,7 @@ function TurnOffTwoFactor(props: { onClose: () => void; onDone: () => void }) {
 /** The person's own password, with the current one; every session of theirs then ends, this one too. */
 function ChangePassword() {
   const [passwords, setPasswords] = useState({ currentPassword: '', newPassword: '' });
-  const { error, busy, run } = useAction(() => api.changePassword(passwords), () => navigate('/sign-in?password=changed', true));
+  const { error, busy, run } = useAction(() => accountApi.changePassword(passwords), () => navigate('/sign-in?password=changed', true));
   const field = (name: keyof typeof passwords) => ({
     name,
     value: passwords[name],

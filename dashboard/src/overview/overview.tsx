@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
-import { activityApi, type ActivityKind } from '../activity-api.ts';
-import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useLoaded, useTitle } from '../ui.tsx';
-import { EMPTY_FILTER } from './activity/activity.tsx';
+import { activityApi } from '../api/activity.ts';
+import { overviewApi } from '../api/overview.ts';
+import type { ActivityKind } from '../api/types.ts';
+import { EMPTY_FILTER } from '../activity/tabs.ts';
+import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useLoaded, useTitle } from '../components/ui.tsx';
 
 export function OverviewPage(props: { companyId: string }) {
   useTitle('Overview');
-  const { data: overview, error } = useLoaded(async () => (await api.overview(props.companyId)).data, [props.companyId]);
+  const { data: overview, error } = useLoaded(async () => (await overviewApi.overview(props.companyId)).data, [props.companyId]);
   if (error) return <ErrorMessage error={error} />;
   if (!overview) return <p class="loading">Loading…</p>;
   const { company, balance } = overview;
@@ -67,7 +68,7 @@ function Statement(props: { companyId: string }) {
     if (days > MAX_STATEMENT_DAYS) return setProblem(`A statement covers at most ${MAX_STATEMENT_DAYS} days.`);
     setProblem(null);
     const link = document.createElement('a');
-    link.href = api.statementUrl(props.companyId, period);
+    link.href = overviewApi.statementUrl(props.companyId, period);
     link.download = '';
     link.click();
   };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type AuditEntry } from '../api.ts';
-import { ErrorMessage, formatTime, Table, useTitle } from '../ui.tsx';
+import { auditLogApi } from '../api/audit-log.ts';
+import type { AuditEntry } from '../api/types.ts';
+import { ErrorMessage, formatTime, Table, useTitle } from '../components/ui.tsx';
 
 const ACTIONS: Record<string, string> = {
   signed_up: 'Signed up',
@@ -66,7 +67,7 @@ export function AuditLogPage(props: { companyId: string }) {
   const [error, setError] = useState<unknown>(null);
   const load = async (after?: string) => {
     try {
-      const page = await api.auditLog(props.companyId, after);
+      const page = await auditLogApi.auditLog(props.companyId, after);
       setEntries((previous) => [...(after ? (previous ?? []) : []), ...page.data]);
       setCursor(page.pagination?.nextCursor ?? null);
     } catch (caught) {

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, type ApiKey, type IssuedKey, type Role } from '../api.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
-import { WithdrawalAddresses } from './withdrawal-addresses.tsx';
-import { DailyWithdrawalLimit } from './withdrawal-limit.tsx';
+import { apiKeysApi } from '../api/api-keys.ts';
+import type { ApiKey, IssuedKey, Role, RollGrace } from '../api/types.ts';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
+import { WithdrawalAddresses } from '../withdrawals/withdrawal-addresses.tsx';
+import { DailyWithdrawalLimit } from '../withdrawals/withdrawal-limit.tsx';
 
 const ROLL_CHOICES = [
   { value: 'now', label: 'Now' },
@@ -21,7 +22,7 @@ type Open =
 
 export function IntegrationsPage(props: { companyId: string; role: Role }) {
   useTitle('Integrations');
-  const { data: keys, error, reload } = useLoaded(async () => (await api.apiKeys(props.companyId)).data, [props.companyId]);
+  const { data: keys, error, reload } = useLoaded(async () => (await apiKeysApi.apiKeys(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<Open>(null);
   const canChange = props.role !== 'Viewer';
 
@@ -119,7 +120,7 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
           title={`Revoke ${open.key.name}?`}
           label="Revoke"
           danger
-          action={() => api.revokeApiKey(props.companyId, open.key.keyId)}
+          action={() => apiKeysApi.revokeApiKey(props.companyId, open.key.keyId)}
           onDone={() => {
             setOpen(null);
             void reload();
@@ -141,7 +142,7 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
   const [name, setName] = useState('');
   const [access, setAccess] = useState<ApiKey['access']>('full');
   const [ips, setIps] = useState('');
-  const { error, busy, run } = useAction(async () => (await api.createApiKey(props.companyId, { name, access, allowedIps: entriesOf(ips) })).data, props.onCreated);
+  const { error, busy, run } = useAction(async () => (await apiKeysApi.createApiKey(props.companyId, { name, access, allowedIps: entriesOf(ips) })).data, props.onCreated);
   return (
     <Dialog title="Create API key" onClose={props.onClose}>
       <form onSubmit={run}>
@@ -181,7 +182,7 @@ function AllowedIpsField(props: { value: string; onInput: (value: string) => voi
 /** Where a key may be used from, changed without a new secret; in force within a minute (the API caches a key's check that long). */
 function AllowedIpsDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onSaved: () => void }) {
   const [ips, setIps] = useState((props.apiKey.allowedIps ?? []).join('\n'));
-  const { error, busy, run } = useAction(async () => (await api.changeAllowedIps(props.companyId, props.apiKey.keyId, entriesOf(ips))).data, props.onSaved);
+  const { error, busy, run } = useAction(async () => (await apiKeysApi.changeAllowedIps(props.companyId, props.apiKey.keyId, entriesOf(ips))).data, props.onSaved);
   return (
     <Dialog title={`Allowed IPs of ${props.apiKey.name}`} onClose={props.onClose}>
       <form onSubmit={run}>
@@ -209,14 +210,14 @@ function IssuedKeyDialog(props: { issued: IssuedKey; rolled: boolean; onDone: ()
 }
 
 function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onRolled: (issued: IssuedKey) => void }) {
-  const [grace, setGrace] = useState<string>('24h');
-  const { error, busy, run } = useAction(async () => (await api.rollApiKey(props.companyId, props.apiKey.keyId, grace)).data, props.onRolled);
+  const [grace, setGrace] = useState<RollGrace>('24h');
+  const { error, busy, run } = useAction(async () => (await apiKeysApi.rollApiKey(props.companyId, props.apiKey.keyId, grace)).data, props.onRolled);
   return (
     <Dialog title={`Roll the secret of ${props.apiKey.name}`} onClose={props.onClose}>
       <form onSubmit={run}>
         <p>A new secret is issued. The old one keeps working until the time you choose, so you can deploy the new one first.</p>
         <label for="roll-expiry">Old secret expires</label>
-        <select id="roll-expiry" value={grace} onChange={(e) => setGrace(e.currentTarget.value)}>
+        <select id="roll-expiry" value={grace} onChange={(e) => setGrace(e.currentTarget.value as RollGrace)}>
           {ROLL_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
               {choice.label}

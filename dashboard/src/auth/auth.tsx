@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiCallError } from '../api.ts';
+import { ApiCallError } from '../api/client.ts';
+import { sessionApi } from '../api/session.ts';
 import { navigate } from '../router.ts';
-import { ErrorMessage, Link, useTitle } from '../ui.tsx';
+import { ErrorMessage, Link, useTitle } from '../components/ui.tsx';
 
 function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => void) {
   const [error, setError] = useState<unknown>(null);
@@ -24,13 +25,13 @@ function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => v
 
 const value = (form: FormData, name: string) => String(form.get(name) ?? '');
 
-type Stage = Awaited<ReturnType<typeof api.stage>>['data'];
+type Stage = Awaited<ReturnType<typeof sessionApi.stage>>['data'];
 
 /** What this stage offers signed-out people, once known: a page offers nothing the stage would refuse. */
 function useStage(): Stage | null {
   const [stage, setStage] = useState<Stage | null>(null);
   useEffect(() => {
-    api.stage().then(({ data }) => setStage(data), () => setStage(null));
+    sessionApi.stage().then(({ data }) => setStage(data), () => setStage(null));
   }, []);
   return stage;
 }
@@ -65,7 +66,7 @@ function NewPasswordField(props: { label?: string }) {
 function CheckYourMail(props: { email: string }) {
   useTitle('Check your mail');
   const [sentAgain, setSentAgain] = useState(false);
-  const resend = useSubmit(() => api.resendSignUpLink({ email: props.email }), () => setSentAgain(true));
+  const resend = useSubmit(() => sessionApi.resendSignUpLink({ email: props.email }), () => setSentAgain(true));
   return (
     <section class="card" aria-labelledby="check-mail-title">
       <h1 id="check-mail-title">Check your mail</h1>
@@ -88,7 +89,7 @@ export function SignUp() {
   const stage = useStage();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
-    await api.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') });
+    await sessionApi.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') });
     setSentTo(value(form, 'email'));
   }, () => undefined);
   if (sentTo !== null) return <CheckYourMail email={sentTo} />;
@@ -131,7 +132,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
   const password = useSubmit(
     async (form) => {
       const email = value(form, 'email');
-      const { data } = await api.signIn({ email, password: value(form, 'password') }).catch((error: unknown) => {
+      const { data } = await sessionApi.signIn({ email, password: value(form, 'password') }).catch((error: unknown) => {
         if (error instanceof ApiCallError && error.failure.reason === 'EMAIL_NOT_VERIFIED') setUnconfirmed(email);
         throw error;
       });
@@ -140,7 +141,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
     },
     () => undefined,
   );
-  const code = useSubmit((form) => api.signInCode(value(form, 'code')), props.onSignedIn);
+  const code = useSubmit((form) => sessionApi.signInCode(value(form, 'code')), props.onSignedIn);
   if (unconfirmed !== null) return <CheckYourMail email={unconfirmed} />;
   if (askCode) {
     return (
@@ -200,7 +201,7 @@ export function ForgotPassword() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     const email = value(form, 'email');
-    await api.requestPasswordReset({ email });
+    await sessionApi.requestPasswordReset({ email });
     setSentTo(email);
   }, () => undefined);
   return (
@@ -233,7 +234,7 @@ export function ForgotPassword() {
 export function ResetPassword() {
   useTitle('Choose a new password');
   const token = new URLSearchParams(location.search).get('token') ?? '';
-  const { error, busy, onSubmit } = useSubmit((form) => api.resetPassword({ token, password: value(form, 'password') }), () => navigate('/sign-in?password=reset', true));
+  const { error, busy, onSubmit } = useSubmit((form) => sessionApi.resetPassword({ token, password: value(form, 'password') }), () => navigate('/sign-in?password=reset', true));
   return (
     <section class="card" aria-labelledby="reset-title">
       <h1 id="reset-title">Choose a new password</h1>
@@ -253,7 +254,7 @@ export function ResetPassword() {
 export function VerifyEmail(props: { onSignedIn: () => void }) {
   useTitle('Confirm your email');
   const token = new URLSearchParams(location.search).get('token') ?? '';
-  const { error, busy, onSubmit } = useSubmit((form) => api.verifyEmail({ token, password: value(form, 'password') }), props.onSignedIn);
+  const { error, busy, onSubmit } = useSubmit((form) => sessionApi.verifyEmail({ token, password: value(form, 'password') }), props.onSignedIn);
   const lapsed = error instanceof ApiCallError && error.failure.status === 404;
   return (
     <section class="card" aria-labelledby="verify-title">
@@ -280,7 +281,7 @@ export function VerifyEmail(props: { onSignedIn: () => void }) {
 export function AcceptInvitation(props: { onSignedIn: () => void }) {
   useTitle('Accept invitation');
   const token = new URLSearchParams(location.search).get('token') ?? '';
-  const { error, busy, onSubmit } = useSubmit((form) => api.acceptInvitation({ token, password: value(form, 'password') }), props.onSignedIn);
+  const { error, busy, onSubmit } = useSubmit((form) => sessionApi.acceptInvitation({ token, password: value(form, 'password') }), props.onSignedIn);
   return (
     <section class="card" aria-labelledby="accept-title">
       <h1 id="accept-title">Join your company on Cambio</h1>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, type AllowedAddress, type Role, type WithdrawalAllowlist } from '../api.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded } from '../ui.tsx';
+import { withdrawalsApi } from '../api/withdrawals.ts';
+import type { AllowedAddress, Role, WithdrawalAllowlist } from '../api/types.ts';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded } from '../components/ui.tsx';
 
 type Open = { kind: 'add' } | { kind: 'turn-off' } | { kind: 'remove'; entry: AllowedAddress } | null;
 
@@ -14,10 +15,10 @@ export const waitText = (hours: number) => (hours === 0 ? 'at once' : `after ${h
  * Developers, who hold the API keys, and Viewers only read it. The API checks all of it again.
  */
 export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
-  const { data: allowlist, setData, error, reload } = useLoaded(async () => (await api.withdrawalAllowlist(props.companyId)).data, [props.companyId]);
+  const { data: allowlist, setData, error, reload } = useLoaded(async () => (await withdrawalsApi.withdrawalAllowlist(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<Open>(null);
   const canManage = props.role === 'Owner' || props.role === 'Admin';
-  const turnOn = useAction(async () => (await api.switchWithdrawalAllowlist(props.companyId, true)).data, setData);
+  const turnOn = useAction(async () => (await withdrawalsApi.switchWithdrawalAllowlist(props.companyId, true)).data, setData);
   const done = () => {
     setOpen(null);
     void reload();
@@ -92,7 +93,7 @@ export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
           title="Turn off the withdrawal allowlist?"
           label="Turn off allowlist"
           danger
-          action={async () => setData((await api.switchWithdrawalAllowlist(props.companyId, false)).data)}
+          action={async () => setData((await withdrawalsApi.switchWithdrawalAllowlist(props.companyId, false)).data)}
           onDone={() => setOpen(null)}
           onClose={() => setOpen(null)}
         >
@@ -107,7 +108,7 @@ export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
           title={`Remove ${open.entry.label}?`}
           label="Remove"
           danger
-          action={() => api.removeWithdrawalAddress(props.companyId, open.entry.address)}
+          action={() => withdrawalsApi.removeWithdrawalAddress(props.companyId, open.entry.address)}
           onDone={done}
           onClose={() => setOpen(null)}
         >
@@ -134,7 +135,7 @@ function AllowlistStatus(props: { allowlist: WithdrawalAllowlist }) {
 function AddAddressDialog(props: { companyId: string; wait: string; onClose: () => void; onAdded: () => void }) {
   const [label, setLabel] = useState('');
   const [address, setAddress] = useState('');
-  const { error, busy, run } = useAction(() => api.addWithdrawalAddress(props.companyId, { address, label }), props.onAdded);
+  const { error, busy, run } = useAction(() => withdrawalsApi.addWithdrawalAddress(props.companyId, { address, label }), props.onAdded);
   return (
     <Dialog title="Add address" onClose={props.onClose}>
       <form onSubmit={run}>

@@ -1,20 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { Role } from '../../api.ts';
-import { webhooksApi, type Endpoint } from '../../webhooks-api.ts';
-import { ErrorMessage, formatTime, Link, LinkedRow, SectionHead, Table, useLoaded, useTitle } from '../../ui.tsx';
-import { EndpointPage } from './endpoint.tsx';
+import { webhooksApi } from '../api/webhooks.ts';
+import type { Role } from '../api/types.ts';
+import { ErrorMessage, formatTime, Link, LinkedRow, SectionHead, Table, useLoaded, useTitle } from '../components/ui.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
+import { EndpointStatus, eventsText } from './endpoint-status.tsx';
 
-/** Webhooks (../shared/dashboard.md): the company's endpoints, or one endpoint's page at /webhooks/<id>. */
-export function WebhooksPage(props: { companyId: string; role: Role; route: string }) {
-  const webhookId = props.route.startsWith('/webhooks/') ? props.route.slice('/webhooks/'.length) : null;
-  if (webhookId) return <EndpointPage companyId={props.companyId} role={props.role} webhookId={webhookId} />;
-  return <EndpointList companyId={props.companyId} role={props.role} />;
-}
-
-export const eventsText = (events: string[]) => (events[0] === '*' ? 'All events' : events.join(', '));
-
-function EndpointList(props: { companyId: string; role: Role }) {
+/** Webhooks (../shared/dashboard.md): the company's endpoints; each has its page at /webhooks/<id> (./endpoint.tsx). */
+export function WebhooksPage(props: { companyId: string; role: Role }) {
   useTitle('Webhooks');
   const { data: endpoints, error, reload } = useLoaded(async () => (await webhooksApi.list(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<{ kind: 'add' } | { kind: 'secret'; secret: string } | null>(null);
@@ -59,14 +51,5 @@ function EndpointList(props: { companyId: string; role: Role }) {
       )}
       {open?.kind === 'secret' && <SecretDialog secret={open.secret} onDone={() => setOpen(null)} />}
     </section>
-  );
-}
-
-export function EndpointStatus(props: { endpoint: Endpoint }) {
-  return (
-    <>
-      <span class={`status ${props.endpoint.enabled ? 'active' : 'revoked'}`}>{props.endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
-      {props.endpoint.disabledReason && <span class="hint"> by Cambio: {props.endpoint.disabledReason}</span>}
-    </>
   );
 }

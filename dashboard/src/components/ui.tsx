@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { ApiCallError } from './api.ts';
-import { BASE_PATH, onLinkClick, onRowClick } from './router.ts';
+import { ApiCallError } from '../api/client.ts';
+import { BASE_PATH, onLinkClick, onRowClick } from '../router.ts';
 
 export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string }) {
   return (

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Role } from '../../api.ts';
-import { navigate } from '../../router.ts';
-import { webhooksApi, type Attempt, type Endpoint } from '../../webhooks-api.ts';
-import { ConfirmDialog, ErrorMessage, formatTime, Link, Table, useTitle } from '../../ui.tsx';
+import { webhooksApi } from '../api/webhooks.ts';
+import type { Attempt, Endpoint, Role } from '../api/types.ts';
+import { navigate } from '../router.ts';
+import { ConfirmDialog, ErrorMessage, formatTime, Link, Table, useTitle } from '../components/ui.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
-import { EndpointStatus, eventsText } from './webhooks.tsx';
+import { EndpointStatus, eventsText } from './endpoint-status.tsx';
 
 type Open = { kind: 'edit' } | { kind: 'delete' } | { kind: 'roll' } | { kind: 'secret'; secret: string; until: string | null } | null;
 

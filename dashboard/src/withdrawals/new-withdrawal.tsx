@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { activityApi, type ActivityRow } from '../../activity-api.ts';
-import { useProofFields } from '../../confirm-identity.tsx';
-import { Dialog, DialogButtons, ErrorMessage, useAction } from '../../ui.tsx';
+import { withdrawalsApi } from '../api/withdrawals.ts';
+import type { WithdrawalSent } from '../api/types.ts';
+import { useProofFields } from '../components/confirm-identity.tsx';
+import { Dialog, DialogButtons, ErrorMessage, useAction } from '../components/ui.tsx';
 
 /** A reference made when the dialog opens: submitting the same form twice is refused as a
  * duplicate reference by the API, so a double click never sends twice. */
@@ -10,13 +11,13 @@ const newReference = () => `dashboard-${Array.from(crypto.getRandomValues(new Ui
 /** Activity → Withdrawals → `New withdrawal` (docs/dashboard-api.md): USDT to a TRON address, as
  * POST /v1/withdrawals sends it, the fee on top and the withdrawal allowlist applied, confirmed with
  * the person's password and, when they sign in with an authenticator app, its code. */
-export function NewWithdrawalDialog(props: { companyId: string; onClose: () => void; onSent: (withdrawal: ActivityRow) => void }) {
+export function NewWithdrawalDialog(props: { companyId: string; onClose: () => void; onSent: (withdrawal: WithdrawalSent) => void }) {
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [reference, setReference] = useState(newReference);
   const { proof, fields } = useProofFields('withdrawal', 'Yours, again: money leaves only when the person signed in confirms it.');
   const { error, busy, run } = useAction(
-    async () => (await activityApi.sendWithdrawal(props.companyId, { address: address.trim(), amount: amount.trim(), reference, ...proof })).data,
+    async () => (await withdrawalsApi.sendWithdrawal(props.companyId, { address: address.trim(), amount: amount.trim(), reference, ...proof })).data,
     props.onSent,
   );
   return (

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, type Invitation, type Member, type Role } from '../api.ts';
+import { teamApi } from '../api/team.ts';
+import type { Invitation, Member, Role } from '../api/types.ts';
 import { BASE_PATH } from '../router.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
 
@@ -18,7 +19,7 @@ type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { ki
  * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
 export function TeamPage(props: { companyId: string; role: Role }) {
   useTitle('Team');
-  const { data: team, error, reload } = useLoaded(async () => (await api.team(props.companyId)).data, [props.companyId]);
+  const { data: team, error, reload } = useLoaded(async () => (await teamApi.team(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<Open>(null);
   const canManage = props.role === 'Owner' || props.role === 'Admin';
   const grantable = ROLES.filter((role) => role !== 'Owner' || props.role === 'Owner');
@@ -37,7 +38,7 @@ export function TeamPage(props: { companyId: string; role: Role }) {
     setResending(true);
     setResendError(null);
     try {
-      showLink((await api.resendInvitation(props.companyId, invitation.id)).data);
+      showLink((await teamApi.resendInvitation(props.companyId, invitation.id)).data);
     } catch (caught) {
       setResendError(caught);
     } finally {
@@ -140,7 +141,7 @@ export function TeamPage(props: { companyId: string; role: Role }) {
           title={open.required ? 'Require two-factor sign-in?' : 'Stop requiring two-factor sign-in?'}
           label={open.required ? 'Require' : 'Stop requiring'}
           danger={!open.required}
-          action={() => api.changeTwoFactorRequirement(props.companyId, open.required)}
+          action={() => teamApi.changeTwoFactorRequirement(props.companyId, open.required)}
           onDone={done}
           onClose={() => setOpen(null)}
         >
@@ -173,12 +174,12 @@ export function TeamPage(props: { companyId: string; role: Role }) {
       )}
       {open?.kind === 'role' && <RoleDialog companyId={props.companyId} member={open.member} roles={grantable} onClose={() => setOpen(null)} onChanged={done} />}
       {open?.kind === 'remove' && (
-        <ConfirmDialog title={`Remove ${open.member.email}?`} label="Remove" danger action={() => api.removeMember(props.companyId, open.member.personId)} onDone={done} onClose={() => setOpen(null)}>
+        <ConfirmDialog title={`Remove ${open.member.email}?`} label="Remove" danger action={() => teamApi.removeMember(props.companyId, open.member.personId)} onDone={done} onClose={() => setOpen(null)}>
           <p>They lose access to this company at their next request.</p>
         </ConfirmDialog>
       )}
       {open?.kind === 'revoke' && (
-        <ConfirmDialog title={`Revoke the invitation of ${open.invitation.email}?`} label="Revoke" danger action={() => api.revokeInvitation(props.companyId, open.invitation.id)} onDone={done} onClose={() => setOpen(null)}>
+        <ConfirmDialog title={`Revoke the invitation of ${open.invitation.email}?`} label="Revoke" danger action={() => teamApi.revokeInvitation(props.companyId, open.invitation.id)} onDone={done} onClose={() => setOpen(null)}>
           <p>The link stops working at once. You can invite them again later.</p>
         </ConfirmDialog>
       )}
@@ -205,7 +206,7 @@ function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClos
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('Developer');
   const { error, busy, run } = useAction(
-    async () => (await api.inviteMember(props.companyId, { email, role })).data,
+    async () => (await teamApi.inviteMember(props.companyId, { email, role })).data,
     props.onInvited,
   );
   return (
@@ -223,7 +224,7 @@ function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClos
 
 function RoleDialog(props: { companyId: string; member: Member; roles: readonly Role[]; onClose: () => void; onChanged: () => void }) {
   const [role, setRole] = useState<Role>(props.member.role);
-  const { error, busy, run } = useAction(() => api.changeRole(props.companyId, props.member.personId, role), props.onChanged);
+  const { error, busy, run } = useAction(() => teamApi.changeRole(props.companyId, props.member.personId, role), props.onChanged);
   return (
     <Dialog title={`Change the role of ${props.member.email}`} onClose={props.onClose}>
       <form onSubmit={run}>
