@@ -1,13 +1,14 @@
 import type * as v from 'valibot';
-import type { ApiKeyView, createApiKey } from '#functions/api-keys/dashboard-api-keys';
+import type { ApiKeyView, createApiKey } from '#functions/api-keys/key-management';
 import type { Environment } from '#functions/api-keys/api-keys';
 import type { ActivityKind, activityView, EventDelivery, simulatePayment } from '#functions/companies/activity';
 import type { AuditEntry } from '#functions/companies/audit-log';
-import type { MeView, overview } from '#functions/people/dashboard';
+import type { overview } from '#functions/companies/company';
+import type { MeView } from '#functions/people/memberships';
 import type { TeamView, inviteMember } from '#functions/people/team-members';
 import type { Role } from '#functions/people/team';
 import type { TwoFactorRequirement, turnOffTwoFactor, turnOnTwoFactor } from '#functions/people/two-factor';
-import type { addEndpoint, dashboardWebhookView, removeEndpoint, resendEvent, rollSecret, sendTestEvent } from '#functions/webhooks/dashboard-webhooks';
+import type { addEndpoint, dashboardWebhookView, removeEndpoint, resendEvent, rollSecret, sendTestEvent } from '#functions/webhooks/webhook-endpoints';
 import type { WebhookAttempt } from '#functions/webhooks/webhook-attempt';
 import type { withdrawalAllowlist } from '#functions/withdrawals/withdrawal-allowlist';
 import type { withdrawalLimit } from '#functions/withdrawals/withdrawal-limit';
