@@ -21,7 +21,7 @@ export interface Withdrawal extends UsdtOnTron {
   completedAt: string | null;
   /** The signed transaction, stored before it is broadcast (functions/withdrawals/withdrawal-sending.ts). */
   transaction: SentTransaction | null;
-  /** The UTC day whose daily-limit total counts this withdrawal's amount (withdrawal-limit.ts), or
+  /** The UTC day whose daily-limit total counts this withdrawal's amount (withdrawal-policy.ts), or
    * null when no limit was in force: a withdrawal that fails gives its amount back to that day. */
   limitDay: string | null;
 }
