@@ -3,7 +3,7 @@ import type { Deposit } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 import { DepositAddressFilter, type DepositAddressListing } from '../networks/deposit-address-filter.ts';
-import { payoutGuard, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-allowlist.ts';
+import { payoutGuard, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 import {
   confirmTransfer,
   dropTransfer,

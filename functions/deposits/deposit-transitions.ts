@@ -2,7 +2,7 @@ import type { TokenTransfer } from '../networks/chain.ts';
 import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
-import type { AllowlistGuard } from '../withdrawals/withdrawal-allowlist.ts';
+import type { AllowlistGuard } from '../withdrawals/withdrawal-policy.ts';
 import { newWithdrawal, type Withdrawal } from '../withdrawals/withdrawals.ts';
 
 /**
@@ -118,7 +118,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
 
 /**
  * `splitGuard`: whether the withdrawal allowlist lets the split's share leave to its address now
- * (withdrawal-allowlist.ts payoutGuard). Null, when the address was taken off the list since the
+ * (withdrawal-policy.ts payoutGuard). Null, when the address was taken off the list since the
  * deposit was made: the share is credited with the rest, and nothing leaves.
  */
 export function confirmTransfer(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date, splitGuard: AllowlistGuard | null): DepositChange | null {

@@ -2,7 +2,7 @@ import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { formatAmount } from '../shared/money.ts';
 import { deriveDepositAddress } from '../networks/tron/tron-address.ts';
-import { underAllowlist, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-allowlist.ts';
+import { underSplitPolicy, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
 
@@ -57,9 +57,10 @@ export interface DepositStore extends AllowlistReader {
   /** The next unused derivation index, from an atomic counter: an index is never handed out twice. */
   nextAddressIndex(): Promise<number>;
   /** Writes the deposit, its reference claim and its address lookup in one transaction;
-   * throws DUPLICATE_REFERENCE when the reference is taken, and what the allowlist `guard` of its
-   * split says when it fails (withdrawal-allowlist.ts); no guard without a split. */
-  createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<void>;
+   * throws DUPLICATE_REFERENCE when the reference is taken, and answers 'allowlist', with nothing
+   * written, when the allowlist `guard` of its split is found false (withdrawal-policy.ts); no guard
+   * without a split. */
+  createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<'written' | 'allowlist'>;
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
 }
 
@@ -122,7 +123,7 @@ export async function createDeposit(
   const address = { address: deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
   const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
   // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
-  if (input.split) await underAllowlist(store, companyId, input.split.address, 'split.address', now, (guard) => store.createDeposit(deposit, guard));
+  if (input.split) await underSplitPolicy(store, companyId, input.split.address, now, (guard) => store.createDeposit(deposit, guard));
   else await store.createDeposit(deposit, null);
   return deposit;
 }

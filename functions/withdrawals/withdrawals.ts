@@ -4,8 +4,7 @@ import { ApiError } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
 import { formatAmount } from '../shared/money.ts';
-import { underAllowlist, type AllowlistGuard, type AllowlistReader } from './withdrawal-allowlist.ts';
-import { underLimit, type LimitGuard, type LimitReader } from './withdrawal-limit.ts';
+import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type LimitGuard, type LimitReader, type WithdrawalGuards } from './withdrawal-policy.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -22,7 +21,7 @@ export interface Withdrawal extends UsdtOnTron {
   completedAt: string | null;
   /** The signed transaction, stored before it is broadcast (functions/withdrawals/withdrawal-sending.ts). */
   transaction: SentTransaction | null;
-  /** The UTC day whose daily-limit total counts this withdrawal's amount (withdrawal-limit.ts), or
+  /** The UTC day whose daily-limit total counts this withdrawal's amount (withdrawal-policy.ts), or
    * null when no limit was in force: a withdrawal that fails gives its amount back to that day. */
   limitDay: string | null;
 }
@@ -44,10 +43,10 @@ export interface WithdrawalRules {
 
 export interface WithdrawalStore extends AllowlistReader, LimitReader {
   /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
-   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and what the allowlist's
-   * and the daily limit's `guards` say when they fail (withdrawal-allowlist.ts, withdrawal-limit.ts).
+   * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and answers which of the
+   * withdrawal policy's `guards` it found false, if one was (withdrawal-policy.ts GuardedWrite).
    * `audit`, for a withdrawal a person sent from the dashboard, is written in the same transaction. */
-  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: { allowlist: AllowlistGuard; limit: LimitGuard }, audit?: AuditEntry): Promise<void>;
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry): Promise<GuardedWrite>;
   getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
 }
 
@@ -102,13 +101,11 @@ export async function requestWithdrawal(
   if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
   const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now);
   const entry = audit?.(withdrawal);
-  return underAllowlist(store, companyId, input.address, 'address', now, (allowlist) =>
-    underLimit(store, companyId, input.amount, now, async (limit) => {
-      const counted = limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal;
-      await store.createWithdrawal(counted, hold, { allowlist, limit }, entry);
-      return counted;
-    }),
-  );
+  // Counted toward the day the limit's guard names, when one is in force.
+  const counted = (limit: LimitGuard): Withdrawal => (limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal);
+  const payout = { address: input.address, field: 'address', amount: input.amount };
+  const { limit } = await underWithdrawalPolicy(store, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
+  return counted(limit);
 }
 
 export async function getWithdrawal(store: WithdrawalStore, companyId: string, withdrawalId: string): Promise<Withdrawal> {

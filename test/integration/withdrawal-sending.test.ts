@@ -16,7 +16,7 @@ import { storedEvents } from '../support/records.ts';
 import { sandboxTransferItem } from '#adapters/dynamo/items/sandbox-chain';
 import { withdrawalLimitItem } from '#adapters/dynamo/items/withdrawal-limit';
 import { limitReader } from '#adapters/dynamo/withdrawal-limit-store';
-import { limitDay } from '#functions/withdrawals/withdrawal-limit';
+import { limitDay } from '#functions/withdrawals/withdrawal-policy';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#functions/deposits/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { confirmTransfer, seeTransfer, splitShare, type TransferRecord } from '#functions/deposits/deposit-transitions';
-import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-allowlist';
+import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-policy';
 import { balanceChanges } from '#functions/ledger/ledger';
 
 // No database: each transition is a pure function of the deposit as read and the chain's facts.
@@ -21,7 +21,7 @@ const ALLOWLIST_OFF_NOW = { holds: false as const, at: LATER.toISOString() };
 function deposit(input: Partial<NewDeposit> = {}): Promise<Deposit> {
   const store: DepositStore = {
     nextAddressIndex: async () => 7,
-    createDeposit: async () => undefined,
+    createDeposit: async () => 'written' as const,
     getDeposit: async () => null,
     allowlistFor: async () => ({ allowlist: ALLOWLIST_OFF, entry: null }),
   };

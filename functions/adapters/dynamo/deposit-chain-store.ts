@@ -4,9 +4,7 @@ import type { AddressOwner, DepositChainStore, ScanCursor } from '#functions/dep
 import type { ListedDepositAddress } from '#functions/networks/deposit-address-filter';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import type { Deposit } from '#functions/deposits/deposits';
-import { ApiError } from '#functions/shared/errors';
 import { balanceChanges, type LedgerEntry } from '#functions/ledger/ledger';
-import { AllowlistHolds } from '#functions/withdrawals/withdrawal-allowlist';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
 import { depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
 import { batchGetAll, heldCondition, queryAll } from './queries.ts';
@@ -127,13 +125,11 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       tx.ledgerEntries(entries, () => new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`));
     }
     try {
-      await tx.commit(this.db);
-      return 'applied';
+      // 'allowlist': the list holds after all, or the address read was removed since; the split's guard is built again from a read.
+      return (await tx.commitOrAnswer<'allowlist'>(this.db)) === 'written' ? 'applied' : 'allowlist';
     } catch (error) {
       if (error instanceof VersionConflict) return 'conflict';
       if (error instanceof DuplicateTransfer) return 'duplicate';
-      // The list holds after all, or the address read was removed since: the split's guard is built again from a read.
-      if (error instanceof AllowlistHolds || (error instanceof ApiError && error.code === 'ADDRESS_NOT_ALLOWED')) return 'allowlist';
       throw error;
     }
   }

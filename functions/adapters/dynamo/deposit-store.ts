@@ -5,7 +5,7 @@ import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { TableStore } from './table-store.ts';
-import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-allowlist';
+import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-policy';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 
 export class DynamoDepositStore extends TableStore implements DepositStore {
@@ -24,14 +24,14 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
     return addressIndexCounterItem.nextIndexOf(Attributes ?? {}) - 1;
   }
 
-  async createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<void> {
-    await underGuard(new MoneyTransaction(this.tableName), deposit.companyId, splitGuard)
+  async createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<'written' | 'allowlist'> {
+    return underGuard(new MoneyTransaction(this.tableName), deposit.companyId, splitGuard)
       .create(depositReferenceItem.toItem(deposit), () => existingReference(this.db, this.tableName, depositReferenceItem, deposit, 'deposit'))
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       // Only possible if an index were handed out twice, which the counter rules out.
       .create(depositAddressItem.toItem(deposit), () => new Error('Deposit address already assigned'))
       .put(depositAddressListedItem.toItem(deposit))
-      .commit(this.db);
+      .commitOrAnswer<'allowlist'>(this.db);
   }
 
   allowlistFor(companyId: string, address: string) {

@@ -28,6 +28,19 @@ export type OnConditionFailed = () => Error | Promise<Error>;
 class StaleRecord extends Error {}
 export const stale: OnConditionFailed = () => new StaleRecord();
 
+/** A failed condition that is an answer for the caller to decide on (a withdrawal policy's guard
+ * found false), not an error: commitOrAnswer returns its name. */
+class ConditionAnswer extends Error {
+  constructor(readonly answer: string) {
+    super(`Condition answered ${answer}`);
+  }
+}
+/** The failed condition's meaning is the plain answer `answer`, returned by commitOrAnswer. */
+export const answer =
+  (answer: string): OnConditionFailed =>
+  () =>
+    new ConditionAnswer(answer);
+
 /** DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
  * those are retried, with jitter so 50 racing withdrawals spread out. */
 const CONFLICT_RETRY: RetryPolicy = { maxAttempts: 11, baseDelayMs: 20, maxDelayMs: 200 };
@@ -152,6 +165,18 @@ export class MoneyTransaction {
       return true;
     } catch (error) {
       if (error instanceof StaleRecord) return false;
+      throw error;
+    }
+  }
+
+  /** Commits and answers 'written', or, with nothing written, the `answer` of the first condition
+   * that failed when that one was given one; any other failure throws as commit's does. */
+  async commitOrAnswer<A extends string>(db: DynamoDBDocumentClient): Promise<'written' | A> {
+    try {
+      await this.commit(db);
+      return 'written';
+    } catch (error) {
+      if (error instanceof ConditionAnswer) return error.answer as A;
       throw error;
     }
   }

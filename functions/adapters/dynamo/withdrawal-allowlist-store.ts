@@ -1,12 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#functions/companies/audit-log';
-import { ApiError, notFound, validationFailed } from '#functions/shared/errors';
-import { AllowlistHolds, MAX_ALLOWED_ADDRESSES, type AllowedAddress, type AllowlistGuard, type AllowlistReader, type AllowlistStore, type WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-allowlist';
+import { MAX_ALLOWED_ADDRESSES, type AllowlistStore } from '#functions/withdrawals/withdrawal-allowlist';
+import type { AllowedAddress, AllowlistGuard, AllowlistReader, WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-policy';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowedAddressItem, withdrawalAllowlistItem } from './items/withdrawal-allowlist.ts';
 import { itemsUnder, readItem } from './queries.ts';
-import { MoneyTransaction } from './transaction.ts';
+import { answer, MoneyTransaction } from './transaction.ts';
 
 /** What /v1 reads before money leaves for `address`: the allowlist's switch and that one address,
  * both read consistently (an address removed a moment ago is gone). */
@@ -22,23 +22,23 @@ export function allowlistReader(db: DynamoDBDocumentClient, tableName: string): 
   };
 }
 
-/** The allowlist's guard (withdrawal-allowlist.ts AllowlistGuard) in the transaction that moves
- * the money: a condition on the allowlist's item that it does not hold, or on the address's item
- * that it is still on the list as read. A ConditionCheck writes nothing, so concurrent withdrawals
- * of a company do not conflict on it. */
+/** The allowlist's guard (withdrawal-policy.ts AllowlistGuard) in the transaction that moves the
+ * money: a condition on the allowlist's item that it does not hold, or on the address's item that
+ * it is still on the list as read; found false, it answers 'allowlist' (MoneyTransaction.commitOrAnswer).
+ * A ConditionCheck writes nothing, so concurrent withdrawals of a company do not conflict on it. */
 export function underGuard(transaction: MoneyTransaction, companyId: string, guard: AllowlistGuard | null): MoneyTransaction {
   if (!guard) return transaction;
   if (!guard.holds) {
     return transaction.check(withdrawalAllowlistItem.key(companyId), {
       condition: 'attribute_not_exists(enabled) OR enabled = :off OR offFrom <= :now',
       values: { ':off': false, ':now': guard.at },
-      onFailed: () => new AllowlistHolds(),
+      onFailed: answer('allowlist'),
     });
   }
   return transaction.check(allowedAddressItem.key(companyId, guard.entry.address), {
     condition: 'activeFrom = :activeFrom',
     values: { ':activeFrom': guard.entry.activeFrom },
-    onFailed: () => new ApiError('ADDRESS_NOT_ALLOWED', 'The address was removed from the withdrawal allowlist', { address: guard.entry.address }),
+    onFailed: answer('allowlist'),
   });
 }
 
@@ -56,27 +56,29 @@ export class DynamoAllowlistStore extends DynamoCompanyStore implements Allowlis
     return { allowlist: withdrawalAllowlistItem.fromItem(allowlist), addresses: addresses.map(allowedAddressItem.fromItem) };
   }
 
-  async addAddress(entry: AllowedAddress, audit: AuditEntry): Promise<void> {
-    await new MoneyTransaction(this.tableName)
+  async addAddress(entry: AllowedAddress, audit: AuditEntry): Promise<'added' | 'full' | 'listed'> {
+    const written = await new MoneyTransaction(this.tableName)
       // The count's conditional ADD, in the same transaction, is what holds the cap under concurrent adds.
       .update(withdrawalAllowlistItem.key(entry.companyId), {
         expression: 'SET #type = :type, companyId = :companyId ADD addressCount :one',
         condition: 'attribute_not_exists(addressCount) OR addressCount < :limit',
         names: { '#type': 'type' },
         values: { ':type': withdrawalAllowlistItem.type, ':companyId': entry.companyId, ':one': 1, ':limit': MAX_ALLOWED_ADDRESSES },
-        onFailed: () => new ApiError('LIMIT_REACHED', `A company may allow at most ${MAX_ALLOWED_ADDRESSES} withdrawal addresses`, { limit: MAX_ALLOWED_ADDRESSES }),
+        onFailed: answer('full'),
       })
-      .create(allowedAddressItem.toItem(entry), () => validationFailed([{ path: 'address', message: 'is on the withdrawal allowlist already' }]))
+      .create(allowedAddressItem.toItem(entry), answer('listed'))
       .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
-      .commit(this.db);
+      .commitOrAnswer<'full' | 'listed'>(this.db);
+    return written === 'written' ? 'added' : written;
   }
 
-  async removeAddress(companyId: string, address: string, audit: AuditEntry): Promise<void> {
-    await new MoneyTransaction(this.tableName)
-      .delete(allowedAddressItem.key(companyId, address), () => notFound('Withdrawal address'))
+  async removeAddress(companyId: string, address: string, audit: AuditEntry): Promise<'removed' | 'not-listed'> {
+    const written = await new MoneyTransaction(this.tableName)
+      .delete(allowedAddressItem.key(companyId, address), answer('not-listed'))
       .update(withdrawalAllowlistItem.key(companyId), { expression: 'ADD addressCount :minusOne', values: { ':minusOne': -1 } })
       .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
-      .commit(this.db);
+      .commitOrAnswer<'not-listed'>(this.db);
+    return written === 'written' ? 'removed' : written;
   }
 
   async setAllowlist(companyId: string, allowlist: Pick<WithdrawalAllowlist, 'enabled' | 'offFrom'>, audit: AuditEntry): Promise<void> {

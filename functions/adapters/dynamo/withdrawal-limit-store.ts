@@ -1,11 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#functions/companies/audit-log';
-import { LimitApplies, LimitChanged, limitReached, type LimitGuard, type LimitReader, type LimitStore, type WithdrawalLimit } from '#functions/withdrawals/withdrawal-limit';
+import type { LimitStore } from '#functions/withdrawals/withdrawal-limit';
+import type { LimitGuard, LimitReader, LimitWrite, WithdrawalLimit } from '#functions/withdrawals/withdrawal-policy';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { withdrawalDayItem, withdrawalLimitItem } from './items/withdrawal-limit.ts';
 import { readItem } from './queries.ts';
-import { MoneyTransaction } from './transaction.ts';
+import { answer, MoneyTransaction } from './transaction.ts';
 
 /** The limit and one day's total, read consistently. */
 export function limitReader(db: DynamoDBDocumentClient, tableName: string): LimitReader {
@@ -18,29 +19,29 @@ export function limitReader(db: DynamoDBDocumentClient, tableName: string): Limi
 }
 
 /**
- * The limit's guard (withdrawal-limit.ts LimitGuard) in a withdrawal's transaction: a condition
+ * The limit's guard (withdrawal-policy.ts LimitGuard) in a withdrawal's transaction: a condition
  * that no limit is in force at the time (no read), or the day's total raised by the amount only
- * while it stays within the limit as read, which must still be the one (its version).
+ * while it stays within the limit as read, which must still be the one (its version). Found false,
+ * they answer 'limit' (the limit's item) or 'day-total' (MoneyTransaction.commitOrAnswer).
  */
-export function withinLimit(transaction: MoneyTransaction, db: DynamoDBDocumentClient, tableName: string, companyId: string, guard: LimitGuard): MoneyTransaction {
+export function withinLimit(transaction: MoneyTransaction, companyId: string, guard: LimitGuard): MoneyTransaction {
   if (!guard.limited) {
     return transaction.check(withdrawalLimitItem.key(companyId), {
       condition:
         '(attribute_exists(pendingFrom) AND pendingFrom <= :now AND attribute_not_exists(pendingLimit)) OR ' +
         '((attribute_not_exists(pendingFrom) OR pendingFrom > :now) AND attribute_not_exists(dailyLimit))',
       values: { ':now': guard.at },
-      onFailed: () => new LimitApplies(),
+      onFailed: answer('limit'),
     });
   }
   const added = withdrawalDayItem.addToSent(companyId, guard.day, guard.amount);
   return transaction
-    .check(withdrawalLimitItem.key(companyId), { condition: 'version = :version', values: { ':version': guard.version }, onFailed: () => new LimitChanged() })
+    .check(withdrawalLimitItem.key(companyId), { condition: 'version = :version', values: { ':version': guard.version }, onFailed: answer('limit') })
     .update(withdrawalDayItem.key(companyId, guard.day), {
       ...added,
       condition: 'attribute_not_exists(sent) OR sent <= :maxBefore',
       values: { ...added.values, ':maxBefore': guard.maxBefore },
-      // Another withdrawal of the day came first: say what is left now.
-      onFailed: async () => limitReached(guard.dailyLimit, withdrawalDayItem.sentOf(await readItem(db, tableName, withdrawalDayItem.key(companyId, guard.day)))),
+      onFailed: answer('day-total'),
     });
 }
 
@@ -58,14 +59,14 @@ export class DynamoLimitStore extends DynamoCompanyStore implements LimitStore {
     return limitReader(this.db, this.tableName).limitFor(companyId, day);
   }
 
-  async setLimit(companyId: string, limit: Omit<WithdrawalLimit, 'version'>, expectedVersion: number, audit: AuditEntry): Promise<void> {
-    await new MoneyTransaction(this.tableName)
+  async setLimit(companyId: string, limit: Omit<WithdrawalLimit, 'version'>, expectedVersion: number, audit: AuditEntry): Promise<LimitWrite> {
+    return new MoneyTransaction(this.tableName)
       .put(withdrawalLimitItem.toItem(companyId, { ...limit, version: expectedVersion + 1 }), {
         condition: expectedVersion === 0 ? 'attribute_not_exists(PK)' : 'version = :version',
         ...(expectedVersion !== 0 && { values: { ':version': expectedVersion } }),
-        onFailed: () => new LimitChanged(),
+        onFailed: answer('changed'),
       })
       .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
-      .commit(this.db);
+      .commitOrAnswer<LimitWrite>(this.db);
   }
 }

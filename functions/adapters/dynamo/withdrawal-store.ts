@@ -5,22 +5,21 @@ import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
-import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-allowlist';
+import type { GuardedWrite, WithdrawalGuards } from '#functions/withdrawals/withdrawal-policy';
 import type { AuditEntry } from '#functions/companies/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
-import type { LimitGuard } from '#functions/withdrawals/withdrawal-limit';
 import { limitReader, withinLimit } from './withdrawal-limit-store.ts';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
-  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: { allowlist: AllowlistGuard; limit: LimitGuard }, audit?: AuditEntry): Promise<void> {
+  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry): Promise<GuardedWrite> {
     const guarded = underGuard(new MoneyTransaction(this.tableName), withdrawal.companyId, guards.allowlist);
-    const transaction = withinLimit(guarded, this.db, this.tableName, withdrawal.companyId, guards.limit)
+    const transaction = withinLimit(guarded, withdrawal.companyId, guards.limit)
       .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
       .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
       .ledger(hold, insufficientBalance);
     if (audit) transaction.create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`));
-    await transaction.commit(this.db);
+    return transaction.commitOrAnswer<GuardedWrite>(this.db);
   }
 
   allowlistFor(companyId: string, address: string) {

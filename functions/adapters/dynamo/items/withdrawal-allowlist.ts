@@ -1,5 +1,5 @@
-import type { AllowedAddress, WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-allowlist';
-import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-allowlist';
+import type { AllowedAddress, WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-policy';
+import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-policy';
 import { companyRecord, companySetting, storedFields, type Item } from './item.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { WithdrawalLimit } from '#functions/withdrawals/withdrawal-limit';
-import { NO_LIMIT } from '#functions/withdrawals/withdrawal-limit';
+import type { WithdrawalLimit } from '#functions/withdrawals/withdrawal-policy';
+import { NO_LIMIT } from '#functions/withdrawals/withdrawal-policy';
 import { toBigInt } from '../client.ts';
 import { companyPartition, companySetting, type Item } from './item.ts';
 
