@@ -36,7 +36,7 @@ import type { CustomDomainSettings } from './deployment-settings.ts';
 import { dashboardViewerRequest } from './dashboard-edge.ts';
 import { domainAliases } from './custom-domain.ts';
 import { accept } from './nag-suppressions.ts';
-import type { StageConfig } from './stages.ts';
+import type { StageConfig } from '../config/stages.ts';
 
 export interface DashboardProps {
   config: StageConfig;
