@@ -11,7 +11,7 @@ import type { RateLimit } from '#functions/api-keys/rate-limits';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
-import { DASHBOARD_DIST } from './dashboard-build.ts';
+import { DASHBOARD_DIST } from '../dashboard/build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
