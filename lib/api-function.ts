@@ -10,7 +10,7 @@ import { FUNCTION_SETTINGS, isFunctionName, type FunctionName } from '../functio
 import { isOptional, type SettingName } from '../functions/settings/schema.ts';
 import { lambdaName } from '../functions/routes.ts';
 import { accept } from './nag-suppressions.ts';
-import type { StageConfig } from './stages.ts';
+import type { StageConfig } from '../config/stages.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -26,7 +26,7 @@ export interface CambioFunctionProps {
   /** Module under functions/ without `.ts` (`company/get-company`); it exports `handler`. Its
    * settings slice (functions/settings/functions.ts) is what the function is given. */
   handler: string;
-  /** The stage: its figures (lib/stages.ts) fill the slice's stage settings. */
+  /** The stage: its figures (config/stages.ts) fill the slice's stage settings. */
   config: StageConfig;
   /** The deposit account xpub, resolved by the stack (a literal or an SSM reference). */
   depositAccountXpub: string;
@@ -35,7 +35,7 @@ export interface CambioFunctionProps {
   timeout?: Duration;
   /** MB; 512 unless a function's work needs more. */
   memorySize?: number;
-  /** Concurrency set aside for this function alone, and its ceiling (lib/stages.ts safeguards). */
+  /** Concurrency set aside for this function alone, and its ceiling (config/stages.ts safeguards). */
   reservedConcurrentExecutions?: number;
   /**
    * Bundle the AWS SDK instead of taking the runtime's: for a function that needs an SDK package

@@ -77,7 +77,7 @@ export const hotWalletAddress = (key: IKey): Binder => (fn) => {
 };
 
 /**
- * A Secrets Manager secret the stage names (lib/stages.ts), readable by this function; nothing
+ * A Secrets Manager secret the stage names (config/stages.ts), readable by this function; nothing
  * when the stage names none.
  */
 export const secretRead = (setting: 'TRONGRID_API_KEY_SECRET' | 'SWEEP_ACCOUNT_XPRV_SECRET', secretName: string | undefined): Binder => (fn) => {

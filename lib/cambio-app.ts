@@ -1,7 +1,7 @@
 import type { App } from 'aws-cdk-lib';
 import { CambioStack } from './cambio-stack.ts';
 import { deploymentSettings } from './deployment-settings.ts';
-import { stageConfig, type StageConfig } from './stages.ts';
+import { stageConfig, type StageConfig } from '../config/stages.ts';
 
 const DEPLOYABLE = ['sandbox', 'production'] as const;
 

@@ -36,7 +36,7 @@ import { accept } from './nag-suppressions.ts';
 import { OperationsAlarms } from './observability.ts';
 import { FailedInvocations, TableBackup } from './safeguards.ts';
 import { CompanyRateLimits } from './rate-limits.ts';
-import type { StageConfig } from './stages.ts';
+import type { StageConfig } from '../config/stages.ts';
 import { ApiFirewall } from './waf.ts';
 import { Dashboard } from './dashboard.ts';
 import { CREATE_WEBHOOK_HANDLER, WebhookSecrets } from './webhook-secrets.ts';
@@ -82,7 +82,7 @@ export class CambioStack extends Stack {
   constructor(scope: Construct, id: string, props: CambioStackProps) {
     super(scope, id, props);
     const { config, settings } = props;
-    // A bad figure in lib/stages.ts stops the synth here, naming the stage and the variable.
+    // A bad figure in config/stages.ts stops the synth here, naming the stage and the variable.
     checkStageSettings(config.stage, config.functionEnvironment);
     Tags.of(this).add('Project', 'Cambio');
     Tags.of(this).add('Stage', config.stage);
@@ -266,7 +266,7 @@ export class CambioStack extends Stack {
       'AwsSolutions-APIG6',
       'Execution logs would record request headers, X-Api-Secret among them; the stage keeps access logs (request id, status, latency, company, authorizer and integration errors) and each handler logs one line.',
     );
-    if (!config.waf) accept(api.deploymentStage, 'AwsSolutions-APIG3', `WAF is a production stage setting (lib/stages.ts waf); ${config.stage} relies on stage throttling.`);
+    if (!config.waf) accept(api.deploymentStage, 'AwsSolutions-APIG3', `WAF is a production stage setting (config/stages.ts waf); ${config.stage} relies on stage throttling.`);
 
     // What API Gateway answers by itself also wears the contract's envelope (api-contract.md,
     // Conventions). The templates are plain JSON: nothing in them is VTL.

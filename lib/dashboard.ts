@@ -28,15 +28,15 @@ import { PASSWORD_POLICY } from '../functions/people/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
 import { SESSION_ENDED } from '../functions/http/gateway-responses.ts';
 import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, SESSION_AUTHORIZER } from '../functions/routes.ts';
-import { DASHBOARD_SECURITY_HEADERS } from '../local/dashboard-app.ts';
-import { buildDashboard, DASHBOARD_SRC } from '../local/dashboard-build.ts';
+import { buildDashboard, DASHBOARD_SRC } from '../dashboard/build.ts';
+import { DASHBOARD_CACHE_CONTROL, DASHBOARD_PAGE, DASHBOARD_SECURITY_HEADERS } from '../dashboard/serving.ts';
 import { CambioFunction, functionLogging, type Binder } from './api-function.ts';
 import { mailSending, tableRead, tableReadWrite, userPool, value } from './binders.ts';
 import type { CustomDomainSettings } from './deployment-settings.ts';
 import { dashboardViewerRequest } from './dashboard-edge.ts';
 import { domainAliases } from './custom-domain.ts';
 import { accept } from './nag-suppressions.ts';
-import type { StageConfig } from './stages.ts';
+import type { StageConfig } from '../config/stages.ts';
 
 export interface DashboardProps {
   config: StageConfig;
@@ -203,7 +203,7 @@ export class Dashboard extends Construct {
   }
 
   /**
-   * The app, built by `cdk synth` (CDK local bundling runs local/dashboard-build.ts, as the
+   * The app, built by `cdk synth` (CDK local bundling runs dashboard/build.ts, as the
    * functions' bundles run esbuild) and copied under dashboard/ by CDK's BucketDeployment.
    * The hashed scripts and styles go first, cached for a year; index.html follows with no-cache,
    * and CloudFront's copies of /dashboard/* are invalidated, so a page never names a file not yet
@@ -232,15 +232,15 @@ export class Dashboard extends Construct {
     const files = new BucketDeployment(this, 'AppFiles', {
       ...upload,
       sources: [built],
-      exclude: ['index.html'],
-      cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
+      exclude: [DASHBOARD_PAGE],
+      cacheControl: [CacheControl.fromString(DASHBOARD_CACHE_CONTROL.asset)],
     });
     const page = new BucketDeployment(this, 'AppPage', {
       ...upload,
       sources: [built],
       exclude: ['*'],
-      include: ['index.html'],
-      cacheControl: [CacheControl.noCache()],
+      include: [DASHBOARD_PAGE],
+      cacheControl: [CacheControl.fromString(DASHBOARD_CACHE_CONTROL.page)],
       distribution: this.distribution,
       distributionPaths: ['/dashboard/*'],
     });

@@ -47,7 +47,7 @@ export interface OperationsAlarmsProps {
   /** Every function of the stack by its Lambda name: each gets a throttle alarm, and an error alarm unless named below. */
   functions: readonly { name: string; fn: IFunction }[];
   table: ITable;
-  /** The ApiLatencyP99 alarm's threshold (lib/stages.ts safeguards). */
+  /** The ApiLatencyP99 alarm's threshold (config/stages.ts safeguards). */
   apiLatencyP99Ms: number;
   /** lib/safeguards.ts FailedInvocations. */
   scheduleDlq: IQueue;
@@ -326,7 +326,7 @@ export class OperationsAlarms extends Construct {
     const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck, props.ledgerCsv.fn]);
     const functions = [...props.functions].sort((a, b) => a.name.localeCompare(b.name));
     this.groupAlarms(alarm, 'FunctionsThrottled', functions, (fn) => fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), (names) =>
-      `Lambda throttled one of ${names} in two of the last three 5-minute periods: its reserved concurrency (lib/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule. The alarm's graph shows which.`,
+      `Lambda throttled one of ${names} in two of the last three 5-minute periods: its reserved concurrency (config/stages.ts safeguards) or the account's quota is exhausted; for a signing job, a run lasted longer than its schedule. The alarm's graph shows which.`,
     );
     const erring = functions.filter(({ fn }) => !alarmedByName.has(fn) && !props.authorizers.includes(fn));
     this.groupAlarms(alarm, 'FunctionsErrors', erring, (fn) => fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), (names) =>

@@ -9,7 +9,7 @@ import { JOBS } from '../functions/routes.ts';
 import { CambioFunction } from './api-function.ts';
 import { usagePlanKeys } from './binders.ts';
 import { accept } from './nag-suppressions.ts';
-import type { StageConfig } from './stages.ts';
+import type { StageConfig } from '../config/stages.ts';
 
 export interface CompanyRateLimitsProps {
   api: RestApi;
@@ -41,7 +41,7 @@ export class CompanyRateLimits extends Construct {
     const stack = Stack.of(this);
     this.plan = new UsagePlan(this, 'DefaultPlan', {
       name: `${stack.stackName}-default`,
-      description: `Each company's own limit on Cambio ${props.config.stage} (lib/stages.ts companyRateLimit)`,
+      description: `Each company's own limit on Cambio ${props.config.stage} (config/stages.ts companyRateLimit)`,
       throttle: props.config.companyRateLimit,
       apiStages: [{ api: props.api, stage: props.api.deploymentStage }],
     });

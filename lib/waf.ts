@@ -52,7 +52,7 @@ export const ENFORCED_CORE_RULE_LABELS = [
 const label = (name: string) => ({ labelMatchStatement: { scope: 'LABEL', key: `${CORE_RULE_SET_NAMESPACE}${name}` } });
 
 /**
- * AWS WAF in front of the API stage (production: lib/stages.ts `waf`). Every refusal wears the
+ * AWS WAF in front of the API stage (production: config/stages.ts `waf`). Every refusal wears the
  * contract's envelope (docs/api-notes.md, Everywhere):
  *
  * - a per-IP rate rule answers 429 RATE_LIMITED, like API Gateway's own throttling;

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import type { SecretPurpose } from '../functions/webhooks/webhook-secrets.ts';
 import { ROUTES } from '../functions/routes.ts';
 import type { Binder } from './api-function.ts';
-import type { StageName } from './stages.ts';
+import type { StageName } from '../config/stages.ts';
 
 const PURPOSE = 'kms:EncryptionContext:purpose';
 const SIGNING: SecretPurpose = 'webhook-signing';

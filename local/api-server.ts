@@ -13,7 +13,7 @@ import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNL
 import { gatewayResponse, SESSION_ENDED, type GatewayResponseType } from '#http/gateway-responses';
 import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
 import { TokenBucket, TokenBuckets } from '#functions/api-keys/rate-limits';
-import type { StageConfig } from '../lib/stages.ts';
+import type { StageConfig } from '../config/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
 import { isDashboardAppRequest, serveDashboardApp } from './dashboard-app.ts';
 import { installLambdaStreaming, isStreamingHandler, LocalResponseStream, type StreamingHandler } from './lambda-response-stream.ts';

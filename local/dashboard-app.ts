@@ -2,19 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
+import { DASHBOARD_ASSETS_DIR, DASHBOARD_CACHE_CONTROL, DASHBOARD_PAGE, DASHBOARD_SECURITY_HEADERS } from '../dashboard/serving.ts';
 
 /**
- * The built dashboard app at /dashboard/ (CloudFront over S3 in AWS, with the same headers:
- * lib/dashboard.ts). Paths without a file extension are the app's own routes and get index.html,
- * as CloudFront's SPA routing does; /dashboard/api/ is the dashboard API's, never the app's.
+ * The built dashboard app at /dashboard/ (CloudFront over S3 in AWS, with the same headers and
+ * caching: dashboard/serving.ts). Paths without a file extension are the app's own routes and get
+ * index.html, as CloudFront's SPA routing does; /dashboard/api/ is the dashboard API's, never the app's.
  */
-export const DASHBOARD_SECURITY_HEADERS = {
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-} as const;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,7 +32,7 @@ export async function serveDashboardApp(appDir: string, path: string, res: Serve
   }
   const relative = decodeURIComponent(path.slice('/dashboard/'.length));
   const isAsset = extname(relative) !== '';
-  const file = normalize(join(appDir, isAsset ? relative : 'index.html'));
+  const file = normalize(join(appDir, isAsset ? relative : DASHBOARD_PAGE));
   if (!file.startsWith(normalize(appDir) + sep)) return notFound(res);
   let content: Buffer;
   try {
@@ -48,8 +42,7 @@ export async function serveDashboardApp(appDir: string, path: string, res: Serve
   }
   res.writeHead(200, {
     'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-    // Built assets carry a content hash in their names; index.html must always be revalidated.
-    'Cache-Control': relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'Cache-Control': relative.startsWith(`${DASHBOARD_ASSETS_DIR}/`) ? DASHBOARD_CACHE_CONTROL.asset : DASHBOARD_CACHE_CONTROL.page,
     ...DASHBOARD_SECURITY_HEADERS,
   });
   res.end(content);

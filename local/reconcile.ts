@@ -5,7 +5,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { STAGES } from '../lib/stages.ts';
+import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from './dynamodb-local.ts';
 import { withLocalData } from './local-data.ts';
 

@@ -5,20 +5,20 @@ import { createServer, type AddressInfo } from 'node:net';
 import { createCompany } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { STAGES } from '../lib/stages.ts';
+import { STAGES } from '../config/stages.ts';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
 import type { RateLimit } from '#functions/api-keys/rate-limits';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
-import { DASHBOARD_DIST } from './dashboard-build.ts';
+import { DASHBOARD_DIST } from '../dashboard/build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
 /**
  * Throttles no single machine can reach, for what drives the local runtime hard on purpose: the
  * benchmarks (they measure the API, not the throttle) and the test suites. `npm start` enforces
- * the sandbox stage's (lib/stages.ts).
+ * the sandbox stage's (config/stages.ts).
  */
 export const LOAD_TEST_RATE_LIMITS = {
   throttle: { rateLimit: 1_000_000, burstLimit: 1_000_000 },

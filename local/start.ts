@@ -5,7 +5,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { relative } from 'node:path';
 import { JavaMissingError } from './dynamodb-local.ts';
 import { startLocalRuntime } from './runtime.ts';
-import { buildDashboard, dashboardBuildIsStale } from './dashboard-build.ts';
+import { buildDashboard, dashboardBuildIsStale } from '../dashboard/build.ts';
 
 /** `npm start`: the whole service on this machine. */
 const port = Number(process.env.PORT ?? 3000);

@@ -6,7 +6,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
 import { parseSettings, SETTINGS } from '#functions/settings/schema';
-import { STAGES, type StageName } from '../lib/stages.ts';
+import { STAGES, type StageName } from '../config/stages.ts';
 import { DATA_DIR, runningRuntime, withLocalData } from '#local/local-data';
 import { outboxOf } from '#local/runtime';
 

@@ -6,7 +6,7 @@ import { isTronAddress } from '#functions/networks/tron/tron-address';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { sandboxPayer } from '#functions/networks/tron/sandbox-payer';
-import { STAGES } from '../lib/stages.ts';
+import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
 

@@ -7,7 +7,7 @@ import { parseSettings } from '#functions/settings/schema';
 import { KmsSecretSealer } from '#adapters/webhook-secrets/kms-sealer';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
 import { sealPlainSecrets, type WebhookSecretSealer } from '#functions/webhooks/webhook-secrets';
-import { STAGES } from '../lib/stages.ts';
+import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { AUTHORIZER, ROUTES, JOBS } from '#functions/routes';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import type { ResultTable, Scenario } from '../scenario.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));

@@ -15,7 +15,7 @@ import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { TronTransferBuilder } from '#functions/networks/tron/tron-transfer-builder';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { creditAvailable } from '../../test/support/ledger.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';

@@ -13,7 +13,7 @@ import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/depo
 import { depositAddressItem, depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
 import { DepositAddressFilter } from '#functions/networks/deposit-address-filter';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
-import { MAINNET_USDT_CONTRACT } from '../../lib/stages.ts';
+import { MAINNET_USDT_CONTRACT } from '../../config/stages.ts';
 import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
 import { formatRate, operationName } from '../support.ts';

@@ -5,7 +5,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { checkAllLedgers, eventIdsOf, undispatchedCount } from '../checks.ts';
 import { mib, rssOfPid } from '../harness.ts';
 import { startChainJobs, startWebhookLoops, type Loops } from '../loops.ts';

@@ -4,7 +4,7 @@ import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { domainEvent } from '#functions/shared/events';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { percentile } from '../harness.ts';
 import { startChainJobs, startWebhookLoops } from '../loops.ts';
 import { BenchReceiver } from '../receiver.ts';

@@ -15,7 +15,7 @@ import { sandboxPayer } from '../../functions/networks/tron/sandbox-payer.ts';
 import { AmountFormatError, parseAmount } from '../../functions/shared/money.ts';
 import { isTronAddress } from '../../functions/networks/tron/tron-address.ts';
 import { LOAD_TEST_RATE_LIMITS, startLocalRuntime, type LocalRuntime } from '../../local/runtime.ts';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 
 export const VECTORS_PATH = fileURLToPath(new URL('./vectors.json', import.meta.url));
 const BLOCK_MS = 50;

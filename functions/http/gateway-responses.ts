@@ -35,7 +35,7 @@ const ROUTE_NOT_FOUND = 'No route matches this method and path';
 const INTERNAL = 'An unexpected error occurred';
 const RATE_LIMITED = 'Too many requests; retry after a short wait';
 /**
- * API Gateway's buckets refill at least one request a second (lib/stages.ts companyRateLimit), so
+ * API Gateway's buckets refill at least one request a second (config/stages.ts companyRateLimit), so
  * a second is always enough for the next one. The local runtime says the exact wait.
  */
 const RETRY_AFTER_A_SECOND = { 'Retry-After': '1' } as const;

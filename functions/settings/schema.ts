@@ -7,7 +7,7 @@ import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from '#functions/webhooks
  * Every setting a Cambio function reads, one valibot schema each: its type, range and default.
  * Settings reach a function as environment variables (all strings); each function parses only its
  * own slice (functions/settings/functions.ts) once at cold start, and a bad value fails there with
- * a message naming the variable. The same schema checks lib/stages.ts's figures at synth (`cdk
+ * a message naming the variable. The same schema checks config/stages.ts's figures at synth (`cdk
  * synth` fails on a bad one) and when the local runtime starts. README, Configuration, says how to
  * add a setting.
  */
@@ -48,7 +48,7 @@ export const SEALERS = ['kms', 'local'] as const;
 export const DEFAULT_SPREAD_BPS = 50;
 
 /**
- * What lib/stages.ts sets per stage (`functionEnvironment`). Optional entries are those a stage
+ * What config/stages.ts sets per stage (`functionEnvironment`). Optional entries are those a stage
  * may leave out; the rules below say which choice needs which.
  */
 export const STAGE_SETTINGS = {
@@ -158,7 +158,7 @@ export type SettingName = keyof typeof SETTINGS;
 export type StageSettingName = keyof typeof STAGE_SETTINGS;
 /** A function's parsed slice: each named setting with its type (an optional one may be undefined). */
 export type Settings<K extends SettingName> = { readonly [P in K]: v.InferOutput<(typeof SETTINGS)[P]> };
-/** The figures lib/stages.ts writes: strings (the choices typed by their allowed values), the optional ones optional. */
+/** The figures config/stages.ts writes: strings (the choices typed by their allowed values), the optional ones optional. */
 export type StageFigures = v.InferInput<v.ObjectSchema<typeof STAGE_SETTINGS, undefined>>;
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -224,7 +224,7 @@ const LOCAL_ONLY: { name: StageSettingName; value?: string }[] = [
 ];
 
 /**
- * Checks a stage's figures (lib/stages.ts) against the schema and the rules between settings.
+ * Checks a stage's figures (config/stages.ts) against the schema and the rules between settings.
  * Throws one error listing every problem, each naming the stage and the variable: `cdk synth`
  * and `npm start` stop on it.
  */

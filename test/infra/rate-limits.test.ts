@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 
 /** Issue #18 item 2: per-company limits in API Gateway (README, Rate limits; lib/rate-limits.ts). */
 type Resource = { Properties: Record<string, any> };

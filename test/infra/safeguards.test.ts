@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, SESSION_AUTHORIZER, ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
 
 /** Issue #18, item 3: what keeps a deployed stage running, recoverable and watched (README, Safeguards). */

@@ -9,7 +9,7 @@ import { value } from '../../lib/binders.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { CambioStack } from '../../lib/cambio-stack.ts';
 import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
 
 const noBundling = { 'aws:cdk:bundling-stacks': [] };

@@ -14,7 +14,7 @@ import {
 } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import type { CambioStack } from '../../lib/cambio-stack.ts';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { SERVERS } from '../../functions/openapi/servers.ts';
 import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
 import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS } from '../../lib/waf.ts';

@@ -11,7 +11,7 @@ import { DynamoConversionStore } from '#adapters/dynamo/conversion-store';
 import { eventItem } from '#adapters/dynamo/items/event';
 import { itemsUnder } from '#adapters/dynamo/queries';
 import { ERROR_STATUS } from '#http/error-status';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { apiClient, useTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { quoteItem as storedQuoteItem } from '#adapters/dynamo/items/conversion';

@@ -6,7 +6,7 @@ import { createCompany } from '#functions/companies/company';
 import type { IssuedCredentials } from '#functions/api-keys/api-keys';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { ROUTES } from '#functions/routes';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { quoteItem } from '#adapters/dynamo/items/conversion';
 

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dashboardDownload } from '#http/dashboard-download';
 import { SESSION_AUTHORIZER } from '#functions/routes';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { jsonLines } from '../support/log-lines.ts';
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { useFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
 import { storedEvents, storedLedgerEntries } from '../support/records.ts';

@@ -6,7 +6,7 @@ import { createCompany } from '#functions/companies/company';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { httpRoute } from '#http/route';
 import type { IssuedCredentials } from '#functions/api-keys/api-keys';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 
 /**

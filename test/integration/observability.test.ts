@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import type { LocalRuntime } from '#local/runtime';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { creditAvailable } from '../support/money.ts';
 import { apiClient, fundHotWallet, newCompany, startTestApi } from '../support/local-api.ts';
 import { jsonLines } from '../support/log-lines.ts';

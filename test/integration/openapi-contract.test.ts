@@ -11,7 +11,7 @@ import { ROUTE_DOCS, type RouteKey } from '#functions/openapi/route-docs';
 import { API_BASE_PATH, documentedPath } from '#functions/openapi/servers';
 import { EVENT_DATA } from '#functions/handlers/webhooks/records';
 import type { LocalRuntime } from '#local/runtime';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { startTestApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
 import { loadOpenApi, openApiValidators } from '../support/openapi.ts';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { apiClient, startTestApi } from '../support/local-api.ts';
 
 // A file of its own: a process of its own, so no other runtime's requests or cached authorizer answers share its buckets.
 /**
- * Issue #31 item 14: `npm start` enforces the sandbox stage's limits (lib/stages.ts), so an
+ * Issue #31 item 14: `npm start` enforces the sandbox stage's limits (config/stages.ts), so an
  * integrator meets the sandbox's 429s on their own machine, not a limit no one reaches.
  */
 describe("the local runtime's default limits are the sandbox stage's", () => {

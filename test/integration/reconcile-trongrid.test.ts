@@ -13,7 +13,7 @@ import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/depo
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#functions/networks/tron/trongrid-chain';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
-import { buildDashboard } from '#local/dashboard-build';
+import { buildDashboard } from '../../dashboard/build.ts';
 import type { LocalRuntime } from '#local/runtime';
 import { checkStage } from '../../ops/stage-check.ts';
 import { newCompany, startTestApi, stopTestApi } from '../support/local-api.ts';

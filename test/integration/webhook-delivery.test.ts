@@ -38,7 +38,7 @@ import { newWebhookSecret, signWebhook, type Webhook, type WebhookInput } from '
 import { registeredWebhook } from '../support/records.ts';
 import { sealPlainSecrets, signingContext } from '#functions/webhooks/webhook-secrets';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { freshTable } from '../support/dynamo.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
 

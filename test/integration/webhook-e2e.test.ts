@@ -10,7 +10,7 @@ import { newId } from '#functions/shared/ids';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import type { LocalRuntime } from '#local/runtime';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { apiClient, startTestApi } from '../support/local-api.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
 

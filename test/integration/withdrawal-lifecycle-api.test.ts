@@ -3,7 +3,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { SANDBOX_FAILING_ADDRESS } from '#functions/networks/tron/sandbox-chain';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { useFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';

@@ -7,7 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import type { LocalRuntime } from '#local/runtime';
-import { buildDashboard, dashboardBuildIsStale } from '#local/dashboard-build';
+import { buildDashboard, dashboardBuildIsStale } from '../../dashboard/build.ts';
 import { STRONG_PASSWORD, verifyTokenMailedTo } from './dashboard.ts';
 import { startTestApi } from './local-api.ts';
 import { CHROMIUM, launchOfflineChromium, type OfflineChromium } from './offline-chromium.ts';

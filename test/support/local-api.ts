@@ -3,7 +3,7 @@ import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { createCompany, type Company } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';

@@ -9,7 +9,7 @@ import type { TransactionSigner } from '#functions/networks/signer';
 import type { SweepDeps } from '#functions/deposits/sweeps';
 import type { Broadcaster, SendingDeps } from '#functions/withdrawals/withdrawal-sending';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 import { useFreshTable, type TestTable } from './dynamo.ts';
 
 /**
@@ -42,7 +42,7 @@ export class ChainClock {
 
 /** TRON's block time, at which the chain-job tests' sandbox chain mines. */
 export const BLOCK_MS = 3000;
-/** The local stage's USDT contract and hot wallet key (lib/stages.ts): the sandbox chain's. */
+/** The local stage's USDT contract and hot wallet key (config/stages.ts): the sandbox chain's. */
 export const USDT = STAGES.local.functionEnvironment.USDT_CONTRACT;
 export const HOT_WALLET_KEY = STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!;
 

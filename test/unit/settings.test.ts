@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { checkStageSettings, parseSettings, SettingsError } from '#functions/settings/schema';
 import { FUNCTION_SETTINGS, functionSettings } from '#functions/settings/functions';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 
 const XPUB = 'xpub6CpihtY9HVc1jNJWCiXnRbpXm5BgVNKqZMsM4XqpDcQigJr6AHNwaForLZ3kkisDcRoaXSUms6DJNhxFtQGeZfWAQWCZQe1esNetx5Wqe4M';
 /** What the stack gives the create-deposit function on the sandbox stage. */
 const createDepositEnv = { STAGE: 'sandbox', TABLE_NAME: 'cambio-sandbox', DEPOSIT_ACCOUNT_XPUB: XPUB, DEPOSIT_REQUIRED_CONFIRMATIONS: '19' };
 
 describe('the settings schema', () => {
-  it.each(['local', 'sandbox', 'production'] as const)("accepts the %s stage's figures in lib/stages.ts", (stage) => {
+  it.each(['local', 'sandbox', 'production'] as const)("accepts the %s stage's figures in config/stages.ts", (stage) => {
     const parsed = checkStageSettings(stage, STAGES[stage].functionEnvironment);
 
     expect(parsed.DEPOSIT_REQUIRED_CONFIRMATIONS).toBe(19);

@@ -10,7 +10,7 @@ import { cachingOpens, openSigningSecret, type SealingContext, type WebhookSecre
 import { newWebhookSecret } from '#functions/webhooks/webhooks';
 import type { BeginOutcome, IdempotencyScope, IdempotencyStore, StoredResponse } from '#http/idempotency';
 import { sealingReplayedSecrets } from '../../functions/handlers/webhooks/sealed-replays.ts';
-import { STAGES } from '../../lib/stages.ts';
+import { STAGES } from '../../config/stages.ts';
 
 const LOCAL_KEY = STAGES.local.functionEnvironment.LOCAL_WEBHOOK_SEALING_KEY!;
 const KEY_ARN = 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000';

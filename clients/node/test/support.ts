@@ -8,7 +8,7 @@ import { SandboxChain } from '../../../functions/networks/tron/sandbox-chain.ts'
 import { parseAmount } from '../../../functions/shared/money.ts';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '../../../functions/networks/tron/tron-address.ts';
 import type { LocalRuntime } from '../../../local/runtime.ts';
-import { STAGES } from '../../../lib/stages.ts';
+import { STAGES } from '../../../config/stages.ts';
 import { creditAvailable } from '../../../test/support/money.ts';
 
 export { startTestApi } from '../../../test/support/local-api.ts';

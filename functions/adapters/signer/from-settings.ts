@@ -5,7 +5,7 @@ import { KmsSigner } from './kms-signer.ts';
 import { LocalKeySigner } from './local-key-signer.ts';
 import { SecretsManagerSigner } from './secrets-manager-signer.ts';
 
-/** The hot wallet a stage uses (lib/stages.ts SIGNER): the signing jobs sign with it, the reconcile job reads its address. */
+/** The hot wallet a stage uses (config/stages.ts SIGNER): the signing jobs sign with it, the reconcile job reads its address. */
 export function signerFrom(settings: SliceSettings<'hotWallet'>): TransactionSigner {
   if (settings.SIGNER === 'kms') return new KmsSigner(needed(settings.SIGNER_KMS_KEY_ID, 'SIGNER_KMS_KEY_ID', 'SIGNER=kms'));
   if (settings.SIGNER === 'secrets-manager') return new SecretsManagerSigner(needed(settings.SIGNER_SECRET_ID, 'SIGNER_SECRET_ID', 'SIGNER=secrets-manager'));

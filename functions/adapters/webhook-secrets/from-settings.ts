@@ -5,7 +5,7 @@ import { KmsSecretSealer } from './kms-sealer.ts';
 import { LocalSecretSealer } from './local-sealer.ts';
 
 /**
- * The webhook secret sealer a stage uses (lib/stages.ts WEBHOOK_SECRET_SEALER), built at cold start
+ * The webhook secret sealer a stage uses (config/stages.ts WEBHOOK_SECRET_SEALER), built at cold start
  * by the functions that seal or open (POST /v1/webhooks, the webhook sender). The stack binds the
  * KMS key to those functions alone. The local key is in this repository, so it is refused outside
  * the local stage whatever the environment says.

@@ -6,7 +6,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * The local runtime's sealer: AES-256-GCM under LOCAL_WEBHOOK_SEALING_KEY (lib/stages.ts, local
+ * The local runtime's sealer: AES-256-GCM under LOCAL_WEBHOOK_SEALING_KEY (config/stages.ts, local
  * stage only; a key in this repository, so it protects nothing but sandbox data). The sealing
  * context is the additional authenticated data, so, as with KMS, a value opens only for the
  * company, webhook and purpose it was sealed for. Stored as `local:` + base64 of iv ‖ tag ‖ ciphertext.

@@ -10,7 +10,7 @@ import { InProcessDeliveryQueue, InProcessQueue } from './in-process-queue.ts';
 import { SqsDeliveryQueue } from './sqs-delivery-queue.ts';
 
 /**
- * Webhook settings per stage (lib/stages.ts), parsed at cold start. Loopback targets need both
+ * Webhook settings per stage (config/stages.ts), parsed at cold start. Loopback targets need both
  * the stage setting and the local stage itself: a deployed function never allows them, whatever
  * its environment says.
  */

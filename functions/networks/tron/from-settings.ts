@@ -18,7 +18,7 @@ export interface ChainSettings {
 }
 
 /**
- * The chain a stage reads (lib/stages.ts): `sandbox` (blocks in this stage's table) or `trongrid`
+ * The chain a stage reads (config/stages.ts): `sandbox` (blocks in this stage's table) or `trongrid`
  * (mainnet or Nile, API key from Secrets Manager). Built once at cold start.
  */
 /** What the chain jobs use: reading, broadcasting, and token balances (sweeps, reconciliation). */

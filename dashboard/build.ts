@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
+import { DASHBOARD_ASSETS_DIR, DASHBOARD_PAGE } from './serving.ts';
 
 /**
  * Builds the dashboard app (dashboard/src, Preact) into dashboard/dist with esbuild, which the
@@ -11,7 +12,7 @@ import { buildSync } from 'esbuild';
  * missing or older than a source file) build into dashboard/dist; `cdk deploy` builds into its own
  * asset folder (lib/dashboard.ts) and uploads that. Synchronous, because CDK's local bundling is.
  */
-export const DASHBOARD_ROOT = fileURLToPath(new URL('../dashboard/', import.meta.url));
+export const DASHBOARD_ROOT = fileURLToPath(new URL('./', import.meta.url));
 export const DASHBOARD_SRC = join(DASHBOARD_ROOT, 'src');
 export const DASHBOARD_DIST = join(DASHBOARD_ROOT, 'dist');
 
@@ -25,7 +26,7 @@ function newestSourceMtime(dir: string): number {
 }
 
 export function dashboardBuildIsStale(): boolean {
-  const index = join(DASHBOARD_DIST, 'index.html');
+  const index = join(DASHBOARD_DIST, DASHBOARD_PAGE);
   if (!existsSync(index)) return true;
   return newestSourceMtime(DASHBOARD_SRC) > statSync(index).mtimeMs;
 }
@@ -53,14 +54,14 @@ export function buildDashboard(outDir: string = DASHBOARD_DIST): DashboardBuild 
   const script = result.outputFiles[0]!.contents;
   const style = readFileSync(join(DASHBOARD_SRC, 'styles.css'));
   const hash = (content: Uint8Array) => createHash('sha256').update(content).digest('hex').slice(0, 10);
-  const scriptFile = `assets/app-${hash(script)}.js`;
-  const styleFile = `assets/app-${hash(style)}.css`;
+  const scriptFile = `${DASHBOARD_ASSETS_DIR}/app-${hash(script)}.js`;
+  const styleFile = `${DASHBOARD_ASSETS_DIR}/app-${hash(style)}.css`;
   rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(join(outDir, 'assets'), { recursive: true });
+  mkdirSync(join(outDir, DASHBOARD_ASSETS_DIR), { recursive: true });
   writeFileSync(join(outDir, scriptFile), script);
   writeFileSync(join(outDir, styleFile), style);
   const html = readFileSync(join(DASHBOARD_SRC, 'index.html'), 'utf8').replace('%SCRIPT%', scriptFile).replace('%STYLE%', styleFile);
-  writeFileSync(join(outDir, 'index.html'), html);
+  writeFileSync(join(outDir, DASHBOARD_PAGE), html);
   return { scriptFile, styleFile, scriptBytes: script.length };
 }
 

@@ -6,7 +6,9 @@ import { checkStageSettings, type StageFigures } from '#functions/settings/schem
 
 /**
  * Per-stage configuration: the only thing that differs between `cdk deploy -c stage=sandbox` and
- * `-c stage=production`. `local` is what `npm start` runs with.
+ * `-c stage=production`. `local` is what `npm start` runs with. The stack (lib/) and the local
+ * runtime (local/) both read it, so it belongs to neither: it stays data, with no CDK and no
+ * runtime code, and neither of them has to import the other for it.
  */
 /** Tether's USDT on TRON mainnet (../shared/tron-notes.md): the only contract whose transfers count. */
 export const MAINNET_USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
