@@ -19,6 +19,10 @@ const ALIASES = Object.entries((JSON.parse(readFileSync(join(ROOT, 'package.json
 /** Repository-relative paths ('/'-separated) of the .ts files in a folder; only its top level for dashboard/, whose src/ is the browser app's. */
 function sourceFiles(folder: string): string[] {
   const deep = folder !== 'dashboard';
+  return filesUnder(folder, deep);
+}
+
+function filesUnder(folder: string, deep = true): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
       const path = `${dir}/${entry.name}`;
@@ -54,10 +58,10 @@ function importsOf(file: string): string[] {
   return [...new Set(importedFiles.map(({ fileName }) => resolveImport(file, fileName)).filter((target) => target !== null))].sort();
 }
 
-/** Every file reachable from the START folders, with the repository files each imports. */
-function importGraph(): Map<string, string[]> {
+/** Every file reachable from the START folders (or the files given), with the repository files each imports. */
+function importGraph(from: string[] = START.flatMap(sourceFiles)): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const pending = START.flatMap(sourceFiles);
+  const pending = [...from];
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
     if (graph.has(file)) continue;
     const imports = importsOf(file);
@@ -119,5 +123,48 @@ describe('the stack and the local runtime', () => {
       folders.set(folderOf(file), edges);
     }
     expect(cycles(folders)).toEqual([]);
+  });
+});
+
+/**
+ * functions/: the business in context folders (deposits/, withdrawals/, people/ …) that know nothing
+ * of Lambda, HTTP or AWS; the handler layer (handlers/) wires the adapters (adapters/) into them.
+ * So a context never imports a handler, an adapter or the HTTP pipeline (a network's folder aside), the shared kernel imports
+ * no context, and no file is on an import cycle, in functions/ or in the dashboard's app.
+ */
+describe('functions/ and the dashboard app', () => {
+  const LAYERS = ['handlers', 'adapters', 'http', 'settings', 'openapi'];
+  const layerOf = (file: string) => file.split('/')[1]!;
+  const functions = importGraph(filesUnder('functions'));
+  const inFunctions = (file: string) => file.startsWith('functions/');
+
+  it('no file of functions/ is on an import cycle', () => {
+    const among = new Map([...functions].filter(([file]) => inFunctions(file)).map(([file, imports]) => [file, imports.filter(inFunctions)]));
+    expect(among.size).toBeGreaterThan(150);
+    expect(cycles(among)).toEqual([]);
+  });
+
+  it('a context imports no handler, adapter, HTTP pipeline or settings: its rules know nothing of Lambda or AWS', () => {
+    // A network's own folder (networks/tron/) is the exception: it holds that network's adapters
+    // too (its node's API, its sandbox chain over the table), so adding a network is one folder.
+    const network = /^functions\/networks\/[^/]+\//;
+    const contexts = [...functions].filter(([file]) => inFunctions(file) && file.split('/').length > 2 && !LAYERS.includes(layerOf(file)) && !network.test(file));
+    expect(new Set(contexts.map(([file]) => layerOf(file))).size).toBeGreaterThanOrEqual(10);
+    const outward = contexts.flatMap(([file, imports]) => imports.filter((target) => inFunctions(target) && LAYERS.includes(layerOf(target))).map((target) => `${file} → ${target}`));
+    expect(outward).toEqual([]);
+  });
+
+  it('the shared kernel imports no context', () => {
+    const kernel = [...functions].filter(([file]) => file.startsWith('functions/shared/'));
+    expect(kernel.length).toBeGreaterThan(3);
+    expect(kernel.length).toBeLessThanOrEqual(12);
+    expect(kernel.flatMap(([file, imports]) => imports.filter((target) => !target.startsWith('functions/shared/')).map((target) => `${file} → ${target}`))).toEqual([]);
+  });
+
+  it('no file of dashboard/src is on an import cycle', () => {
+    const app = importGraph(filesUnder('dashboard/src'));
+    const among = new Map([...app].filter(([file]) => file.startsWith('dashboard/src/')).map(([file, imports]) => [file, imports.filter((target) => target.startsWith('dashboard/src/'))]));
+    expect(among.size).toBeGreaterThan(20);
+    expect(cycles(among)).toEqual([]);
   });
 });
