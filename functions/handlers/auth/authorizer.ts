@@ -48,7 +48,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   }
   log.debug('authorizer allowed', { companyId: record.companyId });
   // `last used` for the dashboard: here, off the cached path, and at most one write per key per
-  // LAST_USED_GRANULARITY_MS (functions/api-keys/api-keys.ts). Failing to record it never refuses a call.
+  // LAST_USED_GRANULARITY_MS. Failing to record it never refuses a call.
   await recordKeyUse(keys, record, new Date(), event.requestContext?.identity?.sourceIp ?? null).catch((error: unknown) => log.warn('last used not recorded', { error }));
   return {
     principalId: record.companyId,
