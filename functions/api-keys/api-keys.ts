@@ -13,7 +13,7 @@ export type ApiKeyStatus = 'active' | 'revoked';
 /**
  * What a key may do, as Stripe's restricted keys: `full` calls every route; `read` only reads
  * (GET), so a key given to a reporting job or a BI tool cannot move money or change webhooks if it
- * leaks. Keys made before this have `full`.
+ * * leaks. A key stored without one has `full`.
  */
 export const API_KEY_ACCESS = ['full', 'read'] as const;
 export type ApiKeyAccess = (typeof API_KEY_ACCESS)[number];
@@ -56,9 +56,9 @@ export function accessAllows(access: ApiKeyAccess, method: string): boolean {
 }
 
 /**
- * A company holds several keys (../shared/dashboard.md, Integrations → API keys). Keys made before
- * the dashboard have no name, status or creator: the store reads them as an active `Default key`,
- * so they keep working without a migration.
+ * A company holds several keys (../shared/dashboard.md, Integrations → API keys). A key stored
+ * without a name, status or creator reads as an active `Default key`, so it works without a
+ * migration.
  */
 export interface ApiKeyRecord {
   keyId: string;

@@ -1,7 +1,7 @@
 /**
- * Per-company rate limits (README, Rate limits; issue #18 item 2). In AWS, API Gateway enforces
+ * Per-company rate limits (README, Rate limits). In AWS, API Gateway enforces
  * them: the authorizer names the company's API Gateway key as the request's usage identifier, and
- * the stage's usage plan throttles each key on its own. Locally, api-server.ts keeps one token
+ * the stage's usage plan throttles each key on its own. Locally, local/api-server.ts keeps one token
  * bucket per company with the same figures. One company's burst so never throttles another's.
  */
 

@@ -7,8 +7,8 @@ import type { Log } from '#functions/shared/log';
  * from it without a second line or an API call.
  *
  * Written by hand rather than with @aws-lambda-powertools/logger and /metrics: the two add about
- * 82 KB (code + source map) to every bundle, which would take deposits/create-deposit (262 KB) past
- * the 300 KB API budget (test/infra/bundles.test.ts). The keys are Powertools' own (`level`,
+ * 82 KB (code + source map) to every bundle, too much for the 300 KB API budget
+ * (test/infra/bundles.test.ts). The keys are Powertools' own (`level`,
  * `message`, `timestamp`, `service`, `correlation_id`) so one Logs Insights query reads both, and
  * the jobs and the authorizer, where size does not bite, use Powertools (#adapters/observability).
  * Like Powertools' lines, it carries `xray_trace_id`, the request's X-Ray trace (API Gateway's and

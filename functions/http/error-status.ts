@@ -22,6 +22,6 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
-  /** No current USDT/BRL price to quote on (pricing.ts PriceUnavailableError); retry shortly. */
+  /** No current USDT/BRL price to quote on (functions/conversions/pricing.ts PriceUnavailableError); retry shortly. */
   PRICE_UNAVAILABLE: 503,
 } as const satisfies Record<ErrorCode, number>;

@@ -4,7 +4,7 @@ import { isTronAddress } from '#functions/networks/tron/tron-address';
 import { LIST_LIMIT } from '#functions/shared/pagination';
 
 /**
- * Field schemas shared by the routes' bodies (and, later, the OpenAPI document). Each one says
+ * Field schemas shared by the routes' bodies (and the OpenAPI document). Each one says
  * in its message what a correct value looks like.
  */
 
@@ -52,7 +52,7 @@ export const tronAddressField = v.pipe(
 export const literalField = <T extends string>(value: T) => v.literal(value, `must be "${value}"`);
 
 /*
- * Record fields: the shapes of what the API answers (functions/<area>/records.ts), from which the
+ * Record fields: the shapes of what the API answers (functions/handlers/<area>/records.ts), from which the
  * OpenAPI document describes each response (functions/openapi/document.ts). Tests parse every
  * handler's real answer with them, so a view and its documented record cannot drift apart.
  */

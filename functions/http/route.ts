@@ -101,7 +101,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
   );
 }
 
-/** One access-log line per request (functions/http/access-log.ts), for the /v1 and the dashboard
+/** One access-log line per request, for the /v1 and the dashboard
  * routes alike; `companyOf` says where each finds the caller's company. */
 export function withRequestLog(handler: Handler, companyOf: (event: APIGatewayProxyEvent) => string | null): Handler {
   return async (event, context) => {

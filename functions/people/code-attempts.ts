@@ -31,7 +31,7 @@ export const USED_CODE_SECONDS = 150;
 /** A counted attempt, or the time of the last counted one when CODE_FAILURE_LIMIT already were. */
 export type CountedAttempt = { counted: true } | { counted: false; lastAt: Date };
 
-/** Keyed by the normalised email (functions/adapters/dynamo/code-attempt-store.ts). */
+/** Keyed by the normalised email. */
 export interface CodeAttemptStore {
   /** One more attempt, atomically, unless `limit` are counted with the last at or after `since`; a
    * count whose last attempt is before `since` starts again at one. */

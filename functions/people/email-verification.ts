@@ -50,7 +50,7 @@ export interface LinkMailing {
   log: Log;
 }
 
-/** Verified: proven by a link (a sign-up's or an invitation's), or made before links were asked for.
+/** Verified: proven by a link (a sign-up's or an invitation's), or stored with no `emailVerifiedAt` at all.
  * An account with no Person at all is a sign-up that failed halfway: never proven. */
 export const isVerified = (person: Person | null): boolean => person !== null && person.emailVerifiedAt !== null;
 

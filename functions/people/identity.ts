@@ -14,7 +14,7 @@ export interface SessionTokens {
 }
 
 /** The right password of someone with two-factor sign-in on: the code comes next
- * (functions/people/two-factor.ts). `session` is Cognito's challenge session (3 minutes, one answer). */
+ * (two-factor.ts). `session` is Cognito's challenge session (3 minutes, one answer). */
 export interface TwoFactorChallenge {
   twoFactor: { email: string; session: string };
 }

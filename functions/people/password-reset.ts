@@ -18,7 +18,7 @@ import { checkEmail, type Membership } from './team.ts';
  *   sends nothing, and a newer link replaces the older one.
  * - The link holds the person's id and a secret; the table keeps the secret's hash only. It works
  *   once, for an hour.
- * - A new password ends every session of the person (as signing out does, functions/people/
+ * - A new password ends every session of the person (as signing out does,
  *   sign-outs.ts), so whoever knew the old one is out; each company the person belongs to logs it.
  * - Two-factor sign-in stays on: the next sign-in still asks for the app's code.
  */

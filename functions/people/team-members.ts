@@ -36,8 +36,8 @@ export interface TeamStore {
 }
 
 export interface TeamView {
-  /** `twoFactorOn`: the person has turned two-factor sign-in on (or signed in with a code since marks
-   * were kept), so an Owner sees who a requirement would stop. */
+  /** `twoFactorOn`: the person has two-factor sign-in on (their mark), so an Owner sees who a
+   * requirement would stop. */
   members: (Membership & { twoFactorOn: boolean })[];
   twoFactorRequired: boolean;
   /** `id` names it for `Revoke`: the hash of its token, never the token (only the link holds that). */

@@ -12,9 +12,8 @@ export interface Person {
   personId: string;
   email: string;
   createdAt: string;
-  /** When the person proved the address is theirs (functions/people/email-verification.ts): null
-   * while a sign-up waits for its link, which keeps them from signing in; absent for people made
-   * before sign-ups were verified, who count as verified. */
+  /** When the person proved the address is theirs (email-verification.ts): null while a sign-up
+   * waits for its link, which keeps them from signing in; absent counts as verified. */
   emailVerifiedAt?: string | null;
 }
 

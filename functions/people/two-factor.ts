@@ -63,7 +63,7 @@ export async function finishTwoFactorSignIn(
 ): Promise<SessionTokens> {
   if (!challenge) throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
   const session = await checkedCode(deps.codes, challenge.email, code, (digits) => deps.identity.answerChallenge(challenge, digits), 'code', now);
-  // Marks someone who turned it on before marks were written, for a company that requires it.
+  // Cognito may have it on with no mark in the table: the code writes it, for a company's rule to see.
   await deps.marks.markTwoFactorOn(session.personId, now.toISOString());
   await auditSignIn(deps, session.personId, origin, now);
   return session;

@@ -1,6 +1,7 @@
 /**
  * The contract's event types (../shared/api-contract.md, Events and their delivery). A module with
- * no imports, so the dashboard's pages (dashboard/src/activity/tabs.ts, webhooks/endpoint-form.tsx) list the same types.
+ * no imports, so the dashboard's pages (dashboard/src/activity/tabs.ts,
+ * dashboard/src/webhooks/endpoint-form.tsx) list the same types.
  */
 export const EVENT_TYPES = [
   'deposit.confirming',
@@ -15,5 +16,5 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** `Send test event` on the dashboard's endpoint page: delivered, signed, to that endpoint only.
- * Not a type an endpoint subscribes to (webhooks.ts subscribesTo). */
+ * Not a type an endpoint subscribes to (functions/webhooks/webhooks.ts subscribesTo). */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -2,7 +2,7 @@
  * The one retry policy every loop that tries again uses (TronGrid, the price source, DynamoDB's
  * conflicts and unprocessed keys, SQS's failed entries): a cap on attempts, and a capped, jittered
  * exponential wait between them, as stripe-node's RequestSender does (../shared/STYLE.md).
- * Webhook deliveries are not a loop but a schedule of queued tries (./webhook-delivery.ts); they
+ * Webhook deliveries are not a loop but a schedule of queued tries (functions/webhooks/webhook-delivery.ts); they
  * share only parseRetryAfter.
  */
 export interface RetryPolicy {

@@ -37,13 +37,13 @@ export const signingContext = (webhook: { companyId: string; id: string }): Seal
   purpose: 'webhook-signing',
 });
 
-/** Items written before secrets were sealed hold the `whsec_` secret itself. */
+/** An item `npm run webhooks:seal-secrets` has not sealed yet holds the `whsec_` secret itself. */
 export function isPlainSecret(value: string): boolean {
   return value.startsWith('whsec_');
 }
 
-/** The secret that signs a webhook's deliveries. A legacy plain secret is returned as it is, so
- * webhooks registered before sealing keep working (they are sealed by `npm run webhooks:seal-secrets`). */
+/** The secret that signs a webhook's deliveries. A plain secret is returned as it is, so a webhook
+ * not yet sealed keeps working. */
 export async function openSigningSecret(sealer: WebhookSecretSealer, webhook: { companyId: string; id: string; sealedSecret: string }): Promise<string> {
   if (isPlainSecret(webhook.sealedSecret)) return webhook.sealedSecret;
   return sealer.open(webhook.sealedSecret, signingContext(webhook));
@@ -86,7 +86,7 @@ export function cachingOpens(
   };
 }
 
-/** Webhooks whose item still holds the plain secret (written before sealing), and the guarded
+/** Webhooks whose item still holds the plain secret, and the guarded
  * rewrite that seals one. */
 export interface PlainSecretStore {
   webhooksWithPlainSecrets(): Promise<{ companyId: string; id: string; sealedSecret: string }[]>;

@@ -22,7 +22,7 @@ export interface Webhook {
   description: string | null;
   enabled: boolean;
   /** The signing secret (`whsec_` + base64 of 24 random bytes) sealed for `webhook-signing`; on
-   * items written before sealing, the plain secret itself (./webhook-secrets.ts `openSigningSecret`). */
+   * an item not yet sealed, the plain secret itself (./webhook-secrets.ts `openSigningSecret`). */
   sealedSecret: string;
   createdAt: string;
   updatedAt: string;

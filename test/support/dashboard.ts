@@ -95,7 +95,7 @@ export async function signedUpOwnerWithTwoFactor(runtime: LocalRuntime, companyN
   return { ...owner, secret, app };
 }
 
-/** The token of the newest confirmation link mailed to `email` (test/support/outbox.ts). */
+/** The token of the newest confirmation link mailed to `email` (outbox.ts). */
 export function verifyTokenMailedTo(runtime: LocalRuntime, email: string): string {
   const link = mailsTo(runtime.outboxDir, email).map(verifyLinkIn).filter(Boolean).at(-1);
   if (!link) throw new Error(`no confirmation link was mailed to ${email}`);

@@ -13,7 +13,7 @@ import { balanceItem } from '#adapters/dynamo/items/company';
 
 /**
  * Funds a company the way the chain will (a posting from the TRON network into `available`),
- * through the ledger module: the issue allows tests to credit directly; there is no funding route.
+ * through the ledger module: tests may credit directly, as there is no funding route.
  */
 export async function creditAvailable(
   db: DynamoDBDocumentClient,

@@ -49,7 +49,7 @@ export const HOT_WALLET_KEY = STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_
 /** The sandbox chain over a test's table, on its clock, solidifying after 19 blocks as TRON does;
  * `treasury` is the hot wallet that may be granted TRX for fees. */
 /**
- * What the payout and sweep tests stand on: a fresh table (test/support/dynamo.ts useFreshTable),
+ * What the payout and sweep tests stand on: a fresh table (dynamo.ts useFreshTable),
  * the chain's clock from `startsAt`, the local hot wallet, and a sandbox chain over that table
  * whose treasury is the hot wallet. Call it at a test file's top level (it registers the table's hooks).
  */

@@ -12,8 +12,8 @@ let focusSelectedTab = false;
 /** The tabs (WAI-ARIA tabs pattern: arrow keys, Home and End move between them and select). */
 function ActivityTabs(props: { kind: ActivityKind }) {
   const selected = useRef<HTMLButtonElement>(null);
-  // In the same commit as the new tabs reach the DOM: useEffect ran after paint, so for a moment
-  // (longer on a busy machine) the selected tab showed while focus had fallen to the page's body.
+  // In the same commit as the new tabs reach the DOM: after paint (useEffect), the selected tab
+  // would show for a moment while focus had fallen to the page's body.
   useLayoutEffect(() => {
     if (focusSelectedTab) selected.current?.focus();
     focusSelectedTab = false;

@@ -28,7 +28,7 @@ function csrfToken(): string {
 }
 
 /** Asks the person for their password when a route wants a recent sign-in (functions/people/
- * step-up.ts): true once the session is signed in afresh (components/confirm-identity.tsx). */
+ * step-up.ts): true once the session is signed in afresh (../components/confirm-identity.tsx). */
 let confirmIdentity: (() => Promise<boolean>) | null = null;
 export function whenIdentityNeeded(ask: () => Promise<boolean>): void {
   confirmIdentity = ask;

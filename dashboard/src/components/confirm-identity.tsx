@@ -48,8 +48,9 @@ export function useProofFields(idPrefix: string, hint?: string) {
 /**
  * `Confirm it's you`: opened by any request a route refuses for want of a recent sign-in (what adds a
  * person, raises a role, mints a credential or changes where money or events go: the routes
- * functions/routes.ts marks `recentSignIn`, listed in docs/dashboard-api.md). The person gives their password (and authenticator code); the session is signed in
- * afresh and the request is sent again. Cancel leaves the request refused, its dialog saying why.
+ * functions/routes.ts marks `recentSignIn`, listed in docs/dashboard-api.md). The person gives
+ * their password (and authenticator code); the session is signed in afresh and the request is
+ * sent again. Cancel leaves the request refused, its dialog saying why.
  */
 export function ConfirmIdentityHost() {
   const [pending, setPending] = useState<((confirmed: boolean) => void) | null>(null);

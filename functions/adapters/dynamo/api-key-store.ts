@@ -58,7 +58,7 @@ export class DynamoApiKeyStore extends TableStore implements ApiKeyStore, KeyUse
     await new MoneyTransaction(this.tableName)
       .update(apiKeyItem.key(after.keyId), {
         expression: update,
-        // A key stored before the dashboard has no status attribute: it is active.
+        // A key stored with no status attribute is active.
         condition: 'secretHash = :beforeHash AND (attribute_not_exists(#status) OR #status = :active) AND companyId = :companyId',
         names: Object.fromEntries(Object.keys(set).map((name) => [`#${name}`, name])),
         values: {

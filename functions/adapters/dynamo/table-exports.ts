@@ -8,7 +8,7 @@ const DESCRIBE_CONCURRENCY = 4;
  * Every export of the table DynamoDB still lists (ListExports keeps about 90 days), each with its
  * start time and outcome. ListExports gives only ARN and status, so each one is described
  * (DescribeExport); the listing does not promise an order, so none can be skipped.
- * DynamoDB Local implements neither call: test/unit/table-exports.test.ts mocks the client.
+ * DynamoDB Local implements neither call: test/unit/finance-export-check.test.ts mocks the client.
  */
 export async function tableExports(client: DynamoDBClient, tableArn: string): Promise<TableExport[]> {
   const arns: string[] = [];

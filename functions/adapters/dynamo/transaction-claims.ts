@@ -23,7 +23,7 @@ export class DynamoTransactionClaims implements TransactionClaims {
   }
 
   async claimIfFree(txId: string, owner: PayoutOwner): Promise<PayoutOwner> {
-    // Every payout signed since claims exist has one: settling asks once per withdrawal, so the
+    // A payout's claim is written when it is signed: settling asks once per withdrawal, so the
     // usual answer is one read, not a refused write and then a read.
     const existing = await this.ownerOf(txId);
     if (existing) return existing;

@@ -42,7 +42,7 @@ export class DynamoWebhookEndpointStore extends TableStore implements WebhookEnd
   async rollSecret(webhook: Webhook, expectedSealedSecret: string, audit: AuditEntry): Promise<boolean> {
     return new MoneyTransaction(this.tableName)
       .update(webhookItem.key(webhook.companyId, webhook.id), {
-        // The new secret is always sealed; a legacy plain `secret` (as the expected one) is removed.
+        // The new secret is always sealed; a plain `secret` not yet sealed (as the expected one) is removed.
         expression: 'SET sealedSecret = :sealed, previousSealedSecret = :previous, previousSecretExpiresAt = :until, updatedAt = :at REMOVE secret',
         // Gone, or rolled by someone else since it was read: nothing is written.
         condition: 'attribute_exists(PK) AND (sealedSecret = :expected OR secret = :expected)',

@@ -9,8 +9,8 @@ import type { DeliveryMessage, DeliveryQueue, QueuedMessage } from '#functions/w
  *
  * Like SQS, it is durable when given a journal: a message is written there before `send`
  * resolves, and removed when deleted, so the dispatcher's "queued, then marked dispatched" holds
- * across a crash as it does in AWS (issue #12: a kill -9 0.2 s after the mark lost the event for
- * good). Memory holds the working copy; the journal is read once, at the first use.
+ * across a crash as it does in AWS: a kill -9 just after the mark loses no event. Memory holds
+ * the working copy; the journal is read once, at the first use.
  */
 export interface InProcessMessage {
   messageId: string;

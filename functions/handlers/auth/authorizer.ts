@@ -20,8 +20,8 @@ const keys = new DynamoApiKeyStore(db, tableName);
  *
  * Traced by Lambda's active tracing alone, inside the API request's trace (its segment shows the
  * whole call; its log lines carry `xray_trace_id`), without Powertools' tracer: the tracer and the
- * X-Ray SDK add ~290 KB with the source map, which took this bundle from 145 KB to 439 KB, past the
- * 300 KB budget of everything on a request's path (test/infra/bundles.test.ts), and the SDK's load
+ * X-Ray SDK add ~290 KB with the source map, which would take this bundle past the 300 KB budget
+ * of everything on a request's path (test/infra/bundles.test.ts), and the SDK's load
  * would lengthen the cold start of every uncached request. So its DynamoDB read has no subsegment
  * of its own. The jobs' tracer comes with #adapters/observability, which this file must not import.
  */
@@ -48,7 +48,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
   }
   log.debug('authorizer allowed', { companyId: record.companyId });
   // `last used` for the dashboard: here, off the cached path, and at most one write per key per
-  // LAST_USED_GRANULARITY_MS (functions/api-keys/api-keys.ts). Failing to record it never refuses a call.
+  // LAST_USED_GRANULARITY_MS. Failing to record it never refuses a call.
   await recordKeyUse(keys, record, new Date(), event.requestContext?.identity?.sourceIp ?? null).catch((error: unknown) => log.warn('last used not recorded', { error }));
   return {
     principalId: record.companyId,

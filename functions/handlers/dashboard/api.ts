@@ -5,11 +5,11 @@ import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
 type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /**
- * The dashboard API's one Lambda in AWS (lib/dashboard.ts): each route's handler module under
- * functions/handlers/dashboard/ is still small and on its own, and this picks the route's module by the
- * method and resource API Gateway matched. One function rather than one per route, because
- * the dashboard is one web app with little traffic: per-route functions were each cold on most
- * clicks, and cost about ten CloudFormation resources a route (function, role, policy, log group,
+ * The dashboard API's one Lambda in AWS (lib/dashboard.ts): each route's handler module in
+ * this folder is small and on its own, and this picks the route's module by the method and
+ * resource API Gateway matched. One function rather than one per route, because the dashboard is
+ * one web app with little traffic: per-route functions would each be cold on most clicks,
+ * and cost about ten CloudFormation resources a route (function, role, policy, log group,
  * permissions, two alarms) against the stack's 500. Its role is the union of the routes' needs.
  *
  * Modules load on first use: the import's template is one esbuild bundles as every module of

@@ -13,7 +13,7 @@ export const signInBody = v.strictObject({ email, password });
 export const acceptInvitationBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{20,100}$/, 'is not an invitation token')), password });
 /** Addresses or CIDR blocks; each is checked in the domain, which says which one is wrong. */
 const allowedIps = v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} entries`));
-/** `access`: `full` (the default) or `read`, a key that may only GET (functions/api-keys/api-keys.ts). */
+/** `access`: `full` (the default) or `read`, a key that may only GET. */
 export const createApiKeyBody = v.strictObject({
   name: v.pipe(v.string(), v.maxLength(100)),
   access: v.optional(v.picklist(API_KEY_ACCESS, 'must be full or read')),

@@ -9,7 +9,7 @@ const settings = functionSettings('dashboard/sign-out');
 const { identity, verifier } = userPoolFrom(settings);
 const signOuts = signOutsFrom(settings);
 
-/** Ends the person's sessions (functions/people/sign-outs.ts); the cookies go in any case. */
+/** Ends the person's sessions; the cookies go in any case. */
 export const handler = dashboardRoute({ access: 'public' }, async ({ cookies, secureCookies }) => {
   const accessToken = cookies[SESSION_COOKIE];
   if (accessToken) {

@@ -9,7 +9,7 @@ const settings = functionSettings('dashboard/start-two-factor-setup');
 const { identity } = userPoolFrom(settings);
 
 /** A new authenticator secret for the signed-in person; nothing changes until a code confirms it (and,
- * to replace an app that is on, the password and that app's code: functions/people/two-factor.ts). */
+ * to replace an app that is on, the password and that app's code). */
 export const handler = dashboardRoute({ body: emptyBody, access: 'session' }, async ({ cookies }) => {
   const accessToken = cookies[SESSION_COOKIE]!;
   const [{ secret }, { email }] = await Promise.all([identity.startSetup(accessToken), identity.status(accessToken)]);

@@ -9,7 +9,7 @@ const ttlAfter = (at: Date, seconds: number) => Math.floor(at.getTime() / 1000) 
 /**
  * The one owner of a person's stored `CodeAttempts` (functions/people/code-attempts.ts): `attempts`
  * counted since the count last started, and `lastAttemptAt`, when the last was counted. Updated in
- * place by conditional writes only (code-attempt-store.ts); TTL removes it an hour after its lock
+ * place by conditional writes only (../code-attempt-store.ts); TTL removes it an hour after its lock
  * could have ended.
  */
 export const codeAttemptsItem = {

@@ -39,8 +39,8 @@ export const apiKeyItem = {
     // Absent rather than NULL, so `attribute_not_exists(lastUsedAt)` and friends mean "never".
     ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
   }),
-  /** Keys stored before the dashboard carry only the first five fields: they read as an active
-   * key named DEFAULT_KEY_NAME with full access, so no migration is needed. */
+  /** A key stored with only the first five fields reads as an active key named DEFAULT_KEY_NAME
+   * with full access, so it needs no migration. */
   fromItem: (item: Item): ApiKeyRecord => ({
     keyId: item.keyId as string,
     companyId: item.companyId as string,

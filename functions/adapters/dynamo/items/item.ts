@@ -107,7 +107,7 @@ export function referenceClaimItem(type: string, skPrefix: string, idAttribute: 
 
 export type ReferenceClaimItem = ReturnType<typeof referenceClaimItem>;
 
-/** The fields a stored deposit and a stored withdrawal begin with (domain/usdt-on-tron.ts). */
+/** The fields a stored deposit and a stored withdrawal begin with (`UsdtOnTron`). */
 export const usdtOnTronFromItem = (item: Item) => ({
   id: item.id as string,
   companyId: item.companyId as string,

@@ -11,7 +11,7 @@ export const personItem = {
   toItem: (person: Person): Item => ({ ...personItem.head(person.personId), ...person }),
   fromItem: (item: Item): Person => ({
     ...storedFields<Person>(item, ['personId', 'email', 'createdAt']),
-    // Kept as stored: null (waiting for the link) and absent (made before links were asked for) differ.
+    // Kept as stored: null (waiting for the link) and absent (counts as proven) differ.
     ...('emailVerifiedAt' in item && { emailVerifiedAt: item.emailVerifiedAt as string | null }),
   }),
 };

@@ -17,8 +17,8 @@ export const twoFactorRequirementItem = {
 /**
  * The one owner of a person's `TwoFactorMark`: that they have turned two-factor sign-in on (or signed
  * in with a code since), written then. Cognito holds the truth, but asking it on every company call
- * would cost a round trip; someone who turned it on before marks were written is marked at their
- * next sign-in with a code.
+ * would cost a round trip; a person Cognito has it on for, with no mark, is marked at their next
+ * sign-in with a code.
  */
 export const twoFactorMarkItem = {
   ...personRecord('TwoFactorMark', 'TWO_FACTOR'),

@@ -5,10 +5,10 @@ import { companyRecord, companySetting, type Item } from './item.ts';
 /**
  * The one owner of a stored `Webhook` (docs/data-model.md) and of its company's `WebhookCount`.
  *
- * The secret is stored sealed, as `sealedSecret` (domain/webhook-secrets.ts). Items written before
- * sealing hold the plain secret as `secret`: it is read into `sealedSecret` (which the sender opens
- * as the plain value it is) and written back under its old name by a PUT, never renamed, so an
- * item's attribute always says which of the two it holds.
+ * The secret is stored sealed, as `sealedSecret` (functions/webhooks/webhook-secrets.ts). An item
+ * not yet sealed holds the plain secret as `secret`: it is read into `sealedSecret` (which the
+ * sender opens as the plain value it is) and written back as `secret` by a PUT, never renamed, so
+ * an item's attribute always says which of the two it holds.
  */
 export const webhookItem = {
   ...companyRecord('Webhook', 'WEBHOOK#'),
@@ -35,7 +35,7 @@ export const webhookItem = {
 };
 
 /** The one owner of a stored `WebhookAlert`: when an endpoint's managers were last mailed that it
- * gave up on an event (domain/webhook-alerts.ts), so they are mailed at most once a day. */
+ * gave up on an event (functions/webhooks/webhook-alerts.ts), so they are mailed at most once a day. */
 export const webhookAlertItem = {
   ...companyRecord('WebhookAlert', 'WEBHOOK_ALERT#'),
   toItem: (companyId: string, webhookId: string, alertedAt: string): Item => ({ ...webhookAlertItem.head(companyId, webhookId), webhookId, alertedAt }),
