@@ -197,7 +197,7 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0 };
   const records = await deps.store.confirmingTransfers();
   if (records.length === 0) return result;
-  const [solidified, latest] = await Promise.all([deps.chain.solidifiedBlock(), deps.chain.latestBlock()]);
+  const [solidified, latest] = await Promise.all([deps.chain.finalBlock(), deps.chain.latestBlock()]);
   const receipts = new Map<TransferRecord, TransactionReceipt | null>();
   await inParallel(
     records.filter((record) => record.blockNumber <= solidified.number),

@@ -1,7 +1,7 @@
-import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
+import { usdtTransferView, type UsdtTransfer } from './usdt-transfer.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { formatAmount } from '../shared/money.ts';
-import { deriveDepositAddress } from '../networks/tron/tron-address.ts';
+import { networkNamed, soleNetwork, type NetworkName } from '../networks/registry.ts';
 import { underAllowlist, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-allowlist.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
@@ -29,7 +29,7 @@ export interface DepositTransaction {
   status: 'confirming' | 'confirmed';
 }
 
-export interface Deposit extends UsdtOnTron {
+export interface Deposit extends UsdtTransfer {
   /** BIP44 index the address was derived at (m/44'/195'/0'/0/index): the signer needs it to sweep. */
   addressIndex: number;
   expectedAmount: bigint | null;
@@ -65,6 +65,8 @@ export interface DepositStore extends AllowlistReader {
 
 export interface NewDeposit {
   reference: string;
+  /** The API's body names it; absent, the sole registered network (registry.ts soleNetwork). */
+  network?: NetworkName;
   amount?: bigint;
   split?: { address: string; percentBps?: number; amount?: bigint };
 }
@@ -84,7 +86,7 @@ export function depositAwaitingPayment(
     companyId,
     method: 'usdt',
     reference: input.reference,
-    network: 'tron',
+    network: input.network ?? soleNetwork().name,
     address: at.address,
     addressIndex: at.addressIndex,
     expectedAmount: input.amount ?? null,
@@ -119,7 +121,8 @@ export async function createDeposit(
   now = new Date(),
 ): Promise<Deposit> {
   const addressIndex = await store.nextAddressIndex();
-  const address = { address: deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
+  const network = networkNamed(input.network ?? soleNetwork().name);
+  const address = { address: network.deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
   const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
   // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
   if (input.split) await underAllowlist(store, companyId, input.split.address, 'split.address', now, (guard) => store.createDeposit(deposit, guard));
@@ -134,7 +137,7 @@ export async function getDeposit(store: DepositStore, companyId: string, deposit
 /** The contract's record. */
 export function depositView(deposit: Deposit) {
   return {
-    ...usdtOnTronView(deposit),
+    ...usdtTransferView(deposit),
     amount: deposit.expectedAmount === null ? null : formatAmount(deposit.expectedAmount, 'USDT'),
     receivedAmount: formatAmount(deposit.receivedAmount, 'USDT'),
     creditedAmount: formatAmount(deposit.creditedAmount, 'USDT'),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AmountFormatError, parseAmount, SCALE, type Currency } from '#functions/shared/money';
-import { isTronAddress } from '#functions/networks/tron/tron-address';
+import { anyNetworkAddressInWords, isAnyNetworkAddress, networkNamed, registeredNetworks, NETWORK_NAMES, type NetworkName } from '#functions/networks/registry';
+import { NETWORK_CHOICE } from '#functions/networks/names';
 import { LIST_LIMIT } from '#functions/shared/pagination';
 
 /**
@@ -43,11 +44,35 @@ export const referenceField = v.pipe(
   v.regex(REFERENCE_PATTERN, 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"'),
 );
 
-export const tronAddressField = v.pipe(
-  v.string('must be a TRON address string'),
-  v.metadata({ pattern: '^T[1-9A-HJ-NP-Za-km-z]{33}$', description: 'TRON address (base58check, starting with T)' }),
-  v.check((value: string) => isTronAddress(value), 'must be a valid TRON address (base58check, starting with T)'),
+/** The record's `network`: one of the registered networks (functions/networks/names.ts). */
+export const networkField = v.picklist(NETWORK_NAMES, NETWORK_CHOICE);
+
+const networks = registeredNetworks();
+/** The registered networks by name, for descriptions: `TRON`. */
+export const NETWORK_TITLES = networks.map((network) => network.title).join(' or ');
+
+/** An address of a registered network. A body with a `network` also checks the address is that
+ * network's (addressOnItsNetwork); where none is named, any registered network's is taken. */
+export const addressField = v.pipe(
+  v.string(`must be a ${NETWORK_TITLES} address string`),
+  v.metadata({
+    pattern: networks.length === 1 ? networks[0]!.address.pattern : networks.map((network) => `(?:${network.address.pattern})`).join('|'),
+    description: anyNetworkAddressInWords(),
+  }),
+  v.check((value: string) => isAnyNetworkAddress(value), `must be a valid ${anyNetworkAddressInWords()}`),
 );
+
+/** A body's `address` (at `path`) must be an address of the body's `network`: a TRON address on
+ * another network is refused naming the field. */
+export const addressOnItsNetwork = <T extends { network: NetworkName }>(read: (input: T) => string | undefined, path: readonly [string, ...string[]]) =>
+  v.forward<T, v.CheckIssue<T>, never>(
+    v.check((input: T) => {
+      const address = read(input);
+      const network = networkNamed(input.network);
+      return address === undefined || network.address.is(address);
+    }, 'must be an address of the network named by "network"'),
+    path as never,
+  );
 
 export const literalField = <T extends string>(value: T) => v.literal(value, `must be "${value}"`);
 

@@ -6,11 +6,11 @@ import type { Log } from '../shared/log.ts';
 import { withdrawalAllowlistMail, type AllowlistChange, type Mailer } from '../mail/mail.ts';
 import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
 import { requirePermission } from '../people/team.ts';
-import { isTronAddress } from '../networks/tron/tron-address.ts';
+import { anyNetworkAddressInWords, isAnyNetworkAddress } from '../networks/registry.ts';
 
 /**
  * A company's withdrawal allowlist, Circle's "address book": while it is on, money leaves only for
- * TRON addresses that a company's Owner or Admin added in the dashboard, each usable once the
+ * addresses that a company's Owner or Admin added in the dashboard, each usable once the
  * stage's waiting period has passed. A leaked API secret then moves nothing to an attacker's
  * address: /v1 cannot add one, and an address added through a taken-over dashboard session waits
  * (24 h in production) while its Owners and Admins are mailed.
@@ -162,7 +162,7 @@ export async function addAllowedAddress(deps: AllowlistDeps, caller: Caller, inp
   const address = input.address.trim();
   const label = input.label.trim();
   const problems = [
-    ...(isTronAddress(address) ? [] : [{ path: 'address', message: 'must be a TRON address (base58check, starting with T)' }]),
+    ...(isAnyNetworkAddress(address) ? [] : [{ path: 'address', message: `must be a ${anyNetworkAddressInWords()}` }]),
     ...(label.length >= 1 && label.length <= MAX_LABEL_LENGTH ? [] : [{ path: 'label', message: `must be 1-${MAX_LABEL_LENGTH} characters` }]),
   ];
   if (problems.length > 0) throw validationFailed(problems);

@@ -1,5 +1,6 @@
 import { simulatePayment } from '#functions/companies/activity';
-import { sandboxPayerFrom } from '#functions/networks/tron/sandbox-payer';
+import { soleNetwork } from '#functions/networks/registry';
+import { sandboxOf } from '#functions/networks/sandbox-registry';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
 import { DynamoDashboardStore } from '#adapters/dynamo/dashboard-store';
@@ -11,7 +12,7 @@ const settings = functionSettings('dashboard/simulate-payment');
 const { db, tableName } = dynamoFrom(settings);
 const dashboard = new DynamoDashboardStore(db, tableName);
 const activity = new DynamoActivityStore(db, tableName);
-const payer = sandboxPayerFrom(db, tableName, settings);
+const payer = sandboxOf(soleNetwork().name).payer(db, tableName, settings);
 
 export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships: dashboard }, async ({ caller, body }) => ({
   status: 202,

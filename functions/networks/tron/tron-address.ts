@@ -21,7 +21,7 @@ export const TEST_MNEMONIC_ACCOUNT_XPUB =
 const ADDRESS_PREFIX = 0x41;
 const ADDRESS_BYTES = 21;
 /** A base58check of 21 bytes + 4 checksum bytes starting 0x41 is always 34 characters, starting 'T'. */
-const BASE58_ADDRESS_PATTERN = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
+export const BASE58_ADDRESS_PATTERN = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 /** m/44'/195'/0' is three levels below the master key. */
 const ACCOUNT_DEPTH = 3;
 const EXTERNAL_CHAIN = 0;
