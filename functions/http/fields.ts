@@ -69,7 +69,8 @@ export const addressOnItsNetwork = <T extends { network: NetworkName }>(read: (i
     v.check((input: T) => {
       const address = read(input);
       const network = networkNamed(input.network);
-      return address === undefined || network.address.is(address);
+      // An address of no network is addressField's to report, once.
+      return address === undefined || !isAnyNetworkAddress(address) || network.address.is(address);
     }, 'must be an address of the network named by "network"'),
     path as never,
   );

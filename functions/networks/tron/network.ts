@@ -1,5 +1,6 @@
 import type { Network } from '../network.ts';
-import { BASE58_ADDRESS_PATTERN, deriveDepositAddress, isTronAddress, tronAddressFromPublicKey } from './tron-address.ts';
+import { BASE58_ADDRESS_PATTERN } from './address-pattern.ts';
+import { deriveDepositAddress, isTronAddress, tronAddressFromPublicKey } from './tron-address.ts';
 
 /** TRON as the network port describes it (../shared/tron-notes.md): USDT is the TRC-20 contract
  * with 6 decimals, fees are paid in TRX (1 TRX = 1 000 000 sun), and a block is final once
