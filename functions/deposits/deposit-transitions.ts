@@ -7,7 +7,7 @@ import { newWithdrawal, type Withdrawal } from '../withdrawals/withdrawals.ts';
 
 /**
  * How money seen on chain becomes a company's balance (../shared/api-contract.md, Deposits):
- * seen → `pending` and `confirming`; solidified with a SUCCESS receipt → `available` (minus the
+ * seen → `pending` and `confirming`; final with a SUCCESS receipt → `available` (minus the
  * split share, which becomes a withdrawal to the split address while the withdrawal allowlist
  * allows it); vanished or failed before that →
  * taken back out of `pending`. Each step is one DepositChange the store writes atomically with

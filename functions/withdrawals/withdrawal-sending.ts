@@ -157,7 +157,7 @@ export interface SettleResult extends SendResult {
   stuck: { count: number; oldestAgeSeconds: number };
 }
 
-/** Settles sent withdrawals by their receipts once solidified, and rebroadcasts any whose
+/** Settles sent withdrawals by their receipts once final, and rebroadcasts any whose
  * broadcast was lost (a sender that died between storing and broadcasting). Reports those still
  * processing for too long (read oldest first, so the oldest age is exact even when the run's time
  * ends before the last page). */

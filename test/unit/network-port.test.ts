@@ -66,8 +66,8 @@ describe('the network port', () => {
 
   it('checks `network` against the registered list in every request body and record', () => {
     for (const [name, schema] of Object.entries({ createDepositBody, createWithdrawalBody, depositRecord, withdrawalRecord })) {
-      const object = ('pipe' in schema ? schema.pipe[0] : schema) as v.ObjectSchema<v.ObjectEntries, undefined>;
-      const network = object.entries.network as v.PicklistSchema<readonly string[], string>;
+      const object = ('pipe' in schema ? schema.pipe[0] : schema) as { entries: v.ObjectEntries };
+      const network = object.entries.network as unknown as v.PicklistSchema<readonly string[], string>;
       expect(network.type, name).toBe('picklist');
       expect(network.options, name).toEqual(NETWORK_NAMES);
     }
