@@ -1,7 +1,9 @@
 import { usdtTransferView, type UsdtTransfer } from './usdt-transfer.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { formatAmount } from '../shared/money.ts';
-import { networkNamed, soleNetwork, type NetworkName } from '../networks/registry.ts';
+import { keysOf } from '../networks/key-registry.ts';
+import type { NetworkName } from '../networks/names.ts';
+import { soleNetworkName } from '../networks/names.ts';
 import { underAllowlist, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-allowlist.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
@@ -65,7 +67,7 @@ export interface DepositStore extends AllowlistReader {
 
 export interface NewDeposit {
   reference: string;
-  /** The API's body names it; absent, the sole registered network (registry.ts soleNetwork). */
+  /** The API's body names it; absent, the sole registered network (names.ts soleNetworkName). */
   network?: NetworkName;
   amount?: bigint;
   split?: { address: string; percentBps?: number; amount?: bigint };
@@ -86,7 +88,7 @@ export function depositAwaitingPayment(
     companyId,
     method: 'usdt',
     reference: input.reference,
-    network: input.network ?? soleNetwork().name,
+    network: input.network ?? soleNetworkName(),
     address: at.address,
     addressIndex: at.addressIndex,
     expectedAmount: input.amount ?? null,
@@ -121,8 +123,8 @@ export async function createDeposit(
   now = new Date(),
 ): Promise<Deposit> {
   const addressIndex = await store.nextAddressIndex();
-  const network = networkNamed(input.network ?? soleNetwork().name);
-  const address = { address: network.deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
+  const keys = keysOf(input.network ?? soleNetworkName());
+  const address = { address: keys.deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
   const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
   // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
   if (input.split) await underAllowlist(store, companyId, input.split.address, 'split.address', now, (guard) => store.createDeposit(deposit, guard));

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { AmountFormatError, parseAmount, SCALE, type Currency } from '#functions/shared/money';
-import { anyNetworkAddressInWords, isAnyNetworkAddress, networkNamed, registeredNetworks, NETWORK_NAMES, type NetworkName } from '#functions/networks/registry';
-import { NETWORK_CHOICE } from '#functions/networks/names';
+import { NETWORK_CHOICE, NETWORK_NAMES } from '#functions/networks/names';
 import { LIST_LIMIT } from '#functions/shared/pagination';
 
 /**
@@ -46,34 +45,6 @@ export const referenceField = v.pipe(
 
 /** The record's `network`: one of the registered networks (functions/networks/names.ts). */
 export const networkField = v.picklist(NETWORK_NAMES, NETWORK_CHOICE);
-
-const networks = registeredNetworks();
-/** The registered networks by name, for descriptions: `TRON`. */
-export const NETWORK_TITLES = networks.map((network) => network.title).join(' or ');
-
-/** An address of a registered network. A body with a `network` also checks the address is that
- * network's (addressOnItsNetwork); where none is named, any registered network's is taken. */
-export const addressField = v.pipe(
-  v.string(`must be a ${NETWORK_TITLES} address string`),
-  v.metadata({
-    pattern: networks.length === 1 ? networks[0]!.address.pattern : networks.map((network) => `(?:${network.address.pattern})`).join('|'),
-    description: anyNetworkAddressInWords(),
-  }),
-  v.check((value: string) => isAnyNetworkAddress(value), `must be a valid ${anyNetworkAddressInWords()}`),
-);
-
-/** A body's `address` (at `path`) must be an address of the body's `network`: a TRON address on
- * another network is refused naming the field. */
-export const addressOnItsNetwork = <T extends { network: NetworkName }>(read: (input: T) => string | undefined, path: readonly [string, ...string[]]) =>
-  v.forward<T, v.CheckIssue<T>, never>(
-    v.check((input: T) => {
-      const address = read(input);
-      const network = networkNamed(input.network);
-      // An address of no network is addressField's to report, once.
-      return address === undefined || !isAnyNetworkAddress(address) || network.address.is(address);
-    }, 'must be an address of the network named by "network"'),
-    path as never,
-  );
 
 export const literalField = <T extends string>(value: T) => v.literal(value, `must be "${value}"`);
 

@@ -11,10 +11,10 @@ import type { NetworkName } from './names.ts';
  * folder (functions/networks/<name>/) implements them and the registries choose one by a record's
  * `network` (docs/adding-a-network.md).
  *
- * It comes in four parts because each goes into different Lambda bundles: the description below
- * into every API function that takes an address, the chain into the jobs, the transfers (a
- * network's transaction library, often large) into the signing jobs alone, the sandbox payer into
- * the dashboard's simulator.
+ * It comes in parts because each goes into different Lambda bundles: the description below into
+ * every API function that takes an address, the keys (HD derivation, curve arithmetic) into deposit
+ * creation and the signers, the chain into the jobs, the transfers (a network's transaction
+ * library, often large) into the signing jobs alone, the sandbox payer into the dashboard's simulator.
  */
 export interface Network {
   readonly name: NetworkName;
@@ -29,8 +29,6 @@ export interface Network {
   /** When a block can no longer be reversed, for people: the reader's finalBlock() follows it. */
   readonly finality: string;
   readonly address: AddressFormat;
-  /** The deposit address at `index` under the stage's account xpub (DEPOSIT_ACCOUNT_XPUB). */
-  deriveDepositAddress(accountXpub: string, index: number): string;
   /** Where a person sees a transaction on the network's public explorer. */
   explorerTransactionUrl(txHash: string): string;
 }
@@ -45,8 +43,14 @@ export interface AddressFormat {
   readonly example: string;
   /** True only for an address in the network's canonical form with a valid checksum. */
   is(value: unknown): value is string;
+}
+
+/** Addresses from keys: for creating deposits and for the hot wallet's signers. */
+export interface NetworkKeys {
+  /** The deposit address at `index` under the stage's account xpub (DEPOSIT_ACCOUNT_XPUB). */
+  deriveDepositAddress(accountXpub: string, index: number): string;
   /** The address of a secp256k1 public key (33-byte compressed or 65-byte uncompressed). */
-  fromPublicKey(publicKey: Uint8Array): string;
+  addressFromPublicKey(publicKey: Uint8Array): string;
 }
 
 /** What the chain jobs use: reading, broadcasting, and token and fee-asset balances (sweeps,

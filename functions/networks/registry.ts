@@ -5,7 +5,7 @@ import { tron } from './tron/network.ts';
 /**
  * The registered networks' descriptions (network.ts, Network): what the API functions need to
  * check and derive addresses. Typed by names.ts's list, so a name added there does not compile
- * until its network is registered here and in the chain, transfer and sandbox registries.
+ * until its network is registered here and in the key, chain, transfer and sandbox registries.
  */
 const NETWORKS: { readonly [N in NetworkName]: Network & { name: N } } = { tron };
 
@@ -16,17 +16,6 @@ export function networkNamed(name: NetworkName): Network {
 }
 
 export const registeredNetworks = (): Network[] => NETWORK_NAMES.map(networkNamed);
-
-/**
- * The network of what names none: the dashboard's New withdrawal and withdrawal allowlist, and the
- * chain jobs, whose state (scan cursor, sweeps, the hot wallet's float) is not yet kept per
- * network. Throws once a second network is registered, so that those places are made
- * network-aware (docs/adding-a-network.md) rather than silently serving the first.
- */
-export function soleNetwork(): Network {
-  if (NETWORK_NAMES.length !== 1) throw new Error(`${NETWORK_NAMES.length} networks are registered: this caller must choose one by the record's network (docs/adding-a-network.md)`);
-  return networkNamed(NETWORK_NAMES[0]);
-}
 
 /** An address in words for messages: `TRON address (base58check, starting with T)`. */
 export const addressInWords = (network: Network): string => `${network.title} address (${network.address.form})`;

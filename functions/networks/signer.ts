@@ -1,4 +1,4 @@
-/** A network's address of a secp256k1 public key (Network.address.fromPublicKey). */
+/** A network's address of a secp256k1 public key (NetworkKeys.addressFromPublicKey). */
 export type AddressOfPublicKey = (publicKey: Uint8Array) => string;
 
 /**

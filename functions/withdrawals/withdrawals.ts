@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
-import { soleNetwork, type NetworkName } from '../networks/registry.ts';
+import { soleNetworkName, type NetworkName } from '../networks/names.ts';
 import { ApiError } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
@@ -54,7 +54,7 @@ export interface WithdrawalStore extends AllowlistReader, LimitReader {
 
 export interface NewWithdrawal {
   reference: string;
-  /** The API's body names it; absent, the sole registered network (registry.ts soleNetwork). */
+  /** The API's body names it; absent, the sole registered network (names.ts soleNetworkName). */
   network?: NetworkName;
   address: string;
   amount: bigint;
@@ -69,7 +69,7 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
     companyId,
     method: 'usdt',
     reference,
-    network: network ?? soleNetwork().name,
+    network: network ?? soleNetworkName(),
     address,
     amount,
     fee,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { addressField, amountField, referenceField } from '#http/fields';
+import { amountField, referenceField } from '#http/fields';
+import { addressField } from '#http/address-fields';
 import { ACTIVITY_KINDS } from '#functions/companies/activity';
 import { API_KEY_ACCESS, MAX_ALLOWED_IPS, ROLL_GRACE, type RollGrace } from '#functions/api-keys/api-keys';
 import { ROLES } from '#functions/people/team';

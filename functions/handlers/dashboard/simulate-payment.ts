@@ -1,5 +1,5 @@
 import { simulatePayment } from '#functions/companies/activity';
-import { soleNetwork } from '#functions/networks/registry';
+import { soleNetworkName } from '#functions/networks/names';
 import { sandboxOf } from '#functions/networks/sandbox-registry';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
@@ -12,7 +12,7 @@ const settings = functionSettings('dashboard/simulate-payment');
 const { db, tableName } = dynamoFrom(settings);
 const dashboard = new DynamoDashboardStore(db, tableName);
 const activity = new DynamoActivityStore(db, tableName);
-const payer = sandboxOf(soleNetwork().name).payer(db, tableName, settings);
+const payer = sandboxOf(soleNetworkName()).payer(db, tableName, settings);
 
 export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships: dashboard }, async ({ caller, body }) => ({
   status: 202,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { amountOutField, idField, NETWORK_TITLES, networkField, timeField } from '#http/fields';
+import { amountOutField, idField, networkField, timeField } from '#http/fields';
+import { NETWORK_TITLES } from '#http/address-fields';
 
 const transaction = v.strictObject({
   txHash: v.string(),

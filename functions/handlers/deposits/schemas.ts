@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { addressField, addressOnItsNetwork, amountField, literalField, networkField, referenceField } from '#http/fields';
+import { amountField, literalField, networkField, referenceField } from '#http/fields';
+import { addressField, addressOnItsNetwork } from '#http/address-fields';
 
 /** A percentage above 0 and below 100 with at most two decimals (12.5 → 1250 basis points). */
 const percentField = v.pipe(

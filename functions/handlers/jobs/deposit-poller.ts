@@ -5,7 +5,7 @@ import { confirmDeposits, expireDeposits, scanDeposits } from '#functions/deposi
 import { DepositAddressFilter } from '#functions/networks/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { soleNetwork } from '#functions/networks/registry';
+import { soleNetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -13,7 +13,7 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-poller');
 const { db, tableName } = dynamoFrom(settings);
-const { chain, settings: chainSettings } = chainsOf(soleNetwork().name).connect(db, tableName, settings);
+const { chain, settings: chainSettings } = chainsOf(soleNetworkName()).connect(db, tableName, settings);
 const store = new DynamoDepositChainStore(db, tableName);
 const cursor = new DynamoScanCursor(db, tableName, chainSettings.cursorName);
 // Kept across warm invocations: loaded whole by the first scan of a cold start, then refreshed

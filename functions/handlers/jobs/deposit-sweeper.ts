@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { sweepDepositAddresses, type SweepDeps } from '#functions/deposits/sweeps';
 import { dynamoFrom } from '#adapters/runtime';
-import { soleNetwork } from '#functions/networks/registry';
+import { soleNetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -15,9 +15,9 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-sweeper');
 const { db, tableName } = dynamoFrom(settings);
-const network = soleNetwork();
+const network = soleNetworkName();
 const hotWallet = signerFrom(settings, network);
-const { chain, settings: chainSettings } = chainsOf(network.name).connect(db, tableName, settings, { hotWallet: () => hotWallet.address() });
+const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => hotWallet.address() });
 const localXprv = settings.LOCAL_DEPOSIT_ACCOUNT_XPRV;
 
 const deps: SweepDeps = {
@@ -25,7 +25,7 @@ const deps: SweepDeps = {
   usdtBalanceOf: (address) => chain.tokenBalance(chainSettings.usdtContract, address),
   feeBalanceOf: (address) => chain.feeBalance(address),
   broadcaster: chain,
-  builder: transfersOf(network.name).builder(chain, settings),
+  builder: transfersOf(network).builder(chain, settings),
   hotWallet,
   // The HD account key: held by this function alone (its secret is granted to nothing else).
   depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(needed(settings.SWEEP_ACCOUNT_XPRV_SECRET, 'SWEEP_ACCOUNT_XPRV_SECRET', 'no LOCAL_DEPOSIT_ACCOUNT_XPRV'))),

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { soleNetwork } from '#functions/networks/registry';
+import { soleNetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -15,13 +15,13 @@ import { functionSettings } from '#functions/settings/functions';
 const settings = functionSettings('jobs/withdrawal-sender');
 const { db, tableName } = dynamoFrom(settings);
 // A signer: the stack grants kms:Sign to this job and the sweeper alone.
-const network = soleNetwork();
+const network = soleNetworkName();
 const signer = signerFrom(settings, network);
-const { chain, settings: chainSettings } = chainsOf(network.name).connect(db, tableName, settings, { hotWallet: () => signer.address() });
+const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => signer.address() });
 const deps: SendingDeps = {
   chain,
   broadcaster: chain,
-  builder: transfersOf(network.name).builder(chain, settings),
+  builder: transfersOf(network).builder(chain, settings),
   signer,
   store: new DynamoWithdrawalSendingStore(db, tableName),
   claims: new DynamoTransactionClaims(db, tableName),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { addressField, addressOnItsNetwork, amountField, literalField, networkField, referenceField } from '#http/fields';
+import { amountField, literalField, networkField, referenceField } from '#http/fields';
+import { addressField, addressOnItsNetwork } from '#http/address-fields';
 
 /** POST /v1/withdrawals (../shared/api-contract.md, Withdrawals). */
 export const createWithdrawalBody = v.pipe(

@@ -1,4 +1,4 @@
-import type { Network } from '../network.ts';
+import type { Network, NetworkKeys } from '../network.ts';
 import { BASE58_ADDRESS_PATTERN } from './address-pattern.ts';
 import { deriveDepositAddress, isTronAddress, tronAddressFromPublicKey } from './tron-address.ts';
 
@@ -12,12 +12,17 @@ export const tron: Network = {
   feeAsset: { symbol: 'TRX', decimals: 6 },
   finality: 'solidified: 19 of the 27 block producers have built on the block (about a minute)',
   address: {
-    pattern: BASE58_ADDRESS_PATTERN.source,
+    // A getter: a property read at module load would keep this object (and the curve and HD-key
+    // code it names) in bundles that never use it, as esbuild cannot prove the read pure.
+    get pattern() {
+      return BASE58_ADDRESS_PATTERN.source;
+    },
     form: 'base58check, starting with T',
     example: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui',
     is: isTronAddress,
-    fromPublicKey: tronAddressFromPublicKey,
   },
-  deriveDepositAddress,
   explorerTransactionUrl: (txHash) => `https://tronscan.org/#/transaction/${txHash}`,
 };
+
+/** TRON's keys: BIP44 coin type 195 (m/44'/195'/0'/0/i), addresses from keccak-256 of the key. */
+export const tronKeys: NetworkKeys = { deriveDepositAddress, addressFromPublicKey: tronAddressFromPublicKey };
