@@ -3,7 +3,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { balanceItem } from '#adapters/dynamo/items/company';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { inParallel } from '#functions/shared/in-parallel';
-import { companyAccount, EXTERNAL_ACCOUNTS, ledgerEntry } from '#functions/ledger/ledger';
+import { companyAccount, networkAccount, ledgerEntry } from '#functions/ledger/ledger';
 import type { LocalRuntime } from '#local/runtime';
 import { encodeTime } from 'ulid';
 import type { Scenario } from '../scenario.ts';
@@ -100,7 +100,7 @@ async function seedYear(runtime: LocalRuntime, companyId: string): Promise<void>
   try {
     const items = Array.from({ length: ENTRIES }, (_, i) => {
       const at = new Date(now - 365 * DAY_MS + 60_000 + Math.floor((i * (365 * DAY_MS - 120_000)) / ENTRIES));
-      const posting = { source: EXTERNAL_ACCOUNTS.tronNetwork, destination: companyAccount(companyId, 'available'), currency: 'USDT' as const, amount: 1_000_000n };
+      const posting = { source: networkAccount('tron'), destination: companyAccount(companyId, 'available'), currency: 'USDT' as const, amount: 1_000_000n };
       // The id made for its own time: newId's monotonic ULIDs never go back before this process's last.
       return ledgerEntryItem.toItem({ ...ledgerEntry(companyId, `bench:${i}`, [posting], at), id: `led_${encodeTime(at.getTime(), 10)}${String(i).padStart(16, '0')}` });
     });

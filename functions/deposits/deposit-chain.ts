@@ -18,7 +18,7 @@ import {
 
 /**
  * The deposit jobs: scanning the chain for transfers to deposit addresses, confirming them once
- * solidified, expiring unpaid deposits. They read the chain and the store, take the scan lease,
+ * final, expiring unpaid deposits. They read the chain and the store, take the scan lease,
  * batch the writes and retry on conflicts; every change itself is built by
  * ./deposit-transitions.ts.
  */
@@ -62,7 +62,7 @@ export interface DepositJobDeps {
   log?: Log;
 }
 
-/** Re-scanned every run: blocks not yet solidified may still change, and a transfer is recorded once anyway. */
+/** Re-scanned every run: blocks not yet final may still change, and a transfer is recorded once anyway. */
 export const SCAN_OVERLAP_BLOCKS = 20;
 export const MAX_BLOCKS_PER_SCAN = 200;
 /** Deposits written one by one at once, when a batched write could not take them. */
@@ -188,8 +188,8 @@ export interface ConfirmResult {
   waiting: number;
 }
 
-/** Credits transfers whose block is solidified and whose receipt says SUCCESS; drops the ones
- * the solidified chain does not have or that failed; refreshes the confirmation count of the rest.
+/** Credits transfers whose block is final and whose receipt says SUCCESS; drops the ones
+ * the final chain does not have or that failed; refreshes the confirmation count of the rest.
  * Receipts are read a few at a time and the changes written in batches, so 30 paid transfers a
  * block cost a handful of requests rather than three round trips each. */
 export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResult> {
@@ -197,24 +197,24 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0 };
   const records = await deps.store.confirmingTransfers();
   if (records.length === 0) return result;
-  const [solidified, latest] = await Promise.all([deps.chain.solidifiedBlock(), deps.chain.latestBlock()]);
+  const [final, latest] = await Promise.all([deps.chain.finalBlock(), deps.chain.latestBlock()]);
   const receipts = new Map<TransferRecord, TransactionReceipt | null>();
   await inParallel(
-    records.filter((record) => record.blockNumber <= solidified.number),
+    records.filter((record) => record.blockNumber <= final.number),
     RECEIPTS_IN_FLIGHT,
     async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)),
   );
   const steps: DepositStep<keyof ConfirmResult | null>[] = [];
   for (const record of records) {
     const owner = { companyId: record.companyId, depositId: record.depositId };
-    if (record.blockNumber > solidified.number) {
+    if (record.blockNumber > final.number) {
       result.waiting++;
       steps.push({ owner, build: (deposit) => refreshConfirmations(deposit, record, latest.number, now()), outcome: null });
       continue;
     }
     const receipt = receipts.get(record) ?? null;
-    if (receipt && receipt.result === 'SUCCESS' && receipt.blockNumber > solidified.number) {
-      // Re-included in a later block after a fork: wait for that block to solidify.
+    if (receipt && receipt.result === 'SUCCESS' && receipt.blockNumber > final.number) {
+      // Re-included in a later block after a fork: wait for that block to become final.
       result.waiting++;
       continue;
     }

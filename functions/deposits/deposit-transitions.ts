@@ -1,13 +1,13 @@
 import type { TokenTransfer } from '../networks/chain.ts';
 import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
-import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
+import { companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
 import type { AllowlistGuard } from '../withdrawals/withdrawal-policy.ts';
 import { newWithdrawal, type Withdrawal } from '../withdrawals/withdrawals.ts';
 
 /**
  * How money seen on chain becomes a company's balance (../shared/api-contract.md, Deposits):
- * seen → `pending` and `confirming`; solidified with a SUCCESS receipt → `available` (minus the
+ * seen → `pending` and `confirming`; final with a SUCCESS receipt → `available` (minus the
  * split share, which becomes a withdrawal to the split address while the withdrawal allowlist
  * allows it); vanished or failed before that →
  * taken back out of `pending`. Each step is one DepositChange the store writes atomically with
@@ -100,7 +100,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
   const entry = ledgerEntry(
     deposit.companyId,
     `deposit:${deposit.id}:seen:${transfer.txHash}:${transfer.eventIndex}`,
-    [{ source: EXTERNAL_ACCOUNTS.tronNetwork, destination: companyAccount(deposit.companyId, 'pending'), currency: 'USDT', amount: transfer.amount }],
+    [{ source: networkAccount(deposit.network), destination: companyAccount(deposit.companyId, 'pending'), currency: 'USDT', amount: transfer.amount }],
     now,
   );
   return {
@@ -139,7 +139,7 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
     share > 0n && deposit.split
       ? newWithdrawal(
           deposit.companyId,
-          { reference: `split:${deposit.id}:${tx.txHash.slice(0, 64)}:${tx.eventIndex}`, address: deposit.split.address, amount: share, fee: 0n },
+          { reference: `split:${deposit.id}:${tx.txHash.slice(0, 64)}:${tx.eventIndex}`, network: deposit.network, address: deposit.split.address, amount: share, fee: 0n },
           now,
         )
       : null;
@@ -180,7 +180,7 @@ export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date
     entry: ledgerEntry(
       deposit.companyId,
       `deposit:${deposit.id}:reversed:${tx.txHash}:${tx.eventIndex}`,
-      [{ source: companyAccount(deposit.companyId, 'pending'), destination: EXTERNAL_ACCOUNTS.tronNetwork, currency: 'USDT', amount: tx.amount }],
+      [{ source: companyAccount(deposit.companyId, 'pending'), destination: networkAccount(deposit.network), currency: 'USDT', amount: tx.amount }],
       now,
     ),
     events: [],

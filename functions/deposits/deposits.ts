@@ -1,7 +1,9 @@
-import { usdtOnTronView, type UsdtOnTron } from './usdt-on-tron.ts';
+import { usdtTransferView, type UsdtTransfer } from './usdt-transfer.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { formatAmount } from '../shared/money.ts';
-import { deriveDepositAddress } from '../networks/tron/tron-address.ts';
+import { keysOf } from '../networks/key-registry.ts';
+import type { NetworkName } from '../networks/names.ts';
+import { soleNetworkName } from '../networks/names.ts';
 import { underSplitPolicy, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
@@ -29,7 +31,7 @@ export interface DepositTransaction {
   status: 'confirming' | 'confirmed';
 }
 
-export interface Deposit extends UsdtOnTron {
+export interface Deposit extends UsdtTransfer {
   /** BIP44 index the address was derived at (m/44'/195'/0'/0/index): the signer needs it to sweep. */
   addressIndex: number;
   expectedAmount: bigint | null;
@@ -66,6 +68,8 @@ export interface DepositStore extends AllowlistReader {
 
 export interface NewDeposit {
   reference: string;
+  /** The API's body names it; absent, the sole registered network (names.ts soleNetworkName). */
+  network?: NetworkName;
   amount?: bigint;
   split?: { address: string; percentBps?: number; amount?: bigint };
 }
@@ -85,7 +89,7 @@ export function depositAwaitingPayment(
     companyId,
     method: 'usdt',
     reference: input.reference,
-    network: 'tron',
+    network: input.network ?? soleNetworkName(),
     address: at.address,
     addressIndex: at.addressIndex,
     expectedAmount: input.amount ?? null,
@@ -120,7 +124,8 @@ export async function createDeposit(
   now = new Date(),
 ): Promise<Deposit> {
   const addressIndex = await store.nextAddressIndex();
-  const address = { address: deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
+  const keys = keysOf(input.network ?? soleNetworkName());
+  const address = { address: keys.deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
   const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
   // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
   if (input.split) await underSplitPolicy(store, companyId, input.split.address, now, (guard) => store.createDeposit(deposit, guard));
@@ -135,7 +140,7 @@ export async function getDeposit(store: DepositStore, companyId: string, deposit
 /** The contract's record. */
 export function depositView(deposit: Deposit) {
   return {
-    ...usdtOnTronView(deposit),
+    ...usdtTransferView(deposit),
     amount: deposit.expectedAmount === null ? null : formatAmount(deposit.expectedAmount, 'USDT'),
     receivedAmount: formatAmount(deposit.receivedAmount, 'USDT'),
     creditedAmount: formatAmount(deposit.creditedAmount, 'USDT'),

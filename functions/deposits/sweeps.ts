@@ -1,13 +1,12 @@
-import { sentTransactionOutcome, type ChainReader } from '../networks/chain.ts';
+import { sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder, type UnsignedTransfer } from '../networks/chain.ts';
 import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../withdrawals/payouts.ts';
 import type { TransactionSigner } from '../networks/signer.ts';
-import type { Broadcaster, UnsignedTransfer } from '../withdrawals/withdrawal-sending.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
- * withdrawals. A deposit address only ever received USDT, so it first gets TRX for the transfer's
- * fee (a top-up from the hot wallet); once that has landed, the address's key (derived from the
+ * withdrawals. A deposit address only ever received USDT, so it first gets the network's fee asset
+ * for the transfer's fee (a top-up from the hot wallet: TRX on TRON); once that has landed, the address's key (derived from the
  * HD seed, held by the sweeper alone) signs the USDT transfer. The ledger does not change: this
  * is treasury moving between its own wallets. Each sweep is recorded for reconciliation.
  */
@@ -52,13 +51,13 @@ export interface SweepStore {
   clearDue(address: string, remaining: bigint): Promise<void>;
 }
 
-export interface SweepBuilder {
-  trxTransfer(input: { from: string; to: string; amountSun: number }): Promise<UnsignedTransfer>;
-  usdtTransfer(input: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer>;
+export interface SweepBuilder extends TransferBuilder {
+  /** `amount` of the network's fee asset, in its minor unit (Network.feeAsset). */
+  feeTransfer(input: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer>;
 }
 
 export interface DepositKeySigner {
-  /** Signs as the deposit address at m/44'/195'/0'/0/index. */
+  /** Signs as the deposit address at index `index` of the deposit account (m/44'/<coin>'/0'/0/index). */
   signFor(index: number, txId: Uint8Array): Promise<Uint8Array>;
 }
 
@@ -66,15 +65,16 @@ export interface SweepDeps {
   chain: ChainReader;
   /** The address's USDT on chain, in minor units. */
   usdtBalanceOf: (address: string) => Promise<bigint>;
-  /** The address's TRX on chain, in sun: a top-up from an earlier, failed attempt may still be there. */
-  trxBalanceOf: (address: string) => Promise<bigint>;
+  /** The address's fee asset on chain, in its minor unit: a top-up from an earlier, failed attempt may still be there. */
+  feeBalanceOf: (address: string) => Promise<bigint>;
   broadcaster: Broadcaster;
   builder: SweepBuilder;
   hotWallet: TransactionSigner;
   depositKeys: DepositKeySigner;
   store: SweepStore;
   claims: TransactionClaims;
-  settings: { minimumSweep: bigint; topUpSun: number };
+  /** `feeTopUp`: the fee asset sent to a deposit address before its sweep, in its minor unit. */
+  settings: { minimumSweep: bigint; feeTopUp: bigint };
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
@@ -97,7 +97,7 @@ const MAX_BACKOFF_MS = 24 * 60 * 60_000;
 /**
  * When an address whose last sweeps failed may be tried again, or null to try now. A sweep that
  * fails on chain has burned its fee, and the address stays due: retried on every run (each
- * minute), a sweep that cannot succeed would drain the hot wallet's TRX in top-ups. After
+ * minute), a sweep that cannot succeed would drain the hot wallet's fee asset in top-ups. After
  * FAILURES_BEFORE_BACKOFF failures in a row it waits an hour, doubling with each further failure
  * up to a day, and the job reports the address as held (alarmed: someone should look).
  */
@@ -109,16 +109,11 @@ export function sweepBackoffUntil(finishedNewestFirst: Sweep[]): Date | null {
   return new Date(Date.parse(finishedNewestFirst[0]!.updatedAt) + wait);
 }
 
-const signed = (unsigned: UnsignedTransfer, signature: Uint8Array) => ({
-  ...unsigned.transaction,
-  signature: [Buffer.from(signature).toString('hex')],
-});
-
 export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResult> {
   const now = deps.now ?? (() => new Date());
   const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0, held: 0 };
   const hotWallet = await deps.hotWallet.address();
-  const solidified = await deps.chain.solidifiedBlock();
+  const final = await deps.chain.finalBlock();
   for (const candidate of await deps.store.dueAddresses(50)) {
     const open = await deps.store.openSweep(candidate.address);
     const at = now().toISOString();
@@ -133,23 +128,23 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         await deps.store.clearDue(candidate.address, balance);
         continue;
       }
-      if ((await deps.trxBalanceOf(candidate.address)) >= BigInt(deps.settings.topUpSun)) {
-        // The TRX of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
+      if ((await deps.feeBalanceOf(candidate.address)) >= deps.settings.feeTopUp) {
+        // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
         const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
         const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
         if (!(await saved(deps, null, sweeping))) continue;
-        if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
+        if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
         continue;
       }
-      const topUp = await deps.builder.trxTransfer({ from: hotWallet, to: candidate.address, amountSun: deps.settings.topUpSun });
+      const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: deps.settings.feeTopUp });
       const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
       if (!(await saved(deps, null, sweep))) continue;
-      if (await broadcastStep(deps, sweep, signed(topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex'))))) result.toppedUp++;
+      if (await broadcastStep(deps, sweep, topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex')))) result.toppedUp++;
       continue;
     }
     const step = open.status === 'topping_up' ? 'top-up' : 'sweep';
-    const { settled } = await sentTransactionOutcome(deps.chain, (step === 'top-up' ? open.topUpTxHash : open.sweepTxHash)!, open.stepExpiresAt, solidified);
+    const { settled } = await sentTransactionOutcome(deps.chain, (step === 'top-up' ? open.topUpTxHash : open.sweepTxHash)!, open.stepExpiresAt, final);
     if (!settled) continue; // not final yet
     if (settled === 'expired' || settled.result !== 'SUCCESS') {
       // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
@@ -162,7 +157,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
       const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
       const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
       if (!(await saved(deps, open, sweeping))) continue;
-      if (await broadcastStep(deps, sweeping, signed(transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex'))))) result.swept++;
+      if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
       continue;
     }
     if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at })) result.done++;
@@ -198,10 +193,10 @@ async function saved(deps: SweepDeps, before: Sweep | null, after: Sweep): Promi
 
 /** Broadcasts a stored step. A failure is logged, not thrown: the other addresses still get their
  * turn, and the stored step, never mined, expires and fails the sweep so a later run starts over. */
-async function broadcastStep(deps: SweepDeps, sweep: Sweep, transaction: Record<string, unknown>): Promise<boolean> {
+async function broadcastStep(deps: SweepDeps, sweep: Sweep, unsigned: UnsignedTransfer, signature: Uint8Array): Promise<boolean> {
   try {
     const step = sweep.status === 'topping_up' ? 'top-up' : 'sweep';
-    await broadcastOwned(deps.broadcaster, deps.claims, transaction, sweepOwner(sweep.address, sweep.createdAt, step));
+    await broadcastOwned(deps.broadcaster, deps.claims, unsigned.txId, deps.builder.signed(unsigned, signature), sweepOwner(sweep.address, sweep.createdAt, step));
     return true;
   } catch (error) {
     (deps.log ?? stderrLog).error('sweep broadcast failed; the step will expire and the sweep start over', { address: sweep.address, status: sweep.status, error: String(error) });

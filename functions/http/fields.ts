@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AmountFormatError, parseAmount, SCALE, type Currency } from '#functions/shared/money';
-import { isTronAddress } from '#functions/networks/tron/tron-address';
+import { NETWORK_CHOICE, NETWORK_NAMES } from '#functions/networks/names';
 import { LIST_LIMIT } from '#functions/shared/pagination';
 
 /**
@@ -43,11 +43,8 @@ export const referenceField = v.pipe(
   v.regex(REFERENCE_PATTERN, 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"'),
 );
 
-export const tronAddressField = v.pipe(
-  v.string('must be a TRON address string'),
-  v.metadata({ pattern: '^T[1-9A-HJ-NP-Za-km-z]{33}$', description: 'TRON address (base58check, starting with T)' }),
-  v.check((value: string) => isTronAddress(value), 'must be a valid TRON address (base58check, starting with T)'),
-);
+/** The record's `network`: one of the registered networks (functions/networks/names.ts). */
+export const networkField = v.picklist(NETWORK_NAMES, NETWORK_CHOICE);
 
 export const literalField = <T extends string>(value: T) => v.literal(value, `must be "${value}"`);
 

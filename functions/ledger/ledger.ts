@@ -1,5 +1,6 @@
 import type { Currency } from '../shared/money.ts';
 import { newId } from '../shared/ids.ts';
+import type { NetworkName } from '../networks/names.ts';
 
 /**
  * A double-entry ledger in integer minor units (formance-style postings: money moves from a
@@ -14,13 +15,16 @@ export const BUCKETS: readonly Bucket[] = ['available', 'pending', 'locked'];
 
 /** Accounts that are not a company's: where money comes from and goes to. */
 export const EXTERNAL_ACCOUNTS = {
-  /** USDT received on or sent to the TRON network. */
-  tronNetwork: 'external:tron',
   /** Network fees charged on withdrawals. */
   networkFees: 'revenue:network_fees',
   /** The desk on the other side of every USDT→BRL conversion. */
   conversionDesk: 'treasury:conversion_desk',
 } as const;
+
+/** USDT received on or sent to a network: `external:tron`. */
+export function networkAccount(network: NetworkName): string {
+  return `external:${network}`;
+}
 
 export function companyAccount(companyId: string, bucket: Bucket): string {
   return `company:${companyId}:${bucket}`;

@@ -1,17 +1,18 @@
 /**
- * What the chain jobs need from TRON, as a port: the TronGrid adapter reads mainnet or Nile, the
- * sandbox adapter reads blocks kept in DynamoDB, and the scanner cannot tell them apart.
- * Addresses are base58 `T…`; amounts are token minor units (USDT: 6 decimals).
+ * What the chain jobs need from a network's chain, as a port (part of the network port,
+ * network.ts): a network's real chain and its sandbox stand-in implement it alike, and the scanner
+ * cannot tell them apart. Addresses are in the network's own form (Network.address); amounts are
+ * token minor units on chain (Network.tokenDecimals).
  */
 export interface ChainBlock {
   number: number;
-  /** blockID as hex. */
+  /** The block's id as hex. */
   hash: string;
   /** ISO 8601 UTC. */
   timestamp: string;
 }
 
-/** One TRC-20 Transfer event. (txHash, eventIndex) identifies it across re-reads and re-orgs. */
+/** One token Transfer event. (txHash, eventIndex) identifies it across re-reads and re-orgs. */
 export interface TokenTransfer {
   txHash: string;
   eventIndex: number;
@@ -23,8 +24,9 @@ export interface TokenTransfer {
   amount: bigint;
 }
 
-/** java-tron's `receipt.result`; anything but SUCCESS means the transfer did not happen. */
-export type ReceiptResult = 'SUCCESS' | 'REVERT' | 'OUT_OF_ENERGY' | 'OUT_OF_TIME' | 'TRANSFER_FAILED' | (string & {});
+/** SUCCESS, or the network's own failure code (kept as a withdrawal's `failureReason`): anything but
+ * SUCCESS means the transfer did not happen. */
+export type ReceiptResult = 'SUCCESS' | (string & {});
 
 export interface TransactionReceipt {
   txHash: string;
@@ -35,50 +37,71 @@ export interface TransactionReceipt {
 export interface ChainReader {
   /** The newest block (may still be reversed). */
   latestBlock(): Promise<ChainBlock>;
-  /** The newest solidified block: irreversible once 19 of 27 producers have built on it. */
-  solidifiedBlock(): Promise<ChainBlock>;
+  /** The newest final block, which can no longer be reversed (Network.finality says when). */
+  finalBlock(): Promise<ChainBlock>;
   /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages. */
   transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
   /**
-   * The receipt from the newest view (TronGrid: the full node), or null when that view does not
-   * know the transaction (not yet, or forked out).
+   * The receipt from the newest view, or null when that view does not know the transaction (not
+   * yet, or forked out).
    */
   receipt(txHash: string): Promise<TransactionReceipt | null>;
   /**
-   * The receipt as the solidified chain has it (TronGrid: the solidity node), or null when the
-   * transaction is in no solidified block. Asked before deciding a transaction will never be
-   * mined: the full node behind receipt() can lag the solidity node behind solidifiedBlock().
+   * The receipt as the final chain has it, or null when the transaction is in no final block.
+   * Asked before deciding a transaction will never be mined: a network's provider may answer
+   * receipt() and finalBlock() from different nodes, and the one behind receipt() can lag.
    */
-  solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null>;
+  finalReceipt(txHash: string): Promise<TransactionReceipt | null>;
 }
 
-/** How far past a transaction's expiration the solidified chain must be before it is declared
- * expired: 20 blocks, so no node answering for TronGrid can still be catching up to its block. */
+/** How far past a transaction's expiration the final chain must be before it is declared
+ * expired: 20 TRON blocks, so no node answering for the provider can still be catching up to its block. */
 export const EXPIRY_SETTLE_MARGIN_MS = 60_000;
 
 export interface SentTransactionOutcome {
-  /** The newest view's receipt (in a block, perhaps not yet solidified), or null. */
+  /** The newest view's receipt (in a block, perhaps not yet final), or null. */
   seen: TransactionReceipt | null;
-  /** What it came to for good: its receipt once solidified, 'expired' once it can never be
-   * mined, null while neither is known. */
+  /** What it came to for good: its receipt once final, 'expired' once it can never be mined,
+   * null while neither is known. */
   settled: TransactionReceipt | 'expired' | null;
 }
 
 /**
- * Where a transaction we signed and sent stands. It is 'expired' only once the solidified chain
- * is EXPIRY_SETTLE_MARGIN_MS past its expiration and neither the full node nor the solidity node
- * knows it: the full node may lag the solidity node that gave `solidified` (TronGrid serves them
- * from different machines, and the next request may reach another one), and treating a mined
- * transfer as never sent would send its money twice.
+ * Where a transaction we signed and sent stands. It is 'expired' only once the final chain is
+ * EXPIRY_SETTLE_MARGIN_MS past its expiration and neither receipt() nor finalReceipt() knows it:
+ * the node behind receipt() may lag the one that gave `final` (TronGrid serves them from
+ * different machines, and the next request may reach another one), and treating a mined transfer
+ * as never sent would send its money twice.
  */
 export async function sentTransactionOutcome(
   chain: ChainReader,
   txHash: string,
   expiresAt: string | null,
-  solidified: ChainBlock,
+  final: ChainBlock,
 ): Promise<SentTransactionOutcome> {
   const seen = await chain.receipt(txHash);
-  if (seen) return { seen, settled: seen.blockNumber <= solidified.number ? seen : null };
-  if (expiresAt === null || Date.parse(solidified.timestamp) <= Date.parse(expiresAt) + EXPIRY_SETTLE_MARGIN_MS) return { seen, settled: null };
-  return { seen, settled: (await chain.solidifiedReceipt(txHash)) ?? 'expired' };
+  if (seen) return { seen, settled: seen.blockNumber <= final.number ? seen : null };
+  if (expiresAt === null || Date.parse(final.timestamp) <= Date.parse(expiresAt) + EXPIRY_SETTLE_MARGIN_MS) return { seen, settled: null };
+  return { seen, settled: (await chain.finalReceipt(txHash)) ?? 'expired' };
+}
+
+/** A transfer built by a network's TransferBuilder, before it is signed. */
+export interface UnsignedTransfer {
+  /** The transaction id, hex: what the hot wallet or a deposit key signs. */
+  txId: string;
+  expiresAt: string;
+  /** The transaction as the chain's broadcast API takes it, without its signature. */
+  transaction: Record<string, unknown>;
+}
+
+export interface TransferBuilder {
+  /** A USDT `transfer(to, amount)` from `from`, with the stage's fee limit. */
+  usdtTransfer(input: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer>;
+  /** The transaction as broadcast and stored: the unsigned one with its 65-byte r‖s‖v signature. */
+  signed(unsigned: UnsignedTransfer, signature: Uint8Array): Record<string, unknown>;
+}
+
+export interface Broadcaster {
+  /** 'duplicate': the chain has this transaction already (a rebroadcast). */
+  broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'>;
 }

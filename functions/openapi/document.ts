@@ -23,6 +23,13 @@ const CONVERSION: ConversionConfig = {
   typeMode: 'input',
   ignoreActions: ['check', 'raw_check'],
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  // A choice of one is a constant: `network` while one network is registered (functions/networks/
+  // names.ts) reads `const`, as the clients' generators expect, and becomes an enum with the second.
+  overrideSchema: ({ valibotSchema, jsonSchema }) => {
+    if (valibotSchema.type !== 'picklist') return undefined;
+    const options = (jsonSchema as { enum?: unknown[] }).enum;
+    return options?.length === 1 ? { const: options[0] as string } : undefined;
+  },
 };
 
 const fieldError = v.strictObject({ path: v.string(), message: v.string() });

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { parseAmount } from '#functions/shared/money';
 import { MAX_SPREAD_BPS, parseRate } from '#functions/conversions/pricing';
 import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from '#functions/webhooks/retry-schedule';
+import { NETWORK_STAGE_SETTINGS } from '#functions/networks/settings-registry';
 
 /**
  * Every setting a Cambio function reads, one valibot schema each: its type, range and default.
@@ -77,7 +78,7 @@ export const STAGE_SETTINGS = {
   CONVERSION_SPREAD_BPS: v.optional(wholeNumber(0, MAX_SPREAD_BPS), String(DEFAULT_SPREAD_BPS)),
   /** `sandbox`: blocks kept in the stage's table (functions/networks/tron/sandbox-chain.ts); `trongrid`: TRON. */
   CHAIN_ADAPTER: oneOf(CHAIN_ADAPTERS),
-  USDT_CONTRACT: v.pipe(v.string(), v.regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'is not a TRON address')),
+  ...NETWORK_STAGE_SETTINGS,
   SANDBOX_BLOCK_INTERVAL_MS: v.optional(wholeNumber(10, 60_000)),
   TRONGRID_URL: v.optional(url),
   /** Secrets Manager id of the TRON-PRO-API-KEY. */

@@ -1,12 +1,12 @@
 /**
  * Every payout Cambio signs — a withdrawal, a deposit's split forward (a withdrawal too), a
- * sweep's TRX top-up or its USDT transfer — is its own transaction on chain. Two payouts of the
+ * sweep's fee top-up or its USDT transfer — is its own transaction on chain. Two payouts of the
  * same amount to the same address signed against the same reference block would otherwise be
  * byte-identical transactions with one id: the chain keeps one, answers the second broadcast
  * "duplicate", and both would be counted as sent (issue #12). So:
  *
- * - the transfer builder gives every transaction a timestamp of its own (functions/networks/tron/
- *   tron-transfer-builder.ts), which makes ids distinct in practice;
+ * - the transfer builder makes every transaction distinct (on TRON a timestamp of its own:
+ *   functions/networks/tron/tron-transfer-builder.ts), which makes ids distinct in practice;
  * - the id is claimed for exactly one payout by a conditional write in the same DynamoDB
  *   transaction that stores the signed transaction, before any broadcast: a collision (another
  *   sender, another process) is refused by DynamoDB itself and the payout is signed afresh;
@@ -51,12 +51,12 @@ export const SIGNING_ATTEMPTS = 3;
 export async function broadcastOwned(
   broadcaster: { broadcast(signed: Record<string, unknown>): Promise<'accepted' | 'duplicate'> },
   claims: TransactionClaims,
+  txId: string,
   signed: Record<string, unknown>,
   owner: PayoutOwner,
 ): Promise<'accepted' | 'rebroadcast'> {
   const answer = await broadcaster.broadcast(signed);
   if (answer === 'accepted') return 'accepted';
-  const txId = String(signed.txID);
   const holder = await claims.claimIfFree(txId, owner);
   if (holder !== owner) throw new DuplicateOfAnotherPayout(txId, holder, owner);
   return 'rebroadcast';

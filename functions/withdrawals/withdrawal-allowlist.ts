@@ -6,7 +6,7 @@ import type { Log } from '../shared/log.ts';
 import { withdrawalAllowlistMail, type AllowlistChange, type Mailer } from '../mail/mail.ts';
 import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
 import { requirePermission } from '../people/team.ts';
-import { isTronAddress } from '../networks/tron/tron-address.ts';
+import { anyNetworkAddressInWords, isAnyNetworkAddress } from '../networks/registry.ts';
 import { allowlistHolds, type AllowedAddress, type AllowlistReader, type WithdrawalAllowlist } from './withdrawal-policy.ts';
 
 /**
@@ -71,7 +71,7 @@ export async function addAllowedAddress(deps: AllowlistDeps, caller: Caller, inp
   const address = input.address.trim();
   const label = input.label.trim();
   const problems = [
-    ...(isTronAddress(address) ? [] : [{ path: 'address', message: 'must be a TRON address (base58check, starting with T)' }]),
+    ...(isAnyNetworkAddress(address) ? [] : [{ path: 'address', message: `must be a ${anyNetworkAddressInWords()}` }]),
     ...(label.length >= 1 && label.length <= MAX_LABEL_LENGTH ? [] : [{ path: 'label', message: `must be 1-${MAX_LABEL_LENGTH} characters` }]),
   ];
   if (problems.length > 0) throw validationFailed(problems);

@@ -1,6 +1,6 @@
-import { sentTransactionOutcome, type ChainReader } from '../networks/chain.ts';
+import { sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder } from '../networks/chain.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
-import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
+import { EXTERNAL_ACCOUNTS, companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
 import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from './payouts.ts';
 import type { TransactionSigner } from '../networks/signer.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
@@ -15,23 +15,6 @@ import { stderrLog, type Log } from '../shared/log.ts';
  * is claimed for this withdrawal alone in the same write (functions/withdrawals/payouts.ts), so two
  * equal withdrawals can never share one transaction.
  */
-export interface UnsignedTransfer {
-  txId: string;
-  expiresAt: string;
-  /** The transaction as the chain's broadcast API takes it, without its signature. */
-  transaction: Record<string, unknown>;
-}
-
-export interface TransferBuilder {
-  /** A USDT `transfer(to, amount)` from the hot wallet, with the configured fee limit. */
-  usdtTransfer(input: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer>;
-}
-
-export interface Broadcaster {
-  /** 'duplicate': the chain has this transaction already (a rebroadcast). */
-  broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'>;
-}
-
 export interface WithdrawalSendingStore {
   /** Oldest first; `afterId`: only those after that withdrawal (the next page). */
   withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]>;
@@ -151,7 +134,7 @@ async function signAndClaim(deps: SendingDeps, withdrawal: Withdrawal, from: str
   for (let attempt = 1; ; attempt++) {
     const unsigned = await deps.builder.usdtTransfer({ from, to: withdrawal.address, amount: withdrawal.amount });
     const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
-    const signed = { ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] };
+    const signed = deps.builder.signed(unsigned, signature);
     const processing: Withdrawal = {
       ...withdrawal,
       status: 'processing',
@@ -174,19 +157,19 @@ export interface SettleResult extends SendResult {
   stuck: { count: number; oldestAgeSeconds: number };
 }
 
-/** Settles sent withdrawals by their receipts once solidified, and rebroadcasts any whose
+/** Settles sent withdrawals by their receipts once final, and rebroadcasts any whose
  * broadcast was lost (a sender that died between storing and broadcasting). Reports those still
  * processing for too long (read oldest first, so the oldest age is exact even when the run's time
  * ends before the last page). */
 export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult> {
   const now = deps.now ?? (() => new Date());
   const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
-  let solidified: Awaited<ReturnType<SendingDeps['chain']['solidifiedBlock']>> | undefined;
+  let final: Awaited<ReturnType<SendingDeps['chain']['finalBlock']>> | undefined;
   const remaining: Withdrawal[] = [];
   for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
-    solidified ??= await deps.chain.solidifiedBlock();
+    final ??= await deps.chain.finalBlock();
     const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
-    const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, solidified);
+    const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, final);
     if (verdict && !(await ownsTransaction(deps, withdrawal))) {
       // Signed before claims existed and collapsed into another payout's identical transaction:
       // that receipt is not this withdrawal's. It gets a transaction of its own.
@@ -203,7 +186,7 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
       continue;
     }
     remaining.push(withdrawal);
-    if (receipt) continue; // in a block, not yet solidified
+    if (receipt) continue; // in a block, not yet final
     if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
       await broadcastStored(deps, withdrawal, now);
       result.rebroadcast++;
@@ -221,7 +204,7 @@ async function ownsTransaction(deps: SendingDeps, withdrawal: Withdrawal): Promi
 async function broadcastStored(deps: SendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
   const transaction = withdrawal.transaction!;
   try {
-    await broadcastOwned(deps.broadcaster, deps.claims, JSON.parse(transaction.signed) as Record<string, unknown>, withdrawalOwner(withdrawal.id));
+    await broadcastOwned(deps.broadcaster, deps.claims, withdrawal.txHash!, JSON.parse(transaction.signed) as Record<string, unknown>, withdrawalOwner(withdrawal.id));
   } catch (error) {
     if (!(error instanceof DuplicateOfAnotherPayout)) throw error;
     // The chain holds another payout's transaction under this id: this withdrawal was not sent.
@@ -238,7 +221,7 @@ function complete(withdrawal: Withdrawal, now: Date) {
   const at = now.toISOString();
   const after: Withdrawal = { ...withdrawal, status: 'completed', completedAt: at, updatedAt: at };
   const locked = companyAccount(withdrawal.companyId, 'locked');
-  const postings: Posting[] = [{ source: locked, destination: EXTERNAL_ACCOUNTS.tronNetwork, currency: 'USDT', amount: withdrawal.amount }];
+  const postings: Posting[] = [{ source: locked, destination: networkAccount(withdrawal.network), currency: 'USDT', amount: withdrawal.amount }];
   if (withdrawal.fee > 0n) postings.push({ source: locked, destination: EXTERNAL_ACCOUNTS.networkFees, currency: 'USDT', amount: withdrawal.fee });
   return {
     after,
@@ -262,8 +245,8 @@ function fail(withdrawal: Withdrawal, reason: string, now: Date): WithdrawalChan
   return { after, entry, event: domainEvent(withdrawal.companyId, 'withdrawal.failed', withdrawalView(after), now), limitRelease };
 }
 
-/** How long a withdrawal may stay `processing` before devops should look: a TRON transaction
- * solidifies within a minute and expires after 5, so 15 minutes means settling is stuck. */
+/** How long a withdrawal may stay `processing` before devops should look: a TRON transaction is
+ * final within a minute and expires after 5, so 15 minutes means settling is stuck. */
 export const STUCK_PROCESSING_MS = 15 * 60_000;
 
 /** Processing withdrawals older than `olderThanMs` (since the claim that signed them), for the alarm. */

@@ -1,5 +1,6 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
-import { usdtOnTronView, type UsdtOnTron } from '../deposits/usdt-on-tron.ts';
+import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
+import { soleNetworkName, type NetworkName } from '../networks/names.ts';
 import { ApiError } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
@@ -8,7 +9,7 @@ import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type Li
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
-export interface Withdrawal extends UsdtOnTron {
+export interface Withdrawal extends UsdtTransfer {
   /** USDT minor units sent to `address`. */
   amount: bigint;
   /** USDT minor units charged for the network fee, on top of `amount`. */
@@ -52,20 +53,22 @@ export interface WithdrawalStore extends AllowlistReader, LimitReader {
 
 export interface NewWithdrawal {
   reference: string;
+  /** The API's body names it; absent, the sole registered network (names.ts soleNetworkName). */
+  network?: NetworkName;
   address: string;
   amount: bigint;
 }
 
 /** A withdrawal as it is created, by a company's request or a deposit's split share: pending,
  * nothing signed yet. */
-export function newWithdrawal(companyId: string, { reference, address, amount, fee }: NewWithdrawal & { fee: bigint }, now: Date): Withdrawal {
+export function newWithdrawal(companyId: string, { reference, network, address, amount, fee }: NewWithdrawal & { fee: bigint }, now: Date): Withdrawal {
   const createdAt = now.toISOString();
   return {
     id: newId('withdrawal', now.getTime()),
     companyId,
     method: 'usdt',
     reference,
-    network: 'tron',
+    network: network ?? soleNetworkName(),
     address,
     amount,
     fee,
@@ -115,7 +118,7 @@ export async function getWithdrawal(store: WithdrawalStore, companyId: string, w
 /** The contract's record. */
 export function withdrawalView(withdrawal: Withdrawal) {
   return {
-    ...usdtOnTronView(withdrawal),
+    ...usdtTransferView(withdrawal),
     amount: formatAmount(withdrawal.amount, 'USDT'),
     fee: formatAmount(withdrawal.fee, 'USDT'),
     status: withdrawal.status,

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { QueryCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#functions/companies/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendWithdrawals, settleWithdrawals, type TransferBuilder, type UnsignedTransfer } from '#functions/withdrawals/withdrawal-sending';
+import { sendWithdrawals, settleWithdrawals } from '#functions/withdrawals/withdrawal-sending';
+import type { TransferBuilder, UnsignedTransfer } from '#functions/networks/chain';
 import { DuplicateOfAnotherPayout, broadcastOwned, withdrawalOwner } from '#functions/withdrawals/payouts';
 import { reconcile, reconciliationReport } from '#functions/ledger/reconciliation';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
@@ -119,6 +120,7 @@ describe('equal payouts are distinct transfers on chain', () => {
         if (replays++ === 0) return first;
         return built;
       },
+      signed: (unsigned, signature) => deps.builder.signed(unsigned, signature),
     };
     const [one, two] = [await withdraw(companyId, to, '4'), await withdraw(companyId, to, '4')];
     await sendWithdrawals({ ...deps, builder: colliding });
@@ -145,8 +147,8 @@ describe('equal payouts are distinct transfers on chain', () => {
     await env.db.send(new PutCommand({ TableName: env.tableName, Item: withdrawalItem.toItem(collapsed) }));
 
     const signed = JSON.parse(sent.transaction!.signed) as Record<string, unknown>;
-    await expect(broadcastOwned(chain, claims, signed, withdrawalOwner(victim.id))).rejects.toBeInstanceOf(DuplicateOfAnotherPayout);
-    expect(await broadcastOwned(chain, claims, signed, withdrawalOwner(owner.id))).toBe('rebroadcast');
+    await expect(broadcastOwned(chain, claims, sent.txHash!, signed, withdrawalOwner(victim.id))).rejects.toBeInstanceOf(DuplicateOfAnotherPayout);
+    expect(await broadcastOwned(chain, claims, sent.txHash!, signed, withdrawalOwner(owner.id))).toBe('rebroadcast');
 
     // The settling run rebroadcasts the victim's stored transaction, hears "duplicate" for an id
     // it does not own, and signs it a transaction of its own instead of counting it sent.
@@ -185,14 +187,14 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
     expect(await chain.receipt(txId)).toMatchObject({ result: 'REVERT' });
     expect(await chain.tokenBalance(USDT, sender)).toBe(usdt('5'));
     expect(await chain.tokenBalance(USDT, to)).toBe(0n);
-    expect(await chain.trxBalance(sender)).toBe(50_000_000n - SANDBOX_FEES.trc20TransferSun);
+    expect(await chain.feeBalance(sender)).toBe(50_000_000n - SANDBOX_FEES.trc20TransferSun);
 
     const covered = await signedTransfer(signer, to, usdt('5'));
     await chain.broadcast(covered.signed);
     clock.advanceBlocks(1);
     expect(await chain.receipt(covered.txId)).toMatchObject({ result: 'SUCCESS' });
     expect(await chain.tokenBalance(USDT, to)).toBe(usdt('5'));
-    expect(await chain.trxBalance(sender)).toBe(50_000_000n - 2n * SANDBOX_FEES.trc20TransferSun);
+    expect(await chain.feeBalance(sender)).toBe(50_000_000n - 2n * SANDBOX_FEES.trc20TransferSun);
   });
 
   it('without the TRX for the fee: mined OUT_OF_ENERGY, nothing moves; a TRX transfer it cannot cover is refused', async () => {
@@ -205,7 +207,7 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
     expect(await chain.receipt(txId)).toMatchObject({ result: 'OUT_OF_ENERGY' });
     expect(await chain.tokenBalance(USDT, sender)).toBe(usdt('5'));
 
-    const trx = await deps.builder.trxTransfer({ from: sender, to: freshDestination(), amountSun: 1_000_000 });
+    const trx = await deps.builder.feeTransfer({ from: sender, to: freshDestination(), amount: 1_000_000n });
     const signature = await signer.signTransactionId(Buffer.from(trx.txId, 'hex'));
     await expect(chain.broadcast({ ...trx.transaction, signature: [Buffer.from(signature).toString('hex')] })).rejects.toBeInstanceOf(BroadcastRefused);
   });
@@ -247,8 +249,8 @@ describe('the sandbox chain executes what Cambio broadcasts as TRON does', () =>
   });
 
   it("the hot wallet's TRX comes from one treasury grant; its USDT only from what was paid in", async () => {
-    expect(await chain.trxBalance(hotWallet)).toBeLessThan(SANDBOX_TREASURY_TRX_SUN);
-    expect(await chain.trxBalance(hotWallet)).toBeGreaterThan(SANDBOX_TREASURY_TRX_SUN - 1_000_000_000n);
+    expect(await chain.feeBalance(hotWallet)).toBeLessThan(SANDBOX_TREASURY_TRX_SUN);
+    expect(await chain.feeBalance(hotWallet)).toBeGreaterThan(SANDBOX_TREASURY_TRX_SUN - 1_000_000_000n);
   });
 });
 

@@ -7,7 +7,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createQuote, executeConversion } from '#functions/conversions/conversions';
-import { BUCKETS, EXTERNAL_ACCOUNTS, companyAccount } from '#functions/ledger/ledger';
+import { BUCKETS, networkAccount, companyAccount } from '#functions/ledger/ledger';
 import { formatAmount, parseAmount, type Currency } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
@@ -71,7 +71,7 @@ describe('npm run ledger:csv', () => {
     const [a, b] = companies.map((company) => company.id) as [string, string];
     const rowsOf = (companyId: string, reference: string) => postings.filter((row) => row.companyId === companyId && (row.reference ?? '').startsWith(reference));
     expect(rowsOf(b, 'test-credit:')).toEqual([
-      expect.objectContaining({ source: EXTERNAL_ACCOUNTS.tronNetwork, destination: companyAccount(b, 'available'), asset: 'USDT', amount: '0.000001' }),
+      expect.objectContaining({ source: networkAccount('tron'), destination: companyAccount(b, 'available'), asset: 'USDT', amount: '0.000001' }),
     ]);
     expect(rowsOf(a, 'test-credit:').map((row) => row.amount)).toEqual(['250.500000']);
     expect(rowsOf(a, `withdrawal:${withdrawalId}:hold`).map((row) => [row.source, row.destination, row.amount]).sort()).toEqual(

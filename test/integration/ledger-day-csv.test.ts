@@ -7,7 +7,7 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { createCompany } from '#functions/companies/company';
 import { ApiError } from '#functions/shared/errors';
-import { EXTERNAL_ACCOUNTS, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '#functions/ledger/ledger';
+import { EXTERNAL_ACCOUNTS, networkAccount, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '#functions/ledger/ledger';
 import { parseAmount, type Currency } from '#functions/shared/money';
 import { freshTable } from '../support/dynamo.ts';
 import { exportLayout, scanTable, type ExportItem } from '../support/table-export.ts';
@@ -51,14 +51,14 @@ beforeAll(async () => {
   companyId = (await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Ledger days', environment: 'sandbox' })).company.id;
   const available = companyAccount(companyId, 'available');
   const locked = companyAccount(companyId, 'locked');
-  await record('lastOf19', '2026-11-19T23:59:59.999Z', 'deposit:dep_1', [[EXTERNAL_ACCOUNTS.tronNetwork, available, 'USDT', '250.5']]);
-  await record('firstOf20', '2026-11-20T00:00:00.000Z', 'deposit:dep_2', [[EXTERNAL_ACCOUNTS.tronNetwork, available, 'USDT', '0.000001']]);
+  await record('lastOf19', '2026-11-19T23:59:59.999Z', 'deposit:dep_1', [[networkAccount('tron'), available, 'USDT', '250.5']]);
+  await record('firstOf20', '2026-11-20T00:00:00.000Z', 'deposit:dep_2', [[networkAccount('tron'), available, 'USDT', '0.000001']]);
   await record('hold', '2026-11-20T08:00:00.000Z', 'withdrawal:wdr_1:hold', [
     [available, locked, 'USDT', '100.25'],
     [available, locked, 'USDT', '1'],
   ]);
   await record('formula', '2026-11-20T12:00:00.000Z', '=HYPERLINK("http://evil.example","x"),1', [[EXTERNAL_ACCOUNTS.conversionDesk, available, 'BRL', '54']]);
-  await record('firstOf21', '2026-11-21T00:00:00.000Z', 'deposit:dep_3', [[EXTERNAL_ACCOUNTS.tronNetwork, available, 'USDT', '3']]);
+  await record('firstOf21', '2026-11-21T00:00:00.000Z', 'deposit:dep_3', [[networkAccount('tron'), available, 'USDT', '3']]);
 });
 
 beforeEach(() => {
@@ -128,7 +128,7 @@ describe('the daily ledger files from a table export', () => {
 
   it("gives a day the same bytes from a later export (a re-run by hand), and the next export writes the next day", async () => {
     const before = file('2026-11-20');
-    await record('lateOn22', '2026-11-22T01:00:00.000Z', 'deposit:dep_4', [[EXTERNAL_ACCOUNTS.tronNetwork, companyAccount(companyId, 'available'), 'USDT', '7']]);
+    await record('lateOn22', '2026-11-22T01:00:00.000Z', 'deposit:dep_4', [[networkAccount('tron'), companyAccount(companyId, 'available'), 'USDT', '7']]);
     const later = await exportTable('2026-11-22T03:00:04.000Z', '01763780404000-bbbbbbbb');
 
     await writeLedgerFiles(s3, BUCKET, later, ['2026-11-20']);

@@ -64,7 +64,7 @@ beforeAll(async () => {
   const scan = () => scanDeposits({ ...jobs, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
   const builder = sandboxTransferBuilder(sandbox);
   // Production's minimum, so that a small deposit stays on its address.
-  const sweeping = sandboxSweeping(env, sandbox, hotWallet, clock, { minimumSweep: usdt('20'), topUpSun: 15_000_000 }, builder);
+  const sweeping = sandboxSweeping(env, sandbox, hotWallet, clock, { minimumSweep: usdt('20'), feeTopUp: 15_000_000n }, builder);
   const sending = sandboxSending(env, sandbox, hotWallet, clock, { builder });
 
   await scan();

@@ -49,8 +49,8 @@ describe('SandboxChain over a table made before it kept balances', () => {
         [BOB, usdt('2.5')],
       ]),
     );
-    expect(await after.trxBalance(ALICE)).toBe(5_000_000n);
-    expect(await after.trxBalance(BOB)).toBe(0n);
+    expect(await after.feeBalance(ALICE)).toBe(5_000_000n);
+    expect(await after.feeBalance(BOB)).toBe(0n);
     // The history is read once: the chain marks its genesis and keeps its balances since.
     expect((await readItem(env.db, env.tableName, sandboxGenesisItem.key()))?.balancesKept).toBe(true);
     await after.submitTransfer({ contract: USDT, from: PAYER, to: ALICE, amount: usdt('1') });

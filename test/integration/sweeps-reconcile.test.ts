@@ -30,7 +30,7 @@ const sending: SendingDeps = sandboxSending(env, chain, hotWallet, clock, {
   // As the sender job does: the sandbox chain keeps balances, so nothing leaves before the sweeps bring the USDT.
   hotWalletUsdt: async () => chain.tokenBalance(USDT, await hotWallet.address()),
 });
-const sweeping = sandboxSweeping(env, chain, hotWallet, clock, { minimumSweep: usdt('1'), topUpSun: 15_000_000 }, builder);
+const sweeping = sandboxSweeping(env, chain, hotWallet, clock, { minimumSweep: usdt('1'), feeTopUp: 15_000_000n }, builder);
 /** As `npm run reconcile` on the sandbox: every deposit address is read. */
 const sources: ReconciliationSources = {
   ledger: () => ledgerSide(env.db, env.tableName, 'every'),
@@ -187,7 +187,7 @@ describe('sweeps and reconciliation', () => {
     for (let i = 0; i < 3; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
     // One top-up only, less the fee its USDT sweep burned.
-    expect(await chain.trxBalance(deposit.address)).toBe(BigInt(sweeping.settings.topUpSun) - SANDBOX_FEES.trc20TransferSun);
+    expect(await chain.feeBalance(deposit.address)).toBe(sweeping.settings.feeTopUp - SANDBOX_FEES.trc20TransferSun);
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 

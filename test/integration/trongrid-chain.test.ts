@@ -156,7 +156,7 @@ describe('TronGridChain blocks', () => {
   it('maps walletsolidity/getnowblock to the solidified block', async () => {
     server.script = [{ body: block(BASE_BLOCK - 19) }];
 
-    const solidified = await chain().solidifiedBlock();
+    const solidified = await chain().finalBlock();
 
     expect(solidified).toEqual({ number: BASE_BLOCK - 19, hash: blockId(BASE_BLOCK - 19), timestamp: new Date(blockTime(BASE_BLOCK - 19)).toISOString() });
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /walletsolidity/getnowblock']);
@@ -358,7 +358,7 @@ describe('TronGridChain retries', () => {
     server.script = [0, 1, 2].map(() => ({ body: block(BASE_BLOCK), delayMs: 400 }));
     const started = Date.now();
 
-    const error = await caught(chain({ timeoutMs: 100, maxAttempts: 3 }).solidifiedBlock());
+    const error = await caught(chain({ timeoutMs: 100, maxAttempts: 3 }).finalBlock());
 
     expect(error).toBeInstanceOf(ChainUnavailableError);
     expect(error).toMatchObject({ path: '/walletsolidity/getnowblock', attempts: 3 });
@@ -403,7 +403,7 @@ describe('TronGridChain retries', () => {
 // the same TransactionInfo read from two nodes.
 describe.each([
   ['receipt', 'full node', '/wallet/gettransactioninfobyid'],
-  ['solidifiedReceipt', 'solidity node', '/walletsolidity/gettransactioninfobyid'],
+  ['finalReceipt', 'solidity node', '/walletsolidity/gettransactioninfobyid'],
 ] as const)('TronGridChain %s', (read, node, path) => {
   it(`reads a successful TRC-20 transfer from the ${node}: ${path}`, async () => {
     const tx = txId(0xabc);
@@ -489,19 +489,19 @@ describe('TronGridChain trxBalance', () => {
 
   it("reads /wallet/getaccount's balance in sun, by base58 address", async () => {
     server.script = [{ body: { address: holder, balance: 15_000_000, create_time: 1_776_933_207_000 } }];
-    expect(await chain().trxBalance(holder)).toBe(15_000_000n);
+    expect(await chain().feeBalance(holder)).toBe(15_000_000n);
     expect(server.requests[0]).toMatchObject({ path: '/wallet/getaccount', body: { address: holder, visible: true } });
   });
 
   it('reads 0 for an account never activated ({}) or one holding no TRX (balance left out)', async () => {
     server.script = [{ body: {} }, { body: { address: holder, create_time: 1 } }];
-    expect(await chain().trxBalance(holder)).toBe(0n);
-    expect(await chain().trxBalance(holder)).toBe(0n);
+    expect(await chain().feeBalance(holder)).toBe(0n);
+    expect(await chain().feeBalance(holder)).toBe(0n);
   });
 
   it('refuses a balance that is not a whole number of sun', async () => {
     server.script = [{ body: { balance: '15' } }];
-    expect(await caught(chain().trxBalance(holder))).toBeInstanceOf(ChainResponseError);
+    expect(await caught(chain().feeBalance(holder))).toBeInstanceOf(ChainResponseError);
   });
 });
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
-import { SEND_BATCH, SETTLE_RESERVE_MS, sendWithdrawals, settleWithdrawals, type Broadcaster, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
+import { SEND_BATCH, SETTLE_RESERVE_MS, sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
+import type { Broadcaster } from '#functions/networks/chain';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
@@ -325,16 +326,16 @@ describe('a run with more pending than one page', () => {
 });
 
 describe('the sandbox chain as a broadcast target', () => {
-  it('answers solidifiedReceipt only once the block is solidified, as a solidity node does', async () => {
+  it('answers finalReceipt only once the block is solidified, as a solidity node does', async () => {
     const unsigned = await deps.builder.usdtTransfer({ from: await deps.signer.address(), to: destination, amount: 1n });
     const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
     await chain.broadcast({ ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] });
     clock.advanceBlocks(1);
 
     expect(await chain.receipt(unsigned.txId)).toMatchObject({ result: 'SUCCESS' });
-    expect(await chain.solidifiedReceipt(unsigned.txId)).toBeNull();
+    expect(await chain.finalReceipt(unsigned.txId)).toBeNull();
     clock.advanceBlocks(18);
-    expect(await chain.solidifiedReceipt(unsigned.txId)).toMatchObject({ txHash: unsigned.txId, result: 'SUCCESS' });
+    expect(await chain.finalReceipt(unsigned.txId)).toMatchObject({ txHash: unsigned.txId, result: 'SUCCESS' });
   });
 
   it('refuses a transaction signed by another key than its owner', async () => {

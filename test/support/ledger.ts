@@ -3,7 +3,7 @@ import { itemsUnder } from '#adapters/dynamo/queries';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { ApiError } from '#functions/shared/errors';
-import { BUCKETS, EXTERNAL_ACCOUNTS, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#functions/ledger/ledger';
+import { BUCKETS, networkAccount, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#functions/ledger/ledger';
 import { CURRENCIES, parseAmount, type Currency } from '#functions/shared/money';
 import { balanceItem } from '#adapters/dynamo/items/company';
 
@@ -23,7 +23,7 @@ export async function creditAvailable(
   amount: string,
 ): Promise<void> {
   const posting: Posting = {
-    source: EXTERNAL_ACCOUNTS.tronNetwork,
+    source: networkAccount('tron'),
     destination: companyAccount(companyId, 'available'),
     currency,
     amount: parseAmount(amount, currency),

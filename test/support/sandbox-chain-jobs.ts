@@ -7,7 +7,8 @@ import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { TransactionSigner } from '#functions/networks/signer';
 import type { SweepDeps } from '#functions/deposits/sweeps';
-import type { Broadcaster, SendingDeps } from '#functions/withdrawals/withdrawal-sending';
+import type { SendingDeps } from '#functions/withdrawals/withdrawal-sending';
+import type { Broadcaster } from '#functions/networks/chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../../config/stages.ts';
 import { useFreshTable, type TestTable } from './dynamo.ts';
@@ -105,7 +106,7 @@ export function sandboxSweeping(
   return {
     chain,
     usdtBalanceOf: (address) => chain.tokenBalance(USDT, address),
-    trxBalanceOf: (address) => chain.trxBalance(address),
+    feeBalanceOf: (address) => chain.feeBalance(address),
     broadcaster: chain,
     builder,
     hotWallet,

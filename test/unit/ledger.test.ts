@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_ACCOUNTS, accountBalance, balanceChanges, companyAccount, ledgerEntry } from '#functions/ledger/ledger';
+import { EXTERNAL_ACCOUNTS, networkAccount, accountBalance, balanceChanges, companyAccount, ledgerEntry } from '#functions/ledger/ledger';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const available = companyAccount('cmp_1', 'available');
@@ -30,14 +30,14 @@ describe('ledger entries', () => {
 
   it('sum to the same balance whatever order they are read in, and balance to zero overall', () => {
     const entries = [
-      ledgerEntry('cmp_1', 'deposit:seen', [{ source: EXTERNAL_ACCOUNTS.tronNetwork, destination: pending, currency: 'USDT', amount: 25_000_000n }], now),
+      ledgerEntry('cmp_1', 'deposit:seen', [{ source: networkAccount('tron'), destination: pending, currency: 'USDT', amount: 25_000_000n }], now),
       ledgerEntry('cmp_1', 'deposit:confirmed', [{ source: pending, destination: available, currency: 'USDT', amount: 25_000_000n }], now),
       ledgerEntry('cmp_1', 'withdrawal:hold', [{ source: available, destination: locked, currency: 'USDT', amount: 11_000_000n }], now),
     ];
     expect(accountBalance(entries, available, 'USDT')).toBe(14_000_000n);
     expect(accountBalance([...entries].reverse(), available, 'USDT')).toBe(14_000_000n);
     expect(accountBalance(entries, pending, 'USDT')).toBe(0n);
-    const allAccounts = [available, pending, locked, EXTERNAL_ACCOUNTS.tronNetwork];
+    const allAccounts = [available, pending, locked, networkAccount('tron')];
     expect(allAccounts.reduce((sum, account) => sum + accountBalance(entries, account, 'USDT'), 0n)).toBe(0n);
   });
 

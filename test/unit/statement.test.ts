@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { BalanceRow } from '#functions/companies/company';
 import type { Caller } from '#functions/people/caller';
-import { companyAccount, EXTERNAL_ACCOUNTS, ledgerEntry, type LedgerEntry } from '#functions/ledger/ledger';
+import { companyAccount, networkAccount, ledgerEntry, type LedgerEntry } from '#functions/ledger/ledger';
 import { statementCsv, statementPeriod, type StatementStore } from '#functions/companies/statement';
 
 const companyId = 'cmp_01JA0000000000000000000000';
 const caller = { membership: { companyId, personId: 'p', email: 'o@example.com', role: 'Owner', createdAt: '' }, origin: { sourceIp: '', userAgent: null } } as Caller;
 const credit = (amount: bigint, at: string): LedgerEntry =>
-  ledgerEntry(companyId, `credit:${amount}`, [{ source: EXTERNAL_ACCOUNTS.tronNetwork, destination: companyAccount(companyId, 'available'), currency: 'USDT', amount }], new Date(at));
+  ledgerEntry(companyId, `credit:${amount}`, [{ source: networkAccount('tron'), destination: companyAccount(companyId, 'available'), currency: 'USDT', amount }], new Date(at));
 const usdt = (available: bigint, updatedAt: string): BalanceRow[] => [
   { currency: 'USDT', available, pending: 0n, locked: 0n, updatedAt },
   { currency: 'BRL', available: 0n, pending: 0n, locked: 0n, updatedAt: '2026-11-01T00:00:00.000Z' },

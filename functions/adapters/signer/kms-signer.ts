@@ -1,7 +1,7 @@
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import type { TransactionSigner } from '#functions/networks/signer';
-import { tronAddressFromPublicKey } from '#functions/networks/tron/tron-address';
+import type { AddressOfPublicKey, TransactionSigner } from '#functions/networks/signer';
+import { soleNetworkAddressOf } from '#functions/networks/key-registry';
 import { awsClient } from '../aws-clients.ts';
 
 const CURVE_ORDER = secp256k1.Point.CURVE().n;
@@ -18,6 +18,8 @@ export class KmsSigner implements TransactionSigner {
   constructor(
     private readonly keyId: string,
     private readonly kms: KMSClient = awsClient(new KMSClient({})),
+    /** The network's address form; the sole registered network's by default. */
+    private readonly addressOf: AddressOfPublicKey = soleNetworkAddressOf,
   ) {}
 
   async address(): Promise<string> {
@@ -33,7 +35,7 @@ export class KmsSigner implements TransactionSigner {
     );
     if (!Signature) throw new Error('KMS returned no signature');
     let signature = secp256k1.Signature.fromBytes(Signature, 'der');
-    // KMS may return a high S; TRON (like Ethereum) only accepts the low one.
+    // KMS may return a high S; TRON and Ethereum only accept the low one.
     if (signature.s > CURVE_ORDER / 2n) signature = new secp256k1.Signature(signature.r, CURVE_ORDER - signature.s);
     const compact = signature.toBytes('compact');
     for (const recovery of [0, 1]) {
@@ -42,10 +44,10 @@ export class KmsSigner implements TransactionSigner {
       candidate.set(compact, 1);
       const recovered = secp256k1.recoverPublicKey(candidate, txId, { prehash: false });
       if (Buffer.from(recovered).equals(Buffer.from(publicKey))) {
-        const tron = new Uint8Array(65);
-        tron.set(compact, 0);
-        tron[64] = 27 + recovery;
-        return tron;
+        const recoverable = new Uint8Array(65);
+        recoverable.set(compact, 0);
+        recoverable[64] = 27 + recovery;
+        return recoverable;
       }
     }
     throw new Error('The KMS signature does not recover to the key it was asked to sign with');
@@ -58,7 +60,7 @@ export class KmsSigner implements TransactionSigner {
     if (!PublicKey || KeySpec !== 'ECC_SECG_P256K1') throw new Error(`KMS key ${this.keyId} is not an ECC_SECG_P256K1 key`);
     const uncompressed = PublicKey.subarray(PublicKey.length - 65);
     this.publicKey = secp256k1.Point.fromBytes(uncompressed).toBytes(true);
-    this.walletAddress = tronAddressFromPublicKey(this.publicKey);
+    this.walletAddress = this.addressOf(this.publicKey);
     return this.publicKey;
   }
 }

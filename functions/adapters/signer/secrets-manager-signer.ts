@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { TransactionSigner } from '#functions/networks/signer';
+import type { AddressOfPublicKey, TransactionSigner } from '#functions/networks/signer';
+import { soleNetworkAddressOf } from '#functions/networks/key-registry';
 import { awsClient } from '../aws-clients.ts';
 import { LocalKeySigner } from './local-key-signer.ts';
 
@@ -13,6 +14,8 @@ export class SecretsManagerSigner implements TransactionSigner {
   constructor(
     private readonly secretId: string,
     private readonly client: SecretsManagerClient = awsClient(new SecretsManagerClient({})),
+    /** The network's address form; the sole registered network's by default. */
+    private readonly addressOf: AddressOfPublicKey = soleNetworkAddressOf,
   ) {}
 
   async address(): Promise<string> {
@@ -28,7 +31,7 @@ export class SecretsManagerSigner implements TransactionSigner {
       const value = output.SecretString?.trim();
       // Never echo the secret: the message names the secret id only.
       if (!value) throw new Error(`Secret ${this.secretId} holds no hot wallet key`);
-      return new LocalKeySigner(value.replace(/^0x/, ''));
+      return new LocalKeySigner(value.replace(/^0x/, ''), this.addressOf);
     });
     this.signer.catch(() => (this.signer = undefined));
     return this.signer;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { amountField, referenceField, tronAddressField } from '#http/fields';
+import { amountField, referenceField } from '#http/fields';
+import { addressField } from '#http/address-fields';
 import { ACTIVITY_KINDS } from '#functions/companies/activity';
 import { API_KEY_ACCESS, MAX_ALLOWED_IPS, ROLL_GRACE, type RollGrace } from '#functions/api-keys/api-keys';
 import { ROLES } from '#functions/people/team';
@@ -59,7 +60,7 @@ export const verifyEmailBody = v.strictObject({ token: v.pipe(v.string(), v.rege
 export const resendVerificationBody = v.strictObject({ email });
 export const changePasswordBody = v.strictObject({ currentPassword: password, newPassword: password });
 
-/** Withdrawal allowlist: the address is checked as TRON's in the domain, which says why it is refused. */
+/** Withdrawal allowlist: the address is checked against the registered networks in the domain, which says why it is refused. */
 export const addWithdrawalAddressBody = v.strictObject({
   address: v.pipe(v.string(), v.maxLength(64)),
   label: v.pipe(v.string(), v.maxLength(200)),
@@ -72,7 +73,7 @@ const proof = {
   password: v.pipe(v.string(), v.minLength(1, 'enter your password'), v.maxLength(256)),
   code: v.optional(v.pipe(v.string(), v.maxLength(16))),
 };
-export const sendWithdrawalBody = v.strictObject({ address: tronAddressField, amount: amountField('USDT'), reference: referenceField, ...proof });
+export const sendWithdrawalBody = v.strictObject({ address: addressField, amount: amountField('USDT'), reference: referenceField, ...proof });
 /** `Confirm it's you`. */
 export const confirmSessionBody = v.strictObject(proof);
 

@@ -1,5 +1,6 @@
 import { simulatePayment } from '#functions/companies/activity';
-import { sandboxPayerFrom } from '#functions/networks/tron/sandbox-payer';
+import { soleNetworkName } from '#functions/networks/names';
+import { sandboxOf } from '#functions/networks/sandbox-registry';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
 import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
@@ -15,7 +16,7 @@ const memberships = new DynamoMembershipStore(db, tableName);
 const companies = new DynamoCompanyStore(db, tableName);
 const auditLog = new DynamoAuditLogStore(db, tableName);
 const activity = new DynamoActivityStore(db, tableName);
-const payer = sandboxPayerFrom(db, tableName, settings);
+const payer = sandboxOf(soleNetworkName()).payer(db, tableName, settings);
 
 export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships }, async ({ caller, body }) => ({
   status: 202,

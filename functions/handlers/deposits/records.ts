@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { amountOutField, idField, timeField } from '#http/fields';
+import { amountOutField, idField, networkField, timeField } from '#http/fields';
+import { NETWORK_TITLES } from '#http/address-fields';
 
 const transaction = v.strictObject({
   txHash: v.string(),
@@ -22,8 +23,8 @@ export const depositRecord = v.strictObject({
   id: idField('dep'),
   method: v.literal('usdt'),
   reference: v.string(),
-  network: v.literal('tron'),
-  address: v.pipe(v.string(), v.description('Fresh TRON address for this deposit only')),
+  network: networkField,
+  address: v.pipe(v.string(), v.description(`Fresh ${NETWORK_TITLES} address for this deposit only`)),
   amount: v.nullable(amountOutField('USDT')),
   receivedAmount: amountOutField('USDT'),
   creditedAmount: amountOutField('USDT'),

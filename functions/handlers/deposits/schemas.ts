@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { amountField, literalField, referenceField, tronAddressField } from '#http/fields';
+import { amountField, literalField, networkField, referenceField } from '#http/fields';
+import { addressField, addressOnItsNetwork } from '#http/address-fields';
 
 /** A percentage above 0 and below 100 with at most two decimals (12.5 → 1250 basis points). */
 const percentField = v.pipe(
@@ -13,7 +14,7 @@ const percentField = v.pipe(
 
 const splitField = v.pipe(
   v.strictObject({
-    address: tronAddressField,
+    address: addressField,
     percent: v.optional(percentField),
     amount: v.optional(amountField('USDT')),
   }),
@@ -29,10 +30,14 @@ const splitField = v.pipe(
 );
 
 /** POST /v1/deposits (../shared/api-contract.md, Deposits). */
-export const createDepositBody = v.strictObject({
-  method: literalField('usdt'),
-  reference: referenceField,
-  network: literalField('tron'),
-  amount: v.optional(amountField('USDT')),
-  split: v.optional(splitField),
-});
+export const createDepositBody = v.pipe(
+  v.strictObject({
+    method: literalField('usdt'),
+    reference: referenceField,
+    network: networkField,
+    amount: v.optional(amountField('USDT')),
+    split: v.optional(splitField),
+  }),
+  // The split's address is paid on the deposit's own network.
+  addressOnItsNetwork((body) => body.split?.address, ['split', 'address']),
+);

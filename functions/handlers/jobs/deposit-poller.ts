@@ -5,14 +5,15 @@ import { confirmDeposits, expireDeposits, scanDeposits } from '#functions/deposi
 import { DepositAddressFilter } from '#functions/networks/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { chainFrom } from '#functions/networks/tron/from-settings';
+import { soleNetworkName } from '#functions/networks/names';
+import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-poller');
 const { db, tableName } = dynamoFrom(settings);
-const { chain, settings: chainSettings } = chainFrom(db, tableName, settings);
+const { chain, settings: chainSettings } = chainsOf(soleNetworkName()).connect(db, tableName, settings);
 const store = new DynamoDepositChainStore(db, tableName);
 const cursor = new DynamoScanCursor(db, tableName, chainSettings.cursorName);
 // Kept across warm invocations: loaded whole by the first scan of a cold start, then refreshed
@@ -21,7 +22,7 @@ const addresses = new DepositAddressFilter(store);
 
 /**
  * The deposit poller (EventBridge schedule in AWS, a timer in the local runtime): scan new blocks,
- * settle what solidified, expire what is overdue.
+ * settle what is final, expire what is overdue.
  */
 export async function pollDeposits(log?: Log) {
   const deps = { chain, store, usdtContract: chainSettings.usdtContract, log };

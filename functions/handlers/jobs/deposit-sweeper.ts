@@ -2,8 +2,9 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { sweepDepositAddresses, type SweepDeps } from '#functions/deposits/sweeps';
 import { dynamoFrom } from '#adapters/runtime';
-import { chainFrom } from '#functions/networks/tron/from-settings';
-import { transferBuilderFrom } from '#functions/networks/tron/tron-transfer-builder';
+import { soleNetworkName } from '#functions/networks/names';
+import { chainsOf } from '#functions/networks/chain-registry';
+import { transfersOf } from '#functions/networks/transfer-registry';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { signerFrom } from '#adapters/signer/from-settings';
@@ -14,22 +15,23 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-sweeper');
 const { db, tableName } = dynamoFrom(settings);
-const hotWallet = signerFrom(settings);
-const { chain, settings: chainSettings } = chainFrom(db, tableName, settings, { hotWallet: () => hotWallet.address() });
+const network = soleNetworkName();
+const hotWallet = signerFrom(settings, network);
+const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => hotWallet.address() });
 const localXprv = settings.LOCAL_DEPOSIT_ACCOUNT_XPRV;
 
 const deps: SweepDeps = {
   chain,
   usdtBalanceOf: (address) => chain.tokenBalance(chainSettings.usdtContract, address),
-  trxBalanceOf: (address) => chain.trxBalance(address),
+  feeBalanceOf: (address) => chain.feeBalance(address),
   broadcaster: chain,
-  builder: transferBuilderFrom(chain, settings),
+  builder: transfersOf(network).builder(chain, settings),
   hotWallet,
   // The HD account key: held by this function alone (its secret is granted to nothing else).
   depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(needed(settings.SWEEP_ACCOUNT_XPRV_SECRET, 'SWEEP_ACCOUNT_XPRV_SECRET', 'no LOCAL_DEPOSIT_ACCOUNT_XPRV'))),
   store: new DynamoSweepStore(db, tableName),
   claims: new DynamoTransactionClaims(db, tableName),
-  settings: { minimumSweep: settings.SWEEP_MINIMUM_USDT, topUpSun: settings.SWEEP_TOP_UP_SUN },
+  settings: { minimumSweep: settings.SWEEP_MINIMUM_USDT, feeTopUp: BigInt(settings.SWEEP_TOP_UP_SUN) },
 };
 
 /** Moves confirmed deposit funds to the hot wallet (EventBridge in AWS, a timer locally). */

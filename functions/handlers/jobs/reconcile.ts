@@ -2,8 +2,8 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { reconcileHoldings, type Reconciliation } from '#functions/ledger/reconciliation';
 import { dynamoFrom } from '#adapters/runtime';
-import { chainFrom } from '#functions/networks/tron/from-settings';
-import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { soleNetworkName } from '#functions/networks/names';
+import { chainsOf } from '#functions/networks/chain-registry';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { signerFrom } from '#adapters/signer/from-settings';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -11,21 +11,22 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/reconcile');
 const { db, tableName } = dynamoFrom(settings);
-const { chain, settings: chainSettings } = chainFrom(db, tableName, settings);
+const network = soleNetworkName();
+const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings);
 // Only the hot wallet's address is read (kms:GetPublicKey); this function cannot sign.
-const hotWallet = signerFrom(settings);
+const hotWallet = signerFrom(settings, network);
 
 /**
  * Scheduled reconciliation (functions/ledger/reconciliation.ts), the same comparison as `npm run
  * reconcile`. The ledger side is one full table Scan plus the GSI1 partitions of deposit
- * addresses that may still hold USDT; the chain side is the hot wallet and those addresses. The
+ * addresses that may still hold USDT; the chain side is the hot wallet and those addresses. A
  * sandbox chain answers every deposit address from one read, so it reads them all and also reports
- * a deposit nobody has scanned yet; TronGrid costs a call per address, so only the listed ones
- * are read, TOKEN_BALANCE_CONCURRENCY at a time.
+ * a deposit nobody has scanned yet; a real network's provider costs a call per address, so only
+ * the listed ones are read.
  */
 export async function reconcileNow(): Promise<Reconciliation & { depositAddressesRead: number }> {
   return reconcileHoldings({
-    ledger: () => ledgerSide(db, tableName, chain instanceof SandboxChain ? 'every' : 'unswept'),
+    ledger: () => ledgerSide(db, tableName, chainSettings.readsAllBalancesAtOnce ? 'every' : 'unswept'),
     usdtBalances: (addresses) => chain.tokenBalances(chainSettings.usdtContract, addresses),
     minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
     hotWalletAddress: () => hotWallet.address(),
@@ -38,7 +39,7 @@ const usdt = (micros: bigint) => Number(micros) / 1e6;
 /**
  * Publishes ReconcileShortfallUsdt (owed more than held) and ReconcileSurplusUsdt (held more than
  * owed: a payout that never left, a USDT float sent to the hot wallet by hand, or on the sandbox a
- * deposit not yet scanned), each alarmed beyond dust, and ReconcileAddressesRead (deposit addresses read: with TronGrid the run's duration
+ * deposit not yet scanned), each alarmed beyond dust, and ReconcileAddressesRead (deposit addresses read: on a real network the run's duration
  * grows with it, against the function's 5-minute timeout).
  */
 export const handler = middy().handler(async (_event: unknown, context: Context) =>

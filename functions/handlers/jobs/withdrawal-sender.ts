@@ -3,8 +3,9 @@ import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { chainFrom } from '#functions/networks/tron/from-settings';
-import { transferBuilderFrom } from '#functions/networks/tron/tron-transfer-builder';
+import { soleNetworkName } from '#functions/networks/names';
+import { chainsOf } from '#functions/networks/chain-registry';
+import { transfersOf } from '#functions/networks/transfer-registry';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { signerFrom } from '#adapters/signer/from-settings';
@@ -14,12 +15,13 @@ import { functionSettings } from '#functions/settings/functions';
 const settings = functionSettings('jobs/withdrawal-sender');
 const { db, tableName } = dynamoFrom(settings);
 // A signer: the stack grants kms:Sign to this job and the sweeper alone.
-const signer = signerFrom(settings);
-const { chain, settings: chainSettings } = chainFrom(db, tableName, settings, { hotWallet: () => signer.address() });
+const network = soleNetworkName();
+const signer = signerFrom(settings, network);
+const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => signer.address() });
 const deps: SendingDeps = {
   chain,
   broadcaster: chain,
-  builder: transferBuilderFrom(chain, settings),
+  builder: transfersOf(network).builder(chain, settings),
   signer,
   store: new DynamoWithdrawalSendingStore(db, tableName),
   claims: new DynamoTransactionClaims(db, tableName),

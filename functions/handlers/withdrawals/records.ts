@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { amountOutField, idField, timeField } from '#http/fields';
+import { amountOutField, idField, networkField, timeField } from '#http/fields';
 
 /** The withdrawal record (../shared/api-contract.md, Withdrawals); also the `data` of withdrawal.* events. */
 export const withdrawalRecord = v.strictObject({
   id: idField('wdr'),
   method: v.literal('usdt'),
   reference: v.string(),
-  network: v.literal('tron'),
+  network: networkField,
   address: v.string(),
   amount: amountOutField('USDT'),
   fee: v.pipe(amountOutField('USDT'), v.description('Network fee, held and spent on top of `amount`')),

@@ -1,11 +1,15 @@
 import * as v from 'valibot';
-import { amountField, literalField, referenceField, tronAddressField } from '#http/fields';
+import { amountField, literalField, networkField, referenceField } from '#http/fields';
+import { addressField, addressOnItsNetwork } from '#http/address-fields';
 
 /** POST /v1/withdrawals (../shared/api-contract.md, Withdrawals). */
-export const createWithdrawalBody = v.strictObject({
-  method: literalField('usdt'),
-  network: literalField('tron'),
-  address: tronAddressField,
-  amount: amountField('USDT'),
-  reference: referenceField,
-});
+export const createWithdrawalBody = v.pipe(
+  v.strictObject({
+    method: literalField('usdt'),
+    network: networkField,
+    address: addressField,
+    amount: amountField('USDT'),
+    reference: referenceField,
+  }),
+  addressOnItsNetwork((body) => body.address, ['address']),
+);

@@ -73,7 +73,7 @@ export class SandboxChain implements ChainReader {
     return this.block(await this.latestNumber());
   }
 
-  async solidifiedBlock(): Promise<ChainBlock> {
+  async finalBlock(): Promise<ChainBlock> {
     return this.block(Math.max(0, (await this.latestNumber()) - (this.options.solidifyAfter - 1)));
   }
 
@@ -105,9 +105,9 @@ export class SandboxChain implements ChainReader {
   }
 
   /** The receipt once its block has solidified, as TRON's solidity node answers. */
-  async solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null> {
+  async finalReceipt(txHash: string): Promise<TransactionReceipt | null> {
     const receipt = await this.receipt(txHash);
-    return receipt && receipt.blockNumber <= (await this.solidifiedBlock()).number ? receipt : null;
+    return receipt && receipt.blockNumber <= (await this.finalBlock()).number ? receipt : null;
   }
 
   /** Puts a token transfer from the outside world into the next block, as a customer's wallet
@@ -224,7 +224,7 @@ export class SandboxChain implements ChainReader {
   }
 
   /** TRX held by an address, in sun (the sandbox keeps TRX as a token of its own). */
-  async trxBalance(address: string): Promise<bigint> {
+  async feeBalance(address: string): Promise<bigint> {
     return this.tokenBalance(SANDBOX_TRX, address);
   }
 

@@ -1,6 +1,7 @@
 import type { SandboxPayer } from '#functions/companies/activity';
 import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { ReceiptResult } from '#functions/networks/chain';
+import type { NetworkSandbox } from '#functions/networks/network';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { needed } from '#functions/settings/schema';
 import type { SliceSettings } from '#functions/settings/functions';
@@ -32,3 +33,5 @@ export function sandboxPayerFrom(db: DynamoDBDocumentClient, tableName: string, 
   });
   return sandboxPayer(chain, settings.USDT_CONTRACT);
 }
+
+export const tronSandbox: NetworkSandbox = { payer: sandboxPayerFrom };

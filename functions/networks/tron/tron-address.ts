@@ -3,6 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { createBase58check } from '@scure/base';
 import { HARDENED_OFFSET, HDKey } from '@scure/bip32';
+import { BASE58_ADDRESS_PATTERN } from './address-pattern.ts';
 
 /**
  * TRON deposit addresses and address checks for the API functions, without tronweb: tronweb does
@@ -20,8 +21,6 @@ export const TEST_MNEMONIC_ACCOUNT_XPUB =
 /** Mainnet addresses are 0x41 followed by the last 20 bytes of the public key's keccak-256. */
 const ADDRESS_PREFIX = 0x41;
 const ADDRESS_BYTES = 21;
-/** A base58check of 21 bytes + 4 checksum bytes starting 0x41 is always 34 characters, starting 'T'. */
-const BASE58_ADDRESS_PATTERN = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 /** m/44'/195'/0' is three levels below the master key. */
 const ACCOUNT_DEPTH = 3;
 const EXTERNAL_CHAIN = 0;

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { TronWeb } from 'tronweb';
-import type { ChainReader } from '#functions/networks/chain';
-import type { TransferBuilder, UnsignedTransfer } from '#functions/withdrawals/withdrawal-sending';
+import type { ChainReader, UnsignedTransfer } from '#functions/networks/chain';
+import type { NetworkTransfers } from '#functions/networks/network';
+import type { SweepBuilder } from '#functions/deposits/sweeps';
 import type { SliceSettings } from '#functions/settings/functions';
 
 /**
@@ -39,7 +40,7 @@ function uniqueTimestamp(blockTime: number): number {
 // txLocal with a blockHeader never calls the node; the host is required by the constructor only.
 const offline = new TronWeb({ fullHost: 'http://127.0.0.1:9' });
 
-export class TronTransferBuilder implements TransferBuilder {
+export class TronTransferBuilder implements SweepBuilder {
   constructor(
     private readonly chain: ChainReader,
     private readonly options: TronTransferBuilderOptions,
@@ -64,15 +65,20 @@ export class TronTransferBuilder implements TransferBuilder {
     };
   }
 
-  /** A TRX transfer (the sweeper's fee top-up of a deposit address). */
-  async trxTransfer({ from, to, amountSun }: { from: string; to: string; amountSun: number }): Promise<UnsignedTransfer> {
+  /** A TRX transfer of `amount` sun (the sweeper's fee top-up of a deposit address). */
+  async feeTransfer({ from, to, amount }: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer> {
     const blockHeader = await this.blockHeader();
-    const transaction = await offline.transactionBuilder.sendTrx(to, amountSun, from, { blockHeader } as never);
+    const transaction = await offline.transactionBuilder.sendTrx(to, Number(amount), from, { blockHeader } as never);
     return {
       txId: transaction.txID,
       expiresAt: new Date(transaction.raw_data.expiration).toISOString(),
       transaction: transaction as unknown as Record<string, unknown>,
     };
+  }
+
+  /** java-tron takes the signature beside the raw data, as hex in a list (one per signer). */
+  signed(unsigned: UnsignedTransfer, signature: Uint8Array): Record<string, unknown> {
+    return { ...unsigned.transaction, signature: [Buffer.from(signature).toString('hex')] };
   }
 
   /** The reference block pins the transaction to our view of the chain (../shared/tron-notes.md, Sending). */
@@ -93,3 +99,5 @@ export class TronTransferBuilder implements TransferBuilder {
 export function transferBuilderFrom(chain: ChainReader, settings: SliceSettings<'chain' | 'transfers'>): TronTransferBuilder {
   return new TronTransferBuilder(chain, { usdtContract: settings.USDT_CONTRACT, feeLimitSun: settings.WITHDRAWAL_FEE_LIMIT_SUN });
 }
+
+export const tronTransfers: NetworkTransfers = { builder: transferBuilderFrom };

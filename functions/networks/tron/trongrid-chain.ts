@@ -25,7 +25,7 @@ export { ChainResponseError };
  * the answers trongrid-payloads.ts's; this class only knows which request answers which question.
  *
  * Addresses come back base58 `T…`, amounts as bigint. Nothing here decides confirmations: events
- * are returned confirmed or not, and the scanner compares them with solidifiedBlock().
+ * are returned confirmed or not, and the scanner compares them with finalBlock().
  */
 
 export interface TronGridChainOptions {
@@ -134,7 +134,7 @@ export class TronGridChain implements ChainReader {
     return parseBlock(await this.http.request('POST', path), path);
   }
 
-  async solidifiedBlock(): Promise<ChainBlock> {
+  async finalBlock(): Promise<ChainBlock> {
     const path = '/walletsolidity/getnowblock';
     return parseBlock(await this.http.request('POST', path), path);
   }
@@ -177,7 +177,7 @@ export class TronGridChain implements ChainReader {
    * The full node's wallet/gettransactioninfobyid, not walletsolidity's: the solidity node only
    * knows a transaction once it is solidified (~57 s), and the withdrawal flow wants to see a
    * receipt (and a REVERT) as soon as it is in a block. Finality is judged against
-   * solidifiedBlock() by the caller.
+   * finalBlock() by the caller.
    */
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
     return this.transactionInfo('/wallet/gettransactioninfobyid', txHash);
@@ -188,7 +188,7 @@ export class TronGridChain implements ChainReader {
    * (tron-notes, Reading the chain), answered only for transactions in solidified blocks. TronGrid
    * serves /wallet and /walletsolidity from different nodes, and a full node may lag.
    */
-  async solidifiedReceipt(txHash: string): Promise<TransactionReceipt | null> {
+  async finalReceipt(txHash: string): Promise<TransactionReceipt | null> {
     return this.transactionInfo('/walletsolidity/gettransactioninfobyid', txHash);
   }
 
@@ -230,7 +230,7 @@ export class TronGridChain implements ChainReader {
 
   /** TRX held by an address, in sun (`/wallet/getaccount`'s `balance`; java-tron leaves it out
    * at zero and answers {} for an account that was never activated). */
-  async trxBalance(address: string): Promise<bigint> {
+  async feeBalance(address: string): Promise<bigint> {
     const path = '/wallet/getaccount';
     return parseTrxBalance(await this.http.request('POST', path, { body: { address, visible: true } }), path);
   }

@@ -1,6 +1,6 @@
 import type { Deposit } from '#functions/deposits/deposits';
 import { toBigInt } from '../client.ts';
-import { companyRecord, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
+import { companyRecord, referenceClaimItem, usdtTransferFromItem, type Item } from './item.ts';
 
 const nullableBigInt = (value: unknown): bigint | null => (value === null || value === undefined ? null : toBigInt(value));
 
@@ -22,7 +22,7 @@ export const depositItem = {
   fromItem: (item: Item): Deposit => {
     const split = item.split as Item | null | undefined;
     return {
-      ...usdtOnTronFromItem(item),
+      ...usdtTransferFromItem(item),
       addressIndex: Number(toBigInt(item.addressIndex)),
       expectedAmount: nullableBigInt(item.expectedAmount),
       receivedAmount: toBigInt(item.receivedAmount),

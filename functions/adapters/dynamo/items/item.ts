@@ -1,3 +1,4 @@
+import type { NetworkName } from '#functions/networks/names';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
@@ -107,12 +108,12 @@ export function referenceClaimItem(type: string, skPrefix: string, idAttribute: 
 
 export type ReferenceClaimItem = ReturnType<typeof referenceClaimItem>;
 
-/** The fields a stored deposit and a stored withdrawal begin with (`UsdtOnTron`). */
-export const usdtOnTronFromItem = (item: Item) => ({
+/** The fields a stored deposit and a stored withdrawal begin with (`UsdtTransfer`). */
+export const usdtTransferFromItem = (item: Item) => ({
   id: item.id as string,
   companyId: item.companyId as string,
   method: 'usdt' as const,
   reference: item.reference as string,
-  network: 'tron' as const,
+  network: item.network as NetworkName,
   address: item.address as string,
 });

@@ -1,6 +1,6 @@
 import type { Withdrawal } from '#functions/withdrawals/withdrawals';
 import { toBigInt } from '../client.ts';
-import { companyRecord, referenceClaimItem, usdtOnTronFromItem, type Item } from './item.ts';
+import { companyRecord, referenceClaimItem, usdtTransferFromItem, type Item } from './item.ts';
 
 /** The one owner of a stored `Withdrawal` (the contract's record, `amount` and `fee` in minor
  * units) and of the `WithdrawalReference` that makes its reference unique per company. */
@@ -15,7 +15,7 @@ export const withdrawalItem = {
     ...withdrawal,
   }),
   fromItem: (item: Item): Withdrawal => ({
-    ...usdtOnTronFromItem(item),
+    ...usdtTransferFromItem(item),
     amount: toBigInt(item.amount),
     fee: toBigInt(item.fee),
     status: item.status as Withdrawal['status'],

@@ -1,0 +1,9 @@
+import type { NetworkChains } from './network.ts';
+import type { NetworkName } from './names.ts';
+import { tronChains } from './tron/from-settings.ts';
+
+/** Each registered network's chain (reading, broadcasting, balances), for the chain jobs. Apart
+ * from registry.ts so that the API functions do not bundle any network's chain client. */
+const CHAINS: { readonly [N in NetworkName]: NetworkChains } = { tron: tronChains };
+
+export const chainsOf = (name: NetworkName): NetworkChains => CHAINS[name];

@@ -1,0 +1,97 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SandboxPayer } from '../companies/activity.ts';
+import type { SliceSettings } from '../settings/functions.ts';
+import type { SweepBuilder } from '../deposits/sweeps.ts';
+import type { Broadcaster, ChainReader } from './chain.ts';
+import type { NetworkName } from './names.ts';
+
+/**
+ * The network port: everything that differs between the chains Cambio moves USDT on. Deposits,
+ * withdrawals, sweeps, the scanner and reconcile speak only these interfaces; each network's
+ * folder (functions/networks/<name>/) implements them and the registries choose one by a record's
+ * `network` (docs/adding-a-network.md).
+ *
+ * It comes in parts because each goes into different Lambda bundles: the description below into
+ * every API function that takes an address, the keys (HD derivation, curve arithmetic) into deposit
+ * creation and the signers, the chain into the jobs, the transfers (a network's transaction
+ * library, often large) into the signing jobs alone, the sandbox payer into the dashboard's simulator.
+ */
+export interface Network {
+  readonly name: NetworkName;
+  /** The chain's name for people, in messages and documents: `TRON`. */
+  readonly title: string;
+  /** The USDT token's decimals on this chain. Amounts outside are 6 decimals whatever this is;
+   * a chain with more keeps what is below 1e-6 USDT as dust (../shared/networks.md). */
+  readonly tokenDecimals: number;
+  /** What the chain's fees are paid in, which sweeps send to a deposit address before moving its
+   * USDT: its symbol and the decimals of its minor unit. */
+  readonly feeAsset: { symbol: string; decimals: number };
+  /** When a block can no longer be reversed, for people: the reader's finalBlock() follows it. */
+  readonly finality: string;
+  readonly address: AddressFormat;
+  /** Where a person sees a transaction on the network's public explorer. */
+  explorerTransactionUrl(txHash: string): string;
+}
+
+/** How the network writes an address, and how one is checked. */
+export interface AddressFormat {
+  /** JSON Schema pattern for the OpenAPI document (the check below is the real rule). */
+  readonly pattern: string;
+  /** The form in words, inside messages: `base58check, starting with T`. */
+  readonly form: string;
+  /** A valid address, for examples. */
+  readonly example: string;
+  /** True only for an address in the network's canonical form with a valid checksum. */
+  is(value: unknown): value is string;
+}
+
+/** Addresses from keys: for creating deposits and for the hot wallet's signers. */
+export interface NetworkKeys {
+  /** The deposit address at `index` under the stage's account xpub (DEPOSIT_ACCOUNT_XPUB). */
+  deriveDepositAddress(accountXpub: string, index: number): string;
+  /** The address of a secp256k1 public key (33-byte compressed or 65-byte uncompressed). */
+  addressFromPublicKey(publicKey: Uint8Array): string;
+}
+
+/** What the chain jobs use: reading, broadcasting, and token and fee-asset balances (sweeps,
+ * reconciliation). */
+export type Chain = ChainReader &
+  Broadcaster & {
+    tokenBalance(contract: string, address: string): Promise<bigint>;
+    tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>>;
+    /** The address's fee asset, in its minor unit. */
+    feeBalance(address: string): Promise<bigint>;
+  };
+
+export interface ChainSettings {
+  /** The official USDT contract on this chain: transfers of any other contract are ignored. */
+  usdtContract: string;
+  /** Cursor name: one per chain and contract. */
+  cursorName: string;
+  /** Whether a transfer needs the sender to hold the amount, so the sender checks its float first. */
+  enforcesBalances: boolean;
+  /** Whether every address's balance comes from one read (the sandbox chain), so reconcile reads
+   * all deposit addresses; otherwise each costs a call and only those that may hold USDT are read. */
+  readsAllBalancesAtOnce: boolean;
+}
+
+/** The chain a stage reads and sends on, built once at cold start from the `chain` settings. */
+export interface NetworkChains {
+  connect(
+    db: DynamoDBDocumentClient,
+    tableName: string,
+    settings: SliceSettings<'chain'>,
+    options?: { hotWallet?: () => Promise<string> },
+  ): { chain: Chain; settings: ChainSettings };
+}
+
+/** Building transfers for the signing jobs (withdrawal sender, sweeper). */
+export interface NetworkTransfers {
+  builder(chain: ChainReader, settings: SliceSettings<'chain' | 'transfers'>): SweepBuilder;
+}
+
+/** The dashboard's `Simulate payment`: a customer's payment on a stage whose chain is a sandbox;
+ * null where the stage reads the real network. */
+export interface NetworkSandbox {
+  payer(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>): SandboxPayer | null;
+}

@@ -1,0 +1,9 @@
+import type { NetworkSandbox } from './network.ts';
+import type { NetworkName } from './names.ts';
+import { tronSandbox } from './tron/sandbox-payer.ts';
+
+/** Each registered network's sandbox payer, for the dashboard's `Simulate payment`: its bundle
+ * carries the sandbox chains alone, not the real networks' clients. */
+const SANDBOXES: { readonly [N in NetworkName]: NetworkSandbox } = { tron: tronSandbox };
+
+export const sandboxOf = (name: NetworkName): NetworkSandbox => SANDBOXES[name];
