@@ -11,7 +11,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { depositAddressItem, depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
-import { DepositAddressFilter } from '#functions/networks/deposit-address-filter';
+import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { MAINNET_USDT_CONTRACT } from '../../config/stages.ts';
 import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';

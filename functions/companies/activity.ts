@@ -8,6 +8,7 @@ import { depositView, type Deposit } from '../deposits/deposits.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { ID_DAY_MESSAGE, isId, isIdDay, type IdKind } from '../shared/ids.ts';
 import { AmountFormatError, parseAmount } from '../shared/money.ts';
+import type { SandboxPayer } from '../networks/network.ts';
 import { withdrawalView, type Withdrawal } from '../withdrawals/withdrawals.ts';
 
 /**
@@ -188,12 +189,6 @@ export async function* activityCsv(store: ActivityStore, caller: Caller, kind: A
 }
 
 // --- The sandbox simulator.
-
-/** A USDT transfer on the sandbox chain from the fixed customer wallet (the one `npm run
- * sandbox:pay` uses): the chain scanner then sees it as it sees any payment. */
-export interface SandboxPayer {
-  pay(address: string, amount: bigint): Promise<{ txHash: string }>;
-}
 
 /** The deposit simulated, its company's environment, the audit log, and the sandbox chain's payer
  * (null where the stage's chain is not the sandbox chain). */

@@ -2,7 +2,8 @@ import type { ChainReader, TransactionReceipt } from '../networks/chain.ts';
 import type { Deposit } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
-import { DepositAddressFilter, type DepositAddressListing } from '../networks/deposit-address-filter.ts';
+import { DepositAddressFilter, type AddressOwner, type DepositAddressListing } from './deposit-address-filter.ts';
+export type { AddressOwner };
 import { payoutGuard, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 import {
   confirmTransfer,
@@ -22,11 +23,6 @@ import {
  * batch the writes and retry on conflicts; every change itself is built by
  * ./deposit-transitions.ts.
  */
-
-export interface AddressOwner {
-  companyId: string;
-  depositId: string;
-}
 
 /** The allowlist reads are for a split's forwarding, which the withdrawal allowlist governs as it
  * does any payout; the listing of deposit addresses feeds the scanner's DepositAddressFilter. */

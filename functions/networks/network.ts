@@ -1,5 +1,4 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SandboxPayer } from '../companies/activity.ts';
 import type { SliceSettings } from '../settings/functions.ts';
 import type { SweepBuilder } from '../deposits/sweeps.ts';
 import type { Broadcaster, ChainReader } from './chain.ts';
@@ -88,6 +87,12 @@ export interface NetworkChains {
 /** Building transfers for the signing jobs (withdrawal sender, sweeper). */
 export interface NetworkTransfers {
   builder(chain: ChainReader, settings: SliceSettings<'chain' | 'transfers'>): SweepBuilder;
+}
+
+/** A USDT transfer on the sandbox chain from the fixed customer wallet (the one `npm run
+ * sandbox:pay` uses): the chain scanner then sees it as it sees any payment. */
+export interface SandboxPayer {
+  pay(address: string, amount: bigint): Promise<{ txHash: string }>;
 }
 
 /** The dashboard's `Simulate payment`: a customer's payment on a stage whose chain is a sandbox;

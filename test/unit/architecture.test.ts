@@ -150,7 +150,9 @@ describe('functions/ and the dashboard app', () => {
     const network = /^functions\/networks\/[^/]+\//;
     const contexts = [...functions].filter(([file]) => inFunctions(file) && file.split('/').length > 2 && !LAYERS.includes(layerOf(file)) && !network.test(file));
     expect(new Set(contexts.map(([file]) => layerOf(file))).size).toBeGreaterThanOrEqual(10);
-    const outward = contexts.flatMap(([file, imports]) => imports.filter((target) => inFunctions(target) && LAYERS.includes(layerOf(target))).map((target) => `${file} → ${target}`));
+    // The network port's factories are built from the stage's settings slice, so networks/ may name it.
+    const allowed = (file: string, target: string) => layerOf(file) === 'networks' && target === 'functions/settings/functions.ts';
+    const outward = contexts.flatMap(([file, imports]) => imports.filter((target) => inFunctions(target) && LAYERS.includes(layerOf(target)) && !allowed(file, target)).map((target) => `${file} → ${target}`));
     expect(outward).toEqual([]);
   });
 

@@ -1,7 +1,6 @@
-import type { SandboxPayer } from '#functions/companies/activity';
 import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { ReceiptResult } from '#functions/networks/chain';
-import type { NetworkSandbox } from '#functions/networks/network';
+import type { NetworkSandbox, SandboxPayer } from '#functions/networks/network';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { needed } from '#functions/settings/schema';
 import type { SliceSettings } from '#functions/settings/functions';

@@ -1,6 +1,6 @@
 import type { Deposit } from '#functions/deposits/deposits';
 import type { AddressOwner } from '#functions/deposits/deposit-chain';
-import type { ListedDepositAddress } from '#functions/networks/deposit-address-filter';
+import type { ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
 import { toBigInt } from '../client.ts';
 import { globalRecord, type Item } from './item.ts';
 
@@ -46,7 +46,7 @@ export const depositAddressItem = {
 /**
  * The one owner of a stored `DepositAddressListed`: every deposit address in the order it was made,
  * one partition sorted by creation time, written in the deposit's own transaction beside its
- * `DepositAddress`. The scanner's address filter (functions/networks/deposit-address-filter.ts) loads
+ * `DepositAddress`. The scanner's address filter (functions/deposits/deposit-address-filter.ts) loads
  * it once and then reads only what was listed since, so a transfer to a stranger costs no read.
  */
 export const depositAddressListedItem = {

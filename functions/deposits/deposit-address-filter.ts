@@ -1,4 +1,3 @@
-import type { AddressOwner } from '../deposits/deposit-chain.ts';
 
 /**
  * Which of a block's recipients are deposit addresses, answered from memory: a chain's blocks are
@@ -12,6 +11,12 @@ import type { AddressOwner } from '../deposits/deposit-chain.ts';
  * before anyone can pay it, so before the block holding the payment exists, so before the chain
  * read that returned the block, so before the refresh's consistent read began.
  */
+/** The deposit an address belongs to. */
+export interface AddressOwner {
+  companyId: string;
+  depositId: string;
+}
+
 export interface ListedDepositAddress {
   address: string;
   /** The address's derivation index: the listing holds every address once it holds index 0. */
