@@ -4,7 +4,7 @@
  * plain tar whose data.tar.gz holds the files).
  */
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, inflateRawSync } from 'node:zlib';
 
 /** Whether the file is an archive this module lists, by its name. */
 export function isArchive(file: string): boolean {
@@ -23,21 +23,43 @@ export function archiveEntries(file: string): string[] {
   throw new Error(`${file}: neither a zip nor a gzipped tar`);
 }
 
-/** A zip's central directory: the end record (searched from the end, past any comment) points to it. */
+/** The content of one file inside a zip-based artifact (a .nupkg's .nuspec, a wheel's METADATA). */
+export function zipFile(file: string, name: string): Buffer {
+  const bytes = readFileSync(file);
+  const entry = zipDirectory(bytes, file).find((candidate) => candidate.name === name);
+  if (!entry) throw new Error(`${file}: no ${name} inside`);
+  // The local header repeats the name and has an extra field of its own length before the data.
+  const data = entry.localHeader + 30 + bytes.readUInt16LE(entry.localHeader + 26) + bytes.readUInt16LE(entry.localHeader + 28);
+  const stored = bytes.subarray(data, data + entry.compressedSize);
+  if (entry.method === 0) return stored;
+  if (entry.method === 8) return inflateRawSync(stored);
+  throw new Error(`${file}: ${name} is compressed with method ${entry.method}, neither stored nor deflated`);
+}
+
 function zipEntries(bytes: Buffer, file: string): string[] {
+  return zipDirectory(bytes, file).map((entry) => entry.name);
+}
+
+/** A zip's central directory: the end record (searched from the end, past any comment) points to it. */
+function zipDirectory(bytes: Buffer, file: string): { name: string; method: number; compressedSize: number; localHeader: number }[] {
   let end = bytes.length - 22;
   while (end >= 0 && bytes.readUInt32LE(end) !== 0x06054b50) end--;
   if (end < 0) throw new Error(`${file}: a zip without its central directory`);
   const count = bytes.readUInt16LE(end + 10);
   let at = bytes.readUInt32LE(end + 16);
-  const names: string[] = [];
+  const entries = [];
   for (let i = 0; i < count; i++) {
     if (bytes.readUInt32LE(at) !== 0x02014b50) throw new Error(`${file}: a damaged central directory`);
     const nameLength = bytes.readUInt16LE(at + 28);
-    names.push(bytes.toString('utf8', at + 46, at + 46 + nameLength));
+    entries.push({
+      name: bytes.toString('utf8', at + 46, at + 46 + nameLength),
+      method: bytes.readUInt16LE(at + 10),
+      compressedSize: bytes.readUInt32LE(at + 20),
+      localHeader: bytes.readUInt32LE(at + 42),
+    });
     at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
   }
-  return names;
+  return entries;
 }
 
 /** A tar's regular files by name (ustar prefix, GNU long names and pax paths included). */

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startConformanceRuntime, type ConformanceRuntime } from '../../clients/conformance/runtime.ts';
 import { consumerCheckScript, DIST_DIR, LANGUAGES, packScript, ROOT } from '../../clients/release/pack.ts';
+import { archiveEntries, zipFile } from '../../clients/release/archive.ts';
 import { readVersionFile } from '../../clients/release/version.ts';
 
 /**
@@ -58,4 +60,31 @@ describe('npm run clients:pack, then each artifact installed into a new project'
     expect(check.stdout).toMatch(/\bBRL available 0\.00\b|\b0\.00 BRL\b/);
     expect(check.stdout).toContain('available');
   }, 180_000);
+});
+
+describe('the .NET package, as NuGet would take it', () => {
+  // What `dotnet pack` put in the package the consumer check installs: a build and its XML docs for
+  // each target (netstandard2.0 reaches .NET Framework and older .NET), the README and LICENSE, the
+  // metadata a company's review reads, and nothing beyond the framework on .NET 8 and later.
+  const nupkg = join(DIST_DIR, `Cambio.${version}.nupkg`);
+  const field = (nuspec: string, name: string) => new RegExp(`<${name}\\b[^>]*>([^<]*)</${name}>`).exec(nuspec)?.[1];
+
+  it.runIf(packed.includes('dotnet'))('holds every target, the README and LICENSE, MIT metadata, the dependencies per target, and its symbols beside it', () => {
+    const entries = archiveEntries(nupkg);
+    for (const framework of ['netstandard2.0', 'net8.0', 'net10.0']) expect(entries).toEqual(expect.arrayContaining([`lib/${framework}/Cambio.dll`, `lib/${framework}/Cambio.xml`]));
+    expect(entries).toEqual(expect.arrayContaining(['README.md', 'LICENSE']));
+    const nuspec = zipFile(nupkg, 'Cambio.nuspec').toString('utf8');
+    expect(field(nuspec, 'version')).toBe(version);
+    expect(field(nuspec, 'license')).toBe('MIT');
+    expect(field(nuspec, 'authors')).toBe('Cambio');
+    expect(field(nuspec, 'projectUrl')).toMatch(/^https:\/\//);
+    expect(/<repository [^>]*url="(https:\/\/[^"]+)"/.exec(nuspec)?.[1]).toBeDefined();
+    const dependencies = (framework: string) =>
+      [...(new RegExp(`<group targetFramework="${framework.replaceAll('.', '\\.')}"\\s*(?:/>|>([\\s\\S]*?)</group>)`).exec(nuspec)?.[1] ?? '').matchAll(/<dependency id="([^"]+)"/g)].map((match) => match[1]).sort();
+    expect(nuspec).toMatch(/<group targetFramework="net8\.0"/);
+    expect(dependencies('net8.0')).toEqual([]);
+    expect(dependencies('net10.0')).toEqual([]);
+    expect(dependencies('.NETStandard2.0')).toEqual(['Microsoft.Bcl.AsyncInterfaces', 'Microsoft.Bcl.TimeProvider', 'System.Text.Json']);
+    expect(existsSync(join(DIST_DIR, `Cambio.${version}.snupkg`)), 'no symbols package beside the package').toBe(true);
+  });
 });
