@@ -9,6 +9,9 @@ export default defineConfig({
     // One DynamoDB Local for the whole run; each test file makes its own table (test/support/dynamo.ts).
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
+    // expect.poll waits for what a page or a job shows next; its default second is too short on a
+    // loaded 2-core CI machine (a revoked invitation's row took longer to go).
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default is one worker less than the cores: one on a 2-core machine, where most test
