@@ -293,7 +293,7 @@ export class OperationsAlarms extends Construct {
 
   /**
    * One alarm per group of up to METRICS_PER_ALARM functions, on the sum of their metric: the
-   * stack stays far from CloudFormation's 500 resources (one alarm per function and metric was
+   * stack stays far from CloudFormation's 500 resources (one alarm per function and metric would be
    * ~85 of them), and each function still has its own line in the alarm's graph.
    */
   private groupAlarms(

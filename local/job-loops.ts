@@ -50,7 +50,7 @@ export function startChainJobs(intervalMs: number): Loops {
 
 /** Sender batches in flight at once. Lambda runs an SQS source's batches concurrently (five at
  * first, more as the queue grows), so an endpoint that hangs holds its own batch for the timeout,
- * never the queue: issue #12, where one company's hanging endpoint delayed another's retries. */
+ * never the queue: one company's hanging endpoint cannot delay another's retries. */
 const SENDER_BATCHES_IN_FLIGHT = 10;
 
 /**

@@ -68,7 +68,7 @@ export interface DepositStore extends AllowlistReader {
 
 export interface NewDeposit {
   reference: string;
-  /** The API's body names it; absent, the sole registered network (names.ts soleNetworkName). */
+  /** The API's body names it; absent, the sole registered network (functions/networks/names.ts soleNetworkName). */
   network?: NetworkName;
   amount?: bigint;
   split?: { address: string; percentBps?: number; amount?: bigint };

@@ -25,7 +25,7 @@ export interface Reconciliation extends ReconciliationInputs {
   /**
    * A difference beyond RECONCILE_DUST, and which way: both are alarmed. A shortfall is customers'
    * money missing; a surplus is money the ledger cannot account for — a payout that never left
-   * (issue #12: two withdrawals collapsed into one transaction showed only as a surplus), a deposit
+   * (two withdrawals collapsed into one transaction show only as a surplus), a deposit
    * not yet scanned, or a float sent by hand — and each needs someone to look.
    */
   mismatch: 'surplus' | 'shortfall' | null;

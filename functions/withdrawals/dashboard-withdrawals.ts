@@ -9,7 +9,7 @@ import { requestWithdrawal, withdrawalView, type NewWithdrawal, type WithdrawalR
  * Activity → Withdrawals → `New withdrawal`: a company's Owner or Admin sends USDT from the page,
  * through the same use case as POST /v1/withdrawals (minimum, fee, hold, and withdrawal-policy.ts's
  * allowlist and daily limit), its audit entry written in the withdrawal's own transaction, after the
- * person has given their password (and authenticator code) again (step-up.ts). The page makes the
+ * person has given their password (and authenticator code) again (functions/people/step-up.ts). The page makes the
  * reference when the dialog opens, so a second click of the same form is DUPLICATE_REFERENCE, never a
  * second payout.
  */

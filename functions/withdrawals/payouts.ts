@@ -3,7 +3,7 @@
  * sweep's fee top-up or its USDT transfer — is its own transaction on chain. Two payouts of the
  * same amount to the same address signed against the same reference block would otherwise be
  * byte-identical transactions with one id: the chain keeps one, answers the second broadcast
- * "duplicate", and both would be counted as sent (issue #12). So:
+ * "duplicate", and both would be counted as sent. So:
  *
  * - the transfer builder makes every transaction distinct (on TRON a timestamp of its own:
  *   functions/networks/tron/tron-transfer-builder.ts), which makes ids distinct in practice;

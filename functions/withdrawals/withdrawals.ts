@@ -53,7 +53,7 @@ export interface WithdrawalStore extends AllowlistReader, LimitReader {
 
 export interface NewWithdrawal {
   reference: string;
-  /** The API's body names it; absent, the sole registered network (names.ts soleNetworkName). */
+  /** The API's body names it; absent, the sole registered network (functions/networks/names.ts soleNetworkName). */
   network?: NetworkName;
   address: string;
   amount: bigint;

@@ -15,7 +15,7 @@ export interface BackfillEvent {
 }
 
 /**
- * Gives each new company its API Gateway key in the stage's usage plan (issue #18 item 2). It runs
+ * Gives each new company its API Gateway key in the stage's usage plan. It runs
  * on the table's stream, filtered to inserted Company items by the event source mapping, so every
  * way a company is created (npm run company:create against a stage, a sign-up) gets its key within
  * about a second without any of them calling API Gateway; until then the gateway answers the

@@ -23,9 +23,9 @@ const deps: SenderDeps = {
   queue: deliveryQueueFrom(settings),
   post: postWebhook,
   settings: senderSettingsFrom(settings),
-  // One KMS Decrypt per webhook per few minutes, not per delivery (domain/webhook-secrets.ts).
+  // One KMS Decrypt per webhook per few minutes, not per delivery.
   sealer: cachingOpens(webhookSecretSealerFrom(settings)),
-  // Where the stage mails, an endpoint that gives up on an event mails its managers (domain/webhook-alerts.ts).
+  // Where the stage mails, an endpoint that gives up on an event mails its managers.
   ...(mailer && { alert: (failure, log) => alertGivenUpDelivery({ ...alerts, mailer, log }, failure) }),
 };
 

@@ -5,7 +5,7 @@ import { TableStore } from '../../adapters/dynamo/table-store.ts';
 
 /**
  * What the sandbox chain models of TRON's accounts, so the sender and the sweeper meet there what
- * they meet on TRON (issue #12): every address's USDT (TRC-20) and TRX, moved in the same DynamoDB
+ * they meet on TRON: every address's USDT (TRC-20) and TRX, moved in the same DynamoDB
  * transaction as the transfer that moves them.
  *
  * - A transaction Cambio signs and broadcasts is executed like TRON executes it: a TRC-20 transfer
