@@ -21,7 +21,7 @@ export const CREATE_WEBHOOK_HANDLER = ROUTES.find((route) => route.method === 'P
 /**
  * The KMS key that seals webhook signing secrets (functions/webhooks/webhook-secrets.ts), so the
  * table, its PITR backups and the daily export for finance hold only ciphertext: reading them is
- * no longer enough to sign webhooks as Cambio.
+ * not enough to sign webhooks as Cambio.
  *
  * Who may do what, by the encryption context's `purpose` (KMS checks the whole context
  * cryptographically; IAM conditions on `purpose`):

@@ -41,7 +41,7 @@ interface User {
   failures: number;
   lockedUntil: number;
   /** Wrong authenticator codes, counted apart from passwords: a right password (which whoever is
-   * guessing codes has) must not clear them. Absent in state files written before. */
+   * guessing codes has) must not clear them. Absent in state files written without it. */
   codeFailures?: number;
   codeLockedUntil?: number;
   /** Base32 TOTP secret handed out by AssociateSoftwareToken, until VerifySoftwareToken proves it. */
@@ -58,7 +58,7 @@ interface State {
   refreshTokens: Record<string, string>;
   /** sha256 of each live refresh token → the authentication it came from, which Cognito carries
    * into every access token refreshed from it (`origin_jti`, `auth_time`). Absent in state files
-   * written before it was kept: those tokens refresh as a new authentication. */
+   * written without it: those tokens refresh as a new authentication. */
   refreshTokenOrigins?: Record<string, { originJti: string; authTime: number }>;
 }
 

@@ -42,8 +42,8 @@ export const LISTING_MARGIN_MS = 5 * 60_000;
 export class DepositAddressFilter {
   private readonly owners = new Map<string, AddressOwner>();
   /** True once the listing is known to hold every deposit address: it holds the first one made
-   * (index 0). A table with deposit addresses from before the listing existed lacks it, and then
-   * every recipient the filter does not know is read, as before the filter. */
+   * (index 0). A table with deposit addresses that are not listed lacks it, and then
+   * every recipient the filter does not know is read, as if there were no filter. */
   private complete = false;
   private lastRefreshAt: number | null = null;
 

@@ -20,7 +20,7 @@ export interface Sweep {
   topUpTxHash: string | null;
   sweepTxHash: string | null;
   /** When the current step's transaction (the top-up, then the sweep) expires unmined; null on
-   * sweeps recorded before it was kept, which then wait for a receipt as they did. */
+   * sweeps stored without it, which wait for a receipt instead. */
   stepExpiresAt: string | null;
   failureReason: string | null;
   createdAt: string;

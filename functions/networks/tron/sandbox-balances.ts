@@ -75,7 +75,7 @@ export class SandboxBalances extends TableStore {
     }
   }
 
-  /** Writes balances computed from the chain's history (tables made before balances were kept). */
+  /** Writes balances computed from the chain's history (tables holding transfers but no balances). */
   async rebuild(balancesByContract: Map<string, Map<string, bigint>>): Promise<void> {
     const puts = [...balancesByContract].flatMap(([contract, balances]) =>
       [...balances].map(([address, amount]) => ({

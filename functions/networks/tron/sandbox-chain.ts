@@ -245,8 +245,8 @@ export class SandboxChain implements ChainReader {
   }
 
   /**
-   * A chain made before balances were kept (local .data of an earlier version): its balances are
-   * computed once from its history — every successful transfer, payer debited — and kept since.
+   * A chain stored without balances (local .data written without them): its balances are
+   * computed once from its history — every successful transfer, payer debited — and kept from then on.
    */
   private async keepBalances(): Promise<void> {
     const byContract = new Map<string, Map<string, bigint>>();
