@@ -1,4 +1,3 @@
-
 /**
  * Which of a block's recipients are deposit addresses, answered from memory: a chain's blocks are
  * mostly transfers between strangers, and a read per recipient made the scanner cost ~5 DynamoDB
@@ -11,12 +10,6 @@
  * before anyone can pay it, so before the block holding the payment exists, so before the chain
  * read that returned the block, so before the refresh's consistent read began.
  */
-/** The deposit an address belongs to. */
-export interface AddressOwner {
-  companyId: string;
-  depositId: string;
-}
-
 export interface ListedDepositAddress {
   address: string;
   /** The address's derivation index: the listing holds every address once it holds index 0. */
@@ -30,6 +23,12 @@ export interface DepositAddressListing {
   depositAddressesListed(since: string | null): Promise<ListedDepositAddress[]>;
   /** One batched read: the owners of those of `addresses` that are deposit addresses. */
   ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>>;
+}
+
+/** The deposit an address belongs to. */
+export interface AddressOwner {
+  companyId: string;
+  depositId: string;
 }
 
 /**

@@ -3,7 +3,6 @@ import type { Deposit } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 import { DepositAddressFilter, type AddressOwner, type DepositAddressListing } from './deposit-address-filter.ts';
-export type { AddressOwner };
 import { payoutGuard, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 import {
   confirmTransfer,

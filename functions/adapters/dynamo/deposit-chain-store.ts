@@ -1,7 +1,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { AddressOwner, DepositChainStore, ScanCursor } from '#functions/deposits/deposit-chain';
-import type { ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
+import type { DepositChainStore, ScanCursor } from '#functions/deposits/deposit-chain';
+import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import type { Deposit } from '#functions/deposits/deposits';
 import { balanceChanges, type LedgerEntry } from '#functions/ledger/ledger';

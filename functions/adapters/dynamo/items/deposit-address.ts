@@ -1,6 +1,5 @@
 import type { Deposit } from '#functions/deposits/deposits';
-import type { AddressOwner } from '#functions/deposits/deposit-chain';
-import type { ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
+import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
 import { toBigInt } from '../client.ts';
 import { globalRecord, type Item } from './item.ts';
 
