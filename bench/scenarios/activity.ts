@@ -9,7 +9,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import type { Deposit } from '#functions/deposits/deposits';
 import type { LocalRuntime } from '#local/runtime';
-import { mailsTo, verifyLinkIn } from '../../test/support/outbox.ts';
+import { cookieHeader, signedUpOwner } from '../../test/support/dashboard.ts';
 import { percentile } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
 
@@ -112,30 +112,10 @@ export const activityScenario: Scenario = {
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-/**
- * A company's Owner, signed in: signs up, then follows the confirmation link the runtime's outbox
- * holds, as the person would (sign-up answers alike for every address and mails the link).
- */
+/** A company's Owner, signed in (test/support/dashboard.ts): the cookies the page would send. */
 export async function signUp(runtime: LocalRuntime): Promise<{ origin: string; cookie: string; companyId: string }> {
-  const origin = new URL(runtime.apiUrl).origin;
-  const email = `bench-${Date.now()}@example.com`;
-  const password = 'Bench-Password-42';
-  const post = (path: string, body: unknown) =>
-    fetch(`${origin}/dashboard/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin }, body: JSON.stringify(body) });
-  const signedUp = await post('/sign-up', { companyName: 'Bench Activity', email, password });
-  if (signedUp.status !== 202) throw new Error(`sign-up failed: ${signedUp.status} ${await signedUp.text()}`);
-  const link = mailsTo(runtime.outboxDir, email).map(verifyLinkIn).filter(Boolean).at(-1);
-  if (!link) throw new Error(`no confirmation link was mailed to ${email}`);
-  const verified = await post('/sign-up/verify', { token: new URL(link).searchParams.get('token'), password });
-  if (verified.status !== 200) throw new Error(`email confirmation failed: ${verified.status} ${await verified.text()}`);
-  const cookie = verified.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  const me = await fetch(`${origin}/dashboard/api/me`, { headers: { Cookie: cookie, Origin: origin } });
-  if (me.status !== 200) throw new Error(`reading the new Owner failed: ${me.status} ${await me.text()}`);
-  const { data } = (await me.json()) as { data: { companies: { id: string }[] } };
-  return { origin, cookie, companyId: data.companies[0]!.id };
+  const { browser, companyId } = await signedUpOwner(runtime, 'Bench Activity');
+  return { origin: browser.origin, cookie: cookieHeader(browser.jar), companyId };
 }
 
 /** 10,000 deposits over the last 30 days, written by their owner (depositItem) in batches. */

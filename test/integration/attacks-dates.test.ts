@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_KINDS } from '#functions/companies/activity';
 import { useTestApi } from '../support/local-api.ts';
-import { companyItems, signedUpOwner } from '../support/dashboard.ts';
+import { companyItems, cookieHeader, signedUpOwner } from '../support/dashboard.ts';
 
 /**
  * Issue #31, item 7: a date before 1970 in Activity's filters (or the statement's period) became a
@@ -15,7 +15,7 @@ type Owner = Awaited<ReturnType<typeof signedUpOwner>>;
 
 /** A GET as the browser sends it: the session's cookies; the body as text (an export is CSV). */
 async function get(owner: Owner, path: string) {
-  const cookies = [...owner.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookies = cookieHeader(owner.browser.jar);
   const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}${path}`, { headers: { Cookie: cookies } });
   return { status: response.status, text: await response.text() };
 }

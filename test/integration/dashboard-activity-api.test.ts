@@ -10,7 +10,7 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit, type DepositStore } from '#functions/deposits/deposits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { useTestApi } from '../support/local-api.ts';
-import { signedUpOwner } from '../support/dashboard.ts';
+import { cookieHeader, signedUpOwner } from '../support/dashboard.ts';
 import { countDynamoRequests, dynamoRequestCounts } from '../../bench/dynamo-requests.ts';
 
 // Every DynamoDB request this process sends is counted by command: the no-Scan test reads it.
@@ -143,7 +143,7 @@ describe('Activity lists', () => {
 });
 
 describe('Export CSV', () => {
-  const cookieOf = (person: Awaited<ReturnType<typeof signedUpOwner>>) => [...person.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookieOf = (person: Awaited<ReturnType<typeof signedUpOwner>>) => cookieHeader(person.browser.jar);
   const exportOf = (person: Awaited<ReturnType<typeof signedUpOwner>>, companyId: string, query = '') =>
     fetch(`${person.browser.origin}/dashboard/api/companies/${companyId}/activity/deposits/export${query}`, { headers: { Cookie: cookieOf(person) } });
 

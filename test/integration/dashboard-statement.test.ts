@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { useTestApi, apiClient } from '../support/local-api.ts';
-import { signedUpOwner } from '../support/dashboard.ts';
+import { cookieHeader, signedUpOwner } from '../support/dashboard.ts';
 import { creditAvailable } from '../support/ledger.ts';
 
 /**
@@ -19,7 +19,7 @@ type Owner = Awaited<ReturnType<typeof signedUpOwner>>;
 
 /** The download as the browser gets it: the session's cookies, the CSV as text. */
 async function statement(owner: Owner, companyId: string, query: Record<string, string>) {
-  const cookies = [...owner.browser.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookies = cookieHeader(owner.browser.jar);
   const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${companyId}/statement?${new URLSearchParams(query)}`, { headers: { Cookie: cookies } });
   return { status: response.status, type: response.headers.get('content-type'), disposition: response.headers.get('content-disposition'), text: await response.text() };
 }

@@ -32,7 +32,7 @@ export function dashboardBrowser(runtime: LocalRuntime) {
     if (sentOrigin !== null) headers.Origin = sentOrigin;
     const csrf = options.csrf === undefined ? jar.get('cambio_csrf') : options.csrf;
     if (csrf && method !== 'GET') headers['X-CSRF-Token'] = csrf;
-    if (options.cookies !== false && jar.size) headers.Cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (options.cookies !== false && jar.size) headers.Cookie = cookieHeader(jar);
     const response = await fetch(`${origin}/dashboard/api${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) {
@@ -45,6 +45,9 @@ export function dashboardBrowser(runtime: LocalRuntime) {
   }
   return { call, jar, origin };
 }
+
+/** A jar's cookies as a request's Cookie header. */
+export const cookieHeader = (jar: Map<string, string>): string => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
 export const STRONG_PASSWORD = 'Correct-Horse-42';
 
