@@ -1,99 +1,21 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { cycles, filesUnder, importGraph } from '../support/imports.ts';
 
 /**
  * The stack (lib/) and the local runtime (local/) stand apart: what both need (the stages'
  * configuration, the dashboard's build and how it is served, the functions) lives outside both,
  * so deploying never loads the local runtime and neither folder has to change with the other.
- * Imports are read with TypeScript's own scanner (static, type-only, re-exports and dynamic
- * `import('…')` with a literal), resolved through relative paths and package.json's aliases.
+ * Imports are read as TypeScript reads them (test/support/imports.ts).
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 /** The stack, the local runtime and what they share; the functions are reached through their imports. */
 const START = ['lib', 'local', 'config', 'dashboard'];
-const ALIASES = Object.entries((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { imports: Record<string, string> }).imports);
-
-/** Repository-relative paths ('/'-separated) of the .ts files in a folder; only its top level for dashboard/, whose src/ is the browser app's. */
-function sourceFiles(folder: string): string[] {
-  const deep = folder !== 'dashboard';
-  return filesUnder(folder, deep);
-}
-
-function filesUnder(folder: string, deep = true): string[] {
-  const walk = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) return deep ? walk(path) : [];
-      return /\.tsx?$/.test(entry.name) ? [path] : [];
-    });
-  return walk(folder);
-}
-
-/** The repository file a specifier names, or null for a package or a file that is not TypeScript. */
-function resolveImport(from: string, specifier: string): string | null {
-  let target: string;
-  if (specifier.startsWith('.')) {
-    target = resolve(ROOT, dirname(from), specifier);
-  } else if (specifier.startsWith('#')) {
-    const alias = ALIASES.find(([pattern]) => (pattern.endsWith('*') ? specifier.startsWith(pattern.slice(0, -1)) : specifier === pattern));
-    if (!alias) throw new Error(`${from}: no package.json alias for ${specifier}`);
-    const [pattern, to] = alias;
-    target = resolve(ROOT, pattern.endsWith('*') ? to.replace('*', specifier.slice(pattern.length - 1)) : to);
-  } else {
-    return null;
-  }
-  for (const candidate of [target, `${target}.ts`, `${target}.tsx`]) {
-    if (existsSync(candidate) && statSync(candidate).isFile()) {
-      return /\.tsx?$/.test(candidate) ? relative(ROOT, candidate).split('\\').join('/') : null;
-    }
-  }
-  throw new Error(`${from}: ${specifier} names no file`);
-}
-
-function importsOf(file: string): string[] {
-  const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-  return [...new Set(importedFiles.map(({ fileName }) => resolveImport(file, fileName)).filter((target) => target !== null))].sort();
-}
-
-/** Every file reachable from the START folders (or the files given), with the repository files each imports. */
-function importGraph(from: string[] = START.flatMap(sourceFiles)): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  const pending = [...from];
-  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
-    if (graph.has(file)) continue;
-    const imports = importsOf(file);
-    graph.set(file, imports);
-    pending.push(...imports.filter((target) => !graph.has(target)));
-  }
-  return graph;
-}
-
-/** Each cycle a depth-first walk meets, as its path back to where it began (`a → b → a`). */
-function cycles(graph: Map<string, Iterable<string>>): string[] {
-  const found: string[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (node: string): void => {
-    state.set(node, 'open');
-    path.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next].join(' → '));
-      else if (!state.has(next)) visit(next);
-    }
-    path.pop();
-    state.set(node, 'done');
-  };
-  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
-  return found;
-}
-
+/** A START folder's .ts files; only the top level of dashboard/, whose src/ is the browser app's. */
+const sourceFiles = (folder: string) => filesUnder(folder, folder !== 'dashboard');
 const folderOf = (file: string) => file.split('/')[0]!;
 
 describe('the stack and the local runtime', () => {
-  const graph = importGraph();
+  const graph = importGraph(START.flatMap(sourceFiles));
 
   it('reads every kind of import (a scanner that saw none would pass everything)', () => {
     expect(graph.get('lib/dashboard.ts')).toEqual(expect.arrayContaining(['config/stages.ts', 'dashboard/build.ts', 'functions/routes.ts']));

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { NETWORK_NAMES } from '#functions/networks/names';
@@ -8,59 +7,39 @@ import { createDepositBody } from '#functions/handlers/deposits/schemas';
 import { createWithdrawalBody } from '#functions/handlers/withdrawals/schemas';
 import { depositRecord } from '#functions/handlers/deposits/records';
 import { withdrawalRecord } from '#functions/handlers/withdrawals/records';
+import { filesUnder, resolveImport, ROOT, specifiersOf } from '../support/imports.ts';
 
 /**
  * The network port's boundary (docs/adding-a-network.md): TRON lives in functions/networks/tron/
  * alone, reached only through the registries, and `network` is checked against the registered list.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const FUNCTIONS = path.join(ROOT, 'functions');
 const TRON_FOLDER = 'functions/networks/tron/';
 /** The registries register each network's folder: the one place outside it that may import it. */
 const REGISTRY = /^functions\/networks\/[a-z-]*registry\.ts$/;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) ? [path.relative(ROOT, full).split(path.sep).join('/')] : [];
-  });
-}
-
-/** Every module a file imports or re-exports, as written. */
-function importsOf(source: string): string[] {
-  return [...source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => (match[1] ?? match[2])!);
-}
-
-/** Where an import lands, relative to the repository, for relative and `#functions/` imports. */
-function resolved(file: string, specifier: string): string {
-  if (specifier.startsWith('#functions/')) return `functions/${specifier.slice('#functions/'.length)}`;
-  if (specifier.startsWith('.')) return path.posix.join(path.posix.dirname(file), specifier);
-  return specifier;
-}
+const source = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 /** What names TRON's address format: its base58 pattern and tron-address.ts's helpers. */
 const TRON_ADDRESS_FORMAT = [/T\[1-9A-HJ-NP-Za-km-z\]\{33\}/, /\b(?:isTronAddress|tronAddressFromHex|tronAddressFromPublicKey|tronAddressToHex)\b/];
 
-const outsideTron = sourceFiles(FUNCTIONS).filter((file) => !file.startsWith(TRON_FOLDER));
+const outsideTron = filesUnder('functions').filter((file) => !file.startsWith(TRON_FOLDER));
 
 describe('the network port', () => {
   it('has source files to check on both sides of the boundary', () => {
     expect(outsideTron.length).toBeGreaterThan(100);
-    expect(sourceFiles(path.join(ROOT, TRON_FOLDER)).length).toBeGreaterThan(5);
+    expect(filesUnder(TRON_FOLDER.slice(0, -1)).length).toBeGreaterThan(5);
   });
 
   it('keeps tronweb and TRON modules out of every file in functions/ but TRON folder and the registries', () => {
     const offenders = outsideTron.flatMap((file) =>
-      importsOf(readFileSync(path.join(ROOT, file), 'utf8'))
-        .filter((specifier) => specifier === 'tronweb' || specifier.startsWith('tronweb/') || (resolved(file, specifier).startsWith(TRON_FOLDER) && !REGISTRY.test(file)))
+      specifiersOf(file)
+        .filter((specifier) => specifier === 'tronweb' || specifier.startsWith('tronweb/') || (!REGISTRY.test(file) && (resolveImport(file, specifier) ?? '').startsWith(TRON_FOLDER)))
         .map((specifier) => `${file} imports ${specifier}`),
     );
     expect(offenders).toEqual([]);
   });
 
   it("names TRON's address format only inside the TRON folder", () => {
-    const offenders = outsideTron.filter((file) => TRON_ADDRESS_FORMAT.some((pattern) => pattern.test(readFileSync(path.join(ROOT, file), 'utf8'))));
+    const offenders = outsideTron.filter((file) => TRON_ADDRESS_FORMAT.some((pattern) => pattern.test(source(file))));
     expect(offenders).toEqual([]);
   });
 
@@ -72,8 +51,8 @@ describe('the network port', () => {
       expect(network.options, name).toEqual(NETWORK_NAMES);
     }
     const literal = /(?:literal|literalField)\(\s*['"](?:tron)['"]/;
-    const schemaFiles = sourceFiles(path.join(FUNCTIONS, 'handlers')).filter((file) => /\/(?:schemas|records)\.ts$/.test(file));
-    expect(schemaFiles.filter((file) => literal.test(readFileSync(path.join(ROOT, file), 'utf8')))).toEqual([]);
+    const schemaFiles = filesUnder('functions/handlers').filter((file) => /\/(?:schemas|records)\.ts$/.test(file));
+    expect(schemaFiles.filter((file) => literal.test(source(file)))).toEqual([]);
   });
 
   it('refuses a network nobody registered and an address of another form, naming the field', () => {
