@@ -70,7 +70,7 @@ async function measurePayouts(db: ReturnType<typeof createDocumentClient>, table
       builder: new TronTransferBuilder(chain, { usdtContract: USDT, feeLimitSun: 30_000_000 }),
       broadcaster: chain,
       signer,
-      store: new DynamoWithdrawalSendingStore(db, tableName),
+      store: new DynamoWithdrawalSendingStore(db, tableName, 'tron'),
       claims: new DynamoTransactionClaims(db, tableName),
       hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet),
       now: () => new Date(clock),

@@ -90,12 +90,12 @@ export const scannerScenario: Scenario = {
 
       // The chain: 100 empty blocks, then a first scan that places the cursor at the head.
       const chain = new SandboxChain(db, tableName, { blockIntervalMs: TRON_BLOCK_MS, solidifyAfter: 19, now: () => clock });
-      const store = new DynamoDepositChainStore(db, tableName);
+      const store = new DynamoDepositChainStore(db, tableName, 'tron');
       const cursor = new DynamoScanCursor(db, tableName, 'bench-tron-usdt');
       // One filter for every run, as the poller keeps one across warm invocations: the first scan
       // (not measured) loads it whole, the measured ones read only what was listed since.
       const addresses = new DepositAddressFilter(store, now);
-      const scan = (): Promise<ScanResult> => scanDeposits({ chain, store, usdtContract: MAINNET_USDT_CONTRACT, now, cursor, owner: 'bench-scanner', addresses });
+      const scan = (): Promise<ScanResult> => scanDeposits({ network: 'tron', chain, store, usdtContract: MAINNET_USDT_CONTRACT, now, cursor, owner: 'bench-scanner', addresses });
       clock += 100 * TRON_BLOCK_MS;
       await scan();
       const head = (await chain.latestBlock()).number;
@@ -291,7 +291,7 @@ function syntheticAddress(prefix: string, n: number): string {
 }
 
 function syntheticDeposit(companyId: string, id: string, address: string, addressIndex: number, now: Date): Deposit {
-  return depositAwaitingPayment(companyId, { reference: `bench-scanner-${addressIndex}` }, { address, addressIndex }, 19, now, id);
+  return depositAwaitingPayment(companyId, { network: 'tron', reference: `bench-scanner-${addressIndex}` }, { address, addressIndex }, 19, now, id);
 }
 
 function positiveInt(raw: string | undefined, fallback: number): number {

@@ -9,6 +9,7 @@ import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { ID_DAY_MESSAGE, isId, isIdDay, type IdKind } from '../shared/ids.ts';
 import { AmountFormatError, parseAmount } from '../shared/money.ts';
 import type { SandboxPayer } from '../networks/network.ts';
+import type { NetworkName } from '../networks/names.ts';
 import { withdrawalView, type Withdrawal } from '../withdrawals/withdrawals.ts';
 
 /**
@@ -190,13 +191,13 @@ export async function* activityCsv(store: ActivityStore, caller: Caller, kind: A
 
 // --- The sandbox simulator.
 
-/** The deposit simulated, its company's environment, the audit log, and the sandbox chain's payer
- * (null where the stage's chain is not the sandbox chain). */
+/** The deposit simulated, its company's environment, the audit log, and the payer of the
+ * deposit's network (null where the stage's chain for it is not a sandbox). */
 export interface SimulationDeps {
   activity: ActivityStore;
   companies: CompanyStore;
   auditLog: Pick<AuditLogStore, 'appendAudit'>;
-  payer: SandboxPayer | null;
+  payerOn(network: NetworkName): SandboxPayer | null;
 }
 
 /**
@@ -206,7 +207,7 @@ export interface SimulationDeps {
  * ledger): the entry is written first, so no payment is ever made unlogged.
  */
 export async function simulatePayment(
-  { activity, companies, auditLog, payer }: SimulationDeps,
+  { activity, companies, auditLog, payerOn }: SimulationDeps,
   caller: Caller,
   depositId: string,
   amountText: string,
@@ -214,9 +215,11 @@ export async function simulatePayment(
 ): Promise<{ txHash: string; deposit: unknown }> {
   const companyId = caller.membership.companyId;
   const company = await getCompany(companies, companyId);
-  if (company.environment !== 'sandbox' || !payer) throw new ApiError('FORBIDDEN', 'Payments can be simulated only for sandbox companies');
+  if (company.environment !== 'sandbox') throw new ApiError('FORBIDDEN', 'Payments can be simulated only for sandbox companies');
   const found = isId('deposit', depositId) ? await activity.activityById(companyId, 'deposits', depositId) : null;
   if (!found || found.kind !== 'deposits') throw notFound('Deposit');
+  const payer = payerOn(found.record.network);
+  if (!payer) throw new ApiError('FORBIDDEN', 'Payments can be simulated only for sandbox companies');
   let amount: bigint;
   try {
     amount = parseAmount(amountText, 'USDT');

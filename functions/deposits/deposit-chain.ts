@@ -1,4 +1,5 @@
-import type { ChainReader, TransactionReceipt } from '../networks/chain.ts';
+import type { ChainReader, TokenTransfer, TransactionReceipt } from '../networks/chain.ts';
+import type { NetworkName } from '../networks/names.ts';
 import type { Deposit } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
@@ -49,6 +50,9 @@ export interface ScanCursor {
 }
 
 export interface DepositJobDeps {
+  /** The network whose chain this is: a transfer to the address of a deposit on another network
+   * is not that deposit's payment. */
+  network: NetworkName;
   chain: ChainReader;
   store: DepositChainStore;
   /** The official USDT contract: transfers of any other token are ignored, whatever its symbol. */
@@ -118,7 +122,7 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
       .filter((transfer) => !known.has(transferId(transfer)))
       .map((transfer) => ({
         owner: owners.get(transfer.to)!,
-        build: (deposit: Deposit) => seeTransfer(deposit, transfer, latest, now()),
+        build: (deposit: Deposit) => (onItsNetwork(deps, deposit, transfer) ? seeTransfer(deposit, transfer, latest, now()) : null),
         outcome: 'recorded' as const,
       }));
     const recorded = (await applySteps(deps.store, steps)).length;
@@ -127,6 +131,24 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
   } finally {
     await deps.cursor.release(deps.owner);
   }
+}
+
+/**
+ * Whether a transfer arrived on the deposit's own network. An EVM deposit address is the same
+ * 20 bytes on every EVM chain, so a customer can pay it on the wrong one: that money is not the
+ * deposit's payment here (it waits at the address on that chain, where the same factory can
+ * recover it), and is logged for support.
+ */
+function onItsNetwork(deps: DepositJobDeps, deposit: Deposit, transfer: TokenTransfer): boolean {
+  if (deposit.network === deps.network) return true;
+  (deps.log ?? stderrLog).warn('USDT paid to a deposit address on another network than the deposit\'s', {
+    companyId: deposit.companyId,
+    depositId: deposit.id,
+    depositNetwork: deposit.network,
+    paidOn: deps.network,
+    txHash: transfer.txHash,
+  });
+  return false;
 }
 
 /** One change to one deposit, built on the deposit as it is when written. */

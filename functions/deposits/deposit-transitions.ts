@@ -1,4 +1,5 @@
 import type { TokenTransfer } from '../networks/chain.ts';
+import type { NetworkName } from '../networks/names.ts';
 import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
@@ -22,7 +23,11 @@ export interface TransferKey {
 }
 
 export interface TransferRecord extends TransferKey {
+  network: NetworkName;
   blockNumber: number;
+  /** The block's hash as scanned, where the chain gives it: a rescan that finds the transfer in
+   * another block (a reorganisation re-mined it) moves the record there. */
+  blockHash?: string;
   companyId: string;
   depositId: string;
   amount: bigint;
@@ -108,7 +113,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
     after,
     transfer: {
       write: 'record',
-      record: { ...transferKey(transfer), blockNumber: transfer.blockNumber, companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming' },
+      record: { ...transferKey(transfer), network: deposit.network, blockNumber: transfer.blockNumber, ...(transfer.blockHash && { blockHash: transfer.blockHash }), companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming' },
     },
     entry,
     events: [domainEvent(deposit.companyId, 'deposit.confirming', depositView(after), now)],

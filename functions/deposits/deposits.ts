@@ -1,9 +1,9 @@
 import { usdtTransferView, type UsdtTransfer } from './usdt-transfer.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { formatAmount } from '../shared/money.ts';
-import { keysOf } from '../networks/key-registry.ts';
+import type { DepositTerms } from '../networks/network.ts';
 import type { NetworkName } from '../networks/names.ts';
-import { soleNetworkName } from '../networks/names.ts';
+import { validationFailed } from '../shared/errors.ts';
 import { underSplitPolicy, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
@@ -50,9 +50,11 @@ export interface Deposit extends UsdtTransfer {
   version: number;
 }
 
+/** The stage's deposit terms on each network (functions/networks/network.ts NetworkKeys): null for
+ * a network the stage does not open. */
 export interface DepositSettings {
-  accountXpub: string;
-  requiredConfirmations: number;
+  termsOn(network: NetworkName, deposit: { id: string; addressIndex: number }): DepositTerms | null;
+  openNetworks(): NetworkName[];
 }
 
 export interface DepositStore extends AllowlistReader {
@@ -68,8 +70,7 @@ export interface DepositStore extends AllowlistReader {
 
 export interface NewDeposit {
   reference: string;
-  /** The API's body names it; absent, the sole registered network (functions/networks/names.ts soleNetworkName). */
-  network?: NetworkName;
+  network: NetworkName;
   amount?: bigint;
   split?: { address: string; percentBps?: number; amount?: bigint };
 }
@@ -81,7 +82,7 @@ export function depositAwaitingPayment(
   at: { address: string; addressIndex: number },
   requiredConfirmations: number,
   now: Date,
-  id = newId('deposit', now.getTime()),
+  id: string,
 ): Deposit {
   const createdAt = now.toISOString();
   return {
@@ -89,7 +90,7 @@ export function depositAwaitingPayment(
     companyId,
     method: 'usdt',
     reference: input.reference,
-    network: input.network ?? soleNetworkName(),
+    network: input.network,
     address: at.address,
     addressIndex: at.addressIndex,
     expectedAmount: input.amount ?? null,
@@ -123,10 +124,12 @@ export async function createDeposit(
   input: NewDeposit,
   now = new Date(),
 ): Promise<Deposit> {
+  const id = newId('deposit', now.getTime());
   const addressIndex = await store.nextAddressIndex();
-  const keys = keysOf(input.network ?? soleNetworkName());
-  const address = { address: keys.deriveDepositAddress(settings.accountXpub, addressIndex), addressIndex };
-  const deposit = depositAwaitingPayment(companyId, input, address, settings.requiredConfirmations, now);
+  const terms = settings.termsOn(input.network, { id, addressIndex });
+  // Refused before anything is written (the index taken above is skipped, harmlessly).
+  if (!terms) throw validationFailed([{ path: 'network', message: `is not open on this stage: deposits are taken on ${settings.openNetworks().join(', ')}` }]);
+  const deposit = depositAwaitingPayment(companyId, input, { address: terms.address, addressIndex }, terms.requiredConfirmations, now, id);
   // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
   if (input.split) await underSplitPolicy(store, companyId, input.split.address, now, (guard) => store.createDeposit(deposit, guard));
   else await store.createDeposit(deposit, null);

@@ -1,8 +1,9 @@
 /**
  * What the chain jobs need from a network's chain, as a port (part of the network port,
  * network.ts): a network's real chain and its sandbox stand-in implement it alike, and the scanner
- * cannot tell them apart. Addresses are in the network's own form (Network.address); amounts are
- * token minor units on chain (Network.tokenDecimals).
+ * cannot tell them apart. Addresses are in the network's own form (Network.address); transfers'
+ * amounts are USDT minor units (6 decimals), balances the token's base units on chain
+ * (Network.tokenDecimals).
  */
 export interface ChainBlock {
   number: number;
@@ -17,11 +18,17 @@ export interface TokenTransfer {
   txHash: string;
   eventIndex: number;
   blockNumber: number;
+  /** The block's hash, where the chain's log gives it (EVM): reorganisations are told by it. */
+  blockHash?: string;
   /** The token contract that emitted the event: only the official USDT contract counts. */
   contract: string;
   from: string;
   to: string;
+  /** USDT minor units (6 decimals), whatever the token's decimals on chain. */
   amount: bigint;
+  /** On a chain whose token has more than 6 decimals, what the transfer carried below 1e-6 USDT,
+   * in the token's base units: never credited (../shared/networks.md). */
+  dust?: bigint;
 }
 
 /** SUCCESS, or the network's own failure code (kept as a withdrawal's `failureReason`): anything but

@@ -1,12 +1,19 @@
 import type { NetworkKeys } from './network.ts';
-import { soleNetworkName, type NetworkName } from './names.ts';
+import { HOT_WALLET_NETWORK, type NetworkName } from './names.ts';
 import { tronKeys } from './tron/network.ts';
+import { evmKeys } from './evm/keys.ts';
 
-/** Each registered network's keys: deposit address derivation and the signers' addresses. Apart
- * from registry.ts so that routes which only check addresses do not bundle HD-key and curve code. */
-const KEYS: { readonly [N in NetworkName]: NetworkKeys } = { tron: tronKeys };
+/** Each registered network's keys: deposit terms and the signers' addresses. Apart from
+ * registry.ts so that routes which only check addresses do not bundle HD-key and curve code. */
+const KEYS: { readonly [N in NetworkName]: NetworkKeys } = {
+  tron: tronKeys,
+  ethereum: evmKeys('ethereum'),
+  bsc: evmKeys('bsc'),
+  polygon: evmKeys('polygon'),
+  arbitrum: evmKeys('arbitrum'),
+};
 
 export const keysOf = (name: NetworkName): NetworkKeys => KEYS[name];
 
-/** The sole network's (names.ts soleNetworkName): the signers' default address form. */
-export const soleNetworkAddressOf = (publicKey: Uint8Array): string => keysOf(soleNetworkName()).addressFromPublicKey(publicKey);
+/** The hot wallet's address form (names.ts HOT_WALLET_NETWORK), for the signers. */
+export const hotWalletAddressOf = (publicKey: Uint8Array): string => keysOf(HOT_WALLET_NETWORK).addressFromPublicKey(publicKey);

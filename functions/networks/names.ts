@@ -4,20 +4,25 @@
  * module, a record's schema or the settings, can name the networks without bundling one.
  * Adding a network: docs/adding-a-network.md.
  */
-export const NETWORK_NAMES = ['tron'] as const;
+export const NETWORK_NAMES = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum'] as const;
 
 export type NetworkName = (typeof NETWORK_NAMES)[number];
 
 /**
- * The network of what names none: the dashboard's New withdrawal, withdrawal allowlist and
- * simulator, and the chain jobs, whose state (scan cursor, sweeps, the hot wallet's float) is not
- * yet kept per network. Throws once a second network is registered, so that those places are made
- * network-aware (docs/adding-a-network.md) rather than silently serving the first.
+ * The networks payouts go out on: withdrawals, and the forward of a deposit's split. The EVM
+ * networks take deposits; sending on them (nonces, fees, receipts) is not built yet, so a withdrawal
+ * there is refused rather than left `pending` with nothing to send it, and a split forward on them
+ * waits `pending` with its money locked until it is.
  */
-export function soleNetworkName(): NetworkName {
-  if (NETWORK_NAMES.length !== 1) throw new Error(`${NETWORK_NAMES.length} networks are registered: this caller must choose one by the record's network (docs/adding-a-network.md)`);
-  return NETWORK_NAMES[0];
-}
+export const PAYOUT_NETWORK_NAMES = ['tron'] as const satisfies readonly NetworkName[];
+export type PayoutNetworkName = (typeof PAYOUT_NETWORK_NAMES)[number];
 
-/** The `network` field's message when it names none of them: `must be "tron"`. */
-export const NETWORK_CHOICE = `must be ${NETWORK_NAMES.map((name) => `"${name}"`).join(' or ')}`;
+/** The network whose keys sign for the hot wallet and whose chain the sweeper and reconcile read:
+ * TRON, the one network with payouts (PAYOUT_NETWORK_NAMES). */
+export const HOT_WALLET_NETWORK: PayoutNetworkName = 'tron';
+
+const choice = (names: readonly string[]) => `must be ${names.map((name) => `"${name}"`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
+
+/** The `network` field's message when it names none of them: `must be "tron", "ethereum", … or "arbitrum"`. */
+export const NETWORK_CHOICE = choice(NETWORK_NAMES);
+export const PAYOUT_NETWORK_CHOICE = `${choice(PAYOUT_NETWORK_NAMES)}: payouts on ${NETWORK_NAMES.filter((name) => !(PAYOUT_NETWORK_NAMES as readonly string[]).includes(name)).join(', ')} are not open yet`;

@@ -44,10 +44,21 @@ export interface AddressFormat {
   is(value: unknown): value is string;
 }
 
+/** Where a new deposit is paid on a network, and how deep its block must be before it counts. */
+export interface DepositTerms {
+  address: string;
+  requiredConfirmations: number;
+}
+
 /** Addresses from keys: for creating deposits and for the hot wallet's signers. */
 export interface NetworkKeys {
-  /** The deposit address at `index` under the stage's account xpub (DEPOSIT_ACCOUNT_XPUB). */
-  deriveDepositAddress(accountXpub: string, index: number): string;
+  /**
+   * A new deposit's terms on this stage, or null when the stage does not open the network. TRON
+   * derives the address at the deposit's `addressIndex` under the account xpub; an EVM network
+   * computes the CREATE2 address of the deposit's forwarder from its id. Both offline, from public
+   * data: the API never holds a key to a deposit address.
+   */
+  depositTerms(deposit: { id: string; addressIndex: number }, settings: SliceSettings<'deposits'>): DepositTerms | null;
   /** The address of a secp256k1 public key (33-byte compressed or 65-byte uncompressed). */
   addressFromPublicKey(publicKey: Uint8Array): string;
 }

@@ -1,13 +1,14 @@
 import type { Network } from './network.ts';
 import { NETWORK_NAMES, type NetworkName } from './names.ts';
 import { tron } from './tron/network.ts';
+import { arbitrum, bsc, ethereum, polygon } from './evm/networks.ts';
 
 /**
  * The registered networks' descriptions (network.ts, Network): what the API functions need to
  * check and derive addresses. Typed by names.ts's list, so a name added there does not compile
  * until its network is registered here and in the key, chain, transfer and sandbox registries.
  */
-const NETWORKS: { readonly [N in NetworkName]: Network & { name: N } } = { tron };
+const NETWORKS: { readonly [N in NetworkName]: Network } = { tron, ethereum, bsc, polygon, arbitrum };
 
 export { NETWORK_NAMES, type NetworkName };
 

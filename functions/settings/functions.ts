@@ -10,7 +10,7 @@ export const SLICES = {
   /** Every function: the metric dimension, and Node's options. */
   common: ['STAGE', 'NODE_OPTIONS'],
   table: ['TABLE_NAME', 'DYNAMODB_ENDPOINT'],
-  deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS'],
+  deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'EVM_NETWORKS'],
   withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT'],
   /** The waiting period of the withdrawal allowlist's and the daily limit's widening changes. */
   withdrawalAllowlist: ['WITHDRAWAL_ADDRESS_DELAY_HOURS'],
@@ -20,7 +20,7 @@ export const SLICES = {
   webhookSending: ['STAGE', 'WEBHOOK_ALLOW_LOOPBACK_HTTP', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS'],
   /** The SQS pair in AWS; locally an in-process queue journaled in the table, whose visibility follows the sender's timeout. */
   deliveryQueue: ['STAGE', 'WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'WEBHOOK_TIMEOUT_MS'],
-  chain: ['CHAIN_ADAPTER', 'USDT_CONTRACT', 'SANDBOX_BLOCK_INTERVAL_MS', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'TRONGRID_URL', 'TRONGRID_API_KEY_SECRET'],
+  chain: ['CHAIN_ADAPTER', 'USDT_CONTRACT', 'SANDBOX_BLOCK_INTERVAL_MS', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'TRONGRID_URL', 'TRONGRID_API_KEY_SECRET', 'EVM_NETWORKS'],
   /** Building and signing USDT transfers: the fee cap is the transfer builder's. */
   transfers: ['WITHDRAWAL_FEE_LIMIT_SUN'],
   hotWallet: ['SIGNER', 'SIGNER_KMS_KEY_ID', 'SIGNER_SECRET_ID', 'LOCAL_HOT_WALLET_KEY'],

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
-import { soleNetworkName, type NetworkName } from '../networks/names.ts';
+import { HOT_WALLET_NETWORK, type NetworkName } from '../networks/names.ts';
 import { ApiError } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
@@ -53,7 +53,7 @@ export interface WithdrawalStore extends AllowlistReader, LimitReader {
 
 export interface NewWithdrawal {
   reference: string;
-  /** The API's body names it; absent, the sole registered network (functions/networks/names.ts soleNetworkName). */
+  /** The API's body names it; absent (the dashboard's New withdrawal), the hot wallet's network (functions/networks/names.ts). */
   network?: NetworkName;
   address: string;
   amount: bigint;
@@ -68,7 +68,7 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
     companyId,
     method: 'usdt',
     reference,
-    network: network ?? soleNetworkName(),
+    network: network ?? HOT_WALLET_NETWORK,
     address,
     amount,
     fee,

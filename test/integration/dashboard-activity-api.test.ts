@@ -1,3 +1,4 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { companyPartition } from '#adapters/dynamo/items/item';
 import { encodeTime } from 'ulid';
@@ -8,7 +9,6 @@ import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit, type DepositStore } from '#functions/deposits/deposits';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { useTestApi } from '../support/local-api.ts';
 import { cookieHeader, signedUpOwner } from '../support/dashboard.ts';
 import { countDynamoRequests, dynamoRequestCounts } from '../../bench/dynamo-requests.ts';
@@ -23,7 +23,7 @@ countDynamoRequests();
  */
 const api = useTestApi((db, tableName) => ({ deposits: new DynamoDepositStore(db, tableName) }));
 
-const SETTINGS = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
+const SETTINGS = TRON_DEPOSIT_SETTINGS;
 
 /**
  * A deposit made at noon (UTC) of `date`, then put in `status` (as the chain jobs would). Its id
@@ -40,7 +40,7 @@ async function depositOn(companyId: string, reference: string, date: string, sta
     allowlistFor: (company, address) => api.deposits.allowlistFor(company, address),
     createDeposit: (deposit, splitGuard) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) }), splitGuard),
   };
-  await createDeposit(backdated, SETTINGS, companyId, { reference }, at);
+  await createDeposit(backdated, SETTINGS, companyId, { network: 'tron', reference }, at);
   if (status === 'awaiting_payment') return stored!;
   const changed = { ...stored!, status };
   await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: depositItem.toItem(changed) }));

@@ -1,3 +1,4 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { readFileSync } from 'node:fs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
@@ -7,7 +8,6 @@ import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { accessibilityProblems, confirmSignUpThroughMail, navLink, screenshot, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 import { nextTotpCode, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { totpCode } from '#local/totp';
@@ -34,11 +34,11 @@ afterAll(async () => {
   await chromium?.stop();
 });
 
-const SETTINGS = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
+const SETTINGS = TRON_DEPOSIT_SETTINGS;
 
 /** A deposit as POST /v1/deposits makes it, in `status` (as the chain jobs would leave it). */
 async function deposit(companyId: string, reference: string, status: Deposit['status'] = 'awaiting_payment'): Promise<Deposit> {
-  const made = await createDeposit(new DynamoDepositStore(db, chromium.runtime.tableName), SETTINGS, companyId, { reference });
+  const made = await createDeposit(new DynamoDepositStore(db, chromium.runtime.tableName), SETTINGS, companyId, { network: 'tron', reference });
   if (status !== 'awaiting_payment') await db.send(new PutCommand({ TableName: chromium.runtime.tableName, Item: depositItem.toItem({ ...made, status }) }));
   return { ...made, status };
 }

@@ -1,3 +1,4 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
@@ -17,16 +18,16 @@ countDynamoRequests();
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', 3000);
 const chain = sandboxChainOver(env, clock);
-const store = new DynamoDepositChainStore(env.db, env.tableName);
+const store = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_888);
 /** One filter for every scan of this file, as the poller keeps one across warm invocations. */
 const addresses = new DepositAddressFilter(store, clock.now);
-const scan = () => scanDeposits({ chain, store, usdtContract: USDT, now: clock.now, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner', addresses });
+const scan = () => scanDeposits({ network: 'tron', chain, store, usdtContract: USDT, now: clock.now, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner', addresses });
 let companyId: string;
 
 const newDeposit = (createdAt = clock.now()): Promise<Deposit> =>
-  createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: `ref-${Math.random()}` }, createdAt);
+  createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: `ref-${Math.random()}` }, createdAt);
 const pay = (to: string, amount: string) => chain.submitTransfer({ contract: USDT, from: PAYER, to, amount: usdt(amount) });
 const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
 

@@ -1,3 +1,4 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
@@ -24,21 +25,21 @@ const SPLIT_TO = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 999_998);
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 const chain = sandboxChainOver(env, clock);
-const store = new DynamoDepositChainStore(env.db, env.tableName);
+const store = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
 let companyId: string;
 
-const deps = () => ({ chain, store, usdtContract: USDT, now: clock.now });
+const deps = () => ({ network: 'tron' as const, chain, store, usdtContract: USDT, now: clock.now });
 const cursor = () => new DynamoScanCursor(env.db, env.tableName, 'tron-usdt');
 const scan = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: cursor(), owner });
 
 async function newDeposit(extra: { amount?: string; split?: { percentBps?: number; amount?: bigint } } = {}): Promise<Deposit> {
   return createDeposit(
     deposits,
-    { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 },
+    TRON_DEPOSIT_SETTINGS,
     companyId,
-    {
+    { network: 'tron',
       reference: `ref-${Math.random()}`,
       amount: extra.amount ? usdt(extra.amount) : undefined,
       split: extra.split && { address: SPLIT_TO, ...extra.split },
@@ -253,7 +254,7 @@ describe('deposit detection and crediting', () => {
       }
       return store.applyChanges(changes);
     };
-    const result = await scanDeposits({ chain, store: racing, usdtContract: USDT, now: clock.now, cursor: cursor(), owner: 'scanner-a' });
+    const result = await scanDeposits({ network: 'tron', chain, store: racing, usdtContract: USDT, now: clock.now, cursor: cursor(), owner: 'scanner-a' });
     expect(raced).toBe(true);
     expect(result.recorded).toBe(3);
     for (const deposit of paid) expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('2') });
@@ -281,7 +282,7 @@ describe('deposit detection and crediting', () => {
     failing.transfers = async () => {
       throw new Error('TronGrid unavailable');
     };
-    await expect(scanDeposits({ chain: failing, store, usdtContract: USDT, now: clock.now, cursor: cursor(), owner: 'scanner-a' })).rejects.toThrow('unavailable');
+    await expect(scanDeposits({ network: 'tron', chain: failing, store, usdtContract: USDT, now: clock.now, cursor: cursor(), owner: 'scanner-a' })).rejects.toThrow('unavailable');
     expect((await read(deposit)).status).toBe('awaiting_payment');
 
     // Another scanner gets the lease at once (it was released) and finds the transfer.

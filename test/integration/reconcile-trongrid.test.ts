@@ -1,3 +1,4 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
@@ -59,8 +60,8 @@ beforeAll(async () => {
   stub = await startScriptedServer();
   clock.advanceBlocks(30);
 
-  const chainStore = new DynamoDepositChainStore(env.db, env.tableName);
-  const jobs = { chain: sandbox, store: chainStore, usdtContract: USDT, now: clock.now };
+  const chainStore = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
+  const jobs = { network: 'tron' as const, chain: sandbox, store: chainStore, usdtContract: USDT, now: clock.now };
   const scan = () => scanDeposits({ ...jobs, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
   const builder = sandboxTransferBuilder(sandbox);
   // Production's minimum, so that a small deposit stays on its address.
@@ -71,7 +72,7 @@ beforeAll(async () => {
   const { company } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Reconciled Co', environment: 'sandbox' }, clock.now());
   const deposits = new DynamoDepositStore(env.db, env.tableName);
   const deposit = async (reference: string): Promise<Deposit> => {
-    const created = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, company.id, { reference }, clock.now());
+    const created = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference }, clock.now());
     address[reference] = created.address;
     return created;
   };
@@ -102,7 +103,7 @@ beforeAll(async () => {
   // A withdrawal mined but not yet settled: it has left the hot wallet and is still owed.
   await requestWithdrawal(new DynamoWithdrawalStore(env.db, env.tableName), WITHDRAWAL_RULES, company.id, { reference: 'out', address: payer, amount: usdt('10') }, clock.now());
   await sendWithdrawals(sending);
-  processingTx = (await new DynamoWithdrawalSendingStore(env.db, env.tableName).withdrawalsInStatus('processing', 10))[0]!.txHash!;
+  processingTx = (await new DynamoWithdrawalSendingStore(env.db, env.tableName, 'tron').withdrawalsInStatus('processing', 10))[0]!.txHash!;
   clock.advanceBlocks(1);
   // Never paid, and paid after the last scan: the ledger owes nothing on either.
   await deposit('unpaid');

@@ -1,3 +1,4 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
@@ -48,7 +49,7 @@ async function reconcileBoth() {
   expect(unswept.depositAddressesUsdt).toBe(every.depositAddressesUsdt);
   return every;
 }
-const depositJobs = () => ({ chain, store: new DynamoDepositChainStore(env.db, env.tableName), usdtContract: USDT, now: clock.now });
+const depositJobs = () => ({ network: 'tron' as const, chain, store: new DynamoDepositChainStore(env.db, env.tableName, 'tron'), usdtContract: USDT, now: clock.now });
 const scan = () => scanDeposits({ ...depositJobs(), cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
 /** Every chain job once, then enough blocks for what they sent to solidify. */
 async function runJobs() {
@@ -68,7 +69,7 @@ async function runJobs() {
 async function confirmedDepositAlone(reference: string, amount: string) {
   for (let i = 0; i < 3; i++) await runJobs();
   const deposits = new DynamoDepositStore(env.db, env.tableName);
-  const deposit = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference }, clock.now());
+  const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference }, clock.now());
   await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_100), to: deposit.address, amount: usdt(amount) });
   clock.advanceBlocks(1);
   await scan();
@@ -86,10 +87,10 @@ beforeAll(async () => {
 describe('sweeps and reconciliation', () => {
   it('deposits, a split, withdrawals (one failing) and sweeps leave the wallets matching the ledger to the unit', async () => {
     const deposits = new DynamoDepositStore(env.db, env.tableName);
-    const settings = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
+    const settings = TRON_DEPOSIT_SETTINGS;
     const splitTo = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_001);
-    const a = await createDeposit(deposits, settings, companyId, { reference: 'a', split: { address: splitTo, percentBps: 1000 } }, clock.now());
-    const b = await createDeposit(deposits, settings, companyId, { reference: 'b' }, clock.now());
+    const a = await createDeposit(deposits, settings, companyId, { network: 'tron', reference: 'a', split: { address: splitTo, percentBps: 1000 } }, clock.now());
+    const b = await createDeposit(deposits, settings, companyId, { network: 'tron', reference: 'b' }, clock.now());
     const payer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_002);
     await chain.submitTransfer({ contract: USDT, from: payer, to: a.address, amount: usdt('100') });
     await chain.submitTransfer({ contract: USDT, from: payer, to: b.address, amount: usdt('50') });
@@ -132,7 +133,7 @@ describe('sweeps and reconciliation', () => {
 
   it('reports USDT on a deposit address the scanner has not seen as a surplus on the sandbox, and leaves it out when reading only unswept addresses', async () => {
     const deposits = new DynamoDepositStore(env.db, env.tableName);
-    const late = await createDeposit(deposits, { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 }, companyId, { reference: 'late' }, clock.now());
+    const late = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'late' }, clock.now());
     await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_004), to: late.address, amount: usdt('4') });
     clock.advanceBlocks(1);
 

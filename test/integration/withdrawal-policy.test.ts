@@ -1,3 +1,4 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { describe, expect, it } from 'vitest';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#functions/companies/company';
@@ -108,8 +109,8 @@ describe('the withdrawal policy under a concurrent change', () => {
     await switchAllowlist(allowlist, caller, { enabled: true }, T0);
     await addAllowedAddress(allowlist, caller, { address: payout, label: 'Partner' }, T0);
     const deposits = racedAfterRead(new DynamoDepositStore(env.db, env.tableName), 'allowlistFor', () => removeAllowedAddress(allowlist, caller, payout, T0));
-    const settings = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
-    expect(await refusal(createDeposit(deposits, settings, companyId, { reference: 'split-removed', split: { address: payout, percentBps: 1000 } }, T0))).toEqual({
+    const settings = TRON_DEPOSIT_SETTINGS;
+    expect(await refusal(createDeposit(deposits, settings, companyId, { network: 'tron', reference: 'split-removed', split: { address: payout, percentBps: 1000 } }, T0))).toEqual({
       code: 'ADDRESS_NOT_ALLOWED',
       message: 'The address was removed from the withdrawal allowlist',
       details: { address: payout },

@@ -86,7 +86,7 @@ export function sandboxSending(
     builder: sandboxTransferBuilder(chain),
     broadcaster: chain,
     signer,
-    store: new DynamoWithdrawalSendingStore(table.db, table.tableName),
+    store: new DynamoWithdrawalSendingStore(table.db, table.tableName, 'tron'),
     claims: new DynamoTransactionClaims(table.db, table.tableName),
     now: clock.now,
     ...more,

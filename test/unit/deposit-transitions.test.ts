@@ -1,6 +1,6 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { describe, expect, it } from 'vitest';
 import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#functions/deposits/deposits';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { confirmTransfer, seeTransfer, splitShare, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-policy';
 import { balanceChanges } from '#functions/ledger/ledger';
@@ -25,8 +25,8 @@ function deposit(input: Partial<NewDeposit> = {}): Promise<Deposit> {
     getDeposit: async () => null,
     allowlistFor: async () => ({ allowlist: ALLOWLIST_OFF, entry: null }),
   };
-  const settings = { accountXpub: TEST_MNEMONIC_ACCOUNT_XPUB, requiredConfirmations: 19 };
-  return createDeposit(store, settings, COMPANY_ID, { reference: 'order-1', amount: usdt(10), ...input }, CREATED);
+  const settings = TRON_DEPOSIT_SETTINGS;
+  return createDeposit(store, settings, COMPANY_ID, { network: 'tron', reference: 'order-1', amount: usdt(10), ...input }, CREATED);
 }
 
 const transfer = (amount: bigint, blockNumber = 1_000) => ({ txHash: TX, eventIndex: 0, blockNumber, contract: USDT_CONTRACT, from: SPLIT_ADDRESS, to: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount });

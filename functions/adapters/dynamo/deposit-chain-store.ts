@@ -12,6 +12,7 @@ import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
+import type { NetworkName } from '#functions/networks/names';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 
 class VersionConflict extends Error {}
@@ -43,7 +44,17 @@ function guardedItemOf(change: DepositChange): string | null {
 
 const balanceKeysOf = (entry: LedgerEntry): string[] => [...balanceChanges(entry).keys()].map((currency) => `${entry.companyId}#${currency}`);
 
+/** One network's deposit jobs: its transfers' records and its confirming partition alone, so a
+ * poller never judges another network's transfers by its own chain. */
 export class DynamoDepositChainStore extends TableStore implements DepositChainStore {
+  constructor(
+    db: DynamoDBDocumentClient,
+    tableName: string,
+    readonly network: NetworkName,
+  ) {
+    super(db, tableName);
+  }
+
   allowlistFor(companyId: string, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
   }
@@ -64,7 +75,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
   }
 
   async recordedTransfers(transfers: TransferKey[]): Promise<Set<string>> {
-    const unique = [...new Map(transfers.map((t) => [transferId(t), chainTransferItem.key(t.txHash, t.eventIndex)])).values()];
+    const unique = [...new Map(transfers.map((t) => [transferId(t), chainTransferItem.key(this.network, t.txHash, t.eventIndex)])).values()];
     const items = await batchGetAll(this.db, this.tableName, unique);
     return new Set(
       items
@@ -160,7 +171,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     }
     if (change.transfer?.write === 'update' && change.transfer.record.status === 'confirmed') {
       // Confirmed funds now sit on the deposit address: the sweeper moves them to the hot wallet.
-      const due = depositAddressItem.sweepDue(change.after.address);
+      const due = depositAddressItem.sweepDue(change.after.network, change.after.address);
       tx.update(depositAddressItem.key(change.after.address), {
         expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now',
         values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now },
@@ -180,7 +191,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       TableName: this.tableName,
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': chainTransferItem.confirmingPartition },
+      ExpressionAttributeValues: { ':pk': chainTransferItem.confirmingPartition(this.network) },
     });
     return items.map(chainTransferItem.fromItem).filter((record) => record.status === 'confirming');
   }

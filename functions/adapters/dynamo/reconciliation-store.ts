@@ -8,6 +8,7 @@ import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
+import { HOT_WALLET_NETWORK } from '#functions/networks/names';
 
 /**
  * Which deposit addresses the ledger side lists: `unswept`, those that may still hold USDT the
@@ -59,9 +60,9 @@ export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableN
   const partition = (GSI1PK: string) =>
     queryAll(db, { TableName: tableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': GSI1PK } });
   const [due, belowMinimum, confirming] = await Promise.all([
-    partition(depositAddressItem.sweepDuePartition),
-    partition(depositAddressItem.belowMinimumPartition),
-    partition(chainTransferItem.confirmingPartition),
+    partition(depositAddressItem.sweepDuePartition(HOT_WALLET_NETWORK)),
+    partition(depositAddressItem.belowMinimumPartition(HOT_WALLET_NETWORK)),
+    partition(chainTransferItem.confirmingPartition(HOT_WALLET_NETWORK)),
   ]);
   // A chain transfer names its deposit, not the address: one BatchGet of those deposits.
   const depositKeys = new Map(

@@ -6,6 +6,11 @@ import { sweepOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { heldCondition, readItem } from './queries.ts';
+import { HOT_WALLET_NETWORK } from '#functions/networks/names';
+
+/** The sweeper's network: TRON's deposit addresses are swept with their own keys (functions/deposits/sweeps.ts);
+ * EVM forwarders wait in their own partitions for a sweep through their factory. */
+const SWEPT_NETWORK = HOT_WALLET_NETWORK;
 
 /** Remembers when each due flag was read, so clearing it never drops a flag set since. */
 export class DynamoSweepStore implements SweepStore {
@@ -22,7 +27,7 @@ export class DynamoSweepStore implements SweepStore {
         TableName: this.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': depositAddressItem.sweepDuePartition },
+        ExpressionAttributeValues: { ':pk': depositAddressItem.sweepDuePartition(SWEPT_NETWORK) },
         Limit: limit,
       }),
     );
@@ -74,7 +79,7 @@ export class DynamoSweepStore implements SweepStore {
   }
 
   async clearDue(address: string, remaining: bigint): Promise<void> {
-    const belowMinimum = depositAddressItem.belowMinimum(address);
+    const belowMinimum = depositAddressItem.belowMinimum(SWEPT_NETWORK, address);
     await heldCondition(
       this.db.send(
         new UpdateCommand({

@@ -1,4 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { NetworkName } from '#functions/networks/names';
 import type { WithdrawalChange, WithdrawalSendingStore } from '#functions/withdrawals/withdrawal-sending';
 import type { Withdrawal } from '#functions/withdrawals/withdrawals';
 import { withdrawalOwner } from '#functions/withdrawals/payouts';
@@ -8,14 +9,23 @@ import { withdrawalItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 import { releaseFromDay } from './withdrawal-limit-store.ts';
 
+/** One network's sending: its withdrawals alone, so no sender ever takes another network's payout. */
 export class DynamoWithdrawalSendingStore extends TableStore implements WithdrawalSendingStore {
+  constructor(
+    db: DynamoDBDocumentClient,
+    tableName: string,
+    private readonly network: NetworkName,
+  ) {
+    super(db, tableName);
+  }
+
   async withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: afterId === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
-        ExpressionAttributeValues: { ':pk': withdrawalItem.byStatus(status, '').GSI1PK, ...(afterId === undefined ? {} : { ':after': withdrawalItem.byStatus(status, afterId).GSI1SK }) },
+        ExpressionAttributeValues: { ':pk': withdrawalItem.byStatus(this.network, status, '').GSI1PK, ...(afterId === undefined ? {} : { ':after': withdrawalItem.byStatus(this.network, status, afterId).GSI1SK }) },
         Limit: limit,
       }),
     );

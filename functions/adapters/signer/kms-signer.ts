@@ -1,7 +1,7 @@
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { AddressOfPublicKey, TransactionSigner } from '#functions/networks/signer';
-import { soleNetworkAddressOf } from '#functions/networks/key-registry';
+import { hotWalletAddressOf } from '#functions/networks/key-registry';
 import { awsClient } from '../aws-clients.ts';
 
 const CURVE_ORDER = secp256k1.Point.CURVE().n;
@@ -19,7 +19,7 @@ export class KmsSigner implements TransactionSigner {
     private readonly keyId: string,
     private readonly kms: KMSClient = awsClient(new KMSClient({})),
     /** The network's address form; the sole registered network's by default. */
-    private readonly addressOf: AddressOfPublicKey = soleNetworkAddressOf,
+    private readonly addressOf: AddressOfPublicKey = hotWalletAddressOf,
   ) {}
 
   async address(): Promise<string> {

@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { AddressOfPublicKey, TransactionSigner } from '#functions/networks/signer';
-import { soleNetworkAddressOf } from '#functions/networks/key-registry';
+import { hotWalletAddressOf } from '#functions/networks/key-registry';
 
 /** noble's "recovered" format is recovery‖r‖s; the port's is r‖s‖(27 + recovery). */
 export function toRecoverableSignature(recovered: Uint8Array): Uint8Array {
@@ -16,7 +16,7 @@ export class LocalKeySigner implements TransactionSigner {
   private readonly walletAddress: string;
 
   /** `addressOf`: the network's address form; the sole registered network's by default. */
-  constructor(privateKeyHex: string, addressOf: AddressOfPublicKey = soleNetworkAddressOf) {
+  constructor(privateKeyHex: string, addressOf: AddressOfPublicKey = hotWalletAddressOf) {
     if (!/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) throw new Error('The hot wallet key must be 32 bytes of hex');
     this.privateKey = Uint8Array.from(Buffer.from(privateKeyHex, 'hex'));
     this.walletAddress = addressOf(secp256k1.getPublicKey(this.privateKey, true));

@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { AddressOfPublicKey, TransactionSigner } from '#functions/networks/signer';
-import { soleNetworkAddressOf } from '#functions/networks/key-registry';
+import { hotWalletAddressOf } from '#functions/networks/key-registry';
 import { awsClient } from '../aws-clients.ts';
 import { LocalKeySigner } from './local-key-signer.ts';
 
@@ -15,7 +15,7 @@ export class SecretsManagerSigner implements TransactionSigner {
     private readonly secretId: string,
     private readonly client: SecretsManagerClient = awsClient(new SecretsManagerClient({})),
     /** The network's address form; the sole registered network's by default. */
-    private readonly addressOf: AddressOfPublicKey = soleNetworkAddressOf,
+    private readonly addressOf: AddressOfPublicKey = hotWalletAddressOf,
   ) {}
 
   async address(): Promise<string> {

@@ -1,5 +1,5 @@
 import { simulatePayment } from '#functions/companies/activity';
-import { soleNetworkName } from '#functions/networks/names';
+import type { NetworkName } from '#functions/networks/names';
 import { sandboxOf } from '#functions/networks/sandbox-registry';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoActivityStore } from '#adapters/dynamo/activity-store';
@@ -16,9 +16,14 @@ const memberships = new DynamoMembershipStore(db, tableName);
 const companies = new DynamoCompanyStore(db, tableName);
 const auditLog = new DynamoAuditLogStore(db, tableName);
 const activity = new DynamoActivityStore(db, tableName);
-const payer = sandboxOf(soleNetworkName()).payer(db, tableName, settings);
+const payers = new Map<NetworkName, ReturnType<ReturnType<typeof sandboxOf>['payer']>>();
+/** Each network's payer, made the first time a deposit on it is paid. */
+const payerOn = (network: NetworkName) => {
+  if (!payers.has(network)) payers.set(network, sandboxOf(network).payer(db, tableName, settings));
+  return payers.get(network)!;
+};
 
 export const handler = dashboardRoute({ body: simulatePaymentBody, access: 'simulate', memberships }, async ({ caller, body }) => ({
   status: 202,
-  data: await simulatePayment({ activity, companies, auditLog, payer }, caller, body.depositId, body.amount),
+  data: await simulatePayment({ activity, companies, auditLog, payerOn }, caller, body.depositId, body.amount),
 }));

@@ -5,7 +5,7 @@ import { confirmDeposits, expireDeposits, scanDeposits } from '#functions/deposi
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { soleNetworkName } from '#functions/networks/names';
+import { NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -13,38 +13,57 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-poller');
 const { db, tableName } = dynamoFrom(settings);
-const { chain, settings: chainSettings } = chainsOf(soleNetworkName()).connect(db, tableName, settings);
-const store = new DynamoDepositChainStore(db, tableName);
-const cursor = new DynamoScanCursor(db, tableName, chainSettings.cursorName);
-// Kept across warm invocations: loaded whole by the first scan of a cold start, then refreshed
-// with what was listed since at every scan.
-const addresses = new DepositAddressFilter(store);
+
+/** One network's scanner: its chain, its records and cursor, and its address filter, kept across
+ * warm invocations (loaded whole by the first scan of a cold start, then refreshed with what was
+ * listed since at every scan). */
+function pollerOf(network: NetworkName) {
+  const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings);
+  const store = new DynamoDepositChainStore(db, tableName, network);
+  return {
+    deps: { network, chain, store, usdtContract: chainSettings.usdtContract },
+    cursor: new DynamoScanCursor(db, tableName, chainSettings.cursorName),
+    addresses: new DepositAddressFilter(store),
+  };
+}
+const pollers = new Map<NetworkName, ReturnType<typeof pollerOf>>();
 
 /**
- * The deposit poller (EventBridge schedule in AWS, a timer in the local runtime): scan new blocks,
- * settle what is final, expire what is overdue.
+ * The deposit poller of one network (an EventBridge schedule per network in AWS, whose input names
+ * it; a timer per network in the local runtime): scan new blocks, settle what is final, expire
+ * what is overdue (expiry is any network's to do: each deposit's time is its own).
  */
-export async function pollDeposits(log?: Log) {
-  const deps = { chain, store, usdtContract: chainSettings.usdtContract, log };
-  const scan = await scanDeposits({ ...deps, cursor, owner: randomUUID(), addresses });
-  const confirm = await confirmDeposits(deps);
-  const expired = await expireDeposits(deps);
+export async function pollDeposits(network: NetworkName, log?: Log) {
+  if (!pollers.has(network)) pollers.set(network, pollerOf(network));
+  const { deps, cursor, addresses } = pollers.get(network)!;
+  const scan = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
+  const confirm = await confirmDeposits({ ...deps, log });
+  const expired = network === 'tron' ? await expireDeposits(deps) : 0;
   return { scan, confirm, expired };
 }
 
-/** One line per run (INFO when something moved) and the metrics the stack alarms on: the
- * scanner's lag in blocks (ScannerLagBlocks) and the deposits credited. */
-export const handler = middy().handler(async (_event: unknown, context: Context) =>
-  runJob(
-    'deposit poll',
+/** The schedule's input: which network this run polls (TRON when none is named). */
+export interface DepositPollEvent {
+  network?: NetworkName;
+}
+
+/** One line per run (INFO when something moved) and the metrics the stack alarms on, per network:
+ * the scanner's lag in blocks (ScannerLagBlocks) and the deposits credited. */
+export const handler = middy<DepositPollEvent>().handler(async (event: DepositPollEvent, context: Context) => {
+  const network = event?.network ?? 'tron';
+  if (!NETWORK_NAMES.includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
+  return runJob(
+    `deposit poll (${network})`,
     context,
     async ({ log, metrics }) => {
-      const outcome = await pollDeposits(log);
+      // TRON's metrics keep the dimensions its alarms were made on; another network's carry its name.
+      if (network !== 'tron') metrics.addDimension('Network', network);
+      const outcome = await pollDeposits(network, log);
       if (outcome.scan.lagBlocks !== null) metrics.addMetric('ScannerLagBlocks', MetricUnit.Count, outcome.scan.lagBlocks);
       metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.confirm.confirmed);
       metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);
       return outcome;
     },
     ({ scan, confirm, expired }) => scan.recorded + confirm.confirmed + confirm.dropped + expired > 0,
-  ),
-);
+  );
+});

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { sweepDepositAddresses, type SweepDeps } from '#functions/deposits/sweeps';
 import { dynamoFrom } from '#adapters/runtime';
-import { soleNetworkName } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -15,7 +15,8 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-sweeper');
 const { db, tableName } = dynamoFrom(settings);
-const network = soleNetworkName();
+// The hot wallet's network: payouts, sweeps and reconciliation run on TRON alone so far.
+const network = HOT_WALLET_NETWORK;
 const hotWallet = signerFrom(settings, network);
 const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => hotWallet.address() });
 const localXprv = settings.LOCAL_DEPOSIT_ACCOUNT_XPRV;

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { reconcileHoldings, type Reconciliation } from '#functions/ledger/reconciliation';
 import { dynamoFrom } from '#adapters/runtime';
-import { soleNetworkName } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { signerFrom } from '#adapters/signer/from-settings';
@@ -11,7 +11,8 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/reconcile');
 const { db, tableName } = dynamoFrom(settings);
-const network = soleNetworkName();
+// The hot wallet's network: payouts, sweeps and reconciliation run on TRON alone so far.
+const network = HOT_WALLET_NETWORK;
 const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings);
 // Only the hot wallet's address is read (kms:GetPublicKey); this function cannot sign.
 const hotWallet = signerFrom(settings, network);

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { soleNetworkName } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -15,7 +15,8 @@ import { functionSettings } from '#functions/settings/functions';
 const settings = functionSettings('jobs/withdrawal-sender');
 const { db, tableName } = dynamoFrom(settings);
 // A signer: the stack grants kms:Sign to this job and the sweeper alone.
-const network = soleNetworkName();
+// The hot wallet's network: payouts, sweeps and reconciliation run on TRON alone so far.
+const network = HOT_WALLET_NETWORK;
 const signer = signerFrom(settings, network);
 const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => signer.address() });
 const deps: SendingDeps = {
@@ -23,7 +24,7 @@ const deps: SendingDeps = {
   broadcaster: chain,
   builder: transfersOf(network).builder(chain, settings),
   signer,
-  store: new DynamoWithdrawalSendingStore(db, tableName),
+  store: new DynamoWithdrawalSendingStore(db, tableName, network),
   claims: new DynamoTransactionClaims(db, tableName),
   hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
 };

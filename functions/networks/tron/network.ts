@@ -24,5 +24,12 @@ export const tron: Network = {
   explorerTransactionUrl: (txHash) => `https://tronscan.org/#/transaction/${txHash}`,
 };
 
-/** TRON's keys: BIP44 coin type 195 (m/44'/195'/0'/0/i), addresses from keccak-256 of the key. */
-export const tronKeys: NetworkKeys = { deriveDepositAddress, addressFromPublicKey: tronAddressFromPublicKey };
+/** TRON's keys: BIP44 coin type 195 (m/44'/195'/0'/0/i), addresses from keccak-256 of the key.
+ * TRON is open on every stage. */
+export const tronKeys: NetworkKeys = {
+  depositTerms: (deposit, settings) => ({
+    address: deriveDepositAddress(settings.DEPOSIT_ACCOUNT_XPUB, deposit.addressIndex),
+    requiredConfirmations: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
+  }),
+  addressFromPublicKey: tronAddressFromPublicKey,
+};

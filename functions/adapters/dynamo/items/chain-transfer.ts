@@ -1,3 +1,4 @@
+import type { NetworkName } from '#functions/networks/names';
 import type { TransferRecord } from '#functions/deposits/deposit-transitions';
 import { toBigInt } from '../client.ts';
 import { globalRecord, type Item } from './item.ts';
@@ -18,23 +19,31 @@ export const transferOnChainFromItem = (item: Item) => ({
  */
 export const chainTransferItem = {
   type: 'ChainTransfer',
-  key: (txHash: string, eventIndex: number) => ({ PK: `CHAIN_TRANSFER#${txHash}#${eventIndex}`, SK: 'TRANSFER' }),
-  /** GSI1, sparse: transfers waiting for confirmation, oldest block first. */
-  confirmingPartition: 'CHAIN_TRANSFERS#confirming',
-  confirming: (blockNumber: number, txHash: string, eventIndex: number) => ({
-    GSI1PK: chainTransferItem.confirmingPartition,
+  /** Keyed by network, transaction and event index (TRON's keys keep the form they had alone). */
+  key: (network: NetworkName, txHash: string, eventIndex: number) => ({
+    PK: network === 'tron' ? `CHAIN_TRANSFER#${txHash}#${eventIndex}` : `CHAIN_TRANSFER#${network}#${txHash}#${eventIndex}`,
+    SK: 'TRANSFER',
+  }),
+  /** GSI1, sparse, a partition per network (its poller confirms its own): transfers waiting for
+   * confirmation, oldest block first. */
+  confirmingPartition: (network: NetworkName) => (network === 'tron' ? 'CHAIN_TRANSFERS#confirming' : `CHAIN_TRANSFERS#${network}#confirming`),
+  confirming: (network: NetworkName, blockNumber: number, txHash: string, eventIndex: number) => ({
+    GSI1PK: chainTransferItem.confirmingPartition(network),
     GSI1SK: `${String(blockNumber).padStart(12, '0')}#${txHash}#${eventIndex}`,
   }),
 
   toItem: (record: TransferRecord, updatedAt: string): Item => ({
-    ...chainTransferItem.key(record.txHash, record.eventIndex),
-    ...(record.status === 'confirming' ? chainTransferItem.confirming(record.blockNumber, record.txHash, record.eventIndex) : {}),
+    ...chainTransferItem.key(record.network, record.txHash, record.eventIndex),
+    ...(record.status === 'confirming' ? chainTransferItem.confirming(record.network, record.blockNumber, record.txHash, record.eventIndex) : {}),
     type: chainTransferItem.type,
     ...record,
     updatedAt,
   }),
   fromItem: (item: Item): TransferRecord => ({
     ...transferOnChainFromItem(item),
+    // Stored before a second network existed: TRON's.
+    network: (item.network as NetworkName | undefined) ?? 'tron',
+    ...(typeof item.blockHash === 'string' && { blockHash: item.blockHash }),
     companyId: item.companyId as string,
     depositId: item.depositId as string,
     status: item.status as TransferRecord['status'],

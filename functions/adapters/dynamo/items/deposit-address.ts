@@ -1,3 +1,4 @@
+import type { NetworkName } from '#functions/networks/names';
 import type { Deposit } from '#functions/deposits/deposits';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
 import { toBigInt } from '../client.ts';
@@ -12,13 +13,14 @@ import { globalRecord, type Item } from './item.ts';
  */
 export const depositAddressItem = {
   ...globalRecord('DepositAddress', 'ADDRESS', 'ADDRESS'),
-  /** GSI1, sparse: the address received confirmed funds since its last sweep. */
-  sweepDuePartition: 'SWEEPS#due',
-  sweepDue: (address: string) => ({ GSI1PK: depositAddressItem.sweepDuePartition, GSI1SK: address }),
+  /** GSI1, sparse, one partition per network (that network's sweeper reads its own; TRON's keeps
+   * the name it had alone): the address received confirmed funds since its last sweep. */
+  sweepDuePartition: (network: NetworkName) => (network === 'tron' ? 'SWEEPS#due' : `SWEEPS#${network}#due`),
+  sweepDue: (network: NetworkName, address: string) => ({ GSI1PK: depositAddressItem.sweepDuePartition(network), GSI1SK: address }),
   /** GSI1, sparse, instead of sweepDue: the sweeper left USDT below its minimum there, which
    * companies were credited with and reconciliation must still count. */
-  belowMinimumPartition: 'SWEEPS#below_minimum',
-  belowMinimum: (address: string) => ({ GSI1PK: depositAddressItem.belowMinimumPartition, GSI1SK: address }),
+  belowMinimumPartition: (network: NetworkName) => (network === 'tron' ? 'SWEEPS#below_minimum' : `SWEEPS#${network}#below_minimum`),
+  belowMinimum: (network: NetworkName, address: string) => ({ GSI1PK: depositAddressItem.belowMinimumPartition(network), GSI1SK: address }),
 
   toItem: (deposit: Pick<Deposit, 'address' | 'addressIndex' | 'companyId' | 'id' | 'createdAt'>): Item => ({
     ...depositAddressItem.head(deposit.address),

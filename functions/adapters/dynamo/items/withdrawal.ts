@@ -1,3 +1,4 @@
+import type { NetworkName } from '#functions/networks/names';
 import type { Withdrawal } from '#functions/withdrawals/withdrawals';
 import { toBigInt } from '../client.ts';
 import { companyRecord, referenceClaimItem, usdtTransferFromItem, type Item } from './item.ts';
@@ -7,11 +8,16 @@ import { companyRecord, referenceClaimItem, usdtTransferFromItem, type Item } fr
 export const withdrawalItem = {
   ...companyRecord('Withdrawal', 'WITHDRAWAL#'),
   /** GSI1: withdrawals by status, oldest first, for the sending job. */
-  byStatus: (status: string, withdrawalId: string) => ({ GSI1PK: `WITHDRAWALS#${status}`, GSI1SK: withdrawalId }),
+  /** GSI1: a network's withdrawals in one status, oldest first, for that network's sender. TRON's
+   * partitions keep the name they had when TRON was the only network, so stored ones need no move. */
+  byStatus: (network: NetworkName, status: string, withdrawalId: string) => ({
+    GSI1PK: network === 'tron' ? `WITHDRAWALS#${status}` : `WITHDRAWALS#${network}#${status}`,
+    GSI1SK: withdrawalId,
+  }),
 
   toItem: (withdrawal: Withdrawal): Item => ({
     ...withdrawalItem.head(withdrawal.companyId, withdrawal.id),
-    ...withdrawalItem.byStatus(withdrawal.status, withdrawal.id),
+    ...withdrawalItem.byStatus(withdrawal.network, withdrawal.status, withdrawal.id),
     ...withdrawal,
   }),
   fromItem: (item: Item): Withdrawal => ({

@@ -1,8 +1,9 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { awsClient } from '../../adapters/aws-clients.ts';
+import { awsClient } from '../adapters/aws-clients.ts';
 
 /**
- * The TronGrid API key (TRON-PRO-API-KEY) from AWS Secrets Manager, for TronGridChain's `apiKey`.
+ * A chain provider's secret from AWS Secrets Manager: TronGrid's API key (TRON-PRO-API-KEY, for
+ * TronGridChain's `apiKey`), an EVM provider's URL with its key in it.
  * The key is never logged and never put into an error message: messages name the secret id only.
  */
 

@@ -1,0 +1,17 @@
+import { isAddress } from 'viem';
+import type { AddressFormat } from '../network.ts';
+
+/** A 0x address as JSON Schema says it (the check below is the real rule). */
+export const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * EVM addresses as every EVM network writes them: 20 bytes of hex after 0x, with EIP-55's checksum
+ * in the letters' case when they are mixed (all lower or all upper case carries none, and is taken
+ * as it is). A mixed-case address whose checksum fails is a typo caught before money goes to it.
+ */
+export const evmAddressFormat: AddressFormat = {
+  pattern: EVM_ADDRESS_PATTERN.source,
+  form: 'EIP-55 0x followed by 40 hex digits',
+  example: '0x52908400098527886E0F7030069857D2E4169EE7',
+  is: (value: unknown): value is string => typeof value === 'string' && EVM_ADDRESS_PATTERN.test(value) && isAddress(value, { strict: true }),
+};

@@ -1,0 +1,154 @@
+import { createPublicClient, erc20Abi, http, isHex, parseAbiItem, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import type { ChainBlock, TokenTransfer, TransactionReceipt } from '../chain.ts';
+import type { Chain } from '../network.ts';
+
+/**
+ * An EVM network's chain as the network port reads it, over JSON-RPC through viem. Addresses come
+ * back EIP-55 checksummed (the form deposits are stored in), amounts in the token's base units.
+ */
+
+const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+/** USDT's decimals outside, whatever the token's on chain. */
+const USDT_DECIMALS = 6;
+
+/** What the scanner takes of a mined Transfer log. */
+interface TransferLog {
+  transactionHash: Hash;
+  blockNumber: bigint;
+  blockHash: Hash;
+  args: { from?: Address; to?: Address; value?: bigint };
+}
+
+export interface EvmChainOptions {
+  /** The JSON-RPC URL, or how to get it (a provider URL with its key lives in Secrets Manager). */
+  rpcUrl: string | (() => Promise<string>);
+  /** Ask the node for its `finalized` block; otherwise a block `confirmations` deep is final. */
+  finalizedTag: boolean;
+  confirmations: number;
+  /** The widest range asked of eth_getLogs at once; a refused range is split in halves. */
+  maxBlockRange: number;
+  /** The token's decimals on chain: transfers are reported in USDT's 6 (../shared/networks.md). */
+  tokenDecimals: number;
+}
+
+/** A node that refuses a range says so in many words: too many results, range too large, limit
+ * exceeded, response size, timeout. Any of them means "ask for less". */
+const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
+
+export class EvmChain implements Chain {
+  private client: Promise<PublicClient> | undefined;
+
+  constructor(private readonly options: EvmChainOptions) {}
+
+  private rpc(): Promise<PublicClient> {
+    this.client ??= (async () => {
+      const url = typeof this.options.rpcUrl === 'string' ? this.options.rpcUrl : await this.options.rpcUrl();
+      // batch: the scanner's and reconcile's parallel reads go out as one HTTP request.
+      return createPublicClient({ transport: http(url, { batch: true, retryCount: 2 }) }) as PublicClient;
+    })().catch((error) => {
+      this.client = undefined;
+      throw error;
+    });
+    return this.client;
+  }
+
+  async latestBlock(): Promise<ChainBlock> {
+    return blockOf(await (await this.rpc()).getBlock({ blockTag: 'latest' }));
+  }
+
+  async finalBlock(): Promise<ChainBlock> {
+    const client = await this.rpc();
+    if (this.options.finalizedTag) return blockOf(await client.getBlock({ blockTag: 'finalized' }));
+    const latest = await client.getBlockNumber({ cacheTime: 0 });
+    const final = latest - BigInt(this.options.confirmations) + 1n;
+    return blockOf(await client.getBlock({ blockNumber: final < 0n ? 0n : final }));
+  }
+
+  /**
+   * Every Transfer log of `contract` in the range, in chain order. A log's `eventIndex` is its place
+   * among the token's Transfer logs of its transaction, not the block-wide logIndex: a transaction
+   * re-mined in another block after a reorganisation keeps it, so it is recorded once.
+   */
+  async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
+    if (toBlock < fromBlock) return [];
+    const logs = await this.logsIn(contract as Address, fromBlock, toBlock, this.options.maxBlockRange);
+    const perTransaction = new Map<string, number>();
+    const unit = 10n ** BigInt(this.options.tokenDecimals - USDT_DECIMALS);
+    return logs.map((log) => {
+      const eventIndex = perTransaction.get(log.transactionHash) ?? 0;
+      perTransaction.set(log.transactionHash, eventIndex + 1);
+      return {
+        txHash: log.transactionHash,
+        eventIndex,
+        blockNumber: Number(log.blockNumber),
+        blockHash: log.blockHash,
+        contract,
+        from: log.args.from!,
+        to: log.args.to!,
+        amount: log.args.value! / unit,
+        ...(log.args.value! % unit > 0n && { dust: log.args.value! % unit }),
+      };
+    });
+  }
+
+  private async logsIn(contract: Address, fromBlock: number, toBlock: number, width: number): Promise<TransferLog[]> {
+    const client = await this.rpc();
+    const logs: TransferLog[] = [];
+    for (let start = fromBlock; start <= toBlock; start += width) {
+      const end = Math.min(toBlock, start + width - 1);
+      try {
+        logs.push(...(await client.getLogs({ address: contract, event: TRANSFER_EVENT, fromBlock: BigInt(start), toBlock: BigInt(end), strict: true })));
+      } catch (error) {
+        if (end === start || !RANGE_REFUSED.test(String((error as Error).message))) throw error;
+        logs.push(...(await this.logsIn(contract, start, end, Math.ceil((end - start + 1) / 2))));
+      }
+    }
+    return logs;
+  }
+
+  async receipt(txHash: string): Promise<TransactionReceipt | null> {
+    if (!isHex(txHash)) return null;
+    try {
+      const receipt = await (await this.rpc()).getTransactionReceipt({ hash: txHash as Hash });
+      return { txHash, blockNumber: Number(receipt.blockNumber), result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED' };
+    } catch (error) {
+      if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
+      throw error;
+    }
+  }
+
+  /** The receipt if its block is final: an EVM node answers receipts from its canonical chain. */
+  async finalReceipt(txHash: string): Promise<TransactionReceipt | null> {
+    const [receipt, final] = await Promise.all([this.receipt(txHash), this.finalBlock()]);
+    return receipt && receipt.blockNumber <= final.number ? receipt : null;
+  }
+
+  async broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
+    try {
+      await (await this.rpc()).sendRawTransaction({ serializedTransaction: signedTransaction.raw as Hex });
+      return 'accepted';
+    } catch (error) {
+      if (/already known|known transaction|nonce too low/i.test(String((error as Error).message))) return 'duplicate';
+      throw error;
+    }
+  }
+
+  async tokenBalance(contract: string, address: string): Promise<bigint> {
+    return (await this.rpc()).readContract({ address: contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+  }
+
+  async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
+    const balances = await Promise.all(addresses.map((address) => this.tokenBalance(contract, address)));
+    return new Map(addresses.map((address, i) => [address, balances[i]!]));
+  }
+
+  async feeBalance(address: string): Promise<bigint> {
+    return (await this.rpc()).getBalance({ address: address as Address });
+  }
+}
+
+function blockOf(block: { number: bigint | null; hash: Hash | null; timestamp: bigint }): ChainBlock {
+  if (block.number === null || block.hash === null) throw new Error('The node answered a pending block');
+  return { number: Number(block.number), hash: block.hash, timestamp: new Date(Number(block.timestamp) * 1000).toISOString() };
+}

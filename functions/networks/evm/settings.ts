@@ -1,0 +1,52 @@
+import * as v from 'valibot';
+import { EVM_ADDRESS_PATTERN } from './address.ts';
+
+/** The EVM networks this folder serves; names.ts lists them with the others. */
+export const EVM_NETWORK_NAMES = ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const;
+export type EvmNetworkName = (typeof EVM_NETWORK_NAMES)[number];
+
+const address = v.pipe(v.string(), v.regex(EVM_ADDRESS_PATTERN, 'is not a 0x address'));
+const whole = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+
+/**
+ * One EVM network on a stage. Each names its node, the contracts, and when a block is final:
+ * `finalizedTag` asks the node for its `finalized` block (Ethereum, BSC, Polygon and Arbitrum all
+ * answer it, and it is the only rule that holds through any reorganisation the chain can make);
+ * without it, a block `confirmations` deep counts as final (the local anvil nodes, whose
+ * `finalized` is their latest block and would credit a block the tests are about to reorganise).
+ * `confirmations` is also what a deposit shows as `requiredConfirmations`.
+ */
+export const evmNetworkSettings = v.strictObject({
+  chainId: whole(1, 2 ** 40),
+  /** The JSON-RPC endpoint, or the Secrets Manager id of one (a provider's URL carries its key). */
+  rpcUrl: v.optional(v.pipe(v.string(), v.check((value) => URL.canParse(value), 'is not a URL'))),
+  rpcUrlSecret: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  /** The official USDT contract: transfers of any other token are ignored. */
+  usdtContract: address,
+  /** The deposit forwarders' factory (contracts/DepositForwarderFactory.sol) and the forwarder
+   * implementation its clones delegate to: a deposit address is their CREATE2 address. */
+  forwarderFactory: address,
+  forwarderImplementation: address,
+  finalizedTag: v.boolean(),
+  confirmations: whole(1, 10_000),
+  /** The widest block range one eth_getLogs call asks for; a node that refuses it gets halves. */
+  maxBlockRange: v.optional(whole(1, 100_000), 1_000),
+  /** The node is the local runtime's anvil, whose USDT is the sandbox's: the dashboard's Simulate
+   * payment and `npm run sandbox:pay` pay from its customer wallet (local stage only). */
+  sandbox: v.optional(v.boolean(), false),
+});
+export type EvmNetworkSettings = v.InferOutput<typeof evmNetworkSettings>;
+
+/** EVM_NETWORKS: a JSON object from network name to its settings. A network left out is not open on
+ * the stage: deposits on it are refused and no poller reads it. */
+export const EVM_STAGE_SETTINGS = {
+  EVM_NETWORKS: v.optional(
+    v.pipe(
+      v.string(),
+      v.parseJson(undefined, 'is not JSON'),
+      v.record(v.picklist(EVM_NETWORK_NAMES, `names a network other than ${EVM_NETWORK_NAMES.join(', ')}`), evmNetworkSettings),
+      v.check((networks) => Object.values(networks).every((network) => network.rpcUrl !== undefined || network.rpcUrlSecret !== undefined), 'has a network with neither rpcUrl nor rpcUrlSecret'),
+    ),
+    '{}',
+  ),
+};
