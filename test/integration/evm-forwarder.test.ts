@@ -68,7 +68,7 @@ describe('sweep', () => {
   it.each([
     ['ethereum (USDT with 6 decimals)', () => ethereum],
     ['bsc (USDT with 18 decimals)', () => bsc],
-  ])('deploys two paid addresses and moves their sum to the hot wallet in one transaction on %s', async (_name, node) => {
+  ])('deploys two paid addresses and moves their sum to the hot wallet in one transaction on %s', async (name, node) => {
     const chain = node();
     const [first, second] = ['dep_sweep_first', 'dep_sweep_second'];
     await customerPays(chain, offlineAddress(chain, first), usdt(chain, '12.5'));
@@ -88,7 +88,7 @@ describe('sweep', () => {
       expect(await balanceOf(chain, offlineAddress(chain, id))).toBe(0n);
       expect(await localPublicClient(chain.chain).getCode({ address: offlineAddress(chain, id) })).toMatch(/^0x363d3d373d3d3d363d73/);
     }
-    console.info(`${_name}: sweep of 2 new addresses used ${receipt.gasUsed} gas, ${receipt.gasUsed / 2n} per address`);
+    console.info(`${name}: sweep of 2 new addresses used ${receipt.gasUsed} gas, ${receipt.gasUsed / 2n} per address`);
     // A clone's deployment (32k for CREATE2 plus its code) and a token transfer: far below a full contract per address.
     expect(receipt.gasUsed / 2n).toBeLessThan(120_000n);
   });
