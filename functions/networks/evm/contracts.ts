@@ -1,0 +1,633 @@
+// Generated from contracts/*.sol by `npm run contracts:compile` (scripts/compile-contracts.ts). Do not edit:
+// change the Solidity source and run it again. Deposit addresses do not depend on this bytecode,
+// only on the factory's address (functions/networks/evm/forwarder-address.ts).
+
+export const SOLC_VERSION = '0.8.37+commit.f401782d.Emscripten.clang';
+export const EVM_VERSION = 'cancun';
+
+export const DepositForwarder = {
+  abi: [
+    {
+      "inputs": [],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "caller",
+          "type": "address"
+        }
+      ],
+      "name": "NotFactory",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "token",
+          "type": "address"
+        }
+      ],
+      "name": "SafeERC20FailedOperation",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "factory",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "contract IERC20",
+          "name": "token",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        }
+      ],
+      "name": "flush",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60a0604052348015600e575f5ffd5b50336080526080516103116100305f395f81816063015260a901526103115ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c80639cfddc3614610038578063c45a01551461005e575b5f5ffd5b61004b61004636600461028d565b61009d565b6040519081526020015b60405180910390f35b6100857f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b039091168152602001610055565b5f336001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001614610107576040517fb550282e0000000000000000000000000000000000000000000000000000000081523360048201526024015b60405180910390fd5b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa158015610162573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061018691906102c4565b905080156101a2576101a26001600160a01b03841683836101a8565b92915050565b6101b583838360016101fb565b6101f6576040517f5274afe70000000000000000000000000000000000000000000000000000000081526001600160a01b03841660048201526024016100fe565b505050565b6040517fa9059cbb000000000000000000000000000000000000000000000000000000005f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f5114831661026a57838315161561025e573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b6001600160a01b038116811461028a575f5ffd5b50565b5f5f6040838503121561029e575f5ffd5b82356102a981610276565b915060208301356102b981610276565b809150509250929050565b5f602082840312156102d4575f5ffd5b505191905056fea2646970667358221220ed64021c3d500b00dec68d40055fdc2354f440e97d93778eaaf3a03a48ed88e564736f6c63430008250033',
+} as const;
+
+export const DepositForwarderFactory = {
+  abi: [
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner_",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [],
+      "name": "FailedDeployment",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "balance",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "needed",
+          "type": "uint256"
+        }
+      ],
+      "name": "InsufficientBalance",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableInvalidOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "account",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableUnauthorizedAccount",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ZeroDestination",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferred",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "bytes32",
+          "name": "salt",
+          "type": "bytes32"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "forwarder",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "contract IERC20",
+          "name": "token",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "Swept",
+      "type": "event"
+    },
+    {
+      "inputs": [],
+      "name": "implementation",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "owner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "bytes32",
+          "name": "salt",
+          "type": "bytes32"
+        }
+      ],
+      "name": "predictAddress",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "renounceOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "contract IERC20",
+          "name": "token",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes32[]",
+          "name": "salts",
+          "type": "bytes32[]"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        }
+      ],
+      "name": "sweep",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "total",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "transferOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60a060405234801561000f575f5ffd5b50604051610b88380380610b8883398101604081905261002e916100fa565b806001600160a01b03811661005c57604051631e4fbdf760e01b81525f600482015260240160405180910390fd5b6100658161009e565b50604051610072906100ed565b604051809103905ff08015801561008b573d5f5f3e3d5ffd5b506001600160a01b031660805250610127565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6103418061084783390190565b5f6020828403121561010a575f5ffd5b81516001600160a01b0381168114610120575f5ffd5b9392505050565b6080516106fb61014c5f395f8181607801528181610131015261027d01526106fb5ff3fe608060405234801561000f575f5ffd5b506004361061006f575f3560e01c80639c76b6541161004d5780639c76b654146100d1578063bf4638fa146100e4578063f2fde38b14610105575f5ffd5b80635c60da1b14610073578063715018a6146100b75780638da5cb5b146100c1575b5f5ffd5b61009a7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020015b60405180910390f35b6100bf610118565b005b5f546001600160a01b031661009a565b61009a6100df36600461059f565b61012b565b6100f76100f23660046105ca565b61015c565b6040519081526020016100ae565b6100bf610113366004610660565b6103a2565b6101206103fd565b6101295f610442565b565b5f6101567f0000000000000000000000000000000000000000000000000000000000000000836104a9565b92915050565b5f6101656103fd565b6001600160a01b0382166101a5576040517f7d0f1ea100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f5b83811015610399575f8585838181106101c2576101c261067b565b9050602002013590505f6101d58261012b565b6040517f70a082310000000000000000000000000000000000000000000000000000000081526001600160a01b038083166004830152919250908916906370a0823190602401602060405180830381865afa158015610236573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061025a919061068f565b5f03610267575050610391565b806001600160a01b03163b5f036102a4576102a27f000000000000000000000000000000000000000000000000000000000000000083610514565b505b6040517f9cfddc360000000000000000000000000000000000000000000000000000000081526001600160a01b03898116600483015286811660248301525f9190831690639cfddc36906044016020604051808303815f875af115801561030d573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610331919061068f565b905061033d81866106a6565b9450886001600160a01b0316826001600160a01b0316847fb54a956efa2885f605a691ebaa631db09ff8be97e46f62d97806ce1e88940e298460405161038591815260200190565b60405180910390a45050505b6001016101a7565b50949350505050565b6103aa6103fd565b6001600160a01b0381166103f1576040517f1e4fbdf70000000000000000000000000000000000000000000000000000000081525f60048201526024015b60405180910390fd5b6103fa81610442565b50565b5f546001600160a01b03163314610129576040517f118cdaa70000000000000000000000000000000000000000000000000000000081523360048201526024016103e8565b5f80546001600160a01b038381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6040513060388201526f5af43d82803e903d91602b57fd5bf3ff602482015260148101839052733d602d80600a3d3981f3363d3d373d3d3d363d738152605881018290526037600c820120607882015260556043909101205f906001600160a01b03165b9392505050565b5f61050d83838380763d602d80600a3d3981f3363d3d373d3d3d363d730000008460601b60e81c175f526e5af43d82803e903d91602b57fd5bf38460781b17602052826037600984f590506001600160a01b03811661050d576040517fb06ebf3d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f602082840312156105af575f5ffd5b5035919050565b6001600160a01b03811681146103fa575f5ffd5b5f5f5f5f606085870312156105dd575f5ffd5b84356105e8816105b6565b9350602085013567ffffffffffffffff811115610603575f5ffd5b8501601f81018713610613575f5ffd5b803567ffffffffffffffff811115610629575f5ffd5b8760208260051b840101111561063d575f5ffd5b602091909101935091506040850135610655816105b6565b939692955090935050565b5f60208284031215610670575f5ffd5b813561050d816105b6565b634e487b7160e01b5f52603260045260245ffd5b5f6020828403121561069f575f5ffd5b5051919050565b8082018082111561015657634e487b7160e01b5f52601160045260245ffdfea2646970667358221220b45ec6c1a242e0720aac2f66e4c1a0652054a6118045da4ee1e7606c9fcf203764736f6c6343000825003360a0604052348015600e575f5ffd5b50336080526080516103116100305f395f81816063015260a901526103115ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c80639cfddc3614610038578063c45a01551461005e575b5f5ffd5b61004b61004636600461028d565b61009d565b6040519081526020015b60405180910390f35b6100857f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b039091168152602001610055565b5f336001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001614610107576040517fb550282e0000000000000000000000000000000000000000000000000000000081523360048201526024015b60405180910390fd5b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa158015610162573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061018691906102c4565b905080156101a2576101a26001600160a01b03841683836101a8565b92915050565b6101b583838360016101fb565b6101f6576040517f5274afe70000000000000000000000000000000000000000000000000000000081526001600160a01b03841660048201526024016100fe565b505050565b6040517fa9059cbb000000000000000000000000000000000000000000000000000000005f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f5114831661026a57838315161561025e573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b6001600160a01b038116811461028a575f5ffd5b50565b5f5f6040838503121561029e575f5ffd5b82356102a981610276565b915060208301356102b981610276565b809150509250929050565b5f602082840312156102d4575f5ffd5b505191905056fea2646970667358221220ed64021c3d500b00dec68d40055fdc2354f440e97d93778eaaf3a03a48ed88e564736f6c63430008250033',
+} as const;
+
+export const TestUsdt = {
+  abi: [
+    {
+      "inputs": [
+        {
+          "internalType": "uint8",
+          "name": "decimals_",
+          "type": "uint8"
+        },
+        {
+          "internalType": "uint256",
+          "name": "initialSupply",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "allowance",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "needed",
+          "type": "uint256"
+        }
+      ],
+      "name": "ERC20InsufficientAllowance",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "sender",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "balance",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "needed",
+          "type": "uint256"
+        }
+      ],
+      "name": "ERC20InsufficientBalance",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "approver",
+          "type": "address"
+        }
+      ],
+      "name": "ERC20InvalidApprover",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "receiver",
+          "type": "address"
+        }
+      ],
+      "name": "ERC20InvalidReceiver",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "sender",
+          "type": "address"
+        }
+      ],
+      "name": "ERC20InvalidSender",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        }
+      ],
+      "name": "ERC20InvalidSpender",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        }
+      ],
+      "name": "Approval",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        }
+      ],
+      "name": "Transfer",
+      "type": "event"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        }
+      ],
+      "name": "allowance",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        }
+      ],
+      "name": "approve",
+      "outputs": [
+        {
+          "internalType": "bool",
+          "name": "",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "account",
+          "type": "address"
+        }
+      ],
+      "name": "balanceOf",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "decimals",
+      "outputs": [
+        {
+          "internalType": "uint8",
+          "name": "",
+          "type": "uint8"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "mint",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "name",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "symbol",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "totalSupply",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        }
+      ],
+      "name": "transfer",
+      "outputs": [
+        {
+          "internalType": "bool",
+          "name": "",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        }
+      ],
+      "name": "transferFrom",
+      "outputs": [
+        {
+          "internalType": "bool",
+          "name": "",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60a060405234801561000f575f5ffd5b50604051610bda380380610bda83398101604081905261002e91610208565b6040518060400160405280600a81526020016915195d1a195c881554d160b21b815250604051806040016040528060048152602001631554d11560e21b815250816003908161007d91906102dc565b50600461008a82826102dc565b50505060ff821660805261009e33826100a5565b50506103bf565b6001600160a01b0382166100d35760405163ec442f0560e01b81525f60048201526024015b60405180910390fd5b6100de5f83836100e2565b5050565b6001600160a01b03831661010c578060025f828254610101919061039a565b9091555061017c9050565b6001600160a01b0383165f908152602081905260409020548181101561015e5760405163391434e360e21b81526001600160a01b038516600482015260248101829052604481018390526064016100ca565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b038216610198576002805482900390556101b6565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef836040516101fb91815260200190565b60405180910390a3505050565b5f5f60408385031215610219575f5ffd5b825160ff81168114610229575f5ffd5b6020939093015192949293505050565b634e487b7160e01b5f52604160045260245ffd5b600181811c9082168061026157607f821691505b60208210810361027f57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156102d757828211156102d757805f5260205f20601f840160051c60208510156102b057505f5b90810190601f840160051c035f5b818110156102d3575f838201556001016102be565b5050505b505050565b81516001600160401b038111156102f5576102f5610239565b61030981610303845461024d565b84610285565b6020601f82116001811461033b575f83156103245750848201515b5f19600385901b1c1916600184901b178455610393565b5f84815260208120601f198516915b8281101561036a578785015182556020948501946001909201910161034a565b508482101561038757868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b808201808211156103b957634e487b7160e01b5f52601160045260245ffd5b92915050565b6080516108036103d75f395f61012a01526108035ff3fe608060405234801561000f575f5ffd5b50600436106100b9575f3560e01c806340c10f191161007257806395d89b411161005857806395d89b4114610191578063a9059cbb14610199578063dd62ed3e146101ac575f5ffd5b806340c10f191461015457806370a0823114610169575f5ffd5b806318160ddd116100a257806318160ddd146100fe57806323b872dd14610110578063313ce56714610123575f5ffd5b806306fdde03146100bd578063095ea7b3146100db575b5f5ffd5b6100c56101e4565b6040516100d29190610673565b60405180910390f35b6100ee6100e93660046106c3565b610274565b60405190151581526020016100d2565b6002545b6040519081526020016100d2565b6100ee61011e3660046106eb565b61028d565b60405160ff7f00000000000000000000000000000000000000000000000000000000000000001681526020016100d2565b6101676101623660046106c3565b6102b0565b005b610102610177366004610725565b6001600160a01b03165f9081526020819052604090205490565b6100c56102be565b6100ee6101a73660046106c3565b6102cd565b6101026101ba366004610745565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b6060600380546101f390610776565b80601f016020809104026020016040519081016040528092919081815260200182805461021f90610776565b801561026a5780601f106102415761010080835404028352916020019161026a565b820191905f5260205f20905b81548152906001019060200180831161024d57829003601f168201915b5050505050905090565b5f336102818185856102da565b60019150505b92915050565b5f3361029a8582856102ec565b6102a5858585610386565b506001949350505050565b6102ba82826103fc565b5050565b6060600480546101f390610776565b5f33610281818585610386565b6102e78383836001610430565b505050565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f198110156103805781811015610372576040517ffb8f41b20000000000000000000000000000000000000000000000000000000081526001600160a01b038416600482015260248101829052604481018390526064015b60405180910390fd5b61038084848484035f610430565b50505050565b6001600160a01b0383166103c8576040517f96c6fd1e0000000000000000000000000000000000000000000000000000000081525f6004820152602401610369565b6001600160a01b0382166103f15760405163ec442f0560e01b81525f6004820152602401610369565b6102e7838383610534565b6001600160a01b0382166104255760405163ec442f0560e01b81525f6004820152602401610369565b6102ba5f8383610534565b6001600160a01b038416610472576040517fe602df050000000000000000000000000000000000000000000000000000000081525f6004820152602401610369565b6001600160a01b0383166104b4576040517f94280d620000000000000000000000000000000000000000000000000000000081525f6004820152602401610369565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561038057826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9258460405161052691815260200190565b60405180910390a350505050565b6001600160a01b03831661055e578060025f82825461055391906107ae565b909155506105e79050565b6001600160a01b0383165f90815260208190526040902054818110156105c9576040517fe450d38c0000000000000000000000000000000000000000000000000000000081526001600160a01b03851660048201526024810182905260448101839052606401610369565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b03821661060357600280548290039055610621565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8360405161066691815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b03811681146106be575f5ffd5b919050565b5f5f604083850312156106d4575f5ffd5b6106dd836106a8565b946020939093013593505050565b5f5f5f606084860312156106fd575f5ffd5b610706846106a8565b9250610714602085016106a8565b929592945050506040919091013590565b5f60208284031215610735575f5ffd5b61073e826106a8565b9392505050565b5f5f60408385031215610756575f5ffd5b61075f836106a8565b915061076d602084016106a8565b90509250929050565b600181811c9082168061078a57607f821691505b6020821081036107a857634e487b7160e01b5f52602260045260245ffd5b50919050565b8082018082111561028757634e487b7160e01b5f52601160045260245ffdfea2646970667358221220e70ef318a73a1b3f3d8f5d0043e88ea68560ebdc5d84d56cd6718cb59f8d4bf964736f6c63430008250033',
+} as const;
