@@ -6,11 +6,11 @@ import { EVM_NETWORKS } from './networks.ts';
 import type { EvmNetworkName, EvmNetworkSettings } from './settings.ts';
 
 /**
- * The customer wallet of the local EVM nodes: anvil's tenth funded account of its public test
+ * The customer wallet of the local EVM nodes: anvil's third funded account of its public test
  * mnemonic ("test test … junk"). Everyone knows this key: it only ever holds the local runtime's
  * sandbox USDT, which local/evm-networks.ts mints to it when a node starts.
  */
-export const SANDBOX_CUSTOMER_KEY = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
+export const SANDBOX_CUSTOMER_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 export const SANDBOX_CUSTOMER = privateKeyToAccount(SANDBOX_CUSTOMER_KEY).address;
 
 /** A customer's USDT payment on a sandbox EVM node, as a wallet sends it: `amount` in USDT minor

@@ -1,0 +1,174 @@
+import { createTestClient, http, parseUnits, type Address, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
+import { confirmDeposits, scanDeposits, type DepositJobDeps } from '#functions/deposits/deposit-chain';
+import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import { evmChains } from '#functions/networks/evm/from-settings';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import { depositSettingsFrom } from '#adapters/config';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import type { SliceSettings } from '#functions/settings/functions';
+import { TestUsdt } from '#functions/networks/evm/contracts';
+import { localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { useFreshTable } from '../support/dynamo.ts';
+import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
+import { startAnvilWithContracts } from '../support/anvil.ts';
+
+/**
+ * USDT deposits on EVM networks against real anvil nodes: the CREATE2 address handed out offline,
+ * the eth_getLogs scanner, crediting once a block is `confirmations` deep, 18 decimals on BSC, and
+ * reorganisations made with anvil_reorg (../shared/networks.md).
+ */
+type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
+const CONFIRMATIONS = 3;
+const env = useFreshTable();
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+const nodes = {} as Record<'ethereum' | 'bsc', Node>;
+let companyId: string;
+
+const networkSettings = (node: Node, chainId: number): EvmNetworkSettings => ({
+  chainId,
+  rpcUrl: node.url,
+  usdtContract: node.usdt,
+  forwarderFactory: node.factory,
+  forwarderImplementation: node.implementation,
+  finalizedTag: false,
+  confirmations: CONFIRMATIONS,
+  // Small, so that a scan of a few dozen blocks splits its range.
+  maxBlockRange: 8,
+  sandbox: true,
+});
+let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+
+beforeAll(async () => {
+  [nodes.ethereum, nodes.bsc] = await Promise.all([startAnvilWithContracts({ chainId: 1, usdtDecimals: 6 }), startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 })]);
+  settings = {
+    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
+    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
+    EVM_NETWORKS: { ethereum: networkSettings(nodes.ethereum, 1), bsc: networkSettings(nodes.bsc, 56) },
+  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Co', environment: 'sandbox' }, new Date()));
+  for (const network of ['ethereum', 'bsc'] as const) await jobsOn(network).scan();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(nodes).map((node) => node.stop()));
+});
+
+function jobsOn(network: EvmNetworkName & keyof typeof nodes) {
+  const { chain, settings: chainSettings } = evmChains(network).connect(env.db, env.tableName, settings);
+  const deps: DepositJobDeps = { network, chain, store: new DynamoDepositChainStore(env.db, env.tableName, network), usdtContract: chainSettings.usdtContract };
+  return {
+    scan: () => scanDeposits({ ...deps, cursor: new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName), owner: 'scanner' }),
+    confirm: () => confirmDeposits(deps),
+  };
+}
+
+const anvilOf = (node: Node) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
+const mine = (node: Node, blocks: number) => anvilOf(node).mine({ blocks });
+
+async function pay(node: Node, to: string, amount: bigint): Promise<Hex> {
+  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [to as Address, amount] });
+  await localPublicClient(node.chain).waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+const newDeposit = (network: 'ethereum' | 'bsc') =>
+  createDeposit(deposits, depositSettingsFrom(settings), companyId, { network, reference: `evm-${Math.random()}` }, new Date());
+const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
+const usdtBalance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT') ?? { available: 0n, pending: 0n };
+
+describe('EVM deposits on anvil', () => {
+  it('an ethereum deposit is a forwarder address with no code; paid, it confirms, then is credited once its block is 3 deep', async () => {
+    const deposit = await newDeposit('ethereum');
+    expect(deposit.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(deposit.requiredConfirmations).toBe(CONFIRMATIONS);
+    expect(await localPublicClient(nodes.ethereum.chain).getCode({ address: deposit.address as Address })).toBeUndefined();
+    const before = await usdtBalance();
+
+    const txHash = await pay(nodes.ethereum, deposit.address, parseUnits('12.5', 6));
+    // Blocks without payments in between: the scan's range (capped at 8) is split and walked.
+    await mine(nodes.ethereum, 20);
+    const jobs = jobsOn('ethereum');
+    expect((await jobs.scan()).recorded).toBe(1);
+    expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('12.5') });
+    expect((await read(deposit)).transactions).toEqual([expect.objectContaining({ txHash, status: 'confirming' })]);
+
+    expect((await jobs.confirm()).confirmed).toBe(1);
+    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('12.5') });
+    expect((await usdtBalance()).available - before.available).toBe(usdt('12.5'));
+    // Scanned again (the overlap) and confirmed again: nothing more.
+    expect((await jobs.scan()).recorded).toBe(0);
+    expect((await jobs.confirm()).confirmed).toBe(0);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('on BSC (18 decimals) 1.5 USDT and one wei is credited as 1.5 USDT: the wei is dust', async () => {
+    const deposit = await newDeposit('bsc');
+    await pay(nodes.bsc, deposit.address, parseUnits('1.5', 18) + 1n);
+    await mine(nodes.bsc, CONFIRMATIONS);
+    const jobs = jobsOn('bsc');
+    expect((await jobs.scan()).recorded).toBe(1);
+    expect((await jobs.confirm()).confirmed).toBe(1);
+    expect(await read(deposit)).toMatchObject({ status: 'completed', receivedAmount: usdt('1.5'), creditedAmount: usdt('1.5') });
+  });
+
+  it('a payment to an ethereum deposit address made on BSC is not that deposit’s payment', async () => {
+    const deposit = await newDeposit('ethereum');
+    await pay(nodes.bsc, deposit.address, parseUnits('3', 18));
+    await mine(nodes.bsc, CONFIRMATIONS);
+    expect((await jobsOn('bsc').scan()).recorded).toBe(0);
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n });
+  });
+
+  it('a reorganisation that removes the paying block before it is final: never credited, the deposit awaits payment again', async () => {
+    const deposit = await newDeposit('ethereum');
+    const before = await usdtBalance();
+    await pay(nodes.ethereum, deposit.address, parseUnits('40', 6));
+    const jobs = jobsOn('ethereum');
+    expect((await jobs.scan()).recorded).toBe(1);
+    expect((await usdtBalance()).pending - before.pending).toBe(usdt('40'));
+
+    // The block with the payment is replaced by an empty one, then the chain grows past finality.
+    await anvilOf(nodes.ethereum).request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+    await mine(nodes.ethereum, CONFIRMATIONS + 1);
+    await jobs.scan();
+    expect(await jobs.confirm()).toMatchObject({ confirmed: 0, dropped: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n, creditedAmount: 0n, transactions: [] });
+    expect((await usdtBalance()).available).toBe(before.available);
+    expect((await usdtBalance()).pending).toBe(before.pending);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a payment re-mined in a later block by a reorganisation is credited once', async () => {
+    const deposit = await newDeposit('ethereum');
+    const before = await usdtBalance();
+    const txHash = await pay(nodes.ethereum, deposit.address, parseUnits('7', 6));
+    const client = localPublicClient(nodes.ethereum.chain);
+    const raw = (await client.request({ method: 'eth_getRawTransactionByHash' as never, params: [txHash] as never })) as Hex;
+    await mine(nodes.ethereum, 1);
+    const jobs = jobsOn('ethereum');
+    expect((await jobs.scan()).recorded).toBe(1);
+    const firstBlock = (await read(deposit)).transactions[0]!.blockNumber;
+
+    // The paying block and the next are replaced, and the same signed transaction is mined in the second.
+    await anvilOf(nodes.ethereum).request({ method: 'anvil_reorg' as never, params: [2, [[raw, 1]]] as never });
+    await mine(nodes.ethereum, CONFIRMATIONS + 1);
+    const moved = await client.getTransactionReceipt({ hash: txHash });
+    expect(Number(moved.blockNumber)).toBeGreaterThan(firstBlock);
+
+    await jobs.scan();
+    const confirmed = await jobs.confirm();
+    await jobs.scan();
+    await jobs.confirm();
+    expect(confirmed.confirmed).toBe(1);
+    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
+    expect((await read(deposit)).transactions).toHaveLength(1);
+    expect((await usdtBalance()).available - before.available).toBe(usdt('7'));
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+});
