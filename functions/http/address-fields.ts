@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { anyNetworkAddressInWords, isAnyNetworkAddress, networkNamed, registeredNetworks, type NetworkName } from '#functions/networks/registry';
+import { addressForms, anyNetworkAddressInWords, isAnyNetworkAddress, networkNamed, registeredNetworks, type NetworkName } from '#functions/networks/registry';
 
 /*
  * Address fields, checked by the registered networks (functions/networks/registry.ts). Apart from
@@ -7,17 +7,18 @@ import { anyNetworkAddressInWords, isAnyNetworkAddress, networkNamed, registered
  * into the bundles of the routes that take an address alone.
  */
 
-const networks = registeredNetworks();
-
-/** The registered networks by name, for descriptions: `TRON`. */
-export const NETWORK_TITLES = networks.map((network) => network.title).join(' or ');
+/** The registered networks by name, for descriptions: `TRON, Ethereum, … or Arbitrum One`. */
+export const NETWORK_TITLES = registeredNetworks()
+  .map((network) => network.title)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 /** An address of a registered network. A body with a `network` also checks the address is that
  * network's (addressOnItsNetwork); where none is named, any registered network's is taken. */
 export const addressField = v.pipe(
   v.string(`must be a ${NETWORK_TITLES} address string`),
   v.metadata({
-    pattern: networks.length === 1 ? networks[0]!.address.pattern : networks.map((network) => `(?:${network.address.pattern})`).join('|'),
+    pattern: addressForms().length === 1 ? addressForms()[0]!.pattern : addressForms().map((form) => `(?:${form.pattern})`).join('|'),
     description: anyNetworkAddressInWords(),
   }),
   v.check((value: string) => isAnyNetworkAddress(value), `must be a valid ${anyNetworkAddressInWords()}`),

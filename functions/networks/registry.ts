@@ -23,4 +23,20 @@ export const addressInWords = (network: Network): string => `${network.title} ad
 
 /** Where no network is named (the dashboard's allowlist): an address of any registered network. */
 export const isAnyNetworkAddress = (value: unknown): value is string => registeredNetworks().some((network) => network.address.is(value));
-export const anyNetworkAddressInWords = (): string => registeredNetworks().map(addressInWords).join(' or ');
+/** Networks that write addresses alike (the EVM ones) are named together:
+ * `TRON address (…) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (…)`. */
+export const anyNetworkAddressInWords = (): string =>
+  addressForms()
+    .map(({ titles, form }) => `${titles.join(', ').replace(/, ([^,]*)$/, ' or $1')} address (${form})`)
+    .join(' or ');
+
+/** The registered networks grouped by address form, in registration order. */
+export function addressForms(): { titles: string[]; form: string; pattern: string }[] {
+  const forms = new Map<string, { titles: string[]; form: string; pattern: string }>();
+  for (const network of registeredNetworks()) {
+    const known = forms.get(network.address.pattern);
+    if (known) known.titles.push(network.title);
+    else forms.set(network.address.pattern, { titles: [network.title], form: network.address.form, pattern: network.address.pattern });
+  }
+  return [...forms.values()];
+}

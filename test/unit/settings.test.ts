@@ -87,6 +87,8 @@ describe("a function's slice", () => {
       DYNAMODB_ENDPOINT: undefined,
       DEPOSIT_ACCOUNT_XPUB: XPUB,
       DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
+      // Unset: no EVM network is open.
+      EVM_NETWORKS: {},
     });
   });
 

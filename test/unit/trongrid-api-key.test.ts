@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { secretsManagerApiKey } from '#functions/networks/provider-secret';
+import { secretsManagerApiKey } from '#adapters/provider-secret';
 
 const SECRET_ID = 'cambio/trongrid-api-key';
 const KEY = '5f0c3b3e-7a6e-4d1b-9c52-2f1e0c7a9d11';

@@ -24,7 +24,7 @@ export const depositRecord = v.strictObject({
   method: v.literal('usdt'),
   reference: v.string(),
   network: networkField,
-  address: v.pipe(v.string(), v.description(`Fresh ${NETWORK_TITLES} address for this deposit only`)),
+  address: v.pipe(v.string(), v.description(`The address to pay, on the deposit's network and for this deposit only: on ${NETWORK_TITLES}`)),
   amount: v.nullable(amountOutField('USDT')),
   receivedAmount: amountOutField('USDT'),
   creditedAmount: amountOutField('USDT'),

@@ -1,8 +1,7 @@
 import { isAddress } from 'viem';
 import type { AddressFormat } from '../network.ts';
 
-/** A 0x address as JSON Schema says it (the check below is the real rule). */
-export const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
 
 /**
  * EVM addresses as every EVM network writes them: 20 bytes of hex after 0x, with EIP-55's checksum

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NetworkChains } from '../network.ts';
 import type { SliceSettings } from '#functions/settings/functions';
-import { secretsManagerApiKey } from '../provider-secret.ts';
+import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
 import { EvmChain } from './evm-chain.ts';
 import { EVM_NETWORKS } from './networks.ts';
 import type { EvmNetworkName, EvmNetworkSettings } from './settings.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EVM_ADDRESS_PATTERN } from './address.ts';
+import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
 
 /** The EVM networks this folder serves; names.ts lists them with the others. */
 export const EVM_NETWORK_NAMES = ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const;

@@ -3,7 +3,7 @@ import type { Chain, ChainSettings, NetworkChains } from '#functions/networks/ne
 import { needed } from '#functions/settings/schema';
 import type { SliceSettings } from '#functions/settings/functions';
 import { SandboxChain } from './sandbox-chain.ts';
-import { secretsManagerApiKey } from '../provider-secret.ts';
+import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
 import { TronGridChain } from './trongrid-chain.ts';
 
 /**

@@ -531,8 +531,8 @@ export interface components {
             /** @constant */
             method: "usdt";
             reference: string;
-            /** @constant */
-            network: "tron";
+            /** @enum {string} */
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
             /**
              * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
              * @example 25.50
@@ -540,13 +540,13 @@ export interface components {
             amount?: string;
             /** @description Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both */
             split?: {
-                /** @description TRON address (base58check, starting with T) */
+                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) */
                 address: string;
                 /** @description Percentage of every confirmed transfer, at most 2 decimals */
                 percent: number;
                 amount?: never;
             } | {
-                /** @description TRON address (base58check, starting with T) */
+                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) */
                 address: string;
                 /**
                  * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
@@ -572,7 +572,7 @@ export interface components {
             method: "usdt";
             /** @constant */
             network: "tron";
-            /** @description TRON address (base58check, starting with T) */
+            /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) */
             address: string;
             /**
              * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
@@ -627,9 +627,9 @@ export interface components {
             /** @constant */
             method: "usdt";
             reference: string;
-            /** @constant */
-            network: "tron";
-            /** @description Fresh TRON address for this deposit only */
+            /** @enum {string} */
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
+            /** @description The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One */
             address: string;
             amount: string | null;
             /**
@@ -864,8 +864,8 @@ export interface components {
             /** @constant */
             method: "usdt";
             reference: string;
-            /** @constant */
-            network: "tron";
+            /** @enum {string} */
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
             address: string;
             /**
              * @description USDT amount as a decimal string with all 6 decimals

@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { awsClient } from '../adapters/aws-clients.ts';
+import { awsClient } from './aws-clients.ts';
 
 /**
  * A chain provider's secret from AWS Secrets Manager: TronGrid's API key (TRON-PRO-API-KEY, for
