@@ -28,7 +28,7 @@ export const ACTIVITY_STATUSES: Record<ActivityKind, readonly string[]> = {
   deposits: ['awaiting_payment', 'confirming', 'completed', 'expired'],
   withdrawals: ['pending', 'processing', 'completed', 'failed'],
   conversions: ['completed'],
-  events: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
+  events: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'deposit.transfer_reversed', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
 };
 
 /** A stored event as the dashboard shows it: the webhook body it was delivered with. */

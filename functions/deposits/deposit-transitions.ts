@@ -188,9 +188,23 @@ export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date
       [{ source: companyAccount(deposit.companyId, 'pending'), destination: networkAccount(deposit.network), currency: 'USDT', amount: tx.amount }],
       now,
     ),
-    events: [],
+    // The `deposit.confirming` that announced the transfer is followed by this one.
+    events: [domainEvent(deposit.companyId, 'deposit.transfer_reversed', depositView(after), now)],
     splitForward: null,
   };
+}
+
+/** A confirming transfer a reorganisation re-mined in another block: the record and the deposit
+ * follow it there, to be confirmed once that block is final. No money moves, no event. */
+export function moveTransfer(deposit: Deposit, record: TransferRecord, to: { blockNumber: number; blockHash: string }, latestBlock: number, now: Date): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'confirming') return null;
+  const after = summarise(
+    deposit,
+    deposit.transactions.map((t) => (t === tx ? { ...t, blockNumber: to.blockNumber, confirmations: confirmationsAt(to.blockNumber, latestBlock) } : t)),
+    now,
+  );
+  return { before: deposit, after, transfer: { write: 'update', record: { ...record, ...to } }, entry: null, events: [], splitForward: null };
 }
 
 /** New confirmation counts on a deposit still waiting: no money moves, no event. */

@@ -57,6 +57,15 @@ export class EvmChain implements Chain {
     return blockOf(await (await this.rpc()).getBlock({ blockTag: 'latest' }));
   }
 
+  async blockAt(number: number): Promise<ChainBlock | null> {
+    try {
+      return blockOf(await (await this.rpc()).getBlock({ blockNumber: BigInt(number) }));
+    } catch (error) {
+      if ((error as Error).name === 'BlockNotFoundError') return null;
+      throw error;
+    }
+  }
+
   async finalBlock(): Promise<ChainBlock> {
     const client = await this.rpc();
     if (this.options.finalizedTag) return blockOf(await client.getBlock({ blockTag: 'finalized' }));
@@ -111,7 +120,7 @@ export class EvmChain implements Chain {
     if (!isHex(txHash)) return null;
     try {
       const receipt = await (await this.rpc()).getTransactionReceipt({ hash: txHash as Hash });
-      return { txHash, blockNumber: Number(receipt.blockNumber), result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED' };
+      return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED' };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
       throw error;
