@@ -41,6 +41,7 @@ const networkSettings = (node: Node, chainId: number): EvmNetworkSettings => ({
   confirmations: CONFIRMATIONS,
   // Small, so that a scan of a few dozen blocks splits its range.
   maxBlockRange: 8,
+  scanEveryMinutes: 1,
   sandbox: true,
 });
 let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;

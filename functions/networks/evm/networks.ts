@@ -7,7 +7,7 @@ import { evmAddressFormat } from './address.ts';
  * decimals (wei). When a block is final differs: the stage's settings choose the rule each chain's
  * reader follows (functions/networks/evm/settings.ts); `finality` says it for people.
  */
-const evmNetwork = (network: Omit<Network, 'address' | 'explorerTransactionUrl'> & { explorer: string }): Network => ({
+const evmNetwork = (network: Omit<Network, 'address' | 'explorerTransactionUrl'> & { explorer: string; blockMs: number }): Network & { blockMs: number } => ({
   name: network.name,
   title: network.title,
   tokenDecimals: network.tokenDecimals,
@@ -15,6 +15,7 @@ const evmNetwork = (network: Omit<Network, 'address' | 'explorerTransactionUrl'>
   finality: network.finality,
   address: evmAddressFormat,
   explorerTransactionUrl: (txHash) => `${network.explorer}/tx/${txHash}`,
+  blockMs: network.blockMs,
 });
 
 export const ethereum = evmNetwork({
@@ -24,6 +25,7 @@ export const ethereum = evmNetwork({
   feeAsset: { symbol: 'ETH', decimals: 18 },
   finality: "finalized: two epochs of the beacon chain's validators have attested to it (about 13 minutes)",
   explorer: 'https://etherscan.io',
+  blockMs: 12_000,
 });
 
 export const bsc = evmNetwork({
@@ -33,6 +35,7 @@ export const bsc = evmNetwork({
   feeAsset: { symbol: 'BNB', decimals: 18 },
   finality: 'finalized: fast finality, once two thirds of the validators have voted for it (a few seconds)',
   explorer: 'https://bscscan.com',
+  blockMs: 750,
 });
 
 export const polygon = evmNetwork({
@@ -42,6 +45,7 @@ export const polygon = evmNetwork({
   feeAsset: { symbol: 'POL', decimals: 18 },
   finality: "finalized: a milestone of Polygon's validators includes it (a few seconds)",
   explorer: 'https://polygonscan.com',
+  blockMs: 2_000,
 });
 
 export const arbitrum = evmNetwork({
@@ -51,6 +55,9 @@ export const arbitrum = evmNetwork({
   feeAsset: { symbol: 'ETH', decimals: 18 },
   finality: 'finalized: the batch holding it is final on Ethereum (about 20 minutes)',
   explorer: 'https://arbiscan.io',
+  blockMs: 250,
 });
 
+/** With each chain's usual time between blocks (`blockMs`): the scan-lag alarm's threshold is ten
+ * minutes of blocks. */
 export const EVM_NETWORKS = { ethereum, bsc, polygon, arbitrum } as const;
