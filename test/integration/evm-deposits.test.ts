@@ -6,7 +6,7 @@ import { confirmDeposits, scanDeposits, type DepositJobDeps } from '#functions/d
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
-import { depositSettingsFrom } from '#adapters/config';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';

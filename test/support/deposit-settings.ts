@@ -1,4 +1,4 @@
-import { depositSettingsFrom } from '#adapters/config';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 
 /** Deposit terms as a stage that opens TRON alone gives them: addresses under the test mnemonic's
