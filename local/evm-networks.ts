@@ -33,7 +33,9 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[]): Promis
     names.map((name) => startAnvilWithContracts({ chainId: LOCAL_EVM_CHAIN_IDS[name], usdtDecimals: EVM_NETWORKS[name].tokenDecimals, blockTime: BLOCK_SECONDS })),
   );
   const nodes = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-  const stop = async () => void (await Promise.all(nodes.map((node: Anvil) => node.stop())));
+  const stop = async (): Promise<void> => {
+    await Promise.all(nodes.map((node: Anvil) => node.stop()));
+  };
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (failed) {
     await stop();

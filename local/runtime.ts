@@ -15,6 +15,7 @@ import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
 import { startEvmNetworks, type LocalEvmNetworks } from './evm-networks.ts';
+import type { RunningRuntime } from './local-data.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
@@ -145,7 +146,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const pollers = startChainJobs(options.pollIntervalMs ?? 1000, ['tron', ...(Object.keys(evm.settings) as EvmNetworkName[])]);
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
-    if (stateFile) writeFileSync(stateFile, JSON.stringify({ pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings }, null, 2));
+    const state: RunningRuntime = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings };
+    if (stateFile) writeFileSync(stateFile, JSON.stringify(state, null, 2));
 
     return {
       apiUrl,
