@@ -113,11 +113,19 @@ describe('Activity lists', () => {
   });
 
   it('refuses a network that is none of the five, or on a list without networks, with a 400 naming network', async () => {
-    for (const path of ['deposits?network=dogecoin', 'withdrawals?network=Ethereum', 'conversions?network=tron', 'events?network=tron', 'deposits/export?network=solana']) {
+    const unknown = 'must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"';
+    const cases = [
+      ['deposits?network=dogecoin', unknown],
+      ['withdrawals?network=Ethereum', unknown],
+      ['deposits/export?network=solana', unknown],
+      ['conversions?network=tron', 'filters deposits and withdrawals only'],
+      ['events?network=tron', 'filters deposits and withdrawals only'],
+    ];
+    for (const [path, message] of cases) {
       const refused = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/${path}`);
       expect(refused.status, path).toBe(400);
       expect(refused.body.error.code).toBe('VALIDATION_FAILED');
-      expect(refused.body.error.details.map((detail: { path: string }) => detail.path), path).toEqual(['network']);
+      expect(refused.body.error.details, path).toEqual([{ path: 'network', message }]);
     }
   });
 
