@@ -53,6 +53,7 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[]): Promis
       finalizedTag: false,
       confirmations: LOCAL_CONFIRMATIONS,
       maxBlockRange: 1_000,
+      scanEveryMinutes: 1,
       sandbox: true,
     };
   });

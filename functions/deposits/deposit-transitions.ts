@@ -107,6 +107,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
     `deposit:${deposit.id}:seen:${transfer.txHash}:${transfer.eventIndex}`,
     [{ source: networkAccount(deposit.network), destination: companyAccount(deposit.companyId, 'pending'), currency: 'USDT', amount: transfer.amount }],
     now,
+    deposit.network,
   );
   return {
     before: deposit,
@@ -163,7 +164,7 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
     before: deposit,
     after,
     transfer: { write: 'update', record: { ...record, status: 'confirmed' } },
-    entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now),
+    entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now, deposit.network),
     events,
     splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
   };
@@ -187,6 +188,7 @@ export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date
       `deposit:${deposit.id}:reversed:${tx.txHash}:${tx.eventIndex}`,
       [{ source: companyAccount(deposit.companyId, 'pending'), destination: networkAccount(deposit.network), currency: 'USDT', amount: tx.amount }],
       now,
+      deposit.network,
     ),
     // The `deposit.confirming` that announced the transfer is followed by this one.
     events: [domainEvent(deposit.companyId, 'deposit.transfer_reversed', depositView(after), now)],
