@@ -1,4 +1,6 @@
-import { createPublicClient, erc20Abi, http, isHex, parseAbiItem, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { createClient, erc20Abi, http, isHex, parseAbiItem, type Address, type Client, type Hash, type Hex } from 'viem';
+// Actions one by one rather than a public client's hundred: the poller's bundle carries these alone.
+import { getBalance, getBlock, getBlockNumber, getLogs, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
 import type { ChainBlock, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
 
@@ -37,15 +39,15 @@ export interface EvmChainOptions {
 const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
 
 export class EvmChain implements Chain {
-  private client: Promise<PublicClient> | undefined;
+  private client: Promise<Client> | undefined;
 
   constructor(private readonly options: EvmChainOptions) {}
 
-  private rpc(): Promise<PublicClient> {
+  private rpc(): Promise<Client> {
     this.client ??= (async () => {
       const url = typeof this.options.rpcUrl === 'string' ? this.options.rpcUrl : await this.options.rpcUrl();
       // batch: the scanner's and reconcile's parallel reads go out as one HTTP request.
-      return createPublicClient({ transport: http(url, { batch: true, retryCount: 2 }) }) as PublicClient;
+      return createClient({ transport: http(url, { batch: true, retryCount: 2 }) });
     })().catch((error) => {
       this.client = undefined;
       throw error;
@@ -54,12 +56,12 @@ export class EvmChain implements Chain {
   }
 
   async latestBlock(): Promise<ChainBlock> {
-    return blockOf(await (await this.rpc()).getBlock({ blockTag: 'latest' }));
+    return blockOf(await getBlock(await this.rpc(), { blockTag: 'latest' }));
   }
 
   async blockAt(number: number): Promise<ChainBlock | null> {
     try {
-      return blockOf(await (await this.rpc()).getBlock({ blockNumber: BigInt(number) }));
+      return blockOf(await getBlock(await this.rpc(), { blockNumber: BigInt(number) }));
     } catch (error) {
       if ((error as Error).name === 'BlockNotFoundError') return null;
       throw error;
@@ -68,10 +70,10 @@ export class EvmChain implements Chain {
 
   async finalBlock(): Promise<ChainBlock> {
     const client = await this.rpc();
-    if (this.options.finalizedTag) return blockOf(await client.getBlock({ blockTag: 'finalized' }));
-    const latest = await client.getBlockNumber({ cacheTime: 0 });
+    if (this.options.finalizedTag) return blockOf(await getBlock(client, { blockTag: 'finalized' }));
+    const latest = await getBlockNumber(client, { cacheTime: 0 });
     const final = latest - BigInt(this.options.confirmations) + 1n;
-    return blockOf(await client.getBlock({ blockNumber: final < 0n ? 0n : final }));
+    return blockOf(await getBlock(client, { blockNumber: final < 0n ? 0n : final }));
   }
 
   /**
@@ -107,7 +109,7 @@ export class EvmChain implements Chain {
     for (let start = fromBlock; start <= toBlock; start += width) {
       const end = Math.min(toBlock, start + width - 1);
       try {
-        logs.push(...(await client.getLogs({ address: contract, event: TRANSFER_EVENT, fromBlock: BigInt(start), toBlock: BigInt(end), strict: true })));
+        logs.push(...(await getLogs(client, { address: contract, event: TRANSFER_EVENT, fromBlock: BigInt(start), toBlock: BigInt(end), strict: true })));
       } catch (error) {
         if (end === start || !RANGE_REFUSED.test(String((error as Error).message))) throw error;
         logs.push(...(await this.logsIn(contract, start, end, Math.ceil((end - start + 1) / 2))));
@@ -119,7 +121,7 @@ export class EvmChain implements Chain {
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
     if (!isHex(txHash)) return null;
     try {
-      const receipt = await (await this.rpc()).getTransactionReceipt({ hash: txHash as Hash });
+      const receipt = await getTransactionReceipt(await this.rpc(), { hash: txHash as Hash });
       return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED' };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
@@ -135,7 +137,7 @@ export class EvmChain implements Chain {
 
   async broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
     try {
-      await (await this.rpc()).sendRawTransaction({ serializedTransaction: signedTransaction.raw as Hex });
+      await sendRawTransaction(await this.rpc(), { serializedTransaction: signedTransaction.raw as Hex });
       return 'accepted';
     } catch (error) {
       if (/already known|known transaction|nonce too low/i.test(String((error as Error).message))) return 'duplicate';
@@ -144,7 +146,7 @@ export class EvmChain implements Chain {
   }
 
   async tokenBalance(contract: string, address: string): Promise<bigint> {
-    return (await this.rpc()).readContract({ address: contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+    return readContract(await this.rpc(), { address: contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
   }
 
   async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
@@ -153,7 +155,7 @@ export class EvmChain implements Chain {
   }
 
   async feeBalance(address: string): Promise<bigint> {
-    return (await this.rpc()).getBalance({ address: address as Address });
+    return getBalance(await this.rpc(), { address: address as Address });
   }
 }
 
