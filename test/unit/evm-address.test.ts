@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { create2Address, isEvmAddress, toChecksumAddress } from '#functions/networks/evm/evm-address';
 import { cloneCreationCode, depositSalt } from '#functions/networks/evm/forwarder-address';
 import { evmAddressFromPublicKey } from '#functions/networks/evm/keys';
+import { SANDBOX_CUSTOMER } from '#functions/networks/evm/sandbox-payer';
+import { anvilAccount } from '#local/evm-contracts';
 
 /** The API's own EIP-55 and CREATE2 (kept off viem for bundle size) give viem's answers. */
 describe('EVM addresses without viem', () => {
@@ -40,5 +42,9 @@ describe('EVM addresses without viem', () => {
     const key = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
     const publicKey = secp256k1.getPublicKey(Buffer.from(key.slice(2), 'hex'), true);
     expect(evmAddressFromPublicKey(publicKey)).toBe(privateKeyToAccount(key).address);
+  });
+
+  it('names as the sandbox payer the account local/evm-contracts.ts funds', () => {
+    expect(SANDBOX_CUSTOMER).toBe(anvilAccount.customer().address);
   });
 });
