@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
-import { LOCAL_TABLE_NAME } from './runtime.ts';
-import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import { LOCAL_TABLE_NAME, type RunningRuntime } from './runtime.ts';
 
 export const DATA_DIR = '.data';
 
@@ -22,16 +21,6 @@ export async function withLocalData<T>(work: (endpoint: string, tableName: strin
   } finally {
     await started?.stop();
   }
-}
-
-/** What the running `npm start` keeps in .data/runtime.json while up (local/runtime.ts writes it). */
-export interface RunningRuntime {
-  pid: number;
-  dynamoEndpoint: string;
-  tableName: string;
-  apiUrl: string;
-  /** Its EVM nodes, as its EVM_NETWORKS setting says them. */
-  evmNetworks?: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
 }
 
 /** The `npm start` running on .data/, from the state file it keeps while up. */

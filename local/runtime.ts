@@ -6,7 +6,7 @@ import { createCompany } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import type { EvmNetworkName } from '#functions/networks/evm/settings';
+import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { STAGES } from '../config/stages.ts';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
@@ -15,10 +15,20 @@ import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
 import { startEvmNetworks, type LocalEvmNetworks } from './evm-networks.ts';
-import type { RunningRuntime } from './local-data.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
+
+/** What the running `npm start` keeps in .data/runtime.json while up (local/runtime.ts writes it). */
+export interface RunningRuntime {
+  pid: number;
+  dynamoEndpoint: string;
+  tableName: string;
+  apiUrl: string;
+  /** Its EVM nodes, as its EVM_NETWORKS setting says them. */
+  evmNetworks?: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
+}
+
 
 /**
  * Throttles no single machine can reach, for what drives the local runtime hard on purpose: the

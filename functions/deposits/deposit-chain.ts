@@ -318,10 +318,12 @@ async function splitGuard(deps: DepositJobDeps, deposit: Deposit, now: Date, rea
 export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>): Promise<number> {
   const now = deps.now ?? (() => new Date());
   let expired = 0;
-  for (const owner of await deps.store.awaitingPaymentExpiredBy(now())) {
+  // Side by side, as the scanner writes deposits: a day's unpaid deposits expire together, and one
+  // by one they made a long run (a few seconds for a few dozen on DynamoDB Local).
+  await inParallel(await deps.store.awaitingPaymentExpiredBy(now()), DEPOSITS_IN_FLIGHT, async (owner) => {
     const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now()));
     if (outcome === 'applied') expired++;
-  }
+  });
   return expired;
 }
 

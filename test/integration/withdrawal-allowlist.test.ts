@@ -90,7 +90,7 @@ describe('the withdrawal allowlist', () => {
     expect((await company.v1('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'plain' } })).status).toBe(201);
   });
 
-  it('mails Owners and Admins when an address is added, and refuses what is not a TRON address or is listed already', async () => {
+  it('mails Owners and Admins when an address is added, and refuses what is no network’s address (the EVM zero address among them) or is listed already', async () => {
     const company = await fundedCompany('Mailed Co');
     const bad = await company.allowlist('POST', '/addresses', { address: '0x0000000000000000000000000000000000000000', label: '' });
     expect(bad.status).toBe(400);
