@@ -176,13 +176,15 @@ async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: 
   return requests;
 }
 
-/** The java child of this process listening on `port` (Linux /proc), for its CPU time. */
-async function pidOfDynamoDbLocal(port: number): Promise<number | undefined> {
+/** The java process listening on `port` (Linux /proc), for its CPU time: a grandchild of this
+ * process, under the shell that stops it with its parent (local/dynamodb-local.ts). */
+async function pidOfDynamoDbLocal(port: number, parent = process.pid): Promise<number | undefined> {
   try {
-    const children = (await readFile(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+    const children = (await readFile(`/proc/${parent}/task/${parent}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
     for (const pid of children) {
       const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
-      if (args.some((arg) => arg.includes('DynamoDBLocal')) && args.includes(String(port))) return pid;
+      if (!args.some((arg) => arg.includes('DynamoDBLocal')) || !args.includes(String(port))) continue;
+      return (await pidOfDynamoDbLocal(port, pid)) ?? (args[0]?.endsWith('java') ? pid : undefined);
     }
   } catch {
     // not Linux

@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, http, isHex, parseAbiItem, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, encodeEventTopics, erc20Abi, getAddress, hexToBigInt, http, isHex, numberToHex, parseAbiItem, type Address, type Hash, type Hex, type PublicClient, type RpcLog } from 'viem';
 import type { ChainBlock, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
 
@@ -8,6 +8,9 @@ import type { Chain } from '../network.ts';
  */
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const TRANSFER_TOPIC = encodeEventTopics({ abi: [TRANSFER_EVENT], eventName: 'Transfer' })[0];
+/** A 32-byte word, as topics and a Transfer's data are. */
+const WORD = /^0x[0-9a-fA-F]{64}$/;
 
 /** USDT's decimals outside, whatever the token's on chain. */
 const USDT_DECIMALS = 6;
@@ -15,9 +18,12 @@ const USDT_DECIMALS = 6;
 /** What the scanner takes of a mined Transfer log. */
 interface TransferLog {
   transactionHash: Hash;
-  blockNumber: bigint;
+  blockNumber: number;
   blockHash: Hash;
-  args: { from?: Address; to?: Address; value?: bigint };
+  /** The sender's topic, its address checksummed only when asked for. */
+  fromTopic: Hex;
+  to: Address;
+  value: bigint;
 }
 
 export interface EvmChainOptions {
@@ -38,8 +44,14 @@ const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
 
 export class EvmChain implements Chain {
   private client: Promise<PublicClient> | undefined;
+  /** The widest range the node last answered: once it refused a wider one, later reads start
+   * there rather than being refused again (each refusal also costs viem's retries). */
+  private logsWidth: number;
 
-  constructor(private readonly options: EvmChainOptions) {}
+  constructor(private readonly options: EvmChainOptions) {
+    this.logsWidth = options.maxBlockRange;
+  }
+
 
   private rpc(): Promise<PublicClient> {
     this.client ??= (async () => {
@@ -72,23 +84,24 @@ export class EvmChain implements Chain {
    */
   async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
     if (toBlock < fromBlock) return [];
-    const logs = await this.logsIn(contract as Address, fromBlock, toBlock, this.options.maxBlockRange);
+    const logs = await this.logsIn(contract as Address, fromBlock, toBlock, this.logsWidth);
     const perTransaction = new Map<string, number>();
     const unit = 10n ** BigInt(this.options.tokenDecimals - USDT_DECIMALS);
     return logs.map((log) => {
       const eventIndex = perTransaction.get(log.transactionHash) ?? 0;
       perTransaction.set(log.transactionHash, eventIndex + 1);
-      return {
+      const transfer = {
         txHash: log.transactionHash,
         eventIndex,
-        blockNumber: Number(log.blockNumber),
+        blockNumber: log.blockNumber,
         blockHash: log.blockHash,
         contract,
-        from: log.args.from!,
-        to: log.args.to!,
-        amount: log.args.value! / unit,
-        ...(log.args.value! % unit > 0n && { dust: log.args.value! % unit }),
-      };
+        to: log.to,
+        amount: log.value / unit,
+        ...(log.value % unit > 0n && { dust: log.value % unit }),
+      } as TokenTransfer;
+      let from: Address | undefined;
+      return Object.defineProperty(transfer, 'from', { enumerable: true, get: () => (from ??= addressIn(log.fromTopic)) });
     });
   }
 
@@ -98,10 +111,16 @@ export class EvmChain implements Chain {
     for (let start = fromBlock; start <= toBlock; start += width) {
       const end = Math.min(toBlock, start + width - 1);
       try {
-        logs.push(...(await client.getLogs({ address: contract, event: TRANSFER_EVENT, fromBlock: BigInt(start), toBlock: BigInt(end), strict: true })));
+        const found = await client.request({ method: 'eth_getLogs', params: [{ address: contract, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(start), toBlock: numberToHex(end) }] });
+        for (const log of found) {
+          const transfer = transferOf(log);
+          if (transfer) logs.push(transfer);
+        }
       } catch (error) {
         if (end === start || !RANGE_REFUSED.test(String((error as Error).message))) throw error;
-        logs.push(...(await this.logsIn(contract, start, end, Math.ceil((end - start + 1) / 2))));
+        const half = Math.ceil((end - start + 1) / 2);
+        this.logsWidth = Math.min(this.logsWidth, half);
+        logs.push(...(await this.logsIn(contract, start, end, half)));
       }
     }
     return logs;
@@ -147,6 +166,24 @@ export class EvmChain implements Chain {
     return (await this.rpc()).getBalance({ address: address as Address });
   }
 }
+
+/**
+ * A Transfer log as ERC-20 writes it (from and to indexed, the value in data), or null for any
+ * other shape under the same signature (ERC-721's Transfer indexes the token id too). Read by hand
+ * rather than by viem's decodeEventLog: that checksums every address it decodes (a keccak each,
+ * ~25–50 µs), twice per log, for 300 logs a block of which the scanner keeps a handful. Here only
+ * the recipient is checksummed, the sender when asked for (the scanner reads it of the transfers it
+ * records).
+ */
+function transferOf(log: RpcLog): TransferLog | null {
+  const [signature, from, to] = log.topics;
+  if (log.removed || log.topics.length !== 3 || signature !== TRANSFER_TOPIC || !WORD.test(from!) || !WORD.test(to!) || !WORD.test(log.data)) return null;
+  if (log.blockNumber === null || log.blockHash === null || log.transactionHash === null) return null;
+  return { transactionHash: log.transactionHash, blockNumber: Number(log.blockNumber), blockHash: log.blockHash, fromTopic: from!, to: addressIn(to!), value: hexToBigInt(log.data) };
+}
+
+/** The address in a topic's last 20 bytes, EIP-55 checksummed. */
+const addressIn = (topic: Hex): Address => getAddress(`0x${topic.slice(26)}`);
 
 function blockOf(block: { number: bigint | null; hash: Hash | null; timestamp: bigint }): ChainBlock {
   if (block.number === null || block.hash === null) throw new Error('The node answered a pending block');
