@@ -86,6 +86,12 @@ export const secretRead = (setting: 'TRONGRID_API_KEY_SECRET' | 'SWEEP_ACCOUNT_X
   return { [setting]: secretName };
 };
 
+/** Secrets that a JSON setting names (EVM_NETWORKS' rpcUrlSecret): read access, no variable of their own. */
+export const secretsNamedIn = (settingName: string, secretNames: readonly string[]): Binder => (fn) => {
+  secretNames.forEach((secretName, i) => Secret.fromSecretNameV2(fn, `${settingName}Secret${i}`, secretName).grantRead(fn));
+  return {};
+};
+
 /** The dashboard's user pool and its app client; `actions` for the functions that make users. */
 export const userPool = (pool: IUserPool, client: IUserPoolClient, ...actions: string[]): Binder => (fn) => {
   if (actions.length > 0) pool.grant(fn, ...actions);

@@ -28,7 +28,9 @@ import { EXPORT_HOUR_UTC } from '../functions/ledger/finance-export.ts';
 import { checkStageSettings } from '../functions/settings/schema.ts';
 import { AUTHORIZER, lambdaName, ROUTES, SESSION_AUTHORIZER, JOBS } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
-import { TABLE_READ, TABLE_WRITE, hotWalletAddress, hotWalletSigning, mailSending, queueSend, secretRead, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
+import { TABLE_READ, TABLE_WRITE, hotWalletAddress, hotWalletSigning, mailSending, queueSend, secretRead, secretsNamedIn, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
+import { EVM_STAGE_SETTINGS, type EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import * as v from 'valibot';
 import { ApiCustomDomain } from './custom-domain.ts';
 import type { DeploymentSettings } from './deployment-settings.ts';
 import { FinanceExport } from './finance-export.ts';
@@ -112,7 +114,7 @@ export class CambioStack extends Stack {
     });
     this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
-    const { sender, sweeper, reconcile } = this.chainPollers(config);
+    const { sender, sweeper, reconcile, evmNetworks } = this.chainPollers(config);
     const { dispatcher } = this.webhookDelivery(settings.mailFrom);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
@@ -135,6 +137,7 @@ export class CambioStack extends Stack {
       webhookDlq: this.webhookDlq,
       withdrawalSender: sender,
       depositSweeper: sweeper,
+      evmNetworks,
       reconcile,
       webhookDispatcher: dispatcher,
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
@@ -295,9 +298,20 @@ export class CambioStack extends Stack {
    * anything; the withdrawal sender and the deposit sweeper, the only signers; and the hourly
    * reconcile.
    */
-  private chainPollers(config: StageConfig): { sender: CambioFunction; sweeper: CambioFunction; reconcile: CambioFunction } {
+  private chainPollers(config: StageConfig): { sender: CambioFunction; sweeper: CambioFunction; reconcile: CambioFunction; evmNetworks: EvmNetworkName[] } {
     const tronGridKey = secretRead('TRONGRID_API_KEY_SECRET', config.functionEnvironment.TRONGRID_API_KEY_SECRET);
-    const poller = this.fn(JOBS.depositPoller.handler, { bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey], timeout: Duration.seconds(55) });
+    const evmNetworks = openEvmNetworks(config);
+    const rpcUrlSecrets = secretsNamedIn('EVM_NETWORKS', Object.values(evmNetworks).flatMap((network) => (network.rpcUrlSecret ? [network.rpcUrlSecret] : [])));
+    const poller = this.fn(JOBS.depositPoller.handler, { bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey, rpcUrlSecrets], timeout: Duration.seconds(55) });
+    // One schedule per EVM network the stage opens, its input naming the network (the TRON poller
+    // runs on the chain jobs' schedule below, with no input).
+    for (const [name, network] of Object.entries(evmNetworks)) {
+      new Rule(this, `DepositPoller${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
+        description: `Runs the ${name} deposit poller`,
+        schedule: Schedule.rate(Duration.minutes(network.scanEveryMinutes)),
+        targets: [this.failedInvocations.scheduledTarget(poller, Duration.minutes(network.scanEveryMinutes), { network: name })],
+      });
+    }
     // Only the withdrawal sender and the sweeper (TRX top-ups) may sign with the hot wallet; no API,
     // authorizer or scanner function (test/infra). One run at a time: two runs of a signing job must
     // never pick the same work or race the hot wallet.
@@ -316,7 +330,7 @@ export class CambioStack extends Stack {
       targets: [poller, sender, sweeper].map((fn) => this.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
     });
     const reconcile = this.reconcileJob(tronGridKey);
-    return { sender, sweeper, reconcile };
+    return { sender, sweeper, reconcile, evmNetworks: Object.keys(evmNetworks) as EvmNetworkName[] };
   }
 
   /** Made once for the stage, not by the jobs that use it (lib/binders.ts hotWalletSigning, hotWalletAddress). */
@@ -493,4 +507,9 @@ function pascal(type: string): string {
     .split('_')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
+}
+
+/** The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema). */
+function openEvmNetworks(config: StageConfig) {
+  return v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
 }

@@ -1,3 +1,5 @@
+import { EVM_NETWORKS } from '../functions/networks/evm/networks.ts';
+import type { EvmNetworkName } from '../functions/networks/evm/settings.ts';
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -30,6 +32,8 @@ export interface OperationsAlarmsProps {
   depositSweeper: IFunction;
   /** The REQUEST authorizers (API keys, dashboard sessions): their Errors count refusals too. */
   authorizers: readonly IFunction[];
+  /** The EVM networks the stage opens: each has its own scan-lag alarm. */
+  evmNetworks: readonly EvmNetworkName[];
   /** The hourly reconcile: a run that throws or times out publishes no shortfall, so it is alarmed on itself. */
   reconcile: IFunction;
   /** Turns events into webhook deliveries: failing, events stay undispatched and no webhook leaves. */
@@ -135,6 +139,17 @@ export class OperationsAlarms extends Construct {
       // No datapoint means no poller run finished: as bad as a lag.
       missing: TreatMissingData.BREACHING,
     });
+    // Each EVM network's poller reports its lag with its name; ten minutes of that chain's blocks.
+    for (const name of props.evmNetworks) {
+      const tenMinutes = Math.round(600_000 / EVM_NETWORKS[name].blockMs);
+      const lag = new Metric({ namespace: METRIC_NAMESPACE, metricName: 'ScannerLagBlocks', dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
+      alarm(`ScannerLag${name[0]!.toUpperCase()}${name.slice(1)}`, `The ${EVM_NETWORKS[name].title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, lag, {
+        threshold: tenMinutes,
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 2,
+        missing: TreatMissingData.BREACHING,
+      });
+    }
     alarm('WithdrawalSenderFailing', 'The withdrawal sender threw in two of the last three 5-minute periods: withdrawals are not being sent or settled.', props.withdrawalSender.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
       threshold: 1,
       evaluationPeriods: 3,

@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Schedule } from 'aws-cdk-lib/aws-events';
+import { RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -87,8 +87,11 @@ export class FailedInvocations extends Construct {
    * the same reason: the next scheduled run is the retry, and for the signing jobs (reserved
    * concurrency 1) a retry would only queue behind it.
    */
-  scheduledTarget(fn: IFunction, period: Duration): LambdaFunction {
-    fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: period });
-    return new LambdaFunction(fn, { retryAttempts: 2, maxEventAge: period, deadLetterQueue: this.scheduleDlq });
+  scheduledTarget(fn: IFunction, period: Duration, event?: Record<string, unknown>): LambdaFunction {
+    // Once per function: a function on several schedules (the deposit poller, one per network) has one async config.
+    if (!this.configuredAsync.has(fn)) fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: period });
+    this.configuredAsync.add(fn);
+    return new LambdaFunction(fn, { retryAttempts: 2, maxEventAge: period, deadLetterQueue: this.scheduleDlq, ...(event && { event: RuleTargetInput.fromObject(event) }) });
   }
+  private readonly configuredAsync = new Set<IFunction>();
 }

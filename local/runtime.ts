@@ -5,12 +5,17 @@ import { createServer, type AddressInfo } from 'node:net';
 import { createCompany } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import type { EvmNetworkName } from '#functions/networks/evm/settings';
+import { evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { STAGES } from '../config/stages.ts';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
 import type { RateLimit } from '#functions/api-keys/rate-limits';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
+import { startEvmNetworks, type LocalEvmNetworks } from './evm-networks.ts';
+import type { RunningRuntime } from './local-data.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
@@ -48,6 +53,8 @@ export interface LocalRuntime {
   /** Where the local stage's mail (invitations, password resets, webhook alerts) is written as .eml files: .data/outbox/ under
    * `npm start`, a temporary folder, removed at stop, when the data is in memory. */
   outboxDir: string;
+  /** The EVM networks opened, each on its anvil: what the stage's EVM_NETWORKS says of them. */
+  evmNetworks: LocalEvmNetworks['settings'];
   stop(): Promise<void>;
 }
 
@@ -72,6 +79,9 @@ export interface LocalRuntimeOptions {
   companyRateLimit?: RateLimit;
   /** The built dashboard app to serve at /dashboard/; defaults to dashboard/dist when it exists. */
   dashboardAppDir?: string | null;
+  /** The EVM networks to open, each on an anvil node of its own (`npm start`: all four). None by
+   * default: most tests need none, and four nodes per test runtime would slow every file. */
+  evmNetworks?: readonly EvmNetworkName[];
 }
 
 /**
@@ -83,6 +93,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   let dynamo: DynamoDbLocal | undefined;
   let cognito: Awaited<ReturnType<typeof startCognitoEmulator>> | undefined;
+  let evm: LocalEvmNetworks | undefined;
   let temporaryOutbox: string | undefined;
   const dynamoEndpoint =
     options.dynamoEndpoint ??
@@ -91,6 +102,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await ensureTable(dynamoEndpoint, tableName);
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
     cognito = await startCognitoEmulator({ dataDir: options.dataDir });
+    evm = await startEvmNetworks(options.evmNetworks ?? []);
+    await scanFreshChainsFromTheirHead(dynamoEndpoint, tableName, evm.settings);
 
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
@@ -100,7 +113,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
     // The local stage's figures, checked against the settings schema as cdk synth checks a deployed
     // stage's; each handler then parses its own slice from this environment, as in Lambda.
-    const figures = { ...STAGES.local.functionEnvironment, ...options.environment };
+    // EVM_NETWORKS names the nodes just started (none: '{}', whatever an earlier runtime in this process set).
+    const figures = { ...STAGES.local.functionEnvironment, EVM_NETWORKS: JSON.stringify(evm.settings), ...options.environment };
     checkStageSettings('local', figures);
     Object.assign(process.env, figures);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
@@ -129,10 +143,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       server.listen(port, host, resolve);
     });
     const apiUrl = `http://${host}:${port}/v1`;
-    const pollers = startChainJobs(options.pollIntervalMs ?? 1000);
+    const pollers = startChainJobs(options.pollIntervalMs ?? 1000, ['tron', ...(Object.keys(evm.settings) as EvmNetworkName[])]);
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
-    if (stateFile) writeFileSync(stateFile, JSON.stringify({ pid: process.pid, apiUrl, dynamoEndpoint, tableName }, null, 2));
+    const state: RunningRuntime = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings };
+    if (stateFile) writeFileSync(stateFile, JSON.stringify(state, null, 2));
 
     return {
       apiUrl,
@@ -143,6 +158,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       sandbox,
       seeded,
       outboxDir,
+      evmNetworks: evm.settings,
       stop: async () => {
         await pollers.stop();
         await webhooks.stop();
@@ -150,15 +166,28 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         await new Promise<void>((resolve) => server.close(() => resolve()));
         if (stateFile) rmSync(stateFile, { force: true });
         await cognito?.stop();
+        await evm?.stop();
         await dynamo?.stop();
         if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await cognito?.stop();
+    await evm?.stop();
     await dynamo?.stop();
     if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** Each local EVM node is a fresh chain (./evm-networks.ts says why), so a scan cursor kept in the
+ * table from an earlier start points past its head: forgotten, the scan starts at the new head. */
+async function scanFreshChainsFromTheirHead(endpoint: string, tableName: string, networks: LocalEvmNetworks['settings']): Promise<void> {
+  const db = createDocumentClient(endpoint);
+  try {
+    for (const [name, network] of Object.entries(networks)) await new DynamoScanCursor(db, tableName, evmScanCursorName(name as EvmNetworkName, network)).forget();
+  } finally {
+    db.destroy();
   }
 }
 

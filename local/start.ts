@@ -2,9 +2,10 @@
 // and Lambda runs Node 22 anyway (see README, "Node version").
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { relative } from 'node:path';
 import { JavaMissingError } from './dynamodb-local.ts';
 import { startLocalRuntime } from './runtime.ts';
+import { startBanner } from './start-banner.ts';
+import { EVM_NETWORK_NAMES } from '#functions/networks/evm/settings';
 import { buildDashboard, dashboardBuildIsStale } from '../dashboard/build.ts';
 
 /** `npm start`: the whole service on this machine. */
@@ -16,29 +17,8 @@ try {
     const built = buildDashboard();
     console.log(`Built the dashboard app (dashboard/dist/${built.scriptFile})`);
   }
-  const runtime = await startLocalRuntime({ dataDir: '.data', port });
-  const { apiKey, apiSecret, companyId } = runtime.sandbox;
-  console.log(
-    [
-      '',
-      'Cambio local runtime is up',
-      `  API             ${runtime.apiUrl}`,
-      `  Dashboard       ${runtime.dashboardUrl} (sign up for a sandbox company and make API keys there)`,
-      `  DynamoDB Local  ${runtime.dynamoEndpoint} (data in .data/, kept across restarts)`,
-      `  Mail            ${relative(process.cwd(), runtime.outboxDir)}/ (invitations, password resets, webhook alerts, as .eml files; nothing is sent)`,
-      '',
-      `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,
-      `    X-Api-Key     ${apiKey}`,
-      `    X-Api-Secret  ${apiSecret}`,
-      '',
-      '  Try it:',
-      `    curl -s ${runtime.apiUrl}/company/balance -H 'X-Api-Key: ${apiKey}' -H 'X-Api-Secret: ${apiSecret}'`,
-      '',
-      '  Another company: npm run company:create -- --name "Acme" --json',
-      '  Ctrl-C stops everything.',
-      '',
-    ].join('\n'),
-  );
+  const runtime = await startLocalRuntime({ dataDir: '.data', port, evmNetworks: EVM_NETWORK_NAMES });
+  console.log(startBanner(runtime));
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

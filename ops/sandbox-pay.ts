@@ -2,23 +2,30 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { parseArgs } from 'node:util';
 import { AmountFormatError, parseAmount } from '#functions/shared/money';
-import { isTronAddress } from '#functions/networks/tron/tron-address';
+import { NETWORK_CHOICE, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
+import { addressInWords, networkNamed } from '#functions/networks/registry';
+import type { EvmNetworkName } from '#functions/networks/evm/settings';
+import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { sandboxPayer } from '#functions/networks/tron/sandbox-payer';
 import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
-import { withLocalData } from '#local/local-data';
+import { runningRuntime, withLocalData } from '#local/local-data';
 
 /**
- * `npm run sandbox:pay -- --address T… --amount 10.5 [--json] [--fail]`: a USDT transfer on the
- * sandbox chain, as a customer's wallet would send it. Local runtime by default; `--stage sandbox
- * --table <name>` writes to a deployed sandbox stage's table with your AWS credentials.
- * Production reads the real TRON network and is refused.
+ * `npm run sandbox:pay -- [--network tron] --address … --amount 10.5 [--json] [--fail]`: a USDT
+ * transfer on a sandbox chain, as a customer's wallet would send it. TRON (the default): the
+ * sandbox chain in the local runtime's table, or with `--stage sandbox --table <name>` a deployed
+ * sandbox stage's, with your AWS credentials. An EVM network: from the customer wallet on the
+ * anvil node of the running `npm start` (.data/runtime.json names the nodes). Production reads
+ * the real networks and is refused.
  */
-const USAGE = 'Usage: npm run sandbox:pay -- --address T... --amount 10.5 [--json] [--fail] [--stage local|sandbox --table <name>]';
+const USAGE =
+  'Usage: npm run sandbox:pay -- [--network tron|ethereum|bsc|polygon|arbitrum] --address <address> --amount 10.5 [--json] [--fail] [--stage local|sandbox --table <name>]';
 const { values } = parseArgs({
   options: {
+    network: { type: 'string', default: 'tron' },
     address: { type: 'string' },
     amount: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -34,11 +41,16 @@ function refuse(message: string): never {
 }
 
 if (values.stage === 'production' || /production/i.test(values.table ?? '')) {
-  refuse('sandbox:pay is refused in production: production reads the real TRON network, where money is sent with a real wallet.');
+  refuse('sandbox:pay is refused in production: production reads the real networks, where money is sent with a real wallet.');
 }
 if (values.stage !== 'local' && values.stage !== 'sandbox') refuse(`Unknown stage "${values.stage}". ${USAGE}`);
 if (values.stage === 'sandbox' && !values.table) refuse(`--stage sandbox needs --table <the stack's TableName output>. ${USAGE}`);
-if (!values.address || !isTronAddress(values.address)) refuse(`--address must be a TRON address (T..., base58check). ${USAGE}`);
+if (!(NETWORK_NAMES as readonly string[]).includes(values.network)) refuse(`Unknown network "${values.network}": --network ${NETWORK_CHOICE}. ${USAGE}`);
+const networkName = values.network as NetworkName;
+const network = networkNamed(networkName);
+if (!values.address || !network.address.is(values.address)) refuse(`--address must be a ${addressInWords(network)}. ${USAGE}`);
+if (networkName !== 'tron' && values.stage !== 'local') refuse(`${network.title} has a sandbox node only in the local runtime (npm start): no --stage. ${USAGE}`);
+if (networkName !== 'tron' && values.fail) refuse(`--fail is the sandbox TRON chain's (a reverted transfer); ${network.title}'s node runs the real token contract. ${USAGE}`);
 let amount: bigint;
 try {
   amount = parseAmount(values.amount, 'USDT');
@@ -49,7 +61,7 @@ try {
 
 const stage = STAGES[values.stage as 'local' | 'sandbox'];
 const settings = stage.functionEnvironment;
-async function pay(endpoint: string | undefined, tableName: string) {
+async function payOnTron(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
   try {
     const chain = new SandboxChain(db, tableName, {
@@ -62,11 +74,26 @@ async function pay(endpoint: string | undefined, tableName: string) {
   }
 }
 
+/** An EVM network's node lives only as long as the `npm start` that started it. */
+async function payOnEvm(name: EvmNetworkName) {
+  const running = runningRuntime();
+  if (!running) refuse(`${network.title}'s sandbox node runs only while the local runtime does: start it with npm start, then pay again.`);
+  const opened = running.evmNetworks?.[name];
+  if (!opened) refuse(`${name} is not open on the running local runtime; open are ${['tron', ...Object.keys(running.evmNetworks ?? {})].join(', ')}.`);
+  return evmSandboxPayer(name, opened).pay(values.address!, amount);
+}
+
 try {
-  const { txHash, blockNumber } =
-    values.stage === 'sandbox' ? await pay(undefined, values.table!) : await withLocalData((endpoint, tableName) => pay(endpoint, tableName));
-  if (values.json) console.log(JSON.stringify({ txHash }));
-  else console.log(`Sent ${values.amount} USDT to ${values.address} in block ${blockNumber}\n  txHash ${txHash}`);
+  if (networkName === 'tron') {
+    const { txHash, blockNumber } =
+      values.stage === 'sandbox' ? await payOnTron(undefined, values.table!) : await withLocalData((endpoint, tableName) => payOnTron(endpoint, tableName));
+    if (values.json) console.log(JSON.stringify({ txHash }));
+    else console.log(`Sent ${values.amount} USDT to ${values.address} in block ${blockNumber}\n  txHash ${txHash}`);
+  } else {
+    const { txHash } = await payOnEvm(networkName);
+    if (values.json) console.log(JSON.stringify({ txHash }));
+    else console.log(`Sent ${values.amount} USDT to ${values.address} on ${network.title}\n  txHash ${txHash}`);
+  }
 } catch (error) {
   console.error(error instanceof JavaMissingError ? error.message : `sandbox:pay failed: ${String(error)}`);
   process.exitCode = 1;

@@ -14,9 +14,9 @@ import { withdrawalView, type Withdrawal } from '../withdrawals/withdrawals.ts';
 
 /**
  * The dashboard's Activity (../shared/dashboard.md): a company's deposits, withdrawals, conversions
- * and events, newest first, filtered by status (an event's type) and creation date, searched by id
- * or reference, each with its detail; the CSV export of what a filter shows; and the sandbox
- * simulator that pays a deposit on the sandbox chain.
+ * and events, newest first, filtered by status (an event's type), network (deposits and withdrawals)
+ * and creation date, searched by id or reference, each with its detail; the CSV export of what a
+ * filter shows; and the sandbox simulator that pays a deposit on the sandbox chain.
  */
 export const ACTIVITY_KINDS = ['deposits', 'withdrawals', 'conversions', 'events'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -28,7 +28,7 @@ export const ACTIVITY_STATUSES: Record<ActivityKind, readonly string[]> = {
   deposits: ['awaiting_payment', 'confirming', 'completed', 'expired'],
   withdrawals: ['pending', 'processing', 'completed', 'failed'],
   conversions: ['completed'],
-  events: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
+  events: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'deposit.transfer_reversed', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
 };
 
 /** A stored event as the dashboard shows it: the webhook body it was delivered with. */
@@ -52,9 +52,14 @@ export type ActivityRecord =
   | { kind: 'conversions'; record: Conversion }
   | { kind: 'events'; record: StoredEvent };
 
+/** The lists whose records move USDT on a network, and so may be filtered by it. */
+export const NETWORK_KINDS: readonly ActivityKind[] = ['deposits', 'withdrawals'];
+
 /** The list's query: a time range is an id range, as ids are ULIDs. */
 export interface ActivityQuery {
   status?: string;
+  /** Deposits and withdrawals only (NETWORK_KINDS). */
+  network?: NetworkName;
   /** Inclusive, epoch ms. */
   fromMs?: number;
   /** Exclusive, epoch ms. */
@@ -72,6 +77,7 @@ export interface ActivityStore {
 
 export interface ActivityFilter {
   status?: string;
+  network?: NetworkName;
   /** `YYYY-MM-DD` (UTC), inclusive both ends. */
   from?: string;
   to?: string;
@@ -94,7 +100,8 @@ export function activityQuery(kind: ActivityKind, filter: ActivityFilter): Activ
   const fromMs = filter.from === undefined ? undefined : dayStart(filter.from, 'from');
   const toMs = filter.to === undefined ? undefined : dayStart(filter.to, 'to') + DAY_MS;
   if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw validationFailed([{ path: 'to', message: 'must not be before from' }]);
-  return { status: filter.status, fromMs, toMs };
+  if (filter.network !== undefined && !NETWORK_KINDS.includes(kind)) throw validationFailed([{ path: 'network', message: `filters ${NETWORK_KINDS.join(' and ')} only` }]);
+  return { status: filter.status, network: filter.network, fromMs, toMs };
 }
 
 /** A search is an exact id, or a deposit's or withdrawal's reference: one or two reads. */
@@ -107,8 +114,14 @@ async function search(store: ActivityStore, companyId: string, kind: ActivityKin
 
 function matches(found: ActivityRecord, query: ActivityQuery): boolean {
   const status = found.kind === 'events' ? found.record.type : found.record.status;
+  const network = found.kind === 'deposits' || found.kind === 'withdrawals' ? found.record.network : undefined;
   const created = Date.parse(found.record.createdAt);
-  return (query.status === undefined || status === query.status) && (query.fromMs === undefined || created >= query.fromMs) && (query.toMs === undefined || created < query.toMs);
+  return (
+    (query.status === undefined || status === query.status) &&
+    (query.network === undefined || network === query.network) &&
+    (query.fromMs === undefined || created >= query.fromMs) &&
+    (query.toMs === undefined || created < query.toMs)
+  );
 }
 
 export async function listActivity(
@@ -158,9 +171,11 @@ export async function activityDetail(store: ActivityStore, caller: Caller, kind:
  * of a round (~250 bytes a deposit row) is written out before the next is read. */
 export const EXPORT_CHUNK_ROWS = 1_000;
 
+/** Each export's columns, in order (docs/dashboard-api.md). `network` comes last, after the columns
+ * the files had before deposits took other networks, so a reader by position keeps working. */
 export const CSV_COLUMNS = {
-  deposits: ['id', 'reference', 'status', 'amount', 'receivedAmount', 'creditedAmount', 'address', 'confirmations', 'createdAt', 'updatedAt'],
-  withdrawals: ['id', 'reference', 'status', 'amount', 'fee', 'address', 'txHash', 'failureReason', 'createdAt', 'completedAt'],
+  deposits: ['id', 'reference', 'status', 'amount', 'receivedAmount', 'creditedAmount', 'address', 'confirmations', 'createdAt', 'updatedAt', 'network'],
+  withdrawals: ['id', 'reference', 'status', 'amount', 'fee', 'address', 'txHash', 'failureReason', 'createdAt', 'completedAt', 'network'],
   conversions: ['id', 'reference', 'quoteId', 'status', 'sourceAmount', 'settlementAmount', 'rate', 'createdAt'],
   events: ['id', 'type', 'createdAt', 'dispatchedAt', 'payload'],
 } as const satisfies Record<ActivityKind, readonly string[]>;

@@ -2,7 +2,7 @@ import type { BalanceRow } from './company.ts';
 import type { Caller } from '../people/caller.ts';
 import { validationFailed } from '../shared/errors.ts';
 import { ID_DAY_MESSAGE, isIdDay } from '../shared/ids.ts';
-import { balanceChanges, BUCKETS, type BucketDeltas, type LedgerEntry } from '../ledger/ledger.ts';
+import { balanceChanges, BUCKETS, networkOf, type BucketDeltas, type LedgerEntry } from '../ledger/ledger.ts';
 import { csvLine, isLedgerDay, type LedgerDay } from '../ledger/ledger-csv.ts';
 import { CURRENCIES, formatAmount, type Currency } from '../shared/money.ts';
 
@@ -26,7 +26,9 @@ const DAY_MS = 86_400_000;
  * between them) before the statement gives up; each retry reads afresh. */
 const SNAPSHOT_ATTEMPTS = 5;
 
-export const STATEMENT_COLUMNS = ['line', 'time', 'entryId', 'reference', 'currency', 'availableChange', 'pendingChange', 'lockedChange', 'available', 'pending', 'locked'] as const;
+/** `network` (of an entry's deposit or withdrawal, ledger.ts networkOf) is last, after the columns
+ * statements had before deposits took other networks, so a reader by position keeps working. */
+export const STATEMENT_COLUMNS = ['line', 'time', 'entryId', 'reference', 'currency', 'availableChange', 'pendingChange', 'lockedChange', 'available', 'pending', 'locked', 'network'] as const;
 type StatementLine = Record<(typeof STATEMENT_COLUMNS)[number], string>;
 
 export interface StatementPeriod {
@@ -102,7 +104,7 @@ function sameBalances(a: BalanceRow[], b: BalanceRow[]): boolean {
 }
 
 function balanceLine(line: 'opening' | 'closing', time: string, currency: Currency, balance: BucketDeltas): StatementLine {
-  return { line, time, entryId: '', reference: '', currency, availableChange: '', pendingChange: '', lockedChange: '', ...amounts(currency, balance) };
+  return { line, time, entryId: '', reference: '', currency, availableChange: '', pendingChange: '', lockedChange: '', ...amounts(currency, balance), network: '' };
 }
 
 function entryLine(entry: LedgerEntry, currency: Currency, deltas: BucketDeltas, balance: BucketDeltas): StatementLine {
@@ -116,6 +118,7 @@ function entryLine(entry: LedgerEntry, currency: Currency, deltas: BucketDeltas,
     pendingChange: formatAmount(deltas.pending, currency),
     lockedChange: formatAmount(deltas.locked, currency),
     ...amounts(currency, balance),
+    network: networkOf(entry),
   };
 }
 

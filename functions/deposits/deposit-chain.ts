@@ -9,6 +9,7 @@ import {
   confirmTransfer,
   dropTransfer,
   expireDeposit,
+  moveTransfer,
   refreshConfirmations,
   seeTransfer,
   transferId,
@@ -103,6 +104,8 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
   if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: null };
   try {
     const latest = (await deps.chain.latestBlock()).number;
+    // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
+    await undoReorganised(deps, latest, now);
     const nextBlock = lease.nextBlock ?? latest;
     const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
     if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
@@ -149,6 +152,49 @@ function onItsNetwork(deps: DepositJobDeps, deposit: Deposit, transfer: TokenTra
     txHash: transfer.txHash,
   });
   return false;
+}
+
+/**
+ * What a reorganisation changed under the transfers still confirming: each was recorded with its
+ * block's hash, and where the node now has another block at that height (or none), the transfer's
+ * block was replaced. Its transaction re-mined elsewhere moves the record there; gone (or failed
+ * this time), the transfer is dropped from its deposit at once, its pending amount taken back and
+ * `deposit.transfer_reversed` written, rather than at finality. Only chains that report block
+ * hashes (ChainReader.blockAt) are checked: one read of the confirming transfers per scan, and one
+ * block read per height that holds any.
+ */
+async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => Date): Promise<void> {
+  const { chain } = deps;
+  if (!chain.blockAt) return;
+  const records = (await deps.store.confirmingTransfers()).filter((record) => record.blockHash !== undefined);
+  if (records.length === 0) return;
+  const hashes = new Map<number, string | null>();
+  await inParallel([...new Set(records.map((record) => record.blockNumber))], RECEIPTS_IN_FLIGHT, async (height) => {
+    hashes.set(height, (await chain.blockAt!(height))?.hash ?? null);
+  });
+  const replaced = records.filter((record) => hashes.get(record.blockNumber) !== record.blockHash);
+  const steps: DepositStep<null>[] = [];
+  await inParallel(replaced, RECEIPTS_IN_FLIGHT, async (record) => {
+    const receipt = await chain.receipt(record.txHash);
+    const owner = { companyId: record.companyId, depositId: record.depositId };
+    // The receipt still in the recorded block: the node's answers disagree (another machine behind
+    // the provider); the next scan asks again.
+    if (receipt?.result === 'SUCCESS' && receipt.blockHash === record.blockHash) return;
+    const remined = receipt?.result === 'SUCCESS' && receipt.blockHash !== undefined;
+    (deps.log ?? stderrLog).warn(remined ? 'a deposit transfer was re-mined in another block' : 'a deposit transfer was removed by a reorganisation', {
+      depositId: record.depositId,
+      txHash: record.txHash,
+      blockNumber: record.blockNumber,
+      ...(remined && { nowIn: receipt.blockNumber }),
+    });
+    steps.push({
+      owner,
+      build: (deposit) =>
+        remined ? moveTransfer(deposit, record, { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash! }, latest, now()) : dropTransfer(deposit, record, now()),
+      outcome: null,
+    });
+  });
+  await applySteps(deps.store, steps);
 }
 
 /** One change to one deposit, built on the deposit as it is when written. */

@@ -107,6 +107,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
     `deposit:${deposit.id}:seen:${transfer.txHash}:${transfer.eventIndex}`,
     [{ source: networkAccount(deposit.network), destination: companyAccount(deposit.companyId, 'pending'), currency: 'USDT', amount: transfer.amount }],
     now,
+    deposit.network,
   );
   return {
     before: deposit,
@@ -163,7 +164,7 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
     before: deposit,
     after,
     transfer: { write: 'update', record: { ...record, status: 'confirmed' } },
-    entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now),
+    entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now, deposit.network),
     events,
     splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
   };
@@ -187,10 +188,25 @@ export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date
       `deposit:${deposit.id}:reversed:${tx.txHash}:${tx.eventIndex}`,
       [{ source: companyAccount(deposit.companyId, 'pending'), destination: networkAccount(deposit.network), currency: 'USDT', amount: tx.amount }],
       now,
+      deposit.network,
     ),
-    events: [],
+    // The `deposit.confirming` that announced the transfer is followed by this one.
+    events: [domainEvent(deposit.companyId, 'deposit.transfer_reversed', depositView(after), now)],
     splitForward: null,
   };
+}
+
+/** A confirming transfer a reorganisation re-mined in another block: the record and the deposit
+ * follow it there, to be confirmed once that block is final. No money moves, no event. */
+export function moveTransfer(deposit: Deposit, record: TransferRecord, to: { blockNumber: number; blockHash: string }, latestBlock: number, now: Date): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'confirming') return null;
+  const after = summarise(
+    deposit,
+    deposit.transactions.map((t) => (t === tx ? { ...t, blockNumber: to.blockNumber, confirmations: confirmationsAt(to.blockNumber, latestBlock) } : t)),
+    now,
+  );
+  return { before: deposit, after, transfer: { write: 'update', record: { ...record, ...to } }, entry: null, events: [], splitForward: null };
 }
 
 /** New confirmation counts on a deposit still waiting: no money moves, no event. */

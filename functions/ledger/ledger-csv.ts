@@ -1,13 +1,14 @@
-import type { LedgerEntry } from './ledger.ts';
+import { networkOf, type LedgerEntry } from './ledger.ts';
 import { formatAmount, type Currency } from '../shared/money.ts';
 
 /**
  * Finance's CSV of ledger postings (docs/data-model.md, Reading the ledger): one row per posting,
  * amounts as decimal strings at the asset's scale. `npm run ledger:csv` (local) and the daily
  * ledger job (functions/handlers/jobs/ledger-day-csv.ts, `ledger/YYYY/MM/DD.csv` in S3) write the same
- * columns through this module, so a file from either reads the same.
+ * columns through this module, so a file from either reads the same. `network` is last: Athena reads
+ * the columns by position (lib/finance-export.ts), and the files written before it had eight.
  */
-export const POSTING_COLUMNS = ['entryId', 'createdAt', 'companyId', 'reference', 'source', 'destination', 'asset', 'amount'] as const;
+export const POSTING_COLUMNS = ['entryId', 'createdAt', 'companyId', 'reference', 'source', 'destination', 'asset', 'amount', 'network'] as const;
 
 export interface PostingRow {
   entryId: string;
@@ -19,6 +20,8 @@ export interface PostingRow {
   asset: Currency;
   /** Decimal string at the asset's scale. */
   amount: string;
+  /** The network of the entry's deposit or withdrawal (ledger.ts networkOf), empty for others. */
+  network: string;
 }
 
 /** Each posting of the entry as a row, in the entry's order. */
@@ -32,6 +35,7 @@ export function postingRows(entry: LedgerEntry): PostingRow[] {
     destination: posting.destination,
     asset: posting.currency,
     amount: formatAmount(posting.amount, posting.currency),
+    network: networkOf(entry),
   }));
 }
 

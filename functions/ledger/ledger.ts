@@ -45,14 +45,27 @@ export interface LedgerEntry {
   reference: string;
   postings: Posting[];
   createdAt: string;
+  /** The network a deposit's or withdrawal's entry moved USDT on, for finance's files (networkOf);
+   * absent on other entries (conversions). Entries written before it was stored have none. */
+  network?: NetworkName;
 }
 
-export function ledgerEntry(companyId: string, reference: string, postings: Posting[], now: Date): LedgerEntry {
+export function ledgerEntry(companyId: string, reference: string, postings: Posting[], now: Date, network?: NetworkName): LedgerEntry {
   for (const posting of postings) {
     if (posting.amount <= 0n) throw new Error(`Posting amounts are positive; got ${posting.amount} in ${reference}`);
     if (posting.source === posting.destination) throw new Error(`Posting moves nothing: ${posting.source} in ${reference}`);
   }
-  return { id: newId('ledgerEntry', now.getTime()), companyId, reference, postings, createdAt: now.toISOString() };
+  return { id: newId('ledgerEntry', now.getTime()), companyId, reference, postings, createdAt: now.toISOString(), ...(network && { network }) };
+}
+
+/**
+ * The network of an entry's deposit or withdrawal, as the ledger CSV and the statement show it; an
+ * empty string for an entry of neither (a conversion). An entry written before entries stored their
+ * network is TRON's: it was the one network deposits and withdrawals moved on until then.
+ */
+export function networkOf(entry: LedgerEntry): NetworkName | '' {
+  if (entry.network) return entry.network;
+  return /^(deposit|withdrawal):/.test(entry.reference) ? 'tron' : '';
 }
 
 export type BucketDeltas = Record<Bucket, bigint>;

@@ -38,6 +38,8 @@ export type ReceiptResult = 'SUCCESS' | (string & {});
 export interface TransactionReceipt {
   txHash: string;
   blockNumber: number;
+  /** Its block's hash, where the chain says it (EVM). */
+  blockHash?: string;
   result: ReceiptResult;
 }
 
@@ -46,6 +48,12 @@ export interface ChainReader {
   latestBlock(): Promise<ChainBlock>;
   /** The newest final block, which can no longer be reversed (Network.finality says when). */
   finalBlock(): Promise<ChainBlock>;
+  /**
+   * The block the node has now at a height, or null past its head. Chains that give transfers'
+   * block hashes (EVM) have it: the scanner compares the hashes it recorded with the node's to
+   * find what a reorganisation replaced.
+   */
+  blockAt?(number: number): Promise<ChainBlock | null>;
   /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages. */
   transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
   /**

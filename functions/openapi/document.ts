@@ -111,7 +111,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
     info: {
       title: 'Cambio API',
       version: '1.0.0',
-      summary: 'USDT deposits and withdrawals on TRON, USDT → BRL conversions and signed webhooks',
+      summary: 'USDT deposits on TRON and four EVM networks, withdrawals on TRON, USDT → BRL conversions and signed webhooks',
       description: INTRO,
       // The repository publishes no licence: the API and this description are not open source
       // (an SPDX `LicenseRef-` id, as Redocly's info-license-strict asks for an identifier or a URL).

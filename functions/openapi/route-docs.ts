@@ -22,8 +22,8 @@ import { withdrawalRecord } from '../handlers/withdrawals/records.ts';
 /** The document's groups of operations, in the reference's order, each with its description. */
 export const TAGS = {
   Company: 'The company behind the API key, and its balances',
-  Deposits: 'USDT on TRON, to a fresh address per deposit',
-  Withdrawals: 'USDT on TRON, to any address',
+  Deposits: 'USDT on TRON, Ethereum, BNB Smart Chain, Polygon or Arbitrum, to a fresh address per deposit',
+  Withdrawals: 'USDT on TRON, to any address (payouts on the EVM networks are not open yet)',
   Conversions: 'USDT → BRL: a quote valid 30 s, then its execution',
   Webhooks: 'Where events are delivered',
   Events: 'What Cambio POSTs to your webhooks, signed as Standard Webhooks says',
@@ -86,8 +86,12 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     tag: 'Deposits',
     summary: 'Create a deposit',
     description:
-      'A fresh TRON address for this deposit only (derived from the service xpub). Whatever arrives is credited after 19 ' +
-      'confirmations. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are ' +
+      'An address on `network` for this deposit only: on `tron` derived from the service xpub, on `ethereum`, `bsc`, ' +
+      '`polygon` and `arbitrum` the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until ' +
+      'it is paid). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. Whatever arrives is credited ' +
+      'once its block is final on that network (`requiredConfirmations`: 19 on TRON); a transfer a reorganisation removes ' +
+      'first is never credited, and `deposit.transfer_reversed` says so. ' +
+      '`awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are ' +
       'still credited). `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
       'allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.',
     body: {

@@ -7,6 +7,10 @@ export const EVENT_TYPES = [
   'deposit.confirming',
   'deposit.completed',
   'deposit.expired',
+  /** A transfer the deposit showed is gone: a reorganisation removed it before it was final, or
+   * its transaction failed. The deposit shows what remains (back to `awaiting_payment` when
+   * nothing does); nothing it carried was credited. */
+  'deposit.transfer_reversed',
   'withdrawal.processing',
   'withdrawal.completed',
   'withdrawal.failed',

@@ -225,7 +225,7 @@ function complete(withdrawal: Withdrawal, now: Date) {
   if (withdrawal.fee > 0n) postings.push({ source: locked, destination: EXTERNAL_ACCOUNTS.networkFees, currency: 'USDT', amount: withdrawal.fee });
   return {
     after,
-    entry: ledgerEntry(withdrawal.companyId, `withdrawal:${withdrawal.id}:completed`, postings, now),
+    entry: ledgerEntry(withdrawal.companyId, `withdrawal:${withdrawal.id}:completed`, postings, now, withdrawal.network),
     event: domainEvent(withdrawal.companyId, 'withdrawal.completed', withdrawalView(after), now),
   };
 }
@@ -240,6 +240,7 @@ function fail(withdrawal: Withdrawal, reason: string, now: Date): WithdrawalChan
     `withdrawal:${withdrawal.id}:failed`,
     [{ source: companyAccount(withdrawal.companyId, 'locked'), destination: companyAccount(withdrawal.companyId, 'available'), currency: 'USDT', amount: withdrawal.amount + withdrawal.fee }],
     now,
+    withdrawal.network,
   );
   const limitRelease = withdrawal.limitDay === null ? undefined : { day: withdrawal.limitDay, amount: withdrawal.amount };
   return { after, entry, event: domainEvent(withdrawal.companyId, 'withdrawal.failed', withdrawalView(after), now), limitRelease };

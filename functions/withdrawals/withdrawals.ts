@@ -102,7 +102,7 @@ export async function requestWithdrawal(
   const locked = companyAccount(companyId, 'locked');
   const postings = [{ source: available, destination: locked, currency: 'USDT' as const, amount: input.amount }];
   if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
-  const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now);
+  const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now, withdrawal.network);
   const entry = audit?.(withdrawal);
   // Counted toward the day the limit's guard names, when one is in force.
   const counted = (limit: LimitGuard): Withdrawal => (limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal);

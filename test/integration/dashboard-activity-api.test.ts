@@ -1,4 +1,5 @@
-import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import { TRON_AND_ETHEREUM_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import type { NetworkName } from '#functions/networks/names';
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { companyPartition } from '#adapters/dynamo/items/item';
 import { encodeTime } from 'ulid';
@@ -23,7 +24,7 @@ countDynamoRequests();
  */
 const api = useTestApi((db, tableName) => ({ deposits: new DynamoDepositStore(db, tableName) }));
 
-const SETTINGS = TRON_DEPOSIT_SETTINGS;
+const SETTINGS = TRON_AND_ETHEREUM_DEPOSIT_SETTINGS;
 
 /**
  * A deposit made at noon (UTC) of `date`, then put in `status` (as the chain jobs would). Its id
@@ -31,7 +32,7 @@ const SETTINGS = TRON_DEPOSIT_SETTINGS;
  * cannot go back in time by itself.
  */
 let seeded = 0;
-async function depositOn(companyId: string, reference: string, date: string, status: Deposit['status'] = 'awaiting_payment'): Promise<Deposit> {
+async function depositOn(companyId: string, reference: string, date: string, status: Deposit['status'] = 'awaiting_payment', network: NetworkName = 'tron'): Promise<Deposit> {
   const at = new Date(`${date}T12:00:00.000Z`);
   let stored: Deposit | undefined;
   const backdated: DepositStore = {
@@ -40,7 +41,7 @@ async function depositOn(companyId: string, reference: string, date: string, sta
     allowlistFor: (company, address) => api.deposits.allowlistFor(company, address),
     createDeposit: (deposit, splitGuard) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) }), splitGuard),
   };
-  await createDeposit(backdated, SETTINGS, companyId, { network: 'tron', reference }, at);
+  await createDeposit(backdated, SETTINGS, companyId, { network, reference }, at);
   if (status === 'awaiting_payment') return stored!;
   const changed = { ...stored!, status };
   await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: depositItem.toItem(changed) }));
@@ -65,6 +66,7 @@ describe('Activity lists', () => {
     made.push(await depositOn(owner.companyId, 'order-3', '2026-03-03', 'completed'));
     made.push(await depositOn(owner.companyId, 'order-4', '2026-03-04'));
     made.push(await depositOn(owner.companyId, 'order-5', '2026-03-05', 'confirming'));
+    made.push(await depositOn(owner.companyId, 'eth-order-6', '2026-03-06', 'completed', 'ethereum'));
   });
 
   const list = (query: string) => owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits${query}`);
@@ -80,22 +82,51 @@ describe('Activity lists', () => {
       cursor = page.body.pagination.nextCursor;
       pages++;
     } while (cursor);
-    expect(seen).toEqual(['order-5', 'order-4', 'order-3', 'order-2', 'order-1']);
+    expect(seen).toEqual(['eth-order-6', 'order-5', 'order-4', 'order-3', 'order-2', 'order-1']);
     expect(pages).toBe(3);
   });
 
   it('filters by status and by date range, and pages a filtered list', async () => {
-    const completed = await list('?status=completed');
+    const completed = await list('?status=completed&network=tron');
     expect(completed.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-3', 'order-1']);
-    const firstOfTwo = await list('?status=completed&limit=1');
+    const firstOfTwo = await list('?status=completed&network=tron&limit=1');
     expect(firstOfTwo.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-3']);
-    const second = await list(`?status=completed&limit=1&cursor=${firstOfTwo.body.pagination.nextCursor}`);
+    const second = await list(`?status=completed&network=tron&limit=1&cursor=${firstOfTwo.body.pagination.nextCursor}`);
     expect(second.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-1']);
 
     const range = await list('?from=2026-03-02&to=2026-03-04');
     expect(range.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-4', 'order-3', 'order-2']);
     const both = await list('?from=2026-03-02&to=2026-03-04&status=completed');
     expect(both.body.data.map((d: { reference: string }) => d.reference)).toEqual(['order-3']);
+  });
+
+  it('filters by network: each record shows its own, and a network with none shows nothing', async () => {
+    const ethereum = await list('?network=ethereum');
+    expect(ethereum.status).toBe(200);
+    expect(ethereum.body.data.map((d: { reference: string; network: string }) => [d.reference, d.network])).toEqual([['eth-order-6', 'ethereum']]);
+    expect((await list('?network=tron')).body.data.map((d: { network: string }) => d.network)).toEqual(['tron', 'tron', 'tron', 'tron', 'tron']);
+    expect((await list('?network=ethereum&status=expired')).body.data).toEqual([]);
+    expect((await list('?network=polygon')).body.data).toEqual([]);
+    // A search still answers within the filter.
+    expect((await list('?q=eth-order-6&network=tron')).body.data).toEqual([]);
+    expect((await list('?q=eth-order-6&network=ethereum')).body.data.map((d: { reference: string }) => d.reference)).toEqual(['eth-order-6']);
+  });
+
+  it('refuses a network that is none of the five, or on a list without networks, with a 400 naming network', async () => {
+    const unknown = 'must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"';
+    const cases = [
+      ['deposits?network=dogecoin', unknown],
+      ['withdrawals?network=Ethereum', unknown],
+      ['deposits/export?network=solana', unknown],
+      ['conversions?network=tron', 'filters deposits and withdrawals only'],
+      ['events?network=tron', 'filters deposits and withdrawals only'],
+    ];
+    for (const [path, message] of cases) {
+      const refused = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/${path}`);
+      expect(refused.status, path).toBe(400);
+      expect(refused.body.error.code).toBe('VALIDATION_FAILED');
+      expect(refused.body.error.details, path).toEqual([{ path: 'network', message }]);
+    }
   });
 
   it('refuses a status the list does not have, a malformed date and a forged cursor, with a 400', async () => {
@@ -115,6 +146,8 @@ describe('Activity lists', () => {
     expect((await list('?q=order-2&status=completed')).body.data).toEqual([]);
     expect((await list('?q=no-such-order')).body.data).toEqual([]);
 
+    const ethereum = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${made[5]!.id}`);
+    expect(ethereum.body.data).toMatchObject({ reference: 'eth-order-6', network: 'ethereum', address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), requiredConfirmations: 12 });
     const detail = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${made[0]!.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({ id: made[0]!.id, reference: 'order-1', status: 'completed', address: made[0]!.address, transactions: [], requiredConfirmations: 19 });
@@ -158,11 +191,17 @@ describe('Export CSV', () => {
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="cambio-deposits-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const lines = (await response.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt');
+    expect(lines[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt,network');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^dep_\w+,'\+1-2,completed,/);
+    expect(lines[1]).toMatch(/^dep_\w+,'\+1-2,completed,.*,tron$/);
     expect(lines[2]).toMatch(/^dep_\w+,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",completed,/);
     expect(lines.join('\n')).not.toContain('plain-order');
+
+    // The Network filter exports that network's rows, each naming it in the last column.
+    await depositOn(owner.companyId, 'eth-export', '2026-04-04', 'completed', 'ethereum');
+    const ethereum = (await (await exportOf(owner, owner.companyId, '?network=ethereum')).text()).trimEnd().split('\n');
+    expect(ethereum).toHaveLength(2);
+    expect(ethereum[1]).toMatch(/^dep_\w+,eth-export,completed,,0\.000000,0\.000000,0x[0-9a-fA-F]{40},0,[^,]+,[^,]+,ethereum$/);
   });
 
   it('streams every row in one answer, read 1,000 at a time, the header once', async () => {

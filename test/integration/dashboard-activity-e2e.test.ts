@@ -1,4 +1,5 @@
-import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import { TRON_AND_ETHEREUM_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import type { NetworkName } from '#functions/networks/names';
 import { readFileSync } from 'node:fs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
@@ -34,13 +35,21 @@ afterAll(async () => {
   await chromium?.stop();
 });
 
-const SETTINGS = TRON_DEPOSIT_SETTINGS;
+const SETTINGS = TRON_AND_ETHEREUM_DEPOSIT_SETTINGS;
 
-/** A deposit as POST /v1/deposits makes it, in `status` (as the chain jobs would leave it). */
-async function deposit(companyId: string, reference: string, status: Deposit['status'] = 'awaiting_payment'): Promise<Deposit> {
-  const made = await createDeposit(new DynamoDepositStore(db, chromium.runtime.tableName), SETTINGS, companyId, { network: 'tron', reference });
-  if (status !== 'awaiting_payment') await db.send(new PutCommand({ TableName: chromium.runtime.tableName, Item: depositItem.toItem({ ...made, status }) }));
-  return { ...made, status };
+/** A deposit as POST /v1/deposits makes it, in `status` with `transactions` (as the chain jobs
+ * would leave it): no chain is needed for the page to show it. */
+async function deposit(
+  companyId: string,
+  reference: string,
+  status: Deposit['status'] = 'awaiting_payment',
+  network: NetworkName = 'tron',
+  transactions: Deposit['transactions'] = [],
+): Promise<Deposit> {
+  const made = await createDeposit(new DynamoDepositStore(db, chromium.runtime.tableName), SETTINGS, companyId, { network, reference });
+  const changed = { ...made, status, transactions };
+  if (status !== 'awaiting_payment' || transactions.length) await db.send(new PutCommand({ TableName: chromium.runtime.tableName, Item: depositItem.toItem(changed) }));
+  return changed;
 }
 
 const rowsText = () => page.getByRole('tabpanel').getByRole('table').innerText();
@@ -99,6 +108,33 @@ describe('Activity in headless Chromium', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
   });
 
+  it('shows each deposit’s network, filters by it, and links an Ethereum transfer to Etherscan', async () => {
+    const txHash = `0x${'ab'.repeat(32)}`;
+    const onEthereum = await deposit(companyId, 'invoice-eth-1', 'confirming', 'ethereum', [
+      { txHash, eventIndex: 0, amount: 5_000_000n, blockNumber: 100, confirmations: 3, status: 'confirming' },
+    ]);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(rowsText).toContain('invoice-eth-1');
+    const rowOf = (reference: string) => page.getByRole('tabpanel').getByRole('row', { name: new RegExp(reference) });
+    expect((await rowOf('invoice-eth-1').innerText()).split('\t')).toContain('Ethereum');
+    expect((await rowOf('invoice-1001').innerText()).split('\t')).toContain('TRON');
+
+    await page.getByLabel('Network').selectOption({ label: 'Ethereum' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(rowsText).not.toContain('invoice-1001');
+    expect((await page.getByRole('tabpanel').getByRole('row').allInnerTexts()).slice(1).map((row) => row.split('\t')[1])).toEqual(['invoice-eth-1']);
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    await rowOf('invoice-eth-1').getByRole('link', { name: onEthereum.id }).click();
+    await page.getByRole('heading', { name: new RegExp(`Deposit ${onEthereum.id}`) }).waitFor();
+    await expect.poll(() => page.getByRole('main').innerText()).toContain(txHash);
+    expect(await page.locator('.facts').innerText()).toMatch(/Network\s+Ethereum/);
+    expect(await page.getByRole('link', { name: new RegExp(txHash) }).getAttribute('href')).toBe(`https://etherscan.io/tx/${txHash}`);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Back to Deposits' }).click();
+    await expect.poll(rowsText).toContain('invoice-1001');
+  });
+
   it('finds a deposit by reference, pays it with Simulate payment and sees it confirming, then completed, live', async () => {
     await page.getByLabel('Search').fill('invoice-1003');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -121,6 +157,8 @@ describe('Activity in headless Chromium', () => {
       .toMatch(/confirming.*completed/);
     expect(await page.getByRole('main').innerText()).toMatch(/25\.000000/);
     expect(await page.getByRole('table').innerText()).toMatch(/\d+ of 19/);
+    // TRON's transfers link to Tronscan, as each network's to its own explorer.
+    expect(await page.getByRole('table').getByRole('link').getAttribute('href')).toMatch(/^https:\/\/tronscan\.org\/#\/transaction\/[0-9a-f]{64}$/);
     // Paid in full: the simulator is gone.
     expect(await page.getByRole('heading', { name: 'Simulate payment' }).count()).toBe(0);
     expect(await accessibilityProblems(page)).toEqual([]);
@@ -135,7 +173,7 @@ describe('Activity in headless Chromium', () => {
     await expect.poll(rowsText).not.toContain('invoice-1001');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\n');
-    expect(csv[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt');
+    expect(csv[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt,network');
     expect(csv).toHaveLength(3);
     expect(csv.find((line) => line.startsWith(paid.id))).toMatch(new RegExp(`^${paid.id},invoice-1003,completed,,25\\.000000,25\\.000000,${paid.address},\\d+,`));
     expect(csv.join('\n')).toContain('invoice-1002');
@@ -198,6 +236,7 @@ describe('Activity in headless Chromium', () => {
     const main = await page.getByRole('main').innerText();
     expect(main).toContain('10.000000');
     expect(main).toContain('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
+    expect(main).toMatch(/Network\s+TRON/);
     expect(await accessibilityProblems(page)).toEqual([]);
 
     // The page's own session sending that form again: a duplicate reference, not a second payout.

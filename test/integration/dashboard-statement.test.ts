@@ -40,19 +40,28 @@ describe('the balance statement', () => {
     expect(downloaded.status).toBe(200);
     expect(downloaded.type).toBe('text/csv; charset=utf-8');
     expect(downloaded.disposition).toContain(`cambio-statement-${daysAgo(1)}-to-${today()}.csv`);
-    expect(downloaded.text.split('\n')[0]).toBe('line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked');
+    expect(downloaded.text.split('\n')[0]).toBe('line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked,network');
     expect(rows(downloaded.text).map((row) => [row[0], row[4], ...row.slice(5)])).toEqual([
-      ['opening', 'USDT', '', '', '', '0.000000', '0.000000', '0.000000'],
-      ['opening', 'BRL', '', '', '', '0.00', '0.00', '0.00'],
-      ['entry', 'USDT', '100.000000', '0.000000', '0.000000', '100.000000', '0.000000', '0.000000'],
-      // 10 USDT and the 1 USDT fee held until the transfer settles.
-      ['entry', 'USDT', '-11.000000', '0.000000', '11.000000', '89.000000', '0.000000', '11.000000'],
-      ['closing', 'USDT', '', '', '', '89.000000', '0.000000', '11.000000'],
-      ['closing', 'BRL', '', '', '', '0.00', '0.00', '0.00'],
+      ['opening', 'USDT', '', '', '', '0.000000', '0.000000', '0.000000', ''],
+      ['opening', 'BRL', '', '', '', '0.00', '0.00', '0.00', ''],
+      ['entry', 'USDT', '100.000000', '0.000000', '0.000000', '100.000000', '0.000000', '0.000000', ''],
+      // 10 USDT and the 1 USDT fee held until the transfer settles, on the withdrawal's network.
+      ['entry', 'USDT', '-11.000000', '0.000000', '11.000000', '89.000000', '0.000000', '11.000000', 'tron'],
+      ['closing', 'USDT', '', '', '', '89.000000', '0.000000', '11.000000', ''],
+      ['closing', 'BRL', '', '', '', '0.00', '0.00', '0.00', ''],
     ]);
     expect(rows(downloaded.text)[3]![3]).toBe(`withdrawal:${withdrawal.body.data.id}:hold`);
     const balances = (await call('GET', '/company/balance')).body.data.balances as { currency: string; available: string; pending: string; locked: string }[];
-    expect(rows(downloaded.text).filter((row) => row[0] === 'closing').map((row) => [row[4], ...row.slice(8)])).toEqual(balances.map((b) => [b.currency, b.available, b.pending, b.locked]));
+    expect(rows(downloaded.text).filter((row) => row[0] === 'closing').map((row) => [row[4], ...row.slice(8, 11)])).toEqual(balances.map((b) => [b.currency, b.available, b.pending, b.locked]));
+  });
+
+  it('names the network money came in on: an Ethereum deposit’s line says ethereum', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Networks Statement Co');
+    await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '7', 'ethereum');
+
+    const downloaded = await statement(owner, owner.companyId, { from: today(), to: today() });
+
+    expect(rows(downloaded.text).filter((row) => row[0] === 'entry').map((row) => [row[4], row[5], row[11]])).toEqual([['USDT', '7.000000', 'ethereum']]);
   });
 
   it('opens a later period where the earlier one closed, and leaves out what came after it', async () => {
@@ -63,8 +72,8 @@ describe('the balance statement', () => {
     const todays = await statement(owner, owner.companyId, { from: today(), to: today() });
 
     expect(rows(before.text).map((row) => row[0])).toEqual(['opening', 'opening', 'closing', 'closing']);
-    expect(rows(before.text).every((row) => row.slice(8).every((amount) => /^0\.0+$/.test(amount)))).toBe(true);
-    expect(rows(todays.text).filter((row) => row[0] === 'closing' && row[4] === 'USDT').map((row) => row.slice(8))).toEqual([['25.500000', '0.000000', '0.000000']]);
+    expect(rows(before.text).every((row) => row.slice(8, 11).every((amount) => /^0\.0+$/.test(amount)))).toBe(true);
+    expect(rows(todays.text).filter((row) => row[0] === 'closing' && row[4] === 'USDT').map((row) => row.slice(8, 11))).toEqual([['25.500000', '0.000000', '0.000000']]);
   });
 
   it.each([

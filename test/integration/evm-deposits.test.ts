@@ -6,7 +6,7 @@ import { confirmDeposits, scanDeposits, type DepositJobDeps } from '#functions/d
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
-import { depositSettingsFrom } from '#adapters/config';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -16,6 +16,7 @@ import { localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { startAnvilWithContracts } from '../support/anvil.ts';
+import { storedEvents } from '../support/records.ts';
 
 /**
  * USDT deposits on EVM networks against real anvil nodes: the CREATE2 address handed out offline,
@@ -40,6 +41,7 @@ const networkSettings = (node: Node, chainId: number): EvmNetworkSettings => ({
   confirmations: CONFIRMATIONS,
   // Small, so that a scan of a few dozen blocks splits its range.
   maxBlockRange: 8,
+  scanEveryMinutes: 1,
   sandbox: true,
 });
 let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
@@ -133,14 +135,24 @@ describe('EVM deposits on anvil', () => {
     expect((await jobs.scan()).recorded).toBe(1);
     expect((await usdtBalance()).pending - before.pending).toBe(usdt('40'));
 
-    // The block with the payment is replaced by an empty one, then the chain grows past finality.
+    // The block with the payment is replaced by an empty one: the next scan sees its hash changed
+    // and takes the transfer back at once, before any block is final.
     await anvilOf(nodes.ethereum).request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+    await jobs.scan();
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n, creditedAmount: 0n, transactions: [] });
+    expect((await usdtBalance()).pending).toBe(before.pending);
+    // The history says what happened: the confirming event, then the reversal.
+    const history = (await storedEvents(env.db, env.tableName, companyId)).filter((event) => (event.data as { id: string }).id === deposit.id);
+    expect(history.map((event) => [event.type, (event.data as { status: string }).status])).toEqual([
+      ['deposit.confirming', 'confirming'],
+      ['deposit.transfer_reversed', 'awaiting_payment'],
+    ]);
+    // Past finality nothing is credited either.
     await mine(nodes.ethereum, CONFIRMATIONS + 1);
     await jobs.scan();
-    expect(await jobs.confirm()).toMatchObject({ confirmed: 0, dropped: 1 });
-    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n, creditedAmount: 0n, transactions: [] });
+    expect(await jobs.confirm()).toMatchObject({ confirmed: 0 });
     expect((await usdtBalance()).available).toBe(before.available);
-    expect((await usdtBalance()).pending).toBe(before.pending);
+    expect((await read(deposit)).status).toBe('awaiting_payment');
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
@@ -162,6 +174,8 @@ describe('EVM deposits on anvil', () => {
     expect(Number(moved.blockNumber)).toBeGreaterThan(firstBlock);
 
     await jobs.scan();
+    // The record followed the transaction to its new block.
+    expect((await read(deposit)).transactions).toEqual([expect.objectContaining({ txHash, blockNumber: Number(moved.blockNumber), status: 'confirming' })]);
     const confirmed = await jobs.confirm();
     await jobs.scan();
     await jobs.confirm();

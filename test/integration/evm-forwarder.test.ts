@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const usdt = (node: Node, amount: string) => parseUnits(amount, node.usdtDecimals);
-const offlineAddress = (node: Node, depositId: string) => depositForwarderAddress({ factory: node.factory, salt: depositSalt(depositId) });
+const offlineAddress = (node: Node, depositId: string) => depositForwarderAddress({ factory: node.factory, implementation: forwarderImplementationAddress(node.factory), salt: depositSalt(depositId) });
 
 async function balanceOf(node: Node, owner: Address): Promise<bigint> {
   return localPublicClient(node.chain).readContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'balanceOf', args: [owner] });

@@ -74,10 +74,10 @@ describe('npm run ledger:csv', () => {
       expect.objectContaining({ source: networkAccount('tron'), destination: companyAccount(b, 'available'), asset: 'USDT', amount: '0.000001' }),
     ]);
     expect(rowsOf(a, 'test-credit:').map((row) => row.amount)).toEqual(['250.500000']);
-    expect(rowsOf(a, `withdrawal:${withdrawalId}:hold`).map((row) => [row.source, row.destination, row.amount]).sort()).toEqual(
+    expect(rowsOf(a, `withdrawal:${withdrawalId}:hold`).map((row) => [row.source, row.destination, row.amount, row.network]).sort()).toEqual(
       [
-        [companyAccount(a, 'available'), companyAccount(a, 'locked'), '1.000000'],
-        [companyAccount(a, 'available'), companyAccount(a, 'locked'), '100.250000'],
+        [companyAccount(a, 'available'), companyAccount(a, 'locked'), '1.000000', 'tron'],
+        [companyAccount(a, 'available'), companyAccount(a, 'locked'), '100.250000', 'tron'],
       ].sort(),
     );
     const converted = rowsOf(a, `conversion:${conversion.id}`);
@@ -88,7 +88,9 @@ describe('npm run ledger:csv', () => {
       ]),
     );
     expect(converted.find((row) => row.asset === 'BRL')!.amount).toMatch(/^\d+\.\d{2}$/);
-    for (const row of postings) expect(Object.keys(row)).toEqual(['entryId', 'createdAt', 'companyId', 'reference', 'source', 'destination', 'asset', 'amount']);
+    // A conversion moves nothing on a network: its network cell is empty.
+    expect(converted.map((row) => row.network)).toEqual(['', '']);
+    for (const row of postings) expect(Object.keys(row)).toEqual(['entryId', 'createdAt', 'companyId', 'reference', 'source', 'destination', 'asset', 'amount', 'network']);
 
     const summary = readCsv(join(exportDir, 'ledger-balances.csv'));
     for (const company of companies) {

@@ -8,6 +8,7 @@ import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { createCompany } from '#functions/companies/company';
 import { ApiError } from '#functions/shared/errors';
 import { EXTERNAL_ACCOUNTS, networkAccount, companyAccount, ledgerEntry, type LedgerEntry, type Posting } from '#functions/ledger/ledger';
+import type { NetworkName } from '#functions/networks/names';
 import { parseAmount, type Currency } from '#functions/shared/money';
 import { freshTable } from '../support/dynamo.ts';
 import { exportLayout, scanTable, type ExportItem } from '../support/table-export.ts';
@@ -19,7 +20,7 @@ import { exportLayout, scanTable, type ExportItem } from '../support/table-expor
  * (there is no local S3 engine), and the CSV files it uploads compared byte for byte.
  */
 const BUCKET = 'cambio-test-exports';
-const HEADER = 'entryId,createdAt,companyId,reference,source,destination,asset,amount\n';
+const HEADER = 'entryId,createdAt,companyId,reference,source,destination,asset,amount,network\n';
 
 const s3Mock = mockClient(S3Client);
 const s3 = new S3Client({ region: 'us-east-1' });
@@ -29,9 +30,9 @@ let env: Awaited<ReturnType<typeof freshTable>>;
 let companyId: string;
 const entries: Record<string, LedgerEntry> = {};
 
-async function record(name: string, at: string, reference: string, postings: [string, string, Currency, string][]): Promise<void> {
+async function record(name: string, at: string, reference: string, postings: [string, string, Currency, string][], network?: NetworkName): Promise<void> {
   const moves: Posting[] = postings.map(([source, destination, currency, amount]) => ({ source, destination, currency, amount: parseAmount(amount, currency) }));
-  const entry = ledgerEntry(companyId, reference, moves, new Date(at));
+  const entry = ledgerEntry(companyId, reference, moves, new Date(at), network);
   await new MoneyTransaction(env.tableName).ledger(entry, () => new ApiError('INTERNAL_ERROR', 'unreachable')).commit(env.db);
   entries[name] = entry;
 }
@@ -51,8 +52,9 @@ beforeAll(async () => {
   companyId = (await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Ledger days', environment: 'sandbox' })).company.id;
   const available = companyAccount(companyId, 'available');
   const locked = companyAccount(companyId, 'locked');
+  // Entries written before they stored their network (none given) are TRON's deposits and withdrawals.
   await record('lastOf19', '2026-11-19T23:59:59.999Z', 'deposit:dep_1', [[networkAccount('tron'), available, 'USDT', '250.5']]);
-  await record('firstOf20', '2026-11-20T00:00:00.000Z', 'deposit:dep_2', [[networkAccount('tron'), available, 'USDT', '0.000001']]);
+  await record('firstOf20', '2026-11-20T00:00:00.000Z', 'deposit:dep_2', [[networkAccount('ethereum'), available, 'USDT', '0.000001']], 'ethereum');
   await record('hold', '2026-11-20T08:00:00.000Z', 'withdrawal:wdr_1:hold', [
     [available, locked, 'USDT', '100.25'],
     [available, locked, 'USDT', '1'],
@@ -86,16 +88,17 @@ describe('the daily ledger files from a table export', () => {
     const run = await writeLedgerFiles(s3, BUCKET, summaryKey);
 
     const { firstOf20, hold, formula } = entries as Record<string, LedgerEntry>;
-    const row = (entry: LedgerEntry, reference: string, source: string, destination: string, asset: string, amount: string) =>
-      `${entry.id},${entry.createdAt},${companyId},${reference},${source},${destination},${asset},${amount}\n`;
+    const row = (entry: LedgerEntry, reference: string, source: string, destination: string, asset: string, amount: string, network: string) =>
+      `${entry.id},${entry.createdAt},${companyId},${reference},${source},${destination},${asset},${amount},${network}\n`;
     const available = companyAccount(companyId, 'available');
     const locked = companyAccount(companyId, 'locked');
     expect(file('2026-11-20')).toBe(
       HEADER +
-        row(firstOf20!, 'deposit:dep_2', 'external:tron', available, 'USDT', '0.000001') +
-        row(hold!, 'withdrawal:wdr_1:hold', available, locked, 'USDT', '100.250000') +
-        row(hold!, 'withdrawal:wdr_1:hold', available, locked, 'USDT', '1.000000') +
-        row(formula!, `"'=HYPERLINK(""http://evil.example"",""x""),1"`, 'treasury:conversion_desk', available, 'BRL', '54.00'),
+        row(firstOf20!, 'deposit:dep_2', 'external:ethereum', available, 'USDT', '0.000001', 'ethereum') +
+        row(hold!, 'withdrawal:wdr_1:hold', available, locked, 'USDT', '100.250000', 'tron') +
+        row(hold!, 'withdrawal:wdr_1:hold', available, locked, 'USDT', '1.000000', 'tron') +
+        // A conversion moves nothing on a network.
+        row(formula!, `"'=HYPERLINK(""http://evil.example"",""x""),1"`, 'treasury:conversion_desk', available, 'BRL', '54.00', ''),
     );
     expect(run.written.find((day) => day.day === '2026-11-20')).toEqual({ day: '2026-11-20', key: 'ledger/2026/11/20.csv', postings: 4 });
   });
@@ -103,7 +106,7 @@ describe('the daily ledger files from a table export', () => {
   it('keeps each entry in the UTC day it was created: 23:59:59.999 is the day before, 00:00:00.000 the day after', () => {
     const { lastOf19, firstOf21 } = entries as Record<string, LedgerEntry>;
 
-    expect(file('2026-11-19')).toBe(HEADER + `${lastOf19!.id},2026-11-19T23:59:59.999Z,${companyId},deposit:dep_1,external:tron,${companyAccount(companyId, 'available')},USDT,250.500000\n`);
+    expect(file('2026-11-19')).toBe(HEADER + `${lastOf19!.id},2026-11-19T23:59:59.999Z,${companyId},deposit:dep_1,external:tron,${companyAccount(companyId, 'available')},USDT,250.500000,tron\n`);
     expect(file('2026-11-20')).not.toContain(lastOf19!.id);
     expect(file('2026-11-20')).not.toContain(firstOf21!.id);
     // The export was taken before the 21st ended: no file for it yet.
@@ -136,7 +139,7 @@ describe('the daily ledger files from a table export', () => {
     expect(uploadedKeys()).toEqual(['ledger/2026/11/20.csv']);
 
     await writeLedgerFiles(s3, BUCKET, later);
-    expect(file('2026-11-21')).toBe(HEADER + `${entries.firstOf21!.id},2026-11-21T00:00:00.000Z,${companyId},deposit:dep_3,external:tron,${companyAccount(companyId, 'available')},USDT,3.000000\n`);
+    expect(file('2026-11-21')).toBe(HEADER + `${entries.firstOf21!.id},2026-11-21T00:00:00.000Z,${companyId},deposit:dep_3,external:tron,${companyAccount(companyId, 'available')},USDT,3.000000,tron\n`);
   });
 
   it('refuses to write a day the export was taken before the end of', async () => {

@@ -5,6 +5,7 @@ import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { ApiError } from '#functions/shared/errors';
 import { BUCKETS, networkAccount, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#functions/ledger/ledger';
 import { CURRENCIES, parseAmount, type Currency } from '#functions/shared/money';
+import type { NetworkName } from '#functions/networks/names';
 import { balanceItem } from '#adapters/dynamo/items/company';
 
 /**
@@ -12,8 +13,9 @@ import { balanceItem } from '#adapters/dynamo/items/company';
  */
 
 /**
- * Funds a company the way the chain will (a posting from the TRON network into `available`),
- * through the ledger module: tests may credit directly, as there is no funding route.
+ * Funds a company the way the chain will (a posting from the TRON network, or the one named, into
+ * `available`), through the ledger module: tests may credit directly, as there is no funding route.
+ * A network named is stored on the entry, as a deposit's entries store theirs.
  */
 export async function creditAvailable(
   db: DynamoDBDocumentClient,
@@ -21,14 +23,15 @@ export async function creditAvailable(
   companyId: string,
   currency: Currency,
   amount: string,
+  network?: NetworkName,
 ): Promise<void> {
   const posting: Posting = {
-    source: networkAccount('tron'),
+    source: networkAccount(network ?? 'tron'),
     destination: companyAccount(companyId, 'available'),
     currency,
     amount: parseAmount(amount, currency),
   };
-  const entry = ledgerEntry(companyId, `test-credit:${Math.random()}`, [posting], new Date());
+  const entry = ledgerEntry(companyId, `test-credit:${Math.random()}`, [posting], new Date(), network);
   await new MoneyTransaction(tableName).ledger(entry, () => new ApiError('INTERNAL_ERROR', 'unreachable')).commit(db);
 }
 

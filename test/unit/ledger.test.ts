@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_ACCOUNTS, networkAccount, accountBalance, balanceChanges, companyAccount, ledgerEntry } from '#functions/ledger/ledger';
+import { EXTERNAL_ACCOUNTS, networkAccount, accountBalance, balanceChanges, companyAccount, ledgerEntry, networkOf } from '#functions/ledger/ledger';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const available = companyAccount('cmp_1', 'available');
@@ -7,6 +7,14 @@ const locked = companyAccount('cmp_1', 'locked');
 const pending = companyAccount('cmp_1', 'pending');
 
 describe('ledger entries', () => {
+  it("name their deposit's or withdrawal's network; one stored before entries held it is TRON's, a conversion has none", () => {
+    const move = [{ source: available, destination: locked, currency: 'USDT' as const, amount: 1n }];
+    expect(networkOf(ledgerEntry('cmp_1', 'deposit:dep_1:confirmed:0xab:0', move, now, 'ethereum'))).toBe('ethereum');
+    expect(networkOf(ledgerEntry('cmp_1', 'withdrawal:wdr_1:hold', move, now))).toBe('tron');
+    expect(networkOf(ledgerEntry('cmp_1', 'deposit:dep_1:seen:ab:0', move, now))).toBe('tron');
+    expect(networkOf(ledgerEntry('cmp_1', 'conversion:cnv_1', move, now))).toBe('');
+  });
+
   it('turn a withdrawal hold into a debit of available and a credit of locked', () => {
     const hold = ledgerEntry('cmp_1', 'withdrawal:wdr_1:hold', [
       { source: available, destination: locked, currency: 'USDT', amount: 10_000_000n },

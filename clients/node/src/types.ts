@@ -27,6 +27,7 @@ export type WebhookEvent =
   | Schemas['DepositConfirmingEvent']
   | Schemas['DepositCompletedEvent']
   | Schemas['DepositExpiredEvent']
+  | Schemas['DepositTransferReversedEvent']
   | Schemas['WithdrawalProcessingEvent']
   | Schemas['WithdrawalCompletedEvent']
   | Schemas['WithdrawalFailedEvent']

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Cambio, isCambioEvent, verifyWebhook, WebhookVerificationError } from '../src/index.ts';
+import type { Deposit, EventType, webhooks } from '../src/index.ts';
 
 /** webhooks.verify against deliveries signed by the Standard Webhooks reference library. */
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -86,6 +87,26 @@ describe('webhooks.verify', () => {
     }
     expect(isCambioEvent(cambio.webhooks.verify(body, delivery(), secret, { now }))).toBe(true);
     expect(refusal(() => cambio.webhooks.verifySignature('hello', delivery(), secret, { now })).message).toMatch(/No matching signature/);
+  });
+
+  it('gives a deposit.transfer_reversed delivery as its event, data typed as the Deposit', () => {
+    const reversed = {
+      id: 'evt_01KBJ4Y1ZQ6W3M8N5P7R9T2V4X',
+      type: 'deposit.transfer_reversed',
+      createdAt: '2026-01-15T12:00:00.000Z',
+      data: { id: 'dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J', network: 'bsc', address: '0x52908400098527886E0F7030069857D2E4169EE7', status: 'awaiting_payment', receivedAmount: '0.000000' },
+    };
+    const raw = JSON.stringify(reversed);
+    const verified = verifyWebhook(raw, delivery(raw), secret, { now });
+    expect(verified).toEqual(reversed);
+    if (verified.type !== 'deposit.transfer_reversed') throw new Error(`parsed as ${verified.type}`);
+    expectTypeOf(verified.data).toEqualTypeOf<Deposit>();
+    expect(verified.data.network).toBe('bsc');
+  });
+
+  it('can switch on every event type openapi.json describes (type-checked)', () => {
+    // webhook.test is the dashboard's "Send test" only, never a type a webhook subscribes to.
+    expectTypeOf<Exclude<keyof webhooks, 'webhook.test'>>().toEqualTypeOf<EventType>();
   });
 
   it('refuses a timestamp more than 5 minutes away, either way', () => {

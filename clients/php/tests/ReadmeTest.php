@@ -74,7 +74,7 @@ final class ReadmeTest extends ScriptedTestCase
         }
         self::assertSame(0, $status, implode("\n", $output));
         self::assertSame([
-            'pay 25.000000 USDT to TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+            'pay 25.000000 USDT to TJRabPrwbZy45sbavfcjinPJC18kjpRTv8 on tron',
             '10.000000 USDT became 54.00 BRL',
             'top up first (request req_422)',
             'cnv_B: 54.00 BRL',

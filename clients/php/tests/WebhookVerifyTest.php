@@ -21,11 +21,11 @@ final class WebhookVerifyTest extends TestCase
     private const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
     /** @return array{0: string, 1: array<string, string>} a delivery signed now */
-    private static function delivery(?int $at = null, ?array $data = null): array
+    private static function delivery(?int $at = null, ?array $data = null, string $type = EventType::DEPOSIT_COMPLETED): array
     {
         $id = 'evt_01KBJ4Y1ZQ6W3M8N5P7R9T2V4X';
         $timestamp = (string) ($at ?? time());
-        $body = json_encode(['id' => $id, 'type' => 'deposit.completed', 'createdAt' => '2026-01-01T00:00:00.000Z', 'data' => $data ?? ScriptedTestCase::deposit(['status' => 'completed', 'note' => 'São Paulo / ünïcødé'])], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        $body = json_encode(['id' => $id, 'type' => $type, 'createdAt' => '2026-01-01T00:00:00.000Z', 'data' => $data ?? ScriptedTestCase::deposit(['status' => 'completed', 'note' => 'São Paulo / ünïcødé'])], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         $signature = base64_encode(hash_hmac('sha256', "$id.$timestamp.$body", base64_decode(substr(self::SECRET, 6)), true));
         return [$body, ['webhook-id' => $id, 'webhook-timestamp' => $timestamp, 'webhook-signature' => "v1,$signature"]];
     }
@@ -40,6 +40,18 @@ final class WebhookVerifyTest extends TestCase
         self::assertInstanceOf(Deposit::class, $deposit);
         self::assertSame('completed', $deposit->status);
         self::assertSame(json_decode($body, true), $event->toArray());
+    }
+
+    public function testAReversedTransferIsATypedDepositEvent(): void
+    {
+        $address = '0x52908400098527886E0F7030069857D2E4169EE7';
+        $reversed = ScriptedTestCase::deposit(['network' => 'bsc', 'address' => $address, 'status' => 'awaiting_payment', 'receivedAmount' => '0.000000']);
+        [$body, $headers] = self::delivery(data: $reversed, type: 'deposit.transfer_reversed');
+        $event = WebhookSignature::verify($body, $headers, self::SECRET);
+        self::assertSame(EventType::DEPOSIT_TRANSFER_REVERSED, $event->type);
+        $deposit = $event->dataObject();
+        self::assertInstanceOf(Deposit::class, $deposit);
+        self::assertSame(['bsc', $address, '0.000000'], [$deposit->network, $deposit->address, $deposit->receivedAmount]);
     }
 
     public function testAcceptsEveryUsualHeaderContainer(): void

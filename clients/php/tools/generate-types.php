@@ -358,6 +358,8 @@ function cambio_shape_type(array $schema): string
     [$inner, $nullable] = cambio_strip_null($schema);
     if (array_key_exists('const', $inner)) {
         $type = var_export($inner['const'], true);
+    } elseif (isset($inner['enum'])) {
+        $type = implode('|', array_map(fn ($value) => var_export($value, true), $inner['enum']));
     } elseif (($inner['type'] ?? null) === 'object') {
         $type = 'array<string, mixed>';
     } elseif (($inner['type'] ?? null) === 'array') {

@@ -97,7 +97,7 @@ class Webhook(Record):
 
     id: str
     url: str
-    events: List[Literal["deposit.confirming", "deposit.completed", "deposit.expired", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*"]]
+    events: List[Literal["deposit.confirming", "deposit.completed", "deposit.expired", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*"]]
     description: Optional[str]
     enabled: bool
     created_at: str
@@ -152,8 +152,8 @@ class Deposit(Record):
     id: str
     method: Literal["usdt"]
     reference: str
-    network: Literal["tron"]
-    #: Fresh TRON address for this deposit only
+    network: Literal["tron", "ethereum", "bsc", "polygon", "arbitrum"]
+    #: The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One
     address: str
     #: USDT amount as a decimal string with all 6 decimals
     amount: Optional[str]
@@ -204,7 +204,7 @@ class Withdrawal(Record):
     id: str
     method: Literal["usdt"]
     reference: str
-    network: Literal["tron"]
+    network: Literal["tron", "ethereum", "bsc", "polygon", "arbitrum"]
     address: str
     #: USDT amount as a decimal string with all 6 decimals
     amount: str
@@ -285,13 +285,14 @@ EVENT_DATA_TYPES: Dict[str, Type[Record]] = {
     "deposit.confirming": Deposit,
     "deposit.completed": Deposit,
     "deposit.expired": Deposit,
+    "deposit.transfer_reversed": Deposit,
     "withdrawal.processing": Withdrawal,
     "withdrawal.completed": Withdrawal,
     "withdrawal.failed": Withdrawal,
     "conversion.completed": Conversion,
 }
 
-EventType = Literal["deposit.confirming", "deposit.completed", "deposit.expired", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "webhook.test"]
+EventType = Literal["deposit.confirming", "deposit.completed", "deposit.expired", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "webhook.test"]
 
 #: The contract's error codes (``error.code`` in the envelope).
 ErrorCode = Literal["INVALID_JSON", "VALIDATION_FAILED", "AUTH_FAILED", "FORBIDDEN", "NOT_FOUND", "DUPLICATE_REFERENCE", "IDEMPOTENCY_KEY_IN_USE", "QUOTE_ALREADY_USED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INSUFFICIENT_BALANCE", "QUOTE_EXPIRED", "AMOUNT_TOO_SMALL", "LIMIT_REACHED", "ADDRESS_NOT_ALLOWED", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "PRICE_UNAVAILABLE"]

@@ -111,10 +111,24 @@ def test_a_plain_wrong_signature_is_not_blamed_on_re_serialisation():
     assert "re-serialised" not in str(caught.value)
 
 
-def test_an_event_type_this_client_does_not_know_keeps_its_data_as_a_dict():
-    secret = "whsec_" + base64.b64encode(b"k" * 24).decode()
-    body = json.dumps({"id": "evt_1", "type": "webhook.test", "createdAt": "2026-01-01T00:00:00.000Z", "data": {"hello": "world"}}, separators=(",", ":"))
-    signature = base64.b64encode(hmac.new(b"k" * 24, f"evt_1.1767225600.{body}".encode(), hashlib.sha256).digest()).decode()
+def _signed_event(event_type, data):
+    """A delivery of one event, signed as Cambio signs it: (body, headers, secret), at 1767225600."""
+    key = b"k" * 24
+    body = json.dumps({"id": "evt_1", "type": event_type, "createdAt": "2026-01-01T00:00:00.000Z", "data": data}, separators=(",", ":"))
+    signature = base64.b64encode(hmac.new(key, f"evt_1.1767225600.{body}".encode(), hashlib.sha256).digest()).decode()
     headers = {"webhook-id": "evt_1", "webhook-timestamp": "1767225600", "webhook-signature": f"v1,{signature}"}
-    event = cambio.verify_webhook(body, headers, secret, now=1767225600)
+    return body, headers, "whsec_" + base64.b64encode(key).decode()
+
+
+def test_an_event_type_this_client_does_not_know_keeps_its_data_as_a_dict():
+    event = cambio.verify_webhook(*_signed_event("webhook.test", {"hello": "world"}), now=1767225600)
     assert (event.type, event.data) == ("webhook.test", {"hello": "world"})
+
+
+def test_a_reversed_transfer_is_a_typed_deposit_event():
+    deposit = json.loads(VALID["body"])["data"]
+    deposit.update(network="bsc", address="0x52908400098527886E0F7030069857D2E4169EE7", status="awaiting_payment", receivedAmount="0.000000")
+    event = CLIENT.webhooks.verify(*_signed_event("deposit.transfer_reversed", deposit), now=1767225600)
+    assert event.type == "deposit.transfer_reversed"
+    assert isinstance(event.data, cambio.Deposit)
+    assert (event.data.network, event.data.address, event.data.received_amount) == ("bsc", "0x52908400098527886E0F7030069857D2E4169EE7", "0.000000")

@@ -104,10 +104,22 @@ class WebhookVerifyTest < Minitest::Test
     assert_equal "Sent from the dashboard", event.data.message
   end
 
+  def test_a_reversed_transfer_is_a_typed_deposit_event
+    deposit = JSON.parse(VALID["body"])["data"].merge("network" => "bsc", "address" => "0x52908400098527886E0F7030069857D2E4169EE7",
+                                                      "status" => "awaiting_payment", "receivedAmount" => "0.000000")
+    event = verify_signed("deposit.transfer_reversed", deposit)
+
+    assert_instance_of Cambio::DepositTransferReversedEvent, event
+    assert_kind_of Cambio::Deposit, event.data
+    assert_equal ["bsc", "0x52908400098527886E0F7030069857D2E4169EE7", "0.000000"],
+                 [event.data.network, event.data.address, event.data.received_amount]
+  end
+
+  DASHBOARD_TEST_DATA = { "webhookId" => "whk_1", "url" => "https://example.com/hooks", "message" => "Sent from the dashboard" }.freeze
+
   # A body of `type` signed with a secret of our own, as Cambio signs it.
-  def verify_signed(type)
+  def verify_signed(type, data = DASHBOARD_TEST_DATA)
     secret = "whsec_#{["k" * 24].pack("m0")}"
-    data = { "webhookId" => "whk_1", "url" => "https://example.com/hooks", "message" => "Sent from the dashboard" }
     body = JSON.generate("id" => "evt_1", "type" => type, "createdAt" => "2026-01-01T00:00:00.000Z", "data" => data)
     signature = ["#{OpenSSL::HMAC.digest("SHA256", "k" * 24, "evt_1.#{NOW.to_i}.#{body}")}"].pack("m0")
     verify(body, { "webhook-id" => "evt_1", "webhook-timestamp" => NOW.to_i.to_s, "webhook-signature" => "v1,#{signature}" }, secret)

@@ -4,7 +4,7 @@ import type { ActivityFilter, ActivityKind, ActivityRow, Role } from '../api/typ
 import { navigate } from '../router.ts';
 import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useTitle } from '../components/ui.tsx';
 import { NewWithdrawalDialog } from '../withdrawals/new-withdrawal.tsx';
-import { ACTIVITY_TABS, EMPTY_FILTER } from './tabs.ts';
+import { ACTIVITY_TABS, EMPTY_FILTER, NETWORK_OPTIONS, networkTitle } from './tabs.ts';
 
 /** Set when the keyboard changed the tab: the new tab list, mounted with its panel, takes focus. */
 let focusSelectedTab = false;
@@ -152,6 +152,19 @@ export function ActivityPage(props: { companyId: string; kind: ActivityKind; rol
               ))}
             </select>
           </div>
+          {tab.onNetworks && (
+            <div>
+              <label for="filter-network">Network</label>
+              <select id="filter-network" {...field('network')} onChange={(e) => setDraft({ ...draft, network: (e.target as HTMLSelectElement).value })}>
+                <option value="">Any</option>
+                {NETWORK_OPTIONS.map((network) => (
+                  <option key={network.name} value={network.name}>
+                    {network.title}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <DayRange id="filter" from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} />
           <div class="filter-buttons">
             <button type="submit">Apply</button>
@@ -175,12 +188,14 @@ export function ActivityPage(props: { companyId: string; kind: ActivityKind; rol
 const COLUMNS: Record<ActivityKind, { title: string; value: (row: ActivityRow) => string; num?: boolean }[]> = {
   deposits: [
     { title: 'Reference', value: (r) => String(r.reference) },
+    { title: 'Network', value: (r) => networkTitle(r.network) },
     { title: 'Status', value: (r) => String(r.status) },
     { title: 'Amount (USDT)', value: (r) => String(r.amount ?? 'Any'), num: true },
     { title: 'Received (USDT)', value: (r) => String(r.receivedAmount), num: true },
   ],
   withdrawals: [
     { title: 'Reference', value: (r) => String(r.reference) },
+    { title: 'Network', value: (r) => networkTitle(r.network) },
     { title: 'Status', value: (r) => String(r.status) },
     { title: 'Amount (USDT)', value: (r) => String(r.amount), num: true },
     { title: 'Fee (USDT)', value: (r) => String(r.fee), num: true },

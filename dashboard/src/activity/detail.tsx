@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { activityApi } from '../api/activity.ts';
 import type { ActivityKind, ActivityRow, Delivery, Environment, Role } from '../api/types.ts';
 import { ErrorMessage, formatTime, Link, Table, useTitle } from '../components/ui.tsx';
-import { ACTIVITY_TABS } from './tabs.ts';
+import { ACTIVITY_TABS, explorerUrl, networkTitle } from './tabs.ts';
 
 type Detail = ActivityRow & { deliveries?: Delivery[] };
 
@@ -11,8 +11,8 @@ const POLL_MS = 1_000;
 const SETTLED = new Set(['completed', 'expired']);
 
 const FIELDS: Record<ActivityKind, [string, string][]> = {
-  deposits: [['Reference', 'reference'], ['Status', 'status'], ['Address', 'address'], ['Amount (USDT)', 'amount'], ['Received (USDT)', 'receivedAmount'], ['Credited (USDT)', 'creditedAmount'], ['Confirmations', 'confirmations'], ['Created', 'createdAt'], ['Expires', 'expiresAt']],
-  withdrawals: [['Reference', 'reference'], ['Status', 'status'], ['Address', 'address'], ['Amount (USDT)', 'amount'], ['Fee (USDT)', 'fee'], ['Transaction', 'txHash'], ['Failure reason', 'failureReason'], ['Created', 'createdAt'], ['Completed', 'completedAt']],
+  deposits: [['Reference', 'reference'], ['Status', 'status'], ['Network', 'network'], ['Address', 'address'], ['Amount (USDT)', 'amount'], ['Received (USDT)', 'receivedAmount'], ['Credited (USDT)', 'creditedAmount'], ['Confirmations', 'confirmations'], ['Created', 'createdAt'], ['Expires', 'expiresAt']],
+  withdrawals: [['Reference', 'reference'], ['Status', 'status'], ['Network', 'network'], ['Address', 'address'], ['Amount (USDT)', 'amount'], ['Fee (USDT)', 'fee'], ['Transaction', 'txHash'], ['Failure reason', 'failureReason'], ['Created', 'createdAt'], ['Completed', 'completedAt']],
   conversions: [['Reference', 'reference'], ['Status', 'status'], ['Quote', 'quoteId'], ['USDT', 'sourceAmount'], ['BRL', 'settlementAmount'], ['Rate (BRL per USDT)', 'rate'], ['Created', 'createdAt']],
   events: [['Type', 'type'], ['Created', 'createdAt'], ['Handed to webhooks', 'dispatchedAt']],
 };
@@ -20,7 +20,29 @@ const FIELDS: Record<ActivityKind, [string, string][]> = {
 function shown(name: string, value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (name.endsWith('At')) return formatTime(String(value));
+  if (name === 'network') return networkTitle(value);
   return String(value);
+}
+
+/** A transaction's hash, linked to its page on the record's network's public explorer. */
+function Transaction(props: { network: unknown; txHash: string }) {
+  const url = explorerUrl(props.network, props.txHash);
+  const hash = <code>{props.txHash}</code>;
+  return url ? (
+    <a href={url} target="_blank" rel="noopener noreferrer" aria-label={`${props.txHash} on ${networkTitle(props.network)}'s explorer`}>
+      {hash}
+    </a>
+  ) : (
+    hash
+  );
+}
+
+/** A fact's value: a status live for screen readers, a transaction linked to its explorer, else its text. */
+function Fact(props: { name: string; detail: Detail }) {
+  const value = props.detail[props.name];
+  if (props.name === 'status') return <span aria-live="polite" class={`status ${String(value)}`}>{String(value)}</span>;
+  if (props.name === 'txHash' && typeof value === 'string') return <Transaction network={props.detail.network} txHash={value} />;
+  return <>{shown(props.name, value)}</>;
 }
 
 export function ActivityDetail(props: { companyId: string; kind: ActivityKind; id: string; role: Role; environment: Environment }) {
@@ -69,7 +91,9 @@ export function ActivityDetail(props: { companyId: string; kind: ActivityKind; i
             {FIELDS[props.kind].map(([label, name]) => (
               <div key={name}>
                 <dt>{label}</dt>
-                <dd>{name === 'status' ? <span aria-live="polite" class={`status ${String(detail.status)}`}>{String(detail.status)}</span> : shown(name, detail[name])}</dd>
+                <dd>
+                  <Fact name={name} detail={detail} />
+                </dd>
               </div>
             ))}
           </dl>
@@ -94,7 +118,7 @@ function Transfers(props: { detail: Detail }) {
         row={(tx) => (
               <tr key={tx.txHash}>
                 <td>
-                  <code>{tx.txHash}</code>
+                  <Transaction network={props.detail.network} txHash={tx.txHash} />
                 </td>
                 <td class="num">{tx.amount}</td>
                 <td class="num">{tx.blockNumber}</td>

@@ -56,8 +56,8 @@ export type AllowedAddress = views.AllowedAddressView;
 export type ActivityRow = views.ActivityRecordView & Record<string, unknown>;
 /** A webhook's handling of an event, shown on the event's detail. */
 export type Delivery = views.EventDelivery;
-/** The filter a list shows and `Export CSV` streams; empty strings filter nothing. */
-export type ActivityFilter = Required<views.ActivityFilterRequest>;
+/** The filter a list shows and `Export CSV` streams, as the form holds it: empty strings filter nothing. */
+export type ActivityFilter = { [Field in keyof views.ActivityFilterRequest]-?: string };
 export type WithdrawalSent = views.WithdrawalSent & Record<string, unknown>;
 
 export type Endpoint = views.WebhookEndpointView;

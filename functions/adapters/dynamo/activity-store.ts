@@ -33,7 +33,9 @@ const MAX_ITEMS_READ_PER_PAGE = 2_000;
  * partition over one record kind's sort keys, newest first. Ids are ULIDs, so a date range is a
  * sort-key range (`BETWEEN DEPOSIT#dep_<time from> AND DEPOSIT#dep_<time to>`): no index is needed
  * for "newest first within dates", and every record ever written is covered with no backfill. A
- * status is a filter on that range, read at most MAX_ITEMS_READ_PER_PAGE items per page. Never a
+ * status and a network are a FilterExpression on that range, read at most MAX_ITEMS_READ_PER_PAGE
+ * items per page: every deposit and withdrawal item holds its `network` (TRON's since the first), and
+ * a company's records on one network are too few apart to pay for an index of their own. Never a
  * Scan: this class sends only Query and GetItem.
  */
 export class DynamoActivityStore extends TableStore implements ActivityStore {
@@ -47,6 +49,7 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
     let start: Item | undefined = page.cursor === undefined ? undefined : { PK, SK: sortKeyFromCursor(kind, idPrefix, page.cursor) };
     // DynamoDB refuses a start key outside the key condition: a cursor of another filter's range.
     if (start && ((start.SK as string) < low || (start.SK as string) > high)) throw validationFailed([{ path: 'cursor', message: 'belongs to another filter' }]);
+    const filter = filterExpression(list.filterAttribute, query);
     const found: Item[] = [];
     let read = 0;
     let round = 0;
@@ -55,13 +58,13 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
-          ...(query.status !== undefined && { FilterExpression: '#filter = :value', ExpressionAttributeNames: { '#filter': list.filterAttribute } }),
-          ExpressionAttributeValues: { ':pk': PK, ':low': low, ':high': high, ...(query.status !== undefined && { ':value': query.status }) },
+          ...(filter && { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
+          ExpressionAttributeValues: { ':pk': PK, ':low': low, ':high': high, ...filter?.values },
           ScanIndexForward: false,
           // One more than asked tells whether another page exists.
           // A filter reads more each round (×4), so a common status costs a read or two of the page's
           // size and a rare one reaches the cap in a few requests.
-          Limit: query.status === undefined ? page.limit + 1 - found.length : Math.min(MAX_ITEMS_READ_PER_PAGE - read, (page.limit + 1) * 4 ** round++),
+          Limit: filter === null ? page.limit + 1 - found.length : Math.min(MAX_ITEMS_READ_PER_PAGE - read, (page.limit + 1) * 4 ** round++),
           ...(start && { ExclusiveStartKey: start }),
         }),
       );
@@ -91,6 +94,20 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
   async deliveriesOfEvent(companyId: string, eventId: string): Promise<EventDelivery[]> {
     return (await itemsUnder(this.db, this.tableName, webhookDeliveryItem.ofEvent(companyId, eventId))).map(webhookDeliveryItem.attemptsFromItem);
   }
+}
+
+/** The status (an event's type) and network conditions of a filtered list, or null for none. */
+function filterExpression(statusAttribute: string, query: ActivityQuery): { expression: string; names: Record<string, string>; values: Record<string, string> } | null {
+  const conditions = [
+    { name: statusAttribute, value: query.status },
+    { name: 'network', value: query.network },
+  ].filter((condition): condition is { name: string; value: string } => condition.value !== undefined);
+  if (!conditions.length) return null;
+  return {
+    expression: conditions.map((_, i) => `#filter${i} = :filter${i}`).join(' AND '),
+    names: Object.fromEntries(conditions.map((condition, i) => [`#filter${i}`, condition.name])),
+    values: Object.fromEntries(conditions.map((condition, i) => [`:filter${i}`, condition.value])),
+  };
 }
 
 const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');

@@ -1,4 +1,4 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DepositChainStore, ScanCursor } from '#functions/deposits/deposit-chain';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
@@ -261,5 +261,10 @@ export class DynamoScanCursor implements ScanCursor {
         }),
       ),
     );
+  }
+  /** Forgets where the scan was, so the next one starts at the chain's head: for a chain that began
+   * again (the local runtime's anvil nodes, fresh at each start), whose old cursor is past its head. */
+  async forget(): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: scanCursorItem.key(this.name) }));
   }
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { amountField, referenceField } from '#http/fields';
+import { amountField, networkField, referenceField } from '#http/fields';
 import { addressField } from '#http/address-fields';
 import { ACTIVITY_KINDS } from '#functions/companies/activity';
 import { API_KEY_ACCESS, MAX_ALLOWED_IPS, ROLL_GRACE, type RollGrace } from '#functions/api-keys/api-keys';
@@ -30,9 +30,11 @@ export const twoFactorRequirementBody = v.strictObject({ required: v.boolean('mu
 
 const limit = v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be 1 to 100'), v.transform(Number), v.minValue(1, 'must be 1 to 100'), v.maxValue(100, 'must be 1 to 100')), '50');
 const cursor = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'is not a cursor returned by this list')));
-/** Activity's filters; their meaning (statuses, dates) is checked in the domain (functions/companies/activity.ts). */
+/** Activity's filters; their meaning (statuses, dates, which lists have a network) is checked in the
+ * domain (functions/companies/activity.ts). A network is one of the registered names, as on /v1. */
 const activityFilter = {
   status: v.optional(v.pipe(v.string(), v.maxLength(40))),
+  network: v.optional(networkField),
   from: v.optional(v.pipe(v.string(), v.maxLength(10))),
   to: v.optional(v.pipe(v.string(), v.maxLength(10))),
   q: v.optional(v.pipe(v.string(), v.maxLength(100))),

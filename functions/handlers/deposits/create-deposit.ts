@@ -2,7 +2,7 @@ import { createDeposit, depositView } from '#functions/deposits/deposits';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoIdempotencyStore } from '#adapters/dynamo/idempotency-store';
-import { depositSettingsFrom } from '#adapters/config';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { functionSettings } from '#functions/settings/functions';
 import { httpRoute } from '#http/route';
 import { createDepositBody } from './schemas.ts';

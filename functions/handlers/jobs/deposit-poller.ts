@@ -28,6 +28,10 @@ function pollerOf(network: NetworkName) {
 }
 const pollers = new Map<NetworkName, ReturnType<typeof pollerOf>>();
 
+/** How long a run keeps scanning while behind: well inside the function's 55 s timeout, leaving
+ * time to confirm and expire. */
+const CATCH_UP_MS = 30_000;
+
 /**
  * The deposit poller of one network (an EventBridge schedule per network in AWS, whose input names
  * it; a timer per network in the local runtime): scan new blocks, settle what is final, expire
@@ -36,7 +40,14 @@ const pollers = new Map<NetworkName, ReturnType<typeof pollerOf>>();
 export async function pollDeposits(network: NetworkName, log?: Log) {
   if (!pollers.has(network)) pollers.set(network, pollerOf(network));
   const { deps, cursor, addresses } = pollers.get(network)!;
-  const scan = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
+  // A fast chain (Arbitrum makes four blocks a second) outruns one scan a minute: scan again
+  // while behind, within the run's time, each scan taking the cursor's lease anew.
+  const startedAt = Date.now();
+  let scan = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
+  while (scan.lagBlocks !== null && scan.lagBlocks > 0 && Date.now() - startedAt < CATCH_UP_MS) {
+    const next = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
+    scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded };
+  }
   const confirm = await confirmDeposits({ ...deps, log });
   const expired = network === 'tron' ? await expireDeposits(deps) : 0;
   return { scan, confirm, expired };

@@ -1,7 +1,6 @@
-import { isAddress } from 'viem';
 import type { AddressFormat } from '../network.ts';
-
 import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
+import { isEvmAddress } from './evm-address.ts';
 
 /**
  * EVM addresses as every EVM network writes them: 20 bytes of hex after 0x, with EIP-55's checksum
@@ -12,5 +11,5 @@ export const evmAddressFormat: AddressFormat = {
   pattern: EVM_ADDRESS_PATTERN.source,
   form: 'EIP-55 0x followed by 40 hex digits',
   example: '0x52908400098527886E0F7030069857D2E4169EE7',
-  is: (value: unknown): value is string => typeof value === 'string' && EVM_ADDRESS_PATTERN.test(value) && isAddress(value, { strict: true }),
+  is: isEvmAddress,
 };

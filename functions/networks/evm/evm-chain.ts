@@ -1,4 +1,6 @@
-import { createPublicClient, encodeEventTopics, erc20Abi, getAddress, hexToBigInt, http, isHex, numberToHex, parseAbiItem, type Address, type Hash, type Hex, type PublicClient, type RpcLog } from 'viem';
+import { createClient, erc20Abi, http, isHex, parseAbiItem, type Address, type Client, type Hash, type Hex } from 'viem';
+// Actions one by one rather than a public client's hundred: the poller's bundle carries these alone.
+import { getBalance, getBlock, getBlockNumber, getLogs, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
 import type { ChainBlock, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
 
@@ -8,9 +10,6 @@ import type { Chain } from '../network.ts';
  */
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
-const TRANSFER_TOPIC = encodeEventTopics({ abi: [TRANSFER_EVENT], eventName: 'Transfer' })[0];
-/** A 32-byte word, as topics and a Transfer's data are. */
-const WORD = /^0x[0-9a-fA-F]{64}$/;
 
 /** USDT's decimals outside, whatever the token's on chain. */
 const USDT_DECIMALS = 6;
@@ -18,12 +17,9 @@ const USDT_DECIMALS = 6;
 /** What the scanner takes of a mined Transfer log. */
 interface TransferLog {
   transactionHash: Hash;
-  blockNumber: number;
+  blockNumber: bigint;
   blockHash: Hash;
-  /** The sender's topic, its address checksummed only when asked for. */
-  fromTopic: Hex;
-  to: Address;
-  value: bigint;
+  args: { from?: Address; to?: Address; value?: bigint };
 }
 
 export interface EvmChainOptions {
@@ -43,7 +39,7 @@ export interface EvmChainOptions {
 const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
 
 export class EvmChain implements Chain {
-  private client: Promise<PublicClient> | undefined;
+  private client: Promise<Client> | undefined;
   /** The widest range the node last answered: once it refused a wider one, later reads start
    * there rather than being refused again (each refusal also costs viem's retries). */
   private logsWidth: number;
@@ -52,12 +48,11 @@ export class EvmChain implements Chain {
     this.logsWidth = options.maxBlockRange;
   }
 
-
-  private rpc(): Promise<PublicClient> {
+  private rpc(): Promise<Client> {
     this.client ??= (async () => {
       const url = typeof this.options.rpcUrl === 'string' ? this.options.rpcUrl : await this.options.rpcUrl();
       // batch: the scanner's and reconcile's parallel reads go out as one HTTP request.
-      return createPublicClient({ transport: http(url, { batch: true, retryCount: 2 }) }) as PublicClient;
+      return createClient({ transport: http(url, { batch: true, retryCount: 2 }) });
     })().catch((error) => {
       this.client = undefined;
       throw error;
@@ -66,15 +61,24 @@ export class EvmChain implements Chain {
   }
 
   async latestBlock(): Promise<ChainBlock> {
-    return blockOf(await (await this.rpc()).getBlock({ blockTag: 'latest' }));
+    return blockOf(await getBlock(await this.rpc(), { blockTag: 'latest' }));
+  }
+
+  async blockAt(number: number): Promise<ChainBlock | null> {
+    try {
+      return blockOf(await getBlock(await this.rpc(), { blockNumber: BigInt(number) }));
+    } catch (error) {
+      if ((error as Error).name === 'BlockNotFoundError') return null;
+      throw error;
+    }
   }
 
   async finalBlock(): Promise<ChainBlock> {
     const client = await this.rpc();
-    if (this.options.finalizedTag) return blockOf(await client.getBlock({ blockTag: 'finalized' }));
-    const latest = await client.getBlockNumber({ cacheTime: 0 });
+    if (this.options.finalizedTag) return blockOf(await getBlock(client, { blockTag: 'finalized' }));
+    const latest = await getBlockNumber(client, { cacheTime: 0 });
     const final = latest - BigInt(this.options.confirmations) + 1n;
-    return blockOf(await client.getBlock({ blockNumber: final < 0n ? 0n : final }));
+    return blockOf(await getBlock(client, { blockNumber: final < 0n ? 0n : final }));
   }
 
   /**
@@ -90,18 +94,17 @@ export class EvmChain implements Chain {
     return logs.map((log) => {
       const eventIndex = perTransaction.get(log.transactionHash) ?? 0;
       perTransaction.set(log.transactionHash, eventIndex + 1);
-      const transfer = {
+      return {
         txHash: log.transactionHash,
         eventIndex,
-        blockNumber: log.blockNumber,
+        blockNumber: Number(log.blockNumber),
         blockHash: log.blockHash,
         contract,
-        to: log.to,
-        amount: log.value / unit,
-        ...(log.value % unit > 0n && { dust: log.value % unit }),
-      } as TokenTransfer;
-      let from: Address | undefined;
-      return Object.defineProperty(transfer, 'from', { enumerable: true, get: () => (from ??= addressIn(log.fromTopic)) });
+        from: log.args.from!,
+        to: log.args.to!,
+        amount: log.args.value! / unit,
+        ...(log.args.value! % unit > 0n && { dust: log.args.value! % unit }),
+      };
     });
   }
 
@@ -111,11 +114,7 @@ export class EvmChain implements Chain {
     for (let start = fromBlock; start <= toBlock; start += width) {
       const end = Math.min(toBlock, start + width - 1);
       try {
-        const found = await client.request({ method: 'eth_getLogs', params: [{ address: contract, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(start), toBlock: numberToHex(end) }] });
-        for (const log of found) {
-          const transfer = transferOf(log);
-          if (transfer) logs.push(transfer);
-        }
+        logs.push(...(await getLogs(client, { address: contract, event: TRANSFER_EVENT, fromBlock: BigInt(start), toBlock: BigInt(end), strict: true })));
       } catch (error) {
         if (end === start || !RANGE_REFUSED.test(String((error as Error).message))) throw error;
         const half = Math.ceil((end - start + 1) / 2);
@@ -129,8 +128,8 @@ export class EvmChain implements Chain {
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
     if (!isHex(txHash)) return null;
     try {
-      const receipt = await (await this.rpc()).getTransactionReceipt({ hash: txHash as Hash });
-      return { txHash, blockNumber: Number(receipt.blockNumber), result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED' };
+      const receipt = await getTransactionReceipt(await this.rpc(), { hash: txHash as Hash });
+      return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED' };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
       throw error;
@@ -145,7 +144,7 @@ export class EvmChain implements Chain {
 
   async broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
     try {
-      await (await this.rpc()).sendRawTransaction({ serializedTransaction: signedTransaction.raw as Hex });
+      await sendRawTransaction(await this.rpc(), { serializedTransaction: signedTransaction.raw as Hex });
       return 'accepted';
     } catch (error) {
       if (/already known|known transaction|nonce too low/i.test(String((error as Error).message))) return 'duplicate';
@@ -154,7 +153,7 @@ export class EvmChain implements Chain {
   }
 
   async tokenBalance(contract: string, address: string): Promise<bigint> {
-    return (await this.rpc()).readContract({ address: contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+    return readContract(await this.rpc(), { address: contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
   }
 
   async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
@@ -163,27 +162,9 @@ export class EvmChain implements Chain {
   }
 
   async feeBalance(address: string): Promise<bigint> {
-    return (await this.rpc()).getBalance({ address: address as Address });
+    return getBalance(await this.rpc(), { address: address as Address });
   }
 }
-
-/**
- * A Transfer log as ERC-20 writes it (from and to indexed, the value in data), or null for any
- * other shape under the same signature (ERC-721's Transfer indexes the token id too). Read by hand
- * rather than by viem's decodeEventLog: that checksums every address it decodes (a keccak each,
- * ~25–50 µs), twice per log, for 300 logs a block of which the scanner keeps a handful. Here only
- * the recipient is checksummed, the sender when asked for (the scanner reads it of the transfers it
- * records).
- */
-function transferOf(log: RpcLog): TransferLog | null {
-  const [signature, from, to] = log.topics;
-  if (log.removed || log.topics.length !== 3 || signature !== TRANSFER_TOPIC || !WORD.test(from!) || !WORD.test(to!) || !WORD.test(log.data)) return null;
-  if (log.blockNumber === null || log.blockHash === null || log.transactionHash === null) return null;
-  return { transactionHash: log.transactionHash, blockNumber: Number(log.blockNumber), blockHash: log.blockHash, fromTopic: from!, to: addressIn(to!), value: hexToBigInt(log.data) };
-}
-
-/** The address in a topic's last 20 bytes, EIP-55 checksummed. */
-const addressIn = (topic: Hex): Address => getAddress(`0x${topic.slice(26)}`);
 
 function blockOf(block: { number: bigint | null; hash: Hash | null; timestamp: bigint }): ChainBlock {
   if (block.number === null || block.hash === null) throw new Error('The node answered a pending block');

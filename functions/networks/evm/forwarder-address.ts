@@ -1,4 +1,5 @@
-import { concat, getContractAddress, keccak256, stringToBytes, type Address, type Hex } from 'viem';
+import { getContractAddress, type Address, type Hex } from 'viem';
+import { create2Address, keccakOfText } from './evm-address.ts';
 
 /**
  * A deposit's EVM address, computed offline: the CREATE2 address at which
@@ -13,7 +14,7 @@ import { concat, getContractAddress, keccak256, stringToBytes, type Address, typ
  * reconcile) without storing a salt, and two deposits never share an address.
  */
 export function depositSalt(depositId: string): Hex {
-  return keccak256(stringToBytes(depositId));
+  return keccakOfText(depositId) as Hex;
 }
 
 /**
@@ -31,10 +32,11 @@ export function forwarderImplementationAddress(factory: Address): Address {
  * DELEGATECALLs the 20-byte address in its middle. viem has no helper for clones.
  */
 export function cloneCreationCode(implementation: Address): Hex {
-  return concat(['0x3d602d80600a3d3981f3363d3d373d3d3d363d73', implementation, '0x5af43d82803e903d91602b57fd5bf3']);
+  return `0x3d602d80600a3d3981f3363d3d373d3d3d363d73${implementation.slice(2).toLowerCase()}5af43d82803e903d91602b57fd5bf3`;
 }
 
-/** What the factory's predictAddress(salt) returns, without asking a node. */
-export function depositForwarderAddress({ factory, implementation = forwarderImplementationAddress(factory), salt }: { factory: Address; implementation?: Address; salt: Hex }): Address {
-  return getContractAddress({ opcode: 'CREATE2', from: factory, salt, bytecode: cloneCreationCode(implementation) });
+/** What the factory's predictAddress(salt) returns, without asking a node. The implementation is
+ * given, not computed from the factory, so that deposit creation does not bundle CREATE's RLP. */
+export function depositForwarderAddress({ factory, implementation, salt }: { factory: Address; implementation: Address; salt: Hex }): Address {
+  return create2Address(factory, salt, cloneCreationCode(implementation)) as Address;
 }

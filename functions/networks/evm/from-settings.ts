@@ -19,6 +19,9 @@ export function evmSettingsOf(name: EvmNetworkName, settings: SliceSettings<'cha
 const rpcUrlOf = (network: EvmNetworkSettings): string | (() => Promise<string>) =>
   network.rpcUrl ?? secretsManagerApiKey(network.rpcUrlSecret!);
 
+/** The scan cursor's name: one per chain and token, so a stage that changes either starts afresh. */
+export const evmScanCursorName = (name: EvmNetworkName, network: EvmNetworkSettings): string => `${name}:${network.chainId}:${network.usdtContract}`;
+
 /** The chain of an EVM network, from the stage's EVM_NETWORKS. Balances are read one call per
  * address (batched into one request), and every transfer needs its sender to hold the amount. */
 export const evmChains = (name: EvmNetworkName): NetworkChains => ({
@@ -33,7 +36,7 @@ export const evmChains = (name: EvmNetworkName): NetworkChains => ({
     });
     return {
       chain,
-      settings: { usdtContract: network.usdtContract, cursorName: `${name}:${network.chainId}:${network.usdtContract}`, enforcesBalances: true, readsAllBalancesAtOnce: false },
+      settings: { usdtContract: network.usdtContract, cursorName: evmScanCursorName(name, network), enforcesBalances: true, readsAllBalancesAtOnce: false },
     };
   },
 });

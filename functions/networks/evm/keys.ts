@@ -1,5 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bytesToHex, checksumAddress, keccak256, type Address } from 'viem';
+import type { Address } from 'viem';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { keccakHex, toChecksumAddress } from './evm-address.ts';
 import type { NetworkKeys } from '../network.ts';
 import { depositForwarderAddress, depositSalt } from './forwarder-address.ts';
 import type { EvmNetworkName } from './settings.ts';
@@ -23,5 +25,5 @@ export const evmKeys = (name: EvmNetworkName): NetworkKeys => ({
 /** The last 20 bytes of the keccak-256 of the uncompressed key, EIP-55 checksummed. */
 export function evmAddressFromPublicKey(publicKey: Uint8Array): string {
   const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  return checksumAddress(`0x${keccak256(bytesToHex(uncompressed.subarray(1))).slice(-40)}`);
+  return toChecksumAddress(`0x${keccakHex(bytesToHex(uncompressed.subarray(1))).slice(-40)}`);
 }

@@ -1,5 +1,4 @@
-import { createWalletClient, defineChain, erc20Abi, http, type Address } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createClient, encodeFunctionData, erc20Abi, http, type Address, type Hash } from 'viem';
 import type { NetworkSandbox, SandboxPayer } from '../network.ts';
 import type { SliceSettings } from '#functions/settings/functions';
 import { EVM_NETWORKS } from './networks.ts';
@@ -7,27 +6,23 @@ import type { EvmNetworkName, EvmNetworkSettings } from './settings.ts';
 
 /**
  * The customer wallet of the local EVM nodes: anvil's third funded account of its public test
- * mnemonic ("test test … junk"). Everyone knows this key: it only ever holds the local runtime's
- * sandbox USDT, which local/evm-networks.ts mints to it when a node starts.
+ * mnemonic ("test test … junk"), which local/evm-contracts.ts gives USDT when a node starts. anvil
+ * keeps its default accounts unlocked, so the node signs the payment itself (eth_sendTransaction):
+ * the dashboard API, which carries this payer, bundles no transaction signing.
  */
-export const SANDBOX_CUSTOMER_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
-export const SANDBOX_CUSTOMER = privateKeyToAccount(SANDBOX_CUSTOMER_KEY).address;
+export const SANDBOX_CUSTOMER: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
 /** A customer's USDT payment on a sandbox EVM node, as a wallet sends it: `amount` in USDT minor
  * units, scaled to the token's decimals on chain. */
 export function evmSandboxPayer(name: EvmNetworkName, network: EvmNetworkSettings): SandboxPayer {
-  const chain = defineChain({
-    id: network.chainId,
-    name,
-    nativeCurrency: { name: EVM_NETWORKS[name].feeAsset.symbol, symbol: EVM_NETWORKS[name].feeAsset.symbol, decimals: 18 },
-    rpcUrls: { default: { http: [network.rpcUrl!] } },
-  });
-  const wallet = createWalletClient({ account: privateKeyToAccount(SANDBOX_CUSTOMER_KEY), chain, transport: http(network.rpcUrl) });
+  const client = createClient({ transport: http(network.rpcUrl) });
   const scale = 10n ** BigInt(EVM_NETWORKS[name].tokenDecimals - 6);
   return {
-    pay: async (address, amount) => ({
-      txHash: await wallet.writeContract({ address: network.usdtContract as Address, abi: erc20Abi, functionName: 'transfer', args: [address as Address, amount * scale] }),
-    }),
+    pay: async (address, amount) => {
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [address as Address, amount * scale] });
+      const txHash: Hash = await client.request({ method: 'eth_sendTransaction', params: [{ from: SANDBOX_CUSTOMER, to: network.usdtContract as Address, data }] });
+      return { txHash };
+    },
   };
 }
 

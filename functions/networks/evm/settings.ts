@@ -31,6 +31,8 @@ export const evmNetworkSettings = v.strictObject({
   confirmations: whole(1, 10_000),
   /** The widest block range one eth_getLogs call asks for; a node that refuses it gets halves. */
   maxBlockRange: v.optional(whole(1, 100_000), 1_000),
+  /** How often the network's deposit poller runs, in minutes (its EventBridge schedule; deployed stages). */
+  scanEveryMinutes: v.optional(whole(1, 60), 1),
   /** The node is the local runtime's anvil, whose USDT is the sandbox's: the dashboard's Simulate
    * payment and `npm run sandbox:pay` pay from its customer wallet (local stage only). */
   sandbox: v.optional(v.boolean(), false),

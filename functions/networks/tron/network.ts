@@ -1,4 +1,5 @@
 import type { Network, NetworkKeys } from '../network.ts';
+import { explorerTransactionUrl, NETWORK_DISPLAY } from '../display.ts';
 import { BASE58_ADDRESS_PATTERN } from './address-pattern.ts';
 import { deriveDepositAddress, isTronAddress, tronAddressFromPublicKey } from './tron-address.ts';
 
@@ -7,7 +8,10 @@ import { deriveDepositAddress, isTronAddress, tronAddressFromPublicKey } from '.
  * solidified, when 19 of the 27 producers have built on it. */
 export const tron: Network = {
   name: 'tron',
-  title: 'TRON',
+  // A getter, as `pattern` below is.
+  get title() {
+    return NETWORK_DISPLAY.tron.title;
+  },
   tokenDecimals: 6,
   feeAsset: { symbol: 'TRX', decimals: 6 },
   finality: 'solidified: 19 of the 27 block producers have built on the block (about a minute)',
@@ -21,7 +25,7 @@ export const tron: Network = {
     example: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui',
     is: isTronAddress,
   },
-  explorerTransactionUrl: (txHash) => `https://tronscan.org/#/transaction/${txHash}`,
+  explorerTransactionUrl: (txHash) => explorerTransactionUrl('tron', txHash),
 };
 
 /** TRON's keys: BIP44 coin type 195 (m/44'/195'/0'/0/i), addresses from keccak-256 of the key.

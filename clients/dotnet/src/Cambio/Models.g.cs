@@ -186,11 +186,11 @@ public sealed partial record Deposit
     [JsonPropertyName("reference")]
     public required string Reference { get; init; }
 
-    /// <summary>Always <c>tron</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>.</summary>
     [JsonPropertyName("network")]
     public required string Network { get; init; }
 
-    /// <summary>Fresh TRON address for this deposit only</summary>
+    /// <summary>The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One</summary>
     [JsonPropertyName("address")]
     public required string Address { get; init; }
 
@@ -254,7 +254,7 @@ public sealed partial class DepositCreateOptions
     [JsonPropertyName("reference")]
     public required string Reference { get; set; }
 
-    /// <summary>Always <c>tron</c> (the default).</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>. Default <c>tron</c>.</summary>
     [JsonPropertyName("network")]
     public string Network { get; set; } = "tron";
 
@@ -296,7 +296,7 @@ public sealed partial record DepositSplit
 /// <summary>Forwards a share of every confirmed transfer to <c>address</c>: either <c>percent</c> of it or a fixed <c>amount</c>, not both</summary>
 public sealed partial class DepositSplitOptions
 {
-    /// <summary>TRON address (base58check, starting with T)</summary>
+    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)</summary>
     [JsonPropertyName("address")]
     public required string Address { get; set; }
 
@@ -446,7 +446,7 @@ public partial record Webhook
     [JsonPropertyName("url")]
     public required string Url { get; init; }
 
-    /// <summary>One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>.</summary>
+    /// <summary>One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>deposit.transfer_reversed</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>.</summary>
     [JsonPropertyName("events")]
     public required IReadOnlyList<string> Events { get; init; }
 
@@ -478,6 +478,8 @@ public static class WebhookEventTypes
     public const string DepositConfirming = "deposit.confirming";
     /// <summary><c>deposit.expired</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Deposit"/>.</summary>
     public const string DepositExpired = "deposit.expired";
+    /// <summary><c>deposit.transfer_reversed</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Deposit"/>.</summary>
+    public const string DepositTransferReversed = "deposit.transfer_reversed";
     /// <summary><c>webhook.test</c>: carries no record (<see cref="DataTypeOf"/> is null).</summary>
     public const string WebhookTest = "webhook.test";
     /// <summary><c>withdrawal.completed</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Withdrawal"/>.</summary>
@@ -494,6 +496,7 @@ public static class WebhookEventTypes
         "deposit.completed" => typeof(Deposit),
         "deposit.confirming" => typeof(Deposit),
         "deposit.expired" => typeof(Deposit),
+        "deposit.transfer_reversed" => typeof(Deposit),
         "withdrawal.completed" => typeof(Withdrawal),
         "withdrawal.failed" => typeof(Withdrawal),
         "withdrawal.processing" => typeof(Withdrawal),
@@ -508,7 +511,7 @@ public sealed partial class WebhookOptions
     [JsonPropertyName("url")]
     public required string Url { get; set; }
 
-    /// <summary>Event types to receive, or <c>["*"]</c> alone for all of them. One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>, <c>*</c>.</summary>
+    /// <summary>Event types to receive, or <c>["*"]</c> alone for all of them. One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>deposit.transfer_reversed</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>, <c>*</c>.</summary>
     [JsonPropertyName("events")]
     public required IReadOnlyList<string> Events { get; set; }
 
@@ -538,7 +541,7 @@ public sealed partial record Withdrawal
     [JsonPropertyName("reference")]
     public required string Reference { get; init; }
 
-    /// <summary>Always <c>tron</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>.</summary>
     [JsonPropertyName("network")]
     public required string Network { get; init; }
 
@@ -590,7 +593,7 @@ public sealed partial class WithdrawalCreateOptions
     [JsonPropertyName("network")]
     public string Network { get; set; } = "tron";
 
-    /// <summary>TRON address (base58check, starting with T)</summary>
+    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)</summary>
     [JsonPropertyName("address")]
     public required string Address { get; set; }
 

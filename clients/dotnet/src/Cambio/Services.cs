@@ -57,12 +57,12 @@ public sealed class CompanyService : CambioService
         Client.RequestAsync<Balance>(HttpMethod.Get, "/v1/company/balance", null, requestOptions, cancellationToken);
 }
 
-/// <summary>USDT deposits on TRON, <c>/v1/deposits</c>.</summary>
+/// <summary>USDT deposits on TRON and the EVM networks, <c>/v1/deposits</c>.</summary>
 public sealed class DepositService : CambioService<Deposit>
 {
     internal DepositService(CambioClient client) : base(client, "/v1/deposits") { }
 
-    /// <summary><c>POST /v1/deposits</c>: a fresh TRON address to pay. <c>Method</c> and <c>Network</c> default to <c>usdt</c> and <c>tron</c>.</summary>
+    /// <summary><c>POST /v1/deposits</c>: a fresh address to pay, on <c>Network</c>. <c>Method</c> and <c>Network</c> default to <c>usdt</c> and <c>tron</c>.</summary>
     public Task<Deposit> CreateAsync(DepositCreateOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
         Client.RequestAsync<Deposit>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 }

@@ -42,7 +42,7 @@ public static class ReadmeExamples
         {
             Method = "usdt", Network = "tron", Reference = "order-1", Amount = "25",
         });
-        Console.WriteLine($"pay {deposit.Amount} USDT to {deposit.Address}");
+        Console.WriteLine($"pay {deposit.Amount} USDT to {deposit.Address} on {deposit.Network}");
         deposit = await cambio.Deposits.GetAsync(deposit.Id, cancellationToken: cancellationToken);
 
         Quote quote = await cambio.Conversions.QuoteAsync(new ConversionQuoteOptions
@@ -162,6 +162,11 @@ public static class ReadmeExamples
             {
                 Deposit deposit = e.DataAs<Deposit>();
                 app.Logger.LogInformation("Deposit {Reference} credited {Amount} USDT (event {Id})", deposit.Reference, deposit.CreditedAmount, e.Id);
+            }
+            else if (e.Type == WebhookEventTypes.DepositTransferReversed)
+            {
+                Deposit deposit = e.DataAs<Deposit>(); // the transfer seen confirming is gone: not credited
+                app.Logger.LogInformation("Deposit {Reference} awaits payment again (event {Id})", deposit.Reference, e.Id);
             }
             return Results.NoContent(); // any 2xx within 15 s acknowledges; deduplicate on e.Id
         });

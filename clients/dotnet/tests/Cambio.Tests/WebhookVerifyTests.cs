@@ -41,6 +41,22 @@ public class WebhookVerifyTests
     }
 
     [Fact]
+    public void A_reversed_transfer_is_a_deposit_event_whose_data_reads_as_a_Deposit()
+    {
+        const string address = "0x52908400098527886E0F7030069857D2E4169EE7";
+        var body = Signer.DepositCompleted
+            .Replace("\"type\":\"deposit.completed\"", "\"type\":\"deposit.transfer_reversed\"")
+            .Replace("\"network\":\"tron\",\"address\":\"TJRabPrwbZy45sbavfcjinPJC18kjpRTv8\"", $"\"network\":\"bsc\",\"address\":\"{address}\"");
+
+        var e = WebhookSignature.Verify(body, Signer.Headers(body, Now), Signer.Secret, AtNow);
+
+        Assert.Equal(WebhookEventTypes.DepositTransferReversed, e.Type);
+        Assert.Equal(typeof(Deposit), WebhookEventTypes.DataTypeOf(e.Type));
+        var deposit = e.DataAs<Deposit>();
+        Assert.Equal(("bsc", address), (deposit.Network, deposit.Address));
+    }
+
+    [Fact]
     public void The_clock_comes_from_Now_a_TimeProvider_or_the_system_and_the_tolerance_is_configurable()
     {
         var body = Signer.DepositCompleted;

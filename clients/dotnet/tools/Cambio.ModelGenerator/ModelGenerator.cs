@@ -23,6 +23,14 @@ public static class ModelGenerator
         ["WebhookRequest"] = "WebhookOptions",
     };
 
+    /// <summary>Request fields whose value is one of several but that keep a default: a deposit's
+    /// network was only ever <c>tron</c>, so code written before the other networks (which leaves it
+    /// unset) still compiles and still asks for a TRON address.</summary>
+    private static readonly Dictionary<string, string> RequestDefaults = new(StringComparer.Ordinal)
+    {
+        ["CreateDepositRequest.network"] = "tron",
+    };
+
     /// <summary>Names for inline object schemas where Parent + Property would read badly.</summary>
     private static readonly Dictionary<string, string> InlineNames = new(StringComparer.Ordinal)
     {
@@ -195,6 +203,7 @@ public static class ModelGenerator
                     doc = Join(doc, isRequest ? "Always <c>" + s.GetString() + "</c> (the default)." : "Always <c>" + s.GetString() + "</c>.");
                 }
                 if (values.Count > 0) doc = Join(doc, "One of: " + string.Join(", ", values.Select(v => "<c>" + v + "</c>")) + ".");
+                if (isRequest && RequestDefaults.TryGetValue(path + "." + json, out var byDefault)) doc = Join(doc, "Default <c>" + byDefault + "</c>.");
                 if (!isRequired && isRequest) doc = Join(doc, "Optional.");
                 body.Append("    /// <summary>").Append(Xml(doc ?? Fallback(json, Unwrap(propSchema)))).Append("</summary>\n");
                 body.Append("    [JsonPropertyName(\"").Append(json).Append("\")]\n");
@@ -202,9 +211,10 @@ public static class ModelGenerator
                 if (isRequest)
                 {
                     if (!isRequired) body.Append("    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]\n");
-                    if (constant is { ValueKind: JsonValueKind.String } cs)
+                    var fallback = constant is { ValueKind: JsonValueKind.String } cs ? cs.GetString() : RequestDefaults.GetValueOrDefault(path + "." + json);
+                    if (fallback is not null)
                     {
-                        body.Append("    public ").Append(type).Append(' ').Append(clrName).Append(" { get; set; } = \"").Append(cs.GetString()).Append("\";\n\n");
+                        body.Append("    public ").Append(type).Append(' ').Append(clrName).Append(" { get; set; } = \"").Append(fallback).Append("\";\n\n");
                     }
                     else
                     {

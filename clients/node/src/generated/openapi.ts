@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deposit
-         * @description A fresh TRON address for this deposit only (derived from the service xpub). Whatever arrives is credited after 19 confirmations. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `split` forwards a share of every confirmed transfer on chain; while the company's withdrawal allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.
+         * @description An address on `network` for this deposit only: on `tron` derived from the service xpub, on `ethereum`, `bsc`, `polygon` and `arbitrum` the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until it is paid). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. Whatever arrives is credited once its block is final on that network (`requiredConfirmations`: 19 on TRON); a transfer a reorganisation removes first is never credited, and `deposit.transfer_reversed` says so. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `split` forwards a share of every confirmed transfer on chain; while the company's withdrawal allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.
          */
         post: operations["createDeposit"];
         delete?: never;
@@ -278,6 +278,26 @@ export interface webhooks {
          * @description POSTed to every enabled webhook subscribed to this type (or to `*`). Verify the signature over the raw body before parsing it. Any 2xx within 15 s acknowledges it; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. Order is not guaranteed: compare `data.updatedAt`.
          */
         post: operations["depositExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.transfer_reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.transfer_reversed
+         * @description POSTed to every enabled webhook subscribed to this type (or to `*`). Verify the signature over the raw body before parsing it. Any 2xx within 15 s acknowledges it; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. Order is not guaranteed: compare `data.updatedAt`.
+         */
+        post: operations["depositTransferReversedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -585,7 +605,7 @@ export interface components {
             /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             url: string;
-            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
+            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
                 "*"
             ];
             description: string | null;
@@ -737,6 +757,21 @@ export interface components {
             success: true;
             data: components["schemas"]["Deposit"];
         };
+        DepositTransferReversedEvent: {
+            /**
+             * @description The event id; also the `webhook-id` header: deduplicate on it
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
+             */
+            id: string;
+            /** @constant */
+            type: "deposit.transfer_reversed";
+            /**
+             * Format: date-time
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            createdAt: string;
+            data: components["schemas"]["Deposit"];
+        };
         ErrorResponse: {
             /** @constant */
             success: false;
@@ -795,7 +830,7 @@ export interface components {
             /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             url: string;
-            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
+            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
                 "*"
             ];
             description: string | null;
@@ -828,7 +863,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to receive, or `["*"]` alone for all of them */
-            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed" | "*")[];
+            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed" | "*")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -2541,6 +2576,51 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DepositExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Cambio disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    depositTransferReversedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse it if more than 5 minutes away from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64>` signatures: base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${raw body}`)), the key being the base64-decoded part of your secret after `whsec_`. Compare in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositTransferReversedEvent"];
             };
         };
         responses: {

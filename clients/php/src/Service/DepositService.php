@@ -12,8 +12,8 @@ use Cambio\Types\Deposit;
 /**
  * `$cambio->deposits`:
  *
- * - `create($params, $opts)`: POST /v1/deposits, a fresh TRON address for this deposit only. Params:
- *   method 'usdt', network 'tron', reference, amount?, split? (see CreateDepositRequest); opts: idempotency_key.
+ * - `create($params, $opts)`: POST /v1/deposits, a fresh address on its network for this deposit only. Params:
+ *   method 'usdt', network 'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum', reference, amount?, split? (see CreateDepositRequest); opts: idempotency_key.
  * - `get($id, $opts)`: GET /v1/deposits/:id.
  */
 final class DepositService extends AbstractService

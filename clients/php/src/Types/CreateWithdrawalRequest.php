@@ -11,7 +11,7 @@ namespace Cambio\Types;
  *
  * - `method` (required): always "usdt"
  * - `network` (required): always "tron"
- * - `address` (required): TRON address (base58check, starting with T)
+ * - `address` (required): TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)
  * - `amount` (required): USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
  * - `reference` (required): matches ^[A-Za-z0-9._:-]{1,128}$
  *

@@ -23,10 +23,10 @@ final class Deposit extends CambioObject
 
     public readonly string $reference;
 
-    /** always "tron" */
+    /** one of "tron", "ethereum", "bsc", "polygon", "arbitrum" */
     public readonly string $network;
 
-    /** Fresh TRON address for this deposit only */
+    /** The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One */
     public readonly string $address;
 
     /** USDT amount as a decimal string with all 6 decimals */

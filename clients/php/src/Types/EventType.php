@@ -12,6 +12,7 @@ final class EventType
     public const DEPOSIT_CONFIRMING = 'deposit.confirming';
     public const DEPOSIT_COMPLETED = 'deposit.completed';
     public const DEPOSIT_EXPIRED = 'deposit.expired';
+    public const DEPOSIT_TRANSFER_REVERSED = 'deposit.transfer_reversed';
     public const WITHDRAWAL_PROCESSING = 'withdrawal.processing';
     public const WITHDRAWAL_COMPLETED = 'withdrawal.completed';
     public const WITHDRAWAL_FAILED = 'withdrawal.failed';
@@ -23,6 +24,7 @@ final class EventType
         'deposit.confirming' => Deposit::class,
         'deposit.completed' => Deposit::class,
         'deposit.expired' => Deposit::class,
+        'deposit.transfer_reversed' => Deposit::class,
         'withdrawal.processing' => Withdrawal::class,
         'withdrawal.completed' => Withdrawal::class,
         'withdrawal.failed' => Withdrawal::class,

@@ -22,7 +22,7 @@ final class Withdrawal extends CambioObject
 
     public readonly string $reference;
 
-    /** always "tron" */
+    /** one of "tron", "ethereum", "bsc", "polygon", "arbitrum" */
     public readonly string $network;
 
     public readonly string $address;

@@ -110,7 +110,8 @@ module Cambio
 
     # POST /v1/deposits, GET /v1/deposits/:id.
     # create(method: "usdt", network: "tron", reference:, amount: nil, split: nil, idempotency_key: nil)
-    # -> Cambio::Deposit, with a fresh +address+ to pay; get(id) -> Cambio::Deposit.
+    # (+network+ one of tron, ethereum, bsc, polygon, arbitrum) -> Cambio::Deposit, with a fresh
+    # +address+ on that network to pay; get(id) -> Cambio::Deposit.
     class Deposits < Group
       resource "/v1/deposits", Cambio::Deposit, request: Cambio::CreateDepositRequest
       include Create

@@ -66,7 +66,7 @@ module Cambio
     schema "CreateDepositRequest"
     # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
     class Split < Record
-      # TRON address (base58check, starting with T)
+      # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)
       string :address
       # Percentage of every confirmed transfer, at most 2 decimals
       number :percent, optional: true
@@ -76,7 +76,7 @@ module Cambio
 
     string :method, const: "usdt"
     string :reference
-    string :network, const: "tron"
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
     string :amount, optional: true
     # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
@@ -95,7 +95,7 @@ module Cambio
     schema "CreateWithdrawalRequest"
     string :method, const: "usdt"
     string :network, const: "tron"
-    # TRON address (base58check, starting with T)
+    # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)
     string :address
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
     string :amount
@@ -149,8 +149,8 @@ module Cambio
     string :id
     string :method, const: "usdt"
     string :reference
-    string :network, const: "tron"
-    # Fresh TRON address for this deposit only
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
+    # The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One
     string :address
     # USDT amount as a decimal string with all 6 decimals
     string :amount, null: true
@@ -182,6 +182,11 @@ module Cambio
   class DepositExpiredEvent < WebhookEvent
     schema "DepositExpiredEvent"
     event "deposit.expired", data: "Deposit"
+  end
+
+  class DepositTransferReversedEvent < WebhookEvent
+    schema "DepositTransferReversedEvent"
+    event "deposit.transfer_reversed", data: "Deposit"
   end
 
   class FieldError < Record
@@ -231,7 +236,7 @@ module Cambio
     string :id
     string :method, const: "usdt"
     string :reference
-    string :network, const: "tron"
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
     string :address
     # USDT amount as a decimal string with all 6 decimals
     string :amount
@@ -266,6 +271,7 @@ module Cambio
     "deposit.completed" => "DepositCompletedEvent",
     "deposit.confirming" => "DepositConfirmingEvent",
     "deposit.expired" => "DepositExpiredEvent",
+    "deposit.transfer_reversed" => "DepositTransferReversedEvent",
     "webhook.test" => "WebhookTestEvent",
     "withdrawal.completed" => "WithdrawalCompletedEvent",
     "withdrawal.failed" => "WithdrawalFailedEvent",

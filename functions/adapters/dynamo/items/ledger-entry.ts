@@ -1,5 +1,6 @@
 import type { LedgerEntry, Posting } from '#functions/ledger/ledger';
 import type { Currency } from '#functions/shared/money';
+import type { NetworkName } from '#functions/networks/names';
 import { toBigInt } from '../client.ts';
 import { companyRecord, exportLineItem, storedFields, type Item } from './item.ts';
 
@@ -20,6 +21,7 @@ export const ledgerEntryItem = {
     reference: entry.reference,
     postings: entry.postings.map(({ currency, ...posting }) => ({ ...posting, asset: currency })),
     createdAt: entry.createdAt,
+    ...(entry.network && { network: entry.network }),
   }),
 
   /** From an item as the document client reads it, or as `unmarshall` (wrapNumbers) reads a line
@@ -34,6 +36,7 @@ export const ledgerEntryItem = {
         amount: toBigInt(posting.amount),
       }),
     ),
+    ...(typeof item.network === 'string' && { network: item.network as NetworkName }),
   }),
 };
 

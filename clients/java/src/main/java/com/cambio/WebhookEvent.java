@@ -14,6 +14,8 @@ import java.util.Map;
  *
  * @param id the event id, {@code evt_…}
  * @param type {@code deposit.confirming}, {@code deposit.completed}, {@code deposit.expired},
+ *     {@code deposit.transfer_reversed} (a transfer an earlier {@code deposit.confirming} showed was
+ *     removed by a chain reorganisation or failed: it will not be credited),
  *     {@code withdrawal.processing}, {@code withdrawal.completed}, {@code withdrawal.failed},
  *     {@code conversion.completed} (or {@code webhook.test})
  * @param createdAt ISO 8601 UTC

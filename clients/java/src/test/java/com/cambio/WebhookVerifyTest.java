@@ -50,6 +50,18 @@ class WebhookVerifyTest {
   }
 
   @Test
+  void aReversedTransferIsATypedDepositEvent() throws Exception {
+    String address = "0x52908400098527886E0F7030069857D2E4169EE7";
+    String deposit = Fixtures.DEPOSIT.replace("\"network\":\"tron\"", "\"network\":\"bsc\"").replace("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", address);
+    String body = "{\"id\":\"evt_1\",\"type\":\"deposit.transfer_reversed\",\"createdAt\":\"2026-01-01T00:00:00.000Z\",\"data\":" + deposit + "}";
+    WebhookEvent event = webhooks.verify(body, headers(body), SECRET, Instant.ofEpochSecond(NOW));
+    assertEquals("deposit.transfer_reversed", event.type());
+    Deposit reversed = event.deposit();
+    assertEquals(List.of("bsc", address), List.of(reversed.network(), reversed.address()));
+    assertThrows(IllegalStateException.class, event::conversion);
+  }
+
+  @Test
   void acceptsListValuedAndAnyCaseHeadersAsServletsAndSpringGiveThem() throws Exception {
     Map<String, List<String>> multi = new HashMap<>();
     multi.put("Webhook-Id", List.of("evt_1"));

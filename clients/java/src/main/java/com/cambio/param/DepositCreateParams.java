@@ -5,8 +5,8 @@ import com.cambio.internal.Required;
 import java.math.BigDecimal;
 
 /**
- * {@code POST /v1/deposits}: a fresh TRON address to receive USDT. {@code method} and
- * {@code network} default to {@code "usdt"} and {@code "tron"}, the only values today.
+ * {@code POST /v1/deposits}: a fresh address to receive USDT on {@code network}. {@code method} and
+ * {@code network} default to {@code "usdt"} and {@code "tron"}.
  *
  * <pre>{@code
  * DepositCreateParams.builder().method("usdt").network("tron").reference("order-1").amount("25").build()
@@ -14,7 +14,8 @@ import java.math.BigDecimal;
  *
  * @param method {@code "usdt"}
  * @param reference your id for this deposit, unique among your deposits
- * @param network {@code "tron"}
+ * @param network {@code "tron"}, {@code "ethereum"}, {@code "bsc"}, {@code "polygon"} or
+ *     {@code "arbitrum"} (those the stage opens)
  * @param amount the expected USDT amount, or null
  * @param split where a share of every confirmed transfer is forwarded, or null
  */
@@ -30,7 +31,7 @@ public record DepositCreateParams(
 
   /** {@code method}, {@code network}, {@code reference} and {@code amount}, set as on a withdrawal's builder; and {@code split}. */
   public static final class Builder extends TransferBuilder<Builder, DepositCreateParams> {
-    /** Forward a share of every confirmed transfer to another TRON address. */
+    /** Forward a share of every confirmed transfer to another address on the deposit's network. */
     public Builder split(Split split) {
       return set("split", split);
     }
@@ -40,7 +41,7 @@ public record DepositCreateParams(
    * {@code split}: an address and exactly one of {@code percent} (above 0, below 100, at most 2
    * decimals) or {@code amount} (USDT).
    *
-   * @param address a TRON address
+   * @param address an address on the deposit's network
    * @param percent the percentage of every confirmed transfer (a JSON number), or null
    * @param amount the USDT amount of every confirmed transfer, or null
    */
@@ -56,7 +57,7 @@ public record DepositCreateParams(
   }
 
   public static final class SplitBuilder extends RecordBuilder<SplitBuilder, Split> {
-    /** A TRON address (base58check, starting with T). */
+    /** An address on the deposit's network: TRON base58check ({@code T…}) or EIP-55 ({@code 0x…}). */
     public SplitBuilder address(String address) {
       return set("address", address);
     }

@@ -5,8 +5,8 @@ import java.math.BigDecimal;
 
 /**
  * The fields a deposit's and a withdrawal's bodies share, set the same way on both builders:
- * {@code method} and {@code network} (defaulting to {@code "usdt"} and {@code "tron"}, the only
- * values today), {@code reference} and the USDT {@code amount}.
+ * {@code method} and {@code network} (defaulting to {@code "usdt"} and {@code "tron"}),
+ * {@code reference} and the USDT {@code amount}.
  *
  * @param <B> the builder itself
  * @param <R> the params it builds
@@ -22,7 +22,10 @@ abstract class TransferBuilder<B extends TransferBuilder<B, R>, R extends Record
     return set("method", method);
   }
 
-  /** {@code "tron"} (the default). */
+  /**
+   * {@code "tron"} (the default); a deposit also takes {@code "ethereum"}, {@code "bsc"},
+   * {@code "polygon"} or {@code "arbitrum"} where the stage opens it. Withdrawals are on TRON only.
+   */
   public B network(String network) {
     return set("network", network);
   }

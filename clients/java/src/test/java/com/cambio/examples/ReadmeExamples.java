@@ -85,7 +85,7 @@ final class ReadmeExamples {
   static void deposits(CambioClient cambio) {
     Deposit deposit = cambio.deposits().create(DepositCreateParams.builder()
         .method("usdt").network("tron").reference("order-1").amount("25").build());
-    System.out.println("pay " + deposit.amount() + " USDT to " + deposit.address());
+    System.out.println("pay " + deposit.amount() + " USDT to " + deposit.address() + " on " + deposit.network());
 
     Deposit now = cambio.deposits().get(deposit.id());
     if (now.status().equals("completed")) System.out.println("credited " + now.creditedAmount());

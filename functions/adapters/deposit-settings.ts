@@ -1,0 +1,15 @@
+import type { SliceSettings } from '#functions/settings/functions';
+import type { DepositSettings } from '#functions/deposits/deposits';
+import { keysOf } from '#functions/networks/key-registry';
+import { NETWORK_NAMES } from '#functions/networks/names';
+
+/* Apart from ./config.ts, which routes without deposits import: this one brings every network's
+ * keys (curves, HD derivation) into the bundle. */
+
+/** Each network's deposit terms on the stage, by the network's keys (functions/networks/network.ts). */
+export function depositSettingsFrom(settings: SliceSettings<'deposits'>): DepositSettings {
+  return {
+    termsOn: (network, deposit) => keysOf(network).depositTerms(deposit, settings),
+    openNetworks: () => NETWORK_NAMES.filter((network) => network === 'tron' || settings.EVM_NETWORKS[network] !== undefined),
+  };
+}

@@ -1,0 +1,65 @@
+import { EVM_NETWORKS } from '#functions/networks/evm/networks';
+import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import { startAnvilWithContracts, type Anvil } from './anvil.ts';
+
+/** The chain id each local node answers with: the real network's, so what a wallet signs there names it. */
+export const LOCAL_EVM_CHAIN_IDS: { readonly [N in EvmNetworkName]: number } = { ethereum: 1, bsc: 56, polygon: 137, arbitrum: 42161 };
+
+/** A block a second, as the sandbox TRON chain's (config/stages.ts SANDBOX_BLOCK_INTERVAL_MS). */
+const BLOCK_SECONDS = 1;
+/** Three blocks deep is final on the local nodes: a deposit completes in a few seconds, well under 20. */
+const LOCAL_CONFIRMATIONS = 3;
+
+export interface LocalEvmNetworks {
+  /** What the stage's EVM_NETWORKS setting says of each node started. */
+  settings: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * One anvil per named network, its USDT (the network's decimals) and forwarder factory deployed,
+ * the customer wallet funded (./evm-contracts.ts).
+ *
+ * Each start is a fresh chain, even on a data folder kept across restarts: anvil's --state file
+ * keeps every block, about 1.7 KB each, so at a block a second it would grow by ~140 MB a day per
+ * network, rewritten whole at each dump. Nothing is lost by starting afresh: the contracts are
+ * deployed by the same account from the same nonces, so their addresses, and with them every
+ * deposit address handed out before (a CREATE2 address from the factory), are the same; the
+ * runtime starts each network's scan at the new chain's head (local/runtime.ts). A payment made
+ * before the restart is gone with its chain, as if a reorganisation had dropped it.
+ */
+export async function startEvmNetworks(names: readonly EvmNetworkName[]): Promise<LocalEvmNetworks> {
+  const started = await Promise.allSettled(
+    names.map((name) => startAnvilWithContracts({ chainId: LOCAL_EVM_CHAIN_IDS[name], usdtDecimals: EVM_NETWORKS[name].tokenDecimals, blockTime: BLOCK_SECONDS })),
+  );
+  const nodes = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const stop = async (): Promise<void> => {
+    await Promise.all(nodes.map((node: Anvil) => node.stop()));
+  };
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  const settings: LocalEvmNetworks['settings'] = {};
+  nodes.forEach((node, index) => {
+    settings[names[index]!] = {
+      chainId: node.chainId,
+      rpcUrl: node.url,
+      usdtContract: node.usdt,
+      forwarderFactory: node.factory,
+      forwarderImplementation: node.implementation,
+      // anvil's `finalized` is its latest block: a depth is the rule here (functions/networks/evm/settings.ts).
+      finalizedTag: false,
+      confirmations: LOCAL_CONFIRMATIONS,
+      maxBlockRange: 1_000,
+      scanEveryMinutes: 1,
+      sandbox: true,
+    };
+  });
+  return { settings, stop };
+}
+
+/** The start banner's line for each node: name, JSON-RPC URL, and the USDT contract (../shared/networks.md). */
+export const evmNetworkLines = (settings: LocalEvmNetworks['settings']): string[] =>
+  Object.entries(settings).map(([name, network]) => `  ${name.padEnd(16)}${network.rpcUrl}  USDT ${network.usdtContract}`);

@@ -1,0 +1,31 @@
+import { relative } from 'node:path';
+import { evmNetworkLines } from './evm-networks.ts';
+import type { LocalRuntime } from './runtime.ts';
+
+/** What `npm start` prints once everything is up: where each part listens, each EVM node's line
+ * in the spec's form (../shared/networks.md), and the sandbox company's key. */
+export function startBanner(runtime: LocalRuntime): string {
+  const { apiKey, apiSecret, companyId } = runtime.sandbox;
+  return [
+    '',
+    'Cambio local runtime is up',
+    `  API             ${runtime.apiUrl}`,
+    `  Dashboard       ${runtime.dashboardUrl} (sign up for a sandbox company and make API keys there)`,
+    `  DynamoDB Local  ${runtime.dynamoEndpoint} (data in .data/, kept across restarts)`,
+    `  Mail            ${relative(process.cwd(), runtime.outboxDir)}/ (invitations, password resets, webhook alerts, as .eml files; nothing is sent)`,
+    // Each EVM network's anvil node (a block a second, a fresh chain at each start).
+    ...evmNetworkLines(runtime.evmNetworks),
+    `  Pay a deposit   npm run sandbox:pay -- --network <${['tron', ...Object.keys(runtime.evmNetworks)].join('|')}> --address <address> --amount <USDT>`,
+    '',
+    `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,
+    `    X-Api-Key     ${apiKey}`,
+    `    X-Api-Secret  ${apiSecret}`,
+    '',
+    '  Try it:',
+    `    curl -s ${runtime.apiUrl}/company/balance -H 'X-Api-Key: ${apiKey}' -H 'X-Api-Secret: ${apiSecret}'`,
+    '',
+    '  Another company: npm run company:create -- --name "Acme" --json',
+    '  Ctrl-C stops everything.',
+    '',
+  ].join('\n');
+}

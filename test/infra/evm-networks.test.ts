@@ -1,0 +1,67 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, expect, it } from 'vitest';
+import { CambioStack } from '../../lib/cambio-stack.ts';
+import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
+import { STAGES } from '../../config/stages.ts';
+
+/**
+ * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller schedule per
+ * network, whose input names it, a scan-lag alarm per network in that chain's blocks, and read
+ * access to the secret holding a provider's URL. The sandbox stage opens none today.
+ */
+const EVM_NETWORKS = {
+  ethereum: {
+    chainId: 1,
+    rpcUrlSecret: 'cambio/sandbox/ethereum-rpc-url',
+    usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    forwarderFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    forwarderImplementation: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be',
+    finalizedTag: true,
+    confirmations: 64,
+    scanEveryMinutes: 2,
+  },
+  arbitrum: {
+    chainId: 42161,
+    rpcUrl: 'https://arb1.example.com/rpc',
+    usdtContract: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9',
+    forwarderFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    forwarderImplementation: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be',
+    finalizedTag: true,
+    confirmations: 1,
+  },
+};
+let template: Template;
+
+beforeAll(() => {
+  const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, EVM_NETWORKS: JSON.stringify(EVM_NETWORKS) } };
+  template = Template.fromStack(new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS }));
+}, 120_000);
+
+it('schedules the deposit poller once per open EVM network, at its own rate, with the network as input', () => {
+  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('deposit poller$') } });
+  const byNetwork = Object.fromEntries(
+    Object.values(rules).map((rule) => [JSON.parse(rule.Properties.Targets[0].Input).network, rule.Properties.ScheduleExpression]),
+  );
+  expect(byNetwork).toEqual({ ethereum: 'rate(2 minutes)', arbitrum: 'rate(1 minute)' });
+});
+
+it('alarms on each EVM network scanner lag: ten minutes of that chain, by the metric its poller publishes with its name', () => {
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'ScannerLagBlocks');
+  const thresholds = Object.fromEntries(
+    alarms.map((alarm) => [(alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'tron', alarm.Properties.Threshold]),
+  );
+  // Ethereum: a block per 12 s; Arbitrum: four a second; TRON's alarm is unchanged.
+  expect(thresholds).toEqual({ tron: 200, ethereum: 50, arbitrum: 2400 });
+});
+
+it('lets the deposit poller alone read the secret that holds a provider URL', () => {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy).includes('cambio/sandbox/ethereum-rpc-url'));
+  expect(policies).toHaveLength(1);
+  expect(JSON.stringify(policies[0]!.Properties.Roles)).toMatch(/JobsDepositPoller/);
+});
+
+it('refuses a stage figure that names an unknown network, naming the variable', () => {
+  const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, EVM_NETWORKS: JSON.stringify({ solana: EVM_NETWORKS.ethereum }) } };
+  expect(() => new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS })).toThrow(/Stage sandbox: EVM_NETWORKS names a network other than ethereum, bsc, polygon, arbitrum/);
+});

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
+import { startEvmNetworks } from '#local/evm-networks';
+import type { LocalRuntime } from '#local/runtime';
+import { startBanner } from '#local/start-banner';
+import { apiClient, newCompany, startTestApi } from '../support/local-api.ts';
+import { signedUpOwner } from '../support/dashboard.ts';
+import { runOpsCommand } from '../support/ops-commands.ts';
+import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
+import { waitFor } from '../support/wait.ts';
+
+/**
+ * The local runtime with an EVM network open (ethereum, one anvil node, a block a second, final 3
+ * deep), through a real socket: a deposit made with the API, paid with `npm run sandbox:pay` or
+ * the dashboard's Simulate payment, completes and is credited within seconds; a split's forward
+ * waits `pending` on ethereum (no EVM payouts yet) with its money locked. The runtime keeps its
+ * state file in a data folder of its own, so the ops command, run from beside it, finds its node
+ * as it finds `npm start`'s.
+ */
+const workDir = mkdtempSync(join(tmpdir(), 'cambio-evm-runtime-'));
+let runtime: LocalRuntime;
+const DEPOSIT_WITHIN_MS = 20_000;
+/** A valid EIP-55 address no test holds a key to. */
+const SPLIT_TO = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+beforeAll(async () => {
+  runtime = await startTestApi({ dataDir: join(workDir, '.data'), evmNetworks: ['ethereum'], pollIntervalMs: 200 });
+}, 60_000);
+
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+const sandboxPay = (...args: string[]) => runOpsCommand('ops/sandbox-pay.ts', args, {}, workDir);
+
+async function completed(call: ReturnType<typeof apiClient>, id: string) {
+  return waitFor(async () => (await call('GET', `/deposits/${id}`)).body.data, (deposit) => deposit.status === 'completed', DEPOSIT_WITHIN_MS);
+}
+
+describe('npm start with ethereum open', () => {
+  it('prints the node in the spec form: name, JSON-RPC URL, USDT and its contract', async () => {
+    const ethereum = runtime.evmNetworks.ethereum!;
+    const lines = startBanner(runtime).split('\n');
+    expect(lines).toContain(`  ethereum        ${ethereum.rpcUrl}  USDT ${ethereum.usdtContract}`);
+    expect(lines.filter((line) => /^ {2}ethereum {8}http:\/\/127\.0\.0\.1:\d+ {2}USDT 0x[0-9a-fA-F]{40}$/.test(line))).toHaveLength(1);
+    // The URL is the node itself, answering with Ethereum's chain id.
+    const answer = await fetch(ethereum.rpcUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    expect(((await answer.json()) as { result: string }).result).toBe('0x1');
+    // Only the networks asked for are open.
+    expect(Object.keys(runtime.evmNetworks)).toEqual(['ethereum']);
+  });
+
+  it('deploys the same contracts on every fresh node, so deposit addresses handed out before a restart stay valid', async () => {
+    const again = await startEvmNetworks(['ethereum']);
+    try {
+      const { rpcUrl: _url, ...contracts } = again.settings.ethereum!;
+      const { rpcUrl: _running, ...runningContracts } = runtime.evmNetworks.ethereum!;
+      expect(contracts).toEqual(runningContracts);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('an ethereum deposit on the local runtime', () => {
+  it.concurrent('paid with npm run sandbox:pay --network ethereum, completes and is credited within 20 s', async () => {
+    const company = await newCompany(runtime, 'EVM Pay Co');
+    const created = await company.call('POST', '/deposits', { body: { method: 'usdt', network: 'ethereum', reference: 'evm-pay', amount: '25' } });
+    expect(created.status).toBe(201);
+    const { id, address } = created.body.data;
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+    const paid = await sandboxPay('--network', 'ethereum', '--address', address, '--amount', '25', '--json');
+    expect(paid.stderr).toBe('');
+    expect(paid.status).toBe(0);
+    const { txHash } = JSON.parse(paid.stdout) as { txHash: string };
+    expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const done = await completed(company.call, id);
+    expect(done).toMatchObject({ status: 'completed', network: 'ethereum', receivedAmount: '25.000000', creditedAmount: '25.000000', amountStatus: 'exact' });
+    expect(done.transactions).toEqual([expect.objectContaining({ txHash, amount: '25.000000', status: 'confirmed' })]);
+    const balance = await company.call('GET', '/company/balance');
+    expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
+  });
+
+  it.concurrent('with a 10 % split: the company is credited 90 %, the forward waits pending on ethereum with its money locked', async () => {
+    const company = await newCompany(runtime, 'EVM Split Co');
+    const created = await company.call('POST', '/deposits', {
+      body: { method: 'usdt', network: 'ethereum', reference: 'evm-split', amount: '10', split: { address: SPLIT_TO, percent: 10 } },
+    });
+    expect(created.status).toBe(201);
+    const { id, address } = created.body.data;
+    await evmSandboxPayer('ethereum', runtime.evmNetworks.ethereum!).pay(address, usdt('10'));
+
+    const done = await completed(company.call, id);
+    expect(done).toMatchObject({ status: 'completed', receivedAmount: '10.000000', split: { address: SPLIT_TO, forwardedAmount: '1.000000', withdrawalId: expect.stringMatching(/^wdr_/) } });
+    const forward = await company.call('GET', `/withdrawals/${done.split.withdrawalId}`);
+    expect(forward.body.data).toMatchObject({ status: 'pending', network: 'ethereum', address: SPLIT_TO, amount: '1.000000' });
+    const balance = await company.call('GET', '/company/balance');
+    expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '9.000000', pending: '0.000000', locked: '1.000000' });
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    try {
+      await expectLedgerMatchesBalances(db, runtime.tableName, company.companyId);
+    } finally {
+      db.destroy();
+    }
+  });
+
+  it.concurrent("paid with the dashboard's Simulate payment, completes", async () => {
+    const owner = await signedUpOwner(runtime, 'EVM Sim Co');
+    const key = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'evm' } });
+    expect(key.status).toBe(201);
+    const call = apiClient(runtime, key.body.data);
+    const created = await call('POST', '/deposits', { body: { method: 'usdt', network: 'ethereum', reference: 'evm-sim', amount: '7.5' } });
+    expect(created.status).toBe(201);
+
+    const paid = await owner.browser.call('POST', `/companies/${owner.companyId}/simulated-payments`, { body: { depositId: created.body.data.id, amount: '7.5' } });
+    expect(paid.status).toBe(202);
+    expect(paid.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await completed(call, created.body.data.id)).toMatchObject({ status: 'completed', creditedAmount: '7.500000' });
+  });
+});
+
+describe('npm run sandbox:pay on an EVM network', () => {
+  it('refuses an unknown network and one the running runtime did not open, naming the choices', async () => {
+    const [unknown, notOpen] = await Promise.all([
+      sandboxPay('--network', 'solana', '--address', SPLIT_TO, '--amount', '1'),
+      sandboxPay('--network', 'bsc', '--address', SPLIT_TO, '--amount', '1'),
+    ]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('Unknown network "solana": --network must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"');
+    expect(notOpen.status).toBe(2);
+    expect(notOpen.stderr).toContain('bsc is not open on the running local runtime; open are tron, ethereum.');
+  });
+});
