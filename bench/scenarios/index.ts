@@ -3,6 +3,7 @@ import { activityScenario } from './activity.ts';
 import { balanceScenario } from './balance.ts';
 import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
+import { evmScannerScenario } from './evm-scanner.ts';
 import { ledgerCsvScenario } from './ledger-csv.ts';
 import { loadKneeScenario } from './load-knee.ts';
 import { payoutsScenario } from './payouts.ts';
@@ -20,6 +21,7 @@ export const SCENARIOS: readonly Scenario[] = [
   withdrawalsScenario,
   payoutsScenario,
   scannerScenario,
+  evmScannerScenario,
   webhooksScenario,
   loadKneeScenario,
   coldStartScenario,

@@ -1,23 +1,16 @@
-import { readFile } from 'node:fs/promises';
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#functions/companies/company';
 import { scanDeposits, type ScanResult } from '#functions/deposits/deposit-chain';
 import { depositAwaitingPayment, type Deposit } from '#functions/deposits/deposits';
-import { newId } from '#functions/shared/ids';
 import { inParallel } from '#functions/shared/in-parallel';
 import { parseAmount } from '#functions/shared/money';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
-import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { depositAddressItem, depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
-import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { MAINNET_USDT_CONTRACT } from '../../config/stages.ts';
-import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
-import { formatRate, operationName } from '../support.ts';
-import { depositItem } from '#adapters/dynamo/items/deposit';
+import { registeredAddresses, requestsPerBlockTable, seedDepositAddresses, startScannerDynamo, timedScans, totalRequests } from '../scanner-setup.ts';
+import { formatRate } from '../support.ts';
 
 /** TRON produces a block every 3 s. */
 const TRON_BLOCK_MS = 3000;
@@ -28,38 +21,26 @@ const GOAL_FACTOR = 10;
  * bench the chain itself is the sandbox's, in DynamoDB). */
 const GOAL_REQUESTS_PER_BLOCK = 2;
 const BLOCKS = 20;
-const DAY_MS = 86_400_000;
 const TRANSFERS_PER_BLOCK = 300;
 /** One transfer in ten goes to a registered deposit address; the rest to addresses we do not know. */
 const HIT_EVERY = 10;
-const BATCH_WRITE_LIMIT = 25;
-/** DynamoDB Local on 2 cores: 8 BatchWrites at a time was the fastest of 2, 4, 8 and 16 tried. */
-const SETUP_CONCURRENCY = 8;
 const SUBMIT_CONCURRENCY = 32;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /**
- * The deposit scanner's throughput, no HTTP: a DynamoDB Local and a table of its own (see below)
- * with 100,000 registered deposit addresses, 20 blocks of 300 USDT transfers on the sandbox chain
+ * The deposit scanner's throughput, no HTTP: a DynamoDB Local and a table of its own
+ * (../scanner-setup.ts) with 100,000 registered deposit addresses, 20 blocks of 300 USDT transfers on the sandbox chain
  * (fake clock), then scanDeposits until caught up, then the next run's re-scan of the overlap.
  */
 export const scannerScenario: Scenario = {
   name: 'scanner',
   title: `Deposit scanner: ${BLOCKS} blocks × ${TRANSFERS_PER_BLOCK} USDT transfers against registered deposit addresses`,
   async run({ log }) {
-    const registered = positiveInt(process.env.BENCH_SCANNER_ADDRESSES, 100_000);
+    const registered = registeredAddresses();
     const transfers = BLOCKS * TRANSFERS_PER_BLOCK;
     const hits = Math.ceil(transfers / HIT_EVERY);
-    if (hits > registered) throw new Error(`BENCH_SCANNER_ADDRESSES must be at least ${hits}`);
-    // Its own DynamoDB Local: on one that already holds the HTTP scenarios' items, requests to a
-    // second table were 2–30× slower (BatchWrite ~100 items/s instead of ~2,000–3,000), a
-    // DynamoDB Local artefact that would have measured the emulator, not the scanner.
-    log('  starting a DynamoDB Local of its own (in memory)');
-    const dynamo = await startDynamoDbLocal({});
-    const dynamoPid = await pidOfDynamoDbLocal(dynamo.port);
-    const tableName = 'bench-scanner';
-    await ensureTable(dynamo.endpoint, tableName);
-    const db = createDocumentClient(dynamo.endpoint);
+    const scanner = await startScannerDynamo('bench-scanner', log);
+    const { db, tableName, dynamoPid } = scanner;
     const failures: string[] = [];
     try {
       let clock = Date.parse('2026-11-22T00:00:00.000Z');
@@ -68,25 +49,12 @@ export const scannerScenario: Scenario = {
 
       // Setup 1: the registered addresses (synthetic base58 strings; the scanner never checks
       // them, it looks up what the chain reports) and real Deposit items for the ones paid to.
-      const stride = Math.floor(registered / hits);
-      const hitAddresses: string[] = [];
-      const items: Record<string, unknown>[] = [];
-      for (let i = 0; i < registered; i++) {
-        const address = syntheticAddress('TBench', i);
-        const depositId = newId('deposit', clock);
-        // Made over the day before (not all at the run's start, which would put every one inside
-        // the filter's refresh margin and have each refresh read them all again).
-        const listed = { address, addressIndex: i, companyId: company.id, id: depositId, createdAt: new Date(clock - DAY_MS + Math.floor((i * DAY_MS) / registered) - 3_600_000).toISOString() };
-        items.push(depositAddressItem.toItem(listed), depositAddressListedItem.toItem(listed));
-        if (i % stride === 0 && hitAddresses.length < hits) {
-          hitAddresses.push(address);
-          items.push(depositItem.toItem(syntheticDeposit(company.id, depositId, address, i, now())));
-        }
-      }
-      log(`  writing ${registered} deposit addresses + ${hits} deposits (BatchWrite, ${BATCH_WRITE_LIMIT} per request, ${SETUP_CONCURRENCY} at a time)`);
-      const setupStarted = performance.now();
-      const setupRequests = await batchWrite(db, tableName, items);
-      const setupSeconds = (performance.now() - setupStarted) / 1000;
+      const seeded = await seedDepositAddresses(
+        scanner,
+        { registered, hits, companyId: company.id, clock, address: (i) => syntheticAddress('TBench', i), deposit: (id, address, i, at) => syntheticDeposit(company.id, id, address, i, at) },
+        log,
+      );
+      const { hitAddresses } = seeded;
 
       // The chain: 100 empty blocks, then a first scan that places the cursor at the head.
       const chain = new SandboxChain(db, tableName, { blockIntervalMs: TRON_BLOCK_MS, solidifyAfter: 19, now: () => clock });
@@ -131,7 +99,7 @@ export const scannerScenario: Scenario = {
       const overlap = await timedScans(scan, latest + BLOCKS, dynamoPid);
       if (overlap.recorded !== 0) failures.push(`the overlap re-scan recorded ${overlap.recorded} transfers again`);
 
-      const requestsPerBlock = Object.values(catchUp.requests).reduce((sum, n) => sum + n, 0) / BLOCKS;
+      const requestsPerBlock = totalRequests(catchUp) / BLOCKS;
       if (requestsPerBlock > GOAL_REQUESTS_PER_BLOCK) failures.push(`catch-up sent ${formatRate(requestsPerBlock)} DynamoDB requests per block, above the goal of ${GOAL_REQUESTS_PER_BLOCK}`);
       const blocksPerSecond = BLOCKS / catchUp.seconds;
       const bothPasses = BLOCKS / (catchUp.seconds + overlap.seconds);
@@ -139,7 +107,6 @@ export const scannerScenario: Scenario = {
         { label: 'catch-up: 20 loaded blocks (+ 20 empty overlap blocks before them)', result: catchUp },
         { label: 'next run: 20 empty blocks + re-scan of the 20 loaded blocks (overlap)', result: overlap },
       ];
-      const operations = [...new Set(phases.flatMap((phase) => Object.keys(phase.result.requests)))].sort();
       return {
         name: 'scanner',
         title: this.title,
@@ -149,7 +116,7 @@ export const scannerScenario: Scenario = {
             title: 'Setup (not part of the measurement)',
             columns: ['step', 'items', 'DynamoDB requests', 'seconds', 'items/s'],
             rows: [
-              [`DepositAddress and DepositAddressListed items (synthetic addresses) + Deposit items for the ${hits} paid ones, BatchWrite`, items.length, setupRequests, setupSeconds.toFixed(1), Math.round(items.length / setupSeconds)],
+              [`DepositAddress and DepositAddressListed items (synthetic addresses) + Deposit items for the ${hits} paid ones, BatchWrite`, seeded.items, seeded.requests, seeded.seconds.toFixed(1), Math.round(seeded.items / seeded.seconds)],
               [`sandbox transfers, SandboxChain.submitTransfer (one TransactWrite each, ${SUBMIT_CONCURRENCY} at a time)`, transfers, transfers, submitSeconds.toFixed(1), Math.round(transfers / submitSeconds)],
             ],
           },
@@ -169,15 +136,7 @@ export const scannerScenario: Scenario = {
               result.dynamoCpuMicros === null ? 'n/a' : (result.dynamoCpuMicros / 1e6).toFixed(2),
             ]),
           },
-          {
-            title: `DynamoDB requests per loaded block (÷ ${BLOCKS})`,
-            columns: ['pass', ...operations.map(operationName), 'total'],
-            rows: phases.map(({ label, result }) => [
-              label,
-              ...operations.map((operation) => formatRate((result.requests[operation] ?? 0) / BLOCKS)),
-              formatRate(Object.values(result.requests).reduce((sum, n) => sum + n, 0) / BLOCKS),
-            ]),
-          },
+          requestsPerBlockTable(BLOCKS, phases),
         ],
         goals: [
           {
@@ -199,86 +158,10 @@ export const scannerScenario: Scenario = {
         ],
       };
     } finally {
-      db.destroy();
-      await dynamo.stop();
+      await scanner.stop();
     }
   },
 };
-
-interface TimedScans {
-  runs: number;
-  transfersSeen: number;
-  recorded: number;
-  seconds: number;
-  requests: Record<string, number>;
-  /** This process's CPU time (the scanner and the SDK) during the runs. */
-  cpuMicros: number;
-  dynamoCpuMicros: number | null;
-}
-
-/** Runs scanDeposits until it has scanned up to `upTo`, timing the runs and counting their requests. */
-async function timedScans(scan: () => Promise<ScanResult>, upTo: number, dynamoPid: number | undefined): Promise<TimedScans> {
-  const before = snapshotDynamoRequests();
-  const dynamoBefore = await cpuMicrosOfPid(dynamoPid);
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  let runs = 0;
-  let transfersSeen = 0;
-  let recorded = 0;
-  for (;;) {
-    const result = await scan();
-    if (!result.scanned) break;
-    runs++;
-    transfersSeen += result.transfersSeen;
-    recorded += result.recorded;
-    if (result.scanned.toBlock >= upTo) break;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  const dynamoAfter = await cpuMicrosOfPid(dynamoPid);
-  return {
-    runs,
-    transfersSeen,
-    recorded,
-    seconds,
-    requests: dynamoRequestsSince(before),
-    cpuMicros: used.user + used.system,
-    dynamoCpuMicros: dynamoBefore !== null && dynamoAfter !== null ? dynamoAfter - dynamoBefore : null,
-  };
-}
-
-/** Puts every item with BatchWrite (25 per request, several requests at a time), retrying
- * unprocessed items; returns the number of requests sent. */
-async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: Record<string, unknown>[]): Promise<number> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += BATCH_WRITE_LIMIT) batches.push(items.slice(i, i + BATCH_WRITE_LIMIT));
-  let requests = 0;
-  await inParallel(batches, SETUP_CONCURRENCY, async (batch) => {
-    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      requests++;
-      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-      pending = (UnprocessedItems?.[tableName] ?? []) as typeof pending;
-    }
-  });
-  return requests;
-}
-
-
-/** The java child of this process listening on `port` (Linux /proc), for its CPU time. */
-async function pidOfDynamoDbLocal(port: number): Promise<number | undefined> {
-  try {
-    const children = (await readFile(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
-    for (const pid of children) {
-      const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
-      if (args.some((arg) => arg.includes('DynamoDBLocal')) && args.includes(String(port))) return pid;
-    }
-  } catch {
-    // not Linux
-  }
-  return undefined;
-}
 
 /** A 34-character base58 string that looks like a TRON address (not a valid checksum). */
 function syntheticAddress(prefix: string, n: number): string {
@@ -292,11 +175,4 @@ function syntheticAddress(prefix: string, n: number): string {
 
 function syntheticDeposit(companyId: string, id: string, address: string, addressIndex: number, now: Date): Deposit {
   return depositAwaitingPayment(companyId, { network: 'tron', reference: `bench-scanner-${addressIndex}` }, { address, addressIndex }, 19, now, id);
-}
-
-function positiveInt(raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_SCANNER_ADDRESSES must be a positive integer, got "${raw}"`);
-  return value;
 }

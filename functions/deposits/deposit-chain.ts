@@ -229,7 +229,10 @@ async function applySteps<T>(store: DepositChainStore, steps: DepositStep<T>[]):
     const deposit = deposits.get(depositId);
     const change = deposit && first ? await first.build(deposit, false) : null;
     if (change) firsts.set(change, { depositId, step: first! });
-    rest.set(depositId, change ? others : [first!, ...others]);
+    // A first step with nothing to change on the deposit just read (consistently) is done; re-reading
+    // it one by one would cost a GetItem per waiting transfer per run. A missing deposit goes on to
+    // withDeposit, which reports it.
+    rest.set(depositId, deposit ? others : [first!, ...others]);
   }
   const applied: T[] = [];
   for (const write of store.inWrites([...firsts.keys()])) {

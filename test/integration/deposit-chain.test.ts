@@ -263,6 +263,24 @@ describe('deposit detection and crediting', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it('a transfer still confirming whose count has not moved is left as it is, without reading its deposit again', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '3');
+    clock.advanceBlocks(1);
+    await scan();
+    const before = (await read(deposit))!;
+    const counting: DepositChainStore = Object.create(store);
+    let reads = 0;
+    counting.getDeposit = async (...args) => {
+      reads++;
+      return store.getDeposit(...args);
+    };
+    // The chain has not moved since the scan: the confirmations shown are still right.
+    expect(await confirmDeposits({ ...deps(), store: counting })).toEqual({ confirmed: 0, dropped: 0, waiting: 1 });
+    expect(reads).toBe(0);
+    expect(await read(deposit)).toEqual(before);
+  });
+
   it('catches up after downtime without skipping a block', async () => {
     const deposit = await newDeposit();
     clock.advanceBlocks(MAX_BLOCKS_PER_SCAN * 2);

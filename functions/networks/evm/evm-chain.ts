@@ -40,8 +40,13 @@ const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
 
 export class EvmChain implements Chain {
   private client: Promise<Client> | undefined;
+  /** The widest range the node last answered: once it refused a wider one, later reads start
+   * there rather than being refused again (each refusal also costs viem's retries). */
+  private logsWidth: number;
 
-  constructor(private readonly options: EvmChainOptions) {}
+  constructor(private readonly options: EvmChainOptions) {
+    this.logsWidth = options.maxBlockRange;
+  }
 
   private rpc(): Promise<Client> {
     this.client ??= (async () => {
@@ -83,7 +88,7 @@ export class EvmChain implements Chain {
    */
   async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
     if (toBlock < fromBlock) return [];
-    const logs = await this.logsIn(contract as Address, fromBlock, toBlock, this.options.maxBlockRange);
+    const logs = await this.logsIn(contract as Address, fromBlock, toBlock, this.logsWidth);
     const perTransaction = new Map<string, number>();
     const unit = 10n ** BigInt(this.options.tokenDecimals - USDT_DECIMALS);
     return logs.map((log) => {
@@ -112,7 +117,9 @@ export class EvmChain implements Chain {
         logs.push(...(await getLogs(client, { address: contract, event: TRANSFER_EVENT, fromBlock: BigInt(start), toBlock: BigInt(end), strict: true })));
       } catch (error) {
         if (end === start || !RANGE_REFUSED.test(String((error as Error).message))) throw error;
-        logs.push(...(await this.logsIn(contract, start, end, Math.ceil((end - start + 1) / 2))));
+        const half = Math.ceil((end - start + 1) / 2);
+        this.logsWidth = Math.min(this.logsWidth, half);
+        logs.push(...(await this.logsIn(contract, start, end, half)));
       }
     }
     return logs;

@@ -1,0 +1,202 @@
+import { readFile } from 'node:fs/promises';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ScanResult } from '#functions/deposits/deposit-chain';
+import type { Deposit } from '#functions/deposits/deposits';
+import { newId } from '#functions/shared/ids';
+import { inParallel } from '#functions/shared/in-parallel';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { depositAddressItem, depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
+import { depositItem } from '#adapters/dynamo/items/deposit';
+import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
+import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from './harness.ts';
+import type { ResultTable } from './scenario.ts';
+import { formatRate, operationName } from './support.ts';
+
+/**
+ * What the deposit scanner scenarios (TRON's scenarios/scanner.ts, the EVM one
+ * scenarios/evm-scanner.ts) share: a DynamoDB Local of their own seeded with registered deposit
+ * addresses, and the timing and request counting of scan runs.
+ */
+
+const DAY_MS = 86_400_000;
+const BATCH_WRITE_LIMIT = 25;
+/** DynamoDB Local on 2 cores: 8 BatchWrites at a time was the fastest of 2, 4, 8 and 16 tried. */
+export const SETUP_CONCURRENCY = 8;
+
+export interface ScannerDynamo {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  /** DynamoDB Local's process, for its CPU time (Linux). */
+  dynamoPid: number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Its own DynamoDB Local (in memory) and table: on one that already holds the HTTP scenarios'
+ * items, requests to a second table were 2–30× slower (BatchWrite ~100 items/s instead of
+ * ~2,000–3,000), a DynamoDB Local artefact that would have measured the emulator, not the scanner.
+ */
+export async function startScannerDynamo(tableName: string, log: (line: string) => void): Promise<ScannerDynamo> {
+  log('  starting a DynamoDB Local of its own (in memory)');
+  const dynamo = await startDynamoDbLocal({});
+  const dynamoPid = await pidOfDynamoDbLocal(dynamo.port);
+  await ensureTable(dynamo.endpoint, tableName);
+  const db = createDocumentClient(dynamo.endpoint);
+  return {
+    db,
+    tableName,
+    dynamoPid,
+    async stop() {
+      db.destroy();
+      await dynamo.stop();
+    },
+  };
+}
+
+export interface DepositAddressSeed {
+  registered: number;
+  /** How many of them are paid: spread evenly, each with a Deposit awaiting payment. */
+  hits: number;
+  companyId: string;
+  /** The scenario's clock (ms): the addresses were made over the day before it. */
+  clock: number;
+  address: (index: number) => string;
+  deposit: (id: string, address: string, index: number, now: Date) => Deposit;
+}
+
+export interface SeededAddresses {
+  /** The paid addresses, in index order. */
+  hitAddresses: string[];
+  items: number;
+  requests: number;
+  seconds: number;
+}
+
+/** Writes the registered addresses (DepositAddress and DepositAddressListed items) and Deposit
+ * items for the paid ones. */
+export async function seedDepositAddresses(scanner: ScannerDynamo, seed: DepositAddressSeed, log: (line: string) => void): Promise<SeededAddresses> {
+  const { registered, hits, clock } = seed;
+  if (hits > registered) throw new Error(`BENCH_SCANNER_ADDRESSES must be at least ${hits}`);
+  const stride = Math.floor(registered / hits);
+  const hitAddresses: string[] = [];
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < registered; i++) {
+    const address = seed.address(i);
+    const depositId = newId('deposit', clock);
+    // Made over the day before (not all at the run's start, which would put every one inside
+    // the filter's refresh margin and have each refresh read them all again).
+    const listed = { address, addressIndex: i, companyId: seed.companyId, id: depositId, createdAt: new Date(clock - DAY_MS + Math.floor((i * DAY_MS) / registered) - 3_600_000).toISOString() };
+    items.push(depositAddressItem.toItem(listed), depositAddressListedItem.toItem(listed));
+    if (i % stride === 0 && hitAddresses.length < hits) {
+      hitAddresses.push(address);
+      items.push(depositItem.toItem(seed.deposit(depositId, address, i, new Date(clock))));
+    }
+  }
+  log(`  writing ${registered} deposit addresses + ${hits} deposits (BatchWrite, ${BATCH_WRITE_LIMIT} per request, ${SETUP_CONCURRENCY} at a time)`);
+  const started = performance.now();
+  const requests = await batchWrite(scanner.db, scanner.tableName, items);
+  return { hitAddresses, items: items.length, requests, seconds: (performance.now() - started) / 1000 };
+}
+
+export interface TimedScans {
+  runs: number;
+  transfersSeen: number;
+  recorded: number;
+  seconds: number;
+  requests: Record<string, number>;
+  /** This process's CPU time (the scanner and the SDK) during the runs. */
+  cpuMicros: number;
+  dynamoCpuMicros: number | null;
+}
+
+/** Runs `scan` (scanDeposits, or a whole poll around it) until it has scanned up to `upTo`, timing
+ * the runs and counting their requests. */
+export async function timedScans(scan: () => Promise<ScanResult>, upTo: number, dynamoPid: number | undefined): Promise<TimedScans> {
+  const before = snapshotDynamoRequests();
+  const dynamoBefore = await cpuMicrosOfPid(dynamoPid);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let runs = 0;
+  let transfersSeen = 0;
+  let recorded = 0;
+  for (;;) {
+    const result = await scan();
+    if (!result.scanned) break;
+    runs++;
+    transfersSeen += result.transfersSeen;
+    recorded += result.recorded;
+    if (result.scanned.toBlock >= upTo) break;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const dynamoAfter = await cpuMicrosOfPid(dynamoPid);
+  return {
+    runs,
+    transfersSeen,
+    recorded,
+    seconds,
+    requests: dynamoRequestsSince(before),
+    cpuMicros: used.user + used.system,
+    dynamoCpuMicros: dynamoBefore !== null && dynamoAfter !== null ? dynamoAfter - dynamoBefore : null,
+  };
+}
+
+/** All DynamoDB requests of a pass. */
+export const totalRequests = (result: TimedScans) => Object.values(result.requests).reduce((sum, n) => sum + n, 0);
+
+/** The passes' DynamoDB requests by operation, each divided by `blocks`. */
+export function requestsPerBlockTable(blocks: number, phases: { label: string; result: TimedScans }[]): ResultTable {
+  const operations = [...new Set(phases.flatMap((phase) => Object.keys(phase.result.requests)))].sort();
+  return {
+    title: `DynamoDB requests per loaded block (÷ ${blocks})`,
+    columns: ['pass', ...operations.map(operationName), 'total'],
+    rows: phases.map(({ label, result }) => [
+      label,
+      ...operations.map((operation) => formatRate((result.requests[operation] ?? 0) / blocks)),
+      formatRate(totalRequests(result) / blocks),
+    ]),
+  };
+}
+
+/** Puts every item with BatchWrite (25 per request, several requests at a time), retrying
+ * unprocessed items; returns the number of requests sent. */
+async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: Record<string, unknown>[]): Promise<number> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += BATCH_WRITE_LIMIT) batches.push(items.slice(i, i + BATCH_WRITE_LIMIT));
+  let requests = 0;
+  await inParallel(batches, SETUP_CONCURRENCY, async (batch) => {
+    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      requests++;
+      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+      pending = (UnprocessedItems?.[tableName] ?? []) as typeof pending;
+    }
+  });
+  return requests;
+}
+
+/** The java process listening on `port` (Linux /proc), for its CPU time: a grandchild of this
+ * process, under the shell that stops it with its parent (local/dynamodb-local.ts). */
+async function pidOfDynamoDbLocal(port: number, parent = process.pid): Promise<number | undefined> {
+  try {
+    const children = (await readFile(`/proc/${parent}/task/${parent}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
+    for (const pid of children) {
+      const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+      if (!args.some((arg) => arg.includes('DynamoDBLocal')) || !args.includes(String(port))) continue;
+      return (await pidOfDynamoDbLocal(port, pid)) ?? (args[0]?.endsWith('java') ? pid : undefined);
+    }
+  } catch {
+    // not Linux
+  }
+  return undefined;
+}
+
+/** BENCH_SCANNER_ADDRESSES: the registered deposit addresses (100,000 unless set). */
+export function registeredAddresses(fallback = 100_000): number {
+  const raw = process.env.BENCH_SCANNER_ADDRESSES;
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_SCANNER_ADDRESSES must be a positive integer, got "${raw}"`);
+  return value;
+}

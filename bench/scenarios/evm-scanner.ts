@@ -1,0 +1,172 @@
+import { createCompany } from '#functions/companies/company';
+import { confirmDeposits, MAX_BLOCKS_PER_SCAN, scanDeposits, type ScanResult } from '#functions/deposits/deposit-chain';
+import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
+import { depositAwaitingPayment } from '#functions/deposits/deposits';
+import { EvmChain } from '#functions/networks/evm/evm-chain';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { ADDRESS_KIND, ETHEREUM_USDT_CONTRACT, EvmNode, syntheticEvmAddress, type EvmNodeStats } from '../evm-node.ts';
+import { cpuMicrosOfPid } from '../harness.ts';
+import type { Scenario } from '../scenario.ts';
+import { registeredAddresses, requestsPerBlockTable, seedDepositAddresses, startScannerDynamo, timedScans, totalRequests } from '../scanner-setup.ts';
+import { formatRate } from '../support.ts';
+
+/** Ethereum makes a block every 12 s. */
+const ETHEREUM_BLOCK_SECONDS = 12;
+const GOAL_BLOCKS_PER_SECOND = 50;
+/** All DynamoDB requests of the polls (scan and confirm) per loaded block. */
+const GOAL_REQUESTS_PER_BLOCK = 2;
+const BLOCKS = 1000;
+const TRANSFERS_PER_BLOCK = 300;
+/** Transfers of a block to registered deposit addresses (each a distinct one); the rest to strangers. */
+const HITS_PER_BLOCK = 10;
+/** Ethereum's finalized block trails the head by two epochs, 64 blocks. */
+const FINALIZED_DEPTH = 64;
+/** Infura's and Alchemy's cap on the logs one eth_getLogs answers. */
+const MAX_LOGS_PER_RESPONSE = 10_000;
+/** The stage setting's default (functions/networks/evm/settings.ts). */
+const MAX_BLOCK_RANGE = 1000;
+/** Where the chain stands when the scanner first sees it (about Ethereum's height in 2024). */
+const START_HEAD = 21_000_000;
+
+/**
+ * The EVM deposit scanner catching up: 100,000 registered deposit addresses in a DynamoDB Local of
+ * its own (../scanner-setup.ts), 1,000 Ethereum blocks of 300 USDT transfers behind the cursor,
+ * read by the real EvmChain (viem over HTTP JSON-RPC, batched) from a stand-in node
+ * (../evm-node.ts), polled as the deposit poller polls: scanDeposits then confirmDeposits, until
+ * the cursor reaches the head.
+ */
+export const evmScannerScenario: Scenario = {
+  name: 'evm-scanner',
+  title: `EVM deposit scanner (ethereum): catching up ${BLOCKS.toLocaleString('en')} blocks × ${TRANSFERS_PER_BLOCK} USDT transfers against registered deposit addresses`,
+  async run({ log }) {
+    const registered = registeredAddresses();
+    const hits = BLOCKS * HITS_PER_BLOCK;
+    const scanner = await startScannerDynamo('bench-evm-scanner', log);
+    const { db, tableName, dynamoPid } = scanner;
+    const node = new EvmNode();
+    const failures: string[] = [];
+    try {
+      const clock = Date.parse('2026-11-22T00:00:00.000Z');
+      const now = () => new Date(clock);
+      const { company } = await createCompany(new DynamoCompanyStore(db, tableName), { name: 'Bench EVM Scanner', environment: 'sandbox' }, now());
+      const seeded = await seedDepositAddresses(
+        scanner,
+        {
+          registered,
+          hits,
+          companyId: company.id,
+          clock,
+          address: (i) => syntheticEvmAddress(ADDRESS_KIND.deposit, i),
+          deposit: (id, address, i, at) => depositAwaitingPayment(company.id, { network: 'ethereum', reference: `bench-evm-scanner-${i}` }, { address, addressIndex: i }, FINALIZED_DEPTH, at, id),
+        },
+        log,
+      );
+
+      const url = await node.start({
+        head: START_HEAD,
+        chainId: 1,
+        transfersPerBlock: TRANSFERS_PER_BLOCK,
+        hitAddresses: seeded.hitAddresses,
+        hitEvery: TRANSFERS_PER_BLOCK / HITS_PER_BLOCK,
+        finalizedDepth: FINALIZED_DEPTH,
+        maxLogsPerResponse: MAX_LOGS_PER_RESPONSE,
+      });
+      const chain = new EvmChain({ rpcUrl: url, finalizedTag: true, confirmations: FINALIZED_DEPTH, maxBlockRange: MAX_BLOCK_RANGE, tokenDecimals: 6 });
+      const store = new DynamoDepositChainStore(db, tableName, 'ethereum');
+      const deps = { network: 'ethereum' as const, chain, store, usdtContract: ETHEREUM_USDT_CONTRACT, now };
+      const cursor = new DynamoScanCursor(db, tableName, `ethereum:1:${ETHEREUM_USDT_CONTRACT}`);
+      // Kept across polls as the poller keeps it: the first (not measured) loads it whole.
+      const addresses = new DepositAddressFilter(store, now);
+      let confirmed = 0;
+      // pollDeposits without the expiry (TRON's poller's alone).
+      const poll = async (): Promise<ScanResult> => {
+        const scan = await scanDeposits({ ...deps, cursor, owner: 'bench-evm-scanner', addresses });
+        confirmed += (await confirmDeposits(deps)).confirmed;
+        return scan;
+      };
+      await poll();
+      const latest = await node.mine(BLOCKS);
+
+      log(`  catching up ${BLOCKS} blocks (scan + confirm, as the poller runs them)`);
+      const nodeBefore = await node.stats();
+      const nodeCpuBefore = await cpuMicrosOfPid(node.pid);
+      const catchUp = await timedScans(poll, latest, dynamoPid);
+      const nodeCpuAfter = await cpuMicrosOfPid(node.pid);
+      const rpc = callsSince(nodeBefore, await node.stats());
+
+      const finalCredits = (BLOCKS - FINALIZED_DEPTH) * HITS_PER_BLOCK;
+      if (catchUp.recorded !== hits) failures.push(`catch-up recorded ${catchUp.recorded} transfers, expected ${hits}`);
+      if (catchUp.transfersSeen < BLOCKS * TRANSFERS_PER_BLOCK) failures.push(`catch-up saw ${catchUp.transfersSeen} transfers, expected ≥ ${BLOCKS * TRANSFERS_PER_BLOCK}`);
+      if (confirmed !== finalCredits) failures.push(`catch-up credited ${confirmed} transfers, expected ${finalCredits} (those ${FINALIZED_DEPTH} blocks or more behind the head)`);
+
+      const blocksPerSecond = BLOCKS / catchUp.seconds;
+      const requestsPerBlock = totalRequests(catchUp) / BLOCKS;
+      const label = `catch-up: ${BLOCKS} loaded blocks, scan + confirm`;
+      return {
+        name: 'evm-scanner',
+        title: this.title,
+        summaries: [],
+        tables: [
+          {
+            title: 'Setup (not part of the measurement)',
+            columns: ['step', 'items', 'DynamoDB requests', 'seconds', 'items/s'],
+            rows: [[`DepositAddress and DepositAddressListed items (synthetic EIP-55 addresses) + Deposit items for the ${hits} paid ones, BatchWrite`, seeded.items, seeded.requests, seeded.seconds.toFixed(1), Math.round(seeded.items / seeded.seconds)]],
+          },
+          {
+            title: `Scanner throughput (${registered.toLocaleString('en')} registered addresses; per block: ${TRANSFERS_PER_BLOCK} transfers, ${HITS_PER_BLOCK} to registered addresses)`,
+            columns: ['pass', 'poll runs', 'transfers read', 'recorded', 'credited', 'seconds', 'blocks/s', 'transfers/s', 'vs Ethereum (1 block / 12 s)', 'scanner CPU s', 'DynamoDB Local CPU s', 'node CPU s'],
+            rows: [
+              [
+                label,
+                catchUp.runs,
+                catchUp.transfersSeen,
+                catchUp.recorded,
+                confirmed,
+                catchUp.seconds.toFixed(2),
+                blocksPerSecond.toFixed(1),
+                Math.round(catchUp.transfersSeen / catchUp.seconds),
+                `${(blocksPerSecond * ETHEREUM_BLOCK_SECONDS).toFixed(0)}x`,
+                (catchUp.cpuMicros / 1e6).toFixed(2),
+                catchUp.dynamoCpuMicros === null ? 'n/a' : (catchUp.dynamoCpuMicros / 1e6).toFixed(2),
+                nodeCpuBefore === null || nodeCpuAfter === null ? 'n/a' : ((nodeCpuAfter - nodeCpuBefore) / 1e6).toFixed(2),
+              ],
+            ],
+          },
+          requestsPerBlockTable(BLOCKS, [{ label, result: catchUp }]),
+          {
+            title: 'JSON-RPC the node answered during the catch-up',
+            columns: ['HTTP requests', ...Object.keys(rpc.calls), 'eth_getLogs refused (over 10,000 logs)'],
+            rows: [[rpc.httpRequests, ...Object.values(rpc.calls), rpc.refusedGetLogs]],
+          },
+        ],
+        goals: [
+          {
+            goal: `≤ ${GOAL_REQUESTS_PER_BLOCK} DynamoDB requests per loaded block (catch-up, scan + confirm)`,
+            met: requestsPerBlock <= GOAL_REQUESTS_PER_BLOCK,
+            detail: `${formatRate(requestsPerBlock)} per block, the address filter holding ${addresses.size.toLocaleString('en')} addresses`,
+          },
+          {
+            goal: `catch up at ≥ ${GOAL_BLOCKS_PER_SECOND} blocks/s`,
+            met: blocksPerSecond >= GOAL_BLOCKS_PER_SECOND,
+            detail: `${blocksPerSecond.toFixed(1)} blocks/s over the ${BLOCKS} blocks, ${(blocksPerSecond * ETHEREUM_BLOCK_SECONDS).toFixed(0)}× Ethereum's rate`,
+          },
+        ],
+        failures,
+        notes: [
+          `The chain is the real EvmChain (viem, HTTP JSON-RPC with batching) reading a stand-in node in a child process (bench/evm-node-child.ts; 300,000 transfers mined on anvil would take longer than the bench): it serves eth_blockNumber, eth_getBlockByNumber (finalized = ${FINALIZED_DEPTH} blocks behind the head), eth_getLogs (Transfer logs of Ethereum's USDT ABI-encoded by viem) and eth_getTransactionReceipt, single and batched, from made-up blocks. Its CPU is not the scanner's (column "node CPU s").`,
+          `Ranges: the chain asks for up to ${MAX_BLOCK_RANGE} blocks at once (the stage setting's default maxBlockRange), so a run's ${MAX_BLOCKS_PER_SCAN} + 20 overlap blocks are one ask; the node refuses an answer of more than ${MAX_LOGS_PER_RESPONSE.toLocaleString('en')} logs with Infura's error (-32005, "query returned more than 10000 results"), as Infura and Alchemy do, so at ${TRANSFERS_PER_BLOCK} transfers a block the scanner splits every run's range, as it would on mainnet.`,
+          `Each run scans at most ${MAX_BLOCKS_PER_SCAN} new blocks (MAX_BLOCKS_PER_SCAN) plus the 20-block overlap, so the catch-up is ${Math.ceil(BLOCKS / MAX_BLOCKS_PER_SCAN)} polls back to back; blocks/s is over the whole catch-up. Registered addresses are synthetic ("0xde…", EIP-55); the ${hits} paid ones each get one transfer, with a Deposit awaiting payment; strangers and payers are distinct synthetic addresses. Credited: transfers in blocks ${FINALIZED_DEPTH} or more behind the head, the rest still confirming.`,
+        ],
+      };
+    } finally {
+      await node.close();
+      await scanner.stop();
+    }
+  },
+};
+
+function callsSince(before: EvmNodeStats, after: EvmNodeStats): EvmNodeStats {
+  const calls = Object.fromEntries(Object.entries(after.calls).map(([method, n]) => [method, n - (before.calls[method] ?? 0)]).filter(([, n]) => (n as number) > 0));
+  return { httpRequests: after.httpRequests - before.httpRequests, calls, refusedGetLogs: after.refusedGetLogs - before.refusedGetLogs };
+}

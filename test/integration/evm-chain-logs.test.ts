@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EvmChain } from '#functions/networks/evm/evm-chain';
+import { ADDRESS_KIND, ETHEREUM_USDT_CONTRACT, EvmNode, syntheticEvmAddress } from '../../bench/evm-node.ts';
+
+/**
+ * EvmChain's reading of Transfer logs against a node that refuses answers of more than 5 logs, as
+ * Infura and Alchemy refuse more than 10,000: the bench's stand-in node (bench/evm-node.ts), since
+ * anvil answers any range. Blocks 101–104 hold 3 transfers each, the first of each to a deposit.
+ */
+const HEAD = 100;
+const deposits = Array.from({ length: 4 }, (_, i) => syntheticEvmAddress(ADDRESS_KIND.deposit, i));
+const node = new EvmNode();
+let chain: EvmChain;
+
+beforeAll(async () => {
+  const url = await node.start({ head: HEAD, chainId: 1, transfersPerBlock: 3, hitAddresses: deposits, hitEvery: 3, finalizedDepth: 2, maxLogsPerResponse: 5 });
+  await node.mine(4);
+  chain = new EvmChain({ rpcUrl: url, finalizedTag: true, confirmations: 2, maxBlockRange: 1000, tokenDecimals: 6 });
+});
+afterAll(() => node.close());
+
+describe('EvmChain.transfers', () => {
+  it('reads every Transfer of a refused range in halves, EIP-55 addresses and amounts as logged, and asks the narrower width from then on', async () => {
+    const transfers = await chain.transfers(ETHEREUM_USDT_CONTRACT, HEAD - 1, HEAD + 4);
+    expect(transfers).toHaveLength(12);
+    expect(transfers.map((transfer) => transfer.blockNumber)).toEqual([101, 101, 101, 102, 102, 102, 103, 103, 103, 104, 104, 104]);
+    expect(transfers.filter((_, n) => n % 3 === 0).map((transfer) => transfer.to)).toEqual(deposits);
+    expect({ ...transfers[4]! }).toMatchObject({
+      from: syntheticEvmAddress(ADDRESS_KIND.payer, 4),
+      to: syntheticEvmAddress(ADDRESS_KIND.stranger, 4),
+      // The node logs (n % 1000 + 1) USDT and a half for its n-th transfer.
+      amount: 5_500_000n,
+      eventIndex: 0,
+      contract: ETHEREUM_USDT_CONTRACT,
+    });
+    expect(transfers[4]!.from).toMatch(/[A-F]/);
+    const refused = (await node.stats()).refusedGetLogs;
+    expect(refused).toBeGreaterThan(0);
+
+    expect(await chain.transfers(ETHEREUM_USDT_CONTRACT, HEAD - 1, HEAD + 4)).toEqual(transfers);
+    expect((await node.stats()).refusedGetLogs).toBe(refused);
+  });
+});
