@@ -31,6 +31,10 @@ const pollers = new Map<NetworkName, ReturnType<typeof pollerOf>>();
 /** How long a run keeps scanning while behind: well inside the function's 55 s timeout, leaving
  * time to confirm and expire. */
 const CATCH_UP_MS = 30_000;
+/** Behind by more than this, a run scans again. A chain makes blocks while a scan runs, so a lag
+ * of a few is the head moving, not the scanner falling behind: scanning again for it would keep a
+ * run going for its whole 30 s on a fast chain (the local sandbox chain's blocks in tests). */
+const CATCH_UP_LAG_BLOCKS = 20;
 
 /**
  * The deposit poller of one network (an EventBridge schedule per network in AWS, whose input names
@@ -44,7 +48,7 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   // while behind, within the run's time, each scan taking the cursor's lease anew.
   const startedAt = Date.now();
   let scan = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
-  while (scan.lagBlocks !== null && scan.lagBlocks > 0 && Date.now() - startedAt < CATCH_UP_MS) {
+  while (scan.lagBlocks !== null && scan.lagBlocks > CATCH_UP_LAG_BLOCKS && Date.now() - startedAt < CATCH_UP_MS) {
     const next = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
     scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded };
   }
