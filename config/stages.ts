@@ -85,6 +85,19 @@ const DEPLOYED = {
   WEBHOOK_SECRET_SEALER: 'kms',
 } as const;
 
+/** The sandbox's money, which the local runtime uses too: low fees and minimums, a fixed rate, the
+ * sandbox chain, and an allowlisted address usable at once, so integrators can try the allowlist
+ * (production waits 24 h). */
+const SANDBOX_MONEY = {
+  WITHDRAWAL_FEE_USDT: '1.000000',
+  WITHDRAWAL_MINIMUM_USDT: '1.000000',
+  WITHDRAWAL_ADDRESS_DELAY_HOURS: '0',
+  PRICE_SOURCE: 'static',
+  STATIC_USDT_BRL_RATE: '5.40000000',
+  CHAIN_ADAPTER: 'sandbox',
+  SWEEP_MINIMUM_USDT: '1.000000',
+} as const;
+
 /**
  * The sandbox stage's throttles, which the local runtime enforces too: an integrator meets the 429s
  * of the stage they will call on their own machine first. Benchmarks and test suites that drive one
@@ -108,19 +121,12 @@ export const STAGES: Record<StageName, StageConfig> = {
     waf: null,
     functionEnvironment: {
       ...EVERY_STAGE,
-      WITHDRAWAL_FEE_USDT: '1.000000',
-      WITHDRAWAL_MINIMUM_USDT: '1.000000',
-      // An allowlisted address is usable at once, so integrators can try the allowlist; production waits 24 h.
-      WITHDRAWAL_ADDRESS_DELAY_HOURS: '0',
-      PRICE_SOURCE: 'static',
-      STATIC_USDT_BRL_RATE: '5.40000000',
-      CHAIN_ADAPTER: 'sandbox',
+      ...SANDBOX_MONEY,
       SIGNER: 'local',
       // sha256("cambio local hot wallet"): address TAxAByvCAmh8Dp4XY4KSar2vs24bYzdkK on the sandbox chain.
       LOCAL_HOT_WALLET_KEY: '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87',
       // m/44'/195'/0' of the public test mnemonic: sandbox tokens only.
       LOCAL_DEPOSIT_ACCOUNT_XPRV: 'xprv9z1pB5qPNYGMVrGcyXt97Jwd9GBRoNFdhJfxqbHjzrBKeN1GMETuGFi1c73SQkP8kkKz5MVoMtLRcsDWggUcaPF32AXN4qNsNWBoJbaHcQ7',
-      SWEEP_MINIMUM_USDT: '1.000000',
       // Faster than TRON's 3 s so a local deposit completes in ~20 s, not a minute.
       SANDBOX_BLOCK_INTERVAL_MS: '1000',
       // So an integrator can receive events on their own machine (contract, Webhooks).
@@ -149,14 +155,8 @@ export const STAGES: Record<StageName, StageConfig> = {
     functionEnvironment: {
       ...EVERY_STAGE,
       ...DEPLOYED,
-      WITHDRAWAL_FEE_USDT: '1.000000',
-      WITHDRAWAL_MINIMUM_USDT: '1.000000',
-      WITHDRAWAL_ADDRESS_DELAY_HOURS: '0',
-      PRICE_SOURCE: 'static',
-      STATIC_USDT_BRL_RATE: '5.40000000',
-      CHAIN_ADAPTER: 'sandbox',
+      ...SANDBOX_MONEY,
       SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/sandbox/deposit-account-xprv',
-      SWEEP_MINIMUM_USDT: '1.000000',
       SANDBOX_BLOCK_INTERVAL_MS: '3000',
     },
     depositAccountXpub: { ssmParameter: '/cambio/sandbox/deposit-account-xpub' },

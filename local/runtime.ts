@@ -19,7 +19,8 @@ import { DASHBOARD_DIST } from '../dashboard/build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
 
-/** What the running `npm start` keeps in .data/runtime.json while up (local/runtime.ts writes it). */
+/** What the running `npm start` keeps in .data/runtime.json while up (startLocalRuntime writes it;
+ * local-data.ts reads it for the ops commands). */
 export interface RunningRuntime {
   pid: number;
   dynamoEndpoint: string;
@@ -28,7 +29,6 @@ export interface RunningRuntime {
   /** Its EVM nodes, as its EVM_NETWORKS setting says them. */
   evmNetworks?: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
 }
-
 
 /**
  * Throttles no single machine can reach, for what drives the local runtime hard on purpose: the

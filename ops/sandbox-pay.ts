@@ -84,16 +84,14 @@ async function payOnEvm(name: EvmNetworkName) {
 }
 
 try {
-  if (networkName === 'tron') {
-    const { txHash, blockNumber } =
-      values.stage === 'sandbox' ? await payOnTron(undefined, values.table!) : await withLocalData((endpoint, tableName) => payOnTron(endpoint, tableName));
-    if (values.json) console.log(JSON.stringify({ txHash }));
-    else console.log(`Sent ${values.amount} USDT to ${values.address} in block ${blockNumber}\n  txHash ${txHash}`);
-  } else {
-    const { txHash } = await payOnEvm(networkName);
-    if (values.json) console.log(JSON.stringify({ txHash }));
-    else console.log(`Sent ${values.amount} USDT to ${values.address} on ${network.title}\n  txHash ${txHash}`);
-  }
+  const paid: { txHash: string; blockNumber?: number } =
+    networkName !== 'tron'
+      ? await payOnEvm(networkName)
+      : values.stage === 'sandbox'
+        ? await payOnTron(undefined, values.table!)
+        : await withLocalData((endpoint, tableName) => payOnTron(endpoint, tableName));
+  if (values.json) console.log(JSON.stringify({ txHash: paid.txHash }));
+  else console.log(`Sent ${values.amount} USDT to ${values.address} ${paid.blockNumber === undefined ? `on ${network.title}` : `in block ${paid.blockNumber}`}\n  txHash ${paid.txHash}`);
 } catch (error) {
   console.error(error instanceof JavaMissingError ? error.message : `sandbox:pay failed: ${String(error)}`);
   process.exitCode = 1;

@@ -8,6 +8,10 @@ export const NETWORK_NAMES = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum'] 
 
 export type NetworkName = (typeof NETWORK_NAMES)[number];
 
+/** The EVM networks (functions/networks/evm/): every network but TRON. */
+export const EVM_NETWORK_NAMES = NETWORK_NAMES.filter((name): name is Exclude<NetworkName, 'tron'> => name !== 'tron');
+export type EvmNetworkName = (typeof EVM_NETWORK_NAMES)[number];
+
 /**
  * The networks payouts go out on: withdrawals, and the forward of a deposit's split. The EVM
  * networks take deposits; sending on them (nonces, fees, receipts) is not built yet, so a withdrawal

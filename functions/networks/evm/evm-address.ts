@@ -1,5 +1,6 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
 
 /**
  * EIP-55 and CREATE2 for the API functions, on the keccak the TRON code already bundles: viem's
@@ -8,8 +9,6 @@ import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
  * (./../tron/tron-address.ts). The chain jobs use viem; test/integration/evm-forwarder.test.ts and
  * test/unit/evm-address.test.ts hold these to viem's answers and the factory's own predictAddress.
  */
-
-const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** The address with EIP-55's checksum: a letter is upper case where the keccak of the lower-case
  * hex has a nibble of 8 or more. */
@@ -27,7 +26,7 @@ const ZERO_ADDRESS = /^0x0{40}$/;
 /** 0x and 40 hex digits, whose letters are all one case or carry a valid EIP-55 checksum; never
  * the zero address. */
 export function isEvmAddress(value: unknown): value is string {
-  if (typeof value !== 'string' || !HEX_ADDRESS.test(value) || ZERO_ADDRESS.test(value)) return false;
+  if (typeof value !== 'string' || !EVM_ADDRESS_PATTERN.test(value) || ZERO_ADDRESS.test(value)) return false;
   const digits = value.slice(2);
   if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return true;
   return toChecksumAddress(value) === value;

@@ -6,7 +6,8 @@ import type { Chain } from '../network.ts';
 
 /**
  * An EVM network's chain as the network port reads it, over JSON-RPC through viem. Addresses come
- * back EIP-55 checksummed (the form deposits are stored in), amounts in the token's base units.
+ * back EIP-55 checksummed (the form deposits are stored in); transfers' amounts in USDT's 6
+ * decimals, balances in the token's base units (functions/networks/chain.ts).
  */
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

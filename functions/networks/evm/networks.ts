@@ -9,14 +9,10 @@ import { evmAddressFormat } from './address.ts';
  * reader follows (functions/networks/evm/settings.ts); `finality` says it for people.
  */
 const evmNetwork = (network: Omit<Network, 'title' | 'address' | 'explorerTransactionUrl'> & { blockMs: number }): Network & { blockMs: number } => ({
-  name: network.name,
+  ...network,
   title: NETWORK_DISPLAY[network.name].title,
-  tokenDecimals: network.tokenDecimals,
-  feeAsset: network.feeAsset,
-  finality: network.finality,
   address: evmAddressFormat,
   explorerTransactionUrl: (txHash) => explorerTransactionUrl(network.name, txHash),
-  blockMs: network.blockMs,
 });
 
 export const ethereum = evmNetwork({

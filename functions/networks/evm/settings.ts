@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
+import { EVM_NETWORK_NAMES, type EvmNetworkName } from '../names.ts';
 
-/** The EVM networks this folder serves; names.ts lists them with the others. */
-export const EVM_NETWORK_NAMES = ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const;
-export type EvmNetworkName = (typeof EVM_NETWORK_NAMES)[number];
+export { EVM_NETWORK_NAMES, type EvmNetworkName };
 
 const address = v.pipe(v.string(), v.regex(EVM_ADDRESS_PATTERN, 'is not a 0x address'));
 const whole = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
