@@ -40,6 +40,9 @@ export const LISTING_MARGIN_MS = 5 * 60_000;
 
 export class DepositAddressFilter {
   private readonly owners = new Map<string, AddressOwner>();
+  /** Every address in lower case: an EVM chain reads recipients from raw log topics, in lower case,
+   * and checksumming each to look it up in `owners` would cost a keccak per stranger. */
+  private readonly lowerCase = new Set<string>();
   /** True once the listing is known to hold every deposit address: it holds the first one made
    * (index 0). A table with deposit addresses that are not listed lacks it, and then
    * every recipient the filter does not know is read, as if there were no filter. */
@@ -58,6 +61,7 @@ export class DepositAddressFilter {
     const since = this.complete && this.lastRefreshAt !== null ? new Date(this.lastRefreshAt - LISTING_MARGIN_MS).toISOString() : null;
     for (const listed of await this.listing.depositAddressesListed(since)) {
       this.owners.set(listed.address, listed.owner);
+      this.lowerCase.add(listed.address.toLowerCase());
       if (listed.addressIndex === 0) this.complete = true;
     }
     this.lastRefreshAt = startedAt;
@@ -75,6 +79,12 @@ export class DepositAddressFilter {
     }
     if (unknown.length > 0) for (const [address, owner] of await this.listing.ownersOf(unknown)) found.set(address, owner);
     return found;
+  }
+
+  /** False only for an address, in any letter case, that is certainly no deposit address (as of
+   * the last refresh): while the listing is incomplete, every address may be one. */
+  mayOwn(address: string): boolean {
+    return !this.complete || this.lowerCase.has(address.toLowerCase());
   }
 
   /** Addresses held in memory (for the poller's log and the bench). */

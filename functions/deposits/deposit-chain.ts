@@ -1,4 +1,4 @@
-import type { ChainReader, TokenTransfer, TransactionReceipt } from '../networks/chain.ts';
+import type { ChainReader, RecipientFilter, TokenTransfer, TransactionReceipt } from '../networks/chain.ts';
 import type { NetworkName } from '../networks/names.ts';
 import type { Deposit } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
@@ -110,11 +110,23 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
     if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
     const fromBlock = Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
-    const transfers = (await deps.chain.transfers(deps.usdtContract, fromBlock, toBlock)).filter(
+    const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
+    // Refreshed once, after the chain read: by the chain as it decodes, or here.
+    let refreshed: Promise<void> | undefined;
+    const refresh = () => (refreshed ??= addresses.refresh());
+    let leftOut = 0;
+    const recipients: RecipientFilter = {
+      afterRead: refresh,
+      mayWant: (address) => {
+        if (addresses.mayOwn(address)) return true;
+        leftOut++;
+        return false;
+      },
+    };
+    const transfers = (await deps.chain.transfers(deps.usdtContract, fromBlock, toBlock, recipients)).filter(
       (transfer) => transfer.contract === deps.usdtContract && transfer.amount > 0n,
     );
-    const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
-    await addresses.refresh();
+    await refresh();
     const owners = await addresses.ownersOf(transfers.map((transfer) => transfer.to));
     const ours = transfers.filter((transfer) => owners.has(transfer.to));
     // The overlap re-reads recent blocks every run: one batched read skips what is recorded already.
@@ -130,7 +142,7 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
       }));
     const recorded = (await applySteps(deps.store, steps)).length;
     await deps.cursor.advance(deps.owner, toBlock + 1);
-    return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length, recorded, lagBlocks: latest - toBlock };
+    return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length + leftOut, recorded, lagBlocks: latest - toBlock };
   } finally {
     await deps.cursor.release(deps.owner);
   }
@@ -168,10 +180,7 @@ async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => 
   if (!chain.blockAt) return;
   const records = (await deps.store.confirmingTransfers()).filter((record) => record.blockHash !== undefined);
   if (records.length === 0) return;
-  const hashes = new Map<number, string | null>();
-  await inParallel([...new Set(records.map((record) => record.blockNumber))], RECEIPTS_IN_FLIGHT, async (height) => {
-    hashes.set(height, (await chain.blockAt!(height))?.hash ?? null);
-  });
+  const hashes = await blockHashesOf(chain, records);
   const replaced = records.filter((record) => hashes.get(record.blockNumber) !== record.blockHash);
   const steps: DepositStep<null>[] = [];
   await inParallel(replaced, RECEIPTS_IN_FLIGHT, async (record) => {
@@ -195,6 +204,17 @@ async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => 
     });
   });
   await applySteps(deps.store, steps);
+}
+
+/** The node's block hash now at each height that holds one of `records` (null past its head), for
+ * chains that report hashes (ChainReader.blockAt): one block read per height. */
+async function blockHashesOf(chain: ChainReader, records: TransferRecord[]): Promise<Map<number, string | null>> {
+  const hashes = new Map<number, string | null>();
+  if (!chain.blockAt) return hashes;
+  await inParallel([...new Set(records.map((record) => record.blockNumber))], RECEIPTS_IN_FLIGHT, async (height) => {
+    hashes.set(height, (await chain.blockAt!(height))?.hash ?? null);
+  });
+  return hashes;
 }
 
 /** One change to one deposit, built on the deposit as it is when written. */
@@ -257,16 +277,28 @@ export interface ConfirmResult {
 /** Credits transfers whose block is final and whose receipt says SUCCESS; drops the ones
  * the final chain does not have or that failed; refreshes the confirmation count of the rest.
  * Receipts are read a few at a time and the changes written in batches, so 30 paid transfers a
- * block cost a handful of requests rather than three round trips each. */
+ * block cost a handful of requests rather than three round trips each.
+ *
+ * A transfer recorded with its block's hash (EVM) needs no receipt while the final chain still has
+ * that block: an EVM transaction that reverted leaves no logs, so the Transfer log the scanner read
+ * in that block is the proof of success. One block read per height instead of a receipt per
+ * transfer (a provider bills each call). */
 export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResult> {
   const now = deps.now ?? (() => new Date());
   const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0 };
   const records = await deps.store.confirmingTransfers();
   if (records.length === 0) return result;
   const [final, latest] = await Promise.all([deps.chain.finalBlock(), deps.chain.latestBlock()]);
+  const finalRecords = records.filter((record) => record.blockNumber <= final.number);
+  const hashes = await blockHashesOf(deps.chain, finalRecords.filter((record) => record.blockHash !== undefined));
   const receipts = new Map<TransferRecord, TransactionReceipt | null>();
+  for (const record of finalRecords) {
+    if (record.blockHash !== undefined && hashes.get(record.blockNumber) === record.blockHash) {
+      receipts.set(record, { txHash: record.txHash, blockNumber: record.blockNumber, blockHash: record.blockHash, result: 'SUCCESS' });
+    }
+  }
   await inParallel(
-    records.filter((record) => record.blockNumber <= final.number),
+    finalRecords.filter((record) => !receipts.has(record)),
     RECEIPTS_IN_FLIGHT,
     async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)),
   );

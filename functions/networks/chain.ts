@@ -43,6 +43,20 @@ export interface TransactionReceipt {
   result: ReceiptResult;
 }
 
+/**
+ * The scanner's say on which transfers a chain read needs to decode. On an EVM chain a log's
+ * recipient can be read from its raw topic, while decoding a log (both addresses checksummed, a
+ * keccak each) is most of the scanner's CPU; nearly every USDT transfer is between strangers.
+ */
+export interface RecipientFilter {
+  /** Called once the logs are read and before mayWant: the filter refreshes itself then, so that it
+   * knows every address that could have been paid in the blocks read (deposit-address-filter.ts). */
+  afterRead(): Promise<void>;
+  /** False only for a recipient certainly not wanted; `address` as the raw log has it (EVM: lower
+   * case, 0x and 40 hex digits). */
+  mayWant(address: string): boolean;
+}
+
 export interface ChainReader {
   /** The newest block (may still be reversed). */
   latestBlock(): Promise<ChainBlock>;
@@ -54,8 +68,10 @@ export interface ChainReader {
    * find what a reorganisation replaced.
    */
   blockAt?(number: number): Promise<ChainBlock | null>;
-  /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages. */
-  transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
+  /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages;
+   * `recipients` lets a chain leave out, before decoding them, those to addresses that are certainly
+   * not wanted (a chain that cannot tell cheaply ignores it). */
+  transfers(contract: string, fromBlock: number, toBlock: number, recipients?: RecipientFilter): Promise<TokenTransfer[]>;
   /**
    * The receipt from the newest view, or null when that view does not know the transaction (not
    * yet, or forked out).

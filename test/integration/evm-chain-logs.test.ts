@@ -40,4 +40,23 @@ describe('EvmChain.transfers', () => {
     expect(await chain.transfers(ETHEREUM_USDT_CONTRACT, HEAD - 1, HEAD + 4)).toEqual(transfers);
     expect((await node.stats()).refusedGetLogs).toBe(refused);
   });
+
+  it('decodes only the transfers whose recipient the filter may want, asking it in lower case once the logs are read', async () => {
+    const all = await chain.transfers(ETHEREUM_USDT_CONTRACT, HEAD - 1, HEAD + 4);
+    const calls: string[] = [];
+    const wanted = new Set(deposits.slice(1, 3).map((address) => address.toLowerCase()));
+    const some = await chain.transfers(ETHEREUM_USDT_CONTRACT, HEAD - 1, HEAD + 4, {
+      afterRead: async () => void calls.push('afterRead'),
+      mayWant: (address) => {
+        calls.push(address);
+        return wanted.has(address);
+      },
+    });
+
+    expect(some).toEqual(all.filter((transfer) => wanted.has(transfer.to.toLowerCase())));
+    expect(some.map((transfer) => transfer.to)).toEqual(deposits.slice(1, 3));
+    // Asked once the read is done, then once per log, with the recipient as the raw log holds it.
+    expect(calls[0]).toBe('afterRead');
+    expect(calls.slice(1)).toEqual(all.map((transfer) => transfer.to.toLowerCase()));
+  });
 });

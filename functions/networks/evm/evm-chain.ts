@@ -1,7 +1,7 @@
-import { createClient, erc20Abi, http, isHex, parseAbiItem, type Address, type Client, type Hash, type Hex } from 'viem';
+import { createClient, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, http, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
 // Actions one by one rather than a public client's hundred: the poller's bundle carries these alone.
-import { getBalance, getBlock, getBlockNumber, getLogs, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
-import type { ChainBlock, TokenTransfer, TransactionReceipt } from '../chain.ts';
+import { getBalance, getBlock, getBlockNumber, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
+import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
 
 /**
@@ -11,17 +11,10 @@ import type { Chain } from '../network.ts';
  */
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const [TRANSFER_TOPIC] = encodeEventTopics({ abi: [TRANSFER_EVENT], eventName: 'Transfer' });
 
 /** USDT's decimals outside, whatever the token's on chain. */
 const USDT_DECIMALS = 6;
-
-/** What the scanner takes of a mined Transfer log. */
-interface TransferLog {
-  transactionHash: Hash;
-  blockNumber: bigint;
-  blockHash: Hash;
-  args: { from?: Address; to?: Address; value?: bigint };
-}
 
 export interface EvmChainOptions {
   /** The JSON-RPC URL, or how to get it (a provider URL with its key lives in Secrets Manager). */
@@ -86,36 +79,56 @@ export class EvmChain implements Chain {
    * Every Transfer log of `contract` in the range, in chain order. A log's `eventIndex` is its place
    * among the token's Transfer logs of its transaction, not the block-wide logIndex: a transaction
    * re-mined in another block after a reorganisation keeps it, so it is recorded once.
+   *
+   * With `recipients`, a log whose recipient (its third topic, read raw) is certainly not wanted is
+   * left out before viem decodes it: decoding checksums both addresses, a keccak each, and most of
+   * a block's USDT transfers are between strangers.
    */
-  async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
+  async transfers(contract: string, fromBlock: number, toBlock: number, recipients?: RecipientFilter): Promise<TokenTransfer[]> {
     if (toBlock < fromBlock) return [];
     const logs = await this.logsIn(contract as Address, fromBlock, toBlock, this.logsWidth);
+    await recipients?.afterRead();
     const perTransaction = new Map<string, number>();
     const unit = 10n ** BigInt(this.options.tokenDecimals - USDT_DECIMALS);
-    return logs.map((log) => {
-      const eventIndex = perTransaction.get(log.transactionHash) ?? 0;
-      perTransaction.set(log.transactionHash, eventIndex + 1);
-      return {
-        txHash: log.transactionHash,
+    const transfers: TokenTransfer[] = [];
+    for (const log of logs) {
+      // Counted before the filter: a transfer's index must not depend on which others are wanted.
+      const eventIndex = perTransaction.get(log.transactionHash!) ?? 0;
+      perTransaction.set(log.transactionHash!, eventIndex + 1);
+      // This event has three topics; a log of the same signature without them (another token
+      // standard's) is not a USDT transfer, as viem's strict decoding of the whole range would also say.
+      if (log.topics.length !== 3) continue;
+      if (recipients && !recipients.mayWant(slice(log.topics[2]!, 12).toLowerCase())) continue;
+      const { args } = decodeEventLog({ abi: [TRANSFER_EVENT], data: log.data, topics: log.topics, strict: true });
+      const { blockNumber, blockHash } = formatLog(log);
+      transfers.push({
+        txHash: log.transactionHash!,
         eventIndex,
-        blockNumber: Number(log.blockNumber),
-        blockHash: log.blockHash,
+        blockNumber: Number(blockNumber),
+        blockHash: blockHash!,
         contract,
-        from: log.args.from!,
-        to: log.args.to!,
-        amount: log.args.value! / unit,
-        ...(log.args.value! % unit > 0n && { dust: log.args.value! % unit }),
-      };
-    });
+        from: args.from,
+        to: args.to,
+        amount: args.value / unit,
+        ...(args.value % unit > 0n && { dust: args.value % unit }),
+      });
+    }
+    return transfers;
   }
 
-  private async logsIn(contract: Address, fromBlock: number, toBlock: number, width: number): Promise<TransferLog[]> {
+  /** The contract's Transfer logs as the node sends them (eth_getLogs through viem's transport),
+   * the range split as the node requires. */
+  private async logsIn(contract: Address, fromBlock: number, toBlock: number, width: number): Promise<RpcLog[]> {
     const client = await this.rpc();
-    const logs: TransferLog[] = [];
+    const logs: RpcLog[] = [];
     for (let start = fromBlock; start <= toBlock; start += width) {
       const end = Math.min(toBlock, start + width - 1);
       try {
-        logs.push(...(await getLogs(client, { address: contract, event: TRANSFER_EVENT, fromBlock: BigInt(start), toBlock: BigInt(end), strict: true })));
+        const page = await client.request({
+          method: 'eth_getLogs',
+          params: [{ address: contract, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(start), toBlock: numberToHex(end) }],
+        });
+        for (const log of page) if (!log.removed) logs.push(log);
       } catch (error) {
         if (end === start || !RANGE_REFUSED.test(String((error as Error).message))) throw error;
         const half = Math.ceil((end - start + 1) / 2);
