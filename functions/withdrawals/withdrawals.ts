@@ -30,9 +30,15 @@ export interface Withdrawal extends UsdtTransfer {
 export interface SentTransaction {
   /** The signed transaction as the chain's broadcast API takes it (JSON). */
   signed: string;
-  /** After this the chain refuses the transaction: if it is not in a block by then, it never will be. */
-  expiresAt: string;
+  /** After this the chain refuses the transaction: if it is not in a block by then, it never will be.
+   * Null on an EVM network, where a transaction never expires: its nonce holds its place. */
+  expiresAt: string | null;
   broadcastAt: string | null;
+  /** EVM: the hot wallet's nonce the transaction holds (evm-withdrawal-sending.ts). */
+  nonce?: number;
+  /** EVM: a transfer of nothing to the hot wallet itself on the same nonce, signed when the node
+   * refused the payout for good (`refusal`, its words), so the nonces behind it are not held up. */
+  filler?: { signed: string; txHash: string; refusal: string };
 }
 
 export interface WithdrawalRules {
