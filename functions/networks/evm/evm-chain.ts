@@ -155,7 +155,7 @@ export class EvmChain implements Chain {
       await sendRawTransaction(await this.rpc(), { serializedTransaction: signedTransaction.raw as Hex });
       return 'accepted';
     } catch (error) {
-      if (/already known|known transaction|nonce too low/i.test(String((error as Error).message))) return 'duplicate';
+      if (/already known|already imported|known transaction|nonce too low/i.test(String((error as Error).message))) return 'duplicate';
       throw error;
     }
   }
