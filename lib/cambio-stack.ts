@@ -321,7 +321,15 @@ export class CambioStack extends Stack {
         timeout: Duration.seconds(55),
         reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
       });
-    const sender = signingJob(JOBS.withdrawalSender.handler);
+    // The sender signs on each open EVM network too: it reads the node's URL where a secret holds it.
+    const sender = signingJob(JOBS.withdrawalSender.handler, rpcUrlSecrets);
+    for (const name of Object.keys(evmNetworks)) {
+      new Rule(this, `WithdrawalSender${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
+        description: `Runs the ${name} withdrawal sender`,
+        schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+        targets: [this.failedInvocations.scheduledTarget(sender, Duration.minutes(config.pollerScheduleMinutes), { network: name })],
+      });
+    }
     // The HD account key that signs for deposit addresses: the sweeper's alone.
     const sweeper = signingJob(JOBS.depositSweeper.handler, secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET));
     new Rule(this, 'ChainPollerSchedule', {

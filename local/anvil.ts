@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { LocalAccount } from 'viem';
 import { fileURLToPath } from 'node:url';
 import { startEngineProcess } from './child-process.ts';
 import { freePort } from './dynamodb-local.ts';
@@ -76,10 +77,10 @@ export async function startAnvil({ chainId, blockTime }: { chainId: number; bloc
  * seconds (evm_setIntervalMining, what --block-time sets at start): three transactions would
  * otherwise wait for three blocks.
  */
-export async function startAnvilWithContracts(options: { chainId: number; usdtDecimals: number; blockTime?: number }): Promise<Anvil & NetworkContracts> {
+export async function startAnvilWithContracts(options: { chainId: number; usdtDecimals: number; blockTime?: number; hotWallet?: LocalAccount }): Promise<Anvil & NetworkContracts> {
   const anvil = await startAnvil({ chainId: options.chainId });
   try {
-    const contracts = await deployNetworkContracts(anvil.url, { usdtDecimals: options.usdtDecimals });
+    const contracts = await deployNetworkContracts(anvil.url, { usdtDecimals: options.usdtDecimals, hotWallet: options.hotWallet });
     if (options.blockTime) await rpc(anvil.url, 'evm_setIntervalMining', [options.blockTime]);
     return { ...anvil, ...contracts };
   } catch (error) {

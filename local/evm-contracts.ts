@@ -22,6 +22,8 @@ export const anvilAccount = {
   customer: () => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 2 }),
 };
 
+/** What the hot wallet starts with, in whole tokens: the float withdrawals are paid from. */
+export const HOT_WALLET_USDT = 1_000_000n;
 /** The deployer's USDT, in whole tokens: enough that no local run can spend it all. */
 const DEPLOYER_SUPPLY_USDT = 1_000_000_000n;
 /** What the customer account starts with, in whole tokens. */
@@ -78,8 +80,8 @@ async function deployed(publicClient: PublicClient, hash: Hex): Promise<Address>
 
 /**
  * Deploys the sandbox USDT with the network's decimals (18 on bsc, else 6) and the factory, and
- * gives the customer account its USDT. `hotWallet` is the factory's owner: anvil's second account
- * unless the caller's hot wallet is another key, which is then given ETH for its sweeps' gas.
+ * gives the customer account and the hot wallet their USDT. `hotWallet` is the factory's owner: anvil's second account
+ * unless the caller's hot wallet is another key, which is then given ETH for its payouts' and sweeps' gas.
  */
 export async function deployNetworkContracts(url: string, options: { usdtDecimals: number; hotWallet?: LocalAccount }): Promise<NetworkContracts> {
   const probe = createPublicClient({ transport: http(url) });
@@ -102,6 +104,8 @@ export async function deployNetworkContracts(url: string, options: { usdtDecimal
     await wallet.deployContract({ abi: DepositForwarderFactory.abi, bytecode: DepositForwarderFactory.bytecode, args: [hotWallet.address] }),
   );
   await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [customer.address, CUSTOMER_USDT * unit] }));
+  // The hot wallet's float, for withdrawals (after the deployments, so their addresses stay put).
+  await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [hotWallet.address, HOT_WALLET_USDT * unit] }));
   const implementation = await publicClient.readContract({ address: factory, abi: DepositForwarderFactory.abi, functionName: 'implementation' });
   return { chain, usdt, usdtDecimals: options.usdtDecimals, factory, implementation, deployer, hotWallet, customer };
 }

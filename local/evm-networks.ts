@@ -1,3 +1,4 @@
+import { privateKeyToAccount } from 'viem/accounts';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { startAnvilWithContracts, type Anvil } from './anvil.ts';
@@ -18,7 +19,7 @@ export interface LocalEvmNetworks {
 
 /**
  * One anvil per named network, its USDT (the network's decimals) and forwarder factory deployed,
- * the customer wallet funded (./evm-contracts.ts).
+ * the customer wallet and the hot wallet funded (./evm-contracts.ts).
  *
  * Each start is a fresh chain, even on a data folder kept across restarts: anvil's --state file
  * keeps every block, about 1.7 KB each, so at a block a second it would grow by ~140 MB a day per
@@ -28,9 +29,12 @@ export interface LocalEvmNetworks {
  * runtime starts each network's scan at the new chain's head (local/runtime.ts). A payment made
  * before the restart is gone with its chain, as if a reorganisation had dropped it.
  */
-export async function startEvmNetworks(names: readonly EvmNetworkName[]): Promise<LocalEvmNetworks> {
+export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWalletKey }: { hotWalletKey?: string } = {}): Promise<LocalEvmNetworks> {
+  // The stage's hot wallet key signs on every network (its address in each one's form): given ETH
+  // for gas and USDT for withdrawals on each node, and owner of its forwarder factory.
+  const hotWallet = hotWalletKey ? privateKeyToAccount(`0x${hotWalletKey}`) : undefined;
   const started = await Promise.allSettled(
-    names.map((name) => startAnvilWithContracts({ chainId: LOCAL_EVM_CHAIN_IDS[name], usdtDecimals: EVM_NETWORKS[name].tokenDecimals, blockTime: BLOCK_SECONDS })),
+    names.map((name) => startAnvilWithContracts({ chainId: LOCAL_EVM_CHAIN_IDS[name], usdtDecimals: EVM_NETWORKS[name].tokenDecimals, blockTime: BLOCK_SECONDS, hotWallet })),
   );
   const nodes = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const stop = async (): Promise<void> => {

@@ -12,14 +12,18 @@ export interface Loops {
 
 /** The scheduled chain jobs, in the order EventBridge would run them each minute, through their
  * Lambda handlers (so each run logs and counts as in AWS: a line when it did something): the
- * deposit poller once per open network, its schedule's input naming it, then TRON's payouts. */
+ * deposit poller and the withdrawal sender once per open network, their schedules' input naming
+ * it (none for TRON, as in AWS), then the sweeper. */
 const noContext = {} as Context;
 const chainJobsOf = (networks: readonly NetworkName[]) => [
   ...networks.map((network) => ({
     name: `deposit poller (${network})`,
     run: async () => (await import('../functions/handlers/jobs/deposit-poller.ts')).handler({ network }, noContext),
   })),
-  { name: 'withdrawal sender', run: async () => (await import('../functions/handlers/jobs/withdrawal-sender.ts')).handler({}, noContext) },
+  ...networks.map((network) => ({
+    name: `withdrawal sender (${network})`,
+    run: async () => (await import('../functions/handlers/jobs/withdrawal-sender.ts')).handler(network === 'tron' ? {} : { network }, noContext),
+  })),
   { name: 'deposit sweeper', run: async () => (await import('../functions/handlers/jobs/deposit-sweeper.ts')).handler({}, noContext) },
 ];
 

@@ -112,7 +112,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await ensureTable(dynamoEndpoint, tableName);
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
     cognito = await startCognitoEmulator({ dataDir: options.dataDir });
-    evm = await startEvmNetworks(options.evmNetworks ?? []);
+    evm = await startEvmNetworks(options.evmNetworks ?? [], { hotWalletKey: options.environment?.LOCAL_HOT_WALLET_KEY ?? STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY });
     await scanFreshChainsFromTheirHead(dynamoEndpoint, tableName, evm.settings);
 
     process.env.TABLE_NAME = tableName;

@@ -13,20 +13,19 @@ export const EVM_NETWORK_NAMES = NETWORK_NAMES.filter((name): name is Exclude<Ne
 export type EvmNetworkName = (typeof EVM_NETWORK_NAMES)[number];
 
 /**
- * The networks payouts go out on: withdrawals, and the forward of a deposit's split. The EVM
- * networks take deposits; sending on them (nonces, fees, receipts) is not built yet, so a withdrawal
- * there is refused rather than left `pending` with nothing to send it, and a split forward on them
- * waits `pending` with its money locked until it is.
+ * The networks payouts go out on: withdrawals, and the forward of a deposit's split. Every network:
+ * an EVM network's are sent by its own sender (functions/withdrawals/evm-withdrawal-sending.ts), and
+ * a withdrawal on an EVM network the stage does not open is refused (withdrawals.ts).
  */
-export const PAYOUT_NETWORK_NAMES = ['tron'] as const satisfies readonly NetworkName[];
+export const PAYOUT_NETWORK_NAMES = NETWORK_NAMES;
 export type PayoutNetworkName = (typeof PAYOUT_NETWORK_NAMES)[number];
 
-/** The network whose keys sign for the hot wallet and whose chain the sweeper and reconcile read:
- * TRON, the one network with payouts (PAYOUT_NETWORK_NAMES). */
-export const HOT_WALLET_NETWORK: PayoutNetworkName = 'tron';
+/** The network whose sweeps and reconciliation run (TRON's alone so far), and a dashboard
+ * withdrawal's network. */
+export const HOT_WALLET_NETWORK = 'tron' satisfies NetworkName;
 
 const choice = (names: readonly string[]) => `must be ${names.map((name) => `"${name}"`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
 
 /** The `network` field's message when it names none of them: `must be "tron", "ethereum", … or "arbitrum"`. */
 export const NETWORK_CHOICE = choice(NETWORK_NAMES);
-export const PAYOUT_NETWORK_CHOICE = `${choice(PAYOUT_NETWORK_NAMES)}: payouts on ${NETWORK_NAMES.filter((name) => !(PAYOUT_NETWORK_NAMES as readonly string[]).includes(name)).join(', ')} are not open yet`;
+export const PAYOUT_NETWORK_CHOICE = NETWORK_CHOICE;

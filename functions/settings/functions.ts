@@ -11,7 +11,7 @@ export const SLICES = {
   common: ['STAGE', 'NODE_OPTIONS'],
   table: ['TABLE_NAME', 'DYNAMODB_ENDPOINT'],
   deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'EVM_NETWORKS'],
-  withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT'],
+  withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT', 'EVM_NETWORKS'],
   /** The waiting period of the withdrawal allowlist's and the daily limit's widening changes. */
   withdrawalAllowlist: ['WITHDRAWAL_ADDRESS_DELAY_HOURS'],
   pricing: ['PRICE_SOURCE', 'STATIC_USDT_BRL_RATE', 'PRICE_SOURCE_URL', 'CONVERSION_SPREAD_BPS'],

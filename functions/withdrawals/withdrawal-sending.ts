@@ -60,7 +60,7 @@ export const FINISH_RESERVE_MS = 5_000;
 /** The withdrawals in a status, oldest first, a page at a time, while the run has more than
  * `reserveMs` left (null: to the end, whatever the time). Ones that change status meanwhile are
  * skipped by the guarded writes. */
-async function* withdrawalsIn(deps: SendingDeps, status: 'pending' | 'processing', reserveMs: number | null): AsyncGenerator<Withdrawal> {
+export async function* withdrawalsIn(deps: Pick<SendingDeps, 'store' | 'timeLeftMs'>, status: 'pending' | 'processing', reserveMs: number | null): AsyncGenerator<Withdrawal> {
   let afterId: string | undefined;
   for (;;) {
     if (reserveMs !== null && deps.timeLeftMs && deps.timeLeftMs() < reserveMs) return;
@@ -115,7 +115,7 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
  * A processing one already mined is subtracted twice (the chain balance went down too) until it
  * settles, a minute or so: the float errs low, never high. Null: not limited.
  */
-async function spendableFloat(deps: SendingDeps): Promise<bigint | null> {
+export async function spendableFloat(deps: Pick<SendingDeps, 'store' | 'timeLeftMs' | 'hotWalletUsdt'>): Promise<bigint | null> {
   const held = deps.hotWalletUsdt ? await deps.hotWalletUsdt() : null;
   if (held === null) return null;
   let outgoing = 0n;
@@ -168,7 +168,7 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
   const remaining: Withdrawal[] = [];
   for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
     final ??= await deps.chain.finalBlock();
-    const expiresAt = Date.parse(withdrawal.transaction!.expiresAt);
+    const expiresAt = Date.parse(withdrawal.transaction!.expiresAt!);
     const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, final);
     if (verdict && !(await ownsTransaction(deps, withdrawal))) {
       // Signed before claims existed and collapsed into another payout's identical transaction:
@@ -217,7 +217,7 @@ async function broadcastStored(deps: SendingDeps, withdrawal: Withdrawal, now: (
 }
 
 /** Locked funds are spent: the amount left for the chain, the fee to Cambio's revenue. */
-function complete(withdrawal: Withdrawal, now: Date) {
+export function complete(withdrawal: Withdrawal, now: Date): WithdrawalChange & { after: Withdrawal } {
   const at = now.toISOString();
   const after: Withdrawal = { ...withdrawal, status: 'completed', completedAt: at, updatedAt: at };
   const locked = companyAccount(withdrawal.companyId, 'locked');
@@ -232,7 +232,7 @@ function complete(withdrawal: Withdrawal, now: Date) {
 
 /** Nothing left the wallet: amount and fee go back to available, and the amount to the daily
  * limit's total of the day that counted it, so a failed payout does not use up the limit. */
-function fail(withdrawal: Withdrawal, reason: string, now: Date): WithdrawalChange & { after: Withdrawal } {
+export function fail(withdrawal: Withdrawal, reason: string, now: Date): WithdrawalChange & { after: Withdrawal } {
   const at = now.toISOString();
   const after: Withdrawal = { ...withdrawal, status: 'failed', failureReason: reason, updatedAt: at };
   const entry = ledgerEntry(

@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
-import { HOT_WALLET_NETWORK, type NetworkName } from '../networks/names.ts';
-import { ApiError } from '../shared/errors.ts';
+import { HOT_WALLET_NETWORK, NETWORK_NAMES, type EvmNetworkName, type NetworkName } from '../networks/names.ts';
+import { ApiError, validationFailed } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
 import { formatAmount } from '../shared/money.ts';
@@ -30,14 +30,23 @@ export interface Withdrawal extends UsdtTransfer {
 export interface SentTransaction {
   /** The signed transaction as the chain's broadcast API takes it (JSON). */
   signed: string;
-  /** After this the chain refuses the transaction: if it is not in a block by then, it never will be. */
-  expiresAt: string;
+  /** After this the chain refuses the transaction: if it is not in a block by then, it never will be.
+   * Null on an EVM network, where a transaction never expires: its nonce holds its place. */
+  expiresAt: string | null;
   broadcastAt: string | null;
+  /** EVM: the hot wallet's nonce the transaction holds (evm-withdrawal-sending.ts). */
+  nonce?: number;
+  /** EVM: a transfer of nothing to the hot wallet itself on the same nonce, signed when the node
+   * refused the payout for good (`refusal`, its words), so the nonces behind it are not held up. */
+  filler?: { signed: string; txHash: string; refusal: string };
 }
 
 export interface WithdrawalRules {
-  /** Charged on every withdrawal, in USDT minor units. */
+  /** Charged on every withdrawal, in USDT minor units, where `evmNetworks` names no fee of its own. */
   fee: bigint;
+  /** The EVM networks the stage sends payouts on (its EVM_NETWORKS), each with its own fee if it
+   * has one: a withdrawal on another EVM network is refused. TRON is always open. */
+  evmNetworks?: Partial<Record<EvmNetworkName, { fee?: bigint }>>;
   /** The smallest `amount` accepted, in USDT minor units. */
   minimum: bigint;
 }
@@ -83,6 +92,9 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
   };
 }
 
+const isOpen = (rules: WithdrawalRules, network: NetworkName): boolean => network === 'tron' || rules.evmNetworks?.[network] !== undefined;
+const feeOn = (rules: WithdrawalRules, network: NetworkName): bigint => (network === 'tron' ? undefined : rules.evmNetworks?.[network]?.fee) ?? rules.fee;
+
 export async function requestWithdrawal(
   store: WithdrawalStore,
   rules: WithdrawalRules,
@@ -91,17 +103,21 @@ export async function requestWithdrawal(
   now = new Date(),
   audit?: (withdrawal: Withdrawal) => AuditEntry,
 ): Promise<Withdrawal> {
+  if (!isOpen(rules, input.network ?? HOT_WALLET_NETWORK)) {
+    const open = NETWORK_NAMES.filter((network) => isOpen(rules, network));
+    throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${open.join(', ')}` }]);
+  }
   if (input.amount < rules.minimum) {
     throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal is ${formatAmount(rules.minimum, 'USDT')} USDT`, {
       minimum: formatAmount(rules.minimum, 'USDT'),
     });
   }
-  const withdrawal = newWithdrawal(companyId, { ...input, fee: rules.fee }, now);
+  const withdrawal = newWithdrawal(companyId, { ...input, fee: feeOn(rules, input.network ?? HOT_WALLET_NETWORK) }, now);
   // amount and fee are held separately so the ledger shows what the fee hold was.
   const available = companyAccount(companyId, 'available');
   const locked = companyAccount(companyId, 'locked');
   const postings = [{ source: available, destination: locked, currency: 'USDT' as const, amount: input.amount }];
-  if (rules.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: rules.fee });
+  if (withdrawal.fee > 0n) postings.push({ source: available, destination: locked, currency: 'USDT', amount: withdrawal.fee });
   const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, postings, now, withdrawal.network);
   const entry = audit?.(withdrawal);
   // Counted toward the day the limit's guard names, when one is in force.

@@ -7,7 +7,7 @@ import { STAGES } from '../../config/stages.ts';
 
 /**
  * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller schedule per
- * network, whose input names it, a scan-lag alarm per network in that chain's blocks, and read
+ * network and one withdrawal sender schedule, whose input names it, a scan-lag alarm per network in that chain's blocks, and read
  * access to the secret holding a provider's URL. The sandbox stage opens none today.
  */
 const EVM_NETWORKS = {
@@ -55,10 +55,18 @@ it('alarms on each EVM network scanner lag: ten minutes of that chain, by the me
   expect(thresholds).toEqual({ tron: 200, ethereum: 50, arbitrum: 2400 });
 });
 
-it('lets the deposit poller alone read the secret that holds a provider URL', () => {
+it('schedules the withdrawal sender once per open EVM network, with the network as input', () => {
+  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('withdrawal sender$') } });
+  const networks = Object.values(rules).map((rule) => JSON.parse(rule.Properties.Targets[0].Input).network);
+  expect(networks.sort()).toEqual(['arbitrum', 'ethereum']);
+});
+
+it('lets the deposit poller and the withdrawal sender alone read the secret that holds a provider URL', () => {
   const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy).includes('cambio/sandbox/ethereum-rpc-url'));
-  expect(policies).toHaveLength(1);
-  expect(JSON.stringify(policies[0]!.Properties.Roles)).toMatch(/JobsDepositPoller/);
+  const roles = policies.map((policy) => JSON.stringify(policy.Properties.Roles)).join(' ');
+  expect(policies).toHaveLength(2);
+  expect(roles).toMatch(/JobsDepositPoller/);
+  expect(roles).toMatch(/JobsWithdrawalSender/);
 });
 
 it('refuses a stage figure that names an unknown network, naming the variable', () => {

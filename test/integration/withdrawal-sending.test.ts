@@ -207,7 +207,7 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
     const withdrawal = await withdraw(destination, '7');
     await sendWithdrawals({ ...deps, broadcaster: lost });
     const stored = (await deps.store.withdrawalsInStatus('processing', 100)).find((w) => w.id === withdrawal.id)!;
-    const expiresAt = Date.parse(stored.transaction!.expiresAt);
+    const expiresAt = Date.parse(stored.transaction!.expiresAt!);
     clock.setTo(expiresAt + solidifiedPastExpiryMs + 60_000);
     stub.reset();
     stub.script = ({ path }) => {

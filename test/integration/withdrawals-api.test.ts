@@ -87,7 +87,9 @@ describe('POST /v1/withdrawals', () => {
     ['a huge amount', { amount: '1'.repeat(40) }, 'amount'],
     ['a hex TRON address', { address: '41a614f803b6fd780986a42c78ec9c7f77e6ded13c' }, 'address'],
     ['an address with a bad checksum', { address: `${destination.slice(0, -1)}${destination.endsWith('a') ? 'b' : 'a'}` }, 'address'],
-    ['another network', { network: 'ethereum' }, 'network'],
+    // Ethereum is not open on this stage (EVM_NETWORKS is empty): refused on `network`, whatever the address.
+    ['a network the stage does not open', { network: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7' }, 'network'],
+    ['a TRON address on ethereum', { network: 'ethereum' }, 'address'],
     ['an unknown field', { memo: 'hi' }, 'memo'],
     ['a reference with spaces', { reference: 'has space' }, 'reference'],
   ])('refuses %s with 400 naming the path, writing nothing', async (_, change, path) => {

@@ -62,7 +62,7 @@ describe('the network port', () => {
     expect(v.safeParse(createWithdrawalBody, body).success).toBe(true);
     const unknownNetwork = v.safeParse(createWithdrawalBody, { ...body, network: 'dogecoin' });
     expect(unknownNetwork.issues?.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([['network', PAYOUT_NETWORK_CHOICE]]);
-    expect(PAYOUT_NETWORK_CHOICE).toBe('must be "tron": payouts on ethereum, bsc, polygon, arbitrum are not open yet');
+    expect(PAYOUT_NETWORK_CHOICE).toBe('must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"');
     const evmAddress = v.safeParse(createWithdrawalBody, { ...body, address: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
     expect(evmAddress.issues?.map((issue) => v.getDotPath(issue))).toEqual(['address']);
     // A deposit names any of the five; an address of another form than its network's is refused.

@@ -1,60 +1,99 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { HOT_WALLET_NETWORK } from '#functions/networks/names';
+import { EVM_NETWORK_NAMES, HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
+import { EVM_NETWORKS } from '#functions/networks/evm/networks';
+import { evmChainOf, evmPayoutsOf, evmSettingsOf } from '#functions/networks/evm/from-settings';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
+import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
 import { signerFrom } from '#adapters/signer/from-settings';
+import { evmSignerFrom } from '#adapters/signer/evm-signer';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/withdrawal-sender');
 const { db, tableName } = dynamoFrom(settings);
-// A signer: the stack grants kms:Sign to this job and the sweeper alone.
-// The hot wallet's network: payouts, sweeps and reconciliation run on TRON alone so far.
-const network = HOT_WALLET_NETWORK;
-const signer = signerFrom(settings, network);
-const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => signer.address() });
-const deps: SendingDeps = {
-  chain,
-  broadcaster: chain,
-  builder: transfersOf(network).builder(chain, settings),
-  signer,
-  store: new DynamoWithdrawalSendingStore(db, tableName, network),
-  claims: new DynamoTransactionClaims(db, tableName),
-  hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
-};
 
-/** The withdrawal sender (EventBridge schedule in AWS, a timer in the local runtime):
- * send what is pending (withdrawals and split forwards), then settle what was sent. */
-export async function sendAndSettleWithdrawals(log?: Log, timeLeftMs?: () => number) {
-  const sent = await sendWithdrawals({ ...deps, log, timeLeftMs });
-  const settled = await settleWithdrawals({ ...deps, log, timeLeftMs });
-  return { sent, settled };
+// A signer: the stack grants kms:Sign to this job and the sweeper alone.
+function tronSending(): SendingDeps {
+  const network = HOT_WALLET_NETWORK;
+  const signer = signerFrom(settings, network);
+  const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => signer.address() });
+  return {
+    chain,
+    broadcaster: chain,
+    builder: transfersOf(network).builder(chain, settings),
+    signer,
+    store: new DynamoWithdrawalSendingStore(db, tableName, network),
+    claims: new DynamoTransactionClaims(db, tableName),
+    hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
+  };
+}
+
+/** An EVM network's sending: its hot wallet (the stage's key, in that network's address form) and
+ * node; the hot wallet's USDT read in 6 decimals whatever the token's on chain. */
+function evmSending(network: EvmNetworkName): EvmSendingDeps {
+  const chain = evmChainOf(network, settings);
+  const signer = evmSignerFrom(settings, network);
+  const unit = 10n ** BigInt(EVM_NETWORKS[network].tokenDecimals - 6);
+  return {
+    chain,
+    payouts: evmPayoutsOf(network, settings, signer, chain),
+    store: new DynamoEvmSendingStore(db, tableName, network),
+    hotWalletUsdt: async () => (await chain.tokenBalance(evmSettingsOf(network, settings).usdtContract, await signer.address())) / unit,
+  };
+}
+
+// Made on a network's first run, kept across warm invocations.
+let tron: SendingDeps | undefined;
+const evm = new Map<EvmNetworkName, EvmSendingDeps>();
+
+/** The withdrawal sender of one network (EventBridge schedules in AWS, a timer in the local
+ * runtime): send what is pending (withdrawals and split forwards), then settle what was sent. */
+export async function sendAndSettleWithdrawals(log?: Log, timeLeftMs?: () => number, network: NetworkName = HOT_WALLET_NETWORK) {
+  if (network === HOT_WALLET_NETWORK) {
+    tron ??= tronSending();
+    const sent = await sendWithdrawals({ ...tron, log, timeLeftMs });
+    return { sent, settled: await settleWithdrawals({ ...tron, log, timeLeftMs }) };
+  }
+  if (!evm.has(network)) evm.set(network, evmSending(network));
+  const deps = { ...evm.get(network)!, log, timeLeftMs };
+  const sent = await sendEvmWithdrawals(deps);
+  return { sent, settled: await settleEvmWithdrawals(deps) };
+}
+
+/** The schedule's input: which network this run sends on (TRON when none is named). */
+export interface WithdrawalSendEvent {
+  network?: NetworkName;
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on: withdrawals
- * completed and failed, and those stuck in `processing`. A thrown error is the Lambda's Errors
- * metric, which the sending-failures alarm watches. */
-export const handler = middy().handler(async (_event: unknown, context: Context) =>
-  runJob(
-    'withdrawal send',
+ * completed and failed, and those stuck in `processing`; an EVM network's carry its name. A thrown
+ * error is the Lambda's Errors metric, which the sending-failures alarm watches. */
+export const handler = middy<WithdrawalSendEvent>().handler(async (event: WithdrawalSendEvent, context: Context) => {
+  const network = event?.network ?? HOT_WALLET_NETWORK;
+  if (network !== HOT_WALLET_NETWORK && !(EVM_NETWORK_NAMES as readonly string[]).includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
+  return runJob(
+    network === HOT_WALLET_NETWORK ? 'withdrawal send' : `withdrawal send (${network})`,
     context,
     async ({ log, metrics }) => {
+      if (network !== HOT_WALLET_NETWORK) metrics.addDimension('Network', network);
       // The local runtime's timer passes no Lambda context: no deadline there.
-      const outcome = await sendAndSettleWithdrawals(log, context.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined);
+      const outcome = await sendAndSettleWithdrawals(log, context.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined, network);
       metrics.addMetric('WithdrawalsSent', MetricUnit.Count, outcome.sent.sent);
       metrics.addMetric('WithdrawalsCompleted', MetricUnit.Count, outcome.settled.completed);
-      metrics.addMetric('WithdrawalsFailed', MetricUnit.Count, outcome.settled.failed);
+      metrics.addMetric('WithdrawalsFailed', MetricUnit.Count, outcome.sent.failed + outcome.settled.failed);
       metrics.addMetric('WithdrawalsStuckProcessing', MetricUnit.Count, outcome.settled.stuck.count);
       metrics.addMetric('WithdrawalsAwaitingFloat', MetricUnit.Count, outcome.sent.awaitingFloat);
       metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.settled.stuck.oldestAgeSeconds);
       return outcome;
     },
     ({ sent, settled }) => sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed > 0,
-  ),
-);
+  );
+});

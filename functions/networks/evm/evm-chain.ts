@@ -32,27 +32,34 @@ export interface EvmChainOptions {
  * exceeded, response size, timeout. Any of them means "ask for less". */
 const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
 
+/** A JSON-RPC client made on first use (the URL may need a Secrets Manager read), made again after
+ * a failed attempt. */
+export function lazyRpcClient(rpcUrl: EvmChainOptions['rpcUrl']): () => Promise<Client> {
+  let client: Promise<Client> | undefined;
+  return () => {
+    client ??= (async () => {
+      const url = typeof rpcUrl === 'string' ? rpcUrl : await rpcUrl();
+      // batch: the scanner's and reconcile's parallel reads go out as one HTTP request.
+      return createClient({ transport: http(url, { batch: true, retryCount: 2 }) });
+    })().catch((error) => {
+      client = undefined;
+      throw error;
+    });
+    return client;
+  };
+}
+
 export class EvmChain implements Chain {
-  private client: Promise<Client> | undefined;
   /** The widest range the node last answered: once it refused a wider one, later reads start
    * there rather than being refused again (each refusal also costs viem's retries). */
   private logsWidth: number;
 
   constructor(private readonly options: EvmChainOptions) {
     this.logsWidth = options.maxBlockRange;
+    this.rpc = lazyRpcClient(options.rpcUrl);
   }
 
-  private rpc(): Promise<Client> {
-    this.client ??= (async () => {
-      const url = typeof this.options.rpcUrl === 'string' ? this.options.rpcUrl : await this.options.rpcUrl();
-      // batch: the scanner's and reconcile's parallel reads go out as one HTTP request.
-      return createClient({ transport: http(url, { batch: true, retryCount: 2 }) });
-    })().catch((error) => {
-      this.client = undefined;
-      throw error;
-    });
-    return this.client;
-  }
+  private readonly rpc: () => Promise<Client>;
 
   async latestBlock(): Promise<ChainBlock> {
     return blockOf(await getBlock(await this.rpc(), { blockTag: 'latest' }));
@@ -161,7 +168,7 @@ export class EvmChain implements Chain {
       await sendRawTransaction(await this.rpc(), { serializedTransaction: signedTransaction.raw as Hex });
       return 'accepted';
     } catch (error) {
-      if (/already known|known transaction|nonce too low/i.test(String((error as Error).message))) return 'duplicate';
+      if (/already known|already imported|known transaction|nonce too low/i.test(String((error as Error).message))) return 'duplicate';
       throw error;
     }
   }

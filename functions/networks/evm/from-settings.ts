@@ -2,9 +2,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NetworkChains } from '../network.ts';
 import type { SliceSettings } from '#functions/settings/functions';
 import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
+import { parseGwei } from 'viem';
 import { EvmChain } from './evm-chain.ts';
+import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
 import { EVM_NETWORKS } from './networks.ts';
-import type { EvmNetworkName, EvmNetworkSettings } from './settings.ts';
+import { DEFAULT_MAX_FEE_PER_GAS_GWEI, type EvmNetworkName, type EvmNetworkSettings } from './settings.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
  * scheduled for a network the stage opens (lib/cambio-stack.ts), so reaching this is a mistake. */
@@ -27,16 +29,35 @@ export const evmScanCursorName = (name: EvmNetworkName, network: EvmNetworkSetti
 export const evmChains = (name: EvmNetworkName): NetworkChains => ({
   connect: (_db: DynamoDBDocumentClient, _tableName: string, settings: SliceSettings<'chain'>) => {
     const network = evmSettingsOf(name, settings);
-    const chain = new EvmChain({
-      rpcUrl: rpcUrlOf(network),
-      finalizedTag: network.finalizedTag,
-      confirmations: network.confirmations,
-      maxBlockRange: network.maxBlockRange,
-      tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
-    });
     return {
-      chain,
+      chain: evmChainOf(name, settings),
       settings: { usdtContract: network.usdtContract, cursorName: evmScanCursorName(name, network), enforcesBalances: true, readsAllBalancesAtOnce: false },
     };
   },
 });
+
+/** The chain of an EVM network as its reader and broadcaster (EvmChain). */
+export function evmChainOf(name: EvmNetworkName, settings: SliceSettings<'chain'>): EvmChain {
+  const network = evmSettingsOf(name, settings);
+  return new EvmChain({
+    rpcUrl: rpcUrlOf(network),
+    finalizedTag: network.finalizedTag,
+    confirmations: network.confirmations,
+    maxBlockRange: network.maxBlockRange,
+    tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
+  });
+}
+
+/** The hot wallet's payouts on an EVM network: signed by `signer`, sent through `chain`, fees under
+ * the network's cap (EVM_NETWORKS maxFeePerGasGwei). */
+export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chain'>, signer: EvmTransactionSigner, chain: EvmChain): EvmPayoutNode {
+  const network = evmSettingsOf(name, settings);
+  return new EvmPayoutNode({
+    rpcUrl: rpcUrlOf(network),
+    usdtContract: network.usdtContract,
+    tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
+    maxFeePerGas: parseGwei(String(network.maxFeePerGasGwei ?? DEFAULT_MAX_FEE_PER_GAS_GWEI)),
+    signer,
+    broadcaster: chain,
+  });
+}

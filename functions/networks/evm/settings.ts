@@ -32,11 +32,22 @@ export const evmNetworkSettings = v.strictObject({
   maxBlockRange: v.optional(whole(1, 100_000), 1_000),
   /** How often the network's deposit poller runs, in minutes (its EventBridge schedule; deployed stages). */
   scanEveryMinutes: v.optional(whole(1, 60), 1),
+  /** The fee charged on a withdrawal on this network, USDT with up to 6 decimals (a network's gas
+   * costs differ by orders of magnitude: Ethereum's dollars, Polygon's cents). Absent: the stage's
+   * WITHDRAWAL_FEE_USDT. */
+  withdrawalFeeUsdt: v.optional(v.pipe(v.string(), v.regex(/^\d{1,12}(\.\d{1,6})?$/, 'is not a USDT amount'))),
+  /** The most a payout offers per gas, in gwei: the sender signs the node's EIP-1559 estimate, held
+   * under this during a fee spike (such a payout waits to be mined; replacing it is not built).
+   * Absent: DEFAULT_MAX_FEE_PER_GAS_GWEI. */
+  maxFeePerGasGwei: v.optional(whole(1, 100_000)),
   /** The node is the local runtime's anvil, whose USDT is the sandbox's: the dashboard's Simulate
    * payment and `npm run sandbox:pay` pay from its customer wallet (local stage only). */
   sandbox: v.optional(v.boolean(), false),
 });
 export type EvmNetworkSettings = v.InferOutput<typeof evmNetworkSettings>;
+
+/** Ten times a busy day's base fee on Ethereum: a cap against a runaway estimate, not a price. */
+export const DEFAULT_MAX_FEE_PER_GAS_GWEI = 500;
 
 /** EVM_NETWORKS: a JSON object from network name to its settings. A network left out is not open on
  * the stage: deposits on it are refused and no poller reads it. */

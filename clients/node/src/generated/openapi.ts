@@ -590,8 +590,8 @@ export interface components {
         CreateWithdrawalRequest: {
             /** @constant */
             method: "usdt";
-            /** @constant */
-            network: "tron";
+            /** @enum {string} */
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
             /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) */
             address: string;
             /**

@@ -30,10 +30,17 @@ export const withdrawalItem = {
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
     completedAt: (item.completedAt as string | null) ?? null,
-    transaction: (item.transaction as Withdrawal['transaction'] | undefined) ?? null,
+    transaction: sentTransactionFromItem(item.transaction as Item | undefined),
     limitDay: (item.limitDay as string | null | undefined) ?? null,
   }),
 };
+
+/** An EVM transaction's nonce is stored as a number: read back wrapped, it becomes one again. */
+function sentTransactionFromItem(stored: Item | undefined): Withdrawal['transaction'] {
+  if (!stored) return null;
+  const transaction = stored as unknown as NonNullable<Withdrawal['transaction']>;
+  return stored.nonce === undefined ? transaction : { ...transaction, nonce: Number(toBigInt(stored.nonce)) };
+}
 
 /** Claims a withdrawal's reference in its company, in the withdrawal's own transaction. */
 export const withdrawalReferenceItem = referenceClaimItem('WithdrawalReference', 'WITHDRAWAL_REF#', 'withdrawalId');

@@ -1,0 +1,274 @@
+import { bytesToHex, createTestClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmPayouts, type EvmSendingDeps, type EvmSendingStore } from '#functions/withdrawals/evm-withdrawal-sending';
+import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
+import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
+import type { SliceSettings } from '#functions/settings/functions';
+import { TestUsdt } from '#functions/networks/evm/contracts';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
+import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { ANVIL_MNEMONIC, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { useFreshTable } from '../support/dynamo.ts';
+import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
+import { startAnvilWithContracts } from '../support/anvil.ts';
+
+/**
+ * USDT withdrawals on an EVM network against a real anvil node (BSC's chain id and USDT's 18
+ * decimals there, so every amount is converted): nonces allocated by the conditional write that
+ * stores the signed transaction, a sender killed before its broadcast, two senders at once, a
+ * reverted transfer, a payout the node refuses for good, and a reorganisation before finality
+ * (../shared/networks.md; functions/withdrawals/evm-withdrawal-sending.ts).
+ */
+type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
+const NETWORK = 'bsc';
+const CONFIRMATIONS = 3;
+const UNIT = 10n ** 12n; // 18 decimals on chain, 6 outside
+const env = useFreshTable();
+const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+let node: Node;
+let settings: SliceSettings<'chain'>;
+let companyId: string;
+let deps: EvmSendingDeps;
+
+/** Anvil's second account: the factory's owner, the hot wallet of startAnvilWithContracts. */
+const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
+const anvil = () => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
+const client = () => localPublicClient(node.chain);
+
+/** A sender over `account`'s key, as the job builds one; `hotWalletUsdt` false: no float check. */
+function senderFor(wallet: Address, key: string, { floatChecked = true } = {}): EvmSendingDeps {
+  const chain = evmChainOf(NETWORK, settings);
+  return {
+    chain,
+    payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(key), chain),
+    store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK),
+    ...(floatChecked && { hotWalletUsdt: async () => (await chain.tokenBalance(node.usdt, wallet)) / UNIT }),
+  };
+}
+
+/** The same sender with another broadcast: a process that dies right after its write, say. */
+const withBroadcast = (sender: EvmSendingDeps, broadcast: EvmPayouts['broadcast']): EvmSendingDeps => ({
+  ...sender,
+  payouts: {
+    wallet: () => sender.payouts.wallet(),
+    pendingNonce: (wallet) => sender.payouts.pendingNonce(wallet),
+    signedTransfer: (input) => sender.payouts.signedTransfer(input),
+    signedFiller: (nonce) => sender.payouts.signedFiller(nonce),
+    broadcast,
+  },
+});
+const killedBeforeBroadcast = (sender: EvmSendingDeps) =>
+  withBroadcast(sender, async () => {
+    throw new Error('process killed');
+  });
+
+async function giveUsdt(to: Address, amount: bigint) {
+  const hash = await localWalletClient(node.chain, node.deployer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [to, parseUnits(String(amount), 18)] });
+  await client().waitForTransactionReceipt({ hash });
+}
+
+const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
+  requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
+const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
+const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
+const balance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+const nonceOf = async (txHash: string) => (await client().getTransaction({ hash: txHash as Hash })).nonce;
+const newAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+/** Another hot wallet, with gas and `usdt` whole USDT. */
+async function smallHotWallet(usdtHeld: bigint) {
+  const key = generatePrivateKey();
+  const { address } = privateKeyToAccount(key);
+  await anvil().setBalance({ address, value: parseUnits('10', 18) });
+  await giveUsdt(address, usdtHeld);
+  return { address, key: key.slice(2) };
+}
+
+/** Blocks pass until what was mined is final; then the settling job runs. */
+async function settleFinal(sender = deps) {
+  await anvil().mine({ blocks: CONFIRMATIONS });
+  return settleEvmWithdrawals(sender);
+}
+
+beforeAll(async () => {
+  node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
+  const network: EvmNetworkSettings = {
+    chainId: 56,
+    rpcUrl: node.url,
+    usdtContract: node.usdt,
+    forwarderFactory: node.factory,
+    forwarderImplementation: node.implementation,
+    finalizedTag: false,
+    confirmations: CONFIRMATIONS,
+    maxBlockRange: 1_000,
+    scanEveryMinutes: 1,
+    sandbox: true,
+  };
+  settings = { EVM_NETWORKS: { [NETWORK]: network } } as SliceSettings<'chain'>;
+  await giveUsdt(node.hotWallet.address, 100_000n);
+  deps = senderFor(node.hotWallet.address, HOT_WALLET_KEY);
+}, 30_000);
+
+afterAll(async () => {
+  await node?.stop();
+});
+
+beforeEach(async () => {
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Sender Co', environment: 'sandbox' }, new Date()));
+  await creditAvailable(env.db, env.tableName, companyId, 'USDT', '10000', NETWORK);
+});
+
+describe('EVM withdrawals on anvil', () => {
+  it("a withdrawal's USDT arrives, exactly; completed once its block is final, with the node's txHash; the fee in the ledger", async () => {
+    const to = newAddress();
+    const withdrawal = await withdraw(to, '12.5');
+    expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
+    const processing = await read(withdrawal);
+    expect(processing.status).toBe('processing');
+    expect(await usdtOf(to)).toBe(usdt('12.5'));
+    const receipt = await client().getTransactionReceipt({ hash: processing.txHash as Hash });
+    expect(receipt.status).toBe('success');
+    expect(receipt.from.toLowerCase()).toBe(node.hotWallet.address.toLowerCase());
+
+    // Mined but not final: still processing.
+    expect(await settleEvmWithdrawals(deps)).toMatchObject({ completed: 0, rebroadcast: 0 });
+    expect((await read(withdrawal)).status).toBe('processing');
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: receipt.transactionHash, completedAt: expect.any(String) });
+    expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('12.5') - WITHDRAWAL_RULES.fee, locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('20 withdrawals queued at once: 20 transactions, consecutive nonces, exactly 20 × the amount received', async () => {
+    const to = newAddress();
+    const queued = await Promise.all(Array.from({ length: 20 }, () => withdraw(to, '3')));
+    expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 20 });
+    const hashes = await Promise.all(queued.map(async (withdrawal) => (await read(withdrawal)).txHash!));
+    expect(new Set(hashes).size).toBe(20);
+    const nonces = (await Promise.all(hashes.map(nonceOf))).sort((a, b) => a - b);
+    expect(nonces).toEqual(nonces.map((_, i) => nonces[0]! + i));
+    expect(await usdtOf(to)).toBe(usdt('60'));
+    expect(await settleFinal()).toMatchObject({ completed: 20 });
+    expect(await balance()).toMatchObject({ available: usdt('10000') - 20n * (usdt('3') + WITHDRAWAL_RULES.fee), locked: 0n });
+  }, 20_000);
+
+  it('a sender killed between its write and the broadcast: the next run broadcasts the stored transactions, once, and no nonce is skipped', async () => {
+    const to = newAddress();
+    const sentBefore = await client().getTransactionCount({ address: node.hotWallet.address });
+    const queued = [await withdraw(to, '5'), await withdraw(to, '6')];
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 2 });
+    const stored = await Promise.all(queued.map(read));
+    expect(stored.map((withdrawal) => withdrawal.status)).toEqual(['processing', 'processing']);
+    expect(stored.map((withdrawal) => withdrawal.transaction!.nonce)).toEqual([sentBefore, sentBefore + 1]);
+    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(sentBefore);
+    expect(await usdtOf(to)).toBe(0n);
+
+    expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 2 });
+    // Broadcast again before it is final (a run that did not see the receipt yet): still once.
+    await settleEvmWithdrawals(withBroadcast(deps, (raw) => deps.payouts.broadcast(raw)));
+    expect(await usdtOf(to)).toBe(usdt('11'));
+    expect(await settleFinal()).toMatchObject({ completed: 2 });
+
+    // The next payout takes the next nonce: nothing skipped, nothing waiting.
+    const next = await withdraw(to, '1');
+    await sendEvmWithdrawals(deps);
+    expect((await read(next)).transaction!.nonce).toBe(sentBefore + 2);
+    expect(await usdtOf(to)).toBe(usdt('12'));
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
+  });
+
+  it('two senders at once never use one nonce twice', async () => {
+    const to = newAddress();
+    const queued = await Promise.all(Array.from({ length: 12 }, () => withdraw(to, '2')));
+    // The other sender takes the queue from its far end, so the two are signing different
+    // withdrawals at the same moment, each with the next nonce it read.
+    const other = senderFor(node.hotWallet.address, HOT_WALLET_KEY);
+    const store = other.store;
+    const newestFirst: EvmSendingStore = Object.assign(Object.create(store) as EvmSendingStore, {
+      withdrawalsInStatus: async (...page: Parameters<EvmSendingStore['withdrawalsInStatus']>) => (await store.withdrawalsInStatus(...page)).reverse(),
+    });
+    const [a, b] = await Promise.all([sendEvmWithdrawals(deps), sendEvmWithdrawals({ ...other, store: newestFirst })]);
+    expect(a.sent + b.sent).toBe(12);
+    const nonces = (await Promise.all(queued.map(async (withdrawal) => (await read(withdrawal)).transaction!.nonce!))).sort((x, y) => x - y);
+    expect(nonces).toEqual(nonces.map((_, i) => nonces[0]! + i));
+    expect(await usdtOf(to)).toBe(usdt('24'));
+    expect(await settleFinal()).toMatchObject({ completed: 12 });
+  }, 20_000);
+
+  it('more than a hot wallet holds: the node says it would revert, the withdrawal fails at once with its funds back, no nonce used', async () => {
+    const small = await smallHotWallet(100n);
+    const sender = senderFor(small.address, small.key, { floatChecked: false });
+    const withdrawal = await withdraw(newAddress(), '150');
+    expect(await sendEvmWithdrawals(sender)).toMatchObject({ sent: 0, failed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSFER_WOULD_REVERT', txHash: null });
+    expect(await balance()).toMatchObject({ available: usdt('10000'), locked: 0n });
+    expect(await client().getTransactionCount({ address: small.address })).toBe(0);
+  });
+
+  it('a transfer that reverts on chain: failed with the reason, its amount and fee back', async () => {
+    // Two withdrawals the wallet covers one at a time, not together: each signed against a chain
+    // where neither has gone out (their broadcast lost), then both broadcast by the next run.
+    const small = await smallHotWallet(100n);
+    const sender = senderFor(small.address, small.key, { floatChecked: false });
+    const to = newAddress();
+    const [first, second] = [await withdraw(to, '60'), await withdraw(to, '60')];
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(sender))).toMatchObject({ sent: 2 });
+    expect(await settleEvmWithdrawals(sender)).toMatchObject({ rebroadcast: 2 });
+    expect(await settleFinal(sender)).toMatchObject({ completed: 1, failed: 1 });
+    expect(await read(first)).toMatchObject({ status: 'completed' });
+    expect(await read(second)).toMatchObject({ status: 'failed', failureReason: 'REVERTED', completedAt: null });
+    expect(await usdtOf(to)).toBe(usdt('60'));
+    expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('60') - WITHDRAWAL_RULES.fee, locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a payout the node refuses for good: its nonce is filled by a transfer of nothing, the withdrawal fails with its funds back, the payouts behind it go on', async () => {
+    const to = newAddress();
+    const refused = await withdraw(to, '4');
+    await sendEvmWithdrawals(killedBeforeBroadcast(deps));
+    const { transaction } = await read(refused);
+    // Blocks now hold less gas than the stored transfer asks for, but a plain transfer's 21,000.
+    await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000).toString(16)}`] as never });
+    try {
+      expect(await settleEvmWithdrawals(deps)).toMatchObject({ completed: 0, failed: 0 });
+    } finally {
+      await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000_000).toString(16)}`] as never });
+    }
+    const filling = await read(refused);
+    expect(filling).toMatchObject({ status: 'processing', transaction: { nonce: transaction!.nonce, filler: { refusal: expect.any(String) } } });
+    const filler = await client().getTransaction({ hash: filling.transaction!.filler!.txHash as Hash });
+    expect({ nonce: filler.nonce, to: filler.to?.toLowerCase(), value: filler.value }).toEqual({ nonce: transaction!.nonce, to: node.hotWallet.address.toLowerCase(), value: 0n });
+
+    const behind = await withdraw(to, '5');
+    expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
+    expect((await read(behind)).transaction!.nonce).toBe(transaction!.nonce! + 1);
+    expect(await settleFinal()).toMatchObject({ completed: 1, failed: 1 });
+    expect(await read(refused)).toMatchObject({ status: 'failed', failureReason: 'REFUSED_BY_NODE' });
+    expect(await read(behind)).toMatchObject({ status: 'completed' });
+    expect(await usdtOf(to)).toBe(usdt('5'));
+    expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('5') - WITHDRAWAL_RULES.fee, locked: 0n });
+  });
+
+  it('a payout whose block is reorganised away before it is final: still processing, the same transaction broadcast again, completed once', async () => {
+    const to = newAddress();
+    const withdrawal = await withdraw(to, '8');
+    await sendEvmWithdrawals(deps);
+    const { txHash } = await read(withdrawal);
+    expect(await usdtOf(to)).toBe(usdt('8'));
+    await anvil().request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+    expect(await usdtOf(to)).toBe(0n);
+
+    expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 1, completed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'processing', txHash });
+    expect(await usdtOf(to)).toBe(usdt('8'));
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash });
+    expect(await usdtOf(to)).toBe(usdt('8'));
+    expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('8') - WITHDRAWAL_RULES.fee, locked: 0n });
+  });
+});
