@@ -74,7 +74,7 @@ async function giveUsdt(to: Address, amount: bigint) {
 }
 
 const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
-  requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
+  requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
 const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
 const balance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
