@@ -20,9 +20,13 @@ const ZERO_HASH = `0x${'0'.repeat(64)}`;
 let plan: EvmNodePlan;
 let head = 0;
 const stats: EvmNodeStats = { httpRequests: 0, calls: {}, refusedGetLogs: 0 };
-/** Each loaded block's logs, JSON-encoded once (a block is asked for again by the next scan's
- * overlap and after a refused range). */
+/** Each loaded block's logs, JSON-encoded once when mined (a block is asked for again by the next
+ * scan's overlap and after a refused range). */
 const blockLogs = new Map<number, string>();
+/** Per loaded block: every how many of its transfers one pays a deposit, and the place in
+ * plan.hitAddresses of the block's first paid one. */
+const blockHits = new Map<number, { every: number; first: number }>();
+let hitsUsed = 0;
 
 serveJobs<EvmNodeJob & { id: number }, EvmNodeAnswer>(async (job) => {
   if (job.kind === 'start') {
@@ -30,7 +34,16 @@ serveJobs<EvmNodeJob & { id: number }, EvmNodeAnswer>(async (job) => {
     head = plan.head;
     return { url: await listen() };
   }
-  if (job.kind === 'mine') return { head: (head += job.blocks) };
+  if (job.kind === 'mine') {
+    const every = job.hitEvery ?? plan.hitEvery;
+    for (let k = 0; k < job.blocks; k++) {
+      blockHits.set(++head, { every, first: hitsUsed });
+      hitsUsed += Math.ceil(plan.transfersPerBlock / every);
+      // Encoded as they are mined, before the measurement: a node's work is not the scanner's time.
+      logsOfBlock(head);
+    }
+    return { head };
+  }
   return stats;
 });
 
@@ -119,12 +132,12 @@ function blockOf(number: number) {
   };
 }
 
-/** Transfer `index` of loaded block `number`: every `hitEvery`th to the next paid deposit address. */
+/** Transfer `index` of loaded block `number`: every block's `every`th to the next paid deposit address. */
 function transferLog(number: number, index: number) {
   const k = number - plan.head - 1;
   const n = k * plan.transfersPerBlock + index;
-  const hitsPerBlock = Math.ceil(plan.transfersPerBlock / plan.hitEvery);
-  const to = index % plan.hitEvery === 0 ? (plan.hitAddresses[k * hitsPerBlock + index / plan.hitEvery] as Address) : syntheticEvmAddress(ADDRESS_KIND.stranger, n);
+  const { every, first } = blockHits.get(number)!;
+  const to = index % every === 0 ? (plan.hitAddresses[first + index / every] as Address) : syntheticEvmAddress(ADDRESS_KIND.stranger, n);
   const from = syntheticEvmAddress(ADDRESS_KIND.payer, n);
   return {
     address: ETHEREUM_USDT_CONTRACT.toLowerCase(),

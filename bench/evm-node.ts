@@ -18,7 +18,8 @@ export interface EvmNodePlan {
   head: number;
   chainId: number;
   transfersPerBlock: number;
-  /** Paid deposit addresses, used in order: every `hitEvery`th transfer of a block goes to the next. */
+  /** Paid deposit addresses, used in order: every `hitEvery`th transfer of a block goes to the next
+   * (mine() may set another `hitEvery` for the blocks it adds). */
   hitAddresses: string[];
   hitEvery: number;
   /** Blocks behind the head that the node answers for `finalized`. */
@@ -34,7 +35,7 @@ export interface EvmNodeStats {
   refusedGetLogs: number;
 }
 
-export type EvmNodeJob = { kind: 'start'; plan: EvmNodePlan } | { kind: 'mine'; blocks: number } | { kind: 'stats' };
+export type EvmNodeJob = { kind: 'start'; plan: EvmNodePlan } | { kind: 'mine'; blocks: number; hitEvery?: number } | { kind: 'stats' };
 export type EvmNodeAnswer = { url: string } | { head: number } | EvmNodeStats;
 
 /** Kinds of synthetic address: the high byte of the 20, so no two kinds ever collide. */
@@ -57,9 +58,10 @@ export class EvmNode {
     return ((await this.worker.run({ kind: 'start', plan })) as { url: string }).url;
   }
 
-  /** Adds `blocks` loaded blocks on top of the head; returns the new head. */
-  async mine(blocks: number): Promise<number> {
-    return ((await this.worker.run({ kind: 'mine', blocks })) as { head: number }).head;
+  /** Adds `blocks` loaded blocks on top of the head, every `hitEvery`th transfer of each paying a
+   * deposit (the plan's figure when absent); returns the new head. */
+  async mine(blocks: number, hitEvery?: number): Promise<number> {
+    return ((await this.worker.run({ kind: 'mine', blocks, hitEvery })) as { head: number }).head;
   }
 
   async stats(): Promise<EvmNodeStats> {
