@@ -6,7 +6,7 @@ Gem::Specification.new do |spec|
   # The name on RubyGems; code still says `require "cambio"` (clients/README.md: names).
   spec.name = "cambio-usdt"
   spec.version = Cambio::VERSION
-  spec.summary = "Official Ruby client for the Cambio API (USDT on TRON, USDT to BRL conversions, signed webhooks)"
+  spec.summary = "Official Ruby client for the Cambio API (USDT on TRON and EVM networks, USDT to BRL conversions, signed webhooks)"
   spec.description = "Cambio::Client: company, deposits, withdrawals, conversions and webhooks, with retries that " \
                      "reuse one Idempotency-Key per call, typed records generated from openapi.json, auto-paging lists " \
                      "and Standard Webhooks signature verification. Standard library only."

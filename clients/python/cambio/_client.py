@@ -580,7 +580,10 @@ class WithdrawalsResource(_Retrievable[Withdrawal]):
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
     ) -> Withdrawal:
-        """POST /v1/withdrawals: ``amount`` + fee move from available to locked, or RefusedError ``INSUFFICIENT_BALANCE``."""
+        """POST /v1/withdrawals: sends ``amount`` USDT to ``address`` on ``network`` (tron, ethereum, bsc, polygon or arbitrum; an EIP-55 ``0x`` address on the last four).
+
+        ``amount`` + fee move from available to locked, or RefusedError ``INSUFFICIENT_BALANCE``.
+        """
         body = _body(CREATE_WITHDRAWAL_FIELDS, dict(method=method, network=network, address=address, amount=amount, reference=reference), money=("amount",))
         return self._client._data("POST", self._path, Withdrawal, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
 

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-# The official Ruby client for the Cambio API (USDT on TRON, USDT -> BRL conversions, signed
-# webhooks). Standard library only. See README.md.
+# The official Ruby client for the Cambio API (USDT on TRON and EVM networks, USDT -> BRL
+# conversions, signed webhooks). Standard library only. See README.md.
 #
 #   require "cambio"
 #   cambio = Cambio::Client.new(api_key: KEY, api_secret: SECRET, base_url: API_URL)

@@ -589,7 +589,7 @@ public sealed partial class WithdrawalCreateOptions
     [JsonPropertyName("method")]
     public string Method { get; set; } = "usdt";
 
-    /// <summary>Always <c>tron</c> (the default).</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>. Default <c>tron</c>.</summary>
     [JsonPropertyName("network")]
     public string Network { get; set; } = "tron";
 

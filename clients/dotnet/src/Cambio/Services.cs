@@ -67,12 +67,13 @@ public sealed class DepositService : CambioService<Deposit>
         Client.RequestAsync<Deposit>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 }
 
-/// <summary>USDT withdrawals on TRON, <c>/v1/withdrawals</c>.</summary>
+/// <summary>USDT withdrawals on TRON and the EVM networks, <c>/v1/withdrawals</c>.</summary>
 public sealed class WithdrawalService : CambioService<Withdrawal>
 {
     internal WithdrawalService(CambioClient client) : base(client, "/v1/withdrawals") { }
 
-    /// <summary><c>POST /v1/withdrawals</c>: <c>Amount</c> + fee move from available to locked, or a <see cref="RefusedException"/>
+    /// <summary><c>POST /v1/withdrawals</c>: sends <c>Amount</c> to <c>Address</c> on <c>Network</c> (default <c>tron</c>; an EIP-55
+    /// <c>0x…</c> address on an EVM network). <c>Amount</c> + fee move from available to locked, or a <see cref="RefusedException"/>
     /// with <c>INSUFFICIENT_BALANCE</c>. Retries carry the same Idempotency-Key, so a withdrawal is never made twice.</summary>
     public Task<Withdrawal> CreateAsync(WithdrawalCreateOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
         Client.RequestAsync<Withdrawal>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);

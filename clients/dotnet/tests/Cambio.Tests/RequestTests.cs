@@ -63,6 +63,24 @@ public class RequestTests
     }
 
     [Fact]
+    public async Task A_withdrawal_is_POSTed_on_tron_by_default_or_on_the_EVM_network_named()
+    {
+        await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = Fixtures.Withdrawal }));
+        using var cambio = Fixtures.Client(server.Url);
+
+        // Code written when withdrawals were TRON-only leaves Network unset: it still compiles and still means tron.
+        await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions { Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = "payout-1" });
+        await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions
+        {
+            Network = "ethereum", Address = "0x52908400098527886E0F7030069857D2E4169EE7", Amount = 5m, Reference = "payout-2",
+        });
+
+        var seen = server.Requests;
+        Assert.Equal("""{"method":"usdt","network":"tron","address":"TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui","amount":"5","reference":"payout-1"}""", seen[0].Text);
+        Assert.Equal("""{"method":"usdt","network":"ethereum","address":"0x52908400098527886E0F7030069857D2E4169EE7","amount":"5","reference":"payout-2"}""", seen[1].Text);
+    }
+
+    [Fact]
     public async Task Every_route_uses_its_method_and_path_with_ids_escaped()
     {
         var webhook = new { id = "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", url = "https://example.com/hooks", events = new[] { "*" }, description = (string?)null, enabled = true, createdAt = "2026-01-15T12:00:00.000Z", updatedAt = "2026-01-15T12:00:00.000Z" };

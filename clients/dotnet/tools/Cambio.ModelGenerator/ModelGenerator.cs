@@ -24,11 +24,12 @@ public static class ModelGenerator
     };
 
     /// <summary>Request fields whose value is one of several but that keep a default: a deposit's
-    /// network was only ever <c>tron</c>, so code written before the other networks (which leaves it
-    /// unset) still compiles and still asks for a TRON address.</summary>
+    /// and a withdrawal's network were only ever <c>tron</c>, so code written before the other
+    /// networks (which leaves it unset) still compiles and still means TRON.</summary>
     private static readonly Dictionary<string, string> RequestDefaults = new(StringComparer.Ordinal)
     {
         ["CreateDepositRequest.network"] = "tron",
+        ["CreateWithdrawalRequest.network"] = "tron",
     };
 
     /// <summary>Names for inline object schemas where Parent + Property would read badly.</summary>

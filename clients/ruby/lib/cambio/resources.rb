@@ -120,8 +120,9 @@ module Cambio
 
     # POST /v1/withdrawals, GET /v1/withdrawals/:id.
     # create(method: "usdt", network: "tron", address:, amount:, reference:, idempotency_key: nil)
-    # -> Cambio::Withdrawal. Raises Cambio::RefusedError (INSUFFICIENT_BALANCE) when the
-    # available balance does not cover amount + fee. get(id) -> Cambio::Withdrawal.
+    # (+network+ one of tron, ethereum, bsc, polygon, arbitrum; +address+ on it, EIP-55 "0x…" on
+    # the last four) -> Cambio::Withdrawal. Raises Cambio::RefusedError (INSUFFICIENT_BALANCE)
+    # when the available balance does not cover amount + fee. get(id) -> Cambio::Withdrawal.
     class Withdrawals < Group
       resource "/v1/withdrawals", Cambio::Withdrawal, request: Cambio::CreateWithdrawalRequest
       include Create

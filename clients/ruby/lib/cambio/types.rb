@@ -94,7 +94,7 @@ module Cambio
   class CreateWithdrawalRequest < Record
     schema "CreateWithdrawalRequest"
     string :method, const: "usdt"
-    string :network, const: "tron"
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
     # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)
     string :address
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number

@@ -216,6 +216,16 @@ class ClientTest {
   }
 
   @Test
+  void aWithdrawalOnAnEvmNetworkAsksForItsAddressAndSendsTheNetwork() {
+    IllegalStateException missing = assertThrows(IllegalStateException.class,
+        () -> WithdrawalCreateParams.builder().network("ethereum").amount("5").reference("payout-1").build());
+    assertEquals("WithdrawalCreateParams needs address (a TRON or EIP-55 0x address)", missing.getMessage());
+    WithdrawalCreateParams params = WithdrawalCreateParams.builder().network("ethereum")
+        .address("0x52908400098527886E0F7030069857D2E4169EE7").amount("5").reference("payout-1").build();
+    assertEquals(List.of("usdt", "ethereum"), List.of(params.method(), params.network()));
+  }
+
+  @Test
   void moneyFromBigDecimalIsAPlainDecimalString() {
     assertEquals("0.0000001", WithdrawalCreateParams.builder().address("T").reference("r").amount(new BigDecimal("1E-7")).build().amount());
     assertEquals("1000", ConversionQuoteParams.builder().sourceAmount(new BigDecimal("1E+3")).build().sourceAmount());

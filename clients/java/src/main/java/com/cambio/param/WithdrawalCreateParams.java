@@ -3,20 +3,26 @@ package com.cambio.param;
 import com.cambio.internal.Required;
 
 /**
- * {@code POST /v1/withdrawals}: send USDT to a TRON address. {@code amount + fee} moves from
- * available to locked, or the API refuses with 422 {@code INSUFFICIENT_BALANCE}.
+ * {@code POST /v1/withdrawals}: send USDT to an address on {@code network}. {@code amount + fee}
+ * moves from available to locked, or the API refuses with 422 {@code INSUFFICIENT_BALANCE}.
  * {@code method} and {@code network} default to {@code "usdt"} and {@code "tron"}.
  *
+ * <pre>{@code
+ * WithdrawalCreateParams.builder().network("ethereum").address("0x52908400098527886E0F7030069857D2E4169EE7")
+ *     .amount("5").reference("payout-1").build()
+ * }</pre>
+ *
  * @param method {@code "usdt"}
- * @param network {@code "tron"}
- * @param address the destination TRON address
+ * @param network {@code "tron"}, {@code "ethereum"}, {@code "bsc"}, {@code "polygon"} or
+ *     {@code "arbitrum"} (those the stage opens)
+ * @param address the destination address on {@code network}
  * @param amount USDT, a decimal string
  * @param reference your id for this payout, unique among your withdrawals
  */
 public record WithdrawalCreateParams(
     @Required String method,
     @Required String network,
-    @Required("a TRON address") String address,
+    @Required("a TRON or EIP-55 0x address") String address,
     @Required("a USDT decimal string") String amount,
     @Required("1-128 chars [A-Za-z0-9._:-], unique among your withdrawals") String reference)
     implements Params {
@@ -26,7 +32,10 @@ public record WithdrawalCreateParams(
 
   /** {@code method}, {@code network}, {@code reference} and {@code amount}, set as on a deposit's builder; and {@code address}. */
   public static final class Builder extends TransferBuilder<Builder, WithdrawalCreateParams> {
-    /** The destination TRON address (base58check, starting with T). Required. */
+    /**
+     * The destination address on the withdrawal's network: TRON base58check ({@code T…}) or, on
+     * the EVM networks, EIP-55 ({@code 0x…}). Required.
+     */
     public Builder address(String address) {
       return set("address", address);
     }
