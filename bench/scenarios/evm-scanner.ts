@@ -92,7 +92,8 @@ export const evmScannerScenario: Scenario = {
       // pollDeposits without the expiry (TRON's poller's alone).
       const poll = async (): Promise<ScanResult> => {
         const scan = await scanDeposits({ ...deps, cursor, owner: 'bench-evm-scanner', addresses });
-        confirmed += (await confirmDeposits(deps)).confirmed;
+        // Credited as recorded (already final when seen), or by the confirmer.
+        confirmed += scan.credited + (await confirmDeposits(deps)).confirmed;
         return scan;
       };
       await poll();

@@ -11,6 +11,7 @@ import {
   expireDeposit,
   moveTransfer,
   refreshConfirmations,
+  seeFinalTransfer,
   seeTransfer,
   transferId,
   type DepositChange,
@@ -85,6 +86,8 @@ export interface ScanResult {
   scanned: { fromBlock: number; toBlock: number } | null;
   transfersSeen: number;
   recorded: number;
+  /** Of those recorded, the ones credited at once: already final when seen (seeFinalTransfer). */
+  credited: number;
   /** Blocks between the chain's latest and the cursor after this run: the scanner's lag, for its
    * alarm. Null when another scanner held the lease. */
   lagBlocks: number | null;
@@ -101,14 +104,14 @@ export interface ScanResult {
 export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<ScanResult> {
   const now = deps.now ?? (() => new Date());
   const lease = await deps.cursor.acquire(deps.owner, now(), SCAN_LEASE_MS);
-  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: null };
+  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: null };
   try {
     const latest = (await deps.chain.latestBlock()).number;
     // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
     await undoReorganised(deps, latest, now);
     const nextBlock = lease.nextBlock ?? latest;
     const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
-    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
     const fromBlock = Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
@@ -133,16 +136,31 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     // Blocks past the cursor were never scanned; should a scanner that died before advancing have
     // recorded some, the write's own condition refuses them again (DuplicateTransfer).
     const known = await deps.store.recordedTransfers(ours.filter((transfer) => transfer.blockNumber < nextBlock));
-    const steps = ours
-      .filter((transfer) => !known.has(transferId(transfer)))
-      .map((transfer) => ({
+    const unrecorded = ours.filter((transfer) => !known.has(transferId(transfer)));
+    // Where a mined Transfer log proves success (a chain that gives block hashes: EVM), one already
+    // final is credited as it is recorded: a scanner catching up writes each deposit once, not twice.
+    const final = unrecorded.some((transfer) => transfer.blockHash !== undefined) ? (await deps.chain.finalBlock()).number : -1;
+    const steps = unrecorded.map((transfer): DepositStep<'recorded' | 'credited'> => {
+      const creditNow = transfer.blockHash !== undefined && transfer.blockNumber <= final;
+      return {
         owner: owners.get(transfer.to)!,
-        build: (deposit: Deposit) => (onItsNetwork(deps, deposit, transfer) ? seeTransfer(deposit, transfer, latest, now()) : null),
-        outcome: 'recorded' as const,
-      }));
-    const recorded = (await applySteps(deps.store, steps)).length;
+        build: async (deposit, readAllowlist) => {
+          if (!onItsNetwork(deps, deposit, transfer)) return null;
+          if (!creditNow) return seeTransfer(deposit, transfer, latest, now());
+          return seeFinalTransfer(deposit, transfer, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist));
+        },
+        outcome: creditNow ? 'credited' : 'recorded',
+      };
+    });
+    const outcomes = await applySteps(deps.store, steps);
     await deps.cursor.advance(deps.owner, toBlock + 1);
-    return { scanned: { fromBlock, toBlock }, transfersSeen: transfers.length + leftOut, recorded, lagBlocks: latest - toBlock };
+    return {
+      scanned: { fromBlock, toBlock },
+      transfersSeen: transfers.length + leftOut,
+      recorded: outcomes.length,
+      credited: outcomes.filter((outcome) => outcome === 'credited').length,
+      lagBlocks: latest - toBlock,
+    };
   } finally {
     await deps.cursor.release(deps.owner);
   }

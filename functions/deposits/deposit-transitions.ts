@@ -41,7 +41,8 @@ export interface DepositChange {
   /** The transfer's own record: 'record' claims it once (a replayed block cannot record it
    * again), 'update' moves its status; null when the change leaves it as it is. */
   transfer: { write: 'record' | 'update'; record: TransferRecord } | null;
-  entry: LedgerEntry | null;
+  /** The ledger entries, in order: one for a step, two for a transfer recorded and credited at once. */
+  entries: LedgerEntry[];
   events: DomainEvent[];
   /** The withdrawal that forwards a split share, and the allowlist as read, which the write holds it to. */
   splitForward: { withdrawal: Withdrawal; guard: AllowlistGuard } | null;
@@ -102,7 +103,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
     status: 'confirming',
   };
   const after = summarise(deposit, [...deposit.transactions, tx], now);
-  const entry = ledgerEntry(
+  const seen = ledgerEntry(
     deposit.companyId,
     `deposit:${deposit.id}:seen:${transfer.txHash}:${transfer.eventIndex}`,
     [{ source: networkAccount(deposit.network), destination: companyAccount(deposit.companyId, 'pending'), currency: 'USDT', amount: transfer.amount }],
@@ -116,7 +117,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
       write: 'record',
       record: { ...transferKey(transfer), network: deposit.network, blockNumber: transfer.blockNumber, ...(transfer.blockHash && { blockHash: transfer.blockHash }), companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming' },
     },
-    entry,
+    entries: [seen],
     events: [domainEvent(deposit.companyId, 'deposit.confirming', depositView(after), now)],
     splitForward: null,
   };
@@ -164,9 +165,29 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
     before: deposit,
     after,
     transfer: { write: 'update', record: { ...record, status: 'confirmed' } },
-    entry: ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now, deposit.network),
+    entries: [ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now, deposit.network)],
     events,
     splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
+  };
+}
+
+/**
+ * A transfer already final when first seen (a scanner catching up, or behind by more than the
+ * finality depth), on a chain where a mined Transfer log is itself the proof of success (EVM: a
+ * reverted transaction leaves none): recorded and credited in one write, the two steps' entries
+ * and events in order (`deposit.confirming`, then `deposit.completed`), rather than two writes of
+ * the same deposit a poll apart.
+ */
+export function seeFinalTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlock: number, now: Date, splitGuard: AllowlistGuard | null): DepositChange | null {
+  const seen = seeTransfer(deposit, transfer, latestBlock, now);
+  if (!seen) return null;
+  const confirmed = confirmTransfer(seen.after, seen.transfer!.record, latestBlock, now, splitGuard)!;
+  return {
+    ...confirmed,
+    before: deposit,
+    transfer: { write: 'record', record: confirmed.transfer!.record },
+    entries: [...seen.entries, ...confirmed.entries],
+    events: [...seen.events, ...confirmed.events],
   };
 }
 
@@ -183,13 +204,15 @@ export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date
     before: deposit,
     after,
     transfer: { write: 'update', record: { ...record, status: 'reversed' } },
-    entry: ledgerEntry(
-      deposit.companyId,
-      `deposit:${deposit.id}:reversed:${tx.txHash}:${tx.eventIndex}`,
-      [{ source: companyAccount(deposit.companyId, 'pending'), destination: networkAccount(deposit.network), currency: 'USDT', amount: tx.amount }],
-      now,
-      deposit.network,
-    ),
+    entries: [
+      ledgerEntry(
+        deposit.companyId,
+        `deposit:${deposit.id}:reversed:${tx.txHash}:${tx.eventIndex}`,
+        [{ source: companyAccount(deposit.companyId, 'pending'), destination: networkAccount(deposit.network), currency: 'USDT', amount: tx.amount }],
+        now,
+        deposit.network,
+      ),
+    ],
     // The `deposit.confirming` that announced the transfer is followed by this one.
     events: [domainEvent(deposit.companyId, 'deposit.transfer_reversed', depositView(after), now)],
     splitForward: null,
@@ -206,7 +229,7 @@ export function moveTransfer(deposit: Deposit, record: TransferRecord, to: { blo
     deposit.transactions.map((t) => (t === tx ? { ...t, blockNumber: to.blockNumber, confirmations: confirmationsAt(to.blockNumber, latestBlock) } : t)),
     now,
   );
-  return { before: deposit, after, transfer: { write: 'update', record: { ...record, ...to } }, entry: null, events: [], splitForward: null };
+  return { before: deposit, after, transfer: { write: 'update', record: { ...record, ...to } }, entries: [], events: [], splitForward: null };
 }
 
 /** New confirmation counts on a deposit still waiting: no money moves, no event. */
@@ -219,7 +242,7 @@ export function refreshConfirmations(deposit: Deposit, record: TransferRecord, l
     deposit.transactions.map((t) => (t === tx ? { ...t, confirmations } : t)),
     now,
   );
-  return { before: deposit, after, transfer: null, entry: null, events: [], splitForward: null };
+  return { before: deposit, after, transfer: null, entries: [], events: [], splitForward: null };
 }
 
 /** An unpaid deposit past its expiry: `expired`, with its event; its address stays watched. */
@@ -230,7 +253,7 @@ export function expireDeposit(deposit: Deposit, now: Date): DepositChange | null
     before: deposit,
     after,
     transfer: null,
-    entry: null,
+    entries: [],
     events: [domainEvent(deposit.companyId, 'deposit.expired', depositView(after), now)],
     splitForward: null,
   };

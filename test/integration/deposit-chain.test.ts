@@ -249,7 +249,7 @@ describe('deposit detection and crediting', () => {
       if (!raced && changes.length > 1) {
         raced = true;
         const moved = (await store.getDeposit(companyId, paid[1]!.id))!;
-        const bump = { before: moved, after: { ...moved, version: moved.version + 1 }, transfer: null, entry: null, events: [], splitForward: null };
+        const bump = { before: moved, after: { ...moved, version: moved.version + 1 }, transfer: null, entries: [], events: [], splitForward: null };
         expect(await store.applyChanges([bump])).toBe('applied');
       }
       return store.applyChanges(changes);

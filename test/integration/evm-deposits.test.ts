@@ -103,14 +103,15 @@ describe('EVM deposits on anvil', () => {
     expect(await localPublicClient(nodes.ethereum.chain).getCode({ address: deposit.address as Address })).toBeUndefined();
     const before = await usdtBalance();
 
-    const txHash = await pay(nodes.ethereum, deposit.address, parseUnits('12.5', 6));
-    // Blocks without payments in between: the scan's range (capped at 8) is split and walked.
+    // Blocks without payments before it: the scan's range (capped at 8) is split and walked.
     await mine(nodes.ethereum, 20);
+    const txHash = await pay(nodes.ethereum, deposit.address, parseUnits('12.5', 6));
     const jobs = jobsOn('ethereum');
-    expect((await jobs.scan()).recorded).toBe(1);
+    expect((await jobs.scan())).toMatchObject({ recorded: 1, credited: 0 });
     expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('12.5') });
     expect((await read(deposit)).transactions).toEqual([expect.objectContaining({ txHash, status: 'confirming' })]);
 
+    await mine(nodes.ethereum, CONFIRMATIONS);
     const receiptsBefore = receiptsRead;
     expect((await jobs.confirm()).confirmed).toBe(1);
     // Its block still the final chain's: the Transfer log read there is the proof, no receipt asked.
@@ -126,11 +127,32 @@ describe('EVM deposits on anvil', () => {
   it('on BSC (18 decimals) 1.5 USDT and one wei is credited as 1.5 USDT: the wei is dust', async () => {
     const deposit = await newDeposit('bsc');
     await pay(nodes.bsc, deposit.address, parseUnits('1.5', 18) + 1n);
-    await mine(nodes.bsc, CONFIRMATIONS);
     const jobs = jobsOn('bsc');
     expect((await jobs.scan()).recorded).toBe(1);
+    await mine(nodes.bsc, CONFIRMATIONS);
     expect((await jobs.confirm()).confirmed).toBe(1);
     expect(await read(deposit)).toMatchObject({ status: 'completed', receivedAmount: usdt('1.5'), creditedAmount: usdt('1.5') });
+  });
+
+  it('a payment already final when first seen (a scanner catching up) is recorded and credited in one write, its events in order', async () => {
+    const deposit = await newDeposit('ethereum');
+    const before = await usdtBalance();
+    const txHash = await pay(nodes.ethereum, deposit.address, parseUnits('4.25', 6));
+    await mine(nodes.ethereum, CONFIRMATIONS + 2);
+    const jobs = jobsOn('ethereum');
+    const receiptsBefore = receiptsRead;
+
+    expect(await jobs.scan()).toMatchObject({ recorded: 1, credited: 1 });
+    expect(receiptsRead).toBe(receiptsBefore);
+    expect(await read(deposit)).toMatchObject({ status: 'completed', receivedAmount: usdt('4.25'), creditedAmount: usdt('4.25') });
+    expect((await read(deposit)).transactions).toEqual([expect.objectContaining({ txHash, status: 'confirmed' })]);
+    expect((await usdtBalance()).available - before.available).toBe(usdt('4.25'));
+    const events = (await storedEvents(env.db, env.tableName, companyId)).filter((event) => (event.data as { id: string }).id === deposit.id);
+    expect(events.map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.completed']);
+    // Nothing left for the confirmer, and the overlap's rescan records nothing again.
+    expect((await jobs.confirm()).confirmed).toBe(0);
+    expect((await jobs.scan()).recorded).toBe(0);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
   it('with the poller’s kept address filter, a deposit made after it loaded is credited when paid in the next block', async () => {
@@ -149,7 +171,9 @@ describe('EVM deposits on anvil', () => {
     await mine(nodes.ethereum, 1);
 
     const scanned = await jobs.scan();
-    expect(scanned).toMatchObject({ recorded: 1, transfersSeen: 2 });
+    expect(scanned.recorded).toBe(1);
+    // The stranger's payment too (and the earlier tests' still in the 20-block overlap).
+    expect(scanned.transfersSeen).toBeGreaterThanOrEqual(2);
     expect(addresses.size).toBe(known + 1);
     expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('2') });
     await mine(nodes.ethereum, CONFIRMATIONS);

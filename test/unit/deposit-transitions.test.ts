@@ -48,7 +48,7 @@ describe('seeTransfer', () => {
       write: 'record',
       record: { txHash: TX, eventIndex: 0, network: 'tron', blockNumber: 1_000, companyId: COMPANY_ID, depositId: awaiting.id, amount: usdt(10), status: 'confirming' },
     });
-    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: usdt(10), available: 0n });
+    expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ pending: usdt(10), available: 0n });
     expect(change.events.map((event) => event.type)).toEqual(['deposit.confirming']);
     expect(change.splitForward).toBeNull();
   });
@@ -68,7 +68,7 @@ describe('confirmTransfer', () => {
 
     expect(change.after).toMatchObject({ status: 'completed', amountStatus: 'exact', creditedAmount: usdt(10), confirmations: 21 });
     expect(change.transfer).toEqual({ write: 'update', record: { ...record, status: 'confirmed' } });
-    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: -usdt(10), available: usdt(10) });
+    expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ pending: -usdt(10), available: usdt(10) });
     expect(change.events.map((event) => event.type)).toEqual(['deposit.completed']);
     expect(change.splitForward).toBeNull();
   });
@@ -78,7 +78,7 @@ describe('confirmTransfer', () => {
 
     const change = confirmTransfer(confirming, record, 1_020, LATER, ALLOWLIST_OFF_NOW)!;
 
-    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: -usdt(10), available: 7_500_000n, locked: 2_500_000n });
+    expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ pending: -usdt(10), available: 7_500_000n, locked: 2_500_000n });
     expect(change.splitForward?.guard).toEqual(ALLOWLIST_OFF_NOW);
     expect(change.splitForward?.withdrawal).toMatchObject({
       companyId: confirming.companyId,
@@ -98,8 +98,8 @@ describe('confirmTransfer', () => {
 
     const change = confirmTransfer(confirming, record, 1_020, LATER, null)!;
 
-    expect(balanceChanges(change.entry!).get('USDT')).toMatchObject({ pending: -usdt(10), available: usdt(10) });
-    expect(balanceChanges(change.entry!).get('USDT')!.locked ?? 0n).toBe(0n);
+    expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ pending: -usdt(10), available: usdt(10) });
+    expect(balanceChanges(change.entries[0]!).get('USDT')!.locked ?? 0n).toBe(0n);
     expect(change.splitForward).toBeNull();
     expect(change.after).toMatchObject({ status: 'completed', creditedAmount: usdt(10), split: { forwardedAmount: 0n, withdrawalId: null } });
   });

@@ -27,8 +27,8 @@ function itemsWrittenBy(change: DepositChange): number {
   return (
     1 +
     (change.transfer ? 1 : 0) +
-    (change.transfer?.write === 'update' && change.transfer.record.status === 'confirmed' ? 1 : 0) +
-    (change.entry ? 1 : 0) +
+    (change.transfer?.record.status === 'confirmed' ? 1 : 0) +
+    change.entries.length +
     change.events.length +
     (change.splitForward ? 3 : 0)
   );
@@ -105,7 +105,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     let balances = new Set<string>();
     let guarded = new Set<string>();
     for (const change of changes) {
-      const changeBalances = change.entry ? balanceKeysOf(change.entry) : [];
+      const changeBalances = [...new Set(change.entries.flatMap(balanceKeysOf))];
       const guard = guardedItemOf(change);
       const size = () => itemsWrittenBy(change) + changeBalances.filter((key) => !balances.has(key)).length;
       const full = items + size() > MAX_TRANSACTION_ITEMS || current.length >= MAX_CHANGES_PER_WRITE || (guard !== null && guarded.has(guard));
@@ -130,7 +130,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     const entries: LedgerEntry[] = [];
     for (const change of changes) {
       this.addChange(tx, change);
-      if (change.entry) entries.push(change.entry);
+      entries.push(...change.entries);
     }
     if (entries.length > 0) {
       tx.ledgerEntries(entries, () => new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`));
@@ -169,7 +169,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
         onFailed: () => new VersionConflict(),
       });
     }
-    if (change.transfer?.write === 'update' && change.transfer.record.status === 'confirmed') {
+    if (change.transfer?.record.status === 'confirmed') {
       // Confirmed funds now sit on the deposit address: the sweeper moves them to the hot wallet.
       const due = depositAddressItem.sweepDue(change.after.network, change.after.address);
       tx.update(depositAddressItem.key(change.after.address), {

@@ -50,7 +50,7 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   let scan = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
   while (scan.lagBlocks !== null && scan.lagBlocks > CATCH_UP_LAG_BLOCKS && Date.now() - startedAt < CATCH_UP_MS) {
     const next = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
-    scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded };
+    scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded, credited: scan.credited + next.credited };
   }
   const confirm = await confirmDeposits({ ...deps, log });
   const expired = network === 'tron' ? await expireDeposits(deps) : 0;
@@ -75,7 +75,7 @@ export const handler = middy<DepositPollEvent>().handler(async (event: DepositPo
       if (network !== 'tron') metrics.addDimension('Network', network);
       const outcome = await pollDeposits(network, log);
       if (outcome.scan.lagBlocks !== null) metrics.addMetric('ScannerLagBlocks', MetricUnit.Count, outcome.scan.lagBlocks);
-      metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.confirm.confirmed);
+      metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.scan.credited + outcome.confirm.confirmed);
       metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);
       return outcome;
     },
