@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
 import { confirmDeposits, scanDeposits, type DepositJobDeps } from '#functions/deposits/deposit-chain';
-import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
@@ -16,7 +16,7 @@ import { TestUsdt } from '#functions/networks/evm/contracts';
 import { localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
-import { startAnvilWithContracts } from '../support/anvil.ts';
+import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
 import { storedEvents } from '../support/records.ts';
 
 /**
@@ -32,19 +32,8 @@ const companies = new DynamoCompanyStore(env.db, env.tableName);
 const nodes = {} as Record<'ethereum' | 'bsc', Node>;
 let companyId: string;
 
-const networkSettings = (node: Node, chainId: number): EvmNetworkSettings => ({
-  chainId,
-  rpcUrl: node.url,
-  usdtContract: node.usdt,
-  forwarderFactory: node.factory,
-  forwarderImplementation: node.implementation,
-  finalizedTag: false,
-  confirmations: CONFIRMATIONS,
-  // Small, so that a scan of a few dozen blocks splits its range.
-  maxBlockRange: 8,
-  scanEveryMinutes: 1,
-  sandbox: true,
-});
+// A small maxBlockRange, so that a scan of a few dozen blocks splits its range.
+const networkSettings = (node: Node, chainId: number) => anvilNetworkSettings(node, { chainId, confirmations: CONFIRMATIONS, maxBlockRange: 8 });
 let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
 
 beforeAll(async () => {

@@ -5,7 +5,6 @@ import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmPayouts, type EvmSendingDeps, type EvmSendingStore } from '#functions/withdrawals/evm-withdrawal-sending';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
-import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
 import type { SliceSettings } from '#functions/settings/functions';
 import { TestUsdt } from '#functions/networks/evm/contracts';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -15,7 +14,7 @@ import { localEvmSigner } from '#adapters/signer/evm-signer';
 import { ANVIL_MNEMONIC, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { startAnvilWithContracts } from '../support/anvil.ts';
+import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
 
 /**
  * USDT withdrawals on an EVM network against a real anvil node (BSC's chain id and USDT's 18
@@ -97,18 +96,7 @@ async function settleFinal(sender = deps) {
 
 beforeAll(async () => {
   node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
-  const network: EvmNetworkSettings = {
-    chainId: 56,
-    rpcUrl: node.url,
-    usdtContract: node.usdt,
-    forwarderFactory: node.factory,
-    forwarderImplementation: node.implementation,
-    finalizedTag: false,
-    confirmations: CONFIRMATIONS,
-    maxBlockRange: 1_000,
-    scanEveryMinutes: 1,
-    sandbox: true,
-  };
+  const network = anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS });
   settings = { EVM_NETWORKS: { [NETWORK]: network } } as SliceSettings<'chain'>;
   await giveUsdt(node.hotWallet.address, 100_000n);
   deps = senderFor(node.hotWallet.address, HOT_WALLET_KEY);

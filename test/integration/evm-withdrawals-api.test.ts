@@ -2,25 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { newCompany, useTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+import { ETHEREUM_WITHOUT_NODE } from '../support/deposit-settings.ts';
 
 /**
  * POST /v1/withdrawals on an EVM network: taken where the stage opens the network (EVM_NETWORKS),
  * with that network's fee; refused, writing nothing, where it does not, or for an address not of
  * the network's form. Nothing here reads a chain, so the node's URL leads nowhere.
  */
-const ETHEREUM: EvmNetworkSettings = {
-  chainId: 1,
-  rpcUrl: 'http://127.0.0.1:9',
-  usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
-  forwarderFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-  forwarderImplementation: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
-  finalizedTag: true,
-  confirmations: 12,
-  maxBlockRange: 1_000,
-  scanEveryMinutes: 1,
-  sandbox: false,
-  withdrawalFeeUsdt: '4.5',
-};
+const ETHEREUM: EvmNetworkSettings = { ...ETHEREUM_WITHOUT_NODE, withdrawalFeeUsdt: '4.5' };
 const api = useTestApi(undefined, { environment: { EVM_NETWORKS: JSON.stringify({ ethereum: ETHEREUM }) } });
 const RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7';
 
