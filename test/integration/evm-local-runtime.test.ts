@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
+import { EvmChain } from '#functions/networks/evm/evm-chain';
 import { startEvmNetworks } from '#local/evm-networks';
 import type { LocalRuntime } from '#local/runtime';
 import { startBanner } from '#local/start-banner';
@@ -17,7 +18,7 @@ import { waitFor } from '../support/wait.ts';
  * The local runtime with an EVM network open (ethereum, one anvil node, a block a second, final 3
  * deep), through a real socket: a deposit made with the API, paid with `npm run sandbox:pay` or
  * the dashboard's Simulate payment, completes and is credited within seconds; a split's forward
- * waits `pending` on ethereum (no EVM payouts yet) with its money locked. The runtime keeps its
+ * is sent on ethereum by the runtime's sender and lands at the split address. The runtime keeps its
  * state file in a data folder of its own, so the ops command, run from beside it, finds its node
  * as it finds `npm start`'s.
  */
@@ -88,7 +89,7 @@ describe('an ethereum deposit on the local runtime', () => {
     expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
   });
 
-  it.concurrent('with a 10 % split: the company is credited 90 %, the forward waits pending on ethereum with its money locked', async () => {
+  it.concurrent('with a 10 % split: the company is credited 90 %, and the forward is sent on ethereum: the split address receives exactly its share', async () => {
     const company = await newCompany(runtime, 'EVM Split Co');
     const created = await company.call('POST', '/deposits', {
       body: { method: 'usdt', network: 'ethereum', reference: 'evm-split', amount: '10', split: { address: SPLIT_TO, percent: 10 } },
@@ -99,10 +100,18 @@ describe('an ethereum deposit on the local runtime', () => {
 
     const done = await completed(company.call, id);
     expect(done).toMatchObject({ status: 'completed', receivedAmount: '10.000000', split: { address: SPLIT_TO, forwardedAmount: '1.000000', withdrawalId: expect.stringMatching(/^wdr_/) } });
-    const forward = await company.call('GET', `/withdrawals/${done.split.withdrawalId}`);
-    expect(forward.body.data).toMatchObject({ status: 'pending', network: 'ethereum', address: SPLIT_TO, amount: '1.000000' });
+    // Sent by the runtime's ethereum sender from the hot wallet, completed once its block is 3 deep.
+    const forward = await waitFor(
+      async () => (await company.call('GET', `/withdrawals/${done.split.withdrawalId}`)).body.data,
+      (withdrawal) => withdrawal.status === 'completed',
+      DEPOSIT_WITHIN_MS,
+    );
+    expect(forward).toMatchObject({ status: 'completed', network: 'ethereum', address: SPLIT_TO, amount: '1.000000', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const ethereum = runtime.evmNetworks.ethereum!;
+    const node = new EvmChain({ rpcUrl: ethereum.rpcUrl!, finalizedTag: false, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6 });
+    expect(await node.tokenBalance(ethereum.usdtContract, SPLIT_TO)).toBe(usdt('1'));
     const balance = await company.call('GET', '/company/balance');
-    expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '9.000000', pending: '0.000000', locked: '1.000000' });
+    expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '9.000000', pending: '0.000000', locked: '0.000000' });
     const db = createDocumentClient(runtime.dynamoEndpoint);
     try {
       await expectLedgerMatchesBalances(db, runtime.tableName, company.companyId);
