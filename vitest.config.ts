@@ -1,19 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-/**
- * The official clients' suites (test/clients/) start first. Each runs a whole toolchain's suite
- * (a build, then a minute or more of tests) as its file loads, and a clean clone, which has no
- * timings yet, orders files by size: these small files came last, and the run ended with the
- * clients' suites alone on the workers for several minutes.
- */
-class ClientSuitesFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const isClientSuite = (file: TestSpecification) => file.moduleId.includes('/test/clients/');
-    return [...sorted.filter(isClientSuite), ...sorted.filter((file) => !isClientSuite(file))];
-  }
-}
 
 // The SDK warns that its releases after January 2027 need Node 22; package-lock pins today's.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -29,7 +14,6 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     pool: 'forks',
-    sequence: { sequencer: ClientSuitesFirst },
     // Vitest's default is one worker less than the cores: one on a 2-core machine, where most test
     // files wait on sockets, DynamoDB Local and timers rather than on the CPU. Two keep both busy.
     maxWorkers: 2,
