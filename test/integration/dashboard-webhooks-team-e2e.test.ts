@@ -123,7 +123,8 @@ describe('Team in headless Chromium', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     // count() does not wait: innerText() on a table that went between two calls would wait for it to come back.
-    await expect.poll(() => page.getByRole('row').filter({ hasText: invitee }).count()).toBe(0);
+    // Up to 30 s: on a loaded CI machine the revoke's request and the table's reload took over 10.
+    await expect.poll(() => page.getByRole('row').filter({ hasText: invitee }).count(), { timeout: 30_000 }).toBe(0);
     await signOut();
     await page.goto(newLink);
     await page.getByLabel('Password').fill(STRONG_PASSWORD);
