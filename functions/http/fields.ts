@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AmountFormatError, parseAmount, SCALE, type Currency } from '#functions/shared/money';
-import { NETWORK_CHOICE, NETWORK_NAMES, PAYOUT_NETWORK_CHOICE, PAYOUT_NETWORK_NAMES } from '#functions/networks/names';
+import { NETWORK_CHOICE, NETWORK_NAMES } from '#functions/networks/names';
 import { LIST_LIMIT } from '#functions/shared/pagination';
 
 /**
@@ -45,8 +45,6 @@ export const referenceField = v.pipe(
 
 /** The record's `network`: one of the registered networks (functions/networks/names.ts). */
 export const networkField = v.picklist(NETWORK_NAMES, NETWORK_CHOICE);
-/** A withdrawal's network: one that payouts go out on (functions/networks/names.ts). */
-export const payoutNetworkField = v.picklist(PAYOUT_NETWORK_NAMES, PAYOUT_NETWORK_CHOICE);
 
 export const literalField = <T extends string>(value: T) => v.literal(value, `must be "${value}"`);
 

@@ -12,14 +12,6 @@ export type NetworkName = (typeof NETWORK_NAMES)[number];
 export const EVM_NETWORK_NAMES = NETWORK_NAMES.filter((name): name is Exclude<NetworkName, 'tron'> => name !== 'tron');
 export type EvmNetworkName = (typeof EVM_NETWORK_NAMES)[number];
 
-/**
- * The networks payouts go out on: withdrawals, and the forward of a deposit's split. Every network:
- * an EVM network's are sent by its own sender (functions/withdrawals/evm-withdrawal-sending.ts), and
- * a withdrawal on an EVM network the stage does not open is refused (withdrawals.ts).
- */
-export const PAYOUT_NETWORK_NAMES = NETWORK_NAMES;
-export type PayoutNetworkName = (typeof PAYOUT_NETWORK_NAMES)[number];
-
 /** The network whose sweeps and reconciliation run (TRON's alone so far), and a dashboard
  * withdrawal's network. */
 export const HOT_WALLET_NETWORK = 'tron' satisfies NetworkName;
@@ -28,4 +20,3 @@ const choice = (names: readonly string[]) => `must be ${names.map((name) => `"${
 
 /** The `network` field's message when it names none of them: `must be "tron", "ethereum", … or "arbitrum"`. */
 export const NETWORK_CHOICE = choice(NETWORK_NAMES);
-export const PAYOUT_NETWORK_CHOICE = NETWORK_CHOICE;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { NETWORK_NAMES, PAYOUT_NETWORK_CHOICE, PAYOUT_NETWORK_NAMES } from '#functions/networks/names';
+import { NETWORK_CHOICE, NETWORK_NAMES } from '#functions/networks/names';
 import { createDepositBody } from '#functions/handlers/deposits/schemas';
 import { createWithdrawalBody } from '#functions/handlers/withdrawals/schemas';
 import { depositRecord } from '#functions/handlers/deposits/records';
@@ -45,7 +45,7 @@ describe('the network port', () => {
 
   it('checks `network` against the registered list in every request body and record', () => {
     // A withdrawal's body takes the networks payouts go out on; every record can name any network.
-    const lists = { createDepositBody: NETWORK_NAMES, createWithdrawalBody: PAYOUT_NETWORK_NAMES, depositRecord: NETWORK_NAMES, withdrawalRecord: NETWORK_NAMES };
+    const lists = { createDepositBody: NETWORK_NAMES, createWithdrawalBody: NETWORK_NAMES, depositRecord: NETWORK_NAMES, withdrawalRecord: NETWORK_NAMES };
     for (const [name, schema] of Object.entries({ createDepositBody, createWithdrawalBody, depositRecord, withdrawalRecord })) {
       const object = ('pipe' in schema ? schema.pipe[0] : schema) as { entries: v.ObjectEntries };
       const network = object.entries.network as unknown as v.PicklistSchema<readonly string[], string>;
@@ -61,8 +61,8 @@ describe('the network port', () => {
     const body = { method: 'usdt', network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '5.00', reference: 'payout-1' };
     expect(v.safeParse(createWithdrawalBody, body).success).toBe(true);
     const unknownNetwork = v.safeParse(createWithdrawalBody, { ...body, network: 'dogecoin' });
-    expect(unknownNetwork.issues?.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([['network', PAYOUT_NETWORK_CHOICE]]);
-    expect(PAYOUT_NETWORK_CHOICE).toBe('must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"');
+    expect(unknownNetwork.issues?.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([['network', NETWORK_CHOICE]]);
+    expect(NETWORK_CHOICE).toBe('must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"');
     const evmAddress = v.safeParse(createWithdrawalBody, { ...body, address: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
     expect(evmAddress.issues?.map((issue) => v.getDotPath(issue))).toEqual(['address']);
     // A deposit names any of the five; an address of another form than its network's is refused.

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { amountField, literalField, payoutNetworkField, referenceField } from '#http/fields';
+import { amountField, literalField, networkField, referenceField } from '#http/fields';
 import { addressField, addressOnItsNetwork } from '#http/address-fields';
 
 /** POST /v1/withdrawals (../shared/api-contract.md, Withdrawals). */
 export const createWithdrawalBody = v.pipe(
   v.strictObject({
     method: literalField('usdt'),
-    network: payoutNetworkField,
+    network: networkField,
     address: addressField,
     amount: amountField('USDT'),
     reference: referenceField,
