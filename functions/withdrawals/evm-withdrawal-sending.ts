@@ -41,8 +41,8 @@ import {
  *   a reverted receipt fails the withdrawal with the money returned; a receipt whose block was
  *   reorganised away leaves it `processing`, and the same signed transaction is broadcast again.
  * - Fees are the node's estimate (EIP-1559, or a legacy gasPrice where the network prices so) under
- *   the stage's cap. A payout the node took (`broadcastAt`) and has not mined `replaceAfterMs` later
- *   is replaced: the same nonce and transfer, every fee raised by more than the node requires of a
+ *   the stage's cap. A payout broadcast (`broadcastAt`) and not mined `replaceAfterMs` later is
+ *   replaced: the same nonce and transfer, every fee raised by more than the node requires of a
  *   replacement and at least to its estimate now, stored on the withdrawal before it is broadcast,
  *   with the hashes of the versions it replaces. Any version may be the one mined, and only one can
  *   (they share the nonce): settling reads the receipts of all, and the withdrawal completes with
@@ -161,7 +161,8 @@ async function signAndStore(deps: EvmSendingDeps, withdrawal: Withdrawal, wallet
       ...withdrawal,
       status: 'processing',
       txHash: signed.txHash,
-      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: null, nonce },
+      // Broadcast right after this write: stored as broadcast now, so a payout costs no second write.
+      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: now().toISOString(), nonce },
       updatedAt: now().toISOString(),
     };
     const event = domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now());
@@ -174,7 +175,7 @@ async function signAndStore(deps: EvmSendingDeps, withdrawal: Withdrawal, wallet
 }
 
 /** Broadcasts the withdrawal's transaction, its newest version (its filler, once it has one), and
- * records when the node first took that version; a payout the node refuses for good gets its nonce
+ * records when the node first took a replacement; a payout the node refuses for good gets its nonce
  * filled, the filler stored before it is broadcast. */
 async function broadcastOrFill(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
   const transaction = withdrawal.transaction!;
@@ -264,9 +265,9 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   return result;
 }
 
-/** The node took the newest version (a filled nonce is not the payout's any more) over
- * `replaceAfterMs` ago. One never taken is not replaced: the node may be unreachable, and a version
- * raised on every run while it is would climb to the cap. */
+/** The newest version was broadcast (a filled nonce is not the payout's any more) over
+ * `replaceAfterMs` ago. A replacement counts from when the node took it: one it has not taken is
+ * not replaced again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
 function dueForReplacement(deps: EvmSendingDeps, withdrawal: Withdrawal, now: Date): boolean {
   const { broadcastAt, filler } = withdrawal.transaction!;
   return !filler && broadcastAt !== null && now.getTime() - Date.parse(broadcastAt) >= (deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000);

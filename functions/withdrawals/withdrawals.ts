@@ -33,7 +33,9 @@ export interface SentTransaction {
   /** After this the chain refuses the transaction: if it is not in a block by then, it never will be.
    * Null on an EVM network, where a transaction never expires: its nonce holds its place. */
   expiresAt: string | null;
-  /** When the node first took `signed` (EVM: its newest version): a payout unmined long after is replaced. */
+  /** When `signed` was broadcast. EVM: a payout's first version is stored as broadcast at its claim
+   * (the broadcast follows the write), a replacement once the node took it; unmined long after, the
+   * payout is replaced (evm-withdrawal-sending.ts). */
   broadcastAt: string | null;
   /** EVM: the hot wallet's nonce the transaction holds (evm-withdrawal-sending.ts). */
   nonce?: number;
