@@ -140,15 +140,24 @@ export class OperationsAlarms extends Construct {
       missing: TreatMissingData.BREACHING,
     });
     // Each EVM network's poller reports its lag with its name; ten minutes of that chain's blocks.
+    // Its sender reports, with its name too, the payouts it could not replace under the fee cap.
     for (const name of props.evmNetworks) {
       const tenMinutes = Math.round(600_000 / EVM_NETWORKS[name].blockMs);
-      const lag = new Metric({ namespace: METRIC_NAMESPACE, metricName: 'ScannerLagBlocks', dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
-      alarm(`ScannerLag${name[0]!.toUpperCase()}${name.slice(1)}`, `The ${EVM_NETWORKS[name].title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, lag, {
+      const ofNetwork = (metricName: string, statistic: string) =>
+        new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
+      const title = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+      alarm(`ScannerLag${title}`, `The ${EVM_NETWORKS[name].title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
         threshold: tenMinutes,
         comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 2,
         missing: TreatMissingData.BREACHING,
       });
+      alarm(
+        `FeeCapReached${title}`,
+        `A ${EVM_NETWORKS[name].title} payout waits unmined and replacing it would take fees above the network's maxFeePerGasGwei: raise the cap (EVM_NETWORKS) or wait out the fee spike.`,
+        ofNetwork('WithdrawalFeeCapReached', 'Maximum'),
+        { threshold: 1 },
+      );
     }
     alarm('WithdrawalSenderFailing', 'The withdrawal sender threw in two of the last three 5-minute periods: withdrawals are not being sent or settled.', props.withdrawalSender.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
       threshold: 1,

@@ -1,6 +1,7 @@
 import type { ChainBlock, ChainReader, TransactionReceipt } from '../networks/chain.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
+import { DEFAULT_REPLACE_AFTER_SECONDS } from '../networks/evm/settings.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
 import {
   complete,
@@ -39,9 +40,15 @@ import {
  * - `completed` only when the receipt's block is final and still the node's block at that height;
  *   a reverted receipt fails the withdrawal with the money returned; a receipt whose block was
  *   reorganised away leaves it `processing`, and the same signed transaction is broadcast again.
- * - Fees are the node's EIP-1559 estimate under the stage's cap. A transaction stuck under a fee
- *   spike is not replaced (same nonce, higher fee) yet: the seam is settleEvmWithdrawals, which sees
- *   it unmined run after run, and the stuck-processing alarm says so meanwhile.
+ * - Fees are the node's estimate (EIP-1559, or a legacy gasPrice where the network prices so) under
+ *   the stage's cap. A payout broadcast (`broadcastAt`) and not mined `replaceAfterMs` later is
+ *   replaced: the same nonce and transfer, every fee raised by more than the node requires of a
+ *   replacement and at least to its estimate now, stored on the withdrawal before it is broadcast,
+ *   with the hashes of the versions it replaces. Any version may be the one mined, and only one can
+ *   (they share the nonce): settling reads the receipts of all, and the withdrawal completes with
+ *   the hash of the one that landed. A replacement needing more than the cap is not signed: the
+ *   payout waits, logged as an error and counted (`feeCapReached`, the sender's
+ *   WithdrawalFeeCapReached metric, alarmed per network).
  */
 
 export interface SignedPayout {
@@ -64,7 +71,13 @@ export interface EvmPayouts {
   /** 'sent': the node took it or has it already. `refused`: never will, in the node's words.
    * Throws when the refusal may pass (the node unreachable, gas token short). */
   broadcast(raw: string): Promise<'sent' | { refused: string }>;
+  /** The signed transaction `raw` again at higher fees (functions/networks/evm/evm-payouts.ts). */
+  signedReplacement(raw: string): Promise<Replacement>;
 }
+
+/** A payout's next version; `capReached` when the fees a replacement needs exceed the cap (wei per
+ * gas); null when it is not to be replaced now (an earlier nonce holds it up, not its price). */
+export type Replacement = SignedPayout | { capReached: { offered: bigint; needed: bigint; cap: bigint } } | null;
 
 export interface NonceSlot {
   wallet: string;
@@ -88,6 +101,9 @@ export interface EvmSendingDeps {
   store: EvmSendingStore;
   /** USDT the hot wallet holds, in 6 decimals (withdrawal-sending.ts SendingDeps). */
   hotWalletUsdt?: () => Promise<bigint | null>;
+  /** A payout the node took this long ago and has not mined is replaced at a higher fee
+   * (EVM_NETWORKS replaceAfterSeconds). Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
+  replaceAfterMs?: number;
   now?: () => Date;
   log?: Log;
   timeLeftMs?: () => number;
@@ -145,7 +161,8 @@ async function signAndStore(deps: EvmSendingDeps, withdrawal: Withdrawal, wallet
       ...withdrawal,
       status: 'processing',
       txHash: signed.txHash,
-      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: null, nonce },
+      // Broadcast right after this write: stored as broadcast now, so a payout costs no second write.
+      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: now().toISOString(), nonce },
       updatedAt: now().toISOString(),
     };
     const event = domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now());
@@ -157,12 +174,18 @@ async function signAndStore(deps: EvmSendingDeps, withdrawal: Withdrawal, wallet
   return 'moved';
 }
 
-/** Broadcasts the withdrawal's transaction (its filler, once it has one); a payout the node
- * refuses for good gets its nonce filled, the filler stored before it is broadcast. */
+/** Broadcasts the withdrawal's transaction, its newest version (its filler, once it has one), and
+ * records when the node first took a replacement; a payout the node refuses for good gets its nonce
+ * filled, the filler stored before it is broadcast. */
 async function broadcastOrFill(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
   const transaction = withdrawal.transaction!;
   const answer = await deps.payouts.broadcast(transaction.filler?.signed ?? transaction.signed);
-  if (answer === 'sent') return;
+  if (answer === 'sent') {
+    if (!transaction.broadcastAt && !transaction.filler) {
+      await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } }, { entry: null, event: null });
+    }
+    return;
+  }
   if (transaction.filler) throw new Error(`the node refuses the nonce filler too: ${answer.refused}`);
   (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: answer.refused });
   const filler = await deps.payouts.signedFiller(transaction.nonce!);
@@ -174,32 +197,46 @@ async function broadcastOrFill(deps: EvmSendingDeps, withdrawal: Withdrawal, now
   if (await deps.store.transition(withdrawal, filling, { entry: null, event: null })) await deps.payouts.broadcast(filler.raw);
 }
 
-/** A transaction's receipt as the node has it now, and whether it counts: its block final and
- * still the node's block at that height. */
-async function landing(deps: EvmSendingDeps, txHash: string, final: ChainBlock): Promise<{ seen: TransactionReceipt | null; final: boolean }> {
-  const seen = await deps.chain.receipt(txHash);
-  if (!seen || seen.blockNumber > final.number) return { seen, final: false };
-  const block = await deps.chain.blockAt(seen.blockNumber);
-  return { seen, final: block !== null && block.hash === seen.blockHash };
+/** The receipt of whichever of the payout's versions the node has in a block (newest first: the
+ * likelier), and whether it counts: its block final and still the node's block at that height. */
+async function landing(deps: EvmSendingDeps, txHashes: string[], final: ChainBlock): Promise<{ txHash: string; seen: TransactionReceipt | null; final: boolean }> {
+  for (const txHash of [...txHashes].reverse()) {
+    const seen = await deps.chain.receipt(txHash);
+    if (!seen) continue;
+    if (seen.blockNumber > final.number) return { txHash, seen, final: false };
+    const block = await deps.chain.blockAt(seen.blockNumber);
+    return { txHash, seen, final: block !== null && block.hash === seen.blockHash };
+  }
+  return { txHash: txHashes[txHashes.length - 1]!, seen: null, final: false };
+}
+
+export interface EvmSettleResult extends SettleResult {
+  /** Payouts replaced at a higher fee this run. */
+  replaced: number;
+  /** Payouts due for a replacement that the fee cap forbids: they wait, and devops is alarmed. */
+  feeCapReached: number;
 }
 
 /** Settles what was sent, by final receipts, and broadcasts again every stored transaction the
  * node does not show mined (lost before its broadcast, dropped from the pool, or in a block that
- * a reorganisation removed). */
-export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<SettleResult> {
+ * a reorganisation removed), replacing those unmined for too long. */
+export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSettleResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
+  const log = deps.log ?? stderrLog;
+  const result: EvmSettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 }, replaced: 0, feeCapReached: 0 };
   let final: ChainBlock | undefined;
   const remaining: Withdrawal[] = [];
   for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
     final ??= await deps.chain.finalBlock();
-    const filler = withdrawal.transaction!.filler;
-    const own = await landing(deps, withdrawal.txHash!, final);
-    const filled = filler && !own.seen ? await landing(deps, filler.txHash, final) : null;
+    const { filler, replacedTxHashes = [] } = withdrawal.transaction!;
+    const own = await landing(deps, [...replacedTxHashes, withdrawal.txHash!], final);
+    const filled = filler && !own.seen ? await landing(deps, [filler.txHash], final) : null;
+    // The record ends with the hash of the version that landed, whichever it is.
+    const landed: Withdrawal = { ...withdrawal, txHash: own.txHash };
     const settled = own.final
       ? own.seen!.result === 'SUCCESS'
-        ? complete(withdrawal, now())
-        : fail(withdrawal, own.seen!.result, now())
+        ? complete(landed, now())
+        : fail(landed, own.seen!.result, now())
       : filled?.final
         ? fail(withdrawal, 'REFUSED_BY_NODE', now())
         : null;
@@ -213,12 +250,54 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<Settle
     remaining.push(withdrawal);
     if (own.seen || filled?.seen) continue; // in a block, not yet final
     try {
-      await broadcastOrFill(deps, withdrawal, now);
-      result.rebroadcast++;
+      const replaced = dueForReplacement(deps, withdrawal, now()) ? await replace(deps, withdrawal, now) : 'not-replaced';
+      if (replaced === 'replaced') result.replaced++;
+      else if (replaced !== 'moved') {
+        if (replaced === 'cap-reached') result.feeCapReached++;
+        await broadcastOrFill(deps, withdrawal, now);
+        result.rebroadcast++;
+      }
     } catch (error) {
-      (deps.log ?? stderrLog).error('rebroadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
+      log.error('rebroadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
     }
   }
   result.stuck = stuckProcessing(remaining, now());
   return result;
+}
+
+/** The newest version was broadcast (a filled nonce is not the payout's any more) over
+ * `replaceAfterMs` ago. A replacement counts from when the node took it: one it has not taken is
+ * not replaced again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
+function dueForReplacement(deps: EvmSendingDeps, withdrawal: Withdrawal, now: Date): boolean {
+  const { broadcastAt, filler } = withdrawal.transaction!;
+  return !filler && broadcastAt !== null && now.getTime() - Date.parse(broadcastAt) >= (deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000);
+}
+
+/** Signs the payout's next version and stores it in place of the newest, keeping the hashes of
+ * those before, then broadcasts it: stored first, so a crash leaves it for the next run to send. */
+async function replace(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
+  const transaction = withdrawal.transaction!;
+  const next = await deps.payouts.signedReplacement(transaction.signed);
+  if (next === null) return 'not-replaced';
+  if ('capReached' in next) {
+    const { offered, needed, cap } = next.capReached;
+    (deps.log ?? stderrLog).error('payout unmined and its replacement would exceed the fee cap: not replaced', {
+      withdrawalId: withdrawal.id,
+      txHash: withdrawal.txHash,
+      nonce: transaction.nonce,
+      offeredWeiPerGas: String(offered),
+      neededWeiPerGas: String(needed),
+      capWeiPerGas: String(cap),
+    });
+    return 'cap-reached';
+  }
+  const replacement: Withdrawal = {
+    ...withdrawal,
+    txHash: next.txHash,
+    transaction: { ...transaction, signed: next.raw, broadcastAt: null, replacedTxHashes: [...(transaction.replacedTxHashes ?? []), withdrawal.txHash!] },
+  };
+  if (!(await deps.store.transition(withdrawal, replacement, { entry: null, event: null }))) return 'moved'; // another run got there first
+  (deps.log ?? stderrLog).warn('payout unmined; replaced at a higher fee', { withdrawalId: withdrawal.id, nonce: transaction.nonce, replaced: withdrawal.txHash, txHash: next.txHash });
+  await broadcastOrFill(deps, replacement, now);
+  return 'replaced';
 }

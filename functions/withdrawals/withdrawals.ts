@@ -33,12 +33,19 @@ export interface SentTransaction {
   /** After this the chain refuses the transaction: if it is not in a block by then, it never will be.
    * Null on an EVM network, where a transaction never expires: its nonce holds its place. */
   expiresAt: string | null;
+  /** When `signed` was broadcast. EVM: a payout's first version is stored as broadcast at its claim
+   * (the broadcast follows the write), a replacement once the node took it; unmined long after, the
+   * payout is replaced (evm-withdrawal-sending.ts). */
   broadcastAt: string | null;
   /** EVM: the hot wallet's nonce the transaction holds (evm-withdrawal-sending.ts). */
   nonce?: number;
   /** EVM: a transfer of nothing to the hot wallet itself on the same nonce, signed when the node
    * refused the payout for good (`refusal`, its words), so the nonces behind it are not held up. */
   filler?: { signed: string; txHash: string; refusal: string };
+  /** EVM: the hashes of the payout's earlier versions, oldest first, each replaced by the next (the
+   * same nonce and transfer at a higher fee; `signed` is the newest). Any one of them may be the one
+   * mined, and only one can be: the withdrawal's `txHash` ends as that one's. */
+  replacedTxHashes?: string[];
 }
 
 export interface WithdrawalRules {

@@ -7,8 +7,9 @@ import { STAGES } from '../../config/stages.ts';
 
 /**
  * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller schedule per
- * network and one withdrawal sender schedule, whose input names it, a scan-lag alarm per network in that chain's blocks, and read
- * access to the secret holding a provider's URL. The sandbox stage opens none today.
+ * network and one withdrawal sender schedule, whose input names it, a scan-lag alarm per network in
+ * that chain's blocks, a fee-cap alarm per network, and read access to the secret holding a
+ * provider's URL. The sandbox stage opens none today.
  */
 const EVM_NETWORKS = {
   ethereum: {
@@ -20,6 +21,7 @@ const EVM_NETWORKS = {
     finalizedTag: true,
     confirmations: 64,
     scanEveryMinutes: 2,
+    replaceAfterSeconds: 120,
   },
   arbitrum: {
     chainId: 42161,
@@ -29,6 +31,7 @@ const EVM_NETWORKS = {
     forwarderImplementation: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be',
     finalizedTag: true,
     confirmations: 1,
+    feeMarket: 'legacy',
   },
 };
 let template: Template;
@@ -53,6 +56,18 @@ it('alarms on each EVM network scanner lag: ten minutes of that chain, by the me
   );
   // Ethereum: a block per 12 s; Arbitrum: four a second; TRON's alarm is unchanged.
   expect(thresholds).toEqual({ tron: 200, ethereum: 50, arbitrum: 2400 });
+});
+
+it("alarms on each EVM network's payouts that the fee cap keeps from being replaced, by the metric its sender publishes with its name", () => {
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'WithdrawalFeeCapReached');
+  const byNetwork: Record<string, Record<string, unknown>> = Object.fromEntries(
+    alarms.map((alarm) => [(alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value, alarm.Properties]),
+  );
+  expect(Object.keys(byNetwork).sort()).toEqual(['arbitrum', 'ethereum']);
+  for (const alarm of Object.values(byNetwork)) {
+    expect(alarm).toMatchObject({ Namespace: 'Cambio', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', AlarmActions: [expect.anything()] });
+    expect(alarm.AlarmDescription).toMatch(/fee cap|maxFeePerGasGwei/);
+  }
 });
 
 it('schedules the withdrawal sender once per open EVM network, with the network as input', () => {

@@ -59,6 +59,7 @@ const withBroadcast = (sender: EvmSendingDeps, broadcast: EvmPayouts['broadcast'
     pendingNonce: (wallet) => sender.payouts.pendingNonce(wallet),
     signedTransfer: (input) => sender.payouts.signedTransfer(input),
     signedFiller: (nonce) => sender.payouts.signedFiller(nonce),
+    signedReplacement: (raw) => sender.payouts.signedReplacement(raw),
     broadcast,
   },
 });

@@ -11,6 +11,8 @@ import { DynamoWithdrawalSendingStore } from './withdrawal-sending-store.ts';
 
 /** One EVM network's sending: its withdrawals, and its hot wallet's nonce sequence. */
 export class DynamoEvmSendingStore extends DynamoWithdrawalSendingStore implements EvmSendingStore {
+  protected override readonly claimsTransactionIds = false;
+
   constructor(
     db: DynamoDBDocumentClient,
     tableName: string,

@@ -32,15 +32,20 @@ export class DynamoWithdrawalSendingStore extends TableStore implements Withdraw
     return Items.map(withdrawalItem.fromItem);
   }
 
-  /** The index may lag: the write is guarded by the status and updatedAt that were read. */
+  /** A TRON transaction's id may be another payout's too (payouts.ts): each is claimed. An EVM
+   * transaction's place is its nonce, claimed when it is allocated (evm-sending-store.ts). */
+  protected readonly claimsTransactionIds: boolean = true;
+
+  /** The index may lag: the write is guarded by the status, updatedAt and transaction hash that
+   * were read (an EVM payout's replacement changes its hash alone). */
   async transition(before: Withdrawal, after: Withdrawal, change: WithdrawalChange): Promise<boolean> {
     const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), {
-      condition: '#status = :status AND updatedAt = :updatedAt',
+      condition: `#status = :status AND updatedAt = :updatedAt${before.txHash === null ? '' : ' AND txHash = :txHash'}`,
       names: { '#status': 'status' },
-      values: { ':status': before.status, ':updatedAt': before.updatedAt },
+      values: { ':status': before.status, ':updatedAt': before.updatedAt, ...(before.txHash !== null && { ':txHash': before.txHash }) },
       onFailed: stale,
     });
-    if (after.txHash && after.txHash !== before.txHash) claimIn(tx, after.txHash, withdrawalOwner(after.id), after.updatedAt);
+    if (this.claimsTransactionIds && after.txHash && after.txHash !== before.txHash) claimIn(tx, after.txHash, withdrawalOwner(after.id), after.updatedAt);
     if (change.entry) tx.ledger(change.entry, () => new Error(`Locked balance below withdrawal ${before.id}: the ledger is inconsistent`));
     if (change.event) tx.event(change.event);
     if (change.limitRelease) releaseFromDay(tx, before.companyId, change.limitRelease.day, change.limitRelease.amount);

@@ -15,8 +15,9 @@ export function localEvmSigner(privateKeyHex: string): EvmTransactionSigner {
 
 /**
  * An EVM signer over a key that signs digests (KMS, Secrets Manager: ./kms-signer.ts): viem
- * serializes the transaction and its hash is signed; the signature's recovery id becomes the
- * EIP-1559 y-parity. The sender checks that the result recovers to the wallet before storing it.
+ * serializes the transaction and its hash is signed; the signature's recovery id (27 or 28) becomes
+ * the EIP-1559 y-parity, or a legacy transaction's EIP-155 `v` (viem adds the chain id). The sender
+ * checks that the result recovers to the wallet before storing it.
  */
 export function digestEvmSigner(signer: TransactionSigner): EvmTransactionSigner {
   return {
@@ -25,7 +26,7 @@ export function digestEvmSigner(signer: TransactionSigner): EvmTransactionSigner
       const signature = await signer.signTransactionId(hexToBytes(keccak256(serializeTransaction(transaction))));
       const r = bytesToHex(signature.subarray(0, 32));
       const s = bytesToHex(signature.subarray(32, 64));
-      return serializeTransaction(transaction, { r, s, yParity: signature[64]! - 27 });
+      return serializeTransaction(transaction, { r, s, v: BigInt(signature[64]!), yParity: signature[64]! - 27 });
     },
   };
 }

@@ -1,14 +1,14 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendWithdrawals, settleWithdrawals, type SendingDeps, type SendResult, type SettleResult } from '#functions/withdrawals/withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps, type EvmSettleResult } from '#functions/withdrawals/evm-withdrawal-sending';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
 import { EVM_NETWORK_NAMES, HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
-import { evmChainOf, evmPayoutsOf, evmSettingsOf } from '#functions/networks/evm/from-settings';
+import { evmChainOf, evmPayoutsOf, evmReplaceAfterMs, evmSettingsOf } from '#functions/networks/evm/from-settings';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
@@ -47,6 +47,7 @@ function evmSending(network: EvmNetworkName): EvmSendingDeps {
     payouts: evmPayoutsOf(network, settings, signer, chain),
     store: new DynamoEvmSendingStore(db, tableName, network),
     hotWalletUsdt: async () => (await chain.tokenBalance(evmSettingsOf(network, settings).usdtContract, await signer.address())) / unit,
+    replaceAfterMs: evmReplaceAfterMs(network, settings),
   };
 }
 
@@ -56,7 +57,11 @@ const evm = new Map<EvmNetworkName, EvmSendingDeps>();
 
 /** The withdrawal sender of one network (EventBridge schedules in AWS, a timer in the local
  * runtime): send what is pending (withdrawals and split forwards), then settle what was sent. */
-export async function sendAndSettleWithdrawals(log?: Log, timeLeftMs?: () => number, network: NetworkName = HOT_WALLET_NETWORK) {
+export async function sendAndSettleWithdrawals(
+  log?: Log,
+  timeLeftMs?: () => number,
+  network: NetworkName = HOT_WALLET_NETWORK,
+): Promise<{ sent: SendResult; settled: SettleResult & Partial<Pick<EvmSettleResult, 'replaced' | 'feeCapReached'>> }> {
   if (network === HOT_WALLET_NETWORK) {
     tron ??= tronSending();
     const sent = await sendWithdrawals({ ...tron, log, timeLeftMs });
@@ -74,8 +79,9 @@ export interface WithdrawalSendEvent {
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on: withdrawals
- * completed and failed, and those stuck in `processing`; an EVM network's carry its name. A thrown
- * error is the Lambda's Errors metric, which the sending-failures alarm watches. */
+ * completed and failed, and those stuck in `processing`; an EVM network's carry its name, with its
+ * payouts replaced at a higher fee and those the fee cap kept from it. A thrown error is the
+ * Lambda's Errors metric, which the sending-failures alarm watches. */
 export const handler = middy<WithdrawalSendEvent>().handler(async (event: WithdrawalSendEvent, context: Context) => {
   const network = event?.network ?? HOT_WALLET_NETWORK;
   if (network !== HOT_WALLET_NETWORK && !(EVM_NETWORK_NAMES as readonly string[]).includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
@@ -92,8 +98,12 @@ export const handler = middy<WithdrawalSendEvent>().handler(async (event: Withdr
       metrics.addMetric('WithdrawalsStuckProcessing', MetricUnit.Count, outcome.settled.stuck.count);
       metrics.addMetric('WithdrawalsAwaitingFloat', MetricUnit.Count, outcome.sent.awaitingFloat);
       metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.settled.stuck.oldestAgeSeconds);
+      if (network !== HOT_WALLET_NETWORK) {
+        metrics.addMetric('WithdrawalsReplaced', MetricUnit.Count, outcome.settled.replaced ?? 0);
+        metrics.addMetric('WithdrawalFeeCapReached', MetricUnit.Count, outcome.settled.feeCapReached ?? 0);
+      }
       return outcome;
     },
-    ({ sent, settled }) => sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed > 0,
+    ({ sent, settled }) => sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + (settled.replaced ?? 0) + (settled.feeCapReached ?? 0) > 0,
   );
 });

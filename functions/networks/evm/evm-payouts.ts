@@ -10,18 +10,20 @@ import {
   type Address,
   type Hex,
   type TransactionSerializableEIP1559,
+  type TransactionSerializableLegacy,
   type TransactionSerialized,
 } from 'viem';
 import { estimateFeesPerGas, estimateGas, getChainId, getTransactionCount } from 'viem/actions';
 import type { Broadcaster } from '../chain.ts';
-import type { EvmPayouts, SignedPayout } from '#functions/withdrawals/evm-withdrawal-sending';
+import type { EvmPayouts, Replacement, SignedPayout } from '#functions/withdrawals/evm-withdrawal-sending';
 import { lazyRpcClient, type EvmChainOptions } from './evm-chain.ts';
 
 /**
  * Signing and sending the hot wallet's payouts on an EVM network, over viem: a USDT transfer as an
- * EIP-1559 transaction with the node's chain id (EIP-155), its gas estimated with a margin, its fees
- * from the node's estimate under the stage's cap. Every signed transaction is checked before the
- * sender stores it: it must recover to the hot wallet and name the node's chain and the nonce asked.
+ * EIP-1559 transaction (a legacy one with a gasPrice where the network's `feeMarket` says so) with
+ * the node's chain id (EIP-155), its gas estimated with a margin, its fees from the node's estimate
+ * under the stage's cap. Every signed transaction is checked before the sender stores it: it must
+ * recover to the hot wallet and name the node's chain and the nonce asked.
  */
 
 /** The hot wallet's key, behind a port: a local key in the local runtime, KMS in AWS
@@ -29,8 +31,13 @@ import { lazyRpcClient, type EvmChainOptions } from './evm-chain.ts';
 export interface EvmTransactionSigner {
   address(): Promise<Address>;
   /** The signed transaction, serialized (what eth_sendRawTransaction takes). */
-  signTransaction(transaction: TransactionSerializableEIP1559): Promise<Hex>;
+  signTransaction(transaction: EvmUnsignedTransaction): Promise<Hex>;
 }
+
+export type EvmUnsignedTransaction = TransactionSerializableEIP1559 | TransactionSerializableLegacy;
+export type FeeMarket = 'eip1559' | 'legacy';
+/** What a transaction offers per gas: an EIP-1559 cap and tip, or a legacy gasPrice. */
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
 
 export interface EvmPayoutOptions {
   rpcUrl: EvmChainOptions['rpcUrl'];
@@ -39,6 +46,7 @@ export interface EvmPayoutOptions {
   tokenDecimals: number;
   /** The most a transaction may offer per gas, in wei: a fee spike never signs above it. */
   maxFeePerGas: bigint;
+  feeMarket: FeeMarket;
   signer: EvmTransactionSigner;
   /** The network's chain, which sends the raw transaction and tells a rebroadcast from a refusal. */
   broadcaster: Broadcaster;
@@ -51,6 +59,9 @@ const GAS_MARGIN_PERCENT = 125n;
 const FILLER_GAS = 21_000n;
 /** Fee estimates are reused this long within a run: a burst of payouts asks once, not once each. */
 const FEES_FRESH_MS = 10_000;
+/** A replacement offers at least this much more, per mille, on every fee: geth (BSC's and Polygon's
+ * nodes are its forks) refuses one under 10 % more as underpriced, and anvil any not above. */
+const REPLACEMENT_BUMP_PER_MILLE = 125n;
 
 /**
  * What a node answers to a transaction it will never take, whatever is done meanwhile: nothing
@@ -62,7 +73,7 @@ const REFUSED_FOR_GOOD = /exceeds block gas limit|intrinsic gas too (low|high)|g
 export class EvmPayoutNode implements EvmPayouts {
   private readonly rpc: ReturnType<typeof lazyRpcClient>;
   private chainId: Promise<number> | undefined;
-  private fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined;
+  private fees: { at: number; value: Promise<Fees> } | undefined;
 
   constructor(private readonly options: EvmPayoutOptions) {
     this.rpc = lazyRpcClient(options.rpcUrl);
@@ -104,33 +115,97 @@ export class EvmPayoutNode implements EvmPayouts {
     }
   }
 
-  private async signed(request: Pick<TransactionSerializableEIP1559, 'to' | 'data' | 'value' | 'nonce' | 'gas'>): Promise<SignedPayout> {
+  /**
+   * The stored transaction again, same nonce, gas and payout, offering more: every fee at least
+   * REPLACEMENT_BUMP_PER_MILLE above what it offered and at least the node's estimate now, none
+   * above the cap. Null, nothing signed, for one the estimate still covers whose nonce is not the
+   * wallet's next to be mined: it waits for an earlier one, not for a price (or has just been mined);
+   * and for one another key signed (a hot wallet since rotated): this key's nonce is not its.
+   */
+  async signedReplacement(raw: string): Promise<Replacement> {
+    const wallet = await this.options.signer.address();
+    if (!isAddressEqual(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerialized }), wallet)) return null;
+    const stored = parseTransaction(raw as TransactionSerialized);
+    const request = { to: stored.to!, data: stored.data, value: stored.value, nonce: stored.nonce!, gas: stored.gas! };
+    const offered = feesOf(stored);
+    // The node's price now, not the run's: the payout is waiting because that moved.
+    const estimate = await this.estimatedFees({ fresh: true });
+    const cap = this.options.maxFeePerGas;
+    if (!below(offered, estimate)) {
+      const mined = await getTransactionCount(await this.rpc(), { address: wallet, blockTag: 'latest' });
+      if (mined !== request.nonce) return null;
+    }
+    const [offeredMax, offeredTip] = priceOf(offered);
+    const [neededMax, neededTip] = [bumped(offeredMax), bumped(offeredTip)];
+    if (neededMax > cap) return { capReached: { offered: offeredMax, needed: neededMax, cap } };
+    const fees: Fees =
+      'gasPrice' in estimate
+        ? { gasPrice: atMost(atLeast(neededMax, estimate.gasPrice), cap) }
+        : (() => {
+            const maxFeePerGas = atMost(atLeast(neededMax, estimate.maxFeePerGas), cap);
+            return { maxFeePerGas, maxPriorityFeePerGas: atMost(atLeast(neededTip, estimate.maxPriorityFeePerGas), maxFeePerGas) };
+          })();
+    return this.signed(request, fees);
+  }
+
+  private async signed(request: Pick<TransactionSerializableEIP1559, 'to' | 'data' | 'value' | 'nonce' | 'gas'>, fees?: Fees): Promise<SignedPayout> {
     const client = await this.rpc();
     const chainId = await (this.chainId ??= getChainId(client));
-    const transaction: TransactionSerializableEIP1559 = { type: 'eip1559', chainId, ...request, ...(await this.cappedFees()) };
+    const priced = fees ?? (await this.cappedFees());
+    const transaction: EvmUnsignedTransaction = 'gasPrice' in priced ? { type: 'legacy', chainId, ...request, ...priced } : { type: 'eip1559', chainId, ...request, ...priced };
     const raw = await this.options.signer.signTransaction(transaction);
     // A signer that answered for another key or chain would have its payouts refused, or worse,
     // replayed elsewhere: nothing unchecked is stored as sent.
     const parsed = parseTransaction(raw);
     const signer = await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerialized });
-    if (parsed.chainId !== chainId || parsed.nonce !== request.nonce || !isAddressEqual(signer, await this.options.signer.address())) {
-      throw new Error(`The signer's transaction does not check out: chain ${parsed.chainId} (node ${chainId}), nonce ${parsed.nonce} (${request.nonce}), signed by ${signer}`);
+    if (parsed.chainId !== chainId || parsed.nonce !== request.nonce || parsed.type !== transaction.type || !isAddressEqual(signer, await this.options.signer.address())) {
+      throw new Error(`The signer's transaction does not check out: chain ${parsed.chainId} (node ${chainId}), nonce ${parsed.nonce} (${request.nonce}), type ${parsed.type} (${transaction.type}), signed by ${signer}`);
     }
     return { raw, txHash: keccak256(raw) };
   }
 
-  /** The node's EIP-1559 estimate, the fee cap held to the stage's maximum. Replacing a transaction
-   * stuck under a fee spike (same nonce, higher fee) is not built: it would start here. */
-  private cappedFees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-    if (!this.fees || Date.now() - this.fees.at > FEES_FRESH_MS) {
-      const value = this.rpc().then(async (client) => {
-        const estimate = await estimateFeesPerGas(client, { chain: null, type: 'eip1559' });
-        const maxFeePerGas = estimate.maxFeePerGas < this.options.maxFeePerGas ? estimate.maxFeePerGas : this.options.maxFeePerGas;
-        return { maxFeePerGas, maxPriorityFeePerGas: estimate.maxPriorityFeePerGas < maxFeePerGas ? estimate.maxPriorityFeePerGas : maxFeePerGas };
+  /** The node's estimate, held under the stage's maximum. */
+  private async cappedFees(): Promise<Fees> {
+    const estimate = await this.estimatedFees();
+    const cap = this.options.maxFeePerGas;
+    if ('gasPrice' in estimate) return { gasPrice: atMost(estimate.gasPrice, cap) };
+    const maxFeePerGas = atMost(estimate.maxFeePerGas, cap);
+    return { maxFeePerGas, maxPriorityFeePerGas: atMost(estimate.maxPriorityFeePerGas, maxFeePerGas) };
+  }
+
+  /** What the node says a transaction should offer now (viem: the base fee's and gasPrice with a
+   * margin for the blocks to come), in the network's fee market. */
+  private estimatedFees({ fresh = false } = {}): Promise<Fees> {
+    if (fresh || !this.fees || Date.now() - this.fees.at > FEES_FRESH_MS) {
+      const type = this.options.feeMarket;
+      const value = this.rpc().then(async (client): Promise<Fees> => {
+        if (type === 'legacy') return { gasPrice: (await estimateFeesPerGas(client, { chain: null, type: 'legacy' })).gasPrice };
+        const { maxFeePerGas, maxPriorityFeePerGas } = await estimateFeesPerGas(client, { chain: null, type: 'eip1559' });
+        return { maxFeePerGas, maxPriorityFeePerGas };
       });
       value.catch(() => (this.fees = undefined));
       this.fees = { at: Date.now(), value };
     }
     return this.fees.value;
   }
+}
+
+const atMost = (wei: bigint, limit: bigint) => (wei < limit ? wei : limit);
+const atLeast = (wei: bigint, floor: bigint) => (wei > floor ? wei : floor);
+/** Up by REPLACEMENT_BUMP_PER_MILLE, rounded up, and by one wei at least (a tip of 0 included). */
+const bumped = (wei: bigint) => atLeast(wei + (wei * REPLACEMENT_BUMP_PER_MILLE + 999n) / 1000n, wei + 1n);
+
+function feesOf(transaction: ReturnType<typeof parseTransaction>): Fees {
+  if (transaction.type === 'legacy' || transaction.type === 'eip2930') return { gasPrice: transaction.gasPrice! };
+  return { maxFeePerGas: transaction.maxFeePerGas!, maxPriorityFeePerGas: transaction.maxPriorityFeePerGas! };
+}
+
+/** The most a transaction pays per gas and the most of it that goes to the validator: a legacy
+ * gasPrice is both. */
+const priceOf = (fees: Fees): [bigint, bigint] => ('gasPrice' in fees ? [fees.gasPrice, fees.gasPrice] : [fees.maxFeePerGas, fees.maxPriorityFeePerGas]);
+
+/** Whether `offered` is under what the node asks now: its cap (or price) or its tip lower. */
+function below(offered: Fees, asked: Fees): boolean {
+  const [[max, tip], [askedMax, askedTip]] = [priceOf(offered), priceOf(asked)];
+  return max < askedMax || tip < askedTip;
 }

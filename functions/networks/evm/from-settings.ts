@@ -6,7 +6,7 @@ import { parseGwei } from 'viem';
 import { EvmChain } from './evm-chain.ts';
 import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
 import { EVM_NETWORKS } from './networks.ts';
-import { DEFAULT_MAX_FEE_PER_GAS_GWEI, type EvmNetworkName, type EvmNetworkSettings } from './settings.ts';
+import { DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings } from './settings.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
  * scheduled for a network the stage opens (lib/cambio-stack.ts), so reaching this is a mistake. */
@@ -48,8 +48,8 @@ export function evmChainOf(name: EvmNetworkName, settings: SliceSettings<'chain'
   });
 }
 
-/** The hot wallet's payouts on an EVM network: signed by `signer`, sent through `chain`, fees under
- * the network's cap (EVM_NETWORKS maxFeePerGasGwei). */
+/** The hot wallet's payouts on an EVM network: signed by `signer`, sent through `chain`, fees in the
+ * network's fee market under its cap (EVM_NETWORKS feeMarket, maxFeePerGasGwei). */
 export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chain'>, signer: EvmTransactionSigner, chain: EvmChain): EvmPayoutNode {
   const network = evmSettingsOf(name, settings);
   return new EvmPayoutNode({
@@ -57,7 +57,12 @@ export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chai
     usdtContract: network.usdtContract,
     tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
     maxFeePerGas: parseGwei(String(network.maxFeePerGasGwei ?? DEFAULT_MAX_FEE_PER_GAS_GWEI)),
+    feeMarket: network.feeMarket ?? 'eip1559',
     signer,
     broadcaster: chain,
   });
 }
+
+/** How long a payout on the network may wait unmined before it is replaced at a higher fee. */
+export const evmReplaceAfterMs = (name: EvmNetworkName, settings: SliceSettings<'chain'>): number =>
+  (evmSettingsOf(name, settings).replaceAfterSeconds ?? DEFAULT_REPLACE_AFTER_SECONDS) * 1000;

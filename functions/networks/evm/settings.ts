@@ -36,10 +36,18 @@ export const evmNetworkSettings = v.strictObject({
    * costs differ by orders of magnitude: Ethereum's dollars, Polygon's cents). Absent: the stage's
    * WITHDRAWAL_FEE_USDT. */
   withdrawalFeeUsdt: v.optional(v.pipe(v.string(), v.regex(/^\d{1,12}(\.\d{1,6})?$/, 'is not a USDT amount'))),
-  /** The most a payout offers per gas, in gwei: the sender signs the node's EIP-1559 estimate, held
-   * under this during a fee spike (such a payout waits to be mined; replacing it is not built).
+  /** The most a payout offers per gas, in gwei (maxFeePerGas, or gasPrice on a legacy fee market):
+   * the sender signs the node's estimate held under this, and never replaces a payout above it.
    * Absent: DEFAULT_MAX_FEE_PER_GAS_GWEI. */
   maxFeePerGasGwei: v.optional(whole(1, 100_000)),
+  /** How fees are priced: `eip1559` (maxFeePerGas and a tip over the block's base fee) or `legacy`
+   * (one gasPrice, from eth_gasPrice: for a node that prices that way, as BSC's validators long did).
+   * Absent: eip1559. */
+  feeMarket: v.optional(v.picklist(['eip1559', 'legacy'], 'is not eip1559 or legacy')),
+  /** A payout broadcast this long ago and still not mined is replaced: the same nonce and transfer
+   * at a higher fee, up to maxFeePerGasGwei (functions/withdrawals/evm-withdrawal-sending.ts).
+   * Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
+  replaceAfterSeconds: v.optional(whole(10, 86_400)),
   /** The node is the local runtime's anvil, whose USDT is the sandbox's: the dashboard's Simulate
    * payment and `npm run sandbox:pay` pay from its customer wallet (local stage only). */
   sandbox: v.optional(v.boolean(), false),
@@ -48,6 +56,10 @@ export type EvmNetworkSettings = v.InferOutput<typeof evmNetworkSettings>;
 
 /** Ten times a busy day's base fee on Ethereum: a cap against a runaway estimate, not a price. */
 export const DEFAULT_MAX_FEE_PER_GAS_GWEI = 500;
+
+/** Fifteen of Ethereum's blocks: a payout priced at the node's estimate is mined well within it, so
+ * one still waiting was outbid by a fee spike. */
+export const DEFAULT_REPLACE_AFTER_SECONDS = 180;
 
 /** EVM_NETWORKS: a JSON object from network name to its settings. A network left out is not open on
  * the stage: deposits on it are refused and no poller reads it. */
