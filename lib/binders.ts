@@ -6,6 +6,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { SettingName } from '../functions/settings/schema.ts';
+import type { EvmNetworkName } from '../functions/networks/names.ts';
 import type { Binder } from './api-function.ts';
 import { StageMail } from './stage-mail.ts';
 
@@ -74,6 +75,17 @@ export const hotWalletSigning = (key: IKey): Binder => (fn) => {
 export const hotWalletAddress = (key: IKey): Binder => (fn) => {
   key.grant(fn, 'kms:GetPublicKey');
   return { SIGNER_KMS_KEY_ID: key.keyId };
+};
+
+/**
+ * The EVM networks' hot wallet keys, one per open network, with `actions` on each (the withdrawal
+ * sender signs: kms:Sign and kms:GetPublicKey); nothing when the stage opens none.
+ */
+export const evmHotWalletKeys = (keys: Partial<Record<EvmNetworkName, IKey>>, ...actions: string[]): Binder => (fn) => {
+  const entries = Object.entries(keys);
+  if (entries.length === 0) return {};
+  for (const [, key] of entries) key.grant(fn, ...actions);
+  return { EVM_SIGNER_KMS_KEY_IDS: Stack.of(fn).toJsonString(Object.fromEntries(entries.map(([network, key]) => [network, key.keyId]))) };
 };
 
 /**

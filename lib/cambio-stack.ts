@@ -17,7 +17,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { Key, KeySpec, KeyUsage, type KeyProps } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
@@ -28,8 +28,8 @@ import { EXPORT_HOUR_UTC } from '../functions/ledger/finance-export.ts';
 import { checkStageSettings } from '../functions/settings/schema.ts';
 import { AUTHORIZER, lambdaName, ROUTES, SESSION_AUTHORIZER, JOBS } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
-import { TABLE_READ, TABLE_WRITE, hotWalletAddress, hotWalletSigning, mailSending, queueSend, secretRead, secretsNamedIn, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
-import { EVM_STAGE_SETTINGS, type EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import { TABLE_READ, TABLE_WRITE, evmHotWalletKeys, hotWalletAddress, hotWalletSigning, mailSending, queueSend, secretRead, secretsNamedIn, tableActions, tableExports, tableRead, tableReadWrite, value } from './binders.ts';
+import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../functions/networks/evm/settings.ts';
 import * as v from 'valibot';
 import { ApiCustomDomain } from './custom-domain.ts';
 import type { DeploymentSettings } from './deployment-settings.ts';
@@ -321,8 +321,11 @@ export class CambioStack extends Stack {
         timeout: Duration.seconds(55),
         reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
       });
-    // The sender signs on each open EVM network too: it reads the node's URL where a secret holds it.
-    const sender = signingJob(JOBS.withdrawalSender.handler, rpcUrlSecrets);
+    // The sender signs on each open EVM network too, with that network's key (its alone: the sweeper
+    // tops up and sweeps on TRON); it reads the node's URL where a secret holds it.
+    const evmHotWallets = this.evmHotWalletKeyPerNetwork(config);
+    const openHotWallets = Object.fromEntries(Object.keys(evmNetworks).map((name) => [name, evmHotWallets[name as EvmNetworkName]]));
+    const sender = signingJob(JOBS.withdrawalSender.handler, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'));
     for (const name of Object.keys(evmNetworks)) {
       new Rule(this, `WithdrawalSender${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
         description: `Runs the ${name} withdrawal sender`,
@@ -343,13 +346,23 @@ export class CambioStack extends Stack {
 
   /** Made once for the stage, not by the jobs that use it (lib/binders.ts hotWalletSigning, hotWalletAddress). */
   private hotWalletKey(config: StageConfig): Key {
-    return new Key(this, 'HotWalletKey', {
-      description: `Cambio ${config.stage} hot wallet (TRON, secp256k1)`,
-      keySpec: KeySpec.ECC_SECG_P256K1,
-      keyUsage: KeyUsage.SIGN_VERIFY,
-      removalPolicy: RemovalPolicy.RETAIN,
-      alias: `alias/cambio-${config.stage}-hot-wallet`,
-    });
+    return new Key(this, 'HotWalletKey', hotWalletKeyProps(`Cambio ${config.stage} hot wallet (TRON, secp256k1)`, `alias/cambio-${config.stage}-hot-wallet`));
+  }
+
+  /**
+   * The hot wallet of each EVM network: a secp256k1 key of its own (its address the keccak of the
+   * public key), so a key's loss or grant touches one chain. Made for every EVM network, open or
+   * not: a network's forwarder factory must be deployed owned by its hot wallet's address before
+   * the stage can open it (EVM_NETWORKS names the factory), so the key has to exist first
+   * (npm run evm:deploy-factory, docs/evm-networks.md). Only an open network's key is granted.
+   */
+  private evmHotWalletKeyPerNetwork(config: StageConfig): Record<EvmNetworkName, Key> {
+    return Object.fromEntries(
+      EVM_NETWORK_NAMES.map((network) => [
+        network,
+        new Key(this, `HotWalletKey${network[0]!.toUpperCase()}${network.slice(1)}`, hotWalletKeyProps(`Cambio ${config.stage} hot wallet (${network}, secp256k1)`, `alias/cambio-${config.stage}-hot-wallet-${network}`)),
+      ]),
+    ) as Record<EvmNetworkName, Key>;
   }
 
   /**
@@ -507,6 +520,12 @@ function resourceFor(root: IResource, path: string): IResource {
     .split('/')
     .filter((segment) => segment !== '')
     .reduce<IResource>((parent, segment) => parent.getResource(segment) ?? parent.addResource(segment), root);
+}
+
+/** A hot wallet's key: secp256k1, signing only, never leaving KMS, and kept when the stack goes
+ * (the wallet's funds answer to it). */
+function hotWalletKeyProps(description: string, alias: string): KeyProps {
+  return { description, keySpec: KeySpec.ECC_SECG_P256K1, keyUsage: KeyUsage.SIGN_VERIFY, removalPolicy: RemovalPolicy.RETAIN, alias };
 }
 
 function pascal(type: string): string {

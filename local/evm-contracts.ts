@@ -1,4 +1,19 @@
-import { createPublicClient, createTestClient, createWalletClient, defineChain, parseEther, http, type Address, type Chain, type Hex, type LocalAccount, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  parseEther,
+  http,
+  type Account,
+  type Address,
+  type Chain,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DepositForwarderFactory, TestUsdt } from '#functions/networks/evm/contracts';
 
@@ -66,8 +81,9 @@ export function localWalletClient(chain: Chain, account: LocalAccount) {
   return createWalletClient({ chain, account, transport: http(), pollingInterval: LOCAL_POLLING_MS });
 }
 
+/** Waits at the client's own polling interval: LOCAL_POLLING_MS on a local node, a second on a real network's. */
 async function mined(publicClient: PublicClient, hash: Hex) {
-  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: LOCAL_POLLING_MS });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
   return receipt;
 }
@@ -76,6 +92,23 @@ async function deployed(publicClient: PublicClient, hash: Hex): Promise<Address>
   const { contractAddress } = await mined(publicClient, hash);
   if (!contractAddress) throw new Error(`transaction ${hash} deployed no contract`);
   return contractAddress;
+}
+
+/**
+ * Deploys DepositForwarderFactory owned by `owner`, the network's hot wallet (the only account that
+ * may sweep); its constructor deploys the DepositForwarder implementation its clones delegate to.
+ * What a stage's EVM_NETWORKS names as forwarderFactory and forwarderImplementation: deployed here
+ * on each anvil, and on a real network by npm run evm:deploy-factory (ops/evm-deploy-factory.ts).
+ */
+export async function deployForwarderFactory(
+  wallet: WalletClient<Transport, Chain, Account>,
+  publicClient: PublicClient,
+  owner: Address,
+): Promise<{ factory: Address; implementation: Address; txHash: Hex }> {
+  const txHash = await wallet.deployContract({ abi: DepositForwarderFactory.abi, bytecode: DepositForwarderFactory.bytecode, args: [owner] });
+  const factory = await deployed(publicClient, txHash);
+  const implementation = await publicClient.readContract({ address: factory, abi: DepositForwarderFactory.abi, functionName: 'implementation' });
+  return { factory, implementation, txHash };
 }
 
 /**
@@ -99,13 +132,9 @@ export async function deployNetworkContracts(url: string, options: { usdtDecimal
     publicClient,
     await wallet.deployContract({ abi: TestUsdt.abi, bytecode: TestUsdt.bytecode, args: [options.usdtDecimals, DEPLOYER_SUPPLY_USDT * unit] }),
   );
-  const factory = await deployed(
-    publicClient,
-    await wallet.deployContract({ abi: DepositForwarderFactory.abi, bytecode: DepositForwarderFactory.bytecode, args: [hotWallet.address] }),
-  );
+  const { factory, implementation } = await deployForwarderFactory(wallet, publicClient, hotWallet.address);
   await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [customer.address, CUSTOMER_USDT * unit] }));
   // The hot wallet's float, for withdrawals (after the deployments, so their addresses stay put).
   await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [hotWallet.address, HOT_WALLET_USDT * unit] }));
-  const implementation = await publicClient.readContract({ address: factory, abi: DepositForwarderFactory.abi, functionName: 'implementation' });
   return { chain, usdt, usdtDecimals: options.usdtDecimals, factory, implementation, deployer, hotWallet, customer };
 }

@@ -3,9 +3,6 @@ import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { startAnvilWithContracts, type Anvil } from './anvil.ts';
 
-/** The chain id each local node answers with: the real network's, so what a wallet signs there names it. */
-export const LOCAL_EVM_CHAIN_IDS: { readonly [N in EvmNetworkName]: number } = { ethereum: 1, bsc: 56, polygon: 137, arbitrum: 42161 };
-
 /** A block a second, as the sandbox TRON chain's (config/stages.ts SANDBOX_BLOCK_INTERVAL_MS). */
 const BLOCK_SECONDS = 1;
 /** Three blocks deep is final on the local nodes: a deposit completes in a few seconds, well under 20. */
@@ -30,11 +27,12 @@ export interface LocalEvmNetworks {
  * before the restart is gone with its chain, as if a reorganisation had dropped it.
  */
 export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWalletKey }: { hotWalletKey?: string } = {}): Promise<LocalEvmNetworks> {
+  // Each node answers with its real network's chain id, so what a wallet signs there names it.
   // The stage's hot wallet key signs on every network (its address in each one's form): given ETH
   // for gas and USDT for withdrawals on each node, and owner of its forwarder factory.
   const hotWallet = hotWalletKey ? privateKeyToAccount(`0x${hotWalletKey}`) : undefined;
   const started = await Promise.allSettled(
-    names.map((name) => startAnvilWithContracts({ chainId: LOCAL_EVM_CHAIN_IDS[name], usdtDecimals: EVM_NETWORKS[name].tokenDecimals, blockTime: BLOCK_SECONDS, hotWallet })),
+    names.map((name) => startAnvilWithContracts({ chainId: EVM_NETWORKS[name].chainId, usdtDecimals: EVM_NETWORKS[name].tokenDecimals, blockTime: BLOCK_SECONDS, hotWallet })),
   );
   const nodes = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const stop = async (): Promise<void> => {

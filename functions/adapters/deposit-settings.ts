@@ -1,7 +1,7 @@
 import type { SliceSettings } from '#functions/settings/functions';
 import type { DepositSettings } from '#functions/deposits/deposits';
 import { keysOf } from '#functions/networks/key-registry';
-import { NETWORK_NAMES } from '#functions/networks/names';
+import { openNetworksOf } from '#functions/networks/open-networks';
 
 /* Apart from ./config.ts, which routes without deposits import: this one brings every network's
  * keys (curves, HD derivation) into the bundle. */
@@ -10,6 +10,6 @@ import { NETWORK_NAMES } from '#functions/networks/names';
 export function depositSettingsFrom(settings: SliceSettings<'deposits'>): DepositSettings {
   return {
     termsOn: (network, deposit) => keysOf(network).depositTerms(deposit, settings),
-    openNetworks: () => NETWORK_NAMES.filter((network) => network === 'tron' || settings.EVM_NETWORKS[network] !== undefined),
+    openNetworks: () => openNetworksOf(settings.EVM_NETWORKS),
   };
 }

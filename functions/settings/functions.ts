@@ -23,7 +23,7 @@ export const SLICES = {
   chain: ['CHAIN_ADAPTER', 'USDT_CONTRACT', 'SANDBOX_BLOCK_INTERVAL_MS', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'TRONGRID_URL', 'TRONGRID_API_KEY_SECRET', 'EVM_NETWORKS'],
   /** Building and signing USDT transfers: the fee cap is the transfer builder's. */
   transfers: ['WITHDRAWAL_FEE_LIMIT_SUN'],
-  hotWallet: ['SIGNER', 'SIGNER_KMS_KEY_ID', 'SIGNER_SECRET_ID', 'LOCAL_HOT_WALLET_KEY'],
+  hotWallet: ['SIGNER', 'SIGNER_KMS_KEY_ID', 'EVM_SIGNER_KMS_KEY_IDS', 'SIGNER_SECRET_ID', 'LOCAL_HOT_WALLET_KEY'],
   sweeps: ['SWEEP_MINIMUM_USDT', 'SWEEP_TOP_UP_SUN', 'SWEEP_ACCOUNT_XPRV_SECRET', 'LOCAL_DEPOSIT_ACCOUNT_XPRV'],
   userPool: ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_ENDPOINT', 'COGNITO_ISSUER'],
   /** functions/http/dashboard-route.ts checks each request's Origin against it. */

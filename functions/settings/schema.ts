@@ -3,6 +3,7 @@ import { parseAmount } from '#functions/shared/money';
 import { MAX_SPREAD_BPS, parseRate } from '#functions/conversions/pricing';
 import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from '#functions/webhooks/retry-schedule';
 import { NETWORK_STAGE_SETTINGS } from '#functions/networks/settings-registry';
+import { EVM_NETWORK_NAMES } from '#functions/networks/names';
 
 /**
  * Every setting a Cambio function reads, one valibot schema each: its type, range and default.
@@ -124,8 +125,14 @@ export const BOUND_SETTINGS = {
   DYNAMODB_ENDPOINT: v.optional(url),
   /** The BIP44 account xpub (m/44'/195'/0') deposit addresses derive from. */
   DEPOSIT_ACCOUNT_XPUB: v.pipe(v.string(), v.startsWith('xpub', 'is not an xpub')),
-  /** The hot wallet's KMS key (SIGNER=kms). */
+  /** The hot wallet's KMS key on TRON (SIGNER=kms). */
   SIGNER_KMS_KEY_ID: v.optional(text),
+  /** Each open EVM network's hot wallet KMS key (SIGNER=kms), a JSON object from network name to
+   * key id: one key per network, so a key's grant or loss touches one chain. */
+  EVM_SIGNER_KMS_KEY_IDS: v.optional(
+    v.pipe(v.string(), v.parseJson(undefined, 'is not JSON'), v.record(v.picklist(EVM_NETWORK_NAMES, `names a network other than ${EVM_NETWORK_NAMES.join(', ')}`), text)),
+    '{}',
+  ),
   /** The hot wallet key's secret (SIGNER=secrets-manager). */
   SIGNER_SECRET_ID: v.optional(text),
   /** The KMS key that seals webhook secrets (WEBHOOK_SECRET_SEALER=kms). */

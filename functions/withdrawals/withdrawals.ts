@@ -1,6 +1,7 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
-import { HOT_WALLET_NETWORK, NETWORK_NAMES, type EvmNetworkName, type NetworkName } from '../networks/names.ts';
+import { HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '../networks/names.ts';
+import { isOpenOn, openNetworksOf } from '../networks/open-networks.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
@@ -99,7 +100,6 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
   };
 }
 
-const isOpen = (rules: WithdrawalRules, network: NetworkName): boolean => network === 'tron' || rules.evmNetworks?.[network] !== undefined;
 const feeOn = (rules: WithdrawalRules, network: NetworkName): bigint => (network === 'tron' ? undefined : rules.evmNetworks?.[network]?.fee) ?? rules.fee;
 
 export async function requestWithdrawal(
@@ -110,9 +110,8 @@ export async function requestWithdrawal(
   now = new Date(),
   audit?: (withdrawal: Withdrawal) => AuditEntry,
 ): Promise<Withdrawal> {
-  if (!isOpen(rules, input.network ?? HOT_WALLET_NETWORK)) {
-    const open = NETWORK_NAMES.filter((network) => isOpen(rules, network));
-    throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${open.join(', ')}` }]);
+  if (!isOpenOn(input.network ?? HOT_WALLET_NETWORK, rules.evmNetworks)) {
+    throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${openNetworksOf(rules.evmNetworks).join(', ')}` }]);
   }
   if (input.amount < rules.minimum) {
     throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal is ${formatAmount(rules.minimum, 'USDT')} USDT`, {

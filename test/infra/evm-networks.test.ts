@@ -4,12 +4,14 @@ import { beforeAll, expect, it } from 'vitest';
 import { CambioStack } from '../../lib/cambio-stack.ts';
 import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
 import { STAGES } from '../../config/stages.ts';
+import { JOBS, lambdaName } from '../../functions/routes.ts';
 
 /**
  * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller schedule per
  * network and one withdrawal sender schedule, whose input names it, a scan-lag alarm per network in
- * that chain's blocks, a fee-cap alarm per network, and read access to the secret holding a
- * provider's URL. The sandbox stage opens none today.
+ * that chain's blocks, a fee-cap alarm per network, read access to the secret holding a provider's
+ * URL, and the hot wallet KMS key of each open network, which the sender alone signs with. The
+ * sandbox stage opens none today.
  */
 const EVM_NETWORKS = {
   ethereum: {
@@ -82,6 +84,31 @@ it('lets the deposit poller and the withdrawal sender alone read the secret that
   expect(policies).toHaveLength(2);
   expect(roles).toMatch(/JobsDepositPoller/);
   expect(roles).toMatch(/JobsWithdrawalSender/);
+});
+
+it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the withdrawal sender alone sign with an open one', () => {
+  const keys = template.findResources('AWS::KMS::Key', { Properties: { Description: Match.stringLikeRegexp('hot wallet \\((ethereum|bsc|polygon|arbitrum),') } });
+  expect(Object.values(keys).map((key) => `${key.Properties.KeySpec} ${key.Properties.KeyUsage}`)).toEqual(Array(4).fill('ECC_SECG_P256K1 SIGN_VERIFY'));
+  const aliases = Object.fromEntries(Object.values(template.findResources('AWS::KMS::Alias')).map((alias) => [alias.Properties.AliasName, alias.Properties.TargetKeyId['Fn::GetAtt'][0]]));
+  const keyOf = Object.fromEntries(['ethereum', 'bsc', 'polygon', 'arbitrum'].map((network) => [network, aliases[`alias/cambio-sandbox-hot-wallet-${network}`] as string]));
+  expect(Object.values(keyOf).sort()).toEqual(Object.keys(keys).sort());
+
+  // The sender's EVM_SIGNER_KMS_KEY_IDS is the JSON of each open network's key id (a Ref once deployed).
+  const functions = template.findResources('AWS::Lambda::Function');
+  const senderId = Object.keys(functions).find((id) => functions[id]!.Properties.FunctionName === `Cambio-sandbox-${lambdaName(JOBS.withdrawalSender.handler)}`)!;
+  const joined = functions[senderId]!.Properties.Environment.Variables.EVM_SIGNER_KMS_KEY_IDS['Fn::Join'][1] as (string | { Ref: string })[];
+  expect(JSON.parse(joined.map((part) => (typeof part === 'string' ? part : part.Ref)).join(''))).toEqual({ ethereum: keyOf.ethereum, arbitrum: keyOf.arbitrum });
+
+  // Every grant on a network's key: the sender's role, to sign and read the public key, on an open
+  // network's key only.
+  const grantsOn = (keyId: string) =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((statement) => JSON.stringify(statement.Resource).includes(`"${keyId}"`))
+        .map((statement) => ({ roles: policy.Properties.Roles.map((role: { Ref: string }) => role.Ref), actions: [statement.Action].flat().sort() })),
+    );
+  const senderGrant = [{ roles: [functions[senderId]!.Properties.Role['Fn::GetAtt'][0]], actions: ['kms:GetPublicKey', 'kms:Sign'] }];
+  expect(Object.fromEntries(Object.entries(keyOf).map(([network, keyId]) => [network, grantsOn(keyId)]))).toEqual({ ethereum: senderGrant, arbitrum: senderGrant, bsc: [], polygon: [] });
 });
 
 it('refuses a stage figure that names an unknown network, naming the variable', () => {

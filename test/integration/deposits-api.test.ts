@@ -114,6 +114,13 @@ describe('POST /v1/deposits', () => {
     expect((await call('POST', '/deposits', { body: deposit('v-1') })).status).toBe(201);
   });
 
+  it('names the networks the stage opens when refusing one it does not (TRON alone here)', async () => {
+    const { call } = await newCompany('Closed network');
+    const refused = await call('POST', '/deposits', { body: deposit('closed', { network: 'polygon' }) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'network', message: 'is not open on this stage: deposits are taken on tron' }]);
+  });
+
   it('replays a retried POST with the same Idempotency-Key instead of creating a second deposit', async () => {
     const { call } = await newCompany('Retry');
     const headers = { 'Idempotency-Key': 'dep-key-1' };

@@ -5,28 +5,13 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { TronWeb, utils } from 'tronweb';
 import { describe, expect, it } from 'vitest';
 import { KmsSigner } from '#adapters/signer/kms-signer';
+import { mockKms } from '../support/kms.ts';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { SecretsManagerSigner } from '#adapters/signer/secrets-manager-signer';
 
 const PRIVATE_KEY = Buffer.from('4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d', 'hex');
 const N = secp256k1.Point.CURVE().n;
-/** DER SubjectPublicKeyInfo header for an uncompressed secp256k1 key, as KMS GetPublicKey returns it. */
-const SPKI_PREFIX = Buffer.from('3056301006072a8648ce3d020106052b8104000a034200', 'hex');
-
-function kmsFor(privateKey: Uint8Array, { highS }: { highS: boolean }) {
-  const kms = mockClient(KMSClient);
-  kms.on(GetPublicKeyCommand).resolves({
-    KeySpec: 'ECC_SECG_P256K1',
-    PublicKey: Buffer.concat([SPKI_PREFIX, secp256k1.getPublicKey(privateKey, false)]),
-  });
-  kms.on(SignCommand).callsFake(({ Message }: { Message: Uint8Array }) => {
-    const low = secp256k1.Signature.fromBytes(secp256k1.sign(Message, privateKey, { prehash: false, lowS: true, format: 'compact' }), 'compact');
-    // KMS does not normalise S: half of its signatures carry the high one.
-    const signature = highS ? new secp256k1.Signature(low.r, N - low.s) : low;
-    return { Signature: signature.toBytes('der'), SigningAlgorithm: 'ECDSA_SHA_256' };
-  });
-  return kms;
-}
+const kmsFor = (privateKey: Uint8Array, options: { highS: boolean }) => mockKms({ 'alias/hot-wallet': privateKey }, options);
 
 /** tronweb's own recovery of the signer from a transaction id and a 65-byte signature. */
 const tronwebRecover = (txId: Uint8Array, signature: Uint8Array) =>

@@ -8,7 +8,8 @@ import { evmAddressFormat } from './address.ts';
  * decimals (wei). When a block is final differs: the stage's settings choose the rule each chain's
  * reader follows (functions/networks/evm/settings.ts); `finality` says it for people.
  */
-const evmNetwork = (network: Omit<Network, 'title' | 'address' | 'explorerTransactionUrl'> & { blockMs: number }): Network & { blockMs: number } => ({
+type EvmNetworkFacts = { blockMs: number; chainId: number };
+const evmNetwork = (network: Omit<Network, 'title' | 'address' | 'explorerTransactionUrl'> & EvmNetworkFacts): Network & EvmNetworkFacts => ({
   ...network,
   title: NETWORK_DISPLAY[network.name].title,
   address: evmAddressFormat,
@@ -17,6 +18,7 @@ const evmNetwork = (network: Omit<Network, 'title' | 'address' | 'explorerTransa
 
 export const ethereum = evmNetwork({
   name: 'ethereum',
+  chainId: 1,
   tokenDecimals: 6,
   feeAsset: { symbol: 'ETH', decimals: 18 },
   finality: "finalized: two epochs of the beacon chain's validators have attested to it (about 13 minutes)",
@@ -25,6 +27,7 @@ export const ethereum = evmNetwork({
 
 export const bsc = evmNetwork({
   name: 'bsc',
+  chainId: 56,
   tokenDecimals: 18,
   feeAsset: { symbol: 'BNB', decimals: 18 },
   finality: 'finalized: fast finality, once two thirds of the validators have voted for it (a few seconds)',
@@ -33,6 +36,7 @@ export const bsc = evmNetwork({
 
 export const polygon = evmNetwork({
   name: 'polygon',
+  chainId: 137,
   tokenDecimals: 6,
   feeAsset: { symbol: 'POL', decimals: 18 },
   finality: "finalized: a milestone of Polygon's validators includes it (a few seconds)",
@@ -41,12 +45,14 @@ export const polygon = evmNetwork({
 
 export const arbitrum = evmNetwork({
   name: 'arbitrum',
+  chainId: 42161,
   tokenDecimals: 6,
   feeAsset: { symbol: 'ETH', decimals: 18 },
   finality: 'finalized: the batch holding it is final on Ethereum (about 20 minutes)',
   blockMs: 250,
 });
 
-/** With each chain's usual time between blocks (`blockMs`): the scan-lag alarm's threshold is ten
- * minutes of blocks. */
+/** With each chain's id on its main network (../shared/networks.md: what its local node answers, and
+ * what npm run evm:deploy-factory expects) and its usual time between blocks (`blockMs`: the
+ * scan-lag alarm's threshold is ten minutes of blocks). */
 export const EVM_NETWORKS = { ethereum, bsc, polygon, arbitrum } as const;
