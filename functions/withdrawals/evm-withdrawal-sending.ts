@@ -1,4 +1,4 @@
-import type { ChainBlock, ChainReader, TransactionReceipt } from '../networks/chain.ts';
+import type { ChainBlock } from '../networks/chain.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
@@ -14,6 +14,7 @@ import {
   type SettleResult,
   type WithdrawalSendingStore,
 } from './withdrawal-sending.ts';
+import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, type NonceSequence, type NonceTransaction, type NonceSlot } from './evm-nonce-sequence.ts';
 
 /**
  * Sending withdrawals on an EVM network, where a transaction's place is its nonce: the hot wallet's
@@ -25,7 +26,8 @@ import {
  *   (network, wallet, n) → withdrawal is created) is the same DynamoDB transaction that stores the
  *   signed transaction and moves the withdrawal `pending → processing`. Two senders that read the
  *   same n: one write wins, the other signs again with the next. The sequence starts, once, at the
- *   node's pending count for the wallet.
+ *   node's pending count for the wallet; the deposit sweeps take their nonces from it too
+ *   (evm-nonce-sequence.ts).
  * - Only a stored transaction is broadcast. A sender that dies before its write leaves nothing (the
  *   nonce was not taken); after it, a stored transaction that settling broadcasts again on every run
  *   until a final block holds it: never a gap, never two payouts on one nonce.
@@ -66,16 +68,7 @@ export interface EvmPayouts {
   broadcast(raw: string): Promise<'sent' | { refused: string }>;
 }
 
-export interface NonceSlot {
-  wallet: string;
-  nonce: number;
-  /** No sequence is stored for the wallet yet: this write creates it. */
-  first: boolean;
-}
-
-export interface EvmSendingStore extends WithdrawalSendingStore {
-  /** The wallet's next unallocated nonce, or null before its first allocation. */
-  nextNonce(wallet: string): Promise<number | null>;
+export interface EvmSendingStore extends WithdrawalSendingStore, NonceSequence {
   /** One transaction: the sequence moves from `slot.nonce` to the next, the slot is claimed for the
    * withdrawal, and `before` becomes `after` with `event`. 'nonce-taken': another sender has the
    * nonce; 'stale': the withdrawal moved on. Either way nothing is written. */
@@ -83,7 +76,7 @@ export interface EvmSendingStore extends WithdrawalSendingStore {
 }
 
 export interface EvmSendingDeps {
-  chain: Pick<ChainReader, 'finalBlock' | 'receipt'> & { blockAt(number: number): Promise<ChainBlock | null> };
+  chain: EvmReceiptReader;
   payouts: EvmPayouts;
   store: EvmSendingStore;
   /** USDT the hot wallet holds, in 6 decimals (withdrawal-sending.ts SendingDeps). */
@@ -92,10 +85,6 @@ export interface EvmSendingDeps {
   log?: Log;
   timeLeftMs?: () => number;
 }
-
-/** Tries at a nonce when other senders keep taking the one read: past this, the withdrawal waits
- * for the next run. */
-const NONCE_ATTEMPTS = 10;
 
 export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResult> {
   const now = deps.now ?? (() => new Date());
@@ -123,7 +112,7 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
     result.sent++;
     if (float !== null) float -= withdrawal.amount;
     try {
-      await broadcastOrFill(deps, stored, now);
+      await broadcastWithdrawal(deps, stored, now);
     } catch (error) {
       // Stored and signed: settling broadcasts it again on a later run.
       log.error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
@@ -136,51 +125,40 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
  * withdrawal, 'moved' when it is no longer pending (or others kept taking the nonces), or
  * 'would-revert' with nothing signed. */
 async function signAndStore(deps: EvmSendingDeps, withdrawal: Withdrawal, wallet: string, known: number | undefined, now: () => Date): Promise<Withdrawal | 'moved' | 'would-revert'> {
-  for (let attempt = 1; attempt <= NONCE_ATTEMPTS; attempt++) {
-    const stored = attempt === 1 && known !== undefined ? known : await deps.store.nextNonce(wallet);
-    const nonce = stored ?? (await deps.payouts.pendingNonce(wallet));
-    const signed = await deps.payouts.signedTransfer({ nonce, to: withdrawal.address, amount: withdrawal.amount });
+  const stored = await withNextNonce(deps.store, (wallet) => deps.payouts.pendingNonce(wallet), wallet, known, async (slot) => {
+    const signed = await deps.payouts.signedTransfer({ nonce: slot.nonce, to: withdrawal.address, amount: withdrawal.amount });
     if (!signed) return 'would-revert';
     const processing: Withdrawal = {
       ...withdrawal,
       status: 'processing',
       txHash: signed.txHash,
-      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: null, nonce },
+      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: null, nonce: slot.nonce },
       updatedAt: now().toISOString(),
     };
     const event = domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now());
-    const answer = await deps.store.claimNonce(withdrawal, processing, { wallet, nonce, first: stored === null }, event);
-    if (answer === 'written') return processing;
-    if (answer === 'stale') return 'moved';
-  }
+    const answer = await deps.store.claimNonce(withdrawal, processing, slot, event);
+    return answer === 'written' ? processing : answer === 'stale' ? 'moved' : answer;
+  });
+  if (stored !== 'busy') return stored;
   (deps.log ?? stderrLog).warn('other senders kept taking the next nonce; left for the next run', { withdrawalId: withdrawal.id });
   return 'moved';
 }
 
-/** Broadcasts the withdrawal's transaction (its filler, once it has one); a payout the node
- * refuses for good gets its nonce filled, the filler stored before it is broadcast. */
-async function broadcastOrFill(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
-  const transaction = withdrawal.transaction!;
-  const answer = await deps.payouts.broadcast(transaction.filler?.signed ?? transaction.signed);
-  if (answer === 'sent') return;
-  if (transaction.filler) throw new Error(`the node refuses the nonce filler too: ${answer.refused}`);
-  (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: answer.refused });
-  const filler = await deps.payouts.signedFiller(transaction.nonce!);
-  const filling: Withdrawal = {
-    ...withdrawal,
-    transaction: { ...transaction, filler: { signed: filler.raw, txHash: filler.txHash, refusal: answer.refused } },
-    updatedAt: now().toISOString(),
-  };
-  if (await deps.store.transition(withdrawal, filling, { entry: null, event: null })) await deps.payouts.broadcast(filler.raw);
-}
+const nonceTransactionOf = (withdrawal: Withdrawal): NonceTransaction => ({
+  signed: withdrawal.transaction!.signed,
+  txHash: withdrawal.txHash!,
+  nonce: withdrawal.transaction!.nonce!,
+  filler: withdrawal.transaction!.filler,
+});
 
-/** A transaction's receipt as the node has it now, and whether it counts: its block final and
- * still the node's block at that height. */
-async function landing(deps: EvmSendingDeps, txHash: string, final: ChainBlock): Promise<{ seen: TransactionReceipt | null; final: boolean }> {
-  const seen = await deps.chain.receipt(txHash);
-  if (!seen || seen.blockNumber > final.number) return { seen, final: false };
-  const block = await deps.chain.blockAt(seen.blockNumber);
-  return { seen, final: block !== null && block.hash === seen.blockHash };
+/** Broadcasts the withdrawal's transaction, filling its nonce if the node refuses it for good. */
+function broadcastWithdrawal(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
+  const transaction = withdrawal.transaction!;
+  return broadcastOrFill(deps.payouts, nonceTransactionOf(withdrawal), (filler) => {
+    (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: filler.refusal });
+    const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler }, updatedAt: now().toISOString() };
+    return deps.store.transition(withdrawal, filling, { entry: null, event: null });
+  });
 }
 
 /** Settles what was sent, by final receipts, and broadcasts again every stored transaction the
@@ -193,16 +171,8 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<Settle
   const remaining: Withdrawal[] = [];
   for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
     final ??= await deps.chain.finalBlock();
-    const filler = withdrawal.transaction!.filler;
-    const own = await landing(deps, withdrawal.txHash!, final);
-    const filled = filler && !own.seen ? await landing(deps, filler.txHash, final) : null;
-    const settled = own.final
-      ? own.seen!.result === 'SUCCESS'
-        ? complete(withdrawal, now())
-        : fail(withdrawal, own.seen!.result, now())
-      : filled?.final
-        ? fail(withdrawal, 'REFUSED_BY_NODE', now())
-        : null;
+    const outcome = await nonceOutcome(deps.chain, nonceTransactionOf(withdrawal), final);
+    const settled = outcome.settled === null ? null : outcome.settled === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, outcome.settled, now());
     if (settled) {
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
         if (settled.after.status === 'completed') result.completed++;
@@ -211,9 +181,9 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<Settle
       continue;
     }
     remaining.push(withdrawal);
-    if (own.seen || filled?.seen) continue; // in a block, not yet final
+    if (outcome.inBlock) continue; // in a block, not yet final
     try {
-      await broadcastOrFill(deps, withdrawal, now);
+      await broadcastWithdrawal(deps, withdrawal, now);
       result.rebroadcast++;
     } catch (error) {
       (deps.log ?? stderrLog).error('rebroadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });

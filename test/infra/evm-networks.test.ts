@@ -6,8 +6,8 @@ import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
 import { STAGES } from '../../config/stages.ts';
 
 /**
- * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller schedule per
- * network and one withdrawal sender schedule, whose input names it, a scan-lag alarm per network in that chain's blocks, and read
+ * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller, withdrawal sender
+ * and deposit sweeper schedule per network, whose input names it, a scan-lag alarm per network in that chain's blocks, and read
  * access to the secret holding a provider's URL. The sandbox stage opens none today.
  */
 const EVM_NETWORKS = {
@@ -61,12 +61,38 @@ it('schedules the withdrawal sender once per open EVM network, with the network 
   expect(networks.sort()).toEqual(['arbitrum', 'ethereum']);
 });
 
-it('lets the deposit poller and the withdrawal sender alone read the secret that holds a provider URL', () => {
+it('schedules the deposit sweeper once per open EVM network, with the network as input (TRON on the chain jobs schedule, no input)', () => {
+  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('deposit sweeper$') } });
+  const inputs = Object.values(rules).flatMap((rule) => (rule.Properties.Targets as { Input?: string; Arn: unknown }[]).filter((target) => JSON.stringify(target.Arn).includes('JobsDepositSweeper')).map((target) => (target.Input ? JSON.parse(target.Input).network : 'tron')));
+  expect(inputs.sort()).toEqual(['arbitrum', 'ethereum', 'tron']);
+});
+
+it('lets the chain jobs alone (poller, sender, sweeper, reconcile) read the secret that holds a provider URL', () => {
   const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy).includes('cambio/sandbox/ethereum-rpc-url'));
   const roles = policies.map((policy) => JSON.stringify(policy.Properties.Roles)).join(' ');
-  expect(policies).toHaveLength(2);
+  expect(policies).toHaveLength(4);
+  expect(roles).toMatch(/JobsReconcile/);
   expect(roles).toMatch(/JobsDepositPoller/);
   expect(roles).toMatch(/JobsWithdrawalSender/);
+  expect(roles).toMatch(/JobsDepositSweeper/);
+});
+
+const alarmsOn = (metricName: string) =>
+  Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+    .filter((alarm) => alarm.Properties.MetricName === metricName)
+    .map((alarm) => ({ network: (alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'total', name: alarm.Properties.AlarmName as string, description: alarm.Properties.AlarmDescription as string }));
+
+it("alarms per open EVM network when its hot wallet's gas token runs low, on the metric its sender and sweeper publish with its name", () => {
+  const alarms = alarmsOn('HotWalletGasLow');
+  expect(alarms.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum']);
+  expect(alarms.find((alarm) => alarm.network === 'ethereum')).toMatchObject({ name: 'Cambio-sandbox-HotWalletGasLowEthereum', description: expect.stringMatching(/^Hot wallet gas low: the Ethereum hot wallet holds less ETH/) });
+});
+
+it('alarms on a reconcile shortfall and surplus per network (TRON too) beside the total, once EVM networks are open', () => {
+  for (const metric of ['ReconcileShortfallUsdt', 'ReconcileSurplusUsdt']) {
+    expect(alarmsOn(metric).map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum', 'total', 'tron']);
+  }
+  expect(alarmsOn('ReconcileShortfallUsdt').find((alarm) => alarm.network === 'tron')!.name).toBe('Cambio-sandbox-ReconcileShortfallTron');
 });
 
 it('refuses a stage figure that names an unknown network, naming the variable', () => {
