@@ -321,26 +321,36 @@ export class CambioStack extends Stack {
         timeout: Duration.seconds(55),
         reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
       });
-    // The sender signs on each open EVM network too, with that network's key (its alone: the sweeper
-    // tops up and sweeps on TRON); it reads the node's URL where a secret holds it.
+    // The sender and the sweeper sign on each open EVM network too, each network with its own key,
+    // and read the node's URL where a secret holds it. The HD account key that signs for TRON
+    // deposit addresses: the sweeper's alone.
     const evmHotWallets = this.evmHotWalletKeyPerNetwork(config);
     const openHotWallets = Object.fromEntries(Object.keys(evmNetworks).map((name) => [name, evmHotWallets[name as EvmNetworkName]]));
     const sender = signingJob(JOBS.withdrawalSender.handler, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'));
-    for (const name of Object.keys(evmNetworks)) {
-      new Rule(this, `WithdrawalSender${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
-        description: `Runs the ${name} withdrawal sender`,
-        schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
-        targets: [this.failedInvocations.scheduledTarget(sender, Duration.minutes(config.pollerScheduleMinutes), { network: name })],
-      });
+    const sweeper = signingJob(
+      JOBS.depositSweeper.handler,
+      secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET),
+      rpcUrlSecrets,
+      evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'),
+    );
+    for (const [fn, job] of [
+      [sender, 'WithdrawalSender'],
+      [sweeper, 'DepositSweeper'],
+    ] as const) {
+      for (const name of Object.keys(evmNetworks)) {
+        new Rule(this, `${job}${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
+          description: `Runs the ${name} ${job === 'WithdrawalSender' ? 'withdrawal sender' : 'deposit sweeper'}`,
+          schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+          targets: [this.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes), { network: name })],
+        });
+      }
     }
-    // The HD account key that signs for deposit addresses: the sweeper's alone.
-    const sweeper = signingJob(JOBS.depositSweeper.handler, secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET));
     new Rule(this, 'ChainPollerSchedule', {
       description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
       schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
       targets: [poller, sender, sweeper].map((fn) => this.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
     });
-    const reconcile = this.reconcileJob(tronGridKey);
+    const reconcile = this.reconcileJob(tronGridKey, rpcUrlSecrets);
     return { sender, sweeper, reconcile, evmNetworks: Object.keys(evmNetworks) as EvmNetworkName[] };
   }
 
@@ -369,12 +379,13 @@ export class CambioStack extends Stack {
    * The scheduled reconcile (functions/handlers/jobs/reconcile.ts), hourly: one full Scan of the table (no
    * index lists every balance, and Cambio's fee and desk accounts exist only as ledger postings),
    * GSI1 queries for the deposit addresses that may still hold USDT, and the chain balances of
-   * those and the hot wallet (on TronGrid one call per address, 4 at a time). It reads the hot
-   * wallet's public key to know its address and cannot sign.
+   * those and the hot wallet (on TronGrid one call per address, 4 at a time), on TRON and on each
+   * open EVM network (whose node URL it reads where a secret holds it). It reads the hot wallet's
+   * public key to know its addresses and cannot sign.
    */
-  private reconcileJob(tronGridKey: Binder): CambioFunction {
+  private reconcileJob(tronGridKey: Binder, rpcUrlSecrets: Binder): CambioFunction {
     const job = this.fn(JOBS.reconcile.handler, {
-      bind: [tableActions(this.table, ...TABLE_READ, 'dynamodb:Scan'), hotWalletAddress(this.hotWallet), tronGridKey],
+      bind: [tableActions(this.table, ...TABLE_READ, 'dynamodb:Scan'), hotWalletAddress(this.hotWallet), tronGridKey, rpcUrlSecrets],
       timeout: Duration.minutes(5),
     });
     new Rule(this, 'ReconcileSchedule', {

@@ -158,6 +158,14 @@ export class OperationsAlarms extends Construct {
         ofNetwork('WithdrawalFeeCapReached', 'Maximum'),
         { threshold: 1 },
       );
+      // The sender and the sweeper read the hot wallet's gas token each run (functions/adapters/hot-wallet-gas.ts).
+      const gasLow = new Metric({ namespace: METRIC_NAMESPACE, metricName: 'HotWalletGasLow', dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
+      const { symbol } = EVM_NETWORKS[name].feeAsset;
+      alarm(`HotWalletGasLow${name[0]!.toUpperCase()}${name.slice(1)}`, `Hot wallet gas low: the ${EVM_NETWORKS[name].title} hot wallet holds less ${symbol} than EVM_NETWORKS.${name}.hotWalletGasMinimum in two of the last three 5-minute periods. Fund it with ${symbol} before withdrawals and sweeps on ${EVM_NETWORKS[name].title} stop.`, gasLow, {
+        threshold: 1,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      });
     }
     alarm('WithdrawalSenderFailing', 'The withdrawal sender threw in two of the last three 5-minute periods: withdrawals are not being sent or settled.', props.withdrawalSender.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
       threshold: 1,
@@ -184,6 +192,18 @@ export class OperationsAlarms extends Construct {
       app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1)),
       { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 },
     );
+    // Each network reconciled alone, against its own flows (docs/reconciliation.md): which network
+    // a total mismatch is on. USDT moved between networks by hand shows here as equal and opposite
+    // differences on two networks while the total balances. With TRON alone the total is TRON's.
+    for (const name of props.evmNetworks.length === 0 ? [] : (['tron', ...props.evmNetworks] as const)) {
+      const title = name === 'tron' ? 'TRON' : EVM_NETWORKS[name].title;
+      const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+      const perNetwork = (metricName: string) =>
+        new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
+      const options = { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 };
+      alarm(`ReconcileShortfall${suffix}`, `Two reconcile runs in a row found ${title}'s wallets (hot wallet and unswept deposit addresses) holding less USDT than came in on ${title} and has not gone out: a shortfall there, or USDT moved from it to another network by hand (then the other shows the surplus).`, perNetwork('ReconcileShortfallUsdt'), options);
+      alarm(`ReconcileSurplus${suffix}`, `Two reconcile runs in a row found ${title}'s wallets holding more USDT than came in on ${title} and has not gone out: a float or rebalance sent there by hand, a payout that never left, or a deposit not scanned.`, perNetwork('ReconcileSurplusUsdt'), options);
+    }
     alarm(
       'HotWalletShort',
       "Withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.",

@@ -56,6 +56,7 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWa
       confirmations: LOCAL_CONFIRMATIONS,
       maxBlockRange: 1_000,
       scanEveryMinutes: 1,
+      sweepBatchSize: 100,
       sandbox: true,
     };
   });

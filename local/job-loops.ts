@@ -12,8 +12,8 @@ export interface Loops {
 
 /** The scheduled chain jobs, in the order EventBridge would run them each minute, through their
  * Lambda handlers (so each run logs and counts as in AWS: a line when it did something): the
- * deposit poller and the withdrawal sender once per open network, their schedules' input naming
- * it (none for TRON, as in AWS), then the sweeper. */
+ * deposit poller, the withdrawal sender and the deposit sweeper once per open network, their
+ * schedules' input naming it (none for TRON, as in AWS). */
 const noContext = {} as Context;
 const chainJobsOf = (networks: readonly NetworkName[]) => [
   ...networks.map((network) => ({
@@ -24,7 +24,10 @@ const chainJobsOf = (networks: readonly NetworkName[]) => [
     name: `withdrawal sender (${network})`,
     run: async () => (await import('../functions/handlers/jobs/withdrawal-sender.ts')).handler(network === 'tron' ? {} : { network }, noContext),
   })),
-  { name: 'deposit sweeper', run: async () => (await import('../functions/handlers/jobs/deposit-sweeper.ts')).handler({}, noContext) },
+  ...networks.map((network) => ({
+    name: `deposit sweeper (${network})`,
+    run: async () => (await import('../functions/handlers/jobs/deposit-sweeper.ts')).handler(network === 'tron' ? {} : { network }, noContext),
+  })),
 ];
 
 /**

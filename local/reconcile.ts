@@ -5,13 +5,17 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { evmReconcileSources } from '#functions/networks/evm/from-settings';
+import type { EvmNetworkName } from '#functions/networks/names';
+import type { SliceSettings } from '#functions/settings/functions';
 import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from './dynamodb-local.ts';
-import { withLocalData } from './local-data.ts';
+import { runningRuntime, withLocalData } from './local-data.ts';
 
 /**
  * `npm run reconcile`: the local runtime's wallets (hot wallet + unswept deposit addresses on the
- * sandbox chain) against the ledger. Prints both sides and which way they differ; exits 1 on a
+ * sandbox chain, and on each anvil while `npm start` runs) against the ledger, in total and per network. Prints both sides and which way they differ; exits 1 on a
  * surplus or a shortfall beyond dust (0.01 USDT).
  */
 const settings = STAGES.local.functionEnvironment;
@@ -24,11 +28,16 @@ try {
       solidifyAfter: Number(settings.DEPOSIT_REQUIRED_CONFIRMATIONS),
     });
     try {
+      // The anvil nodes live as long as `npm start`: their networks are reconciled while it runs.
+      const evmSettings = { EVM_NETWORKS: runningRuntime()?.evmNetworks ?? {} } as SliceSettings<'chain'>;
       return await reconcileHoldings({
         ledger: () => ledgerSide(db, tableName, 'every'),
         usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses),
         minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
         hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address(),
+        evmNetworks: (Object.keys(evmSettings.EVM_NETWORKS) as EvmNetworkName[]).map((network) =>
+          evmReconcileSources(network, evmSettings, async () => localEvmSigner(settings.LOCAL_HOT_WALLET_KEY!).address()),
+        ),
       });
     } finally {
       db.destroy();

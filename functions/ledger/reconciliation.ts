@@ -1,10 +1,12 @@
 import { formatAmount } from '../shared/money.ts';
+import type { EvmNetworkName, NetworkName } from '../networks/names.ts';
 
 /**
- * Do the wallets hold what the ledger says Cambio owes? On-chain USDT on the hot wallet and the
- * unswept deposit addresses must equal the companies' balances (available + pending + locked)
- * plus Cambio's own USDT accounts (fees earned, USDT bought by the conversion desk), less what
- * has left on chain for withdrawals not yet settled in the ledger.
+ * Do the wallets hold what the ledger says Cambio owes? On-chain USDT on the hot wallets and the
+ * unswept deposit addresses of every network must equal the companies' balances (available +
+ * pending + locked) plus Cambio's own USDT accounts (fees earned, USDT bought by the conversion
+ * desk), less what has left on chain for withdrawals not yet settled in the ledger. Each network is
+ * also reconciled alone, against its own flows (NetworkReconciliation; docs/reconciliation.md).
  */
 export interface ReconciliationInputs {
   hotWalletUsdt: bigint;
@@ -38,12 +40,28 @@ export function reconcile(inputs: ReconciliationInputs): Reconciliation {
   const onChain = inputs.hotWalletUsdt + inputs.depositAddressesUsdt;
   const owed = inputs.companiesUsdt + inputs.treasuryUsdt - inputs.inFlightUsdt;
   const difference = onChain - owed;
-  const mismatch = difference > RECONCILE_DUST ? 'surplus' : difference < -RECONCILE_DUST ? 'shortfall' : null;
-  return { ...inputs, onChain, owed, difference, balanced: difference === 0n, mismatch };
+  return { ...inputs, onChain, owed, difference, balanced: difference === 0n, mismatch: mismatchOf(difference) };
 }
 
-export function reconciliationReport(result: Reconciliation): string {
+const mismatchOf = (difference: bigint): Reconciliation['mismatch'] => (difference > RECONCILE_DUST ? 'surplus' : difference < -RECONCILE_DUST ? 'shortfall' : null);
+
+/** The comparison as `npm run reconcile` prints it: the total, then each network where the
+ * result has them (a network's line: what it holds, what the ledger took in there, the difference). */
+export function reconciliationReport(result: Reconciliation | HoldingsReconciliation): string {
   const usdt = (value: bigint) => formatAmount(value, 'USDT').padStart(24);
+  const perNetwork = 'networks' in result ? result.networks : [];
+  return [
+    ...reportLines(result, usdt),
+    ...(perNetwork.length === 0 ? [] : ['', 'per network (on chain; credited there − paid out there − in flight; difference):']),
+    ...perNetwork.map(
+      (network) =>
+        `${network.network.padEnd(9)} ${usdt(network.onChain)} ${usdt(network.owed)} ${usdt(network.difference)}  ${network.mismatch ?? (network.balanced ? 'balanced' : 'within dust')}` +
+        (network.hotWalletGas === null ? '' : `  gas ${network.hotWalletGas}`),
+    ),
+  ].join('\n');
+}
+
+function reportLines(result: Reconciliation, usdt: (value: bigint) => string): string[] {
   return [
     `hot wallet                  ${usdt(result.hotWalletUsdt)}`,
     `unswept deposit addresses   ${usdt(result.depositAddressesUsdt)}`,
@@ -61,7 +79,7 @@ export function reconciliationReport(result: Reconciliation): string {
         : result.mismatch === 'surplus'
           ? `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (surplus): the wallets hold more than the ledger owes (a payout that did not leave, a deposit not yet scanned, or a float sent by hand)`
           : `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (shortfall): the wallets hold less than the ledger owes`,
-  ].join('\n');
+  ];
 }
 
 export interface LedgerSide {
@@ -69,57 +87,125 @@ export interface LedgerSide {
   companiesUsdt: bigint;
   /** Cambio's own USDT accounts (fees earned, the conversion desk). */
   treasuryUsdt: bigint;
+  /** Per network, USDT credited from it less USDT paid out on it: what its `external:<network>`
+   * account says Cambio took in there (docs/reconciliation.md). A network without entries is absent. */
+  netInflowUsdt: Partial<Record<NetworkName, bigint>>;
   /** Withdrawals still `processing` in the ledger, with their transactions. */
-  processing: { txHash: string; amount: bigint }[];
-  /** The deposit addresses whose USDT is counted as held: see reconcileHoldings. */
-  depositAddresses: string[];
+  processing: { network: NetworkName; txHash: string; amount: bigint }[];
+  /** Per network, the deposit addresses whose USDT is counted as held: see reconcileHoldings. */
+  depositAddresses: Partial<Record<NetworkName, string[]>>;
 }
 
-export interface ReconciliationSources {
-  ledger(): Promise<LedgerSide>;
-  /** USDT held on chain by each of these addresses. */
+/** One network's chain, as reconciliation reads it. */
+export interface NetworkSources {
+  /** USDT held on chain by each of these addresses, in 6 decimals. */
   usdtBalances(addresses: string[]): Promise<Map<string, bigint>>;
   /** Whether a sent transaction is in a block with a SUCCESS receipt. */
   minedSuccessfully(txHash: string): Promise<boolean>;
   hotWalletAddress(): Promise<string>;
+  /** The hot wallet's gas token (TRX in sun, ETH/BNB/POL in wei): reported beside the USDT, not
+   * reconciled (gas is spent by design, and the ledger does not track it). */
+  gasBalance?(address: string): Promise<bigint>;
+}
+
+/** TRON's chain (these fields) and each open EVM network's, with the one ledger. */
+export interface ReconciliationSources extends NetworkSources {
+  ledger(): Promise<LedgerSide>;
+  evmNetworks?: ({ network: EvmNetworkName } & NetworkSources)[];
 }
 
 /**
- * Which deposit addresses must be read. A sweep moves USDT from a deposit address to the hot
- * wallet and changes no balance (functions/deposits/sweeps.ts), so what Cambio holds on chain is
- * the hot wallet plus whatever USDT is still on deposit addresses. The ledger knows which
- * addresses may still hold some: those with a transfer seen and still confirming, those with a
- * confirmed transfer the sweeper has not yet moved (its sweep-due list), and those the sweeper
- * left holding less than its minimum. An address outside that list holds nothing the ledger
- * counts, so reading only the listed ones can under-count the holdings, never over-count them:
- * a gap can make a false shortfall, but cannot hide a real one. A surplus on an unlisted address
- * is money not owed to anyone yet (a transfer the scanner has not seen); only the sandbox, which
- * reads every deposit address in one go, reports it.
+ * One network reconciled: its hot wallet and unswept deposit addresses against what the ledger
+ * says came in on it and has not gone out (docs/reconciliation.md). The company balance is one
+ * USDT balance across networks, so a network's figure is its flows, not a share of balances:
+ * `owed` = deposits credited on it − withdrawals and split forwards paid on it − those mined and
+ * not yet settled. USDT moved between networks by hand (a float, a rebalance) shows as equal and
+ * opposite differences on two networks while the total still balances.
+ */
+export interface NetworkReconciliation {
+  network: NetworkName;
+  hotWalletUsdt: bigint;
+  depositAddressesUsdt: bigint;
+  netInflowUsdt: bigint;
+  inFlightUsdt: bigint;
+  onChain: bigint;
+  owed: bigint;
+  difference: bigint;
+  balanced: boolean;
+  mismatch: 'surplus' | 'shortfall' | null;
+  depositAddressesRead: number;
+  /** The hot wallet's gas token in its smallest unit; null where not read. */
+  hotWalletGas: bigint | null;
+}
+
+/** The whole of it: the total (TRON's comparison of old, now summed over networks) and each network. */
+export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: number; networks: NetworkReconciliation[] };
+
+/**
+ * Do the wallets hold what the ledger owes, in total and on each network? Which deposit addresses
+ * are read: a sweep moves USDT from a deposit address to the hot wallet and changes no balance
+ * (functions/deposits/sweeps.ts, evm-sweeps.ts), so what Cambio holds on chain is the hot wallet
+ * plus whatever USDT is still on deposit addresses. The ledger knows which addresses may still hold
+ * some: those with a transfer seen and still confirming, those with a confirmed transfer the
+ * sweeper has not yet moved (its sweep-due list), and those the sweeper left holding less than its
+ * minimum. An address outside that list holds nothing the ledger counts, so reading only the
+ * listed ones can under-count the holdings, never over-count them: a gap can make a false
+ * shortfall, but cannot hide a real one. A surplus on an unlisted address is money not owed to
+ * anyone yet (a transfer the scanner has not seen); only the sandbox, which reads every deposit
+ * address in one go, reports it.
  *
  * The reads run in an order that turns the races with the running jobs into surpluses, not
  * shortfalls: the list is taken after the balances (funds credited by then are listed, or were
- * swept), the hot wallet is read after the deposit addresses (a sweep landing between the two
- * reads is counted twice rather than missed), and receipts after the hot wallet (a withdrawal
- * mined between those is subtracted from owed while still counted as held). One race is left: a
- * withdrawal still pending when the ledger was read and mined before the hot wallet is read shows
- * as a shortfall for that run (the alarm waits for two runs in a row).
+ * swept), on each network the hot wallet is read after the deposit addresses (a sweep landing
+ * between the two reads is counted twice rather than missed), and receipts after the hot wallet (a
+ * withdrawal mined between those is subtracted from owed while still counted as held). One race is
+ * left: a withdrawal still pending when the ledger was read and mined before the hot wallet is read
+ * shows as a shortfall for that run (the alarm waits for two runs in a row).
  */
-export async function reconcileHoldings(sources: ReconciliationSources): Promise<Reconciliation & { depositAddressesRead: number }> {
+export async function reconcileHoldings(sources: ReconciliationSources): Promise<HoldingsReconciliation> {
   const ledger = await sources.ledger();
-  const hotWallet = await sources.hotWalletAddress();
-  const depositAddresses = [...new Set(ledger.depositAddresses)].filter((address) => address !== hotWallet);
-  const onDepositAddresses = await sources.usdtBalances(depositAddresses);
-  const onHotWallet = await sources.usdtBalances([hotWallet]);
-  let inFlightUsdt = 0n;
-  for (const withdrawal of ledger.processing) {
-    if (await sources.minedSuccessfully(withdrawal.txHash)) inFlightUsdt += withdrawal.amount;
+  const networks: NetworkReconciliation[] = [];
+  for (const [network, chain] of [['tron', sources] as const, ...(sources.evmNetworks ?? []).map((evm) => [evm.network, evm] as const)]) {
+    networks.push(await reconcileNetwork(network, chain, ledger));
   }
-  const result = reconcile({
-    hotWalletUsdt: onHotWallet.get(hotWallet) ?? 0n,
-    depositAddressesUsdt: depositAddresses.reduce((sum, address) => sum + (onDepositAddresses.get(address) ?? 0n), 0n),
+  const sum = (pick: (network: NetworkReconciliation) => bigint | number) => networks.reduce((total, network) => total + BigInt(pick(network)), 0n);
+  const total = reconcile({
+    hotWalletUsdt: sum((network) => network.hotWalletUsdt),
+    depositAddressesUsdt: sum((network) => network.depositAddressesUsdt),
     companiesUsdt: ledger.companiesUsdt,
     treasuryUsdt: ledger.treasuryUsdt,
-    inFlightUsdt,
+    inFlightUsdt: sum((network) => network.inFlightUsdt),
   });
-  return { ...result, depositAddressesRead: depositAddresses.length };
+  return { ...total, depositAddressesRead: Number(sum((network) => network.depositAddressesRead)), networks };
+}
+
+async function reconcileNetwork(network: NetworkName, chain: NetworkSources, ledger: LedgerSide): Promise<NetworkReconciliation> {
+  const hotWallet = await chain.hotWalletAddress();
+  const depositAddresses = [...new Set(ledger.depositAddresses[network] ?? [])].filter((address) => address !== hotWallet);
+  const onDepositAddresses = await chain.usdtBalances(depositAddresses);
+  const onHotWallet = await chain.usdtBalances([hotWallet]);
+  let inFlightUsdt = 0n;
+  for (const withdrawal of ledger.processing) {
+    if (withdrawal.network === network && (await chain.minedSuccessfully(withdrawal.txHash))) inFlightUsdt += withdrawal.amount;
+  }
+  const hotWalletUsdt = onHotWallet.get(hotWallet) ?? 0n;
+  const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (onDepositAddresses.get(address) ?? 0n), 0n);
+  const netInflowUsdt = ledger.netInflowUsdt[network] ?? 0n;
+  const onChain = hotWalletUsdt + depositAddressesUsdt;
+  const owed = netInflowUsdt - inFlightUsdt;
+  const difference = onChain - owed;
+  return {
+    network,
+    hotWalletUsdt,
+    depositAddressesUsdt,
+    netInflowUsdt,
+    inFlightUsdt,
+    onChain,
+    owed,
+    difference,
+    balanced: difference === 0n,
+    mismatch: mismatchOf(difference),
+    depositAddressesRead: depositAddresses.length,
+    hotWalletGas: chain.gasBalance ? await chain.gasBalance(hotWallet) : null,
+  };
 }

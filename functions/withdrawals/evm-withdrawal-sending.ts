@@ -1,4 +1,4 @@
-import type { ChainBlock, ChainReader, TransactionReceipt } from '../networks/chain.ts';
+import type { ChainBlock } from '../networks/chain.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from '../networks/evm/settings.ts';
@@ -15,6 +15,7 @@ import {
   type SettleResult,
   type WithdrawalSendingStore,
 } from './withdrawal-sending.ts';
+import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, type NonceSequence, type NonceTransaction, type NonceSlot } from './evm-nonce-sequence.ts';
 
 /**
  * Sending withdrawals on an EVM network, where a transaction's place is its nonce: the hot wallet's
@@ -26,7 +27,8 @@ import {
  *   (network, wallet, n) → withdrawal is created) is the same DynamoDB transaction that stores the
  *   signed transaction and moves the withdrawal `pending → processing`. Two senders that read the
  *   same n: one write wins, the other signs again with the next. The sequence starts, once, at the
- *   node's pending count for the wallet.
+ *   node's pending count for the wallet; the deposit sweeps take their nonces from it too
+ *   (evm-nonce-sequence.ts).
  * - Only a stored transaction is broadcast. A sender that dies before its write leaves nothing (the
  *   nonce was not taken); after it, a stored transaction that settling broadcasts again on every run
  *   until a final block holds it: never a gap, never two payouts on one nonce.
@@ -79,16 +81,7 @@ export interface EvmPayouts {
  * gas); null when it is not to be replaced now (an earlier nonce holds it up, not its price). */
 export type Replacement = SignedPayout | { capReached: { offered: bigint; needed: bigint; cap: bigint } } | null;
 
-export interface NonceSlot {
-  wallet: string;
-  nonce: number;
-  /** No sequence is stored for the wallet yet: this write creates it. */
-  first: boolean;
-}
-
-export interface EvmSendingStore extends WithdrawalSendingStore {
-  /** The wallet's next unallocated nonce, or null before its first allocation. */
-  nextNonce(wallet: string): Promise<number | null>;
+export interface EvmSendingStore extends WithdrawalSendingStore, NonceSequence {
   /** One transaction: the sequence moves from `slot.nonce` to the next, the slot is claimed for the
    * withdrawal, and `before` becomes `after` with `event`. 'nonce-taken': another sender has the
    * nonce; 'stale': the withdrawal moved on. Either way nothing is written. */
@@ -96,7 +89,7 @@ export interface EvmSendingStore extends WithdrawalSendingStore {
 }
 
 export interface EvmSendingDeps {
-  chain: Pick<ChainReader, 'finalBlock' | 'receipt'> & { blockAt(number: number): Promise<ChainBlock | null> };
+  chain: EvmReceiptReader;
   payouts: EvmPayouts;
   store: EvmSendingStore;
   /** USDT the hot wallet holds, in 6 decimals (withdrawal-sending.ts SendingDeps). */
@@ -108,10 +101,6 @@ export interface EvmSendingDeps {
   log?: Log;
   timeLeftMs?: () => number;
 }
-
-/** Tries at a nonce when other senders keep taking the one read: past this, the withdrawal waits
- * for the next run. */
-const NONCE_ATTEMPTS = 10;
 
 export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResult> {
   const now = deps.now ?? (() => new Date());
@@ -139,7 +128,7 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
     result.sent++;
     if (float !== null) float -= withdrawal.amount;
     try {
-      await broadcastOrFill(deps, stored, now);
+      await broadcastWithdrawal(deps, stored, now);
     } catch (error) {
       // Stored and signed: settling broadcasts it again on a later run.
       log.error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
@@ -152,62 +141,46 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
  * withdrawal, 'moved' when it is no longer pending (or others kept taking the nonces), or
  * 'would-revert' with nothing signed. */
 async function signAndStore(deps: EvmSendingDeps, withdrawal: Withdrawal, wallet: string, known: number | undefined, now: () => Date): Promise<Withdrawal | 'moved' | 'would-revert'> {
-  for (let attempt = 1; attempt <= NONCE_ATTEMPTS; attempt++) {
-    const stored = attempt === 1 && known !== undefined ? known : await deps.store.nextNonce(wallet);
-    const nonce = stored ?? (await deps.payouts.pendingNonce(wallet));
-    const signed = await deps.payouts.signedTransfer({ nonce, to: withdrawal.address, amount: withdrawal.amount });
+  const stored = await withNextNonce(deps.store, (wallet) => deps.payouts.pendingNonce(wallet), wallet, known, async (slot) => {
+    const signed = await deps.payouts.signedTransfer({ nonce: slot.nonce, to: withdrawal.address, amount: withdrawal.amount });
     if (!signed) return 'would-revert';
     const processing: Withdrawal = {
       ...withdrawal,
       status: 'processing',
       txHash: signed.txHash,
       // Broadcast right after this write: stored as broadcast now, so a payout costs no second write.
-      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: now().toISOString(), nonce },
+      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: now().toISOString(), nonce: slot.nonce },
       updatedAt: now().toISOString(),
     };
     const event = domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now());
-    const answer = await deps.store.claimNonce(withdrawal, processing, { wallet, nonce, first: stored === null }, event);
-    if (answer === 'written') return processing;
-    if (answer === 'stale') return 'moved';
-  }
+    const answer = await deps.store.claimNonce(withdrawal, processing, slot, event);
+    return answer === 'written' ? processing : answer === 'stale' ? 'moved' : answer;
+  });
+  if (stored !== 'busy') return stored;
   (deps.log ?? stderrLog).warn('other senders kept taking the next nonce; left for the next run', { withdrawalId: withdrawal.id });
   return 'moved';
 }
 
-/** Broadcasts the withdrawal's transaction, its newest version (its filler, once it has one), and
- * records when the node first took a replacement; a payout the node refuses for good gets its nonce
- * filled, the filler stored before it is broadcast. */
-async function broadcastOrFill(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
-  const transaction = withdrawal.transaction!;
-  const answer = await deps.payouts.broadcast(transaction.filler?.signed ?? transaction.signed);
-  if (answer === 'sent') {
-    if (!transaction.broadcastAt && !transaction.filler) {
-      await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } }, { entry: null, event: null });
-    }
-    return;
-  }
-  if (transaction.filler) throw new Error(`the node refuses the nonce filler too: ${answer.refused}`);
-  (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: answer.refused });
-  const filler = await deps.payouts.signedFiller(transaction.nonce!);
-  const filling: Withdrawal = {
-    ...withdrawal,
-    transaction: { ...transaction, filler: { signed: filler.raw, txHash: filler.txHash, refusal: answer.refused } },
-    updatedAt: now().toISOString(),
-  };
-  if (await deps.store.transition(withdrawal, filling, { entry: null, event: null })) await deps.payouts.broadcast(filler.raw);
-}
+const nonceTransactionOf = (withdrawal: Withdrawal): NonceTransaction => ({
+  signed: withdrawal.transaction!.signed,
+  txHash: withdrawal.txHash!,
+  replacedTxHashes: withdrawal.transaction!.replacedTxHashes,
+  nonce: withdrawal.transaction!.nonce!,
+  filler: withdrawal.transaction!.filler,
+});
 
-/** The receipt of whichever of the payout's versions the node has in a block (newest first: the
- * likelier), and whether it counts: its block final and still the node's block at that height. */
-async function landing(deps: EvmSendingDeps, txHashes: string[], final: ChainBlock): Promise<{ txHash: string; seen: TransactionReceipt | null; final: boolean }> {
-  for (const txHash of [...txHashes].reverse()) {
-    const seen = await deps.chain.receipt(txHash);
-    if (!seen) continue;
-    if (seen.blockNumber > final.number) return { txHash, seen, final: false };
-    const block = await deps.chain.blockAt(seen.blockNumber);
-    return { txHash, seen, final: block !== null && block.hash === seen.blockHash };
+/** Broadcasts the withdrawal's transaction, its newest version, filling its nonce if the node
+ * refuses it for good, and records when the node first took a replacement. */
+async function broadcastWithdrawal(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
+  const transaction = withdrawal.transaction!;
+  const answer = await broadcastOrFill(deps.payouts, nonceTransactionOf(withdrawal), (filler) => {
+    (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: filler.refusal });
+    const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler }, updatedAt: now().toISOString() };
+    return deps.store.transition(withdrawal, filling, { entry: null, event: null });
+  });
+  if (answer === 'sent' && !transaction.broadcastAt && !transaction.filler) {
+    await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } }, { entry: null, event: null });
   }
-  return { txHash: txHashes[txHashes.length - 1]!, seen: null, final: false };
 }
 
 export interface EvmSettleResult extends SettleResult {
@@ -228,18 +201,17 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   const remaining: Withdrawal[] = [];
   for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
     final ??= await deps.chain.finalBlock();
-    const { filler, replacedTxHashes = [] } = withdrawal.transaction!;
-    const own = await landing(deps, [...replacedTxHashes, withdrawal.txHash!], final);
-    const filled = filler && !own.seen ? await landing(deps, [filler.txHash], final) : null;
+    const outcome = await nonceOutcome(deps.chain, nonceTransactionOf(withdrawal), final);
     // The record ends with the hash of the version that landed, whichever it is.
-    const landed: Withdrawal = { ...withdrawal, txHash: own.txHash };
-    const settled = own.final
-      ? own.seen!.result === 'SUCCESS'
-        ? complete(landed, now())
-        : fail(landed, own.seen!.result, now())
-      : filled?.final
-        ? fail(withdrawal, 'REFUSED_BY_NODE', now())
-        : null;
+    const landed: Withdrawal = { ...withdrawal, txHash: outcome.txHash };
+    const settled =
+      outcome.settled === null
+        ? null
+        : outcome.settled === 'SUCCESS'
+          ? complete(landed, now())
+          : outcome.settled === 'REFUSED_BY_NODE'
+            ? fail(withdrawal, outcome.settled, now())
+            : fail(landed, outcome.settled, now());
     if (settled) {
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
         if (settled.after.status === 'completed') result.completed++;
@@ -248,13 +220,13 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
       continue;
     }
     remaining.push(withdrawal);
-    if (own.seen || filled?.seen) continue; // in a block, not yet final
+    if (outcome.inBlock) continue; // in a block, not yet final
     try {
       const replaced = dueForReplacement(deps, withdrawal, now()) ? await replace(deps, withdrawal, now) : 'not-replaced';
       if (replaced === 'replaced') result.replaced++;
       else if (replaced !== 'moved') {
         if (replaced === 'cap-reached') result.feeCapReached++;
-        await broadcastOrFill(deps, withdrawal, now);
+        await broadcastWithdrawal(deps, withdrawal, now);
         result.rebroadcast++;
       }
     } catch (error) {
@@ -298,6 +270,6 @@ async function replace(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => 
   };
   if (!(await deps.store.transition(withdrawal, replacement, { entry: null, event: null }))) return 'moved'; // another run got there first
   (deps.log ?? stderrLog).warn('payout unmined; replaced at a higher fee', { withdrawalId: withdrawal.id, nonce: transaction.nonce, replaced: withdrawal.txHash, txHash: next.txHash });
-  await broadcastOrFill(deps, replacement, now);
+  await broadcastWithdrawal(deps, replacement, now);
   return 'replaced';
 }

@@ -7,11 +7,11 @@ import { STAGES } from '../../config/stages.ts';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
 
 /**
- * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller schedule per
- * network and one withdrawal sender schedule, whose input names it, a scan-lag alarm per network in
- * that chain's blocks, a fee-cap alarm per network, read access to the secret holding a provider's
- * URL, and the hot wallet KMS key of each open network, which the sender alone signs with. The
- * sandbox stage opens none today.
+ * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller, withdrawal sender
+ * and deposit sweeper schedule per network, whose input names it, a scan-lag, fee-cap and gas-low
+ * alarm per network, read access to the secret holding a provider's URL, and the hot wallet KMS key
+ * of each open network, which the sender and the sweeper alone sign with. The sandbox stage opens
+ * none today.
  */
 const EVM_NETWORKS = {
   ethereum: {
@@ -78,15 +78,41 @@ it('schedules the withdrawal sender once per open EVM network, with the network 
   expect(networks.sort()).toEqual(['arbitrum', 'ethereum']);
 });
 
-it('lets the deposit poller and the withdrawal sender alone read the secret that holds a provider URL', () => {
-  const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy).includes('cambio/sandbox/ethereum-rpc-url'));
-  const roles = policies.map((policy) => JSON.stringify(policy.Properties.Roles)).join(' ');
-  expect(policies).toHaveLength(2);
-  expect(roles).toMatch(/JobsDepositPoller/);
-  expect(roles).toMatch(/JobsWithdrawalSender/);
+it('schedules the deposit sweeper once per open EVM network, with the network as input (TRON on the chain jobs schedule, no input)', () => {
+  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('deposit sweeper$') } });
+  const inputs = Object.values(rules).flatMap((rule) => (rule.Properties.Targets as { Input?: string; Arn: unknown }[]).filter((target) => JSON.stringify(target.Arn).includes('JobsDepositSweeper')).map((target) => (target.Input ? JSON.parse(target.Input).network : 'tron')));
+  expect(inputs.sort()).toEqual(['arbitrum', 'ethereum', 'tron']);
 });
 
-it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the withdrawal sender alone sign with an open one', () => {
+it('lets the chain jobs alone (poller, sender, sweeper, reconcile) read the secret that holds a provider URL', () => {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy).includes('cambio/sandbox/ethereum-rpc-url'));
+  const roles = policies.map((policy) => JSON.stringify(policy.Properties.Roles)).join(' ');
+  expect(policies).toHaveLength(4);
+  expect(roles).toMatch(/JobsReconcile/);
+  expect(roles).toMatch(/JobsDepositPoller/);
+  expect(roles).toMatch(/JobsWithdrawalSender/);
+  expect(roles).toMatch(/JobsDepositSweeper/);
+});
+
+const alarmsOn = (metricName: string) =>
+  Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+    .filter((alarm) => alarm.Properties.MetricName === metricName)
+    .map((alarm) => ({ network: (alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'total', name: alarm.Properties.AlarmName as string, description: alarm.Properties.AlarmDescription as string }));
+
+it("alarms per open EVM network when its hot wallet's gas token runs low, on the metric its sender and sweeper publish with its name", () => {
+  const alarms = alarmsOn('HotWalletGasLow');
+  expect(alarms.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum']);
+  expect(alarms.find((alarm) => alarm.network === 'ethereum')).toMatchObject({ name: 'Cambio-sandbox-HotWalletGasLowEthereum', description: expect.stringMatching(/^Hot wallet gas low: the Ethereum hot wallet holds less ETH/) });
+});
+
+it('alarms on a reconcile shortfall and surplus per network (TRON too) beside the total, once EVM networks are open', () => {
+  for (const metric of ['ReconcileShortfallUsdt', 'ReconcileSurplusUsdt']) {
+    expect(alarmsOn(metric).map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum', 'total', 'tron']);
+  }
+  expect(alarmsOn('ReconcileShortfallUsdt').find((alarm) => alarm.network === 'tron')!.name).toBe('Cambio-sandbox-ReconcileShortfallTron');
+});
+
+it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the withdrawal sender and the deposit sweeper alone sign with an open one', () => {
   const keys = template.findResources('AWS::KMS::Key', { Properties: { Description: Match.stringLikeRegexp('hot wallet \\((ethereum|bsc|polygon|arbitrum),') } });
   expect(Object.values(keys).map((key) => `${key.Properties.KeySpec} ${key.Properties.KeyUsage}`)).toEqual(Array(4).fill('ECC_SECG_P256K1 SIGN_VERIFY'));
   const aliases = Object.fromEntries(Object.values(template.findResources('AWS::KMS::Alias')).map((alias) => [alias.Properties.AliasName, alias.Properties.TargetKeyId['Fn::GetAtt'][0]]));
@@ -99,16 +125,18 @@ it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the wi
   const joined = functions[senderId]!.Properties.Environment.Variables.EVM_SIGNER_KMS_KEY_IDS['Fn::Join'][1] as (string | { Ref: string })[];
   expect(JSON.parse(joined.map((part) => (typeof part === 'string' ? part : part.Ref)).join(''))).toEqual({ ethereum: keyOf.ethereum, arbitrum: keyOf.arbitrum });
 
-  // Every grant on a network's key: the sender's role, to sign and read the public key, on an open
-  // network's key only.
+  // Every grant on a network's key: the sender's and the sweeper's roles, to sign and read the public
+  // key, on an open network's key only.
   const grantsOn = (keyId: string) =>
     Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
       (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
         .filter((statement) => JSON.stringify(statement.Resource).includes(`"${keyId}"`))
         .map((statement) => ({ roles: policy.Properties.Roles.map((role: { Ref: string }) => role.Ref), actions: [statement.Action].flat().sort() })),
     );
-  const senderGrant = [{ roles: [functions[senderId]!.Properties.Role['Fn::GetAtt'][0]], actions: ['kms:GetPublicKey', 'kms:Sign'] }];
-  expect(Object.fromEntries(Object.entries(keyOf).map(([network, keyId]) => [network, grantsOn(keyId)]))).toEqual({ ethereum: senderGrant, arbitrum: senderGrant, bsc: [], polygon: [] });
+  const sweeperId = Object.keys(functions).find((id) => functions[id]!.Properties.FunctionName === `Cambio-sandbox-${lambdaName(JOBS.depositSweeper.handler)}`)!;
+  const grants = [senderId, sweeperId].map((id) => ({ roles: [functions[id]!.Properties.Role['Fn::GetAtt'][0]], actions: ['kms:GetPublicKey', 'kms:Sign'] }));
+  const sorted = (list: { roles: string[] }[]) => [...list].sort((a, b) => a.roles[0]!.localeCompare(b.roles[0]!));
+  expect(Object.fromEntries(Object.entries(keyOf).map(([network, keyId]) => [network, sorted(grantsOn(keyId))]))).toEqual({ ethereum: sorted(grants), arbitrum: sorted(grants), bsc: [], polygon: [] });
 });
 
 it('refuses a stage figure that names an unknown network, naming the variable', () => {

@@ -17,8 +17,9 @@ import { waitFor } from '../support/wait.ts';
 /**
  * The local runtime with an EVM network open (ethereum, one anvil node, a block a second, final 3
  * deep), through a real socket: a deposit made with the API, paid with `npm run sandbox:pay` or
- * the dashboard's Simulate payment, completes and is credited within seconds; a split's forward
- * is sent on ethereum by the runtime's sender and lands at the split address. The runtime keeps its
+ * the dashboard's Simulate payment, completes and is credited within seconds, and the runtime's
+ * sweeper empties its forwarder; a split's forward is sent on ethereum by the runtime's sender and
+ * lands at the split address. The runtime keeps its
  * state file in a data folder of its own, so the ops command, run from beside it, finds its node
  * as it finds `npm start`'s.
  */
@@ -87,6 +88,11 @@ describe('an ethereum deposit on the local runtime', () => {
     expect(done.transactions).toEqual([expect.objectContaining({ txHash, amount: '25.000000', status: 'confirmed' })]);
     const balance = await company.call('GET', '/company/balance');
     expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
+    // The runtime's ethereum sweeper then deploys the forwarder and empties it into the hot wallet.
+    const ethereum = runtime.evmNetworks.ethereum!;
+    const node = new EvmChain({ rpcUrl: ethereum.rpcUrl!, finalizedTag: false, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6 });
+    await waitFor(() => node.tokenBalance(ethereum.usdtContract, address), (held) => held === 0n, DEPOSIT_WITHIN_MS);
+    expect(await node.tokenBalance(ethereum.usdtContract, address)).toBe(0n);
   });
 
   it.concurrent('with a 10 % split: the company is credited 90 %, and the forward is sent on ethereum: the split address receives exactly its share', async () => {

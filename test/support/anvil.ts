@@ -17,5 +17,6 @@ export const anvilNetworkSettings = (node: Anvil & NetworkContracts, { chainId, 
   confirmations,
   maxBlockRange,
   scanEveryMinutes: 1,
+  sweepBatchSize: 100,
   sandbox: true,
 });

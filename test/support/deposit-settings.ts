@@ -22,6 +22,7 @@ export const ETHEREUM_WITHOUT_NODE: EvmNetworkSettings = {
   confirmations: 12,
   maxBlockRange: 1_000,
   scanEveryMinutes: 1,
+  sweepBatchSize: 100,
   sandbox: false,
 };
 

@@ -1,10 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EvmNetworkName } from '#functions/networks/names';
 import type { DomainEvent } from '#functions/shared/events';
-import type { EvmSendingStore, NonceSlot } from '#functions/withdrawals/evm-withdrawal-sending';
+import type { EvmSendingStore } from '#functions/withdrawals/evm-withdrawal-sending';
+import type { NonceSlot } from '#functions/withdrawals/evm-nonce-sequence';
 import type { Withdrawal } from '#functions/withdrawals/withdrawals';
 import { answer, MoneyTransaction } from './transaction.ts';
-import { evmNonceClaimItem, evmNonceSequenceItem } from './items/evm-nonce.ts';
+import { evmNonceClaimItem, evmNonceSequenceItem, type EvmNonceHolder } from './items/evm-nonce.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
 import { readItem } from './queries.ts';
 import { DynamoWithdrawalSendingStore } from './withdrawal-sending-store.ts';
@@ -21,23 +22,37 @@ export class DynamoEvmSendingStore extends DynamoWithdrawalSendingStore implemen
     super(db, tableName, evmNetwork);
   }
 
-  async nextNonce(wallet: string): Promise<number | null> {
-    const item = await readItem(this.db, this.tableName, evmNonceSequenceItem.key(this.evmNetwork, wallet));
-    return item ? evmNonceSequenceItem.next(item) : null;
+  nextNonce(wallet: string): Promise<number | null> {
+    return storedNextNonce(this.db, this.tableName, this.evmNetwork, wallet);
   }
 
-  async claimNonce(before: Withdrawal, after: Withdrawal, { wallet, nonce, first }: NonceSlot, event: DomainEvent): Promise<'written' | 'nonce-taken' | 'stale'> {
-    const taken = answer('nonce-taken');
+  async claimNonce(before: Withdrawal, after: Withdrawal, slot: NonceSlot, event: DomainEvent): Promise<'written' | 'nonce-taken' | 'stale'> {
     const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), {
       condition: '#status = :status AND updatedAt = :updatedAt',
       names: { '#status': 'status' },
       values: { ':status': before.status, ':updatedAt': before.updatedAt },
       onFailed: answer('stale'),
     });
-    const sequence = evmNonceSequenceItem.toItem(this.evmNetwork, wallet, nonce + 1, after.updatedAt);
-    if (first) tx.create(sequence, taken);
-    else tx.put(sequence, { condition: '#next = :nonce', names: { '#next': 'next' }, values: { ':nonce': nonce }, onFailed: taken });
-    tx.create(evmNonceClaimItem.toItem(this.evmNetwork, wallet, nonce, after.id, after.updatedAt), taken);
+    nonceClaimIn(tx, this.evmNetwork, slot, { withdrawalId: after.id }, after.updatedAt);
     return tx.event(event).commitOrAnswer<'nonce-taken' | 'stale'>(this.db);
   }
+}
+
+/** The wallet's next unallocated nonce on the network (NonceSequence), null before its first. */
+export async function storedNextNonce(db: DynamoDBDocumentClient, tableName: string, network: EvmNetworkName, wallet: string): Promise<number | null> {
+  const item = await readItem(db, tableName, evmNonceSequenceItem.key(network, wallet));
+  return item ? evmNonceSequenceItem.next(item) : null;
+}
+
+/**
+ * Adds to `tx` the writes that take `slot.nonce` for `holder`: the wallet's sequence moves from it
+ * to the next (created on the first allocation) and the nonce's claim is created. Either refused
+ * cancels the whole transaction with the answer 'nonce-taken': another signer has the nonce.
+ */
+export function nonceClaimIn(tx: MoneyTransaction, network: EvmNetworkName, { wallet, nonce, first }: NonceSlot, holder: EvmNonceHolder, at: string): MoneyTransaction {
+  const taken = answer('nonce-taken');
+  const sequence = evmNonceSequenceItem.toItem(network, wallet, nonce + 1, at);
+  if (first) tx.create(sequence, taken);
+  else tx.put(sequence, { condition: '#next = :nonce', names: { '#next': 'next' }, values: { ':nonce': nonce }, onFailed: taken });
+  return tx.create(evmNonceClaimItem.toItem(network, wallet, nonce, holder, at), taken);
 }

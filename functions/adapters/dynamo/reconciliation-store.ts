@@ -1,5 +1,5 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AccountBalances, EXTERNAL_ACCOUNTS } from '#functions/ledger/ledger';
+import { AccountBalances, EXTERNAL_ACCOUNTS, networkAccount } from '#functions/ledger/ledger';
 import type { LedgerSide } from '#functions/ledger/reconciliation';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
@@ -8,7 +8,7 @@ import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
-import { HOT_WALLET_NETWORK } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 
 /**
  * Which deposit addresses the ledger side lists: `unswept`, those that may still hold USDT the
@@ -28,7 +28,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
   let companiesUsdt = 0n;
   const postings = new AccountBalances();
   const everyAddress: string[] = [];
-  const processing: { txHash: string; amount: bigint }[] = [];
+  const processing: LedgerSide['processing'] = [];
   // One pass over the table, a page at a time: memory holds one page, not the table.
   for await (const page of pagesOf(db, (ExclusiveStartKey) => new ScanCommand({ TableName: tableName, ExclusiveStartKey, ConsistentRead: true }))) {
     for (const item of page) {
@@ -41,28 +41,36 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
         everyAddress.push(depositAddressItem.addressOf(item));
       } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
-        if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ txHash: withdrawal.txHash, amount: withdrawal.amount });
+        if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ network: withdrawal.network, txHash: withdrawal.txHash, amount: withdrawal.amount });
       }
     }
   }
-  const unswept = await unsweptDepositAddresses(db, tableName);
   const treasuryUsdt = postings.of(EXTERNAL_ACCOUNTS.networkFees, 'USDT') + postings.of(EXTERNAL_ACCOUNTS.conversionDesk, 'USDT');
-  return { companiesUsdt, treasuryUsdt, processing, depositAddresses: [...new Set([...everyAddress, ...unswept])] };
+  const netInflowUsdt: LedgerSide['netInflowUsdt'] = {};
+  const depositAddresses: LedgerSide['depositAddresses'] = {};
+  for (const network of NETWORK_NAMES) {
+    // Deposits credit a company from `external:<network>`; payouts on it go back there.
+    netInflowUsdt[network] = -postings.of(networkAccount(network), 'USDT');
+    const unswept = await unsweptDepositAddresses(db, tableName, network);
+    // `every` is for the sandbox TRON chain; an EVM address (0x…) is listed on its own network alone.
+    depositAddresses[network] = network === HOT_WALLET_NETWORK ? [...new Set([...everyAddress.filter((address) => !address.startsWith('0x')), ...unswept])] : unswept;
+  }
+  return { companiesUsdt, treasuryUsdt, netInflowUsdt, processing, depositAddresses };
 }
 
 /**
- * Deposit addresses that may still hold USDT a company was credited with: a transfer still
+ * A network's deposit addresses that may still hold USDT a company was credited with: a transfer still
  * confirming (pending), confirmed funds the sweeper has not yet moved (sweep due), or an amount
  * the sweeper left below its minimum. Each is a sparse GSI1 partition, so the cost follows the
  * funds waiting on deposit addresses, not the number of addresses ever issued.
  */
-export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableName: string): Promise<string[]> {
+export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableName: string, network: NetworkName): Promise<string[]> {
   const partition = (GSI1PK: string) =>
     queryAll(db, { TableName: tableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': GSI1PK } });
   const [due, belowMinimum, confirming] = await Promise.all([
-    partition(depositAddressItem.sweepDuePartition(HOT_WALLET_NETWORK)),
-    partition(depositAddressItem.belowMinimumPartition(HOT_WALLET_NETWORK)),
-    partition(chainTransferItem.confirmingPartition(HOT_WALLET_NETWORK)),
+    partition(depositAddressItem.sweepDuePartition(network)),
+    partition(depositAddressItem.belowMinimumPartition(network)),
+    partition(chainTransferItem.confirmingPartition(network)),
   ]);
   // A chain transfer names its deposit, not the address: one BatchGet of those deposits.
   const depositKeys = new Map(

@@ -6,36 +6,87 @@ import { sweepOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
 import { heldCondition, readItem } from './queries.ts';
-import { HOT_WALLET_NETWORK } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK, type NetworkName } from '#functions/networks/names';
 
-/** The sweeper's network: TRON's deposit addresses are swept with their own keys (functions/deposits/sweeps.ts);
- * EVM forwarders wait in their own partitions for a sweep through their factory. */
-const SWEPT_NETWORK = HOT_WALLET_NETWORK;
-
-/** Remembers when each due flag was read, so clearing it never drops a flag set since. */
-export class DynamoSweepStore implements SweepStore {
+/**
+ * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
+ * its sweeper reads and clears them: TRON's (functions/deposits/sweeps.ts) and each EVM network's
+ * (functions/deposits/evm-sweeps.ts). Remembers when each due flag was read, so clearing it never
+ * drops a flag set since.
+ */
+export class DynamoSweepDueList {
   private readonly dueSince = new Map<string, string>();
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly network: NetworkName,
   ) {}
 
-  async dueAddresses(limit: number): Promise<SweepCandidate[]> {
+  /** At most `limit`, in address order; `after`: only those after that address (the next page). */
+  async dueAddresses(limit: number, after?: string): Promise<DueAddress[]> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': depositAddressItem.sweepDuePartition(SWEPT_NETWORK) },
+        KeyConditionExpression: after === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
+        ExpressionAttributeValues: { ':pk': depositAddressItem.sweepDuePartition(this.network), ...(after !== undefined && { ':after': after }) },
         Limit: limit,
       }),
     );
     return Items.map((item) => {
-      const { address, addressIndex, dueSince } = depositAddressItem.sweepCandidateFromItem(item);
-      this.dueSince.set(address, dueSince);
-      return { address, addressIndex };
+      const { dueSince, ...due } = depositAddressItem.sweepCandidateFromItem(item);
+      this.dueSince.set(due.address, dueSince);
+      return due;
     });
+  }
+
+  async clearDue(address: string, remaining: bigint): Promise<void> {
+    const belowMinimum = depositAddressItem.belowMinimum(this.network, address);
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: depositAddressItem.key(address),
+          // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
+          // empties the address removes it from both partitions.
+          UpdateExpression:
+            remaining > 0n
+              ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
+              : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
+          ConditionExpression: 'sweepDueSince = :seen',
+          ExpressionAttributeValues: {
+            ':seen': this.dueSince.get(address) ?? '',
+            ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
+          },
+        }),
+      ),
+    );
+  }
+}
+
+/** A due address as the list reads it: the deposit it was issued for names an EVM forwarder's salt. */
+export interface DueAddress extends SweepCandidate {
+  depositId: string;
+}
+
+/** TRON's sweeps: its due list, and each address's sweep (one open at a time). */
+export class DynamoSweepStore implements SweepStore {
+  private readonly due: DynamoSweepDueList;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {
+    this.due = new DynamoSweepDueList(db, tableName, HOT_WALLET_NETWORK);
+  }
+
+  async dueAddresses(limit: number): Promise<SweepCandidate[]> {
+    return (await this.due.dueAddresses(limit)).map(({ address, addressIndex }) => ({ address, addressIndex }));
+  }
+
+  clearDue(address: string, remaining: bigint): Promise<void> {
+    return this.due.clearDue(address, remaining);
   }
 
   async openSweep(address: string): Promise<Sweep | null> {
@@ -76,28 +127,5 @@ export class DynamoSweepStore implements SweepStore {
     }
     for (const [txId, step] of claims) claimIn(tx, txId, sweepOwner(after.address, after.createdAt, step), after.updatedAt);
     return tx.commitUnlessStale(this.db);
-  }
-
-  async clearDue(address: string, remaining: bigint): Promise<void> {
-    const belowMinimum = depositAddressItem.belowMinimum(SWEPT_NETWORK, address);
-    await heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: depositAddressItem.key(address),
-          // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
-          // empties the address removes it from both partitions.
-          UpdateExpression:
-            remaining > 0n
-              ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
-              : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
-          ConditionExpression: 'sweepDueSince = :seen',
-          ExpressionAttributeValues: {
-            ':seen': this.dueSince.get(address) ?? '',
-            ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
-          },
-        }),
-      ),
-    );
   }
 }

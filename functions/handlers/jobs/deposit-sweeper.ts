@@ -1,56 +1,106 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { sweepDepositAddresses, type SweepDeps } from '#functions/deposits/sweeps';
+import { sweepDepositAddresses, type SweepDeps, type SweepResult } from '#functions/deposits/sweeps';
+import { sweepEvmDepositAddresses, type EvmSweepDeps, type EvmSweepResult } from '#functions/deposits/evm-sweeps';
+import type { Log } from '#functions/shared/log';
+import { parseAmount } from '#functions/shared/money';
 import { dynamoFrom } from '#adapters/runtime';
-import { HOT_WALLET_NETWORK } from '#functions/networks/names';
+import { EVM_NETWORK_NAMES, HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
+import { evmChainOf, evmPayoutsOf, evmSettingsOf } from '#functions/networks/evm/from-settings';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
 import { signerFrom } from '#adapters/signer/from-settings';
-import { MetricUnit, runJob } from '#adapters/observability';
+import { evmSignerFrom } from '#adapters/signer/evm-signer';
+import { MetricUnit, runJob, type JobRun } from '#adapters/observability';
+import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
 import { HdDepositKeySigner, secretsManagerXprv } from '#adapters/signer/deposit-key-signer';
 import { needed } from '#functions/settings/schema';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-sweeper');
 const { db, tableName } = dynamoFrom(settings);
-// The hot wallet's network: payouts, sweeps and reconciliation run on TRON alone so far.
-const network = HOT_WALLET_NETWORK;
-const hotWallet = signerFrom(settings, network);
-const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => hotWallet.address() });
-const localXprv = settings.LOCAL_DEPOSIT_ACCOUNT_XPRV;
 
-const deps: SweepDeps = {
-  chain,
-  usdtBalanceOf: (address) => chain.tokenBalance(chainSettings.usdtContract, address),
-  feeBalanceOf: (address) => chain.feeBalance(address),
-  broadcaster: chain,
-  builder: transfersOf(network).builder(chain, settings),
-  hotWallet,
-  // The HD account key: held by this function alone (its secret is granted to nothing else).
-  depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(needed(settings.SWEEP_ACCOUNT_XPRV_SECRET, 'SWEEP_ACCOUNT_XPRV_SECRET', 'no LOCAL_DEPOSIT_ACCOUNT_XPRV'))),
-  store: new DynamoSweepStore(db, tableName),
-  claims: new DynamoTransactionClaims(db, tableName),
-  settings: { minimumSweep: settings.SWEEP_MINIMUM_USDT, feeTopUp: BigInt(settings.SWEEP_TOP_UP_SUN) },
-};
-
-/** Moves confirmed deposit funds to the hot wallet (EventBridge in AWS, a timer locally). */
-export async function sweepDeposits(): Promise<Record<string, unknown>> {
-  return { ...(await sweepDepositAddresses(deps)) };
+/** TRON: each deposit address topped up with TRX, then swept with its own key (sweeps.ts). */
+function tronSweeping(): SweepDeps {
+  const network = HOT_WALLET_NETWORK;
+  const hotWallet = signerFrom(settings, network);
+  const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => hotWallet.address() });
+  const localXprv = settings.LOCAL_DEPOSIT_ACCOUNT_XPRV;
+  return {
+    chain,
+    usdtBalanceOf: (address) => chain.tokenBalance(chainSettings.usdtContract, address),
+    feeBalanceOf: (address) => chain.feeBalance(address),
+    broadcaster: chain,
+    builder: transfersOf(network).builder(chain, settings),
+    hotWallet,
+    // The HD account key: held by this function alone (its secret is granted to nothing else).
+    depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(needed(settings.SWEEP_ACCOUNT_XPRV_SECRET, 'SWEEP_ACCOUNT_XPRV_SECRET', 'no LOCAL_DEPOSIT_ACCOUNT_XPRV'))),
+    store: new DynamoSweepStore(db, tableName),
+    claims: new DynamoTransactionClaims(db, tableName),
+    settings: { minimumSweep: settings.SWEEP_MINIMUM_USDT, feeTopUp: BigInt(settings.SWEEP_TOP_UP_SUN) },
+  };
 }
 
-export const handler = middy().handler(async (_event: unknown, context: Context) =>
-  runJob(
-    'deposit sweep',
+/** An EVM network: the factory's batch sweep, signed by the hot wallet with its next nonce (evm-sweeps.ts). */
+function evmSweeping(network: EvmNetworkName): EvmSweepDeps {
+  const chain = evmChainOf(network, settings);
+  const networkSettings = evmSettingsOf(network, settings);
+  const signer = evmSignerFrom(settings, network);
+  gasChecks.set(network, async (job) => reportHotWalletGas(network, networkSettings, chain, await signer.address(), job));
+  return {
+    network,
+    chain,
+    payouts: evmPayoutsOf(network, settings, signer, chain),
+    store: new DynamoEvmSweepStore(db, tableName, network),
+    usdtBalances: (addresses) => chain.usdtBalances(networkSettings.usdtContract, addresses),
+    settings: {
+      minimumSweep: networkSettings.sweepMinimumUsdt === undefined ? settings.SWEEP_MINIMUM_USDT : parseAmount(networkSettings.sweepMinimumUsdt, 'USDT'),
+      batchSize: networkSettings.sweepBatchSize,
+    },
+  };
+}
+
+// Made on a network's first run, kept across warm invocations.
+let tron: SweepDeps | undefined;
+const evm = new Map<EvmNetworkName, EvmSweepDeps>();
+const gasChecks = new Map<EvmNetworkName, (job: JobRun) => Promise<unknown>>();
+
+/** Moves credited deposit funds to the network's hot wallet (EventBridge in AWS, a timer locally). */
+export async function sweepDeposits(network: NetworkName = HOT_WALLET_NETWORK, log?: Log): Promise<SweepResult | EvmSweepResult> {
+  if (network === HOT_WALLET_NETWORK) return sweepDepositAddresses({ ...(tron ??= tronSweeping()), log });
+  if (!evm.has(network)) evm.set(network, evmSweeping(network));
+  return sweepEvmDepositAddresses({ ...evm.get(network)!, log });
+}
+
+/** The schedule's input: which network this run sweeps (TRON when none is named). */
+export interface DepositSweepEvent {
+  network?: NetworkName;
+}
+
+export const handler = middy<DepositSweepEvent>().handler(async (event: DepositSweepEvent, context: Context) => {
+  const network = event?.network ?? HOT_WALLET_NETWORK;
+  if (network !== HOT_WALLET_NETWORK && !(EVM_NETWORK_NAMES as readonly string[]).includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
+  return runJob(
+    network === HOT_WALLET_NETWORK ? 'deposit sweep' : `deposit sweep (${network})`,
     context,
     async ({ log, metrics }) => {
-      const outcome = await sweepDepositAddresses({ ...deps, log });
-      metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
-      metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed);
-      metrics.addMetric('SweepsHeld', MetricUnit.Count, outcome.held);
+      const outcome = await sweepDeposits(network, log);
+      if ('held' in outcome) {
+        metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
+        metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed);
+        metrics.addMetric('SweepsHeld', MetricUnit.Count, outcome.held);
+      } else {
+        metrics.addDimension('Network', network);
+        metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
+        metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed + outcome.wouldRevert);
+        metrics.addMetric('SweptForwarders', MetricUnit.Count, outcome.forwarders);
+        await gasChecks.get(network as EvmNetworkName)?.({ log, metrics });
+      }
       return outcome;
     },
-    (outcome) => outcome.toppedUp + outcome.swept + outcome.done + outcome.failed + outcome.held > 0,
-  ),
-);
+    (outcome) => Object.values(outcome).some((count) => count > 0),
+  );
+});

@@ -1,9 +1,10 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { reconcileHoldings, type Reconciliation } from '#functions/ledger/reconciliation';
+import { reconcileHoldings, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
 import { dynamoFrom } from '#adapters/runtime';
-import { HOT_WALLET_NETWORK } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK, type EvmNetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
+import { evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { signerFrom } from '#adapters/signer/from-settings';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -11,26 +12,31 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/reconcile');
 const { db, tableName } = dynamoFrom(settings);
-// The hot wallet's network: payouts, sweeps and reconciliation run on TRON alone so far.
-const network = HOT_WALLET_NETWORK;
-const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings);
+const { chain, settings: chainSettings } = chainsOf(HOT_WALLET_NETWORK).connect(db, tableName, settings);
 // Only the hot wallet's address is read (kms:GetPublicKey); this function cannot sign.
-const hotWallet = signerFrom(settings, network);
+const hotWallet = signerFrom(settings, HOT_WALLET_NETWORK);
+
+// Each open EVM network: the same key's address in that network's form, read from its own node.
+const evmNetworks = (Object.keys(settings.EVM_NETWORKS) as EvmNetworkName[]).map((network) => {
+  const wallet = signerFrom(settings, network);
+  return evmReconcileSources(network, settings, () => wallet.address());
+});
 
 /**
  * Scheduled reconciliation (functions/ledger/reconciliation.ts), the same comparison as `npm run
- * reconcile`. The ledger side is one full table Scan plus the GSI1 partitions of deposit
- * addresses that may still hold USDT; the chain side is the hot wallet and those addresses. A
- * sandbox chain answers every deposit address from one read, so it reads them all and also reports
- * a deposit nobody has scanned yet; a real network's provider costs a call per address, so only
- * the listed ones are read.
+ * reconcile`, in total and per network. The ledger side is one full table Scan plus the GSI1
+ * partitions of deposit addresses that may still hold USDT; the chain side is each network's hot
+ * wallet and those addresses. A sandbox chain answers every deposit address from one read, so it
+ * reads them all and also reports a deposit nobody has scanned yet; a real network's provider
+ * costs a call per address, so only the listed ones are read.
  */
-export async function reconcileNow(): Promise<Reconciliation & { depositAddressesRead: number }> {
+export async function reconcileNow(): Promise<HoldingsReconciliation> {
   return reconcileHoldings({
     ledger: () => ledgerSide(db, tableName, chainSettings.readsAllBalancesAtOnce ? 'every' : 'unswept'),
     usdtBalances: (addresses) => chain.tokenBalances(chainSettings.usdtContract, addresses),
     minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
     hotWalletAddress: () => hotWallet.address(),
+    evmNetworks,
   });
 }
 
@@ -39,9 +45,11 @@ const usdt = (micros: bigint) => Number(micros) / 1e6;
 
 /**
  * Publishes ReconcileShortfallUsdt (owed more than held) and ReconcileSurplusUsdt (held more than
- * owed: a payout that never left, a USDT float sent to the hot wallet by hand, or on the sandbox a
- * deposit not yet scanned), each alarmed beyond dust, and ReconcileAddressesRead (deposit addresses read: on a real network the run's duration
- * grows with it, against the function's 5-minute timeout).
+ * owed: a payout that never left, a USDT float sent to a hot wallet by hand, or on the sandbox a
+ * deposit not yet scanned), each alarmed beyond dust: for the total without a dimension, and for
+ * each network with its `Network` (docs/reconciliation.md says what a network's figure means).
+ * ReconcileAddressesRead: deposit addresses read (on a real network the run's duration grows with
+ * it, against the function's 5-minute timeout).
  */
 export const handler = middy().handler(async (_event: unknown, context: Context) =>
   runJob('reconcile', context, async ({ log, metrics }) => {
@@ -49,6 +57,13 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
     metrics.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, result.difference < 0n ? usdt(-result.difference) : 0);
     metrics.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, result.difference > 0n ? usdt(result.difference) : 0);
     metrics.addMetric('ReconcileAddressesRead', MetricUnit.Count, result.depositAddressesRead);
+    for (const network of result.networks) {
+      const perNetwork = metrics.singleMetric();
+      perNetwork.addDimension('Network', network.network);
+      perNetwork.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, network.difference < 0n ? usdt(-network.difference) : 0);
+      perNetwork.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, network.difference > 0n ? usdt(network.difference) : 0);
+      if (network.mismatch) log.warn(`reconcile mismatch on ${network.network}: ${network.mismatch}`, { network: network.network, difference: network.difference, onChain: network.onChain, owed: network.owed });
+    }
     if (result.mismatch) log.warn(`reconcile mismatch: ${result.mismatch}`, { mismatch: result.mismatch, difference: result.difference, onChain: result.onChain, owed: result.owed });
     return result;
   }),

@@ -14,7 +14,8 @@ import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sendin
 import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
 import { signerFrom } from '#adapters/signer/from-settings';
 import { evmSignerFrom } from '#adapters/signer/evm-signer';
-import { MetricUnit, runJob } from '#adapters/observability';
+import { MetricUnit, runJob, type JobRun } from '#adapters/observability';
+import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/withdrawal-sender');
@@ -42,6 +43,7 @@ function evmSending(network: EvmNetworkName): EvmSendingDeps {
   const chain = evmChainOf(network, settings);
   const signer = evmSignerFrom(settings, network);
   const unit = 10n ** BigInt(EVM_NETWORKS[network].tokenDecimals - 6);
+  gasChecks.set(network, async (job) => reportHotWalletGas(network, evmSettingsOf(network, settings), chain, await signer.address(), job));
   return {
     chain,
     payouts: evmPayoutsOf(network, settings, signer, chain),
@@ -54,6 +56,7 @@ function evmSending(network: EvmNetworkName): EvmSendingDeps {
 // Made on a network's first run, kept across warm invocations.
 let tron: SendingDeps | undefined;
 const evm = new Map<EvmNetworkName, EvmSendingDeps>();
+const gasChecks = new Map<EvmNetworkName, (job: JobRun) => Promise<unknown>>();
 
 /** The withdrawal sender of one network (EventBridge schedules in AWS, a timer in the local
  * runtime): send what is pending (withdrawals and split forwards), then settle what was sent. */
@@ -81,7 +84,8 @@ export interface WithdrawalSendEvent {
 /** One line per run (INFO when something moved) and the metrics the stack alarms on: withdrawals
  * completed and failed, and those stuck in `processing`; an EVM network's carry its name, with its
  * payouts replaced at a higher fee and those the fee cap kept from it. A thrown error is the
- * Lambda's Errors metric, which the sending-failures alarm watches. */
+ * Lambda's Errors metric, which the sending-failures alarm watches. On an EVM network, the hot
+ * wallet's gas token too (HotWalletGasLow, #adapters/hot-wallet-gas). */
 export const handler = middy<WithdrawalSendEvent>().handler(async (event: WithdrawalSendEvent, context: Context) => {
   const network = event?.network ?? HOT_WALLET_NETWORK;
   if (network !== HOT_WALLET_NETWORK && !(EVM_NETWORK_NAMES as readonly string[]).includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
@@ -101,6 +105,7 @@ export const handler = middy<WithdrawalSendEvent>().handler(async (event: Withdr
       if (network !== HOT_WALLET_NETWORK) {
         metrics.addMetric('WithdrawalsReplaced', MetricUnit.Count, outcome.settled.replaced ?? 0);
         metrics.addMetric('WithdrawalFeeCapReached', MetricUnit.Count, outcome.settled.feeCapReached ?? 0);
+        await gasChecks.get(network)?.({ log, metrics });
       }
       return outcome;
     },

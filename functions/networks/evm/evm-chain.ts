@@ -188,6 +188,12 @@ export class EvmChain implements Chain {
     return new Map(addresses.map((address, i) => [address, balances[i]!]));
   }
 
+  /** USDT held by each address in USDT's 6 decimals, whatever the token's on chain: below is dust. */
+  async usdtBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
+    const unit = 10n ** BigInt(this.options.tokenDecimals - USDT_DECIMALS);
+    return new Map([...(await this.tokenBalances(contract, addresses))].map(([address, held]) => [address, held / unit]));
+  }
+
   async feeBalance(address: string): Promise<bigint> {
     return getBalance(await this.rpc(), { address: address as Address });
   }

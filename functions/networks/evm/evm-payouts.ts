@@ -5,6 +5,7 @@ import {
   ExecutionRevertedError,
   isAddressEqual,
   keccak256,
+  parseAbiItem,
   parseTransaction,
   recoverTransactionAddress,
   type Address,
@@ -16,7 +17,9 @@ import {
 import { estimateFeesPerGas, estimateGas, getChainId, getTransactionCount } from 'viem/actions';
 import type { Broadcaster } from '../chain.ts';
 import type { EvmPayouts, Replacement, SignedPayout } from '#functions/withdrawals/evm-withdrawal-sending';
+import type { EvmSweepPayouts } from '#functions/deposits/evm-sweeps';
 import { lazyRpcClient, type EvmChainOptions } from './evm-chain.ts';
+import { depositSalt } from './forwarder-address.ts';
 
 /**
  * Signing and sending the hot wallet's payouts on an EVM network, over viem: a USDT transfer as an
@@ -42,6 +45,8 @@ type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice:
 export interface EvmPayoutOptions {
   rpcUrl: EvmChainOptions['rpcUrl'];
   usdtContract: string;
+  /** The deposit forwarders' factory, owned by the hot wallet, whose `sweep` empties them. */
+  forwarderFactory: string;
   /** USDT's decimals on this chain: amounts come in 6 (../shared/networks.md). */
   tokenDecimals: number;
   /** The most a transaction may offer per gas, in wei: a fee spike never signs above it. */
@@ -51,6 +56,10 @@ export interface EvmPayoutOptions {
   /** The network's chain, which sends the raw transaction and tells a rebroadcast from a refusal. */
   broadcaster: Broadcaster;
 }
+
+/** The factory's batch sweep, its one function a payout calls: parsed here rather than imported
+ * from contracts.ts, whose bytecode the signing jobs' bundles do not need. */
+const FACTORY_SWEEP = parseAbiItem('function sweep(address token, bytes32[] salts, address to) returns (uint256 total)');
 
 /** Estimated gas plus a quarter: a transfer to an address that has never held the token costs more
  * than the estimate's state may show, and unused gas is not charged. */
@@ -70,7 +79,7 @@ const REPLACEMENT_BUMP_PER_MILLE = 125n;
  */
 const REFUSED_FOR_GOOD = /exceeds block gas limit|intrinsic gas too (low|high)|gas limit reached|invalid chain ?id|invalid sender|transaction type not supported|oversized data/i;
 
-export class EvmPayoutNode implements EvmPayouts {
+export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
   private readonly rpc: ReturnType<typeof lazyRpcClient>;
   private chainId: Promise<number> | undefined;
   private fees: { at: number; value: Promise<Fees> } | undefined;
@@ -89,15 +98,30 @@ export class EvmPayoutNode implements EvmPayouts {
 
   async signedTransfer({ nonce, to, amount }: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null> {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount * 10n ** BigInt(this.options.tokenDecimals - 6)] });
-    const from = await this.options.signer.address();
+    return this.signedCall(this.options.usdtContract as Address, data, nonce);
+  }
+
+  /** The factory's batch sweep of these deposits' forwarders to the hot wallet (contracts/
+   * DepositForwarderFactory.sol), signed with `nonce`; null when the node says it would revert. */
+  async signedSweep({ nonce, depositIds }: { nonce: number; depositIds: string[] }): Promise<SignedPayout | null> {
+    const data = encodeFunctionData({
+      abi: [FACTORY_SWEEP],
+      functionName: 'sweep',
+      args: [this.options.usdtContract as Address, depositIds.map(depositSalt), await this.options.signer.address()],
+    });
+    return this.signedCall(this.options.forwarderFactory as Address, data, nonce);
+  }
+
+  /** A call from the hot wallet, its gas estimated with a margin; null when the estimate reverts. */
+  private async signedCall(to: Address, data: Hex, nonce: number): Promise<SignedPayout | null> {
     let gas: bigint;
     try {
-      gas = await estimateGas(await this.rpc(), { account: from, to: this.options.usdtContract as Address, data });
+      gas = await estimateGas(await this.rpc(), { account: await this.options.signer.address(), to, data });
     } catch (error) {
       if (error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError)) return null;
       throw error;
     }
-    return this.signed({ to: this.options.usdtContract as Address, data, nonce, gas: (gas * GAS_MARGIN_PERCENT) / 100n });
+    return this.signed({ to, data, nonce, gas: (gas * GAS_MARGIN_PERCENT) / 100n });
   }
 
   async signedFiller(nonce: number): Promise<SignedPayout> {

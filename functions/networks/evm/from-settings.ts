@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NetworkChains } from '../network.ts';
 import type { SliceSettings } from '#functions/settings/functions';
+import type { NetworkSources } from '#functions/ledger/reconciliation';
 import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
 import { parseGwei } from 'viem';
 import { EvmChain } from './evm-chain.ts';
@@ -55,6 +56,7 @@ export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chai
   return new EvmPayoutNode({
     rpcUrl: rpcUrlOf(network),
     usdtContract: network.usdtContract,
+    forwarderFactory: network.forwarderFactory,
     tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
     maxFeePerGas: parseGwei(String(network.maxFeePerGasGwei ?? DEFAULT_MAX_FEE_PER_GAS_GWEI)),
     feeMarket: network.feeMarket ?? 'eip1559',
@@ -66,3 +68,17 @@ export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chai
 /** How long a payout on the network may wait unmined before it is replaced at a higher fee. */
 export const evmReplaceAfterMs = (name: EvmNetworkName, settings: SliceSettings<'chain'>): number =>
   (evmSettingsOf(name, settings).replaceAfterSeconds ?? DEFAULT_REPLACE_AFTER_SECONDS) * 1000;
+
+/** What reconciliation reads of an EVM network (functions/ledger/reconciliation.ts): USDT in 6
+ * decimals, receipts, and the hot wallet's gas token in wei. */
+export function evmReconcileSources(name: EvmNetworkName, settings: SliceSettings<'chain'>, hotWalletAddress: () => Promise<string>): { network: EvmNetworkName } & NetworkSources {
+  const chain = evmChainOf(name, settings);
+  const { usdtContract } = evmSettingsOf(name, settings);
+  return {
+    network: name,
+    usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
+    minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+    hotWalletAddress,
+    gasBalance: (address) => chain.feeBalance(address),
+  };
+}

@@ -36,6 +36,16 @@ export const evmNetworkSettings = v.strictObject({
    * costs differ by orders of magnitude: Ethereum's dollars, Polygon's cents). Absent: the stage's
    * WITHDRAWAL_FEE_USDT. */
   withdrawalFeeUsdt: v.optional(v.pipe(v.string(), v.regex(/^\d{1,12}(\.\d{1,6})?$/, 'is not a USDT amount'))),
+  /** The most deposit forwarders one sweep transaction empties (contracts/DepositForwarderFactory.sol):
+   * ~54k gas for each one deployed, so 100 take ~5.4M, well inside every network's block. */
+  sweepBatchSize: v.optional(whole(1, 500), 100),
+  /** USDT below which a forwarder is not worth sweeping on this network (its ~54k gas costs dollars
+   * on Ethereum, a fraction of a cent on Polygon). Absent: the stage's SWEEP_MINIMUM_USDT. */
+  sweepMinimumUsdt: v.optional(v.pipe(v.string(), v.regex(/^\d{1,12}(\.\d{1,6})?$/, 'is not a USDT amount'))),
+  /** The hot wallet's gas token (ETH, BNB, POL), in that token, below which the withdrawal sender and
+   * the sweeper log `hot wallet gas low` and count HotWalletGasLow, alarmed per network: every
+   * payout and sweep stops when it runs out. Absent: DEFAULT_HOT_WALLET_GAS_MINIMUM. */
+  hotWalletGasMinimum: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}(\.\d{1,18})?$/, 'is not an amount of the gas token'))),
   /** The most a payout offers per gas, in gwei (maxFeePerGas, or gasPrice on a legacy fee market):
    * the sender signs the node's estimate held under this, and never replaces a payout above it.
    * Absent: DEFAULT_MAX_FEE_PER_GAS_GWEI. */
@@ -53,6 +63,9 @@ export const evmNetworkSettings = v.strictObject({
   sandbox: v.optional(v.boolean(), false),
 });
 export type EvmNetworkSettings = v.InferOutput<typeof evmNetworkSettings>;
+
+/** Some dozens of payouts and sweeps at each network's ordinary fees: time to fund it before it stops. */
+export const DEFAULT_HOT_WALLET_GAS_MINIMUM: Record<EvmNetworkName, string> = { ethereum: '0.1', bsc: '0.05', polygon: '20', arbitrum: '0.01' };
 
 /** Ten times a busy day's base fee on Ethereum: a cap against a runaway estimate, not a price. */
 export const DEFAULT_MAX_FEE_PER_GAS_GWEI = 500;

@@ -39,6 +39,7 @@ export const depositAddressItem = {
   sweepCandidateFromItem: (item: Item) => ({
     address: item.address as string,
     addressIndex: Number(toBigInt(item.addressIndex)),
+    depositId: item.depositId as string,
     dueSince: item.sweepDueSince as string,
   }),
   isOne: (item: Item): boolean => item.type === depositAddressItem.type,

@@ -5,8 +5,9 @@ import type { Item } from './item.ts';
 /**
  * The one owner of an EVM hot wallet's nonce records (functions/withdrawals/evm-withdrawal-sending.ts),
  * in one partition per (network, wallet): `EvmNonceSequence`, the next nonce to allocate, and an
- * `EvmNonceClaim` per nonce allocated, naming the withdrawal whose transaction holds it. Both are
- * written in the transaction that stores the signed transaction.
+ * `EvmNonceClaim` per nonce allocated, naming the withdrawal or the deposit sweep
+ * (functions/deposits/evm-sweeps.ts) whose transaction holds it. Both are written in the
+ * transaction that stores the signed transaction.
  */
 const partition = (network: EvmNetworkName, wallet: string) => `EVM_NONCE#${network}#${wallet.toLowerCase()}`;
 
@@ -24,17 +25,20 @@ export const evmNonceSequenceItem = {
   next: (item: Item): number => Number(toBigInt(item.next)),
 };
 
+/** Whose signed transaction holds a nonce. */
+export type EvmNonceHolder = { withdrawalId: string } | { sweepId: string };
+
 export const evmNonceClaimItem = {
   type: 'EvmNonceClaim',
   /** Zero-padded: the claims of a wallet list in nonce order. */
   key: (network: EvmNetworkName, wallet: string, nonce: number) => ({ PK: partition(network, wallet), SK: `NONCE#${String(nonce).padStart(16, '0')}` }),
-  toItem: (network: EvmNetworkName, wallet: string, nonce: number, withdrawalId: string, claimedAt: string): Item => ({
+  toItem: (network: EvmNetworkName, wallet: string, nonce: number, holder: EvmNonceHolder, claimedAt: string): Item => ({
     ...evmNonceClaimItem.key(network, wallet, nonce),
     type: evmNonceClaimItem.type,
     network,
     wallet,
     nonce,
-    withdrawalId,
+    ...holder,
     claimedAt,
   }),
 };

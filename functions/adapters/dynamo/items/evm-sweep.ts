@@ -1,0 +1,45 @@
+import type { EvmSweep } from '#functions/deposits/evm-sweeps';
+import type { EvmNetworkName } from '#functions/networks/names';
+import { toBigInt } from '../client.ts';
+import type { Item } from './item.ts';
+
+/**
+ * The one owner of a stored `EvmSweep` (functions/deposits/evm-sweeps.ts): one partition per EVM
+ * network, a sweep `OPEN#` while its transaction is unsettled, then among the network's finished
+ * sweeps by time, kept for reconciliation with each forwarder it emptied.
+ */
+const partition = (network: EvmNetworkName) => `EVM_SWEEP#${network}`;
+
+export const evmSweepItem = {
+  type: 'EvmSweep',
+  open: (network: EvmNetworkName, id: string) => ({ PK: partition(network), SK: `OPEN#${id}` }),
+  openOf: (network: EvmNetworkName) => ({ PK: partition(network), skPrefix: 'OPEN#' }),
+  finished: (network: EvmNetworkName, createdAt: string, id: string) => ({ PK: partition(network), SK: `FINISHED#${createdAt}#${id}` }),
+  finishedOf: (network: EvmNetworkName) => ({ PK: partition(network), skPrefix: 'FINISHED#' }),
+  isFinished: (sweep: EvmSweep): boolean => sweep.status !== 'sending',
+
+  toItem: (sweep: EvmSweep): Item => ({
+    ...(evmSweepItem.isFinished(sweep) ? evmSweepItem.finished(sweep.network, sweep.createdAt, sweep.id) : evmSweepItem.open(sweep.network, sweep.id)),
+    type: evmSweepItem.type,
+    ...sweep,
+  }),
+  fromItem: (item: Item): EvmSweep => ({
+    id: item.id as string,
+    network: item.network as EvmNetworkName,
+    status: item.status as EvmSweep['status'],
+    wallet: item.wallet as string,
+    forwarders: (item.forwarders as Item[]).map((forwarder) => ({
+      address: forwarder.address as string,
+      depositId: forwarder.depositId as string,
+      amount: toBigInt(forwarder.amount),
+    })),
+    amount: toBigInt(item.amount),
+    nonce: Number(toBigInt(item.nonce)),
+    signed: item.signed as string,
+    txHash: item.txHash as string,
+    filler: (item.filler as EvmSweep['filler']) ?? null,
+    failureReason: (item.failureReason as string | null) ?? null,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  }),
+};

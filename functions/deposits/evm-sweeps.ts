@@ -1,0 +1,219 @@
+import type { EvmNetworkName } from '../networks/names.ts';
+import type { ChainBlock } from '../networks/chain.ts';
+import type { EvmPayouts, SignedPayout } from '../withdrawals/evm-withdrawal-sending.ts';
+import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, type NonceFiller, type NonceSequence, type NonceSlot, type NonceTransaction } from '../withdrawals/evm-nonce-sequence.ts';
+import { stderrLog, type Log } from '../shared/log.ts';
+
+/**
+ * Sweeps on an EVM network: a credited deposit's USDT waits at its CREATE2 forwarder address,
+ * which has no code yet (functions/networks/evm/forwarder-address.ts). The factory's batch `sweep`
+ * (contracts/DepositForwarderFactory.sol), called by the hot wallet that owns it, deploys each
+ * forwarder and flushes it to the hot wallet: many addresses in one transaction, paid by the hot
+ * wallet's gas alone (no top-up per address, no key per address, as TRON needs: sweeps.ts).
+ *
+ * - The sweep is signed with the next nonce of the hot wallet's one sequence on the network, the
+ *   sequence the withdrawal sender uses (functions/withdrawals/evm-nonce-sequence.ts): the nonce is
+ *   claimed in the DynamoDB transaction that stores the signed sweep, before its broadcast, so a
+ *   sweep and a withdrawal never share a nonce and a crash leaves either nothing or a stored sweep
+ *   that the next run broadcasts again.
+ * - A sweep ends `done` when its receipt's block is final (and still the node's), `failed` when it
+ *   reverted or its nonce was filled after a refusal for good; its addresses stay due either way
+ *   until a run finds them empty (below the minimum: listed for reconciliation), so a failed batch
+ *   is swept again.
+ * - The ledger does not change: treasury moves between Cambio's own wallets. Each sweep is kept,
+ *   with what each forwarder held when it was signed, for reconciliation.
+ */
+export type EvmSweepStatus = 'sending' | 'done' | 'failed';
+
+export interface SweptForwarder {
+  address: string;
+  /** Its deposit, whose id is the forwarder's CREATE2 salt. */
+  depositId: string;
+  /** USDT it held when the sweep was signed, in 6 decimals. The factory moves its whole balance
+   * when the sweep is mined: more, if a payment arrived meanwhile. */
+  amount: bigint;
+}
+
+export interface EvmSweep extends NonceTransaction {
+  id: string;
+  network: EvmNetworkName;
+  status: EvmSweepStatus;
+  /** The hot wallet: the signer, the factory's owner, where the USDT goes. */
+  wallet: string;
+  forwarders: SweptForwarder[];
+  /** What the forwarders held when it was signed, together. */
+  amount: bigint;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The network's side (functions/networks/evm/evm-payouts.ts). */
+export interface EvmSweepPayouts extends Pick<EvmPayouts, 'wallet' | 'pendingNonce' | 'signedFiller' | 'broadcast'> {
+  /** The factory's sweep of these deposits' forwarders to the hot wallet, signed with `nonce`;
+   * null when the node says it would revert (the factory not owned by the hot wallet, say). */
+  signedSweep(input: { nonce: number; depositIds: string[] }): Promise<SignedPayout | null>;
+}
+
+export interface DueForwarder {
+  address: string;
+  depositId: string;
+}
+
+export interface EvmSweepStore extends NonceSequence {
+  /** The network's deposit addresses with a credited deposit since their last sweep, at most
+   * `limit` in address order; `after`: those after that address (the next page). */
+  dueAddresses(limit: number, after?: string): Promise<DueForwarder[]>;
+  /** Nothing (more) to sweep there until a new deposit is credited; `remaining`, below the minimum,
+   * stays listed for reconciliation. */
+  clearDue(address: string, remaining: bigint): Promise<void>;
+  openSweeps(): Promise<EvmSweep[]>;
+  /** One transaction: the sweep is stored and `slot`'s nonce taken for it. 'nonce-taken': another
+   * signer has the nonce, nothing is written. */
+  storeSweep(sweep: EvmSweep, slot: NonceSlot): Promise<'written' | 'nonce-taken'>;
+  /** Writes `after` if the sweep is still as `before` (status and updatedAt). */
+  saveSweep(before: EvmSweep, after: EvmSweep): Promise<boolean>;
+}
+
+export interface EvmSweepDeps {
+  network: EvmNetworkName;
+  chain: EvmReceiptReader;
+  payouts: EvmSweepPayouts;
+  store: EvmSweepStore;
+  /** USDT held by each address, in 6 decimals. */
+  usdtBalances(addresses: string[]): Promise<Map<string, bigint>>;
+  /** `minimumSweep`: USDT below which an address is not worth its gas; `batchSize`: the most
+   * forwarders in one sweep (its gas grows by ~54k with each new one). */
+  settings: { minimumSweep: bigint; batchSize: number };
+  now?: () => Date;
+  log?: Log;
+}
+
+export interface EvmSweepResult {
+  /** Sweep transactions signed, stored and broadcast this run (one at most). */
+  sent: number;
+  /** Forwarders in them. */
+  forwarders: number;
+  rebroadcast: number;
+  done: number;
+  failed: number;
+  /** Due addresses found below the minimum (or emptied by a sweep): no longer due. */
+  cleared: number;
+  /** A batch the node said would revert: nothing was signed. Someone should look. */
+  wouldRevert: number;
+}
+
+/** Settles the open sweeps, then sweeps one batch of the due forwarders. */
+export async function sweepEvmDepositAddresses(deps: EvmSweepDeps): Promise<EvmSweepResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0 };
+  const open = await settleSweeps(deps, result, now);
+  const batch = await nextBatch(deps, open, result);
+  if (batch.length === 0) return result;
+  const sweep = await signAndStore(deps, batch, now);
+  if (sweep === 'would-revert') {
+    (deps.log ?? stderrLog).error('the sweep would revert; nothing signed', { network: deps.network, forwarders: batch.length });
+    result.wouldRevert++;
+    return result;
+  }
+  if (sweep === 'busy') return result;
+  result.sent++;
+  result.forwarders += batch.length;
+  try {
+    await broadcastSweep(deps, sweep, now);
+  } catch (error) {
+    // Stored and signed: the next run broadcasts it again.
+    (deps.log ?? stderrLog).error('sweep broadcast failed; will retry', { network: deps.network, sweepId: sweep.id, error: String(error) });
+  }
+  return result;
+}
+
+/**
+ * The due forwarders worth sweeping, up to a batch, read a page at a time: those a finished sweep
+ * emptied (or below the minimum) are cleared on the way, so they never fill a page run after run.
+ * A forwarder in a sweep not yet final waits for it: a second sweep would find it empty.
+ */
+async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepResult): Promise<SweptForwarder[]> {
+  const sweeping = new Set(open.flatMap((sweep) => sweep.forwarders.map((forwarder) => forwarder.address)));
+  const batch: SweptForwarder[] = [];
+  let after: string | undefined;
+  while (batch.length < deps.settings.batchSize) {
+    const page = await deps.store.dueAddresses(deps.settings.batchSize, after);
+    const due = page.filter((forwarder) => !sweeping.has(forwarder.address));
+    const held = due.length === 0 ? new Map<string, bigint>() : await deps.usdtBalances(due.map((forwarder) => forwarder.address));
+    for (const forwarder of due) {
+      const amount = held.get(forwarder.address) ?? 0n;
+      if (amount < deps.settings.minimumSweep) {
+        await deps.store.clearDue(forwarder.address, amount);
+        result.cleared++;
+      } else if (batch.length < deps.settings.batchSize) {
+        batch.push({ ...forwarder, amount });
+      }
+    }
+    if (page.length < deps.settings.batchSize) break;
+    after = page.at(-1)!.address;
+  }
+  return batch;
+}
+
+/** Signs the batch's sweep with the wallet's next nonce and stores it, taking the nonce (read
+ * afresh from the table: the withdrawal sender moves it between the sweeper's runs). */
+async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], now: () => Date): Promise<EvmSweep | 'would-revert' | 'busy'> {
+  const wallet = await deps.payouts.wallet();
+  return withNextNonce(deps.store, (wallet) => deps.payouts.pendingNonce(wallet), wallet, undefined, async (slot) => {
+    const signed = await deps.payouts.signedSweep({ nonce: slot.nonce, depositIds: forwarders.map((forwarder) => forwarder.depositId) });
+    if (!signed) return 'would-revert';
+    const at = now().toISOString();
+    const sweep: EvmSweep = {
+      id: `${deps.network}:${wallet.toLowerCase()}:${slot.nonce}`,
+      network: deps.network,
+      status: 'sending',
+      wallet,
+      forwarders,
+      amount: forwarders.reduce((sum, forwarder) => sum + forwarder.amount, 0n),
+      nonce: slot.nonce,
+      signed: signed.raw,
+      txHash: signed.txHash,
+      filler: null,
+      failureReason: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const answer = await deps.store.storeSweep(sweep, slot);
+    return answer === 'written' ? sweep : answer;
+  });
+}
+
+/** Broadcasts the stored sweep, filling its nonce if the node refuses it for good. */
+async function broadcastSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date): Promise<void> {
+  await broadcastOrFill(deps.payouts, sweep, (filler: NonceFiller) => {
+    (deps.log ?? stderrLog).error('the node refuses the sweep for good; filling its nonce', { network: deps.network, sweepId: sweep.id, refusal: filler.refusal });
+    return deps.store.saveSweep(sweep, { ...sweep, filler, updatedAt: now().toISOString() });
+  });
+}
+
+/** Settles the open sweeps by final receipts and broadcasts again those the node does not show
+ * mined; returns the ones still open. */
+async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () => Date): Promise<EvmSweep[]> {
+  const open: EvmSweep[] = [];
+  let final: ChainBlock | undefined;
+  for (const sweep of await deps.store.openSweeps()) {
+    final ??= await deps.chain.finalBlock();
+    const outcome = await nonceOutcome(deps.chain, sweep, final);
+    if (outcome.settled !== null) {
+      const done = outcome.settled === 'SUCCESS';
+      const after: EvmSweep = { ...sweep, status: done ? 'done' : 'failed', failureReason: done ? null : outcome.settled, updatedAt: now().toISOString() };
+      if (await deps.store.saveSweep(sweep, after)) result[done ? 'done' : 'failed']++;
+      continue;
+    }
+    open.push(sweep);
+    if (outcome.inBlock) continue;
+    try {
+      await broadcastSweep(deps, sweep, now);
+      result.rebroadcast++;
+    } catch (error) {
+      (deps.log ?? stderrLog).error('sweep rebroadcast failed; will retry', { network: deps.network, sweepId: sweep.id, error: String(error) });
+    }
+  }
+  return open;
+}

@@ -1,0 +1,120 @@
+import type { ChainBlock, ChainReader, TransactionReceipt } from '../networks/chain.ts';
+import type { EvmPayouts } from './evm-withdrawal-sending.ts';
+
+/**
+ * The hot wallet's one nonce sequence on an EVM network, shared by everything it signs: withdrawals
+ * and split forwards (evm-withdrawal-sending.ts) and the batch sweeps of deposit forwarders
+ * (functions/deposits/evm-sweeps.ts). Each signs with the next nonce and stores its signed
+ * transaction in the same DynamoDB transaction that moves the sequence on and claims the nonce, so
+ * a sweep and a withdrawal can never hold the same nonce: one write wins, the other signs again.
+ */
+
+export interface NonceSlot {
+  wallet: string;
+  nonce: number;
+  /** No sequence is stored for the wallet yet: this write creates it. */
+  first: boolean;
+}
+
+export interface NonceSequence {
+  /** The wallet's next unallocated nonce, or null before its first allocation. */
+  nextNonce(wallet: string): Promise<number | null>;
+}
+
+/** Tries at a nonce when other signers keep taking the one read: past this, the payout waits for
+ * the next run. */
+const NONCE_ATTEMPTS = 10;
+
+/**
+ * Runs `signAndStore` with the wallet's next nonce until its write takes it: 'nonce-taken' (another
+ * signer stored a transaction on it first) reads the sequence again and signs afresh. `known`: the
+ * next nonce as this run last wrote it, tried first without a read. The sequence starts, once, at
+ * the node's pending count for the wallet. 'busy': others took every nonce read.
+ */
+export async function withNextNonce<T>(
+  sequence: NonceSequence,
+  pendingNonce: (wallet: string) => Promise<number>,
+  wallet: string,
+  known: number | undefined,
+  signAndStore: (slot: NonceSlot) => Promise<T | 'nonce-taken'>,
+): Promise<T | 'busy'> {
+  for (let attempt = 1; attempt <= NONCE_ATTEMPTS; attempt++) {
+    const stored = attempt === 1 && known !== undefined ? known : await sequence.nextNonce(wallet);
+    const nonce = stored ?? (await pendingNonce(wallet));
+    const answer = await signAndStore({ wallet, nonce, first: stored === null });
+    if (answer !== 'nonce-taken') return answer;
+  }
+  return 'busy';
+}
+
+/** A transaction signed on a nonce and stored, as broadcasting and settling need it. */
+export interface NonceTransaction {
+  /** The newest version, signed. */
+  signed: string;
+  txHash: string;
+  /** Earlier versions on the same nonce, replaced at a higher fee: any one of them may be mined. */
+  replacedTxHashes?: string[];
+  nonce: number;
+  /** The transfer of nothing that fills the nonce, once the node refused `signed` for good. */
+  filler?: NonceFiller | null;
+}
+
+export interface NonceFiller {
+  signed: string;
+  txHash: string;
+  /** The node's words when it refused the transaction. */
+  refusal: string;
+}
+
+/**
+ * Broadcasts the stored transaction (its filler, once it has one). One the node refuses for good
+ * would hold up every nonce behind it: its nonce gets a filler, stored (`storeFiller`, false when
+ * the record moved on meanwhile) before it is broadcast. Throws when the node refuses the filler
+ * too or cannot be reached: the stored transaction is broadcast again on a later run. 'sent': the
+ * node took the stored transaction (or its filler); 'filled': it refused it, and the filler went.
+ */
+export async function broadcastOrFill(
+  payouts: Pick<EvmPayouts, 'broadcast' | 'signedFiller'>,
+  stored: NonceTransaction,
+  storeFiller: (filler: NonceFiller) => Promise<boolean>,
+): Promise<'sent' | 'filled'> {
+  const answer = await payouts.broadcast(stored.filler?.signed ?? stored.signed);
+  if (answer === 'sent') return 'sent';
+  if (stored.filler) throw new Error(`the node refuses the nonce filler too: ${answer.refused}`);
+  const filler = await payouts.signedFiller(stored.nonce);
+  if (await storeFiller({ signed: filler.raw, txHash: filler.txHash, refusal: answer.refused })) await payouts.broadcast(filler.raw);
+  return 'filled';
+}
+
+/** The reads settling needs: receipts, the final block, and a block by height. */
+export type EvmReceiptReader = Pick<ChainReader, 'finalBlock' | 'receipt'> & { blockAt(number: number): Promise<ChainBlock | null> };
+
+/** The receipt of whichever of `txHashes` (versions on one nonce) the node has in a block, newest
+ * first (the likelier), and whether it counts: its block final and still the node's block at that
+ * height. */
+async function landing(chain: EvmReceiptReader, txHashes: string[], final: ChainBlock): Promise<{ txHash: string; seen: TransactionReceipt | null; final: boolean }> {
+  for (const txHash of [...txHashes].reverse()) {
+    const seen = await chain.receipt(txHash);
+    if (!seen) continue;
+    if (seen.blockNumber > final.number) return { txHash, seen, final: false };
+    const block = await chain.blockAt(seen.blockNumber);
+    return { txHash, seen, final: block !== null && block.hash === seen.blockHash };
+  }
+  return { txHash: txHashes[txHashes.length - 1]!, seen: null, final: false };
+}
+
+/**
+ * How a stored transaction ended, by final receipts only: `settled` is its receipt's result
+ * ('SUCCESS', or why it failed) once final, 'REFUSED_BY_NODE' once its filler is final (only one
+ * of the two can land: they share the nonce), else null. `inBlock`: unsettled but mined, so not
+ * to be broadcast again; otherwise (lost before its broadcast, dropped from the pool, or in a block
+ * a reorganisation removed) the same signed transaction is broadcast again. `txHash`: the version
+ * mined (the newest when none is).
+ */
+export async function nonceOutcome(chain: EvmReceiptReader, stored: NonceTransaction, final: ChainBlock): Promise<{ settled: string | null; inBlock: boolean; txHash: string }> {
+  const own = await landing(chain, [...(stored.replacedTxHashes ?? []), stored.txHash], final);
+  if (own.final) return { settled: own.seen!.result, inBlock: true, txHash: own.txHash };
+  const filled = stored.filler && !own.seen ? await landing(chain, [stored.filler.txHash], final) : null;
+  if (filled?.final) return { settled: 'REFUSED_BY_NODE', inBlock: true, txHash: own.txHash };
+  return { settled: null, inBlock: own.seen !== null || (filled?.seen ?? null) !== null, txHash: own.txHash };
+}

@@ -1,0 +1,324 @@
+import { bytesToHex, createTestClient, encodeAbiParameters, erc20Abi, http, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseUnits, toHex, type Address, type Hash } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, type Deposit } from '#functions/deposits/deposits';
+import { confirmDeposits, scanDeposits } from '#functions/deposits/deposit-chain';
+import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
+import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import type { SliceSettings } from '#functions/settings/functions';
+import { TestUsdt } from '#functions/networks/evm/contracts';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
+import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
+import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { ANVIL_MNEMONIC, HOT_WALLET_USDT, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
+import type { JobRun } from '#adapters/observability';
+import { useFreshTable } from '../support/dynamo.ts';
+import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
+import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+
+/**
+ * Sweeps of EVM deposit forwarders against a real anvil (BSC's chain id and 18 decimals): credited
+ * deposits swept many to one transaction through the factory, signed by the hot wallet with a
+ * nonce from the sequence its withdrawals use, a sweeper killed before its broadcast, and sweeps
+ * interleaved with withdrawals (functions/deposits/evm-sweeps.ts); and reconciliation per network
+ * through all of it (functions/ledger/reconciliation.ts).
+ */
+type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
+const NETWORK = 'bsc';
+const CONFIRMATIONS = 3;
+const UNIT = 10n ** 12n; // 18 decimals on chain, 6 outside
+const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const SWEPT = parseAbiItem('event Swept(bytes32 indexed salt, address indexed forwarder, address indexed token, uint256 amount)');
+const env = useFreshTable();
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+/** Anvil's second account: the factory's owner, the hot wallet of startAnvilWithContracts. */
+const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
+let node: Node;
+let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+let companyId: string;
+
+const client = () => localPublicClient(node.chain);
+const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).mine({ blocks });
+const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
+const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+
+function chainJobs() {
+  const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
+  const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract } as const;
+  return { scan: () => scanDeposits({ ...deps, cursor: new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName), owner: 'scanner' }), confirm: () => confirmDeposits(deps) };
+}
+
+/** Deposits paid these amounts by the customer, scanned and credited (final): due for a sweep. */
+async function creditedDeposits(amounts: string[]): Promise<Deposit[]> {
+  const made: Deposit[] = [];
+  for (const amount of amounts) {
+    const deposit = await createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `sw-${Math.random()}` }, new Date());
+    const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [deposit.address as Address, parseUnits(amount, 18)] });
+    await client().waitForTransactionReceipt({ hash });
+    made.push(deposit);
+  }
+  const jobs = chainJobs();
+  await jobs.scan();
+  await mine(CONFIRMATIONS);
+  await jobs.scan();
+  await jobs.confirm();
+  return made;
+}
+
+/** The sweeper as the job builds it; `batchSize` forwarders at most in one sweep. */
+function sweeper({ batchSize = 100 } = {}): EvmSweepDeps {
+  const chain = evmChainOf(NETWORK, settings);
+  return {
+    network: NETWORK,
+    chain,
+    payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain),
+    store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
+    usdtBalances: (addresses) => chain.usdtBalances(node.usdt, addresses),
+    settings: { minimumSweep: usdt('1'), batchSize },
+  };
+}
+
+function sender(): EvmSendingDeps {
+  const chain = evmChainOf(NETWORK, settings);
+  return { chain, payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain), store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK) };
+}
+
+const sumOf = (amounts: string[]) => amounts.reduce((sum, amount) => sum + usdt(amount), 0n);
+const dueNow = () => new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).dueAddresses(1_000);
+
+beforeAll(async () => {
+  node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
+  settings = {
+    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
+    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
+    EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS }) },
+  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
+  await chainJobs().scan();
+}, 30_000);
+
+afterAll(async () => {
+  await node?.stop();
+});
+
+beforeEach(async () => {
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Sweep Co', environment: 'sandbox' }, new Date()));
+  // Each test starts with nothing due: what an earlier test left is swept and settled.
+  for (let run = 0; run < 10 && ((await dueNow()).length > 0 || (await sweeper().store.openSweeps()).length > 0); run++) {
+    await sweepEvmDepositAddresses(sweeper());
+    await mine(CONFIRMATIONS);
+  }
+});
+
+describe('EVM sweeps on anvil', () => {
+  it("12 credited forwarders are swept in one transaction: the hot wallet's USDT grows by exactly their sum; the ledger does not move", async () => {
+    const amounts = ['1.5', '2', '3.25', '4', '5', '6.75', '7', '8', '9.5', '10', '11', '12.000001'];
+    const made = await creditedDeposits(amounts);
+    expect((await dueNow()).map((due) => due.address).sort()).toEqual(made.map((deposit) => deposit.address).sort());
+    const companyBefore = await companyUsdt();
+    const hotBefore = await usdtOf(node.hotWallet.address);
+    const nonceBefore = await client().getTransactionCount({ address: node.hotWallet.address });
+
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 12 });
+    const [sweep] = await sweeper().store.openSweeps();
+    expect(sweep).toMatchObject({ status: 'sending', amount: sumOf(amounts), nonce: nonceBefore });
+    // One transaction from the hot wallet, twelve forwarders deployed and emptied by it.
+    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore + 1);
+    const receipt = await client().getTransactionReceipt({ hash: sweep!.txHash as Hash });
+    expect(receipt.status).toBe('success');
+    expect(receipt.to?.toLowerCase()).toBe(node.factory.toLowerCase());
+    expect(parseEventLogs({ abi: [SWEPT], logs: receipt.logs })).toHaveLength(12);
+    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+    for (const deposit of made) expect(await usdtOf(deposit.address)).toBe(0n);
+
+    // Not final yet: still open, its forwarders not swept again.
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 0, done: 0 });
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, cleared: 12, sent: 0 });
+    expect(await dueNow()).toEqual([]);
+    expect(await sweeper().store.openSweeps()).toEqual([]);
+    expect(await new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).finishedSweeps()).toContainEqual(expect.objectContaining({ id: sweep!.id, status: 'done', amount: sumOf(amounts) }));
+    expect(await companyUsdt()).toEqual(companyBefore);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
+
+  it('more due forwarders than a batch holds: the rest go in the next sweep, on the next nonce', async () => {
+    const made = await creditedDeposits(['2', '2', '2', '2', '2']);
+    const hotBefore = await usdtOf(node.hotWallet.address);
+    expect(await sweepEvmDepositAddresses(sweeper({ batchSize: 3 }))).toMatchObject({ sent: 1, forwarders: 3 });
+    expect(await sweepEvmDepositAddresses(sweeper({ batchSize: 3 }))).toMatchObject({ sent: 1, forwarders: 2 });
+    const open = await sweeper().store.openSweeps();
+    expect(open.map((sweep) => sweep.forwarders.length)).toEqual([3, 2]);
+    expect(open[1]!.nonce).toBe(open[0]!.nonce + 1);
+    expect(new Set(open.flatMap((sweep) => sweep.forwarders.map((forwarder) => forwarder.address)))).toEqual(new Set(made.map((deposit) => deposit.address)));
+    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(usdt('10'));
+  }, 60_000);
+
+  it('a sweeper killed between storing its sweep and the broadcast: the next run broadcasts the stored sweep, once', async () => {
+    const amounts = ['3', '4.5'];
+    await creditedDeposits(amounts);
+    const hotBefore = await usdtOf(node.hotWallet.address);
+    const nonceBefore = await client().getTransactionCount({ address: node.hotWallet.address });
+    const killed = sweeper();
+    killed.payouts = Object.assign(Object.create(killed.payouts), {
+      broadcast: async () => {
+        throw new Error('process killed');
+      },
+    });
+    expect(await sweepEvmDepositAddresses(killed)).toMatchObject({ sent: 1 });
+    const [stored] = await sweeper().store.openSweeps();
+    expect(stored!.nonce).toBe(nonceBefore);
+    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore);
+    expect(await usdtOf(node.hotWallet.address)).toBe(hotBefore);
+
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ rebroadcast: 1, sent: 0 });
+    const receipt = await client().getTransactionReceipt({ hash: stored!.txHash as Hash });
+    expect(receipt.status).toBe('success');
+    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, cleared: 2 });
+    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore + 1);
+  }, 60_000);
+
+  it('sweeps and withdrawals sent at the same moments never share a nonce, and every payout lands once', async () => {
+    const swept = await creditedDeposits(['50', '60', '70']);
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const queued = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt('2') }, new Date()),
+      ),
+    );
+    const more = await creditedDeposits(['5', '6']);
+    const hotBefore = await usdtOf(node.hotWallet.address);
+    // The sweeper batches one forwarder at a time, so it signs as often as the sender does.
+    const [sent] = await Promise.all([sendEvmWithdrawals(sender()), (async () => {
+      for (let run = 0; run < 5; run++) await sweepEvmDepositAddresses(sweeper({ batchSize: 1 }));
+    })()]);
+    expect(sent.sent).toBe(8);
+    // Blocks mined by the payouts make the first sweeps final meanwhile: some may be settled already.
+    const ours = new Set([...swept, ...more].map((deposit) => deposit.address));
+    const store = new DynamoEvmSweepStore(env.db, env.tableName, NETWORK);
+    const sweeps = [...(await store.openSweeps()), ...(await store.finishedSweeps())].filter((sweep) => ours.has(sweep.forwarders[0]!.address));
+    expect(sweeps).toHaveLength(5);
+    const nonces = [
+      ...(await Promise.all(queued.map(async (withdrawal) => (await getWithdrawal(withdrawals, companyId, withdrawal.id)).transaction!.nonce!))),
+      ...sweeps.map((sweep) => sweep.nonce),
+    ].sort((a, b) => a - b);
+    expect(nonces).toEqual(nonces.map((_, i) => nonces[0]! + i));
+    expect(await usdtOf(to)).toBe(usdt('16'));
+    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(usdt('191') - usdt('16'));
+    for (const deposit of more) expect(await usdtOf(deposit.address)).toBe(0n);
+    await mine(CONFIRMATIONS);
+    expect(await settleEvmWithdrawals(sender())).toMatchObject({ completed: 8 });
+    await sweepEvmDepositAddresses(sweeper());
+    expect((await store.finishedSweeps()).filter((sweep) => ours.has(sweep.forwarders[0]!.address)).map((sweep) => sweep.status)).toEqual(Array(5).fill('done'));
+  }, 60_000);
+});
+
+describe('reconcile per network', () => {
+  /** TRON on the sandbox chain in the same table (no TRON money here), bsc on its anvil. */
+  const reconcileNow = () => {
+    const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
+    return reconcileHoldings({
+      ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
+      usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses),
+      minedSuccessfully: async (txHash) => (await tron.receipt(txHash))?.result === 'SUCCESS',
+      hotWalletAddress: () => new LocalKeySigner(HOT_WALLET_KEY).address(),
+      evmNetworks: [evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
+    });
+  };
+  const onBsc = (result: HoldingsReconciliation) => result.networks.find((network) => network.network === NETWORK)!;
+  /**
+   * USDT gone from the hot wallet (a treasury move, a theft), written into the token's storage: a
+   * transfer signed by the hot wallet outside Cambio would take a nonce its sequence means to use.
+   * OpenZeppelin's ERC20 keeps balances in its first slot, a mapping; the slot read must be the balance.
+   */
+  async function takeFromHotWallet(amount: bigint) {
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [node.hotWallet.address, 0n]));
+    const held = BigInt((await client().getStorageAt({ address: node.usdt, slot }))!);
+    expect(held).toBe((await usdtOf(node.hotWallet.address)) * UNIT);
+    await createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).setStorageAt({ address: node.usdt, index: slot, value: pad(toHex(held - amount * UNIT)) });
+  }
+  const expectBalanced = (result: HoldingsReconciliation) => {
+    expect(result.balanced, reconciliationReport(result)).toBe(true);
+    for (const network of result.networks) expect(network.balanced, reconciliationReport(result)).toBe(true);
+    // The networks' figures add up to the total's: one company balance across networks.
+    expect(result.networks.reduce((sum, network) => sum + network.owed, 0n)).toBe(result.owed);
+  };
+
+  it('balanced on bsc and in total through deposits, a sweep and a withdrawal; USDT removed from the hot wallet is a shortfall on bsc', async () => {
+    // The float the hot wallet was funded with by hand is no one's: a surplus on bsc, and in total.
+    const funded = await reconcileNow();
+    expect(onBsc(funded)).toMatchObject({ difference: HOT_WALLET_USDT * 1_000_000n, mismatch: 'surplus' });
+    expect(funded.difference).toBe(HOT_WALLET_USDT * 1_000_000n);
+    await takeFromHotWallet(HOT_WALLET_USDT * 1_000_000n);
+    expectBalanced(await reconcileNow());
+
+    await creditedDeposits(['40', '25.5']);
+    const credited = await reconcileNow();
+    expectBalanced(credited);
+    expect(onBsc(credited)).toMatchObject({ depositAddressesUsdt: usdt('65.5'), depositAddressesRead: 2 });
+
+    await sweepEvmDepositAddresses(sweeper());
+    const swept = await reconcileNow();
+    expectBalanced(swept);
+    expect(onBsc(swept)).toMatchObject({ depositAddressesUsdt: 0n, hotWalletUsdt: onBsc(credited).hotWalletUsdt + usdt('65.5') });
+
+    const withdrawal = await requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `r-${Math.random()}`, network: NETWORK, address: privateKeyToAccount(generatePrivateKey()).address, amount: usdt('10') }, new Date());
+    expect(await sendEvmWithdrawals(sender())).toMatchObject({ sent: 1 });
+    const inFlight = await reconcileNow();
+    expectBalanced(inFlight);
+    expect(onBsc(inFlight).inFlightUsdt).toBe(usdt('10'));
+    await mine(CONFIRMATIONS);
+    await settleEvmWithdrawals(sender());
+    await sweepEvmDepositAddresses(sweeper());
+    expect((await getWithdrawal(withdrawals, companyId, withdrawal.id)).status).toBe('completed');
+    const settled = await reconcileNow();
+    expectBalanced(settled);
+    // Out on bsc 10 since the sweep: the 1 USDT fee stays there, Cambio's own.
+    expect(onBsc(settled)).toMatchObject({ netInflowUsdt: onBsc(swept).netInflowUsdt - usdt('10'), hotWalletUsdt: onBsc(swept).hotWalletUsdt - usdt('10') });
+    expect(onBsc(swept).netInflowUsdt - onBsc(funded).netInflowUsdt).toBe(usdt('65.5'));
+    expect(onBsc(settled).hotWalletGas).toBeGreaterThan(0n);
+
+    await takeFromHotWallet(7n * 1_000_000n);
+    const short = await reconcileNow();
+    expect(onBsc(short)).toMatchObject({ difference: -usdt('7'), mismatch: 'shortfall' });
+    expect(short.networks.find((network) => network.network === 'tron')).toMatchObject({ balanced: true });
+    expect(short).toMatchObject({ difference: -usdt('7'), mismatch: 'shortfall' });
+    expect(reconciliationReport(short)).toContain('MISMATCH: -7.000000 USDT (shortfall)');
+    expect(reconciliationReport(short)).toMatch(/bsc .*shortfall/);
+  }, 60_000);
+});
+
+describe('hot wallet gas', () => {
+  it("below the network's minimum (0.05 BNB on bsc by default): logged as hot wallet gas low and counted 1; above it, 0", async () => {
+    const poor = privateKeyToAccount(generatePrivateKey()).address;
+    await createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).setBalance({ address: poor, value: parseEther('0.01') });
+    const counted: number[] = [];
+    const warned: Record<string, unknown>[] = [];
+    const job = {
+      log: { warn: (message: string, fields: Record<string, unknown>) => warned.push({ message, ...fields }) },
+      metrics: { addMetric: (_name: string, _unit: string, value: number) => counted.push(value) },
+    } as unknown as JobRun;
+    const chain = evmChainOf(NETWORK, settings);
+    expect(await reportHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, poor, job)).toEqual({ gas: parseEther('0.01'), low: true });
+    expect(await reportHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, node.hotWallet.address, job)).toMatchObject({ low: false });
+    expect(counted).toEqual([1, 0]);
+    expect(warned).toEqual([expect.objectContaining({ message: 'hot wallet gas low', network: NETWORK, gas: '0.01 BNB', minimum: '0.05 BNB' })]);
+  });
+});
