@@ -44,9 +44,13 @@ export interface EvmPayoutOptions {
   broadcaster: Broadcaster;
 }
 
-/** Estimated gas plus a quarter: a transfer to an address that has never held the token costs more
- * than the estimate's state may show, and unused gas is not charged. */
+/** Estimated gas plus a quarter: the state a transaction meets when mined may differ from the
+ * estimate's, and unused gas is not charged. */
 const GAS_MARGIN_PERCENT = 125n;
+/** What a transfer costs more when its recipient holds nothing by the time it is mined (a storage
+ * slot set from zero, 22,100 gas, against 5,000 to change one): a payout signed while the recipient
+ * held USDT, and mined after it moved it all out, would otherwise run out of gas and revert. */
+const RECIPIENT_EMPTIED_GAS = 17_100n;
 /** A plain transfer of the gas token: what a nonce filler costs. */
 const FILLER_GAS = 21_000n;
 /** Fee estimates are reused this long within a run: a burst of payouts asks once, not once each. */
@@ -86,7 +90,7 @@ export class EvmPayoutNode implements EvmPayouts {
       if (error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError)) return null;
       throw error;
     }
-    return this.signed({ to: this.options.usdtContract as Address, data, nonce, gas: (gas * GAS_MARGIN_PERCENT) / 100n });
+    return this.signed({ to: this.options.usdtContract as Address, data, nonce, gas: ((gas + RECIPIENT_EMPTIED_GAS) * GAS_MARGIN_PERCENT) / 100n });
   }
 
   async signedFiller(nonce: number): Promise<SignedPayout> {
