@@ -226,10 +226,15 @@ export function snapshotDynamoRequests(): Map<string, number> {
 
 /** Requests sent since `before`, by operation (operations with none left out), sorted by name. */
 export function dynamoRequestsSince(before: ReadonlyMap<string, number>): Record<string, number> {
+  return countsSince(dynamoRequestCounts, before);
+}
+
+/** What a running count by name (`counts`) has added since its copy `before`; names with none left out, sorted. */
+export function countsSince(counts: ReadonlyMap<string, number>, before: ReadonlyMap<string, number>): Record<string, number> {
   const diff: Record<string, number> = {};
-  for (const operation of [...dynamoRequestCounts.keys()].sort()) {
-    const n = (dynamoRequestCounts.get(operation) ?? 0) - (before.get(operation) ?? 0);
-    if (n > 0) diff[operation] = n;
+  for (const name of [...counts.keys()].sort()) {
+    const n = (counts.get(name) ?? 0) - (before.get(name) ?? 0);
+    if (n > 0) diff[name] = n;
   }
   return diff;
 }

@@ -15,6 +15,7 @@ import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
 import { startEvmNetworks, type LocalEvmNetworks } from './evm-networks.ts';
+import { resumeHotWalletNonces } from './evm-nonce-resume.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 
 export const LOCAL_TABLE_NAME = 'cambio-local';
@@ -112,8 +113,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await ensureTable(dynamoEndpoint, tableName);
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
     cognito = await startCognitoEmulator({ dataDir: options.dataDir });
-    evm = await startEvmNetworks(options.evmNetworks ?? [], { hotWalletKey: options.environment?.LOCAL_HOT_WALLET_KEY ?? STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY });
+    const hotWalletKey = options.environment?.LOCAL_HOT_WALLET_KEY ?? STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!;
+    evm = await startEvmNetworks(options.evmNetworks ?? [], { hotWalletKey });
     await scanFreshChainsFromTheirHead(dynamoEndpoint, tableName, evm.settings);
+    await resumeHotWalletNonces(dynamoEndpoint, tableName, evm.settings, hotWalletKey);
 
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;

@@ -3,6 +3,7 @@ import { activityScenario } from './activity.ts';
 import { balanceScenario } from './balance.ts';
 import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
+import { evmPayoutsScenario } from './evm-payouts.ts';
 import { evmScannerScenario } from './evm-scanner.ts';
 import { ledgerCsvScenario } from './ledger-csv.ts';
 import { loadKneeScenario } from './load-knee.ts';
@@ -20,6 +21,7 @@ export const SCENARIOS: readonly Scenario[] = [
   depositsScenario,
   withdrawalsScenario,
   payoutsScenario,
+  evmPayoutsScenario,
   scannerScenario,
   evmScannerScenario,
   webhooksScenario,

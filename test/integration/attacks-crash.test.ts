@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
@@ -8,8 +7,8 @@ import { eventItem } from '#adapters/dynamo/items/event';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { domainEvent } from '#functions/shared/events';
 import { newId } from '#functions/shared/ids';
-import type { SandboxCredentials } from '#local/runtime';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { killAll, killed, startRuntimeProcess } from '../support/runtime-process.ts';
 
 /**
  * Issue #12: kill -9 of the local runtime 0.2 s after the dispatcher marked an event dispatched
@@ -29,36 +28,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll(children);
   await receiver.stop();
 });
-
-/** Starts the runtime in a child process and resolves with what it printed once serving. */
-async function startRuntimeProcess(): Promise<{ child: ChildProcess; apiUrl: string; sandbox: SandboxCredentials }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/runtime-child.ts')], {
-    cwd: join(import.meta.dirname, '../..'),
-    env: { ...process.env, CHILD_DYNAMODB_ENDPOINT: endpoint, CHILD_TABLE_NAME: tableName },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
-    });
-    child.once('exit', (code) => reject(new Error(`the runtime exited (${code}) before serving: ${stderr}`)));
-  });
-  return { child, ...(JSON.parse(line) as { apiUrl: string; sandbox: SandboxCredentials }) };
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 describe('kill -9 of the local runtime between dispatch and delivery', () => {
   it('still delivers the event, signed, once the runtime is started again on the same data', async () => {
@@ -67,7 +39,7 @@ describe('kill -9 of the local runtime between dispatch and delivery', () => {
     receiver.respond = (_, res) => {
       if (crashed) res.writeHead(204).end();
     };
-    const first = await startRuntimeProcess();
+    const first = await startRuntimeProcess(endpoint, tableName, children);
     const registered = await fetch(`${first.apiUrl}/webhooks`, {
       method: 'POST',
       headers: { 'X-Api-Key': first.sandbox.apiKey, 'X-Api-Secret': first.sandbox.apiSecret, 'Content-Type': 'application/json' },
@@ -90,7 +62,7 @@ describe('kill -9 of the local runtime between dispatch and delivery', () => {
     crashed = true;
     const triedBeforeCrash = receiver.deliveries.length;
 
-    await startRuntimeProcess();
+    await startRuntimeProcess(endpoint, tableName, children);
     await receiver.waitFor(triedBeforeCrash + 1, 20_000);
 
     const delivered = receiver.deliveries.slice(triedBeforeCrash);

@@ -171,6 +171,24 @@ describe('EVM withdrawals on anvil', () => {
     expect(await settleFinal()).toMatchObject({ completed: 1 });
   });
 
+  it('a payout signed while its recipient held USDT still lands when the recipient has emptied its balance before it is mined', async () => {
+    // Sending to an address that holds nothing writes a storage slot from zero: ~17,000 gas more
+    // than the estimate made while it held some, which a margin of a quarter does not cover.
+    const recipient = privateKeyToAccount(generatePrivateKey());
+    await anvil().setBalance({ address: recipient.address, value: parseUnits('1', 18) });
+    await giveUsdt(recipient.address, 5n);
+    const withdrawal = await withdraw(recipient.address, '3');
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 1 });
+    const emptied = await localWalletClient(node.chain, recipient).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('5', 18)] });
+    await client().waitForTransactionReceipt({ hash: emptied });
+    expect(await usdtOf(recipient.address)).toBe(0n);
+
+    expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 1 });
+    expect(await settleFinal()).toMatchObject({ completed: 1, failed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', failureReason: null });
+    expect(await usdtOf(recipient.address)).toBe(usdt('3'));
+  });
+
   it('two senders at once never use one nonce twice', async () => {
     const to = newAddress();
     const queued = await Promise.all(Array.from({ length: 12 }, () => withdraw(to, '2')));

@@ -1,17 +1,21 @@
+import type { EvmNetworkName } from '#functions/networks/names';
 import { LOAD_TEST_RATE_LIMITS, startLocalRuntime } from '#local/runtime';
 
 /**
  * The local runtime in a process of its own, for tests that kill it (SIGKILL: no cleanup runs).
  * Its table lives on the run's DynamoDB Local, which outlives it as .data/ outlives `npm start`.
- * Prints one JSON line once it serves: the API's URL and the sandbox company it seeded.
+ * Chain jobs off unless CHILD_POLL_INTERVAL_MS says how often; EVM networks (each an anvil that
+ * dies with it, as `npm start`'s) as CHILD_EVM_NETWORKS names them, comma-separated.
+ * Prints one JSON line once it serves: the API's URL, the sandbox company it seeded and its EVM nodes.
  */
 const runtime = await startLocalRuntime({
   dataDir: null,
   port: 0,
   dynamoEndpoint: process.env.CHILD_DYNAMODB_ENDPOINT!,
   tableName: process.env.CHILD_TABLE_NAME!,
-  pollIntervalMs: 0,
+  pollIntervalMs: Number(process.env.CHILD_POLL_INTERVAL_MS ?? 0),
   webhookIntervalMs: 50,
+  evmNetworks: (process.env.CHILD_EVM_NETWORKS?.split(',').filter(Boolean) ?? []) as EvmNetworkName[],
   ...LOAD_TEST_RATE_LIMITS,
 });
-process.stdout.write(`${JSON.stringify({ apiUrl: runtime.apiUrl, sandbox: runtime.sandbox })}\n`);
+process.stdout.write(`${JSON.stringify({ apiUrl: runtime.apiUrl, sandbox: runtime.sandbox, evmNetworks: runtime.evmNetworks })}\n`);

@@ -61,9 +61,13 @@ export interface EvmPayoutOptions {
  * from contracts.ts, whose bytecode the signing jobs' bundles do not need. */
 const FACTORY_SWEEP = parseAbiItem('function sweep(address token, bytes32[] salts, address to) returns (uint256 total)');
 
-/** Estimated gas plus a quarter: a transfer to an address that has never held the token costs more
- * than the estimate's state may show, and unused gas is not charged. */
+/** Estimated gas plus a quarter: the state a transaction meets when mined may differ from the
+ * estimate's, and unused gas is not charged. */
 const GAS_MARGIN_PERCENT = 125n;
+/** What a transfer costs more when its recipient holds nothing by the time it is mined (a storage
+ * slot set from zero, 22,100 gas, against 5,000 to change one): a payout signed while the recipient
+ * held USDT, and mined after it moved it all out, would otherwise run out of gas and revert. */
+const RECIPIENT_EMPTIED_GAS = 17_100n;
 /** A plain transfer of the gas token: what a nonce filler costs. */
 const FILLER_GAS = 21_000n;
 /** Fee estimates are reused this long within a run: a burst of payouts asks once, not once each. */
@@ -98,7 +102,7 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
 
   async signedTransfer({ nonce, to, amount }: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null> {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount * 10n ** BigInt(this.options.tokenDecimals - 6)] });
-    return this.signedCall(this.options.usdtContract as Address, data, nonce);
+    return this.signedCall(this.options.usdtContract as Address, data, nonce, RECIPIENT_EMPTIED_GAS);
   }
 
   /** The factory's batch sweep of these deposits' forwarders to the hot wallet (contracts/
@@ -109,11 +113,12 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
       functionName: 'sweep',
       args: [this.options.usdtContract as Address, depositIds.map(depositSalt), await this.options.signer.address()],
     });
-    return this.signedCall(this.options.forwarderFactory as Address, data, nonce);
+    return this.signedCall(this.options.forwarderFactory as Address, data, nonce, 0n);
   }
 
-  /** A call from the hot wallet, its gas estimated with a margin; null when the estimate reverts. */
-  private async signedCall(to: Address, data: Hex, nonce: number): Promise<SignedPayout | null> {
+  /** A call from the hot wallet, its gas estimated with a margin (`extraGas` first: what the state
+   * at mining may cost beyond the estimate's); null when the estimate reverts. */
+  private async signedCall(to: Address, data: Hex, nonce: number, extraGas: bigint): Promise<SignedPayout | null> {
     let gas: bigint;
     try {
       gas = await estimateGas(await this.rpc(), { account: await this.options.signer.address(), to, data });
@@ -121,7 +126,7 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
       if (error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError)) return null;
       throw error;
     }
-    return this.signed({ to, data, nonce, gas: (gas * GAS_MARGIN_PERCENT) / 100n });
+    return this.signed({ to, data, nonce, gas: ((gas + extraGas) * GAS_MARGIN_PERCENT) / 100n });
   }
 
   async signedFiller(nonce: number): Promise<SignedPayout> {
