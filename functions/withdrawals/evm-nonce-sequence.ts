@@ -1,5 +1,4 @@
 import type { ChainBlock, ChainReader, TransactionReceipt } from '../networks/chain.ts';
-import type { EvmPayouts } from './evm-withdrawal-sending.ts';
 
 /**
  * The hot wallet's one nonce sequence on an EVM network, shared by everything it signs: withdrawals
@@ -8,6 +7,21 @@ import type { EvmPayouts } from './evm-withdrawal-sending.ts';
  * transaction in the same DynamoDB transaction that moves the sequence on and claims the nonce, so
  * a sweep and a withdrawal can never hold the same nonce: one write wins, the other signs again.
  */
+
+/** A transaction signed by the hot wallet, serialized as eth_sendRawTransaction takes it. */
+export interface SignedPayout {
+  raw: string;
+  txHash: string;
+}
+
+/** What broadcasting a stored transaction needs of the network (functions/networks/evm/evm-payouts.ts). */
+export interface NonceBroadcaster {
+  /** 'sent': the node took it or has it already. `refused`: never will, in the node's words.
+   * Throws when the refusal may pass (the node unreachable, gas token short). */
+  broadcast(raw: string): Promise<'sent' | { refused: string }>;
+  /** A transfer of nothing to the wallet itself, signed with `nonce`: fills a refused one's place. */
+  signedFiller(nonce: number): Promise<SignedPayout>;
+}
 
 export interface NonceSlot {
   wallet: string;
@@ -74,7 +88,7 @@ export interface NonceFiller {
  * node took the stored transaction (or its filler); 'filled': it refused it, and the filler went.
  */
 export async function broadcastOrFill(
-  payouts: Pick<EvmPayouts, 'broadcast' | 'signedFiller'>,
+  payouts: NonceBroadcaster,
   stored: NonceTransaction,
   storeFiller: (filler: NonceFiller) => Promise<boolean>,
 ): Promise<'sent' | 'filled'> {

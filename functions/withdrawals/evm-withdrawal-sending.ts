@@ -15,7 +15,7 @@ import {
   type SettleResult,
   type WithdrawalSendingStore,
 } from './withdrawal-sending.ts';
-import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, type NonceSequence, type NonceTransaction, type NonceSlot } from './evm-nonce-sequence.ts';
+import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceTransaction, type NonceSlot, type SignedPayout } from './evm-nonce-sequence.ts';
 
 /**
  * Sending withdrawals on an EVM network, where a transaction's place is its nonce: the hot wallet's
@@ -53,14 +53,10 @@ import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, ty
  *   WithdrawalFeeCapReached metric, alarmed per network).
  */
 
-export interface SignedPayout {
-  /** The signed transaction, serialized as eth_sendRawTransaction takes it. */
-  raw: string;
-  txHash: string;
-}
+export type { SignedPayout } from './evm-nonce-sequence.ts';
 
 /** The network's side of sending (functions/networks/evm/evm-payouts.ts). */
-export interface EvmPayouts {
+export interface EvmPayouts extends NonceBroadcaster {
   /** The hot wallet's address. */
   wallet(): Promise<string>;
   /** The node's count of the wallet's transactions, pending ones included: where the sequence starts. */
@@ -68,11 +64,6 @@ export interface EvmPayouts {
   /** A USDT transfer (amount in 6 decimals) signed with `nonce` and checked; null when the node
    * says it would revert (the wallet does not hold the amount, the token refuses the address). */
   signedTransfer(input: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null>;
-  /** A transfer of nothing to the wallet itself, signed with `nonce`: fills a refused one's place. */
-  signedFiller(nonce: number): Promise<SignedPayout>;
-  /** 'sent': the node took it or has it already. `refused`: never will, in the node's words.
-   * Throws when the refusal may pass (the node unreachable, gas token short). */
-  broadcast(raw: string): Promise<'sent' | { refused: string }>;
   /** The signed transaction `raw` again at higher fees (functions/networks/evm/evm-payouts.ts). */
   signedReplacement(raw: string): Promise<Replacement>;
 }
