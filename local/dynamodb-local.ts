@@ -57,7 +57,7 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
   const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
   if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
   // -sharedDb: one database whatever the credentials and region, so every local tool sees the same data.
-  const javaArgs = [...javaOptions(), '-jar', jarPath(), ...storage, '-sharedDb', '-disableTelemetry', '-port', String(port)];
+  const javaArgs = ['-jar', jarPath(), ...storage, '-sharedDb', '-disableTelemetry', '-port', String(port)];
   const engine = startEngineProcess('dynamodb-local', 'java', javaArgs);
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = engine.stop;
@@ -98,10 +98,4 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } finally {
     client.destroy();
   }
-}
-
-/** JVM options for DynamoDB Local from DYNAMODB_LOCAL_JAVA_OPTIONS (space-separated): the test run
- * sets them (test/support/global-setup.ts); `npm start` and the bench keep the JVM's defaults. */
-function javaOptions(): string[] {
-  return (process.env.DYNAMODB_LOCAL_JAVA_OPTIONS ?? '').split(' ').filter(Boolean);
 }
