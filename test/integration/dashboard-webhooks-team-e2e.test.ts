@@ -130,7 +130,8 @@ describe('Team in headless Chromium', () => {
     await page.getByLabel('Password').fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/not found/i);
-  });
+    // Eleven page steps and two sign-ins: a loaded CI run took the whole test over vitest's 30 s.
+  }, 90_000);
 
   it('a Viewer has no control to create a key, and the dashboard API refuses it with 403', async () => {
     await signIn(memberEmail);
