@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
+import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
 import type { Context } from 'aws-lambda';
 import { confirmDeposits, expireDeposits, scanDeposits } from '#functions/deposits/deposit-chain';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
+import type { NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -57,16 +58,10 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   return { scan, confirm, expired };
 }
 
-/** The schedule's input: which network this run polls (TRON when none is named). */
-export interface DepositPollEvent {
-  network?: NetworkName;
-}
-
 /** One line per run (INFO when something moved) and the metrics the stack alarms on, per network:
  * the scanner's lag in blocks (ScannerLagBlocks) and the deposits credited. */
-export const handler = middy<DepositPollEvent>().handler(async (event: DepositPollEvent, context: Context) => {
-  const network = event?.network ?? 'tron';
-  if (!NETWORK_NAMES.includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
+export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
+  const network = scheduledNetwork(event);
   return runJob(
     `deposit poll (${network})`,
     context,

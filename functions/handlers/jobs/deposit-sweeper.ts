@@ -1,11 +1,12 @@
 import middy from '@middy/core';
+import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
 import type { Context } from 'aws-lambda';
 import { sweepDepositAddresses, type SweepDeps, type SweepResult } from '#functions/deposits/sweeps';
 import { sweepEvmDepositAddresses, type EvmSweepDeps, type EvmSweepResult } from '#functions/deposits/evm-sweeps';
 import type { Log } from '#functions/shared/log';
 import { parseAmount } from '#functions/shared/money';
 import { dynamoFrom } from '#adapters/runtime';
-import { EVM_NETWORK_NAMES, HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
 import { evmChainOf, evmPayoutsOf, evmSettingsOf } from '#functions/networks/evm/from-settings';
@@ -75,14 +76,8 @@ export async function sweepDeposits(network: NetworkName = HOT_WALLET_NETWORK, l
   return sweepEvmDepositAddresses({ ...evm.get(network)!, log });
 }
 
-/** The schedule's input: which network this run sweeps (TRON when none is named). */
-export interface DepositSweepEvent {
-  network?: NetworkName;
-}
-
-export const handler = middy<DepositSweepEvent>().handler(async (event: DepositSweepEvent, context: Context) => {
-  const network = event?.network ?? HOT_WALLET_NETWORK;
-  if (network !== HOT_WALLET_NETWORK && !(EVM_NETWORK_NAMES as readonly string[]).includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
+export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
+  const network = scheduledNetwork(event);
   return runJob(
     network === HOT_WALLET_NETWORK ? 'deposit sweep' : `deposit sweep (${network})`,
     context,

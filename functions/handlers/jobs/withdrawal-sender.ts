@@ -1,10 +1,11 @@
 import middy from '@middy/core';
+import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
 import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps, type SendResult, type SettleResult } from '#functions/withdrawals/withdrawal-sending';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps, type EvmSettleResult } from '#functions/withdrawals/evm-withdrawal-sending';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { EVM_NETWORK_NAMES, HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
+import { HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
@@ -76,19 +77,13 @@ export async function sendAndSettleWithdrawals(
   return { sent, settled: await settleEvmWithdrawals(deps) };
 }
 
-/** The schedule's input: which network this run sends on (TRON when none is named). */
-export interface WithdrawalSendEvent {
-  network?: NetworkName;
-}
-
 /** One line per run (INFO when something moved) and the metrics the stack alarms on: withdrawals
  * completed and failed, and those stuck in `processing`; an EVM network's carry its name, with its
  * payouts replaced at a higher fee and those the fee cap kept from it. A thrown error is the
  * Lambda's Errors metric, which the sending-failures alarm watches. On an EVM network, the hot
  * wallet's gas token too (HotWalletGasLow, #adapters/hot-wallet-gas). */
-export const handler = middy<WithdrawalSendEvent>().handler(async (event: WithdrawalSendEvent, context: Context) => {
-  const network = event?.network ?? HOT_WALLET_NETWORK;
-  if (network !== HOT_WALLET_NETWORK && !(EVM_NETWORK_NAMES as readonly string[]).includes(network)) throw new Error(`The schedule names no network Cambio knows: ${JSON.stringify(network)}`);
+export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
+  const network = scheduledNetwork(event);
   return runJob(
     network === HOT_WALLET_NETWORK ? 'withdrawal send' : `withdrawal send (${network})`,
     context,
