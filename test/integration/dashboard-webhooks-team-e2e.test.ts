@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { linkIn, mailsTo } from '../support/outbox.ts';
@@ -111,6 +111,18 @@ describe('Team in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     const invitations = page.getByRole('table', { name: 'Pending invitations' });
     await expect.poll(() => invitations.innerText()).toContain(invitee);
+    // The team list that the resend reloads answers last, after the revoke's own reload: what a slow
+    // network does, and what a loaded CI run did. The page must keep the later answer (row gone).
+    let teamLists = 0;
+    let heldAnswerDelivered = false;
+    const slowTeamList = async (route: Route) => {
+      if (route.request().method() !== 'GET' || teamLists++ > 0) return route.continue();
+      const answer = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      await route.fulfill({ response: answer });
+      heldAnswerDelivered = true;
+    };
+    await page.route((url) => url.pathname.endsWith('/team'), slowTeamList);
     // Resend first: a new link, mailed, in place of the first one.
     await page.getByRole('button', { name: `Resend the invitation of ${invitee}` }).click();
     const resent = page.getByRole('dialog');
@@ -123,8 +135,13 @@ describe('Team in headless Chromium', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     // count() does not wait: innerText() on a table that went between two calls would wait for it to come back.
-    // Up to 30 s: on a loaded CI machine the revoke's request and the table's reload took over 10.
+    // Up to 30 s: on a loaded CI machine the revoke's request and the table's reload take seconds.
     await expect.poll(() => page.getByRole('row').filter({ hasText: invitee }).count(), { timeout: 30_000 }).toBe(0);
+    // Past the held answer too: it must not bring the row back.
+    await expect.poll(() => heldAnswerDelivered, { timeout: 30_000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await page.getByRole('row').filter({ hasText: invitee }).count()).toBe(0);
+    await page.unroute((url) => url.pathname.endsWith('/team'), slowTeamList);
     await signOut();
     await page.goto(newLink);
     await page.getByLabel('Password').fill(STRONG_PASSWORD);

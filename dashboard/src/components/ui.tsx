@@ -88,11 +88,21 @@ export function useTitle(title: string): void {
 /**
  * What a page shows, loaded when it opens and again when `deps` change: null until it arrives, the
  * error kept to show. `reload` loads it again after a change the page made.
+ *
+ * Only the latest load's answer is shown. Loads overlap (a resend reloads the team, then the revoke
+ * after it does), and an earlier answer arriving last would bring back what the later change removed.
  */
 export function useLoaded<T>(load: () => Promise<T>, deps: unknown[]) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const reload = () => load().then(setData, setError);
+  const latest = useRef(0);
+  const reload = () => {
+    const call = ++latest.current;
+    return load().then(
+      (loaded) => call === latest.current && setData(loaded),
+      (failure: unknown) => call === latest.current && setError(failure),
+    );
+  };
   useEffect(() => {
     void reload();
   }, deps);
