@@ -111,16 +111,18 @@ describe('Team in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     const invitations = page.getByRole('table', { name: 'Pending invitations' });
     await expect.poll(() => invitations.innerText()).toContain(invitee);
-    // The team list that the resend reloads answers last, after the revoke's own reload: what a slow
-    // network does, and what a loaded CI run did. The page must keep the later answer (row gone).
+    // Team lists answer slowly from the resend on, as on a slow network or a loaded CI run: the
+    // resend's reload last of all, after the revoke's. The page must not offer Revoke on the row the
+    // resend replaced (its id is the old link's) and must keep the latest answer (row gone).
     let teamLists = 0;
     let heldAnswerDelivered = false;
     const slowTeamList = async (route: Route) => {
-      if (route.request().method() !== 'GET' || teamLists++ > 0) return route.continue();
+      if (route.request().method() !== 'GET') return route.continue();
+      const first = teamLists++ === 0;
       const answer = await route.fetch();
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      await new Promise((resolve) => setTimeout(resolve, first ? 10_000 : 2_000));
       await route.fulfill({ response: answer });
-      heldAnswerDelivered = true;
+      if (first) heldAnswerDelivered = true;
     };
     await page.route((url) => url.pathname.endsWith('/team'), slowTeamList);
     // Resend first: a new link, mailed, in place of the first one.

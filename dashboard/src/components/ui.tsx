@@ -91,22 +91,35 @@ export function useTitle(title: string): void {
  *
  * Only the latest load's answer is shown. Loads overlap (a resend reloads the team, then the revoke
  * after it does), and an earlier answer arriving last would bring back what the later change removed.
+ * `reloading`: what is shown predates the page's last change, so its rows' actions wait (a resent
+ * invitation has a new id: Revoke on the old row would aim at the one the resend replaced).
  */
 export function useLoaded<T>(load: () => Promise<T>, deps: unknown[]) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [reloading, setReloading] = useState(false);
   const latest = useRef(0);
   const reload = () => {
     const call = ++latest.current;
+    setReloading(true);
+    const settle = () => call === latest.current && setReloading(false);
     return load().then(
-      (loaded) => call === latest.current && setData(loaded),
-      (failure: unknown) => call === latest.current && setError(failure),
+      (loaded) => {
+        if (call !== latest.current) return;
+        setData(loaded);
+        settle();
+      },
+      (failure: unknown) => {
+        if (call !== latest.current) return;
+        setError(failure);
+        settle();
+      },
     );
   };
   useEffect(() => {
     void reload();
   }, deps);
-  return { data, setData, error, setError, reload };
+  return { data, setData, error, setError, reload, reloading };
 }
 
 /**

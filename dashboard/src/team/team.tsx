@@ -19,7 +19,7 @@ type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { ki
  * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
 export function TeamPage(props: { companyId: string; role: Role }) {
   useTitle('Team');
-  const { data: team, error, reload } = useLoaded(async () => (await teamApi.team(props.companyId)).data, [props.companyId]);
+  const { data: team, error, reload, reloading } = useLoaded(async () => (await teamApi.team(props.companyId)).data, [props.companyId]);
   const [open, setOpen] = useState<Open>(null);
   const canManage = props.role === 'Owner' || props.role === 'Admin';
   const grantable = ROLES.filter((role) => role !== 'Owner' || props.role === 'Owner');
@@ -78,10 +78,10 @@ export function TeamPage(props: { companyId: string; role: Role }) {
                     <td class="actions">
                       {(member.role !== 'Owner' || props.role === 'Owner') && (
                         <>
-                          <button type="button" class="secondary" onClick={() => setOpen({ kind: 'role', member })} aria-label={`Change role of ${member.email}`}>
+                          <button type="button" class="secondary" disabled={reloading} onClick={() => setOpen({ kind: 'role', member })} aria-label={`Change role of ${member.email}`}>
                             Change role
                           </button>
-                          <button type="button" class="danger" onClick={() => setOpen({ kind: 'remove', member })} aria-label={`Remove ${member.email}`}>
+                          <button type="button" class="danger" disabled={reloading} onClick={() => setOpen({ kind: 'remove', member })} aria-label={`Remove ${member.email}`}>
                             Remove
                           </button>
                         </>
@@ -108,10 +108,10 @@ export function TeamPage(props: { companyId: string; role: Role }) {
                       <td class="actions">
                         {grantable.includes(invitation.role) && (
                           <>
-                            <button type="button" class="secondary" aria-label={`Resend the invitation of ${invitation.email}`} disabled={resending} onClick={() => void resend(invitation)}>
+                            <button type="button" class="secondary" aria-label={`Resend the invitation of ${invitation.email}`} disabled={resending || reloading} onClick={() => void resend(invitation)}>
                               Resend
                             </button>{' '}
-                            <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setOpen({ kind: 'revoke', invitation })}>
+                            <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} disabled={reloading} onClick={() => setOpen({ kind: 'revoke', invitation })}>
                               Revoke
                             </button>
                           </>
