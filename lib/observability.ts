@@ -158,6 +158,19 @@ export class OperationsAlarms extends Construct {
         ofNetwork('WithdrawalFeeCapReached', 'Maximum'),
         { threshold: 1 },
       );
+      // The stage-wide twins of these two watch TRON's sender, which publishes without a Network.
+      alarm(
+        `WithdrawalsStuckProcessing${title}`,
+        `A ${EVM_NETWORKS[name].title} withdrawal has been processing for over 15 minutes: unmined under the fee cap, behind a nonce that will not fill, or its sender not settling. Read the sender's log for the network.`,
+        ofNetwork('WithdrawalsStuckProcessing', 'Maximum'),
+        { threshold: 1 },
+      );
+      alarm(
+        `HotWalletShort${title}`,
+        `${EVM_NETWORKS[name].title} withdrawals waited in two of the last three 5-minute periods because its hot wallet's USDT (less what is already being sent) does not cover them: check its sweeper, or fund the hot wallet.`,
+        ofNetwork('WithdrawalsAwaitingFloat', 'Maximum'),
+        { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
+      );
       // The sender and the sweeper read the hot wallet's gas token each run (functions/adapters/hot-wallet-gas.ts).
       const gasLow = new Metric({ namespace: METRIC_NAMESPACE, metricName: 'HotWalletGasLow', dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
       const { symbol } = EVM_NETWORKS[name].feeAsset;
@@ -177,7 +190,7 @@ export class OperationsAlarms extends Construct {
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
     });
-    alarm('WithdrawalsStuckProcessing', 'A withdrawal has been processing for over 15 minutes (a TRON transaction settles or expires well within that).', app('WithdrawalsStuckProcessing', 'Maximum'), {
+    alarm('WithdrawalsStuckProcessing', 'A TRON withdrawal has been processing for over 15 minutes (a TRON transaction settles or expires well within that).', app('WithdrawalsStuckProcessing', 'Maximum'), {
       threshold: 1,
     });
     // Beyond dust (RECONCILE_DUST in functions/ledger/reconciliation.ts, 0.01 USDT), either way.
@@ -206,7 +219,7 @@ export class OperationsAlarms extends Construct {
     }
     alarm(
       'HotWalletShort',
-      "Withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.",
+      "TRON withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.",
       app('WithdrawalsAwaitingFloat', 'Maximum'),
       { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
     );

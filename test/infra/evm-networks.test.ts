@@ -72,6 +72,22 @@ it("alarms on each EVM network's payouts that the fee cap keeps from being repla
   }
 });
 
+it.each([
+  ['WithdrawalsStuckProcessing', 1, 1],
+  ['WithdrawalsAwaitingFloat', 3, 2],
+])("alarms on each EVM network's %s by its sender's metric with the network's name, beside TRON's without one", (metric, periods, datapoints) => {
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === metric);
+  const byNetwork: Record<string, Record<string, unknown>> = Object.fromEntries(
+    alarms.map((alarm) => [(alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'tron', alarm.Properties]),
+  );
+  expect(Object.keys(byNetwork).sort()).toEqual(['arbitrum', 'ethereum', 'tron']);
+  for (const [network, alarm] of Object.entries(byNetwork)) {
+    expect(alarm).toMatchObject({ Namespace: 'Cambio', Threshold: 1, EvaluationPeriods: periods, AlarmActions: [expect.anything()] });
+    if (datapoints > 1) expect(alarm.DatapointsToAlarm).toBe(datapoints);
+    expect(alarm.AlarmDescription).toContain(network === 'tron' ? 'TRON' : network === 'ethereum' ? 'Ethereum' : 'Arbitrum');
+  }
+});
+
 it('schedules the withdrawal sender once per open EVM network, with the network as input', () => {
   const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('withdrawal sender$') } });
   const networks = Object.values(rules).map((rule) => JSON.parse(rule.Properties.Targets[0].Input).network);
