@@ -1,6 +1,7 @@
 import type { ChainBlock } from '../networks/chain.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
+import { inParallel } from '../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from '../networks/evm/settings.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
 import {
@@ -11,6 +12,8 @@ import {
   spendableFloat,
   stuckProcessing,
   withdrawalsIn,
+  withdrawalPagesIn,
+  SETTLE_IN_FLIGHT,
   type SendResult,
   type SettleResult,
   type WithdrawalSendingStore,
@@ -101,32 +104,44 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
   let float: bigint | null | undefined;
   // The next nonce as this run last wrote it: read from the table again only when another sender moved it.
   let next: number | undefined;
-  for await (const withdrawal of withdrawalsIn(deps, 'pending', SETTLE_RESERVE_MS)) {
-    wallet ??= await deps.payouts.wallet();
-    if (float === undefined) float = await spendableFloat(deps);
-    if (float !== null && withdrawal.amount > float) {
-      result.awaitingFloat++;
-      continue;
+  const broadcasts: Promise<void>[] = [];
+  try {
+    for await (const withdrawal of withdrawalsIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+      wallet ??= await deps.payouts.wallet();
+      if (float === undefined) float = await spendableFloat(deps);
+      if (float !== null && withdrawal.amount > float) {
+        result.awaitingFloat++;
+        continue;
+      }
+      const stored = await signAndStore(deps, withdrawal, wallet, next, now);
+      if (stored === 'would-revert') {
+        const failed = fail(withdrawal, 'TRANSFER_WOULD_REVERT', now());
+        if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
+        continue;
+      }
+      if (stored === 'moved') continue;
+      next = stored.transaction!.nonce! + 1;
+      result.sent++;
+      if (float !== null) float -= withdrawal.amount;
+      // The nonces are claimed one after another, but a broadcast need not hold up the next claim:
+      // it goes out while the next payout is signed and stored (a node queues a nonce that arrives
+      // before the one below it). Stored and signed, one that fails is sent again by settling.
+      broadcasts.push(
+        broadcastWithdrawal(deps, stored, now).catch((error: unknown) => {
+          log.error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
+        }),
+      );
+      if (broadcasts.length >= BROADCASTS_IN_FLIGHT) await Promise.all(broadcasts.splice(0));
     }
-    const stored = await signAndStore(deps, withdrawal, wallet, next, now);
-    if (stored === 'would-revert') {
-      const failed = fail(withdrawal, 'TRANSFER_WOULD_REVERT', now());
-      if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
-      continue;
-    }
-    if (stored === 'moved') continue;
-    next = stored.transaction!.nonce! + 1;
-    result.sent++;
-    if (float !== null) float -= withdrawal.amount;
-    try {
-      await broadcastWithdrawal(deps, stored, now);
-    } catch (error) {
-      // Stored and signed: settling broadcasts it again on a later run.
-      log.error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
-    }
+  } finally {
+    // None left running behind the run (a Lambda may be frozen with it).
+    await Promise.all(broadcasts);
   }
   return result;
 }
+
+/** Broadcasts a run lets go out behind its claims before it waits for them. */
+const BROADCASTS_IN_FLIGHT = 8;
 
 /** Signs the transfer with the next nonce and stores it, taking the nonce: the processing
  * withdrawal, 'moved' when it is no longer pending (or others kept taking the nonces), or
@@ -188,11 +203,12 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? stderrLog;
   const result: EvmSettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 }, replaced: 0, feeCapReached: 0 };
-  let final: ChainBlock | undefined;
+  // Read once a run, when the first withdrawal needs it.
+  let final: Promise<ChainBlock> | undefined;
   const remaining: Withdrawal[] = [];
-  for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
-    final ??= await deps.chain.finalBlock();
-    const outcome = await nonceOutcome(deps.chain, nonceTransactionOf(withdrawal), final);
+  const settle = async (withdrawal: Withdrawal) => {
+    final ??= deps.chain.finalBlock();
+    const outcome = await nonceOutcome(deps.chain, nonceTransactionOf(withdrawal), await final);
     // The record ends with the hash of the version that landed, whichever it is.
     const landed: Withdrawal = { ...withdrawal, txHash: outcome.txHash };
     const settled =
@@ -208,10 +224,10 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
         if (settled.after.status === 'completed') result.completed++;
         else result.failed++;
       }
-      continue;
+      return;
     }
     remaining.push(withdrawal);
-    if (outcome.inBlock) continue; // in a block, not yet final
+    if (outcome.inBlock) return; // in a block, not yet final
     try {
       const replaced = dueForReplacement(deps, withdrawal, now()) ? await replace(deps, withdrawal, now) : 'not-replaced';
       if (replaced === 'replaced') result.replaced++;
@@ -223,7 +239,10 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
     } catch (error) {
       log.error('rebroadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
     }
-  }
+  };
+  // Side by side within a page (each payout its own nonce, reads and guarded write); rebroadcasts
+  // may then reach the node out of nonce order, which it queues until the gap before them fills.
+  for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) await inParallel(page, SETTLE_IN_FLIGHT, settle);
   result.stuck = stuckProcessing(remaining, now());
   return result;
 }

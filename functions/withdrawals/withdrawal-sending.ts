@@ -5,6 +5,7 @@ import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadca
 import type { TransactionSigner } from '../networks/signer.ts';
 import { withdrawalView, type Withdrawal } from './withdrawals.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
+import { inParallel } from '../shared/in-parallel.ts';
 
 /**
  * Sending a withdrawal exactly once (../shared/api-contract.md, Withdrawals): the transaction is
@@ -61,15 +62,24 @@ export const FINISH_RESERVE_MS = 5_000;
  * `reserveMs` left (null: to the end, whatever the time). Ones that change status meanwhile are
  * skipped by the guarded writes. */
 export async function* withdrawalsIn(deps: Pick<SendingDeps, 'store' | 'timeLeftMs'>, status: 'pending' | 'processing', reserveMs: number | null): AsyncGenerator<Withdrawal> {
+  for await (const page of withdrawalPagesIn(deps, status, reserveMs)) yield* page;
+}
+
+/** withdrawalsIn a page at a time: for settling, whose withdrawals are independent of each other. */
+export async function* withdrawalPagesIn(deps: Pick<SendingDeps, 'store' | 'timeLeftMs'>, status: 'pending' | 'processing', reserveMs: number | null): AsyncGenerator<Withdrawal[]> {
   let afterId: string | undefined;
   for (;;) {
     if (reserveMs !== null && deps.timeLeftMs && deps.timeLeftMs() < reserveMs) return;
     const page = await deps.store.withdrawalsInStatus(status, SEND_BATCH, afterId);
-    yield* page;
+    if (page.length > 0) yield page;
     if (page.length < SEND_BATCH) return;
     afterId = page[page.length - 1]!.id;
   }
 }
+
+/** Withdrawals of a page settled side by side: each is its own receipt reads and its own guarded
+ * write, so a page costs about the slowest of them rather than their sum (the payouts bench). */
+export const SETTLE_IN_FLIGHT = 8;
 
 export interface SendResult {
   sent: number;
@@ -86,29 +96,46 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
   let from: string | undefined;
   let float: bigint | null | undefined;
-  for await (const withdrawal of withdrawalsIn(deps, 'pending', SETTLE_RESERVE_MS)) {
-    // Read once a run, and only when something is pending.
-    from ??= await deps.signer.address();
-    if (float === undefined) float = await spendableFloat(deps);
+  // A TRON transaction has no nonce: the payouts of a page are signed, claimed and broadcast side by
+  // side, in order of age, each its own transaction (the builder gives each its own timestamp).
+  const send = async (withdrawal: Withdrawal) => {
     // Sent without the USDT on the hot wallet, the transfer would revert on chain and the
-    // withdrawal fail: it waits, pending, and a smaller one behind it may go first.
-    if (float !== null && withdrawal.amount > float) {
-      result.awaitingFloat++;
-      continue;
+    // withdrawal fail: it waits, pending, and a smaller one behind it may go first. Taken from the
+    // float before the claim (the others under way see it gone), given back if not sent.
+    if (float !== null && float !== undefined) {
+      if (withdrawal.amount > float) {
+        result.awaitingFloat++;
+        return;
+      }
+      float -= withdrawal.amount;
     }
-    const processing = await signAndClaim(deps, withdrawal, from, now, { announce: true });
-    if (!processing) continue; // another sender took it first
+    const processing = await signAndClaim(deps, withdrawal, from!, now, { announce: true }).catch((error: unknown) => {
+      if (float !== null && float !== undefined) float += withdrawal.amount;
+      throw error;
+    });
+    if (!processing) {
+      if (float !== null && float !== undefined) float += withdrawal.amount;
+      return; // another sender took it first
+    }
     result.sent++;
-    if (float !== null) float -= withdrawal.amount;
     try {
       await broadcastStored(deps, processing, now);
     } catch (error) {
       // Stored and signed: settleWithdrawals broadcasts it again on a later run.
       (deps.log ?? stderrLog).error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
     }
+  };
+  for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+    // Read once a run, and only when something is pending.
+    from ??= await deps.signer.address();
+    if (float === undefined) float = await spendableFloat(deps);
+    await inParallel(page, SEND_IN_FLIGHT, send);
   }
   return result;
 }
+
+/** TRON payouts signed, claimed and broadcast at once by one run. */
+export const SEND_IN_FLIGHT = 8;
 
 /**
  * What the hot wallet can still send: its USDT on chain less every withdrawal already `processing`.
@@ -164,18 +191,19 @@ export interface SettleResult extends SendResult {
 export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult> {
   const now = deps.now ?? (() => new Date());
   const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
-  let final: Awaited<ReturnType<SendingDeps['chain']['finalBlock']>> | undefined;
+  // Read once a run, when the first withdrawal needs it.
+  let final: ReturnType<SendingDeps['chain']['finalBlock']> | undefined;
   const remaining: Withdrawal[] = [];
-  for await (const withdrawal of withdrawalsIn(deps, 'processing', FINISH_RESERVE_MS)) {
-    final ??= await deps.chain.finalBlock();
+  const settle = async (withdrawal: Withdrawal) => {
+    final ??= deps.chain.finalBlock();
     const expiresAt = Date.parse(withdrawal.transaction!.expiresAt!);
-    const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, final);
+    const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, await final);
     if (verdict && !(await ownsTransaction(deps, withdrawal))) {
       // Signed before claims existed and collapsed into another payout's identical transaction:
       // that receipt is not this withdrawal's. It gets a transaction of its own.
       await signAndClaim(deps, withdrawal, await deps.signer.address(), now, { announce: false });
       remaining.push(withdrawal);
-      continue;
+      return;
     }
     if (verdict) {
       const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, verdict.result, now());
@@ -183,15 +211,16 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
         if (settled.after.status === 'completed') result.completed++;
         else result.failed++;
       }
-      continue;
+      return;
     }
     remaining.push(withdrawal);
-    if (receipt) continue; // in a block, not yet final
+    if (receipt) return; // in a block, not yet final
     if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
       await broadcastStored(deps, withdrawal, now);
       result.rebroadcast++;
     }
-  }
+  };
+  for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) await inParallel(page, SETTLE_IN_FLIGHT, settle);
   result.stuck = stuckProcessing(remaining, now());
   return result;
 }
