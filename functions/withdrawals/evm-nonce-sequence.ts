@@ -28,6 +28,9 @@ export interface NonceSlot {
   nonce: number;
   /** No sequence is stored for the wallet yet: this write creates it. */
   first: boolean;
+  /** The stored sequence's next nonce when `nonce` is past it: the wallet sent outside Cambio, on
+   * nonces the sequence never gave out, and the sequence jumps over them (from this value). */
+  from?: number;
 }
 
 export interface NonceSequence {
@@ -51,11 +54,18 @@ export async function withNextNonce<T>(
   wallet: string,
   known: number | undefined,
   signAndStore: (slot: NonceSlot) => Promise<T | 'nonce-taken'>,
+  usedOnChain?: number,
 ): Promise<T | 'busy'> {
   for (let attempt = 1; attempt <= NONCE_ATTEMPTS; attempt++) {
     const stored = attempt === 1 && known !== undefined ? known : await sequence.nextNonce(wallet);
     const nonce = stored ?? (await pendingNonce(wallet));
-    const answer = await signAndStore({ wallet, nonce, first: stored === null });
+    // `usedOnChain`: the node's count of the wallet's transactions. Every nonce the sequence gave
+    // out is below its next, so a count past it means nonces taken outside Cambio: a transaction
+    // signed on one of them could never be mined.
+    const answer =
+      usedOnChain !== undefined && nonce < usedOnChain
+        ? await signAndStore({ wallet, nonce: usedOnChain, first: stored === null, ...(stored !== null && { from: stored }) })
+        : await signAndStore({ wallet, nonce, first: stored === null });
     if (answer !== 'nonce-taken') return answer;
   }
   return 'busy';
@@ -100,8 +110,12 @@ export async function broadcastOrFill(
   return 'filled';
 }
 
-/** The reads settling needs: receipts, the final block, and a block by height. */
-export type EvmReceiptReader = Pick<ChainReader, 'finalBlock' | 'receipt'> & { blockAt(number: number): Promise<ChainBlock | null> };
+/** The reads settling needs: receipts, the final block, a block by height, and how many
+ * transactions a wallet had sent as of a block (its next nonce there). */
+export type EvmReceiptReader = Pick<ChainReader, 'finalBlock' | 'receipt'> & {
+  blockAt(number: number): Promise<ChainBlock | null>;
+  transactionCountAt(wallet: string, blockNumber: number): Promise<number>;
+};
 
 /** The receipt of whichever of `txHashes` (versions on one nonce) the node has in a block, newest
  * first (the likelier), and whether it counts: its block final and still the node's block at that

@@ -79,7 +79,7 @@ export interface EvmSendingStore extends WithdrawalSendingStore, NonceSequence {
   /** One transaction: the sequence moves from `slot.nonce` to the next, the slot is claimed for the
    * withdrawal, and `before` becomes `after` with `event`. 'nonce-taken': another sender has the
    * nonce; 'stale': the withdrawal moved on. Either way nothing is written. */
-  claimNonce(before: Withdrawal, after: Withdrawal, slot: NonceSlot, event: DomainEvent): Promise<'written' | 'nonce-taken' | 'stale'>;
+  claimNonce(before: Withdrawal, after: Withdrawal, slot: NonceSlot, event: DomainEvent | null): Promise<'written' | 'nonce-taken' | 'stale'>;
 }
 
 export interface EvmSendingDeps {
@@ -104,16 +104,19 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
   let float: bigint | null | undefined;
   // The next nonce as this run last wrote it: read from the table again only when another sender moved it.
   let next: number | undefined;
+  let usedOnChain: number | undefined;
   const broadcasts: Promise<void>[] = [];
   try {
     for await (const withdrawal of withdrawalsIn(deps, 'pending', SETTLE_RESERVE_MS)) {
       wallet ??= await deps.payouts.wallet();
+      // Once a run: past the stored sequence when the wallet sent outside Cambio (withNextNonce).
+      usedOnChain ??= await deps.payouts.pendingNonce(wallet);
       if (float === undefined) float = await spendableFloat(deps);
       if (float !== null && withdrawal.amount > float) {
         result.awaitingFloat++;
         continue;
       }
-      const stored = await signAndStore(deps, withdrawal, wallet, next, now);
+      const stored = await signAndStore(deps, withdrawal, wallet, next, now, usedOnChain);
       if (stored === 'would-revert') {
         const failed = fail(withdrawal, 'TRANSFER_WOULD_REVERT', now());
         if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
@@ -146,22 +149,37 @@ const BROADCASTS_IN_FLIGHT = 8;
 /** Signs the transfer with the next nonce and stores it, taking the nonce: the processing
  * withdrawal, 'moved' when it is no longer pending (or others kept taking the nonces), or
  * 'would-revert' with nothing signed. */
-async function signAndStore(deps: EvmSendingDeps, withdrawal: Withdrawal, wallet: string, known: number | undefined, now: () => Date): Promise<Withdrawal | 'moved' | 'would-revert'> {
-  const stored = await withNextNonce(deps.store, (wallet) => deps.payouts.pendingNonce(wallet), wallet, known, async (slot) => {
-    const signed = await deps.payouts.signedTransfer({ nonce: slot.nonce, to: withdrawal.address, amount: withdrawal.amount });
-    if (!signed) return 'would-revert';
-    const processing: Withdrawal = {
-      ...withdrawal,
-      status: 'processing',
-      txHash: signed.txHash,
-      // Broadcast right after this write: stored as broadcast now, so a payout costs no second write.
-      transaction: { signed: signed.raw, expiresAt: null, broadcastAt: now().toISOString(), nonce: slot.nonce },
-      updatedAt: now().toISOString(),
-    };
-    const event = domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now());
-    const answer = await deps.store.claimNonce(withdrawal, processing, slot, event);
-    return answer === 'written' ? processing : answer === 'stale' ? 'moved' : answer;
-  });
+async function signAndStore(
+  deps: EvmSendingDeps,
+  withdrawal: Withdrawal,
+  wallet: string,
+  known: number | undefined,
+  now: () => Date,
+  usedOnChain: number | undefined,
+): Promise<Withdrawal | 'moved' | 'would-revert'> {
+  const stored = await withNextNonce(
+    deps.store,
+    (wallet) => deps.payouts.pendingNonce(wallet),
+    wallet,
+    known,
+    async (slot) => {
+      const signed = await deps.payouts.signedTransfer({ nonce: slot.nonce, to: withdrawal.address, amount: withdrawal.amount });
+      if (!signed) return 'would-revert';
+      const processing: Withdrawal = {
+        ...withdrawal,
+        status: 'processing',
+        txHash: signed.txHash,
+        // Broadcast right after this write: stored as broadcast now, so a payout costs no second write.
+        transaction: { signed: signed.raw, expiresAt: null, broadcastAt: now().toISOString(), nonce: slot.nonce },
+        updatedAt: now().toISOString(),
+      };
+      // A payout signed again (its nonce taken outside Cambio) stays processing: no event again.
+      const event = withdrawal.status === 'pending' ? domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now()) : null;
+      const answer = await deps.store.claimNonce(withdrawal, processing, slot, event);
+      return answer === 'written' ? processing : answer === 'stale' ? 'moved' : answer;
+    },
+    usedOnChain,
+  );
   if (stored !== 'busy') return stored;
   (deps.log ?? stderrLog).warn('other senders kept taking the next nonce; left for the next run', { withdrawalId: withdrawal.id });
   return 'moved';
@@ -203,8 +221,10 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? stderrLog;
   const result: EvmSettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 }, replaced: 0, feeCapReached: 0 };
-  // Read once a run, when the first withdrawal needs it.
+  // Read once a run, when the first withdrawal needs them: the final block before any receipt, so
+  // that a payout mined by then has its receipt found (usedAtFinal's reasoning rests on it).
   let final: Promise<ChainBlock> | undefined;
+  let usedAtFinal: Promise<number> | undefined;
   const remaining: Withdrawal[] = [];
   const settle = async (withdrawal: Withdrawal) => {
     final ??= deps.chain.finalBlock();
@@ -228,6 +248,24 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
     }
     remaining.push(withdrawal);
     if (outcome.inBlock) return; // in a block, not yet final
+    // No version of it mined, yet its nonce is used in a final block: a transaction sent from the
+    // hot wallet outside Cambio took it, and this one can never be mined. It is signed again on a
+    // nonce of its own (past every nonce used on chain), as if it had never been sent.
+    usedAtFinal ??= (async () => deps.chain.transactionCountAt(await deps.payouts.wallet(), (await final!).number))();
+    if ((await usedAtFinal) > withdrawal.transaction!.nonce! && !withdrawal.transaction!.filler) {
+      const again = await signAndStore(deps, withdrawal, await deps.payouts.wallet(), undefined, now, await usedAtFinal);
+      if (again === 'moved' || again === 'would-revert') return; // the next run sees it again
+      log.error('payout nonce used outside Cambio (a transaction from the hot wallet that Cambio did not sign): signed again on a new nonce', {
+        withdrawalId: withdrawal.id,
+        nonce: withdrawal.transaction!.nonce,
+        abandonedTxHash: withdrawal.txHash,
+        txHash: again.txHash,
+        newNonce: again.transaction!.nonce,
+      });
+      await broadcastWithdrawal(deps, again, now).catch((error: unknown) => log.error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) }));
+      result.rebroadcast++;
+      return;
+    }
     try {
       const replaced = dueForReplacement(deps, withdrawal, now()) ? await replace(deps, withdrawal, now) : 'not-replaced';
       if (replaced === 'replaced') result.replaced++;

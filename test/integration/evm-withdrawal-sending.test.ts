@@ -171,6 +171,42 @@ describe('EVM withdrawals on anvil', () => {
     expect(await settleFinal()).toMatchObject({ completed: 1 });
   });
 
+  it("a transaction sent from the hot wallet outside Cambio takes a stored payout's nonce: the payout is signed again on a new nonce and lands once, and later payouts start past the nonces used outside", async () => {
+    const to = newAddress();
+    const outside = localWalletClient(node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
+    const withdrawal = await withdraw(to, '7');
+    // Stored on its nonce, not broadcast yet (the process died): someone then spends the wallet's
+    // next three nonces by hand, the first of them the payout's.
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 1 });
+    const taken = (await read(withdrawal)).transaction!.nonce!;
+    for (let i = 0; i < 3; i++) {
+      const hash = await outside.sendTransaction({ to: newAddress(), value: 1n, nonce: taken + i });
+      await client().waitForTransactionReceipt({ hash });
+    }
+    await anvil().mine({ blocks: CONFIRMATIONS });
+
+    // The node would answer "nonce too low" to its broadcast forever: it is signed afresh, past them.
+    expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 1, completed: 0 });
+    const again = await read(withdrawal);
+    expect(again).toMatchObject({ status: 'processing' });
+    expect(again.transaction!.nonce).toBe(taken + 3);
+    expect(await usdtOf(to)).toBe(usdt('7'));
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: again.txHash });
+    expect(await nonceOf(again.txHash!)).toBe(taken + 3);
+
+    // Outside again, past the stored sequence this time: the next payout starts after it.
+    const used = await client().getTransactionCount({ address: node.hotWallet.address });
+    await client().waitForTransactionReceipt({ hash: await outside.sendTransaction({ to: newAddress(), value: 1n, nonce: used }) });
+    const next = await withdraw(to, '1');
+    expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
+    expect((await read(next)).transaction!.nonce).toBe(used + 1);
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
+    expect(await usdtOf(to)).toBe(usdt('8'));
+    expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('8') - 2n * WITHDRAWAL_RULES.fee, locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('a payout signed while its recipient held USDT still lands when the recipient has emptied its balance before it is mined', async () => {
     // Sending to an address that holds nothing writes a storage slot from zero: ~17,000 gas more
     // than the estimate made while it held some, which a margin of a quarter does not cover.

@@ -26,7 +26,7 @@ export class DynamoEvmSendingStore extends DynamoWithdrawalSendingStore implemen
     return storedNextNonce(this.db, this.tableName, this.evmNetwork, wallet);
   }
 
-  async claimNonce(before: Withdrawal, after: Withdrawal, slot: NonceSlot, event: DomainEvent): Promise<'written' | 'nonce-taken' | 'stale'> {
+  async claimNonce(before: Withdrawal, after: Withdrawal, slot: NonceSlot, event: DomainEvent | null): Promise<'written' | 'nonce-taken' | 'stale'> {
     const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), {
       condition: '#status = :status AND updatedAt = :updatedAt',
       names: { '#status': 'status' },
@@ -34,7 +34,8 @@ export class DynamoEvmSendingStore extends DynamoWithdrawalSendingStore implemen
       onFailed: answer('stale'),
     });
     nonceClaimIn(tx, this.evmNetwork, slot, { withdrawalId: after.id }, after.updatedAt);
-    return tx.event(event).commitOrAnswer<'nonce-taken' | 'stale'>(this.db);
+    if (event) tx.event(event);
+    return tx.commitOrAnswer<'nonce-taken' | 'stale'>(this.db);
   }
 }
 
@@ -49,10 +50,10 @@ export async function storedNextNonce(db: DynamoDBDocumentClient, tableName: str
  * to the next (created on the first allocation) and the nonce's claim is created. Either refused
  * cancels the whole transaction with the answer 'nonce-taken': another signer has the nonce.
  */
-export function nonceClaimIn(tx: MoneyTransaction, network: EvmNetworkName, { wallet, nonce, first }: NonceSlot, holder: EvmNonceHolder, at: string): MoneyTransaction {
+export function nonceClaimIn(tx: MoneyTransaction, network: EvmNetworkName, { wallet, nonce, first, from }: NonceSlot, holder: EvmNonceHolder, at: string): MoneyTransaction {
   const taken = answer('nonce-taken');
   const sequence = evmNonceSequenceItem.toItem(network, wallet, nonce + 1, at);
   if (first) tx.create(sequence, taken);
-  else tx.put(sequence, { condition: '#next = :nonce', names: { '#next': 'next' }, values: { ':nonce': nonce }, onFailed: taken });
+  else tx.put(sequence, { condition: '#next = :from', names: { '#next': 'next' }, values: { ':from': from ?? nonce }, onFailed: taken });
   return tx.create(evmNonceClaimItem.toItem(network, wallet, nonce, holder, at), taken);
 }

@@ -1,6 +1,6 @@
 import { createClient, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, http, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
 // Actions one by one rather than a public client's hundred: the poller's bundle carries these alone.
-import { getBalance, getBlock, getBlockNumber, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
+import { getBalance, getBlock, getBlockNumber, getTransactionCount, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
 import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
 
@@ -72,6 +72,10 @@ export class EvmChain implements Chain {
       if ((error as Error).name === 'BlockNotFoundError') return null;
       throw error;
     }
+  }
+
+  async transactionCountAt(wallet: string, blockNumber: number): Promise<number> {
+    return getTransactionCount(await this.rpc(), { address: wallet as Address, blockNumber: BigInt(blockNumber) });
   }
 
   async finalBlock(): Promise<ChainBlock> {

@@ -9,6 +9,9 @@ import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } fro
 
 export { BroadcastRefused, SANDBOX_TRX };
 
+
+/** Times a transfer is written again when another transaction on the same balance got in first. */
+const CONFLICT_RETRIES = 8;
 /**
  * A TRON stand-in whose blocks are a function of time and whose transfers live in DynamoDB, so the
  * same scanner code runs locally and on the deployed sandbox stage with no producer process:
@@ -56,7 +59,8 @@ const OUTSIDE_WORLD = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
 
 export class SandboxChain implements ChainReader {
   private genesisMs: number | undefined;
-  private treasuryGranted = false;
+  /** The grant under way or made: broadcasts side by side (the sender's) share the one grant. */
+  private treasuryGrant: Promise<void> | undefined;
   private readonly now: () => number;
   private readonly balanceBook: SandboxBalances;
 
@@ -123,7 +127,7 @@ export class SandboxChain implements ChainReader {
    * next block. A checked debit the sender cannot cover is executed as TRON would: mined REVERT
    * (USDT short: the fee still burns) or OUT_OF_ENERGY (TRX short for the fee: nothing moves).
    */
-  private async record(input: SandboxTransferInput, result: ReceiptResult, execution: Execution): Promise<{ txHash: string; blockNumber: number } | 'duplicate'> {
+  private async record(input: SandboxTransferInput, result: ReceiptResult, execution: Execution, conflicts = 0): Promise<{ txHash: string; blockNumber: number } | 'duplicate'> {
     const { txHash } = execution;
     const blockNumber = (await this.latestNumber()) + 1;
     const createdAt = new Date(this.now()).toISOString();
@@ -152,6 +156,12 @@ export class SandboxChain implements ChainReader {
       return { txHash, blockNumber };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
+      // Another transfer moving the same balance at that moment (the sender broadcasts side by
+      // side; DynamoDB refuses one of two transactions on one item): written again, in a later block.
+      if ((error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict') && conflicts < CONFLICT_RETRIES) {
+        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * (conflicts + 1)));
+        return this.record(input, result, execution, conflicts + 1);
+      }
       const failed = (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
       if (failed === 1) return 'duplicate';
       const move = moves[failed - 2];
@@ -191,9 +201,17 @@ export class SandboxChain implements ChainReader {
   }
 
   /** The hot wallet's TRX, granted once per chain (a marker item makes it once across processes). */
-  private async grantTreasury(): Promise<void> {
-    if (this.treasuryGranted || !this.options.treasury) return;
-    const address = await this.options.treasury();
+  private grantTreasury(): Promise<void> {
+    if (!this.options.treasury) return Promise.resolve();
+    this.treasuryGrant ??= this.grantTreasuryOnce(this.options.treasury).catch((error: unknown) => {
+      this.treasuryGrant = undefined; // tried again by the next broadcast
+      throw error;
+    });
+    return this.treasuryGrant;
+  }
+
+  private async grantTreasuryOnce(treasury: () => Promise<string>): Promise<void> {
+    const address = await treasury();
     const marker = sandboxTreasuryGrantItem.toItem(address, SANDBOX_TREASURY_TRX_SUN);
     const granted = await readItem(this.db, this.tableName, sandboxTreasuryGrantItem.key(address));
     if (!granted) {
@@ -209,7 +227,6 @@ export class SandboxChain implements ChainReader {
         if (!(error instanceof TransactionCanceledException)) throw error;
       }
     }
-    this.treasuryGranted = true;
   }
 
   /** What each address holds of `contract` on the sandbox chain (the payers of the outside world aside). */
