@@ -178,13 +178,19 @@ function round(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
-/** DynamoDB Local is a child (java) of this process; found through /proc on Linux. */
-async function dynamoDbLocalPid(): Promise<number | undefined> {
+/** DynamoDB Local is a java descendant of this process (under the shell that stops it with its
+ * parent, local/child-process.ts); found through /proc on Linux. The shell's own command line names
+ * DynamoDBLocal too: only the java process counts (the shell's CPU and 2 MiB were measured before). */
+async function dynamoDbLocalPid(parent = process.pid): Promise<number | undefined> {
   try {
-    const children = (await readFile(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+    const children = (await readFile(`/proc/${parent}/task/${parent}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
     for (const pid of children) {
-      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (cmdline.includes('DynamoDBLocal')) return pid;
+      const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+      if (cmdline.some((arg) => arg.includes('DynamoDBLocal'))) {
+        if (/(^|\/)java$/.test(cmdline[0] ?? '')) return pid;
+        const java = await dynamoDbLocalPid(pid);
+        if (java !== undefined) return java;
+      }
     }
   } catch {
     // not Linux, or no such file
