@@ -11,6 +11,8 @@ import { rawDashboardRequest } from '../support/raw-dashboard-request.ts';
  */
 const api = useTestApi();
 const WRONG = `${STRONG_PASSWORD}-wrong`;
+/** The user pool's own lockout after its fifth failure in a row (local/cognito-emulator.ts, as Cognito). */
+const POOL_FIRST_LOCKOUT_MS = 1_000;
 
 const signIn = (email: string, password: string, from: string) => rawDashboardRequest(api.runtime, 'POST', '/session', { body: { email, password }, from });
 const answerOf = ({ status, body }: { status: number; body: any }) => ({ status, error: body?.error ?? null });
@@ -58,17 +60,23 @@ describe('the sign-in lockout', () => {
     const { email } = await signedUpOwner(api.runtime, 'Victim Co');
     // Where the person usually signs in.
     expect((await signIn(email, STRONG_PASSWORD, '127.0.20.1')).status).toBe(200);
-    const started = Date.now();
 
     const flood: number[] = [];
     for (let round = 0; round < 30; round += 1) {
       flood.push(...(await Promise.all([1, 2, 3, 4, 5].map(() => signIn(email, WRONG, '127.0.20.66')))).map((answer) => answer.status));
     }
+    const flooded = Date.now();
 
     expect(flood.filter((status) => status === 401).length).toBeLessThanOrEqual(SOURCE_FAILURES);
+    // The user pool locks the account itself for a second after its fifth failure (Cognito does
+    // too, and Cambio cannot skip it): the five the flood's source was allowed may end with its
+    // last round, so the person signs in from their usual place once that second is over. A loaded
+    // CI run, whose last counted failure came late in the flood, was refused inside it.
+    await sleep(Math.max(0, flooded + POOL_FIRST_LOCKOUT_MS + 200 - Date.now()));
     expect((await signIn(email, STRONG_PASSWORD, '127.0.20.1')).status).toBe(200);
-    // From a new place too, once the account's short wait has passed.
-    await sleep(Math.max(0, started + accountWaitMs(SOURCE_FAILURES) + 200 - Date.now()));
+    // From a new place too, once the account's short wait has passed (its count starts again at
+    // the right password, so this is the wait at most).
+    await sleep(Math.max(0, flooded + accountWaitMs(SOURCE_FAILURES) + 200 - Date.now()));
     expect((await signIn(email, STRONG_PASSWORD, '127.0.20.2')).status).toBe(200);
   });
 

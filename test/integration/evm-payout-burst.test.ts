@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
-import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
+import { evmChainOf, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import type { SliceSettings } from '#functions/settings/functions';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
@@ -14,13 +18,14 @@ import { HOT_WALLET_USDT, localPublicClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { USDT } from '../support/sandbox-chain-jobs.ts';
 
 /**
  * Issue #34's burst: 100 equal withdrawals (one company, one address, one amount) queued at once on
  * polygon, sent by one run of the sender against a real anvil that mines each transaction as it
  * arrives, then settled once final: 100 distinct transactions on 100 consecutive nonces, exactly
- * 100 × the amount received, each completed once. (Two senders racing for nonces:
- * evm-withdrawal-sending.test.ts.)
+ * 100 × the amount received, each completed once, and reconcile unmoved on polygon. (Two senders
+ * racing for nonces: evm-withdrawal-sending.test.ts.)
  */
 const NETWORK = 'polygon';
 const CONFIRMATIONS = 3;
@@ -33,6 +38,19 @@ const hotWalletKey = generatePrivateKey();
 const hotWallet = privateKeyToAccount(hotWalletKey);
 let node: Awaited<ReturnType<typeof startAnvilWithContracts>>;
 let settings: SliceSettings<'chain'>;
+
+/** Reconcile as the job runs it: TRON on the sandbox chain of this table (no TRON money here), polygon on its anvil. */
+async function polygonReconciled() {
+  const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
+  const result = await reconcileHoldings({
+    ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
+    usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses),
+    minedSuccessfully: async (txHash) => (await tron.receipt(txHash))?.result === 'SUCCESS',
+    hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address(),
+    evmNetworks: [evmReconcileSources(NETWORK, settings, async () => hotWallet.address)],
+  });
+  return { network: result.networks.find((network) => network.network === NETWORK)!, report: reconciliationReport(result) };
+}
 
 /** A sender as the withdrawal-sender job builds one. */
 function sender(): EvmSendingDeps {
@@ -64,6 +82,9 @@ describe(`${PAYOUTS} equal EVM withdrawals queued at once`, () => {
     // Ten at a time: a hundred writes at once to one company's balance would mostly measure retries.
     for (let i = 0; i < PAYOUTS; i++) queued.push(await requestWithdrawal(withdrawals, rules, company.id, { reference: `burst-${i}`, network: NETWORK, address: to, amount: usdt(AMOUNT) }));
 
+    // The hot wallet's float was put there by hand (no one's in the ledger) and the company was
+    // credited without a deposit: polygon starts unbalanced, and the burst must not move that.
+    const before = await polygonReconciled();
     const deps = sender();
     expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: PAYOUTS, failed: 0, awaitingFloat: 0 });
     await createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).mine({ blocks: CONFIRMATIONS });
@@ -87,5 +108,13 @@ describe(`${PAYOUTS} equal EVM withdrawals queued at once`, () => {
     const balance = (await companies.getBalances(company.id)).find((row) => row.currency === 'USDT');
     expect(balance).toMatchObject({ available: usdt('1000') - BigInt(PAYOUTS) * (usdt(AMOUNT) + WITHDRAWAL_RULES.fee), locked: 0n });
     await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
+
+    // Reconcile: the hot wallet holds exactly what it sent less, the ledger owes exactly that less,
+    // nothing is left in flight; the difference is the one before the burst, to the unit.
+    const after = await polygonReconciled();
+    expect(after.network.hotWalletUsdt, after.report).toBe(before.network.hotWalletUsdt - BigInt(PAYOUTS) * usdt(AMOUNT));
+    expect(after.network.owed, after.report).toBe(before.network.owed - BigInt(PAYOUTS) * usdt(AMOUNT));
+    expect(after.network.inFlightUsdt, after.report).toBe(0n);
+    expect(after.network.difference, after.report).toBe(before.network.difference);
   }, 240_000); // 17 s alone; over 90 s in a loaded clean-clone run beside the rest of the suite
 });
