@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
-import { LOCAL_TABLE_NAME, type RunningRuntime } from './runtime.ts';
+import { LOCAL_TABLE_NAME, type RunningRuntime } from './runtime-files.ts';
 
 export const DATA_DIR = '.data';
 

@@ -6,7 +6,7 @@ import { createCompany } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { STAGES } from '../config/stages.ts';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
@@ -17,19 +17,9 @@ import { startCognitoEmulator } from './cognito-emulator.ts';
 import { startEvmNetworks, type LocalEvmNetworks } from './evm-networks.ts';
 import { resumeHotWalletNonces } from './evm-nonce-resume.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
-
-export const LOCAL_TABLE_NAME = 'cambio-local';
-
-/** What the running `npm start` keeps in .data/runtime.json while up (startLocalRuntime writes it;
- * local-data.ts reads it for the ops commands). */
-export interface RunningRuntime {
-  pid: number;
-  dynamoEndpoint: string;
-  tableName: string;
-  apiUrl: string;
-  /** Its EVM nodes, as its EVM_NETWORKS setting says them. */
-  evmNetworks?: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
-}
+import { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime } from './runtime-files.ts';
+// Where the ops commands read them from without loading the runtime (./runtime-files.ts says why).
+export { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime };
 
 /**
  * Throttles no single machine can reach, for what drives the local runtime hard on purpose: the
@@ -42,7 +32,6 @@ export const LOAD_TEST_RATE_LIMITS = {
 } as const satisfies Pick<LocalRuntimeOptions, 'throttle' | 'companyRateLimit'>;
 
 /** Where the local stage's mail goes for a data folder (`npm start`: .data/outbox/); the commands in ops/ write there too. */
-export const outboxOf = (dataDir: string): string => join(dataDir, 'outbox');
 
 export interface SandboxCredentials {
   companyId: string;

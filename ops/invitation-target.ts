@@ -8,7 +8,7 @@ import { SesMailer } from '#adapters/mail/ses-mailer';
 import { parseSettings, SETTINGS } from '#functions/settings/schema';
 import { STAGES, type StageName } from '../config/stages.ts';
 import { DATA_DIR, runningRuntime, withLocalData } from '#local/local-data';
-import { outboxOf } from '#local/runtime';
+import { outboxOf } from '#local/runtime-files';
 
 /** The options every command that invites people takes, to name the stage it acts on. */
 export const TARGET_OPTIONS = {
