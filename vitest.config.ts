@@ -15,8 +15,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default is one worker less than the cores: one on a 2-core machine, where most test
-    // files wait on sockets, DynamoDB Local and timers rather than on the CPU. Two left a fifth of
-    // the cores idle in a clean-clone run (156 % of 200); three fill the waits of one with the others.
-    maxWorkers: 3,
+    // files wait on sockets, DynamoDB Local and timers rather than on the CPU. Two keep both busy.
+    // Three were tried (session 19): 180 % of the cores against 156 %, yet the test files took
+    // 865–873 s against 823 s with two: the third worker's imports and contention ate the gain.
+    maxWorkers: 2,
   },
 });
