@@ -62,10 +62,8 @@ export async function withNextNonce<T>(
     // `usedOnChain`: the node's count of the wallet's transactions. Every nonce the sequence gave
     // out is below its next, so a count past it means nonces taken outside Cambio: a transaction
     // signed on one of them could never be mined.
-    const answer =
-      usedOnChain !== undefined && nonce < usedOnChain
-        ? await signAndStore({ wallet, nonce: usedOnChain, first: stored === null, ...(stored !== null && { from: stored }) })
-        : await signAndStore({ wallet, nonce, first: stored === null });
+    const jumped = usedOnChain !== undefined && nonce < usedOnChain && stored !== null;
+    const answer = await signAndStore({ wallet, nonce: Math.max(nonce, usedOnChain ?? nonce), first: stored === null, ...(jumped && { from: stored }) });
     if (answer !== 'nonce-taken') return answer;
   }
   return 'busy';

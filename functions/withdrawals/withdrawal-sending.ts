@@ -102,21 +102,21 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
     // Sent without the USDT on the hot wallet, the transfer would revert on chain and the
     // withdrawal fail: it waits, pending, and a smaller one behind it may go first. Taken from the
     // float before the claim (the others under way see it gone), given back if not sent.
-    if (float !== null && float !== undefined) {
+    if (typeof float === 'bigint') {
       if (withdrawal.amount > float) {
         result.awaitingFloat++;
         return;
       }
       float -= withdrawal.amount;
     }
-    const processing = await signAndClaim(deps, withdrawal, from!, now, { announce: true }).catch((error: unknown) => {
-      if (float !== null && float !== undefined) float += withdrawal.amount;
-      throw error;
-    });
-    if (!processing) {
-      if (float !== null && float !== undefined) float += withdrawal.amount;
-      return; // another sender took it first
+    let processing: Withdrawal | null = null;
+    try {
+      processing = await signAndClaim(deps, withdrawal, from!, now, { announce: true });
+    } finally {
+      // Not sent (another sender took it first, or the claim threw): the float has it back.
+      if (!processing && typeof float === 'bigint') float += withdrawal.amount;
     }
+    if (!processing) return;
     result.sent++;
     try {
       await broadcastStored(deps, processing, now);

@@ -9,9 +9,9 @@ import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } fro
 
 export { BroadcastRefused, SANDBOX_TRX };
 
-
 /** Times a transfer is written again when another transaction on the same balance got in first. */
 const CONFLICT_RETRIES = 8;
+
 /**
  * A TRON stand-in whose blocks are a function of time and whose transfers live in DynamoDB, so the
  * same scanner code runs locally and on the deployed sandbox stage with no producer process:
