@@ -102,17 +102,16 @@ export function useLoaded<T>(load: () => Promise<T>, deps: unknown[]) {
   const reload = () => {
     const call = ++latest.current;
     setReloading(true);
-    const settle = () => call === latest.current && setReloading(false);
     return load().then(
       (loaded) => {
         if (call !== latest.current) return;
         setData(loaded);
-        settle();
+        setReloading(false);
       },
       (failure: unknown) => {
         if (call !== latest.current) return;
         setError(failure);
-        settle();
+        setReloading(false);
       },
     );
   };
