@@ -56,6 +56,9 @@ export interface NetworkContracts {
   hotWallet: LocalAccount;
   /** Holds CUSTOMER_USDT of the token and ETH for gas: the wallet that pays deposits. */
   customer: LocalAccount;
+  /** The transaction that put HOT_WALLET_USDT on the hot wallet: its float, which the local runtime
+   * records in the ledger (functions/ledger/floats.ts) so that reconcile balances. */
+  floatTxHash: Hex;
 }
 
 /**
@@ -135,6 +138,9 @@ export async function deployNetworkContracts(url: string, options: { usdtDecimal
   const { factory, implementation } = await deployForwarderFactory(wallet, publicClient, hotWallet.address);
   await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [customer.address, CUSTOMER_USDT * unit] }));
   // The hot wallet's float, for withdrawals (after the deployments, so their addresses stay put).
-  await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [hotWallet.address, HOT_WALLET_USDT * unit] }));
-  return { chain, usdt, usdtDecimals: options.usdtDecimals, factory, implementation, deployer, hotWallet, customer };
+  const { transactionHash: floatTxHash } = await mined(
+    publicClient,
+    await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [hotWallet.address, HOT_WALLET_USDT * unit] }),
+  );
+  return { chain, usdt, usdtDecimals: options.usdtDecimals, factory, implementation, deployer, hotWallet, customer, floatTxHash };
 }

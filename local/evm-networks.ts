@@ -1,7 +1,9 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import type { HotWalletFloat } from '#functions/ledger/floats';
 import { startAnvilWithContracts, type Anvil } from './anvil.ts';
+import { HOT_WALLET_USDT } from './evm-contracts.ts';
 
 /** A block a second, as the sandbox TRON chain's (config/stages.ts SANDBOX_BLOCK_INTERVAL_MS). */
 const BLOCK_SECONDS = 1;
@@ -11,6 +13,8 @@ const LOCAL_CONFIRMATIONS = 3;
 export interface LocalEvmNetworks {
   /** What the stage's EVM_NETWORKS setting says of each node started. */
   settings: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
+  /** Each node's hot wallet float, as the runtime records it in the ledger. */
+  floats: HotWalletFloat[];
   stop(): Promise<void>;
 }
 
@@ -44,6 +48,8 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWa
     throw failed.reason;
   }
   const settings: LocalEvmNetworks['settings'] = {};
+  // USDT in the ledger's 6 decimals, whatever the token's decimals on the node.
+  const floats = nodes.map((node, index): HotWalletFloat => ({ network: names[index]!, txHash: node.floatTxHash, amount: HOT_WALLET_USDT * 10n ** 6n }));
   nodes.forEach((node, index) => {
     settings[names[index]!] = {
       chainId: node.chainId,
@@ -60,7 +66,7 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWa
       sandbox: true,
     };
   });
-  return { settings, stop };
+  return { settings, floats, stop };
 }
 
 /** The start banner's line for each node: name, JSON-RPC URL, and the USDT contract (../shared/networks.md). */

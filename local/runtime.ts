@@ -6,6 +6,8 @@ import { createCompany } from '#functions/companies/company';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoFloatStore } from '#adapters/dynamo/float-store';
+import { recordHotWalletFloat, type HotWalletFloat } from '#functions/ledger/floats';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { STAGES } from '../config/stages.ts';
@@ -106,6 +108,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     evm = await startEvmNetworks(options.evmNetworks ?? [], { hotWalletKey });
     await scanFreshChainsFromTheirHead(dynamoEndpoint, tableName, evm.settings);
     await resumeHotWalletNonces(dynamoEndpoint, tableName, evm.settings, hotWalletKey);
+    await recordHotWalletFloats(dynamoEndpoint, tableName, evm.floats);
 
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
@@ -188,6 +191,18 @@ async function scanFreshChainsFromTheirHead(endpoint: string, tableName: string,
   const db = createDocumentClient(endpoint);
   try {
     for (const [name, network] of Object.entries(networks)) await new DynamoScanCursor(db, tableName, evmScanCursorName(name as EvmNetworkName, network)).forget();
+  } finally {
+    db.destroy();
+  }
+}
+
+/** The float each fresh node's hot wallet was given, in the ledger as Cambio's own USDT (each start's
+ * chain is new, so each start's float is a transaction of its own): reconcile then balances. */
+async function recordHotWalletFloats(endpoint: string, tableName: string, floats: HotWalletFloat[]): Promise<void> {
+  const db = createDocumentClient(endpoint);
+  try {
+    const store = new DynamoFloatStore(db, tableName);
+    for (const float of floats) await recordHotWalletFloat(store, float, new Date());
   } finally {
     db.destroy();
   }

@@ -19,7 +19,15 @@ export const EXTERNAL_ACCOUNTS = {
   networkFees: 'revenue:network_fees',
   /** The desk on the other side of every USDT→BRL conversion. */
   conversionDesk: 'treasury:conversion_desk',
+  /** Cambio's own USDT put on a hot wallet to pay withdrawals from (functions/ledger/floats.ts). */
+  hotWalletFloat: 'treasury:hot_wallet_float',
 } as const;
+
+/**
+ * The `companyId` of entries in Cambio's own books, which move no company's money (a hot wallet's
+ * float). Company ids are `cmp_…`, so it names no company, and no company's ledger lists them.
+ */
+export const CAMBIO_BOOKS = 'cambio';
 
 /** USDT received on or sent to a network: `external:tron`. */
 export function networkAccount(network: NetworkName): string {

@@ -5,7 +5,7 @@ import type { EvmNetworkName, NetworkName } from '../networks/names.ts';
  * Do the wallets hold what the ledger says Cambio owes? On-chain USDT on the hot wallets and the
  * unswept deposit addresses of every network must equal the companies' balances (available +
  * pending + locked) plus Cambio's own USDT accounts (fees earned, USDT bought by the conversion
- * desk), less what has left on chain for withdrawals not yet settled in the ledger. Each network is
+ * desk, the hot wallets' floats: functions/ledger/floats.ts), less what has left on chain for withdrawals not yet settled in the ledger. Each network is
  * also reconciled alone, against its own flows (NetworkReconciliation; docs/reconciliation.md).
  */
 export interface ReconciliationInputs {
@@ -28,7 +28,7 @@ export interface Reconciliation extends ReconciliationInputs {
    * A difference beyond RECONCILE_DUST, and which way: both are alarmed. A shortfall is customers'
    * money missing; a surplus is money the ledger cannot account for — a payout that never left
    * (two withdrawals collapsed into one transaction show only as a surplus), a deposit
-   * not yet scanned, or a float sent by hand — and each needs someone to look.
+   * not yet scanned, or a float sent by hand and not recorded — and each needs someone to look.
    */
   mismatch: 'surplus' | 'shortfall' | null;
 }
@@ -68,7 +68,7 @@ function reportLines(result: Reconciliation, usdt: (value: bigint) => string): s
     `= on chain                  ${usdt(result.onChain)}`,
     '',
     `company balances            ${usdt(result.companiesUsdt)}`,
-    `+ Cambio's own (fees, desk) ${usdt(result.treasuryUsdt)}`,
+    `+ Cambio's own USDT         ${usdt(result.treasuryUsdt)}`,
     `- sent, not yet settled     ${usdt(result.inFlightUsdt)}`,
     `= owed                      ${usdt(result.owed)}`,
     '',
@@ -77,7 +77,7 @@ function reportLines(result: Reconciliation, usdt: (value: bigint) => string): s
       : result.mismatch === null
         ? `balanced within dust (${formatAmount(result.difference, 'USDT')} USDT)`
         : result.mismatch === 'surplus'
-          ? `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (surplus): the wallets hold more than the ledger owes (a payout that did not leave, a deposit not yet scanned, or a float sent by hand)`
+          ? `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (surplus): the wallets hold more than the ledger owes (a payout that did not leave, a deposit not yet scanned, or a float sent by hand and not recorded with npm run float:record)`
           : `MISMATCH: ${formatAmount(result.difference, 'USDT')} USDT (shortfall): the wallets hold less than the ledger owes`,
   ];
 }
@@ -85,7 +85,7 @@ function reportLines(result: Reconciliation, usdt: (value: bigint) => string): s
 export interface LedgerSide {
   /** Every company's USDT: available + pending + locked. */
   companiesUsdt: bigint;
-  /** Cambio's own USDT accounts (fees earned, the conversion desk). */
+  /** Cambio's own USDT accounts (fees earned, the conversion desk, the hot wallets' floats). */
   treasuryUsdt: bigint;
   /** Per network, USDT credited from it less USDT paid out on it: what its `external:<network>`
    * account says Cambio took in there (docs/reconciliation.md). A network without entries is absent. */

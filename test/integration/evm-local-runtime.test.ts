@@ -141,6 +141,17 @@ describe('an ethereum deposit on the local runtime', () => {
   });
 });
 
+describe('npm run reconcile beside npm start with ethereum open', () => {
+  it("balances, in total and on ethereum: the hot wallet's float is in the ledger as Cambio's own, and the deposits, sweeps and split forward above move both sides alike", async () => {
+    const reconciled = await runOpsCommand('local/reconcile.ts', [], {}, workDir);
+    expect(reconciled.stderr).toBe('');
+    expect(reconciled.stdout).toMatch(/^\+ Cambio's own USDT +10000\d\d\.\d{6}$/m); // the float, and any fees earned
+    expect(reconciled.stdout).toMatch(/^ethereum .* balanced {2}gas \d+$/m);
+    expect(reconciled.stdout).toMatch(/^balanced$/m);
+    expect(reconciled.status).toBe(0);
+  });
+});
+
 describe('npm run sandbox:pay on an EVM network', () => {
   it('refuses an unknown network and one the running runtime did not open, naming the choices', async () => {
     const [unknown, notOpen] = await Promise.all([

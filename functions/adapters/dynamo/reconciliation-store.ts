@@ -45,11 +45,14 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
       }
     }
   }
-  const treasuryUsdt = postings.of(EXTERNAL_ACCOUNTS.networkFees, 'USDT') + postings.of(EXTERNAL_ACCOUNTS.conversionDesk, 'USDT');
+  const treasuryUsdt = [EXTERNAL_ACCOUNTS.networkFees, EXTERNAL_ACCOUNTS.conversionDesk, EXTERNAL_ACCOUNTS.hotWalletFloat].reduce(
+    (sum, account) => sum + postings.of(account, 'USDT'),
+    0n,
+  );
   const netInflowUsdt: LedgerSide['netInflowUsdt'] = {};
   const depositAddresses: LedgerSide['depositAddresses'] = {};
   for (const network of NETWORK_NAMES) {
-    // Deposits credit a company from `external:<network>`; payouts on it go back there.
+    // Deposits credit a company from `external:<network>`, and a float Cambio's own account; payouts on it go back there.
     netInflowUsdt[network] = -postings.of(networkAccount(network), 'USDT');
     const unswept = await unsweptDepositAddresses(db, tableName, network);
     // `every` is for the sandbox TRON chain; an EVM address (0x…) is listed on its own network alone.
