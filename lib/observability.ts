@@ -140,7 +140,7 @@ export class OperationsAlarms extends Construct {
       missing: TreatMissingData.BREACHING,
     });
     // Each EVM network's poller reports its lag with its name; ten minutes of that chain's blocks.
-    // Its sender reports, with its name too, the payouts it could not replace under the fee cap.
+    // Its sender and sweeper report, with its name too, the payouts they could not replace under the fee cap.
     for (const name of props.evmNetworks) {
       const tenMinutes = Math.round(600_000 / EVM_NETWORKS[name].blockMs);
       const ofNetwork = (metricName: string, statistic: string) =>
@@ -155,7 +155,7 @@ export class OperationsAlarms extends Construct {
       alarm(
         `FeeCapReached${title}`,
         `A ${EVM_NETWORKS[name].title} payout waits unmined and replacing it would take fees above the network's maxFeePerGasGwei: raise the cap (EVM_NETWORKS) or wait out the fee spike.`,
-        ofNetwork('WithdrawalFeeCapReached', 'Maximum'),
+        ofNetwork('PayoutFeeCapReached', 'Maximum'),
         { threshold: 1 },
       );
       // The stage-wide twins of these two watch TRON's sender, which publishes without a Network.

@@ -1,7 +1,19 @@
 import type { EvmNetworkName } from '../networks/names.ts';
 import type { ChainBlock } from '../networks/chain.ts';
 import type { EvmPayouts, SignedPayout } from '../withdrawals/evm-withdrawal-sending.ts';
-import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, type NonceFiller, type NonceSequence, type NonceSlot, type NonceTransaction } from '../withdrawals/evm-nonce-sequence.ts';
+import {
+  broadcastOrFill,
+  dueForReplacement,
+  nonceOutcome,
+  replacementOf,
+  withNextNonce,
+  type EvmReceiptReader,
+  type NonceFiller,
+  type NonceSequence,
+  type NonceSlot,
+  type ReplaceableTransaction,
+} from '../withdrawals/evm-nonce-sequence.ts';
+import { DEFAULT_REPLACE_AFTER_SECONDS } from '../networks/evm/settings.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 
 /**
@@ -34,7 +46,7 @@ export interface SweptForwarder {
   amount: bigint;
 }
 
-export interface EvmSweep extends NonceTransaction {
+export interface EvmSweep extends ReplaceableTransaction {
   id: string;
   network: EvmNetworkName;
   status: EvmSweepStatus;
@@ -49,7 +61,7 @@ export interface EvmSweep extends NonceTransaction {
 }
 
 /** The network's side (functions/networks/evm/evm-payouts.ts). */
-export interface EvmSweepPayouts extends Pick<EvmPayouts, 'wallet' | 'pendingNonce' | 'signedFiller' | 'broadcast'> {
+export interface EvmSweepPayouts extends Pick<EvmPayouts, 'wallet' | 'pendingNonce' | 'signedFiller' | 'broadcast' | 'signedReplacement'> {
   /** The factory's sweep of these deposits' forwarders to the hot wallet, signed with `nonce`;
    * null when the node says it would revert (the factory not owned by the hot wallet, say). */
   signedSweep(input: { nonce: number; depositIds: string[] }): Promise<SignedPayout | null>;
@@ -85,6 +97,9 @@ export interface EvmSweepDeps {
   /** `minimumSweep`: USDT below which an address is not worth its gas; `batchSize`: the most
    * forwarders in one sweep (its gas grows by ~54k with each new one). */
   settings: { minimumSweep: bigint; batchSize: number };
+  /** A sweep the node took this long ago and has not mined is replaced at a higher fee
+   * (EVM_NETWORKS replaceAfterSeconds). Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
+  replaceAfterMs?: number;
   now?: () => Date;
   log?: Log;
 }
@@ -101,12 +116,16 @@ export interface EvmSweepResult {
   cleared: number;
   /** A batch the node said would revert: nothing was signed. Someone should look. */
   wouldRevert: number;
+  /** Sweeps replaced at a higher fee this run. */
+  replaced: number;
+  /** Sweeps due for a replacement that the fee cap forbids: they wait, and devops is alarmed. */
+  feeCapReached: number;
 }
 
 /** Settles the open sweeps, then sweeps one batch of the due forwarders. */
 export async function sweepEvmDepositAddresses(deps: EvmSweepDeps): Promise<EvmSweepResult> {
   const now = deps.now ?? (() => new Date());
-  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0 };
+  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0, replaced: 0, feeCapReached: 0 };
   const open = await settleSweeps(deps, result, now);
   const batch = await nextBatch(deps, open, result);
   if (batch.length === 0) return result;
@@ -175,6 +194,8 @@ async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], no
       signed: signed.raw,
       txHash: signed.txHash,
       filler: null,
+      // Broadcast right after this write: stored as broadcast now, so a sweep costs no second write.
+      broadcastAt: at,
       failureReason: null,
       createdAt: at,
       updatedAt: at,
@@ -184,33 +205,87 @@ async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], no
   });
 }
 
-/** Broadcasts the stored sweep, filling its nonce if the node refuses it for good. */
+/** Broadcasts the stored sweep, its newest version, filling its nonce if the node refuses it for
+ * good, and records when the node first took a replacement. */
 async function broadcastSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date): Promise<void> {
-  await broadcastOrFill(deps.payouts, sweep, (filler: NonceFiller) => {
+  const answer = await broadcastOrFill(deps.payouts, sweep, (filler: NonceFiller) => {
     (deps.log ?? stderrLog).error('the node refuses the sweep for good; filling its nonce', { network: deps.network, sweepId: sweep.id, refusal: filler.refusal });
     return deps.store.saveSweep(sweep, { ...sweep, filler, updatedAt: now().toISOString() });
   });
+  if (answer === 'sent' && !sweep.broadcastAt && !sweep.filler) {
+    await deps.store.saveSweep(sweep, { ...sweep, broadcastAt: now().toISOString(), updatedAt: now().toISOString() });
+  }
 }
+
+/** Signs the sweep's next version and stores it in place of the newest, keeping the hashes of those
+ * before, then broadcasts it: stored first, so a crash leaves it for the next run to send. */
+async function replaceSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
+  const next = await replacementOf(deps.payouts, sweep, deps.log ?? stderrLog, { network: deps.network, sweepId: sweep.id });
+  if (next === null) return 'not-replaced';
+  if (next === 'cap-reached') return next;
+  const replacement: EvmSweep = {
+    ...sweep,
+    signed: next.raw,
+    txHash: next.txHash,
+    replacedTxHashes: [...(sweep.replacedTxHashes ?? []), sweep.txHash],
+    broadcastAt: null,
+    updatedAt: now().toISOString(),
+  };
+  if (!(await deps.store.saveSweep(sweep, replacement))) return 'moved'; // another run got there first
+  (deps.log ?? stderrLog).warn('sweep unmined; replaced at a higher fee', { network: deps.network, sweepId: sweep.id, nonce: sweep.nonce, replaced: sweep.txHash, txHash: next.txHash });
+  await broadcastSweep(deps, replacement, now);
+  return 'replaced';
+}
+
+/** Why a sweep failed when a transaction Cambio did not sign took its nonce: it can never be mined. */
+export const NONCE_USED_OUTSIDE = 'NONCE_USED_OUTSIDE';
 
 /** Settles the open sweeps by final receipts and broadcasts again those the node does not show
  * mined; returns the ones still open. */
 async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () => Date): Promise<EvmSweep[]> {
   const open: EvmSweep[] = [];
   let final: ChainBlock | undefined;
+  let usedAtFinal: number | undefined;
+  // The record ends with the hash of the version that landed, whichever it is.
+  const settleAs = async (sweep: EvmSweep, settled: string, txHash = sweep.txHash) => {
+    const done = settled === 'SUCCESS';
+    const after: EvmSweep = { ...sweep, txHash, status: done ? 'done' : 'failed', failureReason: done ? null : settled, updatedAt: now().toISOString() };
+    if (await deps.store.saveSweep(sweep, after)) result[done ? 'done' : 'failed']++;
+  };
   for (const sweep of await deps.store.openSweeps()) {
     final ??= await deps.chain.finalBlock();
     const outcome = await nonceOutcome(deps.chain, sweep, final);
     if (outcome.settled !== null) {
-      const done = outcome.settled === 'SUCCESS';
-      const after: EvmSweep = { ...sweep, status: done ? 'done' : 'failed', failureReason: done ? null : outcome.settled, updatedAt: now().toISOString() };
-      if (await deps.store.saveSweep(sweep, after)) result[done ? 'done' : 'failed']++;
+      await settleAs(sweep, outcome.settled, outcome.settled === 'REFUSED_BY_NODE' ? sweep.txHash : outcome.txHash);
+      continue;
+    }
+    if (outcome.inBlock) {
+      open.push(sweep);
+      continue;
+    }
+    // No version of it mined, yet its nonce is used in a final block (the count is read after the
+    // final block, and its receipts after that: a sweep mined by then was found above). A
+    // transaction from the hot wallet that Cambio did not sign took it, so it can never be mined:
+    // failed, its forwarders stay due and the next batch sweeps them on a nonce of its own.
+    usedAtFinal ??= await deps.chain.transactionCountAt(await deps.payouts.wallet(), final.number);
+    if (usedAtFinal > sweep.nonce && !sweep.filler) {
+      (deps.log ?? stderrLog).error('sweep nonce used outside Cambio (a transaction from the hot wallet that Cambio did not sign): failed, its forwarders are swept again', {
+        network: deps.network,
+        sweepId: sweep.id,
+        nonce: sweep.nonce,
+      });
+      await settleAs(sweep, NONCE_USED_OUTSIDE);
       continue;
     }
     open.push(sweep);
-    if (outcome.inBlock) continue;
     try {
-      await broadcastSweep(deps, sweep, now);
-      result.rebroadcast++;
+      const replaced = dueForReplacement(sweep, now(), deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000) ? await replaceSweep(deps, sweep, now) : 'not-replaced';
+      if (replaced === 'replaced') result.replaced++;
+      else if (replaced !== 'moved') {
+        if (replaced === 'cap-reached') result.feeCapReached++;
+        await broadcastSweep(deps, sweep, now);
+        result.rebroadcast++;
+      }
     } catch (error) {
       (deps.log ?? stderrLog).error('sweep rebroadcast failed; will retry', { network: deps.network, sweepId: sweep.id, error: String(error) });
     }

@@ -1,4 +1,5 @@
 import type { ChainBlock, ChainReader, TransactionReceipt } from '../networks/chain.ts';
+import type { Log } from '../shared/log.ts';
 
 /**
  * The hot wallet's one nonce sequence on an EVM network, shared by everything it signs: withdrawals
@@ -13,6 +14,10 @@ export interface SignedPayout {
   raw: string;
   txHash: string;
 }
+
+/** A transaction's next version; `capReached` when the fees a replacement needs exceed the cap (wei
+ * per gas); null when it is not to be replaced now (an earlier nonce holds it up, not its price). */
+export type Replacement = SignedPayout | { capReached: { offered: bigint; needed: bigint; cap: bigint } } | null;
 
 /** What broadcasting a stored transaction needs of the network (functions/networks/evm/evm-payouts.ts). */
 export interface NonceBroadcaster {
@@ -106,6 +111,46 @@ export async function broadcastOrFill(
   const filler = await payouts.signedFiller(stored.nonce);
   if (await storeFiller({ signed: filler.raw, txHash: filler.txHash, refusal: answer.refused })) await payouts.broadcast(filler.raw);
   return 'filled';
+}
+
+/** A stored transaction that is replaced at a higher fee when it waits unmined: withdrawals and
+ * split forwards (evm-withdrawal-sending.ts) and sweeps (functions/deposits/evm-sweeps.ts), so that
+ * no transaction of the wallet's sequence sits under a fee spike holding up every nonce behind it. */
+export interface ReplaceableTransaction extends NonceTransaction {
+  /** When the node took its newest version; null until it has. */
+  broadcastAt: string | null;
+}
+
+/** The newest version was broadcast (a filled nonce is not the transaction's any more) over
+ * `replaceAfterMs` ago. A replacement counts from when the node took it: one it has not taken is
+ * not replaced again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
+export function dueForReplacement(stored: ReplaceableTransaction, now: Date, replaceAfterMs: number): boolean {
+  return !stored.filler && stored.broadcastAt !== null && now.getTime() - Date.parse(stored.broadcastAt) >= replaceAfterMs;
+}
+
+/**
+ * The stored transaction's next version at a higher fee (`payouts.signedReplacement`): null when it
+ * is not to be replaced now, 'cap-reached' when the fees it needs are above the network's cap, which
+ * is logged as an error with `fields` (the job counts it, and the stack alarms on the count).
+ */
+export async function replacementOf(
+  payouts: { signedReplacement(raw: string): Promise<Replacement> },
+  stored: ReplaceableTransaction,
+  log: Log,
+  fields: Record<string, unknown>,
+): Promise<SignedPayout | 'cap-reached' | null> {
+  const next = await payouts.signedReplacement(stored.signed);
+  if (next === null || !('capReached' in next)) return next;
+  const { offered, needed, cap } = next.capReached;
+  log.error('unmined, and its replacement would exceed the fee cap: not replaced', {
+    ...fields,
+    txHash: stored.txHash,
+    nonce: stored.nonce,
+    offeredWeiPerGas: String(offered),
+    neededWeiPerGas: String(needed),
+    capWeiPerGas: String(cap),
+  });
+  return 'cap-reached';
 }
 
 /** The reads settling needs: receipts, the final block, a block by height, and how many

@@ -18,7 +18,20 @@ import {
   type SettleResult,
   type WithdrawalSendingStore,
 } from './withdrawal-sending.ts';
-import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceTransaction, type NonceSlot, type SignedPayout } from './evm-nonce-sequence.ts';
+import {
+  broadcastOrFill,
+  dueForReplacement,
+  nonceOutcome,
+  replacementOf,
+  withNextNonce,
+  type EvmReceiptReader,
+  type NonceBroadcaster,
+  type NonceSequence,
+  type NonceSlot,
+  type Replacement,
+  type ReplaceableTransaction,
+  type SignedPayout,
+} from './evm-nonce-sequence.ts';
 
 /**
  * Sending withdrawals on an EVM network, where a transaction's place is its nonce: the hot wallet's
@@ -53,10 +66,10 @@ import { broadcastOrFill, nonceOutcome, withNextNonce, type EvmReceiptReader, ty
  *   (they share the nonce): settling reads the receipts of all, and the withdrawal completes with
  *   the hash of the one that landed. A replacement needing more than the cap is not signed: the
  *   payout waits, logged as an error and counted (`feeCapReached`, the sender's
- *   WithdrawalFeeCapReached metric, alarmed per network).
+ *   PayoutFeeCapReached metric, alarmed per network).
  */
 
-export type { SignedPayout } from './evm-nonce-sequence.ts';
+export type { Replacement, SignedPayout } from './evm-nonce-sequence.ts';
 
 /** The network's side of sending (functions/networks/evm/evm-payouts.ts). */
 export interface EvmPayouts extends NonceBroadcaster {
@@ -71,9 +84,6 @@ export interface EvmPayouts extends NonceBroadcaster {
   signedReplacement(raw: string): Promise<Replacement>;
 }
 
-/** A payout's next version; `capReached` when the fees a replacement needs exceed the cap (wei per
- * gas); null when it is not to be replaced now (an earlier nonce holds it up, not its price). */
-export type Replacement = SignedPayout | { capReached: { offered: bigint; needed: bigint; cap: bigint } } | null;
 
 export interface EvmSendingStore extends WithdrawalSendingStore, NonceSequence {
   /** One transaction: the sequence moves from `slot.nonce` to the next, the slot is claimed for the
@@ -98,7 +108,6 @@ export interface EvmSendingDeps {
 
 export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResult> {
   const now = deps.now ?? (() => new Date());
-  const log = deps.log ?? stderrLog;
   const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
   let wallet: string | undefined;
   let float: bigint | null | undefined;
@@ -129,11 +138,7 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
       // The nonces are claimed one after another, but a broadcast need not hold up the next claim:
       // it goes out while the next payout is signed and stored (a node queues a nonce that arrives
       // before the one below it). Stored and signed, one that fails is sent again by settling.
-      broadcasts.push(
-        broadcastWithdrawal(deps, stored, now).catch((error: unknown) => {
-          log.error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
-        }),
-      );
+      broadcasts.push(broadcastStored(deps, stored, now));
       if (broadcasts.length >= BROADCASTS_IN_FLIGHT) await Promise.all(broadcasts.splice(0));
     }
   } finally {
@@ -185,13 +190,21 @@ async function signAndStore(
   return 'moved';
 }
 
-const nonceTransactionOf = (withdrawal: Withdrawal): NonceTransaction => ({
+const nonceTransactionOf = (withdrawal: Withdrawal): ReplaceableTransaction => ({
   signed: withdrawal.transaction!.signed,
   txHash: withdrawal.txHash!,
   replacedTxHashes: withdrawal.transaction!.replacedTxHashes,
   nonce: withdrawal.transaction!.nonce!,
   filler: withdrawal.transaction!.filler,
+  broadcastAt: withdrawal.transaction!.broadcastAt,
 });
+
+/** Broadcasts a payout just stored; one that fails is only logged: stored and signed, settling
+ * sends it again. */
+const broadcastStored = (deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> =>
+  broadcastWithdrawal(deps, withdrawal, now).catch((error: unknown) => {
+    (deps.log ?? stderrLog).error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
+  });
 
 /** Broadcasts the withdrawal's transaction, its newest version, filling its nonce if the node
  * refuses it for good, and records when the node first took a replacement. */
@@ -225,6 +238,7 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   // that a payout mined by then has its receipt found (usedAtFinal's reasoning rests on it).
   let final: Promise<ChainBlock> | undefined;
   let usedAtFinal: Promise<number> | undefined;
+  let wallet: Promise<string> | undefined;
   const remaining: Withdrawal[] = [];
   const settle = async (withdrawal: Withdrawal) => {
     final ??= deps.chain.finalBlock();
@@ -251,10 +265,18 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
     // No version of it mined, yet its nonce is used in a final block: a transaction sent from the
     // hot wallet outside Cambio took it, and this one can never be mined. It is signed again on a
     // nonce of its own (past every nonce used on chain), as if it had never been sent.
-    usedAtFinal ??= (async () => deps.chain.transactionCountAt(await deps.payouts.wallet(), (await final!).number))();
+    wallet ??= deps.payouts.wallet();
+    usedAtFinal ??= (async () => deps.chain.transactionCountAt(await wallet!, (await final!).number))();
     if ((await usedAtFinal) > withdrawal.transaction!.nonce! && !withdrawal.transaction!.filler) {
-      const again = await signAndStore(deps, withdrawal, await deps.payouts.wallet(), undefined, now, await usedAtFinal);
-      if (again === 'moved' || again === 'would-revert') return; // the next run sees it again
+      const again = await signAndStore(deps, withdrawal, await wallet, undefined, now, await usedAtFinal);
+      if (again === 'moved') return; // the next run sees it again
+      if (again === 'would-revert') {
+        // Nothing of it can be mined (its one nonce is another's), and the node says a new one
+        // would revert: failed, the funds back, as a payout refused before its first send.
+        const failed = fail(withdrawal, 'TRANSFER_WOULD_REVERT', now());
+        if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
+        return;
+      }
       log.error('payout nonce used outside Cambio (a transaction from the hot wallet that Cambio did not sign): signed again on a new nonce', {
         withdrawalId: withdrawal.id,
         nonce: withdrawal.transaction!.nonce,
@@ -262,12 +284,12 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
         txHash: again.txHash,
         newNonce: again.transaction!.nonce,
       });
-      await broadcastWithdrawal(deps, again, now).catch((error: unknown) => log.error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) }));
+      await broadcastStored(deps, again, now);
       result.rebroadcast++;
       return;
     }
     try {
-      const replaced = dueForReplacement(deps, withdrawal, now()) ? await replace(deps, withdrawal, now) : 'not-replaced';
+      const replaced = dueForReplacement(nonceTransactionOf(withdrawal), now(), replaceAfterMs(deps)) ? await replace(deps, withdrawal, now) : 'not-replaced';
       if (replaced === 'replaced') result.replaced++;
       else if (replaced !== 'moved') {
         if (replaced === 'cap-reached') result.feeCapReached++;
@@ -285,32 +307,15 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   return result;
 }
 
-/** The newest version was broadcast (a filled nonce is not the payout's any more) over
- * `replaceAfterMs` ago. A replacement counts from when the node took it: one it has not taken is
- * not replaced again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
-function dueForReplacement(deps: EvmSendingDeps, withdrawal: Withdrawal, now: Date): boolean {
-  const { broadcastAt, filler } = withdrawal.transaction!;
-  return !filler && broadcastAt !== null && now.getTime() - Date.parse(broadcastAt) >= (deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000);
-}
+const replaceAfterMs = (deps: EvmSendingDeps) => deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000;
 
 /** Signs the payout's next version and stores it in place of the newest, keeping the hashes of
  * those before, then broadcasts it: stored first, so a crash leaves it for the next run to send. */
 async function replace(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
   const transaction = withdrawal.transaction!;
-  const next = await deps.payouts.signedReplacement(transaction.signed);
+  const next = await replacementOf(deps.payouts, nonceTransactionOf(withdrawal), deps.log ?? stderrLog, { withdrawalId: withdrawal.id });
   if (next === null) return 'not-replaced';
-  if ('capReached' in next) {
-    const { offered, needed, cap } = next.capReached;
-    (deps.log ?? stderrLog).error('payout unmined and its replacement would exceed the fee cap: not replaced', {
-      withdrawalId: withdrawal.id,
-      txHash: withdrawal.txHash,
-      nonce: transaction.nonce,
-      offeredWeiPerGas: String(offered),
-      neededWeiPerGas: String(needed),
-      capWeiPerGas: String(cap),
-    });
-    return 'cap-reached';
-  }
+  if (next === 'cap-reached') return next;
   const replacement: Withdrawal = {
     ...withdrawal,
     txHash: next.txHash,

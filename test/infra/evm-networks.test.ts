@@ -61,7 +61,7 @@ it('alarms on each EVM network scanner lag: ten minutes of that chain, by the me
 });
 
 it("alarms on each EVM network's payouts that the fee cap keeps from being replaced, by the metric its sender publishes with its name", () => {
-  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'WithdrawalFeeCapReached');
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'PayoutFeeCapReached');
   const byNetwork: Record<string, Record<string, unknown>> = Object.fromEntries(
     alarms.map((alarm) => [(alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value, alarm.Properties]),
   );

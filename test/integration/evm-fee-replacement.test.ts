@@ -245,7 +245,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     expect(errors).toContainEqual({ message: expect.stringMatching(/fee cap/), fields: expect.objectContaining({ withdrawalId: stuck.id, capWeiPerGas: String(parseGwei('3')) }) });
     // The sender job publishes it, with the network's name, for the stack's FeeCapReached<Network> alarm.
     const metrics = await senderJobMetrics({ ...settings.EVM_NETWORKS[NETWORK]!, replaceAfterSeconds: 10 }, key);
-    expect(metrics).toContainEqual(expect.objectContaining({ Network: NETWORK, WithdrawalFeeCapReached: 1, WithdrawalsReplaced: 0 }));
+    expect(metrics).toContainEqual(expect.objectContaining({ Network: NETWORK, PayoutFeeCapReached: 1, WithdrawalsReplaced: 0 }));
 
     // The spike passes: the payout as signed lands, once.
     await feeSpike(1n);

@@ -1,10 +1,10 @@
-import { bytesToHex, createTestClient, encodeAbiParameters, erc20Abi, http, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseUnits, toHex, type Address, type Hash } from 'viem';
+import { bytesToHex, createTestClient, encodeAbiParameters, erc20Abi, http, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseTransaction, parseUnits, toHex, type Address, type Hash, type TransactionSerialized } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { confirmDeposits, scanDeposits } from '#functions/deposits/deposit-chain';
-import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
+import { sweepEvmDepositAddresses, type EvmSweep, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
 import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
@@ -23,6 +23,8 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { recordHotWalletFloat } from '#functions/ledger/floats';
+import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { ANVIL_MNEMONIC, HOT_WALLET_USDT, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
 import type { JobRun } from '#adapters/observability';
@@ -195,6 +197,76 @@ describe('EVM sweeps on anvil', () => {
     expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore + 1);
   }, 60_000);
 
+  it("a transaction sent from the hot wallet outside Cambio takes a stored sweep's nonce: the sweep fails, and its forwarders go in the next sweep, on a nonce of its own", async () => {
+    const amounts = ['2.5', '6'];
+    const made = await creditedDeposits(amounts);
+    const hotBefore = await usdtOf(node.hotWallet.address);
+    const killed = sweeper();
+    killed.payouts = Object.assign(Object.create(killed.payouts), {
+      broadcast: async () => {
+        throw new Error('process killed');
+      },
+    });
+    expect(await sweepEvmDepositAddresses(killed)).toMatchObject({ sent: 1 });
+    const [stored] = await sweeper().store.openSweeps();
+    const byHand = localWalletClient(node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
+    await client().waitForTransactionReceipt({ hash: await byHand.sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: 1n, nonce: stored!.nonce }) });
+    await mine(CONFIRMATIONS);
+
+    // Its broadcast would be "nonce too low" forever: failed, and the same run sweeps the forwarders again.
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ failed: 1, sent: 1, forwarders: 2, rebroadcast: 0 });
+    expect(await new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).finishedSweeps()).toContainEqual(
+      expect.objectContaining({ id: stored!.id, status: 'failed', failureReason: 'NONCE_USED_OUTSIDE' }),
+    );
+    const [again] = await sweeper().store.openSweeps();
+    expect(again!.nonce).toBe(stored!.nonce + 1);
+    expect(new Set(again!.forwarders.map((forwarder) => forwarder.address))).toEqual(new Set(made.map((deposit) => deposit.address)));
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, cleared: 2 });
+    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+  }, 60_000);
+
+  it('a sweep stuck under a fee spike is replaced at a higher fee (same nonce, same call) and lands once; the record ends with the version that landed', async () => {
+    const amounts = ['3', '3.5'];
+    const made = await creditedDeposits(amounts);
+    const hotBefore = await usdtOf(node.hotWallet.address);
+    const node_ = createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
+    // The node mines only when told: the sweep waits in its pool, as on a busy chain.
+    await node_.setAutomine(false);
+    let replaced: EvmSweep;
+    let stored: EvmSweep;
+    try {
+      expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1 });
+      [stored] = (await sweeper().store.openSweeps()) as [EvmSweep];
+      expect(stored.broadcastAt).toEqual(expect.any(String));
+      const offered = parseTransaction(stored.signed as TransactionSerialized).maxFeePerGas!;
+      await node_.request({ method: 'anvil_setNextBlockBaseFeePerGas' as never, params: [toHex(offered * 4n)] as never });
+      await mine(1);
+      expect(await client().getTransactionReceipt({ hash: stored.txHash as Hash }).catch(() => null)).toBeNull();
+
+      // Before its time it is not replaced (broadcast again as it is: anvil refuses it under the
+      // base fee, and the run logs that and leaves it); past its time, replaced.
+      expect(await sweepEvmDepositAddresses({ ...sweeper(), replaceAfterMs: 60_000 })).toMatchObject({ replaced: 0, sent: 0 });
+      expect(await sweeper().store.openSweeps()).toEqual([expect.objectContaining({ id: stored.id, txHash: stored.txHash })]);
+      expect(await sweepEvmDepositAddresses({ ...sweeper(), replaceAfterMs: 60_000, now: () => new Date(Date.now() + 61_000) })).toMatchObject({ replaced: 1, sent: 0 });
+      [replaced] = (await sweeper().store.openSweeps()) as [EvmSweep];
+      expect(replaced).toMatchObject({ id: stored.id, nonce: stored.nonce, replacedTxHashes: [stored.txHash] });
+      expect(parseTransaction(replaced.signed as TransactionSerialized).maxFeePerGas).toBeGreaterThan(offered * 4n);
+      await mine(1);
+    } finally {
+      await node_.setAutomine(true);
+    }
+    expect((await client().getTransactionReceipt({ hash: replaced.txHash as Hash })).status).toBe('success');
+    expect(await client().getTransactionReceipt({ hash: stored.txHash as Hash }).catch(() => null)).toBeNull();
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, cleared: 2 });
+    expect(await new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).finishedSweeps()).toContainEqual(
+      expect.objectContaining({ id: stored.id, status: 'done', txHash: replaced.txHash }),
+    );
+    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+    for (const deposit of made) expect(await usdtOf(deposit.address)).toBe(0n);
+  }, 60_000);
+
   it('sweeps and withdrawals sent at the same moments never share a nonce, and every payout lands once', async () => {
     const swept = await creditedDeposits(['50', '60', '70']);
     const to = privateKeyToAccount(generatePrivateKey()).address;
@@ -262,12 +334,17 @@ describe('reconcile per network', () => {
   };
 
   it('balanced on bsc and in total through deposits, a sweep and a withdrawal; USDT removed from the hot wallet is a shortfall on bsc', async () => {
-    // The float the hot wallet was funded with by hand is no one's: a surplus on bsc, and in total.
+    // The float the hot wallet was funded with, until recorded, is no one's: a surplus on bsc, and in total.
+    const unrecorded = await reconcileNow();
+    expect(onBsc(unrecorded)).toMatchObject({ difference: HOT_WALLET_USDT * 1_000_000n, mismatch: 'surplus' });
+    expect(unrecorded.difference).toBe(HOT_WALLET_USDT * 1_000_000n);
+    // Recorded (as npm start records its own), it is Cambio's: balanced. Recorded twice, once.
+    const float = { network: NETWORK, txHash: node.floatTxHash, amount: HOT_WALLET_USDT * 1_000_000n } as const;
+    expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), float, new Date())).toBe('recorded');
+    expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), float, new Date())).toBe('already_recorded');
     const funded = await reconcileNow();
-    expect(onBsc(funded)).toMatchObject({ difference: HOT_WALLET_USDT * 1_000_000n, mismatch: 'surplus' });
-    expect(funded.difference).toBe(HOT_WALLET_USDT * 1_000_000n);
-    await takeFromHotWallet(HOT_WALLET_USDT * 1_000_000n);
-    expectBalanced(await reconcileNow());
+    expectBalanced(funded);
+    expect(funded.treasuryUsdt - unrecorded.treasuryUsdt).toBe(HOT_WALLET_USDT * 1_000_000n);
 
     await creditedDeposits(['40', '25.5']);
     const credited = await reconcileNow();

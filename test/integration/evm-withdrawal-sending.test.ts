@@ -207,6 +207,27 @@ describe('EVM withdrawals on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it('a payout whose nonce was taken outside Cambio, and which would now revert: failed with its funds back, not signed again each run', async () => {
+    const small = await smallHotWallet(100n);
+    const sender = senderFor(small.address, small.key, { floatChecked: false });
+    const withdrawal = await withdraw(newAddress(), '60');
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(sender))).toMatchObject({ sent: 1 });
+    // By hand, on the payout's nonce, the wallet's USDT leaves: no new payout of 60 could succeed.
+    const taken = (await read(withdrawal)).transaction!.nonce!;
+    const byHand = localWalletClient(node.chain, privateKeyToAccount(`0x${small.key}`));
+    await client().waitForTransactionReceipt({
+      hash: await byHand.writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('100', 18)], nonce: taken }),
+    });
+    await anvil().mine({ blocks: CONFIRMATIONS });
+
+    expect(await settleEvmWithdrawals(sender)).toMatchObject({ failed: 1, rebroadcast: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSFER_WOULD_REVERT' });
+    expect(await balance()).toMatchObject({ available: usdt('10000'), locked: 0n });
+    expect(await settleEvmWithdrawals(sender)).toMatchObject({ failed: 0, rebroadcast: 0 });
+    expect(await client().getTransactionCount({ address: small.address })).toBe(taken + 1);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('a payout signed while its recipient held USDT still lands when the recipient has emptied its balance before it is mined', async () => {
     // Sending to an address that holds nothing writes a storage slot from zero: ~17,000 gas more
     // than the estimate made while it held some, which a margin of a quarter does not cover.

@@ -9,7 +9,7 @@ import { dynamoFrom } from '#adapters/runtime';
 import { HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
-import { evmChainOf, evmPayoutsOf, evmSettingsOf } from '#functions/networks/evm/from-settings';
+import { evmChainOf, evmPayoutsOf, evmReplaceAfterMs, evmSettingsOf } from '#functions/networks/evm/from-settings';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
@@ -61,6 +61,7 @@ function evmSweeping(network: EvmNetworkName): EvmSweepDeps {
       minimumSweep: networkSettings.sweepMinimumUsdt === undefined ? settings.SWEEP_MINIMUM_USDT : parseAmount(networkSettings.sweepMinimumUsdt, 'USDT'),
       batchSize: networkSettings.sweepBatchSize,
     },
+    replaceAfterMs: evmReplaceAfterMs(network, settings),
   };
 }
 
@@ -92,6 +93,9 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
         metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
         metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed + outcome.wouldRevert);
         metrics.addMetric('SweptForwarders', MetricUnit.Count, outcome.forwarders);
+        metrics.addMetric('SweepsReplaced', MetricUnit.Count, outcome.replaced);
+        // The same metric as the withdrawal sender's: one alarm per network for any payout stuck at the cap.
+        metrics.addMetric('PayoutFeeCapReached', MetricUnit.Count, outcome.feeCapReached);
         await gasChecks.get(network as EvmNetworkName)?.({ log, metrics });
       }
       return outcome;

@@ -99,7 +99,7 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.settled.stuck.oldestAgeSeconds);
       if (network !== HOT_WALLET_NETWORK) {
         metrics.addMetric('WithdrawalsReplaced', MetricUnit.Count, outcome.settled.replaced ?? 0);
-        metrics.addMetric('WithdrawalFeeCapReached', MetricUnit.Count, outcome.settled.feeCapReached ?? 0);
+        metrics.addMetric('PayoutFeeCapReached', MetricUnit.Count, outcome.settled.feeCapReached ?? 0);
         await gasChecks.get(network)?.({ log, metrics });
       }
       return outcome;

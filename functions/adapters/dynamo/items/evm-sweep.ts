@@ -37,7 +37,10 @@ export const evmSweepItem = {
     nonce: Number(toBigInt(item.nonce)),
     signed: item.signed as string,
     txHash: item.txHash as string,
+    ...(Array.isArray(item.replacedTxHashes) && { replacedTxHashes: item.replacedTxHashes as string[] }),
     filler: (item.filler as EvmSweep['filler']) ?? null,
+    // Sweeps stored before replacements were made have none: not replaced until a broadcast the node takes.
+    broadcastAt: (item.broadcastAt as string | null) ?? null,
     failureReason: (item.failureReason as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
