@@ -2,6 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 // The SDK warns that its releases after January 2027 need Node 22; package-lock pins today's.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// aws-cdk-lib validates every template it synthesizes with @aws/cloudformation-validate (cfn-lint
+// rules in WebAssembly): over half of a synth's CPU, 5 s of the first one in a process, and the
+// infrastructure tests synthesize dozens of stacks. It reports warnings no test reads; one test
+// runs it on each stage and asserts no violation (test/infra/stack.test.ts). `cdk synth` runs it.
+process.env.CDK_VALIDATION ??= 'false';
 
 export default defineConfig({
   test: {

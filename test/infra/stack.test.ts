@@ -1,3 +1,5 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +90,23 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
 
   beforeAll(() => {
     template = synthStage(stage);
+  }, SYNTH_TIMEOUT);
+
+  // The tests synthesize without it (vitest.config.ts says why); `cdk synth` runs it on every stage.
+  it('passes the CloudFormation template validation that cdk synth runs (@aws/cloudformation-validate) with no violation', () => {
+    const enabled = process.env.CDK_VALIDATION;
+    process.env.CDK_VALIDATION = 'true';
+    const app = new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } });
+    try {
+      addCambioStack(app);
+      const { directory } = app.synth();
+      const report = JSON.parse(readFileSync(join(directory, 'validation-report.json'), 'utf8')) as { pluginReports: { pluginName: string; conclusion: string; violations: unknown[] }[] };
+      rmSync(directory, { recursive: true, force: true });
+      expect(report.pluginReports.find((plugin) => plugin.pluginName === 'CloudFormation Validate')).toMatchObject({ conclusion: 'success', violations: [] });
+    } finally {
+      if (enabled === undefined) delete process.env.CDK_VALIDATION;
+      else process.env.CDK_VALIDATION = enabled;
+    }
   }, SYNTH_TIMEOUT);
 
   // CloudFormation refuses a stack of more than 500 resources at deploy time, which synth does not
