@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestKindsFirst from './test/support/sequencer.ts';
 
 // The SDK warns that its releases after January 2027 need Node 22; package-lock pins today's.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -24,5 +25,6 @@ export default defineConfig({
     // Three were tried (session 19): 180 % of the cores against 156 %, yet the test files took
     // 865–873 s against 823 s with two: the third worker's imports and contention ate the gain.
     maxWorkers: 2,
+    sequence: { sequencer: LongestKindsFirst },
   },
 });
