@@ -21,10 +21,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default is one worker less than the cores: one on a 2-core machine, where most test
-    // files wait on sockets, DynamoDB Local and timers rather than on the CPU. Two keep both busy.
-    // Three were tried (session 19): 180 % of the cores against 156 %, yet the test files took
-    // 865–873 s against 823 s with two: the third worker's imports and contention ate the gain.
-    maxWorkers: 2,
+    // files wait on sockets, DynamoDB Local, nodes and timers rather than on the CPU. Three keep both
+    // cores busy now that the files are ordered longest kinds first (test/support/sequencer.ts): the
+    // CPU-heavy client builds run early, and the later files, mostly waiting, fill each other's
+    // waits. Clean-clone runs (session 20): two workers 798 s of test files, three 672 s. (In session
+    // 19, with vitest's own order and every synth validating its template, three had been slower.)
+    maxWorkers: 3,
     sequence: { sequencer: LongestKindsFirst },
   },
 });

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The order the test files are handed to the two workers: the longest kinds first, so that the
+ * The order the test files are handed to the workers: the longest kinds first, so that the
  * run does not end on one worker still in a two-minute file while the other has nothing left.
  * Vitest's own order is no help here: on a clean clone it has no recorded durations and runs the
  * largest files first, and the client suites are small files that run their language's tests
