@@ -1,3 +1,4 @@
+import type { ChainReader } from '../networks/chain.ts';
 import type { NetworkName } from '../networks/names.ts';
 import { CAMBIO_BOOKS, EXTERNAL_ACCOUNTS, ledgerEntry, networkAccount, type LedgerEntry } from './ledger.ts';
 
@@ -35,4 +36,36 @@ export interface FloatStore {
 /** Records a float once: a second call for the same network and transaction writes nothing. */
 export function recordHotWalletFloat(store: FloatStore, float: HotWalletFloat, now: Date): Promise<'recorded' | 'already_recorded'> {
   return store.record(float, floatEntry(float, now));
+}
+
+/** Why a funding transaction cannot be recorded as a float; nothing was written. */
+export class FloatRefused extends Error {}
+
+/** What reading a funding transaction needs of its network (functions/networks/chain.ts). */
+export type FloatChain = Pick<ChainReader, 'finalReceipt' | 'transfers'>;
+
+/**
+ * The float a funding transaction put on the hot wallet, as the final chain shows it: the USDT its
+ * Transfer events moved to the hot wallet, in 6 decimals. Refused (FloatRefused) while it is in no
+ * final block, when it failed, when it moved no USDT to the hot wallet, or when the USDT came from
+ * one of Cambio's deposit addresses: that is a sweep, whose USDT the ledger already owes to a company.
+ */
+export async function fundedFloat(
+  chain: FloatChain,
+  input: { network: NetworkName; txHash: string; usdtContract: string; hotWallet: string; isDepositAddress(address: string): Promise<boolean> },
+): Promise<HotWalletFloat> {
+  const receipt = await chain.finalReceipt(input.txHash);
+  if (!receipt) throw new FloatRefused(`${input.txHash} is in no final block on ${input.network} (not yet, or not at all): record it once it is final`);
+  if (receipt.result !== 'SUCCESS') throw new FloatRefused(`${input.txHash} failed on ${input.network} (${receipt.result}): it moved nothing`);
+  const same = (a: string, b: string) => (a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b);
+  const toHotWallet = (await chain.transfers(input.usdtContract, receipt.blockNumber, receipt.blockNumber)).filter(
+    (transfer) => same(transfer.txHash, receipt.txHash) && same(transfer.to, input.hotWallet) && !same(transfer.from, input.hotWallet),
+  );
+  if (toHotWallet.length === 0) throw new FloatRefused(`${input.txHash} moved no USDT to the hot wallet ${input.hotWallet} on ${input.network}`);
+  for (const transfer of toHotWallet) {
+    if (await input.isDepositAddress(transfer.from)) throw new FloatRefused(`${input.txHash} is a sweep from the deposit address ${transfer.from}, not a float: its USDT is already in the ledger`);
+  }
+  const amount = toHotWallet.reduce((sum, transfer) => sum + transfer.amount, 0n);
+  if (amount === 0n) throw new FloatRefused(`${input.txHash} moved less than 0.000001 USDT to the hot wallet`);
+  return { network: input.network, txHash: receipt.txHash, amount };
 }

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
 import { EvmChain } from '#functions/networks/evm/evm-chain';
+import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { STAGES } from '../../config/stages.ts';
 import { startEvmNetworks } from '#local/evm-networks';
 import type { LocalRuntime } from '#local/runtime';
 import { startBanner } from '#local/start-banner';
@@ -141,11 +143,37 @@ describe('an ethereum deposit on the local runtime', () => {
   });
 });
 
-describe('npm run reconcile beside npm start with ethereum open', () => {
-  it("balances, in total and on ethereum: the hot wallet's float is in the ledger as Cambio's own, and the deposits, sweeps and split forward above move both sides alike", async () => {
+describe('npm run reconcile and npm run float:record beside npm start with ethereum open', () => {
+  const floatRecord = (...args: string[]) => runOpsCommand('ops/float-record.ts', args, {}, workDir);
+  /** Final 3 blocks deep, a block a second: waits until the transaction is final on the node. */
+  async function finalOnNode(txHash: string) {
+    const node = new EvmChain({ rpcUrl: runtime.evmNetworks.ethereum!.rpcUrl!, finalizedTag: false, confirmations: 3, maxBlockRange: 1_000, tokenDecimals: 6 });
+    await waitFor(() => node.finalReceipt(txHash), (receipt) => receipt !== null, DEPOSIT_WITHIN_MS);
+  }
+
+  it('float:record records USDT sent to the hot wallet by hand as a float, once, from what the chain shows; refuses a transaction that paid someone else', async () => {
+    const ethereum = runtime.evmNetworks.ethereum!;
+    const hotWallet = await localEvmSigner(STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!).address();
+    const { txHash } = await evmSandboxPayer('ethereum', ethereum).pay(hotWallet, usdt('500'));
+    const { txHash: elsewhere } = await evmSandboxPayer('ethereum', ethereum).pay(SPLIT_TO, usdt('2'));
+    await finalOnNode(txHash);
+    await finalOnNode(elsewhere);
+
+    const [recorded, refused] = await Promise.all([floatRecord('--network', 'ethereum', '--tx', txHash), floatRecord('--network', 'ethereum', '--tx', elsewhere)]);
+    expect(recorded.stderr).toBe('');
+    expect(recorded.stdout).toContain(`Recorded a float of 500.000000 USDT on ethereum's hot wallet ${hotWallet} (transaction ${txHash})`);
+    expect(recorded.status).toBe(0);
+    expect(refused.stderr).toContain(`Not recorded: ${elsewhere} moved no USDT to the hot wallet ${hotWallet} on ethereum`);
+    expect(refused.status).toBe(2);
+    const again = await floatRecord('--network', 'ethereum', '--tx', txHash);
+    expect(again.stdout).toContain(`Already recorded: the float of 500.000000 USDT from ${txHash} on ethereum. Nothing written.`);
+    expect(again.status).toBe(0);
+  });
+
+  it("reconcile balances, in total and on ethereum: the floats (npm start's own and the one recorded) are in the ledger as Cambio's own, and the deposits, sweeps and split forward above move both sides alike", async () => {
     const reconciled = await runOpsCommand('local/reconcile.ts', [], {}, workDir);
     expect(reconciled.stderr).toBe('');
-    expect(reconciled.stdout).toMatch(/^\+ Cambio's own USDT +10000\d\d\.\d{6}$/m); // the float, and any fees earned
+    expect(reconciled.stdout).toMatch(/^\+ Cambio's own USDT +10005\d\d\.\d{6}$/m); // the floats, and any fees earned
     expect(reconciled.stdout).toMatch(/^ethereum .* balanced {2}gas \d+$/m);
     expect(reconciled.stdout).toMatch(/^balanced$/m);
     expect(reconciled.status).toBe(0);

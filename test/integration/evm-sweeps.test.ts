@@ -96,6 +96,17 @@ function sweeper({ batchSize = 100 } = {}): EvmSweepDeps {
   };
 }
 
+/** The sweeper, its broadcasts lost: a process killed right after storing its sweep. */
+function killedBeforeBroadcast(): EvmSweepDeps {
+  const killed = sweeper();
+  killed.payouts = Object.assign(Object.create(killed.payouts) as EvmSweepDeps['payouts'], {
+    broadcast: async () => {
+      throw new Error('process killed');
+    },
+  });
+  return killed;
+}
+
 function sender(): EvmSendingDeps {
   const chain = evmChainOf(NETWORK, settings);
   return { chain, payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain), store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK) };
@@ -176,13 +187,7 @@ describe('EVM sweeps on anvil', () => {
     await creditedDeposits(amounts);
     const hotBefore = await usdtOf(node.hotWallet.address);
     const nonceBefore = await client().getTransactionCount({ address: node.hotWallet.address });
-    const killed = sweeper();
-    killed.payouts = Object.assign(Object.create(killed.payouts), {
-      broadcast: async () => {
-        throw new Error('process killed');
-      },
-    });
-    expect(await sweepEvmDepositAddresses(killed)).toMatchObject({ sent: 1 });
+    expect(await sweepEvmDepositAddresses(killedBeforeBroadcast())).toMatchObject({ sent: 1 });
     const [stored] = await sweeper().store.openSweeps();
     expect(stored!.nonce).toBe(nonceBefore);
     expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore);
@@ -201,13 +206,7 @@ describe('EVM sweeps on anvil', () => {
     const amounts = ['2.5', '6'];
     const made = await creditedDeposits(amounts);
     const hotBefore = await usdtOf(node.hotWallet.address);
-    const killed = sweeper();
-    killed.payouts = Object.assign(Object.create(killed.payouts), {
-      broadcast: async () => {
-        throw new Error('process killed');
-      },
-    });
-    expect(await sweepEvmDepositAddresses(killed)).toMatchObject({ sent: 1 });
+    expect(await sweepEvmDepositAddresses(killedBeforeBroadcast())).toMatchObject({ sent: 1 });
     const [stored] = await sweeper().store.openSweeps();
     const byHand = localWalletClient(node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
     await client().waitForTransactionReceipt({ hash: await byHand.sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: 1n, nonce: stored!.nonce }) });
