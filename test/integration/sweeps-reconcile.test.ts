@@ -14,6 +14,8 @@ import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/depo
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { DynamoFloatStore } from '#adapters/dynamo/float-store';
+import { FloatRefused, fundedFloat, recordHotWalletFloat } from '#functions/ledger/floats';
 import { SANDBOX_FEES } from '#functions/networks/tron/sandbox-balances';
 import { SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#functions/networks/tron/sandbox-chain';
 import { TRANSACTION_LIFETIME_MS } from '#functions/networks/tron/tron-transfer-builder';
@@ -145,6 +147,33 @@ describe('sweeps and reconciliation', () => {
     // Scanned and credited, it is owed and listed: both readings balance again.
     await scan();
     expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('a float sent to the hot wallet by hand is recorded from what the final chain shows, and reconcile balances again; a sweep, a failed transfer and one not yet final are refused', async () => {
+    const deposit = await confirmedDepositAlone('float-beside-a-sweep', '8');
+    for (let i = 0; i < 3; i++) await runJobs();
+    const hot = await hotWallet.address();
+    const store = new DynamoFloatStore(env.db, env.tableName);
+    const funded = (txHash: string) => fundedFloat(chain, { network: 'tron', txHash, usdtContract: USDT, hotWallet: hot, isDepositAddress: async (address) => address === deposit.address });
+    const treasury = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_005);
+
+    // The sweep moved the deposit's USDT to the hot wallet: a company's money, not a float.
+    const latest = await chain.latestBlock();
+    const sweep = (await chain.transfers(USDT, 0, latest.number)).find((transfer) => transfer.from === deposit.address && transfer.to === hot)!;
+    await expect(funded(sweep.txHash)).rejects.toThrow(new FloatRefused(`${sweep.txHash} is a sweep from the deposit address ${deposit.address}, not a float: its USDT is already in the ledger`));
+    const reverted = await chain.submitTransfer({ contract: USDT, from: treasury, to: hot, amount: usdt('3'), result: 'REVERT' });
+    const float = await chain.submitTransfer({ contract: USDT, from: treasury, to: hot, amount: usdt('50') });
+    await expect(funded(float.txHash)).rejects.toThrow(/is in no final block on tron/);
+    clock.advanceBlocks(20);
+    await expect(funded(reverted.txHash)).rejects.toThrow(`${reverted.txHash} failed on tron (REVERT): it moved nothing`);
+
+    const unrecorded = await reconcileBoth();
+    expect(unrecorded.difference).toBe(usdt('50'));
+    expect(await recordHotWalletFloat(store, await funded(float.txHash), clock.now())).toBe('recorded');
+    expect(await recordHotWalletFloat(store, await funded(float.txHash), clock.now())).toBe('already_recorded');
+    const recorded = await reconcileBoth();
+    expect(recorded.balanced, reconciliationReport(recorded)).toBe(true);
+    expect(recorded.treasuryUsdt - unrecorded.treasuryUsdt).toBe(usdt('50'));
   });
 
   it('a sweep whose broadcast was lost fails as TRANSACTION_EXPIRED past its expiration, and a later run sweeps the address', async () => {
