@@ -7,6 +7,7 @@ import {
   nonceOutcome,
   replacementOf,
   withNextNonce,
+  withReplacement,
   type EvmReceiptReader,
   type NonceFiller,
   type NonceSequence,
@@ -210,9 +211,13 @@ async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], no
 async function broadcastSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date): Promise<void> {
   const answer = await broadcastOrFill(deps.payouts, sweep, (filler: NonceFiller) => {
     (deps.log ?? stderrLog).error('the node refuses the sweep for good; filling its nonce', { network: deps.network, sweepId: sweep.id, refusal: filler.refusal });
-    return deps.store.saveSweep(sweep, { ...sweep, filler, updatedAt: now().toISOString() });
+    return deps.store.saveSweep(sweep, { ...sweep, filler: { ...filler, broadcastAt: now().toISOString() }, updatedAt: now().toISOString() });
   });
-  if (answer === 'sent' && !sweep.broadcastAt && !sweep.filler) {
+  if (answer !== 'sent') return;
+  const { filler } = sweep;
+  if (filler && !filler.broadcastAt) {
+    await deps.store.saveSweep(sweep, { ...sweep, filler: { ...filler, broadcastAt: now().toISOString() }, updatedAt: now().toISOString() });
+  } else if (!filler && !sweep.broadcastAt) {
     await deps.store.saveSweep(sweep, { ...sweep, broadcastAt: now().toISOString(), updatedAt: now().toISOString() });
   }
 }
@@ -223,16 +228,15 @@ async function replaceSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date
   const next = await replacementOf(deps.payouts, sweep, deps.log ?? stderrLog, { network: deps.network, sweepId: sweep.id });
   if (next === null) return 'not-replaced';
   if (next === 'cap-reached') return next;
-  const replacement: EvmSweep = {
-    ...sweep,
-    signed: next.raw,
-    txHash: next.txHash,
-    replacedTxHashes: [...(sweep.replacedTxHashes ?? []), sweep.txHash],
-    broadcastAt: null,
-    updatedAt: now().toISOString(),
-  };
+  const replacement: EvmSweep = { ...sweep, ...withReplacement(sweep, next), updatedAt: now().toISOString() };
   if (!(await deps.store.saveSweep(sweep, replacement))) return 'moved'; // another run got there first
-  (deps.log ?? stderrLog).warn('sweep unmined; replaced at a higher fee', { network: deps.network, sweepId: sweep.id, nonce: sweep.nonce, replaced: sweep.txHash, txHash: next.txHash });
+  (deps.log ?? stderrLog).warn(sweep.filler ? "sweep's nonce filler unmined; replaced at a higher fee" : 'sweep unmined; replaced at a higher fee', {
+    network: deps.network,
+    sweepId: sweep.id,
+    nonce: sweep.nonce,
+    replaced: sweep.filler?.txHash ?? sweep.txHash,
+    txHash: next.txHash,
+  });
   await broadcastSweep(deps, replacement, now);
   return 'replaced';
 }

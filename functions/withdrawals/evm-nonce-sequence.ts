@@ -87,10 +87,16 @@ export interface NonceTransaction {
 }
 
 export interface NonceFiller {
+  /** The newest version, signed. */
   signed: string;
   txHash: string;
   /** The node's words when it refused the transaction. */
   refusal: string;
+  /** When the node took its newest version (fillers stored before they were replaced have none). */
+  broadcastAt?: string | null;
+  /** Earlier versions, replaced at a higher fee: a filler under a fee spike would hold up every
+   * nonce behind it as surely as the transaction it fills. */
+  replacedTxHashes?: string[];
 }
 
 /**
@@ -121,11 +127,22 @@ export interface ReplaceableTransaction extends NonceTransaction {
   broadcastAt: string | null;
 }
 
-/** The newest version was broadcast (a filled nonce is not the transaction's any more) over
- * `replaceAfterMs` ago. A replacement counts from when the node took it: one it has not taken is
+/** The version in force (the filler, once the nonce has one) was broadcast over `replaceAfterMs` ago. A replacement counts from when the node took it: one it has not taken is
  * not replaced again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
 export function dueForReplacement(stored: ReplaceableTransaction, now: Date, replaceAfterMs: number): boolean {
-  return !stored.filler && stored.broadcastAt !== null && now.getTime() - Date.parse(stored.broadcastAt) >= replaceAfterMs;
+  const broadcastAt = stored.filler ? (stored.filler.broadcastAt ?? null) : stored.broadcastAt;
+  return broadcastAt !== null && now.getTime() - Date.parse(broadcastAt) >= replaceAfterMs;
+}
+
+/** The stored transaction with `next` in place of its version in force, the version before kept
+ * among those replaced, and no broadcast time until the node takes it. */
+export function withReplacement(stored: ReplaceableTransaction, next: SignedPayout): Pick<ReplaceableTransaction, 'signed' | 'txHash' | 'replacedTxHashes' | 'filler' | 'broadcastAt'> {
+  const { filler } = stored;
+  if (filler) {
+    const replaced: NonceFiller = { ...filler, signed: next.raw, txHash: next.txHash, broadcastAt: null, replacedTxHashes: [...(filler.replacedTxHashes ?? []), filler.txHash] };
+    return { signed: stored.signed, txHash: stored.txHash, replacedTxHashes: stored.replacedTxHashes, filler: replaced, broadcastAt: stored.broadcastAt };
+  }
+  return { signed: next.raw, txHash: next.txHash, replacedTxHashes: [...(stored.replacedTxHashes ?? []), stored.txHash], filler: null, broadcastAt: null };
 }
 
 /**
@@ -139,12 +156,14 @@ export async function replacementOf(
   log: Log,
   fields: Record<string, unknown>,
 ): Promise<SignedPayout | 'cap-reached' | null> {
-  const next = await payouts.signedReplacement(stored.signed);
+  const current = stored.filler ?? stored;
+  const next = await payouts.signedReplacement(current.signed);
   if (next === null || !('capReached' in next)) return next;
   const { offered, needed, cap } = next.capReached;
   log.error('unmined, and its replacement would exceed the fee cap: not replaced', {
     ...fields,
-    txHash: stored.txHash,
+    txHash: current.txHash,
+    ...(stored.filler && { filler: true }),
     nonce: stored.nonce,
     offeredWeiPerGas: String(offered),
     neededWeiPerGas: String(needed),
@@ -185,7 +204,7 @@ async function landing(chain: EvmReceiptReader, txHashes: string[], final: Chain
 export async function nonceOutcome(chain: EvmReceiptReader, stored: NonceTransaction, final: ChainBlock): Promise<{ settled: string | null; inBlock: boolean; txHash: string }> {
   const own = await landing(chain, [...(stored.replacedTxHashes ?? []), stored.txHash], final);
   if (own.final) return { settled: own.seen!.result, inBlock: true, txHash: own.txHash };
-  const filled = stored.filler && !own.seen ? await landing(chain, [stored.filler.txHash], final) : null;
+  const filled = stored.filler && !own.seen ? await landing(chain, [...(stored.filler.replacedTxHashes ?? []), stored.filler.txHash], final) : null;
   if (filled?.final) return { settled: 'REFUSED_BY_NODE', inBlock: true, txHash: own.txHash };
   return { settled: null, inBlock: own.seen !== null || (filled?.seen ?? null) !== null, txHash: own.txHash };
 }

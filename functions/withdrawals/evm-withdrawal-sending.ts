@@ -24,6 +24,7 @@ import {
   nonceOutcome,
   replacementOf,
   withNextNonce,
+  withReplacement,
   type EvmReceiptReader,
   type NonceBroadcaster,
   type NonceSequence,
@@ -212,10 +213,15 @@ async function broadcastWithdrawal(deps: EvmSendingDeps, withdrawal: Withdrawal,
   const transaction = withdrawal.transaction!;
   const answer = await broadcastOrFill(deps.payouts, nonceTransactionOf(withdrawal), (filler) => {
     (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: filler.refusal });
-    const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler }, updatedAt: now().toISOString() };
+    // Broadcast right after this write: stored as broadcast now, as a payout is at its claim.
+    const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler: { ...filler, broadcastAt: now().toISOString() } }, updatedAt: now().toISOString() };
     return deps.store.transition(withdrawal, filling, { entry: null, event: null });
   });
-  if (answer === 'sent' && !transaction.broadcastAt && !transaction.filler) {
+  if (answer !== 'sent') return;
+  const { filler } = transaction;
+  if (filler && !filler.broadcastAt) {
+    await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, filler: { ...filler, broadcastAt: now().toISOString() } } }, { entry: null, event: null });
+  } else if (!filler && !transaction.broadcastAt) {
     await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } }, { entry: null, event: null });
   }
 }
@@ -316,13 +322,15 @@ async function replace(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => 
   const next = await replacementOf(deps.payouts, nonceTransactionOf(withdrawal), deps.log ?? stderrLog, { withdrawalId: withdrawal.id });
   if (next === null) return 'not-replaced';
   if (next === 'cap-reached') return next;
-  const replacement: Withdrawal = {
-    ...withdrawal,
-    txHash: next.txHash,
-    transaction: { ...transaction, signed: next.raw, broadcastAt: null, replacedTxHashes: [...(transaction.replacedTxHashes ?? []), withdrawal.txHash!] },
-  };
+  const { signed, txHash, replacedTxHashes, filler, broadcastAt } = withReplacement(nonceTransactionOf(withdrawal), next);
+  const replacement: Withdrawal = { ...withdrawal, txHash, transaction: { ...transaction, signed, replacedTxHashes, filler: filler ?? undefined, broadcastAt } };
   if (!(await deps.store.transition(withdrawal, replacement, { entry: null, event: null }))) return 'moved'; // another run got there first
-  (deps.log ?? stderrLog).warn('payout unmined; replaced at a higher fee', { withdrawalId: withdrawal.id, nonce: transaction.nonce, replaced: withdrawal.txHash, txHash: next.txHash });
+  (deps.log ?? stderrLog).warn(transaction.filler ? "payout's nonce filler unmined; replaced at a higher fee" : 'payout unmined; replaced at a higher fee', {
+    withdrawalId: withdrawal.id,
+    nonce: transaction.nonce,
+    replaced: transaction.filler?.txHash ?? withdrawal.txHash,
+    txHash: next.txHash,
+  });
   await broadcastWithdrawal(deps, replacement, now);
   return 'replaced';
 }

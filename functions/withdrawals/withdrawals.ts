@@ -7,6 +7,7 @@ import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
 import { formatAmount } from '../shared/money.ts';
 import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type LimitGuard, type LimitReader, type WithdrawalGuards } from './withdrawal-policy.ts';
+import type { NonceFiller } from './evm-nonce-sequence.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -41,8 +42,9 @@ export interface SentTransaction {
   /** EVM: the hot wallet's nonce the transaction holds (evm-withdrawal-sending.ts). */
   nonce?: number;
   /** EVM: a transfer of nothing to the hot wallet itself on the same nonce, signed when the node
-   * refused the payout for good (`refusal`, its words), so the nonces behind it are not held up. */
-  filler?: { signed: string; txHash: string; refusal: string };
+   * refused the payout for good (`refusal`, its words), so the nonces behind it are not held up;
+   * replaced at a higher fee as the payout would be (evm-nonce-sequence.ts). */
+  filler?: NonceFiller;
   /** EVM: the hashes of the payout's earlier versions, oldest first, each replaced by the next (the
    * same nonce and transfer at a higher fee; `signed` is the newest). Any one of them may be the one
    * mined, and only one can be: the withdrawal's `txHash` ends as that one's. */

@@ -190,6 +190,42 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it("a nonce filler stuck under a fee spike is replaced like the payout it fills: it lands once, and the withdrawal fails with its funds back", async () => {
+    const { sender, later } = await hotWalletSender();
+    const refused = await withdraw(newAddress(), '4');
+    await sendEvmWithdrawals(killedBeforeBroadcast(sender));
+    // Blocks now hold less gas than the stored transfer asks for, but a plain transfer's 21,000:
+    // the node refuses the payout for good, and its nonce gets a filler, which waits in the pool.
+    await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000).toString(16)}`] as never });
+    let filler: NonNullable<NonNullable<Withdrawal['transaction']>['filler']>;
+    try {
+      expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 0, failed: 0 });
+      filler = (await read(refused)).transaction!.filler!;
+      expect(filler).toMatchObject({ refusal: expect.stringMatching(/gas/), broadcastAt: expect.any(String) });
+      const offered = parseTransaction(filler.signed as TransactionSerialized).maxFeePerGas!;
+      await feeSpike(offered * 4n);
+      expect(await receiptOf(filler.txHash)).toBeNull();
+    } finally {
+      await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000_000).toString(16)}`] as never });
+    }
+
+    expect(await settleEvmWithdrawals(later)).toMatchObject({ replaced: 1, failed: 0 });
+    const replaced = (await read(refused)).transaction!;
+    expect(replaced.filler).toMatchObject({ replacedTxHashes: [filler.txHash], refusal: filler.refusal, broadcastAt: expect.any(String) });
+    // The same transfer of nothing to the wallet itself, on the same nonce, at a higher fee.
+    const [before, after] = [parseTransaction(filler.signed as TransactionSerialized), parseTransaction(replaced.filler!.signed as TransactionSerialized)];
+    expect({ nonce: after.nonce, to: after.to, value: after.value ?? 0n }).toEqual({ nonce: replaced.nonce, to: before.to, value: 0n });
+    expect(after.maxFeePerGas!).toBeGreaterThan(before.maxFeePerGas! * 4n);
+    await anvil().mine({ blocks: 1 });
+    expect(await receiptOf(replaced.filler!.txHash)).toMatchObject({ status: 'success' });
+    expect(await receiptOf(filler.txHash)).toBeNull();
+    await anvil().mine({ blocks: CONFIRMATIONS });
+    expect(await settleEvmWithdrawals(later)).toMatchObject({ failed: 1, replaced: 0 });
+    expect(await read(refused)).toMatchObject({ status: 'failed', failureReason: 'REFUSED_BY_NODE' });
+    expect(await balance()).toMatchObject({ available: usdt('10000'), locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('a replacement stored but never broadcast (the sender killed): the next run broadcasts the newest version, which lands', async () => {
     const { sender, later } = await hotWalletSender();
     const to = newAddress();
