@@ -67,7 +67,11 @@ import {
  *   (they share the nonce): settling reads the receipts of all, and the withdrawal completes with
  *   the hash of the one that landed. A replacement needing more than the cap is not signed: the
  *   payout waits, logged as an error and counted (`feeCapReached`, the sender's
- *   PayoutFeeCapReached metric, alarmed per network).
+ *   PayoutFeeCapReached metric, alarmed per network). Once the nonce has a filler, the filler is
+ *   what is replaced so (evm-nonce-sequence.ts withReplacement).
+ * - A payout none of whose versions was mined, whose nonce a transaction Cambio did not sign took in
+ *   a final block, is signed again on a nonce of its own, or fails TRANSFER_WOULD_REVERT with its
+ *   funds back if the node says the new one would revert.
  */
 
 export type { Replacement, SignedPayout } from './evm-nonce-sequence.ts';
