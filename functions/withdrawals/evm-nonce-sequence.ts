@@ -127,8 +127,9 @@ export interface ReplaceableTransaction extends NonceTransaction {
   broadcastAt: string | null;
 }
 
-/** The version in force (the filler, once the nonce has one) was broadcast over `replaceAfterMs` ago. A replacement counts from when the node took it: one it has not taken is
- * not replaced again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
+/** The version in force (the filler, once the nonce has one) was broadcast over `replaceAfterMs`
+ * ago. A replacement counts from when the node took it: one it has not taken is not replaced
+ * again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
 export function dueForReplacement(stored: ReplaceableTransaction, now: Date, replaceAfterMs: number): boolean {
   const broadcastAt = stored.filler ? (stored.filler.broadcastAt ?? null) : stored.broadcastAt;
   return broadcastAt !== null && now.getTime() - Date.parse(broadcastAt) >= replaceAfterMs;
