@@ -36,7 +36,7 @@ import { runningRuntime, withLocalData } from '#local/local-data';
  * --rpc-url), the hot wallet from its KMS key (alias/cambio-<stage>-hot-wallet-<network>).
  * Exits 2 on bad usage or a refusal (nothing written), 1 on a failure.
  */
-const USAGE = `Usage: npm run float:record -- --network ${NETWORK_CHOICE.replaceAll('"', '')} --tx <hash> [--stage sandbox|production --table <TableName> [--rpc-url <url>]]`;
+const USAGE = `Usage: npm run float:record -- --network ${NETWORK_NAMES.join('|')} --tx <hash> [--stage sandbox|production --table <TableName> [--rpc-url <url>]]`;
 
 function refuse(message: string): never {
   console.error(message);
@@ -55,8 +55,11 @@ const { values } = parseArgs({
 if (!(NETWORK_NAMES as readonly string[]).includes(values.network ?? '')) refuse(`Unknown network "${values.network ?? ''}": --network ${NETWORK_CHOICE}. ${USAGE}`);
 const network = values.network as NetworkName;
 const evm = (EVM_NETWORK_NAMES as readonly string[]).includes(network);
-const txHash = values.tx ?? '';
-if (!(evm ? /^0x[0-9a-fA-F]{64}$/ : /^(0x)?[0-9a-fA-F]{64}$/).test(txHash)) refuse(`--tx must be the funding transaction's hash (${evm ? '0x and 64 hex digits' : '64 hex digits'}). ${USAGE}`);
+const given = values.tx ?? '';
+if (!(evm ? /^0x[0-9a-fA-F]{64}$/ : /^(0x)?[0-9a-fA-F]{64}$/).test(given)) refuse(`--tx must be the funding transaction's hash (${evm ? '0x and 64 hex digits' : '64 hex digits'}). ${USAGE}`);
+// A TRON transaction id is 64 lower-case hex digits, as TronGrid and the sandbox chain key it; an
+// explorer may show it with 0x or in capitals.
+const txHash = evm ? given : given.replace(/^0x/, '').toLowerCase();
 const stage = values.stage as 'local' | 'sandbox' | 'production';
 if (!Object.hasOwn(STAGES, stage)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production). ${USAGE}`);
 const deployed = stage !== 'local';

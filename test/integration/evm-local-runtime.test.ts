@@ -170,6 +170,21 @@ describe('npm run reconcile and npm run float:record beside npm start with ether
     expect(again.status).toBe(0);
   });
 
+  it('float:record refuses bad usage before it reads anything: an unknown network, a TRON float on a deployed stage, another stage\'s table', async () => {
+    const hash = `0x${'ab'.repeat(32)}`;
+    const [unknown, tronDeployed, otherTable] = await Promise.all([
+      floatRecord('--network', 'solana', '--tx', hash),
+      floatRecord('--network', 'tron', '--tx', hash, '--stage', 'production', '--table', 'Cambio-production-Table'),
+      floatRecord('--network', 'polygon', '--tx', hash, '--stage', 'sandbox', '--table', 'Cambio-production-Table'),
+    ]);
+    expect(unknown).toMatchObject({ status: 2, stdout: '' });
+    expect(unknown.stderr).toContain('Unknown network "solana"');
+    expect(tronDeployed).toMatchObject({ status: 2, stdout: '' });
+    expect(tronDeployed.stderr).toContain('a TRON float is not recorded by it yet');
+    expect(otherTable).toMatchObject({ status: 2, stdout: '' });
+    expect(otherTable.stderr).toContain("--table Cambio-production-Table is not the sandbox stage's table");
+  });
+
   it("reconcile balances, in total and on ethereum: the floats (npm start's own and the one recorded) are in the ledger as Cambio's own, and the deposits, sweeps and split forward above move both sides alike", async () => {
     const reconciled = await runOpsCommand('local/reconcile.ts', [], {}, workDir);
     expect(reconciled.stderr).toBe('');
