@@ -16,6 +16,8 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DepositForwarderFactory, TestUsdt } from '#functions/networks/evm/contracts';
+import type { HotWalletFloat } from '#functions/ledger/floats';
+import type { EvmNetworkName } from '#functions/networks/names';
 
 /**
  * The contracts a local EVM node needs before Cambio can take deposits on it: the sandbox USDT
@@ -113,6 +115,14 @@ export async function deployForwarderFactory(
   const implementation = await publicClient.readContract({ address: factory, abi: DepositForwarderFactory.abi, functionName: 'implementation' });
   return { factory, implementation, txHash };
 }
+
+/** The float deployNetworkContracts gave the hot wallet, as the ledger records it: USDT in its 6
+ * decimals whatever the token's on the node (functions/ledger/floats.ts). */
+export const hotWalletFloatOf = (network: EvmNetworkName, contracts: Pick<NetworkContracts, 'floatTxHash'>): HotWalletFloat => ({
+  network,
+  txHash: contracts.floatTxHash,
+  amount: HOT_WALLET_USDT * 10n ** 6n,
+});
 
 /**
  * Deploys the sandbox USDT with the network's decimals (18 on bsc, else 6) and the factory, and

@@ -3,7 +3,7 @@ import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import type { HotWalletFloat } from '#functions/ledger/floats';
 import { startAnvilWithContracts, type Anvil } from './anvil.ts';
-import { HOT_WALLET_USDT } from './evm-contracts.ts';
+import { hotWalletFloatOf } from './evm-contracts.ts';
 
 /** A block a second, as the sandbox TRON chain's (config/stages.ts SANDBOX_BLOCK_INTERVAL_MS). */
 const BLOCK_SECONDS = 1;
@@ -48,8 +48,7 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWa
     throw failed.reason;
   }
   const settings: LocalEvmNetworks['settings'] = {};
-  // USDT in the ledger's 6 decimals, whatever the token's decimals on the node.
-  const floats = nodes.map((node, index): HotWalletFloat => ({ network: names[index]!, txHash: node.floatTxHash, amount: HOT_WALLET_USDT * 10n ** 6n }));
+  const floats = nodes.map((node, index) => hotWalletFloatOf(names[index]!, node));
   nodes.forEach((node, index) => {
     settings[names[index]!] = {
       chainId: node.chainId,

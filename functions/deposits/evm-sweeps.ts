@@ -6,6 +6,7 @@ import {
   dueForReplacement,
   nonceOutcome,
   replacementOf,
+  takenAt,
   withNextNonce,
   withReplacement,
   type EvmReceiptReader,
@@ -209,17 +210,12 @@ async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], no
 /** Broadcasts the stored sweep, its newest version, filling its nonce if the node refuses it for
  * good, and records when the node first took a replacement. */
 async function broadcastSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date): Promise<void> {
-  const answer = await broadcastOrFill(deps.payouts, sweep, (filler: NonceFiller) => {
+  const answer = await broadcastOrFill(deps.payouts, sweep, now, (filler: NonceFiller) => {
     (deps.log ?? stderrLog).error('the node refuses the sweep for good; filling its nonce', { network: deps.network, sweepId: sweep.id, refusal: filler.refusal });
-    return deps.store.saveSweep(sweep, { ...sweep, filler: { ...filler, broadcastAt: now().toISOString() }, updatedAt: now().toISOString() });
+    return deps.store.saveSweep(sweep, { ...sweep, filler, updatedAt: now().toISOString() });
   });
-  if (answer !== 'sent') return;
-  const { filler } = sweep;
-  if (filler && !filler.broadcastAt) {
-    await deps.store.saveSweep(sweep, { ...sweep, filler: { ...filler, broadcastAt: now().toISOString() }, updatedAt: now().toISOString() });
-  } else if (!filler && !sweep.broadcastAt) {
-    await deps.store.saveSweep(sweep, { ...sweep, broadcastAt: now().toISOString(), updatedAt: now().toISOString() });
-  }
+  const taken = answer === 'sent' ? takenAt(sweep, now()) : null;
+  if (taken) await deps.store.saveSweep(sweep, { ...sweep, ...taken, updatedAt: now().toISOString() });
 }
 
 /** Signs the sweep's next version and stores it in place of the newest, keeping the hashes of those
@@ -250,7 +246,7 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
   const open: EvmSweep[] = [];
   let final: ChainBlock | undefined;
   let usedAtFinal: number | undefined;
-  // The record ends with the hash of the version that landed, whichever it is.
+  // The record ends with the hash of the version that landed, whichever it is (nonceOutcome's).
   const settleAs = async (sweep: EvmSweep, settled: string, txHash = sweep.txHash) => {
     const done = settled === 'SUCCESS';
     const after: EvmSweep = { ...sweep, txHash, status: done ? 'done' : 'failed', failureReason: done ? null : settled, updatedAt: now().toISOString() };
@@ -260,7 +256,7 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
     final ??= await deps.chain.finalBlock();
     const outcome = await nonceOutcome(deps.chain, sweep, final);
     if (outcome.settled !== null) {
-      await settleAs(sweep, outcome.settled, outcome.settled === 'REFUSED_BY_NODE' ? sweep.txHash : outcome.txHash);
+      await settleAs(sweep, outcome.settled, outcome.txHash);
       continue;
     }
     if (outcome.inBlock) {

@@ -102,20 +102,22 @@ export interface NonceFiller {
 /**
  * Broadcasts the stored transaction (its filler, once it has one). One the node refuses for good
  * would hold up every nonce behind it: its nonce gets a filler, stored (`storeFiller`, false when
- * the record moved on meanwhile) before it is broadcast. Throws when the node refuses the filler
- * too or cannot be reached: the stored transaction is broadcast again on a later run. 'sent': the
- * node took the stored transaction (or its filler); 'filled': it refused it, and the filler went.
+ * the record moved on meanwhile) before it is broadcast, and so stored as broadcast `now`, as a
+ * transaction is at its claim. Throws when the node refuses the filler too or cannot be reached:
+ * the stored transaction is broadcast again on a later run. 'sent': the node took the stored
+ * transaction (or its filler); 'filled': it refused it, and the filler went.
  */
 export async function broadcastOrFill(
   payouts: NonceBroadcaster,
   stored: NonceTransaction,
+  now: () => Date,
   storeFiller: (filler: NonceFiller) => Promise<boolean>,
 ): Promise<'sent' | 'filled'> {
   const answer = await payouts.broadcast(stored.filler?.signed ?? stored.signed);
   if (answer === 'sent') return 'sent';
   if (stored.filler) throw new Error(`the node refuses the nonce filler too: ${answer.refused}`);
   const filler = await payouts.signedFiller(stored.nonce);
-  if (await storeFiller({ signed: filler.raw, txHash: filler.txHash, refusal: answer.refused })) await payouts.broadcast(filler.raw);
+  if (await storeFiller({ signed: filler.raw, txHash: filler.txHash, refusal: answer.refused, broadcastAt: now().toISOString() })) await payouts.broadcast(filler.raw);
   return 'filled';
 }
 
@@ -131,8 +133,19 @@ export interface ReplaceableTransaction extends NonceTransaction {
  * ago. A replacement counts from when the node took it: one it has not taken is not replaced
  * again, so a node that refuses or is unreachable cannot walk the fee up to the cap. */
 export function dueForReplacement(stored: ReplaceableTransaction, now: Date, replaceAfterMs: number): boolean {
-  const broadcastAt = stored.filler ? (stored.filler.broadcastAt ?? null) : stored.broadcastAt;
+  const broadcastAt = inForce(stored).broadcastAt ?? null;
   return broadcastAt !== null && now.getTime() - Date.parse(broadcastAt) >= replaceAfterMs;
+}
+
+/** The version whose price and broadcast time count: the filler, once the nonce has one. */
+const inForce = (stored: ReplaceableTransaction): { signed: string; txHash: string; broadcastAt?: string | null } => stored.filler ?? stored;
+
+/** The stored transaction's fields once the node has taken its version in force (after a broadcast
+ * answered 'sent'), or null when the time it was taken is already recorded. */
+export function takenAt(stored: ReplaceableTransaction, at: Date): Pick<ReplaceableTransaction, 'filler' | 'broadcastAt'> | null {
+  if (inForce(stored).broadcastAt) return null;
+  const broadcastAt = at.toISOString();
+  return stored.filler ? { filler: { ...stored.filler, broadcastAt }, broadcastAt: stored.broadcastAt } : { filler: null, broadcastAt };
 }
 
 /** The stored transaction with `next` in place of its version in force, the version before kept
@@ -157,7 +170,7 @@ export async function replacementOf(
   log: Log,
   fields: Record<string, unknown>,
 ): Promise<SignedPayout | 'cap-reached' | null> {
-  const current = stored.filler ?? stored;
+  const current = inForce(stored);
   const next = await payouts.signedReplacement(current.signed);
   if (next === null || !('capReached' in next)) return next;
   const { offered, needed, cap } = next.capReached;

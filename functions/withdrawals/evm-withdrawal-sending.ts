@@ -23,6 +23,7 @@ import {
   dueForReplacement,
   nonceOutcome,
   replacementOf,
+  takenAt,
   withNextNonce,
   withReplacement,
   type EvmReceiptReader,
@@ -215,18 +216,15 @@ const broadcastStored = (deps: EvmSendingDeps, withdrawal: Withdrawal, now: () =
  * refuses it for good, and records when the node first took a replacement. */
 async function broadcastWithdrawal(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
   const transaction = withdrawal.transaction!;
-  const answer = await broadcastOrFill(deps.payouts, nonceTransactionOf(withdrawal), (filler) => {
+  const stored = nonceTransactionOf(withdrawal);
+  const answer = await broadcastOrFill(deps.payouts, stored, now, (filler) => {
     (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: filler.refusal });
-    // Broadcast right after this write: stored as broadcast now, as a payout is at its claim.
-    const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler: { ...filler, broadcastAt: now().toISOString() } }, updatedAt: now().toISOString() };
+    const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler }, updatedAt: now().toISOString() };
     return deps.store.transition(withdrawal, filling, { entry: null, event: null });
   });
-  if (answer !== 'sent') return;
-  const { filler } = transaction;
-  if (filler && !filler.broadcastAt) {
-    await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, filler: { ...filler, broadcastAt: now().toISOString() } } }, { entry: null, event: null });
-  } else if (!filler && !transaction.broadcastAt) {
-    await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } }, { entry: null, event: null });
+  const taken = answer === 'sent' ? takenAt(stored, now()) : null;
+  if (taken) {
+    await deps.store.transition(withdrawal, { ...withdrawal, transaction: { ...transaction, filler: taken.filler ?? undefined, broadcastAt: taken.broadcastAt } }, { entry: null, event: null });
   }
 }
 
@@ -323,10 +321,11 @@ const replaceAfterMs = (deps: EvmSendingDeps) => deps.replaceAfterMs ?? DEFAULT_
  * those before, then broadcasts it: stored first, so a crash leaves it for the next run to send. */
 async function replace(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
   const transaction = withdrawal.transaction!;
-  const next = await replacementOf(deps.payouts, nonceTransactionOf(withdrawal), deps.log ?? stderrLog, { withdrawalId: withdrawal.id });
+  const stored = nonceTransactionOf(withdrawal);
+  const next = await replacementOf(deps.payouts, stored, deps.log ?? stderrLog, { withdrawalId: withdrawal.id });
   if (next === null) return 'not-replaced';
   if (next === 'cap-reached') return next;
-  const { signed, txHash, replacedTxHashes, filler, broadcastAt } = withReplacement(nonceTransactionOf(withdrawal), next);
+  const { signed, txHash, replacedTxHashes, filler, broadcastAt } = withReplacement(stored, next);
   const replacement: Withdrawal = { ...withdrawal, txHash, transaction: { ...transaction, signed, replacedTxHashes, filler: filler ?? undefined, broadcastAt } };
   if (!(await deps.store.transition(withdrawal, replacement, { entry: null, event: null }))) return 'moved'; // another run got there first
   (deps.log ?? stderrLog).warn(transaction.filler ? "payout's nonce filler unmined; replaced at a higher fee" : 'payout unmined; replaced at a higher fee', {

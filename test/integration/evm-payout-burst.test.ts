@@ -14,7 +14,7 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
 import { localEvmSigner } from '#adapters/signer/evm-signer';
-import { HOT_WALLET_USDT, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { HOT_WALLET_USDT, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { useFreshTable } from '../support/dynamo.ts';
@@ -79,7 +79,7 @@ describe(`${PAYOUTS} equal EVM withdrawals queued at once`, () => {
     const { company } = await createCompany(companies, { name: 'EVM Burst Co', environment: 'sandbox' }, new Date());
     // The hot wallet's float, recorded as `npm start` records it, and 1,000 USDT a customer paid
     // that reached the hot wallet (as a swept deposit's would) and credited to the company.
-    expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), { network: NETWORK, txHash: node.floatTxHash, amount: HOT_WALLET_USDT * 10n ** 6n }, new Date())).toBe('recorded');
+    expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), hotWalletFloatOf(NETWORK, node), new Date())).toBe('recorded');
     const client = localPublicClient(node.chain);
     await client.waitForTransactionReceipt({
       hash: await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: erc20Abi, functionName: 'transfer', args: [hotWallet.address, usdt('1000')] }),

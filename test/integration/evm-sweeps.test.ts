@@ -25,7 +25,7 @@ import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } 
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { ANVIL_MNEMONIC, HOT_WALLET_USDT, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { ANVIL_MNEMONIC, HOT_WALLET_USDT, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
 import type { JobRun } from '#adapters/observability';
 import { useFreshTable } from '../support/dynamo.ts';
@@ -338,7 +338,7 @@ describe('reconcile per network', () => {
     expect(onBsc(unrecorded)).toMatchObject({ difference: HOT_WALLET_USDT * 1_000_000n, mismatch: 'surplus' });
     expect(unrecorded.difference).toBe(HOT_WALLET_USDT * 1_000_000n);
     // Recorded (as npm start records its own), it is Cambio's: balanced. Recorded twice, once.
-    const float = { network: NETWORK, txHash: node.floatTxHash, amount: HOT_WALLET_USDT * 1_000_000n } as const;
+    const float = hotWalletFloatOf(NETWORK, node);
     expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), float, new Date())).toBe('recorded');
     expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), float, new Date())).toBe('already_recorded');
     const funded = await reconcileNow();
