@@ -71,7 +71,21 @@ export type Chain = ChainReader &
     tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>>;
     /** The address's fee asset, in its minor unit. */
     feeBalance(address: string): Promise<bigint>;
-  };
+  } & TokenControls;
+
+/**
+ * The issuer's controls on the token as the chain has them now (../shared/networks.md, "The token
+ * as it is on mainnet"): Tether freezes addresses (`isBlackListed`), pauses the token and may charge
+ * a transfer fee. A token without a control (BSC's BEP20USDT has none) answers "not frozen", "not
+ * paused", no fee. A node's error is thrown, never read as "not frozen": money credited from a
+ * frozen address cannot move.
+ */
+export interface TokenControls {
+  /** Those of `addresses` (in the network's form, as given) that the issuer has frozen. */
+  frozenAmong(contract: string, addresses: string[]): Promise<Set<string>>;
+  /** Whether the issuer has paused every transfer of the token. */
+  tokenPaused(contract: string): Promise<boolean>;
+}
 
 export interface ChainSettings {
   /** The official USDT contract on this chain: transfers of any other contract are ignored. */
