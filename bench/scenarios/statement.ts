@@ -116,7 +116,7 @@ async function seedYear(runtime: LocalRuntime, companyId: string): Promise<void>
       }
     });
     const at = new Date(now).toISOString();
-    await db.send(new PutCommand({ TableName: runtime.tableName, Item: balanceItem.toItem(companyId, { currency: 'USDT', available: BigInt(ENTRIES) * 1_000_000n, pending: 0n, locked: 0n, updatedAt: at }) }));
+    await db.send(new PutCommand({ TableName: runtime.tableName, Item: balanceItem.toItem(companyId, { currency: 'USDT', available: BigInt(ENTRIES) * 1_000_000n, pending: 0n, locked: 0n, held: 0n, updatedAt: at }) }));
   } finally {
     db.destroy();
   }

@@ -25,10 +25,10 @@ export const ID_KIND: Record<ActivityKind, IdKind> = { deposits: 'deposit', with
 
 /** What each list may be filtered by: a record's status, an event's type. */
 export const ACTIVITY_STATUSES: Record<ActivityKind, readonly string[]> = {
-  deposits: ['awaiting_payment', 'confirming', 'completed', 'expired'],
+  deposits: ['awaiting_payment', 'confirming', 'completed', 'expired', 'held'],
   withdrawals: ['pending', 'processing', 'completed', 'failed'],
   conversions: ['completed'],
-  events: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'deposit.transfer_reversed', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
+  events: ['deposit.confirming', 'deposit.completed', 'deposit.expired', 'deposit.held', 'deposit.transfer_reversed', 'withdrawal.processing', 'withdrawal.completed', 'withdrawal.failed', 'conversion.completed'],
 };
 
 /** A stored event as the dashboard shows it: the webhook body it was delivered with. */

@@ -37,6 +37,7 @@ export type AuditAction =
   | 'webhook.test_sent'
   | 'webhook.resent'
   | 'deposit.payment_simulated'
+  | 'deposit.released'
   | 'withdrawal.sent'
   | 'withdrawal_limit.changed'
   | 'withdrawal_address.added'

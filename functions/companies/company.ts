@@ -19,6 +19,8 @@ export interface BalanceRow {
   available: bigint;
   pending: bigint;
   locked: bigint;
+  /** Deposits recorded but not credited (ledger.ts Bucket): shown apart, never in the API's balance. */
+  held: bigint;
   updatedAt: string;
 }
 
@@ -91,7 +93,7 @@ export async function getBalance(store: CompanyStore, companyId: string): Promis
 }
 
 export function zeroBalances(createdAt: string): BalanceRow[] {
-  return CURRENCIES.map((currency) => ({ currency, available: 0n, pending: 0n, locked: 0n, updatedAt: createdAt }));
+  return CURRENCIES.map((currency) => ({ currency, available: 0n, pending: 0n, locked: 0n, held: 0n, updatedAt: createdAt }));
 }
 
 /** The Overview page: the caller's company, its balance, and the caller's role in it. */

@@ -26,9 +26,10 @@ const DAY_MS = 86_400_000;
  * between them) before the statement gives up; each retry reads afresh. */
 const SNAPSHOT_ATTEMPTS = 5;
 
-/** `network` (of an entry's deposit or withdrawal, ledger.ts networkOf) is last, after the columns
- * statements had before deposits took other networks, so a reader by position keeps working. */
-export const STATEMENT_COLUMNS = ['line', 'time', 'entryId', 'reference', 'currency', 'availableChange', 'pendingChange', 'lockedChange', 'available', 'pending', 'locked', 'network'] as const;
+/** `network` (of an entry's deposit or withdrawal, ledger.ts networkOf) comes after the columns
+ * statements had before deposits took other networks, and `heldChange`/`held` (deposits that cannot
+ * be credited) after it, so a reader by position keeps working. */
+export const STATEMENT_COLUMNS = ['line', 'time', 'entryId', 'reference', 'currency', 'availableChange', 'pendingChange', 'lockedChange', 'available', 'pending', 'locked', 'network', 'heldChange', 'held'] as const;
 type StatementLine = Record<(typeof STATEMENT_COLUMNS)[number], string>;
 
 export interface StatementPeriod {
@@ -97,14 +98,14 @@ async function openingBalances(store: StatementStore, companyId: string, fromMs:
   throw new Error(`The balances of ${companyId} kept changing while its statement was read`);
 }
 
-const bucketsOf = (row: BalanceRow | undefined): BucketDeltas => ({ available: row?.available ?? 0n, pending: row?.pending ?? 0n, locked: row?.locked ?? 0n });
+const bucketsOf = (row: BalanceRow | undefined): BucketDeltas => ({ available: row?.available ?? 0n, pending: row?.pending ?? 0n, locked: row?.locked ?? 0n, held: row?.held ?? 0n });
 
 function sameBalances(a: BalanceRow[], b: BalanceRow[]): boolean {
   return a.length === b.length && a.every((row) => b.some((other) => other.currency === row.currency && BUCKETS.every((bucket) => other[bucket] === row[bucket]) && other.updatedAt === row.updatedAt));
 }
 
 function balanceLine(line: 'opening' | 'closing', time: string, currency: Currency, balance: BucketDeltas): StatementLine {
-  return { line, time, entryId: '', reference: '', currency, availableChange: '', pendingChange: '', lockedChange: '', ...amounts(currency, balance), network: '' };
+  return { line, time, entryId: '', reference: '', currency, availableChange: '', pendingChange: '', lockedChange: '', heldChange: '', ...amounts(currency, balance), network: '' };
 }
 
 function entryLine(entry: LedgerEntry, currency: Currency, deltas: BucketDeltas, balance: BucketDeltas): StatementLine {
@@ -117,6 +118,7 @@ function entryLine(entry: LedgerEntry, currency: Currency, deltas: BucketDeltas,
     availableChange: formatAmount(deltas.available, currency),
     pendingChange: formatAmount(deltas.pending, currency),
     lockedChange: formatAmount(deltas.locked, currency),
+    heldChange: formatAmount(deltas.held, currency),
     ...amounts(currency, balance),
     network: networkOf(entry),
   };
@@ -126,4 +128,5 @@ const amounts = (currency: Currency, balance: BucketDeltas) => ({
   available: formatAmount(balance.available, currency),
   pending: formatAmount(balance.pending, currency),
   locked: formatAmount(balance.locked, currency),
+  held: formatAmount(balance.held, currency),
 });

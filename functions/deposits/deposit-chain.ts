@@ -1,14 +1,17 @@
 import type { ChainReader, RecipientFilter, TokenTransfer, TransactionReceipt } from '../networks/chain.ts';
 import type { NetworkName } from '../networks/names.ts';
-import type { Deposit } from './deposits.ts';
+import type { Deposit, HoldReason } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
+import type { AuditEntry } from '../companies/audit-log.ts';
 import { DepositAddressFilter, type AddressOwner, type DepositAddressListing } from './deposit-address-filter.ts';
 import { payoutGuard, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 import {
   confirmTransfer,
   dropTransfer,
   expireDeposit,
+  holdTransfer,
+  releaseTransfer,
   moveTransfer,
   refreshConfirmations,
   seeFinalTransfer,
@@ -39,9 +42,41 @@ export interface DepositChainStore extends AllowlistReader, DepositAddressListin
    * guard no longer holds: build again, reading the allowlist). At most one change per deposit. */
   applyChanges(changes: DepositChange[]): Promise<'applied' | 'conflict' | 'duplicate' | 'allowlist'>;
   confirmingTransfers(): Promise<TransferRecord[]>;
+  /** Transfers recorded final but held (HoldReason), on this store's network. */
+  heldTransfers(): Promise<TransferRecord[]>;
   /** Which of these transfers are recorded already (and not reversed), as `txHash#eventIndex`. */
   recordedTransfers(transfers: TransferKey[]): Promise<Set<string>>;
   awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]>;
+}
+
+/**
+ * The checks a final transfer passes before it is credited (../shared/networks.md, "The token as it
+ * is on mainnet"; HoldReason). Both answer "none" only when they know: a node's error throws, and
+ * the transfer waits for the next run rather than being credited unchecked.
+ */
+export interface DepositHolds {
+  /** Deposit addresses among these that the token's issuer has frozen now. */
+  frozenAddresses(addresses: string[]): Promise<Set<string>>;
+  /** Paying addresses among these on the sanctions screening list. */
+  sanctionedSenders(addresses: string[]): Promise<Set<string>>;
+}
+
+/** Why each of these final transfers (to `to`, paid by `from`) is held, by transferId; absent when
+ * it is credited. One read of each kind for them all. */
+async function holdsFor(holds: DepositHolds | undefined, transfers: (TransferKey & { to: string; from?: string })[]): Promise<Map<string, HoldReason>> {
+  const reasons = new Map<string, HoldReason>();
+  if (!holds || transfers.length === 0) return reasons;
+  const senders = transfers.flatMap((transfer) => (transfer.from ? [transfer.from] : []));
+  const [frozen, sanctioned] = await Promise.all([
+    holds.frozenAddresses([...new Set(transfers.map((transfer) => transfer.to))]),
+    senders.length ? holds.sanctionedSenders([...new Set(senders)]) : Promise.resolve(new Set<string>()),
+  ]);
+  for (const transfer of transfers) {
+    // A sanctioned payer is the stronger reason: unfreezing the address must not release it.
+    if (transfer.from && sanctioned.has(transfer.from)) reasons.set(transferId(transfer), 'sender_sanctioned');
+    else if (frozen.has(transfer.to)) reasons.set(transferId(transfer), 'address_frozen');
+  }
+  return reasons;
 }
 
 export interface ScanCursor {
@@ -59,6 +94,8 @@ export interface DepositJobDeps {
   store: DepositChainStore;
   /** The official USDT contract: transfers of any other token are ignored, whatever its symbol. */
   usdtContract: string;
+  /** What keeps a final transfer from being credited; absent, nothing is held. */
+  holds?: DepositHolds;
   now?: () => Date;
   log?: Log;
 }
@@ -140,16 +177,19 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     // Where a mined Transfer log proves success (a chain that gives block hashes: EVM), one already
     // final is credited as it is recorded: a scanner catching up writes each deposit once, not twice.
     const final = unrecorded.some((transfer) => transfer.blockHash !== undefined) ? (await deps.chain.finalBlock()).number : -1;
+    const finalNow = (transfer: TokenTransfer) => transfer.blockHash !== undefined && transfer.blockNumber <= final;
+    const holds = await holdsFor(deps.holds, unrecorded.filter(finalNow));
     const steps = unrecorded.map((transfer): DepositStep<'recorded' | 'credited'> => {
-      const creditNow = transfer.blockHash !== undefined && transfer.blockNumber <= final;
+      const creditNow = finalNow(transfer);
+      const hold = holds.get(transferId(transfer)) ?? null;
       return {
         owner: owners.get(transfer.to)!,
         build: async (deposit, readAllowlist) => {
           if (!onItsNetwork(deps, deposit, transfer)) return null;
           if (!creditNow) return seeTransfer(deposit, transfer, latest, now());
-          return seeFinalTransfer(deposit, transfer, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist));
+          return seeFinalTransfer(deposit, transfer, latest, now(), hold ? null : await splitGuard(deps, deposit, now(), readAllowlist), hold);
         },
-        outcome: creditNow ? 'credited' : 'recorded',
+        outcome: creditNow && !hold ? 'credited' : 'recorded',
       };
     });
     const outcomes = await applySteps(deps.store, steps);
@@ -290,6 +330,42 @@ export interface ConfirmResult {
   confirmed: number;
   dropped: number;
   waiting: number;
+  /** Final, but held (HoldReason) rather than credited. */
+  held: number;
+}
+
+/** The records with their deposit's address (`to`), read in one batch. */
+async function withRecipients(store: DepositChainStore, records: TransferRecord[]): Promise<(TransferRecord & { to: string })[]> {
+  if (records.length === 0) return [];
+  const deposits = await store.getDeposits(records.map((record) => ({ companyId: record.companyId, depositId: record.depositId })));
+  return records.flatMap((record) => {
+    const deposit = deposits.get(record.depositId);
+    return deposit ? [{ ...record, to: deposit.address }] : [];
+  });
+}
+
+/**
+ * Held transfers whose hold has lifted by itself: the issuer unfroze the deposit address. Each is
+ * credited as its confirmation would have been (`deposit.completed`). A sanctioned payer's hold is
+ * lifted only by a person (releaseHeldDeposit). One query of the network's held transfers a run,
+ * and one read of the token's freeze list for their addresses.
+ */
+export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
+  const now = deps.now ?? (() => new Date());
+  if (!deps.holds) return 0;
+  const frozenHeld = (await deps.store.heldTransfers()).filter((record) => record.holdReason === 'address_frozen');
+  if (frozenHeld.length === 0) return 0;
+  const records = await withRecipients(deps.store, frozenHeld);
+  const frozen = await deps.holds.frozenAddresses([...new Set(records.map((record) => record.to))]);
+  const latest = (await deps.chain.latestBlock()).number;
+  const steps: DepositStep<'released'>[] = records
+    .filter((record) => !frozen.has(record.to))
+    .map((record) => ({
+      owner: { companyId: record.companyId, depositId: record.depositId },
+      build: async (deposit, readAllowlist) => releaseTransfer(deposit, record, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist)),
+      outcome: 'released',
+    }));
+  return (await applySteps(deps.store, steps)).length;
 }
 
 /** Credits transfers whose block is final and whose receipt says SUCCESS; drops the ones
@@ -303,7 +379,7 @@ export interface ConfirmResult {
  * transfer (a provider bills each call). */
 export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResult> {
   const now = deps.now ?? (() => new Date());
-  const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0 };
+  const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0, held: 0 };
   const records = await deps.store.confirmingTransfers();
   if (records.length === 0) return result;
   const [final, latest] = await Promise.all([deps.chain.finalBlock(), deps.chain.latestBlock()]);
@@ -320,6 +396,11 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
     RECEIPTS_IN_FLIGHT,
     async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)),
   );
+  const credited = finalRecords.filter((record) => {
+    const receipt = receipts.get(record);
+    return receipt?.result === 'SUCCESS' && receipt.blockNumber <= final.number;
+  });
+  const holds = deps.holds ? await holdsFor(deps.holds, await withRecipients(deps.store, credited)) : new Map<string, HoldReason>();
   const steps: DepositStep<keyof ConfirmResult | null>[] = [];
   for (const record of records) {
     const owner = { companyId: record.companyId, depositId: record.depositId };
@@ -335,6 +416,11 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
       continue;
     }
     const success = receipt?.result === 'SUCCESS';
+    const hold = holds.get(transferId(record));
+    if (success && hold) {
+      steps.push({ owner, build: (deposit) => holdTransfer(deposit, record, hold, latest.number, now()), outcome: 'held' });
+      continue;
+    }
     steps.push({
       owner,
       build: async (deposit, readAllowlist) =>
@@ -353,7 +439,7 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
  * As for a withdrawal, the first try reads nothing: its transaction checks that the list is off,
  * and only when it is not (`readAllowlist`) is the address read.
  */
-async function splitGuard(deps: DepositJobDeps, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
+async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log'>, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
   if (!deposit.split) return null;
   if (!readAllowlist) return { holds: false, at: now.toISOString() };
   const guard = await payoutGuard(deps.store, deposit.companyId, deposit.split.address, now);
@@ -365,6 +451,27 @@ async function splitGuard(deps: DepositJobDeps, deposit: Deposit, now: Date, rea
     });
   }
   return guard;
+}
+
+/**
+ * A person's release of a held transfer (`npm run deposits:release`): credited as its confirmation
+ * would have been, with `audit` written in the same transaction. 'not_held' when the transfer is no
+ * longer held (released already, by a person or by an unfreeze): releasing twice credits once.
+ */
+export async function releaseHeldTransfer(
+  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'>,
+  record: TransferRecord,
+  audit: AuditEntry,
+): Promise<'released' | 'not_held'> {
+  const now = deps.now ?? (() => new Date());
+  const outcome = await withDeposit(deps.store, { companyId: record.companyId, depositId: record.depositId }, async (deposit, readAllowlist) => {
+    const tx = deposit.transactions.find((t) => t.txHash === record.txHash && t.eventIndex === record.eventIndex);
+    if (!tx) return null;
+    // Its confirmations as last counted: a release is no chain read.
+    const change = releaseTransfer(deposit, record, tx.blockNumber + tx.confirmations - 1, now(), await splitGuard(deps, deposit, now(), readAllowlist));
+    return change && { ...change, audit };
+  });
+  return outcome === 'applied' ? 'released' : 'not_held';
 }
 
 /** Deposits still awaiting payment past `expiresAt` become `expired`; their address stays watched. */

@@ -1,10 +1,11 @@
 import type { TokenTransfer } from '../networks/chain.ts';
 import type { NetworkName } from '../networks/names.ts';
-import { depositView, type Deposit, type DepositTransaction } from './deposits.ts';
+import { depositView, type Deposit, type DepositTransaction, type HoldReason } from './deposits.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
 import type { AllowlistGuard } from '../withdrawals/withdrawal-policy.ts';
 import { newWithdrawal, type Withdrawal } from '../withdrawals/withdrawals.ts';
+import type { AuditEntry } from '../companies/audit-log.ts';
 
 /**
  * How money seen on chain becomes a company's balance (../shared/api-contract.md, Deposits):
@@ -31,7 +32,11 @@ export interface TransferRecord extends TransferKey {
   companyId: string;
   depositId: string;
   amount: bigint;
-  status: 'confirming' | 'confirmed' | 'reversed';
+  status: 'confirming' | 'confirmed' | 'reversed' | 'held';
+  /** The paying address (the Transfer event's `from`); absent on records made before it was kept. */
+  from?: string;
+  /** Set while `held`. */
+  holdReason?: HoldReason;
 }
 
 export interface DepositChange {
@@ -39,13 +44,16 @@ export interface DepositChange {
   before: Deposit;
   after: Deposit;
   /** The transfer's own record: 'record' claims it once (a replayed block cannot record it
-   * again), 'update' moves its status; null when the change leaves it as it is. */
-  transfer: { write: 'record' | 'update'; record: TransferRecord } | null;
+   * again), 'update' moves its status from `was` (confirming unless said); null when the change
+   * leaves it as it is. */
+  transfer: { write: 'record' | 'update'; record: TransferRecord; was?: 'confirming' | 'held' } | null;
   /** The ledger entries, in order: one for a step, two for a transfer recorded and credited at once. */
   entries: LedgerEntry[];
   events: DomainEvent[];
   /** The withdrawal that forwards a split share, and the allowlist as read, which the write holds it to. */
   splitForward: { withdrawal: Withdrawal; guard: AllowlistGuard } | null;
+  /** A person's decision this change carries out (a held deposit released), logged in its transaction. */
+  audit?: AuditEntry;
 }
 
 const sameTransfer = (tx: TransferKey, key: TransferKey) => tx.txHash === key.txHash && tx.eventIndex === key.eventIndex;
@@ -64,7 +72,9 @@ function summarise(deposit: Deposit, transactions: DepositTransaction[], now: Da
   const status: Deposit['status'] =
     open.length > 0
       ? 'confirming'
-      : transactions.length > 0
+      : transactions.some((tx) => tx.status === 'held')
+        ? 'held'
+        : transactions.length > 0
         ? 'completed'
         : now.getTime() >= Date.parse(deposit.expiresAt)
           ? 'expired'
@@ -101,6 +111,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
     blockNumber: transfer.blockNumber,
     confirmations: confirmationsAt(transfer.blockNumber, latestBlock),
     status: 'confirming',
+    from: transfer.from,
   };
   const after = summarise(deposit, [...deposit.transactions, tx], now);
   const seen = ledgerEntry(
@@ -115,7 +126,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
     after,
     transfer: {
       write: 'record',
-      record: { ...transferKey(transfer), network: deposit.network, blockNumber: transfer.blockNumber, ...(transfer.blockHash && { blockHash: transfer.blockHash }), companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming' },
+      record: { ...transferKey(transfer), network: deposit.network, blockNumber: transfer.blockNumber, ...(transfer.blockHash && { blockHash: transfer.blockHash }), companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming', from: transfer.from },
     },
     entries: [seen],
     events: [domainEvent(deposit.companyId, 'deposit.confirming', depositView(after), now)],
@@ -131,17 +142,72 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
 export function confirmTransfer(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date, splitGuard: AllowlistGuard | null): DepositChange | null {
   const tx = deposit.transactions.find((t) => sameTransfer(t, record));
   if (!tx || tx.status !== 'confirming') return null;
+  return credit(deposit, tx, record, 'confirming', latestBlock, now, splitGuard);
+}
+
+/**
+ * A held transfer released: its address unfrozen by the issuer, or a person's decision on a
+ * sanctioned payer (`npm run deposits:release`). Credited as a confirmation would have, from `held`.
+ */
+export function releaseTransfer(deposit: Deposit, record: TransferRecord, latestBlock: number, now: Date, splitGuard: AllowlistGuard | null): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'held') return null;
+  return credit(deposit, tx, record, 'held', latestBlock, now, splitGuard);
+}
+
+/**
+ * A final transfer that cannot be credited (HoldReason): recorded, its amount moved from `pending`
+ * to `held` (out of reach of withdrawals), `deposit.held` written. Nothing is swept from it: the
+ * address is not marked due (a frozen address cannot send, and a sanctioned payer's money stays
+ * where it landed until a person decides).
+ */
+export function holdTransfer(deposit: Deposit, record: TransferRecord, reason: HoldReason, latestBlock: number, now: Date): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'confirming') return null;
+  const transactions = deposit.transactions.map((t) =>
+    t === tx ? { ...t, status: 'held' as const, holdReason: reason, confirmations: confirmationsAt(t.blockNumber, latestBlock) } : t,
+  );
+  const after = summarise(deposit, transactions, now);
+  return {
+    before: deposit,
+    after,
+    transfer: { write: 'update', record: { ...record, status: 'held', holdReason: reason } },
+    entries: [
+      ledgerEntry(
+        deposit.companyId,
+        `deposit:${deposit.id}:held:${tx.txHash}:${tx.eventIndex}`,
+        [{ source: companyAccount(deposit.companyId, 'pending'), destination: companyAccount(deposit.companyId, 'held'), currency: 'USDT', amount: tx.amount }],
+        now,
+        deposit.network,
+      ),
+    ],
+    events: [domainEvent(deposit.companyId, 'deposit.held', depositView(after), now)],
+    splitForward: null,
+  };
+}
+
+function credit(
+  deposit: Deposit,
+  tx: DepositTransaction,
+  record: TransferRecord,
+  was: 'confirming' | 'held',
+  latestBlock: number,
+  now: Date,
+  splitGuard: AllowlistGuard | null,
+): DepositChange {
   const share = splitGuard ? splitShare(deposit, tx.amount) : 0n;
   const credited = tx.amount - share;
-  const pending = companyAccount(deposit.companyId, 'pending');
+  const pending = companyAccount(deposit.companyId, was === 'held' ? 'held' : 'pending');
   const postings: Posting[] = [];
   if (credited > 0n) postings.push({ source: pending, destination: companyAccount(deposit.companyId, 'available'), currency: 'USDT', amount: credited });
   // The split share is held in `locked` and leaves as a withdrawal to the split address, sent
   // and settled like any other withdrawal.
   if (share > 0n) postings.push({ source: pending, destination: companyAccount(deposit.companyId, 'locked'), currency: 'USDT', amount: share });
-  const transactions = deposit.transactions.map((t) =>
-    t === tx ? { ...t, status: 'confirmed' as const, confirmations: confirmationsAt(t.blockNumber, latestBlock) } : t,
-  );
+  const transactions = deposit.transactions.map((t): DepositTransaction => {
+    if (t !== tx) return t;
+    const { holdReason: _lifted, ...rest } = t;
+    return { ...rest, status: 'confirmed', confirmations: confirmationsAt(t.blockNumber, latestBlock) };
+  });
   const splitWithdrawal: Withdrawal | null =
     share > 0n && deposit.split
       ? newWithdrawal(
@@ -164,8 +230,10 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
   return {
     before: deposit,
     after,
-    transfer: { write: 'update', record: { ...record, status: 'confirmed' } },
-    entries: [ledgerEntry(deposit.companyId, `deposit:${deposit.id}:confirmed:${tx.txHash}:${tx.eventIndex}`, postings, now, deposit.network)],
+    transfer: { write: 'update', record: withoutHold({ ...record, status: 'confirmed' }), was },
+    entries: [
+      ledgerEntry(deposit.companyId, `deposit:${deposit.id}:${was === 'held' ? 'released' : 'confirmed'}:${tx.txHash}:${tx.eventIndex}`, postings, now, deposit.network),
+    ],
     events,
     splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
   };
@@ -178,10 +246,19 @@ export function confirmTransfer(deposit: Deposit, record: TransferRecord, latest
  * and events in order (`deposit.confirming`, then `deposit.completed`), rather than two writes of
  * the same deposit a poll apart.
  */
-export function seeFinalTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlock: number, now: Date, splitGuard: AllowlistGuard | null): DepositChange | null {
+export function seeFinalTransfer(
+  deposit: Deposit,
+  transfer: TokenTransfer,
+  latestBlock: number,
+  now: Date,
+  splitGuard: AllowlistGuard | null,
+  hold: HoldReason | null = null,
+): DepositChange | null {
   const seen = seeTransfer(deposit, transfer, latestBlock, now);
   if (!seen) return null;
-  const confirmed = confirmTransfer(seen.after, seen.transfer!.record, latestBlock, now, splitGuard)!;
+  const confirmed = hold
+    ? holdTransfer(seen.after, seen.transfer!.record, hold, latestBlock, now)!
+    : confirmTransfer(seen.after, seen.transfer!.record, latestBlock, now, splitGuard)!;
   return {
     ...confirmed,
     before: deposit,
@@ -257,6 +334,11 @@ export function expireDeposit(deposit: Deposit, now: Date): DepositChange | null
     events: [domainEvent(deposit.companyId, 'deposit.expired', depositView(after), now)],
     splitForward: null,
   };
+}
+
+function withoutHold(record: TransferRecord): TransferRecord {
+  const { holdReason: _lifted, ...rest } = record;
+  return rest;
 }
 
 export function transferId(transfer: TransferKey): string {

@@ -5,8 +5,19 @@ import type { DepositTerms } from '../networks/network.ts';
 import type { NetworkName } from '../networks/names.ts';
 import { validationFailed } from '../shared/errors.ts';
 import { underSplitPolicy, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
+import { refuseSanctioned } from '../screening/screening.ts';
+import type { ScreeningList } from '../screening/screening-list.ts';
 
-export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired';
+export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired' | 'held';
+
+/**
+ * Why a final transfer was recorded but not credited (../shared/networks.md, "The token as it is on
+ * mainnet"): the token's issuer froze the deposit address (money that cannot move is never
+ * available), or the paying address is on the sanctions screening list. An `address_frozen` hold
+ * lifts by itself when the issuer unfreezes the address; a `sender_sanctioned` one only by a
+ * person's decision (`npm run deposits:release`).
+ */
+export type HoldReason = 'address_frozen' | 'sender_sanctioned';
 
 /** Contract: an unpaid deposit expires after 24 h; its address stays watched forever. */
 export const DEPOSIT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -28,7 +39,12 @@ export interface DepositTransaction {
   amount: bigint;
   blockNumber: number;
   confirmations: number;
-  status: 'confirming' | 'confirmed';
+  status: 'confirming' | 'confirmed' | 'held';
+  /** Who paid: the Transfer event's `from`, screened before crediting. Absent on transfers
+   * recorded before it was kept. */
+  from?: string;
+  /** Set while `held`. */
+  holdReason?: HoldReason;
 }
 
 export interface Deposit extends UsdtTransfer {
@@ -57,7 +73,7 @@ export interface DepositSettings {
   openNetworks(): NetworkName[];
 }
 
-export interface DepositStore extends AllowlistReader {
+export interface DepositStore extends AllowlistReader, ScreeningList {
   /** The next unused derivation index, from an atomic counter: an index is never handed out twice. */
   nextAddressIndex(): Promise<number>;
   /** Writes the deposit, its reference claim and its address lookup in one transaction;
@@ -124,6 +140,9 @@ export async function createDeposit(
   input: NewDeposit,
   now = new Date(),
 ): Promise<Deposit> {
+  // A split forwards money as a withdrawal does: never to a sanctioned address, refused before
+  // anything is written (the address index too).
+  if (input.split) await refuseSanctioned(store, input.network, input.split.address, 'split.address');
   const id = newId('deposit', now.getTime());
   const addressIndex = await store.nextAddressIndex();
   const terms = settings.termsOn(input.network, { id, addressIndex });
@@ -140,6 +159,11 @@ export async function getDeposit(store: DepositStore, companyId: string, deposit
   return foundById('deposit', depositId, (id) => store.getDeposit(companyId, id), 'Deposit');
 }
 
+/** The deposit's hold, from its first held transfer; null when none is held. */
+export function holdReasonOf(deposit: Deposit): HoldReason | null {
+  return deposit.transactions.find((tx) => tx.status === 'held')?.holdReason ?? null;
+}
+
 /** The contract's record. */
 export function depositView(deposit: Deposit) {
   return {
@@ -149,6 +173,7 @@ export function depositView(deposit: Deposit) {
     creditedAmount: formatAmount(deposit.creditedAmount, 'USDT'),
     amountStatus: deposit.amountStatus,
     status: deposit.status,
+    holdReason: holdReasonOf(deposit),
     confirmations: deposit.confirmations,
     requiredConfirmations: deposit.requiredConfirmations,
     transactions: deposit.transactions.map((tx) => ({
@@ -156,7 +181,8 @@ export function depositView(deposit: Deposit) {
       amount: formatAmount(tx.amount, 'USDT'),
       blockNumber: tx.blockNumber,
       confirmations: tx.confirmations,
-      status: tx.status,
+      // A held transfer is final on chain; the deposit's status and holdReason say it is held.
+      status: tx.status === 'held' ? ('confirmed' as const) : tx.status,
     })),
     split: deposit.split && {
       address: deposit.split.address,

@@ -9,9 +9,12 @@ import type { NetworkName } from '../networks/names.ts';
  * finance can sum any account from an export. Entries are append-only: a correction is a new
  * entry, never an edit.
  */
-export type Bucket = 'available' | 'pending' | 'locked';
+/** `held`: deposits recorded on chain that cannot be credited (a frozen deposit address, a
+ * sanctioned payer: functions/deposits/deposits.ts HoldReason). Not spendable, not in the API's
+ * balance; the dashboard shows it apart. */
+export type Bucket = 'available' | 'pending' | 'locked' | 'held';
 
-export const BUCKETS: readonly Bucket[] = ['available', 'pending', 'locked'];
+export const BUCKETS: readonly Bucket[] = ['available', 'pending', 'locked', 'held'];
 
 /** Accounts that are not a company's: where money comes from and goes to. */
 export const EXTERNAL_ACCOUNTS = {
@@ -90,7 +93,7 @@ export function balanceChanges(entry: LedgerEntry): Map<Currency, BucketDeltas> 
     return account.startsWith(prefix) ? (account.slice(prefix.length) as Bucket) : null;
   };
   for (const posting of entry.postings) {
-    const deltas = changes.get(posting.currency) ?? { available: 0n, pending: 0n, locked: 0n };
+    const deltas = changes.get(posting.currency) ?? { available: 0n, pending: 0n, locked: 0n, held: 0n };
     const from = bucketOf(posting.source);
     const to = bucketOf(posting.destination);
     if (from) deltas[from] -= posting.amount;

@@ -92,7 +92,9 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       'once its block is final on that network (`requiredConfirmations`: 19 on TRON); a transfer a reorganisation removes ' +
       'first is never credited, and `deposit.transfer_reversed` says so. ' +
       '`awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are ' +
-      'still credited). `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
+      'still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the ' +
+      'token\'s issuer froze the deposit address (`address_frozen`: credited once it is unfrozen) or the payer is on the ' +
+      'sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
       'allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.',
     body: {
       name: 'CreateDepositRequest',

@@ -7,6 +7,10 @@ export const EVENT_TYPES = [
   'deposit.confirming',
   'deposit.completed',
   'deposit.expired',
+  /** Funds arrived but cannot be credited: the deposit address is frozen by the token's issuer
+   * (`holdReason: "address_frozen"`), or the paying address is on the sanctions list
+   * (`"sender_sanctioned"`). Recorded, not in `available`, until released (../shared/networks.md). */
+  'deposit.held',
   /** A transfer the deposit showed is gone: a reorganisation removed it before it was final, or
    * its transaction failed. The deposit shows what remains (back to `awaiting_payment` when
    * nothing does); nothing it carried was credited. */

@@ -80,7 +80,7 @@ describe('the dashboard in headless Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download statement' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^cambio-statement-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(readFileSync((await download.path())!, 'utf8').trimEnd().split('\n')).toEqual([
-      'line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked,network',
+      'line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked,network,heldChange,held',
       expect.stringMatching(/^opening,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000,$/),
       expect.stringMatching(/^opening,[^,]+,,,BRL,,,,0\.00,0\.00,0\.00,$/),
       expect.stringMatching(/^closing,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000,$/),

@@ -40,7 +40,7 @@ describe('the balance statement', () => {
     expect(downloaded.status).toBe(200);
     expect(downloaded.type).toBe('text/csv; charset=utf-8');
     expect(downloaded.disposition).toContain(`cambio-statement-${daysAgo(1)}-to-${today()}.csv`);
-    expect(downloaded.text.split('\n')[0]).toBe('line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked,network');
+    expect(downloaded.text.split('\n')[0]).toBe('line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked,network,heldChange,held');
     expect(rows(downloaded.text).map((row) => [row[0], row[4], ...row.slice(5)])).toEqual([
       ['opening', 'USDT', '', '', '', '0.000000', '0.000000', '0.000000', ''],
       ['opening', 'BRL', '', '', '', '0.00', '0.00', '0.00', ''],

@@ -91,10 +91,10 @@ describe('deposit detection and crediting', () => {
 
     // Not yet solidified: nothing credited, confirmations counted.
     clock.advanceBlocks(10);
-    expect(await confirmDeposits(deps())).toEqual({ confirmed: 0, dropped: 0, waiting: 1 });
+    expect(await confirmDeposits(deps())).toEqual({ confirmed: 0, dropped: 0, waiting: 1, held: 0 });
     expect((await read(deposit)).confirmations).toBe(11);
 
-    expect(await settle()).toEqual({ confirmed: 1, dropped: 0, waiting: 0 });
+    expect(await settle()).toEqual({ confirmed: 1, dropped: 0, waiting: 0, held: 0 });
     const done = await read(deposit);
     expect(done).toMatchObject({ status: 'completed', receivedAmount: usdt('25'), creditedAmount: usdt('25'), amountStatus: 'exact' });
     expect(done.transactions[0]!.status).toBe('confirmed');

@@ -9,8 +9,8 @@ const caller = { membership: { companyId, personId: 'p', email: 'o@example.com',
 const credit = (amount: bigint, at: string): LedgerEntry =>
   ledgerEntry(companyId, `credit:${amount}`, [{ source: networkAccount('tron'), destination: companyAccount(companyId, 'available'), currency: 'USDT', amount }], new Date(at));
 const usdt = (available: bigint, updatedAt: string): BalanceRow[] => [
-  { currency: 'USDT', available, pending: 0n, locked: 0n, updatedAt },
-  { currency: 'BRL', available: 0n, pending: 0n, locked: 0n, updatedAt: '2026-11-01T00:00:00.000Z' },
+  { currency: 'USDT', available, pending: 0n, locked: 0n, held: 0n, updatedAt },
+  { currency: 'BRL', available: 0n, pending: 0n, locked: 0n, held: 0n, updatedAt: '2026-11-01T00:00:00.000Z' },
 ];
 
 /**

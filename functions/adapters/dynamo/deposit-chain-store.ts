@@ -10,6 +10,7 @@ import { depositAddressItem, depositAddressListedItem } from './items/deposit-ad
 import { batchGetAll, heldCondition, queryAll } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 import type { NetworkName } from '#functions/networks/names';
@@ -30,7 +31,8 @@ function itemsWrittenBy(change: DepositChange): number {
     (change.transfer?.record.status === 'confirmed' ? 1 : 0) +
     change.entries.length +
     change.events.length +
-    (change.splitForward ? 3 : 0)
+    (change.splitForward ? 3 : 0) +
+    (change.audit ? 1 : 0)
   );
 }
 
@@ -163,9 +165,9 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       });
     } else if (change.transfer?.write === 'update') {
       tx.put(chainTransferItem.toItem(change.transfer.record, now), {
-        condition: '#status = :confirming',
+        condition: '#status = :was',
         names: { '#status': 'status' },
-        values: { ':confirming': 'confirming' },
+        values: { ':was': change.transfer.was ?? 'confirming' },
         onFailed: () => new VersionConflict(),
       });
     }
@@ -178,6 +180,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       });
     }
     for (const event of change.events) tx.event(event);
+    if (change.audit) tx.put(auditEntryItem.toItem(change.audit), { condition: 'attribute_not_exists(PK)', onFailed: () => new ChainInvariantBroken('Audit entry id collision') });
     if (change.splitForward) {
       const { withdrawal, guard } = change.splitForward;
       underGuard(tx, withdrawal.companyId, guard)
@@ -194,6 +197,16 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       ExpressionAttributeValues: { ':pk': chainTransferItem.confirmingPartition(this.network) },
     });
     return items.map(chainTransferItem.fromItem).filter((record) => record.status === 'confirming');
+  }
+
+  async heldTransfers(): Promise<TransferRecord[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': chainTransferItem.heldPartition(this.network) },
+    });
+    return items.map(chainTransferItem.fromItem).filter((record) => record.status === 'held');
   }
 
   async awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]> {

@@ -34,7 +34,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
     for (const item of page) {
       if (balanceItem.isOne(item)) {
         const balance = balanceItem.fromItem(item);
-        if (balance.currency === 'USDT') companiesUsdt += balance.available + balance.pending + balance.locked;
+        if (balance.currency === 'USDT') companiesUsdt += balance.available + balance.pending + balance.locked + balance.held;
       } else if (ledgerEntryItem.isOne(item)) {
         postings.add(ledgerEntryItem.fromItem(item));
       } else if (depositAddressItem.isOne(item) && scope === 'every') {
@@ -63,21 +63,22 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
 
 /**
  * A network's deposit addresses that may still hold USDT a company was credited with: a transfer still
- * confirming (pending), confirmed funds the sweeper has not yet moved (sweep due), or an amount
- * the sweeper left below its minimum. Each is a sparse GSI1 partition, so the cost follows the
+ * confirming (pending), confirmed funds the sweeper has not yet moved (sweep due), an amount
+ * the sweeper left below its minimum, or a transfer held there (a frozen address, a sanctioned payer). Each is a sparse GSI1 partition, so the cost follows the
  * funds waiting on deposit addresses, not the number of addresses ever issued.
  */
 export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableName: string, network: NetworkName): Promise<string[]> {
   const partition = (GSI1PK: string) =>
     queryAll(db, { TableName: tableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': GSI1PK } });
-  const [due, belowMinimum, confirming] = await Promise.all([
+  const [due, belowMinimum, confirming, held] = await Promise.all([
     partition(depositAddressItem.sweepDuePartition(network)),
     partition(depositAddressItem.belowMinimumPartition(network)),
     partition(chainTransferItem.confirmingPartition(network)),
+    partition(chainTransferItem.heldPartition(network)),
   ]);
   // A chain transfer names its deposit, not the address: one BatchGet of those deposits.
   const depositKeys = new Map(
-    confirming.map(chainTransferItem.fromItem).map(({ companyId, depositId }) => {
+    [...confirming, ...held].map(chainTransferItem.fromItem).map(({ companyId, depositId }) => {
       const key = depositItem.key(companyId, depositId);
       return [`${key.PK}|${key.SK}`, key];
     }),

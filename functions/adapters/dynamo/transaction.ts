@@ -136,7 +136,9 @@ export class MoneyTransaction {
       const values: Item = { ':now': at };
       for (const [bucket, delta] of deltas) {
         if (delta === 0n) continue;
-        sets.push(`${bucket} = ${bucket} + :${bucket}`);
+        // A bucket added after the balance was made (`held`) is absent from older items.
+        sets.push(bucket === 'held' ? `${bucket} = if_not_exists(${bucket}, :zero) + :${bucket}` : `${bucket} = ${bucket} + :${bucket}`);
+        if (bucket === 'held') values[':zero'] = 0n;
         values[`:${bucket}`] = delta;
         if (delta < 0n) {
           conditions.push(`${bucket} >= :${bucket}Needed`);

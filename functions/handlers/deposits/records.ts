@@ -29,7 +29,17 @@ export const depositRecord = v.strictObject({
   receivedAmount: amountOutField('USDT'),
   creditedAmount: amountOutField('USDT'),
   amountStatus: v.nullable(v.picklist(['exact', 'underpaid', 'overpaid'])),
-  status: v.picklist(['awaiting_payment', 'confirming', 'completed', 'expired']),
+  status: v.pipe(
+    v.picklist(['awaiting_payment', 'confirming', 'completed', 'expired', 'held']),
+    v.description('`held`: funds arrived that cannot be credited (see `holdReason`); not in `available` until released'),
+  ),
+  holdReason: v.pipe(
+    v.nullable(v.picklist(['address_frozen', 'sender_sanctioned'])),
+    v.description(
+      'Why a `held` deposit is not credited: `address_frozen` (the token\'s issuer froze the deposit address; credited once unfrozen) or ' +
+        '`sender_sanctioned` (the paying address is on the sanctions list; credited only if Cambio releases it). Null otherwise.',
+    ),
+  ),
   confirmations: v.pipe(v.number(), v.integer()),
   requiredConfirmations: v.pipe(v.number(), v.integer()),
   transactions: v.array(transaction),

@@ -35,6 +35,7 @@ export const EVENT_DATA = {
   'deposit.confirming': depositRecord,
   'deposit.completed': depositRecord,
   'deposit.expired': depositRecord,
+  'deposit.held': depositRecord,
   'deposit.transfer_reversed': depositRecord,
   'withdrawal.processing': withdrawalRecord,
   'withdrawal.completed': withdrawalRecord,

@@ -1,5 +1,6 @@
 import type { NetworkName } from '#functions/networks/names';
 import type { TransferRecord } from '#functions/deposits/deposit-transitions';
+import type { HoldReason } from '#functions/deposits/deposits';
 import { toBigInt } from '../client.ts';
 import { globalRecord, type Item } from './item.ts';
 
@@ -32,9 +33,18 @@ export const chainTransferItem = {
     GSI1SK: `${String(blockNumber).padStart(12, '0')}#${txHash}#${eventIndex}`,
   }),
 
+  /** GSI1, sparse, a partition per network: transfers final but held (HoldReason), which the
+   * poller checks for a lifted freeze. */
+  heldPartition: (network: NetworkName) => `CHAIN_TRANSFERS#${network}#held`,
+  held: (network: NetworkName, blockNumber: number, txHash: string, eventIndex: number) => ({
+    GSI1PK: chainTransferItem.heldPartition(network),
+    GSI1SK: `${String(blockNumber).padStart(12, '0')}#${txHash}#${eventIndex}`,
+  }),
+
   toItem: (record: TransferRecord, updatedAt: string): Item => ({
     ...chainTransferItem.key(record.network, record.txHash, record.eventIndex),
     ...(record.status === 'confirming' ? chainTransferItem.confirming(record.network, record.blockNumber, record.txHash, record.eventIndex) : {}),
+    ...(record.status === 'held' ? chainTransferItem.held(record.network, record.blockNumber, record.txHash, record.eventIndex) : {}),
     type: chainTransferItem.type,
     ...record,
     updatedAt,
@@ -47,6 +57,8 @@ export const chainTransferItem = {
     companyId: item.companyId as string,
     depositId: item.depositId as string,
     status: item.status as TransferRecord['status'],
+    ...(typeof item.from === 'string' && { from: item.from }),
+    ...(typeof item.holdReason === 'string' && { holdReason: item.holdReason as HoldReason }),
   }),
 };
 

@@ -26,6 +26,8 @@ export const balanceItem = {
     available: toBigInt(item.available),
     pending: toBigInt(item.pending),
     locked: toBigInt(item.locked),
+    // Balances made before deposits could be held have no `held` yet.
+    held: item.held === undefined ? 0n : toBigInt(item.held),
     updatedAt: item.updatedAt as string,
   }),
 };

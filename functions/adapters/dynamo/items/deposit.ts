@@ -1,4 +1,4 @@
-import type { Deposit } from '#functions/deposits/deposits';
+import type { Deposit, HoldReason } from '#functions/deposits/deposits';
 import { toBigInt } from '../client.ts';
 import { companyRecord, referenceClaimItem, usdtTransferFromItem, type Item } from './item.ts';
 
@@ -37,7 +37,9 @@ export const depositItem = {
         amount: toBigInt(tx.amount),
         blockNumber: Number(toBigInt(tx.blockNumber)),
         confirmations: Number(toBigInt(tx.confirmations)),
-        status: tx.status as 'confirming' | 'confirmed',
+        status: tx.status as Deposit['transactions'][number]['status'],
+        ...(typeof tx.from === 'string' && { from: tx.from }),
+        ...(typeof tx.holdReason === 'string' && { holdReason: tx.holdReason as HoldReason }),
       })),
       split: split
         ? {

@@ -1,0 +1,162 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, getDeposit, depositView, type Deposit } from '#functions/deposits/deposits';
+import { confirmDeposits, releaseHeldTransfer, releaseUnfrozen, scanDeposits, type DepositHolds } from '#functions/deposits/deposit-chain';
+import { auditEntry } from '#functions/companies/audit-log';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
+import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
+import { useFreshTable } from '../support/dynamo.ts';
+import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
+import { storedEvents } from '../support/records.ts';
+import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
+
+/**
+ * Money the issuer or the law has stopped (../shared/networks.md, "The token as it is on mainnet"):
+ * a payment to a deposit address the issuer froze, or from a sanctioned payer, is recorded but never
+ * credited as available; an unfreeze credits it once, and a sanctioned payer's deposit only a
+ * person's release does. On TRON's sandbox chain, with its issuer's real freeze list.
+ */
+const PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_101);
+const SANCTIONED_PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_102);
+
+const env = useFreshTable();
+const clock = new ChainClock('2026-11-28T00:00:00.000Z', BLOCK_MS);
+const chain = sandboxChainOver(env, clock);
+const issuer = tronSandboxIssuer(env.db, env.tableName);
+const store = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+let companyId: string;
+
+/** The sanctions list as the poller asks it; the screening list's own tests cover its storage. */
+const sanctioned = new Set([SANCTIONED_PAYER]);
+let frozenReads = 0;
+let frozenFails = false;
+const holds: DepositHolds = {
+  frozenAddresses: async (addresses) => {
+    frozenReads++;
+    if (frozenFails) throw new Error('node unreachable');
+    return chain.frozenAmong(USDT, addresses);
+  },
+  sanctionedSenders: async (addresses) => new Set(addresses.filter((address) => sanctioned.has(address))),
+};
+
+const deps = () => ({ network: 'tron' as const, chain, store, usdtContract: USDT, now: clock.now, holds });
+const scan = () => scanDeposits({ ...deps(), cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
+
+async function newDeposit(): Promise<Deposit> {
+  return createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: `ref-${Math.random()}` }, clock.now());
+}
+
+const pay = (to: string, amount: string, from = PAYER) => chain.submitTransfer({ contract: USDT, from, to, amount: usdt(amount) });
+const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
+const usdtBalance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+const eventTypes = async () => (await storedEvents(env.db, env.tableName, companyId)).map((event) => event.type);
+
+async function settle() {
+  clock.advanceBlocks(20);
+  await scan();
+  return confirmDeposits(deps());
+}
+
+beforeAll(async () => {
+  clock.advanceBlocks(100);
+  await scan();
+});
+
+beforeEach(async () => {
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Held Co', environment: 'sandbox' }, clock.now()));
+  frozenFails = false;
+});
+
+describe('a payment to a deposit address the issuer froze', () => {
+  it('is held, not available, with deposit.held; unfrozen, it is credited once', async () => {
+    const deposit = await newDeposit();
+    await issuer.freeze(deposit.address);
+    await pay(deposit.address, '40');
+    const settled = await settle();
+    expect(settled.held).toBe(1);
+
+    const held = await read(deposit);
+    expect(depositView(held)).toMatchObject({ status: 'held', holdReason: 'address_frozen', receivedAmount: '40.000000', creditedAmount: '0.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: 0n, pending: 0n, held: usdt('40') });
+    expect(await eventTypes()).toEqual(['deposit.confirming', 'deposit.held']);
+    // Still frozen: nothing is released, however often the poller looks.
+    expect(await releaseUnfrozen(deps())).toBe(0);
+    expect(await releaseUnfrozen(deps())).toBe(0);
+
+    await issuer.unfreeze(deposit.address);
+    expect(await releaseUnfrozen(deps())).toBe(1);
+    expect(await releaseUnfrozen(deps())).toBe(0);
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'completed', holdReason: null, creditedAmount: '40.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: usdt('40'), pending: 0n, held: 0n });
+    expect(await eventTypes()).toEqual(['deposit.confirming', 'deposit.held', 'deposit.completed']);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('only the frozen address is held: another deposit paid in the same blocks is credited', async () => {
+    const [frozen, free] = [await newDeposit(), await newDeposit()];
+    await issuer.freeze(frozen.address);
+    await pay(frozen.address, '5');
+    await pay(free.address, '7');
+    await settle();
+    expect((await read(frozen)).status).toBe('held');
+    expect((await read(free)).status).toBe('completed');
+    expect(await usdtBalance()).toMatchObject({ available: usdt('7'), held: usdt('5') });
+    await issuer.unfreeze(frozen.address);
+    await releaseUnfrozen(deps());
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('when the freeze list cannot be read, nothing is credited unchecked: the transfer waits for the next run', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '3');
+    clock.advanceBlocks(20);
+    await scan();
+    frozenFails = true;
+    await expect(confirmDeposits(deps())).rejects.toThrow('node unreachable');
+    expect((await read(deposit)).status).toBe('confirming');
+    expect(await usdtBalance()).toMatchObject({ available: 0n, pending: usdt('3') });
+    frozenFails = false;
+    await confirmDeposits(deps());
+    expect((await read(deposit)).status).toBe('completed');
+  });
+});
+
+describe('a payment from a sanctioned address', () => {
+  it('is held as sender_sanctioned; an unfreeze does not release it, a person does, once, with an audit entry', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '12', SANCTIONED_PAYER);
+    await settle();
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'sender_sanctioned', creditedAmount: '0.000000' });
+    expect(await releaseUnfrozen(deps())).toBe(0);
+
+    const [record] = (await store.heldTransfers()).filter((held) => held.depositId === deposit.id);
+    expect(record).toMatchObject({ holdReason: 'sender_sanctioned', from: SANCTIONED_PAYER });
+    const audit = () => auditEntry(companyId, 'deposit.released', { personId: null, email: null }, { sourceIp: 'command line', userAgent: null }, clock.now(), deposit.id, { reason: 'cleared by compliance' });
+    expect(await releaseHeldTransfer(deps(), record!, audit())).toBe('released');
+    expect(await releaseHeldTransfer(deps(), record!, audit())).toBe('not_held');
+
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'completed', holdReason: null, creditedAmount: '12.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: usdt('12'), held: 0n });
+    const log = await new DynamoAuditLogStore(env.db, env.tableName).auditPage(companyId, { limit: 10 });
+    expect(log.records.map((entry) => [entry.action, entry.target, entry.details])).toEqual([['deposit.released', deposit.id, { reason: 'cleared by compliance' }]]);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a sanctioned payer to a frozen address is held for the sanction, which an unfreeze does not lift', async () => {
+    const deposit = await newDeposit();
+    await issuer.freeze(deposit.address);
+    await pay(deposit.address, '2', SANCTIONED_PAYER);
+    await settle();
+    expect((await read(deposit)).transactions[0]).toMatchObject({ status: 'held', holdReason: 'sender_sanctioned' });
+    await issuer.unfreeze(deposit.address);
+    expect(await releaseUnfrozen(deps())).toBe(0);
+    expect((await read(deposit)).status).toBe('held');
+  });
+});
