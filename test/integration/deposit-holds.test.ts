@@ -11,6 +11,7 @@ import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
 import { useFreshTable } from '../support/dynamo.ts';
+import { runOpsCommand } from '../support/ops-commands.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { storedEvents } from '../support/records.ts';
 import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
@@ -158,5 +159,41 @@ describe('a payment from a sanctioned address', () => {
     await issuer.unfreeze(deposit.address);
     expect(await releaseUnfrozen(deps())).toBe(0);
     expect((await read(deposit)).status).toBe('held');
+  });
+});
+
+describe('npm run deposits:release', () => {
+  const release = (args: string[]) => runOpsCommand('ops/deposits-release.ts', args, { DYNAMODB_ENDPOINT: env.endpoint });
+
+  it('credits a held deposit once, with its audit entry; run again, it says nothing is held', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '9', SANCTIONED_PAYER);
+    await settle();
+    expect((await read(deposit)).status).toBe('held');
+
+    const first = await release(['--deposit', deposit.id, '--reason', 'cleared by compliance: ticket 42', '--table', env.tableName, '--json']);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({
+      depositId: deposit.id,
+      released: [{ network: 'tron', txHash: expect.any(String), amount: '9.000000', holdReason: 'sender_sanctioned' }],
+    });
+    const again = await release(['--deposit', deposit.id, '--reason', 'cleared by compliance: ticket 42', '--table', env.tableName]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('Nothing held');
+
+    expect(await usdtBalance()).toMatchObject({ available: usdt('9'), held: 0n });
+    const log = await new DynamoAuditLogStore(env.db, env.tableName).auditPage(companyId, { limit: 10 });
+    expect(log.records).toHaveLength(1);
+    expect(log.records[0]).toMatchObject({ action: 'deposit.released', target: deposit.id, details: { reason: 'cleared by compliance: ticket 42', holdReason: 'sender_sanctioned' } });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('refuses bad usage with exit 2 and writes nothing', async () => {
+    for (const args of [[], ['--deposit', 'dep_nope', '--reason', 'because'], ['--deposit', 'dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5'], ['--deposit', 'dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5', '--reason', 'ok', '--bogus']]) {
+      const run = await release([...args, '--table', env.tableName]);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain('Usage: npm run deposits:release');
+    }
   });
 });
