@@ -2,7 +2,8 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { sandboxBalanceItem, sandboxGenesisItem } from '#adapters/dynamo/items/sandbox-chain';
 import { queryAll, readItem } from '#adapters/dynamo/queries';
-import { SANDBOX_TRX } from '#functions/networks/tron/sandbox-chain';
+import { SANDBOX_ISSUER, SANDBOX_TRX, SANDBOX_UPGRADED_USDT } from '#functions/networks/tron/sandbox-chain';
+import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
 import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { useFreshTable } from '../support/dynamo.ts';
 import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
@@ -56,5 +57,35 @@ describe('SandboxChain over a table made before it kept balances', () => {
     await after.submitTransfer({ contract: USDT, from: PAYER, to: ALICE, amount: usdt('1') });
     clock.advanceBlocks(1);
     expect(await sandboxChainOver(env, clock).tokenBalance(USDT, ALICE)).toBe(usdt('41'));
+  });
+
+  it('rebuilds the same balances from a history with a transfer fee and a deprecation: the fee to the issuer, both contracts one token', async () => {
+    const clock = new ChainClock('2026-11-26T00:00:00.000Z', BLOCK_MS);
+    const before = sandboxChainOver(env, clock);
+    const issuer = tronSandboxIssuer(env.db, env.tableName);
+    const [aliceBefore, bobBefore] = [await before.tokenBalance(USDT, ALICE), await before.tokenBalance(USDT, BOB)];
+    await issuer.setFee(10, usdt('50'));
+    await before.submitTransfer({ contract: USDT, from: PAYER, to: ALICE, amount: usdt('100') });
+    clock.advanceBlocks(1);
+    await issuer.setFee(0, 0n);
+    await issuer.deprecate();
+    // Emitted by the upgraded contract, as every transfer of the token from now on.
+    await before.submitTransfer({ contract: USDT, from: PAYER, to: BOB, amount: usdt('3') });
+    clock.advanceBlocks(1);
+    await before.submitTransfer({ contract: SANDBOX_UPGRADED_USDT, from: PAYER, to: BOB, amount: usdt('2') });
+    clock.advanceBlocks(1);
+    const kept = await before.tokenBalances(USDT, [ALICE, BOB, SANDBOX_ISSUER]);
+    expect(kept).toEqual(
+      new Map([
+        [ALICE, aliceBefore + usdt('99.9')],
+        [BOB, bobBefore + usdt('5')],
+        [SANDBOX_ISSUER, usdt('0.1')],
+      ]),
+    );
+    await forgetBalances(USDT);
+
+    const after = sandboxChainOver(env, clock);
+    expect(await after.tokenBalances(USDT, [ALICE, BOB, SANDBOX_ISSUER])).toEqual(kept);
+    expect(await after.tokenBalances(SANDBOX_UPGRADED_USDT, [ALICE, BOB, SANDBOX_ISSUER])).toEqual(kept);
   });
 });

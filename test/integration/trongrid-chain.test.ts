@@ -549,3 +549,83 @@ describe('TronGridChain tokenBalance', () => {
     expect(server.requests).toHaveLength(4);
   });
 });
+
+// TetherToken's issuer controls, read with constant calls as tokenBalance reads balanceOf: TronGrid
+// answers java-tron's TransactionExtention (`result`, `energy_used`, `constant_result`, `transaction`).
+describe('TronGridChain token controls', () => {
+  const holders = [ALICE, BOB, COUNTERFEIT];
+  const word = (value: 0 | 1) => ({ result: { result: true }, energy_used: 526, constant_result: [value.toString(16).padStart(64, '0')], transaction: { ret: [{}], visible: false, txID: txId(9) } });
+  const asked = (request: SeenRequest) => TronWeb.address.fromHex(`41${(request.body as { parameter: string }).parameter.slice(24)}`);
+  const hex = (text: string) => Buffer.from(text).toString('hex');
+
+  it('frozenAmong asks isBlackListed(address) of each distinct address once, and answers those frozen', async () => {
+    server.script = (request) => ({ body: word(asked(request) === BOB ? 1 : 0) });
+
+    const frozen = await chain().frozenAmong(USDT, [...holders, BOB]);
+
+    expect(frozen).toEqual(new Set([BOB]));
+    expect(server.requests).toHaveLength(holders.length);
+    for (const request of server.requests) {
+      expect([request.method, request.path]).toEqual(['POST', '/wallet/triggerconstantcontract']);
+      expect(request.body).toMatchObject({ contract_address: USDT_HEX, function_selector: 'isBlackListed(address)' });
+      // The address as one ABI word: its 20 bytes left-padded.
+      expect((request.body as { parameter: string }).parameter).toBe(`${'0'.repeat(24)}${evm(asked(request)).slice(2)}`);
+    }
+    expect(new Set(server.requests.map(asked))).toEqual(new Set(holders));
+  });
+
+  it('frozenAmong of no address asks nothing', async () => {
+    expect(await chain().frozenAmong(USDT, [])).toEqual(new Set());
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('tokenPaused reads paused() with a constant call', async () => {
+    server.script = [{ body: word(1) }, { body: word(0) }];
+
+    expect(await chain().tokenPaused(USDT)).toBe(true);
+    expect(await chain().tokenPaused(USDT)).toBe(false);
+    expect(server.requests.map((r) => [r.path, (r.body as { function_selector: string }).function_selector, (r.body as { contract_address: string }).contract_address])).toEqual([
+      ['/wallet/triggerconstantcontract', 'paused()', USDT_HEX],
+      ['/wallet/triggerconstantcontract', 'paused()', USDT_HEX],
+    ]);
+    // A constant call needs an existing caller: the contract's own address is one; no arguments.
+    expect(server.requests[0]!.body).toMatchObject({ owner_address: USDT_HEX, parameter: '' });
+  });
+
+  it('an HTTP error is thrown after the retries, never read as "not frozen" or "not paused"', async () => {
+    server.script = (request) => (asked(request) === ALICE ? { status: 503, body: '' } : { body: word(0) });
+
+    const error = await caught(chain({ maxAttempts: 2 }).frozenAmong(USDT, holders));
+
+    expect(error).toBeInstanceOf(ChainUnavailableError);
+    expect(error).toMatchObject({ path: '/wallet/triggerconstantcontract' });
+    server.script = [{ status: 502, body: '<html>Bad Gateway</html>' }, { status: 503, body: '' }];
+    expect(await caught(chain({ maxAttempts: 2 }).tokenPaused(USDT))).toBeInstanceOf(ChainUnavailableError);
+  });
+
+  it("a node's refusal or a reverted call is thrown: a contract without the view, or none at that address", async () => {
+    server.script = [
+      // No contract at the address: java-tron's refusal, its message hex-encoded.
+      { body: { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hex('No contract or not a valid smart contract') } } },
+      // A token without isBlackListed (its fallback reverts): the VM's verdict, no word.
+      { body: { result: { code: 'CONTRACT_EXE_ERROR', message: hex('REVERT opcode executed') }, energy_used: 200, constant_result: [''], transaction: { ret: [{ ret: 'FAILED' }] } } },
+      // java-tron's own failure, as HTTP 200.
+      { body: { Error: 'class java.lang.NullPointerException : null' } },
+    ];
+
+    const refused = await caught(chain().frozenAmong(USDT, [ALICE]));
+    const reverted = await caught(chain().tokenPaused(USDT));
+    const failed = await caught(chain().tokenPaused(USDT));
+
+    for (const error of [refused, reverted, failed]) expect(error).toBeInstanceOf(ChainResponseError);
+    expect(refused.message).toContain('No contract or not a valid smart contract');
+    expect(reverted.message).toContain('REVERT opcode executed');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('refuses a word that is not a bool', async () => {
+    server.script = [{ body: { result: { result: true }, constant_result: [(2n).toString(16).padStart(64, '0')] } }];
+
+    expect(await caught(chain().tokenPaused(USDT))).toBeInstanceOf(ChainResponseError);
+  });
+});

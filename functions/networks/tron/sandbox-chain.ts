@@ -1,13 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ChainBlock, ChainReader, ReceiptResult, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
+import type { ChainBlock, ReceiptResult, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
+import type { Chain } from '#functions/networks/network';
 import { sandboxGenesisItem, sandboxTransactionItem, sandboxTransferItem, sandboxTreasuryGrantItem, type BalanceMove } from '../../adapters/dynamo/items/sandbox-chain.ts';
-import { heldCondition, queryAll, readItem } from '../../adapters/dynamo/queries.ts';
+import { batchGetAll, heldCondition, itemsUnder, queryAll, readItem } from '../../adapters/dynamo/queries.ts';
 import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } from './sandbox-balances.ts';
+import { balanceContractOf, isSandboxToken, SANDBOX_ISSUER, SANDBOX_UPGRADED_USDT, SANDBOX_USDT, SandboxToken, type TokenRules } from './sandbox-token.ts';
 
 export { BroadcastRefused, SANDBOX_TRX };
+export { SANDBOX_ISSUER, SANDBOX_UPGRADED_USDT, SANDBOX_USDT };
 
 /** Times a transfer is written again when another transaction on the same balance got in first. */
 const CONFLICT_RETRIES = 8;
@@ -57,12 +60,13 @@ export const SANDBOX_FAILING_ADDRESS = 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ';
 /** Where the treasury's TRX comes from: TRON's zero address stands for the world outside the sandbox. */
 const OUTSIDE_WORLD = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
 
-export class SandboxChain implements ChainReader {
+export class SandboxChain implements Chain {
   private genesisMs: number | undefined;
   /** The grant under way or made: broadcasts side by side (the sender's) share the one grant. */
   private treasuryGrant: Promise<void> | undefined;
   private readonly now: () => number;
   private readonly balanceBook: SandboxBalances;
+  private readonly token: SandboxToken;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -71,6 +75,7 @@ export class SandboxChain implements ChainReader {
   ) {
     this.now = options.now ?? Date.now;
     this.balanceBook = new SandboxBalances(db, tableName);
+    this.token = new SandboxToken(db, tableName);
   }
 
   async latestBlock(): Promise<ChainBlock> {
@@ -115,7 +120,8 @@ export class SandboxChain implements ChainReader {
   }
 
   /** Puts a token transfer from the outside world into the next block, as a customer's wallet
-   * would send it: the recipient is credited (unless `result` fails it), the payer not modelled. */
+   * would send it: the recipient is credited (unless `result` fails it, or the token's issuer has
+   * frozen the payer or paused the token: REVERT), the payer not modelled. */
   async submitTransfer(input: SandboxTransferInput): Promise<{ txHash: string; blockNumber: number }> {
     const outcome = await this.record(input, input.result ?? 'SUCCESS', { txHash: randomBytes(32).toString('hex'), checked: false, feeSun: 0n });
     if (outcome === 'duplicate') throw new Error('random transaction id collided');
@@ -125,21 +131,33 @@ export class SandboxChain implements ChainReader {
   /**
    * Writes the transfer, its receipt and the balances it moves in one DynamoDB transaction, in the
    * next block. A checked debit the sender cannot cover is executed as TRON would: mined REVERT
-   * (USDT short: the fee still burns) or OUT_OF_ENERGY (TRX short for the fee: nothing moves).
+   * (USDT short: the fee still burns) or OUT_OF_ENERGY (TRX short for the fee: nothing moves). The
+   * sandbox's USDT obeys its issuer (sandbox-token.ts), read as the transfer is executed: paused,
+   * or the sender frozen, is REVERT too; a fee goes to the issuer with a Transfer event of its own
+   * before the recipient's, as TetherToken emits them; once deprecated, the events are the
+   * upgraded contract's.
    */
-  private async record(input: SandboxTransferInput, result: ReceiptResult, execution: Execution, conflicts = 0): Promise<{ txHash: string; blockNumber: number } | 'duplicate'> {
+  private async record(
+    input: SandboxTransferInput,
+    requested: ReceiptResult,
+    execution: Execution,
+    /** The issuer's rules as read with the broadcast's duplicate check; read here when not given. */
+    known?: TokenRules | 'no_contract' | null,
+    conflicts = 0,
+  ): Promise<{ txHash: string; blockNumber: number } | 'duplicate'> {
     const { txHash } = execution;
+    const rules = known === undefined ? await this.token.rulesFor(input.contract, input.from) : known;
+    // TRON's node refuses a call to an address without a contract before it is ever mined.
+    if (rules === 'no_contract') throw new BroadcastRefused(`CONTRACT_VALIDATE_ERROR: No contract or not a valid smart contract at ${input.contract}`);
+    const result = requested === 'SUCCESS' && rules?.halted ? 'REVERT' : requested;
+    const fee = result === 'SUCCESS' && rules ? rules.fee(input.amount) : 0n;
     const blockNumber = (await this.latestNumber()) + 1;
     const createdAt = new Date(this.now()).toISOString();
     // The outside world's wallets are not modelled: only the recipient of its payment moves.
-    const moves = this.moves(input, result, execution.feeSun).filter((move) => execution.checked || move.address !== input.from);
+    const moves = mergeMoves(this.moves(input, result, execution.feeSun, fee).filter((move) => execution.checked || move.address !== input.from));
+    const events = this.events(input, { txHash, blockNumber, emitter: rules?.emitter ?? input.contract, fee });
     const items = [
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: sandboxTransferItem.toItem({ txHash, eventIndex: 0, blockNumber, contract: input.contract, from: input.from, to: input.to, amount: input.amount }, createdAt),
-        },
-      },
+      ...events.map((event) => ({ Put: { TableName: this.tableName, Item: sandboxTransferItem.toItem(event, createdAt) } })),
       {
         Put: {
           TableName: this.tableName,
@@ -160,43 +178,67 @@ export class SandboxChain implements ChainReader {
       // side; DynamoDB refuses one of two transactions on one item): written again, in a later block.
       if ((error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict') && conflicts < CONFLICT_RETRIES) {
         await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * (conflicts + 1)));
-        return this.record(input, result, execution, conflicts + 1);
+        return this.record(input, requested, execution, rules, conflicts + 1);
       }
       const failed = (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failed === 1) return 'duplicate';
-      const move = moves[failed - 2];
+      if (failed === events.length) return 'duplicate';
+      const move = moves[failed - events.length - 1];
       if (!move) throw error;
       if (input.contract === SANDBOX_TRX) throw new BroadcastRefused('CONTRACT_VALIDATE_ERROR: balance is not sufficient');
       // The fee's TRX is short: nothing happens but the failed receipt (no move, so this ends). The
       // token is short: REVERT, whose only move is the fee (short too: OUT_OF_ENERGY next).
-      if (move.contract === SANDBOX_TRX) return this.record(input, 'OUT_OF_ENERGY', { ...execution, feeSun: 0n });
-      return this.record(input, 'REVERT', execution);
+      if (move.contract === SANDBOX_TRX) return this.record(input, 'OUT_OF_ENERGY', { ...execution, feeSun: 0n }, rules);
+      return this.record(input, 'REVERT', execution, rules);
     }
   }
 
-  /** The balance changes a transfer makes: the amount (when it succeeds) and the fee burnt. */
-  private moves(input: SandboxTransferInput, result: ReceiptResult, feeSun: bigint): BalanceMove[] {
+  /** The balance changes a transfer makes: the amount (when it succeeds; less the token's fee,
+   * which its issuer gets) and the TRX fee burnt. */
+  private moves(input: SandboxTransferInput, result: ReceiptResult, feeSun: bigint, tokenFee: bigint): BalanceMove[] {
     const moves: BalanceMove[] = [];
+    const book = balanceContractOf(input.contract);
     const trxOut = input.contract === SANDBOX_TRX && result === 'SUCCESS' ? input.amount : 0n;
-    if (result === 'SUCCESS' && input.contract !== SANDBOX_TRX) moves.push({ contract: input.contract, address: input.from, delta: String(-input.amount) });
+    if (result === 'SUCCESS' && input.contract !== SANDBOX_TRX) moves.push({ contract: book, address: input.from, delta: String(-input.amount) });
     // TRX amount and fee come off one item: DynamoDB allows one operation per item in a transaction.
     if (feeSun + trxOut > 0n) moves.push({ contract: SANDBOX_TRX, address: input.from, delta: String(-(feeSun + trxOut)) });
-    if (result === 'SUCCESS') moves.push({ contract: input.contract, address: input.to, delta: String(input.amount) });
+    if (result === 'SUCCESS') moves.push({ contract: book, address: input.to, delta: String(input.amount - tokenFee) });
+    if (tokenFee > 0n) moves.push({ contract: book, address: SANDBOX_ISSUER, delta: String(tokenFee) });
     return moves;
+  }
+
+  /** The Transfer events a transfer emits: with a fee, TetherToken's `Transfer(from, owner, fee)`
+   * first, then `Transfer(from, to, amount - fee)`; otherwise the one transfer, failed ones too. */
+  private events(input: SandboxTransferInput, at: { txHash: string; blockNumber: number; emitter: string; fee: bigint }): TokenTransfer[] {
+    const event = { txHash: at.txHash, blockNumber: at.blockNumber, contract: at.emitter, from: input.from };
+    if (at.fee === 0n) return [{ ...event, eventIndex: 0, to: input.to, amount: input.amount }];
+    return [
+      { ...event, eventIndex: 0, to: SANDBOX_ISSUER, amount: at.fee },
+      { ...event, eventIndex: 1, to: input.to, amount: input.amount - at.fee },
+    ];
   }
 
   /**
    * Takes a signed TRC-20 transfer as TRON's broadcast API would: the id must be the hash of the
    * raw data, the signature must recover to the owner, it must not have expired, and the same id
-   * twice is a duplicate. Transfers to SANDBOX_FAILING_ADDRESS get a REVERT receipt.
+   * twice is a duplicate. Transfers to SANDBOX_FAILING_ADDRESS get a REVERT receipt, and the
+   * sandbox's USDT follows its issuer's controls (record); a transfer through the upgraded contract
+   * before the token is deprecated is refused, as a call to an address holding no contract.
    */
   async broadcast(signed: Record<string, unknown>): Promise<'accepted' | 'duplicate'> {
     const { txId, transfer, isTrx } = decodeSignedTransfer(signed, this.now());
-    const known = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txId));
-    if (known) return 'duplicate';
+    // One read, as a payout costs on TRON: whether the chain has the transaction already and, for
+    // the sandbox's USDT, what its issuer has set.
+    const transactionKey = sandboxTransactionItem.key(txId);
+    const ruleKeys = this.token.ruleKeys(transfer.contract, transfer.from);
+    const read =
+      ruleKeys.length === 0
+        ? [await readItem(this.db, this.tableName, transactionKey)].filter((item) => item !== null)
+        : await batchGetAll(this.db, this.tableName, [transactionKey, ...ruleKeys], { consistent: true });
+    if (read.some((item) => item.PK === transactionKey.PK && item.SK === transactionKey.SK)) return 'duplicate';
     await this.grantTreasury();
     const execution = { txHash: txId, checked: true, feeSun: isTrx ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.trc20TransferSun };
-    const outcome = await this.record(transfer, transfer.to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution);
+    const rules = this.token.rulesFrom(transfer.contract, transfer.from, read);
+    const outcome = await this.record(transfer, transfer.to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution, rules);
     return outcome === 'duplicate' ? 'duplicate' : 'accepted';
   }
 
@@ -229,15 +271,16 @@ export class SandboxChain implements ChainReader {
     }
   }
 
-  /** What each address holds of `contract` on the sandbox chain (the payers of the outside world aside). */
+  /** What each address holds of `contract` on the sandbox chain (the payers of the outside world
+   * aside). The sandbox's USDT has one set of balances, read through either of its contracts. */
   async balances(contract: string): Promise<Map<string, bigint>> {
     await this.genesis();
-    return this.balanceBook.all(contract);
+    return this.balanceBook.all(balanceContractOf(contract));
   }
 
   async tokenBalance(contract: string, address: string): Promise<bigint> {
     await this.genesis();
-    return this.balanceBook.of(contract, address);
+    return this.balanceBook.of(balanceContractOf(contract), address);
   }
 
   /** TRX held by an address, in sun (the sandbox keeps TRX as a token of its own). */
@@ -251,12 +294,25 @@ export class SandboxChain implements ChainReader {
     return new Map(addresses.map((address) => [address, all.get(address) ?? 0n]));
   }
 
-  /** A fork that drops the transaction: its transfer and receipt are gone from the chain. */
+  /** Those of `addresses` the sandbox's USDT issuer has frozen, through either of its contracts;
+   * none for any other contract, which has no issuer. */
+  async frozenAmong(contract: string, addresses: string[]): Promise<Set<string>> {
+    return isSandboxToken(contract) ? this.token.frozenAmong(addresses) : new Set();
+  }
+
+  /** Whether the sandbox's USDT issuer has paused the token (either contract); false for any other. */
+  async tokenPaused(contract: string): Promise<boolean> {
+    return isSandboxToken(contract) && (await this.token.controls()).paused;
+  }
+
+  /** A fork that drops the transaction: its transfers and receipt are gone from the chain. */
   async dropTransaction(txHash: string): Promise<void> {
     const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
     if (!stored) return;
     const transaction = sandboxTransactionItem.fromItem(stored);
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransferItem.key(transaction.blockNumber, txHash, 0) }));
+    for (const event of await itemsUnder(this.db, this.tableName, sandboxTransferItem.ofTransaction(transaction.blockNumber, txHash))) {
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { PK: event.PK as string, SK: event.SK as string } }));
+    }
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: sandboxTransactionItem.key(txHash) }));
     await this.balanceBook.undo(transaction.moves);
   }
@@ -270,8 +326,9 @@ export class SandboxChain implements ChainReader {
     // One read of the whole history, every contract's transfers at once.
     for (const transfer of await this.minedTransfers(0, Infinity)) {
       if ((await this.receipt(transfer.txHash))?.result !== 'SUCCESS') continue;
-      const balances = byContract.get(transfer.contract) ?? new Map<string, bigint>();
-      byContract.set(transfer.contract, balances);
+      const book = balanceContractOf(transfer.contract);
+      const balances = byContract.get(book) ?? new Map<string, bigint>();
+      byContract.set(book, balances);
       balances.set(transfer.to, (balances.get(transfer.to) ?? 0n) + transfer.amount);
       balances.set(transfer.from, (balances.get(transfer.from) ?? 0n) - transfer.amount);
     }
@@ -309,4 +366,16 @@ export class SandboxChain implements ChainReader {
     // Another process wrote genesis first: its time is the chain's.
     return written ? (this.genesisMs = genesisMs) : this.genesis();
   }
+}
+
+/** One move per balance: DynamoDB takes one operation per item in a transaction, and a fee's
+ * issuer may be the transfer's recipient too. */
+function mergeMoves(moves: BalanceMove[]): BalanceMove[] {
+  const merged = new Map<string, BalanceMove>();
+  for (const move of moves) {
+    const key = `${move.contract}\u0000${move.address}`;
+    const earlier = merged.get(key);
+    merged.set(key, earlier ? { ...earlier, delta: String(BigInt(earlier.delta) + BigInt(move.delta)) } : move);
+  }
+  return [...merged.values()];
 }

@@ -1,4 +1,5 @@
-import type { ChainBlock, ChainReader, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
+import type { ChainBlock, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
+import type { Chain } from '#functions/networks/network';
 import { inParallel } from '#functions/shared/in-parallel';
 import { isTronAddress, tronAddressToHex } from '#functions/networks/tron/tron-address';
 import { JsonClient, type UpstreamFailure } from '#adapters/http/json-client';
@@ -8,6 +9,7 @@ import {
   parseBlock,
   parseBlockByNumber,
   parseBroadcast,
+  parseConstantBool,
   parseEventPage,
   parseTokenBalance,
   parseTransactionInfo,
@@ -88,9 +90,14 @@ const MAX_RETRY_AFTER_MS = 30_000;
 /** Printable ASCII without spaces: anything else makes fetch throw with the header value in its message. */
 const HEADER_SAFE_PATTERN = /^[\x21-\x7e]+$/;
 
+const CONSTANT_CALL_PATH = '/wallet/triggerconstantcontract';
+
+/** An address as one ABI word: its 20 bytes, left-padded. */
+const abiAddress = (address: string): string => tronAddressToHex(address).slice(2).padStart(64, '0');
+
 type EventQuery = { block_number: number } | { min_block_timestamp: number; max_block_timestamp: number };
 
-export class TronGridChain implements ChainReader {
+export class TronGridChain implements Chain {
   private readonly http: JsonClient;
   private readonly apiKey?: () => Promise<string | undefined>;
   private readonly pageSize: number;
@@ -216,16 +223,27 @@ export class TronGridChain implements ChainReader {
    * what the sweeper and reconciliation need to know of a deposit address or the hot wallet.
    */
   async tokenBalance(contract: string, address: string): Promise<bigint> {
-    const path = '/wallet/triggerconstantcontract';
-    const body = await this.http.request('POST', path, {
-      body: {
-        owner_address: tronAddressToHex(address),
-        contract_address: tronAddressToHex(contract),
-        function_selector: 'balanceOf(address)',
-        parameter: tronAddressToHex(address).slice(2).padStart(64, '0'),
-      },
+    return parseTokenBalance(await this.constantCall(contract, 'balanceOf(address)', address, abiAddress(address)), CONSTANT_CALL_PATH);
+  }
+
+  /**
+   * The issuer's freeze (TetherToken's `isBlackListed(address)`), one constant call per distinct
+   * address, TOKEN_BALANCE_CONCURRENCY at a time. Any read that fails (an HTTP error after its
+   * retries, a node's refusal, a reverted call) rejects the whole call: an address whose state is
+   * unknown is never reported as not frozen.
+   */
+  async frozenAmong(contract: string, addresses: string[]): Promise<Set<string>> {
+    const frozen = new Set<string>();
+    await inParallel([...new Set(addresses)], TOKEN_BALANCE_CONCURRENCY, async (address) => {
+      if (parseConstantBool(await this.constantCall(contract, 'isBlackListed(address)', address, abiAddress(address)), CONSTANT_CALL_PATH)) frozen.add(address);
     });
-    return parseTokenBalance(body, path);
+    return frozen;
+  }
+
+  /** TetherToken's `paused()`, by a constant call from the contract's own address (a constant call
+   * needs an existing caller, and any will do). */
+  async tokenPaused(contract: string): Promise<boolean> {
+    return parseConstantBool(await this.constantCall(contract, 'paused()', contract, ''), CONSTANT_CALL_PATH);
   }
 
   /** TRX held by an address, in sun (`/wallet/getaccount`'s `balance`; java-tron leaves it out
@@ -233,6 +251,14 @@ export class TronGridChain implements ChainReader {
   async feeBalance(address: string): Promise<bigint> {
     const path = '/wallet/getaccount';
     return parseTrxBalance(await this.http.request('POST', path, { body: { address, visible: true } }), path);
+  }
+
+  /** A constant call (no transaction, no fee) of a view of `contract`, as `caller`; `parameter` is
+   * the ABI-encoded arguments in hex. */
+  private async constantCall(contract: string, functionSelector: string, caller: string, parameter: string): Promise<unknown> {
+    return this.http.request('POST', CONSTANT_CALL_PATH, {
+      body: { owner_address: tronAddressToHex(caller), contract_address: tronAddressToHex(contract), function_selector: functionSelector, parameter },
+    });
   }
 
   /** java-tron's TransactionInfo, the same shape from /wallet and /walletsolidity. */

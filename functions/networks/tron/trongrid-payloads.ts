@@ -156,6 +156,31 @@ export function parseTokenBalance(body: unknown, path: string): bigint {
   return BigInt(`0x${result}`);
 }
 
+/**
+ * The answer of a constant call to a `bool` view (TetherToken's `isBlackListed(address)`,
+ * `paused()`): one 32-byte word, 0 or 1. A reverted or refused call (no word, a revert reason, a
+ * `result` without `result: true`) throws: a token whose controls cannot be read is never taken
+ * for one that has frozen nothing.
+ */
+export function parseConstantBool(body: unknown, path: string): boolean {
+  const outcome = isObject(body) && isObject(body.result) ? body.result : undefined;
+  const word = isObject(body) && Array.isArray(body.constant_result) ? body.constant_result[0] : undefined;
+  if (outcome?.result !== true || typeof word !== 'string' || !/^0{63}[01]$/.test(word)) {
+    const message = typeof outcome?.message === 'string' ? hexText(outcome.message) : '';
+    const code = outcome?.code === undefined ? '' : ` ${describe(outcome.code)}`;
+    throw new ChainResponseError(
+      `${path} answered${code}${message ? ` (${excerpt(message)})` : ''} ${describe(isObject(body) ? body.constant_result : body)}, expected one 32-byte bool word`,
+      { path },
+    );
+  }
+  return word.endsWith('1');
+}
+
+/** java-tron's messages come hex-encoded; anything else is kept as it is. */
+function hexText(message: string): string {
+  return /^(?:[0-9a-fA-F]{2})+$/.test(message) ? Buffer.from(message, 'hex').toString('utf8') : message;
+}
+
 /** wallet/getaccount's `balance` in sun: java-tron leaves it out at zero and answers {} for an
  * account that was never activated. */
 export function parseTrxBalance(body: unknown, path: string): bigint {

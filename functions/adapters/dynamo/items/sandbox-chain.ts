@@ -4,11 +4,12 @@ import { transferOnChainFromItem } from './chain-transfer.ts';
 import { globalRecord, type Item } from './item.ts';
 
 /**
- * The one owner of the sandbox chain's own items (functions/networks/tron/sandbox-chain.ts and
- * sandbox-balances.ts): its genesis, its transfers by block (one partition, range-queried by block
- * number), each transaction's receipt, the token balances it keeps (one partition per contract,
- * TRX included) and the one-time TRX grant to the hot wallet. Written only where the sandbox chain
- * stands in for TRON.
+ * The one owner of the sandbox chain's own items (functions/networks/tron/sandbox-chain.ts,
+ * sandbox-balances.ts and sandbox-token.ts): its genesis, its transfers by block (one partition,
+ * range-queried by block number), each transaction's receipt, the token balances it keeps (one
+ * partition per contract, TRX included), the one-time TRX grant to the hot wallet, and the token
+ * issuer's controls (paused, fee, deprecation; one partition of frozen addresses). Written only
+ * where the sandbox chain stands in for TRON.
  */
 const block = (blockNumber: number) => `BLOCK#${String(blockNumber).padStart(12, '0')}#`;
 
@@ -48,6 +49,8 @@ export const sandboxTransferItem = {
   key: (blockNumber: number, txHash: string, eventIndex: number) => ({ PK: sandboxTransferItem.partition, SK: `${block(blockNumber)}${txHash}#${eventIndex}` }),
   /** The sort key range holding every transfer of blocks `from` to `to`, both included. */
   blocks: (from: number, to: number) => ({ from: block(from), to: `${block(to)}~` }),
+  /** Every Transfer event of one transaction (two when the token charged a fee), for itemsUnder. */
+  ofTransaction: (blockNumber: number, txHash: string) => ({ PK: sandboxTransferItem.partition, skPrefix: `${block(blockNumber)}${txHash}#` }),
 
   toItem: (transfer: TokenTransfer, createdAt: string): Item => ({
     ...sandboxTransferItem.key(transfer.blockNumber, transfer.txHash, transfer.eventIndex),
@@ -95,4 +98,47 @@ export const sandboxTreasuryGrantItem = {
   type: 'SandboxTreasuryGrant',
   key: (address: string) => ({ PK: 'SANDBOX_CHAIN', SK: `TREASURY_GRANT#${address}` }),
   toItem: (address: string, amountSun: bigint): Item => ({ ...sandboxTreasuryGrantItem.key(address), type: sandboxTreasuryGrantItem.type, address, amountSun }),
+};
+
+/**
+ * What the issuer has set on the sandbox's USDT (Tether's `TetherToken`), one item per token under
+ * its original contract. Each field is SET on its own (freeze aside, every issuer call is one
+ * UpdateItem), so two calls side by side never undo each other; a field never set reads as the
+ * token deployed: not paused, no fee, not deprecated.
+ */
+export interface SandboxTokenControls {
+  paused: boolean;
+  /** Tether's `basisPointsRate`: 0–20. */
+  feeBasisPoints: number;
+  /** Tether's `maximumFee`, in USDT minor units: no transfer pays more. */
+  maxFee: bigint;
+  /** Tether's `upgradedAddress` once `deprecate`d: the contract that then emits every Transfer event. */
+  upgradedContract: string | null;
+}
+
+export const sandboxTokenControlsItem = {
+  type: 'SandboxTokenControls',
+  key: (contract: string) => ({ PK: 'SANDBOX_CHAIN', SK: `TOKEN_CONTROLS#${contract}` }),
+  fromItem: (item: Item | null): SandboxTokenControls => ({
+    paused: item?.paused === true,
+    feeBasisPoints: item?.feeBasisPoints === undefined ? 0 : Number(toBigInt(item.feeBasisPoints)),
+    maxFee: item?.maxFee === undefined ? 0n : toBigInt(item.maxFee),
+    upgradedContract: typeof item?.upgradedContract === 'string' ? item.upgradedContract : null,
+  }),
+};
+
+/** An address the issuer has frozen (Tether's `isBlackListed`): present while frozen, deleted when
+ * unfrozen; one partition per token, so every frozen address is one Query. */
+export const sandboxFrozenAddressItem = {
+  type: 'SandboxFrozenAddress',
+  partition: (contract: string) => `SANDBOX_FROZEN#${contract}`,
+  key: (contract: string, address: string) => ({ PK: sandboxFrozenAddressItem.partition(contract), SK: address }),
+  toItem: (contract: string, address: string, frozenAt: string): Item => ({
+    ...sandboxFrozenAddressItem.key(contract, address),
+    type: sandboxFrozenAddressItem.type,
+    contract,
+    address,
+    frozenAt,
+  }),
+  fromItem: (item: Item) => ({ address: item.address as string }),
 };
