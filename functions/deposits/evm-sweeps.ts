@@ -17,6 +17,7 @@ import {
 } from '../withdrawals/evm-nonce-sequence.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from '../networks/evm/settings.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
+import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from './frozen-addresses.ts';
 
 /**
  * Sweeps on an EVM network: a credited deposit's USDT waits at its CREATE2 forwarder address,
@@ -74,7 +75,7 @@ export interface DueForwarder {
   depositId: string;
 }
 
-export interface EvmSweepStore extends NonceSequence {
+export interface EvmSweepStore extends NonceSequence, FrozenAddressList {
   /** The network's deposit addresses with a credited deposit since their last sweep, at most
    * `limit` in address order; `after`: those after that address (the next page). */
   dueAddresses(limit: number, after?: string): Promise<DueForwarder[]>;
@@ -102,6 +103,8 @@ export interface EvmSweepDeps {
   /** A sweep the node took this long ago and has not mined is replaced at a higher fee
    * (EVM_NETWORKS replaceAfterSeconds). Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
   replaceAfterMs?: number;
+  /** The issuer's freeze list: a frozen forwarder is set aside, never put in a batch (frozen-addresses.ts). */
+  frozenAmong?: FrozenAmong;
   now?: () => Date;
   log?: Log;
 }
@@ -122,12 +125,14 @@ export interface EvmSweepResult {
   replaced: number;
   /** Sweeps due for a replacement that the fee cap forbids: they wait, and devops is alarmed. */
   feeCapReached: number;
+  /** Due forwarders the issuer has frozen, set aside this run: one in a batch would revert it whole. */
+  frozen: number;
 }
 
 /** Settles the open sweeps, then sweeps one batch of the due forwarders. */
 export async function sweepEvmDepositAddresses(deps: EvmSweepDeps): Promise<EvmSweepResult> {
   const now = deps.now ?? (() => new Date());
-  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0, replaced: 0, feeCapReached: 0 };
+  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0, replaced: 0, feeCapReached: 0, frozen: 0 };
   const open = await settleSweeps(deps, result, now);
   const batch = await nextBatch(deps, open, result);
   if (batch.length === 0) return result;
@@ -160,7 +165,10 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
   let after: string | undefined;
   while (batch.length < deps.settings.batchSize) {
     const page = await deps.store.dueAddresses(deps.settings.batchSize, after);
-    const due = page.filter((forwarder) => !sweeping.has(forwarder.address));
+    const unswept = page.filter((forwarder) => !sweeping.has(forwarder.address));
+    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, unswept.map((forwarder) => forwarder.address)) : new Set<string>();
+    result.frozen += frozen.size;
+    const due = unswept.filter((forwarder) => !frozen.has(forwarder.address));
     const held = due.length === 0 ? new Map<string, bigint>() : await deps.usdtBalances(due.map((forwarder) => forwarder.address));
     for (const forwarder of due) {
       const amount = held.get(forwarder.address) ?? 0n;

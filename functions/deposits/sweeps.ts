@@ -2,6 +2,7 @@ import { sentTransactionOutcome, type Broadcaster, type ChainReader, type Transf
 import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../withdrawals/payouts.ts';
 import type { TransactionSigner } from '../networks/signer.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
+import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from './frozen-addresses.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -32,7 +33,7 @@ export interface SweepCandidate {
   addressIndex: number;
 }
 
-export interface SweepStore {
+export interface SweepStore extends FrozenAddressList {
   /** Deposit addresses that received confirmed funds since their last sweep. */
   dueAddresses(limit: number): Promise<SweepCandidate[]>;
   /** The sweep in progress for an address, if any. */
@@ -75,6 +76,8 @@ export interface SweepDeps {
   claims: TransactionClaims;
   /** `feeTopUp`: the fee asset sent to a deposit address before its sweep, in its minor unit. */
   settings: { minimumSweep: bigint; feeTopUp: bigint };
+  /** The issuer's freeze list: a frozen address is set aside, never topped up (frozen-addresses.ts). */
+  frozenAmong?: FrozenAmong;
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
@@ -87,6 +90,8 @@ export interface SweepResult {
   failed: number;
   /** Due addresses left alone this run: their last sweeps failed in a row (sweepBackoffUntil). */
   held: number;
+  /** Due addresses the issuer has frozen, set aside this run. */
+  frozen: number;
 }
 
 /** Failed sweeps of one address in a row before the next attempt waits. */
@@ -111,10 +116,13 @@ export function sweepBackoffUntil(finishedNewestFirst: Sweep[]): Date | null {
 
 export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0, held: 0 };
+  const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0, held: 0, frozen: 0 };
   const hotWallet = await deps.hotWallet.address();
   const final = await deps.chain.finalBlock();
-  for (const candidate of await deps.store.dueAddresses(50)) {
+  const due = await deps.store.dueAddresses(50);
+  const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, due.map((candidate) => candidate.address)) : new Set<string>();
+  result.frozen = frozen.size;
+  for (const candidate of due.filter((candidate) => !frozen.has(candidate.address))) {
     const open = await deps.store.openSweep(candidate.address);
     const at = now().toISOString();
     if (!open) {

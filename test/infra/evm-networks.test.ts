@@ -159,3 +159,14 @@ it('refuses a stage figure that names an unknown network, naming the variable', 
   const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, EVM_NETWORKS: JSON.stringify({ solana: EVM_NETWORKS.ethereum }) } };
   expect(() => new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS })).toThrow(/Stage sandbox: EVM_NETWORKS names a network other than ethereum, bsc, polygon, arbitrum/);
 });
+
+it.each([
+  ['HotWalletFrozen', /froze the .* hot wallet/],
+  ['TokenPaused', /paused USDT on/],
+  ['DepositAddressesFrozen', /froze one or more .* deposit addresses/],
+])("alarms per open network, TRON's included, on the issuer's control %s, as its sender and sweeper publish it", (metric, description) => {
+  const alarms = alarmsOn(metric);
+  expect(alarms.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum', 'total']);
+  expect(alarms.map((alarm) => alarm.name).sort()).toEqual([`Cambio-sandbox-${metric}Arbitrum`, `Cambio-sandbox-${metric}Ethereum`, `Cambio-sandbox-${metric}Tron`]);
+  for (const alarm of alarms) expect(alarm.description).toMatch(description);
+});

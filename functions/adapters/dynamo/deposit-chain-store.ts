@@ -28,13 +28,17 @@ function itemsWrittenBy(change: DepositChange): number {
   return (
     1 +
     (change.transfer ? 1 : 0) +
-    (change.transfer?.record.status === 'confirmed' ? 1 : 0) +
+    (change.transfer?.record.status === 'confirmed' || frozenHold(change) ? 1 : 0) +
     change.entries.length +
     change.events.length +
     (change.splitForward ? 3 : 0) +
     (change.audit ? 1 : 0)
   );
 }
+
+/** A transfer held because the issuer froze its deposit address: the address joins the sweeper's
+ * set-aside list (functions/deposits/frozen-addresses.ts), which the alarm counts. */
+const frozenHold = (change: DepositChange): boolean => change.transfer?.record.status === 'held' && change.transfer.record.holdReason === 'address_frozen';
 
 /** The item a split's allowlist guard checks (underGuard): a transaction may name an item once, so
  * two splits checking the same one go in different writes. */
@@ -178,6 +182,10 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
         expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now',
         values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now },
       });
+    }
+    if (frozenHold(change)) {
+      const frozen = depositAddressItem.frozen(change.after.network, change.after.address);
+      tx.update(depositAddressItem.key(change.after.address), { expression: 'SET GSI1PK = :pk, GSI1SK = :sk', values: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK } });
     }
     for (const event of change.events) tx.event(event);
     if (change.audit) tx.put(auditEntryItem.toItem(change.audit), { condition: 'attribute_not_exists(PK)', onFailed: () => new ChainInvariantBroken('Audit entry id collision') });

@@ -29,6 +29,18 @@ export class DynamoEvmSweepStore implements EvmSweepStore {
     return this.due.clearDue(address, remaining);
   }
 
+  setAside(address: string): Promise<void> {
+    return this.due.setAside(address);
+  }
+
+  setAsideAddresses(): Promise<string[]> {
+    return this.due.setAsideAddresses();
+  }
+
+  returnToDue(address: string): Promise<void> {
+    return this.due.returnToDue(address);
+  }
+
   nextNonce(wallet: string): Promise<number | null> {
     return storedNextNonce(this.db, this.tableName, this.network, wallet);
   }

@@ -64,15 +64,17 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
 /**
  * A network's deposit addresses that may still hold USDT a company was credited with: a transfer still
  * confirming (pending), confirmed funds the sweeper has not yet moved (sweep due), an amount
- * the sweeper left below its minimum, or a transfer held there (a frozen address, a sanctioned payer). Each is a sparse GSI1 partition, so the cost follows the
+ * the sweeper left below its minimum, an address set aside because the issuer froze it, or a transfer
+ * held there (a frozen address, a sanctioned payer). Each is a sparse GSI1 partition, so the cost follows the
  * funds waiting on deposit addresses, not the number of addresses ever issued.
  */
 export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableName: string, network: NetworkName): Promise<string[]> {
   const partition = (GSI1PK: string) =>
     queryAll(db, { TableName: tableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': GSI1PK } });
-  const [due, belowMinimum, confirming, held] = await Promise.all([
+  const [due, belowMinimum, frozen, confirming, held] = await Promise.all([
     partition(depositAddressItem.sweepDuePartition(network)),
     partition(depositAddressItem.belowMinimumPartition(network)),
+    partition(depositAddressItem.frozenPartition(network)),
     partition(chainTransferItem.confirmingPartition(network)),
     partition(chainTransferItem.heldPartition(network)),
   ]);
@@ -84,6 +86,6 @@ export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableN
     }),
   );
   const confirmingOn = (await batchGetAll(db, tableName, [...depositKeys.values()])).map((item) => depositItem.fromItem(item).address);
-  const marked = [...due, ...belowMinimum].map(depositAddressItem.addressOf);
+  const marked = [...due, ...belowMinimum, ...frozen].map(depositAddressItem.addressOf);
   return [...new Set([...marked, ...confirmingOn])];
 }

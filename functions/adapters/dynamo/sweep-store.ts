@@ -1,11 +1,12 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Sweep, SweepCandidate, SweepStore } from '#functions/deposits/sweeps';
+import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { sweepItem } from './items/sweep.ts';
 import { sweepOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
-import { heldCondition, readItem } from './queries.ts';
+import { heldCondition, queryAll, readItem } from './queries.ts';
 import { HOT_WALLET_NETWORK, type NetworkName } from '#functions/networks/names';
 
 /**
@@ -14,7 +15,7 @@ import { HOT_WALLET_NETWORK, type NetworkName } from '#functions/networks/names'
  * (functions/deposits/evm-sweeps.ts). Remembers when each due flag was read, so clearing it never
  * drops a flag set since.
  */
-export class DynamoSweepDueList {
+export class DynamoSweepDueList implements FrozenAddressList {
   private readonly dueSince = new Map<string, string>();
 
   constructor(
@@ -39,6 +40,48 @@ export class DynamoSweepDueList {
       this.dueSince.set(due.address, dueSince);
       return due;
     });
+  }
+
+  /** Due → set aside (frozen-addresses.ts). Only from the due list: a cleared address stays cleared. */
+  async setAside(address: string): Promise<void> {
+    const frozen = depositAddressItem.frozen(this.network, address);
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: depositAddressItem.key(address),
+          UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
+          ConditionExpression: 'GSI1PK = :due',
+          ExpressionAttributeValues: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK, ':due': depositAddressItem.sweepDuePartition(this.network) },
+        }),
+      ),
+    );
+  }
+
+  async setAsideAddresses(): Promise<string[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': depositAddressItem.frozenPartition(this.network) },
+    });
+    return items.map(depositAddressItem.addressOf);
+  }
+
+  /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one). */
+  async returnToDue(address: string): Promise<void> {
+    const due = depositAddressItem.sweepDue(this.network, address);
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: depositAddressItem.key(address),
+          UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = if_not_exists(sweepDueSince, :now)',
+          ConditionExpression: 'GSI1PK = :frozen',
+          ExpressionAttributeValues: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':frozen': depositAddressItem.frozenPartition(this.network), ':now': new Date().toISOString() },
+        }),
+      ),
+    );
   }
 
   async clearDue(address: string, remaining: bigint): Promise<void> {
@@ -87,6 +130,18 @@ export class DynamoSweepStore implements SweepStore {
 
   clearDue(address: string, remaining: bigint): Promise<void> {
     return this.due.clearDue(address, remaining);
+  }
+
+  setAside(address: string): Promise<void> {
+    return this.due.setAside(address);
+  }
+
+  setAsideAddresses(): Promise<string[]> {
+    return this.due.setAsideAddresses();
+  }
+
+  returnToDue(address: string): Promise<void> {
+    return this.due.returnToDue(address);
   }
 
   async openSweep(address: string): Promise<Sweep | null> {

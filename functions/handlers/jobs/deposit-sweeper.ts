@@ -20,6 +20,8 @@ import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
 import { HdDepositKeySigner, secretsManagerXprv } from '#adapters/signer/deposit-key-signer';
 import { needed } from '#functions/settings/schema';
 import { functionSettings } from '#functions/settings/functions';
+import { tokenStanding, usdtMayMove, type TokenStanding } from '#functions/networks/token-standing';
+import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
 
 const settings = functionSettings('jobs/deposit-sweeper');
 const { db, tableName } = dynamoFrom(settings);
@@ -30,7 +32,9 @@ function tronSweeping(): SweepDeps {
   const hotWallet = signerFrom(settings, network);
   const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => hotWallet.address() });
   const localXprv = settings.LOCAL_DEPOSIT_ACCOUNT_XPRV;
+  standings.set(network, async () => tokenStanding(chain, chainSettings.usdtContract, await hotWallet.address()));
   return {
+    frozenAmong: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses),
     chain,
     usdtBalanceOf: (address) => chain.tokenBalance(chainSettings.usdtContract, address),
     feeBalanceOf: (address) => chain.feeBalance(address),
@@ -51,7 +55,9 @@ function evmSweeping(network: EvmNetworkName): EvmSweepDeps {
   const networkSettings = evmSettingsOf(network, settings);
   const signer = evmSignerFrom(settings, network);
   gasChecks.set(network, async (job) => reportHotWalletGas(network, networkSettings, chain, await signer.address(), job));
+  standings.set(network, async () => tokenStanding(chain, networkSettings.usdtContract, await signer.address()));
   return {
+    frozenAmong: (addresses) => chain.frozenAmong(networkSettings.usdtContract, addresses),
     network,
     chain,
     payouts: evmPayoutsOf(network, settings, signer, chain),
@@ -69,12 +75,29 @@ function evmSweeping(network: EvmNetworkName): EvmSweepDeps {
 let tron: SweepDeps | undefined;
 const evm = new Map<EvmNetworkName, EvmSweepDeps>();
 const gasChecks = new Map<EvmNetworkName, (job: JobRun) => Promise<unknown>>();
+const standings = new Map<NetworkName, () => Promise<TokenStanding>>();
 
-/** Moves credited deposit funds to the network's hot wallet (EventBridge in AWS, a timer locally). */
-export async function sweepDeposits(network: NetworkName = HOT_WALLET_NETWORK, log?: Log): Promise<SweepResult | EvmSweepResult> {
-  if (network === HOT_WALLET_NETWORK) return sweepDepositAddresses({ ...(tron ??= tronSweeping()), log });
-  if (!evm.has(network)) evm.set(network, evmSweeping(network));
-  return sweepEvmDepositAddresses({ ...evm.get(network)!, log });
+export interface SweepRun {
+  outcome: SweepResult | EvmSweepResult | null;
+  standing: TokenStanding;
+  /** Deposit addresses set aside because the issuer froze them (frozen-addresses.ts), after the run. */
+  frozenAddresses: number;
+}
+
+/**
+ * Moves credited deposit funds to the network's hot wallet (EventBridge in AWS, a timer locally).
+ * First, addresses set aside as frozen that the issuer has unfrozen go back to the due list; then,
+ * unless the token is paused or the hot wallet frozen (nothing is swept into a wallet that cannot
+ * send, nor while every transfer reverts: functions/networks/token-standing.ts), the network's sweep.
+ */
+export async function sweepDeposits(network: NetworkName = HOT_WALLET_NETWORK, log?: Log): Promise<SweepRun> {
+  const deps = network === HOT_WALLET_NETWORK ? (tron ??= tronSweeping()) : evm.get(network as EvmNetworkName) ?? evm.set(network as EvmNetworkName, evmSweeping(network as EvmNetworkName)).get(network as EvmNetworkName)!;
+  const { stillFrozen } = await returnUnfrozen(deps.store, deps.frozenAmong!);
+  const standing = await standings.get(network)!();
+  // The run's line (runJob) carries the standing: one per run while it holds, as the metrics.
+  if (!usdtMayMove(standing)) return { outcome: null, standing, frozenAddresses: stillFrozen };
+  const outcome = 'hotWallet' in deps ? await sweepDepositAddresses({ ...deps, log }) : await sweepEvmDepositAddresses({ ...deps, log });
+  return { outcome, standing, frozenAddresses: stillFrozen + outcome.frozen };
 }
 
 export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
@@ -83,13 +106,19 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
     network === HOT_WALLET_NETWORK ? 'deposit sweep' : `deposit sweep (${network})`,
     context,
     async ({ log, metrics }) => {
-      const outcome = await sweepDeposits(network, log);
+      const run = await sweepDeposits(network, log);
+      const { outcome } = run;
+      // TRON's metrics keep the dimensions its alarms were made on; another network's carry its name.
+      if (network !== HOT_WALLET_NETWORK) metrics.addDimension('Network', network);
+      metrics.addMetric('DepositAddressesFrozen', MetricUnit.Count, run.frozenAddresses);
+      metrics.addMetric('TokenPaused', MetricUnit.Count, run.standing.paused ? 1 : 0);
+      metrics.addMetric('HotWalletFrozen', MetricUnit.Count, run.standing.hotWalletFrozen ? 1 : 0);
+      if (outcome === null) return run;
       if ('held' in outcome) {
         metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
         metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed);
         metrics.addMetric('SweepsHeld', MetricUnit.Count, outcome.held);
       } else {
-        metrics.addDimension('Network', network);
         metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
         metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed + outcome.wouldRevert);
         metrics.addMetric('SweptForwarders', MetricUnit.Count, outcome.forwarders);
@@ -98,8 +127,8 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
         metrics.addMetric('PayoutFeeCapReached', MetricUnit.Count, outcome.feeCapReached);
         await gasChecks.get(network as EvmNetworkName)?.({ log, metrics });
       }
-      return outcome;
+      return run;
     },
-    (outcome) => Object.values(outcome).some((count) => count > 0),
+    ({ outcome, standing, frozenAddresses }) => outcome === null || frozenAddresses > 0 || !usdtMayMove(standing) || Object.values(outcome).some((count) => count > 0),
   );
 });

@@ -18,6 +18,7 @@ import { evmSignerFrom } from '#adapters/signer/evm-signer';
 import { MetricUnit, runJob, type JobRun } from '#adapters/observability';
 import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
 import { functionSettings } from '#functions/settings/functions';
+import { tokenStanding, usdtMayMove, type TokenStanding } from '#functions/networks/token-standing';
 
 const settings = functionSettings('jobs/withdrawal-sender');
 const { db, tableName } = dynamoFrom(settings);
@@ -27,6 +28,7 @@ function tronSending(): SendingDeps {
   const network = HOT_WALLET_NETWORK;
   const signer = signerFrom(settings, network);
   const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => signer.address() });
+  standings.set(network, async () => tokenStanding(chain, chainSettings.usdtContract, await signer.address()));
   return {
     chain,
     broadcaster: chain,
@@ -45,6 +47,7 @@ function evmSending(network: EvmNetworkName): EvmSendingDeps {
   const signer = evmSignerFrom(settings, network);
   const unit = 10n ** BigInt(EVM_NETWORKS[network].tokenDecimals - 6);
   gasChecks.set(network, async (job) => reportHotWalletGas(network, evmSettingsOf(network, settings), chain, await signer.address(), job));
+  standings.set(network, async () => tokenStanding(chain, evmSettingsOf(network, settings).usdtContract, await signer.address()));
   return {
     chain,
     payouts: evmPayoutsOf(network, settings, signer, chain),
@@ -58,23 +61,30 @@ function evmSending(network: EvmNetworkName): EvmSendingDeps {
 let tron: SendingDeps | undefined;
 const evm = new Map<EvmNetworkName, EvmSendingDeps>();
 const gasChecks = new Map<EvmNetworkName, (job: JobRun) => Promise<unknown>>();
+const standings = new Map<NetworkName, () => Promise<TokenStanding>>();
+
+const NOTHING_SENT: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
 
 /** The withdrawal sender of one network (EventBridge schedules in AWS, a timer in the local
- * runtime): send what is pending (withdrawals and split forwards), then settle what was sent. */
+ * runtime): send what is pending (withdrawals and split forwards), then settle what was sent. While
+ * the issuer pauses the token or freezes the hot wallet, nothing new is sent: withdrawals wait
+ * `pending` (functions/networks/token-standing.ts); what was sent before is still settled. */
 export async function sendAndSettleWithdrawals(
   log?: Log,
   timeLeftMs?: () => number,
   network: NetworkName = HOT_WALLET_NETWORK,
-): Promise<{ sent: SendResult; settled: SettleResult & Partial<Pick<EvmSettleResult, 'replaced' | 'feeCapReached'>> }> {
+): Promise<{ sent: SendResult; settled: SettleResult & Partial<Pick<EvmSettleResult, 'replaced' | 'feeCapReached'>>; standing: TokenStanding }> {
   if (network === HOT_WALLET_NETWORK) {
     tron ??= tronSending();
-    const sent = await sendWithdrawals({ ...tron, log, timeLeftMs });
-    return { sent, settled: await settleWithdrawals({ ...tron, log, timeLeftMs }) };
+    const standing = await standings.get(network)!();
+    const sent = usdtMayMove(standing) ? await sendWithdrawals({ ...tron, log, timeLeftMs }) : NOTHING_SENT;
+    return { sent, settled: await settleWithdrawals({ ...tron, log, timeLeftMs }), standing };
   }
   if (!evm.has(network)) evm.set(network, evmSending(network));
   const deps = { ...evm.get(network)!, log, timeLeftMs };
-  const sent = await sendEvmWithdrawals(deps);
-  return { sent, settled: await settleEvmWithdrawals(deps) };
+  const standing = await standings.get(network)!();
+  const sent = usdtMayMove(standing) ? await sendEvmWithdrawals(deps) : NOTHING_SENT;
+  return { sent, settled: await settleEvmWithdrawals(deps), standing };
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on: withdrawals
@@ -97,6 +107,8 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       metrics.addMetric('WithdrawalsStuckProcessing', MetricUnit.Count, outcome.settled.stuck.count);
       metrics.addMetric('WithdrawalsAwaitingFloat', MetricUnit.Count, outcome.sent.awaitingFloat);
       metrics.addMetric('OldestStuckWithdrawalAge', MetricUnit.Seconds, outcome.settled.stuck.oldestAgeSeconds);
+      metrics.addMetric('TokenPaused', MetricUnit.Count, outcome.standing.paused ? 1 : 0);
+      metrics.addMetric('HotWalletFrozen', MetricUnit.Count, outcome.standing.hotWalletFrozen ? 1 : 0);
       if (network !== HOT_WALLET_NETWORK) {
         metrics.addMetric('WithdrawalsReplaced', MetricUnit.Count, outcome.settled.replaced ?? 0);
         metrics.addMetric('PayoutFeeCapReached', MetricUnit.Count, outcome.settled.feeCapReached ?? 0);
@@ -104,6 +116,6 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       }
       return outcome;
     },
-    ({ sent, settled }) => sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + (settled.replaced ?? 0) + (settled.feeCapReached ?? 0) > 0,
+    ({ sent, settled, standing }) => Number(!usdtMayMove(standing)) + sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + (settled.replaced ?? 0) + (settled.feeCapReached ?? 0) > 0,
   );
 });

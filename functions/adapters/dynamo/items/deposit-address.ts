@@ -21,6 +21,10 @@ export const depositAddressItem = {
    * companies were credited with and reconciliation must still count. */
   belowMinimumPartition: (network: NetworkName) => (network === 'tron' ? 'SWEEPS#below_minimum' : `SWEEPS#${network}#below_minimum`),
   belowMinimum: (network: NetworkName, address: string) => ({ GSI1PK: depositAddressItem.belowMinimumPartition(network), GSI1SK: address }),
+  /** GSI1, sparse, instead of sweepDue: the token's issuer froze the address, so the sweeper sets it
+   * aside (functions/deposits/frozen-addresses.ts) until it is unfrozen; its USDT stays counted. */
+  frozenPartition: (network: NetworkName) => `SWEEPS#${network}#frozen`,
+  frozen: (network: NetworkName, address: string) => ({ GSI1PK: depositAddressItem.frozenPartition(network), GSI1SK: address }),
 
   toItem: (deposit: Pick<Deposit, 'address' | 'addressIndex' | 'companyId' | 'id' | 'createdAt'>): Item => ({
     ...depositAddressItem.head(deposit.address),

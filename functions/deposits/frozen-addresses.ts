@@ -1,0 +1,39 @@
+/**
+ * Deposit addresses the token's issuer has frozen (../shared/networks.md, "Sweeps never stall on
+ * one address"). A frozen address cannot send: swept with others in one EVM batch it reverts the
+ * whole batch, and on TRON its fee top-up burns for nothing. So the sweeper sets each aside as soon
+ * as it finds one among the due addresses, before building anything, and the others are swept as
+ * before; an address set aside goes back to the due list once the issuer unfreezes it. The list of
+ * those set aside is what `DepositAddressesFrozen<Network>` counts and reconcile reads (their USDT is
+ * still Cambio's to account for). Family-neutral: each network's sweeps call it the same way.
+ */
+export interface FrozenAddressList {
+  /** Moves a due address out of the sweeper's way, into the set-aside list. */
+  setAside(address: string): Promise<void>;
+  /** Every address set aside on this network. */
+  setAsideAddresses(): Promise<string[]>;
+  /** Back to the due list: the sweeper takes it on its next run. */
+  returnToDue(address: string): Promise<void>;
+}
+
+/** Reads the issuer's freeze list (TokenControls.frozenAmong on the network's USDT). */
+export type FrozenAmong = (addresses: string[]) => Promise<Set<string>>;
+
+/** Those of `addresses` the issuer has frozen, each set aside; the caller sweeps the rest. */
+export async function setAsideFrozen(list: FrozenAddressList, frozenAmong: FrozenAmong, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const frozen = await frozenAmong(addresses);
+  for (const address of frozen) await list.setAside(address);
+  return frozen;
+}
+
+/** Every set-aside address the issuer no longer freezes goes back to the due list; answers how many
+ * are still frozen (the alarm's figure) and how many went back. */
+export async function returnUnfrozen(list: FrozenAddressList, frozenAmong: FrozenAmong): Promise<{ stillFrozen: number; returned: number }> {
+  const setAside = await list.setAsideAddresses();
+  if (setAside.length === 0) return { stillFrozen: 0, returned: 0 };
+  const frozen = await frozenAmong(setAside);
+  const unfrozen = setAside.filter((address) => !frozen.has(address));
+  for (const address of unfrozen) await list.returnToDue(address);
+  return { stillFrozen: setAside.length - unfrozen.length, returned: unfrozen.length };
+}

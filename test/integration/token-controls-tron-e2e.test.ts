@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
+import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { parseAmount } from '#functions/shared/money';
+import { STAGES } from '../../config/stages.ts';
+import { useFastChainApi } from '../support/local-api.ts';
+import { waitFor } from '../support/wait.ts';
+import { expectLedgerMatchesBalances } from '../support/money.ts';
+
+/**
+ * The issuer's controls on TRON's USDT, on the local runtime with its real job loops (poller,
+ * sender, sweeper) over the sandbox chain (../shared/networks.md, "The token as it is on mainnet"):
+ * a frozen deposit address never stalls the others' sweeps and its deposit is held until unfrozen;
+ * a frozen hot wallet or a paused token makes withdrawals wait, and each goes out once when it lifts.
+ */
+const api = useFastChainApi();
+const USDT = STAGES.local.functionEnvironment.USDT_CONTRACT;
+const issuer = () => tronSandboxIssuer(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName);
+const hotWallet = () => new LocalKeySigner(STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!).address();
+const usdtBalance = async () => (await api.call('GET', '/company/balance')).body.data.balances[0];
+const deposit = async (id: string) => (await api.call('GET', `/deposits/${id}`)).body.data;
+const withdrawal = async (id: string) => (await api.call('GET', `/withdrawals/${id}`)).body.data;
+const onChain = (address: string) => api.chain.tokenBalance(USDT, address);
+
+async function paidDeposit(reference: string, amount: string) {
+  const created = (await api.call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference } })).body.data;
+  await api.chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 41_001), to: created.address, amount: parseAmount(amount, 'USDT') });
+  return created as { id: string; address: string };
+}
+
+async function reconciled() {
+  const db = createDocumentClient(api.runtime.dynamoEndpoint);
+  const result = await reconcileHoldings({
+    ledger: () => ledgerSide(db, api.runtime.tableName, 'every'),
+    usdtBalances: (addresses) => api.chain.tokenBalances(USDT, addresses),
+    minedSuccessfully: async (txHash) => (await api.chain.receipt(txHash))?.result === 'SUCCESS',
+    hotWalletAddress: hotWallet,
+  });
+  expect(result.balanced, reconciliationReport(result)).toBe(true);
+}
+
+describe("TRON's USDT under the issuer's controls, on the local runtime", () => {
+  it('a frozen deposit address among five: four are credited and swept, the frozen one is held and set aside; unfrozen, it is credited and swept', { timeout: 180_000 }, async () => {
+    const paid = [];
+    for (let i = 0; i < 5; i++) paid.push(await paidDeposit(`frozen-among-${i}`, '10'));
+    const [frozen, ...others] = paid;
+    await issuer().freeze(frozen!.address);
+
+    await waitFor(usdtBalance, (balance) => balance.available === '40.000000', 90_000);
+    const held = await waitFor(() => deposit(frozen!.id), (record) => record.status === 'held');
+    expect(held).toMatchObject({ status: 'held', holdReason: 'address_frozen', creditedAmount: '0.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: '40.000000', pending: '0.000000' });
+    // The others are swept to the hot wallet; the frozen one keeps its USDT and is on the set-aside list.
+    for (const other of others) expect(await waitFor(() => onChain(other.address), (balance) => balance === 0n, 60_000)).toBe(0n);
+    expect(await onChain(frozen!.address)).toBe(parseAmount('10', 'USDT'));
+    const sweeps = new DynamoSweepStore(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName);
+    expect(await sweeps.setAsideAddresses()).toEqual([frozen!.address]);
+    await reconciled();
+
+    await issuer().unfreeze(frozen!.address);
+    expect(await waitFor(() => deposit(frozen!.id), (record) => record.status === 'completed')).toMatchObject({ status: 'completed', holdReason: null, creditedAmount: '10.000000' });
+    expect(await waitFor(() => onChain(frozen!.address), (balance) => balance === 0n, 60_000)).toBe(0n);
+    expect(await sweeps.setAsideAddresses()).toEqual([]);
+    expect(await usdtBalance()).toMatchObject({ available: '50.000000' });
+    await reconciled();
+    await expectLedgerMatchesBalances(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName, api.runtime.sandbox.companyId);
+  });
+
+  it('a frozen hot wallet, then a paused token: withdrawals wait pending and nothing is sent; lifted, each completes once', { timeout: 180_000 }, async () => {
+    const funding = await paidDeposit('fund-controls', '100');
+    await waitFor(() => deposit(funding.id), (record) => record.status === 'completed', 90_000);
+    // Swept: the hot wallet holds what the withdrawals pay.
+    await waitFor(() => onChain(funding.address), (balance) => balance === 0n, 60_000);
+    const wallet = await hotWallet();
+
+    await issuer().freeze(wallet);
+    const to = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 41_100);
+    const first = (await api.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'tron', address: to, amount: '5', reference: 'while-frozen' } })).body.data;
+    // Several sender runs (one a second) pass: it stays pending, with no transaction.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(await withdrawal(first.id)).toMatchObject({ status: 'pending', txHash: null });
+
+    await issuer().pause();
+    await issuer().unfreeze(wallet);
+    const second = (await api.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'tron', address: to, amount: '6', reference: 'while-paused' } })).body.data;
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(await withdrawal(first.id)).toMatchObject({ status: 'pending', txHash: null });
+    expect(await withdrawal(second.id)).toMatchObject({ status: 'pending', txHash: null });
+    expect(await onChain(to)).toBe(0n);
+
+    await issuer().unpause();
+    for (const id of [first.id, second.id]) expect((await waitFor(() => withdrawal(id), (record) => record.status === 'completed', 60_000)).status).toBe('completed');
+    // Once each: the payee holds exactly the two amounts.
+    expect(await onChain(to)).toBe(parseAmount('11', 'USDT'));
+    await reconciled();
+    await expectLedgerMatchesBalances(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName, api.runtime.sandbox.companyId);
+  });
+});
