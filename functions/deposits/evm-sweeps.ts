@@ -1,5 +1,6 @@
 import type { EvmNetworkName } from '../networks/names.ts';
-import type { ChainBlock } from '../networks/chain.ts';
+import { receivedBy, type ChainBlock, type TransactionReceipt } from '../networks/chain.ts';
+import { tokenFeeEntry, type LedgerEntry } from '../ledger/ledger.ts';
 import type { EvmPayouts, SignedPayout } from '../withdrawals/evm-withdrawal-sending.ts';
 import {
   broadcastOrFill,
@@ -87,7 +88,7 @@ export interface EvmSweepStore extends NonceSequence, FrozenAddressList {
    * signer has the nonce, nothing is written. */
   storeSweep(sweep: EvmSweep, slot: NonceSlot): Promise<'written' | 'nonce-taken'>;
   /** Writes `after` if the sweep is still as `before` (status and updatedAt). */
-  saveSweep(before: EvmSweep, after: EvmSweep): Promise<boolean>;
+  saveSweep(before: EvmSweep, after: EvmSweep, tokenFee?: LedgerEntry | null): Promise<boolean>;
 }
 
 export interface EvmSweepDeps {
@@ -255,16 +256,19 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
   let final: ChainBlock | undefined;
   let usedAtFinal: number | undefined;
   // The record ends with the hash of the version that landed, whichever it is (nonceOutcome's).
-  const settleAs = async (sweep: EvmSweep, settled: string, txHash = sweep.txHash) => {
+  const settleAs = async (sweep: EvmSweep, settled: string, txHash = sweep.txHash, receipt?: TransactionReceipt) => {
     const done = settled === 'SUCCESS';
     const after: EvmSweep = { ...sweep, txHash, status: done ? 'done' : 'failed', failureReason: done ? null : settled, updatedAt: now().toISOString() };
-    if (await deps.store.saveSweep(sweep, after)) result[done ? 'done' : 'failed']++;
+    // The hot wallet received the forwarders' USDT less any fee the token's issuer took: Cambio's cost, booked with the sweep.
+    const received = done && receipt ? receivedBy(receipt, sweep.wallet, (a, b) => a.toLowerCase() === b.toLowerCase()) : null;
+    const fee = received === null ? null : tokenFeeEntry(deps.network, txHash, sweep.amount - received, now());
+    if (await deps.store.saveSweep(sweep, after, fee)) result[done ? 'done' : 'failed']++;
   };
   for (const sweep of await deps.store.openSweeps()) {
     final ??= await deps.chain.finalBlock();
     const outcome = await nonceOutcome(deps.chain, sweep, final);
     if (outcome.settled !== null) {
-      await settleAs(sweep, outcome.settled, outcome.txHash);
+      await settleAs(sweep, outcome.settled, outcome.txHash, outcome.receipt);
       continue;
     }
     if (outcome.inBlock) {

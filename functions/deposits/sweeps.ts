@@ -1,6 +1,8 @@
-import { sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder, type UnsignedTransfer } from '../networks/chain.ts';
+import { tokenFeeEntry, type LedgerEntry } from '../ledger/ledger.ts';
+import { receivedBy, sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder, type UnsignedTransfer } from '../networks/chain.ts';
 import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../withdrawals/payouts.ts';
 import type { TransactionSigner } from '../networks/signer.ts';
+import { HOT_WALLET_NETWORK } from '../networks/names.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from './frozen-addresses.ts';
 
@@ -43,7 +45,7 @@ export interface SweepStore extends FrozenAddressList {
   /** Conditional on the sweep being as `before` says (null: none open for the address). A
    * transaction id `after` carries that `before` did not is claimed for this sweep's step in the
    * same write: TransactionIdTaken when another payout holds it (functions/withdrawals/payouts.ts). */
-  saveSweep(before: Sweep | null, after: Sweep): Promise<boolean>;
+  saveSweep(before: Sweep | null, after: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean>;
   /**
    * The address has nothing (more) to sweep until a new deposit is confirmed to it. `remaining`
    * is what it still holds, below the minimum: companies were credited with it, so it stays listed
@@ -168,7 +170,10 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
       if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
       continue;
     }
-    if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at })) result.done++;
+    // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
+    const received = receivedBy(settled, hotWallet);
+    const fee = received === null ? null : tokenFeeEntry(HOT_WALLET_NETWORK, open.sweepTxHash!, open.amount - received, now());
+    if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at }, fee)) result.done++;
   }
   return result;
 }

@@ -24,6 +24,8 @@ export const EXTERNAL_ACCOUNTS = {
   conversionDesk: 'treasury:conversion_desk',
   /** Cambio's own USDT put on a hot wallet to pay withdrawals from (functions/ledger/floats.ts). */
   hotWalletFloat: 'treasury:hot_wallet_float',
+  /** What the token's issuer took from Cambio's own transfers (a sweep's fee: tokenFeeEntry). */
+  tokenFees: 'expense:token_transfer_fees',
 } as const;
 
 /**
@@ -31,6 +33,18 @@ export const EXTERNAL_ACCOUNTS = {
  * float). Company ids are `cmp_…`, so it names no company, and no company's ledger lists them.
  */
 export const CAMBIO_BOOKS = 'cambio';
+
+/**
+ * A transfer fee the token's issuer charged on one of Cambio's own transfers (a sweep: the hot
+ * wallet received the amount less the fee; ../shared/networks.md, "Transfer fee"). Cambio bears it,
+ * in its own books: the fee leaves on the network, so reconcile balances to the unit with a fee on.
+ * Null for no fee. A payout's fee needs no entry: the payee bears it (the hot wallet sent the whole
+ * amount, which the withdrawal's entry already books), and `deliveredAmount` shows it.
+ */
+export function tokenFeeEntry(network: NetworkName, txHash: string, fee: bigint, now: Date): LedgerEntry | null {
+  if (fee <= 0n) return null;
+  return ledgerEntry(CAMBIO_BOOKS, `token_fee:${network}:${txHash}`, [{ source: EXTERNAL_ACCOUNTS.tokenFees, destination: networkAccount(network), currency: 'USDT', amount: fee }], now, network);
+}
 
 /** USDT received on or sent to a network: `external:tron`. */
 export function networkAccount(network: NetworkName): string {

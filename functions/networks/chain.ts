@@ -41,6 +41,28 @@ export interface TransactionReceipt {
   /** Its block's hash, where the chain says it (EVM). */
   blockHash?: string;
   result: ReceiptResult;
+  /**
+   * The token movements the transaction made, from its Transfer events (its receipt's logs): what a
+   * payout delivered and what a sweep brought in, net of an issuer's transfer fee
+   * (../shared/networks.md, "Transfer fee"). Amounts in USDT minor units (6 decimals) as the chain's
+   * USDT decimals give them, rounded down. Absent where the reader does not give them.
+   */
+  tokenTransfers?: ReceiptTransfer[];
+}
+
+export interface ReceiptTransfer {
+  /** The contract that emitted the event: after a deprecation, the upgraded one. */
+  contract: string;
+  to: string;
+  amount: bigint;
+}
+
+/** What `receipt` shows reached `to` in USDT (every Transfer event to it), or null when the reader
+ * gave no transfers. A payout's transaction calls the USDT contract alone, so every Transfer event
+ * in it is USDT's, through the original contract or, once deprecated, the upgraded one. */
+export function receivedBy(receipt: TransactionReceipt, to: string, sameAddress: (a: string, b: string) => boolean = (a, b) => a === b): bigint | null {
+  if (!receipt.tokenTransfers) return null;
+  return receipt.tokenTransfers.filter((transfer) => sameAddress(transfer.to, to)).reduce((sum, transfer) => sum + transfer.amount, 0n);
 }
 
 /**

@@ -215,9 +215,14 @@ async function landing(chain: EvmReceiptReader, txHashes: string[], final: Chain
  * a reorganisation removed) the same signed transaction is broadcast again. `txHash`: the version
  * mined (the newest when none is).
  */
-export async function nonceOutcome(chain: EvmReceiptReader, stored: NonceTransaction, final: ChainBlock): Promise<{ settled: string | null; inBlock: boolean; txHash: string }> {
+export async function nonceOutcome(
+  chain: EvmReceiptReader,
+  stored: NonceTransaction,
+  final: ChainBlock,
+): Promise<{ settled: string | null; inBlock: boolean; txHash: string; receipt?: TransactionReceipt }> {
   const own = await landing(chain, [...(stored.replacedTxHashes ?? []), stored.txHash], final);
-  if (own.final) return { settled: own.seen!.result, inBlock: true, txHash: own.txHash };
+  // `receipt`: the final one, whose Transfer events say what the payout delivered.
+  if (own.final) return { settled: own.seen!.result, inBlock: true, txHash: own.txHash, receipt: own.seen! };
   const filled = stored.filler && !own.seen ? await landing(chain, [...(stored.filler.replacedTxHashes ?? []), stored.filler.txHash], final) : null;
   if (filled?.final) return { settled: 'REFUSED_BY_NODE', inBlock: true, txHash: own.txHash };
   return { settled: null, inBlock: own.seen !== null || (filled?.seen ?? null) !== null, txHash: own.txHash };

@@ -1,4 +1,6 @@
-import type { ChainBlock } from '../networks/chain.ts';
+import { receivedBy, type ChainBlock } from '../networks/chain.ts';
+/** EVM addresses compare in any letter case: a log's address comes in lower case, a stored one EIP-55. */
+const sameEvmAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 import { inParallel } from '../shared/in-parallel.ts';
@@ -257,7 +259,7 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
       outcome.settled === null
         ? null
         : outcome.settled === 'SUCCESS'
-          ? complete(landed, now())
+          ? complete(landed, now(), outcome.receipt ? receivedBy(outcome.receipt, withdrawal.address, sameEvmAddress) : null)
           : outcome.settled === 'REFUSED_BY_NODE'
             ? fail(withdrawal, outcome.settled, now())
             : fail(landed, outcome.settled, now());

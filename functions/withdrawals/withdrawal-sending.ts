@@ -1,4 +1,4 @@
-import { sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder } from '../networks/chain.ts';
+import { receivedBy, sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder } from '../networks/chain.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
 import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from './payouts.ts';
@@ -206,7 +206,7 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
       return;
     }
     if (verdict) {
-      const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now()) : fail(withdrawal, verdict.result, now());
+      const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now(), receivedBy(verdict, withdrawal.address)) : fail(withdrawal, verdict.result, now());
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
         if (settled.after.status === 'completed') result.completed++;
         else result.failed++;
@@ -245,10 +245,15 @@ async function broadcastStored(deps: SendingDeps, withdrawal: Withdrawal, now: (
   await deps.store.transition(withdrawal, broadcast, { entry: null, event: null });
 }
 
-/** Locked funds are spent: the amount left for the chain, the fee to Cambio's revenue. */
-export function complete(withdrawal: Withdrawal, now: Date): WithdrawalChange & { after: Withdrawal } {
+/**
+ * Locked funds are spent: the amount left for the chain, the fee to Cambio's revenue. `delivered`:
+ * what the payee's Transfer event received (below the amount only when the token's issuer charges a
+ * fee, which the payee bears: the hot wallet still sent the whole amount), null when the receipt
+ * did not say.
+ */
+export function complete(withdrawal: Withdrawal, now: Date, delivered: bigint | null = null): WithdrawalChange & { after: Withdrawal } {
   const at = now.toISOString();
-  const after: Withdrawal = { ...withdrawal, status: 'completed', completedAt: at, updatedAt: at };
+  const after: Withdrawal = { ...withdrawal, status: 'completed', completedAt: at, updatedAt: at, deliveredAmount: delivered };
   const locked = companyAccount(withdrawal.companyId, 'locked');
   const postings: Posting[] = [{ source: locked, destination: networkAccount(withdrawal.network), currency: 'USDT', amount: withdrawal.amount }];
   if (withdrawal.fee > 0n) postings.push({ source: locked, destination: EXTERNAL_ACCOUNTS.networkFees, currency: 'USDT', amount: withdrawal.fee });

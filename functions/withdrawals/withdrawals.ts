@@ -8,6 +8,7 @@ import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.
 import { formatAmount } from '../shared/money.ts';
 import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type LimitGuard, type LimitReader, type WithdrawalGuards } from './withdrawal-policy.ts';
 import type { NonceFiller } from './evm-nonce-sequence.ts';
+import type { ScreeningList } from '../screening/screening-list.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -18,6 +19,10 @@ export interface Withdrawal extends UsdtTransfer {
   fee: bigint;
   status: WithdrawalStatus;
   txHash: string | null;
+  /** What the destination received per the token's Transfer event, once completed: below `amount`
+   * only when the issuer charges a transfer fee (../shared/networks.md). Null until then, and on a
+   * withdrawal completed before it was recorded. */
+  deliveredAmount: bigint | null;
   failureReason: string | null;
   createdAt: string;
   updatedAt: string;
@@ -61,7 +66,7 @@ export interface WithdrawalRules {
   minimum: bigint;
 }
 
-export interface WithdrawalStore extends AllowlistReader, LimitReader {
+export interface WithdrawalStore extends AllowlistReader, LimitReader, ScreeningList {
   /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
    * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and answers which of the
    * withdrawal policy's `guards` it found false, if one was (withdrawal-policy.ts GuardedWrite).
@@ -93,6 +98,7 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
     fee,
     status: 'pending',
     txHash: null,
+    deliveredAmount: null,
     failureReason: null,
     createdAt,
     updatedAt: createdAt,
@@ -130,7 +136,7 @@ export async function requestWithdrawal(
   const entry = audit?.(withdrawal);
   // Counted toward the day the limit's guard names, when one is in force.
   const counted = (limit: LimitGuard): Withdrawal => (limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal);
-  const payout = { address: input.address, field: 'address', amount: input.amount };
+  const payout = { network: withdrawal.network, address: input.address, field: 'address', amount: input.amount };
   const { limit } = await underWithdrawalPolicy(store, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
   return counted(limit);
 }
@@ -147,6 +153,7 @@ export function withdrawalView(withdrawal: Withdrawal) {
     fee: formatAmount(withdrawal.fee, 'USDT'),
     status: withdrawal.status,
     txHash: withdrawal.txHash,
+    deliveredAmount: withdrawal.deliveredAmount === null ? null : formatAmount(withdrawal.deliveredAmount, 'USDT'),
     failureReason: withdrawal.failureReason,
     createdAt: withdrawal.createdAt,
     updatedAt: withdrawal.updatedAt,

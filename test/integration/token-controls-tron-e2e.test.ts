@@ -100,4 +100,44 @@ describe("TRON's USDT under the issuer's controls, on the local runtime", () => 
     await reconciled();
     await expectLedgerMatchesBalances(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName, api.runtime.sandbox.companyId);
   });
+
+  it('with a 10 bp fee on: 20 deposits, their sweeps and 5 payouts later, reconcile balances to the unit and each deliveredAmount is what the payee received', { timeout: 240_000 }, async () => {
+    const fee = (amount: bigint) => (amount * 10n) / 10_000n;
+    await issuer().setFee(10, parseAmount('40', 'USDT'));
+    try {
+      const before = minorUnits((await usdtBalance()).available);
+      const paid: { id: string; address: string; amount: bigint }[] = [];
+      for (let i = 0; i < 20; i++) {
+        const amount = parseAmount(String(7 + i * 3), 'USDT') + BigInt(i * 1_337);
+        paid.push({ ...(await paidDeposit(`fee-${i}`, formatted(amount))), amount });
+      }
+      // Each deposit is credited what its Transfer event delivered: the payment less the issuer's fee.
+      const credited = paid.reduce((sum, one) => sum + one.amount - fee(one.amount), 0n);
+      await waitFor(usdtBalance, (balance) => minorUnits(balance.available) === before + credited, 120_000);
+      for (const one of paid) expect((await deposit(one.id)).creditedAmount).toBe(formatted(one.amount - fee(one.amount)));
+      // Swept: each sweep's fee is Cambio's cost, booked with it.
+      for (const one of paid) await waitFor(() => onChain(one.address), (balance) => balance === 0n, 60_000);
+
+      const payees = [41_201, 41_202, 41_203, 41_204, 41_205].map((index) => deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, index));
+      const amounts = ['10', '25.5', '3.333333', '40', '1'];
+      const made = [];
+      for (const [i, to] of payees.entries()) {
+        made.push((await api.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'tron', address: to, amount: amounts[i], reference: `fee-payout-${i}` } })).body.data);
+      }
+      for (const [i, one] of made.entries()) {
+        const done = await waitFor(() => withdrawal(one.id), (record) => record.status === 'completed', 60_000);
+        const sent = parseAmount(amounts[i]!, 'USDT');
+        expect(done).toMatchObject({ status: 'completed', amount: formatted(sent), deliveredAmount: formatted(sent - fee(sent)) });
+        expect(await onChain(payees[i]!)).toBe(parseAmount(done.deliveredAmount, 'USDT'));
+      }
+      await reconciled();
+      await expectLedgerMatchesBalances(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName, api.runtime.sandbox.companyId);
+    } finally {
+      await issuer().setFee(0, 0n);
+    }
+  });
 });
+
+/** A decimal string of 6 places in minor units, zero allowed (balances), and back: never a float. */
+const minorUnits = (decimal: string) => BigInt(decimal.replace('.', ''));
+const formatted = (minor: bigint) => `${minor / 1_000_000n}.${String(minor % 1_000_000n).padStart(6, '0')}`;

@@ -411,7 +411,8 @@ describe.each([
 
     const receipt = await chain()[read](tx);
 
-    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS' });
+    // Its Transfer log read as what was delivered (1 USDT to Bob), for a payout's deliveredAmount.
+    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: BOB, amount: 1_000_000n }] });
     expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', path, { value: tx }]]);
   });
 
@@ -421,7 +422,7 @@ describe.each([
 
     const receipt = await chain()[read](tx);
 
-    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'REVERT' });
+    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'REVERT', tokenTransfers: [] });
   });
 
   it(`returns null for a transaction the ${node} does not know ({})`, async () => {

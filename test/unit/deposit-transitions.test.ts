@@ -24,6 +24,7 @@ function deposit(input: Partial<NewDeposit> = {}): Promise<Deposit> {
     createDeposit: async () => 'written' as const,
     getDeposit: async () => null,
     allowlistFor: async () => ({ allowlist: ALLOWLIST_OFF, entry: null }),
+    listed: async () => new Set<string>(),
   };
   const settings = TRON_DEPOSIT_SETTINGS;
   return createDeposit(store, settings, COMPANY_ID, { network: 'tron', reference: 'order-1', amount: usdt(10), ...input }, CREATED);
@@ -46,7 +47,7 @@ describe('seeTransfer', () => {
     expect(change.after).toMatchObject({ status: 'confirming', receivedAmount: usdt(10), confirmations: 5, version: awaiting.version + 1 });
     expect(change.transfer).toEqual({
       write: 'record',
-      record: { txHash: TX, eventIndex: 0, network: 'tron', blockNumber: 1_000, companyId: COMPANY_ID, depositId: awaiting.id, amount: usdt(10), status: 'confirming' },
+      record: { txHash: TX, eventIndex: 0, network: 'tron', blockNumber: 1_000, companyId: COMPANY_ID, depositId: awaiting.id, amount: usdt(10), status: 'confirming', from: expect.any(String) },
     });
     expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ pending: usdt(10), available: 0n });
     expect(change.events.map((event) => event.type)).toEqual(['deposit.confirming']);
@@ -67,7 +68,7 @@ describe('confirmTransfer', () => {
     const change = confirmTransfer(confirming, record, 1_020, LATER, null)!;
 
     expect(change.after).toMatchObject({ status: 'completed', amountStatus: 'exact', creditedAmount: usdt(10), confirmations: 21 });
-    expect(change.transfer).toEqual({ write: 'update', record: { ...record, status: 'confirmed' } });
+    expect(change.transfer).toEqual({ write: 'update', record: { ...record, status: 'confirmed' }, was: 'confirming' });
     expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ pending: -usdt(10), available: usdt(10) });
     expect(change.events.map((event) => event.type)).toEqual(['deposit.completed']);
     expect(change.splitForward).toBeNull();

@@ -20,7 +20,7 @@ describe('ledger entries', () => {
       { source: available, destination: locked, currency: 'USDT', amount: 10_000_000n },
       { source: available, destination: locked, currency: 'USDT', amount: 1_000_000n },
     ], now);
-    expect(balanceChanges(hold)).toEqual(new Map([['USDT', { available: -11_000_000n, pending: 0n, locked: 11_000_000n }]]));
+    expect(balanceChanges(hold)).toEqual(new Map([['USDT', { available: -11_000_000n, pending: 0n, locked: 11_000_000n, held: 0n }]]));
   });
 
   it('count postings to the outside world on the company side only', () => {
@@ -30,8 +30,8 @@ describe('ledger entries', () => {
     ], now);
     expect(balanceChanges(conversion)).toEqual(
       new Map([
-        ['USDT', { available: -10_000_000n, pending: 0n, locked: 0n }],
-        ['BRL', { available: 5_373n, pending: 0n, locked: 0n }],
+        ['USDT', { available: -10_000_000n, pending: 0n, locked: 0n, held: 0n }],
+        ['BRL', { available: 5_373n, pending: 0n, locked: 0n, held: 0n }],
       ]),
     );
   });

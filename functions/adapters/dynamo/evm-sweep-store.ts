@@ -4,6 +4,8 @@ import type { NonceSlot } from '#functions/withdrawals/evm-nonce-sequence';
 import type { EvmNetworkName } from '#functions/networks/names';
 import { answer, MoneyTransaction, stale } from './transaction.ts';
 import { evmSweepItem } from './items/evm-sweep.ts';
+import { ledgerEntryItem } from './items/ledger-entry.ts';
+import type { LedgerEntry } from '#functions/ledger/ledger';
 import { itemsUnder } from './queries.ts';
 import { nonceClaimIn, storedNextNonce } from './evm-sending-store.ts';
 import { DynamoSweepDueList } from './sweep-store.ts';
@@ -60,12 +62,14 @@ export class DynamoEvmSweepStore implements EvmSweepStore {
     return tx.commitOrAnswer<'nonce-taken'>(this.db);
   }
 
-  saveSweep(before: EvmSweep, after: EvmSweep): Promise<boolean> {
+  saveSweep(before: EvmSweep, after: EvmSweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
     const guard = { condition: '#status = :status AND updatedAt = :updatedAt', names: { '#status': 'status' }, values: { ':status': before.status, ':updatedAt': before.updatedAt }, onFailed: stale };
     const tx = new MoneyTransaction(this.tableName);
     // Finished: it moves from the open sweeps to the network's history.
     if (evmSweepItem.isFinished(after)) tx.deleteWhere(evmSweepItem.open(before.network, before.id), guard).put(evmSweepItem.toItem(after));
     else tx.put(evmSweepItem.toItem(after), guard);
+    // Cambio's own books: no company balance moves (ledger.ts tokenFeeEntry).
+    if (tokenFee) tx.put(ledgerEntryItem.toItem(tokenFee));
     return tx.commitUnlessStale(this.db);
   }
 }

@@ -45,7 +45,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
       }
     }
   }
-  const treasuryUsdt = [EXTERNAL_ACCOUNTS.networkFees, EXTERNAL_ACCOUNTS.conversionDesk, EXTERNAL_ACCOUNTS.hotWalletFloat].reduce(
+  const treasuryUsdt = [EXTERNAL_ACCOUNTS.networkFees, EXTERNAL_ACCOUNTS.conversionDesk, EXTERNAL_ACCOUNTS.hotWalletFloat, EXTERNAL_ACCOUNTS.tokenFees].reduce(
     (sum, account) => sum + postings.of(account, 'USDT'),
     0n,
   );

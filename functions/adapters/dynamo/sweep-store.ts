@@ -3,6 +3,8 @@ import type { Sweep, SweepCandidate, SweepStore } from '#functions/deposits/swee
 import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { sweepItem } from './items/sweep.ts';
+import { ledgerEntryItem } from './items/ledger-entry.ts';
+import type { LedgerEntry } from '#functions/ledger/ledger';
 import { sweepOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { claimIn } from './transaction-claims.ts';
@@ -164,7 +166,7 @@ export class DynamoSweepStore implements SweepStore {
     return Items.map(sweepItem.fromItem);
   }
 
-  async saveSweep(before: Sweep | null, after: Sweep): Promise<boolean> {
+  async saveSweep(before: Sweep | null, after: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
     const open = sweepItem.open(after.address);
     const guard = before
       ? { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: stale }
@@ -181,6 +183,8 @@ export class DynamoSweepStore implements SweepStore {
       tx.put(sweepItem.toItem(after), guard);
     }
     for (const [txId, step] of claims) claimIn(tx, txId, sweepOwner(after.address, after.createdAt, step), after.updatedAt);
+    // Cambio's own books: no company balance moves (ledger.ts tokenFeeEntry).
+    if (tokenFee) tx.put(ledgerEntryItem.toItem(tokenFee));
     return tx.commitUnlessStale(this.db);
   }
 }

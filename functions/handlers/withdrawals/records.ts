@@ -12,6 +12,10 @@ export const withdrawalRecord = v.strictObject({
   fee: v.pipe(amountOutField('USDT'), v.description('Network fee, held and spent on top of `amount`')),
   status: v.picklist(['pending', 'processing', 'completed', 'failed']),
   txHash: v.nullable(v.string()),
+  deliveredAmount: v.pipe(
+    v.nullable(amountOutField('USDT')),
+    v.description("What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed."),
+  ),
   failureReason: v.nullable(v.string()),
   createdAt: timeField,
   updatedAt: timeField,

@@ -107,10 +107,12 @@ export class SandboxChain implements Chain {
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
     const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
     if (!stored) return null;
-    const { blockNumber, result } = sandboxTransactionItem.fromItem(stored);
+    const { blockNumber, result, moves } = sandboxTransactionItem.fromItem(stored);
     // Not mined yet: the chain does not know it.
     if (blockNumber > (await this.latestNumber())) return null;
-    return { txHash, blockNumber, result };
+    // Its Transfer events, from the balances it moved: every credit of a token other than TRX.
+    const tokenTransfers = moves.filter((move) => move.contract !== SANDBOX_TRX && BigInt(move.delta) > 0n).map((move) => ({ contract: move.contract, to: move.address, amount: BigInt(move.delta) }));
+    return { txHash, blockNumber, result, tokenTransfers };
   }
 
   /** The receipt once its block has solidified, as TRON's solidity node answers. */

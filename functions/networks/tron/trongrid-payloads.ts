@@ -132,7 +132,30 @@ export function parseTransactionInfo(body: unknown, txHash: string, path: string
   // transfer has none, and the top-level result is then the only verdict (FAILED, or absent).
   const contractResult = isObject(body.receipt) ? body.receipt.result : undefined;
   const result = typeof contractResult === 'string' && contractResult !== '' ? contractResult : body.result === 'FAILED' ? 'FAILED' : 'SUCCESS';
-  return { txHash: body.id, blockNumber: body.blockNumber, result };
+  return { txHash: body.id, blockNumber: body.blockNumber, result, tokenTransfers: transferLogs(body.log, path) };
+}
+
+/** keccak256("Transfer(address,address,uint256)"): a TRC-20 Transfer event's first topic. */
+const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+/**
+ * The Transfer events among a TransactionInfo's `log` entries ({address, topics, data}, hex without
+ * 0x; the address without its 41): what the transaction delivered, the fee to Tether's issuer
+ * included as its own event. USDT on TRON has 6 decimals, as amounts outside.
+ */
+function transferLogs(log: unknown, path: string): { contract: string; to: string; amount: bigint }[] {
+  if (log === undefined) return [];
+  if (!Array.isArray(log)) throw new ChainResponseError(`${path} answered log ${describe(log)}, expected a list`, { path });
+  const transfers: { contract: string; to: string; amount: bigint }[] = [];
+  for (const entry of log) {
+    if (!isObject(entry) || !Array.isArray(entry.topics) || entry.topics[0] !== TRANSFER_TOPIC || entry.topics.length !== 3) continue;
+    const [, , toTopic] = entry.topics as unknown[];
+    if (typeof entry.address !== 'string' || typeof toTopic !== 'string' || typeof entry.data !== 'string' || !/^[0-9a-f]{64}$/i.test(entry.data) || !/^[0-9a-f]{64}$/i.test(toTopic)) {
+      throw new ChainResponseError(`${path} answered a Transfer log it cannot read: ${describe(entry)}`, { path });
+    }
+    transfers.push({ contract: tronAddressFromHex(`0x${entry.address.slice(-40)}`), to: tronAddressFromHex(`0x${toTopic.slice(24)}`), amount: BigInt(`0x${entry.data}`) });
+  }
+  return transfers;
 }
 
 /**

@@ -26,6 +26,7 @@ export const withdrawalItem = {
     fee: toBigInt(item.fee),
     status: item.status as Withdrawal['status'],
     txHash: (item.txHash as string | null) ?? null,
+    deliveredAmount: item.deliveredAmount === null || item.deliveredAmount === undefined ? null : toBigInt(item.deliveredAmount),
     failureReason: (item.failureReason as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
