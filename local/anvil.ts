@@ -3,7 +3,7 @@ import type { LocalAccount } from 'viem';
 import { fileURLToPath } from 'node:url';
 import { startEngineProcess } from './child-process.ts';
 import { freePort } from './dynamodb-local.ts';
-import { deployNetworkContracts, type NetworkContracts } from './evm-contracts.ts';
+import { deployNetworkContracts, type LocalUsdtToken, type NetworkContracts } from './evm-contracts.ts';
 
 /**
  * A real EVM node on this machine: anvil from npm (@foundry-rs/anvil), one process per call, on a
@@ -77,10 +77,17 @@ export async function startAnvil({ chainId, blockTime }: { chainId: number; bloc
  * seconds (evm_setIntervalMining, what --block-time sets at start): three transactions would
  * otherwise wait for three blocks.
  */
-export async function startAnvilWithContracts(options: { chainId: number; usdtDecimals: number; blockTime?: number; hotWallet?: LocalAccount }): Promise<Anvil & NetworkContracts> {
+export async function startAnvilWithContracts(options: {
+  chainId: number;
+  usdtDecimals: number;
+  /** Absent: the token of the network with this chain id (./evm-contracts.ts localUsdtTokenOf). */
+  usdtToken?: LocalUsdtToken;
+  blockTime?: number;
+  hotWallet?: LocalAccount;
+}): Promise<Anvil & NetworkContracts> {
   const anvil = await startAnvil({ chainId: options.chainId });
   try {
-    const contracts = await deployNetworkContracts(anvil.url, { usdtDecimals: options.usdtDecimals, hotWallet: options.hotWallet });
+    const contracts = await deployNetworkContracts(anvil.url, { usdtDecimals: options.usdtDecimals, usdtToken: options.usdtToken, hotWallet: options.hotWallet });
     if (options.blockTime) await rpc(anvil.url, 'evm_setIntervalMining', [options.blockTime]);
     return { ...anvil, ...contracts };
   } catch (error) {

@@ -15,14 +15,19 @@ import {
   type WalletClient,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { DepositForwarderFactory, TestUsdt } from '#functions/networks/evm/contracts';
+import { DepositForwarderFactory } from '#functions/networks/evm/contracts';
+import { Bep20Usdt, TetherUsdt } from '#functions/networks/evm/usdt-contracts';
+import { EVM_NETWORKS } from '#functions/networks/evm/networks';
+import type { TokenControlsKind } from '#functions/networks/evm/settings';
 import type { HotWalletFloat } from '#functions/ledger/floats';
 import type { EvmNetworkName } from '#functions/networks/names';
 
 /**
- * The contracts a local EVM node needs before Cambio can take deposits on it: the sandbox USDT
- * (contracts/TestUsdt.sol) and the deposit forwarder factory owned by the network's hot wallet.
- * Deployed by `npm start` on each network's anvil and by the tests on theirs.
+ * The contracts a local EVM node needs before Cambio can take deposits on it: the network's USDT as
+ * it is on mainnet (contracts/usdt/: TetherUsdt, with Tether's freeze, pause, fee and deprecation,
+ * or BSC's Bep20Usdt, with none), owned by the local issuer account, and the deposit forwarder
+ * factory owned by the network's hot wallet. Deployed by `npm start` on each network's anvil and by
+ * the tests on theirs.
  */
 
 /** Anvil's default mnemonic: its first accounts are funded with 10,000 ETH each at start. */
@@ -37,23 +42,50 @@ export const anvilAccount = {
   deployer: () => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }),
   hotWallet: () => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }),
   customer: () => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 2 }),
+  /** The token's owner (Tether's issuer): the only account that freezes, pauses, sets the fee,
+   * deprecates, issues and mints (local/evm-issuer.ts, `npm run sandbox:issuer`). The last of anvil's
+   * ten funded accounts, used for nothing else. */
+  issuer: () => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 9 }),
 };
 
 /** What the hot wallet starts with, in whole tokens: the float withdrawals are paid from. */
 export const HOT_WALLET_USDT = 1_000_000n;
-/** The deployer's USDT, in whole tokens: enough that no local run can spend it all. */
-const DEPLOYER_SUPPLY_USDT = 1_000_000_000n;
+/** What the issuer issues at start, in whole tokens: enough that no local run can spend it all. */
+const ISSUED_USDT = 1_000_000_000n;
 /** What the customer account starts with, in whole tokens. */
 export const CUSTOMER_USDT = 1_000_000n;
+/** The deployer's USDT, in whole tokens: what tests pay from when the customer's would not do. */
+const DEPLOYER_USDT = ISSUED_USDT / 2n;
+
+/**
+ * Which contract a network's local USDT is: TetherUsdt (Ethereum's TetherToken, and in place of
+ * Polygon's and Arbitrum's, whose controls it has) where the network's token has Tether's
+ * controls, Bep20Usdt (BSC's BEP20USDT, 18 decimals) where it has none.
+ */
+export type LocalUsdtToken = 'tether' | 'bep20';
+export const localUsdtTokenOf = (tokenControls: TokenControlsKind): LocalUsdtToken => (tokenControls === 'tether' ? 'tether' : 'bep20');
+
+/** The local token of the network whose chain id a node answers (the local nodes answer their real
+ * network's); TetherUsdt on any other chain. */
+const usdtTokenOfChain = (chainId: number): LocalUsdtToken => {
+  const network = Object.values(EVM_NETWORKS).find((candidate) => candidate.chainId === chainId);
+  return network ? localUsdtTokenOf(network.tokenControls) : 'tether';
+};
 
 export interface NetworkContracts {
   chain: Chain;
   usdt: Address;
   usdtDecimals: number;
+  /** Which contract `usdt` is, and so the controls Cambio reads on it (settings' `tokenControls`). */
+  usdtToken: LocalUsdtToken;
+  tokenControls: TokenControlsKind;
   factory: Address;
   /** The factory's DepositForwarder, deployed by its constructor. */
   implementation: Address;
+  /** Deploys the token and the factory; holds USDT for tests to pay from. */
   deployer: LocalAccount;
+  /** The token's owner (anvilAccount.issuer). */
+  issuer: LocalAccount;
   /** The factory's owner: the only account that may sweep. */
   hotWallet: LocalAccount;
   /** Holds CUSTOMER_USDT of the token and ETH for gas: the wallet that pays deposits. */
@@ -125,17 +157,29 @@ export const hotWalletFloatOf = (network: EvmNetworkName, contracts: Pick<Networ
 });
 
 /**
- * Deploys the sandbox USDT with the network's decimals (18 on bsc, else 6) and the factory, and
- * gives the customer account and the hot wallet their USDT. `hotWallet` is the factory's owner: anvil's second account
+ * Deploys the network's USDT (TetherUsdt with `usdtDecimals`, or Bep20Usdt, whose 18 are fixed) and
+ * the factory, hands the token to the issuer, who issues the supply and gives the customer account,
+ * the hot wallet and the deployer their USDT. `hotWallet` is the factory's owner: anvil's second account
  * unless the caller's hot wallet is another key, which is then given ETH for its payouts' and sweeps' gas.
+ *
+ * The deployer's first two transactions are the token's and the factory's deployments, as they
+ * were when the local token was a plain ERC-20, so the token, the factory and every deposit address
+ * keep their addresses; the token then changes owner (as Tether's `transferOwnership`) rather than
+ * being deployed by the issuer.
  */
-export async function deployNetworkContracts(url: string, options: { usdtDecimals: number; hotWallet?: LocalAccount }): Promise<NetworkContracts> {
+export async function deployNetworkContracts(
+  url: string,
+  options: { usdtDecimals: number; usdtToken?: LocalUsdtToken; hotWallet?: LocalAccount },
+): Promise<NetworkContracts> {
   const probe = createPublicClient({ transport: http(url) });
   const chain = localEvmChain(url, await probe.getChainId());
   const publicClient = localPublicClient(chain);
-  const [deployer, customer] = [anvilAccount.deployer(), anvilAccount.customer()];
+  const [deployer, customer, issuer] = [anvilAccount.deployer(), anvilAccount.customer(), anvilAccount.issuer()];
   const hotWallet = options.hotWallet ?? anvilAccount.hotWallet();
   const wallet = localWalletClient(chain, deployer);
+  const asIssuer = localWalletClient(chain, issuer);
+  const usdtToken = options.usdtToken ?? usdtTokenOfChain(chain.id);
+  if (usdtToken === 'bep20' && options.usdtDecimals !== 18) throw new Error(`Bep20Usdt has 18 decimals, as BSC's USDT; asked for ${options.usdtDecimals}`);
   const unit = 10n ** BigInt(options.usdtDecimals);
   if (options.hotWallet) {
     await createTestClient({ chain, mode: 'anvil', transport: http() }).setBalance({ address: hotWallet.address, value: parseEther('10000') });
@@ -143,14 +187,27 @@ export async function deployNetworkContracts(url: string, options: { usdtDecimal
 
   const usdt = await deployed(
     publicClient,
-    await wallet.deployContract({ abi: TestUsdt.abi, bytecode: TestUsdt.bytecode, args: [options.usdtDecimals, DEPLOYER_SUPPLY_USDT * unit] }),
+    usdtToken === 'tether'
+      ? await wallet.deployContract({ abi: TetherUsdt.abi, bytecode: TetherUsdt.bytecode, args: [0n, 'Tether USD', 'USDT', BigInt(options.usdtDecimals)] })
+      : await wallet.deployContract({ abi: Bep20Usdt.abi, bytecode: Bep20Usdt.bytecode }),
   );
   const { factory, implementation } = await deployForwarderFactory(wallet, publicClient, hotWallet.address);
-  await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [customer.address, CUSTOMER_USDT * unit] }));
-  // The hot wallet's float, for withdrawals (after the deployments, so their addresses stay put).
-  const { transactionHash: floatTxHash } = await mined(
+  // The same selector on both tokens: transferOwnership(address); then issue (Tether) or mint (BEP-20) to the issuer.
+  await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TetherUsdt.abi, functionName: 'transferOwnership', args: [issuer.address] }));
+  await mined(
     publicClient,
-    await wallet.writeContract({ address: usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [hotWallet.address, HOT_WALLET_USDT * unit] }),
+    usdtToken === 'tether'
+      ? await asIssuer.writeContract({ address: usdt, abi: TetherUsdt.abi, functionName: 'issue', args: [ISSUED_USDT * unit] })
+      : await asIssuer.writeContract({ address: usdt, abi: Bep20Usdt.abi, functionName: 'mint', args: [ISSUED_USDT * unit] }),
   );
-  return { chain, usdt, usdtDecimals: options.usdtDecimals, factory, implementation, deployer, hotWallet, customer, floatTxHash };
+  // transfer(address,uint256) is the same call on both tokens (Tether's returns nothing, which a
+  // transaction sent without simulating does not read).
+  const pay = async (to: Address, amount: bigint) =>
+    mined(publicClient, await asIssuer.writeContract({ address: usdt, abi: TetherUsdt.abi, functionName: 'transfer', args: [to, amount * unit] }));
+  await pay(customer.address, CUSTOMER_USDT);
+  await pay(deployer.address, DEPLOYER_USDT);
+  // The hot wallet's float, for withdrawals.
+  const { transactionHash: floatTxHash } = await pay(hotWallet.address, HOT_WALLET_USDT);
+  const tokenControls: TokenControlsKind = usdtToken === 'tether' ? 'tether' : 'none';
+  return { chain, usdt, usdtDecimals: options.usdtDecimals, usdtToken, tokenControls, factory, implementation, deployer, issuer, hotWallet, customer, floatTxHash };
 }

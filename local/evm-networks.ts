@@ -3,7 +3,7 @@ import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import type { HotWalletFloat } from '#functions/ledger/floats';
 import { startAnvilWithContracts, type Anvil } from './anvil.ts';
-import { hotWalletFloatOf } from './evm-contracts.ts';
+import { anvilAccount, hotWalletFloatOf, localUsdtTokenOf } from './evm-contracts.ts';
 
 /** A block a second, as the sandbox TRON chain's (config/stages.ts SANDBOX_BLOCK_INTERVAL_MS). */
 const BLOCK_SECONDS = 1;
@@ -19,8 +19,9 @@ export interface LocalEvmNetworks {
 }
 
 /**
- * One anvil per named network, its USDT (the network's decimals) and forwarder factory deployed,
- * the customer wallet and the hot wallet funded (./evm-contracts.ts).
+ * One anvil per named network, its USDT (the network's mainnet token as contracts/usdt/ reproduces
+ * it, with its decimals, owned by the local issuer account) and forwarder factory deployed, the
+ * customer wallet and the hot wallet funded (./evm-contracts.ts).
  *
  * Each start is a fresh chain, even on a data folder kept across restarts: anvil's --state file
  * keeps every block, about 1.7 KB each, so at a block a second it would grow by ~140 MB a day per
@@ -36,7 +37,15 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWa
   // for gas and USDT for withdrawals on each node, and owner of its forwarder factory.
   const hotWallet = hotWalletKey ? privateKeyToAccount(`0x${hotWalletKey}`) : undefined;
   const started = await Promise.allSettled(
-    names.map((name) => startAnvilWithContracts({ chainId: EVM_NETWORKS[name].chainId, usdtDecimals: EVM_NETWORKS[name].tokenDecimals, blockTime: BLOCK_SECONDS, hotWallet })),
+    names.map((name) =>
+      startAnvilWithContracts({
+        chainId: EVM_NETWORKS[name].chainId,
+        usdtDecimals: EVM_NETWORKS[name].tokenDecimals,
+        usdtToken: localUsdtTokenOf(EVM_NETWORKS[name].tokenControls),
+        blockTime: BLOCK_SECONDS,
+        hotWallet,
+      }),
+    ),
   );
   const nodes = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const stop = async (): Promise<void> => {
@@ -54,6 +63,8 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWa
       chainId: node.chainId,
       rpcUrl: node.url,
       usdtContract: node.usdt,
+      // TetherUsdt's controls, or none (Bep20Usdt on bsc): what the jobs read as frozen and paused.
+      tokenControls: node.tokenControls,
       forwarderFactory: node.factory,
       forwarderImplementation: node.implementation,
       // anvil's `finalized` is its latest block: a depth is the rule here (functions/networks/evm/settings.ts).
@@ -68,6 +79,7 @@ export async function startEvmNetworks(names: readonly EvmNetworkName[], { hotWa
   return { settings, floats, stop };
 }
 
-/** The start banner's line for each node: name, JSON-RPC URL, and the USDT contract (../shared/networks.md). */
+/** The start banner's line for each node: name, JSON-RPC URL, the USDT contract and its owner, the
+ * local issuer account that `npm run sandbox:issuer` signs as (../shared/networks.md). */
 export const evmNetworkLines = (settings: LocalEvmNetworks['settings']): string[] =>
-  Object.entries(settings).map(([name, network]) => `  ${name.padEnd(16)}${network.rpcUrl}  USDT ${network.usdtContract}`);
+  Object.entries(settings).map(([name, network]) => `  ${name.padEnd(16)}${network.rpcUrl}  USDT ${network.usdtContract}  issuer ${anvilAccount.issuer().address}`);

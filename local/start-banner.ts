@@ -3,7 +3,8 @@ import { evmNetworkLines } from './evm-networks.ts';
 import type { LocalRuntime } from './runtime.ts';
 
 /** What `npm start` prints once everything is up: where each part listens, each EVM node's line
- * in the spec's form (../shared/networks.md), and the sandbox company's key. */
+ * in the spec's form (../shared/networks.md: its URL, USDT contract and issuer), and the sandbox
+ * company's key. */
 export function startBanner(runtime: LocalRuntime): string {
   const { apiKey, apiSecret, companyId } = runtime.sandbox;
   return [
@@ -16,6 +17,8 @@ export function startBanner(runtime: LocalRuntime): string {
     // Each EVM network's anvil node (a block a second, a fresh chain at each start).
     ...evmNetworkLines(runtime.evmNetworks),
     `  Pay a deposit   npm run sandbox:pay -- --network <${['tron', ...Object.keys(runtime.evmNetworks)].join('|')}> --address <address> --amount <USDT>`,
+    // The issuer's controls on the token (freeze, pause, fee, deprecate): tron's, and each EVM network's TetherUsdt (bsc's token has none).
+    `  Token issuer    npm run sandbox:issuer -- <freeze|unfreeze|pause|unpause|fee|deprecate> --network <${['tron', ...Object.entries(runtime.evmNetworks).flatMap(([name, network]) => (network?.tokenControls === 'none' ? [] : [name]))].join('|')}> …`,
     '',
     `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,
     `    X-Api-Key     ${apiKey}`,

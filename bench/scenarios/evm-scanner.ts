@@ -82,7 +82,7 @@ export const evmScannerScenario: Scenario = {
         finalizedDepth: FINALIZED_DEPTH,
         maxLogsPerResponse: MAX_LOGS_PER_RESPONSE,
       });
-      const chain = new EvmChain({ rpcUrl: url, finalizedTag: true, confirmations: FINALIZED_DEPTH, maxBlockRange: MAX_BLOCK_RANGE, tokenDecimals: 6 });
+      const chain = new EvmChain({ rpcUrl: url, finalizedTag: true, confirmations: FINALIZED_DEPTH, maxBlockRange: MAX_BLOCK_RANGE, tokenDecimals: 6, tokenControls: 'tether' });
       const store = new DynamoDepositChainStore(db, tableName, 'ethereum');
       const deps = { network: 'ethereum' as const, chain, store, usdtContract: ETHEREUM_USDT_CONTRACT, now };
       const cursor = new DynamoScanCursor(db, tableName, `ethereum:1:${ETHEREUM_USDT_CONTRACT}`);

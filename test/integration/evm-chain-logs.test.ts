@@ -15,7 +15,7 @@ let chain: EvmChain;
 beforeAll(async () => {
   const url = await node.start({ head: HEAD, chainId: 1, transfersPerBlock: 3, hitAddresses: deposits, hitEvery: 3, finalizedDepth: 2, maxLogsPerResponse: 5 });
   await node.mine(4);
-  chain = new EvmChain({ rpcUrl: url, finalizedTag: true, confirmations: 2, maxBlockRange: 1000, tokenDecimals: 6 });
+  chain = new EvmChain({ rpcUrl: url, finalizedTag: true, confirmations: 2, maxBlockRange: 1000, tokenDecimals: 6, tokenControls: 'tether' });
 });
 afterAll(() => node.close());
 

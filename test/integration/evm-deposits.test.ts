@@ -12,7 +12,7 @@ import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { SliceSettings } from '#functions/settings/functions';
-import { TestUsdt } from '#functions/networks/evm/contracts';
+import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
@@ -74,7 +74,8 @@ const anvilOf = (node: Node) => createTestClient({ chain: node.chain, mode: 'anv
 const mine = (node: Node, blocks: number) => anvilOf(node).mine({ blocks });
 
 async function pay(node: Node, to: string, amount: bigint): Promise<Hex> {
-  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [to as Address, amount] });
+  // transfer(address,uint256): TetherUsdt's on ethereum, Bep20Usdt's (the same call, returning true) on bsc.
+  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TetherUsdt.abi, functionName: 'transfer', args: [to as Address, amount] });
   await localPublicClient(node.chain).waitForTransactionReceipt({ hash });
   return hash;
 }

@@ -8,7 +8,7 @@ import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings'
 import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
 import type { SliceSettings } from '#functions/settings/functions';
 import type { Log } from '#functions/shared/log';
-import { TestUsdt } from '#functions/networks/evm/contracts';
+import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
@@ -57,7 +57,7 @@ async function hotWalletSender(network: Partial<EvmNetworkSettings> = {}) {
   const key = generatePrivateKey();
   const { address } = privateKeyToAccount(key);
   await anvil().setBalance({ address, value: parseUnits('10', 18) });
-  const hash = await localWalletClient(node.chain, node.deployer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [address, parseUnits('1000', 18)] });
+  const hash = await localWalletClient(node.chain, node.deployer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [address, parseUnits('1000', 18)] });
   await anvil().mine({ blocks: 1 });
   await client().waitForTransactionReceipt({ hash });
   const settings = { EVM_NETWORKS: { [NETWORK]: { ...anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS }), ...network } } } as SliceSettings<'chain'>;

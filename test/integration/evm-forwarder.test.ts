@@ -1,6 +1,7 @@
 import { parseEventLogs, parseUnits, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DepositForwarder, DepositForwarderFactory, TestUsdt } from '#functions/networks/evm/contracts';
+import { DepositForwarder, DepositForwarderFactory } from '#functions/networks/evm/contracts';
+import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { depositForwarderAddress, depositSalt, forwarderImplementationAddress } from '#functions/networks/evm/forwarder-address';
 import { localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { startAnvilWithContracts, type Anvil } from '../support/anvil.ts';
@@ -27,12 +28,14 @@ afterAll(async () => {
 const usdt = (node: Node, amount: string) => parseUnits(amount, node.usdtDecimals);
 const offlineAddress = (node: Node, depositId: string) => depositForwarderAddress({ factory: node.factory, implementation: forwarderImplementationAddress(node.factory), salt: depositSalt(depositId) });
 
+/** balanceOf and transfer(address,uint256) are the same calls on ethereum's TetherUsdt and bsc's
+ * Bep20Usdt (whose transfer also returns true, which a transaction sent without simulation never reads). */
 async function balanceOf(node: Node, owner: Address): Promise<bigint> {
-  return localPublicClient(node.chain).readContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'balanceOf', args: [owner] });
+  return localPublicClient(node.chain).readContract({ address: node.usdt, abi: TetherUsdt.abi, functionName: 'balanceOf', args: [owner] });
 }
 
 async function customerPays(node: Node, to: Address, amount: bigint): Promise<void> {
-  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [to, amount] });
+  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TetherUsdt.abi, functionName: 'transfer', args: [to, amount] });
   await localPublicClient(node.chain).waitForTransactionReceipt({ hash });
 }
 

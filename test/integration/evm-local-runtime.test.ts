@@ -8,6 +8,7 @@ import { EvmChain } from '#functions/networks/evm/evm-chain';
 import { localEvmSigner } from '#adapters/signer/evm-signer';
 import { STAGES } from '../../config/stages.ts';
 import { startEvmNetworks } from '#local/evm-networks';
+import { anvilAccount } from '#local/evm-contracts';
 import type { LocalRuntime } from '#local/runtime';
 import { startBanner } from '#local/start-banner';
 import { apiClient, newCompany, startTestApi } from '../support/local-api.ts';
@@ -47,11 +48,18 @@ async function completed(call: ReturnType<typeof apiClient>, id: string) {
 }
 
 describe('npm start with ethereum open', () => {
-  it('prints the node in the spec form: name, JSON-RPC URL, USDT and its contract', async () => {
+  it('prints the node in the spec form: name, JSON-RPC URL, USDT and its contract, and the issuer that owns it', async () => {
     const ethereum = runtime.evmNetworks.ethereum!;
     const lines = startBanner(runtime).split('\n');
-    expect(lines).toContain(`  ethereum        ${ethereum.rpcUrl}  USDT ${ethereum.usdtContract}`);
-    expect(lines.filter((line) => /^ {2}ethereum {8}http:\/\/127\.0\.0\.1:\d+ {2}USDT 0x[0-9a-fA-F]{40}$/.test(line))).toHaveLength(1);
+    expect(lines).toContain(`  ethereum        ${ethereum.rpcUrl}  USDT ${ethereum.usdtContract}  issuer ${anvilAccount.issuer().address}`);
+    expect(lines.filter((line) => /^ {2}ethereum {8}http:\/\/127\.0\.0\.1:\d+ {2}USDT 0x[0-9a-fA-F]{40} {2}issuer 0x[0-9a-fA-F]{40}$/.test(line))).toHaveLength(1);
+    // The token is Tether's, owned by the issuer the line names.
+    const owner = await fetch(ethereum.rpcUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: ethereum.usdtContract, data: '0x893d20e8' /* getOwner() */ }, 'latest'] }),
+    });
+    expect(((await owner.json()) as { result: string }).result.slice(-40)).toBe(anvilAccount.issuer().address.slice(2).toLowerCase());
     // The URL is the node itself, answering with Ethereum's chain id.
     const answer = await fetch(ethereum.rpcUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
     expect(((await answer.json()) as { result: string }).result).toBe('0x1');
@@ -92,7 +100,7 @@ describe('an ethereum deposit on the local runtime', () => {
     expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
     // The runtime's ethereum sweeper then deploys the forwarder and empties it into the hot wallet.
     const ethereum = runtime.evmNetworks.ethereum!;
-    const node = new EvmChain({ rpcUrl: ethereum.rpcUrl!, finalizedTag: false, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6 });
+    const node = new EvmChain({ rpcUrl: ethereum.rpcUrl!, finalizedTag: false, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' });
     await waitFor(() => node.tokenBalance(ethereum.usdtContract, address), (held) => held === 0n, DEPOSIT_WITHIN_MS);
     expect(await node.tokenBalance(ethereum.usdtContract, address)).toBe(0n);
   });
@@ -116,7 +124,7 @@ describe('an ethereum deposit on the local runtime', () => {
     );
     expect(forward).toMatchObject({ status: 'completed', network: 'ethereum', address: SPLIT_TO, amount: '1.000000', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     const ethereum = runtime.evmNetworks.ethereum!;
-    const node = new EvmChain({ rpcUrl: ethereum.rpcUrl!, finalizedTag: false, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6 });
+    const node = new EvmChain({ rpcUrl: ethereum.rpcUrl!, finalizedTag: false, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' });
     expect(await node.tokenBalance(ethereum.usdtContract, SPLIT_TO)).toBe(usdt('1'));
     const balance = await company.call('GET', '/company/balance');
     expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '9.000000', pending: '0.000000', locked: '0.000000' });
@@ -147,7 +155,7 @@ describe('npm run reconcile and npm run float:record beside npm start with ether
   const floatRecord = (...args: string[]) => runOpsCommand('ops/float-record.ts', args, {}, workDir);
   /** Final 3 blocks deep, a block a second: waits until the transaction is final on the node. */
   async function finalOnNode(txHash: string) {
-    const node = new EvmChain({ rpcUrl: runtime.evmNetworks.ethereum!.rpcUrl!, finalizedTag: false, confirmations: 3, maxBlockRange: 1_000, tokenDecimals: 6 });
+    const node = new EvmChain({ rpcUrl: runtime.evmNetworks.ethereum!.rpcUrl!, finalizedTag: false, confirmations: 3, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' });
     await waitFor(() => node.finalReceipt(txHash), (receipt) => receipt !== null, DEPOSIT_WITHIN_MS);
   }
 

@@ -10,7 +10,7 @@ import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#
 import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { SliceSettings } from '#functions/settings/functions';
-import { TestUsdt } from '#functions/networks/evm/contracts';
+import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -71,7 +71,7 @@ async function creditedDeposits(amounts: string[]): Promise<Deposit[]> {
   const made: Deposit[] = [];
   for (const amount of amounts) {
     const deposit = await createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `sw-${Math.random()}` }, new Date());
-    const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [deposit.address as Address, parseUnits(amount, 18)] });
+    const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [deposit.address as Address, parseUnits(amount, 18)] });
     await client().waitForTransactionReceipt({ hash });
     made.push(deposit);
   }
@@ -317,10 +317,11 @@ describe('reconcile per network', () => {
   /**
    * USDT gone from the hot wallet (a treasury move, a theft), written into the token's storage: a
    * transfer signed by the hot wallet outside Cambio would take a nonce its sequence means to use.
-   * OpenZeppelin's ERC20 keeps balances in its first slot, a mapping; the slot read must be the balance.
+   * BSC's BEP20USDT (contracts/usdt/Bep20Usdt.sol) keeps balances in its second slot, a mapping
+   * (its owner is the first); the slot read must be the balance.
    */
   async function takeFromHotWallet(amount: bigint) {
-    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [node.hotWallet.address, 0n]));
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [node.hotWallet.address, 1n]));
     const held = BigInt((await client().getStorageAt({ address: node.usdt, slot }))!);
     expect(held).toBe((await usdtOf(node.hotWallet.address)) * UNIT);
     await createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).setStorageAt({ address: node.usdt, index: slot, value: pad(toHex(held - amount * UNIT)) });

@@ -6,7 +6,7 @@ import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/wi
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmPayouts, type EvmSendingDeps, type EvmSendingStore } from '#functions/withdrawals/evm-withdrawal-sending';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
 import type { SliceSettings } from '#functions/settings/functions';
-import { TestUsdt } from '#functions/networks/evm/contracts';
+import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
@@ -69,7 +69,7 @@ const killedBeforeBroadcast = (sender: EvmSendingDeps) =>
   });
 
 async function giveUsdt(to: Address, amount: bigint) {
-  const hash = await localWalletClient(node.chain, node.deployer).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [to, parseUnits(String(amount), 18)] });
+  const hash = await localWalletClient(node.chain, node.deployer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [to, parseUnits(String(amount), 18)] });
   await client().waitForTransactionReceipt({ hash });
 }
 
@@ -216,7 +216,7 @@ describe('EVM withdrawals on anvil', () => {
     const taken = (await read(withdrawal)).transaction!.nonce!;
     const byHand = localWalletClient(node.chain, privateKeyToAccount(`0x${small.key}`));
     await client().waitForTransactionReceipt({
-      hash: await byHand.writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('100', 18)], nonce: taken }),
+      hash: await byHand.writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('100', 18)], nonce: taken }),
     });
     await anvil().mine({ blocks: CONFIRMATIONS });
 
@@ -236,7 +236,7 @@ describe('EVM withdrawals on anvil', () => {
     await giveUsdt(recipient.address, 5n);
     const withdrawal = await withdraw(recipient.address, '3');
     expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 1 });
-    const emptied = await localWalletClient(node.chain, recipient).writeContract({ address: node.usdt, abi: TestUsdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('5', 18)] });
+    const emptied = await localWalletClient(node.chain, recipient).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('5', 18)] });
     await client().waitForTransactionReceipt({ hash: emptied });
     expect(await usdtOf(recipient.address)).toBe(0n);
 

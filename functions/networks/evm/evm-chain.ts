@@ -3,6 +3,7 @@ import { createClient, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, h
 import { getBalance, getBlock, getBlockNumber, getTransactionCount, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
 import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
+import type { TokenControlsKind } from './settings.ts';
 
 /**
  * An EVM network's chain as the network port reads it, over JSON-RPC through viem. Addresses come
@@ -26,7 +27,16 @@ export interface EvmChainOptions {
   maxBlockRange: number;
   /** The token's decimals on chain: transfers are reported in USDT's 6 (../shared/networks.md). */
   tokenDecimals: number;
+  /** The issuer controls the token has (settings.ts TOKEN_CONTROLS): what frozenAmong and
+   * tokenPaused read, or that there is nothing to read. */
+  tokenControls: TokenControlsKind;
 }
+
+/** TetherToken's reads of its controls (../shared/networks.md, "The token as it is on mainnet"). */
+const TETHER_CONTROLS_ABI = [
+  parseAbiItem('function isBlackListed(address) view returns (bool)'),
+  parseAbiItem('function paused() view returns (bool)'),
+] as const;
 
 /** A node that refuses a range says so in many words: too many results, range too large, limit
  * exceeded, response size, timeout. Any of them means "ask for less". */
@@ -160,7 +170,15 @@ export class EvmChain implements Chain {
     if (!isHex(txHash)) return null;
     try {
       const receipt = await getTransactionReceipt(await this.rpc(), { hash: txHash as Hash });
-      return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED' };
+      const unit = 10n ** BigInt(this.options.tokenDecimals - USDT_DECIMALS);
+      // Its Transfer events (a payout's delivery and an issuer's fee, a sweep's forwarders), in 6 decimals.
+      const tokenTransfers = receipt.logs
+        .filter((log) => log.topics[0] === TRANSFER_TOPIC && log.topics.length === 3)
+        .map((log) => {
+          const { args } = decodeEventLog({ abi: [TRANSFER_EVENT], topics: log.topics, data: log.data });
+          return { contract: log.address, to: args.to, amount: args.value / unit };
+        });
+      return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED', tokenTransfers };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
       throw error;
@@ -200,6 +218,26 @@ export class EvmChain implements Chain {
 
   async feeBalance(address: string): Promise<bigint> {
     return getBalance(await this.rpc(), { address: address as Address });
+  }
+
+  /**
+   * TetherToken's `isBlackListed` of each address, one eth_call each, sent together (the client
+   * batches them into one request). A failed read throws: it never counts as "not frozen". A token
+   * without the control (`none`) asks the node nothing.
+   */
+  async frozenAmong(contract: string, addresses: string[]): Promise<Set<string>> {
+    if (this.options.tokenControls === 'none' || addresses.length === 0) return new Set();
+    const client = await this.rpc();
+    const frozen = await Promise.all(
+      addresses.map((address) => readContract(client, { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'isBlackListed', args: [address as Address] })),
+    );
+    return new Set(addresses.filter((_, i) => frozen[i]));
+  }
+
+  /** TetherToken's `paused()`; false without asking for a token that cannot be paused. */
+  async tokenPaused(contract: string): Promise<boolean> {
+    if (this.options.tokenControls === 'none') return false;
+    return readContract(await this.rpc(), { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'paused' });
   }
 }
 

@@ -7,7 +7,7 @@ import { parseGwei } from 'viem';
 import { EvmChain } from './evm-chain.ts';
 import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
 import { EVM_NETWORKS } from './networks.ts';
-import { DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings } from './settings.ts';
+import { DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings, type TokenControlsKind } from './settings.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
  * scheduled for a network the stage opens (lib/cambio-stack.ts), so reaching this is a mistake. */
@@ -46,8 +46,13 @@ export function evmChainOf(name: EvmNetworkName, settings: SliceSettings<'chain'
     confirmations: network.confirmations,
     maxBlockRange: network.maxBlockRange,
     tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
+    tokenControls: evmTokenControlsOf(name, network),
   });
 }
+
+/** The controls the stage's USDT contract on the network has: as its EVM_NETWORKS entry says, else
+ * the network's own (networks.ts). */
+export const evmTokenControlsOf = (name: EvmNetworkName, network: EvmNetworkSettings): TokenControlsKind => network.tokenControls ?? EVM_NETWORKS[name].tokenControls;
 
 /** The hot wallet's payouts on an EVM network: signed by `signer`, sent through `chain`, fees in the
  * network's fee market under its cap (EVM_NETWORKS feeMarket, maxFeePerGasGwei). */

@@ -1,6 +1,7 @@
 import type { Network } from '../network.ts';
 import { explorerTransactionUrl, NETWORK_DISPLAY } from '../display.ts';
 import { evmAddressFormat } from './address.ts';
+import type { TokenControlsKind } from './settings.ts';
 
 /**
  * The EVM networks as the network port describes them (../shared/networks.md). USDT has 6 decimals
@@ -8,7 +9,7 @@ import { evmAddressFormat } from './address.ts';
  * decimals (wei). When a block is final differs: the stage's settings choose the rule each chain's
  * reader follows (functions/networks/evm/settings.ts); `finality` says it for people.
  */
-type EvmNetworkFacts = { blockMs: number; chainId: number };
+type EvmNetworkFacts = { blockMs: number; chainId: number; tokenControls: TokenControlsKind };
 const evmNetwork = (network: Omit<Network, 'title' | 'address' | 'explorerTransactionUrl'> & EvmNetworkFacts): Network & EvmNetworkFacts => ({
   ...network,
   title: NETWORK_DISPLAY[network.name].title,
@@ -18,6 +19,7 @@ const evmNetwork = (network: Omit<Network, 'title' | 'address' | 'explorerTransa
 
 export const ethereum = evmNetwork({
   name: 'ethereum',
+  tokenControls: 'tether',
   chainId: 1,
   tokenDecimals: 6,
   feeAsset: { symbol: 'ETH', decimals: 18 },
@@ -27,6 +29,7 @@ export const ethereum = evmNetwork({
 
 export const bsc = evmNetwork({
   name: 'bsc',
+  tokenControls: 'none',
   chainId: 56,
   tokenDecimals: 18,
   feeAsset: { symbol: 'BNB', decimals: 18 },
@@ -36,6 +39,7 @@ export const bsc = evmNetwork({
 
 export const polygon = evmNetwork({
   name: 'polygon',
+  tokenControls: 'tether',
   chainId: 137,
   tokenDecimals: 6,
   feeAsset: { symbol: 'POL', decimals: 18 },
@@ -45,6 +49,7 @@ export const polygon = evmNetwork({
 
 export const arbitrum = evmNetwork({
   name: 'arbitrum',
+  tokenControls: 'tether',
   chainId: 42161,
   tokenDecimals: 6,
   feeAsset: { symbol: 'ETH', decimals: 18 },
@@ -53,6 +58,9 @@ export const arbitrum = evmNetwork({
 });
 
 /** With each chain's id on its main network (../shared/networks.md: what its local node answers, and
- * what npm run evm:deploy-factory expects) and its usual time between blocks (`blockMs`: the
- * scan-lag alarm's threshold is ten minutes of blocks). */
+ * what npm run evm:deploy-factory expects), its usual time between blocks (`blockMs`: the
+ * scan-lag alarm's threshold is ten minutes of blocks) and its USDT's issuer controls
+ * (`tokenControls`, settings.ts TOKEN_CONTROLS: TetherToken's on Ethereum, and on Polygon and
+ * Arbitrum as the local chains run them; none on BSC, whose BEP20USDT has no freeze, pause or fee).
+ * A stage's EVM_NETWORKS may say otherwise per network. */
 export const EVM_NETWORKS = { ethereum, bsc, polygon, arbitrum } as const;

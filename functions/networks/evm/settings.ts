@@ -5,6 +5,16 @@ import { EVM_NETWORK_NAMES, type EvmNetworkName } from '../names.ts';
 export { EVM_NETWORK_NAMES, type EvmNetworkName };
 
 const address = v.pipe(v.string(), v.regex(EVM_ADDRESS_PATTERN, 'is not a 0x address'));
+
+/**
+ * Which issuer controls a network's USDT has, and so how Cambio reads them (TokenControls in
+ * ../network.ts): `tether`, TetherToken's (`isBlackListed(address)`, `paused()`, a transfer fee,
+ * deprecation; Ethereum, and the local TetherUsdt on polygon and arbitrum); `none`, a token without
+ * them (BSC's BEP20USDT), read as never frozen nor paused without asking the node. Stated, never
+ * guessed from a call that fails: a node's error must not read as "not frozen".
+ */
+export const TOKEN_CONTROLS = ['tether', 'none'] as const;
+export type TokenControlsKind = (typeof TOKEN_CONTROLS)[number];
 const whole = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 
 /**
@@ -22,6 +32,9 @@ export const evmNetworkSettings = v.strictObject({
   rpcUrlSecret: v.optional(v.pipe(v.string(), v.nonEmpty())),
   /** The official USDT contract: transfers of any other token are ignored. */
   usdtContract: address,
+  /** The issuer controls that contract has (TOKEN_CONTROLS). Absent: the network's own
+   * (functions/networks/evm/networks.ts `tokenControls`). */
+  tokenControls: v.optional(v.picklist(TOKEN_CONTROLS, `is not ${TOKEN_CONTROLS.join(' or ')}`)),
   /** The deposit forwarders' factory (contracts/DepositForwarderFactory.sol) and the forwarder
    * implementation its clones delegate to: a deposit address is their CREATE2 address. */
   forwarderFactory: address,
