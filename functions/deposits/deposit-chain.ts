@@ -163,9 +163,10 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
         return false;
       },
     };
-    const transfers = (await deps.chain.transfers(deps.usdtContract, fromBlock, toBlock, recipients)).filter(
-      (transfer) => transfer.contract === deps.usdtContract && transfer.amount > 0n,
-    );
+    // After a deprecation the upgraded contract emits the events, those of payments through the old one included.
+    const contracts = deps.chain.usdtContracts ? await deps.chain.usdtContracts(deps.usdtContract) : [deps.usdtContract];
+    const read = await Promise.all(contracts.map((contract) => deps.chain.transfers(contract, fromBlock, toBlock, recipients)));
+    const transfers = read.flat().filter((transfer) => contracts.includes(transfer.contract) && transfer.amount > 0n);
     await refresh();
     const owners = await addresses.ownersOf(transfers.map((transfer) => transfer.to));
     const ours = transfers.filter((transfer) => owners.has(transfer.to));

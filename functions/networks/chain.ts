@@ -95,6 +95,12 @@ export interface ChainReader {
    * not wanted (a chain that cannot tell cheaply ignores it). */
   transfers(contract: string, fromBlock: number, toBlock: number, recipients?: RecipientFilter): Promise<TokenTransfer[]>;
   /**
+   * The contracts whose Transfer events are USDT's, given the stage's: once the issuer deprecates it
+   * for an upgraded contract, that one's too (../shared/networks.md, "Deprecation"). Absent: the
+   * stage's alone.
+   */
+  usdtContracts?(contract: string): Promise<string[]>;
+  /**
    * The receipt from the newest view, or null when that view does not know the transaction (not
    * yet, or forked out).
    */

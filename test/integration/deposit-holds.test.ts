@@ -197,3 +197,21 @@ describe('npm run deposits:release', () => {
     }
   });
 });
+
+// Last in the file: the deprecation stays for the rest of this table's life.
+describe('a deprecation on TRON', () => {
+  it('payments through the old contract and through the upgraded one are both credited', async () => {
+    const before = await newDeposit();
+    await pay(before.address, '1');
+    await settle();
+    const { upgradedContract } = await issuer.deprecate();
+    const [throughOld, throughNew] = [await newDeposit(), await newDeposit()];
+    await pay(throughOld.address, '2');
+    await chain.submitTransfer({ contract: upgradedContract, from: PAYER, to: throughNew.address, amount: usdt('3') });
+    await settle();
+    for (const [deposit, amount] of [[before, '1.000000'], [throughOld, '2.000000'], [throughNew, '3.000000']] as const) {
+      expect(depositView(await read(deposit))).toMatchObject({ status: 'completed', creditedAmount: amount });
+    }
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+});

@@ -7,7 +7,7 @@ import type { Deposit } from '#functions/deposits/deposits';
 import { balanceChanges, type LedgerEntry } from '#functions/ledger/ledger';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
 import { depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
-import { batchGetAll, heldCondition, queryAll } from './queries.ts';
+import { batchGetAll, heldCondition, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -230,11 +230,24 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
 
 /** The scanner's cursor with a lease: an UpdateItem that succeeds for one scanner at a time. */
 export class DynamoScanCursor implements ScanCursor {
+  /** `previousNames`: names the cursor had before (ChainSettings.previousCursorNames); with no
+   * position of its own, it starts where the earliest of those stood. */
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly name: string,
+    private readonly previousNames: string[] = [],
   ) {}
+
+  private async previousPosition(): Promise<number | null> {
+    const positions: number[] = [];
+    for (const name of this.previousNames) {
+      const item = await readItem(this.db, this.tableName, scanCursorItem.key(name));
+      const next = item ? scanCursorItem.nextBlockOf(item) : null;
+      if (next !== null) positions.push(next);
+    }
+    return positions.length ? Math.min(...positions) : null;
+  }
 
   async acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null } | null> {
     try {
@@ -249,7 +262,7 @@ export class DynamoScanCursor implements ScanCursor {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { nextBlock: scanCursorItem.nextBlockOf(Attributes ?? {}) };
+      return { nextBlock: scanCursorItem.nextBlockOf(Attributes ?? {}) ?? (await this.previousPosition()) };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return null;
       throw error;

@@ -45,6 +45,9 @@ type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice:
 export interface EvmPayoutOptions {
   rpcUrl: EvmChainOptions['rpcUrl'];
   usdtContract: string;
+  /** Where USDT lives now (EvmChain.currentUsdtContract): once Tether deprecates the stage's
+   * contract, payouts and sweeps call the upgraded one (../shared/networks.md, "Deprecation"). */
+  currentUsdtContract?: (contract: string) => Promise<string>;
   /** The deposit forwarders' factory, owned by the hot wallet, whose `sweep` empties them. */
   forwarderFactory: string;
   /** USDT's decimals on this chain: amounts come in 6 (../shared/networks.md). */
@@ -96,13 +99,17 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
     return this.options.signer.address();
   }
 
+  private usdt(): Promise<string> {
+    return this.options.currentUsdtContract?.(this.options.usdtContract) ?? Promise.resolve(this.options.usdtContract);
+  }
+
   async pendingNonce(wallet: string): Promise<number> {
     return getTransactionCount(await this.rpc(), { address: wallet as Address, blockTag: 'pending' });
   }
 
   async signedTransfer({ nonce, to, amount }: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null> {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount * 10n ** BigInt(this.options.tokenDecimals - 6)] });
-    return this.signedCall(this.options.usdtContract as Address, data, nonce, RECIPIENT_EMPTIED_GAS);
+    return this.signedCall((await this.usdt()) as Address, data, nonce, RECIPIENT_EMPTIED_GAS);
   }
 
   /** The factory's batch sweep of these deposits' forwarders to the hot wallet (contracts/
@@ -111,7 +118,7 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
     const data = encodeFunctionData({
       abi: [FACTORY_SWEEP],
       functionName: 'sweep',
-      args: [this.options.usdtContract as Address, depositIds.map(depositSalt), await this.options.signer.address()],
+      args: [(await this.usdt()) as Address, depositIds.map(depositSalt), await this.options.signer.address()],
     });
     return this.signedCall(this.options.forwarderFactory as Address, data, nonce, 0n);
   }

@@ -22,8 +22,16 @@ export function evmSettingsOf(name: EvmNetworkName, settings: SliceSettings<'cha
 const rpcUrlOf = (network: EvmNetworkSettings): string | (() => Promise<string>) =>
   network.rpcUrl ?? secretsManagerApiKey(network.rpcUrlSecret!);
 
-/** The scan cursor's name: one per chain and token, so a stage that changes either starts afresh. */
-export const evmScanCursorName = (name: EvmNetworkName, network: EvmNetworkSettings): string => `${name}:${network.chainId}:${network.usdtContract}`;
+/**
+ * The scan cursor's name: one per chain, whatever its USDT contract, so a stage that changes
+ * `usdtContract` (Tether deprecated it for an upgraded one) resumes where the scan stood rather than
+ * at the chain's head, skipping the payments in between (../shared/networks.md, "Deprecation").
+ */
+export const evmScanCursorName = (name: EvmNetworkName, network: EvmNetworkSettings): string => `${name}:${network.chainId}`;
+
+/** The name the cursor had while it was one per chain and token: a stage's first scan under the new
+ * name starts where that one stood (DynamoScanCursor's `previousNames`). */
+export const evmLegacyScanCursorName = (name: EvmNetworkName, network: EvmNetworkSettings): string => `${name}:${network.chainId}:${network.usdtContract}`;
 
 /** The chain of an EVM network, from the stage's EVM_NETWORKS. Balances are read one call per
  * address (batched into one request), and every transfer needs its sender to hold the amount. */
@@ -32,7 +40,13 @@ export const evmChains = (name: EvmNetworkName): NetworkChains => ({
     const network = evmSettingsOf(name, settings);
     return {
       chain: evmChainOf(name, settings),
-      settings: { usdtContract: network.usdtContract, cursorName: evmScanCursorName(name, network), enforcesBalances: true, readsAllBalancesAtOnce: false },
+      settings: {
+        usdtContract: network.usdtContract,
+        cursorName: evmScanCursorName(name, network),
+        previousCursorNames: [evmLegacyScanCursorName(name, network)],
+        enforcesBalances: true,
+        readsAllBalancesAtOnce: false,
+      },
     };
   },
 });
@@ -61,6 +75,7 @@ export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chai
   return new EvmPayoutNode({
     rpcUrl: rpcUrlOf(network),
     usdtContract: network.usdtContract,
+    currentUsdtContract: (contract) => chain.currentUsdtContract(contract),
     forwarderFactory: network.forwarderFactory,
     tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
     maxFeePerGas: parseGwei(String(network.maxFeePerGasGwei ?? DEFAULT_MAX_FEE_PER_GAS_GWEI)),

@@ -307,6 +307,13 @@ export class SandboxChain implements Chain {
     return isSandboxToken(contract) && (await this.token.controls()).paused;
   }
 
+  /** Once deprecated, the upgraded contract emits every Transfer event, those through the old one too. */
+  async usdtContracts(contract: string): Promise<string[]> {
+    if (!isSandboxToken(contract)) return [contract];
+    const upgraded = (await this.token.controls()).upgradedContract;
+    return upgraded && upgraded !== contract ? [contract, upgraded] : [contract];
+  }
+
   /** A fork that drops the transaction: its transfers and receipt are gone from the chain. */
   async dropTransaction(txHash: string): Promise<void> {
     const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));

@@ -1,0 +1,256 @@
+import { bytesToHex, createTestClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
+import { confirmDeposits, releaseUnfrozen, scanDeposits, type DepositHolds } from '#functions/deposits/deposit-chain';
+import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
+import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
+import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import type { SliceSettings } from '#functions/settings/functions';
+import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
+import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
+import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
+import { recordHotWalletFloat } from '#functions/ledger/floats';
+import { DynamoFloatStore } from '#adapters/dynamo/float-store';
+import { ANVIL_MNEMONIC, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { evmSandboxIssuer } from '#local/evm-issuer';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { useFreshTable } from '../support/dynamo.ts';
+import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
+import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+
+/**
+ * Ethereum's USDT as Tether runs it (contracts/usdt/TetherUsdt.sol on a real anvil): a frozen
+ * deposit address among ten never stalls the batch sweep and its deposit is held until unfrozen; an
+ * address frozen after it was credited is set aside, not put in a batch that would revert; a 10 bp
+ * fee leaves reconcile balanced and each withdrawal's deliveredAmount what the payee received; and
+ * a deprecation mid-run credits payments through both contracts, sends the next payout through the
+ * upgraded one and, when the stage's usdtContract is changed, skips no block.
+ */
+type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
+const NETWORK = 'ethereum';
+const CONFIRMATIONS = 3;
+const env = useFreshTable();
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
+let node: Node;
+let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+let companyId: string;
+
+const client = () => localPublicClient(node.chain);
+const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).mine({ blocks });
+const balanceOf = (address: string, token: Address = node.usdt) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+const RULES = { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } };
+const issuer = () => evmSandboxIssuer(NETWORK, settings.EVM_NETWORKS[NETWORK]!);
+
+function chainJobs() {
+  const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
+  const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses), sanctionedSenders: async () => new Set() };
+  const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract, holds } as const;
+  const cursor = new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName, chainSettings.previousCursorNames);
+  return { scan: () => scanDeposits({ ...deps, cursor, owner: 'scanner' }), confirm: () => confirmDeposits(deps), release: () => releaseUnfrozen(deps) };
+}
+
+async function settleChain() {
+  const jobs = chainJobs();
+  await jobs.scan();
+  await mine(CONFIRMATIONS);
+  await jobs.scan();
+  await jobs.confirm();
+}
+
+async function pay(to: string, amount: string, token: Address = node.usdt) {
+  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: token, abi: TetherUsdt.abi, functionName: 'transfer', args: [to as Address, parseUnits(amount, 6)] });
+  expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
+}
+
+async function newDeposit(): Promise<Deposit> {
+  return createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `tc-${Math.random()}` }, new Date());
+}
+
+function sweeper(): EvmSweepDeps {
+  const chain = evmChainOf(NETWORK, settings);
+  const usdtContract = settings.EVM_NETWORKS[NETWORK]!.usdtContract;
+  return {
+    network: NETWORK,
+    chain,
+    payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain),
+    store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
+    usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
+    frozenAmong: (addresses) => chain.frozenAmong(usdtContract, addresses),
+    settings: { minimumSweep: usdt('1'), batchSize: 100 },
+  };
+}
+
+/** Sweep runs as the job makes them (set-aside addresses unfrozen since go back first), each mined final. */
+async function sweepUntilSettled() {
+  const results = [];
+  for (let run = 0; run < 4; run++) {
+    const deps = sweeper();
+    await returnUnfrozen(deps.store, deps.frozenAmong!);
+    results.push(await sweepEvmDepositAddresses(deps));
+    await mine(CONFIRMATIONS);
+  }
+  return results;
+}
+
+function sender(): EvmSendingDeps {
+  const chain = evmChainOf(NETWORK, settings);
+  return { chain, payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain), store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK) };
+}
+
+async function reconciled() {
+  const sandboxTron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3000, solidifyAfter: 19 });
+  const result = await reconcileHoldings({
+    ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
+    usdtBalances: (addresses) => sandboxTron.tokenBalances('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', addresses),
+    minedSuccessfully: async () => false,
+    hotWalletAddress: async () => 'TNoHotWalletOnTronInThisTest',
+    evmNetworks: [evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
+  });
+  const ethereum = result.networks.find((network) => network.network === NETWORK)!;
+  expect(ethereum.balanced, reconciliationReport(result)).toBe(true);
+}
+
+beforeAll(async () => {
+  node = await startAnvilWithContracts({ chainId: 1, usdtDecimals: 6 });
+  settings = {
+    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
+    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
+    EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(node, { chainId: 1, confirmations: CONFIRMATIONS }) },
+  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
+  // The hot wallet's starting USDT is Cambio's float, recorded so reconcile counts it.
+  await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), await hotWalletFloatOf(NETWORK, node), new Date());
+  await chainJobs().scan();
+}, 60_000);
+
+afterAll(async () => {
+  await node?.stop();
+});
+
+beforeEach(async () => {
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Tether Co', environment: 'sandbox' }, new Date()));
+});
+
+describe("Ethereum's USDT under Tether's controls, on anvil", () => {
+  it('one frozen deposit address among ten: the nine are credited and swept in one batch, the frozen one held and set aside; unfrozen, credited and swept', async () => {
+    const made: Deposit[] = [];
+    for (let i = 0; i < 10; i++) made.push(await newDeposit());
+    const [frozen, ...others] = made;
+    for (const deposit of made) await pay(deposit.address, '10');
+    await issuer().freeze(frozen!.address);
+    await settleChain();
+
+    expect(await getDeposit(deposits, companyId, frozen!.id)).toMatchObject({ status: 'held', transactions: [expect.objectContaining({ holdReason: 'address_frozen' })] });
+    expect(await companyUsdt()).toMatchObject({ available: usdt('90'), held: usdt('10'), pending: 0n });
+    const [first] = await sweepUntilSettled();
+    expect(first).toMatchObject({ sent: 1, forwarders: 9, wouldRevert: 0 });
+    for (const other of others) expect(await balanceOf(other.address)).toBe(0n);
+    expect(await balanceOf(frozen!.address)).toBe(10_000_000n);
+    // The alarm's figure: the one address set aside.
+    expect(await sweeper().store.setAsideAddresses()).toEqual([frozen!.address]);
+    await reconciled();
+
+    await issuer().unfreeze(frozen!.address);
+    expect(await chainJobs().release()).toBe(1);
+    expect(await getDeposit(deposits, companyId, frozen!.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('10') });
+    await sweepUntilSettled();
+    expect(await balanceOf(frozen!.address)).toBe(0n);
+    expect(await sweeper().store.setAsideAddresses()).toEqual([]);
+    expect(await companyUsdt()).toMatchObject({ available: usdt('100'), held: 0n });
+    await reconciled();
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 120_000);
+
+  it('an address frozen after it was credited is set aside before the batch is built: the others are swept, nothing would revert', async () => {
+    const made = [await newDeposit(), await newDeposit(), await newDeposit()];
+    for (const deposit of made) await pay(deposit.address, '4');
+    await settleChain();
+    expect(await companyUsdt()).toMatchObject({ available: usdt('12') });
+    await issuer().freeze(made[0]!.address);
+    const [first] = await sweepUntilSettled();
+    expect(first).toMatchObject({ sent: 1, forwarders: 2, frozen: 1, wouldRevert: 0 });
+    expect(await balanceOf(made[0]!.address)).toBe(4_000_000n);
+    await issuer().unfreeze(made[0]!.address);
+    await sweepUntilSettled();
+    expect(await balanceOf(made[0]!.address)).toBe(0n);
+    await reconciled();
+  }, 120_000);
+
+  it('with a 10 bp fee: deposits, their sweep and a payout later, reconcile balances and deliveredAmount is the payee’s balanceOf increase', async () => {
+    await issuer().setFee(10, usdt('40'));
+    try {
+      const made = [await newDeposit(), await newDeposit()];
+      await pay(made[0]!.address, '100');
+      await pay(made[1]!.address, '33.5');
+      await settleChain();
+      // Credited what arrived: each payment less its 0.1 % fee.
+      expect(await companyUsdt()).toMatchObject({ available: usdt('99.9') + usdt('33.4665') });
+      await sweepUntilSettled();
+      await reconciled();
+
+      const payee = privateKeyToAccount(generatePrivateKey()).address;
+      const withdrawal = await requestWithdrawal(withdrawals, RULES, companyId, { reference: `fee-${Math.random()}`, network: NETWORK, address: payee, amount: usdt('50') }, new Date());
+      await sendEvmWithdrawals(sender());
+      await mine(CONFIRMATIONS);
+      await settleEvmWithdrawals(sender());
+      const done = await getWithdrawal(withdrawals, companyId, withdrawal.id);
+      expect(done).toMatchObject({ status: 'completed', deliveredAmount: usdt('49.95') });
+      expect(await balanceOf(payee)).toBe(done.deliveredAmount);
+      await reconciled();
+      await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    } finally {
+      await issuer().setFee(0, 0n);
+    }
+  }, 120_000);
+
+  it('deprecated mid-run: payments through the old and the upgraded contract are credited, the next payout goes through the upgraded one, and the stage switching usdtContract skips no block', async () => {
+    const beforeDeprecation = await newDeposit();
+    await pay(beforeDeprecation.address, '5');
+    await settleChain();
+    const { upgradedContract } = await issuer().deprecate();
+    const throughOld = await newDeposit();
+    const throughNew = await newDeposit();
+    await pay(throughOld.address, '6');
+    await pay(throughNew.address, '7', upgradedContract as Address);
+    await settleChain();
+    for (const [deposit, amount] of [[beforeDeprecation, '5'], [throughOld, '6'], [throughNew, '7']] as const) {
+      expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt(amount) });
+    }
+
+    const payee = privateKeyToAccount(generatePrivateKey()).address;
+    const withdrawal = await requestWithdrawal(withdrawals, RULES, companyId, { reference: `dep-${Math.random()}`, network: NETWORK, address: payee, amount: usdt('3') }, new Date());
+    await sendEvmWithdrawals(sender());
+    await mine(CONFIRMATIONS);
+    await settleEvmWithdrawals(sender());
+    const paid = await getWithdrawal(withdrawals, companyId, withdrawal.id);
+    expect(paid).toMatchObject({ status: 'completed', deliveredAmount: usdt('3') });
+    const transaction = await client().getTransaction({ hash: paid.txHash as Hash });
+    expect(transaction.to?.toLowerCase()).toBe(upgradedContract.toLowerCase());
+
+    // The stage now names the upgraded contract: a payment made meanwhile is found, no block skipped.
+    const meanwhile = await newDeposit();
+    await pay(meanwhile.address, '8', upgradedContract as Address);
+    // Further back than the scan's overlap re-reads: a scan starting afresh at the head would miss it.
+    await mine(40);
+    settings = { ...settings, EVM_NETWORKS: { [NETWORK]: { ...settings.EVM_NETWORKS[NETWORK]!, usdtContract: upgradedContract } } };
+    await settleChain();
+    expect(await getDeposit(deposits, companyId, meanwhile.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 120_000);
+});
