@@ -76,8 +76,16 @@ export async function getCompany(store: CompanyStore, companyId: string): Promis
  * special case for a new company. Balance rows are written with the company, so there is always
  * one to date the answer; one Query reads them all. */
 export async function getBalance(store: CompanyStore, companyId: string): Promise<BalanceView> {
+  return balanceView(await balanceRows(store, companyId));
+}
+
+async function balanceRows(store: CompanyStore, companyId: string): Promise<BalanceRow[]> {
   const rows = await store.getBalances(companyId);
   if (rows.length === 0) throw notFound('Company');
+  return rows;
+}
+
+function balanceView(rows: BalanceRow[]): BalanceView {
   const byCurrency = new Map(rows.map((row) => [row.currency, row]));
   const updatedAt = rows.map((row) => row.updatedAt).reduce((a, b) => (a > b ? a : b));
   const balances = CURRENCIES.map((currency) => {
@@ -92,12 +100,27 @@ export async function getBalance(store: CompanyStore, companyId: string): Promis
   return { balances, updatedAt };
 }
 
+/** Money recorded but not credited, per currency (ledger.ts Bucket `held`): the dashboard shows it
+ * apart from the balance; /v1's balance never carries it (../shared/api-contract.md, Company). */
+export interface HeldView {
+  currency: Currency;
+  amount: string;
+}
+
+function heldView(rows: BalanceRow[]): HeldView[] {
+  const byCurrency = new Map(rows.map((row) => [row.currency, row]));
+  return CURRENCIES.map((currency) => ({ currency, amount: formatAmount(byCurrency.get(currency)?.held ?? 0n, currency) }));
+}
+
 export function zeroBalances(createdAt: string): BalanceRow[] {
   return CURRENCIES.map((currency) => ({ currency, available: 0n, pending: 0n, locked: 0n, held: 0n, updatedAt: createdAt }));
 }
 
-/** The Overview page: the caller's company, its balance, and the caller's role in it. */
-export async function overview(store: CompanyStore, caller: Caller): Promise<{ company: Company; balance: BalanceView; role: Role }> {
-  const [company, balance] = await Promise.all([getCompany(store, caller.membership.companyId), getBalance(store, caller.membership.companyId)]);
-  return { company, balance, role: caller.membership.role };
+/** The Overview page: the caller's company, its balance, what is held apart from it (../shared/dashboard.md,
+ * Held deposits), and the caller's role in it. The balance and the held amounts come from the one
+ * read of the balance rows, so they agree. */
+export async function overview(store: CompanyStore, caller: Caller): Promise<{ company: Company; balance: BalanceView; held: HeldView[]; role: Role }> {
+  const companyId = caller.membership.companyId;
+  const [company, rows] = await Promise.all([getCompany(store, companyId), balanceRows(store, companyId)]);
+  return { company, balance: balanceView(rows), held: heldView(rows), role: caller.membership.role };
 }

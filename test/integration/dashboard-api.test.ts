@@ -49,6 +49,11 @@ describe('sign-up and the API keys of Integrations', () => {
       { currency: 'USDT', available: '0.000000', pending: '0.000000', locked: '0.000000' },
       { currency: 'BRL', available: '0.00', pending: '0.00', locked: '0.00' },
     ]);
+    // Held deposits are counted apart from the balance (../shared/dashboard.md, Held deposits).
+    expect(overview.body.data.held).toEqual([
+      { currency: 'USDT', amount: '0.000000' },
+      { currency: 'BRL', amount: '0.00' },
+    ]);
   });
 
   it('refuses a weak password, for an address already registered as for a new one', async () => {

@@ -81,10 +81,10 @@ describe('the dashboard in headless Chromium', () => {
     expect(download.suggestedFilename()).toMatch(/^cambio-statement-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(readFileSync((await download.path())!, 'utf8').trimEnd().split('\n')).toEqual([
       'line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked,network,heldChange,held',
-      expect.stringMatching(/^opening,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000,$/),
-      expect.stringMatching(/^opening,[^,]+,,,BRL,,,,0\.00,0\.00,0\.00,$/),
-      expect.stringMatching(/^closing,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000,$/),
-      expect.stringMatching(/^closing,[^,]+,,,BRL,,,,0\.00,0\.00,0\.00,$/),
+      expect.stringMatching(/^opening,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000,,,0\.000000$/),
+      expect.stringMatching(/^opening,[^,]+,,,BRL,,,,0\.00,0\.00,0\.00,,,0\.00$/),
+      expect.stringMatching(/^closing,[^,]+,,,USDT,,,,0\.000000,0\.000000,0\.000000,,,0\.000000$/),
+      expect.stringMatching(/^closing,[^,]+,,,BRL,,,,0\.00,0\.00,0\.00,,,0\.00$/),
     ]);
     // Tokens are HttpOnly cookies: the page's script sees only the CSRF token.
     expect(await page.evaluate('document.cookie')).toMatch(/^cambio_csrf=[\w-]+$/);

@@ -29,6 +29,7 @@ describe('POST /v1/deposits', () => {
       creditedAmount: '0.000000',
       amountStatus: null,
       status: 'awaiting_payment',
+      holdReason: null,
       confirmations: 0,
       requiredConfirmations: 19,
       transactions: [],

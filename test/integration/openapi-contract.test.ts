@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
 import { storedEvents } from '../support/records.ts';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
@@ -145,6 +146,25 @@ describe('every route answers as openapi.json documents it', () => {
     expect((await send('GET', '/deposits/{id}', { id: UNKNOWN_ID.deposits })).status).toBe(404);
   }, 60_000);
 
+  it('deposits: one paid to an address the token\'s issuer froze is held, with its holdReason, as documented', async () => {
+    const created = await send('POST', '/deposits', { body: { ...example('POST', '/deposits'), reference: 'held-by-the-issuer' } });
+    const { id, address } = created.body.data;
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    await tronSandboxIssuer(db, runtime.tableName).freeze(address);
+    const chain = new SandboxChain(db, runtime.tableName, { blockIntervalMs: BLOCK_MS, solidifyAfter: 19 });
+    await chain.submitTransfer({
+      contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
+      from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 123_457),
+      to: address,
+      amount: parseAmount('5', 'USDT'),
+    });
+    const held = await waitFor(
+      () => send('GET', '/deposits/{id}', { id }),
+      (answer) => answer.body.data.status === 'held',
+    );
+    expect(held.body.data).toMatchObject({ status: 'held', holdReason: 'address_frozen', receivedAmount: '5.000000', creditedAmount: '0.000000' });
+  }, 60_000);
+
   it('conversions: quote, execute, list, get, and their errors', async () => {
     const quote = await send('POST', '/conversions/quote', { body: example('POST', '/conversions/quote') });
     expect(quote.status).toBe(201);
@@ -194,7 +214,7 @@ describe('every route answers as openapi.json documents it', () => {
   it('the events written meanwhile are the payloads the webhooks section documents', async () => {
     const db = createDocumentClient(runtime.dynamoEndpoint);
     const events = (await storedEvents(db, runtime.tableName, runtime.sandbox.companyId)) as { type: keyof typeof EVENT_DATA }[];
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['deposit.confirming', 'deposit.completed', 'conversion.completed']));
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['deposit.confirming', 'deposit.completed', 'deposit.held', 'conversion.completed']));
     for (const event of events) {
       const validate = validators.event(event.type);
       expect(validate(event), `${event.type}: ${validators.errorsText(validate)}`).toBe(true);

@@ -42,6 +42,7 @@ describe('POST /v1/withdrawals', () => {
       reference: 'payout-1',
       status: 'pending',
       txHash: null,
+      deliveredAmount: null,
       failureReason: null,
       completedAt: null,
     });

@@ -27,6 +27,7 @@ export type WebhookEvent =
   | Schemas['DepositConfirmingEvent']
   | Schemas['DepositCompletedEvent']
   | Schemas['DepositExpiredEvent']
+  | Schemas['DepositHeldEvent']
   | Schemas['DepositTransferReversedEvent']
   | Schemas['WithdrawalProcessingEvent']
   | Schemas['WithdrawalCompletedEvent']

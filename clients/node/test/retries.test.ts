@@ -49,6 +49,7 @@ const withdrawal = {
   fee: '1.000000',
   status: 'pending',
   txHash: null,
+  deliveredAmount: null,
   failureReason: null,
   createdAt: '2026-01-15T12:00:00.000Z',
   updatedAt: '2026-01-15T12:00:00.000Z',

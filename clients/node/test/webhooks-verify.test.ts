@@ -104,6 +104,22 @@ describe('webhooks.verify', () => {
     expect(verified.data.network).toBe('bsc');
   });
 
+  it('gives a deposit.held delivery as its event, data typed as the Deposit with its holdReason', () => {
+    const held = {
+      id: 'evt_01KBJ4Y1ZQ6W3M8N5P7R9T2V4Y',
+      type: 'deposit.held',
+      createdAt: '2026-01-15T12:00:00.000Z',
+      data: { id: 'dep_01KBJ4XZ0A1B2C3D4E5F6G7H8K', network: 'tron', status: 'held', holdReason: 'address_frozen', receivedAmount: '25.000000', creditedAmount: '0.000000' },
+    };
+    const raw = JSON.stringify(held);
+    const verified = verifyWebhook(raw, delivery(raw), secret, { now });
+    expect(verified).toEqual(held);
+    if (verified.type !== 'deposit.held') throw new Error(`parsed as ${verified.type}`);
+    expectTypeOf(verified.data).toEqualTypeOf<Deposit>();
+    expectTypeOf(verified.data.holdReason).toEqualTypeOf<'address_frozen' | 'sender_sanctioned' | null>();
+    expect(verified.data.holdReason).toBe('address_frozen');
+  });
+
   it('can switch on every event type openapi.json describes (type-checked)', () => {
     // webhook.test is the dashboard's "Send test" only, never a type a webhook subscribes to.
     expectTypeOf<Exclude<keyof webhooks, 'webhook.test'>>().toEqualTypeOf<EventType>();

@@ -115,13 +115,14 @@ final class RequestTest extends ScriptedTestCase
 
     public function testWithdrawalsAndConversions(): void
     {
-        $withdrawal = ['id' => 'wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'method' => 'usdt', 'reference' => 'payout-1', 'network' => 'tron', 'address' => 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'amount' => '5.000000', 'fee' => '1.000000', 'status' => 'pending', 'txHash' => null, 'failureReason' => null, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:00.000Z', 'completedAt' => null];
+        $withdrawal = ['id' => 'wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'method' => 'usdt', 'reference' => 'payout-1', 'network' => 'tron', 'address' => 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'amount' => '5.000000', 'fee' => '1.000000', 'status' => 'pending', 'txHash' => null, 'deliveredAmount' => null, 'failureReason' => null, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:00.000Z', 'completedAt' => null];
         $this->script([ScriptedServer::ok($withdrawal, 201), ScriptedServer::ok($withdrawal), ScriptedServer::ok(self::conversion('cnv_01KBJ4XZ0A1B2C3D4E5F6G7H8J'), 201), ScriptedServer::ok(self::conversion('cnv_01KBJ4XZ0A1B2C3D4E5F6G7H8J'))]);
         $cambio = $this->client();
         $w = $cambio->withdrawals->create(['method' => 'usdt', 'network' => 'tron', 'address' => 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'amount' => '5', 'reference' => 'payout-1']);
         self::assertInstanceOf(Withdrawal::class, $w);
         self::assertSame('1.000000', $w->fee);
         self::assertNull($w->txHash);
+        self::assertNull($w->deliveredAmount);
         $cambio->withdrawals->get($w->id);
         $c = $cambio->conversions->create(['quoteId' => 'qte_01KBJ4XZ0A1B2C3D4E5F6G7H8J']);
         self::assertSame('completed', $c->status);

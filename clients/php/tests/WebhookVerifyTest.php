@@ -54,6 +54,17 @@ final class WebhookVerifyTest extends TestCase
         self::assertSame(['bsc', $address, '0.000000'], [$deposit->network, $deposit->address, $deposit->receivedAmount]);
     }
 
+    public function testAHeldDepositIsATypedDepositEventWithItsHoldReason(): void
+    {
+        $held = ScriptedTestCase::deposit(['status' => 'held', 'holdReason' => 'address_frozen', 'receivedAmount' => '25.000000']);
+        [$body, $headers] = self::delivery(data: $held, type: 'deposit.held');
+        $event = WebhookSignature::verify($body, $headers, self::SECRET);
+        self::assertSame(EventType::DEPOSIT_HELD, $event->type);
+        $deposit = $event->dataObject();
+        self::assertInstanceOf(Deposit::class, $deposit);
+        self::assertSame(['held', 'address_frozen', '25.000000', '0.000000'], [$deposit->status, $deposit->holdReason, $deposit->receivedAmount, $deposit->creditedAmount]);
+    }
+
     public function testAcceptsEveryUsualHeaderContainer(): void
     {
         [$body, $headers] = self::delivery();

@@ -229,6 +229,8 @@ function cambio_singular(string $word): string
 /** One line saying what the API promises about a value (constant, values, format, meaning). */
 function cambio_describe(array $schema): string
 {
+    // A nullable field's meaning is on the union (`anyOf: [{…}, {type: null}]`), its format on the branch.
+    $meaning = $schema['description'] ?? null;
     [$schema] = cambio_strip_null($schema);
     $parts = [];
     if (array_key_exists('const', $schema)) {
@@ -243,6 +245,9 @@ function cambio_describe(array $schema): string
         $parts[] = $schema['format'] === 'date-time' ? 'ISO 8601 UTC time with milliseconds' : $schema['format'];
     } elseif (isset($schema['pattern'])) {
         $parts[] = 'matches ' . $schema['pattern'];
+    }
+    if ($meaning !== null && $meaning !== ($schema['description'] ?? null)) {
+        $parts[] = rtrim($meaning, '.');
     }
     return str_replace('*/', '* /', implode('; ', $parts));
 }

@@ -97,7 +97,7 @@ class Webhook(Record):
 
     id: str
     url: str
-    events: List[Literal["deposit.confirming", "deposit.completed", "deposit.expired", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*"]]
+    events: List[Literal["deposit.confirming", "deposit.completed", "deposit.expired", "deposit.held", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*"]]
     description: Optional[str]
     enabled: bool
     created_at: str
@@ -162,7 +162,10 @@ class Deposit(Record):
     #: USDT amount as a decimal string with all 6 decimals
     credited_amount: str
     amount_status: Optional[Literal["exact", "underpaid", "overpaid"]]
-    status: Literal["awaiting_payment", "confirming", "completed", "expired"]
+    #: `held`: funds arrived that cannot be credited (see `holdReason`); not in `available` until released
+    status: Literal["awaiting_payment", "confirming", "completed", "expired", "held"]
+    #: Why a `held` deposit is not credited: `address_frozen` (the token's issuer froze the deposit address; credited once unfrozen) or `sender_sanctioned` (the paying address is on the sanctions list; credited only if Cambio releases it). Null otherwise.
+    hold_reason: Optional[Literal["address_frozen", "sender_sanctioned"]]
     confirmations: int
     required_confirmations: int
     transactions: List[DepositTransaction]
@@ -212,6 +215,8 @@ class Withdrawal(Record):
     fee: str
     status: Literal["pending", "processing", "completed", "failed"]
     tx_hash: Optional[str]
+    #: What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed.
+    delivered_amount: Optional[str]
     failure_reason: Optional[str]
     created_at: str
     updated_at: str
@@ -285,6 +290,7 @@ EVENT_DATA_TYPES: Dict[str, Type[Record]] = {
     "deposit.confirming": Deposit,
     "deposit.completed": Deposit,
     "deposit.expired": Deposit,
+    "deposit.held": Deposit,
     "deposit.transfer_reversed": Deposit,
     "withdrawal.processing": Withdrawal,
     "withdrawal.completed": Withdrawal,
@@ -292,7 +298,7 @@ EVENT_DATA_TYPES: Dict[str, Type[Record]] = {
     "conversion.completed": Conversion,
 }
 
-EventType = Literal["deposit.confirming", "deposit.completed", "deposit.expired", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "webhook.test"]
+EventType = Literal["deposit.confirming", "deposit.completed", "deposit.expired", "deposit.held", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "webhook.test"]
 
 #: The contract's error codes (``error.code`` in the envelope).
 ErrorCode = Literal["INVALID_JSON", "VALIDATION_FAILED", "AUTH_FAILED", "FORBIDDEN", "NOT_FOUND", "DUPLICATE_REFERENCE", "IDEMPOTENCY_KEY_IN_USE", "QUOTE_ALREADY_USED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INSUFFICIENT_BALANCE", "QUOTE_EXPIRED", "AMOUNT_TOO_SMALL", "LIMIT_REACHED", "ADDRESS_NOT_ALLOWED", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "PRICE_UNAVAILABLE"]

@@ -24,7 +24,7 @@ def test_deposits_create_sends_the_api_names_and_reads_snake_case_attributes(scr
     assert (seen.method, seen.path, seen.headers["content-type"]) == ("POST", "/v1/deposits", "application/json")
     assert seen.body == b'{"method":"usdt","reference":"order-1","network":"tron","amount":"25.50","split":{"address":"TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK","percent":4.5}}'
     assert isinstance(d, cambio.Deposit)
-    assert (d.id, d.address, d.status, d.received_amount, d.credited_amount, d.amount_status) == (DEPOSIT["id"], DEPOSIT["address"], "completed", "25.000000", "24.000000", "exact")
+    assert (d.id, d.address, d.status, d.hold_reason, d.received_amount, d.credited_amount, d.amount_status) == (DEPOSIT["id"], DEPOSIT["address"], "completed", None, "25.000000", "24.000000", "exact")
     assert d.transactions[0].tx_hash == "ab12" and d.transactions[0].block_number == 7
     assert isinstance(d.split, cambio.DepositSplit) and d.split.percent == Decimal("4.5") and d.split.forwarded_amount == "1.000000"
     assert not hasattr(d, "a_field_from_a_newer_api")  # a newer API's fields never break this client
@@ -46,7 +46,7 @@ def test_withdrawals_create_and_get(scripted):
     client = server.client()
     w = client.withdrawals.create(method="usdt", network="tron", address=WITHDRAWAL["address"], amount=5, reference="payout-1")
     assert server.seen[0].json() == {"method": "usdt", "network": "tron", "address": WITHDRAWAL["address"], "amount": "5", "reference": "payout-1"}
-    assert (w.fee, w.tx_hash, w.failure_reason, w.completed_at) == ("1.000000", None, None, None)
+    assert (w.fee, w.tx_hash, w.delivered_amount, w.failure_reason, w.completed_at) == ("1.000000", None, None, None, None)
     client.withdrawals.get(WITHDRAWAL["id"])
     assert (server.seen[1].method, server.seen[1].path) == ("GET", f"/v1/withdrawals/{WITHDRAWAL['id']}")
 

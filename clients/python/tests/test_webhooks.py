@@ -132,3 +132,12 @@ def test_a_reversed_transfer_is_a_typed_deposit_event():
     assert event.type == "deposit.transfer_reversed"
     assert isinstance(event.data, cambio.Deposit)
     assert (event.data.network, event.data.address, event.data.received_amount) == ("bsc", "0x52908400098527886E0F7030069857D2E4169EE7", "0.000000")
+
+
+def test_a_held_deposit_is_a_typed_deposit_event_with_its_hold_reason():
+    deposit = json.loads(VALID["body"])["data"]
+    deposit.update(status="held", holdReason="address_frozen", receivedAmount="25.000000", creditedAmount="0.000000")
+    event = CLIENT.webhooks.verify(*_signed_event("deposit.held", deposit), now=1767225600)
+    assert event.type == "deposit.held"
+    assert isinstance(event.data, cambio.Deposit)
+    assert (event.data.status, event.data.hold_reason, event.data.received_amount, event.data.credited_amount) == ("held", "address_frozen", "25.000000", "0.000000")

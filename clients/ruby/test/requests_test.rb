@@ -13,7 +13,7 @@ class RequestsTest < Minitest::Test
   DEPOSIT = {
     "id" => "dep_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "method" => "usdt", "reference" => "order-1", "network" => "tron",
     "address" => "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", "amount" => "25.000000", "receivedAmount" => "0.000000",
-    "creditedAmount" => "0.000000", "amountStatus" => nil, "status" => "awaiting_payment", "confirmations" => 0,
+    "creditedAmount" => "0.000000", "amountStatus" => nil, "status" => "awaiting_payment", "holdReason" => nil, "confirmations" => 0,
     "requiredConfirmations" => 19, "transactions" => [{ "txHash" => "ab12", "amount" => "1.000000", "blockNumber" => 7,
                                                          "confirmations" => 2, "status" => "confirming" }],
     "split" => nil, "expiresAt" => "2026-01-16T12:00:00.000Z", "createdAt" => "2026-01-15T12:00:00.000Z",

@@ -32,6 +32,7 @@ module CambioTest
     "fee" => "1.000000",
     "status" => "pending",
     "txHash" => nil,
+    "deliveredAmount" => nil,
     "failureReason" => nil,
     "createdAt" => "2026-01-15T12:00:00.000Z",
     "updatedAt" => "2026-01-15T12:00:00.000Z",

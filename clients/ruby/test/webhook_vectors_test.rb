@@ -115,6 +115,17 @@ class WebhookVerifyTest < Minitest::Test
                  [event.data.network, event.data.address, event.data.received_amount]
   end
 
+  def test_a_held_deposit_is_a_typed_deposit_event_with_its_hold_reason
+    deposit = JSON.parse(VALID["body"])["data"].merge("status" => "held", "holdReason" => "address_frozen",
+                                                      "receivedAmount" => "25.000000", "creditedAmount" => "0.000000")
+    event = verify_signed("deposit.held", deposit)
+
+    assert_instance_of Cambio::DepositHeldEvent, event
+    assert_kind_of Cambio::Deposit, event.data
+    assert_equal ["held", "address_frozen", "25.000000", "0.000000"],
+                 [event.data.status, event.data.hold_reason, event.data.received_amount, event.data.credited_amount]
+  end
+
   DASHBOARD_TEST_DATA = { "webhookId" => "whk_1", "url" => "https://example.com/hooks", "message" => "Sent from the dashboard" }.freeze
 
   # A body of `type` signed with a secret of our own, as Cambio signs it.

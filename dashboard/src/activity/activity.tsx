@@ -4,7 +4,7 @@ import type { ActivityFilter, ActivityKind, ActivityRow, Role } from '../api/typ
 import { navigate } from '../router.ts';
 import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useTitle } from '../components/ui.tsx';
 import { NewWithdrawalDialog } from '../withdrawals/new-withdrawal.tsx';
-import { ACTIVITY_TABS, EMPTY_FILTER, NETWORK_OPTIONS, networkTitle } from './tabs.ts';
+import { ACTIVITY_TABS, depositStatusText, EMPTY_FILTER, NETWORK_OPTIONS, networkTitle } from './tabs.ts';
 
 /** Set when the keyboard changed the tab: the new tab list, mounted with its panel, takes focus. */
 let focusSelectedTab = false;
@@ -189,7 +189,7 @@ const COLUMNS: Record<ActivityKind, { title: string; value: (row: ActivityRow) =
   deposits: [
     { title: 'Reference', value: (r) => String(r.reference) },
     { title: 'Network', value: (r) => networkTitle(r.network) },
-    { title: 'Status', value: (r) => String(r.status) },
+    { title: 'Status', value: depositStatusText },
     { title: 'Amount (USDT)', value: (r) => String(r.amount ?? 'Any'), num: true },
     { title: 'Received (USDT)', value: (r) => String(r.receivedAmount), num: true },
   ],

@@ -2,13 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { activityApi } from '../api/activity.ts';
 import type { ActivityKind, ActivityRow, Delivery, Environment, Role } from '../api/types.ts';
 import { ErrorMessage, formatTime, Link, Table, useTitle } from '../components/ui.tsx';
-import { ACTIVITY_TABS, explorerUrl, networkTitle } from './tabs.ts';
+import { ACTIVITY_TABS, explorerUrl, holdReasonWords, networkTitle } from './tabs.ts';
 
 type Detail = ActivityRow & { deliveries?: Delivery[] };
 
 /** While a deposit may still change on its own (after a payment), its page asks again this often. */
 const POLL_MS = 1_000;
-const SETTLED = new Set(['completed', 'expired']);
+/** Nothing more to follow or pay: a held deposit waits on the issuer or a review, which may take days. */
+const SETTLED = new Set(['completed', 'expired', 'held']);
 
 const FIELDS: Record<ActivityKind, [string, string][]> = {
   deposits: [['Reference', 'reference'], ['Status', 'status'], ['Network', 'network'], ['Address', 'address'], ['Amount (USDT)', 'amount'], ['Received (USDT)', 'receivedAmount'], ['Credited (USDT)', 'creditedAmount'], ['Confirmations', 'confirmations'], ['Created', 'createdAt'], ['Expires', 'expiresAt']],
@@ -17,10 +18,20 @@ const FIELDS: Record<ActivityKind, [string, string][]> = {
   events: [['Type', 'type'], ['Created', 'createdAt'], ['Handed to webhooks', 'dispatchedAt']],
 };
 
+/** Facts only some records have, after the fact they qualify: a held deposit's reason, and what a
+ * withdrawal's payee received where the token's transfer fee made it less than `amount`. */
+function factsOf(kind: ActivityKind, detail: Detail): [string, string][] {
+  const after = (name: string, fact: [string, string]) => FIELDS[kind].flatMap((field) => (field[1] === name ? [field, fact] : [field]));
+  if (kind === 'deposits' && detail.holdReason != null) return after('status', ['Hold reason', 'holdReason']);
+  if (kind === 'withdrawals' && detail.deliveredAmount != null && detail.deliveredAmount !== detail.amount) return after('amount', ['Delivered (USDT)', 'deliveredAmount']);
+  return FIELDS[kind];
+}
+
 function shown(name: string, value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (name.endsWith('At')) return formatTime(String(value));
   if (name === 'network') return networkTitle(value);
+  if (name === 'holdReason') return holdReasonWords(value)?.reason ?? String(value);
   return String(value);
 }
 
@@ -73,6 +84,7 @@ export function ActivityDetail(props: { companyId: string; kind: ActivityKind; i
     return () => clearInterval(timer);
   }, [moving]);
 
+  const hold = props.kind === 'deposits' && detail?.status === 'held' ? holdReasonWords(detail.holdReason) : null;
   const simulator = props.kind === 'deposits' && props.environment === 'sandbox' && props.role !== 'Viewer' && detail && !SETTLED.has(String(detail.status));
   return (
     <section aria-labelledby="page-title">
@@ -88,7 +100,7 @@ export function ActivityDetail(props: { companyId: string; kind: ActivityKind; i
       ) : (
         <>
           <dl class="facts">
-            {FIELDS[props.kind].map(([label, name]) => (
+            {factsOf(props.kind, detail).map(([label, name]) => (
               <div key={name}>
                 <dt>{label}</dt>
                 <dd>
@@ -97,6 +109,7 @@ export function ActivityDetail(props: { companyId: string; kind: ActivityKind; i
               </div>
             ))}
           </dl>
+          {hold && <p class="hint">{hold.explanation}</p>}
           {props.kind === 'deposits' && <Transfers detail={detail} />}
           {simulator && <SimulatePayment companyId={props.companyId} depositId={props.id} onPaid={() => setWatching(true)} />}
           {props.kind === 'events' && <EventBody detail={detail} />}

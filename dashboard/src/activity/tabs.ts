@@ -1,11 +1,11 @@
-import type { ActivityFilter, ActivityKind } from '../api/types.ts';
+import type { ActivityFilter, ActivityKind, HoldReason } from '../api/types.ts';
 import { EVENT_TYPES } from '../../../functions/shared/event-types.ts';
 import { NETWORK_NAMES, type NetworkName } from '../../../functions/networks/names.ts';
 import { explorerTransactionUrl, NETWORK_DISPLAY } from '../../../functions/networks/display.ts';
 
 /** Activity's tabs, in order, with what each filters by: deposits and withdrawals by network too. */
 export const ACTIVITY_TABS = [
-  { kind: 'deposits', label: 'Deposits', statusLabel: 'Status', statuses: ['awaiting_payment', 'confirming', 'completed', 'expired'], onNetworks: true },
+  { kind: 'deposits', label: 'Deposits', statusLabel: 'Status', statuses: ['awaiting_payment', 'confirming', 'completed', 'expired', 'held'], onNetworks: true },
   { kind: 'withdrawals', label: 'Withdrawals', statusLabel: 'Status', statuses: ['pending', 'processing', 'completed', 'failed'], onNetworks: true },
   { kind: 'conversions', label: 'Conversions', statusLabel: 'Status', statuses: ['completed'], onNetworks: false },
   {
@@ -29,6 +29,28 @@ export const networkTitle = (name: unknown): string => (isNetworkName(name) ? NE
 
 /** A transaction's page on its network's explorer, or null for a network the app does not know. */
 export const explorerUrl = (network: unknown, txHash: string): string | null => (isNetworkName(network) ? explorerTransactionUrl(network, txHash) : null);
+
+/** Why a `held` deposit is not credited, for people (functions/deposits/deposits.ts HoldReason): the
+ * status a list shows, the reason and what happens next on the deposit's page. */
+export const HOLD_REASONS: Record<HoldReason, { status: string; reason: string; explanation: string }> = {
+  address_frozen: {
+    status: 'Held: address frozen by the issuer',
+    reason: 'Address frozen by the issuer',
+    explanation: "The token's issuer froze this deposit's address. The funds are recorded but not in the available balance; they are credited once the issuer unfreezes the address.",
+  },
+  sender_sanctioned: {
+    status: 'Held: sender on the sanctions list',
+    reason: 'Sender on the sanctions list',
+    explanation: 'The paying address is on the sanctions screening list. The funds are recorded but not in the available balance; they are credited only if Cambio releases them after review.',
+  },
+};
+
+/** A hold's words, or null for a record without a reason the app knows. */
+export const holdReasonWords = (reason: unknown) => (typeof reason === 'string' && Object.hasOwn(HOLD_REASONS, reason) ? HOLD_REASONS[reason as HoldReason] : null);
+
+/** A deposit's status for people: a held one says why, in words. */
+export const depositStatusText = (record: Record<string, unknown>): string =>
+  record.status === 'held' ? (holdReasonWords(record.holdReason)?.status ?? 'Held') : String(record.status);
 
 /** `/activity`, `/activity/<kind>` or `/activity/<kind>/<id>`; an unknown kind is the first tab. */
 export function activityRoute(route: string): { kind: ActivityKind; id: string | null } {

@@ -15,6 +15,7 @@ export type {
   CreateApiKeyRequest,
   Environment,
   EventResent,
+  HoldReason,
   InvitationSent,
   InviteMemberRequest,
   PaymentSimulated,

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { activityApi } from '../api/activity.ts';
 import { overviewApi } from '../api/overview.ts';
-import type { ActivityKind } from '../api/types.ts';
+import type { ActivityKind, Overview } from '../api/types.ts';
 import { EMPTY_FILTER } from '../activity/tabs.ts';
 import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useLoaded, useTitle } from '../components/ui.tsx';
 
@@ -10,7 +10,7 @@ export function OverviewPage(props: { companyId: string }) {
   const { data: overview, error } = useLoaded(async () => (await overviewApi.overview(props.companyId)).data, [props.companyId]);
   if (error) return <ErrorMessage error={error} />;
   if (!overview) return <p class="loading">Loading…</p>;
-  const { company, balance } = overview;
+  const { company, balance, held } = overview;
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">
@@ -46,8 +46,22 @@ export function OverviewPage(props: { companyId: string }) {
           ))}
         </tbody>
       </table>
+      <Held held={held} />
       <Statement companyId={company.id} />
       <LatestActivity companyId={company.id} />
+    </section>
+  );
+}
+
+/** Deposits recorded but not credited (../shared/dashboard.md, Held deposits), apart from the
+ * balance: a currency shows once something in it is held. */
+function Held(props: { held: Overview['held'] }) {
+  const amounts = props.held.filter((row) => /[1-9]/.test(row.amount));
+  return (
+    <section aria-labelledby="held-title">
+      <h2 id="held-title">Held</h2>
+      <p class="held-amount">{amounts.length === 0 ? 'Nothing is held.' : amounts.map((row) => `${row.amount} ${row.currency}`).join(', ')}</p>
+      <p class="muted">Deposits received but not credited (an address the token's issuer froze, a payer on the sanctions list): not in the balance above until released.</p>
     </section>
   );
 }

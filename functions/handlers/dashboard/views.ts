@@ -4,6 +4,7 @@ import type { Environment } from '#functions/api-keys/api-keys';
 import type { ActivityKind, activityView, EventDelivery, simulatePayment } from '#functions/companies/activity';
 import type { AuditEntry } from '#functions/companies/audit-log';
 import type { overview } from '#functions/companies/company';
+import type { HoldReason } from '#functions/deposits/deposits';
 import type { MeView } from '#functions/people/memberships';
 import type { TeamView, inviteMember } from '#functions/people/team-members';
 import type { Role } from '#functions/people/team';
@@ -27,7 +28,7 @@ import type { webhookBody } from '../webhooks/schemas.ts';
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
-export type { ActivityKind, ApiKeyView, AuditEntry, Environment, EventDelivery, MeView, Role, StageView, TeamView, WebhookAttempt };
+export type { ActivityKind, ApiKeyView, AuditEntry, Environment, EventDelivery, HoldReason, MeView, Role, StageView, TeamView, WebhookAttempt };
 
 export type OverviewView = Answer<typeof overview>;
 export type IssuedApiKeyView = Answer<typeof createApiKey>;

@@ -210,9 +210,13 @@ public sealed partial record Deposit
     [JsonPropertyName("amountStatus")]
     public required string? AmountStatus { get; init; }
 
-    /// <summary>One of: <c>awaiting_payment</c>, <c>confirming</c>, <c>completed</c>, <c>expired</c>.</summary>
+    /// <summary><c>held</c>: funds arrived that cannot be credited (see <c>holdReason</c>); not in <c>available</c> until released. One of: <c>awaiting_payment</c>, <c>confirming</c>, <c>completed</c>, <c>expired</c>, <c>held</c>.</summary>
     [JsonPropertyName("status")]
     public required string Status { get; init; }
+
+    /// <summary>Why a <c>held</c> deposit is not credited: <c>address_frozen</c> (the token's issuer froze the deposit address; credited once unfrozen) or <c>sender_sanctioned</c> (the paying address is on the sanctions list; credited only if Cambio releases it). Null otherwise. One of: <c>address_frozen</c>, <c>sender_sanctioned</c>.</summary>
+    [JsonPropertyName("holdReason")]
+    public required string? HoldReason { get; init; }
 
     /// <summary><c>confirmations</c>.</summary>
     [JsonPropertyName("confirmations")]
@@ -446,7 +450,7 @@ public partial record Webhook
     [JsonPropertyName("url")]
     public required string Url { get; init; }
 
-    /// <summary>One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>deposit.transfer_reversed</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>.</summary>
+    /// <summary>One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>deposit.held</c>, <c>deposit.transfer_reversed</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>.</summary>
     [JsonPropertyName("events")]
     public required IReadOnlyList<string> Events { get; init; }
 
@@ -478,6 +482,8 @@ public static class WebhookEventTypes
     public const string DepositConfirming = "deposit.confirming";
     /// <summary><c>deposit.expired</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Deposit"/>.</summary>
     public const string DepositExpired = "deposit.expired";
+    /// <summary><c>deposit.held</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Deposit"/>.</summary>
+    public const string DepositHeld = "deposit.held";
     /// <summary><c>deposit.transfer_reversed</c>: <see cref="WebhookEvent.Data"/> is a <see cref="Deposit"/>.</summary>
     public const string DepositTransferReversed = "deposit.transfer_reversed";
     /// <summary><c>webhook.test</c>: carries no record (<see cref="DataTypeOf"/> is null).</summary>
@@ -496,6 +502,7 @@ public static class WebhookEventTypes
         "deposit.completed" => typeof(Deposit),
         "deposit.confirming" => typeof(Deposit),
         "deposit.expired" => typeof(Deposit),
+        "deposit.held" => typeof(Deposit),
         "deposit.transfer_reversed" => typeof(Deposit),
         "withdrawal.completed" => typeof(Withdrawal),
         "withdrawal.failed" => typeof(Withdrawal),
@@ -511,7 +518,7 @@ public sealed partial class WebhookOptions
     [JsonPropertyName("url")]
     public required string Url { get; set; }
 
-    /// <summary>Event types to receive, or <c>["*"]</c> alone for all of them. One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>deposit.transfer_reversed</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>, <c>*</c>.</summary>
+    /// <summary>Event types to receive, or <c>["*"]</c> alone for all of them. One of: <c>deposit.confirming</c>, <c>deposit.completed</c>, <c>deposit.expired</c>, <c>deposit.held</c>, <c>deposit.transfer_reversed</c>, <c>withdrawal.processing</c>, <c>withdrawal.completed</c>, <c>withdrawal.failed</c>, <c>conversion.completed</c>, <c>*</c>.</summary>
     [JsonPropertyName("events")]
     public required IReadOnlyList<string> Events { get; set; }
 
@@ -564,6 +571,10 @@ public sealed partial record Withdrawal
     /// <summary><c>txHash</c>.</summary>
     [JsonPropertyName("txHash")]
     public required string? TxHash { get; init; }
+
+    /// <summary>What the destination received per the token's Transfer event, once completed: below <c>amount</c> only when the token's issuer charges a transfer fee. Null until completed.</summary>
+    [JsonPropertyName("deliveredAmount")]
+    public required string? DeliveredAmount { get; init; }
 
     /// <summary><c>failureReason</c>.</summary>
     [JsonPropertyName("failureReason")]

@@ -168,6 +168,11 @@ public static class ReadmeExamples
                 Deposit deposit = e.DataAs<Deposit>(); // the transfer seen confirming is gone: not credited
                 app.Logger.LogInformation("Deposit {Reference} awaits payment again (event {Id})", deposit.Reference, e.Id);
             }
+            else if (e.Type == WebhookEventTypes.DepositHeld)
+            {
+                Deposit deposit = e.DataAs<Deposit>(); // recorded, not credited: HoldReason says why
+                app.Logger.LogInformation("Deposit {Reference} is held: {Reason} (event {Id})", deposit.Reference, deposit.HoldReason, e.Id);
+            }
             return Results.NoContent(); // any 2xx within 15 s acknowledges; deduplicate on e.Id
         });
         return app;

@@ -39,7 +39,7 @@ public class RequestTests
         {
             id = "dep_01JBZ6W1V7Q8R9S0T1U2V3W4X5", method = "usdt", reference = "order-1", network = "tron",
             address = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", amount = "25.500000", receivedAmount = "0.000000", creditedAmount = "0.000000",
-            amountStatus = (string?)null, status = "awaiting_payment", confirmations = 0, requiredConfirmations = 19,
+            amountStatus = (string?)null, status = "awaiting_payment", holdReason = (string?)null, confirmations = 0, requiredConfirmations = 19,
             transactions = Array.Empty<object>(), split = (object?)null,
             expiresAt = "2026-01-16T12:00:00.000Z", createdAt = "2026-01-15T12:00:00.000Z", updatedAt = "2026-01-15T12:00:00.000Z",
         };

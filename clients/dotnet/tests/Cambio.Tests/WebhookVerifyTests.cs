@@ -57,6 +57,22 @@ public class WebhookVerifyTests
     }
 
     [Fact]
+    public void A_held_deposit_is_a_deposit_event_whose_data_reads_as_a_Deposit_with_its_HoldReason()
+    {
+        var body = Signer.DepositCompleted
+            .Replace("\"type\":\"deposit.completed\"", "\"type\":\"deposit.held\"")
+            .Replace("\"creditedAmount\":\"25.000000\"", "\"creditedAmount\":\"0.000000\"")
+            .Replace("\"status\":\"completed\",\"holdReason\":null", "\"status\":\"held\",\"holdReason\":\"address_frozen\"");
+
+        var e = WebhookSignature.Verify(body, Signer.Headers(body, Now), Signer.Secret, AtNow);
+
+        Assert.Equal(WebhookEventTypes.DepositHeld, e.Type);
+        Assert.Equal(typeof(Deposit), WebhookEventTypes.DataTypeOf(e.Type));
+        var deposit = e.DataAs<Deposit>();
+        Assert.Equal(("held", "address_frozen", "25.000000", "0.000000"), (deposit.Status, deposit.HoldReason, deposit.ReceivedAmount, deposit.CreditedAmount));
+    }
+
+    [Fact]
     public void The_clock_comes_from_Now_a_TimeProvider_or_the_system_and_the_tolerance_is_configurable()
     {
         var body = Signer.DepositCompleted;

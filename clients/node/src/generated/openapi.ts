@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deposit
-         * @description An address on `network` for this deposit only: on `tron` derived from the service xpub, on `ethereum`, `bsc`, `polygon` and `arbitrum` the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until it is paid). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. Whatever arrives is credited once its block is final on that network (`requiredConfirmations`: 19 on TRON); a transfer a reorganisation removes first is never credited, and `deposit.transfer_reversed` says so. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `split` forwards a share of every confirmed transfer on chain; while the company's withdrawal allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.
+         * @description An address on `network` for this deposit only: on `tron` derived from the service xpub, on `ethereum`, `bsc`, `polygon` and `arbitrum` the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until it is paid). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. Whatever arrives is credited once its block is final on that network (`requiredConfirmations`: 19 on TRON); a transfer a reorganisation removes first is never credited, and `deposit.transfer_reversed` says so. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the token's issuer froze the deposit address (`address_frozen`: credited once it is unfrozen) or the payer is on the sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). `split` forwards a share of every confirmed transfer on chain; while the company's withdrawal allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`. A split address on the sanctions screening list (OFAC SDN digital-currency addresses and the stage's own entries, compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"` on `split.address`, and nothing is written.
          */
         post: operations["createDeposit"];
         delete?: never;
@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Create a withdrawal
-         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). While the company's withdrawal allowlist is on (dashboard, Integrations), `address` must be on it and past its waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
+         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). While the company's withdrawal allowlist is on (dashboard, Integrations), `address` must be on it and past its waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, and the stage's own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, whatever the allowlist says, and nothing is written. The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -278,6 +278,26 @@ export interface webhooks {
          * @description POSTed to every enabled webhook subscribed to this type (or to `*`). Verify the signature over the raw body before parsing it. Any 2xx within 15 s acknowledges it; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. Order is not guaranteed: compare `data.updatedAt`.
          */
         post: operations["depositExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.held
+         * @description POSTed to every enabled webhook subscribed to this type (or to `*`). Verify the signature over the raw body before parsing it. Any 2xx within 15 s acknowledges it; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. Order is not guaranteed: compare `data.updatedAt`.
+         */
+        post: operations["depositHeldEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -605,7 +625,7 @@ export interface components {
             /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             url: string;
-            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
+            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.held" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
                 "*"
             ];
             description: string | null;
@@ -663,8 +683,13 @@ export interface components {
              */
             creditedAmount: string;
             amountStatus: ("exact" | "underpaid" | "overpaid") | null;
-            /** @enum {string} */
-            status: "awaiting_payment" | "confirming" | "completed" | "expired";
+            /**
+             * @description `held`: funds arrived that cannot be credited (see `holdReason`); not in `available` until released
+             * @enum {string}
+             */
+            status: "awaiting_payment" | "confirming" | "completed" | "expired" | "held";
+            /** @description Why a `held` deposit is not credited: `address_frozen` (the token's issuer froze the deposit address; credited once unfrozen) or `sender_sanctioned` (the paying address is on the sanctions list; credited only if Cambio releases it). Null otherwise. */
+            holdReason: ("address_frozen" | "sender_sanctioned") | null;
             confirmations: number;
             requiredConfirmations: number;
             transactions: {
@@ -751,6 +776,21 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["Deposit"];
         };
+        DepositHeldEvent: {
+            /**
+             * @description The event id; also the `webhook-id` header: deduplicate on it
+             * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
+             */
+            id: string;
+            /** @constant */
+            type: "deposit.held";
+            /**
+             * Format: date-time
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            createdAt: string;
+            data: components["schemas"]["Deposit"];
+        };
         /** @description A `Deposit` in the success envelope */
         DepositResponse: {
             /** @constant */
@@ -830,7 +870,7 @@ export interface components {
             /** @example whk_01JBZ6W1V7Q8R9S0T1A2V3W4X5 */
             id: string;
             url: string;
-            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
+            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.held" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed")[] | [
                 "*"
             ];
             description: string | null;
@@ -863,7 +903,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to receive, or `["*"]` alone for all of them */
-            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed" | "*")[];
+            events: ("deposit.confirming" | "deposit.completed" | "deposit.expired" | "deposit.held" | "deposit.transfer_reversed" | "withdrawal.processing" | "withdrawal.completed" | "withdrawal.failed" | "conversion.completed" | "*")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -915,6 +955,8 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
             txHash: string | null;
+            /** @description What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed. */
+            deliveredAmount: string | null;
             failureReason: string | null;
             /**
              * Format: date-time
@@ -2576,6 +2618,51 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DepositExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Cambio disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    depositHeldEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`): the same on every retry, so deduplicate on it
+                 * @example evt_01JBZ6W1V7Q8R9S0T1A2V3W4X5
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse it if more than 5 minutes away from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64>` signatures: base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${raw body}`)), the key being the base64-decoded part of your secret after `whsec_`. Compare in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositHeldEvent"];
             };
         };
         responses: {

@@ -41,8 +41,11 @@ final class Deposit extends CambioObject
     /** one of "exact", "underpaid", "overpaid" */
     public readonly ?string $amountStatus;
 
-    /** one of "awaiting_payment", "confirming", "completed", "expired" */
+    /** one of "awaiting_payment", "confirming", "completed", "expired", "held"; `held`: funds arrived that cannot be credited (see `holdReason`); not in `available` until released */
     public readonly string $status;
+
+    /** one of "address_frozen", "sender_sanctioned"; Why a `held` deposit is not credited: `address_frozen` (the token's issuer froze the deposit address; credited once unfrozen) or `sender_sanctioned` (the paying address is on the sanctions list; credited only if Cambio releases it). Null otherwise */
+    public readonly ?string $holdReason;
 
     public readonly int $confirmations;
 

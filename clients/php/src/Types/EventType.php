@@ -12,6 +12,7 @@ final class EventType
     public const DEPOSIT_CONFIRMING = 'deposit.confirming';
     public const DEPOSIT_COMPLETED = 'deposit.completed';
     public const DEPOSIT_EXPIRED = 'deposit.expired';
+    public const DEPOSIT_HELD = 'deposit.held';
     public const DEPOSIT_TRANSFER_REVERSED = 'deposit.transfer_reversed';
     public const WITHDRAWAL_PROCESSING = 'withdrawal.processing';
     public const WITHDRAWAL_COMPLETED = 'withdrawal.completed';
@@ -24,6 +25,7 @@ final class EventType
         'deposit.confirming' => Deposit::class,
         'deposit.completed' => Deposit::class,
         'deposit.expired' => Deposit::class,
+        'deposit.held' => Deposit::class,
         'deposit.transfer_reversed' => Deposit::class,
         'withdrawal.processing' => Withdrawal::class,
         'withdrawal.completed' => Withdrawal::class,

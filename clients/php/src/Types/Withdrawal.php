@@ -38,6 +38,9 @@ final class Withdrawal extends CambioObject
 
     public readonly ?string $txHash;
 
+    /** USDT amount as a decimal string with all 6 decimals; What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed */
+    public readonly ?string $deliveredAmount;
+
     public readonly ?string $failureReason;
 
     /** ISO 8601 UTC time with milliseconds */

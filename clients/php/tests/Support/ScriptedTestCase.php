@@ -66,6 +66,7 @@ abstract class ScriptedTestCase extends TestCase
             'creditedAmount' => '0.000000',
             'amountStatus' => null,
             'status' => 'awaiting_payment',
+            'holdReason' => null,
             'confirmations' => 0,
             'requiredConfirmations' => 19,
             'transactions' => [],

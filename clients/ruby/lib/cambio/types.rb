@@ -159,7 +159,10 @@ module Cambio
     # USDT amount as a decimal string with all 6 decimals
     string :credited_amount
     string :amount_status, null: true, enum: %w[exact underpaid overpaid]
-    string :status, enum: %w[awaiting_payment confirming completed expired]
+    # `held`: funds arrived that cannot be credited (see `holdReason`); not in `available` until released
+    string :status, enum: %w[awaiting_payment confirming completed expired held]
+    # Why a `held` deposit is not credited: `address_frozen` (the token's issuer froze the deposit address; credited once unfrozen) or `sender_sanctioned` (the paying address is on the sanctions list; credited only if Cambio releases it). Null otherwise.
+    string :hold_reason, null: true, enum: %w[address_frozen sender_sanctioned]
     integer :confirmations
     integer :required_confirmations
     array :transactions, of: "Deposit::Transaction"
@@ -182,6 +185,11 @@ module Cambio
   class DepositExpiredEvent < WebhookEvent
     schema "DepositExpiredEvent"
     event "deposit.expired", data: "Deposit"
+  end
+
+  class DepositHeldEvent < WebhookEvent
+    schema "DepositHeldEvent"
+    event "deposit.held", data: "Deposit"
   end
 
   class DepositTransferReversedEvent < WebhookEvent
@@ -244,6 +252,8 @@ module Cambio
     string :fee
     string :status, enum: %w[pending processing completed failed]
     string :tx_hash, null: true
+    # What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed.
+    string :delivered_amount, null: true
     string :failure_reason, null: true
     string :created_at
     string :updated_at
@@ -271,6 +281,7 @@ module Cambio
     "deposit.completed" => "DepositCompletedEvent",
     "deposit.confirming" => "DepositConfirmingEvent",
     "deposit.expired" => "DepositExpiredEvent",
+    "deposit.held" => "DepositHeldEvent",
     "deposit.transfer_reversed" => "DepositTransferReversedEvent",
     "webhook.test" => "WebhookTestEvent",
     "withdrawal.completed" => "WithdrawalCompletedEvent",

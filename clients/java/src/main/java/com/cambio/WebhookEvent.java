@@ -14,7 +14,9 @@ import java.util.Map;
  *
  * @param id the event id, {@code evt_…}
  * @param type {@code deposit.confirming}, {@code deposit.completed}, {@code deposit.expired},
- *     {@code deposit.transfer_reversed} (a transfer an earlier {@code deposit.confirming} showed was
+ *     {@code deposit.held} (the funds arrived but are not credited: the deposit's {@code status} is
+ *     {@code held} and its {@code holdReason} says why, {@code address_frozen} or {@code
+ *     sender_sanctioned}), {@code deposit.transfer_reversed} (a transfer an earlier {@code deposit.confirming} showed was
  *     removed by a chain reorganisation or failed: it will not be credited),
  *     {@code withdrawal.processing}, {@code withdrawal.completed}, {@code withdrawal.failed},
  *     {@code conversion.completed} (or {@code webhook.test})

@@ -165,6 +165,7 @@ class ClientTest {
       Withdrawal withdrawal = cambio.withdrawals().create(WithdrawalCreateParams.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("payout-1").build());
       assertEquals("1.000000", withdrawal.fee());
       assertNull(withdrawal.txHash());
+      assertNull(withdrawal.deliveredAmount());
       assertEquals("pending", cambio.withdrawals().get("wdr_1").status());
 
       Quote quote = cambio.conversions().quote(ConversionQuoteParams.builder().sourceAmount("10").build());

@@ -6,13 +6,13 @@ public final class Fixtures {
 
   static final String WITHDRAWAL =
       "{\"id\":\"wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5\",\"method\":\"usdt\",\"reference\":\"payout-1\",\"network\":\"tron\",\"address\":\"TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK\","
-          + "\"amount\":\"5.000000\",\"fee\":\"1.000000\",\"status\":\"pending\",\"txHash\":null,\"failureReason\":null,"
+          + "\"amount\":\"5.000000\",\"fee\":\"1.000000\",\"status\":\"pending\",\"txHash\":null,\"deliveredAmount\":null,\"failureReason\":null,"
           + "\"createdAt\":\"2026-01-15T12:00:00.000Z\",\"updatedAt\":\"2026-01-15T12:00:00.000Z\",\"completedAt\":null}";
 
   static final String DEPOSIT =
       "{\"id\":\"dep_01JBZ6W1V7Q8R9S0T1U2V3W4X5\",\"method\":\"usdt\",\"reference\":\"order-1\",\"network\":\"tron\",\"address\":\"TJRabPrwbZy45sbavfcjinPJC18kjpRTv8\","
           + "\"amount\":\"25.000000\",\"receivedAmount\":\"25.000000\",\"creditedAmount\":\"25.000000\",\"amountStatus\":\"exact\",\"status\":\"completed\","
-          + "\"confirmations\":19,\"requiredConfirmations\":19,\"transactions\":[{\"txHash\":\"abc\",\"amount\":\"25.000000\",\"blockNumber\":123456789012,\"confirmations\":19,\"status\":\"confirmed\"}],"
+          + "\"holdReason\":null,\"confirmations\":19,\"requiredConfirmations\":19,\"transactions\":[{\"txHash\":\"abc\",\"amount\":\"25.000000\",\"blockNumber\":123456789012,\"confirmations\":19,\"status\":\"confirmed\"}],"
           + "\"split\":{\"address\":\"TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK\",\"percent\":12.5,\"amount\":null,\"forwardedAmount\":\"3.125000\",\"withdrawalId\":null},"
           + "\"expiresAt\":\"2026-01-16T12:00:00.000Z\",\"createdAt\":\"2026-01-15T12:00:00.000Z\",\"updatedAt\":\"2026-01-15T12:00:00.000Z\"}";
 

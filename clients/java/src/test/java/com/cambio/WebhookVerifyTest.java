@@ -62,6 +62,18 @@ class WebhookVerifyTest {
   }
 
   @Test
+  void aHeldDepositIsATypedDepositEventWithItsHoldReason() throws Exception {
+    String deposit = Fixtures.DEPOSIT.replace("\"status\":\"completed\"", "\"status\":\"held\"").replace("\"holdReason\":null", "\"holdReason\":\"address_frozen\"")
+        .replace("\"creditedAmount\":\"25.000000\"", "\"creditedAmount\":\"0.000000\"");
+    String body = "{\"id\":\"evt_1\",\"type\":\"deposit.held\",\"createdAt\":\"2026-01-01T00:00:00.000Z\",\"data\":" + deposit + "}";
+    WebhookEvent event = webhooks.verify(body, headers(body), SECRET, Instant.ofEpochSecond(NOW));
+    assertEquals("deposit.held", event.type());
+    Deposit held = event.deposit();
+    assertEquals(List.of("held", "address_frozen", "25.000000", "0.000000"), List.of(held.status(), held.holdReason(), held.receivedAmount(), held.creditedAmount()));
+    assertThrows(IllegalStateException.class, event::withdrawal);
+  }
+
+  @Test
   void acceptsListValuedAndAnyCaseHeadersAsServletsAndSpringGiveThem() throws Exception {
     Map<String, List<String>> multi = new HashMap<>();
     multi.put("Webhook-Id", List.of("evt_1"));

@@ -7,7 +7,7 @@ import java.util.List;
  * The API's CreatedWebhook record, as openapi.json describes it.
  *
  * @param id Format <code>^whk_[0-9A-HJKMNP-TV-Z]{26}$</code>.
- * @param events Items: "deposit.confirming", "deposit.completed", "deposit.expired", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*" alone.
+ * @param events Items: "deposit.confirming", "deposit.completed", "deposit.expired", "deposit.held", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "*" alone.
  * @param description May be null.
  * @param createdAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
  * @param updatedAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.

@@ -15,7 +15,8 @@ import java.util.List;
  * @param receivedAmount USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>.
  * @param creditedAmount USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>.
  * @param amountStatus One of "exact", "underpaid", "overpaid". May be null.
- * @param status One of "awaiting_payment", "confirming", "completed", "expired".
+ * @param status held: funds arrived that cannot be credited (see holdReason); not in available until released. One of "awaiting_payment", "confirming", "completed", "expired", "held".
+ * @param holdReason Why a held deposit is not credited: address_frozen (the token's issuer froze the deposit address; credited once unfrozen) or sender_sanctioned (the paying address is on the sanctions list; credited only if Cambio releases it). Null otherwise. One of "address_frozen", "sender_sanctioned". May be null.
  * @param split May be null.
  * @param expiresAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
  * @param createdAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
@@ -32,6 +33,7 @@ public record Deposit(
     String creditedAmount,
     String amountStatus,
     String status,
+    String holdReason,
     long confirmations,
     long requiredConfirmations,
     List<Transaction> transactions,

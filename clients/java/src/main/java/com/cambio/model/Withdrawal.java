@@ -11,6 +11,7 @@ package com.cambio.model;
  * @param fee Network fee, held and spent on top of amount. Format <code>^\d+\.\d{6}$</code>.
  * @param status One of "pending", "processing", "completed", "failed".
  * @param txHash May be null.
+ * @param deliveredAmount What the destination received per the token's Transfer event, once completed: below amount only when the token's issuer charges a transfer fee. Null until completed. USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>. May be null.
  * @param failureReason May be null.
  * @param createdAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
  * @param updatedAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
@@ -26,6 +27,7 @@ public record Withdrawal(
     String fee,
     String status,
     String txHash,
+    String deliveredAmount,
     String failureReason,
     String createdAt,
     String updatedAt,

@@ -34,6 +34,7 @@ public class CambioWebhookController {
     switch (event.type()) {
       case "deposit.completed" -> credit(event.id(), event.deposit());
       case "deposit.transfer_reversed" -> System.out.println("not credited, awaiting payment again: " + event.deposit().reference());
+      case "deposit.held" -> System.out.println("on hold (" + event.deposit().holdReason() + "): " + event.deposit().reference());
       case "withdrawal.failed" -> System.out.println("payout failed: " + event.withdrawal().failureReason());
       default -> { }
     }
