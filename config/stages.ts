@@ -81,6 +81,9 @@ const EVERY_STAGE = {
  * minute to the table's stream. */
 const DEPLOYED = {
   SIGNER: 'kms',
+  // OFAC's Sanctions List Service: the whole SDN list in the advanced XML, downloaded daily
+  // (functions/screening/screening-refresh.ts).
+  SCREENING_LIST_URL: 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_ADVANCED.XML',
   WEBHOOK_CATCH_UP_MIN_AGE_MS: '60000',
   WEBHOOK_SECRET_SEALER: 'kms',
 } as const;

@@ -177,6 +177,10 @@ export const JOBS = {
   /** Turns each completed daily export into `ledger/YYYY/MM/DD.csv` for finance (README, Finance).
    * AWS only: started by the export's manifest-summary.json landing in S3. */
   ledgerDayCsv: { handler: 'jobs/ledger-day-csv' },
+  /** Imports OFAC's SDN list into the screening list daily, and reports the list's age hourly
+   * (functions/screening/screening-refresh.ts); the ScreeningListAge alarm watches it. AWS only: the
+   * local runtime has the shipped snapshot (config/screening/). */
+  screeningRefresh: { handler: 'jobs/screening-refresh' },
   /** Creates each new company's API Gateway key in the stage's usage plan (functions/api-keys/rate-limits.ts). */
   usageKeyProvisioner: { handler: 'jobs/usage-key-provisioner' },
   /**

@@ -18,7 +18,8 @@ import { StageMail } from './stage-mail.ts';
 
 /**
  * Table actions the jobs need, each a subset of grantReadWriteData: no job scans (but the
- * reconcile job), deletes or batch-writes. Transactions are authorised per item, so PutItem,
+ * reconcile job), deletes or batch-writes (but the screening refresh, which puts the entries it
+ * lists for the first time 25 at a time). Transactions are authorised per item, so PutItem,
  * UpdateItem and ConditionCheckItem cover them.
  */
 export const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];

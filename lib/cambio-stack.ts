@@ -131,6 +131,7 @@ export class CambioStack extends Stack {
     for (const fn of this.dashboard.functions) this.functions.push({ name: fn.node.id, fn });
     const exportCheck = this.financeExportCheck();
     const ledgerCsv = this.ledgerCsvJob();
+    this.screeningRefreshJob();
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
       apiStage: this.api.deploymentStage,
@@ -431,6 +432,34 @@ export class CambioStack extends Stack {
   private ledgerCsvJob(): { fn: CambioFunction; failures: Queue } {
     const job = this.fn(JOBS.ledgerDayCsv.handler, { timeout: Duration.minutes(5), memorySize: 1024, bundlesAwsSdk: true });
     return { fn: job, failures: this.financeExport.ledgerJob(job, this.failedInvocations.scheduleDlq) };
+  }
+
+  /**
+   * The screening refresh (functions/handlers/jobs/screening-refresh.ts, README "Screening"): daily
+   * it downloads OFAC's sdn_advanced.xml (~100 MB, streamed: a gigabyte of memory for the CPU that
+   * parses it within minutes) from the stage's SCREENING_LIST_URL and imports it into the table's
+   * screening list; hourly it publishes the list's age, which the ScreeningListAge alarm watches. It
+   * reads and writes the screening items (Query, GetItem, UpdateItem, PutItem in a transaction with
+   * its audit entry, and BatchWriteItem for the entries it lists for the first time); it never
+   * deletes (a delisting updates its entry) or scans.
+   */
+  private screeningRefreshJob(): void {
+    const job = this.fn(JOBS.screeningRefresh.handler, {
+      bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE, 'dynamodb:BatchWriteItem')],
+      timeout: Duration.minutes(5),
+      memorySize: 1024,
+    });
+    // After OFAC's business day (it publishes in US hours): a listing is screened by the next morning.
+    new Rule(this, 'ScreeningRefreshSchedule', {
+      description: "Downloads OFAC's SDN list into the screening list",
+      schedule: Schedule.cron({ minute: '30', hour: '5' }),
+      targets: [this.failedInvocations.scheduledTarget(job, Duration.hours(1), { refresh: true })],
+    });
+    new Rule(this, 'ScreeningListAgeSchedule', {
+      description: "Reports the screening list's age (and imports it if the stage never has)",
+      schedule: Schedule.rate(Duration.hours(1)),
+      targets: [this.failedInvocations.scheduledTarget(job, Duration.hours(1))],
+    });
   }
 
   /** A function of this stage, on the stage's figures and xpub, listed for the per-function alarms. */

@@ -223,6 +223,35 @@ export class OperationsAlarms extends Construct {
       app('WithdrawalsAwaitingFloat', 'Maximum'),
       { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
     );
+    // The issuer's controls on each network's USDT (../shared/networks.md, "The token as it is on
+    // mainnet"; docs/token-controls.md): TRON's sender and sweeper publish without a Network, as its
+    // other metrics; each EVM network's with its name.
+    for (const name of ['tron', ...props.evmNetworks] as const) {
+      const title = name === 'tron' ? 'TRON' : EVM_NETWORKS[name].title;
+      const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+      const metric = (metricName: string) =>
+        name === 'tron'
+          ? app(metricName, 'Maximum')
+          : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
+      alarm(
+        `HotWalletFrozen${suffix}`,
+        `Tether froze the ${title} hot wallet: nothing is sent from it or swept into it, and ${title} withdrawals wait pending. Contact the issuer; to pay out meanwhile, move the network to a new hot wallet (docs/token-controls.md).`,
+        metric('HotWalletFrozen'),
+        { threshold: 1 },
+      );
+      alarm(
+        `TokenPaused${suffix}`,
+        `The issuer paused USDT on ${title}: every transfer would revert, so nothing is sent or swept there and withdrawals wait pending; they go out once each when it is unpaused.`,
+        metric('TokenPaused'),
+        { threshold: 1 },
+      );
+      alarm(
+        `DepositAddressesFrozen${suffix}`,
+        `The issuer froze one or more ${title} deposit addresses: their deposits are held (not available) and the sweeper leaves them aside; the others are swept as before. Read the held deposits (status held, address_frozen) and contact the issuer.`,
+        metric('DepositAddressesFrozen'),
+        { threshold: 1 },
+      );
+    }
     alarm(
       'SweepsHeld',
       'A deposit address failed to sweep 3 times in a row and is backing off (an hour, doubling): its USDT stays there. Read its sweep history (SWEEP#<address>) for the failure.',
@@ -297,6 +326,18 @@ export class OperationsAlarms extends Construct {
       { threshold: 1 },
     );
 
+    // The screening refresh reports the age hourly, downloading daily (functions/screening/
+    // screening-refresh.ts): two hours without a report mean the job itself stopped, as bad as an old
+    // list. A failed download is reported there, not thrown; what the job throws (the table
+    // unreachable) is in the functions' error alarms below.
+    const screeningAge = app('ScreeningListAgeHours', 'Maximum', Duration.hours(1));
+    alarm(
+      'ScreeningListAge',
+      "OFAC's SDN list was last imported into the screening list over 48 hours ago (two daily downloads failed), or the screening refresh job stopped reporting: withdrawals and splits are screened against an old list. Read the job's log ('screening list not refreshed' names the cause: OFAC unreachable, a refused file), fix it or import the file by hand (README, Screening).",
+      screeningAge,
+      { threshold: 48, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2, datapointsToAlarm: 2, missing: TreatMissingData.BREACHING },
+    );
+
     if (props.mailFrom) {
       // The account's reputation (namespace AWS/SES, no dimension; decimals, 0.05 is 5 %), which is
       // what SES acts on: reviewed at 5 % bounces or 0.1 % complaints, sending paused beyond. The
@@ -344,6 +385,7 @@ export class OperationsAlarms extends Construct {
           graph('Reconciliation (USDT)', [app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1))]),
         ],
         [graph('Finance export', [exportFailed], [exportNotStarted]), graph('Ledger CSV', [ledgerCsvFailed], [app('LedgerDaysWritten', 'Sum', Duration.hours(1))])],
+        [graph('Screening list age (hours)', [screeningAge], [app('ScreeningRefreshFailed', 'Maximum', Duration.hours(1))])],
       ],
     });
   }

@@ -9,7 +9,7 @@ import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { recordHotWalletFloat, type HotWalletFloat } from '#functions/ledger/floats';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
-import { evmScanCursorName } from '#functions/networks/evm/from-settings';
+import { evmLegacyScanCursorName, evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { STAGES } from '../config/stages.ts';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
 import type { RateLimit } from '#functions/api-keys/rate-limits';
@@ -18,6 +18,7 @@ import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
 import { startEvmNetworks, type LocalEvmNetworks } from './evm-networks.ts';
 import { resumeHotWalletNonces } from './evm-nonce-resume.ts';
+import { loadDefaultScreeningLists } from './screening-defaults.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 import { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime } from './runtime-files.ts';
 // Where the ops commands read them from without loading the runtime (./runtime-files.ts says why).
@@ -102,6 +103,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
   try {
     await ensureTable(dynamoEndpoint, tableName);
+    // Screening is on by default (../shared/networks.md): the shipped OFAC snapshot, loaded once.
+    await loadDefaultScreeningLists(dynamoEndpoint, tableName);
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
     cognito = await startCognitoEmulator({ dataDir: options.dataDir });
     const hotWalletKey = options.environment?.LOCAL_HOT_WALLET_KEY ?? STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!;
@@ -190,7 +193,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 async function scanFreshChainsFromTheirHead(endpoint: string, tableName: string, networks: LocalEvmNetworks['settings']): Promise<void> {
   const db = createDocumentClient(endpoint);
   try {
-    for (const [name, network] of Object.entries(networks)) await new DynamoScanCursor(db, tableName, evmScanCursorName(name as EvmNetworkName, network)).forget();
+    for (const [name, network] of Object.entries(networks)) {
+      // The cursor's name before it was one per chain too: a new cursor would start where it stood.
+      for (const cursorName of [evmScanCursorName(name as EvmNetworkName, network), evmLegacyScanCursorName(name as EvmNetworkName, network)]) await new DynamoScanCursor(db, tableName, cursorName).forget();
+    }
   } finally {
     db.destroy();
   }

@@ -42,6 +42,14 @@ export interface AddressFormat {
   readonly example: string;
   /** True only for an address in the network's canonical form with a valid checksum. */
   is(value: unknown): value is string;
+  /**
+   * The one form an address is stored and compared in (EIP-55 on EVM networks, whose addresses
+   * compare in any letter case; base58check as it is on TRON), or null when `value` is no address
+   * of the network. Lenient where `is` is strict: an EVM address in mixed case with a wrong
+   * checksum still names its 20 bytes, and a list that names it so (the sanctions list) still
+   * means them.
+   */
+  canonical(value: string): string | null;
 }
 
 /** Where a new deposit is paid on a network, and how deep its block must be before it counts. */
@@ -90,8 +98,11 @@ export interface TokenControls {
 export interface ChainSettings {
   /** The official USDT contract on this chain: transfers of any other contract are ignored. */
   usdtContract: string;
-  /** Cursor name: one per chain and contract. */
+  /** Cursor name: one per chain. */
   cursorName: string;
+  /** Names the cursor had before: a scan with no position under `cursorName` starts where the
+   * earliest of these stood, so renaming it skips no block. */
+  previousCursorNames?: string[];
   /** Whether a transfer needs the sender to hold the amount, so the sender checks its float first. */
   enforcesBalances: boolean;
   /** Whether every address's balance comes from one read (the sandbox chain), so reconcile reads

@@ -95,7 +95,9 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       'still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the ' +
       'token\'s issuer froze the deposit address (`address_frozen`: credited once it is unfrozen) or the payer is on the ' +
       'sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
-      'allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`.',
+      'allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`. A split ' +
+      'address on the sanctions screening list (OFAC SDN digital-currency addresses and the stage\'s own entries, compared in any ' +
+      'letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"` on `split.address`, and nothing is written.',
     body: {
       name: 'CreateDepositRequest',
       schema: createDepositBody,
@@ -119,6 +121,9 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). ' +
       'While the company\'s withdrawal allowlist is on (dashboard, Integrations), `address` must be on it and past its ' +
       'waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. ' +
+      'An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, ' +
+      'and the stage\'s own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, ' +
+      'whatever the allowlist says, and nothing is written. ' +
       'The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.',
     body: {
       name: 'CreateWithdrawalRequest',

@@ -30,9 +30,11 @@ export const SLICES = {
   dashboardRoute: ['DASHBOARD_ORIGIN', 'DASHBOARD_RECENT_SIGN_IN_SECONDS'],
   /** The stage's mail (functions/adapters/mail/from-settings.ts): SES in AWS, a folder locally. */
   mail: ['STAGE', 'MAIL_FROM', 'MAIL_CONFIGURATION_SET', 'LOCAL_OUTBOX_DIR'],
+  /** Where OFAC's list is downloaded from (functions/screening/screening-refresh.ts). */
+  screening: ['SCREENING_LIST_URL'],
 } as const satisfies Record<string, readonly SettingName[]>;
 
-const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail } =
+const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail, screening } =
   SLICES;
 const api = [...common, ...table] as const;
 const dashboard = [...api, ...dashboardRoute] as const;
@@ -130,6 +132,8 @@ export const FUNCTION_SETTINGS = {
   'jobs/webhook-sender': [...api, ...deliveryQueue, ...webhookSending, ...webhookSealer, ...mail, 'POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS'],
   'jobs/usage-key-provisioner': [...common, 'USAGE_PLAN_ID'],
   'jobs/finance-export-check': [...common, 'EXPORT_TABLE_ARN'],
+  /** Downloads OFAC's list daily into the table's screening list; reports its age hourly. */
+  'jobs/screening-refresh': [...api, ...screening],
   'jobs/ledger-day-csv': [...common, 'LEDGER_BUCKET'],
 } as const satisfies Record<string, readonly SettingName[]>;
 

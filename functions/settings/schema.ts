@@ -110,6 +110,10 @@ export const STAGE_SETTINGS = {
   WEBHOOK_SECRET_SEALER: oneOf(SEALERS, 'must be kms or local'),
   /** The local runtime's AES-256 sealing key: sandbox data only, never a deployed stage's. */
   LOCAL_WEBHOOK_SEALING_KEY: v.optional(hex32),
+  /** Where the screening refresh job downloads OFAC's sdn_advanced.xml daily (functions/screening/
+   * screening-refresh.ts): OFAC's own Sanctions List Service on a deployed stage, or a mirror. The
+   * local stage runs no such job (its list is the shipped snapshot, config/screening/). */
+  SCREENING_LIST_URL: v.optional(url),
 };
 
 /** What the stack (or the local runtime) sets from what it made: names, ids, URLs. */

@@ -8,18 +8,21 @@ import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
 import { requirePermission } from '../people/team.ts';
 import { anyNetworkAddressInWords, isAnyNetworkAddress } from '../networks/registry.ts';
 import { allowlistHolds, type AllowedAddress, type AllowlistReader, type WithdrawalAllowlist } from './withdrawal-policy.ts';
+import { refuseSanctionedOnAnyNetwork } from '../screening/screening.ts';
+import type { ScreeningList } from '../screening/screening-list.ts';
 
 /**
  * The Integrations page's `Withdrawal addresses`: the allowlist withdrawal-policy.ts enforces. What
  * widens where money may go (adding an address, turning the allowlist off) waits the delay, mailed to
  * Owners and Admins; what narrows it (removing an address, turning the allowlist on) is immediate.
+ * An address on the sanctions screening list is never added (functions/screening/).
  */
 
 /** Enough for any company's payout accounts; the cap keeps one page and one read. */
 export const MAX_ALLOWED_ADDRESSES = 100;
 export const MAX_LABEL_LENGTH = 64;
 
-export interface AllowlistStore extends AllowlistReader, CompanyStore {
+export interface AllowlistStore extends AllowlistReader, CompanyStore, ScreeningList {
   allowlistOf(companyId: string): Promise<{ allowlist: WithdrawalAllowlist; addresses: AllowedAddress[] }>;
   /** Adds the address with its audit entry, within MAX_ALLOWED_ADDRESSES; 'full' past it, 'listed'
    * if the address is on the list already, and nothing written. */
@@ -75,6 +78,7 @@ export async function addAllowedAddress(deps: AllowlistDeps, caller: Caller, inp
     ...(label.length >= 1 && label.length <= MAX_LABEL_LENGTH ? [] : [{ path: 'label', message: `must be 1-${MAX_LABEL_LENGTH} characters` }]),
   ];
   if (problems.length > 0) throw validationFailed(problems);
+  await refuseSanctionedOnAnyNetwork(deps.store, address, 'address');
   const entry: AllowedAddress = {
     companyId: caller.membership.companyId,
     address,

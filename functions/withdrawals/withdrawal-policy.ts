@@ -1,10 +1,17 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
+import type { NetworkName } from '../networks/names.ts';
+import { refuseSanctioned } from '../screening/screening.ts';
+import type { ScreeningList } from '../screening/screening-list.ts';
 import { ApiError } from '../shared/errors.ts';
 import { formatAmount } from '../shared/money.ts';
 
 /**
- * What lets money leave a company, in one place: the withdrawal allowlist (where it may go) and the
- * daily withdrawal limit (how much a UTC day), for withdrawals and for deposits' splits.
+ * What lets money leave a company, in one place: the sanctions screening list (where it may never
+ * go, functions/screening/), the withdrawal allowlist (where it may go) and the daily withdrawal
+ * limit (how much a UTC day), for withdrawals and for deposits' splits.
+ *
+ * The screening list is read before anything is written: an address on it is refused with 422
+ * ADDRESS_NOT_ALLOWED (`details.reason: "sanctioned"`) whatever the company's allowlist says.
  *
  * The allowlist is Circle's "address book": while it is on, money leaves only for addresses that a
  * company's Owner or Admin added in the dashboard, each usable once the stage's waiting period has
@@ -120,18 +127,20 @@ const LIMIT_READS = 3;
 class PolicyKeptChanging extends Error {}
 
 /**
- * Runs `write` (a withdrawal's transaction) under the allowlist and within the company's daily
- * limit, returning the guards it was written under. Refused with 422 ADDRESS_NOT_ALLOWED (`field`
- * names the request's field) or 422 LIMIT_REACHED (details: dailyLimit, sentToday, remaining), and
+ * Runs `write` (a withdrawal's transaction) to an address off the screening list, under the
+ * allowlist and within the company's daily limit, returning the guards it was written under.
+ * Refused with 422 ADDRESS_NOT_ALLOWED (`field` names the request's field; `reason: "sanctioned"`
+ * for a listed address) or 422 LIMIT_REACHED (details: dailyLimit, sentToday, remaining), and
  * nothing written.
  */
 export async function underWithdrawalPolicy(
-  reader: AllowlistReader & LimitReader,
+  reader: AllowlistReader & LimitReader & ScreeningList,
   companyId: string,
-  payout: { address: string; field: string; amount: bigint },
+  payout: { network: NetworkName; address: string; field: string; amount: bigint },
   now: Date,
   write: (guards: WithdrawalGuards) => Promise<GuardedWrite>,
 ): Promise<WithdrawalGuards> {
+  await refuseSanctioned(reader, payout.network, payout.address, payout.field);
   const at = now.toISOString();
   let guards: WithdrawalGuards = { allowlist: { holds: false, at }, limit: { limited: false, at } };
   let allowlistRead = false;
@@ -162,7 +171,8 @@ export async function underWithdrawalPolicy(
  * Runs `write` (the transaction that creates a deposit with a split) under the allowlist: at once
  * while it is off; while it holds, only to an address on it and past its waiting period, else 422
  * ADDRESS_NOT_ALLOWED on `split.address` and nothing is written. A split's forwards are not counted
- * toward the daily limit.
+ * toward the daily limit. Its address is screened before the deposit takes an address index
+ * (deposits.ts createDeposit).
  */
 export async function underSplitPolicy(reader: AllowlistReader, companyId: string, address: string, now: Date, write: (guard: AllowlistGuard) => Promise<'written' | 'allowlist'>): Promise<void> {
   const off: AllowlistGuard = { holds: false, at: now.toISOString() };

@@ -273,15 +273,16 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it("runs one function per /v1 route, one for the dashboard API and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's 1 GB", () => {
+    it("runs one function per /v1 route, one for the dashboard API and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job, the screening refresh and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's and the screening refresh's 1 GB", () => {
       const functions = Object.values(cambioFunctions(resourcesOfType(template, 'AWS::Lambda::Function')));
+      const gigabyte = [JOBS.ledgerDayCsv.handler, JOBS.screeningRefresh.handler].map((handler) => functionName(stage, handler));
 
-      expect(functions).toHaveLength(ROUTES.length + 10 + 1 + 1 + DASHBOARD_DOWNLOADS.length);
+      expect(functions).toHaveLength(ROUTES.length + 11 + 1 + 1 + DASHBOARD_DOWNLOADS.length);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
         expect(fn.Properties!.Handler).toBe('index.handler');
-        expect(fn.Properties!.MemorySize).toBe(fn.Properties!.FunctionName === functionName(stage, JOBS.ledgerDayCsv.handler) ? 1024 : 512);
+        expect(fn.Properties!.MemorySize).toBe(gigabyte.includes(fn.Properties!.FunctionName) ? 1024 : 512);
         // The rest of each function's environment is its settings slice (test/infra/settings.test.ts).
         expect(fn.Properties!.Environment.Variables.STAGE).toBe(stage);
       }

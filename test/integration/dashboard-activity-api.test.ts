@@ -39,6 +39,7 @@ async function depositOn(companyId: string, reference: string, date: string, sta
     nextAddressIndex: () => api.deposits.nextAddressIndex(),
     getDeposit: (company, id) => api.deposits.getDeposit(company, id),
     allowlistFor: (company, address) => api.deposits.allowlistFor(company, address),
+    listed: (network, addresses) => api.deposits.listed(network, addresses),
     createDeposit: (deposit, splitGuard) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) }), splitGuard),
   };
   await createDeposit(backdated, SETTINGS, companyId, { network, reference }, at);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { ensureTable } from '#local/dynamodb-local';
+import { loadDefaultScreeningLists } from '#local/screening-defaults';
 
 export type TestTable = { endpoint: string; tableName: string; db: ReturnType<typeof createDocumentClient> };
 
@@ -11,10 +12,16 @@ function newTestTable(): TestTable {
   return { endpoint, tableName: `test-${randomUUID()}`, db: createDocumentClient(endpoint) };
 }
 
+/** A new table with the shipped screening lists in it, as `npm start` makes one (screening is on by default). */
+async function makeTable(table: TestTable): Promise<void> {
+  await ensureTable(table.endpoint, table.tableName);
+  await loadDefaultScreeningLists(table.endpoint, table.tableName);
+}
+
 /** A fresh table on the run's DynamoDB Local, so test files never see each other's data. */
 export async function freshTable(): Promise<TestTable> {
   const table = newTestTable();
-  await ensureTable(table.endpoint, table.tableName);
+  await makeTable(table);
   return table;
 }
 
@@ -25,7 +32,7 @@ export async function freshTable(): Promise<TestTable> {
  */
 export function useFreshTable(): TestTable {
   const table = newTestTable();
-  beforeAll(() => ensureTable(table.endpoint, table.tableName));
+  beforeAll(() => makeTable(table));
   afterAll(() => table.db.destroy());
   return table;
 }

@@ -7,6 +7,8 @@ import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { TableStore } from './table-store.ts';
 import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-policy';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
+import { screeningListOf } from './screening-store.ts';
+import type { NetworkName } from '#functions/networks/names';
 
 export class DynamoDepositStore extends TableStore implements DepositStore {
   async nextAddressIndex(): Promise<number> {
@@ -36,6 +38,11 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
 
   allowlistFor(companyId: string, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  }
+
+  /** The table's screening list, with the container's cache (screening-store.ts): a split's address is screened. */
+  listed(network: NetworkName, addresses: string[]) {
+    return screeningListOf(this.db, this.tableName).listed(network, addresses);
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {

@@ -7,6 +7,8 @@ import { auditEntryItem } from './items/audit-entry.ts';
 import { allowedAddressItem, withdrawalAllowlistItem } from './items/withdrawal-allowlist.ts';
 import { itemsUnder, readItem } from './queries.ts';
 import { answer, MoneyTransaction } from './transaction.ts';
+import { screeningListOf } from './screening-store.ts';
+import type { NetworkName } from '#functions/networks/names';
 
 /** What /v1 reads before money leaves for `address`: the allowlist's switch and that one address,
  * both read consistently (an address removed a moment ago is gone). */
@@ -46,6 +48,11 @@ export function underGuard(transaction: MoneyTransaction, companyId: string, gua
 export class DynamoAllowlistStore extends DynamoCompanyStore implements AllowlistStore {
   async allowlistFor(companyId: string, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  }
+
+  /** The table's screening list, with the container's cache (screening-store.ts): a sanctioned address is never allowed. */
+  listed(network: NetworkName, addresses: string[]) {
+    return screeningListOf(this.db, this.tableName).listed(network, addresses);
   }
 
   async allowlistOf(companyId: string): Promise<{ allowlist: WithdrawalAllowlist; addresses: AllowedAddress[] }> {

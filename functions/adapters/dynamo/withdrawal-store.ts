@@ -10,6 +10,8 @@ import type { AuditEntry } from '#functions/companies/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 import { limitReader, withinLimit } from './withdrawal-limit-store.ts';
+import { screeningListOf } from './screening-store.ts';
+import type { NetworkName } from '#functions/networks/names';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
   async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry): Promise<GuardedWrite> {
@@ -24,6 +26,11 @@ export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore
 
   allowlistFor(companyId: string, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  }
+
+  /** The table's screening list, with the container's cache (screening-store.ts). */
+  listed(network: NetworkName, addresses: string[]) {
+    return screeningListOf(this.db, this.tableName).listed(network, addresses);
   }
 
   limitFor(companyId: string, day: string) {

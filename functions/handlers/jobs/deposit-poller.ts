@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
 import type { Context } from 'aws-lambda';
-import { confirmDeposits, expireDeposits, scanDeposits } from '#functions/deposits/deposit-chain';
+import { confirmDeposits, expireDeposits, releaseUnfrozen, scanDeposits, type DepositHolds } from '#functions/deposits/deposit-chain';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
@@ -11,6 +11,7 @@ import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
+import { screeningListOf } from '#adapters/dynamo/screening-store';
 
 const settings = functionSettings('jobs/deposit-poller');
 const { db, tableName } = dynamoFrom(settings);
@@ -21,9 +22,14 @@ const { db, tableName } = dynamoFrom(settings);
 function pollerOf(network: NetworkName) {
   const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings);
   const store = new DynamoDepositChainStore(db, tableName, network);
+  const screening = screeningListOf(db, tableName);
+  const holds: DepositHolds = {
+    frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses),
+    sanctionedSenders: (addresses) => screening.listed(network, addresses),
+  };
   return {
-    deps: { network, chain, store, usdtContract: chainSettings.usdtContract },
-    cursor: new DynamoScanCursor(db, tableName, chainSettings.cursorName),
+    deps: { network, chain, store, usdtContract: chainSettings.usdtContract, holds },
+    cursor: new DynamoScanCursor(db, tableName, chainSettings.cursorName, chainSettings.previousCursorNames),
     addresses: new DepositAddressFilter(store),
   };
 }
@@ -54,8 +60,9 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
     scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded, credited: scan.credited + next.credited };
   }
   const confirm = await confirmDeposits({ ...deps, log });
+  const released = await releaseUnfrozen({ ...deps, log });
   const expired = network === 'tron' ? await expireDeposits(deps) : 0;
-  return { scan, confirm, expired };
+  return { scan, confirm, released, expired };
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on, per network:
@@ -72,8 +79,9 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       if (outcome.scan.lagBlocks !== null) metrics.addMetric('ScannerLagBlocks', MetricUnit.Count, outcome.scan.lagBlocks);
       metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.scan.credited + outcome.confirm.confirmed);
       metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);
+      metrics.addMetric('DepositTransfersHeld', MetricUnit.Count, outcome.confirm.held);
       return outcome;
     },
-    ({ scan, confirm, expired }) => scan.recorded + confirm.confirmed + confirm.dropped + expired > 0,
+    ({ scan, confirm, released, expired }) => scan.recorded + confirm.confirmed + confirm.dropped + confirm.held + released + expired > 0,
   );
 });

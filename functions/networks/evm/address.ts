@@ -1,6 +1,6 @@
 import type { AddressFormat } from '../network.ts';
 import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
-import { isEvmAddress } from './evm-address.ts';
+import { isEvmAddress, toChecksumAddress } from './evm-address.ts';
 
 /**
  * EVM addresses as every EVM network writes them: 20 bytes of hex after 0x, with EIP-55's checksum
@@ -12,4 +12,5 @@ export const evmAddressFormat: AddressFormat = {
   form: 'EIP-55 0x followed by 40 hex digits',
   example: '0x52908400098527886E0F7030069857D2E4169EE7',
   is: isEvmAddress,
+  canonical: (value) => (EVM_ADDRESS_PATTERN.test(value) ? toChecksumAddress(value) : null),
 };

@@ -24,6 +24,8 @@ export const tron: Network = {
     form: 'base58check, starting with T',
     example: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui',
     is: isTronAddress,
+    // Base58 is case-sensitive: a valid address is already in its one form.
+    canonical: (value) => (isTronAddress(value) ? value : null),
   },
   explorerTransactionUrl: (txHash) => explorerTransactionUrl('tron', txHash),
 };

@@ -1,0 +1,46 @@
+import { importScreeningFile, readScreeningFile, ScreeningImportRefused, type ImportSummary, type ScreeningStore } from './screening-import.ts';
+
+/**
+ * The screening refresh job (README, Screening): once a day it downloads OFAC's sdn_advanced.xml
+ * from the stage's SCREENING_LIST_URL and imports it; every hour it reports the list's age, the
+ * time since OFAC's whole list was last imported, which the ScreeningListAge alarm watches (over 48
+ * hours: two daily downloads missed). A failed download is reported, not thrown: the list in the
+ * table still holds, and the age keeps growing until one succeeds. A stage that has never imported
+ * the list downloads at its first run, whatever the schedule.
+ */
+
+/** The age reported while OFAC's list has never been imported: past any threshold. */
+export const NEVER_SYNCED_AGE_HOURS = 100_000;
+
+export interface RefreshOutcome {
+  refreshed: boolean;
+  summary: ImportSummary | null;
+  /** Why the download or the import failed, when it did. */
+  failure: string | null;
+  /** Hours since OFAC's list was last imported. */
+  ageHours: number;
+}
+
+export async function refreshScreeningList(
+  store: ScreeningStore,
+  source: { url: string; download: () => Promise<AsyncIterable<Uint8Array>> },
+  options: { refresh: boolean; actor: string; now?: () => Date },
+): Promise<RefreshOutcome> {
+  const now = options.now ?? (() => new Date());
+  const before = await store.state();
+  const refresh = options.refresh || before.ofacSyncedAt === null;
+  let summary: ImportSummary | null = null;
+  let failure: string | null = null;
+  if (refresh) {
+    try {
+      const file = await readScreeningFile(await source.download());
+      if (file.format !== 'sdn_advanced') throw new ScreeningImportRefused(`${source.url} did not serve an XML document (OFAC's sdn_advanced.xml)`);
+      summary = await importScreeningFile(store, file, { from: source.url, actor: options.actor, now: now() });
+    } catch (error) {
+      failure = `${(error as Error).name}: ${(error as Error).message}`;
+    }
+  }
+  const syncedAt = summary ? summary.at : before.ofacSyncedAt;
+  const ageHours = syncedAt === null ? NEVER_SYNCED_AGE_HOURS : Math.max(0, (now().getTime() - Date.parse(syncedAt)) / 3_600_000);
+  return { refreshed: summary !== null, summary, failure, ageHours };
+}
