@@ -8,6 +8,7 @@ import { formatAmount } from '#functions/shared/money';
 import { NETWORK_NAMES } from '#functions/networks/names';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDepositChainStore } from '#adapters/dynamo/deposit-chain-store';
+import { screeningListOf } from '#adapters/dynamo/screening-store';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
 import { parseSettings } from '#functions/settings/schema';
@@ -44,6 +45,7 @@ async function release(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
   try {
     const released: { network: string; txHash: string; amount: bigint; holdReason: string }[] = [];
+    const screening = screeningListOf(db, tableName);
     for (const network of NETWORK_NAMES) {
       const store = new DynamoDepositChainStore(db, tableName, network);
       for (const record of (await store.heldTransfers()).filter((held) => held.depositId === depositId)) {
@@ -57,7 +59,9 @@ async function release(endpoint: string | undefined, tableName: string) {
           depositId,
           { reason, holdReason: record.holdReason ?? 'unknown', txHash: record.txHash, amount: formatAmount(record.amount, 'USDT') },
         );
-        if ((await releaseHeldTransfer({ store }, record, audit)) === 'released') {
+        // A split is screened as the poller screens it: a listed destination gets nothing.
+        const holds = { frozenAddresses: async () => new Set<string>(), sanctioned: (addresses: string[]) => screening.listed(network, addresses) };
+        if ((await releaseHeldTransfer({ store, holds }, record, audit)) === 'released') {
           released.push({ network, txHash: record.txHash, amount: record.amount, holdReason: record.holdReason ?? 'unknown' });
         }
       }

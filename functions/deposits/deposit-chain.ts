@@ -57,8 +57,9 @@ export interface DepositChainStore extends AllowlistReader, DepositAddressListin
 export interface DepositHolds {
   /** Deposit addresses among these that the token's issuer has frozen now. */
   frozenAddresses(addresses: string[]): Promise<Set<string>>;
-  /** Paying addresses among these on the sanctions screening list. */
-  sanctionedSenders(addresses: string[]): Promise<Set<string>>;
+  /** Addresses among these on the sanctions screening list (of this network): a payer's, and a
+   * split's destination before its share is forwarded. */
+  sanctioned(addresses: string[]): Promise<Set<string>>;
 }
 
 /** Why each of these final transfers (to `to`, paid by `from`) is held, by transferId; absent when
@@ -69,7 +70,7 @@ async function holdsFor(holds: DepositHolds | undefined, transfers: (TransferKey
   const senders = transfers.flatMap((transfer) => (transfer.from ? [transfer.from] : []));
   const [frozen, sanctioned] = await Promise.all([
     holds.frozenAddresses([...new Set(transfers.map((transfer) => transfer.to))]),
-    senders.length ? holds.sanctionedSenders([...new Set(senders)]) : Promise.resolve(new Set<string>()),
+    senders.length ? holds.sanctioned([...new Set(senders)]) : Promise.resolve(new Set<string>()),
   ]);
   for (const transfer of transfers) {
     // A sanctioned payer is the stronger reason: unfreezing the address must not release it.
@@ -440,8 +441,13 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
  * As for a withdrawal, the first try reads nothing: its transaction checks that the list is off,
  * and only when it is not (`readAllowlist`) is the address read.
  */
-async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log'>, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
+async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log' | 'holds'>, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
   if (!deposit.split) return null;
+  // Listed since the deposit was made: nothing is sent there; the share is credited with the rest.
+  if (deps.holds && (await deps.holds.sanctioned([deposit.split.address])).has(deposit.split.address)) {
+    (deps.log ?? stderrLog).error('split share kept: its address is on the sanctions screening list now', { companyId: deposit.companyId, depositId: deposit.id, address: deposit.split.address });
+    return null;
+  }
   if (!readAllowlist) return { holds: false, at: now.toISOString() };
   const guard = await payoutGuard(deps.store, deposit.companyId, deposit.split.address, now);
   if (!guard) {
@@ -460,7 +466,7 @@ async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log'>, deposit: 
  * longer held (released already, by a person or by an unfreeze): releasing twice credits once.
  */
 export async function releaseHeldTransfer(
-  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'>,
+  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log' | 'holds'>,
   record: TransferRecord,
   audit: AuditEntry,
 ): Promise<'released' | 'not_held'> {

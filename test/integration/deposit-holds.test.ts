@@ -44,7 +44,7 @@ const holds: DepositHolds = {
     if (frozenFails) throw new Error('node unreachable');
     return chain.frozenAmong(USDT, addresses);
   },
-  sanctionedSenders: async (addresses) => new Set(addresses.filter((address) => sanctioned.has(address))),
+  sanctioned: async (addresses) => new Set(addresses.filter((address) => sanctioned.has(address))),
 };
 
 const deps = () => ({ network: 'tron' as const, chain, store, usdtContract: USDT, now: clock.now, holds });
@@ -194,6 +194,22 @@ describe('npm run deposits:release', () => {
       const run = await release([...args, '--table', env.tableName]);
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stderr).toContain('Usage: npm run deposits:release');
+    }
+  });
+});
+
+describe('a split whose address was listed after the deposit was made', () => {
+  it('forwards nothing there: the whole payment is credited to the company', async () => {
+    const listedLater = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_103);
+    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: `split-${Math.random()}`, split: { address: listedLater, percentBps: 5_000 } }, clock.now());
+    sanctioned.add(listedLater);
+    try {
+      await pay(deposit.address, '20');
+      await settle();
+      expect(depositView(await read(deposit))).toMatchObject({ status: 'completed', creditedAmount: '20.000000', split: { forwardedAmount: '0.000000', withdrawalId: null } });
+      expect(await usdtBalance()).toMatchObject({ available: usdt('20'), locked: 0n });
+    } finally {
+      sanctioned.delete(listedLater);
     }
   });
 });

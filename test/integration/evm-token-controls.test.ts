@@ -60,7 +60,7 @@ const issuer = () => evmSandboxIssuer(NETWORK, settings.EVM_NETWORKS[NETWORK]!);
 
 function chainJobs() {
   const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
-  const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses), sanctionedSenders: async () => new Set() };
+  const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses), sanctioned: async () => new Set() };
   const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract, holds } as const;
   const cursor = new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName, chainSettings.previousCursorNames);
   return { scan: () => scanDeposits({ ...deps, cursor, owner: 'scanner' }), confirm: () => confirmDeposits(deps), release: () => releaseUnfrozen(deps) };

@@ -25,7 +25,7 @@ function pollerOf(network: NetworkName) {
   const screening = screeningListOf(db, tableName);
   const holds: DepositHolds = {
     frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses),
-    sanctionedSenders: (addresses) => screening.listed(network, addresses),
+    sanctioned: (addresses) => screening.listed(network, addresses),
   };
   return {
     deps: { network, chain, store, usdtContract: chainSettings.usdtContract, holds },
