@@ -1,4 +1,4 @@
-import { bytesToHex, createTestClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
+import { bytesToHex, createTestClient, createWalletClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
@@ -27,6 +27,7 @@ import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { ANVIL_MNEMONIC, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { evmSandboxIssuer } from '#local/evm-issuer';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { screeningListOf } from '#adapters/dynamo/screening-store';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
@@ -60,7 +61,8 @@ const issuer = () => evmSandboxIssuer(NETWORK, settings.EVM_NETWORKS[NETWORK]!);
 
 function chainJobs() {
   const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
-  const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses), sanctioned: async () => new Set() };
+  // The real screening list, as the poller asks it: the test table holds the shipped OFAC snapshot.
+  const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses), sanctioned: (addresses) => screeningListOf(env.db, env.tableName).listed(NETWORK, addresses) };
   const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract, holds } as const;
   const cursor = new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName, chainSettings.previousCursorNames);
   return { scan: () => scanDeposits({ ...deps, cursor, owner: 'scanner' }), confirm: () => confirmDeposits(deps), release: () => releaseUnfrozen(deps) };
@@ -253,4 +255,25 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     expect(await getDeposit(deposits, companyId, meanwhile.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 120_000);
+
+  it('a deposit paid from a sanctioned address (one of OFAC\'s Ethereum addresses, funded on anvil, in lower case) is held as sender_sanctioned', async () => {
+    const sanctioned = '0x8589427373D6D84E98730D7795D8f6f8731FDA16'.toLowerCase() as Address;
+    const test = createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
+    await test.setBalance({ address: sanctioned, value: 10n ** 18n });
+    await pay(sanctioned, '30');
+    await test.impersonateAccount({ address: sanctioned });
+    const deposit = await newDeposit();
+    const hash = await createWalletClient({ chain: node.chain, transport: http(node.url) }).writeContract({
+      account: sanctioned,
+      address: node.usdt,
+      abi: TetherUsdt.abi,
+      functionName: 'transfer',
+      args: [deposit.address as Address, parseUnits('30', 6)],
+    });
+    expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
+    await settleChain();
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, transactions: [expect.objectContaining({ holdReason: 'sender_sanctioned' })] });
+    expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('30') });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
 });

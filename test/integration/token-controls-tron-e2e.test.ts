@@ -10,6 +10,7 @@ import { parseAmount } from '#functions/shared/money';
 import { STAGES } from '../../config/stages.ts';
 import { useFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
+import { runOpsCommand } from '../support/ops-commands.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
 
 /**
@@ -135,6 +136,22 @@ describe("TRON's USDT under the issuer's controls, on the local runtime", () => 
     } finally {
       await issuer().setFee(0, 0n);
     }
+  });
+
+  it('a deposit paid from an address on the shipped OFAC list is held as sender_sanctioned; deposits:release credits it once', { timeout: 120_000 }, async () => {
+    const created = (await api.call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'from-sanctioned' } })).body.data;
+    // The first TRON address of ../shared/screening/sanctioned_TRX.txt, which npm start loads.
+    await api.chain.submitTransfer({ contract: USDT, from: 'TA3rH2A7iHnm6pKH8gr9cK1EZnShnmZdFg', to: created.address, amount: parseAmount('12', 'USDT') });
+    const held = await waitFor(() => deposit(created.id), (record) => record.status === 'held', 60_000);
+    expect(held).toMatchObject({ status: 'held', holdReason: 'sender_sanctioned', creditedAmount: '0.000000' });
+    const before = minorUnits((await usdtBalance()).available);
+
+    const release = (args: string[]) => runOpsCommand('ops/deposits-release.ts', [...args, '--table', api.runtime.tableName], { DYNAMODB_ENDPOINT: api.runtime.dynamoEndpoint });
+    expect((await release(['--deposit', created.id, '--reason', 'cleared by compliance'])).status).toBe(0);
+    expect((await release(['--deposit', created.id, '--reason', 'cleared by compliance'])).stdout).toContain('Nothing held');
+    expect(await deposit(created.id)).toMatchObject({ status: 'completed', holdReason: null, creditedAmount: '12.000000' });
+    expect(minorUnits((await usdtBalance()).available)).toBe(before + 12_000_000n);
+    await expectLedgerMatchesBalances(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName, api.runtime.sandbox.companyId);
   });
 });
 
