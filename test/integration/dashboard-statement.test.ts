@@ -42,13 +42,14 @@ describe('the balance statement', () => {
     expect(downloaded.disposition).toContain(`cambio-statement-${daysAgo(1)}-to-${today()}.csv`);
     expect(downloaded.text.split('\n')[0]).toBe('line,time,entryId,reference,currency,availableChange,pendingChange,lockedChange,available,pending,locked,network,heldChange,held');
     expect(rows(downloaded.text).map((row) => [row[0], row[4], ...row.slice(5)])).toEqual([
-      ['opening', 'USDT', '', '', '', '0.000000', '0.000000', '0.000000', ''],
-      ['opening', 'BRL', '', '', '', '0.00', '0.00', '0.00', ''],
-      ['entry', 'USDT', '100.000000', '0.000000', '0.000000', '100.000000', '0.000000', '0.000000', ''],
+      // Last, heldChange and held: deposits recorded but not credited (none here).
+      ['opening', 'USDT', '', '', '', '0.000000', '0.000000', '0.000000', '', '', '0.000000'],
+      ['opening', 'BRL', '', '', '', '0.00', '0.00', '0.00', '', '', '0.00'],
+      ['entry', 'USDT', '100.000000', '0.000000', '0.000000', '100.000000', '0.000000', '0.000000', '', '0.000000', '0.000000'],
       // 10 USDT and the 1 USDT fee held until the transfer settles, on the withdrawal's network.
-      ['entry', 'USDT', '-11.000000', '0.000000', '11.000000', '89.000000', '0.000000', '11.000000', 'tron'],
-      ['closing', 'USDT', '', '', '', '89.000000', '0.000000', '11.000000', ''],
-      ['closing', 'BRL', '', '', '', '0.00', '0.00', '0.00', ''],
+      ['entry', 'USDT', '-11.000000', '0.000000', '11.000000', '89.000000', '0.000000', '11.000000', 'tron', '0.000000', '0.000000'],
+      ['closing', 'USDT', '', '', '', '89.000000', '0.000000', '11.000000', '', '', '0.000000'],
+      ['closing', 'BRL', '', '', '', '0.00', '0.00', '0.00', '', '', '0.00'],
     ]);
     expect(rows(downloaded.text)[3]![3]).toBe(`withdrawal:${withdrawal.body.data.id}:hold`);
     const balances = (await call('GET', '/company/balance')).body.data.balances as { currency: string; available: string; pending: string; locked: string }[];
