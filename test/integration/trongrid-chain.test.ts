@@ -558,21 +558,31 @@ describe('TronGridChain token controls', () => {
   const word = (value: 0 | 1) => ({ result: { result: true }, energy_used: 526, constant_result: [value.toString(16).padStart(64, '0')], transaction: { ret: [{}], visible: false, txID: txId(9) } });
   const asked = (request: SeenRequest) => TronWeb.address.fromHex(`41${(request.body as { parameter: string }).parameter.slice(24)}`);
   const hex = (text: string) => Buffer.from(text).toString('hex');
+  // Every control is read on the contract USDT lives in now: first `deprecated()` (not, here; the
+  // deprecation's own test below says otherwise), then the control itself.
+  const selectorOf = (request: SeenRequest) => (request.body as { function_selector: string }).function_selector;
+  type Answer = { body: unknown; status?: number };
+  const notDeprecated = (answer: (request: SeenRequest) => Answer) => (request: SeenRequest) => (selectorOf(request) === 'deprecated()' ? { body: word(0) } : answer(request));
+  const inTurn = (answers: Answer[]) => {
+    let next = 0;
+    return notDeprecated(() => answers[next++]!);
+  };
+  const controlReads = () => server.requests.filter((request) => selectorOf(request) !== 'deprecated()');
 
   it('frozenAmong asks isBlackListed(address) of each distinct address once, and answers those frozen', async () => {
-    server.script = (request) => ({ body: word(asked(request) === BOB ? 1 : 0) });
+    server.script = notDeprecated((request) => ({ body: word(asked(request) === BOB ? 1 : 0) }));
 
     const frozen = await chain().frozenAmong(USDT, [...holders, BOB]);
 
     expect(frozen).toEqual(new Set([BOB]));
-    expect(server.requests).toHaveLength(holders.length);
-    for (const request of server.requests) {
+    expect(controlReads()).toHaveLength(holders.length);
+    for (const request of controlReads()) {
       expect([request.method, request.path]).toEqual(['POST', '/wallet/triggerconstantcontract']);
       expect(request.body).toMatchObject({ contract_address: USDT_HEX, function_selector: 'isBlackListed(address)' });
       // The address as one ABI word: its 20 bytes left-padded.
       expect((request.body as { parameter: string }).parameter).toBe(`${'0'.repeat(24)}${evm(asked(request)).slice(2)}`);
     }
-    expect(new Set(server.requests.map(asked))).toEqual(new Set(holders));
+    expect(new Set(controlReads().map(asked))).toEqual(new Set(holders));
   });
 
   it('frozenAmong of no address asks nothing', async () => {
@@ -581,38 +591,38 @@ describe('TronGridChain token controls', () => {
   });
 
   it('tokenPaused reads paused() with a constant call', async () => {
-    server.script = [{ body: word(1) }, { body: word(0) }];
+    server.script = inTurn([{ body: word(1) }, { body: word(0) }]);
 
     expect(await chain().tokenPaused(USDT)).toBe(true);
     expect(await chain().tokenPaused(USDT)).toBe(false);
-    expect(server.requests.map((r) => [r.path, (r.body as { function_selector: string }).function_selector, (r.body as { contract_address: string }).contract_address])).toEqual([
+    expect(controlReads().map((r) => [r.path, (r.body as { function_selector: string }).function_selector, (r.body as { contract_address: string }).contract_address])).toEqual([
       ['/wallet/triggerconstantcontract', 'paused()', USDT_HEX],
       ['/wallet/triggerconstantcontract', 'paused()', USDT_HEX],
     ]);
     // A constant call needs an existing caller: the contract's own address is one; no arguments.
-    expect(server.requests[0]!.body).toMatchObject({ owner_address: USDT_HEX, parameter: '' });
+    expect(controlReads()[0]!.body).toMatchObject({ owner_address: USDT_HEX, parameter: '' });
   });
 
   it('an HTTP error is thrown after the retries, never read as "not frozen" or "not paused"', async () => {
-    server.script = (request) => (asked(request) === ALICE ? { status: 503, body: '' } : { body: word(0) });
+    server.script = notDeprecated((request) => (asked(request) === ALICE ? { status: 503, body: '' } : { body: word(0) }));
 
     const error = await caught(chain({ maxAttempts: 2 }).frozenAmong(USDT, holders));
 
     expect(error).toBeInstanceOf(ChainUnavailableError);
     expect(error).toMatchObject({ path: '/wallet/triggerconstantcontract' });
-    server.script = [{ status: 502, body: '<html>Bad Gateway</html>' }, { status: 503, body: '' }];
+    server.script = inTurn([{ status: 502, body: '<html>Bad Gateway</html>' }, { status: 503, body: '' }]);
     expect(await caught(chain({ maxAttempts: 2 }).tokenPaused(USDT))).toBeInstanceOf(ChainUnavailableError);
   });
 
   it("a node's refusal or a reverted call is thrown: a contract without the view, or none at that address", async () => {
-    server.script = [
+    server.script = inTurn([
       // No contract at the address: java-tron's refusal, its message hex-encoded.
       { body: { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hex('No contract or not a valid smart contract') } } },
       // A token without isBlackListed (its fallback reverts): the VM's verdict, no word.
       { body: { result: { code: 'CONTRACT_EXE_ERROR', message: hex('REVERT opcode executed') }, energy_used: 200, constant_result: [''], transaction: { ret: [{ ret: 'FAILED' }] } } },
       // java-tron's own failure, as HTTP 200.
       { body: { Error: 'class java.lang.NullPointerException : null' } },
-    ];
+    ]);
 
     const refused = await caught(chain().frozenAmong(USDT, [ALICE]));
     const reverted = await caught(chain().tokenPaused(USDT));
@@ -621,12 +631,34 @@ describe('TronGridChain token controls', () => {
     for (const error of [refused, reverted, failed]) expect(error).toBeInstanceOf(ChainResponseError);
     expect(refused.message).toContain('No contract or not a valid smart contract');
     expect(reverted.message).toContain('REVERT opcode executed');
-    expect(server.requests).toHaveLength(3);
+    expect(controlReads()).toHaveLength(3);
   });
 
   it('refuses a word that is not a bool', async () => {
-    server.script = [{ body: { result: { result: true }, constant_result: [(2n).toString(16).padStart(64, '0')] } }];
+    server.script = inTurn([{ body: { result: { result: true }, constant_result: [(2n).toString(16).padStart(64, '0')] } }]);
 
     expect(await caught(chain().tokenPaused(USDT))).toBeInstanceOf(ChainResponseError);
+  });
+
+  it('follows a deprecation: usdtContracts names the upgraded contract too, read once a minute, and the controls are read there', async () => {
+    const upgradedWord = { result: { result: true }, constant_result: [`${'0'.repeat(24)}${evm(BOB).slice(2)}`] };
+    server.script = (request) => (selectorOf(request) === 'deprecated()' ? { body: word(1) } : selectorOf(request) === 'upgradedAddress()' ? { body: upgradedWord } : { body: word(1) });
+    const deprecatedChain = chain();
+
+    expect(await deprecatedChain.usdtContracts(USDT)).toEqual([USDT, BOB]);
+    expect(await deprecatedChain.usdtContracts(USDT)).toEqual([USDT, BOB]);
+    expect(await deprecatedChain.tokenPaused(USDT)).toBe(true);
+    // deprecated() and upgradedAddress() once for all three, then paused() of the upgraded contract.
+    expect(server.requests.map((r) => [selectorOf(r), (r.body as { contract_address: string }).contract_address])).toEqual([
+      ['deprecated()', USDT_HEX],
+      ['upgradedAddress()', USDT_HEX],
+      ['paused()', evm(BOB).replace(/^0x/, '41')],
+    ]);
+  });
+
+  it('a contract not deprecated is the only one, and a failed read of it is thrown, not taken as "not deprecated"', async () => {
+    server.script = [{ body: word(0) }, { status: 503, body: '' }, { status: 503, body: '' }];
+    expect(await chain().usdtContracts(USDT)).toEqual([USDT]);
+    expect(await caught(chain({ maxAttempts: 2 }).usdtContracts(USDT))).toBeInstanceOf(ChainUnavailableError);
   });
 });

@@ -24,15 +24,20 @@ export function chainFrom(
       solidifyAfter: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
       treasury: options.hotWallet,
     });
-    return { chain, settings: { usdtContract, cursorName: `sandbox:${usdtContract}`, enforcesBalances: true, readsAllBalancesAtOnce: true } };
+    return { chain, settings: { usdtContract, ...cursorOf('sandbox', usdtContract), enforcesBalances: true, readsAllBalancesAtOnce: true } };
   }
   const secretId = settings.TRONGRID_API_KEY_SECRET;
   const chain = new TronGridChain({
     baseUrl: needed(settings.TRONGRID_URL, 'TRONGRID_URL', 'CHAIN_ADAPTER=trongrid'),
     apiKey: secretId ? secretsManagerApiKey(secretId) : undefined,
   });
-  return { chain, settings: { usdtContract, cursorName: `trongrid:${usdtContract}`, enforcesBalances: true, readsAllBalancesAtOnce: false } };
+  return { chain, settings: { usdtContract, ...cursorOf('trongrid', usdtContract), enforcesBalances: true, readsAllBalancesAtOnce: false } };
 }
+
+/** One scan cursor per chain, whatever its USDT contract, so changing USDT_CONTRACT (Tether
+ * deprecated it) resumes where the scan stood; it was one per contract before, and a first scan
+ * under the new name starts where that one stood. */
+const cursorOf = (adapter: 'sandbox' | 'trongrid', usdtContract: string) => ({ cursorName: `${adapter}:usdt`, previousCursorNames: [`${adapter}:${usdtContract}`] });
 
 export const tronChains: NetworkChains = { connect: chainFrom };
 

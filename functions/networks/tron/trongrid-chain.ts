@@ -9,6 +9,7 @@ import {
   parseBlock,
   parseBlockByNumber,
   parseBroadcast,
+  parseConstantAddress,
   parseConstantBool,
   parseEventPage,
   parseTokenBalance,
@@ -91,6 +92,8 @@ const MAX_RETRY_AFTER_MS = 30_000;
 const HEADER_SAFE_PATTERN = /^[\x21-\x7e]+$/;
 
 const CONSTANT_CALL_PATH = '/wallet/triggerconstantcontract';
+/** How long a contract's deprecation is taken as read: one read a minute, not one per job run. */
+const DEPRECATION_CHECK_MS = 60_000;
 
 /** An address as one ABI word: its 20 bytes, left-padded. */
 const abiAddress = (address: string): string => tronAddressToHex(address).slice(2).padStart(64, '0');
@@ -233,6 +236,9 @@ export class TronGridChain implements Chain {
    * unknown is never reported as not frozen.
    */
   async frozenAmong(contract: string, addresses: string[]): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    // Once deprecated, the upgraded contract keeps the freeze list that counts.
+    contract = await this.currentUsdtContract(contract);
     const frozen = new Set<string>();
     await inParallel([...new Set(addresses)], TOKEN_BALANCE_CONCURRENCY, async (address) => {
       if (parseConstantBool(await this.constantCall(contract, 'isBlackListed(address)', address, abiAddress(address)), CONSTANT_CALL_PATH)) frozen.add(address);
@@ -243,7 +249,35 @@ export class TronGridChain implements Chain {
   /** TetherToken's `paused()`, by a constant call from the contract's own address (a constant call
    * needs an existing caller, and any will do). */
   async tokenPaused(contract: string): Promise<boolean> {
+    contract = await this.currentUsdtContract(contract);
     return parseConstantBool(await this.constantCall(contract, 'paused()', contract, ''), CONSTANT_CALL_PATH);
+  }
+
+  private readonly upgrades = new Map<string, { readAt: number; upgraded: Promise<string | null> }>();
+
+  /** The stage's contract and, once Tether deprecated it, the upgraded one, whose events carry every
+   * payment since (../shared/networks.md, "Deprecation"). Read at most once a minute. */
+  async usdtContracts(contract: string): Promise<string[]> {
+    const upgraded = await this.upgradedFrom(contract);
+    return upgraded ? [contract, upgraded] : [contract];
+  }
+
+  /** Where USDT lives now: the upgraded contract once the stage's is deprecated. */
+  async currentUsdtContract(contract: string): Promise<string> {
+    return (await this.upgradedFrom(contract)) ?? contract;
+  }
+
+  private upgradedFrom(contract: string): Promise<string | null> {
+    const known = this.upgrades.get(contract);
+    if (known && Date.now() - known.readAt < DEPRECATION_CHECK_MS) return known.upgraded;
+    const upgraded = (async () => {
+      if (!parseConstantBool(await this.constantCall(contract, 'deprecated()', contract, ''), CONSTANT_CALL_PATH)) return null;
+      return parseConstantAddress(await this.constantCall(contract, 'upgradedAddress()', contract, ''), CONSTANT_CALL_PATH);
+    })();
+    // A failed read is not remembered: the next call asks again.
+    upgraded.catch(() => this.upgrades.delete(contract));
+    this.upgrades.set(contract, { readAt: Date.now(), upgraded });
+    return upgraded;
   }
 
   /** TRX held by an address, in sun (`/wallet/getaccount`'s `balance`; java-tron leaves it out

@@ -199,6 +199,16 @@ export function parseConstantBool(body: unknown, path: string): boolean {
   return word.endsWith('1');
 }
 
+/** A constant call's one address word (`upgradedAddress()`), as base58 `T…`. */
+export function parseConstantAddress(body: unknown, path: string): string {
+  const outcome = isObject(body) && isObject(body.result) ? body.result : undefined;
+  const word = isObject(body) && Array.isArray(body.constant_result) ? body.constant_result[0] : undefined;
+  if (outcome?.result !== true || typeof word !== 'string' || !/^0{24}[0-9a-fA-F]{40}$/.test(word)) {
+    throw new ChainResponseError(`${path} answered ${describe(isObject(body) ? body.constant_result : body)}, expected one address word`, { path });
+  }
+  return tronAddressFromHex(`0x${word.slice(24)}`);
+}
+
 /** java-tron's messages come hex-encoded; anything else is kept as it is. */
 function hexText(message: string): string {
   return /^(?:[0-9a-fA-F]{2})+$/.test(message) ? Buffer.from(message, 'hex').toString('utf8') : message;
