@@ -70,6 +70,9 @@ interface RpcCall {
 }
 
 /** One call's JSON answer; `result` is JSON already, so a block's logs are encoded once. */
+/** `deprecated()`'s selector. */
+const DEPRECATED_SELECTOR = '0x0e136b19';
+
 function answerOf(call: RpcCall): string {
   stats.calls[call.method] = (stats.calls[call.method] ?? 0) + 1;
   const reply = (result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":${result}}`;
@@ -99,6 +102,12 @@ function answerOf(call: RpcCall): string {
       }
       const ours = filter.address?.toLowerCase() === ETHEREUM_USDT_CONTRACT.toLowerCase() && (filter.topics?.[0] ?? TRANSFER_TOPIC) === TRANSFER_TOPIC;
       return reply(ours ? `[${loaded.map(logsOfBlock).filter(Boolean).join(',')}]` : '[]');
+    }
+    case 'eth_call': {
+      // TetherToken's deprecated(), which the scanner reads once a minute to follow a deprecation: not deprecated.
+      const { data } = (params[0] ?? {}) as { data?: string };
+      if (data?.startsWith(DEPRECATED_SELECTOR)) return reply(JSON.stringify(`0x${'0'.repeat(64)}`));
+      return error(-32601, `eth_call of ${data?.slice(0, 10)} is not served by this stand-in`);
     }
     default:
       return error(-32601, `the method ${call.method} does not exist/is not available`);

@@ -5,7 +5,7 @@ import { ChildWorker } from './child-worker.ts';
  * A stand-in for an Ethereum node's JSON-RPC, for the EVM scanner scenario: mining 300,000 real
  * transfers on anvil would take longer than the bench, so evm-node-child.ts answers the calls the
  * scanner and the confirmer make (eth_blockNumber, eth_getBlockByNumber, eth_getLogs,
- * eth_getTransactionReceipt, eth_chainId, batches of them) from blocks it makes up, in a child
+ * eth_getTransactionReceipt, eth_chainId, TetherToken's deprecated() by eth_call, batches of them) from blocks it makes up, in a child
  * process: a node is another machine, and its work must not be counted as the scanner's.
  */
 
