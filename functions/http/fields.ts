@@ -43,6 +43,17 @@ export const referenceField = v.pipe(
   v.regex(REFERENCE_PATTERN, 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"'),
 );
 
+/**
+ * A withdrawal's `reference`: `split:` starts the references of the withdrawals that forward a
+ * deposit's split share (`split:<dep_id>:<txHash>:<eventIndex>`), unique per company as every
+ * withdrawal reference is; a withdrawal that took one first would keep that share from being
+ * forwarded, and its deposit confirming, for good. So they are reserved (../shared/networks.md).
+ */
+export const withdrawalReferenceField = v.pipe(
+  referenceField,
+  v.check((reference) => !reference.toLowerCase().startsWith('split:'), 'must not start with "split:", which is reserved for the withdrawals that forward deposit splits'),
+);
+
 /** The record's `network`: one of the registered networks (functions/networks/names.ts). */
 export const networkField = v.picklist(NETWORK_NAMES, NETWORK_CHOICE);
 

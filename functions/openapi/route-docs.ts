@@ -124,6 +124,7 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       'An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, ' +
       'and the stage\'s own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, ' +
       'whatever the allowlist says, and nothing is written. ' +
+      'A `reference` starting `split:` (in any letter case) is reserved for the withdrawals that forward deposit splits: 400 `VALIDATION_FAILED`. ' +
       'The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.',
     body: {
       name: 'CreateWithdrawalRequest',

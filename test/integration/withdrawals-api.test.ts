@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { apiClient, newCompany as createTestCompany, useTestApi } from '../support/local-api.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
+import { companyItems, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 
 const api = useTestApi();
 const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_999);
@@ -93,6 +94,9 @@ describe('POST /v1/withdrawals', () => {
     ['a TRON address on ethereum', { network: 'ethereum' }, 'address'],
     ['an unknown field', { memo: 'hi' }, 'memo'],
     ['a reference with spaces', { reference: 'has space' }, 'reference'],
+    // Reserved for split forwards: taken first, it would keep that deposit confirming for good.
+    ['a split forward\'s reference', { reference: 'split:dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5:abab:0' }, 'reference'],
+    ['a split: reference in capitals', { reference: 'SPLIT:anything' }, 'reference'],
   ])('refuses %s with 400 naming the path, writing nothing', async (_, change, path) => {
     const { companyId, call } = await newCompany('Validation');
     await creditUsdt(companyId, '100');
@@ -193,5 +197,20 @@ describe('Idempotency-Key on POST /v1/withdrawals', () => {
       expect(response.status).toBe(400);
       expect(response.body.error.details[0].path).toBe('Idempotency-Key');
     }
+  });
+});
+
+describe('New withdrawal on the dashboard', () => {
+  it("refuses a split forward's reference with 400 on reference, as the API does, writing nothing", async () => {
+    const owner = await signedUpOwner(api.runtime, 'Reserved References');
+    await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '50');
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, {
+      body: { password: STRONG_PASSWORD, address: destination, amount: '5', reference: 'split:dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5:ab:0' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('VALIDATION_FAILED');
+    expect(refused.body.error.details.map((d: { path: string }) => d.path)).toContain('reference');
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { amountField, networkField, referenceField } from '#http/fields';
+import { amountField, networkField, withdrawalReferenceField } from '#http/fields';
 import { addressField } from '#http/address-fields';
 import { ACTIVITY_KINDS } from '#functions/companies/activity';
 import { API_KEY_ACCESS, MAX_ALLOWED_IPS, ROLL_GRACE, type RollGrace } from '#functions/api-keys/api-keys';
@@ -75,7 +75,7 @@ const proof = {
   password: v.pipe(v.string(), v.minLength(1, 'enter your password'), v.maxLength(256)),
   code: v.optional(v.pipe(v.string(), v.maxLength(16))),
 };
-export const sendWithdrawalBody = v.strictObject({ address: addressField, amount: amountField('USDT'), reference: referenceField, ...proof });
+export const sendWithdrawalBody = v.strictObject({ address: addressField, amount: amountField('USDT'), reference: withdrawalReferenceField, ...proof });
 /** `Confirm it's you`. */
 export const confirmSessionBody = v.strictObject(proof);
 

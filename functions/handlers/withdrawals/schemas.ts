@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { amountField, literalField, networkField, referenceField } from '#http/fields';
+import { amountField, literalField, networkField, withdrawalReferenceField } from '#http/fields';
 import { addressField, addressOnItsNetwork } from '#http/address-fields';
 
 /** POST /v1/withdrawals (../shared/api-contract.md, Withdrawals). */
@@ -9,7 +9,7 @@ export const createWithdrawalBody = v.pipe(
     network: networkField,
     address: addressField,
     amount: amountField('USDT'),
-    reference: referenceField,
+    reference: withdrawalReferenceField,
   }),
   addressOnItsNetwork((body) => body.address, ['address']),
 );
