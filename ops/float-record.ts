@@ -59,7 +59,9 @@ const given = values.tx ?? '';
 if (!(evm ? /^0x[0-9a-fA-F]{64}$/ : /^(0x)?[0-9a-fA-F]{64}$/).test(given)) refuse(`--tx must be the funding transaction's hash (${evm ? '0x and 64 hex digits' : '64 hex digits'}). ${USAGE}`);
 // A TRON transaction id is 64 lower-case hex digits, as TronGrid and the sandbox chain key it; an
 // explorer may show it with 0x or in capitals.
-const txHash = evm ? given : given.replace(/^0x/, '').toLowerCase();
+// An EVM hash is 0x and 64 hex digits in any letter case: keyed in lower case, as nodes give it, so a
+// pasted capitalised hash is the same float, never a second one.
+const txHash = evm ? given.toLowerCase() : given.replace(/^0x/, '').toLowerCase();
 const stage = values.stage as 'local' | 'sandbox' | 'production';
 if (!Object.hasOwn(STAGES, stage)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production). ${USAGE}`);
 const deployed = stage !== 'local';

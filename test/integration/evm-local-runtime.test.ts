@@ -176,6 +176,9 @@ describe('npm run reconcile and npm run float:record beside npm start with ether
     const again = await floatRecord('--network', 'ethereum', '--tx', txHash);
     expect(again.stdout).toContain(`Already recorded: the float of 500.000000 USDT from ${txHash} on ethereum. Nothing written.`);
     expect(again.status).toBe(0);
+    // The same hash in capitals (as an explorer may show it) is the same float.
+    const capitals = await floatRecord('--network', 'ethereum', '--tx', `0x${txHash.slice(2).toUpperCase()}`);
+    expect(capitals.stdout).toContain(`Already recorded: the float of 500.000000 USDT from ${txHash} on ethereum. Nothing written.`);
   });
 
   it('float:record refuses bad usage before it reads anything: an unknown network, a TRON float on a deployed stage, another stage\'s table', async () => {
