@@ -411,9 +411,11 @@ function singleValueHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 function groupQuery(params: URLSearchParams): Record<string, string[]> {
-  const grouped: Record<string, string[]> = {};
-  for (const [key, value] of params) (grouped[key] ??= []).push(value);
-  return grouped;
+  // Own keys only: a query naming an Object prototype member (`?constructor=1`) is a plain key,
+  // for the route's schema to refuse, not the prototype's function to push to (a 500).
+  const grouped = new Map<string, string[]>();
+  for (const [key, value] of params) grouped.set(key, [...(grouped.get(key) ?? []), value]);
+  return Object.fromEntries(grouped);
 }
 
 function safeDecode(value: string): string | null {

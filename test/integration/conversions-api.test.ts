@@ -461,6 +461,10 @@ describe('GET /v1/conversions', () => {
     ['a cursor naming another partition', `cursor=${Buffer.from('COMPANY#cmp_01ARZ3NDEKTSV4RRFFQ69G5FAV').toString('base64url')}`, 'cursor'],
     ['a cursor with a malformed id', `cursor=${Buffer.from('CONVERSION#cnv_nonsense').toString('base64url')}`, 'cursor'],
     ['an unknown parameter', 'limt=5', 'limt'],
+    // Names of Object prototype members are plain parameter names: 400, never a 500.
+    ['constructor', 'constructor=1', 'constructor'],
+    ['__proto__', '__proto__=1', '__proto__'],
+    ['toString twice', 'toString=1&toString=2', 'toString'],
   ])('refuses %s with 400 VALIDATION_FAILED naming the parameter', async (_, query, path) => {
     const { call } = await newCompany('BadQuery');
 
