@@ -171,11 +171,13 @@ export async function activityDetail(store: ActivityStore, caller: Caller, kind:
  * of a round (~250 bytes a deposit row) is written out before the next is read. */
 export const EXPORT_CHUNK_ROWS = 1_000;
 
-/** Each export's columns, in order (docs/dashboard-api.md). `network` comes last, after the columns
- * the files had before deposits took other networks, so a reader by position keeps working. */
+/** Each export's columns, in order (docs/dashboard-api.md). `network` comes after the columns the
+ * files had before deposits took other networks, and a deposit's `holdReason` and a withdrawal's
+ * `deliveredAmount` (what the payee received, below `amount` only under an issuer's fee) after it, so
+ * a reader by position keeps working. */
 export const CSV_COLUMNS = {
-  deposits: ['id', 'reference', 'status', 'amount', 'receivedAmount', 'creditedAmount', 'address', 'confirmations', 'createdAt', 'updatedAt', 'network'],
-  withdrawals: ['id', 'reference', 'status', 'amount', 'fee', 'address', 'txHash', 'failureReason', 'createdAt', 'completedAt', 'network'],
+  deposits: ['id', 'reference', 'status', 'amount', 'receivedAmount', 'creditedAmount', 'address', 'confirmations', 'createdAt', 'updatedAt', 'network', 'holdReason'],
+  withdrawals: ['id', 'reference', 'status', 'amount', 'fee', 'address', 'txHash', 'failureReason', 'createdAt', 'completedAt', 'network', 'deliveredAmount'],
   conversions: ['id', 'reference', 'quoteId', 'status', 'sourceAmount', 'settlementAmount', 'rate', 'createdAt'],
   events: ['id', 'type', 'createdAt', 'dispatchedAt', 'payload'],
 } as const satisfies Record<ActivityKind, readonly string[]>;

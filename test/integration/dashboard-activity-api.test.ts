@@ -192,9 +192,10 @@ describe('Export CSV', () => {
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="cambio-deposits-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const lines = (await response.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt,network');
+    expect(lines[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt,network,holdReason');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^dep_\w+,'\+1-2,completed,.*,tron$/);
+    // Not held: an empty holdReason after the network.
+    expect(lines[1]).toMatch(/^dep_\w+,'\+1-2,completed,.*,tron,$/);
     expect(lines[2]).toMatch(/^dep_\w+,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\)",completed,/);
     expect(lines.join('\n')).not.toContain('plain-order');
 
@@ -202,7 +203,7 @@ describe('Export CSV', () => {
     await depositOn(owner.companyId, 'eth-export', '2026-04-04', 'completed', 'ethereum');
     const ethereum = (await (await exportOf(owner, owner.companyId, '?network=ethereum')).text()).trimEnd().split('\n');
     expect(ethereum).toHaveLength(2);
-    expect(ethereum[1]).toMatch(/^dep_\w+,eth-export,completed,,0\.000000,0\.000000,0x[0-9a-fA-F]{40},0,[^,]+,[^,]+,ethereum$/);
+    expect(ethereum[1]).toMatch(/^dep_\w+,eth-export,completed,,0\.000000,0\.000000,0x[0-9a-fA-F]{40},0,[^,]+,[^,]+,ethereum,$/);
   });
 
   it('streams every row in one answer, read 1,000 at a time, the header once', async () => {

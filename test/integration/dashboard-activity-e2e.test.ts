@@ -173,7 +173,7 @@ describe('Activity in headless Chromium', () => {
     await expect.poll(rowsText).not.toContain('invoice-1001');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\n');
-    expect(csv[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt,network');
+    expect(csv[0]).toBe('id,reference,status,amount,receivedAmount,creditedAmount,address,confirmations,createdAt,updatedAt,network,holdReason');
     expect(csv).toHaveLength(3);
     expect(csv.find((line) => line.startsWith(paid.id))).toMatch(new RegExp(`^${paid.id},invoice-1003,completed,,25\\.000000,25\\.000000,${paid.address},\\d+,`));
     expect(csv.join('\n')).toContain('invoice-1002');

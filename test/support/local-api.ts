@@ -144,7 +144,7 @@ export async function fundHotWallet(runtime: LocalRuntime, amount: string): Prom
   const chain = new SandboxChain(createDocumentClient(runtime.dynamoEndpoint), runtime.tableName, { blockIntervalMs, solidifyAfter: 19 });
   await chain.submitTransfer({
     contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
-    from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_001),
+    from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_000_000_101),
     to: await new LocalKeySigner(STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!).address(),
     amount: parseAmount(amount, 'USDT'),
   });
