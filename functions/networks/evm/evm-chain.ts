@@ -3,6 +3,7 @@ import { BaseError, ContractFunctionRevertedError, createClient, decodeEventLog,
 import { getBalance, getBlock, getBlockNumber, getTransactionCount, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
 import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
+import { Deprecations } from '../deprecations.ts';
 import type { TokenControlsKind } from './settings.ts';
 
 /**
@@ -39,9 +40,6 @@ const TETHER_CONTROLS_ABI = [
   parseAbiItem('function deprecated() view returns (bool)'),
   parseAbiItem('function upgradedAddress() view returns (address)'),
 ] as const;
-
-/** How long a contract's deprecation is taken as read: one read a minute, not one per job run. */
-const DEPRECATION_CHECK_MS = 60_000;
 
 /** A node that refuses a range says so in many words: too many results, range too large, limit
  * exceeded, response size, timeout. Any of them means "ask for less". */
@@ -247,44 +245,29 @@ export class EvmChain implements Chain {
     return readContract(await this.rpc(), { address: (await this.currentUsdtContract(contract)) as Address, abi: TETHER_CONTROLS_ABI, functionName: 'paused' });
   }
 
-  private readonly upgrades = new Map<string, { readAt: number; upgraded: Promise<string | null> }>();
+  private readonly deprecations = new Deprecations(async (contract) => {
+    if (this.options.tokenControls === 'none') return null;
+    const client = await this.rpc();
+    let deprecated: boolean;
+    try {
+      deprecated = await readContract(client, { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'deprecated' });
+    } catch (error) {
+      // A contract without `deprecated()` (an upgraded one, which cannot be deprecated again)
+      // reverts the call: it is where USDT lives. A node's error is thrown.
+      if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError)) return null;
+      throw error;
+    }
+    return deprecated ? readContract(client, { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'upgradedAddress' }) : null;
+  });
 
-  /**
-   * The contracts USDT's Transfer events come from (../shared/networks.md, "Deprecation"): the
-   * stage's, and once Tether deprecates it, the upgraded one too (a payment through the old contract
-   * is forwarded there, and the upgraded contract emits its event). Read at most once a minute.
-   */
-  async usdtContracts(contract: string): Promise<string[]> {
-    const upgraded = await this.upgradedFrom(contract);
-    return upgraded ? [contract, upgraded] : [contract];
+  /** The contracts USDT's Transfer events come from: the stage's, and its upgraded one once deprecated (functions/networks/deprecations.ts). */
+  usdtContracts(contract: string): Promise<string[]> {
+    return this.deprecations.contracts(contract);
   }
 
   /** Where USDT lives now: the upgraded contract once the stage's is deprecated, else the stage's. */
-  async currentUsdtContract(contract: string): Promise<string> {
-    return (await this.upgradedFrom(contract)) ?? contract;
-  }
-
-  private upgradedFrom(contract: string): Promise<string | null> {
-    if (this.options.tokenControls === 'none') return Promise.resolve(null);
-    const known = this.upgrades.get(contract);
-    if (known && Date.now() - known.readAt < DEPRECATION_CHECK_MS) return known.upgraded;
-    const upgraded = (async () => {
-      const client = await this.rpc();
-      let deprecated: boolean;
-      try {
-        deprecated = await readContract(client, { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'deprecated' });
-      } catch (error) {
-        // A contract without `deprecated()` (an upgraded one, which cannot be deprecated again)
-        // reverts the call: it is where USDT lives. A node's error is thrown.
-        if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError)) return null;
-        throw error;
-      }
-      return deprecated ? readContract(client, { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'upgradedAddress' }) : null;
-    })();
-    // A failed read is not remembered: the next call asks again.
-    upgraded.catch(() => this.upgrades.delete(contract));
-    this.upgrades.set(contract, { readAt: Date.now(), upgraded });
-    return upgraded;
+  currentUsdtContract(contract: string): Promise<string> {
+    return this.deprecations.current(contract);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ChainBlock, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
 import type { Chain } from '#functions/networks/network';
+import { Deprecations } from '#functions/networks/deprecations';
 import { inParallel } from '#functions/shared/in-parallel';
 import { isTronAddress, tronAddressToHex } from '#functions/networks/tron/tron-address';
 import { JsonClient, type UpstreamFailure } from '#adapters/http/json-client';
@@ -92,8 +93,6 @@ const MAX_RETRY_AFTER_MS = 30_000;
 const HEADER_SAFE_PATTERN = /^[\x21-\x7e]+$/;
 
 const CONSTANT_CALL_PATH = '/wallet/triggerconstantcontract';
-/** How long a contract's deprecation is taken as read: one read a minute, not one per job run. */
-const DEPRECATION_CHECK_MS = 60_000;
 
 /** An address as one ABI word: its 20 bytes, left-padded. */
 const abiAddress = (address: string): string => tronAddressToHex(address).slice(2).padStart(64, '0');
@@ -253,31 +252,20 @@ export class TronGridChain implements Chain {
     return parseConstantBool(await this.constantCall(contract, 'paused()', contract, ''), CONSTANT_CALL_PATH);
   }
 
-  private readonly upgrades = new Map<string, { readAt: number; upgraded: Promise<string | null> }>();
+  private readonly deprecations = new Deprecations(async (contract) => {
+    if (!parseConstantBool(await this.constantCall(contract, 'deprecated()', contract, ''), CONSTANT_CALL_PATH)) return null;
+    return parseConstantAddress(await this.constantCall(contract, 'upgradedAddress()', contract, ''), CONSTANT_CALL_PATH);
+  });
 
   /** The stage's contract and, once Tether deprecated it, the upgraded one, whose events carry every
-   * payment since (../shared/networks.md, "Deprecation"). Read at most once a minute. */
-  async usdtContracts(contract: string): Promise<string[]> {
-    const upgraded = await this.upgradedFrom(contract);
-    return upgraded ? [contract, upgraded] : [contract];
+   * payment since (functions/networks/deprecations.ts). */
+  usdtContracts(contract: string): Promise<string[]> {
+    return this.deprecations.contracts(contract);
   }
 
   /** Where USDT lives now: the upgraded contract once the stage's is deprecated. */
-  async currentUsdtContract(contract: string): Promise<string> {
-    return (await this.upgradedFrom(contract)) ?? contract;
-  }
-
-  private upgradedFrom(contract: string): Promise<string | null> {
-    const known = this.upgrades.get(contract);
-    if (known && Date.now() - known.readAt < DEPRECATION_CHECK_MS) return known.upgraded;
-    const upgraded = (async () => {
-      if (!parseConstantBool(await this.constantCall(contract, 'deprecated()', contract, ''), CONSTANT_CALL_PATH)) return null;
-      return parseConstantAddress(await this.constantCall(contract, 'upgradedAddress()', contract, ''), CONSTANT_CALL_PATH);
-    })();
-    // A failed read is not remembered: the next call asks again.
-    upgraded.catch(() => this.upgrades.delete(contract));
-    this.upgrades.set(contract, { readAt: Date.now(), upgraded });
-    return upgraded;
+  currentUsdtContract(contract: string): Promise<string> {
+    return this.deprecations.current(contract);
   }
 
   /** TRX held by an address, in sun (`/wallet/getaccount`'s `balance`; java-tron leaves it out
