@@ -77,6 +77,14 @@ const evm = new Map<EvmNetworkName, EvmSweepDeps>();
 const gasChecks = new Map<EvmNetworkName, (job: JobRun) => Promise<unknown>>();
 const standings = new Map<NetworkName, () => Promise<TokenStanding>>();
 
+/** The network's sweeping, made on its first run (which also keeps how its token's standing is read). */
+function sweepingOf(network: NetworkName): SweepDeps | EvmSweepDeps {
+  if (network === HOT_WALLET_NETWORK) return (tron ??= tronSweeping());
+  const name = network as EvmNetworkName;
+  if (!evm.has(name)) evm.set(name, evmSweeping(name));
+  return evm.get(name)!;
+}
+
 export interface SweepRun {
   outcome: SweepResult | EvmSweepResult | null;
   standing: TokenStanding;
@@ -91,7 +99,7 @@ export interface SweepRun {
  * send, nor while every transfer reverts: functions/networks/token-standing.ts), the network's sweep.
  */
 export async function sweepDeposits(network: NetworkName = HOT_WALLET_NETWORK, log?: Log): Promise<SweepRun> {
-  const deps = network === HOT_WALLET_NETWORK ? (tron ??= tronSweeping()) : evm.get(network as EvmNetworkName) ?? evm.set(network as EvmNetworkName, evmSweeping(network as EvmNetworkName)).get(network as EvmNetworkName)!;
+  const deps = sweepingOf(network);
   const { stillFrozen } = await returnUnfrozen(deps.store, deps.frozenAmong!);
   const standing = await standings.get(network)!();
   // The run's line (runJob) carries the standing: one per run while it holds, as the metrics.

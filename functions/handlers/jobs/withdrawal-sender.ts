@@ -74,16 +74,18 @@ export async function sendAndSettleWithdrawals(
   timeLeftMs?: () => number,
   network: NetworkName = HOT_WALLET_NETWORK,
 ): Promise<{ sent: SendResult; settled: SettleResult & Partial<Pick<EvmSettleResult, 'replaced' | 'feeCapReached'>>; standing: TokenStanding }> {
-  if (network === HOT_WALLET_NETWORK) {
-    tron ??= tronSending();
-    const standing = await standings.get(network)!();
-    const sent = usdtMayMove(standing) ? await sendWithdrawals({ ...tron, log, timeLeftMs }) : NOTHING_SENT;
-    return { sent, settled: await settleWithdrawals({ ...tron, log, timeLeftMs }), standing };
-  }
-  if (!evm.has(network)) evm.set(network, evmSending(network));
-  const deps = { ...evm.get(network)!, log, timeLeftMs };
+  // Made on the network's first run, which also keeps how its token's standing is read.
+  if (network === HOT_WALLET_NETWORK) tron ??= tronSending();
+  else if (!evm.has(network)) evm.set(network, evmSending(network));
   const standing = await standings.get(network)!();
-  const sent = usdtMayMove(standing) ? await sendEvmWithdrawals(deps) : NOTHING_SENT;
+  const mayMove = usdtMayMove(standing);
+  if (network === HOT_WALLET_NETWORK) {
+    const deps = { ...tron!, log, timeLeftMs };
+    const sent = mayMove ? await sendWithdrawals(deps) : NOTHING_SENT;
+    return { sent, settled: await settleWithdrawals(deps), standing };
+  }
+  const deps = { ...evm.get(network)!, log, timeLeftMs };
+  const sent = mayMove ? await sendEvmWithdrawals(deps) : NOTHING_SENT;
   return { sent, settled: await settleEvmWithdrawals(deps), standing };
 }
 
