@@ -336,13 +336,14 @@ export interface ConfirmResult {
   held: number;
 }
 
-/** The records with their deposit's address (`to`), read in one batch. */
+/** The records with their deposit's address (`to`): as recorded, or, for a record made before it
+ * was kept, from its deposit (the records lacking it read in one batch). */
 async function withRecipients(store: DepositChainStore, records: TransferRecord[]): Promise<(TransferRecord & { to: string })[]> {
-  if (records.length === 0) return [];
-  const deposits = await store.getDeposits(records.map((record) => ({ companyId: record.companyId, depositId: record.depositId })));
+  const unknown = records.filter((record) => record.to === undefined);
+  const deposits = unknown.length ? await store.getDeposits(unknown.map((record) => ({ companyId: record.companyId, depositId: record.depositId }))) : new Map<string, Deposit>();
   return records.flatMap((record) => {
-    const deposit = deposits.get(record.depositId);
-    return deposit ? [{ ...record, to: deposit.address }] : [];
+    const to = record.to ?? deposits.get(record.depositId)?.address;
+    return to === undefined ? [] : [{ ...record, to }];
   });
 }
 

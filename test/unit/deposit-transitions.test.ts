@@ -47,7 +47,7 @@ describe('seeTransfer', () => {
     expect(change.after).toMatchObject({ status: 'confirming', receivedAmount: usdt(10), confirmations: 5, version: awaiting.version + 1 });
     expect(change.transfer).toEqual({
       write: 'record',
-      record: { txHash: TX, eventIndex: 0, network: 'tron', blockNumber: 1_000, companyId: COMPANY_ID, depositId: awaiting.id, amount: usdt(10), status: 'confirming', from: expect.any(String) },
+      record: { txHash: TX, eventIndex: 0, network: 'tron', blockNumber: 1_000, companyId: COMPANY_ID, depositId: awaiting.id, amount: usdt(10), status: 'confirming', from: SPLIT_ADDRESS, to: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
     });
     expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ pending: usdt(10), available: 0n });
     expect(change.events.map((event) => event.type)).toEqual(['deposit.confirming']);
