@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRIC_NAMESPACE, SERVICE } from '#http/access-log';
+import { stageName } from '#functions/settings/environment';
 
 export { MetricUnit };
 
@@ -15,7 +16,7 @@ export { MetricUnit };
  */
 export const logger = new Logger({ serviceName: SERVICE });
 
-const stage = process.env.STAGE ?? 'unknown';
+const stage = stageName();
 
 /** One buffer per run: a run's metrics leave as one EMF line when it ends. */
 export function runMetrics(): Metrics {

@@ -1,4 +1,5 @@
 import type { Log } from '#functions/shared/log';
+import { invocationTraceHeader, logLevelName, metricsDisabled as metricsDisabledNow, stageName } from '#functions/settings/environment';
 
 /**
  * The one line an API request leaves in the logs: route, status, code, latency and company, keyed by
@@ -24,9 +25,9 @@ const LEVELS = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 } as const;
 type Level = keyof typeof LEVELS;
 
 /** Powertools' variables, read once at cold start: POWERTOOLS_LOG_LEVEL, then LOG_LEVEL, INFO by default. */
-const threshold = LEVELS[levelFrom(process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL)];
-const metricsDisabled = process.env.POWERTOOLS_METRICS_DISABLED === 'true';
-const stage = process.env.STAGE ?? 'unknown';
+const threshold = LEVELS[levelFrom(logLevelName())];
+const metricsDisabled = metricsDisabledNow();
+const stage = stageName();
 
 export interface RequestOutcome {
   requestId: string;
@@ -119,7 +120,7 @@ const lineHead = (level: Level, message: string, requestId: string, now = Date.n
  */
 function traceField(): { xray_trace_id?: string } {
   const lambda = (globalThis as { awslambda?: { InvokeStore?: { getXRayTraceId(): string | undefined } } }).awslambda;
-  const header = lambda?.InvokeStore?.getXRayTraceId() ?? process.env._X_AMZN_TRACE_ID;
+  const header = lambda?.InvokeStore?.getXRayTraceId() ?? invocationTraceHeader();
   if (!header) return {};
   const root = header.includes('=') ? /(?:^|;)Root=([^;]+)/.exec(header)?.[1] : header;
   return root ? { xray_trace_id: root } : {};

@@ -15,6 +15,7 @@ import { JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, withRequestLog } from './route.ts';
 import { validate } from './validation.ts';
 import { parseSettings } from '#functions/settings/schema';
+import { processEnvironment } from '#functions/settings/environment';
 import { SLICES } from '#functions/settings/functions';
 import { DASHBOARD_ROUTES } from '#functions/routes';
 
@@ -151,7 +152,7 @@ function refuseCrossSite(headers: Record<string, string>, sessionId: string | nu
 /** DASHBOARD_ORIGIN: in AWS the dashboard's custom domain, or else its CloudFront URL, which fronts
  * both the app and this API; locally the runtime's own address (local/runtime.ts). Every dashboard
  * function's slice has it (functions/settings/functions.ts); read at cold start. */
-const { DASHBOARD_ORIGIN: configuredOrigin, DASHBOARD_RECENT_SIGN_IN_SECONDS: recentSignInSeconds } = parseSettings(SLICES.dashboardRoute, process.env);
+const { DASHBOARD_ORIGIN: configuredOrigin, DASHBOARD_RECENT_SIGN_IN_SECONDS: recentSignInSeconds } = parseSettings(SLICES.dashboardRoute, processEnvironment);
 
 function dashboardOrigin(): string {
   // Never the Host header instead: a request could then point mailed links at any site.

@@ -1,3 +1,4 @@
+import { processEnvironment } from './environment.ts';
 import { parseSettings, type Environment, type SettingName, type Settings } from './schema.ts';
 
 /**
@@ -32,9 +33,11 @@ export const SLICES = {
   mail: ['STAGE', 'MAIL_FROM', 'MAIL_CONFIGURATION_SET', 'LOCAL_OUTBOX_DIR'],
   /** Where OFAC's list is downloaded from (functions/screening/screening-refresh.ts). */
   screening: ['SCREENING_LIST_URL'],
+  /** The contracts Cambio uses on each network, never a destination (functions/withdrawals/refused-destinations.ts). */
+  contracts: ['USDT_CONTRACT', 'EVM_NETWORKS'],
 } as const satisfies Record<string, readonly SettingName[]>;
 
-const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail, screening } =
+const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail, screening, contracts } =
   SLICES;
 const api = [...common, ...table] as const;
 const dashboard = [...api, ...dashboardRoute] as const;
@@ -48,9 +51,9 @@ const dashboardWebhooks = [...dashboard, ...webhookUrls, ...webhookSealer, ...de
 export const FUNCTION_SETTINGS = {
   'company/get-company': api,
   'company/get-balance': api,
-  'deposits/create-deposit': [...api, ...deposits],
+  'deposits/create-deposit': [...api, ...deposits, ...contracts],
   'deposits/get-deposit': api,
-  'withdrawals/create-withdrawal': [...api, ...withdrawalRules],
+  'withdrawals/create-withdrawal': [...api, ...withdrawalRules, ...contracts],
   'withdrawals/get-withdrawal': api,
   'conversions/create-quote': [...api, ...pricing],
   'conversions/create-conversion': api,
@@ -110,13 +113,15 @@ export const FUNCTION_SETTINGS = {
   'dashboard/resend-webhook-event': dashboardWebhooks,
   'dashboard/send-test-event': dashboardWebhooks,
   'dashboard/roll-webhook-secret': dashboardWebhooks,
-  'dashboard/get-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist],
-  'dashboard/switch-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist, ...mail],
-  'dashboard/add-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
-  'dashboard/remove-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail],
-  'dashboard/get-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail],
-  'dashboard/change-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail],
-  'dashboard/send-withdrawal': [...people, ...withdrawalRules],
+  // The allowlist's and the limit's routes build their deps from one slice (allowlist-deps.ts): adding
+  // an address checks it is none of Cambio's contracts.
+  'dashboard/get-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist, ...contracts],
+  'dashboard/switch-withdrawal-allowlist': [...dashboard, ...withdrawalAllowlist, ...mail, ...contracts],
+  'dashboard/add-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail, ...contracts],
+  'dashboard/remove-withdrawal-address': [...dashboard, ...withdrawalAllowlist, ...mail, ...contracts],
+  'dashboard/get-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail, ...contracts],
+  'dashboard/change-withdrawal-limit': [...dashboard, ...withdrawalAllowlist, ...mail, ...contracts],
+  'dashboard/send-withdrawal': [...people, ...withdrawalRules, ...contracts],
   'dashboard/export-activity': dashboard,
   'dashboard/download-statement': dashboard,
   /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */
@@ -145,7 +150,7 @@ export function isFunctionName(handler: string): handler is FunctionName {
 }
 
 /** The function's slice, parsed once at its cold start; a bad or missing value throws naming the variable. */
-export function functionSettings<F extends FunctionName>(handler: F, env: Environment = process.env): FunctionSettings<F> {
+export function functionSettings<F extends FunctionName>(handler: F, env: Environment = processEnvironment): FunctionSettings<F> {
   return parseSettings(FUNCTION_SETTINGS[handler], env) as FunctionSettings<F>;
 }
 

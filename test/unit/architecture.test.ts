@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cycles, filesUnder, importGraph } from '../support/imports.ts';
 
@@ -76,6 +77,12 @@ describe('functions/ and the dashboard app', () => {
     const allowed = (file: string, target: string) => layerOf(file) === 'networks' && target === 'functions/settings/functions.ts';
     const outward = contexts.flatMap(([file, imports]) => imports.filter((target) => inFunctions(target) && LAYERS.includes(layerOf(target)) && !allowed(file, target)).map((target) => `${file} → ${target}`));
     expect(outward).toEqual([]);
+  });
+
+  it('the process environment is read in two modules only: settings come from each function\'s checked slice', () => {
+    // The settings module, and the X-Ray mode, which must write the SDK's switch before it loads.
+    const readers = [...functions].map(([file]) => file).filter((file) => inFunctions(file) && /\bprocess\.env\b/.test(readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    expect(readers.sort()).toEqual(['functions/adapters/xray-mode.ts', 'functions/settings/environment.ts']);
   });
 
   it('the shared kernel imports no context', () => {
