@@ -1,0 +1,142 @@
+import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { Key, KeySpec, KeyUsage, type KeyProps } from 'aws-cdk-lib/aws-kms';
+import * as v from 'valibot';
+import { JOBS } from '../functions/routes.ts';
+import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import type { StageConfig } from '../config/stages.ts';
+import type { Binder, CambioFunction } from './api-function.ts';
+import { TABLE_READ, TABLE_WRITE, evmHotWalletKeys, hotWalletAddress, hotWalletSigning, secretRead, secretsNamedIn, tableActions } from './binders.ts';
+import type { StageScope } from './stage-scope.ts';
+
+/**
+ * The stage's chain side: the hot wallets' keys, the scheduled jobs that read the chains (the
+ * deposit poller), sign on them (the withdrawal sender and the deposit sweeper) and compare them
+ * with the ledger (reconcile). Made in the stack's own scope, so their logical ids are the stack's.
+ */
+
+/** One signer at a time: two runs of a signing job must never pick the same work or race the hot wallet. */
+const SIGNING_JOB_CONCURRENCY = 1;
+
+export interface ChainJobs {
+  sender: CambioFunction;
+  sweeper: CambioFunction;
+  reconcile: CambioFunction;
+  /** The EVM networks the stage opens, for their alarms. */
+  evmNetworks: EvmNetworkName[];
+}
+
+/**
+ * The chain jobs on one EventBridge schedule: the deposit poller (scan, confirm, expire), which
+ * reads the chain and writes deposits, ledger entries and events but holds no key and cannot sign
+ * anything; the withdrawal sender and the deposit sweeper, the only signers; and the hourly
+ * reconcile.
+ */
+export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
+  const tronGridKey = secretRead('TRONGRID_API_KEY_SECRET', config.functionEnvironment.TRONGRID_API_KEY_SECRET);
+  const evmNetworks = openEvmNetworks(config);
+  const rpcUrlSecrets = secretsNamedIn('EVM_NETWORKS', Object.values(evmNetworks).flatMap((network) => (network.rpcUrlSecret ? [network.rpcUrlSecret] : [])));
+  const poller = stack.stageFunction(JOBS.depositPoller.handler, { bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey, rpcUrlSecrets], timeout: Duration.seconds(55) });
+  // One schedule per EVM network the stage opens, its input naming the network (the TRON poller
+  // runs on the chain jobs' schedule below, with no input).
+  for (const [name, network] of Object.entries(evmNetworks)) {
+    new Rule(stack, `DepositPoller${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
+      description: `Runs the ${name} deposit poller`,
+      schedule: Schedule.rate(Duration.minutes(network.scanEveryMinutes)),
+      targets: [stack.failedInvocations.scheduledTarget(poller, Duration.minutes(network.scanEveryMinutes), { network: name })],
+    });
+  }
+  // Only the withdrawal sender and the sweeper (TRX top-ups) may sign with the hot wallet; no API,
+  // authorizer or scanner function (test/infra). One run at a time: two runs of a signing job must
+  // never pick the same work or race the hot wallet.
+  const signingJob = (handler: typeof JOBS.withdrawalSender.handler | typeof JOBS.depositSweeper.handler, ...more: Binder[]) =>
+    stack.stageFunction(handler, {
+      bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), hotWalletSigning(stack.hotWallet), tronGridKey, ...more],
+      timeout: Duration.seconds(55),
+      reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
+    });
+  // The sender and the sweeper sign on each open EVM network too, each network with its own key,
+  // and read the node's URL where a secret holds it. The HD account key that signs for TRON
+  // deposit addresses: the sweeper's alone.
+  const evmHotWallets = evmHotWalletKeyPerNetwork(stack, config);
+  const openHotWallets = Object.fromEntries(Object.keys(evmNetworks).map((name) => [name, evmHotWallets[name as EvmNetworkName]]));
+  const sender = signingJob(JOBS.withdrawalSender.handler, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'));
+  const sweeper = signingJob(
+    JOBS.depositSweeper.handler,
+    secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET),
+    rpcUrlSecrets,
+    evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'),
+  );
+  for (const [fn, job] of [
+    [sender, 'WithdrawalSender'],
+    [sweeper, 'DepositSweeper'],
+  ] as const) {
+    for (const name of Object.keys(evmNetworks)) {
+      new Rule(stack, `${job}${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
+        description: `Runs the ${name} ${job === 'WithdrawalSender' ? 'withdrawal sender' : 'deposit sweeper'}`,
+        schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+        targets: [stack.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes), { network: name })],
+      });
+    }
+  }
+  new Rule(stack, 'ChainPollerSchedule', {
+    description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
+    schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
+    targets: [poller, sender, sweeper].map((fn) => stack.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
+  });
+  const reconcile = reconcileJob(stack, tronGridKey, rpcUrlSecrets);
+  return { sender, sweeper, reconcile, evmNetworks: Object.keys(evmNetworks) as EvmNetworkName[] };
+}
+
+/** Made once for the stage, not by the jobs that use it (lib/binders.ts hotWalletSigning, hotWalletAddress). */
+export function tronHotWalletKey(stack: Stack, config: StageConfig): Key {
+  return new Key(stack, 'HotWalletKey', hotWalletKeyProps(`Cambio ${config.stage} hot wallet (TRON, secp256k1)`, `alias/cambio-${config.stage}-hot-wallet`));
+}
+
+/**
+ * The hot wallet of each EVM network: a secp256k1 key of its own (its address the keccak of the
+ * public key), so a key's loss or grant touches one chain. Made for every EVM network, open or
+ * not: a network's forwarder factory must be deployed owned by its hot wallet's address before
+ * the stage can open it (EVM_NETWORKS names the factory), so the key has to exist first
+ * (npm run evm:deploy-factory, docs/evm-networks.md). Only an open network's key is granted.
+ */
+function evmHotWalletKeyPerNetwork(stack: Stack, config: StageConfig): Record<EvmNetworkName, Key> {
+  return Object.fromEntries(
+    EVM_NETWORK_NAMES.map((network) => [
+      network,
+      new Key(stack, `HotWalletKey${network[0]!.toUpperCase()}${network.slice(1)}`, hotWalletKeyProps(`Cambio ${config.stage} hot wallet (${network}, secp256k1)`, `alias/cambio-${config.stage}-hot-wallet-${network}`)),
+    ]),
+  ) as Record<EvmNetworkName, Key>;
+}
+
+/**
+ * The scheduled reconcile (functions/handlers/jobs/reconcile.ts), hourly: one full Scan of the table (no
+ * index lists every balance, and Cambio's fee and desk accounts exist only as ledger postings),
+ * GSI1 queries for the deposit addresses that may still hold USDT, and the chain balances of
+ * those and the hot wallet (on TronGrid one call per address, 4 at a time), on TRON and on each
+ * open EVM network (whose node URL it reads where a secret holds it). It reads the hot wallet's
+ * public key to know its addresses and cannot sign.
+ */
+function reconcileJob(stack: StageScope, tronGridKey: Binder, rpcUrlSecrets: Binder): CambioFunction {
+  const job = stack.stageFunction(JOBS.reconcile.handler, {
+    bind: [tableActions(stack.table, ...TABLE_READ, 'dynamodb:Scan'), hotWalletAddress(stack.hotWallet), tronGridKey, rpcUrlSecrets],
+    timeout: Duration.minutes(5),
+  });
+  new Rule(stack, 'ReconcileSchedule', {
+    description: 'Compares the wallets with the ledger',
+    schedule: Schedule.rate(Duration.hours(1)),
+    targets: [stack.failedInvocations.scheduledTarget(job, Duration.hours(1))],
+  });
+  return job;
+}
+
+/** A hot wallet's key: secp256k1, signing only, never leaving KMS, and kept when the stack goes
+ * (the wallet's funds answer to it). */
+function hotWalletKeyProps(description: string, alias: string): KeyProps {
+  return { description, keySpec: KeySpec.ECC_SECG_P256K1, keyUsage: KeyUsage.SIGN_VERIFY, removalPolicy: RemovalPolicy.RETAIN, alias };
+}
+
+/** The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema). */
+function openEvmNetworks(config: StageConfig) {
+  return v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
+}
