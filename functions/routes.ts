@@ -144,6 +144,10 @@ export const DASHBOARD_DOWNLOADS: readonly DashboardRouteSpec[] = [
 export const SESSION_AUTHORIZER = {
   handler: 'auth/session-authorizer',
   identityHeaders: ['Cookie'],
+  /** Not cached: a sign-out, a changed password or a reset must end the person's other sessions at
+   * their next request (functions/people/sign-outs.ts), not when a cached answer lapses. People's
+   * requests are few; one authorizer call and one read each is their price. */
+  cacheSeconds: 0,
 } as const;
 
 export const AUTHORIZER = {

@@ -284,7 +284,7 @@ export class Dashboard extends Construct {
     const authorizer = new RequestAuthorizer(this, 'SessionAuthorizer', {
       handler: sessionAuthorizer,
       identitySources: SESSION_AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
-      resultsCacheTtl: Duration.seconds(config.authorizerCacheSeconds),
+      resultsCacheTtl: Duration.seconds(SESSION_AUTHORIZER.cacheSeconds),
     });
     // One function serves every route (functions/handlers/dashboard/api.ts says why), with the union of
     // their needs: the table (DASHBOARD_ROUTES' tableAccess) and making people in the pool

@@ -278,7 +278,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
           return { denied: 'AUTHORIZER_FAILURE' };
         }
       }
-      authorizerCache.set(cacheKey, { result, expiresAt: Date.now() + options.config.authorizerCacheSeconds * 1000 });
+      const cacheSeconds = 'cacheSeconds' in authorizer ? authorizer.cacheSeconds : options.config.authorizerCacheSeconds;
+      if (cacheSeconds > 0) authorizerCache.set(cacheKey, { result, expiresAt: Date.now() + cacheSeconds * 1000 });
     }
     if (result === 'unauthorized') return { denied: 'UNAUTHORIZED' };
     if (!policyAllows(result, methodArn)) return { denied: 'ACCESS_DENIED' };

@@ -2,12 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Environment } from '../api-keys/api-keys.ts';
 import { auditEntry, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
 import { createCompanyRecord, type Company } from '../companies/company.ts';
-import { ApiError, notFound } from '../shared/errors.ts';
+import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { actorOf, COMMAND_LINE } from './caller.ts';
 import { releaseUnverifiedAddress, type EmailVerificationStore, type UnverifiedAccounts } from './email-verification.ts';
-import type { IdentityProvider, SessionTokens } from './identity.ts';
-import { signInNewPerson } from './sign-in.ts';
-import { checkEmail, type Membership, type Person, type Role } from './team.ts';
+import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from './identity.ts';
+import type { PersonAudit } from './memberships.ts';
+import { auditSignIn, signInNewPerson } from './sign-in.ts';
+import { admitSignIn, attemptKey, signInSucceeded, type SignInAttempts } from './sign-in-limits.ts';
+import { checkEmail, passwordProblems, type Membership, type Person, type Role } from './team.ts';
 
 /** Invitations: how a person joins a company, and how a company's first Owner arrives where there
  * is no self sign-up. The link holds the token; the table keeps its hash. */
@@ -57,40 +59,65 @@ export async function createCompanyInvitingOwner(
   return { company, token, invitation };
 }
 
-/** What following an invitation's link uses: the user pool, the invitations, and the people's
- * `Person` (an unproven account holding the address is replaced). */
-export interface InvitationAcceptance {
+/** What following an invitation's link uses: the user pool, the invitations, the people's `Person`
+ * (an unproven account holding the address is replaced), the sign-in limits, and the audit logs a
+ * sign-in goes in. */
+export interface InvitationAcceptance extends PersonAudit {
   identity: IdentityProvider & UnverifiedAccounts;
   invitations: Pick<InvitationStore, 'findInvitation' | 'acceptInvitation'>;
   people: EmailVerificationStore;
+  attempts: SignInAttempts;
 }
 
+/**
+ * The mailed link proves the mailbox (its token reached only the invited address, team-members.ts);
+ * the password is then a sign-in like any other (sign-in.ts): within Cambio's limits on failures,
+ * counted before the user pool is asked, audited `signed_in` in each of the person's companies, and
+ * its session's clock for a recent sign-in starts now, as POST /session's does.
+ *
+ * A new person chooses their password here; someone who already has an account proves it is theirs
+ * with its password, and joins with it. A password the pool's policy refuses is refused first, the
+ * same for both, so the answer to a weak password does not tell whether the address has an account.
+ */
 export async function acceptInvitation(deps: InvitationAcceptance, input: { token: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
   const { identity } = deps;
   const invitation = await deps.invitations.findInvitation(hashToken(input.token));
   // An unknown, used or expired link are one answer: the link no longer works.
   if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
+  const problems = passwordProblems(input.password);
+  if (problems.length) throw validationFailed([{ path: 'password', message: `Password does not conform to policy: needs ${problems.join(', ')}` }]);
+  const attempt = attemptKey(invitation.email, origin.sourceIp);
+  await admitSignIn(deps.attempts, attempt, now);
   // The link proves the mailbox: an account that only claimed the address (a sign-up never
   // verified, perhaps with a second factor of a stranger's) is deleted, not asked for its password.
   await releaseUnverifiedAddress(identity, deps.people, invitation.email);
-  const personId = await invitedPerson(identity, invitation.email, input.password);
-  const person: Person = { personId, email: invitation.email, createdAt: now.toISOString(), emailVerifiedAt: now.toISOString() };
-  const membership: Membership = { companyId: invitation.companyId, personId, email: invitation.email, role: invitation.role, createdAt: now.toISOString() };
-  await deps.invitations.acceptInvitation(invitation, person, membership, auditEntry(invitation.companyId, 'invitation.accepted', actorOf(membership), origin, now, invitation.email));
-  return signInNewPerson(identity, invitation.email, input.password);
+  const outcome = await invitedPersonSignIn(identity, invitation.email, input.password);
+  await signInSucceeded(deps.attempts, attempt, now);
+  // Not yet: the link's page has no step for the second factor (the challenge is dropped unanswered).
+  if ('twoFactor' in outcome) throw new ApiError('VALIDATION_FAILED', 'This account uses two-factor sign-in, which joining through a link does not support yet', [{ path: 'password', message: 'belongs to an account with two-factor sign-in' }]);
+  const session = outcome;
+  const person: Person = { personId: session.personId, email: invitation.email, createdAt: now.toISOString(), emailVerifiedAt: now.toISOString() };
+  const membership: Membership = { companyId: invitation.companyId, personId: session.personId, email: invitation.email, role: invitation.role, createdAt: now.toISOString() };
+  try {
+    await deps.invitations.acceptInvitation(invitation, person, membership, auditEntry(invitation.companyId, 'invitation.accepted', actorOf(membership), origin, now, invitation.email));
+  } catch (error) {
+    // Accepted or revoked meanwhile: the session just issued is not handed out.
+    await identity.signOut(session.accessToken);
+    throw error;
+  }
+  await auditSignIn(deps, session.personId, origin, now);
+  return session;
 }
 
-/** A new person sets their password here; someone who already has an account (a member of another
- * company) proves it is theirs with their current password instead, and joins with it. */
-async function invitedPerson(identity: IdentityProvider, email: string, password: string): Promise<string> {
+/** The user for a new address, signed in; or the existing account's sign-in with its password
+ * (AUTH_FAILED when wrong, RATE_LIMITED while the pool locks it out). */
+async function invitedPersonSignIn(identity: IdentityProvider, email: string, password: string): Promise<SessionTokens | TwoFactorChallenge> {
   try {
-    return (await identity.createUser(email, password)).personId;
+    await identity.createUser(email, password);
+    return await signInNewPerson(identity, email, password);
   } catch (error) {
     const taken = error instanceof ApiError && error.code === 'VALIDATION_FAILED' && Array.isArray(error.details) && error.details.some((d) => d.path === 'email');
     if (!taken) throw error;
-    const outcome = await identity.signIn(email, password);
-    // Not yet: the link's page has no step for the second factor.
-    if ('twoFactor' in outcome) throw new ApiError('VALIDATION_FAILED', 'This account uses two-factor sign-in, which joining through a link does not support yet', [{ path: 'password', message: 'belongs to an account with two-factor sign-in' }]);
-    return outcome.personId;
   }
+  return identity.signIn(email, password);
 }

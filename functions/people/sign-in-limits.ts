@@ -6,29 +6,32 @@ import { normaliseEmail } from './team.ts';
 /**
  * Cambio's own limits on password sign-in (docs/dashboard-api.md, Limits on sign-in and password
  * reset), checked before the user pool is asked, under a hash of the normalised email: an address
- * with no account is counted, delayed and refused exactly as one with an account, whatever the
- * pool itself does about unknown users.
+ * with no account is counted and refused exactly as one with an account, whatever the pool itself
+ * does about unknown users. Every way in with a password goes through them: POST /session, the
+ * sign-up's and an invitation's links.
  *
  * - Per source and account: five failures within 15 minutes refuse that source (429) for the rest
  *   of the 15 minutes, right password or not. One address guessing stops there.
- * - Per account, from every source: from the fifth failure on, the next attempt waits 2^(n-4)
- *   seconds after the n-th (2 s, 4 s, …, at most 16 minutes), and the count starts again after 30
- *   quiet minutes. Each of those waits is longer than the lockout Cognito itself sets after the
- *   same failures (2^(n-5) s, at most about 15 minutes), so what the pool sees from strangers
- *   arrives after its own lockout has ended: its "Password attempts exceeded", which it gives only
- *   for existing users, is never the first refusal a stranger meets.
- * - A source where the person signed in within 30 days is known for the account and skips the
- *   account's waits (not its own five): someone flooding from elsewhere does not keep the person
- *   out from where they usually sign in.
+ * - Per account, from sources not known for it: STRANGER_FAILURES failures reach the pool, no more;
+ *   then every such source is refused (429) before the pool is asked, until the account's count
+ *   starts again (30 quiet minutes, or the person's right password). The pool locks a user out
+ *   after its own fifth failure in a row (Cognito, and the local emulator), and that lockout
+ *   refuses the person's right password too: strangers, however many addresses they use, must never
+ *   bring it there, so they stop short of it, leaving the person room for a typo of their own.
+ * - A source where the person signed in within 30 days is known for the account and is held only to
+ *   its own five: someone flooding from elsewhere does not keep the person out from where they
+ *   usually sign in. From a new place, after strangers' failures, the person waits for the 30 quiet
+ *   minutes (a password reset does not shorten them), or signs in where they did before.
  *
  * Every attempt is counted as a failure before the pool is asked, in one transaction with the
  * checks, so concurrent guesses cannot slip past a count; a right password then clears both.
  */
 export const SOURCE_FAILURES = 5;
 export const SOURCE_WINDOW_MS = 15 * 60_000;
-export const ACCOUNT_FREE_FAILURES = 5;
+/** Failures from unknown sources the pool may see, per account: below its lockout's five, less one for the person's own typo. */
+export const STRANGER_FAILURES = 3;
+/** Longer than Cognito's 15 quiet minutes after which it forgets its own count. */
 export const ACCOUNT_QUIET_MS = 30 * 60_000;
-export const ACCOUNT_LONGEST_WAIT_MS = 16 * 60_000;
 export const KNOWN_SOURCE_MS = 30 * 86_400_000;
 
 /** Whose attempts are counted: hashes, so the table holds neither addresses nor IPs in the clear. */
@@ -65,17 +68,11 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
 
 export const attemptKey = (email: string, sourceIp: string): AttemptKey => ({ account: sha256(normaliseEmail(email)), source: sha256(sourceIp) });
 
-/** How long after the n-th failure of the account the next attempt must wait (0 while free). */
-export function accountWaitMs(failures: number): number {
-  if (failures < ACCOUNT_FREE_FAILURES) return 0;
-  return Math.min(ACCOUNT_LONGEST_WAIT_MS, 1000 * 2 ** (failures - ACCOUNT_FREE_FAILURES + 1));
-}
-
 /** Of attempts racing on the same counts, each retries after the other's write; a flood that keeps
  * them racing is refused, as a limit would refuse it. */
 const CHARGE_ATTEMPTS = 5;
 
-/** Counts the attempt as a failure, or refuses it (429) while the source or the account must wait. */
+/** Counts the attempt as a failure, or refuses it (429) while the source or, for a source not known for it, the account must wait. */
 export async function admitSignIn(attempts: SignInAttempts, key: AttemptKey, now: Date): Promise<void> {
   for (let round = 0; round < CHARGE_ATTEMPTS; round += 1) {
     const before = await attempts.read(key);
@@ -107,6 +104,6 @@ function chargedAccount(account: AccountAttempts | null, now: Date, known: boole
   const at = now.toISOString();
   const lastFailure = account ? Date.parse(account.lastFailureAt) : 0;
   if (!account || now.getTime() - lastFailure >= ACCOUNT_QUIET_MS) return { failures: 1, lastFailureAt: at, version };
-  if (!known && now.getTime() < lastFailure + accountWaitMs(account.failures)) throw signInRefused.lockedOut();
+  if (!known && account.failures >= STRANGER_FAILURES) throw signInRefused.lockedOut();
   return { failures: account.failures + 1, lastFailureAt: at, version };
 }

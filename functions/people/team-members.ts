@@ -27,10 +27,11 @@ export interface TeamStore {
   replaceInvitation(old: Invitation, fresh: Invitation, audit: AuditEntry): Promise<boolean>;
   /**
    * Sets `member`'s role to `role` (or deletes the membership when `role` is null), only if its
-   * role is still `member.role` and, when `keptOwner` is given, that membership is still an Owner.
-   * False when a condition failed: the caller reads again.
+   * role is still `member.role` and, when `keptOwner` is given, that membership is still an Owner;
+   * deletes `revoked` (the member's own pending invitations) with their audit entries, all or
+   * nothing. False when a condition failed: the caller reads again.
    */
-  changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean>;
+  changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry, revoked: { invitation: Invitation; audit: AuditEntry }[]): Promise<boolean>;
   /** Whether the company requires two-factor sign-in, and which of these people have it on (their marks). */
   twoFactorOf(companyId: string, personIds: string[]): Promise<{ required: boolean; on: Set<string> }>;
 }
@@ -72,20 +73,31 @@ export interface InvitationMailing {
   log: Log;
 }
 
+/** What Invite member and Resend answer: never the token, which only the invited person's mail holds. */
+export interface InvitationSent {
+  email: string;
+  role: Role;
+  expiresAt: string;
+  /** False when the mail could not go: the invitation stands, and `Resend` tries again. */
+  emailed: boolean;
+}
+
 /**
- * The token is only in the answer (the page turns it into the link it shows once) and in the mail
- * to the invited person, when the stage mails; the table keeps its hash. The invitation stands
- * whether or not the mail goes: `emailed` tells the page which to say.
+ * The token goes to the invited person's mailbox and nowhere else (../shared/dashboard.md,
+ * Security): following the mailed link is what proves the address, so the inviter must not hold it,
+ * or anyone could invite someone else's address and claim it. The table keeps its hash. A stage that
+ * does not mail cannot invite from the dashboard (an operator can: npm run company:invite).
  */
 export async function inviteMember(
   store: TeamStore,
   counts: MailCounts,
   caller: Caller,
   input: { email: string; role: Role },
-  mailing: InvitationMailing | null = null,
+  mailing: InvitationMailing | null,
   now = new Date(),
-): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
+): Promise<InvitationSent> {
   const email = checkEmail(input.email);
+  const mail = requireMailing(mailing);
   requireOwnerFor(caller, input.role, 'invite');
   const companyId = caller.membership.companyId;
   const pending = (await store.invitationsOf(companyId)).filter((i) => i.expiresAt > now.toISOString()).length;
@@ -97,8 +109,14 @@ export async function inviteMember(
   await countInvitation(counts, companyId, email, now);
   const by = { actor: actorOf(caller.membership), origin: caller.origin };
   const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now);
-  const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
-  return { token, email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+  const emailed = await mailInvitation(mail, invitation, token, caller.membership.email);
+  return { email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/** Where the stage sends no mail, an invitation could reach its person only through the inviter. */
+function requireMailing(mailing: InvitationMailing | null): InvitationMailing {
+  if (mailing) return mailing;
+  throw new ApiError('FORBIDDEN', 'This stage sends no mail, so an invitation could not reach its person: ask your Cambio operator to invite them (npm run company:invite)');
 }
 
 /**
@@ -169,7 +187,7 @@ async function mailInvitation(mailing: InvitationMailing, invitation: Invitation
   } catch (error) {
     // The name and status only: a mail service's message may quote the address, and never the token.
     const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-    mailing.log.warn('invitation not mailed; the page shows the link to send instead', { companyId: invitation.companyId, error: name ?? 'Error', status: $metadata?.httpStatusCode ?? null });
+    mailing.log.warn('invitation not mailed; it stands, and Resend mails a new link', { companyId: invitation.companyId, error: name ?? 'Error', status: $metadata?.httpStatusCode ?? null });
     return false;
   }
 }
@@ -184,23 +202,25 @@ export async function revokeInvitation(store: TeamStore, caller: Caller, invitat
 
 /**
  * `Resend` on a pending invitation: a new link for the same person and role, for 7 more days, mailed
- * where the stage mails; the old link stops working, so a lost or leaked one is dealt with too.
+ * to them (and only to them, as an invitation is); the old link stops working, so a lost or leaked
+ * one is dealt with too.
  */
 export async function resendInvitation(
   store: TeamStore,
   counts: MailCounts,
   caller: Caller,
   invitationId: string,
-  mailing: InvitationMailing | null = null,
+  mailing: InvitationMailing | null,
   now = new Date(),
-): Promise<{ token: string; email: string; role: Role; expiresAt: string; emailed: boolean }> {
+): Promise<InvitationSent> {
+  const mail = requireMailing(mailing);
   const old = await pendingInvitation(store, caller, invitationId, 'resend the invitation of', now);
   await countInvitation(counts, old.companyId, old.email, now);
   const { invitation, token } = newInvitation(old.companyId, old.email, old.role, now);
   const audit = auditEntry(old.companyId, 'invitation.resent', actorOf(caller.membership), caller.origin, now, old.email, { role: old.role });
   if (!(await store.replaceInvitation(old, invitation, audit))) throw notFound('Invitation');
-  const emailed = mailing !== null && (await mailInvitation(mailing, invitation, token, caller.membership.email));
-  return { token, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, emailed };
+  const emailed = await mailInvitation(mail, invitation, token, caller.membership.email);
+  return { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, emailed };
 }
 
 /** One of the company's own live invitations by id, so another company's id is a 404 like a made-up
@@ -230,7 +250,12 @@ async function changeMember(store: TeamStore, caller: Caller, personId: string, 
     const keptOwner = member.role === 'Owner' ? (members.find((m) => m.role === 'Owner' && m.personId !== personId) ?? null) : null;
     if (member.role === 'Owner' && !keptOwner) throw lastOwner(role === null);
     const audit = auditEntry(companyId, role === null ? 'member.removed' : 'member.role_changed', actorOf(caller.membership), caller.origin, now, member.email, role === null ? { role: member.role } : { from: member.role, to: role });
-    if (await store.changeMembership(member, role, keptOwner, audit)) return role === null ? null : { ...member, role };
+    // Invitations the member still has pending (made before they joined by another) go too: a
+    // removed member must not come back through one, nor a re-roled one take its older role.
+    const revoked = (await store.invitationsOf(companyId))
+      .filter((invitation) => invitation.email === member.email)
+      .map((invitation) => ({ invitation, audit: auditEntry(companyId, 'invitation.revoked', actorOf(caller.membership), caller.origin, now, invitation.email, { role: invitation.role }) }));
+    if (await store.changeMembership(member, role, keptOwner, audit, revoked)) return role === null ? null : { ...member, role };
     // Someone changed the team meanwhile: read it again and decide again.
     if (attempt === ATTEMPTS) throw lastOwner(role === null);
   }

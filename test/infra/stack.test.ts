@@ -741,10 +741,11 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(JSON.stringify(method!.Integration.Uri)).toContain(logicalIdOfFunction(template, functionName(stage, DASHBOARD_API.handler)));
     });
 
-    it('verifies sessions from the Cookie header, in a function of its own', () => {
+    it('verifies sessions from the Cookie header, in a function of its own, on every request (no cache: a sign-out ends sessions at once)', () => {
       const authorizer = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Authorizer')).find((a) => a.Properties!.RestApiId.Ref === dashboardApiId())!.Properties!;
       expect(authorizer.Type).toBe('REQUEST');
       expect(authorizer.IdentitySource).toBe('method.request.header.Cookie');
+      expect(authorizer.AuthorizerResultTtlInSeconds).toBe(0);
       expect(JSON.stringify(authorizer.AuthorizerUri)).toContain(logicalIdOfFunction(template, functionName(stage, SESSION_AUTHORIZER.handler)));
     });
 

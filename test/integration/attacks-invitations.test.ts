@@ -4,11 +4,12 @@ import { COMMAND_LINE } from '#functions/people/caller';
 import { newInvitation } from '#functions/people/invitations';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { useTestApi } from '../support/local-api.ts';
-import { mailsTo } from '../support/outbox.ts';
-import { companyItems, dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { linkIn, mailsTo } from '../support/outbox.ts';
+import { companyItems, dashboardBrowser, invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail, verifyTokenMailedTo } from '../support/dashboard.ts';
+import { rawDashboardRequest } from '../support/raw-dashboard-request.ts';
 
 /**
- * Attacks on the Team page's invitations (issue #31), through a real socket against the local API,
+ * Attacks on the Team page's invitations (issues #31 and #43), through a real socket against the local API,
  * DynamoDB Local and the Cognito emulator: each was possible before its fix. The recent sign-in's
  * window is short, so a session grows old within a test; the others confirm their session first.
  */
@@ -102,5 +103,67 @@ describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof 
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatchObject({ code: 'LIMIT_REACHED', details: { limit: 50 } });
     expect(mailsTo(api.runtime.outboxDir, email)).toEqual([]);
+  }, 60_000);
+});
+
+describe('an invitation as a way to claim a stranger’s mailbox (issue #43)', () => {
+  const ATTACKER_PASSWORD = 'Attacker-Pass-99';
+  const OWNER_PASSWORD = 'Rightful-Owner-77';
+
+  it('fails: the link reaches only the invited mailbox, whose owner then signs up and signs in; the attacker has no account for it', async () => {
+    const attacker = await freshOwner('Squatting Co');
+    const victim = uniqueEmail('victim');
+
+    const invited = await attacker.browser.call('POST', `/companies/${attacker.companyId}/team/invitations`, { body: { email: victim, role: 'Admin' } });
+    const resent = await attacker.browser.call('POST', `/companies/${attacker.companyId}/team/invitations/${(await attacker.browser.call('GET', `/companies/${attacker.companyId}/team`)).body.data.invitations[0].id}/resend`, { body: {} });
+
+    // Neither answer nor the Team page holds a token: both links are in the victim's mail alone.
+    const tokens = mailsTo(api.runtime.outboxDir, victim).map((mail) => new URL(linkIn(mail)!).searchParams.get('token')!);
+    expect(tokens).toHaveLength(2);
+    const seen = JSON.stringify([invited.body, resent.body, (await attacker.browser.call('GET', `/companies/${attacker.companyId}/team`)).body]);
+    for (const token of tokens) expect(seen).not.toContain(token);
+    expect(invited.body.data).toEqual({ email: victim, role: 'Admin', expiresAt: expect.any(String), emailed: true });
+    expect(mailsTo(api.runtime.outboxDir, attacker.email).filter(linkIn)).toEqual([]);
+    // What the attacker can send instead of a token is no token.
+    const guessed = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: 'A'.repeat(43), password: ATTACKER_PASSWORD } });
+    expect(guessed.status).toBe(404);
+
+    // The address's owner signs up as anyone would: a confirmation link, not "someone tried".
+    const owner = dashboardBrowser(api.runtime);
+    expect((await owner.call('POST', '/sign-up', { body: { companyName: 'Rightful Co', email: victim, password: OWNER_PASSWORD } })).status).toBe(202);
+    expect((await owner.call('POST', '/sign-up/verify', { body: { token: verifyTokenMailedTo(api.runtime, victim), password: OWNER_PASSWORD } })).status).toBe(200);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email: victim, password: OWNER_PASSWORD } })).body.data).toEqual({ signedIn: true });
+    expect(mailsTo(api.runtime.outboxDir, victim).map((mail) => mail.subject)).not.toContain('Someone tried to create a Cambio account with your address');
+    // The attacker's password opens nothing for that address, and their company never got the owner.
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email: victim, password: ATTACKER_PASSWORD } })).status).toBe(401);
+    expect((await attacker.browser.call('GET', `/companies/${attacker.companyId}/team`)).body.data.members.map((m: { email: string }) => m.email)).toEqual([attacker.email]);
+  }, 60_000);
+
+  it('accepting is a sign-in: a weak password gets one answer for a registered address and an unknown one, and wrong ones are counted per source', async () => {
+    const inviter = await freshOwner('Inviting Co');
+    const registered = await signedUpOwner(api.runtime, 'Registered Co');
+    const unknown = uniqueEmail('unknown');
+    for (const email of [registered.email, unknown]) {
+      expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email, role: 'Viewer' } })).status).toBe(201);
+    }
+    const accept = (email: string, password: string, from: string) =>
+      rawDashboardRequest(api.runtime, 'POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, email), password }, from });
+    const answerOf = ({ status, body }: { status: number; body: any }) => ({ status, body });
+
+    const weak = await Promise.all([registered.email, unknown].map(async (email) => answerOf(await accept(email, 'weak', '127.0.50.1'))));
+    expect(weak[0]).toEqual(weak[1]);
+    expect(weak[0]!.status).toBe(400);
+    // Wrong passwords for the registered address from a stranger's source: refused before the pool
+    // within three (sign-in-limits.ts STRANGER_FAILURES), right password or not.
+    const wrong = [];
+    for (let i = 0; i < 5; i++) wrong.push((await accept(registered.email, `${STRONG_PASSWORD}-wrong`, '127.0.50.2')).status);
+    expect(wrong).toEqual([401, 401, 401, 429, 429]);
+    expect((await accept(registered.email, STRONG_PASSWORD, '127.0.50.2')).status).toBe(429);
+    // The person, from where they sign in (signedUpOwner's 127.0.0.1), joins; their companies log
+    // the sign-in with its address.
+    const joined = await accept(registered.email, STRONG_PASSWORD, '127.0.0.1');
+    expect(joined.status).toBe(200);
+    const audit = (await registered.browser.call('GET', `/companies/${registered.companyId}/audit-log`)).body.data as { action: string; sourceIp: string }[];
+    expect(audit[0]).toMatchObject({ action: 'signed_in', sourceIp: '127.0.0.1' });
   }, 60_000);
 });

@@ -142,6 +142,20 @@ describe('Account → Change password', () => {
     expect(audit[1]).toMatchObject({ action: 'password.changed', actor: { email: owner.email } });
   });
 
+  it('ends the person’s other sessions at once: their next request is refused within a second, not when a cached answer lapses', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Two Devices Co');
+    const laptop = dashboardBrowser(api.runtime);
+    expect((await laptop.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).status).toBe(200);
+    // The laptop's session was just admitted: an authorizer answer cached for it would admit it again.
+    expect((await laptop.call('GET', '/me')).status).toBe(200);
+
+    expect((await owner.browser.call('POST', '/me/password', { body: { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD } })).status).toBe(200);
+    const changedAt = Date.now();
+
+    expect((await laptop.call('GET', '/me')).status).toBe(401);
+    expect(Date.now() - changedAt).toBeLessThan(1000);
+  });
+
   it('refuses a wrong current password and a new one the policy refuses, changing nothing', async () => {
     const owner = await signedUpOwner(api.runtime, 'Careful Co');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/local-api.ts';
-import { companyItems as companyItemsOf, dashboardBrowser, invitedMember as invitedMemberOf, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems as companyItemsOf, dashboardBrowser, invitationTokenMailedTo, invitedMember as invitedMemberOf, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 
 /**
  * The Team routes of the dashboard API through a real socket against the local runtime: members
@@ -25,15 +25,16 @@ describe('the team of a company', () => {
     const email = uniqueEmail('dev');
     const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: email.toUpperCase(), role: 'Developer' } });
     expect(invited.status).toBe(201);
-    expect(invited.body.data).toMatchObject({ email, role: 'Developer' });
-    // Pending, without its token: the link is only in the inviter's answer.
+    expect(invited.body.data).toEqual({ email, role: 'Developer', expiresAt: expect.any(String), emailed: true });
+    // Pending, without its token: the link is only in the invited person's mail.
+    const token = invitationTokenMailedTo(api.runtime, email);
     const pending = await teamOf(owner.browser, owner.companyId);
     expect(pending.invitations).toEqual([expect.objectContaining({ email, role: 'Developer' })]);
-    expect(JSON.stringify(pending)).not.toContain(invited.body.data.token);
+    expect(JSON.stringify([invited.body, pending])).not.toContain(token);
 
     const dev = dashboardBrowser(api.runtime);
-    expect((await dev.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
-    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(404);
+    expect((await dev.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(404);
     const devId = (await dev.call('GET', '/me')).body.data.personId;
     const joined = await teamOf(owner.browser, owner.companyId);
     expect(joined.invitations).toEqual([]);
@@ -52,10 +53,13 @@ describe('the team of a company', () => {
     expect((await dev.call('GET', `/companies/${owner.companyId}`)).status).toBe(404);
     expect((await teamOf(owner.browser, owner.companyId)).members.map((m) => m.email)).toEqual([owner.email]);
 
-    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string; target: string; details: Record<string, string> | null }[];
-    expect(audit.slice(0, 4).map((e) => [e.action, e.target, e.details])).toEqual([
+    const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string; target: string; details: Record<string, string> | null; sourceIp: string }[];
+    // Accepting is a sign-in, logged as one, from where it came.
+    expect(audit[2]).toMatchObject({ action: 'signed_in', sourceIp: '127.0.0.1' });
+    expect(audit.slice(0, 5).map((e) => [e.action, e.target, e.details])).toEqual([
       ['member.removed', email, { role: 'Viewer' }],
       ['member.role_changed', email, { from: 'Developer', to: 'Viewer' }],
+      ['signed_in', null, null],
       ['invitation.accepted', email, null],
       ['invitation.created', email, { role: 'Developer' }],
     ]);
@@ -64,10 +68,11 @@ describe('the team of a company', () => {
   it('lets a person who already has an account join with their password, and refuses inviting a member twice', async () => {
     const owner = await signedUpOwner(api.runtime, 'Second Co');
     const other = await signedUpOwner(api.runtime, 'Their own Co');
-    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: other.email, role: 'Admin' } });
-    const wrong = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: 'Wrong-password-1' } });
+    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: other.email, role: 'Admin' } })).status).toBe(201);
+    const token = invitationTokenMailedTo(api.runtime, other.email);
+    const wrong = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token, password: 'Wrong-password-1' } });
     expect(wrong.status).toBe(401);
-    expect((await other.browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await other.browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await other.browser.call('GET', '/me')).body.data.companies.map((c: { name: string; role: string }) => [c.name, c.role]).sort()).toEqual([
       ['Second Co', 'Admin'],
       ['Their own Co', 'Owner'],
@@ -79,11 +84,45 @@ describe('the team of a company', () => {
 });
 
 describe('a pending invitation', () => {
+  it('of a member goes when they are removed or re-roled: an older link cannot bring them back, or back to its role', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Twice Invited Co');
+    const base = `/companies/${owner.companyId}`;
+    const joinTwiceInvited = async (firstRole: string, joinedRole: string) => {
+      const email = uniqueEmail('twice');
+      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role: firstRole } })).status).toBe(201);
+      const older = invitationTokenMailedTo(api.runtime, email);
+      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role: joinedRole } })).status).toBe(201);
+      const member = dashboardBrowser(api.runtime);
+      expect((await member.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, email), password: STRONG_PASSWORD } })).status).toBe(200);
+      return { email, older, member, personId: (await member.call('GET', '/me')).body.data.personId as string };
+    };
+    const removed = await joinTwiceInvited('Admin', 'Viewer');
+    const reroled = await joinTwiceInvited('Admin', 'Developer');
+    expect((await teamOf(owner.browser, owner.companyId)).invitations.map((i) => i.email).sort()).toEqual([removed.email, reroled.email].sort());
+
+    expect((await owner.browser.call('DELETE', `${base}/team/members/${removed.personId}`)).status).toBe(200);
+    expect((await owner.browser.call('PUT', `${base}/team/members/${reroled.personId}`, { body: { role: 'Viewer' } })).status).toBe(200);
+
+    expect((await teamOf(owner.browser, owner.companyId)).invitations).toEqual([]);
+    expect((await removed.member.call('POST', '/invitations/accept', { body: { token: removed.older, password: STRONG_PASSWORD } })).status).toBe(404);
+    expect((await reroled.member.call('POST', '/invitations/accept', { body: { token: reroled.older, password: STRONG_PASSWORD } })).status).toBe(404);
+    expect((await removed.member.call('GET', base)).status).toBe(404);
+    expect((await teamOf(owner.browser, owner.companyId)).members.find((m) => m.email === reroled.email)?.role).toBe('Viewer');
+    const audit = (await owner.browser.call('GET', `${base}/audit-log`)).body.data as { action: string; target: string; details: Record<string, string> | null }[];
+    expect(audit.filter((e) => e.action === 'invitation.revoked').map((e) => [e.target, e.details])).toEqual(
+      expect.arrayContaining([
+        [removed.email, { role: 'Admin' }],
+        [reroled.email, { role: 'Admin' }],
+      ]),
+    );
+  });
+
+
   it('is revoked by the team’s managers: its link stops working, the audit log says so, and a second revoke finds nothing', async () => {
     const owner = await signedUpOwner(api.runtime, 'Revoke Co');
     const stranger = await signedUpOwner(api.runtime, 'Stranger Revoke Co');
     const email = uniqueEmail('revoked');
-    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
     const [pending] = (await teamOf(owner.browser, owner.companyId)).invitations;
     expect(pending).toMatchObject({ email, role: 'Developer', id: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
@@ -94,7 +133,7 @@ describe('a pending invitation', () => {
     const revoked = await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/invitations/${pending!.id}`);
     expect([revoked.status, revoked.body.data]).toEqual([200, { revoked: true }]);
     expect((await teamOf(owner.browser, owner.companyId)).invitations).toEqual([]);
-    const accept = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+    const accept = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, email), password: STRONG_PASSWORD } });
     expect(accept.status).toBe(404);
     expect((await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/invitations/${pending!.id}`)).status).toBe(404);
     const audit = await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`);
@@ -112,7 +151,8 @@ describe('what each role may change', () => {
     const viewer = await invitedMember(owner.browser, c, 'Viewer');
     const target = await invitedMember(owner.browser, c, 'Viewer');
     const ownerId = (await owner.browser.call('GET', '/me')).body.data.personId;
-    const ownerInvitation = await owner.browser.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('owner'), role: 'Owner' } });
+    const invitedOwner = uniqueEmail('owner');
+    expect((await owner.browser.call('POST', `/companies/${c}/team/invitations`, { body: { email: invitedOwner, role: 'Owner' } })).status).toBe(201);
     const ownerInvitationId = (await teamOf(owner.browser, c)).invitations.find((i) => i.role === 'Owner')!.id;
 
     // Every mutating route, each asked in a way that changes nothing lasting if it is allowed.
@@ -155,7 +195,7 @@ describe('what each role may change', () => {
     expect((await routes.makeOwner(owner.browser)).status).toBe(200);
     expect((await teamOf(owner.browser, c)).members.filter((m) => m.role === 'Owner')).toHaveLength(2);
     // The Owner's invitation survived every refused revoke: its link still works.
-    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: ownerInvitation.body.data.token, password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, invitedOwner), password: STRONG_PASSWORD } })).status).toBe(200);
   });
 });
 

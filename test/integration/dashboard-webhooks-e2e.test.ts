@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { dashboardBrowser, invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, openPage, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 import { verifiesWith, WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -144,8 +144,8 @@ describe('Webhooks in headless Chromium', () => {
   it('gives a Viewer no control to change an endpoint', async () => {
     const added = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks`, { body: { url: receiver.url(), events: ['deposit.completed'] } });
     const email = uniqueEmail('viewer');
-    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Viewer' } });
-    await dashboardBrowser(chromium.runtime).call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Viewer' } });
+    await dashboardBrowser(chromium.runtime).call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(chromium.runtime, email), password: STRONG_PASSWORD } });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(email);
     await nav('Webhooks').click();

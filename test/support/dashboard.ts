@@ -5,7 +5,7 @@ import { companyPartition } from '#adapters/dynamo/items/item';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
 import { totpCode } from '#local/totp';
-import { mailsTo, verifyLinkIn } from './outbox.ts';
+import { linkIn, mailsTo, verifyLinkIn } from './outbox.ts';
 
 /**
  * A browser's side of the dashboard API through a real socket: a cookie jar, the page's Origin,
@@ -105,13 +105,21 @@ export function verifyTokenMailedTo(runtime: LocalRuntime, email: string): strin
   return new URL(link).searchParams.get('token')!;
 }
 
-/** Invited by `inviter` with `role` and joined through the link, as a new person, signed in. */
+/** The token of the newest invitation link mailed to `email`: the invited person's mailbox is the
+ * only place it goes (the inviter's answer never holds it). */
+export function invitationTokenMailedTo(runtime: LocalRuntime, email: string): string {
+  const link = mailsTo(runtime.outboxDir, email).map(linkIn).filter(Boolean).at(-1);
+  if (!link) throw new Error(`no invitation link was mailed to ${email}`);
+  return new URL(link).searchParams.get('token')!;
+}
+
+/** Invited by `inviter` with `role` and joined through the mailed link, as a new person, signed in. */
 export async function invitedMember(runtime: LocalRuntime, inviter: ReturnType<typeof dashboardBrowser>, companyId: string, role: string) {
   const email = uniqueEmail(role.toLowerCase());
   const invited = await inviter.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role } });
   if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited.body)}`);
   const browser = dashboardBrowser(runtime);
-  const accepted = await browser.call('POST', '/invitations/accept', { body: { token: invited.body.data.token, password: STRONG_PASSWORD } });
+  const accepted = await browser.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(runtime, email), password: STRONG_PASSWORD } });
   if (accepted.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
   const personId = (await browser.call('GET', '/me')).body.data.personId as string;
   return { browser, email, personId };

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import { teamApi } from '../api/team.ts';
 import type { Invitation, Member, Role } from '../api/types.ts';
-import { BASE_PATH } from '../router.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
 
@@ -13,7 +12,7 @@ const ROLE_MEANING: Record<Role, string> = {
   Viewer: 'reads everything, changes nothing',
 };
 
-type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { kind: 'invited'; link: string; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
+type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { kind: 'invited'; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
 
 /** Members and pending invitations (../shared/dashboard.md, Team). Owners and Admins change the team;
  * only an Owner touches an Owner. The API checks all of it again, whatever this page shows. */
@@ -27,9 +26,10 @@ export function TeamPage(props: { companyId: string; role: Role }) {
     setOpen(null);
     void reload();
   };
-  /** A new link (Invite member, Resend): shown once, with whether it was also mailed. */
-  const showLink = ({ email, token, emailed }: { email: string; token: string; emailed: boolean }) => {
-    setOpen({ kind: 'invited', email, emailed, link: `${location.origin}${BASE_PATH}/accept-invitation?token=${token}` });
+  /** A new link (Invite member, Resend) went to the invited person's mail, and only there: following
+   * it is what proves the address is theirs, so this page never holds it. */
+  const showSent = ({ email, emailed }: { email: string; emailed: boolean }) => {
+    setOpen({ kind: 'invited', email, emailed });
     void reload();
   };
   const [resendError, setResendError] = useState<unknown>(null);
@@ -38,7 +38,7 @@ export function TeamPage(props: { companyId: string; role: Role }) {
     setResending(true);
     setResendError(null);
     try {
-      showLink((await teamApi.resendInvitation(props.companyId, invitation.id)).data);
+      showSent((await teamApi.resendInvitation(props.companyId, invitation.id)).data);
     } catch (caught) {
       setResendError(caught);
     } finally {
@@ -157,20 +157,22 @@ export function TeamPage(props: { companyId: string; role: Role }) {
           companyId={props.companyId}
           roles={grantable}
           onClose={() => setOpen(null)}
-          onInvited={showLink}
+          onInvited={showSent}
         />
       )}
       {open?.kind === 'invited' && (
-        <ShownOnceDialog
-          title="Invitation link"
-          warning={
-            open.emailed
-              ? `We emailed this link to ${open.email}. It works once, for 7 days, and is shown here only this once, should you rather send it yourself.`
-              : `Send this link to ${open.email}: it is shown only this once and works once, for 7 days.`
-          }
-          fields={[{ id: 'invitation-link', label: 'Invitation link', value: open.link }]}
-          onDone={done}
-        />
+        <Dialog title={open.emailed ? 'Invitation sent' : 'Invitation not sent yet'} onClose={done}>
+          <p role="status">
+            {open.emailed
+              ? `We emailed ${open.email} a link to join. It works once, for 7 days; only their mailbox has it.`
+              : `The invitation to ${open.email} stands, but its mail could not go just now: use Resend on it in a while.`}
+          </p>
+          <div class="buttons">
+            <button type="button" onClick={done}>
+              Done
+            </button>
+          </div>
+        </Dialog>
       )}
       {open?.kind === 'role' && <RoleDialog companyId={props.companyId} member={open.member} roles={grantable} onClose={() => setOpen(null)} onChanged={done} />}
       {open?.kind === 'remove' && (
@@ -202,7 +204,7 @@ function RoleSelect(props: { roles: readonly Role[]; value: Role; onChange: (rol
   );
 }
 
-function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClose: () => void; onInvited: (invited: { email: string; token: string; emailed: boolean }) => void }) {
+function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClose: () => void; onInvited: (invited: { email: string; emailed: boolean }) => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('Developer');
   const { error, busy, run } = useAction(

@@ -72,7 +72,7 @@ export class DynamoTeamStore extends TableStore implements TeamStore {
     }
   }
 
-  async changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry): Promise<boolean> {
+  async changeMembership(member: Membership, role: Role | null, keptOwner: Membership | null, audit: AuditEntry, revoked: { invitation: Invitation; audit: AuditEntry }[]): Promise<boolean> {
     const Key = membershipItem.key(member.companyId, member.personId);
     const stillSame = { ConditionExpression: '#role = :before', ExpressionAttributeNames: { '#role': 'role' } };
     const change =
@@ -89,9 +89,11 @@ export class DynamoTeamStore extends TableStore implements TeamStore {
         ExpressionAttributeValues: { ':owner': 'Owner' },
       },
     };
-    const audited = { Put: { TableName: this.tableName, Item: auditEntryItem.toItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } };
+    const audited = (entry: AuditEntry) => ({ Put: { TableName: this.tableName, Item: auditEntryItem.toItem(entry), ConditionExpression: 'attribute_not_exists(PK)' } });
+    // Unconditional: an invitation accepted or lapsed meanwhile is gone either way.
+    const revokedInvitations = revoked.flatMap((r) => [{ Delete: { TableName: this.tableName, Key: invitationItem.key(r.invitation.tokenHash) } }, audited(r.audit)]);
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: [change, ...(ownerKept ? [ownerKept] : []), audited] }));
+      await this.db.send(new TransactWriteCommand({ TransactItems: [change, ...(ownerKept ? [ownerKept] : []), audited(audit), ...revokedInvitations] }));
       return true;
     } catch (error) {
       if ((error as Error).name === 'TransactionCanceledException') return false;

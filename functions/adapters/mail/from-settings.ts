@@ -4,8 +4,8 @@ import { OutboxMailer } from './outbox-mailer.ts';
 import { SesMailer } from './ses-mailer.ts';
 
 /**
- * How a stage mails (invitations, password resets, webhook alerts), or null where it does not (an
- * invitation's link is then only shown, and no reset or alert is offered): SES from MAIL_FROM where
+ * How a stage mails (invitations, password resets, webhook alerts), or null where it does not (then
+ * Team cannot invite, and no reset or alert is offered): SES from MAIL_FROM where
  * the stack binds it (context `mailFrom`), the outbox folder on the local stage, which the local
  * runtime sets.
  */

@@ -16,8 +16,8 @@ const signOuts = signOutsFrom(settings);
  * aws-jwt-verify against the pool's JWKS (signature, issuer, expiry, token_use, client_id). The
  * answer carries only who the person is; what they may do in a company is the handler's check of
  * their membership, read fresh on every call, so a changed role applies at once. A token from
- * before the person signed out is refused (functions/people/sign-outs.ts): API Gateway's result
- * cache may still admit it for `authorizerCacheSeconds`, as it does a revoked API key.
+ * before the person signed out is refused (functions/people/sign-outs.ts) at its next request: API
+ * Gateway does not cache this authorizer's answers (functions/routes.ts SESSION_AUTHORIZER).
  */
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
   const log = withCorrelationId(event.requestContext?.requestId ?? 'unknown');
