@@ -30,7 +30,7 @@ function anvilBinary(): string {
   }
 }
 
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+export async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const { result, error } = (await response.json()) as { result?: unknown; error?: { message: string } };
   if (error) throw new Error(`${method}: ${error.message}`);
@@ -46,11 +46,20 @@ async function answersChainId(url: string): Promise<number | null> {
   }
 }
 
-/** Starts anvil and resolves once it answers eth_chainId. `blockTime` in seconds; without it, each transaction is mined as it arrives. */
-export async function startAnvil({ chainId, blockTime }: { chainId: number; blockTime?: number }): Promise<Anvil> {
+/**
+ * Starts anvil and resolves once it answers eth_chainId. `blockTime` in seconds; without it, each
+ * transaction is mined as it arrives. `loadState`: a state file anvil saved (anvil_dumpState, as
+ * ./evm-chain-state.ts keeps it) to go on from: its accounts, blocks and head. `ownProcessGroup`:
+ * out of the terminal's reach (./child-process.ts), for a node whose state is saved at stop.
+ */
+export async function startAnvil({ chainId, blockTime, loadState, ownProcessGroup }: { chainId: number; blockTime?: number; loadState?: string; ownProcessGroup?: boolean }): Promise<Anvil> {
   const port = await freePort();
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent', ...(blockTime ? ['--block-time', String(blockTime)] : [])];
-  const engine = startEngineProcess('anvil', anvilBinary(), args);
+  const args = [
+    ...['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'],
+    ...(blockTime ? ['--block-time', String(blockTime)] : []),
+    ...(loadState ? ['--load-state', loadState] : []),
+  ];
+  const engine = startEngineProcess('anvil', anvilBinary(), args, undefined, { ownProcessGroup });
   const url = `http://127.0.0.1:${port}`;
 
   const deadline = Date.now() + 15_000;
@@ -84,8 +93,9 @@ export async function startAnvilWithContracts(options: {
   usdtToken?: LocalUsdtToken;
   blockTime?: number;
   hotWallet?: LocalAccount;
+  ownProcessGroup?: boolean;
 }): Promise<Anvil & NetworkContracts> {
-  const anvil = await startAnvil({ chainId: options.chainId });
+  const anvil = await startAnvil({ chainId: options.chainId, ownProcessGroup: options.ownProcessGroup });
   try {
     const contracts = await deployNetworkContracts(anvil.url, { usdtDecimals: options.usdtDecimals, usdtToken: options.usdtToken, hotWallet: options.hotWallet });
     if (options.blockTime) await rpc(anvil.url, 'evm_setIntervalMining', [options.blockTime]);

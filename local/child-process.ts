@@ -28,8 +28,13 @@ export interface EngineProcess {
   stop(): Promise<void>;
 }
 
-export function startEngineProcess(name: string, command: string, args: string[], killAfterMs = 5000): EngineProcess {
-  const child = spawn('sh', ['-c', STOP_WITH_PARENT, name, command, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+/**
+ * `ownProcessGroup`: the engine out of the terminal's process group, so Ctrl-C reaches only
+ * `npm start`, which then stops it in its own time (an anvil node's state is saved before it is
+ * stopped: ./evm-chain-state.ts); it still dies with us, by the pipe.
+ */
+export function startEngineProcess(name: string, command: string, args: string[], killAfterMs = 5000, { ownProcessGroup = false }: { ownProcessGroup?: boolean } = {}): EngineProcess {
+  const child = spawn('sh', ['-c', STOP_WITH_PARENT, name, command, ...args], { stdio: ['pipe', 'ignore', 'pipe'], detached: ownProcessGroup });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -7,8 +7,14 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
+import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { localEvmSigner } from '#adapters/signer/evm-signer';
 import { recordHotWalletFloat, type HotWalletFloat } from '#functions/ledger/floats';
-import type { EvmNetworkName } from '#functions/networks/evm/settings';
+import { createPublicClient, http } from 'viem';
+import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import { scanCursorItem } from '#adapters/dynamo/items/chain-transfer';
+import { readItem } from '#adapters/dynamo/queries';
 import { evmLegacyScanCursorName, evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { STAGES } from '../config/stages.ts';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
@@ -85,6 +91,9 @@ export interface LocalRuntimeOptions {
   /** The EVM networks to open, each on an anvil node of its own (`npm start`: all four). None by
    * default: most tests need none, and four nodes per test runtime would slow every file. */
   evmNetworks?: readonly EvmNetworkName[];
+  /** How often each EVM node's state is saved in the data folder while transactions are mined
+   * (./evm-networks.ts CHAIN_SAVE_EVERY_MS); a test makes it long to lose more to a kill -9. */
+  evmChainSaveEveryMs?: number;
 }
 
 /**
@@ -108,10 +117,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
     cognito = await startCognitoEmulator({ dataDir: options.dataDir });
     const hotWalletKey = options.environment?.LOCAL_HOT_WALLET_KEY ?? STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!;
-    evm = await startEvmNetworks(options.evmNetworks ?? [], { hotWalletKey });
-    await scanFreshChainsFromTheirHead(dynamoEndpoint, tableName, evm.settings);
-    await resumeHotWalletNonces(dynamoEndpoint, tableName, evm.settings, hotWalletKey);
+    evm = await startEvmNetworks(options.evmNetworks ?? [], { hotWalletKey, dataDir: options.dataDir, saveEveryMs: options.evmChainSaveEveryMs });
+    await scanCursorsOnTheirChains(dynamoEndpoint, tableName, evm.settings, evm.restored);
+    await resumeHotWalletNonces(dynamoEndpoint, tableName, evm.settings, hotWalletKey, evm.restored);
     await recordHotWalletFloats(dynamoEndpoint, tableName, evm.floats);
+    // What the resume changed without a block (a fresh chain's nonce moved on): kept from now.
+    await evm.save();
 
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
@@ -123,8 +134,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // stage's; each handler then parses its own slice from this environment, as in Lambda.
     // EVM_NETWORKS names the nodes just started (none: '{}', whatever an earlier runtime in this process set).
     const figures = { ...STAGES.local.functionEnvironment, EVM_NETWORKS: JSON.stringify(evm.settings), ...options.environment };
-    checkStageSettings('local', figures);
+    const stage = checkStageSettings('local', figures);
     Object.assign(process.env, figures);
+    await recordHotWallets(dynamoEndpoint, tableName, hotWalletKey, Object.keys(stage.EVM_NETWORKS) as EvmNetworkName[]);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     process.env.STAGE_ENVIRONMENT = STAGES.local.environment;
     // The local stage mails into a folder (functions/adapters/mail/outbox-mailer.ts), never out.
@@ -188,27 +200,56 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   }
 }
 
-/** Each local EVM node is a fresh chain (./evm-networks.ts says why), so a scan cursor kept in the
- * table from an earlier start points past its head: forgotten, the scan starts at the new head. */
-async function scanFreshChainsFromTheirHead(endpoint: string, tableName: string, networks: LocalEvmNetworks['settings']): Promise<void> {
+/**
+ * The deposit scan on each local EVM node. A fresh chain (no data folder, or none saved in it) is
+ * not the one a scan cursor kept in the table stood on: forgotten, the scan starts at the new
+ * chain's head. A restored chain (./evm-chain-state.ts) is that one, and its scan goes on, unless
+ * a kill -9 lost blocks the scan had read (the last save before it was behind): a cursor past the
+ * restored head is forgotten too, or the blocks mined again below it would never be read.
+ */
+async function scanCursorsOnTheirChains(endpoint: string, tableName: string, networks: LocalEvmNetworks['settings'], restored: readonly EvmNetworkName[]): Promise<void> {
   const db = createDocumentClient(endpoint);
   try {
-    for (const [name, network] of Object.entries(networks)) {
+    for (const [name, network] of Object.entries(networks) as [EvmNetworkName, EvmNetworkSettings][]) {
+      const head = restored.includes(name) ? Number(await createPublicClient({ transport: http(network.rpcUrl) }).getBlockNumber()) : null;
       // The cursor's name before it was one per chain too: a new cursor would start where it stood.
-      for (const cursorName of [evmScanCursorName(name as EvmNetworkName, network), evmLegacyScanCursorName(name as EvmNetworkName, network)]) await new DynamoScanCursor(db, tableName, cursorName).forget();
+      for (const cursorName of [evmScanCursorName(name, network), evmLegacyScanCursorName(name, network)]) {
+        const cursor = new DynamoScanCursor(db, tableName, cursorName);
+        if (head === null) {
+          await cursor.forget();
+          continue;
+        }
+        const item = await readItem(db, tableName, scanCursorItem.key(cursorName));
+        const nextBlock = item ? scanCursorItem.nextBlockOf(item) : null;
+        if (nextBlock !== null && nextBlock > head + 1) await cursor.forget();
+      }
     }
   } finally {
     db.destroy();
   }
 }
 
-/** The float each fresh node's hot wallet was given, in the ledger as Cambio's own USDT (each start's
- * chain is new, so each start's float is a transaction of its own): reconcile then balances. */
+/** The float each node's hot wallet was given when its chain began, in the ledger as Cambio's own
+ * USDT (recorded once: a restored chain's is the one recorded at its first start): reconcile then balances. */
 async function recordHotWalletFloats(endpoint: string, tableName: string, floats: HotWalletFloat[]): Promise<void> {
   const db = createDocumentClient(endpoint);
   try {
     const store = new DynamoFloatStore(db, tableName);
     for (const float of floats) await recordHotWalletFloat(store, float, new Date());
+  } finally {
+    db.destroy();
+  }
+}
+
+/** The hot wallets as the withdrawal sender records them on its first run (functions/withdrawals/
+ * refused-destinations.ts), before any test or person can send a withdrawal to one: the API refuses
+ * them as destinations from the start, with the job loops off as they are in most tests. */
+async function recordHotWallets(endpoint: string, tableName: string, hotWalletKey: string, evmNetworks: EvmNetworkName[]): Promise<void> {
+  const db = createDocumentClient(endpoint);
+  try {
+    const book = cambioAddressesOf(db, tableName);
+    await book.record(await new LocalKeySigner(hotWalletKey).address(), { role: 'hot_wallet', network: 'tron' });
+    for (const network of evmNetworks) await book.record(await localEvmSigner(hotWalletKey).address(), { role: 'hot_wallet', network });
   } finally {
     db.destroy();
   }

@@ -14,7 +14,7 @@ export function startBanner(runtime: LocalRuntime): string {
     `  Dashboard       ${runtime.dashboardUrl} (sign up for a sandbox company and make API keys there)`,
     `  DynamoDB Local  ${runtime.dynamoEndpoint} (data in .data/, kept across restarts)`,
     `  Mail            ${relative(process.cwd(), runtime.outboxDir)}/ (invitations, password resets, webhook alerts, as .eml files; nothing is sent)`,
-    // Each EVM network's anvil node (a block a second, a fresh chain at each start).
+    // Each EVM network's anvil node (a block a second, its chain kept in .data/evm/ across restarts).
     ...evmNetworkLines(runtime.evmNetworks),
     `  Pay a deposit   npm run sandbox:pay -- --network <${['tron', ...Object.keys(runtime.evmNetworks)].join('|')}> --address <address> --amount <USDT>`,
     // The issuer's controls on the token (freeze, pause, fee, deprecate): tron's, and each EVM network's TetherUsdt (bsc's token has none).

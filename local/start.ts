@@ -3,6 +3,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { JavaMissingError } from './dynamodb-local.ts';
+import { SavedChainUnusable } from './evm-chain-state.ts';
 import { startLocalRuntime } from './runtime.ts';
 import { startBanner } from './start-banner.ts';
 import { EVM_NETWORK_NAMES } from '#functions/networks/evm/settings';
@@ -30,7 +31,7 @@ try {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 } catch (error) {
-  if (error instanceof JavaMissingError) {
+  if (error instanceof JavaMissingError || error instanceof SavedChainUnusable) {
     console.error(error.message);
   } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Port ${port} is in use: stop what holds it, or run PORT=3001 npm start`);

@@ -17,7 +17,8 @@ import { waitFor } from '../support/wait.ts';
 /**
  * kill -9 of the local runtime during a burst of ethereum payouts, then a start again on the same
  * table (../shared/networks.md; issue #34). The runtime's anvil dies with it, as `npm start`'s does,
- * so the second start runs a fresh chain (local/evm-networks.ts): the payouts completed before the
+ * and with no data folder to keep its chain in (`npm start` keeps it: evm-local-restart.test.ts),
+ * the second start runs a fresh chain (local/evm-networks.ts): the payouts completed before the
  * kill are gone with the old chain, and the ones still processing or pending must land on the new
  * one, each once, on nonces without a gap (local/evm-nonce-resume.ts), while the company is charged
  * exactly once for every payout.
