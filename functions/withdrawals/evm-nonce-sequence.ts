@@ -186,12 +186,55 @@ export async function replacementOf(
   return 'cap-reached';
 }
 
-/** The reads settling needs: receipts, the final block, a block by height, and how many
- * transactions a wallet had sent as of a block (its next nonce there). */
+/** The reads settling needs: receipts, the final block, a block by height, how many transactions a
+ * wallet had sent as of a block (its next nonce there), and which of a block's transactions is the
+ * wallet's at a nonce. */
 export type EvmReceiptReader = Pick<ChainReader, 'finalBlock' | 'receipt'> & {
   blockAt(number: number): Promise<ChainBlock | null>;
   transactionCountAt(wallet: string, blockNumber: number): Promise<number>;
+  /** The hash of the wallet's transaction with `nonce` in the block at `blockNumber`; null when the
+   * node shows none there (or has no such block). */
+  walletTransactionIn(wallet: string, nonce: number, blockNumber: number): Promise<string | null>;
 };
+
+/**
+ * Who holds a stored transaction's nonce on the final chain, when none of its versions has a
+ * receipt and the wallet's count at the final block (`usedAtFinal`) says the nonce is used:
+ * 'outside', a transaction Cambio did not sign (so no version of this one can ever be mined);
+ * 'own', one of its versions or its filler's (mined: the node answered the receipt from a backend
+ * that lags, or has no index of it); 'unknown' when the node's answers do not show it.
+ *
+ * A missing receipt is no proof: behind a load balancer, a receipt, a count and a block can each come
+ * from another backend, one of them behind. So the holder is found and named: the first block at or
+ * below the final one whose state counts the nonce used (stepping back from the final block by
+ * doubling steps, then halving the gap: about twice log2 of its depth in counts, on a path a payout
+ * takes only when its receipt is missing), then the wallet's transaction at that nonce in it. A
+ * lagging node can answer less than the chain holds, never another transaction at a nonce in a
+ * final block; a node that cannot answer counts at past blocks (a pruned one) leaves it 'unknown'.
+ */
+export async function nonceHolder(chain: EvmReceiptReader, wallet: string, stored: NonceTransaction, final: ChainBlock, usedAtFinal: number): Promise<'outside' | 'own' | 'unknown'> {
+  if (usedAtFinal <= stored.nonce) return 'unknown';
+  const used = async (blockNumber: number) => (await chain.transactionCountAt(wallet, blockNumber)) > stored.nonce;
+  // used(high) holds; used(low) does not (-1: before the chain's first block).
+  let high = final.number;
+  let low = -1;
+  for (let step = 1; high - step >= 0; step *= 2) {
+    if (!(await used(high - step))) {
+      low = high - step;
+      break;
+    }
+    high -= step;
+  }
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await used(middle)) high = middle;
+    else low = middle;
+  }
+  const holder = await chain.walletTransactionIn(wallet, stored.nonce, high);
+  if (holder === null) return 'unknown';
+  const own = [...(stored.replacedTxHashes ?? []), stored.txHash, ...(stored.filler ? [...(stored.filler.replacedTxHashes ?? []), stored.filler.txHash] : [])];
+  return own.some((txHash) => txHash.toLowerCase() === holder.toLowerCase()) ? 'own' : 'outside';
+}
 
 /** The receipt of whichever of `txHashes` (versions on one nonce) the node has in a block, newest
  * first (the likelier), and whether it counts: its block final and still the node's block at that

@@ -23,6 +23,7 @@ import {
 import {
   broadcastOrFill,
   dueForReplacement,
+  nonceHolder,
   nonceOutcome,
   replacementOf,
   takenAt,
@@ -90,6 +91,9 @@ export interface EvmPayouts extends NonceBroadcaster {
   signedTransfer(input: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null>;
   /** The signed transaction `raw` again at higher fees (functions/networks/evm/evm-payouts.ts). */
   signedReplacement(raw: string): Promise<Replacement>;
+  /** The cap and the base fee when the cap is below it: nothing signed now could be mined. `fresh`:
+   * the node's latest block now, rather than the one the run's fee estimate stood on. */
+  feeCapBelowBaseFee(options?: { fresh?: boolean }): Promise<{ cap: bigint; baseFee: bigint } | null>;
 }
 
 
@@ -114,17 +118,34 @@ export interface EvmSendingDeps {
   timeLeftMs?: () => number;
 }
 
-export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResult> {
+export interface EvmSendResult extends SendResult {
+  /** Withdrawals left pending because the fee cap is below the network's base fee. */
+  feeCapReached: number;
+}
+
+export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
+  const result: EvmSendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, feeCapReached: 0 };
   let wallet: string | undefined;
   let float: bigint | null | undefined;
   // The next nonce as this run last wrote it: read from the table again only when another sender moved it.
   let next: number | undefined;
   let usedOnChain: number | undefined;
   const broadcasts: Promise<void>[] = [];
+  let underBaseFee: { cap: bigint; baseFee: bigint } | null | undefined;
+  const underCap: string[] = [];
   try {
     for await (const withdrawal of withdrawalsIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+      // Once a run, from the fee estimate the run's payouts are then priced by (no request more):
+      // under a base fee above the cap, a payout signed now could not be mined and the node would
+      // refuse it, so none takes a nonce; they wait pending, counted for the alarm, and go in the
+      // first run after the base fee falls.
+      underBaseFee ??= await deps.payouts.feeCapBelowBaseFee({ fresh: true });
+      if (underBaseFee) {
+        result.feeCapReached++;
+        underCap.push(withdrawal.id);
+        continue;
+      }
       wallet ??= await deps.payouts.wallet();
       // Once a run: past the stored sequence when the wallet sent outside Cambio (withNextNonce).
       usedOnChain ??= await deps.payouts.pendingNonce(wallet);
@@ -153,7 +174,20 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<SendResu
     // None left running behind the run (a Lambda may be frozen with it).
     await Promise.all(broadcasts);
   }
+  if (underBaseFee) logFeeCapBelowBaseFee(deps.log ?? stderrLog, underBaseFee, { pending: result.feeCapReached, withdrawalIds: underCap.slice(0, LOGGED_IDS) });
   return result;
+}
+
+/** The withdrawals a run's one fee-cap error names: the first few, the count says how many. */
+const LOGGED_IDS = 20;
+
+/** One error a run, whatever the number of payouts waiting: the alarm counts them. */
+function logFeeCapBelowBaseFee(log: Log, { cap, baseFee }: { cap: bigint; baseFee: bigint }, waiting: Record<string, unknown>): void {
+  log.error("the network's base fee is above the fee cap: no payout can be mined, none sent or broadcast until it falls (raise maxFeePerGasGwei to pay it)", {
+    ...waiting,
+    baseFeeWeiPerGas: String(baseFee),
+    capWeiPerGas: String(cap),
+  });
 }
 
 /** Broadcasts a run lets go out behind its claims before it waits for them. */
@@ -249,6 +283,8 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   let final: Promise<ChainBlock> | undefined;
   let usedAtFinal: Promise<number> | undefined;
   let wallet: Promise<string> | undefined;
+  let capBelowBaseFee: Promise<{ cap: bigint; baseFee: bigint } | null> | undefined;
+  const underCap: string[] = [];
   const remaining: Withdrawal[] = [];
   const settle = async (withdrawal: Withdrawal) => {
     final ??= deps.chain.finalBlock();
@@ -272,12 +308,26 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
     }
     remaining.push(withdrawal);
     if (outcome.inBlock) return; // in a block, not yet final
-    // No version of it mined, yet its nonce is used in a final block: a transaction sent from the
-    // hot wallet outside Cambio took it, and this one can never be mined. It is signed again on a
-    // nonce of its own (past every nonce used on chain), as if it had never been sent.
+    // No receipt for any version, yet the wallet's count at the final block says its nonce is used.
+    // That alone proves nothing (a backend behind a load balancer may lack the receipt of a payout
+    // mined long ago): it is signed again on a nonce of its own (past every nonce used on chain), as
+    // if never sent, only once the final chain shows another transaction at its nonce, which no
+    // version of it can then ever be mined over (nonceHolder). Its own there: mined, nothing to do
+    // but wait for a node that has its receipt.
     wallet ??= deps.payouts.wallet();
     usedAtFinal ??= (async () => deps.chain.transactionCountAt(await wallet!, (await final!).number))();
-    if ((await usedAtFinal) > withdrawal.transaction!.nonce! && !withdrawal.transaction!.filler) {
+    const holder =
+      (await usedAtFinal) > withdrawal.transaction!.nonce! && !withdrawal.transaction!.filler
+        ? await nonceHolder(deps.chain, await wallet, nonceTransactionOf(withdrawal), await final, await usedAtFinal).catch((error: unknown) => {
+            log.warn('could not find what holds the payout nonce; left as it is', { withdrawalId: withdrawal.id, nonce: withdrawal.transaction!.nonce, error: String(error) });
+            return 'unknown' as const;
+          })
+        : 'unknown';
+    if (holder === 'own') {
+      log.warn('payout mined (a final block holds it at its nonce) but the node has no receipt for it yet: waiting', { withdrawalId: withdrawal.id, nonce: withdrawal.transaction!.nonce });
+      return;
+    }
+    if (holder === 'outside') {
       const again = await signAndStore(deps, withdrawal, await wallet, undefined, now, await usedAtFinal);
       if (again === 'moved') return; // the next run sees it again
       if (again === 'would-revert') {
@@ -298,6 +348,15 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
       result.rebroadcast++;
       return;
     }
+    // Under a base fee above the cap no version can be mined and the node refuses each: neither
+    // broadcast nor replaced, counted for the alarm (logged once a run, below), until it falls.
+    // Read once a run, afresh: a payout waiting for the base fee to fall goes in the first run after.
+    capBelowBaseFee ??= deps.payouts.feeCapBelowBaseFee({ fresh: true }).catch(() => null);
+    if (await capBelowBaseFee) {
+      result.feeCapReached++;
+      underCap.push(withdrawal.id);
+      return;
+    }
     try {
       const replaced = dueForReplacement(nonceTransactionOf(withdrawal), now(), replaceAfterMs(deps)) ? await replace(deps, withdrawal, now) : 'not-replaced';
       if (replaced === 'replaced') result.replaced++;
@@ -313,6 +372,8 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   // Side by side within a page (each payout its own nonce, reads and guarded write); rebroadcasts
   // may then reach the node out of nonce order, which it queues until the gap before them fills.
   for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) await inParallel(page, SETTLE_IN_FLIGHT, settle);
+  const underBaseFee = await capBelowBaseFee;
+  if (underBaseFee) logFeeCapBelowBaseFee(log, underBaseFee, { unmined: result.feeCapReached, withdrawalIds: underCap.slice(0, LOGGED_IDS) });
   result.stuck = stuckProcessing(remaining, now());
   return result;
 }

@@ -278,7 +278,9 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     expect(await settleEvmWithdrawals(later)).toMatchObject({ replaced: 0, feeCapReached: 1 });
     expect(await read(stuck)).toMatchObject({ status: 'processing', txHash: stuck.txHash, transaction: { signed: stuck.transaction!.signed } });
     expect((await read(stuck)).transaction!.replacedTxHashes).toBeUndefined();
-    expect(errors).toContainEqual({ message: expect.stringMatching(/fee cap/), fields: expect.objectContaining({ withdrawalId: stuck.id, capWeiPerGas: String(parseGwei('3')) }) });
+    // The base fee (4 × what it offers) is above the cap itself: no version could be mined, so it is
+    // not broadcast either, and the run says so once.
+    expect(errors).toContainEqual({ message: expect.stringMatching(/fee cap/), fields: expect.objectContaining({ withdrawalIds: [stuck.id], capWeiPerGas: String(parseGwei('3')) }) });
     // The sender job publishes it, with the network's name, for the stack's FeeCapReached<Network> alarm.
     const metrics = await senderJobMetrics({ ...settings.EVM_NETWORKS[NETWORK]!, replaceAfterSeconds: 10 }, key);
     expect(metrics).toContainEqual(expect.objectContaining({ Network: NETWORK, PayoutFeeCapReached: 1, WithdrawalsReplaced: 0 }));
@@ -290,6 +292,43 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 1 });
     expect(await read(stuck)).toMatchObject({ status: 'completed', txHash: stuck.txHash });
     expect(await usdtOf(to)).toBe(usdt('5'));
+  });
+
+  it('a fee cap below the base fee: nothing signed, broadcast or replaced, one error a run, counted for the alarm; once the base fee falls every payout lands once', async () => {
+    const { sender, later, errors, address } = await hotWalletSender({ maxFeePerGasGwei: 3 });
+    // One payout in the pool, priced under the cap, before the base fee passes the cap.
+    const first = newAddress();
+    const waiting = await withdraw(first, '2');
+    expect(await sendEvmWithdrawals(sender)).toMatchObject({ sent: 1 });
+    await feeSpike(parseGwei('10'));
+    const nonceBefore = await client().getTransactionCount({ address, blockTag: 'pending' });
+    const payees = [newAddress(), newAddress(), newAddress()];
+    const queued = await Promise.all(payees.map((to) => withdraw(to, '1')));
+
+    for (let run = 1; run <= 3; run++) {
+      // No nonce taken for what cannot be mined; the one in the pool is neither rebroadcast nor replaced.
+      expect(await sendEvmWithdrawals(later)).toMatchObject({ sent: 0, feeCapReached: 3 });
+      expect(await settleEvmWithdrawals(later)).toMatchObject({ rebroadcast: 0, replaced: 0, feeCapReached: 1 });
+      // Two errors a run (the sender's and the settler's), however many payouts wait.
+      expect(errors).toHaveLength(2 * run);
+    }
+    expect(errors.every((error) => /base fee is above the fee cap/.test(error.message))).toBe(true);
+    expect(errors[0]!.fields).toMatchObject({ pending: 3, baseFeeWeiPerGas: String(parseGwei('10')), capWeiPerGas: String(parseGwei('3')) });
+    expect(errors[1]!.fields).toMatchObject({ unmined: 1, withdrawalIds: [waiting.id] });
+    for (const withdrawal of queued) expect(await read(withdrawal)).toMatchObject({ status: 'pending' });
+    expect(await client().getTransactionCount({ address, blockTag: 'pending' })).toBe(nonceBefore);
+
+    // The base fee falls: the next run sends, and each payee receives its amount once.
+    await feeSpike(1n);
+    expect(await sendEvmWithdrawals(sender)).toMatchObject({ sent: 3, feeCapReached: 0 });
+    await settleEvmWithdrawals(sender);
+    await anvil().mine({ blocks: 1 + CONFIRMATIONS });
+    expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 4, feeCapReached: 0 });
+    expect(await usdtOf(first)).toBe(usdt('2'));
+    for (const to of payees) expect(await usdtOf(to)).toBe(usdt('1'));
+    expect(errors).toHaveLength(6);
+    expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('5') - 4n * WITHDRAWAL_RULES.fee, locked: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 });
 

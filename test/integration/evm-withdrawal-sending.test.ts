@@ -60,6 +60,7 @@ const withBroadcast = (sender: EvmSendingDeps, broadcast: EvmPayouts['broadcast'
     signedTransfer: (input) => sender.payouts.signedTransfer(input),
     signedFiller: (nonce) => sender.payouts.signedFiller(nonce),
     signedReplacement: (raw) => sender.payouts.signedReplacement(raw),
+    feeCapBelowBaseFee: () => sender.payouts.feeCapBelowBaseFee(),
     broadcast,
   },
 });

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
 import type { Context } from 'aws-lambda';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps, type SendResult, type SettleResult } from '#functions/withdrawals/withdrawal-sending';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps, type EvmSettleResult } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps, type EvmSendResult, type EvmSettleResult } from '#functions/withdrawals/evm-withdrawal-sending';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
 import { HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
@@ -19,9 +19,12 @@ import { MetricUnit, runJob, type JobRun } from '#adapters/observability';
 import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
 import { functionSettings } from '#functions/settings/functions';
 import { tokenStanding, usdtMayMove, type TokenStanding } from '#functions/networks/token-standing';
+import { recordCambioAddresses } from '#functions/withdrawals/refused-destinations';
+import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
 
 const settings = functionSettings('jobs/withdrawal-sender');
 const { db, tableName } = dynamoFrom(settings);
+const cambioAddresses = cambioAddressesOf(db, tableName);
 
 // A signer: the stack grants kms:Sign to this job and the sweeper alone.
 function tronSending(): SendingDeps {
@@ -29,6 +32,9 @@ function tronSending(): SendingDeps {
   const signer = signerFrom(settings, network);
   const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings, { hotWallet: () => signer.address() });
   standings.set(network, async () => tokenStanding(chain, chainSettings.usdtContract, await signer.address()));
+  learnings.set(network, async () =>
+    recordCambioAddresses(cambioAddresses, network, { hotWallet: await signer.address(), tokenContracts: (await chain.usdtContracts?.(chainSettings.usdtContract)) ?? [chainSettings.usdtContract] }),
+  );
   return {
     chain,
     broadcaster: chain,
@@ -48,6 +54,9 @@ function evmSending(network: EvmNetworkName): EvmSendingDeps {
   const unit = 10n ** BigInt(EVM_NETWORKS[network].tokenDecimals - 6);
   gasChecks.set(network, async (job) => reportHotWalletGas(network, evmSettingsOf(network, settings), chain, await signer.address(), job));
   standings.set(network, async () => tokenStanding(chain, evmSettingsOf(network, settings).usdtContract, await signer.address()));
+  learnings.set(network, async () =>
+    recordCambioAddresses(cambioAddresses, network, { hotWallet: await signer.address(), tokenContracts: await chain.usdtContracts(evmSettingsOf(network, settings).usdtContract) }),
+  );
   return {
     chain,
     payouts: evmPayoutsOf(network, settings, signer, chain),
@@ -62,6 +71,10 @@ let tron: SendingDeps | undefined;
 const evm = new Map<EvmNetworkName, EvmSendingDeps>();
 const gasChecks = new Map<EvmNetworkName, (job: JobRun) => Promise<unknown>>();
 const standings = new Map<NetworkName, () => Promise<TokenStanding>>();
+/** The API refuses to pay Cambio's hot wallets and token contracts (functions/withdrawals/
+ * refused-destinations.ts): it learns them from here, on each network's first run and whenever the
+ * token moves to an upgraded contract. */
+const learnings = new Map<NetworkName, () => Promise<void>>();
 
 const NOTHING_SENT: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
 
@@ -73,11 +86,12 @@ export async function sendAndSettleWithdrawals(
   log?: Log,
   timeLeftMs?: () => number,
   network: NetworkName = HOT_WALLET_NETWORK,
-): Promise<{ sent: SendResult; settled: SettleResult & Partial<Pick<EvmSettleResult, 'replaced' | 'feeCapReached'>>; standing: TokenStanding }> {
+): Promise<{ sent: SendResult & Partial<Pick<EvmSendResult, 'feeCapReached'>>; settled: SettleResult & Partial<Pick<EvmSettleResult, 'replaced' | 'feeCapReached'>>; standing: TokenStanding }> {
   // Made on the network's first run, which also keeps how its token's standing is read.
   if (network === HOT_WALLET_NETWORK) tron ??= tronSending();
   else if (!evm.has(network)) evm.set(network, evmSending(network));
   const standing = await standings.get(network)!();
+  await learnings.get(network)!();
   const mayMove = usdtMayMove(standing);
   if (network === HOT_WALLET_NETWORK) {
     const deps = { ...tron!, log, timeLeftMs };
@@ -113,11 +127,12 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       metrics.addMetric('HotWalletFrozen', MetricUnit.Count, outcome.standing.hotWalletFrozen ? 1 : 0);
       if (network !== HOT_WALLET_NETWORK) {
         metrics.addMetric('WithdrawalsReplaced', MetricUnit.Count, outcome.settled.replaced ?? 0);
-        metrics.addMetric('PayoutFeeCapReached', MetricUnit.Count, outcome.settled.feeCapReached ?? 0);
+        // Those the cap keeps from a replacement, and those it keeps unsent or unbroadcast under a base fee above it.
+        metrics.addMetric('PayoutFeeCapReached', MetricUnit.Count, (outcome.sent.feeCapReached ?? 0) + (outcome.settled.feeCapReached ?? 0));
         await gasChecks.get(network)?.({ log, metrics });
       }
       return outcome;
     },
-    ({ sent, settled, standing }) => Number(!usdtMayMove(standing)) + sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + (settled.replaced ?? 0) + (settled.feeCapReached ?? 0) > 0,
+    ({ sent, settled, standing }) => Number(!usdtMayMove(standing)) + sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + (settled.replaced ?? 0) + (sent.feeCapReached ?? 0) + (settled.feeCapReached ?? 0) > 0,
   );
 });

@@ -14,7 +14,7 @@ import {
   type TransactionSerializableLegacy,
   type TransactionSerialized,
 } from 'viem';
-import { estimateFeesPerGas, estimateGas, getChainId, getTransactionCount } from 'viem/actions';
+import { estimateFeesPerGas, estimateGas, getBlock, getChainId, getTransactionCount } from 'viem/actions';
 import type { Broadcaster } from '../chain.ts';
 import type { EvmPayouts, Replacement, SignedPayout } from '#functions/withdrawals/evm-withdrawal-sending';
 import type { EvmSweepPayouts } from '#functions/deposits/evm-sweeps';
@@ -44,6 +44,7 @@ type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice:
 
 export interface EvmPayoutOptions {
   rpcUrl: EvmChainOptions['rpcUrl'];
+  rpcTimeoutMs?: number;
   usdtContract: string;
   /** Where USDT lives now (EvmChain.currentUsdtContract): once Tether deprecates the stage's
    * contract, payouts and sweeps call the upgraded one (../shared/networks.md, "Deprecation"). */
@@ -89,10 +90,23 @@ const REFUSED_FOR_GOOD = /exceeds block gas limit|intrinsic gas too (low|high)|g
 export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
   private readonly rpc: ReturnType<typeof lazyRpcClient>;
   private chainId: Promise<number> | undefined;
-  private fees: { at: number; value: Promise<Fees> } | undefined;
+  private fees: { at: number; value: Promise<Market> } | undefined;
 
   constructor(private readonly options: EvmPayoutOptions) {
-    this.rpc = lazyRpcClient(options.rpcUrl);
+    this.rpc = lazyRpcClient(options.rpcUrl, options.rpcTimeoutMs);
+  }
+
+  /**
+   * The stage's cap and the latest block's base fee when the cap is below it: no transaction the
+   * wallet signs can be mined until the base fee falls, and a node refuses one offering less
+   * ("max fee per gas less than block base fee"). Read from the run's fee estimate (FEES_FRESH_MS),
+   * so asking costs no request of its own; `fresh`, the estimate is made again (two requests).
+   * Null when the cap clears the base fee (or the chain has none).
+   */
+  async feeCapBelowBaseFee({ fresh = false } = {}): Promise<{ cap: bigint; baseFee: bigint } | null> {
+    const { baseFeePerGas } = await this.market({ fresh });
+    const cap = this.options.maxFeePerGas;
+    return baseFeePerGas !== null && baseFeePerGas > cap ? { cap, baseFee: baseFeePerGas } : null;
   }
 
   wallet(): Promise<string> {
@@ -165,8 +179,10 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
     const request = { to: stored.to!, data: stored.data, value: stored.value, nonce: stored.nonce!, gas: stored.gas! };
     const offered = feesOf(stored);
     // The node's price now, not the run's: the payout is waiting because that moved.
-    const estimate = await this.estimatedFees({ fresh: true });
+    const { estimate, baseFeePerGas } = await this.market({ fresh: true });
     const cap = this.options.maxFeePerGas;
+    // Under a base fee above the cap, no version can be mined: nothing is signed, the cap is reported.
+    if (baseFeePerGas !== null && baseFeePerGas > cap) return { capReached: { offered: priceOf(offered)[0], needed: atLeast(bumped(priceOf(offered)[0]), baseFeePerGas), cap } };
     if (!below(offered, estimate)) {
       const mined = await getTransactionCount(await this.rpc(), { address: wallet, blockTag: 'latest' });
       if (mined !== request.nonce) return null;
@@ -202,7 +218,7 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
 
   /** The node's estimate, held under the stage's maximum. */
   private async cappedFees(): Promise<Fees> {
-    const estimate = await this.estimatedFees();
+    const { estimate } = await this.market();
     const cap = this.options.maxFeePerGas;
     if ('gasPrice' in estimate) return { gasPrice: atMost(estimate.gasPrice, cap) };
     const maxFeePerGas = atMost(estimate.maxFeePerGas, cap);
@@ -210,14 +226,19 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
   }
 
   /** What the node says a transaction should offer now (viem: the base fee's and gasPrice with a
-   * margin for the blocks to come), in the network's fee market. */
-  private estimatedFees({ fresh = false } = {}): Promise<Fees> {
+   * margin for the blocks to come), in the network's fee market, and the latest block's base fee
+   * (null on a chain without one): viem reads that block for its estimate anyway, so it is read
+   * here and handed over, no request more. */
+  private market({ fresh = false } = {}): Promise<Market> {
     if (fresh || !this.fees || Date.now() - this.fees.at > FEES_FRESH_MS) {
       const type = this.options.feeMarket;
-      const value = this.rpc().then(async (client): Promise<Fees> => {
-        if (type === 'legacy') return { gasPrice: (await estimateFeesPerGas(client, { chain: null, type: 'legacy' })).gasPrice };
-        const { maxFeePerGas, maxPriorityFeePerGas } = await estimateFeesPerGas(client, { chain: null, type: 'eip1559' });
-        return { maxFeePerGas, maxPriorityFeePerGas };
+      const value = this.rpc().then(async (client): Promise<Market> => {
+        // `block`: viem's estimate takes the block it stands on (not in its public type), else reads it.
+        const block = await getBlock(client, { blockTag: 'latest' });
+        const baseFeePerGas = block.baseFeePerGas ?? null;
+        if (type === 'legacy') return { estimate: { gasPrice: (await estimateFeesPerGas(client, { chain: null, type: 'legacy', block } as { chain: null; type: 'legacy' })).gasPrice }, baseFeePerGas };
+        const { maxFeePerGas, maxPriorityFeePerGas } = await estimateFeesPerGas(client, { chain: null, type: 'eip1559', block } as { chain: null; type: 'eip1559' });
+        return { estimate: { maxFeePerGas, maxPriorityFeePerGas }, baseFeePerGas };
       });
       value.catch(() => (this.fees = undefined));
       this.fees = { at: Date.now(), value };
@@ -225,6 +246,9 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
     return this.fees.value;
   }
 }
+
+/** The node's fee estimate and the base fee it stands on. */
+type Market = { estimate: Fees; baseFeePerGas: bigint | null };
 
 const atMost = (wei: bigint, limit: bigint) => (wei < limit ? wei : limit);
 const atLeast = (wei: bigint, floor: bigint) => (wei > floor ? wei : floor);
