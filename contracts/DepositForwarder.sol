@@ -22,6 +22,7 @@ contract DepositForwarder {
     address public immutable factory;
 
     error NotFactory(address caller);
+    error NativeTransferFailed(address to);
 
     constructor() {
         factory = msg.sender;
@@ -38,5 +39,30 @@ contract DepositForwarder {
         if (msg.sender != factory) revert NotFactory(msg.sender);
         amount = token.balanceOf(address(this));
         if (amount > 0) token.safeTransfer(to, amount);
+    }
+
+    /**
+     * Payers' wallets send native coin (ETH, BNB, POL) to a deposit address by mistake. Before the
+     * clone is deployed the address takes it like any account; once deployed, a send lands here
+     * through the clone's DELEGATECALL and is kept, so that flushNative can return it to Cambio
+     * rather than the address refusing it only once it has code. A plain send from a wallet fits
+     * (the wallet estimates ~24k gas); a contract's `transfer`/`send` does not: its 2,300 gas
+     * stipend is less than the clone's cold DELEGATECALL (2,600, EIP-2929), so that send fails in
+     * the payer's transaction and the coin stays with the payer.
+     */
+    receive() external payable {}
+
+    /**
+     * Moves this address's whole native balance to `to` and returns the amount; the factory's sweep
+     * calls it beside flush. A call with the whole balance rather than `transfer`, whose 2,300 gas
+     * would make a hot wallet behind a contract (a multisig) unable to receive it.
+     */
+    function flushNative(address payable to) external returns (uint256 amount) {
+        if (msg.sender != factory) revert NotFactory(msg.sender);
+        amount = address(this).balance;
+        if (amount > 0) {
+            (bool sent, ) = to.call{value: amount}("");
+            if (!sent) revert NativeTransferFailed(to);
+        }
     }
 }

@@ -31,6 +31,8 @@ contract DepositForwarderFactory is Ownable {
 
     /** One per address emptied (zero balances are skipped, and so emit nothing). */
     event Swept(bytes32 indexed salt, address indexed forwarder, IERC20 indexed token, uint256 amount);
+    /** One per address whose native coin (ETH, BNB, POL) was moved, beside its Swept if it held USDT too. */
+    event SweptNative(bytes32 indexed salt, address indexed forwarder, uint256 amount);
 
     error ZeroDestination();
 
@@ -43,22 +45,38 @@ contract DepositForwarderFactory is Ownable {
     }
 
     /**
+     * Native coin (ETH, BNB, POL) held by each account, in one eth_call: the sweeper and reconcile
+     * read many deposit addresses at once, and a provider bills each call, not each address.
+     */
+    function nativeBalances(address[] calldata accounts) external view returns (uint256[] memory balances) {
+        balances = new uint256[](accounts.length);
+        for (uint256 i = 0; i < accounts.length; ++i) balances[i] = accounts[i].balance;
+    }
+
+    /**
      * For each salt, deploys its forwarder unless it has code already, then moves its whole
-     * `token` balance to `to`; returns the total moved. An address that was swept before (and so
-     * deployed) is only flushed, so a batch that repeats or mixes old and new deposits does not
-     * revert: cloneDeterministic would revert on an occupied address. An address holding nothing
-     * is skipped before deployment, so a batch never pays ~40k gas to deploy an empty address.
+     * `token` balance and its whole native balance to `to`; returns the total of `token` moved.
+     * An address that was swept before (and so deployed) is only flushed, so a batch that repeats
+     * or mixes old and new deposits does not revert: cloneDeterministic would revert on an occupied
+     * address. An address holding neither is skipped before deployment, so a batch never pays ~40k
+     * gas to deploy an empty address. Native coin rides in the same batch as USDT: a payer's
+     * mistaken ETH is not locked at the address, and costs no transaction of its own.
      */
     function sweep(IERC20 token, bytes32[] calldata salts, address to) external onlyOwner returns (uint256 total) {
         if (to == address(0)) revert ZeroDestination();
         for (uint256 i = 0; i < salts.length; ++i) {
             bytes32 salt = salts[i];
-            address forwarder = predictAddress(salt);
-            if (token.balanceOf(forwarder) == 0) continue;
+            address payable forwarder = payable(predictAddress(salt));
+            bool holdsToken = token.balanceOf(forwarder) > 0;
+            bool holdsNative = forwarder.balance > 0;
+            if (!holdsToken && !holdsNative) continue;
             if (forwarder.code.length == 0) Clones.cloneDeterministic(implementation, salt);
-            uint256 amount = DepositForwarder(forwarder).flush(token, to);
-            total += amount;
-            emit Swept(salt, forwarder, token, amount);
+            if (holdsToken) {
+                uint256 amount = DepositForwarder(forwarder).flush(token, to);
+                total += amount;
+                emit Swept(salt, forwarder, token, amount);
+            }
+            if (holdsNative) emit SweptNative(salt, forwarder, DepositForwarder(forwarder).flushNative(payable(to)));
         }
     }
 }

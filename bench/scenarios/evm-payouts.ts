@@ -97,7 +97,7 @@ async function measureNetwork(db: ReturnType<typeof createDocumentClient>, table
     const { company } = await createCompany(new DynamoCompanyStore(db, tableName), { name: `Bench EVM Payouts ${network}`, environment: 'sandbox' });
     await creditAvailable(db, tableName, company.id, 'USDT', '1000', network);
     const withdrawals = new DynamoWithdrawalStore(db, tableName);
-    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT'), evmNetworks: { [network]: {} } };
+    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT'), evmNetworks: { [network]: {} }, contracts: () => [] };
     const queue = async (count: number, address: Address, prefix: string): Promise<Withdrawal[]> => {
       const queued: Withdrawal[] = [];
       for (let i = 0; i < count; i++) queued.push(await requestWithdrawal(withdrawals, rules, company.id, { reference: `${prefix}-${i}`, network, address, amount: parseAmount(AMOUNT, 'USDT') }));

@@ -83,7 +83,7 @@ async function measurePayouts(db: ReturnType<typeof createDocumentClient>, table
     const to = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_001);
     const warmUpTo = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_002);
     const withdrawals = new DynamoWithdrawalStore(db, tableName);
-    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT') };
+    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT'), contracts: () => [] };
     const queue = async (count: number, address: string, prefix: string) => {
       for (let i = 0; i < count; i++) {
         await requestWithdrawal(withdrawals, rules, company.id, { reference: `${prefix}-${i}`, address, amount: parseAmount(AMOUNT, 'USDT') });

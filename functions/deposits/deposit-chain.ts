@@ -5,6 +5,7 @@ import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog, type Log } from '../shared/log.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { DepositAddressFilter, type AddressOwner, type DepositAddressListing } from './deposit-address-filter.ts';
+import { recordFinalDust, type DustRecorder } from './dust.ts';
 import { payoutGuard, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 import {
   confirmTransfer,
@@ -31,7 +32,7 @@ import {
 
 /** The allowlist reads are for a split's forwarding, which the withdrawal allowlist governs as it
  * does any payout; the listing of deposit addresses feeds the scanner's DepositAddressFilter. */
-export interface DepositChainStore extends AllowlistReader, DepositAddressListing {
+export interface DepositChainStore extends AllowlistReader, DepositAddressListing, Partial<DustRecorder> {
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
   /** Consistent reads of many deposits at once, by deposit id; missing ones are absent. */
   getDeposits(owners: AddressOwner[]): Promise<Map<string, Deposit>>;
@@ -81,9 +82,12 @@ async function holdsFor(holds: DepositHolds | undefined, transfers: (TransferKey
 }
 
 export interface ScanCursor {
-  /** Takes the lease, or returns null when another scanner holds it. `nextBlock` null: first run. */
-  acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null } | null>;
-  advance(owner: string, nextBlock: number): Promise<void>;
+  /** Takes the lease, or returns null when another scanner holds it. `nextBlock` null: first run.
+   * `rereadFrom`: the first block the last scan read before it was final, where it said one. */
+  acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null; rereadFrom?: number } | null>;
+  /** `rereadFrom`, on a chain with a finality depth (ChainReader.finalityDepth): the first block of
+   * those scanned that was not final yet, which the next scan reads again. */
+  advance(owner: string, nextBlock: number, rereadFrom?: number): Promise<void>;
   release(owner: string): Promise<void>;
 }
 
@@ -101,7 +105,8 @@ export interface DepositJobDeps {
   log?: Log;
 }
 
-/** Re-scanned every run: blocks not yet final may still change, and a transfer is recorded once anyway. */
+/** Re-scanned every run: blocks not yet final may still change (on a chain with a finality depth,
+ * those not final at the last scan are read again too: scanStart), and a transfer is recorded once anyway. */
 export const SCAN_OVERLAP_BLOCKS = 20;
 export const MAX_BLOCKS_PER_SCAN = 200;
 /** Deposits written one by one at once, when a batched write could not take them. */
@@ -144,13 +149,19 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
   const lease = await deps.cursor.acquire(deps.owner, now(), SCAN_LEASE_MS);
   if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: null };
   try {
-    const latest = (await deps.chain.latestBlock()).number;
+    const { chain } = deps;
+    // The final block, on a chain with a finality depth, is read before the logs: a log then found
+    // in a block at or below it is the final chain's, and the blocks above it are read again.
+    const [latest, final] = await Promise.all([
+      chain.latestBlock().then((block) => block.number),
+      chain.finalityDepth === undefined ? null : chain.finalBlock().then((block) => block.number),
+    ]);
     // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
     await undoReorganised(deps, latest, now);
     const nextBlock = lease.nextBlock ?? latest;
     const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
     if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
-    const fromBlock = Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
+    const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
     let refreshed: Promise<void> | undefined;
@@ -176,10 +187,10 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     // recorded some, the write's own condition refuses them again (DuplicateTransfer).
     const known = await deps.store.recordedTransfers(ours.filter((transfer) => transfer.blockNumber < nextBlock));
     const unrecorded = ours.filter((transfer) => !known.has(transferId(transfer)));
-    // Where a mined Transfer log proves success (a chain that gives block hashes: EVM), one already
-    // final is credited as it is recorded: a scanner catching up writes each deposit once, not twice.
-    const final = unrecorded.some((transfer) => transfer.blockHash !== undefined) ? (await deps.chain.finalBlock()).number : -1;
-    const finalNow = (transfer: TokenTransfer) => transfer.blockHash !== undefined && transfer.blockNumber <= final;
+    // Where a mined Transfer log proves success (a chain that gives block hashes: EVM), one in a block
+    // final before the logs were read is credited as it is recorded: a scanner catching up writes
+    // each deposit once, not twice.
+    const finalNow = (transfer: TokenTransfer) => final !== null && transfer.blockHash !== undefined && transfer.blockNumber <= final;
     const holds = await holdsFor(deps.holds, unrecorded.filter(finalNow));
     const steps = unrecorded.map((transfer): DepositStep<'recorded' | 'credited'> => {
       const creditNow = finalNow(transfer);
@@ -195,7 +206,9 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
       };
     });
     const outcomes = await applySteps(deps.store, steps);
-    await deps.cursor.advance(deps.owner, toBlock + 1);
+    // Below 1e-6 USDT (BSC): recorded, never credited; a transfer of it alone is left out above (dust.ts).
+    await recordFinalDust(deps.network, deps.store, read.flat(), contracts, final, (to) => addresses.ownersOf(to), now());
+    await deps.cursor.advance(deps.owner, toBlock + 1, final === null ? undefined : Math.min(toBlock, final) + 1);
     return {
       scanned: { fromBlock, toBlock },
       transfersSeen: transfers.length + leftOut,
@@ -206,6 +219,21 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
   } finally {
     await deps.cursor.release(deps.owner);
   }
+}
+
+/**
+ * The first block a scan reads: a fixed overlap below the cursor, and on a chain with a finality
+ * depth (EVM) every block the last scan read before it was final, whatever reorganisation came
+ * since, so a payment that a reorganisation put in a block already scanned is seen
+ * (../shared/networks.md, "Finality, reorganisations and the node"); but no deeper than the chain's
+ * finality depth below the cursor, so a node whose `finalized` block stalls or trails far
+ * (Arbitrum's waits for Ethereum) costs a bounded read each run. The overlap stays when all was
+ * final (a scanner catching up): a margin for a provider whose logs lag the block it calls final.
+ */
+function scanStart(chain: ChainReader, nextBlock: number, rereadFrom: number | undefined): number {
+  if (chain.finalityDepth === undefined) return Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
+  const deepest = Math.max(0, nextBlock - chain.finalityDepth);
+  return Math.max(deepest, Math.min(nextBlock - SCAN_OVERLAP_BLOCKS, rereadFrom ?? deepest));
 }
 
 /**
@@ -229,8 +257,9 @@ function onItsNetwork(deps: DepositJobDeps, deposit: Deposit, transfer: TokenTra
 /**
  * What a reorganisation changed under the transfers still confirming: each was recorded with its
  * block's hash, and where the node now has another block at that height (or none), the transfer's
- * block was replaced. Its transaction re-mined elsewhere moves the record there; gone (or failed
- * this time), the transfer is dropped from its deposit at once, its pending amount taken back and
+ * block was replaced. Its transaction re-mined elsewhere, its receipt still holding the transfer
+ * (stillTransfers), moves the record there; gone, failed this time, or mined again without the
+ * transfer, the transfer is dropped from its deposit at once, its pending amount taken back and
  * `deposit.transfer_reversed` written, rather than at finality. Only chains that report block
  * hashes (ChainReader.blockAt) are checked: one read of the confirming transfers per scan, and one
  * block read per height that holds any.
@@ -242,6 +271,8 @@ async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => 
   if (records.length === 0) return;
   const hashes = await blockHashesOf(chain, records);
   const replaced = records.filter((record) => hashes.get(record.blockNumber) !== record.blockHash);
+  if (replaced.length === 0) return;
+  const contracts = await usdtContractsOf(deps);
   const steps: DepositStep<null>[] = [];
   await inParallel(replaced, RECEIPTS_IN_FLIGHT, async (record) => {
     const receipt = await chain.receipt(record.txHash);
@@ -249,12 +280,14 @@ async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => 
     // The receipt still in the recorded block: the node's answers disagree (another machine behind
     // the provider); the next scan asks again.
     if (receipt?.result === 'SUCCESS' && receipt.blockHash === record.blockHash) return;
-    const remined = receipt?.result === 'SUCCESS' && receipt.blockHash !== undefined;
-    (deps.log ?? stderrLog).warn(remined ? 'a deposit transfer was re-mined in another block' : 'a deposit transfer was removed by a reorganisation', {
+    const minedAgain = receipt?.result === 'SUCCESS' && receipt.blockHash !== undefined;
+    const remined = minedAgain && stillTransfers(receipt, record, contracts);
+    const happened = remined ? 'a deposit transfer was re-mined in another block' : minedAgain ? 'a deposit transaction was re-mined without its transfer' : 'a deposit transfer was removed by a reorganisation';
+    (deps.log ?? stderrLog).warn(happened, {
       depositId: record.depositId,
       txHash: record.txHash,
       blockNumber: record.blockNumber,
-      ...(remined && { nowIn: receipt.blockNumber }),
+      ...(minedAgain && { nowIn: receipt.blockNumber }),
     });
     steps.push({
       owner,
@@ -264,6 +297,31 @@ async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => 
     });
   });
   await applySteps(deps.store, steps);
+}
+
+/** The contracts whose Transfer events are USDT's on the deposits' chain (ChainReader.usdtContracts). */
+async function usdtContractsOf(deps: Pick<DepositJobDeps, 'chain' | 'usdtContract'>): Promise<string[]> {
+  return deps.chain.usdtContracts ? deps.chain.usdtContracts(deps.usdtContract) : [deps.usdtContract];
+}
+
+/**
+ * Whether a receipt's Transfer events still hold a recorded transfer: at the same place among a USDT
+ * contract's Transfer events of the transaction, from the same payer, to the same address, for the
+ * same amount. A transaction mined again after a reorganisation can succeed without it (a contract
+ * payer, as a Safe can be, whose inner transfer fails this time), so success alone credits
+ * nothing (../shared/networks.md: a credit uses the Transfer events of the transaction in the final
+ * block). A record made before its payer or address was kept is matched on what it has.
+ */
+function stillTransfers(receipt: TransactionReceipt, record: TransferRecord, contracts: string[]): boolean {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  return (receipt.tokenTransfers ?? []).some(
+    (transfer) =>
+      transfer.eventIndex === record.eventIndex &&
+      contracts.some((contract) => same(contract, transfer.contract)) &&
+      transfer.amount === record.amount &&
+      (record.to === undefined || same(transfer.to, record.to)) &&
+      (record.from === undefined || (transfer.from !== undefined && same(transfer.from, record.from))),
+  );
 }
 
 /** The node's block hash now at each height that holds one of `records` (null past its head), for
@@ -371,8 +429,10 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   return (await applySteps(deps.store, steps)).length;
 }
 
-/** Credits transfers whose block is final and whose receipt says SUCCESS; drops the ones
- * the final chain does not have or that failed; refreshes the confirmation count of the rest.
+/** Credits transfers whose block is final and whose receipt says SUCCESS (on a chain that gives
+ * block hashes, a receipt that still holds the transfer: stillTransfers); drops the ones the final
+ * chain does not have, that failed, or that a transaction mined again no longer makes; refreshes
+ * the confirmation count of the rest.
  * Receipts are read a few at a time and the changes written in batches, so 30 paid transfers a
  * block cost a handful of requests rather than three round trips each.
  *
@@ -394,11 +454,19 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
       receipts.set(record, { txHash: record.txHash, blockNumber: record.blockNumber, blockHash: record.blockHash, result: 'SUCCESS' });
     }
   }
-  await inParallel(
-    finalRecords.filter((record) => !receipts.has(record)),
-    RECEIPTS_IN_FLIGHT,
-    async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)),
-  );
+  const asked = finalRecords.filter((record) => !receipts.has(record));
+  await inParallel(asked, RECEIPTS_IN_FLIGHT, async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)));
+  // A record whose block was replaced (it has a hash, and its receipt was asked) is credited only
+  // from a receipt that still holds its transfer; read the contracts only then.
+  const reorganised = asked.filter((record) => record.blockHash !== undefined);
+  const contracts = reorganised.length ? await usdtContractsOf(deps) : [];
+  for (const record of reorganised) {
+    const receipt = receipts.get(record);
+    if (receipt?.result === 'SUCCESS' && !stillTransfers(receipt, record, contracts)) {
+      (deps.log ?? stderrLog).warn('a deposit transaction was re-mined without its transfer', { depositId: record.depositId, txHash: record.txHash, blockNumber: record.blockNumber, nowIn: receipt.blockNumber });
+      receipts.set(record, { ...receipt, result: 'TRANSFER_GONE' });
+    }
+  }
   const credited = finalRecords.filter((record) => {
     const receipt = receipts.get(record);
     return receipt?.result === 'SUCCESS' && receipt.blockNumber <= final.number;
@@ -450,7 +518,7 @@ async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log' | 'holds'>,
     return null;
   }
   if (!readAllowlist) return { holds: false, at: now.toISOString() };
-  const guard = await payoutGuard(deps.store, deposit.companyId, deposit.split.address, now);
+  const guard = await payoutGuard(deps.store, deposit.companyId, deposit.network, deposit.split.address, now);
   if (!guard) {
     (deps.log ?? stderrLog).warn('split share kept: its address is not on the withdrawal allowlist now', {
       companyId: deposit.companyId,

@@ -7,6 +7,7 @@ import { validationFailed } from '../shared/errors.ts';
 import { underSplitPolicy, type AllowlistGuard, type AllowlistReader } from '../withdrawals/withdrawal-policy.ts';
 import { refuseSanctioned } from '../screening/screening.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
+import { refuseCambioDestination, type CambioAddresses, type StageContracts } from '../withdrawals/refused-destinations.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired' | 'held';
 
@@ -71,9 +72,11 @@ export interface Deposit extends UsdtTransfer {
 export interface DepositSettings {
   termsOn(network: NetworkName, deposit: { id: string; addressIndex: number }): DepositTerms | null;
   openNetworks(): NetworkName[];
+  /** The contracts Cambio uses on each network, which a split never forwards to (refused-destinations.ts). */
+  contracts: StageContracts;
 }
 
-export interface DepositStore extends AllowlistReader, ScreeningList {
+export interface DepositStore extends AllowlistReader, ScreeningList, CambioAddresses {
   /** The next unused derivation index, from an atomic counter: an index is never handed out twice. */
   nextAddressIndex(): Promise<number>;
   /** Writes the deposit, its reference claim and its address lookup in one transaction;
@@ -140,9 +143,13 @@ export async function createDeposit(
   input: NewDeposit,
   now = new Date(),
 ): Promise<Deposit> {
-  // A split forwards money as a withdrawal does: never to a sanctioned address, refused before
-  // anything is written (the address index too).
-  if (input.split) await refuseSanctioned(store, input.network, input.split.address, 'split.address');
+  // A split forwards money as a withdrawal does: never to a destination Cambio refuses nor to a
+  // sanctioned address, refused before anything is written (the address index too).
+  if (input.split) {
+    const split = { network: input.network, address: input.split.address, field: 'split.address' };
+    await refuseCambioDestination({ addresses: store, contracts: settings.contracts }, split);
+    await refuseSanctioned(store, split.network, split.address, split.field);
+  }
   const id = newId('deposit', now.getTime());
   const addressIndex = await store.nextAddressIndex();
   const terms = settings.termsOn(input.network, { id, addressIndex });
@@ -150,7 +157,7 @@ export async function createDeposit(
   if (!terms) throw validationFailed([{ path: 'network', message: `is not open on this stage: deposits are taken on ${settings.openNetworks().join(', ')}` }]);
   const deposit = depositAwaitingPayment(companyId, input, { address: terms.address, addressIndex }, terms.requiredConfirmations, now, id);
   // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
-  if (input.split) await underSplitPolicy(store, companyId, input.split.address, now, (guard) => store.createDeposit(deposit, guard));
+  if (input.split) await underSplitPolicy(store, companyId, { network: input.network, address: input.split.address }, now, (guard) => store.createDeposit(deposit, guard));
   else await store.createDeposit(deposit, null);
   return deposit;
 }

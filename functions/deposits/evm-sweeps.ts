@@ -5,6 +5,7 @@ import type { EvmPayouts, SignedPayout } from '../withdrawals/evm-withdrawal-sen
 import {
   broadcastOrFill,
   dueForReplacement,
+  nonceHolder,
   nonceOutcome,
   replacementOf,
   takenAt,
@@ -38,6 +39,12 @@ import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from './froz
  *   is swept again.
  * - The ledger does not change: treasury moves between Cambio's own wallets. Each sweep is kept,
  *   with what each forwarder held when it was signed, for reconciliation.
+ * - Native coin (ETH, BNB, POL) a payer sent to a deposit address by mistake rides in the same
+ *   batch: the factory's sweep moves a forwarder's native balance beside its USDT. Any deposit
+ *   address may hold some, paid or not, so each run reads the native balances of the due addresses
+ *   and of the next page of every deposit address (one eth_call for many: EvmChain.nativeBalances).
+ *   It is not a company's money and the ledger, in USDT, does not book it: the sweep keeps what each
+ *   forwarder held (`native`, in wei), for finance and for the hot wallet's gas, which it joins.
  */
 export type EvmSweepStatus = 'sending' | 'done' | 'failed';
 
@@ -48,6 +55,9 @@ export interface SweptForwarder {
   /** USDT it held when the sweep was signed, in 6 decimals. The factory moves its whole balance
    * when the sweep is mined: more, if a payment arrived meanwhile. */
   amount: bigint;
+  /** Native coin (ETH, BNB, POL) it held when the sweep was signed, in wei; absent when none. The
+   * factory moves its whole native balance too. */
+  native?: bigint;
 }
 
 export interface EvmSweep extends ReplaceableTransaction {
@@ -59,6 +69,8 @@ export interface EvmSweep extends ReplaceableTransaction {
   forwarders: SweptForwarder[];
   /** What the forwarders held when it was signed, together. */
   amount: bigint;
+  /** Their native coin when it was signed, together, in wei (0 for most sweeps). */
+  nativeAmount: bigint;
   failureReason: string | null;
   createdAt: string;
   updatedAt: string;
@@ -77,6 +89,9 @@ export interface DueForwarder {
 }
 
 export interface EvmSweepStore extends NonceSequence, FrozenAddressList {
+  /** The next `limit` deposit addresses (EVM ones, of any network) after those the last call
+   * returned, wrapping round to the first: every address is read for native coin in turn. */
+  nextAddressesToCheckForNative(limit: number): Promise<DueForwarder[]>;
   /** The network's deposit addresses with a credited deposit since their last sweep, at most
    * `limit` in address order; `after`: those after that address (the next page). */
   dueAddresses(limit: number, after?: string): Promise<DueForwarder[]>;
@@ -98,9 +113,12 @@ export interface EvmSweepDeps {
   store: EvmSweepStore;
   /** USDT held by each address, in 6 decimals. */
   usdtBalances(addresses: string[]): Promise<Map<string, bigint>>;
-  /** `minimumSweep`: USDT below which an address is not worth its gas; `batchSize`: the most
-   * forwarders in one sweep (its gas grows by ~54k with each new one). */
-  settings: { minimumSweep: bigint; batchSize: number };
+  /** Native coin at deposit addresses; absent, none is read or swept. */
+  native?: NativeCoinReads;
+  /** `minimumSweep`: USDT below which an address is not worth its gas; `minimumNative`: native coin,
+   * in wei, below which it is not either (it rides along when the address is swept for its USDT);
+   * `batchSize`: the most forwarders in one sweep (its gas grows by ~54k with each new one). */
+  settings: { minimumSweep: bigint; minimumNative: bigint; batchSize: number };
   /** A sweep the node took this long ago and has not mined is replaced at a higher fee
    * (EVM_NETWORKS replaceAfterSeconds). Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
   replaceAfterMs?: number;
@@ -109,6 +127,20 @@ export interface EvmSweepDeps {
   now?: () => Date;
   log?: Log;
 }
+
+export interface NativeCoinReads {
+  /** Wei held by each address, for many at once (EvmChain.nativeBalances: one eth_call). */
+  balances(addresses: string[]): Promise<Map<string, bigint>>;
+  /** Whether `address` is where this network's factory deploys `depositId`'s forwarder. A deposit
+   * address issued on another EVM network is the same 20 bytes here, but where that network's
+   * factory is at another address the sweep would empty another address, and this one come round
+   * again run after run. */
+  isForwarderOf(address: string, depositId: string): boolean;
+}
+
+/** Deposit addresses read for native coin each run beside the due ones: a page of every address,
+ * in turn. Each is ~2,700 gas of the one eth_call that reads them, and a DynamoDB item read. */
+export const NATIVE_CHECKS_PER_RUN = 500;
 
 export interface EvmSweepResult {
   /** Sweep transactions signed, stored and broadcast this run (one at most). */
@@ -128,12 +160,14 @@ export interface EvmSweepResult {
   feeCapReached: number;
   /** Due forwarders the issuer has frozen, set aside this run: one in a batch would revert it whole. */
   frozen: number;
+  /** Forwarders in this run's sweep that held native coin (ETH, BNB, POL). */
+  nativeForwarders: number;
 }
 
 /** Settles the open sweeps, then sweeps one batch of the due forwarders. */
 export async function sweepEvmDepositAddresses(deps: EvmSweepDeps): Promise<EvmSweepResult> {
   const now = deps.now ?? (() => new Date());
-  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0, replaced: 0, feeCapReached: 0, frozen: 0 };
+  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0, replaced: 0, feeCapReached: 0, frozen: 0, nativeForwarders: 0 };
   const open = await settleSweeps(deps, result, now);
   const batch = await nextBatch(deps, open, result);
   if (batch.length === 0) return result;
@@ -146,6 +180,7 @@ export async function sweepEvmDepositAddresses(deps: EvmSweepDeps): Promise<EvmS
   if (sweep === 'busy') return result;
   result.sent++;
   result.forwarders += batch.length;
+  result.nativeForwarders += batch.filter((forwarder) => forwarder.native).length;
   try {
     await broadcastSweep(deps, sweep, now);
   } catch (error) {
@@ -159,10 +194,16 @@ export async function sweepEvmDepositAddresses(deps: EvmSweepDeps): Promise<EvmS
  * The due forwarders worth sweeping, up to a batch, read a page at a time: those a finished sweep
  * emptied (or below the minimum) are cleared on the way, so they never fill a page run after run.
  * A forwarder in a sweep not yet final waits for it: a second sweep would find it empty.
+ * A due forwarder holding native coin is swept whatever its USDT; then the deposit addresses that
+ * are not due and hold native coin (nativeOnly).
  */
 async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepResult): Promise<SweptForwarder[]> {
   const sweeping = new Set(open.flatMap((sweep) => sweep.forwarders.map((forwarder) => forwarder.address)));
   const batch: SweptForwarder[] = [];
+  // Read before the due pages, so that their native balances go in the first page's one read.
+  const toCheck = deps.native ? (await deps.store.nextAddressesToCheckForNative(NATIVE_CHECKS_PER_RUN)).filter((forwarder) => !sweeping.has(forwarder.address)) : [];
+  const wasDue = new Set<string>();
+  let nativeHeld = new Map<string, bigint>();
   let after: string | undefined;
   while (batch.length < deps.settings.batchSize) {
     const page = await deps.store.dueAddresses(deps.settings.batchSize, after);
@@ -170,20 +211,62 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
     const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, unswept.map((forwarder) => forwarder.address)) : new Set<string>();
     result.frozen += frozen.size;
     const due = unswept.filter((forwarder) => !frozen.has(forwarder.address));
-    const held = due.length === 0 ? new Map<string, bigint>() : await deps.usdtBalances(due.map((forwarder) => forwarder.address));
+    for (const forwarder of page) wasDue.add(forwarder.address);
+    const nativeToRead = [...due.map((forwarder) => forwarder.address), ...(after === undefined ? toCheck.map((forwarder) => forwarder.address) : [])];
+    const [held, native] = await Promise.all([
+      due.length === 0 ? new Map<string, bigint>() : deps.usdtBalances(due.map((forwarder) => forwarder.address)),
+      deps.native && nativeToRead.length > 0 ? nativeBalancesOrNone(deps, [...new Set(nativeToRead)]) : new Map<string, bigint>(),
+    ]);
+    nativeHeld = new Map([...nativeHeld, ...native]);
     for (const forwarder of due) {
       const amount = held.get(forwarder.address) ?? 0n;
-      if (amount < deps.settings.minimumSweep) {
+      const coin = native.get(forwarder.address) ?? 0n;
+      if (amount < deps.settings.minimumSweep && coin < deps.settings.minimumNative) {
         await deps.store.clearDue(forwarder.address, amount);
         result.cleared++;
       } else if (batch.length < deps.settings.batchSize) {
-        batch.push({ ...forwarder, amount });
+        // Below the minimum yet holding native coin worth its gas: swept for it, USDT and all; it
+        // stays due until a run finds it empty, as any swept address.
+        batch.push({ ...forwarder, amount, ...(coin > 0n && { native: coin }) });
       }
     }
     if (page.length < deps.settings.batchSize) break;
     after = page.at(-1)!.address;
   }
+  if (batch.length < deps.settings.batchSize) batch.push(...(await nativeOnly(deps, toCheck, wasDue, nativeHeld, deps.settings.batchSize - batch.length)));
   return batch;
+}
+
+/** Native balances, or none when they cannot be read (a node's error; a factory deployed before it
+ * had nativeBalances, as on an anvil state saved earlier): the USDT is swept all the same, and the
+ * native coin waits for a run that reads it. */
+async function nativeBalancesOrNone(deps: EvmSweepDeps, addresses: string[]): Promise<Map<string, bigint>> {
+  try {
+    return await deps.native!.balances(addresses);
+  } catch (error) {
+    (deps.log ?? stderrLog).error('native coin balances not read; USDT swept without them', { network: deps.network, addresses: addresses.length, error: String(error) });
+    return new Map();
+  }
+}
+
+/**
+ * Deposit addresses read this run that are not due and hold native coin worth sweeping (at least
+ * settings.minimumNative), up to `room`. Only those
+ * holding no USDT: the factory moves both, and USDT at an address that is not due is not
+ * the ledger's yet (a transfer confirming) or is kept there on purpose (held, below the minimum),
+ * so its native coin waits for the address's own sweep. A frozen one is left alone as any is.
+ */
+async function nativeOnly(deps: EvmSweepDeps, candidates: DueForwarder[], wasDue: Set<string>, nativeHeld: Map<string, bigint>, room: number): Promise<SweptForwarder[]> {
+  const holding = candidates.filter(
+    (forwarder) => !wasDue.has(forwarder.address) && (nativeHeld.get(forwarder.address) ?? 0n) >= deps.settings.minimumNative && deps.native!.isForwarderOf(forwarder.address, forwarder.depositId),
+  );
+  if (holding.length === 0) return [];
+  const addresses = holding.map((forwarder) => forwarder.address);
+  const [held, frozen] = await Promise.all([deps.usdtBalances(addresses), deps.frozenAmong ? deps.frozenAmong(addresses) : new Set<string>()]);
+  return holding
+    .filter((forwarder) => (held.get(forwarder.address) ?? 0n) === 0n && !frozen.has(forwarder.address))
+    .slice(0, room)
+    .map((forwarder) => ({ ...forwarder, amount: 0n, native: nativeHeld.get(forwarder.address)! }));
 }
 
 /** Signs the batch's sweep with the wallet's next nonce and stores it, taking the nonce (read
@@ -201,6 +284,7 @@ async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], no
       wallet,
       forwarders,
       amount: forwarders.reduce((sum, forwarder) => sum + forwarder.amount, 0n),
+      nativeAmount: forwarders.reduce((sum, forwarder) => sum + (forwarder.native ?? 0n), 0n),
       nonce: slot.nonce,
       signed: signed.raw,
       txHash: signed.txHash,
@@ -280,7 +364,14 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
     // transaction from the hot wallet that Cambio did not sign took it, so it can never be mined:
     // failed, its forwarders stay due and the next batch sweeps them on a nonce of its own.
     usedAtFinal ??= await deps.chain.transactionCountAt(await deps.payouts.wallet(), final.number);
-    if (usedAtFinal > sweep.nonce && !sweep.filler) {
+    // The count alone is no proof (a lagging backend may lack the receipt of a sweep mined long ago):
+    // the final chain must show another transaction at its nonce (nonceHolder).
+    const holder = usedAtFinal > sweep.nonce && !sweep.filler ? await nonceHolder(deps.chain, await deps.payouts.wallet(), sweep, final, usedAtFinal).catch(() => 'unknown' as const) : 'unknown';
+    if (holder === 'own') {
+      open.push(sweep);
+      continue;
+    }
+    if (holder === 'outside') {
       (deps.log ?? stderrLog).error('sweep nonce used outside Cambio (a transaction from the hot wallet that Cambio did not sign): failed, its forwarders are swept again', {
         network: deps.network,
         sweepId: sweep.id,

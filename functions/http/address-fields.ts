@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { addressForms, anyNetworkAddressInWords, isAnyNetworkAddress, networkNamed, registeredNetworks, type NetworkName } from '#functions/networks/registry';
+import { addressForms, addressOf, anyNetworkAddressInWords, isAnyNetworkAddress, networkNamed, registeredNetworks, type NetworkName } from '#functions/networks/registry';
 
 /*
  * Address fields, checked by the registered networks (functions/networks/registry.ts). Apart from
@@ -33,7 +33,7 @@ export const addressOnItsNetwork = <T extends { network: NetworkName }>(read: (i
       const network = networkNamed(input.network);
       // An address of no network is addressField's to report, once.
       return address === undefined || !isAnyNetworkAddress(address) || network.address.is(address);
-    }, 'must be an address of the network named by "network"'),
+    }, (issue) => `must be ${addressOf(networkNamed((issue.input as T).network))}, the network named by "network"`),
     path as never,
   );
 

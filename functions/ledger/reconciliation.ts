@@ -56,9 +56,28 @@ export function reconciliationReport(result: Reconciliation | HoldingsReconcilia
     ...perNetwork.map(
       (network) =>
         `${network.network.padEnd(9)} ${usdt(network.onChain)} ${usdt(network.owed)} ${usdt(network.difference)}  ${network.mismatch ?? (network.balanced ? 'balanced' : 'within dust')}` +
-        (network.hotWalletGas === null ? '' : `  gas ${network.hotWalletGas}`),
+        (network.hotWalletGas === null ? '' : `  gas ${network.hotWalletGas}`) +
+        nativeCoinAndDustReport(network),
+    ),
+    ...perNetwork.flatMap((network) =>
+      network.unexplainedUsdt.map(
+        ({ address, amount }) => `${network.network.padEnd(9)} ${usdt(amount)} at ${address}, which the ledger does not explain (paid on another network than its deposit's, or not yet scanned)`,
+      ),
     ),
   ].join('\n');
+}
+
+/** A network's native coin at deposit addresses (wei) and its dust (token base units), when any. */
+function nativeCoinAndDustReport(network: NetworkReconciliation): string {
+  const native = network.nativeAtDepositAddresses ?? [];
+  const nativeTotal = native.reduce((sum, held) => sum + held.amount, 0n);
+  const dust = network.dust;
+  return (
+    (native.length === 0 ? '' : `  native coin at ${native.length} deposit address(es) ${nativeTotal} (swept by the next sweep)`) +
+    (dust === null || (dust.held === 0n && dust.recorded === 0n)
+      ? ''
+      : `  dust ${dust.held} held, ${dust.recorded} recorded${dust.held === dust.recorded ? '' : dust.held > dust.recorded ? ' (UNRECORDED DUST)' : ' (recorded dust not found)'}`)
+  );
 }
 
 function reportLines(result: Reconciliation, usdt: (value: bigint) => string): string[] {
@@ -94,6 +113,12 @@ export interface LedgerSide {
   processing: { network: NetworkName; txHash: string; amount: bigint }[];
   /** Per network, the deposit addresses whose USDT is counted as held: see reconcileHoldings. */
   depositAddresses: Partial<Record<NetworkName, string[]>>;
+  /** Every EVM deposit address Cambio made, whatever its deposit's network: the same 20 bytes are
+   * an address on every EVM chain, and USDT may be paid to it on any. Each EVM network reads them all. */
+  evmDepositAddresses?: string[];
+  /** Per network whose token has more than 6 decimals (BSC), the dust recorded (functions/deposits/
+   * dust.ts): where each transfer's part below 1e-6 USDT went, in the token's base units. */
+  dust?: Partial<Record<NetworkName, { address: string; amount: bigint }[]>>;
 }
 
 /** One network's chain, as reconciliation reads it. */
@@ -106,6 +131,12 @@ export interface NetworkSources {
   /** The hot wallet's gas token (TRX in sun, ETH/BNB/POL in wei): reported beside the USDT, not
    * reconciled (gas is spent by design, and the ledger does not track it). */
   gasBalance?(address: string): Promise<bigint>;
+  /** Native coin (ETH, BNB, POL) at each of these addresses, in wei: on a deposit address it is a
+   * payer's mistake, reported (nativeAtDepositAddresses) until the sweeper moves it. */
+  nativeBalances?(addresses: string[]): Promise<Map<string, bigint>>;
+  /** What each of these addresses holds below 1e-6 USDT, in the token's base units; only where
+   * the token has more than 6 decimals (BSC's 18): usdtBalances leaves it out. */
+  usdtBelowMicro?(addresses: string[]): Promise<Map<string, bigint>>;
 }
 
 /** TRON's chain (these fields) and each open EVM network's, with the one ledger. */
@@ -134,8 +165,23 @@ export interface NetworkReconciliation {
   balanced: boolean;
   mismatch: 'surplus' | 'shortfall' | null;
   depositAddressesRead: number;
+  /**
+   * USDT (6 decimals) at deposit addresses the ledger lists nothing at on this network, each also
+   * in `depositAddressesUsdt` and so a surplus: a payment to an EVM deposit address on another EVM
+   * network than its deposit's (not credited; recovered through that network's factory), or one the
+   * scanner has not read yet. Empty on TRON, where every address read is a listed one.
+   */
+  unexplainedUsdt: { address: string; amount: bigint }[];
   /** The hot wallet's gas token in its smallest unit; null where not read. */
   hotWalletGas: bigint | null;
+  /** Deposit addresses holding native coin (ETH, BNB, POL), in wei: not company money, not in the
+   * USDT figures, but not to be left there (the sweeper moves it to the hot wallet). Null where
+   * not read (TRON). */
+  nativeAtDepositAddresses: { address: string; amount: bigint }[] | null;
+  /** USDT below 1e-6 (token base units) held on the network (hot wallet, deposit addresses read,
+   * addresses dust was recorded at) against the dust recorded there: equal when every sub-micro
+   * remainder is explained. Null on a network whose token has 6 decimals. */
+  dust: { held: bigint; recorded: bigint } | null;
 }
 
 /** The whole of it: the total (TRON's comparison of old, now summed over networks) and each network. */
@@ -151,8 +197,12 @@ export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: nu
  * minimum. An address outside that list holds nothing the ledger counts, so reading only the
  * listed ones can under-count the holdings, never over-count them: a gap can make a false
  * shortfall, but cannot hide a real one. A surplus on an unlisted address is money not owed to
- * anyone yet (a transfer the scanner has not seen); only the sandbox, which reads every deposit
- * address in one go, reports it.
+ * anyone yet: a transfer the scanner has not seen, or on an EVM network a payment to an EVM deposit
+ * address on another network than its deposit's (../shared/networks.md: reconcile reports USDT at
+ * any Cambio address that the ledger lacks). The sandbox TRON chain, which answers every deposit
+ * address in one read, and each EVM network, which reads every EVM deposit address Cambio made (one
+ * balanceOf each, sent together in batched requests), report it; an EVM network lists each such
+ * address (unexplainedUsdt).
  *
  * The reads run in an order that turns the races with the running jobs into surpluses, not
  * shortfalls: the list is taken after the balances (funds credited by then are listed, or were
@@ -166,7 +216,7 @@ export async function reconcileHoldings(sources: ReconciliationSources): Promise
   const ledger = await sources.ledger();
   const networks: NetworkReconciliation[] = [];
   for (const [network, chain] of [['tron', sources] as const, ...(sources.evmNetworks ?? []).map((evm) => [evm.network, evm] as const)]) {
-    networks.push(await reconcileNetwork(network, chain, ledger));
+    networks.push(await reconcileNetwork(network, chain, ledger, network === 'tron' ? [] : (ledger.evmDepositAddresses ?? [])));
   }
   const sum = (pick: (network: NetworkReconciliation) => bigint | number) => networks.reduce((total, network) => total + BigInt(pick(network)), 0n);
   const total = reconcile({
@@ -179,9 +229,12 @@ export async function reconcileHoldings(sources: ReconciliationSources): Promise
   return { ...total, depositAddressesRead: Number(sum((network) => network.depositAddressesRead)), networks };
 }
 
-async function reconcileNetwork(network: NetworkName, chain: NetworkSources, ledger: LedgerSide): Promise<NetworkReconciliation> {
+/** `everyAddress`: Cambio's addresses on the network beyond those the ledger lists (an EVM network's:
+ * every EVM deposit address), read too; USDT there is held, and listed as unexplained. */
+async function reconcileNetwork(network: NetworkName, chain: NetworkSources, ledger: LedgerSide, everyAddress: string[]): Promise<NetworkReconciliation> {
   const hotWallet = await chain.hotWalletAddress();
-  const depositAddresses = [...new Set(ledger.depositAddresses[network] ?? [])].filter((address) => address !== hotWallet);
+  const listed = new Set(ledger.depositAddresses[network] ?? []);
+  const depositAddresses = [...new Set([...listed, ...everyAddress])].filter((address) => address !== hotWallet);
   const onDepositAddresses = await chain.usdtBalances(depositAddresses);
   const onHotWallet = await chain.usdtBalances([hotWallet]);
   let inFlightUsdt = 0n;
@@ -206,6 +259,45 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     balanced: difference === 0n,
     mismatch: mismatchOf(difference),
     depositAddressesRead: depositAddresses.length,
+    unexplainedUsdt: depositAddresses.flatMap((address) => {
+      const amount = listed.has(address) ? 0n : (onDepositAddresses.get(address) ?? 0n);
+      return amount > 0n ? [{ address, amount }] : [];
+    }),
     hotWalletGas: chain.gasBalance ? await chain.gasBalance(hotWallet) : null,
+    ...(await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses)),
+  };
+}
+
+/**
+ * Beside the USDT, what reconcile reports of a network and does not reconcile: native coin
+ * at its deposit addresses (a payer's mistake, which the next sweep moves to the hot wallet) and
+ * the dust below 1e-6 USDT that a token with more decimals leaves (../shared/networks.md: recorded,
+ * never credited, never lost from reconcile). Dust moves with a sweep to the hot wallet, and no
+ * payout takes any (they are whole micro-units), so what the network holds below 1e-6 (the hot
+ * wallet, the addresses read and those dust was recorded at) equals the dust recorded, until the
+ * hot wallet has gathered a whole micro-unit of it (10^12 transfers of 1 wei on BSC), which the USDT
+ * figure then counts.
+ */
+async function nativeCoinAndDust(
+  network: NetworkName,
+  chain: NetworkSources,
+  ledger: LedgerSide,
+  hotWallet: string,
+  depositAddresses: string[],
+): Promise<Pick<NetworkReconciliation, 'nativeAtDepositAddresses' | 'dust'>> {
+  const native = chain.nativeBalances && depositAddresses.length > 0 ? await chain.nativeBalances(depositAddresses) : new Map<string, bigint>();
+  const nativeAtDepositAddresses = chain.nativeBalances
+    ? depositAddresses.flatMap((address) => ((native.get(address) ?? 0n) > 0n ? [{ address, amount: native.get(address)! }] : []))
+    : null;
+  if (!chain.usdtBelowMicro) return { nativeAtDepositAddresses, dust: null };
+  const recorded = ledger.dust?.[network] ?? [];
+  const addresses = [...new Set([hotWallet, ...depositAddresses, ...recorded.map((dust) => dust.address)])];
+  const below = await chain.usdtBelowMicro(addresses);
+  return {
+    nativeAtDepositAddresses,
+    dust: {
+      held: addresses.reduce((sum, address) => sum + (below.get(address) ?? 0n), 0n),
+      recorded: recorded.reduce((sum, dust) => sum + dust.amount, 0n),
+    },
   };
 }

@@ -123,7 +123,7 @@ export function webhookFailureMail(failure: {
 }
 
 /** What changed on a company's withdrawal allowlist: an address added, or the allowlist turning off. */
-export type AllowlistChange = { kind: 'address-added'; address: string; label: string; from: string } | { kind: 'turning-off'; from: string };
+export type AllowlistChange = { kind: 'address-added'; network: string; address: string; label: string; from: string } | { kind: 'turning-off'; from: string };
 
 /** To a company's Owners and Admins on every change that widens where its money may go: the
  * waiting period is theirs to stop one they did not make. */
@@ -131,7 +131,7 @@ export function withdrawalAllowlistMail(notice: { to: string; companyName: strin
   const company = oneLine(notice.companyName);
   const what =
     notice.change.kind === 'address-added'
-      ? `${notice.by} added ${notice.change.address} (${oneLine(notice.change.label)}) to ${company}'s withdrawal allowlist. Withdrawals to it are accepted from ${notice.change.from}.`
+      ? `${notice.by} added ${notice.change.address} on ${notice.change.network} (${oneLine(notice.change.label)}) to ${company}'s withdrawal allowlist. Withdrawals to it on ${notice.change.network} are accepted from ${notice.change.from}.`
       : `${notice.by} asked to turn off ${company}'s withdrawal allowlist. It holds until ${notice.change.from}; after that, withdrawals may go to any address.`;
   const stop =
     notice.change.kind === 'address-added'

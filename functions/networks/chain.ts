@@ -55,6 +55,12 @@ export interface ReceiptTransfer {
   contract: string;
   to: string;
   amount: bigint;
+  /** The payer, where the reader gives it (EVM). */
+  from?: string;
+  /** Its place among the contract's Transfer events of the transaction, as TokenTransfer.eventIndex
+   * counts it, where the reader gives it (EVM): what tells a deposit's transfer in a re-mined
+   * transaction from another. */
+  eventIndex?: number;
 }
 
 /** What `receipt` shows reached `to` in USDT (every Transfer event to it), or null when the reader
@@ -84,6 +90,12 @@ export interface ChainReader {
   latestBlock(): Promise<ChainBlock>;
   /** The newest final block, which can no longer be reversed (Network.finality says when). */
   finalBlock(): Promise<ChainBlock>;
+  /**
+   * How many blocks below the head a reorganisation can still replace, for chains that give block
+   * hashes (EVM; the stage's `finalityDepth`): the scanner reads blocks again until they are final,
+   * no deeper than this. Absent (TRON): the scanner re-reads a fixed overlap (SCAN_OVERLAP_BLOCKS).
+   */
+  readonly finalityDepth?: number;
   /**
    * The block the node has now at a height, or null past its head. Chains that give transfers'
    * block hashes (EVM) have it: the scanner compares the hashes it recorded with the node's to

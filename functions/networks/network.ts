@@ -50,6 +50,19 @@ export interface AddressFormat {
    * means them.
    */
   canonical(value: string): string | null;
+  /**
+   * The 20-byte account an address names, as 40 lower-case hex digits, or null when `value` is no
+   * address of the network. TRON and the EVM chains derive an address from the same secp256k1 key
+   * alike (the last 20 bytes of its keccak-256), so one key or one contract's bytes are the same
+   * account in each form: what Cambio holds in one form it holds in every other
+   * (functions/withdrawals/refused-destinations.ts).
+   */
+  account(value: string): string | null;
+  /** The address of an account (40 hex digits, as `account` gives them) in the network's canonical form. */
+  ofAccount(account: string): string;
+  /** Whether an address in the network's canonical form is one no one can spend from (the zero
+   * address; on the EVM chains also 0x…dEaD and the precompiles): USDT sent there is lost. */
+  isUnspendable(canonical: string): boolean;
 }
 
 /** Where a new deposit is paid on a network, and how deep its block must be before it counts. */

@@ -95,9 +95,11 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       'still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the ' +
       'token\'s issuer froze the deposit address (`address_frozen`: credited once it is unfrozen) or the payer is on the ' +
       'sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
-      'allowlist is on (dashboard, Integrations), its address must be on it and usable, or 422 `ADDRESS_NOT_ALLOWED`. A split ' +
-      'address on the sanctions screening list (OFAC SDN digital-currency addresses and the stage\'s own entries, compared in any ' +
-      'letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"` on `split.address`, and nothing is written.',
+      'allowlist is on (dashboard, Integrations), its address must be on it for the deposit\'s network and usable, or 422 `ADDRESS_NOT_ALLOWED`. ' +
+      'A split address Cambio refuses as a destination → 422 `ADDRESS_NOT_ALLOWED` on `split.address` with `details.reason` ' +
+      '(as for a withdrawal: `cambio_address`, `token_contract`, `unspendable`), and so is one on the sanctions screening list ' +
+      '(OFAC SDN digital-currency addresses and the stage\'s own entries, compared in any letter case; `details.reason: "sanctioned"`); ' +
+      'nothing is written.',
     body: {
       name: 'CreateDepositRequest',
       schema: createDepositBody,
@@ -119,8 +121,13 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     description:
       '`amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. ' +
       '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). ' +
-      'While the company\'s withdrawal allowlist is on (dashboard, Integrations), `address` must be on it and past its ' +
+      'While the company\'s withdrawal allowlist is on (dashboard, Integrations), `address` must be on it for `network` and past its ' +
       'waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. ' +
+      'A destination Cambio refuses → 422 `ADDRESS_NOT_ALLOWED` with `details: {field, address, reason}`, whatever the allowlist says, ' +
+      'and nothing is written: `cambio_address` (a Cambio hot wallet, or a Cambio deposit address on any network, in either form: ' +
+      'the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network\'s USDT contract, or the deposit ' +
+      'forwarders\' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; ' +
+      'TRON\'s zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`). ' +
       'An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, ' +
       'and the stage\'s own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, ' +
       'whatever the allowlist says, and nothing is written. ' +

@@ -1,5 +1,5 @@
 import type { NetworkName } from '../networks/names.ts';
-import { networkNamed, registeredNetworks } from '../networks/registry.ts';
+import { canonicalOn, networksOf } from '../networks/registry.ts';
 import { ApiError } from '../shared/errors.ts';
 import type { ScreeningList } from './screening-list.ts';
 
@@ -32,11 +32,10 @@ export interface ScreeningEntry {
 export const isListed = (entry: Pick<ScreeningEntry, 'ofac' | 'stage'>): boolean => entry.ofac !== null || entry.stage !== null;
 
 /** The address in the form it is stored and compared in on `network`, or null when it is none of its addresses. */
-export const canonicalOn = (network: NetworkName, address: string): string | null => networkNamed(network).address.canonical(address.trim());
+export { canonicalOn };
 
-/** Every registered network on which `address` is an address, in registration order: the ones an
- * entry for it is written on. */
-export const networksOf = (address: string): NetworkName[] => registeredNetworks().flatMap((network) => (network.address.canonical(address.trim()) === null ? [] : [network.name]));
+/** Every registered network on which `address` is an address: the ones an entry for it is written on. */
+export { networksOf };
 
 /** The refusal (../shared/api-contract.md, Withdrawals): 422 ADDRESS_NOT_ALLOWED, `details.reason: "sanctioned"`. */
 export const sanctioned = (field: string, address: string): ApiError =>
@@ -45,14 +44,4 @@ export const sanctioned = (field: string, address: string): ApiError =>
 /** Refuses `address` on `network` if it is listed; costs one lookup of the list (cached by its implementation). */
 export async function refuseSanctioned(list: ScreeningList, network: NetworkName, address: string, field: string): Promise<void> {
   if ((await list.listed(network, [address])).size > 0) throw sanctioned(field, address);
-}
-
-/**
- * For an address that names no network (the dashboard's withdrawal allowlist): refused if it is
- * listed on the networks it is an address of. Entries are written on all of those at once, so the
- * first answers for them (one lookup).
- */
-export async function refuseSanctionedOnAnyNetwork(list: ScreeningList, address: string, field: string): Promise<void> {
-  const [network] = networksOf(address);
-  if (network) await refuseSanctioned(list, network, address, field);
 }

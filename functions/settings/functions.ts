@@ -67,7 +67,8 @@ export const FUNCTION_SETTINGS = {
   'auth/authorizer': api,
   /** Reads the sign-out records: a session from before a sign-out is refused. */
   'auth/session-authorizer': [...common, ...table, ...userPool],
-  'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail],
+  /** EVM_NETWORKS: the networks the pages offer (New withdrawal, the allowlist), by name only. */
+  'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail, 'EVM_NETWORKS'],
   /** Sign-up and proving its address (functions/handlers/dashboard/sign-up-deps.ts) share one slice. */
   'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
   'dashboard/verify-email': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],

@@ -1,17 +1,21 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
 import type { NetworkName } from '../networks/names.ts';
+import { canonicalOn, networksOf } from '../networks/registry.ts';
 import { refuseSanctioned } from '../screening/screening.ts';
+import { refuseCambioDestination, type CambioAddresses, type StageContracts } from './refused-destinations.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
 import { ApiError } from '../shared/errors.ts';
 import { formatAmount } from '../shared/money.ts';
 
 /**
- * What lets money leave a company, in one place: the sanctions screening list (where it may never
- * go, functions/screening/), the withdrawal allowlist (where it may go) and the daily withdrawal
- * limit (how much a UTC day), for withdrawals and for deposits' splits.
+ * What lets money leave a company, in one place: the destinations Cambio refuses (its own addresses,
+ * token contracts, unspendable ones: refused-destinations.ts), the sanctions screening list (where it
+ * may never go, functions/screening/), the withdrawal allowlist (where it may go) and the daily
+ * withdrawal limit (how much a UTC day), for withdrawals and for deposits' splits.
  *
- * The screening list is read before anything is written: an address on it is refused with 422
- * ADDRESS_NOT_ALLOWED (`details.reason: "sanctioned"`) whatever the company's allowlist says.
+ * In that order, before anything is written: a refused destination is 422 ADDRESS_NOT_ALLOWED with
+ * its `details.reason` (`cambio_address`, `token_contract`, `unspendable`), then an address on the
+ * screening list is refused the same way (`reason: "sanctioned"`), whatever the company's allowlist says.
  *
  * The allowlist is Circle's "address book": while it is on, money leaves only for addresses that a
  * company's Owner or Admin added in the dashboard, each usable once the stage's waiting period has
@@ -43,6 +47,12 @@ export interface WithdrawalAllowlist {
 
 export interface AllowedAddress {
   companyId: string;
+  /** The network the address is allowed on, or null for an entry added before entries named one:
+   * it allows the one network whose form its address has (a `T…` address: TRON), and none when
+   * several share that form (an EVM address: it is added again per network). See `allowsOn`. */
+  network: NetworkName | null;
+  /** In its network's canonical form (EIP-55, base58check), so that letter cases are one entry; an
+   * entry without a network keeps the form it was added in. */
   address: string;
   label: string;
   /** Who added it: their email, or null for the command line. */
@@ -77,9 +87,21 @@ export function limitAt(limit: WithdrawalLimit, now: Date): bigint | null {
 
 export const limitDay = (now: Date): string => now.toISOString().slice(0, 10);
 
-/** What is read before money leaves for `address`: the allowlist and that one address, consistently. */
+/** The network an entry allows (AllowedAddress.network): its own; for one added without a network,
+ * the only network whose address form it has, or none. */
+export function allowsOn(entry: Pick<AllowedAddress, 'network' | 'address'>): NetworkName | null {
+  if (entry.network !== null) return entry.network;
+  const networks = networksOf(entry.address);
+  return networks.length === 1 ? networks[0]! : null;
+}
+
+/** The form an entry's address is kept in on `network` (its canonical one: EIP-55, base58check). */
+const entryAddress = (network: NetworkName, address: string): string => canonicalOn(network, address) ?? address;
+
+/** What is read before money leaves for `address` (in the network's canonical form) on `network`:
+ * the allowlist and that address's entry on the network, consistently. */
 export interface AllowlistReader {
-  allowlistFor(companyId: string, address: string): Promise<{ allowlist: WithdrawalAllowlist; entry: AllowedAddress | null }>;
+  allowlistFor(companyId: string, network: NetworkName, address: string): Promise<{ allowlist: WithdrawalAllowlist; entry: AllowedAddress | null }>;
 }
 
 export interface LimitReader {
@@ -127,19 +149,21 @@ const LIMIT_READS = 3;
 class PolicyKeptChanging extends Error {}
 
 /**
- * Runs `write` (a withdrawal's transaction) to an address off the screening list, under the
- * allowlist and within the company's daily limit, returning the guards it was written under.
- * Refused with 422 ADDRESS_NOT_ALLOWED (`field` names the request's field; `reason: "sanctioned"`
- * for a listed address) or 422 LIMIT_REACHED (details: dailyLimit, sentToday, remaining), and
- * nothing written.
+ * Runs `write` (a withdrawal's transaction) to an address Cambio does not refuse and off the
+ * screening list, under the allowlist and within the company's daily limit, returning the guards it
+ * was written under. Refused with 422 ADDRESS_NOT_ALLOWED (`field` names the request's field;
+ * `reason` for a refused destination or a listed address) or 422 LIMIT_REACHED (details:
+ * dailyLimit, sentToday, remaining), and nothing written.
  */
 export async function underWithdrawalPolicy(
-  reader: AllowlistReader & LimitReader & ScreeningList,
+  reader: AllowlistReader & LimitReader & ScreeningList & CambioAddresses,
+  contracts: StageContracts,
   companyId: string,
   payout: { network: NetworkName; address: string; field: string; amount: bigint },
   now: Date,
   write: (guards: WithdrawalGuards) => Promise<GuardedWrite>,
 ): Promise<WithdrawalGuards> {
+  await refuseCambioDestination({ addresses: reader, contracts }, payout);
   await refuseSanctioned(reader, payout.network, payout.address, payout.field);
   const at = now.toISOString();
   let guards: WithdrawalGuards = { allowlist: { holds: false, at }, limit: { limited: false, at } };
@@ -153,7 +177,7 @@ export async function underWithdrawalPolicy(
       if (allowlist.holds) throw addressRemoved(allowlist.entry.address);
       if (allowlistRead) throw new PolicyKeptChanging('The withdrawal allowlist changed again after it was read');
       allowlistRead = true;
-      guards = { ...guards, allowlist: await allowlistGuard(reader, companyId, payout.address, payout.field, now) };
+      guards = { ...guards, allowlist: await allowlistGuard(reader, companyId, payout, now) };
     } else if (failed === 'day-total' && limit.limited) {
       // Another withdrawal of the day came first: say what is left now.
       const { sent } = await reader.limitFor(companyId, limit.day);
@@ -169,15 +193,21 @@ export async function underWithdrawalPolicy(
 
 /**
  * Runs `write` (the transaction that creates a deposit with a split) under the allowlist: at once
- * while it is off; while it holds, only to an address on it and past its waiting period, else 422
- * ADDRESS_NOT_ALLOWED on `split.address` and nothing is written. A split's forwards are not counted
- * toward the daily limit. Its address is screened before the deposit takes an address index
- * (deposits.ts createDeposit).
+ * while it is off; while it holds, only to an address on it for the deposit's network and past its
+ * waiting period, else 422 ADDRESS_NOT_ALLOWED on `split.address` and nothing is written. A split's
+ * forwards are not counted toward the daily limit. Its address is checked against the destinations
+ * Cambio refuses and screened before the deposit takes an address index (deposits.ts createDeposit).
  */
-export async function underSplitPolicy(reader: AllowlistReader, companyId: string, address: string, now: Date, write: (guard: AllowlistGuard) => Promise<'written' | 'allowlist'>): Promise<void> {
+export async function underSplitPolicy(
+  reader: AllowlistReader,
+  companyId: string,
+  split: { network: NetworkName; address: string },
+  now: Date,
+  write: (guard: AllowlistGuard) => Promise<'written' | 'allowlist'>,
+): Promise<void> {
   const off: AllowlistGuard = { holds: false, at: now.toISOString() };
   if ((await write(off)) === 'written') return;
-  const guard = await allowlistGuard(reader, companyId, address, 'split.address', now);
+  const guard = await allowlistGuard(reader, companyId, { ...split, field: 'split.address' }, now);
   if ((await write(guard)) === 'written') return;
   if (guard.holds) throw addressRemoved(guard.entry.address);
   throw new PolicyKeptChanging('The withdrawal allowlist changed again after it was read');
@@ -188,19 +218,19 @@ export async function underSplitPolicy(reader: AllowlistReader, companyId: strin
  * payout under, or null when the allowlist holds and the address is not on it, or not yet usable.
  * The job cannot refuse anyone, so the money stays with the company instead.
  */
-export async function payoutGuard(reader: AllowlistReader, companyId: string, address: string, now: Date): Promise<AllowlistGuard | null> {
-  const { allowlist, entry } = await reader.allowlistFor(companyId, address);
+export async function payoutGuard(reader: AllowlistReader, companyId: string, network: NetworkName, address: string, now: Date): Promise<AllowlistGuard | null> {
+  const { allowlist, entry } = await reader.allowlistFor(companyId, network, entryAddress(network, address));
   if (!allowlistHolds(allowlist, now)) return { holds: false, at: now.toISOString() };
   return entry && entry.activeFrom <= now.toISOString() ? { holds: true, entry } : null;
 }
 
 /** The allowlist as read: off (turned off since the transaction found it on: its guard says so
- * again), or the address on it and past its waiting period, else ADDRESS_NOT_ALLOWED. */
-async function allowlistGuard(reader: AllowlistReader, companyId: string, address: string, field: string, now: Date): Promise<AllowlistGuard> {
-  const { allowlist, entry } = await reader.allowlistFor(companyId, address);
+ * again), or the address on it for the network and past its waiting period, else ADDRESS_NOT_ALLOWED. */
+async function allowlistGuard(reader: AllowlistReader, companyId: string, { network, address, field }: { network: NetworkName; address: string; field: string }, now: Date): Promise<AllowlistGuard> {
+  const { allowlist, entry } = await reader.allowlistFor(companyId, network, entryAddress(network, address));
   if (!allowlistHolds(allowlist, now)) return { holds: false, at: now.toISOString() };
   if (!entry) {
-    throw new ApiError('ADDRESS_NOT_ALLOWED', `${field} is not on the company's withdrawal allowlist`, { field, address });
+    throw new ApiError('ADDRESS_NOT_ALLOWED', `${field} is not on the company's withdrawal allowlist for ${network}`, { field, address });
   }
   if (entry.activeFrom > now.toISOString()) {
     throw new ApiError('ADDRESS_NOT_ALLOWED', `${field} is on the withdrawal allowlist but usable only from ${entry.activeFrom}`, { field, address, activeFrom: entry.activeFrom });

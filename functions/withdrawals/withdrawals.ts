@@ -9,6 +9,7 @@ import { formatAmount } from '../shared/money.ts';
 import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type LimitGuard, type LimitReader, type WithdrawalGuards } from './withdrawal-policy.ts';
 import type { NonceFiller } from './evm-nonce-sequence.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
+import type { CambioAddresses, StageContracts } from './refused-destinations.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -64,9 +65,11 @@ export interface WithdrawalRules {
   evmNetworks?: Partial<Record<EvmNetworkName, { fee?: bigint }>>;
   /** The smallest `amount` accepted, in USDT minor units. */
   minimum: bigint;
+  /** The contracts Cambio uses on each network, which no withdrawal pays (refused-destinations.ts). */
+  contracts: StageContracts;
 }
 
-export interface WithdrawalStore extends AllowlistReader, LimitReader, ScreeningList {
+export interface WithdrawalStore extends AllowlistReader, LimitReader, ScreeningList, CambioAddresses {
   /** Writes the withdrawal, its reference claim and the hold of amount + fee in one transaction;
    * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and answers which of the
    * withdrawal policy's `guards` it found false, if one was (withdrawal-policy.ts GuardedWrite).
@@ -77,7 +80,7 @@ export interface WithdrawalStore extends AllowlistReader, LimitReader, Screening
 
 export interface NewWithdrawal {
   reference: string;
-  /** The API's body names it; absent (the dashboard's New withdrawal), the hot wallet's network (functions/networks/names.ts). */
+  /** The body names it; absent (a caller from before bodies named it), the hot wallet's network (functions/networks/names.ts). */
   network?: NetworkName;
   address: string;
   amount: bigint;
@@ -137,7 +140,7 @@ export async function requestWithdrawal(
   // Counted toward the day the limit's guard names, when one is in force.
   const counted = (limit: LimitGuard): Withdrawal => (limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal);
   const payout = { network: withdrawal.network, address: input.address, field: 'address', amount: input.amount };
-  const { limit } = await underWithdrawalPolicy(store, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
+  const { limit } = await underWithdrawalPolicy(store, rules.contracts, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
   return counted(limit);
 }
 

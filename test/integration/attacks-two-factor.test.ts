@@ -40,7 +40,7 @@ const PLACES: Record<string, (owner: Owner, code: string, n: number) => Promise<
   "sign-in's second step": signInWithCode,
   "Confirm it's you": (owner, code) => owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD, code } }),
   'New withdrawal': (owner, code, n) =>
-    owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { address: destination, amount: '5', reference: `guess-${n}`, password: STRONG_PASSWORD, code } }),
+    owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { network: 'tron', address: destination, amount: '5', reference: `guess-${n}`, password: STRONG_PASSWORD, code } }),
   'replacing the authenticator app': async (owner, code) => {
     const { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
     return owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: totpCode(secret), password: STRONG_PASSWORD, currentCode: code } });

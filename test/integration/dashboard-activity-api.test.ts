@@ -38,7 +38,8 @@ async function depositOn(companyId: string, reference: string, date: string, sta
   const backdated: DepositStore = {
     nextAddressIndex: () => api.deposits.nextAddressIndex(),
     getDeposit: (company, id) => api.deposits.getDeposit(company, id),
-    allowlistFor: (company, address) => api.deposits.allowlistFor(company, address),
+    allowlistFor: (company, network, address) => api.deposits.allowlistFor(company, network, address),
+    holdingsAt: (forms) => api.deposits.holdingsAt(forms),
     listed: (network, addresses) => api.deposits.listed(network, addresses),
     createDeposit: (deposit, splitGuard) => api.deposits.createDeposit((stored = { ...deposit, id: ulidAt(at, seeded++) }), splitGuard),
   };

@@ -214,8 +214,17 @@ describe('Activity in headless Chromium', () => {
     await page.getByRole('tabpanel').getByText('Nothing matches.').waitFor();
     await page.getByRole('button', { name: 'New withdrawal' }).click();
     const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
-    await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
+    // The networks the stage opens (TRON alone here), TRON chosen.
+    expect(await dialog.getByLabel('Network').inputValue()).toBe('tron');
+    expect(await dialog.getByLabel('Network').getByRole('option').allInnerTexts()).toEqual(['TRON']);
+    // A 0x… address with TRON chosen is refused in the dialog, never paid to its TRON twin.
+    await dialog.getByLabel('Address').fill('0x52908400098527886E0F7030069857D2E4169EE7');
     await dialog.getByLabel('Amount (USDT)').fill('30');
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
+    await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+    await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('Address must be an address of TRON (base58check, starting with T)');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
     // The person's password again: a wrong one is refused in the dialog, nothing sent.
     await dialog.getByLabel('Password').fill('not the password');
     await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
@@ -243,7 +252,7 @@ describe('Activity in headless Chromium', () => {
     const again = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/withdrawals', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': document.cookie.split('cambio_csrf=')[1] },
-      body: JSON.stringify({ address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '10', reference: '${reference}', password: '${STRONG_PASSWORD}' }),
+      body: JSON.stringify({ network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '10', reference: '${reference}', password: '${STRONG_PASSWORD}' }),
     }).then(async (r) => ({ status: r.status, body: await r.json() }))`)) as { status: number; body: { error: { code: string } } };
     expect(again).toMatchObject({ status: 409, body: { error: { code: 'DUPLICATE_REFERENCE' } } });
     await page.getByRole('link', { name: 'Back to Withdrawals' }).click();

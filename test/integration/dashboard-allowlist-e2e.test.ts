@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
-import { invitedMember, signedUpOwner } from '../support/dashboard.ts';
+import { dashboardBrowser, invitedMember, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, screenshot, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
 import { apiClient } from '../support/local-api.ts';
 import { creditAvailable } from '../support/money.ts';
@@ -82,7 +82,8 @@ describe('Withdrawal addresses in headless Chromium', () => {
     await dialog.getByLabel('Label').fill('Treasury');
     await dialog.getByLabel('Address').fill('TNotATronAddress0000000000000000000');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('Address must be a TRON address');
+    expect(await dialog.getByLabel('Network').inputValue()).toBe('tron');
+    await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('Address must be an address of TRON (base58check, starting with T)');
     expect(await accessibilityProblems(env.page)).toEqual([]);
     await section().getByText('No address yet.').waitFor({ state: 'attached' });
 
@@ -91,12 +92,12 @@ describe('Withdrawal addresses in headless Chromium', () => {
     await expect.poll(() => env.page.getByRole('dialog').count()).toBe(0);
     await expect.poll(() => addressTable().count()).toBe(1);
     const headers = await addressTable().getByRole('columnheader').allInnerTexts();
-    expect(headers).toEqual(['Label', 'Address', 'Added by', 'Added', 'Usable from', 'Actions']);
+    expect(headers).toEqual(['Label', 'Network', 'Address', 'Added by', 'Added', 'Usable from', 'Actions']);
     const row = addressTable().getByRole('row', { name: /Treasury/ });
     const cells = await row.getByRole('cell').allInnerTexts();
     expect(await row.getByRole('rowheader').innerText()).toBe('Treasury');
-    expect(cells.slice(0, 2)).toEqual([payout, owner.email]);
-    expect(cells[3]).toBe(cells[2]); // usable from when it was added: no waiting period here
+    expect(cells.slice(0, 3)).toEqual(['TRON', payout, owner.email]);
+    expect(cells[4]).toBe(cells[3]); // usable from when it was added: no waiting period here
     expect(await section().getByText('No address yet.').count()).toBe(0);
     expect(mailsTo(env.chromium.runtime.outboxDir, owner.email).map((mail) => mail.subject)).toContain('Withdrawal address added to Allowlist Payments');
 
@@ -141,17 +142,20 @@ describe('Withdrawal addresses in headless Chromium', () => {
   });
 
   it('shows a Developer, who holds the API keys, the list without a button to change it', async () => {
-    const { email } = await invitedMember(env.chromium.runtime, owner.browser, owner.companyId, 'Developer');
-    const allowlist = (method: string, path: string, body: unknown) => owner.browser.call(method, `/companies/${owner.companyId}/withdrawal-allowlist${path}`, { body });
+    // The Owner signed out on the page above, which ends every session of theirs at once: signed in afresh to invite.
+    const inviter = dashboardBrowser(env.chromium.runtime);
+    expect((await inviter.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).body).toMatchObject({ success: true });
+    const { email } = await invitedMember(env.chromium.runtime, inviter, owner.companyId, 'Developer');
+    const allowlist = (method: string, path: string, body: unknown) => inviter.call(method, `/companies/${owner.companyId}/withdrawal-allowlist${path}`, { body });
     expect((await allowlist('PUT', '', { enabled: true })).status).toBe(200);
-    expect((await allowlist('POST', '/addresses', { address: payout, label: 'Ops wallet' })).status).toBe(201);
+    expect((await allowlist('POST', '/addresses', { network: 'tron', address: payout, label: 'Ops wallet' })).status).toBe(201);
 
     await signInThroughPage(env.chromium, email);
     expect(await env.page.getByRole('banner').innerText()).toContain(`${email} · Developer`);
     await nav('Integrations').click();
     await expect.poll(() => addressTable().count()).toBe(1);
     expect(await addressTable().getByRole('row', { name: /Ops wallet/ }).innerText()).toContain(payout);
-    expect(await addressTable().getByRole('columnheader').allInnerTexts()).toEqual(['Label', 'Address', 'Added by', 'Added', 'Usable from']);
+    expect(await addressTable().getByRole('columnheader').allInnerTexts()).toEqual(['Label', 'Network', 'Address', 'Added by', 'Added', 'Usable from']);
     expect(await status().innerText()).toBe('Allowlist on');
     expect(await section().innerText()).toContain('Only Owners and Admins may change this list.');
     for (const name of ['Turn on allowlist', 'Turn off allowlist', 'Keep allowlist on', 'Add address']) expect(await button(name).count(), name).toBe(0);

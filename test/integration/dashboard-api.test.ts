@@ -24,7 +24,7 @@ describe('sign-up and the API keys of Integrations', () => {
     const stage = await dashboardBrowser(api.runtime).call('GET', '/stage');
 
     expect(stage.status).toBe(200);
-    expect(stage.body.data).toEqual({ environment: 'sandbox', selfSignUp: true, passwordResetByMail: true });
+    expect(stage.body.data).toEqual({ environment: 'sandbox', selfSignUp: true, passwordResetByMail: true, networks: ['tron'] });
   });
 
   it('signs a new person up as the Owner of a sandbox company once the mailed link confirms the address, in HttpOnly SameSite=Strict cookies', async () => {

@@ -54,7 +54,7 @@ describe('a recent sign-in for what adds a person, raises a role, mints a creden
       'resend-invitation': () => ({}),
       'change-member-role': () => ({ role: 'Developer' }),
       'switch-withdrawal-allowlist': () => ({ enabled: true }),
-      'add-withdrawal-address': () => ({ address: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_101), label: 'Treasury' }),
+      'add-withdrawal-address': () => ({ network: 'tron', address: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_101), label: 'Treasury' }),
       'change-withdrawal-limit': () => ({ dailyLimit: '100' }),
     };
     const marked = DASHBOARD_ROUTES.filter((route) => route.recentSignIn === 'always').map((route) => ({

@@ -16,8 +16,8 @@ const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_401);
 async function fundedOwner(name: string) {
   const owner = await signedUpOwner(api.runtime, name);
   await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '50');
-  // With the person's password again, as the dialog sends it.
-  const send = (body: object, browser = owner.browser) => browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { password: STRONG_PASSWORD, ...body } });
+  // With the person's password again and the network chosen (TRON, the dialog's default), as the dialog sends them.
+  const send = (body: object, browser = owner.browser) => browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { password: STRONG_PASSWORD, network: 'tron', ...body } });
   return { ...owner, send };
 }
 
@@ -40,7 +40,7 @@ describe('a withdrawal sent from the dashboard', () => {
       action: 'withdrawal.sent',
       target: sent.body.data.id,
       actor: { email: owner.email },
-      details: { amount: '12.500000', address: destination, reference: 'dashboard-payout-1' },
+      details: { amount: '12.500000', network: 'tron', address: destination, reference: 'dashboard-payout-1' },
     });
   });
 
@@ -66,7 +66,7 @@ describe('a withdrawal sent from the dashboard', () => {
     const wrongPassword = await owner.send({ address: destination, amount: '5', reference: 'w-1', password: 'not the password' });
     expect(wrongPassword.status).toBe(400);
     expect(wrongPassword.body.error.details).toEqual([{ path: 'password', message: 'is wrong' }]);
-    const noPassword = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { address: destination, amount: '5', reference: 'w-1' } });
+    const noPassword = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { network: 'tron', address: destination, amount: '5', reference: 'w-1' } });
     expect(noPassword.body.error.details.map((d: { path: string }) => d.path)).toEqual(['password']);
     // The page's session is not ended by a wrong password.
     expect((await owner.browser.call('GET', '/me')).status).toBe(200);
@@ -86,6 +86,23 @@ describe('a withdrawal sent from the dashboard', () => {
     const sent = await owner.send({ address: destination, amount: '5', reference: 'w-1', code: nextTotpCode(secret) });
     expect(sent.status).toBe(201);
     expect(sent.body.data).toMatchObject({ reference: 'w-1', status: 'pending' });
+  });
+
+  it('names its network: a `0x…` address on TRON is refused on `address` (never paid to its TRON twin), and no network at all on `network`, writing nothing', async () => {
+    const owner = await fundedOwner('Network Co');
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+
+    const evmOnTron = await owner.send({ network: 'tron', address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '5', reference: 'evm-on-tron' });
+    expect(evmOnTron.status).toBe(400);
+    expect(evmOnTron.body.error.details).toEqual([{ path: 'address', message: 'must be an address of TRON (base58check, starting with T), the network named by "network"' }]);
+    const noNetwork = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { password: STRONG_PASSWORD, address: destination, amount: '5', reference: 'no-network' } });
+    expect(noNetwork.status).toBe(400);
+    expect(noNetwork.body.error.details.map((d: { path: string }) => d.path)).toEqual(['network']);
+    // A network the stage does not open (this one opens TRON alone), as /v1 refuses it.
+    const closed = await owner.send({ network: 'polygon', address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '5', reference: 'closed' });
+    expect(closed.status).toBe(400);
+    expect(closed.body.error.details.map((d: { path: string }) => d.path)).toEqual(['network']);
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
   });
 
   it('answers to the withdrawal allowlist as /v1 does', async () => {

@@ -322,6 +322,7 @@ describe('a split under the withdrawal allowlist', () => {
   const allowlist = (): AllowlistDeps => ({
     store: new DynamoAllowlistStore(env.db, env.tableName),
     members: new DynamoTeamStore(env.db, env.tableName),
+    contracts: () => [],
     delayMs: 0,
     mailer: null,
     log: { warn: () => undefined, error: () => undefined },
@@ -334,7 +335,7 @@ describe('a split under the withdrawal allowlist', () => {
 
   async function allowOnly(address: string) {
     await switchAllowlist(allowlist(), owner(), { enabled: true }, clock.now());
-    await addAllowedAddress(allowlist(), owner(), { address, label: 'Partner' }, clock.now());
+    await addAllowedAddress(allowlist(), owner(), { network: 'tron', address, label: 'Partner' }, clock.now());
   }
 
   it('forwards while the address is on the list, and keeps the share once it is removed', async () => {
@@ -347,7 +348,7 @@ describe('a split under the withdrawal allowlist', () => {
     expect(forwarded.split).toMatchObject({ forwardedAmount: usdt('1'), withdrawalId: expect.stringMatching(/^wdr_/) });
     expect(await withdrawals().getWithdrawal(companyId, forwarded.split!.withdrawalId!)).toMatchObject({ address: SPLIT_TO, amount: usdt('1') });
 
-    await removeAllowedAddress(allowlist(), owner(), SPLIT_TO, clock.now());
+    await removeAllowedAddress(allowlist(), owner(), { network: 'tron', address: SPLIT_TO }, clock.now());
     await pay(second.address, '20');
     const warnings: Record<string, unknown>[] = [];
     clock.advanceBlocks(20);
@@ -369,11 +370,11 @@ describe('a split under the withdrawal allowlist', () => {
     // The Owner removes the address just after the confirmer has read it as allowed.
     const racing: DepositChainStore = Object.create(store);
     let removed = false;
-    racing.allowlistFor = async (company, address) => {
-      const read = await store.allowlistFor(company, address);
+    racing.allowlistFor = async (company, network, address) => {
+      const read = await store.allowlistFor(company, network, address);
       if (!removed) {
         removed = true;
-        await removeAllowedAddress(allowlist(), owner(), SPLIT_TO, clock.now());
+        await removeAllowedAddress(allowlist(), owner(), { network: 'tron', address: SPLIT_TO }, clock.now());
       }
       return read;
     };
@@ -391,9 +392,9 @@ describe('a split under the withdrawal allowlist', () => {
     for (const deposit of paid) await pay(deposit.address, '4');
     const counting: DepositChainStore = Object.create(store);
     let reads = 0;
-    counting.allowlistFor = async (company, address) => {
+    counting.allowlistFor = async (company, network, address) => {
       reads++;
-      return store.allowlistFor(company, address);
+      return store.allowlistFor(company, network, address);
     };
     clock.advanceBlocks(20);
     await scan();

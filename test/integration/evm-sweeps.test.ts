@@ -92,7 +92,7 @@ function sweeper({ batchSize = 100 } = {}): EvmSweepDeps {
     payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain),
     store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
     usdtBalances: (addresses) => chain.usdtBalances(node.usdt, addresses),
-    settings: { minimumSweep: usdt('1'), batchSize },
+    settings: { minimumSweep: usdt('1'), minimumNative: 10n ** 15n, batchSize },
   };
 }
 
@@ -349,7 +349,8 @@ describe('reconcile per network', () => {
     await creditedDeposits(['40', '25.5']);
     const credited = await reconcileNow();
     expectBalanced(credited);
-    expect(onBsc(credited)).toMatchObject({ depositAddressesUsdt: usdt('65.5'), depositAddressesRead: 2 });
+    // Every EVM deposit address is read (the earlier tests' too, swept empty): none holds USDT the ledger does not explain.
+    expect(onBsc(credited)).toMatchObject({ depositAddressesUsdt: usdt('65.5'), unexplainedUsdt: [] });
 
     await sweepEvmDepositAddresses(sweeper());
     const swept = await reconcileNow();

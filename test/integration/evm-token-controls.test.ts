@@ -95,7 +95,7 @@ function sweeper(): EvmSweepDeps {
     store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
     usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
     frozenAmong: (addresses) => chain.frozenAmong(usdtContract, addresses),
-    settings: { minimumSweep: usdt('1'), batchSize: 100 },
+    settings: { minimumSweep: usdt('1'), minimumNative: 10n ** 15n, batchSize: 100 },
   };
 }
 

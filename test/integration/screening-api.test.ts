@@ -98,7 +98,7 @@ describe('a withdrawal to a sanctioned address', () => {
     const before = await companyItems(api.db, api.runtime, owner.companyId);
 
     const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, {
-      body: { password: STRONG_PASSWORD, address: SANCTIONED_TRX, amount: '5', reference: 'to-sanctioned' },
+      body: { password: STRONG_PASSWORD, network: 'tron', address: SANCTIONED_TRX, amount: '5', reference: 'to-sanctioned' },
     });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toEqual(sanctioned('address', SANCTIONED_TRX));
@@ -129,15 +129,15 @@ describe("a deposit whose split forwards to a sanctioned address", () => {
 
 describe('a sanctioned address on the withdrawal allowlist (dashboard, Integrations)', () => {
   it.each([
-    ['a TRON address', SANCTIONED_TRX],
-    ["an EVM address in lower case", CASES['lower case']],
-    ['an EVM address in upper-case hex', CASES['upper-case hex']],
-    ['an EVM address in EIP-55', CASES['EIP-55']],
-  ])('is refused: %s, 422 on address, reason sanctioned, nothing listed and no audit entry', async (_, address) => {
+    ['a TRON address', 'tron', SANCTIONED_TRX],
+    ["an EVM address in lower case", 'ethereum', CASES['lower case']],
+    ['an EVM address in upper-case hex', 'polygon', CASES['upper-case hex']],
+    ['an EVM address in EIP-55', 'arbitrum', CASES['EIP-55']],
+  ])('is refused: %s (on %s), 422 on address, reason sanctioned, nothing listed and no audit entry', async (_, network, address) => {
     const owner = await signedUpOwner(api.runtime, 'Screened Allowlist');
     const before = await companyItems(api.db, api.runtime, owner.companyId);
 
-    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawal-allowlist/addresses`, { body: { address, label: 'Supplier' } });
+    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawal-allowlist/addresses`, { body: { network, address, label: 'Supplier' } });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toEqual(sanctioned('address', address));
     expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
@@ -146,7 +146,7 @@ describe('a sanctioned address on the withdrawal allowlist (dashboard, Integrati
 
   it('takes an address off the list', async () => {
     const owner = await signedUpOwner(api.runtime, 'Allowlist Unlisted');
-    const added = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawal-allowlist/addresses`, { body: { address: UNLISTED_ETH, label: 'Supplier' } });
+    const added = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawal-allowlist/addresses`, { body: { network: 'bsc', address: UNLISTED_ETH, label: 'Supplier' } });
     expect(added.status).toBe(201);
   });
 });

@@ -10,6 +10,8 @@ import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-policy';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { companyPartition } from '#adapters/dynamo/items/item';
+import { allowedAddressItem, withdrawalAllowlistItem } from '#adapters/dynamo/items/withdrawal-allowlist';
+import { toChecksumAddress } from '#functions/networks/evm/evm-address';
 import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoAllowlistStore } from '#adapters/dynamo/withdrawal-allowlist-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
@@ -35,6 +37,7 @@ async function setUp() {
   const deps: AllowlistDeps = {
     store: new DynamoAllowlistStore(env.db, env.tableName),
     members: new DynamoTeamStore(env.db, env.tableName),
+    contracts: () => [],
     delayMs: DAY_MS,
     mailer: { send: async (mail) => void mails.push(mail) },
     log: { warn: () => undefined, error: () => undefined },
@@ -56,7 +59,7 @@ describe('the withdrawal allowlist over time', () => {
   it('accepts an added address only once its waiting period has passed', async () => {
     const { deps, caller, withdraw } = await setUp();
     await switchAllowlist(deps, caller(), { enabled: true }, T0);
-    const added = await addAllowedAddress(deps, caller(), { address: payout, label: 'Treasury' }, T0);
+    const added = await addAllowedAddress(deps, caller(), { network: 'tron', address: payout, label: 'Treasury' }, T0);
     expect(added).toMatchObject({ activeFrom: later(DAY_MS).toISOString(), active: false });
 
     expect(await refusal(withdraw('too-soon', later(DAY_MS - 1000)))).toEqual({
@@ -108,9 +111,9 @@ describe('the withdrawal allowlist over time', () => {
     expect(await partition()).toEqual(before);
 
     // Decided on the address as read, which is gone.
-    await addAllowedAddress(deps, caller(), { address: payout, label: 'Treasury' }, T0);
-    const checked = await withdrawals.allowlistFor(companyId, payout);
-    await removeAllowedAddress(deps, caller(), payout, at);
+    await addAllowedAddress(deps, caller(), { network: 'tron', address: payout, label: 'Treasury' }, T0);
+    const checked = await withdrawals.allowlistFor(companyId, 'tron', payout);
+    await removeAllowedAddress(deps, caller(), { network: 'tron', address: payout }, at);
     const afterRemoval = await partition();
     await expect(send({ holds: true, entry: checked.entry! })).resolves.toBe('allowlist');
     // The same race through the use case: its read (here, the one made before the removal) saw the address listed.
@@ -120,11 +123,39 @@ describe('the withdrawal allowlist over time', () => {
     expect(await partition()).toEqual(afterRemoval);
   });
 
+  it('reads an entry added before entries named a network as allowing the one network of its form: a TRON address TRON, an EVM address none until added again', async () => {
+    const { companyId, deps, caller, withdraw, withdrawals } = await setUp();
+    await creditAvailable(env.db, env.tableName, companyId, 'USDT', '100', 'ethereum');
+    await switchAllowlist(deps, caller(), { enabled: true }, T0);
+    const evm = '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359';
+    // As they were stored: keyed by the address as it was added, no `network`.
+    const old = (address: string, label: string) => ({ ...allowedAddressItem.entryKey(companyId, null, address), type: 'WithdrawalAddress', companyId, address, label, addedBy: 'owner@example.com', createdAt: T0.toISOString(), activeFrom: T0.toISOString() });
+    for (const item of [old(payout, 'Old TRON'), old(evm, 'Old EVM')]) await env.db.send(new PutCommand({ TableName: env.tableName, Item: item }));
+    await env.db.send(new PutCommand({ TableName: env.tableName, Item: { ...withdrawalAllowlistItem.key(companyId), type: 'WithdrawalAllowlist', companyId, enabled: true, addressCount: 2 } }));
+
+    expect((await withdrawalAllowlist(deps, caller(), T0)).addresses.map(({ network, address, label }) => ({ network, address, label })).sort((a, b) => a.label.localeCompare(b.label))).toEqual([
+      { network: null, address: evm, label: 'Old EVM' },
+      { network: 'tron', address: payout, label: 'Old TRON' },
+    ]);
+    // TRON's keeps working; the EVM one allows no network (it may have meant any one of four).
+    await expect(withdraw('old-tron', T0)).resolves.toMatchObject({ network: 'tron', address: payout });
+    const onEthereum = requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { ethereum: {} } }, companyId, { reference: 'old-evm', network: 'ethereum', address: evm, amount: usdt('10') }, T0);
+    expect((await refusal(onEthereum))?.code).toBe('ADDRESS_NOT_ALLOWED');
+    // The old TRON entry is TRON's entry: adding it again is refused, and removing it on TRON removes it.
+    expect((await refusal(addAllowedAddress(deps, caller(), { network: 'tron', address: payout, label: 'Again' }, T0)))?.code).toBe('VALIDATION_FAILED');
+    await removeAllowedAddress(deps, caller(), { network: 'tron', address: payout }, T0);
+    expect((await refusal(withdraw('old-tron-removed', T0)))?.code).toBe('ADDRESS_NOT_ALLOWED');
+    // The EVM one is removed without a network, and added again with Ethereum's.
+    await removeAllowedAddress(deps, caller(), { network: null, address: evm }, T0);
+    await addAllowedAddress(deps, caller(), { network: 'ethereum', address: evm, label: 'Exchange' }, T0);
+    expect((await withdrawalAllowlist(deps, caller(), later(DAY_MS))).addresses).toEqual([expect.objectContaining({ network: 'ethereum', address: toChecksumAddress(evm), label: 'Exchange' })]);
+  });
+
   it('leaves the list to Owners and Admins', async () => {
     const { deps, caller } = await setUp();
-    expect((await refusal(addAllowedAddress(deps, caller('Developer'), { address: payout, label: 'x' }, T0)))?.code).toBe('FORBIDDEN');
+    expect((await refusal(addAllowedAddress(deps, caller('Developer'), { network: 'tron', address: payout, label: 'x' }, T0)))?.code).toBe('FORBIDDEN');
     expect((await refusal(switchAllowlist(deps, caller('Viewer'), { enabled: true }, T0)))?.code).toBe('FORBIDDEN');
-    expect((await refusal(removeAllowedAddress(deps, caller('Developer'), payout, T0)))?.code).toBe('FORBIDDEN');
-    await expect(addAllowedAddress(deps, caller('Admin'), { address: payout, label: 'Ops' }, T0)).resolves.toMatchObject({ address: payout });
+    expect((await refusal(removeAllowedAddress(deps, caller('Developer'), { network: 'tron', address: payout }, T0)))?.code).toBe('FORBIDDEN');
+    await expect(addAllowedAddress(deps, caller('Admin'), { network: 'tron', address: payout, label: 'Ops' }, T0)).resolves.toMatchObject({ address: payout });
   });
 });

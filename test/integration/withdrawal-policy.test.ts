@@ -39,7 +39,7 @@ async function setUp() {
   // No waiting period: every change acts at once, so a change made in the race is in force.
   const common = { delayMs: 0, members: new DynamoTeamStore(env.db, env.tableName), mailer: null, log: { warn: () => undefined, error: () => undefined } };
   const limits: LimitDeps = { ...common, store: new DynamoLimitStore(env.db, env.tableName) };
-  const allowlist: AllowlistDeps = { ...common, store: new DynamoAllowlistStore(env.db, env.tableName) };
+  const allowlist: AllowlistDeps = { ...common, store: new DynamoAllowlistStore(env.db, env.tableName), contracts: () => [] };
   return { companyId: company.id, caller, limits, allowlist, withdrawals: new DynamoWithdrawalStore(env.db, env.tableName) };
 }
 
@@ -92,9 +92,9 @@ describe('the withdrawal policy under a concurrent change', () => {
   it('refuses a withdrawal whose allowlisted address is removed between its read and the transaction, writing nothing', async () => {
     const { companyId, caller, allowlist, withdrawals } = await setUp();
     await switchAllowlist(allowlist, caller, { enabled: true }, T0);
-    await addAllowedAddress(allowlist, caller, { address: payout, label: 'Treasury' }, T0);
+    await addAllowedAddress(allowlist, caller, { network: 'tron', address: payout, label: 'Treasury' }, T0);
     const before = await partition(companyId);
-    const removed = racedAfterRead(withdrawals, 'allowlistFor', () => removeAllowedAddress(allowlist, caller, payout, T0));
+    const removed = racedAfterRead(withdrawals, 'allowlistFor', () => removeAllowedAddress(allowlist, caller, { network: 'tron', address: payout }, T0));
     expect(await refusal(requestWithdrawal(removed, WITHDRAWAL_RULES, companyId, { reference: 'removed', address: payout, amount: usdt('10') }, T0))).toEqual({
       code: 'ADDRESS_NOT_ALLOWED',
       message: 'The address was removed from the withdrawal allowlist',
@@ -107,8 +107,8 @@ describe('the withdrawal policy under a concurrent change', () => {
   it('refuses a new deposit whose split address is removed between its read and the transaction', async () => {
     const { companyId, caller, allowlist } = await setUp();
     await switchAllowlist(allowlist, caller, { enabled: true }, T0);
-    await addAllowedAddress(allowlist, caller, { address: payout, label: 'Partner' }, T0);
-    const deposits = racedAfterRead(new DynamoDepositStore(env.db, env.tableName), 'allowlistFor', () => removeAllowedAddress(allowlist, caller, payout, T0));
+    await addAllowedAddress(allowlist, caller, { network: 'tron', address: payout, label: 'Partner' }, T0);
+    const deposits = racedAfterRead(new DynamoDepositStore(env.db, env.tableName), 'allowlistFor', () => removeAllowedAddress(allowlist, caller, { network: 'tron', address: payout }, T0));
     const settings = TRON_DEPOSIT_SETTINGS;
     expect(await refusal(createDeposit(deposits, settings, companyId, { network: 'tron', reference: 'split-removed', split: { address: payout, percentBps: 1000 } }, T0))).toEqual({
       code: 'ADDRESS_NOT_ALLOWED',

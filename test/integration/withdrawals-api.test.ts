@@ -206,7 +206,7 @@ describe('New withdrawal on the dashboard', () => {
     await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '50');
     const before = await companyItems(api.db, api.runtime, owner.companyId);
     const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, {
-      body: { password: STRONG_PASSWORD, address: destination, amount: '5', reference: 'split:dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5:ab:0' },
+      body: { password: STRONG_PASSWORD, network: 'tron', address: destination, amount: '5', reference: 'split:dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5:ab:0' },
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('VALIDATION_FAILED');

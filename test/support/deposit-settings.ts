@@ -1,3 +1,4 @@
+import { STAGES } from '../../config/stages.ts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
@@ -8,6 +9,7 @@ export const TRON_DEPOSIT_SETTINGS = depositSettingsFrom({
   DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
   DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
   EVM_NETWORKS: {},
+  USDT_CONTRACT: STAGES.local.functionEnvironment.USDT_CONTRACT,
 });
 
 /** Ethereum as a stage opens it, with mainnet's USDT and any valid factory addresses, and a node
@@ -33,4 +35,5 @@ export const TRON_AND_ETHEREUM_DEPOSIT_SETTINGS = depositSettingsFrom({
   DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
   DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
   EVM_NETWORKS: { ethereum: ETHEREUM_WITHOUT_NODE },
+  USDT_CONTRACT: STAGES.local.functionEnvironment.USDT_CONTRACT,
 });

@@ -25,6 +25,7 @@ function deposit(input: Partial<NewDeposit> = {}): Promise<Deposit> {
     getDeposit: async () => null,
     allowlistFor: async () => ({ allowlist: ALLOWLIST_OFF, entry: null }),
     listed: async () => new Set<string>(),
+    holdingsAt: async () => [],
   };
   const settings = TRON_DEPOSIT_SETTINGS;
   return createDeposit(store, settings, COMPANY_ID, { network: 'tron', reference: 'order-1', amount: usdt(10), ...input }, CREATED);

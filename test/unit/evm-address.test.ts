@@ -25,8 +25,9 @@ describe('EVM addresses without viem', () => {
       // Letters all one case carry no checksum (EIP-55; ../shared/networks.md: checked when mixed);
       // viem's strict mode refuses all upper case, which we take.
       expect(isEvmAddress(`0x${sample.slice(2).toUpperCase()}`)).toBe(true);
-      // The zero address is well formed and burns what it is sent: refused.
-      expect(isEvmAddress(`0x${'0'.repeat(40)}`)).toBe(false);
+      // The zero address is well formed: it is refused as a destination for what it is, unspendable
+      // (functions/withdrawals/refused-destinations.ts), not as a typo.
+      expect(isEvmAddress(`0x${'0'.repeat(40)}`)).toBe(true);
       expect(isEvmAddress(broken)).toBe(false);
     }
   });

@@ -108,11 +108,11 @@ describe('the webhook failure mail', () => {
 describe('the withdrawal allowlist mail', () => {
   const notice = { to: 'owner@acme.example', companyName: 'Acme\r\nBcc: x@y', by: 'admin@acme.example' };
 
-  it('names the address, its label, who added it and when it is usable, and how to stop it, on one-line headers', () => {
-    const mail = withdrawalAllowlistMail({ ...notice, change: { kind: 'address-added', address: 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH', label: '<b>Treasury</b>', from: '2026-11-27T10:00:00.000Z' } });
+  it('names the address, its network, its label, who added it and when it is usable, and how to stop it, on one-line headers', () => {
+    const mail = withdrawalAllowlistMail({ ...notice, change: { kind: 'address-added', network: 'TRON', address: 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH', label: '<b>Treasury</b>', from: '2026-11-27T10:00:00.000Z' } });
 
     expect(mail.subject).toBe('Withdrawal address added to Acme Bcc: x@y');
-    expect(mail.text).toContain("admin@acme.example added TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH (<b>Treasury</b>) to Acme Bcc: x@y's withdrawal allowlist. Withdrawals to it are accepted from 2026-11-27T10:00:00.000Z.");
+    expect(mail.text).toContain("admin@acme.example added TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH on TRON (<b>Treasury</b>) to Acme Bcc: x@y's withdrawal allowlist. Withdrawals to it on TRON are accepted from 2026-11-27T10:00:00.000Z.");
     expect(mail.text).toContain('Integrations → Withdrawal addresses → Remove');
     expect(mail.html).toContain('(&lt;b&gt;Treasury&lt;/b&gt;)');
     expect(mail.html).not.toContain('<b>Treasury');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { NETWORK_CHOICE, NETWORK_NAMES } from '#functions/networks/names';
+import { accountForms, networkNamed } from '#functions/networks/registry';
 import { createDepositBody } from '#functions/handlers/deposits/schemas';
 import { createWithdrawalBody } from '#functions/handlers/withdrawals/schemas';
 import { depositRecord } from '#functions/handlers/deposits/records';
@@ -77,5 +78,36 @@ describe('the network port', () => {
     const brokenChecksum = v.safeParse(createDepositBody, { ...deposit, split: { address: '0xdac17F958D2ee523a2206206994597C13D831ec7', percent: 10 } });
     expect(brokenChecksum.issues?.map((issue) => v.getDotPath(issue))).toEqual(['split.address']);
     expect(v.safeParse(createDepositBody, { ...deposit, split: { address: '0xdac17f958d2ee523a2206206994597c13d831ec7', percent: 10 } }).success).toBe(true);
+  });
+});
+
+describe("the network port's accounts (functions/withdrawals/refused-destinations.ts)", () => {
+  it('names one 20-byte account in each form: a TRON address and its 0x twin, an EVM address in any letter case', () => {
+    const tron = networkNamed('tron').address;
+    const ethereum = networkNamed('ethereum').address;
+    const payee = 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui';
+    const account = tron.account(payee)!;
+    expect(account).toMatch(/^[0-9a-f]{40}$/);
+    expect(tron.ofAccount(account)).toBe(payee);
+    const twin = ethereum.ofAccount(account);
+    expect(ethereum.is(twin)).toBe(true);
+    expect(ethereum.account(twin.toLowerCase())).toBe(account);
+    expect(accountForms(payee)).toEqual([payee, twin]);
+    expect(accountForms(twin.toUpperCase().replace('0X', '0x'))).toEqual([payee, twin]);
+    // A string of no registered network's form names no account.
+    expect(tron.account('0x52908400098527886E0F7030069857D2E4169EE7')).toBeNull();
+    expect(accountForms('not an address')).toEqual([]);
+  });
+
+  it('knows where no one can spend from: zero, 0x…dEaD and the ten precompiles on the EVM networks; the zero address on TRON', () => {
+    const evm = networkNamed('polygon').address;
+    const word = (n: number) => evm.canonical(`0x${n.toString(16).padStart(40, '0')}`)!;
+    for (const n of [0, 0xdead, 1, 2, 9, 10]) expect(evm.isUnspendable(word(n)), word(n)).toBe(true);
+    for (const n of [11, 0xdeae, 0x100]) expect(evm.isUnspendable(word(n)), word(n)).toBe(false);
+    expect(evm.is(word(0))).toBe(true);
+    const tron = networkNamed('tron').address;
+    expect(tron.isUnspendable(tron.ofAccount('0'.repeat(40)))).toBe(true);
+    expect(tron.ofAccount('0'.repeat(40))).toBe('T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
+    expect(tron.isUnspendable('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui')).toBe(false);
   });
 });

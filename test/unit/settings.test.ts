@@ -5,7 +5,8 @@ import { STAGES } from '../../config/stages.ts';
 
 const XPUB = 'xpub6CpihtY9HVc1jNJWCiXnRbpXm5BgVNKqZMsM4XqpDcQigJr6AHNwaForLZ3kkisDcRoaXSUms6DJNhxFtQGeZfWAQWCZQe1esNetx5Wqe4M';
 /** What the stack gives the create-deposit function on the sandbox stage. */
-const createDepositEnv = { STAGE: 'sandbox', TABLE_NAME: 'cambio-sandbox', DEPOSIT_ACCOUNT_XPUB: XPUB, DEPOSIT_REQUIRED_CONFIRMATIONS: '19' };
+const TRON_USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const createDepositEnv = { STAGE: 'sandbox', TABLE_NAME: 'cambio-sandbox', DEPOSIT_ACCOUNT_XPUB: XPUB, DEPOSIT_REQUIRED_CONFIRMATIONS: '19', USDT_CONTRACT: TRON_USDT };
 
 describe('the settings schema', () => {
   it.each(['local', 'sandbox', 'production'] as const)("accepts the %s stage's figures in config/stages.ts", (stage) => {
@@ -89,6 +90,8 @@ describe("a function's slice", () => {
       DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
       // Unset: no EVM network is open.
       EVM_NETWORKS: {},
+      // A split never forwards to it (functions/withdrawals/refused-destinations.ts).
+      USDT_CONTRACT: TRON_USDT,
     });
   });
 

@@ -8,7 +8,8 @@ export const withdrawalsApi = {
   changeWithdrawalLimit: (companyId: string, dailyLimit: string | null) => send<WithdrawalLimit>('PUT', `/companies/${companyId}/withdrawal-limit`, { dailyLimit }),
   switchWithdrawalAllowlist: (companyId: string, enabled: boolean) => send<WithdrawalAllowlist>('PUT', `/companies/${companyId}/withdrawal-allowlist`, { enabled }),
   addWithdrawalAddress: (companyId: string, input: AddWithdrawalAddressRequest) => send<AllowedAddress>('POST', `/companies/${companyId}/withdrawal-allowlist/addresses`, input),
-  removeWithdrawalAddress: (companyId: string, address: string) =>
-    send<Acknowledged<'removed'>>('DELETE', `/companies/${companyId}/withdrawal-allowlist/addresses/${encodeURIComponent(address)}`),
+  /** `network` null: an entry added before entries named a network. */
+  removeWithdrawalAddress: (companyId: string, network: string | null, address: string) =>
+    send<Acknowledged<'removed'>>('DELETE', `/companies/${companyId}/withdrawal-allowlist/addresses/${encodeURIComponent(address)}${network ? `?network=${encodeURIComponent(network)}` : ''}`),
   sendWithdrawal: (companyId: string, withdrawal: SendWithdrawalRequest) => send<WithdrawalSent>('POST', `/companies/${companyId}/withdrawals`, withdrawal),
 };

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { withdrawalsApi } from '../api/withdrawals.ts';
 import type { AllowedAddress, Role, WithdrawalAllowlist } from '../api/types.ts';
 import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded } from '../components/ui.tsx';
+import type { NetworkName } from '../../../functions/networks/names.ts';
+import { addressPlaceholder, NetworkChoice, networkTitle } from './network-choice.tsx';
 
 type Open = { kind: 'add' } | { kind: 'turn-off' } | { kind: 'remove'; entry: AllowedAddress } | null;
 
@@ -33,7 +35,7 @@ export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
       ) : (
         <>
           <p>
-            While the allowlist is on, withdrawals and deposit splits may go only to these addresses. An added address becomes usable {waitText(allowlist.delayHours)}
+            While the allowlist is on, withdrawals and deposit splits may go only to these addresses, each on its network. An added address becomes usable {waitText(allowlist.delayHours)}
             {allowlist.delayHours > 0 && ', and turning the allowlist off waits as long'}; removing one or turning the allowlist on acts at once. Owners and Admins are emailed each
             address added and each turn-off.{!canManage && ' Only Owners and Admins may change this list.'}
           </p>
@@ -55,12 +57,17 @@ export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
           <ErrorMessage error={turnOn.error} />
           <Table
             labelledBy="withdrawal-addresses-title"
-            columns={['Label', 'Address', 'Added by', 'Added', 'Usable from', canManage && 'Actions']}
+            columns={['Label', 'Network', 'Address', 'Added by', 'Added', 'Usable from', canManage && 'Actions']}
             rows={allowlist.addresses}
             empty="No address yet."
             row={(entry) => (
-              <tr key={entry.address}>
+              <tr key={`${entry.network}:${entry.address}`}>
                 <th scope="row">{entry.label}</th>
+                <td>
+                  {networkTitle(entry.network)}
+                  {/* An EVM address added before entries named a network allows none until it is added again with its network. */}
+                  {entry.network === null && <span class="hint"> (add it again with its network)</span>}
+                </td>
                 <td>
                   <code>{entry.address}</code>
                 </td>
@@ -108,12 +115,12 @@ export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
           title={`Remove ${open.entry.label}?`}
           label="Remove"
           danger
-          action={() => withdrawalsApi.removeWithdrawalAddress(props.companyId, open.entry.address)}
+          action={() => withdrawalsApi.removeWithdrawalAddress(props.companyId, open.entry.network, open.entry.address)}
           onDone={done}
           onClose={() => setOpen(null)}
         >
           <p>
-            While the allowlist is on, withdrawals and new deposit splits to <code>{open.entry.address}</code> are refused at once, and deposits that split to it keep the share in your balance. Added again, it is usable {waitText(allowlist?.delayHours ?? 0)}.
+            While the allowlist is on, withdrawals and new deposit splits to <code>{open.entry.address}</code>{open.entry.network && ` on ${networkTitle(open.entry.network)}`} are refused at once, and deposits that split to it keep the share in your balance. Added again, it is usable {waitText(allowlist?.delayHours ?? 0)}.
           </p>
         </ConfirmDialog>
       )}
@@ -134,13 +141,15 @@ function AllowlistStatus(props: { allowlist: WithdrawalAllowlist }) {
 
 function AddAddressDialog(props: { companyId: string; wait: string; onClose: () => void; onAdded: () => void }) {
   const [label, setLabel] = useState('');
+  const [network, setNetwork] = useState<NetworkName>('tron');
   const [address, setAddress] = useState('');
-  const { error, busy, run } = useAction(() => withdrawalsApi.addWithdrawalAddress(props.companyId, { address, label }), props.onAdded);
+  const { error, busy, run } = useAction(() => withdrawalsApi.addWithdrawalAddress(props.companyId, { network, address, label }), props.onAdded);
   return (
     <Dialog title="Add address" onClose={props.onClose}>
       <form onSubmit={run}>
         <label for="allowlist-label">Label</label>
         <input id="allowlist-label" value={label} onInput={(e) => setLabel(e.currentTarget.value)} required maxLength={64} placeholder="e.g. Treasury wallet" />
+        <NetworkChoice id="allowlist-network" value={network} onChange={setNetwork} />
         <label for="allowlist-address">Address</label>
         <input
           id="allowlist-address"
@@ -151,10 +160,11 @@ function AddAddressDialog(props: { companyId: string; wait: string; onClose: () 
           maxLength={64}
           autoComplete="off"
           spellcheck={false}
+          placeholder={addressPlaceholder(network)}
           aria-describedby="allowlist-address-hint"
         />
         <p id="allowlist-address-hint" class="hint">
-          A TRON address (starting with T), usable {props.wait}. Owners and Admins are emailed.
+          An address on {networkTitle(network)}, for withdrawals on {networkTitle(network)} only, usable {props.wait}. Owners and Admins are emailed.
         </p>
         <ErrorMessage error={error} />
         <DialogButtons label="Add" busy={busy} onCancel={props.onClose} />

@@ -1,4 +1,4 @@
-import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DepositChainStore, ScanCursor } from '#functions/deposits/deposit-chain';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
@@ -6,6 +6,8 @@ import { transferId, type DepositChange, type TransferKey, type TransferRecord }
 import type { Deposit } from '#functions/deposits/deposits';
 import { balanceChanges, type LedgerEntry } from '#functions/ledger/ledger';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
+import { dustTransferItem } from './items/dust-transfer.ts';
+import type { DustTransfer } from '#functions/deposits/dust';
 import { depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
 import { batchGetAll, heldCondition, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
@@ -61,8 +63,8 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     super(db, tableName);
   }
 
-  allowlistFor(companyId: string, address: string) {
-    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  allowlistFor(companyId: string, network: NetworkName, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
   }
 
   async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
@@ -78,6 +80,15 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       ConsistentRead: true,
     });
     return items.map(depositAddressListedItem.fromItem);
+  }
+
+  /** Each one put unless already there (the scanner may see a final block twice): a few a day at most. */
+  async recordDust(dust: DustTransfer[]): Promise<void> {
+    await Promise.all(
+      dust.map((one) =>
+        heldCondition(this.db.send(new PutCommand({ TableName: this.tableName, Item: dustTransferItem.toItem(one), ConditionExpression: 'attribute_not_exists(PK)' }))),
+      ),
+    );
   }
 
   async recordedTransfers(transfers: TransferKey[]): Promise<Set<string>> {
@@ -249,7 +260,7 @@ export class DynamoScanCursor implements ScanCursor {
     return positions.length ? Math.min(...positions) : null;
   }
 
-  async acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null } | null> {
+  async acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null; rereadFrom?: number } | null> {
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
@@ -262,22 +273,23 @@ export class DynamoScanCursor implements ScanCursor {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { nextBlock: scanCursorItem.nextBlockOf(Attributes ?? {}) ?? (await this.previousPosition()) };
+      const rereadFrom = scanCursorItem.rereadFromOf(Attributes ?? {});
+      return { nextBlock: scanCursorItem.nextBlockOf(Attributes ?? {}) ?? (await this.previousPosition()), ...(rereadFrom !== null && { rereadFrom }) };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return null;
       throw error;
     }
   }
 
-  async advance(owner: string, nextBlock: number): Promise<void> {
+  async advance(owner: string, nextBlock: number, rereadFrom?: number): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: scanCursorItem.key(this.name),
-        UpdateExpression: 'SET nextBlock = :next',
+        UpdateExpression: rereadFrom === undefined ? 'SET nextBlock = :next' : 'SET nextBlock = :next, rereadFrom = :reread',
         // Only the lease holder moves the cursor, and never backwards.
         ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(nextBlock) OR nextBlock <= :next)',
-        ExpressionAttributeValues: { ':owner': owner, ':next': nextBlock },
+        ExpressionAttributeValues: { ':owner': owner, ':next': nextBlock, ...(rereadFrom !== undefined && { ':reread': rereadFrom }) },
       }),
     );
   }

@@ -8,6 +8,7 @@ import { TableStore } from './table-store.ts';
 import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-policy';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 import { screeningListOf } from './screening-store.ts';
+import { cambioAddressesOf } from './cambio-address-store.ts';
 import type { NetworkName } from '#functions/networks/names';
 
 export class DynamoDepositStore extends TableStore implements DepositStore {
@@ -36,8 +37,13 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
       .commitOrAnswer<'allowlist'>(this.db);
   }
 
-  allowlistFor(companyId: string, address: string) {
-    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  allowlistFor(companyId: string, network: NetworkName, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
+  }
+
+  /** Cambio's own addresses (cambio-address-store.ts): a destination is never one of them. */
+  holdingsAt(forms: string[]) {
+    return cambioAddressesOf(this.db, this.tableName).holdingsAt(forms);
   }
 
   /** The table's screening list, with the container's cache (screening-store.ts): a split's address is screened. */

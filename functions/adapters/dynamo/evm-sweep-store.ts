@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DueForwarder, EvmSweep, EvmSweepStore } from '#functions/deposits/evm-sweeps';
 import type { NonceSlot } from '#functions/withdrawals/evm-nonce-sequence';
 import type { EvmNetworkName } from '#functions/networks/names';
@@ -6,7 +6,8 @@ import { answer, MoneyTransaction, stale } from './transaction.ts';
 import { evmSweepItem } from './items/evm-sweep.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
 import type { LedgerEntry } from '#functions/ledger/ledger';
-import { itemsUnder } from './queries.ts';
+import { itemsUnder, readItem } from './queries.ts';
+import { depositAddressListedItem } from './items/deposit-address.ts';
 import { nonceClaimIn, storedNextNonce } from './evm-sending-store.ts';
 import { DynamoSweepDueList } from './sweep-store.ts';
 
@@ -25,6 +26,39 @@ export class DynamoEvmSweepStore implements EvmSweepStore {
 
   async dueAddresses(limit: number, after?: string): Promise<DueForwarder[]> {
     return (await this.due.dueAddresses(limit, after)).map(({ address, depositId }) => ({ address, depositId }));
+  }
+
+  /**
+   * A page of the deposit address listing (every network's, in the order made) after the stored
+   * cursor, wrapping round to its start, EVM addresses only; then the cursor moves to what was read.
+   * Two sweepers at once would at worst read a page twice.
+   */
+  async nextAddressesToCheckForNative(limit: number): Promise<DueForwarder[]> {
+    const cursorKey = evmSweepItem.nativeCheckCursor(this.network);
+    const after = (await readItem(this.db, this.tableName, cursorKey))?.after as string | undefined;
+    const page = async (from: string | undefined, count: number) =>
+      (
+        await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: from === undefined ? 'PK = :pk' : 'PK = :pk AND SK > :after',
+            ExpressionAttributeValues: { ':pk': depositAddressListedItem.partition, ...(from !== undefined && { ':after': from }) },
+            Limit: count,
+          }),
+        )
+      ).Items ?? [];
+    const read = await page(after, limit);
+    // The end of the listing: on from its start, up to the page's size (what follows the cursor is read again only on a short listing).
+    const wrapped = read.length < limit && after !== undefined ? await page(undefined, limit - read.length) : [];
+    const last = wrapped.length > 0 ? wrapped : read;
+    // A short read took everything up to the end: the next page starts at the beginning.
+    const next = last.length > 0 && (wrapped.length > 0 ? wrapped.length === limit - read.length : read.length === limit) ? depositAddressListedItem.sortKeyOf(last.at(-1)!) : undefined;
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...cursorKey, type: 'EvmNativeCheckCursor', ...(next !== undefined && { after: next }) } }));
+    const forwarders = new Map<string, DueForwarder>();
+    for (const listed of [...read, ...wrapped].map(depositAddressListedItem.fromItem)) {
+      if (listed.address.startsWith('0x')) forwarders.set(listed.address, { address: listed.address, depositId: listed.owner.depositId });
+    }
+    return [...forwarders.values()];
   }
 
   clearDue(address: string, remaining: bigint): Promise<void> {

@@ -3,6 +3,7 @@ import { AccountBalances, EXTERNAL_ACCOUNTS, networkAccount } from '#functions/l
 import type { LedgerSide } from '#functions/ledger/reconciliation';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
+import { dustTransferItem } from './items/dust-transfer.ts';
 import { batchGetAll, pagesOf, queryAll } from './queries.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
@@ -11,9 +12,11 @@ import { withdrawalItem } from './items/withdrawal.ts';
 import { HOT_WALLET_NETWORK, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 
 /**
- * Which deposit addresses the ledger side lists: `unswept`, those that may still hold USDT the
+ * Which TRON deposit addresses the ledger side lists: `unswept`, those that may still hold USDT the
  * ledger counts (three sparse GSI1 partitions, see unsweptDepositAddresses), or `every` address
  * ever issued as well, for the sandbox chain, which answers any number of balances in one read.
+ * Every EVM deposit address is given whatever the scope (LedgerSide.evmDepositAddresses), from the
+ * same Scan.
  */
 export type AddressScope = 'unswept' | 'every';
 
@@ -28,7 +31,9 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
   let companiesUsdt = 0n;
   const postings = new AccountBalances();
   const everyAddress: string[] = [];
+  const evmDepositAddresses: string[] = [];
   const processing: LedgerSide['processing'] = [];
+  const dust: NonNullable<LedgerSide['dust']> = {};
   // One pass over the table, a page at a time: memory holds one page, not the table.
   for await (const page of pagesOf(db, (ExclusiveStartKey) => new ScanCommand({ TableName: tableName, ExclusiveStartKey, ConsistentRead: true }))) {
     for (const item of page) {
@@ -37,8 +42,14 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
         if (balance.currency === 'USDT') companiesUsdt += balance.available + balance.pending + balance.locked + balance.held;
       } else if (ledgerEntryItem.isOne(item)) {
         postings.add(ledgerEntryItem.fromItem(item));
-      } else if (depositAddressItem.isOne(item) && scope === 'every') {
-        everyAddress.push(depositAddressItem.addressOf(item));
+      } else if (depositAddressItem.isOne(item)) {
+        // Every EVM deposit address whatever the scope: USDT can be paid to one on any EVM network.
+        const address = depositAddressItem.addressOf(item);
+        if (address.startsWith('0x')) evmDepositAddresses.push(address);
+        if (scope === 'every') everyAddress.push(address);
+      } else if (dustTransferItem.isOne(item)) {
+        const { network, address, amount } = dustTransferItem.fromItem(item);
+        (dust[network] ??= []).push({ address, amount });
       } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
         if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ network: withdrawal.network, txHash: withdrawal.txHash, amount: withdrawal.amount });
@@ -58,7 +69,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
     // `every` is for the sandbox TRON chain; an EVM address (0x…) is listed on its own network alone.
     depositAddresses[network] = network === HOT_WALLET_NETWORK ? [...new Set([...everyAddress.filter((address) => !address.startsWith('0x')), ...unswept])] : unswept;
   }
-  return { companiesUsdt, treasuryUsdt, netInflowUsdt, processing, depositAddresses };
+  return { companiesUsdt, treasuryUsdt, netInflowUsdt, processing, depositAddresses, evmDepositAddresses, dust };
 }
 
 /**

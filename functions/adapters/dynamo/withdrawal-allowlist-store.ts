@@ -1,25 +1,33 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#functions/companies/audit-log';
 import { MAX_ALLOWED_ADDRESSES, type AllowlistStore } from '#functions/withdrawals/withdrawal-allowlist';
-import type { AllowedAddress, AllowlistGuard, AllowlistReader, WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-policy';
+import { allowsOn, type AllowedAddress, type AllowlistGuard, type AllowlistReader, type WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-policy';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowedAddressItem, withdrawalAllowlistItem } from './items/withdrawal-allowlist.ts';
 import { itemsUnder, readItem } from './queries.ts';
 import { answer, MoneyTransaction } from './transaction.ts';
 import { screeningListOf } from './screening-store.ts';
+import { cambioAddressesOf } from './cambio-address-store.ts';
 import type { NetworkName } from '#functions/networks/names';
 
-/** What /v1 reads before money leaves for `address`: the allowlist's switch and that one address,
- * both read consistently (an address removed a moment ago is gone). */
+/** Whether an entry added without a network, at `address`, would allow `network` (withdrawal-policy.ts
+ * allowsOn): then its key is read, and kept free, beside the network's own. */
+const oldEntryAllows = (network: NetworkName, address: string) => allowsOn({ network: null, address }) === network;
+
+/** What /v1 reads before money leaves for `address` (canonical on `network`): the allowlist's switch
+ * and the address's entry on the network, read consistently (an address removed a moment ago is
+ * gone); on TRON also its entry from before entries named a network, which allows TRON. */
 export function allowlistReader(db: DynamoDBDocumentClient, tableName: string): AllowlistReader {
   return {
-    async allowlistFor(companyId: string, address: string) {
-      const [allowlist, entry] = await Promise.all([
+    async allowlistFor(companyId: string, network: NetworkName, address: string) {
+      const [allowlist, entry, oldEntry] = await Promise.all([
         readItem(db, tableName, withdrawalAllowlistItem.key(companyId)),
-        readItem(db, tableName, allowedAddressItem.key(companyId, address)),
+        readItem(db, tableName, allowedAddressItem.entryKey(companyId, network, address)),
+        oldEntryAllows(network, address) ? readItem(db, tableName, allowedAddressItem.entryKey(companyId, null, address)) : null,
       ]);
-      return { allowlist: withdrawalAllowlistItem.fromItem(allowlist), entry: entry ? allowedAddressItem.fromItem(entry) : null };
+      const found = entry ?? oldEntry;
+      return { allowlist: withdrawalAllowlistItem.fromItem(allowlist), entry: found ? allowedAddressItem.fromItem(found) : null };
     },
   };
 }
@@ -37,7 +45,7 @@ export function underGuard(transaction: MoneyTransaction, companyId: string, gua
       onFailed: answer('allowlist'),
     });
   }
-  return transaction.check(allowedAddressItem.key(companyId, guard.entry.address), {
+  return transaction.check(allowedAddressItem.entryKey(companyId, guard.entry.network, guard.entry.address), {
     condition: 'activeFrom = :activeFrom',
     values: { ':activeFrom': guard.entry.activeFrom },
     onFailed: answer('allowlist'),
@@ -46,8 +54,13 @@ export function underGuard(transaction: MoneyTransaction, companyId: string, gua
 
 /** The Integrations page's withdrawal allowlist: each change with its audit entry, in one transaction. */
 export class DynamoAllowlistStore extends DynamoCompanyStore implements AllowlistStore {
-  async allowlistFor(companyId: string, address: string) {
-    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  allowlistFor(companyId: string, network: NetworkName, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
+  }
+
+  /** Cambio's own addresses (cambio-address-store.ts): never an entry. */
+  holdingsAt(forms: string[]) {
+    return cambioAddressesOf(this.db, this.tableName).holdingsAt(forms);
   }
 
   /** The table's screening list, with the container's cache (screening-store.ts): a sanctioned address is never allowed. */
@@ -64,7 +77,7 @@ export class DynamoAllowlistStore extends DynamoCompanyStore implements Allowlis
   }
 
   async addAddress(entry: AllowedAddress, audit: AuditEntry): Promise<'added' | 'full' | 'listed'> {
-    const written = await new MoneyTransaction(this.tableName)
+    const transaction = new MoneyTransaction(this.tableName)
       // The count's conditional ADD, in the same transaction, is what holds the cap under concurrent adds.
       .update(withdrawalAllowlistItem.key(entry.companyId), {
         expression: 'SET #type = :type, companyId = :companyId ADD addressCount :one',
@@ -74,17 +87,25 @@ export class DynamoAllowlistStore extends DynamoCompanyStore implements Allowlis
         onFailed: answer('full'),
       })
       .create(allowedAddressItem.toItem(entry), answer('listed'))
-      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
-      .commitOrAnswer<'full' | 'listed'>(this.db);
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`));
+    // The address's entry from before entries named a network, where it allows this one, is the same entry.
+    if (entry.network !== null && oldEntryAllows(entry.network, entry.address)) {
+      transaction.check(allowedAddressItem.entryKey(entry.companyId, null, entry.address), { condition: 'attribute_not_exists(PK)', onFailed: answer('listed') });
+    }
+    const written = await transaction.commitOrAnswer<'full' | 'listed'>(this.db);
     return written === 'written' ? 'added' : written;
   }
 
-  async removeAddress(companyId: string, address: string, audit: AuditEntry): Promise<'removed' | 'not-listed'> {
-    const written = await new MoneyTransaction(this.tableName)
-      .delete(allowedAddressItem.key(companyId, address), answer('not-listed'))
-      .update(withdrawalAllowlistItem.key(companyId), { expression: 'ADD addressCount :minusOne', values: { ':minusOne': -1 } })
-      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
-      .commitOrAnswer<'not-listed'>(this.db);
+  async removeAddress(companyId: string, network: NetworkName | null, address: string, audit: AuditEntry): Promise<'removed' | 'not-listed'> {
+    const remove = (entryNetwork: NetworkName | null) =>
+      new MoneyTransaction(this.tableName)
+        .delete(allowedAddressItem.entryKey(companyId, entryNetwork, address), answer('not-listed'))
+        .update(withdrawalAllowlistItem.key(companyId), { expression: 'ADD addressCount :minusOne', values: { ':minusOne': -1 } })
+        .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+        .commitOrAnswer<'not-listed'>(this.db);
+    let written = await remove(network);
+    // TRON's entry may be one from before entries named a network (the page shows it as TRON's).
+    if (written === 'not-listed' && network !== null && oldEntryAllows(network, address)) written = await remove(null);
     return written === 'written' ? 'removed' : written;
   }
 

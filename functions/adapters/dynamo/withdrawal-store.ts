@@ -11,6 +11,7 @@ import { auditEntryItem } from './items/audit-entry.ts';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 import { limitReader, withinLimit } from './withdrawal-limit-store.ts';
 import { screeningListOf } from './screening-store.ts';
+import { cambioAddressesOf } from './cambio-address-store.ts';
 import type { NetworkName } from '#functions/networks/names';
 
 export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
@@ -24,8 +25,13 @@ export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore
     return transaction.commitOrAnswer<GuardedWrite>(this.db);
   }
 
-  allowlistFor(companyId: string, address: string) {
-    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, address);
+  allowlistFor(companyId: string, network: NetworkName, address: string) {
+    return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
+  }
+
+  /** Cambio's own addresses (cambio-address-store.ts): a destination is never one of them. */
+  holdingsAt(forms: string[]) {
+    return cambioAddressesOf(this.db, this.tableName).holdingsAt(forms);
   }
 
   /** The table's screening list, with the container's cache (screening-store.ts). */

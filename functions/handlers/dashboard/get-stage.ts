@@ -1,6 +1,7 @@
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { dashboardRoute } from '#http/dashboard-route';
 import { functionSettings } from '#functions/settings/functions';
+import { openNetworksOf } from '#functions/networks/open-networks';
 
 const settings = functionSettings('dashboard/get-stage');
 const mails = mailerFrom(settings) !== null;
@@ -11,9 +12,11 @@ const stage = {
   selfSignUp: settings.STAGE_ENVIRONMENT === 'sandbox' && mails,
   /** `Forgot your password?` needs the stage's mail (context mailFrom in AWS; the outbox locally). */
   passwordResetByMail: mails,
+  /** The networks the stage opens, TRON first: New withdrawal's and the allowlist's `Network` choice. */
+  networks: openNetworksOf(settings.EVM_NETWORKS),
 };
 
 export type StageView = typeof stage;
 
-/** What the signed-out pages offer on this stage, so they offer nothing it would refuse. */
+/** What the pages offer on this stage, so they offer nothing it would refuse. */
 export const handler = dashboardRoute({ access: 'public' }, async () => ({ data: stage }));

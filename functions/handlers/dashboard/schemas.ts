@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { amountField, networkField, withdrawalReferenceField } from '#http/fields';
-import { addressField } from '#http/address-fields';
+import { addressField, addressOnItsNetwork } from '#http/address-fields';
 import { ACTIVITY_KINDS } from '#functions/companies/activity';
 import { API_KEY_ACCESS, MAX_ALLOWED_IPS, ROLL_GRACE, type RollGrace } from '#functions/api-keys/api-keys';
 import { ROLES } from '#functions/people/team';
@@ -62,20 +62,27 @@ export const verifyEmailBody = v.strictObject({ token: v.pipe(v.string(), v.rege
 export const resendVerificationBody = v.strictObject({ email });
 export const changePasswordBody = v.strictObject({ currentPassword: password, newPassword: password });
 
-/** Withdrawal allowlist: the address is checked against the registered networks in the domain, which says why it is refused. */
+/** Withdrawal allowlist: an entry is an address on one network; the address is checked against its network in the domain, which says why it is refused. */
 export const addWithdrawalAddressBody = v.strictObject({
+  network: networkField,
   address: v.pipe(v.string(), v.maxLength(64)),
   label: v.pipe(v.string(), v.maxLength(200)),
 });
+/** `Remove`: the entry's network (absent: an entry added before entries named one). */
+export const removeWithdrawalAddressQuery = v.strictObject({ network: v.optional(networkField) });
 export const switchWithdrawalAllowlistBody = v.strictObject({ enabled: v.boolean() });
 
-/** `New withdrawal`: POST /v1/withdrawals's fields, but `method` and `network`, which have one value. */
 /** The person's password (and authenticator code) again: functions/people/step-up.ts. */
 const proof = {
   password: v.pipe(v.string(), v.minLength(1, 'enter your password'), v.maxLength(256)),
   code: v.optional(v.pipe(v.string(), v.maxLength(16))),
 };
-export const sendWithdrawalBody = v.strictObject({ address: addressField, amount: amountField('USDT'), reference: withdrawalReferenceField, ...proof });
+/** `New withdrawal`: POST /v1/withdrawals's fields but `method`, which has one value; the address is
+ * checked for the chosen network (a `0x…` address on TRON is refused, never paid to its TRON twin). */
+export const sendWithdrawalBody = v.pipe(
+  v.strictObject({ network: networkField, address: addressField, amount: amountField('USDT'), reference: withdrawalReferenceField, ...proof }),
+  addressOnItsNetwork((body) => body.address, ['address']),
+);
 /** `Confirm it's you`. */
 export const confirmSessionBody = v.strictObject(proof);
 

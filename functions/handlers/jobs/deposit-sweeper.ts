@@ -4,12 +4,15 @@ import type { Context } from 'aws-lambda';
 import { sweepDepositAddresses, type SweepDeps, type SweepResult } from '#functions/deposits/sweeps';
 import { sweepEvmDepositAddresses, type EvmSweepDeps, type EvmSweepResult } from '#functions/deposits/evm-sweeps';
 import type { Log } from '#functions/shared/log';
+import { parseUnits } from 'viem';
 import { parseAmount } from '#functions/shared/money';
+import { DEFAULT_NATIVE_SWEEP_MINIMUM } from '#functions/networks/evm/settings';
+import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import { dynamoFrom } from '#adapters/runtime';
 import { HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { transfersOf } from '#functions/networks/transfer-registry';
-import { evmChainOf, evmPayoutsOf, evmReplaceAfterMs, evmSettingsOf } from '#functions/networks/evm/from-settings';
+import { evmChainOf, evmPayoutsOf, evmReplaceAfterMs, evmSettingsOf, isForwarderOf } from '#functions/networks/evm/from-settings';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
 import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
@@ -63,8 +66,13 @@ function evmSweeping(network: EvmNetworkName): EvmSweepDeps {
     payouts: evmPayoutsOf(network, settings, signer, chain),
     store: new DynamoEvmSweepStore(db, tableName, network),
     usdtBalances: (addresses) => chain.usdtBalances(networkSettings.usdtContract, addresses),
+    native: {
+      balances: (addresses) => chain.nativeBalances(networkSettings.forwarderFactory, addresses),
+      isForwarderOf: (address, depositId) => isForwarderOf(networkSettings, address, depositId),
+    },
     settings: {
       minimumSweep: networkSettings.sweepMinimumUsdt === undefined ? settings.SWEEP_MINIMUM_USDT : parseAmount(networkSettings.sweepMinimumUsdt, 'USDT'),
+      minimumNative: parseUnits(networkSettings.sweepMinimumNative ?? DEFAULT_NATIVE_SWEEP_MINIMUM[network], EVM_NETWORKS[network].feeAsset.decimals),
       batchSize: networkSettings.sweepBatchSize,
     },
     replaceAfterMs: evmReplaceAfterMs(network, settings),
@@ -130,6 +138,7 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
         metrics.addMetric('SweepsDone', MetricUnit.Count, outcome.done);
         metrics.addMetric('SweepsFailed', MetricUnit.Count, outcome.failed + outcome.wouldRevert);
         metrics.addMetric('SweptForwarders', MetricUnit.Count, outcome.forwarders);
+        metrics.addMetric('SweptNativeForwarders', MetricUnit.Count, outcome.nativeForwarders);
         metrics.addMetric('SweepsReplaced', MetricUnit.Count, outcome.replaced);
         // The same metric as the withdrawal sender's: one alarm per network for any payout stuck at the cap.
         metrics.addMetric('PayoutFeeCapReached', MetricUnit.Count, outcome.feeCapReached);

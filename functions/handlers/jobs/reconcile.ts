@@ -27,8 +27,10 @@ const evmNetworks = (Object.keys(settings.EVM_NETWORKS) as EvmNetworkName[]).map
  * reconcile`, in total and per network. The ledger side is one full table Scan plus the GSI1
  * partitions of deposit addresses that may still hold USDT; the chain side is each network's hot
  * wallet and those addresses. A sandbox chain answers every deposit address from one read, so it
- * reads them all and also reports a deposit nobody has scanned yet; a real network's provider
- * costs a call per address, so only the listed ones are read.
+ * reads them all and also reports a deposit nobody has scanned yet; TronGrid costs a call per
+ * address, so on TRON only the listed ones are read. Each EVM network reads every EVM deposit
+ * address Cambio made (a balanceOf each, sent together in batched JSON-RPC requests), so USDT paid
+ * to one on another network than its deposit's is reported there.
  */
 export async function reconcileNow(): Promise<HoldingsReconciliation> {
   return reconcileHoldings({
@@ -63,6 +65,11 @@ export const handler = middy().handler(async (_event: unknown, context: Context)
       perNetwork.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, network.difference < 0n ? usdt(-network.difference) : 0);
       perNetwork.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, network.difference > 0n ? usdt(network.difference) : 0);
       if (network.mismatch) log.warn(`reconcile mismatch on ${network.network}: ${network.mismatch}`, { network: network.network, difference: network.difference, onChain: network.onChain, owed: network.owed });
+      // Not money owed to anyone, so not alarmed: native coin waits for the next sweep, dust is below 1e-6 USDT.
+      if (network.nativeAtDepositAddresses?.length) log.info(`native coin at deposit addresses on ${network.network}`, { network: network.network, addresses: network.nativeAtDepositAddresses });
+      if (network.dust && network.dust.held > network.dust.recorded) log.warn(`unrecorded dust on ${network.network}`, { network: network.network, held: network.dust.held, recorded: network.dust.recorded });
+      // Where the surplus is: USDT at a deposit address the ledger has nothing at (paid on another network than its deposit's).
+      for (const { address, amount } of network.unexplainedUsdt) log.warn(`USDT at a deposit address on ${network.network} that the ledger does not explain`, { network: network.network, address, amount });
     }
     if (result.mismatch) log.warn(`reconcile mismatch: ${result.mismatch}`, { mismatch: result.mismatch, difference: result.difference, onChain: result.onChain, owed: result.owed });
     return result;

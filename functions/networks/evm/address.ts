@@ -13,4 +13,14 @@ export const evmAddressFormat: AddressFormat = {
   example: '0x52908400098527886E0F7030069857D2E4169EE7',
   is: isEvmAddress,
   canonical: (value) => (EVM_ADDRESS_PATTERN.test(value) ? toChecksumAddress(value) : null),
+  account: (value) => (EVM_ADDRESS_PATTERN.test(value) ? value.slice(2).toLowerCase() : null),
+  ofAccount: (account) => toChecksumAddress(`0x${account}`),
+  isUnspendable: (canonical) => UNSPENDABLE.has(canonical.toLowerCase()),
 };
+
+/**
+ * Where no one can spend from: the zero address (nobody holds its key), 0x…dEaD (the burn address by
+ * convention), and the precompiles 0x…01–0x…0a (ecrecover, sha256, …, the point evaluation of
+ * EIP-4844): code of the chain itself, which accepts a token balance and can never move it.
+ */
+const UNSPENDABLE = new Set([0, 0xdead, ...Array.from({ length: 10 }, (_, i) => i + 1)].map((n) => `0x${n.toString(16).padStart(40, '0')}`));

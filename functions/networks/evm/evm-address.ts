@@ -20,13 +20,11 @@ export function toChecksumAddress(address: string): string {
   return out;
 }
 
-/** The zero address: well formed, but nobody holds its key, so what is sent there is burnt. */
-const ZERO_ADDRESS = /^0x0{40}$/;
-
-/** 0x and 40 hex digits, whose letters are all one case or carry a valid EIP-55 checksum; never
- * the zero address. */
+/** 0x and 40 hex digits, whose letters are all one case or carry a valid EIP-55 checksum. The zero
+ * address is one: well formed, and refused as a destination for what it is, unspendable
+ * (functions/withdrawals/refused-destinations.ts). */
 export function isEvmAddress(value: unknown): value is string {
-  if (typeof value !== 'string' || !EVM_ADDRESS_PATTERN.test(value) || ZERO_ADDRESS.test(value)) return false;
+  if (typeof value !== 'string' || !EVM_ADDRESS_PATTERN.test(value)) return false;
   const digits = value.slice(2);
   if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return true;
   return toChecksumAddress(value) === value;

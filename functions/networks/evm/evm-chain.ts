@@ -1,10 +1,11 @@
-import { BaseError, ContractFunctionRevertedError, createClient, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, http, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
+import { BaseError, ContractFunctionRevertedError, createClient, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
 // Actions one by one rather than a public client's hundred: the poller's bundle carries these alone.
 import { getBalance, getBlock, getBlockNumber, getTransactionCount, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
 import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
 import { Deprecations } from '../deprecations.ts';
 import type { TokenControlsKind } from './settings.ts';
+import { failoverTransport, type RpcEndpoints } from './rpc-transport.ts';
 
 /**
  * An EVM network's chain as the network port reads it, over JSON-RPC through viem. Addresses come
@@ -15,15 +16,26 @@ import type { TokenControlsKind } from './settings.ts';
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const [TRANSFER_TOPIC] = encodeEventTopics({ abi: [TRANSFER_EVENT], eventName: 'Transfer' });
 
+/** The forwarder factory's read of many native balances at once (contracts/DepositForwarderFactory.sol). */
+const FACTORY_NATIVE_BALANCES = parseAbiItem('function nativeBalances(address[] accounts) view returns (uint256[] balances)');
+/** ~2,700 gas an address: 500 stay far under any provider's eth_call gas cap. */
+const NATIVE_BALANCES_PER_CALL = 500;
+
 /** USDT's decimals outside, whatever the token's on chain. */
 const USDT_DECIMALS = 6;
 
 export interface EvmChainOptions {
-  /** The JSON-RPC URL, or how to get it (a provider URL with its key lives in Secrets Manager). */
-  rpcUrl: string | (() => Promise<string>);
+  /** The JSON-RPC URL or URLs (tried in order, a failing one left for the next), or how to get them
+   * (a provider URL with its key lives in Secrets Manager). */
+  rpcUrl: RpcEndpoints;
+  /** How long one node may take to answer before the next is asked; absent, DEFAULT_RPC_TIMEOUT_MS. */
+  rpcTimeoutMs?: number;
   /** Ask the node for its `finalized` block; otherwise a block `confirmations` deep is final. */
   finalizedTag: boolean;
   confirmations: number;
+  /** The deepest reorganisation the scanner reads again for (settings.ts `finalityDepth`); absent,
+   * `confirmations`. */
+  finalityDepth?: number;
   /** The widest range asked of eth_getLogs at once; a refused range is split in halves. */
   maxBlockRange: number;
   /** The token's decimals on chain: transfers are reported in USDT's 6 (../shared/networks.md). */
@@ -45,15 +57,15 @@ const TETHER_CONTROLS_ABI = [
  * exceeded, response size, timeout. Any of them means "ask for less". */
 const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
 
-/** A JSON-RPC client made on first use (the URL may need a Secrets Manager read), made again after
- * a failed attempt. */
-export function lazyRpcClient(rpcUrl: EvmChainOptions['rpcUrl']): () => Promise<Client> {
+/** A JSON-RPC client over the network's nodes (./rpc-transport.ts: a failing one is left for the
+ * next), made on first use (the URLs may need a Secrets Manager read), made again after a failed
+ * attempt. */
+export function lazyRpcClient(rpcUrl: EvmChainOptions['rpcUrl'], timeoutMs?: number): () => Promise<Client> {
   let client: Promise<Client> | undefined;
   return () => {
     client ??= (async () => {
-      const url = typeof rpcUrl === 'string' ? rpcUrl : await rpcUrl();
-      // batch: the scanner's and reconcile's parallel reads go out as one HTTP request.
-      return createClient({ transport: http(url, { batch: true, retryCount: 2 }) });
+      const urls = typeof rpcUrl === 'function' ? await rpcUrl() : rpcUrl;
+      return createClient({ transport: failoverTransport(urls, { timeoutMs }) });
     })().catch((error) => {
       client = undefined;
       throw error;
@@ -69,10 +81,17 @@ export class EvmChain implements Chain {
 
   constructor(private readonly options: EvmChainOptions) {
     this.logsWidth = options.maxBlockRange;
-    this.rpc = lazyRpcClient(options.rpcUrl);
+    this.rpc = lazyRpcClient(options.rpcUrl, options.rpcTimeoutMs);
   }
 
   private readonly rpc: () => Promise<Client>;
+
+  /** Blocks below the head a reorganisation can still replace: as set, and without the `finalized`
+   * tag never fewer than `confirmations`, the depth at which a block counts as final here. */
+  get finalityDepth(): number {
+    const { finalityDepth = this.options.confirmations, finalizedTag, confirmations } = this.options;
+    return finalizedTag ? finalityDepth : Math.max(finalityDepth, confirmations);
+  }
 
   async latestBlock(): Promise<ChainBlock> {
     return blockOf(await getBlock(await this.rpc(), { blockTag: 'latest' }));
@@ -89,6 +108,18 @@ export class EvmChain implements Chain {
 
   async transactionCountAt(wallet: string, blockNumber: number): Promise<number> {
     return getTransactionCount(await this.rpc(), { address: wallet as Address, blockNumber: BigInt(blockNumber) });
+  }
+
+  /** The hash of the wallet's transaction with `nonce` in the block at `blockNumber` (the block read
+   * with its transactions); null when the node shows none there or has no such block. */
+  async walletTransactionIn(wallet: string, nonce: number, blockNumber: number): Promise<string | null> {
+    try {
+      const block = await getBlock(await this.rpc(), { blockNumber: BigInt(blockNumber), includeTransactions: true });
+      return block.transactions.find((transaction) => transaction.from.toLowerCase() === wallet.toLowerCase() && transaction.nonce === nonce)?.hash ?? null;
+    } catch (error) {
+      if ((error as Error).name === 'BlockNotFoundError') return null;
+      throw error;
+    }
   }
 
   async finalBlock(): Promise<ChainBlock> {
@@ -174,13 +205,17 @@ export class EvmChain implements Chain {
     try {
       const receipt = await getTransactionReceipt(await this.rpc(), { hash: txHash as Hash });
       const unit = 10n ** BigInt(this.options.tokenDecimals - USDT_DECIMALS);
-      // Its Transfer events (a payout's delivery and an issuer's fee, a sweep's forwarders), in 6 decimals.
-      const tokenTransfers = receipt.logs
-        .filter((log) => log.topics[0] === TRANSFER_TOPIC && log.topics.length === 3)
-        .map((log) => {
-          const { args } = decodeEventLog({ abi: [TRANSFER_EVENT], topics: log.topics, data: log.data });
-          return { contract: log.address, to: args.to, amount: args.value / unit };
-        });
+      // Its Transfer events (a payout's delivery and an issuer's fee, a sweep's forwarders), in 6
+      // decimals, each with its place among its contract's Transfer events as transfers() counts it.
+      const perContract = new Map<string, number>();
+      const tokenTransfers = receipt.logs.flatMap((log) => {
+        if (log.topics[0] !== TRANSFER_TOPIC) return [];
+        const eventIndex = perContract.get(log.address.toLowerCase()) ?? 0;
+        perContract.set(log.address.toLowerCase(), eventIndex + 1);
+        if (log.topics.length !== 3) return [];
+        const { args } = decodeEventLog({ abi: [TRANSFER_EVENT], topics: log.topics, data: log.data });
+        return [{ contract: log.address, from: args.from, to: args.to, amount: args.value / unit, eventIndex }];
+      });
       return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED', tokenTransfers };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
@@ -221,6 +256,22 @@ export class EvmChain implements Chain {
 
   async feeBalance(address: string): Promise<bigint> {
     return getBalance(await this.rpc(), { address: address as Address });
+  }
+
+  /**
+   * Native coin (ETH, BNB, POL) held by each address, in wei: the forwarder factory's
+   * `nativeBalances`, one eth_call for NATIVE_BALANCES_PER_CALL addresses (a provider bills each
+   * call: an eth_getBalance per address would make the sweeper's every run cost one per deposit
+   * address read). Calls for more go out together, in one batched request.
+   */
+  async nativeBalances(factory: string, addresses: string[]): Promise<Map<string, bigint>> {
+    const client = await this.rpc();
+    const chunks: string[][] = [];
+    for (let start = 0; start < addresses.length; start += NATIVE_BALANCES_PER_CALL) chunks.push(addresses.slice(start, start + NATIVE_BALANCES_PER_CALL));
+    const read = await Promise.all(
+      chunks.map((chunk) => readContract(client, { address: factory as Address, abi: [FACTORY_NATIVE_BALANCES], functionName: 'nativeBalances', args: [chunk as Address[]] })),
+    );
+    return new Map(chunks.flatMap((chunk, i) => chunk.map((address, j) => [address, read[i]![j]!] as const)));
   }
 
   /**

@@ -3,11 +3,13 @@ import type { NetworkChains } from '../network.ts';
 import type { SliceSettings } from '#functions/settings/functions';
 import type { NetworkSources } from '#functions/ledger/reconciliation';
 import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
-import { parseGwei } from 'viem';
+import { parseGwei, type Address } from 'viem';
+import { depositForwarderAddress, depositSalt } from './forwarder-address.ts';
 import { EvmChain } from './evm-chain.ts';
+import type { RpcEndpoints } from './rpc-transport.ts';
 import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
 import { EVM_NETWORKS } from './networks.ts';
-import { DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings, type TokenControlsKind } from './settings.ts';
+import { DEFAULT_FINALITY_DEPTH, DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings, type TokenControlsKind } from './settings.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
  * scheduled for a network the stage opens (lib/cambio-stack.ts), so reaching this is a mistake. */
@@ -17,10 +19,15 @@ export function evmSettingsOf(name: EvmNetworkName, settings: SliceSettings<'cha
   return network;
 }
 
-/** The node's URL: as set, or read from Secrets Manager (a provider's URL carries its key, so it
- * is a secret; read once per five minutes, never logged). */
-const rpcUrlOf = (network: EvmNetworkSettings): string | (() => Promise<string>) =>
-  network.rpcUrl ?? secretsManagerApiKey(network.rpcUrlSecret!);
+/** The nodes' URLs, in the order they are tried: the secret's (a provider's URL carries its key, so
+ * it is a secret; read once per five minutes, never logged; several comma-separated), then rpcUrl,
+ * then rpcUrls. */
+export function rpcUrlsOf(network: EvmNetworkSettings): RpcEndpoints {
+  const plain = [...(network.rpcUrl === undefined ? [] : [network.rpcUrl]), ...(network.rpcUrls ?? [])];
+  if (network.rpcUrlSecret === undefined) return plain;
+  const secret = secretsManagerApiKey(network.rpcUrlSecret);
+  return async () => [...(await secret()).split(',').filter((url) => url !== ''), ...plain];
+}
 
 /**
  * The scan cursor's name: one per chain, whatever its USDT contract, so a stage that changes
@@ -55,9 +62,11 @@ export const evmChains = (name: EvmNetworkName): NetworkChains => ({
 export function evmChainOf(name: EvmNetworkName, settings: SliceSettings<'chain'>): EvmChain {
   const network = evmSettingsOf(name, settings);
   return new EvmChain({
-    rpcUrl: rpcUrlOf(network),
+    rpcUrl: rpcUrlsOf(network),
+    rpcTimeoutMs: network.rpcTimeoutMs,
     finalizedTag: network.finalizedTag,
     confirmations: network.confirmations,
+    finalityDepth: network.finalityDepth ?? DEFAULT_FINALITY_DEPTH[name],
     maxBlockRange: network.maxBlockRange,
     tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
     tokenControls: evmTokenControlsOf(name, network),
@@ -73,7 +82,8 @@ export const evmTokenControlsOf = (name: EvmNetworkName, network: EvmNetworkSett
 export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chain'>, signer: EvmTransactionSigner, chain: EvmChain): EvmPayoutNode {
   const network = evmSettingsOf(name, settings);
   return new EvmPayoutNode({
-    rpcUrl: rpcUrlOf(network),
+    rpcUrl: rpcUrlsOf(network),
+    rpcTimeoutMs: network.rpcTimeoutMs,
     usdtContract: network.usdtContract,
     currentUsdtContract: (contract) => chain.currentUsdtContract(contract),
     forwarderFactory: network.forwarderFactory,
@@ -85,20 +95,37 @@ export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chai
   });
 }
 
+/** Whether `address` is where the network's factory deploys `depositId`'s forwarder (an EVM deposit
+ * address issued on another network is the same 20 bytes on this one, and is that network's
+ * factory's forwarder, not necessarily this one's). */
+export function isForwarderOf(network: EvmNetworkSettings, address: string, depositId: string): boolean {
+  const forwarder = depositForwarderAddress({ factory: network.forwarderFactory as Address, implementation: network.forwarderImplementation as Address, salt: depositSalt(depositId) });
+  return forwarder.toLowerCase() === address.toLowerCase();
+}
+
 /** How long a payout on the network may wait unmined before it is replaced at a higher fee. */
 export const evmReplaceAfterMs = (name: EvmNetworkName, settings: SliceSettings<'chain'>): number =>
   (evmSettingsOf(name, settings).replaceAfterSeconds ?? DEFAULT_REPLACE_AFTER_SECONDS) * 1000;
 
 /** What reconciliation reads of an EVM network (functions/ledger/reconciliation.ts): USDT in 6
- * decimals, receipts, and the hot wallet's gas token in wei. */
+ * decimals, receipts, the hot wallet's gas token and deposit addresses' native coin in wei, and
+ * what lies below 1e-6 USDT on a token with more decimals. */
 export function evmReconcileSources(name: EvmNetworkName, settings: SliceSettings<'chain'>, hotWalletAddress: () => Promise<string>): { network: EvmNetworkName } & NetworkSources {
   const chain = evmChainOf(name, settings);
-  const { usdtContract } = evmSettingsOf(name, settings);
+  const { usdtContract, forwarderFactory } = evmSettingsOf(name, settings);
   return {
     network: name,
     usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
     minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
     hotWalletAddress,
     gasBalance: (address) => chain.feeBalance(address),
+    nativeBalances: (addresses) => chain.nativeBalances(forwarderFactory, addresses),
+    // BSC's 18 decimals leave dust below 1e-6 USDT (functions/deposits/dust.ts); a 6-decimal token none.
+    ...(EVM_NETWORKS[name].tokenDecimals > 6 && {
+      usdtBelowMicro: async (addresses: string[]) => {
+        const unit = 10n ** BigInt(EVM_NETWORKS[name].tokenDecimals - 6);
+        return new Map([...(await chain.tokenBalances(usdtContract, addresses))].map(([address, held]) => [address, held % unit]));
+      },
+    }),
   };
 }

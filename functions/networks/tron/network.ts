@@ -1,7 +1,10 @@
 import type { Network, NetworkKeys } from '../network.ts';
 import { explorerTransactionUrl, NETWORK_DISPLAY } from '../display.ts';
 import { BASE58_ADDRESS_PATTERN } from './address-pattern.ts';
-import { deriveDepositAddress, isTronAddress, tronAddressFromPublicKey } from './tron-address.ts';
+import { deriveDepositAddress, isTronAddress, tronAddressFromHex, tronAddressFromPublicKey, tronAddressToHex } from './tron-address.ts';
+
+/** 0x41 and 20 zero bytes: TRON's zero address, whose key no one holds (USDT sent there is burnt). */
+export const TRON_ZERO_ADDRESS = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
 
 /** TRON as the network port describes it (../shared/tron-notes.md): USDT is the TRC-20 contract
  * with 6 decimals, fees are paid in TRX (1 TRX = 1 000 000 sun), and a block is final once
@@ -26,6 +29,10 @@ export const tron: Network = {
     is: isTronAddress,
     // Base58 is case-sensitive: a valid address is already in its one form.
     canonical: (value) => (isTronAddress(value) ? value : null),
+    // The 21 bytes after base58check's decoding are 0x41 and the account's 20.
+    account: (value) => (isTronAddress(value) ? tronAddressToHex(value).slice(2) : null),
+    ofAccount: (account) => tronAddressFromHex(`0x${account}`),
+    isUnspendable: (canonical) => canonical === TRON_ZERO_ADDRESS,
   },
   explorerTransactionUrl: (txHash) => explorerTransactionUrl('tron', txHash),
 };

@@ -63,10 +63,13 @@ export const chainTransferItem = {
   }),
 };
 
-/** The deposit scanner's position on a chain (`nextBlock`) and the lease that lets one scanner
- * move it at a time. */
+/** The deposit scanner's position on a chain (`nextBlock`), where its next scan starts reading again
+ * (`rereadFrom`, on a chain with a finality depth: the first block it read before it was final), and
+ * the lease that lets one scanner move them at a time. */
 export const scanCursorItem = {
   ...globalRecord('ScanCursor', 'CHAIN_CURSOR', 'CURSOR'),
   /** The next block to scan; null before the first run has moved the cursor. */
   nextBlockOf: (item: Item): number | null => (item.nextBlock === undefined ? null : Number(toBigInt(item.nextBlock))),
+  /** The first block the last scan read before it was final; null where no scan said one (TRON). */
+  rereadFromOf: (item: Item): number | null => (item.rereadFrom === undefined ? null : Number(toBigInt(item.rereadFrom))),
 };

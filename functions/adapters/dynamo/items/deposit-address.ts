@@ -68,6 +68,8 @@ export const depositAddressListedItem = {
     depositId: deposit.id,
     createdAt: deposit.createdAt,
   }),
+  /** An entry's sort key, where a reader that pages through the listing resumes. */
+  sortKeyOf: (item: Item): string => item.SK as string,
   /** The sort key from which entries made at or after `createdAt` are listed. */
   from: (createdAt: string) => createdAt,
   fromItem: (item: Item): ListedDepositAddress => ({

@@ -17,6 +17,9 @@ export const evmSweepItem = {
   finished: (network: EvmNetworkName, createdAt: string, id: string) => ({ PK: partition(network), SK: `FINISHED#${createdAt}#${id}` }),
   finishedOf: (network: EvmNetworkName) => ({ PK: partition(network), skPrefix: 'FINISHED#' }),
   isFinished: (sweep: EvmSweep): boolean => sweep.status !== 'sending',
+  /** Where the sweeper's turn through every deposit address, reading their native coin, stands:
+   * `after`, the listing's sort key last read (DynamoEvmSweepStore.nextAddressesToCheckForNative). */
+  nativeCheckCursor: (network: EvmNetworkName) => ({ PK: partition(network), SK: 'NATIVE_CHECK_CURSOR' }),
 
   toItem: (sweep: EvmSweep): Item => ({
     ...(evmSweepItem.isFinished(sweep) ? evmSweepItem.finished(sweep.network, sweep.createdAt, sweep.id) : evmSweepItem.open(sweep.network, sweep.id)),
@@ -32,8 +35,11 @@ export const evmSweepItem = {
       address: forwarder.address as string,
       depositId: forwarder.depositId as string,
       amount: toBigInt(forwarder.amount),
+      ...(forwarder.native !== undefined && { native: toBigInt(forwarder.native) }),
     })),
     amount: toBigInt(item.amount),
+    // Sweeps stored before native coin was swept moved none.
+    nativeAmount: item.nativeAmount === undefined ? 0n : toBigInt(item.nativeAmount),
     nonce: Number(toBigInt(item.nonce)),
     signed: item.signed as string,
     txHash: item.txHash as string,

@@ -1,5 +1,6 @@
 import type { AllowedAddress, WithdrawalAllowlist } from '#functions/withdrawals/withdrawal-policy';
 import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-policy';
+import type { NetworkName } from '#functions/networks/names';
 import { companyRecord, companySetting, storedFields, type Item } from './item.ts';
 
 /**
@@ -16,9 +17,20 @@ export const withdrawalAllowlistItem = {
       : ALLOWLIST_OFF,
 };
 
-/** `key(companyId, address)`: one item an address, so a withdrawal's transaction can check it. */
+const address = companyRecord('WithdrawalAddress', 'WITHDRAWAL_ADDRESS#');
+
+/**
+ * `entryKey(companyId, network, address)`: one item per network and address (`<network>#<address>`,
+ * the address in the network's canonical form, so its letter cases are one entry), so a withdrawal's
+ * transaction can check it. An entry added before entries named a network has none (`network`
+ * absent, read as null) and is keyed by its address alone, as it was added: withdrawal-policy.ts
+ * `allowsOn` says which network it allows (docs/dashboard-api.md, Withdrawal allowlist).
+ */
 export const allowedAddressItem = {
-  ...companyRecord('WithdrawalAddress', 'WITHDRAWAL_ADDRESS#'),
-  toItem: (entry: AllowedAddress): Item => ({ ...allowedAddressItem.head(entry.companyId, entry.address), ...entry }),
-  fromItem: (item: Item): AllowedAddress => storedFields<AllowedAddress>(item, ['companyId', 'address', 'label', 'addedBy', 'createdAt', 'activeFrom']),
+  type: address.type,
+  ofCompany: address.ofCompany,
+  isOne: address.isOne,
+  entryKey: (companyId: string, network: NetworkName | null, entry: string) => address.key(companyId, network === null ? entry : `${network}#${entry}`),
+  toItem: (entry: AllowedAddress): Item => ({ ...allowedAddressItem.entryKey(entry.companyId, entry.network, entry.address), type: address.type, ...entry }),
+  fromItem: (item: Item): AllowedAddress => storedFields<AllowedAddress>(item, ['companyId', 'network', 'address', 'label', 'addedBy', 'createdAt', 'activeFrom']),
 };

@@ -1,0 +1,241 @@
+import { bytesToHex, createTestClient, erc20Abi, http, parseAbiItem, parseEther, parseEventLogs, parseUnits, type Address, type Hash } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit } from '#functions/deposits/deposits';
+import { confirmDeposits, scanDeposits } from '#functions/deposits/deposit-chain';
+import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
+import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources, isForwarderOf } from '#functions/networks/evm/from-settings';
+import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import type { SliceSettings } from '#functions/settings/functions';
+import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
+import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
+import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
+import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { recordHotWalletFloat } from '#functions/ledger/floats';
+import { DynamoFloatStore } from '#adapters/dynamo/float-store';
+import { ANVIL_MNEMONIC, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { useFreshTable } from '../support/dynamo.ts';
+import { usdt } from '../support/money.ts';
+import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+
+/**
+ * Native coin at EVM deposit addresses and BSC's dust, against a real anvil (BSC's chain id, its
+ * 18-decimal BEP20USDT): BNB a payer sent to a deposit address is reported by reconcile and moved
+ * to the hot wallet by the next sweep (contracts/DepositForwarderFactory.sol `sweep`,
+ * functions/deposits/evm-sweeps.ts); a transfer of less than 1e-6 USDT is recorded as dust, never
+ * credited, and reconcile explains it (functions/deposits/dust.ts, functions/ledger/reconciliation.ts).
+ */
+type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
+const NETWORK = 'bsc';
+const CONFIRMATIONS = 3;
+const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const SWEPT_NATIVE = parseAbiItem('event SweptNative(bytes32 indexed salt, address indexed forwarder, uint256 amount)');
+const env = useFreshTable();
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
+let node: Node;
+let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+let companyId: string;
+
+const client = () => localPublicClient(node.chain);
+const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).mine({ blocks });
+const nativeOf = (address: string) => client().getBalance({ address: address as Address });
+const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')?.available ?? 0n;
+
+function chainJobs() {
+  const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
+  const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract } as const;
+  return { scan: () => scanDeposits({ ...deps, cursor: new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName), owner: 'scanner' }), confirm: () => confirmDeposits(deps) };
+}
+
+/** Scans until the payments are final and confirms them. */
+async function scanFinal() {
+  const jobs = chainJobs();
+  await jobs.scan();
+  await mine(CONFIRMATIONS);
+  await jobs.scan();
+  await jobs.confirm();
+}
+
+const newDeposit = () => createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `nc-${Math.random()}` }, new Date());
+
+/** The customer pays `amount` of USDT, in the token's base units (18 decimals), to `to`. */
+async function payBaseUnits(to: string, amount: bigint) {
+  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [to as Address, amount] });
+  await client().waitForTransactionReceipt({ hash });
+}
+
+/** The customer's wallet sends native coin (BNB here), with the gas it is given or its estimate. */
+async function sendNative(to: string, value: bigint, gas?: bigint) {
+  const hash = await localWalletClient(node.chain, node.customer).sendTransaction({ to: to as Address, value, ...(gas !== undefined && { gas }) });
+  return client().waitForTransactionReceipt({ hash });
+}
+
+/** The sweeper as the job builds it, native coin read through the factory. */
+function sweeper(): EvmSweepDeps {
+  const chain = evmChainOf(NETWORK, settings);
+  return {
+    network: NETWORK,
+    chain,
+    payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain),
+    store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
+    usdtBalances: (addresses) => chain.usdtBalances(node.usdt, addresses),
+    native: {
+      balances: (addresses) => chain.nativeBalances(node.factory, addresses),
+      isForwarderOf: (address, depositId) => isForwarderOf(settings.EVM_NETWORKS[NETWORK]!, address, depositId),
+    },
+    settings: { minimumSweep: usdt('1'), minimumNative: 10n ** 15n, batchSize: 100 },
+  };
+}
+
+/** Settles what is open and leaves nothing due or in flight. */
+async function sweepAndSettle() {
+  const sent = await sweepEvmDepositAddresses(sweeper());
+  await mine(CONFIRMATIONS);
+  await sweepEvmDepositAddresses(sweeper());
+  return sent;
+}
+
+const reconcileNow = () => {
+  const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
+  return reconcileHoldings({
+    ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
+    usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses),
+    minedSuccessfully: async (txHash) => (await tron.receipt(txHash))?.result === 'SUCCESS',
+    hotWalletAddress: () => new LocalKeySigner(HOT_WALLET_KEY).address(),
+    evmNetworks: [evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
+  });
+};
+const onBsc = (result: HoldingsReconciliation) => result.networks.find((network) => network.network === NETWORK)!;
+
+beforeAll(async () => {
+  node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
+  settings = {
+    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
+    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
+    EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS }) },
+  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
+  await chainJobs().scan();
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Native Coin Co', environment: 'sandbox' }, new Date()));
+  // The hot wallet's float, recorded as npm start records it: reconcile starts balanced.
+  await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), hotWalletFloatOf(NETWORK, node), new Date());
+}, 30_000);
+
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('native coin at an EVM deposit address', () => {
+  it('2 BNB sent to a credited, unswept deposit address: reconcile reports it; the next sweep moves it with the USDT, the hot wallet gaining 2 BNB less only its gas', async () => {
+    const deposit = await newDeposit();
+    await payBaseUnits(deposit.address, parseUnits('5', 18));
+    await scanFinal();
+    await sendNative(deposit.address, parseEther('2'));
+
+    const before = await reconcileNow();
+    expect(onBsc(before).nativeAtDepositAddresses, reconciliationReport(before)).toEqual([{ address: deposit.address, amount: parseEther('2') }]);
+    expect(reconciliationReport(before)).toMatch(/bsc .*native coin at 1 deposit address\(es\) 2000000000000000000/);
+    expect(onBsc(before).balanced, reconciliationReport(before)).toBe(true);
+
+    const hotBefore = await nativeOf(node.hotWallet.address);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1, nativeForwarders: 1 });
+    const [sweep] = await sweeper().store.openSweeps();
+    expect(sweep).toMatchObject({ amount: usdt('5'), nativeAmount: parseEther('2'), forwarders: [{ address: deposit.address, amount: usdt('5'), native: parseEther('2') }] });
+    const receipt = await client().getTransactionReceipt({ hash: sweep!.txHash as Hash });
+    expect(parseEventLogs({ abi: [SWEPT_NATIVE], logs: receipt.logs }).map((log) => log.args)).toEqual([expect.objectContaining({ forwarder: deposit.address, amount: parseEther('2') })]);
+    // Exactly 2 BNB in, the sweep's gas out: nothing else moved the hot wallet's BNB.
+    expect((await nativeOf(node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(await nativeOf(deposit.address)).toBe(0n);
+
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, sent: 0 });
+    const after = await reconcileNow();
+    expect(after.balanced, reconciliationReport(after)).toBe(true);
+    expect(onBsc(after).nativeAtDepositAddresses).toEqual([]);
+  }, 60_000);
+
+  it('BNB at a deposit address never paid in USDT is found by the turn through every address and swept alone; once deployed, the forwarder still takes a wallet\'s plain send, while a 2,300-gas stipend leaves the coin with the payer', async () => {
+    const deposit = await newDeposit();
+    // A wallet's plain send with the bare 21,000 gas: the address has no code yet.
+    expect((await sendNative(deposit.address, parseEther('2'), 21_000n)).status).toBe('success');
+    const hotBefore = await nativeOf(node.hotWallet.address);
+
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1, nativeForwarders: 1 });
+    const [sweep] = await sweeper().store.openSweeps();
+    expect(sweep).toMatchObject({ amount: 0n, nativeAmount: parseEther('2') });
+    const receipt = await client().getTransactionReceipt({ hash: sweep!.txHash as Hash });
+    expect((await nativeOf(node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(await client().getCode({ address: deposit.address as Address })).toBeTruthy();
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, sent: 0 });
+
+    // Deployed: a wallet's send (gas estimated: the clone's DELEGATECALL costs ~3k more) lands...
+    expect((await sendNative(deposit.address, parseEther('1'))).status).toBe('success');
+    // ...a send with the 2,300 gas a contract's transfer() gives reverts, and the coin stays with the payer.
+    expect((await sendNative(deposit.address, parseEther('1'), 21_000n + 2_300n)).status).toBe('reverted');
+    expect(await nativeOf(deposit.address)).toBe(parseEther('1'));
+    expect(await sweepAndSettle()).toMatchObject({ sent: 1, nativeForwarders: 1 });
+    expect(await nativeOf(deposit.address)).toBe(0n);
+    expect(onBsc(await reconcileNow()).nativeAtDepositAddresses).toEqual([]);
+    // Nothing was credited for it: it is not a payment.
+    expect((await deposits.getDeposit(companyId, deposit.id))?.status).toBe('awaiting_payment');
+  }, 60_000);
+
+  it('native coin below the network\'s sweep minimum is not swept on its own (a stranger\'s wei to many addresses costs the hot wallet no gas); reconcile still reports it', async () => {
+    const deposit = await newDeposit();
+    expect((await sendNative(deposit.address, 1_000n, 21_000n)).status).toBe('success');
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 0, nativeForwarders: 0 });
+    expect(await nativeOf(deposit.address)).toBe(1_000n);
+    expect(onBsc(await reconcileNow()).nativeAtDepositAddresses).toContainEqual({ address: deposit.address, amount: 1_000n });
+  }, 60_000);
+});
+
+describe('dust on BSC (18 decimals)', () => {
+  const dustRecords = async () =>
+    (await env.db.send(new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `DUST#${NETWORK}` }, ConsistentRead: true }))).Items ?? [];
+
+  it('1 wei of USDT to a deposit address is recorded as dust, not credited; 1.000001 USDT and 1 wei credits 1.000001 and records the wei; reconcile balanced, the dust explained, and unrecorded dust shown', async () => {
+    const dusted = await newDeposit();
+    const paid = await newDeposit();
+    const balanceBefore = await companyUsdt();
+    await payBaseUnits(dusted.address, 1n);
+    await payBaseUnits(paid.address, parseUnits('1.000001', 18) + 1n);
+    await scanFinal();
+    await chainJobs().scan(); // a scan reading the same blocks again records nothing twice
+
+    expect((await deposits.getDeposit(companyId, dusted.id))?.status).toBe('awaiting_payment');
+    const credited = (await deposits.getDeposit(companyId, paid.id))!;
+    expect(credited).toMatchObject({ status: 'completed', receivedAmount: usdt('1.000001') });
+    expect((await companyUsdt()) - balanceBefore).toBe(credited.creditedAmount);
+    const records = await dustRecords();
+    expect(records.map((record) => [record.address, String(record.amount)]).sort()).toEqual([[dusted.address, '1'], [paid.address, '1']].sort());
+
+    const result = await reconcileNow();
+    expect(result.balanced, reconciliationReport(result)).toBe(true);
+    expect(onBsc(result).balanced).toBe(true);
+    expect(onBsc(result).dust).toEqual({ held: 2n, recorded: 2n });
+
+    // Swept, the paid address's wei goes to the hot wallet with its USDT: still explained.
+    await sweepAndSettle();
+    expect(await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [paid.address as Address] })).toBe(0n);
+    const swept = await reconcileNow();
+    expect(swept.balanced, reconciliationReport(swept)).toBe(true);
+    expect(onBsc(swept).dust).toEqual({ held: 2n, recorded: 2n });
+
+    // Sub-micro USDT no record explains (sent to the hot wallet, which is no deposit address) is shown.
+    await payBaseUnits(node.hotWallet.address, 5n);
+    const unexplained = await reconcileNow();
+    expect(onBsc(unexplained).dust).toEqual({ held: 7n, recorded: 2n });
+    expect(reconciliationReport(unexplained)).toContain('dust 7 held, 2 recorded (UNRECORDED DUST)');
+  }, 60_000);
+});
