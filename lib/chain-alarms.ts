@@ -1,0 +1,158 @@
+import { Duration } from 'aws-cdk-lib';
+import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { EVM_NETWORKS } from '../functions/networks/evm/networks.ts';
+import type { EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
+import { PERIOD, type AlarmFactory, type AppMetric } from './alarms.ts';
+
+export interface ChainAlarmsProps {
+  stage: string;
+  withdrawalSender: IFunction;
+  depositSweeper: IFunction;
+  /** The EVM networks the stage opens: each has its own alarms, its metrics carrying its name. */
+  evmNetworks: readonly EvmNetworkName[];
+  /** The hourly reconcile: a run that throws or times out publishes no shortfall, so it is alarmed on itself. */
+  reconcile: IFunction;
+}
+
+/**
+ * The alarms of the money on the chains (./observability.ts makes them in its own scope, so their
+ * ids are its): the scanners' lag, the sender's and sweeper's health, withdrawals stuck or waiting
+ * for float, the hot wallets' gas, reconcile's verdict in total and per network, and the issuer's
+ * controls on each network's USDT.
+ */
+export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: AppMetric): void {
+  alarm('ScannerLag', 'The deposit scanner is more than 200 blocks (~10 minutes of TRON) behind the chain, or has stopped reporting.', app('ScannerLagBlocks', 'Maximum'), {
+    threshold: 200,
+    comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 2,
+    // No datapoint means no poller run finished: as bad as a lag.
+    missing: TreatMissingData.BREACHING,
+  });
+  // Each EVM network's poller reports its lag with its name; ten minutes of that chain's blocks.
+  // Its sender and sweeper report, with its name too, the payouts they could not replace under the fee cap.
+  for (const name of props.evmNetworks) {
+    const tenMinutes = Math.round(600_000 / EVM_NETWORKS[name].blockMs);
+    const ofNetwork = (metricName: string, statistic: string) =>
+      new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
+    const title = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    alarm(`ScannerLag${title}`, `The ${EVM_NETWORKS[name].title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
+      threshold: tenMinutes,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      missing: TreatMissingData.BREACHING,
+    });
+    alarm(
+      `FeeCapReached${title}`,
+      `A ${EVM_NETWORKS[name].title} payout waits unmined and replacing it would take fees above the network's maxFeePerGasGwei: raise the cap (EVM_NETWORKS) or wait out the fee spike.`,
+      ofNetwork('PayoutFeeCapReached', 'Maximum'),
+      { threshold: 1 },
+    );
+    // The stage-wide twins of these two watch TRON's sender, which publishes without a Network.
+    alarm(
+      `WithdrawalsStuckProcessing${title}`,
+      `A ${EVM_NETWORKS[name].title} withdrawal has been processing for over 15 minutes: unmined under the fee cap, behind a nonce that will not fill, or its sender not settling. Read the sender's log for the network.`,
+      ofNetwork('WithdrawalsStuckProcessing', 'Maximum'),
+      { threshold: 1 },
+    );
+    alarm(
+      `HotWalletShort${title}`,
+      `${EVM_NETWORKS[name].title} withdrawals waited in two of the last three 5-minute periods because its hot wallet's USDT (less what is already being sent) does not cover them: check its sweeper, or fund the hot wallet.`,
+      ofNetwork('WithdrawalsAwaitingFloat', 'Maximum'),
+      { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
+    );
+    // The sender and the sweeper read the hot wallet's gas token each run (functions/adapters/hot-wallet-gas.ts).
+    const gasLow = new Metric({ namespace: METRIC_NAMESPACE, metricName: 'HotWalletGasLow', dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
+    const { symbol } = EVM_NETWORKS[name].feeAsset;
+    alarm(`HotWalletGasLow${name[0]!.toUpperCase()}${name.slice(1)}`, `Hot wallet gas low: the ${EVM_NETWORKS[name].title} hot wallet holds less ${symbol} than EVM_NETWORKS.${name}.hotWalletGasMinimum in two of the last three 5-minute periods. Fund it with ${symbol} before withdrawals and sweeps on ${EVM_NETWORKS[name].title} stop.`, gasLow, {
+      threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+  }
+  alarm('WithdrawalSenderFailing', 'The withdrawal sender threw in two of the last three 5-minute periods: withdrawals are not being sent or settled.', props.withdrawalSender.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
+    threshold: 1,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  });
+  alarm('DepositSweeperFailing', 'The deposit sweeper threw in two of the last three 5-minute periods: deposits stay on their addresses.', props.depositSweeper.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
+    threshold: 1,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+  });
+  alarm('WithdrawalsStuckProcessing', 'A TRON withdrawal has been processing for over 15 minutes (a TRON transaction settles or expires well within that).', app('WithdrawalsStuckProcessing', 'Maximum'), {
+    threshold: 1,
+  });
+  // Beyond dust (RECONCILE_DUST in functions/ledger/reconciliation.ts, 0.01 USDT), either way.
+  alarm('ReconcileShortfall', 'Two reconcile runs in a row found the wallets holding less USDT than the ledger owes.', app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), {
+    threshold: 0.01,
+    comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 2,
+  });
+  alarm(
+    'ReconcileSurplus',
+    'Two reconcile runs in a row found the wallets holding more USDT than the ledger owes: money the ledger cannot account for (a payout marked sent that never left, a deposit not scanned, or a float sent by hand). Run npm run reconcile against the stage and read the job log.',
+    app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1)),
+    { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 },
+  );
+  // Each network reconciled alone, against its own flows (docs/reconciliation.md): which network
+  // a total mismatch is on. USDT moved between networks by hand shows here as equal and opposite
+  // differences on two networks while the total balances. With TRON alone the total is TRON's.
+  for (const name of props.evmNetworks.length === 0 ? [] : (['tron', ...props.evmNetworks] as const)) {
+    const title = name === 'tron' ? 'TRON' : EVM_NETWORKS[name].title;
+    const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    const perNetwork = (metricName: string) =>
+      new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
+    const options = { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 };
+    alarm(`ReconcileShortfall${suffix}`, `Two reconcile runs in a row found ${title}'s wallets (hot wallet and unswept deposit addresses) holding less USDT than came in on ${title} and has not gone out: a shortfall there, or USDT moved from it to another network by hand (then the other shows the surplus).`, perNetwork('ReconcileShortfallUsdt'), options);
+    alarm(`ReconcileSurplus${suffix}`, `Two reconcile runs in a row found ${title}'s wallets holding more USDT than came in on ${title} and has not gone out: a float or rebalance sent there by hand, a payout that never left, or a deposit not scanned.`, perNetwork('ReconcileSurplusUsdt'), options);
+  }
+  alarm(
+    'HotWalletShort',
+    "TRON withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.",
+    app('WithdrawalsAwaitingFloat', 'Maximum'),
+    { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
+  );
+  // The issuer's controls on each network's USDT (../shared/networks.md, "The token as it is on
+  // mainnet"; docs/token-controls.md): TRON's sender and sweeper publish without a Network, as its
+  // other metrics; each EVM network's with its name.
+  for (const name of ['tron', ...props.evmNetworks] as const) {
+    const title = name === 'tron' ? 'TRON' : EVM_NETWORKS[name].title;
+    const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    const metric = (metricName: string) =>
+      name === 'tron'
+        ? app(metricName, 'Maximum')
+        : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
+    alarm(
+      `HotWalletFrozen${suffix}`,
+      `Tether froze the ${title} hot wallet: nothing is sent from it or swept into it, and ${title} withdrawals wait pending. Contact the issuer; to pay out meanwhile, move the network to a new hot wallet (docs/token-controls.md).`,
+      metric('HotWalletFrozen'),
+      { threshold: 1 },
+    );
+    alarm(
+      `TokenPaused${suffix}`,
+      `The issuer paused USDT on ${title}: every transfer would revert, so nothing is sent or swept there and withdrawals wait pending; they go out once each when it is unpaused.`,
+      metric('TokenPaused'),
+      { threshold: 1 },
+    );
+    alarm(
+      `DepositAddressesFrozen${suffix}`,
+      `The issuer froze one or more ${title} deposit addresses: their deposits are held (not available) and the sweeper leaves them aside; the others are swept as before. Read the held deposits (status held, address_frozen) and contact the issuer.`,
+      metric('DepositAddressesFrozen'),
+      { threshold: 1 },
+    );
+  }
+  alarm(
+    'SweepsHeld',
+    'A deposit address failed to sweep 3 times in a row and is backing off (an hour, doubling): its USDT stays there. Read its sweep history (SWEEP#<address>) for the failure.',
+    app('SweepsHeld', 'Maximum', Duration.hours(1)),
+    { threshold: 1 },
+  );
+  alarm(
+    'ReconcileFailing',
+    'The reconcile job threw or timed out in two hourly runs in a row: the wallets are not being compared with the ledger (its shortfall alarm cannot fire).',
+    props.reconcile.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
+    { threshold: 1, evaluationPeriods: 2 },
+  );
+}
