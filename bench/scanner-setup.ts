@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ScanResult } from '#functions/deposits/deposit-chain';
+import type { ScanResult } from '#functions/deposits/deposit-scan';
 import type { Deposit } from '#functions/deposits/deposits';
 import { newId } from '#functions/shared/ids';
 import { inParallel } from '#functions/shared/in-parallel';

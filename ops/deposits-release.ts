@@ -2,7 +2,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { releaseHeldTransfer } from '#functions/deposits/deposit-chain';
+import { releaseHeldTransfer } from '#functions/deposits/deposit-confirmation';
 import { auditEntry } from '#functions/companies/audit-log';
 import { formatAmount } from '#functions/shared/money';
 import { NETWORK_NAMES } from '#functions/networks/names';

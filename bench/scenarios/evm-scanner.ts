@@ -1,5 +1,6 @@
 import { createCompany } from '#functions/companies/company';
-import { confirmDeposits, MAX_BLOCKS_PER_SCAN, scanDeposits, type ScanResult } from '#functions/deposits/deposit-chain';
+import { MAX_BLOCKS_PER_SCAN, scanDeposits, type ScanResult } from '#functions/deposits/deposit-scan';
+import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { depositAwaitingPayment } from '#functions/deposits/deposits';
 import { EvmChain } from '#functions/networks/evm/evm-chain';

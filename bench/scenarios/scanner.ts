@@ -1,5 +1,5 @@
 import { createCompany } from '#functions/companies/company';
-import { scanDeposits, type ScanResult } from '#functions/deposits/deposit-chain';
+import { scanDeposits, type ScanResult } from '#functions/deposits/deposit-scan';
 import { depositAwaitingPayment, type Deposit } from '#functions/deposits/deposits';
 import { inParallel } from '#functions/shared/in-parallel';
 import { parseAmount } from '#functions/shared/money';

@@ -16,7 +16,8 @@ import type { AuditEntry } from '../companies/audit-log.ts';
  * the deposit's optimistic lock, its ledger entry and its events.
  *
  * Pure functions of a deposit as read and the chain's facts: no store, no clock of their own.
- * The jobs that read the chain and apply these changes are in ./deposit-chain.ts.
+ * The jobs that read the chain and apply these changes are ./deposit-scan.ts, ./reorganisations.ts
+ * and ./deposit-confirmation.ts, writing through ./deposit-chain.ts.
  */
 export interface TransferKey {
   txHash: string;

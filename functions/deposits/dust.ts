@@ -9,7 +9,7 @@ import type { NetworkName } from '../networks/names.ts';
  * every network"; functions/ledger/reconciliation.ts). A transfer of dust alone pays no deposit.
  *
  * Recorded once its block is final, as a credit would be: the scanner reads a block again until it
- * is (deposit-chain.ts), so a transfer a reorganisation removed is never recorded.
+ * is (deposit-scan.ts), so a transfer a reorganisation removed is never recorded.
  */
 export interface DustTransfer {
   network: NetworkName;

@@ -2,7 +2,7 @@ import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
-import { scanDeposits } from '#functions/deposits/deposit-chain';
+import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';

@@ -2,7 +2,9 @@ import { createTestClient, http, parseUnits, type Address, type Hex } from 'viem
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
-import { confirmDeposits, scanDeposits, type DepositJobDeps } from '#functions/deposits/deposit-chain';
+import type { DepositJobDeps } from '#functions/deposits/deposit-chain';
+import { scanDeposits } from '#functions/deposits/deposit-scan';
+import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';

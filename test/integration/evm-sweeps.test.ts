@@ -3,7 +3,8 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
-import { confirmDeposits, scanDeposits } from '#functions/deposits/deposit-chain';
+import { scanDeposits } from '#functions/deposits/deposit-scan';
+import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { sweepEvmDepositAddresses, type EvmSweep, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';

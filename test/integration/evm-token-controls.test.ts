@@ -3,7 +3,9 @@ import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from 'viem
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
-import { confirmDeposits, releaseUnfrozen, scanDeposits, type DepositHolds } from '#functions/deposits/deposit-chain';
+import type { DepositHolds } from '#functions/deposits/deposit-chain';
+import { scanDeposits } from '#functions/deposits/deposit-scan';
+import { confirmDeposits, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';

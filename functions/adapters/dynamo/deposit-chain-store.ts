@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { DepositChainStore, ScanCursor } from '#functions/deposits/deposit-chain';
+import type { DepositChainStore } from '#functions/deposits/deposit-chain';
+import type { ScanCursor } from '#functions/deposits/deposit-scan';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import type { Deposit } from '#functions/deposits/deposits';

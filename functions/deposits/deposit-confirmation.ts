@@ -1,0 +1,164 @@
+import type { TransactionReceipt } from '../networks/chain.ts';
+import type { Deposit, HoldReason } from './deposits.ts';
+import { inParallel } from '../shared/in-parallel.ts';
+import { stderrLog } from '../shared/log.ts';
+import type { AuditEntry } from '../companies/audit-log.ts';
+import { confirmTransfer, dropTransfer, expireDeposit, holdTransfer, releaseTransfer, refreshConfirmations, transferId, type TransferRecord } from './deposit-transitions.ts';
+import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
+import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
+
+/**
+ * After a transfer is recorded: confirming it once its block is final (or dropping it), releasing
+ * what was held once it may be credited, and expiring deposits never paid.
+ */
+
+export interface ConfirmResult {
+  confirmed: number;
+  dropped: number;
+  waiting: number;
+  /** Final, but held (HoldReason) rather than credited. */
+  held: number;
+}
+
+/** The records with their deposit's address (`to`): as recorded, or, for a record made before it
+ * was kept, from its deposit (the records lacking it read in one batch). */
+async function withRecipients(store: DepositChainStore, records: TransferRecord[]): Promise<(TransferRecord & { to: string })[]> {
+  const unknown = records.filter((record) => record.to === undefined);
+  const deposits = unknown.length ? await store.getDeposits(unknown.map((record) => ({ companyId: record.companyId, depositId: record.depositId }))) : new Map<string, Deposit>();
+  return records.flatMap((record) => {
+    const to = record.to ?? deposits.get(record.depositId)?.address;
+    return to === undefined ? [] : [{ ...record, to }];
+  });
+}
+
+/**
+ * Held transfers whose hold has lifted by itself: the issuer unfroze the deposit address. Each is
+ * credited as its confirmation would have been (`deposit.completed`). A sanctioned payer's hold is
+ * lifted only by a person (releaseHeldDeposit). One query of the network's held transfers a run,
+ * and one read of the token's freeze list for their addresses.
+ */
+export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
+  const now = deps.now ?? (() => new Date());
+  if (!deps.holds) return 0;
+  const frozenHeld = (await deps.store.heldTransfers()).filter((record) => record.holdReason === 'address_frozen');
+  if (frozenHeld.length === 0) return 0;
+  const records = await withRecipients(deps.store, frozenHeld);
+  const frozen = await deps.holds.frozenAddresses([...new Set(records.map((record) => record.to))]);
+  const latest = (await deps.chain.latestBlock()).number;
+  const steps: DepositStep<'released'>[] = records
+    .filter((record) => !frozen.has(record.to))
+    .map((record) => ({
+      owner: { companyId: record.companyId, depositId: record.depositId },
+      build: async (deposit, readAllowlist) => releaseTransfer(deposit, record, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist)),
+      outcome: 'released',
+    }));
+  return (await applySteps(deps.store, steps)).length;
+}
+
+/** Credits transfers whose block is final and whose receipt says SUCCESS (on a chain that gives
+ * block hashes, a receipt that still holds the transfer: stillTransfers); drops the ones the final
+ * chain does not have, that failed, or that a transaction mined again no longer makes; refreshes
+ * the confirmation count of the rest.
+ * Receipts are read a few at a time and the changes written in batches, so 30 paid transfers a
+ * block cost a handful of requests rather than three round trips each.
+ *
+ * A transfer recorded with its block's hash (EVM) needs no receipt while the final chain still has
+ * that block: an EVM transaction that reverted leaves no logs, so the Transfer log the scanner read
+ * in that block is the proof of success. One block read per height instead of a receipt per
+ * transfer (a provider bills each call). */
+export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: ConfirmResult = { confirmed: 0, dropped: 0, waiting: 0, held: 0 };
+  const records = await deps.store.confirmingTransfers();
+  if (records.length === 0) return result;
+  const [final, latest] = await Promise.all([deps.chain.finalBlock(), deps.chain.latestBlock()]);
+  const finalRecords = records.filter((record) => record.blockNumber <= final.number);
+  const hashes = await blockHashesOf(deps.chain, finalRecords.filter((record) => record.blockHash !== undefined));
+  const receipts = new Map<TransferRecord, TransactionReceipt | null>();
+  for (const record of finalRecords) {
+    if (record.blockHash !== undefined && hashes.get(record.blockNumber) === record.blockHash) {
+      receipts.set(record, { txHash: record.txHash, blockNumber: record.blockNumber, blockHash: record.blockHash, result: 'SUCCESS' });
+    }
+  }
+  const asked = finalRecords.filter((record) => !receipts.has(record));
+  await inParallel(asked, RECEIPTS_IN_FLIGHT, async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)));
+  // A record whose block was replaced (it has a hash, and its receipt was asked) is credited only
+  // from a receipt that still holds its transfer; read the contracts only then.
+  const reorganised = asked.filter((record) => record.blockHash !== undefined);
+  const contracts = reorganised.length ? await usdtContractsOf(deps) : [];
+  for (const record of reorganised) {
+    const receipt = receipts.get(record);
+    if (receipt?.result === 'SUCCESS' && !stillTransfers(receipt, record, contracts)) {
+      (deps.log ?? stderrLog).warn('a deposit transaction was re-mined without its transfer', { depositId: record.depositId, txHash: record.txHash, blockNumber: record.blockNumber, nowIn: receipt.blockNumber });
+      receipts.set(record, { ...receipt, result: 'TRANSFER_GONE' });
+    }
+  }
+  const credited = finalRecords.filter((record) => {
+    const receipt = receipts.get(record);
+    return receipt?.result === 'SUCCESS' && receipt.blockNumber <= final.number;
+  });
+  const holds = deps.holds ? await holdsFor(deps.holds, await withRecipients(deps.store, credited)) : new Map<string, HoldReason>();
+  const steps: DepositStep<keyof ConfirmResult | null>[] = [];
+  for (const record of records) {
+    const owner = { companyId: record.companyId, depositId: record.depositId };
+    if (record.blockNumber > final.number) {
+      result.waiting++;
+      steps.push({ owner, build: (deposit) => refreshConfirmations(deposit, record, latest.number, now()), outcome: null });
+      continue;
+    }
+    const receipt = receipts.get(record) ?? null;
+    if (receipt && receipt.result === 'SUCCESS' && receipt.blockNumber > final.number) {
+      // Re-included in a later block after a fork: wait for that block to become final.
+      result.waiting++;
+      continue;
+    }
+    const success = receipt?.result === 'SUCCESS';
+    const hold = holds.get(transferId(record));
+    if (success && hold) {
+      steps.push({ owner, build: (deposit) => holdTransfer(deposit, record, hold, latest.number, now()), outcome: 'held' });
+      continue;
+    }
+    steps.push({
+      owner,
+      build: async (deposit, readAllowlist) =>
+        success ? confirmTransfer(deposit, record, latest.number, now(), await splitGuard(deps, deposit, now(), readAllowlist)) : dropTransfer(deposit, record, now()),
+      outcome: success ? 'confirmed' : 'dropped',
+    });
+  }
+  for (const outcome of await applySteps(deps.store, steps)) if (outcome) result[outcome]++;
+  return result;
+}
+
+/**
+ * A person's release of a held transfer (`npm run deposits:release`): credited as its confirmation
+ * would have been, with `audit` written in the same transaction. 'not_held' when the transfer is no
+ * longer held (released already, by a person or by an unfreeze): releasing twice credits once.
+ */
+export async function releaseHeldTransfer(
+  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log' | 'holds'>,
+  record: TransferRecord,
+  audit: AuditEntry,
+): Promise<'released' | 'not_held'> {
+  const now = deps.now ?? (() => new Date());
+  const outcome = await withDeposit(deps.store, { companyId: record.companyId, depositId: record.depositId }, async (deposit, readAllowlist) => {
+    const tx = deposit.transactions.find((t) => t.txHash === record.txHash && t.eventIndex === record.eventIndex);
+    if (!tx) return null;
+    // Its confirmations as last counted: a release is no chain read.
+    const change = releaseTransfer(deposit, record, tx.blockNumber + tx.confirmations - 1, now(), await splitGuard(deps, deposit, now(), readAllowlist));
+    return change && { ...change, audit };
+  });
+  return outcome === 'applied' ? 'released' : 'not_held';
+}
+
+/** Deposits still awaiting payment past `expiresAt` become `expired`; their address stays watched. */
+export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>): Promise<number> {
+  const now = deps.now ?? (() => new Date());
+  let expired = 0;
+  // Side by side, as the scanner writes deposits: a day's unpaid deposits expire together, and one
+  // by one they made a long run (a few seconds for a few dozen on DynamoDB Local).
+  await inParallel(await deps.store.awaitingPaymentExpiredBy(now()), DEPOSITS_IN_FLIGHT, async (owner) => {
+    const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now()));
+    if (outcome === 'applied') expired++;
+  });
+  return expired;
+}

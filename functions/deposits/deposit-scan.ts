@@ -1,0 +1,167 @@
+import type { ChainReader, RecipientFilter, TokenTransfer } from '../networks/chain.ts';
+import type { Deposit } from './deposits.ts';
+import { stderrLog } from '../shared/log.ts';
+import { DepositAddressFilter } from './deposit-address-filter.ts';
+import { recordFinalDust } from './dust.ts';
+import { seeFinalTransfer, seeTransfer, transferId } from './deposit-transitions.ts';
+import { applySteps, holdsFor, splitGuard, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
+import { undoReorganised } from './reorganisations.ts';
+
+/**
+ * The deposit scanner: reads the chain's USDT Transfer events block range by block range and records
+ * each transfer to a deposit address once, crediting at once what is already final.
+ */
+
+export interface ScanCursor {
+  /** Takes the lease, or returns null when another scanner holds it. `nextBlock` null: first run.
+   * `rereadFrom`: the first block the last scan read before it was final, where it said one. */
+  acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null; rereadFrom?: number } | null>;
+  /** `rereadFrom`, on a chain with a finality depth (ChainReader.finalityDepth): the first block of
+   * those scanned that was not final yet, which the next scan reads again. */
+  advance(owner: string, nextBlock: number, rereadFrom?: number): Promise<void>;
+  release(owner: string): Promise<void>;
+}
+
+/** Re-scanned every run: blocks not yet final may still change (on a chain with a finality depth,
+ * those not final at the last scan are read again too: scanStart), and a transfer is recorded once anyway. */
+export const SCAN_OVERLAP_BLOCKS = 20;
+export const MAX_BLOCKS_PER_SCAN = 200;
+const SCAN_LEASE_MS = 60_000;
+
+export interface ScanDeps {
+  cursor: ScanCursor;
+  /** Who holds the lease this run. */
+  owner: string;
+  /** The process's address filter, kept across runs (the poller's module scope); absent, each run
+   * loads one whole. */
+  addresses?: DepositAddressFilter;
+}
+
+export interface ScanResult {
+  scanned: { fromBlock: number; toBlock: number } | null;
+  transfersSeen: number;
+  recorded: number;
+  /** Of those recorded, the ones credited at once: already final when seen (seeFinalTransfer). */
+  credited: number;
+  /** Blocks between the chain's latest and the cursor after this run: the scanner's lag, for its
+   * alarm. Null when another scanner held the lease. */
+  lagBlocks: number | null;
+}
+
+/**
+ * Reads the USDT contract's Transfer events block range by block range (cost independent of how
+ * many deposit addresses exist), picks the transfers to deposit addresses with the in-memory
+ * address filter (refreshed after the chain read, so an address made just before its payment is
+ * known; ./deposit-address-filter.ts), and records each once. The cursor's lease keeps two
+ * scanners from working at once; a scanner that died lets the lease lapse and the next one
+ * catches up from the cursor.
+ */
+export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<ScanResult> {
+  const now = deps.now ?? (() => new Date());
+  const lease = await deps.cursor.acquire(deps.owner, now(), SCAN_LEASE_MS);
+  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: null };
+  try {
+    const { chain } = deps;
+    // The final block, on a chain with a finality depth, is read before the logs: a log then found
+    // in a block at or below it is the final chain's, and the blocks above it are read again.
+    const [latest, final] = await Promise.all([
+      chain.latestBlock().then((block) => block.number),
+      chain.finalityDepth === undefined ? null : chain.finalBlock().then((block) => block.number),
+    ]);
+    // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
+    await undoReorganised(deps, latest, now);
+    const nextBlock = lease.nextBlock ?? latest;
+    const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
+    const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
+    const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
+    // Refreshed once, after the chain read: by the chain as it decodes, or here.
+    let refreshed: Promise<void> | undefined;
+    const refresh = () => (refreshed ??= addresses.refresh());
+    let leftOut = 0;
+    const recipients: RecipientFilter = {
+      afterRead: refresh,
+      mayWant: (address) => {
+        if (addresses.mayOwn(address)) return true;
+        leftOut++;
+        return false;
+      },
+    };
+    // After a deprecation the upgraded contract emits the events, those of payments through the old one included.
+    const contracts = deps.chain.usdtContracts ? await deps.chain.usdtContracts(deps.usdtContract) : [deps.usdtContract];
+    const read = await Promise.all(contracts.map((contract) => deps.chain.transfers(contract, fromBlock, toBlock, recipients)));
+    const transfers = read.flat().filter((transfer) => contracts.includes(transfer.contract) && transfer.amount > 0n);
+    await refresh();
+    const owners = await addresses.ownersOf(transfers.map((transfer) => transfer.to));
+    const ours = transfers.filter((transfer) => owners.has(transfer.to));
+    // The overlap re-reads recent blocks every run: one batched read skips what is recorded already.
+    // Blocks past the cursor were never scanned; should a scanner that died before advancing have
+    // recorded some, the write's own condition refuses them again (DuplicateTransfer).
+    const known = await deps.store.recordedTransfers(ours.filter((transfer) => transfer.blockNumber < nextBlock));
+    const unrecorded = ours.filter((transfer) => !known.has(transferId(transfer)));
+    // Where a mined Transfer log proves success (a chain that gives block hashes: EVM), one in a block
+    // final before the logs were read is credited as it is recorded: a scanner catching up writes
+    // each deposit once, not twice.
+    const finalNow = (transfer: TokenTransfer) => final !== null && transfer.blockHash !== undefined && transfer.blockNumber <= final;
+    const holds = await holdsFor(deps.holds, unrecorded.filter(finalNow));
+    const steps = unrecorded.map((transfer): DepositStep<'recorded' | 'credited'> => {
+      const creditNow = finalNow(transfer);
+      const hold = holds.get(transferId(transfer)) ?? null;
+      return {
+        owner: owners.get(transfer.to)!,
+        build: async (deposit, readAllowlist) => {
+          if (!onItsNetwork(deps, deposit, transfer)) return null;
+          if (!creditNow) return seeTransfer(deposit, transfer, latest, now());
+          return seeFinalTransfer(deposit, transfer, latest, now(), hold ? null : await splitGuard(deps, deposit, now(), readAllowlist), hold);
+        },
+        outcome: creditNow && !hold ? 'credited' : 'recorded',
+      };
+    });
+    const outcomes = await applySteps(deps.store, steps);
+    // Below 1e-6 USDT (BSC): recorded, never credited; a transfer of it alone is left out above (dust.ts).
+    await recordFinalDust(deps.network, deps.store, read.flat(), contracts, final, (to) => addresses.ownersOf(to), now());
+    await deps.cursor.advance(deps.owner, toBlock + 1, final === null ? undefined : Math.min(toBlock, final) + 1);
+    return {
+      scanned: { fromBlock, toBlock },
+      transfersSeen: transfers.length + leftOut,
+      recorded: outcomes.length,
+      credited: outcomes.filter((outcome) => outcome === 'credited').length,
+      lagBlocks: latest - toBlock,
+    };
+  } finally {
+    await deps.cursor.release(deps.owner);
+  }
+}
+
+/**
+ * The first block a scan reads: a fixed overlap below the cursor, and on a chain with a finality
+ * depth (EVM) every block the last scan read before it was final, whatever reorganisation came
+ * since, so a payment that a reorganisation put in a block already scanned is seen
+ * (../shared/networks.md, "Finality, reorganisations and the node"); but no deeper than the chain's
+ * finality depth below the cursor, so a node whose `finalized` block stalls or trails far
+ * (Arbitrum's waits for Ethereum) costs a bounded read each run. The overlap stays when all was
+ * final (a scanner catching up): a margin for a provider whose logs lag the block it calls final.
+ */
+function scanStart(chain: ChainReader, nextBlock: number, rereadFrom: number | undefined): number {
+  if (chain.finalityDepth === undefined) return Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
+  const deepest = Math.max(0, nextBlock - chain.finalityDepth);
+  return Math.max(deepest, Math.min(nextBlock - SCAN_OVERLAP_BLOCKS, rereadFrom ?? deepest));
+}
+
+/**
+ * Whether a transfer arrived on the deposit's own network. An EVM deposit address is the same
+ * 20 bytes on every EVM chain, so a customer can pay it on the wrong one: that money is not the
+ * deposit's payment here (it waits at the address on that chain, where the same factory can
+ * recover it), and is logged for support.
+ */
+function onItsNetwork(deps: DepositJobDeps, deposit: Deposit, transfer: TokenTransfer): boolean {
+  if (deposit.network === deps.network) return true;
+  (deps.log ?? stderrLog).warn('USDT paid to a deposit address on another network than the deposit\'s', {
+    companyId: deposit.companyId,
+    depositId: deposit.id,
+    depositNetwork: deposit.network,
+    paidOn: deps.network,
+    txHash: transfer.txHash,
+  });
+  return false;
+}

@@ -1,0 +1,92 @@
+import type { ChainReader, TransactionReceipt } from '../networks/chain.ts';
+import { inParallel } from '../shared/in-parallel.ts';
+import { stderrLog } from '../shared/log.ts';
+import { dropTransfer, moveTransfer, type TransferRecord } from './deposit-transitions.ts';
+import { applySteps, RECEIPTS_IN_FLIGHT, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
+
+/**
+ * Reorganisations under the deposits: a transfer recorded in a block the node no longer has moves
+ * with its transaction, or is dropped, and a credit uses the Transfer events of the transaction in
+ * the final block (../shared/networks.md, "Finality, reorganisations and the node").
+ */
+
+/**
+ * What a reorganisation changed under the transfers still confirming: each was recorded with its
+ * block's hash, and where the node now has another block at that height (or none), the transfer's
+ * block was replaced. Its transaction re-mined elsewhere, its receipt still holding the transfer
+ * (stillTransfers), moves the record there; gone, failed this time, or mined again without the
+ * transfer, the transfer is dropped from its deposit at once, its pending amount taken back and
+ * `deposit.transfer_reversed` written, rather than at finality. Only chains that report block
+ * hashes (ChainReader.blockAt) are checked: one read of the confirming transfers per scan, and one
+ * block read per height that holds any.
+ */
+export async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => Date): Promise<void> {
+  const { chain } = deps;
+  if (!chain.blockAt) return;
+  const records = (await deps.store.confirmingTransfers()).filter((record) => record.blockHash !== undefined);
+  if (records.length === 0) return;
+  const hashes = await blockHashesOf(chain, records);
+  const replaced = records.filter((record) => hashes.get(record.blockNumber) !== record.blockHash);
+  if (replaced.length === 0) return;
+  const contracts = await usdtContractsOf(deps);
+  const steps: DepositStep<null>[] = [];
+  await inParallel(replaced, RECEIPTS_IN_FLIGHT, async (record) => {
+    const receipt = await chain.receipt(record.txHash);
+    const owner = { companyId: record.companyId, depositId: record.depositId };
+    // The receipt still in the recorded block: the node's answers disagree (another machine behind
+    // the provider); the next scan asks again.
+    if (receipt?.result === 'SUCCESS' && receipt.blockHash === record.blockHash) return;
+    const minedAgain = receipt?.result === 'SUCCESS' && receipt.blockHash !== undefined;
+    const remined = minedAgain && stillTransfers(receipt, record, contracts);
+    const happened = remined ? 'a deposit transfer was re-mined in another block' : minedAgain ? 'a deposit transaction was re-mined without its transfer' : 'a deposit transfer was removed by a reorganisation';
+    (deps.log ?? stderrLog).warn(happened, {
+      depositId: record.depositId,
+      txHash: record.txHash,
+      blockNumber: record.blockNumber,
+      ...(minedAgain && { nowIn: receipt.blockNumber }),
+    });
+    steps.push({
+      owner,
+      build: (deposit) =>
+        remined ? moveTransfer(deposit, record, { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash! }, latest, now()) : dropTransfer(deposit, record, now()),
+      outcome: null,
+    });
+  });
+  await applySteps(deps.store, steps);
+}
+
+/** The contracts whose Transfer events are USDT's on the deposits' chain (ChainReader.usdtContracts). */
+export async function usdtContractsOf(deps: Pick<DepositJobDeps, 'chain' | 'usdtContract'>): Promise<string[]> {
+  return deps.chain.usdtContracts ? deps.chain.usdtContracts(deps.usdtContract) : [deps.usdtContract];
+}
+
+/**
+ * Whether a receipt's Transfer events still hold a recorded transfer: at the same place among a USDT
+ * contract's Transfer events of the transaction, from the same payer, to the same address, for the
+ * same amount. A transaction mined again after a reorganisation can succeed without it (a contract
+ * payer, as a Safe can be, whose inner transfer fails this time), so success alone credits
+ * nothing (../shared/networks.md: a credit uses the Transfer events of the transaction in the final
+ * block). A record made before its payer or address was kept is matched on what it has.
+ */
+export function stillTransfers(receipt: TransactionReceipt, record: TransferRecord, contracts: string[]): boolean {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  return (receipt.tokenTransfers ?? []).some(
+    (transfer) =>
+      transfer.eventIndex === record.eventIndex &&
+      contracts.some((contract) => same(contract, transfer.contract)) &&
+      transfer.amount === record.amount &&
+      (record.to === undefined || same(transfer.to, record.to)) &&
+      (record.from === undefined || (transfer.from !== undefined && same(transfer.from, record.from))),
+  );
+}
+
+/** The node's block hash now at each height that holds one of `records` (null past its head), for
+ * chains that report hashes (ChainReader.blockAt): one block read per height. */
+export async function blockHashesOf(chain: ChainReader, records: TransferRecord[]): Promise<Map<number, string | null>> {
+  const hashes = new Map<number, string | null>();
+  if (!chain.blockAt) return hashes;
+  await inParallel([...new Set(records.map((record) => record.blockNumber))], RECEIPTS_IN_FLIGHT, async (height) => {
+    hashes.set(height, (await chain.blockAt!(height))?.hash ?? null);
+  });
+  return hashes;
+}
