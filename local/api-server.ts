@@ -97,8 +97,12 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
       : undefined,
   };
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult | 'unauthorized'; expiresAt: number }>();
-  // API Gateway's two throttles, in its order: the stage's for every request, then (after the
-  // authorizer named the company's key) the company's usage plan (functions/api-keys/rate-limits.ts).
+  // API Gateway's two throttles, in its documented order: a usage plan's per-client limit first,
+  // then the stage's. A request the /v1 authorizer names a company's key for meets its company's
+  // bucket (functions/api-keys/rate-limits.ts) and takes from the stage's only once its company's let
+  // it through, so one company's refused burst never spends the stage's capacity that every
+  // company shares; any other request (no credentials, the dashboard's, no route) meets the
+  // stage's bucket at once.
   const stageBucket = new TokenBucket(options.config.throttle, Date.now());
   const companyBuckets = new TokenBuckets(options.config.companyRateLimit);
 
@@ -139,18 +143,25 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     }
     const body = await readBody(req);
     if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
-    const stageTurn = stageBucket.take(Date.now());
-    if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
-
     const match = matchRoute(method, url.pathname);
+    const headers = singleValueHeaders(req);
+    const keyed = match?.route.auth === 'apiKey' && carriesIdentity(headers, AUTHORIZER.identityHeaders);
+    if (!keyed) {
+      const stageTurn = stageBucket.take(Date.now());
+      if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
+    }
     if (!match) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
     const { route, pathParameters } = match;
 
-    const headers = singleValueHeaders(req);
     const methodArn = `arn:aws:execute-api:local:000000000000:${API_ID}/${options.config.stage}/${method}${url.pathname}`;
     const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
     const authorization = route.auth === 'public' ? { principalId: undefined, context: {} } : await authorize(headers, methodArn, url.pathname, route, requestId, sourceIp);
     if ('denied' in authorization && authorization.denied) {
+      // Refused credentials name no company: the stage's bucket is theirs to spend, as any unkeyed request's.
+      if (keyed) {
+        const stageTurn = stageBucket.take(Date.now());
+        if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
+      }
       // The dashboard's API has its own answer for a refused session, as in AWS (lib/dashboard.ts).
       if (route.auth === 'session' && (authorization.denied === 'UNAUTHORIZED' || authorization.denied === 'ACCESS_DENIED')) {
         res.writeHead(SESSION_ENDED.status, { ...JSON_HEADERS, 'X-Request-Id': requestId });
@@ -166,6 +177,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
       if (!usageIdentifierKey) return sendGateway(res, 'INVALID_API_KEY', requestId, undefined);
       const companyTurn = companyBuckets.take(usageIdentifierKey, Date.now());
       if (!companyTurn.allowed) return sendThrottled(res, requestId, companyTurn.retryAfterSeconds);
+      const stageTurn = stageBucket.take(Date.now());
+      if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
     }
 
     const event: APIGatewayProxyEvent = {
@@ -297,3 +310,9 @@ function lambdaContext(functionName: string, awsRequestId: string, timeoutMs = 3
   };
 }
 
+/** Whether every identity header the authorizer reads is present and non-empty: without them API
+ * Gateway answers 401 without calling it, and no usage plan key is named. */
+function carriesIdentity(headers: Record<string, string>, identityHeaders: readonly string[]): boolean {
+  const present = new Set(Object.entries(headers).filter(([, value]) => value !== '').map(([name]) => name.toLowerCase()));
+  return identityHeaders.every((name) => present.has(name.toLowerCase()));
+}

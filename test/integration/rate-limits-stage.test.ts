@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../config/stages.ts';
-import { apiClient, startTestApi } from '../support/local-api.ts';
+import { apiClient, newCompany, startTestApi } from '../support/local-api.ts';
 
 // A file of its own: a process of its own, so no other runtime's requests or cached authorizer answers share its buckets.
 /**
@@ -38,6 +38,18 @@ describe("the local runtime's default limits are the sandbox stage's", () => {
     expect(passed).toBeLessThan(statuses.length);
     // What refilled while the burst was served, on however slow a machine.
     expect(passed).toBeLessThanOrEqual(sandbox.companyRateLimit.burstLimit + Math.ceil(seconds * sandbox.companyRateLimit.rateLimit));
+  });
+
+  it("does not let one company's refused burst spend the stage's capacity: a quiet company's requests right after pass (API Gateway applies the usage plan's limit first)", async () => {
+    const busy = apiClient(runtime);
+    const { call: quiet } = await newCompany(runtime, 'Quiet Payments');
+    await busy('GET', '/company');
+    await quiet('GET', '/company');
+    // Three times the stage's burst from one company: its own bucket refuses all but ~its burst.
+    const { statuses } = await burst(sandbox.throttle.burstLimit * 3, () => busy('GET', '/company'));
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(sandbox.throttle.burstLimit);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => quiet('GET', '/company')));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
   });
 
   it(`throttles the stage at ${sandbox.throttle.rateLimit}/s with a burst of ${sandbox.throttle.burstLimit}, before any credentials are checked`, async () => {
