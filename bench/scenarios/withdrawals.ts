@@ -7,7 +7,8 @@ const CALLS = 50;
 /** Enough for every withdrawal of the run (each holds amount + the 1 USDT fee). */
 const FUNDING_USDT = '1000000000';
 const AMOUNT = '1.5';
-const ADDRESS = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 5);
+// A payee outside Cambio: an index far past any the bench's deposits take (Cambio refuses its own deposit addresses as destinations).
+const ADDRESS = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_100_000_001);
 
 /**
  * POST /v1/withdrawals (reference claim, withdrawal, guarded hold of amount + fee on the balance,
