@@ -140,7 +140,8 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendR
       // under a base fee above the cap, a payout signed now could not be mined and the node would
       // refuse it, so none takes a nonce; they wait pending, counted for the alarm, and go in the
       // first run after the base fee falls.
-      underBaseFee ??= await deps.payouts.feeCapBelowBaseFee({ fresh: true });
+      // (`??=` would ask again for every payout: null, the usual answer, is nullish.)
+      if (underBaseFee === undefined) underBaseFee = await deps.payouts.feeCapBelowBaseFee({ fresh: true });
       if (underBaseFee) {
         result.feeCapReached++;
         underCap.push(withdrawal.id);
