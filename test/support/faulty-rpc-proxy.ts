@@ -127,7 +127,10 @@ export async function startFaultyRpcProxy(target: string, { seed, ...faults }: P
             ? { jsonrpc: '2.0' as const, id: call.id, error: { code: -32603, message: 'internal error' } }
             : { jsonrpc: '2.0' as const, id: call.id, error: { code: -32005, message: 'limit exceeded' } };
         }
-        if ((call.method === 'eth_blockNumber' || (call.method === 'eth_getBlockByNumber' && call.params?.[0] === 'latest')) && random() < faults.staleHead && highestHead > 3) {
+        // The first head asked once there is one to go back from is always stale (where stale heads are
+        // asked for at all): a run whose failover sent few head reads here still meets one.
+        const headRead = call.method === 'eth_blockNumber' || (call.method === 'eth_getBlockByNumber' && call.params?.[0] === 'latest');
+        if (headRead && (random() < faults.staleHead || (faults.staleHead > 0 && !counts.staleHead)) && highestHead > 3) {
           count('staleHead');
           const stale = Math.min(laggedHead, highestHead) - 1 - Math.floor(random() * 3);
           return call.method === 'eth_blockNumber'
