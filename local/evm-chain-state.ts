@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Address, Hex } from 'viem';
-import type { TokenControlsKind } from '#functions/networks/evm/settings';
 import { rpc } from './anvil.ts';
-import type { LocalUsdtToken } from './evm-contracts.ts';
+import type { NetworkContracts } from './evm-contracts.ts';
 
 /**
  * A local EVM node's chain kept under the data folder across `npm start` restarts
@@ -38,20 +37,15 @@ const CONTRACTS_FILE = 'contracts.json';
 /** Where a network's chain is kept under a data folder. */
 export const chainDirOf = (dataDir: string, network: string): string => join(dataDir, 'evm', network);
 
-/** What was deployed when the chain began, as ./evm-networks.ts turns it into the network's settings. */
-export interface SavedContracts {
+/** What was deployed when the chain began, as ./evm-networks.ts turns it into the network's settings:
+ * the contracts as ./evm-contracts.ts deployed them, the accounts by address. */
+export type SavedContracts = Pick<NetworkContracts, 'usdt' | 'usdtDecimals' | 'usdtToken' | 'tokenControls' | 'factory' | 'implementation'> & {
   chainId: number;
-  usdt: Address;
-  usdtDecimals: number;
-  usdtToken: LocalUsdtToken;
-  tokenControls: TokenControlsKind;
-  factory: Address;
-  implementation: Address;
   /** The factory's owner: the stage's hot wallet when the chain began. */
   hotWallet: Address;
   /** The hot wallet's float (./evm-contracts.ts), recorded in the ledger. */
   floatTxHash: Hex;
-}
+};
 
 /** A saved chain that cannot be gone on from: `npm start` stops and says why and what to remove
  * (it does not start that chain afresh on its own: the ledger kept beside it would then disagree
