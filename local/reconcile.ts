@@ -33,7 +33,7 @@ try {
       return await reconcileHoldings({
         ledger: () => ledgerSide(db, tableName, 'every'),
         usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses),
-        minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+        receipt: (txHash) => chain.receipt(txHash),
         hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address(),
         evmNetworks: (Object.keys(evmSettings.EVM_NETWORKS) as EvmNetworkName[]).map((network) =>
           evmReconcileSources(network, evmSettings, async () => localEvmSigner(settings.LOCAL_HOT_WALLET_KEY!).address()),

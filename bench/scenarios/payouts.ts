@@ -115,7 +115,7 @@ async function measurePayouts(db: ReturnType<typeof createDocumentClient>, table
     const reconciliation = await reconcileHoldings({
       ledger: () => ledgerSide(db, tableName, 'every'),
       usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses),
-      minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+      receipt: (txHash) => chain.receipt(txHash),
       hotWalletAddress: async () => hotWallet,
     });
     const expected = parseAmount(AMOUNT, 'USDT') * BigInt(PAYOUTS);

@@ -1,5 +1,6 @@
 import { formatAmount } from '../shared/money.ts';
 import type { EvmNetworkName, NetworkName } from '../networks/names.ts';
+import { receivedBy, type TransactionReceipt } from '../networks/chain.ts';
 
 /**
  * Do the wallets hold what the ledger says Cambio owes? On-chain USDT on the hot wallets and the
@@ -15,9 +16,13 @@ export interface ReconciliationInputs {
   treasuryUsdt: bigint;
   /** Withdrawals mined on chain but still `processing` in the ledger. */
   inFlightUsdt: bigint;
+  /** What the token's issuer took from sweeps mined and not yet final: gone from the chain, booked
+   * with the sweep once final (ledger.ts tokenFeeEntry). Zero while the fee is off; absent, zero. */
+  sweepFeesInFlightUsdt?: bigint;
 }
 
 export interface Reconciliation extends ReconciliationInputs {
+  sweepFeesInFlightUsdt: bigint;
   onChain: bigint;
   owed: bigint;
   /** On chain minus owed: positive is a surplus, negative a shortfall. */
@@ -38,9 +43,10 @@ export const RECONCILE_DUST = 10_000n;
 
 export function reconcile(inputs: ReconciliationInputs): Reconciliation {
   const onChain = inputs.hotWalletUsdt + inputs.depositAddressesUsdt;
-  const owed = inputs.companiesUsdt + inputs.treasuryUsdt - inputs.inFlightUsdt;
+  const sweepFeesInFlightUsdt = inputs.sweepFeesInFlightUsdt ?? 0n;
+  const owed = inputs.companiesUsdt + inputs.treasuryUsdt - inputs.inFlightUsdt - sweepFeesInFlightUsdt;
   const difference = onChain - owed;
-  return { ...inputs, onChain, owed, difference, balanced: difference === 0n, mismatch: mismatchOf(difference) };
+  return { ...inputs, sweepFeesInFlightUsdt, onChain, owed, difference, balanced: difference === 0n, mismatch: mismatchOf(difference) };
 }
 
 const mismatchOf = (difference: bigint): Reconciliation['mismatch'] => (difference > RECONCILE_DUST ? 'surplus' : difference < -RECONCILE_DUST ? 'shortfall' : null);
@@ -89,6 +95,7 @@ function reportLines(result: Reconciliation, usdt: (value: bigint) => string): s
     `company balances            ${usdt(result.companiesUsdt)}`,
     `+ Cambio's own USDT         ${usdt(result.treasuryUsdt)}`,
     `- sent, not yet settled     ${usdt(result.inFlightUsdt)}`,
+    ...(result.sweepFeesInFlightUsdt === 0n ? [] : [`- issuer's fee, sweeps not final ${usdt(result.sweepFeesInFlightUsdt).slice(5)}`]),
     `= owed                      ${usdt(result.owed)}`,
     '',
     result.balanced
@@ -111,6 +118,9 @@ export interface LedgerSide {
   netInflowUsdt: Partial<Record<NetworkName, bigint>>;
   /** Withdrawals still `processing` in the ledger, with their transactions. */
   processing: { network: NetworkName; txHash: string; amount: bigint }[];
+  /** Sweeps sent and not yet settled: each one's transactions (an EVM sweep's replaced versions
+   * too: any one may be mined) and the USDT it moves to the hot wallet. Absent: none read. */
+  sweepsInFlight?: { network: NetworkName; txHashes: string[]; amount: bigint }[];
   /** Per network, the deposit addresses whose USDT is counted as held: see reconcileHoldings. */
   depositAddresses: Partial<Record<NetworkName, string[]>>;
   /** Every EVM deposit address Cambio made, whatever its deposit's network: the same 20 bytes are
@@ -125,8 +135,9 @@ export interface LedgerSide {
 export interface NetworkSources {
   /** USDT held on chain by each of these addresses, in 6 decimals. */
   usdtBalances(addresses: string[]): Promise<Map<string, bigint>>;
-  /** Whether a sent transaction is in a block with a SUCCESS receipt. */
-  minedSuccessfully(txHash: string): Promise<boolean>;
+  /** A sent transaction's receipt once it is in a block (null before): whether it succeeded, and
+   * what its Transfer events moved (a sweep's fee: reconcileNetwork). */
+  receipt(txHash: string): Promise<TransactionReceipt | null>;
   hotWalletAddress(): Promise<string>;
   /** The hot wallet's gas token (TRX in sun, ETH/BNB/POL in wei): reported beside the USDT, not
    * reconciled (gas is spent by design, and the ledger does not track it). */
@@ -159,6 +170,7 @@ export interface NetworkReconciliation {
   depositAddressesUsdt: bigint;
   netInflowUsdt: bigint;
   inFlightUsdt: bigint;
+  sweepFeesInFlightUsdt: bigint;
   onChain: bigint;
   owed: bigint;
   difference: bigint;
@@ -225,6 +237,7 @@ export async function reconcileHoldings(sources: ReconciliationSources): Promise
     companiesUsdt: ledger.companiesUsdt,
     treasuryUsdt: ledger.treasuryUsdt,
     inFlightUsdt: sum((network) => network.inFlightUsdt),
+    sweepFeesInFlightUsdt: sum((network) => network.sweepFeesInFlightUsdt),
   });
   return { ...total, depositAddressesRead: Number(sum((network) => network.depositAddressesRead)), networks };
 }
@@ -239,13 +252,14 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
   const onHotWallet = await chain.usdtBalances([hotWallet]);
   let inFlightUsdt = 0n;
   for (const withdrawal of ledger.processing) {
-    if (withdrawal.network === network && (await chain.minedSuccessfully(withdrawal.txHash))) inFlightUsdt += withdrawal.amount;
+    if (withdrawal.network === network && (await chain.receipt(withdrawal.txHash))?.result === 'SUCCESS') inFlightUsdt += withdrawal.amount;
   }
+  const sweepFeesInFlightUsdt = await sweepFeesInFlight(network, chain, ledger, hotWallet);
   const hotWalletUsdt = onHotWallet.get(hotWallet) ?? 0n;
   const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (onDepositAddresses.get(address) ?? 0n), 0n);
   const netInflowUsdt = ledger.netInflowUsdt[network] ?? 0n;
   const onChain = hotWalletUsdt + depositAddressesUsdt;
-  const owed = netInflowUsdt - inFlightUsdt;
+  const owed = netInflowUsdt - inFlightUsdt - sweepFeesInFlightUsdt;
   const difference = onChain - owed;
   return {
     network,
@@ -253,6 +267,7 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     depositAddressesUsdt,
     netInflowUsdt,
     inFlightUsdt,
+    sweepFeesInFlightUsdt,
     onChain,
     owed,
     difference,
@@ -266,6 +281,31 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     hotWalletGas: chain.gasBalance ? await chain.gasBalance(hotWallet) : null,
     ...(await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses)),
   };
+}
+
+/**
+ * The issuer's fee on the network's sweeps mined and not yet final. A sweep's fee is booked when
+ * the sweep settles, at finality (a reorganisation could still undo it), but the hot wallet holds
+ * the amount less the fee from the block it is mined in: without this, every sweep under a fee
+ * would show as a shortfall for a minute (TRON) or more (EVM depth). Read after the hot wallet,
+ * like the withdrawals in flight: a sweep mined between the deposit addresses' read and the hot
+ * wallet's is counted twice (a surplus for that run), as it is without a fee.
+ */
+async function sweepFeesInFlight(network: NetworkName, chain: NetworkSources, ledger: LedgerSide, hotWallet: string): Promise<bigint> {
+  // TRON's base58 addresses are case-sensitive; an EVM address is the same in any letter case.
+  const sameAddress = network === 'tron' ? (a: string, b: string) => a === b : (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  let fees = 0n;
+  for (const sweep of ledger.sweepsInFlight ?? []) {
+    if (sweep.network !== network) continue;
+    for (const txHash of sweep.txHashes) {
+      const receipt = await chain.receipt(txHash);
+      if (receipt?.result !== 'SUCCESS') continue;
+      const received = receivedBy(receipt, hotWallet, sameAddress);
+      if (received !== null && received < sweep.amount) fees += sweep.amount - received;
+      break;
+    }
+  }
+  return fees;
 }
 
 /**

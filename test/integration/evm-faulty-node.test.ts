@@ -115,7 +115,7 @@ async function reconciled() {
   const result = await reconcileHoldings({
     ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
     usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses),
-    minedSuccessfully: async (txHash) => (await tron.receipt(txHash))?.result === 'SUCCESS',
+    receipt: (txHash) => tron.receipt(txHash),
     hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address(),
     evmNetworks: [evmReconcileSources(NETWORK, { EVM_NETWORKS: { [NETWORK]: direct } } as SliceSettings<'chain'>, async () => hotWallet.address)],
   });

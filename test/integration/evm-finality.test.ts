@@ -214,7 +214,7 @@ describe('EVM reconcile reads every deposit address on every EVM network', () =>
     const result = await reconcileHoldings({
       ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
       usdtBalances: (addresses) => tron.tokenBalances(STAGES.local.functionEnvironment.USDT_CONTRACT, addresses),
-      minedSuccessfully: async (txHash) => (await tron.receipt(txHash))?.result === 'SUCCESS',
+      receipt: (txHash) => tron.receipt(txHash),
       hotWalletAddress: () => new LocalKeySigner(tronHotWalletKey).address(),
       evmNetworks: (['ethereum', 'polygon'] as const).map((network) => evmReconcileSources(network, settings, async () => nodes[network].hotWallet.address)),
     });

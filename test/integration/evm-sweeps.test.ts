@@ -309,7 +309,7 @@ describe('reconcile per network', () => {
     return reconcileHoldings({
       ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
       usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses),
-      minedSuccessfully: async (txHash) => (await tron.receipt(txHash))?.result === 'SUCCESS',
+      receipt: (txHash) => tron.receipt(txHash),
       hotWalletAddress: () => new LocalKeySigner(HOT_WALLET_KEY).address(),
       evmNetworks: [evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
     });

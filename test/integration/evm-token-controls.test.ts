@@ -123,7 +123,7 @@ async function reconciled() {
   const result = await reconcileHoldings({
     ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
     usdtBalances: (addresses) => sandboxTron.tokenBalances('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', addresses),
-    minedSuccessfully: async () => false,
+    receipt: async () => null,
     hotWalletAddress: async () => 'TNoHotWalletOnTronInThisTest',
     evmNetworks: [evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
   });

@@ -18,6 +18,7 @@ import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { FloatRefused, fundedFloat, recordHotWalletFloat } from '#functions/ledger/floats';
 import { SANDBOX_FEES } from '#functions/networks/tron/sandbox-balances';
+import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
 import { SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#functions/networks/tron/sandbox-chain';
 import { TRANSACTION_LIFETIME_MS } from '#functions/networks/tron/tron-transfer-builder';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
@@ -39,7 +40,7 @@ const sweeping = sandboxSweeping(env, chain, hotWallet, clock, { minimumSweep: u
 const sources: ReconciliationSources = {
   ledger: () => ledgerSide(env.db, env.tableName, 'every'),
   usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses),
-  minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+  receipt: (txHash) => chain.receipt(txHash),
   hotWalletAddress: () => hotWallet.address(),
 };
 /** As the job on TronGrid: only the addresses the ledger lists as possibly holding USDT. */
@@ -75,7 +76,8 @@ async function confirmedDepositAlone(reference: string, amount: string) {
   const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference }, clock.now());
   await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_100), to: deposit.address, amount: usdt(amount) });
   clock.advanceBlocks(1);
-  await scan();
+  // The scanner reads a bounded number of blocks a run: after an hour on the clock, several runs.
+  while (((await scan()).lagBlocks ?? 0) > 0);
   clock.advanceBlocks(20);
   await confirmDeposits(depositJobs());
   return deposit;
@@ -239,6 +241,34 @@ describe('sweeps and reconciliation', () => {
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ held: 0, toppedUp: 1 });
     for (let i = 0; i < 3; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+  });
+
+  it("with the issuer's fee on, a sweep mined and not yet final reconciles: its fee is reported in flight until the sweep settles and books it", async () => {
+    const issuer = tronSandboxIssuer(env.db, env.tableName);
+    await issuer.setFee(10, usdt('40'));
+    try {
+      // 50 paid, 0.05 to the issuer: 49.95 credited, and the sweep of it pays 0.04995 more.
+      const deposit = await confirmedDepositAlone('fee-in-flight', '50');
+      expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 1 });
+      clock.advanceBlocks(20);
+      expect(await sweepDepositAddresses(sweeping)).toMatchObject({ swept: 1 });
+      clock.advanceBlocks(1);
+      expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+
+      const mined = await reconcileBoth();
+      expect(mined.balanced, reconciliationReport(mined)).toBe(true);
+      expect(mined.sweepFeesInFlightUsdt).toBe(usdt('0.04995'));
+      expect(reconciliationReport(mined)).toMatch(/- issuer's fee, sweeps not final +0\.049950\n= owed/);
+
+      clock.advanceBlocks(20);
+      expect(await sweepDepositAddresses(sweeping)).toMatchObject({ done: 1 });
+      const settled = await reconcileBoth();
+      expect(settled.balanced, reconciliationReport(settled)).toBe(true);
+      expect(settled.sweepFeesInFlightUsdt).toBe(0n);
+      expect(reconciliationReport(settled)).not.toContain("issuer's fee");
+    } finally {
+      await issuer.setFee(0, 0n);
+    }
   });
 
   it('reports a mismatch when the wallets hold money the ledger does not know of', async () => {

@@ -39,7 +39,7 @@ async function reconciled() {
   const result = await reconcileHoldings({
     ledger: () => ledgerSide(db, api.runtime.tableName, 'every'),
     usdtBalances: (addresses) => api.chain.tokenBalances(USDT, addresses),
-    minedSuccessfully: async (txHash) => (await api.chain.receipt(txHash))?.result === 'SUCCESS',
+    receipt: (txHash) => api.chain.receipt(txHash),
     hotWalletAddress: hotWallet,
   });
   expect(result.balanced, reconciliationReport(result)).toBe(true);

@@ -9,6 +9,8 @@ import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
+import { sweepItem } from './items/sweep.ts';
+import { evmSweepItem } from './items/evm-sweep.ts';
 import { HOT_WALLET_NETWORK, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 
 /**
@@ -33,6 +35,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
   const everyAddress: string[] = [];
   const evmDepositAddresses: string[] = [];
   const processing: LedgerSide['processing'] = [];
+  const sweepsInFlight: NonNullable<LedgerSide['sweepsInFlight']> = [];
   const dust: NonNullable<LedgerSide['dust']> = {};
   // One pass over the table, a page at a time: memory holds one page, not the table.
   for await (const page of pagesOf(db, (ExclusiveStartKey) => new ScanCommand({ TableName: tableName, ExclusiveStartKey, ConsistentRead: true }))) {
@@ -53,6 +56,12 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
       } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
         if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ network: withdrawal.network, txHash: withdrawal.txHash, amount: withdrawal.amount });
+      } else if (sweepItem.isOne(item)) {
+        const sweep = sweepItem.fromItem(item);
+        if (sweep.status === 'sweeping' && sweep.sweepTxHash) sweepsInFlight.push({ network: HOT_WALLET_NETWORK, txHashes: [sweep.sweepTxHash], amount: sweep.amount });
+      } else if (evmSweepItem.isOne(item)) {
+        const sweep = evmSweepItem.fromItem(item);
+        if (!evmSweepItem.isFinished(sweep)) sweepsInFlight.push({ network: sweep.network, txHashes: [sweep.txHash, ...(sweep.replacedTxHashes ?? [])], amount: sweep.amount });
       }
     }
   }
@@ -69,7 +78,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
     // `every` is for the sandbox TRON chain; an EVM address (0x…) is listed on its own network alone.
     depositAddresses[network] = network === HOT_WALLET_NETWORK ? [...new Set([...everyAddress.filter((address) => !address.startsWith('0x')), ...unswept])] : unswept;
   }
-  return { companiesUsdt, treasuryUsdt, netInflowUsdt, processing, depositAddresses, evmDepositAddresses, dust };
+  return { companiesUsdt, treasuryUsdt, netInflowUsdt, processing, sweepsInFlight, depositAddresses, evmDepositAddresses, dust };
 }
 
 /**

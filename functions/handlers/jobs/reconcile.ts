@@ -36,7 +36,7 @@ export async function reconcileNow(): Promise<HoldingsReconciliation> {
   return reconcileHoldings({
     ledger: () => ledgerSide(db, tableName, chainSettings.readsAllBalancesAtOnce ? 'every' : 'unswept'),
     usdtBalances: (addresses) => chain.tokenBalances(chainSettings.usdtContract, addresses),
-    minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+    receipt: (txHash) => chain.receipt(txHash),
     hotWalletAddress: () => hotWallet.address(),
     evmNetworks,
   });

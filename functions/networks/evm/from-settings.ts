@@ -116,7 +116,7 @@ export function evmReconcileSources(name: EvmNetworkName, settings: SliceSetting
   return {
     network: name,
     usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
-    minedSuccessfully: async (txHash) => (await chain.receipt(txHash))?.result === 'SUCCESS',
+    receipt: (txHash) => chain.receipt(txHash),
     hotWalletAddress,
     gasBalance: (address) => chain.feeBalance(address),
     nativeBalances: (addresses) => chain.nativeBalances(forwarderFactory, addresses),

@@ -16,6 +16,7 @@ export const evmSweepItem = {
   openOf: (network: EvmNetworkName) => ({ PK: partition(network), skPrefix: 'OPEN#' }),
   finished: (network: EvmNetworkName, createdAt: string, id: string) => ({ PK: partition(network), SK: `FINISHED#${createdAt}#${id}` }),
   finishedOf: (network: EvmNetworkName) => ({ PK: partition(network), skPrefix: 'FINISHED#' }),
+  isOne: (item: Item): boolean => item.type === evmSweepItem.type,
   isFinished: (sweep: EvmSweep): boolean => sweep.status !== 'sending',
   /** Where the sweeper's turn through every deposit address, reading their native coin, stands:
    * `after`, the listing's sort key last read (DynamoEvmSweepStore.nextAddressesToCheckForNative). */

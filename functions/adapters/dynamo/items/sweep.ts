@@ -11,6 +11,7 @@ export const sweepItem = {
   open: (address: string) => ({ PK: `SWEEP#${address}`, SK: 'OPEN' }),
   finished: (address: string, createdAt: string) => ({ PK: `SWEEP#${address}`, SK: `FINISHED#${createdAt}` }),
   finishedOf: (address: string) => ({ PK: `SWEEP#${address}`, skPrefix: 'FINISHED#' }),
+  isOne: (item: Item): boolean => item.type === sweepItem.type,
   /** Done or failed: kept among the address's finished sweeps, no longer `OPEN`. */
   isFinished: (sweep: Sweep): boolean => sweep.status === 'done' || sweep.status === 'failed',
 
