@@ -15,7 +15,7 @@ describe('the authenticator app, from an old session', () => {
   it(`is neither replaced nor turned off from a session signed in over ${RECENT_SECONDS} s ago, whatever the proof`, async () => {
     const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Old Session Co');
     await new Promise((resolve) => setTimeout(resolve, (RECENT_SECONDS + 1) * 1000));
-    const proof = { password: STRONG_PASSWORD, currentCode: owner.app() };
+    const proof = { password: STRONG_PASSWORD, currentCode: await owner.app() };
     const attempts: [string, object][] = [
       ['/me/two-factor/setup', {}],
       ['/me/two-factor/confirm', { code: '123456', ...proof }],

@@ -64,9 +64,10 @@ describe('guessing the authenticator code with the password', () => {
         const guess = await attempt(owner, wrongCode(owner.secret, n), n);
         expect([400, 401], JSON.stringify(guess.body)).toContain(guess.status);
       }
-      // Each guess came after the right password; the app's right code now is refused all the same.
-      expectCodesLocked(await attempt(owner, owner.app(), CODE_FAILURE_LIMIT));
-      expectCodesLocked(await signInWithCode(owner, owner.app()));
+      // Each guess came after the right password; the app's right code now is refused all the same
+      // (refused, so not spent: the same code serves both).
+      expectCodesLocked(await attempt(owner, totpCode(owner.secret), CODE_FAILURE_LIMIT));
+      expectCodesLocked(await signInWithCode(owner, totpCode(owner.secret)));
       expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
     }, 90_000);
   }
@@ -85,7 +86,7 @@ describe('guessing the authenticator code with the password', () => {
     const statuses = guesses.map((guess) => guess.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(CODE_FAILURE_LIMIT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20 - CODE_FAILURE_LIMIT);
-    expectCodesLocked(await signInWithCode(owner, owner.app()));
+    expectCodesLocked(await signInWithCode(owner, await owner.app()));
   }, 90_000);
 });
 
@@ -94,7 +95,7 @@ describe('a code used twice', () => {
     const owner = await ownerWithTwoFactor('Replay Co');
     const [first, second] = [dashboardBrowser(api.runtime), dashboardBrowser(api.runtime)];
     for (const browser of [first, second]) await browser.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } });
-    const code = owner.app();
+    const code = await owner.app();
     const answers = await Promise.all([first, second].map((browser) => browser.call('POST', '/session/two-factor', { body: { code } })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
     const refused = answers.find((answer) => answer.status === 400)!;
@@ -106,7 +107,7 @@ describe('a code used twice', () => {
     expect(again.body.error.details[0].message).toBe('was used already: enter the next code your authenticator app shows');
     // The refused sign-in was not spent: the app's next code finishes it.
     const waiting = answers[0]!.status === 200 ? second : first;
-    expect((await waiting.call('POST', '/session/two-factor', { body: { code: owner.app() } })).status).toBe(200);
+    expect((await waiting.call('POST', '/session/two-factor', { body: { code: await owner.app() } })).status).toBe(200);
   }, 90_000);
 });
 
@@ -115,7 +116,7 @@ describe('the authenticator app, with a session alone', () => {
     const owner = await ownerWithTwoFactor('Replace Co');
     const { secret: newSecret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
     const newApp = authenticatorApp(newSecret);
-    const newCode = newApp();
+    const newCode = await newApp();
     const confirm = (body: object) => owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: newCode, ...body } });
     const refusals: [object, string, string][] = [
       [{}, 'password', 'is needed to replace your authenticator app: your password and the code the app you have now shows'],
@@ -129,27 +130,25 @@ describe('the authenticator app, with a session alone', () => {
       expect(refused.body.error.details).toEqual([{ path, message }]);
     }
 
-    expect((await confirm({ password: STRONG_PASSWORD, currentCode: owner.app() })).body.data).toEqual({ enabled: true });
+    expect((await confirm({ password: STRONG_PASSWORD, currentCode: await owner.app() })).body.data).toEqual({ enabled: true });
     const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string }[];
     expect(audit[0]!.action).toBe('two_factor.replaced');
     // The old app's codes no longer sign in; the new one's do.
-    expect((await signInWithCode(owner, owner.app())).status).toBe(401);
-    expect((await signInWithCode(owner, newApp())).status).toBe(200);
+    expect((await signInWithCode(owner, await owner.app())).status).toBe(401);
+    expect((await signInWithCode(owner, await newApp())).status).toBe(200);
   }, 90_000);
 
-  // retry: its last turn-off was refused once in a clean-clone CI run (1 of 3 this session), not
-  // reproduced in 3 local runs; cause not found yet (session 22's note). A retry keeps a rare
-  // refusal from failing the run while it stays visible here; a turn-off refused every time still fails.
-  it('is turned off only with the password and its code', { retry: 1, timeout: 90_000 }, async () => {
+  it('is turned off only with the password and its code', { timeout: 90_000 }, async () => {
     const owner = await ownerWithTwoFactor('Turn-off Co');
     const turnOff = (body: object) => owner.browser.call('POST', '/me/two-factor/turn-off', { body });
     const noCode = await turnOff({ password: STRONG_PASSWORD });
     expect(noCode.body.error.details).toEqual([{ path: 'code', message: 'is needed: the 6 digits your authenticator app shows' }]);
-    expect((await turnOff({ password: 'Not-The-Password-1', code: owner.app() })).body.error.details[0].path).toBe('password');
+    // A right code with a wrong password: refused on the password, before the code is claimed.
+    expect((await turnOff({ password: 'Not-The-Password-1', code: totpCode(owner.secret) })).body.error.details[0].path).toBe('password');
     expect((await turnOff({ password: STRONG_PASSWORD, code: wrongCode(owner.secret, 0) })).body.error.details[0].path).toBe('code');
     expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
 
-    expect((await turnOff({ password: STRONG_PASSWORD, code: owner.app() })).body.data).toEqual({ enabled: false });
+    expect((await turnOff({ password: STRONG_PASSWORD, code: await owner.app() })).body.data).toEqual({ enabled: false });
     expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
     const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string }[];
     expect(audit[0]!.action).toBe('two_factor.disabled');

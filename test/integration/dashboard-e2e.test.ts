@@ -240,7 +240,7 @@ describe('the dashboard in headless Chromium', () => {
     expect(await page.getByRole('link', { name: 'open it in the app' }).getAttribute('href')).toMatch(/^otpauth:\/\/totp\/Cambio%3A/);
     expect(await accessibilityProblems()).toEqual([]);
     await screenshot('account-two-factor-setup');
-    await page.getByLabel('Authentication code').fill(app());
+    await page.getByLabel('Authentication code').fill(await app());
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByText('On: signing in asks for a code').waitFor();
 
@@ -251,7 +251,7 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     expect(await accessibilityProblems()).toEqual([]);
     await screenshot('sign-in-two-factor');
-    await page.getByLabel('Authentication code').fill(app());
+    await page.getByLabel('Authentication code').fill(await app());
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     await nav('Audit log').click();
@@ -262,7 +262,7 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
     const dialog = page.getByRole('dialog', { name: 'Turn off two-factor sign-in' });
     await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
-    await dialog.getByLabel('Authentication code').fill(app());
+    await dialog.getByLabel('Authentication code').fill(await app());
     expect(await accessibilityProblems()).toEqual([]);
     await dialog.getByRole('button', { name: 'Turn off' }).click();
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
