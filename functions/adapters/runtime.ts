@@ -1,5 +1,6 @@
 import { createDocumentClient } from './dynamo/client.ts';
 import { DynamoSignOuts } from './dynamo/sign-out-store.ts';
+import { DynamoDashboardSessions } from './dynamo/dashboard-session-store.ts';
 import type { SliceSettings } from '#functions/settings/functions';
 
 /**
@@ -11,7 +12,8 @@ export function dynamoFrom(settings: SliceSettings<'table'>) {
   return { db: createDocumentClient(settings.DYNAMODB_ENDPOINT), tableName: settings.TABLE_NAME };
 }
 
-/** The sign-out records alone, for the session authorizer, which needs nothing else of the table. */
-export function signOutsFrom(settings: SliceSettings<'table'>): DynamoSignOuts {
-  return new DynamoSignOuts(createDocumentClient(settings.DYNAMODB_ENDPOINT), settings.TABLE_NAME);
+/** The dashboard's sessions and the sign-outs that end them, for the session authorizer, which needs nothing else of the table. */
+export function sessionRecordsFrom(settings: SliceSettings<'table'>): { sessions: DynamoDashboardSessions; signOuts: DynamoSignOuts } {
+  const db = createDocumentClient(settings.DYNAMODB_ENDPOINT);
+  return { sessions: new DynamoDashboardSessions(db, settings.TABLE_NAME), signOuts: new DynamoSignOuts(db, settings.TABLE_NAME) };
 }

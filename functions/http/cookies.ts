@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The dashboard's session cookies (../shared/dashboard.md, Security). The access and refresh
- * tokens are HttpOnly, so no script on the page can read them; all are SameSite=Strict, so no
+ * The dashboard's session cookies (../shared/dashboard.md, Security). The session cookie names a
+ * session Cambio keeps (functions/people/dashboard-sessions.ts): no identity provider token ever
+ * reaches the browser. It is HttpOnly, so no script on the page can read it; all are SameSite=Strict, so no
  * other site's page makes the browser send them; the CSRF token is the one a script must read to
  * send back as X-CSRF-Token, and it is derived from the session (csrfTokenFor), so a token from
  * another session is refused.
@@ -21,10 +22,11 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const TWO_FACTOR_COOKIE = 'cambio_two_factor';
 const TWO_FACTOR_MAX_AGE_SECONDS = 180;
 
-/** The API's paths are where the tokens are sent; the refresh token goes only to /session. */
+/** The API's paths are where the session is sent; the two-factor challenge goes only to /session. */
 const API_PATH = '/dashboard/api';
 const REFRESH_PATH = '/dashboard/api/session';
-const REFRESH_MAX_AGE_SECONDS = 30 * 86_400;
+/** The CSRF cookie outlives no session (dashboard-sessions.ts SESSION_LIFETIME_SECONDS). */
+const CSRF_MAX_AGE_SECONDS = 30 * 86_400;
 
 const HOST_PREFIX = '__Host-';
 
@@ -80,14 +82,21 @@ function cookie(name: string, value: string, options: { path: string; maxAge: nu
   ].join('; ');
 }
 
-export function sessionCookies(tokens: { accessToken: string; refreshToken: string | null; expiresInSeconds: number; sessionId: string }, secure: boolean): string[] {
+/** The cookie naming an opened session, and the session's CSRF token. */
+export function sessionCookies(session: { cookieValue: string; sessionId: string; maxAgeSeconds: number }, secure: boolean): string[] {
   return [
-    cookie(SESSION_COOKIE, tokens.accessToken, { path: API_PATH, maxAge: tokens.expiresInSeconds, httpOnly: true, secure }),
-    ...(tokens.refreshToken ? [cookie(REFRESH_COOKIE, tokens.refreshToken, { path: REFRESH_PATH, maxAge: REFRESH_MAX_AGE_SECONDS, httpOnly: true, secure })] : []),
-    cookie(CSRF_COOKIE, csrfTokenFor(tokens.sessionId), { path: '/dashboard', maxAge: REFRESH_MAX_AGE_SECONDS, httpOnly: false, secure }),
+    cookie(SESSION_COOKIE, session.cookieValue, { path: API_PATH, maxAge: session.maxAgeSeconds, httpOnly: true, secure }),
+    cookie(CSRF_COOKIE, csrfTokenFor(session.sessionId), { path: '/dashboard', maxAge: Math.min(session.maxAgeSeconds, CSRF_MAX_AGE_SECONDS), httpOnly: false, secure }),
   ];
 }
 
+/** The CSRF cookie again, for a session the browser still holds. */
+export function csrfCookie(sessionId: string, secure: boolean): string {
+  return cookie(CSRF_COOKIE, csrfTokenFor(sessionId), { path: '/dashboard', maxAge: CSRF_MAX_AGE_SECONDS, httpOnly: false, secure });
+}
+
+/** Every dashboard cookie gone; the refresh cookie too, which browsers signed in before sessions
+ * were Cambio's own may still hold. */
 export function clearedCookies(secure: boolean): string[] {
   return [
     cookie(SESSION_COOKIE, '', { path: API_PATH, maxAge: 0, httpOnly: true, secure }),

@@ -1,16 +1,14 @@
 /**
- * Signing out ends a person's sessions at once, not when their access tokens expire.
+ * Signing out ends a person's sessions at once, on every device.
  *
- * The dashboard's sign-out is Cognito's GlobalSignOut: every refresh token of the person is
- * revoked, on every device. The access tokens already issued are JWTs checked offline (signature
- * and expiry, functions/adapters/cognito/session-verifier.ts), so Cognito's revocation does not
- * reach them: a copied session cookie would keep working for up to the token's validity (an hour).
- * So the sign-out is also recorded here, and the session authorizer refuses every access token of
- * that person issued before it.
+ * The sign-out is recorded here, and the session authorizer refuses every dashboard session of that
+ * person opened before it (functions/people/dashboard-sessions.ts liveSessionOf), whoever holds its
+ * cookie; Cognito's GlobalSignOut then revokes the refresh tokens those sessions hold, so none can
+ * be renewed at the user pool either. A changed or reset password records one too.
  *
- * Token times are whole seconds. A token issued in the second of the sign-out is refused when it
- * belongs to the session signed out (same `origin_jti`, which Cognito keeps across refreshes) and
- * admitted otherwise, so signing in again at once works.
+ * Times are whole seconds. A session opened in the second of the sign-out is refused when it is the
+ * session signed out (same `originJti`, Cognito's id of the sign-in) and admitted otherwise, so
+ * signing in again at once works.
  */
 
 export interface SignOut {
@@ -27,15 +25,15 @@ export interface SignOuts {
   lastOf(personId: string): Promise<SignOut | null>;
 }
 
-/** What the session authorizer knows of a verified access token. */
+/** What a sign-out is compared with: a session's person, when it was opened and its sign-in. */
 export interface SessionToken {
   personId: string;
-  /** `iat`, epoch seconds. */
+  /** Epoch seconds. */
   issuedAt: number;
   originJti: string | null;
 }
 
-/** Whether the person's sign-out ended the session this token belongs to. */
+/** Whether the person's sign-out ended this session. */
 export function endedBySignOut(token: SessionToken, signOut: SignOut | null): boolean {
   if (!signOut || signOut.personId !== token.personId) return false;
   if (token.originJti !== null && token.originJti === signOut.originJti) return true;
@@ -43,25 +41,21 @@ export function endedBySignOut(token: SessionToken, signOut: SignOut | null): bo
   return token.issuedAt < signedOutSecond;
 }
 
-/** Cognito's longest access-token validity: after it, no token from before a sign-out is alive. */
-export const LONGEST_ACCESS_TOKEN_SECONDS = 24 * 60 * 60;
+/** A session's longest life (dashboard-sessions.ts SESSION_LIFETIME_SECONDS): after it, no session
+ * from before a sign-out is alive, and its record can go. */
+export const LONGEST_SESSION_SECONDS = 30 * 86_400;
 
 /**
- * Signs the person out everywhere: the sign-out recorded first (so the session's access tokens
- * stop working even if Cognito fails next), then Cognito's GlobalSignOut revokes their refresh
- * tokens. A token that no longer verifies (expired, forged) ends nothing and writes nothing.
+ * Signs the person out everywhere: the sign-out recorded first (so their sessions stop working even
+ * if Cognito fails next), then Cognito's GlobalSignOut revokes their refresh tokens. No session
+ * (gone, expired, never opened) ends nothing and writes nothing.
  */
 export async function signOutEverywhere(
-  accessToken: string,
-  deps: { verify(accessToken: string): Promise<SessionToken>; signOuts: SignOuts; revokeRefreshTokens(accessToken: string): Promise<void> },
+  session: { personId: string; sessionId: string } | null,
+  deps: { signOuts: SignOuts; revokeRefreshTokens(): Promise<void> },
   now = new Date(),
 ): Promise<void> {
-  let token: SessionToken;
-  try {
-    token = await deps.verify(accessToken);
-  } catch {
-    return;
-  }
-  await deps.signOuts.record({ personId: token.personId, at: now.toISOString(), originJti: token.originJti });
-  await deps.revokeRefreshTokens(accessToken);
+  if (!session) return;
+  await deps.signOuts.record({ personId: session.personId, at: now.toISOString(), originJti: session.sessionId });
+  await deps.revokeRefreshTokens();
 }

@@ -59,7 +59,7 @@ describe('cookies', () => {
 
     expect(signedIn.status).toBe(200);
     const set = signedIn.setCookies.filter((line) => !/Max-Age=0/.test(line));
-    expect(set.map((line) => line.split('=')[0]).sort()).toEqual(['__Host-cambio_csrf', '__Host-cambio_refresh', '__Host-cambio_session']);
+    expect(set.map((line) => line.split('=')[0]).sort()).toEqual(['__Host-cambio_csrf', '__Host-cambio_session']);
     for (const line of set) expect(line).toMatch(/; Path=\/; .*SameSite=Strict.*; Secure$/);
     const session = cookiesSet(signedIn.setCookies)['__Host-cambio_session']!;
     expect((await rawDashboardRequest(api.runtime, 'GET', '/me', { headers: { ...host, Cookie: `__Host-cambio_session=${session}` } })).status).toBe(200);
@@ -76,7 +76,7 @@ describe('cookies', () => {
 
     expect(signedUp.status).toBe(200);
     const set = signedUp.setCookies.filter((line) => !line.includes('Max-Age=0'));
-    expect(set.map((line) => line.split('=')[0]).sort()).toEqual(['cambio_csrf', 'cambio_refresh', 'cambio_session']);
+    expect(set.map((line) => line.split('=')[0]).sort()).toEqual(['cambio_csrf', 'cambio_session']);
     for (const line of signedUp.setCookies) expect(line).not.toContain('Secure');
   });
 });

@@ -9,6 +9,9 @@ import { apiClient, useTestApi } from '../support/local-api.ts';
 import { totpCode } from '#local/totp';
 import { companyItems as companyItemsOf, dashboardBrowser, nextTotpCode, signedUpOwner, STRONG_PASSWORD, uniqueEmail, verifyTokenMailedTo } from '../support/dashboard.ts';
 import { apiKeyItem } from '#adapters/dynamo/items/company';
+import { DynamoDashboardSessions } from '#adapters/dynamo/dashboard-session-store';
+import { sessionKeyOf } from '#functions/people/dashboard-sessions';
+import { LOCAL_CLIENT_ID } from '#local/cognito-emulator';
 
 /**
  * The dashboard API through a real socket against the local runtime, with sign-in through the
@@ -129,15 +132,25 @@ describe('sign-up and the API keys of Integrations', () => {
 });
 
 describe('sessions', () => {
-  it('signs out (the refresh token is revoked) and back in; a wrong password is refused', async () => {
+  it("signs out (the session ends, and the user pool revokes its refresh token) and back in; a wrong password is refused", async () => {
     const { browser, email, companyId } = await signedUpOwner(api.runtime);
-    const refreshToken = browser.jar.get('cambio_refresh')!;
+    const session = browser.jar.get('cambio_session')!;
+    const sessions = new DynamoDashboardSessions(api.db, api.runtime.tableName);
+    const { refreshToken } = (await sessions.find(sessionKeyOf(session)))!;
     expect((await browser.call('DELETE', '/session')).status).toBe(200);
     expect(browser.jar.has('cambio_session')).toBe(false);
     expect((await browser.call('GET', '/me')).status).toBe(401);
-    browser.jar.set('cambio_refresh', refreshToken);
-    browser.jar.set('cambio_csrf', 'x');
+    browser.jar.set('cambio_session', session);
+    expect((await browser.call('GET', '/me')).status).toBe(401);
     expect((await browser.call('POST', '/session/refresh')).status).toBe(401);
+    expect(await sessions.find(sessionKeyOf(session))).toBeNull();
+    // The session's refresh token, revoked at the user pool: no one renews a token from it.
+    const renewal = await fetch(api.runtime.cognitoEndpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+      body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: LOCAL_CLIENT_ID, AuthParameters: { REFRESH_TOKEN: refreshToken } }),
+    });
+    expect(renewal.status).toBe(400);
     browser.jar.clear();
 
     const wrong = await browser.call('POST', '/session', { body: { email, password: `${STRONG_PASSWORD}x` } });
@@ -160,9 +173,10 @@ describe('sessions', () => {
     expect((await otherDevice.call('POST', '/session', { body: { email, password: STRONG_PASSWORD } })).status).toBe(200);
     const otherSession = otherDevice.jar.get('cambio_session')!;
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    // A token refreshed from the first session's refresh cookie descends from the same sign-in.
+    // The page's refresh keeps the same session (the cookie is not replaced).
     expect((await browser.call('POST', '/session/refresh')).status).toBe(200);
     const refreshedSession = browser.jar.get('cambio_session')!;
+    expect(refreshedSession).toBe(copiedSession);
 
     expect((await browser.call('DELETE', '/session')).status).toBe(200);
 
@@ -217,12 +231,13 @@ describe('sessions', () => {
     expect(audit.body.data.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(['signed_in', 'two_factor.enabled']);
   });
 
-  it('renews an access token from the refresh cookie', async () => {
+  it('answers the page’s refresh with 200 while its session lives, and 401 without one', async () => {
     const { browser } = await signedUpOwner(api.runtime);
-    browser.jar.delete('cambio_session');
-    expect((await browser.call('GET', '/me')).status).toBe(401);
     expect((await browser.call('POST', '/session/refresh')).status).toBe(200);
     expect((await browser.call('GET', '/me')).status).toBe(200);
+    browser.jar.delete('cambio_session');
+    expect((await browser.call('GET', '/me')).status).toBe(401);
+    expect((await browser.call('POST', '/session/refresh')).status).toBe(401);
   });
 
   it('throttles sign-in after five failures, even with the right password', async () => {

@@ -20,10 +20,10 @@ describe('DynamoSignOuts on DynamoDB Local', () => {
     expect(await signOuts.lastOf('person-2')).toBeNull();
   });
 
-  it('lets DynamoDB remove the record once no access token from before it can be alive (a day and an hour later)', async () => {
+  it('lets DynamoDB remove the record once no session from before it can be alive (30 days and an hour later)', async () => {
     const signOuts = new DynamoSignOuts(env.db, env.tableName);
     await signOuts.record({ personId: 'person-3', at: '2026-11-25T12:00:00.000Z', originJti: 'session-c' });
     const item = await readItem(env.db, env.tableName, signOutItem.key('person-3'));
-    expect(Number(item?.ttl)).toBe(Date.parse('2026-11-26T13:00:00.000Z') / 1000);
+    expect(Number(item?.ttl)).toBe(Date.parse('2026-12-25T13:00:00.000Z') / 1000);
   });
 });

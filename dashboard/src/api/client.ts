@@ -48,7 +48,7 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const payload = (await response.json().catch(() => null)) as { success: boolean; data: T; pagination?: { nextCursor: string | null }; error?: Omit<ApiFailure, 'status'> } | null;
-  // An expired access token: renew it once from the refresh cookie, then try again.
+  // Refused: asked once whether the session still lives (the server renews its own tokens), then tried again; else signed out.
   if (response.status === 401 && !retried && !path.startsWith('/session') && !path.startsWith('/sign-up')) {
     const refreshed = await fetch(`${API_BASE}/session/refresh`, { method: 'POST', credentials: 'same-origin', headers: { 'X-CSRF-Token': csrfToken() } });
     if (refreshed.ok) return send(method, path, body, true);

@@ -1,11 +1,11 @@
 import { acceptInvitation } from '#functions/people/invitations';
-import { sessionCookies } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
 import { acceptInvitationBody } from './schemas.ts';
+import { openedSessionCookies } from './session-deps.ts';
 import { auditLog, identity, invitations, memberships, people, signInAttempts } from './people-deps.ts';
 
 /** The mailed link and a password: a sign-in, within the same limits and audited as POST /session's. */
 export const handler = dashboardRoute({ body: acceptInvitationBody, access: 'public' }, async ({ body, origin, secureCookies }) => {
   const session = await acceptInvitation({ identity, invitations, people, attempts: signInAttempts, memberships, auditLog }, body, origin);
-  return { data: { signedIn: true }, cookies: sessionCookies(session, secureCookies) };
+  return { data: { signedIn: true }, cookies: await openedSessionCookies(session, secureCookies) };
 });

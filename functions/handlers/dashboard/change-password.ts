@@ -6,6 +6,7 @@ import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
 import { changePasswordBody } from './schemas.ts';
 import { auditLog, identity, memberships } from './people-deps.ts';
+import { identityToken } from './session-deps.ts';
 import { functionSettings } from '#functions/settings/functions';
 
 const { db, tableName } = dynamoFrom(functionSettings('dashboard/change-password'));
@@ -14,6 +15,6 @@ const signOuts = new DynamoSignOuts(db, tableName);
 
 /** Account → `Change password`: then every session of the person ends, this one too. */
 export const handler = dashboardRoute({ body: changePasswordBody, access: 'session' }, async ({ body, cookies, personId, origin }) => {
-  await changePassword({ accounts: identity, store, signOuts, memberships, auditLog }, { personId, accessToken: cookies[SESSION_COOKIE]! }, body, origin);
+  await changePassword({ accounts: identity, store, signOuts, memberships, auditLog }, { personId, accessToken: await identityToken(cookies[SESSION_COOKIE]) }, body, origin);
   return { data: { changed: true } };
 });

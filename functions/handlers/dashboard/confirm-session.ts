@@ -1,11 +1,14 @@
 import { confirmSession } from '#functions/people/step-up';
-import { sessionCookies } from '#http/cookies';
+import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
 import { confirmSessionBody } from './schemas.ts';
 import { auditLog, codes, identity, memberships } from './people-deps.ts';
+import { endSession, openedSessionCookies } from './session-deps.ts';
 
-/** `Confirm it's you`: the person's password (and code) now, and the session signed in now. */
-export const handler = dashboardRoute({ body: confirmSessionBody, access: 'session' }, async ({ body, personId, origin, secureCookies }) => ({
-  data: { confirmed: true },
-  cookies: sessionCookies(await confirmSession({ identity, codes, memberships, auditLog }, personId, body, origin), secureCookies),
-}));
+/** `Confirm it's you`: the person's password (and code) now, and a session signed in now in place
+ * of the one that asked (which ends: its cookie is replaced). */
+export const handler = dashboardRoute({ body: confirmSessionBody, access: 'session' }, async ({ body, cookies, personId, origin, secureCookies }) => {
+  const confirmed = await openedSessionCookies(await confirmSession({ identity, codes, memberships, auditLog }, personId, body, origin), secureCookies);
+  await endSession(cookies[SESSION_COOKIE]);
+  return { data: { confirmed: true }, cookies: confirmed };
+});

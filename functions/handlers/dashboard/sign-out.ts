@@ -1,19 +1,13 @@
 import { signOutEverywhere } from '#functions/people/sign-outs';
-import { userPoolFrom } from '#adapters/cognito/from-settings';
-import { signOutsFrom } from '#adapters/runtime';
 import { clearedCookies, SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
-import { functionSettings } from '#functions/settings/functions';
+import { identity } from './people-deps.ts';
+import { endSession, identityToken, liveSession, signOuts } from './session-deps.ts';
 
-const settings = functionSettings('dashboard/sign-out');
-const { identity, verifier } = userPoolFrom(settings);
-const signOuts = signOutsFrom(settings);
-
-/** Ends the person's sessions; the cookies go in any case. */
+/** Ends the person's sessions, on every device; the cookies go in any case. */
 export const handler = dashboardRoute({ access: 'public' }, async ({ cookies, secureCookies }) => {
-  const accessToken = cookies[SESSION_COOKIE];
-  if (accessToken) {
-    await signOutEverywhere(accessToken, { verify: (token) => verifier.verify(token), signOuts, revokeRefreshTokens: (token) => identity.signOut(token) });
-  }
+  const cookieValue = cookies[SESSION_COOKIE];
+  await signOutEverywhere(await liveSession(cookieValue), { signOuts, revokeRefreshTokens: async () => identity.signOut(await identityToken(cookieValue)) });
+  await endSession(cookieValue);
   return { data: { signedOut: true }, cookies: clearedCookies(secureCookies) };
 });

@@ -1,0 +1,28 @@
+import { closeSession, identityTokenOf, liveSessionOf, openSession } from '#functions/people/dashboard-sessions';
+import type { SessionTokens } from '#functions/people/identity';
+import { DynamoDashboardSessions } from '#adapters/dynamo/dashboard-session-store';
+import { DynamoSignOuts } from '#adapters/dynamo/sign-out-store';
+import { dynamoFrom } from '#adapters/runtime';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
+import { sessionCookies } from '#http/cookies';
+import { functionSettings } from '#functions/settings/functions';
+
+/** What the routes that open, use or end a dashboard session share (functions/people/dashboard-sessions.ts). */
+// Each of them has the people slice (functions/settings/functions.ts).
+const settings = functionSettings('dashboard/sign-in');
+const { db, tableName } = dynamoFrom(settings);
+const { identity } = userPoolFrom(settings);
+export const sessions = new DynamoDashboardSessions(db, tableName);
+export const signOuts = new DynamoSignOuts(db, tableName);
+
+/** A session for the tokens a sign-in just gave, and the cookies that name it. */
+export async function openedSessionCookies(tokens: SessionTokens, secureCookies: boolean): Promise<string[]> {
+  return sessionCookies(await openSession(sessions, tokens), secureCookies);
+}
+
+/** The Cognito access token behind the session cookie, for the user-pool calls made as the person. */
+export const identityToken = (cookieValue: string | undefined): Promise<string> => identityTokenOf(sessions, (refreshToken) => identity.refresh(refreshToken), cookieValue);
+
+/** The cookie's session, unless it has expired or a sign-out has ended it. */
+export const liveSession = (cookieValue: string | undefined) => liveSessionOf({ sessions, signOuts }, cookieValue);
+export const endSession = (cookieValue: string | undefined) => closeSession(sessions, cookieValue);

@@ -1,0 +1,70 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { DynamoDashboardSessions } from '#adapters/dynamo/dashboard-session-store';
+import { sessionKeyOf } from '#functions/people/dashboard-sessions';
+import { totpCode } from '#local/totp';
+import { useTestApi } from '../support/local-api.ts';
+import { dashboardBrowser, signedUpOwnerWithTwoFactor, STRONG_PASSWORD } from '../support/dashboard.ts';
+
+/**
+ * Someone signed in to the dashboard calling the identity provider (locally the Cognito emulator,
+ * over Cognito's own protocol) with whatever their browser holds (../shared/dashboard.md,
+ * Security): a Cognito access token would let them replace or turn off their second factor there,
+ * with no password, no code and no audit entry, escaping their company's two-factor rule. The
+ * browser holds Cambio's own session cookie only (functions/people/dashboard-sessions.ts).
+ */
+const api = useTestApi();
+
+/** One action of the user pool's API, as the AWS SDK sends it. */
+async function userPool(action: string, input: Record<string, unknown>): Promise<{ status: number; type: string }> {
+  const response = await fetch(api.runtime.cognitoEndpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': `AWSCognitoIdentityProviderService.${action}` },
+    body: JSON.stringify(input),
+  });
+  const body = (await response.json()) as { __type?: string };
+  return { status: response.status, type: body.__type ?? '' };
+}
+
+describe('the identity provider, called with what the browser holds', () => {
+  it('refuses every self-service call of a member with two-factor sign-in in a company that requires it; their factors stay as they were', async () => {
+    const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Required Co');
+    const required = await owner.browser.call('PUT', `/companies/${owner.companyId}/two-factor-requirement`, { body: { required: true } });
+    expect(required.status, JSON.stringify(required.body)).toBe(200);
+
+    const held = [...owner.browser.jar.values()];
+    expect(held.length).toBeGreaterThan(0);
+    for (const value of held) {
+      for (const [action, input] of [
+        ['SetUserMFAPreference', { AccessToken: value, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }],
+        ['AssociateSoftwareToken', { AccessToken: value }],
+        ['VerifySoftwareToken', { AccessToken: value, UserCode: totpCode(owner.secret) }],
+        ['GetUser', { AccessToken: value }],
+        ['ChangePassword', { AccessToken: value, PreviousPassword: STRONG_PASSWORD, ProposedPassword: `${STRONG_PASSWORD}-new` }],
+      ] as const) {
+        expect(await userPool(action, input), `${action} with ${value.slice(0, 12)}…`).toEqual({ status: 400, type: 'NotAuthorizedException' });
+      }
+    }
+
+    expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
+    const again = dashboardBrowser(api.runtime);
+    expect((await again.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).body.data).toEqual({ signedIn: false, twoFactorRequired: true });
+  });
+
+  it("keeps the session's Cognito tokens on the server, under the hash of the cookie, and renews its access token there once expired", async () => {
+    const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Stored Co');
+    const cookieValue = owner.browser.jar.get('cambio_session')!;
+    const sessions = new DynamoDashboardSessions(api.db, api.runtime.tableName);
+    const stored = (await sessions.find(sessionKeyOf(cookieValue)))!;
+    expect(stored).toMatchObject({ accessToken: expect.stringMatching(/^ey/), refreshToken: expect.any(String) });
+    // Nowhere in the table is the cookie's value.
+    const { Items = [] } = await api.db.send(new ScanCommand({ TableName: api.runtime.tableName, ConsistentRead: true }));
+    expect(JSON.stringify(Items)).not.toContain(cookieValue);
+
+    await sessions.save(sessionKeyOf(cookieValue), { ...stored, accessExpiresAt: 0 });
+    expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
+    const renewed = (await sessions.find(sessionKeyOf(cookieValue)))!;
+    expect(renewed.accessToken).not.toBe(stored.accessToken);
+    expect(renewed.accessExpiresAt).toBeGreaterThan(Date.now() / 1000);
+  });
+});
