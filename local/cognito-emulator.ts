@@ -10,6 +10,7 @@ import { totpMatches } from './totp.ts';
 /**
  * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
  * AdminSetUserPassword, AdminGetUser and AdminUserGlobalSignOut for a password reset, AdminDeleteUser
+ * (and AdminSetUserMFAPreference, an operator's change tests make)
  * for a sign-up whose address was never verified, ChangePassword, InitiateAuth with USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH, GlobalSignOut;
  * for two-factor sign-in AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference, GetUser
  * and RespondToAuthChallenge with SOFTWARE_TOKEN_MFA) and the pool's JWKS,
@@ -123,6 +124,18 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       const user = state.users[String(input.Username ?? '').toLowerCase()];
       if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
       return { Username: user.username, UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }], UserStatus: user.confirmed ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', Enabled: true };
+    },
+    // An operator's call with the pool's IAM credentials (the console's "MFA" setting of a user): the
+    // second factor changed where Cambio does not see it; the next sign-in shows it (sign-in.ts).
+    AdminSetUserMFAPreference: (input) => {
+      checkPool(input.UserPoolId);
+      const user = state.users[String(input.Username ?? '').toLowerCase()];
+      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      const settings = input.SoftwareTokenMfaSettings as { Enabled?: boolean } | undefined;
+      if (settings?.Enabled && !user.totpSecret) throw new CognitoError('InvalidParameterException', 'User has not verified software token mfa');
+      if (settings) user.totpEnabled = settings.Enabled === true;
+      save();
+      return {};
     },
     AdminDeleteUser: (input) => {
       checkPool(input.UserPoolId);

@@ -11,6 +11,8 @@ export interface SignInDeps extends PersonAudit {
   identity: IdentityProvider;
   people: Pick<EmailVerificationStore, 'getPerson'>;
   attempts: SignInAttempts;
+  /** The person's two-factor mark (two-factor.ts), which a company's rule reads. */
+  marks: { isTwoFactorOn(personId: string): Promise<boolean>; markTwoFactorOff(personId: string, audit: []): Promise<void> };
 }
 
 /** Within Cambio's limits on failures (sign-in-limits.ts), which count an address with no account
@@ -24,6 +26,11 @@ export async function signIn(deps: SignInDeps, input: { email: string; password:
     await identity.signOut(outcome.accessToken);
     throw error;
   });
+  // The user pool is the source of truth: it let the person in on the password alone, so their second
+  // factor is off there, whatever the mark says (turned off where Cambio did not see it, by an
+  // operator in the console). The mark follows, so a company that requires two-factor sign-in
+  // refuses them and Team shows it off. (The other way, finishTwoFactorSignIn marks it on.)
+  if (await deps.marks.isTwoFactorOn(outcome.personId)) await deps.marks.markTwoFactorOff(outcome.personId, []);
   await auditSignIn(deps, outcome.personId, origin, now);
   return outcome;
 }

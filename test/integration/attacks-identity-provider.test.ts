@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DynamoDashboardSessions } from '#adapters/dynamo/dashboard-session-store';
 import { sessionKeyOf } from '#functions/people/dashboard-sessions';
 import { totpCode } from '#local/totp';
+import { LOCAL_USER_POOL_ID } from '#local/cognito-emulator';
 import { useTestApi } from '../support/local-api.ts';
 import { dashboardBrowser, signedUpOwnerWithTwoFactor, STRONG_PASSWORD } from '../support/dashboard.ts';
 
@@ -49,6 +50,21 @@ describe('the identity provider, called with what the browser holds', () => {
     expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
     const again = dashboardBrowser(api.runtime);
     expect((await again.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).body.data).toEqual({ signedIn: false, twoFactorRequired: true });
+  });
+
+  it('takes the user pool’s word on two-factor at each sign-in: turned off there by an operator, the company that requires it refuses the person and Team shows it off', async () => {
+    const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Operator Co');
+    expect((await owner.browser.call('PUT', `/companies/${owner.companyId}/two-factor-requirement`, { body: { required: true } })).status).toBe(200);
+    const operator = await userPool('AdminSetUserMFAPreference', { UserPoolId: LOCAL_USER_POOL_ID, Username: owner.email, SoftwareTokenMfaSettings: { Enabled: false } });
+    expect(operator.status).toBe(200);
+
+    // The password alone now signs in: the user pool asks for no code.
+    const browser = dashboardBrowser(api.runtime);
+    expect((await browser.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).body.data).toEqual({ signedIn: true });
+    expect((await browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
+    // The company requires it: everything in the company is refused until it is on again.
+    const refused = await browser.call('GET', `/companies/${owner.companyId}/team`);
+    expect(refused.status).toBe(403);
   });
 
   it("keeps the session's Cognito tokens on the server, under the hash of the cookie, and renews its access token there once expired", async () => {

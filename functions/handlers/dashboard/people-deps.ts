@@ -29,11 +29,14 @@ export const signInAttempts = new DynamoSignInAttempts(db, tableName);
 export const { identity } = userPoolFrom(settings);
 export const codes = new DynamoCodeAttempts(db, tableName);
 
+/** Each person's two-factor mark, which a company's rule reads (functions/people/two-factor.ts). */
+export const twoFactorMarks = new DynamoTwoFactorStore(db, tableName);
+
 export const twoFactor: TwoFactorDeps = {
   identity,
   codes,
   memberships,
   auditLog,
-  marks: new DynamoTwoFactorStore(db, tableName),
+  marks: twoFactorMarks,
   companies: new DynamoCompanyStore(db, tableName),
 };
