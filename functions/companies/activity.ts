@@ -7,8 +7,8 @@ import type { Caller } from '../people/caller.ts';
 import { depositView, type Deposit } from '../deposits/deposits.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { ID_DAY_MESSAGE, isId, isIdDay, type IdKind } from '../shared/ids.ts';
-import { AmountFormatError, parseAmount } from '../shared/money.ts';
-import type { SandboxPayer } from '../networks/network.ts';
+import { AmountFormatError, formatAmount, parseAmount } from '../shared/money.ts';
+import { SandboxPaymentReverted, SandboxWalletShort, type SandboxPayer } from '../networks/network.ts';
 import type { NetworkName } from '../networks/names.ts';
 import { withdrawalView, type Withdrawal } from '../withdrawals/withdrawals.ts';
 
@@ -221,7 +221,12 @@ export interface SimulationDeps {
  * `Simulate payment` on a deposit's detail. Only a sandbox company on a stage whose chain is the
  * sandbox chain (`payer` is null elsewhere); only a role that may change things (the route's
  * permission). The transfer and its audit entry cannot share a transaction (the chain is not our
- * ledger): the entry is written first, so no payment is ever made unlogged.
+ * ledger): the transfer is made first, so the entry names its transaction, and a payment refused or
+ * reverted leaves no entry claiming one.
+ *
+ * On the local EVM nodes the company pays from its own sandbox wallet: a payment above what that
+ * wallet holds is refused with INSUFFICIENT_BALANCE (the contract's code for a balance below what
+ * the operation needs), and one the chain reverts is an error, never an answer that it was paid.
  */
 export async function simulatePayment(
   { activity, companies, auditLog, payerOn }: SimulationDeps,
@@ -248,7 +253,25 @@ export async function simulatePayment(
   const actor = { personId: caller.membership.personId, email: caller.membership.email };
   // The transfer first, so the audit log names the transaction it made; a transfer that fails
   // leaves no entry claiming a payment.
-  const { txHash } = await payer.pay(found.record.address, amount);
+  const { txHash } = await payer.pay(found.record.address, amount, { companyId }).catch((error: unknown) => {
+    throw refusedPayment(error);
+  });
   await auditLog.appendAudit([auditEntry(companyId, 'deposit.payment_simulated', actor, caller.origin, now, depositId, { amount: amountText, txHash })]);
   return { txHash, deposit: depositView(found.record) };
+}
+
+/** What the caller is told when the sandbox chain did not take the payment; any other failure as it was. */
+function refusedPayment(error: unknown): unknown {
+  if (error instanceof SandboxWalletShort) {
+    return new ApiError(
+      'INSUFFICIENT_BALANCE',
+      `The sandbox wallet of this company holds ${formatAmount(error.held, 'USDT')} USDT, less than the ${formatAmount(error.asked, 'USDT')} asked. It is given its sandbox USDT once, the first time the company pays`,
+      { wallet: error.wallet, held: formatAmount(error.held, 'USDT'), asked: formatAmount(error.asked, 'USDT') },
+    );
+  }
+  // INTERNAL_ERROR, since nothing the caller sent caused it (a token paused or a wallet frozen through
+  // `npm run sandbox:issuer`, a node misbehaving), but with the message, which names the transaction
+  // to look at, rather than the generic one.
+  if (error instanceof SandboxPaymentReverted) return new ApiError('INTERNAL_ERROR', error.message, { txHash: error.txHash }, { cause: error });
+  return error;
 }

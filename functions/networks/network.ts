@@ -138,10 +138,45 @@ export interface NetworkTransfers {
   builder(chain: ChainReader, settings: SliceSettings<'chain' | 'transfers'>): SweepBuilder;
 }
 
-/** A USDT transfer on the sandbox chain from the fixed customer wallet (the one `npm run
- * sandbox:pay` uses): the chain scanner then sees it as it sees any payment. */
+/** Whose simulated payment it is: the company whose `Simulate payment` sends it. */
+export interface SandboxPayment {
+  companyId: string;
+}
+
+/**
+ * A customer's USDT transfer on the sandbox chain (`amount` in USDT minor units): the chain scanner
+ * then sees it as it sees any payment. Where the sandbox models the payer's balance (the local EVM
+ * nodes), each company pays from a wallet of its own, so that one company spending its sandbox
+ * USDT leaves every other's simulator working; the sandbox TRON chain does not model it, and pays
+ * every company's from one customer wallet.
+ */
 export interface SandboxPayer {
-  pay(address: string, amount: bigint): Promise<{ txHash: string }>;
+  pay(address: string, amount: bigint, payment: SandboxPayment): Promise<{ txHash: string }>;
+}
+
+/** The company's sandbox wallet holds less USDT than the simulated payment asks, so nothing was
+ * sent. Amounts in USDT minor units. */
+export class SandboxWalletShort extends Error {
+  constructor(
+    readonly wallet: string,
+    readonly held: bigint,
+    readonly asked: bigint,
+  ) {
+    super(`The sandbox wallet ${wallet} holds ${held} USDT minor units, less than the ${asked} asked`);
+    this.name = 'SandboxWalletShort';
+  }
+}
+
+/** The sandbox chain mined a transfer of the simulated payment and it reverted, so nothing was
+ * paid; the message says which transfer and what may have stopped it. */
+export class SandboxPaymentReverted extends Error {
+  constructor(
+    message: string,
+    readonly txHash: string,
+  ) {
+    super(message);
+    this.name = 'SandboxPaymentReverted';
+  }
 }
 
 /** The dashboard's `Simulate payment`: a customer's payment on a stage whose chain is a sandbox;

@@ -15,7 +15,7 @@ export const SANDBOX_PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 2_
  * sandbox:pay`, the client conformance runtime and the dashboard's `Simulate payment` all do.
  * `REVERT` mines a failed transfer (`sandbox:pay --fail`).
  */
-export function sandboxPayer(chain: Pick<SandboxChain, 'submitTransfer'>, usdtContract: string): SandboxPayer & { pay(address: string, amount: bigint, result?: ReceiptResult): Promise<{ txHash: string; blockNumber: number }> } {
+export function sandboxPayer(chain: Pick<SandboxChain, 'submitTransfer'>, usdtContract: string): { pay(address: string, amount: bigint, result?: ReceiptResult): Promise<{ txHash: string; blockNumber: number }> } {
   return {
     pay: (address: string, amount: bigint, result: ReceiptResult = 'SUCCESS') => chain.submitTransfer({ contract: usdtContract, from: SANDBOX_PAYER, to: address, amount, result }),
   };
@@ -23,14 +23,18 @@ export function sandboxPayer(chain: Pick<SandboxChain, 'submitTransfer'>, usdtCo
 
 /** The sandbox simulator's payer on a stage whose chain is the sandbox chain; null elsewhere
  * (production reads TRON, where money moves only from a real wallet). Here, not in from-settings.ts,
- * so the dashboard API's bundle carries the sandbox chain alone, not TronGrid's client. */
+ * so the dashboard API's bundle carries the sandbox chain alone, not TronGrid's client. Every
+ * company pays from SANDBOX_PAYER: the sandbox chain keeps no balance for a payer, so no company
+ * can empty it for the others. */
 export function sandboxPayerFrom(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>): SandboxPayer | null {
   if (settings.CHAIN_ADAPTER !== 'sandbox') return null;
   const chain = new SandboxChain(db, tableName, {
     blockIntervalMs: needed(settings.SANDBOX_BLOCK_INTERVAL_MS, 'SANDBOX_BLOCK_INTERVAL_MS', 'CHAIN_ADAPTER=sandbox'),
     solidifyAfter: settings.DEPOSIT_REQUIRED_CONFIRMATIONS,
   });
-  return sandboxPayer(chain, settings.USDT_CONTRACT);
+  const payer = sandboxPayer(chain, settings.USDT_CONTRACT);
+  // The simulator always pays a transfer that succeeds, whichever company asks.
+  return { pay: (address, amount) => payer.pay(address, amount) };
 }
 
 export const tronSandbox: NetworkSandbox = { payer: sandboxPayerFrom };
