@@ -7,7 +7,8 @@
  */
 export interface MailCounter {
   kind: 'invitation' | 'sign-up';
-  of: { companyId: string } | { email: string };
+  /** A company's; an address's; an address's from one source address; one source address's. */
+  of: { companyId: string } | { email: string } | { email: string; source: string } | { source: string };
   per: 'hour' | 'day';
 }
 

@@ -13,8 +13,17 @@ import type { Person } from './team.ts';
  * password, factors and sessions (its sandbox company is left with nobody who can reach it).
  */
 export const EMAIL_VERIFICATION_TTL_MS = 24 * 3_600_000;
-/** Sign-up mails (a link, a notice to the holder, a link sent again) one address gets in a day. */
+/**
+ * Limits on sign-up mails (a link, a notice to the holder, a link sent again), so the sign-up page
+ * can flood no one's mailbox, and strangers cannot use up an address's mails before its owner signs
+ * up (#43): counted per address *and source address*, so that five strangers' sign-ups for
+ * `someone@…` leave its owner's own, from their own address, untouched; per source, so that one
+ * source cannot mail many addresses; and per address in all, far above one person's need, as the
+ * last guard of the mailbox against many sources at once.
+ */
 export const SIGN_UP_MAILS_PER_ADDRESS_PER_DAY = 5;
+export const SIGN_UP_MAILS_PER_SOURCE_PER_HOUR = 30;
+export const SIGN_UP_MAILS_TO_ADDRESS_PER_DAY = 50;
 /** Why a sign-in with the right password is refused: the address was never proven. */
 export const EMAIL_NOT_VERIFIED = 'EMAIL_NOT_VERIFIED';
 
@@ -74,13 +83,28 @@ export async function requireVerified(store: Pick<EmailVerificationStore, 'getPe
   throw new ApiError('FORBIDDEN', `Confirm your email first: follow the link we mailed to ${email}, or ask for it to be sent again`, { reason: EMAIL_NOT_VERIFIED });
 }
 
-/** One more sign-up mail on the address's daily count, or 429 RATE_LIMITED. Counted before the
- * address's account is looked up, so the answer is the same whoever holds it. */
-export async function countSignUpMail(counts: MailCounts, email: string, now: Date): Promise<void> {
-  const refused = await countMail(counts, [{ counter: { kind: 'sign-up', of: { email }, per: 'day' }, limit: SIGN_UP_MAILS_PER_ADDRESS_PER_DAY }], now);
+/** One more sign-up mail asked from `source` for the address, or 429 RATE_LIMITED. Counted before
+ * the address's account is looked up, so the answer is the same whoever holds it. */
+export async function countSignUpMail(counts: MailCounts, email: string, source: string, now: Date): Promise<void> {
+  const refused = await countMail(
+    counts,
+    [
+      { counter: { kind: 'sign-up', of: { email, source }, per: 'day' }, limit: SIGN_UP_MAILS_PER_ADDRESS_PER_DAY },
+      { counter: { kind: 'sign-up', of: { source }, per: 'hour' }, limit: SIGN_UP_MAILS_PER_SOURCE_PER_HOUR },
+      { counter: { kind: 'sign-up', of: { email }, per: 'day' }, limit: SIGN_UP_MAILS_TO_ADDRESS_PER_DAY },
+    ],
+    now,
+  );
   if (!refused) return;
   const retryAt = refused.retryAt.toISOString();
-  throw new ApiError('RATE_LIMITED', `${email} has been sent ${refused.limit} sign-up mails today, the most one address may be: try again after ${retryAt}`, { limit: refused.limit, retryAt });
+  const of = refused.counter.of;
+  const message =
+    'source' in of && 'email' in of
+      ? `${email} has been sent ${refused.limit} sign-up mails asked from your address today, the most one address may be`
+      : 'source' in of
+        ? `Your address has asked for ${refused.limit} sign-up mails in the last hour, the most one may`
+        : `${email} has been sent ${refused.limit} sign-up mails today, the most one address may be`;
+  throw new ApiError('RATE_LIMITED', `${message}: try again after ${retryAt}`, { limit: refused.limit, retryAt });
 }
 
 /** A new link for the person (replacing any earlier one), mailed; a refused mail is logged, not thrown:

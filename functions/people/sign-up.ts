@@ -50,7 +50,7 @@ export async function signUp(deps: SignUpDeps, input: { companyName: string; ema
   const problems = passwordProblems(input.password);
   if (problems.length) throw validationFailed([{ path: 'password', message: `Password does not conform to policy: needs ${problems.join(', ')}` }]);
   await answeringAt(Date.now() + deps.answerMs, async () => {
-    await countSignUpMail(deps.counts, email, now);
+    await countSignUpMail(deps.counts, email, origin.sourceIp, now);
     if (await releaseUnverifiedAddress(deps.identity, deps.store, email)) {
       await sendQuietly(deps, signUpAttemptMail(email, deps.signInUrl));
       return;
@@ -66,10 +66,10 @@ export async function signUp(deps: SignUpDeps, input: { companyName: string; ema
 
 /** `Send the link again` (the Check your mail page, and sign-in refused for an unproven address):
  * the same 202 for every address; only a person still waiting for their link gets a new one. */
-export async function resendVerificationLink(deps: Omit<SignUpDeps, 'signInUrl' | 'memberships'>, input: { email: string }, now = new Date()): Promise<void> {
+export async function resendVerificationLink(deps: Omit<SignUpDeps, 'signInUrl' | 'memberships'>, input: { email: string }, origin: RequestOrigin, now = new Date()): Promise<void> {
   const email = checkEmail(input.email);
   await answeringAt(Date.now() + deps.answerMs, async () => {
-    await countSignUpMail(deps.counts, email, now);
+    await countSignUpMail(deps.counts, email, origin.sourceIp, now);
     const account = await deps.identity.findPerson(email);
     const person = account && (await deps.store.getPerson(account.personId));
     if (person && person.emailVerifiedAt === null) await mailVerificationLink(deps, { personId: person.personId, email }, now);

@@ -4,6 +4,7 @@ import { personItem } from '#adapters/dynamo/items/team';
 import { totpCode } from '#local/totp';
 import { useTestApi } from '../support/local-api.ts';
 import { mailsTo, verifyLinkIn } from '../support/outbox.ts';
+import { rawDashboardRequest } from '../support/raw-dashboard-request.ts';
 import { dashboardBrowser, invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail, verifyTokenMailedTo } from '../support/dashboard.ts';
 
 /**
@@ -17,8 +18,9 @@ const ANSWER_MS = 1000;
 const api = useTestApi(undefined, { environment: { SIGN_UP_ANSWER_MS: String(ANSWER_MS) } });
 const SQUATTER_PASSWORD = 'Squatter-Pass-99';
 const OWNER_PASSWORD = 'Rightful-Owner-77';
-/** functions/people/email-verification.ts SIGN_UP_MAILS_PER_ADDRESS_PER_DAY, written out so the test stands without it. */
+/** functions/people/email-verification.ts's limits, written out so the test stands without them. */
 const SIGN_UP_MAILS_PER_ADDRESS_PER_DAY = 5;
+const SIGN_UP_MAILS_PER_SOURCE_PER_HOUR = 30;
 
 const signUp = (email: string, companyName: string, password = STRONG_PASSWORD) =>
   dashboardBrowser(api.runtime).call('POST', '/sign-up', { body: { companyName, email, password } });
@@ -148,5 +150,39 @@ describe('sign-up mail to one address is limited', () => {
     expect(refused.status).toBe(429);
     expect((await signUp(email, 'Flood Co')).status).toBe(429);
     expect(mailsTo(api.runtime.outboxDir, email)).toHaveLength(SIGN_UP_MAILS_PER_ADDRESS_PER_DAY);
+  });
+});
+
+describe('strangers cannot use up an address’s sign-up mails before its owner', () => {
+  const resendFrom = (email: string, from: string) => rawDashboardRequest(api.runtime, 'POST', '/sign-up/resend', { body: { email }, from });
+
+  it(`five strangers, each at its ${SIGN_UP_MAILS_PER_ADDRESS_PER_DAY} a day for the address, leave its owner's sign-up from their own address working`, async () => {
+    const email = uniqueEmail('wanted');
+    const strangers = ['127.0.7.1', '127.0.7.2', '127.0.7.3', '127.0.7.4', '127.0.7.5'];
+    expect((await rawDashboardRequest(api.runtime, 'POST', '/sign-up', { body: { companyName: 'Squat Co', email, password: SQUATTER_PASSWORD }, from: strangers[0] })).status).toBe(202);
+    await Promise.all(
+      strangers.map(async (from, n) => {
+        for (let sent = n === 0 ? 1 : 0; sent < SIGN_UP_MAILS_PER_ADDRESS_PER_DAY; sent++) expect((await resendFrom(email, from)).status).toBe(202);
+        expect((await resendFrom(email, from)).status).toBe(429);
+      }),
+    );
+
+    // The owner, from their own address: the sign-up goes through and its link is theirs.
+    expect((await signUp(email, 'Mine Co', OWNER_PASSWORD)).status).toBe(202);
+    const owner = dashboardBrowser(api.runtime);
+    expect((await owner.call('POST', '/sign-up/verify', { body: { token: verifyTokenMailedTo(api.runtime, email), password: OWNER_PASSWORD } })).status).toBe(200);
+    expect((await owner.call('GET', '/me')).body.data.companies).toMatchObject([{ name: 'Mine Co', role: 'Owner' }]);
+  });
+
+  it(`one source asks for at most ${SIGN_UP_MAILS_PER_SOURCE_PER_HOUR} sign-up mails an hour, whatever the addresses`, async () => {
+    const from = '127.0.8.1';
+    const addresses = Array.from({ length: SIGN_UP_MAILS_PER_SOURCE_PER_HOUR + 1 }, () => uniqueEmail('spread'));
+    const answers = await Promise.all(addresses.slice(0, SIGN_UP_MAILS_PER_SOURCE_PER_HOUR).map((email) => resendFrom(email, from)));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 202));
+    const refused = await resendFrom(addresses.at(-1)!, from);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/^Your address has asked for 30 sign-up mails in the last hour, the most one may: try again after /);
+    // Another source is not held back by it.
+    expect((await resendFrom(addresses.at(-1)!, '127.0.8.2')).status).toBe(202);
   });
 });

@@ -3,17 +3,20 @@ import { TABLE } from '../table-definition.ts';
 import { companyPartition } from './item.ts';
 
 /**
- * The one owner of a stored `MailCount`: how many mails of a kind a company sent, or an address was
- * sent, in one fixed window (an hour `YYYY-MM-DDTHH`, a day `YYYY-MM-DD`, UTC). Counted by one
+ * The one owner of a stored `MailCount`: how many mails of a kind a company sent, an address was
+ * sent (in all, or asked from one source address), or one source address asked for, in one fixed window (an hour `YYYY-MM-DDTHH`, a day `YYYY-MM-DD`, UTC). Counted by one
  * conditional UpdateItem, so parallel requests cannot pass the limit together; `ttl` removes it once
  * its window is over.
  */
 export const mailCountItem = {
   type: 'MailCount',
-  key: (counter: MailCounter, window: string) => ({
-    PK: 'companyId' in counter.of ? companyPartition(counter.of.companyId) : `MAILBOX#${counter.of.email}`,
-    SK: `MAIL_COUNT#${counter.kind}#${window}`,
-  }),
+  key: (counter: MailCounter, window: string) => {
+    const of = counter.of;
+    if ('companyId' in of) return { PK: companyPartition(of.companyId), SK: `MAIL_COUNT#${counter.kind}#${window}` };
+    if ('email' in of && 'source' in of) return { PK: `MAILBOX#${of.email}`, SK: `MAIL_COUNT#${counter.kind}#FROM#${of.source}#${window}` };
+    if ('email' in of) return { PK: `MAILBOX#${of.email}`, SK: `MAIL_COUNT#${counter.kind}#${window}` };
+    return { PK: `SOURCE#${of.source}`, SK: `MAIL_COUNT#${counter.kind}#${window}` };
+  },
   /** The UpdateItem's parts: one more, unless already at `limit` (the condition fails then). */
   countOne: (limit: number, expiresAtSeconds: number) => ({
     UpdateExpression: 'SET #type = :type, #ttl = :ttl ADD #count :one',
