@@ -77,7 +77,20 @@ async function giveUsdt(to: Address, amount: bigint) {
 const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
   requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
-const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
+/**
+ * An address's USDT once the node has mined what it holds from the hot wallet. anvil's automine
+ * mines a transaction just after it answers the broadcast, and on a loaded machine a read could
+ * come first (a clean-clone CI run read 0 for a payout the node had taken). A transaction the node
+ * keeps waiting on purpose is given two seconds, then the read goes ahead.
+ */
+const usdtOf = async (address: string) => {
+  for (let waited = 0; waited < 2_000; waited += 50) {
+    const [mined, taken] = await Promise.all(['latest', 'pending'].map((blockTag) => client().getTransactionCount({ address: node.hotWallet.address, blockTag: blockTag as 'latest' | 'pending' })));
+    if (mined === taken) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
+};
 const balance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 const nonceOf = async (txHash: string) => (await client().getTransaction({ hash: txHash as Hash })).nonce;
 const newAddress = () => privateKeyToAccount(generatePrivateKey()).address;
