@@ -16,6 +16,15 @@ export type EvmNetworkName = (typeof EVM_NETWORK_NAMES)[number];
  * withdrawal's network. */
 export const HOT_WALLET_NETWORK = 'tron' satisfies NetworkName;
 
+/**
+ * The first registered network's chain jobs predate the others': its schedules name no network, and
+ * its runs' metrics carry no `Network` dimension and its job names no network, as the alarms and
+ * dashboards made on them read them. Every other network's carry its name.
+ */
+export const FIRST_NETWORK = NETWORK_NAMES[0];
+export const metricsDimensionOf = (network: NetworkName): string | null => (network === FIRST_NETWORK ? null : network);
+export const jobNameOf = (job: string, network: NetworkName): string => (network === FIRST_NETWORK ? job : `${job} (${network})`);
+
 const choice = (names: readonly string[]) => `must be ${names.map((name) => `"${name}"`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
 
 /** The `network` field's message when it names none of them: `must be "tron", "ethereum", … or "arbitrum"`. */

@@ -3,6 +3,9 @@ import type { SliceSettings } from '../settings/functions.ts';
 import type { SweepBuilder } from '../deposits/sweeps.ts';
 import type { Broadcaster, ChainReader } from './chain.ts';
 import type { NetworkName } from './names.ts';
+import type { FunctionSettings } from '../settings/functions.ts';
+import type { Log } from '../shared/log.ts';
+import type { TokenStanding } from './token-standing.ts';
 
 /**
  * The network port: everything that differs between the chains Cambio moves USDT on. Deposits,
@@ -183,4 +186,51 @@ export class SandboxPaymentReverted extends Error {
  * null where the stage reads the real network. */
 export interface NetworkSandbox {
   payer(db: DynamoDBDocumentClient, tableName: string, settings: SliceSettings<'chain'>): SandboxPayer | null;
+}
+
+/** The table a job works on (adapters/runtime.ts dynamoFrom). */
+export interface JobTable {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+/**
+ * One run of a network's job: what it did (`outcome`, which tests and the run's log line read), its
+ * counts as the metrics the stack alarms on (named as lib/observability.ts reads them), and whether
+ * it did anything (its line is INFO then, DEBUG when idle). The handler publishes the counts; which
+ * counts a network has is its family's matter.
+ */
+export interface JobRunOutcome<T> {
+  outcome: T;
+  /** Published as counts. */
+  counts: Record<string, number>;
+  /** Published in seconds. */
+  seconds?: Record<string, number>;
+  busy: boolean;
+}
+
+/**
+ * A network's scheduled jobs that sign (functions/handlers/jobs/withdrawal-sender.ts and
+ * deposit-sweeper.ts): each family builds them, in its folder, from the function's settings and
+ * the table, and the handlers only run them. Each is made on the network's first run and kept
+ * across warm invocations.
+ */
+export interface NetworkJobs {
+  withdrawalSender(settings: FunctionSettings<'jobs/withdrawal-sender'>, table: JobTable): (log: Log, timeLeftMs?: () => number) => Promise<JobRunOutcome<WithdrawalSenderRun>>;
+  depositSweeper(settings: FunctionSettings<'jobs/deposit-sweeper'>, table: JobTable): (log: Log) => Promise<JobRunOutcome<DepositSweeperRun>>;
+}
+
+/** A withdrawal sender's run: what was sent and settled (each family's result), and the token's standing. */
+export interface WithdrawalSenderRun {
+  sent: { sent: number; failed: number; awaitingFloat: number; feeCapReached?: number };
+  settled: { completed: number; failed: number; rebroadcast: number; replaced?: number; feeCapReached?: number; stuck: { count: number; oldestAgeSeconds: number } };
+  standing: TokenStanding;
+}
+
+/** A sweeper's run: the family's sweep result (null while the token may not move), the token's
+ * standing, and the deposit addresses set aside as frozen after it. */
+export interface DepositSweeperRun {
+  outcome: Record<string, number> | null;
+  standing: TokenStanding;
+  frozenAddresses: number;
 }

@@ -27,8 +27,7 @@ import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { ANVIL_MNEMONIC, HOT_WALLET_USDT, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
-import { reportHotWalletGas } from '#adapters/hot-wallet-gas';
-import type { JobRun } from '#adapters/observability';
+import { checkHotWalletGas } from '#functions/networks/evm/hot-wallet-gas';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
@@ -385,19 +384,14 @@ describe('reconcile per network', () => {
 });
 
 describe('hot wallet gas', () => {
-  it("below the network's minimum (0.05 BNB on bsc by default): logged as hot wallet gas low and counted 1; above it, 0", async () => {
+  it("below the network's minimum (0.05 BNB on bsc by default): logged as hot wallet gas low and low (the run counts HotWalletGasLow 1); above it, not", async () => {
     const poor = privateKeyToAccount(generatePrivateKey()).address;
     await createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).setBalance({ address: poor, value: parseEther('0.01') });
-    const counted: number[] = [];
     const warned: Record<string, unknown>[] = [];
-    const job = {
-      log: { warn: (message: string, fields: Record<string, unknown>) => warned.push({ message, ...fields }) },
-      metrics: { addMetric: (_name: string, _unit: string, value: number) => counted.push(value) },
-    } as unknown as JobRun;
+    const log = { warn: (message: string, fields?: Record<string, unknown>) => void warned.push({ message, ...fields }) };
     const chain = evmChainOf(NETWORK, settings);
-    expect(await reportHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, poor, job)).toEqual({ gas: parseEther('0.01'), low: true });
-    expect(await reportHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, node.hotWallet.address, job)).toMatchObject({ low: false });
-    expect(counted).toEqual([1, 0]);
+    expect(await checkHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, poor, log)).toEqual({ gas: parseEther('0.01'), low: true });
+    expect(await checkHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, node.hotWallet.address, log)).toMatchObject({ low: false });
     expect(warned).toEqual([expect.objectContaining({ message: 'hot wallet gas low', network: NETWORK, gas: '0.01 BNB', minimum: '0.05 BNB' })]);
   });
 });

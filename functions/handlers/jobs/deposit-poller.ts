@@ -8,7 +8,7 @@ import { confirmDeposits, expireDeposits, releaseUnfrozen } from '#functions/dep
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import type { NetworkName } from '#functions/networks/names';
+import { FIRST_NETWORK, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -63,7 +63,8 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   }
   const confirm = await confirmDeposits({ ...deps, log });
   const released = await releaseUnfrozen({ ...deps, log });
-  const expired = network === 'tron' ? await expireDeposits(deps) : 0;
+  // One network's poller expires every network's overdue deposits (each deposit's time is its own).
+  const expired = network === FIRST_NETWORK ? await expireDeposits(deps) : 0;
   return { scan, confirm, released, expired };
 }
 
@@ -75,8 +76,8 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
     `deposit poll (${network})`,
     context,
     async ({ log, metrics }) => {
-      // TRON's metrics keep the dimensions its alarms were made on; another network's carry its name.
-      if (network !== 'tron') metrics.addDimension('Network', network);
+      const dimension = metricsDimensionOf(network);
+      if (dimension !== null) metrics.addDimension('Network', dimension);
       const outcome = await pollDeposits(network, log);
       if (outcome.scan.lagBlocks !== null) metrics.addMetric('ScannerLagBlocks', MetricUnit.Count, outcome.scan.lagBlocks);
       metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.scan.credited + outcome.confirm.confirmed);

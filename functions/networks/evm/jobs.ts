@@ -1,0 +1,122 @@
+import { parseUnits } from 'viem';
+import type { NetworkJobs } from '../network.ts';
+import type { EvmNetworkName } from '../names.ts';
+import type { Log } from '../../shared/log.ts';
+import { parseAmount } from '../../shared/money.ts';
+import { tokenStanding, usdtMayMove } from '../token-standing.ts';
+import { senderCounts, senderSeconds, standingCounts } from '../job-counts.ts';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '../../withdrawals/evm-withdrawal-sending.ts';
+import { sweepEvmDepositAddresses, type EvmSweepDeps } from '../../deposits/evm-sweeps.ts';
+import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
+import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
+import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
+import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
+import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
+import { evmSignerFrom } from '#adapters/signer/evm-signer';
+import { EVM_NETWORKS } from './networks.ts';
+import { DEFAULT_NATIVE_SWEEP_MINIMUM } from './settings.ts';
+import { evmChainOf, evmPayoutsOf, evmReplaceAfterMs, evmSettingsOf, isForwarderOf } from './from-settings.ts';
+import { checkHotWalletGas } from './hot-wallet-gas.ts';
+
+const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, feeCapReached: 0 };
+
+/**
+ * An EVM network's signing jobs: payouts and the factory's batch sweeps from the hot wallet (the
+ * stage's key in the network's address form) with its own nonce sequence, fee replacement and fee
+ * cap (functions/withdrawals/evm-withdrawal-sending.ts, functions/deposits/evm-sweeps.ts). Each run
+ * reads the token's standing (nothing new is sent or swept while the token is paused or the hot
+ * wallet frozen: functions/networks/token-standing.ts) and the hot wallet's gas, which pays every
+ * payout and sweep (HotWalletGasLow).
+ */
+export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
+  withdrawalSender(settings, { db, tableName }) {
+    const chain = evmChainOf(network, settings);
+    const networkSettings = evmSettingsOf(network, settings);
+    const signer = evmSignerFrom(settings, network);
+    const unit = 10n ** BigInt(EVM_NETWORKS[network].tokenDecimals - 6);
+    const cambioAddresses = cambioAddressesOf(db, tableName);
+    const sending: EvmSendingDeps = {
+      chain,
+      payouts: evmPayoutsOf(network, settings, signer, chain),
+      store: new DynamoEvmSendingStore(db, tableName, network),
+      hotWalletUsdt: async () => (await chain.tokenBalance(networkSettings.usdtContract, await signer.address())) / unit,
+      replaceAfterMs: evmReplaceAfterMs(network, settings),
+    };
+    return async (log: Log, timeLeftMs?: () => number) => {
+      const wallet = await signer.address();
+      const standing = await tokenStanding(chain, networkSettings.usdtContract, wallet);
+      // The API refuses to pay Cambio's own addresses: it learns them here (refused-destinations.ts).
+      await recordCambioAddresses(cambioAddresses, network, { hotWallet: wallet, tokenContracts: await chain.usdtContracts(networkSettings.usdtContract) });
+      const deps = { ...sending, log, timeLeftMs };
+      const sent = usdtMayMove(standing) ? await sendEvmWithdrawals(deps) : NOTHING_SENT;
+      const settled = await settleEvmWithdrawals(deps);
+      const gas = await checkHotWalletGas(network, networkSettings, chain, wallet, log);
+      // The same PayoutFeeCapReached as the sweeper's: those the cap keeps from a replacement, and
+      // those it keeps unsent under a base fee above it.
+      const feeCapReached = (sent.feeCapReached ?? 0) + (settled.feeCapReached ?? 0);
+      return {
+        outcome: { sent, settled, standing },
+        seconds: senderSeconds(settled),
+        counts: {
+          ...senderCounts({ sent, settled, standing }),
+          WithdrawalsReplaced: settled.replaced ?? 0,
+          PayoutFeeCapReached: feeCapReached,
+          HotWalletGasLow: gas.low ? 1 : 0,
+        },
+        busy: !usdtMayMove(standing) || sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + (settled.replaced ?? 0) + feeCapReached > 0,
+      };
+    };
+  },
+
+  depositSweeper(settings, { db, tableName }) {
+    const chain = evmChainOf(network, settings);
+    const networkSettings = evmSettingsOf(network, settings);
+    const signer = evmSignerFrom(settings, network);
+    const sweeping: EvmSweepDeps = {
+      frozenAmong: (addresses) => chain.frozenAmong(networkSettings.usdtContract, addresses),
+      network,
+      chain,
+      payouts: evmPayoutsOf(network, settings, signer, chain),
+      store: new DynamoEvmSweepStore(db, tableName, network),
+      usdtBalances: (addresses) => chain.usdtBalances(networkSettings.usdtContract, addresses),
+      native: {
+        balances: (addresses) => chain.nativeBalances(networkSettings.forwarderFactory, addresses),
+        isForwarderOf: (address, depositId) => isForwarderOf(networkSettings, address, depositId),
+      },
+      settings: {
+        minimumSweep: networkSettings.sweepMinimumUsdt === undefined ? settings.SWEEP_MINIMUM_USDT : parseAmount(networkSettings.sweepMinimumUsdt, 'USDT'),
+        minimumNative: parseUnits(networkSettings.sweepMinimumNative ?? DEFAULT_NATIVE_SWEEP_MINIMUM[network], EVM_NETWORKS[network].feeAsset.decimals),
+        batchSize: networkSettings.sweepBatchSize,
+      },
+      replaceAfterMs: evmReplaceAfterMs(network, settings),
+    };
+    return async (log: Log) => {
+      const wallet = await signer.address();
+      // Frozen addresses the issuer has unfrozen go back to the due list first.
+      const { stillFrozen } = await returnUnfrozen(sweeping.store, sweeping.frozenAmong!);
+      const standing = await tokenStanding(chain, networkSettings.usdtContract, wallet);
+      if (!usdtMayMove(standing)) {
+        return { outcome: { outcome: null, standing, frozenAddresses: stillFrozen }, counts: { DepositAddressesFrozen: stillFrozen, ...standingCounts(standing) }, busy: true };
+      }
+      const outcome = await sweepEvmDepositAddresses({ ...sweeping, log });
+      const gas = await checkHotWalletGas(network, networkSettings, chain, wallet, log);
+      const frozenAddresses = stillFrozen + outcome.frozen;
+      return {
+        outcome: { outcome: { ...outcome }, standing, frozenAddresses },
+        counts: {
+          DepositAddressesFrozen: frozenAddresses,
+          ...standingCounts(standing),
+          SweepsDone: outcome.done,
+          SweepsFailed: outcome.failed + outcome.wouldRevert,
+          SweptForwarders: outcome.forwarders,
+          SweptNativeForwarders: outcome.nativeForwarders,
+          SweepsReplaced: outcome.replaced,
+          // The same metric as the withdrawal sender's: one alarm per network for any payout stuck at the cap.
+          PayoutFeeCapReached: outcome.feeCapReached,
+          HotWalletGasLow: gas.low ? 1 : 0,
+        },
+        busy: frozenAddresses > 0 || Object.values(outcome).some((count) => count > 0),
+      };
+    };
+  },
+});
