@@ -5,7 +5,6 @@ import type { Broadcaster, ChainReader } from './chain.ts';
 import type { NetworkName } from './names.ts';
 import type { FunctionSettings } from '../settings/functions.ts';
 import type { Log } from '../shared/log.ts';
-import type { TokenStanding } from './token-standing.ts';
 
 /**
  * The network port: everything that differs between the chains Cambio moves USDT on. Deposits,
@@ -218,6 +217,12 @@ export interface JobRunOutcome<T> {
 export interface NetworkJobs {
   withdrawalSender(settings: FunctionSettings<'jobs/withdrawal-sender'>, table: JobTable): (log: Log, timeLeftMs?: () => number) => Promise<JobRunOutcome<WithdrawalSenderRun>>;
   depositSweeper(settings: FunctionSettings<'jobs/deposit-sweeper'>, table: JobTable): (log: Log) => Promise<JobRunOutcome<DepositSweeperRun>>;
+}
+
+/** What the issuer's controls allow now (token-standing.ts tokenStanding reads it). */
+export interface TokenStanding {
+  paused: boolean;
+  hotWalletFrozen: boolean;
 }
 
 /** A withdrawal sender's run: what was sent and settled (each family's result), and the token's standing. */

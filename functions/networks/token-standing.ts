@@ -1,4 +1,6 @@
-import type { TokenControls } from './network.ts';
+import type { TokenControls, TokenStanding } from './network.ts';
+
+export type { TokenStanding };
 
 /**
  * Whether the network's USDT can move from its hot wallet now (../shared/networks.md, "Frozen hot
@@ -9,11 +11,6 @@ import type { TokenControls } from './network.ts';
  * nothing; both publish the two facts, which `TokenPaused<Network>` and `HotWalletFrozen<Network>`
  * alarm on. Read once a run: two calls on the network's node.
  */
-export interface TokenStanding {
-  paused: boolean;
-  hotWalletFrozen: boolean;
-}
-
 export async function tokenStanding(chain: TokenControls, usdtContract: string, hotWallet: string): Promise<TokenStanding> {
   const [paused, frozen] = await Promise.all([chain.tokenPaused(usdtContract), chain.frozenAmong(usdtContract, [hotWallet])]);
   return { paused, hotWalletFrozen: frozen.has(hotWallet) };
