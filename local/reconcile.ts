@@ -32,12 +32,9 @@ try {
       const evmSettings = { EVM_NETWORKS: runningRuntime()?.evmNetworks ?? {} } as SliceSettings<'chain'>;
       return await reconcileHoldings({
         ledger: () => ledgerSide(db, tableName, 'every'),
-        usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses),
-        receipt: (txHash) => chain.receipt(txHash),
-        hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address(),
-        evmNetworks: (Object.keys(evmSettings.EVM_NETWORKS) as EvmNetworkName[]).map((network) =>
+        networks: [{ network: 'tron', usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses), receipt: (txHash) => chain.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address() }, ...(Object.keys(evmSettings.EVM_NETWORKS) as EvmNetworkName[]).map((network) =>
           evmReconcileSources(network, evmSettings, async () => localEvmSigner(settings.LOCAL_HOT_WALLET_KEY!).address()),
-        ),
+        )],
       });
     } finally {
       db.destroy();

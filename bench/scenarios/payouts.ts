@@ -114,9 +114,7 @@ async function measurePayouts(db: ReturnType<typeof createDocumentClient>, table
     const received = await chain.tokenBalance(USDT, to);
     const reconciliation = await reconcileHoldings({
       ledger: () => ledgerSide(db, tableName, 'every'),
-      usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses),
-      receipt: (txHash) => chain.receipt(txHash),
-      hotWalletAddress: async () => hotWallet,
+      networks: [{ network: 'tron', usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses), receipt: (txHash) => chain.receipt(txHash), hotWalletAddress: async () => hotWallet }],
     });
     const expected = parseAmount(AMOUNT, 'USDT') * BigInt(PAYOUTS);
     const failures: string[] = [];

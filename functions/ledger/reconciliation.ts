@@ -1,5 +1,5 @@
 import { formatAmount } from '../shared/money.ts';
-import type { EvmNetworkName, NetworkName } from '../networks/names.ts';
+import type { NetworkName } from '../networks/names.ts';
 import { receivedBy, type TransactionReceipt } from '../networks/chain.ts';
 
 /**
@@ -148,12 +148,18 @@ export interface NetworkSources {
   /** What each of these addresses holds below 1e-6 USDT, in the token's base units; only where
    * the token has more than 6 decimals (BSC's 18): usdtBalances leaves it out. */
   usdtBelowMicro?(addresses: string[]): Promise<Map<string, bigint>>;
+  /** The network reads every EVM deposit address Cambio made, whatever its deposit's network (the
+   * same 20 bytes are an address on every EVM chain, and USDT may be paid to one on any). */
+  readsEveryEvmDepositAddress?: boolean;
 }
 
-/** TRON's chain (these fields) and each open EVM network's, with the one ledger. */
-export interface ReconciliationSources extends NetworkSources {
+/** One network's chain as reconciliation reads it, named. */
+export type NetworkReconcileSources = { network: NetworkName } & NetworkSources;
+
+/** Each open network's chain (each family builds its own: NetworkChains.reconcileSources), with the one ledger. */
+export interface ReconciliationSources {
   ledger(): Promise<LedgerSide>;
-  evmNetworks?: ({ network: EvmNetworkName } & NetworkSources)[];
+  networks: NetworkReconcileSources[];
 }
 
 /**
@@ -227,8 +233,8 @@ export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: nu
 export async function reconcileHoldings(sources: ReconciliationSources): Promise<HoldingsReconciliation> {
   const ledger = await sources.ledger();
   const networks: NetworkReconciliation[] = [];
-  for (const [network, chain] of [['tron', sources] as const, ...(sources.evmNetworks ?? []).map((evm) => [evm.network, evm] as const)]) {
-    networks.push(await reconcileNetwork(network, chain, ledger, network === 'tron' ? [] : (ledger.evmDepositAddresses ?? [])));
+  for (const chain of sources.networks) {
+    networks.push(await reconcileNetwork(chain.network, chain, ledger, chain.readsEveryEvmDepositAddress ? (ledger.evmDepositAddresses ?? []) : []));
   }
   const sum = (pick: (network: NetworkReconciliation) => bigint | number) => networks.reduce((total, network) => total + BigInt(pick(network)), 0n);
   const total = reconcile({

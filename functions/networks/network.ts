@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SliceSettings } from '../settings/functions.ts';
 import type { SweepBuilder } from '../deposits/sweeps.ts';
+import type { NetworkReconcileSources } from '../ledger/reconciliation.ts';
 import type { Broadcaster, ChainReader } from './chain.ts';
 import type { NetworkName } from './names.ts';
 import type { FunctionSettings } from '../settings/functions.ts';
@@ -133,6 +134,14 @@ export interface NetworkChains {
     settings: SliceSettings<'chain'>,
     options?: { hotWallet?: () => Promise<string> },
   ): { chain: Chain; settings: ChainSettings };
+  /** What reconciliation reads of the network (functions/ledger/reconciliation.ts), and whether its
+   * chain answers every address's balance in one read (then every deposit address is read). */
+  reconcileSources(
+    db: DynamoDBDocumentClient,
+    tableName: string,
+    settings: SliceSettings<'chain'>,
+    hotWalletAddress: () => Promise<string>,
+  ): NetworkReconcileSources & { readsAllBalancesAtOnce: boolean };
 }
 
 /** Building transfers for the signing jobs (withdrawal sender, sweeper). */

@@ -11,3 +11,6 @@ export const isOpenOn = (network: NetworkName, evmNetworks: OpenEvmNetworks): bo
 
 /** The networks open on a stage, in NETWORK_NAMES' order (what a refusal lists). */
 export const openNetworksOf = (evmNetworks: OpenEvmNetworks): NetworkName[] => NETWORK_NAMES.filter((network) => isOpenOn(network, evmNetworks));
+
+/** The networks a stage's settings open (for what runs on each: the chain jobs, reconcile). */
+export const networksOpenIn = (settings: { EVM_NETWORKS?: OpenEvmNetworks }): NetworkName[] => openNetworksOf(settings.EVM_NETWORKS);

@@ -132,10 +132,7 @@ async function reconciled() {
   const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
   const result = await reconcileHoldings({
     ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses),
-    receipt: (txHash) => tron.receipt(txHash),
-    hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address(),
-    evmNetworks: [evmReconcileSources(NETWORK, { EVM_NETWORKS: { [NETWORK]: direct } } as SliceSettings<'chain'>, async () => hotWallet.address)],
+    networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address() }, evmReconcileSources(NETWORK, { EVM_NETWORKS: { [NETWORK]: direct } } as SliceSettings<'chain'>, async () => hotWallet.address)],
   });
   return { total: result, network: result.networks.find((network) => network.network === NETWORK)!, report: reconciliationReport(result) };
 }

@@ -213,10 +213,7 @@ describe('EVM reconcile reads every deposit address on every EVM network', () =>
     const tronHotWalletKey = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
     const result = await reconcileHoldings({
       ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-      usdtBalances: (addresses) => tron.tokenBalances(STAGES.local.functionEnvironment.USDT_CONTRACT, addresses),
-      receipt: (txHash) => tron.receipt(txHash),
-      hotWalletAddress: () => new LocalKeySigner(tronHotWalletKey).address(),
-      evmNetworks: (['ethereum', 'polygon'] as const).map((network) => evmReconcileSources(network, settings, async () => nodes[network].hotWallet.address)),
+      networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(STAGES.local.functionEnvironment.USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(tronHotWalletKey).address() }, ...(['ethereum', 'polygon'] as const).map((network) => evmReconcileSources(network, settings, async () => nodes[network].hotWallet.address))],
     });
     const report = reconciliationReport(result);
     const [ethereum, polygon] = (['ethereum', 'polygon'] as const).map((network) => result.networks.find((line) => line.network === network)!);

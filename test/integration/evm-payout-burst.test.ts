@@ -46,10 +46,7 @@ async function polygonReconciled() {
   const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
   const result = await reconcileHoldings({
     ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses),
-    receipt: (txHash) => tron.receipt(txHash),
-    hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address(),
-    evmNetworks: [evmReconcileSources(NETWORK, settings, async () => hotWallet.address)],
+    networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address() }, evmReconcileSources(NETWORK, settings, async () => hotWallet.address)],
   });
   return { total: result, network: result.networks.find((network) => network.network === NETWORK)!, report: reconciliationReport(result) };
 }

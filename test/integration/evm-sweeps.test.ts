@@ -307,10 +307,7 @@ describe('reconcile per network', () => {
     const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
     return reconcileHoldings({
       ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-      usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses),
-      receipt: (txHash) => tron.receipt(txHash),
-      hotWalletAddress: () => new LocalKeySigner(HOT_WALLET_KEY).address(),
-      evmNetworks: [evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
+      networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(HOT_WALLET_KEY).address() }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
     });
   };
   const onBsc = (result: HoldingsReconciliation) => result.networks.find((network) => network.network === NETWORK)!;

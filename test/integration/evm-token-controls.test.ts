@@ -122,10 +122,7 @@ async function reconciled() {
   const sandboxTron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3000, solidifyAfter: 19 });
   const result = await reconcileHoldings({
     ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    usdtBalances: (addresses) => sandboxTron.tokenBalances('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', addresses),
-    receipt: async () => null,
-    hotWalletAddress: async () => 'TNoHotWalletOnTronInThisTest',
-    evmNetworks: [evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
+    networks: [{ network: 'tron', usdtBalances: (addresses) => sandboxTron.tokenBalances('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', addresses), receipt: async () => null, hotWalletAddress: async () => 'TNoHotWalletOnTronInThisTest' }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
   });
   const ethereum = result.networks.find((network) => network.network === NETWORK)!;
   expect(ethereum.balanced, reconciliationReport(result)).toBe(true);

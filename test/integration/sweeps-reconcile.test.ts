@@ -37,12 +37,8 @@ const sending: SendingDeps = sandboxSending(env, chain, hotWallet, clock, {
 });
 const sweeping = sandboxSweeping(env, chain, hotWallet, clock, { minimumSweep: usdt('1'), feeTopUp: 15_000_000n }, builder);
 /** As `npm run reconcile` on the sandbox: every deposit address is read. */
-const sources: ReconciliationSources = {
-  ledger: () => ledgerSide(env.db, env.tableName, 'every'),
-  usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses),
-  receipt: (txHash) => chain.receipt(txHash),
-  hotWalletAddress: () => hotWallet.address(),
-};
+const tronSources = { network: 'tron' as const, usdtBalances: (addresses: string[]) => chain.tokenBalances(USDT, addresses), receipt: (txHash: string) => chain.receipt(txHash), hotWalletAddress: () => hotWallet.address() };
+const sources: ReconciliationSources = { ledger: () => ledgerSide(env.db, env.tableName, 'every'), networks: [tronSources] };
 /** As the job on TronGrid: only the addresses the ledger lists as possibly holding USDT. */
 const unsweptSources: ReconciliationSources = { ...sources, ledger: () => ledgerSide(env.db, env.tableName, 'unswept') };
 /** Both readings, which must agree while every transfer on chain has been scanned. */
@@ -181,7 +177,7 @@ describe('sweeps and reconciliation', () => {
 
   it('a sweep whose broadcast was lost fails as TRANSACTION_EXPIRED past its expiration, and a later run sweeps the address', async () => {
     const deposit = await confirmedDepositAlone('lost-sweep', '12');
-    const hotWallet = await sources.hotWalletAddress();
+    const hotWallet = await tronSources.hotWalletAddress();
     const hotBefore = await chain.tokenBalance(USDT, hotWallet);
 
     // TronGrid down for the top-up's broadcast: the run goes on, the stored top-up never lands.
@@ -272,7 +268,7 @@ describe('sweeps and reconciliation', () => {
   });
 
   it('reports a mismatch when the wallets hold money the ledger does not know of', async () => {
-    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_003), to: await sources.hotWalletAddress(), amount: usdt('7') });
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_003), to: await tronSources.hotWalletAddress(), amount: usdt('7') });
     clock.advanceBlocks(1);
     const result = await reconcileHoldings(sources);
     expect(result.balanced).toBe(false);

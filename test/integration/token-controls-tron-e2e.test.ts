@@ -38,9 +38,7 @@ async function reconciled() {
   const db = createDocumentClient(api.runtime.dynamoEndpoint);
   const result = await reconcileHoldings({
     ledger: () => ledgerSide(db, api.runtime.tableName, 'every'),
-    usdtBalances: (addresses) => api.chain.tokenBalances(USDT, addresses),
-    receipt: (txHash) => api.chain.receipt(txHash),
-    hotWalletAddress: hotWallet,
+    networks: [{ network: 'tron', usdtBalances: (addresses) => api.chain.tokenBalances(USDT, addresses), receipt: (txHash) => api.chain.receipt(txHash), hotWalletAddress: hotWallet }],
   });
   expect(result.balanced, reconciliationReport(result)).toBe(true);
 }

@@ -113,17 +113,17 @@ describe("the network port's accounts (functions/withdrawals/refused-destination
 });
 
 describe('the signing jobs behind the port (functions/networks/network.ts NetworkJobs)', () => {
-  // Reconcile's handler still builds TRON's and the EVM networks' sources itself (docs/adding-a-network.md).
-  const jobHandlers = filesUnder('functions/handlers/jobs').filter((file) => !file.endsWith('/reconcile.ts'));
+  const jobHandlers = filesUnder('functions/handlers/jobs');
   const FAMILY_FOLDER = /^functions\/networks\/(?:tron|evm)\//;
   const FAMILY_WORDS = /\b(?:tron|Tron|TRON|evm|Evm|EVM|HOT_WALLET_NETWORK)\w*/;
 
   it('has job handlers to check', () => {
     expect(jobHandlers.some((file) => file.endsWith('/withdrawal-sender.ts'))).toBe(true);
     expect(jobHandlers.some((file) => file.endsWith('/deposit-sweeper.ts'))).toBe(true);
+    expect(jobHandlers.some((file) => file.endsWith('/reconcile.ts'))).toBe(true);
   });
 
-  it('leaves the withdrawal sender, the sweeper and the poller naming no family: they ask the job registry', () => {
+  it('leaves every chain job (sender, sweeper, poller, reconcile) naming no family: they ask the registries', () => {
     const importing = jobHandlers.flatMap((file) => specifiersOf(file).filter((specifier) => FAMILY_FOLDER.test(resolveImport(file, specifier) ?? '')).map((specifier) => `${file} imports ${specifier}`));
     expect(importing).toEqual([]);
     // Comments may say which family does what; the code may not branch on one.

@@ -2,9 +2,8 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { reconcileHoldings, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
 import { dynamoFrom } from '#adapters/runtime';
-import { HOT_WALLET_NETWORK, type EvmNetworkName } from '#functions/networks/names';
+import { networksOpenIn } from '#functions/networks/open-networks';
 import { chainsOf } from '#functions/networks/chain-registry';
-import { evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { signerFrom } from '#adapters/signer/from-settings';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -12,14 +11,11 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/reconcile');
 const { db, tableName } = dynamoFrom(settings);
-const { chain, settings: chainSettings } = chainsOf(HOT_WALLET_NETWORK).connect(db, tableName, settings);
-// Only the hot wallet's address is read (kms:GetPublicKey); this function cannot sign.
-const hotWallet = signerFrom(settings, HOT_WALLET_NETWORK);
-
-// Each open EVM network: the same key's address in that network's form, read from its own node.
-const evmNetworks = (Object.keys(settings.EVM_NETWORKS) as EvmNetworkName[]).map((network) => {
+// Each open network, read from its own chain; its hot wallet's address is the stage's key in the
+// network's form (kms:GetPublicKey only: this function cannot sign).
+const networks = networksOpenIn(settings).map((network) => {
   const wallet = signerFrom(settings, network);
-  return evmReconcileSources(network, settings, () => wallet.address());
+  return chainsOf(network).reconcileSources(db, tableName, settings, () => wallet.address());
 });
 
 /**
@@ -34,11 +30,8 @@ const evmNetworks = (Object.keys(settings.EVM_NETWORKS) as EvmNetworkName[]).map
  */
 export async function reconcileNow(): Promise<HoldingsReconciliation> {
   return reconcileHoldings({
-    ledger: () => ledgerSide(db, tableName, chainSettings.readsAllBalancesAtOnce ? 'every' : 'unswept'),
-    usdtBalances: (addresses) => chain.tokenBalances(chainSettings.usdtContract, addresses),
-    receipt: (txHash) => chain.receipt(txHash),
-    hotWalletAddress: () => hotWallet.address(),
-    evmNetworks,
+    ledger: () => ledgerSide(db, tableName, networks.some((network) => network.readsAllBalancesAtOnce) ? 'every' : 'unswept'),
+    networks,
   });
 }
 

@@ -56,6 +56,7 @@ export const evmChains = (name: EvmNetworkName): NetworkChains => ({
       },
     };
   },
+  reconcileSources: (_db, _tableName, settings, hotWalletAddress) => ({ ...evmReconcileSources(name, settings, hotWalletAddress), readsAllBalancesAtOnce: false }),
 });
 
 /** The chain of an EVM network as its reader and broadcaster (EvmChain). */
@@ -118,6 +119,7 @@ export function evmReconcileSources(name: EvmNetworkName, settings: SliceSetting
     usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
     receipt: (txHash) => chain.receipt(txHash),
     hotWalletAddress,
+    readsEveryEvmDepositAddress: true,
     gasBalance: (address) => chain.feeBalance(address),
     nativeBalances: (addresses) => chain.nativeBalances(forwarderFactory, addresses),
     // BSC's 18 decimals leave dust below 1e-6 USDT (functions/deposits/dust.ts); a 6-decimal token none.

@@ -39,5 +39,18 @@ export function chainFrom(
  * under the new name starts where that one stood. */
 const cursorOf = (adapter: 'sandbox' | 'trongrid', usdtContract: string) => ({ cursorName: `${adapter}:usdt`, previousCursorNames: [`${adapter}:${usdtContract}`] });
 
-export const tronChains: NetworkChains = { connect: chainFrom };
+export const tronChains: NetworkChains = {
+  connect: chainFrom,
+  reconcileSources: (db, tableName, settings, hotWalletAddress) => {
+    const { chain, settings: chainSettings } = chainFrom(db, tableName, settings);
+    return {
+      network: 'tron',
+      usdtBalances: (addresses) => chain.tokenBalances(chainSettings.usdtContract, addresses),
+      receipt: (txHash) => chain.receipt(txHash),
+      hotWalletAddress,
+      // The sandbox chain answers every address at once; TronGrid costs a call per address.
+      readsAllBalancesAtOnce: chainSettings.readsAllBalancesAtOnce,
+    };
+  },
+};
 
