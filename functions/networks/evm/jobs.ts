@@ -3,8 +3,8 @@ import type { NetworkJobs } from '../network.ts';
 import type { EvmNetworkName } from '../names.ts';
 import type { Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
-import { tokenStanding, usdtMayMove } from '../token-standing.ts';
-import { senderCounts, senderSeconds, standingCounts } from '../job-counts.ts';
+import { tokenStanding } from '../token-standing.ts';
+import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '../../withdrawals/evm-withdrawal-sending.ts';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from '../../deposits/evm-sweeps.ts';
 import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
@@ -43,28 +43,22 @@ export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
       replaceAfterMs: evmReplaceAfterMs(network, settings),
     };
     return async (log: Log, timeLeftMs?: () => number) => {
-      const wallet = await signer.address();
-      const standing = await tokenStanding(chain, networkSettings.usdtContract, wallet);
-      // The API refuses to pay Cambio's own addresses: it learns them here (refused-destinations.ts).
-      await recordCambioAddresses(cambioAddresses, network, { hotWallet: wallet, tokenContracts: await chain.usdtContracts(networkSettings.usdtContract) });
       const deps = { ...sending, log, timeLeftMs };
-      const sent = usdtMayMove(standing) ? await sendEvmWithdrawals(deps) : NOTHING_SENT;
-      const settled = await settleEvmWithdrawals(deps);
-      const gas = await checkHotWalletGas(network, networkSettings, chain, wallet, log);
-      // The same PayoutFeeCapReached as the sweeper's: those the cap keeps from a replacement, and
-      // those it keeps unsent under a base fee above it.
-      const feeCapReached = (sent.feeCapReached ?? 0) + (settled.feeCapReached ?? 0);
-      return {
-        outcome: { sent, settled, standing },
-        seconds: senderSeconds(settled),
-        counts: {
-          ...senderCounts({ sent, settled, standing }),
-          WithdrawalsReplaced: settled.replaced ?? 0,
-          PayoutFeeCapReached: feeCapReached,
-          HotWalletGasLow: gas.low ? 1 : 0,
+      return withdrawalSenderRun({
+        standing: async () => tokenStanding(chain, networkSettings.usdtContract, await signer.address()),
+        beforeSending: async () => recordCambioAddresses(cambioAddresses, network, { hotWallet: await signer.address(), tokenContracts: await chain.usdtContracts(networkSettings.usdtContract) }),
+        send: () => sendEvmWithdrawals(deps),
+        nothingSent: NOTHING_SENT,
+        settle: () => settleEvmWithdrawals(deps),
+        family: async (sent, settled) => {
+          const gas = await checkHotWalletGas(network, networkSettings, chain, await signer.address(), log);
+          // The same PayoutFeeCapReached as the sweeper's: those the cap keeps from a replacement, and
+          // those it keeps unsent under a base fee above it.
+          const feeCapReached = (sent.feeCapReached ?? 0) + (settled.feeCapReached ?? 0);
+          const replaced = settled.replaced ?? 0;
+          return { counts: { WithdrawalsReplaced: replaced, PayoutFeeCapReached: feeCapReached, HotWalletGasLow: gas.low ? 1 : 0 }, moved: replaced + feeCapReached };
         },
-        busy: !usdtMayMove(standing) || sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + (settled.replaced ?? 0) + feeCapReached > 0,
-      };
+      });
     };
   },
 
@@ -90,33 +84,21 @@ export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
       },
       replaceAfterMs: evmReplaceAfterMs(network, settings),
     };
-    return async (log: Log) => {
-      const wallet = await signer.address();
-      // Frozen addresses the issuer has unfrozen go back to the due list first.
-      const { stillFrozen } = await returnUnfrozen(sweeping.store, sweeping.frozenAmong!);
-      const standing = await tokenStanding(chain, networkSettings.usdtContract, wallet);
-      if (!usdtMayMove(standing)) {
-        return { outcome: { outcome: null, standing, frozenAddresses: stillFrozen }, counts: { DepositAddressesFrozen: stillFrozen, ...standingCounts(standing) }, busy: true };
-      }
-      const outcome = await sweepEvmDepositAddresses({ ...sweeping, log });
-      const gas = await checkHotWalletGas(network, networkSettings, chain, wallet, log);
-      const frozenAddresses = stillFrozen + outcome.frozen;
-      return {
-        outcome: { outcome: { ...outcome }, standing, frozenAddresses },
-        counts: {
-          DepositAddressesFrozen: frozenAddresses,
-          ...standingCounts(standing),
-          SweepsDone: outcome.done,
-          SweepsFailed: outcome.failed + outcome.wouldRevert,
-          SweptForwarders: outcome.forwarders,
-          SweptNativeForwarders: outcome.nativeForwarders,
-          SweepsReplaced: outcome.replaced,
+    return async (log: Log) =>
+      depositSweeperRun({
+        returnUnfrozen: () => returnUnfrozen(sweeping.store, sweeping.frozenAmong!),
+        standing: async () => tokenStanding(chain, networkSettings.usdtContract, await signer.address()),
+        sweep: () => sweepEvmDepositAddresses({ ...sweeping, log }),
+        family: async (swept) => ({
+          SweepsDone: swept.done,
+          SweepsFailed: swept.failed + swept.wouldRevert,
+          SweptForwarders: swept.forwarders,
+          SweptNativeForwarders: swept.nativeForwarders,
+          SweepsReplaced: swept.replaced,
           // The same metric as the withdrawal sender's: one alarm per network for any payout stuck at the cap.
-          PayoutFeeCapReached: outcome.feeCapReached,
-          HotWalletGasLow: gas.low ? 1 : 0,
-        },
-        busy: frozenAddresses > 0 || Object.values(outcome).some((count) => count > 0),
-      };
-    };
+          PayoutFeeCapReached: swept.feeCapReached,
+          HotWalletGasLow: (await checkHotWalletGas(network, networkSettings, chain, await signer.address(), log)).low ? 1 : 0,
+        }),
+      });
   },
 });

@@ -1,7 +1,7 @@
 import type { NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
-import { tokenStanding, usdtMayMove } from '../token-standing.ts';
-import { senderCounts, senderSeconds, standingCounts } from '../job-counts.ts';
+import { tokenStanding } from '../token-standing.ts';
+import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '../../withdrawals/withdrawal-sending.ts';
 import { sweepDepositAddresses, type SweepDeps } from '../../deposits/sweeps.ts';
 import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
@@ -42,19 +42,15 @@ export const tronJobs: NetworkJobs = {
       hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
     };
     return async (log: Log, timeLeftMs?: () => number) => {
-      const wallet = await signer.address();
-      const standing = await tokenStanding(chain, chainSettings.usdtContract, wallet);
-      // The API refuses to pay Cambio's own addresses: it learns them here (refused-destinations.ts).
-      await recordCambioAddresses(cambioAddresses, NETWORK, { hotWallet: wallet, tokenContracts: (await chain.usdtContracts?.(chainSettings.usdtContract)) ?? [chainSettings.usdtContract] });
       const deps = { ...sending, log, timeLeftMs };
-      const sent = usdtMayMove(standing) ? await sendWithdrawals(deps) : NOTHING_SENT;
-      const settled = await settleWithdrawals(deps);
-      return {
-        outcome: { sent, settled, standing },
-        counts: senderCounts({ sent, settled, standing }),
-        seconds: senderSeconds(settled),
-        busy: !usdtMayMove(standing) || sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed > 0,
-      };
+      return withdrawalSenderRun({
+        standing: async () => tokenStanding(chain, chainSettings.usdtContract, await signer.address()),
+        beforeSending: async () =>
+          recordCambioAddresses(cambioAddresses, NETWORK, { hotWallet: await signer.address(), tokenContracts: (await chain.usdtContracts?.(chainSettings.usdtContract)) ?? [chainSettings.usdtContract] }),
+        send: () => sendWithdrawals(deps),
+        nothingSent: NOTHING_SENT,
+        settle: () => settleWithdrawals(deps),
+      });
     };
   },
 
@@ -76,20 +72,12 @@ export const tronJobs: NetworkJobs = {
       claims: new DynamoTransactionClaims(db, tableName),
       settings: { minimumSweep: settings.SWEEP_MINIMUM_USDT, feeTopUp: BigInt(settings.SWEEP_TOP_UP_SUN) },
     };
-    return async (log: Log) => {
-      // Frozen addresses the issuer has unfrozen go back to the due list first.
-      const { stillFrozen } = await returnUnfrozen(sweeping.store, sweeping.frozenAmong!);
-      const standing = await tokenStanding(chain, chainSettings.usdtContract, await hotWallet.address());
-      if (!usdtMayMove(standing)) {
-        return { outcome: { outcome: null, standing, frozenAddresses: stillFrozen }, counts: { DepositAddressesFrozen: stillFrozen, ...standingCounts(standing) }, busy: true };
-      }
-      const outcome = await sweepDepositAddresses({ ...sweeping, log });
-      const frozenAddresses = stillFrozen + outcome.frozen;
-      return {
-        outcome: { outcome: { ...outcome }, standing, frozenAddresses },
-        counts: { DepositAddressesFrozen: frozenAddresses, ...standingCounts(standing), SweepsDone: outcome.done, SweepsFailed: outcome.failed, SweepsHeld: outcome.held },
-        busy: frozenAddresses > 0 || Object.values(outcome).some((count) => count > 0),
-      };
-    };
+    return async (log: Log) =>
+      depositSweeperRun({
+        returnUnfrozen: () => returnUnfrozen(sweeping.store, sweeping.frozenAmong!),
+        standing: async () => tokenStanding(chain, chainSettings.usdtContract, await hotWallet.address()),
+        sweep: () => sweepDepositAddresses({ ...sweeping, log }),
+        family: async (swept) => ({ SweepsDone: swept.done, SweepsFailed: swept.failed, SweepsHeld: swept.held }),
+      });
   },
 };
