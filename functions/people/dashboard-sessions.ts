@@ -35,6 +35,9 @@ export interface DashboardSession {
 
 export interface DashboardSessionStore {
   save(key: string, session: DashboardSession): Promise<void>;
+  /** A renewed access token on a session that still exists: one ended meanwhile (a sign-out deleted
+   * it) is not written back with its tokens. */
+  renewAccess(key: string, accessToken: string, accessExpiresAt: number): Promise<void>;
   find(key: string): Promise<DashboardSession | null>;
   remove(key: string): Promise<void>;
 }
@@ -91,20 +94,21 @@ export async function liveSessionOf(
  * The Cognito access token of the cookie's session, for the routes that act at the user pool as the
  * person (two-factor, password, sign-out); renewed from the session's refresh token when it has
  * expired. AUTH_FAILED when the session is gone or Cognito no longer renews it (signed out).
+ * `session`: the cookie's session when the caller has just read it (sign-out), not read again.
  */
 export async function identityTokenOf(
   store: DashboardSessionStore,
   refresh: (refreshToken: string) => Promise<SessionTokens>,
   cookieValue: string | undefined,
-  now = new Date(),
+  { now = new Date(), session: known }: { now?: Date; session?: DashboardSession } = {},
 ): Promise<string> {
-  const session = await sessionOf(store, cookieValue, now);
+  const session = known ?? (await sessionOf(store, cookieValue, now));
   if (!session) throw new ApiError('AUTH_FAILED', 'No session: sign in');
   const seconds = Math.floor(now.getTime() / 1000);
   if (session.accessExpiresAt - RENEW_MARGIN_SECONDS > seconds) return session.accessToken;
   if (!session.refreshToken) throw new ApiError('AUTH_FAILED', 'No session: sign in');
   const renewed = await refresh(session.refreshToken);
-  await store.save(sessionKeyOf(cookieValue!), { ...session, accessToken: renewed.accessToken, accessExpiresAt: seconds + renewed.expiresInSeconds });
+  await store.renewAccess(sessionKeyOf(cookieValue!), renewed.accessToken, seconds + renewed.expiresInSeconds);
   return renewed.accessToken;
 }
 

@@ -82,5 +82,9 @@ describe('the identity provider, called with what the browser holds', () => {
     const renewed = (await sessions.find(sessionKeyOf(cookieValue)))!;
     expect(renewed.accessToken).not.toBe(stored.accessToken);
     expect(renewed.accessExpiresAt).toBeGreaterThan(Date.now() / 1000);
+    // A renewal landing after the session ended (signed out meanwhile) does not bring its tokens back.
+    expect((await owner.browser.call('DELETE', '/session')).status).toBe(200);
+    await sessions.renewAccess(sessionKeyOf(cookieValue), renewed.accessToken, renewed.accessExpiresAt);
+    expect(await sessions.find(sessionKeyOf(cookieValue))).toBeNull();
   });
 });

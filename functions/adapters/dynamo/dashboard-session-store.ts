@@ -1,13 +1,27 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DashboardSession, DashboardSessionStore } from '#functions/people/dashboard-sessions';
 import { dashboardSessionItem } from './items/dashboard-session.ts';
-import { readItem } from './queries.ts';
+import { heldCondition, readItem } from './queries.ts';
 import { TableStore } from './table-store.ts';
 
 /** The dashboard's sessions (items/dashboard-session.ts), by the hash of their cookie. */
 export class DynamoDashboardSessions extends TableStore implements DashboardSessionStore {
   async save(key: string, session: DashboardSession): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: dashboardSessionItem.toItem(key, session) }));
+  }
+
+  async renewAccess(key: string, accessToken: string, accessExpiresAt: number): Promise<void> {
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: dashboardSessionItem.key(key),
+          UpdateExpression: 'SET accessToken = :token, accessExpiresAt = :expires',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':token': accessToken, ':expires': accessExpiresAt },
+        }),
+      ),
+    );
   }
 
   async find(key: string): Promise<DashboardSession | null> {

@@ -1,4 +1,4 @@
-import { closeSession, identityTokenOf, liveSessionOf, openSession } from '#functions/people/dashboard-sessions';
+import { closeSession, identityTokenOf, liveSessionOf, openSession, type DashboardSession } from '#functions/people/dashboard-sessions';
 import type { SessionTokens } from '#functions/people/identity';
 import { DynamoDashboardSessions } from '#adapters/dynamo/dashboard-session-store';
 import { DynamoSignOuts } from '#adapters/dynamo/sign-out-store';
@@ -20,8 +20,9 @@ export async function openedSessionCookies(tokens: SessionTokens, secureCookies:
   return sessionCookies(await openSession(sessions, tokens), secureCookies);
 }
 
-/** The Cognito access token behind the session cookie, for the user-pool calls made as the person. */
-export const identityToken = (cookieValue: string | undefined): Promise<string> => identityTokenOf(sessions, (refreshToken) => identity.refresh(refreshToken), cookieValue);
+/** The Cognito access token behind the session cookie (`session`, when already read), for the user-pool calls made as the person. */
+export const identityToken = (cookieValue: string | undefined, session?: DashboardSession): Promise<string> =>
+  identityTokenOf(sessions, (refreshToken) => identity.refresh(refreshToken), cookieValue, { session });
 
 /** The cookie's session, unless it has expired or a sign-out has ended it. */
 export const liveSession = (cookieValue: string | undefined) => liveSessionOf({ sessions, signOuts }, cookieValue);

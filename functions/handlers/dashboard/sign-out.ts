@@ -7,7 +7,8 @@ import { endSession, identityToken, liveSession, signOuts } from './session-deps
 /** Ends the person's sessions, on every device; the cookies go in any case. */
 export const handler = dashboardRoute({ access: 'public' }, async ({ cookies, secureCookies }) => {
   const cookieValue = cookies[SESSION_COOKIE];
-  await signOutEverywhere(await liveSession(cookieValue), { signOuts, revokeRefreshTokens: async () => identity.signOut(await identityToken(cookieValue)) });
+  const session = await liveSession(cookieValue);
+  await signOutEverywhere(session, { signOuts, revokeRefreshTokens: async () => identity.signOut(await identityToken(cookieValue, session!)) });
   await endSession(cookieValue);
   return { data: { signedOut: true }, cookies: clearedCookies(secureCookies) };
 });
