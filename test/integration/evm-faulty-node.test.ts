@@ -1,4 +1,4 @@
-import { createTestClient, erc20Abi, http, type Address, type Hash } from 'viem';
+import { createTestClient, erc20Abi, http, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
@@ -98,11 +98,9 @@ async function proxy(options: Parameters<typeof startFaultyRpcProxy>[1]): Promis
 }
 
 /**
- * Until `address`'s transactions below nonce `count` are all in blocks, read from the node directly.
- * Sent 50 side by side, they reach the node in any order; a session-22 CI run on a loaded machine
- * waited out its whole timeout on the last one's receipt (viem's block-watching wait), its cause not
- * seen. The count is read directly, and a block mined every half second takes whatever the node may
- * hold back; a nonce that never reached the node still fails, saying how many were mined.
+ * Until `address`'s transactions below nonce `count` are all in blocks, read from the node directly,
+ * a block mined every half second; one never mined fails, saying how many were. (The stalls of
+ * sessions 22 and 23 were anvil's: see where the customer's transfers are sent.)
  */
 async function minedThrough(address: Address, count: number, withinMs = 90_000): Promise<void> {
   const deadline = Date.now() + withinMs;
@@ -244,37 +242,39 @@ describe('200 payouts and 200 deposits through a faulty, lagging node', () => {
     }
     const paid = opened.map((deposit, i) => ({ deposit, amount: usdt('2') + BigInt(i) * 10_000n }));
     const customer = localWalletClient(node.chain, node.customer);
-    const firstNonce = await client().getTransactionCount({ address: node.customer.address, blockTag: 'pending' });
-    const hashes: Hash[] = [];
-    for (let from = 0; from < paid.length; from += 50) {
-      hashes.push(
-        ...(await Promise.all(
-          paid.slice(from, from + 50).map(({ deposit, amount }, j) =>
-            customer.writeContract({ address: node.usdt, abi: erc20Abi, functionName: 'transfer', args: [deposit.address as Address, amount], nonce: firstNonce + from + j, gas: 100_000n }),
-          ),
-        )),
-      );
+    // Sent one after another, in nonce order: anvil's automine can leave a transaction that arrives
+    // among later nonces in its pool unmined for good, every later one queued behind it (a run here
+    // had nonce 114 known to the node, in no block and in neither list of its pool; foundry-rs/foundry
+    // issue 10122). The payouts are what this test sends side by side, not the customer's deposits.
+    for (const { deposit, amount } of paid) {
+      await customer.writeContract({ address: node.usdt, abi: erc20Abi, functionName: 'transfer', args: [deposit.address as Address, amount], gas: 100_000n });
     }
+    const firstNonce = (await client().getTransactionCount({ address: node.customer.address, blockTag: 'pending' })) - paid.length;
     await minedThrough(node.customer.address, firstNonce + paid.length);
     const queued = await queueing;
     // The jobs, run over and over as their schedules would, the chain moving a block between runs.
-    // A run a fault ends (the node failed past its retries) is simply followed by the next.
-    let completed = 0;
-    let credited = 0;
-    const run = async <T>(job: () => Promise<T>): Promise<T | null> => job().catch(() => null);
+    // A run a fault ends (the node failed past its retries) is simply followed by the next. What is
+    // done is read from the records, not summed from the runs' counts: a run a fault ends has
+    // written what it settled before the fault, and reports none of it (a CI run counted 137 of
+    // 200 so, every withdrawal completed).
+    const run = <T>(job: () => Promise<T>): Promise<T | null> => job().catch(() => null);
+    let unsettled = queued;
+    let uncredited = opened;
     const deadline = Date.now() + 150_000;
-    while ((completed < PAYOUTS || credited < DEPOSITS) && Date.now() < deadline) {
+    while ((unsettled.length > 0 || uncredited.length > 0) && Date.now() < deadline) {
       // A deposit already final when first seen is credited by the scan itself.
-      credited += (await run(jobs.scan))?.credited ?? 0;
-      credited += (await run(jobs.confirm))?.confirmed ?? 0;
+      await run(jobs.scan);
+      await run(jobs.confirm);
       await run(jobs.send);
-      completed += (await run(jobs.settle))?.completed ?? 0;
+      await run(jobs.settle);
       await anvil().mine({ blocks: 1 });
+      unsettled = (await Promise.all(unsettled.map((withdrawal) => getWithdrawal(withdrawals, withdrawal.companyId, withdrawal.id)))).filter((withdrawal) => withdrawal.status !== 'completed');
+      uncredited = (await Promise.all(uncredited.map((deposit) => getDeposit(deposits, companyId, deposit.id)))).filter((deposit) => deposit.status !== 'completed');
     }
     // Settled again after all completed: nothing more.
     await anvil().mine({ blocks: CONFIRMATIONS });
     expect(await jobs.settle()).toMatchObject({ completed: 0, rebroadcast: 0 });
-    expect({ completed, credited }).toEqual({ completed: PAYOUTS, credited: DEPOSITS });
+    expect({ unsettled: unsettled.map(({ status }) => status), uncredited: uncredited.map(({ status }) => status) }).toEqual({ unsettled: [], uncredited: [] });
 
     // The proxies did fail, in every way asked of them.
     for (const fault of ['rpcError', 'http429', 'http500', 'hang', 'staleHead', 'receiptWithheld', 'lagged']) expect(lagging.counts[fault] ?? 0, fault).toBeGreaterThan(0);
