@@ -4,16 +4,12 @@
 # for the company's balance through it, from an ES module that also require()s it and checks both
 # give the one same library: the release check of test/clients/packages.test.ts.
 set -euo pipefail
-dist="${1:?usage: tools/consumer-check.sh <absolute dist/clients folder>}"
-: "${CAMBIO_VERSION:?}" "${CAMBIO_API_URL:?}" "${CAMBIO_API_KEY:?}" "${CAMBIO_API_SECRET:?}"
-tarball="$dist/cambio-usdt-$CAMBIO_VERSION.tgz"
-[ -f "$tarball" ] || { echo "node: no $tarball (run npm run clients:pack)" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/../../release/consumer-check-start.sh"
+consumer_check_start node 'cambio-usdt-%s.tgz' "$@"
 
-app="$(mktemp -d)"
-trap 'rm -rf "$app"' EXIT
 cd "$app"
 echo '{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }' >package.json
-npm install --offline --no-audit --no-fund --ignore-scripts --silent "$tarball"
+npm install --offline --no-audit --no-fund --ignore-scripts --silent "$artifact"
 cat >app.js <<'JS'
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';

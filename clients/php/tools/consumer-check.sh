@@ -4,16 +4,12 @@
 # asks the API at CAMBIO_API_URL for the company's balance through Composer's autoloader alone: the
 # release check of test/clients/packages.test.ts.
 set -euo pipefail
-dist="${1:?usage: tools/consumer-check.sh <absolute dist/clients folder>}"
-: "${CAMBIO_VERSION:?}" "${CAMBIO_API_URL:?}" "${CAMBIO_API_KEY:?}" "${CAMBIO_API_SECRET:?}"
-archive="$dist/cambio-usdt-client-$CAMBIO_VERSION.zip"
-[ -f "$archive" ] || { echo "php: no $archive (run npm run clients:pack)" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/../../release/consumer-check-start.sh"
+consumer_check_start php 'cambio-usdt-client-%s.zip' "$@"
 
-app="$(mktemp -d)"
-trap 'rm -rf "$app"' EXIT
 # An artifact repository reads every archive in its folder: this one holds only the client's.
 mkdir "$app/artifacts"
-cp "$archive" "$app/artifacts/"
+cp "$artifact" "$app/artifacts/"
 cat >"$app/composer.json" <<JSON
 {
     "name": "example/consumer",

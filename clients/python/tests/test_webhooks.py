@@ -125,19 +125,27 @@ def test_an_event_type_this_client_does_not_know_keeps_its_data_as_a_dict():
     assert (event.type, event.data) == ("webhook.test", {"hello": "world"})
 
 
-def test_a_reversed_transfer_is_a_typed_deposit_event():
-    deposit = json.loads(VALID["body"])["data"]
-    deposit.update(network="bsc", address="0x52908400098527886E0F7030069857D2E4169EE7", status="awaiting_payment", receivedAmount="0.000000")
-    event = CLIENT.webhooks.verify(*_signed_event("deposit.transfer_reversed", deposit), now=1767225600)
-    assert event.type == "deposit.transfer_reversed"
+@pytest.mark.parametrize(
+    "event_type, changed, expected",
+    [
+        pytest.param(
+            "deposit.transfer_reversed",
+            {"network": "bsc", "address": "0x52908400098527886E0F7030069857D2E4169EE7", "status": "awaiting_payment", "receivedAmount": "0.000000"},
+            {"network": "bsc", "address": "0x52908400098527886E0F7030069857D2E4169EE7", "received_amount": "0.000000"},
+            id="deposit.transfer_reversed",
+        ),
+        pytest.param(
+            "deposit.held",
+            {"status": "held", "holdReason": "address_frozen", "receivedAmount": "25.000000", "creditedAmount": "0.000000"},
+            {"status": "held", "hold_reason": "address_frozen", "received_amount": "25.000000", "credited_amount": "0.000000"},
+            id="deposit.held",
+        ),
+    ],
+)
+def test_a_reversed_or_held_deposit_is_a_typed_deposit_event(event_type, changed, expected):
+    """``changed``: the API's fields the vector's completed deposit takes; ``expected``: the Deposit's attributes then."""
+    deposit = dict(json.loads(VALID["body"])["data"], **changed)
+    event = CLIENT.webhooks.verify(*_signed_event(event_type, deposit), now=1767225600)
+    assert event.type == event_type
     assert isinstance(event.data, cambio.Deposit)
-    assert (event.data.network, event.data.address, event.data.received_amount) == ("bsc", "0x52908400098527886E0F7030069857D2E4169EE7", "0.000000")
-
-
-def test_a_held_deposit_is_a_typed_deposit_event_with_its_hold_reason():
-    deposit = json.loads(VALID["body"])["data"]
-    deposit.update(status="held", holdReason="address_frozen", receivedAmount="25.000000", creditedAmount="0.000000")
-    event = CLIENT.webhooks.verify(*_signed_event("deposit.held", deposit), now=1767225600)
-    assert event.type == "deposit.held"
-    assert isinstance(event.data, cambio.Deposit)
-    assert (event.data.status, event.data.hold_reason, event.data.received_amount, event.data.credited_amount) == ("held", "address_frozen", "25.000000", "0.000000")
+    assert {attribute: getattr(event.data, attribute) for attribute in expected} == expected

@@ -3,17 +3,13 @@
 # with pip, offline (--no-index), and asks the API at CAMBIO_API_URL for the company's balance
 # through it: the release check of test/clients/packages.test.ts.
 set -euo pipefail
-dist="${1:?usage: tools/consumer-check.sh <absolute dist/clients folder>}"
-: "${CAMBIO_VERSION:?}" "${CAMBIO_API_URL:?}" "${CAMBIO_API_KEY:?}" "${CAMBIO_API_SECRET:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../../release/consumer-check-start.sh"
+consumer_check_start python 'cambio_usdt-%s-py3-none-any.whl' "$@"
 python="${PYTHON:-/usr/bin/python3}"
-wheel="$dist/cambio_usdt-$CAMBIO_VERSION-py3-none-any.whl"
-[ -f "$wheel" ] || { echo "python: no $wheel (run npm run clients:pack)" >&2; exit 1; }
 
-app="$(mktemp -d)"
-trap 'rm -rf "$app"' EXIT
 # The venv gets no pip of its own (ensurepip costs seconds): the machine's pip installs into it.
 "$python" -m venv --without-pip "$app/.venv"
-"$python" -m pip --python "$app/.venv/bin/python" install --quiet --no-index --no-cache-dir --disable-pip-version-check "$wheel"
+"$python" -m pip --python "$app/.venv/bin/python" install --quiet --no-index --no-cache-dir --disable-pip-version-check "$artifact"
 cd "$app"
 PYTHONDONTWRITEBYTECODE=1 .venv/bin/python - <<'PY'
 import os

@@ -104,26 +104,28 @@ class WebhookVerifyTest < Minitest::Test
     assert_equal "Sent from the dashboard", event.data.message
   end
 
-  def test_a_reversed_transfer_is_a_typed_deposit_event
-    deposit = JSON.parse(VALID["body"])["data"].merge("network" => "bsc", "address" => "0x52908400098527886E0F7030069857D2E4169EE7",
-                                                      "status" => "awaiting_payment", "receivedAmount" => "0.000000")
-    event = verify_signed("deposit.transfer_reversed", deposit)
+  # Each deposit event whose deposit differs from a completed one in more than its status: the
+  # event's class, the fields (the API's names) changed on the valid vector's deposit, and what the
+  # typed Deposit's attributes then read.
+  {
+    "deposit.transfer_reversed" => [
+      Cambio::DepositTransferReversedEvent,
+      { "network" => "bsc", "address" => "0x52908400098527886E0F7030069857D2E4169EE7", "status" => "awaiting_payment", "receivedAmount" => "0.000000" },
+      { network: "bsc", address: "0x52908400098527886E0F7030069857D2E4169EE7", received_amount: "0.000000" }
+    ],
+    "deposit.held" => [
+      Cambio::DepositHeldEvent,
+      { "status" => "held", "holdReason" => "address_frozen", "receivedAmount" => "25.000000", "creditedAmount" => "0.000000" },
+      { status: "held", hold_reason: "address_frozen", received_amount: "25.000000", credited_amount: "0.000000" }
+    ]
+  }.each do |type, (event_class, changed, expected)|
+    define_method("test_#{type.tr(".", "_")}_is_a_typed_deposit_event") do
+      event = verify_signed(type, JSON.parse(VALID["body"])["data"].merge(changed))
 
-    assert_instance_of Cambio::DepositTransferReversedEvent, event
-    assert_kind_of Cambio::Deposit, event.data
-    assert_equal ["bsc", "0x52908400098527886E0F7030069857D2E4169EE7", "0.000000"],
-                 [event.data.network, event.data.address, event.data.received_amount]
-  end
-
-  def test_a_held_deposit_is_a_typed_deposit_event_with_its_hold_reason
-    deposit = JSON.parse(VALID["body"])["data"].merge("status" => "held", "holdReason" => "address_frozen",
-                                                      "receivedAmount" => "25.000000", "creditedAmount" => "0.000000")
-    event = verify_signed("deposit.held", deposit)
-
-    assert_instance_of Cambio::DepositHeldEvent, event
-    assert_kind_of Cambio::Deposit, event.data
-    assert_equal ["held", "address_frozen", "25.000000", "0.000000"],
-                 [event.data.status, event.data.hold_reason, event.data.received_amount, event.data.credited_amount]
+      assert_instance_of event_class, event
+      assert_kind_of Cambio::Deposit, event.data
+      assert_equal expected, expected.keys.to_h { |attribute| [attribute, event.data.public_send(attribute)] }
+    end
   end
 
   DASHBOARD_TEST_DATA = { "webhookId" => "whk_1", "url" => "https://example.com/hooks", "message" => "Sent from the dashboard" }.freeze

@@ -3,14 +3,10 @@
 # `gem install --local` (offline), and asks the API at CAMBIO_API_URL for the company's balance
 # through it, with nothing else on the load path: the release check of test/clients/packages.test.ts.
 set -euo pipefail
-dist="${1:?usage: tools/consumer-check.sh <absolute dist/clients folder>}"
-: "${CAMBIO_VERSION:?}" "${CAMBIO_API_URL:?}" "${CAMBIO_API_KEY:?}" "${CAMBIO_API_SECRET:?}"
-gem="$dist/cambio-usdt-$CAMBIO_VERSION.gem"
-[ -f "$gem" ] || { echo "ruby: no $gem (run npm run clients:pack)" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/../../release/consumer-check-start.sh"
+consumer_check_start ruby 'cambio-usdt-%s.gem' "$@"
 
-app="$(mktemp -d)"
-trap 'rm -rf "$app"' EXIT
-gem install --local --no-document --quiet --install-dir "$app/gems" "$gem" >/dev/null
+gem install --local --no-document --quiet --install-dir "$app/gems" "$artifact" >/dev/null
 cd "$app"
 GEM_HOME="$app/gems" GEM_PATH="$app/gems" RUBYOPT='' ruby -e '
   require "cambio"
