@@ -109,9 +109,7 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       return { User: { Username: username, Attributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: username }], UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true } };
     },
     AdminSetUserPassword: (input) => {
-      checkPool(input.UserPoolId);
-      const user = state.users[String(input.Username ?? '').toLowerCase()];
-      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      const user = adminUser(input);
       checkPassword(String(input.Password ?? ''));
       user.passwordHash = hashPassword(String(input.Password));
       // A permanent password confirms the user, as in Cognito (FORCE_CHANGE_PASSWORD → CONFIRMED).
@@ -120,36 +118,21 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       return {};
     },
     AdminGetUser: (input) => {
-      checkPool(input.UserPoolId);
-      const user = state.users[String(input.Username ?? '').toLowerCase()];
-      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      const user = adminUser(input);
       return { Username: user.username, UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }], UserStatus: user.confirmed ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', Enabled: true };
     },
     // An operator's call with the pool's IAM credentials (the console's "MFA" setting of a user): the
     // second factor changed where Cambio does not see it; the next sign-in shows it (sign-in.ts).
-    AdminSetUserMFAPreference: (input) => {
-      checkPool(input.UserPoolId);
-      const user = state.users[String(input.Username ?? '').toLowerCase()];
-      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
-      const settings = input.SoftwareTokenMfaSettings as { Enabled?: boolean } | undefined;
-      if (settings?.Enabled && !user.totpSecret) throw new CognitoError('InvalidParameterException', 'User has not verified software token mfa');
-      if (settings) user.totpEnabled = settings.Enabled === true;
-      save();
-      return {};
-    },
+    AdminSetUserMFAPreference: (input) => setMfaPreference(adminUser(input), input),
     AdminDeleteUser: (input) => {
-      checkPool(input.UserPoolId);
-      const user = state.users[String(input.Username ?? '').toLowerCase()];
-      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      const user = adminUser(input);
       revokeRefreshTokens(user.username);
       delete state.users[user.username];
       save();
       return {};
     },
     AdminUserGlobalSignOut: (input) => {
-      checkPool(input.UserPoolId);
-      const user = state.users[String(input.Username ?? '').toLowerCase()];
-      if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+      const user = adminUser(input);
       revokeRefreshTokens(user.username);
       return {};
     },
@@ -210,14 +193,7 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       save();
       return { Status: 'SUCCESS' };
     },
-    SetUserMFAPreference: (input) => {
-      const user = userOfAccessToken(input.AccessToken);
-      const settings = input.SoftwareTokenMfaSettings as { Enabled?: boolean } | undefined;
-      if (settings?.Enabled && !user.totpSecret) throw new CognitoError('InvalidParameterException', 'User has not verified software token mfa');
-      if (settings) user.totpEnabled = settings.Enabled === true;
-      save();
-      return {};
-    },
+    SetUserMFAPreference: (input) => setMfaPreference(userOfAccessToken(input.AccessToken), input),
     GetUser: (input) => {
       const user = userOfAccessToken(input.AccessToken);
       return {
@@ -283,6 +259,24 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     user.failures += 1;
     user.lockedUntil = lockoutAfter(user.failures);
     save();
+  }
+
+  /** The user an admin action names (`Username`, in any letter case), in the pool it names. */
+  function adminUser(input: Record<string, unknown>): User {
+    checkPool(input.UserPoolId);
+    const user = state.users[String(input.Username ?? '').toLowerCase()];
+    if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+    return user;
+  }
+
+  /** The user's own SetUserMFAPreference and an operator's AdminSetUserMFAPreference alike: the
+   * authenticator app's code asked at sign-in, once its secret is verified, or no longer. */
+  function setMfaPreference(user: User, input: Record<string, unknown>) {
+    const settings = input.SoftwareTokenMfaSettings as { Enabled?: boolean } | undefined;
+    if (settings?.Enabled && !user.totpSecret) throw new CognitoError('InvalidParameterException', 'User has not verified software token mfa');
+    if (settings) user.totpEnabled = settings.Enabled === true;
+    save();
+    return {};
   }
 
   function userOfAccessToken(token: unknown): User {

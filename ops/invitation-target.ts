@@ -2,13 +2,13 @@ import * as v from 'valibot';
 import type { Environment } from '#functions/api-keys/api-keys';
 import type { Invitation } from '#functions/people/invitations';
 import { invitationMail, type Mailer } from '#functions/mail/mail';
-import { createDocumentClient } from '#adapters/dynamo/client';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
-import { parseSettings, SETTINGS } from '#functions/settings/schema';
+import { SETTINGS } from '#functions/settings/schema';
 import { STAGES, type StageName } from '../config/stages.ts';
-import { DATA_DIR, runningRuntime, withLocalData } from '#local/local-data';
+import { DATA_DIR, runningRuntime } from '#local/local-data';
 import { outboxOf } from '#local/runtime-files';
+import { onStageTable, stageTableOf, type OnTable } from './stage-table.ts';
 
 /** The options every command that invites people takes, to name the stage it acts on. */
 export const TARGET_OPTIONS = {
@@ -35,7 +35,7 @@ export interface InvitationTarget {
   /** The environment of the stage's companies. */
   environment: Environment;
   /** Runs `work` on the stage's table: the deployed one named, or the local runtime's data. */
-  onTable<T>(work: (db: ReturnType<typeof createDocumentClient>, tableName: string) => Promise<T>): Promise<T>;
+  onTable: OnTable;
   /** The invitation's link, mailed where the target mails; what to tell the operator. */
   deliver(invitation: Invitation, token: string, companyName: string): Promise<Delivery>;
 }
@@ -48,17 +48,9 @@ export interface InvitationTarget {
  * is touched.
  */
 export function invitationTarget(values: { stage?: string; table?: string; 'dashboard-url'?: string; 'mail-from'?: string }, refuse: (message: string) => never): InvitationTarget {
-  const stageName = values.stage as StageName;
-  if (!Object.hasOwn(STAGES, stageName)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production).`);
+  const { stage: stageName, table } = stageTableOf(values, refuse);
   const deployed = stageName !== 'local';
-  const table = values.table;
-  if (deployed) {
-    if (!table) refuse(`--stage ${stageName} needs --table <the stack's TableName output>.`);
-    // The stack names its table after itself (Cambio-<stage>-…): a company of one stage's environment
-    // must not land in another stage's table, where it would read the wrong chain.
-    const otherStage = Object.keys(STAGES).find((name) => name !== stageName && table.startsWith(`Cambio-${name}-`));
-    if (otherStage) refuse(`--table ${table} is the ${otherStage} stage's table, not ${stageName}'s.`);
-  } else if (table || values['dashboard-url'] || values['mail-from']) {
+  if (!deployed && (table || values['dashboard-url'] || values['mail-from'])) {
     refuse('--table, --dashboard-url and --mail-from go with --stage sandbox|production; without --stage the command works on the local runtime.');
   }
   const mailFrom = values['mail-from'];
@@ -70,17 +62,7 @@ export function invitationTarget(values: { stage?: string; table?: string; 'dash
     stageName,
     deployed,
     environment: STAGES[stageName].environment,
-    async onTable(work) {
-      const run = async (endpoint: string | undefined, tableName: string) => {
-        const db = createDocumentClient(endpoint);
-        try {
-          return await work(db, tableName);
-        } finally {
-          db.destroy();
-        }
-      };
-      return deployed ? run(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, table!) : withLocalData(run);
-    },
+    onTable: onStageTable(stageName, table),
     async deliver(invitation, token, companyName) {
       const link = `${acceptUrl}?token=${token}`;
       if (!mailer) return { link, emailed: false, mailError: null, note: 'Send it to them yourself: it is not emailed.' };

@@ -1,9 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createDocumentClient } from '#adapters/dynamo/client';
-import { parseSettings } from '#functions/settings/schema';
-import { STAGES, type StageName } from '../config/stages.ts';
-import { withLocalData } from '#local/local-data';
+import { onStageTable, stageTableOf, type OnTable } from './stage-table.ts';
 
 /**
  * What the screening commands (`screening:import`, `screening:add`, `screening:remove`) share: how
@@ -35,32 +32,11 @@ export function argumentsOf<O extends NonNullable<ParseArgsConfig['options']>>(o
   }
 }
 
-export type OnTable = <T>(work: (db: ReturnType<typeof createDocumentClient>, tableName: string) => Promise<T>) => Promise<T>;
-
-/** The table the command acts on, checked before anything is read. */
+/** The table the command acts on, checked before anything is read (stage-table.ts). */
 export function screeningTarget(values: { stage?: string; table?: string }, refuse: (message: string) => never): OnTable {
-  const stage = values.stage as StageName;
-  if (!Object.hasOwn(STAGES, stage)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production).`);
-  const table = values.table;
-  if (stage === 'local') {
-    if (table) refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
-  } else {
-    if (!table) refuse(`--stage ${stage} needs --table <the stack's TableName output>.`);
-    // The stack names its table after itself (Cambio-<stage>-…): one stage's list must not land in another's table.
-    const other = Object.keys(STAGES).find((name) => name !== stage && table.startsWith(`Cambio-${name}-`));
-    if (other) refuse(`--table ${table} is the ${other} stage's table, not ${stage}'s.`);
-  }
-  return async (work) => {
-    const run = async (endpoint: string | undefined, tableName: string) => {
-      const db = createDocumentClient(endpoint);
-      try {
-        return await work(db, tableName);
-      } finally {
-        db.destroy();
-      }
-    };
-    return stage === 'local' ? withLocalData(run) : run(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, table!);
-  };
+  const { stage, table } = stageTableOf(values, refuse);
+  if (stage === 'local' && table) refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
+  return onStageTable(stage, table);
 }
 
 /** Who runs the command, for the audit log: the machine's account and host (in AWS, CloudTrail has the IAM identity). */

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { accountApi } from '../api/account.ts';
-import { useProofFields } from '../components/confirm-identity.tsx';
+import { ProofDialog } from '../components/confirm-identity.tsx';
 import { navigate } from '../router.ts';
-import { Dialog, DialogButtons, ErrorMessage, useAction, useTitle } from '../components/ui.tsx';
+import { ErrorMessage, useAction, useTitle } from '../components/ui.tsx';
 
 /**
  * The signed-in person's own settings: two-factor sign-in with an authenticator app. The secret is
@@ -103,17 +103,10 @@ export function AccountPage(props: { email: string | null }) {
 /** Turning it off asks for what signing in does, the password and a code: a session alone (a cookie
  * copied from a browser) cannot take the second factor away. */
 function TurnOffTwoFactor(props: { onClose: () => void; onDone: () => void }) {
-  const { proof, fields } = useProofFields('turn-off');
-  const { error, busy, run } = useAction(() => accountApi.turnOffTwoFactor(proof), props.onDone);
   return (
-    <Dialog title="Turn off two-factor sign-in" onClose={props.onClose}>
-      <form onSubmit={run}>
-        <p>Signing in will ask for your password alone. A company that requires two-factor sign-in keeps it on until an Owner stops requiring it.</p>
-        {fields}
-        <ErrorMessage error={error} />
-        <DialogButtons label="Turn off" danger busy={busy} onCancel={props.onClose} />
-      </form>
-    </Dialog>
+    <ProofDialog title="Turn off two-factor sign-in" idPrefix="turn-off" label="Turn off" danger send={accountApi.turnOffTwoFactor} onDone={props.onDone} onClose={props.onClose}>
+      <p>Signing in will ask for your password alone. A company that requires two-factor sign-in keeps it on until an Owner stops requiring it.</p>
+    </ProofDialog>
   );
 }
 

@@ -25,6 +25,22 @@ function useSubmit(action: (form: FormData) => Promise<unknown>, onDone: () => v
 
 const value = (form: FormData, name: string) => String(form.get(name) ?? '');
 
+/** A form that mails a link to its `email`: the address it went to once sent (null before), and the form's state. */
+function useLinkMailer(send: (form: FormData) => Promise<unknown>) {
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const submit = useSubmit(async (form) => {
+    await send(form);
+    setSentTo(value(form, 'email'));
+  }, () => undefined);
+  return { sentTo, ...submit };
+}
+
+/** The page of a mailed link (its `token` in the URL): a form that sends the token with the password entered. */
+function useLinkPassword(send: (input: { token: string; password: string }) => Promise<unknown>, onDone: () => void) {
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  return useSubmit((form) => send({ token, password: value(form, 'password') }), onDone);
+}
+
 type Stage = Awaited<ReturnType<typeof sessionApi.stage>>['data'];
 
 /** What this stage offers signed-out people, once known: a page offers nothing the stage would refuse. */
@@ -87,11 +103,9 @@ function CheckYourMail(props: { email: string }) {
 export function SignUp() {
   useTitle('Sign up');
   const stage = useStage();
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const { error, busy, onSubmit } = useSubmit(async (form) => {
-    await sessionApi.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') });
-    setSentTo(value(form, 'email'));
-  }, () => undefined);
+  const { sentTo, error, busy, onSubmit } = useLinkMailer((form) =>
+    sessionApi.signUp({ companyName: value(form, 'companyName'), email: value(form, 'email'), password: value(form, 'password') }),
+  );
   if (sentTo !== null) return <CheckYourMail email={sentTo} />;
   if (stage && !stage.selfSignUp) {
     return (
@@ -198,12 +212,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
 export function ForgotPassword() {
   useTitle('Reset your password');
   const stage = useStage();
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const { error, busy, onSubmit } = useSubmit(async (form) => {
-    const email = value(form, 'email');
-    await sessionApi.requestPasswordReset({ email });
-    setSentTo(email);
-  }, () => undefined);
+  const { sentTo, error, busy, onSubmit } = useLinkMailer((form) => sessionApi.requestPasswordReset({ email: value(form, 'email') }));
   return (
     <section class="card" aria-labelledby="forgot-title">
       <h1 id="forgot-title">Reset your password</h1>
@@ -233,8 +242,7 @@ export function ForgotPassword() {
 /** The mailed link's page: a new password, then sign in with it. */
 export function ResetPassword() {
   useTitle('Choose a new password');
-  const token = new URLSearchParams(location.search).get('token') ?? '';
-  const { error, busy, onSubmit } = useSubmit((form) => sessionApi.resetPassword({ token, password: value(form, 'password') }), () => navigate('/sign-in?password=reset', true));
+  const { error, busy, onSubmit } = useLinkPassword(sessionApi.resetPassword, () => navigate('/sign-in?password=reset', true));
   return (
     <section class="card" aria-labelledby="reset-title">
       <h1 id="reset-title">Choose a new password</h1>
@@ -253,8 +261,7 @@ export function ResetPassword() {
 /** The sign-up's mailed link: the password chosen at sign-up confirms the address, then signs in. */
 export function VerifyEmail(props: { onSignedIn: () => void }) {
   useTitle('Confirm your email');
-  const token = new URLSearchParams(location.search).get('token') ?? '';
-  const { error, busy, onSubmit } = useSubmit((form) => sessionApi.verifyEmail({ token, password: value(form, 'password') }), props.onSignedIn);
+  const { error, busy, onSubmit } = useLinkPassword(sessionApi.verifyEmail, props.onSignedIn);
   const lapsed = error instanceof ApiCallError && error.failure.status === 404;
   return (
     <section class="card" aria-labelledby="verify-title">
@@ -280,8 +287,7 @@ export function VerifyEmail(props: { onSignedIn: () => void }) {
 
 export function AcceptInvitation(props: { onSignedIn: () => void }) {
   useTitle('Accept invitation');
-  const token = new URLSearchParams(location.search).get('token') ?? '';
-  const { error, busy, onSubmit } = useSubmit((form) => sessionApi.acceptInvitation({ token, password: value(form, 'password') }), props.onSignedIn);
+  const { error, busy, onSubmit } = useLinkPassword(sessionApi.acceptInvitation, props.onSignedIn);
   return (
     <section class="card" aria-labelledby="accept-title">
       <h1 id="accept-title">Join your company on Cambio</h1>

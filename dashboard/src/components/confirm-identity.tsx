@@ -1,7 +1,9 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { accountApi } from '../api/account.ts';
 import { whenIdentityNeeded } from '../api/client.ts';
 import { sessionApi } from '../api/session.ts';
+import type { ProofRequest } from '../api/types.ts';
 import { Dialog, DialogButtons, ErrorMessage, useAction } from './ui.tsx';
 
 /**
@@ -45,6 +47,31 @@ export function useProofFields(idPrefix: string, hint?: string) {
   return { proof, fields };
 }
 
+/** A dialog that asks for the proof (useProofFields) and sends it with `send`: what is asked, why, then the fields. */
+export function ProofDialog(props: {
+  title: string;
+  idPrefix: string;
+  label: string;
+  danger?: boolean;
+  send: (proof: ProofRequest) => Promise<unknown>;
+  onDone: () => void;
+  onClose: () => void;
+  children: ComponentChildren;
+}) {
+  const { proof, fields } = useProofFields(props.idPrefix);
+  const { error, busy, run } = useAction(() => props.send(proof), props.onDone);
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      <form onSubmit={run}>
+        {props.children}
+        {fields}
+        <ErrorMessage error={error} />
+        <DialogButtons label={props.label} danger={props.danger} busy={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
 /**
  * `Confirm it's you`: opened by any request a route refuses for want of a recent sign-in (what adds a
  * person, raises a role, mints a credential or changes where money or events go: the routes
@@ -60,20 +87,9 @@ export function ConfirmIdentityHost() {
     setPending(null);
     pending(confirmed);
   };
-  return <ConfirmIdentityDialog onConfirmed={() => finish(true)} onClose={() => finish(false)} />;
-}
-
-function ConfirmIdentityDialog(props: { onConfirmed: () => void; onClose: () => void }) {
-  const { proof, fields } = useProofFields('confirm');
-  const { error, busy, run } = useAction(() => sessionApi.confirmSession(proof), props.onConfirmed);
   return (
-    <Dialog title="Confirm it’s you" onClose={props.onClose}>
-      <form onSubmit={run}>
-        <p>Issuing keys or secrets, changing the team or two-factor sign-in, and changing where money or events go ask for your password again when you signed in more than a few minutes ago.</p>
-        {fields}
-        <ErrorMessage error={error} />
-        <DialogButtons label="Confirm" busy={busy} onCancel={props.onClose} />
-      </form>
-    </Dialog>
+    <ProofDialog title="Confirm it’s you" idPrefix="confirm" label="Confirm" send={sessionApi.confirmSession} onDone={() => finish(true)} onClose={() => finish(false)}>
+      <p>Issuing keys or secrets, changing the team or two-factor sign-in, and changing where money or events go ask for your password again when you signed in more than a few minutes ago.</p>
+    </ProofDialog>
   );
 }

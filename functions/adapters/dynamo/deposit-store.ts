@@ -7,11 +7,11 @@ import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { TableStore } from './table-store.ts';
 import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-policy';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
-import { screeningListOf } from './screening-store.ts';
-import { cambioAddressesOf } from './cambio-address-store.ts';
+import { withDestinationLists } from './destination-lists.ts';
 import type { NetworkName } from '#functions/networks/names';
 
-export class DynamoDepositStore extends TableStore implements DepositStore {
+/** Deposits, with the lists a split's address is checked against (destination-lists.ts). */
+export class DynamoDepositStore extends withDestinationLists(TableStore) implements DepositStore {
   async nextAddressIndex(): Promise<number> {
     const { Attributes } = await this.db.send(
       new UpdateCommand({
@@ -39,16 +39,6 @@ export class DynamoDepositStore extends TableStore implements DepositStore {
 
   allowlistFor(companyId: string, network: NetworkName, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
-  }
-
-  /** Cambio's own addresses (cambio-address-store.ts): a destination is never one of them. */
-  holdingsAt(forms: string[]) {
-    return cambioAddressesOf(this.db, this.tableName).holdingsAt(forms);
-  }
-
-  /** The table's screening list, with the container's cache (screening-store.ts): a split's address is screened. */
-  listed(network: NetworkName, addresses: string[]) {
-    return screeningListOf(this.db, this.tableName).listed(network, addresses);
   }
 
   async getDeposit(companyId: string, depositId: string): Promise<Deposit | null> {

@@ -7,8 +7,7 @@ import { auditEntryItem } from './items/audit-entry.ts';
 import { allowedAddressItem, withdrawalAllowlistItem } from './items/withdrawal-allowlist.ts';
 import { itemsUnder, readItem } from './queries.ts';
 import { answer, MoneyTransaction } from './transaction.ts';
-import { screeningListOf } from './screening-store.ts';
-import { cambioAddressesOf } from './cambio-address-store.ts';
+import { withDestinationLists } from './destination-lists.ts';
 import type { NetworkName } from '#functions/networks/names';
 
 /** Whether an entry added without a network, at `address`, would allow `network` (withdrawal-policy.ts
@@ -52,20 +51,11 @@ export function underGuard(transaction: MoneyTransaction, companyId: string, gua
   });
 }
 
-/** The Integrations page's withdrawal allowlist: each change with its audit entry, in one transaction. */
-export class DynamoAllowlistStore extends DynamoCompanyStore implements AllowlistStore {
+/** The Integrations page's withdrawal allowlist: each change with its audit entry, in one transaction;
+ * an entry is checked against the lists every destination is (destination-lists.ts). */
+export class DynamoAllowlistStore extends withDestinationLists(DynamoCompanyStore) implements AllowlistStore {
   allowlistFor(companyId: string, network: NetworkName, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
-  }
-
-  /** Cambio's own addresses (cambio-address-store.ts): never an entry. */
-  holdingsAt(forms: string[]) {
-    return cambioAddressesOf(this.db, this.tableName).holdingsAt(forms);
-  }
-
-  /** The table's screening list, with the container's cache (screening-store.ts): a sanctioned address is never allowed. */
-  listed(network: NetworkName, addresses: string[]) {
-    return screeningListOf(this.db, this.tableName).listed(network, addresses);
   }
 
   async allowlistOf(companyId: string): Promise<{ allowlist: WithdrawalAllowlist; addresses: AllowedAddress[] }> {

@@ -10,11 +10,11 @@ import type { AuditEntry } from '#functions/companies/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 import { limitReader, withinLimit } from './withdrawal-limit-store.ts';
-import { screeningListOf } from './screening-store.ts';
-import { cambioAddressesOf } from './cambio-address-store.ts';
+import { withDestinationLists } from './destination-lists.ts';
 import type { NetworkName } from '#functions/networks/names';
 
-export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore {
+/** Withdrawals, with the lists a destination is checked against (destination-lists.ts). */
+export class DynamoWithdrawalStore extends withDestinationLists(TableStore) implements WithdrawalStore {
   async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry): Promise<GuardedWrite> {
     const guarded = underGuard(new MoneyTransaction(this.tableName), withdrawal.companyId, guards.allowlist);
     const transaction = withinLimit(guarded, withdrawal.companyId, guards.limit)
@@ -27,16 +27,6 @@ export class DynamoWithdrawalStore extends TableStore implements WithdrawalStore
 
   allowlistFor(companyId: string, network: NetworkName, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
-  }
-
-  /** Cambio's own addresses (cambio-address-store.ts): a destination is never one of them. */
-  holdingsAt(forms: string[]) {
-    return cambioAddressesOf(this.db, this.tableName).holdingsAt(forms);
-  }
-
-  /** The table's screening list, with the container's cache (screening-store.ts). */
-  listed(network: NetworkName, addresses: string[]) {
-    return screeningListOf(this.db, this.tableName).listed(network, addresses);
   }
 
   limitFor(companyId: string, day: string) {

@@ -13,6 +13,14 @@ import { globalRecord, type Item } from './item.ts';
  */
 const block = (blockNumber: number) => `BLOCK#${String(blockNumber).padStart(12, '0')}#`;
 
+/** A record of one address under one contract: a partition per contract (every address's record
+ * of it is one Query), the address as the sort key; `head` is what each item of it begins with. */
+function contractAddressRecord(type: string, partitionPrefix: string) {
+  const partition = (contract: string) => `${partitionPrefix}#${contract}`;
+  const key = (contract: string, address: string) => ({ PK: partition(contract), SK: address });
+  return { type, partition, key, head: (contract: string, address: string) => ({ ...key(contract, address), type, contract, address }) };
+}
+
 /** One change a transaction made to a balance, kept on the transaction so a dropped one can be undone. */
 export interface BalanceMove {
   contract: string;
@@ -80,17 +88,8 @@ export const sandboxTransactionItem = {
 
 /** An address's balance of one contract; its `amount` only ever changes by ADD (moveItem). */
 export const sandboxBalanceItem = {
-  type: 'SandboxBalance',
-  key: (contract: string, address: string) => ({ PK: sandboxBalanceItem.partition(contract), SK: address }),
-  /** The partition holding every address's balance of `contract`. */
-  partition: (contract: string) => `SANDBOX_BALANCE#${contract}`,
-  toItem: (contract: string, address: string, amount: bigint): Item => ({
-    ...sandboxBalanceItem.key(contract, address),
-    type: sandboxBalanceItem.type,
-    contract,
-    address,
-    amount,
-  }),
+  ...contractAddressRecord('SandboxBalance', 'SANDBOX_BALANCE'),
+  toItem: (contract: string, address: string, amount: bigint): Item => ({ ...sandboxBalanceItem.head(contract, address), amount }),
   fromItem: (item: Item) => ({ address: item.address as string, amount: toBigInt(item.amount) }),
 };
 
@@ -130,15 +129,7 @@ export const sandboxTokenControlsItem = {
 /** An address the issuer has frozen (Tether's `isBlackListed`): present while frozen, deleted when
  * unfrozen; one partition per token, so every frozen address is one Query. */
 export const sandboxFrozenAddressItem = {
-  type: 'SandboxFrozenAddress',
-  partition: (contract: string) => `SANDBOX_FROZEN#${contract}`,
-  key: (contract: string, address: string) => ({ PK: sandboxFrozenAddressItem.partition(contract), SK: address }),
-  toItem: (contract: string, address: string, frozenAt: string): Item => ({
-    ...sandboxFrozenAddressItem.key(contract, address),
-    type: sandboxFrozenAddressItem.type,
-    contract,
-    address,
-    frozenAt,
-  }),
+  ...contractAddressRecord('SandboxFrozenAddress', 'SANDBOX_FROZEN'),
+  toItem: (contract: string, address: string, frozenAt: string): Item => ({ ...sandboxFrozenAddressItem.head(contract, address), frozenAt }),
   fromItem: (item: Item) => ({ address: item.address as string }),
 };

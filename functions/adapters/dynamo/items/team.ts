@@ -16,29 +16,26 @@ export const personItem = {
   }),
 };
 
-/** The one owner of a stored `EmailVerification`: the link a sign-up mails to prove the address,
- * one live per person, in their own partition; DynamoDB removes a lapsed one by itself. */
-export const emailVerificationItem = {
-  ...personRecord('EmailVerification', 'EMAIL_VERIFICATION'),
-  toItem: (link: EmailVerification): Item => ({
-    ...emailVerificationItem.head(link.personId),
-    ...link,
-    [TABLE.ttlAttribute]: Math.ceil(Date.parse(link.expiresAt) / 1000),
-  }),
-  fromItem: (item: Item): EmailVerification => storedFields<EmailVerification>(item, ['personId', 'email', 'tokenHash', 'createdAt', 'expiresAt']),
-};
+/** A link mailed to a person, one live per person in their own partition, stored as its fields;
+ * DynamoDB removes a lapsed one by itself. */
+function mailedLinkRecord<Link extends EmailVerification | PasswordReset>(type: string, sk: string) {
+  const record = personRecord(type, sk);
+  return {
+    ...record,
+    toItem: (link: Link): Item => ({
+      ...record.head(link.personId),
+      ...link,
+      [TABLE.ttlAttribute]: Math.ceil(Date.parse(link.expiresAt) / 1000),
+    }),
+    fromItem: (item: Item): Link => storedFields<Link>(item, ['personId', 'email', 'tokenHash', 'createdAt', 'expiresAt']),
+  };
+}
 
-/** The one owner of a stored `PasswordReset`: the person's one live link to choose a new password,
- * in their own partition; DynamoDB removes a lapsed one by itself. */
-export const passwordResetItem = {
-  ...personRecord('PasswordReset', 'PASSWORD_RESET'),
-  toItem: (reset: PasswordReset): Item => ({
-    ...passwordResetItem.head(reset.personId),
-    ...reset,
-    [TABLE.ttlAttribute]: Math.ceil(Date.parse(reset.expiresAt) / 1000),
-  }),
-  fromItem: (item: Item): PasswordReset => storedFields<PasswordReset>(item, ['personId', 'email', 'tokenHash', 'createdAt', 'expiresAt']),
-};
+/** The one owner of a stored `EmailVerification`: the link a sign-up mails to prove the address. */
+export const emailVerificationItem = mailedLinkRecord<EmailVerification>('EmailVerification', 'EMAIL_VERIFICATION');
+
+/** The one owner of a stored `PasswordReset`: the person's link to choose a new password. */
+export const passwordResetItem = mailedLinkRecord<PasswordReset>('PasswordReset', 'PASSWORD_RESET');
 
 /** The one owner of a stored `Membership`: a person's role in a company, read by (company, person)
  * on every dashboard call, and by person (GSI1) at sign-in for the companies they belong to. */

@@ -1,0 +1,41 @@
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { parseSettings } from '#functions/settings/schema';
+import { STAGES, type StageName } from '../config/stages.ts';
+import { withLocalData } from '#local/local-data';
+
+/** Runs `work` on the table an operator's command acts on. */
+export type OnTable = <T>(work: (db: ReturnType<typeof createDocumentClient>, tableName: string) => Promise<T>) => Promise<T>;
+
+/**
+ * The stage `--stage` names and the table `--table` names for it, checked before anything is read:
+ * a deployed stage needs its table, and never another stage's. Without `--stage` (local), the
+ * caller refuses the options that go with a deployed stage, its own.
+ */
+export function stageTableOf(values: { stage?: string; table?: string }, refuse: (message: string) => never): { stage: StageName; table: string | undefined } {
+  const stage = values.stage as StageName;
+  if (!Object.hasOwn(STAGES, stage)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production).`);
+  const table = values.table;
+  if (stage !== 'local') {
+    if (!table) refuse(`--stage ${stage} needs --table <the stack's TableName output>.`);
+    // The stack names its table after itself (Cambio-<stage>-…): what a command writes for one stage
+    // (a company of its environment, its screening list) must not land in another stage's table.
+    const otherStage = Object.keys(STAGES).find((name) => name !== stage && table.startsWith(`Cambio-${name}-`));
+    if (otherStage) refuse(`--table ${table} is the ${otherStage} stage's table, not ${stage}'s.`);
+  }
+  return { stage, table };
+}
+
+/** The stage's table: a deployed stage's, named, with the operator's AWS credentials; or the local runtime's data. */
+export function onStageTable(stage: StageName, table: string | undefined): OnTable {
+  return async (work) => {
+    const run = async (endpoint: string | undefined, tableName: string) => {
+      const db = createDocumentClient(endpoint);
+      try {
+        return await work(db, tableName);
+      } finally {
+        db.destroy();
+      }
+    };
+    return stage === 'local' ? withLocalData(run) : run(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, table!);
+  };
+}
