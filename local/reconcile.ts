@@ -5,7 +5,7 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { evmReconcileSources } from '#functions/networks/evm/from-settings';
 import type { EvmNetworkName } from '#functions/networks/names';
 import type { SliceSettings } from '#functions/settings/functions';
@@ -31,7 +31,7 @@ try {
       // The anvil nodes live as long as `npm start`: their networks are reconciled while it runs.
       const evmSettings = { EVM_NETWORKS: runningRuntime()?.evmNetworks ?? {} } as SliceSettings<'chain'>;
       return await reconcileHoldings({
-        ledger: () => ledgerSide(db, tableName, 'every'),
+        ledger: () => ledgerSide(db, tableName, { every: ['tron'] }),
         networks: [{ network: 'tron', usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses), receipt: (txHash) => chain.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address() }, ...(Object.keys(evmSettings.EVM_NETWORKS) as EvmNetworkName[]).map((network) =>
           evmReconcileSources(network, evmSettings, async () => localEvmSigner(settings.LOCAL_HOT_WALLET_KEY!).address()),
         )],

@@ -9,7 +9,7 @@ import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { recordHotWalletFloat, type HotWalletFloat } from '#functions/ledger/floats';
 import { createPublicClient, http } from 'viem';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';

@@ -17,7 +17,7 @@ import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
 import { readItem } from '#adapters/dynamo/queries';
 import { KmsSigner } from '#adapters/signer/kms-signer';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { runningRuntime, withLocalData } from '#local/local-data';

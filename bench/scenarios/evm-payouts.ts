@@ -3,7 +3,7 @@ import { createTestClient, erc20Abi, http, type Address, type Hash } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { EVM_NETWORK_NAMES, type EvmNetworkName } from '#functions/networks/names';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
@@ -12,8 +12,8 @@ import { parseAmount } from '#functions/shared/money';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { startAnvilWithContracts } from '#local/anvil';
 import { localPublicClient } from '#local/evm-contracts';
@@ -97,7 +97,7 @@ async function measureNetwork(db: ReturnType<typeof createDocumentClient>, table
     const { company } = await createCompany(new DynamoCompanyStore(db, tableName), { name: `Bench EVM Payouts ${network}`, environment: 'sandbox' });
     await creditAvailable(db, tableName, company.id, 'USDT', '1000', network);
     const withdrawals = new DynamoWithdrawalStore(db, tableName);
-    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT'), evmNetworks: { [network]: {} }, contracts: () => [] };
+    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT'), networks: { [network]: {} }, contracts: () => [] };
     const queue = async (count: number, address: Address, prefix: string): Promise<Withdrawal[]> => {
       const queued: Withdrawal[] = [];
       for (let i = 0; i < count; i++) queued.push(await requestWithdrawal(withdrawals, rules, company.id, { reference: `${prefix}-${i}`, network, address, amount: parseAmount(AMOUNT, 'USDT') }));

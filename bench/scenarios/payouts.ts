@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createCompany } from '#functions/companies/company';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
-import { SEND_BATCH, SETTLE_RESERVE_MS, sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
+import { SEND_BATCH, SETTLE_RESERVE_MS } from '#functions/withdrawals/withdrawal-sending';
+import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
 import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
@@ -83,7 +84,7 @@ async function measurePayouts(db: ReturnType<typeof createDocumentClient>, table
     const to = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_001);
     const warmUpTo = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_002);
     const withdrawals = new DynamoWithdrawalStore(db, tableName);
-    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT'), contracts: () => [] };
+    const rules = { fee: parseAmount('1', 'USDT'), minimum: parseAmount('1', 'USDT'), networks: { tron: {} }, contracts: () => [] };
     const queue = async (count: number, address: string, prefix: string) => {
       for (let i = 0; i < count; i++) {
         await requestWithdrawal(withdrawals, rules, company.id, { reference: `${prefix}-${i}`, address, amount: parseAmount(AMOUNT, 'USDT') });
@@ -113,7 +114,7 @@ async function measurePayouts(db: ReturnType<typeof createDocumentClient>, table
 
     const received = await chain.tokenBalance(USDT, to);
     const reconciliation = await reconcileHoldings({
-      ledger: () => ledgerSide(db, tableName, 'every'),
+      ledger: () => ledgerSide(db, tableName, { every: ['tron'] }),
       networks: [{ network: 'tron', usdtBalances: (addresses) => chain.tokenBalances(USDT, addresses), receipt: (txHash) => chain.receipt(txHash), hotWalletAddress: async () => hotWallet }],
     });
     const expected = parseAmount(AMOUNT, 'USDT') * BigInt(PAYOUTS);

@@ -3,16 +3,20 @@ import type { SliceSettings } from '#functions/settings/functions';
 import { parseAmount } from '#functions/shared/money';
 import type { StageContracts } from '#functions/withdrawals/refused-destinations';
 import { stageContractsOn } from '#functions/networks/settings-registry';
+import { networksOpenIn } from '#functions/networks/open-networks';
+import type { NetworkName } from '#functions/networks/names';
 
 /** Withdrawal fee and minimum per stage (config/stages.ts), already parsed by the settings schema,
- * and the EVM networks it sends on, each with its own fee where EVM_NETWORKS gives one. */
+ * and the networks it sends on, each with its own fee where its settings give one (an EVM
+ * network's `withdrawalFeeUsdt` in EVM_NETWORKS). */
 export function withdrawalRulesFrom(settings: SliceSettings<'withdrawalRules' | 'contracts'>): WithdrawalRules {
-  const evmNetworks: NonNullable<WithdrawalRules['evmNetworks']> = {};
-  for (const [name, network] of Object.entries(settings.EVM_NETWORKS) as [keyof typeof evmNetworks, { withdrawalFeeUsdt?: string }][]) {
-    const fee = network.withdrawalFeeUsdt;
-    evmNetworks[name] = fee === undefined ? {} : { fee: /^0(\.0+)?$/.test(fee) ? 0n : parseAmount(fee, 'USDT') };
+  const networks: WithdrawalRules['networks'] = {};
+  const ownFees = settings.EVM_NETWORKS as Partial<Record<NetworkName, { withdrawalFeeUsdt?: string }>>;
+  for (const network of networksOpenIn(settings)) {
+    const fee = ownFees[network]?.withdrawalFeeUsdt;
+    networks[network] = fee === undefined ? {} : { fee: /^0(\.0+)?$/.test(fee) ? 0n : parseAmount(fee, 'USDT') };
   }
-  return { fee: settings.WITHDRAWAL_FEE_USDT, minimum: settings.WITHDRAWAL_MINIMUM_USDT, evmNetworks, contracts: stageContractsOf(settings) };
+  return { fee: settings.WITHDRAWAL_FEE_USDT, minimum: settings.WITHDRAWAL_MINIMUM_USDT, networks, contracts: stageContractsOf(settings) };
 }
 
 /** The contracts the stage's settings name on each network (USDT_CONTRACT, EVM_NETWORKS), never a destination. */

@@ -1,6 +1,6 @@
 import type { Currency } from '../shared/money.ts';
 import { newId } from '../shared/ids.ts';
-import type { NetworkName } from '../networks/names.ts';
+import { DEFAULT_NETWORK, type NetworkName } from '../networks/names.ts';
 
 /**
  * A double-entry ledger in integer minor units (formance-style postings: money moves from a
@@ -86,11 +86,12 @@ export function ledgerEntry(companyId: string, reference: string, postings: Post
 /**
  * The network of an entry's deposit or withdrawal, as the ledger CSV and the statement show it; an
  * empty string for an entry of neither (a conversion). An entry written before entries stored their
- * network is TRON's: it was the one network deposits and withdrawals moved on until then.
+ * network is the first network's (DEFAULT_NETWORK, TRON): it was the one network deposits and
+ * withdrawals moved on until then.
  */
 export function networkOf(entry: LedgerEntry): NetworkName | '' {
   if (entry.network) return entry.network;
-  return /^(deposit|withdrawal):/.test(entry.reference) ? 'tron' : '';
+  return /^(deposit|withdrawal):/.test(entry.reference) ? DEFAULT_NETWORK : '';
 }
 
 export type BucketDeltas = Record<Bucket, bigint>;

@@ -21,8 +21,8 @@ export interface ReconciliationInputs {
   sweepFeesInFlightUsdt?: bigint;
 }
 
-export interface Reconciliation extends ReconciliationInputs {
-  sweepFeesInFlightUsdt: bigint;
+/** What the wallets hold against what the ledger owes: the outcome of the total's comparison and of each network's. */
+export interface Comparison {
   onChain: bigint;
   owed: bigint;
   /** On chain minus owed: positive is a surplus, negative a shortfall. */
@@ -38,18 +38,23 @@ export interface Reconciliation extends ReconciliationInputs {
   mismatch: 'surplus' | 'shortfall' | null;
 }
 
+export interface Reconciliation extends ReconciliationInputs, Comparison {
+  sweepFeesInFlightUsdt: bigint;
+}
+
 /** 0.01 USDT: below it, a difference is rounding dust, not money to chase. */
 export const RECONCILE_DUST = 10_000n;
 
 export function reconcile(inputs: ReconciliationInputs): Reconciliation {
-  const onChain = inputs.hotWalletUsdt + inputs.depositAddressesUsdt;
   const sweepFeesInFlightUsdt = inputs.sweepFeesInFlightUsdt ?? 0n;
   const owed = inputs.companiesUsdt + inputs.treasuryUsdt - inputs.inFlightUsdt - sweepFeesInFlightUsdt;
-  const difference = onChain - owed;
-  return { ...inputs, sweepFeesInFlightUsdt, onChain, owed, difference, balanced: difference === 0n, mismatch: mismatchOf(difference) };
+  return { ...inputs, sweepFeesInFlightUsdt, ...compare(inputs.hotWalletUsdt + inputs.depositAddressesUsdt, owed) };
 }
 
-const mismatchOf = (difference: bigint): Reconciliation['mismatch'] => (difference > RECONCILE_DUST ? 'surplus' : difference < -RECONCILE_DUST ? 'shortfall' : null);
+function compare(onChain: bigint, owed: bigint): Comparison {
+  const difference = onChain - owed;
+  return { onChain, owed, difference, balanced: difference === 0n, mismatch: difference > RECONCILE_DUST ? 'surplus' : difference < -RECONCILE_DUST ? 'shortfall' : null };
+}
 
 /** The comparison as `npm run reconcile` prints it: the total, then each network where the
  * result has them (a network's line: what it holds, what the ledger took in there, the difference). */
@@ -108,6 +113,14 @@ function reportLines(result: Reconciliation, usdt: (value: bigint) => string): s
   ];
 }
 
+/** A sweep sent and not yet settled: its transactions (every version: any one may be mined) and
+ * the USDT it moves to the hot wallet. */
+export interface SweepInFlight {
+  network: NetworkName;
+  txHashes: string[];
+  amount: bigint;
+}
+
 export interface LedgerSide {
   /** Every company's USDT: available + pending + locked. */
   companiesUsdt: bigint;
@@ -120,12 +133,12 @@ export interface LedgerSide {
   processing: { network: NetworkName; txHash: string; amount: bigint }[];
   /** Sweeps sent and not yet settled: each one's transactions (an EVM sweep's replaced versions
    * too: any one may be mined) and the USDT it moves to the hot wallet. Absent: none read. */
-  sweepsInFlight?: { network: NetworkName; txHashes: string[]; amount: bigint }[];
+  sweepsInFlight?: SweepInFlight[];
   /** Per network, the deposit addresses whose USDT is counted as held: see reconcileHoldings. */
   depositAddresses: Partial<Record<NetworkName, string[]>>;
-  /** Every EVM deposit address Cambio made, whatever its deposit's network: the same 20 bytes are
-   * an address on every EVM chain, and USDT may be paid to it on any. Each EVM network reads them all. */
-  evmDepositAddresses?: string[];
+  /** Every deposit address Cambio made, whatever its deposit's network, for the networks that read
+   * every address of their form (NetworkSources.readsEveryDepositAddressOf). */
+  everyDepositAddress?: string[];
   /** Per network whose token has more than 6 decimals (BSC), the dust recorded (functions/deposits/
    * dust.ts): where each transfer's part below 1e-6 USDT went, in the token's base units. */
   dust?: Partial<Record<NetworkName, { address: string; amount: bigint }[]>>;
@@ -148,9 +161,10 @@ export interface NetworkSources {
   /** What each of these addresses holds below 1e-6 USDT, in the token's base units; only where
    * the token has more than 6 decimals (BSC's 18): usdtBalances leaves it out. */
   usdtBelowMicro?(addresses: string[]): Promise<Map<string, bigint>>;
-  /** The network reads every EVM deposit address Cambio made, whatever its deposit's network (the
-   * same 20 bytes are an address on every EVM chain, and USDT may be paid to one on any). */
-  readsEveryEvmDepositAddress?: boolean;
+  /** The network reads every deposit address Cambio made that this says is of its form, whatever
+   * its deposit's network: where one address is an address on several networks (the same 20 bytes
+   * on every EVM chain), USDT may be paid to it on any, and is reported where it lands. */
+  readsEveryDepositAddressOf?: (address: string) => boolean;
 }
 
 /** One network's chain as reconciliation reads it, named. */
@@ -170,18 +184,13 @@ export interface ReconciliationSources {
  * not yet settled. USDT moved between networks by hand (a float, a rebalance) shows as equal and
  * opposite differences on two networks while the total still balances.
  */
-export interface NetworkReconciliation {
+export interface NetworkReconciliation extends Comparison {
   network: NetworkName;
   hotWalletUsdt: bigint;
   depositAddressesUsdt: bigint;
   netInflowUsdt: bigint;
   inFlightUsdt: bigint;
   sweepFeesInFlightUsdt: bigint;
-  onChain: bigint;
-  owed: bigint;
-  difference: bigint;
-  balanced: boolean;
-  mismatch: 'surplus' | 'shortfall' | null;
   depositAddressesRead: number;
   /**
    * USDT (6 decimals) at deposit addresses the ledger lists nothing at on this network, each also
@@ -208,7 +217,7 @@ export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: nu
 /**
  * Do the wallets hold what the ledger owes, in total and on each network? Which deposit addresses
  * are read: a sweep moves USDT from a deposit address to the hot wallet and changes no balance
- * (functions/deposits/sweeps.ts, evm-sweeps.ts), so what Cambio holds on chain is the hot wallet
+ * (functions/networks/<family>/sweeps.ts), so what Cambio holds on chain is the hot wallet
  * plus whatever USDT is still on deposit addresses. The ledger knows which addresses may still hold
  * some: those with a transfer seen and still confirming, those with a confirmed transfer the
  * sweeper has not yet moved (its sweep-due list), and those the sweeper left holding less than its
@@ -234,7 +243,8 @@ export async function reconcileHoldings(sources: ReconciliationSources): Promise
   const ledger = await sources.ledger();
   const networks: NetworkReconciliation[] = [];
   for (const chain of sources.networks) {
-    networks.push(await reconcileNetwork(chain.network, chain, ledger, chain.readsEveryEvmDepositAddress ? (ledger.evmDepositAddresses ?? []) : []));
+    const ofItsForm = chain.readsEveryDepositAddressOf ? (ledger.everyDepositAddress ?? []).filter(chain.readsEveryDepositAddressOf) : [];
+    networks.push(await reconcileNetwork(chain.network, chain, ledger, ofItsForm));
   }
   const sum = (pick: (network: NetworkReconciliation) => bigint | number) => networks.reduce((total, network) => total + BigInt(pick(network)), 0n);
   const total = reconcile({
@@ -264,9 +274,6 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
   const hotWalletUsdt = onHotWallet.get(hotWallet) ?? 0n;
   const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (onDepositAddresses.get(address) ?? 0n), 0n);
   const netInflowUsdt = ledger.netInflowUsdt[network] ?? 0n;
-  const onChain = hotWalletUsdt + depositAddressesUsdt;
-  const owed = netInflowUsdt - inFlightUsdt - sweepFeesInFlightUsdt;
-  const difference = onChain - owed;
   return {
     network,
     hotWalletUsdt,
@@ -274,11 +281,7 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     netInflowUsdt,
     inFlightUsdt,
     sweepFeesInFlightUsdt,
-    onChain,
-    owed,
-    difference,
-    balanced: difference === 0n,
-    mismatch: mismatchOf(difference),
+    ...compare(hotWalletUsdt + depositAddressesUsdt, netInflowUsdt - inFlightUsdt - sweepFeesInFlightUsdt),
     depositAddressesRead: depositAddresses.length,
     unexplainedUsdt: depositAddresses.flatMap((address) => {
       const amount = listed.has(address) ? 0n : (onDepositAddresses.get(address) ?? 0n);
@@ -299,7 +302,10 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
  */
 async function sweepFeesInFlight(network: NetworkName, chain: NetworkSources, ledger: LedgerSide, hotWallet: string): Promise<bigint> {
   // TRON's base58 addresses are case-sensitive; an EVM address is the same in any letter case.
-  const sameAddress = network === 'tron' ? (a: string, b: string) => a === b : (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  // An EVM log writes an address in lower case, a stored one is EIP-55; base58check addresses
+  // (TRON) compare alike, since two valid ones differing only in letter case would need a
+  // checksum collision.
+  const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   let fees = 0n;
   for (const sweep of ledger.sweepsInFlight ?? []) {
     if (sweep.network !== network) continue;

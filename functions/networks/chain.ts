@@ -176,3 +176,21 @@ export interface Broadcaster {
   /** 'duplicate': the chain has this transaction already (a rebroadcast). */
   broadcast(signedTransaction: Record<string, unknown>): Promise<'accepted' | 'duplicate'>;
 }
+
+/**
+ * A transfer of nothing from the hot wallet to itself that takes the place (the nonce) of a stored
+ * transaction the node refused for good, so that the transactions behind it are not held up
+ * (functions/networks/evm/nonce-sequence.ts). Stored on the withdrawal or sweep it fills for.
+ */
+export interface NonceFiller {
+  /** The newest version, signed. */
+  signed: string;
+  txHash: string;
+  /** The node's words when it refused the transaction. */
+  refusal: string;
+  /** When the node took its newest version (fillers stored before they were replaced have none). */
+  broadcastAt?: string | null;
+  /** Earlier versions, replaced at a higher fee: a filler under a fee spike would hold up every
+   * nonce behind it as surely as the transaction it fills. */
+  replacedTxHashes?: string[];
+}

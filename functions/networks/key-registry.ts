@@ -1,5 +1,5 @@
 import type { NetworkKeys } from './network.ts';
-import { HOT_WALLET_NETWORK, type NetworkName } from './names.ts';
+import { DEFAULT_NETWORK, type NetworkName } from './names.ts';
 import { tronKeys } from './tron/network.ts';
 import { evmKeys } from './evm/keys.ts';
 
@@ -15,5 +15,5 @@ const KEYS: { readonly [N in NetworkName]: NetworkKeys } = {
 
 export const keysOf = (name: NetworkName): NetworkKeys => KEYS[name];
 
-/** The hot wallet's address form (names.ts HOT_WALLET_NETWORK), for the signers. */
-export const hotWalletAddressOf = (publicKey: Uint8Array): string => keysOf(HOT_WALLET_NETWORK).addressFromPublicKey(publicKey);
+/** The hot wallet's address form (names.ts DEFAULT_NETWORK), for the signers. */
+export const hotWalletAddressOf = (publicKey: Uint8Array): string => keysOf(DEFAULT_NETWORK).addressFromPublicKey(publicKey);

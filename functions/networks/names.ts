@@ -12,9 +12,10 @@ export type NetworkName = (typeof NETWORK_NAMES)[number];
 export const EVM_NETWORK_NAMES = NETWORK_NAMES.filter((name): name is Exclude<NetworkName, 'tron'> => name !== 'tron');
 export type EvmNetworkName = (typeof EVM_NETWORK_NAMES)[number];
 
-/** The network whose sweeps and reconciliation run (TRON's alone so far), and a dashboard
- * withdrawal's network. */
-export const HOT_WALLET_NETWORK = 'tron' satisfies NetworkName;
+/** The network a withdrawal asked for without one is on (records written before `network`
+ * existed are read so too), and the address form a hot-wallet signer names itself in unless its
+ * network's jobs give another (functions/networks/key-registry.ts). */
+export const DEFAULT_NETWORK = NETWORK_NAMES[0];
 
 /**
  * The first registered network's chain jobs predate the others': its schedules name no network, and

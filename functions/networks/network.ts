@@ -1,6 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SliceSettings } from '../settings/functions.ts';
-import type { SweepBuilder } from '../deposits/sweeps.ts';
 import type { NetworkReconcileSources } from '../ledger/reconciliation.ts';
 import type { Broadcaster, ChainReader } from './chain.ts';
 import type { NetworkName } from './names.ts';
@@ -142,11 +141,6 @@ export interface NetworkChains {
     settings: SliceSettings<'chain'>,
     hotWalletAddress: () => Promise<string>,
   ): NetworkReconcileSources & { readsAllBalancesAtOnce: boolean };
-}
-
-/** Building transfers for the signing jobs (withdrawal sender, sweeper). */
-export interface NetworkTransfers {
-  builder(chain: ChainReader, settings: SliceSettings<'chain' | 'transfers'>): SweepBuilder;
 }
 
 /** Whose simulated payment it is: the company whose `Simulate payment` sends it. */

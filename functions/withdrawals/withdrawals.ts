@@ -1,13 +1,12 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
-import { HOT_WALLET_NETWORK, type EvmNetworkName, type NetworkName } from '../networks/names.ts';
-import { isOpenOn, openNetworksOf } from '../networks/open-networks.ts';
+import { DEFAULT_NETWORK, NETWORK_NAMES, type NetworkName } from '../networks/names.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
 import { formatAmount } from '../shared/money.ts';
 import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type LimitGuard, type LimitReader, type WithdrawalGuards } from './withdrawal-policy.ts';
-import type { NonceFiller } from './evm-nonce-sequence.ts';
+import type { NonceFiller } from '../networks/chain.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
 import type { CambioAddresses, StageContracts } from './refused-destinations.ts';
 
@@ -43,13 +42,13 @@ export interface SentTransaction {
   expiresAt: string | null;
   /** When `signed` was broadcast. EVM: a payout's first version is stored as broadcast at its claim
    * (the broadcast follows the write), a replacement once the node took it; unmined long after, the
-   * payout is replaced (evm-withdrawal-sending.ts). */
+   * payout is replaced (functions/networks/evm/withdrawal-sending.ts). */
   broadcastAt: string | null;
-  /** EVM: the hot wallet's nonce the transaction holds (evm-withdrawal-sending.ts). */
+  /** EVM: the hot wallet's nonce the transaction holds (functions/networks/evm/withdrawal-sending.ts). */
   nonce?: number;
   /** EVM: a transfer of nothing to the hot wallet itself on the same nonce, signed when the node
    * refused the payout for good (`refusal`, its words), so the nonces behind it are not held up;
-   * replaced at a higher fee as the payout would be (evm-nonce-sequence.ts). */
+   * replaced at a higher fee as the payout would be (nonce-sequence.ts). */
   filler?: NonceFiller;
   /** EVM: the hashes of the payout's earlier versions, oldest first, each replaced by the next (the
    * same nonce and transfer at a higher fee; `signed` is the newest). Any one of them may be the one
@@ -58,11 +57,11 @@ export interface SentTransaction {
 }
 
 export interface WithdrawalRules {
-  /** Charged on every withdrawal, in USDT minor units, where `evmNetworks` names no fee of its own. */
+  /** Charged on every withdrawal, in USDT minor units, where `networks` names no fee of its own. */
   fee: bigint;
-  /** The EVM networks the stage sends payouts on (its EVM_NETWORKS), each with its own fee if it
-   * has one: a withdrawal on another EVM network is refused. TRON is always open. */
-  evmNetworks?: Partial<Record<EvmNetworkName, { fee?: bigint }>>;
+  /** The networks the stage sends payouts on (functions/networks/open-networks.ts), each with its
+   * own fee if it has one: a withdrawal on another network is refused. */
+  networks: Partial<Record<NetworkName, { fee?: bigint }>>;
   /** The smallest `amount` accepted, in USDT minor units. */
   minimum: bigint;
   /** The contracts Cambio uses on each network, which no withdrawal pays (refused-destinations.ts). */
@@ -95,7 +94,7 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
     companyId,
     method: 'usdt',
     reference,
-    network: network ?? HOT_WALLET_NETWORK,
+    network: network ?? DEFAULT_NETWORK,
     address,
     amount,
     fee,
@@ -111,7 +110,7 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
   };
 }
 
-const feeOn = (rules: WithdrawalRules, network: NetworkName): bigint => (network === 'tron' ? undefined : rules.evmNetworks?.[network]?.fee) ?? rules.fee;
+const feeOn = (rules: WithdrawalRules, network: NetworkName): bigint => rules.networks[network]?.fee ?? rules.fee;
 
 export async function requestWithdrawal(
   store: WithdrawalStore,
@@ -121,15 +120,15 @@ export async function requestWithdrawal(
   now = new Date(),
   audit?: (withdrawal: Withdrawal) => AuditEntry,
 ): Promise<Withdrawal> {
-  if (!isOpenOn(input.network ?? HOT_WALLET_NETWORK, rules.evmNetworks)) {
-    throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${openNetworksOf(rules.evmNetworks).join(', ')}` }]);
+  if (!rules.networks[input.network ?? DEFAULT_NETWORK]) {
+    throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${NETWORK_NAMES.filter((network) => rules.networks[network]).join(', ')}` }]);
   }
   if (input.amount < rules.minimum) {
     throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal is ${formatAmount(rules.minimum, 'USDT')} USDT`, {
       minimum: formatAmount(rules.minimum, 'USDT'),
     });
   }
-  const withdrawal = newWithdrawal(companyId, { ...input, fee: feeOn(rules, input.network ?? HOT_WALLET_NETWORK) }, now);
+  const withdrawal = newWithdrawal(companyId, { ...input, fee: feeOn(rules, input.network ?? DEFAULT_NETWORK) }, now);
   // amount and fee are held separately so the ledger shows what the fee hold was.
   const available = companyAccount(companyId, 'available');
   const locked = companyAccount(companyId, 'locked');

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { QueryCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#functions/companies/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendWithdrawals, settleWithdrawals } from '#functions/withdrawals/withdrawal-sending';
+import { sendWithdrawals, settleWithdrawals } from '#functions/networks/tron/withdrawal-sending';
 import type { TransferBuilder, UnsignedTransfer } from '#functions/networks/chain';
 import { DuplicateOfAnotherPayout, broadcastOwned, withdrawalOwner } from '#functions/withdrawals/payouts';
 import { reconcile, reconciliationReport } from '#functions/ledger/reconciliation';

@@ -6,7 +6,7 @@ import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/dep
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
 import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
@@ -22,9 +22,9 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
+import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { STAGES } from '../../config/stages.ts';
 import { useFreshTable } from '../support/dynamo.ts';
@@ -113,7 +113,7 @@ async function minedThrough(address: Address, count: number, withinMs = 90_000):
   }
 }
 
-const rules = { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } };
+const rules = { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } };
 /** A company with `available` USDT credited, which a customer sent the hot wallet (as a swept deposit's would): reconcile stays balanced. */
 async function newCompany(name: string, available: string) {
   const { company } = await createCompany(companies, { name, environment: 'sandbox' }, new Date());

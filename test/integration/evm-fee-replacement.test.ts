@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
 import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
 import type { SliceSettings } from '#functions/settings/functions';
@@ -11,8 +11,8 @@ import type { Log } from '#functions/shared/log';
 import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { STAGES } from '../../config/stages.ts';
 import { useFreshTable } from '../support/dynamo.ts';
@@ -26,7 +26,7 @@ import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.
  * raised past what it offers. Unmined `replaceAfterMs` after its broadcast, it is replaced (same
  * nonce and transfer, higher fees, under the cap), lands once, and the withdrawal completes with the
  * hash of the version that landed; at the cap it is not replaced and says so; a network on legacy
- * pricing signs and replaces gasPrice transactions (functions/withdrawals/evm-withdrawal-sending.ts).
+ * pricing signs and replaces gasPrice transactions (functions/networks/evm/withdrawal-sending.ts).
  */
 type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const NETWORK = 'bsc';
@@ -85,7 +85,7 @@ const killedBeforeBroadcast = (sender: EvmSendingDeps): EvmSendingDeps => ({
 });
 
 const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
-  requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
+  requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
 const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
 const balance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;

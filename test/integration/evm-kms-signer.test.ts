@@ -18,7 +18,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { evmSignerFrom } from '#adapters/signer/evm-signer';
+import { evmSignerFrom } from '#functions/networks/evm/signer';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
 import { parseSettings } from '#functions/settings/schema';
 import { SLICES, type SliceSettings } from '#functions/settings/functions';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
 import { EvmChain } from '#functions/networks/evm/evm-chain';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { STAGES } from '../../config/stages.ts';
 import { startEvmNetworks } from '#local/evm-networks';
 import { anvilAccount } from '#local/evm-contracts';

@@ -6,7 +6,7 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
-import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
+import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources, isForwarderOf } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { SliceSettings } from '#functions/settings/functions';
@@ -15,8 +15,8 @@ import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
@@ -32,7 +32,7 @@ import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.
  * Native coin at EVM deposit addresses and BSC's dust, against a real anvil (BSC's chain id, its
  * 18-decimal BEP20USDT): BNB a payer sent to a deposit address is reported by reconcile and moved
  * to the hot wallet by the next sweep (contracts/DepositForwarderFactory.sol `sweep`,
- * functions/deposits/evm-sweeps.ts); a transfer of less than 1e-6 USDT is recorded as dust, never
+ * functions/networks/evm/sweeps.ts); a transfer of less than 1e-6 USDT is recorded as dust, never
  * credited, and reconcile explains it (functions/deposits/dust.ts, functions/ledger/reconciliation.ts).
  */
 type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
@@ -12,8 +12,8 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import type { SliceSettings } from '#functions/settings/functions';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { HOT_WALLET_USDT, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
@@ -83,7 +83,7 @@ describe(`${PAYOUTS} equal EVM withdrawals queued at once`, () => {
     });
     await creditAvailable(env.db, env.tableName, company.id, 'USDT', '1000', NETWORK);
     const to = privateKeyToAccount(generatePrivateKey()).address;
-    const rules = { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } };
+    const rules = { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } };
     const queued: Withdrawal[] = [];
     // Ten at a time: a hundred writes at once to one company's balance would mostly measure retries.
     for (let i = 0; i < PAYOUTS; i++) queued.push(await requestWithdrawal(withdrawals, rules, company.id, { reference: `burst-${i}`, network: NETWORK, address: to, amount: usdt(AMOUNT) }));

@@ -5,9 +5,9 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
-import { sweepEvmDepositAddresses, type EvmSweep, type EvmSweepDeps } from '#functions/deposits/evm-sweeps';
+import { sweepEvmDepositAddresses, type EvmSweep, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { SliceSettings } from '#functions/settings/functions';
@@ -17,9 +17,9 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
-import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
+import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
@@ -36,7 +36,7 @@ import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.
  * Sweeps of EVM deposit forwarders against a real anvil (BSC's chain id and 18 decimals): credited
  * deposits swept many to one transaction through the factory, signed by the hot wallet with a
  * nonce from the sequence its withdrawals use, a sweeper killed before its broadcast, and sweeps
- * interleaved with withdrawals (functions/deposits/evm-sweeps.ts); and reconciliation per network
+ * interleaved with withdrawals (functions/networks/evm/sweeps.ts); and reconciliation per network
  * through all of it (functions/ledger/reconciliation.ts).
  */
 type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
@@ -271,7 +271,7 @@ describe('EVM sweeps on anvil', () => {
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const queued = await Promise.all(
       Array.from({ length: 8 }, () =>
-        requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt('2') }, new Date()),
+        requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt('2') }, new Date()),
       ),
     );
     const more = await creditedDeposits(['5', '6']);
@@ -354,7 +354,7 @@ describe('reconcile per network', () => {
     expectBalanced(swept);
     expect(onBsc(swept)).toMatchObject({ depositAddressesUsdt: 0n, hotWalletUsdt: onBsc(credited).hotWalletUsdt + usdt('65.5') });
 
-    const withdrawal = await requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `r-${Math.random()}`, network: NETWORK, address: privateKeyToAccount(generatePrivateKey()).address, amount: usdt('10') }, new Date());
+    const withdrawal = await requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } }, companyId, { reference: `r-${Math.random()}`, network: NETWORK, address: privateKeyToAccount(generatePrivateKey()).address, amount: usdt('10') }, new Date());
     expect(await sendEvmWithdrawals(sender())).toMatchObject({ sent: 1 });
     const inFlight = await reconcileNow();
     expectBalanced(inFlight);

@@ -3,14 +3,14 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmPayouts, type EvmSendingDeps, type EvmSendingStore } from '#functions/withdrawals/evm-withdrawal-sending';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmPayouts, type EvmSendingDeps, type EvmSendingStore } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
 import type { SliceSettings } from '#functions/settings/functions';
 import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { ANVIL_MNEMONIC, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
@@ -21,7 +21,7 @@ import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.
  * decimals there, so every amount is converted): nonces allocated by the conditional write that
  * stores the signed transaction, a sender killed before its broadcast, two senders at once, a
  * reverted transfer, a payout the node refuses for good, and a reorganisation before finality
- * (../shared/networks.md; functions/withdrawals/evm-withdrawal-sending.ts).
+ * (../shared/networks.md; functions/networks/evm/withdrawal-sending.ts).
  */
 type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const NETWORK = 'bsc';
@@ -75,7 +75,7 @@ async function giveUsdt(to: Address, amount: bigint) {
 }
 
 const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
-  requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
+  requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
 /**
  * An address's USDT once the node has mined what it holds from the hot wallet. anvil's automine

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
-import { SEND_BATCH, sendWithdrawals } from '#functions/withdrawals/withdrawal-sending';
+import { SEND_BATCH } from '#functions/withdrawals/withdrawal-sending';
+import { sendWithdrawals } from '#functions/networks/tron/withdrawal-sending';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';

@@ -4,7 +4,7 @@ import { cambioAddressItem } from '#adapters/dynamo/items/cambio-address';
 import { cambioAddressesOf, NOT_CAMBIO_FOR_MS } from '#adapters/dynamo/cambio-address-store';
 import { readItem } from '#adapters/dynamo/queries';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { localEvmSigner } from '#adapters/signer/evm-signer';
+import { localEvmSigner } from '#functions/networks/evm/signer';
 import { toChecksumAddress } from '#functions/networks/evm/evm-address';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import { EVM_NETWORK_NAMES, type NetworkName } from '#functions/networks/names';

@@ -5,15 +5,15 @@ import { createDeposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
-import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/withdrawals/withdrawal-sending';
-import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses } from '#functions/deposits/sweeps';
+import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
+import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses } from '#functions/networks/tron/sweeps';
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#functions/ledger/reconciliation';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { DynamoSweepStore } from '#functions/networks/tron/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { FloatRefused, fundedFloat, recordHotWalletFloat } from '#functions/ledger/floats';
@@ -38,7 +38,7 @@ const sending: SendingDeps = sandboxSending(env, chain, hotWallet, clock, {
 const sweeping = sandboxSweeping(env, chain, hotWallet, clock, { minimumSweep: usdt('1'), feeTopUp: 15_000_000n }, builder);
 /** As `npm run reconcile` on the sandbox: every deposit address is read. */
 const tronSources = { network: 'tron' as const, usdtBalances: (addresses: string[]) => chain.tokenBalances(USDT, addresses), receipt: (txHash: string) => chain.receipt(txHash), hotWalletAddress: () => hotWallet.address() };
-const sources: ReconciliationSources = { ledger: () => ledgerSide(env.db, env.tableName, 'every'), networks: [tronSources] };
+const sources: ReconciliationSources = { ledger: () => ledgerSide(env.db, env.tableName, { every: ['tron'] }), networks: [tronSources] };
 /** As the job on TronGrid: only the addresses the ledger lists as possibly holding USDT. */
 const unsweptSources: ReconciliationSources = { ...sources, ledger: () => ledgerSide(env.db, env.tableName, 'unswept') };
 /** Both readings, which must agree while every transfer on chain has been scanned. */

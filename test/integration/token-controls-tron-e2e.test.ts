@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { DynamoSweepStore } from '#functions/networks/tron/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
 import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
@@ -37,7 +37,7 @@ async function paidDeposit(reference: string, amount: string) {
 async function reconciled() {
   const db = createDocumentClient(api.runtime.dynamoEndpoint);
   const result = await reconcileHoldings({
-    ledger: () => ledgerSide(db, api.runtime.tableName, 'every'),
+    ledger: () => ledgerSide(db, api.runtime.tableName, { every: ['tron'] }),
     networks: [{ network: 'tron', usdtBalances: (addresses) => api.chain.tokenBalances(USDT, addresses), receipt: (txHash) => api.chain.receipt(txHash), hotWalletAddress: hotWallet }],
   });
   expect(result.balanced, reconciliationReport(result)).toBe(true);

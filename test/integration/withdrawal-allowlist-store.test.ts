@@ -139,7 +139,7 @@ describe('the withdrawal allowlist over time', () => {
     ]);
     // TRON's keeps working; the EVM one allows no network (it may have meant any one of four).
     await expect(withdraw('old-tron', T0)).resolves.toMatchObject({ network: 'tron', address: payout });
-    const onEthereum = requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, evmNetworks: { ethereum: {} } }, companyId, { reference: 'old-evm', network: 'ethereum', address: evm, amount: usdt('10') }, T0);
+    const onEthereum = requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, ethereum: {} } }, companyId, { reference: 'old-evm', network: 'ethereum', address: evm, amount: usdt('10') }, T0);
     expect((await refusal(onEthereum))?.code).toBe('ADDRESS_NOT_ALLOWED');
     // The old TRON entry is TRON's entry: adding it again is refused, and removing it on TRON removes it.
     expect((await refusal(addAllowedAddress(deps, caller(), { network: 'tron', address: payout, label: 'Again' }, T0)))?.code).toBe('VALIDATION_FAILED');

@@ -1,13 +1,13 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { TronTransferBuilder } from '#functions/networks/tron/tron-transfer-builder';
-import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { DynamoSweepStore } from '#functions/networks/tron/sweep-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
-import { HdDepositKeySigner } from '#adapters/signer/deposit-key-signer';
+import { HdDepositKeySigner } from '#functions/networks/tron/deposit-key-signer';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { TransactionSigner } from '#functions/networks/signer';
-import type { SweepDeps } from '#functions/deposits/sweeps';
-import type { SendingDeps } from '#functions/withdrawals/withdrawal-sending';
+import type { SweepDeps } from '#functions/networks/tron/sweeps';
+import type { SendingDeps } from '#functions/networks/tron/withdrawal-sending';
 import type { Broadcaster } from '#functions/networks/chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { STAGES } from '../../config/stages.ts';

@@ -112,22 +112,43 @@ describe("the network port's accounts (functions/withdrawals/refused-destination
   });
 });
 
-describe('the signing jobs behind the port (functions/networks/network.ts NetworkJobs)', () => {
-  const jobHandlers = filesUnder('functions/handlers/jobs');
-  const FAMILY_FOLDER = /^functions\/networks\/(?:tron|evm)\//;
-  const FAMILY_WORDS = /\b(?:tron|Tron|TRON|evm|Evm|EVM|HOT_WALLET_NETWORK)\w*/;
+describe('each family in its folder (docs/adding-a-network.md): sending, sweeping and reading behind the port', () => {
+  const FAMILIES = { tron: { folder: 'functions/networks/tron/', library: 'tronweb' }, evm: { folder: 'functions/networks/evm/', library: 'viem' } } as const;
+  const FAMILY_WORDS = /\b(?:tron|Tron|TRON|evm|Evm|EVM|HOT_WALLET_NETWORK)\w*|['"](?:tron|ethereum|bsc|polygon|arbitrum)['"]/;
+  /** The contexts that send, settle, sweep, credit and reconcile, and every handler: what a new family must not touch. */
+  const CONTEXTS = ['functions/withdrawals', 'functions/deposits', 'functions/ledger', 'functions/handlers'].flatMap((folder) => filesUnder(folder));
+  // Comments may say which family does what; the code may not name or branch on one.
+  const code = (file: string) => source(file).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
 
-  it('has job handlers to check', () => {
-    expect(jobHandlers.some((file) => file.endsWith('/withdrawal-sender.ts'))).toBe(true);
-    expect(jobHandlers.some((file) => file.endsWith('/deposit-sweeper.ts'))).toBe(true);
-    expect(jobHandlers.some((file) => file.endsWith('/reconcile.ts'))).toBe(true);
+  it('has files to check: every context, the job handlers, and each family with its sending and sweeping', () => {
+    expect(CONTEXTS.length).toBeGreaterThan(80);
+    for (const job of ['withdrawal-sender', 'deposit-sweeper', 'deposit-poller', 'reconcile']) expect(CONTEXTS).toContain(`functions/handlers/jobs/${job}.ts`);
+    for (const { folder } of Object.values(FAMILIES)) {
+      for (const module of ['jobs.ts', 'withdrawal-sending.ts', 'sweeps.ts', 'sweep-store.ts']) expect(filesUnder(folder.slice(0, -1)), folder).toContain(`${folder}${module}`);
+    }
   });
 
-  it('leaves every chain job (sender, sweeper, poller, reconcile) naming no family: they ask the registries', () => {
-    const importing = jobHandlers.flatMap((file) => specifiersOf(file).filter((specifier) => FAMILY_FOLDER.test(resolveImport(file, specifier) ?? '')).map((specifier) => `${file} imports ${specifier}`));
-    expect(importing).toEqual([]);
-    // Comments may say which family does what; the code may not branch on one.
-    const code = (file: string) => source(file).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-    expect(jobHandlers.filter((file) => FAMILY_WORDS.test(code(file)) || /['"](?:tron|ethereum|bsc|polygon|arbitrum)['"]/.test(code(file)))).toEqual([]);
+  it("keeps each family's modules and its chain library out of every file in functions/ but its folder and the registries", () => {
+    const offenders = Object.entries(FAMILIES).flatMap(([family, { folder, library }]) =>
+      filesUnder('functions')
+        .filter((file) => !file.startsWith(folder))
+        .flatMap((file) =>
+          specifiersOf(file)
+            .filter((specifier) => specifier === library || specifier.startsWith(`${library}/`) || (!REGISTRY.test(file) && (resolveImport(file, specifier) ?? '').startsWith(folder)))
+            .map((specifier) => `${file} imports ${specifier} (${family})`),
+        ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('leaves the contexts and every handler (the chain jobs too) naming no family: they ask the registries', () => {
+    expect(CONTEXTS.filter((file) => FAMILY_WORDS.test(code(file)))).toEqual([]);
+  });
+
+  it('sees a family named in a context: the check is not blind', () => {
+    expect(FAMILY_WORDS.test("const fee = network === 'tron' ? 1n : 2n;")).toBe(true);
+    expect(FAMILY_WORDS.test('const chain = evmChainOf(network, settings);')).toBe(true);
+    expect(FAMILY_WORDS.test('// TRON has no nonce')).toBe(true);
+    expect(FAMILY_WORDS.test(code('functions/networks/tron/jobs.ts'))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sweepBackoffUntil, type Sweep } from '#functions/deposits/sweeps';
+import { sweepBackoffUntil, type Sweep } from '#functions/networks/tron/sweeps';
 
 const sweep = (status: Sweep['status'], updatedAt: string): Sweep => ({
   address: 'TAddress',

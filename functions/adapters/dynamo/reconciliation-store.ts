@@ -9,18 +9,19 @@ import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
-import { sweepItem } from './items/sweep.ts';
-import { evmSweepItem } from './items/evm-sweep.ts';
-import { HOT_WALLET_NETWORK, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
+import { NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
+import { networkNamed } from '#functions/networks/registry';
+import { SWEEPS_IN_FLIGHT } from '#functions/networks/record-registry';
 
 /**
- * Which TRON deposit addresses the ledger side lists: `unswept`, those that may still hold USDT the
- * ledger counts (three sparse GSI1 partitions, see unsweptDepositAddresses), or `every` address
- * ever issued as well, for the sandbox chain, which answers any number of balances in one read.
- * Every EVM deposit address is given whatever the scope (LedgerSide.evmDepositAddresses), from the
- * same Scan.
+ * Which deposit addresses the ledger side lists on each network: `unswept`, those that may still
+ * hold USDT the ledger counts (sparse GSI1 partitions, see unsweptDepositAddresses), and on the
+ * networks `every` names every address of the network's form ever issued as well, for a sandbox
+ * chain, which answers any number of balances in one read (NetworkChains.reconcileSources
+ * readsAllBalancesAtOnce). Every deposit address is given as well whatever the scope
+ * (LedgerSide.everyDepositAddress), from the same Scan.
  */
-export type AddressScope = 'unswept' | 'every';
+export type AddressScope = 'unswept' | { every: readonly NetworkName[] };
 
 /**
  * The ledger side of reconciliation. Balances and Cambio's own accounts come from one full Scan:
@@ -33,7 +34,6 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
   let companiesUsdt = 0n;
   const postings = new AccountBalances();
   const everyAddress: string[] = [];
-  const evmDepositAddresses: string[] = [];
   const processing: LedgerSide['processing'] = [];
   const sweepsInFlight: NonNullable<LedgerSide['sweepsInFlight']> = [];
   const dust: NonNullable<LedgerSide['dust']> = {};
@@ -46,22 +46,20 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
       } else if (ledgerEntryItem.isOne(item)) {
         postings.add(ledgerEntryItem.fromItem(item));
       } else if (depositAddressItem.isOne(item)) {
-        // Every EVM deposit address whatever the scope: USDT can be paid to one on any EVM network.
-        const address = depositAddressItem.addressOf(item);
-        if (address.startsWith('0x')) evmDepositAddresses.push(address);
-        if (scope === 'every') everyAddress.push(address);
+        // Every address whatever the scope, for the networks that read every address of their form.
+        everyAddress.push(depositAddressItem.addressOf(item));
       } else if (dustTransferItem.isOne(item)) {
         const { network, address, amount } = dustTransferItem.fromItem(item);
         (dust[network] ??= []).push({ address, amount });
       } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
         if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ network: withdrawal.network, txHash: withdrawal.txHash, amount: withdrawal.amount });
-      } else if (sweepItem.isOne(item)) {
-        const sweep = sweepItem.fromItem(item);
-        if (sweep.status === 'sweeping' && sweep.sweepTxHash) sweepsInFlight.push({ network: HOT_WALLET_NETWORK, txHashes: [sweep.sweepTxHash], amount: sweep.amount });
-      } else if (evmSweepItem.isOne(item)) {
-        const sweep = evmSweepItem.fromItem(item);
-        if (!evmSweepItem.isFinished(sweep)) sweepsInFlight.push({ network: sweep.network, txHashes: [sweep.txHash, ...(sweep.replacedTxHashes ?? [])], amount: sweep.amount });
+      } else {
+        // A family's own sweep records (functions/networks/record-registry.ts).
+        for (const inFlight of SWEEPS_IN_FLIGHT) {
+          const sweep = inFlight(item);
+          if (sweep) sweepsInFlight.push(sweep);
+        }
       }
     }
   }
@@ -75,10 +73,10 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
     // Deposits credit a company from `external:<network>`, and a float Cambio's own account; payouts on it go back there.
     netInflowUsdt[network] = -postings.of(networkAccount(network), 'USDT');
     const unswept = await unsweptDepositAddresses(db, tableName, network);
-    // `every` is for the sandbox TRON chain; an EVM address (0x…) is listed on its own network alone.
-    depositAddresses[network] = network === HOT_WALLET_NETWORK ? [...new Set([...everyAddress.filter((address) => !address.startsWith('0x')), ...unswept])] : unswept;
+    const every = scope !== 'unswept' && scope.every.includes(network) ? everyAddress.filter((address) => networkNamed(network).address.is(address)) : [];
+    depositAddresses[network] = every.length > 0 ? [...new Set([...every, ...unswept])] : unswept;
   }
-  return { companiesUsdt, treasuryUsdt, netInflowUsdt, processing, sweepsInFlight, depositAddresses, evmDepositAddresses, dust };
+  return { companiesUsdt, treasuryUsdt, netInflowUsdt, processing, sweepsInFlight, depositAddresses, everyDepositAddress: everyAddress, dust };
 }
 
 /**

@@ -33,7 +33,7 @@ export class DynamoWithdrawalSendingStore extends TableStore implements Withdraw
   }
 
   /** A TRON transaction's id may be another payout's too (payouts.ts): each is claimed. An EVM
-   * transaction's place is its nonce, claimed when it is allocated (evm-sending-store.ts). */
+   * transaction's place is its nonce, claimed when it is allocated (functions/networks/evm/sending-store.ts). */
   protected readonly claimsTransactionIds: boolean = true;
 
   /** The index may lag: the write is guarded by the status, updatedAt and transaction hash that

@@ -1,7 +1,7 @@
 import { mailerFrom } from '#adapters/mail/from-settings';
 import { dashboardRoute } from '#http/dashboard-route';
 import { functionSettings } from '#functions/settings/functions';
-import { openNetworksOf } from '#functions/networks/open-networks';
+import { networksOpenIn } from '#functions/networks/open-networks';
 
 const settings = functionSettings('dashboard/get-stage');
 const mails = mailerFrom(settings) !== null;
@@ -13,7 +13,7 @@ const stage = {
   /** `Forgot your password?` needs the stage's mail (context mailFrom in AWS; the outbox locally). */
   passwordResetByMail: mails,
   /** The networks the stage opens, TRON first: New withdrawal's and the allowlist's `Network` choice. */
-  networks: openNetworksOf(settings.EVM_NETWORKS),
+  networks: networksOpenIn(settings),
 };
 
 export type StageView = typeof stage;

@@ -30,7 +30,7 @@ const networks = networksOpenIn(settings).map((network) => {
  */
 export async function reconcileNow(): Promise<HoldingsReconciliation> {
   return reconcileHoldings({
-    ledger: () => ledgerSide(db, tableName, networks.some((network) => network.readsAllBalancesAtOnce) ? 'every' : 'unswept'),
+    ledger: () => ledgerSide(db, tableName, { every: networks.filter((network) => network.readsAllBalancesAtOnce).map((network) => network.network) }),
     networks,
   });
 }

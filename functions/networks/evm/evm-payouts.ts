@@ -16,8 +16,8 @@ import {
 } from 'viem';
 import { estimateFeesPerGas, estimateGas, getBlock, getChainId, getTransactionCount } from 'viem/actions';
 import type { Broadcaster } from '../chain.ts';
-import type { EvmPayouts, Replacement, SignedPayout } from '#functions/withdrawals/evm-withdrawal-sending';
-import type { EvmSweepPayouts } from '#functions/deposits/evm-sweeps';
+import type { EvmPayouts, Replacement, SignedPayout } from './withdrawal-sending.ts';
+import type { EvmSweepPayouts } from './sweeps.ts';
 import { lazyRpcClient, type EvmChainOptions } from './evm-chain.ts';
 import { depositSalt } from './forwarder-address.ts';
 
@@ -30,7 +30,7 @@ import { depositSalt } from './forwarder-address.ts';
  */
 
 /** The hot wallet's key, behind a port: a local key in the local runtime, KMS in AWS
- * (functions/adapters/signer/evm-signer.ts). */
+ * (functions/networks/evm/signer.ts). */
 export interface EvmTransactionSigner {
   address(): Promise<Address>;
   /** The signed transaction, serialized (what eth_sendRawTransaction takes). */
@@ -82,7 +82,7 @@ const REPLACEMENT_BUMP_PER_MILLE = 125n;
 
 /**
  * What a node answers to a transaction it will never take, whatever is done meanwhile: nothing
- * else can use its nonce until it is filled (evm-withdrawal-sending.ts). A refusal for want of gas
+ * else can use its nonce until it is filled (functions/networks/evm/withdrawal-sending.ts). A refusal for want of gas
  * token is not one of these: every transaction of the wallet needs gas, a filler as much as any.
  */
 const REFUSED_FOR_GOOD = /exceeds block gas limit|intrinsic gas too (low|high)|gas limit reached|invalid chain ?id|invalid sender|transaction type not supported|oversized data/i;

@@ -9,6 +9,7 @@ import { EvmChain } from './evm-chain.ts';
 import type { RpcEndpoints } from './rpc-transport.ts';
 import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
 import { EVM_NETWORKS } from './networks.ts';
+import { isEvmAddress } from './evm-address.ts';
 import { DEFAULT_FINALITY_DEPTH, DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings, type TokenControlsKind } from './settings.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
@@ -119,7 +120,7 @@ export function evmReconcileSources(name: EvmNetworkName, settings: SliceSetting
     usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
     receipt: (txHash) => chain.receipt(txHash),
     hotWalletAddress,
-    readsEveryEvmDepositAddress: true,
+    readsEveryDepositAddressOf: isEvmAddress,
     gasBalance: (address) => chain.feeBalance(address),
     nativeBalances: (addresses) => chain.nativeBalances(forwarderFactory, addresses),
     // BSC's 18 decimals leave dust below 1e-6 USDT (functions/deposits/dust.ts); a 6-decimal token none.

@@ -5,14 +5,14 @@ import type { Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
 import { tokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '../../withdrawals/evm-withdrawal-sending.ts';
-import { sweepEvmDepositAddresses, type EvmSweepDeps } from '../../deposits/evm-sweeps.ts';
+import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from './withdrawal-sending.ts';
+import { sweepEvmDepositAddresses, type EvmSweepDeps } from './sweeps.ts';
 import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
-import { DynamoEvmSendingStore } from '#adapters/dynamo/evm-sending-store';
-import { DynamoEvmSweepStore } from '#adapters/dynamo/evm-sweep-store';
+import { DynamoEvmSendingStore } from './sending-store.ts';
+import { DynamoEvmSweepStore } from './sweep-store.ts';
 import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
-import { evmSignerFrom } from '#adapters/signer/evm-signer';
+import { evmSignerFrom } from './signer.ts';
 import { EVM_NETWORKS } from './networks.ts';
 import { DEFAULT_NATIVE_SWEEP_MINIMUM } from './settings.ts';
 import { evmChainOf, evmPayoutsOf, evmReplaceAfterMs, evmSettingsOf, isForwarderOf } from './from-settings.ts';
@@ -23,7 +23,7 @@ const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitin
 /**
  * An EVM network's signing jobs: payouts and the factory's batch sweeps from the hot wallet (the
  * stage's key in the network's address form) with its own nonce sequence, fee replacement and fee
- * cap (functions/withdrawals/evm-withdrawal-sending.ts, functions/deposits/evm-sweeps.ts). Each run
+ * cap (functions/networks/evm/withdrawal-sending.ts, functions/networks/evm/sweeps.ts). Each run
  * reads the token's standing (nothing new is sent or swept while the token is paused or the hot
  * wallet frozen: functions/networks/token-standing.ts) and the hot wallet's gas, which pays every
  * payout and sweep (HotWalletGasLow).

@@ -1,12 +1,12 @@
 import type { EvmNetworkName } from '#functions/networks/names';
-import { toBigInt } from '../client.ts';
-import type { Item } from './item.ts';
+import { toBigInt } from '../../adapters/dynamo/client.ts';
+import type { Item } from '../../adapters/dynamo/items/item.ts';
 
 /**
- * The one owner of an EVM hot wallet's nonce records (functions/withdrawals/evm-withdrawal-sending.ts),
+ * The one owner of an EVM hot wallet's nonce records (functions/networks/evm/withdrawal-sending.ts),
  * in one partition per (network, wallet): `EvmNonceSequence`, the next nonce to allocate, and an
  * `EvmNonceClaim` per nonce allocated, naming the withdrawal or the deposit sweep
- * (functions/deposits/evm-sweeps.ts) whose transaction holds it. Both are written in the
+ * (functions/networks/evm/sweeps.ts) whose transaction holds it. Both are written in the
  * transaction that stores the signed transaction.
  */
 const partition = (network: EvmNetworkName, wallet: string) => `EVM_NONCE#${network}#${wallet.toLowerCase()}`;

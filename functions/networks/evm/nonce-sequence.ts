@@ -1,10 +1,12 @@
-import type { ChainBlock, ChainReader, TransactionReceipt } from '../networks/chain.ts';
-import type { Log } from '../shared/log.ts';
+import type { ChainBlock, ChainReader, NonceFiller, TransactionReceipt } from '../chain.ts';
+
+export type { NonceFiller } from '../chain.ts';
+import type { Log } from '../../shared/log.ts';
 
 /**
  * The hot wallet's one nonce sequence on an EVM network, shared by everything it signs: withdrawals
- * and split forwards (evm-withdrawal-sending.ts) and the batch sweeps of deposit forwarders
- * (functions/deposits/evm-sweeps.ts). Each signs with the next nonce and stores its signed
+ * and split forwards (functions/networks/evm/withdrawal-sending.ts) and the batch sweeps of deposit forwarders
+ * (functions/networks/evm/sweeps.ts). Each signs with the next nonce and stores its signed
  * transaction in the same DynamoDB transaction that moves the sequence on and claims the nonce, so
  * a sweep and a withdrawal can never hold the same nonce: one write wins, the other signs again.
  */
@@ -86,19 +88,6 @@ export interface NonceTransaction {
   filler?: NonceFiller | null;
 }
 
-export interface NonceFiller {
-  /** The newest version, signed. */
-  signed: string;
-  txHash: string;
-  /** The node's words when it refused the transaction. */
-  refusal: string;
-  /** When the node took its newest version (fillers stored before they were replaced have none). */
-  broadcastAt?: string | null;
-  /** Earlier versions, replaced at a higher fee: a filler under a fee spike would hold up every
-   * nonce behind it as surely as the transaction it fills. */
-  replacedTxHashes?: string[];
-}
-
 /**
  * Broadcasts the stored transaction (its filler, once it has one). One the node refuses for good
  * would hold up every nonce behind it: its nonce gets a filler, stored (`storeFiller`, false when
@@ -122,7 +111,7 @@ export async function broadcastOrFill(
 }
 
 /** A stored transaction that is replaced at a higher fee when it waits unmined: withdrawals and
- * split forwards (evm-withdrawal-sending.ts) and sweeps (functions/deposits/evm-sweeps.ts), so that
+ * split forwards (functions/networks/evm/withdrawal-sending.ts) and sweeps (functions/networks/evm/sweeps.ts), so that
  * no transaction of the wallet's sequence sits under a fee spike holding up every nonce behind it. */
 export interface ReplaceableTransaction extends NonceTransaction {
   /** When the node took its newest version; null until it has. */

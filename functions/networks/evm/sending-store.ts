@@ -1,14 +1,14 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EvmNetworkName } from '#functions/networks/names';
 import type { DomainEvent } from '#functions/shared/events';
-import type { EvmSendingStore } from '#functions/withdrawals/evm-withdrawal-sending';
-import type { NonceSlot } from '#functions/withdrawals/evm-nonce-sequence';
+import type { EvmSendingStore } from './withdrawal-sending.ts';
+import type { NonceSlot } from './nonce-sequence.ts';
 import type { Withdrawal } from '#functions/withdrawals/withdrawals';
-import { answer, MoneyTransaction } from './transaction.ts';
-import { evmNonceClaimItem, evmNonceSequenceItem, type EvmNonceHolder } from './items/evm-nonce.ts';
-import { withdrawalItem } from './items/withdrawal.ts';
-import { readItem } from './queries.ts';
-import { DynamoWithdrawalSendingStore } from './withdrawal-sending-store.ts';
+import { answer, MoneyTransaction } from '../../adapters/dynamo/transaction.ts';
+import { evmNonceClaimItem, evmNonceSequenceItem, type EvmNonceHolder } from './nonce-record.ts';
+import { withdrawalItem } from '../../adapters/dynamo/items/withdrawal.ts';
+import { readItem } from '../../adapters/dynamo/queries.ts';
+import { DynamoWithdrawalSendingStore } from '../../adapters/dynamo/withdrawal-sending-store.ts';
 
 /** One EVM network's sending: its withdrawals, and its hot wallet's nonce sequence. */
 export class DynamoEvmSendingStore extends DynamoWithdrawalSendingStore implements EvmSendingStore {

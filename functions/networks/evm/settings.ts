@@ -86,7 +86,7 @@ export const evmNetworkSettings = v.strictObject({
    * Absent: eip1559. */
   feeMarket: v.optional(v.picklist(['eip1559', 'legacy'], 'is not eip1559 or legacy')),
   /** A payout broadcast this long ago and still not mined is replaced: the same nonce and transfer
-   * at a higher fee, up to maxFeePerGasGwei (functions/withdrawals/evm-withdrawal-sending.ts).
+   * at a higher fee, up to maxFeePerGasGwei (functions/networks/evm/withdrawal-sending.ts).
    * Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
   replaceAfterSeconds: v.optional(whole(10, 86_400)),
   /** The node is the local runtime's anvil, whose USDT is the sandbox's: the dashboard's Simulate

@@ -9,14 +9,14 @@ import {
   type TransactionSerializableLegacy,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { EvmTransactionSigner } from '#functions/networks/evm/evm-payouts';
-import { evmAddressFromPublicKey } from '#functions/networks/evm/keys';
+import type { EvmTransactionSigner } from './evm-payouts.ts';
+import { evmAddressFromPublicKey } from './keys.ts';
 import type { TransactionSigner } from '#functions/networks/signer';
 import type { EvmNetworkName } from '#functions/networks/names';
 import type { SliceSettings } from '#functions/settings/functions';
 import { needed } from '#functions/settings/schema';
-import { signerFrom } from './from-settings.ts';
-import { KmsSigner } from './kms-signer.ts';
+import { signerFrom } from '../../adapters/signer/from-settings.ts';
+import { KmsSigner } from '../../adapters/signer/kms-signer.ts';
 
 /** The hot wallet's signer as made here: EIP-1559 transactions, as the sender asks
  * (EvmTransactionSigner), and legacy ones with their chain id (EIP-155). */

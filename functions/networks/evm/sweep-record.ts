@@ -1,10 +1,11 @@
-import type { EvmSweep } from '#functions/deposits/evm-sweeps';
+import type { SweepInFlight } from '../../ledger/reconciliation.ts';
+import type { EvmSweep } from './sweeps.ts';
 import type { EvmNetworkName } from '#functions/networks/names';
-import { toBigInt } from '../client.ts';
-import type { Item } from './item.ts';
+import { toBigInt } from '../../adapters/dynamo/client.ts';
+import type { Item } from '../../adapters/dynamo/items/item.ts';
 
 /**
- * The one owner of a stored `EvmSweep` (functions/deposits/evm-sweeps.ts): one partition per EVM
+ * The one owner of a stored `EvmSweep` (functions/networks/evm/sweeps.ts): one partition per EVM
  * network, a sweep `OPEN#` while its transaction is unsettled, then among the network's finished
  * sweeps by time, kept for reconciliation with each forwarder it emptied.
  */
@@ -52,4 +53,12 @@ export const evmSweepItem = {
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   }),
+};
+
+/** An unfinished EVM sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
+ * every version of its transaction (any one may be mined) and the USDT it moves to the hot wallet. */
+export const evmSweepInFlight = (item: Item): SweepInFlight | null => {
+  if (!evmSweepItem.isOne(item)) return null;
+  const sweep = evmSweepItem.fromItem(item);
+  return evmSweepItem.isFinished(sweep) ? null : { network: sweep.network, txHashes: [sweep.txHash, ...(sweep.replacedTxHashes ?? [])], amount: sweep.amount };
 };

@@ -1,15 +1,15 @@
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DueForwarder, EvmSweep, EvmSweepStore } from '#functions/deposits/evm-sweeps';
-import type { NonceSlot } from '#functions/withdrawals/evm-nonce-sequence';
+import type { DueForwarder, EvmSweep, EvmSweepStore } from './sweeps.ts';
+import type { NonceSlot } from './nonce-sequence.ts';
 import type { EvmNetworkName } from '#functions/networks/names';
-import { answer, MoneyTransaction, stale } from './transaction.ts';
-import { evmSweepItem } from './items/evm-sweep.ts';
-import { ledgerEntryItem } from './items/ledger-entry.ts';
+import { answer, MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
+import { evmSweepItem } from './sweep-record.ts';
+import { ledgerEntryItem } from '../../adapters/dynamo/items/ledger-entry.ts';
 import type { LedgerEntry } from '#functions/ledger/ledger';
-import { itemsUnder, readItem } from './queries.ts';
-import { depositAddressListedItem } from './items/deposit-address.ts';
-import { nonceClaimIn, storedNextNonce } from './evm-sending-store.ts';
-import { DynamoSweepDueList } from './sweep-store.ts';
+import { itemsUnder, readItem } from '../../adapters/dynamo/queries.ts';
+import { depositAddressListedItem } from '../../adapters/dynamo/items/deposit-address.ts';
+import { nonceClaimIn, storedNextNonce } from './sending-store.ts';
+import { DynamoSweepDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 
 /** One EVM network's sweeps: its due forwarders, its sweeps, and the hot wallet's nonce sequence
  * it shares with the network's withdrawal sender (DynamoEvmSendingStore). */

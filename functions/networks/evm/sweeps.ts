@@ -1,7 +1,7 @@
-import type { EvmNetworkName } from '../networks/names.ts';
-import { receivedBy, type ChainBlock, type TransactionReceipt } from '../networks/chain.ts';
-import { tokenFeeEntry, type LedgerEntry } from '../ledger/ledger.ts';
-import type { EvmPayouts, SignedPayout } from '../withdrawals/evm-withdrawal-sending.ts';
+import type { EvmNetworkName } from '../names.ts';
+import { receivedBy, type ChainBlock, type TransactionReceipt } from '../chain.ts';
+import { tokenFeeEntry, type LedgerEntry } from '../../ledger/ledger.ts';
+import type { EvmPayouts, SignedPayout } from './withdrawal-sending.ts';
 import {
   broadcastOrFill,
   dueForReplacement,
@@ -16,10 +16,10 @@ import {
   type NonceSequence,
   type NonceSlot,
   type ReplaceableTransaction,
-} from '../withdrawals/evm-nonce-sequence.ts';
-import { DEFAULT_REPLACE_AFTER_SECONDS } from '../networks/evm/settings.ts';
-import { stderrLog, type Log } from '../shared/log.ts';
-import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from './frozen-addresses.ts';
+} from './nonce-sequence.ts';
+import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
+import { stderrLog, type Log } from '../../shared/log.ts';
+import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
 
 /**
  * Sweeps on an EVM network: a credited deposit's USDT waits at its CREATE2 forwarder address,
@@ -29,7 +29,7 @@ import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from './froz
  * wallet's gas alone (no top-up per address, no key per address, as TRON needs: sweeps.ts).
  *
  * - The sweep is signed with the next nonce of the hot wallet's one sequence on the network, the
- *   sequence the withdrawal sender uses (functions/withdrawals/evm-nonce-sequence.ts): the nonce is
+ *   sequence the withdrawal sender uses (functions/networks/evm/nonce-sequence.ts): the nonce is
  *   claimed in the DynamoDB transaction that stores the signed sweep, before its broadcast, so a
  *   sweep and a withdrawal never share a nonce and a crash leaves either nothing or a stored sweep
  *   that the next run broadcasts again.

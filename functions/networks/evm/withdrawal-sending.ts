@@ -1,11 +1,11 @@
-import { receivedBy, type ChainBlock } from '../networks/chain.ts';
+import { receivedBy, type ChainBlock } from '../chain.ts';
 /** EVM addresses compare in any letter case: a log's address comes in lower case, a stored one EIP-55. */
 const sameEvmAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-import { domainEvent, type DomainEvent } from '../shared/events.ts';
-import { stderrLog, type Log } from '../shared/log.ts';
-import { inParallel } from '../shared/in-parallel.ts';
-import { DEFAULT_REPLACE_AFTER_SECONDS } from '../networks/evm/settings.ts';
-import { withdrawalView, type Withdrawal } from './withdrawals.ts';
+import { domainEvent, type DomainEvent } from '../../shared/events.ts';
+import { stderrLog, type Log } from '../../shared/log.ts';
+import { inParallel } from '../../shared/in-parallel.ts';
+import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
+import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
 import {
   complete,
   fail,
@@ -19,7 +19,7 @@ import {
   type SendResult,
   type SettleResult,
   type WithdrawalSendingStore,
-} from './withdrawal-sending.ts';
+} from '../../withdrawals/withdrawal-sending.ts';
 import {
   broadcastOrFill,
   dueForReplacement,
@@ -36,7 +36,7 @@ import {
   type Replacement,
   type ReplaceableTransaction,
   type SignedPayout,
-} from './evm-nonce-sequence.ts';
+} from './nonce-sequence.ts';
 
 /**
  * Sending withdrawals on an EVM network, where a transaction's place is its nonce: the hot wallet's
@@ -49,7 +49,7 @@ import {
  *   signed transaction and moves the withdrawal `pending → processing`. Two senders that read the
  *   same n: one write wins, the other signs again with the next. The sequence starts, once, at the
  *   node's pending count for the wallet; the deposit sweeps take their nonces from it too
- *   (evm-nonce-sequence.ts).
+ *   (nonce-sequence.ts).
  * - Only a stored transaction is broadcast. A sender that dies before its write leaves nothing (the
  *   nonce was not taken); after it, a stored transaction that settling broadcasts again on every run
  *   until a final block holds it: never a gap, never two payouts on one nonce.
@@ -72,13 +72,13 @@ import {
  *   the hash of the one that landed. A replacement needing more than the cap is not signed: the
  *   payout waits, logged as an error and counted (`feeCapReached`, the sender's
  *   PayoutFeeCapReached metric, alarmed per network). Once the nonce has a filler, the filler is
- *   what is replaced so (evm-nonce-sequence.ts withReplacement).
+ *   what is replaced so (nonce-sequence.ts withReplacement).
  * - A payout none of whose versions was mined, whose nonce a transaction Cambio did not sign took in
  *   a final block, is signed again on a nonce of its own, or fails TRANSFER_WOULD_REVERT with its
  *   funds back if the node says the new one would revert.
  */
 
-export type { Replacement, SignedPayout } from './evm-nonce-sequence.ts';
+export type { Replacement, SignedPayout } from './nonce-sequence.ts';
 
 /** The network's side of sending (functions/networks/evm/evm-payouts.ts). */
 export interface EvmPayouts extends NonceBroadcaster {

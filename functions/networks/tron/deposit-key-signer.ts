@@ -1,8 +1,8 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { HDKey } from '@scure/bip32';
-import type { DepositKeySigner } from '#functions/deposits/sweeps';
-import { awsClient } from '../aws-clients.ts';
-import { LocalKeySigner } from './local-key-signer.ts';
+import type { DepositKeySigner } from './sweeps.ts';
+import { awsClient } from '../../adapters/aws-clients.ts';
+import { LocalKeySigner } from '../../adapters/signer/local-key-signer.ts';
 
 /**
  * Signs as a deposit address, from the account's extended private key (m/44'/195'/0'): only the

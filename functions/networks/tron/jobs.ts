@@ -2,19 +2,19 @@ import type { NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
 import { tokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
-import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '../../withdrawals/withdrawal-sending.ts';
-import { sweepDepositAddresses, type SweepDeps } from '../../deposits/sweeps.ts';
+import { sendWithdrawals, settleWithdrawals, type SendingDeps } from './withdrawal-sending.ts';
+import { sweepDepositAddresses, type SweepDeps } from './sweeps.ts';
 import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
 import { needed } from '../../settings/schema.ts';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
-import { DynamoSweepStore } from '#adapters/dynamo/sweep-store';
+import { DynamoSweepStore } from './sweep-store.ts';
 import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
 import { signerFrom } from '#adapters/signer/from-settings';
-import { HdDepositKeySigner, secretsManagerXprv } from '#adapters/signer/deposit-key-signer';
+import { HdDepositKeySigner, secretsManagerXprv } from './deposit-key-signer.ts';
 import { tronChains } from './from-settings.ts';
-import { tronTransfers } from './tron-transfer-builder.ts';
+import { transferBuilderFrom } from './tron-transfer-builder.ts';
 
 const NETWORK = 'tron';
 const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
@@ -23,7 +23,7 @@ const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitin
  * TRON's signing jobs: each payout its own transfer from the hot wallet, built with TRON's
  * transaction library and claimed by id before it is broadcast (functions/withdrawals/
  * withdrawal-sending.ts); each deposit address topped up with TRX, then swept with its own key
- * (functions/deposits/sweeps.ts). Each run reads the token's standing: nothing new is sent or swept
+ * (functions/networks/tron/sweeps.ts). Each run reads the token's standing: nothing new is sent or swept
  * while the token is paused or the hot wallet frozen (functions/networks/token-standing.ts).
  */
 export const tronJobs: NetworkJobs = {
@@ -35,7 +35,7 @@ export const tronJobs: NetworkJobs = {
     const sending: SendingDeps = {
       chain,
       broadcaster: chain,
-      builder: tronTransfers.builder(chain, settings),
+      builder: transferBuilderFrom(chain, settings),
       signer,
       store: new DynamoWithdrawalSendingStore(db, tableName, NETWORK),
       claims: new DynamoTransactionClaims(db, tableName),
@@ -64,7 +64,7 @@ export const tronJobs: NetworkJobs = {
       usdtBalanceOf: (address) => chain.tokenBalance(chainSettings.usdtContract, address),
       feeBalanceOf: (address) => chain.feeBalance(address),
       broadcaster: chain,
-      builder: tronTransfers.builder(chain, settings),
+      builder: transferBuilderFrom(chain, settings),
       hotWallet,
       // The HD account key: held by this function alone (its secret is granted to nothing else).
       depositKeys: new HdDepositKeySigner(localXprv ? async () => localXprv : secretsManagerXprv(needed(settings.SWEEP_ACCOUNT_XPRV_SECRET, 'SWEEP_ACCOUNT_XPRV_SECRET', 'no LOCAL_DEPOSIT_ACCOUNT_XPRV'))),

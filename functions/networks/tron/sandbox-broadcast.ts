@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { tronAddressFromHex, tronAddressFromPublicKey } from '#functions/networks/tron/tron-address';
+import { tronAddressFromHex, tronAddressFromPublicKey } from './tron-address.ts';
 
 /** A transaction the sandbox chain refuses at broadcast, with TRON's own error code. */
 export class BroadcastRefused extends Error {}

@@ -1,4 +1,4 @@
-import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
+import { deriveDepositAddress, TEST_MNEMONIC_ACCOUNT_XPUB } from './tron-address.ts';
 import type { ReceiptResult } from '#functions/networks/chain';
 import type { NetworkSandbox, SandboxPayer } from '#functions/networks/network';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

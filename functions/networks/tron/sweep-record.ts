@@ -1,6 +1,7 @@
-import type { Sweep } from '#functions/deposits/sweeps';
-import { toBigInt } from '../client.ts';
-import type { Item } from './item.ts';
+import type { SweepInFlight } from '../../ledger/reconciliation.ts';
+import type { Sweep } from './sweeps.ts';
+import { toBigInt } from '../../adapters/dynamo/client.ts';
+import type { Item } from '../../adapters/dynamo/items/item.ts';
 
 /**
  * The one owner of a stored `Sweep`: a deposit address's sweep in progress (one at a time, `OPEN`)
@@ -33,4 +34,12 @@ export const sweepItem = {
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   }),
+};
+
+/** An open TRON sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
+ * its sweep transaction, once sent, and the USDT it moves to the hot wallet. */
+export const tronSweepInFlight = (item: Item): SweepInFlight | null => {
+  if (!sweepItem.isOne(item)) return null;
+  const sweep = sweepItem.fromItem(item);
+  return sweep.status === 'sweeping' && sweep.sweepTxHash ? { network: 'tron', txHashes: [sweep.sweepTxHash], amount: sweep.amount } : null;
 };

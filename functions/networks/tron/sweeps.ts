@@ -1,10 +1,9 @@
-import { tokenFeeEntry, type LedgerEntry } from '../ledger/ledger.ts';
-import { receivedBy, sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder, type UnsignedTransfer } from '../networks/chain.ts';
-import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../withdrawals/payouts.ts';
-import type { TransactionSigner } from '../networks/signer.ts';
-import { HOT_WALLET_NETWORK } from '../networks/names.ts';
-import { stderrLog, type Log } from '../shared/log.ts';
-import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from './frozen-addresses.ts';
+import { tokenFeeEntry, type LedgerEntry } from '../../ledger/ledger.ts';
+import { receivedBy, sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder, type UnsignedTransfer } from '../chain.ts';
+import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
+import type { TransactionSigner } from '../signer.ts';
+import { stderrLog, type Log } from '../../shared/log.ts';
+import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -172,7 +171,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     }
     // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
     const received = receivedBy(settled, hotWallet);
-    const fee = received === null ? null : tokenFeeEntry(HOT_WALLET_NETWORK, open.sweepTxHash!, open.amount - received, now());
+    const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
     if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at }, fee)) result.done++;
   }
   return result;

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { TronWeb } from 'tronweb';
 import type { ChainReader, UnsignedTransfer } from '#functions/networks/chain';
-import type { NetworkTransfers } from '#functions/networks/network';
-import type { SweepBuilder } from '#functions/deposits/sweeps';
+import type { SweepBuilder } from './sweeps.ts';
 import type { SliceSettings } from '#functions/settings/functions';
 
 /**
@@ -100,4 +99,3 @@ export function transferBuilderFrom(chain: ChainReader, settings: SliceSettings<
   return new TronTransferBuilder(chain, { usdtContract: settings.USDT_CONTRACT, feeLimitSun: settings.WITHDRAWAL_FEE_LIMIT_SUN });
 }
 
-export const tronTransfers: NetworkTransfers = { builder: transferBuilderFrom };

@@ -2,7 +2,7 @@ import type { ChainBlock, TokenTransfer, TransactionReceipt } from '#functions/n
 import type { Chain } from '#functions/networks/network';
 import { Deprecations } from '#functions/networks/deprecations';
 import { inParallel } from '#functions/shared/in-parallel';
-import { isTronAddress, tronAddressToHex } from '#functions/networks/tron/tron-address';
+import { isTronAddress, tronAddressToHex } from './tron-address.ts';
 import { JsonClient, type UpstreamFailure } from '#adapters/http/json-client';
 import {
   ChainResponseError,

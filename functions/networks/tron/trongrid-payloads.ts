@@ -1,5 +1,5 @@
 import type { ChainBlock, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
-import { isTronAddress, tronAddressFromHex } from '#functions/networks/tron/tron-address';
+import { isTronAddress, tronAddressFromHex } from './tron-address.ts';
 import { excerpt } from '#adapters/http/json-client';
 
 /**

@@ -1,0 +1,111 @@
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
+import type { NetworkName } from '#functions/networks/names';
+import { depositAddressItem } from './items/deposit-address.ts';
+import { heldCondition, queryAll } from './queries.ts';
+
+/**
+ * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
+ * its sweeper reads and clears them: each network's sweeper (functions/networks/<family>/sweeps.ts). Remembers when each due flag was read, so clearing it never
+ * drops a flag set since.
+ */
+export class DynamoSweepDueList implements FrozenAddressList {
+  private readonly dueSince = new Map<string, string>();
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly network: NetworkName,
+  ) {}
+
+  /** At most `limit`, in address order; `after`: only those after that address (the next page). */
+  async dueAddresses(limit: number, after?: string): Promise<DueAddress[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: after === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
+        ExpressionAttributeValues: { ':pk': depositAddressItem.sweepDuePartition(this.network), ...(after !== undefined && { ':after': after }) },
+        Limit: limit,
+      }),
+    );
+    return Items.map((item) => {
+      const { dueSince, ...due } = depositAddressItem.sweepCandidateFromItem(item);
+      this.dueSince.set(due.address, dueSince);
+      return due;
+    });
+  }
+
+  /** Due → set aside (frozen-addresses.ts). Only from the due list: a cleared address stays cleared. */
+  async setAside(address: string): Promise<void> {
+    const frozen = depositAddressItem.frozen(this.network, address);
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: depositAddressItem.key(address),
+          UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
+          ConditionExpression: 'GSI1PK = :due',
+          ExpressionAttributeValues: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK, ':due': depositAddressItem.sweepDuePartition(this.network) },
+        }),
+      ),
+    );
+  }
+
+  async setAsideAddresses(): Promise<string[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': depositAddressItem.frozenPartition(this.network) },
+    });
+    return items.map(depositAddressItem.addressOf);
+  }
+
+  /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one). */
+  async returnToDue(address: string): Promise<void> {
+    const due = depositAddressItem.sweepDue(this.network, address);
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: depositAddressItem.key(address),
+          UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = if_not_exists(sweepDueSince, :now)',
+          ConditionExpression: 'GSI1PK = :frozen',
+          ExpressionAttributeValues: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':frozen': depositAddressItem.frozenPartition(this.network), ':now': new Date().toISOString() },
+        }),
+      ),
+    );
+  }
+
+  async clearDue(address: string, remaining: bigint): Promise<void> {
+    const belowMinimum = depositAddressItem.belowMinimum(this.network, address);
+    await heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: depositAddressItem.key(address),
+          // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
+          // empties the address removes it from both partitions.
+          UpdateExpression:
+            remaining > 0n
+              ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
+              : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
+          ConditionExpression: 'sweepDueSince = :seen',
+          ExpressionAttributeValues: {
+            ':seen': this.dueSince.get(address) ?? '',
+            ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
+          },
+        }),
+      ),
+    );
+  }
+}
+
+/** A due address as the list reads it: its HD index (TRON derives its key from it), and the deposit
+ * it was issued for (an EVM forwarder's salt). */
+export interface DueAddress {
+  address: string;
+  addressIndex: number;
+  depositId: string;
+}

@@ -1,0 +1,176 @@
+import { receivedBy, sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder } from '../chain.ts';
+import type { TransactionSigner } from '../signer.ts';
+import { domainEvent } from '../../shared/events.ts';
+import { stderrLog, type Log } from '../../shared/log.ts';
+import { inParallel } from '../../shared/in-parallel.ts';
+import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
+import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
+import {
+  complete,
+  fail,
+  FINISH_RESERVE_MS,
+  SETTLE_IN_FLIGHT,
+  SETTLE_RESERVE_MS,
+  spendableFloat,
+  stuckProcessing,
+  withdrawalPagesIn,
+  type SendingRun,
+  type SendResult,
+  type SettleResult,
+} from '../../withdrawals/withdrawal-sending.ts';
+
+/**
+ * Sending withdrawals on TRON, where a transaction has no nonce: its id is the hash of its body,
+ * and it expires unmined after a few minutes. Each payout is built and signed, stored with the
+ * claim `pending → processing` and the claim of its transaction id (functions/withdrawals/payouts.ts:
+ * two equal withdrawals never share one transaction), and only then broadcast; settling completes
+ * it from its final receipt, fails it once expired unmined, and broadcasts again one whose
+ * broadcast was lost. What every network's sending shares (pages, the float, completing and
+ * failing, the stuck alarm) is functions/withdrawals/withdrawal-sending.ts.
+ */
+
+export interface SendingDeps extends SendingRun {
+  chain: ChainReader;
+  builder: TransferBuilder;
+  broadcaster: Broadcaster;
+  signer: TransactionSigner;
+  claims: TransactionClaims;
+  now?: () => Date;
+  /** The run's logger; stderr JSON when absent. */
+  log?: Log;
+}
+
+export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
+  let from: string | undefined;
+  let float: bigint | null | undefined;
+  // A TRON transaction has no nonce: the payouts of a page are signed, claimed and broadcast side by
+  // side, in order of age, each its own transaction (the builder gives each its own timestamp).
+  const send = async (withdrawal: Withdrawal) => {
+    // Sent without the USDT on the hot wallet, the transfer would revert on chain and the
+    // withdrawal fail: it waits, pending, and a smaller one behind it may go first. Taken from the
+    // float before the claim (the others under way see it gone), given back if not sent.
+    if (typeof float === 'bigint') {
+      if (withdrawal.amount > float) {
+        result.awaitingFloat++;
+        return;
+      }
+      float -= withdrawal.amount;
+    }
+    let processing: Withdrawal | null = null;
+    try {
+      processing = await signAndClaim(deps, withdrawal, from!, now, { announce: true });
+    } finally {
+      // Not sent (another sender took it first, or the claim threw): the float has it back.
+      if (!processing && typeof float === 'bigint') float += withdrawal.amount;
+    }
+    if (!processing) return;
+    result.sent++;
+    try {
+      await broadcastStored(deps, processing, now);
+    } catch (error) {
+      // Stored and signed: settleWithdrawals broadcasts it again on a later run.
+      (deps.log ?? stderrLog).error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
+    }
+  };
+  for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+    // Read once a run, and only when something is pending.
+    from ??= await deps.signer.address();
+    if (float === undefined) float = await spendableFloat(deps);
+    await inParallel(page, SEND_IN_FLIGHT, send);
+  }
+  return result;
+}
+
+/** TRON payouts signed, claimed and broadcast at once by one run. */
+export const SEND_IN_FLIGHT = 8;
+
+/**
+ * Signs a transfer for the withdrawal and stores it, claimed, as `processing` (or, for one already
+ * processing whose transaction turned out not to be its own, in place of that transaction). A
+ * transaction id another payout holds is signed afresh: the builder's next transaction has
+ * another timestamp, so another id. Null: the withdrawal moved on in between.
+ */
+async function signAndClaim(deps: SendingDeps, withdrawal: Withdrawal, from: string, now: () => Date, { announce }: { announce: boolean }): Promise<Withdrawal | null> {
+  for (let attempt = 1; ; attempt++) {
+    const unsigned = await deps.builder.usdtTransfer({ from, to: withdrawal.address, amount: withdrawal.amount });
+    const signature = await deps.signer.signTransactionId(Buffer.from(unsigned.txId, 'hex'));
+    const signed = deps.builder.signed(unsigned, signature);
+    const processing: Withdrawal = {
+      ...withdrawal,
+      status: 'processing',
+      txHash: unsigned.txId,
+      transaction: { signed: JSON.stringify(signed), expiresAt: unsigned.expiresAt, broadcastAt: null },
+      updatedAt: now().toISOString(),
+    };
+    try {
+      const event = announce ? domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), now()) : null;
+      return (await deps.store.transition(withdrawal, processing, { entry: null, event })) ? processing : null;
+    } catch (error) {
+      if (!(error instanceof TransactionIdTaken) || attempt >= SIGNING_ATTEMPTS) throw error;
+      (deps.log ?? stderrLog).warn('transaction id already claimed by another payout; signing afresh', { withdrawalId: withdrawal.id, txId: error.txId });
+    }
+  }
+}
+
+/** Settles sent withdrawals by their receipts once final, and rebroadcasts any whose
+ * broadcast was lost (a sender that died between storing and broadcasting). Reports those still
+ * processing for too long (read oldest first, so the oldest age is exact even when the run's time
+ * ends before the last page). */
+export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult> {
+  const now = deps.now ?? (() => new Date());
+  const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
+  // Read once a run, when the first withdrawal needs it.
+  let final: ReturnType<SendingDeps['chain']['finalBlock']> | undefined;
+  const remaining: Withdrawal[] = [];
+  const settle = async (withdrawal: Withdrawal) => {
+    final ??= deps.chain.finalBlock();
+    const expiresAt = Date.parse(withdrawal.transaction!.expiresAt!);
+    const { seen: receipt, settled: verdict } = await sentTransactionOutcome(deps.chain, withdrawal.txHash!, withdrawal.transaction!.expiresAt, await final);
+    if (verdict && !(await ownsTransaction(deps, withdrawal))) {
+      // Signed before claims existed and collapsed into another payout's identical transaction:
+      // that receipt is not this withdrawal's. It gets a transaction of its own.
+      await signAndClaim(deps, withdrawal, await deps.signer.address(), now, { announce: false });
+      remaining.push(withdrawal);
+      return;
+    }
+    if (verdict) {
+      const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now(), receivedBy(verdict, withdrawal.address)) : fail(withdrawal, verdict.result, now());
+      if (await deps.store.transition(withdrawal, settled.after, settled)) {
+        if (settled.after.status === 'completed') result.completed++;
+        else result.failed++;
+      }
+      return;
+    }
+    remaining.push(withdrawal);
+    if (receipt) return; // in a block, not yet final
+    if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
+      await broadcastStored(deps, withdrawal, now);
+      result.rebroadcast++;
+    }
+  };
+  for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) await inParallel(page, SETTLE_IN_FLIGHT, settle);
+  result.stuck = stuckProcessing(remaining, now());
+  return result;
+}
+
+async function ownsTransaction(deps: SendingDeps, withdrawal: Withdrawal): Promise<boolean> {
+  const owner = withdrawalOwner(withdrawal.id);
+  return (await deps.claims.claimIfFree(withdrawal.txHash!, owner)) === owner;
+}
+
+async function broadcastStored(deps: SendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
+  const transaction = withdrawal.transaction!;
+  try {
+    await broadcastOwned(deps.broadcaster, deps.claims, withdrawal.txHash!, JSON.parse(transaction.signed) as Record<string, unknown>, withdrawalOwner(withdrawal.id));
+  } catch (error) {
+    if (!(error instanceof DuplicateOfAnotherPayout)) throw error;
+    // The chain holds another payout's transaction under this id: this withdrawal was not sent.
+    (deps.log ?? stderrLog).error(error.message, { withdrawalId: withdrawal.id });
+    await signAndClaim(deps, withdrawal, await deps.signer.address(), now, { announce: false });
+    return;
+  }
+  const broadcast: Withdrawal = { ...withdrawal, transaction: { ...transaction, broadcastAt: now().toISOString() } };
+  await deps.store.transition(withdrawal, broadcast, { entry: null, event: null });
+}
