@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { FloatRefused, fundedFloat, recordHotWalletFloat, type FloatChain } from '#functions/ledger/floats';
 import { formatAmount } from '#functions/shared/money';
 import { EVM_NETWORK_NAMES, NETWORK_CHOICE, NETWORK_NAMES, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
-import { openNetworksOf } from '#functions/networks/open-networks';
+import { networksOpenIn } from '#functions/networks/open-networks';
 import { evmChainOf } from '#functions/networks/evm/from-settings';
 import { EVM_STAGE_SETTINGS, type EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { evmAddressFromPublicKey } from '#functions/networks/evm/keys';
@@ -82,7 +82,7 @@ async function networkOf(db: ReturnType<typeof createDocumentClient>, tableName:
     const running = runningRuntime();
     if (!running) refuse(`${name}'s sandbox node runs only while the local runtime does: start it with npm start.`);
     const opened = running.evmNetworks?.[name];
-    if (!opened) refuse(`${name} is not open on the running local runtime; open are ${openNetworksOf(running.evmNetworks).join(', ')}.`);
+    if (!opened) refuse(`${name} is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks }).join(', ')}.`);
     const chain = evmChainOf(name, { EVM_NETWORKS: running.evmNetworks } as SliceSettings<'chain'>);
     return { chain, usdtContract: opened.usdtContract, hotWallet: await localEvmSigner(settings.LOCAL_HOT_WALLET_KEY!).address() };
   }

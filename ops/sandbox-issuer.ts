@@ -3,7 +3,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { parseArgs } from 'node:util';
 import { AmountFormatError, formatAmount, parseAmount } from '#functions/shared/money';
 import { EVM_NETWORK_NAMES, NETWORK_CHOICE, NETWORK_NAMES, type EvmNetworkName, type NetworkName } from '#functions/networks/names';
-import { openNetworksOf } from '#functions/networks/open-networks';
+import { networksOpenIn } from '#functions/networks/open-networks';
 import { addressInWords, networkNamed } from '#functions/networks/registry';
 import type { SandboxIssuer } from '#functions/networks/sandbox-issuer';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
@@ -157,7 +157,7 @@ async function onEvm(name: EvmNetworkName) {
   const running = runningRuntime();
   if (!running) refuse(`${network.title}'s sandbox node runs only while the local runtime does: start it with npm start, then try again.`);
   const opened = running.evmNetworks?.[name];
-  if (!opened) refuse(`${name} is not open on the running local runtime; open are ${openNetworksOf(running.evmNetworks).join(', ')}.`);
+  if (!opened) refuse(`${name} is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks }).join(', ')}.`);
   const { evmSandboxIssuer, TokenWithoutControls } = await import('#local/evm-issuer');
   let issuer: SandboxIssuer;
   try {

@@ -3,7 +3,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { parseArgs } from 'node:util';
 import { AmountFormatError, parseAmount } from '#functions/shared/money';
 import { NETWORK_CHOICE, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
-import { openNetworksOf } from '#functions/networks/open-networks';
+import { networksOpenIn } from '#functions/networks/open-networks';
 import { addressInWords, networkNamed } from '#functions/networks/registry';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
@@ -80,7 +80,7 @@ async function payOnEvm(name: EvmNetworkName) {
   const running = runningRuntime();
   if (!running) refuse(`${network.title}'s sandbox node runs only while the local runtime does: start it with npm start, then pay again.`);
   const opened = running.evmNetworks?.[name];
-  if (!opened) refuse(`${name} is not open on the running local runtime; open are ${openNetworksOf(running.evmNetworks).join(', ')}.`);
+  if (!opened) refuse(`${name} is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks }).join(', ')}.`);
   return evmSandboxPayer(name, opened).pay(values.address!, amount);
 }
 

@@ -1,7 +1,7 @@
 import type { SliceSettings } from '#functions/settings/functions';
 import type { DepositSettings } from '#functions/deposits/deposits';
 import { keysOf } from '#functions/networks/key-registry';
-import { openNetworksOf } from '#functions/networks/open-networks';
+import { networksOpenIn } from '#functions/networks/open-networks';
 import { stageContractsOf } from './config.ts';
 
 /* Apart from ./config.ts, which routes without deposits import: this one brings every network's
@@ -11,7 +11,7 @@ import { stageContractsOf } from './config.ts';
 export function depositSettingsFrom(settings: SliceSettings<'deposits' | 'contracts'>): DepositSettings {
   return {
     termsOn: (network, deposit) => keysOf(network).depositTerms(deposit, settings),
-    openNetworks: () => openNetworksOf(settings.EVM_NETWORKS),
+    openNetworks: () => networksOpenIn(settings),
     contracts: stageContractsOf(settings),
   };
 }

@@ -1,5 +1,5 @@
-import { TRON_STAGE_SETTINGS, tronStageContracts } from './tron/settings.ts';
-import { EVM_STAGE_SETTINGS, evmStageContracts, type EvmNetworkName, type EvmNetworkSettings } from './evm/settings.ts';
+import { TRON_STAGE_SETTINGS, tronIsOpen, tronStageContracts } from './tron/settings.ts';
+import { EVM_STAGE_SETTINGS, evmIsOpen, evmStageContracts, type EvmNetworkName, type EvmNetworkSettings } from './evm/settings.ts';
 import type { NetworkName } from './names.ts';
 
 /** The registered networks' own stage settings, for functions/settings/schema.ts. Apart from
@@ -9,14 +9,26 @@ export const NETWORK_STAGE_SETTINGS = { ...TRON_STAGE_SETTINGS, ...EVM_STAGE_SET
 /** What the stage's settings say of the contracts Cambio uses: TRON's USDT_CONTRACT, and EVM_NETWORKS. */
 export type ContractSettings = { USDT_CONTRACT: string; EVM_NETWORKS: Partial<Record<EvmNetworkName, EvmNetworkSettings>> };
 
-const STAGE_CONTRACTS: { readonly [N in NetworkName]: (settings: ContractSettings) => string[] } = {
-  tron: tronStageContracts,
-  ethereum: evmStageContracts('ethereum'),
-  bsc: evmStageContracts('bsc'),
-  polygon: evmStageContracts('polygon'),
-  arbitrum: evmStageContracts('arbitrum'),
+/** What the stage's settings say of which networks it opens: EVM_NETWORKS names the EVM ones. */
+export type OpeningSettings = { EVM_NETWORKS?: Partial<Record<EvmNetworkName, unknown>> };
+
+/** A network as a stage's settings have it: whether the stage opens it, and the contracts Cambio uses on it. */
+interface NetworkOnStage {
+  isOpen(settings: OpeningSettings): boolean;
+  contracts(settings: ContractSettings): string[];
+}
+
+const ON_STAGE: { readonly [N in NetworkName]: NetworkOnStage } = {
+  tron: { isOpen: tronIsOpen, contracts: tronStageContracts },
+  ethereum: { isOpen: evmIsOpen('ethereum'), contracts: evmStageContracts('ethereum') },
+  bsc: { isOpen: evmIsOpen('bsc'), contracts: evmStageContracts('bsc') },
+  polygon: { isOpen: evmIsOpen('polygon'), contracts: evmStageContracts('polygon') },
+  arbitrum: { isOpen: evmIsOpen('arbitrum'), contracts: evmStageContracts('arbitrum') },
 };
+
+/** Whether the stage's settings open `network` (functions/networks/open-networks.ts). */
+export const isOpenIn = (network: NetworkName, settings: OpeningSettings): boolean => ON_STAGE[network].isOpen(settings);
 
 /** The contracts the stage's settings name on `network`, as they are written there: its USDT, and on
  * the EVM networks Cambio's forwarder factory and implementation. */
-export const stageContractsOn = (network: NetworkName, settings: ContractSettings): string[] => STAGE_CONTRACTS[network](settings);
+export const stageContractsOn = (network: NetworkName, settings: ContractSettings): string[] => ON_STAGE[network].contracts(settings);

@@ -140,6 +140,12 @@ export const EVM_STAGE_SETTINGS = {
 
 /** The contracts of an EVM network the stage's settings name (functions/withdrawals/refused-destinations.ts):
  * its USDT, and the deposit forwarders' factory and implementation; none where the stage does not open it. */
+/** An EVM network is open on a stage whose EVM_NETWORKS names it, whatever the entry holds. */
+export const evmIsOpen =
+  (name: EvmNetworkName) =>
+  (settings: { EVM_NETWORKS?: Partial<Record<EvmNetworkName, unknown>> }): boolean =>
+    settings.EVM_NETWORKS?.[name] !== undefined;
+
 export const evmStageContracts =
   (name: EvmNetworkName) =>
   (settings: { EVM_NETWORKS: Partial<Record<EvmNetworkName, EvmNetworkSettings>> }): string[] => {

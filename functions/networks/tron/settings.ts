@@ -11,3 +11,6 @@ export const TRON_STAGE_SETTINGS = {
 /** The contracts of TRON the stage's settings name (functions/withdrawals/refused-destinations.ts):
  * its USDT. Cambio has no contract of its own on TRON. */
 export const tronStageContracts = (settings: { USDT_CONTRACT: string }): string[] => [settings.USDT_CONTRACT];
+
+/** TRON is open on every stage. */
+export const tronIsOpen = (): boolean => true;
