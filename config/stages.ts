@@ -3,6 +3,7 @@ import type { RateLimit } from '#functions/api-keys/rate-limits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { CONTRACT_RETRY_SCHEDULE } from '#functions/webhooks/webhook-delivery';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
+import { stageThrottleOf, wafRatePer5MinutesOf, type StageCapacity } from './capacity.ts';
 
 /**
  * Per-stage configuration: the only thing that differs between `cdk deploy -c stage=sandbox` and
@@ -18,7 +19,11 @@ export type StageName = 'local' | 'sandbox' | 'production';
 export interface StageConfig {
   stage: StageName;
   environment: Environment;
-  /** API Gateway stage throttling (steady requests per second and burst), also applied locally. */
+  /** What the stage is sized for (config/capacity.ts, docs/capacity.md): its throttle, each
+   * company's plan and the WAF rule follow from it. */
+  capacity: StageCapacity;
+  /** API Gateway stage throttling (steady requests per second and burst), also applied locally:
+   * every company at its plan at once, `capacity.companiesAtPlanRate` of them. */
   throttle: { rateLimit: number; burstLimit: number };
   /**
    * Each company's own limit (its usage plan in AWS, its token bucket locally;
@@ -35,11 +40,9 @@ export interface StageConfig {
    * stack refuses `cdk destroy` until it is turned off by hand. `backupRetentionDays`: the AWS
    * Backup plan's daily recovery points of the table (PITR covers 35 days of changes too; a backup
    * survives the table's deletion). `apiLatencyP99Ms`: the ApiLatencyP99 alarm's threshold.
-   * `apiFunctionConcurrency`: concurrency reserved for each API function and the authorizer, so
-   * a backlog of jobs (the webhook sender scaling on its queue) can never take the API's share of
-   * the account's Lambda concurrency; it is also each one's ceiling. Null reserves none.
+   * (Lambda concurrency follows the capacity model: config/capacity.ts.)
    */
-  safeguards: { terminationProtection: boolean; backupRetentionDays: number; apiLatencyP99Ms: number; apiFunctionConcurrency: number | null };
+  safeguards: { terminationProtection: boolean; backupRetentionDays: number; apiLatencyP99Ms: number };
   logRetentionDays: number;
   /** How often the chain pollers run. */
   pollerScheduleMinutes: number;
@@ -106,10 +109,34 @@ const SANDBOX_MONEY = {
  * of the stage they will call on their own machine first. Benchmarks and test suites that drive one
  * company hard set their own (local/runtime.ts LOAD_TEST_RATE_LIMITS).
  */
+const SANDBOX_CAPACITY: StageCapacity = {
+  plan: { rateLimit: 10, burstLimit: 20 },
+  // 200 requests a second for all companies together: twenty at their plan at once.
+  companiesAtPlanRate: 20,
+  companiesPerAddress: null,
+  dashboard: { rateLimit: 50, burstLimit: 100 },
+  webhookSenderConcurrency: 5,
+  lambdaConcurrencyQuota: 1_000,
+};
 const SANDBOX_RATE_LIMITS = {
-  throttle: { rateLimit: 50, burstLimit: 100 },
-  companyRateLimit: { rateLimit: 10, burstLimit: 20 },
-} as const satisfies Pick<StageConfig, 'throttle' | 'companyRateLimit'>;
+  capacity: SANDBOX_CAPACITY,
+  throttle: stageThrottleOf(SANDBOX_CAPACITY),
+  companyRateLimit: SANDBOX_CAPACITY.plan,
+} as const satisfies Pick<StageConfig, 'capacity' | 'throttle' | 'companyRateLimit'>;
+
+const PRODUCTION_CAPACITY: StageCapacity = {
+  plan: { rateLimit: 50, burstLimit: 100 },
+  // 2,000 requests a second for all companies together: forty at their plan at once, a fifth of
+  // API Gateway's 10,000 for the account and region (docs/capacity.md).
+  companiesAtPlanRate: 40,
+  // Two companies' servers behind one address (a shared egress) both reach their plan.
+  companiesPerAddress: 2,
+  dashboard: { rateLimit: 50, burstLimit: 100 },
+  // A delivery waits up to its endpoint's timeout: 50 in flight send several hundred a second to
+  // endpoints that answer in a tenth of a second.
+  webhookSenderConcurrency: 50,
+  lambdaConcurrencyQuota: 1_000,
+};
 
 export const STAGES: Record<StageName, StageConfig> = {
   local: {
@@ -118,7 +145,7 @@ export const STAGES: Record<StageName, StageConfig> = {
     ...SANDBOX_RATE_LIMITS,
     authorizerCacheSeconds: 60,
     protectData: false,
-    safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000, apiFunctionConcurrency: null },
+    safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000 },
     logRetentionDays: 1,
     pollerScheduleMinutes: 1,
     waf: null,
@@ -148,9 +175,7 @@ export const STAGES: Record<StageName, StageConfig> = {
     ...SANDBOX_RATE_LIMITS,
     authorizerCacheSeconds: 60,
     protectData: false,
-    // 16 functions × 5 = 80 reserved: the account keeps the 100 unreserved Lambda requires with a
-    // concurrency quota of 182 or more (the default quota is 1 000).
-    safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000, apiFunctionConcurrency: 5 },
+    safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000 },
     logRetentionDays: 14,
     pollerScheduleMinutes: 1,
     // A sandbox costs little to attack and has throttling; WAF's fixed monthly cost is for production.
@@ -167,19 +192,17 @@ export const STAGES: Record<StageName, StageConfig> = {
   production: {
     stage: 'production',
     environment: 'production',
-    throttle: { rateLimit: 200, burstLimit: 400 },
-    // A quarter of the stage's: one company at its limit leaves three quarters to the others.
-    companyRateLimit: { rateLimit: 50, burstLimit: 100 },
+    capacity: PRODUCTION_CAPACITY,
+    throttle: stageThrottleOf(PRODUCTION_CAPACITY),
+    companyRateLimit: PRODUCTION_CAPACITY.plan,
     authorizerCacheSeconds: 60,
     protectData: true,
-    // 25 each: at ~100 ms a request, one function serves the stage's whole 200 requests a second;
-    // 16 × 25 = 400 reserved needs an account quota of 500 or more.
-    safeguards: { terminationProtection: true, backupRetentionDays: 35, apiLatencyP99Ms: 2000, apiFunctionConcurrency: 25 },
+    safeguards: { terminationProtection: true, backupRetentionDays: 35, apiLatencyP99Ms: 2000 },
     logRetentionDays: 365,
     pollerScheduleMinutes: 1,
-    // A company's servers may share one IP: 10 000 per 5 minutes (~33/s) stays under the stage
-    // throttle's 200/s for all companies, and stops one source from taking all of it.
-    waf: { ratePer5Minutes: 10_000 },
+    // Two companies' plans from one address (30,000 in any 5 minutes): a source past that is no
+    // company's servers, and is stopped before it takes from the stage's throttle.
+    waf: { ratePer5Minutes: wafRatePer5MinutesOf(PRODUCTION_CAPACITY)! },
     functionEnvironment: {
       ...EVERY_STAGE,
       ...DEPLOYED,

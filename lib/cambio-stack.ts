@@ -110,7 +110,7 @@ export class CambioStack extends Stack implements StageScope {
     this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
     const { sender, sweeper, reconcile, evmNetworks } = chainJobs(this, config);
-    const { dispatcher } = webhookDelivery(this, webhookQueues, this.webhookSecrets, settings.mailFrom);
+    const { dispatcher } = webhookDelivery(this, webhookQueues, this.webhookSecrets, settings.mailFrom, config.capacity.webhookSenderConcurrency);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
     this.dashboard = new Dashboard(this, 'Dashboard', {
@@ -233,7 +233,6 @@ export class CambioStack extends Stack implements StageScope {
     const authorizerFunction = this.stageFunction(AUTHORIZER.handler, {
       bind: [tableRead(this.table)],
       timeout: Duration.seconds(5),
-      reservedConcurrentExecutions: config.safeguards.apiFunctionConcurrency ?? undefined,
     });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction,
@@ -243,8 +242,9 @@ export class CambioStack extends Stack implements StageScope {
 
     for (const route of ROUTES) {
       const fn = this.stageFunction(route.handler, {
+        // No reserved concurrency (docs/capacity.md): the stage's throttle bounds what the API
+        // holds, and the one job that grows with load, the webhook sender, has a ceiling.
         bind: [route.tableAccess === 'readWrite' ? tableReadWrite(this.table) : tableRead(this.table), ...(ROUTE_BINDERS[route.handler]?.(this) ?? [])],
-        reservedConcurrentExecutions: config.safeguards.apiFunctionConcurrency ?? undefined,
       });
       resourceFor(api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true }), {
         authorizer,

@@ -270,7 +270,7 @@ export class Dashboard extends Construct {
       description: `Cambio dashboard API (${config.stage}), behind the dashboard's CloudFront distribution`,
       endpointTypes: [EndpointType.REGIONAL],
       cloudWatchRole: false,
-      deployOptions: { stageName: config.stage, throttlingRateLimit: 50, throttlingBurstLimit: 100, tracingEnabled: true },
+      deployOptions: { stageName: config.stage, throttlingRateLimit: config.capacity.dashboard.rateLimit, throttlingBurstLimit: config.capacity.dashboard.burstLimit, tracingEnabled: true },
     });
     // The distribution is made after the API its behaviour points at: its domain is read lazily.
     const origin = value('DASHBOARD_ORIGIN', Lazy.string({ produce: () => this.origin }));

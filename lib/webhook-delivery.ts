@@ -27,7 +27,13 @@ export interface WebhookQueues {
  * in batches of 10 and reports partial batch failures, so one bad message never re-sends the rest.
  */
 /** `mailFrom` (context): the sender also mails an endpoint's managers when it gives up on an event. */
-export function webhookDelivery(stack: StageScope, queues: WebhookQueues, webhookSecrets: WebhookSecrets, mailFrom: string | null): { dispatcher: CambioFunction } {
+export function webhookDelivery(
+  stack: StageScope,
+  queues: WebhookQueues,
+  webhookSecrets: WebhookSecrets,
+  mailFrom: string | null,
+  senderConcurrency: number,
+): { dispatcher: CambioFunction } {
   const dispatcher = stack.stageFunction(JOBS.webhookDispatcher.handler, {
     // Reads webhooks and the undispatched index; its only write clears an event's mark. It sends
     // to the queue; the dead-letter queue's URL names it (the sender sends there).
@@ -71,7 +77,9 @@ export function webhookDelivery(stack: StageScope, queues: WebhookQueues, webhoo
     ],
     timeout: WEBHOOK_SENDER_TIMEOUT,
   });
-  sender.addEventSource(new SqsEventSource(queues.queue, { batchSize: 10, reportBatchItemFailures: true }));
+  // A ceiling from the capacity model (config/capacity.ts WEBHOOK_SENDER_CONCURRENCY): a backlog
+  // never takes the API's share of the account's Lambda concurrency.
+  sender.addEventSource(new SqsEventSource(queues.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: senderConcurrency }));
   return { dispatcher };
 }
 

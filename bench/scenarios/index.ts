@@ -5,6 +5,7 @@ import { coldStartScenario } from './cold-start.ts';
 import { depositsScenario } from './deposits.ts';
 import { evmPayoutsScenario } from './evm-payouts.ts';
 import { evmScannerScenario } from './evm-scanner.ts';
+import { fairnessScenario } from './fairness.ts';
 import { ledgerCsvScenario } from './ledger-csv.ts';
 import { loadKneeScenario } from './load-knee.ts';
 import { payoutsScenario } from './payouts.ts';
@@ -30,5 +31,6 @@ export const SCENARIOS: readonly Scenario[] = [
   ledgerCsvScenario,
   activityScenario,
   statementScenario,
+  fairnessScenario,
   ...(SOAK_MINUTES > 0 ? [soakScenario] : []),
 ];

@@ -95,14 +95,14 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
     for (const metric of stats) expect(metric.Dimensions).toEqual([{ Name: 'TableName', Value: { Ref: tableId } }]);
   });
 
-  it('runs each signing job one at a time and reserves the configured concurrency for every API function and the authorizer', () => {
+  it('runs each signing job one at a time, and reserves nothing for the API: the stage throttle bounds it (docs/capacity.md)', () => {
     const functions = resources(plain.template, 'AWS::Lambda::Function');
     const reserved = (handler: string) => functions[functionId(plain.template, stage, handler)]!.Properties.ReservedConcurrentExecutions;
 
     expect(reserved(JOBS.withdrawalSender.handler)).toBe(1);
     expect(reserved(JOBS.depositSweeper.handler)).toBe(1);
-    for (const route of ROUTES) expect(reserved(route.handler), route.handler).toBe(config.safeguards.apiFunctionConcurrency);
-    expect(reserved(AUTHORIZER.handler)).toBe(config.safeguards.apiFunctionConcurrency);
+    for (const route of ROUTES) expect(reserved(route.handler), route.handler).toBeUndefined();
+    expect(reserved(AUTHORIZER.handler)).toBeUndefined();
     expect(reserved(JOBS.depositPoller.handler)).toBeUndefined();
   });
 

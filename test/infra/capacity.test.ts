@@ -1,0 +1,76 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JOBS, lambdaName } from '../../functions/routes.ts';
+import { addCambioStack } from '../../lib/cambio-app.ts';
+import { STAGES } from '../../config/stages.ts';
+import { ACCOUNT_API_REQUESTS_PER_SECOND, concurrencyNeeded, stageThrottleOf, wafRatePer5MinutesOf } from '../../config/capacity.ts';
+
+/**
+ * The stack follows the capacity model (config/capacity.ts, docs/capacity.md), issue #45: every
+ * throttle, the WAF rule, the webhook sender's ceiling and every function's reserved concurrency are
+ * what the model says, and what the model says fits the account's quotas. A figure set by hand in
+ * lib/ that departs from it fails here.
+ */
+type Resource = { Properties: Record<string, any> };
+const resources = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
+const apis = (template: Template) => Object.entries(resources(template, 'AWS::ApiGateway::RestApi'));
+const stageOf = (template: Template, apiId: string) => Object.values(resources(template, 'AWS::ApiGateway::Stage')).find((stage) => stage.Properties.RestApiId.Ref === apiId)!.Properties;
+/** A function's name is the stack's and the handler's (lib/api-function.ts). */
+const named = (functionName: unknown, handler: string) => String(functionName).endsWith(`-${lambdaName(handler)}`);
+const throttleOf = (stage: Record<string, any>) => {
+  const all = stage.MethodSettings.find((setting: any) => setting.HttpMethod === '*' && setting.ResourcePath === '/*');
+  return { rateLimit: all.ThrottlingRateLimit, burstLimit: all.ThrottlingBurstLimit };
+};
+
+describe.each(['sandbox', 'production'] as const)('Cambio-%s follows its capacity model', (stage) => {
+  const { capacity } = STAGES[stage];
+  let template: Template;
+  const functionsByName = () => Object.values(resources(template, 'AWS::Lambda::Function')).map((fn) => fn.Properties);
+
+  beforeAll(() => {
+    template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
+  }, 60_000);
+
+  it('throttles the /v1 stage at every company at its plan at once, each company at its plan, and the dashboard at its own', () => {
+    const [v1] = apis(template).find(([, api]) => !String(api.Properties.Name).endsWith('-dashboard'))!;
+    const [dashboard] = apis(template).find(([, api]) => String(api.Properties.Name).endsWith('-dashboard'))!;
+    expect(throttleOf(stageOf(template, v1))).toEqual(stageThrottleOf(capacity));
+    expect(throttleOf(stageOf(template, dashboard))).toEqual(capacity.dashboard);
+    const plans = Object.values(resources(template, 'AWS::ApiGateway::UsagePlan')).map((plan) => plan.Properties.Throttle);
+    expect(plans).toEqual([{ RateLimit: capacity.plan.rateLimit, BurstLimit: capacity.plan.burstLimit }]);
+    // Far above one company's plan: a company at 10× its plan is refused by its own, never the stage's.
+    expect(stageThrottleOf(capacity).rateLimit).toBeGreaterThanOrEqual(10 * capacity.plan.rateLimit);
+  });
+
+  it("lets one address send as many companies' plans as the model says, and no more (WAF)", () => {
+    const limits = Object.values(resources(template, 'AWS::WAFv2::WebACL')).flatMap((acl) => acl.Properties.Rules.map((rule: any) => rule.Statement.RateBasedStatement?.Limit).filter(Boolean));
+    const expected = wafRatePer5MinutesOf(capacity);
+    expect(limits).toEqual(expected === null ? [] : [expected]);
+  });
+
+  it("gives the webhook sender the model's ceiling and reserves concurrency for the signing jobs alone", () => {
+    const senderId = Object.entries(resources(template, 'AWS::Lambda::Function')).find(([, fn]) => named(fn.Properties.FunctionName, JOBS.webhookSender.handler))![0];
+    const mappings = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).filter((mapping) => mapping.Properties.FunctionName.Ref === senderId);
+    expect(mappings.map((mapping) => mapping.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: capacity.webhookSenderConcurrency }]);
+    const reserved = functionsByName()
+      .filter((fn) => fn.ReservedConcurrentExecutions !== undefined)
+      .map((fn) => [String(fn.FunctionName).split('-').at(-1), fn.ReservedConcurrentExecutions]);
+    expect(Object.fromEntries(reserved)).toEqual({ [lambdaName(JOBS.withdrawalSender.handler)]: 1, [lambdaName(JOBS.depositSweeper.handler)]: 1 });
+  });
+
+  it("fits the account's quotas: Lambda's concurrency, and API Gateway's rate for the account with both stages in it", () => {
+    const functions = Object.entries(resources(template, 'AWS::Lambda::Function'));
+    const reserved = functions.reduce((sum, [, fn]) => sum + (fn.Properties.ReservedConcurrentExecutions ?? 0), 0);
+    // Every other function runs once per schedule rule or stream mapping that starts it.
+    const rules = Object.values(resources(template, 'AWS::Events::Rule')).flatMap((rule) => rule.Properties.Targets ?? []);
+    const streams = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).filter((mapping) => mapping.Properties.ScalingConfig === undefined);
+    const otherRuns = rules.length + streams.length;
+    const { needed, available } = concurrencyNeeded(capacity, reserved, otherRuns);
+    expect(needed).toBeLessThanOrEqual(available);
+    const accountRate = Object.values(STAGES)
+      .filter((other) => other.stage !== 'local')
+      .reduce((sum, other) => sum + stageThrottleOf(other.capacity).rateLimit + other.capacity.dashboard.rateLimit, 0);
+    expect(accountRate).toBeLessThanOrEqual(ACCOUNT_API_REQUESTS_PER_SECOND);
+  });
+});
