@@ -27,8 +27,18 @@ export async function withdrawalSenderRun<Sent extends WithdrawalSenderRun['sent
 }): Promise<JobRunOutcome<{ sent: Sent; settled: Settled; standing: TokenStanding }>> {
   const standing = await steps.standing();
   await steps.beforeSending();
-  const sent = usdtMayMove(standing) ? await steps.send() : steps.nothingSent;
+  // A send the node fails (past its retries) still leaves this run's settling to do: what was sent
+  // before is completed, and broadcasts lost are sent again, on a provider that errs often too. The
+  // send's error is then the run's (the Lambda's Errors metric, which the sending alarm watches).
+  let sendFailure: { error: unknown } | undefined;
+  const sent = usdtMayMove(standing)
+    ? await steps.send().catch((error: unknown) => {
+        sendFailure = { error };
+        return steps.nothingSent;
+      })
+    : steps.nothingSent;
   const settled = await steps.settle();
+  if (sendFailure) throw sendFailure.error;
   const family = (await steps.family?.(sent, settled)) ?? { counts: {}, moved: 0 };
   return {
     outcome: { sent, settled, standing },

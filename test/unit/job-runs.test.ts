@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { withdrawalSenderRun } from '#functions/networks/job-runs';
+
+/** One run of a network's withdrawal sender (functions/networks/job-runs.ts), its steps as a family gives them. */
+const NOTHING = { sent: 0, failed: 0, awaitingFloat: 0 };
+const settledNone = { completed: 0, failed: 0, rebroadcast: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
+
+describe('a withdrawal sender run', () => {
+  it('settles what was sent before even when the node fails the send, then fails the run with the send\'s error', async () => {
+    const steps: string[] = [];
+    const run = withdrawalSenderRun({
+      standing: async () => ({ paused: false, hotWalletFrozen: false }),
+      beforeSending: async () => void steps.push('before'),
+      send: async () => {
+        steps.push('send');
+        throw new Error('node unreachable');
+      },
+      nothingSent: NOTHING,
+      settle: async () => (steps.push('settle'), { ...settledNone, completed: 3 }),
+    });
+    await expect(run).rejects.toThrow('node unreachable');
+    expect(steps).toEqual(['before', 'send', 'settle']);
+  });
+
+  it('sends nothing while the token may not move, and still settles', async () => {
+    const steps: string[] = [];
+    const run = await withdrawalSenderRun({
+      standing: async () => ({ paused: true, hotWalletFrozen: false }),
+      beforeSending: async () => {},
+      send: async () => (steps.push('send'), { sent: 1, failed: 0, awaitingFloat: 0 }),
+      nothingSent: NOTHING,
+      settle: async () => (steps.push('settle'), settledNone),
+    });
+    expect(steps).toEqual(['settle']);
+    expect(run.counts).toMatchObject({ WithdrawalsSent: 0, TokenPaused: 1 });
+    expect(run.busy).toBe(true);
+  });
+});
