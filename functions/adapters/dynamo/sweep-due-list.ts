@@ -109,3 +109,36 @@ export interface DueAddress {
   addressIndex: number;
   depositId: string;
 }
+
+/**
+ * A family's sweep store over its network's due list (functions/networks/<family>/sweep-store.ts):
+ * clearing an address and setting it aside (frozen-addresses.ts) are the list's; the family adds
+ * how it reads the due addresses and keeps its sweeps.
+ */
+export abstract class SweepStoreOverDueList implements FrozenAddressList {
+  protected readonly due: DynamoSweepDueList;
+
+  constructor(
+    protected readonly db: DynamoDBDocumentClient,
+    protected readonly tableName: string,
+    network: NetworkName,
+  ) {
+    this.due = new DynamoSweepDueList(db, tableName, network);
+  }
+
+  clearDue(address: string, remaining: bigint): Promise<void> {
+    return this.due.clearDue(address, remaining);
+  }
+
+  setAside(address: string): Promise<void> {
+    return this.due.setAside(address);
+  }
+
+  setAsideAddresses(): Promise<string[]> {
+    return this.due.setAsideAddresses();
+  }
+
+  returnToDue(address: string): Promise<void> {
+    return this.due.returnToDue(address);
+  }
+}

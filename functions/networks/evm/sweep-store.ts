@@ -9,19 +9,17 @@ import type { LedgerEntry } from '#functions/ledger/ledger';
 import { itemsUnder, readItem } from '../../adapters/dynamo/queries.ts';
 import { depositAddressListedItem } from '../../adapters/dynamo/items/deposit-address.ts';
 import { nonceClaimIn, storedNextNonce } from './sending-store.ts';
-import { DynamoSweepDueList } from '../../adapters/dynamo/sweep-due-list.ts';
+import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 
 /** One EVM network's sweeps: its due forwarders, its sweeps, and the hot wallet's nonce sequence
  * it shares with the network's withdrawal sender (DynamoEvmSendingStore). */
-export class DynamoEvmSweepStore implements EvmSweepStore {
-  private readonly due: DynamoSweepDueList;
-
+export class DynamoEvmSweepStore extends SweepStoreOverDueList implements EvmSweepStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    db: DynamoDBDocumentClient,
+    tableName: string,
     private readonly network: EvmNetworkName,
   ) {
-    this.due = new DynamoSweepDueList(db, tableName, network);
+    super(db, tableName, network);
   }
 
   async dueAddresses(limit: number, after?: string): Promise<DueForwarder[]> {
@@ -59,22 +57,6 @@ export class DynamoEvmSweepStore implements EvmSweepStore {
       if (listed.address.startsWith('0x')) forwarders.set(listed.address, { address: listed.address, depositId: listed.owner.depositId });
     }
     return [...forwarders.values()];
-  }
-
-  clearDue(address: string, remaining: bigint): Promise<void> {
-    return this.due.clearDue(address, remaining);
-  }
-
-  setAside(address: string): Promise<void> {
-    return this.due.setAside(address);
-  }
-
-  setAsideAddresses(): Promise<string[]> {
-    return this.due.setAsideAddresses();
-  }
-
-  returnToDue(address: string): Promise<void> {
-    return this.due.returnToDue(address);
   }
 
   nextNonce(wallet: string): Promise<number | null> {

@@ -1,6 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Sweep, SweepCandidate, SweepStore } from './sweeps.ts';
-import { DynamoSweepDueList } from '../../adapters/dynamo/sweep-due-list.ts';
+import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 import { sweepItem } from './sweep-record.ts';
 import { ledgerEntryItem } from '../../adapters/dynamo/items/ledger-entry.ts';
 import type { LedgerEntry } from '#functions/ledger/ledger';
@@ -10,34 +10,13 @@ import { claimIn } from '../../adapters/dynamo/transaction-claims.ts';
 import { readItem } from '../../adapters/dynamo/queries.ts';
 
 /** TRON's sweeps: its due list, and each address's sweep (one open at a time). */
-export class DynamoSweepStore implements SweepStore {
-  private readonly due: DynamoSweepDueList;
-
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {
-    this.due = new DynamoSweepDueList(db, tableName, 'tron');
+export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStore {
+  constructor(db: DynamoDBDocumentClient, tableName: string) {
+    super(db, tableName, 'tron');
   }
 
   async dueAddresses(limit: number): Promise<SweepCandidate[]> {
     return (await this.due.dueAddresses(limit)).map(({ address, addressIndex }) => ({ address, addressIndex }));
-  }
-
-  clearDue(address: string, remaining: bigint): Promise<void> {
-    return this.due.clearDue(address, remaining);
-  }
-
-  setAside(address: string): Promise<void> {
-    return this.due.setAside(address);
-  }
-
-  setAsideAddresses(): Promise<string[]> {
-    return this.due.setAsideAddresses();
-  }
-
-  returnToDue(address: string): Promise<void> {
-    return this.due.returnToDue(address);
   }
 
   async openSweep(address: string): Promise<Sweep | null> {
