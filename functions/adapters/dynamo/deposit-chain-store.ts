@@ -11,6 +11,7 @@ import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
 import { depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
 import { batchGetAll, heldCondition, queryAll, readItem } from './queries.ts';
+import { gsi1Partition } from './gsi1-partition.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositItem } from './items/deposit.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -210,23 +211,18 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
   }
 
   async confirmingTransfers(): Promise<TransferRecord[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': chainTransferItem.confirmingPartition(this.network) },
-    });
-    return items.map(chainTransferItem.fromItem).filter((record) => record.status === 'confirming');
+    return this.transfersIn(chainTransferItem.confirmingPartition(this.network), 'confirming');
   }
 
   async heldTransfers(): Promise<TransferRecord[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': chainTransferItem.heldPartition(this.network) },
-    });
-    return items.map(chainTransferItem.fromItem).filter((record) => record.status === 'held');
+    return this.transfersIn(chainTransferItem.heldPartition(this.network), 'held');
+  }
+
+  /** The transfers listed in one of the network's GSI1 partitions that are still in its status:
+   * the index is read eventually consistent, so a transfer that just moved on may still be listed. */
+  private async transfersIn(GSI1PK: string, status: TransferRecord['status']): Promise<TransferRecord[]> {
+    const items = await gsi1Partition(this.db, this.tableName, GSI1PK);
+    return items.map(chainTransferItem.fromItem).filter((record) => record.status === status);
   }
 
   async awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]> {

@@ -1,8 +1,9 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
 import type { NetworkName } from '#functions/networks/names';
 import { depositAddressItem } from './items/deposit-address.ts';
-import { heldCondition, queryAll } from './queries.ts';
+import { heldCondition } from './queries.ts';
+import { gsi1Partition } from './gsi1-partition.ts';
 
 /**
  * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
@@ -39,66 +40,49 @@ export class DynamoSweepDueList implements FrozenAddressList {
   /** Due → set aside (frozen-addresses.ts). Only from the due list: a cleared address stays cleared. */
   async setAside(address: string): Promise<void> {
     const frozen = depositAddressItem.frozen(this.network, address);
-    await heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: depositAddressItem.key(address),
-          UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
-          ConditionExpression: 'GSI1PK = :due',
-          ExpressionAttributeValues: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK, ':due': depositAddressItem.sweepDuePartition(this.network) },
-        }),
-      ),
-    );
+    await this.moveAddress(address, {
+      UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
+      ConditionExpression: 'GSI1PK = :due',
+      ExpressionAttributeValues: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK, ':due': depositAddressItem.sweepDuePartition(this.network) },
+    });
   }
 
   async setAsideAddresses(): Promise<string[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': depositAddressItem.frozenPartition(this.network) },
-    });
+    const items = await gsi1Partition(this.db, this.tableName, depositAddressItem.frozenPartition(this.network));
     return items.map(depositAddressItem.addressOf);
   }
 
   /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one). */
   async returnToDue(address: string): Promise<void> {
     const due = depositAddressItem.sweepDue(this.network, address);
-    await heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: depositAddressItem.key(address),
-          UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = if_not_exists(sweepDueSince, :now)',
-          ConditionExpression: 'GSI1PK = :frozen',
-          ExpressionAttributeValues: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':frozen': depositAddressItem.frozenPartition(this.network), ':now': new Date().toISOString() },
-        }),
-      ),
-    );
+    await this.moveAddress(address, {
+      UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = if_not_exists(sweepDueSince, :now)',
+      ConditionExpression: 'GSI1PK = :frozen',
+      ExpressionAttributeValues: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':frozen': depositAddressItem.frozenPartition(this.network), ':now': new Date().toISOString() },
+    });
   }
 
   async clearDue(address: string, remaining: bigint): Promise<void> {
     const belowMinimum = depositAddressItem.belowMinimum(this.network, address);
-    await heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: depositAddressItem.key(address),
-          // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
-          // empties the address removes it from both partitions.
-          UpdateExpression:
-            remaining > 0n
-              ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
-              : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
-          ConditionExpression: 'sweepDueSince = :seen',
-          ExpressionAttributeValues: {
-            ':seen': this.dueSince.get(address) ?? '',
-            ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
-          },
-        }),
-      ),
-    );
+    await this.moveAddress(address, {
+      // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
+      // empties the address removes it from both partitions.
+      UpdateExpression:
+        remaining > 0n
+          ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
+          : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
+      ConditionExpression: 'sweepDueSince = :seen',
+      ExpressionAttributeValues: {
+        ':seen': this.dueSince.get(address) ?? '',
+        ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
+      },
+    });
+  }
+
+  /** Moves a deposit address's item between the list's GSI1 partitions, only if it is still where
+   * the condition says: one that moved meanwhile (a confirmation, another sweeper) is left as it is. */
+  private async moveAddress(address: string, update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>): Promise<void> {
+    await heldCondition(this.db.send(new UpdateCommand({ TableName: this.tableName, Key: depositAddressItem.key(address), ...update })));
   }
 }
 

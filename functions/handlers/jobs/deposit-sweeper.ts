@@ -1,14 +1,10 @@
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
-import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
-import { publishRun } from './job-metrics.ts';
+import { networkJobHandler } from './network-job.ts';
 import type { Log } from '#functions/shared/log';
 import type { DepositSweeperRun, JobRunOutcome } from '#functions/networks/network';
-import { FIRST_NETWORK, jobNameOf, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
+import { FIRST_NETWORK, type NetworkName } from '#functions/networks/names';
 import { jobsOf } from '#functions/networks/job-registry';
 import { stderrLog } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-sweeper');
@@ -30,19 +26,4 @@ export async function sweepDeposits(network: NetworkName = FIRST_NETWORK, log: L
   return sweepers.get(network)!(log);
 }
 
-export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
-  const network = scheduledNetwork(event);
-  // The run's line carries its outcome; it is INFO when the run did something (the family says).
-  let busy = false;
-  return runJob(
-    jobNameOf('deposit sweep', network),
-    context,
-    async ({ log, metrics }) => {
-      const run = await sweepDeposits(network, log);
-      publishRun(metrics, metricsDimensionOf(network), run);
-      busy = run.busy;
-      return run.outcome;
-    },
-    () => busy,
-  );
-});
+export const handler = networkJobHandler('deposit sweep', (network, log) => sweepDeposits(network, log));

@@ -1,14 +1,10 @@
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
-import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
-import { publishRun } from './job-metrics.ts';
+import { networkJobHandler } from './network-job.ts';
 import type { Log } from '#functions/shared/log';
 import type { JobRunOutcome, WithdrawalSenderRun } from '#functions/networks/network';
-import { FIRST_NETWORK, jobNameOf, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
+import { FIRST_NETWORK, type NetworkName } from '#functions/networks/names';
 import { jobsOf } from '#functions/networks/job-registry';
 import { stderrLog } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/withdrawal-sender');
@@ -30,20 +26,7 @@ export async function sendAndSettleWithdrawals(log: Log = stderrLog, timeLeftMs?
  * counts: withdrawals completed, failed, stuck in `processing`; on an EVM network, with its name,
  * payouts replaced, those the fee cap kept, and the hot wallet's gas). A thrown error is the
  * Lambda's Errors metric, which the sending-failures alarm watches. */
-export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
-  const network = scheduledNetwork(event);
-  // The run's line carries its outcome; it is INFO when the run did something (the family says).
-  let busy = false;
-  return runJob(
-    jobNameOf('withdrawal send', network),
-    context,
-    async ({ log, metrics }) => {
-      // The local runtime's timer passes no Lambda context: no deadline there.
-      const run = await sendAndSettleWithdrawals(log, context.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined, network);
-      publishRun(metrics, metricsDimensionOf(network), run);
-      busy = run.busy;
-      return run.outcome;
-    },
-    () => busy,
-  );
-});
+export const handler = networkJobHandler('withdrawal send', (network, log, context) =>
+  // The local runtime's timer passes no Lambda context: no deadline there.
+  sendAndSettleWithdrawals(log, context.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined, network),
+);
