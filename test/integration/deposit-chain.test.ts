@@ -8,7 +8,6 @@ import { confirmDeposits, expireDeposits } from '#functions/deposits/deposit-con
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoAllowlistStore } from '#adapters/dynamo/withdrawal-allowlist-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
@@ -19,6 +18,7 @@ import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { storedEvents } from '../support/records.ts';
 import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
+import { sandboxDepositJobs } from '../support/sandbox-deposit-jobs.ts';
 
 const FAKE_USDT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 777_777);
 const PAYER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_888);
@@ -27,14 +27,11 @@ const SPLIT_TO = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 999_998);
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 const chain = sandboxChainOver(env, clock);
-const store = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
 let companyId: string;
 
-const deps = () => ({ network: 'tron' as const, chain, store, usdtContract: USDT, now: clock.now });
-const cursor = () => new DynamoScanCursor(env.db, env.tableName, 'tron-usdt');
-const scan = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: cursor(), owner });
+const { store, deps, cursor, scan, settle } = sandboxDepositJobs(env, clock, chain);
 
 async function newDeposit(extra: { amount?: string; split?: { percentBps?: number; amount?: bigint } } = {}): Promise<Deposit> {
   return createDeposit(
@@ -61,13 +58,6 @@ async function balance() {
 }
 
 const events = () => storedEvents(env.db, env.tableName, companyId);
-
-/** Blocks pass until the payment's block is solidified, then the jobs run. */
-async function settle() {
-  clock.advanceBlocks(20);
-  await scan();
-  return confirmDeposits(deps());
-}
 
 beforeAll(async () => {
   clock.advanceBlocks(100);

@@ -3,20 +3,19 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, depositView, type Deposit } from '#functions/deposits/deposits';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
-import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits, releaseHeldTransfer, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import { auditEntry } from '#functions/companies/audit-log';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
 import { useFreshTable } from '../support/dynamo.ts';
 import { runOpsCommand } from '../support/ops-commands.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { storedEvents } from '../support/records.ts';
 import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
+import { sandboxDepositJobs } from '../support/sandbox-deposit-jobs.ts';
 
 /**
  * Money the issuer or the law has stopped (../shared/networks.md, "The token as it is on mainnet"):
@@ -31,7 +30,6 @@ const env = useFreshTable();
 const clock = new ChainClock('2026-11-28T00:00:00.000Z', BLOCK_MS);
 const chain = sandboxChainOver(env, clock);
 const issuer = tronSandboxIssuer(env.db, env.tableName);
-const store = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
 let companyId: string;
@@ -49,8 +47,7 @@ const holds: DepositHolds = {
   sanctioned: async (addresses) => new Set(addresses.filter((address) => sanctioned.has(address))),
 };
 
-const deps = () => ({ network: 'tron' as const, chain, store, usdtContract: USDT, now: clock.now, holds });
-const scan = () => scanDeposits({ ...deps(), cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
+const { store, deps, scan, settle } = sandboxDepositJobs(env, clock, chain, { holds });
 
 async function newDeposit(): Promise<Deposit> {
   return createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: `ref-${Math.random()}` }, clock.now());
@@ -60,12 +57,6 @@ const pay = (to: string, amount: string, from = PAYER) => chain.submitTransfer({
 const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
 const usdtBalance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 const eventTypes = async () => (await storedEvents(env.db, env.tableName, companyId)).map((event) => event.type);
-
-async function settle() {
-  clock.advanceBlocks(20);
-  await scan();
-  return confirmDeposits(deps());
-}
 
 beforeAll(async () => {
   clock.advanceBlocks(100);

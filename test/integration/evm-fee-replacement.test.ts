@@ -111,6 +111,16 @@ async function stuckPayout(sender: EvmSendingDeps, to: string, amount: string) {
   return sent;
 }
 
+/** A stuck payout of `amount` to a new address whose replacement the sender, past the replacement
+ * time, stored and was killed before broadcasting: the payout as sent, and as stored after that run. */
+async function replacementStoredNotBroadcast(amount: string) {
+  const { sender, later } = await hotWalletSender();
+  const to = newAddress();
+  const stuck = await stuckPayout(sender, to, amount);
+  await settleEvmWithdrawals(killedBeforeBroadcast(later));
+  return { sender, later, to, stuck, stored: await read(stuck) };
+}
+
 /**
  * One run of the withdrawal sender job on the network, as a schedule starts it, a minute later than
  * now (the job reads its clock): the embedded metrics it writes. The job reads the stage's figures
@@ -227,11 +237,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
   });
 
   it('a replacement stored but never broadcast (the sender killed): the next run broadcasts the newest version, which lands', async () => {
-    const { sender, later } = await hotWalletSender();
-    const to = newAddress();
-    const stuck = await stuckPayout(sender, to, '3');
-    await settleEvmWithdrawals(killedBeforeBroadcast(later));
-    const stored = await read(stuck);
+    const { sender, later, to, stuck, stored } = await replacementStoredNotBroadcast('3');
     expect(stored).toMatchObject({ transaction: { replacedTxHashes: [stuck.txHash], broadcastAt: null } });
 
     // Its clock starts when the node takes it: broadcast again, not replaced again.
@@ -244,11 +250,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
   });
 
   it('the version replaced lands after all: the withdrawal completes with its hash, the replacement never lands', async () => {
-    const { sender, later } = await hotWalletSender();
-    const to = newAddress();
-    const stuck = await stuckPayout(sender, to, '4');
-    await settleEvmWithdrawals(killedBeforeBroadcast(later));
-    const replaced = await read(stuck);
+    const { sender, later, to, stuck, stored: replaced } = await replacementStoredNotBroadcast('4');
     expect(replaced.txHash).not.toBe(stuck.txHash);
 
     // The spike passes and another node's pool still had the first version: it is mined.

@@ -1,32 +1,27 @@
-import { bytesToHex, createTestClient, erc20Abi, http, parseAbiItem, parseEther, parseEventLogs, parseUnits, type Address, type Hash } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { createTestClient, erc20Abi, http, parseAbiItem, parseEther, parseEventLogs, parseUnits, type Address, type Hash } from 'viem';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
-import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
-import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources, isForwarderOf } from '#functions/networks/evm/from-settings';
+import { evmReconcileSources, isForwarderOf } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { SliceSettings } from '#functions/settings/functions';
 import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
-import { localEvmSigner } from '#functions/networks/evm/signer';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { ANVIL_MNEMONIC, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { usdt } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { ANVIL_HOT_WALLET_KEY, evmDepositJobs, evmSweeperDeps } from '../support/evm-jobs.ts';
 
 /**
  * Native coin at EVM deposit addresses and BSC's dust, against a real anvil (BSC's chain id, its
@@ -43,7 +38,6 @@ const SWEPT_NATIVE = parseAbiItem('event SweptNative(bytes32 indexed salt, addre
 const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
 let node: Node;
 let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
 let companyId: string;
@@ -53,11 +47,7 @@ const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'an
 const nativeOf = (address: string) => client().getBalance({ address: address as Address });
 const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')?.available ?? 0n;
 
-function chainJobs() {
-  const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
-  const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract } as const;
-  return { scan: () => scanDeposits({ ...deps, cursor: new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName), owner: 'scanner' }), confirm: () => confirmDeposits(deps) };
-}
+const chainJobs = () => evmDepositJobs(env, NETWORK, settings);
 
 /** Scans until the payments are final and confirms them. */
 async function scanFinal() {
@@ -84,18 +74,13 @@ async function sendNative(to: string, value: bigint, gas?: bigint) {
 
 /** The sweeper as the job builds it, native coin read through the factory. */
 function sweeper(): EvmSweepDeps {
-  const chain = evmChainOf(NETWORK, settings);
+  const deps = evmSweeperDeps(env, NETWORK, settings);
   return {
-    network: NETWORK,
-    chain,
-    payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain),
-    store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
-    usdtBalances: (addresses) => chain.usdtBalances(node.usdt, addresses),
+    ...deps,
     native: {
-      balances: (addresses) => chain.nativeBalances(node.factory, addresses),
+      balances: (addresses) => deps.chain.nativeBalances(node.factory, addresses),
       isForwarderOf: (address, depositId) => isForwarderOf(settings.EVM_NETWORKS[NETWORK]!, address, depositId),
     },
-    settings: { minimumSweep: usdt('1'), minimumNative: 10n ** 15n, batchSize: 100 },
   };
 }
 
@@ -111,7 +96,7 @@ const reconcileNow = () => {
   const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
   return reconcileHoldings({
     ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(HOT_WALLET_KEY).address() }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
+    networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(ANVIL_HOT_WALLET_KEY).address() }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
   });
 };
 const onBsc = (result: HoldingsReconciliation) => result.networks.find((network) => network.network === NETWORK)!;

@@ -1,14 +1,12 @@
-import { bytesToHex, createTestClient, encodeAbiParameters, erc20Abi, http, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseTransaction, parseUnits, toHex, type Address, type Hash, type TransactionSerialized } from 'viem';
+import { createTestClient, encodeAbiParameters, erc20Abi, http, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseTransaction, parseUnits, toHex, type Address, type Hash, type TransactionSerialized } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
-import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { sweepEvmDepositAddresses, type EvmSweep, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
-import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { evmChainOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { SliceSettings } from '#functions/settings/functions';
 import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
@@ -16,10 +14,7 @@ import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
 import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
-import { localEvmSigner } from '#functions/networks/evm/signer';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
@@ -31,6 +26,7 @@ import { checkHotWalletGas } from '#functions/networks/evm/hot-wallet-gas';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { ANVIL_HOT_WALLET_KEY, evmSenderDeps, evmDepositJobs, evmSweeperDeps } from '../support/evm-jobs.ts';
 
 /**
  * Sweeps of EVM deposit forwarders against a real anvil (BSC's chain id and 18 decimals): credited
@@ -49,8 +45,6 @@ const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-/** Anvil's second account: the factory's owner, the hot wallet of startAnvilWithContracts. */
-const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
 let node: Node;
 let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
 let companyId: string;
@@ -60,11 +54,7 @@ const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'an
 const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
 const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 
-function chainJobs() {
-  const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
-  const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract } as const;
-  return { scan: () => scanDeposits({ ...deps, cursor: new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName), owner: 'scanner' }), confirm: () => confirmDeposits(deps) };
-}
+const chainJobs = () => evmDepositJobs(env, NETWORK, settings);
 
 /** Deposits paid these amounts by the customer, scanned and credited (final): due for a sweep. */
 async function creditedDeposits(amounts: string[]): Promise<Deposit[]> {
@@ -84,17 +74,7 @@ async function creditedDeposits(amounts: string[]): Promise<Deposit[]> {
 }
 
 /** The sweeper as the job builds it; `batchSize` forwarders at most in one sweep. */
-function sweeper({ batchSize = 100 } = {}): EvmSweepDeps {
-  const chain = evmChainOf(NETWORK, settings);
-  return {
-    network: NETWORK,
-    chain,
-    payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain),
-    store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
-    usdtBalances: (addresses) => chain.usdtBalances(node.usdt, addresses),
-    settings: { minimumSweep: usdt('1'), minimumNative: 10n ** 15n, batchSize },
-  };
-}
+const sweeper = ({ batchSize = 100 } = {}): EvmSweepDeps => evmSweeperDeps(env, NETWORK, settings, { batchSize });
 
 /** The sweeper, its broadcasts lost: a process killed right after storing its sweep. */
 function killedBeforeBroadcast(): EvmSweepDeps {
@@ -107,10 +87,7 @@ function killedBeforeBroadcast(): EvmSweepDeps {
   return killed;
 }
 
-function sender(): EvmSendingDeps {
-  const chain = evmChainOf(NETWORK, settings);
-  return { chain, payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain), store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK) };
-}
+const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, settings);
 
 const sumOf = (amounts: string[]) => amounts.reduce((sum, amount) => sum + usdt(amount), 0n);
 const dueNow = () => new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).dueAddresses(1_000);
@@ -307,7 +284,7 @@ describe('reconcile per network', () => {
     const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
     return reconcileHoldings({
       ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-      networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(HOT_WALLET_KEY).address() }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
+      networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(ANVIL_HOT_WALLET_KEY).address() }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
     });
   };
   const onBsc = (result: HoldingsReconciliation) => result.networks.find((network) => network.network === NETWORK)!;

@@ -1,5 +1,5 @@
-import { bytesToHex, createTestClient, createWalletClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
-import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { createTestClient, createWalletClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
@@ -10,7 +10,7 @@ import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
-import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { evmChains, evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { SliceSettings } from '#functions/settings/functions';
 import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
@@ -19,20 +19,18 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
-import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
-import { localEvmSigner } from '#functions/networks/evm/signer';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { ANVIL_MNEMONIC, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { evmSandboxIssuer } from '#local/evm-issuer';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { screeningListOf } from '#adapters/dynamo/screening-store';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { evmSenderDeps, evmSweeperDeps } from '../support/evm-jobs.ts';
 
 /**
  * Ethereum's USDT as Tether runs it (contracts/usdt/TetherUsdt.sol on a real anvil): a frozen
@@ -49,7 +47,6 @@ const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
 let node: Node;
 let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
 let companyId: string;
@@ -87,18 +84,10 @@ async function newDeposit(): Promise<Deposit> {
   return createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `tc-${Math.random()}` }, new Date());
 }
 
+/** The sweeper as the job builds it, reading the issuer's freeze list at the stage's usdtContract. */
 function sweeper(): EvmSweepDeps {
-  const chain = evmChainOf(NETWORK, settings);
-  const usdtContract = settings.EVM_NETWORKS[NETWORK]!.usdtContract;
-  return {
-    network: NETWORK,
-    chain,
-    payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain),
-    store: new DynamoEvmSweepStore(env.db, env.tableName, NETWORK),
-    usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
-    frozenAmong: (addresses) => chain.frozenAmong(usdtContract, addresses),
-    settings: { minimumSweep: usdt('1'), minimumNative: 10n ** 15n, batchSize: 100 },
-  };
+  const deps = evmSweeperDeps(env, NETWORK, settings);
+  return { ...deps, frozenAmong: (addresses) => deps.chain.frozenAmong(settings.EVM_NETWORKS[NETWORK]!.usdtContract, addresses) };
 }
 
 /** Sweep runs as the job makes them (set-aside addresses unfrozen since go back first), each mined final. */
@@ -113,9 +102,17 @@ async function sweepUntilSettled() {
   return results;
 }
 
-function sender(): EvmSendingDeps {
-  const chain = evmChainOf(NETWORK, settings);
-  return { chain, payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(HOT_WALLET_KEY), chain), store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK) };
+const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, settings);
+const newPayee = () => privateKeyToAccount(generatePrivateKey()).address;
+
+/** A withdrawal of `amount` to `payee` through the hot wallet, sent, mined final and settled by the
+ * jobs: the withdrawal as the company then reads it. */
+async function paidOut(payee: Address, amount: string) {
+  const withdrawal = await requestWithdrawal(withdrawals, RULES, companyId, { reference: `tc-${Math.random()}`, network: NETWORK, address: payee, amount: usdt(amount) }, new Date());
+  await sendEvmWithdrawals(sender());
+  await mine(CONFIRMATIONS);
+  await settleEvmWithdrawals(sender());
+  return getWithdrawal(withdrawals, companyId, withdrawal.id);
 }
 
 async function reconciled() {
@@ -205,12 +202,8 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
       await sweepUntilSettled();
       await reconciled();
 
-      const payee = privateKeyToAccount(generatePrivateKey()).address;
-      const withdrawal = await requestWithdrawal(withdrawals, RULES, companyId, { reference: `fee-${Math.random()}`, network: NETWORK, address: payee, amount: usdt('50') }, new Date());
-      await sendEvmWithdrawals(sender());
-      await mine(CONFIRMATIONS);
-      await settleEvmWithdrawals(sender());
-      const done = await getWithdrawal(withdrawals, companyId, withdrawal.id);
+      const payee = newPayee();
+      const done = await paidOut(payee, '50');
       expect(done).toMatchObject({ status: 'completed', deliveredAmount: usdt('49.95') });
       expect(await balanceOf(payee)).toBe(done.deliveredAmount);
       await reconciled();
@@ -234,12 +227,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
       expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt(amount) });
     }
 
-    const payee = privateKeyToAccount(generatePrivateKey()).address;
-    const withdrawal = await requestWithdrawal(withdrawals, RULES, companyId, { reference: `dep-${Math.random()}`, network: NETWORK, address: payee, amount: usdt('3') }, new Date());
-    await sendEvmWithdrawals(sender());
-    await mine(CONFIRMATIONS);
-    await settleEvmWithdrawals(sender());
-    const paid = await getWithdrawal(withdrawals, companyId, withdrawal.id);
+    const paid = await paidOut(newPayee(), '3');
     expect(paid).toMatchObject({ status: 'completed', deliveredAmount: usdt('3') });
     const transaction = await client().getTransaction({ hash: paid.txHash as Hash });
     expect(transaction.to?.toLowerCase()).toBe(upgradedContract.toLowerCase());
