@@ -134,7 +134,8 @@ describe('native coin at an EVM deposit address', () => {
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1, nativeForwarders: 1 });
     const [sweep] = await sweeper().store.openSweeps();
     expect(sweep).toMatchObject({ amount: usdt('5'), nativeAmount: parseEther('2'), forwarders: [{ address: deposit.address, amount: usdt('5'), native: parseEther('2') }] });
-    const receipt = await client().getTransactionReceipt({ hash: sweep!.txHash as Hash });
+    // Mined just after the node answered the broadcast (anvil's automine): waited for, not read at once.
+    const receipt = await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
     expect(parseEventLogs({ abi: [SWEPT_NATIVE], logs: receipt.logs }).map((log) => log.args)).toEqual([expect.objectContaining({ forwarder: deposit.address, amount: parseEther('2') })]);
     // Exactly 2 BNB in, the sweep's gas out: nothing else moved the hot wallet's BNB.
     expect((await nativeOf(node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
@@ -156,7 +157,8 @@ describe('native coin at an EVM deposit address', () => {
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1, nativeForwarders: 1 });
     const [sweep] = await sweeper().store.openSweeps();
     expect(sweep).toMatchObject({ amount: 0n, nativeAmount: parseEther('2') });
-    const receipt = await client().getTransactionReceipt({ hash: sweep!.txHash as Hash });
+    // Mined just after the node answered the broadcast (anvil's automine): waited for, not read at once.
+    const receipt = await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
     expect((await nativeOf(node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
     expect(await client().getCode({ address: deposit.address as Address })).toBeTruthy();
     await mine(CONFIRMATIONS);

@@ -127,9 +127,10 @@ describe('EVM sweeps on anvil', () => {
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 12 });
     const [sweep] = await sweeper().store.openSweeps();
     expect(sweep).toMatchObject({ status: 'sending', amount: sumOf(amounts), nonce: nonceBefore });
-    // One transaction from the hot wallet, twelve forwarders deployed and emptied by it.
+    // One transaction from the hot wallet, twelve forwarders deployed and emptied by it (mined just
+    // after the node answered its broadcast: waited for, as below).
+    const receipt = await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
     expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore + 1);
-    const receipt = await client().getTransactionReceipt({ hash: sweep!.txHash as Hash });
     expect(receipt.status).toBe('success');
     expect(receipt.to?.toLowerCase()).toBe(node.factory.toLowerCase());
     expect(parseEventLogs({ abi: [SWEPT], logs: receipt.logs })).toHaveLength(12);
@@ -171,7 +172,9 @@ describe('EVM sweeps on anvil', () => {
     expect(await usdtOf(node.hotWallet.address)).toBe(hotBefore);
 
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ rebroadcast: 1, sent: 0 });
-    const receipt = await client().getTransactionReceipt({ hash: stored!.txHash as Hash });
+    // anvil's automine mines just after it answers the broadcast: a receipt read at once can come
+    // first on a loaded machine (a clean-clone CI run found none).
+    const receipt = await client().waitForTransactionReceipt({ hash: stored!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
     expect(receipt.status).toBe('success');
     expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
     await mine(CONFIRMATIONS);
