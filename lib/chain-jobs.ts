@@ -15,9 +15,6 @@ import type { StageScope } from './stage-scope.ts';
  * with the ledger (reconcile). Made in the stack's own scope, so their logical ids are the stack's.
  */
 
-/** One signer at a time: two runs of a signing job must never pick the same work or race the hot wallet. */
-const SIGNING_JOB_CONCURRENCY = 1;
-
 export interface ChainJobs {
   sender: CambioFunction;
   sweeper: CambioFunction;
@@ -47,13 +44,16 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
     });
   }
   // Only the withdrawal sender and the sweeper (TRX top-ups) may sign with the hot wallet; no API,
-  // authorizer or scanner function (test/infra). One run at a time: two runs of a signing job must
-  // never pick the same work or race the hot wallet.
+  // authorizer or scanner function (test/infra). One run at a time per network: two runs of one
+  // network must never pick the same work or race its hot wallet, so each run holds its network's
+  // lease in the table (functions/networks/run-lease.ts); the open networks' runs go side by side,
+  // each function with one execution reserved per network (docs/capacity.md).
+  const signingJobConcurrency = signingJobConcurrencyOf(config);
   const signingJob = (handler: typeof JOBS.withdrawalSender.handler | typeof JOBS.depositSweeper.handler, ...more: Binder[]) =>
     stack.stageFunction(handler, {
       bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), hotWalletSigning(stack.hotWallet), tronGridKey, ...more],
       timeout: Duration.seconds(55),
-      reservedConcurrentExecutions: SIGNING_JOB_CONCURRENCY,
+      reservedConcurrentExecutions: signingJobConcurrency,
     });
   // The sender and the sweeper sign on each open EVM network too, each network with its own key,
   // and read the node's URL where a secret holds it. The HD account key that signs for TRON
@@ -137,6 +137,9 @@ function hotWalletKeyProps(description: string, alias: string): KeyProps {
 }
 
 /** The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema). */
+/** Executions reserved for each signing job: one per network the stage opens (TRON and its open EVM networks). */
+export const signingJobConcurrencyOf = (config: StageConfig): number => 1 + Object.keys(openEvmNetworks(config)).length;
+
 function openEvmNetworks(config: StageConfig) {
   return v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
 }

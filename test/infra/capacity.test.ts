@@ -3,6 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
+import { signingJobConcurrencyOf } from '../../lib/chain-jobs.ts';
 import { STAGES } from '../../config/stages.ts';
 import { ACCOUNT_API_REQUESTS_PER_SECOND, concurrencyNeeded, stageThrottleOf, wafRatePer5MinutesOf } from '../../config/capacity.ts';
 
@@ -49,14 +50,15 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s follows its capacit
     expect(limits).toEqual(expected === null ? [] : [expected]);
   });
 
-  it("gives the webhook sender the model's ceiling and reserves concurrency for the signing jobs alone", () => {
+  it("gives the webhook sender the model's ceiling and reserves concurrency for the signing jobs alone, one execution per open network", () => {
     const senderId = Object.entries(resources(template, 'AWS::Lambda::Function')).find(([, fn]) => named(fn.Properties.FunctionName, JOBS.webhookSender.handler))![0];
     const mappings = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).filter((mapping) => mapping.Properties.FunctionName.Ref === senderId);
     expect(mappings.map((mapping) => mapping.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: capacity.webhookSenderConcurrency }]);
     const reserved = functionsByName()
       .filter((fn) => fn.ReservedConcurrentExecutions !== undefined)
       .map((fn) => [String(fn.FunctionName).split('-').at(-1), fn.ReservedConcurrentExecutions]);
-    expect(Object.fromEntries(reserved)).toEqual({ [lambdaName(JOBS.withdrawalSender.handler)]: 1, [lambdaName(JOBS.depositSweeper.handler)]: 1 });
+    const perNetwork = signingJobConcurrencyOf(STAGES[stage]);
+    expect(Object.fromEntries(reserved)).toEqual({ [lambdaName(JOBS.withdrawalSender.handler)]: perNetwork, [lambdaName(JOBS.depositSweeper.handler)]: perNetwork });
   });
 
   it("fits the account's quotas: Lambda's concurrency, and API Gateway's rate for the account with both stages in it", () => {

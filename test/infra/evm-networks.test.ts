@@ -140,6 +140,9 @@ it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the wi
   const senderId = Object.keys(functions).find((id) => functions[id]!.Properties.FunctionName === `Cambio-sandbox-${lambdaName(JOBS.withdrawalSender.handler)}`)!;
   const joined = functions[senderId]!.Properties.Environment.Variables.EVM_SIGNER_KMS_KEY_IDS['Fn::Join'][1] as (string | { Ref: string })[];
   expect(JSON.parse(joined.map((part) => (typeof part === 'string' ? part : part.Ref)).join(''))).toEqual({ ethereum: keyOf.ethereum, arbitrum: keyOf.arbitrum });
+  // One execution reserved per open network (TRON, ethereum, arbitrum): each network's run goes beside
+  // the others', its lease in the table keeping it to one at a time (functions/networks/run-lease.ts).
+  expect(functions[senderId]!.Properties.ReservedConcurrentExecutions).toBe(3);
 
   // Every grant on a network's key: the sender's and the sweeper's roles, to sign and read the public
   // key, on an open network's key only.

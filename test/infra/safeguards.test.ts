@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, SESSION_AUTHORIZER, ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../config/stages.ts';
+import { signingJobConcurrencyOf } from '../../lib/chain-jobs.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
 
 /** Issue #18, item 3: what keeps a deployed stage running, recoverable and watched (README, Safeguards). */
@@ -95,12 +96,12 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
     for (const metric of stats) expect(metric.Dimensions).toEqual([{ Name: 'TableName', Value: { Ref: tableId } }]);
   });
 
-  it('runs each signing job one at a time, and reserves nothing for the API: the stage throttle bounds it (docs/capacity.md)', () => {
+  it('reserves each signing job one execution per open network (its lease keeps each network to one run), and nothing for the API: the stage throttle bounds it (docs/capacity.md)', () => {
     const functions = resources(plain.template, 'AWS::Lambda::Function');
     const reserved = (handler: string) => functions[functionId(plain.template, stage, handler)]!.Properties.ReservedConcurrentExecutions;
 
-    expect(reserved(JOBS.withdrawalSender.handler)).toBe(1);
-    expect(reserved(JOBS.depositSweeper.handler)).toBe(1);
+    expect(reserved(JOBS.withdrawalSender.handler)).toBe(signingJobConcurrencyOf(config));
+    expect(reserved(JOBS.depositSweeper.handler)).toBe(signingJobConcurrencyOf(config));
     for (const route of ROUTES) expect(reserved(route.handler), route.handler).toBeUndefined();
     expect(reserved(AUTHORIZER.handler)).toBeUndefined();
     expect(reserved(JOBS.depositPoller.handler)).toBeUndefined();

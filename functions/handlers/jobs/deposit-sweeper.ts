@@ -5,6 +5,7 @@ import { FIRST_NETWORK, type NetworkName } from '#functions/networks/names';
 import { jobsOf } from '#functions/networks/job-registry';
 import { stderrLog } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
+import { DynamoRunLeases } from '#adapters/dynamo/run-lease-store';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/deposit-sweeper');
@@ -26,4 +27,4 @@ export async function sweepDeposits(network: NetworkName = FIRST_NETWORK, log: L
   return sweepers.get(network)!(log);
 }
 
-export const handler = networkJobHandler('deposit sweep', (network, log) => sweepDeposits(network, log));
+export const handler = networkJobHandler('deposit sweep', new DynamoRunLeases(table.db, table.tableName), (network, log) => sweepDeposits(network, log));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
@@ -5,14 +6,21 @@ import { publishRun } from './job-metrics.ts';
 import type { Log } from '#functions/shared/log';
 import type { JobRunOutcome } from '#functions/networks/network';
 import { jobNameOf, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
-import { runJob } from '#adapters/observability';
+import { leasedRun, type RunLeases } from '#functions/networks/run-lease';
+import { MetricUnit, runJob } from '#adapters/observability';
+
+/** A run's lease on its network: past the signing jobs' timeout (55 s, lib/chain-jobs.ts), so it
+ * never lapses under a live run, and a run that died frees the network within the next minute. */
+export const RUN_LEASE_MS = 60_000;
 
 /**
  * The Lambda handler of a network job its family runs (functions/networks/network.ts NetworkJobs):
- * on the network its schedule names, one line per run carrying the run's outcome, INFO when the
- * family says the run did something, and the counts and seconds it reports as metrics (publishRun).
+ * on the network its schedule names, one run at a time per network (the job's lease on it:
+ * functions/networks/run-lease.ts; another run under way answers `{ heldBy: 'another run' }` and
+ * counts RunsSkipped), one line per run carrying the run's outcome, INFO when the family says the
+ * run did something, and the counts and seconds it reports as metrics (publishRun).
  */
-export function networkJobHandler<T>(job: string, run: (network: NetworkName, log: Log, context: Context) => Promise<JobRunOutcome<T>>) {
+export function networkJobHandler<T>(job: string, leases: RunLeases, run: (network: NetworkName, log: Log, context: Context) => Promise<JobRunOutcome<T>>) {
   return middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
     const network = scheduledNetwork(event);
     let busy = false;
@@ -20,10 +28,16 @@ export function networkJobHandler<T>(job: string, run: (network: NetworkName, lo
       jobNameOf(job, network),
       context,
       async ({ log, metrics }) => {
-        const outcome = await run(network, log, context);
-        publishRun(metrics, metricsDimensionOf(network), outcome);
-        busy = outcome.busy;
-        return outcome.outcome;
+        const leased = await leasedRun(leases, { name: `${job}#${network}`, holder: context.awsRequestId ?? randomUUID(), leaseMs: RUN_LEASE_MS }, () => run(network, log, context));
+        if (!leased.ran) {
+          const dimension = metricsDimensionOf(network);
+          if (dimension !== null) metrics.addDimension('Network', dimension);
+          metrics.addMetric('RunsSkipped', MetricUnit.Count, 1);
+          return { heldBy: 'another run' } as const;
+        }
+        publishRun(metrics, metricsDimensionOf(network), leased.result);
+        busy = leased.result.busy;
+        return leased.result.outcome;
       },
       () => busy,
     );

@@ -5,6 +5,7 @@ import { FIRST_NETWORK, type NetworkName } from '#functions/networks/names';
 import { jobsOf } from '#functions/networks/job-registry';
 import { stderrLog } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
+import { DynamoRunLeases } from '#adapters/dynamo/run-lease-store';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/withdrawal-sender');
@@ -26,7 +27,7 @@ export async function sendAndSettleWithdrawals(log: Log = stderrLog, timeLeftMs?
  * counts: withdrawals completed, failed, stuck in `processing`; on an EVM network, with its name,
  * payouts replaced, those the fee cap kept, and the hot wallet's gas). A thrown error is the
  * Lambda's Errors metric, which the sending-failures alarm watches. */
-export const handler = networkJobHandler('withdrawal send', (network, log, context) =>
+export const handler = networkJobHandler('withdrawal send', new DynamoRunLeases(table.db, table.tableName), (network, log, context) =>
   // The local runtime's timer passes no Lambda context: no deadline there.
   sendAndSettleWithdrawals(log, context.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined, network),
 );
