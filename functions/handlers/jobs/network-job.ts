@@ -15,9 +15,9 @@ export const RUN_LEASE_MS = 60_000;
 
 /**
  * The Lambda handler of a network job its family runs (functions/networks/network.ts NetworkJobs):
- * on the network its schedule names, one run at a time per network (the job's lease on it:
- * functions/networks/run-lease.ts; another run under way answers `{ heldBy: 'another run' }` and
- * counts RunsSkipped), one line per run carrying the run's outcome, INFO when the family says the
+ * on the network its schedule names, one run at a time per network (in Lambda, the job's lease on
+ * it: functions/networks/run-lease.ts; another run under way answers `{ heldBy: 'another run' }`
+ * and counts RunsSkipped), one line per run carrying the run's outcome, INFO when the family says the
  * run did something, and the counts and seconds it reports as metrics (publishRun).
  */
 export function networkJobHandler<T>(job: string, leases: RunLeases, run: (network: NetworkName, log: Log, context: Context) => Promise<JobRunOutcome<T>>) {
@@ -28,7 +28,12 @@ export function networkJobHandler<T>(job: string, leases: RunLeases, run: (netwo
       jobNameOf(job, network),
       context,
       async ({ log, metrics }) => {
-        const leased = await leasedRun(leases, { name: `${job}#${network}`, holder: context.awsRequestId ?? randomUUID(), leaseMs: RUN_LEASE_MS }, () => run(network, log, context));
+        // Leased in Lambda alone. The local runtime's timer runs each job one run at a time
+        // (local/job-loops.ts) and passes no Lambda context; a runtime killed mid-run and started
+        // again would otherwise find its networks held for a minute.
+        const leased = typeof context.getRemainingTimeInMillis === 'function'
+          ? await leasedRun(leases, { name: `${job}#${network}`, holder: context.awsRequestId ?? randomUUID(), leaseMs: RUN_LEASE_MS }, () => run(network, log, context))
+          : { ran: true as const, result: await run(network, log, context) };
         if (!leased.ran) {
           const dimension = metricsDimensionOf(network);
           if (dimension !== null) metrics.addDimension('Network', dimension);
