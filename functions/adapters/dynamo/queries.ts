@@ -45,6 +45,18 @@ export function itemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix
   });
 }
 
+/** Every item in one GSI1 partition (its name from the record's module in items/), every page of
+ * it: the sparse partitions a job must see whole, such as the transfers still confirming or the
+ * addresses set aside. GSI reads are eventually consistent. */
+export function gsi1Partition(db: DynamoDBDocumentClient, tableName: string, GSI1PK: string): Promise<Item[]> {
+  return queryAll(db, {
+    TableName: tableName,
+    IndexName: TABLE.gsi1.indexName,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': GSI1PK },
+  });
+}
+
 /** Every item of one kind under a GSI1 partition (`{GSI1PK, skPrefix}` from the record's module in items/); GSI reads are eventually consistent. */
 export function gsi1ItemsUnder(db: DynamoDBDocumentClient, tableName: string, prefix: { GSI1PK: string; skPrefix: string }): Promise<Item[]> {
   return queryAll(db, {

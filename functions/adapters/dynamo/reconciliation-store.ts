@@ -4,7 +4,7 @@ import type { LedgerSide } from '#functions/ledger/reconciliation';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
-import { batchGetAll, pagesOf, queryAll } from './queries.ts';
+import { batchGetAll, gsi1Partition, pagesOf } from './queries.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
 import { balanceItem } from './items/company.ts';
 import { depositItem } from './items/deposit.ts';
@@ -87,8 +87,7 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
  * funds waiting on deposit addresses, not the number of addresses ever issued.
  */
 export async function unsweptDepositAddresses(db: DynamoDBDocumentClient, tableName: string, network: NetworkName): Promise<string[]> {
-  const partition = (GSI1PK: string) =>
-    queryAll(db, { TableName: tableName, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': GSI1PK } });
+  const partition = (GSI1PK: string) => gsi1Partition(db, tableName, GSI1PK);
   const [due, belowMinimum, frozen, confirming, held] = await Promise.all([
     partition(depositAddressItem.sweepDuePartition(network)),
     partition(depositAddressItem.belowMinimumPartition(network)),

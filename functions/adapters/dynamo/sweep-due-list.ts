@@ -2,8 +2,7 @@ import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCo
 import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
 import type { NetworkName } from '#functions/networks/names';
 import { depositAddressItem } from './items/deposit-address.ts';
-import { heldCondition } from './queries.ts';
-import { gsi1Partition } from './gsi1-partition.ts';
+import { gsi1Partition, heldCondition } from './queries.ts';
 
 /**
  * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
