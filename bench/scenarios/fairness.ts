@@ -67,17 +67,16 @@ export const fairnessScenario: Scenario = {
       for await (const next of createInterface({ input: child.stdout! })) if ((line = next).startsWith('{"apiUrl"')) break;
       if (!line.startsWith('{"apiUrl"')) throw new Error('the fairness API did not start (bench/fairness-child.ts)');
       const { apiUrl, busy: a, quiet: b } = JSON.parse(line) as { apiUrl: string; busy: SandboxCredentials; quiet: SandboxCredentials };
-      const runtime = { apiUrl };
       const plan = capacity.plan.rateLimit;
       // Each company's first request fills the authorizer's cache, as a running integration's would have.
-      await paced(runtime.apiUrl, a, 1, 1);
-      await paced(runtime.apiUrl, b, 1, 1);
+      await paced(apiUrl, a, 1, 1);
+      await paced(apiUrl, b, 1, 1);
       const alone: Paced[] = [];
       const beside: Paced[] = [];
       const busy: Paced[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        alone.push(await paced(runtime.apiUrl, b, plan, PHASE_SECONDS));
-        const [quiet, loud] = await Promise.all([paced(runtime.apiUrl, b, plan, PHASE_SECONDS), paced(runtime.apiUrl, a, plan * 10, PHASE_SECONDS)]);
+        alone.push(await paced(apiUrl, b, plan, PHASE_SECONDS));
+        const [quiet, loud] = await Promise.all([paced(apiUrl, b, plan, PHASE_SECONDS), paced(apiUrl, a, plan * 10, PHASE_SECONDS)]);
         beside.push(quiet);
         busy.push(loud);
         log(`  round ${round}/${ROUNDS}: B alone p99 ${percentile(alone.at(-1)!.latenciesMs, 99).toFixed(1)} ms; beside A p99 ${percentile(quiet.latenciesMs, 99).toFixed(1)} ms, ${throttled(quiet)} × 429; A ${throttled(loud)} of ${loud.statuses.length} × 429`);
@@ -105,7 +104,7 @@ export const fairnessScenario: Scenario = {
           { goal: "A's excess refused by its own plan", met: throttled(aBusy) > 0, detail: `${throttled(aBusy)} of ${aBusy.statuses.length} × 429` },
         ],
         notes: [
-          'A second local runtime over the bench DynamoDB Local, with `npm start`\'s throttles; load paced in the bench process (each request on its own, none waiting for the one before).',
+          'A second local runtime in a process of its own (bench/fairness-child.ts) over the bench DynamoDB Local, with `npm start`\'s throttles; load paced in the bench process (each request on its own, none waiting for the one before).',
         ],
       };
     } finally {

@@ -7,7 +7,7 @@ import type { Log } from '#functions/shared/log';
 import type { JobRunOutcome } from '#functions/networks/network';
 import { jobNameOf, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
 import { leasedRun, type RunLeases } from '#functions/networks/run-lease';
-import { MetricUnit, runJob } from '#adapters/observability';
+import { runJob } from '#adapters/observability';
 
 /** A run's lease on its network: past the signing jobs' timeout (55 s, lib/chain-jobs.ts), so it
  * never lapses under a live run, and a run that died frees the network within the next minute. */
@@ -34,15 +34,10 @@ export function networkJobHandler<T>(job: string, leases: RunLeases, run: (netwo
         const leased = typeof context.getRemainingTimeInMillis === 'function'
           ? await leasedRun(leases, { name: `${job}#${network}`, holder: context.awsRequestId ?? randomUUID(), leaseMs: RUN_LEASE_MS }, () => run(network, log, context))
           : { ran: true as const, result: await run(network, log, context) };
-        if (!leased.ran) {
-          const dimension = metricsDimensionOf(network);
-          if (dimension !== null) metrics.addDimension('Network', dimension);
-          metrics.addMetric('RunsSkipped', MetricUnit.Count, 1);
-          return { heldBy: 'another run' } as const;
-        }
-        publishRun(metrics, metricsDimensionOf(network), leased.result);
-        busy = leased.result.busy;
-        return leased.result.outcome;
+        const outcome = leased.ran ? leased.result : { outcome: { heldBy: 'another run' } as const, counts: { RunsSkipped: 1 }, busy: false };
+        publishRun(metrics, metricsDimensionOf(network), outcome);
+        busy = outcome.busy;
+        return outcome.outcome;
       },
       () => busy,
     );
