@@ -143,6 +143,10 @@ describe('sweeps and reconciliation', () => {
 
     expect(every.difference).toBe(usdt('4'));
     expect(unswept.balanced, reconciliationReport(unswept)).toBe(true);
+    // The ledger side keeps from its Scan the addresses a network reads beyond the list and those of
+    // the networks it lists every address on: with none of either (TRON on TronGrid), no address list.
+    expect((await ledgerSide(env.db, env.tableName, 'unswept', () => false)).everyDepositAddress).toEqual([]);
+    expect((await ledgerSide(env.db, env.tableName, { every: ['tron'] }, () => false)).everyDepositAddress).toContain(late.address);
     // Scanned and credited, it is owed and listed: both readings balance again.
     await scan();
     expect((await reconcileBoth()).balanced).toBe(true);

@@ -18,7 +18,7 @@ import { SWEEPS_IN_FLIGHT } from '#functions/networks/record-registry';
  * hold USDT the ledger counts (sparse GSI1 partitions, see unsweptDepositAddresses), and on the
  * networks `every` names every address of the network's form ever issued as well, for a sandbox
  * chain, which answers any number of balances in one read (NetworkChains.reconcileSources
- * readsAllBalancesAtOnce). Every deposit address is given as well whatever the scope
+ * readsAllBalancesAtOnce). The addresses ledgerSide's `readEvery` keeps are given as well
  * (LedgerSide.everyDepositAddress), from the same Scan.
  */
 export type AddressScope = 'unswept' | { every: readonly NetworkName[] };
@@ -30,7 +30,17 @@ export type AddressScope = 'unswept' | { every: readonly NetworkName[] };
  * finance), never on a request path. The addresses come from GSI1 queries made after the Scan,
  * so that a transfer credited before its balance was read is found (reconcileHoldings).
  */
-export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, scope: AddressScope): Promise<LedgerSide> {
+export async function ledgerSide(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  scope: AddressScope,
+  /** The addresses some network reads whatever the ledger lists (NetworkSources.readsEveryDepositAddressOf):
+   * only those, and those of the networks `scope` lists every address on, are kept from the Scan, so a
+   * stage whose networks read none holds no address list. Absent: every address is kept. */
+  readEvery: (address: string) => boolean = () => true,
+): Promise<LedgerSide> {
+  const listsEvery = scope === 'unswept' ? [] : scope.every.map((network) => networkNamed(network).address);
+  const kept = (address: string) => readEvery(address) || listsEvery.some((form) => form.is(address));
   let companiesUsdt = 0n;
   const postings = new AccountBalances();
   const everyAddress: string[] = [];
@@ -46,8 +56,8 @@ export async function ledgerSide(db: DynamoDBDocumentClient, tableName: string, 
       } else if (ledgerEntryItem.isOne(item)) {
         postings.add(ledgerEntryItem.fromItem(item));
       } else if (depositAddressItem.isOne(item)) {
-        // Every address whatever the scope, for the networks that read every address of their form.
-        everyAddress.push(depositAddressItem.addressOf(item));
+        const address = depositAddressItem.addressOf(item);
+        if (kept(address)) everyAddress.push(address);
       } else if (dustTransferItem.isOne(item)) {
         const { network, address, amount } = dustTransferItem.fromItem(item);
         (dust[network] ??= []).push({ address, amount });

@@ -30,7 +30,13 @@ const networks = networksOpenIn(settings).map((network) => {
  */
 export async function reconcileNow(): Promise<HoldingsReconciliation> {
   return reconcileHoldings({
-    ledger: () => ledgerSide(db, tableName, { every: networks.filter((network) => network.readsAllBalancesAtOnce).map((network) => network.network) }),
+    ledger: () =>
+      ledgerSide(
+        db,
+        tableName,
+        { every: networks.filter((network) => network.readsAllBalancesAtOnce).map((network) => network.network) },
+        (address) => networks.some((network) => network.readsEveryDepositAddressOf?.(address) ?? false),
+      ),
     networks,
   });
 }
