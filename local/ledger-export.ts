@@ -7,7 +7,7 @@ import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { AccountBalances, BUCKETS, companyAccount, type Bucket } from '#functions/ledger/ledger';
 import { byCreation, postingRows, type PostingRow } from '#functions/ledger/ledger-csv';
 import { CURRENCIES, formatAmount, type Currency } from '#functions/shared/money';
-import { balanceItem } from '#adapters/dynamo/items/company';
+import { balanceItem } from '#adapters/dynamo/items/balance';
 
 /**
  * Finance's reading of a DynamoDB export (docs/data-model.md, Reading the ledger): the folder a

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#adapters/dynamo/client';
-import { balanceItem } from '#adapters/dynamo/items/company';
+import { balanceItem } from '#adapters/dynamo/items/balance';
 import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { inParallel } from '#functions/shared/in-parallel';
 import { companyAccount, networkAccount, ledgerEntry } from '#functions/ledger/ledger';

@@ -4,7 +4,7 @@ import { createCompany } from '#functions/companies/company';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { freshTable } from '../support/dynamo.ts';
 import { creditAvailable, ledgerDifferences } from '../support/ledger.ts';
-import { balanceItem } from '#adapters/dynamo/items/company';
+import { balanceItem } from '#adapters/dynamo/items/balance';
 
 /** The check every money test ends with must itself catch a balance that drifted from its ledger. */
 describe('the ledger check the money tests rely on', () => {

@@ -6,7 +6,7 @@ import { ApiError } from '#functions/shared/errors';
 import { BUCKETS, networkAccount, accountBalance, companyAccount, ledgerEntry, type Bucket, type Posting } from '#functions/ledger/ledger';
 import { CURRENCIES, parseAmount, type Currency } from '#functions/shared/money';
 import type { NetworkName } from '#functions/networks/names';
-import { balanceItem } from '#adapters/dynamo/items/company';
+import { balanceItem } from '#adapters/dynamo/items/balance';
 
 /**
  * Ledger helpers shared by the tests and `npm run bench` (no vitest here, so the bench can use them).

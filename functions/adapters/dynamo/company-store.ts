@@ -2,7 +2,8 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '#functions/api-keys/api-keys';
 import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#functions/companies/company';
 import { itemsUnder, readItem } from './queries.ts';
-import { apiKeyItem, balanceItem, companyItem } from './items/company.ts';
+import { apiKeyItem, companyItem } from './items/company.ts';
+import { balanceItem } from './items/balance.ts';
 import type { Item } from './items/item.ts';
 import { TableStore } from './table-store.ts';
 

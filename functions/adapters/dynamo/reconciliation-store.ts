@@ -6,7 +6,7 @@ import { depositAddressItem } from './items/deposit-address.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import { batchGetAll, gsi1Partition, pagesOf } from './queries.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
-import { balanceItem } from './items/company.ts';
+import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
 import { NETWORK_NAMES, type NetworkName } from '#functions/networks/names';

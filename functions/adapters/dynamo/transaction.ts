@@ -6,7 +6,7 @@ import type { Currency } from '#functions/shared/money';
 import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
 import { eventItem } from './items/event.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
-import { balanceItem } from './items/company.ts';
+import { balanceItem } from './items/balance.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;

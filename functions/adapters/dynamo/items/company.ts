@@ -1,35 +1,13 @@
 import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#functions/api-keys/api-keys';
-import type { BalanceRow, Company } from '#functions/companies/company';
-import type { Currency } from '#functions/shared/money';
-import { toBigInt } from '../client.ts';
-import { companyListed, companyRecord, companySetting, storedFields, type Item } from './item.ts';
+import type { Company } from '#functions/companies/company';
+import { companyListed, companySetting, storedFields, type Item } from './item.ts';
 
-/** The one owner of a company's stored `Company` profile, its `Balance` per currency and its
- * `ApiKey`s (docs/data-model.md). */
+/** The one owner of a company's stored `Company` profile and its `ApiKey`s (docs/data-model.md);
+ * its balances are items/balance.ts's. */
 export const companyItem = {
   ...companySetting('Company', 'PROFILE'),
   toItem: (company: Company): Item => ({ ...companyItem.head(company.id), ...company }),
   fromItem: (item: Item): Company => storedFields<Company>(item, ['id', 'name', 'environment', 'status', 'createdAt']),
-};
-
-export const balanceItem = {
-  /** `key(companyId, currency)`: one balance per currency. */
-  ...companyRecord('Balance', 'BALANCE#'),
-
-  toItem: (companyId: string, row: BalanceRow): Item => ({
-    ...balanceItem.head(companyId, row.currency),
-    companyId,
-    ...row,
-  }),
-  fromItem: (item: Item): BalanceRow => ({
-    currency: item.currency as Currency,
-    available: toBigInt(item.available),
-    pending: toBigInt(item.pending),
-    locked: toBigInt(item.locked),
-    // Balances made before deposits could be held have no `held` yet.
-    held: item.held === undefined ? 0n : toBigInt(item.held),
-    updatedAt: item.updatedAt as string,
-  }),
 };
 
 export const apiKeyItem = {
