@@ -86,9 +86,15 @@ export function ledgerReport(items: readonly Item[]): LedgerReport {
   postings.sort(byCreation);
 
   const balances: BalanceRow[] = [];
-  const balanceItems = items
-    .filter((item) => balanceItem.isOne(item) && isCurrency(item.currency))
-    .map((item) => ({ companyId: item.companyId as string, ...balanceItem.fromItem(item) }));
+  // A balance is the sum of its shards (adapters/dynamo/items/balance.ts).
+  const shardsByCompany = new Map<string, (typeof items)[number][]>();
+  for (const item of items.filter((one) => balanceItem.isOne(one) && isCurrency(one.currency))) {
+    const companyId = item.companyId as string;
+    const shards = shardsByCompany.get(companyId) ?? [];
+    shards.push(item);
+    shardsByCompany.set(companyId, shards);
+  }
+  const balanceItems = [...shardsByCompany].flatMap(([companyId, shards]) => balanceItem.summed(shards).map((row) => ({ companyId, ...row })));
   balanceItems.sort((a, b) => `${a.companyId} ${a.currency}`.localeCompare(`${b.companyId} ${b.currency}`));
   for (const item of balanceItems) {
     const asset = item.currency;

@@ -94,6 +94,15 @@ export function networkOf(entry: LedgerEntry): NetworkName | '' {
   return /^(deposit|withdrawal):/.test(entry.reference) ? DEFAULT_NETWORK : '';
 }
 
+/**
+ * The deposit, withdrawal or conversion an entry is of (`withdrawal:wdr_…`): the first two parts of
+ * its reference. A balance is spread over shards by subject (adapters/dynamo/balance-shards.ts), so
+ * what one entry of a withdrawal locks, a later one of the same withdrawal finds on the same shard.
+ */
+export function subjectOf(entry: LedgerEntry): string {
+  return entry.reference.split(':').slice(0, 2).join(':');
+}
+
 export type BucketDeltas = Record<Bucket, bigint>;
 
 /**

@@ -45,7 +45,7 @@ export interface LedgerDifference {
 /** Each balance bucket of the company against the sum of its ledger postings; empty when all match. */
 export async function ledgerDifferences(db: DynamoDBDocumentClient, tableName: string, companyId: string): Promise<LedgerDifference[]> {
   const entries = (await itemsUnder(db, tableName, ledgerEntryItem.ofCompany(companyId))).map(ledgerEntryItem.fromItem);
-  const balances = (await itemsUnder(db, tableName, balanceItem.ofCompany(companyId))).map(balanceItem.fromItem);
+  const balances = balanceItem.summed(await itemsUnder(db, tableName, balanceItem.ofCompany(companyId)));
   const differences: LedgerDifference[] = [];
   for (const currency of CURRENCIES) {
     const balance = balances.find((row) => row.currency === currency);

@@ -23,6 +23,6 @@ export class DynamoCompanyStore extends TableStore implements CompanyStore {
   }
 
   async getBalances(companyId: string): Promise<BalanceRow[]> {
-    return (await itemsUnder(this.db, this.tableName, balanceItem.ofCompany(companyId))).map(balanceItem.fromItem);
+    return balanceItem.summed(await itemsUnder(this.db, this.tableName, balanceItem.ofCompany(companyId)));
   }
 }

@@ -5,7 +5,8 @@ import type { ScanCursor } from '#functions/deposits/deposit-scan';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import type { Deposit } from '#functions/deposits/deposits';
-import { balanceChanges, type LedgerEntry } from '#functions/ledger/ledger';
+import { balanceChanges, subjectOf, type LedgerEntry } from '#functions/ledger/ledger';
+import { BALANCE_SHARDS, balanceItem } from './items/balance.ts';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
@@ -23,7 +24,9 @@ class VersionConflict extends Error {}
 class DuplicateTransfer extends Error {}
 class ChainInvariantBroken extends Error {}
 
-const MAX_TRANSACTION_ITEMS = 100;
+/** DynamoDB's 100 items a transaction, less room for a debit placed again from a read over more
+ * shards than its subject's (balance-shards.ts): an entry on a balance older than its shards. */
+const MAX_TRANSACTION_ITEMS = 100 - BALANCE_SHARDS;
 const MAX_CHANGES_PER_WRITE = 25;
 
 /** What addChange and the ledger write for one change, balance updates aside. */
@@ -51,7 +54,10 @@ function guardedItemOf(change: DepositChange): string | null {
   return forward.guard.holds ? `address#${forward.withdrawal.companyId}#${forward.guard.entry.address}` : `allowlist#${forward.withdrawal.companyId}`;
 }
 
-const balanceKeysOf = (entry: LedgerEntry): string[] => [...balanceChanges(entry).keys()].map((currency) => `${entry.companyId}#${currency}`);
+/** The balance shards an entry writes when placed without a read (its subject's, balance-shards.ts):
+ * a deposit's entries add to and take from the shard its subject filled. */
+const balanceKeysOf = (entry: LedgerEntry): string[] =>
+  [...balanceChanges(entry).keys()].map((currency) => `${entry.companyId}#${currency}#${balanceItem.shardOfSubject(subjectOf(entry))}`);
 
 /** One network's deposit jobs: its transfers' records and its confirming partition alone, so a
  * poller never judges another network's transfers by its own chain. */
@@ -113,8 +119,8 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     return new Map(items.map(depositItem.fromItem).map((deposit) => [deposit.id, deposit]));
   }
 
-  /** Packs changes into transactions of at most 100 items (DynamoDB's limit), counting each
-   * company's balance update once per transaction; a seen transfer takes 4 items (deposit,
+  /** Packs changes into transactions of at most MAX_TRANSACTION_ITEMS, counting each balance
+   * shard's update once per transaction; a seen transfer takes 4 items (deposit,
    * transfer record, ledger entry, event). The size cap keeps a transaction well under 4 MB. */
   inWrites(changes: DepositChange[]): DepositChange[][] {
     const writes: DepositChange[][] = [];

@@ -11,20 +11,46 @@ import { withDestinationLists } from './destination-lists.ts';
 import type { NetworkName } from '#functions/networks/names';
 
 /** Deposits, with the lists a split's address is checked against (destination-lists.ts). */
+/**
+ * Deposit address indexes are handed out from blocks of this many, one counter write a block. The
+ * counter is one item for the whole stage: written once per deposit it would cap every company's
+ * deposits together near DynamoDB's 1,000 writes a second on one item (docs/capacity.md, Hot
+ * items). A block left unused by a process that ends is a gap in the indexes, which nothing needs
+ * to be without: an index only names the key an address is derived at.
+ */
+export const ADDRESS_INDEX_BLOCK = 100;
+
+/** Deposits, with the lists a split's address is checked against (destination-lists.ts). */
 export class DynamoDepositStore extends withDestinationLists(TableStore) implements DepositStore {
+  /** What is left of this store's block (a Lambda keeps its store across warm invocations). */
+  private block = { next: 0, end: 0 };
+  private reserving: Promise<void> | null = null;
+
   async nextAddressIndex(): Promise<number> {
+    while (this.block.next >= this.block.end) {
+      // Concurrent requests of one process wait on one reservation rather than each taking a block.
+      this.reserving ??= this.reserveBlock().finally(() => {
+        this.reserving = null;
+      });
+      await this.reserving;
+    }
+    return this.block.next++;
+  }
+
+  private async reserveBlock(): Promise<void> {
     const { Attributes } = await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: addressIndexCounterItem.key(),
-        UpdateExpression: 'ADD nextIndex :one SET #type = :type',
+        UpdateExpression: 'ADD nextIndex :block SET #type = :type',
         ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':one': 1, ':type': addressIndexCounterItem.type },
+        ExpressionAttributeValues: { ':block': ADDRESS_INDEX_BLOCK, ':type': addressIndexCounterItem.type },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    // ADD returns the value after the increment; the first deposit gets index 0.
-    return addressIndexCounterItem.nextIndexOf(Attributes ?? {}) - 1;
+    // ADD returns the value after the increment: the block is the ADDRESS_INDEX_BLOCK before it.
+    const end = addressIndexCounterItem.nextIndexOf(Attributes ?? {});
+    this.block = { next: end - ADDRESS_INDEX_BLOCK, end };
   }
 
   async createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<'written' | 'allowlist'> {

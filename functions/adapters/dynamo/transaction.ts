@@ -1,12 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { balanceChanges, type LedgerEntry } from '#functions/ledger/ledger';
+import { balanceChanges, subjectOf, type LedgerEntry } from '#functions/ledger/ledger';
 import type { DomainEvent } from '#functions/shared/events';
-import type { Currency } from '#functions/shared/money';
 import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
 import { eventItem } from './items/event.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
-import { balanceItem } from './items/balance.ts';
+import { balanceItem, type ShardBuckets } from './items/balance.ts';
+import { balanceKey, balancesToRead, changeOf, placeChanges, type BalanceChange, type ShardReads, type ShardUpdate } from './balance-shards.ts';
+import { itemsUnder } from './queries.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;
@@ -45,6 +46,10 @@ export const answer =
  * those are retried, with jitter so 50 racing withdrawals spread out. */
 const CONFLICT_RETRY: RetryPolicy = { maxAttempts: 11, baseDelayMs: 20, maxDelayMs: 200 };
 
+/** A debit placed on a shard that another operation emptied first is placed again from a fresh
+ * read; under a burst of one company's withdrawals that can take a few turns. */
+const SHARD_RETRY: RetryPolicy = { maxAttempts: 11, baseDelayMs: 5, maxDelayMs: 100 };
+
 /**
  * One DynamoDB transaction: the state change, its ledger entry and balance updates, and its event
  * commit together or not at all. Each guarded item says what its failed condition means, so a
@@ -53,6 +58,7 @@ const CONFLICT_RETRY: RetryPolicy = { maxAttempts: 11, baseDelayMs: 20, maxDelay
 export class MoneyTransaction {
   private readonly items: TransactItem[] = [];
   private readonly meanings: (OnConditionFailed | undefined)[] = [];
+  private readonly balanceChanges: { change: BalanceChange; onInsufficient: OnConditionFailed }[] = [];
 
   constructor(private readonly tableName: string) {}
 
@@ -116,41 +122,15 @@ export class MoneyTransaction {
   }
 
   /**
-   * Several entries in one transaction: DynamoDB refuses two operations on one item, so their
-   * changes to a company's balance are summed into one update per company and currency.
+   * Several entries in one transaction. Their balance changes are placed on the balance's shards
+   * when the transaction commits (balance-shards.ts), changes meeting on one shard summed into one
+   * update, as DynamoDB refuses two operations on one item.
    */
   ledgerEntries(entries: LedgerEntry[], onInsufficient: OnConditionFailed): this {
-    const summed = new Map<string, { companyId: string; currency: Currency; deltas: Map<string, bigint>; at: string }>();
     for (const entry of entries) {
       for (const [currency, deltas] of balanceChanges(entry)) {
-        const key = `${entry.companyId}#${currency}`;
-        const balance = summed.get(key) ?? { companyId: entry.companyId, currency, deltas: new Map<string, bigint>(), at: entry.createdAt };
-        for (const [bucket, delta] of Object.entries(deltas)) balance.deltas.set(bucket, (balance.deltas.get(bucket) ?? 0n) + delta);
-        if (entry.createdAt > balance.at) balance.at = entry.createdAt;
-        summed.set(key, balance);
+        this.balanceChanges.push({ change: changeOf(entry.companyId, currency, subjectOf(entry), deltas, entry.createdAt), onInsufficient });
       }
-    }
-    for (const { companyId, currency, deltas, at } of summed.values()) {
-      const sets: string[] = ['updatedAt = :now'];
-      const conditions: string[] = ['attribute_exists(PK)'];
-      const values: Item = { ':now': at };
-      for (const [bucket, delta] of deltas) {
-        if (delta === 0n) continue;
-        // A bucket added after the balance was made (`held`) is absent from older items.
-        sets.push(bucket === 'held' ? `${bucket} = if_not_exists(${bucket}, :zero) + :${bucket}` : `${bucket} = ${bucket} + :${bucket}`);
-        if (bucket === 'held') values[':zero'] = 0n;
-        values[`:${bucket}`] = delta;
-        if (delta < 0n) {
-          conditions.push(`${bucket} >= :${bucket}Needed`);
-          values[`:${bucket}Needed`] = -delta;
-        }
-      }
-      this.update(balanceItem.key(companyId, currency), {
-        expression: `SET ${sets.join(', ')}`,
-        condition: conditions.join(' AND '),
-        values,
-        onFailed: onInsufficient,
-      });
     }
     for (const entry of entries) this.put(ledgerEntryItem.toItem(entry));
     return this;
@@ -184,14 +164,32 @@ export class MoneyTransaction {
   }
 
   async commit(db: DynamoDBDocumentClient): Promise<void> {
+    const changes = this.balanceChanges.map(({ change }) => change);
+    const reads: ShardReads = new Map();
+    const toRead = balancesToRead(changes);
     for (let attempt = 1; ; attempt++) {
+      for (const balance of toRead) reads.set(balance, await this.readShards(db, balance));
+      toRead.clear();
+      const placed = placeChanges(changes, reads);
+      if (placed === 'insufficient') {
+        const refused = this.balanceChanges.find(({ change }) => reads.has(balanceKey(change.companyId, change.currency)));
+        throw await (refused ?? this.balanceChanges[0]!).onInsufficient();
+      }
       try {
-        await db.send(new TransactWriteCommand({ TransactItems: this.items }));
+        await db.send(new TransactWriteCommand({ TransactItems: [...this.items, ...placed.map((update) => this.shardOperation(update))] }));
         return;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
         const failedAt = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+        if (failedAt >= this.items.length) {
+          // A shard held less than placed: placed without a read, or another operation took from it
+          // since. Placed again from a fresh read of that balance.
+          if (attempt >= SHARD_RETRY.maxAttempts) throw error;
+          toRead.add(placed[failedAt - this.items.length]!.balance);
+          if (reads.has(placed[failedAt - this.items.length]!.balance)) await sleep(backoffDelay(SHARD_RETRY, attempt));
+          continue;
+        }
         if (failedAt >= 0) {
           const meaning = this.meanings[failedAt];
           if (meaning) throw await meaning();
@@ -202,5 +200,24 @@ export class MoneyTransaction {
         await sleep(backoffDelay(CONFLICT_RETRY, attempt));
       }
     }
+  }
+
+  private async readShards(db: DynamoDBDocumentClient, balance: string): Promise<Map<number, ShardBuckets>> {
+    const { companyId, currency } = this.balanceChanges.find(({ change }) => balanceKey(change.companyId, change.currency) === balance)!.change;
+    return balanceItem.shardBuckets(await itemsUnder(db, this.tableName, balanceItem.shardsOf(companyId, currency)), currency);
+  }
+
+  private shardOperation(update: ShardUpdate): TransactItem {
+    const { key, expression, condition, values, names } = balanceItem.shardUpdate(update.companyId, update.currency, update.shard, update.deltas, update.at);
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: expression,
+        ...(condition && { ConditionExpression: condition }),
+        ExpressionAttributeValues: values,
+        ...(names && { ExpressionAttributeNames: names }),
+      },
+    };
   }
 }

@@ -83,6 +83,6 @@ export const depositAddressListedItem = {
 export const addressIndexCounterItem = {
   type: 'Counter',
   key: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
-  /** The counter after an `ADD nextIndex :one`: the index handed out is one less. */
+  /** The counter after an `ADD nextIndex`: one past the last index it handed out (deposit-store.ts takes a block at a time). */
   nextIndexOf: (item: Item): number => Number(toBigInt(item.nextIndex)),
 };
