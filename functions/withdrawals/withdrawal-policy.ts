@@ -105,8 +105,9 @@ export interface AllowlistReader {
 }
 
 export interface LimitReader {
-  /** The limit and what was sent on `day`, read consistently. */
-  limitFor(companyId: string, day: string): Promise<{ limit: WithdrawalLimit; sent: bigint }>;
+  /** The limit and what was sent on `day`, read consistently: in total, and by the parts the store
+   * keeps the day's total in (`sentByPart`, opaque here: the store places a withdrawal by them). */
+  limitFor(companyId: string, day: string): Promise<{ limit: WithdrawalLimit; sent: bigint; sentByPart: readonly bigint[] }>;
 }
 
 /**
@@ -123,7 +124,9 @@ export type AllowlistGuard = { holds: false; at: string } | { holds: true; entry
  * the transaction adds the amount to the day's total only while it stays within the limit as read
  * (`maxBefore`), checking that limit is still the one (`version`).
  */
-export type LimitGuard = { limited: false; at: string } | { limited: true; day: string; amount: bigint; maxBefore: bigint; version: number; dailyLimit: bigint };
+export type LimitGuard =
+  | { limited: false; at: string }
+  | { limited: true; day: string; amount: bigint; maxBefore: bigint; version: number; dailyLimit: bigint; sentByPart: readonly bigint[] };
 
 export interface WithdrawalGuards {
   allowlist: AllowlistGuard;
@@ -143,6 +146,10 @@ export type LimitWrite = 'written' | 'changed';
 /** Reads of the limit a withdrawal (or a change of the limit) makes before it gives up on a limit
  * that keeps changing under it. */
 const LIMIT_READS = 3;
+
+/** Reads of the day's total a withdrawal makes when other withdrawals of the day took the part of
+ * it the withdrawal was placed on first, while the day as a whole still had room. */
+const DAY_TOTAL_READS = 10;
 
 /** The guards kept failing after the reads they allow: the allowlist or the limit changed again
  * between each read and its transaction. Not the caller's doing: a 500. */
@@ -169,6 +176,7 @@ export async function underWithdrawalPolicy(
   let guards: WithdrawalGuards = { allowlist: { holds: false, at }, limit: { limited: false, at } };
   let allowlistRead = false;
   let limitReads = 0;
+  let dayTotalReads = 0;
   for (;;) {
     const failed = await write(guards);
     if (failed === 'written') return guards;
@@ -179,9 +187,11 @@ export async function underWithdrawalPolicy(
       allowlistRead = true;
       guards = { ...guards, allowlist: await allowlistGuard(reader, companyId, payout, now) };
     } else if (failed === 'day-total' && limit.limited) {
-      // Another withdrawal of the day came first: say what is left now.
-      const { sent } = await reader.limitFor(companyId, limit.day);
-      throw limitReached(limit.dailyLimit, sent);
+      // Another withdrawal of the day came first. Past the limit now: say what is left. Otherwise it
+      // took the part of the day's total this one was placed on: placed again from a fresh read.
+      if (dayTotalReads >= DAY_TOTAL_READS) throw new PolicyKeptChanging("The day's withdrawals kept changing after they were read");
+      dayTotalReads++;
+      guards = { ...guards, limit: await limitGuard(reader, companyId, payout.amount, now) };
     } else {
       // A limit where none was expected, or another one than was read: read it (again).
       if (limitReads >= (limit.limited ? LIMIT_READS : 1)) throw new PolicyKeptChanging('The daily withdrawal limit changed again after it was read');
@@ -243,11 +253,11 @@ const addressRemoved = (address: string) => new ApiError('ADDRESS_NOT_ALLOWED', 
 /** The limit and the day's total as read: none in force, or room for `amount` within it, else LIMIT_REACHED. */
 async function limitGuard(reader: LimitReader, companyId: string, amount: bigint, now: Date): Promise<LimitGuard> {
   const day = limitDay(now);
-  const { limit, sent } = await reader.limitFor(companyId, day);
+  const { limit, sent, sentByPart } = await reader.limitFor(companyId, day);
   const dailyLimit = limitAt(limit, now);
   if (dailyLimit === null) return { limited: false, at: now.toISOString() };
   if (sent + amount > dailyLimit) throw limitReached(dailyLimit, sent);
-  return { limited: true, day, amount, maxBefore: dailyLimit - amount, version: limit.version, dailyLimit };
+  return { limited: true, day, amount, maxBefore: dailyLimit - amount, version: limit.version, dailyLimit, sentByPart };
 }
 
 function limitReached(dailyLimit: bigint, sent: bigint): ApiError {

@@ -9,6 +9,7 @@ import { changeWithdrawalLimit, withdrawalLimit, type LimitDeps } from '#functio
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { companyPartition } from '#adapters/dynamo/items/item';
+import { DAY_TOTAL_PARTS, dayShares, withdrawalDayItem } from '#adapters/dynamo/items/withdrawal-limit';
 import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoLimitStore } from '#adapters/dynamo/withdrawal-limit-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
@@ -71,6 +72,23 @@ describe('the daily withdrawal limit', () => {
     expect((await withdrawalLimit(deps, caller(), later(2000))).sentToday).toBe('50.000000');
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
+
+  it('holds at the highest tier’s pace: of 200 concurrent 5 USDT withdrawals against 750 a day, exactly 150 pass, the day’s total kept in its parts', async () => {
+    const { companyId, deps, caller, withdraw } = await setUp();
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '750' }, T0);
+
+    const outcomes = await Promise.all(Array.from({ length: 200 }, () => withdraw('5', later(1000)).then(() => 'sent', (error: { code?: string }) => error.code)));
+
+    expect(outcomes.filter((outcome) => outcome === 'sent')).toHaveLength(150);
+    expect(new Set(outcomes.filter((outcome) => outcome !== 'sent'))).toEqual(new Set(['LIMIT_REACHED']));
+    expect((await withdrawalLimit(deps, caller(), later(2000))).sentToday).toBe('750.000000');
+    // Written across the day's parts, none past its share of the limit (items/withdrawal-limit.ts).
+    const parts = (await partition(companyId))!.filter((item) => item.type === withdrawalDayItem.type);
+    expect(parts).toHaveLength(DAY_TOTAL_PARTS);
+    const shares = dayShares(usdt('750'));
+    expect(withdrawalDayItem.sentByPart(parts).every((sent, part) => sent <= shares[part]!)).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 180_000);
 
   it('lowers at once, but raises and removes only after the waiting period, mailing the Owners', async () => {
     const { deps, caller, withdraw, refusal, mails } = await setUp();

@@ -99,15 +99,24 @@ export function placeChanges(changes: readonly BalanceChange[], reads: ShardRead
 
 /** Which shards a debit of `amount` from `bucket` takes from, and how much from each. */
 function placeDebit(shards: Map<number, ShardBuckets>, bucket: Bucket, amount: bigint, own: number, random: () => number): [number, bigint][] | 'insufficient' {
-  if ((shards.get(own)?.[bucket] ?? 0n) >= amount) return [[own, amount]];
-  const covering = [...shards].filter(([, buckets]) => buckets[bucket] >= amount).map(([shard]) => shard);
+  return placeAmount(new Map([...shards].map(([shard, buckets]) => [shard, buckets[bucket]])), amount, own, random);
+}
+
+/**
+ * Where `amount` goes among parts with `room` each (a shard's money, a part's share of a limit not
+ * yet used): all on `own` if it has the room, else all on one part chosen at random among those
+ * that have, else over several, most room first; 'insufficient' when together they have less.
+ */
+export function placeAmount(room: ReadonlyMap<number, bigint>, amount: bigint, own: number, random: () => number = Math.random): [number, bigint][] | 'insufficient' {
+  if ((room.get(own) ?? 0n) >= amount) return [[own, amount]];
+  const covering = [...room].filter(([, left]) => left >= amount).map(([part]) => part);
   if (covering.length > 0) return [[covering[Math.floor(random() * covering.length)]!, amount]];
   const takes: [number, bigint][] = [];
   let owed = amount;
-  for (const [shard, buckets] of [...shards].sort(([, a], [, b]) => (a[bucket] > b[bucket] ? -1 : a[bucket] < b[bucket] ? 1 : 0))) {
-    if (owed === 0n || buckets[bucket] <= 0n) break;
-    const take = buckets[bucket] < owed ? buckets[bucket] : owed;
-    takes.push([shard, take]);
+  for (const [part, left] of [...room].sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))) {
+    if (owed === 0n || left <= 0n) break;
+    const take = left < owed ? left : owed;
+    takes.push([part, take]);
     owed -= take;
   }
   return owed === 0n ? takes : 'insufficient';

@@ -4,16 +4,18 @@ import type { LimitStore } from '#functions/withdrawals/withdrawal-limit';
 import type { LimitGuard, LimitReader, LimitWrite, WithdrawalLimit } from '#functions/withdrawals/withdrawal-policy';
 import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
-import { withdrawalDayItem, withdrawalLimitItem } from './items/withdrawal-limit.ts';
-import { readItem } from './queries.ts';
+import { DAY_TOTAL_PARTS, dayShares, withdrawalDayItem, withdrawalLimitItem } from './items/withdrawal-limit.ts';
+import { itemsUnder, readItem } from './queries.ts';
+import { placeAmount } from './balance-shards.ts';
 import { answer, MoneyTransaction } from './transaction.ts';
 
 /** The limit and one day's total, read consistently. */
 export function limitReader(db: DynamoDBDocumentClient, tableName: string): LimitReader {
   return {
     async limitFor(companyId: string, day: string) {
-      const [limit, total] = await Promise.all([readItem(db, tableName, withdrawalLimitItem.key(companyId)), readItem(db, tableName, withdrawalDayItem.key(companyId, day))]);
-      return { limit: withdrawalLimitItem.fromItem(limit), sent: withdrawalDayItem.sentOf(total) };
+      const [limit, parts] = await Promise.all([readItem(db, tableName, withdrawalLimitItem.key(companyId)), itemsUnder(db, tableName, withdrawalDayItem.partsOf(companyId, day))]);
+      const sentByPart = withdrawalDayItem.sentByPart(parts);
+      return { limit: withdrawalLimitItem.fromItem(limit), sent: sentByPart.reduce((sum, part) => sum + part, 0n), sentByPart };
     },
   };
 }
@@ -21,8 +23,11 @@ export function limitReader(db: DynamoDBDocumentClient, tableName: string): Limi
 /**
  * The limit's guard (withdrawal-policy.ts LimitGuard) in a withdrawal's transaction: a condition
  * that no limit is in force at the time (no read), or the day's total raised by the amount only
- * while it stays within the limit as read, which must still be the one (its version). Found false,
- * they answer 'limit' (the limit's item) or 'day-total' (MoneyTransaction.commitOrAnswer).
+ * while it stays within the limit as read, which must still be the one (its version). The amount
+ * goes on a part of the day's total with room in its share of the limit, or over several
+ * (items/withdrawal-limit.ts DAY_TOTAL_PARTS), each part raised only while it stays within its
+ * share: so the parts together stay within the limit. Found false, they answer 'limit' (the limit's
+ * item) or 'day-total' (a part: MoneyTransaction.commitOrAnswer), and the policy reads again.
  */
 export function withinLimit(transaction: MoneyTransaction, companyId: string, guard: LimitGuard): MoneyTransaction {
   if (!guard.limited) {
@@ -34,21 +39,29 @@ export function withinLimit(transaction: MoneyTransaction, companyId: string, gu
       onFailed: answer('limit'),
     });
   }
-  const added = withdrawalDayItem.addToSent(companyId, guard.day, guard.amount);
-  return transaction
-    .check(withdrawalLimitItem.key(companyId), { condition: 'version = :version', values: { ':version': guard.version }, onFailed: answer('limit') })
-    .update(withdrawalDayItem.key(companyId, guard.day), {
+  transaction.check(withdrawalLimitItem.key(companyId), { condition: 'version = :version', values: { ':version': guard.version }, onFailed: answer('limit') });
+  const shares = dayShares(guard.dailyLimit);
+  const room = new Map(shares.map((share, part) => [part, share - (guard.sentByPart[part] ?? 0n)]));
+  const placed = placeAmount(room, guard.amount, Math.floor(Math.random() * DAY_TOTAL_PARTS));
+  // The policy checked the day's total as read; parts short of it together were changed since.
+  const takes = placed === 'insufficient' ? [[0, guard.amount] as [number, bigint]] : placed;
+  for (const [part, amount] of takes) {
+    const added = withdrawalDayItem.addToSent(companyId, guard.day, amount);
+    transaction.update(withdrawalDayItem.key(companyId, guard.day, part), {
       ...added,
       condition: 'attribute_not_exists(sent) OR sent <= :maxBefore',
-      values: { ...added.values, ':maxBefore': guard.maxBefore },
+      values: { ...added.values, ':maxBefore': shares[part]! - amount },
       onFailed: answer('day-total'),
     });
+  }
+  return transaction;
 }
 
 /** A failed withdrawal's amount taken off the total of the day that counted it, in the failure's
- * own transaction. Unconditional: should the day's item have expired (its TTL is days after the
- * day), the ADD writes a negative total on a day no limit reads again, with a TTL past, and DynamoDB
- * deletes it. */
+ * own transaction, on part 0 whatever part counted it: the parts' sum stays the day's total, and
+ * a part below zero only gives its room to the next withdrawals. Unconditional: should the day's
+ * item have expired (its TTL is days after the day), the ADD writes a negative total on a day no
+ * limit reads again, with a TTL past, and DynamoDB deletes it. */
 export function releaseFromDay(transaction: MoneyTransaction, companyId: string, day: string, amount: bigint): MoneyTransaction {
   return transaction.update(withdrawalDayItem.key(companyId, day), withdrawalDayItem.addToSent(companyId, day, -amount));
 }
