@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_INDEX_BLOCK, DynamoDepositStore } from '#adapters/dynamo/deposit-store';
-import { addressIndexCounterItem } from '#adapters/dynamo/items/deposit-address';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { ADDRESS_INDEX_BLOCK, addressIndexCounterItem } from '#adapters/dynamo/items/deposit-address';
 import { readItem } from '#adapters/dynamo/queries';
 import { freshTable } from '../support/dynamo.ts';
 

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit, DepositStore } from '#functions/deposits/deposits';
-import { addressIndexCounterItem, depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
+import { ADDRESS_INDEX_BLOCK, addressIndexCounterItem, depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
@@ -9,16 +9,6 @@ import type { AllowlistGuard } from '#functions/withdrawals/withdrawal-policy';
 import { allowlistReader, underGuard } from './withdrawal-allowlist-store.ts';
 import { withDestinationLists } from './destination-lists.ts';
 import type { NetworkName } from '#functions/networks/names';
-
-/** Deposits, with the lists a split's address is checked against (destination-lists.ts). */
-/**
- * Deposit address indexes are handed out from blocks of this many, one counter write a block. The
- * counter is one item for the whole stage: written once per deposit it would cap every company's
- * deposits together near DynamoDB's 1,000 writes a second on one item (docs/capacity.md, Hot
- * items). A block left unused by a process that ends is a gap in the indexes, which nothing needs
- * to be without: an index only names the key an address is derived at.
- */
-export const ADDRESS_INDEX_BLOCK = 100;
 
 /** Deposits, with the lists a split's address is checked against (destination-lists.ts). */
 export class DynamoDepositStore extends withDestinationLists(TableStore) implements DepositStore {

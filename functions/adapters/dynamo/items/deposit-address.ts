@@ -79,6 +79,15 @@ export const depositAddressListedItem = {
   }),
 };
 
+/**
+ * Deposit address indexes are handed out from blocks of this many, one counter write a block. The
+ * counter is one item for the whole stage: written once per deposit it would cap every company's
+ * deposits together near DynamoDB's 1,000 writes a second on one item (docs/capacity.md, Hot
+ * items). A block left unused by a process that ends is a gap in the indexes, which nothing needs
+ * to be without: an index only names the key an address is derived at.
+ */
+export const ADDRESS_INDEX_BLOCK = 100;
+
 /** The counter that hands out deposit address indexes (m/44'/195'/0'/0/i): each once, never twice. */
 export const addressIndexCounterItem = {
   type: 'Counter',
