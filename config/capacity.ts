@@ -1,4 +1,4 @@
-import type { RateLimit } from '#functions/api-keys/rate-limits';
+import { RATE_LIMIT_TIERS, type RateLimit, type RateLimitTier, type RateLimitTiers } from '#functions/api-keys/rate-limits';
 
 /**
  * The capacity model (docs/capacity.md): the load each stage is sized for, and the limits the stack
@@ -6,21 +6,25 @@ import type { RateLimit } from '#functions/api-keys/rate-limits';
  * config/stages.ts, which reads it; test/infra/capacity.test.ts fails when the synthesized stack
  * departs from it.
  *
- * The rule it keeps: one company's traffic is refused by its own plan (its usage plan in AWS, its
- * bucket locally) before it reaches anything companies share, and everything shared (the stage's
- * throttle, the per-address WAF rule, Lambda's concurrency) is sized for many companies at their
- * plan at once, so no company at its limit, or past it, leaves another short.
+ * The rule it keeps: one company's traffic is refused by its own plan (its tier's usage plan in AWS,
+ * its bucket locally) before it reaches anything companies share, and everything shared (the stage's
+ * throttle, the per-address WAF rule, Lambda's concurrency) is sized for many companies at the
+ * standard tier at once, so no company at its limit, or past it, leaves another short. A company
+ * raised to a higher tier is one of a few, by hand (`npm run company:limits`): the highest tier
+ * stays at most half the stage's throttle, so one such company at its limit leaves the other half.
  */
 
 /** What a stage is sized for. */
 export interface StageCapacity {
-  /** Each company's own limit: its plan (a usage plan in AWS, a token bucket locally). */
-  plan: RateLimit;
-  /** Companies at their plan's steady rate at the same moment that the stage serves in full: its
-   * throttle is their sum, so it refuses nothing while fewer are that busy. */
+  /** Each company's own limit by its tier (a usage plan per tier in AWS, a token bucket locally),
+   * lowest first: the first is every new company's. */
+  tiers: RateLimitTiers;
+  /** Companies at the first tier's steady rate at the same moment that the stage serves in full:
+   * its throttle is their sum, so it refuses nothing while fewer are that busy. */
   companiesAtPlanRate: number;
   /** Companies whose servers may share one public address (one NAT, one cloud egress): the
-   * per-address WAF rule lets that many send at their plan's rate. Null: no WAF on the stage. */
+   * per-address WAF rule lets that many send at the first tier's rate (and one company at the
+   * highest tier's). Null: no WAF on the stage. */
   companiesPerAddress: number | null;
   /** The dashboard's own API (people in browsers, its own stage): its throttle. */
   dashboard: RateLimit;
@@ -47,17 +51,57 @@ export const API_SECONDS_PER_REQUEST = 0.1;
 /** Lambda keeps this much of an account's concurrency unreserved, whatever is reserved. */
 export const LAMBDA_UNRESERVED_MINIMUM = 100;
 
-/** The stage's throttle: every company at its plan at once, `companiesAtPlanRate` of them; the
- * burst is twice the rate, as each plan's is. */
+/** A tier and its figures. */
+export type TierLimit = RateLimit & { tier: RateLimitTier };
+
+/** The stage's tiers, lowest first: the first is every new company's. */
+export function tiersOf(capacity: StageCapacity): TierLimit[] {
+  return RATE_LIMIT_TIERS.map((tier) => ({ tier, ...capacity.tiers[tier] }));
+}
+
+/** The tier every new company is at, and the one the stage's shared limits are sized by. */
+export function firstTierOf(capacity: StageCapacity): TierLimit {
+  return tiersOf(capacity)[0]!;
+}
+
+/** The stage's highest tier: the most one company may send. */
+export function highestTierOf(capacity: StageCapacity): TierLimit {
+  return tiersOf(capacity).at(-1)!;
+}
+
+/** The stage's throttle: every company at the first tier at once, `companiesAtPlanRate` of them;
+ * the burst is twice the rate, as each tier's is. */
 export function stageThrottleOf(capacity: StageCapacity): RateLimit {
-  const rateLimit = capacity.plan.rateLimit * capacity.companiesAtPlanRate;
-  return { rateLimit, burstLimit: Math.max(2 * rateLimit, capacity.plan.burstLimit) };
+  const first = firstTierOf(capacity);
+  const rateLimit = first.rateLimit * capacity.companiesAtPlanRate;
+  return { rateLimit, burstLimit: Math.max(2 * rateLimit, first.burstLimit) };
+}
+
+/**
+ * What is wrong with the stage's tiers, or nothing: each is above the one before it, and the
+ * highest is at most half the stage's throttle, so a company raised to it and at its limit leaves
+ * the stage's other half to everyone else. config/stages.ts refuses a model that breaks it.
+ */
+export function tierProblemsOf(capacity: StageCapacity): string[] {
+  const tiers = tiersOf(capacity);
+  const problems = tiers.slice(1).flatMap((tier, i) => {
+    const below = tiers[i]!;
+    return tier.rateLimit > below.rateLimit && tier.burstLimit > below.burstLimit ? [] : [`tier ${tier.tier} is not above ${below.tier}`];
+  });
+  const highest = highestTierOf(capacity);
+  const stage = stageThrottleOf(capacity);
+  if (2 * highest.rateLimit > stage.rateLimit || 2 * highest.burstLimit > stage.burstLimit) {
+    problems.push(`tier ${highest.tier} (${highest.rateLimit}/s, burst ${highest.burstLimit}) is more than half the stage's throttle (${stage.rateLimit}/s, burst ${stage.burstLimit})`);
+  }
+  return problems;
 }
 
 /** The WAF rule's requests from one address in any 5 minutes: `companiesPerAddress` companies at
- * their plan's steady rate. */
+ * the first tier's steady rate, or one company at the highest tier's if that is more, so no
+ * company's own servers are stopped below their tier. */
 export function wafRatePer5MinutesOf(capacity: StageCapacity): number | null {
-  return capacity.companiesPerAddress === null ? null : capacity.companiesPerAddress * capacity.plan.rateLimit * 300;
+  if (capacity.companiesPerAddress === null) return null;
+  return Math.max(capacity.companiesPerAddress * firstTierOf(capacity).rateLimit, highestTierOf(capacity).rateLimit) * 300;
 }
 
 /** Lambda concurrency the /v1 API holds when the stage's throttle admits its steady rate: the

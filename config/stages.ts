@@ -1,9 +1,9 @@
 import type { Environment } from '#functions/api-keys/api-keys';
-import type { RateLimit } from '#functions/api-keys/rate-limits';
+import { FIRST_TIER, type RateLimit } from '#functions/api-keys/rate-limits';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { CONTRACT_RETRY_SCHEDULE } from '#functions/webhooks/webhook-delivery';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
-import { stageThrottleOf, wafRatePer5MinutesOf, type StageCapacity } from './capacity.ts';
+import { stageThrottleOf, tierProblemsOf, wafRatePer5MinutesOf, type StageCapacity } from './capacity.ts';
 
 /**
  * Per-stage configuration: the only thing that differs between `cdk deploy -c stage=sandbox` and
@@ -20,15 +20,15 @@ export interface StageConfig {
   stage: StageName;
   environment: Environment;
   /** What the stage is sized for (config/capacity.ts, docs/capacity.md): its throttle, each
-   * company's plan and the WAF rule follow from it. */
+   * company's tiers and the WAF rule follow from it. */
   capacity: StageCapacity;
   /** API Gateway stage throttling (steady requests per second and burst), also applied locally:
-   * every company at its plan at once, `capacity.companiesAtPlanRate` of them. */
+   * every company at the first tier at once, `capacity.companiesAtPlanRate` of them. */
   throttle: { rateLimit: number; burstLimit: number };
   /**
-   * Each company's own limit (its usage plan in AWS, its token bucket locally;
-   * functions/api-keys/rate-limits.ts): below the stage's, so one company's burst leaves room for
-   * the others. Also the default usage plan every new company's key joins.
+   * The first tier's figures (`capacity.tiers`): every new company's own limit (its tier's usage plan
+   * in AWS, its token bucket locally; functions/api-keys/rate-limits.ts) until ops raise it, below
+   * the stage's, so one company's burst leaves room for the others.
    */
   companyRateLimit: RateLimit;
   /** How long API Gateway caches an authorizer answer per (key, secret) pair. */
@@ -64,6 +64,26 @@ export interface StageConfig {
    * material lives in this repository.
    */
   depositAccountXpub: { value: string } | { ssmParameter: string };
+}
+
+/**
+ * The limits a stage takes from its capacity model. A model whose tiers break its rule
+ * (config/capacity.ts tierProblemsOf) stops synth and `npm start`.
+ */
+function rateLimitsOf(capacity: StageCapacity) {
+  const problems = tierProblemsOf(capacity);
+  if (problems.length > 0) throw new Error(`The capacity model's tiers: ${problems.join('; ')}`);
+  return {
+    capacity,
+    throttle: stageThrottleOf(capacity),
+    companyRateLimit: capacity.tiers[FIRST_TIER],
+  } as const satisfies Pick<StageConfig, 'capacity' | 'throttle' | 'companyRateLimit'>;
+}
+
+/** RATE_LIMIT_TIERS (functions/settings/schema.ts): the tiers' figures by name, which GET /v1/company
+ * and the dashboard's Overview read to show a company its own. */
+function rateLimitTiersSetting(capacity: StageCapacity): string {
+  return JSON.stringify(capacity.tiers);
 }
 
 /** The figures every stage shares; each stage's own follow. */
@@ -110,26 +130,30 @@ const SANDBOX_MONEY = {
  * company hard set their own (local/runtime.ts LOAD_TEST_RATE_LIMITS).
  */
 const SANDBOX_CAPACITY: StageCapacity = {
-  plan: { rateLimit: 10, burstLimit: 20 },
-  // 200 requests a second for all companies together: twenty at their plan at once.
+  tiers: {
+    standard: { rateLimit: 10, burstLimit: 20 },
+    growth: { rateLimit: 50, burstLimit: 100 },
+    scale: { rateLimit: 100, burstLimit: 200 },
+  },
+  // 200 requests a second for all companies together: twenty at the standard tier at once.
   companiesAtPlanRate: 20,
   companiesPerAddress: null,
   dashboard: { rateLimit: 50, burstLimit: 100 },
   webhookSenderConcurrency: 5,
   lambdaConcurrencyQuota: 1_000,
 };
-const SANDBOX_RATE_LIMITS = {
-  capacity: SANDBOX_CAPACITY,
-  throttle: stageThrottleOf(SANDBOX_CAPACITY),
-  companyRateLimit: SANDBOX_CAPACITY.plan,
-} as const satisfies Pick<StageConfig, 'capacity' | 'throttle' | 'companyRateLimit'>;
+const SANDBOX_RATE_LIMITS = rateLimitsOf(SANDBOX_CAPACITY);
 
 const PRODUCTION_CAPACITY: StageCapacity = {
-  plan: { rateLimit: 50, burstLimit: 100 },
-  // 2,000 requests a second for all companies together: forty at their plan at once, a fifth of
-  // API Gateway's 10,000 for the account and region (docs/capacity.md).
+  tiers: {
+    standard: { rateLimit: 50, burstLimit: 100 },
+    growth: { rateLimit: 200, burstLimit: 400 },
+    scale: { rateLimit: 1_000, burstLimit: 2_000 },
+  },
+  // 2,000 requests a second for all companies together: forty at the standard tier at once, a
+  // fifth of API Gateway's 10,000 for the account and region (docs/capacity.md).
   companiesAtPlanRate: 40,
-  // Two companies' servers behind one address (a shared egress) both reach their plan.
+  // Two standard companies' servers behind one address (a shared egress) both reach their limit.
   companiesPerAddress: 2,
   dashboard: { rateLimit: 50, burstLimit: 100 },
   // A delivery waits up to its endpoint's timeout: 50 in flight send several hundred a second to
@@ -137,6 +161,7 @@ const PRODUCTION_CAPACITY: StageCapacity = {
   webhookSenderConcurrency: 50,
   lambdaConcurrencyQuota: 1_000,
 };
+const PRODUCTION_RATE_LIMITS = rateLimitsOf(PRODUCTION_CAPACITY);
 
 export const STAGES: Record<StageName, StageConfig> = {
   local: {
@@ -152,6 +177,7 @@ export const STAGES: Record<StageName, StageConfig> = {
     functionEnvironment: {
       ...EVERY_STAGE,
       ...SANDBOX_MONEY,
+      RATE_LIMIT_TIERS: rateLimitTiersSetting(SANDBOX_CAPACITY),
       SIGNER: 'local',
       // sha256("cambio local hot wallet"): address TAxAByvCAmh8Dp4XY4KSar2vs24bYzdkK on the sandbox chain.
       LOCAL_HOT_WALLET_KEY: '1b90c9620e3473dc4e21086cfa5b4da1a74f4a1a264ccd3090760d0fc7a16c87',
@@ -184,6 +210,7 @@ export const STAGES: Record<StageName, StageConfig> = {
       ...EVERY_STAGE,
       ...DEPLOYED,
       ...SANDBOX_MONEY,
+      RATE_LIMIT_TIERS: rateLimitTiersSetting(SANDBOX_CAPACITY),
       SWEEP_ACCOUNT_XPRV_SECRET: 'cambio/sandbox/deposit-account-xprv',
       SANDBOX_BLOCK_INTERVAL_MS: '3000',
     },
@@ -192,20 +219,20 @@ export const STAGES: Record<StageName, StageConfig> = {
   production: {
     stage: 'production',
     environment: 'production',
-    capacity: PRODUCTION_CAPACITY,
-    throttle: stageThrottleOf(PRODUCTION_CAPACITY),
-    companyRateLimit: PRODUCTION_CAPACITY.plan,
+    ...PRODUCTION_RATE_LIMITS,
     authorizerCacheSeconds: 60,
     protectData: true,
     safeguards: { terminationProtection: true, backupRetentionDays: 35, apiLatencyP99Ms: 2000 },
     logRetentionDays: 365,
     pollerScheduleMinutes: 1,
-    // Two companies' plans from one address (30,000 in any 5 minutes): a source past that is no
-    // company's servers, and is stopped before it takes from the stage's throttle.
+    // One company at the scale tier from one address (300,000 in any 5 minutes, more than two
+    // standard companies' 30,000): a source past that is no company's servers, and is stopped
+    // before it takes from the stage's throttle.
     waf: { ratePer5Minutes: wafRatePer5MinutesOf(PRODUCTION_CAPACITY)! },
     functionEnvironment: {
       ...EVERY_STAGE,
       ...DEPLOYED,
+      RATE_LIMIT_TIERS: rateLimitTiersSetting(PRODUCTION_CAPACITY),
       // Covers the TRX burnt by a TRC-20 transfer to a fresh address (~13 TRX, tron-notes.md, Cost).
       WITHDRAWAL_FEE_USDT: '3.000000',
       WITHDRAWAL_MINIMUM_USDT: '10.000000',

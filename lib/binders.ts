@@ -7,6 +7,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { SettingName } from '../functions/settings/schema.ts';
 import type { EvmNetworkName } from '../functions/networks/names.ts';
+import type { RateLimitTier } from '../functions/api-keys/rate-limits.ts';
 import type { Binder } from './api-function.ts';
 import { StageMail } from './stage-mail.ts';
 
@@ -121,13 +122,18 @@ export const tableExports = (table: ITable): Binder => (fn) => {
   return { EXPORT_TABLE_ARN: table.tableArn };
 };
 
-/** Keys made in the stage's usage plan (lib/rate-limits.ts): create a key, tag it, add it to the plan. */
-export const usagePlanKeys = (usagePlanId: string): Binder => (fn) => {
+/**
+ * Keys made in the stage's usage plans, one per rate limit tier (lib/rate-limits.ts): create a key,
+ * tag it, add it to a tier's plan or take it out of one, and nothing on any other plan.
+ */
+export const usagePlanKeys = (usagePlanIds: Readonly<Record<RateLimitTier, string>>): Binder => (fn) => {
   const stack = Stack.of(fn);
   const apiGateway = (path: string) => stack.formatArn({ service: 'apigateway', account: '', resource: path });
+  const plans = Object.values(usagePlanIds);
   fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST', 'apigateway:GET'], resources: [apiGateway('/apikeys')] }));
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST'], resources: [apiGateway(`/usageplans/${usagePlanId}/keys`)] }));
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:POST'], resources: plans.map((plan) => apiGateway(`/usageplans/${plan}/keys`)) }));
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:DELETE'], resources: plans.map((plan) => apiGateway(`/usageplans/${plan}/keys/*`)) }));
   // Tags the key on creation.
   fn.addToRolePolicy(new PolicyStatement({ actions: ['apigateway:PUT'], resources: [apiGateway('/tags/*')] }));
-  return { USAGE_PLAN_ID: usagePlanId };
+  return { USAGE_PLAN_IDS: stack.toJsonString(usagePlanIds) };
 };

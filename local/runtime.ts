@@ -18,7 +18,7 @@ import { readItem } from '#adapters/dynamo/queries';
 import { evmLegacyScanCursorName, evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { STAGES } from '../config/stages.ts';
 import { checkStageSettings, type StageFigures } from '#functions/settings/schema';
-import type { RateLimit } from '#functions/api-keys/rate-limits';
+import { FIRST_TIER, RATE_LIMIT_TIERS, type RateLimit, type RateLimitTier, type RateLimitTiers } from '#functions/api-keys/rate-limits';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
@@ -84,7 +84,7 @@ export interface LocalRuntimeOptions {
   webhookIntervalMs?: number;
   /** The stage's throttle (every request), instead of the local stage's, which is the sandbox's. */
   throttle?: RateLimit;
-  /** Each company's rate limit, instead of the local stage's, which is the sandbox's. */
+  /** Each company's rate limit whatever its tier, instead of the local stage's tiers, which are the sandbox's. */
   companyRateLimit?: RateLimit;
   /** The built dashboard app to serve at /dashboard/; defaults to dashboard/dist when it exists. */
   dashboardAppDir?: string | null;
@@ -107,6 +107,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   let cognito: Awaited<ReturnType<typeof startCognitoEmulator>> | undefined;
   let evm: LocalEvmNetworks | undefined;
   let temporaryOutbox: string | undefined;
+  let gatewayDb: ReturnType<typeof createDocumentClient> | undefined;
   const dynamoEndpoint =
     options.dynamoEndpoint ??
     (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
@@ -156,8 +157,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.DASHBOARD_ORIGIN = `http://${host}:${port}`;
     const dashboardAppDir = options.dashboardAppDir === undefined ? (existsSync(join(DASHBOARD_DIST, 'index.html')) ? DASHBOARD_DIST : null) : options.dashboardAppDir;
     const { createLocalApi } = await import('./api-server.ts');
-    const config = { ...STAGES.local, throttle: options.throttle ?? STAGES.local.throttle, companyRateLimit: options.companyRateLimit ?? STAGES.local.companyRateLimit };
-    const server = await createLocalApi({ config, dashboardAppDir });
+    const config = { ...STAGES.local, throttle: options.throttle ?? STAGES.local.throttle };
+    const tiers = options.companyRateLimit ? everyTierAt(options.companyRateLimit) : STAGES.local.capacity.tiers;
+    // The gateway's own client: it reads a company's tier as API Gateway knows a key's usage plan.
+    gatewayDb = createDocumentClient(dynamoEndpoint);
+    const profiles = new DynamoCompanyStore(gatewayDb, tableName);
+    const tierOf = async (companyId: string) => (await profiles.getCompany(companyId))?.rateLimitTier ?? FIRST_TIER;
+    const server = await createLocalApi({ config, dashboardAppDir, companyLimits: { tiers, tierOf } });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, resolve);
@@ -184,6 +190,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         await webhooks.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        gatewayDb?.destroy();
         if (stateFile) rmSync(stateFile, { force: true });
         await cognito?.stop();
         await evm?.stop();
@@ -192,12 +199,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     };
   } catch (error) {
+    gatewayDb?.destroy();
     await cognito?.stop();
     await evm?.stop();
     await dynamo?.stop();
     if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** One limit for every tier: what lifts the throttle for the benchmarks and test suites. */
+function everyTierAt(limit: RateLimit): RateLimitTiers {
+  return Object.fromEntries(RATE_LIMIT_TIERS.map((tier) => [tier, limit])) as Record<RateLimitTier, RateLimit>;
 }
 
 /**

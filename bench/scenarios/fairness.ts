@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { STAGES } from '../../config/stages.ts';
+import { firstTierOf } from '../../config/capacity.ts';
 import type { SandboxCredentials } from '#local/runtime';
 import type { Scenario } from '../scenario.ts';
 import { authHeaders } from '../support.ts';
@@ -67,7 +68,7 @@ export const fairnessScenario: Scenario = {
       for await (const next of createInterface({ input: child.stdout! })) if ((line = next).startsWith('{"apiUrl"')) break;
       if (!line.startsWith('{"apiUrl"')) throw new Error('the fairness API did not start (bench/fairness-child.ts)');
       const { apiUrl, busy: a, quiet: b } = JSON.parse(line) as { apiUrl: string; busy: SandboxCredentials; quiet: SandboxCredentials };
-      const plan = capacity.plan.rateLimit;
+      const plan = firstTierOf(capacity).rateLimit;
       // Each company's first request fills the authorizer's cache, as a running integration's would have.
       await paced(apiUrl, a, 1, 1);
       await paced(apiUrl, b, 1, 1);

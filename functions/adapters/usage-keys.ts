@@ -3,16 +3,28 @@ import {
   ConflictException,
   CreateApiKeyCommand,
   CreateUsagePlanKeyCommand,
+  DeleteUsagePlanKeyCommand,
   GetApiKeysCommand,
+  NotFoundException,
 } from '@aws-sdk/client-api-gateway';
-import { usageIdentifier, usageKeyName } from '#functions/api-keys/rate-limits';
+import { RATE_LIMIT_TIERS, usageIdentifier, usageKeyName, type RateLimitTier } from '#functions/api-keys/rate-limits';
+
+/** Each tier's usage plan on the stage (lib/rate-limits.ts, the USAGE_PLAN_IDS setting). */
+export type UsagePlanIds = Readonly<Record<RateLimitTier, string>>;
 
 /**
- * A company's API Gateway key in the stage's usage plan (functions/api-keys/rate-limits.ts), made so
- * that running it twice for a company changes nothing: a stream batch is retried whole, and the
- * backfill may name companies that already have their key.
+ * A company's API Gateway key in its tier's usage plan, and in no other tier's
+ * (functions/api-keys/rate-limits.ts), made so that running it twice for a company changes nothing:
+ * a stream batch is retried whole, and the backfill may name companies that already have their key.
+ *
+ * API Gateway refuses a key in two plans of the same API stage, so a key that existed is first taken
+ * out of every other tier's plan, then added to its own: between the two the company's requests are
+ * answered 429 with Retry-After (INVALID_API_KEY), for the time of one call.
  */
-export async function ensureUsageKey(client: APIGatewayClient, options: { stage: string; usagePlanId: string; companyId: string }): Promise<'created' | 'existed'> {
+export async function ensureUsageKey(
+  client: APIGatewayClient,
+  options: { stage: string; companyId: string; tier: RateLimitTier; usagePlanIds: UsagePlanIds },
+): Promise<'created' | 'existed'> {
   const name = usageKeyName(options.stage, options.companyId);
   let keyId: string | undefined;
   let outcome: 'created' | 'existed' = 'created';
@@ -29,8 +41,19 @@ export async function ensureUsageKey(client: APIGatewayClient, options: { stage:
     keyId = found.items?.find((key) => key.name === name)?.id;
     if (!keyId) throw new Error(`API Gateway says the key of ${options.companyId} exists but lists none named ${name}`);
   }
+  // A key just created is in no plan yet.
+  if (outcome === 'existed') {
+    for (const tier of RATE_LIMIT_TIERS.filter((other) => other !== options.tier)) {
+      try {
+        await client.send(new DeleteUsagePlanKeyCommand({ usagePlanId: options.usagePlanIds[tier], keyId }));
+      } catch (error) {
+        // Not in that plan.
+        if (!(error instanceof NotFoundException)) throw error;
+      }
+    }
+  }
   try {
-    await client.send(new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanId, keyId, keyType: 'API_KEY' }));
+    await client.send(new CreateUsagePlanKeyCommand({ usagePlanId: options.usagePlanIds[options.tier], keyId, keyType: 'API_KEY' }));
   } catch (error) {
     // Already in the plan.
     if (!(error instanceof ConflictException)) throw error;

@@ -2,6 +2,8 @@ import { ApiError, notFound } from '../shared/errors.ts';
 import { CURRENCIES, formatAmount, type Currency } from '../shared/money.ts';
 import { newId } from '../shared/ids.ts';
 import { issueCredentials, type ApiKeyRecord, type Environment, type IssuedCredentials } from '../api-keys/api-keys.ts';
+import { FIRST_TIER, rateLimitView, type RateLimitTier, type RateLimitTiers, type RateLimitView } from '../api-keys/rate-limits.ts';
+import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from './audit-log.ts';
 import type { Caller } from '../people/caller.ts';
 import type { Role } from '../people/team.ts';
 
@@ -11,6 +13,15 @@ export interface Company {
   environment: Environment;
   status: 'active';
   createdAt: string;
+  /** Which of the stage's rate limit tiers the company's requests are held to (its usage plan in
+   * AWS): the first for every new company, raised by ops (`npm run company:limits`). */
+  rateLimitTier: RateLimitTier;
+}
+
+/** GET /v1/company (../shared/api-contract.md, Company): the profile, and its rate limit in the
+ * stage's figures for its tier. */
+export interface CompanyView extends Omit<Company, 'rateLimitTier'> {
+  rateLimit: RateLimitView;
 }
 
 /** One currency's balance in minor units. */
@@ -28,6 +39,9 @@ export interface BalanceRow {
 export interface CompanyStore {
   createCompany(company: Company, key: ApiKeyRecord): Promise<void>;
   getCompany(companyId: string): Promise<Company | null>;
+  /** Moves the company to `to` with its audit entry in one write; false when the company is gone or
+   * no longer at the tier it was read at. */
+  changeRateLimitTier(company: Company, to: RateLimitTier, audit: AuditEntry): Promise<boolean>;
   getBalances(companyId: string): Promise<BalanceRow[]>;
 }
 
@@ -52,6 +66,7 @@ export function createCompanyRecord(input: { name: string; environment: Environm
     environment: input.environment,
     status: 'active',
     createdAt: now.toISOString(),
+    rateLimitTier: FIRST_TIER,
   };
 }
 
@@ -70,6 +85,37 @@ export async function getCompany(store: CompanyStore, companyId: string): Promis
   const company = await store.getCompany(companyId);
   if (!company) throw notFound('Company');
   return company;
+}
+
+export function companyView({ rateLimitTier, ...profile }: Company, tiers: RateLimitTiers): CompanyView {
+  return { ...profile, rateLimit: rateLimitView(tiers, rateLimitTier) };
+}
+
+/** GET /v1/company: the caller's company as the API shows it. */
+export async function companyProfile(store: CompanyStore, companyId: string, tiers: RateLimitTiers): Promise<CompanyView> {
+  return companyView(await getCompany(store, companyId), tiers);
+}
+
+
+/**
+ * Puts a company at another of the stage's tiers (`npm run company:limits`), audited in the same
+ * write with the tiers it moved between. The same tier again writes nothing. In AWS the usage key
+ * provisioner then moves its key to the tier's usage plan; the local gateway reads the tier anew
+ * within seconds (local/api-server.ts).
+ */
+export async function changeRateLimitTier(
+  store: CompanyStore,
+  companyId: string,
+  to: RateLimitTier,
+  by: { actor: AuditActor; origin: RequestOrigin },
+  now = new Date(),
+): Promise<{ changed: boolean; from: RateLimitTier; to: RateLimitTier }> {
+  const company = await getCompany(store, companyId);
+  const from = company.rateLimitTier;
+  if (from === to) return { changed: false, from, to };
+  const audit = auditEntry(companyId, 'company.rate_limit_changed', by.actor, by.origin, now, null, { from, to });
+  if (!(await store.changeRateLimitTier(company, to, audit))) throw new Error(`The rate limit tier of ${companyId} changed while it was being set; nothing was written, run it again`);
+  return { changed: true, from, to };
 }
 
 /** Every currency is listed, zero when the company never held it, so integrators need no
@@ -119,8 +165,8 @@ export function zeroBalances(createdAt: string): BalanceRow[] {
 /** The Overview page: the caller's company, its balance, what is held apart from it (../shared/dashboard.md,
  * Held deposits), and the caller's role in it. The balance and the held amounts come from the one
  * read of the balance rows, so they agree. */
-export async function overview(store: CompanyStore, caller: Caller): Promise<{ company: Company; balance: BalanceView; held: HeldView[]; role: Role }> {
+export async function overview(store: CompanyStore, caller: Caller, tiers: RateLimitTiers): Promise<{ company: CompanyView; balance: BalanceView; held: HeldView[]; role: Role }> {
   const companyId = caller.membership.companyId;
   const [company, rows] = await Promise.all([getCompany(store, companyId), balanceRows(store, companyId)]);
-  return { company, balance: balanceView(rows), held: heldView(rows), role: caller.membership.role };
+  return { company: companyView(company, tiers), balance: balanceView(rows), held: heldView(rows), role: caller.membership.role };
 }

@@ -49,7 +49,8 @@ const dashboardWebhooks = [...dashboard, ...webhookUrls, ...webhookSealer, ...de
 
 /** Handler module (functions/routes.ts) → its settings. */
 export const FUNCTION_SETTINGS = {
-  'company/get-company': api,
+  /** RATE_LIMIT_TIERS: the company's rate limit is shown with its tier's figures. */
+  'company/get-company': [...api, 'RATE_LIMIT_TIERS'],
   'company/get-balance': api,
   'deposits/create-deposit': [...api, ...deposits, ...contracts],
   'deposits/get-deposit': api,
@@ -88,9 +89,9 @@ export const FUNCTION_SETTINGS = {
   'dashboard/change-password': people,
   /** The dashboard API's one Lambda in AWS (functions/handlers/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules],
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules, 'RATE_LIMIT_TIERS'],
   'dashboard/get-me': dashboard,
-  'dashboard/get-overview': dashboard,
+  'dashboard/get-overview': [...dashboard, 'RATE_LIMIT_TIERS'],
   'dashboard/list-api-keys': dashboard,
   'dashboard/create-api-key': dashboardMailing,
   'dashboard/roll-api-key': dashboardMailing,
@@ -136,7 +137,7 @@ export const FUNCTION_SETTINGS = {
   'jobs/webhook-dispatcher': [...api, ...deliveryQueue, 'WEBHOOK_CATCH_UP_MIN_AGE_MS'],
   /** Mails an endpoint's managers when it gives up on an event, where the stage mails. */
   'jobs/webhook-sender': [...api, ...deliveryQueue, ...webhookSending, ...webhookSealer, ...mail, 'POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS'],
-  'jobs/usage-key-provisioner': [...common, 'USAGE_PLAN_ID'],
+  'jobs/usage-key-provisioner': [...common, 'USAGE_PLAN_IDS'],
   'jobs/finance-export-check': [...common, 'EXPORT_TABLE_ARN'],
   /** Downloads OFAC's list daily into the table's screening list; reports its age hourly. */
   'jobs/screening-refresh': [...api, ...screening],

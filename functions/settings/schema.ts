@@ -4,6 +4,7 @@ import { MAX_SPREAD_BPS, parseRate } from '#functions/conversions/pricing';
 import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from '#functions/webhooks/retry-schedule';
 import { NETWORK_STAGE_SETTINGS } from '#functions/networks/settings-registry';
 import { EVM_NETWORK_NAMES } from '#functions/networks/names';
+import { RATE_LIMIT_TIERS, type RateLimitTier } from '#functions/api-keys/rate-limits';
 
 /**
  * Every setting a Cambio function reads, one valibot schema each: its type, range and default.
@@ -39,6 +40,17 @@ const usdt = parsedBy((value) => parseAmount(value, 'USDT'));
 /** A fee may be waived: zero is allowed where parseAmount refuses it. */
 const usdtOrZero = parsedBy((value) => (/^0(\.0+)?$/.test(value) ? 0n : parseAmount(value, 'USDT')));
 const hex32 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/i, 'must be 32 bytes of hex'));
+/** A rate limit's figures: whole requests a second, and a burst at least that. */
+const rateLimit = v.pipe(
+  v.strictObject({ rateLimit: v.pipe(v.number(), v.integer(), v.minValue(1)), burstLimit: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  v.check((limit) => limit.burstLimit >= limit.rateLimit, 'has a burst below its rate'),
+);
+/** Every tier's figures, by name (functions/api-keys/rate-limits.ts RATE_LIMIT_TIERS). */
+const rateLimitTiers = v.pipe(
+  v.string(),
+  v.parseJson(undefined, 'is not JSON'),
+  v.strictObject(Object.fromEntries(RATE_LIMIT_TIERS.map((tier) => [tier, rateLimit])) as Record<RateLimitTier, typeof rateLimit>, `must give ${RATE_LIMIT_TIERS.join(', ')} each {rateLimit, burstLimit}`),
+);
 /** Only the literal `true` turns a flag on; anything else is refused rather than read as off. */
 const flag = v.pipe(oneOf(['true', 'false']), v.transform((value) => value === 'true'));
 
@@ -110,6 +122,9 @@ export const STAGE_SETTINGS = {
   WEBHOOK_SECRET_SEALER: oneOf(SEALERS, 'must be kms or local'),
   /** The local runtime's AES-256 sealing key: sandbox data only, never a deployed stage's. */
   LOCAL_WEBHOOK_SEALING_KEY: v.optional(hex32),
+  /** Each rate limit tier's figures on the stage, by name: config/stages.ts writes them from the
+   * capacity model (config/capacity.ts), so what a company is shown is what its usage plan enforces. */
+  RATE_LIMIT_TIERS: rateLimitTiers,
   /** Where the screening refresh job downloads OFAC's sdn_advanced.xml daily (functions/screening/
    * screening-refresh.ts): OFAC's own Sanctions List Service on a deployed stage, or a mirror. The
    * local stage runs no such job (its list is the shipped snapshot, config/screening/). */
@@ -159,7 +174,13 @@ export const BOUND_SETTINGS = {
   MAIL_CONFIGURATION_SET: v.optional(text),
   /** The local runtime's outbox: its mail is written there as .eml files, and nothing leaves the machine. */
   LOCAL_OUTBOX_DIR: v.optional(text),
-  USAGE_PLAN_ID: text,
+  /** The usage plan of each rate limit tier on the stage (lib/rate-limits.ts), a JSON object from
+   * tier to plan id: the usage key provisioner puts a company's key in its tier's. */
+  USAGE_PLAN_IDS: v.pipe(
+    v.string(),
+    v.parseJson(undefined, 'is not JSON'),
+    v.strictObject(Object.fromEntries(RATE_LIMIT_TIERS.map((tier) => [tier, text])) as Record<RateLimitTier, typeof text>, `must name a plan for each of ${RATE_LIMIT_TIERS.join(', ')}`),
+  ),
   EXPORT_TABLE_ARN: v.pipe(v.string(), v.regex(/^arn:aws[a-z-]*:dynamodb:/, 'is not a DynamoDB table ARN')),
   /** The export bucket: the ledger job reads exports from it and writes ledger/YYYY/MM/DD.csv to it. */
   LEDGER_BUCKET: text,

@@ -5,7 +5,7 @@ import { JOBS, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { signingJobConcurrencyOf } from '../../lib/chain-jobs.ts';
 import { STAGES } from '../../config/stages.ts';
-import { ACCOUNT_API_REQUESTS_PER_SECOND, concurrencyNeeded, stageThrottleOf, wafRatePer5MinutesOf } from '../../config/capacity.ts';
+import { ACCOUNT_API_REQUESTS_PER_SECOND, concurrencyNeeded, firstTierOf, highestTierOf, stageThrottleOf, tierProblemsOf, tiersOf, wafRatePer5MinutesOf } from '../../config/capacity.ts';
 
 /**
  * The stack follows the capacity model (config/capacity.ts, docs/capacity.md), issue #45: every
@@ -33,21 +33,30 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s follows its capacit
     template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
   }, 60_000);
 
-  it('throttles the /v1 stage at every company at its plan at once, each company at its plan, and the dashboard at its own', () => {
+  it('throttles the /v1 stage at every company at the standard tier at once, each company at its tier, and the dashboard at its own', () => {
     const [v1] = apis(template).find(([, api]) => !String(api.Properties.Name).endsWith('-dashboard'))!;
     const [dashboard] = apis(template).find(([, api]) => String(api.Properties.Name).endsWith('-dashboard'))!;
     expect(throttleOf(stageOf(template, v1))).toEqual(stageThrottleOf(capacity));
     expect(throttleOf(stageOf(template, dashboard))).toEqual(capacity.dashboard);
     const plans = Object.values(resources(template, 'AWS::ApiGateway::UsagePlan')).map((plan) => plan.Properties.Throttle);
-    expect(plans).toEqual([{ RateLimit: capacity.plan.rateLimit, BurstLimit: capacity.plan.burstLimit }]);
-    // Far above one company's plan: a company at 10× its plan is refused by its own, never the stage's.
-    expect(stageThrottleOf(capacity).rateLimit).toBeGreaterThanOrEqual(10 * capacity.plan.rateLimit);
+    expect(plans).toEqual(tiersOf(capacity).map((tier) => ({ RateLimit: tier.rateLimit, BurstLimit: tier.burstLimit })));
+    // Far above the standard tier: a company at 10× its limit is refused by its own, never the stage's.
+    expect(stageThrottleOf(capacity).rateLimit).toBeGreaterThanOrEqual(10 * firstTierOf(capacity).rateLimit);
   });
 
-  it("lets one address send as many companies' plans as the model says, and no more (WAF)", () => {
+  it("keeps each tier above the one before, and the highest at most half the stage's throttle, so one raised company at its limit leaves the other half", () => {
+    const highest = highestTierOf(capacity);
+    expect(highest.tier).toBe('scale');
+    expect(2 * highest.rateLimit).toBeLessThanOrEqual(stageThrottleOf(capacity).rateLimit);
+    expect(2 * highest.burstLimit).toBeLessThanOrEqual(stageThrottleOf(capacity).burstLimit);
+    expect(tierProblemsOf(capacity)).toEqual([]);
+  });
+
+  it("lets one address send as many companies' limits as the model says, and no more (WAF), and never stops one company below its tier", () => {
     const limits = Object.values(resources(template, 'AWS::WAFv2::WebACL')).flatMap((acl) => acl.Properties.Rules.map((rule: any) => rule.Statement.RateBasedStatement?.Limit).filter(Boolean));
     const expected = wafRatePer5MinutesOf(capacity);
     expect(limits).toEqual(expected === null ? [] : [expected]);
+    for (const limit of limits) expect(limit).toBeGreaterThanOrEqual(highestTierOf(capacity).rateLimit * 300);
   });
 
   it("gives the webhook sender the model's ceiling and reserves concurrency for the signing jobs alone, one execution per open network", () => {
@@ -74,5 +83,17 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s follows its capacit
       .filter((other) => other.stage !== 'local')
       .reduce((sum, other) => sum + stageThrottleOf(other.capacity).rateLimit + other.capacity.dashboard.rateLimit, 0);
     expect(accountRate).toBeLessThanOrEqual(ACCOUNT_API_REQUESTS_PER_SECOND);
+  });
+});
+
+describe("the capacity model's tier rule", () => {
+  const sandbox = STAGES.sandbox.capacity;
+
+  it('names a highest tier above half the stage throttle, and a tier not above the one before it', () => {
+    const tooHigh = { ...sandbox, tiers: { ...sandbox.tiers, scale: { rateLimit: 150, burstLimit: 300 } } };
+    const notAbove = { ...sandbox, tiers: { ...sandbox.tiers, growth: { rateLimit: 10, burstLimit: 20 } } };
+
+    expect(tierProblemsOf(tooHigh)).toEqual(["tier scale (150/s, burst 300) is more than half the stage's throttle (200/s, burst 400)"]);
+    expect(tierProblemsOf(notAbove)).toEqual(['tier growth is not above standard']);
   });
 });

@@ -24,6 +24,10 @@ const ACKNOWLEDGED = [
   'AwsSolutions-IAM5[Resource::<TableCD117FA1.Arn>/export/*]',
   'AwsSolutions-SQS3',
   'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/tags/*]',
+  // A company's key taken out of a tier's usage plan, by its id (lib/rate-limits.ts): one per tier.
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<CompanyRateLimitsDefaultPlanE8A50B83>/keys/*]',
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<CompanyRateLimitsGrowthPlan652E851C>/keys/*]',
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/<CompanyRateLimitsScalePlanBDBE964E>/keys/*]',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
   // The dashboard (lib/dashboard.ts): its API, bucket, distribution and user pool.
   'AwsSolutions-APIG1',

@@ -71,6 +71,8 @@ describe('the dashboard in headless Chromium', () => {
 
     await page.getByRole('heading', { name: /Acme Payments/ }).waitFor();
     expect(await page.getByRole('main').getByText('Sandbox', { exact: true }).count()).toBeGreaterThan(0);
+    // A new company's own limit on /v1: the sandbox stage's standard tier.
+    expect(await page.getByRole('main').getByText('API rate limit: 10 requests a second, bursts of 20 (standard)', { exact: true }).count()).toBe(1);
     const table = page.getByRole('table');
     await expect.poll(() => table.innerText()).toContain('USDT');
     expect(await table.innerText()).toMatch(/USDT\s+0\.000000\s+0\.000000\s+0\.000000/);

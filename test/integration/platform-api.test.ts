@@ -39,6 +39,8 @@ describe('GET /v1/company', () => {
         environment: 'sandbox',
         status: 'active',
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        // Every new company is at the standard tier; these are the sandbox stage's figures for it.
+        rateLimit: { tier: 'standard', requestsPerSecond: 10, burst: 20 },
       },
     });
   });

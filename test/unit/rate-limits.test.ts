@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucket, TokenBuckets, usageIdentifier } from '#functions/api-keys/rate-limits';
+import { companyOfUsageIdentifier, TokenBucket, TokenBuckets, tierWithLimit, usageIdentifier } from '#functions/api-keys/rate-limits';
 
 describe('TokenBucket (API Gateway throttling: a burst, then a steady rate)', () => {
   it('admits the burst at once, then refuses with the whole seconds until the next token', () => {
@@ -37,6 +37,33 @@ describe('TokenBuckets', () => {
 
     expect(buckets.take('cmp_a', 0).allowed).toBe(false);
     expect(buckets.take('cmp_b', 0)).toEqual({ allowed: true });
+  });
+
+  it("gives a company whose limit changed (another tier) a full bucket of the new size, and keeps an unchanged one's as it was", () => {
+    const standard = { rateLimit: 1, burstLimit: 2 };
+    const growth = { rateLimit: 5, burstLimit: 4 };
+    const buckets = new TokenBuckets(standard);
+    for (const key of ['cmp_a', 'cmp_b', 'cmp_a', 'cmp_b']) buckets.take(key, 0, standard);
+
+    const raised = [1, 2, 3, 4, 5].map(() => buckets.take('cmp_a', 0, growth).allowed);
+
+    expect(raised).toEqual([true, true, true, true, false]);
+    expect(buckets.take('cmp_b', 0, standard).allowed).toBe(false);
+  });
+});
+
+describe('tiers', () => {
+  const tiers = { standard: { rateLimit: 10, burstLimit: 20 }, growth: { rateLimit: 50, burstLimit: 100 }, scale: { rateLimit: 100, burstLimit: 200 } };
+
+  it('finds the tier whose figures are exactly those asked, and none for figures between tiers', () => {
+    expect(tierWithLimit(tiers, { rateLimit: 50, burstLimit: 100 })).toBe('growth');
+    expect(tierWithLimit(tiers, { rateLimit: 50, burstLimit: 200 })).toBeNull();
+    expect(tierWithLimit(tiers, { rateLimit: 30, burstLimit: 60 })).toBeNull();
+  });
+
+  it('reads the company back from its usage identifier, and no company from any other key', () => {
+    expect(companyOfUsageIdentifier(usageIdentifier('cmp_01JABC'))).toBe('cmp_01JABC');
+    expect(companyOfUsageIdentifier('someone-else')).toBeNull();
   });
 });
 

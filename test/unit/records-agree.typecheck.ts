@@ -8,7 +8,7 @@ import type { depositView } from '#functions/deposits/deposits';
 import type { withdrawalView } from '#functions/withdrawals/withdrawals';
 import type { conversionView, quoteView } from '#functions/conversions/conversions';
 import type { createdWebhookView, webhookView, deleteWebhook } from '#functions/webhooks/webhooks';
-import type { getBalance, getCompany } from '#functions/companies/company';
+import type { companyProfile, getBalance } from '#functions/companies/company';
 import { depositRecord } from '#functions/handlers/deposits/records';
 import { withdrawalRecord } from '#functions/handlers/withdrawals/records';
 import { conversionRecord, quoteRecord } from '#functions/handlers/conversions/records';
@@ -29,6 +29,6 @@ export type Checks = [
   Check<Equal<ReturnType<typeof webhookView>, Out<typeof webhookRecord>>>,
   Check<Equal<ReturnType<typeof createdWebhookView>, Out<typeof createdWebhookRecord>>>,
   Check<Equal<Awaited<ReturnType<typeof deleteWebhook>>, Out<typeof deletedWebhookRecord>>>,
-  Check<Equal<Awaited<ReturnType<typeof getCompany>>, Out<typeof companyRecord>>>,
+  Check<Equal<Awaited<ReturnType<typeof companyProfile>>, Out<typeof companyRecord>>>,
   Check<Mutual<Awaited<ReturnType<typeof getBalance>>, Out<typeof balanceRecord>>>,
 ];

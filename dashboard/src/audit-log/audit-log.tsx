@@ -35,6 +35,7 @@ const ACTIONS: Record<string, string> = {
   'deposit.payment_simulated': 'Simulated a payment to',
   'withdrawal.sent': 'Sent withdrawal',
   'withdrawal_limit.changed': 'Changed the daily withdrawal limit',
+  'company.rate_limit_changed': 'Changed the API rate limit',
   'withdrawal_address.added': 'Added withdrawal address',
   'withdrawal_address.removed': 'Removed withdrawal address',
   'withdrawal_allowlist.enabled': 'Turned on the withdrawal allowlist',

@@ -19,6 +19,7 @@ export function OverviewPage(props: { companyId: string }) {
       <p class="muted">
         Company id <code>{company.id}</code>
       </p>
+      <RateLimit rateLimit={company.rateLimit} />
       <table>
         <caption>Balances, as of {formatTime(balance.updatedAt)}</caption>
         <thead>
@@ -50,6 +51,17 @@ export function OverviewPage(props: { companyId: string }) {
       <Statement companyId={company.id} />
       <LatestActivity companyId={company.id} />
     </section>
+  );
+}
+
+/** The company's own limit on /v1 (GET /v1/company's `rateLimit`): what its integration may send
+ * before the API answers 429; Cambio raises it by tier. */
+function RateLimit(props: { rateLimit: Overview['company']['rateLimit'] }) {
+  const { requestsPerSecond, burst, tier } = props.rateLimit;
+  return (
+    <p class="muted">
+      API rate limit: {requestsPerSecond} requests a second, bursts of {burst} ({tier})
+    </p>
   );
 }
 

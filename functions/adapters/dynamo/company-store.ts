@@ -1,8 +1,11 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '#functions/api-keys/api-keys';
+import type { RateLimitTier } from '#functions/api-keys/rate-limits';
+import type { AuditEntry } from '#functions/companies/audit-log';
 import { zeroBalances, type BalanceRow, type Company, type CompanyStore } from '#functions/companies/company';
 import { itemsUnder, readItem } from './queries.ts';
 import { apiKeyItem, companyItem } from './items/company.ts';
+import { auditEntryItem } from './items/audit-entry.ts';
 import { balanceItem } from './items/balance.ts';
 import type { Item } from './items/item.ts';
 import { TableStore } from './table-store.ts';
@@ -20,6 +23,20 @@ export class DynamoCompanyStore extends TableStore implements CompanyStore {
   async getCompany(companyId: string): Promise<Company | null> {
     const item = await readItem(this.db, this.tableName, companyItem.key(companyId));
     return item ? companyItem.fromItem(item) : null;
+  }
+
+  /** The new tier and its audit entry in one transaction; false when the profile is gone or no
+   * longer at the tier it was read at. */
+  async changeRateLimitTier(company: Company, to: RateLimitTier, audit: AuditEntry): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({ TransactItems: [{ Update: { TableName: this.tableName, ...companyItem.tierChange(company, to) } }, this.putNew(auditEntryItem.toItem(audit))] }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') return false;
+      throw error;
+    }
   }
 
   async getBalances(companyId: string): Promise<BalanceRow[]> {

@@ -8,6 +8,14 @@ export const companyRecord = v.strictObject({
   environment: v.picklist(['sandbox', 'production']),
   status: v.literal('active'),
   createdAt: timeField,
+  rateLimit: v.pipe(
+    v.strictObject({
+      tier: v.pipe(v.string(), v.description('The rate limit tier the company is at: `standard` for every new company, `growth` or `scale` once Cambio raises it')),
+      requestsPerSecond: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Requests a second the company may send, steadily')),
+      burst: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Requests the company may send at once before the steady rate applies')),
+    }),
+    v.description("The company's own rate limit on this stage; past it, requests are answered 429 `RATE_LIMITED` with `Retry-After`"),
+  ),
 });
 
 const balanceRow = <C extends 'USDT' | 'BRL'>(currency: C) =>

@@ -10,4 +10,4 @@ const { db, tableName } = dynamoFrom(settings);
 const memberships = new DynamoMembershipStore(db, tableName);
 const companies = new DynamoCompanyStore(db, tableName);
 
-export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller }) => ({ data: await overview(companies, caller) }));
+export const handler = dashboardRoute({ access: 'read', memberships }, async ({ caller }) => ({ data: await overview(companies, caller, settings.RATE_LIMIT_TIERS) }));

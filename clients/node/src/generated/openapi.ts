@@ -490,6 +490,15 @@ export interface components {
              * @example 2026-01-15T12:00:00.000Z
              */
             createdAt: string;
+            /** @description The company's own rate limit on this stage; past it, requests are answered 429 `RATE_LIMITED` with `Retry-After` */
+            rateLimit: {
+                /** @description The rate limit tier the company is at: `standard` for every new company, `growth` or `scale` once Cambio raises it */
+                tier: string;
+                /** @description Requests a second the company may send, steadily */
+                requestsPerSecond: number;
+                /** @description Requests the company may send at once before the steady rate applies */
+                burst: number;
+            };
         };
         /** @description A `Company` in the success envelope */
         CompanyResponse: {

@@ -1,13 +1,38 @@
 import { DEFAULT_KEY_NAME, type ApiKeyRecord } from '#functions/api-keys/api-keys';
 import type { Company } from '#functions/companies/company';
+import { FIRST_TIER, isRateLimitTier, type RateLimitTier } from '#functions/api-keys/rate-limits';
 import { companyListed, companySetting, storedFields, type Item } from './item.ts';
+
+/** A profile as it may be written: one without a rate limit tier is at the first (fromItem). */
+type StoredCompany = Omit<Company, 'rateLimitTier'> & Partial<Pick<Company, 'rateLimitTier'>>;
 
 /** The one owner of a company's stored `Company` profile and its `ApiKey`s (docs/data-model.md);
  * its balances are items/balance.ts's. */
 export const companyItem = {
   ...companySetting('Company', 'PROFILE'),
-  toItem: (company: Company): Item => ({ ...companyItem.head(company.id), ...company }),
-  fromItem: (item: Item): Company => storedFields<Company>(item, ['id', 'name', 'environment', 'status', 'createdAt']),
+  toItem: (company: StoredCompany): Item => ({ ...companyItem.head(company.id), ...company }),
+  /** A profile stored before companies had tiers reads as the first tier, so it needs no migration. */
+  fromItem: (item: Item): Company => ({
+    ...storedFields<Omit<Company, 'rateLimitTier'>>(item, ['id', 'name', 'environment', 'status', 'createdAt']),
+    rateLimitTier: companyItem.tierOf(item),
+  }),
+  /** The tier a stored profile (or a stream image of one, read by the usage key provisioner) is at. */
+  tierOf: (item: Item): RateLimitTier => {
+    const tier = item.rateLimitTier;
+    if (tier === undefined || tier === null) return FIRST_TIER;
+    if (typeof tier !== 'string' || !isRateLimitTier(tier)) throw new Error(`Company ${String(item.id)} is at an unknown rate limit tier ${JSON.stringify(tier)}`);
+    return tier;
+  },
+  /**
+   * The update that moves a company to `to`, only from the tier it was read at (a profile without
+   * one is at the first), so two changes at once cannot both be audited as from the same tier.
+   */
+  tierChange: (company: Company, to: RateLimitTier) => ({
+    Key: companyItem.key(company.id),
+    UpdateExpression: 'SET rateLimitTier = :to',
+    ConditionExpression: company.rateLimitTier === FIRST_TIER ? 'attribute_exists(PK) AND (attribute_not_exists(rateLimitTier) OR rateLimitTier = :from)' : 'rateLimitTier = :from',
+    ExpressionAttributeValues: { ':to': to, ':from': company.rateLimitTier },
+  }),
 };
 
 export const apiKeyItem = {
