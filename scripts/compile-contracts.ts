@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseAbi } from 'viem';
 
 /**
  * `npm run contracts:compile`: compiles the Solidity sources, each with the compiler its pragma
@@ -193,32 +194,104 @@ export function compileUsdtContracts(): Record<string, CompiledToken> {
   return Object.fromEntries(Object.keys(tokens).sort().map((contract) => [contract, tokens[contract]!]));
 }
 
-const exportOf = (name: string, { abi, bytecode }: CompiledContract, extra = ''): string =>
-  `\nexport const ${name} = {\n${extra}  abi: ${JSON.stringify(abi, null, 2).replaceAll('\n', '\n  ')} as const,\n  bytecode: '${bytecode}',\n} as const;`;
+/** An ABI entry as solc writes it, in the parts its human-readable signature keeps. */
+interface AbiEntry {
+  type: 'function' | 'event' | 'error' | 'constructor' | 'receive' | 'fallback';
+  name?: string;
+  inputs?: AbiEntryParameter[];
+  outputs?: AbiEntryParameter[];
+  stateMutability?: string;
+  anonymous?: boolean;
+}
+interface AbiEntryParameter {
+  type: string;
+  name?: string;
+  indexed?: boolean;
+  components?: unknown[];
+}
 
-/** The TypeScript module: each ABI `as const`, so viem infers function names and argument types. */
-export function contractsModuleSource({ solcVersion, contracts }: CompiledContracts): string {
-  const header = [
-    `// Generated from ${SOURCES_FOLDER}/*.sol by \`npm run contracts:compile\` (scripts/compile-contracts.ts). Do not edit:`,
-    '// change the Solidity source and run it again. Deposit addresses do not depend on this bytecode,',
-    "// only on the factory's address (functions/networks/evm/forwarder-address.ts).",
+/**
+ * An ABI entry as viem's human-readable signature (`function transfer(address to, uint256 value)`),
+ * written as abitype's formatAbiItem writes it. Tuples and anonymous events, which these contracts
+ * do not have, are refused rather than written in a form this does not check.
+ */
+function signatureOf(entry: AbiEntry): string {
+  if (entry.anonymous) throw new Error(`event ${entry.name} is anonymous: not written as a signature here`);
+  const parameters = (list: AbiEntryParameter[] = []) =>
+    list
+      .map((parameter) => {
+        if (parameter.components) throw new Error(`${entry.name}: a tuple parameter is not written as a signature here`);
+        return [parameter.type, parameter.indexed && 'indexed', parameter.name].filter(Boolean).join(' ');
+      })
+      .join(', ');
+  const mutability = entry.stateMutability && entry.stateMutability !== 'nonpayable' ? ` ${entry.stateMutability}` : '';
+  switch (entry.type) {
+    case 'function':
+      return `function ${entry.name}(${parameters(entry.inputs)})${mutability}${entry.outputs?.length ? ` returns (${parameters(entry.outputs)})` : ''}`;
+    case 'event':
+    case 'error':
+      return `${entry.type} ${entry.name}(${parameters(entry.inputs)})`;
+    case 'constructor':
+      return `constructor(${parameters(entry.inputs)})${mutability}`;
+    case 'fallback':
+      return `fallback() external${mutability}`;
+    case 'receive':
+      return 'receive() external payable';
+  }
+}
+
+/** What of an ABI entry calls and logs depend on: solc's `internalType`, and 0.4's `constant` and
+ * `payable` beside `stateMutability`, are not. */
+const callShape = (entry: AbiEntry) => ({
+  type: entry.type,
+  name: entry.name ?? '',
+  stateMutability: entry.type === 'event' || entry.type === 'error' ? '' : (entry.stateMutability ?? ''),
+  inputs: (entry.inputs ?? []).map(({ type, name, indexed }) => ({ type, name: name ?? '', indexed: indexed ?? false })),
+  outputs: (entry.outputs ?? []).map(({ type, name }) => ({ type, name: name ?? '' })),
+});
+
+/** The contract's ABI as signatures, checked to parse back to the ABI solc wrote. */
+function signaturesOf(name: string, abi: unknown[]): string[] {
+  const signatures = (abi as AbiEntry[]).map(signatureOf);
+  const parsed = parseAbi(signatures) as unknown as AbiEntry[];
+  if (JSON.stringify(parsed.map(callShape)) !== JSON.stringify((abi as AbiEntry[]).map(callShape))) {
+    throw new Error(`${name}: the signatures written do not parse back to the ABI solc wrote`);
+  }
+  return signatures;
+}
+
+const exportOf = (name: string, { abi, bytecode }: CompiledContract, extra = ''): string =>
+  `\nexport const ${name} = {\n${extra}  abi: parseAbi([\n${signaturesOf(name, abi)
+    .map((signature) => `    '${signature}',\n`)
+    .join('')}  ]),\n  bytecode: '${bytecode}',\n} as const;`;
+
+/** A generated module: where it comes from, then `body`; each ABI as the signatures viem's parseAbi
+ * reads, so viem infers function names and argument types from them. */
+const generatedModule = (sourcesFolder: string, about: string[], body: string[]): string =>
+  `${[
+    `// Generated from ${sourcesFolder}/*.sol by \`npm run contracts:compile\` (scripts/compile-contracts.ts). Do not edit:`,
+    ...about,
     '',
-    `export const SOLC_VERSION = '${solcVersion}';`,
-    `export const EVM_VERSION = '${EVM_VERSION}';`,
-  ];
-  const entries = Object.entries(contracts).map(([name, compiled]) => exportOf(name, compiled));
-  return `${[...header, ...entries].join('\n')}\n`;
+    "import { parseAbi } from 'viem';",
+    ...body,
+  ].join('\n')}\n`;
+
+/** The module of Cambio's own contracts, with the compiler and target that built them. */
+export function contractsModuleSource({ solcVersion, contracts }: CompiledContracts): string {
+  return generatedModule(
+    SOURCES_FOLDER,
+    ['// change the Solidity source and run it again. Deposit addresses do not depend on this bytecode,', "// only on the factory's address (functions/networks/evm/forwarder-address.ts)."],
+    ['', `export const SOLC_VERSION = '${solcVersion}';`, `export const EVM_VERSION = '${EVM_VERSION}';`, ...Object.entries(contracts).map(([name, compiled]) => exportOf(name, compiled))],
+  );
 }
 
 /** The USDT module: each token with the compiler version that built it. */
 export function usdtContractsModuleSource(tokens: Record<string, CompiledToken>): string {
-  const header = [
-    `// Generated from ${USDT_SOURCES_FOLDER}/*.sol by \`npm run contracts:compile\` (scripts/compile-contracts.ts). Do not edit:`,
-    '// change the Solidity source and run it again. The local chains\' USDT (local/evm-contracts.ts), never',
-    "// deployed on a real network: each reproduces its mainnet namesake's interface and behaviour.",
-  ];
-  const entries = Object.entries(tokens).map(([name, token]) => exportOf(name, token, `  solcVersion: '${token.solcVersion}',\n`));
-  return `${[...header, ...entries].join('\n')}\n`;
+  return generatedModule(
+    USDT_SOURCES_FOLDER,
+    ["// change the Solidity source and run it again. The local chains' USDT (local/evm-contracts.ts), never", "// deployed on a real network: each reproduces its mainnet namesake's interface and behaviour."],
+    Object.entries(tokens).map(([name, token]) => exportOf(name, token, `  solcVersion: '${token.solcVersion}',\n`)),
+  );
 }
 
 /** Each generated module's path and the text its sources compile to. */

@@ -59,7 +59,13 @@ contract UpgradedTokenCalls {
     function allowance(address holder, address spender) public view returns (uint);
 }
 
-contract TetherUsdt {
+/**
+ * What TetherUsdt and the UpgradedUsdt that replaces it share: the token's fields and events, the
+ * issuer's controls and a transfer's fee. Each contract keeps balances and the freeze list in its
+ * own way (UpgradedUsdt takes an address's over from the legacy contract when it first writes
+ * them), behind the four records at the end.
+ */
+contract TetherIssuerControls {
     using UsdtMath for uint;
 
     /** An allowance this large is never spent down. */
@@ -70,9 +76,6 @@ contract TetherUsdt {
     uint public decimals;
     /** The issuer: the only account that may use the controls, and the one that collects the fee. */
     address public owner;
-
-    mapping(address => uint) public balances;
-    mapping(address => mapping(address => uint)) public allowed;
     uint public _totalSupply;
 
     /** The fee on each transfer, in hundredths of a percent, and its most in base units. */
@@ -80,16 +83,11 @@ contract TetherUsdt {
     uint public maximumFee = 0;
 
     bool public paused = false;
-    mapping(address => bool) public isBlackListed;
-
-    bool public deprecated;
-    address public upgradedAddress;
 
     event Transfer(address indexed from, address indexed to, uint value);
     event Approval(address indexed owner, address indexed spender, uint value);
     event Issue(uint amount);
     event Redeem(uint amount);
-    event Deprecate(address newAddress);
     event Params(uint feeBasisPoints, uint maxFee);
     event DestroyedBlackFunds(address _blackListedUser, uint _balance);
     event AddedBlackList(address _user);
@@ -112,12 +110,125 @@ contract TetherUsdt {
         _;
     }
 
-    /** `initialSupply` in base units, held by the deployer, who is the first owner. */
-    function TetherUsdt(uint initialSupply, string tokenName, string tokenSymbol, uint tokenDecimals) public {
+    /** The deployer is the first owner. */
+    function TetherIssuerControls(string tokenName, string tokenSymbol, uint tokenDecimals) public {
         owner = msg.sender;
         name = tokenName;
         symbol = tokenSymbol;
         decimals = tokenDecimals;
+    }
+
+    function getOwner() external view returns (address) {
+        return owner;
+    }
+
+    /** Tether's Ownable: no event, and the zero address is ignored. */
+    function transferOwnership(address newOwner) public onlyOwner {
+        if (newOwner != address(0)) {
+            owner = newOwner;
+        }
+    }
+
+    function pause() public onlyOwner whenNotPaused {
+        paused = true;
+        Pause();
+    }
+
+    function unpause() public onlyOwner whenPaused {
+        paused = false;
+        Unpause();
+    }
+
+    /** The fee: below 20 basis points, and at most below 50 whole tokens a transfer, as Tether's. */
+    function setParams(uint newBasisPoints, uint newMaxFee) public onlyOwner {
+        require(newBasisPoints < 20);
+        require(newMaxFee < 50);
+        basisPointsRate = newBasisPoints;
+        maximumFee = newMaxFee.times(10**decimals);
+        Params(basisPointsRate, maximumFee);
+    }
+
+    function addBlackList(address evilUser) public onlyOwner {
+        setBlackListedRecord(evilUser, true);
+        AddedBlackList(evilUser);
+    }
+
+    function removeBlackList(address clearedUser) public onlyOwner {
+        setBlackListedRecord(clearedUser, false);
+        RemovedBlackList(clearedUser);
+    }
+
+    /** Erases a frozen address's balance from it and from the supply, with no Transfer event. */
+    function destroyBlackFunds(address blackListedUser) public onlyOwner {
+        require(blackListedRecord(blackListedUser));
+        uint dirtyFunds = balanceRecord(blackListedUser);
+        setBalanceRecord(blackListedUser, 0);
+        _totalSupply = _totalSupply.minus(dirtyFunds);
+        DestroyedBlackFunds(blackListedUser, dirtyFunds);
+    }
+
+    /** New tokens on the owner's balance (no Transfer event, as Tether's). */
+    function issue(uint amount) public onlyOwner {
+        uint held = balanceRecord(owner);
+        require(_totalSupply + amount > _totalSupply);
+        require(held + amount > held);
+        setBalanceRecord(owner, held + amount);
+        _totalSupply += amount;
+        Issue(amount);
+    }
+
+    /** Tokens taken from the owner's balance out of the supply (no Transfer event). */
+    function redeem(uint amount) public onlyOwner {
+        uint held = balanceRecord(owner);
+        require(_totalSupply >= amount);
+        require(held >= amount);
+        _totalSupply -= amount;
+        setBalanceRecord(owner, held - amount);
+        Redeem(amount);
+    }
+
+    function feeOn(uint value) internal view returns (uint) {
+        uint fee = value.times(basisPointsRate) / 10000;
+        if (fee > maximumFee) {
+            fee = maximumFee;
+        }
+        return fee;
+    }
+
+    /** `value` leaves `from`; the fee goes to the owner and the rest to `to`, each with its event. */
+    function move(address from, address to, uint value) internal {
+        uint fee = feeOn(value);
+        uint delivered = value.minus(fee);
+        setBalanceRecord(from, balanceRecord(from).minus(value));
+        setBalanceRecord(to, balanceRecord(to).plus(delivered));
+        if (fee > 0) {
+            setBalanceRecord(owner, balanceRecord(owner).plus(fee));
+            Transfer(from, owner, fee);
+        }
+        Transfer(from, to, delivered);
+    }
+
+    /** An address's balance and frozen status as this contract keeps them, read and written. */
+    function balanceRecord(address who) internal returns (uint);
+    function setBalanceRecord(address who, uint value) internal;
+    function blackListedRecord(address who) internal returns (bool);
+    function setBlackListedRecord(address who, bool value) internal;
+}
+
+contract TetherUsdt is TetherIssuerControls {
+    using UsdtMath for uint;
+
+    mapping(address => uint) public balances;
+    mapping(address => mapping(address => uint)) public allowed;
+    mapping(address => bool) public isBlackListed;
+
+    bool public deprecated;
+    address public upgradedAddress;
+
+    event Deprecate(address newAddress);
+
+    /** `initialSupply` in base units, held by the deployer, who is the first owner. */
+    function TetherUsdt(uint initialSupply, string tokenName, string tokenSymbol, uint tokenDecimals) TetherIssuerControls(tokenName, tokenSymbol, tokenDecimals) public {
         _totalSupply = initialSupply;
         balances[msg.sender] = initialSupply;
         deprecated = false;
@@ -182,77 +293,10 @@ contract TetherUsdt {
         return _totalSupply;
     }
 
-    // ---- The issuer's controls ----
-
-    function getOwner() external view returns (address) {
-        return owner;
-    }
-
-    /** Tether's Ownable: no event, and the zero address is ignored. */
-    function transferOwnership(address newOwner) public onlyOwner {
-        if (newOwner != address(0)) {
-            owner = newOwner;
-        }
-    }
+    // ---- The deprecation, and the freeze list read (the other controls: TetherIssuerControls) ----
 
     function getBlackListStatus(address maker) external view returns (bool) {
         return isBlackListed[maker];
-    }
-
-    function addBlackList(address evilUser) public onlyOwner {
-        isBlackListed[evilUser] = true;
-        AddedBlackList(evilUser);
-    }
-
-    function removeBlackList(address clearedUser) public onlyOwner {
-        isBlackListed[clearedUser] = false;
-        RemovedBlackList(clearedUser);
-    }
-
-    /** Erases a frozen address's balance from it and from the supply, with no Transfer event. */
-    function destroyBlackFunds(address blackListedUser) public onlyOwner {
-        require(isBlackListed[blackListedUser]);
-        uint dirtyFunds = balances[blackListedUser];
-        balances[blackListedUser] = 0;
-        _totalSupply = _totalSupply.minus(dirtyFunds);
-        DestroyedBlackFunds(blackListedUser, dirtyFunds);
-    }
-
-    function pause() public onlyOwner whenNotPaused {
-        paused = true;
-        Pause();
-    }
-
-    function unpause() public onlyOwner whenPaused {
-        paused = false;
-        Unpause();
-    }
-
-    /** The fee: below 20 basis points, and at most below 50 whole tokens a transfer, as Tether's. */
-    function setParams(uint newBasisPoints, uint newMaxFee) public onlyOwner {
-        require(newBasisPoints < 20);
-        require(newMaxFee < 50);
-        basisPointsRate = newBasisPoints;
-        maximumFee = newMaxFee.times(10**decimals);
-        Params(basisPointsRate, maximumFee);
-    }
-
-    /** New tokens on the owner's balance (no Transfer event, as Tether's). */
-    function issue(uint amount) public onlyOwner {
-        require(_totalSupply + amount > _totalSupply);
-        require(balances[owner] + amount > balances[owner]);
-        balances[owner] += amount;
-        _totalSupply += amount;
-        Issue(amount);
-    }
-
-    /** Tokens taken from the owner's balance out of the supply (no Transfer event). */
-    function redeem(uint amount) public onlyOwner {
-        require(_totalSupply >= amount);
-        require(balances[owner] >= amount);
-        _totalSupply -= amount;
-        balances[owner] -= amount;
-        Redeem(amount);
     }
 
     /** From now on the token is `upgraded`'s: this contract forwards to it. */
@@ -269,24 +313,19 @@ contract TetherUsdt {
         require(msg.data.length >= words * 32 + 4);
     }
 
-    function feeOn(uint value) internal view returns (uint) {
-        uint fee = value.times(basisPointsRate) / 10000;
-        if (fee > maximumFee) {
-            fee = maximumFee;
-        }
-        return fee;
+    function balanceRecord(address who) internal returns (uint) {
+        return balances[who];
     }
 
-    /** `value` leaves `from`; the fee goes to the owner and the rest to `to`, each with its event. */
-    function move(address from, address to, uint value) internal {
-        uint fee = feeOn(value);
-        uint delivered = value.minus(fee);
-        balances[from] = balances[from].minus(value);
-        balances[to] = balances[to].plus(delivered);
-        if (fee > 0) {
-            balances[owner] = balances[owner].plus(fee);
-            Transfer(from, owner, fee);
-        }
-        Transfer(from, to, delivered);
+    function setBalanceRecord(address who, uint value) internal {
+        balances[who] = value;
+    }
+
+    function blackListedRecord(address who) internal returns (bool) {
+        return isBlackListed[who];
+    }
+
+    function setBlackListedRecord(address who, bool value) internal {
+        isBlackListed[who] = value;
     }
 }

@@ -21,22 +21,11 @@ import "./TetherUsdt.sol";
  * issuer issues, redeems and freezes here from then on); its own freeze list and pause still stop
  * a payment made through it, as Tether's do.
  */
-contract UpgradedUsdt {
+contract UpgradedUsdt is TetherIssuerControls {
     using UsdtMath for uint;
 
-    uint public constant MAX_UINT = 2**256 - 1;
-
-    string public name;
-    string public symbol;
-    uint public decimals;
-    address public owner;
     /** The deprecated contract whose calls this one takes and whose balances it continues. */
     address public legacyContract;
-
-    uint public _totalSupply;
-    uint public basisPointsRate;
-    uint public maximumFee;
-    bool public paused;
 
     /** An address's own entries, valid once `migrated` (allowances: `allowanceMigrated`). */
     mapping(address => bool) private migrated;
@@ -45,44 +34,20 @@ contract UpgradedUsdt {
     mapping(address => mapping(address => bool)) private allowanceMigrated;
     mapping(address => mapping(address => uint)) private ownAllowed;
 
-    event Transfer(address indexed from, address indexed to, uint value);
-    event Approval(address indexed owner, address indexed spender, uint value);
-    event Issue(uint amount);
-    event Redeem(uint amount);
-    event Params(uint feeBasisPoints, uint maxFee);
-    event DestroyedBlackFunds(address _blackListedUser, uint _balance);
-    event AddedBlackList(address _user);
-    event RemovedBlackList(address _user);
-    event Pause();
-    event Unpause();
-
-    modifier onlyOwner() {
-        require(msg.sender == owner);
-        _;
-    }
-
     modifier onlyLegacy() {
         require(msg.sender == legacyContract);
         _;
     }
 
-    modifier whenNotPaused() {
-        require(!paused);
-        _;
-    }
-
-    modifier whenPaused() {
-        require(paused);
+    /** An address's own records are read and written once taken over from the legacy contract. */
+    modifier takenOver(address who) {
+        migrate(who);
         _;
     }
 
     /** Deployed by the issuer, who owns it, before the legacy contract is pointed at it. */
-    function UpgradedUsdt(address legacy, string tokenName, string tokenSymbol, uint tokenDecimals) public {
-        owner = msg.sender;
+    function UpgradedUsdt(address legacy, string tokenName, string tokenSymbol, uint tokenDecimals) TetherIssuerControls(tokenName, tokenSymbol, tokenDecimals) public {
         legacyContract = legacy;
-        name = tokenName;
-        symbol = tokenSymbol;
-        decimals = tokenDecimals;
         TetherUsdt previous = TetherUsdt(legacy);
         _totalSupply = previous._totalSupply();
         basisPointsRate = previous.basisPointsRate();
@@ -140,17 +105,7 @@ contract UpgradedUsdt {
         setAllowance(holder, spender, value);
     }
 
-    // ---- The issuer's controls, as TetherUsdt's ----
-
-    function getOwner() external view returns (address) {
-        return owner;
-    }
-
-    function transferOwnership(address newOwner) public onlyOwner {
-        if (newOwner != address(0)) {
-            owner = newOwner;
-        }
-    }
+    // ---- The freeze list read (the issuer's controls: TetherIssuerControls) ----
 
     function isBlackListed(address who) public view returns (bool) {
         return migrated[who] ? ownBlackListed[who] : TetherUsdt(legacyContract).isBlackListed(who);
@@ -158,63 +113,6 @@ contract UpgradedUsdt {
 
     function getBlackListStatus(address maker) external view returns (bool) {
         return isBlackListed(maker);
-    }
-
-    function addBlackList(address evilUser) public onlyOwner {
-        migrate(evilUser);
-        ownBlackListed[evilUser] = true;
-        AddedBlackList(evilUser);
-    }
-
-    function removeBlackList(address clearedUser) public onlyOwner {
-        migrate(clearedUser);
-        ownBlackListed[clearedUser] = false;
-        RemovedBlackList(clearedUser);
-    }
-
-    function destroyBlackFunds(address blackListedUser) public onlyOwner {
-        migrate(blackListedUser);
-        require(ownBlackListed[blackListedUser]);
-        uint dirtyFunds = ownBalances[blackListedUser];
-        ownBalances[blackListedUser] = 0;
-        _totalSupply = _totalSupply.minus(dirtyFunds);
-        DestroyedBlackFunds(blackListedUser, dirtyFunds);
-    }
-
-    function pause() public onlyOwner whenNotPaused {
-        paused = true;
-        Pause();
-    }
-
-    function unpause() public onlyOwner whenPaused {
-        paused = false;
-        Unpause();
-    }
-
-    function setParams(uint newBasisPoints, uint newMaxFee) public onlyOwner {
-        require(newBasisPoints < 20);
-        require(newMaxFee < 50);
-        basisPointsRate = newBasisPoints;
-        maximumFee = newMaxFee.times(10**decimals);
-        Params(basisPointsRate, maximumFee);
-    }
-
-    function issue(uint amount) public onlyOwner {
-        migrate(owner);
-        require(_totalSupply + amount > _totalSupply);
-        require(ownBalances[owner] + amount > ownBalances[owner]);
-        ownBalances[owner] += amount;
-        _totalSupply += amount;
-        Issue(amount);
-    }
-
-    function redeem(uint amount) public onlyOwner {
-        migrate(owner);
-        require(_totalSupply >= amount);
-        require(ownBalances[owner] >= amount);
-        _totalSupply -= amount;
-        ownBalances[owner] -= amount;
-        Redeem(amount);
     }
 
     // ---- Inside ----
@@ -244,26 +142,19 @@ contract UpgradedUsdt {
         }
     }
 
-    function feeOn(uint value) internal view returns (uint) {
-        uint fee = value.times(basisPointsRate) / 10000;
-        if (fee > maximumFee) {
-            fee = maximumFee;
-        }
-        return fee;
+    function balanceRecord(address who) internal takenOver(who) returns (uint) {
+        return ownBalances[who];
     }
 
-    function move(address from, address to, uint value) internal {
-        migrate(from);
-        migrate(to);
-        uint fee = feeOn(value);
-        uint delivered = value.minus(fee);
-        ownBalances[from] = ownBalances[from].minus(value);
-        ownBalances[to] = ownBalances[to].plus(delivered);
-        if (fee > 0) {
-            migrate(owner);
-            ownBalances[owner] = ownBalances[owner].plus(fee);
-            Transfer(from, owner, fee);
-        }
-        Transfer(from, to, delivered);
+    function setBalanceRecord(address who, uint value) internal takenOver(who) {
+        ownBalances[who] = value;
+    }
+
+    function blackListedRecord(address who) internal takenOver(who) returns (bool) {
+        return ownBlackListed[who];
+    }
+
+    function setBlackListedRecord(address who, bool value) internal takenOver(who) {
+        ownBlackListed[who] = value;
     }
 }

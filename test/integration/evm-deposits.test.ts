@@ -1,5 +1,5 @@
 import { createTestClient, http, parseUnits, type Address, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
 import type { DepositJobDeps } from '#functions/deposits/deposit-chain';
@@ -7,18 +7,17 @@ import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
-import type { SliceSettings } from '#functions/settings/functions';
 import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
-import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { anvilNetworkSettings, useAnvilsWithContracts, type AnvilWithContracts } from '../support/anvil.ts';
+import { evmDepositSettings, type EvmDepositSettings } from '../support/evm-jobs.ts';
 import { storedEvents } from '../support/records.ts';
 
 /**
@@ -26,31 +25,21 @@ import { storedEvents } from '../support/records.ts';
  * the eth_getLogs scanner, crediting once a block is `confirmations` deep, 18 decimals on BSC, and
  * reorganisations made with anvil_reorg (../shared/networks.md).
  */
-type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const CONFIRMATIONS = 3;
 const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-const nodes = {} as Record<'ethereum' | 'bsc', Node>;
+const nodes = useAnvilsWithContracts({ ethereum: { chainId: 1, usdtDecimals: 6 }, bsc: { chainId: 56, usdtDecimals: 18 } });
 let companyId: string;
 
 // A small maxBlockRange, so that a scan of a few dozen blocks splits its range.
-const networkSettings = (node: Node, chainId: number) => anvilNetworkSettings(node, { chainId, confirmations: CONFIRMATIONS, maxBlockRange: 8 });
-let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+const networkSettings = (node: AnvilWithContracts, chainId: number) => anvilNetworkSettings(node, { chainId, confirmations: CONFIRMATIONS, maxBlockRange: 8 });
+let settings: EvmDepositSettings;
 
 beforeAll(async () => {
-  [nodes.ethereum, nodes.bsc] = await Promise.all([startAnvilWithContracts({ chainId: 1, usdtDecimals: 6 }), startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 })]);
-  settings = {
-    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
-    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
-    EVM_NETWORKS: { ethereum: networkSettings(nodes.ethereum, 1), bsc: networkSettings(nodes.bsc, 56) },
-  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
+  settings = evmDepositSettings({ ethereum: networkSettings(nodes.ethereum, 1), bsc: networkSettings(nodes.bsc, 56) });
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Co', environment: 'sandbox' }, new Date()));
   for (const network of ['ethereum', 'bsc'] as const) await jobsOn(network).scan();
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(Object.values(nodes).map((node) => node.stop()));
 });
 
 let receiptsRead = 0;
@@ -72,10 +61,10 @@ function jobsOn(network: EvmNetworkName & keyof typeof nodes, addresses?: Deposi
   };
 }
 
-const anvilOf = (node: Node) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
-const mine = (node: Node, blocks: number) => anvilOf(node).mine({ blocks });
+const anvilOf = (node: AnvilWithContracts) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
+const mine = (node: AnvilWithContracts, blocks: number) => anvilOf(node).mine({ blocks });
 
-async function pay(node: Node, to: string, amount: bigint): Promise<Hex> {
+async function pay(node: AnvilWithContracts, to: string, amount: bigint): Promise<Hex> {
   // transfer(address,uint256): TetherUsdt's on ethereum, Bep20Usdt's (the same call, returning true) on bsc.
   const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: TetherUsdt.abi, functionName: 'transfer', args: [to as Address, amount] });
   await localPublicClient(node.chain).waitForTransactionReceipt({ hash });

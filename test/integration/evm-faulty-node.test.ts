@@ -7,17 +7,14 @@ import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
-import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { evmChainOf, evmChains, evmPayoutsOf } from '#functions/networks/evm/from-settings';
 import type { EvmNetworkSettings } from '#functions/networks/evm/settings';
-import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
+import { reconciliationReport } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
-import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { SliceSettings } from '#functions/settings/functions';
 import type { Log } from '#functions/shared/log';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
-import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -31,7 +28,7 @@ import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
 import { startFaultyRpcProxy, type FaultyRpcProxy } from '../support/faulty-rpc-proxy.ts';
-import { USDT } from '../support/sandbox-chain-jobs.ts';
+import { reconcileEvmNetworks } from '../support/evm-jobs.ts';
 
 /**
  * The node as a provider that errs and lags (../shared/networks.md, "Finality, reorganisations and
@@ -127,11 +124,7 @@ const withdraw = (companyId: string, to: string, amount: bigint, reference = `w-
 
 /** Reconcile as the job runs it, reading polygon's anvil directly: TRON on an empty sandbox chain of this table. */
 async function reconciled() {
-  const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
-  const result = await reconcileHoldings({
-    ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address() }, evmReconcileSources(NETWORK, { EVM_NETWORKS: { [NETWORK]: direct } } as SliceSettings<'chain'>, async () => hotWallet.address)],
-  });
+  const result = await reconcileEvmNetworks(env, { EVM_NETWORKS: { [NETWORK]: direct } } as SliceSettings<'chain'>, { [NETWORK]: hotWallet.address });
   return { total: result, network: result.networks.find((network) => network.network === NETWORK)!, report: reconciliationReport(result) };
 }
 

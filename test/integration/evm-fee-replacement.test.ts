@@ -1,6 +1,6 @@
-import { createTestClient, erc20Abi, http, parseGwei, parseTransaction, parseUnits, type Address, type Hash, type TransactionSerialized } from 'viem';
+import { erc20Abi, parseGwei, parseTransaction, parseUnits, type Address, type Hash, type TransactionSerialized } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
@@ -13,12 +13,12 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
 import { localEvmSigner } from '#functions/networks/evm/signer';
-import { localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { localWalletClient } from '#local/evm-contracts';
 import { STAGES } from '../../config/stages.ts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { jsonLines } from '../support/log-lines.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { anvilNetworkSettings, useAnvilWithContracts } from '../support/anvil.ts';
 
 /**
  * A payout stuck under its fee on a real anvil (BSC's chain id, USDT's 18 decimals): the node's
@@ -28,7 +28,6 @@ import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.
  * hash of the version that landed; at the cap it is not replaced and says so; a network on legacy
  * pricing signs and replaces gasPrice transactions (functions/networks/evm/withdrawal-sending.ts).
  */
-type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const NETWORK = 'bsc';
 const CONFIRMATIONS = 3;
 const UNIT = 10n ** 12n; // 18 decimals on chain, 6 outside
@@ -36,11 +35,9 @@ const REPLACE_AFTER_MS = 60_000;
 const env = useFreshTable();
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-let node: Node;
+const anvil = useAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
+const { client, mine, testClient } = anvil;
 let companyId: string;
-
-const anvil = () => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
-const client = () => localPublicClient(node.chain);
 
 /** The errors a run logs, kept for the test to read. */
 function recordingLog() {
@@ -56,11 +53,11 @@ function recordingLog() {
 async function hotWalletSender(network: Partial<EvmNetworkSettings> = {}) {
   const key = generatePrivateKey();
   const { address } = privateKeyToAccount(key);
-  await anvil().setBalance({ address, value: parseUnits('10', 18) });
-  const hash = await localWalletClient(node.chain, node.deployer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [address, parseUnits('1000', 18)] });
-  await anvil().mine({ blocks: 1 });
+  await testClient().setBalance({ address, value: parseUnits('10', 18) });
+  const hash = await localWalletClient(anvil.node.chain, anvil.node.deployer).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [address, parseUnits('1000', 18)] });
+  await mine(1);
   await client().waitForTransactionReceipt({ hash });
-  const settings = { EVM_NETWORKS: { [NETWORK]: { ...anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS }), ...network } } } as SliceSettings<'chain'>;
+  const settings = { EVM_NETWORKS: { [NETWORK]: { ...anvilNetworkSettings(anvil.node, { chainId: 56, confirmations: CONFIRMATIONS }), ...network } } } as SliceSettings<'chain'>;
   const chain = evmChainOf(NETWORK, settings);
   const { log, errors } = recordingLog();
   const sender: EvmSendingDeps = {
@@ -87,7 +84,7 @@ const killedBeforeBroadcast = (sender: EvmSendingDeps): EvmSendingDeps => ({
 const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
   requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } }, companyId, { reference: `w-${Math.random()}`, network: NETWORK, address: to, amount: usdt(amount) }, new Date());
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, withdrawal.id);
-const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
+const usdtOf = async (address: string) => (await client().readContract({ address: anvil.node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
 const balance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 const newAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 const signedOf = (withdrawal: Withdrawal) => parseTransaction(withdrawal.transaction!.signed as TransactionSerialized);
@@ -95,8 +92,8 @@ const receiptOf = (txHash: string) => client().getTransactionReceipt({ hash: txH
 
 /** The base fee from the next block on, far above what the payouts waiting offer; one block mined at it. */
 async function feeSpike(baseFeePerGas: bigint) {
-  await anvil().request({ method: 'anvil_setNextBlockBaseFeePerGas' as never, params: [`0x${baseFeePerGas.toString(16)}`] as never });
-  await anvil().mine({ blocks: 1 });
+  await testClient().request({ method: 'anvil_setNextBlockBaseFeePerGas' as never, params: [`0x${baseFeePerGas.toString(16)}`] as never });
+  await mine(1);
 }
 
 /** A withdrawal sent into the pool while the node mines nothing, then left below a fee spike. */
@@ -152,19 +149,11 @@ async function senderJobMetrics(network: EvmNetworkSettings, hotWalletKey: strin
   return jsonLines(written).filter((line) => line._aws);
 }
 
-beforeAll(async () => {
-  node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
-}, 30_000);
-
-afterAll(async () => {
-  await node?.stop();
-});
-
 beforeEach(async () => {
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Fees Co', environment: 'sandbox' }, new Date()));
   await creditAvailable(env.db, env.tableName, companyId, 'USDT', '10000', NETWORK);
-  await anvil().setAutomine(false);
-  return () => anvil().setAutomine(true);
+  await testClient().setAutomine(false);
+  return () => testClient().setAutomine(true);
 });
 
 describe('EVM payouts stuck under their fee, on anvil', () => {
@@ -188,11 +177,11 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     const { baseFeePerGas } = await client().getBlock();
     expect(after.maxFeePerGas!).toBeGreaterThanOrEqual(baseFeePerGas!);
 
-    await anvil().mine({ blocks: 1 });
+    await mine(1);
     expect(await usdtOf(to)).toBe(usdt('7'));
     expect(await receiptOf(replaced.txHash!)).toMatchObject({ status: 'success' });
     expect(await receiptOf(stuck.txHash!)).toBeNull();
-    await anvil().mine({ blocks: CONFIRMATIONS });
+    await mine(CONFIRMATIONS);
     expect(await settleEvmWithdrawals(later)).toMatchObject({ completed: 1, replaced: 0 });
     expect(await read(stuck)).toMatchObject({ status: 'completed', txHash: replaced.txHash });
     expect(await usdtOf(to)).toBe(usdt('7'));
@@ -206,7 +195,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     await sendEvmWithdrawals(killedBeforeBroadcast(sender));
     // Blocks now hold less gas than the stored transfer asks for, but a plain transfer's 21,000:
     // the node refuses the payout for good, and its nonce gets a filler, which waits in the pool.
-    await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000).toString(16)}`] as never });
+    await testClient().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000).toString(16)}`] as never });
     let filler: NonNullable<NonNullable<Withdrawal['transaction']>['filler']>;
     try {
       expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 0, failed: 0 });
@@ -216,7 +205,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
       await feeSpike(offered * 4n);
       expect(await receiptOf(filler.txHash)).toBeNull();
     } finally {
-      await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000_000).toString(16)}`] as never });
+      await testClient().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000_000).toString(16)}`] as never });
     }
 
     expect(await settleEvmWithdrawals(later)).toMatchObject({ replaced: 1, failed: 0 });
@@ -226,10 +215,10 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     const [before, after] = [parseTransaction(filler.signed as TransactionSerialized), parseTransaction(replaced.filler!.signed as TransactionSerialized)];
     expect({ nonce: after.nonce, to: after.to, value: after.value ?? 0n }).toEqual({ nonce: replaced.nonce, to: before.to, value: 0n });
     expect(after.maxFeePerGas!).toBeGreaterThan(before.maxFeePerGas! * 4n);
-    await anvil().mine({ blocks: 1 });
+    await mine(1);
     expect(await receiptOf(replaced.filler!.txHash)).toMatchObject({ status: 'success' });
     expect(await receiptOf(filler.txHash)).toBeNull();
-    await anvil().mine({ blocks: CONFIRMATIONS });
+    await mine(CONFIRMATIONS);
     expect(await settleEvmWithdrawals(later)).toMatchObject({ failed: 1, replaced: 0 });
     expect(await read(refused)).toMatchObject({ status: 'failed', failureReason: 'REFUSED_BY_NODE' });
     expect(await balance()).toMatchObject({ available: usdt('10000'), locked: 0n });
@@ -243,7 +232,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     // Its clock starts when the node takes it: broadcast again, not replaced again.
     expect(await settleEvmWithdrawals(later)).toMatchObject({ rebroadcast: 1, replaced: 0 });
     expect(await read(stuck)).toMatchObject({ txHash: stored.txHash, transaction: { broadcastAt: expect.any(String) } });
-    await anvil().mine({ blocks: 1 + CONFIRMATIONS });
+    await mine(1 + CONFIRMATIONS);
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 1 });
     expect(await read(stuck)).toMatchObject({ status: 'completed', txHash: stored.txHash });
     expect(await usdtOf(to)).toBe(usdt('3'));
@@ -256,14 +245,14 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     // The spike passes and another node's pool still had the first version: it is mined.
     await feeSpike(1n);
     await client().request({ method: 'eth_sendRawTransaction', params: [stuck.transaction!.signed as Hash] }).catch(() => undefined);
-    await anvil().mine({ blocks: 1 });
+    await mine(1);
     expect(await receiptOf(stuck.txHash!)).toMatchObject({ status: 'success' });
     // Mined, not yet final: neither version is broadcast again.
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 0, rebroadcast: 0, replaced: 0 });
-    await anvil().mine({ blocks: CONFIRMATIONS });
+    await mine(CONFIRMATIONS);
     expect(await settleEvmWithdrawals(later)).toMatchObject({ completed: 1 });
     expect(await read(stuck)).toMatchObject({ status: 'completed', txHash: stuck.txHash });
-    await anvil().mine({ blocks: 1 });
+    await mine(1);
     expect(await receiptOf(replaced.txHash!)).toBeNull();
     expect(await usdtOf(to)).toBe(usdt('4'));
     expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('4') - WITHDRAWAL_RULES.fee, locked: 0n });
@@ -290,7 +279,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     // The spike passes: the payout as signed lands, once.
     await feeSpike(1n);
     await settleEvmWithdrawals(sender);
-    await anvil().mine({ blocks: 1 + CONFIRMATIONS });
+    await mine(1 + CONFIRMATIONS);
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 1 });
     expect(await read(stuck)).toMatchObject({ status: 'completed', txHash: stuck.txHash });
     expect(await usdtOf(to)).toBe(usdt('5'));
@@ -324,7 +313,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
     await feeSpike(1n);
     expect(await sendEvmWithdrawals(sender)).toMatchObject({ sent: 3, feeCapReached: 0 });
     await settleEvmWithdrawals(sender);
-    await anvil().mine({ blocks: 1 + CONFIRMATIONS });
+    await mine(1 + CONFIRMATIONS);
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 4, feeCapReached: 0 });
     expect(await usdtOf(first)).toBe(usdt('2'));
     for (const to of payees) expect(await usdtOf(to)).toBe(usdt('1'));
@@ -336,7 +325,7 @@ describe('EVM payouts stuck under their fee, on anvil', () => {
 
 describe('a network on legacy pricing (feeMarket legacy)', () => {
   it('signs a legacy transaction with a gasPrice under the cap, which the node takes and mines; completed with exactly the amount', async () => {
-    await anvil().setAutomine(true);
+    await testClient().setAutomine(true);
     const { sender } = await hotWalletSender({ feeMarket: 'legacy', maxFeePerGasGwei: 50 });
     const to = newAddress();
     const withdrawal = await withdraw(to, '9');
@@ -347,7 +336,7 @@ describe('a network on legacy pricing (feeMarket legacy)', () => {
     expect(transaction.chainId).toBe(56);
     expect(transaction.gasPrice).toBeLessThanOrEqual(parseGwei('50'));
     expect(await usdtOf(to)).toBe(usdt('9'));
-    await anvil().mine({ blocks: CONFIRMATIONS });
+    await mine(CONFIRMATIONS);
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ completed: 1 });
     expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: sent.txHash });
   });
@@ -361,7 +350,7 @@ describe('a network on legacy pricing (feeMarket legacy)', () => {
     const [before, after] = [signedOf(stuck), signedOf(replaced)];
     expect([before.type, after.type]).toEqual(['legacy', 'legacy']);
     expect(after.gasPrice! * 100n).toBeGreaterThan(before.gasPrice! * 110n);
-    await anvil().mine({ blocks: 1 + CONFIRMATIONS });
+    await mine(1 + CONFIRMATIONS);
     expect(await settleEvmWithdrawals(later)).toMatchObject({ completed: 1 });
     expect(await read(stuck)).toMatchObject({ status: 'completed', txHash: replaced.txHash });
     expect(await usdtOf(to)).toBe(usdt('6'));

@@ -1,29 +1,20 @@
-import { bytesToHex, concat, createTestClient, encodeFunctionData, erc20Abi, http, parseGwei, parseUnits, type Address, type Hex } from 'viem';
+import { concat, createTestClient, encodeFunctionData, erc20Abi, http, parseGwei, parseUnits, type Address, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
-import type { DepositJobDeps } from '#functions/deposits/deposit-chain';
-import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
-import { evmChains, evmReconcileSources } from '#functions/networks/evm/from-settings';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
-import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
-import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
+import { reconciliationReport } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
-import type { SliceSettings } from '#functions/settings/functions';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { ANVIL_MNEMONIC, anvilAccount, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { STAGES } from '../../config/stages.ts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
-import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { anvilNetworkSettings, useAnvilsWithContracts } from '../support/anvil.ts';
+import { evmDepositJobs, evmDepositSettings, reconcileEvmNetworks, type EvmDepositSettings } from '../support/evm-jobs.ts';
 import { storedEvents } from '../support/records.ts';
 
 /**
@@ -32,44 +23,29 @@ import { storedEvents } from '../support/records.ts';
  * final block, whatever is not final is read again until it is (to the network's finality depth,
  * 64 here as Ethereum's), and reconcile reads every EVM deposit address on every EVM network.
  */
-type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 /** Ethereum's finality depth: a block 64 deep is final, and a reorganisation may reach that far. */
 const FINALITY = 64;
 const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-const nodes = {} as Record<'ethereum' | 'polygon', Node>;
-let settings: SliceSettings<'deposits' | 'contracts'> & SliceSettings<'chain'>;
+const nodes = useAnvilsWithContracts({ ethereum: { chainId: 1, usdtDecimals: 6 }, polygon: { chainId: 137, usdtDecimals: 6 } });
+let settings: EvmDepositSettings;
 let companyId: string;
 
 beforeAll(async () => {
-  [nodes.ethereum, nodes.polygon] = await Promise.all([startAnvilWithContracts({ chainId: 1, usdtDecimals: 6 }), startAnvilWithContracts({ chainId: 137, usdtDecimals: 6 })]);
   settings = {
-    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
-    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
-    USDT_CONTRACT: STAGES.local.functionEnvironment.USDT_CONTRACT,
-    EVM_NETWORKS: {
+    ...evmDepositSettings({
       ethereum: { ...anvilNetworkSettings(nodes.ethereum, { chainId: 1, confirmations: FINALITY }), finalityDepth: FINALITY },
       polygon: anvilNetworkSettings(nodes.polygon, { chainId: 137, confirmations: 3 }),
-    },
-  } as typeof settings;
+    }),
+    USDT_CONTRACT: STAGES.local.functionEnvironment.USDT_CONTRACT,
+  };
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'Finality Co', environment: 'sandbox' }, new Date()));
   await jobs().scan();
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(Object.values(nodes).map((node) => node?.stop()));
 });
 
-/** The ethereum poller's jobs, as deposit-poller.ts runs them. */
-function jobs() {
-  const { chain, settings: chainSettings } = evmChains('ethereum').connect(env.db, env.tableName, settings);
-  const deps: DepositJobDeps = { network: 'ethereum', chain, store: new DynamoDepositChainStore(env.db, env.tableName, 'ethereum'), usdtContract: chainSettings.usdtContract };
-  return {
-    scan: () => scanDeposits({ ...deps, cursor: new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName), owner: 'scanner' }),
-    confirm: () => confirmDeposits(deps),
-  };
-}
+/** The ethereum poller's jobs. */
+const jobs = () => evmDepositJobs(env, 'ethereum', settings);
 
 const node = () => nodes.ethereum;
 const client = () => localPublicClient(node().chain);
@@ -209,12 +185,7 @@ describe('EVM reconcile reads every deposit address on every EVM network', () =>
     await localPublicClient(nodes.polygon.chain).waitForTransactionReceipt({
       hash: await onPolygon.writeContract({ address: nodes.polygon.usdt, abi: erc20Abi, functionName: 'transfer', args: [deposit.address as Address, parseUnits('3', 6)] }),
     });
-    const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
-    const tronHotWalletKey = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
-    const result = await reconcileHoldings({
-      ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-      networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(STAGES.local.functionEnvironment.USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(tronHotWalletKey).address() }, ...(['ethereum', 'polygon'] as const).map((network) => evmReconcileSources(network, settings, async () => nodes[network].hotWallet.address))],
-    });
+    const result = await reconcileEvmNetworks(env, settings, { ethereum: nodes.ethereum.hotWallet.address, polygon: nodes.polygon.hotWallet.address });
     const report = reconciliationReport(result);
     const [ethereum, polygon] = (['ethereum', 'polygon'] as const).map((network) => result.networks.find((line) => line.network === network)!);
     expect(polygon, report).toMatchObject({ difference: usdt('3'), mismatch: 'surplus', unexplainedUsdt: [{ address: deposit.address, amount: usdt('3') }] });

@@ -1,27 +1,21 @@
-import { createTestClient, erc20Abi, http, parseAbiItem, parseEther, parseEventLogs, parseUnits, type Address, type Hash } from 'viem';
+import { erc20Abi, parseAbiItem, parseEther, parseEventLogs, parseUnits, type Address, type Hash } from 'viem';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
-import { evmReconcileSources, isForwarderOf } from '#functions/networks/evm/from-settings';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
-import type { SliceSettings } from '#functions/settings/functions';
+import { isForwarderOf } from '#functions/networks/evm/from-settings';
 import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
-import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
-import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { hotWalletFloatOf, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { usdt } from '../support/money.ts';
-import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
-import { ANVIL_HOT_WALLET_KEY, evmDepositJobs, evmSweeperDeps } from '../support/evm-jobs.ts';
+import { evmSweeperDeps, reconcileEvmNetworks, useEvmDepositAnvil } from '../support/evm-jobs.ts';
 
 /**
  * Native coin at EVM deposit addresses and BSC's dust, against a real anvil (BSC's chain id, its
@@ -30,56 +24,41 @@ import { ANVIL_HOT_WALLET_KEY, evmDepositJobs, evmSweeperDeps } from '../support
  * functions/networks/evm/sweeps.ts); a transfer of less than 1e-6 USDT is recorded as dust, never
  * credited, and reconcile explains it (functions/deposits/dust.ts, functions/ledger/reconciliation.ts).
  */
-type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const NETWORK = 'bsc';
 const CONFIRMATIONS = 3;
-const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const SWEPT_NATIVE = parseAbiItem('event SweptNative(bytes32 indexed salt, address indexed forwarder, uint256 amount)');
 const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-let node: Node;
-let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+const anvil = useEvmDepositAnvil(env, NETWORK, { chainId: 56, usdtDecimals: 18, confirmations: CONFIRMATIONS });
+const { client, mine } = anvil;
 let companyId: string;
 
-const client = () => localPublicClient(node.chain);
-const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).mine({ blocks });
 const nativeOf = (address: string) => client().getBalance({ address: address as Address });
 const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')?.available ?? 0n;
 
-const chainJobs = () => evmDepositJobs(env, NETWORK, settings);
-
-/** Scans until the payments are final and confirms them. */
-async function scanFinal() {
-  const jobs = chainJobs();
-  await jobs.scan();
-  await mine(CONFIRMATIONS);
-  await jobs.scan();
-  await jobs.confirm();
-}
-
-const newDeposit = () => createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `nc-${Math.random()}` }, new Date());
+const newDeposit = () => createDeposit(deposits, depositSettingsFrom(anvil.settings), companyId, { network: NETWORK, reference: `nc-${Math.random()}` }, new Date());
 
 /** The customer pays `amount` of USDT, in the token's base units (18 decimals), to `to`. */
 async function payBaseUnits(to: string, amount: bigint) {
-  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [to as Address, amount] });
+  const hash = await localWalletClient(anvil.node.chain, anvil.node.customer).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [to as Address, amount] });
   await client().waitForTransactionReceipt({ hash });
 }
 
 /** The customer's wallet sends native coin (BNB here), with the gas it is given or its estimate. */
 async function sendNative(to: string, value: bigint, gas?: bigint) {
-  const hash = await localWalletClient(node.chain, node.customer).sendTransaction({ to: to as Address, value, ...(gas !== undefined && { gas }) });
+  const hash = await localWalletClient(anvil.node.chain, anvil.node.customer).sendTransaction({ to: to as Address, value, ...(gas !== undefined && { gas }) });
   return client().waitForTransactionReceipt({ hash });
 }
 
 /** The sweeper as the job builds it, native coin read through the factory. */
 function sweeper(): EvmSweepDeps {
-  const deps = evmSweeperDeps(env, NETWORK, settings);
+  const deps = evmSweeperDeps(env, NETWORK, anvil.settings);
   return {
     ...deps,
     native: {
-      balances: (addresses) => deps.chain.nativeBalances(node.factory, addresses),
-      isForwarderOf: (address, depositId) => isForwarderOf(settings.EVM_NETWORKS[NETWORK]!, address, depositId),
+      balances: (addresses) => deps.chain.nativeBalances(anvil.node.factory, addresses),
+      isForwarderOf: (address, depositId) => isForwarderOf(anvil.settings.EVM_NETWORKS[NETWORK]!, address, depositId),
     },
   };
 }
@@ -92,37 +71,20 @@ async function sweepAndSettle() {
   return sent;
 }
 
-const reconcileNow = () => {
-  const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
-  return reconcileHoldings({
-    ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(ANVIL_HOT_WALLET_KEY).address() }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
-  });
-};
+const reconcileNow = () => reconcileEvmNetworks(env, anvil.settings, { [NETWORK]: anvil.node.hotWallet.address });
 const onBsc = (result: HoldingsReconciliation) => result.networks.find((network) => network.network === NETWORK)!;
 
 beforeAll(async () => {
-  node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
-  settings = {
-    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
-    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
-    EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS }) },
-  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
-  await chainJobs().scan();
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'Native Coin Co', environment: 'sandbox' }, new Date()));
   // The hot wallet's float, recorded as npm start records it: reconcile starts balanced.
-  await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), hotWalletFloatOf(NETWORK, node), new Date());
-}, 30_000);
-
-afterAll(async () => {
-  await node?.stop();
+  await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), hotWalletFloatOf(NETWORK, anvil.node), new Date());
 });
 
 describe('native coin at an EVM deposit address', () => {
   it('2 BNB sent to a credited, unswept deposit address: reconcile reports it; the next sweep moves it with the USDT, the hot wallet gaining 2 BNB less only its gas', async () => {
     const deposit = await newDeposit();
     await payBaseUnits(deposit.address, parseUnits('5', 18));
-    await scanFinal();
+    await anvil.creditPaid();
     await sendNative(deposit.address, parseEther('2'));
 
     const before = await reconcileNow();
@@ -130,7 +92,7 @@ describe('native coin at an EVM deposit address', () => {
     expect(reconciliationReport(before)).toMatch(/bsc .*native coin at 1 deposit address\(es\) 2000000000000000000/);
     expect(onBsc(before).balanced, reconciliationReport(before)).toBe(true);
 
-    const hotBefore = await nativeOf(node.hotWallet.address);
+    const hotBefore = await nativeOf(anvil.node.hotWallet.address);
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1, nativeForwarders: 1 });
     const [sweep] = await sweeper().store.openSweeps();
     expect(sweep).toMatchObject({ amount: usdt('5'), nativeAmount: parseEther('2'), forwarders: [{ address: deposit.address, amount: usdt('5'), native: parseEther('2') }] });
@@ -138,7 +100,7 @@ describe('native coin at an EVM deposit address', () => {
     const receipt = await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
     expect(parseEventLogs({ abi: [SWEPT_NATIVE], logs: receipt.logs }).map((log) => log.args)).toEqual([expect.objectContaining({ forwarder: deposit.address, amount: parseEther('2') })]);
     // Exactly 2 BNB in, the sweep's gas out: nothing else moved the hot wallet's BNB.
-    expect((await nativeOf(node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
+    expect((await nativeOf(anvil.node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
     expect(await nativeOf(deposit.address)).toBe(0n);
 
     await mine(CONFIRMATIONS);
@@ -152,14 +114,14 @@ describe('native coin at an EVM deposit address', () => {
     const deposit = await newDeposit();
     // A wallet's plain send with the bare 21,000 gas: the address has no code yet.
     expect((await sendNative(deposit.address, parseEther('2'), 21_000n)).status).toBe('success');
-    const hotBefore = await nativeOf(node.hotWallet.address);
+    const hotBefore = await nativeOf(anvil.node.hotWallet.address);
 
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1, nativeForwarders: 1 });
     const [sweep] = await sweeper().store.openSweeps();
     expect(sweep).toMatchObject({ amount: 0n, nativeAmount: parseEther('2') });
     // Mined just after the node answered the broadcast (anvil's automine): waited for, not read at once.
     const receipt = await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
-    expect((await nativeOf(node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
+    expect((await nativeOf(anvil.node.hotWallet.address)) - hotBefore).toBe(parseEther('2') - receipt.gasUsed * receipt.effectiveGasPrice);
     expect(await client().getCode({ address: deposit.address as Address })).toBeTruthy();
     await mine(CONFIRMATIONS);
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, sent: 0 });
@@ -195,8 +157,8 @@ describe('dust on BSC (18 decimals)', () => {
     const balanceBefore = await companyUsdt();
     await payBaseUnits(dusted.address, 1n);
     await payBaseUnits(paid.address, parseUnits('1.000001', 18) + 1n);
-    await scanFinal();
-    await chainJobs().scan(); // a scan reading the same blocks again records nothing twice
+    await anvil.creditPaid();
+    await anvil.depositJobs().scan(); // a scan reading the same blocks again records nothing twice
 
     expect((await deposits.getDeposit(companyId, dusted.id))?.status).toBe('awaiting_payment');
     const credited = (await deposits.getDeposit(companyId, paid.id))!;
@@ -212,13 +174,13 @@ describe('dust on BSC (18 decimals)', () => {
 
     // Swept, the paid address's wei goes to the hot wallet with its USDT: still explained.
     await sweepAndSettle();
-    expect(await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [paid.address as Address] })).toBe(0n);
+    expect(await client().readContract({ address: anvil.node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [paid.address as Address] })).toBe(0n);
     const swept = await reconcileNow();
     expect(swept.balanced, reconciliationReport(swept)).toBe(true);
     expect(onBsc(swept).dust).toEqual({ held: 2n, recorded: 2n });
 
     // Sub-micro USDT no record explains (sent to the hot wallet, which is no deposit address) is shown.
-    await payBaseUnits(node.hotWallet.address, 5n);
+    await payBaseUnits(anvil.node.hotWallet.address, 5n);
     const unexplained = await reconcileNow();
     expect(onBsc(unexplained).dust).toEqual({ held: 7n, recorded: 2n });
     expect(reconciliationReport(unexplained)).toContain('dust 7 held, 2 recorded (UNRECORDED DUST)');

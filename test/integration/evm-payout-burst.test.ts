@@ -4,11 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
-import { evmChainOf, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
-import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
-import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
-import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { LocalKeySigner } from '#adapters/signer/local-key-signer';
+import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
+import { reconciliationReport } from '#functions/ledger/reconciliation';
 import type { SliceSettings } from '#functions/settings/functions';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
@@ -20,7 +17,7 @@ import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
-import { USDT } from '../support/sandbox-chain-jobs.ts';
+import { reconcileEvmNetworks } from '../support/evm-jobs.ts';
 
 /**
  * Issue #34's burst: 100 equal withdrawals (one company, one address, one amount) queued at once on
@@ -43,11 +40,7 @@ let settings: SliceSettings<'chain'>;
 
 /** Reconcile as the job runs it: TRON on the sandbox chain of this table (no TRON money here), polygon on its anvil. */
 async function polygonReconciled() {
-  const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
-  const result = await reconcileHoldings({
-    ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(generatePrivateKey().slice(2)).address() }, evmReconcileSources(NETWORK, settings, async () => hotWallet.address)],
-  });
+  const result = await reconcileEvmNetworks(env, settings, { [NETWORK]: hotWallet.address });
   return { total: result, network: result.networks.find((network) => network.network === NETWORK)!, report: reconciliationReport(result) };
 }
 

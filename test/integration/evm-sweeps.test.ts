@@ -1,32 +1,26 @@
-import { createTestClient, encodeAbiParameters, erc20Abi, http, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseTransaction, parseUnits, toHex, type Address, type Hash, type TransactionSerialized } from 'viem';
+import { encodeAbiParameters, erc20Abi, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseTransaction, parseUnits, toHex, type Address, type Hash, type TransactionSerialized } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { sweepEvmDepositAddresses, type EvmSweep, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
-import { evmChainOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
-import type { SliceSettings } from '#functions/settings/functions';
+import { evmChainOf } from '#functions/networks/evm/from-settings';
 import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
-import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
-import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { ANVIL_MNEMONIC, HOT_WALLET_USDT, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { ANVIL_MNEMONIC, HOT_WALLET_USDT, hotWalletFloatOf, localWalletClient } from '#local/evm-contracts';
 import { checkHotWalletGas } from '#functions/networks/evm/hot-wallet-gas';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
-import { ANVIL_HOT_WALLET_KEY, evmSenderDeps, evmDepositJobs, evmSweeperDeps } from '../support/evm-jobs.ts';
+import { evmSenderDeps, evmSweeperDeps, reconcileEvmNetworks, useEvmDepositAnvil } from '../support/evm-jobs.ts';
 
 /**
  * Sweeps of EVM deposit forwarders against a real anvil (BSC's chain id and 18 decimals): credited
@@ -35,46 +29,36 @@ import { ANVIL_HOT_WALLET_KEY, evmSenderDeps, evmDepositJobs, evmSweeperDeps } f
  * interleaved with withdrawals (functions/networks/evm/sweeps.ts); and reconciliation per network
  * through all of it (functions/ledger/reconciliation.ts).
  */
-type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const NETWORK = 'bsc';
 const CONFIRMATIONS = 3;
 const UNIT = 10n ** 12n; // 18 decimals on chain, 6 outside
-const USDT_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const SWEPT = parseAbiItem('event Swept(bytes32 indexed salt, address indexed forwarder, address indexed token, uint256 amount)');
 const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-let node: Node;
-let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+const anvil = useEvmDepositAnvil(env, NETWORK, { chainId: 56, usdtDecimals: 18, confirmations: CONFIRMATIONS });
+const { client, mine } = anvil;
 let companyId: string;
 
-const client = () => localPublicClient(node.chain);
-const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).mine({ blocks });
-const usdtOf = async (address: string) => (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
+const usdtOf = async (address: string) => (await client().readContract({ address: anvil.node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
 const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
-
-const chainJobs = () => evmDepositJobs(env, NETWORK, settings);
 
 /** Deposits paid these amounts by the customer, scanned and credited (final): due for a sweep. */
 async function creditedDeposits(amounts: string[]): Promise<Deposit[]> {
   const made: Deposit[] = [];
   for (const amount of amounts) {
-    const deposit = await createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `sw-${Math.random()}` }, new Date());
-    const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [deposit.address as Address, parseUnits(amount, 18)] });
+    const deposit = await createDeposit(deposits, depositSettingsFrom(anvil.settings), companyId, { network: NETWORK, reference: `sw-${Math.random()}` }, new Date());
+    const hash = await localWalletClient(anvil.node.chain, anvil.node.customer).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [deposit.address as Address, parseUnits(amount, 18)] });
     await client().waitForTransactionReceipt({ hash });
     made.push(deposit);
   }
-  const jobs = chainJobs();
-  await jobs.scan();
-  await mine(CONFIRMATIONS);
-  await jobs.scan();
-  await jobs.confirm();
+  await anvil.creditPaid();
   return made;
 }
 
 /** The sweeper as the job builds it; `batchSize` forwarders at most in one sweep. */
-const sweeper = ({ batchSize = 100 } = {}): EvmSweepDeps => evmSweeperDeps(env, NETWORK, settings, { batchSize });
+const sweeper = ({ batchSize = 100 } = {}): EvmSweepDeps => evmSweeperDeps(env, NETWORK, anvil.settings, { batchSize });
 
 /** The sweeper, its broadcasts lost: a process killed right after storing its sweep. */
 function killedBeforeBroadcast(): EvmSweepDeps {
@@ -87,24 +71,10 @@ function killedBeforeBroadcast(): EvmSweepDeps {
   return killed;
 }
 
-const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, settings);
+const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, anvil.settings);
 
 const sumOf = (amounts: string[]) => amounts.reduce((sum, amount) => sum + usdt(amount), 0n);
 const dueNow = () => new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).dueAddresses(1_000);
-
-beforeAll(async () => {
-  node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
-  settings = {
-    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
-    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
-    EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS }) },
-  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
-  await chainJobs().scan();
-}, 30_000);
-
-afterAll(async () => {
-  await node?.stop();
-});
 
 beforeEach(async () => {
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Sweep Co', environment: 'sandbox' }, new Date()));
@@ -121,8 +91,8 @@ describe('EVM sweeps on anvil', () => {
     const made = await creditedDeposits(amounts);
     expect((await dueNow()).map((due) => due.address).sort()).toEqual(made.map((deposit) => deposit.address).sort());
     const companyBefore = await companyUsdt();
-    const hotBefore = await usdtOf(node.hotWallet.address);
-    const nonceBefore = await client().getTransactionCount({ address: node.hotWallet.address });
+    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
+    const nonceBefore = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
 
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 12 });
     const [sweep] = await sweeper().store.openSweeps();
@@ -130,11 +100,11 @@ describe('EVM sweeps on anvil', () => {
     // One transaction from the hot wallet, twelve forwarders deployed and emptied by it (mined just
     // after the node answered its broadcast: waited for, as below).
     const receipt = await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
-    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore + 1);
+    expect(await client().getTransactionCount({ address: anvil.node.hotWallet.address })).toBe(nonceBefore + 1);
     expect(receipt.status).toBe('success');
-    expect(receipt.to?.toLowerCase()).toBe(node.factory.toLowerCase());
+    expect(receipt.to?.toLowerCase()).toBe(anvil.node.factory.toLowerCase());
     expect(parseEventLogs({ abi: [SWEPT], logs: receipt.logs })).toHaveLength(12);
-    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+    expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
     for (const deposit of made) expect(await usdtOf(deposit.address)).toBe(0n);
 
     // Not final yet: still open, its forwarders not swept again.
@@ -150,45 +120,45 @@ describe('EVM sweeps on anvil', () => {
 
   it('more due forwarders than a batch holds: the rest go in the next sweep, on the next nonce', async () => {
     const made = await creditedDeposits(['2', '2', '2', '2', '2']);
-    const hotBefore = await usdtOf(node.hotWallet.address);
+    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
     expect(await sweepEvmDepositAddresses(sweeper({ batchSize: 3 }))).toMatchObject({ sent: 1, forwarders: 3 });
     expect(await sweepEvmDepositAddresses(sweeper({ batchSize: 3 }))).toMatchObject({ sent: 1, forwarders: 2 });
     const open = await sweeper().store.openSweeps();
     expect(open.map((sweep) => sweep.forwarders.length)).toEqual([3, 2]);
     expect(open[1]!.nonce).toBe(open[0]!.nonce + 1);
     expect(new Set(open.flatMap((sweep) => sweep.forwarders.map((forwarder) => forwarder.address)))).toEqual(new Set(made.map((deposit) => deposit.address)));
-    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(usdt('10'));
+    expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(usdt('10'));
   }, 60_000);
 
   it('a sweeper killed between storing its sweep and the broadcast: the next run broadcasts the stored sweep, once', async () => {
     const amounts = ['3', '4.5'];
     await creditedDeposits(amounts);
-    const hotBefore = await usdtOf(node.hotWallet.address);
-    const nonceBefore = await client().getTransactionCount({ address: node.hotWallet.address });
+    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
+    const nonceBefore = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
     expect(await sweepEvmDepositAddresses(killedBeforeBroadcast())).toMatchObject({ sent: 1 });
     const [stored] = await sweeper().store.openSweeps();
     expect(stored!.nonce).toBe(nonceBefore);
-    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore);
-    expect(await usdtOf(node.hotWallet.address)).toBe(hotBefore);
+    expect(await client().getTransactionCount({ address: anvil.node.hotWallet.address })).toBe(nonceBefore);
+    expect(await usdtOf(anvil.node.hotWallet.address)).toBe(hotBefore);
 
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ rebroadcast: 1, sent: 0 });
     // anvil's automine mines just after it answers the broadcast: a receipt read at once can come
     // first on a loaded machine (a clean-clone CI run found none).
     const receipt = await client().waitForTransactionReceipt({ hash: stored!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
     expect(receipt.status).toBe('success');
-    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+    expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
     await mine(CONFIRMATIONS);
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, cleared: 2 });
-    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(nonceBefore + 1);
+    expect(await client().getTransactionCount({ address: anvil.node.hotWallet.address })).toBe(nonceBefore + 1);
   }, 60_000);
 
   it("a transaction sent from the hot wallet outside Cambio takes a stored sweep's nonce: the sweep fails, and its forwarders go in the next sweep, on a nonce of its own", async () => {
     const amounts = ['2.5', '6'];
     const made = await creditedDeposits(amounts);
-    const hotBefore = await usdtOf(node.hotWallet.address);
+    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
     expect(await sweepEvmDepositAddresses(killedBeforeBroadcast())).toMatchObject({ sent: 1 });
     const [stored] = await sweeper().store.openSweeps();
-    const byHand = localWalletClient(node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
+    const byHand = localWalletClient(anvil.node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
     await client().waitForTransactionReceipt({ hash: await byHand.sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: 1n, nonce: stored!.nonce }) });
     await mine(CONFIRMATIONS);
 
@@ -202,14 +172,14 @@ describe('EVM sweeps on anvil', () => {
     expect(new Set(again!.forwarders.map((forwarder) => forwarder.address))).toEqual(new Set(made.map((deposit) => deposit.address)));
     await mine(CONFIRMATIONS);
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, cleared: 2 });
-    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+    expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
   }, 60_000);
 
   it('a sweep stuck under a fee spike is replaced at a higher fee (same nonce, same call) and lands once; the record ends with the version that landed', async () => {
     const amounts = ['3', '3.5'];
     const made = await creditedDeposits(amounts);
-    const hotBefore = await usdtOf(node.hotWallet.address);
-    const node_ = createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
+    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
+    const node_ = anvil.testClient();
     // The node mines only when told: the sweep waits in its pool, as on a busy chain.
     await node_.setAutomine(false);
     let replaced: EvmSweep;
@@ -242,7 +212,7 @@ describe('EVM sweeps on anvil', () => {
     expect(await new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).finishedSweeps()).toContainEqual(
       expect.objectContaining({ id: stored.id, status: 'done', txHash: replaced.txHash }),
     );
-    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+    expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
     for (const deposit of made) expect(await usdtOf(deposit.address)).toBe(0n);
   }, 60_000);
 
@@ -255,7 +225,7 @@ describe('EVM sweeps on anvil', () => {
       ),
     );
     const more = await creditedDeposits(['5', '6']);
-    const hotBefore = await usdtOf(node.hotWallet.address);
+    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
     // The sweeper batches one forwarder at a time, so it signs as often as the sender does.
     const [sent] = await Promise.all([sendEvmWithdrawals(sender()), (async () => {
       for (let run = 0; run < 5; run++) await sweepEvmDepositAddresses(sweeper({ batchSize: 1 }));
@@ -272,7 +242,7 @@ describe('EVM sweeps on anvil', () => {
     ].sort((a, b) => a - b);
     expect(nonces).toEqual(nonces.map((_, i) => nonces[0]! + i));
     expect(await usdtOf(to)).toBe(usdt('16'));
-    expect((await usdtOf(node.hotWallet.address)) - hotBefore).toBe(usdt('191') - usdt('16'));
+    expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(usdt('191') - usdt('16'));
     for (const deposit of more) expect(await usdtOf(deposit.address)).toBe(0n);
     await mine(CONFIRMATIONS);
     expect(await settleEvmWithdrawals(sender())).toMatchObject({ completed: 8 });
@@ -283,13 +253,7 @@ describe('EVM sweeps on anvil', () => {
 
 describe('reconcile per network', () => {
   /** TRON on the sandbox chain in the same table (no TRON money here), bsc on its anvil. */
-  const reconcileNow = () => {
-    const tron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3_000, solidifyAfter: 19 });
-    return reconcileHoldings({
-      ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-      networks: [{ network: 'tron', usdtBalances: (addresses) => tron.tokenBalances(USDT_CONTRACT, addresses), receipt: (txHash) => tron.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(ANVIL_HOT_WALLET_KEY).address() }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
-    });
-  };
+  const reconcileNow = () => reconcileEvmNetworks(env, anvil.settings, { [NETWORK]: anvil.node.hotWallet.address });
   const onBsc = (result: HoldingsReconciliation) => result.networks.find((network) => network.network === NETWORK)!;
   /**
    * USDT gone from the hot wallet (a treasury move, a theft), written into the token's storage: a
@@ -298,10 +262,10 @@ describe('reconcile per network', () => {
    * (its owner is the first); the slot read must be the balance.
    */
   async function takeFromHotWallet(amount: bigint) {
-    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [node.hotWallet.address, 1n]));
-    const held = BigInt((await client().getStorageAt({ address: node.usdt, slot }))!);
-    expect(held).toBe((await usdtOf(node.hotWallet.address)) * UNIT);
-    await createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).setStorageAt({ address: node.usdt, index: slot, value: pad(toHex(held - amount * UNIT)) });
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [anvil.node.hotWallet.address, 1n]));
+    const held = BigInt((await client().getStorageAt({ address: anvil.node.usdt, slot }))!);
+    expect(held).toBe((await usdtOf(anvil.node.hotWallet.address)) * UNIT);
+    await anvil.testClient().setStorageAt({ address: anvil.node.usdt, index: slot, value: pad(toHex(held - amount * UNIT)) });
   }
   const expectBalanced = (result: HoldingsReconciliation) => {
     expect(result.balanced, reconciliationReport(result)).toBe(true);
@@ -316,7 +280,7 @@ describe('reconcile per network', () => {
     expect(onBsc(unrecorded)).toMatchObject({ difference: HOT_WALLET_USDT * 1_000_000n, mismatch: 'surplus' });
     expect(unrecorded.difference).toBe(HOT_WALLET_USDT * 1_000_000n);
     // Recorded (as npm start records its own), it is Cambio's: balanced. Recorded twice, once.
-    const float = hotWalletFloatOf(NETWORK, node);
+    const float = hotWalletFloatOf(NETWORK, anvil.node);
     expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), float, new Date())).toBe('recorded');
     expect(await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), float, new Date())).toBe('already_recorded');
     const funded = await reconcileNow();
@@ -363,12 +327,12 @@ describe('reconcile per network', () => {
 describe('hot wallet gas', () => {
   it("below the network's minimum (0.05 BNB on bsc by default): logged as hot wallet gas low and low (the run counts HotWalletGasLow 1); above it, not", async () => {
     const poor = privateKeyToAccount(generatePrivateKey()).address;
-    await createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).setBalance({ address: poor, value: parseEther('0.01') });
+    await anvil.testClient().setBalance({ address: poor, value: parseEther('0.01') });
     const warned: Record<string, unknown>[] = [];
     const log = { warn: (message: string, fields?: Record<string, unknown>) => void warned.push({ message, ...fields }) };
-    const chain = evmChainOf(NETWORK, settings);
-    expect(await checkHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, poor, log)).toEqual({ gas: parseEther('0.01'), low: true });
-    expect(await checkHotWalletGas(NETWORK, settings.EVM_NETWORKS[NETWORK]!, chain, node.hotWallet.address, log)).toMatchObject({ low: false });
+    const chain = evmChainOf(NETWORK, anvil.settings);
+    expect(await checkHotWalletGas(NETWORK, anvil.settings.EVM_NETWORKS[NETWORK]!, chain, poor, log)).toEqual({ gas: parseEther('0.01'), low: true });
+    expect(await checkHotWalletGas(NETWORK, anvil.settings.EVM_NETWORKS[NETWORK]!, chain, anvil.node.hotWallet.address, log)).toMatchObject({ low: false });
     expect(warned).toEqual([expect.objectContaining({ message: 'hot wallet gas low', network: NETWORK, gas: '0.01 BNB', minimum: '0.05 BNB' })]);
   });
 });

@@ -1,36 +1,25 @@
-import { createTestClient, createWalletClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
+import { createWalletClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
-import type { DepositHolds } from '#functions/deposits/deposit-chain';
-import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
-import { evmChains, evmReconcileSources } from '#functions/networks/evm/from-settings';
-import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
-import type { SliceSettings } from '#functions/settings/functions';
 import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
-import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
+import { reconciliationReport } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { hotWalletFloatOf, localWalletClient } from '#local/evm-contracts';
 import { evmSandboxIssuer } from '#local/evm-issuer';
-import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
-import { screeningListOf } from '#adapters/dynamo/screening-store';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
-import { evmSenderDeps, evmSweeperDeps } from '../support/evm-jobs.ts';
+import { evmSenderDeps, evmSweeperDeps, reconcileEvmNetworks, useEvmDepositAnvil } from '../support/evm-jobs.ts';
 
 /**
  * Ethereum's USDT as Tether runs it (contracts/usdt/TetherUsdt.sol on a real anvil): a frozen
@@ -40,54 +29,34 @@ import { evmSenderDeps, evmSweeperDeps } from '../support/evm-jobs.ts';
  * a deprecation mid-run credits payments through both contracts, sends the next payout through the
  * upgraded one and, when the stage's usdtContract is changed, skips no block.
  */
-type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const NETWORK = 'ethereum';
 const CONFIRMATIONS = 3;
 const env = useFreshTable();
 const deposits = new DynamoDepositStore(env.db, env.tableName);
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-let node: Node;
-let settings: SliceSettings<'deposits'> & SliceSettings<'chain'>;
+const anvil = useEvmDepositAnvil(env, NETWORK, { chainId: 1, usdtDecimals: 6, confirmations: CONFIRMATIONS });
+const { client, mine, creditPaid } = anvil;
 let companyId: string;
 
-const client = () => localPublicClient(node.chain);
-const mine = (blocks: number) => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) }).mine({ blocks });
-const balanceOf = (address: string, token: Address = node.usdt) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+const balanceOf = (address: string, token: Address = anvil.node.usdt) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
 const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 const RULES = { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } };
-const issuer = () => evmSandboxIssuer(NETWORK, settings.EVM_NETWORKS[NETWORK]!);
+const issuer = () => evmSandboxIssuer(NETWORK, anvil.settings.EVM_NETWORKS[NETWORK]!);
 
-function chainJobs() {
-  const { chain, settings: chainSettings } = evmChains(NETWORK).connect(env.db, env.tableName, settings);
-  // The real screening list, as the poller asks it: the test table holds the shipped OFAC snapshot.
-  const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses), sanctioned: (addresses) => screeningListOf(env.db, env.tableName).listed(NETWORK, addresses) };
-  const deps = { network: NETWORK, chain, store: new DynamoDepositChainStore(env.db, env.tableName, NETWORK), usdtContract: chainSettings.usdtContract, holds } as const;
-  const cursor = new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName, chainSettings.previousCursorNames);
-  return { scan: () => scanDeposits({ ...deps, cursor, owner: 'scanner' }), confirm: () => confirmDeposits(deps), release: () => releaseUnfrozen(deps) };
-}
-
-async function settleChain() {
-  const jobs = chainJobs();
-  await jobs.scan();
-  await mine(CONFIRMATIONS);
-  await jobs.scan();
-  await jobs.confirm();
-}
-
-async function pay(to: string, amount: string, token: Address = node.usdt) {
-  const hash = await localWalletClient(node.chain, node.customer).writeContract({ address: token, abi: TetherUsdt.abi, functionName: 'transfer', args: [to as Address, parseUnits(amount, 6)] });
+async function pay(to: string, amount: string, token: Address = anvil.node.usdt) {
+  const hash = await localWalletClient(anvil.node.chain, anvil.node.customer).writeContract({ address: token, abi: TetherUsdt.abi, functionName: 'transfer', args: [to as Address, parseUnits(amount, 6)] });
   expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
 }
 
 async function newDeposit(): Promise<Deposit> {
-  return createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: NETWORK, reference: `tc-${Math.random()}` }, new Date());
+  return createDeposit(deposits, depositSettingsFrom(anvil.settings), companyId, { network: NETWORK, reference: `tc-${Math.random()}` }, new Date());
 }
 
 /** The sweeper as the job builds it, reading the issuer's freeze list at the stage's usdtContract. */
 function sweeper(): EvmSweepDeps {
-  const deps = evmSweeperDeps(env, NETWORK, settings);
-  return { ...deps, frozenAmong: (addresses) => deps.chain.frozenAmong(settings.EVM_NETWORKS[NETWORK]!.usdtContract, addresses) };
+  const deps = evmSweeperDeps(env, NETWORK, anvil.settings);
+  return { ...deps, frozenAmong: (addresses) => deps.chain.frozenAmong(anvil.settings.EVM_NETWORKS[NETWORK]!.usdtContract, addresses) };
 }
 
 /** Sweep runs as the job makes them (set-aside addresses unfrozen since go back first), each mined final. */
@@ -102,7 +71,7 @@ async function sweepUntilSettled() {
   return results;
 }
 
-const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, settings);
+const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, anvil.settings);
 const newPayee = () => privateKeyToAccount(generatePrivateKey()).address;
 
 /** A withdrawal of `amount` to `payee` through the hot wallet, sent, mined final and settled by the
@@ -116,29 +85,14 @@ async function paidOut(payee: Address, amount: string) {
 }
 
 async function reconciled() {
-  const sandboxTron = new SandboxChain(env.db, env.tableName, { blockIntervalMs: 3000, solidifyAfter: 19 });
-  const result = await reconcileHoldings({
-    ledger: () => ledgerSide(env.db, env.tableName, 'unswept'),
-    networks: [{ network: 'tron', usdtBalances: (addresses) => sandboxTron.tokenBalances('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', addresses), receipt: async () => null, hotWalletAddress: async () => 'TNoHotWalletOnTronInThisTest' }, evmReconcileSources(NETWORK, settings, async () => node.hotWallet.address)],
-  });
+  const result = await reconcileEvmNetworks(env, anvil.settings, { [NETWORK]: anvil.node.hotWallet.address });
   const ethereum = result.networks.find((network) => network.network === NETWORK)!;
   expect(ethereum.balanced, reconciliationReport(result)).toBe(true);
 }
 
 beforeAll(async () => {
-  node = await startAnvilWithContracts({ chainId: 1, usdtDecimals: 6 });
-  settings = {
-    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
-    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
-    EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(node, { chainId: 1, confirmations: CONFIRMATIONS }) },
-  } as SliceSettings<'deposits'> & SliceSettings<'chain'>;
   // The hot wallet's starting USDT is Cambio's float, recorded so reconcile counts it.
-  await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), await hotWalletFloatOf(NETWORK, node), new Date());
-  await chainJobs().scan();
-}, 60_000);
-
-afterAll(async () => {
-  await node?.stop();
+  await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), await hotWalletFloatOf(NETWORK, anvil.node), new Date());
 });
 
 beforeEach(async () => {
@@ -152,7 +106,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     const [frozen, ...others] = made;
     for (const deposit of made) await pay(deposit.address, '10');
     await issuer().freeze(frozen!.address);
-    await settleChain();
+    await creditPaid();
 
     expect(await getDeposit(deposits, companyId, frozen!.id)).toMatchObject({ status: 'held', transactions: [expect.objectContaining({ holdReason: 'address_frozen' })] });
     expect(await companyUsdt()).toMatchObject({ available: usdt('90'), held: usdt('10'), pending: 0n });
@@ -165,7 +119,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await reconciled();
 
     await issuer().unfreeze(frozen!.address);
-    expect(await chainJobs().release()).toBe(1);
+    expect(await anvil.depositJobs().release()).toBe(1);
     expect(await getDeposit(deposits, companyId, frozen!.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('10') });
     await sweepUntilSettled();
     expect(await balanceOf(frozen!.address)).toBe(0n);
@@ -178,7 +132,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
   it('an address frozen after it was credited is set aside before the batch is built: the others are swept, nothing would revert', async () => {
     const made = [await newDeposit(), await newDeposit(), await newDeposit()];
     for (const deposit of made) await pay(deposit.address, '4');
-    await settleChain();
+    await creditPaid();
     expect(await companyUsdt()).toMatchObject({ available: usdt('12') });
     await issuer().freeze(made[0]!.address);
     const [first] = await sweepUntilSettled();
@@ -196,7 +150,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
       const made = [await newDeposit(), await newDeposit()];
       await pay(made[0]!.address, '100');
       await pay(made[1]!.address, '33.5');
-      await settleChain();
+      await creditPaid();
       // Credited what arrived: each payment less its 0.1 % fee.
       expect(await companyUsdt()).toMatchObject({ available: usdt('99.9') + usdt('33.4665') });
       await sweepUntilSettled();
@@ -216,13 +170,13 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
   it('deprecated mid-run: payments through the old and the upgraded contract are credited, the next payout goes through the upgraded one, and the stage switching usdtContract skips no block', async () => {
     const beforeDeprecation = await newDeposit();
     await pay(beforeDeprecation.address, '5');
-    await settleChain();
+    await creditPaid();
     const { upgradedContract } = await issuer().deprecate();
     const throughOld = await newDeposit();
     const throughNew = await newDeposit();
     await pay(throughOld.address, '6');
     await pay(throughNew.address, '7', upgradedContract as Address);
-    await settleChain();
+    await creditPaid();
     for (const [deposit, amount] of [[beforeDeprecation, '5'], [throughOld, '6'], [throughNew, '7']] as const) {
       expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt(amount) });
     }
@@ -237,28 +191,28 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await pay(meanwhile.address, '8', upgradedContract as Address);
     // Further back than the scan's overlap re-reads: a scan starting afresh at the head would miss it.
     await mine(40);
-    settings = { ...settings, EVM_NETWORKS: { [NETWORK]: { ...settings.EVM_NETWORKS[NETWORK]!, usdtContract: upgradedContract } } };
-    await settleChain();
+    anvil.settings = { ...anvil.settings, EVM_NETWORKS: { [NETWORK]: { ...anvil.settings.EVM_NETWORKS[NETWORK]!, usdtContract: upgradedContract } } };
+    await creditPaid();
     expect(await getDeposit(deposits, companyId, meanwhile.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 120_000);
 
   it('a deposit paid from a sanctioned address (one of OFAC\'s Ethereum addresses, funded on anvil, in lower case) is held as sender_sanctioned', async () => {
     const sanctioned = '0x8589427373D6D84E98730D7795D8f6f8731FDA16'.toLowerCase() as Address;
-    const test = createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
+    const test = anvil.testClient();
     await test.setBalance({ address: sanctioned, value: 10n ** 18n });
     await pay(sanctioned, '30');
     await test.impersonateAccount({ address: sanctioned });
     const deposit = await newDeposit();
-    const hash = await createWalletClient({ chain: node.chain, transport: http(node.url) }).writeContract({
+    const hash = await createWalletClient({ chain: anvil.node.chain, transport: http(anvil.node.url) }).writeContract({
       account: sanctioned,
-      address: node.usdt,
+      address: anvil.node.usdt,
       abi: TetherUsdt.abi,
       functionName: 'transfer',
       args: [deposit.address as Address, parseUnits('30', 6)],
     });
     expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
-    await settleChain();
+    await creditPaid();
     expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, transactions: [expect.objectContaining({ holdReason: 'sender_sanctioned' })] });
     expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('30') });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);

@@ -1,6 +1,6 @@
-import { bytesToHex, createTestClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
+import { erc20Abi, parseUnits, type Address, type Hash } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmPayouts, type EvmSendingDeps, type EvmSendingStore } from '#functions/networks/evm/withdrawal-sending';
@@ -11,10 +11,11 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
 import { localEvmSigner } from '#functions/networks/evm/signer';
-import { ANVIL_MNEMONIC, localPublicClient, localWalletClient } from '#local/evm-contracts';
+import { ANVIL_MNEMONIC, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.ts';
+import { anvilNetworkSettings, useAnvilWithContracts } from '../support/anvil.ts';
+import { ANVIL_HOT_WALLET_KEY } from '../support/evm-jobs.ts';
 
 /**
  * USDT withdrawals on an EVM network against a real anvil node (BSC's chain id and USDT's 18
@@ -23,22 +24,17 @@ import { anvilNetworkSettings, startAnvilWithContracts } from '../support/anvil.
  * reverted transfer, a payout the node refuses for good, and a reorganisation before finality
  * (../shared/networks.md; functions/networks/evm/withdrawal-sending.ts).
  */
-type Node = Awaited<ReturnType<typeof startAnvilWithContracts>>;
 const NETWORK = 'bsc';
 const CONFIRMATIONS = 3;
 const UNIT = 10n ** 12n; // 18 decimals on chain, 6 outside
 const env = useFreshTable();
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-let node: Node;
+const anvil = useAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
+const { client, mine, testClient } = anvil;
 let settings: SliceSettings<'chain'>;
 let companyId: string;
 let deps: EvmSendingDeps;
-
-/** Anvil's second account: the factory's owner, the hot wallet of startAnvilWithContracts. */
-const HOT_WALLET_KEY = bytesToHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).getHdKey().privateKey!).slice(2);
-const anvil = () => createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
-const client = () => localPublicClient(node.chain);
 
 /** A sender over `account`'s key, as the job builds one; `hotWalletUsdt` false: no float check. */
 function senderFor(wallet: Address, key: string, { floatChecked = true } = {}): EvmSendingDeps {
@@ -47,7 +43,7 @@ function senderFor(wallet: Address, key: string, { floatChecked = true } = {}): 
     chain,
     payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(key), chain),
     store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK),
-    ...(floatChecked && { hotWalletUsdt: async () => (await chain.tokenBalance(node.usdt, wallet)) / UNIT }),
+    ...(floatChecked && { hotWalletUsdt: async () => (await chain.tokenBalance(anvil.node.usdt, wallet)) / UNIT }),
   };
 }
 
@@ -70,7 +66,7 @@ const killedBeforeBroadcast = (sender: EvmSendingDeps) =>
   });
 
 async function giveUsdt(to: Address, amount: bigint) {
-  const hash = await localWalletClient(node.chain, node.deployer).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [to, parseUnits(String(amount), 18)] });
+  const hash = await localWalletClient(anvil.node.chain, anvil.node.deployer).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [to, parseUnits(String(amount), 18)] });
   await client().waitForTransactionReceipt({ hash });
 }
 
@@ -85,11 +81,11 @@ const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals, companyId, w
  */
 const usdtOf = async (address: string) => {
   for (let waited = 0; waited < 2_000; waited += 50) {
-    const [mined, taken] = await Promise.all(['latest', 'pending'].map((blockTag) => client().getTransactionCount({ address: node.hotWallet.address, blockTag: blockTag as 'latest' | 'pending' })));
+    const [mined, taken] = await Promise.all(['latest', 'pending'].map((blockTag) => client().getTransactionCount({ address: anvil.node.hotWallet.address, blockTag: blockTag as 'latest' | 'pending' })));
     if (mined === taken) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return (await client().readContract({ address: node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
+  return (await client().readContract({ address: anvil.node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] })) / UNIT;
 };
 const balance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 const nonceOf = async (txHash: string) => (await client().getTransaction({ hash: txHash as Hash })).nonce;
@@ -98,27 +94,22 @@ const newAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 async function smallHotWallet(usdtHeld: bigint) {
   const key = generatePrivateKey();
   const { address } = privateKeyToAccount(key);
-  await anvil().setBalance({ address, value: parseUnits('10', 18) });
+  await testClient().setBalance({ address, value: parseUnits('10', 18) });
   await giveUsdt(address, usdtHeld);
   return { address, key: key.slice(2) };
 }
 
 /** Blocks pass until what was mined is final; then the settling job runs. */
 async function settleFinal(sender = deps) {
-  await anvil().mine({ blocks: CONFIRMATIONS });
+  await mine(CONFIRMATIONS);
   return settleEvmWithdrawals(sender);
 }
 
 beforeAll(async () => {
-  node = await startAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
-  const network = anvilNetworkSettings(node, { chainId: 56, confirmations: CONFIRMATIONS });
+  const network = anvilNetworkSettings(anvil.node, { chainId: 56, confirmations: CONFIRMATIONS });
   settings = { EVM_NETWORKS: { [NETWORK]: network } } as SliceSettings<'chain'>;
-  await giveUsdt(node.hotWallet.address, 100_000n);
-  deps = senderFor(node.hotWallet.address, HOT_WALLET_KEY);
-}, 30_000);
-
-afterAll(async () => {
-  await node?.stop();
+  await giveUsdt(anvil.node.hotWallet.address, 100_000n);
+  deps = senderFor(anvil.node.hotWallet.address, ANVIL_HOT_WALLET_KEY);
 });
 
 beforeEach(async () => {
@@ -136,7 +127,7 @@ describe('EVM withdrawals on anvil', () => {
     expect(await usdtOf(to)).toBe(usdt('12.5'));
     const receipt = await client().getTransactionReceipt({ hash: processing.txHash as Hash });
     expect(receipt.status).toBe('success');
-    expect(receipt.from.toLowerCase()).toBe(node.hotWallet.address.toLowerCase());
+    expect(receipt.from.toLowerCase()).toBe(anvil.node.hotWallet.address.toLowerCase());
 
     // Mined but not final: still processing.
     expect(await settleEvmWithdrawals(deps)).toMatchObject({ completed: 0, rebroadcast: 0 });
@@ -162,13 +153,13 @@ describe('EVM withdrawals on anvil', () => {
 
   it('a sender killed between its write and the broadcast: the next run broadcasts the stored transactions, once, and no nonce is skipped', async () => {
     const to = newAddress();
-    const sentBefore = await client().getTransactionCount({ address: node.hotWallet.address });
+    const sentBefore = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
     const queued = [await withdraw(to, '5'), await withdraw(to, '6')];
     expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 2 });
     const stored = await Promise.all(queued.map(read));
     expect(stored.map((withdrawal) => withdrawal.status)).toEqual(['processing', 'processing']);
     expect(stored.map((withdrawal) => withdrawal.transaction!.nonce)).toEqual([sentBefore, sentBefore + 1]);
-    expect(await client().getTransactionCount({ address: node.hotWallet.address })).toBe(sentBefore);
+    expect(await client().getTransactionCount({ address: anvil.node.hotWallet.address })).toBe(sentBefore);
     expect(await usdtOf(to)).toBe(0n);
 
     expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 2 });
@@ -187,7 +178,7 @@ describe('EVM withdrawals on anvil', () => {
 
   it("a transaction sent from the hot wallet outside Cambio takes a stored payout's nonce: the payout is signed again on a new nonce and lands once, and later payouts start past the nonces used outside", async () => {
     const to = newAddress();
-    const outside = localWalletClient(node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
+    const outside = localWalletClient(anvil.node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
     const withdrawal = await withdraw(to, '7');
     // Stored on its nonce, not broadcast yet (the process died): someone then spends the wallet's
     // next three nonces by hand, the first of them the payout's.
@@ -197,7 +188,7 @@ describe('EVM withdrawals on anvil', () => {
       const hash = await outside.sendTransaction({ to: newAddress(), value: 1n, nonce: taken + i });
       await client().waitForTransactionReceipt({ hash });
     }
-    await anvil().mine({ blocks: CONFIRMATIONS });
+    await mine(CONFIRMATIONS);
 
     // The node would answer "nonce too low" to its broadcast forever: it is signed afresh, past them.
     expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 1, completed: 0 });
@@ -210,7 +201,7 @@ describe('EVM withdrawals on anvil', () => {
     expect(await nonceOf(again.txHash!)).toBe(taken + 3);
 
     // Outside again, past the stored sequence this time: the next payout starts after it.
-    const used = await client().getTransactionCount({ address: node.hotWallet.address });
+    const used = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
     await client().waitForTransactionReceipt({ hash: await outside.sendTransaction({ to: newAddress(), value: 1n, nonce: used }) });
     const next = await withdraw(to, '1');
     expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
@@ -228,11 +219,11 @@ describe('EVM withdrawals on anvil', () => {
     expect(await sendEvmWithdrawals(killedBeforeBroadcast(sender))).toMatchObject({ sent: 1 });
     // By hand, on the payout's nonce, the wallet's USDT leaves: no new payout of 60 could succeed.
     const taken = (await read(withdrawal)).transaction!.nonce!;
-    const byHand = localWalletClient(node.chain, privateKeyToAccount(`0x${small.key}`));
+    const byHand = localWalletClient(anvil.node.chain, privateKeyToAccount(`0x${small.key}`));
     await client().waitForTransactionReceipt({
-      hash: await byHand.writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('100', 18)], nonce: taken }),
+      hash: await byHand.writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('100', 18)], nonce: taken }),
     });
-    await anvil().mine({ blocks: CONFIRMATIONS });
+    await mine(CONFIRMATIONS);
 
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ failed: 1, rebroadcast: 0 });
     expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'TRANSFER_WOULD_REVERT' });
@@ -246,11 +237,11 @@ describe('EVM withdrawals on anvil', () => {
     // Sending to an address that holds nothing writes a storage slot from zero: ~17,000 gas more
     // than the estimate made while it held some, which a margin of a quarter does not cover.
     const recipient = privateKeyToAccount(generatePrivateKey());
-    await anvil().setBalance({ address: recipient.address, value: parseUnits('1', 18) });
+    await testClient().setBalance({ address: recipient.address, value: parseUnits('1', 18) });
     await giveUsdt(recipient.address, 5n);
     const withdrawal = await withdraw(recipient.address, '3');
     expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 1 });
-    const emptied = await localWalletClient(node.chain, recipient).writeContract({ address: node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('5', 18)] });
+    const emptied = await localWalletClient(anvil.node.chain, recipient).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [newAddress(), parseUnits('5', 18)] });
     await client().waitForTransactionReceipt({ hash: emptied });
     expect(await usdtOf(recipient.address)).toBe(0n);
 
@@ -265,7 +256,7 @@ describe('EVM withdrawals on anvil', () => {
     const queued = await Promise.all(Array.from({ length: 12 }, () => withdraw(to, '2')));
     // The other sender takes the queue from its far end, so the two are signing different
     // withdrawals at the same moment, each with the next nonce it read.
-    const other = senderFor(node.hotWallet.address, HOT_WALLET_KEY);
+    const other = senderFor(anvil.node.hotWallet.address, ANVIL_HOT_WALLET_KEY);
     const store = other.store;
     const newestFirst: EvmSendingStore = Object.assign(Object.create(store) as EvmSendingStore, {
       withdrawalsInStatus: async (...page: Parameters<EvmSendingStore['withdrawalsInStatus']>) => (await store.withdrawalsInStatus(...page)).reverse(),
@@ -311,16 +302,16 @@ describe('EVM withdrawals on anvil', () => {
     await sendEvmWithdrawals(killedBeforeBroadcast(deps));
     const { transaction } = await read(refused);
     // Blocks now hold less gas than the stored transfer asks for, but a plain transfer's 21,000.
-    await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000).toString(16)}`] as never });
+    await testClient().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000).toString(16)}`] as never });
     try {
       expect(await settleEvmWithdrawals(deps)).toMatchObject({ completed: 0, failed: 0 });
     } finally {
-      await anvil().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000_000).toString(16)}`] as never });
+      await testClient().request({ method: 'evm_setBlockGasLimit' as never, params: [`0x${(30_000_000).toString(16)}`] as never });
     }
     const filling = await read(refused);
     expect(filling).toMatchObject({ status: 'processing', transaction: { nonce: transaction!.nonce, filler: { refusal: expect.any(String) } } });
     const filler = await client().getTransaction({ hash: filling.transaction!.filler!.txHash as Hash });
-    expect({ nonce: filler.nonce, to: filler.to?.toLowerCase(), value: filler.value }).toEqual({ nonce: transaction!.nonce, to: node.hotWallet.address.toLowerCase(), value: 0n });
+    expect({ nonce: filler.nonce, to: filler.to?.toLowerCase(), value: filler.value }).toEqual({ nonce: transaction!.nonce, to: anvil.node.hotWallet.address.toLowerCase(), value: 0n });
 
     const behind = await withdraw(to, '5');
     expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
@@ -338,7 +329,7 @@ describe('EVM withdrawals on anvil', () => {
     await sendEvmWithdrawals(deps);
     const { txHash } = await read(withdrawal);
     expect(await usdtOf(to)).toBe(usdt('8'));
-    await anvil().request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+    await testClient().request({ method: 'anvil_reorg' as never, params: [1, []] as never });
     expect(await usdtOf(to)).toBe(0n);
 
     expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 1, completed: 0 });
