@@ -24,6 +24,8 @@ export async function leasedRun<T>(
   try {
     return { ran: true, result: await run() };
   } finally {
-    await leases.release(name, holder, now());
+    // A release that fails leaves the lease to lapse at its expiry, as a run that dies does: what the
+    // caller must see is the run's own outcome, its result or its error, not the release's.
+    await leases.release(name, holder, now()).catch(() => undefined);
   }
 }
