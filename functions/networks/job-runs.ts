@@ -1,4 +1,4 @@
-import type { DepositSweeperRun, JobRunOutcome, TokenStanding, WithdrawalSenderRun } from './network.ts';
+import { RunFailedAfterWork, type DepositSweeperRun, type JobRunOutcome, type TokenStanding, type WithdrawalSenderRun } from './network.ts';
 import { usdtMayMove } from './token-standing.ts';
 
 /**
@@ -29,7 +29,8 @@ export async function withdrawalSenderRun<Sent extends WithdrawalSenderRun['sent
   await steps.beforeSending();
   // A send the node fails (past its retries) still leaves this run's settling to do: what was sent
   // before is completed, and broadcasts lost are sent again, on a provider that errs often too. The
-  // send's error is then the run's (the Lambda's Errors metric, which the sending alarm watches).
+  // send's error is then the run's (the Lambda's Errors metric, which the sending alarm watches),
+  // carrying the counts of what the run did (RunFailedAfterWork).
   let sendFailure: { error: unknown } | undefined;
   const sent = usdtMayMove(standing)
     ? await steps.send().catch((error: unknown) => {
@@ -38,9 +39,8 @@ export async function withdrawalSenderRun<Sent extends WithdrawalSenderRun['sent
       })
     : steps.nothingSent;
   const settled = await steps.settle();
-  if (sendFailure) throw sendFailure.error;
   const family = (await steps.family?.(sent, settled)) ?? { counts: {}, moved: 0 };
-  return {
+  const run: JobRunOutcome<{ sent: Sent; settled: Settled; standing: TokenStanding }> = {
     outcome: { sent, settled, standing },
     counts: {
       WithdrawalsSent: sent.sent,
@@ -55,6 +55,9 @@ export async function withdrawalSenderRun<Sent extends WithdrawalSenderRun['sent
     seconds: { OldestStuckWithdrawalAge: settled.stuck.oldestAgeSeconds },
     busy: !usdtMayMove(standing) || sent.sent + sent.awaitingFloat + settled.rebroadcast + settled.completed + settled.failed + family.moved > 0,
   };
+  // What was settled is counted (networkJobHandler publishes it) before the send's error fails the run.
+  if (sendFailure) throw new RunFailedAfterWork(run, sendFailure.error);
+  return run;
 }
 
 /** The sweeper: frozen addresses the issuer has unfrozen go back to the due list first; then, unless

@@ -212,6 +212,20 @@ export interface JobRunOutcome<T> {
 }
 
 /**
+ * A run that failed after doing part of its work: `run` says what it did (published as any run's
+ * counts), `failure` is its error, the run's outcome for the Lambda (its Errors metric, the alarms
+ * on it). Without it a run a node fault ended would count nothing of what it had settled.
+ */
+export class RunFailedAfterWork<T> extends Error {
+  constructor(
+    readonly run: JobRunOutcome<T>,
+    readonly failure: unknown,
+  ) {
+    super(`The run failed after part of its work: ${failure instanceof Error ? failure.message : String(failure)}`);
+  }
+}
+
+/**
  * A network's scheduled jobs that sign (functions/handlers/jobs/withdrawal-sender.ts and
  * deposit-sweeper.ts): each family builds them, in its folder, from the function's settings and
  * the table, and the handlers only run them. Each is made on the network's first run and kept

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withdrawalSenderRun } from '#functions/networks/job-runs';
+import { RunFailedAfterWork } from '#functions/networks/network';
 
 /** One run of a network's withdrawal sender (functions/networks/job-runs.ts), its steps as a family gives them. */
 const NOTHING = { sent: 0, failed: 0, awaitingFloat: 0 };
@@ -18,8 +19,15 @@ describe('a withdrawal sender run', () => {
       nothingSent: NOTHING,
       settle: async () => (steps.push('settle'), { ...settledNone, completed: 3 }),
     });
-    await expect(run).rejects.toThrow('node unreachable');
+    const failed = await run.then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(steps).toEqual(['before', 'send', 'settle']);
+    // The run fails with the send's error, carrying the counts of what it settled for the handler to publish.
+    expect(failed).toBeInstanceOf(RunFailedAfterWork);
+    expect((failed as RunFailedAfterWork<unknown>).failure).toEqual(new Error('node unreachable'));
+    expect((failed as RunFailedAfterWork<unknown>).run.counts).toMatchObject({ WithdrawalsSent: 0, WithdrawalsCompleted: 3 });
   });
 
   it('sends nothing while the token may not move, and still settles', async () => {

@@ -4,7 +4,7 @@ import type { Context } from 'aws-lambda';
 import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
 import { publishRun } from './job-metrics.ts';
 import type { Log } from '#functions/shared/log';
-import type { JobRunOutcome } from '#functions/networks/network';
+import { RunFailedAfterWork, type JobRunOutcome } from '#functions/networks/network';
 import { jobNameOf, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
 import { leasedRun, type RunLeases } from '#functions/networks/run-lease';
 import { runJob } from '#adapters/observability';
@@ -31,9 +31,14 @@ export function networkJobHandler<T>(job: string, leases: RunLeases, run: (netwo
         // Leased in Lambda alone. The local runtime's timer runs each job one run at a time
         // (local/job-loops.ts) and passes no Lambda context; a runtime killed mid-run and started
         // again would otherwise find its networks held for a minute.
-        const leased = typeof context.getRemainingTimeInMillis === 'function'
-          ? await leasedRun(leases, { name: `${job}#${network}`, holder: context.awsRequestId ?? randomUUID(), leaseMs: RUN_LEASE_MS }, () => run(network, log, context))
-          : { ran: true as const, result: await run(network, log, context) };
+        const leased = await (typeof context.getRemainingTimeInMillis === 'function'
+          ? leasedRun(leases, { name: `${job}#${network}`, holder: context.awsRequestId ?? randomUUID(), leaseMs: RUN_LEASE_MS }, () => run(network, log, context))
+          : run(network, log, context).then((result) => ({ ran: true as const, result }))
+        ).catch((error: unknown) => {
+          // A run that failed after part of its work still counts that part, then fails.
+          if (error instanceof RunFailedAfterWork) publishRun(metrics, metricsDimensionOf(network), error.run);
+          throw error instanceof RunFailedAfterWork ? error.failure : error;
+        });
         const outcome = leased.ran ? leased.result : { outcome: { heldBy: 'another run' } as const, counts: { RunsSkipped: 1 }, busy: false };
         publishRun(metrics, metricsDimensionOf(network), outcome);
         busy = outcome.busy;
