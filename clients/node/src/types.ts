@@ -4,6 +4,9 @@ import type { components } from './generated/openapi.ts';
 type Schemas = components['schemas'];
 
 export type Company = Schemas['Company'];
+/** A company's rate limit: `tier` (`standard` for a new company; `growth`, `scale`, or a tier added
+ * later), `requestsPerSecond` and `burst` (integers). Past it, calls fail with a `RateLimitError`. */
+export type RateLimit = Company['rateLimit'];
 export type Balance = Schemas['Balance'];
 export type Deposit = Schemas['Deposit'];
 export type Withdrawal = Schemas['Withdrawal'];

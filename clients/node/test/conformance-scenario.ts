@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { AuthenticationError, Cambio, NotFoundError, RefusedError, WebhookVerificationError, type WebhookEvent } from '../src/index.ts';
+import { AuthenticationError, Cambio, NotFoundError, RefusedError, WebhookVerificationError, type RateLimit, type WebhookEvent } from '../src/index.ts';
 
 /** clients/conformance/scenario.md with cambio-usdt, step by step. */
 const PAYOUT_ADDRESS = 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui';
@@ -25,6 +25,11 @@ export async function runScenario(env: Record<string, string>): Promise<void> {
     const company = await cambio.company.get();
     expect(company.environment).toBe('sandbox');
     expect(company.id).toMatch(/^cmp_/);
+    // A new company is at the standard tier; its figures are the stage's, whatever they are.
+    const limit: RateLimit = company.rateLimit;
+    expect(limit.tier).toBe('standard');
+    expect(Number.isInteger(limit.requestsPerSecond) && limit.requestsPerSecond > 0).toBe(true);
+    expect(Number.isInteger(limit.burst) && limit.burst >= limit.requestsPerSecond).toBe(true);
     const { balances } = await cambio.company.balance();
     expect(balances.map((b) => b.currency).sort()).toEqual(['BRL', 'USDT']);
 

@@ -15,6 +15,7 @@ use Cambio\Tests\Support\WebhookReceiver;
 use Cambio\Types\Conversion;
 use Cambio\Types\CreatedWebhook;
 use Cambio\Types\Deposit;
+use Cambio\Types\RateLimit;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -78,6 +79,13 @@ final class ConformanceScenarioTest extends TestCase
         $company = self::$cambio->company->get();
         self::assertSame('sandbox', $company->environment);
         self::assertStringStartsWith('cmp_', $company->id);
+        // A new company is at the standard tier; its figures are the stage's, whatever they are.
+        self::assertInstanceOf(RateLimit::class, $company->rateLimit);
+        self::assertSame('standard', $company->rateLimit->tier);
+        self::assertIsInt($company->rateLimit->requestsPerSecond);
+        self::assertIsInt($company->rateLimit->burst);
+        self::assertGreaterThan(0, $company->rateLimit->requestsPerSecond);
+        self::assertGreaterThanOrEqual($company->rateLimit->requestsPerSecond, $company->rateLimit->burst);
         $balance = self::$cambio->company->balance();
         $currencies = array_map(fn ($b) => $b->currency, $balance->balances);
         sort($currencies);

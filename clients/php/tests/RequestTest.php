@@ -16,6 +16,7 @@ use Cambio\Types\Deposit;
 use Cambio\Types\DepositSplit;
 use Cambio\Types\DepositTransaction;
 use Cambio\Types\Quote;
+use Cambio\Types\RateLimit;
 use Cambio\Types\Webhook;
 use Cambio\Types\Withdrawal;
 
@@ -26,10 +27,12 @@ final class RequestTest extends ScriptedTestCase
 
     public function testEveryRequestCarriesTheCredentialsAndTheUserAgent(): void
     {
-        $this->script([ScriptedServer::ok(['id' => 'cmp_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'name' => 'Acme', 'environment' => 'sandbox', 'status' => 'active', 'createdAt' => '2026-01-15T12:00:00.000Z'])]);
+        $this->script([ScriptedServer::ok(self::company(['tier' => 'standard', 'requestsPerSecond' => 10, 'burst' => 20]))]);
         $company = $this->client()->company->get();
         self::assertSame('sandbox', $company->environment);
         self::assertSame('Acme', $company->name);
+        self::assertInstanceOf(RateLimit::class, $company->rateLimit);
+        self::assertSame(['standard', 10, 20], [$company->rateLimit->tier, $company->rateLimit->requestsPerSecond, $company->rateLimit->burst]);
         $request = $this->requests()[0];
         self::assertSame('GET', $request['method']);
         self::assertSame('/v1/company', $request['uri']);
@@ -38,6 +41,22 @@ final class RequestTest extends ScriptedTestCase
         self::assertSame('cambio-php/' . CambioClient::VERSION . ' php/' . PHP_VERSION, $request['headers']['user-agent']);
         self::assertSame('application/json', $request['headers']['accept']);
         self::assertArrayNotHasKey('content-type', $request['headers']);
+    }
+
+    public function testACompanyRateLimitTierAddedLaterIsKept(): void
+    {
+        $rateLimit = ['tier' => 'enterprise', 'requestsPerSecond' => 500, 'burst' => 1000];
+        $this->script([ScriptedServer::ok(self::company($rateLimit))]);
+        $company = $this->client()->company->get();
+        self::assertSame('enterprise', $company->rateLimit->tier);
+        self::assertSame(500, $company->rateLimit->requestsPerSecond);
+        self::assertSame($rateLimit, $company->toArray()['rateLimit']);
+    }
+
+    /** @param array<string, mixed> $rateLimit @return array<string, mixed> */
+    private static function company(array $rateLimit): array
+    {
+        return ['id' => 'cmp_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'name' => 'Acme', 'environment' => 'sandbox', 'status' => 'active', 'createdAt' => '2026-01-15T12:00:00.000Z', 'rateLimit' => $rateLimit];
     }
 
     public function testBalanceIsTypedPerCurrency(): void

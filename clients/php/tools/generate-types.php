@@ -68,6 +68,7 @@ function cambio_export_list(array $values): string
 /** Inline objects whose generated name would read badly: parent schema + property => class name. */
 const CAMBIO_NESTED_NAMES = [
     'Balance.balances' => 'CurrencyBalance',
+    'Company.rateLimit' => 'RateLimit',
 ];
 
 /** Schemas that are not records a call returns: the error envelope (it becomes an exception). */

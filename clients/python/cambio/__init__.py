@@ -37,6 +37,7 @@ from ._types import (
     EventType,
     FieldError,
     Quote,
+    RateLimit,
     Webhook,
     Withdrawal,
 )

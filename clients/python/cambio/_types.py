@@ -21,6 +21,7 @@ __all__ = [
     "Balance",
     "CurrencyBalance",
     "Company",
+    "RateLimit",
     "Conversion",
     "Webhook",
     "CreatedWebhook",
@@ -61,6 +62,18 @@ class Balance(Record):
 
 
 @dataclass(frozen=True)
+class RateLimit(Record):
+    """The object in ``Company.rate_limit``."""
+
+    #: The rate limit tier the company is at: `standard` for every new company, `growth` or `scale` once Cambio raises it
+    tier: str
+    #: Requests a second the company may send, steadily
+    requests_per_second: int
+    #: Requests the company may send at once before the steady rate applies
+    burst: int
+
+
+@dataclass(frozen=True)
 class Company(Record):
     """The API's ``Company`` record (openapi.json ``components.schemas.Company``)."""
 
@@ -69,6 +82,8 @@ class Company(Record):
     environment: Literal["sandbox", "production"]
     status: Literal["active"]
     created_at: str
+    #: The company's own rate limit on this stage; past it, requests are answered 429 `RATE_LIMITED` with `Retry-After`
+    rate_limit: RateLimit
 
 
 @dataclass(frozen=True)
@@ -228,6 +243,7 @@ RECORDS: Dict[str, Type[Record]] = {
     "Balance": Balance,
     "CurrencyBalance": CurrencyBalance,
     "Company": Company,
+    "RateLimit": RateLimit,
     "Conversion": Conversion,
     "Webhook": Webhook,
     "CreatedWebhook": CreatedWebhook,

@@ -263,7 +263,10 @@ WEBHOOK = {
     "id": "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "url": "https://example.com/hooks", "events": ["*"], "description": None, "enabled": True,
     "createdAt": "2026-01-15T12:00:00.000Z", "updatedAt": "2026-01-15T12:00:00.000Z",
 }
-COMPANY = {"id": "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "name": "Acme", "environment": "sandbox", "status": "active", "createdAt": "2026-01-15T12:00:00.000Z"}
+COMPANY = {
+    "id": "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "name": "Acme", "environment": "sandbox", "status": "active", "createdAt": "2026-01-15T12:00:00.000Z",
+    "rateLimit": {"tier": "growth", "requestsPerSecond": 50, "burst": 100},
+}
 BALANCE = {
     "balances": [
         {"currency": "USDT", "available": "14.000000", "pending": "0.000000", "locked": "6.000000"},

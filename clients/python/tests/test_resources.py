@@ -85,6 +85,17 @@ def test_company_get_and_balance(scripted):
     assert (company.id, company.environment, company.created_at) == (COMPANY["id"], "sandbox", COMPANY["createdAt"])
     assert [(b.currency, b.available, b.pending, b.locked) for b in balance.balances] == [("USDT", "14.000000", "0.000000", "6.000000"), ("BRL", "54.00", "0.00", "0.00")]
     assert isinstance(balance.balances[0], cambio.CurrencyBalance)
+    assert isinstance(company.rate_limit, cambio.RateLimit)
+    assert (company.rate_limit.tier, company.rate_limit.requests_per_second, company.rate_limit.burst) == ("growth", 50, 100)
+
+
+def test_company_rate_limit_tier_beyond_todays_is_kept(scripted):
+    # Tiers are open: one added after this client was released still reads, as its string.
+    rate_limit = {"tier": "enterprise", "requestsPerSecond": 500, "burst": 1000}
+    server = scripted(lambda seen, n: ok({**COMPANY, "rateLimit": rate_limit}))
+    company = server.client().company.get()
+    assert company.rate_limit == cambio.RateLimit(tier="enterprise", requests_per_second=500, burst=1000)
+    assert company.to_dict()["rateLimit"] == rate_limit
 
 
 def test_webhooks_create_get_update_delete_list(scripted):

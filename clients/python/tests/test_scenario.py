@@ -96,6 +96,12 @@ def test_step_01_company():
     company = client.company.get()
     assert company.environment == "sandbox"
     assert company.id.startswith("cmp_")
+    # A new company is at the standard tier; its figures are the stage's, whatever they are.
+    rate_limit = company.rate_limit
+    assert isinstance(rate_limit, cambio.RateLimit)
+    assert rate_limit.tier == "standard"
+    assert type(rate_limit.requests_per_second) is int and rate_limit.requests_per_second > 0
+    assert type(rate_limit.burst) is int and rate_limit.burst >= rate_limit.requests_per_second
     balance = client.company.balance()
     assert sorted(b.currency for b in balance.balances) == ["BRL", "USDT"]
     for each in balance.balances:

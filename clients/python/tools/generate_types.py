@@ -41,6 +41,7 @@ INLINE_NAMES = {
     ("Balance", "balances"): "CurrencyBalance",
     ("Deposit", "transactions"): "DepositTransaction",
     ("Deposit", "split"): "DepositSplit",
+    ("Company", "rateLimit"): "RateLimit",
 }
 
 

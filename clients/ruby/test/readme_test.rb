@@ -40,6 +40,7 @@ class ReadmeTest < Minitest::Test
     end
 
     printed = out.string
+    assert_includes printed, "standard: 10 requests/s, bursts of 20"
     assert_includes printed, "pay 25.000000 USDT to TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
     assert_includes printed, "top up first (request req-"
     assert_includes printed, "NOT_FOUND 404 req-"

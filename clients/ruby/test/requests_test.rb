@@ -56,6 +56,17 @@ class RequestsTest < Minitest::Test
     end
   end
 
+  def test_the_company_rate_limit_is_typed_and_takes_a_tier_added_later
+    serve do |_request, _n|
+      ok({ "id" => "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "name" => "Acme", "environment" => "sandbox", "status" => "active",
+           "createdAt" => "2026-01-15T12:00:00.000Z", "rateLimit" => { "tier" => "enterprise", "requestsPerSecond" => 500, "burst" => 1000 } })
+    end
+    limit = client.company.get.rate_limit
+    assert_instance_of Cambio::Company::RateLimit, limit
+    assert_equal ["enterprise", 500, 1000], [limit.tier, limit.requests_per_second, limit.burst]
+    assert_equal({ "tier" => "enterprise", "requestsPerSecond" => 500, "burst" => 1000 }, limit.to_api)
+  end
+
   def test_the_returned_records_have_their_class
     echo
     cambio = client

@@ -31,6 +31,14 @@ class ConformanceScenarioTest < Minitest::Test
     company = cambio.company.get
     assert_equal "sandbox", company.environment
     assert_match(/\Acmp_/, company.id)
+    # A new company is at the standard tier; its figures are the stage's, whatever they are.
+    limit = company.rate_limit
+    assert_instance_of Cambio::Company::RateLimit, limit
+    assert_equal "standard", limit.tier
+    assert_kind_of Integer, limit.requests_per_second
+    assert_kind_of Integer, limit.burst
+    assert_operator limit.requests_per_second, :>, 0
+    assert_operator limit.burst, :>=, limit.requests_per_second
     balance = cambio.company.balance
     assert_equal %w[BRL USDT], balance.balances.map(&:currency).sort
     balance.balances.each do |entry|

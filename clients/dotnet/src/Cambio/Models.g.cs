@@ -43,6 +43,10 @@ public sealed partial record Company
     /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
+
+    /// <summary>The company's own rate limit on this stage; past it, requests are answered 429 <c>RATE_LIMITED</c> with <c>Retry-After</c></summary>
+    [JsonPropertyName("rateLimit")]
+    public required RateLimit RateLimit { get; init; }
 }
 
 /// <summary>openapi.json <c>Conversion</c>.</summary>
@@ -437,6 +441,22 @@ public sealed partial record Quote
     /// <summary><c>createdAt</c>: ISO 8601 UTC time with milliseconds.</summary>
     [JsonPropertyName("createdAt")]
     public required DateTimeOffset CreatedAt { get; init; }
+}
+
+/// <summary>The company's own rate limit on this stage; past it, requests are answered 429 <c>RATE_LIMITED</c> with <c>Retry-After</c></summary>
+public sealed partial record RateLimit
+{
+    /// <summary>The rate limit tier the company is at: <c>standard</c> for every new company, <c>growth</c> or <c>scale</c> once Cambio raises it</summary>
+    [JsonPropertyName("tier")]
+    public required string Tier { get; init; }
+
+    /// <summary>Requests a second the company may send, steadily</summary>
+    [JsonPropertyName("requestsPerSecond")]
+    public required long RequestsPerSecond { get; init; }
+
+    /// <summary>Requests the company may send at once before the steady rate applies</summary>
+    [JsonPropertyName("burst")]
+    public required long Burst { get; init; }
 }
 
 /// <summary>openapi.json <c>Webhook</c>.</summary>

@@ -37,6 +37,10 @@ public class ConformanceScenarioTests
         {
             Assert.Equal("sandbox", company.Environment);
             Assert.StartsWith("cmp_", company.Id);
+            // A new company is at the standard tier; its figures are the stage's, whatever they are.
+            Assert.Equal("standard", company.RateLimit.Tier);
+            Assert.True(company.RateLimit.RequestsPerSecond > 0, $"{company.RateLimit}");
+            Assert.True(company.RateLimit.Burst >= company.RateLimit.RequestsPerSecond, $"{company.RateLimit}");
             Assert.Equal(new[] { "BRL", "USDT" }, balance.Balances.Select(b => b.Currency).Order());
             Assert.All(balance.Balances, b => Assert.All(new[] { b.Available, b.Pending, b.Locked }, amount => Assert.Matches(@"^\d+\.\d+$", amount)));
         });

@@ -34,6 +34,8 @@ public static class ReadmeExamples
     {
         // README: calls
         Company company = await cambio.Company.GetAsync();
+        // Tier: "standard" for a new company, "growth" or "scale" once raised (or a tier added later)
+        Console.WriteLine($"{company.RateLimit.Tier}: {company.RateLimit.RequestsPerSecond} requests/s, bursts of {company.RateLimit.Burst}");
         Balance balance = await cambio.Company.GetBalanceAsync();
         foreach (CurrencyBalance b in balance.Balances)
             Console.WriteLine($"{b.Currency}: {b.Available} available, {b.Pending} pending, {b.Locked} locked");

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Nodes;
 
 namespace Cambio.Tests;
 
@@ -21,6 +22,18 @@ public class RequestTests
         Assert.Equal("application/json", seen.Header("Accept"));
         Assert.Equal($"cambio-dotnet/{CambioClient.Version} dotnet/{Environment.Version}", seen.Header("User-Agent"));
         Assert.Null(seen.Header("Idempotency-Key"));
+    }
+
+    [Fact]
+    public async Task The_company_carries_its_rate_limit_and_a_tier_added_later_reads_as_its_string()
+    {
+        var enterprise = JsonNode.Parse(Fixtures.Company.GetRawText())!;
+        enterprise["rateLimit"] = new JsonObject { ["tier"] = "enterprise", ["requestsPerSecond"] = 500, ["burst"] = 1000 };
+        await using var server = new ScriptedServer((_, attempt) => Reply.Ok(attempt == 1 ? Fixtures.Company : (object)enterprise));
+        using var cambio = Fixtures.Client(server.Url);
+
+        Assert.Equal(new RateLimit { Tier = "standard", RequestsPerSecond = 10, Burst = 20 }, (await cambio.Company.GetAsync()).RateLimit);
+        Assert.Equal(new RateLimit { Tier = "enterprise", RequestsPerSecond = 500, Burst = 1000 }, (await cambio.Company.GetAsync()).RateLimit);
     }
 
     [Fact]

@@ -36,6 +36,7 @@ public static class ModelGenerator
     private static readonly Dictionary<string, string> InlineNames = new(StringComparer.Ordinal)
     {
         ["Balance.balance"] = "CurrencyBalance",
+        ["Company.rateLimit"] = "RateLimit",
     };
 
     private const string Header =

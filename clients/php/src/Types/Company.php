@@ -27,4 +27,7 @@ final class Company extends CambioObject
 
     /** ISO 8601 UTC time with milliseconds */
     public readonly string $createdAt;
+
+    /** The company's own rate limit on this stage; past it, requests are answered 429 `RATE_LIMITED` with `Retry-After` */
+    public readonly RateLimit $rateLimit;
 }

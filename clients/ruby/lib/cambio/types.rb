@@ -26,11 +26,23 @@ module Cambio
 
   class Company < Record
     schema "Company"
+    # The company's own rate limit on this stage; past it, requests are answered 429 `RATE_LIMITED` with `Retry-After`
+    class RateLimit < Record
+      # The rate limit tier the company is at: `standard` for every new company, `growth` or `scale` once Cambio raises it
+      string :tier
+      # Requests a second the company may send, steadily
+      integer :requests_per_second
+      # Requests the company may send at once before the steady rate applies
+      integer :burst
+    end
+
     string :id
     string :name
     string :environment, enum: %w[sandbox production]
     string :status, const: "active"
     string :created_at
+    # The company's own rate limit on this stage; past it, requests are answered 429 `RATE_LIMITED` with `Retry-After`
+    record :rate_limit, "Company::RateLimit"
   end
 
   class Conversion < Record

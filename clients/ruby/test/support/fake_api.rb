@@ -82,7 +82,8 @@ class FakeApi
   end
 
   def company
-    { "id" => "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "name" => "Acme", "environment" => "sandbox", "status" => "active", "createdAt" => NOW }
+    { "id" => "cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "name" => "Acme", "environment" => "sandbox", "status" => "active", "createdAt" => NOW,
+      "rateLimit" => { "tier" => "standard", "requestsPerSecond" => 10, "burst" => 20 } }
   end
 
   def balance

@@ -128,6 +128,14 @@ class ClientTest {
   }
 
   @Test
+  void aCompanyRateLimitTierAddedLaterIsKept() throws Exception {
+    String company = Fixtures.COMPANY.replace("{\"tier\":\"standard\",\"requestsPerSecond\":10,\"burst\":20}", "{\"tier\":\"enterprise\",\"requestsPerSecond\":500,\"burst\":1000}");
+    try (ScriptedServer server = new ScriptedServer((req, n) -> ok(company))) {
+      assertEquals(new Company.RateLimit("enterprise", 500, 1000), server.client().build().company().get().rateLimit());
+    }
+  }
+
+  @Test
   void everyCallHitsItsRouteAndReturnsItsRecord() throws Exception {
     try (ScriptedServer server = new ScriptedServer((req, n) -> {
       String route = req.method() + " " + req.uri();
@@ -151,6 +159,7 @@ class ClientTest {
 
       Company company = cambio.company().get();
       assertEquals("sandbox", company.environment());
+      assertEquals(new Company.RateLimit("standard", 10, 20), company.rateLimit());
       Balance balance = cambio.company().balance();
       assertEquals("25.500000", balance.balances().get(0).available());
       assertEquals("54.00", balance.balances().get(1).available());

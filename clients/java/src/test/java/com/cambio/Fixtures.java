@@ -17,7 +17,8 @@ public final class Fixtures {
           + "\"expiresAt\":\"2026-01-16T12:00:00.000Z\",\"createdAt\":\"2026-01-15T12:00:00.000Z\",\"updatedAt\":\"2026-01-15T12:00:00.000Z\"}";
 
   static final String COMPANY =
-      "{\"id\":\"cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5\",\"name\":\"Acme\",\"environment\":\"sandbox\",\"status\":\"active\",\"createdAt\":\"2026-01-15T12:00:00.000Z\"}";
+      "{\"id\":\"cmp_01JBZ6W1V7Q8R9S0T1U2V3W4X5\",\"name\":\"Acme\",\"environment\":\"sandbox\",\"status\":\"active\",\"createdAt\":\"2026-01-15T12:00:00.000Z\","
+          + "\"rateLimit\":{\"tier\":\"standard\",\"requestsPerSecond\":10,\"burst\":20}}";
 
   static final String BALANCE =
       "{\"balances\":[{\"currency\":\"USDT\",\"available\":\"25.500000\",\"pending\":\"0.000000\",\"locked\":\"1.000000\"},"

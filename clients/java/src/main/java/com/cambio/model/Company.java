@@ -8,11 +8,26 @@ package com.cambio.model;
  * @param environment One of "sandbox", "production".
  * @param status Always "active".
  * @param createdAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
+ * @param rateLimit The company's own rate limit on this stage; past it, requests are answered 429 RATE_LIMITED with Retry-After.
  */
 public record Company(
     String id,
     String name,
     String environment,
     String status,
-    String createdAt) {
+    String createdAt,
+    RateLimit rateLimit) {
+
+  /**
+   * The company's own rate limit on this stage; past it, requests are answered 429 RATE_LIMITED with Retry-After
+   *
+   * @param tier The rate limit tier the company is at: standard for every new company, growth or scale once Cambio raises it.
+   * @param requestsPerSecond Requests a second the company may send, steadily.
+   * @param burst Requests the company may send at once before the steady rate applies.
+   */
+  public record RateLimit(
+      String tier,
+      long requestsPerSecond,
+      long burst) {
+  }
 }

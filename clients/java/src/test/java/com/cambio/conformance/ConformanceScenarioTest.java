@@ -102,6 +102,13 @@ class ConformanceScenarioTest {
     Company company = cambio.company().get();
     assertEquals("sandbox", company.environment());
     assertTrue(company.id().startsWith("cmp_"), company.id());
+    // A new company is at the standard tier; its figures are the stage's, whatever they are
+    // (long, as every integer of the API: a fractional or missing one fails to decode).
+    Company.RateLimit limit = company.rateLimit();
+    assertNotNull(limit, "rateLimit");
+    assertEquals("standard", limit.tier());
+    assertTrue(limit.requestsPerSecond() > 0, limit.toString());
+    assertTrue(limit.burst() >= limit.requestsPerSecond(), limit.toString());
     Balance balance = cambio.company().balance();
     assertEquals(List.of("BRL", "USDT"), balance.balances().stream().map(Balance.CurrencyBalance::currency).sorted().toList());
     for (Balance.CurrencyBalance b : balance.balances()) {

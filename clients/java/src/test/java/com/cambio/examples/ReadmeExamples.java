@@ -76,6 +76,9 @@ final class ReadmeExamples {
   static void company(CambioClient cambio) {
     Company company = cambio.company().get();
     System.out.println(company.name() + " (" + company.environment() + ")");
+    // tier: "standard" for a new company, "growth" or "scale" once raised (or a tier added later)
+    Company.RateLimit limit = company.rateLimit();
+    System.out.println(limit.tier() + ": " + limit.requestsPerSecond() + " requests/s, bursts of " + limit.burst());
     Balance balance = cambio.company().balance();
     for (Balance.CurrencyBalance b : balance.balances()) {
       System.out.println(b.currency() + ": " + b.available() + " available, " + b.pending() + " pending, " + b.locked() + " locked");
