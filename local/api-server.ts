@@ -11,7 +11,8 @@ import type {
 import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
 import { SESSION_ENDED, type GatewayResponseType } from '#http/gateway-responses';
 import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
-import { companyOfUsageIdentifier, FIRST_TIER, TokenBucket, TokenBuckets, type RateLimitTier, type RateLimitTiers } from '#functions/api-keys/rate-limits';
+import { FIRST_TIER, TokenBucket, TokenBuckets } from '#functions/api-keys/rate-limits';
+import { usagePlanTiers, type CompanyLimits } from './usage-plan-tiers.ts';
 import type { StageConfig } from '../config/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
 import { isDashboardAppRequest, serveDashboardApp } from './dashboard-app.ts';
@@ -65,20 +66,6 @@ export interface LocalApiOptions {
   companyLimits?: CompanyLimits;
 }
 
-export interface CompanyLimits {
-  tiers: RateLimitTiers;
-  /** The company's tier as stored (its Company item), as API Gateway knows a key's usage plan
-   * without asking the authorizer. Read again once TIER_CACHE_MS has passed. */
-  tierOf(companyId: string): Promise<RateLimitTier>;
-}
-
-/**
- * How long the local gateway keeps a company's tier before reading it again: a tier changed by
- * `npm run company:limits` applies within this, without a restart, as a key moved to another usage
- * plan applies within seconds in AWS; a burst meanwhile costs no table reads.
- */
-export const TIER_CACHE_MS = 3_000;
-
 const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/handlers/', import.meta.url));
 
 async function importHandler(name: string): Promise<unknown> {
@@ -123,7 +110,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
   const stageBucket = new TokenBucket(options.config.throttle, Date.now());
   const companyLimits = options.companyLimits ?? { tiers: options.config.capacity.tiers, tierOf: async () => FIRST_TIER };
   const companyBuckets = new TokenBuckets(companyLimits.tiers[FIRST_TIER]);
-  const tierCache = new Map<string, { tier: Promise<RateLimitTier>; expiresAt: number }>();
+  const tierOfKey = usagePlanTiers(companyLimits);
 
   const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -237,20 +224,6 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     // API Gateway sends each value of a multi-value header on its own line (Set-Cookie needs it).
     res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...(result.multiValueHeaders as Record<string, string[]> | undefined) });
     res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
-  }
-
-  /** The tier of the company a usage plan key names, read at most once per TIER_CACHE_MS; the
-   * requests that arrive while it is read wait on the one read. */
-  async function tierOfKey(usageIdentifierKey: string): Promise<RateLimitTier> {
-    const companyId = companyOfUsageIdentifier(usageIdentifierKey);
-    if (companyId === null) return FIRST_TIER;
-    const cached = tierCache.get(companyId);
-    if (cached && cached.expiresAt > Date.now()) return cached.tier;
-    const tier = companyLimits.tierOf(companyId);
-    tierCache.set(companyId, { tier, expiresAt: Date.now() + TIER_CACHE_MS });
-    // A failed read is not kept: the next request reads again.
-    tier.catch(() => tierCache.delete(companyId));
-    return tier;
   }
 
   /** A streaming function's answer (API Gateway's STREAM mode): sent as it is written. A failure

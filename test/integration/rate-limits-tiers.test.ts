@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { companyItem } from '#adapters/dynamo/items/company';
 import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
-import { TIER_CACHE_MS } from '#local/api-server';
+import { TIER_CACHE_MS } from '#local/usage-plan-tiers';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../config/stages.ts';
 import { newCompany, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
