@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ScanResult } from '#functions/deposits/deposit-scan';
+import { createCompany } from '#functions/companies/company';
 import type { Deposit } from '#functions/deposits/deposits';
 import { newId } from '#functions/shared/ids';
 import { inParallel } from '#functions/shared/in-parallel';
 import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { depositAddressItem, depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
@@ -36,7 +38,7 @@ export interface ScannerDynamo {
  * items, requests to a second table were 2–30× slower (BatchWrite ~100 items/s instead of
  * ~2,000–3,000), a DynamoDB Local artefact that would have measured the emulator, not the scanner.
  */
-export async function startScannerDynamo(tableName: string, log: (line: string) => void): Promise<ScannerDynamo> {
+async function startScannerDynamo(tableName: string, log: (line: string) => void): Promise<ScannerDynamo> {
   log('  starting a DynamoDB Local of its own (in memory)');
   const dynamo = await startDynamoDbLocal({});
   const dynamoPid = await pidOfDynamoDbLocal(dynamo.port);
@@ -54,14 +56,12 @@ export async function startScannerDynamo(tableName: string, log: (line: string) 
 }
 
 export interface DepositAddressSeed {
-  registered: number;
   /** How many of them are paid: spread evenly, each with a Deposit awaiting payment. */
   hits: number;
-  companyId: string;
-  /** The scenario's clock (ms): the addresses were made over the day before it. */
+  /** The scenario's clock (ms): the company starts then, its addresses were made over the day before. */
   clock: number;
   address: (index: number) => string;
-  deposit: (id: string, address: string, index: number, now: Date) => Deposit;
+  deposit: (companyId: string, id: string, address: string, index: number, now: Date) => Deposit;
 }
 
 export interface SeededAddresses {
@@ -72,10 +72,35 @@ export interface SeededAddresses {
   seconds: number;
 }
 
+export interface ScannerBench {
+  scanner: ScannerDynamo;
+  /** BENCH_SCANNER_ADDRESSES (registeredAddresses). */
+  registered: number;
+  seeded: SeededAddresses;
+}
+
+/**
+ * A deposit scanner scenario's start: its DynamoDB Local (startScannerDynamo), a company, and that
+ * company's registered deposit addresses (seedDepositAddresses). The DynamoDB Local is stopped again if the rest fails;
+ * once this returns, stopping it is the scenario's.
+ */
+export async function startScannerBench(tableName: string, companyName: string, seed: DepositAddressSeed, log: (line: string) => void): Promise<ScannerBench> {
+  const registered = registeredAddresses();
+  const scanner = await startScannerDynamo(tableName, log);
+  try {
+    const { company } = await createCompany(new DynamoCompanyStore(scanner.db, scanner.tableName), { name: companyName, environment: 'sandbox' }, new Date(seed.clock));
+    const seeded = await seedDepositAddresses(scanner, company.id, registered, seed, log);
+    return { scanner, registered, seeded };
+  } catch (error) {
+    await scanner.stop();
+    throw error;
+  }
+}
+
 /** Writes the registered addresses (DepositAddress and DepositAddressListed items) and Deposit
  * items for the paid ones. */
-export async function seedDepositAddresses(scanner: ScannerDynamo, seed: DepositAddressSeed, log: (line: string) => void): Promise<SeededAddresses> {
-  const { registered, hits, clock } = seed;
+async function seedDepositAddresses(scanner: ScannerDynamo, companyId: string, registered: number, seed: DepositAddressSeed, log: (line: string) => void): Promise<SeededAddresses> {
+  const { hits, clock } = seed;
   if (hits > registered) throw new Error(`BENCH_SCANNER_ADDRESSES must be at least ${hits}`);
   const stride = Math.floor(registered / hits);
   const hitAddresses: string[] = [];
@@ -85,11 +110,11 @@ export async function seedDepositAddresses(scanner: ScannerDynamo, seed: Deposit
     const depositId = newId('deposit', clock);
     // Made over the day before (not all at the run's start, which would put every one inside
     // the filter's refresh margin and have each refresh read them all again).
-    const listed = { address, addressIndex: i, companyId: seed.companyId, id: depositId, createdAt: new Date(clock - DAY_MS + Math.floor((i * DAY_MS) / registered) - 3_600_000).toISOString() };
+    const listed = { address, addressIndex: i, companyId, id: depositId, createdAt: new Date(clock - DAY_MS + Math.floor((i * DAY_MS) / registered) - 3_600_000).toISOString() };
     items.push(depositAddressItem.toItem(listed), depositAddressListedItem.toItem(listed));
     if (i % stride === 0 && hitAddresses.length < hits) {
       hitAddresses.push(address);
-      items.push(depositItem.toItem(seed.deposit(depositId, address, i, new Date(clock))));
+      items.push(depositItem.toItem(seed.deposit(companyId, depositId, address, i, new Date(clock))));
     }
   }
   log(`  writing ${registered} deposit addresses + ${hits} deposits (BatchWrite, ${BATCH_WRITE_LIMIT} per request, ${SETUP_CONCURRENCY} at a time)`);
@@ -193,7 +218,7 @@ async function pidOfDynamoDbLocal(port: number, parent = process.pid): Promise<n
 }
 
 /** BENCH_SCANNER_ADDRESSES: the registered deposit addresses (100,000 unless set). */
-export function registeredAddresses(fallback = 100_000): number {
+function registeredAddresses(fallback = 100_000): number {
   const raw = process.env.BENCH_SCANNER_ADDRESSES;
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

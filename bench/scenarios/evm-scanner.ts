@@ -1,15 +1,13 @@
-import { createCompany } from '#functions/companies/company';
 import { MAX_BLOCKS_PER_SCAN, scanDeposits, type ScanResult } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { depositAwaitingPayment } from '#functions/deposits/deposits';
 import { EvmChain } from '#functions/networks/evm/evm-chain';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { ADDRESS_KIND, ETHEREUM_USDT_CONTRACT, EvmNode, syntheticEvmAddress, type EvmNodeStats } from '../evm-node.ts';
 import { cpuMicrosOfPid } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
-import { registeredAddresses, requestsPerBlockTable, seedDepositAddresses, startScannerDynamo, timedScans, totalRequests, type TimedScans } from '../scanner-setup.ts';
+import { requestsPerBlockTable, startScannerBench, timedScans, totalRequests, type TimedScans } from '../scanner-setup.ts';
 import { formatRate } from '../support.ts';
 
 /** Ethereum makes a block every 12 s. */
@@ -51,28 +49,24 @@ export const evmScannerScenario: Scenario = {
   name: 'evm-scanner',
   title: `EVM deposit scanner (ethereum): catching up ${BLOCKS.toLocaleString('en')} blocks × ${TRANSFERS_PER_BLOCK} USDT transfers against registered deposit addresses`,
   async run({ log }) {
-    const registered = registeredAddresses();
     const hits = PASSES.reduce((sum, pass) => sum + BLOCKS * pass.hitsPerBlock, 0);
-    const scanner = await startScannerDynamo('bench-evm-scanner', log);
+    const clock = Date.parse('2026-11-22T00:00:00.000Z');
+    const { scanner, registered, seeded } = await startScannerBench(
+      'bench-evm-scanner',
+      'Bench EVM Scanner',
+      {
+        hits,
+        clock,
+        address: (i) => syntheticEvmAddress(ADDRESS_KIND.deposit, i),
+        deposit: (companyId, id, address, i, at) => depositAwaitingPayment(companyId, { network: 'ethereum', reference: `bench-evm-scanner-${i}` }, { address, addressIndex: i }, FINALIZED_DEPTH, at, id),
+      },
+      log,
+    );
     const { db, tableName, dynamoPid } = scanner;
     const node = new EvmNode();
     const failures: string[] = [];
     try {
-      const clock = Date.parse('2026-11-22T00:00:00.000Z');
       const now = () => new Date(clock);
-      const { company } = await createCompany(new DynamoCompanyStore(db, tableName), { name: 'Bench EVM Scanner', environment: 'sandbox' }, now());
-      const seeded = await seedDepositAddresses(
-        scanner,
-        {
-          registered,
-          hits,
-          companyId: company.id,
-          clock,
-          address: (i) => syntheticEvmAddress(ADDRESS_KIND.deposit, i),
-          deposit: (id, address, i, at) => depositAwaitingPayment(company.id, { network: 'ethereum', reference: `bench-evm-scanner-${i}` }, { address, addressIndex: i }, FINALIZED_DEPTH, at, id),
-        },
-        log,
-      );
 
       const url = await node.start({
         head: START_HEAD,

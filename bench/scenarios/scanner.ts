@@ -1,15 +1,13 @@
-import { createCompany } from '#functions/companies/company';
 import { scanDeposits, type ScanResult } from '#functions/deposits/deposit-scan';
 import { depositAwaitingPayment, type Deposit } from '#functions/deposits/deposits';
 import { inParallel } from '#functions/shared/in-parallel';
 import { parseAmount } from '#functions/shared/money';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { MAINNET_USDT_CONTRACT } from '../../config/stages.ts';
 import type { Scenario } from '../scenario.ts';
-import { registeredAddresses, requestsPerBlockTable, seedDepositAddresses, startScannerDynamo, timedScans, totalRequests } from '../scanner-setup.ts';
+import { requestsPerBlockTable, startScannerBench, timedScans, totalRequests } from '../scanner-setup.ts';
 import { formatRate } from '../support.ts';
 
 /** TRON produces a block every 3 s. */
@@ -36,24 +34,16 @@ export const scannerScenario: Scenario = {
   name: 'scanner',
   title: `Deposit scanner: ${BLOCKS} blocks × ${TRANSFERS_PER_BLOCK} USDT transfers against registered deposit addresses`,
   async run({ log }) {
-    const registered = registeredAddresses();
     const transfers = BLOCKS * TRANSFERS_PER_BLOCK;
     const hits = Math.ceil(transfers / HIT_EVERY);
-    const scanner = await startScannerDynamo('bench-scanner', log);
+    let clock = Date.parse('2026-11-22T00:00:00.000Z');
+    // Setup 1: the registered addresses (synthetic base58 strings; the scanner never checks
+    // them, it looks up what the chain reports) and real Deposit items for the ones paid to.
+    const { scanner, registered, seeded } = await startScannerBench('bench-scanner', 'Bench Scanner', { hits, clock, address: (i) => syntheticAddress('TBench', i), deposit: syntheticDeposit }, log);
     const { db, tableName, dynamoPid } = scanner;
     const failures: string[] = [];
     try {
-      let clock = Date.parse('2026-11-22T00:00:00.000Z');
       const now = () => new Date(clock);
-      const { company } = await createCompany(new DynamoCompanyStore(db, tableName), { name: 'Bench Scanner', environment: 'sandbox' }, now());
-
-      // Setup 1: the registered addresses (synthetic base58 strings; the scanner never checks
-      // them, it looks up what the chain reports) and real Deposit items for the ones paid to.
-      const seeded = await seedDepositAddresses(
-        scanner,
-        { registered, hits, companyId: company.id, clock, address: (i) => syntheticAddress('TBench', i), deposit: (id, address, i, at) => syntheticDeposit(company.id, id, address, i, at) },
-        log,
-      );
       const { hitAddresses } = seeded;
 
       // The chain: 100 empty blocks, then a first scan that places the cursor at the head.

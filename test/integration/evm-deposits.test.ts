@@ -1,15 +1,10 @@
 import { createTestClient, http, parseUnits, type Address, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#functions/companies/company';
-import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
 import type { DepositJobDeps } from '#functions/deposits/deposit-chain';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
-import { depositSettingsFrom } from '#adapters/deposit-settings';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
@@ -18,7 +13,7 @@ import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { anvilNetworkSettings, useAnvilsWithContracts, type AnvilWithContracts } from '../support/anvil.ts';
 import { evmDepositSettings, type EvmDepositSettings } from '../support/evm-jobs.ts';
-import { storedEvents } from '../support/records.ts';
+import { useDepositCompany } from '../support/deposit-company.ts';
 
 /**
  * USDT deposits on EVM networks against real anvil nodes: the CREATE2 address handed out offline,
@@ -27,18 +22,15 @@ import { storedEvents } from '../support/records.ts';
  */
 const CONFIRMATIONS = 3;
 const env = useFreshTable();
-const deposits = new DynamoDepositStore(env.db, env.tableName);
-const companies = new DynamoCompanyStore(env.db, env.tableName);
 const nodes = useAnvilsWithContracts({ ethereum: { chainId: 1, usdtDecimals: 6 }, bsc: { chainId: 56, usdtDecimals: 18 } });
-let companyId: string;
 
 // A small maxBlockRange, so that a scan of a few dozen blocks splits its range.
 const networkSettings = (node: AnvilWithContracts, chainId: number) => anvilNetworkSettings(node, { chainId, confirmations: CONFIRMATIONS, maxBlockRange: 8 });
 let settings: EvmDepositSettings;
+const company = useDepositCompany(env, 'EVM Co', () => settings);
 
 beforeAll(async () => {
   settings = evmDepositSettings({ ethereum: networkSettings(nodes.ethereum, 1), bsc: networkSettings(nodes.bsc, 56) });
-  ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Co', environment: 'sandbox' }, new Date()));
   for (const network of ['ethereum', 'bsc'] as const) await jobsOn(network).scan();
 });
 
@@ -71,10 +63,7 @@ async function pay(node: AnvilWithContracts, to: string, amount: bigint): Promis
   return hash;
 }
 
-const newDeposit = (network: 'ethereum' | 'bsc') =>
-  createDeposit(deposits, depositSettingsFrom(settings), companyId, { network, reference: `evm-${Math.random()}` }, new Date());
-const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
-const usdtBalance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT') ?? { available: 0n, pending: 0n };
+const { newDeposit, read, usdtBalance } = company;
 
 describe('EVM deposits on anvil', () => {
   it('an ethereum deposit is a forwarder address with no code; paid, it confirms, then is credited once its block is 3 deep', async () => {
@@ -102,7 +91,7 @@ describe('EVM deposits on anvil', () => {
     // Scanned again (the overlap) and confirmed again: nothing more.
     expect((await jobs.scan()).recorded).toBe(0);
     expect((await jobs.confirm()).confirmed).toBe(0);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   });
 
   it('on BSC (18 decimals) 1.5 USDT and one wei is credited as 1.5 USDT: the wei is dust', async () => {
@@ -128,12 +117,12 @@ describe('EVM deposits on anvil', () => {
     expect(await read(deposit)).toMatchObject({ status: 'completed', receivedAmount: usdt('4.25'), creditedAmount: usdt('4.25') });
     expect((await read(deposit)).transactions).toEqual([expect.objectContaining({ txHash, status: 'confirmed' })]);
     expect((await usdtBalance()).available - before.available).toBe(usdt('4.25'));
-    const events = (await storedEvents(env.db, env.tableName, companyId)).filter((event) => (event.data as { id: string }).id === deposit.id);
+    const events = await company.eventsOf(deposit);
     expect(events.map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.completed']);
     // Nothing left for the confirmer, and the overlap's rescan records nothing again.
     expect((await jobs.confirm()).confirmed).toBe(0);
     expect((await jobs.scan()).recorded).toBe(0);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   });
 
   it('with the poller’s kept address filter, a deposit made after it loaded is credited when paid in the next block', async () => {
@@ -184,7 +173,7 @@ describe('EVM deposits on anvil', () => {
     expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n, creditedAmount: 0n, transactions: [] });
     expect((await usdtBalance()).pending).toBe(before.pending);
     // The history says what happened: the confirming event, then the reversal.
-    const history = (await storedEvents(env.db, env.tableName, companyId)).filter((event) => (event.data as { id: string }).id === deposit.id);
+    const history = await company.eventsOf(deposit);
     expect(history.map((event) => [event.type, (event.data as { status: string }).status])).toEqual([
       ['deposit.confirming', 'confirming'],
       ['deposit.transfer_reversed', 'awaiting_payment'],
@@ -195,7 +184,7 @@ describe('EVM deposits on anvil', () => {
     expect(await jobs.confirm()).toMatchObject({ confirmed: 0 });
     expect((await usdtBalance()).available).toBe(before.available);
     expect((await read(deposit)).status).toBe('awaiting_payment');
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   });
 
   it('a payment re-mined in a later block by a reorganisation is credited once', async () => {
@@ -225,6 +214,6 @@ describe('EVM deposits on anvil', () => {
     expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
     expect((await read(deposit)).transactions).toHaveLength(1);
     expect((await usdtBalance()).available - before.available).toBe(usdt('7'));
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   });
 });

@@ -1,13 +1,9 @@
 import { concat, createTestClient, encodeFunctionData, erc20Abi, http, parseGwei, parseUnits, type Address, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '#functions/companies/company';
-import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
+import type { Deposit } from '#functions/deposits/deposits';
 import { reconciliationReport } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
-import { depositSettingsFrom } from '#adapters/deposit-settings';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { ANVIL_MNEMONIC, anvilAccount, hotWalletFloatOf, localPublicClient, localWalletClient } from '#local/evm-contracts';
 import { STAGES } from '../../config/stages.ts';
@@ -15,7 +11,7 @@ import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { anvilNetworkSettings, useAnvilsWithContracts } from '../support/anvil.ts';
 import { evmDepositJobs, evmDepositSettings, reconcileEvmNetworks, type EvmDepositSettings } from '../support/evm-jobs.ts';
-import { storedEvents } from '../support/records.ts';
+import { useDepositCompany } from '../support/deposit-company.ts';
 
 /**
  * Finality on EVM networks against real anvil nodes (../shared/networks.md, "Finality,
@@ -26,11 +22,9 @@ import { storedEvents } from '../support/records.ts';
 /** Ethereum's finality depth: a block 64 deep is final, and a reorganisation may reach that far. */
 const FINALITY = 64;
 const env = useFreshTable();
-const deposits = new DynamoDepositStore(env.db, env.tableName);
-const companies = new DynamoCompanyStore(env.db, env.tableName);
 const nodes = useAnvilsWithContracts({ ethereum: { chainId: 1, usdtDecimals: 6 }, polygon: { chainId: 137, usdtDecimals: 6 } });
 let settings: EvmDepositSettings;
-let companyId: string;
+const company = useDepositCompany(env, 'Finality Co', () => settings);
 
 beforeAll(async () => {
   settings = {
@@ -40,7 +34,6 @@ beforeAll(async () => {
     }),
     USDT_CONTRACT: STAGES.local.functionEnvironment.USDT_CONTRACT,
   };
-  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Finality Co', environment: 'sandbox' }, new Date()));
   await jobs().scan();
 });
 
@@ -56,11 +49,9 @@ const mine = (blocks: number) => testClient().mine({ blocks });
 const reorganise = (depth: number, transactions: [Hex, number][]) => testClient().request({ method: 'anvil_reorg' as never, params: [depth, transactions] as never });
 const rawOf = async (hash: Hex) => (await client().request({ method: 'eth_getRawTransactionByHash' as never, params: [hash] as never })) as Hex;
 
-const newDeposit = () => createDeposit(deposits, depositSettingsFrom(settings), companyId, { network: 'ethereum', reference: `fin-${Math.random()}` }, new Date());
-const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
-const usdtBalance = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT') ?? { available: 0n, pending: 0n };
-const eventsOf = async (deposit: Deposit) =>
-  (await storedEvents(env.db, env.tableName, companyId)).filter((event) => (event.data as { id: string }).id === deposit.id).map((event) => event.type);
+const { read, usdtBalance } = company;
+const newDeposit = () => company.newDeposit('ethereum');
+const eventsOf = async (deposit: Deposit) => (await company.eventsOf(deposit)).map((event) => event.type);
 const transferCall = (to: string, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount] });
 
 /** A USDT transfer by `account`, signed and not sent: for a reorganisation to mine. */
@@ -123,7 +114,7 @@ describe('a credit uses the Transfer events of the transaction in the final bloc
       expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n, creditedAmount: 0n, transactions: [] });
       expect(await usdtBalance()).toMatchObject({ available: before.available, pending: before.pending });
       expect(await eventsOf(deposit)).toEqual(['deposit.confirming', 'deposit.transfer_reversed']);
-      await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+      await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
     },
     60_000,
   );
@@ -173,7 +164,7 @@ describe('whatever is not final is read again until it is', () => {
     expect((await usdtBalance()).available - before.available).toBe(usdt('33'));
     expect((await usdtBalance()).pending).toBe(before.pending);
     for (const deposit of [moved, brought]) expect((await eventsOf(deposit)).filter((type) => type === 'deposit.completed')).toHaveLength(1);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   }, 60_000);
 });
 

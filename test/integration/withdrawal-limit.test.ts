@@ -45,6 +45,20 @@ async function setUp() {
   return { companyId: company.id, deps, caller, withdraw, refusal, mails };
 }
 
+/**
+ * Sends `withdrawals` withdrawals of `amount` at once against a daily limit of `dailyLimit`: exactly
+ * `passing` of them go out, every other is refused LIMIT_REACHED, and the day's total is theirs, `sentToday`.
+ */
+async function expectConcurrentWithdrawalsHeld(burst: { dailyLimit: string; withdrawals: number; amount: string; passing: number; sentToday: string }) {
+  const { companyId, deps, caller, withdraw } = await setUp();
+  await changeWithdrawalLimit(deps, caller(), { dailyLimit: burst.dailyLimit }, T0);
+  const outcomes = await Promise.all(Array.from({ length: burst.withdrawals }, () => withdraw(burst.amount, later(1000)).then(() => 'sent', (error: { code?: string }) => error.code)));
+  expect(outcomes.filter((outcome) => outcome === 'sent')).toHaveLength(burst.passing);
+  expect(new Set(outcomes.filter((outcome) => outcome !== 'sent'))).toEqual(new Set(['LIMIT_REACHED']));
+  expect((await withdrawalLimit(deps, caller(), later(2000))).sentToday).toBe(burst.sentToday);
+  return { companyId };
+}
+
 describe('the daily withdrawal limit', () => {
   it('lets the day’s withdrawals take up to the limit and refuses the one past it, writing nothing; the next UTC day starts again', async () => {
     const { companyId, deps, caller, withdraw, refusal } = await setUp();
@@ -64,24 +78,13 @@ describe('the daily withdrawal limit', () => {
   });
 
   it('holds under concurrent withdrawals: of twenty 10 USDT withdrawals against 55 a day, exactly five pass', async () => {
-    const { companyId, deps, caller, withdraw } = await setUp();
-    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '55' }, T0);
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => withdraw('10', later(1000)).then(() => 'sent', (error: { code?: string }) => error.code)));
-    expect(outcomes.filter((outcome) => outcome === 'sent')).toHaveLength(5);
-    expect(new Set(outcomes.filter((outcome) => outcome !== 'sent'))).toEqual(new Set(['LIMIT_REACHED']));
-    expect((await withdrawalLimit(deps, caller(), later(2000))).sentToday).toBe('50.000000');
+    const { companyId } = await expectConcurrentWithdrawalsHeld({ dailyLimit: '55', withdrawals: 20, amount: '10', passing: 5, sentToday: '50.000000' });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 
   it('holds at the highest tier’s pace: of 200 concurrent 5 USDT withdrawals against 750 a day, exactly 150 pass, the day’s total kept in its parts', async () => {
-    const { companyId, deps, caller, withdraw } = await setUp();
-    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '750' }, T0);
+    const { companyId } = await expectConcurrentWithdrawalsHeld({ dailyLimit: '750', withdrawals: 200, amount: '5', passing: 150, sentToday: '750.000000' });
 
-    const outcomes = await Promise.all(Array.from({ length: 200 }, () => withdraw('5', later(1000)).then(() => 'sent', (error: { code?: string }) => error.code)));
-
-    expect(outcomes.filter((outcome) => outcome === 'sent')).toHaveLength(150);
-    expect(new Set(outcomes.filter((outcome) => outcome !== 'sent'))).toEqual(new Set(['LIMIT_REACHED']));
-    expect((await withdrawalLimit(deps, caller(), later(2000))).sentToday).toBe('750.000000');
     // Written across the day's parts, none past its share of the limit (items/withdrawal-limit.ts).
     const parts = (await partition(companyId))!.filter((item) => item.type === withdrawalDayItem.type);
     expect(parts).toHaveLength(DAY_TOTAL_PARTS);

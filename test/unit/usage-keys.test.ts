@@ -22,6 +22,18 @@ const ids = { stage: 'production', tier: 'standard', usagePlanIds: PLANS, compan
 const planKeysAdded = () => gateway.commandCalls(CreateUsagePlanKeyCommand).map((call) => call.args[0].input);
 const planKeysRemoved = () => gateway.commandCalls(DeleteUsagePlanKeyCommand).map((call) => call.args[0].input);
 
+/** API Gateway holds `key` already, in the usage plan `inPlan` and in no other: taking it out of any
+ * other answers NotFound. Putting it in a plan succeeds. */
+function keyAlreadyIn(inPlan: string, key: { id: string; name: string }) {
+  gateway.on(CreateApiKeyCommand).rejects(conflict());
+  gateway.on(GetApiKeysCommand).resolves({ items: [key] });
+  for (const plan of Object.values(PLANS)) {
+    if (plan === inPlan) gateway.on(DeleteUsagePlanKeyCommand, { usagePlanId: plan }).resolves({});
+    else gateway.on(DeleteUsagePlanKeyCommand, { usagePlanId: plan }).rejects(notFound());
+  }
+  gateway.on(CreateUsagePlanKeyCommand).resolves({});
+}
+
 afterEach(() => gateway.reset());
 afterAll(() => gateway.restore());
 
@@ -56,12 +68,7 @@ describe('ensureUsageKey', () => {
   });
 
   it("moves an existing key to another tier: out of every other tier's plan, then into its own", async () => {
-    gateway.on(CreateApiKeyCommand).rejects(conflict());
-    gateway.on(GetApiKeysCommand).resolves({ items: [{ id: 'key-1', name: 'cambio-production-cmp_01JA0000000000000000000000' }] });
-    // The key is in the standard plan; the scale plan has never had it.
-    gateway.on(DeleteUsagePlanKeyCommand, { usagePlanId: 'plan-standard' }).resolves({});
-    gateway.on(DeleteUsagePlanKeyCommand, { usagePlanId: 'plan-scale' }).rejects(notFound());
-    gateway.on(CreateUsagePlanKeyCommand).resolves({});
+    keyAlreadyIn('plan-standard', { id: 'key-1', name: 'cambio-production-cmp_01JA0000000000000000000000' });
 
     expect(await ensureUsageKey(client, { ...ids, tier: 'growth' })).toBe('existed');
 
@@ -127,11 +134,7 @@ describe('the usage key provisioner job', () => {
   });
 
   it("moves the key of a company whose tier changed to the new tier's plan, and leaves a company changed otherwise alone", async () => {
-    gateway.on(CreateApiKeyCommand).rejects(conflict());
-    gateway.on(GetApiKeysCommand).resolves({ items: [{ id: 'key-raised', name: 'cambio-production-cmp_R' }] });
-    gateway.on(DeleteUsagePlanKeyCommand, { usagePlanId: 'plan-standard' }).resolves({});
-    gateway.on(DeleteUsagePlanKeyCommand, { usagePlanId: 'plan-growth' }).rejects(notFound());
-    gateway.on(CreateUsagePlanKeyCommand).resolves({});
+    keyAlreadyIn('plan-standard', { id: 'key-raised', name: 'cambio-production-cmp_R' });
 
     await run({
       Records: [

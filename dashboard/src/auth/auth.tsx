@@ -64,6 +64,26 @@ function Submit(props: { label: string; error: unknown; busy: boolean }) {
   );
 }
 
+/** The address an account signs in with, filled as the browser's password manager saved it. */
+function AccountEmailField() {
+  return (
+    <>
+      <label for="email">Email</label>
+      <input id="email" name="email" type="email" required autoComplete="username" />
+    </>
+  );
+}
+
+/** The account's present password, which the browser's password manager may fill. */
+function CurrentPasswordField() {
+  return (
+    <>
+      <label for="password">Password</label>
+      <input id="password" name="password" type="password" required autoComplete="current-password" />
+    </>
+  );
+}
+
 /** A password being chosen, with the pool's policy said before it is submitted. */
 function NewPasswordField(props: { label?: string }) {
   return (
@@ -188,10 +208,8 @@ export function SignIn(props: { onSignedIn: () => void }) {
         </p>
       )}
       <form onSubmit={password.onSubmit}>
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" required autoComplete="username" />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" required autoComplete="current-password" />
+        <AccountEmailField />
+        <CurrentPasswordField />
         <Submit label="Sign in" error={password.error} busy={password.busy} />
       </form>
       {stage?.passwordResetByMail && (
@@ -222,8 +240,7 @@ export function ForgotPassword() {
         <>
           <p>We mail a link to choose a new password to the address of your account.</p>
           <form onSubmit={onSubmit}>
-            <label for="email">Email</label>
-            <input id="email" name="email" type="email" required autoComplete="username" />
+            <AccountEmailField />
             <Submit label="Send reset link" error={error} busy={busy} />
           </form>
         </>
@@ -272,8 +289,7 @@ export function VerifyEmail(props: { onSignedIn: () => void }) {
         <>
           <p>Enter the password you chose when you signed up: it confirms this address is yours and signs you in.</p>
           <form onSubmit={onSubmit}>
-            <label for="password">Password</label>
-            <input id="password" name="password" type="password" required autoComplete="current-password" />
+            <CurrentPasswordField />
             <Submit label="Confirm and sign in" error={error} busy={busy} />
           </form>
         </>

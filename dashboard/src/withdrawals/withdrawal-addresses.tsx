@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { withdrawalsApi } from '../api/withdrawals.ts';
 import type { AllowedAddress, Role, WithdrawalAllowlist } from '../api/types.ts';
@@ -10,6 +11,19 @@ type Open = { kind: 'add' } | { kind: 'turn-off' } | { kind: 'remove'; entry: Al
 /** "after 24 hours", or "at once" where the stage has no waiting period (local, sandbox): the
  * allowlist's and the daily limit's widening changes wait the same. */
 export const waitText = (hours: number) => (hours === 0 ? 'at once' : `after ${hours} hour${hours === 1 ? '' : 's'}`);
+
+/**
+ * Confirms a widening change, the allowlist turned off or the daily limit removed: `children` say
+ * what it allows and when (waitText); the dialog adds that Owners and Admins are emailed, as the API
+ * mails them for each. It closes once `action` has made the change.
+ */
+export function WideningChangeDialog(props: { title: string; label: string; action: () => Promise<unknown>; onClose: () => void; children: ComponentChildren }) {
+  return (
+    <ConfirmDialog title={props.title} label={props.label} danger action={props.action} onDone={props.onClose} onClose={props.onClose}>
+      <p>{props.children} Owners and Admins are emailed.</p>
+    </ConfirmDialog>
+  );
+}
 
 /**
  * Integrations → `Withdrawal addresses` (docs/dashboard-api.md, Withdrawal allowlist): the switch and
@@ -96,19 +110,15 @@ export function WithdrawalAddresses(props: { companyId: string; role: Role }) {
       )}
       {open?.kind === 'add' && allowlist && <AddAddressDialog companyId={props.companyId} wait={waitText(allowlist.delayHours)} onClose={() => setOpen(null)} onAdded={done} />}
       {open?.kind === 'turn-off' && allowlist && (
-        <ConfirmDialog
+        <WideningChangeDialog
           title="Turn off the withdrawal allowlist?"
           label="Turn off allowlist"
-          danger
           action={async () => setData((await withdrawalsApi.switchWithdrawalAllowlist(props.companyId, false)).data)}
-          onDone={() => setOpen(null)}
           onClose={() => setOpen(null)}
         >
-          <p>
-            Withdrawals and deposit splits may then go to any address, {waitText(allowlist.delayHours)}
-            {allowlist.delayHours > 0 && ' (the list holds until then)'}. Owners and Admins are emailed.
-          </p>
-        </ConfirmDialog>
+          Withdrawals and deposit splits may then go to any address, {waitText(allowlist.delayHours)}
+          {allowlist.delayHours > 0 && ' (the list holds until then)'}.
+        </WideningChangeDialog>
       )}
       {open?.kind === 'remove' && (
         <ConfirmDialog

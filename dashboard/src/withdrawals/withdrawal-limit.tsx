@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { withdrawalsApi } from '../api/withdrawals.ts';
 import type { Role } from '../api/types.ts';
-import { ConfirmDialog, ErrorMessage, formatTime, useAction, useLoaded } from '../components/ui.tsx';
-import { waitText } from './withdrawal-addresses.tsx';
+import { ErrorMessage, formatTime, useAction, useLoaded } from '../components/ui.tsx';
+import { waitText, WideningChangeDialog } from './withdrawal-addresses.tsx';
 
 /**
  * Integrations → `Daily withdrawal limit` (docs/dashboard-api.md): what the company's withdrawals
@@ -59,16 +59,14 @@ export function DailyWithdrawalLimit(props: { companyId: string; role: Role }) {
         </>
       )}
       {removing && (
-        <ConfirmDialog
+        <WideningChangeDialog
           title="Remove the daily withdrawal limit?"
           label="Remove limit"
-          danger
           action={async () => setData((await withdrawalsApi.changeWithdrawalLimit(props.companyId, null)).data)}
-          onDone={() => setRemoving(false)}
           onClose={() => setRemoving(false)}
         >
-          <p>Withdrawals may then take any amount a day, {wait}. Owners and Admins are emailed.</p>
-        </ConfirmDialog>
+          Withdrawals may then take any amount a day, {wait}.
+        </WideningChangeDialog>
       )}
     </section>
   );

@@ -1,7 +1,7 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DashboardSession, DashboardSessionStore } from '#functions/people/dashboard-sessions';
 import { dashboardSessionItem } from './items/dashboard-session.ts';
-import { heldCondition, readItem } from './queries.ts';
+import { readItem } from './queries.ts';
 import { TableStore } from './table-store.ts';
 
 /** The dashboard's sessions (items/dashboard-session.ts), by the hash of their cookie. */
@@ -11,17 +11,9 @@ export class DynamoDashboardSessions extends TableStore implements DashboardSess
   }
 
   async renewAccess(key: string, accessToken: string, accessExpiresAt: number): Promise<void> {
-    await heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: dashboardSessionItem.key(key),
-          UpdateExpression: 'SET accessToken = :token, accessExpiresAt = :expires',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':token': accessToken, ':expires': accessExpiresAt },
-        }),
-      ),
-    );
+    await this.updateIf(dashboardSessionItem.key(key), 'SET accessToken = :token, accessExpiresAt = :expires', 'attribute_exists(PK)', {
+      values: { ':token': accessToken, ':expires': accessExpiresAt },
+    });
   }
 
   async find(key: string): Promise<DashboardSession | null> {

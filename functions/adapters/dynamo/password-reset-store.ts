@@ -1,23 +1,13 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PasswordReset, PasswordResetStore } from '#functions/people/password-reset';
 import { TableStore } from './table-store.ts';
 import { passwordResetItem } from './items/team.ts';
-import { heldCondition, readItem } from './queries.ts';
+import { readItem } from './queries.ts';
 
 /** A person's password reset link (items/team.ts passwordResetItem). */
 export class DynamoPasswordResetStore extends TableStore implements PasswordResetStore {
   async putReset(reset: PasswordReset, notBefore: string): Promise<boolean> {
     // One conditional put is the minute's limit: of two requests at once, one writes and mails.
-    return heldCondition(
-      this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: passwordResetItem.toItem(reset),
-          ConditionExpression: 'attribute_not_exists(PK) OR createdAt < :notBefore',
-          ExpressionAttributeValues: { ':notBefore': notBefore },
-        }),
-      ),
-    );
+    return this.putIf(passwordResetItem.toItem(reset), 'attribute_not_exists(PK) OR createdAt < :notBefore', { values: { ':notBefore': notBefore } });
   }
 
   async getReset(personId: string): Promise<PasswordReset | null> {
@@ -26,15 +16,6 @@ export class DynamoPasswordResetStore extends TableStore implements PasswordRese
   }
 
   async deleteReset(personId: string, tokenHash: string): Promise<boolean> {
-    return heldCondition(
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: passwordResetItem.key(personId),
-          ConditionExpression: 'tokenHash = :tokenHash',
-          ExpressionAttributeValues: { ':tokenHash': tokenHash },
-        }),
-      ),
-    );
+    return this.deleteIf(passwordResetItem.key(personId), 'tokenHash = :tokenHash', { values: { ':tokenHash': tokenHash } });
   }
 }
