@@ -1,3 +1,4 @@
+import { MAX_CHANGES_PER_WRITE } from '#adapters/dynamo/deposit-chain-store';
 import { BALANCE_SHARDS } from '#adapters/dynamo/items/balance';
 import { ADDRESS_INDEX_BLOCK } from '#adapters/dynamo/items/deposit-address';
 import { DAY_TOTAL_PARTS } from '#adapters/dynamo/items/withdrawal-limit';
@@ -35,6 +36,12 @@ export const HOT_ITEMS: readonly HotItem[] = [
     by: "every money operation: at most two shards written in its transaction (a withdrawal's hold takes from one and adds to its own), spread evenly; a debit of `available` first reads the shards (one Query of the currency's shards, consistent)",
     scope: 'company',
     perItem: (rate) => ({ writeUnits: (rate * 2 * TRANSACTIONAL) / BALANCE_SHARDS, readUnits: rate }),
+  },
+  {
+    item: 'Balance shard 0, a company’s in one currency',
+    by: `its share of every money operation, as any shard, and its deposits' pending and held (balance-shards.ts shardsOfSubject), which the chain jobs write in batches of up to ${MAX_CHANGES_PER_WRITE} deposits: one write a batch when a payment is seen, one when it is confirmed`,
+    scope: 'company',
+    perItem: (rate) => ({ writeUnits: (rate * 2 * TRANSACTIONAL) / BALANCE_SHARDS + ((2 * rate) / MAX_CHANGES_PER_WRITE) * TRANSACTIONAL, readUnits: rate }),
   },
   {
     item: `WithdrawalDay, a company's total for a day: ${DAY_TOTAL_PARTS} parts`,

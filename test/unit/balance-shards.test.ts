@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { balanceKey, balancesToRead, placeChanges, type BalanceChange, type ShardReads } from '#adapters/dynamo/balance-shards';
+import { balanceKey, balancesToRead, placeChanges, shardsOfSubject, type BalanceChange, type ShardReads } from '#adapters/dynamo/balance-shards';
+import { balanceItem } from '#adapters/dynamo/items/balance';
 import type { ShardBuckets } from '#adapters/dynamo/items/balance';
 import type { Bucket } from '#functions/ledger/ledger';
 
@@ -7,7 +8,7 @@ const AT = '2026-11-29T00:00:00.000Z';
 const change = (shard: number, deltas: Partial<Record<Bucket, bigint>>, companyId = 'cmp_A'): BalanceChange => ({
   companyId,
   currency: 'USDT',
-  shard,
+  shards: { available: shard, pending: shard, locked: shard, held: shard },
   deltas: new Map(Object.entries(deltas) as [Bucket, bigint][]),
   at: AT,
 });
@@ -83,5 +84,14 @@ describe('placing balance changes on shards', () => {
       ['cmp_A', 1, 5n],
       ['cmp_B', 1, 7n],
     ]);
+  });
+
+  it('keeps a deposit’s pending and held on shard 0, where the chain jobs’ batches write them as one item, and its credit to available on its own shard', () => {
+    const deposit = 'deposit:dep_01JA0000000000000000000001';
+    const own = balanceItem.shardOfSubject(deposit);
+    expect(shardsOfSubject(deposit)).toEqual({ available: own, locked: own, pending: 0, held: 0 });
+    const withdrawal = 'withdrawal:wdr_01JA0000000000000000000001';
+    const its = balanceItem.shardOfSubject(withdrawal);
+    expect(shardsOfSubject(withdrawal)).toEqual({ available: its, locked: its, pending: its, held: its });
   });
 });

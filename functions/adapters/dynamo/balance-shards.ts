@@ -5,8 +5,9 @@ import { balanceItem, type ShardBuckets } from './items/balance.ts';
 /**
  * Where a transaction's balance changes land among a balance's shards (items/balance.ts).
  *
- * What an operation adds goes to its subject's shard. What it takes goes, without a read, to that
- * same shard when the bucket is one the subject filled earlier (`pending` from its deposit seen,
+ * What an operation adds goes to its subject's shard (shardsOfSubject: a deposit's pending on shard
+ * 0). What it takes goes, without a read, to that same shard when the bucket is one the subject
+ * filled earlier (`pending` from its deposit seen,
  * `locked` from its withdrawal's hold), which is where it almost always is. `available` is filled by
  * every deposit and conversion on their own shards, so a debit of it is placed from a read of the
  * shards: the subject's own shard if it covers the amount, else a shard chosen at random among
@@ -19,8 +20,8 @@ import { balanceItem, type ShardBuckets } from './items/balance.ts';
 export interface BalanceChange {
   companyId: string;
   currency: Currency;
-  /** The subject's shard (balanceItem.shardOfSubject). */
-  shard: number;
+  /** The shard each bucket of the subject is on (shardsOfSubject). */
+  shards: Record<Bucket, number>;
   deltas: Map<Bucket, bigint>;
   at: string;
 }
@@ -79,14 +80,14 @@ export function placeChanges(changes: readonly BalanceChange[], reads: ShardRead
     for (const bucket of BUCKETS) {
       const delta = change.deltas.get(bucket) ?? 0n;
       if (delta >= 0n) {
-        if (delta > 0n) add(change, change.shard, bucket, delta);
+        if (delta > 0n) add(change, change.shards[bucket], bucket, delta);
         continue;
       }
       if (!shards) {
-        add(change, change.shard, bucket, delta);
+        add(change, change.shards[bucket], bucket, delta);
         continue;
       }
-      const takes = placeDebit(shards, bucket, -delta, change.shard, random);
+      const takes = placeDebit(shards, bucket, -delta, change.shards[bucket], random);
       if (takes === 'insufficient') return 'insufficient';
       for (const [shard, amount] of takes) {
         shards.get(shard)![bucket] -= amount;
@@ -122,7 +123,28 @@ export function placeAmount(room: ReadonlyMap<number, bigint>, amount: bigint, o
   return owed === 0n ? takes : 'insufficient';
 }
 
-/** The change a ledger entry's balance deltas make, on its subject's shard. */
+/**
+ * The shard each bucket of a subject's entries is on. A deposit's `pending` and `held` are on shard
+ * 0: the chain jobs write them for many deposits of a company in one transaction (a block's
+ * payments, a run's confirmations), so its writes are already few, and on one shard such a batch
+ * writes one balance item rather than up to eight (the scanner's requests per block). The rest, a
+ * deposit's credit to `available` included, is on the subject's own shard, so what each operation
+ * adds, and later takes, spreads over all of them.
+ */
+export function shardsOfSubject(subject: string): Record<Bucket, number> {
+  const own = balanceItem.shardOfSubject(subject);
+  const batched = subject.startsWith('deposit:') ? 0 : own;
+  return { available: own, locked: own, pending: batched, held: batched };
+}
+
+/** The change a ledger entry's balance deltas make, on its subject's shards. */
 export function changeOf(companyId: string, currency: Currency, subject: string, deltas: Record<Bucket, bigint>, at: string): BalanceChange {
-  return { companyId, currency, shard: balanceItem.shardOfSubject(subject), deltas: new Map(Object.entries(deltas) as [Bucket, bigint][]), at };
+  return { companyId, currency, shards: shardsOfSubject(subject), deltas: new Map(Object.entries(deltas) as [Bucket, bigint][]), at };
+}
+
+/** The balance shards a change writes when placed without a read, as `<company>#<currency>#<shard>`:
+ * for packing transactions under DynamoDB's 100 items. */
+export function shardsWrittenUnread(change: BalanceChange): string[] {
+  const written = [...change.deltas].filter(([, delta]) => delta !== 0n).map(([bucket]) => change.shards[bucket]);
+  return [...new Set(written)].map((shard) => `${change.companyId}#${change.currency}#${shard}`);
 }

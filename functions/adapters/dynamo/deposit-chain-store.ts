@@ -6,7 +6,7 @@ import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/dep
 import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import type { Deposit } from '#functions/deposits/deposits';
 import { balanceChanges, subjectOf, type LedgerEntry } from '#functions/ledger/ledger';
-import { BALANCE_SHARDS, balanceItem } from './items/balance.ts';
+import { changeOf, shardsWrittenUnread } from './balance-shards.ts';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
@@ -24,10 +24,12 @@ class VersionConflict extends Error {}
 class DuplicateTransfer extends Error {}
 class ChainInvariantBroken extends Error {}
 
-/** DynamoDB's 100 items a transaction, less room for a debit placed again from a read over more
- * shards than its subject's (balance-shards.ts): an entry on a balance older than its shards. */
-const MAX_TRANSACTION_ITEMS = 100 - BALANCE_SHARDS;
-const MAX_CHANGES_PER_WRITE = 25;
+/** DynamoDB's 100 items a transaction. A deposit's debits are of `pending` and `held`, which are
+ * on shard 0 (balance-shards.ts shardsOfSubject) as every balance's were before it was spread, so
+ * one placed again from a read lands on that same item and the count holds. */
+const MAX_TRANSACTION_ITEMS = 100;
+/** Deposit changes a transaction carries at most (config/hot-items.ts counts shard 0's writes by it). */
+export const MAX_CHANGES_PER_WRITE = 25;
 
 /** What addChange and the ledger write for one change, balance updates aside. */
 function itemsWrittenBy(change: DepositChange): number {
@@ -54,10 +56,10 @@ function guardedItemOf(change: DepositChange): string | null {
   return forward.guard.holds ? `address#${forward.withdrawal.companyId}#${forward.guard.entry.address}` : `allowlist#${forward.withdrawal.companyId}`;
 }
 
-/** The balance shards an entry writes when placed without a read (its subject's, balance-shards.ts):
- * a deposit's entries add to and take from the shard its subject filled. */
+/** The balance shards an entry writes when placed without a read (balance-shards.ts): a deposit's
+ * pending on shard 0, its credit to `available` on its own. */
 const balanceKeysOf = (entry: LedgerEntry): string[] =>
-  [...balanceChanges(entry).keys()].map((currency) => `${entry.companyId}#${currency}#${balanceItem.shardOfSubject(subjectOf(entry))}`);
+  [...balanceChanges(entry)].flatMap(([currency, deltas]) => shardsWrittenUnread(changeOf(entry.companyId, currency, subjectOf(entry), deltas, entry.createdAt)));
 
 /** One network's deposit jobs: its transfers' records and its confirming partition alone, so a
  * poller never judges another network's transfers by its own chain. */
