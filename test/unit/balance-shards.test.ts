@@ -94,4 +94,10 @@ describe('placing balance changes on shards', () => {
     const its = balanceItem.shardOfSubject(withdrawal);
     expect(shardsOfSubject(withdrawal)).toEqual({ available: its, locked: its, pending: its, held: its });
   });
+
+  it('writes nothing to a shard whose changes cancel out (a payment seen beside another of the same amount confirmed)', () => {
+    const seen = change(0, { pending: 5n });
+    const confirmed = { ...change(0, { pending: -5n, available: 5n }), shards: { available: 3, pending: 0, locked: 3, held: 0 } };
+    expect(summary(placeChanges([seen, confirmed], new Map()))).toEqual([{ shard: 3, available: 5n }]);
+  });
 });

@@ -95,7 +95,9 @@ export function placeChanges(changes: readonly BalanceChange[], reads: ShardRead
       }
     }
   }
-  return [...updates.values()];
+  // Changes that cancel out on a shard (a batch's payment seen beside another's confirmed, of the
+  // same amount) leave it as it is: no update, as DynamoDB refuses one that sets nothing but its date.
+  return [...updates.values()].filter((update) => [...update.deltas.values()].some((delta) => delta !== 0n));
 }
 
 /** Which shards a debit of `amount` from `bucket` takes from, and how much from each. */

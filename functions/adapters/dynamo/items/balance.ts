@@ -103,7 +103,7 @@ export const balanceItem = {
   shardUpdate: (companyId: string, currency: Currency, shard: number, deltas: Map<Bucket, bigint>, at: string) => {
     const sets: string[] = ['updatedAt = :now'];
     const conditions: string[] = shard === 0 ? ['attribute_exists(PK)'] : [];
-    const values: Item = { ':now': at, ':zero': 0n };
+    const values: Item = { ':now': at };
     const names: Record<string, string> = {};
     if (shard !== 0) {
       sets.push('#type = :type', 'companyId = :companyId', 'currency = :currency', '#shard = :shard');
@@ -115,6 +115,7 @@ export const balanceItem = {
       // A shard made by a credit has only the buckets credited so far; `held` is absent from shard
       // 0 items made before deposits could be held.
       sets.push(`${bucket} = if_not_exists(${bucket}, :zero) + :${bucket}`);
+      values[':zero'] = 0n;
       values[`:${bucket}`] = delta;
       if (delta < 0n) {
         conditions.push(`${bucket} >= :${bucket}Needed`);
