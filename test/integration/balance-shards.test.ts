@@ -82,6 +82,18 @@ describe('a balance spread over shards', () => {
     expect(await ledgerDifferences(db, tableName, companyId)).toEqual([]);
   }, 120_000);
 
+  it('a balance this process last saw empty is read again before a withdrawal is refused', async () => {
+    const { db, tableName, companyId, withdrawals } = await fundedCompany(1, '11');
+    expect(await withdraw(withdrawals, companyId, '10')).toBe('written');
+    // The process now remembers the shards empty; a credit that reads nothing (a deposit confirmed
+    // by another process, here by this one) leaves that memory behind.
+    await creditAvailable(db, tableName, companyId, 'USDT', '11');
+
+    expect(await withdraw(withdrawals, companyId, '10')).toBe('written');
+    expect(await withdraw(withdrawals, companyId, '10')).toBe('insufficient');
+    expect(await ledgerDifferences(db, tableName, companyId)).toEqual([]);
+  });
+
   it('a balance from before the shards (all on one item) is spent where it is', async () => {
     const { db, tableName, companyId } = await fundedCompany(0, '0');
     // What the code before the shards wrote: a hold's entry, and its buckets on the one item.

@@ -46,6 +46,30 @@ export const answer =
  * those are retried, with jitter so 50 racing withdrawals spread out. */
 const CONFLICT_RETRY: RetryPolicy = { maxAttempts: 11, baseDelayMs: 20, maxDelayMs: 200 };
 
+/**
+ * What this process last knew of each balance's shards (a Lambda keeps it across warm invocations):
+ * a debit of `available` is placed from it without a read, and the shards' guards catch a placement
+ * it got wrong (another process took the money first), which is then placed from a fresh read.
+ * Without it every withdrawal paid a Query of the shards before its transaction. Bounded: cleared
+ * when it holds more balances than a busy container meets.
+ */
+const lastKnownShards: ShardReads = new Map();
+const LAST_KNOWN_SHARDS_MAX = 10_000;
+
+/** Keeps what a committed transaction left on the shards it read or remembered. */
+function rememberPlaced(reads: ShardReads, placed: readonly ShardUpdate[]): void {
+  if (lastKnownShards.size > LAST_KNOWN_SHARDS_MAX) lastKnownShards.clear();
+  for (const [balance, shards] of reads) {
+    const after = new Map([...shards].map(([shard, buckets]) => [shard, { ...buckets }]));
+    for (const update of placed.filter((one) => one.balance === balance)) {
+      const buckets = after.get(update.shard) ?? { available: 0n, pending: 0n, locked: 0n, held: 0n };
+      for (const [bucket, delta] of update.deltas) buckets[bucket] += delta;
+      after.set(update.shard, buckets);
+    }
+    lastKnownShards.set(balance, after);
+  }
+}
+
 /** A debit placed on a shard that another operation emptied first is placed again from a fresh
  * read; under a burst of one company's withdrawals that can take a few turns. */
 const SHARD_RETRY: RetryPolicy = { maxAttempts: 11, baseDelayMs: 5, maxDelayMs: 100 };
@@ -166,17 +190,36 @@ export class MoneyTransaction {
   async commit(db: DynamoDBDocumentClient): Promise<void> {
     const changes = this.balanceChanges.map(({ change }) => change);
     const reads: ShardReads = new Map();
+    // Balances placed from what this process last knew of them rather than a fresh read: read again
+    // if a placement on them fails or finds too little.
+    const remembered = new Set<string>();
     const toRead = balancesToRead(changes);
+    for (const balance of toRead) {
+      const known = lastKnownShards.get(balance);
+      if (!known) continue;
+      reads.set(balance, known);
+      remembered.add(balance);
+      toRead.delete(balance);
+    }
     for (let attempt = 1; ; attempt++) {
-      for (const balance of toRead) reads.set(balance, await this.readShards(db, balance));
+      for (const balance of toRead) {
+        reads.set(balance, await this.readShards(db, balance));
+        remembered.delete(balance);
+      }
       toRead.clear();
       const placed = placeChanges(changes, reads);
       if (placed === 'insufficient') {
+        // Only a fresh read may refuse: what was remembered may be behind a credit since.
+        if (remembered.size > 0) {
+          for (const balance of remembered) toRead.add(balance);
+          continue;
+        }
         const refused = this.balanceChanges.find(({ change }) => reads.has(balanceKey(change.companyId, change.currency)));
         throw await (refused ?? this.balanceChanges[0]!).onInsufficient();
       }
       try {
         await db.send(new TransactWriteCommand({ TransactItems: [...this.items, ...placed.map((update) => this.shardOperation(update))] }));
+        rememberPlaced(reads, placed);
         return;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
@@ -186,8 +229,10 @@ export class MoneyTransaction {
           // A shard held less than placed: placed without a read, or another operation took from it
           // since. Placed again from a fresh read of that balance.
           if (attempt >= SHARD_RETRY.maxAttempts) throw error;
-          toRead.add(placed[failedAt - this.items.length]!.balance);
-          if (reads.has(placed[failedAt - this.items.length]!.balance)) await sleep(backoffDelay(SHARD_RETRY, attempt));
+          const balance = placed[failedAt - this.items.length]!.balance;
+          lastKnownShards.delete(balance);
+          toRead.add(balance);
+          if (reads.has(balance) && !remembered.has(balance)) await sleep(backoffDelay(SHARD_RETRY, attempt));
           continue;
         }
         if (failedAt >= 0) {
