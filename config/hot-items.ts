@@ -33,7 +33,7 @@ export interface HotItem {
 export const HOT_ITEMS: readonly HotItem[] = [
   {
     item: `Balance, a company's in one currency: ${BALANCE_SHARDS} shards`,
-    by: "every money operation: at most two shards written in its transaction (a withdrawal's hold takes from one and adds to its own), spread evenly; a debit of `available` first reads the shards (one Query of the currency's shards, consistent)",
+    by: "every money operation: at most two shards written in its transaction (a withdrawal's hold takes from one and adds to its own), spread evenly; a debit of `available` reads the shards (one Query, consistent) when its process knows nothing of them or placed it wrong, counted here as if every one did",
     scope: 'company',
     perItem: (rate) => ({ writeUnits: (rate * 2 * TRANSACTIONAL) / BALANCE_SHARDS, readUnits: rate }),
   },
