@@ -1,21 +1,23 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ChainLog, SolanaChain } from './solana-chain.ts';
+import type { ChainLog, SavedAccounts, SolanaChain } from './solana-chain.ts';
 
 /**
  * The local Solana chain kept in one file across restarts, as the EVM nodes' are
  * (../shared/networks.md, "Local chains survive a restart"; ./evm-chain-state.ts), so that
  * deposits, floats and payouts still agree with the ledger kept beside it. The file holds
- * litesvm's own state (LiteSVM.toBytes: accounts, programs, sysvars, its transaction history),
- * the chain's log (./solana-chain.ts: slot, blocks with their transactions) and the accounts the
- * chain began with.
+ * every account the chain has written as it is now (litesvm 1.4, the release whose every platform's
+ * binary the registry serves, has no serialisation of its own; its default programs and sysvars come
+ * with any new one), the chain's log (./solana-chain.ts: slot, blocks with their transactions, by
+ * which a transaction landed before a restart is refused after it) and the accounts the chain began
+ * with.
  *
  * Written to a temporary file renamed over the last, never in place: a kill -9 mid-write leaves
  * the previous file whole. Saved every few seconds while a transaction landed since, or the slot
  * moved SAVE_AFTER_EMPTY_SLOTS, and at close.
  */
 
-const FORMAT = 'cambio-local-solana/1';
+const FORMAT = 'cambio-local-solana/2';
 
 /** Past this many slots since the last save, the chain is saved even if no transaction landed:
  * its slot moves on little by little after a kill -9 too. */
@@ -31,7 +33,7 @@ export interface SavedGenesis {
 
 export interface SavedSolanaChain {
   genesis: SavedGenesis;
-  svm: Uint8Array;
+  accounts: SavedAccounts;
   log: ChainLog;
 }
 
@@ -50,24 +52,24 @@ export class SavedSolanaChainUnusable extends Error {
 /** The chain saved in `file`, or null when there is none (a first start). */
 export function readSavedSolanaChain(file: string, expected: SavedGenesis): SavedSolanaChain | null {
   if (!existsSync(file)) return null;
-  let saved: { format?: unknown; genesis?: SavedGenesis; svm?: unknown; log?: ChainLog };
+  let saved: { format?: unknown; genesis?: SavedGenesis; accounts?: unknown; log?: ChainLog };
   try {
     saved = JSON.parse(readFileSync(file, 'utf8'), reviveBigInts) as typeof saved;
   } catch (error) {
     throw new SavedSolanaChainUnusable(file, `it is unreadable (${(error as Error).message})`);
   }
   if (saved.format !== FORMAT) throw new SavedSolanaChainUnusable(file, `it is not a ${FORMAT} file`);
-  if (typeof saved.svm !== 'string' || !saved.log || !Number.isSafeInteger(saved.log.slot) || !Array.isArray(saved.log.blocks)) {
+  if (typeof saved.accounts !== 'object' || saved.accounts === null || !saved.log || !Number.isSafeInteger(saved.log.slot) || !Array.isArray(saved.log.blocks)) {
     throw new SavedSolanaChainUnusable(file, 'it holds no chain state');
   }
   for (const role of ['mint', 'issuer', 'customer', 'faucet'] as const) {
     if (saved.genesis?.[role] !== expected[role]) throw new SavedSolanaChainUnusable(file, `its ${role} is ${String(saved.genesis?.[role])}, and this node's is ${expected[role]}`);
   }
-  return { genesis: saved.genesis!, svm: new Uint8Array(Buffer.from(saved.svm, 'base64')), log: saved.log };
+  return { genesis: saved.genesis!, accounts: saved.accounts as SavedAccounts, log: saved.log };
 }
 
 export function writeSavedSolanaChain(file: string, chain: SavedSolanaChain): void {
-  const text = JSON.stringify({ format: FORMAT, genesis: chain.genesis, log: chain.log, svm: Buffer.from(chain.svm).toString('base64') }, replaceBigInts);
+  const text = JSON.stringify({ format: FORMAT, genesis: chain.genesis, log: chain.log, accounts: chain.accounts }, replaceBigInts);
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.tmp`;
   writeFileSync(temporary, text);
@@ -85,8 +87,8 @@ export interface SolanaChainKeeper {
 export function keepSolanaChainSaved(file: string, chain: SolanaChain, { everyMs, genesis }: { everyMs: number; genesis: SavedGenesis }): SolanaChainKeeper {
   let saved = { revision: -1, slot: -1 };
   const save = () => {
-    const { svm, log } = chain.snapshot();
-    writeSavedSolanaChain(file, { genesis, svm, log });
+    const { accounts, log } = chain.snapshot();
+    writeSavedSolanaChain(file, { genesis, accounts, log });
     saved = { revision: chain.revision, slot: chain.latestSlot };
   };
   const changedSinceSave = () => chain.revision !== saved.revision || chain.latestSlot - saved.slot >= SAVE_AFTER_EMPTY_SLOTS;

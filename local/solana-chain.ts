@@ -100,6 +100,9 @@ export interface RecordedTransaction {
   priorAccounts?: Record<string, AccountRecord | null>;
 }
 
+/** Accounts as a snapshot keeps them, by address. */
+export type SavedAccounts = Record<string, AccountRecord>;
+
 export interface RecordedBlock {
   slot: number;
   blockTime: number;
@@ -161,6 +164,8 @@ export class SolanaChain {
   /** The blockhashes still usable, each with the slot it names. */
   private readonly recentBlockhashes = new Map<string, number>();
   private recorded = 0;
+  /** Every account genesis or a transaction wrote: what a snapshot saves. */
+  private readonly written = new Set<string>();
 
   private constructor(
     private readonly svm: LiteSVM,
@@ -176,6 +181,7 @@ export class SolanaChain {
     }
     for (let slot = Math.max(log.genesisSlot, log.slot - BLOCKHASH_VALID_BLOCKS); slot <= log.slot; slot++) this.recentBlockhashes.set(this.blockhashOf(slot), slot);
   }
+
 
   /**
    * A new chain with litesvm's default programs and nothing else, from litesvm's starting slot. It
@@ -200,20 +206,29 @@ export class SolanaChain {
 
   /** The chain a snapshot holds, going on at the slot after the one it stood at: a start
    * produces a block, and the time passed while stopped shows in its block time. */
-  static restore(svmState: Uint8Array, log: ChainLog, timing: ChainTiming, now = Date.now()): SolanaChain {
-    const chain = new SolanaChain(LiteSVM.fromBytes(svmState), log, timing);
+  static restore(accounts: SavedAccounts, log: ChainLog, timing: ChainTiming, now = Date.now()): SolanaChain {
+    const chain = new SolanaChain(new LiteSVM(), log, timing);
+    for (const [address, record] of Object.entries(accounts)) chain.writeGenesisAccount(encodedAccountOf(address as Address, record));
     log.clockMarks.push({ slot: log.slot + 1, unixTimestamp: Math.max(Math.floor(now / 1000), log.clockMarks.at(-1)!.unixTimestamp) });
     chain.advanceSlot(now);
     return chain;
   }
 
-  snapshot(): { svm: Uint8Array; log: ChainLog } {
-    return { svm: this.svm.toBytes(), log: this.log };
+  /** What a restart needs: every account the chain has written as it is now (litesvm's default
+   * programs and sysvars come with any new LiteSVM), and the log. */
+  snapshot(): { accounts: SavedAccounts; log: ChainLog } {
+    const accounts: SavedAccounts = {};
+    for (const address of this.written) {
+      const record = accountRecordOf(existing(this.svm.getAccount(address as Address)));
+      if (record) accounts[address] = record;
+    }
+    return { accounts, log: this.log };
   }
 
   /** Writes an account as genesis holds it: at every commitment, and in no block. */
   writeGenesisAccount(account: EncodedAccount): void {
     this.svm.setAccount(account);
+    this.written.add(account.address);
   }
 
   get genesisSlot(): number {
@@ -408,6 +423,7 @@ export class SolanaChain {
    * refused before it ran (no fee charged: a node puts it in no block). */
   private execute({ transaction, message, signature }: DecodedTransaction, now: number): void {
     const keys = message.staticAccounts;
+    for (const key of keys) this.written.add(key);
     const before = keys.map((key) => this.svm.getAccount(key));
     const outcome = this.svm.sendTransaction(transaction);
     const after = keys.map((key) => this.svm.getAccount(key));

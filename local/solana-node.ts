@@ -155,7 +155,7 @@ export async function startSolanaNode(options: SolanaNodeOptions = {}): Promise<
   let chain: SolanaChain;
   if (saved) {
     try {
-      chain = SolanaChain.restore(saved.svm, saved.log, timing);
+      chain = SolanaChain.restore(saved.accounts, saved.log, timing);
     } catch (error) {
       throw new SavedSolanaChainUnusable(stateFile!, `its chain could not be loaded (${(error as Error).message})`);
     }
