@@ -16,7 +16,7 @@ import { onStageTable, stageTableOf } from './stage-table.ts';
  * (config/capacity.ts). Only the tiers' figures are accepted: in AWS each tier is a usage plan, and a
  * company's limit is the plan its key is in. The company's tier and its audit entry (who, from, to)
  * are written in one transaction; the usage key provisioner then moves its key to the tier's plan
- * within seconds, and the local gateway applies it within TIER_CACHE_MS (local/api-server.ts). The
+ * within seconds, and the local gateway applies it within TIER_CACHE_MS (local/usage-plan-tiers.ts). The
  * same tier again writes nothing.
  *
  * Locally by default; on a deployed stage with `--stage … --table …`, with the operator's AWS
