@@ -96,12 +96,11 @@ export async function companyProfile(store: CompanyStore, companyId: string, tie
   return companyView(await getCompany(store, companyId), tiers);
 }
 
-
 /**
  * Puts a company at another of the stage's tiers (`npm run company:limits`), audited in the same
  * write with the tiers it moved between. The same tier again writes nothing. In AWS the usage key
  * provisioner then moves its key to the tier's usage plan; the local gateway reads the tier anew
- * within seconds (local/api-server.ts).
+ * within seconds (local/usage-plan-tiers.ts).
  */
 export async function changeRateLimitTier(
   store: CompanyStore,

@@ -122,11 +122,12 @@ export type AllowlistGuard = { holds: false; at: string } | { holds: true; entry
  * What a withdrawal's transaction checks of the limit, likewise: first that no limit is in force (a
  * condition on the limit's item, no read); if that fails, the limit and the day's total are read and
  * the transaction adds the amount to the day's total only while it stays within the limit as read
- * (`maxBefore`), checking that limit is still the one (`version`).
+ * (`dailyLimit`, the store holding each part of the total to its share of it), checking that limit
+ * is still the one (`version`).
  */
 export type LimitGuard =
   | { limited: false; at: string }
-  | { limited: true; day: string; amount: bigint; maxBefore: bigint; version: number; dailyLimit: bigint; sentByPart: readonly bigint[] };
+  | { limited: true; day: string; amount: bigint; version: number; dailyLimit: bigint; sentByPart: readonly bigint[] };
 
 export interface WithdrawalGuards {
   allowlist: AllowlistGuard;
@@ -257,7 +258,7 @@ async function limitGuard(reader: LimitReader, companyId: string, amount: bigint
   const dailyLimit = limitAt(limit, now);
   if (dailyLimit === null) return { limited: false, at: now.toISOString() };
   if (sent + amount > dailyLimit) throw limitReached(dailyLimit, sent);
-  return { limited: true, day, amount, maxBefore: dailyLimit - amount, version: limit.version, dailyLimit, sentByPart };
+  return { limited: true, day, amount, version: limit.version, dailyLimit, sentByPart };
 }
 
 function limitReached(dailyLimit: bigint, sent: bigint): ApiError {

@@ -1,19 +1,20 @@
 import { BUCKETS, type Bucket } from '#functions/ledger/ledger';
 import type { Currency } from '#functions/shared/money';
 import { balanceItem, type ShardBuckets } from './items/balance.ts';
+import { placeAmount } from './spread-items.ts';
 
 /**
  * Where a transaction's balance changes land among a balance's shards (items/balance.ts).
  *
  * What an operation adds goes to its subject's shard (shardsOfSubject: a deposit's pending on shard
  * 0). What it takes goes, without a read, to that same shard when the bucket is one the subject
- * filled earlier (`pending` from its deposit seen,
- * `locked` from its withdrawal's hold), which is where it almost always is. `available` is filled by
- * every deposit and conversion on their own shards, so a debit of it is placed from a read of the
- * shards: the subject's own shard if it covers the amount, else a shard chosen at random among
- * those that do (so a company's concurrent withdrawals do not all take from the richest one), else
- * several, largest first. A placement found wrong when committed (another operation took the money
- * first, or an older balance holds it on shard 0) is placed again from a fresh read.
+ * filled earlier (`pending` from its deposit seen, `locked` from its withdrawal's hold), which is
+ * where it almost always is. `available` is filled by every deposit and conversion on their own
+ * shards, so a debit of it is placed from the shards as known (transaction.ts: as the process last
+ * saw them, else read): the subject's own shard if it covers the amount, else a shard chosen at
+ * random among those that do (so a company's concurrent withdrawals do not all take from the richest
+ * one), else several, largest first. A placement found wrong when committed (another operation took
+ * the money first, or an older balance holds it on shard 0) is placed again from a fresh read.
  */
 
 /** One entry's (or several entries') change to one company's balance in one currency. */
@@ -41,7 +42,7 @@ export interface ShardUpdate {
   at: string;
 }
 
-/** The balances whose debits must be placed from a read before the first attempt. */
+/** The balances whose debits are placed from the shards as known (a debit of `available`). */
 export function balancesToRead(changes: readonly BalanceChange[]): Set<string> {
   return new Set(changes.filter((change) => (change.deltas.get('available') ?? 0n) < 0n).map((change) => balanceKey(change.companyId, change.currency)));
 }
@@ -103,26 +104,6 @@ export function placeChanges(changes: readonly BalanceChange[], reads: ShardRead
 /** Which shards a debit of `amount` from `bucket` takes from, and how much from each. */
 function placeDebit(shards: Map<number, ShardBuckets>, bucket: Bucket, amount: bigint, own: number, random: () => number): [number, bigint][] | 'insufficient' {
   return placeAmount(new Map([...shards].map(([shard, buckets]) => [shard, buckets[bucket]])), amount, own, random);
-}
-
-/**
- * Where `amount` goes among parts with `room` each (a shard's money, a part's share of a limit not
- * yet used): all on `own` if it has the room, else all on one part chosen at random among those
- * that have, else over several, most room first; 'insufficient' when together they have less.
- */
-export function placeAmount(room: ReadonlyMap<number, bigint>, amount: bigint, own: number, random: () => number = Math.random): [number, bigint][] | 'insufficient' {
-  if ((room.get(own) ?? 0n) >= amount) return [[own, amount]];
-  const covering = [...room].filter(([, left]) => left >= amount).map(([part]) => part);
-  if (covering.length > 0) return [[covering[Math.floor(random() * covering.length)]!, amount]];
-  const takes: [number, bigint][] = [];
-  let owed = amount;
-  for (const [part, left] of [...room].sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))) {
-    if (owed === 0n || left <= 0n) break;
-    const take = left < owed ? left : owed;
-    takes.push([part, take]);
-    owed -= take;
-  }
-  return owed === 0n ? takes : 'insufficient';
 }
 
 /**

@@ -9,6 +9,7 @@ import { auditEntryItem } from './items/audit-entry.ts';
 import { balanceItem } from './items/balance.ts';
 import type { Item } from './items/item.ts';
 import { TableStore } from './table-store.ts';
+import { MoneyTransaction, stale } from './transaction.ts';
 
 /** A new company's profile and zero balances: a company never exists without its balances. */
 export const newCompanyItems = (company: Company): Item[] => [companyItem.toItem(company), ...zeroBalances(company.createdAt).map((row) => balanceItem.toItem(company.id, row))];
@@ -28,15 +29,11 @@ export class DynamoCompanyStore extends TableStore implements CompanyStore {
   /** The new tier and its audit entry in one transaction; false when the profile is gone or no
    * longer at the tier it was read at. */
   async changeRateLimitTier(company: Company, to: RateLimitTier, audit: AuditEntry): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({ TransactItems: [{ Update: { TableName: this.tableName, ...companyItem.tierChange(company, to) } }, this.putNew(auditEntryItem.toItem(audit))] }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'TransactionCanceledException') return false;
-      throw error;
-    }
+    const { key, ...change } = companyItem.tierChange(company, to);
+    return new MoneyTransaction(this.tableName)
+      .update(key, { ...change, onFailed: stale })
+      .create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`))
+      .commitUnlessStale(this.db);
   }
 
   async getBalances(companyId: string): Promise<BalanceRow[]> {

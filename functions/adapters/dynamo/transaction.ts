@@ -12,6 +12,9 @@ import { itemsUnder } from './queries.ts';
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;
 
+/** An update expression, the condition guarding it, and the values and names they use. */
+type ItemUpdate = { expression: string; condition?: string; values?: Item; names?: Record<string, string> };
+
 /** The condition a write is guarded by, with the values and names its expression uses. */
 type Condition = { condition: string; values?: Item; names?: Record<string, string> };
 
@@ -95,23 +98,8 @@ export class MoneyTransaction {
     return this.put(item, { condition: 'attribute_not_exists(PK)', onFailed });
   }
 
-  update(
-    key: Item,
-    update: { expression: string; condition?: string; values?: Item; names?: Record<string, string>; onFailed?: OnConditionFailed },
-  ): this {
-    return this.add(
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: update.expression,
-          ...(update.condition && { ConditionExpression: update.condition }),
-          ...(update.values && { ExpressionAttributeValues: update.values }),
-          ...(update.names && { ExpressionAttributeNames: update.names }),
-        },
-      },
-      update.onFailed,
-    );
+  update(key: Item, update: ItemUpdate & { onFailed?: OnConditionFailed }): this {
+    return this.add(this.updateOperation(key, update), update.onFailed);
   }
 
   /** A condition on an item the transaction does not write (an allowlisted address still there). */
@@ -253,15 +241,19 @@ export class MoneyTransaction {
   }
 
   private shardOperation(update: ShardUpdate): TransactItem {
-    const { key, expression, condition, values, names } = balanceItem.shardUpdate(update.companyId, update.currency, update.shard, update.deltas, update.at);
+    const { key, ...shardUpdate } = balanceItem.shardUpdate(update.companyId, update.currency, update.shard, update.deltas, update.at);
+    return this.updateOperation(key, shardUpdate);
+  }
+
+  private updateOperation(key: Item, update: ItemUpdate): TransactItem {
     return {
       Update: {
         TableName: this.tableName,
         Key: key,
-        UpdateExpression: expression,
-        ...(condition && { ConditionExpression: condition }),
-        ExpressionAttributeValues: values,
-        ...(names && { ExpressionAttributeNames: names }),
+        UpdateExpression: update.expression,
+        ...(update.condition && { ConditionExpression: update.condition }),
+        ...(update.values && { ExpressionAttributeValues: update.values }),
+        ...(update.names && { ExpressionAttributeNames: update.names }),
       },
     };
   }

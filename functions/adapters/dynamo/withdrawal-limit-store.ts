@@ -6,7 +6,7 @@ import { DynamoCompanyStore } from './company-store.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { DAY_TOTAL_PARTS, dayShares, withdrawalDayItem, withdrawalLimitItem } from './items/withdrawal-limit.ts';
 import { itemsUnder, readItem } from './queries.ts';
-import { placeAmount } from './balance-shards.ts';
+import { placeAmount } from './spread-items.ts';
 import { answer, MoneyTransaction } from './transaction.ts';
 
 /** The limit and one day's total, read consistently. */

@@ -28,10 +28,10 @@ export const companyItem = {
    * one is at the first), so two changes at once cannot both be audited as from the same tier.
    */
   tierChange: (company: Company, to: RateLimitTier) => ({
-    Key: companyItem.key(company.id),
-    UpdateExpression: 'SET rateLimitTier = :to',
-    ConditionExpression: company.rateLimitTier === FIRST_TIER ? 'attribute_exists(PK) AND (attribute_not_exists(rateLimitTier) OR rateLimitTier = :from)' : 'rateLimitTier = :from',
-    ExpressionAttributeValues: { ':to': to, ':from': company.rateLimitTier },
+    key: companyItem.key(company.id),
+    expression: 'SET rateLimitTier = :to',
+    condition: company.rateLimitTier === FIRST_TIER ? 'attribute_exists(PK) AND (attribute_not_exists(rateLimitTier) OR rateLimitTier = :from)' : 'rateLimitTier = :from',
+    values: { ':to': to, ':from': company.rateLimitTier },
   }),
 };
 
