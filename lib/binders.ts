@@ -90,6 +90,13 @@ export const evmHotWalletKeys = (keys: Partial<Record<EvmNetworkName, IKey>>, ..
   return { EVM_SIGNER_KMS_KEY_IDS: Stack.of(fn).toJsonString(Object.fromEntries(entries.map(([network, key]) => [network, key.keyId]))) };
 };
 
+/** Solana's hot wallet key, with `actions` on it, where the stage opens Solana (`key` null: nothing). */
+export const solanaHotWalletKey = (key: IKey | null, ...actions: string[]): Binder => (fn) => {
+  if (!key) return {};
+  key.grant(fn, ...actions);
+  return { SOLANA_SIGNER_KMS_KEY_ID: key.keyId };
+};
+
 /**
  * A Secrets Manager secret the stage names (config/stages.ts), readable by this function; nothing
  * when the stage names none.

@@ -4,9 +4,10 @@ import { Key, KeySpec, KeyUsage, type KeyProps } from 'aws-cdk-lib/aws-kms';
 import * as v from 'valibot';
 import { JOBS } from '../functions/routes.ts';
 import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import { SOLANA_STAGE_SETTINGS, type SolanaNetworkSettings } from '../functions/networks/solana/settings.ts';
 import type { StageConfig } from '../config/stages.ts';
 import type { Binder, CambioFunction } from './api-function.ts';
-import { TABLE_READ, TABLE_WRITE, evmHotWalletKeys, hotWalletAddress, hotWalletSigning, secretRead, secretsNamedIn, tableActions } from './binders.ts';
+import { TABLE_READ, TABLE_WRITE, evmHotWalletKeys, hotWalletAddress, hotWalletSigning, secretRead, secretsNamedIn, solanaHotWalletKey, tableActions } from './binders.ts';
 import type { StageScope } from './stage-scope.ts';
 
 /**
@@ -21,6 +22,8 @@ export interface ChainJobs {
   reconcile: CambioFunction;
   /** The EVM networks the stage opens, for their alarms. */
   evmNetworks: EvmNetworkName[];
+  /** Whether the stage opens Solana (its SOLANA figure). */
+  solanaOpen: boolean;
 }
 
 /**
@@ -32,15 +35,20 @@ export interface ChainJobs {
 export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
   const tronGridKey = secretRead('TRONGRID_API_KEY_SECRET', config.functionEnvironment.TRONGRID_API_KEY_SECRET);
   const evmNetworks = openEvmNetworks(config);
+  const solana = openSolana(config);
   const rpcUrlSecrets = secretsNamedIn('EVM_NETWORKS', Object.values(evmNetworks).flatMap((network) => (network.rpcUrlSecret ? [network.rpcUrlSecret] : [])));
-  const poller = stack.stageFunction(JOBS.depositPoller.handler, { bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey, rpcUrlSecrets], timeout: Duration.seconds(55) });
+  // Solana's node URL where a secret holds it, for every chain job; its deposit seed, the sweeper's alone.
+  const solanaRpcUrlSecret = secretsNamedIn('SOLANA', solana?.rpcUrlSecret ? [solana.rpcUrlSecret] : []);
+  const poller = stack.stageFunction(JOBS.depositPoller.handler, { bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey, rpcUrlSecrets, solanaRpcUrlSecret], timeout: Duration.seconds(55) });
+  // Solana's deposit poller: a slot every 400 ms, so every minute (as the signing jobs run).
+  const scheduled = { ...Object.fromEntries(Object.entries(evmNetworks).map(([name, network]) => [name, network.scanEveryMinutes])), ...(solana ? { solana: config.pollerScheduleMinutes } : {}) };
   // One schedule per EVM network the stage opens, its input naming the network (the TRON poller
   // runs on the chain jobs' schedule below, with no input).
-  for (const [name, network] of Object.entries(evmNetworks)) {
+  for (const [name, everyMinutes] of Object.entries(scheduled)) {
     new Rule(stack, `DepositPoller${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
       description: `Runs the ${name} deposit poller`,
-      schedule: Schedule.rate(Duration.minutes(network.scanEveryMinutes)),
-      targets: [stack.failedInvocations.scheduledTarget(poller, Duration.minutes(network.scanEveryMinutes), { network: name })],
+      schedule: Schedule.rate(Duration.minutes(everyMinutes)),
+      targets: [stack.failedInvocations.scheduledTarget(poller, Duration.minutes(everyMinutes), { network: name })],
     });
   }
   // Only the withdrawal sender and the sweeper (TRX top-ups) may sign with the hot wallet; no API,
@@ -60,18 +68,26 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
   // deposit addresses: the sweeper's alone.
   const evmHotWallets = evmHotWalletKeyPerNetwork(stack, config);
   const openHotWallets = Object.fromEntries(Object.keys(evmNetworks).map((name) => [name, evmHotWallets[name as EvmNetworkName]]));
-  const sender = signingJob(JOBS.withdrawalSender.handler, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'));
+  // Solana's hot wallet: an Ed25519 key of its own, made whether or not the stage opens Solana (its
+  // address must be funded with SOL before it does); granted only where it is open.
+  const solanaKey = solanaHotWalletKeyOf(stack, config);
+  const solanaSigning = solanaHotWalletKey(solana ? solanaKey : null, 'kms:Sign', 'kms:GetPublicKey');
+  const sender = signingJob(JOBS.withdrawalSender.handler, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'), solanaRpcUrlSecret, solanaSigning);
   const sweeper = signingJob(
     JOBS.depositSweeper.handler,
     secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET),
     rpcUrlSecrets,
     evmHotWalletKeys(openHotWallets, 'kms:Sign', 'kms:GetPublicKey'),
+    solanaRpcUrlSecret,
+    solanaSigning,
+    // The seed of Solana's deposit addresses: the sweeper derives them ahead and signs their sweeps.
+    secretsNamedIn('SolanaDepositSeed', solana?.depositSeedSecret ? [solana.depositSeedSecret] : []),
   );
   for (const [fn, job] of [
     [sender, 'WithdrawalSender'],
     [sweeper, 'DepositSweeper'],
   ] as const) {
-    for (const name of Object.keys(evmNetworks)) {
+    for (const name of [...Object.keys(evmNetworks), ...(solana ? ['solana'] : [])]) {
       new Rule(stack, `${job}${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
         description: `Runs the ${name} ${job === 'WithdrawalSender' ? 'withdrawal sender' : 'deposit sweeper'}`,
         schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
@@ -84,8 +100,8 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
     schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
     targets: [poller, sender, sweeper].map((fn) => stack.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
   });
-  const reconcile = reconcileJob(stack, tronGridKey, rpcUrlSecrets);
-  return { sender, sweeper, reconcile, evmNetworks: Object.keys(evmNetworks) as EvmNetworkName[] };
+  const reconcile = reconcileJob(stack, tronGridKey, rpcUrlSecrets, solanaRpcUrlSecret, solanaHotWalletKey(solana ? solanaKey : null, 'kms:GetPublicKey'));
+  return { sender, sweeper, reconcile, evmNetworks: Object.keys(evmNetworks) as EvmNetworkName[], solanaOpen: solana !== undefined };
 }
 
 /** Made once for the stage, not by the jobs that use it (lib/binders.ts hotWalletSigning, hotWalletAddress). */
@@ -117,9 +133,9 @@ function evmHotWalletKeyPerNetwork(stack: Stack, config: StageConfig): Record<Ev
  * open EVM network (whose node URL it reads where a secret holds it). It reads the hot wallet's
  * public key to know its addresses and cannot sign.
  */
-function reconcileJob(stack: StageScope, tronGridKey: Binder, rpcUrlSecrets: Binder): CambioFunction {
+function reconcileJob(stack: StageScope, tronGridKey: Binder, ...more: Binder[]): CambioFunction {
   const job = stack.stageFunction(JOBS.reconcile.handler, {
-    bind: [tableActions(stack.table, ...TABLE_READ, 'dynamodb:Scan'), hotWalletAddress(stack.hotWallet), tronGridKey, rpcUrlSecrets],
+    bind: [tableActions(stack.table, ...TABLE_READ, 'dynamodb:Scan'), hotWalletAddress(stack.hotWallet), tronGridKey, ...more],
     timeout: Duration.minutes(5),
   });
   new Rule(stack, 'ReconcileSchedule', {
@@ -136,10 +152,26 @@ function hotWalletKeyProps(description: string, alias: string): KeyProps {
   return { description, keySpec: KeySpec.ECC_SECG_P256K1, keyUsage: KeyUsage.SIGN_VERIFY, removalPolicy: RemovalPolicy.RETAIN, alias };
 }
 
-/** The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema). */
-/** Executions reserved for each signing job: one per network the stage opens (TRON and its open EVM networks). */
-export const signingJobConcurrencyOf = (config: StageConfig): number => 1 + Object.keys(openEvmNetworks(config)).length;
+/**
+ * Solana's hot wallet: an Ed25519 key (its address is the public key in base58), signing only,
+ * never leaving KMS, kept when the stack goes.
+ */
+function solanaHotWalletKeyOf(stack: Stack, config: StageConfig): Key {
+  return new Key(stack, 'HotWalletKeySolana', {
+    ...hotWalletKeyProps(`Cambio ${config.stage} hot wallet (solana, Ed25519)`, `alias/cambio-${config.stage}-hot-wallet-solana`),
+    keySpec: KeySpec.ECC_NIST_EDWARDS25519,
+  });
+}
 
+/** Executions reserved for each signing job: one per network the stage opens (TRON, its open EVM networks, Solana). */
+export const signingJobConcurrencyOf = (config: StageConfig): number => 1 + Object.keys(openEvmNetworks(config)).length + (openSolana(config) ? 1 : 0);
+
+/** The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema). */
 function openEvmNetworks(config: StageConfig) {
   return v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
+}
+
+/** Solana's settings where the stage opens it (its SOLANA figure), else undefined. */
+function openSolana(config: StageConfig): SolanaNetworkSettings | undefined {
+  return v.parse(SOLANA_STAGE_SETTINGS.SOLANA, (config.functionEnvironment as { SOLANA?: string }).SOLANA);
 }

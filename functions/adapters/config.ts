@@ -2,18 +2,16 @@ import type { WithdrawalRules } from '#functions/withdrawals/withdrawals';
 import type { SliceSettings } from '#functions/settings/functions';
 import { parseAmount } from '#functions/shared/money';
 import type { StageContracts } from '#functions/withdrawals/refused-destinations';
-import { stageContractsOn } from '#functions/networks/settings-registry';
+import { ownWithdrawalFeeOn, stageContractsOn } from '#functions/networks/settings-registry';
 import { networksOpenIn } from '#functions/networks/open-networks';
-import type { NetworkName } from '#functions/networks/names';
 
 /** Withdrawal fee and minimum per stage (config/stages.ts), already parsed by the settings schema,
  * and the networks it sends on, each with its own fee where its settings give one (an EVM
- * network's `withdrawalFeeUsdt` in EVM_NETWORKS). */
+ * network's `withdrawalFeeUsdt` in EVM_NETWORKS, Solana's in SOLANA). */
 export function withdrawalRulesFrom(settings: SliceSettings<'withdrawalRules' | 'contracts'>): WithdrawalRules {
   const networks: WithdrawalRules['networks'] = {};
-  const ownFees = settings.EVM_NETWORKS as Partial<Record<NetworkName, { withdrawalFeeUsdt?: string }>>;
   for (const network of networksOpenIn(settings)) {
-    const fee = ownFees[network]?.withdrawalFeeUsdt;
+    const fee = ownWithdrawalFeeOn(network, settings);
     networks[network] = fee === undefined ? {} : { fee: /^0(\.0+)?$/.test(fee) ? 0n : parseAmount(fee, 'USDT') };
   }
   return { fee: settings.WITHDRAWAL_FEE_USDT, minimum: settings.WITHDRAWAL_MINIMUM_USDT, networks, contracts: stageContractsOf(settings) };

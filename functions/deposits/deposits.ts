@@ -70,7 +70,7 @@ export interface Deposit extends UsdtTransfer {
 /** The stage's deposit terms on each network (functions/networks/network.ts NetworkKeys): null for
  * a network the stage does not open. */
 export interface DepositSettings {
-  termsOn(network: NetworkName, deposit: { id: string; addressIndex: number }): DepositTerms | null;
+  termsOn(network: NetworkName, deposit: { id: string; addressIndex: number }): Promise<DepositTerms | null>;
   openNetworks(): NetworkName[];
   /** The contracts Cambio uses on each network, which a split never forwards to (refused-destinations.ts). */
   contracts: StageContracts;
@@ -152,7 +152,7 @@ export async function createDeposit(
   }
   const id = newId('deposit', now.getTime());
   const addressIndex = await store.nextAddressIndex();
-  const terms = settings.termsOn(input.network, { id, addressIndex });
+  const terms = await settings.termsOn(input.network, { id, addressIndex });
   // Refused before anything is written (the index taken above is skipped, harmlessly).
   if (!terms) throw validationFailed([{ path: 'network', message: `is not open on this stage: deposits are taken on ${settings.openNetworks().join(', ')}` }]);
   const deposit = depositAwaitingPayment(companyId, input, { address: terms.address, addressIndex }, terms.requiredConfirmations, now, id);

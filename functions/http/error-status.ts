@@ -24,4 +24,6 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   /** No current USDT/BRL price to quote on (functions/conversions/pricing.ts PriceUnavailableError); retry shortly. */
   PRICE_UNAVAILABLE: 503,
+  /** A network's part the request needs is not ready (Solana's deposit addresses not yet written ahead by the sweeper: functions/networks/solana/deposit-owners.ts); retry shortly. */
+  NETWORK_UNAVAILABLE: 503,
 } as const satisfies Record<ErrorCode, number>;

@@ -12,6 +12,7 @@ export const NETWORK_DISPLAY: { readonly [N in NetworkName]: { readonly title: s
   bsc: { title: 'BNB Smart Chain', transactionUrlPrefix: 'https://bscscan.com/tx/' },
   polygon: { title: 'Polygon PoS', transactionUrlPrefix: 'https://polygonscan.com/tx/' },
   arbitrum: { title: 'Arbitrum One', transactionUrlPrefix: 'https://arbiscan.io/tx/' },
+  solana: { title: 'Solana', transactionUrlPrefix: 'https://solscan.io/tx/' },
 };
 
 /** A transaction's page on the network's public explorer (Network.explorerTransactionUrl). */

@@ -4,7 +4,7 @@
  * module, a record's schema or the settings, can name the networks without bundling one.
  * Adding a network: docs/adding-a-network.md.
  */
-export const NETWORK_NAMES = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum'] as const;
+export const NETWORK_NAMES = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'solana'] as const;
 
 export type NetworkName = (typeof NETWORK_NAMES)[number];
 

@@ -60,8 +60,10 @@ export interface AddressFormat {
    * (functions/withdrawals/refused-destinations.ts).
    */
   account(value: string): string | null;
-  /** The address of an account (40 hex digits, as `account` gives them) in the network's canonical form. */
-  ofAccount(account: string): string;
+  /** The address of an account (as `account` gives them: 40 hex digits for TRON's and the EVM
+   * chains', 64 for Solana's) in the network's canonical form, or null when the network has no
+   * address for an account of that size. */
+  ofAccount(account: string): string | null;
   /** Whether an address in the network's canonical form is one no one can spend from (the zero
    * address; on the EVM chains also 0x…dEaD and the precompiles): USDT sent there is lost. */
   isUnspendable(canonical: string): boolean;
@@ -78,11 +80,14 @@ export interface NetworkKeys {
   /**
    * A new deposit's terms on this stage, or null when the stage does not open the network. TRON
    * derives the address at the deposit's `addressIndex` under the account xpub; an EVM network
-   * computes the CREATE2 address of the deposit's forwarder from its id. Both offline, from public
-   * data: the API never holds a key to a deposit address.
+   * computes the CREATE2 address of the deposit's forwarder from its id; both offline, from public
+   * data. Solana's curve has no public derivation: it reads the address at the index from the
+   * table, where the sweeper (the one holder of the seed) wrote it ahead. The API never holds a key
+   * to a deposit address.
    */
-  depositTerms(deposit: { id: string; addressIndex: number }, settings: SliceSettings<'deposits'>): DepositTerms | null;
-  /** The address of a secp256k1 public key (33-byte compressed or 65-byte uncompressed). */
+  depositTerms(deposit: { id: string; addressIndex: number }, settings: SliceSettings<'deposits'>, table?: JobTable): DepositTerms | null | Promise<DepositTerms | null>;
+  /** The address of the hot wallet's public key, in the family's curve (secp256k1 for TRON and the
+   * EVM chains, 33 or 65 bytes; Ed25519 for Solana, 32 bytes). */
   addressFromPublicKey(publicKey: Uint8Array): string;
 }
 

@@ -2,13 +2,14 @@ import type { Network } from './network.ts';
 import { NETWORK_NAMES, type NetworkName } from './names.ts';
 import { tron } from './tron/network.ts';
 import { arbitrum, bsc, ethereum, polygon } from './evm/networks.ts';
+import { solana } from './solana/network.ts';
 
 /**
  * The registered networks' descriptions (network.ts, Network): what the API functions need to
  * check and derive addresses. Typed by names.ts's list, so a name added there does not compile
  * until its network is registered here and in the key, chain, transfer and sandbox registries.
  */
-const NETWORKS: { readonly [N in NetworkName]: Network } = { tron, ethereum, bsc, polygon, arbitrum };
+const NETWORKS: { readonly [N in NetworkName]: Network } = { tron, ethereum, bsc, polygon, arbitrum, solana };
 
 export { NETWORK_NAMES, type NetworkName };
 
@@ -41,7 +42,7 @@ export const networksOf = (address: string): NetworkName[] => registeredNetworks
 export function accountForms(address: string): string[] {
   const networks = registeredNetworks();
   const account = networks.map((network) => network.address.account(address.trim())).find((bytes): bytes is string => bytes !== null);
-  return account === undefined ? [] : [...new Set(networks.map((network) => network.address.ofAccount(account)))];
+  return account === undefined ? [] : [...new Set(networks.map((network) => network.address.ofAccount(account)).filter((form): form is string => form !== null))];
 }
 
 /** Where no network is named: an address of any registered network. */

@@ -2,6 +2,7 @@ import type { NetworkSandbox } from './network.ts';
 import type { NetworkName } from './names.ts';
 import { tronSandbox } from './tron/sandbox-payer.ts';
 import { evmSandbox } from './evm/sandbox-payer.ts';
+import { solanaSandbox } from './solana/sandbox-payer.ts';
 
 /** Each registered network's sandbox payer, for the dashboard's `Simulate payment`: its bundle
  * carries the sandbox chains alone, not the real networks' clients. */
@@ -11,6 +12,7 @@ const SANDBOXES: { readonly [N in NetworkName]: NetworkSandbox } = {
   bsc: evmSandbox('bsc'),
   polygon: evmSandbox('polygon'),
   arbitrum: evmSandbox('arbitrum'),
+  solana: solanaSandbox,
 };
 
 export const sandboxOf = (name: NetworkName): NetworkSandbox => SANDBOXES[name];

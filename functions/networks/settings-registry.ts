@@ -1,29 +1,34 @@
 import { TRON_STAGE_SETTINGS, tronIsOpen, tronStageContracts } from './tron/settings.ts';
 import { EVM_STAGE_SETTINGS, evmIsOpen, evmStageContracts, type EvmNetworkName, type EvmNetworkSettings } from './evm/settings.ts';
+import { SOLANA_STAGE_SETTINGS, solanaIsOpen, solanaStageContracts } from './solana/settings.ts';
+import type { SolanaNetworkSettings } from './solana/settings.ts';
 import type { NetworkName } from './names.ts';
 
 /** The registered networks' own stage settings, for functions/settings/schema.ts. Apart from
  * registry.ts because every function parses settings, and these must bundle nothing but valibot. */
-export const NETWORK_STAGE_SETTINGS = { ...TRON_STAGE_SETTINGS, ...EVM_STAGE_SETTINGS };
+export const NETWORK_STAGE_SETTINGS = { ...TRON_STAGE_SETTINGS, ...EVM_STAGE_SETTINGS, ...SOLANA_STAGE_SETTINGS };
 
 /** What the stage's settings say of the contracts Cambio uses: TRON's USDT_CONTRACT, and EVM_NETWORKS. */
-export type ContractSettings = { USDT_CONTRACT: string; EVM_NETWORKS: Partial<Record<EvmNetworkName, EvmNetworkSettings>> };
+export type ContractSettings = { USDT_CONTRACT: string; EVM_NETWORKS: Partial<Record<EvmNetworkName, EvmNetworkSettings>>; SOLANA?: SolanaNetworkSettings };
 
 /** What the stage's settings say of which networks it opens: EVM_NETWORKS names the EVM ones. */
-export type OpeningSettings = { EVM_NETWORKS?: Partial<Record<EvmNetworkName, unknown>> };
+export type OpeningSettings = { EVM_NETWORKS?: Partial<Record<EvmNetworkName, unknown>>; SOLANA?: unknown };
 
 /** A network as a stage's settings have it: whether the stage opens it, and the contracts Cambio uses on it. */
 interface NetworkOnStage {
   isOpen(settings: OpeningSettings): boolean;
   contracts(settings: ContractSettings): string[];
+  /** The network's own withdrawal fee in the stage's settings (USDT, as written), where it has one. */
+  withdrawalFeeUsdt?(settings: ContractSettings): string | undefined;
 }
 
 const ON_STAGE: { readonly [N in NetworkName]: NetworkOnStage } = {
   tron: { isOpen: tronIsOpen, contracts: tronStageContracts },
-  ethereum: { isOpen: evmIsOpen('ethereum'), contracts: evmStageContracts('ethereum') },
-  bsc: { isOpen: evmIsOpen('bsc'), contracts: evmStageContracts('bsc') },
-  polygon: { isOpen: evmIsOpen('polygon'), contracts: evmStageContracts('polygon') },
-  arbitrum: { isOpen: evmIsOpen('arbitrum'), contracts: evmStageContracts('arbitrum') },
+  ethereum: { isOpen: evmIsOpen('ethereum'), contracts: evmStageContracts('ethereum'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.ethereum?.withdrawalFeeUsdt },
+  bsc: { isOpen: evmIsOpen('bsc'), contracts: evmStageContracts('bsc'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.bsc?.withdrawalFeeUsdt },
+  polygon: { isOpen: evmIsOpen('polygon'), contracts: evmStageContracts('polygon'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.polygon?.withdrawalFeeUsdt },
+  arbitrum: { isOpen: evmIsOpen('arbitrum'), contracts: evmStageContracts('arbitrum'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.arbitrum?.withdrawalFeeUsdt },
+  solana: { isOpen: solanaIsOpen, contracts: solanaStageContracts, withdrawalFeeUsdt: (settings) => settings.SOLANA?.withdrawalFeeUsdt },
 };
 
 /** Whether the stage's settings open `network` (functions/networks/open-networks.ts). */
@@ -32,3 +37,7 @@ export const isOpenIn = (network: NetworkName, settings: OpeningSettings): boole
 /** The contracts the stage's settings name on `network`, as they are written there: its USDT, and on
  * the EVM networks Cambio's forwarder factory and implementation. */
 export const stageContractsOn = (network: NetworkName, settings: ContractSettings): string[] => ON_STAGE[network].contracts(settings);
+
+/** The network's own withdrawal fee in the stage's settings (an EVM network's or Solana's
+ * `withdrawalFeeUsdt`), or undefined: the stage's WITHDRAWAL_FEE_USDT then. */
+export const ownWithdrawalFeeOn = (network: NetworkName, settings: ContractSettings): string | undefined => ON_STAGE[network].withdrawalFeeUsdt?.(settings);

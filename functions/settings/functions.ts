@@ -11,8 +11,8 @@ export const SLICES = {
   /** Every function: the metric dimension, and Node's options. */
   common: ['STAGE', 'NODE_OPTIONS'],
   table: ['TABLE_NAME', 'DYNAMODB_ENDPOINT'],
-  deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'EVM_NETWORKS'],
-  withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT', 'EVM_NETWORKS'],
+  deposits: ['DEPOSIT_ACCOUNT_XPUB', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'EVM_NETWORKS', 'SOLANA'],
+  withdrawalRules: ['WITHDRAWAL_FEE_USDT', 'WITHDRAWAL_MINIMUM_USDT', 'EVM_NETWORKS', 'SOLANA'],
   /** The waiting period of the withdrawal allowlist's and the daily limit's widening changes. */
   withdrawalAllowlist: ['WITHDRAWAL_ADDRESS_DELAY_HOURS'],
   pricing: ['PRICE_SOURCE', 'STATIC_USDT_BRL_RATE', 'PRICE_SOURCE_URL', 'CONVERSION_SPREAD_BPS'],
@@ -21,10 +21,10 @@ export const SLICES = {
   webhookSending: ['STAGE', 'WEBHOOK_ALLOW_LOOPBACK_HTTP', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS'],
   /** The SQS pair in AWS; locally an in-process queue journaled in the table, whose visibility follows the sender's timeout. */
   deliveryQueue: ['STAGE', 'WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'WEBHOOK_TIMEOUT_MS'],
-  chain: ['CHAIN_ADAPTER', 'USDT_CONTRACT', 'SANDBOX_BLOCK_INTERVAL_MS', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'TRONGRID_URL', 'TRONGRID_API_KEY_SECRET', 'EVM_NETWORKS'],
+  chain: ['CHAIN_ADAPTER', 'USDT_CONTRACT', 'SANDBOX_BLOCK_INTERVAL_MS', 'DEPOSIT_REQUIRED_CONFIRMATIONS', 'TRONGRID_URL', 'TRONGRID_API_KEY_SECRET', 'EVM_NETWORKS', 'SOLANA'],
   /** Building and signing USDT transfers: the fee cap is the transfer builder's. */
   transfers: ['WITHDRAWAL_FEE_LIMIT_SUN'],
-  hotWallet: ['SIGNER', 'SIGNER_KMS_KEY_ID', 'EVM_SIGNER_KMS_KEY_IDS', 'SIGNER_SECRET_ID', 'LOCAL_HOT_WALLET_KEY'],
+  hotWallet: ['SIGNER', 'SIGNER_KMS_KEY_ID', 'EVM_SIGNER_KMS_KEY_IDS', 'SOLANA_SIGNER_KMS_KEY_ID', 'SIGNER_SECRET_ID', 'LOCAL_HOT_WALLET_KEY'],
   sweeps: ['SWEEP_MINIMUM_USDT', 'SWEEP_TOP_UP_SUN', 'SWEEP_ACCOUNT_XPRV_SECRET', 'LOCAL_DEPOSIT_ACCOUNT_XPRV'],
   userPool: ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'COGNITO_ENDPOINT', 'COGNITO_ISSUER'],
   /** functions/http/dashboard-route.ts checks each request's Origin against it. */
@@ -34,7 +34,7 @@ export const SLICES = {
   /** Where OFAC's list is downloaded from (functions/screening/screening-refresh.ts). */
   screening: ['SCREENING_LIST_URL'],
   /** The contracts Cambio uses on each network, never a destination (functions/withdrawals/refused-destinations.ts). */
-  contracts: ['USDT_CONTRACT', 'EVM_NETWORKS'],
+  contracts: ['USDT_CONTRACT', 'EVM_NETWORKS', 'SOLANA'],
 } as const satisfies Record<string, readonly SettingName[]>;
 
 const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, webhookUrls, webhookSealer, webhookSending, deliveryQueue, chain, transfers, hotWallet, sweeps, userPool, dashboardRoute, mail, screening, contracts } =
@@ -69,7 +69,7 @@ export const FUNCTION_SETTINGS = {
   /** Reads the sign-out records: a session from before a sign-out is refused. */
   'auth/session-authorizer': [...common, ...table, ...userPool],
   /** EVM_NETWORKS: the networks the pages offer (New withdrawal, the allowlist), by name only. */
-  'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail, 'EVM_NETWORKS'],
+  'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail, 'EVM_NETWORKS', 'SOLANA'],
   /** Sign-up and proving its address (functions/handlers/dashboard/sign-up-deps.ts) share one slice. */
   'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
   'dashboard/verify-email': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],

@@ -63,7 +63,7 @@ describe('the network port', () => {
     expect(v.safeParse(createWithdrawalBody, body).success).toBe(true);
     const unknownNetwork = v.safeParse(createWithdrawalBody, { ...body, network: 'dogecoin' });
     expect(unknownNetwork.issues?.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([['network', NETWORK_CHOICE]]);
-    expect(NETWORK_CHOICE).toBe('must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"');
+    expect(NETWORK_CHOICE).toBe('must be "tron", "ethereum", "bsc", "polygon", "arbitrum" or "solana"');
     const evmAddress = v.safeParse(createWithdrawalBody, { ...body, address: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
     expect(evmAddress.issues?.map((issue) => v.getDotPath(issue))).toEqual(['address']);
     // A deposit names any of the five; an address of another form than its network's is refused.
@@ -89,7 +89,7 @@ describe("the network port's accounts (functions/withdrawals/refused-destination
     const account = tron.account(payee)!;
     expect(account).toMatch(/^[0-9a-f]{40}$/);
     expect(tron.ofAccount(account)).toBe(payee);
-    const twin = ethereum.ofAccount(account);
+    const twin = ethereum.ofAccount(account)!;
     expect(ethereum.is(twin)).toBe(true);
     expect(ethereum.account(twin.toLowerCase())).toBe(account);
     expect(accountForms(payee)).toEqual([payee, twin]);
@@ -99,6 +99,23 @@ describe("the network port's accounts (functions/withdrawals/refused-destination
     expect(accountForms('not an address')).toEqual([]);
   });
 
+  it("names Solana's 32-byte account in its own form alone: no 20-byte network has an address for it, nor Solana for theirs", () => {
+    const solana = networkNamed('solana').address;
+    const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+    const account = solana.account(wallet)!;
+    expect(account).toMatch(/^[0-9a-f]{64}$/);
+    expect(solana.ofAccount(account)).toBe(wallet);
+    expect(networkNamed('tron').address.ofAccount(account)).toBeNull();
+    expect(solana.ofAccount(networkNamed('tron').address.account('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui')!)).toBeNull();
+    expect(accountForms(wallet)).toEqual([wallet]);
+    // A token account (off the Ed25519 curve) is no destination: its own token account would lose the money.
+    expect(solana.is('1nc1nerator11111111111111111111111111111111')).toBe(false);
+    // Base58 has no 0, O, I or l: a typo of one of them names no address.
+    expect(solana.canonical('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWW0')).toBeNull();
+    expect(solana.canonical('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGY')).toBeNull();
+    expect(solana.isUnspendable('11111111111111111111111111111111')).toBe(true);
+  });
+
   it('knows where no one can spend from: zero, 0x…dEaD and the ten precompiles on the EVM networks; the zero address on TRON', () => {
     const evm = networkNamed('polygon').address;
     const word = (n: number) => evm.canonical(`0x${n.toString(16).padStart(40, '0')}`)!;
@@ -106,7 +123,7 @@ describe("the network port's accounts (functions/withdrawals/refused-destination
     for (const n of [11, 0xdeae, 0x100]) expect(evm.isUnspendable(word(n)), word(n)).toBe(false);
     expect(evm.is(word(0))).toBe(true);
     const tron = networkNamed('tron').address;
-    expect(tron.isUnspendable(tron.ofAccount('0'.repeat(40)))).toBe(true);
+    expect(tron.isUnspendable(tron.ofAccount('0'.repeat(40))!)).toBe(true);
     expect(tron.ofAccount('0'.repeat(40))).toBe('T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
     expect(tron.isUnspendable('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui')).toBe(false);
   });

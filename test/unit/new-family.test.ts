@@ -21,9 +21,9 @@ const MAY_CHANGE = /^functions\/networks\/(?:names|display|[a-z-]*registry)\.ts$
 
 /** The edits adding the fake family: one import and one entry (`before` → `after`) per file. */
 const EDITS: { file: string; import?: string; before: string; after: string }[] = [
-  { file: 'functions/networks/names.ts', before: "'polygon', 'arbitrum'] as const;\n\nexport type NetworkName", after: "'polygon', 'arbitrum', 'fake'] as const;\n\nexport type NetworkName" },
+  { file: 'functions/networks/names.ts', before: "'arbitrum', 'solana'] as const;\n\nexport type NetworkName", after: "'arbitrum', 'solana', 'fake'] as const;\n\nexport type NetworkName" },
   { file: 'functions/networks/display.ts', before: '\n};', after: "\n  fake: { title: 'Fake', transactionUrlPrefix: 'https://fake.invalid/tx/' },\n};" },
-  { file: 'functions/networks/registry.ts', import: "import { fake } from './fake/network.ts';", before: 'polygon, arbitrum }', after: 'polygon, arbitrum, fake }' },
+  { file: 'functions/networks/registry.ts', import: "import { fake } from './fake/network.ts';", before: 'arbitrum, solana }', after: 'arbitrum, solana, fake }' },
   { file: 'functions/networks/key-registry.ts', import: "import { fakeKeys } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeKeys,\n};' },
   { file: 'functions/networks/chain-registry.ts', import: "import { fakeChains } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeChains,\n};' },
   { file: 'functions/networks/sandbox-registry.ts', import: "import { fakeSandbox } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeSandbox,\n};' },

@@ -11,7 +11,7 @@ const settings = functionSettings('deposits/create-deposit');
 const { db, tableName } = dynamoFrom(settings);
 const deposits = new DynamoDepositStore(db, tableName);
 const idempotency = new DynamoIdempotencyStore(db, tableName);
-const depositSettings = depositSettingsFrom(settings);
+const depositSettings = depositSettingsFrom(settings, { db, tableName });
 
 export const handler = httpRoute({ body: createDepositBody, idempotency }, async ({ companyId, body }) => ({
   status: 201,

@@ -14,7 +14,7 @@ export const evmAddressFormat: AddressFormat = {
   is: isEvmAddress,
   canonical: (value) => (EVM_ADDRESS_PATTERN.test(value) ? toChecksumAddress(value) : null),
   account: (value) => (EVM_ADDRESS_PATTERN.test(value) ? value.slice(2).toLowerCase() : null),
-  ofAccount: (account) => toChecksumAddress(`0x${account}`),
+  ofAccount: (account) => (/^[0-9a-f]{40}$/.test(account) ? toChecksumAddress(`0x${account}`) : null),
   isUnspendable: (canonical) => UNSPENDABLE.has(canonical.toLowerCase()),
 };
 

@@ -31,7 +31,7 @@ export const tron: Network = {
     canonical: (value) => (isTronAddress(value) ? value : null),
     // The 21 bytes after base58check's decoding are 0x41 and the account's 20.
     account: (value) => (isTronAddress(value) ? tronAddressToHex(value).slice(2) : null),
-    ofAccount: (account) => tronAddressFromHex(`0x${account}`),
+    ofAccount: (account) => (/^[0-9a-f]{40}$/.test(account) ? tronAddressFromHex(`0x${account}`) : null),
     isUnspendable: (canonical) => canonical === TRON_ZERO_ADDRESS,
   },
   explorerTransactionUrl: (txHash) => explorerTransactionUrl('tron', txHash),

@@ -1,0 +1,22 @@
+import type { Network } from '../network.ts';
+import { explorerTransactionUrl, NETWORK_DISPLAY } from '../display.ts';
+import { solanaAddressFormat } from './address.ts';
+
+/**
+ * Solana as the network port describes it (../shared/networks.md, "Solana"): USDT is an SPL token
+ * (a mint, 6 decimals, the legacy Token program, with a freeze authority); each wallet holds it in
+ * its associated token account. Fees are paid in SOL (1 SOL = 1,000,000,000 lamports), by the hot
+ * wallet for every payout and sweep. A block is final at `finalized` commitment, once a supermajority
+ * of stake has voted on 31 blocks built on it.
+ */
+export const solana: Network = {
+  name: 'solana',
+  get title() {
+    return NETWORK_DISPLAY.solana.title;
+  },
+  tokenDecimals: 6,
+  feeAsset: { symbol: 'SOL', decimals: 9 },
+  finality: 'finalized: a supermajority of stake has voted on 31 blocks built on it (about 13 seconds)',
+  address: solanaAddressFormat,
+  explorerTransactionUrl: (txHash) => explorerTransactionUrl('solana', txHash),
+};

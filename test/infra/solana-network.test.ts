@@ -1,0 +1,78 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, expect, it } from 'vitest';
+import { CambioStack } from '../../lib/cambio-stack.ts';
+import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
+import { STAGES } from '../../config/stages.ts';
+import { JOBS, lambdaName } from '../../functions/routes.ts';
+
+/**
+ * A stage that opens Solana (its SOLANA figure): an Ed25519 KMS key for its hot wallet, which the
+ * withdrawal sender and the deposit sweeper alone sign with and reconcile only reads; the poller,
+ * sender and sweeper scheduled with `solana` as input; the secret that holds the node's URL read by
+ * the chain jobs alone; and the deposit addresses' seed read by the sweeper alone (Ed25519 has no
+ * public derivation: functions/networks/solana/deposit-owners.ts). The sandbox stage opens none today.
+ */
+const SOLANA = {
+  rpcUrlSecret: 'cambio/sandbox/solana-rpc-url',
+  usdtMint: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+  depositSeedSecret: 'cambio/sandbox/solana-deposit-seed',
+};
+let template: Template;
+
+const functionIdOf = (handler: string): string => {
+  const functions = template.findResources('AWS::Lambda::Function');
+  return Object.keys(functions).find((id) => functions[id]!.Properties.FunctionName === `Cambio-sandbox-${lambdaName(handler)}`)!;
+};
+const policiesNaming = (text: string) => Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy.Properties.PolicyDocument).includes(text));
+const rolesOf = (policies: Record<string, any>[]) => policies.map((policy) => JSON.stringify(policy.Properties.Roles)).join(' ');
+
+beforeAll(() => {
+  const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, SOLANA: JSON.stringify(SOLANA) } };
+  template = Template.fromStack(new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS }));
+}, 120_000);
+
+it('makes an Ed25519 KMS key for the Solana hot wallet, signing only and kept when the stack goes', () => {
+  const keys = template.findResources('AWS::KMS::Key', { Properties: { Description: Match.stringLikeRegexp('hot wallet \\(solana,') } });
+  expect(Object.values(keys).map((key) => [key.Properties.KeySpec, key.Properties.KeyUsage, key.DeletionPolicy])).toEqual([['ECC_NIST_EDWARDS25519', 'SIGN_VERIFY', 'Retain']]);
+});
+
+it('lets the withdrawal sender and the deposit sweeper alone sign with it; reconcile reads its public key only', () => {
+  const keyId = Object.keys(template.findResources('AWS::KMS::Key', { Properties: { Description: Match.stringLikeRegexp('hot wallet \\(solana,') } }))[0]!;
+  const onKey = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy.Properties.PolicyDocument).includes(`"${keyId}"`));
+  const actionsByRole = Object.fromEntries(
+    onKey.map((policy) => [
+      JSON.stringify(policy.Properties.Roles).match(/Jobs[A-Za-z]+?(?=Role)/)?.[0],
+      (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((statement) => JSON.stringify(statement.Resource).includes(keyId))
+        .flatMap((statement) => [statement.Action].flat())
+        .sort(),
+    ]),
+  );
+  expect(actionsByRole).toEqual({
+    JobsWithdrawalSender: ['kms:GetPublicKey', 'kms:Sign'],
+    JobsDepositSweeper: ['kms:GetPublicKey', 'kms:Sign'],
+    JobsReconcile: ['kms:GetPublicKey'],
+  });
+  const functions = template.findResources('AWS::Lambda::Function');
+  const named = (handler: string) => functions[functionIdOf(handler)]!.Properties.Environment.Variables.SOLANA_SIGNER_KMS_KEY_ID;
+  expect(named(JOBS.withdrawalSender.handler)).toEqual({ Ref: keyId });
+  expect(named(JOBS.depositSweeper.handler)).toEqual({ Ref: keyId });
+  expect(named(JOBS.depositPoller.handler)).toBeUndefined();
+});
+
+it('schedules the deposit poller, the withdrawal sender and the deposit sweeper for solana, each with the network as input', () => {
+  for (const job of ['deposit poller', 'withdrawal sender', 'deposit sweeper']) {
+    const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: `Runs the solana ${job}` } });
+    expect(Object.values(rules).map((rule) => [rule.Properties.ScheduleExpression, JSON.parse(rule.Properties.Targets[0].Input)]), job).toEqual([['rate(1 minute)', { network: 'solana' }]]);
+  }
+});
+
+it("lets the chain jobs alone read the node URL's secret, and the sweeper alone the deposit addresses' seed", () => {
+  const url = rolesOf(policiesNaming('cambio/sandbox/solana-rpc-url'));
+  for (const job of ['JobsReconcile', 'JobsDepositPoller', 'JobsWithdrawalSender', 'JobsDepositSweeper']) expect(url).toContain(job);
+  expect(policiesNaming('cambio/sandbox/solana-rpc-url')).toHaveLength(4);
+  const seed = policiesNaming('cambio/sandbox/solana-deposit-seed');
+  expect(seed).toHaveLength(1);
+  expect(rolesOf(seed)).toMatch(/JobsDepositSweeper/);
+});
