@@ -6,6 +6,7 @@ import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '#functions/shared/
 import { ROUTES, AUTHORIZER, type RouteSpec } from '../routes.ts';
 import { eventRecord, testEventRecord } from '../handlers/webhooks/records.ts';
 import { INTRO } from './intro.ts';
+import { networkTitles } from './network-words.ts';
 import { ROUTE_DOCS, TAGS, type RouteDoc, type RouteKey } from './route-docs.ts';
 import { patchDepositSplit, patchWebhookRequest, type Json } from './schema-patches.ts';
 import { SERVERS, documentedPath } from './servers.ts';
@@ -111,7 +112,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
     info: {
       title: 'Cambio API',
       version: '1.0.0',
-      summary: 'USDT deposits on TRON and four EVM networks, withdrawals on TRON, USDT → BRL conversions and signed webhooks',
+      summary: `USDT deposits and withdrawals on ${networkTitles('and')}, USDT → BRL conversions and signed webhooks`,
       description: INTRO,
       // The repository publishes no licence: the API and this description are not open source
       // (an SPDX `LicenseRef-` id, as Redocly's info-license-strict asks for an identifier or a URL).

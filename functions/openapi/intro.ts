@@ -1,6 +1,8 @@
+import { networkTitles } from './network-words.ts';
+
 /** The document's introduction (info.description): what every integrator must know before the first call. */
-export const INTRO = `Cambio is a REST API for companies: USDT deposits on TRON, Ethereum, BNB Smart Chain, Polygon and Arbitrum, withdrawals
-on TRON, USDT → BRL conversions, signed webhooks and the company's balances.
+export const INTRO = `Cambio is a REST API for companies: USDT deposits and withdrawals on ${networkTitles('and')}
+(each where the stage opens it), USDT → BRL conversions, signed webhooks and the company's balances.
 
 ## Authentication
 Every request carries **both** \`X-Api-Key\` and \`X-Api-Secret\`. Missing or wrong → 401 \`AUTH_FAILED\`.

@@ -11,6 +11,8 @@ import { listWebhooksQuery, webhookBody } from '../handlers/webhooks/schemas.ts'
 import { createdWebhookRecord, deletedWebhookRecord, webhookRecord } from '../handlers/webhooks/records.ts';
 import { createWithdrawalBody } from '../handlers/withdrawals/schemas.ts';
 import { withdrawalRecord } from '../handlers/withdrawals/records.ts';
+import { EVM_NETWORK_NAMES } from '../networks/names.ts';
+import { networkCodes, networkTitles } from './network-words.ts';
 
 /**
  * What the OpenAPI document says about each entry of the route table (functions/routes.ts): the
@@ -22,8 +24,8 @@ import { withdrawalRecord } from '../handlers/withdrawals/records.ts';
 /** The document's groups of operations, in the reference's order, each with its description. */
 export const TAGS = {
   Company: 'The company behind the API key, and its balances',
-  Deposits: 'USDT on TRON, Ethereum, BNB Smart Chain, Polygon or Arbitrum, to a fresh address per deposit',
-  Withdrawals: 'USDT on TRON, to any address (payouts on the EVM networks are not open yet)',
+  Deposits: `USDT on ${networkTitles('or')}, to a fresh address per deposit`,
+  Withdrawals: `USDT on ${networkTitles('or')}, to any address on that network`,
   Conversions: 'USDT → BRL: a quote valid 30 s, then its execution',
   Webhooks: 'Where events are delivered',
   Events: 'What Cambio POSTs to your webhooks, signed as Standard Webhooks says',
@@ -86,10 +88,12 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     tag: 'Deposits',
     summary: 'Create a deposit',
     description:
-      'An address on `network` for this deposit only: on `tron` derived from the service xpub, on `ethereum`, `bsc`, ' +
-      '`polygon` and `arbitrum` the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until ' +
-      'it is paid). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. Whatever arrives is credited ' +
-      'once its block is final on that network (`requiredConfirmations`: 19 on TRON); a transfer a reorganisation removes ' +
+      'An address on `network` for this deposit only: on `tron` derived from the service xpub, on ' +
+      `${networkCodes(EVM_NETWORK_NAMES, 'and')} the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until ` +
+      'it is paid), on `solana` a wallet of its own (pay it as any Solana wallet: the payer\'s wallet sends the USDT to its ' +
+      'token account, creating that account when it has none). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. ' +
+      'Whatever arrives is credited once its block is final on that network (`requiredConfirmations`: 19 on TRON; on Solana, ' +
+      '`finalized` commitment); a transfer a reorganisation removes ' +
       'first is never credited, and `deposit.transfer_reversed` says so. ' +
       '`awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are ' +
       'still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the ' +
@@ -99,14 +103,15 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       'A split address Cambio refuses as a destination → 422 `ADDRESS_NOT_ALLOWED` on `split.address` with `details.reason` ' +
       '(as for a withdrawal: `cambio_address`, `token_contract`, `unspendable`), and so is one on the sanctions screening list ' +
       '(OFAC SDN digital-currency addresses and the stage\'s own entries, compared in any letter case; `details.reason: "sanctioned"`); ' +
-      'nothing is written.',
+      'nothing is written. 503 `NETWORK_UNAVAILABLE`: the network cannot give a new address this moment (Solana\'s are made ' +
+      'ahead, every minute; retry shortly); nothing is written.',
     body: {
       name: 'CreateDepositRequest',
       schema: createDepositBody,
       example: { method: 'usdt', network: 'tron', reference: 'order-1001', amount: '25.00' },
     },
     success: { status: 201, record: deposit, description: 'The deposit, with its address' },
-    errors: ['DUPLICATE_REFERENCE', 'ADDRESS_NOT_ALLOWED'],
+    errors: ['DUPLICATE_REFERENCE', 'ADDRESS_NOT_ALLOWED', 'NETWORK_UNAVAILABLE'],
   },
   'GET /v1/deposits/{id}': {
     operationId: 'getDeposit',
@@ -120,14 +125,18 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     summary: 'Create a withdrawal',
     description:
       '`amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. ' +
+      'A network the stage does not open → 400 `VALIDATION_FAILED` on `network`; `address` must be an address of `network`. ' +
+      'On `solana` it is a wallet (32 bytes on the Ed25519 curve): the payout goes to its USDT token account, created when ' +
+      'missing; a token account or another off-curve address → 400 `VALIDATION_FAILED`, since USDT sent there is lost. ' +
       '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). ' +
       'While the company\'s withdrawal allowlist is on (dashboard, Integrations), `address` must be on it for `network` and past its ' +
       'waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. ' +
       'A destination Cambio refuses → 422 `ADDRESS_NOT_ALLOWED` with `details: {field, address, reason}`, whatever the allowlist says, ' +
       'and nothing is written: `cambio_address` (a Cambio hot wallet, or a Cambio deposit address on any network, in either form: ' +
-      'the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network\'s USDT contract, or the deposit ' +
-      'forwarders\' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; ' +
-      'TRON\'s zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`). ' +
+      'the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network\'s USDT contract, Solana\'s USDT mint, ' +
+      'or the deposit forwarders\' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; ' +
+      'TRON\'s zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`; on Solana the System program `11111111111111111111111111111111`, ' +
+      'the incinerator and the Token programs). ' +
       'An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, ' +
       'and the stage\'s own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, ' +
       'whatever the allowlist says, and nothing is written. ' +

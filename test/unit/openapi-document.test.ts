@@ -9,6 +9,7 @@ import { AmountFormatError, parseAmount } from '#functions/shared/money';
 import { amountPattern } from '#http/fields';
 import { CLIENT_TYPES_FILE, clientTypes, OPENAPI_FILE, openApiJson } from '#functions/openapi/artifacts';
 import { ROUTE_DOCS } from '#functions/openapi/route-docs';
+import { NETWORK_NAMES, registeredNetworks } from '#functions/networks/registry';
 import { envelopeName, routeKey } from '#functions/openapi/document';
 import { documentedPath } from '#functions/openapi/servers';
 import { loadOpenApi, openApiValidators, type OpenApiDocument } from '../support/openapi.ts';
@@ -140,6 +141,19 @@ describe('openapi.json', () => {
     expect(validate({ ...deposit, split: { address, amount: '5' } })).toBe(true);
     expect(validate({ ...deposit, split: { address, percent: 10, amount: '5' } })).toBe(false);
     expect(validate({ ...deposit, split: { address } })).toBe(false);
+  });
+
+  it("names every registered network in `network`, and takes each network's example address where an address goes", () => {
+    const doc = loadOpenApi();
+    for (const name of ['CreateDepositRequest', 'CreateWithdrawalRequest', 'Deposit', 'Withdrawal']) {
+      expect(doc.components.schemas[name].properties.network.enum, name).toEqual([...NETWORK_NAMES]);
+    }
+    const validate = openApiValidators().component('CreateWithdrawalRequest');
+    for (const network of registeredNetworks()) {
+      const body = { method: 'usdt', network: network.name, address: network.address.example, amount: '5', reference: 'payout-1' };
+      expect(validate(body), network.name).toBe(true);
+      expect(doc.components.schemas.CreateWithdrawalRequest.properties.address.description).toContain(network.title);
+    }
   });
 
   it('shows examples that its own schemas accept (ids in Crockford base32, as the id patterns say)', () => {

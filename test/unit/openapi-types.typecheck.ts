@@ -4,6 +4,7 @@
  * or `amount`, never both (../shared/api-contract.md, Deposits), and the envelopes are named.
  */
 import type { components, paths } from '../../clients/node/src/generated/openapi.ts';
+import type { NetworkName } from '../../functions/networks/names.ts';
 
 type Schemas = components['schemas'];
 const address = 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui';
@@ -21,3 +22,8 @@ type DepositAnswer = paths['/deposits/{id}']['get']['responses'][200]['content']
 export const depositId = (answer: DepositAnswer): Schemas['DepositResponse'] => answer;
 export const recordOf = (answer: Schemas['ConversionList']): Schemas['Conversion'][] => answer.data;
 export const codeOf = (answer: Schemas['ErrorResponse']): Schemas['ErrorResponse']['error']['code'] => answer.error.code;
+
+/** `network`, asked and answered, is exactly the registered networks (functions/networks/names.ts). */
+type Network = Schemas['CreateWithdrawalRequest']['network'];
+export const askedOn = (network: NetworkName): Network & Schemas['CreateDepositRequest']['network'] => network;
+export const answeredOn = (record: Schemas['Deposit'] | Schemas['Withdrawal']): NetworkName => record.network;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Cambio, ConnectionError } from '../src/index.ts';
+import { Cambio, ConnectionError, type CreateWithdrawalParams, type Withdrawal } from '../src/index.ts';
 
 /**
  * What every call returns besides the record: its HTTP status and request id on `lastResponse`,
@@ -53,6 +53,29 @@ describe('returned objects', () => {
     expect(page.data.map((item) => item.lastResponse.requestId)).toEqual(['req-page', 'req-page']);
     expect(items.map((item) => item.lastResponse.status)).toEqual([200, 200]);
     expect(JSON.parse(JSON.stringify(page))).toEqual({ data: body.data, nextCursor: null, requestId: 'req-page' });
+  });
+});
+
+describe('networks', () => {
+  // A Solana wallet (32 bytes on the Ed25519 curve, base58) and a transaction signature (64 bytes, base58).
+  const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+  const signature = '4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQzvibS8tUfTacRNw6UFN3jFMfh5uQ';
+
+  it('a withdrawal on Solana is sent naming it, and its record reads back typed', async () => {
+    const record = { id: 'wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5', method: 'usdt', reference: 'payout-1', network: 'solana', address: wallet, status: 'completed', txHash: signature };
+    const sent: unknown[] = [];
+    const fetch: typeof globalThis.fetch = async (_url, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return new Response(JSON.stringify({ success: true, data: record }), { status: 201, headers: { 'Content-Type': 'application/json' } });
+    };
+    const cambio = new Cambio({ ...credentials, fetch });
+
+    const withdrawal = await cambio.withdrawals.create({ method: 'usdt', network: 'solana', address: wallet, amount: '5', reference: 'payout-1' });
+
+    expect(sent).toEqual([{ method: 'usdt', network: 'solana', address: wallet, amount: '5', reference: 'payout-1' }]);
+    // The types name it too (tsc checks this line): a record's network and a request's.
+    const solana: Withdrawal['network'] & CreateWithdrawalParams['network'] = 'solana';
+    expect([withdrawal.network, withdrawal.address, withdrawal.txHash]).toEqual([solana, wallet, signature]);
   });
 });
 

@@ -40,6 +40,7 @@ final class ErrorMappingTest extends ScriptedTestCase
         yield '429 RATE_LIMITED' => [429, 'RATE_LIMITED', RateLimitException::class];
         yield '500 INTERNAL_ERROR' => [500, 'INTERNAL_ERROR', ApiServerException::class];
         yield '503 PRICE_UNAVAILABLE' => [503, 'PRICE_UNAVAILABLE', ApiServerException::class];
+        yield '503 NETWORK_UNAVAILABLE' => [503, 'NETWORK_UNAVAILABLE', ApiServerException::class];
     }
 
     /** @dataProvider families */

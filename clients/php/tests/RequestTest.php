@@ -150,6 +150,25 @@ final class RequestTest extends ScriptedTestCase
         self::assertSame(['POST /v1/withdrawals', 'GET /v1/withdrawals/wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'POST /v1/conversions', 'GET /v1/conversions/cnv_01KBJ4XZ0A1B2C3D4E5F6G7H8J'], $calls);
     }
 
+    /** A Solana wallet (32 bytes on the Ed25519 curve, base58) and a transaction signature (64 bytes, base58). */
+    private const SOLANA_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+    private const SOLANA_SIGNATURE = '4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQzvibS8tUfTacRNw6UFN3jFMfh5uQ';
+
+    public function testAWithdrawalOnSolanaIsSentNamingItAndItsRecordReadsBack(): void
+    {
+        $completed = ['id' => 'wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'method' => 'usdt', 'reference' => 'payout-1', 'network' => 'solana', 'address' => self::SOLANA_WALLET, 'amount' => '5.000000', 'fee' => '1.000000', 'status' => 'completed', 'txHash' => self::SOLANA_SIGNATURE, 'deliveredAmount' => '5.000000', 'failureReason' => null, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:05.000Z', 'completedAt' => '2026-01-15T12:00:05.000Z'];
+        $this->script([ScriptedServer::ok($completed, 201), ScriptedServer::ok(self::deposit(['network' => 'solana', 'address' => self::SOLANA_WALLET, 'requiredConfirmations' => 32]), 201)]);
+        $cambio = $this->client();
+        $w = $cambio->withdrawals->create(['method' => 'usdt', 'network' => 'solana', 'address' => self::SOLANA_WALLET, 'amount' => '5', 'reference' => 'payout-1']);
+        self::assertInstanceOf(Withdrawal::class, $w);
+        self::assertSame(['solana', self::SOLANA_WALLET, self::SOLANA_SIGNATURE, '5.000000'], [$w->network, $w->address, $w->txHash, $w->deliveredAmount]);
+        $d = $cambio->deposits->create(['method' => 'usdt', 'network' => 'solana', 'reference' => 'order-1']);
+        self::assertSame(['solana', self::SOLANA_WALLET, 32], [$d->network, $d->address, $d->requiredConfirmations]);
+        [$withdrawalRequest, $depositRequest] = $this->requests();
+        self::assertSame('{"method":"usdt","network":"solana","address":"' . self::SOLANA_WALLET . '","amount":"5","reference":"payout-1"}', $withdrawalRequest['body']);
+        self::assertSame('{"method":"usdt","network":"solana","reference":"order-1"}', $depositRequest['body']);
+    }
+
     public function testWebhookCalls(): void
     {
         $this->script([

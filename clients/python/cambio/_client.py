@@ -558,7 +558,7 @@ class DepositsResource(_Retrievable[Deposit]):
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
     ) -> Deposit:
-        """POST /v1/deposits: a fresh address on ``network`` (tron, ethereum, bsc, polygon or arbitrum) to pay ``amount`` (optional, informative) USDT to."""
+        """POST /v1/deposits: a fresh address on ``network`` (tron, ethereum, bsc, polygon, arbitrum or solana) to pay ``amount`` (optional, informative) USDT to."""
         body = _body(CREATE_DEPOSIT_FIELDS, dict(method=method, network=network, reference=reference, amount=amount, split=_split(split)), money=("amount",))
         return self._client._data("POST", self._path, Deposit, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
 
@@ -580,7 +580,8 @@ class WithdrawalsResource(_Retrievable[Withdrawal]):
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
     ) -> Withdrawal:
-        """POST /v1/withdrawals: sends ``amount`` USDT to ``address`` on ``network`` (tron, ethereum, bsc, polygon or arbitrum; an EIP-55 ``0x`` address on the last four).
+        """POST /v1/withdrawals: sends ``amount`` USDT to ``address`` on ``network`` (tron, ethereum, bsc, polygon, arbitrum or solana;
+        an EIP-55 ``0x`` address on ethereum, bsc, polygon and arbitrum, a wallet's base58 address on solana).
 
         ``amount`` + fee move from available to locked, or RefusedError ``INSUFFICIENT_BALANCE``.
         """

@@ -167,8 +167,8 @@ class Deposit(Record):
     id: str
     method: Literal["usdt"]
     reference: str
-    network: Literal["tron", "ethereum", "bsc", "polygon", "arbitrum"]
-    #: The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One
+    network: Literal["tron", "ethereum", "bsc", "polygon", "arbitrum", "solana"]
+    #: The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS, Arbitrum One or Solana
     address: str
     #: USDT amount as a decimal string with all 6 decimals
     amount: Optional[str]
@@ -222,7 +222,7 @@ class Withdrawal(Record):
     id: str
     method: Literal["usdt"]
     reference: str
-    network: Literal["tron", "ethereum", "bsc", "polygon", "arbitrum"]
+    network: Literal["tron", "ethereum", "bsc", "polygon", "arbitrum", "solana"]
     address: str
     #: USDT amount as a decimal string with all 6 decimals
     amount: str
@@ -317,4 +317,4 @@ EVENT_DATA_TYPES: Dict[str, Type[Record]] = {
 EventType = Literal["deposit.confirming", "deposit.completed", "deposit.expired", "deposit.held", "deposit.transfer_reversed", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed", "conversion.completed", "webhook.test"]
 
 #: The contract's error codes (``error.code`` in the envelope).
-ErrorCode = Literal["INVALID_JSON", "VALIDATION_FAILED", "AUTH_FAILED", "FORBIDDEN", "NOT_FOUND", "DUPLICATE_REFERENCE", "IDEMPOTENCY_KEY_IN_USE", "QUOTE_ALREADY_USED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INSUFFICIENT_BALANCE", "QUOTE_EXPIRED", "AMOUNT_TOO_SMALL", "LIMIT_REACHED", "ADDRESS_NOT_ALLOWED", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "PRICE_UNAVAILABLE"]
+ErrorCode = Literal["INVALID_JSON", "VALIDATION_FAILED", "AUTH_FAILED", "FORBIDDEN", "NOT_FOUND", "DUPLICATE_REFERENCE", "IDEMPOTENCY_KEY_IN_USE", "QUOTE_ALREADY_USED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INSUFFICIENT_BALANCE", "QUOTE_EXPIRED", "AMOUNT_TOO_SMALL", "LIMIT_REACHED", "ADDRESS_NOT_ALLOWED", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "PRICE_UNAVAILABLE", "NETWORK_UNAVAILABLE"]

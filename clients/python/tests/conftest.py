@@ -80,6 +80,7 @@ ERRORS = {
     "RATE_LIMITED": (429, cambio.RateLimitError),
     "INTERNAL_ERROR": (500, cambio.ApiServerError),
     "PRICE_UNAVAILABLE": (503, cambio.ApiServerError),
+    "NETWORK_UNAVAILABLE": (503, cambio.ApiServerError),
 }
 
 #: The details of a VALIDATION_FAILED answer.

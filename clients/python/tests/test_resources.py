@@ -51,6 +51,27 @@ def test_withdrawals_create_and_get(scripted):
     assert (server.seen[1].method, server.seen[1].path) == ("GET", f"/v1/withdrawals/{WITHDRAWAL['id']}")
 
 
+#: A Solana wallet (32 bytes on the Ed25519 curve, base58) and a transaction signature (64 bytes, base58).
+SOLANA_WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
+SOLANA_SIGNATURE = "4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQzvibS8tUfTacRNw6UFN3jFMfh5uQ"
+
+
+def test_a_withdrawal_on_solana_is_sent_naming_it_and_its_record_reads_back(scripted):
+    completed = WITHDRAWAL | {"network": "solana", "address": SOLANA_WALLET, "status": "completed", "txHash": SOLANA_SIGNATURE, "deliveredAmount": "5.000000", "completedAt": "2026-01-15T12:00:05.000Z"}
+    server = serve(scripted, completed, 201)
+    w = server.client().withdrawals.create(method="usdt", network="solana", address=SOLANA_WALLET, amount="5", reference="payout-1")
+    assert server.seen[0].json() == {"method": "usdt", "network": "solana", "address": SOLANA_WALLET, "amount": "5", "reference": "payout-1"}
+    assert isinstance(w, cambio.Withdrawal)
+    assert (w.network, w.address, w.tx_hash, w.delivered_amount) == ("solana", SOLANA_WALLET, SOLANA_SIGNATURE, "5.000000")
+
+
+def test_a_deposit_on_solana_reads_back(scripted):
+    server = serve(scripted, DEPOSIT | {"network": "solana", "address": SOLANA_WALLET, "requiredConfirmations": 32}, 201)
+    d = server.client().deposits.create(method="usdt", network="solana", reference="order-1")
+    assert server.seen[0].json() == {"method": "usdt", "network": "solana", "reference": "order-1"}
+    assert (d.network, d.address, d.required_confirmations) == ("solana", SOLANA_WALLET, 32)
+
+
 def test_money_is_never_a_float(scripted):
     server = serve(scripted, QUOTE)
     client = server.client()

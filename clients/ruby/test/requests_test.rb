@@ -99,6 +99,30 @@ class RequestsTest < Minitest::Test
     assert_equal({ "url" => "https://example.com/h", "events" => ["deposit.completed"], "enabled" => false }, webhook)
   end
 
+  # A Solana wallet (32 bytes on the Ed25519 curve, base58) and a transaction signature (64 bytes, base58).
+  SOLANA_WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
+  SOLANA_SIGNATURE = "4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQzvibS8tUfTacRNw6UFN3jFMfh5uQ"
+
+  def test_a_withdrawal_on_solana_is_sent_naming_it_and_its_record_reads_back
+    serve do |_req, _n|
+      ok(WITHDRAWAL.merge("network" => "solana", "address" => SOLANA_WALLET, "status" => "completed", "txHash" => SOLANA_SIGNATURE,
+                          "deliveredAmount" => "5.000000", "completedAt" => "2026-01-15T12:00:05.000Z"), status: 201)
+    end
+    withdrawal = client.withdrawals.create(**WITHDRAWAL_PARAMS, network: "solana", address: SOLANA_WALLET)
+    assert_equal({ "method" => "usdt", "network" => "solana", "address" => SOLANA_WALLET, "amount" => "5", "reference" => "payout-1" },
+                 body_of(@server.requests.first))
+    assert_instance_of Cambio::Withdrawal, withdrawal
+    assert_equal ["solana", SOLANA_WALLET, SOLANA_SIGNATURE, "5.000000"],
+                 [withdrawal.network, withdrawal.address, withdrawal.tx_hash, withdrawal.delivered_amount]
+  end
+
+  def test_a_deposit_on_solana_reads_back
+    serve { |_req, _n| ok(DEPOSIT.merge("network" => "solana", "address" => SOLANA_WALLET, "requiredConfirmations" => 32), status: 201) }
+    deposit = client.deposits.create(method: "usdt", network: :solana, reference: "order-1")
+    assert_equal({ "method" => "usdt", "network" => "solana", "reference" => "order-1" }, body_of(@server.requests.first))
+    assert_equal ["solana", SOLANA_WALLET, 32], [deposit.network, deposit.address, deposit.required_confirmations]
+  end
+
   def test_money_as_big_decimal_becomes_a_decimal_string_and_a_float_is_refused
     echo
     client.withdrawals.create(**WITHDRAWAL_PARAMS, amount: BigDecimal("10.5"))

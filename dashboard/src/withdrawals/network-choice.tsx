@@ -1,21 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
 import { sessionApi } from '../api/session.ts';
 import { NETWORK_DISPLAY } from '../../../functions/networks/display.ts';
-import type { NetworkName } from '../../../functions/networks/names.ts';
+import { DEFAULT_NETWORK, EVM_NETWORK_NAMES, type NetworkName } from '../../../functions/networks/names.ts';
 
-/** TRON, open on every stage: the choice until the stage says which others it opens, and the default. */
-const TRON_ONLY: NetworkName[] = ['tron'];
+/** The default network (TRON), open on every stage: the choice until the stage says which others it opens. */
+const DEFAULT_ONLY: NetworkName[] = [DEFAULT_NETWORK];
 let stageNetworks: Promise<NetworkName[]> | undefined;
 
 /** The networks the stage opens (functions/handlers/dashboard/get-stage.ts), asked once per page load. */
 function useStageNetworks(): NetworkName[] {
-  const [networks, setNetworks] = useState(TRON_ONLY);
+  const [networks, setNetworks] = useState(DEFAULT_ONLY);
   useEffect(() => {
     stageNetworks ??= sessionApi.stage().then(
       ({ data }) => data.networks,
       () => {
         stageNetworks = undefined;
-        return TRON_ONLY;
+        return DEFAULT_ONLY;
       },
     );
     let current = true;
@@ -30,8 +30,13 @@ function useStageNetworks(): NetworkName[] {
 /** A network for people: `Ethereum`. */
 export const networkTitle = (network: NetworkName | null): string => (network ? NETWORK_DISPLAY[network].title : 'None');
 
-/** What an address on the network looks like, as a field's placeholder. */
-export const addressPlaceholder = (network: NetworkName): string => (network === 'tron' ? 'T…' : '0x…');
+const isEvm = (network: NetworkName): boolean => (EVM_NETWORK_NAMES as readonly NetworkName[]).includes(network);
+
+/** What an address on the network looks like, as a field's placeholder: `T…` on TRON, `0x…` on the
+ * EVM networks, and on another family's network its title (`Solana wallet address`: a wallet's,
+ * not a token account's, which the API refuses). */
+export const addressPlaceholder = (network: NetworkName): string =>
+  network === 'tron' ? 'T…' : isEvm(network) ? '0x…' : `${NETWORK_DISPLAY[network].title} wallet address`;
 
 /**
  * The `Network` choice beside an address (../shared/dashboard.md, Withdrawals from the dashboard):

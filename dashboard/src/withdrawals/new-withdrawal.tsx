@@ -3,7 +3,7 @@ import { withdrawalsApi } from '../api/withdrawals.ts';
 import type { WithdrawalSent } from '../api/types.ts';
 import { useProofFields } from '../components/confirm-identity.tsx';
 import { Dialog, DialogButtons, ErrorMessage, useAction } from '../components/ui.tsx';
-import type { NetworkName } from '../../../functions/networks/names.ts';
+import { DEFAULT_NETWORK, type NetworkName } from '../../../functions/networks/names.ts';
 import { addressPlaceholder, NetworkChoice, networkTitle } from './network-choice.tsx';
 
 /** A reference made when the dialog opens: submitting the same form twice is refused as a
@@ -15,7 +15,7 @@ const newReference = () => `dashboard-${Array.from(crypto.getRandomValues(new Ui
  * allowlist applied, confirmed with the person's password and, when they sign in with an
  * authenticator app, its code. */
 export function NewWithdrawalDialog(props: { companyId: string; onClose: () => void; onSent: (withdrawal: WithdrawalSent) => void }) {
-  const [network, setNetwork] = useState<NetworkName>('tron');
+  const [network, setNetwork] = useState<NetworkName>(DEFAULT_NETWORK);
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [reference, setReference] = useState(newReference);

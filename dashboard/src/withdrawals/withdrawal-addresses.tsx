@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { withdrawalsApi } from '../api/withdrawals.ts';
 import type { AllowedAddress, Role, WithdrawalAllowlist } from '../api/types.ts';
 import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded } from '../components/ui.tsx';
-import type { NetworkName } from '../../../functions/networks/names.ts';
+import { DEFAULT_NETWORK, type NetworkName } from '../../../functions/networks/names.ts';
 import { addressPlaceholder, NetworkChoice, networkTitle } from './network-choice.tsx';
 
 type Open = { kind: 'add' } | { kind: 'turn-off' } | { kind: 'remove'; entry: AllowedAddress } | null;
@@ -151,7 +151,7 @@ function AllowlistStatus(props: { allowlist: WithdrawalAllowlist }) {
 
 function AddAddressDialog(props: { companyId: string; wait: string; onClose: () => void; onAdded: () => void }) {
   const [label, setLabel] = useState('');
-  const [network, setNetwork] = useState<NetworkName>('tron');
+  const [network, setNetwork] = useState<NetworkName>(DEFAULT_NETWORK);
   const [address, setAddress] = useState('');
   const { error, busy, run } = useAction(() => withdrawalsApi.addWithdrawalAddress(props.companyId, { network, address, label }), props.onAdded);
   return (

@@ -190,11 +190,11 @@ public sealed partial record Deposit
     [JsonPropertyName("reference")]
     public required string Reference { get; init; }
 
-    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>.</summary>
     [JsonPropertyName("network")]
     public required string Network { get; init; }
 
-    /// <summary>The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One</summary>
+    /// <summary>The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS, Arbitrum One or Solana</summary>
     [JsonPropertyName("address")]
     public required string Address { get; init; }
 
@@ -262,7 +262,7 @@ public sealed partial class DepositCreateOptions
     [JsonPropertyName("reference")]
     public required string Reference { get; set; }
 
-    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>. Default <c>tron</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>. Default <c>tron</c>.</summary>
     [JsonPropertyName("network")]
     public string Network { get; set; } = "tron";
 
@@ -304,7 +304,7 @@ public sealed partial record DepositSplit
 /// <summary>Forwards a share of every confirmed transfer to <c>address</c>: either <c>percent</c> of it or a fixed <c>amount</c>, not both</summary>
 public sealed partial class DepositSplitOptions
 {
-    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)</summary>
+    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)</summary>
     [JsonPropertyName("address")]
     public required string Address { get; set; }
 
@@ -385,6 +385,8 @@ public static class ErrorCodes
     public const string InternalError = "INTERNAL_ERROR";
     /// <summary><c>PRICE_UNAVAILABLE</c></summary>
     public const string PriceUnavailable = "PRICE_UNAVAILABLE";
+    /// <summary><c>NETWORK_UNAVAILABLE</c></summary>
+    public const string NetworkUnavailable = "NETWORK_UNAVAILABLE";
     /// <summary><c>CONNECTION_FAILED</c></summary>
     public const string ConnectionFailed = "CONNECTION_FAILED";
     /// <summary><c>TIMEOUT</c></summary>
@@ -568,7 +570,7 @@ public sealed partial record Withdrawal
     [JsonPropertyName("reference")]
     public required string Reference { get; init; }
 
-    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>.</summary>
     [JsonPropertyName("network")]
     public required string Network { get; init; }
 
@@ -620,11 +622,11 @@ public sealed partial class WithdrawalCreateOptions
     [JsonPropertyName("method")]
     public string Method { get; set; } = "usdt";
 
-    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>. Default <c>tron</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>. Default <c>tron</c>.</summary>
     [JsonPropertyName("network")]
     public string Network { get; set; } = "tron";
 
-    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)</summary>
+    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)</summary>
     [JsonPropertyName("address")]
     public required string Address { get; set; }
 

@@ -57,7 +57,7 @@ public sealed class CompanyService : CambioService
         Client.RequestAsync<Balance>(HttpMethod.Get, "/v1/company/balance", null, requestOptions, cancellationToken);
 }
 
-/// <summary>USDT deposits on TRON and the EVM networks, <c>/v1/deposits</c>.</summary>
+/// <summary>USDT deposits on TRON, the EVM networks and Solana, <c>/v1/deposits</c>.</summary>
 public sealed class DepositService : CambioService<Deposit>
 {
     internal DepositService(CambioClient client) : base(client, "/v1/deposits") { }
@@ -67,13 +67,14 @@ public sealed class DepositService : CambioService<Deposit>
         Client.RequestAsync<Deposit>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 }
 
-/// <summary>USDT withdrawals on TRON and the EVM networks, <c>/v1/withdrawals</c>.</summary>
+/// <summary>USDT withdrawals on TRON, the EVM networks and Solana, <c>/v1/withdrawals</c>.</summary>
 public sealed class WithdrawalService : CambioService<Withdrawal>
 {
     internal WithdrawalService(CambioClient client) : base(client, "/v1/withdrawals") { }
 
     /// <summary><c>POST /v1/withdrawals</c>: sends <c>Amount</c> to <c>Address</c> on <c>Network</c> (default <c>tron</c>; an EIP-55
-    /// <c>0x…</c> address on an EVM network). <c>Amount</c> + fee move from available to locked, or a <see cref="RefusedException"/>
+    /// <c>0x…</c> address on an EVM network, a wallet's base58 address on <c>solana</c>). <c>Amount</c> + fee move from available to
+    /// locked, or a <see cref="RefusedException"/>
     /// with <c>INSUFFICIENT_BALANCE</c>. Retries carry the same Idempotency-Key, so a withdrawal is never made twice.</summary>
     public Task<Withdrawal> CreateAsync(WithdrawalCreateOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
         Client.RequestAsync<Withdrawal>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);

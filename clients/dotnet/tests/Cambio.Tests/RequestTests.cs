@@ -93,6 +93,29 @@ public class RequestTests
         Assert.Equal("""{"method":"usdt","network":"ethereum","address":"0x52908400098527886E0F7030069857D2E4169EE7","amount":"5","reference":"payout-2"}""", seen[1].Text);
     }
 
+    /// <summary>A Solana wallet (32 bytes on the Ed25519 curve, base58) and a transaction signature (64 bytes, base58).</summary>
+    private const string SolanaWallet = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+    private const string SolanaSignature = "4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQzvibS8tUfTacRNw6UFN3jFMfh5uQ";
+
+    [Fact]
+    public async Task A_withdrawal_on_solana_is_sent_naming_it_and_its_record_reads_back()
+    {
+        var completed = JsonNode.Parse(Fixtures.Withdrawal.GetRawText())!;
+        completed["network"] = "solana";
+        completed["address"] = SolanaWallet;
+        completed["status"] = "completed";
+        completed["txHash"] = SolanaSignature;
+        completed["deliveredAmount"] = "5.000000";
+        completed["completedAt"] = "2026-01-15T12:00:05.000Z";
+        await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = completed }));
+        using var cambio = Fixtures.Client(server.Url);
+
+        var withdrawal = await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions { Network = "solana", Address = SolanaWallet, Amount = "5", Reference = "payout-1" });
+
+        Assert.Equal($$"""{"method":"usdt","network":"solana","address":"{{SolanaWallet}}","amount":"5","reference":"payout-1"}""", server.Requests[0].Text);
+        Assert.Equal(("solana", SolanaWallet, SolanaSignature, "5.000000"), (withdrawal.Network, withdrawal.Address, withdrawal.TxHash, withdrawal.DeliveredAmount));
+    }
+
     [Fact]
     public async Task Every_route_uses_its_method_and_path_with_ids_escaped()
     {

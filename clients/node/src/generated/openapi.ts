@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deposit
-         * @description An address on `network` for this deposit only: on `tron` derived from the service xpub, on `ethereum`, `bsc`, `polygon` and `arbitrum` the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until it is paid). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. Whatever arrives is credited once its block is final on that network (`requiredConfirmations`: 19 on TRON); a transfer a reorganisation removes first is never credited, and `deposit.transfer_reversed` says so. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the token's issuer froze the deposit address (`address_frozen`: credited once it is unfrozen) or the payer is on the sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). `split` forwards a share of every confirmed transfer on chain; while the company's withdrawal allowlist is on (dashboard, Integrations), its address must be on it for the deposit's network and usable, or 422 `ADDRESS_NOT_ALLOWED`. A split address Cambio refuses as a destination → 422 `ADDRESS_NOT_ALLOWED` on `split.address` with `details.reason` (as for a withdrawal: `cambio_address`, `token_contract`, `unspendable`), and so is one on the sanctions screening list (OFAC SDN digital-currency addresses and the stage's own entries, compared in any letter case; `details.reason: "sanctioned"`); nothing is written.
+         * @description An address on `network` for this deposit only: on `tron` derived from the service xpub, on `ethereum`, `bsc`, `polygon` and `arbitrum` the CREATE2 address of a forwarder computed from the deposit (nothing is deployed until it is paid), on `solana` a wallet of its own (pay it as any Solana wallet: the payer's wallet sends the USDT to its token account, creating that account when it has none). A network the stage does not open → 400 `VALIDATION_FAILED` on `network`. Whatever arrives is credited once its block is final on that network (`requiredConfirmations`: 19 on TRON; on Solana, `finalized` commitment); a transfer a reorganisation removes first is never credited, and `deposit.transfer_reversed` says so. `awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the token's issuer froze the deposit address (`address_frozen`: credited once it is unfrozen) or the payer is on the sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). `split` forwards a share of every confirmed transfer on chain; while the company's withdrawal allowlist is on (dashboard, Integrations), its address must be on it for the deposit's network and usable, or 422 `ADDRESS_NOT_ALLOWED`. A split address Cambio refuses as a destination → 422 `ADDRESS_NOT_ALLOWED` on `split.address` with `details.reason` (as for a withdrawal: `cambio_address`, `token_contract`, `unspendable`), and so is one on the sanctions screening list (OFAC SDN digital-currency addresses and the stage's own entries, compared in any letter case; `details.reason: "sanctioned"`); nothing is written. 503 `NETWORK_UNAVAILABLE`: the network cannot give a new address this moment (Solana's are made ahead, every minute; retry shortly); nothing is written.
          */
         post: operations["createDeposit"];
         delete?: never;
@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Create a withdrawal
-         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). While the company's withdrawal allowlist is on (dashboard, Integrations), `address` must be on it for `network` and past its waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. A destination Cambio refuses → 422 `ADDRESS_NOT_ALLOWED` with `details: {field, address, reason}`, whatever the allowlist says, and nothing is written: `cambio_address` (a Cambio hot wallet, or a Cambio deposit address on any network, in either form: the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network's USDT contract, or the deposit forwarders' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; TRON's zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`). An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, and the stage's own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, whatever the allowlist says, and nothing is written. A `reference` starting `split:` (in any letter case) is reserved for the withdrawals that forward deposit splits: 400 `VALIDATION_FAILED`. The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
+         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. A network the stage does not open → 400 `VALIDATION_FAILED` on `network`; `address` must be an address of `network`. On `solana` it is a wallet (32 bytes on the Ed25519 curve): the payout goes to its USDT token account, created when missing; a token account or another off-curve address → 400 `VALIDATION_FAILED`, since USDT sent there is lost. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). While the company's withdrawal allowlist is on (dashboard, Integrations), `address` must be on it for `network` and past its waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. A destination Cambio refuses → 422 `ADDRESS_NOT_ALLOWED` with `details: {field, address, reason}`, whatever the allowlist says, and nothing is written: `cambio_address` (a Cambio hot wallet, or a Cambio deposit address on any network, in either form: the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network's USDT contract, Solana's USDT mint, or the deposit forwarders' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; TRON's zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`; on Solana the System program `11111111111111111111111111111111`, the incinerator and the Token programs). An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, and the stage's own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, whatever the allowlist says, and nothing is written. A `reference` starting `split:` (in any letter case) is reserved for the withdrawals that forward deposit splits: 400 `VALIDATION_FAILED`. The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -581,7 +581,7 @@ export interface components {
             method: "usdt";
             reference: string;
             /** @enum {string} */
-            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum" | "solana";
             /**
              * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
              * @example 25.50
@@ -589,13 +589,13 @@ export interface components {
             amount?: string;
             /** @description Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both */
             split?: {
-                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) */
+                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve) */
                 address: string;
                 /** @description Percentage of every confirmed transfer, at most 2 decimals */
                 percent: number;
                 amount?: never;
             } | {
-                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) */
+                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve) */
                 address: string;
                 /**
                  * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
@@ -620,8 +620,8 @@ export interface components {
             /** @constant */
             method: "usdt";
             /** @enum {string} */
-            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
-            /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) */
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum" | "solana";
+            /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve) */
             address: string;
             /**
              * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
@@ -677,8 +677,8 @@ export interface components {
             method: "usdt";
             reference: string;
             /** @enum {string} */
-            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
-            /** @description The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One */
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum" | "solana";
+            /** @description The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS, Arbitrum One or Solana */
             address: string;
             amount: string | null;
             /**
@@ -826,7 +826,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_FAILED" | "AUTH_FAILED" | "FORBIDDEN" | "NOT_FOUND" | "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE" | "QUOTE_ALREADY_USED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "AMOUNT_TOO_SMALL" | "LIMIT_REACHED" | "ADDRESS_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_FAILED" | "AUTH_FAILED" | "FORBIDDEN" | "NOT_FOUND" | "DUPLICATE_REFERENCE" | "IDEMPOTENCY_KEY_IN_USE" | "QUOTE_ALREADY_USED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "AMOUNT_TOO_SMALL" | "LIMIT_REACHED" | "ADDRESS_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE" | "NETWORK_UNAVAILABLE";
                 /** @description For people; match on `code` */
                 message: string;
                 /** @description `null`; for VALIDATION_FAILED the failing fields; for some codes an object (e.g. `existingId`, `minimum`) */
@@ -949,7 +949,7 @@ export interface components {
             method: "usdt";
             reference: string;
             /** @enum {string} */
-            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum";
+            network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum" | "solana";
             address: string;
             /**
              * @description USDT amount as a decimal string with all 6 decimals
@@ -1294,6 +1294,17 @@ export interface operations {
             };
             /** @description `INTERNAL_ERROR` */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `NETWORK_UNAVAILABLE` */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];

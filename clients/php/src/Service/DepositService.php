@@ -13,7 +13,7 @@ use Cambio\Types\Deposit;
  * `$cambio->deposits`:
  *
  * - `create($params, $opts)`: POST /v1/deposits, a fresh address on its network for this deposit only. Params:
- *   method 'usdt', network 'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum', reference, amount?, split? (see CreateDepositRequest); opts: idempotency_key.
+ *   method 'usdt', network 'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum'|'solana', reference, amount?, split? (see CreateDepositRequest); opts: idempotency_key.
  * - `get($id, $opts)`: GET /v1/deposits/:id.
  */
 final class DepositService extends AbstractService

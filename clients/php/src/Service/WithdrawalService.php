@@ -14,8 +14,9 @@ use Cambio\Types\Withdrawal;
  *
  * - `create($params, $opts)`: POST /v1/withdrawals; amount + fee move from available to locked, or
  *   RefusedException INSUFFICIENT_BALANCE and nothing is written. Params: method 'usdt', network
- *   'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum', address (on that network: EIP-55 '0x…' on the
- *   EVM ones), amount, reference (see CreateWithdrawalRequest); opts: idempotency_key.
+ *   'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum'|'solana', address (on that network: EIP-55 '0x…'
+ *   on the EVM ones, a wallet's base58 address on solana), amount, reference (see
+ *   CreateWithdrawalRequest); opts: idempotency_key.
  * - `get($id, $opts)`: GET /v1/withdrawals/:id.
  */
 final class WithdrawalService extends AbstractService

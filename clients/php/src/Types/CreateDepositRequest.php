@@ -11,11 +11,11 @@ namespace Cambio\Types;
  *
  * - `method` (required): always "usdt"
  * - `reference` (required): matches ^[A-Za-z0-9._:-]{1,128}$
- * - `network` (required): one of "tron", "ethereum", "bsc", "polygon", "arbitrum"
+ * - `network` (required): one of "tron", "ethereum", "bsc", "polygon", "arbitrum", "solana"
  * - `amount`: USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
  * - `split`: Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
  *
- * @phpstan-type Params array{method: 'usdt', reference: string, network: 'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum', amount?: string|\Stringable|int, split?: array<string, mixed>}
+ * @phpstan-type Params array{method: 'usdt', reference: string, network: 'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum'|'solana', amount?: string|\Stringable|int, split?: array<string, mixed>}
  */
 final class CreateDepositRequest
 {

@@ -10,12 +10,12 @@ namespace Cambio\Types;
  * The keys of the params array (`components.schemas.CreateWithdrawalRequest` in openapi.json):
  *
  * - `method` (required): always "usdt"
- * - `network` (required): one of "tron", "ethereum", "bsc", "polygon", "arbitrum"
- * - `address` (required): TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)
+ * - `network` (required): one of "tron", "ethereum", "bsc", "polygon", "arbitrum", "solana"
+ * - `address` (required): TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)
  * - `amount` (required): USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
  * - `reference` (required): matches ^[A-Za-z0-9._:-]{1,128}$
  *
- * @phpstan-type Params array{method: 'usdt', network: 'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum', address: string, amount: string|\Stringable|int, reference: string}
+ * @phpstan-type Params array{method: 'usdt', network: 'tron'|'ethereum'|'bsc'|'polygon'|'arbitrum'|'solana', address: string, amount: string|\Stringable|int, reference: string}
  */
 final class CreateWithdrawalRequest
 {

@@ -23,10 +23,10 @@ final class Deposit extends CambioObject
 
     public readonly string $reference;
 
-    /** one of "tron", "ethereum", "bsc", "polygon", "arbitrum" */
+    /** one of "tron", "ethereum", "bsc", "polygon", "arbitrum", "solana" */
     public readonly string $network;
 
-    /** The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One */
+    /** The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS, Arbitrum One or Solana */
     public readonly string $address;
 
     /** USDT amount as a decimal string with all 6 decimals */

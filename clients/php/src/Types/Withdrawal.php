@@ -22,7 +22,7 @@ final class Withdrawal extends CambioObject
 
     public readonly string $reference;
 
-    /** one of "tron", "ethereum", "bsc", "polygon", "arbitrum" */
+    /** one of "tron", "ethereum", "bsc", "polygon", "arbitrum", "solana" */
     public readonly string $network;
 
     public readonly string $address;

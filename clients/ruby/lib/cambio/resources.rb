@@ -110,7 +110,7 @@ module Cambio
 
     # POST /v1/deposits, GET /v1/deposits/:id.
     # create(method: "usdt", network: "tron", reference:, amount: nil, split: nil, idempotency_key: nil)
-    # (+network+ one of tron, ethereum, bsc, polygon, arbitrum) -> Cambio::Deposit, with a fresh
+    # (+network+ one of tron, ethereum, bsc, polygon, arbitrum, solana) -> Cambio::Deposit, with a fresh
     # +address+ on that network to pay; get(id) -> Cambio::Deposit.
     class Deposits < Group
       resource "/v1/deposits", Cambio::Deposit, request: Cambio::CreateDepositRequest
@@ -120,8 +120,8 @@ module Cambio
 
     # POST /v1/withdrawals, GET /v1/withdrawals/:id.
     # create(method: "usdt", network: "tron", address:, amount:, reference:, idempotency_key: nil)
-    # (+network+ one of tron, ethereum, bsc, polygon, arbitrum; +address+ on it, EIP-55 "0x…" on
-    # the last four) -> Cambio::Withdrawal. Raises Cambio::RefusedError (INSUFFICIENT_BALANCE)
+    # (+network+ one of tron, ethereum, bsc, polygon, arbitrum, solana; +address+ on it: EIP-55
+    # "0x…" on ethereum, bsc, polygon and arbitrum, a wallet's base58 address on solana) -> Cambio::Withdrawal. Raises Cambio::RefusedError (INSUFFICIENT_BALANCE)
     # when the available balance does not cover amount + fee. get(id) -> Cambio::Withdrawal.
     class Withdrawals < Group
       resource "/v1/withdrawals", Cambio::Withdrawal, request: Cambio::CreateWithdrawalRequest

@@ -6,7 +6,7 @@
 
 module Cambio
   # The API's error codes (error.code in the envelope); the client adds CLIENT_CODES.
-  ERROR_CODES = %w[INVALID_JSON VALIDATION_FAILED AUTH_FAILED FORBIDDEN NOT_FOUND DUPLICATE_REFERENCE IDEMPOTENCY_KEY_IN_USE QUOTE_ALREADY_USED PAYLOAD_TOO_LARGE UNSUPPORTED_MEDIA_TYPE INSUFFICIENT_BALANCE QUOTE_EXPIRED AMOUNT_TOO_SMALL LIMIT_REACHED ADDRESS_NOT_ALLOWED IDEMPOTENCY_KEY_REUSED RATE_LIMITED INTERNAL_ERROR PRICE_UNAVAILABLE].freeze
+  ERROR_CODES = %w[INVALID_JSON VALIDATION_FAILED AUTH_FAILED FORBIDDEN NOT_FOUND DUPLICATE_REFERENCE IDEMPOTENCY_KEY_IN_USE QUOTE_ALREADY_USED PAYLOAD_TOO_LARGE UNSUPPORTED_MEDIA_TYPE INSUFFICIENT_BALANCE QUOTE_EXPIRED AMOUNT_TOO_SMALL LIMIT_REACHED ADDRESS_NOT_ALLOWED IDEMPOTENCY_KEY_REUSED RATE_LIMITED INTERNAL_ERROR PRICE_UNAVAILABLE NETWORK_UNAVAILABLE].freeze
 
   class Balance < Record
     schema "Balance"
@@ -78,7 +78,7 @@ module Cambio
     schema "CreateDepositRequest"
     # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
     class Split < Record
-      # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)
+      # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)
       string :address
       # Percentage of every confirmed transfer, at most 2 decimals
       number :percent, optional: true
@@ -88,7 +88,7 @@ module Cambio
 
     string :method, const: "usdt"
     string :reference
-    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum solana]
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
     string :amount, optional: true
     # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
@@ -106,8 +106,8 @@ module Cambio
   class CreateWithdrawalRequest < Record
     schema "CreateWithdrawalRequest"
     string :method, const: "usdt"
-    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
-    # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits)
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum solana]
+    # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)
     string :address
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
     string :amount
@@ -161,8 +161,8 @@ module Cambio
     string :id
     string :method, const: "usdt"
     string :reference
-    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
-    # The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum solana]
+    # The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS, Arbitrum One or Solana
     string :address
     # USDT amount as a decimal string with all 6 decimals
     string :amount, null: true
@@ -256,7 +256,7 @@ module Cambio
     string :id
     string :method, const: "usdt"
     string :reference
-    string :network, enum: %w[tron ethereum bsc polygon arbitrum]
+    string :network, enum: %w[tron ethereum bsc polygon arbitrum solana]
     string :address
     # USDT amount as a decimal string with all 6 decimals
     string :amount

@@ -229,10 +229,32 @@ class ClientTest {
   void aWithdrawalOnAnEvmNetworkAsksForItsAddressAndSendsTheNetwork() {
     IllegalStateException missing = assertThrows(IllegalStateException.class,
         () -> WithdrawalCreateParams.builder().network("ethereum").amount("5").reference("payout-1").build());
-    assertEquals("WithdrawalCreateParams needs address (a TRON or EIP-55 0x address)", missing.getMessage());
+    assertEquals("WithdrawalCreateParams needs address (a TRON, EIP-55 0x or Solana address)", missing.getMessage());
     WithdrawalCreateParams params = WithdrawalCreateParams.builder().network("ethereum")
         .address("0x52908400098527886E0F7030069857D2E4169EE7").amount("5").reference("payout-1").build();
     assertEquals(List.of("usdt", "ethereum"), List.of(params.method(), params.network()));
+  }
+
+  /** A Solana wallet (32 bytes on the Ed25519 curve, base58) and a transaction signature (64 bytes, base58). */
+  static final String SOLANA_WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+  static final String SOLANA_SIGNATURE = "4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQzvibS8tUfTacRNw6UFN3jFMfh5uQ";
+
+  @Test
+  void aWithdrawalOnSolanaIsSentNamingItAndItsRecordReadsBack() throws Exception {
+    String completed = Fixtures.WITHDRAWAL.replace("\"network\":\"tron\"", "\"network\":\"solana\"").replace("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK", SOLANA_WALLET)
+        .replace("\"status\":\"pending\",\"txHash\":null,\"deliveredAmount\":null", "\"status\":\"completed\",\"txHash\":\"" + SOLANA_SIGNATURE + "\",\"deliveredAmount\":\"5.000000\"");
+    String deposit = Fixtures.DEPOSIT.replace("\"network\":\"tron\"", "\"network\":\"solana\"").replace("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", SOLANA_WALLET)
+        .replace("\"requiredConfirmations\":19", "\"requiredConfirmations\":32");
+    try (ScriptedServer server = new ScriptedServer((req, n) -> created(n == 1 ? completed : deposit))) {
+      CambioClient cambio = server.client().build();
+      Withdrawal withdrawal = cambio.withdrawals().create(WithdrawalCreateParams.builder().network("solana").address(SOLANA_WALLET).amount("5").reference("payout-1").build());
+      assertEquals(List.of("solana", SOLANA_WALLET, "completed", SOLANA_SIGNATURE, "5.000000"),
+          List.of(withdrawal.network(), withdrawal.address(), withdrawal.status(), withdrawal.txHash(), withdrawal.deliveredAmount()));
+      Deposit created = cambio.deposits().create(DepositCreateParams.builder().network("solana").reference("order-1").build());
+      assertEquals(List.of("solana", SOLANA_WALLET, 32L), List.of(created.network(), created.address(), created.requiredConfirmations()));
+      assertEquals("{\"method\":\"usdt\",\"network\":\"solana\",\"address\":\"" + SOLANA_WALLET + "\",\"amount\":\"5\",\"reference\":\"payout-1\"}", server.seen().get(0).body());
+      assertEquals("{\"method\":\"usdt\",\"reference\":\"order-1\",\"network\":\"solana\"}", server.seen().get(1).body());
+    }
   }
 
   @Test

@@ -90,7 +90,7 @@ public final class Records {
     return map;
   }
 
-  /** An {@link IllegalStateException} such as "WithdrawalCreateParams needs address (a TRON or EIP-55 0x address)" for the first {@link Required} value missing. */
+  /** An {@link IllegalStateException} such as "WithdrawalCreateParams needs address (a TRON, EIP-55 0x or Solana address)" for the first {@link Required} value missing. */
   private static void checkRequired(Class<?> type, Object[] values) {
     RecordComponent[] components = SHAPES.get(type).components;
     for (int i = 0; i < values.length; i++) {

@@ -9,8 +9,8 @@ import java.util.List;
  *
  * @param id Format <code>^dep_[0-9A-HJKMNP-TV-Z]{26}$</code>.
  * @param method Always "usdt".
- * @param network One of "tron", "ethereum", "bsc", "polygon", "arbitrum".
- * @param address The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One.
+ * @param network One of "tron", "ethereum", "bsc", "polygon", "arbitrum", "solana".
+ * @param address The address to pay, on the deposit's network and for this deposit only: on TRON, Ethereum, BNB Smart Chain, Polygon PoS, Arbitrum One or Solana.
  * @param amount USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>. May be null.
  * @param receivedAmount USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>.
  * @param creditedAmount USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>.

@@ -6,7 +6,7 @@ package com.cambio.model;
  *
  * @param id Format <code>^wdr_[0-9A-HJKMNP-TV-Z]{26}$</code>.
  * @param method Always "usdt".
- * @param network One of "tron", "ethereum", "bsc", "polygon", "arbitrum".
+ * @param network One of "tron", "ethereum", "bsc", "polygon", "arbitrum", "solana".
  * @param amount USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>.
  * @param fee Network fee, held and spent on top of amount. Format <code>^\d+\.\d{6}$</code>.
  * @param status One of "pending", "processing", "completed", "failed".

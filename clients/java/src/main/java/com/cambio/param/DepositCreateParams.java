@@ -14,8 +14,8 @@ import java.math.BigDecimal;
  *
  * @param method {@code "usdt"}
  * @param reference your id for this deposit, unique among your deposits
- * @param network {@code "tron"}, {@code "ethereum"}, {@code "bsc"}, {@code "polygon"} or
- *     {@code "arbitrum"} (those the stage opens)
+ * @param network {@code "tron"}, {@code "ethereum"}, {@code "bsc"}, {@code "polygon"},
+ *     {@code "arbitrum"} or {@code "solana"} (those the stage opens)
  * @param amount the expected USDT amount, or null
  * @param split where a share of every confirmed transfer is forwarded, or null
  */
@@ -57,7 +57,7 @@ public record DepositCreateParams(
   }
 
   public static final class SplitBuilder extends RecordBuilder<SplitBuilder, Split> {
-    /** An address on the deposit's network: TRON base58check ({@code T…}) or EIP-55 ({@code 0x…}). */
+    /** An address on the deposit's network: TRON base58check ({@code T…}), EIP-55 ({@code 0x…}) or a Solana wallet's base58. */
     public SplitBuilder address(String address) {
       return set("address", address);
     }

@@ -23,9 +23,9 @@ abstract class TransferBuilder<B extends TransferBuilder<B, R>, R extends Record
   }
 
   /**
-   * {@code "tron"} (the default), {@code "ethereum"}, {@code "bsc"}, {@code "polygon"} or
-   * {@code "arbitrum"}, where the stage opens it: the network a deposit's address is on, or a
-   * withdrawal is sent on.
+   * {@code "tron"} (the default), {@code "ethereum"}, {@code "bsc"}, {@code "polygon"},
+   * {@code "arbitrum"} or {@code "solana"}, where the stage opens it: the network a deposit's
+   * address is on, or a withdrawal is sent on.
    */
   public B network(String network) {
     return set("network", network);

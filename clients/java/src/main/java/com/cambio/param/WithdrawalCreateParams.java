@@ -13,8 +13,8 @@ import com.cambio.internal.Required;
  * }</pre>
  *
  * @param method {@code "usdt"}
- * @param network {@code "tron"}, {@code "ethereum"}, {@code "bsc"}, {@code "polygon"} or
- *     {@code "arbitrum"} (those the stage opens)
+ * @param network {@code "tron"}, {@code "ethereum"}, {@code "bsc"}, {@code "polygon"},
+ *     {@code "arbitrum"} or {@code "solana"} (those the stage opens)
  * @param address the destination address on {@code network}
  * @param amount USDT, a decimal string
  * @param reference your id for this payout, unique among your withdrawals
@@ -22,7 +22,7 @@ import com.cambio.internal.Required;
 public record WithdrawalCreateParams(
     @Required String method,
     @Required String network,
-    @Required("a TRON or EIP-55 0x address") String address,
+    @Required("a TRON, EIP-55 0x or Solana address") String address,
     @Required("a USDT decimal string") String amount,
     @Required("1-128 chars [A-Za-z0-9._:-], unique among your withdrawals") String reference)
     implements Params {
@@ -33,8 +33,9 @@ public record WithdrawalCreateParams(
   /** {@code method}, {@code network}, {@code reference} and {@code amount}, set as on a deposit's builder; and {@code address}. */
   public static final class Builder extends TransferBuilder<Builder, WithdrawalCreateParams> {
     /**
-     * The destination address on the withdrawal's network: TRON base58check ({@code T…}) or, on
-     * the EVM networks, EIP-55 ({@code 0x…}). Required.
+     * The destination address on the withdrawal's network: TRON base58check ({@code T…}), on the
+     * EVM networks EIP-55 ({@code 0x…}), on Solana a wallet's base58 address (not a token
+     * account's: the API refuses those). Required.
      */
     public Builder address(String address) {
       return set("address", address);
