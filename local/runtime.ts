@@ -23,10 +23,15 @@ import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-
 import { startChainJobs, startWebhookLoops } from './job-loops.ts';
 import { startCognitoEmulator } from './cognito-emulator.ts';
 import { startEvmNetworks, type LocalEvmNetworks } from './evm-networks.ts';
+import { startLocalSolana, type LocalSolana } from './solana-runtime.ts';
+import type { SolanaNetworkSettings } from '#functions/networks/solana/settings';
+import { SOLANA_CURSOR_NAME } from '#functions/networks/solana/from-settings';
+import type { NetworkName } from '#functions/networks/names';
 import { resumeHotWalletNonces } from './evm-nonce-resume.ts';
 import { loadDefaultScreeningLists } from './screening-defaults.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 import { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime } from './runtime-files.ts';
+import type { RunningSolana } from './solana-runtime.ts';
 // Where the ops commands read them from without loading the runtime (./runtime-files.ts says why).
 export { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime };
 
@@ -64,6 +69,8 @@ export interface LocalRuntime {
   outboxDir: string;
   /** The EVM networks opened, each on its anvil: what the stage's EVM_NETWORKS says of them. */
   evmNetworks: LocalEvmNetworks['settings'];
+  /** Solana's local node, as the stage's SOLANA says it; null where Solana is not open. */
+  solana: SolanaNetworkSettings | null;
   stop(): Promise<void>;
 }
 
@@ -94,6 +101,12 @@ export interface LocalRuntimeOptions {
   /** How often each EVM node's state is saved in the data folder while transactions are mined
    * (./evm-networks.ts CHAIN_SAVE_EVERY_MS); a test makes it long to lose more to a kill -9. */
   evmChainSaveEveryMs?: number;
+  /** Opens Solana on its local node (./solana-runtime.ts; `npm start`: yes). Off by default, as the
+   * EVM networks are. */
+  solana?: boolean;
+  /** Milliseconds between the Solana node's slots (400, mainnet's); null: they move only when a
+   * test advances them. */
+  solanaSlotIntervalMs?: number | null;
 }
 
 /**
@@ -106,6 +119,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   let dynamo: DynamoDbLocal | undefined;
   let cognito: Awaited<ReturnType<typeof startCognitoEmulator>> | undefined;
   let evm: LocalEvmNetworks | undefined;
+  let solana: LocalSolana | undefined;
   let temporaryOutbox: string | undefined;
   let gatewayDb: ReturnType<typeof createDocumentClient> | undefined;
   const dynamoEndpoint =
@@ -124,6 +138,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await recordHotWalletFloats(dynamoEndpoint, tableName, evm.floats);
     // What the resume changed without a block (a fresh chain's nonce moved on): kept from now.
     await evm.save();
+    if (options.solana) {
+      solana = await startLocalSolana({ dataDir: options.dataDir, slotIntervalMs: options.solanaSlotIntervalMs });
+      await solanaScanCursorOnItsChain(dynamoEndpoint, tableName, solana);
+      if (solana.float) await recordHotWalletFloats(dynamoEndpoint, tableName, [solana.float]);
+    }
 
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
@@ -133,11 +152,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
     // The local stage's figures, checked against the settings schema as cdk synth checks a deployed
     // stage's; each handler then parses its own slice from this environment, as in Lambda.
-    // EVM_NETWORKS names the nodes just started (none: '{}', whatever an earlier runtime in this process set).
-    const figures = { ...STAGES.local.functionEnvironment, EVM_NETWORKS: JSON.stringify(evm.settings), ...options.environment };
+    // EVM_NETWORKS names the nodes just started (none: '{}', whatever an earlier runtime in this process set);
+    // SOLANA the Solana node (none: unset).
+    const figures: StageFigures = {
+      ...STAGES.local.functionEnvironment,
+      EVM_NETWORKS: JSON.stringify(evm.settings),
+      ...(solana && { SOLANA: JSON.stringify(solana.settings) }),
+      ...options.environment,
+    };
     const stage = checkStageSettings('local', figures);
+    if (figures.SOLANA === undefined) delete process.env.SOLANA;
     Object.assign(process.env, figures);
-    await recordHotWallets(dynamoEndpoint, tableName, hotWalletKey, Object.keys(stage.EVM_NETWORKS) as EvmNetworkName[]);
+    await recordHotWallets(dynamoEndpoint, tableName, hotWalletKey, Object.keys(stage.EVM_NETWORKS) as EvmNetworkName[], solana?.hotWallet);
     if ('value' in STAGES.local.depositAccountXpub) process.env.DEPOSIT_ACCOUNT_XPUB = STAGES.local.depositAccountXpub.value;
     process.env.STAGE_ENVIRONMENT = STAGES.local.environment;
     // The local stage mails into a folder (functions/adapters/mail/outbox-mailer.ts), never out.
@@ -169,10 +195,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       server.listen(port, host, resolve);
     });
     const apiUrl = `http://${host}:${port}/v1`;
-    const pollers = startChainJobs(options.pollIntervalMs ?? 1000, ['tron', ...(Object.keys(evm.settings) as EvmNetworkName[])]);
+    const openNetworks: NetworkName[] = ['tron', ...(Object.keys(evm.settings) as EvmNetworkName[]), ...(solana ? (['solana'] as const) : [])];
+    const pollers = startChainJobs(options.pollIntervalMs ?? 1000, openNetworks);
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
-    const state: RunningRuntime = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings };
+    const state: RunningRuntime & RunningSolana = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings, ...(solana && { solana: solana.settings }) };
     if (stateFile) writeFileSync(stateFile, JSON.stringify(state, null, 2));
 
     return {
@@ -185,6 +212,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       seeded,
       outboxDir,
       evmNetworks: evm.settings,
+      solana: solana?.settings ?? null,
       stop: async () => {
         await pollers.stop();
         await webhooks.stop();
@@ -194,6 +222,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         if (stateFile) rmSync(stateFile, { force: true });
         await cognito?.stop();
         await evm?.stop();
+        await solana?.stop();
         await dynamo?.stop();
         if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
       },
@@ -202,6 +231,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     gatewayDb?.destroy();
     await cognito?.stop();
     await evm?.stop();
+    await solana?.stop();
     await dynamo?.stop();
     if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
     throw error;
@@ -242,6 +272,24 @@ async function scanCursorsOnTheirChains(endpoint: string, tableName: string, net
   }
 }
 
+/**
+ * The deposit scan on the local Solana node, as on the EVM nodes (scanCursorsOnTheirChains): a new
+ * chain is not the one a cursor kept in the table stood on, so the scan starts at its head; a
+ * restored one goes on, unless the cursor is past its head (a kill -9 lost slots the scan read).
+ */
+async function solanaScanCursorOnItsChain(endpoint: string, tableName: string, solana: LocalSolana): Promise<void> {
+  const db = createDocumentClient(endpoint);
+  try {
+    const cursor = new DynamoScanCursor(db, tableName, SOLANA_CURSOR_NAME);
+    if (!solana.node.restored) return await cursor.forget();
+    const item = await readItem(db, tableName, scanCursorItem.key(SOLANA_CURSOR_NAME));
+    const nextBlock = item ? scanCursorItem.nextBlockOf(item) : null;
+    if (nextBlock !== null && nextBlock > Number(solana.node.slot('confirmed')) + 1) await cursor.forget();
+  } finally {
+    db.destroy();
+  }
+}
+
 /** The float each node's hot wallet was given when its chain began, in the ledger as Cambio's own
  * USDT (recorded once: a restored chain's is the one recorded at its first start): reconcile then balances. */
 async function recordHotWalletFloats(endpoint: string, tableName: string, floats: HotWalletFloat[]): Promise<void> {
@@ -257,12 +305,14 @@ async function recordHotWalletFloats(endpoint: string, tableName: string, floats
 /** The hot wallets as the withdrawal sender records them on its first run (functions/withdrawals/
  * refused-destinations.ts), before any test or person can send a withdrawal to one: the API refuses
  * them as destinations from the start, with the job loops off as they are in most tests. */
-async function recordHotWallets(endpoint: string, tableName: string, hotWalletKey: string, evmNetworks: EvmNetworkName[]): Promise<void> {
+async function recordHotWallets(endpoint: string, tableName: string, hotWalletKey: string, evmNetworks: EvmNetworkName[], solanaHotWallet?: string): Promise<void> {
   const db = createDocumentClient(endpoint);
   try {
     const book = cambioAddressesOf(db, tableName);
     await book.record(await new LocalKeySigner(hotWalletKey).address(), { role: 'hot_wallet', network: 'tron' });
     for (const network of evmNetworks) await book.record(await localEvmSigner(hotWalletKey).address(), { role: 'hot_wallet', network });
+    // Solana's hot wallet has a key of its own (an Ed25519 one: SOLANA.localHotWalletKey).
+    if (solanaHotWallet) await book.record(solanaHotWallet, { role: 'hot_wallet', network: 'solana' });
   } finally {
     db.destroy();
   }

@@ -1,10 +1,11 @@
 import { relative } from 'node:path';
 import { evmNetworkLines } from './evm-networks.ts';
+import { solanaNetworkLine } from './solana-runtime.ts';
 import type { LocalRuntime } from './runtime.ts';
 
-/** What `npm start` prints once everything is up: where each part listens, each EVM node's line
- * in the spec's form (../shared/networks.md: its URL, USDT contract and issuer), and the sandbox
- * company's key. */
+/** What `npm start` prints once everything is up: where each part listens, each EVM node's and the
+ * Solana node's line in the spec's form (../shared/networks.md: its URL, its USDT contract or mint,
+ * an EVM token's issuer), and the sandbox company's key. */
 export function startBanner(runtime: LocalRuntime): string {
   const { apiKey, apiSecret, companyId } = runtime.sandbox;
   return [
@@ -16,7 +17,9 @@ export function startBanner(runtime: LocalRuntime): string {
     `  Mail            ${relative(process.cwd(), runtime.outboxDir)}/ (invitations, password resets, webhook alerts, as .eml files; nothing is sent)`,
     // Each EVM network's anvil node (a block a second, its chain kept in .data/evm/ across restarts).
     ...evmNetworkLines(runtime.evmNetworks),
-    `  Pay a deposit   npm run sandbox:pay -- --network <${['tron', ...Object.keys(runtime.evmNetworks)].join('|')}> --address <address> --amount <USDT>`,
+    // Solana's node in this process (a slot every 400 ms, its chain kept in .data/solana/ across restarts).
+    ...(runtime.solana ? [solanaNetworkLine(runtime.solana)] : []),
+    `  Pay a deposit   npm run sandbox:pay -- --network <${['tron', ...Object.keys(runtime.evmNetworks), ...(runtime.solana ? ['solana'] : [])].join('|')}> --address <address> --amount <USDT>`,
     // The issuer's controls on the token (freeze, pause, fee, deprecate): tron's, and each EVM network's TetherUsdt (bsc's token has none).
     `  Token issuer    npm run sandbox:issuer -- <freeze|unfreeze|pause|unpause|fee|deprecate> --network <${['tron', ...Object.entries(runtime.evmNetworks).flatMap(([name, network]) => (network?.tokenControls === 'none' ? [] : [name]))].join('|')}> …`,
     '',

@@ -4,6 +4,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { JavaMissingError } from './dynamodb-local.ts';
 import { SavedChainUnusable } from './evm-chain-state.ts';
+import { SavedSolanaChainUnusable } from './solana-chain-state.ts';
 import { startLocalRuntime } from './runtime.ts';
 import { startBanner } from './start-banner.ts';
 import { EVM_NETWORK_NAMES } from '#functions/networks/evm/settings';
@@ -18,7 +19,7 @@ try {
     const built = buildDashboard();
     console.log(`Built the dashboard app (dashboard/dist/${built.scriptFile})`);
   }
-  const runtime = await startLocalRuntime({ dataDir: '.data', port, evmNetworks: EVM_NETWORK_NAMES });
+  const runtime = await startLocalRuntime({ dataDir: '.data', port, evmNetworks: EVM_NETWORK_NAMES, solana: true });
   console.log(startBanner(runtime));
   let stopping = false;
   const shutdown = async () => {
@@ -31,7 +32,7 @@ try {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 } catch (error) {
-  if (error instanceof JavaMissingError || error instanceof SavedChainUnusable) {
+  if (error instanceof JavaMissingError || error instanceof SavedChainUnusable || error instanceof SavedSolanaChainUnusable) {
     console.error(error.message);
   } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Port ${port} is in use: stop what holds it, or run PORT=3001 npm start`);

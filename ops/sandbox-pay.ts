@@ -7,23 +7,26 @@ import { networksOpenIn } from '#functions/networks/open-networks';
 import { addressInWords, networkNamed } from '#functions/networks/registry';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
+import { solanaSandboxPayer } from '#functions/networks/solana/sandbox-payer';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { sandboxPayer } from '#functions/networks/tron/sandbox-payer';
 import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { runningRuntime, withLocalData } from '#local/local-data';
+import type { RunningSolana } from '#local/solana-runtime';
 
 /**
  * `npm run sandbox:pay -- [--network tron] --address … --amount 10.5 [--json] [--fail]`: a USDT
  * transfer on a sandbox chain, as a customer's wallet would send it. TRON (the default): the
  * sandbox chain in the local runtime's table, or with `--stage sandbox --table <name>` a deployed
- * sandbox stage's, with your AWS credentials. An EVM network: from the customer wallet on the
- * anvil node of the running `npm start` (.data/runtime.json names the nodes). Production reads
- * the real networks and is refused.
+ * sandbox stage's, with your AWS credentials. An EVM network or Solana: from the customer wallet on
+ * the node of the running `npm start` (.data/runtime.json names the nodes); on Solana the payee's
+ * token account is created in the payment when it has none, as a wallet does. Production reads the
+ * real networks and is refused.
  */
 const USAGE =
-  'Usage: npm run sandbox:pay -- [--network tron|ethereum|bsc|polygon|arbitrum] --address <address> --amount 10.5 [--json] [--fail] [--stage local|sandbox --table <name>]';
+  `Usage: npm run sandbox:pay -- [--network ${NETWORK_NAMES.join('|')}] --address <address> --amount 10.5 [--json] [--fail] [--stage local|sandbox --table <name>]`;
 const { values } = parseArgs({
   options: {
     network: { type: 'string', default: 'tron' },
@@ -51,7 +54,7 @@ const networkName = values.network as NetworkName;
 const network = networkNamed(networkName);
 if (!values.address || !network.address.is(values.address)) refuse(`--address must be a ${addressInWords(network)}. ${USAGE}`);
 if (networkName !== 'tron' && values.stage !== 'local') refuse(`${network.title} has a sandbox node only in the local runtime (npm start): no --stage. ${USAGE}`);
-if (networkName !== 'tron' && values.fail) refuse(`--fail is the sandbox TRON chain's (a reverted transfer); ${network.title}'s node runs the real token contract. ${USAGE}`);
+if (networkName !== 'tron' && values.fail) refuse(`--fail is the sandbox TRON chain's (a reverted transfer); ${network.title}'s node runs the real token ${networkName === 'solana' ? 'program' : 'contract'}. ${USAGE}`);
 let amount: bigint;
 try {
   amount = parseAmount(values.amount, 'USDT');
@@ -77,16 +80,26 @@ async function payOnTron(endpoint: string | undefined, tableName: string) {
 
 /** An EVM network's node lives only as long as the `npm start` that started it. */
 async function payOnEvm(name: EvmNetworkName) {
-  const running = runningRuntime();
+  const running = runningRuntime() as (ReturnType<typeof runningRuntime> & RunningSolana) | null;
   if (!running) refuse(`${network.title}'s sandbox node runs only while the local runtime does: start it with npm start, then pay again.`);
   const opened = running.evmNetworks?.[name];
-  if (!opened) refuse(`${name} is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks }).join(', ')}.`);
+  if (!opened) refuse(`${name} is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks, SOLANA: running.solana }).join(', ')}.`);
   return evmSandboxPayer(name, opened).pay(values.address!, amount);
+}
+
+/** Solana's node lives inside the `npm start` that started it. */
+async function payOnSolana() {
+  const running = runningRuntime() as (ReturnType<typeof runningRuntime> & RunningSolana) | null;
+  if (!running) refuse(`${network.title}'s sandbox node runs only while the local runtime does: start it with npm start, then pay again.`);
+  if (!running.solana) refuse(`solana is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks, SOLANA: running.solana }).join(', ')}.`);
+  return solanaSandboxPayer(running.solana).pay(values.address!, amount, { companyId: 'sandbox:pay' });
 }
 
 try {
   const paid: { txHash: string; blockNumber?: number } =
-    networkName !== 'tron'
+    networkName === 'solana'
+      ? await payOnSolana()
+      : networkName !== 'tron'
       ? await payOnEvm(networkName)
       : values.stage === 'sandbox'
         ? await payOnTron(undefined, values.table!)

@@ -8,8 +8,11 @@ import { addCambioStack } from '../../lib/cambio-app.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
 import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, ROUTES, SESSION_AUTHORIZER, lambdaName, JOBS } from '../../functions/routes.ts';
 
-/** The API-function size goal (the routes, the dashboard API's one function with every route's module, its downloads, and both authorizers): small bundles keep cold starts short. */
-const MAX_BUNDLE_BYTES = 300 * 1024;
+/** The API-function size goal (the routes, the dashboard API's one function with every route's module, its downloads, and both authorizers): small bundles keep cold starts short.
+ * 300 KB until Solana: a route that takes an address checks a Solana wallet's bytes are a point of
+ * Ed25519 (@noble/curves' ed25519, ~24 KB with its map; not @solana/kit's check, whose error
+ * messages alone are 35 KB), so 330 KB. */
+const MAX_BUNDLE_BYTES = 330 * 1024;
 /** Deposit creation derives an address on any of five networks: TRON's HD derivation (secp256k1,
  * BIP32: ~300 KB with the source map alone) and the four EVM networks' CREATE2 forwarder addresses,
  * done on the keccak it already carried rather than viem (functions/networks/evm/evm-address.ts),
@@ -18,7 +21,8 @@ const MAX_BUNDLE_BYTES = 300 * 1024;
  * stage's contracts, unspendable ones; ~11 KB with the source map), and to ~368 KB with the balance
  * shards every money transaction places (adapters/dynamo/balance-shards.ts, items/balance.ts) and the
  * stage's rate limit tiers in its settings. */
-const MAX_DEPOSIT_CREATION_BUNDLE_BYTES = 375 * 1024;
+// 375 KB until Solana's address check (above) and its deposit owners' record (~8 KB): 410 KB.
+const MAX_DEPOSIT_CREATION_BUNDLE_BYTES = 410 * 1024;
 /** The dashboard API's one Lambda serves every dashboard route, the sandbox simulator among them,
  * which carries the sandbox chain (secp256k1, address derivation): ~460 KB with its source map, and
  * ~545 KB since the Webhooks pages brought /v1's webhook rules, the sealer and the delivery queue,
@@ -41,11 +45,15 @@ const MAX_DASHBOARD_API_BUNDLE_BYTES = 930 * 1024;
 const MAX_JOB_BUNDLE_BYTES = 700 * 1024;
 /** The jobs that read every network's chain (the deposit poller, reconcile) carry TronGrid's client,
  * the sandbox chain and viem's JSON-RPC client with its ABI decoding (~1 MB with the source map, from
- * ~690 KB for TRON alone). They run on schedules, where a cold start costs no caller. */
-const MAX_CHAIN_JOB_BUNDLE_BYTES = 1_200 * 1024;
+ * ~690 KB for TRON alone). They run on schedules, where a cold start costs no caller. 1.2 MB until
+ * Solana's chain reader (@solana/kit's JSON-RPC client, ~200 KB with its map:
+ * functions/networks/solana/rpc-chain.ts) joined them: 1.45 MB. */
+const MAX_CHAIN_JOB_WITH_SOLANA_BYTES = 1_450 * 1024;
 /** The withdrawal sender and the sweeper bundle tronweb to build transactions (~1.2 MB, it does not tree-shake:
- * ../shared/tron-notes.md, Size); it runs on a schedule, where a cold start costs no customer. */
-const MAX_SENDER_BUNDLE_BYTES = 4 * 1024 * 1024;
+ * ../shared/tron-notes.md, Size); it runs on a schedule, where a cold start costs no customer. 4 MB
+ * until Solana's sending and sweeps (kit, the Token, Memo and Compute Budget clients, SLIP-0010
+ * derivation: ~230 KB with the source map): 4.5 MB. */
+const MAX_SENDER_WITH_SOLANA_BYTES = 4.5 * 1024 * 1024;
 /** The daily ledger CSV job bundles the AWS SDK (S3, lib-storage) rather than take the runtime's
  * (lib/cambio-stack.ts ledgerCsvJob): it runs once a day, where a cold start costs no one. */
 const MAX_SELF_CONTAINED_JOB_BYTES = 2 * 1024 * 1024;
@@ -75,7 +83,7 @@ beforeAll(() => {
 }, 300_000);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-it('bundles every function with esbuild into an ESM asset: API functions under 300 KB (deposit creation 375 KB), jobs under 700 KB (those reading every chain 1.2 MB), the signing jobs (tronweb and its source map) under 4 MB, the ledger CSV job with its own AWS SDK under 2 MB', () => {
+it('bundles every function with esbuild into an ESM asset: API functions under 330 KB (deposit creation 410 KB), jobs under 700 KB (those reading every chain 1.45 MB), the signing jobs (tronweb and its source map) under 4.5 MB, the ledger CSV job with its own AWS SDK under 2 MB', () => {
   const functions = Object.entries(cambioFunctions(template.findResources('AWS::Lambda::Function')));
   const sizes: Record<string, number> = {};
   expect(functions.length).toBeGreaterThan(0);
@@ -91,14 +99,15 @@ it('bundles every function with esbuild into an ESM asset: API functions under 3
     const isLedgerCsv = named(JOBS.ledgerDayCsv.handler);
     const readsEveryChain = [JOBS.depositPoller, JOBS.reconcile].some((job) => named(job.handler));
     const budget = (() => {
-      if (isSender) return MAX_SENDER_BUNDLE_BYTES;
+      if (isSender) return MAX_SENDER_WITH_SOLANA_BYTES;
       if (isLedgerCsv) return MAX_SELF_CONTAINED_JOB_BYTES;
-      if (readsEveryChain) return MAX_CHAIN_JOB_BUNDLE_BYTES;
+      if (readsEveryChain) return MAX_CHAIN_JOB_WITH_SOLANA_BYTES;
       if (named(DASHBOARD_API.handler)) return MAX_DASHBOARD_API_BUNDLE_BYTES;
       if (named('deposits/create-deposit')) return MAX_DEPOSIT_CREATION_BUNDLE_BYTES;
       return isApi ? MAX_BUNDLE_BYTES : MAX_JOB_BUNDLE_BYTES;
     })();
-    expect(bytes, `${id}: asset is ${bytes} bytes`).toBeLessThan(budget);
+    // Soft: one run names every bundle over its budget, not the first alone.
+    expect.soft(bytes, `${id}: asset is ${bytes} bytes`).toBeLessThan(budget);
     sizes[String(fn.Properties.FunctionName)] = bytes;
     // tronweb stays out of everything but the sender.
     if (!isSender) expect(code, `${id}: bundles tronweb`).not.toMatch(/TronWeb/);

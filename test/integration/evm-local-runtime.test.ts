@@ -184,12 +184,12 @@ describe('npm run reconcile and npm run float:record beside npm start with ether
   it('float:record refuses bad usage before it reads anything: an unknown network, a TRON float on a deployed stage, another stage\'s table', async () => {
     const hash = `0x${'ab'.repeat(32)}`;
     const [unknown, tronDeployed, otherTable] = await Promise.all([
-      floatRecord('--network', 'solana', '--tx', hash),
+      floatRecord('--network', 'dogecoin', '--tx', hash),
       floatRecord('--network', 'tron', '--tx', hash, '--stage', 'production', '--table', 'Cambio-production-Table'),
       floatRecord('--network', 'polygon', '--tx', hash, '--stage', 'sandbox', '--table', 'Cambio-production-Table'),
     ]);
     expect(unknown).toMatchObject({ status: 2, stdout: '' });
-    expect(unknown.stderr).toContain('Unknown network "solana"');
+    expect(unknown.stderr).toContain('Unknown network "dogecoin"');
     expect(tronDeployed).toMatchObject({ status: 2, stdout: '' });
     expect(tronDeployed.stderr).toContain('a TRON float is not recorded by it yet');
     expect(otherTable).toMatchObject({ status: 2, stdout: '' });
@@ -208,13 +208,16 @@ describe('npm run reconcile and npm run float:record beside npm start with ether
 
 describe('npm run sandbox:pay on an EVM network', () => {
   it('refuses an unknown network and one the running runtime did not open, naming the choices', async () => {
-    const [unknown, notOpen] = await Promise.all([
-      sandboxPay('--network', 'solana', '--address', SPLIT_TO, '--amount', '1'),
+    const [unknown, notOpen, solanaNotOpen] = await Promise.all([
+      sandboxPay('--network', 'dogecoin', '--address', SPLIT_TO, '--amount', '1'),
       sandboxPay('--network', 'bsc', '--address', SPLIT_TO, '--amount', '1'),
+      sandboxPay('--network', 'solana', '--address', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', '--amount', '1'),
     ]);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('Unknown network "solana": --network must be "tron", "ethereum", "bsc", "polygon" or "arbitrum"');
+    expect(unknown.stderr).toContain('Unknown network "dogecoin": --network must be "tron", "ethereum", "bsc", "polygon", "arbitrum" or "solana"');
     expect(notOpen.status).toBe(2);
     expect(notOpen.stderr).toContain('bsc is not open on the running local runtime; open are tron, ethereum.');
+    expect(solanaNotOpen.status).toBe(2);
+    expect(solanaNotOpen.stderr).toContain('solana is not open on the running local runtime; open are tron, ethereum.');
   });
 });

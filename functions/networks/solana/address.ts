@@ -40,7 +40,7 @@ export const solanaAddressFormat: AddressFormat = {
   get pattern() {
     return SOLANA_ADDRESS_PATTERN.source;
   },
-  form: 'base58, 32 bytes, a wallet (on the Ed25519 curve)',
+  form: 'a wallet: base58 of 32 bytes on the Ed25519 curve',
   example: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
   is: isSolanaWallet,
   // Base58 is case-sensitive and has one spelling of 32 bytes.

@@ -1,0 +1,141 @@
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { getAddMemoInstruction } from '@solana-program/memo';
+import {
+  address,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Blockhash,
+  type Instruction,
+  type TransactionPartialSigner,
+} from '@solana/kit';
+import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { TOKEN_ACCOUNT_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
+
+/**
+ * A payout on Solana: one transaction from the hot wallet, which pays its fee, to a payee's wallet.
+ * USDT moves between associated token accounts (`transferChecked`, the mint's 6 decimals checked by
+ * the Token program), and a payee that has none gets one in the same transaction
+ * (`createAssociatedTokenIdempotent`, its rent paid by the hot wallet: part of the payout's cost on
+ * the network). A Memo instruction carries the withdrawal's id: two equal payouts built on the same
+ * blockhash are then different messages, so different signatures (functions/withdrawals/payouts.ts),
+ * while the same withdrawal signed twice on one blockhash is the same transaction (Ed25519 is
+ * deterministic) and can land at most once.
+ *
+ * Its priority fee is the recent fee of transactions writing the hot wallet's token account, held
+ * under the stage's cap (SOLANA `priorityFeeCapMicroLamports`), over a compute limit set to what a
+ * payout uses with room: the fee is price × limit, so a limit at the runtime's default (200,000 a
+ * instruction) would pay for compute the payout never uses.
+ */
+
+/** Compute units a payout may use: creating a token account (~25,000), transferChecked (~6,200), the
+ * memo (~13,000 for a ULID) and the compute-budget instructions (150 each), with room. */
+export const PAYOUT_COMPUTE_UNITS = 60_000;
+
+/** SPL Memo v2, deployed on every cluster and loaded by the local runtime: @solana-program/memo's
+ * default names a newer program, which a cluster may not have. */
+const SPL_MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+/** USDT's decimals on Solana, as transferChecked asserts them against the mint. */
+const USDT_DECIMALS = 6;
+
+/** A blockhash to build on, and the last block height a transaction built on it can land at. */
+export interface PayoutBlockhash {
+  blockhash: string;
+  lastValidBlockHeight: bigint;
+}
+
+/** What the payouts built together read of the chain once: the blockhash, the payees' token
+ * accounts, and a token account's rent. */
+export interface PayoutConditions {
+  blockhash: PayoutBlockhash;
+  /** By payee wallet. */
+  tokenAccounts: Map<string, TokenAccountState>;
+  /** Lamports a new token account holds to be exempt from rent. */
+  tokenAccountRent: bigint;
+  /** Micro-lamports per compute unit offered: the recent fee, held under the cap. */
+  priorityFee: bigint;
+}
+
+export interface SolanaPayout {
+  withdrawalId: string;
+  /** The payee's wallet (its owner address), as the withdrawal names it. */
+  to: string;
+  /** USDT minor units: the token's base units on Solana (6 decimals). */
+  amount: bigint;
+}
+
+export interface SignedSolanaPayout {
+  /** The signed transaction as the wire has it, base64: what the node's sendTransaction takes. */
+  wire: string;
+  /** Its first (only) signature, base58: the transaction's id, the withdrawal's txHash. */
+  signature: string;
+  /** It cannot land in a block above this height. */
+  lastValidBlockHeight: bigint;
+  /** Lamports the hot wallet puts into the payee's new token account (0n when it had one): the
+   * payout's rent on the network, beside its fee. */
+  tokenAccountRent: bigint;
+}
+
+/** Reads the conditions of the payouts to `payees` built next (one read of each kind), from
+ * `hotWallet`, offering at most `priorityFeeCap` micro-lamports per compute unit. */
+export async function payoutConditions(
+  chain: Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'rentExemptMinimum' | 'recentPriorityFee'>,
+  usdtMint: string,
+  payees: string[],
+  { hotWallet, priorityFeeCap }: { hotWallet: string; priorityFeeCap: bigint },
+): Promise<PayoutConditions> {
+  const [blockhash, tokenAccounts, tokenAccountRent, recentFee] = await Promise.all([
+    chain.latestBlockhash(),
+    chain.tokenAccounts(usdtMint, [...new Set(payees)]),
+    chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES),
+    associatedTokenAccount(hotWallet, usdtMint).then((account) => chain.recentPriorityFee([account])),
+  ]);
+  return { blockhash, tokenAccounts, tokenAccountRent, priorityFee: recentFee < priorityFeeCap ? recentFee : priorityFeeCap };
+}
+
+/** An owner's associated token account of the mint, derived here: the destination is never taken
+ * from a node's answer. */
+export async function associatedTokenAccount(owner: string, usdtMint: string): Promise<Address> {
+  const [account] = await findAssociatedTokenPda({ owner: address(owner), mint: address(usdtMint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  return account;
+}
+
+/**
+ * Builds and signs one payout with the hot wallet (`hotWallet`: ./signer.ts asTransactionSigner),
+ * which pays the fee, any new token account's rent, and sends the USDT from its own token account.
+ * The payee's token account is created when the conditions read none (idempotent: one created in
+ * between by another payout or the payee costs nothing more).
+ */
+export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint: string, payout: SolanaPayout, conditions: PayoutConditions): Promise<SignedSolanaPayout> {
+  const mint = address(usdtMint);
+  const owner = address(payout.to);
+  const [source, destination] = await Promise.all([associatedTokenAccount(hotWallet.address, usdtMint), associatedTokenAccount(owner, usdtMint)]);
+  const createsTokenAccount = !conditions.tokenAccounts.get(payout.to)?.exists;
+  const instructions: Instruction[] = [
+    getSetComputeUnitLimitInstruction({ units: PAYOUT_COMPUTE_UNITS }),
+    ...(conditions.priorityFee > 0n ? [getSetComputeUnitPriceInstruction({ microLamports: conditions.priorityFee })] : []),
+    ...(createsTokenAccount ? [getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner, mint })] : []),
+    getTransferCheckedInstruction({ source, mint, destination, authority: hotWallet, amount: payout.amount, decimals: USDT_DECIMALS }),
+    getAddMemoInstruction({ memo: payout.withdrawalId }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS }),
+  ];
+  const { blockhash, lastValidBlockHeight } = conditions.blockhash;
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (draft) => setTransactionMessageFeePayerSigner(hotWallet, draft),
+    (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash as Blockhash, lastValidBlockHeight }, draft),
+    (draft) => appendTransactionMessageInstructions(instructions, draft),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  return {
+    wire: getBase64EncodedWireTransaction(signed),
+    signature: getSignatureFromTransaction(signed),
+    lastValidBlockHeight,
+    tokenAccountRent: createsTokenAccount ? conditions.tokenAccountRent : 0n,
+  };
+}

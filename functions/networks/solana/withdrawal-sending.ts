@@ -1,0 +1,322 @@
+import type { TransactionPartialSigner } from '@solana/kit';
+import { receivedBy, type Broadcaster, type TransactionReceipt } from '../chain.ts';
+import { domainEvent } from '../../shared/events.ts';
+import { stderrLog, type Log } from '../../shared/log.ts';
+import { inParallel } from '../../shared/in-parallel.ts';
+import { broadcastOwned, TransactionIdTaken, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
+import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
+import {
+  complete,
+  fail,
+  FINISH_RESERVE_MS,
+  SETTLE_IN_FLIGHT,
+  SETTLE_RESERVE_MS,
+  spendableFloat,
+  stuckProcessing,
+  withdrawalPagesIn,
+  type SendingRun,
+  type SendResult,
+  type SettleResult,
+} from '../../withdrawals/withdrawal-sending.ts';
+import type { JobTable } from '../network.ts';
+import type { FunctionSettings } from '../../settings/functions.ts';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
+import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
+import type { SignatureStatus, SolanaChain } from './chain.ts';
+import { solanaChainOf, solanaSettingsOf } from './from-settings.ts';
+import { payoutConditions, signedPayout, type PayoutConditions } from './payouts.ts';
+import { SolanaBlockhashNotFound, SolanaTransactionRefused, type SolanaRpcChain } from './rpc-chain.ts';
+import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './signer.ts';
+
+/**
+ * Sending withdrawals on Solana, where, as on TRON, a transaction has no nonce: its id is its
+ * signature, and it expires, here by block height (its blockhash's `lastValidBlockHeight`, some 150
+ * blocks, a minute, after it was read). Each payout is its own transaction (./payouts.ts), built and
+ * signed, stored with the claim `pending → processing` and the claim of its signature
+ * (functions/withdrawals/payouts.ts), and only then broadcast. Settling goes by the signature's status:
+ *
+ * - finalized: completed from its final receipt (what the payee's token account received), or
+ *   failed with the transaction's error, the money back to the company;
+ * - unknown, its blockhash still valid: its broadcast was lost (a sender that died before it, a
+ *   node that dropped it), and the same signed bytes are broadcast again: they can land only once;
+ * - unknown once the `finalized` block height is past its lastValidBlockHeight and the final view
+ *   does not know it either: it can never land. It is signed again on a new blockhash, a new
+ *   signature claimed for the same withdrawal; it is never failed for expiring, and never signed
+ *   again while the old one can still land. One the node's preflight refused for a program's error
+ *   (the payee's token account frozen, say) fails then with that error instead: a new signature
+ *   would be refused alike.
+ *
+ * What every network's sending shares (pages, the float, completing and failing, the stuck alarm)
+ * is functions/withdrawals/withdrawal-sending.ts.
+ */
+
+/** What the sender reads and sends on Solana's chain. */
+export type SolanaSendingChain = Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'rentExemptMinimum' | 'recentPriorityFee' | 'blockHeight' | 'signatureStatuses' | 'finalReceipt'>;
+
+export interface SolanaSendingDeps extends SendingRun {
+  chain: SolanaSendingChain;
+  /** The chain's broadcast (./rpc-chain.ts), apart so a test can lose or refuse it. */
+  broadcaster: Broadcaster;
+  /** The hot wallet: fee payer, USDT sender, and payer of the token accounts payouts create. */
+  signer: SolanaSigner;
+  claims: TransactionClaims;
+  usdtMint: string;
+  /** The most a payout offers per compute unit, micro-lamports (SOLANA `priorityFeeCapMicroLamports`). */
+  priorityFeeCap: bigint;
+  now?: () => Date;
+  /** The run's logger; stderr JSON when absent. */
+  log?: Log;
+}
+
+/**
+ * The sender as the withdrawal-sender job builds it once, at cold start, from the function's
+ * settings and the table: the stage's chain (its broadcast too), the hot wallet's signer (KMS, or
+ * the local key), Solana's withdrawals alone, and the float read from the hot wallet's USDT token
+ * account. `chain` is the job's for the token's standing and what it reads besides.
+ */
+export function solanaSendingDepsFrom(settings: FunctionSettings<'jobs/withdrawal-sender'>, { db, tableName }: JobTable): SolanaSendingDeps & { chain: SolanaRpcChain } {
+  const { usdtMint } = solanaSettingsOf(settings);
+  const chain = solanaChainOf(settings);
+  const signer = solanaSignerFrom(settings);
+  return {
+    chain,
+    broadcaster: chain,
+    signer,
+    store: new DynamoWithdrawalSendingStore(db, tableName, 'solana'),
+    claims: new DynamoTransactionClaims(db, tableName),
+    usdtMint,
+    priorityFeeCap: BigInt(solanaSettingsOf(settings).priorityFeeCapMicroLamports),
+    hotWalletUsdt: async () => chain.tokenBalance(usdtMint, await signer.address()),
+  };
+}
+
+/** A settling run's result: `replaced`, the payouts signed again on a new blockhash, their old
+ * transaction past landing (WithdrawalSenderRun's `replaced`). */
+export type SolanaSettleResult = SettleResult & { replaced: number };
+
+/** Solana payouts signed, claimed and broadcast at once by one run. */
+export const SEND_IN_FLIGHT = 8;
+
+/** A payout still unknown to the node is broadcast again once this long has passed since its last
+ * broadcast: nodes drop transactions under load, and sending the same bytes again is what a client
+ * does until they land or expire. Not at once: the run that sent it settles right after. */
+export const REBROADCAST_AFTER_MS = 10_000;
+
+/** A payout as the withdrawal stores it in `transaction.signed` (JSON): the signed transaction, the
+ * block height past which it can no longer land, and the program error the node's preflight refused
+ * it for, while it stands. */
+interface StoredPayout {
+  wire: string;
+  lastValidBlockHeight: bigint;
+  refusal?: string;
+}
+
+function storedPayout(withdrawal: Withdrawal): StoredPayout {
+  const stored = JSON.parse(withdrawal.transaction!.signed) as { wire: string; lastValidBlockHeight: string; refusal?: string };
+  return { wire: stored.wire, lastValidBlockHeight: BigInt(stored.lastValidBlockHeight), ...(stored.refusal !== undefined && { refusal: stored.refusal }) };
+}
+
+const storedForm = ({ wire, lastValidBlockHeight, refusal }: StoredPayout): string =>
+  JSON.stringify({ wire, lastValidBlockHeight: lastValidBlockHeight.toString(), ...(refusal !== undefined && { refusal }) });
+
+export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<SendResult> {
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? stderrLog;
+  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
+  let hotWallet: TransactionPartialSigner | undefined;
+  let float: bigint | null | undefined;
+  const send = async (withdrawal: Withdrawal, conditions: PayoutConditions) => {
+    // Sent without the USDT on the hot wallet, the transfer would fail on chain and the withdrawal
+    // with it: it waits, pending, and a smaller one behind it may go first. Taken from the float
+    // before the claim (the others under way see it gone), given back if not sent.
+    if (typeof float === 'bigint') {
+      if (withdrawal.amount > float) {
+        result.awaitingFloat++;
+        return;
+      }
+      float -= withdrawal.amount;
+    }
+    let processing: Withdrawal | null = null;
+    try {
+      processing = await signAndClaim(deps, hotWallet!, withdrawal, conditions, now(), { announce: true });
+    } finally {
+      if (!processing && typeof float === 'bigint') float += withdrawal.amount;
+    }
+    if (!processing) return;
+    result.sent++;
+    // Stored and signed: a failed broadcast is settling's to make again while the bytes can land.
+    await broadcastStored(deps, processing, now).catch((error: unknown) => broadcastFailed(log, processing, error));
+  };
+  for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+    // Read once a run, and only when something is pending.
+    hotWallet ??= await asTransactionSigner(deps.signer);
+    if (float === undefined) float = await spendableFloat(deps);
+    // One blockhash and one read of the payees' token accounts for the page: each payout is still
+    // its own transaction (its memo is its withdrawal's id).
+    const conditions = await payoutConditions(deps.chain, deps.usdtMint, page.map((withdrawal) => withdrawal.address), { hotWallet: hotWallet.address, priorityFeeCap: deps.priorityFeeCap });
+    await inParallel(page, SEND_IN_FLIGHT, (withdrawal) => send(withdrawal, conditions));
+  }
+  return result;
+}
+
+/**
+ * Signs a payout for the withdrawal and stores it, its signature claimed: `pending → processing`
+ * (announced), or, for one already processing whose transaction can no longer land, in place of that
+ * transaction (not announced: nothing changed for the company). A replacement keeps `updatedAt`, the
+ * time of the claim, so the stuck alarm counts from the first signing, not the last. Null: the
+ * withdrawal moved on in between (another sender signed it first).
+ */
+async function signAndClaim(
+  deps: SolanaSendingDeps,
+  hotWallet: TransactionPartialSigner,
+  withdrawal: Withdrawal,
+  conditions: PayoutConditions,
+  at: Date,
+  { announce }: { announce: boolean },
+): Promise<Withdrawal | null> {
+  const payout = await signedPayout(hotWallet, deps.usdtMint, { withdrawalId: withdrawal.id, to: withdrawal.address, amount: withdrawal.amount }, conditions);
+  const processing: Withdrawal = {
+    ...withdrawal,
+    status: 'processing',
+    txHash: payout.signature,
+    // Its expiry is a block height, kept with the transaction; no time says it.
+    transaction: { signed: storedForm({ wire: payout.wire, lastValidBlockHeight: payout.lastValidBlockHeight }), expiresAt: null, broadcastAt: null },
+    updatedAt: announce ? at.toISOString() : withdrawal.updatedAt,
+  };
+  const event = announce ? domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), at) : null;
+  try {
+    if (!(await deps.store.transition(withdrawal, processing, { entry: null, event }))) return null;
+  } catch (error) {
+    // Ed25519 signs alike every time: the same withdrawal built on the same blockhash by another
+    // sender is the same transaction, already claimed for it. Any other payout's is impossible (the
+    // memo names the withdrawal), and is thrown.
+    if (error instanceof TransactionIdTaken && (await deps.claims.ownerOf(error.txId)) === withdrawalOwner(withdrawal.id)) return null;
+    throw error;
+  }
+  if (payout.tokenAccountRent > 0n) {
+    // The payee's token account's rent is this payout's cost on the network beside its fee, paid in
+    // SOL by the hot wallet; the record has no field for a network's cost, so it is said here. (What
+    // was paid is the hot wallet's lamports in the landed transaction: a payout built alongside
+    // another to the same new payee finds the account made, and pays no rent.)
+    (deps.log ?? stderrLog).warn("payout creates the payee's token account", { withdrawalId: withdrawal.id, txHash: payout.signature, rentLamports: payout.tokenAccountRent.toString() });
+  }
+  return processing;
+}
+
+/**
+ * Broadcasts the withdrawal's stored transaction and records when the node took it. A refusal for a
+ * program's error (SolanaTransactionRefused: the node's preflight ran it and a program failed) is
+ * recorded with the transaction, for settling to fail it by once it can no longer land; any other
+ * failure is thrown, the transaction left for settling to broadcast again. Answers the record as
+ * stored after.
+ */
+async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<Withdrawal> {
+  const transaction = withdrawal.transaction!;
+  const stored = storedPayout(withdrawal);
+  let refusal: string | undefined;
+  try {
+    await broadcastOwned(deps.broadcaster, deps.claims, withdrawal.txHash!, { wire: stored.wire }, withdrawalOwner(withdrawal.id));
+  } catch (error) {
+    if (!(error instanceof SolanaTransactionRefused) || !error.reason.startsWith('InstructionError')) throw error;
+    (deps.log ?? stderrLog).warn('the node refused the payout for a program error; it fails once it can no longer land', { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, reason: error.reason, error: error.message });
+    if (stored.refusal === error.reason) return withdrawal;
+    refusal = error.reason;
+  }
+  const after: Withdrawal = {
+    ...withdrawal,
+    transaction: {
+      ...transaction,
+      signed: storedForm({ wire: stored.wire, lastValidBlockHeight: stored.lastValidBlockHeight, ...(refusal !== undefined && { refusal }) }),
+      broadcastAt: refusal === undefined ? now().toISOString() : transaction.broadcastAt,
+    },
+  };
+  return (await deps.store.transition(withdrawal, after, { entry: null, event: null })) ? after : withdrawal;
+}
+
+/** A broadcast that failed is made again by the next settling while the transaction can land. A
+ * blockhash the node does not know is no fault of ours: a node behind the one that gave it, or the
+ * window closing, which the block height settles. */
+function broadcastFailed(log: Log, withdrawal: Withdrawal, error: unknown): void {
+  const fields = { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, error: String(error) };
+  if (error instanceof SolanaBlockhashNotFound) log.warn('broadcast refused for its blockhash; broadcast again while it can land', fields);
+  else log.error('broadcast failed; will retry', fields);
+}
+
+/**
+ * Settles sent withdrawals by their signatures' status (see the module's comment), and reports
+ * those still processing for too long (read oldest first, so the oldest age is exact even when the
+ * run's time ends before the last page).
+ */
+export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<SolanaSettleResult> {
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? stderrLog;
+  const result: SolanaSettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, replaced: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
+  const remaining: Withdrawal[] = [];
+  // Read once a run, when the first withdrawal needs it. Read early, it errs low, which only delays
+  // a replacement: the finalized height only grows.
+  let finalizedHeight: Promise<bigint> | undefined;
+  let hotWallet: Promise<TransactionPartialSigner> | undefined;
+
+  const settleFinal = async (withdrawal: Withdrawal, receipt: TransactionReceipt) => {
+    const settled = receipt.result === 'SUCCESS' ? complete(withdrawal, now(), receivedBy(receipt, withdrawal.address)) : fail(withdrawal, receipt.result, now());
+    if (await deps.store.transition(withdrawal, settled.after, settled)) {
+      if (settled.after.status === 'completed') result.completed++;
+      else result.failed++;
+    }
+  };
+
+  const settle = async (withdrawal: Withdrawal, status: SignatureStatus | null, replacementConditions: () => Promise<PayoutConditions>) => {
+    const txHash = withdrawal.txHash!;
+    if (status?.confirmationStatus === 'finalized') {
+      const receipt = await deps.chain.finalReceipt(txHash);
+      // The node behind the status may be ahead of the one giving transactions: asked again next run.
+      if (receipt) return settleFinal(withdrawal, receipt);
+      remaining.push(withdrawal);
+      return;
+    }
+    if (status) {
+      remaining.push(withdrawal); // in a block, not yet final
+      return;
+    }
+    const stored = storedPayout(withdrawal);
+    finalizedHeight ??= deps.chain.blockHeight('finalized');
+    if ((await finalizedHeight) > stored.lastValidBlockHeight) {
+      // Every block it could have landed in is final. The status index may lag the final view: a
+      // transaction that view holds is settled by it.
+      const receipt = await deps.chain.finalReceipt(txHash);
+      if (receipt) return settleFinal(withdrawal, receipt);
+      if (stored.refusal !== undefined) {
+        const failed = fail(withdrawal, stored.refusal, now());
+        if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
+        return;
+      }
+      hotWallet ??= asTransactionSigner(deps.signer);
+      const replacement = await signAndClaim(deps, await hotWallet, withdrawal, await replacementConditions(), now(), { announce: false });
+      if (!replacement) return;
+      result.replaced++;
+      log.warn('payout expired unlanded; signed again on a new blockhash', { withdrawalId: withdrawal.id, expiredTxHash: txHash, txHash: replacement.txHash });
+      remaining.push(replacement);
+      await broadcastStored(deps, replacement, now).catch((error: unknown) => broadcastFailed(log, replacement, error));
+      return;
+    }
+    remaining.push(withdrawal);
+    const broadcastAt = withdrawal.transaction!.broadcastAt;
+    if (broadcastAt && now().getTime() - Date.parse(broadcastAt) < REBROADCAST_AFTER_MS) return;
+    result.rebroadcast++;
+    await broadcastStored(deps, withdrawal, now).catch((error: unknown) => broadcastFailed(log, withdrawal, error));
+  };
+
+  for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) {
+    const statuses = await deps.chain.signatureStatuses(page.map((withdrawal) => withdrawal.txHash!));
+    // Read for the page's replacements, if it has any: one blockhash, one read of token accounts.
+    let conditions: Promise<PayoutConditions> | undefined;
+    const replacementConditions = () => (conditions ??= deps.signer.address().then((hotWallet) => payoutConditions(deps.chain, deps.usdtMint, page.map((withdrawal) => withdrawal.address), { hotWallet, priorityFeeCap: deps.priorityFeeCap })));
+    await inParallel(
+      page.map((withdrawal, index) => ({ withdrawal, status: statuses[index] ?? null })),
+      SETTLE_IN_FLIGHT,
+      ({ withdrawal, status }) => settle(withdrawal, status, replacementConditions),
+    );
+  }
+  result.stuck = stuckProcessing(remaining, now());
+  return result;
+}

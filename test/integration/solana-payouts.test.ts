@@ -1,0 +1,265 @@
+import { createSolanaRpc, signature as toSignature, type Address } from '@solana/kit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
+import { sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
+import { SolanaBlockhashNotFound, transactionErrorCode } from '#functions/networks/solana/rpc-chain';
+import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { freshTable, type TestTable } from '../support/dynamo.ts';
+import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
+import { FINALITY_DEPTH, fundSolana, SOLANA_TEST_HOT_WALLET, useSolanaNode } from '../support/solana.ts';
+import { droppingBroadcaster, killedBroadcaster, LAMPORTS_PER_SOL, newHotWallet, newSolanaWallet, nodeChainOf, quiet, senderFunctionSettings, skipPreflightBroadcaster, solanaSenderDeps } from '../support/solana-payouts.ts';
+
+/**
+ * USDT payouts on Solana against the real runtime (the local node: litesvm behind JSON-RPC, slots
+ * moved by the test) and DynamoDB Local: the payee's token account created by the payout, equal
+ * payouts each their own transaction, a blockhash that expired before its transaction landed, a
+ * sender killed between its write and its broadcast, a frozen payee, and the float
+ * (functions/networks/solana/withdrawal-sending.ts). Each test has a table and a hot wallet of its
+ * own, so one's leftovers are no other's float or queue.
+ */
+const solana = useSolanaNode();
+/** Blocks a blockhash stays valid for after the block it was read at (Agave's MAX_PROCESSING_AGE). */
+const BLOCKHASH_WINDOW = 150;
+const CREDIT = '10000';
+/** The Token program's 0x11 (AccountFrozen) on the payout's transfer: its second instruction, after
+ * the compute limit (no priority fee on the local node, and the payee's account exists). */
+const FROZEN_ACCOUNT_ERROR = 'InstructionError:1:Custom:17';
+
+let env: TestTable;
+let companyId: string;
+
+beforeEach(async () => {
+  env = await freshTable();
+  const companies = new DynamoCompanyStore(env.db, env.tableName);
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Solana Sender Co', environment: 'sandbox' }, new Date()));
+  await creditAvailable(env.db, env.tableName, companyId, 'USDT', CREDIT, 'solana');
+});
+afterEach(() => env.db.destroy());
+
+const rpc = () => createSolanaRpc(solana.node.url);
+const withdrawals = () => new DynamoWithdrawalStore(env.db, env.tableName);
+const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
+  requestWithdrawal(withdrawals(), { ...WITHDRAWAL_RULES, networks: { solana: {} } }, companyId, { reference: `w-${Math.random()}`, network: 'solana', address: to, amount: usdt(amount) }, new Date());
+const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals(), companyId, withdrawal.id);
+const balance = async () => (await new DynamoCompanyStore(env.db, env.tableName).getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+const usdtOf = (owner: string) => nodeChainOf(solana.node).tokenBalance(solana.node.mint, owner);
+const lamportsOf = async (owner: string) => (await rpc().getBalance(owner as Address, { commitment: 'confirmed' }).send()).value;
+const heightAt = async (commitment: 'confirmed' | 'finalized') => rpc().getBlockHeight({ commitment }).send();
+const storedOf = (withdrawal: Withdrawal) => JSON.parse(withdrawal.transaction!.signed) as { wire: string; lastValidBlockHeight: string; refusal?: string };
+/** The transaction as the node's final view has it. */
+const landed = (txHash: string) => rpc().getTransaction(toSignature(txHash), { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+
+/** What was landed becomes final; then the settling job runs. */
+async function settleFinal(deps: SolanaSendingDeps) {
+  solana.node.advanceSlots(FINALITY_DEPTH);
+  return settleSolanaWithdrawals(deps);
+}
+
+async function expectSettledBooks(spent: bigint) {
+  expect(await balance()).toMatchObject({ available: usdt(CREDIT) - spent, locked: 0n });
+  await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+}
+
+describe('Solana payouts on the local node', () => {
+  it("pays a wallet without a token account: the payout creates it, the payee receives exactly the amount, completed once final with what was delivered (the sender as the job builds it)", async () => {
+    // The stage's hot wallet (the tests' key), the one test that signs with it.
+    const hot = { address: SOLANA_TEST_HOT_WALLET };
+    await fundSolana(solana.node, hot.address, { lamports: 10n * LAMPORTS_PER_SOL, usdt: usdt('100') });
+    const deps = { ...solanaSendingDepsFrom(senderFunctionSettings(solana.node), env), log: quiet };
+    const withdrawal = await withdraw(newSolanaWallet(), '12.5');
+    const lamportsBefore = await lamportsOf(hot.address);
+
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1, awaitingFloat: 0 });
+    const processing = await read(withdrawal);
+    expect(processing).toMatchObject({ status: 'processing', txHash: expect.any(String) });
+    expect(processing.transaction).toMatchObject({ expiresAt: null, broadcastAt: expect.any(String) });
+    expect(await usdtOf(withdrawal.address)).toBe(usdt('12.5'));
+    expect(await usdtOf(hot.address)).toBe(usdt('87.5'));
+    // The hot wallet paid the fee (one signature) and the new token account's rent.
+    const rent = await rpc().getMinimumBalanceForRentExemption(BigInt(TOKEN_ACCOUNT_BYTES)).send();
+    expect(lamportsBefore - (await lamportsOf(hot.address))).toBe(5_000n + rent);
+
+    // Landed but not final: still processing.
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ completed: 0, rebroadcast: 0, replaced: 0 });
+    expect((await read(withdrawal)).status).toBe('processing');
+    expect(await settleFinal(deps)).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: processing.txHash, deliveredAmount: usdt('12.5'), completedAt: expect.any(String) });
+    const transaction = await landed(processing.txHash!);
+    expect(transaction!.meta!.err).toBeNull();
+    expect(transaction!.transaction.message.accountKeys[0]).toBe(hot.address);
+    await expectSettledBooks(usdt('12.5') + WITHDRAWAL_RULES.fee);
+  });
+
+  it('100 equal payouts to one wallet at once: 100 transactions with distinct signatures, each landed once, exactly 100 × the amount received', async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('1000') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const payee = newSolanaWallet();
+    const queued: Withdrawal[] = [];
+    for (let i = 0; i < 100; i += 20) queued.push(...(await Promise.all(Array.from({ length: 20 }, () => withdraw(payee, '5')))));
+
+    // One blockhash for each page of 25: only the memo (the withdrawal's id) tells the payouts apart.
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 100, awaitingFloat: 0 });
+    const hashes = await Promise.all(queued.map(async (withdrawal) => (await read(withdrawal)).txHash!));
+    expect(new Set(hashes).size).toBe(100);
+    expect(await usdtOf(payee)).toBe(usdt('500'));
+    expect(await usdtOf(hot.address)).toBe(usdt('500'));
+
+    // Run again before they are final: nothing is sent twice.
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 0 });
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ completed: 0, rebroadcast: 0, replaced: 0 });
+    expect(await settleFinal(deps)).toMatchObject({ completed: 100, failed: 0 });
+    const statuses = (await rpc().getSignatureStatuses(hashes.map((hash) => toSignature(hash)), { searchTransactionHistory: true }).send()).value;
+    expect(statuses.every((status) => status?.confirmationStatus === 'finalized' && status.err === null)).toBe(true);
+    // Each claimed by its own withdrawal.
+    const claims = new DynamoTransactionClaims(env.db, env.tableName);
+    expect(await Promise.all(queued.map((withdrawal, i) => claims.ownerOf(hashes[i]!)))).toEqual(queued.map((withdrawal) => `withdrawal:${withdrawal.id}`));
+    expect(await usdtOf(payee)).toBe(usdt('500'));
+    await expectSettledBooks(100n * (usdt('5') + WITHDRAWAL_RULES.fee));
+  }, 60_000);
+
+  it('two senders at once over one queue: each withdrawal is sent by one of them, once', async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const queued = await Promise.all(Array.from({ length: 10 }, () => withdraw(newSolanaWallet(), '2')));
+    // On one blockhash the two build the very same transaction for a withdrawal (Ed25519 signs
+    // alike): one write claims the withdrawal and the signature, the other's is refused, and it moves on.
+    const [one, other] = await Promise.all([sendSolanaWithdrawals(deps), sendSolanaWithdrawals(solanaSenderDeps(env, solana.node, hot.signer))]);
+    expect(one.sent + other.sent).toBe(10);
+    expect(await Promise.all(queued.map((withdrawal) => usdtOf(withdrawal.address)))).toEqual(queued.map(() => usdt('2')));
+    expect(await settleFinal(deps)).toMatchObject({ completed: 10 });
+    expect(await usdtOf(hot.address)).toBe(usdt('80'));
+    await expectSettledBooks(10n * (usdt('2') + WITHDRAWAL_RULES.fee));
+  });
+
+  it('a payout whose transaction was dropped is broadcast again while it can land, signed again only once its blockhash can never land, and lands once', async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const dropped = { ...deps, broadcaster: droppingBroadcaster };
+    const withdrawal = await withdraw(newSolanaWallet(), '7');
+    expect(await sendSolanaWithdrawals(dropped)).toMatchObject({ sent: 1 });
+    const first = await read(withdrawal);
+    const lastValid = BigInt(storedOf(first).lastValidBlockHeight);
+    expect(lastValid).toBe((await heightAt('confirmed')) + BigInt(BLOCKHASH_WINDOW));
+    expect(await usdtOf(withdrawal.address)).toBe(0n);
+
+    // The latest block is past its window, but not every block it could have landed in is final
+    // yet: it is broadcast again (dropped again), never signed again.
+    solana.node.advanceSlots(BLOCKHASH_WINDOW + 1);
+    expect(await settleSolanaWithdrawals({ ...dropped, now: () => new Date(Date.now() + 60_000) })).toMatchObject({ rebroadcast: 1, replaced: 0, failed: 0 });
+    solana.node.advanceSlots(FINALITY_DEPTH - 1);
+    expect(await heightAt('finalized')).toBe(lastValid);
+    expect(await settleSolanaWithdrawals({ ...dropped, now: () => new Date(Date.now() + 120_000) })).toMatchObject({ rebroadcast: 1, replaced: 0, failed: 0 });
+    expect((await read(withdrawal)).txHash).toBe(first.txHash);
+
+    // The finalized block is past its window and no node knows it: it can never land.
+    solana.node.advanceSlots(1);
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ replaced: 1, rebroadcast: 0, failed: 0 });
+    const second = await read(withdrawal);
+    expect(second).toMatchObject({ status: 'processing', updatedAt: first.updatedAt });
+    expect(second.txHash).not.toBe(first.txHash);
+    expect(BigInt(storedOf(second).lastValidBlockHeight)).toBeGreaterThan(lastValid);
+    expect(await usdtOf(withdrawal.address)).toBe(usdt('7'));
+    // Both signatures are this withdrawal's; the old one's bytes are refused for good.
+    const claims = new DynamoTransactionClaims(env.db, env.tableName);
+    expect(await claims.ownerOf(first.txHash!)).toBe(`withdrawal:${withdrawal.id}`);
+    expect(await claims.ownerOf(second.txHash!)).toBe(`withdrawal:${withdrawal.id}`);
+    await expect(deps.chain.broadcast({ wire: storedOf(first).wire })).rejects.toBeInstanceOf(SolanaBlockhashNotFound);
+
+    expect(await settleFinal(deps)).toMatchObject({ completed: 1, replaced: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: second.txHash, deliveredAmount: usdt('7') });
+    expect((await rpc().getSignatureStatuses([toSignature(first.txHash!)], { searchTransactionHistory: true }).send()).value).toEqual([null]);
+    expect(await usdtOf(withdrawal.address)).toBe(usdt('7'));
+    expect(await usdtOf(hot.address)).toBe(usdt('93'));
+    await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
+  });
+
+  it('a sender killed between its write and its broadcast: the next run broadcasts the stored bytes, which land once', async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const queued = [await withdraw(newSolanaWallet(), '5'), await withdraw(newSolanaWallet(), '6')];
+    expect(await sendSolanaWithdrawals({ ...deps, broadcaster: killedBroadcaster })).toMatchObject({ sent: 2 });
+    const stored = await Promise.all(queued.map(read));
+    expect(stored.map((withdrawal) => [withdrawal.status, withdrawal.transaction!.broadcastAt])).toEqual([
+      ['processing', null],
+      ['processing', null],
+    ]);
+    expect(await Promise.all(queued.map((withdrawal) => usdtOf(withdrawal.address)))).toEqual([0n, 0n]);
+
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ rebroadcast: 2, replaced: 0 });
+    expect(await Promise.all(queued.map((withdrawal) => usdtOf(withdrawal.address)))).toEqual([usdt('5'), usdt('6')]);
+    // The same bytes broadcast again (a run that did not see them land): the node has them already.
+    for (const withdrawal of stored) expect(await deps.chain.broadcast({ wire: storedOf(withdrawal).wire })).toBe('duplicate');
+    expect(await settleFinal(deps)).toMatchObject({ completed: 2, replaced: 0 });
+    expect((await Promise.all(queued.map(read))).map((withdrawal) => withdrawal.txHash)).toEqual(stored.map((withdrawal) => withdrawal.txHash));
+    expect(await Promise.all(queued.map((withdrawal) => usdtOf(withdrawal.address)))).toEqual([usdt('5'), usdt('6')]);
+    expect(await usdtOf(hot.address)).toBe(usdt('89'));
+    await expectSettledBooks(usdt('11') + 2n * WITHDRAWAL_RULES.fee);
+  });
+
+  it("a payout to a frozen token account the node's preflight refuses: failed with the Token program's error once its blockhash can never land, the money back", async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const payee = newSolanaWallet();
+    await solana.node.issuer.mintTo(payee, 1n);
+    await solana.node.issuer.freeze((await deps.chain.tokenAccounts(solana.node.mint, [payee])).get(payee)!.address as Address);
+    const withdrawal = await withdraw(payee, '9');
+
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
+    const refused = await read(withdrawal);
+    // 0x11: the Token program's AccountFrozen, from the transfer (instruction 0: the account exists).
+    expect(refused).toMatchObject({ status: 'processing', transaction: { broadcastAt: null } });
+    expect(storedOf(refused).refusal).toBe(FROZEN_ACCOUNT_ERROR);
+    // While it could still land it is only broadcast again (refused again).
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ rebroadcast: 1, failed: 0, replaced: 0 });
+
+    solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + 1);
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 1, replaced: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: FROZEN_ACCOUNT_ERROR, txHash: refused.txHash });
+    expect(await usdtOf(payee)).toBe(1n);
+    expect(await usdtOf(hot.address)).toBe(usdt('100'));
+    await expectSettledBooks(0n);
+  });
+
+  it("a payout that lands with the Token program's error (a node that forwards without preflight): failed once final, with that error, the money back", async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer, { broadcaster: skipPreflightBroadcaster(solana.node) });
+    const payee = newSolanaWallet();
+    await solana.node.issuer.mintTo(payee, 1n);
+    await solana.node.issuer.freeze((await deps.chain.tokenAccounts(solana.node.mint, [payee])).get(payee)!.address as Address);
+    const withdrawal = await withdraw(payee, '9');
+
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
+    const processing = await read(withdrawal);
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 0, rebroadcast: 0 });
+    expect(await settleFinal(deps)).toMatchObject({ failed: 1, completed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: FROZEN_ACCOUNT_ERROR, txHash: processing.txHash });
+    expect(transactionErrorCode((await landed(processing.txHash!))!.meta!.err)).toBe(FROZEN_ACCOUNT_ERROR);
+    expect(await usdtOf(payee)).toBe(1n);
+    await expectSettledBooks(0n);
+  });
+
+  it("holds back what the hot wallet's USDT cannot cover: a larger payout waits pending while a smaller one behind it goes, and goes once the float is topped up", async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('50') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const large = await withdraw(newSolanaWallet(), '40');
+    const larger = await withdraw(newSolanaWallet(), '30');
+    const small = await withdraw(newSolanaWallet(), '8');
+
+    // 50 held: 40 goes, then 30 is more than the 10 left, 8 is not.
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 2, awaitingFloat: 1 });
+    expect((await Promise.all([large, larger, small].map(read))).map((withdrawal) => withdrawal.status)).toEqual(['processing', 'pending', 'processing']);
+    // What is processing counts as gone until it settles: still nothing for 30 with 2 held.
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 0, awaitingFloat: 1 });
+    expect(await settleFinal(deps)).toMatchObject({ completed: 2 });
+
+    await solana.node.issuer.mintTo(hot.address, usdt('28'));
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1, awaitingFloat: 0 });
+    expect(await settleFinal(deps)).toMatchObject({ completed: 1 });
+    expect(await usdtOf(hot.address)).toBe(0n);
+    await expectSettledBooks(usdt('78') + 3n * WITHDRAWAL_RULES.fee);
+  });
+});
