@@ -1,0 +1,63 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DueOwner, SolanaSweep, SolanaSweepStore } from './sweeps.ts';
+import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
+import { answer, MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
+import { claimIn } from '../../adapters/dynamo/transaction-claims.ts';
+import { itemsUnder } from '../../adapters/dynamo/queries.ts';
+import { solanaSweepItem, solanaSweepOwner } from './sweep-record.ts';
+
+/** Solana's sweeps: its due list (the deposit addresses, their owners), its sweeps, and the marks
+ * that keep each address in one open sweep at most. */
+export class DynamoSolanaSweepStore extends SweepStoreOverDueList implements SolanaSweepStore {
+  constructor(db: DynamoDBDocumentClient, tableName: string) {
+    super(db, tableName, 'solana');
+  }
+
+  async dueAddresses(limit: number, after?: string): Promise<DueOwner[]> {
+    return (await this.due.dueAddresses(limit, after)).map(({ address, addressIndex }) => ({ address, addressIndex }));
+  }
+
+  async openSweeps(): Promise<SolanaSweep[]> {
+    return (await itemsUnder(this.db, this.tableName, solanaSweepItem.openOf())).map(solanaSweepItem.fromItem);
+  }
+
+  /** Finished sweeps, oldest first: the record reconciliation and finance read. */
+  async finishedSweeps(): Promise<SolanaSweep[]> {
+    return (await itemsUnder(this.db, this.tableName, solanaSweepItem.finishedOf())).map(solanaSweepItem.fromItem);
+  }
+
+  /**
+   * One transaction: a mark per address the sweep moves (refused if any is in another open sweep:
+   * 'address-taken', nothing written), the sweep, and its signature claimed for it. Two sweepers
+   * that read the same addresses on the same blockhash sign the same transaction (Ed25519 signs
+   * deterministically), so the same sweep: the second finds it taken too.
+   */
+  storeSweep(sweep: SolanaSweep): Promise<'written' | 'address-taken'> {
+    const tx = new MoneyTransaction(this.tableName);
+    for (const account of sweep.accounts) tx.create(solanaSweepItem.addressToItem(account.owner, sweep.id, sweep.createdAt), answer('address-taken'));
+    tx.create(solanaSweepItem.toItem(sweep), answer('address-taken'));
+    claimIn(tx, sweep.signature, solanaSweepOwner(sweep.id, sweep.createdAt), sweep.createdAt);
+    return tx.commitOrAnswer<'address-taken'>(this.db);
+  }
+
+  /**
+   * Writes `after` if the sweep is still as `before` (status and updatedAt): a new version's
+   * signature is claimed in the same write; a finished sweep moves to the history and its
+   * addresses' marks go, so they may be swept again.
+   */
+  saveSweep(before: SolanaSweep, after: SolanaSweep): Promise<boolean> {
+    const guard = { condition: '#status = :status AND updatedAt = :updatedAt', names: { '#status': 'status' }, values: { ':status': before.status, ':updatedAt': before.updatedAt }, onFailed: stale };
+    const tx = new MoneyTransaction(this.tableName);
+    if (solanaSweepItem.isFinished(after)) {
+      tx.deleteWhere(solanaSweepItem.open(before.id), guard).put(solanaSweepItem.toItem(after));
+      for (const account of before.accounts) {
+        // Only its own mark: one that is gone (removed by hand) does not keep the sweep from finishing.
+        tx.deleteWhere(solanaSweepItem.address(account.owner), { condition: 'attribute_not_exists(PK) OR sweepId = :id', values: { ':id': before.id }, onFailed: stale });
+      }
+    } else {
+      tx.put(solanaSweepItem.toItem(after), guard);
+    }
+    if (after.signature !== before.signature) claimIn(tx, after.signature, solanaSweepOwner(after.id, after.createdAt), after.updatedAt);
+    return tx.commitUnlessStale(this.db);
+  }
+}

@@ -1,0 +1,299 @@
+import { address, createSolanaRpc, signature as toSignature } from '@solana/kit';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, type Deposit } from '#functions/deposits/deposits';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { SolanaBlockhashNotFound, type SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
+import { solanaSweeperRun, sweepCapacity, sweepSolanaDepositAddresses, type SolanaSweep } from '#functions/networks/solana/sweeps';
+import { DynamoSolanaSweepStore } from '#functions/networks/solana/sweep-store';
+import { solanaSweepInFlight, solanaSweepItem } from '#functions/networks/solana/sweep-record';
+import { SOLANA_TRANSACTION_BYTES, TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
+import type { Log } from '#functions/shared/log';
+import { readItem } from '#adapters/dynamo/queries';
+import { toBigInt } from '#adapters/dynamo/client';
+import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
+import { useFreshTable } from '../support/dynamo.ts';
+import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
+import { FINALITY_DEPTH, SOLANA_TEST_HOT_WALLET, useSolanaNode } from '../support/solana.ts';
+import { customerPays, solanaChainOf, solanaDepositJobs, solanaDepositSettings, solanaSweeper } from '../support/solana-sweeps.ts';
+
+/**
+ * Solana's deposit sweeps on the real runtime (the local node: litesvm behind JSON-RPC) and
+ * DynamoDB Local (functions/networks/solana/sweeps.ts): deposits created, paid by the customer wallet
+ * and credited through the scanner, then swept many to a transaction, each deposit token account
+ * emptied and closed to the hot wallet, which pays every fee; a frozen account held and swept once
+ * thawed; a sweep whose blockhash expired unlanded signed again once; two sweepers at once.
+ */
+const env = useFreshTable();
+const solana = useSolanaNode();
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+const store = new DynamoSolanaSweepStore(env.db, env.tableName);
+const quiet: Log = { warn: () => {}, error: () => {} };
+let companyId: string;
+let chain: SolanaRpcChain;
+let jobs: ReturnType<typeof solanaDepositJobs>;
+
+const node = () => solana.node;
+const rpc = () => createSolanaRpc(node().url);
+const sweeper = (options: { chain?: SolanaRpcChain } = {}) => solanaSweeper(env, solana.settings(), options);
+const sweep = (options: { chain?: SolanaRpcChain } = {}) => sweepSolanaDepositAddresses({ ...sweeper(options).deps, log: quiet });
+const hotUsdt = () => chain.tokenBalance(node().mint, SOLANA_TEST_HOT_WALLET);
+const hotSol = () => chain.feeBalance(SOLANA_TEST_HOT_WALLET);
+const dueNow = () => store.dueAddresses(1_000);
+const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+const sumOf = (amounts: string[]) => amounts.reduce((sum, amount) => sum + usdt(amount), 0n);
+/** Makes what was sent final: `finalized` trails the newest slot by FINALITY_DEPTH. */
+const finalise = () => node().advanceSlots(FINALITY_DEPTH + 1);
+
+/** Deposits paid these amounts by the customer wallet, scanned and credited at `finalized`: due for a sweep. */
+async function creditedDeposits(amounts: string[]): Promise<Deposit[]> {
+  const made: Deposit[] = [];
+  for (const amount of amounts) {
+    const deposit = await createDeposit(deposits, solanaDepositSettings(env, solana.settings()), companyId, { network: 'solana', reference: `sw-${Math.random()}` }, new Date());
+    await customerPays(node(), deposit.address, usdt(amount));
+    made.push(deposit);
+  }
+  await jobs.scan();
+  expect(await jobs.settle()).toMatchObject({ confirmed: amounts.length });
+  return made;
+}
+
+beforeAll(async () => {
+  chain = solanaChainOf(node());
+  jobs = solanaDepositJobs(env, node(), chain);
+  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Solana Sweep Co', environment: 'sandbox' }, new Date()));
+  // The hot wallet pays every sweep's fees; the deposit addresses never get SOL.
+  await node().airdrop(SOLANA_TEST_HOT_WALLET, 10_000_000_000n);
+  await sweeper().writeOwnersAhead();
+  // The scanner's first run starts at the newest slot: every payment after it is seen.
+  await jobs.scan();
+});
+
+beforeEach(async () => {
+  // Each test starts with nothing due and nothing open: what an earlier test left is swept and settled.
+  for (let run = 0; run < 10 && ((await dueNow()).length > 0 || (await store.openSweeps()).length > 0); run++) {
+    await sweep();
+    finalise();
+  }
+  expect(await dueNow()).toEqual([]);
+});
+
+describe('Solana deposit sweeps on the local runtime', () => {
+  it("ten paid deposit addresses are swept in ceil(10 / capacity) transactions within 1,232 bytes each: the hot wallet's USDT grows by exactly their sum, every deposit token account is closed and its rent the hot wallet's; the deposit owners never hold SOL", async () => {
+    const amounts = ['1.5', '2', '3.25', '4', '5', '6.75', '7', '8', '9.5', '12.000001'];
+    const made = await creditedDeposits(amounts);
+    const owners = made.map((deposit) => deposit.address);
+    expect((await dueNow()).map((due) => due.address).sort()).toEqual([...owners].sort());
+    const before = await chain.tokenAccounts(node().mint, owners);
+    const rent = owners.reduce((sum, owner) => sum + before.get(owner)!.lamports, 0n);
+    expect(rent).toBe(BigInt(owners.length) * (await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES)));
+    const hotAccountBefore = (await chain.tokenAccounts(node().mint, [SOLANA_TEST_HOT_WALLET])).get(SOLANA_TEST_HOT_WALLET)!;
+    const [usdtBefore, solBefore, companyBefore] = await Promise.all([hotUsdt(), hotSol(), companyUsdt()]);
+    // The capacity is the encoded size's: with the hot wallet's token account made in the sweep when it has none.
+    const capacity = await sweepCapacity(!hotAccountBefore.exists);
+    expect(capacity).toBeGreaterThanOrEqual(5);
+    const transactions = Math.ceil(owners.length / capacity);
+
+    expect(await sweep()).toMatchObject({ sent: transactions, swept: owners.length, frozen: 0 });
+    const open = await store.openSweeps();
+    expect(open).toHaveLength(transactions);
+    for (const one of open) {
+      expect(Buffer.from(one.wire, 'base64').length).toBeLessThanOrEqual(SOLANA_TRANSACTION_BYTES);
+      expect(one.accounts.length).toBeLessThanOrEqual(capacity);
+      expect(one).toMatchObject({ status: 'sending', wallet: SOLANA_TEST_HOT_WALLET, earlierSignatures: [] });
+      // Reconcile sees it in flight, with what it moves.
+      expect(solanaSweepInFlight((await readItem(env.db, env.tableName, solanaSweepItem.open(one.id)))!)).toEqual({ network: 'solana', txHashes: [one.signature], amount: one.amount });
+    }
+    expect(Math.max(...open.map((one) => one.accounts.length))).toBe(Math.min(capacity, owners.length));
+    expect(open.flatMap((one) => one.accounts.map((account) => account.owner)).sort()).toEqual([...owners].sort());
+    expect(open.reduce((sum, one) => sum + one.amount, 0n)).toBe(sumOf(amounts));
+
+    // Landed, not final: still open, nothing swept twice.
+    expect(await sweep()).toMatchObject({ sent: 0, landing: transactions, done: 0 });
+    finalise();
+    expect(await sweep()).toMatchObject({ done: transactions, cleared: owners.length, sent: 0 });
+    expect(await dueNow()).toEqual([]);
+    expect(await store.openSweeps()).toEqual([]);
+    const finished = (await store.finishedSweeps()).filter((one) => open.some((sent) => sent.id === one.id));
+    expect(finished.map((one) => one.status)).toEqual(open.map(() => 'done'));
+
+    // USDT: exactly the sum, once.
+    expect((await hotUsdt()) - usdtBefore).toBe(sumOf(amounts));
+    // Every deposit token account closed: no USDT, no lamports left there.
+    const after = await chain.tokenAccounts(node().mint, owners);
+    for (const owner of owners) expect(after.get(owner)).toMatchObject({ exists: false, amount: 0n, lamports: 0n });
+    // SOL: the hot wallet paid each transaction's fee (and its own token account's rent, once) and got every closed account's rent.
+    let fees = 0n;
+    for (const one of open) {
+      const landed = await rpc().getTransaction(toSignature(one.signature), { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+      expect(landed?.meta?.err).toBeNull();
+      const keys = landed!.transaction.message.accountKeys;
+      // The fee payer is the hot wallet; the deposit owners hold no lamports before or after.
+      expect(keys[0]).toBe(SOLANA_TEST_HOT_WALLET);
+      for (const account of one.accounts) {
+        const index = keys.indexOf(address(account.owner));
+        expect(index).toBeGreaterThan(0);
+        expect([landed!.meta!.preBalances[index], landed!.meta!.postBalances[index]]).toEqual([0n, 0n]);
+      }
+      fees += landed!.meta!.fee;
+    }
+    const hotAccountRent = hotAccountBefore.exists ? 0n : (await chain.tokenAccounts(node().mint, [SOLANA_TEST_HOT_WALLET])).get(SOLANA_TEST_HOT_WALLET)!.lamports;
+    expect((await hotSol()) - solBefore).toBe(rent - fees - hotAccountRent);
+    for (const owner of owners) expect(await chain.feeBalance(owner)).toBe(0n);
+    // Treasury moving between Cambio's own wallets: no company balance moves.
+    expect(await companyUsdt()).toEqual(companyBefore);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
+
+  it('a frozen deposit token account is held and left out of the sweep; once thawed it goes back to the due list and is swept', async () => {
+    const [frozen, other] = await creditedDeposits(['3', '4']);
+    const frozenAccount = (await chain.tokenAccounts(node().mint, [frozen!.address])).get(frozen!.address)!.address;
+    await node().issuer.freeze(address(frozenAccount));
+    const usdtBefore = await hotUsdt();
+
+    const first = await solanaSweeperRun(sweeper(), quiet);
+    expect(first.outcome.outcome).toMatchObject({ frozen: 1, sent: 1, swept: 1 });
+    expect(first.counts).toMatchObject({ DepositAddressesFrozen: 1, SweptDepositAccounts: 1 });
+    const [open] = await store.openSweeps();
+    expect(open!.accounts.map((account) => account.owner)).toEqual([other!.address]);
+    expect(await store.setAsideAddresses()).toEqual([frozen!.address]);
+    finalise();
+    // Still frozen: still set aside, never put in a sweep.
+    const second = await solanaSweeperRun(sweeper(), quiet);
+    expect(second.outcome.outcome).toMatchObject({ done: 1, sent: 0 });
+    expect(second.counts).toMatchObject({ DepositAddressesFrozen: 1 });
+    expect((await hotUsdt()) - usdtBefore).toBe(usdt('4'));
+
+    await node().issuer.thaw(address(frozenAccount));
+    const third = await solanaSweeperRun(sweeper(), quiet);
+    expect(third.outcome.outcome).toMatchObject({ sent: 1, swept: 1, frozen: 0 });
+    expect(third.counts).toMatchObject({ DepositAddressesFrozen: 0 });
+    expect(await store.setAsideAddresses()).toEqual([]);
+    finalise();
+    expect((await solanaSweeperRun(sweeper(), quiet)).outcome.outcome).toMatchObject({ done: 1, cleared: 1 });
+    expect((await hotUsdt()) - usdtBefore).toBe(usdt('7'));
+    expect((await chain.tokenAccounts(node().mint, [frozen!.address])).get(frozen!.address)).toMatchObject({ exists: false });
+  }, 60_000);
+
+  it('an address below the minimum is left with its USDT, marked below the minimum for reconciliation, and swept along once a payment brings it over', async () => {
+    const [small] = await creditedDeposits(['0.5']);
+    const usdtBefore = await hotUsdt();
+    expect(await sweep()).toMatchObject({ sent: 0, cleared: 1, belowMinimum: 1 });
+    expect(await dueNow()).toEqual([]);
+    const item = (await readItem(env.db, env.tableName, depositAddressItem.key(small!.address)))!;
+    expect(item.GSI1PK).toBe(depositAddressItem.belowMinimumPartition('solana'));
+    expect(toBigInt(item.unsweptUsdt)).toBe(usdt('0.5'));
+    expect((await chain.tokenAccounts(node().mint, [small!.address])).get(small!.address)).toMatchObject({ exists: true, amount: usdt('0.5') });
+
+    // A second payment to the same address, credited: due again, and its whole balance swept.
+    await customerPays(node(), small!.address, usdt('2'));
+    node().advanceSlots(1);
+    await jobs.scan();
+    expect(await jobs.settle()).toMatchObject({ confirmed: 1 });
+    expect(await sweep()).toMatchObject({ sent: 1, swept: 1 });
+    finalise();
+    expect(await sweep()).toMatchObject({ done: 1, cleared: 1 });
+    expect((await hotUsdt()) - usdtBefore).toBe(usdt('2.5'));
+  }, 60_000);
+
+  it('a sweep whose blockhash expired unlanded is sent again while it may land, signed again once it cannot, and lands once', async () => {
+    const [deposit] = await creditedDeposits(['5']);
+    const usdtBefore = await hotUsdt();
+    // A sweeper whose broadcasts are lost: stored, never sent (a process killed after its write).
+    const lost = Object.assign(Object.create(chain) as SolanaRpcChain, {
+      broadcast: async () => {
+        throw new Error('process killed');
+      },
+    });
+
+    expect(await sweep({ chain: lost })).toMatchObject({ sent: 1, swept: 1 });
+    const [stored] = await store.openSweeps();
+    const first = stored!.signature;
+    const statusOf = async (signature: string) => (await chain.signatureStatuses([signature]))[0];
+    expect(await statusOf(first)).toBeNull();
+
+    // Within its blockhash's window: sent again (lost again), never signed anew.
+    node().advanceSlots(100);
+    expect(await chain.blockHeight('finalized')).toBeLessThanOrEqual(stored!.lastValidBlockHeight);
+    expect(await sweep({ chain: lost })).toMatchObject({ resigned: 0, rebroadcast: 0, sent: 0 });
+    expect((await store.openSweeps()).map((one) => one.signature)).toEqual([first]);
+
+    // Past it at the finalized height, and no node knows it: it can never land, so it is signed anew.
+    node().advanceSlots(100);
+    expect(await chain.blockHeight('finalized')).toBeGreaterThan(stored!.lastValidBlockHeight);
+    expect(await sweep()).toMatchObject({ resigned: 1, sent: 0, swept: 0 });
+    const [again] = await store.openSweeps();
+    expect(again).toMatchObject({ id: stored!.id, status: 'sending', earlierSignatures: [first], amount: usdt('5') });
+    expect(again!.signature).not.toBe(first);
+    expect(again!.lastValidBlockHeight).toBeGreaterThan(stored!.lastValidBlockHeight);
+    expect(solanaSweepInFlight((await readItem(env.db, env.tableName, solanaSweepItem.open(again!.id)))!)?.txHashes).toEqual([again!.signature, first]);
+    // The old version can no longer land anywhere: the node refuses its blockhash.
+    await expect(chain.broadcast({ wire: stored!.wire })).rejects.toBeInstanceOf(SolanaBlockhashNotFound);
+
+    // Not signed a third time while the new one lands.
+    expect(await sweep()).toMatchObject({ resigned: 0, landing: 1 });
+    finalise();
+    expect(await sweep()).toMatchObject({ done: 1, resigned: 0 });
+    const [done] = (await store.finishedSweeps()).filter((one: SolanaSweep) => one.id === stored!.id);
+    expect(done).toMatchObject({ status: 'done', signature: again!.signature, earlierSignatures: [first] });
+    expect(await statusOf(first)).toBeNull();
+    expect(await statusOf(again!.signature)).toMatchObject({ err: null, confirmationStatus: 'finalized' });
+    expect((await hotUsdt()) - usdtBefore).toBe(usdt('5'));
+    expect((await chain.tokenAccounts(node().mint, [deposit!.address])).get(deposit!.address)).toMatchObject({ exists: false });
+  }, 60_000);
+
+  it('two sweepers at once never sweep an address twice', async () => {
+    const amounts = ['1', '2', '3', '4', '5', '6', '7', '8'];
+    const made = await creditedDeposits(amounts);
+    const usdtBefore = await hotUsdt();
+    // Two sweepers that read the same due addresses and sign different transactions (one on an
+    // older blockhash: a node behind the other's), each storing only once both have signed.
+    const older = Object.assign(Object.create(chain) as SolanaRpcChain, {
+      latestBlockhash: async () => {
+        const { value } = await rpc().getLatestBlockhash({ commitment: 'finalized' }).send();
+        return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight };
+      },
+    });
+    let signedBoth!: () => void;
+    const bothSigned = new Promise<void>((resolve) => (signedBoth = resolve));
+    let waiting = 0;
+    const racing = (options: { chain?: SolanaRpcChain }) => {
+      const { deps } = sweeper(options);
+      const own = deps.store;
+      let first = true;
+      const store = Object.assign(Object.create(own) as typeof own, {
+        storeSweep: async (one: SolanaSweep) => {
+          if (first) {
+            first = false;
+            if (++waiting === 2) signedBoth();
+            await bothSigned;
+          }
+          return own.storeSweep(one);
+        },
+      });
+      return sweepSolanaDepositAddresses({ ...deps, store, log: quiet });
+    };
+
+    const [a, b] = await Promise.all([racing({}), racing({ chain: older })]);
+    // Each batch was signed by both; each address went into one stored sweep.
+    expect(a.sent + b.sent).toBe(a.contended + b.contended);
+    expect(a.contended + b.contended).toBeGreaterThan(0);
+    expect(a.swept + b.swept).toBe(made.length);
+    const open = await store.openSweeps();
+    const swept = open.flatMap((one) => one.accounts.map((account) => account.owner));
+    expect(swept.sort()).toEqual(made.map((deposit) => deposit.address).sort());
+    expect(new Set(swept).size).toBe(swept.length);
+    // And again, while those are open: nothing more is sent.
+    const [c, d] = await Promise.all([sweep(), sweep()]);
+    expect(c.sent + d.sent).toBe(0);
+
+    finalise();
+    const [e, f] = await Promise.all([sweep(), sweep()]);
+    expect(e.done + f.done).toBe(open.length);
+    expect(e.sent + f.sent).toBe(0);
+    expect((await hotUsdt()) - usdtBefore).toBe(sumOf(amounts));
+    expect(await dueNow()).toEqual([]);
+  }, 60_000);
+});
