@@ -109,7 +109,7 @@ export class CambioStack extends Stack implements StageScope {
     });
     this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
-    const { sender, sweeper, reconcile, evmNetworks } = chainJobs(this, config);
+    const { sender, sweeper, reconcile, evmNetworks, solanaOpen } = chainJobs(this, config);
     const { dispatcher } = webhookDelivery(this, webhookQueues, this.webhookSecrets, settings.mailFrom, config.capacity.webhookSenderConcurrency);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
@@ -134,6 +134,7 @@ export class CambioStack extends Stack implements StageScope {
       withdrawalSender: sender,
       depositSweeper: sweeper,
       evmNetworks,
+      solanaOpen,
       reconcile,
       webhookDispatcher: dispatcher,
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,

@@ -3,6 +3,7 @@ import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cl
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { EVM_NETWORKS } from '../functions/networks/evm/networks.ts';
 import type { EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import { solana } from '../functions/networks/solana/network.ts';
 import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
 import { PERIOD, type AlarmFactory, type AppMetric } from './alarms.ts';
 
@@ -12,6 +13,9 @@ export interface ChainAlarmsProps {
   depositSweeper: IFunction;
   /** The EVM networks the stage opens: each has its own alarms, its metrics carrying its name. */
   evmNetworks: readonly EvmNetworkName[];
+  /** Whether the stage opens Solana: its alarms as an EVM network's, but the fee cap's (its payouts
+   * are never replaced at a higher fee: a priority fee under a cap, re-signed only once expired). */
+  solanaOpen?: boolean;
   /** The hourly reconcile: a run that throws or times out publishes no shortfall, so it is alarmed on itself. */
   reconcile: IFunction;
 }
@@ -30,42 +34,44 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
     // No datapoint means no poller run finished: as bad as a lag.
     missing: TreatMissingData.BREACHING,
   });
-  // Each EVM network's poller reports its lag with its name; ten minutes of that chain's blocks.
-  // Its sender and sweeper report, with its name too, the payouts they could not replace under the fee cap.
-  for (const name of props.evmNetworks) {
-    const tenMinutes = Math.round(600_000 / EVM_NETWORKS[name].blockMs);
+  // Each network but TRON reports with its name: its poller its lag (ten minutes of that chain's
+  // blocks), its sender and sweeper what they held back. The EVM networks' sender and sweeper also
+  // report the payouts they could not replace under the fee cap.
+  for (const network of namedNetworks(props)) {
+    const { name, title, blockMs, feeSymbol, feeMinimumSetting } = network;
+    const tenMinutes = Math.round(600_000 / blockMs);
     const ofNetwork = (metricName: string, statistic: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
-    const title = `${name[0]!.toUpperCase()}${name.slice(1)}`;
-    alarm(`ScannerLag${title}`, `The ${EVM_NETWORKS[name].title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
+    const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    alarm(`ScannerLag${suffix}`, `The ${title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
       threshold: tenMinutes,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
       missing: TreatMissingData.BREACHING,
     });
-    alarm(
-      `FeeCapReached${title}`,
-      `A ${EVM_NETWORKS[name].title} payout waits unmined and replacing it would take fees above the network's maxFeePerGasGwei: raise the cap (EVM_NETWORKS) or wait out the fee spike.`,
-      ofNetwork('PayoutFeeCapReached', 'Maximum'),
-      { threshold: 1 },
-    );
+    if (network.feeCap) {
+      alarm(
+        `FeeCapReached${suffix}`,
+        `A ${title} payout waits unmined and replacing it would take fees above the network's maxFeePerGasGwei: raise the cap (EVM_NETWORKS) or wait out the fee spike.`,
+        ofNetwork('PayoutFeeCapReached', 'Maximum'),
+        { threshold: 1 },
+      );
+    }
     // The stage-wide twins of these two watch TRON's sender, which publishes without a Network.
     alarm(
-      `WithdrawalsStuckProcessing${title}`,
-      `A ${EVM_NETWORKS[name].title} withdrawal has been processing for over 15 minutes: unmined under the fee cap, behind a nonce that will not fill, or its sender not settling. Read the sender's log for the network.`,
+      `WithdrawalsStuckProcessing${suffix}`,
+      `A ${title} withdrawal has been processing for over 15 minutes: ${network.feeCap ? 'unmined under the fee cap, behind a nonce that will not fill,' : 'signed again and again without landing (the hot wallet short of SOL, or the network congested past the priority fee cap),'} or its sender not settling. Read the sender's log for the network.`,
       ofNetwork('WithdrawalsStuckProcessing', 'Maximum'),
       { threshold: 1 },
     );
     alarm(
-      `HotWalletShort${title}`,
-      `${EVM_NETWORKS[name].title} withdrawals waited in two of the last three 5-minute periods because its hot wallet's USDT (less what is already being sent) does not cover them: check its sweeper, or fund the hot wallet.`,
+      `HotWalletShort${suffix}`,
+      `${title} withdrawals waited in two of the last three 5-minute periods because its hot wallet's USDT (less what is already being sent) does not cover them: check its sweeper, or fund the hot wallet.`,
       ofNetwork('WithdrawalsAwaitingFloat', 'Maximum'),
       { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
     );
-    // The sender and the sweeper read the hot wallet's gas token each run (functions/adapters/hot-wallet-gas.ts).
-    const gasLow = new Metric({ namespace: METRIC_NAMESPACE, metricName: 'HotWalletGasLow', dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
-    const { symbol } = EVM_NETWORKS[name].feeAsset;
-    alarm(`HotWalletGasLow${name[0]!.toUpperCase()}${name.slice(1)}`, `Hot wallet gas low: the ${EVM_NETWORKS[name].title} hot wallet holds less ${symbol} than EVM_NETWORKS.${name}.hotWalletGasMinimum in two of the last three 5-minute periods. Fund it with ${symbol} before withdrawals and sweeps on ${EVM_NETWORKS[name].title} stop.`, gasLow, {
+    // The sender and the sweeper read the hot wallet's fee asset each run.
+    alarm(`HotWalletGasLow${suffix}`, `Hot wallet gas low: the ${title} hot wallet holds less ${feeSymbol} than ${feeMinimumSetting} in two of the last three 5-minute periods. Fund it with ${feeSymbol} before withdrawals and sweeps on ${title} stop.`, ofNetwork('HotWalletGasLow', 'Maximum'), {
       threshold: 1,
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
@@ -99,8 +105,8 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
   // Each network reconciled alone, against its own flows (docs/reconciliation.md): which network
   // a total mismatch is on. USDT moved between networks by hand shows here as equal and opposite
   // differences on two networks while the total balances. With TRON alone the total is TRON's.
-  for (const name of props.evmNetworks.length === 0 ? [] : (['tron', ...props.evmNetworks] as const)) {
-    const title = name === 'tron' ? 'TRON' : EVM_NETWORKS[name].title;
+  const named = namedNetworks(props);
+  for (const { name, title } of named.length === 0 ? [] : [{ name: 'tron', title: 'TRON' }, ...named]) {
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
     const perNetwork = (metricName: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
@@ -117,8 +123,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
   // The issuer's controls on each network's USDT (../shared/networks.md, "The token as it is on
   // mainnet"; docs/token-controls.md): TRON's sender and sweeper publish without a Network, as its
   // other metrics; each EVM network's with its name.
-  for (const name of ['tron', ...props.evmNetworks] as const) {
-    const title = name === 'tron' ? 'TRON' : EVM_NETWORKS[name].title;
+  for (const { name, title } of [{ name: 'tron', title: 'TRON' }, ...namedNetworks(props)]) {
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
     const metric = (metricName: string) =>
       name === 'tron'
@@ -155,4 +160,21 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
     props.reconcile.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
     { threshold: 1, evaluationPeriods: 2 },
   );
+}
+
+/** The networks whose metrics carry their name (every one but TRON, the first: functions/networks/names.ts
+ * FIRST_NETWORK), as their alarms describe them. */
+function namedNetworks(props: ChainAlarmsProps): { name: string; title: string; blockMs: number; feeSymbol: string; feeMinimumSetting: string; feeCap: boolean }[] {
+  return [
+    ...props.evmNetworks.map((name) => ({
+      name,
+      title: EVM_NETWORKS[name].title,
+      blockMs: EVM_NETWORKS[name].blockMs,
+      feeSymbol: EVM_NETWORKS[name].feeAsset.symbol,
+      feeMinimumSetting: `EVM_NETWORKS.${name}.hotWalletGasMinimum`,
+      feeCap: true,
+    })),
+    // A slot every 400 ms; its fees and the rent of the token accounts payouts create are SOL.
+    ...(props.solanaOpen ? [{ name: 'solana', title: solana.title, blockMs: 400, feeSymbol: solana.feeAsset.symbol, feeMinimumSetting: 'SOLANA.hotWalletSolMinimum', feeCap: false }] : []),
+  ];
 }

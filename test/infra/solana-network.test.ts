@@ -76,3 +76,15 @@ it("lets the chain jobs alone read the node URL's secret, and the sweeper alone 
   expect(seed).toHaveLength(1);
   expect(rolesOf(seed)).toMatch(/JobsDepositSweeper/);
 });
+
+it('alarms on Solana as on an EVM network: scanner lag (ten minutes of 400 ms slots), stuck and waiting withdrawals, SOL low, reconcile per network, the issuer freezing; no fee-cap alarm (payouts are never re-priced)', () => {
+  const solanaAlarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) =>
+    (alarm.Properties.Dimensions as { Name: string; Value: string }[] | undefined)?.some((d) => d.Name === 'Network' && d.Value === 'solana'),
+  );
+  const byMetric = Object.fromEntries(solanaAlarms.map((alarm) => [alarm.Properties.MetricName, alarm.Properties]));
+  expect(Object.keys(byMetric).sort()).toEqual(
+    ['DepositAddressesFrozen', 'HotWalletFrozen', 'HotWalletGasLow', 'ReconcileShortfallUsdt', 'ReconcileSurplusUsdt', 'ScannerLagBlocks', 'TokenPaused', 'WithdrawalsAwaitingFloat', 'WithdrawalsStuckProcessing'].sort(),
+  );
+  expect(byMetric.ScannerLagBlocks).toMatchObject({ Threshold: 1500, TreatMissingData: 'breaching' });
+  expect(byMetric.HotWalletGasLow!.AlarmDescription).toMatch(/Solana hot wallet holds less SOL than SOLANA\.hotWalletSolMinimum/);
+});
