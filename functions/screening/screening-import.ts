@@ -20,7 +20,7 @@ import { MalformedXml, readSdnAdvanced } from './sdn-advanced.ts';
  * Which of OFAC's digital-currency assets Cambio screens, and on which networks. The address on
  * an EVM chain is the same key's on every EVM chain, so what OFAC lists for Ethereum (ETH),
  * Ethereum Classic, BNB Smart Chain (BSC) or Arbitrum (ARB) is listed on every EVM network; a
- * stablecoin's address (USDT, USDC) is a TRON or an EVM one by its form. Each address is kept on
+ * stablecoin's address (USDT, USDC) is a TRON, an EVM or a Solana one by its form; SOL's are Solana's. Each address is kept on
  * those of its networks where it is an address at all; other assets (XBT, XMR, LTC…) are counted
  * and left out.
  */
@@ -30,6 +30,7 @@ export const OFAC_ASSET_NETWORKS: Readonly<Record<string, readonly NetworkName[]
   ETC: EVM_NETWORK_NAMES,
   BSC: EVM_NETWORK_NAMES,
   ARB: EVM_NETWORK_NAMES,
+  SOL: ['solana'],
   USDT: NETWORK_NAMES,
   USDC: NETWORK_NAMES,
 };
