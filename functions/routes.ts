@@ -68,9 +68,9 @@ const dashboard = (
   ...(recentSignIn && { recentSignIn }),
 });
 
-/** The one Lambda that serves every dashboard route in AWS (functions/handlers/dashboard/api.ts picks the
- * route's module); `tableAccess` of a dashboard route documents its need, and that Lambda's role
- * holds the union. */
+/** The one Lambda that serves every route of DASHBOARD_ROUTES in AWS (functions/handlers/dashboard/api.ts
+ * picks the route's module); `tableAccess` of a dashboard route documents its need, and that Lambda's
+ * role holds the union. The simulator and the downloads (below) have functions of their own. */
 export const DASHBOARD_API = { handler: 'dashboard/api' } as const;
 
 export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
@@ -100,7 +100,6 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('PUT', '/companies/{companyId}/api-keys/{keyId}/allowed-ips', 'change-api-key-allowed-ips', 'readWrite', 'session', 'always'),
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/activity/{kind}', 'activity', 'read', 'session'),
-  dashboard('POST', '/companies/{companyId}/simulated-payments', 'simulate-payment', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/withdrawals', 'send-withdrawal', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/webhooks', 'list-webhooks', 'read', 'session'),
   dashboard('POST', '/companies/{companyId}/webhooks', 'add-webhook', 'readWrite', 'session', 'always'),
@@ -125,6 +124,19 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('GET', '/companies/{companyId}/withdrawal-limit', 'get-withdrawal-limit', 'read', 'session'),
   dashboard('PUT', '/companies/{companyId}/withdrawal-limit', 'change-withdrawal-limit', 'readWrite', 'session', 'always'),
 ];
+
+/**
+ * `Simulate payment` (sandbox companies): a dashboard route served by a function of its own rather
+ * than the one Lambda, since it carries every network's sandbox chain (TRON's in the table, viem for
+ * the local EVM nodes, @solana/kit for the local Solana node): a quarter of that Lambda's bundle when
+ * it was there (test/infra/bundles.test.ts), on the cold start of every click, for a button only
+ * sandbox companies use. Its module is outside functions/handlers/dashboard/, which that Lambda
+ * bundles whole. Same path, session, CSRF and role checks (functions/http/dashboard-route.ts).
+ */
+export const DASHBOARD_SIMULATOR: DashboardRouteSpec = {
+  ...dashboard('POST', '/companies/{companyId}/simulated-payments', 'simulate-payment', 'readWrite', 'session'),
+  handler: 'dashboard-simulator/simulate-payment',
+};
 
 /** Dashboard routes whose answer is a file streamed as it is made (functions/http/dashboard-
  * download.ts): each is a Lambda of its own, since a streaming function answers through a response

@@ -27,7 +27,7 @@ import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/people/team.ts';
 import { errorEnvelope } from '../functions/http/envelope.ts';
 import { SESSION_ENDED } from '../functions/http/gateway-responses.ts';
-import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, SESSION_AUTHORIZER } from '../functions/routes.ts';
+import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DASHBOARD_SIMULATOR, DOWNLOAD_TIMEOUT_SECONDS, SESSION_AUTHORIZER, type DashboardRouteSpec } from '../functions/routes.ts';
 import { buildDashboard, DASHBOARD_SRC } from '../dashboard/build.ts';
 import { DASHBOARD_CACHE_CONTROL, DASHBOARD_PAGE, DASHBOARD_SECURITY_HEADERS } from '../dashboard/serving.ts';
 import { CambioFunction, functionLogging, type Binder } from './api-function.ts';
@@ -286,7 +286,7 @@ export class Dashboard extends Construct {
       identitySources: SESSION_AUTHORIZER.identityHeaders.map((header) => IdentitySource.header(header)),
       resultsCacheTtl: Duration.seconds(SESSION_AUTHORIZER.cacheSeconds),
     });
-    // One function serves every route (functions/handlers/dashboard/api.ts says why), with the union of
+    // One function serves every route of DASHBOARD_ROUTES (functions/handlers/dashboard/api.ts says why), with the union of
     // their needs: the table (DASHBOARD_ROUTES' tableAccess) and making people in the pool
     // (sign-up, accepting an invitation) or setting their password (a reset by mail). One integration, one invoke permission for all methods.
     const routesFunction = make(
@@ -300,13 +300,20 @@ export class Dashboard extends Construct {
       ...(props.mailFrom ? [mailSending(props.mailFrom)] : []),
     );
     const integration = new LambdaIntegration(routesFunction, { proxy: true, scopePermissionToMethod: false });
-    for (const route of DASHBOARD_ROUTES) {
-      resourceFor(api.root, route.path).addMethod(
-        route.method,
-        integration,
-        route.auth === 'session' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
-      );
-    }
+    const methodAuth = (route: DashboardRouteSpec) =>
+      route.auth === 'session' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE };
+    for (const route of DASHBOARD_ROUTES) resourceFor(api.root, route.path).addMethod(route.method, integration, methodAuth(route));
+    // The simulator pays on every network's sandbox chain, whose clients would weigh on every other
+    // route's cold start (functions/routes.ts DASHBOARD_SIMULATOR): a function of its own, given the
+    // table and the chain settings its slice names (stage figures, no secret: it pays only on the
+    // local runtime's nodes and on the table's sandbox TRON chain). One invoke permission, not a
+    // method-scoped pair: API Gateway routes this one method to it.
+    const simulator = make(DASHBOARD_SIMULATOR.handler, DASHBOARD_SIMULATOR.tableAccess === 'readWrite' ? tableReadWrite(props.table) : tableRead(props.table), origin);
+    resourceFor(api.root, DASHBOARD_SIMULATOR.path).addMethod(
+      DASHBOARD_SIMULATOR.method,
+      new LambdaIntegration(simulator, { proxy: true, scopePermissionToMethod: false }),
+      methodAuth(DASHBOARD_SIMULATOR),
+    );
     // Downloads stream (functions/http/dashboard-download.ts): a function each, invoked with
     // InvokeWithResponseStream, so a file of any length goes out as it is read, past the 10 MB and
     // 29 s limits of a buffered answer (a stream may last 15 minutes). The timeout is what a large

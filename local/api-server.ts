@@ -8,7 +8,7 @@ import type {
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
-import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DOWNLOAD_TIMEOUT_SECONDS, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DASHBOARD_SIMULATOR, DOWNLOAD_TIMEOUT_SECONDS, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
 import { SESSION_ENDED, type GatewayResponseType } from '#http/gateway-responses';
 import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
 import { FIRST_TIER, TokenBucket, TokenBuckets } from '#functions/api-keys/rate-limits';
@@ -54,8 +54,8 @@ interface CompiledRoute {
 export interface LocalApiOptions {
   config: StageConfig;
   routes?: readonly RouteSpec[];
-  /** The dashboard's API; defaults to DASHBOARD_ROUTES, or to none when `routes` is given (a test
-   * serving a few /v1 routes needs no user pool). */
+  /** The dashboard's API; defaults to DASHBOARD_ROUTES with the simulator and the downloads, or to
+   * none when `routes` is given (a test serving a few /v1 routes needs no user pool). */
   dashboardRoutes?: readonly (RouteSpec & { auth: 'public' | 'session' })[];
   /** The built dashboard app's folder, served at /dashboard/; null serves none. */
   dashboardAppDir?: string | null;
@@ -82,7 +82,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
   const routes: CompiledRoute[] = [];
   const specs = [
     ...(options.routes ?? ROUTES).map((spec) => ({ spec, auth: 'apiKey' as const })),
-    ...(options.dashboardRoutes ?? (options.routes ? [] : [...DASHBOARD_ROUTES, ...DASHBOARD_DOWNLOADS])).map((spec) => ({ spec, auth: spec.auth })),
+    ...(options.dashboardRoutes ?? (options.routes ? [] : [...DASHBOARD_ROUTES, DASHBOARD_SIMULATOR, ...DASHBOARD_DOWNLOADS])).map((spec) => ({ spec, auth: spec.auth })),
   ];
   for (const { spec, auth } of specs) {
     const parameterNames: string[] = [];
@@ -90,7 +90,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
       parameterNames.push(name);
       return '([^/]+)';
     });
-    // The dashboard's routes go through its one Lambda's dispatcher, as in AWS (functions/handlers/dashboard/api.ts).
+    // The dashboard's routes go through its one Lambda's dispatcher, as in AWS (functions/handlers/dashboard/api.ts);
+    // the simulator and the downloads run their own modules, as their own functions do there.
     const module = auth !== 'apiKey' && DASHBOARD_ROUTES.includes(spec as DashboardRouteSpec) ? DASHBOARD_API.handler : spec.handler;
     routes.push({ spec, auth, pattern: new RegExp(`^${source}/?$`), parameterNames, handler: (await load(module)) as ProxyHandler | StreamingHandler });
   }

@@ -88,8 +88,9 @@ export const FUNCTION_SETTINGS = {
   'dashboard/reset-password': people,
   'dashboard/change-password': people,
   /** The dashboard API's one Lambda in AWS (functions/handlers/dashboard/api.ts) runs every dashboard
-   * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts). */
-  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...chain, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules, 'RATE_LIMIT_TIERS'],
+   * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts); the
+   * simulator, which reads the chain settings, has a function of its own. */
+  'dashboard/api': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...contracts, ...webhookUrls, ...webhookSealer, ...deliveryQueue, ...mail, ...withdrawalAllowlist, ...withdrawalRules, 'RATE_LIMIT_TIERS'],
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': [...dashboard, 'RATE_LIMIT_TIERS'],
   'dashboard/list-api-keys': dashboard,
@@ -126,8 +127,9 @@ export const FUNCTION_SETTINGS = {
   'dashboard/send-withdrawal': [...people, ...withdrawalRules, ...contracts],
   'dashboard/export-activity': dashboard,
   'dashboard/download-statement': dashboard,
-  /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere). */
-  'dashboard/simulate-payment': [...dashboard, ...chain],
+  /** Pays on the sandbox chain (sandbox stages only; null payer elsewhere); a function of its own
+   * (DASHBOARD_SIMULATOR in functions/routes.ts). */
+  'dashboard-simulator/simulate-payment': [...dashboard, ...chain],
   'jobs/deposit-poller': [...api, ...chain],
   /** Reads the hot wallet's address (the sandbox chain funds it) and signs with it. */
   'jobs/withdrawal-sender': [...api, ...chain, ...transfers, ...hotWallet],

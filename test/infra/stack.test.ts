@@ -9,6 +9,7 @@ import {
   DASHBOARD_API,
   DASHBOARD_DOWNLOADS,
   DASHBOARD_ROUTES,
+  DASHBOARD_SIMULATOR,
   SESSION_AUTHORIZER,
   lambdaName,
   ROUTES,
@@ -273,11 +274,11 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it("runs one function per /v1 route, one for the dashboard API and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job, the screening refresh and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's and the screening refresh's 1 GB", () => {
+    it("runs one function per /v1 route, one for the dashboard API, one for its simulator and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job, the screening refresh and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's and the screening refresh's 1 GB", () => {
       const functions = Object.values(cambioFunctions(resourcesOfType(template, 'AWS::Lambda::Function')));
       const gigabyte = [JOBS.ledgerDayCsv.handler, JOBS.screeningRefresh.handler].map((handler) => functionName(stage, handler));
 
-      expect(functions).toHaveLength(ROUTES.length + 11 + 1 + 1 + DASHBOARD_DOWNLOADS.length);
+      expect(functions).toHaveLength(ROUTES.length + 11 + 1 + 1 + 1 + DASHBOARD_DOWNLOADS.length);
       for (const fn of functions) {
         expect(fn.Properties!.Runtime).toBe('nodejs22.x');
         expect(fn.Properties!.Architectures).toEqual(['arm64']);
@@ -772,6 +773,20 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         .map((fn) => String(fn.Properties!.FunctionName))
         .filter((name) => grantsOf(template, name).actions.includes('cognito-idp:AdminCreateUser'));
       expect(makers).toEqual([functionName(stage, DASHBOARD_API.handler)]);
+    });
+
+    it("serves Simulate payment from a function of its own behind the session authorizer, whose role reads and writes the table and nothing else but its logs and traces", () => {
+      const method = methodsByRoute(template, dashboardApiId()).get(routeName(DASHBOARD_SIMULATOR));
+      expect(method, 'no method for the simulator').toBeDefined();
+      expect(method!.AuthorizationType).toBe('CUSTOM');
+      const simulator = functionName(stage, DASHBOARD_SIMULATOR.handler);
+      expect(JSON.stringify(method!.Integration.Uri)).toContain(logicalIdOfFunction(template, simulator));
+      expect(JSON.stringify(method!.Integration.Uri)).not.toContain(logicalIdOfFunction(template, functionName(stage, DASHBOARD_API.handler)));
+      const { actions, dynamoResources } = grantsOf(template, simulator);
+      const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
+      expect(actions.filter((action) => !/^(dynamodb|logs|xray):/.test(action))).toEqual([]);
+      for (const resource of dynamoResources) expect(JSON.stringify(resource)).toContain(tableId);
     });
 
     it.each(DASHBOARD_DOWNLOADS.map((route) => [routeName(route), route] as const))('%s streams from a function of its own, with read access only, behind the session authorizer', (name, route) => {

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER, ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
+import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_SIMULATOR, SESSION_AUTHORIZER, ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
 
@@ -11,7 +11,7 @@ import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions
  * AwsSolutions-IAM5 flags; lib/api-function.ts acknowledges that on every function's role, so this
  * test is what keeps any other action on `*` from passing under that acknowledgment.
  */
-const FUNCTIONS = [...ROUTES, AUTHORIZER, DASHBOARD_API, ...DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER, ...Object.values(JOBS)];
+const FUNCTIONS = [...ROUTES, AUTHORIZER, DASHBOARD_API, DASHBOARD_SIMULATOR, ...DASHBOARD_DOWNLOADS, SESSION_AUTHORIZER, ...Object.values(JOBS)];
 const XRAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 /** Actions on `*` beyond X-Ray's, each acknowledged with its own reason in lib/cambio-stack.ts. */
 const ALSO_ON_EVERY_RESOURCE: Record<string, string[]> = {

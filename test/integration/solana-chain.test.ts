@@ -336,7 +336,7 @@ describe("Solana's chain for the port and reconciliation", () => {
 });
 
 describe('the Solana sandbox payer', () => {
-  it("pays an owner from the local customer wallet, creating its token account, as the scanner then reads it; refuses what the wallet cannot cover and what the token refuses", async () => {
+  it("pays an owner from the local customer wallet, creating its token account, as the scanner then reads it, two equal payments in one slot twice; refuses what the wallet cannot cover and what the token refuses", async () => {
     expect(SOLANA_SANDBOX_CUSTOMER).toBe(node().customer.address);
     expect(solanaSandbox.payer({} as never, 'unused', solana.chainSettings({ sandbox: false }))).toBeNull();
     const payer = solanaSandbox.payer({} as never, 'unused', solana.chainSettings())!;
@@ -346,11 +346,16 @@ describe('the Solana sandbox payer', () => {
 
     const { txHash } = await payer.pay(payee, 5_000_000n, { companyId: 'company-1' });
     const again = await payer.pay(payee, 2_500_000n, { companyId: 'company-2' });
-    expect(await chain.tokenBalance(node().mint, payee)).toBe(7_500_000n);
+    // The same payment again on the same blockhash (slots move only when the test moves them): a
+    // transaction of its own, not the first one repeated.
+    const twin = await payer.pay(payee, 2_500_000n, { companyId: 'company-2' });
+    expect(twin.txHash).not.toBe(again.txHash);
+    expect(await chain.tokenBalance(node().mint, payee)).toBe(10_000_000n);
     expect(await chain.receipt(txHash)).toMatchObject({ result: 'SUCCESS', tokenTransfers: [{ to: payee, amount: 5_000_000n, from: node().customer.address }] });
     expect((await chain.transfers(node().mint, from, slotNow())).map((transfer) => [transfer.txHash, transfer.to, transfer.amount])).toEqual([
       [txHash, payee, 5_000_000n],
       [again.txHash, payee, 2_500_000n],
+      [twin.txHash, payee, 2_500_000n],
     ]);
 
     const held = await chain.tokenBalance(node().mint, node().customer.address);
@@ -362,6 +367,6 @@ describe('the Solana sandbox payer', () => {
     const refused = await payer.pay(payee, 1n, { companyId: 'company-1' }).catch((thrown: unknown) => thrown);
     expect(refused).toBeInstanceOf(SandboxPaymentReverted);
     expect(await chain.receipt((refused as SandboxPaymentReverted).txHash)).toBeNull();
-    expect(await chain.tokenBalance(node().mint, payee)).toBe(7_500_000n);
+    expect(await chain.tokenBalance(node().mint, payee)).toBe(10_000_000n);
   });
 });

@@ -118,7 +118,7 @@ describe("a function's slice", () => {
     expect(holders('SWEEP_ACCOUNT_XPRV_SECRET')).toEqual(['jobs/deposit-sweeper']);
     // The dashboard's sandbox simulator pays on the sandbox chain (and is refused elsewhere): it reads
     // which chain the stage has, never a key (SIGNER_KMS_KEY_ID below stays with the jobs).
-    expect(holders('CHAIN_ADAPTER')).toEqual(['dashboard/api', 'dashboard/simulate-payment', 'jobs/deposit-poller', 'jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
+    expect(holders('CHAIN_ADAPTER')).toEqual(['dashboard-simulator/simulate-payment', 'jobs/deposit-poller', 'jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
     expect(holders('SIGNER_KMS_KEY_ID')).toEqual(['jobs/deposit-sweeper', 'jobs/reconcile', 'jobs/withdrawal-sender']);
   });
 });

@@ -8,9 +8,14 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { functionSettings } from '#functions/settings/functions';
 import { dashboardRoute } from '#http/dashboard-route';
-import { simulatePaymentBody } from './schemas.ts';
+import { simulatePaymentBody } from '../dashboard/schemas.ts';
 
-const settings = functionSettings('dashboard/simulate-payment');
+/**
+ * The dashboard's `Simulate payment` (DASHBOARD_SIMULATOR in functions/routes.ts): a function of its
+ * own in AWS, apart from the dashboard API's one Lambda, because it carries every network's sandbox
+ * chain; this folder is not the one that Lambda bundles whole.
+ */
+const settings = functionSettings('dashboard-simulator/simulate-payment');
 const { db, tableName } = dynamoFrom(settings);
 const memberships = new DynamoMembershipStore(db, tableName);
 const companies = new DynamoCompanyStore(db, tableName);
