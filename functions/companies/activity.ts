@@ -265,7 +265,9 @@ function refusedPayment(error: unknown): unknown {
   if (error instanceof SandboxWalletShort) {
     return new ApiError(
       'INSUFFICIENT_BALANCE',
-      `The sandbox wallet of this company holds ${formatAmount(error.held, 'USDT')} USDT, less than the ${formatAmount(error.asked, 'USDT')} asked. It is given its sandbox USDT once, the first time the company pays`,
+      error.whose === 'company'
+        ? `The sandbox wallet of this company holds ${formatAmount(error.held, 'USDT')} USDT, less than the ${formatAmount(error.asked, 'USDT')} asked. It is given its sandbox USDT once, the first time the company pays`
+        : `The sandbox customer wallet holds ${formatAmount(error.held, 'USDT')} USDT, less than the ${formatAmount(error.asked, 'USDT')} asked`,
       { wallet: error.wallet, held: formatAmount(error.held, 'USDT'), asked: formatAmount(error.asked, 'USDT') },
     );
   }

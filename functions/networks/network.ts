@@ -171,6 +171,9 @@ export class SandboxWalletShort extends Error {
     readonly wallet: string,
     readonly held: bigint,
     readonly asked: bigint,
+    /** Whose wallet it is: the company's own (the local EVM nodes, given its USDT once), or the one
+     * customer wallet every company pays from (Solana's local node, as `sandbox:pay`). */
+    readonly whose: 'company' | 'shared' = 'company',
   ) {
     super(`The sandbox wallet ${wallet} holds ${held} USDT minor units, less than the ${asked} asked`);
     this.name = 'SandboxWalletShort';

@@ -82,7 +82,7 @@ describe("the dashboard's Simulate payment on Solana", () => {
     const held = await chain.tokenBalance(mint, SOLANA_SANDBOX_CUSTOMER);
     const tooMuch = await company.simulate('1000000');
     expect(tooMuch.status).toBe(422);
-    expect(tooMuch.body.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { wallet: SOLANA_SANDBOX_CUSTOMER, asked: '1000000.000000' } });
+    expect(tooMuch.body.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', message: expect.stringMatching(/^The sandbox customer wallet holds /), details: { wallet: SOLANA_SANDBOX_CUSTOMER, asked: '1000000.000000' } });
     expect(await chain.tokenBalance(mint, SOLANA_SANDBOX_CUSTOMER)).toBe(held);
 
     // The issuer froze the deposit's token account: the node's preflight refuses the transfer.

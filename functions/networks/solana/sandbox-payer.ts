@@ -91,7 +91,7 @@ export function solanaSandboxPayer(network: Pick<SolanaNetworkSettings, 'rpcUrl'
       const payer = await customerSigner();
       if (owner === payer.address) throw new Error('The sandbox customer does not pay itself');
       const held = await chain.tokenBalance(mint, payer.address);
-      if (held < amount) throw new SandboxWalletShort(payer.address, held, amount);
+      if (held < amount) throw new SandboxWalletShort(payer.address, held, amount, 'shared');
       const { wire, signature } = await signedPayment(payer, { owner: address(owner), mint, amount, blockhash: await chain.latestBlockhash() });
       try {
         // Preflight on: a transfer the token refuses (a frozen account) is refused before it lands,
