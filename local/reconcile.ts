@@ -7,6 +7,8 @@ import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { localEvmSigner } from '#functions/networks/evm/signer';
 import { evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { solanaChains } from '#functions/networks/solana/from-settings';
+import { solanaSignerFrom } from '#functions/networks/solana/signer';
 import type { EvmNetworkName } from '#functions/networks/names';
 import type { SliceSettings } from '#functions/settings/functions';
 import { STAGES } from '../config/stages.ts';
@@ -15,8 +17,9 @@ import { runningRuntime, withLocalData } from './local-data.ts';
 
 /**
  * `npm run reconcile`: the local runtime's wallets (hot wallet + unswept deposit addresses on the
- * sandbox chain, and on each anvil while `npm start` runs) against the ledger, in total and per network. Prints both sides and which way they differ; exits 1 on a
- * surplus or a shortfall beyond dust (0.01 USDT).
+ * sandbox chain, and on each anvil and the Solana node while `npm start` runs) against the ledger,
+ * in total and per network. Prints both sides and which way they differ; exits 1 on a surplus or a
+ * shortfall beyond dust (0.01 USDT).
  */
 const settings = STAGES.local.functionEnvironment;
 
@@ -28,13 +31,18 @@ try {
       solidifyAfter: Number(settings.DEPOSIT_REQUIRED_CONFIRMATIONS),
     });
     try {
-      // The anvil nodes live as long as `npm start`: their networks are reconciled while it runs.
-      const evmSettings = { EVM_NETWORKS: runningRuntime()?.evmNetworks ?? {} } as SliceSettings<'chain'>;
+      // The anvil nodes and the Solana node live as long as `npm start`: their networks are
+      // reconciled while it runs, from the settings it wrote in .data/runtime.json.
+      const running = runningRuntime();
+      const opened = { EVM_NETWORKS: running?.evmNetworks ?? {}, SOLANA: running?.solana } as SliceSettings<'chain'>;
       return await reconcileHoldings({
         ledger: () => ledgerSide(db, tableName, { every: ['tron'] }),
-        networks: [{ network: 'tron', usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses), receipt: (txHash) => chain.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address() }, ...(Object.keys(evmSettings.EVM_NETWORKS) as EvmNetworkName[]).map((network) =>
-          evmReconcileSources(network, evmSettings, async () => localEvmSigner(settings.LOCAL_HOT_WALLET_KEY!).address()),
-        )],
+        networks: [
+          { network: 'tron', usdtBalances: (addresses) => chain.tokenBalances(settings.USDT_CONTRACT, addresses), receipt: (txHash) => chain.receipt(txHash), hotWalletAddress: () => new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address() },
+          ...(Object.keys(opened.EVM_NETWORKS) as EvmNetworkName[]).map((network) => evmReconcileSources(network, opened, async () => localEvmSigner(settings.LOCAL_HOT_WALLET_KEY!).address())),
+          // Solana's hot wallet is an Ed25519 key of its own (SOLANA.localHotWalletKey).
+          ...(opened.SOLANA ? [solanaChains.reconcileSources(db, tableName, opened, () => solanaSignerFrom(opened).address())] : []),
+        ],
       });
     } finally {
       db.destroy();

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
+import type { SolanaNetworkSettings } from '#functions/networks/solana/settings';
 
 /**
  * The local runtime's names and files that the ops commands (npm run company:create, …) read
@@ -17,6 +18,8 @@ export interface RunningRuntime {
   apiUrl: string;
   /** Its EVM nodes, as its EVM_NETWORKS setting says them. */
   evmNetworks?: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
+  /** Its Solana node, as its SOLANA setting says it; absent when Solana is not open. */
+  solana?: SolanaNetworkSettings;
 }
 
 /** Where the local stage's mail goes: a folder under the data folder (adapters/mail/outbox-mailer.ts). */

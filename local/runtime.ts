@@ -31,7 +31,6 @@ import { resumeHotWalletNonces } from './evm-nonce-resume.ts';
 import { loadDefaultScreeningLists } from './screening-defaults.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 import { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime } from './runtime-files.ts';
-import type { RunningSolana } from './solana-runtime.ts';
 // Where the ops commands read them from without loading the runtime (./runtime-files.ts says why).
 export { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime };
 
@@ -199,7 +198,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const pollers = startChainJobs(options.pollIntervalMs ?? 1000, openNetworks);
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
-    const state: RunningRuntime & RunningSolana = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings, ...(solana && { solana: solana.settings }) };
+    const state: RunningRuntime = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings, ...(solana && { solana: solana.settings }) };
     if (stateFile) writeFileSync(stateFile, JSON.stringify(state, null, 2));
 
     return {

@@ -78,9 +78,3 @@ export async function startLocalSolana({ dataDir = null, slotIntervalMs }: { dat
 /** The start banner's line for the node, in the spec's form (../shared/networks.md): its JSON-RPC
  * URL and USDT's mint. */
 export const solanaNetworkLine = (settings: Pick<SolanaNetworkSettings, 'rpcUrl' | 'usdtMint'>): string => `  ${'solana'.padEnd(16)}${settings.rpcUrl}  USDT ${settings.usdtMint}`;
-
-/** What the running `npm start` adds to .data/runtime.json (./runtime-files.ts RunningRuntime) for
- * Solana: its node, as the stage's SOLANA says it, for `npm run sandbox:pay`. */
-export interface RunningSolana {
-  solana?: SolanaNetworkSettings;
-}

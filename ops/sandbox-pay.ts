@@ -14,7 +14,6 @@ import { sandboxPayer } from '#functions/networks/tron/sandbox-payer';
 import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { runningRuntime, withLocalData } from '#local/local-data';
-import type { RunningSolana } from '#local/solana-runtime';
 
 /**
  * `npm run sandbox:pay -- [--network tron] --address … --amount 10.5 [--json] [--fail]`: a USDT
@@ -80,7 +79,7 @@ async function payOnTron(endpoint: string | undefined, tableName: string) {
 
 /** An EVM network's node lives only as long as the `npm start` that started it. */
 async function payOnEvm(name: EvmNetworkName) {
-  const running = runningRuntime() as (ReturnType<typeof runningRuntime> & RunningSolana) | null;
+  const running = runningRuntime();
   if (!running) refuse(`${network.title}'s sandbox node runs only while the local runtime does: start it with npm start, then pay again.`);
   const opened = running.evmNetworks?.[name];
   if (!opened) refuse(`${name} is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks, SOLANA: running.solana }).join(', ')}.`);
@@ -89,7 +88,7 @@ async function payOnEvm(name: EvmNetworkName) {
 
 /** Solana's node lives inside the `npm start` that started it. */
 async function payOnSolana() {
-  const running = runningRuntime() as (ReturnType<typeof runningRuntime> & RunningSolana) | null;
+  const running = runningRuntime();
   if (!running) refuse(`${network.title}'s sandbox node runs only while the local runtime does: start it with npm start, then pay again.`);
   if (!running.solana) refuse(`solana is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks, SOLANA: running.solana }).join(', ')}.`);
   return solanaSandboxPayer(running.solana).pay(values.address!, amount, { companyId: 'sandbox:pay' });

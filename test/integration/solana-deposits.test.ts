@@ -15,8 +15,8 @@ import { DynamoSolanaSweepStore } from '#functions/networks/solana/sweep-store';
 import type { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
 import { freshTable, useFreshTable, type TestTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
-import { FINALITY_DEPTH, SOLANA_TEST_DEPOSIT_SEED, useSolanaNode } from '../support/solana.ts';
-import { customerPays, solanaChainOf, solanaDepositJobs, solanaDepositSettings, solanaSweeper } from '../support/solana-sweeps.ts';
+import { FINALITY_DEPTH, SOLANA_TEST_DEPOSIT_SEED, nodeChainOf, useSolanaNode } from '../support/solana.ts';
+import { customerPays, solanaDepositJobs, solanaDepositSettings, solanaSweeper } from '../support/solana-sweeps.ts';
 
 /**
  * Deposits on Solana end to end on the local runtime and DynamoDB Local: a deposit's address is an
@@ -46,7 +46,7 @@ const itemsOfType = async (table: TestTable, types: string[]) =>
   ((await table.db.send(new ScanCommand({ TableName: table.tableName }))).Items ?? []).filter((item) => types.includes(item.type as string));
 
 beforeAll(async () => {
-  chain = solanaChainOf(node());
+  chain = nodeChainOf(node());
   jobs = solanaDepositJobs(env, node(), chain);
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'Solana Deposit Co', environment: 'sandbox' }, new Date()));
   await solanaSweeper(env, solana.settings()).writeOwnersAhead();

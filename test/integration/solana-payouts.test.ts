@@ -10,8 +10,8 @@ import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { freshTable, type TestTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { FINALITY_DEPTH, fundSolana, SOLANA_TEST_HOT_WALLET, useSolanaNode } from '../support/solana.ts';
-import { droppingBroadcaster, killedBroadcaster, LAMPORTS_PER_SOL, newHotWallet, newSolanaWallet, nodeChainOf, quiet, senderFunctionSettings, skipPreflightBroadcaster, solanaSenderDeps } from '../support/solana-payouts.ts';
+import { FINALITY_DEPTH, fundSolana, nodeChainOf, SOLANA_TEST_HOT_WALLET, useSolanaNode } from '../support/solana.ts';
+import { droppingBroadcaster, killedBroadcaster, LAMPORTS_PER_SOL, newHotWallet, newSolanaWallet, quiet, senderFunctionSettings, skipPreflightBroadcaster, solanaSenderDeps } from '../support/solana-payouts.ts';
 
 /**
  * USDT payouts on Solana against the real runtime (the local node: litesvm behind JSON-RPC, slots

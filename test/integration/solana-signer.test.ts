@@ -5,8 +5,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { payoutConditions, signedPayout } from '#functions/networks/solana/payouts';
 import { asTransactionSigner, KmsSolanaSigner, localSolanaSigner, solanaSignerFrom } from '#functions/networks/solana/signer';
-import { fundSolana, SOLANA_TEST_HOT_WALLET, SOLANA_TEST_HOT_WALLET_KEY, useSolanaNode } from '../support/solana.ts';
-import { LAMPORTS_PER_SOL, mockEd25519Kms, newSolanaKeypair, newSolanaWallet, nodeChainOf } from '../support/solana-payouts.ts';
+import { fundSolana, nodeChainOf, SOLANA_TEST_HOT_WALLET, SOLANA_TEST_HOT_WALLET_KEY, useSolanaNode } from '../support/solana.ts';
+import { LAMPORTS_PER_SOL, mockEd25519Kms, newSolanaKeypair, newSolanaWallet } from '../support/solana-payouts.ts';
 
 /**
  * The Solana hot wallet's signer: the local stage's keypair (SOLANA.localHotWalletKey) and, in AWS,

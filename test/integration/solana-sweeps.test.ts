@@ -5,7 +5,8 @@ import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { SolanaBlockhashNotFound, type SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
-import { solanaSweeperRun, sweepCapacity, sweepSolanaDepositAddresses, type SolanaSweep } from '#functions/networks/solana/sweeps';
+import { solanaSweeperRun, sweepCapacity, sweepSolanaDepositAddresses } from '#functions/networks/solana/sweeps';
+import type { SolanaSweep } from '#functions/networks/solana/sweep-types';
 import { DynamoSolanaSweepStore } from '#functions/networks/solana/sweep-store';
 import { solanaSweepInFlight, solanaSweepItem } from '#functions/networks/solana/sweep-record';
 import { SOLANA_TRANSACTION_BYTES, TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
@@ -15,8 +16,8 @@ import { toBigInt } from '#adapters/dynamo/client';
 import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
-import { FINALITY_DEPTH, SOLANA_TEST_HOT_WALLET, useSolanaNode } from '../support/solana.ts';
-import { customerPays, solanaChainOf, solanaDepositJobs, solanaDepositSettings, solanaSweeper } from '../support/solana-sweeps.ts';
+import { FINALITY_DEPTH, SOLANA_TEST_HOT_WALLET, nodeChainOf, useSolanaNode } from '../support/solana.ts';
+import { customerPays, solanaDepositJobs, solanaDepositSettings, solanaSweeper } from '../support/solana-sweeps.ts';
 
 /**
  * Solana's deposit sweeps on the real runtime (the local node: litesvm behind JSON-RPC) and
@@ -61,7 +62,7 @@ async function creditedDeposits(amounts: string[]): Promise<Deposit[]> {
 }
 
 beforeAll(async () => {
-  chain = solanaChainOf(node());
+  chain = nodeChainOf(node());
   jobs = solanaDepositJobs(env, node(), chain);
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'Solana Sweep Co', environment: 'sandbox' }, new Date()));
   // The hot wallet pays every sweep's fees; the deposit addresses never get SOL.

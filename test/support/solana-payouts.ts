@@ -7,7 +7,6 @@ import type { Address } from '@solana/kit';
 import type { Broadcaster } from '#functions/networks/chain';
 import type { NetworkName } from '#functions/networks/names';
 import type { Log } from '#functions/shared/log';
-import { solanaChainOf } from '#functions/networks/solana/from-settings';
 import type { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
 import { functionSettings, type FunctionSettings } from '#functions/settings/functions';
 import { STAGES } from '../../config/stages.ts';
@@ -16,7 +15,7 @@ import type { SolanaSendingDeps } from '#functions/networks/solana/withdrawal-se
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { TestTable } from './dynamo.ts';
-import { fundSolana, solanaNodeSettings, type SolanaNode } from './solana.ts';
+import { fundSolana, nodeChainOf, solanaNodeSettings, type SolanaNode } from './solana.ts';
 
 /**
  * Solana payouts as the tests drive them (test/integration/solana-payouts.test.ts): a hot wallet of
@@ -47,9 +46,6 @@ export async function newHotWallet(node: SolanaNode, { usdt, lamports = 10n * LA
 
 /** The tests' stderr stays quiet; a test that reads the log gives its own. */
 export const quiet: Log = { warn: () => {}, error: () => {} };
-
-/** The chain adapter over the test's node, as the jobs connect it. */
-export const nodeChainOf = (node: SolanaNode): SolanaRpcChain => solanaChainOf({ SOLANA: solanaNodeSettings(node) });
 
 /** The withdrawal sender's settings on the local stage with SOLANA naming the test's node (the
  * tests' hot wallet key signs: no SOLANA_SIGNER_KMS_KEY_ID), parsed as the function parses them. */

@@ -5,20 +5,7 @@
  * them, and the sweeper as the deposit-sweeper job builds it (functions/networks/solana/sweeps.ts
  * solanaSweepDepsFrom).
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Signature,
-} from '@solana/kit';
-import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import type { Signature } from '@solana/kit';
 import { STAGES } from '../../config/stages.ts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -27,13 +14,14 @@ import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import type { DepositSettings } from '#functions/deposits/deposits';
-import { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
+import type { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
+import { SOLANA_CURSOR_NAME } from '#functions/networks/solana/from-settings';
 import type { SolanaNetworkSettings } from '#functions/networks/solana/settings';
 import { solanaSweepDepsFrom, type SolanaSweeper } from '#functions/networks/solana/sweeps';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import type { TestTable } from './dynamo.ts';
 import { usdt } from './money.ts';
-import { FINALITY_DEPTH, usdtAccountOf, type SolanaNode } from './solana.ts';
+import { FINALITY_DEPTH, nodeChainOf, sendSolanaTransaction, usdtPaymentInstructions, type SolanaNode } from './solana.ts';
 
 /** The stage's deposit terms with SOLANA set (TRON open beside it, as on every stage), Solana's
  * read from the table where the sweeper wrote the owners ahead. */
@@ -44,23 +32,20 @@ export function solanaDepositSettings(env: TestTable, network: SolanaNetworkSett
   );
 }
 
-/** A reader of the node, as the jobs connect one. */
-export const solanaChainOf = (node: SolanaNode): SolanaRpcChain => new SolanaRpcChain({ rpcUrl: node.url, rpcTimeoutMs: 10_000 });
-
 /**
  * The deposit poller's jobs on Solana, as deposit-poller.ts runs them: the scan from Solana's
  * cursor, confirmation at `finalized`, a payment held while the issuer has frozen its deposit
  * address's token account or the screening list names its payer. `settle` lets the slots pass that
  * make what was paid final, then scans and confirms.
  */
-export function solanaDepositJobs(env: TestTable, node: SolanaNode, chain = solanaChainOf(node)) {
+export function solanaDepositJobs(env: TestTable, node: SolanaNode, chain = nodeChainOf(node)) {
   const store = new DynamoDepositChainStore(env.db, env.tableName, 'solana');
   const holds: DepositHolds = {
     frozenAddresses: (owners) => chain.frozenAmong(node.mint, owners),
     sanctioned: (addresses) => screeningListOf(env.db, env.tableName).listed('solana', addresses),
   };
   const deps = () => ({ network: 'solana' as const, chain, store, usdtContract: node.mint, holds });
-  const scanOnce = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: new DynamoScanCursor(env.db, env.tableName, 'solana-usdt'), owner });
+  const scanOnce = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: new DynamoScanCursor(env.db, env.tableName, SOLANA_CURSOR_NAME), owner });
   /** Scans until the cursor reaches the newest slot, as the poller catches up; what the scans recorded. */
   async function scan() {
     let recorded = 0;
@@ -83,25 +68,7 @@ export function solanaDepositJobs(env: TestTable, node: SolanaNode, chain = sola
 /** The customer wallet pays `amount` USDT (minor units) to `owner`, creating its token account
  * when it has none, as wallets do; the transaction lands in the node's current slot. */
 export async function customerPays(node: SolanaNode, owner: string, amount: bigint): Promise<Signature> {
-  const rpc = createSolanaRpc(node.url);
-  const destination = await usdtAccountOf(address(owner));
-  const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (draft) => setTransactionMessageFeePayerSigner(node.customer.signer, draft),
-    (draft) => setTransactionMessageLifetimeUsingBlockhash(lifetime, draft),
-    (draft) =>
-      appendTransactionMessageInstructions(
-        [
-          getCreateAssociatedTokenIdempotentInstruction({ payer: node.customer.signer, ata: destination, owner: address(owner), mint: node.mint }),
-          getTransferCheckedInstruction({ source: node.customer.usdtAccount, mint: node.mint, destination, authority: node.customer.signer, amount, decimals: node.usdtDecimals }),
-        ],
-        draft,
-      ),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
-  return getSignatureFromTransaction(signed);
+  return sendSolanaTransaction(node, node.customer.signer, await usdtPaymentInstructions(node, node.customer.signer, owner, amount));
 }
 
 /** The sweeper as the job builds it for the node, its minimum 1 USDT (the stage's SWEEP_MINIMUM_USDT

@@ -3,29 +3,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
-import {
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type Instruction,
-  type KeyPairSigner,
-  type Signature,
-} from '@solana/kit';
+import { createSolanaRpc, type Address, type Base64EncodedWireTransaction, type Instruction, type KeyPairSigner, type Signature } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import * as v from 'valibot';
 import { afterAll, beforeAll } from 'vitest';
 import { STAGES } from '../../config/stages.ts';
 import { solanaNetworkSettings, type SolanaNetworkSettings } from '#functions/networks/solana/settings';
+import { solanaChainOf } from '#functions/networks/solana/from-settings';
+import type { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
+import { signedTransaction, transactionMessage } from '#functions/networks/solana/transaction-message';
 import { parseSettings } from '#functions/settings/schema';
 import { SLICES, type SliceSettings } from '#functions/settings/functions';
-import { startSolanaNode, usdtAccountOf, type SolanaNode, type SolanaNodeOptions } from '#local/solana-node';
+import { localSolanaWallet, startSolanaNode, type SolanaNode, type SolanaNodeOptions } from '#local/solana-node';
+import { associatedTokenAccount, USDT_DECIMALS } from '#functions/networks/solana/token-accounts';
 
 /** The tests start their Solana node as `npm start` does (local/solana-node.ts). */
 export { startSolanaNode, localSolanaWallet, usdtAccountOf, USDT_MINT, FINALITY_DEPTH, type SolanaNode } from '#local/solana-node';
@@ -66,6 +56,9 @@ export function solanaChainSettings(solana: SolanaNode | SolanaNetworkSettings):
   const local = parseSettings(SLICES.chain, { ...STAGES.local.functionEnvironment }) as SliceSettings<'chain'>;
   return { ...local, SOLANA: network };
 }
+
+/** The chain adapter over a test's node, as the jobs connect it (functions/networks/solana/from-settings.ts). */
+export const nodeChainOf = (node: SolanaNode): SolanaRpcChain => solanaChainOf({ SOLANA: solanaNodeSettings(node) });
 
 /**
  * A test file's Solana node (local/solana-node.ts), started before its first test and closed after
@@ -108,34 +101,43 @@ export async function fundSolana(node: SolanaNode, owner: Address | string, { la
  * sends it as a wallet does: `skipPreflight` lands what fails too (with its error, paying its fee), as
  * a provider that forwards without simulating does. Answers the signature.
  */
-export async function sendSolanaTransaction(node: SolanaNode, feePayer: KeyPairSigner, instructions: Instruction[], { skipPreflight = false }: { skipPreflight?: boolean } = {}): Promise<Signature> {
-  const { transaction } = await signedSolanaTransaction(node, feePayer, instructions);
-  return createSolanaRpc(node.url).sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64', skipPreflight, preflightCommitment: 'confirmed' }).send();
+export async function sendSolanaTransaction(node: Pick<SolanaNode, 'url'>, feePayer: KeyPairSigner, instructions: Instruction[], { skipPreflight = false }: { skipPreflight?: boolean } = {}): Promise<Signature> {
+  const { wire } = await signedSolanaTransaction(node, feePayer, instructions);
+  return createSolanaRpc(node.url).sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight, preflightCommitment: 'confirmed' }).send();
 }
 
-/** `instructions` signed by `feePayer` on the node's newest blockhash, not sent: `wire` as
- * SolanaChain.broadcast takes it, `signature` its id. */
-export async function signedSolanaTransaction(node: SolanaNode, feePayer: KeyPairSigner, instructions: Instruction[]) {
+/** `instructions` signed by `feePayer` on the node's newest blockhash as Cambio signs its own
+ * (functions/networks/solana/transaction-message.ts), not sent: `wire` as SolanaChain.broadcast
+ * takes it, `signature` its id. */
+export async function signedSolanaTransaction(node: Pick<SolanaNode, 'url'>, feePayer: KeyPairSigner, instructions: Instruction[]): Promise<{ wire: string; signature: string }> {
   const { value: latest } = await createSolanaRpc(node.url).getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (message) => setTransactionMessageFeePayerSigner(feePayer, message),
-      (message) => setTransactionMessageLifetimeUsingBlockhash(latest, message),
-      (message) => appendTransactionMessageInstructions(instructions, message),
-    ),
-  );
-  return { transaction: signed, wire: getBase64EncodedWireTransaction(signed) as string, signature: getSignatureFromTransaction(signed) as string };
+  return signedTransaction(transactionMessage(feePayer, latest, instructions));
 }
 
 /** What a wallet sends to pay `amount` USDT minor units from `payer` to the wallet `to`: the payee's
  * associated token account created when missing, then transferChecked into it. */
-export async function usdtPaymentInstructions(node: SolanaNode, payer: KeyPairSigner, to: Address | string, amount: bigint): Promise<Instruction[]> {
-  const [source, destination] = await Promise.all([usdtAccountOf(payer.address), usdtAccountOf(to as Address)]);
+export async function usdtPaymentInstructions(node: Pick<SolanaNode, 'mint'>, payer: KeyPairSigner, to: Address | string, amount: bigint): Promise<Instruction[]> {
+  const [source, destination] = await Promise.all([associatedTokenAccount(payer.address, node.mint), associatedTokenAccount(to, node.mint)]);
   return [
     getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner: to as Address, mint: node.mint }),
-    getTransferCheckedInstruction({ source, mint: node.mint, destination, authority: payer, amount, decimals: node.usdtDecimals }),
+    getTransferCheckedInstruction({ source, mint: node.mint, destination, authority: payer, amount, decimals: USDT_DECIMALS }),
   ];
+}
+
+/** A Solana node as a wallet reaches it: a test's node, or the local runtime's as its SOLANA names it (solanaEndpointOf). */
+export type SolanaEndpoint = Pick<SolanaNode, 'url' | 'mint'>;
+
+export const solanaEndpointOf = (network: SolanaNetworkSettings): SolanaEndpoint => ({ url: network.rpcUrl!, mint: network.usdtMint as Address });
+
+/**
+ * The customer wallet pays each wallet its amount (USDT minor units) in one transaction, as an
+ * exchange's batch payout does, each payee's token account created when missing: every payment
+ * lands in the same slot, so all are final at once. Ten fit in Solana's 1,232 bytes.
+ */
+export async function customerPaysEach(node: SolanaEndpoint, payments: { to: string; amount: bigint }[]): Promise<Signature> {
+  const { signer } = await localSolanaWallet('customer');
+  const instructions = await Promise.all(payments.map(({ to, amount }) => usdtPaymentInstructions(node, signer, to, amount)));
+  return sendSolanaTransaction(node, signer, instructions.flat());
 }
 
 /** A provider's fault, as a Solana JSON-RPC proxy makes it: an HTTP 429 or 500, a JSON-RPC error

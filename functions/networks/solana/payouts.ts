@@ -1,22 +1,10 @@
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { getAddMemoInstruction } from '@solana-program/memo';
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type Blockhash,
-  type Instruction,
-  type TransactionPartialSigner,
-} from '@solana/kit';
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { address, type Instruction, type TransactionPartialSigner } from '@solana/kit';
+import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { TOKEN_ACCOUNT_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
+import { associatedTokenAccount, USDT_DECIMALS } from './token-accounts.ts';
+import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 
 /**
  * A payout on Solana: one transaction from the hot wallet, which pays its fee, to a payee's wallet.
@@ -41,19 +29,11 @@ export const PAYOUT_COMPUTE_UNITS = 60_000;
 /** SPL Memo v2, deployed on every cluster and loaded by the local runtime: @solana-program/memo's
  * default names a newer program, which a cluster may not have. */
 const SPL_MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
-/** USDT's decimals on Solana, as transferChecked asserts them against the mint. */
-const USDT_DECIMALS = 6;
-
-/** A blockhash to build on, and the last block height a transaction built on it can land at. */
-export interface PayoutBlockhash {
-  blockhash: string;
-  lastValidBlockHeight: bigint;
-}
 
 /** What the payouts built together read of the chain once: the blockhash, the payees' token
  * accounts, and a token account's rent. */
 export interface PayoutConditions {
-  blockhash: PayoutBlockhash;
+  blockhash: TransactionLifetime;
   /** By payee wallet. */
   tokenAccounts: Map<string, TokenAccountState>;
   /** Lamports a new token account holds to be exempt from rent. */
@@ -99,13 +79,6 @@ export async function payoutConditions(
   return { blockhash, tokenAccounts, tokenAccountRent, priorityFee: recentFee < priorityFeeCap ? recentFee : priorityFeeCap };
 }
 
-/** An owner's associated token account of the mint, derived here: the destination is never taken
- * from a node's answer. */
-export async function associatedTokenAccount(owner: string, usdtMint: string): Promise<Address> {
-  const [account] = await findAssociatedTokenPda({ owner: address(owner), mint: address(usdtMint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  return account;
-}
-
 /**
  * Builds and signs one payout with the hot wallet (`hotWallet`: ./signer.ts asTransactionSigner),
  * which pays the fee, any new token account's rent, and sends the USDT from its own token account.
@@ -124,18 +97,11 @@ export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint
     getTransferCheckedInstruction({ source, mint, destination, authority: hotWallet, amount: payout.amount, decimals: USDT_DECIMALS }),
     getAddMemoInstruction({ memo: payout.withdrawalId }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS }),
   ];
-  const { blockhash, lastValidBlockHeight } = conditions.blockhash;
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (draft) => setTransactionMessageFeePayerSigner(hotWallet, draft),
-    (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash as Blockhash, lastValidBlockHeight }, draft),
-    (draft) => appendTransactionMessageInstructions(instructions, draft),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
+  const { wire, signature } = await signedTransaction(transactionMessage(hotWallet, conditions.blockhash, instructions));
   return {
-    wire: getBase64EncodedWireTransaction(signed),
-    signature: getSignatureFromTransaction(signed),
-    lastValidBlockHeight,
+    wire,
+    signature,
+    lastValidBlockHeight: conditions.blockhash.lastValidBlockHeight,
     tokenAccountRent: createsTokenAccount ? conditions.tokenAccountRent : 0n,
   };
 }

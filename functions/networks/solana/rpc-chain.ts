@@ -11,9 +11,10 @@ import {
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { AccountState, findAssociatedTokenPda, getTokenDecoder, getTokenSize, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { AccountState, getTokenDecoder, getTokenSize, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { SignatureStatus, SolanaChain, TokenAccountState } from './chain.ts';
+import { associatedTokenAccount } from './token-accounts.ts';
 
 /**
  * Solana's chain over standard JSON-RPC (@solana/kit's createSolanaRpc): a provider on deployed
@@ -165,7 +166,7 @@ export class SolanaRpcChain implements SolanaChain {
     const key = `${mint}:${owner}`;
     const known = this.associated.get(key);
     if (known) return known;
-    const [account] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const account = await associatedTokenAccount(owner, mint);
     if (this.associated.size >= ATA_CACHE_SIZE) this.associated.clear();
     this.associated.set(key, account);
     return account;

@@ -1,11 +1,11 @@
 import type { SweepInFlight } from '../../ledger/reconciliation.ts';
-import type { SolanaSweep } from './sweeps.ts';
+import type { SolanaSweep } from './sweep-types.ts';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
 import type { Item } from '../../adapters/dynamo/items/item.ts';
 import { sweepOwner, type PayoutOwner } from '../../withdrawals/payouts.ts';
 
 /**
- * The one owner of a stored `SolanaSweep` (./sweeps.ts) and of its addresses' marks. One partition:
+ * The one owner of a stored `SolanaSweep` (./sweep-types.ts) and of its addresses' marks. One partition:
  * a sweep is `OPEN#<id>` while its transaction is unsettled, then among the finished sweeps by time
  * (`FINISHED#<createdAt>#<id>`), kept for reconciliation with each token account it emptied and
  * closed. Beside it, while it is open, one `ADDRESS#<owner>` mark per deposit address it moves,

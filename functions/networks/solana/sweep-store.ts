@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DueOwner, SolanaSweep, SolanaSweepStore } from './sweeps.ts';
+import type { DueOwner, SolanaSweep, SolanaSweepStore } from './sweep-types.ts';
 import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 import { answer, MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
 import { claimIn } from '../../adapters/dynamo/transaction-claims.ts';

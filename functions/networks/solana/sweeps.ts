@@ -1,40 +1,33 @@
 import {
   address,
-  appendTransactionMessageInstructions,
   createKeyPairSignerFromPrivateKeyBytes,
-  createTransactionMessage,
   generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
   getTransactionMessageSize,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Blockhash,
   type Instruction,
   type KeyPairSigner,
   type TransactionSigner,
 } from '@solana/kit';
 import { getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { broadcastOwned, TransactionIdTaken, type TransactionClaims } from '../../withdrawals/payouts.ts';
-import { returnUnfrozen, setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { returnUnfrozen, setAsideFrozen, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
 import { needed } from '../../settings/schema.ts';
-import { awsClient } from '../../adapters/aws-clients.ts';
 import { DynamoTransactionClaims } from '../../adapters/dynamo/transaction-claims.ts';
 import type { DepositSweeperRun, JobRunOutcome, JobTable } from '../network.ts';
 import { depositSweeperRun } from '../job-runs.ts';
 import { tokenStanding } from '../token-standing.ts';
 import { SOLANA_TRANSACTION_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
-import { SolanaRpcChain, transactionErrorCode } from './rpc-chain.ts';
+import { transactionErrorCode } from './rpc-chain.ts';
+import { solanaChainOf, solanaSettingsOf } from './from-settings.ts';
 import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './signer.ts';
-import type { SolanaNetworkSettings } from './settings.ts';
+import type { SliceSettings } from '../../settings/functions.ts';
 import { depositSeedOf, deriveDepositOwner, nextAddressIndex, secretsManagerDepositSeed, writeDepositOwnersAhead } from './deposit-owners.ts';
 import { DynamoSolanaSweepStore } from './sweep-store.ts';
 import { solanaSweepOwner } from './sweep-record.ts';
+import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
+import { USDT_DECIMALS } from './token-accounts.ts';
+import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 
 /**
  * Sweeps on Solana: a credited deposit's USDT waits in the associated token account of its deposit
@@ -72,80 +65,10 @@ import { solanaSweepOwner } from './sweep-record.ts';
  *   version of the sweep, it is signed again on a new blockhash, with the balances read afresh;
  *   never before, so two versions can never both land. After MAX_SWEEP_VERSIONS versions that never
  *   landed it fails instead, and its addresses are swept afresh.
- * - No priority fee yet (no compute-budget instruction: @solana-program/compute-budget is not
- *   installed): a sweep is not urgent, and one that does not land in congestion is signed again.
+ * - No priority fee (no compute-budget instruction, unlike a payout's): a sweep is not urgent, and
+ *   one that does not land in congestion is signed again.
  * - The ledger does not change: treasury moving between Cambio's own wallets.
  */
-export type SolanaSweepStatus = 'sending' | 'done' | 'failed';
-
-export interface SweptTokenAccount {
-  /** The deposit address: the owner wallet, whose key signs. */
-  owner: string;
-  /** Its index, where its key is derived (m/44'/501'/i'/0'). */
-  addressIndex: number;
-  /** Its USDT associated token account, emptied and closed. */
-  tokenAccount: string;
-  /** USDT moved, minor units (6 decimals on Solana too): its whole balance when signed. */
-  amount: bigint;
-  /** Lamports it held, its rent, returned to the hot wallet when it is closed. */
-  rent: bigint;
-}
-
-export interface SolanaSweep {
-  /** The first version's signature. */
-  id: string;
-  status: SolanaSweepStatus;
-  /** The hot wallet: the fee payer, where the USDT and the rent go. */
-  wallet: string;
-  accounts: SweptTokenAccount[];
-  /** Their USDT together. */
-  amount: bigint;
-  /** Their rent together, lamports. */
-  rent: bigint;
-  /** The transaction also creates the hot wallet's token account. */
-  createsHotWalletAccount: boolean;
-  /** The newest version's signature (base58): the transaction's id. */
-  signature: string;
-  /** The newest version, signed, base64 wire form: what is broadcast. */
-  wire: string;
-  /** The newest version cannot land in a block above this height. */
-  lastValidBlockHeight: bigint;
-  /** Versions signed before, each replaced only once it could no longer land. */
-  earlierSignatures: string[];
-  /** When the newest version was signed and first sent. */
-  broadcastAt: string | null;
-  /** The transaction's error (failed), or why it was not signed again. */
-  failureReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A sweep-due deposit address as the due list gives it. */
-export interface DueOwner {
-  address: string;
-  addressIndex: number;
-}
-
-export interface SolanaSweepStore extends FrozenAddressList {
-  /** Deposit addresses with a credited deposit since their last sweep, at most `limit` in address
-   * order; `after`: those after that address (the next page). */
-  dueAddresses(limit: number, after?: string): Promise<DueOwner[]>;
-  /** Nothing (more) to sweep there until a new deposit is credited; `remaining`, below the minimum,
-   * stays listed for reconciliation. */
-  clearDue(address: string, remaining: bigint): Promise<void>;
-  openSweeps(): Promise<SolanaSweep[]>;
-  /** The sweep, its addresses' marks and its signature's claim, in one write: 'address-taken' when
-   * an address is in another open sweep (nothing written). */
-  storeSweep(sweep: SolanaSweep): Promise<'written' | 'address-taken'>;
-  /** Writes `after` if the sweep is still as `before`; false when another sweeper moved it first. */
-  saveSweep(before: SolanaSweep, after: SolanaSweep): Promise<boolean>;
-}
-
-/** The hot wallet's signer (./signer.ts SolanaSigner). */
-export interface HotWalletSigner {
-  address(): Promise<string>;
-  signMessage(message: Uint8Array): Promise<Uint8Array>;
-}
 
 /** The deposit owners' keys, from the seed (./deposit-owners.ts). */
 export interface DepositOwnerKeys {
@@ -201,8 +124,6 @@ export const SWEEPS_PER_RUN = 10;
  * instead (NEVER_LANDED): a node that refuses it every time (its preflight) would otherwise grow
  * its record without end. Its addresses stay due: the next run starts a sweep afresh. */
 export const MAX_SWEEP_VERSIONS = 10;
-/** USDT's decimals on Solana, as transferChecked asserts them against the mint. */
-const USDT_DECIMALS = 6;
 
 /** Settles the open sweeps, then signs, stores and broadcasts sweeps of the due addresses. */
 export async function sweepSolanaDepositAddresses(deps: SolanaSweepDeps): Promise<SolanaSweepResult> {
@@ -285,15 +206,13 @@ async function hotWalletAccount(deps: SolanaSweepDeps, wallet: string): Promise<
   return { address: state.address, exists: state.exists };
 }
 
-type Lifetime = { blockhash: string; lastValidBlockHeight: bigint };
-
 /** A sweep's message: the hot wallet pays; its token account created when missing; then each
  * account's whole balance moved and the account closed to the hot wallet. */
 function sweepMessage(
   hotWallet: TransactionSigner,
   mint: string,
   hotAccount: { address: string; exists: boolean },
-  lifetime: Lifetime,
+  lifetime: TransactionLifetime,
   accounts: { signer: TransactionSigner; tokenAccount: string; amount: bigint }[],
 ) {
   const destination = address(hotAccount.address);
@@ -306,12 +225,7 @@ function sweepMessage(
       getCloseAccountInstruction({ account: source, destination: hotWallet.address, owner: account.signer }),
     );
   }
-  return pipe(
-    createTransactionMessage({ version: 0 }),
-    (draft) => setTransactionMessageFeePayerSigner(hotWallet, draft),
-    (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: lifetime.lastValidBlockHeight }, draft),
-    (draft) => appendTransactionMessageInstructions(instructions, draft),
-  );
+  return transactionMessage(hotWallet, lifetime, instructions);
 }
 
 /** The most of `due`, in order, whose sweep's encoded transaction (signatures included) fits in
@@ -320,7 +234,7 @@ function largestBatch<A extends { signer: TransactionSigner; tokenAccount: strin
   hotWallet: TransactionSigner,
   mint: string,
   hotAccount: { address: string; exists: boolean },
-  lifetime: Lifetime,
+  lifetime: TransactionLifetime,
   due: A[],
 ): A[] {
   let size = 0;
@@ -354,7 +268,7 @@ async function signAndStore(
   deps: SolanaSweepDeps,
   hotWallet: TransactionSigner,
   hotAccount: { address: string; exists: boolean },
-  lifetime: Lifetime,
+  lifetime: TransactionLifetime,
   batch: DueAccount[],
   now: () => Date,
   log: Log,
@@ -392,14 +306,13 @@ async function signedSweep(
   hotWallet: TransactionSigner,
   mint: string,
   hotAccount: { address: string; exists: boolean },
-  lifetime: Lifetime,
+  lifetime: TransactionLifetime,
   accounts: { signer: TransactionSigner; tokenAccount: string; amount: bigint }[],
 ): Promise<{ signature: string; wire: string; lastValidBlockHeight: bigint }> {
   const message = sweepMessage(hotWallet, mint, hotAccount, lifetime, accounts);
   const size = getTransactionMessageSize(message);
   if (size > SOLANA_TRANSACTION_BYTES) throw new Error(`A Solana sweep of ${accounts.length} accounts is ${size} bytes, over ${SOLANA_TRANSACTION_BYTES}`);
-  const signed = await signTransactionMessageWithSigners(message);
-  return { signature: getSignatureFromTransaction(signed), wire: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: lifetime.lastValidBlockHeight };
+  return { ...(await signedTransaction(message)), lastValidBlockHeight: lifetime.lastValidBlockHeight };
 }
 
 /** Sends the stored sweep's newest version. A failure is logged, not thrown: the other sweeps still
@@ -545,7 +458,7 @@ export function depositOwnerKeys(seed: () => Promise<Uint8Array>): DepositOwnerK
 }
 
 /** What the sweeper's settings say of Solana (FunctionSettings<'jobs/deposit-sweeper'> has them). */
-export type SolanaSweeperSettings = { SOLANA?: SolanaNetworkSettings; SOLANA_SIGNER_KMS_KEY_ID?: string; SWEEP_MINIMUM_USDT: bigint };
+export type SolanaSweeperSettings = Pick<SliceSettings<'chain'>, 'SOLANA'> & { SOLANA_SIGNER_KMS_KEY_ID?: string; SWEEP_MINIMUM_USDT: bigint };
 
 /** Solana's sweeper, built once per warm function: what a run needs (`deps`), and the deposit
  * owners' top-up it does first. */
@@ -564,13 +477,14 @@ export interface SolanaSweeper {
 
 /**
  * The sweeper from the function's settings and the table (the deposit-sweeper job's, through
- * ./jobs.ts): the chain over SOLANA's endpoint, the hot wallet (KMS, or the local key), the deposit
- * seed (SOLANA's `localDepositSeed` locally, else the Secrets Manager secret `depositSeedSecret`,
- * granted to this function alone). `chain`: another reader of the same node (a test's).
+ * ./jobs.ts): the stage's chain (./from-settings.ts), the hot wallet (KMS, or the local key), the
+ * deposit seed (SOLANA's `localDepositSeed` locally, else the Secrets Manager secret
+ * `depositSeedSecret`, granted to this function alone). `chain`: another reader of the same node (a
+ * test's).
  */
 export function solanaSweepDepsFrom(settings: SolanaSweeperSettings, { db, tableName }: JobTable, { chain }: { chain?: SolanaChain } = {}): SolanaSweeper {
-  const network = needed(settings.SOLANA, 'SOLANA', 'Solana is open');
-  const reader = chain ?? new SolanaRpcChain({ rpcUrl: network.rpcUrl ?? secretsManagerRpcUrl(needed(network.rpcUrlSecret, 'SOLANA', 'no rpcUrl')), rpcTimeoutMs: network.rpcTimeoutMs });
+  const network = solanaSettingsOf(settings);
+  const reader = chain ?? solanaChainOf(settings);
   const seed = network.localDepositSeed
     ? async () => depositSeedOf(network.localDepositSeed!)
     : secretsManagerDepositSeed(needed(network.depositSeedSecret, 'SOLANA', 'no localDepositSeed: depositSeedSecret holds the deposit seed'));
@@ -595,20 +509,6 @@ export function solanaSweepDepsFrom(settings: SolanaSweeperSettings, { db, table
     frozenAmong: (owners) => reader.frozenAmong(network.usdtMint, owners),
     hotWalletSolMinimum: BigInt(network.hotWalletSolMinimum),
     writeOwnersAhead: async (now = new Date()) => writeDepositOwnersAhead(db, tableName, seed, await nextAddressIndex(db, tableName), network.depositOwnersAhead, now),
-  };
-}
-
-/** The endpoint from Secrets Manager (a provider's URL carries its key), read once and kept. */
-function secretsManagerRpcUrl(secretId: string, client = awsClient(new SecretsManagerClient({}))): () => Promise<string> {
-  let url: Promise<string> | undefined;
-  return () => {
-    url ??= client.send(new GetSecretValueCommand({ SecretId: secretId })).then(({ SecretString }) => {
-      const value = SecretString?.trim();
-      if (!value || !URL.canParse(value)) throw new Error(`Secret ${secretId} holds no Solana RPC URL`);
-      return value;
-    });
-    url.catch(() => (url = undefined));
-    return url;
   };
 }
 

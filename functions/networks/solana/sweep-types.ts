@@ -1,0 +1,71 @@
+import type { FrozenAddressList } from '../../deposits/frozen-addresses.ts';
+
+/**
+ * A Solana sweep as it is stored, and the store the sweeper writes it through: apart from
+ * ./sweeps.ts (which signs and sends them) so that the record (./sweep-record.ts) and the table's
+ * store (./sweep-store.ts) name these shapes without importing the sweeper that imports them.
+ */
+export type SolanaSweepStatus = 'sending' | 'done' | 'failed';
+
+export interface SweptTokenAccount {
+  /** The deposit address: the owner wallet, whose key signs. */
+  owner: string;
+  /** Its index, where its key is derived (m/44'/501'/i'/0'). */
+  addressIndex: number;
+  /** Its USDT associated token account, emptied and closed. */
+  tokenAccount: string;
+  /** USDT moved, minor units (6 decimals on Solana too): its whole balance when signed. */
+  amount: bigint;
+  /** Lamports it held, its rent, returned to the hot wallet when it is closed. */
+  rent: bigint;
+}
+
+export interface SolanaSweep {
+  /** The first version's signature. */
+  id: string;
+  status: SolanaSweepStatus;
+  /** The hot wallet: the fee payer, where the USDT and the rent go. */
+  wallet: string;
+  accounts: SweptTokenAccount[];
+  /** Their USDT together. */
+  amount: bigint;
+  /** Their rent together, lamports. */
+  rent: bigint;
+  /** The transaction also creates the hot wallet's token account. */
+  createsHotWalletAccount: boolean;
+  /** The newest version's signature (base58): the transaction's id. */
+  signature: string;
+  /** The newest version, signed, base64 wire form: what is broadcast. */
+  wire: string;
+  /** The newest version cannot land in a block above this height. */
+  lastValidBlockHeight: bigint;
+  /** Versions signed before, each replaced only once it could no longer land. */
+  earlierSignatures: string[];
+  /** When the newest version was signed and first sent. */
+  broadcastAt: string | null;
+  /** The transaction's error (failed), or why it was not signed again. */
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A sweep-due deposit address as the due list gives it. */
+export interface DueOwner {
+  address: string;
+  addressIndex: number;
+}
+
+export interface SolanaSweepStore extends FrozenAddressList {
+  /** Deposit addresses with a credited deposit since their last sweep, at most `limit` in address
+   * order; `after`: those after that address (the next page). */
+  dueAddresses(limit: number, after?: string): Promise<DueOwner[]>;
+  /** Nothing (more) to sweep there until a new deposit is credited; `remaining`, below the minimum,
+   * stays listed for reconciliation. */
+  clearDue(address: string, remaining: bigint): Promise<void>;
+  openSweeps(): Promise<SolanaSweep[]>;
+  /** The sweep, its addresses' marks and its signature's claim, in one write: 'address-taken' when
+   * an address is in another open sweep (nothing written). */
+  storeSweep(sweep: SolanaSweep): Promise<'written' | 'address-taken'>;
+  /** Writes `after` if the sweep is still as `before`; false when another sweeper moved it first. */
+  saveSweep(before: SolanaSweep, after: SolanaSweep): Promise<boolean>;
+}

@@ -1,0 +1,190 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateKeyPairSigner } from '@solana/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
+import { readItem } from '#adapters/dynamo/queries';
+import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
+import { depositOwnersItem } from '#functions/networks/solana/deposit-owner-record';
+import { solanaChainOf } from '#functions/networks/solana/from-settings';
+import { DynamoSolanaSweepStore } from '#functions/networks/solana/sweep-store';
+import { sweepCapacity } from '#functions/networks/solana/sweeps';
+import { addStageEntry } from '#functions/screening/screening-import';
+import { formatAmount } from '#functions/shared/money';
+import type { LocalRuntime } from '#local/runtime';
+import { LOCAL_SOLANA_HOT_WALLET } from '#local/solana-runtime';
+import { newCompany, startTestApi } from '../support/local-api.ts';
+import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
+import { runOpsCommand } from '../support/ops-commands.ts';
+import { customerPaysEach, solanaEndpointOf } from '../support/solana.ts';
+import { waitFor } from '../support/wait.ts';
+
+/**
+ * USDT on Solana end to end on the local runtime as `npm start` opens it (local/solana-runtime.ts:
+ * its node in the process, the chain jobs on their timer, the API over a real socket), the issue's
+ * "Done when": a deposit made with the API and paid from the customer wallet with `npm run
+ * sandbox:pay` completes at `finalized`, credited the exact amount, by the runtime's own poller; a
+ * withdrawal to a wallet with no USDT account is paid by the runtime's sender, the account created
+ * and its balance grown by exactly the amount; ten paid deposits are swept by the runtime's sweeper in
+ * ceil(10 / capacity) transactions, their token accounts closed; a sanctioned Solana address is
+ * refused; `npm run reconcile` balances, Solana included.
+ *
+ * Slots pass every 100 ms, not npm start's 400 ms (finality 32 slots deep: 3.2 s, not 12.8 s), so
+ * the file stays short; nothing else differs. The tests run in order: the sweep counts its
+ * transactions, so no other deposit may be due beside its ten.
+ */
+const workDir = mkdtempSync(join(tmpdir(), 'cambio-solana-e2e-'));
+const SLOT_MS = 100;
+const WITHIN_MS = 30_000;
+/** A Solana transaction's id: its first signature, 64 bytes in base58. */
+const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{86,88}$/;
+let runtime: LocalRuntime;
+let db: ReturnType<typeof createDocumentClient>;
+let company: Awaited<ReturnType<typeof newCompany>>;
+
+const network = () => runtime.solana!;
+const chain = () => solanaChainOf({ SOLANA: network() });
+const mint = () => network().usdtMint;
+const sandboxPay = (...args: string[]) => runOpsCommand('ops/sandbox-pay.ts', args, {}, workDir);
+const depositOf = async (id: string) => (await company.call('GET', `/deposits/${id}`)).body.data;
+const completed = (id: string) => waitFor(() => depositOf(id), (deposit) => deposit.status === 'completed', WITHIN_MS);
+
+const sweepStore = () => new DynamoSolanaSweepStore(db, runtime.tableName);
+/** Until the runtime's sweeper has swept every credited deposit and its sweeps are final: nothing
+ * due, nothing in flight. */
+async function sweptAndSettled() {
+  const sweeps = sweepStore();
+  const left = await waitFor(async () => (await sweeps.openSweeps()).length + (await sweeps.dueAddresses(10)).length, (count) => count === 0, WITHIN_MS);
+  expect(left).toBe(0);
+}
+
+/** A Solana deposit made with the API. */
+async function newDeposit(reference: string, amount: string) {
+  const created = await company.call('POST', '/deposits', { body: { method: 'usdt', network: 'solana', reference, amount } });
+  expect(created.status).toBe(201);
+  return created.body.data as { id: string; address: string; requiredConfirmations: number };
+}
+
+beforeAll(async () => {
+  runtime = await startTestApi({ dataDir: join(workDir, '.data'), solana: true, solanaSlotIntervalMs: SLOT_MS, pollIntervalMs: 200 });
+  db = createDocumentClient(runtime.dynamoEndpoint);
+  company = await newCompany(runtime, 'Solana E2E Co');
+  // The runtime's sweeper writes the deposit addresses ahead on its first run
+  // (functions/networks/solana/deposit-owners.ts); deposit creation answers 503 until then.
+  await waitFor(() => readItem(db, runtime.tableName, depositOwnersItem.writtenKey()), (marker) => marker !== null, WITHIN_MS);
+}, 60_000);
+
+afterAll(async () => {
+  db?.destroy();
+  await runtime?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('npm start with Solana open', () => {
+  it('a deposit paid from the customer wallet with npm run sandbox:pay is seen confirming, then completed at finalized by the runtime\'s poller, credited the exact amount', async () => {
+    const deposit = await newDeposit('sol-e2e-pay', '25');
+    expect(deposit).toMatchObject({ requiredConfirmations: 32 });
+    expect((await chain().tokenAccounts(mint(), [deposit.address])).get(deposit.address)).toMatchObject({ exists: false });
+
+    const paid = await sandboxPay('--network', 'solana', '--address', deposit.address, '--amount', '25', '--json');
+    expect(paid.stderr).toBe('');
+    expect(paid.status).toBe(0);
+    const { txHash } = JSON.parse(paid.stdout) as { txHash: string };
+    expect(txHash).toMatch(SIGNATURE);
+
+    // Seen, not credited, until its slot is final.
+    const statuses = new Set<string>();
+    const done = await waitFor(
+      async () => {
+        const now = await depositOf(deposit.id);
+        statuses.add(now.status);
+        return now;
+      },
+      (now) => now.status === 'completed',
+      WITHIN_MS,
+    );
+    expect(statuses).toContain('confirming');
+    expect(done).toMatchObject({ status: 'completed', network: 'solana', receivedAmount: '25.000000', creditedAmount: '25.000000', amountStatus: 'exact' });
+    expect(done.transactions).toEqual([expect.objectContaining({ txHash, amount: '25.000000', status: 'confirmed' })]);
+    expect(await chain().finalReceipt(txHash)).toMatchObject({ result: 'SUCCESS' });
+    const balance = await company.call('GET', '/company/balance');
+    expect(balance.body.data.balances[0]).toEqual({ currency: 'USDT', available: '25.000000', pending: '0.000000', locked: '0.000000' });
+  }, 60_000);
+
+  it("a withdrawal to a wallet with no USDT account is sent by the runtime's sender: the account is created, its balance grows by exactly the amount, completed with the transaction's signature", async () => {
+    // The deposit above swept first, so the hot wallet's USDT moves by the payout alone.
+    await sweptAndSettled();
+    const payee = (await generateKeyPairSigner()).address;
+    expect((await chain().tokenAccounts(mint(), [payee])).get(payee)).toMatchObject({ exists: false, amount: 0n });
+    const hotBefore = await chain().tokenBalance(mint(), LOCAL_SOLANA_HOT_WALLET);
+
+    const created = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: payee, amount: '10', reference: 'sol-e2e-payout' } });
+    expect(created.status).toBe(201);
+    const sent = await waitFor(
+      async () => (await company.call('GET', `/withdrawals/${created.body.data.id}`)).body.data,
+      (withdrawal) => withdrawal.status === 'completed' || withdrawal.status === 'failed',
+      WITHIN_MS,
+    );
+    expect(sent).toMatchObject({ status: 'completed', network: 'solana', address: payee, amount: '10.000000', txHash: expect.stringMatching(SIGNATURE) });
+    expect((await chain().tokenAccounts(mint(), [payee])).get(payee)).toMatchObject({ exists: true, amount: usdt('10'), frozen: false });
+    expect(hotBefore - (await chain().tokenBalance(mint(), LOCAL_SOLANA_HOT_WALLET))).toBe(usdt('10'));
+    expect(await chain().finalReceipt(sent.txHash)).toMatchObject({ result: 'SUCCESS', tokenTransfers: [expect.objectContaining({ to: payee, amount: usdt('10') })] });
+    // The amount and the stage's withdrawal fee (1 USDT locally) left the company.
+    const balance = await company.call('GET', '/company/balance');
+    expect(balance.body.data.balances[0]).toMatchObject({ available: '14.000000', locked: '0.000000' });
+  }, 60_000);
+
+  it('a withdrawal to a sanctioned Solana address (a stage entry on the screening list) is refused 422 ADDRESS_NOT_ALLOWED, reason sanctioned', async () => {
+    const listed = (await generateKeyPairSigner()).address;
+    const { networks } = await addStageEntry(new DynamoScreeningStore(db, runtime.tableName), { network: 'solana', address: listed, reason: 'e2e: a court order', actor: 'test' });
+    expect(networks).toEqual(['solana']);
+
+    const refused = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: listed, amount: '2', reference: 'sol-e2e-sanctioned' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'ADDRESS_NOT_ALLOWED', details: { field: 'address', address: listed, reason: 'sanctioned' } });
+    const balance = await company.call('GET', '/company/balance');
+    expect(balance.body.data.balances[0]).toMatchObject({ available: '14.000000', locked: '0.000000' });
+  });
+
+  it("ten deposits paid in one customer transaction are credited together and swept by the runtime's sweeper in ceil(10 / capacity) transactions: every deposit token account emptied into the hot wallet and closed", async () => {
+    const sweeps = sweepStore();
+    await sweptAndSettled();
+    const amounts = ['1.5', '2', '3.25', '4', '5', '6.75', '7', '8', '9.5', '12.000001'];
+    const deposits = [];
+    for (const [i, amount] of amounts.entries()) deposits.push(await newDeposit(`sol-e2e-sweep-${i}`, amount));
+    const owners = deposits.map((deposit) => deposit.address);
+    const total = amounts.reduce((sum, amount) => sum + usdt(amount), 0n);
+    const hotBefore = await chain().tokenBalance(mint(), LOCAL_SOLANA_HOT_WALLET);
+
+    const signature = await customerPaysEach(solanaEndpointOf(network()), owners.map((to, i) => ({ to, amount: usdt(amounts[i]!) })));
+    for (const [i, deposit] of deposits.entries()) {
+      expect(await completed(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: formatAmount(usdt(amounts[i]!), 'USDT'), transactions: [expect.objectContaining({ txHash: signature })] });
+    }
+
+    // Swept once final: every one of the ten accounts closed.
+    await waitFor(async () => [...(await chain().tokenAccounts(mint(), owners)).values()], (accounts) => accounts.every((account) => !account.exists), WITHIN_MS);
+    const ours = async () => [...(await sweeps.openSweeps()), ...(await sweeps.finishedSweeps())].filter((sweep) => sweep.accounts.some((account) => owners.includes(account.owner)));
+    const swept = await waitFor(ours, (found) => found.length > 0 && found.every((sweep) => sweep.status === 'done'), WITHIN_MS);
+    // The hot wallet's token account exists (the runtime's float): the capacity without creating it.
+    expect(swept).toHaveLength(Math.ceil(owners.length / (await sweepCapacity(false))));
+    expect(swept.flatMap((sweep) => sweep.accounts.map((account) => account.owner)).sort()).toEqual([...owners].sort());
+    expect(swept.reduce((sum, sweep) => sum + sweep.amount, 0n)).toBe(total);
+    const rent = await chain().rentExemptMinimum(TOKEN_ACCOUNT_BYTES);
+    expect(swept.reduce((sum, sweep) => sum + sweep.rent, 0n)).toBe(10n * rent);
+    for (const sweep of swept) expect(sweep).toMatchObject({ wallet: LOCAL_SOLANA_HOT_WALLET, createsHotWalletAccount: false, signature: expect.stringMatching(SIGNATURE) });
+    expect((await chain().tokenBalance(mint(), LOCAL_SOLANA_HOT_WALLET)) - hotBefore).toBe(total);
+    // The hot wallet paid every fee: the deposit addresses never held SOL.
+    for (const owner of owners) expect(await chain().feeBalance(owner)).toBe(0n);
+    await expectLedgerMatchesBalances(db, runtime.tableName, company.companyId);
+  }, 90_000);
+
+  it('npm run reconcile balances, in total and on solana: the float, the deposits, the payout and the sweeps move both sides alike', async () => {
+    const reconciled = await runOpsCommand('local/reconcile.ts', [], {}, workDir);
+    expect(reconciled.stderr).toBe('');
+    expect(reconciled.stdout).toMatch(/^solana .* balanced {2}gas \d+$/m);
+    expect(reconciled.stdout).toMatch(/^balanced$/m);
+    expect(reconciled.status).toBe(0);
+  }, 60_000);
+});
