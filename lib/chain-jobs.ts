@@ -100,7 +100,8 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
     schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
     targets: [poller, sender, sweeper].map((fn) => stack.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes))),
   });
-  const reconcile = reconcileJob(stack, tronGridKey, rpcUrlSecrets, solanaRpcUrlSecret, solanaHotWalletKey(solana ? solanaKey : null, 'kms:GetPublicKey'));
+  // Reconcile reads each open network's hot wallet address from its own key, and cannot sign.
+  const reconcile = reconcileJob(stack, tronGridKey, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:GetPublicKey'), solanaRpcUrlSecret, solanaHotWalletKey(solana ? solanaKey : null, 'kms:GetPublicKey'));
   return { sender, sweeper, reconcile, evmNetworks: Object.keys(evmNetworks) as EvmNetworkName[], solanaOpen: solana !== undefined };
 }
 

@@ -138,6 +138,10 @@ export interface NetworkChains {
     settings: SliceSettings<'chain'>,
     options?: { hotWallet?: () => Promise<string> },
   ): { chain: Chain; settings: ChainSettings };
+  /** The hot wallet's address on this network, from the function's settings, for a function that
+   * reads it and cannot sign (reconcile: kms:GetPublicKey only). Absent: the stage's hot wallet key
+   * in the network's address form (TRON's). */
+  hotWalletAddress?(settings: SliceSettings<'hotWallet' | 'chain'>): () => Promise<string>;
   /** What reconciliation reads of the network (functions/ledger/reconciliation.ts), and whether its
    * chain answers every address's balance in one read (then every deposit address is read). */
   reconcileSources(

@@ -128,7 +128,7 @@ it('alarms on a reconcile shortfall and surplus per network (TRON too) beside th
   expect(alarmsOn('ReconcileShortfallUsdt').find((alarm) => alarm.network === 'tron')!.name).toBe('Cambio-sandbox-ReconcileShortfallTron');
 });
 
-it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the withdrawal sender and the deposit sweeper alone sign with an open one', () => {
+it('makes a secp256k1 KMS key for each EVM network, open or not, lets the withdrawal sender and the deposit sweeper alone sign with an open one, and reconcile read its address', () => {
   const keys = template.findResources('AWS::KMS::Key', { Properties: { Description: Match.stringLikeRegexp('hot wallet \\((ethereum|bsc|polygon|arbitrum),') } });
   expect(Object.values(keys).map((key) => `${key.Properties.KeySpec} ${key.Properties.KeyUsage}`)).toEqual(Array(4).fill('ECC_SECG_P256K1 SIGN_VERIFY'));
   const aliases = Object.fromEntries(Object.values(template.findResources('AWS::KMS::Alias')).map((alias) => [alias.Properties.AliasName, alias.Properties.TargetKeyId['Fn::GetAtt'][0]]));
@@ -145,7 +145,7 @@ it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the wi
   expect(functions[senderId]!.Properties.ReservedConcurrentExecutions).toBe(3);
 
   // Every grant on a network's key: the sender's and the sweeper's roles, to sign and read the public
-  // key, on an open network's key only.
+  // key, and reconcile's, to read the public key alone (its hot wallet's address), on an open network's key only.
   const grantsOn = (keyId: string) =>
     Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
       (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
@@ -153,7 +153,11 @@ it('makes a secp256k1 KMS key for each EVM network, open or not, and lets the wi
         .map((statement) => ({ roles: policy.Properties.Roles.map((role: { Ref: string }) => role.Ref), actions: [statement.Action].flat().sort() })),
     );
   const sweeperId = Object.keys(functions).find((id) => functions[id]!.Properties.FunctionName === `Cambio-sandbox-${lambdaName(JOBS.depositSweeper.handler)}`)!;
-  const grants = [senderId, sweeperId].map((id) => ({ roles: [functions[id]!.Properties.Role['Fn::GetAtt'][0]], actions: ['kms:GetPublicKey', 'kms:Sign'] }));
+  const reconcileId = Object.keys(functions).find((id) => functions[id]!.Properties.FunctionName === `Cambio-sandbox-${lambdaName(JOBS.reconcile.handler)}`)!;
+  const grants = [
+    ...[senderId, sweeperId].map((id) => ({ roles: [functions[id]!.Properties.Role['Fn::GetAtt'][0]], actions: ['kms:GetPublicKey', 'kms:Sign'] })),
+    { roles: [functions[reconcileId]!.Properties.Role['Fn::GetAtt'][0]], actions: ['kms:GetPublicKey'] },
+  ];
   const sorted = (list: { roles: string[] }[]) => [...list].sort((a, b) => a.roles[0]!.localeCompare(b.roles[0]!));
   expect(Object.fromEntries(Object.entries(keyOf).map(([network, keyId]) => [network, sorted(grantsOn(keyId))]))).toEqual({ ethereum: sorted(grants), arbitrum: sorted(grants), bsc: [], polygon: [] });
 });

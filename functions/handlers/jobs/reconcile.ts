@@ -11,12 +11,19 @@ import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/reconcile');
 const { db, tableName } = dynamoFrom(settings);
-// Each open network, read from its own chain; its hot wallet's address is the stage's key in the
-// network's form (kms:GetPublicKey only: this function cannot sign).
+// Each open network, read from its own chain; its hot wallet's address is its family's key (an EVM
+// network's own, Solana's Ed25519 one) or else the stage's key in the network's form
+// (kms:GetPublicKey only: this function cannot sign).
 const networks = networksOpenIn(settings).map((network) => {
-  const wallet = signerFrom(settings, network);
-  return chainsOf(network).reconcileSources(db, tableName, settings, () => wallet.address());
+  const chains = chainsOf(network);
+  const hotWallet = chains.hotWalletAddress?.(settings) ?? signerAddress(network);
+  return chains.reconcileSources(db, tableName, settings, hotWallet);
 });
+
+function signerAddress(network: Parameters<typeof signerFrom>[1]): () => Promise<string> {
+  const wallet = signerFrom(settings, network);
+  return () => wallet.address();
+}
 
 /**
  * Scheduled reconciliation (functions/ledger/reconciliation.ts), the same comparison as `npm run
