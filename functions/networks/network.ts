@@ -138,10 +138,6 @@ export interface NetworkChains {
     settings: SliceSettings<'chain'>,
     options?: { hotWallet?: () => Promise<string> },
   ): { chain: Chain; settings: ChainSettings };
-  /** The hot wallet's address on this network, from the function's settings, for a function that
-   * reads it and cannot sign (reconcile: kms:GetPublicKey only). Absent: the stage's hot wallet key
-   * in the network's address form (TRON's). */
-  hotWalletAddress?(settings: SliceSettings<'hotWallet' | 'chain'>): () => Promise<string>;
   /** What reconciliation reads of the network (functions/ledger/reconciliation.ts), and whether its
    * chain answers every address's balance in one read (then every deposit address is read). */
   reconcileSources(
@@ -151,6 +147,14 @@ export interface NetworkChains {
     hotWalletAddress: () => Promise<string>,
   ): NetworkReconcileSources & { readsAllBalancesAtOnce: boolean };
 }
+
+/**
+ * The hot wallet's address on a network, from the function's settings, for a function that reads it
+ * and cannot sign (reconcile: kms:GetPublicKey only): each family's own key (TRON's the stage's
+ * secp256k1 key, an EVM network's its own, Solana's its Ed25519 one). Apart from the chain so that
+ * the deposit poller, which reads the chain and names no hot wallet, bundles no signer.
+ */
+export type NetworkHotWallet = (settings: SliceSettings<'hotWallet' | 'chain'>) => () => Promise<string>;
 
 /** Whose simulated payment it is: the company whose `Simulate payment` sends it. */
 export interface SandboxPayment {

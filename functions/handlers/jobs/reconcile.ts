@@ -5,25 +5,15 @@ import { dynamoFrom } from '#adapters/runtime';
 import { networksOpenIn } from '#functions/networks/open-networks';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
-import { signerFrom } from '#adapters/signer/from-settings';
+import { hotWalletOf } from '#functions/networks/hot-wallet-registry';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/reconcile');
 const { db, tableName } = dynamoFrom(settings);
-// Each open network, read from its own chain; its hot wallet's address is its family's key (an EVM
-// network's own, Solana's Ed25519 one) or else the stage's key in the network's form
-// (kms:GetPublicKey only: this function cannot sign).
-const networks = networksOpenIn(settings).map((network) => {
-  const chains = chainsOf(network);
-  const hotWallet = chains.hotWalletAddress?.(settings) ?? signerAddress(network);
-  return chains.reconcileSources(db, tableName, settings, hotWallet);
-});
-
-function signerAddress(network: Parameters<typeof signerFrom>[1]): () => Promise<string> {
-  const wallet = signerFrom(settings, network);
-  return () => wallet.address();
-}
+// Each open network, read from its own chain; its hot wallet's address from its family's key
+// (functions/networks/hot-wallet-registry.ts; kms:GetPublicKey only: this function cannot sign).
+const networks = networksOpenIn(settings).map((network) => chainsOf(network).reconcileSources(db, tableName, settings, hotWalletOf(network)(settings)));
 
 /**
  * Scheduled reconciliation (functions/ledger/reconciliation.ts), the same comparison as `npm run

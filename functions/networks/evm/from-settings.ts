@@ -11,7 +11,6 @@ import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
 import { EVM_NETWORKS } from './networks.ts';
 import { isEvmAddress } from './evm-address.ts';
 import { DEFAULT_FINALITY_DEPTH, DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings, type TokenControlsKind } from './settings.ts';
-import { evmSignerFrom } from './signer.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
  * scheduled for a network the stage opens (lib/cambio-stack.ts), so reaching this is a mistake. */
@@ -45,11 +44,6 @@ export const evmLegacyScanCursorName = (name: EvmNetworkName, network: EvmNetwor
 /** The chain of an EVM network, from the stage's EVM_NETWORKS. Balances are read one call per
  * address (batched into one request), and every transfer needs its sender to hold the amount. */
 export const evmChains = (name: EvmNetworkName): NetworkChains => ({
-  // The network's own key (EVM_SIGNER_KMS_KEY_IDS under KMS), as its sender signs with.
-  hotWalletAddress: (settings) => {
-    const signer = evmSignerFrom(settings, name);
-    return () => signer.address();
-  },
   connect: (_db: DynamoDBDocumentClient, _tableName: string, settings: SliceSettings<'chain'>) => {
     const network = evmSettingsOf(name, settings);
     return {

@@ -3,7 +3,6 @@ import type { SliceSettings } from '#functions/settings/functions';
 import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
 import { SolanaRpcChain } from './rpc-chain.ts';
 import type { SolanaNetworkSettings } from './settings.ts';
-import { solanaSignerFrom } from './signer.ts';
 
 /**
  * Solana's chain on a stage, from its SOLANA setting: one JSON-RPC endpoint (a provider on deployed
@@ -42,11 +41,6 @@ export const SOLANA_CURSOR_NAME = 'solana';
  * request), so reconcile reads only the deposit addresses that may hold USDT.
  */
 export const solanaChains: NetworkChains = {
-  // Its own Ed25519 key (SOLANA_SIGNER_KMS_KEY_ID, or the local key), not the stage's secp256k1 one.
-  hotWalletAddress: (settings) => {
-    const signer = solanaSignerFrom(settings);
-    return () => signer.address();
-  },
   connect: (_db, _tableName, settings) => {
     const network = solanaSettingsOf(settings);
     return {
