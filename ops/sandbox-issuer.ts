@@ -27,7 +27,7 @@ const USAGE = [
   '       npm run sandbox:issuer -- pause|unpause --network <network> [--json]',
   `       npm run sandbox:issuer -- fee --network <network> --basis-points <0-20> [--max-fee <USDT, default ${DEFAULT_MAX_FEE}>] [--json]`,
   '       npm run sandbox:issuer -- deprecate --network <network> [--json]',
-  `  <network>: ${NETWORK_NAMES.join('|')} (bsc's USDT has no issuer controls). The local runtime's chains: TRON's sandbox chain, and an EVM network's anvil node while npm start runs.`,
+  `  <network>: ${NETWORK_NAMES.join('|')} (bsc's USDT has no issuer controls; Solana's is frozen and thawed only). The local runtime's chains: TRON's sandbox chain, and an EVM network's or Solana's node while npm start runs.`,
   '  fee: basis points of each transfer go to the issuer, at most --max-fee USDT a transfer (whole USDT below 50 on the EVM networks, as TetherToken takes it); --basis-points 0 switches it off.',
 ].join('\n');
 /** The options each action takes beyond --network and --json. */
@@ -73,6 +73,10 @@ const network = networkNamed(networkName);
 const evmName = (EVM_NETWORK_NAMES as readonly string[]).includes(networkName) ? (networkName as EvmNetworkName) : undefined;
 if (evmName && EVM_NETWORKS[evmName].tokenControls === 'none') {
   refuse(`${network.title}'s USDT (BEP20USDT) has no issuer controls: it cannot be frozen, paused, charged a fee or deprecated.`);
+}
+// SPL Token's only control is the mint's freeze authority (refused before anything is loaded).
+if (networkName === 'solana' && action !== 'freeze' && action !== 'unfreeze') {
+  refuse(`Solana's USDT (an SPL Token mint) has no ${action === 'fee' ? 'transfer fee' : action === 'deprecate' ? 'deprecation' : 'pause'}: its issuer can only freeze and unfreeze a wallet's token account.`);
 }
 
 const address = values.address;
@@ -170,8 +174,17 @@ async function onEvm(name: EvmNetworkName) {
   return act(issuer);
 }
 
+/** Solana's node lives only as long as the `npm start` that started it. */
+async function onSolana() {
+  const { runningRuntime } = await import('#local/local-data');
+  const running = runningRuntime();
+  if (!running?.solana) refuse(`${network.title}'s node runs only while the local runtime does, with Solana open: start it with npm start, then try again.`);
+  const { solanaSandboxIssuer } = await import('#local/solana-issuer');
+  return act(solanaSandboxIssuer(running.solana));
+}
+
 try {
-  const { said, json } = evmName ? await onEvm(evmName) : await onTron();
+  const { said, json } = evmName ? await onEvm(evmName) : networkName === 'solana' ? await onSolana() : await onTron();
   console.log(values.json ? JSON.stringify(json) : said);
 } catch (error) {
   // An argument the network's token refuses (a fee above TetherToken's limits), before anything is sent.

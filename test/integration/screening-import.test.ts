@@ -217,7 +217,7 @@ describe.concurrent('bad usage', () => {
   it.each([
     ['no file', 'ops/screening-import.ts', [], '--file is needed'],
     ['a file that is not there', 'ops/screening-import.ts', ['--file', join(folder, 'absent.xml')], 'no such file'],
-    ['an unknown network', 'ops/screening-import.ts', ['--file', FIXTURE, '--network', 'solana'], 'Unknown network "solana"'],
+    ['an unknown network', 'ops/screening-import.ts', ['--file', FIXTURE, '--network', 'dogecoin'], 'Unknown network "dogecoin"'],
     ['--network with the SDN file', 'ops/screening-import.ts', ['--file', FIXTURE, '--network', 'tron'], '--network is for a plain list'],
     ['an unknown option', 'ops/screening-import.ts', ['--file', FIXTURE, '--force'], "Unknown option '--force'"],
     ['add without a reason', 'ops/screening-entry.ts', ['add', '--network', 'tron', '--address', TRX], '--reason is needed'],

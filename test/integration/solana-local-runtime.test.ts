@@ -187,4 +187,19 @@ describe('npm start with Solana open', () => {
     expect(reconciled.stdout).toMatch(/^balanced$/m);
     expect(reconciled.status).toBe(0);
   }, 60_000);
+
+  it("npm run sandbox:issuer freezes and unfreezes a wallet's USDT token account on the runtime's node, as the mint's freeze authority; a pause is refused (SPL Token has none)", async () => {
+    const wallet = (await generateKeyPairSigner()).address;
+    const chain = solanaChainOf({ SOLANA: network() });
+    await customerPaysEach(solanaEndpointOf(network()), [{ to: wallet, amount: usdt('1') }]);
+    const issuer = (...args: string[]) => runOpsCommand('ops/sandbox-issuer.ts', args, {}, workDir);
+    const frozen = await issuer('freeze', '--network', 'solana', '--address', wallet);
+    expect(frozen).toMatchObject({ status: 0, stdout: expect.stringContaining(`Froze ${wallet} on solana`) });
+    expect(await chain.frozenAmong(network().usdtMint, [wallet])).toEqual(new Set([wallet]));
+    expect((await issuer('unfreeze', '--network', 'solana', '--address', wallet)).status).toBe(0);
+    expect(await chain.frozenAmong(network().usdtMint, [wallet])).toEqual(new Set());
+    const paused = await issuer('pause', '--network', 'solana');
+    expect(paused.status).toBe(2);
+    expect(paused.stderr).toMatch(/has no pause/);
+  }, 60_000);
 });
