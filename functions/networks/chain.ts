@@ -1,3 +1,5 @@
+import type { NativeAsset } from '../shared/money.ts';
+
 /**
  * What the chain jobs need from a network's chain, as a port (part of the network port,
  * network.ts): a network's real chain and its sandbox stand-in implement it alike, and the scanner
@@ -48,6 +50,12 @@ export interface TransactionReceipt {
    * USDT decimals give them, rounded down. Absent where the reader does not give them.
    */
   tokenTransfers?: ReceiptTransfer[];
+  /**
+   * What the fee payer's balance of the network's own coin fell by in the transaction, in the coin's
+   * base units: its fee, and what else it paid for (on Solana, the rent of a token account the
+   * transaction created). Failed, it still paid its fee. Absent where the reader does not give it.
+   */
+  feePayerCost?: { asset: NativeAsset; amount: bigint };
 }
 
 export interface ReceiptTransfer {
@@ -61,6 +69,9 @@ export interface ReceiptTransfer {
    * counts it, where the reader gives it (EVM): what tells a deposit's transfer in a re-mined
    * transaction from another. */
   eventIndex?: number;
+  /** True where the transaction created the recipient's token account (Solana: it held no balance
+   * before), its rent paid by the fee payer; absent where it did not, or where the reader does not say. */
+  toAccountCreated?: boolean;
 }
 
 /** What `receipt` shows reached `to` in USDT (every Transfer event to it), or null when the reader

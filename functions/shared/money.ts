@@ -8,6 +8,12 @@ export type Currency = (typeof CURRENCIES)[number];
 
 export const SCALE: Record<Currency, number> = { USDT: 6, BRL: 2 };
 
+/** The networks' own coins, which pay their transactions' fees, by their decimals: what a payout
+ * cost Cambio on its network is told in one (a withdrawal's `networkCost`). Not currencies: no
+ * company's balance or ledger entry holds them. */
+export const NATIVE_SCALE = { SOL: 9 } as const;
+export type NativeAsset = keyof typeof NATIVE_SCALE;
+
 /** Largest amount accepted at the edge: 10^12 units of the currency, far above any real payment,
  * and small enough that sums of many of them stay exact in DynamoDB's 38-digit numbers. */
 const MAX_WHOLE_DIGITS = 12;
@@ -35,7 +41,15 @@ export function parseAmount(value: unknown, currency: Currency): bigint {
 
 /** Formats minor units with the currency's full scale: 10500000n USDT → "10.500000". */
 export function formatAmount(minor: bigint, currency: Currency): string {
-  const scale = SCALE[currency];
+  return formatUnits(minor, SCALE[currency]);
+}
+
+/** Formats a network coin's base units with all its decimals: 2044280n SOL (lamports) → "0.002044280". */
+export function formatNativeAmount(units: bigint, asset: NativeAsset): string {
+  return formatUnits(units, NATIVE_SCALE[asset]);
+}
+
+function formatUnits(minor: bigint, scale: number): string {
   const negative = minor < 0n;
   const digits = (negative ? -minor : minor).toString().padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);

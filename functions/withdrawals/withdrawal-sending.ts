@@ -1,6 +1,6 @@
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
-import { withdrawalView, type Withdrawal } from './withdrawals.ts';
+import { withdrawalView, type NetworkCost, type Withdrawal } from './withdrawals.ts';
 
 /**
  * Sending a withdrawal exactly once (../shared/api-contract.md, Withdrawals): the transaction is
@@ -102,11 +102,12 @@ export interface SettleResult extends SendResult {
  * Locked funds are spent: the amount left for the chain, the fee to Cambio's revenue. `delivered`:
  * what the payee's Transfer event received (below the amount only when the token's issuer charges a
  * fee, which the payee bears: the hot wallet still sent the whole amount), null when the receipt
- * did not say.
+ * did not say. `networkCost`: what the final transaction cost the hot wallet in the network's coin,
+ * null where the network does not tell it; only recorded, no ledger entry (the ledger holds no coin).
  */
-export function complete(withdrawal: Withdrawal, now: Date, delivered: bigint | null = null): WithdrawalChange & { after: Withdrawal } {
+export function complete(withdrawal: Withdrawal, now: Date, delivered: bigint | null = null, networkCost: NetworkCost | null = null): WithdrawalChange & { after: Withdrawal } {
   const at = now.toISOString();
-  const after: Withdrawal = { ...withdrawal, status: 'completed', completedAt: at, updatedAt: at, deliveredAmount: delivered };
+  const after: Withdrawal = { ...withdrawal, status: 'completed', completedAt: at, updatedAt: at, deliveredAmount: delivered, networkCost };
   const locked = companyAccount(withdrawal.companyId, 'locked');
   const postings: Posting[] = [{ source: locked, destination: networkAccount(withdrawal.network), currency: 'USDT', amount: withdrawal.amount }];
   if (withdrawal.fee > 0n) postings.push({ source: locked, destination: EXTERNAL_ACCOUNTS.networkFees, currency: 'USDT', amount: withdrawal.fee });
@@ -117,11 +118,12 @@ export function complete(withdrawal: Withdrawal, now: Date, delivered: bigint | 
   };
 }
 
-/** Nothing left the wallet: amount and fee go back to available, and the amount to the daily
- * limit's total of the day that counted it, so a failed payout does not use up the limit. */
-export function fail(withdrawal: Withdrawal, reason: string, now: Date): WithdrawalChange & { after: Withdrawal } {
+/** No USDT left the wallet: amount and fee go back to available, and the amount to the daily
+ * limit's total of the day that counted it, so a failed payout does not use up the limit.
+ * `networkCost`: what a transaction that landed and failed still cost the hot wallet (its fee). */
+export function fail(withdrawal: Withdrawal, reason: string, now: Date, networkCost: NetworkCost | null = null): WithdrawalChange & { after: Withdrawal } {
   const at = now.toISOString();
-  const after: Withdrawal = { ...withdrawal, status: 'failed', failureReason: reason, updatedAt: at };
+  const after: Withdrawal = { ...withdrawal, status: 'failed', failureReason: reason, updatedAt: at, networkCost };
   const entry = ledgerEntry(
     withdrawal.companyId,
     `withdrawal:${withdrawal.id}:failed`,

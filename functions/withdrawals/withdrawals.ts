@@ -4,7 +4,7 @@ import { DEFAULT_NETWORK, NETWORK_NAMES, type NetworkName } from '../networks/na
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
-import { formatAmount } from '../shared/money.ts';
+import { formatAmount, formatNativeAmount, type NativeAsset } from '../shared/money.ts';
 import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type LimitGuard, type LimitReader, type WithdrawalGuards } from './withdrawal-policy.ts';
 import type { NonceFiller } from '../networks/chain.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
@@ -23,6 +23,10 @@ export interface Withdrawal extends UsdtTransfer {
    * only when the issuer charges a transfer fee (../shared/networks.md). Null until then, and on a
    * withdrawal completed before it was recorded. */
   deliveredAmount: bigint | null;
+  /** What the payout cost Cambio on the network, once its transaction is final (completed, or
+   * failed after it landed: a failed transaction still pays its fee). Null until then, on a network
+   * that does not tell it yet, and on a withdrawal settled before it was recorded. */
+  networkCost: NetworkCost | null;
   failureReason: string | null;
   createdAt: string;
   updatedAt: string;
@@ -32,6 +36,20 @@ export interface Withdrawal extends UsdtTransfer {
   /** The UTC day whose daily-limit total counts this withdrawal's amount (withdrawal-policy.ts), or
    * null when no limit was in force: a withdrawal that fails gives its amount back to that day. */
   limitDay: string | null;
+}
+
+/**
+ * What the hot wallet paid the network for a payout, in the network's own coin: what its balance
+ * fell by in the final transaction. Cambio's cost, never charged to the company (the withdrawal's
+ * `fee`, per network and stage, covers it). Solana: the transaction's fee in SOL, plus the rent of
+ * the payee's token account when the payout created it.
+ */
+export interface NetworkCost {
+  asset: NativeAsset;
+  /** The coin's base units: lamports on Solana. */
+  amount: bigint;
+  /** The payout created the payee's token account, whose rent is in `amount`. */
+  tokenAccountCreated: boolean;
 }
 
 export interface SentTransaction {
@@ -101,6 +119,7 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
     status: 'pending',
     txHash: null,
     deliveredAmount: null,
+    networkCost: null,
     failureReason: null,
     createdAt,
     updatedAt: createdAt,
@@ -156,9 +175,14 @@ export function withdrawalView(withdrawal: Withdrawal) {
     status: withdrawal.status,
     txHash: withdrawal.txHash,
     deliveredAmount: withdrawal.deliveredAmount === null ? null : formatAmount(withdrawal.deliveredAmount, 'USDT'),
+    networkCost: withdrawal.networkCost === null ? null : networkCostView(withdrawal.networkCost),
     failureReason: withdrawal.failureReason,
     createdAt: withdrawal.createdAt,
     updatedAt: withdrawal.updatedAt,
     completedAt: withdrawal.completedAt,
   };
+}
+
+function networkCostView({ asset, amount, tokenAccountCreated }: NetworkCost) {
+  return { asset, amount: formatNativeAmount(amount, asset), tokenAccountCreated };
 }

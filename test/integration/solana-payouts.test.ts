@@ -1,7 +1,8 @@
 import { createSolanaRpc, signature as toSignature, type Address } from '@solana/kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
-import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
+import { getWithdrawal, requestWithdrawal, withdrawalView, type Withdrawal } from '#functions/withdrawals/withdrawals';
+import { formatNativeAmount } from '#functions/shared/money';
 import { sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
 import { SolanaBlockhashNotFound, transactionErrorCode } from '#functions/networks/solana/rpc-chain';
 import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
@@ -65,7 +66,7 @@ async function expectSettledBooks(spent: bigint) {
 }
 
 describe('Solana payouts on the local node', () => {
-  it("pays a wallet without a token account: the payout creates it, the payee receives exactly the amount, completed once final with what was delivered (the sender as the job builds it)", async () => {
+  it("pays a wallet without a token account: the payout creates it, the payee receives exactly the amount, completed once final with what was delivered and what it cost in SOL (the sender as the job builds it)", async () => {
     // The stage's hot wallet (the tests' key), the one test that signs with it.
     const hot = { address: SOLANA_TEST_HOT_WALLET };
     await fundSolana(solana.node, hot.address, { lamports: 10n * LAMPORTS_PER_SOL, usdt: usdt('100') });
@@ -81,7 +82,8 @@ describe('Solana payouts on the local node', () => {
     expect(await usdtOf(hot.address)).toBe(usdt('87.5'));
     // The hot wallet paid the fee (one signature) and the new token account's rent.
     const rent = await rpc().getMinimumBalanceForRentExemption(BigInt(TOKEN_ACCOUNT_BYTES)).send();
-    expect(lamportsBefore - (await lamportsOf(hot.address))).toBe(5_000n + rent);
+    const lamportsAfter = await lamportsOf(hot.address);
+    expect(lamportsBefore - lamportsAfter).toBe(5_000n + rent);
 
     // Landed but not final: still processing.
     expect(await settleSolanaWithdrawals(deps)).toMatchObject({ completed: 0, rebroadcast: 0, replaced: 0 });
@@ -91,7 +93,19 @@ describe('Solana payouts on the local node', () => {
     const transaction = await landed(processing.txHash!);
     expect(transaction!.meta!.err).toBeNull();
     expect(transaction!.transaction.message.accountKeys[0]).toBe(hot.address);
-    await expectSettledBooks(usdt('12.5') + WITHDRAWAL_RULES.fee);
+    // What it cost Cambio is exactly what the hot wallet's lamports fell by: the fee and the rent.
+    const completed = await read(withdrawal);
+    expect(completed.networkCost).toEqual({ asset: 'SOL', amount: lamportsBefore - lamportsAfter, tokenAccountCreated: true });
+    expect(withdrawalView(completed).networkCost).toEqual({ asset: 'SOL', amount: formatNativeAmount(5_000n + rent, 'SOL'), tokenAccountCreated: true });
+    expect(withdrawalView(completed).networkCost!.amount).toMatch(/^0\.00\d{7}$/);
+
+    // Paid again, the payee's token account is there: the fee alone.
+    const again = await withdraw(withdrawal.address, '1');
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
+    expect(await settleFinal(deps)).toMatchObject({ completed: 1 });
+    expect(await read(again)).toMatchObject({ status: 'completed', deliveredAmount: usdt('1'), networkCost: { asset: 'SOL', amount: lamportsAfter - (await lamportsOf(hot.address)), tokenAccountCreated: false } });
+    expect(lamportsAfter - (await lamportsOf(hot.address))).toBe(5_000n);
+    await expectSettledBooks(usdt('13.5') + 2n * WITHDRAWAL_RULES.fee);
   });
 
   it('100 equal payouts to one wallet at once: 100 transactions with distinct signatures, each landed once, exactly 100 × the amount received', async () => {
@@ -100,6 +114,7 @@ describe('Solana payouts on the local node', () => {
     const payee = newSolanaWallet();
     const queued: Withdrawal[] = [];
     for (let i = 0; i < 100; i += 20) queued.push(...(await Promise.all(Array.from({ length: 20 }, () => withdraw(payee, '5')))));
+    const lamportsBefore = await lamportsOf(hot.address);
 
     // One blockhash for each page of 25: only the memo (the withdrawal's id) tells the payouts apart.
     expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 100, awaitingFloat: 0 });
@@ -118,6 +133,13 @@ describe('Solana payouts on the local node', () => {
     const claims = new DynamoTransactionClaims(env.db, env.tableName);
     expect(await Promise.all(queued.map((withdrawal, i) => claims.ownerOf(hashes[i]!)))).toEqual(queued.map((withdrawal) => `withdrawal:${withdrawal.id}`));
     expect(await usdtOf(payee)).toBe(usdt('500'));
+    // Each payout of the first page carries the payee's token account's (idempotent) creation; the
+    // first to land created it and paid its rent, the others their fee alone: together, what the
+    // hot wallet's lamports fell by.
+    const costs = (await Promise.all(queued.map(read))).map((withdrawal) => withdrawal.networkCost!);
+    expect(costs.filter((cost) => cost.tokenAccountCreated)).toHaveLength(1);
+    expect(costs.filter((cost) => !cost.tokenAccountCreated).every((cost) => cost.amount === 5_000n)).toBe(true);
+    expect(costs.reduce((sum, cost) => sum + cost.amount, 0n)).toBe(lamportsBefore - (await lamportsOf(hot.address)));
     await expectSettledBooks(100n * (usdt('5') + WITHDRAWAL_RULES.fee));
   }, 60_000);
 
@@ -218,7 +240,8 @@ describe('Solana payouts on the local node', () => {
 
     solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + 1);
     expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 1, replaced: 0 });
-    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: FROZEN_ACCOUNT_ERROR, txHash: refused.txHash });
+    // It never landed: it cost nothing on the network.
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: FROZEN_ACCOUNT_ERROR, txHash: refused.txHash, networkCost: null });
     expect(await usdtOf(payee)).toBe(1n);
     expect(await usdtOf(hot.address)).toBe(usdt('100'));
     await expectSettledBooks(0n);
@@ -231,12 +254,20 @@ describe('Solana payouts on the local node', () => {
     await solana.node.issuer.mintTo(payee, 1n);
     await solana.node.issuer.freeze((await deps.chain.tokenAccounts(solana.node.mint, [payee])).get(payee)!.address as Address);
     const withdrawal = await withdraw(payee, '9');
+    const lamportsBefore = await lamportsOf(hot.address);
 
     expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
     const processing = await read(withdrawal);
     expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 0, rebroadcast: 0 });
     expect(await settleFinal(deps)).toMatchObject({ failed: 1, completed: 0 });
-    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: FROZEN_ACCOUNT_ERROR, txHash: processing.txHash });
+    // Landed and failed, it still paid its fee: Cambio's cost, recorded as a completed payout's is.
+    expect(await read(withdrawal)).toMatchObject({
+      status: 'failed',
+      failureReason: FROZEN_ACCOUNT_ERROR,
+      txHash: processing.txHash,
+      networkCost: { asset: 'SOL', amount: 5_000n, tokenAccountCreated: false },
+    });
+    expect(lamportsBefore - (await lamportsOf(hot.address))).toBe(5_000n);
     expect(transactionErrorCode((await landed(processing.txHash!))!.meta!.err)).toBe(FROZEN_ACCOUNT_ERROR);
     expect(await usdtOf(payee)).toBe(1n);
     await expectSettledBooks(0n);

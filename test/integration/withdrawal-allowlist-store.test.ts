@@ -98,7 +98,7 @@ describe('the withdrawal allowlist over time', () => {
     // The withdrawal as requestWithdrawal makes it, sent with the guard it decided on.
     const send = (guard: AllowlistGuard) =>
       withdrawals.createWithdrawal(
-        { id: 'wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5', companyId, method: 'usdt', reference: 'raced', network: 'tron', address: payout, amount: usdt('10'), fee: usdt('1'), status: 'pending', txHash: null, deliveredAmount: null, failureReason: null, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null, transaction: null, limitDay: null },
+        { id: 'wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5', companyId, method: 'usdt', reference: 'raced', network: 'tron', address: payout, amount: usdt('10'), fee: usdt('1'), status: 'pending', txHash: null, deliveredAmount: null, networkCost: null, failureReason: null, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null, transaction: null, limitDay: null },
         { id: 'led_race', companyId, reference: 'withdrawal:raced:hold', postings: [], createdAt: at.toISOString() },
         { allowlist: guard, limit: { limited: false, at: at.toISOString() } },
       );

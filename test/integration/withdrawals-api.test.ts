@@ -44,6 +44,7 @@ describe('POST /v1/withdrawals', () => {
       status: 'pending',
       txHash: null,
       deliveredAmount: null,
+      networkCost: null,
       failureReason: null,
       completedAt: null,
     });

@@ -10,6 +10,10 @@ export type RateLimit = Company['rateLimit'];
 export type Balance = Schemas['Balance'];
 export type Deposit = Schemas['Deposit'];
 export type Withdrawal = Schemas['Withdrawal'];
+/** What a payout cost Cambio on its network, once final: `asset` (`SOL`), `amount` (a decimal string
+ * with all the coin's decimals, never a number) and `tokenAccountCreated`. Cambio's cost, not
+ * charged: a withdrawal's `fee` covers it. Null on a withdrawal until then, and off Solana. */
+export type WithdrawalNetworkCost = NonNullable<Withdrawal['networkCost']>;
 export type Quote = Schemas['Quote'];
 export type Conversion = Schemas['Conversion'];
 export type Webhook = Schemas['Webhook'];

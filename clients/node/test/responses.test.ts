@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Cambio, ConnectionError, type CreateWithdrawalParams, type Withdrawal } from '../src/index.ts';
+import { Cambio, ConnectionError, type CreateWithdrawalParams, type Withdrawal, type WithdrawalNetworkCost } from '../src/index.ts';
 
 /**
  * What every call returns besides the record: its HTTP status and request id on `lastResponse`,
@@ -62,7 +62,8 @@ describe('networks', () => {
   const signature = '4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQzvibS8tUfTacRNw6UFN3jFMfh5uQ';
 
   it('a withdrawal on Solana is sent naming it, and its record reads back typed', async () => {
-    const record = { id: 'wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5', method: 'usdt', reference: 'payout-1', network: 'solana', address: wallet, status: 'completed', txHash: signature };
+    const networkCost: WithdrawalNetworkCost = { asset: 'SOL', amount: '0.002044280', tokenAccountCreated: true };
+    const record = { id: 'wdr_01JBZ6W1V7Q8R9S0T1A2V3W4X5', method: 'usdt', reference: 'payout-1', network: 'solana', address: wallet, status: 'completed', txHash: signature, networkCost };
     const sent: unknown[] = [];
     const fetch: typeof globalThis.fetch = async (_url, init) => {
       sent.push(JSON.parse(String(init?.body)));
@@ -76,6 +77,8 @@ describe('networks', () => {
     // The types name it too (tsc checks this line): a record's network and a request's.
     const solana: Withdrawal['network'] & CreateWithdrawalParams['network'] = 'solana';
     expect([withdrawal.network, withdrawal.address, withdrawal.txHash]).toEqual([solana, wallet, signature]);
+    // What the payout cost Cambio in SOL: the API's decimal string, never a number.
+    expect(withdrawal.networkCost).toEqual(networkCost);
   });
 });
 

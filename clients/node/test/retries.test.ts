@@ -50,6 +50,7 @@ const withdrawal = {
   status: 'pending',
   txHash: null,
   deliveredAmount: null,
+  networkCost: null,
   failureReason: null,
   createdAt: '2026-01-15T12:00:00.000Z',
   updatedAt: '2026-01-15T12:00:00.000Z',

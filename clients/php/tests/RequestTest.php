@@ -19,6 +19,7 @@ use Cambio\Types\Quote;
 use Cambio\Types\RateLimit;
 use Cambio\Types\Webhook;
 use Cambio\Types\Withdrawal;
+use Cambio\Types\WithdrawalNetworkCost;
 
 /** What each call sends (method, path, headers, JSON) and the typed record it returns. */
 final class RequestTest extends ScriptedTestCase
@@ -134,7 +135,7 @@ final class RequestTest extends ScriptedTestCase
 
     public function testWithdrawalsAndConversions(): void
     {
-        $withdrawal = ['id' => 'wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'method' => 'usdt', 'reference' => 'payout-1', 'network' => 'tron', 'address' => 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'amount' => '5.000000', 'fee' => '1.000000', 'status' => 'pending', 'txHash' => null, 'deliveredAmount' => null, 'failureReason' => null, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:00.000Z', 'completedAt' => null];
+        $withdrawal = ['id' => 'wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'method' => 'usdt', 'reference' => 'payout-1', 'network' => 'tron', 'address' => 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'amount' => '5.000000', 'fee' => '1.000000', 'status' => 'pending', 'txHash' => null, 'deliveredAmount' => null, 'networkCost' => null, 'failureReason' => null, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:00.000Z', 'completedAt' => null];
         $this->script([ScriptedServer::ok($withdrawal, 201), ScriptedServer::ok($withdrawal), ScriptedServer::ok(self::conversion('cnv_01KBJ4XZ0A1B2C3D4E5F6G7H8J'), 201), ScriptedServer::ok(self::conversion('cnv_01KBJ4XZ0A1B2C3D4E5F6G7H8J'))]);
         $cambio = $this->client();
         $w = $cambio->withdrawals->create(['method' => 'usdt', 'network' => 'tron', 'address' => 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'amount' => '5', 'reference' => 'payout-1']);
@@ -142,6 +143,7 @@ final class RequestTest extends ScriptedTestCase
         self::assertSame('1.000000', $w->fee);
         self::assertNull($w->txHash);
         self::assertNull($w->deliveredAmount);
+        self::assertNull($w->networkCost);
         $cambio->withdrawals->get($w->id);
         $c = $cambio->conversions->create(['quoteId' => 'qte_01KBJ4XZ0A1B2C3D4E5F6G7H8J']);
         self::assertSame('completed', $c->status);
@@ -156,12 +158,15 @@ final class RequestTest extends ScriptedTestCase
 
     public function testAWithdrawalOnSolanaIsSentNamingItAndItsRecordReadsBack(): void
     {
-        $completed = ['id' => 'wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'method' => 'usdt', 'reference' => 'payout-1', 'network' => 'solana', 'address' => self::SOLANA_WALLET, 'amount' => '5.000000', 'fee' => '1.000000', 'status' => 'completed', 'txHash' => self::SOLANA_SIGNATURE, 'deliveredAmount' => '5.000000', 'failureReason' => null, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:05.000Z', 'completedAt' => '2026-01-15T12:00:05.000Z'];
+        $completed = ['id' => 'wdr_01KBJ4XZ0A1B2C3D4E5F6G7H8J', 'method' => 'usdt', 'reference' => 'payout-1', 'network' => 'solana', 'address' => self::SOLANA_WALLET, 'amount' => '5.000000', 'fee' => '1.000000', 'status' => 'completed', 'txHash' => self::SOLANA_SIGNATURE, 'deliveredAmount' => '5.000000', 'networkCost' => ['asset' => 'SOL', 'amount' => '0.002044280', 'tokenAccountCreated' => true], 'failureReason' => null, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:05.000Z', 'completedAt' => '2026-01-15T12:00:05.000Z'];
         $this->script([ScriptedServer::ok($completed, 201), ScriptedServer::ok(self::deposit(['network' => 'solana', 'address' => self::SOLANA_WALLET, 'requiredConfirmations' => 32]), 201)]);
         $cambio = $this->client();
         $w = $cambio->withdrawals->create(['method' => 'usdt', 'network' => 'solana', 'address' => self::SOLANA_WALLET, 'amount' => '5', 'reference' => 'payout-1']);
         self::assertInstanceOf(Withdrawal::class, $w);
         self::assertSame(['solana', self::SOLANA_WALLET, self::SOLANA_SIGNATURE, '5.000000'], [$w->network, $w->address, $w->txHash, $w->deliveredAmount]);
+        // What the payout cost Cambio in SOL: the API's decimal string, never a float.
+        self::assertInstanceOf(WithdrawalNetworkCost::class, $w->networkCost);
+        self::assertSame(['SOL', '0.002044280', true], [$w->networkCost->asset, $w->networkCost->amount, $w->networkCost->tokenAccountCreated]);
         $d = $cambio->deposits->create(['method' => 'usdt', 'network' => 'solana', 'reference' => 'order-1']);
         self::assertSame(['solana', self::SOLANA_WALLET, 32], [$d->network, $d->address, $d->requiredConfirmations]);
         [$withdrawalRequest, $depositRequest] = $this->requests();

@@ -40,6 +40,7 @@ from ._types import (
     RateLimit,
     Webhook,
     Withdrawal,
+    WithdrawalNetworkCost,
 )
 from ._version import __version__
 from ._webhooks import DEFAULT_TOLERANCE, WebhookEvent, verify_webhook, verify_webhook_signature

@@ -32,6 +32,7 @@ __all__ = [
     "FieldError",
     "Quote",
     "Withdrawal",
+    "WithdrawalNetworkCost",
     "EventType",
     "ErrorCode",
 ]
@@ -216,6 +217,18 @@ class Quote(Record):
 
 
 @dataclass(frozen=True)
+class WithdrawalNetworkCost(Record):
+    """The object in ``Withdrawal.network_cost``."""
+
+    #: The network's own coin the hot wallet paid in: `SOL` on Solana
+    asset: Literal["SOL"]
+    #: What the hot wallet paid, a decimal string with all the coin's decimals (SOL: 9): the transaction's fee, plus the rent of the destination's token account when the payout created it
+    amount: str
+    #: The payout created the destination's token account (Solana), its rent included in `amount`
+    token_account_created: bool
+
+
+@dataclass(frozen=True)
 class Withdrawal(Record):
     """The API's ``Withdrawal`` record (openapi.json ``components.schemas.Withdrawal``)."""
 
@@ -232,6 +245,8 @@ class Withdrawal(Record):
     tx_hash: Optional[str]
     #: What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed.
     delivered_amount: Optional[str]
+    #: What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, and on networks that do not report it yet (only Solana does).
+    network_cost: Optional[WithdrawalNetworkCost]
     failure_reason: Optional[str]
     created_at: str
     updated_at: str
@@ -254,6 +269,7 @@ RECORDS: Dict[str, Type[Record]] = {
     "FieldError": FieldError,
     "Quote": Quote,
     "Withdrawal": Withdrawal,
+    "WithdrawalNetworkCost": WithdrawalNetworkCost,
 }
 
 

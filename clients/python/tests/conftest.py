@@ -211,6 +211,7 @@ WITHDRAWAL = {
     "status": "pending",
     "txHash": None,
     "deliveredAmount": None,
+    "networkCost": None,
     "failureReason": None,
     "createdAt": "2026-01-15T12:00:00.000Z",
     "updatedAt": "2026-01-15T12:00:00.000Z",

@@ -46,7 +46,7 @@ def test_withdrawals_create_and_get(scripted):
     client = server.client()
     w = client.withdrawals.create(method="usdt", network="tron", address=WITHDRAWAL["address"], amount=5, reference="payout-1")
     assert server.seen[0].json() == {"method": "usdt", "network": "tron", "address": WITHDRAWAL["address"], "amount": "5", "reference": "payout-1"}
-    assert (w.fee, w.tx_hash, w.delivered_amount, w.failure_reason, w.completed_at) == ("1.000000", None, None, None, None)
+    assert (w.fee, w.tx_hash, w.delivered_amount, w.network_cost, w.failure_reason, w.completed_at) == ("1.000000", None, None, None, None, None)
     client.withdrawals.get(WITHDRAWAL["id"])
     assert (server.seen[1].method, server.seen[1].path) == ("GET", f"/v1/withdrawals/{WITHDRAWAL['id']}")
 
@@ -57,12 +57,16 @@ SOLANA_SIGNATURE = "4fEUp7Zfx1DabEhfjTffrP21NsHSvE1xAoiUWUkTXxbKC2Q2EZE1QMCc9QZQ
 
 
 def test_a_withdrawal_on_solana_is_sent_naming_it_and_its_record_reads_back(scripted):
-    completed = WITHDRAWAL | {"network": "solana", "address": SOLANA_WALLET, "status": "completed", "txHash": SOLANA_SIGNATURE, "deliveredAmount": "5.000000", "completedAt": "2026-01-15T12:00:05.000Z"}
+    network_cost = {"asset": "SOL", "amount": "0.002044280", "tokenAccountCreated": True}
+    completed = WITHDRAWAL | {"network": "solana", "address": SOLANA_WALLET, "status": "completed", "txHash": SOLANA_SIGNATURE, "deliveredAmount": "5.000000", "networkCost": network_cost, "completedAt": "2026-01-15T12:00:05.000Z"}
     server = serve(scripted, completed, 201)
     w = server.client().withdrawals.create(method="usdt", network="solana", address=SOLANA_WALLET, amount="5", reference="payout-1")
     assert server.seen[0].json() == {"method": "usdt", "network": "solana", "address": SOLANA_WALLET, "amount": "5", "reference": "payout-1"}
     assert isinstance(w, cambio.Withdrawal)
     assert (w.network, w.address, w.tx_hash, w.delivered_amount) == ("solana", SOLANA_WALLET, SOLANA_SIGNATURE, "5.000000")
+    # What the payout cost Cambio in SOL: a decimal string, kept exact as the API wrote it.
+    assert w.network_cost == cambio.WithdrawalNetworkCost(asset="SOL", amount="0.002044280", token_account_created=True)
+    assert w.to_dict()["networkCost"] == network_cost
 
 
 def test_a_deposit_on_solana_reads_back(scripted):

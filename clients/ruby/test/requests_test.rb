@@ -106,7 +106,8 @@ class RequestsTest < Minitest::Test
   def test_a_withdrawal_on_solana_is_sent_naming_it_and_its_record_reads_back
     serve do |_req, _n|
       ok(WITHDRAWAL.merge("network" => "solana", "address" => SOLANA_WALLET, "status" => "completed", "txHash" => SOLANA_SIGNATURE,
-                          "deliveredAmount" => "5.000000", "completedAt" => "2026-01-15T12:00:05.000Z"), status: 201)
+                          "deliveredAmount" => "5.000000", "completedAt" => "2026-01-15T12:00:05.000Z",
+                          "networkCost" => { "asset" => "SOL", "amount" => "0.002044280", "tokenAccountCreated" => true }), status: 201)
     end
     withdrawal = client.withdrawals.create(**WITHDRAWAL_PARAMS, network: "solana", address: SOLANA_WALLET)
     assert_equal({ "method" => "usdt", "network" => "solana", "address" => SOLANA_WALLET, "amount" => "5", "reference" => "payout-1" },
@@ -114,6 +115,15 @@ class RequestsTest < Minitest::Test
     assert_instance_of Cambio::Withdrawal, withdrawal
     assert_equal ["solana", SOLANA_WALLET, SOLANA_SIGNATURE, "5.000000"],
                  [withdrawal.network, withdrawal.address, withdrawal.tx_hash, withdrawal.delivered_amount]
+    # What the payout cost Cambio in SOL: the API's decimal String, never a Float.
+    assert_instance_of Cambio::Withdrawal::NetworkCost, withdrawal.network_cost
+    assert_equal ["SOL", "0.002044280", true],
+                 [withdrawal.network_cost.asset, withdrawal.network_cost.amount, withdrawal.network_cost.token_account_created]
+  end
+
+  def test_a_withdrawal_not_yet_final_has_no_network_cost
+    serve { |_req, _n| ok(WITHDRAWAL) }
+    assert_nil client.withdrawals.get(WITHDRAWAL["id"]).network_cost
   end
 
   def test_a_deposit_on_solana_reads_back

@@ -33,6 +33,7 @@ module CambioTest
     "status" => "pending",
     "txHash" => nil,
     "deliveredAmount" => nil,
+    "networkCost" => nil,
     "failureReason" => nil,
     "createdAt" => "2026-01-15T12:00:00.000Z",
     "updatedAt" => "2026-01-15T12:00:00.000Z",

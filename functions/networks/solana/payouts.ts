@@ -58,7 +58,8 @@ export interface SignedSolanaPayout {
   /** It cannot land in a block above this height. */
   lastValidBlockHeight: bigint;
   /** Lamports the hot wallet puts into the payee's new token account (0n when it had one): the
-   * payout's rent on the network, beside its fee. */
+   * payout's rent on the network, beside its fee, if it lands first (the create instruction is
+   * idempotent). What it paid is the withdrawal's `networkCost`, read from its final receipt. */
   tokenAccountRent: bigint;
 }
 

@@ -112,6 +112,10 @@ interface TokenBalance {
 
 interface TransactionMeta {
   err: unknown;
+  /** Lamports of each account before and after, in the order of the message's accounts: the fee
+   * payer's first. */
+  preBalances?: readonly (bigint | number)[];
+  postBalances?: readonly (bigint | number)[];
   preTokenBalances?: readonly TokenBalance[] | null;
   postTokenBalances?: readonly TokenBalance[] | null;
 }
@@ -129,6 +133,8 @@ interface UsdtMovement {
   accountIndex: number;
   owner: string;
   delta: bigint;
+  /** The token account had no balance before the transaction: the transaction created it. */
+  created: boolean;
 }
 
 export class SolanaRpcChain implements SolanaChain {
@@ -259,10 +265,10 @@ export class SolanaRpcChain implements SolanaChain {
   }
 
   /** The transaction as the commitment's view has it, with what its owners' associated token
-   * accounts received (to: the owner, from: the owner whose balance fell most), or null when that
-   * view does not know it. Every mint whose balances it changed is read, each transfer naming its
-   * mint as `contract`: the receipt is asked by signature alone, and a payout or a sweep moves the
-   * stage's USDT alone. */
+   * accounts received (to: the owner, from: the owner whose balance fell most; whether it created
+   * the account) and what its fee payer's lamports fell by, or null when that view does not know
+   * it. Every mint whose balances it changed is read, each transfer naming its mint as `contract`:
+   * the receipt is asked by signature alone, and a payout or a sweep moves the stage's USDT alone. */
   private async transactionReceipt(txHash: string, commitment: 'confirmed' | 'finalized'): Promise<TransactionReceipt | null> {
     const found = await this.call('getTransaction', (rpc) => rpc.getTransaction(toSignature(txHash), { commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }));
     if (!found) return null;
@@ -272,16 +278,17 @@ export class SolanaRpcChain implements SolanaChain {
     const accountKeys = [...message.accountKeys, ...(meta.loadedAddresses?.writable ?? []), ...(meta.loadedAddresses?.readonly ?? [])];
     const read: ReadTransaction = { signature: txHash, accountKeys, firstSigner: message.accountKeys[0]!, meta };
     const failed = meta.err !== null && meta.err !== undefined;
+    const feePayerCost = feePayerCostOf(meta);
     const mints = [...new Set([...(meta.preTokenBalances ?? []), ...(meta.postTokenBalances ?? [])].map((balance) => balance.mint))];
     const tokenTransfers = [];
     if (!failed) {
       for (const mint of mints) {
         for (const movement of await this.usdtCredits(mint, read)) {
-          tokenTransfers.push({ contract: mint, to: movement.owner, amount: movement.delta, from: payerOf(mint, read), eventIndex: movement.accountIndex });
+          tokenTransfers.push({ contract: mint, to: movement.owner, amount: movement.delta, from: payerOf(mint, read), eventIndex: movement.accountIndex, ...(movement.created && { toAccountCreated: true }) });
         }
       }
     }
-    return { txHash, blockNumber: Number(found.slot), result: failed ? transactionErrorCode(meta.err) : 'SUCCESS', tokenTransfers };
+    return { txHash, blockNumber: Number(found.slot), result: failed ? transactionErrorCode(meta.err) : 'SUCCESS', tokenTransfers, ...(feePayerCost && { feePayerCost }) };
   }
 
   /**
@@ -433,11 +440,11 @@ function metaOf(meta: unknown, signature: string): TransactionMeta {
 /** Each USDT token account's change in a transaction, from its balances before and after: an
  * account created in it had none before, one closed in it none after. */
 function usdtMovements(mint: string, meta: TransactionMeta): UsdtMovement[] {
-  const byIndex = new Map<number, { owner?: string; before: bigint; after: bigint }>();
+  const byIndex = new Map<number, { owner?: string; before: bigint | null; after: bigint }>();
   const entry = (balance: TokenBalance) => {
     const index = Number(balance.accountIndex);
     let found = byIndex.get(index);
-    if (!found) byIndex.set(index, (found = { before: 0n, after: 0n }));
+    if (!found) byIndex.set(index, (found = { before: null, after: 0n }));
     found.owner ??= balance.owner;
     return found;
   };
@@ -445,8 +452,20 @@ function usdtMovements(mint: string, meta: TransactionMeta): UsdtMovement[] {
   for (const balance of meta.postTokenBalances ?? []) if (balance.mint === mint) entry(balance).after = BigInt(balance.uiTokenAmount.amount);
   const movements: UsdtMovement[] = [];
   // A token balance without its owner (nodes before Solana 1.9) cannot be credited to a wallet.
-  for (const [accountIndex, { owner, before, after }] of [...byIndex].sort(([a], [b]) => a - b)) if (owner && after !== before) movements.push({ accountIndex, owner, delta: after - before });
+  for (const [accountIndex, { owner, before, after }] of [...byIndex].sort(([a], [b]) => a - b)) {
+    if (owner && after !== (before ?? 0n)) movements.push({ accountIndex, owner, delta: after - (before ?? 0n), created: before === null });
+  }
   return movements;
+}
+
+/** What the fee payer (the message's first account) paid in the transaction, from its lamports
+ * before and after: the fee, and the rent of any account it created. Undefined where the node gives
+ * no balances: the payout still settles by what it delivered, its cost untold. */
+function feePayerCostOf(meta: TransactionMeta): { asset: 'SOL'; amount: bigint } | undefined {
+  const before = meta.preBalances?.[0];
+  const after = meta.postBalances?.[0];
+  if (before === undefined || after === undefined) return undefined;
+  return { asset: 'SOL', amount: BigInt(before) - BigInt(after) };
 }
 
 /** Who paid a transaction's USDT: the owner whose USDT fell most in it, else (USDT minted, not

@@ -4,7 +4,7 @@ import { domainEvent } from '../../shared/events.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { broadcastOwned, TransactionIdTaken, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
-import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
+import { withdrawalView, type NetworkCost, type Withdrawal } from '../../withdrawals/withdrawals.ts';
 import {
   complete,
   fail,
@@ -35,8 +35,9 @@ import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './sign
  * signed, stored with the claim `pending → processing` and the claim of its signature
  * (functions/withdrawals/payouts.ts), and only then broadcast. Settling goes by the signature's status:
  *
- * - finalized: completed from its final receipt (what the payee's token account received), or
- *   failed with the transaction's error, the money back to the company;
+ * - finalized: completed from its final receipt (what the payee's token account received, and what
+ *   the hot wallet paid in SOL: payoutCost), or failed with the transaction's error, the money back
+ *   to the company (the fee it still paid recorded alike);
  * - unknown, its blockhash still valid: its broadcast was lost (a sender that died before it, a
  *   node that dropped it), and the same signed bytes are broadcast again: they can land only once;
  * - unknown once the `finalized` block height is past its lastValidBlockHeight and the final view
@@ -193,13 +194,6 @@ async function signAndClaim(
     if (error instanceof TransactionIdTaken && (await deps.claims.ownerOf(error.txId)) === withdrawalOwner(withdrawal.id)) return null;
     throw error;
   }
-  if (payout.tokenAccountRent > 0n) {
-    // The payee's token account's rent is this payout's cost on the network beside its fee, paid in
-    // SOL by the hot wallet; the record has no field for a network's cost, so it is said here. (What
-    // was paid is the hot wallet's lamports in the landed transaction: a payout built alongside
-    // another to the same new payee finds the account made, and pays no rent.)
-    (deps.log ?? stderrLog).warn("payout creates the payee's token account", { withdrawalId: withdrawal.id, txHash: payout.signature, rentLamports: payout.tokenAccountRent.toString() });
-  }
   return processing;
 }
 
@@ -258,7 +252,8 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
   let hotWallet: Promise<TransactionPartialSigner> | undefined;
 
   const settleFinal = async (withdrawal: Withdrawal, receipt: TransactionReceipt) => {
-    const settled = receipt.result === 'SUCCESS' ? complete(withdrawal, now(), receivedBy(receipt, withdrawal.address)) : fail(withdrawal, receipt.result, now());
+    const cost = payoutCost(receipt, withdrawal.address);
+    const settled = receipt.result === 'SUCCESS' ? complete(withdrawal, now(), receivedBy(receipt, withdrawal.address), cost) : fail(withdrawal, receipt.result, now(), cost);
     if (await deps.store.transition(withdrawal, settled.after, settled)) {
       if (settled.after.status === 'completed') result.completed++;
       else result.failed++;
@@ -319,4 +314,17 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
   }
   result.stuck = stuckProcessing(remaining, now());
   return result;
+}
+
+/**
+ * What a landed payout cost the hot wallet, its fee payer, from its final receipt: the fee, and the
+ * rent of the payee's token account when this transaction created it. Told by the receipt, not by
+ * the stored transaction: its create instruction is idempotent, and a payout built alongside another
+ * to the same new payee finds the account made when it lands, and pays no rent. Null where the node
+ * gave no balances.
+ */
+function payoutCost(receipt: TransactionReceipt, payee: string): NetworkCost | null {
+  if (!receipt.feePayerCost) return null;
+  const tokenAccountCreated = receipt.tokenTransfers?.some((transfer) => transfer.to === payee && transfer.toAccountCreated === true) ?? false;
+  return { asset: receipt.feePayerCost.asset, amount: receipt.feePayerCost.amount, tokenAccountCreated };
 }

@@ -598,6 +598,10 @@ public sealed partial record Withdrawal
     [JsonPropertyName("deliveredAmount")]
     public required string? DeliveredAmount { get; init; }
 
+    /// <summary>What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's <c>fee</c> covers it. Null until then, and on networks that do not report it yet (only Solana does).</summary>
+    [JsonPropertyName("networkCost")]
+    public required WithdrawalNetworkCost? NetworkCost { get; init; }
+
     /// <summary><c>failureReason</c>.</summary>
     [JsonPropertyName("failureReason")]
     public required string? FailureReason { get; init; }
@@ -637,4 +641,20 @@ public sealed partial class WithdrawalCreateOptions
     /// <summary><c>reference</c>.</summary>
     [JsonPropertyName("reference")]
     public required string Reference { get; set; }
+}
+
+/// <summary>openapi.json <c>Withdrawal.networkCost</c>.</summary>
+public sealed partial record WithdrawalNetworkCost
+{
+    /// <summary>The network's own coin the hot wallet paid in: <c>SOL</c> on Solana. Always <c>SOL</c>.</summary>
+    [JsonPropertyName("asset")]
+    public required string Asset { get; init; }
+
+    /// <summary>What the hot wallet paid, a decimal string with all the coin's decimals (SOL: 9): the transaction's fee, plus the rent of the destination's token account when the payout created it</summary>
+    [JsonPropertyName("amount")]
+    public required string Amount { get; init; }
+
+    /// <summary>The payout created the destination's token account (Solana), its rent included in <c>amount</c></summary>
+    [JsonPropertyName("tokenAccountCreated")]
+    public required bool TokenAccountCreated { get; init; }
 }

@@ -82,7 +82,8 @@ public class RequestTests
         using var cambio = Fixtures.Client(server.Url);
 
         // Code written when withdrawals were TRON-only leaves Network unset: it still compiles and still means tron.
-        await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions { Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = "payout-1" });
+        var pending = await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions { Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = "payout-1" });
+        Assert.Null(pending.NetworkCost);
         await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions
         {
             Network = "ethereum", Address = "0x52908400098527886E0F7030069857D2E4169EE7", Amount = 5m, Reference = "payout-2",
@@ -106,6 +107,7 @@ public class RequestTests
         completed["status"] = "completed";
         completed["txHash"] = SolanaSignature;
         completed["deliveredAmount"] = "5.000000";
+        completed["networkCost"] = new JsonObject { ["asset"] = "SOL", ["amount"] = "0.002044280", ["tokenAccountCreated"] = true };
         completed["completedAt"] = "2026-01-15T12:00:05.000Z";
         await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = completed }));
         using var cambio = Fixtures.Client(server.Url);
@@ -114,6 +116,8 @@ public class RequestTests
 
         Assert.Equal($$"""{"method":"usdt","network":"solana","address":"{{SolanaWallet}}","amount":"5","reference":"payout-1"}""", server.Requests[0].Text);
         Assert.Equal(("solana", SolanaWallet, SolanaSignature, "5.000000"), (withdrawal.Network, withdrawal.Address, withdrawal.TxHash, withdrawal.DeliveredAmount));
+        // What the payout cost Cambio in SOL: the API's decimal string, never a double.
+        Assert.Equal(new WithdrawalNetworkCost { Asset = "SOL", Amount = "0.002044280", TokenAccountCreated = true }, withdrawal.NetworkCost);
     }
 
     [Fact]

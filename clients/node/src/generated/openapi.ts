@@ -966,6 +966,21 @@ export interface components {
             txHash: string | null;
             /** @description What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed. */
             deliveredAmount: string | null;
+            /** @description What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, and on networks that do not report it yet (only Solana does). */
+            networkCost: {
+                /**
+                 * @description The network's own coin the hot wallet paid in: `SOL` on Solana
+                 * @constant
+                 */
+                asset: "SOL";
+                /**
+                 * @description What the hot wallet paid, a decimal string with all the coin's decimals (SOL: 9): the transaction's fee, plus the rent of the destination's token account when the payout created it
+                 * @example 0.002044280
+                 */
+                amount: string;
+                /** @description The payout created the destination's token account (Solana), its rent included in `amount` */
+                tokenAccountCreated: boolean;
+            } | null;
             failureReason: string | null;
             /**
              * Format: date-time

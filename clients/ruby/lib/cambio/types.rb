@@ -253,6 +253,15 @@ module Cambio
 
   class Withdrawal < Record
     schema "Withdrawal"
+    class NetworkCost < Record
+      # The network's own coin the hot wallet paid in: `SOL` on Solana
+      string :asset, const: "SOL"
+      # What the hot wallet paid, a decimal string with all the coin's decimals (SOL: 9): the transaction's fee, plus the rent of the destination's token account when the payout created it
+      string :amount
+      # The payout created the destination's token account (Solana), its rent included in `amount`
+      boolean :token_account_created
+    end
+
     string :id
     string :method, const: "usdt"
     string :reference
@@ -266,6 +275,8 @@ module Cambio
     string :tx_hash, null: true
     # What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed.
     string :delivered_amount, null: true
+    # What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, and on networks that do not report it yet (only Solana does).
+    record :network_cost, "Withdrawal::NetworkCost", null: true
     string :failure_reason, null: true
     string :created_at
     string :updated_at

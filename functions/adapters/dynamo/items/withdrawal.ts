@@ -27,6 +27,7 @@ export const withdrawalItem = {
     status: item.status as Withdrawal['status'],
     txHash: (item.txHash as string | null) ?? null,
     deliveredAmount: item.deliveredAmount === null || item.deliveredAmount === undefined ? null : toBigInt(item.deliveredAmount),
+    networkCost: networkCostFromItem(item.networkCost as Item | null | undefined),
     failureReason: (item.failureReason as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
@@ -35,6 +36,13 @@ export const withdrawalItem = {
     limitDay: (item.limitDay as string | null | undefined) ?? null,
   }),
 };
+
+/** Stored as the record has it, its amount a number (base units); absent on items written before
+ * it was recorded: null, as for one not yet final. */
+function networkCostFromItem(stored: Item | null | undefined): Withdrawal['networkCost'] {
+  if (!stored) return null;
+  return { asset: stored.asset as NonNullable<Withdrawal['networkCost']>['asset'], amount: toBigInt(stored.amount), tokenAccountCreated: stored.tokenAccountCreated === true };
+}
 
 /** An EVM transaction's nonce is stored as a number: read back wrapped, it becomes one again. */
 function sentTransactionFromItem(stored: Item | undefined): Withdrawal['transaction'] {

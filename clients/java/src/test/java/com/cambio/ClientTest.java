@@ -175,6 +175,7 @@ class ClientTest {
       assertEquals("1.000000", withdrawal.fee());
       assertNull(withdrawal.txHash());
       assertNull(withdrawal.deliveredAmount());
+      assertNull(withdrawal.networkCost());
       assertEquals("pending", cambio.withdrawals().get("wdr_1").status());
 
       Quote quote = cambio.conversions().quote(ConversionQuoteParams.builder().sourceAmount("10").build());
@@ -242,7 +243,8 @@ class ClientTest {
   @Test
   void aWithdrawalOnSolanaIsSentNamingItAndItsRecordReadsBack() throws Exception {
     String completed = Fixtures.WITHDRAWAL.replace("\"network\":\"tron\"", "\"network\":\"solana\"").replace("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK", SOLANA_WALLET)
-        .replace("\"status\":\"pending\",\"txHash\":null,\"deliveredAmount\":null", "\"status\":\"completed\",\"txHash\":\"" + SOLANA_SIGNATURE + "\",\"deliveredAmount\":\"5.000000\"");
+        .replace("\"status\":\"pending\",\"txHash\":null,\"deliveredAmount\":null,\"networkCost\":null", "\"status\":\"completed\",\"txHash\":\"" + SOLANA_SIGNATURE + "\",\"deliveredAmount\":\"5.000000\","
+            + "\"networkCost\":{\"asset\":\"SOL\",\"amount\":\"0.002044280\",\"tokenAccountCreated\":true}");
     String deposit = Fixtures.DEPOSIT.replace("\"network\":\"tron\"", "\"network\":\"solana\"").replace("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", SOLANA_WALLET)
         .replace("\"requiredConfirmations\":19", "\"requiredConfirmations\":32");
     try (ScriptedServer server = new ScriptedServer((req, n) -> created(n == 1 ? completed : deposit))) {
@@ -250,6 +252,8 @@ class ClientTest {
       Withdrawal withdrawal = cambio.withdrawals().create(WithdrawalCreateParams.builder().network("solana").address(SOLANA_WALLET).amount("5").reference("payout-1").build());
       assertEquals(List.of("solana", SOLANA_WALLET, "completed", SOLANA_SIGNATURE, "5.000000"),
           List.of(withdrawal.network(), withdrawal.address(), withdrawal.status(), withdrawal.txHash(), withdrawal.deliveredAmount()));
+      // What the payout cost Cambio in SOL: the API's decimal string, never a double.
+      assertEquals(new Withdrawal.NetworkCost("SOL", "0.002044280", true), withdrawal.networkCost());
       Deposit created = cambio.deposits().create(DepositCreateParams.builder().network("solana").reference("order-1").build());
       assertEquals(List.of("solana", SOLANA_WALLET, 32L), List.of(created.network(), created.address(), created.requiredConfirmations()));
       assertEquals("{\"method\":\"usdt\",\"network\":\"solana\",\"address\":\"" + SOLANA_WALLET + "\",\"amount\":\"5\",\"reference\":\"payout-1\"}", server.seen().get(0).body());

@@ -6,7 +6,7 @@ public final class Fixtures {
 
   static final String WITHDRAWAL =
       "{\"id\":\"wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5\",\"method\":\"usdt\",\"reference\":\"payout-1\",\"network\":\"tron\",\"address\":\"TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK\","
-          + "\"amount\":\"5.000000\",\"fee\":\"1.000000\",\"status\":\"pending\",\"txHash\":null,\"deliveredAmount\":null,\"failureReason\":null,"
+          + "\"amount\":\"5.000000\",\"fee\":\"1.000000\",\"status\":\"pending\",\"txHash\":null,\"deliveredAmount\":null,\"networkCost\":null,\"failureReason\":null,"
           + "\"createdAt\":\"2026-01-15T12:00:00.000Z\",\"updatedAt\":\"2026-01-15T12:00:00.000Z\",\"completedAt\":null}";
 
   static final String DEPOSIT =
