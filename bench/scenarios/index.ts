@@ -10,6 +10,8 @@ import { ledgerCsvScenario } from './ledger-csv.ts';
 import { loadKneeScenario } from './load-knee.ts';
 import { payoutsScenario } from './payouts.ts';
 import { scannerScenario } from './scanner.ts';
+import { solanaPayoutsScenario } from './solana-payouts.ts';
+import { solanaScannerScenario } from './solana-scanner.ts';
 import { SOAK_MINUTES, soakScenario } from './soak.ts';
 import { statementScenario } from './statement.ts';
 import { webhooksScenario } from './webhooks.ts';
@@ -23,8 +25,10 @@ export const SCENARIOS: readonly Scenario[] = [
   withdrawalsScenario,
   payoutsScenario,
   evmPayoutsScenario,
+  solanaPayoutsScenario,
   scannerScenario,
   evmScannerScenario,
+  solanaScannerScenario,
   webhooksScenario,
   loadKneeScenario,
   coldStartScenario,
