@@ -121,6 +121,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   let solana: LocalSolana | undefined;
   let temporaryOutbox: string | undefined;
   let gatewayDb: ReturnType<typeof createDocumentClient> | undefined;
+  let reserved: Awaited<ReturnType<typeof reservePort>> | null = null;
   const dynamoEndpoint =
     options.dynamoEndpoint ??
     (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
@@ -178,7 +179,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // The dashboard's origin as in AWS (DASHBOARD_ORIGIN): mailed links and the CSRF origin check
     // use it, never the request's Host header, so the port is chosen before any handler loads.
     const host = options.host ?? '127.0.0.1';
-    const port = options.port === 0 ? await freePort(host) : options.port;
+    // Held by a listening probe until the API's server takes it: a port merely found free while
+    // every handler loads (seconds) can be taken meanwhile by any process's outgoing connection.
+    reserved = options.port === 0 ? await reservePort(host) : null;
+    const port = reserved?.port ?? options.port;
     process.env.DASHBOARD_ORIGIN = `http://${host}:${port}`;
     const dashboardAppDir = options.dashboardAppDir === undefined ? (existsSync(join(DASHBOARD_DIST, 'index.html')) ? DASHBOARD_DIST : null) : options.dashboardAppDir;
     const { createLocalApi } = await import('./api-server.ts');
@@ -189,6 +193,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const profiles = new DynamoCompanyStore(gatewayDb, tableName);
     const tierOf = async (companyId: string) => (await profiles.getCompany(companyId))?.rateLimitTier ?? FIRST_TIER;
     const server = await createLocalApi({ config, dashboardAppDir, companyLimits: { tiers, tierOf } });
+    await reserved?.release();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, resolve);
@@ -227,6 +232,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     };
   } catch (error) {
+    await reserved?.release();
     gatewayDb?.destroy();
     await cognito?.stop();
     await evm?.stop();
@@ -340,14 +346,14 @@ async function sandboxCompany(
   return { sandbox, seeded: true };
 }
 
-/** A port free at this moment, for a runtime asked to listen on any (port 0, the tests). */
-async function freePort(host: string): Promise<number> {
+/** A port for a runtime asked to listen on any (port 0, the tests), held by a listening probe until
+ * `release`, just before the runtime's server listens on it. */
+async function reservePort(host: string): Promise<{ port: number; release(): Promise<void> }> {
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);
     probe.listen(0, host, resolve);
   });
   const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+  return { port, release: () => new Promise<void>((resolve) => probe.close(() => resolve())) };
 }
