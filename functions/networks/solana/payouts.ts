@@ -1,10 +1,9 @@
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
-import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, type Instruction, type TransactionPartialSigner } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { TOKEN_ACCOUNT_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
 import { associatedTokenAccount, USDT_DECIMALS } from './token-accounts.ts';
-import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
+import { memoInstruction, signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 
 /**
  * A payout on Solana: one transaction from the hot wallet, which pays its fee, to a payee's wallet.
@@ -26,9 +25,6 @@ import { signedTransaction, transactionMessage, type TransactionLifetime } from 
  * memo (~13,000 for a ULID) and the compute-budget instructions (150 each), with room. */
 export const PAYOUT_COMPUTE_UNITS = 60_000;
 
-/** SPL Memo v2, deployed on every cluster and loaded by the local runtime: @solana-program/memo's
- * default names a newer program, which a cluster may not have. */
-const SPL_MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 /** What the payouts built together read of the chain once: the blockhash, the payees' token
  * accounts, and a token account's rent. */
@@ -96,7 +92,7 @@ export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint
     ...(conditions.priorityFee > 0n ? [getSetComputeUnitPriceInstruction({ microLamports: conditions.priorityFee })] : []),
     ...(createsTokenAccount ? [getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner, mint })] : []),
     getTransferCheckedInstruction({ source, mint, destination, authority: hotWallet, amount: payout.amount, decimals: USDT_DECIMALS }),
-    getAddMemoInstruction({ memo: payout.withdrawalId }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS }),
+    memoInstruction(payout.withdrawalId),
   ];
   const { wire, signature } = await signedTransaction(transactionMessage(hotWallet, conditions.blockhash, instructions));
   return {

@@ -1,21 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { getAddMemoInstruction } from '@solana-program/memo';
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createKeyPairSignerFromPrivateKeyBytes,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type Blockhash,
-  type KeyPairSigner,
-} from '@solana/kit';
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { address, createKeyPairSignerFromPrivateKeyBytes, type Address, type KeyPairSigner } from '@solana/kit';
+import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import { associatedTokenAccount, USDT_DECIMALS } from './token-accounts.ts';
+import { memoInstruction, signedTransaction, transactionMessage } from './transaction-message.ts';
 import { SandboxPaymentReverted, SandboxWalletShort, type NetworkSandbox, type SandboxPayer } from '../network.ts';
 import { SolanaRpcChain, SolanaTransactionRefused } from './rpc-chain.ts';
 import type { SolanaNetworkSettings } from './settings.ts';
@@ -45,14 +32,6 @@ let customer: Promise<KeyPairSigner> | undefined;
 const customerSigner = (): Promise<KeyPairSigner> =>
   (customer ??= createKeyPairSignerFromPrivateKeyBytes(new Uint8Array(createHash('sha256').update('cambio local solana customer').digest())));
 
-/** USDT's decimals on Solana, as TransferChecked asserts them against the mint. */
-const USDT_DECIMALS = 6;
-/** SPL Memo v2, which the local node loads (./payouts.ts says why not @solana-program/memo's default). */
-const SPL_MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
-
-const associatedTokenAccount = async (owner: Address, mint: Address): Promise<Address> =>
-  (await findAssociatedTokenPda({ owner, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
-
 /**
  * The customer's payment to `owner` as a signed transaction: the payee's token account created
  * when missing (rent paid by the customer), then the transfer, then a memo of a fresh id. Ed25519
@@ -61,22 +40,13 @@ const associatedTokenAccount = async (owner: Address, mint: Address): Promise<Ad
  */
 async function signedPayment(payer: KeyPairSigner, input: { owner: Address; mint: Address; amount: bigint; blockhash: { blockhash: string; lastValidBlockHeight: bigint } }) {
   const [source, destination] = await Promise.all([associatedTokenAccount(payer.address, input.mint), associatedTokenAccount(input.owner, input.mint)]);
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (draft) => setTransactionMessageFeePayerSigner(payer, draft),
-    (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: input.blockhash.blockhash as Blockhash, lastValidBlockHeight: input.blockhash.lastValidBlockHeight }, draft),
-    (draft) =>
-      appendTransactionMessageInstructions(
-        [
-          getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner: input.owner, mint: input.mint }),
-          getTransferCheckedInstruction({ source, mint: input.mint, destination, authority: payer, amount: input.amount, decimals: USDT_DECIMALS }),
-          getAddMemoInstruction({ memo: `sandbox payment ${randomUUID()}` }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS }),
-        ],
-        draft,
-      ),
+  return signedTransaction(
+    transactionMessage(payer, input.blockhash, [
+      getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner: input.owner, mint: input.mint }),
+      getTransferCheckedInstruction({ source, mint: input.mint, destination, authority: payer, amount: input.amount, decimals: USDT_DECIMALS }),
+      memoInstruction(`sandbox payment ${randomUUID()}`),
+    ]),
   );
-  const signed = await signTransactionMessageWithSigners(message);
-  return { wire: getBase64EncodedWireTransaction(signed), signature: getSignatureFromTransaction(signed) };
 }
 
 /** Pays `amount` USDT minor units to the wallet `owner` (base58) from the customer wallet, once:

@@ -1,4 +1,6 @@
+import { getAddMemoInstruction } from '@solana-program/memo';
 import {
+  address,
   appendTransactionMessageInstructions,
   createTransactionMessage,
   getBase64EncodedWireTransaction,
@@ -40,3 +42,11 @@ export async function signedTransaction(message: ReturnType<typeof transactionMe
   const signed = await signTransactionMessageWithSigners(message);
   return { wire: getBase64EncodedWireTransaction(signed), signature: getSignatureFromTransaction(signed) };
 }
+
+/** SPL Memo v2, deployed on every cluster and loaded by the local runtime: @solana-program/memo's
+ * default names a newer program, which a cluster may not have. */
+const SPL_MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
+/** A memo of `text`: what makes two transactions of equal transfers built on one blockhash two
+ * transactions (Ed25519 signs deterministically; without it they would be one, landing once). */
+export const memoInstruction = (text: string) => getAddMemoInstruction({ memo: text }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS });
