@@ -228,9 +228,15 @@ public class RetryTests
     [Fact]
     public async Task The_callers_cancellation_is_not_a_timeout_and_is_not_retried()
     {
-        await using var server = new ScriptedServer(Reply.Hang);
+        // Cancelled once the first try has reached the server, not on a clock: on a busy machine a
+        // fixed 150 ms could end before the try was sent at all.
+        using var cancel = new CancellationTokenSource();
+        await using var server = new ScriptedServer((_, _) =>
+        {
+            cancel.CancelAfter(TimeSpan.FromMilliseconds(50));
+            return Reply.Hang;
+        });
         using var cambio = Fixtures.Client(server.Url, maxRetries: 3);
-        using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(150));
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cambio.Company.GetAsync(cancellationToken: cancel.Token));
 
