@@ -1,7 +1,7 @@
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
-import { address, type Instruction, type TransactionPartialSigner } from '@solana/kit';
+import { address, type Address, type Instruction, type TransactionPartialSigner } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
-import { TOKEN_ACCOUNT_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
+import type { SolanaChain, TokenAccountState } from './chain.ts';
 import { associatedTokenAccount, USDT_DECIMALS } from './token-accounts.ts';
 import { memoInstruction, signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 
@@ -27,13 +27,13 @@ export const PAYOUT_COMPUTE_UNITS = 60_000;
 
 
 /** What the payouts built together read of the chain once: the blockhash, the payees' token
- * accounts, and a token account's rent. */
+ * accounts, the hot wallet's own, and the priority fee. */
 export interface PayoutConditions {
   blockhash: TransactionLifetime;
-  /** By payee wallet. */
+  /** By payee wallet, each with its associated token account's address (derived, not read). */
   tokenAccounts: Map<string, TokenAccountState>;
-  /** Lamports a new token account holds to be exempt from rent. */
-  tokenAccountRent: bigint;
+  /** The hot wallet's associated token account: where every payout's USDT comes from. */
+  hotWalletAccount: Address;
   /** Micro-lamports per compute unit offered: the recent fee, held under the cap. */
   priorityFee: bigint;
 }
@@ -53,27 +53,23 @@ export interface SignedSolanaPayout {
   signature: string;
   /** It cannot land in a block above this height. */
   lastValidBlockHeight: bigint;
-  /** Lamports the hot wallet puts into the payee's new token account (0n when it had one): the
-   * payout's rent on the network, beside its fee, if it lands first (the create instruction is
-   * idempotent). What it paid is the withdrawal's `networkCost`, read from its final receipt. */
-  tokenAccountRent: bigint;
 }
 
 /** Reads the conditions of the payouts to `payees` built next (one read of each kind), from
  * `hotWallet`, offering at most `priorityFeeCap` micro-lamports per compute unit. */
 export async function payoutConditions(
-  chain: Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'rentExemptMinimum' | 'recentPriorityFee'>,
+  chain: Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'recentPriorityFee'>,
   usdtMint: string,
   payees: string[],
   { hotWallet, priorityFeeCap }: { hotWallet: string; priorityFeeCap: bigint },
 ): Promise<PayoutConditions> {
-  const [blockhash, tokenAccounts, tokenAccountRent, recentFee] = await Promise.all([
+  const hotWalletAccount = await associatedTokenAccount(hotWallet, usdtMint);
+  const [blockhash, tokenAccounts, recentFee] = await Promise.all([
     chain.latestBlockhash(),
     chain.tokenAccounts(usdtMint, [...new Set(payees)]),
-    chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES),
-    associatedTokenAccount(hotWallet, usdtMint).then((account) => chain.recentPriorityFee([account])),
+    chain.recentPriorityFee([hotWalletAccount]),
   ]);
-  return { blockhash, tokenAccounts, tokenAccountRent, priorityFee: recentFee < priorityFeeCap ? recentFee : priorityFeeCap };
+  return { blockhash, tokenAccounts, hotWalletAccount, priorityFee: recentFee < priorityFeeCap ? recentFee : priorityFeeCap };
 }
 
 /**
@@ -85,8 +81,12 @@ export async function payoutConditions(
 export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint: string, payout: SolanaPayout, conditions: PayoutConditions): Promise<SignedSolanaPayout> {
   const mint = address(usdtMint);
   const owner = address(payout.to);
-  const [source, destination] = await Promise.all([associatedTokenAccount(hotWallet.address, usdtMint), associatedTokenAccount(owner, usdtMint)]);
-  const createsTokenAccount = !conditions.tokenAccounts.get(payout.to)?.exists;
+  // Both accounts as the page's conditions derived them: deriving them again for every payout
+  // (a program-address search each) was 15 % of the sender's CPU (BENCHMARKS.md, solana-payouts).
+  const payee = conditions.tokenAccounts.get(payout.to);
+  const source = conditions.hotWalletAccount;
+  const destination = payee ? address(payee.address) : await associatedTokenAccount(owner, usdtMint);
+  const createsTokenAccount = !payee?.exists;
   const instructions: Instruction[] = [
     getSetComputeUnitLimitInstruction({ units: PAYOUT_COMPUTE_UNITS }),
     ...(conditions.priorityFee > 0n ? [getSetComputeUnitPriceInstruction({ microLamports: conditions.priorityFee })] : []),
@@ -95,10 +95,5 @@ export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint
     memoInstruction(payout.withdrawalId),
   ];
   const { wire, signature } = await signedTransaction(transactionMessage(hotWallet, conditions.blockhash, instructions));
-  return {
-    wire,
-    signature,
-    lastValidBlockHeight: conditions.blockhash.lastValidBlockHeight,
-    tokenAccountRent: createsTokenAccount ? conditions.tokenAccountRent : 0n,
-  };
+  return { wire, signature, lastValidBlockHeight: conditions.blockhash.lastValidBlockHeight };
 }

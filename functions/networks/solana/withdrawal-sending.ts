@@ -52,7 +52,7 @@ import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './sign
  */
 
 /** What the sender reads and sends on Solana's chain. */
-export type SolanaSendingChain = Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'rentExemptMinimum' | 'recentPriorityFee' | 'blockHeight' | 'signatureStatuses' | 'finalReceipt'>;
+export type SolanaSendingChain = Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'recentPriorityFee' | 'blockHeight' | 'signatureStatuses' | 'finalReceipt'>;
 
 export interface SolanaSendingDeps extends SendingRun {
   chain: SolanaSendingChain;
