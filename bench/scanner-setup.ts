@@ -2,21 +2,21 @@ import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ScanResult } from '#functions/deposits/deposit-scan';
 import { createCompany } from '#functions/companies/company';
-import type { Deposit } from '#functions/deposits/deposits';
+import { depositAwaitingPayment } from '#functions/deposits/deposits';
+import type { NetworkName } from '#functions/networks/names';
 import { newId } from '#functions/shared/ids';
 import { inParallel } from '#functions/shared/in-parallel';
-import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { depositAddressItem, depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
 import { depositItem } from '#adapters/dynamo/items/deposit';
-import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from './harness.ts';
 import type { ResultTable } from './scenario.ts';
+import { startOwnDynamo, type OwnDynamo } from './own-dynamo.ts';
 import { formatRate, operationName } from './support.ts';
 
 /**
  * What the deposit scanner scenarios (TRON's scenarios/scanner.ts, the EVM one
- * scenarios/evm-scanner.ts) share: a DynamoDB Local of their own seeded with registered deposit
+ * scenarios/evm-scanner.ts, Solana's scenarios/solana-scanner.ts) share: a DynamoDB Local of their own seeded with registered deposit
  * addresses, and the timing and request counting of scan runs.
  */
 
@@ -25,34 +25,21 @@ const BATCH_WRITE_LIMIT = 25;
 /** DynamoDB Local on 2 cores: 8 BatchWrites at a time was the fastest of 2, 4, 8 and 16 tried. */
 export const SETUP_CONCURRENCY = 8;
 
-export interface ScannerDynamo {
-  db: DynamoDBDocumentClient;
-  tableName: string;
+export interface ScannerDynamo extends OwnDynamo {
   /** DynamoDB Local's process, for its CPU time (Linux). */
   dynamoPid: number | undefined;
-  stop(): Promise<void>;
 }
 
 /**
- * Its own DynamoDB Local (in memory) and table: on one that already holds the HTTP scenarios'
- * items, requests to a second table were 2–30× slower (BatchWrite ~100 items/s instead of
- * ~2,000–3,000), a DynamoDB Local artefact that would have measured the emulator, not the scanner.
+ * Its own DynamoDB Local (in memory) and table (./own-dynamo.ts): on one that already holds the
+ * HTTP scenarios' items, requests to a second table were 2–30× slower (BatchWrite ~100 items/s
+ * instead of ~2,000–3,000), a DynamoDB Local artefact that would have measured the emulator, not the
+ * scanner.
  */
 async function startScannerDynamo(tableName: string, log: (line: string) => void): Promise<ScannerDynamo> {
   log('  starting a DynamoDB Local of its own (in memory)');
-  const dynamo = await startDynamoDbLocal({});
-  const dynamoPid = await pidOfDynamoDbLocal(dynamo.port);
-  await ensureTable(dynamo.endpoint, tableName);
-  const db = createDocumentClient(dynamo.endpoint);
-  return {
-    db,
-    tableName,
-    dynamoPid,
-    async stop() {
-      db.destroy();
-      await dynamo.stop();
-    },
-  };
+  const dynamo = await startOwnDynamo(tableName);
+  return { ...dynamo, dynamoPid: await pidOfDynamoDbLocal(dynamo.port) };
 }
 
 export interface DepositAddressSeed {
@@ -61,7 +48,10 @@ export interface DepositAddressSeed {
   /** The scenario's clock (ms): the company starts then, its addresses were made over the day before. */
   clock: number;
   address: (index: number) => string;
-  deposit: (companyId: string, id: string, address: string, index: number, now: Date) => Deposit;
+  /** The paid deposits' network, and the confirmations they wait for on it. Their references are
+   * the table's name and the address's index. */
+  network: NetworkName;
+  requiredConfirmations: number;
 }
 
 export interface SeededAddresses {
@@ -114,7 +104,8 @@ async function seedDepositAddresses(scanner: ScannerDynamo, companyId: string, r
     items.push(depositAddressItem.toItem(listed), depositAddressListedItem.toItem(listed));
     if (i % stride === 0 && hitAddresses.length < hits) {
       hitAddresses.push(address);
-      items.push(depositItem.toItem(seed.deposit(companyId, depositId, address, i, new Date(clock))));
+      const deposit = depositAwaitingPayment(companyId, { network: seed.network, reference: `${scanner.tableName}-${i}` }, { address, addressIndex: i }, seed.requiredConfirmations, new Date(clock), depositId);
+      items.push(depositItem.toItem(deposit));
     }
   }
   log(`  writing ${registered} deposit addresses + ${hits} deposits (BatchWrite, ${BATCH_WRITE_LIMIT} per request, ${SETUP_CONCURRENCY} at a time)`);
@@ -168,6 +159,16 @@ export async function timedScans(scan: () => Promise<ScanResult>, upTo: number, 
 
 /** All DynamoDB requests of a pass. */
 export const totalRequests = (result: TimedScans) => Object.values(result.requests).reduce((sum, n) => sum + n, 0);
+
+/** The throughput table's columns for what pollPassCells gives, after the pass's label. */
+export const POLL_PASS_COLUMNS = ['poll runs', 'transfers read', 'recorded', 'credited', 'seconds'];
+
+/** A pass of polls (scan, then confirm) in the throughput table: its runs, the transfers they read
+ * and recorded, the deposits they credited, and how long they took. */
+export const pollPassCells = (pass: { result: TimedScans; credited: number }) => [pass.result.runs, pass.result.transfersSeen, pass.result.recorded, pass.credited, pass.result.seconds.toFixed(2)];
+
+/** CPU time in seconds for a table, or 'n/a' where it could not be read (a process's, off Linux). */
+export const cpuSeconds = (micros: number | null) => (micros === null ? 'n/a' : (micros / 1e6).toFixed(2));
 
 /** The passes' DynamoDB requests by operation, each divided by `blocks`. */
 export function requestsPerBlockTable(blocks: number, phases: { label: string; result: TimedScans }[]): ResultTable {

@@ -14,7 +14,6 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
 import { localEvmSigner } from '#functions/networks/evm/signer';
-import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { startAnvilWithContracts } from '#local/anvil';
 import { localPublicClient } from '#local/evm-contracts';
 import { STAGES } from '../../config/stages.ts';
@@ -24,6 +23,7 @@ import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
 import { countRpcCalls, rpcCallCounts, rpcCallsSince } from '../rpc-calls.ts';
 import { formatRate, operationName } from '../support.ts';
+import { startOwnDynamo } from '../own-dynamo.ts';
 
 const PAYOUTS = 100;
 /** Sent and settled first, not timed: DynamoDB Local's JIT makes its first few hundred transactions
@@ -51,17 +51,13 @@ export const evmPayoutsScenario: Scenario = {
   title: `The EVM withdrawal sender with ${PAYOUTS} equal payouts queued, per network: completed per minute, nonces, exact arrival`,
   async run({ log }) {
     log('  starting a DynamoDB Local of its own (in memory)');
-    const dynamo = await startDynamoDbLocal({});
-    const tableName = `bench-evm-payouts-${randomUUID()}`;
-    await ensureTable(dynamo.endpoint, tableName);
-    const db = createDocumentClient(dynamo.endpoint);
+    const dynamo = await startOwnDynamo(`bench-evm-payouts-${randomUUID()}`);
     countRpcCalls();
     try {
       const measured: NetworkPayouts[] = [];
-      for (const network of EVM_NETWORK_NAMES) measured.push(await measureNetwork(db, tableName, network, measured.length ? WARM_UP_PAYOUTS.next : WARM_UP_PAYOUTS.first, log));
+      for (const network of EVM_NETWORK_NAMES) measured.push(await measureNetwork(dynamo.db, dynamo.tableName, network, measured.length ? WARM_UP_PAYOUTS.next : WARM_UP_PAYOUTS.first, log));
       return result(measured);
     } finally {
-      db.destroy();
       await dynamo.stop();
     }
   },

@@ -1,13 +1,12 @@
 import { MAX_BLOCKS_PER_SCAN, scanDeposits, type ScanResult } from '#functions/deposits/deposit-scan';
 import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
-import { depositAwaitingPayment } from '#functions/deposits/deposits';
 import { EvmChain } from '#functions/networks/evm/evm-chain';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { ADDRESS_KIND, ETHEREUM_USDT_CONTRACT, EvmNode, syntheticEvmAddress, type EvmNodeStats } from '../evm-node.ts';
 import { cpuMicrosOfPid } from '../harness.ts';
 import type { Scenario } from '../scenario.ts';
-import { requestsPerBlockTable, startScannerBench, timedScans, totalRequests, type TimedScans } from '../scanner-setup.ts';
+import { cpuSeconds, POLL_PASS_COLUMNS, pollPassCells, requestsPerBlockTable, startScannerBench, timedScans, totalRequests, type TimedScans } from '../scanner-setup.ts';
 import { formatRate } from '../support.ts';
 
 /** Ethereum makes a block every 12 s. */
@@ -51,17 +50,7 @@ export const evmScannerScenario: Scenario = {
   async run({ log }) {
     const hits = PASSES.reduce((sum, pass) => sum + BLOCKS * pass.hitsPerBlock, 0);
     const clock = Date.parse('2026-11-22T00:00:00.000Z');
-    const { scanner, registered, seeded } = await startScannerBench(
-      'bench-evm-scanner',
-      'Bench EVM Scanner',
-      {
-        hits,
-        clock,
-        address: (i) => syntheticEvmAddress(ADDRESS_KIND.deposit, i),
-        deposit: (companyId, id, address, i, at) => depositAwaitingPayment(companyId, { network: 'ethereum', reference: `bench-evm-scanner-${i}` }, { address, addressIndex: i }, FINALIZED_DEPTH, at, id),
-      },
-      log,
-    );
+    const { scanner, registered, seeded } = await startScannerBench('bench-evm-scanner', 'Bench EVM Scanner', { hits, clock, address: (i) => syntheticEvmAddress(ADDRESS_KIND.deposit, i), network: 'ethereum', requiredConfirmations: FINALIZED_DEPTH }, log);
     const { db, tableName, dynamoPid } = scanner;
     const node = new EvmNode();
     const failures: string[] = [];
@@ -130,20 +119,16 @@ export const evmScannerScenario: Scenario = {
           },
           {
             title: `Scanner throughput (${registered.toLocaleString('en')} registered addresses, ${TRANSFERS_PER_BLOCK} transfers a block)`,
-            columns: ['pass', 'poll runs', 'transfers read', 'recorded', 'credited', 'seconds', 'blocks/s', 'transfers/s', 'vs Ethereum (1 block / 12 s)', 'scanner CPU s', 'DynamoDB Local CPU s', 'node CPU s'],
+            columns: ['pass', ...POLL_PASS_COLUMNS, 'blocks/s', 'transfers/s', 'vs Ethereum (1 block / 12 s)', 'scanner CPU s', 'DynamoDB Local CPU s', 'node CPU s'],
             rows: passes.map((pass) => [
               pass.label,
-              pass.result.runs,
-              pass.result.transfersSeen,
-              pass.result.recorded,
-              pass.credited,
-              pass.result.seconds.toFixed(2),
+              ...pollPassCells(pass),
               blocksPerSecond(pass).toFixed(1),
               Math.round(pass.result.transfersSeen / pass.result.seconds),
               `${(blocksPerSecond(pass) * ETHEREUM_BLOCK_SECONDS).toFixed(0)}x`,
-              (pass.result.cpuMicros / 1e6).toFixed(2),
-              pass.result.dynamoCpuMicros === null ? 'n/a' : (pass.result.dynamoCpuMicros / 1e6).toFixed(2),
-              pass.nodeCpuMicros === null ? 'n/a' : (pass.nodeCpuMicros / 1e6).toFixed(2),
+              cpuSeconds(pass.result.cpuMicros),
+              cpuSeconds(pass.result.dynamoCpuMicros),
+              cpuSeconds(pass.nodeCpuMicros),
             ]),
           },
           requestsPerBlockTable(BLOCKS, passes.map(({ label, result }) => ({ label, result }))),

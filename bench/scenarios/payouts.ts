@@ -15,12 +15,12 @@ import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { TronTransferBuilder } from '#functions/networks/tron/tron-transfer-builder';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
-import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { STAGES } from '../../config/stages.ts';
 import { creditAvailable } from '../../test/support/ledger.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { dynamoRequestsSince, snapshotDynamoRequests } from '../harness.ts';
 import { formatRate, operationName } from '../support.ts';
+import { startOwnDynamo } from '../own-dynamo.ts';
 
 const PAYOUTS = 100;
 /** Sent first, not timed: DynamoDB Local's JIT makes its first few hundred transactions several
@@ -48,14 +48,10 @@ export const payoutsScenario: Scenario = {
     // scenarios' items, every request to a second table is several times slower (BENCHMARKS.md,
     // Caveats), and 100 payouts took 46–51 s there against ~4 s here: the emulator, not the sender.
     log('  starting a DynamoDB Local of its own (in memory)');
-    const dynamo = await startDynamoDbLocal({});
-    const tableName = `bench-payouts-${randomUUID()}`;
-    await ensureTable(dynamo.endpoint, tableName);
-    const db = createDocumentClient(dynamo.endpoint);
+    const dynamo = await startOwnDynamo(`bench-payouts-${randomUUID()}`);
     try {
-      return await measurePayouts(db, tableName, log);
+      return await measurePayouts(dynamo.db, dynamo.tableName, log);
     } finally {
-      db.destroy();
       await dynamo.stop();
     }
   },

@@ -1,5 +1,4 @@
 import { scanDeposits, type ScanResult } from '#functions/deposits/deposit-scan';
-import { depositAwaitingPayment, type Deposit } from '#functions/deposits/deposits';
 import { inParallel } from '#functions/shared/in-parallel';
 import { parseAmount } from '#functions/shared/money';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
@@ -7,7 +6,7 @@ import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/depo
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { MAINNET_USDT_CONTRACT } from '../../config/stages.ts';
 import type { Scenario } from '../scenario.ts';
-import { requestsPerBlockTable, startScannerBench, timedScans, totalRequests } from '../scanner-setup.ts';
+import { cpuSeconds, requestsPerBlockTable, startScannerBench, timedScans, totalRequests } from '../scanner-setup.ts';
 import { formatRate } from '../support.ts';
 
 /** TRON produces a block every 3 s. */
@@ -39,7 +38,7 @@ export const scannerScenario: Scenario = {
     let clock = Date.parse('2026-11-22T00:00:00.000Z');
     // Setup 1: the registered addresses (synthetic base58 strings; the scanner never checks
     // them, it looks up what the chain reports) and real Deposit items for the ones paid to.
-    const { scanner, registered, seeded } = await startScannerBench('bench-scanner', 'Bench Scanner', { hits, clock, address: (i) => syntheticAddress('TBench', i), deposit: syntheticDeposit }, log);
+    const { scanner, registered, seeded } = await startScannerBench('bench-scanner', 'Bench Scanner', { hits, clock, address: (i) => syntheticAddress('TBench', i), network: 'tron', requiredConfirmations: 19 }, log);
     const { db, tableName, dynamoPid } = scanner;
     const failures: string[] = [];
     try {
@@ -122,8 +121,8 @@ export const scannerScenario: Scenario = {
               (BLOCKS / result.seconds).toFixed(1),
               Math.round(result.transfersSeen / result.seconds),
               `${(BLOCKS / result.seconds / TRON_BLOCKS_PER_SECOND).toFixed(1)}x`,
-              (result.cpuMicros / 1e6).toFixed(2),
-              result.dynamoCpuMicros === null ? 'n/a' : (result.dynamoCpuMicros / 1e6).toFixed(2),
+              cpuSeconds(result.cpuMicros),
+              cpuSeconds(result.dynamoCpuMicros),
             ]),
           },
           requestsPerBlockTable(BLOCKS, phases),
@@ -161,8 +160,4 @@ function syntheticAddress(prefix: string, n: number): string {
     n = Math.floor(n / 58);
   } while (n > 0);
   return prefix + digits.padStart(34 - prefix.length, '1');
-}
-
-function syntheticDeposit(companyId: string, id: string, address: string, addressIndex: number, now: Date): Deposit {
-  return depositAwaitingPayment(companyId, { network: 'tron', reference: `bench-scanner-${addressIndex}` }, { address, addressIndex }, 19, now, id);
 }

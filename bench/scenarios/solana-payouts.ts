@@ -12,7 +12,6 @@ import { parseAmount } from '#functions/shared/money';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
 import { FINALITY_DEPTH, SLOT_INTERVAL_MS } from '#local/solana-node';
 import { STAGES } from '../../config/stages.ts';
 import { creditAvailable } from '../../test/support/ledger.ts';
@@ -22,6 +21,7 @@ import { cpuMicrosOfPid, dynamoRequestsSince, snapshotDynamoRequests } from '../
 import { countRpcCalls, rpcCallCounts, rpcCallsSince } from '../rpc-calls.ts';
 import { formatRate, operationName } from '../support.ts';
 import { SolanaNodeProcess, type StartedSolanaNode } from '../solana-node.ts';
+import { startOwnDynamo } from '../own-dynamo.ts';
 
 /** Ten times the EVM scenario's 100: a Solana payout is cheap enough that 100 take a few seconds,
  * where the shared machine's noise (another job's burst) would move the figure most. */
@@ -63,19 +63,15 @@ export const solanaPayoutsScenario: Scenario = {
   title: `The Solana withdrawal sender with ${PAYOUTS.toLocaleString('en')} equal payouts queued: completed (finalized) per minute, distinct transactions, exact balances`,
   async run({ log }) {
     log('  starting a DynamoDB Local of its own (in memory) and the local Solana node (a slot every 400 ms)');
-    const dynamo = await startDynamoDbLocal({});
-    const tableName = `bench-solana-payouts-${randomUUID()}`;
-    await ensureTable(dynamo.endpoint, tableName);
-    const db = createDocumentClient(dynamo.endpoint);
+    const dynamo = await startOwnDynamo(`bench-solana-payouts-${randomUUID()}`);
     countRpcCalls();
     const node = new SolanaNodeProcess();
     try {
       // As `npm start` opens Solana: its hot wallet given SOL and a 1,000,000 USDT float.
       const started = await node.start(SLOT_INTERVAL_MS, true);
-      return await measurePayouts(db, tableName, node, started, log);
+      return await measurePayouts(dynamo.db, dynamo.tableName, node, started, log);
     } finally {
       await node.close();
-      db.destroy();
       await dynamo.stop();
     }
   },

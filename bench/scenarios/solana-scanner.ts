@@ -3,7 +3,6 @@ import { MAX_BLOCKS_PER_SCAN, SCAN_OVERLAP_BLOCKS, scanDeposits, type ScanResult
 import { confirmDeposits, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
-import { depositAwaitingPayment } from '#functions/deposits/deposits';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { solanaNetworkSettings } from '#functions/networks/solana/settings';
 import { SLICES, type SliceSettings } from '#functions/settings/functions';
@@ -15,7 +14,7 @@ import { STAGES } from '../../config/stages.ts';
 import { cpuMicrosOfPid } from '../harness.ts';
 import { countRpcCalls, rpcCallCounts, rpcCallsSince } from '../rpc-calls.ts';
 import type { ResultTable, Scenario } from '../scenario.ts';
-import { startScannerBench, timedScans, totalRequests, type TimedScans } from '../scanner-setup.ts';
+import { cpuSeconds, POLL_PASS_COLUMNS, pollPassCells, startScannerBench, timedScans, totalRequests, type TimedScans } from '../scanner-setup.ts';
 import { MAINNET_FILLER, SOLANA_ADDRESS_KIND, syntheticSolanaAddress, type LoadedSlots } from '../solana-backlog.ts';
 import { SolanaNodeProcess } from '../solana-node.ts';
 import { formatRate, operationName } from '../support.ts';
@@ -104,17 +103,7 @@ export const solanaScannerScenario: Scenario = {
   async run({ log }) {
     const hits = PASSES.reduce((sum, pass) => sum + Math.ceil(pass.slots / HIT_EVERY_SLOTS), 0);
     const clock = Date.parse('2026-11-22T00:00:00.000Z');
-    const { scanner, registered, seeded } = await startScannerBench(
-      'bench-solana-scanner',
-      'Bench Solana Scanner',
-      {
-        hits,
-        clock,
-        address: (i) => syntheticSolanaAddress(SOLANA_ADDRESS_KIND.deposit, i),
-        deposit: (companyId, id, address, i, at) => depositAwaitingPayment(companyId, { network: 'solana', reference: `bench-solana-scanner-${i}` }, { address, addressIndex: i }, FINALITY_DEPTH, at, id),
-      },
-      log,
-    );
+    const { scanner, registered, seeded } = await startScannerBench('bench-solana-scanner', 'Bench Solana Scanner', { hits, clock, address: (i) => syntheticSolanaAddress(SOLANA_ADDRESS_KIND.deposit, i), network: 'solana', requiredConfirmations: FINALITY_DEPTH }, log);
     const { db, tableName, dynamoPid } = scanner;
     const node = new SolanaNodeProcess();
     countRpcCalls();
@@ -212,20 +201,16 @@ export const solanaScannerScenario: Scenario = {
           },
           {
             title: `Scanner throughput (${registered.toLocaleString('en')} registered addresses; per slot ${TRANSFERS_PER_SLOT} transfers, one slot in ${HIT_EVERY_SLOTS} paying a deposit)`,
-            columns: ['pass', 'poll runs', 'transfers read', 'recorded', 'credited', 'seconds', 'slots/s', 'vs Solana (2.5 slots/s)', 'scanner CPU s', 'scanner CPU ms a slot', 'DynamoDB Local CPU s', 'node CPU s'],
+            columns: ['pass', ...POLL_PASS_COLUMNS, 'slots/s', 'vs Solana (2.5 slots/s)', 'scanner CPU s', 'scanner CPU ms a slot', 'DynamoDB Local CPU s', 'node CPU s'],
             rows: passes.map((pass) => [
               pass.label,
-              pass.result.runs,
-              pass.result.transfersSeen,
-              pass.result.recorded,
-              pass.credited,
-              pass.result.seconds.toFixed(2),
+              ...pollPassCells(pass),
               slotsPerSecond(pass).toFixed(1),
               `${ratio(pass).toFixed(1)}x`,
-              (pass.result.cpuMicros / 1e6).toFixed(2),
+              cpuSeconds(pass.result.cpuMicros),
               (pass.result.cpuMicros / 1000 / pass.slots).toFixed(1),
-              pass.result.dynamoCpuMicros === null ? 'n/a' : (pass.result.dynamoCpuMicros / 1e6).toFixed(2),
-              pass.nodeCpuMicros === null ? 'n/a' : (pass.nodeCpuMicros / 1e6).toFixed(2),
+              cpuSeconds(pass.result.dynamoCpuMicros),
+              cpuSeconds(pass.nodeCpuMicros),
             ]),
           },
           perSlotTable(

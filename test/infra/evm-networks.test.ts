@@ -1,10 +1,7 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, expect, it } from 'vitest';
-import { CambioStack } from '../../lib/cambio-stack.ts';
-import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
-import { STAGES } from '../../config/stages.ts';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
+import { sandboxTemplateWith } from '../support/sandbox-stack.ts';
 
 /**
  * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller, withdrawal sender
@@ -39,8 +36,7 @@ const EVM_NETWORKS = {
 let template: Template;
 
 beforeAll(() => {
-  const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, EVM_NETWORKS: JSON.stringify(EVM_NETWORKS) } };
-  template = Template.fromStack(new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS }));
+  template = sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify(EVM_NETWORKS) });
 }, 120_000);
 
 it('schedules the deposit poller once per open EVM network, at its own rate, with the network as input', () => {
@@ -163,8 +159,7 @@ it('makes a secp256k1 KMS key for each EVM network, open or not, lets the withdr
 });
 
 it('refuses a stage figure that names an unknown network, naming the variable', () => {
-  const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, EVM_NETWORKS: JSON.stringify({ solana: EVM_NETWORKS.ethereum }) } };
-  expect(() => new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS })).toThrow(/Stage sandbox: EVM_NETWORKS names a network other than ethereum, bsc, polygon, arbitrum/);
+  expect(() => sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify({ solana: EVM_NETWORKS.ethereum }) })).toThrow(/Stage sandbox: EVM_NETWORKS names a network other than ethereum, bsc, polygon, arbitrum/);
 });
 
 it.each([

@@ -1,10 +1,7 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, expect, it } from 'vitest';
-import { CambioStack } from '../../lib/cambio-stack.ts';
-import { NO_DEPLOYMENT_SETTINGS } from '../../lib/deployment-settings.ts';
-import { STAGES } from '../../config/stages.ts';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
+import { sandboxTemplateWith } from '../support/sandbox-stack.ts';
 
 /**
  * A stage that opens Solana (its SOLANA figure): an Ed25519 KMS key for its hot wallet, which the
@@ -28,8 +25,7 @@ const policiesNaming = (text: string) => Object.values(template.findResources('A
 const rolesOf = (policies: Record<string, any>[]) => policies.map((policy) => JSON.stringify(policy.Properties.Roles)).join(' ');
 
 beforeAll(() => {
-  const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, SOLANA: JSON.stringify(SOLANA) } };
-  template = Template.fromStack(new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS }));
+  template = sandboxTemplateWith({ SOLANA: JSON.stringify(SOLANA) });
 }, 120_000);
 
 it('makes an Ed25519 KMS key for the Solana hot wallet, signing only and kept when the stack goes', () => {

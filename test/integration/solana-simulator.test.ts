@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { address, type Address } from '@solana/kit';
 import { getFreezeAccountInstruction } from '@solana-program/token';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { depositSeedOf, writeDepositOwnersAhead } from '#functions/networks/solana/deposit-owners';
 import { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
 import { SOLANA_SANDBOX_CUSTOMER } from '#functions/networks/solana/sandbox-payer';
-import { LOAD_TEST_RATE_LIMITS, startLocalRuntime, type LocalRuntime } from '#local/runtime';
-import { apiClient } from '../support/local-api.ts';
+import type { LocalRuntime } from '#local/runtime';
+import { apiClient, startTestApi } from '../support/local-api.ts';
 import { signedUpOwner } from '../support/dashboard.ts';
 import { localSolanaWallet, sendSolanaTransaction, usdtAccountOf, type SolanaNode } from '../support/solana.ts';
 import { usdt } from '../support/money.ts';
@@ -26,23 +25,12 @@ let runtime: LocalRuntime;
 let chain: SolanaRpcChain;
 
 beforeAll(async () => {
-  const tableName = `e2e-${randomUUID()}`;
-  runtime = await startLocalRuntime({
-    dataDir: null,
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName,
-    pollIntervalMs: 0,
-    webhookIntervalMs: 0,
-    ...LOAD_TEST_RATE_LIMITS,
-    environment: { SIGN_UP_ANSWER_MS: '0' },
-    solana: true,
-  });
+  runtime = await startTestApi({ solana: true });
   chain = new SolanaRpcChain({ rpcUrl: runtime.solana!.rpcUrl!, rpcTimeoutMs: 5_000 });
   // The sweeper writes the deposit addresses ahead, and its schedule is off here: one block of them.
   const db = createDocumentClient(runtime.dynamoEndpoint);
   try {
-    await writeDepositOwnersAhead(db, tableName, async () => depositSeedOf(runtime.solana!.localDepositSeed!), 0, 1);
+    await writeDepositOwnersAhead(db, runtime.tableName, async () => depositSeedOf(runtime.solana!.localDepositSeed!), 0, 1);
   } finally {
     db.destroy();
   }
