@@ -236,9 +236,9 @@ describe("Solana's chain: balances and the issuer's controls", () => {
     const rent = await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES);
     expect(rent).toBe(2_039_280n);
     const accounts = await chain.tokenAccounts(mint, [holder, none, lamportsOnly]);
-    expect(accounts.get(holder)).toEqual({ address: await usdtAccountOf(holder), exists: true, amount: 12_345_678n, frozen: false, lamports: rent });
-    expect(accounts.get(none)).toEqual({ address: await usdtAccountOf(none), exists: false, amount: 0n, frozen: false, lamports: 0n });
-    expect(accounts.get(lamportsOnly)).toEqual({ address: await usdtAccountOf(lamportsOnly), exists: false, amount: 0n, frozen: false, lamports: 1_000_000n });
+    expect(accounts.get(holder)).toEqual({ address: await usdtAccountOf(holder), exists: true, amount: 12_345_678n, frozen: false, lamports: rent, delegate: null, delegatedAmount: 0n, closeAuthority: null });
+    expect(accounts.get(none)).toEqual({ address: await usdtAccountOf(none), exists: false, amount: 0n, frozen: false, lamports: 0n, delegate: null, delegatedAmount: 0n, closeAuthority: null });
+    expect(accounts.get(lamportsOnly)).toEqual({ address: await usdtAccountOf(lamportsOnly), exists: false, amount: 0n, frozen: false, lamports: 1_000_000n, delegate: null, delegatedAmount: 0n, closeAuthority: null });
   });
 
   it('reads more owners than one request holds, in pages', async () => {

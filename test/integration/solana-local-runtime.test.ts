@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyPairSigner } from '@solana/kit';
+import { createSolanaRpc, generateKeyPairSigner, signature as signatureOf } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
@@ -10,7 +10,6 @@ import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
 import { depositOwnersItem } from '#functions/networks/solana/deposit-owner-record';
 import { solanaChainOf } from '#functions/networks/solana/from-settings';
 import { DynamoSolanaSweepStore } from '#functions/networks/solana/sweep-store';
-import { sweepCapacity } from '#functions/networks/solana/sweeps';
 import { addStageEntry } from '#functions/screening/screening-import';
 import { formatAmount } from '#functions/shared/money';
 import type { LocalRuntime } from '#local/runtime';
@@ -148,7 +147,7 @@ describe('npm start with Solana open', () => {
     expect(balance.body.data.balances[0]).toMatchObject({ available: '14.000000', locked: '0.000000' });
   });
 
-  it("ten deposits paid in one customer transaction are credited together and swept by the runtime's sweeper in ceil(10 / capacity) transactions: every deposit token account emptied into the hot wallet and closed", async () => {
+  it("ten deposits paid in one customer transaction are credited together, their accounts opened by the runtime's sweeper and swept in one transaction the hot wallet alone signs: every deposit token account emptied into the hot wallet and closed", async () => {
     const sweeps = sweepStore();
     await sweptAndSettled();
     const amounts = ['1.5', '2', '3.25', '4', '5', '6.75', '7', '8', '9.5', '12.000001'];
@@ -167,8 +166,10 @@ describe('npm start with Solana open', () => {
     await waitFor(async () => [...(await chain().tokenAccounts(mint(), owners)).values()], (accounts) => accounts.every((account) => !account.exists), WITHIN_MS);
     const ours = async () => [...(await sweeps.openSweeps()), ...(await sweeps.finishedSweeps())].filter((sweep) => sweep.accounts.some((account) => owners.includes(account.owner)));
     const swept = await waitFor(ours, (found) => found.length > 0 && found.every((sweep) => sweep.status === 'done'), WITHIN_MS);
-    // The hot wallet's token account exists (the runtime's float): the capacity without creating it.
-    expect(swept).toHaveLength(Math.ceil(owners.length / (await sweepCapacity(false))));
+    // The sweeper opened each account (the hot wallet its delegate and close authority): ten in one sweep.
+    expect(swept).toHaveLength(1);
+    const landed = await createSolanaRpc(solanaEndpointOf(network()).url).getTransaction(signatureOf(swept[0]!.signature), { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+    expect(landed!.transaction.signatures).toHaveLength(1);
     expect(swept.flatMap((sweep) => sweep.accounts.map((account) => account.owner)).sort()).toEqual([...owners].sort());
     expect(swept.reduce((sum, sweep) => sum + sweep.amount, 0n)).toBe(total);
     const rent = await chain().rentExemptMinimum(TOKEN_ACCOUNT_BYTES);

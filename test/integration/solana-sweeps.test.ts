@@ -5,7 +5,9 @@ import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { SolanaBlockhashNotFound, type SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
-import { solanaSweeperRun, sweepCapacity, sweepSolanaDepositAddresses } from '#functions/networks/solana/sweeps';
+import { openAndReclaim, solanaSweeperRun, sweepCapacity, sweepSolanaDepositAddresses } from '#functions/networks/solana/sweeps';
+import { RECLAIM_MARGIN_MS } from '#functions/networks/solana/deposit-accounts';
+import { DEPOSIT_TTL_MS } from '#functions/deposits/deposits';
 import type { SolanaSweep } from '#functions/networks/solana/sweep-types';
 import { DynamoSolanaSweepStore } from '#functions/networks/solana/sweep-store';
 import { solanaSweepInFlight, solanaSweepItem } from '#functions/networks/solana/sweep-record';
@@ -93,7 +95,7 @@ describe('Solana deposit sweeps on the local runtime', () => {
     const hotAccountBefore = (await chain.tokenAccounts(node().mint, [SOLANA_TEST_HOT_WALLET])).get(SOLANA_TEST_HOT_WALLET)!;
     const [usdtBefore, solBefore, companyBefore] = await Promise.all([hotUsdt(), hotSol(), companyUsdt()]);
     // The capacity is the encoded size's: with the hot wallet's token account made in the sweep when it has none.
-    const capacity = await sweepCapacity(!hotAccountBefore.exists);
+    const capacity = await sweepCapacity({ createsHotWalletAccount: !hotAccountBefore.exists });
     expect(capacity).toBeGreaterThanOrEqual(5);
     const transactions = Math.ceil(owners.length / capacity);
 
@@ -148,15 +150,93 @@ describe('Solana deposit sweeps on the local runtime', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 
+  it("ten deposit addresses whose accounts Cambio opened (the hot wallet their delegate and close authority) are swept in one transaction the hot wallet alone signs, whether the payer or Cambio created the account; the owners' keys sign only the opening", async () => {
+    const amounts = ['1', '2.5', '3', '4', '5', '6', '7.25', '8', '9', '10.000001'];
+    const made: Deposit[] = [];
+    for (const [i] of amounts.entries()) made.push(await createDeposit(deposits, solanaDepositSettings(env, solana.settings()), companyId, { network: 'solana', reference: `open-${i}-${Math.random()}` }, new Date()));
+    const owners = made.map((deposit) => deposit.address);
+    // Half paid before Cambio opens their accounts (the payer's wallet creates them), half after.
+    for (const [i, owner] of owners.slice(0, 5).entries()) await customerPays(node(), owner, usdt(amounts[i]!));
+    const solBeforeOpening = await hotSol();
+    const { opened } = await openAndReclaim(sweeper(), quiet);
+    expect([...opened].sort()).toEqual([...owners].sort());
+    const states = await chain.tokenAccounts(node().mint, owners);
+    for (const owner of owners) {
+      expect(states.get(owner)).toMatchObject({ exists: true, delegate: SOLANA_TEST_HOT_WALLET, delegatedAmount: 2n ** 64n - 1n, closeAuthority: SOLANA_TEST_HOT_WALLET });
+    }
+    // Opened once: a second run in the window sends nothing.
+    expect((await openAndReclaim(sweeper(), quiet)).opened).toEqual([]);
+    const rent = await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES);
+    // The hot wallet paid the rent of the five accounts it created, and the fees.
+    expect(solBeforeOpening - (await hotSol())).toBeGreaterThan(5n * rent);
+    for (const [i, owner] of owners.slice(5).entries()) await customerPays(node(), owner, usdt(amounts[i + 5]!));
+    node().advanceSlots(1);
+    await jobs.scan();
+    expect(await jobs.settle()).toMatchObject({ confirmed: amounts.length });
+
+    const [usdtBefore, solBefore] = await Promise.all([hotUsdt(), hotSol()]);
+    expect(await sweepCapacity({ createsHotWalletAccount: false, opened: true })).toBeGreaterThanOrEqual(10);
+    expect(await sweep()).toMatchObject({ sent: 1, swept: 10, unknownOwners: 0 });
+    const [one] = await store.openSweeps();
+    expect(one!.accounts.map((account) => account.owner).sort()).toEqual([...owners].sort());
+    expect(Buffer.from(one!.wire, 'base64').length).toBeLessThanOrEqual(SOLANA_TRANSACTION_BYTES);
+    finalise();
+    expect(await sweep()).toMatchObject({ done: 1, cleared: 10 });
+    const landed = await rpc().getTransaction(toSignature(one!.signature), { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+    expect(landed?.meta?.err).toBeNull();
+    // One signature, the hot wallet's; no owner among the signers.
+    expect(landed!.transaction.signatures).toHaveLength(1);
+    expect(landed!.transaction.message.header.numRequiredSignatures).toBe(1);
+    expect(landed!.transaction.message.accountKeys[0]).toBe(SOLANA_TEST_HOT_WALLET);
+    expect((await hotUsdt()) - usdtBefore).toBe(sumOf(amounts));
+    // Every account closed, its rent back with the hot wallet, which paid the one fee.
+    for (const owner of owners) expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: false, lamports: 0n });
+    expect((await hotSol()) - solBefore).toBe(10n * rent - landed!.meta!.fee);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
+
+  it("a deposit that expires unpaid has its opened account closed once it is older than a deposit lives and the margin: the rent comes back; a paid one's account is not closed, and a swept one is not opened again", async () => {
+    // Made as long ago as the reclaim waits, and a little more: out of the opening window of the runs that follow.
+    const createdAt = new Date(Date.now() - DEPOSIT_TTL_MS - RECLAIM_MARGIN_MS - 10 * 60_000);
+    const later = (ms: number) => new Date(createdAt.getTime() + ms);
+    const [unpaid, paid] = [
+      await createDeposit(deposits, solanaDepositSettings(env, solana.settings()), companyId, { network: 'solana', reference: `unpaid-${Math.random()}` }, createdAt),
+      await createDeposit(deposits, solanaDepositSettings(env, solana.settings()), companyId, { network: 'solana', reference: `paid-${Math.random()}` }, createdAt),
+    ];
+    expect((await openAndReclaim(sweeper(), quiet, later(1_000))).opened.sort()).toEqual([unpaid!.address, paid!.address].sort());
+    await customerPays(node(), paid!.address, usdt('0.5'));
+    const rent = await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES);
+
+    // Not before the margin: the unpaid one may yet be paid.
+    const early = await openAndReclaim(sweeper(), quiet, later(DEPOSIT_TTL_MS + RECLAIM_MARGIN_MS - 60_000));
+    expect(early).toEqual({ opened: [], reclaimed: 0 });
+    const solBefore = await hotSol();
+    const late = await openAndReclaim(sweeper(), quiet, later(DEPOSIT_TTL_MS + RECLAIM_MARGIN_MS + 60_000));
+    expect(late).toEqual({ opened: [], reclaimed: 1 });
+    const after = await chain.tokenAccounts(node().mint, [unpaid!.address, paid!.address]);
+    expect(after.get(unpaid!.address)).toMatchObject({ exists: false, lamports: 0n });
+    expect(after.get(paid!.address)).toMatchObject({ exists: true, amount: usdt('0.5') });
+    expect((await hotSol()) - solBefore).toBe(rent - 5_000n);
+    // Read once: the next run finds nothing more to close.
+    expect(await openAndReclaim(sweeper(), quiet, later(DEPOSIT_TTL_MS + RECLAIM_MARGIN_MS + 120_000))).toEqual({ opened: [], reclaimed: 0 });
+    // The late payment is credited as any.
+    expect(await jobs.settle()).toMatchObject({ confirmed: 1 });
+  }, 60_000);
+
   it('a frozen deposit token account is held and left out of the sweep; once thawed it goes back to the due list and is swept', async () => {
     const [frozen, other] = await creditedDeposits(['3', '4']);
     const frozenAccount = (await chain.tokenAccounts(node().mint, [frozen!.address])).get(frozen!.address)!.address;
     await node().issuer.freeze(address(frozenAccount));
     const usdtBefore = await hotUsdt();
 
+    // The run opens the two accounts (the frozen one cannot be: Approve refuses a frozen account),
+    // and sweeps none it opened in the same run.
+    const opening = await solanaSweeperRun(sweeper(), quiet);
+    expect(opening.outcome.outcome).toMatchObject({ frozen: 1, sent: 0 });
+    expect(opening.counts).toMatchObject({ DepositAccountsOpened: 1, DepositAddressesFrozen: 1 });
     const first = await solanaSweeperRun(sweeper(), quiet);
-    expect(first.outcome.outcome).toMatchObject({ frozen: 1, sent: 1, swept: 1 });
-    expect(first.counts).toMatchObject({ DepositAddressesFrozen: 1, SweptDepositAccounts: 1 });
+    expect(first.outcome.outcome).toMatchObject({ sent: 1, swept: 1 });
+    expect(first.counts).toMatchObject({ DepositAccountsOpened: 0, SweptDepositAccounts: 1 });
     const [open] = await store.openSweeps();
     expect(open!.accounts.map((account) => account.owner)).toEqual([other!.address]);
     expect(await store.setAsideAddresses()).toEqual([frozen!.address]);
@@ -168,10 +248,12 @@ describe('Solana deposit sweeps on the local runtime', () => {
     expect((await hotUsdt()) - usdtBefore).toBe(usdt('4'));
 
     await node().issuer.thaw(address(frozenAccount));
+    // Thawed: back on the due list, opened now, and swept by the next run.
     const third = await solanaSweeperRun(sweeper(), quiet);
-    expect(third.outcome.outcome).toMatchObject({ sent: 1, swept: 1, frozen: 0 });
-    expect(third.counts).toMatchObject({ DepositAddressesFrozen: 0 });
+    expect(third.outcome.outcome).toMatchObject({ sent: 0, frozen: 0 });
+    expect(third.counts).toMatchObject({ DepositAddressesFrozen: 0, DepositAccountsOpened: 1 });
     expect(await store.setAsideAddresses()).toEqual([]);
+    expect((await solanaSweeperRun(sweeper(), quiet)).outcome.outcome).toMatchObject({ sent: 1, swept: 1 });
     finalise();
     expect((await solanaSweeperRun(sweeper(), quiet)).outcome.outcome).toMatchObject({ done: 1, cleared: 1 });
     expect((await hotUsdt()) - usdtBefore).toBe(usdt('7'));

@@ -43,6 +43,13 @@ export interface TokenAccountState {
   amount: bigint;
   frozen: boolean;
   lamports: bigint;
+  /** Who may move its USDT besides its owner (Approve), and how much: the hot wallet, on a deposit
+   * account Cambio opened (./deposit-accounts.ts); else null and 0n. */
+  delegate: string | null;
+  delegatedAmount: bigint;
+  /** Who may close it besides its owner (SetAuthority CloseAccount): the hot wallet, on a deposit
+   * account Cambio opened; else null. */
+  closeAuthority: string | null;
 }
 
 /** Solana's transaction size limit, bytes: what a sweep's batch must fit in. */

@@ -4,6 +4,7 @@ import {
   createSolanaRpcFromTransport,
   fetchEncodedAccounts,
   isSolanaError,
+  isSome,
   signature as toSignature,
   SOLANA_ERROR__JSON_RPC__METHOD_NOT_FOUND,
   type Commitment,
@@ -420,14 +421,26 @@ export class SolanaRpcChain implements SolanaChain {
         // Lamports alone can be sent to the account's address before it is created: it is then the
         // System program's, with no token data, and holds no USDT.
         if (!account.exists || account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== getTokenSize()) {
-          return [owner, { address: at, exists: false, amount: 0n, frozen: false, lamports: account.exists ? account.lamports : 0n }];
+          return [owner, { address: at, exists: false, amount: 0n, frozen: false, lamports: account.exists ? account.lamports : 0n, delegate: null, delegatedAmount: 0n, closeAuthority: null }];
         }
         const token = decoder.decode(account.data);
         // Only the Associated Token Account program creates an account at this address, for this mint.
         // (Its owner may since have been handed to another wallet: the legacy Token program lets an
         // owner do so. Its balance is still the one a transfer to this owner's account lands in.)
         if (token.mint !== mint) throw new Error(`The Solana token account ${at} holds ${token.mint}, not ${mint}: a wrong associated-account derivation`);
-        return [owner, { address: at, exists: true, amount: token.amount, frozen: token.state === AccountState.Frozen, lamports: account.lamports }];
+        return [
+          owner,
+          {
+            address: at,
+            exists: true,
+            amount: token.amount,
+            frozen: token.state === AccountState.Frozen,
+            lamports: account.lamports,
+            delegate: isSome(token.delegate) ? token.delegate.value : null,
+            delegatedAmount: token.delegatedAmount,
+            closeAuthority: isSome(token.closeAuthority) ? token.closeAuthority.value : null,
+          },
+        ];
       }),
     );
   }

@@ -62,6 +62,15 @@ export const solanaSweepItem = {
   }),
 };
 
+/** Where the reclaim of expired deposit accounts (./deposit-accounts.ts) stands: the sort key of the
+ * last deposit address listing entry it handled. */
+export const reclaimCursorItem = {
+  type: 'SolanaReclaimCursor',
+  key: () => ({ PK: PARTITION, SK: 'RECLAIM_CURSOR' }),
+  toItem: (after: string, at: string): Item => ({ ...reclaimCursorItem.key(), type: reclaimCursorItem.type, after, updatedAt: at }),
+  afterOf: (item: Item): string => item.after as string,
+};
+
 /** An open Solana sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
  * every version of its transaction (an earlier one was replaced only once it could no longer land,
  * but a node may yet show it) and the USDT it moves to the hot wallet. */

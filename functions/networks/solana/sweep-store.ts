@@ -1,10 +1,16 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DueOwner, SolanaSweep, SolanaSweepStore } from './sweep-types.ts';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DueOwner, ListedAddress, SolanaSweep, SolanaSweepStore } from './sweep-types.ts';
 import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 import { answer, MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
 import { claimIn } from '../../adapters/dynamo/transaction-claims.ts';
-import { itemsUnder } from '../../adapters/dynamo/queries.ts';
-import { solanaSweepItem, solanaSweepOwner } from './sweep-record.ts';
+import { batchGetAll, itemsUnder, readItem } from '../../adapters/dynamo/queries.ts';
+import { depositItem } from '../../adapters/dynamo/items/deposit.ts';
+import type { DepositStatus } from '../../deposits/deposits.ts';
+import { depositAddressListedItem } from '../../adapters/dynamo/items/deposit-address.ts';
+import { reclaimCursorItem, solanaSweepItem, solanaSweepOwner } from './sweep-record.ts';
+
+/** A deposit still to be paid or made final: its address's account is worth opening. */
+const IN_PROGRESS = new Set<DepositStatus>(['awaiting_payment', 'confirming']);
 
 /** Solana's sweeps: its due list (the deposit addresses, their owners), its sweeps, and the marks
  * that keep each address in one open sweep at most. */
@@ -59,5 +65,42 @@ export class DynamoSolanaSweepStore extends SweepStoreOverDueList implements Sol
     }
     if (after.signature !== before.signature) claimIn(tx, after.signature, solanaSweepOwner(after.id, after.createdAt), after.updatedAt);
     return tx.commitUnlessStale(this.db);
+  }
+
+  async listedAddresses(after: string, before: string, limit: number): Promise<ListedAddress[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :before',
+        ExpressionAttributeValues: { ':pk': depositAddressListedItem.partition, ':after': after, ':before': depositAddressListedItem.from(before) },
+        ConsistentRead: true,
+        Limit: limit + 1,
+      }),
+    );
+    // BETWEEN includes `after` itself: the entry handled last.
+    const listed = Items.filter((item) => depositAddressListedItem.sortKeyOf(item) !== after).slice(0, limit);
+    return listed.map((item) => {
+      const { address, addressIndex, owner } = depositAddressListedItem.fromItem(item);
+      return { address, addressIndex, ...owner, sortKey: depositAddressListedItem.sortKeyOf(item) };
+    });
+  }
+
+  async depositsInProgress(deposits: { companyId: string; depositId: string }[]): Promise<Set<string>> {
+    const items = await batchGetAll(
+      this.db,
+      this.tableName,
+      deposits.map(({ companyId, depositId }) => depositItem.key(companyId, depositId)),
+      { projection: { expression: 'id, #status', names: { '#status': 'status' } }, consistent: true },
+    );
+    return new Set(items.filter((item) => IN_PROGRESS.has(item.status as DepositStatus)).map((item) => item.id as string));
+  }
+
+  async reclaimCursor(): Promise<string | null> {
+    const item = await readItem(this.db, this.tableName, reclaimCursorItem.key());
+    return item ? reclaimCursorItem.afterOf(item) : null;
+  }
+
+  async setReclaimCursor(after: string, at: string): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: reclaimCursorItem.toItem(after, at) }));
   }
 }

@@ -68,4 +68,21 @@ export interface SolanaSweepStore extends FrozenAddressList {
   storeSweep(sweep: SolanaSweep): Promise<'written' | 'address-taken'>;
   /** Writes `after` if the sweep is still as `before`; false when another sweeper moved it first. */
   saveSweep(before: SolanaSweep, after: SolanaSweep): Promise<boolean>;
+  /** Deposit addresses of every network listed (in the order made) with a sort key after `after`
+   * and a creation time before `before`: at most `limit`, in order. */
+  listedAddresses(after: string, before: string, limit: number): Promise<ListedAddress[]>;
+  /** Where the reclaim of expired deposit accounts stands in the listing (a sort key), or null. */
+  reclaimCursor(): Promise<string | null>;
+  setReclaimCursor(after: string, at: string): Promise<void>;
+  /** Of these deposits, the ones still awaiting payment or confirming. */
+  depositsInProgress(deposits: { companyId: string; depositId: string }[]): Promise<Set<string>>;
+}
+
+/** A deposit address as the listing holds it, and its place there. */
+export interface ListedAddress {
+  address: string;
+  addressIndex: number;
+  companyId: string;
+  depositId: string;
+  sortKey: string;
 }

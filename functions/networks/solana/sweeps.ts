@@ -28,6 +28,7 @@ import { solanaSweepOwner } from './sweep-record.ts';
 import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
 import { USDT_DECIMALS } from './token-accounts.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
+import { isOpenedFor, largestFitting, openDepositAccounts, reclaimExpiredDepositAccounts, type DepositAccountDeps } from './deposit-accounts.ts';
 
 /**
  * Sweeps on Solana: a credited deposit's USDT waits in the associated token account of its deposit
@@ -42,13 +43,14 @@ import { signedTransaction, transactionMessage, type TransactionLifetime } from 
  * - Per deposit address: `transferChecked` of its whole USDT balance (read fresh when signed) from
  *   its token account to the hot wallet's, then `closeAccount` with the hot wallet as destination:
  *   the account's rent (~0.002 SOL) comes back to the wallet that pays the fees. Both are signed by
- *   the deposit owner's derived key.
- * - A transaction is at most SOLANA_TRANSACTION_BYTES (1,232) and each owner that signs adds a
- *   64-byte signature and its 32-byte key beside its token account's 32 bytes and the two
- *   instructions: a sweep holds as many deposit accounts as its encoded size allows, measured with
- *   kit on the message itself as each account is added (about six: sweepCapacity), and a run signs
- *   several sweeps when more are due. (Address lookup tables would fit more; the owners' signatures
- *   would still bound it, and the local node refuses them.)
+ *   the hot wallet where Cambio opened the account (./deposit-accounts.ts: the hot wallet is its
+ *   delegate and close authority), else by the deposit owner's derived key.
+ * - A transaction is at most SOLANA_TRANSACTION_BYTES (1,232). An opened account adds its 32 bytes
+ *   and the two instructions: some twenty fit. One signed by its owner adds the owner's 64-byte
+ *   signature and 32-byte key besides: about six fit. A sweep holds as many deposit accounts as its
+ *   encoded size allows, measured with kit on the message itself as each account is added
+ *   (sweepCapacity), and a run signs several sweeps when more are due. (Address lookup tables would
+ *   fit more; the local node refuses them.)
  * - A frozen token account cannot send and would fail the whole transaction: it is set aside before
  *   anything is built (functions/deposits/frozen-addresses.ts, `held`), and goes back to the due list
  *   once the issuer thaws it. An address below the minimum is left with its USDT and marked so
@@ -90,6 +92,8 @@ export interface SolanaSweepDeps {
   settings: { minimumSweep: bigint; sweepsPerRun?: number };
   now?: () => Date;
   log?: Log;
+  /** Deposit addresses sent to be opened this run (./deposit-accounts.ts), swept from the next. */
+  openingNow?: ReadonlySet<string>;
 }
 
 export interface SolanaSweepResult {
@@ -133,7 +137,7 @@ export async function sweepSolanaDepositAddresses(deps: SolanaSweepDeps): Promis
   const hotWallet = await deps.hotWallet();
   const open = await settleSweeps(deps, hotWallet, result, now, log);
   const sweepsPerRun = deps.settings.sweepsPerRun ?? SWEEPS_PER_RUN;
-  const due = await dueAccounts(deps, open, (await sweepCapacity()) * sweepsPerRun, result, log);
+  const due = await dueAccounts(deps, hotWallet, open, (await sweepCapacity({ opened: true })) * sweepsPerRun, result, log);
   if (due.length === 0) return result;
   const [blockhash, hotAccount] = await Promise.all([deps.chain.latestBlockhash(), hotWalletAccount(deps, hotWallet.address)]);
   let rest = due;
@@ -152,9 +156,10 @@ export async function sweepSolanaDepositAddresses(deps: SolanaSweepDeps): Promis
   return result;
 }
 
-/** A due address ready to sweep: its key, its token account as read now. */
+/** A due address ready to sweep: its token account as read now, and who signs for it: the hot
+ * wallet where Cambio opened it, else the owner's key. */
 interface DueAccount extends SweptTokenAccount {
-  signer: KeyPairSigner;
+  authority: TransactionSigner;
 }
 
 /**
@@ -162,8 +167,8 @@ interface DueAccount extends SweptTokenAccount {
  * wait for it; frozen ones are set aside; empty ones (closed by a finished sweep) and those below the
  * minimum are cleared on the way, so they never fill a page run after run.
  */
-async function dueAccounts(deps: SolanaSweepDeps, open: SolanaSweep[], wanted: number, result: SolanaSweepResult, log: Log): Promise<DueAccount[]> {
-  const sweeping = new Set(open.flatMap((sweep) => sweep.accounts.map((account) => account.owner)));
+async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, open: SolanaSweep[], wanted: number, result: SolanaSweepResult, log: Log): Promise<DueAccount[]> {
+  const sweeping = new Set([...open.flatMap((sweep) => sweep.accounts.map((account) => account.owner)), ...(deps.openingNow ?? [])]);
   const found: DueAccount[] = [];
   const pageSize = Math.max(wanted, 50);
   let after: string | undefined;
@@ -185,18 +190,26 @@ async function dueAccounts(deps: SolanaSweepDeps, open: SolanaSweep[], wanted: n
         continue;
       }
       if (found.length >= wanted) continue;
-      const signer = await deps.owners.signerAt(due.addressIndex);
-      if (signer.address !== due.address) {
+      const authority = await authorityFor(deps, hotWallet, due, state);
+      if (!authority) {
         log.error('the deposit seed does not give this deposit address at its index: not swept', { network: 'solana', address: due.address, addressIndex: due.addressIndex });
         result.unknownOwners++;
         continue;
       }
-      found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, signer });
+      found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, authority });
     }
     if (page.length < pageSize) break;
     after = page.at(-1)!.address;
   }
   return found;
+}
+
+/** Who signs for a deposit account's sweep: the hot wallet where Cambio opened it, else its owner's
+ * key from the seed; null when the seed does not give the address at its index. */
+async function authorityFor(deps: SolanaSweepDeps, hotWallet: TransactionSigner, due: { address: string; addressIndex: number }, state: TokenAccountState | undefined): Promise<TransactionSigner | null> {
+  if (isOpenedFor(hotWallet.address, state)) return hotWallet;
+  const signer = await deps.owners.signerAt(due.addressIndex);
+  return signer.address === due.address ? signer : null;
 }
 
 /** The hot wallet's token account, and whether it exists yet. */
@@ -213,7 +226,7 @@ function sweepMessage(
   mint: string,
   hotAccount: { address: string; exists: boolean },
   lifetime: TransactionLifetime,
-  accounts: { signer: TransactionSigner; tokenAccount: string; amount: bigint }[],
+  accounts: { authority: TransactionSigner; tokenAccount: string; amount: bigint }[],
 ) {
   const destination = address(hotAccount.address);
   const instructions: Instruction[] = [];
@@ -221,46 +234,47 @@ function sweepMessage(
   for (const account of accounts) {
     const source = address(account.tokenAccount);
     instructions.push(
-      getTransferCheckedInstruction({ source, mint: address(mint), destination, authority: account.signer, amount: account.amount, decimals: USDT_DECIMALS }),
-      getCloseAccountInstruction({ account: source, destination: hotWallet.address, owner: account.signer }),
+      getTransferCheckedInstruction({ source, mint: address(mint), destination, authority: account.authority, amount: account.amount, decimals: USDT_DECIMALS }),
+      getCloseAccountInstruction({ account: source, destination: hotWallet.address, owner: account.authority }),
     );
   }
   return transactionMessage(hotWallet, lifetime, instructions);
 }
 
-/** The most of `due`, in order, whose sweep's encoded transaction (signatures included) fits in
- * SOLANA_TRANSACTION_BYTES: measured by kit on the message as each account is added. */
-function largestBatch<A extends { signer: TransactionSigner; tokenAccount: string; amount: bigint }>(
+/** The most of `due`, in order, whose sweep's encoded transaction (signatures included) fits. */
+function largestBatch<A extends { authority: TransactionSigner; tokenAccount: string; amount: bigint }>(
   hotWallet: TransactionSigner,
   mint: string,
   hotAccount: { address: string; exists: boolean },
   lifetime: TransactionLifetime,
   due: A[],
 ): A[] {
-  let size = 0;
-  while (size < due.length && getTransactionMessageSize(sweepMessage(hotWallet, mint, hotAccount, lifetime, due.slice(0, size + 1))) <= SOLANA_TRANSACTION_BYTES) size++;
-  if (size === 0) throw new Error('Not one deposit account fits in a Solana sweep transaction');
-  return due.slice(0, size);
+  return largestFitting(due, (part) => sweepMessage(hotWallet, mint, hotAccount, lifetime, part));
 }
 
-let capacity: Promise<{ withHotAccount: number; withoutHotAccount: number }> | undefined;
+let capacities: Promise<Record<'owned' | 'opened', { withHotAccount: number; withoutHotAccount: number }>> | undefined;
 
 /**
  * How many deposit accounts one sweep holds, from the encoded size of sweeps of throwaway keys
  * (every address is 32 bytes, every signature 64: the count alone sets the size): with the hot
- * wallet's token account created in it (`createsHotWalletAccount`, the smaller) or not.
+ * wallet's token account created in it (`createsHotWalletAccount`, the smaller) or not; of accounts
+ * Cambio opened (`opened`: the hot wallet signs for them) or of accounts their owners sign for.
  */
-export async function sweepCapacity(createsHotWalletAccount = true): Promise<number> {
-  capacity ??= (async () => {
+export async function sweepCapacity({ createsHotWalletAccount = true, opened = false }: { createsHotWalletAccount?: boolean; opened?: boolean } = {}): Promise<number> {
+  capacities ??= (async () => {
     const payer = await generateKeyPairSigner();
     const lifetime = { blockhash: payer.address, lastValidBlockHeight: 0n };
-    const accounts = await Promise.all(Array.from({ length: 32 }, async () => ({ signer: await generateKeyPairSigner(), tokenAccount: (await generateKeyPairSigner()).address, amount: 2n ** 63n })));
-    const fits = (exists: boolean) => largestBatch(payer, payer.address, { address: payer.address, exists }, lifetime, accounts).length;
-    return { withHotAccount: fits(false), withoutHotAccount: fits(true) };
+    const accounts = async (authority: () => Promise<TransactionSigner>) =>
+      Promise.all(Array.from({ length: 40 }, async () => ({ authority: await authority(), tokenAccount: (await generateKeyPairSigner()).address, amount: 2n ** 63n })));
+    const fits = (due: { authority: TransactionSigner; tokenAccount: string; amount: bigint }[]) => ({
+      withHotAccount: largestBatch(payer, payer.address, { address: payer.address, exists: false }, lifetime, due).length,
+      withoutHotAccount: largestBatch(payer, payer.address, { address: payer.address, exists: true }, lifetime, due).length,
+    });
+    return { owned: fits(await accounts(generateKeyPairSigner)), opened: fits(await accounts(async () => payer)) };
   })();
-  capacity.catch(() => (capacity = undefined));
-  const { withHotAccount, withoutHotAccount } = await capacity;
-  return createsHotWalletAccount ? withHotAccount : withoutHotAccount;
+  capacities.catch(() => (capacities = undefined));
+  const of = (await capacities)[opened ? 'opened' : 'owned'];
+  return createsHotWalletAccount ? of.withHotAccount : of.withoutHotAccount;
 }
 
 /** Signs the batch's sweep and stores it; null when another sweeper holds one of its addresses. */
@@ -307,7 +321,7 @@ async function signedSweep(
   mint: string,
   hotAccount: { address: string; exists: boolean },
   lifetime: TransactionLifetime,
-  accounts: { signer: TransactionSigner; tokenAccount: string; amount: bigint }[],
+  accounts: { authority: TransactionSigner; tokenAccount: string; amount: bigint }[],
 ): Promise<{ signature: string; wire: string; lastValidBlockHeight: bigint }> {
   const message = sweepMessage(hotWallet, mint, hotAccount, lifetime, accounts);
   const size = getTransactionMessageSize(message);
@@ -408,7 +422,9 @@ async function signAgain(deps: SolanaSweepDeps, hotWallet: TransactionSigner, sw
   const accounts = await Promise.all(
     sweep.accounts.map(async (account) => {
       const state = states.get(account.owner)!;
-      return { ...account, amount: state.amount, rent: state.lamports, signer: await deps.owners.signerAt(account.addressIndex) };
+      // Its own key where the seed gives it; an owner not given was never swept in the first place.
+      const authority = (await authorityFor(deps, hotWallet, { address: account.owner, addressIndex: account.addressIndex }, state)) ?? (await deps.owners.signerAt(account.addressIndex));
+      return { ...account, amount: state.amount, rent: state.lamports, authority };
     }),
   );
   const [lifetime, hotAccount] = await Promise.all([deps.chain.latestBlockhash(), hotWalletAccount(deps, hotWallet.address)]);
@@ -473,6 +489,8 @@ export interface SolanaSweeper {
   /** Writes the deposit owners up to `depositOwnersAhead` past the address index counter; the
    * blocks written. */
   writeOwnersAhead(now?: Date): Promise<number>;
+  /** What opening and reclaiming deposit accounts need (./deposit-accounts.ts). */
+  depositAccounts: DepositAccountDeps;
 }
 
 /**
@@ -509,29 +527,53 @@ export function solanaSweepDepsFrom(settings: SolanaSweeperSettings, { db, table
     frozenAmong: (owners) => reader.frozenAmong(network.usdtMint, owners),
     hotWalletSolMinimum: BigInt(network.hotWalletSolMinimum),
     writeOwnersAhead: async (now = new Date()) => writeDepositOwnersAhead(db, tableName, seed, await nextAddressIndex(db, tableName), network.depositOwnersAhead, now),
+    depositAccounts: { chain: reader, mint: network.usdtMint, store: deps.store, ownerAt: (index) => deps.owners.signerAt(index), log: stderrLog },
   };
 }
 
 /**
  * One run of Solana's sweeper (functions/networks/job-runs.ts depositSweeperRun, which the other
  * families run too): the deposit owners' top-up first, whatever the token's standing, since deposit
- * creation waits on it; then frozen addresses the issuer thawed back to the due list, the token's
- * standing, the sweep, and Solana's counts.
+ * creation waits on it; then the new deposit addresses' accounts opened and expired ones reclaimed
+ * (./deposit-accounts.ts: a failure there is logged, and costs only a larger sweep); then frozen
+ * addresses the issuer thawed back to the due list, the token's standing, the sweep, and Solana's
+ * counts.
  */
-export async function solanaSweeperRun(sweeper: SolanaSweeper, log: Log): Promise<JobRunOutcome<DepositSweeperRun>> {
+export async function solanaSweeperRun(sweeper: SolanaSweeper, log: Log, now = new Date()): Promise<JobRunOutcome<DepositSweeperRun>> {
   const { deps } = sweeper;
-  const ownersWritten = await sweeper.writeOwnersAhead();
+  const ownersWritten = await sweeper.writeOwnersAhead(now);
+  const accounts = await openAndReclaim(sweeper, log, now);
+  const openingNow = new Set(accounts.opened);
   return depositSweeperRun({
     returnUnfrozen: () => returnUnfrozen(deps.store, sweeper.frozenAmong),
     standing: async () => tokenStanding(deps.chain, deps.mint, await sweeper.hotWallet.address()),
-    sweep: () => sweepSolanaDepositAddresses({ ...deps, log }),
+    sweep: () => sweepSolanaDepositAddresses({ ...deps, log, openingNow }),
     family: async (swept) => ({
       SweepsDone: swept.done,
       SweepsFailed: swept.failed,
       SweptDepositAccounts: swept.swept,
       SweepsResigned: swept.resigned,
       DepositOwnerBlocksWritten: ownersWritten,
+      DepositAccountsOpened: accounts.opened.length,
+      DepositAccountsReclaimed: accounts.reclaimed,
       HotWalletGasLow: (await deps.chain.feeBalance(await sweeper.hotWallet.address())) < sweeper.hotWalletSolMinimum ? 1 : 0,
     }),
   });
+}
+
+/** Opens the new deposit addresses' accounts and reclaims expired ones; a failure is logged, not thrown. */
+export async function openAndReclaim(sweeper: SolanaSweeper, log: Log, now = new Date()): Promise<{ opened: string[]; reclaimed: number }> {
+  const deps = { ...sweeper.depositAccounts, log };
+  const hotWallet = await sweeper.deps.hotWallet();
+  const quietly = async <T>(what: string, run: () => Promise<T>, otherwise: T): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      log.error(`${what} failed; tried again next run`, { network: 'solana', error: String(error) });
+      return otherwise;
+    }
+  };
+  const { opened } = await quietly('opening deposit accounts', () => openDepositAccounts(deps, hotWallet, now), { opened: [] as string[], transactions: 0 });
+  const { closed } = await quietly('reclaiming expired deposit accounts', () => reclaimExpiredDepositAccounts(deps, hotWallet, now), { closed: 0, transactions: 0 });
+  return { opened, reclaimed: closed };
 }

@@ -1,0 +1,183 @@
+import { address, getTransactionMessageSize, some, type Instruction, type TransactionSigner } from '@solana/kit';
+import { AuthorityType, getApproveInstruction, getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstruction, getSetAuthorityInstruction } from '@solana-program/token';
+import type { Log } from '../../shared/log.ts';
+import { DEPOSIT_TTL_MS } from '../../deposits/deposits.ts';
+import { SOLANA_TRANSACTION_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
+import { solanaAddressFormat } from './address.ts';
+import type { ListedAddress, SolanaSweepStore } from './sweep-types.ts';
+import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
+
+/**
+ * Deposit token accounts opened by Cambio, so that a sweep moves many in one transaction.
+ *
+ * The Token program lets a token account's owner, or its delegate, move its balance, and its owner,
+ * or its close authority, close it. Swept by its owner, each deposit account adds the owner's 64-byte
+ * signature and 32-byte key to the sweep: six fit in a transaction's 1,232 bytes. Opened by Cambio,
+ * the account has the hot wallet as its delegate for every unit (Approve) and as its close authority
+ * (SetAuthority CloseAccount). The hot wallet's one signature then moves and closes some twenty a
+ * transaction (./sweeps.ts sweepCapacity), and the owner's key is not needed again. The account
+ * stays the owner's associated token account with the owner unchanged, which is what wallets and
+ * exchanges pay into and check (@solana/spl-token's getOrCreateAssociatedTokenAccount refuses an
+ * account whose owner is another; an owner handed to the hot wallet would fail such payers).
+ *
+ * Opened: each sweeper run reads the deposit addresses listed in the last OPENING_WINDOW_MS (every
+ * network's listing, in the order made; Solana's are told by their form) and opens each Solana one
+ * not opened yet whose account exists or whose deposit is still awaiting payment or confirming: creates its associated token account when the payer has not (the hot wallet pays
+ * the rent, ~0.002 SOL, which closing the account returns to it), approves the hot wallet and names
+ * it close authority, signed by the owner's key from the seed (the sweeper's alone), about five
+ * addresses a transaction. Only addresses given to a deposit are opened, not the owners written
+ * ahead, so no rent waits on an address no one was given. A payer that created the account first is
+ * no matter (the owner approves all the same); an account that could not be opened (frozen, a failed
+ * run, an address listed before the window) is swept by its owner's key, as before: opening makes a
+ * sweep smaller, never possible or not.
+ *
+ * Reclaimed: a deposit that expires unpaid leaves its opened account empty, holding the rent. Once
+ * the listing shows an address older than a deposit lives (DEPOSIT_TTL_MS, and RECLAIM_MARGIN_MS more
+ * for a late payment), the hot wallet closes its account if it is empty and the hot wallet its close
+ * authority, some twenty a transaction, and the rent comes back. A payment after that makes a new
+ * account (the payer's), credited and swept as any.
+ *
+ * What the transactions do is verified by the next read, not tracked: an opening that did not land is
+ * sent again while the address is in the window; a reclaim that failed leaves its cursor where it was.
+ * An address sent to be opened is not swept in the same run: a sweep signed by its owner, landing
+ * after the opening, would fail to close it (its close authority is the hot wallet's by then).
+ */
+
+/** How far back each run looks for deposit addresses to open: an address gets ten runs' tries. */
+export const OPENING_WINDOW_MS = 10 * 60_000;
+/** The most opening transactions one run sends (~5 addresses each): beyond, addresses are swept by their owners. */
+export const OPENINGS_PER_RUN = 20;
+/** How long after a deposit expires its empty opened account is closed: a payment may come late. */
+export const RECLAIM_MARGIN_MS = 24 * 60 * 60_000;
+/** Listing entries the reclaim reads a run. */
+export const RECLAIM_LISTING_PAGE = 1_000;
+/** Approve's amount: every unit the account will ever hold. */
+const EVERY_UNIT = 2n ** 64n - 1n;
+
+/** Whether the hot wallet may move all of `state`'s USDT and close it without its owner. */
+export const isOpenedFor = (hotWallet: string, state: TokenAccountState | undefined): boolean =>
+  !!state?.exists && state.delegate === hotWallet && state.delegatedAmount >= state.amount && state.closeAuthority === hotWallet;
+
+export interface DepositAccountDeps {
+  chain: SolanaChain;
+  mint: string;
+  store: Pick<SolanaSweepStore, 'listedAddresses' | 'reclaimCursor' | 'setReclaimCursor' | 'depositsInProgress'>;
+  /** The owner's key at an address index (from the seed). */
+  ownerAt(index: number): Promise<TransactionSigner>;
+  log: Log;
+}
+
+/** Opens the accounts of the deposit addresses listed in the window that are not opened yet: the addresses sent to be opened, in how many transactions. */
+export async function openDepositAccounts(deps: DepositAccountDeps, hotWallet: TransactionSigner, now: Date): Promise<{ opened: string[]; transactions: number }> {
+  const none = { opened: [], transactions: 0 };
+  const recent = await listedSolanaAddresses(deps.store, sortKeyAt(new Date(now.getTime() - OPENING_WINDOW_MS)), now.toISOString());
+  if (recent.length === 0) return none;
+  const [states, inProgress] = await Promise.all([deps.chain.tokenAccounts(deps.mint, recent.map((each) => each.address)), deps.store.depositsInProgress(recent)]);
+  const toOpen = recent.filter((each) => {
+    const state = states.get(each.address);
+    if (state?.frozen || isOpenedFor(hotWallet.address, state)) return false;
+    // No account, and the deposit completed or expired: swept and closed already, most likely;
+    // opening it again would only make an empty account for the reclaim to close.
+    return state?.exists || inProgress.has(each.depositId);
+  });
+  if (toOpen.length === 0) return none;
+  const lifetime = await deps.chain.latestBlockhash();
+  const owners = await Promise.all(toOpen.map(async (each) => ({ signer: await deps.ownerAt(each.addressIndex), address: each.address, state: states.get(each.address)! })));
+  const mine = owners.filter((owner) => {
+    if (owner.signer.address === owner.address) return true;
+    deps.log.error('the deposit seed does not give this deposit address at its index: not opened', { network: 'solana', address: owner.address });
+    return false;
+  });
+  const opened: string[] = [];
+  let transactions = 0;
+  for (let rest = mine; rest.length > 0 && transactions < OPENINGS_PER_RUN; transactions++) {
+    const batch = largestFitting(rest, (part) => openingMessage(hotWallet, deps.mint, lifetime, part));
+    rest = rest.slice(batch.length);
+    if (await sendQuietly(deps, await signedTransaction(openingMessage(hotWallet, deps.mint, lifetime, batch)), 'opening deposit accounts')) opened.push(...batch.map((owner) => owner.address));
+  }
+  return { opened, transactions };
+}
+
+/** Closes the empty opened accounts of deposit addresses listed before deposits of their age expired; how many. */
+export async function reclaimExpiredDepositAccounts(deps: DepositAccountDeps, hotWallet: TransactionSigner, now: Date): Promise<{ closed: number; transactions: number }> {
+  const after = (await deps.store.reclaimCursor()) ?? LISTING_START;
+  const before = new Date(now.getTime() - DEPOSIT_TTL_MS - RECLAIM_MARGIN_MS).toISOString();
+  const page = await deps.store.listedAddresses(after, before, RECLAIM_LISTING_PAGE);
+  if (page.length === 0) return { closed: 0, transactions: 0 };
+  const solana = page.filter((each) => solanaAddressFormat.is(each.address));
+  const states = solana.length > 0 ? await deps.chain.tokenAccounts(deps.mint, solana.map((each) => each.address)) : new Map<string, TokenAccountState>();
+  const empty = solana.map((each) => states.get(each.address)!).filter((state) => isOpenedFor(hotWallet.address, state) && state.amount === 0n && !state.frozen);
+  let closed = 0;
+  let transactions = 0;
+  let allSent = true;
+  if (empty.length > 0) {
+    const lifetime = await deps.chain.latestBlockhash();
+    for (let rest = empty.map((state) => state.address); rest.length > 0; transactions++) {
+      const batch = largestFitting(rest, (part) => closingMessage(hotWallet, lifetime, part));
+      rest = rest.slice(batch.length);
+      if (await sendQuietly(deps, await signedTransaction(closingMessage(hotWallet, lifetime, batch)), 'closing expired deposit accounts')) closed += batch.length;
+      else allSent = false;
+    }
+  }
+  // Not moved past a close that failed (a payment landed between the read and it, a node's error): tried again next run.
+  if (allSent) await deps.store.setReclaimCursor(page.at(-1)!.sortKey, now.toISOString());
+  return { closed, transactions };
+}
+
+/** Below every listing sort key (each starts with its ISO creation time). */
+const LISTING_START = '0';
+
+/** A listing sort key at a creation time: entries made at or after it sort after it. */
+const sortKeyAt = (at: Date): string => at.toISOString();
+
+async function listedSolanaAddresses(store: DepositAccountDeps['store'], after: string, before: string): Promise<ListedAddress[]> {
+  const found: ListedAddress[] = [];
+  for (let from = after; ; ) {
+    const page = await store.listedAddresses(from, before, RECLAIM_LISTING_PAGE);
+    found.push(...page.filter((each) => solanaAddressFormat.is(each.address)));
+    if (page.length < RECLAIM_LISTING_PAGE) return found;
+    from = page.at(-1)!.sortKey;
+  }
+}
+
+/** Per owner: its account created when missing (the hot wallet pays), the hot wallet approved for
+ * every unit and named close authority, both signed by the owner. */
+function openingMessage(hotWallet: TransactionSigner, mint: string, lifetime: TransactionLifetime, owners: { signer: TransactionSigner; state: TokenAccountState }[]) {
+  const instructions: Instruction[] = owners.flatMap(({ signer, state }) => {
+    const account = address(state.address);
+    return [
+      ...(state.exists ? [] : [getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: account, owner: signer.address, mint: address(mint) })]),
+      getApproveInstruction({ source: account, delegate: hotWallet.address, owner: signer, amount: EVERY_UNIT }),
+      getSetAuthorityInstruction({ owned: account, owner: signer, authorityType: AuthorityType.CloseAccount, newAuthority: some(hotWallet.address) }),
+    ];
+  });
+  return transactionMessage(hotWallet, lifetime, instructions);
+}
+
+/** Each empty account closed by the hot wallet, its close authority, its rent to the hot wallet. */
+function closingMessage(hotWallet: TransactionSigner, lifetime: TransactionLifetime, accounts: string[]) {
+  return transactionMessage(
+    hotWallet,
+    lifetime,
+    accounts.map((account) => getCloseAccountInstruction({ account: address(account), destination: hotWallet.address, owner: hotWallet })),
+  );
+}
+
+/** The most of `items`, in order, whose transaction fits in SOLANA_TRANSACTION_BYTES, measured by kit
+ * on the message as each is added. */
+export function largestFitting<T>(items: T[], messageOf: (part: T[]) => Parameters<typeof getTransactionMessageSize>[0]): T[] {
+  let size = 0;
+  while (size < items.length && getTransactionMessageSize(messageOf(items.slice(0, size + 1))) <= SOLANA_TRANSACTION_BYTES) size++;
+  if (size === 0) throw new Error('Not one item fits in a Solana transaction');
+  return items.slice(0, size);
+}
+
+async function sendQuietly(deps: DepositAccountDeps, signed: { wire: string; signature: string }, what: string): Promise<boolean> {
+  try {
+    await deps.chain.broadcast({ wire: signed.wire });
+    return true;
+  } catch (error) {
+    deps.log.error(`${what} failed; tried again next run`, { network: 'solana', signature: signed.signature, error: String(error) });
+    return false;
+  }
+}
