@@ -38,7 +38,7 @@ import { ApiFirewall } from './waf.ts';
 import { Dashboard } from './dashboard.ts';
 import { CREATE_WEBHOOK_HANDLER, WebhookSecrets } from './webhook-secrets.ts';
 import type { CambioFunctionProps } from './api-function.ts';
-import { chainJobs, tronHotWalletKey } from './chain-jobs.ts';
+import { chainJobs, solanaNodeUrl, tronHotWalletKey } from './chain-jobs.ts';
 import { financeExportCheck, ledgerCsvJob } from './finance-jobs.ts';
 import type { StageScope } from './stage-scope.ts';
 import { webhookDelivery, webhookQueues as createWebhookQueues } from './webhook-delivery.ts';
@@ -70,7 +70,7 @@ export class CambioStack extends Stack implements StageScope {
   /** The hot wallet: a secp256k1 key that never leaves KMS, bound to the jobs that sign with it or read its address. */
   readonly hotWallet: Key;
   readonly webhookSecrets: WebhookSecrets;
-  private readonly config: StageConfig;
+  readonly config: StageConfig;
   private readonly xpub: string;
   readonly dashboard: Dashboard;
 
@@ -95,9 +95,7 @@ export class CambioStack extends Stack implements StageScope {
     this.hotWallet = tronHotWalletKey(this, config);
     // The KMS key that seals webhook signing secrets, bound to the create route and the sender.
     this.webhookSecrets = new WebhookSecrets(this, 'WebhookSecrets', { stage: config.stage });
-    const webhookQueues = createWebhookQueues(this);
-    this.webhookQueue = webhookQueues.queue;
-    this.webhookDlq = webhookQueues.dlq;
+    ({ queue: this.webhookQueue, dlq: this.webhookDlq } = createWebhookQueues(this));
     this.api = this.restApi(config);
     this.customDomain = settings.domain ? new ApiCustomDomain(this, 'CustomDomain', { api: this.api, settings: settings.domain }) : null;
     const rateLimits = new CompanyRateLimits(this, 'CompanyRateLimits', {
@@ -110,7 +108,7 @@ export class CambioStack extends Stack implements StageScope {
     this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
     const { sender, sweeper, reconcile, evmNetworks, solanaOpen } = chainJobs(this, config);
-    const { dispatcher } = webhookDelivery(this, webhookQueues, this.webhookSecrets, settings.mailFrom, config.capacity.webhookSenderConcurrency);
+    const { dispatcher } = webhookDelivery(this, { queue: this.webhookQueue, dlq: this.webhookDlq }, this.webhookSecrets, settings.mailFrom, config.capacity.webhookSenderConcurrency);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
     this.dashboard = new Dashboard(this, 'Dashboard', {
@@ -323,12 +321,14 @@ export class CambioStack extends Stack implements StageScope {
     this.functions.push({ name: fn.node.id, fn });
     return fn;
   }
-
 }
 
-/** What a route binds beyond its table access (functions/routes.ts). */
+/** What a route binds beyond its table access (functions/routes.ts): a destination or split that is
+ * a Solana token account is read on the chain (functions/networks/destination-registry.ts). */
 const ROUTE_BINDERS: Partial<Record<string, (stack: CambioStack) => Binder[]>> = {
   [CREATE_WEBHOOK_HANDLER]: (stack) => [stack.webhookSecrets.sealing],
+  'withdrawals/create-withdrawal': (stack) => [solanaNodeUrl(stack.config)],
+  'deposits/create-deposit': (stack) => [solanaNodeUrl(stack.config)],
 };
 
 /** `/v1/deposits/{id}` → the resource for it, creating each missing segment once. */

@@ -172,6 +172,13 @@ function openEvmNetworks(config: StageConfig) {
   return v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
 }
 
+/** Read access to Solana's node URL where a secret holds it: for the API's and the dashboard's money
+ * routes too, which read a destination that is a token account on the chain (functions/networks/solana/destinations.ts). */
+export const solanaNodeUrl = (config: StageConfig): Binder => {
+  const solana = openSolana(config);
+  return secretsNamedIn('SOLANA', solana?.rpcUrlSecret ? [solana.rpcUrlSecret] : []);
+};
+
 /** Solana's settings where the stage opens it (its SOLANA figure), else undefined. */
 function openSolana(config: StageConfig): SolanaNetworkSettings | undefined {
   return v.parse(SOLANA_STAGE_SETTINGS.SOLANA, (config.functionEnvironment as { SOLANA?: string }).SOLANA);

@@ -4,6 +4,7 @@ import { parseAmount } from '#functions/shared/money';
 import type { StageContracts } from '#functions/withdrawals/refused-destinations';
 import { ownWithdrawalFeeOn, stageContractsOn } from '#functions/networks/settings-registry';
 import { networksOpenIn } from '#functions/networks/open-networks';
+import { destinationChecksOf } from '#functions/networks/destination-registry';
 
 /** Withdrawal fee and minimum per stage (config/stages.ts), already parsed by the settings schema,
  * and the networks it sends on, each with its own fee where its settings give one (an EVM
@@ -14,7 +15,7 @@ export function withdrawalRulesFrom(settings: SliceSettings<'withdrawalRules' | 
     const fee = ownWithdrawalFeeOn(network, settings);
     networks[network] = fee === undefined ? {} : { fee: /^0(\.0+)?$/.test(fee) ? 0n : parseAmount(fee, 'USDT') };
   }
-  return { fee: settings.WITHDRAWAL_FEE_USDT, minimum: settings.WITHDRAWAL_MINIMUM_USDT, networks, contracts: stageContractsOf(settings) };
+  return { fee: settings.WITHDRAWAL_FEE_USDT, minimum: settings.WITHDRAWAL_MINIMUM_USDT, networks, contracts: stageContractsOf(settings), destinations: destinationChecksOf(settings) };
 }
 
 /** The contracts the stage's settings name on each network (USDT_CONTRACT, EVM_NETWORKS), never a destination. */

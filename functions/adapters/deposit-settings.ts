@@ -4,6 +4,7 @@ import type { JobTable } from '#functions/networks/network';
 import { keysOf } from '#functions/networks/key-registry';
 import { networksOpenIn } from '#functions/networks/open-networks';
 import { stageContractsOf } from './config.ts';
+import { destinationChecksOf } from '#functions/networks/destination-registry';
 
 /* Apart from ./config.ts, which routes without deposits import: this one brings every network's
  * keys (curves, HD derivation) into the bundle. */
@@ -15,5 +16,6 @@ export function depositSettingsFrom(settings: SliceSettings<'deposits' | 'contra
     termsOn: async (network, deposit) => keysOf(network).depositTerms(deposit, settings, table),
     openNetworks: () => networksOpenIn(settings),
     contracts: stageContractsOf(settings),
+    destinations: destinationChecksOf(settings),
   };
 }

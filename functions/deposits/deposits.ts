@@ -8,6 +8,7 @@ import { underSplitPolicy, type AllowlistGuard, type AllowlistReader } from '../
 import { refuseSanctioned } from '../screening/screening.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
 import { refuseCambioDestination, type CambioAddresses, type StageContracts } from '../withdrawals/refused-destinations.ts';
+import type { DestinationChecks } from '../networks/destination-registry.ts';
 
 export type DepositStatus = 'awaiting_payment' | 'confirming' | 'completed' | 'expired' | 'held';
 
@@ -74,6 +75,8 @@ export interface DepositSettings {
   openNetworks(): NetworkName[];
   /** The contracts Cambio uses on each network, which a split never forwards to (refused-destinations.ts). */
   contracts: StageContracts;
+  /** The chain read of a destination its form cannot settle (a Solana token account); absent, such a split is refused. */
+  destinations?: DestinationChecks;
 }
 
 export interface DepositStore extends AllowlistReader, ScreeningList, CambioAddresses {
@@ -147,7 +150,7 @@ export async function createDeposit(
   // sanctioned address, refused before anything is written (the address index too).
   if (input.split) {
     const split = { network: input.network, address: input.split.address, field: 'split.address' };
-    await refuseCambioDestination({ addresses: store, contracts: settings.contracts }, split);
+    await refuseCambioDestination({ addresses: store, contracts: settings.contracts, destinations: settings.destinations }, split);
     await refuseSanctioned(store, split.network, split.address, split.field);
   }
   const id = newId('deposit', now.getTime());

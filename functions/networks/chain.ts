@@ -72,6 +72,9 @@ export interface ReceiptTransfer {
   /** True where the transaction created the recipient's token account (Solana: it held no balance
    * before), its rent paid by the fee payer; absent where it did not, or where the reader does not say. */
   toAccountCreated?: boolean;
+  /** The token account credited, where the chain keeps balances in accounts of their own (Solana:
+   * the owner `to`'s associated token account), so a payout to the account itself is told. */
+  toAccount?: string;
 }
 
 /** What `receipt` shows reached `to` in USDT (every Transfer event to it), or null when the reader

@@ -67,6 +67,22 @@ export interface AddressFormat {
   /** Whether an address in the network's canonical form is one no one can spend from (the zero
    * address; on the EVM chains also 0x…dEaD and the precompiles): USDT sent there is lost. */
   isUnspendable(canonical: string): boolean;
+  /** Whether the form alone cannot tell if USDT may be sent to an address `is` takes (a Solana
+   * address off the curve: a token account, or any program's account): it is taken only once the
+   * network's destination check has read the chain (NetworkDestinations), never without one.
+   * Absent: the form tells. */
+  readsChainToAccept?(canonical: string): boolean;
+}
+
+/** What a destination that the form alone cannot settle turns out to be on the chain. */
+export type DestinationVerdict = { accepted: true; owner: string } | { accepted: false; reason: string };
+
+/** A chain read of every destination on a network where the form may mislead (Solana: a token
+ * account made at a key's address looks like a wallet), from the `contracts` settings slice the
+ * API's money routes have; required where AddressFormat.readsChainToAccept says so. null on a
+ * network whose form tells, or a stage that does not open it. */
+export interface NetworkDestinations {
+  checkerFor(settings: SliceSettings<'contracts'>): ((canonical: string) => Promise<DestinationVerdict>) | null;
 }
 
 /** Where a new deposit is paid on a network, and how deep its block must be before it counts. */

@@ -1,6 +1,7 @@
 import type { NetworkName } from '../networks/names.ts';
 import { accountForms, canonicalOn, networkNamed } from '../networks/registry.ts';
-import { ApiError } from '../shared/errors.ts';
+import { ApiError, validationFailed } from '../shared/errors.ts';
+import type { DestinationChecks } from '../networks/destination-registry.ts';
 
 /**
  * Destinations Cambio refuses (../shared/networks.md, "Addresses Cambio refuses as a destination"),
@@ -67,15 +68,31 @@ const REASONS: Record<RefusalReason, string> = {
 const refusedDestination = (field: string, address: string, reason: RefusalReason): ApiError =>
   new ApiError('ADDRESS_NOT_ALLOWED', `${field} ${REASONS[reason]}`, { field, address, reason });
 
-/** Refuses `destination` if Cambio refuses it (above); one read at most. An address that is none of
- * the network's is left to the request's validation, which names it. */
-export async function refuseCambioDestination(deps: { addresses: CambioAddresses; contracts: StageContracts }, { network, address, field }: Destination): Promise<void> {
+/**
+ * Refuses `destination` if Cambio refuses it (above); one read at most. An address that is none of
+ * the network's is left to the request's validation, which names it. On a network whose form may
+ * mislead (Solana: network.ts NetworkDestinations) the chain is read first (`destinations`):
+ * refused 400 VALIDATION_FAILED unless it is a wallet or USDT's associated token account of a known
+ * owner, and that owner is then checked too (the hot wallet's token account is Cambio's as much as
+ * the hot wallet is). One the form cannot settle at all (readsChainToAccept) is refused unread.
+ */
+export async function refuseCambioDestination(deps: { addresses: CambioAddresses; contracts: StageContracts; destinations?: DestinationChecks }, { network, address, field }: Destination): Promise<void> {
   const format = networkNamed(network).address;
   const canonical = format.canonical(address.trim());
   if (canonical === null) return;
   if (format.isUnspendable(canonical)) throw refusedDestination(field, address, 'unspendable');
   if (deps.contracts(network).some((contract) => format.canonical(contract) === canonical)) throw refusedDestination(field, address, 'token_contract');
-  const holdings = await deps.addresses.holdingsAt(accountForms(canonical));
+  const owners = [canonical];
+  const reading = deps.destinations?.(network, canonical) ?? null;
+  if (reading) {
+    const verdict = await reading;
+    if (!verdict.accepted) throw validationFailed([{ path: field, message: verdict.reason }]);
+    if (format.isUnspendable(verdict.owner)) throw refusedDestination(field, address, 'unspendable');
+    if (verdict.owner !== canonical) owners.push(verdict.owner);
+  } else if (format.readsChainToAccept?.(canonical)) {
+    throw validationFailed([{ path: field, message: `is not a wallet, and this stage cannot read ${networkNamed(network).title} to tell what it is` }]);
+  }
+  const holdings = await deps.addresses.holdingsAt(owners.flatMap(accountForms));
   if (holdings.some((holding) => holding.role !== 'token_contract')) throw refusedDestination(field, address, 'cambio_address');
   if (holdings.some((holding) => holding.role === 'token_contract' && holding.network === network)) throw refusedDestination(field, address, 'token_contract');
 }

@@ -12,6 +12,7 @@ import { allowlistHolds, allowsOn, type AllowedAddress, type AllowlistReader, ty
 import { refuseSanctioned } from '../screening/screening.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
 import { refuseCambioDestination, type CambioAddresses, type StageContracts } from './refused-destinations.ts';
+import type { DestinationChecks } from '../networks/destination-registry.ts';
 
 /**
  * The Integrations page's `Withdrawal addresses`: the allowlist withdrawal-policy.ts enforces. What
@@ -45,6 +46,8 @@ export interface AllowlistDeps {
   store: AllowlistStore;
   /** The contracts Cambio uses on each network, never an entry (refused-destinations.ts). */
   contracts: StageContracts;
+  /** The chain read of a destination its form cannot settle (a Solana token account); absent, such an entry is refused. */
+  destinations?: DestinationChecks;
   /** WITHDRAWAL_ADDRESS_DELAY_HOURS, in milliseconds. */
   delayMs: number;
   /** Whom a widening change is mailed to: the company's Owners and Admins. */
@@ -93,7 +96,7 @@ export async function addAllowedAddress(deps: AllowlistDeps, caller: Caller, inp
     ...(label.length >= 1 && label.length <= MAX_LABEL_LENGTH ? [] : [{ path: 'label', message: `must be 1-${MAX_LABEL_LENGTH} characters` }]),
   ];
   if (problems.length > 0) throw validationFailed(problems);
-  await refuseCambioDestination({ addresses: deps.store, contracts: deps.contracts }, { network, address: given, field: 'address' });
+  await refuseCambioDestination({ addresses: deps.store, contracts: deps.contracts, destinations: deps.destinations }, { network, address: given, field: 'address' });
   await refuseSanctioned(deps.store, network, given, 'address');
   const address = described.address.canonical(given)!;
   const entry: AllowedAddress = {

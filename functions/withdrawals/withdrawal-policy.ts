@@ -3,6 +3,7 @@ import type { NetworkName } from '../networks/names.ts';
 import { canonicalOn, networksOf } from '../networks/registry.ts';
 import { refuseSanctioned } from '../screening/screening.ts';
 import { refuseCambioDestination, type CambioAddresses, type StageContracts } from './refused-destinations.ts';
+import type { DestinationChecks } from '../networks/destination-registry.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
 import { ApiError } from '../shared/errors.ts';
 import { formatAmount } from '../shared/money.ts';
@@ -165,13 +166,13 @@ class PolicyKeptChanging extends Error {}
  */
 export async function underWithdrawalPolicy(
   reader: AllowlistReader & LimitReader & ScreeningList & CambioAddresses,
-  contracts: StageContracts,
+  stage: { contracts: StageContracts; destinations?: DestinationChecks },
   companyId: string,
   payout: { network: NetworkName; address: string; field: string; amount: bigint },
   now: Date,
   write: (guards: WithdrawalGuards) => Promise<GuardedWrite>,
 ): Promise<WithdrawalGuards> {
-  await refuseCambioDestination({ addresses: reader, contracts }, payout);
+  await refuseCambioDestination({ addresses: reader, ...stage }, payout);
   await refuseSanctioned(reader, payout.network, payout.address, payout.field);
   const at = now.toISOString();
   let guards: WithdrawalGuards = { allowlist: { holds: false, at }, limit: { limited: false, at } };

@@ -9,6 +9,7 @@ import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type Li
 import type { NonceFiller } from '../networks/chain.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
 import type { CambioAddresses, StageContracts } from './refused-destinations.ts';
+import type { DestinationChecks } from '../networks/destination-registry.ts';
 
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -84,6 +85,8 @@ export interface WithdrawalRules {
   minimum: bigint;
   /** The contracts Cambio uses on each network, which no withdrawal pays (refused-destinations.ts). */
   contracts: StageContracts;
+  /** The chain read of a destination its form cannot settle (a Solana token account); absent, such a destination is refused. */
+  destinations?: DestinationChecks;
 }
 
 export interface WithdrawalStore extends AllowlistReader, LimitReader, ScreeningList, CambioAddresses {
@@ -158,7 +161,7 @@ export async function requestWithdrawal(
   // Counted toward the day the limit's guard names, when one is in force.
   const counted = (limit: LimitGuard): Withdrawal => (limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal);
   const payout = { network: withdrawal.network, address: input.address, field: 'address', amount: input.amount };
-  const { limit } = await underWithdrawalPolicy(store, rules.contracts, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
+  const { limit } = await underWithdrawalPolicy(store, { contracts: rules.contracts, destinations: rules.destinations }, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
   return counted(limit);
 }
 

@@ -64,10 +64,10 @@ it('schedules the deposit poller, the withdrawal sender and the deposit sweeper 
   }
 });
 
-it("lets the chain jobs alone read the node URL's secret, and the sweeper alone the deposit addresses' seed", () => {
+it("lets the chain jobs and the routes that read a Solana destination (a withdrawal, a deposit's split, the dashboard's New withdrawal and allowlist) alone read the node URL's secret, and the sweeper alone the deposit addresses' seed", () => {
   const url = rolesOf(policiesNaming('cambio/sandbox/solana-rpc-url'));
-  for (const job of ['JobsReconcile', 'JobsDepositPoller', 'JobsWithdrawalSender', 'JobsDepositSweeper']) expect(url).toContain(job);
-  expect(policiesNaming('cambio/sandbox/solana-rpc-url')).toHaveLength(4);
+  for (const reader of ['JobsReconcile', 'JobsDepositPoller', 'JobsWithdrawalSender', 'JobsDepositSweeper', 'WithdrawalsCreateWithdrawal', 'DepositsCreateDeposit', 'DashboardDashboardApi']) expect(url).toContain(reader);
+  expect(policiesNaming('cambio/sandbox/solana-rpc-url')).toHaveLength(7);
   const seed = policiesNaming('cambio/sandbox/solana-deposit-seed');
   expect(seed).toHaveLength(1);
   expect(rolesOf(seed)).toMatch(/JobsDepositSweeper/);

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSolanaRpc, generateKeyPairSigner, signature as signatureOf } from '@solana/kit';
+import { createSolanaRpc, generateKeyPairSigner, signature as signatureOf, type Address } from '@solana/kit';
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
@@ -146,6 +147,37 @@ describe('npm start with Solana open', () => {
     const balance = await company.call('GET', '/company/balance');
     expect(balance.body.data.balances[0]).toMatchObject({ available: '14.000000', locked: '0.000000' });
   });
+
+  it("a withdrawal to a wallet's USDT associated token account is paid into that account as it is; a token account that is no one's associated one is refused 400, the hot wallet's own 422", async () => {
+    const owner = (await generateKeyPairSigner()).address;
+    await customerPaysEach(solanaEndpointOf(network()), [{ to: owner, amount: usdt('1') }]);
+    const account = (await chain().tokenAccounts(mint(), [owner])).get(owner)!.address;
+    const before = await company.call('GET', '/company/balance');
+
+    const created = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: account, amount: '3', reference: 'sol-e2e-to-account' } });
+    expect(created.status).toBe(201);
+    const sent = await waitFor(
+      async () => (await company.call('GET', `/withdrawals/${created.body.data.id}`)).body.data,
+      (withdrawal) => withdrawal.status === 'completed' || withdrawal.status === 'failed',
+      WITHIN_MS,
+    );
+    expect(sent).toMatchObject({ status: 'completed', address: account, amount: '3.000000', networkCost: expect.objectContaining({ tokenAccountCreated: false }) });
+    // Into the account named, not into an account of the account's.
+    expect((await chain().tokenAccounts(mint(), [owner])).get(owner)).toMatchObject({ address: account, amount: usdt('4') });
+    expect(await chain().finalReceipt(sent.txHash)).toMatchObject({ result: 'SUCCESS', tokenTransfers: [expect.objectContaining({ to: owner, toAccount: account, amount: usdt('3') })] });
+
+    const hotAccount = (await chain().tokenAccounts(mint(), [LOCAL_SOLANA_HOT_WALLET])).get(LOCAL_SOLANA_HOT_WALLET)!.address;
+    const toHot = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: hotAccount, amount: '2', reference: 'sol-e2e-to-hot-account' } });
+    expect(toHot.status).toBe(422);
+    expect(toHot.body.error).toMatchObject({ code: 'ADDRESS_NOT_ALLOWED', details: { field: 'address', reason: 'cambio_address' } });
+    const [unmade] = await findAssociatedTokenPda({ owner: (await generateKeyPairSigner()).address, mint: mint() as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const toNothing = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: unmade, amount: '2', reference: 'sol-e2e-to-nothing' } });
+    expect(toNothing.status).toBe(400);
+    expect(toNothing.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'address', message: expect.stringMatching(/off the Ed25519 curve/) }] });
+    // The payout and its fee left the balance; the refusals wrote nothing.
+    const after = await company.call('GET', '/company/balance');
+    expect(usdt(before.body.data.balances[0].available) - usdt(after.body.data.balances[0].available)).toBe(usdt('4'));
+  }, 60_000);
 
   it("ten deposits paid in one customer transaction are credited together, their accounts opened by the runtime's sweeper and swept in one transaction the hot wallet alone signs: every deposit token account emptied into the hot wallet and closed", async () => {
     const sweeps = sweepStore();

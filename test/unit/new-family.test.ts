@@ -26,6 +26,7 @@ const EDITS: { file: string; import?: string; before: string; after: string }[] 
   { file: 'functions/networks/registry.ts', import: "import { fake } from './fake/network.ts';", before: 'arbitrum, solana }', after: 'arbitrum, solana, fake }' },
   { file: 'functions/networks/key-registry.ts', import: "import { fakeKeys } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeKeys,\n};' },
   { file: 'functions/networks/chain-registry.ts', import: "import { fakeChains } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeChains,\n};' },
+  { file: 'functions/networks/destination-registry.ts', import: "import { fakeDestinations } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeDestinations,\n};' },
   { file: 'functions/networks/hot-wallet-registry.ts', import: "import { fakeHotWallet } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeHotWallet,\n};' },
   { file: 'functions/networks/sandbox-registry.ts', import: "import { fakeSandbox } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeSandbox,\n};' },
   { file: 'functions/networks/job-registry.ts', import: "import { fakeJobs } from './fake/network.ts';", before: '\n};', after: '\n  fake: fakeJobs,\n};' },

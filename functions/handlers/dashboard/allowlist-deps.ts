@@ -9,6 +9,7 @@ import { mailerFrom } from '#adapters/mail/from-settings';
 import { dynamoFrom } from '#adapters/runtime';
 import { functionSettings } from '#functions/settings/functions';
 import { stageContractsOf } from '#adapters/config';
+import { destinationChecksOf } from '#functions/networks/destination-registry';
 
 /** What the withdrawal allowlist's and the daily limit's routes share, made once per cold start:
  * their records, the stage's waiting period and mailer. */
@@ -19,11 +20,12 @@ const store = new DynamoAllowlistStore(db, tableName);
 const mailer = mailerFrom(settings);
 const delayMs = settings.WITHDRAWAL_ADDRESS_DELAY_HOURS * 3_600_000;
 const contracts = stageContractsOf(settings);
+const destinations = destinationChecksOf(settings);
 
 export const memberships = new DynamoMembershipStore(db, tableName);
 
 const limits = new DynamoLimitStore(db, tableName);
 const members = new DynamoTeamStore(db, tableName);
 
-export const allowlist = (log: Log): AllowlistDeps => ({ store, contracts, delayMs, members, mailer, log });
+export const allowlist = (log: Log): AllowlistDeps => ({ store, contracts, destinations, delayMs, members, mailer, log });
 export const limit = (log: Log): LimitDeps => ({ store: limits, delayMs, members, mailer, log });

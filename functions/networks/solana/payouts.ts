@@ -3,6 +3,7 @@ import { address, type Address, type Instruction, type TransactionPartialSigner 
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import type { SolanaChain, TokenAccountState } from './chain.ts';
 import { associatedTokenAccount, USDT_DECIMALS } from './token-accounts.ts';
+import { isSolanaWallet } from './address.ts';
 import { memoInstruction, signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 
 /**
@@ -40,7 +41,8 @@ export interface PayoutConditions {
 
 export interface SolanaPayout {
   withdrawalId: string;
-  /** The payee's wallet (its owner address), as the withdrawal names it. */
+  /** The payee as the withdrawal names it: a wallet (paid into its associated token account), or
+   * USDT's associated token account of a wallet (./destinations.ts: paid into as it is). */
   to: string;
   /** USDT minor units: the token's base units on Solana (6 decimals). */
   amount: bigint;
@@ -66,7 +68,8 @@ export async function payoutConditions(
   const hotWalletAccount = await associatedTokenAccount(hotWallet, usdtMint);
   const [blockhash, tokenAccounts, recentFee] = await Promise.all([
     chain.latestBlockhash(),
-    chain.tokenAccounts(usdtMint, [...new Set(payees)]),
+    // A token account given as the payee is paid as it is: its own associated account is no one's.
+    chain.tokenAccounts(usdtMint, [...new Set(payees.filter(isSolanaWallet))]),
     chain.recentPriorityFee([hotWalletAccount]),
   ]);
   return { blockhash, tokenAccounts, hotWalletAccount, priorityFee: recentFee < priorityFeeCap ? recentFee : priorityFeeCap };
@@ -80,17 +83,20 @@ export async function payoutConditions(
  */
 export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint: string, payout: SolanaPayout, conditions: PayoutConditions): Promise<SignedSolanaPayout> {
   const mint = address(usdtMint);
-  const owner = address(payout.to);
+  const named = address(payout.to);
   // Both accounts as the page's conditions derived them: deriving them again for every payout
   // (a program-address search each) was 15 % of the sender's CPU (BENCHMARKS.md, solana-payouts).
-  const payee = conditions.tokenAccounts.get(payout.to);
   const source = conditions.hotWalletAccount;
-  const destination = payee ? address(payee.address) : await associatedTokenAccount(owner, usdtMint);
-  const createsTokenAccount = !payee?.exists;
+  const payee = conditions.tokenAccounts.get(payout.to);
+  // A token account named as the payee (accepted only once the chain showed it USDT's associated
+  // account of a wallet) is paid into as it is, never created: a payout to a closed one fails.
+  const toTokenAccount = !isSolanaWallet(payout.to);
+  const destination = toTokenAccount ? named : payee ? address(payee.address) : await associatedTokenAccount(named, usdtMint);
+  const createsTokenAccount = !toTokenAccount && !payee?.exists;
   const instructions: Instruction[] = [
     getSetComputeUnitLimitInstruction({ units: PAYOUT_COMPUTE_UNITS }),
     ...(conditions.priorityFee > 0n ? [getSetComputeUnitPriceInstruction({ microLamports: conditions.priorityFee })] : []),
-    ...(createsTokenAccount ? [getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner, mint })] : []),
+    ...(createsTokenAccount ? [getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner: named, mint })] : []),
     getTransferCheckedInstruction({ source, mint, destination, authority: hotWallet, amount: payout.amount, decimals: USDT_DECIMALS }),
     memoInstruction(payout.withdrawalId),
   ];

@@ -269,16 +269,16 @@ export class SolanaRpcChain implements SolanaChain {
     return (answer.result ?? null) as Awaited<ReturnType<SolanaRpcChain['plainBlock']>>;
   }
 
-  /** The rises of USDT associated token accounts in a transaction, by their owner. */
-  private async usdtCredits(mint: string, transaction: ReadTransaction, recipients?: RecipientFilter): Promise<UsdtMovement[]> {
-    const credits: UsdtMovement[] = [];
+  /** The rises of USDT associated token accounts in a transaction, by their owner, each with its account. */
+  private async usdtCredits(mint: string, transaction: ReadTransaction, recipients?: RecipientFilter): Promise<(UsdtMovement & { account: string })[]> {
+    const credits: (UsdtMovement & { account: string })[] = [];
     for (const movement of usdtMovements(mint, transaction.meta)) {
       if (movement.delta <= 0n) continue;
       if (recipients && !recipients.mayWant(movement.owner)) continue;
       const account = transaction.accountKeys[movement.accountIndex];
       if (account === undefined) throw new Error(`The Solana node gave transaction ${transaction.signature} a token balance of account ${movement.accountIndex}, beyond its ${transaction.accountKeys.length} accounts`);
       if (account !== (await this.associatedTokenAccount(mint, movement.owner))) continue;
-      credits.push(movement);
+      credits.push({ ...movement, account });
     }
     return credits;
   }
@@ -311,7 +311,7 @@ export class SolanaRpcChain implements SolanaChain {
     if (!failed) {
       for (const mint of mints) {
         for (const movement of await this.usdtCredits(mint, read)) {
-          tokenTransfers.push({ contract: mint, to: movement.owner, amount: movement.delta, from: payerOf(mint, read), eventIndex: movement.accountIndex, ...(movement.created && { toAccountCreated: true }) });
+          tokenTransfers.push({ contract: mint, to: movement.owner, toAccount: movement.account, amount: movement.delta, from: payerOf(mint, read), eventIndex: movement.accountIndex, ...(movement.created && { toAccountCreated: true }) });
         }
       }
     }

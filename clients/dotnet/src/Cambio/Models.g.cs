@@ -304,7 +304,7 @@ public sealed partial record DepositSplit
 /// <summary>Forwards a share of every confirmed transfer to <c>address</c>: either <c>percent</c> of it or a fixed <c>amount</c>, not both</summary>
 public sealed partial class DepositSplitOptions
 {
-    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)</summary>
+    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account)</summary>
     [JsonPropertyName("address")]
     public required string Address { get; set; }
 
@@ -630,7 +630,7 @@ public sealed partial class WithdrawalCreateOptions
     [JsonPropertyName("network")]
     public string Network { get; set; } = "tron";
 
-    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)</summary>
+    /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account)</summary>
     [JsonPropertyName("address")]
     public required string Address { get; set; }
 

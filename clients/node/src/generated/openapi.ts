@@ -589,13 +589,13 @@ export interface components {
             amount?: string;
             /** @description Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both */
             split?: {
-                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve) */
+                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account) */
                 address: string;
                 /** @description Percentage of every confirmed transfer, at most 2 decimals */
                 percent: number;
                 amount?: never;
             } | {
-                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve) */
+                /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account) */
                 address: string;
                 /**
                  * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
@@ -621,7 +621,7 @@ export interface components {
             method: "usdt";
             /** @enum {string} */
             network: "tron" | "ethereum" | "bsc" | "polygon" | "arbitrum" | "solana";
-            /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve) */
+            /** @description TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account) */
             address: string;
             /**
              * @description USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number

@@ -11,7 +11,7 @@ namespace Cambio\Types;
  *
  * - `method` (required): always "usdt"
  * - `network` (required): one of "tron", "ethereum", "bsc", "polygon", "arbitrum", "solana"
- * - `address` (required): TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)
+ * - `address` (required): TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account)
  * - `amount` (required): USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
  * - `reference` (required): matches ^[A-Za-z0-9._:-]{1,128}$
  *

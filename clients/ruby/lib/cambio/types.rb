@@ -78,7 +78,7 @@ module Cambio
     schema "CreateDepositRequest"
     # Forwards a share of every confirmed transfer to `address`: either `percent` of it or a fixed `amount`, not both
     class Split < Record
-      # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)
+      # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account)
       string :address
       # Percentage of every confirmed transfer, at most 2 decimals
       number :percent, optional: true
@@ -107,7 +107,7 @@ module Cambio
     schema "CreateWithdrawalRequest"
     string :method, const: "usdt"
     string :network, enum: %w[tron ethereum bsc polygon arbitrum solana]
-    # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (a wallet: base58 of 32 bytes on the Ed25519 curve)
+    # TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account)
     string :address
     # USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number
     string :amount
