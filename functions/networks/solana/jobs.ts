@@ -1,12 +1,15 @@
-import type { NetworkJobs } from '../network.ts';
+import type { DepositSweeperRun, JobRunOutcome, NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
 import { tokenStanding } from '../token-standing.ts';
-import { withdrawalSenderRun } from '../job-runs.ts';
+import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
 import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
 import { sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom } from './withdrawal-sending.ts';
-import { solanaSweepDepsFrom, solanaSweeperRun } from './sweeps.ts';
+import { solanaSweepDepsFrom, sweepSolanaDepositAddresses, type SolanaSweeper } from './sweeps.ts';
 import { solanaSettingsOf } from './from-settings.ts';
+import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
+import { openDepositAccounts, reclaimExpiredDepositAccounts } from './deposit-accounts.ts';
+import type { SolanaChain } from './chain.ts';
 
 const NETWORK = 'solana';
 const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
@@ -14,9 +17,11 @@ const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitin
 /**
  * Solana's signing jobs: each payout its own transaction from the hot wallet (an Ed25519 key: KMS
  * on deployed stages), re-sent while its blockhash can land and signed again on a new one only once
- * it cannot (./withdrawal-sending.ts); deposit token accounts swept into the hot wallet's, several a
- * transaction, each signed by its owner's key derived from the seed only the sweeper holds, emptied
- * accounts closed (./sweeps.ts), and the deposit addresses written ahead first (./deposit-owners.ts).
+ * it cannot (./withdrawal-sending.ts); deposit token accounts swept into the hot wallet's, many a
+ * transaction, emptied accounts closed (./sweeps.ts): the accounts the sweeper opened (the hot
+ * wallet their delegate and close authority: ./deposit-accounts.ts) on the hot wallet's signature,
+ * others on their owners' keys from the seed only the sweeper holds; the deposit addresses written
+ * ahead first (./deposit-owners.ts).
  * Each run reads the token's standing: nothing new is sent or swept while the hot wallet's token
  * account is frozen (SPL Token has no pause: functions/networks/token-standing.ts).
  */
@@ -34,12 +39,10 @@ export const solanaJobs: NetworkJobs = {
         send: () => sendSolanaWithdrawals(deps),
         nothingSent: NOTHING_SENT,
         settle: () => settleSolanaWithdrawals(deps),
-        family: async (_sent, settled) => {
-          // The hot wallet pays every fee and the rent of the token accounts payouts create.
-          const low = (await chain.feeBalance(await signer.address())) < hotWalletSolMinimum;
-          if (low) log.warn('hot wallet SOL low', { network: NETWORK, minimumLamports: String(hotWalletSolMinimum) });
-          return { counts: { WithdrawalsReplaced: settled.replaced, HotWalletGasLow: low ? 1 : 0 }, moved: settled.replaced };
-        },
+        family: async (_sent, settled) => ({
+          counts: { WithdrawalsReplaced: settled.replaced, HotWalletGasLow: await hotWalletSolLow(chain, await signer.address(), hotWalletSolMinimum, log) },
+          moved: settled.replaced,
+        }),
       });
     };
   },
@@ -49,3 +52,58 @@ export const solanaJobs: NetworkJobs = {
     return async (log: Log) => solanaSweeperRun(sweeper, log);
   },
 };
+
+/**
+ * One run of Solana's sweeper (functions/networks/job-runs.ts depositSweeperRun, which the other
+ * families run too): the deposit owners' top-up first, whatever the token's standing, since deposit
+ * creation waits on it; then the new deposit addresses' accounts opened and expired ones reclaimed
+ * (./deposit-accounts.ts: a failure there is logged, and costs only a larger sweep); then frozen
+ * addresses the issuer thawed back to the due list, the token's standing, the sweep, and Solana's
+ * counts.
+ */
+export async function solanaSweeperRun(sweeper: SolanaSweeper, log: Log, now = new Date()): Promise<JobRunOutcome<DepositSweeperRun>> {
+  const { deps } = sweeper;
+  const ownersWritten = await sweeper.writeOwnersAhead(now);
+  const accounts = await openAndReclaim(sweeper, log, now);
+  const openingNow = new Set(accounts.opened);
+  return depositSweeperRun({
+    returnUnfrozen: () => returnUnfrozen(deps.store, sweeper.frozenAmong),
+    standing: async () => tokenStanding(deps.chain, deps.mint, await sweeper.hotWallet.address()),
+    sweep: () => sweepSolanaDepositAddresses({ ...deps, log, openingNow }),
+    family: async (swept) => ({
+      SweepsDone: swept.done,
+      SweepsFailed: swept.failed,
+      SweptDepositAccounts: swept.swept,
+      SweepsResigned: swept.resigned,
+      DepositOwnerBlocksWritten: ownersWritten,
+      DepositAccountsOpened: accounts.opened.length,
+      DepositAccountsReclaimed: accounts.reclaimed,
+      HotWalletGasLow: await hotWalletSolLow(deps.chain, await sweeper.hotWallet.address(), sweeper.hotWalletSolMinimum, log),
+    }),
+  });
+}
+
+/** Opens the new deposit addresses' accounts and reclaims expired ones; a failure is logged, not thrown. */
+export async function openAndReclaim(sweeper: SolanaSweeper, log: Log, now = new Date()): Promise<{ opened: string[]; reclaimed: number }> {
+  const deps = { ...sweeper.depositAccounts, log };
+  const hotWallet = await sweeper.deps.hotWallet();
+  const quietly = async <T>(what: string, run: () => Promise<T>, otherwise: T): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      log.error(`${what} failed; tried again next run`, { network: 'solana', error: String(error) });
+      return otherwise;
+    }
+  };
+  const { opened } = await quietly('opening deposit accounts', () => openDepositAccounts(deps, hotWallet, now), { opened: [] as string[], transactions: 0 });
+  const { closed } = await quietly('reclaiming expired deposit accounts', () => reclaimExpiredDepositAccounts(deps, hotWallet, now), { closed: 0, transactions: 0 });
+  return { opened, reclaimed: closed };
+}
+
+/** 1 when the hot wallet's SOL is below the stage's minimum (HotWalletGasLow), logged: it pays every
+ * fee, the rent of the token accounts payouts create and of the deposit accounts the sweeper opens. */
+async function hotWalletSolLow(chain: Pick<SolanaChain, 'feeBalance'>, hotWallet: string, minimum: bigint, log: Log): Promise<0 | 1> {
+  const low = (await chain.feeBalance(hotWallet)) < minimum;
+  if (low) log.warn('hot wallet SOL low', { network: NETWORK, minimumLamports: String(minimum) });
+  return low ? 1 : 0;
+}

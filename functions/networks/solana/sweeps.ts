@@ -9,14 +9,12 @@ import {
 } from '@solana/kit';
 import { getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { broadcastOwned, TransactionIdTaken, type TransactionClaims } from '../../withdrawals/payouts.ts';
-import { returnUnfrozen, setAsideFrozen, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { setAsideFrozen, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
 import { needed } from '../../settings/schema.ts';
 import { DynamoTransactionClaims } from '../../adapters/dynamo/transaction-claims.ts';
-import type { DepositSweeperRun, JobRunOutcome, JobTable } from '../network.ts';
-import { depositSweeperRun } from '../job-runs.ts';
-import { tokenStanding } from '../token-standing.ts';
+import type { JobTable } from '../network.ts';
 import { SOLANA_TRANSACTION_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
 import { transactionErrorCode } from './rpc-chain.ts';
 import { solanaChainOf, solanaSettingsOf } from './from-settings.ts';
@@ -28,7 +26,7 @@ import { solanaSweepOwner } from './sweep-record.ts';
 import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
 import { USDT_DECIMALS } from './token-accounts.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
-import { isOpenedFor, largestFitting, openDepositAccounts, reclaimExpiredDepositAccounts, type DepositAccountDeps } from './deposit-accounts.ts';
+import { isOpenedFor, largestFitting, type DepositAccountDeps } from './deposit-accounts.ts';
 
 /**
  * Sweeps on Solana: a credited deposit's USDT waits in the associated token account of its deposit
@@ -529,51 +527,4 @@ export function solanaSweepDepsFrom(settings: SolanaSweeperSettings, { db, table
     writeOwnersAhead: async (now = new Date()) => writeDepositOwnersAhead(db, tableName, seed, await nextAddressIndex(db, tableName), network.depositOwnersAhead, now),
     depositAccounts: { chain: reader, mint: network.usdtMint, store: deps.store, ownerAt: (index) => deps.owners.signerAt(index), log: stderrLog },
   };
-}
-
-/**
- * One run of Solana's sweeper (functions/networks/job-runs.ts depositSweeperRun, which the other
- * families run too): the deposit owners' top-up first, whatever the token's standing, since deposit
- * creation waits on it; then the new deposit addresses' accounts opened and expired ones reclaimed
- * (./deposit-accounts.ts: a failure there is logged, and costs only a larger sweep); then frozen
- * addresses the issuer thawed back to the due list, the token's standing, the sweep, and Solana's
- * counts.
- */
-export async function solanaSweeperRun(sweeper: SolanaSweeper, log: Log, now = new Date()): Promise<JobRunOutcome<DepositSweeperRun>> {
-  const { deps } = sweeper;
-  const ownersWritten = await sweeper.writeOwnersAhead(now);
-  const accounts = await openAndReclaim(sweeper, log, now);
-  const openingNow = new Set(accounts.opened);
-  return depositSweeperRun({
-    returnUnfrozen: () => returnUnfrozen(deps.store, sweeper.frozenAmong),
-    standing: async () => tokenStanding(deps.chain, deps.mint, await sweeper.hotWallet.address()),
-    sweep: () => sweepSolanaDepositAddresses({ ...deps, log, openingNow }),
-    family: async (swept) => ({
-      SweepsDone: swept.done,
-      SweepsFailed: swept.failed,
-      SweptDepositAccounts: swept.swept,
-      SweepsResigned: swept.resigned,
-      DepositOwnerBlocksWritten: ownersWritten,
-      DepositAccountsOpened: accounts.opened.length,
-      DepositAccountsReclaimed: accounts.reclaimed,
-      HotWalletGasLow: (await deps.chain.feeBalance(await sweeper.hotWallet.address())) < sweeper.hotWalletSolMinimum ? 1 : 0,
-    }),
-  });
-}
-
-/** Opens the new deposit addresses' accounts and reclaims expired ones; a failure is logged, not thrown. */
-export async function openAndReclaim(sweeper: SolanaSweeper, log: Log, now = new Date()): Promise<{ opened: string[]; reclaimed: number }> {
-  const deps = { ...sweeper.depositAccounts, log };
-  const hotWallet = await sweeper.deps.hotWallet();
-  const quietly = async <T>(what: string, run: () => Promise<T>, otherwise: T): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      log.error(`${what} failed; tried again next run`, { network: 'solana', error: String(error) });
-      return otherwise;
-    }
-  };
-  const { opened } = await quietly('opening deposit accounts', () => openDepositAccounts(deps, hotWallet, now), { opened: [] as string[], transactions: 0 });
-  const { closed } = await quietly('reclaiming expired deposit accounts', () => reclaimExpiredDepositAccounts(deps, hotWallet, now), { closed: 0, transactions: 0 });
-  return { opened, reclaimed: closed };
 }
