@@ -157,7 +157,7 @@ describe("Solana's chain: blocks and receipts", () => {
       txHash: signature,
       blockNumber: slot,
       result: 'SUCCESS',
-      tokenTransfers: [{ contract: node().mint, to: payee, amount: usdt(4), from: node().customer.address, eventIndex: await accountIndexOf(signature, await usdtAccountOf(payee)), toAccountCreated: true }],
+      tokenTransfers: [{ contract: node().mint, to: payee, toAccount: await usdtAccountOf(payee), amount: usdt(4), from: node().customer.address, eventIndex: await accountIndexOf(signature, await usdtAccountOf(payee)), toAccountCreated: true }],
       // The payer signed alone and created the payee's token account: one signature's fee and the rent.
       feePayerCost: { asset: 'SOL', amount: 5_000n + (await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES)) },
     });
