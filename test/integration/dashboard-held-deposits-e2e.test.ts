@@ -126,4 +126,19 @@ describe('held deposits in headless Chromium', () => {
     await expect.poll(facts).toContain('payout-full');
     expect(await facts()).not.toContain('Delivered');
   });
+
+  it('shows what a Solana payout cost on the network, and that it created the payee’s token account', async () => {
+    const payout: Withdrawal = {
+      ...newWithdrawal(companyId, { network: 'solana', reference: 'payout-sol', address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', amount: 10_000_000n, fee: 1_000_000n }, new Date()),
+      status: 'completed',
+      txHash: '5'.repeat(88),
+      deliveredAmount: 10_000_000n,
+      networkCost: { asset: 'SOL', amount: 2_044_280n, tokenAccountCreated: true },
+      completedAt: new Date().toISOString(),
+    };
+    await stored(withdrawalItem.toItem(payout));
+    await env.page.goto(`${env.chromium.origin}/dashboard/activity/withdrawals/${payout.id}`);
+    await expect.poll(facts).toMatch(/Fee \(USDT\)\s+1\.000000\s+Network cost\s+0\.002044280 SOL, the payee’?'?s token account created/);
+    expect(await accessibilityProblems(env.page)).toEqual([]);
+  });
 });

@@ -18,13 +18,24 @@ const FIELDS: Record<ActivityKind, [string, string][]> = {
   events: [['Type', 'type'], ['Created', 'createdAt'], ['Handed to webhooks', 'dispatchedAt']],
 };
 
-/** Facts only some records have, after the fact they qualify: a held deposit's reason, and what a
- * withdrawal's payee received where the token's transfer fee made it less than `amount`. */
+/** Facts only some records have, after the fact they qualify: a held deposit's reason, what a
+ * withdrawal's payee received where the token's transfer fee made it less than `amount`, and what
+ * its payout cost Cambio on the network where the record says (Solana: the fee, and the rent of a
+ * payee's token account the payout created). */
 function factsOf(kind: ActivityKind, detail: Detail): [string, string][] {
-  const after = (name: string, fact: [string, string]) => FIELDS[kind].flatMap((field) => (field[1] === name ? [field, fact] : [field]));
-  if (kind === 'deposits' && detail.holdReason != null) return after('status', ['Hold reason', 'holdReason']);
-  if (kind === 'withdrawals' && detail.deliveredAmount != null && detail.deliveredAmount !== detail.amount) return after('amount', ['Delivered (USDT)', 'deliveredAmount']);
-  return FIELDS[kind];
+  const after = (facts: [string, string][], name: string, fact: [string, string]) => facts.flatMap((field) => (field[1] === name ? [field, fact] : [field]));
+  if (kind === 'deposits' && detail.holdReason != null) return after(FIELDS[kind], 'status', ['Hold reason', 'holdReason']);
+  if (kind !== 'withdrawals') return FIELDS[kind];
+  let facts = FIELDS[kind];
+  if (detail.deliveredAmount != null && detail.deliveredAmount !== detail.amount) facts = after(facts, 'amount', ['Delivered (USDT)', 'deliveredAmount']);
+  if (detail.networkCost != null) facts = after(facts, 'fee', ['Network cost', 'networkCost']);
+  return facts;
+}
+
+/** A payout's cost on the network: `0.002044280 SOL, the payee's token account created`. */
+function networkCostWords(value: unknown): string {
+  const cost = value as { asset: string; amount: string; tokenAccountCreated?: boolean };
+  return `${cost.amount} ${cost.asset}${cost.tokenAccountCreated ? ", the payee's token account created" : ''}`;
 }
 
 function shown(name: string, value: unknown): string {
@@ -32,6 +43,7 @@ function shown(name: string, value: unknown): string {
   if (name.endsWith('At')) return formatTime(String(value));
   if (name === 'network') return networkTitle(value);
   if (name === 'holdReason') return holdReasonWords(value)?.reason ?? String(value);
+  if (name === 'networkCost') return networkCostWords(value);
   return String(value);
 }
 
