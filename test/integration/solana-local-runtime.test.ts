@@ -50,6 +50,9 @@ const mint = () => network().usdtMint;
 const sandboxPay = (...args: string[]) => runOpsCommand('ops/sandbox-pay.ts', args, {}, workDir);
 const depositOf = async (id: string) => (await company.call('GET', `/deposits/${id}`)).body.data;
 const completed = (id: string) => waitFor(() => depositOf(id), (deposit) => deposit.status === 'completed', WITHIN_MS);
+/** The withdrawal once the runtime's sender has completed or failed it. */
+const finished = (id: string) =>
+  waitFor(async () => (await company.call('GET', `/withdrawals/${id}`)).body.data, (withdrawal) => withdrawal.status === 'completed' || withdrawal.status === 'failed', WITHIN_MS);
 
 const sweepStore = () => new DynamoSolanaSweepStore(db, runtime.tableName);
 /** Until the runtime's sweeper has swept every credited deposit and its sweeps are final: nothing
@@ -122,11 +125,7 @@ describe('npm start with Solana open', () => {
 
     const created = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: payee, amount: '10', reference: 'sol-e2e-payout' } });
     expect(created.status).toBe(201);
-    const sent = await waitFor(
-      async () => (await company.call('GET', `/withdrawals/${created.body.data.id}`)).body.data,
-      (withdrawal) => withdrawal.status === 'completed' || withdrawal.status === 'failed',
-      WITHIN_MS,
-    );
+    const sent = await finished(created.body.data.id);
     expect(sent).toMatchObject({ status: 'completed', network: 'solana', address: payee, amount: '10.000000', txHash: expect.stringMatching(SIGNATURE) });
     expect((await chain().tokenAccounts(mint(), [payee])).get(payee)).toMatchObject({ exists: true, amount: usdt('10'), frozen: false });
     expect(hotBefore - (await chain().tokenBalance(mint(), LOCAL_SOLANA_HOT_WALLET))).toBe(usdt('10'));
@@ -156,11 +155,7 @@ describe('npm start with Solana open', () => {
 
     const created = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: account, amount: '3', reference: 'sol-e2e-to-account' } });
     expect(created.status).toBe(201);
-    const sent = await waitFor(
-      async () => (await company.call('GET', `/withdrawals/${created.body.data.id}`)).body.data,
-      (withdrawal) => withdrawal.status === 'completed' || withdrawal.status === 'failed',
-      WITHIN_MS,
-    );
+    const sent = await finished(created.body.data.id);
     expect(sent).toMatchObject({ status: 'completed', address: account, amount: '3.000000', networkCost: expect.objectContaining({ tokenAccountCreated: false }) });
     // Into the account named, not into an account of the account's.
     expect((await chain().tokenAccounts(mint(), [owner])).get(owner)).toMatchObject({ address: account, amount: usdt('4') });
