@@ -173,14 +173,26 @@ export const EXPORT_CHUNK_ROWS = 1_000;
 
 /** Each export's columns, in order (docs/dashboard-api.md). `network` comes after the columns the
  * files had before deposits took other networks, and a deposit's `holdReason` and a withdrawal's
- * `deliveredAmount` (what the payee received, below `amount` only under an issuer's fee) after it, so
- * a reader by position keeps working. */
+ * `deliveredAmount` (what the payee received, below `amount` only under an issuer's fee) after it,
+ * then what a withdrawal's payout cost on the network where the record says (Solana: its fee and
+ * any token account's rent, in SOL), so a reader by position keeps working. */
 export const CSV_COLUMNS = {
   deposits: ['id', 'reference', 'status', 'amount', 'receivedAmount', 'creditedAmount', 'address', 'confirmations', 'createdAt', 'updatedAt', 'network', 'holdReason'],
-  withdrawals: ['id', 'reference', 'status', 'amount', 'fee', 'address', 'txHash', 'failureReason', 'createdAt', 'completedAt', 'network', 'deliveredAmount'],
+  withdrawals: ['id', 'reference', 'status', 'amount', 'fee', 'address', 'txHash', 'failureReason', 'createdAt', 'completedAt', 'network', 'deliveredAmount', 'networkCostAsset', 'networkCostAmount', 'networkCostTokenAccountCreated'],
   conversions: ['id', 'reference', 'quoteId', 'status', 'sourceAmount', 'settlementAmount', 'rate', 'createdAt'],
   events: ['id', 'type', 'createdAt', 'dispatchedAt', 'payload'],
 } as const satisfies Record<ActivityKind, readonly string[]>;
+
+/** A withdrawal's `networkCost` object, a column a field. */
+const NETWORK_COST_COLUMNS: Record<string, string> = { networkCostAsset: 'asset', networkCostAmount: 'amount', networkCostTokenAccountCreated: 'tokenAccountCreated' };
+
+/** A record's cell: an event's payload as JSON, a network cost's field, else the field as it is. */
+function cellOf(row: Record<string, unknown>, column: string): unknown {
+  if (column === 'payload') return JSON.stringify(row.payload);
+  const costField = NETWORK_COST_COLUMNS[column];
+  if (costField !== undefined) return (row.networkCost as Record<string, unknown> | null | undefined)?.[costField] ?? '';
+  return row[column] ?? '';
+}
 
 /**
  * `Export CSV`: everything the filter shows, newest first, as CSV text in pieces, one per round of
@@ -198,7 +210,7 @@ export async function* activityCsv(store: ActivityStore, caller: Caller, kind: A
     const page = await listActivity(store, caller, kind, filter, { limit: EXPORT_CHUNK_ROWS, cursor });
     // An empty cell for what the record does not have (an open amount, no failure): not "null".
     const rows = (page.records as Record<string, unknown>[]).map((row) =>
-      Object.fromEntries(columns.map((column) => [column, column === 'payload' ? JSON.stringify(row.payload) : (row[column] ?? '')])),
+      Object.fromEntries(columns.map((column) => [column, cellOf(row, column)])),
     );
     yield header + rows.map((row) => csvLine(row, columns)).join('');
     header = '';

@@ -8,6 +8,8 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { depositItem } from '#adapters/dynamo/items/deposit';
+import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
+import { newWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit, type DepositStore } from '#functions/deposits/deposits';
 import { useTestApi } from '../support/local-api.ts';
@@ -206,6 +208,26 @@ describe('Export CSV', () => {
     const ethereum = (await (await exportOf(owner, owner.companyId, '?network=ethereum')).text()).trimEnd().split('\n');
     expect(ethereum).toHaveLength(2);
     expect(ethereum[1]).toMatch(/^dep_\w+,eth-export,completed,,0\.000000,0\.000000,0x[0-9a-fA-F]{40},0,[^,]+,[^,]+,ethereum,$/);
+  });
+
+  it("gives a withdrawal's network cost in columns of its own after the others: a Solana payout's SOL and whether it created the payee's token account; empty where the record has none", async () => {
+    const owner = await signedUpOwner(api.runtime, 'Withdrawal Export Co');
+    const completed = (network: NetworkName, reference: string, address: string, networkCost: Withdrawal['networkCost']): Withdrawal => ({
+      ...newWithdrawal(owner.companyId, { network, reference, address, amount: 10_000_000n, fee: 1_000_000n }, new Date('2026-04-05T10:00:00.000Z')),
+      status: 'completed',
+      txHash: network === 'solana' ? '5'.repeat(88) : 'ab'.repeat(32),
+      deliveredAmount: 10_000_000n,
+      networkCost,
+      completedAt: '2026-04-05T10:01:00.000Z',
+    });
+    await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: withdrawalItem.toItem(completed('solana', 'sol-payout', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', { asset: 'SOL', amount: 2_044_280n, tokenAccountCreated: true })) }));
+    await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: withdrawalItem.toItem(completed('tron', 'tron-payout', 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', null)) }));
+    const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity/withdrawals/export`, { headers: { Cookie: cookieOf(owner) } });
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).trimEnd().split('\n');
+    expect(lines[0]).toBe('id,reference,status,amount,fee,address,txHash,failureReason,createdAt,completedAt,network,deliveredAmount,networkCostAsset,networkCostAmount,networkCostTokenAccountCreated');
+    expect(lines.find((line) => line.includes('sol-payout'))).toMatch(/,solana,10\.000000,SOL,0\.002044280,true$/);
+    expect(lines.find((line) => line.includes('tron-payout'))).toMatch(/,tron,10\.000000,,,$/);
   });
 
   it('streams every row in one answer, read 1,000 at a time, the header once', async () => {
