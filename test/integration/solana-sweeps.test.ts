@@ -196,6 +196,24 @@ describe('Solana deposit sweeps on the local runtime', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 
+  it('an address in a sweep its owner signed is not opened under it: the sweep lands and closes the account', async () => {
+    const [deposit] = await creditedDeposits(['3']);
+    // Signed by the owner's key (a run that could not open it) and stored, its broadcast lost: in flight.
+    const lost = Object.assign(Object.create(chain) as SolanaRpcChain, {
+      broadcast: async () => {
+        throw new Error('connection reset');
+      },
+    });
+    expect(await sweep({ chain: lost })).toMatchObject({ sent: 1, swept: 1 });
+    expect((await chain.tokenAccounts(node().mint, [deposit!.address])).get(deposit!.address)).toMatchObject({ exists: true, amount: usdt('3') });
+    expect((await openAndReclaim(sweeper(), quiet)).opened).toEqual([]);
+    // Sent again while its blockhash may land, it lands and closes the account, as it could not had the account been opened under it.
+    expect(await sweep()).toMatchObject({ rebroadcast: 1 });
+    finalise();
+    expect(await sweep()).toMatchObject({ done: 1, failed: 0 });
+    expect((await chain.tokenAccounts(node().mint, [deposit!.address])).get(deposit!.address)).toMatchObject({ exists: false });
+  }, 60_000);
+
   it("a deposit that expires unpaid has its opened account closed once it is older than a deposit lives and the margin: the rent comes back; a paid one's account is not closed, and a swept one is not opened again", async () => {
     // Made as long ago as the reclaim waits, and a little more: out of the opening window of the runs that follow.
     const createdAt = new Date(Date.now() - DEPOSIT_TTL_MS - RECLAIM_MARGIN_MS - 10 * 60_000);

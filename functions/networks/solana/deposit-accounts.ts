@@ -61,7 +61,7 @@ export const isOpenedFor = (hotWallet: string, state: TokenAccountState | undefi
 export interface DepositAccountDeps {
   chain: SolanaChain;
   mint: string;
-  store: Pick<SolanaSweepStore, 'listedAddresses' | 'reclaimCursor' | 'setReclaimCursor' | 'depositsInProgress'>;
+  store: Pick<SolanaSweepStore, 'listedAddresses' | 'reclaimCursor' | 'setReclaimCursor' | 'depositsInProgress' | 'openSweeps'>;
   /** The owner's key at an address index (from the seed). */
   ownerAt(index: number): Promise<TransactionSigner>;
   log: Log;
@@ -72,10 +72,13 @@ export async function openDepositAccounts(deps: DepositAccountDeps, hotWallet: T
   const none = { opened: [], transactions: 0 };
   const recent = await listedSolanaAddresses(deps.store, sortKeyAt(new Date(now.getTime() - OPENING_WINDOW_MS)), now.toISOString());
   if (recent.length === 0) return none;
-  const [states, inProgress] = await Promise.all([deps.chain.tokenAccounts(deps.mint, recent.map((each) => each.address)), deps.store.depositsInProgress(recent)]);
+  const [states, inProgress, open] = await Promise.all([deps.chain.tokenAccounts(deps.mint, recent.map((each) => each.address)), deps.store.depositsInProgress(recent), deps.store.openSweeps()]);
+  // An address in a sweep its owner signed is left until that sweep settles: opened under it, the
+  // sweep could no longer close the account, and would fail.
+  const sweeping = new Set(open.flatMap((sweep) => sweep.accounts.map((account) => account.owner)));
   const toOpen = recent.filter((each) => {
     const state = states.get(each.address);
-    if (state?.frozen || isOpenedFor(hotWallet.address, state)) return false;
+    if (state?.frozen || sweeping.has(each.address) || isOpenedFor(hotWallet.address, state)) return false;
     // No account, and the deposit completed or expired: swept and closed already, most likely;
     // opening it again would only make an empty account for the reclaim to close.
     return state?.exists || inProgress.has(each.depositId);
