@@ -10,9 +10,10 @@ import { changeOf, shardsWrittenUnread } from './balance-shards.ts';
 import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
-import { depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
+import { depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, gsi1Partition, heldCondition, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
+import { depositAddressesListedSince } from './deposit-address-listing.ts';
 import { depositItem } from './items/deposit.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
@@ -81,14 +82,8 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     return new Map(items.map((item) => [depositAddressItem.addressOf(item), depositAddressItem.ownerFromItem(item)]));
   }
 
-  async depositAddressesListed(since: string | null): Promise<ListedDepositAddress[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: since === null ? 'PK = :pk' : 'PK = :pk AND SK >= :from',
-      ExpressionAttributeValues: { ':pk': depositAddressListedItem.partition, ...(since !== null && { ':from': depositAddressListedItem.from(since) }) },
-      ConsistentRead: true,
-    });
-    return items.map(depositAddressListedItem.fromItem);
+  depositAddressesListed(since: string | null): Promise<ListedDepositAddress[]> {
+    return depositAddressesListedSince(this.db, this.tableName, since);
   }
 
   /** Each one put unless already there (the scanner may see a final block twice): a few a day at most. */

@@ -4,7 +4,7 @@ import type { Log } from '../../shared/log.ts';
 import { DEPOSIT_TTL_MS } from '../../deposits/deposits.ts';
 import { SOLANA_TRANSACTION_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
 import { solanaAddressFormat } from './address.ts';
-import type { ListedAddress, SolanaSweepStore } from './sweep-types.ts';
+import type { SolanaSweepStore } from './sweep-types.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 
 /**
@@ -61,7 +61,7 @@ export const isOpenedFor = (hotWallet: string, state: TokenAccountState | undefi
 export interface DepositAccountDeps {
   chain: SolanaChain;
   mint: string;
-  store: Pick<SolanaSweepStore, 'listedAddresses' | 'reclaimCursor' | 'setReclaimCursor' | 'depositsInProgress' | 'openSweeps'>;
+  store: Pick<SolanaSweepStore, 'depositAddressesListed' | 'listedAddressesAfter' | 'reclaimCursor' | 'setReclaimCursor' | 'depositsInProgress' | 'openSweeps'>;
   /** The owner's key at an address index (from the seed). */
   ownerAt(index: number): Promise<TransactionSigner>;
   log: Log;
@@ -70,9 +70,14 @@ export interface DepositAccountDeps {
 /** Opens the accounts of the deposit addresses listed in the window that are not opened yet: the addresses sent to be opened, in how many transactions. */
 export async function openDepositAccounts(deps: DepositAccountDeps, hotWallet: TransactionSigner, now: Date): Promise<{ opened: string[]; transactions: number }> {
   const none = { opened: [], transactions: 0 };
-  const recent = await listedSolanaAddresses(deps.store, sortKeyAt(new Date(now.getTime() - OPENING_WINDOW_MS)), now.toISOString());
+  const listed = await deps.store.depositAddressesListed(new Date(now.getTime() - OPENING_WINDOW_MS).toISOString());
+  const recent = listed.filter((each) => solanaAddressFormat.is(each.address));
   if (recent.length === 0) return none;
-  const [states, inProgress, open] = await Promise.all([deps.chain.tokenAccounts(deps.mint, recent.map((each) => each.address)), deps.store.depositsInProgress(recent), deps.store.openSweeps()]);
+  const [states, inProgress, open] = await Promise.all([
+    deps.chain.tokenAccounts(deps.mint, recent.map((each) => each.address)),
+    deps.store.depositsInProgress(recent.map((each) => each.owner)),
+    deps.store.openSweeps(),
+  ]);
   // An address in a sweep its owner signed is left until that sweep settles: opened under it, the
   // sweep could no longer close the account, and would fail.
   const sweeping = new Set(open.flatMap((sweep) => sweep.accounts.map((account) => account.owner)));
@@ -81,7 +86,7 @@ export async function openDepositAccounts(deps: DepositAccountDeps, hotWallet: T
     if (state?.frozen || sweeping.has(each.address) || isOpenedFor(hotWallet.address, state)) return false;
     // No account, and the deposit completed or expired: swept and closed already, most likely;
     // opening it again would only make an empty account for the reclaim to close.
-    return state?.exists || inProgress.has(each.depositId);
+    return state?.exists || inProgress.has(each.owner.depositId);
   });
   if (toOpen.length === 0) return none;
   const lifetime = await deps.chain.latestBlockhash();
@@ -103,9 +108,8 @@ export async function openDepositAccounts(deps: DepositAccountDeps, hotWallet: T
 
 /** Closes the empty opened accounts of deposit addresses listed before deposits of their age expired; how many. */
 export async function reclaimExpiredDepositAccounts(deps: DepositAccountDeps, hotWallet: TransactionSigner, now: Date): Promise<{ closed: number; transactions: number }> {
-  const after = (await deps.store.reclaimCursor()) ?? LISTING_START;
   const before = new Date(now.getTime() - DEPOSIT_TTL_MS - RECLAIM_MARGIN_MS).toISOString();
-  const page = await deps.store.listedAddresses(after, before, RECLAIM_LISTING_PAGE);
+  const page = await deps.store.listedAddressesAfter(await deps.store.reclaimCursor(), before, RECLAIM_LISTING_PAGE);
   if (page.length === 0) return { closed: 0, transactions: 0 };
   const solana = page.filter((each) => solanaAddressFormat.is(each.address));
   const states = solana.length > 0 ? await deps.chain.tokenAccounts(deps.mint, solana.map((each) => each.address)) : new Map<string, TokenAccountState>();
@@ -125,22 +129,6 @@ export async function reclaimExpiredDepositAccounts(deps: DepositAccountDeps, ho
   // Not moved past a close that failed (a payment landed between the read and it, a node's error): tried again next run.
   if (allSent) await deps.store.setReclaimCursor(page.at(-1)!.sortKey, now.toISOString());
   return { closed, transactions };
-}
-
-/** Below every listing sort key (each starts with its ISO creation time). */
-const LISTING_START = '0';
-
-/** A listing sort key at a creation time: entries made at or after it sort after it. */
-const sortKeyAt = (at: Date): string => at.toISOString();
-
-async function listedSolanaAddresses(store: DepositAccountDeps['store'], after: string, before: string): Promise<ListedAddress[]> {
-  const found: ListedAddress[] = [];
-  for (let from = after; ; ) {
-    const page = await store.listedAddresses(from, before, RECLAIM_LISTING_PAGE);
-    found.push(...page.filter((each) => solanaAddressFormat.is(each.address)));
-    if (page.length < RECLAIM_LISTING_PAGE) return found;
-    from = page.at(-1)!.sortKey;
-  }
 }
 
 /** Per owner: its account created when missing (the hot wallet pays), the hot wallet approved for

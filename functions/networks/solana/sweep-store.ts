@@ -1,12 +1,13 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DueOwner, ListedAddress, SolanaSweep, SolanaSweepStore } from './sweep-types.ts';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DueOwner, SolanaSweep, SolanaSweepStore } from './sweep-types.ts';
+import type { ListedDepositAddress } from '../../deposits/deposit-address-filter.ts';
 import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 import { answer, MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
 import { claimIn } from '../../adapters/dynamo/transaction-claims.ts';
 import { batchGetAll, itemsUnder, readItem } from '../../adapters/dynamo/queries.ts';
 import { depositItem } from '../../adapters/dynamo/items/deposit.ts';
 import type { DepositStatus } from '../../deposits/deposits.ts';
-import { depositAddressListedItem } from '../../adapters/dynamo/items/deposit-address.ts';
+import { depositAddressesListedAfter, depositAddressesListedSince } from '../../adapters/dynamo/deposit-address-listing.ts';
 import { reclaimCursorItem, solanaSweepItem, solanaSweepOwner } from './sweep-record.ts';
 
 /** A deposit still to be paid or made final: its address's account is worth opening. */
@@ -67,22 +68,12 @@ export class DynamoSolanaSweepStore extends SweepStoreOverDueList implements Sol
     return tx.commitUnlessStale(this.db);
   }
 
-  async listedAddresses(after: string, before: string, limit: number): Promise<ListedAddress[]> {
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :before',
-        ExpressionAttributeValues: { ':pk': depositAddressListedItem.partition, ':after': after, ':before': depositAddressListedItem.from(before) },
-        ConsistentRead: true,
-        Limit: limit + 1,
-      }),
-    );
-    // BETWEEN includes `after` itself: the entry handled last.
-    const listed = Items.filter((item) => depositAddressListedItem.sortKeyOf(item) !== after).slice(0, limit);
-    return listed.map((item) => {
-      const { address, addressIndex, owner } = depositAddressListedItem.fromItem(item);
-      return { address, addressIndex, ...owner, sortKey: depositAddressListedItem.sortKeyOf(item) };
-    });
+  depositAddressesListed(since: string): Promise<ListedDepositAddress[]> {
+    return depositAddressesListedSince(this.db, this.tableName, since);
+  }
+
+  listedAddressesAfter(after: string | null, before: string, limit: number): Promise<{ address: string; sortKey: string }[]> {
+    return depositAddressesListedAfter(this.db, this.tableName, after, before, limit);
   }
 
   async depositsInProgress(deposits: { companyId: string; depositId: string }[]): Promise<Set<string>> {

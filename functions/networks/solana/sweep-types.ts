@@ -1,4 +1,5 @@
 import type { FrozenAddressList } from '../../deposits/frozen-addresses.ts';
+import type { ListedDepositAddress } from '../../deposits/deposit-address-filter.ts';
 
 /**
  * A Solana sweep as it is stored, and the store the sweeper writes it through: apart from
@@ -68,9 +69,11 @@ export interface SolanaSweepStore extends FrozenAddressList {
   storeSweep(sweep: SolanaSweep): Promise<'written' | 'address-taken'>;
   /** Writes `after` if the sweep is still as `before`; false when another sweeper moved it first. */
   saveSweep(before: SolanaSweep, after: SolanaSweep): Promise<boolean>;
-  /** Deposit addresses of every network listed (in the order made) with a sort key after `after`
-   * and a creation time before `before`: at most `limit`, in order. */
-  listedAddresses(after: string, before: string, limit: number): Promise<ListedAddress[]>;
+  /** Deposit addresses of every network listed (in the order made) at or after `since` (a time). */
+  depositAddressesListed(since: string): Promise<ListedDepositAddress[]>;
+  /** A page of them: at most `limit` after the place `after` (from the start when null), made before
+   * `before` (a time), each with its place. */
+  listedAddressesAfter(after: string | null, before: string, limit: number): Promise<{ address: string; sortKey: string }[]>;
   /** Where the reclaim of expired deposit accounts stands in the listing (a sort key), or null. */
   reclaimCursor(): Promise<string | null>;
   setReclaimCursor(after: string, at: string): Promise<void>;
@@ -78,11 +81,3 @@ export interface SolanaSweepStore extends FrozenAddressList {
   depositsInProgress(deposits: { companyId: string; depositId: string }[]): Promise<Set<string>>;
 }
 
-/** A deposit address as the listing holds it, and its place there. */
-export interface ListedAddress {
-  address: string;
-  addressIndex: number;
-  companyId: string;
-  depositId: string;
-  sortKey: string;
-}
