@@ -1,4 +1,4 @@
-import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
+import { solanaRpcUrlOf } from './rpc-url.ts';
 import { ApiError } from '../../shared/errors.ts';
 import type { DestinationVerdict, NetworkDestinations } from '../network.ts';
 import type { SolanaNetworkSettings } from './settings.ts';
@@ -29,8 +29,8 @@ export const solanaDestinations: NetworkDestinations = {
   checkerFor: (settings) => {
     const network = settings.SOLANA as SolanaNetworkSettings | undefined;
     if (!network) return null;
-    const url = network.rpcUrlSecret !== undefined ? secretsManagerApiKey(network.rpcUrlSecret) : async () => network.rpcUrl!;
-    return async (canonical) => destinationVerdict(await accountInfo(await url(), canonical, network.rpcTimeoutMs), canonical, network.usdtMint);
+    const url = solanaRpcUrlOf(network);
+    return async (canonical) => destinationVerdict(await accountInfo(typeof url === 'string' ? url : await url(), canonical, network.rpcTimeoutMs), canonical, network.usdtMint);
   },
 };
 

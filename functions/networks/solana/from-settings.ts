@@ -1,6 +1,6 @@
 import type { NetworkChains } from '../network.ts';
 import type { SliceSettings } from '#functions/settings/functions';
-import { secretsManagerApiKey } from '../../adapters/provider-secret.ts';
+import { solanaRpcUrlOf } from './rpc-url.ts';
 import { SolanaRpcChain } from './rpc-chain.ts';
 import type { SolanaNetworkSettings } from './settings.ts';
 
@@ -16,13 +16,6 @@ export function solanaSettingsOf(settings: Pick<SliceSettings<'chain'>, 'SOLANA'
   const network = settings.SOLANA;
   if (!network) throw new Error('SOLANA is not set: Solana is not open on this stage');
   return network;
-}
-
-/** The endpoint: the secret's URL (read once per five minutes, never logged), else rpcUrl. */
-export function solanaRpcUrlOf(network: SolanaNetworkSettings): string | (() => Promise<string>) {
-  if (network.rpcUrlSecret !== undefined) return secretsManagerApiKey(network.rpcUrlSecret);
-  if (network.rpcUrl !== undefined) return network.rpcUrl;
-  throw new Error('SOLANA has neither rpcUrl nor rpcUrlSecret');
 }
 
 /** Solana's chain as the jobs read and send on it (SolanaRpcChain). */
