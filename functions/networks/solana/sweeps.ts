@@ -420,8 +420,8 @@ async function signAgain(deps: SolanaSweepDeps, hotWallet: TransactionSigner, sw
   const accounts = await Promise.all(
     sweep.accounts.map(async (account) => {
       const state = states.get(account.owner)!;
-      // Its own key where the seed gives it; an owner not given was never swept in the first place.
-      const authority = (await authorityFor(deps, hotWallet, { address: account.owner, addressIndex: account.addressIndex }, state)) ?? (await deps.owners.signerAt(account.addressIndex));
+      // Its owner was checked against the seed when the sweep was first signed.
+      const authority = isOpenedFor(hotWallet.address, state) ? hotWallet : await deps.owners.signerAt(account.addressIndex);
       return { ...account, amount: state.amount, rent: state.lamports, authority };
     }),
   );
