@@ -1,5 +1,5 @@
 import type { Network } from '../network.ts';
-import { explorerTransactionUrl, NETWORK_DISPLAY } from '../display.ts';
+import { withDisplay } from '../display.ts';
 import { evmAddressFormat } from './address.ts';
 import type { TokenControlsKind } from './settings.ts';
 
@@ -10,52 +10,22 @@ import type { TokenControlsKind } from './settings.ts';
  * reader follows (functions/networks/evm/settings.ts); `finality` says it for people.
  */
 type EvmNetworkFacts = { blockMs: number; chainId: number; tokenControls: TokenControlsKind };
-const evmNetwork = (network: Omit<Network, 'title' | 'address' | 'explorerTransactionUrl'> & EvmNetworkFacts): Network & EvmNetworkFacts => ({
-  ...network,
-  title: NETWORK_DISPLAY[network.name].title,
-  address: evmAddressFormat,
-  explorerTransactionUrl: (txHash) => explorerTransactionUrl(network.name, txHash),
-});
+/** Every EVM network's fee coin has 18 decimals, and its addresses are EIP-55's. */
+const evmNetwork = ({ feeSymbol, ...network }: Omit<Network, 'title' | 'address' | 'explorerTransactionUrl' | 'feeAsset'> & EvmNetworkFacts & { feeSymbol: string }) =>
+  withDisplay({ ...network, feeAsset: { symbol: feeSymbol, decimals: 18 }, address: evmAddressFormat });
 
-export const ethereum = evmNetwork({
-  name: 'ethereum',
-  tokenControls: 'tether',
-  chainId: 1,
-  tokenDecimals: 6,
-  feeAsset: { symbol: 'ETH', decimals: 18 },
-  finality: "finalized: two epochs of the beacon chain's validators have attested to it (about 13 minutes)",
-  blockMs: 12_000,
-});
+/** When each chain's block can no longer be reversed, for people. */
+const FINALITY = {
+  ethereum: "finalized: two epochs of the beacon chain's validators have attested to it (about 13 minutes)",
+  bsc: 'finalized: fast finality, once two thirds of the validators have voted for it (a few seconds)',
+  polygon: "finalized: a milestone of Polygon's validators includes it (a few seconds)",
+  arbitrum: 'finalized: the batch holding it is final on Ethereum (about 20 minutes)',
+};
 
-export const bsc = evmNetwork({
-  name: 'bsc',
-  tokenControls: 'none',
-  chainId: 56,
-  tokenDecimals: 18,
-  feeAsset: { symbol: 'BNB', decimals: 18 },
-  finality: 'finalized: fast finality, once two thirds of the validators have voted for it (a few seconds)',
-  blockMs: 750,
-});
-
-export const polygon = evmNetwork({
-  name: 'polygon',
-  tokenControls: 'tether',
-  chainId: 137,
-  tokenDecimals: 6,
-  feeAsset: { symbol: 'POL', decimals: 18 },
-  finality: "finalized: a milestone of Polygon's validators includes it (a few seconds)",
-  blockMs: 2_000,
-});
-
-export const arbitrum = evmNetwork({
-  name: 'arbitrum',
-  tokenControls: 'tether',
-  chainId: 42161,
-  tokenDecimals: 6,
-  feeAsset: { symbol: 'ETH', decimals: 18 },
-  finality: 'finalized: the batch holding it is final on Ethereum (about 20 minutes)',
-  blockMs: 250,
-});
+export const ethereum = evmNetwork({ name: 'ethereum', chainId: 1, blockMs: 12_000, tokenDecimals: 6, tokenControls: 'tether', feeSymbol: 'ETH', finality: FINALITY.ethereum });
+export const bsc = evmNetwork({ name: 'bsc', chainId: 56, blockMs: 750, tokenDecimals: 18, tokenControls: 'none', feeSymbol: 'BNB', finality: FINALITY.bsc });
+export const polygon = evmNetwork({ name: 'polygon', chainId: 137, blockMs: 2_000, tokenDecimals: 6, tokenControls: 'tether', feeSymbol: 'POL', finality: FINALITY.polygon });
+export const arbitrum = evmNetwork({ name: 'arbitrum', chainId: 42161, blockMs: 250, tokenDecimals: 6, tokenControls: 'tether', feeSymbol: 'ETH', finality: FINALITY.arbitrum });
 
 /** With each chain's id on its main network (../shared/networks.md: what its local node answers, and
  * what npm run evm:deploy-factory expects), its usual time between blocks (`blockMs`: the

@@ -1,5 +1,5 @@
 import type { Network } from '../network.ts';
-import { explorerTransactionUrl, NETWORK_DISPLAY } from '../display.ts';
+import { withDisplay } from '../display.ts';
 import { solanaAddressFormat } from './address.ts';
 
 /**
@@ -9,14 +9,10 @@ import { solanaAddressFormat } from './address.ts';
  * wallet for every payout and sweep. A block is final at `finalized` commitment, once a supermajority
  * of stake has voted on 31 blocks built on it.
  */
-export const solana: Network = {
+export const solana: Network = withDisplay({
   name: 'solana',
-  get title() {
-    return NETWORK_DISPLAY.solana.title;
-  },
   tokenDecimals: 6,
   feeAsset: { symbol: 'SOL', decimals: 9 },
   finality: 'finalized: a supermajority of stake has voted on 31 blocks built on it (about 13 seconds)',
   address: solanaAddressFormat,
-  explorerTransactionUrl: (txHash) => explorerTransactionUrl('solana', txHash),
-};
+});
