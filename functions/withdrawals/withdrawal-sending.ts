@@ -93,6 +93,38 @@ export async function spendableFloat(deps: SendingRun): Promise<bigint | null> {
   return held - outgoing;
 }
 
+/**
+ * The float as one run hands it out to payouts claimed side by side (TRON's, Solana's): sent
+ * without the USDT on the hot wallet, a transfer would fail on chain and its withdrawal with it, so
+ * one the float does not cover waits, pending, and a smaller one behind it may go first. A payout
+ * takes its amount before its claim, so the others under way see it gone, and gives it back if it
+ * was not sent.
+ */
+export class PayoutFloat {
+  /** `left`: spendableFloat's answer; null, not limited. */
+  constructor(private left: bigint | null) {}
+
+  /** `claim` (sign, store and claim the payout `processing`) run within the float: the processing
+   * withdrawal, or null when it was not claimed (counted in `result` when the float is short). */
+  async claim(withdrawal: Withdrawal, result: SendResult, claim: () => Promise<Withdrawal | null>): Promise<Withdrawal | null> {
+    if (this.left !== null) {
+      if (withdrawal.amount > this.left) {
+        result.awaitingFloat++;
+        return null;
+      }
+      this.left -= withdrawal.amount;
+    }
+    let processing: Withdrawal | null = null;
+    try {
+      processing = await claim();
+    } finally {
+      // Not sent (another sender took it first, or the claim threw): the float has it back.
+      if (!processing && this.left !== null) this.left += withdrawal.amount;
+    }
+    return processing;
+  }
+}
+
 export interface SettleResult extends SendResult {
   /** Withdrawals still processing after this run for longer than STUCK_PROCESSING_MS. */
   stuck: { count: number; oldestAgeSeconds: number };

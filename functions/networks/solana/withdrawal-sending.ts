@@ -5,19 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { broadcastOwned, TransactionIdTaken, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import { withdrawalView, type NetworkCost, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import {
-  complete,
-  fail,
-  FINISH_RESERVE_MS,
-  SETTLE_IN_FLIGHT,
-  SETTLE_RESERVE_MS,
-  spendableFloat,
-  stuckProcessing,
-  withdrawalPagesIn,
-  type SendingRun,
-  type SendResult,
-  type SettleResult,
-} from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
 import type { JobTable } from '../network.ts';
 import type { FunctionSettings } from '../../settings/functions.ts';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -125,24 +113,9 @@ export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<Se
   const log = deps.log ?? stderrLog;
   const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
   let hotWallet: TransactionPartialSigner | undefined;
-  let float: bigint | null | undefined;
+  let float: PayoutFloat | undefined;
   const send = async (withdrawal: Withdrawal, conditions: PayoutConditions) => {
-    // Sent without the USDT on the hot wallet, the transfer would fail on chain and the withdrawal
-    // with it: it waits, pending, and a smaller one behind it may go first. Taken from the float
-    // before the claim (the others under way see it gone), given back if not sent.
-    if (typeof float === 'bigint') {
-      if (withdrawal.amount > float) {
-        result.awaitingFloat++;
-        return;
-      }
-      float -= withdrawal.amount;
-    }
-    let processing: Withdrawal | null = null;
-    try {
-      processing = await signAndClaim(deps, hotWallet!, withdrawal, conditions, now(), { announce: true });
-    } finally {
-      if (!processing && typeof float === 'bigint') float += withdrawal.amount;
-    }
+    const processing = await float!.claim(withdrawal, result, () => signAndClaim(deps, hotWallet!, withdrawal, conditions, now(), { announce: true }));
     if (!processing) return;
     result.sent++;
     // Stored and signed: a failed broadcast is settling's to make again while the bytes can land.
@@ -151,7 +124,7 @@ export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<Se
   for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
     // Read once a run, and only when something is pending.
     hotWallet ??= await asTransactionSigner(deps.signer);
-    if (float === undefined) float = await spendableFloat(deps);
+    float ??= new PayoutFloat(await spendableFloat(deps));
     // One blockhash and one read of the payees' token accounts for the page: each payout is still
     // its own transaction (its memo is its withdrawal's id).
     const conditions = await payoutConditions(deps.chain, deps.usdtMint, page.map((withdrawal) => withdrawal.address), { hotWallet: hotWallet.address, priorityFeeCap: deps.priorityFeeCap });

@@ -5,19 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import {
-  complete,
-  fail,
-  FINISH_RESERVE_MS,
-  SETTLE_IN_FLIGHT,
-  SETTLE_RESERVE_MS,
-  spendableFloat,
-  stuckProcessing,
-  withdrawalPagesIn,
-  type SendingRun,
-  type SendResult,
-  type SettleResult,
-} from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
 
 /**
  * Sending withdrawals on TRON, where a transaction has no nonce: its id is the hash of its body,
@@ -44,27 +32,11 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   const now = deps.now ?? (() => new Date());
   const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
   let from: string | undefined;
-  let float: bigint | null | undefined;
+  let float: PayoutFloat | undefined;
   // A TRON transaction has no nonce: the payouts of a page are signed, claimed and broadcast side by
   // side, in order of age, each its own transaction (the builder gives each its own timestamp).
   const send = async (withdrawal: Withdrawal) => {
-    // Sent without the USDT on the hot wallet, the transfer would revert on chain and the
-    // withdrawal fail: it waits, pending, and a smaller one behind it may go first. Taken from the
-    // float before the claim (the others under way see it gone), given back if not sent.
-    if (typeof float === 'bigint') {
-      if (withdrawal.amount > float) {
-        result.awaitingFloat++;
-        return;
-      }
-      float -= withdrawal.amount;
-    }
-    let processing: Withdrawal | null = null;
-    try {
-      processing = await signAndClaim(deps, withdrawal, from!, now, { announce: true });
-    } finally {
-      // Not sent (another sender took it first, or the claim threw): the float has it back.
-      if (!processing && typeof float === 'bigint') float += withdrawal.amount;
-    }
+    const processing = await float!.claim(withdrawal, result, () => signAndClaim(deps, withdrawal, from!, now, { announce: true }));
     if (!processing) return;
     result.sent++;
     try {
@@ -77,7 +49,7 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
     // Read once a run, and only when something is pending.
     from ??= await deps.signer.address();
-    if (float === undefined) float = await spendableFloat(deps);
+    float ??= new PayoutFloat(await spendableFloat(deps));
     await inParallel(page, SEND_IN_FLIGHT, send);
   }
   return result;
