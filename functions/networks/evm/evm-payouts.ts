@@ -1,19 +1,4 @@
-import {
-  BaseError,
-  encodeFunctionData,
-  erc20Abi,
-  ExecutionRevertedError,
-  isAddressEqual,
-  keccak256,
-  parseAbiItem,
-  parseTransaction,
-  recoverTransactionAddress,
-  type Address,
-  type Hex,
-  type TransactionSerializableEIP1559,
-  type TransactionSerializableLegacy,
-  type TransactionSerialized,
-} from 'viem';
+import { BaseError, encodeFunctionData, erc20Abi, ExecutionRevertedError, isAddressEqual, keccak256, parseAbiItem, parseTransaction, recoverTransactionAddress, type Address, type Hex, type TransactionSerializableEIP1559, type TransactionSerializableLegacy, type TransactionSerialized } from 'viem';
 import { estimateFeesPerGas, estimateGas, getBlock, getChainId, getTransactionCount } from 'viem/actions';
 import type { Broadcaster } from '../chain.ts';
 import type { EvmPayouts, Replacement, SignedPayout } from './withdrawal-sending.ts';

@@ -175,6 +175,57 @@ export async function replacementOf(
   return 'cap-reached';
 }
 
+/**
+ * Replaces a transaction waiting unmined (a payout's or a sweep's, `what`): signs its next version
+ * (replacementOf), has `save` store it in place of the newest, the hashes before kept (null: another
+ * run moved the record first), then broadcasts it. Stored first, so a crash leaves it for the next
+ * run to send. `fields` name the record in the logs.
+ */
+export async function replaceUnmined<Record>(
+  stored: ReplaceableTransaction,
+  how: {
+    payouts: { signedReplacement(raw: string): Promise<Replacement> };
+    log: Log;
+    what: 'payout' | 'sweep';
+    fields: { [field: string]: unknown };
+    save(replaced: ReturnType<typeof withReplacement>): Promise<Record | null>;
+    broadcast(replacement: Record): Promise<void>;
+  },
+): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
+  const next = await replacementOf(how.payouts, stored, how.log, how.fields);
+  if (next === null) return 'not-replaced';
+  if (next === 'cap-reached') return next;
+  const replacement = await how.save(withReplacement(stored, next));
+  if (replacement === null) return 'moved';
+  how.log.warn(stored.filler ? `${how.what}'s nonce filler unmined; replaced at a higher fee` : `${how.what} unmined; replaced at a higher fee`, {
+    ...how.fields,
+    nonce: stored.nonce,
+    replaced: stored.filler?.txHash ?? stored.txHash,
+    txHash: next.txHash,
+  });
+  await how.broadcast(replacement);
+  return 'replaced';
+}
+
+/**
+ * What settling does with a transaction the node took and has not mined: replaces it at a higher fee
+ * when it is due (`replace`: replaceUnmined; null, not due), else broadcasts it again as it is, which
+ * a node that dropped it takes back. Counted in `result`.
+ */
+export async function replaceOrRebroadcast(
+  replace: (() => Promise<Awaited<ReturnType<typeof replaceUnmined>>>) | null,
+  rebroadcast: () => Promise<void>,
+  result: { replaced: number; rebroadcast: number; feeCapReached: number },
+): Promise<void> {
+  const replaced = replace ? await replace() : 'not-replaced';
+  if (replaced === 'replaced') result.replaced++;
+  else if (replaced !== 'moved') {
+    if (replaced === 'cap-reached') result.feeCapReached++;
+    await rebroadcast();
+    result.rebroadcast++;
+  }
+}
+
 /** The reads settling needs: receipts, the final block, a block by height, how many transactions a
  * wallet had sent as of a block (its next nonce there), and which of a block's transactions is the
  * wallet's at a nonce. */

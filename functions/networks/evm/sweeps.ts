@@ -2,21 +2,7 @@ import type { EvmNetworkName } from '../names.ts';
 import { receivedBy, type ChainBlock, type TransactionReceipt } from '../chain.ts';
 import { tokenFeeEntry, type LedgerEntry } from '../../ledger/ledger.ts';
 import type { EvmPayouts, SignedPayout } from './withdrawal-sending.ts';
-import {
-  broadcastOrFill,
-  dueForReplacement,
-  nonceHolder,
-  nonceOutcome,
-  replacementOf,
-  takenAt,
-  withNextNonce,
-  withReplacement,
-  type EvmReceiptReader,
-  type NonceFiller,
-  type NonceSequence,
-  type NonceSlot,
-  type ReplaceableTransaction,
-} from './nonce-sequence.ts';
+import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceFiller, type NonceSequence, type NonceSlot, type ReplaceableTransaction } from './nonce-sequence.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
@@ -311,24 +297,20 @@ async function broadcastSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Da
   if (taken) await deps.store.saveSweep(sweep, { ...sweep, ...taken, updatedAt: now().toISOString() });
 }
 
-/** Signs the sweep's next version and stores it in place of the newest, keeping the hashes of those
- * before, then broadcasts it: stored first, so a crash leaves it for the next run to send. */
-async function replaceSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
-  const next = await replacementOf(deps.payouts, sweep, deps.log ?? stderrLog, { network: deps.network, sweepId: sweep.id });
-  if (next === null) return 'not-replaced';
-  if (next === 'cap-reached') return next;
-  const replacement: EvmSweep = { ...sweep, ...withReplacement(sweep, next), updatedAt: now().toISOString() };
-  if (!(await deps.store.saveSweep(sweep, replacement))) return 'moved'; // another run got there first
-  (deps.log ?? stderrLog).warn(sweep.filler ? "sweep's nonce filler unmined; replaced at a higher fee" : 'sweep unmined; replaced at a higher fee', {
-    network: deps.network,
-    sweepId: sweep.id,
-    nonce: sweep.nonce,
-    replaced: sweep.filler?.txHash ?? sweep.txHash,
-    txHash: next.txHash,
+/** The sweep's next version, at a higher fee, in place of the newest (replaceUnmined). */
+const replaceSweep = (deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date) =>
+  replaceUnmined(sweep, {
+    payouts: deps.payouts,
+    log: deps.log ?? stderrLog,
+    what: 'sweep',
+    fields: { network: deps.network, sweepId: sweep.id },
+    save: async (replaced) => {
+      const replacement: EvmSweep = { ...sweep, ...replaced, updatedAt: now().toISOString() };
+      // False: another run got there first.
+      return (await deps.store.saveSweep(sweep, replacement)) ? replacement : null;
+    },
+    broadcast: (replacement) => broadcastSweep(deps, replacement, now),
   });
-  await broadcastSweep(deps, replacement, now);
-  return 'replaced';
-}
 
 /** Why a sweep failed when a transaction Cambio did not sign took its nonce: it can never be mined. */
 export const NONCE_USED_OUTSIDE = 'NONCE_USED_OUTSIDE';
@@ -382,13 +364,8 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
     }
     open.push(sweep);
     try {
-      const replaced = dueForReplacement(sweep, now(), deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000) ? await replaceSweep(deps, sweep, now) : 'not-replaced';
-      if (replaced === 'replaced') result.replaced++;
-      else if (replaced !== 'moved') {
-        if (replaced === 'cap-reached') result.feeCapReached++;
-        await broadcastSweep(deps, sweep, now);
-        result.rebroadcast++;
-      }
+      const due = dueForReplacement(sweep, now(), deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000);
+      await replaceOrRebroadcast(due ? () => replaceSweep(deps, sweep, now) : null, () => broadcastSweep(deps, sweep, now), result);
     } catch (error) {
       (deps.log ?? stderrLog).error('sweep rebroadcast failed; will retry', { network: deps.network, sweepId: sweep.id, error: String(error) });
     }

@@ -6,37 +6,8 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import {
-  complete,
-  fail,
-  FINISH_RESERVE_MS,
-  SETTLE_RESERVE_MS,
-  spendableFloat,
-  stuckProcessing,
-  withdrawalsIn,
-  withdrawalPagesIn,
-  SETTLE_IN_FLIGHT,
-  type SendResult,
-  type SettleResult,
-  type WithdrawalSendingStore,
-} from '../../withdrawals/withdrawal-sending.ts';
-import {
-  broadcastOrFill,
-  dueForReplacement,
-  nonceHolder,
-  nonceOutcome,
-  replacementOf,
-  takenAt,
-  withNextNonce,
-  withReplacement,
-  type EvmReceiptReader,
-  type NonceBroadcaster,
-  type NonceSequence,
-  type NonceSlot,
-  type Replacement,
-  type ReplaceableTransaction,
-  type SignedPayout,
-} from './nonce-sequence.ts';
+import { complete, fail, FINISH_RESERVE_MS, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalsIn, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout } from './nonce-sequence.ts';
 
 /**
  * Sending withdrawals on an EVM network, where a transaction's place is its nonce: the hot wallet's
@@ -359,13 +330,8 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
       return;
     }
     try {
-      const replaced = dueForReplacement(nonceTransactionOf(withdrawal), now(), replaceAfterMs(deps)) ? await replace(deps, withdrawal, now) : 'not-replaced';
-      if (replaced === 'replaced') result.replaced++;
-      else if (replaced !== 'moved') {
-        if (replaced === 'cap-reached') result.feeCapReached++;
-        await broadcastWithdrawal(deps, withdrawal, now);
-        result.rebroadcast++;
-      }
+      const due = dueForReplacement(nonceTransactionOf(withdrawal), now(), replaceAfterMs(deps));
+      await replaceOrRebroadcast(due ? () => replace(deps, withdrawal, now) : null, () => broadcastWithdrawal(deps, withdrawal, now), result);
     } catch (error) {
       log.error('rebroadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
     }
@@ -381,23 +347,17 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
 
 const replaceAfterMs = (deps: EvmSendingDeps) => deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000;
 
-/** Signs the payout's next version and stores it in place of the newest, keeping the hashes of
- * those before, then broadcasts it: stored first, so a crash leaves it for the next run to send. */
-async function replace(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
-  const transaction = withdrawal.transaction!;
-  const stored = nonceTransactionOf(withdrawal);
-  const next = await replacementOf(deps.payouts, stored, deps.log ?? stderrLog, { withdrawalId: withdrawal.id });
-  if (next === null) return 'not-replaced';
-  if (next === 'cap-reached') return next;
-  const { signed, txHash, replacedTxHashes, filler, broadcastAt } = withReplacement(stored, next);
-  const replacement: Withdrawal = { ...withdrawal, txHash, transaction: { ...transaction, signed, replacedTxHashes, filler: filler ?? undefined, broadcastAt } };
-  if (!(await deps.store.transition(withdrawal, replacement, { entry: null, event: null }))) return 'moved'; // another run got there first
-  (deps.log ?? stderrLog).warn(transaction.filler ? "payout's nonce filler unmined; replaced at a higher fee" : 'payout unmined; replaced at a higher fee', {
-    withdrawalId: withdrawal.id,
-    nonce: transaction.nonce,
-    replaced: transaction.filler?.txHash ?? withdrawal.txHash,
-    txHash: next.txHash,
+/** The payout's next version, at a higher fee, in place of the newest (replaceUnmined). A
+ * replacement keeps the withdrawal's state: no ledger entry, no event. */
+const replace = (deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date) =>
+  replaceUnmined(nonceTransactionOf(withdrawal), {
+    payouts: deps.payouts,
+    log: deps.log ?? stderrLog,
+    what: 'payout',
+    fields: { withdrawalId: withdrawal.id },
+    save: async ({ signed, txHash, replacedTxHashes, filler, broadcastAt }) => {
+      const replacement: Withdrawal = { ...withdrawal, txHash, transaction: { ...withdrawal.transaction!, signed, replacedTxHashes, filler: filler ?? undefined, broadcastAt } };
+      return (await deps.store.transition(withdrawal, replacement, { entry: null, event: null })) ? replacement : null;
+    },
+    broadcast: (replacement) => broadcastWithdrawal(deps, replacement, now),
   });
-  await broadcastWithdrawal(deps, replacement, now);
-  return 'replaced';
-}
