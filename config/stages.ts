@@ -124,26 +124,6 @@ const SANDBOX_MONEY = {
   SWEEP_MINIMUM_USDT: '1.000000',
 } as const;
 
-/**
- * The sandbox stage's throttles, which the local runtime enforces too: an integrator meets the 429s
- * of the stage they will call on their own machine first. Benchmarks and test suites that drive one
- * company hard set their own (local/runtime.ts LOAD_TEST_RATE_LIMITS).
- */
-const SANDBOX_CAPACITY: StageCapacity = {
-  tiers: {
-    standard: { rateLimit: 10, burstLimit: 20 },
-    growth: { rateLimit: 50, burstLimit: 100 },
-    scale: { rateLimit: 100, burstLimit: 200 },
-  },
-  // 200 requests a second for all companies together: twenty at the standard tier at once.
-  companiesAtPlanRate: 20,
-  companiesPerAddress: null,
-  dashboard: { rateLimit: 50, burstLimit: 100 },
-  webhookSenderConcurrency: 5,
-  lambdaConcurrencyQuota: 1_000,
-};
-const SANDBOX_RATE_LIMITS = rateLimitsOf(SANDBOX_CAPACITY);
-
 const PRODUCTION_CAPACITY: StageCapacity = {
   tiers: {
     standard: { rateLimit: 50, burstLimit: 100 },
@@ -162,6 +142,23 @@ const PRODUCTION_CAPACITY: StageCapacity = {
   lambdaConcurrencyQuota: 1_000,
 };
 const PRODUCTION_RATE_LIMITS = rateLimitsOf(PRODUCTION_CAPACITY);
+
+/**
+ * The sandbox stage's throttles, which the local runtime enforces too: an integrator meets the 429s
+ * of the stage they will call on their own machine first. Production's, with lower rates at each
+ * tier, fewer webhook deliveries in flight and no WAF rule on one address (the sandbox has no WAF:
+ * docs/capacity.md). Benchmarks and test suites that drive one company hard set their own
+ * (local/runtime.ts LOAD_TEST_RATE_LIMITS).
+ */
+const SANDBOX_CAPACITY: StageCapacity = {
+  ...PRODUCTION_CAPACITY,
+  tiers: { standard: { rateLimit: 10, burstLimit: 20 }, growth: { rateLimit: 50, burstLimit: 100 }, scale: { rateLimit: 100, burstLimit: 200 } },
+  // 200 requests a second for all companies together: twenty at the standard tier at once.
+  companiesAtPlanRate: 20,
+  companiesPerAddress: null,
+  webhookSenderConcurrency: 5,
+};
+const SANDBOX_RATE_LIMITS = rateLimitsOf(SANDBOX_CAPACITY);
 
 export const STAGES: Record<StageName, StageConfig> = {
   local: {
