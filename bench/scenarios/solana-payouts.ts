@@ -131,38 +131,31 @@ async function measurePayouts(db: ReturnType<typeof createDocumentClient>, table
   const rpcBefore = new Map(rpcCallCounts);
   const cpuBefore = process.cpuUsage();
   const nodeCpuBefore = await cpuMicrosOfPid(node.pid);
-  let runs = 0;
-  let sent = 0;
-  let completed = 0;
-  let rebroadcast = 0;
-  let replaced = 0;
-  let failed = 0;
-  let sendMs = 0;
-  let settleMs = 0;
-  let slotsWhileSending = 0;
-  while (completed + failed < PAYOUTS && runs < MAX_RUNS) {
+  const tally = { runs: 0, sent: 0, completed: 0, rebroadcast: 0, replaced: 0, failed: 0, sendMs: 0, settleMs: 0, slotsWhileSending: 0 };
+  while (tally.completed + tally.failed < PAYOUTS && tally.runs < MAX_RUNS) {
     const sending = performance.now();
     const slotAtSend = await node.slot();
     const sentNow = await sendSolanaWithdrawals(deps);
-    slotsWhileSending += (await node.slot()) - slotAtSend;
-    sent += sentNow.sent;
+    tally.slotsWhileSending += (await node.slot()) - slotAtSend;
+    tally.sent += sentNow.sent;
     // Slots pass (the timer makes them as the payouts land): the last ones become final.
     await node.advance(FINALITY_DEPTH);
     const settling = performance.now();
     const settled = await settleSolanaWithdrawals(deps);
-    completed += settled.completed;
-    failed += settled.failed;
-    rebroadcast += settled.rebroadcast;
-    replaced += settled.replaced;
-    sendMs += settling - sending;
-    settleMs += performance.now() - settling;
-    runs++;
+    tally.completed += settled.completed;
+    tally.failed += settled.failed;
+    tally.rebroadcast += settled.rebroadcast;
+    tally.replaced += settled.replaced;
+    tally.sendMs += settling - sending;
+    tally.settleMs += performance.now() - settling;
+    tally.runs++;
   }
   const cpu = process.cpuUsage(cpuBefore);
   const nodeCpuAfter = await cpuMicrosOfPid(node.pid);
   const nodeCpu = nodeCpuBefore === null || nodeCpuAfter === null ? 'n/a' : ((nodeCpuAfter - nodeCpuBefore) / 1e6).toFixed(1);
   const dynamoRequests = dynamoRequestsSince(dynamoBefore);
   const rpcCalls = rpcCallsSince(rpcBefore);
+  const { runs, sent, completed, rebroadcast, replaced, failed, sendMs, settleMs, slotsWhileSending } = tally;
   const seconds = (sendMs + settleMs) / 1000;
   const perMinute = Math.round((completed / seconds) * 60);
   log(`  ${completed} completed in ${seconds.toFixed(1)} s over ${runs} runs (send ${(sendMs / 1000).toFixed(1)} s, settle ${(settleMs / 1000).toFixed(1)} s)`);
