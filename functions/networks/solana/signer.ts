@@ -1,16 +1,5 @@
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import {
-  createKeyPairFromBytes,
-  getAddressDecoder,
-  getAddressFromPublicKey,
-  getPublicKeyFromAddress,
-  signatureBytes,
-  signBytes,
-  verifySignature,
-  type Address,
-  type SignatureDictionary,
-  type TransactionPartialSigner,
-} from '@solana/kit';
+import { createKeyPairFromBytes, getAddressDecoder, getAddressFromPublicKey, getPublicKeyFromAddress, signatureBytes, signBytes, verifySignature, type Address, type SignatureDictionary, type TransactionPartialSigner } from '@solana/kit';
 import { awsClient } from '../../adapters/aws-clients.ts';
 import { needed } from '../../settings/schema.ts';
 import type { SolanaNetworkSettings } from './settings.ts';
