@@ -121,6 +121,14 @@ export interface SweepInFlight {
   amount: bigint;
 }
 
+/** A family's reader of its sweeps in flight from reconcile's one scan of the table
+ * (functions/networks/record-registry.ts): of the items of its sweep's record, what each has in
+ * flight (null: none, settled or not yet sent). */
+export const sweepInFlightReader =
+  <Sweep>(record: { isOne(item: Record<string, unknown>): boolean; fromItem(item: Record<string, unknown>): Sweep }, inFlight: (sweep: Sweep) => SweepInFlight | null) =>
+  (item: Record<string, unknown>): SweepInFlight | null =>
+    record.isOne(item) ? inFlight(record.fromItem(item)) : null;
+
 export interface LedgerSide {
   /** Every company's USDT: available + pending + locked. */
   companiesUsdt: bigint;

@@ -1,4 +1,4 @@
-import type { SweepInFlight } from '../../ledger/reconciliation.ts';
+import { sweepInFlightReader } from '../../ledger/reconciliation.ts';
 import type { EvmSweep } from './sweeps.ts';
 import type { EvmNetworkName } from '#functions/networks/names';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
@@ -57,8 +57,6 @@ export const evmSweepItem = {
 
 /** An unfinished EVM sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
  * every version of its transaction (any one may be mined) and the USDT it moves to the hot wallet. */
-export const evmSweepInFlight = (item: Item): SweepInFlight | null => {
-  if (!evmSweepItem.isOne(item)) return null;
-  const sweep = evmSweepItem.fromItem(item);
-  return evmSweepItem.isFinished(sweep) ? null : { network: sweep.network, txHashes: [sweep.txHash, ...(sweep.replacedTxHashes ?? [])], amount: sweep.amount };
-};
+export const evmSweepInFlight = sweepInFlightReader(evmSweepItem, (sweep) =>
+  evmSweepItem.isFinished(sweep) ? null : { network: sweep.network, txHashes: [sweep.txHash, ...(sweep.replacedTxHashes ?? [])], amount: sweep.amount },
+);

@@ -1,4 +1,4 @@
-import type { SweepInFlight } from '../../ledger/reconciliation.ts';
+import { sweepInFlightReader } from '../../ledger/reconciliation.ts';
 import type { SolanaSweep } from './sweep-types.ts';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
 import type { Item } from '../../adapters/dynamo/items/item.ts';
@@ -74,8 +74,6 @@ export const reclaimCursorItem = {
 /** An open Solana sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
  * every version of its transaction (an earlier one was replaced only once it could no longer land,
  * but a node may yet show it) and the USDT it moves to the hot wallet. */
-export const solanaSweepInFlight = (item: Item): SweepInFlight | null => {
-  if (!solanaSweepItem.isOne(item)) return null;
-  const sweep = solanaSweepItem.fromItem(item);
-  return solanaSweepItem.isFinished(sweep) ? null : { network: 'solana', txHashes: [sweep.signature, ...sweep.earlierSignatures], amount: sweep.amount };
-};
+export const solanaSweepInFlight = sweepInFlightReader(solanaSweepItem, (sweep) =>
+  solanaSweepItem.isFinished(sweep) ? null : { network: 'solana', txHashes: [sweep.signature, ...sweep.earlierSignatures], amount: sweep.amount },
+);

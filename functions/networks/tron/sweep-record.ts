@@ -1,4 +1,4 @@
-import type { SweepInFlight } from '../../ledger/reconciliation.ts';
+import { sweepInFlightReader } from '../../ledger/reconciliation.ts';
 import type { Sweep } from './sweeps.ts';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
 import type { Item } from '../../adapters/dynamo/items/item.ts';
@@ -38,8 +38,6 @@ export const sweepItem = {
 
 /** An open TRON sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
  * its sweep transaction, once sent, and the USDT it moves to the hot wallet. */
-export const tronSweepInFlight = (item: Item): SweepInFlight | null => {
-  if (!sweepItem.isOne(item)) return null;
-  const sweep = sweepItem.fromItem(item);
-  return sweep.status === 'sweeping' && sweep.sweepTxHash ? { network: 'tron', txHashes: [sweep.sweepTxHash], amount: sweep.amount } : null;
-};
+export const tronSweepInFlight = sweepInFlightReader(sweepItem, (sweep) =>
+  sweep.status === 'sweeping' && sweep.sweepTxHash ? { network: 'tron', txHashes: [sweep.sweepTxHash], amount: sweep.amount } : null,
+);
