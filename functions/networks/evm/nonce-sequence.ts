@@ -175,23 +175,27 @@ export async function replacementOf(
   return 'cap-reached';
 }
 
+/** What became of a transaction due for replacement: replaced; not, its fees being above the cap; not
+ * replaced now; or its record moved on under another run. */
+export type ReplaceOutcome = 'replaced' | 'cap-reached' | 'not-replaced' | 'moved';
+
 /**
  * Replaces a transaction waiting unmined (a payout's or a sweep's, `what`): signs its next version
  * (replacementOf), has `save` store it in place of the newest, the hashes before kept (null: another
  * run moved the record first), then broadcasts it. Stored first, so a crash leaves it for the next
  * run to send. `fields` name the record in the logs.
  */
-export async function replaceUnmined<Record>(
+export async function replaceUnmined<StoredRecord>(
   stored: ReplaceableTransaction,
   how: {
     payouts: { signedReplacement(raw: string): Promise<Replacement> };
     log: Log;
     what: 'payout' | 'sweep';
     fields: { [field: string]: unknown };
-    save(replaced: ReturnType<typeof withReplacement>): Promise<Record | null>;
-    broadcast(replacement: Record): Promise<void>;
+    save(replaced: ReturnType<typeof withReplacement>): Promise<StoredRecord | null>;
+    broadcast(replacement: StoredRecord): Promise<void>;
   },
-): Promise<'replaced' | 'cap-reached' | 'not-replaced' | 'moved'> {
+): Promise<ReplaceOutcome> {
   const next = await replacementOf(how.payouts, stored, how.log, how.fields);
   if (next === null) return 'not-replaced';
   if (next === 'cap-reached') return next;
@@ -213,7 +217,7 @@ export async function replaceUnmined<Record>(
  * a node that dropped it takes back. Counted in `result`.
  */
 export async function replaceOrRebroadcast(
-  replace: (() => Promise<Awaited<ReturnType<typeof replaceUnmined>>>) | null,
+  replace: (() => Promise<ReplaceOutcome>) | null,
   rebroadcast: () => Promise<void>,
   result: { replaced: number; rebroadcast: number; feeCapReached: number },
 ): Promise<void> {
