@@ -59,9 +59,10 @@ export interface SentTransaction {
   /** After this the chain refuses the transaction: if it is not in a block by then, it never will be.
    * Null on an EVM network, where a transaction never expires: its nonce holds its place. */
   expiresAt: string | null;
-  /** When `signed` was broadcast. EVM: a payout's first version is stored as broadcast at its claim
-   * (the broadcast follows the write), a replacement once the node took it; unmined long after, the
-   * payout is replaced (functions/networks/evm/withdrawal-sending.ts). */
+  /** When `signed` was broadcast. EVM and Solana: a payout's first version is stored as broadcast at
+   * its claim (the broadcast follows the write); EVM: a replacement once the node took it, and unmined
+   * long after, the payout is replaced (functions/networks/evm/withdrawal-sending.ts); Solana: a
+   * broadcast made again, when it was made (functions/networks/solana/withdrawal-sending.ts). */
   broadcastAt: string | null;
   /** EVM: the hot wallet's nonce the transaction holds (functions/networks/evm/withdrawal-sending.ts). */
   nonce?: number;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, withdrawalView, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { formatNativeAmount } from '#functions/shared/money';
-import { sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
+import { REBROADCAST_AFTER_MS, sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
 import { SolanaBlockhashNotFound, transactionErrorCode } from '#functions/networks/solana/rpc-chain';
 import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -205,13 +205,14 @@ describe('Solana payouts on the local node', () => {
     const queued = [await withdraw(newSolanaWallet(), '5'), await withdraw(newSolanaWallet(), '6')];
     expect(await sendSolanaWithdrawals({ ...deps, broadcaster: killedBroadcaster })).toMatchObject({ sent: 2 });
     const stored = await Promise.all(queued.map(read));
-    expect(stored.map((withdrawal) => [withdrawal.status, withdrawal.transaction!.broadcastAt])).toEqual([
-      ['processing', null],
-      ['processing', null],
-    ]);
+    // Stored as broadcast at the claim: the broadcast follows that one write.
+    expect(stored.map((withdrawal) => withdrawal.status)).toEqual(['processing', 'processing']);
+    for (const withdrawal of stored) expect(withdrawal.transaction!.broadcastAt).toBe(withdrawal.updatedAt);
     expect(await Promise.all(queued.map((withdrawal) => usdtOf(withdrawal.address)))).toEqual([0n, 0n]);
 
-    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ rebroadcast: 2, replaced: 0 });
+    // The run's own settling right after takes them for in flight; the next run, a minute later, broadcasts them.
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ rebroadcast: 0, replaced: 0 });
+    expect(await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + 60_000) })).toMatchObject({ rebroadcast: 2, replaced: 0 });
     expect(await Promise.all(queued.map((withdrawal) => usdtOf(withdrawal.address)))).toEqual([usdt('5'), usdt('6')]);
     // The same bytes broadcast again (a run that did not see them land): the node has them already.
     for (const withdrawal of stored) expect(await deps.chain.broadcast({ wire: storedOf(withdrawal).wire })).toBe('duplicate');
@@ -233,10 +234,10 @@ describe('Solana payouts on the local node', () => {
     expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
     const refused = await read(withdrawal);
     // 0x11: the Token program's AccountFrozen, from the transfer (instruction 0: the account exists).
-    expect(refused).toMatchObject({ status: 'processing', transaction: { broadcastAt: null } });
+    expect(refused).toMatchObject({ status: 'processing', transaction: { broadcastAt: refused.updatedAt } });
     expect(storedOf(refused).refusal).toBe(FROZEN_ACCOUNT_ERROR);
     // While it could still land it is only broadcast again (refused again).
-    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ rebroadcast: 1, failed: 0, replaced: 0 });
+    expect(await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + REBROADCAST_AFTER_MS) })).toMatchObject({ rebroadcast: 1, failed: 0, replaced: 0 });
 
     solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + 1);
     expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 1, replaced: 0 });

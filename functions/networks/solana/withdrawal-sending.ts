@@ -27,7 +27,8 @@ import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './sign
  *   the hot wallet paid in SOL: payoutCost), or failed with the transaction's error, the money back
  *   to the company (the fee it still paid recorded alike);
  * - unknown, its blockhash still valid: its broadcast was lost (a sender that died before it, a
- *   node that dropped it), and the same signed bytes are broadcast again: they can land only once;
+ *   node that dropped it), and the same signed bytes are broadcast again, REBROADCAST_AFTER_MS after
+ *   the last time (stored with the claim, then with each broadcast made again): they can land only once;
  * - unknown once the `finalized` block height is past its lastValidBlockHeight and the final view
  *   does not know it either: it can never land. It is signed again on a new blockhash, a new
  *   signature claimed for the same withdrawal; it is never failed for expiring, and never signed
@@ -119,7 +120,7 @@ export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<Se
     if (!processing) return;
     result.sent++;
     // Stored and signed: a failed broadcast is settling's to make again while the bytes can land.
-    await broadcastStored(deps, processing, now).catch((error: unknown) => broadcastFailed(log, processing, error));
+    await broadcastStored(deps, processing, now, { again: false }).catch((error: unknown) => broadcastFailed(log, processing, error));
   };
   for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
     // Read once a run, and only when something is pending.
@@ -153,8 +154,11 @@ async function signAndClaim(
     ...withdrawal,
     status: 'processing',
     txHash: payout.signature,
-    // Its expiry is a block height, kept with the transaction; no time says it.
-    transaction: { signed: storedForm({ wire: payout.wire, lastValidBlockHeight: payout.lastValidBlockHeight }), expiresAt: null, broadcastAt: null },
+    // Its expiry is a block height, kept with the transaction; no time says it. Stored as broadcast
+    // at its claim, as an EVM payout is: the broadcast follows this write, and recording it after
+    // would be a second write a payout. One lost in between (a sender killed there) is broadcast
+    // again by the first settling REBROADCAST_AFTER_MS later, as a dropped one is.
+    transaction: { signed: storedForm({ wire: payout.wire, lastValidBlockHeight: payout.lastValidBlockHeight }), expiresAt: null, broadcastAt: at.toISOString() },
     updatedAt: announce ? at.toISOString() : withdrawal.updatedAt,
   };
   const event = announce ? domainEvent(withdrawal.companyId, 'withdrawal.processing', withdrawalView(processing), at) : null;
@@ -171,13 +175,14 @@ async function signAndClaim(
 }
 
 /**
- * Broadcasts the withdrawal's stored transaction and records when the node took it. A refusal for a
- * program's error (SolanaTransactionRefused: the node's preflight ran it and a program failed) is
- * recorded with the transaction, for settling to fail it by once it can no longer land; any other
- * failure is thrown, the transaction left for settling to broadcast again. Answers the record as
- * stored after.
+ * Broadcasts the withdrawal's stored transaction. A refusal for a program's error
+ * (SolanaTransactionRefused: the node's preflight ran it and a program failed) is recorded with the
+ * transaction, for settling to fail it by once it can no longer land; any other failure is thrown,
+ * the transaction left for settling to broadcast again. A first broadcast writes nothing more (its
+ * time was stored with its claim); one `again` records its time, and clears a refusal that no longer
+ * stands. Answers the record as stored after.
  */
-async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<Withdrawal> {
+async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, now: () => Date, { again }: { again: boolean }): Promise<Withdrawal> {
   const transaction = withdrawal.transaction!;
   const stored = storedPayout(withdrawal);
   let refusal: string | undefined;
@@ -189,6 +194,7 @@ async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, 
     if (stored.refusal === error.reason) return withdrawal;
     refusal = error.reason;
   }
+  if (refusal === undefined && !again) return withdrawal;
   const after: Withdrawal = {
     ...withdrawal,
     transaction: {
@@ -264,14 +270,14 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
       result.replaced++;
       log.warn('payout expired unlanded; signed again on a new blockhash', { withdrawalId: withdrawal.id, expiredTxHash: txHash, txHash: replacement.txHash });
       remaining.push(replacement);
-      await broadcastStored(deps, replacement, now).catch((error: unknown) => broadcastFailed(log, replacement, error));
+      await broadcastStored(deps, replacement, now, { again: false }).catch((error: unknown) => broadcastFailed(log, replacement, error));
       return;
     }
     remaining.push(withdrawal);
     const broadcastAt = withdrawal.transaction!.broadcastAt;
     if (broadcastAt && now().getTime() - Date.parse(broadcastAt) < REBROADCAST_AFTER_MS) return;
     result.rebroadcast++;
-    await broadcastStored(deps, withdrawal, now).catch((error: unknown) => broadcastFailed(log, withdrawal, error));
+    await broadcastStored(deps, withdrawal, now, { again: true }).catch((error: unknown) => broadcastFailed(log, withdrawal, error));
   };
 
   for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) {
