@@ -77,12 +77,15 @@ export interface ReceiptTransfer {
   toAccount?: string;
 }
 
-/** What `receipt` shows reached `to` in USDT (every Transfer event to it), or null when the reader
- * gave no transfers. A payout's transaction calls the USDT contract alone, so every Transfer event
- * in it is USDT's, through the original contract or, once deprecated, the upgraded one. */
+/** What `receipt` shows reached `to` in USDT (every Transfer event to it, or, where the chain keeps
+ * balances in accounts of their own, to `to` as the token account credited: a Solana payee named by
+ * its token account), or null when the reader gave no transfers. A payout's transaction calls the
+ * USDT contract alone, so every Transfer event in it is USDT's, through the original contract or,
+ * once deprecated, the upgraded one. */
 export function receivedBy(receipt: TransactionReceipt, to: string, sameAddress: (a: string, b: string) => boolean = (a, b) => a === b): bigint | null {
   if (!receipt.tokenTransfers) return null;
-  return receipt.tokenTransfers.filter((transfer) => sameAddress(transfer.to, to)).reduce((sum, transfer) => sum + transfer.amount, 0n);
+  const reached = (transfer: ReceiptTransfer) => sameAddress(transfer.to, to) || (transfer.toAccount !== undefined && sameAddress(transfer.toAccount, to));
+  return receipt.tokenTransfers.filter(reached).reduce((sum, transfer) => sum + transfer.amount, 0n);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { TransactionPartialSigner } from '@solana/kit';
-import type { Broadcaster, TransactionReceipt } from '../chain.ts';
+import { receivedBy, type Broadcaster, type TransactionReceipt } from '../chain.ts';
 import { domainEvent } from '../../shared/events.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
@@ -232,7 +232,7 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
 
   const settleFinal = async (withdrawal: Withdrawal, receipt: TransactionReceipt) => {
     const cost = payoutCost(receipt, withdrawal.address);
-    const settled = receipt.result === 'SUCCESS' ? complete(withdrawal, now(), receivedAt(receipt, withdrawal.address), cost) : fail(withdrawal, receipt.result, now(), cost);
+    const settled = receipt.result === 'SUCCESS' ? complete(withdrawal, now(), receivedBy(receipt, withdrawal.address), cost) : fail(withdrawal, receipt.result, now(), cost);
     if (await deps.store.transition(withdrawal, settled.after, settled)) {
       if (settled.after.status === 'completed') result.completed++;
       else result.failed++;
@@ -302,11 +302,6 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
  * to the same new payee finds the account made when it lands, and pays no rent. Null where the node
  * gave no balances.
  */
-/** What `receipt` shows reached the payee: a wallet (its associated token account's rise) or a
- * token account given as the destination itself (./destinations.ts). */
-const receivedAt = (receipt: TransactionReceipt, payee: string): bigint | null =>
-  receipt.tokenTransfers ? receipt.tokenTransfers.filter((transfer) => transfer.to === payee || transfer.toAccount === payee).reduce((sum, transfer) => sum + transfer.amount, 0n) : null;
-
 function payoutCost(receipt: TransactionReceipt, payee: string): NetworkCost | null {
   if (!receipt.feePayerCost) return null;
   const tokenAccountCreated = receipt.tokenTransfers?.some((transfer) => transfer.to === payee && transfer.toAccountCreated === true) ?? false;
