@@ -128,11 +128,14 @@ export async function startFaultyRpcProxy(target: string, { seed, ...faults }: P
             : { jsonrpc: '2.0' as const, id: call.id, error: { code: -32005, message: 'limit exceeded' } };
         }
         // The first head asked once there is one to go back from is always stale (where stale heads are
-        // asked for at all): a run whose failover sent few head reads here still meets one.
+        // asked for at all): a run whose failover sent few head reads here still meets one. Whether there
+        // is one goes by the chain's head, not by the heads this proxy has answered: a client reading
+        // heads as `latest` blocks (and its block numbers elsewhere) may never have been given one here.
         const headRead = call.method === 'eth_blockNumber' || (call.method === 'eth_getBlockByNumber' && call.params?.[0] === 'latest');
-        if (headRead && (random() < faults.staleHead || (faults.staleHead > 0 && !counts.staleHead)) && highestHead > 3) {
+        if (headRead && (random() < faults.staleHead || (faults.staleHead > 0 && !counts.staleHead)) && laggedHead > 3) {
           count('staleHead');
-          const stale = Math.min(laggedHead, highestHead) - 1 - Math.floor(random() * 3);
+          // Behind the lowest head this client may have seen: the lagged one, or one this proxy gave.
+          const stale = Math.max(0, Math.min(laggedHead, highestHead || laggedHead) - 1 - Math.floor(random() * 3));
           return call.method === 'eth_blockNumber'
             ? { jsonrpc: '2.0' as const, id: call.id, result: hex(stale) }
             : { jsonrpc: '2.0' as const, id: call.id, result: await one('eth_getBlockByNumber', [hex(stale), call.params?.[1] ?? false]) };
