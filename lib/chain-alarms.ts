@@ -123,7 +123,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
   // The issuer's controls on each network's USDT (../shared/networks.md, "The token as it is on
   // mainnet"; docs/token-controls.md): TRON's sender and sweeper publish without a Network, as its
   // other metrics; each EVM network's with its name.
-  for (const { name, title } of [{ name: 'tron', title: 'TRON' }, ...namedNetworks(props)]) {
+  for (const { name, title, tokenPausable } of [{ name: 'tron', title: 'TRON', tokenPausable: true }, ...namedNetworks(props)]) {
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
     const metric = (metricName: string) =>
       name === 'tron'
@@ -135,12 +135,15 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
       metric('HotWalletFrozen'),
       { threshold: 1 },
     );
-    alarm(
-      `TokenPaused${suffix}`,
-      `The issuer paused USDT on ${title}: every transfer would revert, so nothing is sent or swept there and withdrawals wait pending; they go out once each when it is unpaused.`,
-      metric('TokenPaused'),
-      { threshold: 1 },
-    );
+    // An alarm that cannot fire would read as a watch kept: where the token has no pause, none is made.
+    if (tokenPausable) {
+      alarm(
+        `TokenPaused${suffix}`,
+        `The issuer paused USDT on ${title}: every transfer would revert, so nothing is sent or swept there and withdrawals wait pending; they go out once each when it is unpaused.`,
+        metric('TokenPaused'),
+        { threshold: 1 },
+      );
+    }
     alarm(
       `DepositAddressesFrozen${suffix}`,
       `The issuer froze one or more ${title} deposit addresses: their deposits are held (not available) and the sweeper leaves them aside; the others are swept as before. Read the held deposits (status held, address_frozen) and contact the issuer.`,
@@ -164,7 +167,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
 
 /** The networks whose metrics carry their name (every one but TRON, the first: functions/networks/names.ts
  * FIRST_NETWORK), as their alarms describe them. */
-function namedNetworks(props: ChainAlarmsProps): { name: string; title: string; blockMs: number; feeSymbol: string; feeMinimumSetting: string; feeCap: boolean }[] {
+function namedNetworks(props: ChainAlarmsProps): { name: string; title: string; blockMs: number; feeSymbol: string; feeMinimumSetting: string; feeCap: boolean; tokenPausable: boolean }[] {
   return [
     ...props.evmNetworks.map((name) => ({
       name,
@@ -173,8 +176,12 @@ function namedNetworks(props: ChainAlarmsProps): { name: string; title: string; 
       feeSymbol: EVM_NETWORKS[name].feeAsset.symbol,
       feeMinimumSetting: `EVM_NETWORKS.${name}.hotWalletGasMinimum`,
       feeCap: true,
+      // Tether's contract on each EVM chain has pause() (contracts/usdt/).
+      tokenPausable: true,
     })),
-    // A slot every 400 ms; its fees and the rent of the token accounts payouts create are SOL.
-    ...(props.solanaOpen ? [{ name: 'solana', title: solana.title, blockMs: 400, feeSymbol: solana.feeAsset.symbol, feeMinimumSetting: 'SOLANA.hotWalletSolMinimum', feeCap: false }] : []),
+    // A slot every 400 ms; its fees and the rent of the token accounts payouts create are SOL. SPL
+    // Token has no pause: the issuer stops a holder by freezing its account (HotWalletFrozen,
+    // DepositAddressesFrozen), so Solana's sender always reports TokenPaused 0.
+    ...(props.solanaOpen ? [{ name: 'solana', title: solana.title, blockMs: 400, feeSymbol: solana.feeAsset.symbol, feeMinimumSetting: 'SOLANA.hotWalletSolMinimum', feeCap: false, tokenPausable: false }] : []),
   ];
 }

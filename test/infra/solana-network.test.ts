@@ -73,13 +73,13 @@ it("lets the chain jobs and the routes that read a Solana destination (a withdra
   expect(rolesOf(seed)).toMatch(/JobsDepositSweeper/);
 });
 
-it('alarms on Solana as on an EVM network: scanner lag (ten minutes of 400 ms slots), stuck and waiting withdrawals, SOL low, reconcile per network, the issuer freezing; no fee-cap alarm (payouts are never re-priced)', () => {
+it('alarms on Solana as on an EVM network: scanner lag (ten minutes of 400 ms slots), stuck and waiting withdrawals, SOL low, reconcile per network, the issuer freezing; no fee-cap alarm (payouts are never re-priced) and no paused-token alarm (SPL Token has no pause)', () => {
   const solanaAlarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) =>
     (alarm.Properties.Dimensions as { Name: string; Value: string }[] | undefined)?.some((d) => d.Name === 'Network' && d.Value === 'solana'),
   );
   const byMetric = Object.fromEntries(solanaAlarms.map((alarm) => [alarm.Properties.MetricName, alarm.Properties]));
   expect(Object.keys(byMetric).sort()).toEqual(
-    ['DepositAddressesFrozen', 'HotWalletFrozen', 'HotWalletGasLow', 'ReconcileShortfallUsdt', 'ReconcileSurplusUsdt', 'ScannerLagBlocks', 'TokenPaused', 'WithdrawalsAwaitingFloat', 'WithdrawalsStuckProcessing'].sort(),
+    ['DepositAddressesFrozen', 'HotWalletFrozen', 'HotWalletGasLow', 'ReconcileShortfallUsdt', 'ReconcileSurplusUsdt', 'ScannerLagBlocks', 'WithdrawalsAwaitingFloat', 'WithdrawalsStuckProcessing'].sort(),
   );
   expect(byMetric.ScannerLagBlocks).toMatchObject({ Threshold: 1500, TreatMissingData: 'breaching' });
   expect(byMetric.HotWalletGasLow!.AlarmDescription).toMatch(/Solana hot wallet holds less SOL than SOLANA\.hotWalletSolMinimum/);
