@@ -40,7 +40,8 @@ export const fairnessScenario: Scenario = {
   name: 'fairness',
   title: "Fairness: company A at 10× its plan beside company B at its plan, on npm start's throttles: B's 429s and p99 against B alone",
   async run({ runtime: benchRuntime, log }) {
-    // The API in a process of its own, on npm start's throttles (bench/fairness-child.ts); the load from here.
+    // The API in a process of its own, on npm start's throttles (bench/fairness-child.ts); B's load from
+    // here, A's from a third process (bench/fairness-load.ts).
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, benchRuntime.dynamoEndpoint], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'WARN' } });
     const loader = spawn(process.execPath, ['--import', 'tsx', LOAD], { stdio: ['pipe', 'pipe', 'inherit'] });
     const loaderAnswers = createInterface({ input: loader.stdout! })[Symbol.asyncIterator]();
