@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { EVM_NETWORKS } from '../functions/networks/evm/networks.ts';
-import type { EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import type { EvmNetworkName, TokenControlsKind } from '../functions/networks/evm/settings.ts';
 import { solana } from '../functions/networks/solana/network.ts';
 import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
 import { PERIOD, type AlarmFactory, type AppMetric } from './alarms.ts';
@@ -11,8 +11,9 @@ export interface ChainAlarmsProps {
   stage: string;
   withdrawalSender: IFunction;
   depositSweeper: IFunction;
-  /** The EVM networks the stage opens: each has its own alarms, its metrics carrying its name. */
-  evmNetworks: readonly EvmNetworkName[];
+  /** The EVM networks the stage opens: each has its own alarms, its metrics carrying its name, and
+   * its USDT's issuer controls (none on BSC's BEP20USDT), which say which of the issuer's alarms it has. */
+  evmNetworks: readonly { name: EvmNetworkName; tokenControls: TokenControlsKind }[];
   /** Whether the stage opens Solana: its alarms as an EVM network's, but the fee cap's (its payouts
    * are never replaced at a higher fee: a priority fee under a cap, re-signed only once expired). */
   solanaOpen?: boolean;
@@ -123,20 +124,22 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
   // The issuer's controls on each network's USDT (../shared/networks.md, "The token as it is on
   // mainnet"; docs/token-controls.md): TRON's sender and sweeper publish without a Network, as its
   // other metrics; each EVM network's with its name.
-  for (const { name, title, tokenPausable } of [{ name: 'tron', title: 'TRON', tokenPausable: true }, ...namedNetworks(props)]) {
+  // An alarm that cannot fire would read as a watch kept: each network has those its token's controls allow.
+  for (const { name, title, issuerControls } of [{ name: 'tron', title: 'TRON', issuerControls: TETHER_CONTROLS }, ...namedNetworks(props)]) {
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
     const metric = (metricName: string) =>
       name === 'tron'
         ? app(metricName, 'Maximum')
         : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
-    alarm(
-      `HotWalletFrozen${suffix}`,
-      `Tether froze the ${title} hot wallet: nothing is sent from it or swept into it, and ${title} withdrawals wait pending. Contact the issuer; to pay out meanwhile, move the network to a new hot wallet (docs/token-controls.md).`,
-      metric('HotWalletFrozen'),
-      { threshold: 1 },
-    );
-    // An alarm that cannot fire would read as a watch kept: where the token has no pause, none is made.
-    if (tokenPausable) {
+    if (issuerControls.freeze) {
+      alarm(
+        `HotWalletFrozen${suffix}`,
+        `Tether froze the ${title} hot wallet: nothing is sent from it or swept into it, and ${title} withdrawals wait pending. Contact the issuer; to pay out meanwhile, move the network to a new hot wallet (docs/token-controls.md).`,
+        metric('HotWalletFrozen'),
+        { threshold: 1 },
+      );
+    }
+    if (issuerControls.pause) {
       alarm(
         `TokenPaused${suffix}`,
         `The issuer paused USDT on ${title}: every transfer would revert, so nothing is sent or swept there and withdrawals wait pending; they go out once each when it is unpaused.`,
@@ -144,12 +147,14 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
         { threshold: 1 },
       );
     }
-    alarm(
-      `DepositAddressesFrozen${suffix}`,
-      `The issuer froze one or more ${title} deposit addresses: their deposits are held (not available) and the sweeper leaves them aside; the others are swept as before. Read the held deposits (status held, address_frozen) and contact the issuer.`,
-      metric('DepositAddressesFrozen'),
-      { threshold: 1 },
-    );
+    if (issuerControls.freeze) {
+      alarm(
+        `DepositAddressesFrozen${suffix}`,
+        `The issuer froze one or more ${title} deposit addresses: their deposits are held (not available) and the sweeper leaves them aside; the others are swept as before. Read the held deposits (status held, address_frozen) and contact the issuer.`,
+        metric('DepositAddressesFrozen'),
+        { threshold: 1 },
+      );
+    }
   }
   alarm(
     'SweepsHeld',
@@ -165,23 +170,31 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
   );
 }
 
+/** What the issuer can do to a network's USDT, and so which of its alarms can fire: Tether's
+ * contracts (TRON's, and TetherToken on the EVM chains) freeze and pause; BSC's BEP20USDT does
+ * neither (functions/networks/evm/networks.ts `tokenControls`). */
+interface IssuerControls {
+  freeze: boolean;
+  pause: boolean;
+}
+const TETHER_CONTROLS: IssuerControls = { freeze: true, pause: true };
+const NO_CONTROLS: IssuerControls = { freeze: false, pause: false };
+
 /** The networks whose metrics carry their name (every one but TRON, the first: functions/networks/names.ts
  * FIRST_NETWORK), as their alarms describe them. */
-function namedNetworks(props: ChainAlarmsProps): { name: string; title: string; blockMs: number; feeSymbol: string; feeMinimumSetting: string; feeCap: boolean; tokenPausable: boolean }[] {
+function namedNetworks(props: ChainAlarmsProps): { name: string; title: string; blockMs: number; feeSymbol: string; feeMinimumSetting: string; feeCap: boolean; issuerControls: IssuerControls }[] {
   return [
-    ...props.evmNetworks.map((name) => ({
+    ...props.evmNetworks.map(({ name, tokenControls }) => ({
       name,
       title: EVM_NETWORKS[name].title,
       blockMs: EVM_NETWORKS[name].blockMs,
       feeSymbol: EVM_NETWORKS[name].feeAsset.symbol,
       feeMinimumSetting: `EVM_NETWORKS.${name}.hotWalletGasMinimum`,
       feeCap: true,
-      // Tether's contract on each EVM chain has pause() (contracts/usdt/).
-      tokenPausable: true,
+      issuerControls: tokenControls === 'tether' ? TETHER_CONTROLS : NO_CONTROLS,
     })),
     // A slot every 400 ms; its fees and the rent of the token accounts payouts create are SOL. SPL
-    // Token has no pause: the issuer stops a holder by freezing its account (HotWalletFrozen,
-    // DepositAddressesFrozen), so Solana's sender always reports TokenPaused 0.
-    ...(props.solanaOpen ? [{ name: 'solana', title: solana.title, blockMs: 400, feeSymbol: solana.feeAsset.symbol, feeMinimumSetting: 'SOLANA.hotWalletSolMinimum', feeCap: false, tokenPausable: false }] : []),
+    // Token has no pause: the issuer stops a holder by freezing its account.
+    ...(props.solanaOpen ? [{ name: 'solana', title: solana.title, blockMs: 400, feeSymbol: solana.feeAsset.symbol, feeMinimumSetting: 'SOLANA.hotWalletSolMinimum', feeCap: false, issuerControls: { freeze: true, pause: false } }] : []),
   ];
 }

@@ -3,7 +3,8 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { Key, KeySpec, KeyUsage, type KeyProps } from 'aws-cdk-lib/aws-kms';
 import * as v from 'valibot';
 import { JOBS } from '../functions/routes.ts';
-import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../functions/networks/evm/settings.ts';
+import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName, type TokenControlsKind } from '../functions/networks/evm/settings.ts';
+import { evmTokenControlsOf } from '../functions/networks/evm/networks.ts';
 import { SOLANA_STAGE_SETTINGS, type SolanaNetworkSettings } from '../functions/networks/solana/settings.ts';
 import type { StageConfig } from '../config/stages.ts';
 import type { Binder, CambioFunction } from './api-function.ts';
@@ -20,8 +21,8 @@ export interface ChainJobs {
   sender: CambioFunction;
   sweeper: CambioFunction;
   reconcile: CambioFunction;
-  /** The EVM networks the stage opens, for their alarms. */
-  evmNetworks: EvmNetworkName[];
+  /** The EVM networks the stage opens, each with its USDT's issuer controls, for their alarms. */
+  evmNetworks: { name: EvmNetworkName; tokenControls: TokenControlsKind }[];
   /** Whether the stage opens Solana (its SOLANA figure). */
   solanaOpen: boolean;
 }
@@ -102,7 +103,8 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
   });
   // Reconcile reads each open network's hot wallet address from its own key, and cannot sign.
   const reconcile = reconcileJob(stack, tronGridKey, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:GetPublicKey'), solanaRpcUrlSecret, solanaHotWalletKey(solana ? solanaKey : null, 'kms:GetPublicKey'));
-  return { sender, sweeper, reconcile, evmNetworks: Object.keys(evmNetworks) as EvmNetworkName[], solanaOpen: solana !== undefined };
+  const open = Object.entries(evmNetworks) as [EvmNetworkName, NonNullable<(typeof evmNetworks)[EvmNetworkName]>][];
+  return { sender, sweeper, reconcile, evmNetworks: open.map(([name, network]) => ({ name, tokenControls: evmTokenControlsOf(name, network) })), solanaOpen: solana !== undefined };
 }
 
 /** Made once for the stage, not by the jobs that use it (lib/binders.ts hotWalletSigning, hotWalletAddress). */

@@ -1,7 +1,6 @@
 import { getAddress, isAddress, type Address, type Hex, type LocalAccount } from 'viem';
 import type { SandboxIssuer } from '#functions/networks/sandbox-issuer';
-import { evmTokenControlsOf } from '#functions/networks/evm/from-settings';
-import { EVM_NETWORKS } from '#functions/networks/evm/networks';
+import { EVM_NETWORKS, evmTokenControlsOf } from '#functions/networks/evm/networks';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { TetherUsdt, UpgradedUsdt } from '#functions/networks/evm/usdt-contracts';
 import { anvilAccount, localEvmChain, localPublicClient, localWalletClient } from './evm-contracts.ts';

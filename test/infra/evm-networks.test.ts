@@ -172,3 +172,15 @@ it.each([
   expect(alarms.map((alarm) => alarm.name).sort()).toEqual([`Cambio-sandbox-${metric}Arbitrum`, `Cambio-sandbox-${metric}Ethereum`, `Cambio-sandbox-${metric}Tron`]);
   for (const alarm of alarms) expect(alarm.description).toMatch(description);
 });
+
+it("makes none of the issuer's alarms on a network whose USDT has no controls: BSC's BEP20USDT, or one a stage says has none", () => {
+  const arbitrumLike = { ...EVM_NETWORKS.arbitrum, rpcUrl: 'https://rpc.example.com' };
+  const withoutControls = sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify({ bsc: { ...arbitrumLike, chainId: 56 }, polygon: { ...arbitrumLike, chainId: 137, tokenControls: 'none' } }) });
+  const issuerAlarms = Object.values(withoutControls.findResources('AWS::CloudWatch::Alarm'))
+    .filter((alarm) => ['HotWalletFrozen', 'TokenPaused', 'DepositAddressesFrozen'].includes(alarm.Properties.MetricName))
+    .map((alarm) => alarm.Properties.AlarmName as string);
+  // TRON's alone; both networks keep every other alarm, as their gas alarms show.
+  expect(issuerAlarms.sort()).toEqual(['Cambio-sandbox-DepositAddressesFrozenTron', 'Cambio-sandbox-HotWalletFrozenTron', 'Cambio-sandbox-TokenPausedTron']);
+  const gasLow = Object.values(withoutControls.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'HotWalletGasLow');
+  expect(gasLow.map((alarm) => alarm.Properties.AlarmName).sort()).toEqual(['Cambio-sandbox-HotWalletGasLowBsc', 'Cambio-sandbox-HotWalletGasLowPolygon']);
+}, 120_000);

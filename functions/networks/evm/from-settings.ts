@@ -8,9 +8,9 @@ import { depositForwarderAddress, depositSalt } from './forwarder-address.ts';
 import { EvmChain } from './evm-chain.ts';
 import type { RpcEndpoints } from './rpc-transport.ts';
 import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
-import { EVM_NETWORKS } from './networks.ts';
+import { EVM_NETWORKS, evmTokenControlsOf } from './networks.ts';
 import { isEvmAddress } from './evm-address.ts';
-import { DEFAULT_FINALITY_DEPTH, DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings, type TokenControlsKind } from './settings.ts';
+import { DEFAULT_FINALITY_DEPTH, DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings } from './settings.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
  * scheduled for a network the stage opens (lib/cambio-stack.ts), so reaching this is a mistake. */
@@ -74,10 +74,6 @@ export function evmChainOf(name: EvmNetworkName, settings: SliceSettings<'chain'
     tokenControls: evmTokenControlsOf(name, network),
   });
 }
-
-/** The controls the stage's USDT contract on the network has: as its EVM_NETWORKS entry says, else
- * the network's own (networks.ts). */
-export const evmTokenControlsOf = (name: EvmNetworkName, network: EvmNetworkSettings): TokenControlsKind => network.tokenControls ?? EVM_NETWORKS[name].tokenControls;
 
 /** The hot wallet's payouts on an EVM network: signed by `signer`, sent through `chain`, fees in the
  * network's fee market under its cap (EVM_NETWORKS feeMarket, maxFeePerGasGwei). */

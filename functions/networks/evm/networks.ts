@@ -1,7 +1,7 @@
 import type { Network } from '../network.ts';
 import { withDisplay } from '../display.ts';
 import { evmAddressFormat } from './address.ts';
-import type { TokenControlsKind } from './settings.ts';
+import type { EvmNetworkName, EvmNetworkSettings, TokenControlsKind } from './settings.ts';
 
 /**
  * The EVM networks as the network port describes them (../shared/networks.md). USDT has 6 decimals
@@ -34,3 +34,7 @@ export const arbitrum = evmNetwork({ name: 'arbitrum', chainId: 42161, blockMs: 
  * Arbitrum as the local chains run them; none on BSC, whose BEP20USDT has no freeze, pause or fee).
  * A stage's EVM_NETWORKS may say otherwise per network. */
 export const EVM_NETWORKS = { ethereum, bsc, polygon, arbitrum } as const;
+
+/** The controls the stage's USDT contract on the network has: as its EVM_NETWORKS entry says, else
+ * the network's own. Here, light, for the stack's alarms too (lib/chain-alarms.ts). */
+export const evmTokenControlsOf = (name: EvmNetworkName, network: Pick<EvmNetworkSettings, 'tokenControls'>): TokenControlsKind => network.tokenControls ?? EVM_NETWORKS[name].tokenControls;
