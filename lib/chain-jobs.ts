@@ -41,16 +41,12 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
   // Solana's node URL where a secret holds it, for every chain job; its deposit seed, the sweeper's alone.
   const solanaRpcUrlSecret = secretsNamedIn('SOLANA', solana?.rpcUrlSecret ? [solana.rpcUrlSecret] : []);
   const poller = stack.stageFunction(JOBS.depositPoller.handler, { bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), tronGridKey, rpcUrlSecrets, solanaRpcUrlSecret], timeout: Duration.seconds(55) });
-  // Solana's deposit poller: a slot every 400 ms, so every minute (as the signing jobs run).
-  const scheduled = { ...Object.fromEntries(Object.entries(evmNetworks).map(([name, network]) => [name, network.scanEveryMinutes])), ...(solana ? { solana: config.pollerScheduleMinutes } : {}) };
-  // One schedule per EVM network the stage opens, its input naming the network (the TRON poller
-  // runs on the chain jobs' schedule below, with no input).
-  for (const [name, everyMinutes] of Object.entries(scheduled)) {
-    new Rule(stack, `DepositPoller${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
-      description: `Runs the ${name} deposit poller`,
-      schedule: Schedule.rate(Duration.minutes(everyMinutes)),
-      targets: [stack.failedInvocations.scheduledTarget(poller, Duration.minutes(everyMinutes), { network: name })],
-    });
+  // Each EVM network's poller at its own rate; Solana's every minute (a slot every 400 ms), as the
+  // signing jobs run. The TRON poller runs on the chain jobs' schedule below, with no input.
+  const pollRates = [...Object.entries(evmNetworks).map(([name, network]) => ({ name, everyMinutes: network.scanEveryMinutes })), ...(solana ? [{ name: 'solana', everyMinutes: config.pollerScheduleMinutes }] : [])];
+  for (const everyMinutes of [...new Set(pollRates.map((network) => network.everyMinutes))].sort((a, b) => a - b)) {
+    const networks = pollRates.filter((network) => network.everyMinutes === everyMinutes).map((network) => network.name);
+    scheduleByNetwork(stack, `DepositPollerEvery${everyMinutes}MinSchedule`, 'deposit poller', poller, everyMinutes, networks);
   }
   // Only the withdrawal sender and the sweeper (TRX top-ups) may sign with the hot wallet; no API,
   // authorizer or scanner function (test/infra). One run at a time per network: two runs of one
@@ -84,18 +80,9 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
     // The seed of Solana's deposit addresses: the sweeper derives them ahead and signs their sweeps.
     secretsNamedIn('SolanaDepositSeed', solana?.depositSeedSecret ? [solana.depositSeedSecret] : []),
   );
-  for (const [fn, job] of [
-    [sender, 'WithdrawalSender'],
-    [sweeper, 'DepositSweeper'],
-  ] as const) {
-    for (const name of [...Object.keys(evmNetworks), ...(solana ? ['solana'] : [])]) {
-      new Rule(stack, `${job}${name[0]!.toUpperCase()}${name.slice(1)}Schedule`, {
-        description: `Runs the ${name} ${job === 'WithdrawalSender' ? 'withdrawal sender' : 'deposit sweeper'}`,
-        schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
-        targets: [stack.failedInvocations.scheduledTarget(fn, Duration.minutes(config.pollerScheduleMinutes), { network: name })],
-      });
-    }
-  }
+  const namedNetworks = [...Object.keys(evmNetworks), ...(solana ? ['solana'] : [])];
+  scheduleByNetwork(stack, 'WithdrawalSenderSchedule', 'withdrawal sender', sender, config.pollerScheduleMinutes, namedNetworks);
+  scheduleByNetwork(stack, 'DepositSweeperSchedule', 'deposit sweeper', sweeper, config.pollerScheduleMinutes, namedNetworks);
   new Rule(stack, 'ChainPollerSchedule', {
     description: 'Runs the TRON deposit poller, the withdrawal sender and the deposit sweeper',
     schedule: Schedule.rate(Duration.minutes(config.pollerScheduleMinutes)),
@@ -105,6 +92,27 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
   const reconcile = reconcileJob(stack, tronGridKey, rpcUrlSecrets, evmHotWalletKeys(openHotWallets, 'kms:GetPublicKey'), solanaRpcUrlSecret, solanaHotWalletKey(solana ? solanaKey : null, 'kms:GetPublicKey'));
   const open = Object.entries(evmNetworks) as [EvmNetworkName, NonNullable<(typeof evmNetworks)[EvmNetworkName]>][];
   return { sender, sweeper, reconcile, evmNetworks: open.map(([name, network]) => ({ name, tokenControls: evmTokenControlsOf(name, network) })), solanaOpen: solana !== undefined };
+}
+
+/** EventBridge takes at most five targets on one rule. */
+const TARGETS_PER_RULE = 5;
+
+/**
+ * Runs `job` every `everyMinutes` once per network, each run's input naming its network: one rule
+ * for up to five networks, each a target of its own (EventBridge retries and dead-letters each
+ * apart), rather than a rule per network. A rule and its permission to invoke the function are two
+ * of the 500 resources CloudFormation allows a stack, and a stage opening every network would
+ * spend 30 of them on the chain jobs' schedules alone (docs/capacity.md, "The stack's size").
+ */
+function scheduleByNetwork(stack: StageScope, id: string, job: string, fn: CambioFunction, everyMinutes: number, networks: readonly string[]): void {
+  for (let start = 0; start < networks.length; start += TARGETS_PER_RULE) {
+    const group = networks.slice(start, start + TARGETS_PER_RULE);
+    new Rule(stack, start === 0 ? id : `${id}${start / TARGETS_PER_RULE + 1}`, {
+      description: `Runs the ${job} on ${group.join(', ')}`,
+      schedule: Schedule.rate(Duration.minutes(everyMinutes)),
+      targets: group.map((network) => stack.failedInvocations.scheduledTarget(fn, Duration.minutes(everyMinutes), { network })),
+    });
+  }
 }
 
 /** Made once for the stage, not by the jobs that use it (lib/binders.ts hotWalletSigning, hotWalletAddress). */

@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -58,13 +58,22 @@ const METRICS_PER_ALARM = 10;
  * What devops watches (README, Operations): alarms that notify one SNS topic, and a dashboard.
  * The application metrics are the ones the functions publish in embedded metric format, all with
  * the dimensions `service` and `stage` (functions/adapters/observability.ts, functions/http/access-log.ts).
+ *
+ * The alarms and the dashboard are a nested stack of their own (`alarmsStack`), deployed with the
+ * stage's: each network a stage opens adds some ten alarms, and in the stage's own template a
+ * stage that opens every network passed the 500 resources CloudFormation allows a stack (503 with
+ * three EVM networks and Solana; `cdk synth` refused it). The topic and its key stay in the stage's
+ * template, so the on-call subscriptions to it outlive any change to the alarms.
  */
 export class OperationsAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  /** Where the alarms and the dashboard are made: a template of their own. */
+  readonly alarmsStack: NestedStack;
 
   constructor(scope: Construct, id: string, props: OperationsAlarmsProps) {
     super(scope, id);
+    // The stage's stack, not the nested one: alarm and dashboard names keep the stage's name.
     const stackName = Stack.of(this).stackName;
     const app = (metricName: string, statistic: string, period = PERIOD) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage }, statistic, period });
@@ -81,8 +90,10 @@ export class OperationsAlarms extends Construct {
     this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, masterKey: topicKey, enforceSSL: true });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
+    this.alarmsStack = new NestedStack(this, 'Alarms', { description: `${stackName}: the alarms and the CloudWatch dashboard` });
+    const alarms = this.alarmsStack;
     const alarm: AlarmFactory = (name, description, metric, options) => {
-      const created = new Alarm(this, name, {
+      const created = new Alarm(alarms, name, {
         alarmName: `${stackName}-${name}`,
         alarmDescription: description,
         metric,
@@ -223,7 +234,7 @@ export class OperationsAlarms extends Construct {
       label: '',
       period: PERIOD,
     });
-    new Dashboard(this, 'Dashboard', {
+    new Dashboard(alarms, 'Dashboard', {
       dashboardName: stackName,
       widgets: [
         [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 })],

@@ -1,6 +1,6 @@
 /**
  * One run at a time of a job on one network. The withdrawal sender and the deposit sweeper of every
- * network are one Lambda function each, started by one schedule per network: their concurrency
+ * network are one Lambda function each, started once per network on each schedule (an EventBridge target per network): their concurrency
  * lets each network's run go side by side with the others' (lib/chain-jobs.ts), and a lease per
  * (job, network) in the table keeps two runs of one network from ever overlapping (a run that
  * outlives its schedule, a retried delivery), since two would race over the same withdrawals and

@@ -1,7 +1,8 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, expect, it } from 'vitest';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
-import { sandboxTemplateWith } from '../support/sandbox-stack.ts';
+import { alarmsTemplate } from '../support/alarms-template.ts';
+import { sandboxStackWith, sandboxTemplateWith } from '../support/sandbox-stack.ts';
 
 /**
  * A stage that opens EVM networks (its EVM_NETWORKS figure): one deposit poller, withdrawal sender
@@ -34,21 +35,28 @@ const EVM_NETWORKS = {
   },
 };
 let template: Template;
+/** The stage's alarms (a nested stack of their own: lib/observability.ts). */
+let alarmTemplate: Template;
 
 beforeAll(() => {
-  template = sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify(EVM_NETWORKS) });
+  const stack = sandboxStackWith({ EVM_NETWORKS: JSON.stringify(EVM_NETWORKS) });
+  template = Template.fromStack(stack);
+  alarmTemplate = alarmsTemplate(stack, template);
 }, 120_000);
 
-it('schedules the deposit poller once per open EVM network, at its own rate, with the network as input', () => {
-  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('deposit poller$') } });
-  const byNetwork = Object.fromEntries(
-    Object.values(rules).map((rule) => [JSON.parse(rule.Properties.Targets[0].Input).network, rule.Properties.ScheduleExpression]),
+/** Each network a rule runs `job` for, by the input of its target, with the rule's rate. */
+const scheduledRuns = (job: string) =>
+  Object.values(template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp(`^Runs the ${job} on `) } })).flatMap((rule) =>
+    (rule.Properties.Targets as { Input: string }[]).map((target) => ({ network: JSON.parse(target.Input).network as string, rate: rule.Properties.ScheduleExpression as string })),
   );
+
+it('schedules the deposit poller once per open EVM network, at its own rate, with the network as input', () => {
+  const byNetwork = Object.fromEntries(scheduledRuns('deposit poller').map(({ network, rate }) => [network, rate]));
   expect(byNetwork).toEqual({ ethereum: 'rate(2 minutes)', arbitrum: 'rate(1 minute)' });
 });
 
 it('alarms on each EVM network scanner lag: ten minutes of that chain, by the metric its poller publishes with its name', () => {
-  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'ScannerLagBlocks');
+  const alarms = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'ScannerLagBlocks');
   const thresholds = Object.fromEntries(
     alarms.map((alarm) => [(alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'tron', alarm.Properties.Threshold]),
   );
@@ -57,7 +65,7 @@ it('alarms on each EVM network scanner lag: ten minutes of that chain, by the me
 });
 
 it("alarms on each EVM network's payouts that the fee cap keeps from being replaced, by the metric its sender publishes with its name", () => {
-  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'PayoutFeeCapReached');
+  const alarms = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'PayoutFeeCapReached');
   const byNetwork: Record<string, Record<string, unknown>> = Object.fromEntries(
     alarms.map((alarm) => [(alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value, alarm.Properties]),
   );
@@ -72,7 +80,7 @@ it.each([
   ['WithdrawalsStuckProcessing', 1, 1],
   ['WithdrawalsAwaitingFloat', 3, 2],
 ])("alarms on each EVM network's %s by its sender's metric with the network's name, beside TRON's without one", (metric, periods, datapoints) => {
-  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === metric);
+  const alarms = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === metric);
   const byNetwork: Record<string, Record<string, unknown>> = Object.fromEntries(
     alarms.map((alarm) => [(alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'tron', alarm.Properties]),
   );
@@ -85,13 +93,12 @@ it.each([
 });
 
 it('schedules the withdrawal sender once per open EVM network, with the network as input', () => {
-  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('withdrawal sender$') } });
-  const networks = Object.values(rules).map((rule) => JSON.parse(rule.Properties.Targets[0].Input).network);
+  const networks = scheduledRuns('withdrawal sender').map(({ network }) => network);
   expect(networks.sort()).toEqual(['arbitrum', 'ethereum']);
 });
 
 it('schedules the deposit sweeper once per open EVM network, with the network as input (TRON on the chain jobs schedule, no input)', () => {
-  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('deposit sweeper$') } });
+  const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('deposit sweeper') } });
   const inputs = Object.values(rules).flatMap((rule) => (rule.Properties.Targets as { Input?: string; Arn: unknown }[]).filter((target) => JSON.stringify(target.Arn).includes('JobsDepositSweeper')).map((target) => (target.Input ? JSON.parse(target.Input).network : 'tron')));
   expect(inputs.sort()).toEqual(['arbitrum', 'ethereum', 'tron']);
 });
@@ -107,7 +114,7 @@ it('lets the chain jobs alone (poller, sender, sweeper, reconcile) read the secr
 });
 
 const alarmsOn = (metricName: string) =>
-  Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+  Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm'))
     .filter((alarm) => alarm.Properties.MetricName === metricName)
     .map((alarm) => ({ network: (alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'total', name: alarm.Properties.AlarmName as string, description: alarm.Properties.AlarmDescription as string }));
 
@@ -175,7 +182,7 @@ it.each([
 
 it("makes none of the issuer's alarms on a network whose USDT has no controls: BSC's BEP20USDT, or one a stage says has none", () => {
   const arbitrumLike = { ...EVM_NETWORKS.arbitrum, rpcUrl: 'https://rpc.example.com' };
-  const withoutControls = sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify({ bsc: { ...arbitrumLike, chainId: 56 }, polygon: { ...arbitrumLike, chainId: 137, tokenControls: 'none' } }) });
+  const withoutControls = alarmsTemplate(sandboxStackWith({ EVM_NETWORKS: JSON.stringify({ bsc: { ...arbitrumLike, chainId: 56 }, polygon: { ...arbitrumLike, chainId: 137, tokenControls: 'none' } }) }));
   const issuerAlarms = Object.values(withoutControls.findResources('AWS::CloudWatch::Alarm'))
     .filter((alarm) => ['HotWalletFrozen', 'TokenPaused', 'DepositAddressesFrozen'].includes(alarm.Properties.MetricName))
     .map((alarm) => alarm.Properties.AlarmName as string);

@@ -1,7 +1,8 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, expect, it } from 'vitest';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
-import { sandboxTemplateWith } from '../support/sandbox-stack.ts';
+import { alarmsTemplate } from '../support/alarms-template.ts';
+import { sandboxStackWith } from '../support/sandbox-stack.ts';
 
 /**
  * A stage that opens Solana (its SOLANA figure): an Ed25519 KMS key for its hot wallet, which the
@@ -16,6 +17,8 @@ const SOLANA = {
   depositSeedSecret: 'cambio/sandbox/solana-deposit-seed',
 };
 let template: Template;
+/** The stage's alarms (a nested stack of their own: lib/observability.ts). */
+let alarmTemplate: Template;
 
 const functionIdOf = (handler: string): string => {
   const functions = template.findResources('AWS::Lambda::Function');
@@ -25,7 +28,9 @@ const policiesNaming = (text: string) => Object.values(template.findResources('A
 const rolesOf = (policies: Record<string, any>[]) => policies.map((policy) => JSON.stringify(policy.Properties.Roles)).join(' ');
 
 beforeAll(() => {
-  template = sandboxTemplateWith({ SOLANA: JSON.stringify(SOLANA) });
+  const stack = sandboxStackWith({ SOLANA: JSON.stringify(SOLANA) });
+  template = Template.fromStack(stack);
+  alarmTemplate = alarmsTemplate(stack, template);
 }, 120_000);
 
 it('makes an Ed25519 KMS key for the Solana hot wallet, signing only and kept when the stack goes', () => {
@@ -59,8 +64,8 @@ it('lets the withdrawal sender and the deposit sweeper alone sign with it; recon
 
 it('schedules the deposit poller, the withdrawal sender and the deposit sweeper for solana, each with the network as input', () => {
   for (const job of ['deposit poller', 'withdrawal sender', 'deposit sweeper']) {
-    const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: `Runs the solana ${job}` } });
-    expect(Object.values(rules).map((rule) => [rule.Properties.ScheduleExpression, JSON.parse(rule.Properties.Targets[0].Input)]), job).toEqual([['rate(1 minute)', { network: 'solana' }]]);
+    const rules = template.findResources('AWS::Events::Rule', { Properties: { Description: `Runs the ${job} on solana` } });
+    expect(Object.values(rules).map((rule) => [rule.Properties.ScheduleExpression, ...rule.Properties.Targets.map((target: { Input: string }) => JSON.parse(target.Input))]), job).toEqual([['rate(1 minute)', { network: 'solana' }]]);
   }
 });
 
@@ -74,7 +79,7 @@ it("lets the chain jobs and the routes that read a Solana destination (a withdra
 });
 
 it('alarms on Solana as on an EVM network: scanner lag (ten minutes of 400 ms slots), stuck and waiting withdrawals, SOL low, reconcile per network, the issuer freezing; no fee-cap alarm (payouts are never re-priced) and no paused-token alarm (SPL Token has no pause)', () => {
-  const solanaAlarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) =>
+  const solanaAlarms = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm')).filter((alarm) =>
     (alarm.Properties.Dimensions as { Name: string; Value: string }[] | undefined)?.some((d) => d.Name === 'Network' && d.Value === 'solana'),
   );
   const byMetric = Object.fromEntries(solanaAlarms.map((alarm) => [alarm.Properties.MetricName, alarm.Properties]));

@@ -20,6 +20,7 @@ import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../config/stages.ts';
 import { SERVERS } from '../../functions/openapi/servers.ts';
 import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
+import { alarmsTemplate } from '../support/alarms-template.ts';
 import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS } from '../../lib/waf.ts';
 
 /** Every route in ../shared/api-contract.md, in the contract's order. */
@@ -88,9 +89,13 @@ describe('stage selection', () => {
 describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   const config = STAGES[stage];
   let template: Template;
+  /** The stage's alarms and dashboard: a nested stack of their own (lib/observability.ts). */
+  let alarmTemplate: Template;
 
   beforeAll(() => {
-    template = synthStage(stage);
+    const stack = stageStack(stage);
+    template = Template.fromStack(stack);
+    alarmTemplate = alarmsTemplate(stack, template);
   }, SYNTH_TIMEOUT);
 
   // The tests synthesize without it (vitest.config.ts says why); `cdk synth` runs it on every stage.
@@ -611,7 +616,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('alarms and dashboard', () => {
-    const alarms = () => Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties!);
+    const alarms = () => Object.values(resourcesOfType(alarmTemplate, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties!);
     const named = (suffix: string) => {
       const found = alarms().find((alarm) => alarm.AlarmName === `Cambio-${stage}-${suffix}`);
       expect(found, `alarm ${suffix}`).toBeDefined();
@@ -701,8 +706,11 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(checkFailing.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalIdOfFunction(template, functionName(stage, JOBS.financeExportCheck.handler)) } }]);
     });
 
-    it('has a dashboard', () => {
-      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    it('has a dashboard, beside the alarms in their own nested stack, none in the stage\'s template', () => {
+      alarmTemplate.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+      template.resourceCountIs('AWS::CloudFormation::Stack', 1);
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+      template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
     });
   });
 
@@ -902,14 +910,10 @@ function v1ApiId(template: Template): string {
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string };
 
 /**
- * The stage's template as `cdk synth -c stage=…` builds it, minus esbuild (context
+ * The stage's stack as `cdk synth -c stage=…` builds it, minus esbuild (context
  * `aws:cdk:bundling-stacks`): assets keep their hashes but nothing is bundled, which is all a
  * template assertion needs. test/infra/bundles.test.ts covers the bundles.
  */
-function synthStage(stage: string): Template {
-  return Template.fromStack(stageStack(stage));
-}
-
 function stageStack(stage: string): CambioStack {
   return addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } }));
 }

@@ -10,6 +10,12 @@ import { STAGES } from '../../config/stages.ts';
  * without a deployment's settings, as the infra tests build it.
  */
 export function sandboxTemplateWith(settings: Record<string, string>): Template {
+  return Template.fromStack(sandboxStackWith(settings));
+}
+
+/** The sandbox stage's stack with `settings` added, as sandboxTemplateWith builds it: for its alarms'
+ * template too (./alarms-template.ts). */
+export function sandboxStackWith(settings: Record<string, string>): CambioStack {
   const config = { ...STAGES.sandbox, functionEnvironment: { ...STAGES.sandbox.functionEnvironment, ...settings } };
-  return Template.fromStack(new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS }));
+  return new CambioStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cambio-sandbox', { config, settings: NO_DEPLOYMENT_SETTINGS });
 }

@@ -46,7 +46,7 @@ const CATCH_UP_MS = 30_000;
 const CATCH_UP_LAG_BLOCKS = 20;
 
 /**
- * The deposit poller of one network (an EventBridge schedule per network in AWS, whose input names
+ * The deposit poller of one network (an EventBridge target per network in AWS, whose input names
  * it; a timer per network in the local runtime): scan new blocks, settle what is final, expire
  * what is overdue (expiry is any network's to do: each deposit's time is its own).
  */
