@@ -245,7 +245,10 @@ export class CambioStack extends Stack implements StageScope {
         // holds, and the one job that grows with load, the webhook sender, has a ceiling.
         bind: [route.tableAccess === 'readWrite' ? tableReadWrite(this.table) : tableRead(this.table), ...(ROUTE_BINDERS[route.handler]?.(this) ?? [])],
       });
-      resourceFor(api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true }), {
+      // One invoke permission, the stage's: no second one for the API Gateway console's test-invoke
+      // stage (allowTestInvoke), a grant nothing uses, on money routes, at 15 of the stack's 500
+      // resources (docs/capacity.md, "The stack's size").
+      resourceFor(api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
         authorizer,
         authorizationType: AuthorizationType.CUSTOM,
         apiKeyRequired: true,

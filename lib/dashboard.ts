@@ -332,7 +332,8 @@ export class Dashboard extends Construct {
       this.functions.push(download);
       resourceFor(api.root, route.path).addMethod(
         route.method,
-        new LambdaIntegration(download, { proxy: true, responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.seconds(DOWNLOAD_TIMEOUT_SECONDS) }),
+        // The stage's invoke permission alone, as the /v1 routes' (lib/cambio-stack.ts).
+        new LambdaIntegration(download, { proxy: true, allowTestInvoke: false, responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.seconds(DOWNLOAD_TIMEOUT_SECONDS) }),
         { authorizer, authorizationType: AuthorizationType.CUSTOM },
       );
     }

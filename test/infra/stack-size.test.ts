@@ -42,6 +42,24 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s opening every netwo
     expect(Object.values(alarms.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'ScannerLagBlocks')).toHaveLength(1 + NAMED_NETWORKS.length);
   });
 
+  // Lambda refuses a function whose variables, names and values together, pass 4 KB; the network
+  // figures (EVM_NETWORKS, SOLANA) grow with each network opened. A reference counts as the longest
+  // it resolves to here (a key id or table name under 64 characters, an ARN or queue URL under 128).
+  it("keeps each function's environment under Lambda's 4 KB", () => {
+    const length = (value: unknown): number => {
+      if (typeof value === 'string') return Buffer.byteLength(value);
+      const intrinsic = value as Record<string, unknown>;
+      if ('Ref' in intrinsic) return 64;
+      if ('Fn::Join' in intrinsic) return ((intrinsic['Fn::Join'] as [string, unknown[]])[1]).reduce<number>((sum, part) => sum + length(part), 0);
+      return 128;
+    };
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+      const variables = (fn.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      const size = Object.entries(variables).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + length(value), 0);
+      expect(size, String(fn.Properties.FunctionName)).toBeLessThanOrEqual(4096);
+    }
+  });
+
   it.each(['deposit poller', 'withdrawal sender', 'deposit sweeper'])('runs the %s once a schedule for each network but TRON, with the network as input, five to a rule at most', (job) => {
     const rules = Object.values(template.findResources('AWS::Events::Rule')).filter((rule) => String(rule.Properties.Description).startsWith(`Runs the ${job} on `));
     const networks = rules.flatMap((rule) => (rule.Properties.Targets as { Input: string }[]).map((target) => JSON.parse(target.Input).network as string));

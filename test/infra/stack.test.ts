@@ -135,6 +135,17 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       },
     );
 
+    it.each(ROUTES.map((route) => [routeName(route), route] as const))('%s: its function may be invoked by API Gateway on the stage alone, not the console\'s test-invoke stage', (name, route) => {
+      const functionId = logicalIdOfFunction(template, functionName(stage, route.handler));
+      const grants = Object.values(resourcesOfType(template, 'AWS::Lambda::Permission')).filter((permission) => JSON.stringify(permission.Properties!.FunctionName).includes(`"${functionId}"`));
+      expect(grants.map((grant) => grant.Properties!.Principal)).toEqual(['apigateway.amazonaws.com']);
+      const sourceArn = JSON.stringify(grants[0]!.Properties!.SourceArn);
+      expect(sourceArn).not.toContain('test-invoke-stage');
+      // The deployed stage's method, a path parameter as `*`.
+      expect(sourceArn).toMatch(/"\/",\{"Ref":"ApiDeploymentStage\w+"\},"\//);
+      expect(sourceArn).toContain(`/${name.replace(' ', '').replace(/\{\w+\}/g, '*')}"`);
+    });
+
     it('has one method per route and nothing else', () => {
       expect([...methodsByRoute(template).keys()].sort()).toEqual(ROUTES.map(routeName).sort());
     });
