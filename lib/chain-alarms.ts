@@ -27,7 +27,10 @@ export interface ChainAlarmsProps {
  * for float, the hot wallets' gas, reconcile's verdict in total and per network, and the issuer's
  * controls on each network's USDT.
  */
-export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: AppMetric): void {
+export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFactory; network: AlarmFactory }, app: AppMetric): void {
+  // Stage-wide and TRON's alarms in the stage's template; those a stage has only with other
+  // networks open, in theirs (./observability.ts says why).
+  const { stage: alarm, network: networkAlarm } = alarms;
   alarm('ScannerLag', 'The deposit scanner is more than 200 blocks (~10 minutes of TRON) behind the chain, or has stopped reporting.', app('ScannerLagBlocks', 'Maximum'), {
     threshold: 200,
     comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -44,14 +47,14 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
     const ofNetwork = (metricName: string, statistic: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
-    alarm(`ScannerLag${suffix}`, `The ${title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
+    networkAlarm(`ScannerLag${suffix}`, `The ${title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
       threshold: tenMinutes,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
       missing: TreatMissingData.BREACHING,
     });
     if (network.feeCap) {
-      alarm(
+      networkAlarm(
         `FeeCapReached${suffix}`,
         `A ${title} payout waits unmined and replacing it would take fees above the network's maxFeePerGasGwei: raise the cap (EVM_NETWORKS) or wait out the fee spike.`,
         ofNetwork('PayoutFeeCapReached', 'Maximum'),
@@ -59,20 +62,20 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
       );
     }
     // The stage-wide twins of these two watch TRON's sender, which publishes without a Network.
-    alarm(
+    networkAlarm(
       `WithdrawalsStuckProcessing${suffix}`,
       `A ${title} withdrawal has been processing for over 15 minutes: ${network.feeCap ? 'unmined under the fee cap, behind a nonce that will not fill,' : 'signed again and again without landing (the hot wallet short of SOL, or the network congested past the priority fee cap),'} or its sender not settling. Read the sender's log for the network.`,
       ofNetwork('WithdrawalsStuckProcessing', 'Maximum'),
       { threshold: 1 },
     );
-    alarm(
+    networkAlarm(
       `HotWalletShort${suffix}`,
       `${title} withdrawals waited in two of the last three 5-minute periods because its hot wallet's USDT (less what is already being sent) does not cover them: check its sweeper, or fund the hot wallet.`,
       ofNetwork('WithdrawalsAwaitingFloat', 'Maximum'),
       { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
     );
     // The sender and the sweeper read the hot wallet's fee asset each run.
-    alarm(`HotWalletGasLow${suffix}`, `Hot wallet gas low: the ${title} hot wallet holds less ${feeSymbol} than ${feeMinimumSetting} in two of the last three 5-minute periods. Fund it with ${feeSymbol} before withdrawals and sweeps on ${title} stop.`, ofNetwork('HotWalletGasLow', 'Maximum'), {
+    networkAlarm(`HotWalletGasLow${suffix}`, `Hot wallet gas low: the ${title} hot wallet holds less ${feeSymbol} than ${feeMinimumSetting} in two of the last three 5-minute periods. Fund it with ${feeSymbol} before withdrawals and sweeps on ${title} stop.`, ofNetwork('HotWalletGasLow', 'Maximum'), {
       threshold: 1,
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
@@ -112,8 +115,8 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
     const perNetwork = (metricName: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
     const options = { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 };
-    alarm(`ReconcileShortfall${suffix}`, `Two reconcile runs in a row found ${title}'s wallets (hot wallet and unswept deposit addresses) holding less USDT than came in on ${title} and has not gone out: a shortfall there, or USDT moved from it to another network by hand (then the other shows the surplus).`, perNetwork('ReconcileShortfallUsdt'), options);
-    alarm(`ReconcileSurplus${suffix}`, `Two reconcile runs in a row found ${title}'s wallets holding more USDT than came in on ${title} and has not gone out: a float or rebalance sent there by hand, a payout that never left, or a deposit not scanned.`, perNetwork('ReconcileSurplusUsdt'), options);
+    networkAlarm(`ReconcileShortfall${suffix}`, `Two reconcile runs in a row found ${title}'s wallets (hot wallet and unswept deposit addresses) holding less USDT than came in on ${title} and has not gone out: a shortfall there, or USDT moved from it to another network by hand (then the other shows the surplus).`, perNetwork('ReconcileShortfallUsdt'), options);
+    networkAlarm(`ReconcileSurplus${suffix}`, `Two reconcile runs in a row found ${title}'s wallets holding more USDT than came in on ${title} and has not gone out: a float or rebalance sent there by hand, a payout that never left, or a deposit not scanned.`, perNetwork('ReconcileSurplusUsdt'), options);
   }
   alarm(
     'HotWalletShort',
@@ -127,12 +130,13 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
   // An alarm that cannot fire would read as a watch kept: each network has those its token's controls allow.
   for (const { name, title, issuerControls } of [{ name: 'tron', title: 'TRON', issuerControls: TETHER_CONTROLS }, ...namedNetworks(props)]) {
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    const issuerAlarm = name === 'tron' ? alarm : networkAlarm;
     const metric = (metricName: string) =>
       name === 'tron'
         ? app(metricName, 'Maximum')
         : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
     if (issuerControls.freeze) {
-      alarm(
+      issuerAlarm(
         `HotWalletFrozen${suffix}`,
         `Tether froze the ${title} hot wallet: nothing is sent from it or swept into it, and ${title} withdrawals wait pending. Contact the issuer; to pay out meanwhile, move the network to a new hot wallet (docs/token-controls.md).`,
         metric('HotWalletFrozen'),
@@ -140,7 +144,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
       );
     }
     if (issuerControls.pause) {
-      alarm(
+      issuerAlarm(
         `TokenPaused${suffix}`,
         `The issuer paused USDT on ${title}: every transfer would revert, so nothing is sent or swept there and withdrawals wait pending; they go out once each when it is unpaused.`,
         metric('TokenPaused'),
@@ -148,7 +152,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: A
       );
     }
     if (issuerControls.freeze) {
-      alarm(
+      issuerAlarm(
         `DepositAddressesFrozen${suffix}`,
         `The issuer froze one or more ${title} deposit addresses: their deposits are held (not available) and the sweeper leaves them aside; the others are swept as before. Read the held deposits (status held, address_frozen) and contact the issuer.`,
         metric('DepositAddressesFrozen'),

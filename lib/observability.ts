@@ -59,21 +59,22 @@ const METRICS_PER_ALARM = 10;
  * The application metrics are the ones the functions publish in embedded metric format, all with
  * the dimensions `service` and `stage` (functions/adapters/observability.ts, functions/http/access-log.ts).
  *
- * The alarms and the dashboard are a nested stack of their own (`alarmsStack`), deployed with the
- * stage's: each network a stage opens adds some ten alarms, and in the stage's own template a
- * stage that opens every network passed the 500 resources CloudFormation allows a stack (503 with
- * three EVM networks and Solana; `cdk synth` refused it). The topic and its key stay in the stage's
- * template, so the on-call subscriptions to it outlive any change to the alarms.
+ * The alarms of each network but TRON are a nested stack of their own (`networkAlarmsStack`), made
+ * once a stage opens one: each adds some ten alarms, and in the stage's own template a stage that
+ * opens every network passed the 500 resources CloudFormation allows a stack (521; `cdk synth`
+ * refused it). The stage-wide alarms, TRON's and the dashboard stay in the stage's template, as
+ * deployed stages have them: an alarm's name is fixed (`<stack>-<name>`), and CloudFormation makes
+ * a resource it moves between templates anew before it deletes the old one, which for a named alarm
+ * would clash with itself.
  */
 export class OperationsAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
-  /** Where the alarms and the dashboard are made: a template of their own. */
-  readonly alarmsStack: NestedStack;
+  /** The alarms of the networks but TRON, where the stage opens any (docs/capacity.md, "The stack's size"). */
+  readonly networkAlarmsStack: NestedStack | undefined;
 
   constructor(scope: Construct, id: string, props: OperationsAlarmsProps) {
     super(scope, id);
-    // The stage's stack, not the nested one: alarm and dashboard names keep the stage's name.
     const stackName = Stack.of(this).stackName;
     const app = (metricName: string, statistic: string, period = PERIOD) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage }, statistic, period });
@@ -90,10 +91,8 @@ export class OperationsAlarms extends Construct {
     this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, masterKey: topicKey, enforceSSL: true });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
-    this.alarmsStack = new NestedStack(this, 'Alarms', { description: `${stackName}: the alarms and the CloudWatch dashboard` });
-    const alarms = this.alarmsStack;
-    const alarm: AlarmFactory = (name, description, metric, options) => {
-      const created = new Alarm(alarms, name, {
+    const alarmIn = (scope: Construct): AlarmFactory => (name, description, metric, options) => {
+      const created = new Alarm(scope, name, {
         alarmName: `${stackName}-${name}`,
         alarmDescription: description,
         metric,
@@ -109,6 +108,9 @@ export class OperationsAlarms extends Construct {
       this.alarms.push(created);
       return created;
     };
+    const alarm = alarmIn(this);
+    let networkAlarms: NestedStack | undefined;
+    const networkAlarm: AlarmFactory = (...args) => alarmIn((networkAlarms ??= new NestedStack(this, 'NetworkAlarms', { description: `${stackName}: the alarms of each network but TRON` })))(...args);
 
     const requests = props.apiStage.metricCount({ period: PERIOD, statistic: 'Sum' });
     const serverErrors = props.apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' });
@@ -130,7 +132,8 @@ export class OperationsAlarms extends Construct {
     alarm('WebhookDlqNotEmpty', 'Webhook deliveries reached the dead-letter queue: read them, fix, then npm run events:redeliver.', props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
       threshold: 1,
     });
-    chainAlarms(props, alarm, app);
+    chainAlarms(props, { stage: alarm, network: networkAlarm }, app);
+    this.networkAlarmsStack = networkAlarms;
     alarm(
       'WebhookDispatcherFailing',
       'The webhook dispatcher threw in two of the last three 5-minute periods: events are not becoming deliveries (they stay undispatched and are sent once it recovers).',
@@ -234,7 +237,7 @@ export class OperationsAlarms extends Construct {
       label: '',
       period: PERIOD,
     });
-    new Dashboard(alarms, 'Dashboard', {
+    new Dashboard(this, 'Dashboard', {
       dashboardName: stackName,
       widgets: [
         [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 })],
