@@ -35,7 +35,7 @@ const EVM_NETWORKS = {
   },
 };
 let template: Template;
-/** The stage's alarms (a nested stack of their own: lib/observability.ts). */
+/** Every alarm of the stage: its own template's and its networks' nested stack's (lib/observability.ts). */
 let alarmTemplate: Template;
 
 beforeAll(() => {

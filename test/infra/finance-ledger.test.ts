@@ -4,7 +4,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaName, JOBS } from '../../functions/routes.ts';
 import { POSTING_COLUMNS } from '../../functions/ledger/ledger-csv.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
-import { alarmsTemplate } from '../support/alarms-template.ts';
 
 /** Issue #18, item 4: the daily ledger CSV for finance, its trigger, its Athena table and who may do what (README, Finance). */
 const SYNTH_TIMEOUT = 60_000;
@@ -14,8 +13,6 @@ type Statement = { Action: string | string[]; Resource: unknown; Condition?: unk
 
 describe.each(['sandbox', 'production'] as const)('Cambio-%s finance ledger', (stage) => {
   let template: Template;
-  /** The stage's alarms (a nested stack of their own: lib/observability.ts). */
-  let alarmTemplate: Template;
   const resources = (type: string) => template.findResources(type) as Record<string, Resource>;
   const only = (type: string): [string, Resource] => {
     const entries = Object.entries(resources(type));
@@ -30,9 +27,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s finance ledger', (s
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
 
   beforeAll(() => {
-    const stack = addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } }));
-    template = Template.fromStack(stack);
-    alarmTemplate = alarmsTemplate(stack, template);
+    template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
   }, SYNTH_TIMEOUT);
 
   it("sends the export bucket's object events to EventBridge without a custom resource", () => {
@@ -62,7 +57,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s finance ledger', (s
     const failureQueueId = invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string;
     expect(resources('AWS::SQS::Queue')[failureQueueId]).toBeDefined();
 
-    const alarm = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-LedgerCsvFailed`)!;
+    const alarm = Object.values(resources('AWS::CloudWatch::Alarm')).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-LedgerCsvFailed`)!;
     expect(alarm.Properties.AlarmActions).toHaveLength(1);
     expect(alarm.Properties.OKActions).toEqual(alarm.Properties.AlarmActions);
     const metrics = alarm.Properties.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: unknown }[] } } }[];

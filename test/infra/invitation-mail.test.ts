@@ -3,7 +3,6 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD_API, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
-import { alarmsTemplate } from '../support/alarms-template.ts';
 
 /**
  * Mail through SES (README, Deploying: context `mailFrom`): the dashboard API's function (invitations,
@@ -45,14 +44,13 @@ describe('mail through SES', () => {
   });
 
   it('sends through one configuration set that suppresses addresses that bounced or complained, and alarms on the reputation SES acts on', () => {
-    const stage = stack({ mailFrom: 'no-reply@acme.example' });
-    const template = Template.fromStack(stage);
+    const template = Template.fromStack(stack({ mailFrom: 'no-reply@acme.example' }));
     template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
     template.hasResourceProperties('AWS::SES::ConfigurationSet', {
       SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
       ReputationOptions: { ReputationMetricsEnabled: true },
     });
-    const alarms = Object.values(alarmsTemplate(stage, template).findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.Namespace === 'AWS/SES');
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.Namespace === 'AWS/SES');
     expect(alarms.map((alarm) => [alarm.Properties.MetricName, alarm.Properties.Threshold, alarm.Properties.ComparisonOperator])).toEqual([
       ['Reputation.BounceRate', 0.02, 'GreaterThanThreshold'],
       ['Reputation.ComplaintRate', 0.0005, 'GreaterThanThreshold'],
@@ -61,11 +59,10 @@ describe('mail through SES', () => {
   });
 
   it('mails nothing and grants no SES without it', () => {
-    const stage = stack({});
-    const template = Template.fromStack(stage);
+    const template = Template.fromStack(stack({}));
     expect(mailing(template).filter((fn) => fn.mailFrom !== undefined || fn.ses.length > 0)).toEqual([]);
     template.resourceCountIs('AWS::SES::ConfigurationSet', 0);
-    expect(Object.values(alarmsTemplate(stage, template).findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.Namespace === 'AWS/SES')).toEqual([]);
+    expect(Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.Namespace === 'AWS/SES')).toEqual([]);
   });
 
   it.each([['a display name', 'Acme <no-reply@acme.example>'], ['no domain', 'no-reply'], ['two addresses', 'a@acme.example,b@acme.example']])('refuses %s', (_, mailFrom) => {

@@ -6,7 +6,6 @@ import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../config/stages.ts';
 import { signingJobConcurrencyOf } from '../../lib/chain-jobs.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
-import { alarmsTemplate } from '../support/alarms-template.ts';
 
 /** Issue #18, item 3: what keeps a deployed stage running, recoverable and watched (README, Safeguards). */
 const SYNTH_TIMEOUT = 60_000;
@@ -16,15 +15,13 @@ type Resource = { Properties: Record<string, any> };
 
 function synth(stage: 'sandbox' | 'production', context: Record<string, string> = {}) {
   const stack = addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [], ...context } }));
-  const template = Template.fromStack(stack);
-  return { stack, template, alarms: alarmsTemplate(stack, template) };
+  return { stack, template: Template.fromStack(stack) };
 }
 
 const resources = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
 const functionId = (template: Template, stage: string, handler: string) =>
   Object.entries(resources(template, 'AWS::Lambda::Function')).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(handler)}`)![0];
-/** The stage's alarms, from their own nested stack (lib/observability.ts). */
-const alarms = (synthed: { alarms: Template }) => Object.values(resources(synthed.alarms, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+const alarms = (template: Template) => Object.values(resources(template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
 
 describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage) => {
   const config = STAGES[stage];
@@ -70,14 +67,14 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
   it('tells the topic when every alarm is over as well as when it starts', () => {
     const topicId = Object.keys(resources(plain.template, 'AWS::SNS::Topic'))[0]!;
 
-    for (const alarm of alarms(plain)) expect(alarm.OKActions, alarm.AlarmName).toEqual([{ Ref: topicId }]);
+    for (const alarm of alarms(plain.template)) expect(alarm.OKActions, alarm.AlarmName).toEqual([{ Ref: topicId }]);
   });
 
   it('alarms when any function is throttled, and when any function but the two authorizers throws', () => {
     const functionIds = Object.keys(cambioFunctions(resources(plain.template, 'AWS::Lambda::Function'))).filter((id) => !id.startsWith('LogRetention'));
     // A single-metric alarm, or a metric of an alarm's math expression (LedgerCsvFailed adds its failure queue).
     const watching = (metric: string) =>
-      alarms(plain)
+      alarms(plain.template)
         .flatMap((alarm) => [alarm, ...(alarm.Metrics ?? []).filter((candidate: any) => candidate.MetricStat).map((candidate: any) => ({ Namespace: candidate.MetricStat.Metric.Namespace, ...candidate.MetricStat.Metric }))])
         .filter((alarm) => alarm.Namespace === 'AWS/Lambda' && alarm.MetricName === metric)
         .map((alarm) => alarm.Dimensions[0].Value.Ref as string);
@@ -89,10 +86,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
   });
 
   it(`alarms on the API's p99 latency over ${config.safeguards.apiLatencyP99Ms} ms and on DynamoDB throttling of the table`, () => {
-    const latency = alarms(plain).find((alarm) => alarm.AlarmName === `Cambio-${stage}-ApiLatencyP99`)!;
+    const latency = alarms(plain.template).find((alarm) => alarm.AlarmName === `Cambio-${stage}-ApiLatencyP99`)!;
     expect(latency).toMatchObject({ Namespace: 'AWS/ApiGateway', MetricName: 'Latency', ExtendedStatistic: 'p99', Threshold: config.safeguards.apiLatencyP99Ms });
 
-    const throttled = alarms(plain).find((alarm) => alarm.AlarmName === `Cambio-${stage}-TableThrottled`)!;
+    const throttled = alarms(plain.template).find((alarm) => alarm.AlarmName === `Cambio-${stage}-TableThrottled`)!;
     const tableId = Object.keys(resources(plain.template, 'AWS::DynamoDB::Table'))[0]!;
     const stats = throttled.Metrics.filter((metric: any) => metric.MetricStat).map((metric: any) => metric.MetricStat.Metric);
     expect(stats.map((metric: any) => metric.MetricName).sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
@@ -138,7 +135,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s safeguards', (stage
       .find((candidate) => candidate.StartingPosition === 'TRIM_HORIZON')!;
     const streamDlq = mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
     const scheduleDlq = Object.values(resources(plain.template, 'AWS::Events::Rule'))[0]!.Properties.Targets[0].DeadLetterConfig.Arn['Fn::GetAtt'][0];
-    const watchedQueues = alarms(plain)
+    const watchedQueues = alarms(plain.template)
       .filter((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible')
       .map((alarm) => alarm.Dimensions[0].Value['Fn::GetAtt'][0]);
 

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../config/stages.ts';
-import { alarmsTemplate } from '../support/alarms-template.ts';
 
 /**
  * The screening refresh in the stack (lib/cambio-stack.ts screeningRefreshJob, README "Screening"):
@@ -12,10 +11,7 @@ import { alarmsTemplate } from '../support/alarms-template.ts';
  * alarmed past 48 hours, and the job able to read and write the table's items and nothing else.
  */
 describe.each(['sandbox', 'production'] as const)('the screening refresh on Cambio-%s', (stage) => {
-  const stack = addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } }));
-  const template = Template.fromStack(stack);
-  /** The stage's alarms (a nested stack of their own: lib/observability.ts). */
-  const alarmTemplate = alarmsTemplate(stack, template);
+  const template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
   type Resource = { Properties: Record<string, any> };
   const resources = (type: string) => template.findResources(type) as Record<string, Resource>;
   const [jobId, job] = Object.entries(resources('AWS::Lambda::Function')).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(JOBS.screeningRefresh.handler)}`)!;
@@ -56,7 +52,7 @@ describe.each(['sandbox', 'production'] as const)('the screening refresh on Camb
   });
 
   it('alarms ScreeningListAge when the list is over 48 hours old in two hourly reports in a row, or the job stops reporting', () => {
-    const alarm = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-ScreeningListAge`)!;
+    const alarm = Object.values(resources('AWS::CloudWatch::Alarm')).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-ScreeningListAge`)!;
     expect(alarm).toBeDefined();
     expect(alarm.Properties).toMatchObject({
       Namespace: 'Cambio',
@@ -75,8 +71,8 @@ describe.each(['sandbox', 'production'] as const)('the screening refresh on Camb
     ]);
     expect(alarm.Properties.AlarmActions).toHaveLength(1);
     // What the job throws (it reports a failed download instead) is one of the functions' error alarms'.
-    const grouped = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).filter((candidate) => String(candidate.Properties.AlarmName).includes('FunctionsErrors'));
+    const grouped = Object.values(resources('AWS::CloudWatch::Alarm')).filter((candidate) => String(candidate.Properties.AlarmName).includes('FunctionsErrors'));
     expect(grouped.filter((group) => JSON.stringify(group.Properties.Metrics).includes(`"${jobId}"`))).toHaveLength(1);
-    alarmTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `Cambio-${stage}-ScreeningListAge`, AlarmDescription: Match.stringLikeRegexp('README, Screening') });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `Cambio-${stage}-ScreeningListAge`, AlarmDescription: Match.stringLikeRegexp('README, Screening') });
   });
 });

@@ -17,7 +17,7 @@ const SOLANA = {
   depositSeedSecret: 'cambio/sandbox/solana-deposit-seed',
 };
 let template: Template;
-/** The stage's alarms (a nested stack of their own: lib/observability.ts). */
+/** Every alarm of the stage: its own template's and its networks' nested stack's (lib/observability.ts). */
 let alarmTemplate: Template;
 
 const functionIdOf = (handler: string): string => {
