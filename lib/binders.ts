@@ -1,12 +1,10 @@
 import { Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { SettingName } from '../functions/settings/schema.ts';
-import type { EvmNetworkName } from '../functions/networks/names.ts';
 import type { RateLimitTier } from '../functions/api-keys/rate-limits.ts';
 import type { Binder } from './api-function.ts';
 import { StageMail } from './stage-mail.ts';
@@ -67,47 +65,17 @@ export const queueSend = (setting: 'WEBHOOK_QUEUE_URL' | 'WEBHOOK_DLQ_URL', queu
   return { [setting]: queue.queueUrl };
 };
 
-/** The hot wallet key, to sign with (the withdrawal sender and the sweeper alone). */
-export const hotWalletSigning = (key: IKey): Binder => (fn) => {
-  key.grant(fn, 'kms:Sign', 'kms:GetPublicKey');
-  return { SIGNER_KMS_KEY_ID: key.keyId };
-};
-
-/** The hot wallet key's public half only: the function learns the address and cannot sign. */
-export const hotWalletAddress = (key: IKey): Binder => (fn) => {
-  key.grant(fn, 'kms:GetPublicKey');
-  return { SIGNER_KMS_KEY_ID: key.keyId };
-};
-
-/**
- * The EVM networks' hot wallet keys, one per open network, with `actions` on each (the withdrawal
- * sender signs: kms:Sign and kms:GetPublicKey); nothing when the stage opens none.
- */
-export const evmHotWalletKeys = (keys: Partial<Record<EvmNetworkName, IKey>>, ...actions: string[]): Binder => (fn) => {
-  const entries = Object.entries(keys);
-  if (entries.length === 0) return {};
-  for (const [, key] of entries) key.grant(fn, ...actions);
-  return { EVM_SIGNER_KMS_KEY_IDS: Stack.of(fn).toJsonString(Object.fromEntries(entries.map(([network, key]) => [network, key.keyId]))) };
-};
-
-/** Solana's hot wallet key, with `actions` on it, where the stage opens Solana (`key` null: nothing). */
-export const solanaHotWalletKey = (key: IKey | null, ...actions: string[]): Binder => (fn) => {
-  if (!key) return {};
-  key.grant(fn, ...actions);
-  return { SOLANA_SIGNER_KMS_KEY_ID: key.keyId };
-};
-
 /**
  * A Secrets Manager secret the stage names (config/stages.ts), readable by this function; nothing
  * when the stage names none.
  */
-export const secretRead = (setting: 'TRONGRID_API_KEY_SECRET' | 'SWEEP_ACCOUNT_XPRV_SECRET', secretName: string | undefined): Binder => (fn) => {
+export const secretRead = (setting: SettingName, secretName: string | undefined): Binder => (fn) => {
   if (secretName === undefined) return {};
   Secret.fromSecretNameV2(fn, `${setting}Secret`, secretName).grantRead(fn);
   return { [setting]: secretName };
 };
 
-/** Secrets that a JSON setting names (EVM_NETWORKS' rpcUrlSecret): read access, no variable of their own. */
+/** Secrets that a JSON setting names (a network's node URL, its `rpcUrlSecret`): read access, no variable of their own. */
 export const secretsNamedIn = (settingName: string, secretNames: readonly string[]): Binder => (fn) => {
   secretNames.forEach((secretName, i) => Secret.fromSecretNameV2(fn, `${settingName}Secret${i}`, secretName).grantRead(fn));
   return {};

@@ -17,7 +17,6 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import type { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
@@ -38,7 +37,8 @@ import { ApiFirewall } from './waf.ts';
 import { Dashboard } from './dashboard.ts';
 import { CREATE_WEBHOOK_HANDLER, WebhookSecrets } from './webhook-secrets.ts';
 import type { CambioFunctionProps } from './api-function.ts';
-import { chainJobs, solanaNodeUrl, tronHotWalletKey } from './chain-jobs.ts';
+import { chainJobs } from './chain-jobs.ts';
+import { destinationReadsOf } from './networks/registry.ts';
 import { financeExportCheck, ledgerCsvJob } from './finance-jobs.ts';
 import type { StageScope } from './stage-scope.ts';
 import { webhookDelivery, webhookQueues as createWebhookQueues } from './webhook-delivery.ts';
@@ -67,8 +67,6 @@ export class CambioStack extends Stack implements StageScope {
   readonly backup: TableBackup;
   /** Every function with its Lambda name, for the per-function alarms. */
   private readonly functions: { name: string; fn: CambioFunction }[] = [];
-  /** The hot wallet: a secp256k1 key that never leaves KMS, bound to the jobs that sign with it or read its address. */
-  readonly hotWallet: Key;
   readonly webhookSecrets: WebhookSecrets;
   readonly config: StageConfig;
   private readonly xpub: string;
@@ -92,7 +90,6 @@ export class CambioStack extends Stack implements StageScope {
     this.failedInvocations = new FailedInvocations(this, 'FailedInvocations');
     this.config = config;
     this.xpub = this.depositAccountXpub(config);
-    this.hotWallet = tronHotWalletKey(this, config);
     // The KMS key that seals webhook signing secrets, bound to the create route and the sender.
     this.webhookSecrets = new WebhookSecrets(this, 'WebhookSecrets', { stage: config.stage });
     ({ queue: this.webhookQueue, dlq: this.webhookDlq } = createWebhookQueues(this));
@@ -107,7 +104,7 @@ export class CambioStack extends Stack implements StageScope {
     });
     this.functions.push({ name: rateLimits.provisioner.node.id, fn: rateLimits.provisioner });
 
-    const { sender, sweeper, reconcile, evmNetworks, solanaOpen } = chainJobs(this, config);
+    const { sender, sweeper, reconcile, networks } = chainJobs(this, config);
     const { dispatcher } = webhookDelivery(this, { queue: this.webhookQueue, dlq: this.webhookDlq }, this.webhookSecrets, settings.mailFrom, config.capacity.webhookSenderConcurrency);
     if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
@@ -131,8 +128,7 @@ export class CambioStack extends Stack implements StageScope {
       webhookDlq: this.webhookDlq,
       withdrawalSender: sender,
       depositSweeper: sweeper,
-      evmNetworks,
-      solanaOpen,
+      networks,
       reconcile,
       webhookDispatcher: dispatcher,
       exportScheduleGroup: this.financeExport.scheduleGroup.scheduleGroupName,
@@ -326,12 +322,12 @@ export class CambioStack extends Stack implements StageScope {
   }
 }
 
-/** What a route binds beyond its table access (functions/routes.ts): a destination or split that is
- * a Solana token account is read on the chain (functions/networks/destination-registry.ts). */
+/** What a route binds beyond its table access (functions/routes.ts): a destination or split some
+ * network reads on the chain (a Solana token account: functions/networks/destination-registry.ts). */
 const ROUTE_BINDERS: Partial<Record<string, (stack: CambioStack) => Binder[]>> = {
   [CREATE_WEBHOOK_HANDLER]: (stack) => [stack.webhookSecrets.sealing],
-  'withdrawals/create-withdrawal': (stack) => [solanaNodeUrl(stack.config)],
-  'deposits/create-deposit': (stack) => [solanaNodeUrl(stack.config)],
+  'withdrawals/create-withdrawal': (stack) => destinationReadsOf(stack.config),
+  'deposits/create-deposit': (stack) => destinationReadsOf(stack.config),
 };
 
 /** `/v1/deposits/{id}` → the resource for it, creating each missing segment once. */

@@ -1,22 +1,18 @@
 import { Duration } from 'aws-cdk-lib';
 import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { EVM_NETWORKS } from '../functions/networks/evm/networks.ts';
-import type { EvmNetworkName, TokenControlsKind } from '../functions/networks/evm/settings.ts';
-import { solana } from '../functions/networks/solana/network.ts';
 import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
 import { PERIOD, type AlarmFactory, type AppMetric } from './alarms.ts';
+import type { OpenNetwork } from './networks/network-stack.ts';
 
 export interface ChainAlarmsProps {
   stage: string;
   withdrawalSender: IFunction;
   depositSweeper: IFunction;
-  /** The EVM networks the stage opens: each has its own alarms, its metrics carrying its name, and
-   * its USDT's issuer controls (none on BSC's BEP20USDT), which say which of the issuer's alarms it has. */
-  evmNetworks: readonly { name: EvmNetworkName; tokenControls: TokenControlsKind }[];
-  /** Whether the stage opens Solana: its alarms as an EVM network's, but the fee cap's (its payouts
-   * are never replaced at a higher fee: a priority fee under a cap, re-signed only once expired). */
-  solanaOpen?: boolean;
+  /** The networks the stage opens (./networks/), the first network first: its metrics carry no
+   * Network (functions/networks/names.ts FIRST_NETWORK), and its alarms are the stage's own; each
+   * other network's carry its name, and so do its alarms'. */
+  networks: readonly OpenNetwork[];
   /** The hourly reconcile: a run that throws or times out publishes no shortfall, so it is alarmed on itself. */
   reconcile: IFunction;
 }
@@ -28,22 +24,25 @@ export interface ChainAlarmsProps {
  * controls on each network's USDT.
  */
 export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFactory; network: AlarmFactory }, app: AppMetric): void {
-  // Stage-wide and TRON's alarms in the stage's template; those a stage has only with other
-  // networks open, in theirs (./observability.ts says why).
+  // Stage-wide and the first network's alarms in the stage's template; those a stage has only
+  // with other networks open, in theirs (./observability.ts says why).
   const { stage: alarm, network: networkAlarm } = alarms;
-  alarm('ScannerLag', 'The deposit scanner is more than 200 blocks (~10 minutes of TRON) behind the chain, or has stopped reporting.', app('ScannerLagBlocks', 'Maximum'), {
-    threshold: 200,
+  const [first, ...named] = props.networks;
+  if (!first) throw new Error('a stage opens its first network at least');
+  const tenMinutesOf = (network: OpenNetwork) => Math.round(600_000 / network.blockMs);
+  alarm('ScannerLag', `The deposit scanner is more than ${tenMinutesOf(first)} blocks (~10 minutes of ${first.title}) behind the chain, or has stopped reporting.`, app('ScannerLagBlocks', 'Maximum'), {
+    threshold: tenMinutesOf(first),
     comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
     evaluationPeriods: 2,
     // No datapoint means no poller run finished: as bad as a lag.
     missing: TreatMissingData.BREACHING,
   });
-  // Each network but TRON reports with its name: its poller its lag (ten minutes of that chain's
-  // blocks), its sender and sweeper what they held back. The EVM networks' sender and sweeper also
-  // report the payouts they could not replace under the fee cap.
-  for (const network of namedNetworks(props)) {
-    const { name, title, blockMs, feeSymbol, feeMinimumSetting } = network;
-    const tenMinutes = Math.round(600_000 / blockMs);
+  // Each network but the first reports with its name: its poller its lag (ten minutes of that
+  // chain's blocks), its sender and sweeper what they held back. Where payouts are replaced at a
+  // higher fee, the sender and sweeper also report those they could not replace under the cap.
+  for (const network of named) {
+    const { name, title } = network;
+    const tenMinutes = tenMinutesOf(network);
     const ofNetwork = (metricName: string, statistic: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
@@ -56,15 +55,15 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     if (network.feeCap) {
       networkAlarm(
         `FeeCapReached${suffix}`,
-        `A ${title} payout waits unmined and replacing it would take fees above the network's maxFeePerGasGwei: raise the cap (EVM_NETWORKS) or wait out the fee spike.`,
+        `A ${title} payout waits unmined and replacing it would take fees above the network's ${network.feeCap.figure}: raise the cap (${network.feeCap.setting}) or wait out the fee spike.`,
         ofNetwork('PayoutFeeCapReached', 'Maximum'),
         { threshold: 1 },
       );
     }
-    // The stage-wide twins of these two watch TRON's sender, which publishes without a Network.
+    // The stage-wide twins of these two watch the first network's sender, which publishes without a Network.
     networkAlarm(
       `WithdrawalsStuckProcessing${suffix}`,
-      `A ${title} withdrawal has been processing for over 15 minutes: ${network.feeCap ? 'unmined under the fee cap, behind a nonce that will not fill,' : 'signed again and again without landing (the hot wallet short of SOL, or the network congested past the priority fee cap),'} or its sender not settling. Read the sender's log for the network.`,
+      `A ${title} withdrawal has been processing for over 15 minutes: ${network.stuckBecause} or its sender not settling. Read the sender's log for the network.`,
       ofNetwork('WithdrawalsStuckProcessing', 'Maximum'),
       { threshold: 1 },
     );
@@ -75,11 +74,14 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
       { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
     );
     // The sender and the sweeper read the hot wallet's fee asset each run.
-    networkAlarm(`HotWalletGasLow${suffix}`, `Hot wallet gas low: the ${title} hot wallet holds less ${feeSymbol} than ${feeMinimumSetting} in two of the last three 5-minute periods. Fund it with ${feeSymbol} before withdrawals and sweeps on ${title} stop.`, ofNetwork('HotWalletGasLow', 'Maximum'), {
-      threshold: 1,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-    });
+    if (network.gasLow) {
+      const { feeSymbol, minimumSetting } = network.gasLow;
+      networkAlarm(`HotWalletGasLow${suffix}`, `Hot wallet gas low: the ${title} hot wallet holds less ${feeSymbol} than ${minimumSetting} in two of the last three 5-minute periods. Fund it with ${feeSymbol} before withdrawals and sweeps on ${title} stop.`, ofNetwork('HotWalletGasLow', 'Maximum'), {
+        threshold: 1,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      });
+    }
   }
   alarm('WithdrawalSenderFailing', 'The withdrawal sender threw in two of the last three 5-minute periods: withdrawals are not being sent or settled.', props.withdrawalSender.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
     threshold: 1,
@@ -91,7 +93,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     evaluationPeriods: 3,
     datapointsToAlarm: 2,
   });
-  alarm('WithdrawalsStuckProcessing', 'A TRON withdrawal has been processing for over 15 minutes (a TRON transaction settles or expires well within that).', app('WithdrawalsStuckProcessing', 'Maximum'), {
+  alarm('WithdrawalsStuckProcessing', `A ${first.title} withdrawal has been processing for over 15 minutes (a ${first.title} transaction settles or expires well within that).`, app('WithdrawalsStuckProcessing', 'Maximum'), {
     threshold: 1,
   });
   // Beyond dust (RECONCILE_DUST in functions/ledger/reconciliation.ts, 0.01 USDT), either way.
@@ -108,9 +110,8 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   );
   // Each network reconciled alone, against its own flows (docs/reconciliation.md): which network
   // a total mismatch is on. USDT moved between networks by hand shows here as equal and opposite
-  // differences on two networks while the total balances. With TRON alone the total is TRON's.
-  const named = namedNetworks(props);
-  for (const { name, title } of named.length === 0 ? [] : [{ name: 'tron', title: 'TRON' }, ...named]) {
+  // differences on two networks while the total balances. With the first network alone the total is its.
+  for (const { name, title } of named.length === 0 ? [] : props.networks) {
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
     const perNetwork = (metricName: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
@@ -120,19 +121,20 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   }
   alarm(
     'HotWalletShort',
-    "TRON withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.",
+    `${first.title} withdrawals waited in two of the last three 5-minute periods because the hot wallet's USDT (less what is already being sent) does not cover them: check the sweeper, or fund the hot wallet.`,
     app('WithdrawalsAwaitingFloat', 'Maximum'),
     { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
   );
   // The issuer's controls on each network's USDT (../shared/networks.md, "The token as it is on
-  // mainnet"; docs/token-controls.md): TRON's sender and sweeper publish without a Network, as its
-  // other metrics; each EVM network's with its name.
+  // mainnet"; docs/token-controls.md): the first network's sender and sweeper publish without a
+  // Network, as its other metrics; each other network's with its name.
   // An alarm that cannot fire would read as a watch kept: each network has those its token's controls allow.
-  for (const { name, title, issuerControls } of [{ name: 'tron', title: 'TRON', issuerControls: TETHER_CONTROLS }, ...namedNetworks(props)]) {
+  for (const { name, title, issuerControls } of props.networks) {
     const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
-    const issuerAlarm = name === 'tron' ? alarm : networkAlarm;
+    const isFirst = name === first.name;
+    const issuerAlarm = isFirst ? alarm : networkAlarm;
     const metric = (metricName: string) =>
-      name === 'tron'
+      isFirst
         ? app(metricName, 'Maximum')
         : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
     if (issuerControls.freeze) {
@@ -172,33 +174,4 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     props.reconcile.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
     { threshold: 1, evaluationPeriods: 2 },
   );
-}
-
-/** What the issuer can do to a network's USDT, and so which of its alarms can fire: Tether's
- * contracts (TRON's, and TetherToken on the EVM chains) freeze and pause; BSC's BEP20USDT does
- * neither (functions/networks/evm/networks.ts `tokenControls`). */
-interface IssuerControls {
-  freeze: boolean;
-  pause: boolean;
-}
-const TETHER_CONTROLS: IssuerControls = { freeze: true, pause: true };
-const NO_CONTROLS: IssuerControls = { freeze: false, pause: false };
-
-/** The networks whose metrics carry their name (every one but TRON, the first: functions/networks/names.ts
- * FIRST_NETWORK), as their alarms describe them. */
-function namedNetworks(props: ChainAlarmsProps): { name: string; title: string; blockMs: number; feeSymbol: string; feeMinimumSetting: string; feeCap: boolean; issuerControls: IssuerControls }[] {
-  return [
-    ...props.evmNetworks.map(({ name, tokenControls }) => ({
-      name,
-      title: EVM_NETWORKS[name].title,
-      blockMs: EVM_NETWORKS[name].blockMs,
-      feeSymbol: EVM_NETWORKS[name].feeAsset.symbol,
-      feeMinimumSetting: `EVM_NETWORKS.${name}.hotWalletGasMinimum`,
-      feeCap: true,
-      issuerControls: tokenControls === 'tether' ? TETHER_CONTROLS : NO_CONTROLS,
-    })),
-    // A slot every 400 ms; its fees and the rent of the token accounts payouts create are SOL. SPL
-    // Token has no pause: the issuer stops a holder by freezing its account.
-    ...(props.solanaOpen ? [{ name: 'solana', title: solana.title, blockMs: 400, feeSymbol: solana.feeAsset.symbol, feeMinimumSetting: 'SOLANA.hotWalletSolMinimum', feeCap: false, issuerControls: { freeze: true, pause: false } }] : []),
-  ];
 }

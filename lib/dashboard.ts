@@ -32,7 +32,7 @@ import { buildDashboard, DASHBOARD_SRC } from '../dashboard/build.ts';
 import { DASHBOARD_CACHE_CONTROL, DASHBOARD_PAGE, DASHBOARD_SECURITY_HEADERS } from '../dashboard/serving.ts';
 import { CambioFunction, functionLogging, type Binder } from './api-function.ts';
 import { mailSending, tableRead, tableReadWrite, userPool, value } from './binders.ts';
-import { solanaNodeUrl } from './chain-jobs.ts';
+import { destinationReadsOf } from './networks/registry.ts';
 import type { CustomDomainSettings } from './deployment-settings.ts';
 import { dashboardViewerRequest } from './dashboard-edge.ts';
 import { domainAliases } from './custom-domain.ts';
@@ -297,8 +297,8 @@ export class Dashboard extends Construct {
       // a sign-up or invitation to an address never verified deletes the account that only claimed it.
       userPool(this.userPool, this.client, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut', 'cognito-idp:AdminDeleteUser'),
       origin,
-      // New withdrawal and the allowlist read a destination that is a Solana token account on the chain.
-      solanaNodeUrl(config),
+      // New withdrawal and the allowlist read a destination some network reads on the chain (a Solana token account).
+      ...destinationReadsOf(config),
       ...props.webhookBinders,
       ...(props.mailFrom ? [mailSending(props.mailFrom)] : []),
     );

@@ -43,7 +43,7 @@ export const LEDGER_TABLE_COLUMNS = [
   { name: 'destination', type: 'string', comment: 'account the money enters' },
   { name: 'asset', type: 'string', comment: 'USDT or BRL' },
   { name: 'amount', type: 'string', comment: 'exact decimal string at the asset scale: CAST(amount AS DECIMAL(38,6))' },
-  { name: 'network', type: 'string', comment: "a deposit's or withdrawal's network (tron, ethereum, bsc, polygon, arbitrum); empty for other entries, NULL in files written before it" },
+  { name: 'network', type: 'string', comment: "a deposit's or withdrawal's network (tron, ethereum, bsc, polygon, arbitrum, solana); empty for other entries, NULL in files written before it" },
 ] as const;
 
 /**

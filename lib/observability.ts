@@ -59,18 +59,18 @@ const METRICS_PER_ALARM = 10;
  * The application metrics are the ones the functions publish in embedded metric format, all with
  * the dimensions `service` and `stage` (functions/adapters/observability.ts, functions/http/access-log.ts).
  *
- * The alarms of each network but TRON are a nested stack of their own (`networkAlarmsStack`), made
- * once a stage opens one: each adds some ten alarms, and in the stage's own template a stage that
- * opens every network passed the 500 resources CloudFormation allows a stack (521; `cdk synth`
- * refused it). The stage-wide alarms, TRON's and the dashboard stay in the stage's template, as
- * deployed stages have them: an alarm's name is fixed (`<stack>-<name>`), and CloudFormation makes
- * a resource it moves between templates anew before it deletes the old one, which for a named alarm
- * would clash with itself.
+ * The alarms of each network but the first (TRON) are a nested stack of their own
+ * (`networkAlarmsStack`), made once a stage opens one: each adds some ten alarms, and in the stage's
+ * own template a stage that opens every network passed the 500 resources CloudFormation allows a
+ * stack (521; `cdk synth` refused it). The stage-wide alarms, the first network's and the dashboard
+ * stay in the stage's template, as deployed stages have them: an alarm's name is fixed
+ * (`<stack>-<name>`), and CloudFormation makes a resource it moves between templates anew before it
+ * deletes the old one, which for a named alarm would clash with itself.
  */
 export class OperationsAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
-  /** The alarms of the networks but TRON, where the stage opens any (docs/capacity.md, "The stack's size"). */
+  /** The alarms of the networks but the first, where the stage opens any (docs/capacity.md, "The stack's size"). */
   readonly networkAlarmsStack: NestedStack | undefined;
 
   constructor(scope: Construct, id: string, props: OperationsAlarmsProps) {
@@ -110,7 +110,7 @@ export class OperationsAlarms extends Construct {
     };
     const alarm = alarmIn(this);
     let networkAlarms: NestedStack | undefined;
-    const networkAlarm: AlarmFactory = (...args) => alarmIn((networkAlarms ??= new NestedStack(this, 'NetworkAlarms', { description: `${stackName}: the alarms of each network but TRON` })))(...args);
+    const networkAlarm: AlarmFactory = (...args) => alarmIn((networkAlarms ??= new NestedStack(this, 'NetworkAlarms', { description: `${stackName}: the alarms of each network but the first` })))(...args);
 
     const requests = props.apiStage.metricCount({ period: PERIOD, statistic: 'Sum' });
     const serverErrors = props.apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' });

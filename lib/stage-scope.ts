@@ -1,6 +1,5 @@
 import type { Stack } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { Key } from 'aws-cdk-lib/aws-kms';
 import type { CambioFunction, CambioFunctionProps } from './api-function.ts';
 import type { FailedInvocations } from './safeguards.ts';
 
@@ -11,8 +10,6 @@ import type { FailedInvocations } from './safeguards.ts';
  */
 export interface StageScope extends Stack {
   readonly table: Table;
-  /** The TRON hot wallet's key. */
-  readonly hotWallet: Key;
   readonly failedInvocations: FailedInvocations;
   /** A function of this stage, on the stage's figures and xpub, listed for the per-function alarms. */
   stageFunction(handler: string, props: Omit<CambioFunctionProps, 'handler' | 'config' | 'depositAccountXpub'>): CambioFunction;

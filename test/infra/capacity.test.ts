@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JOBS, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
-import { signingJobConcurrencyOf } from '../../lib/chain-jobs.ts';
+import { signingJobConcurrencyOf } from '../../lib/networks/registry.ts';
 import { STAGES } from '../../config/stages.ts';
 import { ACCOUNT_API_REQUESTS_PER_SECOND, concurrencyNeeded, firstTierOf, highestTierOf, stageThrottleOf, tierProblemsOf, tiersOf, wafRatePer5MinutesOf } from '../../config/capacity.ts';
 

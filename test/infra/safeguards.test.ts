@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, SESSION_AUTHORIZER, ROUTES, lambdaName, JOBS } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { STAGES } from '../../config/stages.ts';
-import { signingJobConcurrencyOf } from '../../lib/chain-jobs.ts';
+import { signingJobConcurrencyOf } from '../../lib/networks/registry.ts';
 import { cambioFunctions } from '../support/stack-functions.ts';
 
 /** Issue #18, item 3: what keeps a deployed stage running, recoverable and watched (README, Safeguards). */

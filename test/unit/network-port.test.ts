@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -172,3 +172,39 @@ describe('each family in its folder (docs/adding-a-network.md): sending, sweepin
     expect(FAMILY_WORDS.test(code('functions/networks/tron/jobs.ts'))).toBe(true);
   });
 });
+
+describe("the stack's side of the port (lib/networks/): a family is its file there and a line in the registry", () => {
+  const families = readdirSync(join(ROOT, 'functions/networks'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const STACK_REGISTRY = 'lib/networks/registry.ts';
+  const familyOf = (file: string) => families.find((family) => file.startsWith(`functions/networks/${family}/`) || file === `lib/networks/${family}.ts`);
+  const FAMILY_WORDS = /\b(?:tron|Tron|TRON|evm|Evm|EVM|solana|Solana|SOLANA)\w*|['"](?:tron|ethereum|bsc|polygon|arbitrum|solana)['"]/;
+  const code = (file: string) => source(file).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+  /** What makes the chain jobs, their keys and their alarms: what a new family must not touch. */
+  const CHAIN_SIDE = ['lib/chain-jobs.ts', 'lib/chain-alarms.ts', 'lib/observability.ts', 'lib/stage-scope.ts', 'lib/binders.ts', 'lib/networks/network-stack.ts'];
+
+  it('has each family of functions/networks/ a part of the stack beside it', () => {
+    expect(families.sort()).toEqual(['evm', 'solana', 'tron']);
+    for (const family of families) expect(filesUnder('lib/networks')).toContain(`lib/networks/${family}.ts`);
+  });
+
+  it("keeps each family's modules, its folder's and its stack part's, out of lib/ but its own part and the registry", () => {
+    const offenders = filesUnder('lib')
+      .filter((file) => file !== STACK_REGISTRY)
+      .flatMap((file) =>
+        specifiersOf(file)
+          .map((specifier) => [specifier, familyOf(resolveImport(file, specifier) ?? '')] as const)
+          .filter(([, family]) => family !== undefined && family !== familyOf(file))
+          .map(([specifier, family]) => `${file} imports ${specifier} (${family})`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('leaves the chain jobs, their keys and their alarms naming no family in their code', () => {
+    expect(CHAIN_SIDE.filter((file) => FAMILY_WORDS.test(code(file)))).toEqual([]);
+    // Not blind: a family's own part names it.
+    expect(FAMILY_WORDS.test(code('lib/networks/solana.ts'))).toBe(true);
+  });
+});
+

@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+import type { IKey, Key } from 'aws-cdk-lib/aws-kms';
+import { Stack } from 'aws-cdk-lib';
+import { EVM_NETWORKS, evmTokenControlsOf } from '../../functions/networks/evm/networks.ts';
+import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../../functions/networks/evm/settings.ts';
+import type { StageConfig } from '../../config/stages.ts';
+import type { Binder } from '../api-function.ts';
+import { secretsNamedIn } from '../binders.ts';
+import { hotWalletKey, NO_CONTROLS, TETHER_CONTROLS, type NetworkFamilyStack } from './network-stack.ts';
+
+/**
+ * The EVM networks on the stage: each open where its EVM_NETWORKS figure names it, polled at its
+ * own rate (`scanEveryMinutes`), its payouts replaced at a higher fee up to the network's cap. Each
+ * has a hot wallet key of its own, and reads its node's URL from a secret where the figure names one.
+ */
+export const evmStack: NetworkFamilyStack = {
+  destinationReads: () => [],
+  onStage(stack, config) {
+    const open = openEvmNetworks(config);
+    const keys = hotWalletKeyPerNetwork(stack, config);
+    const openKeys = Object.fromEntries(Object.keys(open).map((name) => [name, keys[name as EvmNetworkName]]));
+    const entries = Object.entries(open) as [EvmNetworkName, NonNullable<(typeof open)[EvmNetworkName]>][];
+    return {
+      open: entries.map(([name, network]) => ({
+        name,
+        title: EVM_NETWORKS[name].title,
+        pollEveryMinutes: network.scanEveryMinutes,
+        blockMs: EVM_NETWORKS[name].blockMs,
+        gasLow: { feeSymbol: EVM_NETWORKS[name].feeAsset.symbol, minimumSetting: `EVM_NETWORKS.${name}.hotWalletGasMinimum` },
+        feeCap: { figure: 'maxFeePerGasGwei', setting: 'EVM_NETWORKS' },
+        stuckBecause: 'unmined under the fee cap, behind a nonce that will not fill,',
+        issuerControls: evmTokenControlsOf(name, network) === 'tether' ? TETHER_CONTROLS : NO_CONTROLS,
+      })),
+      nodes: [secretsNamedIn('EVM_NETWORKS', entries.flatMap(([, network]) => (network.rpcUrlSecret ? [network.rpcUrlSecret] : [])))],
+      signing: [hotWalletKeys(openKeys, 'kms:Sign', 'kms:GetPublicKey')],
+      depositAddressKeys: [],
+      hotWalletAddresses: [hotWalletKeys(openKeys, 'kms:GetPublicKey')],
+    };
+  },
+};
+
+/** The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema). */
+function openEvmNetworks(config: StageConfig) {
+  return v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
+}
+
+/**
+ * The hot wallet of each EVM network: a secp256k1 key of its own (its address the keccak of the
+ * public key), so a key's loss or grant touches one chain. Made for every EVM network, open or
+ * not: a network's forwarder factory must be deployed owned by its hot wallet's address before
+ * the stage can open it (EVM_NETWORKS names the factory), so the key has to exist first
+ * (npm run evm:deploy-factory, docs/evm-networks.md). Only an open network's key is granted.
+ */
+function hotWalletKeyPerNetwork(stack: Stack, config: StageConfig): Record<EvmNetworkName, Key> {
+  return Object.fromEntries(
+    EVM_NETWORK_NAMES.map((network) => [
+      network,
+      hotWalletKey(stack, `HotWalletKey${network[0]!.toUpperCase()}${network.slice(1)}`, `Cambio ${config.stage} hot wallet (${network}, secp256k1)`, `alias/cambio-${config.stage}-hot-wallet-${network}`),
+    ]),
+  ) as Record<EvmNetworkName, Key>;
+}
+
+/**
+ * The open EVM networks' hot wallet keys, with `actions` on each (the withdrawal sender signs:
+ * kms:Sign and kms:GetPublicKey), as EVM_SIGNER_KMS_KEY_IDS; nothing when the stage opens none.
+ */
+const hotWalletKeys = (keys: Partial<Record<EvmNetworkName, IKey>>, ...actions: string[]): Binder => (fn) => {
+  const entries = Object.entries(keys);
+  if (entries.length === 0) return {};
+  for (const [, key] of entries) key.grant(fn, ...actions);
+  return { EVM_SIGNER_KMS_KEY_IDS: Stack.of(fn).toJsonString(Object.fromEntries(entries.map(([network, key]) => [network, key.keyId]))) };
+};
