@@ -1,6 +1,6 @@
 import { networksOpenIn } from '../../functions/networks/open-networks.ts';
-import { NETWORK_STAGE_SETTINGS, type OpeningSettings } from '../../functions/networks/settings-registry.ts';
-import { parseSettings, type SettingName } from '../../functions/settings/schema.ts';
+import { NETWORK_STAGE_SETTINGS } from '../../functions/networks/settings-registry.ts';
+import { parseSettings } from '../../functions/settings/schema.ts';
 import type { StageConfig } from '../../config/stages.ts';
 import type { Binder } from '../api-function.ts';
 import type { StageScope } from '../stage-scope.ts';
@@ -22,4 +22,4 @@ export const destinationReadsOf = (config: StageConfig): Binder[] => NETWORK_FAM
 /** Executions reserved for each signing job: one per network the stage opens
  * (functions/networks/open-networks.ts), each network's run beside the others'. */
 export const signingJobConcurrencyOf = (config: StageConfig): number =>
-  networksOpenIn(parseSettings(Object.keys(NETWORK_STAGE_SETTINGS) as SettingName[], config.functionEnvironment) as unknown as OpeningSettings).length;
+  networksOpenIn(parseSettings(Object.keys(NETWORK_STAGE_SETTINGS) as (keyof typeof NETWORK_STAGE_SETTINGS)[], config.functionEnvironment)).length;

@@ -65,6 +65,11 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s opening every netwo
     }
   });
 
+  it('reserves the signing jobs one execution per open network: six', () => {
+    const signing = Object.values(template.findResources('AWS::Lambda::Function')).filter((fn) => /-Jobs(WithdrawalSender|DepositSweeper)$/.test(String(fn.Properties.FunctionName)));
+    expect(signing.map((fn) => fn.Properties.ReservedConcurrentExecutions)).toEqual([6, 6]);
+  });
+
   it.each(['deposit poller', 'withdrawal sender', 'deposit sweeper'])('runs the %s once a schedule for each network but TRON, with the network as input, five to a rule at most', (job) => {
     const rules = Object.values(template.findResources('AWS::Events::Rule')).filter((rule) => String(rule.Properties.Description).startsWith(`Runs the ${job} on `));
     const networks = rules.flatMap((rule) => (rule.Properties.Targets as { Input: string }[]).map((target) => JSON.parse(target.Input).network as string));
