@@ -56,7 +56,8 @@ export interface OpenNetwork {
   /** Where a payout is replaced at a higher fee up to a cap, which it can then wait at: the
    * figure that sets the cap, and the setting that holds it. */
   feeCap?: { figure: string; setting: string };
-  /** What a withdrawal processing for over 15 minutes means there, in its alarm's words. */
+  /** What a withdrawal processing for over 15 minutes means there, in its alarm's words (the first
+   * network's is the stage's own alarm, which says its transactions settle or expire well within that). */
   stuckBecause: string;
   issuerControls: IssuerControls;
 }
