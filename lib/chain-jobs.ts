@@ -5,7 +5,7 @@ import type { StageConfig } from '../config/stages.ts';
 import type { Binder, CambioFunction } from './api-function.ts';
 import { TABLE_READ, TABLE_WRITE, tableActions } from './binders.ts';
 import type { OpenNetwork } from './networks/network-stack.ts';
-import { familiesOnStage, signingJobConcurrencyOf } from './networks/registry.ts';
+import { familiesOnStage } from './networks/registry.ts';
 import type { StageScope } from './stage-scope.ts';
 
 /**
@@ -54,7 +54,7 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
     stack.stageFunction(handler, {
       bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), ...signing, ...nodes, ...depositAddressKeys],
       timeout: Duration.seconds(55),
-      reservedConcurrentExecutions: signingJobConcurrencyOf(config),
+      reservedConcurrentExecutions: networks.length,
     });
   const sender = signingJob(JOBS.withdrawalSender.handler);
   const sweeper = signingJob(JOBS.depositSweeper.handler, ...families.flatMap((family) => family.depositAddressKeys));

@@ -19,7 +19,9 @@ export const familiesOnStage = (stack: StageScope, config: StageConfig): FamilyO
 /** What a money route binds to read a destination on the chain, whichever family's. */
 export const destinationReadsOf = (config: StageConfig): Binder[] => NETWORK_FAMILY_STACKS.flatMap((family) => family.destinationReads(config));
 
-/** Executions reserved for each signing job: one per network the stage opens
- * (functions/networks/open-networks.ts), each network's run beside the others'. */
+/** Executions reserved for each signing job, from the stage's figures alone: one per network the
+ * stage opens as the functions see it (functions/networks/open-networks.ts), each network's run
+ * beside the others'. The stack reserves one per network the families open (lib/chain-jobs.ts); the
+ * infra tests hold the two to the same count, and the capacity model sums it. */
 export const signingJobConcurrencyOf = (config: StageConfig): number =>
   networksOpenIn(parseSettings(Object.keys(NETWORK_STAGE_SETTINGS) as (keyof typeof NETWORK_STAGE_SETTINGS)[], config.functionEnvironment)).length;
