@@ -3,7 +3,7 @@ import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cl
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
 import { PERIOD, type AlarmFactory, type AppMetric } from './alarms.ts';
-import type { OpenNetwork } from './networks/network-stack.ts';
+import { idSuffixOf, type OpenNetwork } from './networks/network-stack.ts';
 
 export interface ChainAlarmsProps {
   stage: string;
@@ -45,7 +45,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     const tenMinutes = tenMinutesOf(network);
     const ofNetwork = (metricName: string, statistic: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
-    const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    const suffix = idSuffixOf(name);
     networkAlarm(`ScannerLag${suffix}`, `The ${title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
       threshold: tenMinutes,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -112,7 +112,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   // a total mismatch is on. USDT moved between networks by hand shows here as equal and opposite
   // differences on two networks while the total balances. With the first network alone the total is its.
   for (const { name, title } of named.length === 0 ? [] : props.networks) {
-    const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    const suffix = idSuffixOf(name);
     const perNetwork = (metricName: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
     const options = { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 };
@@ -130,7 +130,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   // Network, as its other metrics; each other network's with its name.
   // An alarm that cannot fire would read as a watch kept: each network has those its token's controls allow.
   for (const { name, title, issuerControls } of props.networks) {
-    const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+    const suffix = idSuffixOf(name);
     const isFirst = name === first.name;
     const issuerAlarm = isFirst ? alarm : networkAlarm;
     const metric = (metricName: string) =>

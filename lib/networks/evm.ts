@@ -6,7 +6,7 @@ import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../.
 import type { StageConfig } from '../../config/stages.ts';
 import type { Binder } from '../api-function.ts';
 import { secretsNamedIn } from '../binders.ts';
-import { hotWalletKey, NO_CONTROLS, TETHER_CONTROLS, type NetworkFamilyStack } from './network-stack.ts';
+import { hotWalletKey, idSuffixOf, NO_CONTROLS, TETHER_CONTROLS, type NetworkFamilyStack } from './network-stack.ts';
 
 /**
  * The EVM networks on the stage: each open where its EVM_NETWORKS figure names it, polled at its
@@ -55,7 +55,7 @@ function hotWalletKeyPerNetwork(stack: Stack, config: StageConfig): Record<EvmNe
   return Object.fromEntries(
     EVM_NETWORK_NAMES.map((network) => [
       network,
-      hotWalletKey(stack, `HotWalletKey${network[0]!.toUpperCase()}${network.slice(1)}`, `Cambio ${config.stage} hot wallet (${network}, secp256k1)`, `alias/cambio-${config.stage}-hot-wallet-${network}`),
+      hotWalletKey(stack, `HotWalletKey${idSuffixOf(network)}`, `Cambio ${config.stage} hot wallet (${network}, secp256k1)`, `alias/cambio-${config.stage}-hot-wallet-${network}`),
     ]),
   ) as Record<EvmNetworkName, Key>;
 }

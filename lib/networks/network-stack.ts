@@ -62,6 +62,10 @@ export interface OpenNetwork {
   issuerControls: IssuerControls;
 }
 
+/** A network's name as it ends a construct id (`ScannerLagEthereum`, `HotWalletKeyPolygon`): ids are
+ * PascalCase, and these are part of deployed resources' logical ids, so the form never changes. */
+export const idSuffixOf = (network: string): string => `${network[0]!.toUpperCase()}${network.slice(1)}`;
+
 /** A hot wallet's key: signing only, never leaving KMS, and kept when the stack goes (the wallet's
  * funds answer to it). secp256k1 unless the family's curve is another. */
 export function hotWalletKey(stack: Stack, id: string, description: string, alias: string, keySpec: KeySpec = KeySpec.ECC_SECG_P256K1): Key {
