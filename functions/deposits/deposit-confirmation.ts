@@ -1,4 +1,6 @@
-import type { TransactionReceipt } from '../networks/chain.ts';
+import { EXPIRY_SETTLE_MARGIN_MS, type TransactionReceipt } from '../networks/chain.ts';
+import type { NetworkName } from '../networks/names.ts';
+import { networkNamed } from '../networks/registry.ts';
 import type { Deposit, HoldReason } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog } from '../shared/log.ts';
@@ -55,9 +57,20 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   return (await applySteps(deps.store, steps)).length;
 }
 
+/**
+ * How many blocks the final chain must be past a transfer's block before a transaction that neither
+ * the newest view (receipt()) nor the final one (finalReceipt()) knows is taken as gone, forked out
+ * before it was final: a provider answers from several nodes, and the one giving receipts can lag
+ * the one giving the final block (TronGrid's full and solidity nodes are different machines).
+ * Dropped at once, a payment in a final block would be lost, as the scan has moved past it. The
+ * same margin as a payout's expiry (chain.ts EXPIRY_SETTLE_MARGIN_MS), in the network's blocks.
+ */
+export const unknownTransferGoneAfterBlocks = (network: NetworkName): number => Math.ceil(EXPIRY_SETTLE_MARGIN_MS / networkNamed(network).blockMs);
+
 /** Credits transfers whose block is final and whose receipt says SUCCESS (on a chain that gives
  * block hashes, a receipt that still holds the transfer: stillTransfers); drops the ones the final
- * chain does not have, that failed, or that a transaction mined again no longer makes; refreshes
+ * chain does not have (unknown to both views once it is unknownTransferGoneAfterBlocks past their
+ * block), that failed, or that a transaction mined again no longer makes; refreshes
  * the confirmation count of the rest.
  * Receipts are read a few at a time and the changes written in batches, so 30 paid transfers a
  * block cost a handful of requests rather than three round trips each.
@@ -82,6 +95,14 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   }
   const asked = finalRecords.filter((record) => !receipts.has(record));
   await inParallel(asked, RECEIPTS_IN_FLIGHT, async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)));
+  // The newest view not knowing a transaction in a final block may be its node lagging: the final
+  // view is asked before anything is concluded from it.
+  const unknown = asked.filter((record) => receipts.get(record) === null);
+  await inParallel(unknown, RECEIPTS_IN_FLIGHT, async (record) => {
+    const receipt = await deps.chain.finalReceipt(record.txHash);
+    if (receipt) receipts.set(record, receipt);
+  });
+  const goneAfter = unknownTransferGoneAfterBlocks(deps.network);
   // A record whose block was replaced (it has a hash, and its receipt was asked) is credited only
   // from a receipt that still holds its transfer; read the contracts only then.
   const reorganised = asked.filter((record) => record.blockHash !== undefined);
@@ -107,6 +128,13 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
       continue;
     }
     const receipt = receipts.get(record) ?? null;
+    // Known to neither view: gone only once the final chain is well past its block and, where the
+    // record has its block's hash, the node has a block at that height (one that lacks it is behind).
+    const nodeBehind = record.blockHash !== undefined && hashes.get(record.blockNumber) === null;
+    if (receipt === null && (nodeBehind || final.number < record.blockNumber + goneAfter)) {
+      result.waiting++;
+      continue;
+    }
     if (receipt && receipt.result === 'SUCCESS' && receipt.blockNumber > final.number) {
       // Re-included in a later block after a fork: wait for that block to become final.
       result.waiting++;

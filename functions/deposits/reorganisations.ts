@@ -13,7 +13,7 @@ import { applySteps, RECEIPTS_IN_FLIGHT, type DepositJobDeps, type DepositStep }
 /**
  * What a reorganisation changed under the transfers still confirming: each was recorded with its
  * block's hash, and where the node now has another block at that height (or none), the transfer's
- * block was replaced. Its transaction re-mined elsewhere, its receipt still holding the transfer
+ * block was replaced (a node without the height is behind, and is asked again). Its transaction re-mined elsewhere, its receipt still holding the transfer
  * (stillTransfers), moves the record there; gone, failed this time, or mined again without the
  * transfer, the transfer is dropped from its deposit at once, its pending amount taken back and
  * `deposit.transfer_reversed` written, rather than at finality. Only chains that report block
@@ -26,7 +26,12 @@ export async function undoReorganised(deps: DepositJobDeps, latest: number, now:
   const records = (await deps.store.confirmingTransfers()).filter((record) => record.blockHash !== undefined);
   if (records.length === 0) return;
   const hashes = await blockHashesOf(chain, records);
-  const replaced = records.filter((record) => hashes.get(record.blockNumber) !== record.blockHash);
+  // A height the node does not have yet is a node behind the one that gave `latest`, not a
+  // replaced block: asked again at the next scan.
+  const replaced = records.filter((record) => {
+    const hash = hashes.get(record.blockNumber);
+    return hash != null && hash !== record.blockHash;
+  });
   if (replaced.length === 0) return;
   const contracts = await usdtContractsOf(deps);
   const steps: DepositStep<null>[] = [];

@@ -29,6 +29,9 @@ export interface Network {
   readonly feeAsset: { symbol: string; decimals: number };
   /** When a block can no longer be reversed, for people: the reader's finalBlock() follows it. */
   readonly finality: string;
+  /** Its usual time between blocks (slots on Solana), in ms: how many blocks make a span of time,
+   * for a margin counted in blocks (a lagging node's) or an alarm's threshold. */
+  readonly blockMs: number;
   readonly address: AddressFormat;
   /** Where a person sees a transaction on the network's public explorer. */
   explorerTransactionUrl(txHash: string): string;

@@ -7,9 +7,6 @@ import type { Binder } from '../api-function.ts';
 import { secretsNamedIn } from '../binders.ts';
 import { hotWalletKey, type NetworkFamilyStack } from './network-stack.ts';
 
-/** Solana makes a slot every 400 ms. */
-const SOLANA_SLOT_MS = 400;
-
 /**
  * Solana on the stage, open where its SOLANA figure is set: polled every minute as the signing jobs
  * run; its payouts never replaced at a higher fee (a priority fee under a cap, signed again only
@@ -33,7 +30,7 @@ export const solanaStack: NetworkFamilyStack = {
               name: 'solana',
               title: solana.title,
               pollEveryMinutes: config.pollerScheduleMinutes,
-              blockMs: SOLANA_SLOT_MS,
+              blockMs: solana.blockMs,
               // Its fees and the rent of the token accounts payouts create are SOL.
               gasLow: { feeSymbol: solana.feeAsset.symbol, minimumSetting: 'SOLANA.hotWalletSolMinimum' },
               stuckBecause: 'signed again and again without landing (the hot wallet short of SOL, or the network congested past the priority fee cap),',

@@ -1,11 +1,8 @@
-import { NETWORK_DISPLAY } from '../../functions/networks/display.ts';
+import { tron } from '../../functions/networks/tron/network.ts';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Binder } from '../api-function.ts';
 import { secretRead } from '../binders.ts';
 import { hotWalletKey, TETHER_CONTROLS, type NetworkFamilyStack } from './network-stack.ts';
-
-/** TRON produces a block every 3 s. */
-const TRON_BLOCK_MS = 3000;
 
 /**
  * TRON on the stage: open on every stage, the first network (its jobs run on the chain jobs' own
@@ -22,9 +19,9 @@ export const tronStack: NetworkFamilyStack = {
       open: [
         {
           name: 'tron',
-          title: NETWORK_DISPLAY.tron.title,
+          title: tron.title,
           pollEveryMinutes: config.pollerScheduleMinutes,
-          blockMs: TRON_BLOCK_MS,
+          blockMs: tron.blockMs,
           stuckBecause: 'signed but neither settled nor expired,',
           issuerControls: TETHER_CONTROLS,
         },

@@ -156,15 +156,54 @@ describe('deposit detection and crediting', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
-  it('a transfer that vanishes in a fork before confirmation is removed from pending', async () => {
+  it('a transfer that vanishes in a fork before confirmation is removed from pending, once the final chain is a minute past its block', async () => {
     const deposit = await newDeposit();
     const { txHash } = await pay(deposit.address, '40');
     clock.advanceBlocks(1);
     await scan();
     await chain.dropTransaction(txHash);
+    // Its block just final, no node knows it: it may be a node behind, so it waits.
+    expect(await settle()).toMatchObject({ dropped: 0, waiting: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'confirming' });
     expect(await settle()).toMatchObject({ dropped: 1 });
     expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n });
     expect(await balance()).toMatchObject({ pending: 0n, available: 0n });
+  });
+
+  it('a final payment whose receipt a lagging node lacks is credited from the final view, never dropped', async () => {
+    const deposit = await newDeposit();
+    const { txHash } = await pay(deposit.address, '100');
+    clock.advanceBlocks(1);
+    await scan();
+    // TronGrid answers receipts from a full node and the final block from a solidity node: here
+    // the full node is behind and does not know the transaction at all.
+    const laggingFullNode: SandboxChain = Object.create(chain);
+    laggingFullNode.receipt = async (hash: string) => (hash === txHash ? null : chain.receipt(hash));
+    laggingFullNode.finalReceipt = (hash: string) => chain.finalReceipt(hash);
+    clock.advanceBlocks(40);
+    await scan();
+    expect(await confirmDeposits({ ...deps(), chain: laggingFullNode })).toMatchObject({ confirmed: 1, dropped: 0 });
+    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('100') });
+    expect(await balance()).toMatchObject({ available: usdt('100'), pending: 0n });
+    expect((await events()).map((event) => event.type)).not.toContain('deposit.transfer_reversed');
+  });
+
+  it('a final payment that no view of the node knows yet waits rather than being dropped, and is credited once one does', async () => {
+    const deposit = await newDeposit();
+    const { txHash } = await pay(deposit.address, '30');
+    clock.advanceBlocks(1);
+    await scan();
+    const behind = new Set([txHash]);
+    const laggingNodes: SandboxChain = Object.create(chain);
+    laggingNodes.receipt = async (hash: string) => (behind.has(hash) ? null : chain.receipt(hash));
+    laggingNodes.finalReceipt = async (hash: string) => (behind.has(hash) ? null : chain.finalReceipt(hash));
+    clock.advanceBlocks(20);
+    await scan();
+    // Final, but within a minute of blocks: neither view knowing it may be their lag.
+    expect(await confirmDeposits({ ...deps(), chain: laggingNodes })).toMatchObject({ dropped: 0, waiting: 1 });
+    behind.clear();
+    expect(await settle()).toMatchObject({ confirmed: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('30') });
   });
 
   it('an unpaid deposit expires after 24 h, and late funds are still credited', async () => {

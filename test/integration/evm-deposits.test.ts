@@ -187,6 +187,33 @@ describe('EVM deposits on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   });
 
+  it('a node behind, without the paying block yet, is not a reorganisation: the payment stays confirming and is credited once', async () => {
+    const deposit = await newDeposit('ethereum');
+    const before = await usdtBalance();
+    await pay(nodes.ethereum, deposit.address, parseUnits('25', 6));
+    const jobs = jobsOn('ethereum');
+    expect((await jobs.scan()).recorded).toBe(1);
+
+    // The provider's next answers for blocks come from a backend that lacks the paying block's height
+    // (its head is behind), and knows no receipt of it.
+    const { chain: node, settings: chainSettings } = evmChains('ethereum').connect(env.db, env.tableName, settings);
+    const recorded = (await read(deposit)).transactions[0]!.blockNumber;
+    const behind: typeof node = Object.assign(Object.create(node), {
+      blockAt: async (height: number) => (height >= recorded ? null : node.blockAt!(height)),
+      receipt: async () => null,
+    });
+    await mine(nodes.ethereum, 1);
+    await scanDeposits({ network: 'ethereum', chain: behind, store: new DynamoDepositChainStore(env.db, env.tableName, 'ethereum'), usdtContract: chainSettings.usdtContract, cursor: new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName), owner: 'scanner' });
+    expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('25') });
+    expect((await company.eventsOf(deposit)).map((event) => event.type)).toEqual(['deposit.confirming']);
+
+    await mine(nodes.ethereum, CONFIRMATIONS + 1);
+    await jobs.scan();
+    expect(await jobs.confirm()).toMatchObject({ confirmed: 1 });
+    expect((await usdtBalance()).available - before.available).toBe(usdt('25'));
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
+  });
+
   it('a payment re-mined in a later block by a reorganisation is credited once', async () => {
     const deposit = await newDeposit('ethereum');
     const before = await usdtBalance();

@@ -13,6 +13,7 @@ export const solana: Network = withDisplay({
   name: 'solana',
   tokenDecimals: 6,
   feeAsset: { symbol: 'SOL', decimals: 9 },
+  blockMs: 400,
   finality: 'finalized: a supermajority of stake has voted on 31 blocks built on it (about 13 seconds)',
   address: solanaAddressFormat,
 });

@@ -31,6 +31,7 @@ export const tron: Network = withDisplay({
   name: 'tron',
   tokenDecimals: 6,
   feeAsset: { symbol: 'TRX', decimals: 6 },
+  blockMs: 3000,
   finality: 'solidified: 19 of the 27 block producers have built on the block (about a minute)',
   address: tronAddressFormat,
 });
