@@ -118,7 +118,45 @@ function reportLines(result: Reconciliation, usdt: (value: bigint) => string): s
 export interface SweepInFlight {
   network: NetworkName;
   txHashes: string[];
+  /** What it was signed to move: exact where a sweep names its amount (a TRON transfer). */
   amount: bigint;
+  /**
+   * The addresses it empties, where what it moves is decided when it is mined rather than when it is
+   * signed (an EVM sweep: each forwarder's flush moves its whole balance, a payment that landed
+   * meanwhile too, a reorganised-away one not). Its fee is then read from its receipt alone
+   * (sweepMovement), never inferred from `amount`. Absent: the sweep moves `amount` exactly.
+   */
+  from?: readonly string[];
+}
+
+/**
+ * What a mined sweep moved, as its receipt shows it: `sent`, what left the swept addresses, and
+ * `received`, what of it reached the hot wallet; the token issuer's fee is the difference (its
+ * own Transfer event, from the swept address to the issuer). Where the sweep does not name its
+ * addresses (SweepInFlight.from), it sent its `amount` and received what reached the hot wallet.
+ * Null when the receipt gives no transfers.
+ */
+export function sweepMovement(
+  receipt: TransactionReceipt,
+  hotWallet: string,
+  sweep: Pick<SweepInFlight, 'amount' | 'from'>,
+  sameAddress: (a: string, b: string) => boolean,
+): { sent: bigint; received: bigint } | null {
+  if (!receipt.tokenTransfers) return null;
+  if (!sweep.from) return { sent: sweep.amount, received: receivedBy(receipt, hotWallet, sameAddress)! };
+  const swept = sweep.from;
+  const fromSwept = receipt.tokenTransfers.filter((transfer) => transfer.from !== undefined && swept.some((address) => sameAddress(address, transfer.from!)));
+  return {
+    sent: fromSwept.reduce((sum, transfer) => sum + transfer.amount, 0n),
+    received: receivedBy({ ...receipt, tokenTransfers: fromSwept }, hotWallet, sameAddress)!,
+  };
+}
+
+/** The issuer's fee on a mined sweep (what left the swept addresses and did not reach the hot
+ * wallet), or null when the receipt gives no transfers. Never negative. */
+export function sweepIssuerFee(...args: Parameters<typeof sweepMovement>): bigint | null {
+  const moved = sweepMovement(...args);
+  return moved === null ? null : moved.sent > moved.received ? moved.sent - moved.received : 0n;
 }
 
 /** A family's reader of its sweeps in flight from reconcile's one scan of the table
@@ -314,14 +352,15 @@ async function sweepFeesInFlight(network: NetworkName, chain: NetworkSources, le
   // (TRON) compare alike, since two valid ones differing only in letter case would need a
   // checksum collision.
   const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  // Before any version has a successful receipt nothing has moved: the swept addresses still hold
+  // their USDT, read with the deposit addresses, and there is no fee to count.
   let fees = 0n;
   for (const sweep of ledger.sweepsInFlight ?? []) {
     if (sweep.network !== network) continue;
     for (const txHash of sweep.txHashes) {
       const receipt = await chain.receipt(txHash);
       if (receipt?.result !== 'SUCCESS') continue;
-      const received = receivedBy(receipt, hotWallet, sameAddress);
-      if (received !== null && received < sweep.amount) fees += sweep.amount - received;
+      fees += sweepIssuerFee(receipt, hotWallet, sweep, sameAddress) ?? 0n;
       break;
     }
   }

@@ -1,24 +1,28 @@
 import { encodeAbiParameters, erc20Abi, keccak256, pad, parseAbiItem, parseEther, parseEventLogs, parseTransaction, parseUnits, toHex, type Address, type Hash, type TransactionSerialized } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { sweepEvmDepositAddresses, type EvmSweep, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf } from '#functions/networks/evm/from-settings';
-import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
+import { Bep20Usdt, TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { depositSettingsFrom } from '#adapters/deposit-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
-import { reconciliationReport, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
+import { reconcileHoldings, reconciliationReport, type HoldingsReconciliation, type LedgerSide } from '#functions/ledger/reconciliation';
+import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
+import { CAMBIO_BOOKS } from '#functions/ledger/ledger';
+import { evmSandboxIssuer } from '#local/evm-issuer';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
 import { ANVIL_MNEMONIC, HOT_WALLET_USDT, hotWalletFloatOf, localWalletClient } from '#local/evm-contracts';
 import { checkHotWalletGas } from '#functions/networks/evm/hot-wallet-gas';
 import { useFreshTable } from '../support/dynamo.ts';
+import { storedLedgerEntries } from '../support/records.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { evmSenderDeps, evmSweeperDeps, reconcileEvmNetworks, useEvmDepositAnvil } from '../support/evm-jobs.ts';
 
@@ -322,6 +326,109 @@ describe('reconcile per network', () => {
     expect(reconciliationReport(short)).toContain('MISMATCH: -7.000000 USDT (shortfall)');
     expect(reconciliationReport(short)).toMatch(/bsc .*shortfall/);
   }, 60_000);
+});
+
+describe("the issuer's fee on a sweep is what the forwarders sent less what the hot wallet received, as the receipt shows it", () => {
+  /** Ethereum's Tether token on an anvil of its own: the fee switched on, unlike BEP20USDT's. */
+  const ETHEREUM = 'ethereum';
+  const tether = useEvmDepositAnvil(env, ETHEREUM, { chainId: 1, usdtDecimals: 6, confirmations: CONFIRMATIONS });
+  const issuer = () => evmSandboxIssuer(ETHEREUM, tether.settings.EVM_NETWORKS[ETHEREUM]!);
+  const tetherOf = (address: string) => tether.client().readContract({ address: tether.node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+  async function pay(to: string, amount: string) {
+    const hash = await localWalletClient(tether.node.chain, tether.node.customer).writeContract({ address: tether.node.usdt, abi: TetherUsdt.abi, functionName: 'transfer', args: [to as Address, parseUnits(amount, 6)] });
+    expect((await tether.client().waitForTransactionReceipt({ hash })).status).toBe('success');
+  }
+  const reconciledEthereum = async () => {
+    const result = await reconcileEvmNetworks(env, tether.settings, { [ETHEREUM]: tether.node.hotWallet.address });
+    return { result, ethereum: result.networks.find((network) => network.network === ETHEREUM)! };
+  };
+
+  beforeAll(async () => {
+    // The hot wallet's starting USDT is Cambio's float, recorded so reconcile counts it.
+    await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), hotWalletFloatOf(ETHEREUM, tether.node), new Date());
+  });
+
+  it('a payment landing between the plan and the mining (10 bp fee): the fee booked is what the issuer took, and reconcile balances to the unit in flight and settled', async () => {
+    await issuer().setFee(10, usdt('40'));
+    try {
+      const deposit = await createDeposit(deposits, depositSettingsFrom(tether.settings), companyId, { network: ETHEREUM, reference: `fee-${Math.random()}` }, new Date());
+      await pay(deposit.address, '100');
+      await tether.creditPaid();
+      expect(await companyUsdt()).toMatchObject({ available: usdt('99.9') });
+      expect((await reconciledEthereum()).ethereum.difference).toBe(0n);
+
+      // The batch is planned on the forwarder's 99.9; 5 more arrive (4.995 after the fee) before the
+      // sweep is signed and mined, and its flush moves the whole 104.895.
+      const deps = evmSweeperDeps(env, ETHEREUM, tether.settings);
+      const signedSweep = deps.payouts.signedSweep.bind(deps.payouts);
+      let issuerBefore = 0n;
+      deps.payouts = Object.assign(Object.create(deps.payouts) as EvmSweepDeps['payouts'], {
+        signedSweep: async (input: Parameters<typeof signedSweep>[0]) => {
+          await pay(deposit.address, '5');
+          issuerBefore = await tetherOf(tether.node.issuer.address);
+          return signedSweep(input);
+        },
+      });
+      const hotBefore = await tetherOf(tether.node.hotWallet.address);
+      expect(await sweepEvmDepositAddresses(deps)).toMatchObject({ sent: 1, forwarders: 1 });
+      const [sweep] = await deps.store.openSweeps();
+      expect(sweep).toMatchObject({ amount: usdt('99.9') });
+      await tether.client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
+      const issuerTook = (await tetherOf(tether.node.issuer.address)) - issuerBefore;
+      const received = (await tetherOf(tether.node.hotWallet.address)) - hotBefore;
+      expect(issuerTook).toBe(104_895n); // 0.1 % of 104.895
+      expect(received + issuerTook).toBe(usdt('104.895'));
+
+      // Mined, the payment not yet scanned: its 4.995 is the only difference (a deposit not yet
+      // scanned), the fee in flight what the issuer took.
+      const mined = await reconciledEthereum();
+      expect(mined.ethereum).toMatchObject({ sweepFeesInFlightUsdt: issuerTook, difference: usdt('4.995') });
+      // Scanned and credited: balanced to the unit while the sweep is still open.
+      await tether.creditPaid();
+      expect(await companyUsdt()).toMatchObject({ available: usdt('104.895') });
+      const credited = await reconciledEthereum();
+      expect(credited.ethereum, reconciliationReport(credited.result)).toMatchObject({ sweepFeesInFlightUsdt: issuerTook, difference: 0n, balanced: true });
+
+      // Settled: the fee booked is what the issuer took, the record keeps what moved.
+      expect(await sweepEvmDepositAddresses(evmSweeperDeps(env, ETHEREUM, tether.settings))).toMatchObject({ done: 1 });
+      const done = (await new DynamoEvmSweepStore(env.db, env.tableName, ETHEREUM).finishedSweeps()).find((one) => one.id === sweep!.id);
+      expect(done).toMatchObject({ status: 'done', amount: usdt('99.9'), moved: usdt('104.895') });
+      const fee = (await storedLedgerEntries(env.db, env.tableName, CAMBIO_BOOKS)).map(ledgerEntryItem.fromItem).find((entry) => entry.reference === `token_fee:${ETHEREUM}:${sweep!.txHash}`);
+      expect(fee?.postings).toEqual([expect.objectContaining({ destination: `external:${ETHEREUM}`, amount: issuerTook })]);
+      const settled = await reconciledEthereum();
+      expect(settled.ethereum, reconciliationReport(settled.result)).toMatchObject({ sweepFeesInFlightUsdt: 0n, difference: 0n, balanced: true });
+      await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    } finally {
+      await issuer().setFee(0, 0n);
+    }
+  }, 120_000);
+
+  it('a payment reorganised away between the plan and the mining: the forwarders sent less than planned and no fee is counted that the issuer did not take', async () => {
+    // Planned on 105 (a 5 USDT payment since reorganised away, not credited), no fee on: the flush
+    // moved the 100 still there, all of it to the hot wallet.
+    const forwarder = '0x1111111111111111111111111111111111111111';
+    const hotWallet = '0x2222222222222222222222222222222222222222';
+    const ledger: LedgerSide = {
+      companiesUsdt: usdt('100'),
+      treasuryUsdt: 0n,
+      netInflowUsdt: { ethereum: usdt('100') },
+      processing: [],
+      sweepsInFlight: [{ network: 'ethereum', txHashes: ['0xsweep'], amount: usdt('105'), from: [forwarder.toUpperCase().replace('0X', '0x')] }],
+      depositAddresses: { ethereum: [forwarder] },
+    };
+    const result = await reconcileHoldings({
+      ledger: async () => ledger,
+      networks: [
+        {
+          network: 'ethereum',
+          hotWalletAddress: async () => hotWallet,
+          usdtBalances: async (addresses) => new Map(addresses.map((address) => [address, address === hotWallet ? usdt('100') : 0n])),
+          receipt: async () => ({ txHash: '0xsweep', blockNumber: 1, result: 'SUCCESS', tokenTransfers: [{ contract: '0xusdt', from: forwarder, to: hotWallet, amount: usdt('100') }] }),
+        },
+      ],
+    });
+    expect(result).toMatchObject({ sweepFeesInFlightUsdt: 0n, difference: 0n, balanced: true });
+  });
 });
 
 describe('hot wallet gas', () => {

@@ -40,6 +40,8 @@ export const evmSweepItem = {
       ...(forwarder.native !== undefined && { native: toBigInt(forwarder.native) }),
     })),
     amount: toBigInt(item.amount),
+    // Sweeps settled before what moved was kept, and open ones, have none.
+    ...(item.moved !== undefined && { moved: toBigInt(item.moved) }),
     // Sweeps stored before native coin was swept moved none.
     nativeAmount: item.nativeAmount === undefined ? 0n : toBigInt(item.nativeAmount),
     nonce: Number(toBigInt(item.nonce)),
@@ -56,7 +58,11 @@ export const evmSweepItem = {
 };
 
 /** An unfinished EVM sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
- * every version of its transaction (any one may be mined) and the USDT it moves to the hot wallet. */
+ * every version of its transaction (any one may be mined), the USDT its forwarders held when it was
+ * signed, and the forwarders: each flush moves its whole balance when mined, so its issuer's fee is
+ * read from the receipt (what they sent less what the hot wallet received), not from `amount`. */
 export const evmSweepInFlight = sweepInFlightReader(evmSweepItem, (sweep) =>
-  evmSweepItem.isFinished(sweep) ? null : { network: sweep.network, txHashes: [sweep.txHash, ...(sweep.replacedTxHashes ?? [])], amount: sweep.amount },
+  evmSweepItem.isFinished(sweep)
+    ? null
+    : { network: sweep.network, txHashes: [sweep.txHash, ...(sweep.replacedTxHashes ?? [])], amount: sweep.amount, from: sweep.forwarders.map((forwarder) => forwarder.address) },
 );

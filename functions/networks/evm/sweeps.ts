@@ -1,5 +1,6 @@
 import type { EvmNetworkName } from '../names.ts';
-import { receivedBy, type ChainBlock, type TransactionReceipt } from '../chain.ts';
+import type { ChainBlock, TransactionReceipt } from '../chain.ts';
+import { sweepMovement } from '../../ledger/reconciliation.ts';
 import { tokenFeeEntry, type LedgerEntry } from '../../ledger/ledger.ts';
 import type { EvmPayouts, SignedPayout } from './withdrawal-sending.ts';
 import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceFiller, type NonceSequence, type NonceSlot, type ReplaceableTransaction } from './nonce-sequence.ts';
@@ -55,6 +56,10 @@ export interface EvmSweep extends ReplaceableTransaction {
   forwarders: SweptForwarder[];
   /** What the forwarders held when it was signed, together. */
   amount: bigint;
+  /** Once done: the USDT its receipt shows the forwarders sent, their whole balances when it was
+   * mined (more than `amount` when a payment landed meanwhile, less when one was reorganised away).
+   * The hot wallet received this less the issuer's fee, which the sweep books. */
+  moved?: bigint;
   /** Their native coin when it was signed, together, in wei (0 for most sweeps). */
   nativeAmount: bigint;
   failureReason: string | null;
@@ -312,6 +317,10 @@ const replaceSweep = (deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date) =>
     broadcast: (replacement) => broadcastSweep(deps, replacement, now),
   });
 
+/** An EVM address is the same in any letter case: a log writes it in lower case (or checksummed,
+ * decoded), a stored one is EIP-55. */
+const sameEvmAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 /** Why a sweep failed when a transaction Cambio did not sign took its nonce: it can never be mined. */
 export const NONCE_USED_OUTSIDE = 'NONCE_USED_OUTSIDE';
 
@@ -324,10 +333,19 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
   // The record ends with the hash of the version that landed, whichever it is (nonceOutcome's).
   const settleAs = async (sweep: EvmSweep, settled: string, txHash = sweep.txHash, receipt?: TransactionReceipt) => {
     const done = settled === 'SUCCESS';
-    const after: EvmSweep = { ...sweep, txHash, status: done ? 'done' : 'failed', failureReason: done ? null : settled, updatedAt: now().toISOString() };
-    // The hot wallet received the forwarders' USDT less any fee the token's issuer took: Cambio's cost, booked with the sweep.
-    const received = done && receipt ? receivedBy(receipt, sweep.wallet, (a, b) => a.toLowerCase() === b.toLowerCase()) : null;
-    const fee = received === null ? null : tokenFeeEntry(deps.network, txHash, sweep.amount - received, now());
+    // The hot wallet received what the forwarders sent less any fee the token's issuer took:
+    // Cambio's cost, booked with the sweep. Both read from the receipt: each flush moves its
+    // forwarder's whole balance when mined, not what it held when the sweep was planned (`amount`).
+    const moved = done && receipt ? sweepMovement(receipt, sweep.wallet, { amount: sweep.amount, from: sweep.forwarders.map((forwarder) => forwarder.address) }, sameEvmAddress) : null;
+    const after: EvmSweep = {
+      ...sweep,
+      txHash,
+      status: done ? 'done' : 'failed',
+      ...(moved && { moved: moved.sent }),
+      failureReason: done ? null : settled,
+      updatedAt: now().toISOString(),
+    };
+    const fee = moved === null ? null : tokenFeeEntry(deps.network, txHash, moved.sent - moved.received, now());
     if (await deps.store.saveSweep(sweep, after, fee)) result[done ? 'done' : 'failed']++;
   };
   for (const sweep of await deps.store.openSweeps()) {
