@@ -5,7 +5,7 @@ import type { Deposit, HoldReason } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog } from '../shared/log.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
-import { confirmTransfer, dropTransfer, expireDeposit, holdTransfer, releaseTransfer, refreshConfirmations, transferId, type TransferRecord } from './deposit-transitions.ts';
+import { confirmTransfer, dropTransfer, expireDeposit, holdTransfer, reholdTransfer, releaseTransfer, refreshConfirmations, transferId, type TransferRecord } from './deposit-transitions.ts';
 import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
 import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
 
@@ -35,9 +35,11 @@ async function withRecipients(store: DepositChainStore, records: TransferRecord[
 
 /**
  * Held transfers whose hold has lifted by itself: the issuer unfroze the deposit address. Each is
- * credited as its confirmation would have been (`deposit.completed`). A sanctioned payer's hold is
- * lifted only by a person (releaseHeldDeposit). One query of the network's held transfers a run,
- * and one read of the token's freeze list for their addresses.
+ * credited as its confirmation would have been (`deposit.completed`), unless its payer has been put
+ * on the sanctions list while it was held: screened again now, as a credit at finality is, that
+ * one stays held as `sender_sanctioned` (`deposit.held`). A sanctioned payer's hold is lifted only
+ * by a person (releaseHeldTransfer). One query of the network's held transfers a run, one read of
+ * the token's freeze list for their addresses, and one of the sanctions list for the unfrozen ones' payers.
  */
 export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   const now = deps.now ?? (() => new Date());
@@ -46,15 +48,18 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   if (frozenHeld.length === 0) return 0;
   const records = await withRecipients(deps.store, frozenHeld);
   const frozen = await deps.holds.frozenAddresses([...new Set(records.map((record) => record.to))]);
+  const unfrozen = records.filter((record) => !frozen.has(record.to));
+  if (unfrozen.length === 0) return 0;
+  const payers = [...new Set(unfrozen.flatMap((record) => (record.from ? [record.from] : [])))];
+  const sanctioned = payers.length ? await deps.holds.sanctioned(payers) : new Set<string>();
   const latest = (await deps.chain.latestBlock()).number;
-  const steps: DepositStep<'released'>[] = records
-    .filter((record) => !frozen.has(record.to))
-    .map((record) => ({
-      owner: { companyId: record.companyId, depositId: record.depositId },
-      build: async (deposit, readAllowlist) => releaseTransfer(deposit, record, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist)),
-      outcome: 'released',
-    }));
-  return (await applySteps(deps.store, steps)).length;
+  const steps: DepositStep<'released' | null>[] = unfrozen.map((record) => {
+    const owner = { companyId: record.companyId, depositId: record.depositId };
+    return record.from !== undefined && sanctioned.has(record.from)
+      ? { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null }
+      : { owner, build: async (deposit, readAllowlist) => releaseTransfer(deposit, record, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist)), outcome: 'released' };
+  });
+  return (await applySteps(deps.store, steps)).filter((outcome) => outcome === 'released').length;
 }
 
 /**

@@ -160,10 +160,19 @@ export function releaseTransfer(deposit: Deposit, record: TransferRecord, latest
 }
 
 /**
+ * Whether a sanctioned payer's money is held at the deposit's address. It stays where it landed
+ * until a person decides (releaseHeldTransfer): the address leaves the sweeper's lists when it is
+ * held, and nothing credited there meanwhile puts it back (each sweep moves an address's whole
+ * balance, which would mix the payer's money into the hot wallet).
+ */
+export const keepsSanctionedMoneyInPlace = (deposit: Pick<Deposit, 'transactions'>): boolean =>
+  deposit.transactions.some((tx) => tx.status === 'held' && tx.holdReason === 'sender_sanctioned');
+
+/**
  * A final transfer that cannot be credited (HoldReason): recorded, its amount moved from `pending`
  * to `held` (out of reach of withdrawals), `deposit.held` written. Nothing is swept from it: the
  * address is not marked due (a frozen address cannot send, and a sanctioned payer's money stays
- * where it landed until a person decides).
+ * where it landed until a person decides: keepsSanctionedMoneyInPlace).
  */
 export function holdTransfer(deposit: Deposit, record: TransferRecord, reason: HoldReason, latestBlock: number, now: Date): DepositChange | null {
   const tx = deposit.transactions.find((t) => sameTransfer(t, record));
@@ -185,6 +194,30 @@ export function holdTransfer(deposit: Deposit, record: TransferRecord, reason: H
         deposit.network,
       ),
     ],
+    events: [domainEvent(deposit.companyId, 'deposit.held', depositView(after), now)],
+    splitForward: null,
+  };
+}
+
+/**
+ * A held transfer whose reason changed while held: a transfer held because the issuer froze its
+ * address, whose payer has since been put on the sanctions list, is not credited when the address
+ * is unfrozen but stays held for a person to decide. No money moves (it stays in `held`);
+ * `deposit.held` says the new reason.
+ */
+export function reholdTransfer(deposit: Deposit, record: TransferRecord, reason: HoldReason, now: Date): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'held' || tx.holdReason === reason) return null;
+  const after = summarise(
+    deposit,
+    deposit.transactions.map((t) => (t === tx ? { ...t, holdReason: reason } : t)),
+    now,
+  );
+  return {
+    before: deposit,
+    after,
+    transfer: { write: 'update', record: { ...record, status: 'held', holdReason: reason }, was: 'held' },
+    entries: [],
     events: [domainEvent(deposit.companyId, 'deposit.held', depositView(after), now)],
     splitForward: null,
   };

@@ -153,6 +153,29 @@ describe('a payment from a sanctioned address', () => {
     expect(await releaseUnfrozen(deps())).toBe(0);
     expect((await read(deposit)).status).toBe('held');
   });
+
+  it('a frozen-address hold whose payer is sanctioned while held is not credited by the unfreeze: it stays held for the sanction', async () => {
+    const laterListed = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_103);
+    const deposit = await newDeposit();
+    await issuer.freeze(deposit.address);
+    await pay(deposit.address, '40', laterListed);
+    await settle();
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'address_frozen' });
+
+    // A screening refresh lists the payer, then the issuer unfreezes the address.
+    sanctioned.add(laterListed);
+    await issuer.unfreeze(deposit.address);
+    expect(await releaseUnfrozen(deps())).toBe(0);
+
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'sender_sanctioned', creditedAmount: '0.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('40') });
+    expect((await eventTypes()).filter((type) => type === 'deposit.held')).toHaveLength(2);
+    expect(await store.heldTransfers()).toEqual(expect.arrayContaining([expect.objectContaining({ depositId: deposit.id, holdReason: 'sender_sanctioned' })]));
+    // Run again, nothing changes: no second event, nothing credited.
+    expect(await releaseUnfrozen(deps())).toBe(0);
+    expect((await eventTypes()).filter((type) => type === 'deposit.held')).toHaveLength(2);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
 });
 
 describe('npm run deposits:release', () => {

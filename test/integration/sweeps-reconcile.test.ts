@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
+import { confirmDeposits, releaseHeldTransfer } from '#functions/deposits/deposit-confirmation';
+import type { DepositHolds } from '#functions/deposits/deposit-chain';
+import { auditEntry } from '#functions/companies/audit-log';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
 import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses } from '#functions/networks/tron/sweeps';
@@ -197,6 +199,43 @@ describe('sweeps and reconciliation', () => {
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
     expect((await chain.tokenBalance(USDT, hotWallet)) - hotBefore).toBeGreaterThanOrEqual(usdt('12'));
     expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it("a sanctioned payer's held money stays where it landed: clean payments there are credited, and nothing is swept from the address until a person releases the hold", async () => {
+    for (let i = 0; i < 3; i++) await runJobs();
+    const sanctionedPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_200);
+    const cleanPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_201);
+    const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async (addresses) => new Set(addresses.filter((address) => address === sanctionedPayer)) };
+    const screened = () => ({ ...depositJobs(), holds });
+    const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'sanctioned-in-place' }, clock.now());
+    const payAndSettle = async (from: string, amount: string) => {
+      await chain.submitTransfer({ contract: USDT, from, to: deposit.address, amount: usdt(amount) });
+      clock.advanceBlocks(1);
+      await scan();
+      clock.advanceBlocks(20);
+      await scan();
+      return confirmDeposits(screened());
+    };
+    // Credited first and due, not yet swept; then the sanctioned payment is held; then another credit.
+    expect(await payAndSettle(cleanPayer, '5')).toMatchObject({ confirmed: 1 });
+    expect(await payAndSettle(sanctionedPayer, '50')).toMatchObject({ held: 1 });
+    expect(await payAndSettle(cleanPayer, '3')).toMatchObject({ confirmed: 1 });
+
+    for (let i = 0; i < 3; i++) {
+      await sweepDepositAddresses(sweeping);
+      clock.advanceBlocks(20);
+    }
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('58'));
+    expect((await reconcileBoth()).balanced).toBe(true);
+
+    // A person releases it: the address is due again and swept whole.
+    const [record] = (await new DynamoDepositChainStore(env.db, env.tableName, 'tron').heldTransfers()).filter((held) => held.depositId === deposit.id);
+    const audit = auditEntry(companyId, 'deposit.released', { personId: null, email: null }, { sourceIp: 'command line', userAgent: null }, clock.now(), deposit.id, { reason: 'cleared by compliance' });
+    expect(await releaseHeldTransfer(screened(), record!, audit)).toBe('released');
+    for (let i = 0; i < 3; i++) await runJobs();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
   it('a sweep lost after its top-up landed is redone without a second top-up: the TRX is still there', async () => {

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DepositChainStore } from '#functions/deposits/deposit-chain';
 import type { ScanCursor } from '#functions/deposits/deposit-scan';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
-import { transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
+import { keepsSanctionedMoneyInPlace, transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import type { Deposit } from '#functions/deposits/deposits';
 import { balanceChanges, subjectOf, type LedgerEntry } from '#functions/ledger/ledger';
 import { changeOf, shardsWrittenUnread } from './balance-shards.ts';
@@ -37,7 +37,7 @@ function itemsWrittenBy(change: DepositChange): number {
   return (
     1 +
     (change.transfer ? 1 : 0) +
-    (change.transfer?.record.status === 'confirmed' || frozenHold(change) ? 1 : 0) +
+    (depositAddressListing(change) !== null ? 1 : 0) +
     change.entries.length +
     change.events.length +
     (change.splitForward ? 3 : 0) +
@@ -45,9 +45,22 @@ function itemsWrittenBy(change: DepositChange): number {
   );
 }
 
-/** A transfer held because the issuer froze its deposit address: the address joins the sweeper's
- * set-aside list (functions/deposits/frozen-addresses.ts), which the alarm counts. */
-const frozenHold = (change: DepositChange): boolean => change.transfer?.record.status === 'held' && change.transfer.record.holdReason === 'address_frozen';
+/**
+ * Where a change puts its deposit's address among the sweeper's lists (GSI1 of its DepositAddress item):
+ * - `due`: confirmed funds now sit there, for the sweeper to move to the hot wallet;
+ * - `frozen`: a transfer held because the issuer froze the address, which joins the sweeper's
+ *   set-aside list (functions/deposits/frozen-addresses.ts) the alarm counts;
+ * - `kept`: a sanctioned payer's money is held there, so the address leaves every list until a
+ *   person decides (keepsSanctionedMoneyInPlace), and neither of the others puts it back meanwhile.
+ * Reconcile still reads it, from the held transfer.
+ */
+function depositAddressListing(change: DepositChange): 'due' | 'frozen' | 'kept' | null {
+  const record = change.transfer?.record;
+  if (!record) return null;
+  if (keepsSanctionedMoneyInPlace(change.after)) return record.status === 'held' && record.holdReason === 'sender_sanctioned' ? 'kept' : null;
+  if (record.status === 'confirmed') return 'due';
+  return record.status === 'held' && record.holdReason === 'address_frozen' ? 'frozen' : null;
+}
 
 /** The item a split's allowlist guard checks (underGuard): a transaction may name an item once, so
  * two splits checking the same one go in different writes. */
@@ -190,17 +203,16 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
         onFailed: () => new VersionConflict(),
       });
     }
-    if (change.transfer?.record.status === 'confirmed') {
-      // Confirmed funds now sit on the deposit address: the sweeper moves them to the hot wallet.
+    const listing = depositAddressListing(change);
+    const addressKey = depositAddressItem.key(change.after.address);
+    if (listing === 'due') {
       const due = depositAddressItem.sweepDue(change.after.network, change.after.address);
-      tx.update(depositAddressItem.key(change.after.address), {
-        expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now',
-        values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now },
-      });
-    }
-    if (frozenHold(change)) {
+      tx.update(addressKey, { expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now', values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now } });
+    } else if (listing === 'frozen') {
       const frozen = depositAddressItem.frozen(change.after.network, change.after.address);
-      tx.update(depositAddressItem.key(change.after.address), { expression: 'SET GSI1PK = :pk, GSI1SK = :sk', values: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK } });
+      tx.update(addressKey, { expression: 'SET GSI1PK = :pk, GSI1SK = :sk', values: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK } });
+    } else if (listing === 'kept') {
+      tx.update(addressKey, { expression: 'REMOVE GSI1PK, GSI1SK, sweepDueSince' });
     }
     for (const event of change.events) tx.event(event);
     if (change.audit) tx.put(auditEntryItem.toItem(change.audit), { condition: 'attribute_not_exists(PK)', onFailed: () => new ChainInvariantBroken('Audit entry id collision') });
