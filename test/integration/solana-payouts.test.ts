@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, withdrawalView, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { formatNativeAmount } from '#functions/shared/money';
-import { REBROADCAST_AFTER_MS, sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
+import { EXPIRY_SETTLE_MARGIN_BLOCKS, REBROADCAST_AFTER_MS, sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
 import { SolanaBlockhashNotFound, transactionErrorCode } from '#functions/networks/solana/rpc-chain';
 import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -12,13 +12,14 @@ import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { freshTable, type TestTable } from '../support/dynamo.ts';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { FINALITY_DEPTH, fundSolana, nodeChainOf, SOLANA_TEST_HOT_WALLET, useSolanaNode } from '../support/solana.ts';
-import { droppingBroadcaster, killedBroadcaster, LAMPORTS_PER_SOL, newHotWallet, newSolanaWallet, quiet, senderFunctionSettings, skipPreflightBroadcaster, solanaSenderDeps } from '../support/solana-payouts.ts';
+import { droppingBroadcaster, killedBroadcaster, laggingBackendChain, LAMPORTS_PER_SOL, newHotWallet, newSolanaWallet, quiet, senderFunctionSettings, skipPreflightBroadcaster, solanaSenderDeps } from '../support/solana-payouts.ts';
 
 /**
  * USDT payouts on Solana against the real runtime (the local node: litesvm behind JSON-RPC, slots
  * moved by the test) and DynamoDB Local: the payee's token account created by the payout, equal
  * payouts each their own transaction, a blockhash that expired before its transaction landed, a
- * sender killed between its write and its broadcast, a frozen payee, and the float
+ * backend trailing the node by a few slots, a sender killed between its write and its broadcast, a
+ * frozen payee, a frozen hot wallet, and the float
  * (functions/networks/solana/withdrawal-sending.ts). Each test has a table and a hot wallet of its
  * own, so one's leftovers are no other's float or queue.
  */
@@ -29,6 +30,8 @@ const CREDIT = '10000';
 /** The Token program's 0x11 (AccountFrozen) on the payout's transfer: its second instruction, after
  * the compute limit (no priority fee on the local node, and the payee's account exists). */
 const FROZEN_ACCOUNT_ERROR = 'InstructionError:1:Custom:17';
+/** Blocks past a payout's lastValidBlockHeight before one no view knows is signed again or failed. */
+const MARGIN = Number(EXPIRY_SETTLE_MARGIN_BLOCKS);
 
 let env: TestTable;
 let companyId: string;
@@ -50,6 +53,8 @@ const balance = async () => (await new DynamoCompanyStore(env.db, env.tableName)
 const usdtOf = (owner: string) => nodeChainOf(solana.node).tokenBalance(solana.node.mint, owner);
 const lamportsOf = async (owner: string) => (await rpc().getBalance(owner as Address, { commitment: 'confirmed' }).send()).value;
 const heightAt = async (commitment: 'confirmed' | 'finalized') => rpc().getBlockHeight({ commitment }).send();
+/** The hot wallet's USDT token account (to freeze it). */
+const usdtAccount = async (deps: SolanaSendingDeps, owner: string) => (await deps.chain.tokenAccounts(solana.node.mint, [owner])).get(owner)!.address as Address;
 const storedOf = (withdrawal: Withdrawal) => JSON.parse(withdrawal.transaction!.signed) as { wire: string; lastValidBlockHeight: string; refusal?: string };
 /** The transaction as the node's final view has it. */
 const landed = (txHash: string) => rpc().getTransaction(toSignature(txHash), { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
@@ -157,7 +162,7 @@ describe('Solana payouts on the local node', () => {
     await expectSettledBooks(10n * (usdt('2') + WITHDRAWAL_RULES.fee));
   });
 
-  it('a payout whose transaction was dropped is broadcast again while it can land, signed again only once its blockhash can never land, and lands once', async () => {
+  it('a payout whose transaction was dropped is broadcast again while it can land, signed again only once its blockhash can never land and the margin for lagging backends has passed, and lands once', async () => {
     const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
     const deps = solanaSenderDeps(env, solana.node, hot.signer);
     const dropped = { ...deps, broadcaster: droppingBroadcaster };
@@ -177,7 +182,18 @@ describe('Solana payouts on the local node', () => {
     expect(await settleSolanaWithdrawals({ ...dropped, now: () => new Date(Date.now() + 120_000) })).toMatchObject({ rebroadcast: 1, replaced: 0, failed: 0 });
     expect((await read(withdrawal)).txHash).toBe(first.txHash);
 
-    // The finalized block is past its window and no node knows it: it can never land.
+    // The finalized block is past its window and no node knows it: it can never land. But a backend
+    // trailing the one that gave the height might not know it yet: it waits out the margin, neither
+    // broadcast (its blockhash has expired) nor signed again, up to the margin's last block.
+    solana.node.advanceSlots(1);
+    expect(await heightAt('finalized')).toBe(lastValid + 1n);
+    expect(await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + 180_000) })).toMatchObject({ replaced: 0, rebroadcast: 0, failed: 0 });
+    solana.node.advanceSlots(MARGIN - 1);
+    expect(await heightAt('finalized')).toBe(lastValid + EXPIRY_SETTLE_MARGIN_BLOCKS);
+    expect(await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + 240_000) })).toMatchObject({ replaced: 0, rebroadcast: 0, failed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'processing', txHash: first.txHash });
+
+    // Past the margin, no view knows it: it is signed again.
     solana.node.advanceSlots(1);
     expect(await settleSolanaWithdrawals(deps)).toMatchObject({ replaced: 1, rebroadcast: 0, failed: 0 });
     const second = await read(withdrawal);
@@ -195,6 +211,84 @@ describe('Solana payouts on the local node', () => {
     expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: second.txHash, deliveredAmount: usdt('7') });
     expect((await rpc().getSignatureStatuses([toSignature(first.txHash!)], { searchTransactionHistory: true }).send()).value).toEqual([null]);
     expect(await usdtOf(withdrawal.address)).toBe(usdt('7'));
+    expect(await usdtOf(hot.address)).toBe(usdt('93'));
+    await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
+  });
+
+  it('a backend trailing by a few slots never makes a payout be signed twice', async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const payee = newSolanaWallet();
+    const withdrawal = await withdraw(payee, '7');
+
+    // Its first broadcast is lost (a node dropped it).
+    expect(await sendSolanaWithdrawals({ ...deps, broadcaster: droppingBroadcaster })).toMatchObject({ sent: 1 });
+    const first = await read(withdrawal);
+    const lastValid = BigInt(storedOf(first).lastValidBlockHeight);
+
+    // Near the end of its window settling broadcasts it again, and it lands in one of its last blocks.
+    solana.node.advanceSlots(BLOCKHASH_WINDOW - 2);
+    expect(await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + 60_000) })).toMatchObject({ rebroadcast: 1, replaced: 0 });
+    expect(await usdtOf(payee)).toBe(usdt('7'));
+
+    // The finalized height passes its lastValidBlockHeight; the backend answering statuses and
+    // transactions trails the one that answered the height by 4 slots (1.6 s), and knows nothing of it.
+    const lagging = { ...deps, chain: laggingBackendChain(solana.node, deps.chain, 4n) };
+    while ((await heightAt('finalized')) <= lastValid) solana.node.advanceSlots(1);
+    const [status] = (await rpc().getSignatureStatuses([toSignature(first.txHash!)], { searchTransactionHistory: true }).send()).value;
+    expect(status?.confirmationStatus).toBe('finalized');
+    expect(await lagging.chain.signatureStatuses([first.txHash!])).toEqual([null]);
+    expect(await lagging.chain.finalReceipt(first.txHash!)).toBeNull();
+    expect(await settleSolanaWithdrawals({ ...lagging, now: () => new Date(Date.now() + 120_000) })).toMatchObject({ replaced: 0, failed: 0, completed: 0, rebroadcast: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'processing', txHash: first.txHash });
+
+    // By the end of the margin the trailing backend has long caught up: the one transaction that
+    // landed completes it.
+    solana.node.advanceSlots(Number(lastValid + EXPIRY_SETTLE_MARGIN_BLOCKS + 1n - (await heightAt('finalized'))));
+    expect(await heightAt('finalized')).toBe(lastValid + EXPIRY_SETTLE_MARGIN_BLOCKS + 1n);
+    expect(await settleSolanaWithdrawals({ ...lagging, now: () => new Date(Date.now() + 180_000) })).toMatchObject({ completed: 1, replaced: 0, failed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: first.txHash, deliveredAmount: usdt('7') });
+    const claims = new DynamoTransactionClaims(env.db, env.tableName);
+    expect(await claims.ownerOf(first.txHash!)).toBe(`withdrawal:${withdrawal.id}`);
+    // Paid exactly once.
+    expect(await usdtOf(payee)).toBe(usdt('7'));
+    expect(await usdtOf(hot.address)).toBe(usdt('93'));
+    await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
+  });
+
+  it("a hot wallet whose USDT the issuer froze: an expired payout is neither broadcast nor signed again, nor failed, while it is frozen; it goes out once unfrozen, once", async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const payee = newSolanaWallet();
+    const withdrawal = await withdraw(payee, '7');
+    expect(await sendSolanaWithdrawals({ ...deps, broadcaster: droppingBroadcaster })).toMatchObject({ sent: 1 });
+    const first = await read(withdrawal);
+    const hotAccount = await usdtAccount(deps, hot.address);
+    await solana.node.issuer.freeze(hotAccount);
+    expect(await deps.standing()).toEqual({ paused: false, hotWalletFrozen: true });
+
+    // While it could land it is not broadcast again from the frozen wallet (the node would refuse it
+    // for the frozen account, Custom:17, and that refusal would fail it).
+    expect(await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + 60_000) })).toMatchObject({ rebroadcast: 0, replaced: 0, failed: 0 });
+    // Its blockhash expired and the margin passed: it waits, processing, counted as stuck once old.
+    solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + MARGIN + 1);
+    expect(await heightAt('finalized')).toBeGreaterThan(BigInt(storedOf(first).lastValidBlockHeight) + EXPIRY_SETTLE_MARGIN_BLOCKS);
+    const waiting = await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + 20 * 60_000) });
+    expect(waiting).toMatchObject({ rebroadcast: 0, replaced: 0, failed: 0, completed: 0, stuck: { count: 1 } });
+    const held = await read(withdrawal);
+    expect(held).toMatchObject({ status: 'processing', txHash: first.txHash, updatedAt: first.updatedAt });
+    expect(storedOf(held).refusal).toBeUndefined();
+    expect(await usdtOf(payee)).toBe(0n);
+    expect(await usdtOf(hot.address)).toBe(usdt('100'));
+
+    // Unfrozen: signed again on a new blockhash, and it lands, once.
+    await solana.node.issuer.thaw(hotAccount);
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ replaced: 1, failed: 0 });
+    const second = await read(withdrawal);
+    expect(second.txHash).not.toBe(first.txHash);
+    expect(await settleFinal(deps)).toMatchObject({ completed: 1, replaced: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: second.txHash, deliveredAmount: usdt('7') });
+    expect(await usdtOf(payee)).toBe(usdt('7'));
     expect(await usdtOf(hot.address)).toBe(usdt('93'));
     await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
   });
@@ -239,7 +333,11 @@ describe('Solana payouts on the local node', () => {
     // While it could still land it is only broadcast again (refused again).
     expect(await settleSolanaWithdrawals({ ...deps, now: () => new Date(Date.now() + REBROADCAST_AFTER_MS) })).toMatchObject({ rebroadcast: 1, failed: 0, replaced: 0 });
 
+    // Its blockhash can no longer land, but it fails only once the margin for lagging backends has passed.
     solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + 1);
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 0, replaced: 0 });
+    expect((await read(withdrawal)).status).toBe('processing');
+    solana.node.advanceSlots(MARGIN);
     expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 1, replaced: 0 });
     // It never landed: it cost nothing on the network.
     expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: FROZEN_ACCOUNT_ERROR, txHash: refused.txHash, networkCost: null });

@@ -3,7 +3,7 @@ import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Address } from '@solana/kit';
+import { createSolanaRpc, signature as toSignature, type Address } from '@solana/kit';
 import type { Broadcaster } from '#functions/networks/chain';
 import type { NetworkName } from '#functions/networks/names';
 import type { Log } from '#functions/shared/log';
@@ -12,6 +12,7 @@ import { functionSettings, type FunctionSettings } from '#functions/settings/fun
 import { STAGES } from '../../config/stages.ts';
 import { localSolanaSigner, type SolanaSigner } from '#functions/networks/solana/signer';
 import type { SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
+import { tokenStanding } from '#functions/networks/token-standing';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { TestTable } from './dynamo.ts';
@@ -20,8 +21,8 @@ import { fundSolana, nodeChainOf, solanaNodeSettings, type SolanaNode } from './
 /**
  * Solana payouts as the tests drive them (test/integration/solana-payouts.test.ts): a hot wallet of
  * a test's own (so its USDT is the test's float alone), the sender wired as the job wires it over
- * the real chain adapter, broadcasts that are lost or that skip the node's preflight, and KMS with
- * an Ed25519 key.
+ * the real chain adapter, broadcasts that are lost or that skip the node's preflight, a backend that
+ * trails the node for statuses and transactions, and KMS with an Ed25519 key.
  */
 
 const NETWORK: NetworkName = 'solana';
@@ -54,7 +55,8 @@ export function senderFunctionSettings(node: SolanaNode): FunctionSettings<'jobs
 }
 
 /** The withdrawal sender's dependencies, wired as the job wires them (the float checked against the
- * hot wallet's USDT on chain), over the test's table and node. */
+ * hot wallet's USDT on chain, the token's standing read from the node: the issuer's freeze of the
+ * hot wallet's token account), over the test's table and node. */
 export function solanaSenderDeps(env: TestTable, node: SolanaNode, signer: SolanaSigner, overrides: Partial<Omit<SolanaSendingDeps, 'chain'>> = {}): SolanaSendingDeps & { chain: SolanaRpcChain } {
   const chain = nodeChainOf(node);
   return {
@@ -65,6 +67,7 @@ export function solanaSenderDeps(env: TestTable, node: SolanaNode, signer: Solan
     store: new DynamoWithdrawalSendingStore(env.db, env.tableName, NETWORK),
     usdtMint: node.mint,
     priorityFeeCap: 1_000_000n,
+    standing: async () => tokenStanding(chain, node.mint, await signer.address()),
     hotWalletUsdt: async () => chain.tokenBalance(node.mint, await signer.address()),
     log: quiet,
     ...overrides,
@@ -96,6 +99,32 @@ export function skipPreflightBroadcaster(node: SolanaNode): Broadcaster {
       if (answer.error) throw new Error(`sendTransaction: ${JSON.stringify(answer.error)}`);
       return 'accepted';
     },
+  };
+}
+
+/**
+ * The node's chain, but getSignatureStatuses and getTransaction answered by a backend `lagSlots`
+ * behind it (a provider's load balancer sends each call to any of its backends): a transaction in a
+ * block less than `lagSlots` behind the node's finalized slot is unknown to it; everything else
+ * (the block height among it) is the node's own.
+ */
+export function laggingBackendChain(node: SolanaNode, chain: SolanaRpcChain, lagSlots: bigint): SolanaSendingDeps['chain'] {
+  const rpc = createSolanaRpc(node.url);
+  const knownToLaggingBackend = async (txHash: string) => {
+    const [status] = (await rpc.getSignatureStatuses([toSignature(txHash)], { searchTransactionHistory: true }).send()).value;
+    if (!status) return false;
+    return status.slot <= (await rpc.getSlot({ commitment: 'finalized' }).send()) - lagSlots;
+  };
+  return {
+    latestBlockhash: () => chain.latestBlockhash(),
+    tokenAccounts: (mint, owners) => chain.tokenAccounts(mint, owners),
+    recentPriorityFee: (accounts) => chain.recentPriorityFee(accounts),
+    blockHeight: (commitment) => chain.blockHeight(commitment),
+    signatureStatuses: async (signatures) => {
+      const statuses = await chain.signatureStatuses(signatures);
+      return Promise.all(statuses.map(async (status, index) => (status && (await knownToLaggingBackend(signatures[index]!)) ? status : null)));
+    },
+    finalReceipt: async (txHash) => ((await knownToLaggingBackend(txHash)) ? chain.finalReceipt(txHash) : null),
   };
 }
 

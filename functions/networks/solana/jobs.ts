@@ -1,6 +1,6 @@
 import type { DepositSweeperRun, JobRunOutcome, NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
-import { tokenStanding } from '../token-standing.ts';
+import { tokenStanding, type TokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
 import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
@@ -23,7 +23,8 @@ const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitin
  * others on their owners' keys from the seed only the sweeper holds; the deposit addresses written
  * ahead first (./deposit-owners.ts).
  * Each run reads the token's standing: nothing new is sent or swept while the hot wallet's token
- * account is frozen (SPL Token has no pause: functions/networks/token-standing.ts).
+ * account is frozen (SPL Token has no pause: functions/networks/token-standing.ts), and the sender's
+ * settling, given the same reading, broadcasts and signs nothing again meanwhile.
  */
 export const solanaJobs: NetworkJobs = {
   withdrawalSender(settings, table) {
@@ -32,9 +33,12 @@ export const solanaJobs: NetworkJobs = {
     const cambioAddresses = cambioAddressesOf(table.db, table.tableName);
     const hotWalletSolMinimum = BigInt(solanaSettingsOf(settings).hotWalletSolMinimum);
     return async (log: Log, timeLeftMs?: () => number) => {
-      const deps = { ...sending, log, timeLeftMs };
+      // Read once a run: the run's sending and its settling go by the same reading.
+      let read: Promise<TokenStanding> | undefined;
+      const standing = () => (read ??= sending.standing());
+      const deps = { ...sending, standing, log, timeLeftMs };
       return withdrawalSenderRun({
-        standing: async () => tokenStanding(chain, usdtMint, await signer.address()),
+        standing,
         beforeSending: async () => recordCambioAddresses(cambioAddresses, NETWORK, { hotWallet: await signer.address(), tokenContracts: [usdtMint] }),
         send: () => sendSolanaWithdrawals(deps),
         nothingSent: NOTHING_SENT,

@@ -1,5 +1,6 @@
 import type { TransactionPartialSigner } from '@solana/kit';
-import { receivedBy, type Broadcaster, type TransactionReceipt } from '../chain.ts';
+import { EXPIRY_SETTLE_MARGIN_MS, receivedBy, type Broadcaster, type TransactionReceipt } from '../chain.ts';
+import { tokenStanding, usdtMayMove, type TokenStanding } from '../token-standing.ts';
 import { domainEvent } from '../../shared/events.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
@@ -15,6 +16,7 @@ import { solanaChainOf, solanaSettingsOf } from './from-settings.ts';
 import { payoutConditions, signedPayout, type PayoutConditions } from './payouts.ts';
 import { SolanaBlockhashNotFound, SolanaTransactionRefused, type SolanaRpcChain } from './rpc-chain.ts';
 import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './signer.ts';
+import { solana } from './network.ts';
 
 /**
  * Sending withdrawals on Solana, where, as on TRON, a transaction has no nonce: its id is its
@@ -29,12 +31,20 @@ import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './sign
  * - unknown, its blockhash still valid: its broadcast was lost (a sender that died before it, a
  *   node that dropped it), and the same signed bytes are broadcast again, REBROADCAST_AFTER_MS after
  *   the last time (stored with the claim, then with each broadcast made again): they can land only once;
- * - unknown once the `finalized` block height is past its lastValidBlockHeight and the final view
- *   does not know it either: it can never land. It is signed again on a new blockhash, a new
- *   signature claimed for the same withdrawal; it is never failed for expiring, and never signed
- *   again while the old one can still land. One the node's preflight refused for a program's error
- *   (the payee's token account frozen, say) fails then with that error instead: a new signature
- *   would be refused alike.
+ * - unknown once the `finalized` block height is past its lastValidBlockHeight: it can no longer
+ *   land, and is not broadcast again. It is settled by its final receipt if the final view has one;
+ *   else it waits until the `finalized` height is EXPIRY_SETTLE_MARGIN_BLOCKS further on, so that no
+ *   backend answering for the provider can still be catching up to a block it landed in, and, still
+ *   unknown to both views then, it is signed again on a new blockhash, a new signature claimed for
+ *   the same withdrawal; it is never failed for expiring, and never signed again while the old one
+ *   can still land or be unknown only to a lagging backend. One the node's preflight refused for a
+ *   program's error (the payee's token account frozen, say) fails then with that error instead: a
+ *   new signature would be refused alike.
+ * - While the run's token standing says USDT may not move from the hot wallet (the issuer froze its
+ *   token account: ../token-standing.ts), settling sends nothing from it: no broadcast made again,
+ *   no payout signed again or failed for a refusal (the refusal may be the hot wallet's own). Those
+ *   payouts wait `processing` (counted by the stuck alarm from their first signing) and go out once
+ *   it is unfrozen; what lands meanwhile is settled as ever.
  *
  * What every network's sending shares (pages, the float, completing and failing, the stuck alarm)
  * is functions/withdrawals/withdrawal-sending.ts.
@@ -53,6 +63,9 @@ export interface SolanaSendingDeps extends SendingRun {
   usdtMint: string;
   /** The most a payout offers per compute unit, micro-lamports (SOLANA `priorityFeeCapMicroLamports`). */
   priorityFeeCap: bigint;
+  /** Whether USDT may move from the hot wallet (../token-standing.ts): settling asks it, once a run,
+   * before it broadcasts or signs anything again. The job gives the run's own reading. */
+  standing: () => Promise<TokenStanding>;
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
@@ -76,6 +89,7 @@ export function solanaSendingDepsFrom(settings: FunctionSettings<'jobs/withdrawa
     claims: new DynamoTransactionClaims(db, tableName),
     usdtMint,
     priorityFeeCap: BigInt(solanaSettingsOf(settings).priorityFeeCapMicroLamports),
+    standing: async () => tokenStanding(chain, usdtMint, await signer.address()),
     hotWalletUsdt: async () => chain.tokenBalance(usdtMint, await signer.address()),
   };
 }
@@ -91,6 +105,18 @@ export const SEND_IN_FLIGHT = 8;
  * broadcast: nodes drop transactions under load, and sending the same bytes again is what a client
  * does until they land or expire. Not at once: the run that sent it settles right after. */
 export const REBROADCAST_AFTER_MS = 10_000;
+
+/**
+ * How far past a payout's lastValidBlockHeight the `finalized` block height must be before a payout
+ * no view knows is signed again (or failed for its refusal): 150 blocks, about 60 s of Solana's
+ * 400 ms slots, TRON's EXPIRY_SETTLE_MARGIN_MS (20 TRON blocks) in Solana's blocks. A provider
+ * answers from several backends behind a load balancer, and the one answering getSignatureStatuses
+ * and getTransaction may trail the one that answered getBlockHeight by a few slots: a payout that
+ * landed in one of its last valid blocks is then unknown to it for a moment, and signing it again
+ * at once would pay the payee twice (failing it, lose a payment that was made). Block heights count
+ * only the slots that made a block, so 150 of them take about 60 s or more.
+ */
+export const EXPIRY_SETTLE_MARGIN_BLOCKS = BigInt(EXPIRY_SETTLE_MARGIN_MS / solana.blockMs);
 
 /** A payout as the withdrawal stores it in `transaction.signed` (JSON): the signed transaction, the
  * block height past which it can no longer land, and the program error the node's preflight refused
@@ -229,6 +255,14 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
   // a replacement: the finalized height only grows.
   let finalizedHeight: Promise<bigint> | undefined;
   let hotWallet: Promise<TransactionPartialSigner> | undefined;
+  // Asked once a run, when the first withdrawal would send something (a broadcast made again, a
+  // payout signed again): while USDT may not move from the hot wallet, nothing is sent from it.
+  let mayMove: Promise<boolean> | undefined;
+  const hotWalletMaySend = () =>
+    (mayMove ??= deps.standing().then((standing) => {
+      if (!usdtMayMove(standing)) log.warn("the hot wallet's USDT may not move: processing payouts wait, neither broadcast nor signed again", { network: 'solana', ...standing });
+      return usdtMayMove(standing);
+    }));
 
   const settleFinal = async (withdrawal: Withdrawal, receipt: TransactionReceipt) => {
     const cost = payoutCost(receipt, withdrawal.address);
@@ -254,11 +288,18 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
     }
     const stored = storedPayout(withdrawal);
     finalizedHeight ??= deps.chain.blockHeight('finalized');
-    if ((await finalizedHeight) > stored.lastValidBlockHeight) {
+    const finalized = await finalizedHeight;
+    if (finalized > stored.lastValidBlockHeight) {
       // Every block it could have landed in is final. The status index may lag the final view: a
       // transaction that view holds is settled by it.
       const receipt = await deps.chain.finalReceipt(txHash);
       if (receipt) return settleFinal(withdrawal, receipt);
+      // Unknown to both, but they may be a backend trailing the one that gave the height: nothing
+      // is decided before the margin has passed (its blockhash expired, there is nothing to send).
+      if (finalized <= stored.lastValidBlockHeight + EXPIRY_SETTLE_MARGIN_BLOCKS || !(await hotWalletMaySend())) {
+        remaining.push(withdrawal);
+        return;
+      }
       if (stored.refusal !== undefined) {
         const failed = fail(withdrawal, stored.refusal, now());
         if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
@@ -276,6 +317,7 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
     remaining.push(withdrawal);
     const broadcastAt = withdrawal.transaction!.broadcastAt;
     if (broadcastAt && now().getTime() - Date.parse(broadcastAt) < REBROADCAST_AFTER_MS) return;
+    if (!(await hotWalletMaySend())) return;
     result.rebroadcast++;
     await broadcastStored(deps, withdrawal, now, { again: true }).catch((error: unknown) => broadcastFailed(log, withdrawal, error));
   };
