@@ -112,9 +112,10 @@ export function ledgerReport(items: readonly Item[]): LedgerReport {
     }
   }
   const known = new Set(balanceItems.map((item) => `${item.companyId}|${item.currency}`));
-  // Postings on a company account with no Balance item at all are a difference too.
+  // Postings on a company account with no Balance item at all are a difference too, in every bucket.
+  const companyBucket = new RegExp(`^company:(.+):(${BUCKETS.join('|')})$`);
   for (const { account, currency: asset, balance: posted } of sums.all()) {
-    const match = /^company:(.+):(available|pending|locked)$/.exec(account);
+    const match = companyBucket.exec(account);
     if (!match || posted === 0n || known.has(`${match[1]}|${asset}`)) continue;
     balances.push({ companyId: match[1]!, asset, bucket: match[2] as Bucket, balance: formatAmount(0n, asset), postings: formatAmount(posted, asset), difference: formatAmount(-posted, asset) });
   }
