@@ -119,6 +119,12 @@ export async function readBody(req: IncomingMessage): Promise<Buffer | 'too-larg
   return Buffer.concat(chunks);
 }
 
+/**
+ * A request's headers as API Gateway's REST API puts them in `headers`: names as the client spelled
+ * them (it tells `Cookie` from `cookie`: two keys), and the last value of a name sent more than once.
+ * So a request can reach the authorizer and the handler with two Cookie lines, as in AWS; both read
+ * them the same way and refuse two (functions/http/cookies.ts sessionCookieOf).
+ */
 export function singleValueHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers[req.rawHeaders[i]!] = req.rawHeaders[i + 1]!;

@@ -52,6 +52,73 @@ export const secureCookiesFor = (host: string | undefined): boolean => !isLoopba
  */
 export const csrfTokenFor = (sessionId: string): string => createHmac('sha256', sessionId).update('cambio dashboard CSRF token').digest('base64url');
 
+/**
+ * A request's headers as API Gateway's REST API hands them to a REQUEST authorizer and to a proxy
+ * integration alike: `headers` holds one value per name (the last, when a name is repeated) and
+ * `multiValueHeaders` every value. Names keep the client's spelling, and API Gateway tells `Cookie`
+ * from `cookie` (two keys), as the local gateway does (local/gateway-edge.ts singleValueHeaders).
+ */
+export interface RequestHeaderShapes {
+  headers?: Record<string, string | undefined> | null;
+  multiValueHeaders?: Record<string, (string | undefined)[] | undefined> | null;
+}
+
+/**
+ * Every line of the header `name` the request carried, whatever the case of its name, from both
+ * shapes: `multiValueHeaders`' values, and any value of `headers` that is not among them (with
+ * `multiValueHeaders` missing, as in a hand-built event, `headers`' values). So a repeated line is
+ * counted, never dropped, whichever shape carries it.
+ */
+export function headerLines(request: RequestHeaderShapes, name: string): string[] {
+  const wanted = name.toLowerCase();
+  const named = <T>(record: Record<string, T> | null | undefined): T[] =>
+    Object.entries(record ?? {})
+      .filter(([key]) => key.toLowerCase() === wanted)
+      .map(([, value]) => value);
+  const every = named(request.multiValueHeaders).flatMap((values) => (values ?? []).filter((value): value is string => value !== undefined));
+  const single = named(request.headers).filter((value): value is string => value !== undefined);
+  return [...every, ...single.filter((value) => !every.includes(value))];
+}
+
+/** The header's value as the handlers' request normalisation keeps it (functions/http/route.ts
+ * normaliseRequest): of `headers`' names that match whatever their case, the last. */
+export function lastHeaderValue(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  let found: string | undefined;
+  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === wanted && value !== undefined) found = value;
+  return found;
+}
+
+/** More than one Cookie line, or more than one session cookie: the request names no one session. */
+export const AMBIGUOUS_SESSION = Symbol('ambiguous session cookie');
+
+/**
+ * The session cookie's value (undefined when there is none), read the one way both the session
+ * authorizer and the dashboard's handlers read it: from the request's single Cookie line. A request
+ * with more than one Cookie line, or more than one session cookie in it, is AMBIGUOUS_SESSION and
+ * is refused on both sides: otherwise one side could verify one session while the other acts on
+ * another (the first line against the last, the first cookie against the last). A browser sends one
+ * Cookie line (HTTP/2 peers join theirs before an HTTP/1.1 hop, RFC 9113 §8.2.3) and, with the
+ * `__Host-` prefix, holds at most one session cookie for the origin.
+ */
+export function sessionCookieOf(request: RequestHeaderShapes, secure: boolean): string | undefined | typeof AMBIGUOUS_SESSION {
+  const lines = headerLines(request, 'cookie');
+  if (lines.length > 1) return AMBIGUOUS_SESSION;
+  const wanted = secure ? `${HOST_PREFIX}${SESSION_COOKIE}` : SESSION_COOKIE;
+  const values = cookieValues(lines[0], wanted);
+  return values.length > 1 ? AMBIGUOUS_SESSION : values[0];
+}
+
+/** Every value the header gives the cookie `name`, in order. */
+function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at >= 1 && part.slice(0, at).trim() === name) values.push(part.slice(at + 1).trim());
+  }
+  return values;
+}
+
 export function parseCookies(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = {};
   for (const part of (header ?? '').split(';')) {

@@ -10,7 +10,8 @@ import type { Log } from '#functions/shared/log';
 import { requireRecentSignIn } from '#functions/people/step-up';
 import { requireStanding, type MemberStanding, type Permission } from '#functions/people/team';
 import { requestLog } from './access-log.ts';
-import { CSRF_HEADER, csrfTokenFor, readDashboardCookies, secureCookiesFor } from './cookies.ts';
+import { sessionKeyOf } from '#functions/people/dashboard-sessions';
+import { AMBIGUOUS_SESSION, CSRF_HEADER, csrfTokenFor, lastHeaderValue, readDashboardCookies, secureCookiesFor, SESSION_COOKIE, sessionCookieOf } from './cookies.ts';
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, withRequestLog } from './route.ts';
 import { validate } from './validation.ts';
@@ -35,6 +36,9 @@ export interface DashboardRequest<TBody, TAccess extends Access> {
   pathParameters: Record<string, string>;
   query: Record<string, string>;
   cookies: Record<string, string>;
+  /** The session cookie of the session the session authorizer verified (the request's only one):
+   * what a route that acts as the person at the user pool takes the person's token from. */
+  sessionCookie: TAccess extends 'public' ? null : string;
   origin: RequestOrigin;
   /** Where the page is served (`https://…`, no path): DASHBOARD_ORIGIN, never a request header,
    * so a mailed link cannot be pointed elsewhere. */
@@ -77,13 +81,14 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
   },
   fn: (request: DashboardRequest<TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined, TAccess>) => Promise<DashboardResult>,
 ): Handler {
-  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(normaliseRequest(options.body !== undefined));
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(envelopeErrors()).use(oneSessionCookie()).use(normaliseRequest(options.body !== undefined));
   if (options.body) stack.use(httpJsonBodyParser());
   const handler = stack.handler(async (event) => {
     const requestId = event.requestContext.requestId;
     const headers = event.headers as Record<string, string>;
     const secureCookies = secureCookiesFor(headers.host);
     const cookies = readDashboardCookies(headers.cookie, secureCookies);
+    const sessionCookie = options.access === 'public' ? null : verifiedSessionCookie(event, cookies);
     if (STATE_CHANGING.has(event.httpMethod)) refuseCrossSite(headers, options.access === 'public' ? null : sessionOf(event));
     const personId = options.access === 'public' ? null : sessionPerson(event);
     const origin = requestOrigin(event);
@@ -100,6 +105,7 @@ export function dashboardRoute<TSchema extends v.GenericSchema | undefined = und
         pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         cookies,
+        sessionCookie: sessionCookie as never,
         origin,
         dashboardOrigin: dashboardOrigin(),
         secureCookies,
@@ -170,6 +176,41 @@ export async function callerOf(event: APIGatewayProxyEvent, permission: Permissi
   const companyId = event.pathParameters?.companyId;
   if (!companyId || !memberships) throw new Error('A permission route needs {companyId} and a membership lookup');
   return { membership: requireStanding(await memberships.standingOf(companyId, sessionPerson(event)), permission), origin: requestOrigin(event) };
+}
+
+/**
+ * A request with more than one Cookie line, or more than one session cookie, is refused (401)
+ * before anything runs, on every route: which session it names would depend on which line or
+ * cookie is read, and the session authorizer refuses it too (functions/http/cookies.ts
+ * sessionCookieOf, the same reading on both sides). Before normaliseRequest, which keeps one value
+ * per lower-cased name and would hide the second line.
+ */
+function oneSessionCookie(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: ({ event }) => {
+      if (sessionCookieOf(event, secureCookiesFor(lastHeaderValue(event.headers, 'host'))) === AMBIGUOUS_SESSION) {
+        throw new ApiError('AUTH_FAILED', 'The request carries more than one Cookie header or session cookie: sign in again');
+      }
+    },
+  };
+}
+
+/**
+ * The session cookie, once it is known to name the session the session authorizer verified (its
+ * `sessionKey`). A route acts on that session alone: a request whose cookie names another (or none)
+ * is refused (401), nothing written, so no session can be verified for one person while the
+ * route acts at the user pool with another's token.
+ */
+function verifiedSessionCookie(event: APIGatewayProxyEvent, cookies: Record<string, string>): string {
+  const verified = event.requestContext.authorizer?.sessionKey;
+  // Only reachable if a route is deployed without the session authorizer: fail closed, as a 500.
+  if (typeof verified !== 'string' || verified === '') throw new Error('Dashboard route invoked without a session authorizer context');
+  const cookieValue = cookies[SESSION_COOKIE];
+  const presented = Buffer.from(cookieValue ? sessionKeyOf(cookieValue) : '');
+  if (presented.length !== Buffer.byteLength(verified) || !timingSafeEqual(presented, Buffer.from(verified))) {
+    throw new ApiError('AUTH_FAILED', 'The session cookie is not the session that was verified: sign in again');
+  }
+  return cookieValue!;
 }
 
 /** The signed-in session's sign-in id (origin_jti) as the session authorizer found it. */

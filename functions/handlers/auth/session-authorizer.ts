@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { liveSessionOf } from '#functions/people/dashboard-sessions';
+import { liveSessionOf, sessionKeyOf } from '#functions/people/dashboard-sessions';
 import { sessionRecordsFrom } from '#adapters/runtime';
 import { withCorrelationId } from '#adapters/logs-and-metrics';
-import { readDashboardCookies, secureCookiesFor, SESSION_COOKIE } from '#http/cookies';
+import { AMBIGUOUS_SESSION, lastHeaderValue, secureCookiesFor, sessionCookieOf } from '#http/cookies';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('auth/session-authorizer');
@@ -17,15 +17,22 @@ const records = sessionRecordsFrom(settings);
  * before the person signed out (or changed their password) is refused (functions/people/sign-outs.ts)
  * at its next request: API Gateway does not cache this authorizer's answers (functions/routes.ts
  * SESSION_AUTHORIZER).
+ *
+ * The session it verified is named in its answer (`sessionKey`, the stored session's key), and the
+ * dashboard's handlers act on that session alone (functions/http/dashboard-route.ts): a request
+ * whose own session cookie is another is refused there. The cookie is read as the handlers read it
+ * (functions/http/cookies.ts sessionCookieOf): a request with two Cookie lines, or two session
+ * cookies, is refused here, so no request can be verified with one session and acted on with another.
  */
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
   const log = withCorrelationId(event.requestContext?.requestId ?? 'unknown');
-  const header = (name: string) => Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
-  const cookieValue = readDashboardCookies(header('cookie'), secureCookiesFor(header('host')))[SESSION_COOKIE];
   let personId: string;
   let authTime: number;
   let sessionId: string;
+  let sessionKey: string;
   try {
+    const cookieValue = sessionCookieOf(event, secureCookiesFor(lastHeaderValue(event.headers, 'host')));
+    if (cookieValue === AMBIGUOUS_SESSION) throw new Error('More than one Cookie header or session cookie');
     if (!cookieValue) throw new Error('No session cookie');
     const session = await liveSessionOf(records, cookieValue);
     if (!session) throw new Error('No live session');
@@ -33,6 +40,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
     authTime = session.authTime;
     // The session's CSRF token is derived from it (functions/http/cookies.ts csrfTokenFor).
     sessionId = session.sessionId;
+    sessionKey = sessionKeyOf(cookieValue);
   } catch (error) {
     log.info('session authorizer denied', { reason: (error as Error).message });
     throw new Error('Unauthorized');
@@ -42,6 +50,7 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
     principalId: personId,
     policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${prefix}/${stage}/*` }] },
     // When the person last gave their password: a route that asks for a recent sign-in reads it.
-    context: { personId, authTime, sessionId },
+    // The session verified: the handler acts on it alone (functions/http/dashboard-route.ts).
+    context: { personId, authTime, sessionId, sessionKey },
   };
 });

@@ -2,7 +2,6 @@ import { changePassword } from '#functions/people/password-reset';
 import { DynamoPasswordResetStore } from '#adapters/dynamo/password-reset-store';
 import { DynamoSignOuts } from '#adapters/dynamo/sign-out-store';
 import { dynamoFrom } from '#adapters/runtime';
-import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
 import { changePasswordBody } from './schemas.ts';
 import { auditLog, identity, memberships } from './people-deps.ts';
@@ -14,7 +13,7 @@ const store = new DynamoPasswordResetStore(db, tableName);
 const signOuts = new DynamoSignOuts(db, tableName);
 
 /** Account → `Change password`: then every session of the person ends, this one too. */
-export const handler = dashboardRoute({ body: changePasswordBody, access: 'session' }, async ({ body, cookies, personId, origin }) => {
-  await changePassword({ accounts: identity, store, signOuts, memberships, auditLog }, { personId, accessToken: await identityToken(cookies[SESSION_COOKIE]) }, body, origin);
+export const handler = dashboardRoute({ body: changePasswordBody, access: 'session' }, async ({ body, sessionCookie, personId, origin }) => {
+  await changePassword({ accounts: identity, store, signOuts, memberships, auditLog }, { personId, accessToken: await identityToken(sessionCookie) }, body, origin);
   return { data: { changed: true } };
 });

@@ -1,9 +1,8 @@
-import { SESSION_COOKIE } from '#http/cookies';
 import { dashboardRoute } from '#http/dashboard-route';
 import { identity } from './people-deps.ts';
 import { identityToken } from './session-deps.ts';
 
 /** Whether the signed-in person has two-factor sign-in on (Account). */
-export const handler = dashboardRoute({ access: 'session' }, async ({ cookies }) => ({
-  data: { enabled: (await identity.status(await identityToken(cookies[SESSION_COOKIE]))).enabled },
+export const handler = dashboardRoute({ access: 'session' }, async ({ sessionCookie }) => ({
+  data: { enabled: (await identity.status(await identityToken(sessionCookie))).enabled },
 }));
