@@ -122,6 +122,32 @@ describe('sending withdrawals on chain', () => {
     expect(await transfersOnChain(stored.txHash!)).toHaveLength(1);
   });
 
+  it('a stored transaction the node keeps refusing is logged and left for the next run: another withdrawal completes in the same settling run', async () => {
+    // The older one first in the page: stored, its broadcast lost.
+    const refused = await withdraw(destination, '3');
+    await sendWithdrawals({ ...deps, broadcaster: failingBroadcaster('process killed') });
+    const other = await withdraw(destination, '4');
+    expect(await sendWithdrawals(deps)).toMatchObject({ sent: 1 });
+    clock.advanceBlocks(20);
+
+    // TronGrid refuses every broadcast of this run: only the first needs one.
+    const logged: Record<string, unknown>[] = [];
+    const log = { warn: () => {}, error: (message: string, fields?: Record<string, unknown>) => void logged.push({ message, ...fields }) };
+    const run = await settleWithdrawals({ ...deps, broadcaster: failingBroadcaster('TronGrid: SIGERROR'), log });
+
+    expect(run).toMatchObject({ completed: 1, rebroadcast: 0 });
+    expect(await read(other)).toMatchObject({ status: 'completed' });
+    expect(await read(refused)).toMatchObject({ status: 'processing', transaction: expect.objectContaining({ broadcastAt: null }) });
+    expect(logged).toEqual([expect.objectContaining({ message: 'rebroadcast failed; will retry', withdrawalId: refused.id, error: expect.stringContaining('SIGERROR') })]);
+
+    // Taken on the next run, before it expires: sent once and completed.
+    expect(await settleWithdrawals(deps)).toMatchObject({ rebroadcast: 1 });
+    expect(await settle()).toMatchObject({ completed: 1 });
+    expect(await read(refused)).toMatchObject({ status: 'completed' });
+    expect(await transfersOnChain((await read(refused)).txHash!)).toHaveLength(1);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('a sender killed after broadcasting but before recording it: a rebroadcast is a duplicate, sent once', async () => {
     const withdrawal = await withdraw(destination, '6');
     let broadcasts = 0;

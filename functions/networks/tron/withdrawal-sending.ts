@@ -118,8 +118,15 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
     remaining.push(withdrawal);
     if (receipt) return; // in a block, not yet final
     if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
-      await broadcastStored(deps, withdrawal, now);
-      result.rebroadcast++;
+      // Only logged, as on the other networks: one transaction the node keeps refusing must not stop
+      // the run (inParallel starts nothing after a failure), leaving the withdrawals behind it
+      // unsettled and the stuck alarm unpublished. It is tried again next run, until it expires.
+      try {
+        await broadcastStored(deps, withdrawal, now);
+        result.rebroadcast++;
+      } catch (error) {
+        (deps.log ?? stderrLog).error('rebroadcast failed; will retry', { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, error: String(error) });
+      }
     }
   };
   for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) await inParallel(page, SETTLE_IN_FLIGHT, settle);
