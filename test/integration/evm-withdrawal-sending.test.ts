@@ -212,6 +212,39 @@ describe('EVM withdrawals on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it('a copy read before a fee replacement (which keeps updatedAt) cannot claim a new nonce for the payout, nor one read before its filler was replaced', async () => {
+    const withdrawal = await withdraw(newAddress(), '2');
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 1 });
+    const original = await read(withdrawal);
+    const store = new DynamoEvmSendingStore(env.db, env.tableName, NETWORK);
+    const wallet = anvil.node.hotWallet.address;
+    const next = (await store.nextNonce(wallet))!;
+    const hash = (byte: string) => `0x${byte.repeat(32)}`;
+    /** What settling stores when the node shows the nonce taken outside: the payout signed again on `next`. */
+    const signedAgain = (copy: Withdrawal): Withdrawal => ({ ...copy, txHash: hash('cd'), transaction: { ...copy.transaction!, nonce: next }, updatedAt: new Date().toISOString() });
+
+    // A replacement as settling stores it: another hash, the same updatedAt.
+    const replaced: Withdrawal = { ...original, txHash: hash('ab'), transaction: { ...original.transaction!, replacedTxHashes: [original.txHash!] } };
+    expect(await store.transition(original, replaced, { entry: null, event: null })).toBe(true);
+    expect(await store.claimNonce(original, signedAgain(original), { wallet, nonce: next, first: false }, null)).toBe('stale');
+
+    // A filler's replacement changes the filler's hash alone.
+    const filler = { signed: original.transaction!.signed, refusal: 'refused', txHash: hash('e1') };
+    const filled: Withdrawal = { ...replaced, transaction: { ...replaced.transaction!, filler } };
+    expect(await store.transition(replaced, filled, { entry: null, event: null })).toBe(true);
+    const fillerReplaced: Withdrawal = { ...filled, transaction: { ...filled.transaction!, filler: { ...filler, txHash: hash('e2'), replacedTxHashes: [filler.txHash] } } };
+    expect(await store.transition(filled, fillerReplaced, { entry: null, event: null })).toBe(true);
+    expect(await store.claimNonce(filled, signedAgain(filled), { wallet, nonce: next, first: false }, null)).toBe('stale');
+    // Nothing was taken: the sequence still stands at `next`.
+    expect(await store.nextNonce(wallet)).toBe(next);
+
+    // Put back as sent, the payout lands as any lost broadcast does.
+    expect(await store.transition(fillerReplaced, original, { entry: null, event: null })).toBe(true);
+    expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 1 });
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: original.txHash });
+  });
+
   it('a payout whose nonce was taken outside Cambio, and which would now revert: failed with its funds back, not signed again each run', async () => {
     const small = await smallHotWallet(100n);
     const sender = senderFor(small.address, small.key, { floatChecked: false });

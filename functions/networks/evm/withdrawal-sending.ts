@@ -356,6 +356,8 @@ const replace = (deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date) 
     what: 'payout',
     fields: { withdrawalId: withdrawal.id },
     save: async ({ signed, txHash, replacedTxHashes, filler, broadcastAt }) => {
+      // updatedAt is kept (the stuck alarm's age): a copy read before this write is told stale by
+      // its txHash (transition, claimNonce), and claimNonce checks the filler's hash too.
       const replacement: Withdrawal = { ...withdrawal, txHash, transaction: { ...withdrawal.transaction!, signed, replacedTxHashes, filler: filler ?? undefined, broadcastAt } };
       return (await deps.store.transition(withdrawal, replacement, { entry: null, event: null })) ? replacement : null;
     },
