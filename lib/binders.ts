@@ -8,6 +8,7 @@ import type { SettingName } from '../functions/settings/schema.ts';
 import type { RateLimitTier } from '../functions/api-keys/rate-limits.ts';
 import type { Binder } from './api-function.ts';
 import { StageMail } from './stage-mail.ts';
+import { apiKeyItem } from '../functions/adapters/dynamo/items/company.ts';
 
 /**
  * Binders (lib/api-function.ts): each passes a function the settings that name a resource and, in
@@ -45,6 +46,23 @@ export const mailSending = (from: string): Binder => (fn) => {
 export const tableRead = (table: ITable): Binder => (fn) => {
   table.grantReadData(fn);
   return { TABLE_NAME: table.tableName };
+};
+
+/**
+ * The /v1 authorizer's one write: an API key's "last used" (recordKeyUse in
+ * functions/adapters/dynamo/api-key-store.ts), an UpdateItem on API key items alone (their
+ * partition key's prefix, from the one module that owns it). Beside tableRead, the authorizer's role
+ * can change nothing else: not a balance, not another record.
+ */
+export const keyUseRecording = (table: ITable): Binder => (fn) => {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [apiKeyItem.key('*').PK] } },
+    }),
+  );
+  return {};
 };
 
 /** The table, read and write (CDK's grantReadWriteData): the API routes that change state. */

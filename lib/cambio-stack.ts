@@ -24,7 +24,7 @@ import { errorEnvelope } from '../functions/http/envelope.ts';
 import { checkStageSettings } from '../functions/settings/schema.ts';
 import { AUTHORIZER, lambdaName, ROUTES, SESSION_AUTHORIZER, JOBS } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
-import { TABLE_READ, TABLE_WRITE, queueSend, tableActions, tableRead, tableReadWrite, value } from './binders.ts';
+import { TABLE_READ, TABLE_WRITE, keyUseRecording, queueSend, tableActions, tableRead, tableReadWrite, value } from './binders.ts';
 import { ApiCustomDomain } from './custom-domain.ts';
 import type { DeploymentSettings } from './deployment-settings.ts';
 import { FinanceExport } from './finance-export.ts';
@@ -226,7 +226,7 @@ export class CambioStack extends Stack implements StageScope {
     });
 
     const authorizerFunction = this.stageFunction(AUTHORIZER.handler, {
-      bind: [tableRead(this.table)],
+      bind: [tableRead(this.table), keyUseRecording(this.table)],
       timeout: Duration.seconds(5),
     });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {

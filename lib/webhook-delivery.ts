@@ -63,10 +63,11 @@ export function webhookDelivery(
 
   const sender = stack.stageFunction(JOBS.webhookSender.handler, {
     bind: [
-      // Reads event, webhook and delivery; writes attempts and disables a webhook on 410 (updates
-      // only); where it mails, it also puts the day's alert of an endpoint (WebhookAlert) and reads
-      // the company's profile and members to mail.
-      tableActions(stack.table, ...TABLE_READ, 'dynamodb:UpdateItem', ...(mailFrom ? ['dynamodb:PutItem'] : [])),
+      // Reads event, webhook and delivery; records each attempt (a Put of its row in the
+      // delivery's transaction: DynamoDB authorises each part of a transaction by its own action)
+      // and disables a webhook on 410; where it mails, it also puts the day's alert of an endpoint
+      // (WebhookAlert) and reads the company's profile and members to mail.
+      tableActions(stack.table, ...TABLE_READ, 'dynamodb:UpdateItem', 'dynamodb:PutItem'),
       ...(mailFrom ? [mailSending(mailFrom)] : []),
       queueSend('WEBHOOK_QUEUE_URL', queues.queue),
       queueSend('WEBHOOK_DLQ_URL', queues.dlq),

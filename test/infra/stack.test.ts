@@ -307,7 +307,18 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       }
     });
 
-    it.each([...ROUTES, { method: 'authorizer', path: '', handler: AUTHORIZER.handler, tableAccess: 'read' as const }].map((route) => [
+    it("lets the /v1 authorizer read the table and write nothing but an API key's last use", () => {
+      const { actions } = grantsOf(template, functionName(stage, AUTHORIZER.handler));
+      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual(['dynamodb:UpdateItem']);
+      const authorizerRole: string = Object.values(resourcesOfType(template, 'AWS::Lambda::Function')).find((fn) => fn.Properties!.FunctionName === functionName(stage, AUTHORIZER.handler))!.Properties!.Role['Fn::GetAtt'][0];
+      const update = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+        .filter((policy) => JSON.stringify(policy.Properties!.Roles).includes(authorizerRole))
+        .flatMap((policy) => policy.Properties!.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[])
+        .find((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'))!;
+      expect(update.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } });
+    });
+
+    it.each([...ROUTES].map((route) => [
       route.handler,
       route.tableAccess,
     ]))('%s is granted %s access to the table and nothing more', (handler, access) => {
@@ -484,7 +495,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       [JOBS.withdrawalSender.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
       [JOBS.depositSweeper.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
       [JOBS.webhookDispatcher.handler, ['dynamodb:UpdateItem']],
-      [JOBS.webhookSender.handler, ['dynamodb:UpdateItem']],
+      [JOBS.webhookSender.handler, ['dynamodb:PutItem', 'dynamodb:UpdateItem']],
       [JOBS.reconcile.handler, []],
     ])('lets %s write only with %j, never scan (but the reconcile), delete or batch-write', (handler, writes) => {
       const { actions } = grantsOf(template, functionName(stage, handler));

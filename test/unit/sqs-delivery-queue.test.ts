@@ -34,6 +34,15 @@ describe('SqsDeliveryQueue', () => {
     expect(first!.args[0].input.Entries!.slice(0, 3).map((entry) => entry.DelaySeconds)).toEqual([2, SQS_MAX_DELAY_SECONDS, 0]);
   });
 
+  it('groups each message by its company, so that SQS serves one company’s backlog fairly beside the others’', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+
+    await queue().send([queued(0), { message: { ...message(1), companyId: 'cmp_2' }, delayMs: 0 }]);
+
+    const [call] = sqs.commandCalls(SendMessageBatchCommand);
+    expect(call!.args[0].input.Entries!.map((entry) => entry.MessageGroupId)).toEqual(['cmp_1', 'cmp_2']);
+  });
+
   it('sends again only the entries SQS refused, until none is left', async () => {
     sqs
       .on(SendMessageBatchCommand)

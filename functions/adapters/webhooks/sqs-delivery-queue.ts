@@ -11,7 +11,11 @@ const FAILED_ENTRIES_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 100, ma
 
 /**
  * The webhook queue in AWS. A standard queue has no deduplication, so a message sent twice is
- * delivered twice; receivers drop the second by its `webhook-id` (the event id).
+ * delivered twice; receivers drop the second by its `webhook-id` (the event id). Each message is
+ * grouped by its company (MessageGroupId): on a standard queue that makes it an SQS fair queue, so
+ * one company's backlog or slow endpoints (each try up to the poster's timeout, and nine more
+ * tries each) do not make other companies' deliveries wait behind them: SQS gives the sender the
+ * quiet companies' messages first while one company holds more than its share in flight.
  */
 export class SqsDeliveryQueue implements DeliveryQueue {
   constructor(
@@ -26,6 +30,7 @@ export class SqsDeliveryQueue implements DeliveryQueue {
       let entries = messages.slice(start, start + BATCH).map((queued, index) => ({
         Id: String(index),
         MessageBody: JSON.stringify(queued.message),
+        MessageGroupId: queued.message.companyId,
         DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(queued.delayMs / 1000))),
       }));
       // SendMessageBatch succeeds per entry: send the failed ones again after a backoff (a failed
