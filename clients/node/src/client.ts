@@ -107,6 +107,8 @@ export class Cambio {
 
   constructor(options: CambioOptions) {
     if (!options?.apiKey || !options.apiSecret) throw new TypeError('new Cambio({ apiKey, apiSecret, baseUrl }) needs apiKey and apiSecret');
+    checkCredential('apiKey', options.apiKey);
+    checkCredential('apiSecret', options.apiSecret);
     this.baseUrl = baseUrlOf(options.baseUrl, 'environment' in options);
     this.#apiKey = options.apiKey;
     this.#apiSecret = options.apiSecret;
@@ -149,7 +151,8 @@ export class Cambio {
     list: (params: ListParams = {}, options?: RequestOptions): PagePromise<Webhook> =>
       new PagePromise((cursor) => this.#page<Webhook>('/v1/webhooks', { ...params, cursor }, options), params.cursor),
     /** The answer carries the signing `secret`, shown only this once: store it. */
-    create: (params: WebhookParams, options?: RequestOptions): Promise<WithResponse<CreatedWebhook>> => this.#data('POST', '/v1/webhooks', params, options),
+    create: async (params: WebhookParams, options?: RequestOptions): Promise<WithResponse<CreatedWebhook>> =>
+      withHiddenSecret(await this.#data<CreatedWebhook>('POST', '/v1/webhooks', params, options)),
     get: (id: string, options?: RequestOptions): Promise<WithResponse<Webhook>> => this.#data('GET', `/v1/webhooks/${segment(id)}`, undefined, options),
     /** Replaces the webhook (PUT): omitted optional fields take their defaults; the secret is kept. */
     update: (id: string, params: WebhookParams, options?: RequestOptions): Promise<WithResponse<Webhook>> =>
@@ -198,7 +201,9 @@ export class Cambio {
       let text: string;
       try {
         const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-        response = await this.#fetch(`${this.baseUrl}${path}`, { method, headers, body: payload, signal });
+        // Never follow a redirect: it would carry X-Api-Secret to whatever URL the answer names
+        // (another host, or plain http), and turn a POST into a GET. The API answers none.
+        response = await this.#fetch(`${this.baseUrl}${path}`, { method, headers, body: payload, signal, redirect: 'manual' });
         text = await response.text();
       } catch (cause) {
         if (options.signal?.aborted) throw cause;
@@ -212,6 +217,12 @@ export class Cambio {
         continue;
       }
       const requestId = response.headers.get('x-request-id') ?? undefined;
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        throw new CambioError(
+          `HTTP ${response.status}: a redirect, not followed (the API answers none; is baseUrl the API's URL, with https? ${WHERE_THE_URL_IS}) (INVALID_RESPONSE${requestId ? `, request ${requestId}` : ''})`,
+          { code: 'INVALID_RESPONSE', status: response.status || undefined, requestId },
+        );
+      }
       const json = parseJson(text);
       if (response.ok && json?.success === true) {
         return { data: json.data as T, pagination: json.pagination, response: { status: response.status, requestId, headers: response.headers } };
@@ -248,6 +259,18 @@ function retryable(error: CambioError): boolean {
     error instanceof ConnectionError ||
     (error instanceof ConflictError && error.code === 'IDEMPOTENCY_KEY_IN_USE')
   );
+}
+
+/**
+ * The key and secret go in headers: a line break (a secret read from a file keeps its newline), a
+ * space or any other character outside printable ASCII is refused here, without echoing the value,
+ * rather than by fetch with a message that quotes it (and, as a ConnectionError, after retries).
+ */
+function checkCredential(name: 'apiKey' | 'apiSecret', value: unknown): void {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${typeof value}`);
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    throw new TypeError(`${name} must be printable ASCII without spaces (check for a stray newline or quote around it)`);
+  }
 }
 
 /**
@@ -290,6 +313,23 @@ function isLoopback(hostname: string): boolean {
  */
 function withResponse<T extends object>(record: T, response: ResponseInfo): WithResponse<T> {
   return Object.defineProperty(record, 'lastResponse', { value: response, enumerable: false, writable: false, configurable: true }) as WithResponse<T>;
+}
+
+/** Node's util.inspect (console.log) calls a function under this symbol; Symbol.for, so no import of node:util. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * A created webhook's signing secret is shown once, in this record: console.log and util.inspect
+ * print `secret: '[hidden]'` instead (as the other official clients do), so logging the record does
+ * not leak it. `webhook.secret` reads it, and JSON.stringify, spreads and Object.keys still see the
+ * API's record exactly (the inspector is non-enumerable, like lastResponse).
+ */
+function withHiddenSecret<T extends { secret?: unknown }>(record: T): T {
+  const show = function (this: T, depth: number, options: { depth?: number | null; stylize(text: string, style: string): string }, inspect: (value: unknown, options: object) => string): string {
+    if (depth < 0) return options.stylize('[Object]', 'special');
+    return inspect({ ...this, secret: '[hidden]' }, { ...options, depth: options.depth == null ? options.depth : options.depth - 1 });
+  };
+  return Object.defineProperty(record, INSPECT, { value: show, enumerable: false, writable: false, configurable: true });
 }
 
 function segment(id: string): string {
