@@ -42,9 +42,11 @@ export const mailSending = (from: string): Binder => (fn) => {
   return { MAIL_FROM: from, MAIL_CONFIGURATION_SET: configurationSetName };
 };
 
-/** The table, read only (CDK's grantReadData). */
+/** The table, read only: GetItem, BatchGetItem, Query and ConditionCheckItem (TABLE_READ). */
 export const tableRead = (table: ITable): Binder => (fn) => {
-  table.grantReadData(fn);
+  // TABLE_READ rather than CDK's grantReadData, which adds Scan (and the stream's reads): no
+  // request path scans the table.
+  table.grant(fn, ...TABLE_READ);
   return { TABLE_NAME: table.tableName };
 };
 
