@@ -91,6 +91,8 @@ public final class CambioClient {
           "CambioClient.builder().apiKey(…).apiSecret(…).baseUrl(…) needs apiKey and apiSecret: the pair `npm start` prints, "
               + "or one made in the dashboard (Integrations → API keys) or by `npm run company:create`");
     }
+    checkCredential("apiKey", b.apiKey);
+    checkCredential("apiSecret", b.apiSecret);
     this.baseUrl = baseUrlOf(b.baseUrl);
     this.apiKey = b.apiKey;
     this.apiSecret = b.apiSecret;
@@ -101,6 +103,20 @@ public final class CambioClient {
     this.maxRetryAfter = b.maxRetryAfter;
     this.http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(b.timeout).build();
     this.userAgent = "cambio-java/" + VERSION + " java/" + System.getProperty("java.version");
+  }
+
+  /**
+   * The key and secret go in headers: a line break (a secret read from a file keeps its newline), a
+   * space or any other character outside printable ASCII is refused here, without echoing the value,
+   * rather than by {@code HttpRequest.Builder.header}, whose message quotes it.
+   */
+  private static void checkCredential(String name, String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x21 || c > 0x7e) {
+        throw new IllegalArgumentException(name + " must be printable ASCII without spaces (check for a stray newline or quote around it)");
+      }
+    }
   }
 
   public static Builder builder() {

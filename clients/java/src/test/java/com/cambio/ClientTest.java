@@ -48,6 +48,19 @@ class ClientTest {
   }
 
   @Test
+  void refusesAKeyOrSecretWithALineBreakOrAnotherControlCharacterWithoutEchoingIt() {
+    String secret = "cs_live_super_secret";
+    for (String bad : new String[] {secret + "\n", secret + "\r\n", secret + "\r\nX-Injected: 1", "\t" + secret, secret + "\u0000", secret + "\u007f", " " + secret, secret + "\u00e9", secret + "\u20ac"}) {
+      IllegalArgumentException onSecret = assertThrows(IllegalArgumentException.class, () -> valid().apiSecret(bad).build());
+      assertTrue(onSecret.getMessage().contains("apiSecret must be printable ASCII"), onSecret.getMessage());
+      assertFalse(onSecret.getMessage().contains(secret), onSecret.getMessage());
+      IllegalArgumentException onKey = assertThrows(IllegalArgumentException.class, () -> valid().apiKey("ck_live_" + bad).build());
+      assertTrue(onKey.getMessage().contains("apiKey must be printable ASCII"), onKey.getMessage());
+      assertFalse(onKey.getMessage().contains(secret), onKey.getMessage());
+    }
+  }
+
+  @Test
   void refusesAMissingBaseUrlNamingWhereItComesFrom() {
     for (String missing : new String[] {null, "", "   "}) {
       IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> CambioClient.builder().apiKey("k").apiSecret("s").baseUrl(missing).build());
