@@ -116,6 +116,8 @@ export class CambioStack extends Stack implements StageScope {
       depositAccountXpub: this.xpub,
       // Send test event and Resend queue to one endpoint; Add endpoint and Roll secret seal new secrets.
       webhookBinders: [this.webhookSecrets.sealingNew, queueSend('WEBHOOK_QUEUE_URL', this.webhookQueue), value('WEBHOOK_DLQ_URL', this.webhookDlq.queueUrl)],
+      // The sessions' Cognito tokens are sealed at rest with the same key, under a purpose of their own.
+      sessionTokens: this.webhookSecrets.sessionTokens,
       mailFrom: settings.mailFrom,
     });
     for (const fn of this.dashboard.functions) this.functions.push({ name: fn.node.id, fn });

@@ -49,6 +49,8 @@ export interface DashboardProps {
   depositAccountXpub: string;
   /** What the Webhooks pages need beyond the table: sealing new secrets, the delivery queue. */
   webhookBinders: Binder[];
+  /** Sealing and opening its sessions' Cognito tokens (functions/adapters/dashboard-session-sealer.ts). */
+  sessionTokens: Binder;
   /** Context mailFrom: Team → Invite member mails the link through SES from it; null mails nothing. */
   mailFrom: string | null;
 }
@@ -300,6 +302,8 @@ export class Dashboard extends Construct {
       // New withdrawal and the allowlist read a destination some network reads on the chain (a Solana token account).
       ...destinationReadsOf(config),
       ...props.webhookBinders,
+      // Sign-in seals a session's Cognito tokens, the routes that act as the person open them.
+      props.sessionTokens,
       ...(props.mailFrom ? [mailSending(props.mailFrom)] : []),
     );
     const integration = new LambdaIntegration(routesFunction, { proxy: true, scopePermissionToMethod: false });

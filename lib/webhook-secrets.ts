@@ -3,6 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { SecretPurpose } from '../functions/webhooks/webhook-secrets.ts';
+import type { SessionSealingContext } from '../functions/people/dashboard-sessions.ts';
 import { ROUTES } from '../functions/routes.ts';
 import type { Binder } from './api-function.ts';
 import type { StageName } from '../config/stages.ts';
@@ -10,6 +11,7 @@ import type { StageName } from '../config/stages.ts';
 const PURPOSE = 'kms:EncryptionContext:purpose';
 const SIGNING: SecretPurpose = 'webhook-signing';
 const REPLAY: SecretPurpose = 'idempotent-replay';
+const SESSION: SessionSealingContext['purpose'] = 'dashboard-session';
 
 export interface WebhookSecretsProps {
   stage: StageName;
@@ -28,6 +30,11 @@ export const CREATE_WEBHOOK_HANDLER = ROUTES.find((route) => route.method === 'P
  * - the create-webhook function may Encrypt (any webhook, either purpose) and Decrypt only
  *   `idempotent-replay` values, to replay a POST's answer: it cannot open a stored signing secret;
  * - the webhook sender may Decrypt only `webhook-signing` values, and never Encrypt;
+ * - the dashboard API may Encrypt only `webhook-signing` values (Add endpoint, Roll secret), and
+ *   Encrypt and Decrypt `dashboard-session` values, bound to a `sessionKey`: the Cognito tokens of
+ *   a dashboard session (functions/adapters/dashboard-session-sealer.ts), sealed at sign-in and
+ *   opened by the routes that act at the user pool as the person; the session authorizer gets no
+ *   right, as it never opens them;
  * - no other function gets any right on the key (test/infra/webhook-secrets.test.ts).
  * Each right comes with the key's id as a binder (`sealing` for POST /v1/webhooks, `opening` for
  * the sender), bound where the stack makes those functions.
@@ -41,6 +48,8 @@ export class WebhookSecrets extends Construct {
   readonly opening: Binder;
   /** The dashboard API (Add endpoint, Roll secret): seals new signing secrets, opens none. */
   readonly sealingNew: Binder;
+  /** The dashboard API: seals and opens its sessions' Cognito tokens, and nothing of a webhook's. */
+  readonly sessionTokens: Binder;
 
   constructor(scope: Construct, id: string, props: WebhookSecretsProps) {
     super(scope, id);
@@ -62,6 +71,16 @@ export class WebhookSecrets extends Construct {
     };
     this.sealingNew = (fn) => {
       fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Encrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: SIGNING }, ...bound } }));
+      return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
+    };
+    this.sessionTokens = (fn) => {
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['kms:Encrypt', 'kms:Decrypt'],
+          resources: [keyArn],
+          conditions: { StringEquals: { [PURPOSE]: SESSION }, Null: { 'kms:EncryptionContext:sessionKey': 'false' } },
+        }),
+      );
       return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
     };
     this.opening = (fn) => {

@@ -42,6 +42,9 @@ const { common, table, deposits, withdrawalRules, withdrawalAllowlist, pricing, 
 const api = [...common, ...table] as const;
 const dashboard = [...api, ...dashboardRoute] as const;
 const people = [...dashboard, ...userPool] as const;
+/** The routes that open, use or end a session (functions/handlers/dashboard/session-deps.ts): they seal
+ * and open its Cognito tokens with the stage's sealer for secrets at rest (functions/adapters/dashboard-session-sealer.ts). */
+const sessions = [...people, ...webhookSealer] as const;
 /** The dashboard routes that mail the company's people: keys issued or widened, invitations, the two-factor rule. */
 const dashboardMailing = [...dashboard, ...mail] as const;
 /** The Webhooks pages: /v1's webhook rules and sealing, and the delivery queue (test events, resends). */
@@ -71,22 +74,22 @@ export const FUNCTION_SETTINGS = {
   /** EVM_NETWORKS: the networks the pages offer (New withdrawal, the allowlist), by name only. */
   'dashboard/get-stage': [...common, ...dashboardRoute, 'STAGE_ENVIRONMENT', ...mail, 'EVM_NETWORKS', 'SOLANA'],
   /** Sign-up and proving its address (functions/handlers/dashboard/sign-up-deps.ts) share one slice. */
-  'dashboard/sign-up': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
-  'dashboard/verify-email': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
-  'dashboard/resend-verification': [...people, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
-  'dashboard/sign-in': people,
-  'dashboard/sign-in-two-factor': people,
-  'dashboard/confirm-session': people,
-  'dashboard/get-two-factor': people,
-  'dashboard/start-two-factor-setup': people,
-  'dashboard/confirm-two-factor': people,
-  'dashboard/turn-off-two-factor': people,
-  'dashboard/refresh-session': people,
-  'dashboard/sign-out': people,
-  'dashboard/accept-invitation': people,
+  'dashboard/sign-up': [...sessions, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
+  'dashboard/verify-email': [...sessions, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
+  'dashboard/resend-verification': [...sessions, 'STAGE_ENVIRONMENT', 'SIGN_UP_ANSWER_MS', ...mail],
+  'dashboard/sign-in': sessions,
+  'dashboard/sign-in-two-factor': sessions,
+  'dashboard/confirm-session': sessions,
+  'dashboard/get-two-factor': sessions,
+  'dashboard/start-two-factor-setup': sessions,
+  'dashboard/confirm-two-factor': sessions,
+  'dashboard/turn-off-two-factor': sessions,
+  'dashboard/refresh-session': sessions,
+  'dashboard/sign-out': sessions,
+  'dashboard/accept-invitation': sessions,
   'dashboard/request-password-reset': [...people, ...mail],
   'dashboard/reset-password': people,
-  'dashboard/change-password': people,
+  'dashboard/change-password': sessions,
   /** The dashboard API's one Lambda in AWS (functions/handlers/dashboard/api.ts) runs every dashboard
    * route's module below, so it holds their union (test/unit/settings-dashboard-api.test.ts); the
    * simulator, which reads the chain settings, has a function of its own. */

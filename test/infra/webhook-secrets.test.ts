@@ -3,7 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_API, lambdaName, JOBS } from '../../functions/routes.ts';
+import { DASHBOARD_API, lambdaName, JOBS, SESSION_AUTHORIZER } from '../../functions/routes.ts';
 import { PROJECT_ROOT } from '../../lib/api-function.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { CREATE_WEBHOOK_HANDLER } from '../../lib/webhook-secrets.ts';
@@ -13,8 +13,9 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown;
 
 /**
  * The webhook secrets key (lib/webhook-secrets.ts) on each deployable stage: a rotating, retained
- * symmetric key that only POST /v1/webhooks may encrypt with, and that only it (for its replays)
- * and the webhook sender (to sign) may decrypt with, each for its own purpose.
+ * symmetric key that only POST /v1/webhooks and the dashboard API may encrypt with, and that only it
+ * (for its replays), the webhook sender (to sign) and the dashboard API (its sessions' Cognito
+ * tokens, not a webhook's secret) may decrypt with, each for its own purpose.
  */
 describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio-%s', (stage) => {
   let template: Template;
@@ -52,7 +53,7 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
     template.hasResourceProperties('AWS::KMS::Alias', { AliasName: `alias/cambio-${stage}-webhook-secrets`, TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
   });
 
-  it('lets only the create-webhook function and the dashboard API encrypt, and only the create-webhook function and the webhook sender decrypt, each for its own purpose', () => {
+  it('lets only the create-webhook function and the dashboard API encrypt, and only the create-webhook function, the webhook sender and the dashboard API decrypt, each for its own purpose', () => {
     const creator = roleOf(functionId(CREATE_WEBHOOK_HANDLER));
     const sender = roleOf(functionId(JOBS.webhookSender.handler));
     const dashboard = roleOf(functionId(DASHBOARD_API.handler));
@@ -65,11 +66,14 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
     }));
 
     const bound = { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:webhookId': 'false' };
-    expect(grants).toHaveLength(4);
+    expect(grants).toHaveLength(5);
     expect(grants).toEqual(
       expect.arrayContaining([
         // Add endpoint and Roll secret seal new secrets; the dashboard never opens one.
         { role: dashboard, actions: ['kms:Encrypt'], purpose: 'webhook-signing', bound },
+        // Its sessions' Cognito tokens, sealed at sign-in and opened by the routes that act as the
+        // person, each bound to its session (the session authorizer never opens them: no grant).
+        { role: dashboard, actions: ['kms:Decrypt', 'kms:Encrypt'], purpose: 'dashboard-session', bound: { 'kms:EncryptionContext:sessionKey': 'false' } },
         { role: creator, actions: ['kms:Encrypt'], purpose: ['webhook-signing', 'idempotent-replay'], bound },
         { role: creator, actions: ['kms:Decrypt'], purpose: 'idempotent-replay', bound },
         { role: sender, actions: ['kms:Decrypt'], purpose: 'webhook-signing', bound },
@@ -98,6 +102,31 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
     for (const id of named) expect(functions[id]!.Properties.Environment.Variables.WEBHOOK_SECRET_SEALER).toBe('kms');
     for (const fn of Object.values(functions)) expect(fn.Properties.Environment.Variables.LOCAL_WEBHOOK_SEALING_KEY).toBeUndefined();
   });
+});
+
+/** A handler's bundle, with the options lib/api-function.ts gives esbuild that decide imports: ESM, the AWS SDK external. */
+async function bundled(handler: string): Promise<string> {
+  const result = await build({
+    entryPoints: [path.join(PROJECT_ROOT, 'functions', 'handlers', `${handler}.ts`)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    external: ['@aws-sdk/*'],
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+it("bundles the session authorizer without any sealer: a dashboard request's authorization never opens a session's tokens", async () => {
+  const code = await bundled(SESSION_AUTHORIZER.handler);
+
+  expect(code).toContain('sessionKey');
+  expect(code).not.toMatch(/@aws-sdk\/client-kms/);
+  expect(code).not.toContain('cambio-dashboard-session');
+  expect(code).not.toContain('KmsSecretSealer');
 });
 
 it('bundles POST /v1/webhooks with the KMS client loaded on first use, not at cold start', async () => {

@@ -1,10 +1,11 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDashboardSessions } from '#adapters/dynamo/dashboard-session-store';
 import { sessionKeyOf } from '#functions/people/dashboard-sessions';
 import { totpCode } from '#local/totp';
 import { LOCAL_USER_POOL_ID } from '#local/cognito-emulator';
 import { useTestApi } from '../support/local-api.ts';
+import { rawSessionItem, sessionTokens } from '../support/dashboard-sessions.ts';
 import { dashboardBrowser, signedUpOwnerWithTwoFactor, STRONG_PASSWORD } from '../support/dashboard.ts';
 
 /**
@@ -67,24 +68,49 @@ describe('the identity provider, called with what the browser holds', () => {
     expect(refused.status).toBe(403);
   });
 
-  it("keeps the session's Cognito tokens on the server, under the hash of the cookie, and renews its access token there once expired", async () => {
+  it("keeps the session's Cognito tokens on the server, sealed under the hash of the cookie, and renews its access token there once expired", async () => {
     const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Stored Co');
     const cookieValue = owner.browser.jar.get('cambio_session')!;
     const sessions = new DynamoDashboardSessions(api.db, api.runtime.tableName);
     const stored = (await sessions.find(sessionKeyOf(cookieValue)))!;
-    expect(stored).toMatchObject({ accessToken: expect.stringMatching(/^ey/), refreshToken: expect.any(String) });
-    // Nowhere in the table is the cookie's value.
+    const tokens = await sessionTokens(api.db, api.runtime, cookieValue);
+    expect(tokens).toMatchObject({ accessToken: expect.stringMatching(/^ey/), refreshToken: expect.any(String) });
+    // The item as the table, its backups and its daily export hold it: the tokens only sealed.
+    const item = (await rawSessionItem(api.db, api.runtime, cookieValue))!;
+    expect(Object.keys(item).sort()).toEqual(['PK', 'SK', 'accessExpiresAt', 'authTime', 'expiresAt', 'openedAt', 'personId', 'sealedTokens', 'sessionId', 'ttl', 'type']);
+    expect(item.sealedTokens).toMatch(/^local:/);
+    // Nowhere in the table is the cookie's value, or either token in the clear.
     const { Items = [] } = await api.db.send(new ScanCommand({ TableName: api.runtime.tableName, ConsistentRead: true }));
-    expect(JSON.stringify(Items)).not.toContain(cookieValue);
+    for (const secret of [cookieValue, tokens.accessToken, tokens.refreshToken]) expect(JSON.stringify(Items)).not.toContain(secret);
 
     await sessions.save(sessionKeyOf(cookieValue), { ...stored, accessExpiresAt: 0 });
     expect((await owner.browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
     const renewed = (await sessions.find(sessionKeyOf(cookieValue)))!;
-    expect(renewed.accessToken).not.toBe(stored.accessToken);
+    const renewedTokens = await sessionTokens(api.db, api.runtime, cookieValue);
+    expect(renewedTokens.accessToken).not.toBe(tokens.accessToken);
+    expect(renewedTokens.refreshToken).toBe(tokens.refreshToken);
     expect(renewed.accessExpiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(JSON.stringify(await rawSessionItem(api.db, api.runtime, cookieValue))).not.toContain(renewedTokens.accessToken);
     // A renewal landing after the session ended (signed out meanwhile) does not bring its tokens back.
     expect((await owner.browser.call('DELETE', '/session')).status).toBe(200);
-    await sessions.renewAccess(sessionKeyOf(cookieValue), renewed.accessToken, renewed.accessExpiresAt);
+    await sessions.renewAccess(sessionKeyOf(cookieValue), renewed.sealedTokens, renewed.accessExpiresAt);
     expect(await sessions.find(sessionKeyOf(cookieValue))).toBeNull();
+  });
+
+  it('treats a session stored before its tokens were sealed as signed out: its person signs in again', async () => {
+    const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Legacy Co');
+    const cookieValue = owner.browser.jar.get('cambio_session')!;
+    const tokens = await sessionTokens(api.db, api.runtime, cookieValue);
+    const { sealedTokens: _, ...item } = (await rawSessionItem(api.db, api.runtime, cookieValue))!;
+    // The item as the code before sealing wrote it: Cognito's tokens in the clear.
+    await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: { ...item, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken } }));
+
+    expect((await owner.browser.call('GET', '/me')).status).toBe(401);
+    expect((await owner.browser.call('GET', '/me/two-factor')).status).toBe(401);
+    expect((await owner.browser.call('POST', '/session/refresh')).status).toBe(401);
+    const again = dashboardBrowser(api.runtime);
+    expect((await again.call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } })).body.data).toEqual({ signedIn: false, twoFactorRequired: true });
+    expect((await again.call('POST', '/session/two-factor', { body: { code: await owner.app() } })).status).toBe(200);
+    expect((await again.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: true });
   });
 });

@@ -12,6 +12,7 @@ import { apiKeyItem } from '#adapters/dynamo/items/company';
 import { DynamoDashboardSessions } from '#adapters/dynamo/dashboard-session-store';
 import { sessionKeyOf } from '#functions/people/dashboard-sessions';
 import { LOCAL_CLIENT_ID } from '#local/cognito-emulator';
+import { sessionTokens } from '../support/dashboard-sessions.ts';
 
 /**
  * The dashboard API through a real socket against the local runtime, with sign-in through the
@@ -136,7 +137,7 @@ describe('sessions', () => {
     const { browser, email, companyId } = await signedUpOwner(api.runtime);
     const session = browser.jar.get('cambio_session')!;
     const sessions = new DynamoDashboardSessions(api.db, api.runtime.tableName);
-    const { refreshToken } = (await sessions.find(sessionKeyOf(session)))!;
+    const { refreshToken } = await sessionTokens(api.db, api.runtime, session);
     expect((await browser.call('DELETE', '/session')).status).toBe(200);
     expect(browser.jar.has('cambio_session')).toBe(false);
     expect((await browser.call('GET', '/me')).status).toBe(401);
