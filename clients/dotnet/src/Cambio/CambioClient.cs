@@ -45,7 +45,8 @@ public sealed class CambioClient : IDisposable
     private readonly bool _ownsHttp;
 
     /// <summary>Checks the options (before any request carries the key and secret) and builds the client.</summary>
-    /// <exception cref="ArgumentException">A missing key, secret or URL; a URL that is not http(s), plain http off loopback,
+    /// <exception cref="ArgumentException">A missing key, secret or URL; a key or secret with a space, a line break or another
+    /// character outside printable ASCII; a URL that is not http(s), plain http off loopback,
     /// or carries credentials, a query or a fragment; a negative retry count or a non-positive timeout.</exception>
     public CambioClient(CambioClientOptions options)
     {
@@ -53,6 +54,16 @@ public sealed class CambioClient : IDisposable
         if (string.IsNullOrWhiteSpace(options.ApiKey) || string.IsNullOrWhiteSpace(options.ApiSecret))
         {
             throw new ArgumentException("new CambioClient(new CambioClientOptions { ApiKey, ApiSecret, BaseUrl }) needs ApiKey and ApiSecret (from the dashboard's Integrations → API keys, or `npm run company:create`)", nameof(options));
+        }
+        // Checked here, without echoing the value: headers are added without validation, so a line
+        // break (a secret read from a file keeps its newline) would inject a header.
+        if (!IsVisibleAscii(options.ApiKey!, 1, int.MaxValue))
+        {
+            throw new ArgumentException("ApiKey must be printable ASCII without spaces (check for a stray newline or quote around it)", nameof(options));
+        }
+        if (!IsVisibleAscii(options.ApiSecret!, 1, int.MaxValue))
+        {
+            throw new ArgumentException("ApiSecret must be printable ASCII without spaces (check for a stray newline or quote around it)", nameof(options));
         }
         BaseUrl = BaseUrlOf(options.BaseUrl);
         if (options.MaxRetries < 0) throw new ArgumentException($"MaxRetries must be 0 or more, got {options.MaxRetries}", nameof(options));
@@ -126,6 +137,22 @@ public sealed class CambioClient : IDisposable
         if (_ownsHttp) _http.Dispose();
     }
 
+    /// <summary>Between <paramref name="min"/> and <paramref name="max"/> characters, each from ! to ~ (no space, no control character).</summary>
+    private static bool IsVisibleAscii(string value, int min, int max) => IsAsciiBetween(value, min, max, '!');
+
+    /// <summary>Between <paramref name="min"/> and <paramref name="max"/> characters, each from space to ~ (no control character).</summary>
+    private static bool IsPrintableAscii(string value, int min, int max) => IsAsciiBetween(value, min, max, ' ');
+
+    private static bool IsAsciiBetween(string value, int min, int max, char lowest)
+    {
+        if (value.Length < min || value.Length > max) return false;
+        foreach (var c in value)
+        {
+            if (c < lowest || c > '~') return false;
+        }
+        return true;
+    }
+
     internal static string Redact(string? key) =>
         string.IsNullOrEmpty(key) ? "(none)" : key.Length <= 8 ? "[redacted]" : key[..8] + "…";
 
@@ -190,6 +217,11 @@ public sealed class CambioClient : IDisposable
         // One key per call, kept across its retries: the API replays the first answer instead of
         // doing the work again (api-contract.md, Conventions: Idempotency-Key).
         var idempotencyKey = method == HttpMethod.Post ? options?.IdempotencyKey ?? Guid.NewGuid().ToString() : null;
+        if (idempotencyKey is not null && !IsPrintableAscii(idempotencyKey, 1, 255))
+        {
+            // The contract's Idempotency-Key, checked before it goes in a header added without validation.
+            throw new ArgumentException("IdempotencyKey must be 1–255 printable ASCII characters (e.g. a GUID, or one derived from your order id)", nameof(options));
+        }
         var maxRetries = options?.MaxRetries ?? _maxRetries;
         if (maxRetries < 0) throw new ArgumentException($"MaxRetries must be 0 or more, got {maxRetries}", nameof(options));
 

@@ -50,7 +50,8 @@ public sealed class CambioClientOptions
 /// <summary>Per-call options, the optional argument after a call's own.</summary>
 public sealed class RequestOptions
 {
-    /// <summary>The POST's <c>Idempotency-Key</c> (1–255 printable characters). By default a fresh UUID per call, reused by
+    /// <summary>The POST's <c>Idempotency-Key</c> (1–255 printable ASCII characters; the call throws <see cref="ArgumentException"/>
+    /// for another, a line break included, before sending). By default a fresh UUID per call, reused by
     /// that call's retries. Pass your own (e.g. derived from your order id) to make a call safe to repeat across restarts.</summary>
     public string? IdempotencyKey { get; set; }
 

@@ -24,6 +24,26 @@ public class ConstructionTests
         }
     }
 
+    [Theory]
+    [InlineData("\n")]
+    [InlineData("\r\n")]
+    [InlineData("\r\nX-Injected: 1")]
+    [InlineData("\u0000")]
+    [InlineData("\u007f")]
+    [InlineData(" ")]
+    [InlineData("\u00e9")]
+    public void A_key_or_secret_with_a_line_break_or_another_control_character_is_refused_without_being_echoed(string bad)
+    {
+        const string secret = "cs_live_TOP_SECRET_1234567890";
+        var onSecret = Refusal(apiSecret: secret + bad);
+        Assert.Contains("ApiSecret must be printable ASCII", onSecret.Message);
+        Assert.DoesNotContain(secret, onSecret.ToString());
+        var onKey = Refusal(apiKey: "ck_live_" + secret + bad);
+        Assert.Contains("ApiKey must be printable ASCII", onKey.Message);
+        Assert.DoesNotContain(secret, onKey.ToString());
+        Assert.Contains("must be printable ASCII", Refusal(apiSecret: bad + secret).Message);
+    }
+
     [Fact]
     public void The_base_URL_is_required_and_the_error_says_where_it_comes_from()
     {

@@ -152,6 +152,29 @@ public class RequestTests
         await Assert.ThrowsAsync<ArgumentException>(() => cambio.Deposits.GetAsync(""));
     }
 
+    [Theory]
+    [InlineData("order-1\r\nX-Injected: 1")]
+    [InlineData("order-1\n")]
+    [InlineData("order-1\u0000")]
+    [InlineData("order-1\u00e9")]
+    [InlineData("")]
+    public async Task An_Idempotency_Key_with_a_line_break_or_out_of_range_is_refused_before_sending_without_being_echoed(string key)
+    {
+        await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = Fixtures.Conversion("cnv_01JBZ6W1V7Q8R9S0T1U2V3W4X5") }));
+        using var cambio = Fixtures.Client(server.Url);
+
+        var error = await Assert.ThrowsAnyAsync<ArgumentException>(() =>
+            cambio.Conversions.CreateAsync(new ConversionCreateOptions { QuoteId = "qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5" }, new RequestOptions { IdempotencyKey = key }));
+
+        Assert.Contains("IdempotencyKey must be 1–255 printable ASCII characters", error.Message);
+        if (key != "") Assert.DoesNotContain(key, error.ToString());
+        Assert.Empty(server.Requests);
+        await Assert.ThrowsAnyAsync<ArgumentException>(() =>
+            cambio.Conversions.CreateAsync(new ConversionCreateOptions { QuoteId = "qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5" }, new RequestOptions { IdempotencyKey = new string('k', 256) }));
+        await cambio.Conversions.CreateAsync(new ConversionCreateOptions { QuoteId = "qte_01JBZ6W1V7Q8R9S0T1U2V3W4X5" }, new RequestOptions { IdempotencyKey = new string('k', 255) });
+        Assert.Equal(new string('k', 255), Assert.Single(server.Requests).Header("Idempotency-Key"));
+    }
+
     [Fact]
     public async Task One_client_is_safe_to_share_across_concurrent_tasks()
     {
