@@ -17,9 +17,20 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
-const nextUlid = monotonicFactory();
+let nextUlid = monotonicFactory();
+let lastTime = -Infinity;
 
+/**
+ * An id whose time is `now`, always. ulid's monotonic factory never goes back: asked for a time
+ * before the last it gave (a record built with a `now` taken before an await, while another's was
+ * built meanwhile), it would give the later time, so the id's day and the record's `createdAt` could
+ * differ across a midnight, and the statement (which selects entries by their ids' time) and the
+ * finance day file (by `createdAt`) put one entry on different days. A time before the last starts
+ * a new factory; ids made in one millisecond one after another still sort in the order made.
+ */
 export function newId(kind: IdKind, now: number = Date.now()): string {
+  if (now < lastTime) nextUlid = monotonicFactory();
+  lastTime = now;
   return `${ID_PREFIXES[kind]}_${nextUlid(now)}`;
 }
 

@@ -1,3 +1,4 @@
+import { decodeTime } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { isId, newId } from '#functions/shared/ids';
 
@@ -12,6 +13,13 @@ describe('ids', () => {
   it('ids minted in the same millisecond still sort in creation order', () => {
     const ids = Array.from({ length: 50 }, () => newId('event', 1_700_000_000_000));
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('carry the time they are made for, even when an id for a later time was made before', () => {
+    const later = newId('ledgerEntry', Date.parse('2027-01-16T00:00:00.004Z'));
+    const earlier = newId('ledgerEntry', Date.parse('2027-01-15T23:59:59.996Z'));
+    expect(new Date(decodeTime(earlier.slice(4))).toISOString()).toBe('2027-01-15T23:59:59.996Z');
+    expect(earlier < later).toBe(true);
   });
 
   it('recognises only well-formed ids of the asked kind', () => {
