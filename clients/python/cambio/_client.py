@@ -225,7 +225,7 @@ class Cambio:
         payload = None
         if body is not None:
             headers["Content-Type"] = "application/json"
-            payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+            payload = _json(body).encode("utf-8")
         if method == "POST":
             # One key per call, kept across its retries: the API replays the first answer instead
             # of doing the work again (api-contract.md, Conventions: Idempotency-Key).
@@ -487,9 +487,23 @@ def _split(split: Any) -> Any:
     if "amount" in out and out["amount"] is not None:
         out["amount"] = _money("split['amount']", out["amount"])
     percent = out.get("percent")
-    if isinstance(percent, Decimal):  # a JSON number: at most two decimals, exact as a float's repr
-        out["percent"] = int(percent) if percent == percent.to_integral_value() else float(percent)
-    return out
+    if isinstance(percent, Decimal) and not percent.is_finite():
+        raise ValueError(f"split['percent'] must be a finite number, got {percent!r}")
+    return out  # a Decimal percent is written as a JSON number with its own digits (_json)
+
+
+def _json(value: Any) -> str:
+    """Compact JSON, as json.dumps(separators=(",", ":"), ensure_ascii=False) writes it, except that a
+    Decimal (a split's percent) is a JSON number with exactly its digits, never rounded through a float."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"a JSON number must be finite, got {value!r}")
+        return format(value, "f")
+    if isinstance(value, Mapping):
+        return "{" + ",".join(json.dumps(str(k), ensure_ascii=False) + ":" + _json(v) for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_json(item) for item in value) + "]"
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _segment(id: Any) -> str:

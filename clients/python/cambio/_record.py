@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from decimal import Decimal
 from typing import Any, ClassVar, Dict, Mapping, Optional, Tuple, Type, TypeVar, Union, get_args, get_origin, get_type_hints
 
@@ -48,6 +49,13 @@ class Record:
     def to_dict(self) -> Dict[str, Any]:
         """The record as the API sends it: camelCase names, nested records as dicts."""
         return {api: _write(getattr(self, attribute)) for attribute, api, _ in self.__api_fields__}
+
+
+def repr_hiding(record: Record, *hidden: str) -> str:
+    """The dataclass's repr of ``record``, with each attribute named in ``hidden`` shown as
+    ``[hidden]``: a signing secret must not end up in a log line or a traceback through repr()."""
+    shown = (f"{f.name}=[hidden]" if f.name in hidden else f"{f.name}={getattr(record, f.name)!r}" for f in fields(record) if f.repr)
+    return f"{type(record).__qualname__}({', '.join(shown)})"
 
 
 def api_name(attribute: str) -> str:

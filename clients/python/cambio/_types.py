@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Dict, List, Literal, Optional, Tuple, Type
 
-from ._record import Record
+from ._record import Record, repr_hiding
 
 #: A request body's fields: (keyword argument, required), each sent under its camelCase name.
 RequestFields = Tuple[Tuple[str, bool], ...]
@@ -126,6 +126,10 @@ class CreatedWebhook(Webhook):
 
     #: Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it.
     secret: str
+
+    def __repr__(self) -> str:
+        """As the dataclass's, with ``secret`` shown as ``[hidden]``: read it as an attribute."""
+        return repr_hiding(self, "secret")
 
 
 @dataclass(frozen=True)

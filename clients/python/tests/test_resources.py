@@ -33,6 +33,33 @@ def test_deposits_create_sends_the_api_names_and_reads_snake_case_attributes(scr
     assert d.to_dict() == {k: v for k, v in DEPOSIT.items() if k != "aFieldFromANewerApi"} | {"split": {**DEPOSIT["split"], "percent": Decimal("4.5")}}
 
 
+@pytest.mark.parametrize(
+    "percent, sent",
+    [
+        (Decimal("12.34"), b"12.34"),
+        (Decimal("10.50"), b"10.50"),
+        (Decimal("1E+1"), b"10"),
+        # Not two decimals: sent as given, for the API to refuse, never rounded by a float into one it takes.
+        (Decimal("0.1000000000000000055511151231257827"), b"0.1000000000000000055511151231257827"),
+        (Decimal("33.333333333333333333"), b"33.333333333333333333"),
+    ],
+)
+def test_a_decimal_split_percent_is_sent_exactly_as_a_json_number_never_through_a_float(scripted, percent, sent):
+    server = serve(scripted, DEPOSIT, 201)
+    split = {"address": "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK", "percent": percent}
+    server.client().deposits.create(method="usdt", network="tron", reference="order-1", amount="25", split=split)
+    assert server.seen[0].body.endswith(b'"split":{"address":"TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK","percent":' + sent + b"}}")
+    assert split["percent"] is percent  # the caller's dict is left as it was
+
+
+def test_a_non_finite_decimal_split_percent_is_refused_before_sending(scripted):
+    server = serve(scripted, DEPOSIT, 201)
+    for percent in (Decimal("NaN"), Decimal("Infinity")):
+        with pytest.raises(ValueError, match="percent"):
+            server.client().deposits.create(method="usdt", network="tron", reference="order-1", amount="25", split={"address": "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK", "percent": percent})
+    assert server.seen == []
+
+
 def test_deposits_get_quotes_the_id_into_the_path(scripted):
     server = serve(scripted, DEPOSIT)
     server.client().deposits.get("dep_1/../x")
@@ -153,6 +180,26 @@ def test_webhooks_create_get_update_delete_list(scripted):
     assert "idempotency-key" in server.seen[0].headers and "idempotency-key" not in server.seen[1].headers
     with pytest.raises(TypeError):
         hooks.create(url="https://example.com/hooks", events="*")
+
+
+def test_a_created_webhooks_secret_is_hidden_from_repr_and_str_yet_readable(scripted, caplog):
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    server = scripted(lambda seen, n: ok({**WEBHOOK, "secret": secret}, 201))
+
+    created = server.client().webhooks.create(url="https://example.com/hooks", events=["*"])
+
+    for shown in (repr(created), str(created), f"{created}", f"{created!r}", repr([created]), repr({"hook": created})):
+        assert secret not in shown and "MfKQ9r8" not in shown
+    assert repr(created).startswith(f"CreatedWebhook(id={WEBHOOK['id']!r}, url='https://example.com/hooks', ")
+    assert repr(created).endswith(", secret=[hidden])")
+    import logging
+
+    logging.getLogger("test").warning("created %s", created)
+    assert secret not in caplog.text
+    assert created.secret == secret
+    assert created.to_dict()["secret"] == secret
+    # A Webhook without a secret keeps the dataclass's own repr.
+    assert repr(cambio.Webhook._from_api(WEBHOOK)).startswith(f"Webhook(id={WEBHOOK['id']!r}")
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,10 @@ INLINE_NAMES = {
     ("Company", "rateLimit"): "RateLimit",
 }
 
+#: Attributes a record's repr() shows as ``[hidden]`` (CreatedWebhook's signing secret), as Java's
+#: and .NET's generated records do in toString().
+SECRET_ATTRIBUTES = ("secret",)
+
 
 def snake(name: str) -> str:
     out = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
@@ -218,6 +222,17 @@ class Generator:
             if description:
                 lines.append(f"    #: {description}")
             lines.append(f"    {attribute}: {annotation}")
+        secrets = [attribute for attribute, _, _ in fields if attribute in SECRET_ATTRIBUTES]
+        if secrets:
+            # A signing secret must not end up in logs through repr() or str() (as Java's toString).
+            names = ", ".join(f'"{attribute}"' for attribute in secrets)
+            shown = " and ".join(f"``{attribute}``" for attribute in secrets)
+            lines += [
+                "",
+                "    def __repr__(self) -> str:",
+                f'        """As the dataclass\'s, with {shown} shown as ``[hidden]``: read it as an attribute."""',
+                f"        return repr_hiding(self, {names})",
+            ]
         self.classes.append("\n".join(lines))
 
     def request_table(self, name: str) -> str:
@@ -257,7 +272,7 @@ class Generator:
             "from decimal import Decimal",
             "from typing import " + TYPING_IMPORTS_PLACEHOLDER,
             "",
-            "from ._record import Record",
+            "from ._record import Record" + (", repr_hiding" if any("repr_hiding(" in cls for cls in self.classes) else ""),
             "",
             "#: A request body's fields: (keyword argument, required), each sent under its camelCase name.",
             "RequestFields = Tuple[Tuple[str, bool], ...]",
