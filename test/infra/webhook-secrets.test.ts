@@ -130,19 +130,7 @@ it("bundles the session authorizer without any sealer: a dashboard request's aut
 });
 
 it('bundles POST /v1/webhooks with the KMS client loaded on first use, not at cold start', async () => {
-  // The options lib/api-function.ts gives esbuild that decide imports: ESM, the AWS SDK external.
-  const result = await build({
-    entryPoints: [path.join(PROJECT_ROOT, 'functions', 'handlers', `${CREATE_WEBHOOK_HANDLER}.ts`)],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    external: ['@aws-sdk/*'],
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0]!.text;
+  const code = await bundled(CREATE_WEBHOOK_HANDLER);
 
   expect(code).toMatch(/import\(\s*["']@aws-sdk\/client-kms["']\s*\)/);
   expect(code).not.toMatch(/from\s*["']@aws-sdk\/client-kms["']/);

@@ -65,6 +65,16 @@ async function settleFinal(deps: SolanaSendingDeps) {
   return settleSolanaWithdrawals(deps);
 }
 
+/** A payout of `amount` from a new hot wallet holding 100 USDT, whose first broadcast was lost. */
+async function payoutWhoseBroadcastIsLost(amount: string) {
+  const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+  const deps = solanaSenderDeps(env, solana.node, hot.signer);
+  const payee = newSolanaWallet();
+  const withdrawal = await withdraw(payee, amount);
+  expect(await sendSolanaWithdrawals({ ...deps, broadcaster: droppingBroadcaster })).toMatchObject({ sent: 1 });
+  return { hot, deps, payee, withdrawal, first: await read(withdrawal) };
+}
+
 async function expectSettledBooks(spent: bigint) {
   expect(await balance()).toMatchObject({ available: usdt(CREDIT) - spent, locked: 0n });
   await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
@@ -216,14 +226,8 @@ describe('Solana payouts on the local node', () => {
   });
 
   it('a backend trailing by a few slots never makes a payout be signed twice', async () => {
-    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
-    const deps = solanaSenderDeps(env, solana.node, hot.signer);
-    const payee = newSolanaWallet();
-    const withdrawal = await withdraw(payee, '7');
-
     // Its first broadcast is lost (a node dropped it).
-    expect(await sendSolanaWithdrawals({ ...deps, broadcaster: droppingBroadcaster })).toMatchObject({ sent: 1 });
-    const first = await read(withdrawal);
+    const { hot, deps, payee, withdrawal, first } = await payoutWhoseBroadcastIsLost('7');
     const lastValid = BigInt(storedOf(first).lastValidBlockHeight);
 
     // Near the end of its window settling broadcasts it again, and it lands in one of its last blocks.
@@ -257,12 +261,7 @@ describe('Solana payouts on the local node', () => {
   });
 
   it("a hot wallet whose USDT the issuer froze: an expired payout is neither broadcast nor signed again, nor failed, while it is frozen; it goes out once unfrozen, once", async () => {
-    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
-    const deps = solanaSenderDeps(env, solana.node, hot.signer);
-    const payee = newSolanaWallet();
-    const withdrawal = await withdraw(payee, '7');
-    expect(await sendSolanaWithdrawals({ ...deps, broadcaster: droppingBroadcaster })).toMatchObject({ sent: 1 });
-    const first = await read(withdrawal);
+    const { hot, deps, payee, withdrawal, first } = await payoutWhoseBroadcastIsLost('7');
     const hotAccount = await usdtAccount(deps, hot.address);
     await solana.node.issuer.freeze(hotAccount);
     expect(await deps.standing()).toEqual({ paused: false, hotWalletFrozen: true });
