@@ -65,6 +65,17 @@ async function pay(node: AnvilWithContracts, to: string, amount: bigint): Promis
 
 const { newDeposit, read, usdtBalance } = company;
 
+/** A new ethereum deposit paid `amount` USDT, its payment recorded by a scan (not yet final); the
+ * company's balance from before it. */
+async function ethereumPaymentRecorded(amount: string) {
+  const deposit = await newDeposit('ethereum');
+  const before = await usdtBalance();
+  await pay(nodes.ethereum, deposit.address, parseUnits(amount, 6));
+  const jobs = jobsOn('ethereum');
+  expect((await jobs.scan()).recorded).toBe(1);
+  return { deposit, before, jobs };
+}
+
 describe('EVM deposits on anvil', () => {
   it('an ethereum deposit is a forwarder address with no code; paid, it confirms, then is credited once its block is 3 deep', async () => {
     const deposit = await newDeposit('ethereum');
@@ -159,11 +170,7 @@ describe('EVM deposits on anvil', () => {
   });
 
   it('a reorganisation that removes the paying block before it is final: never credited, the deposit awaits payment again', async () => {
-    const deposit = await newDeposit('ethereum');
-    const before = await usdtBalance();
-    await pay(nodes.ethereum, deposit.address, parseUnits('40', 6));
-    const jobs = jobsOn('ethereum');
-    expect((await jobs.scan()).recorded).toBe(1);
+    const { deposit, before, jobs } = await ethereumPaymentRecorded('40');
     expect((await usdtBalance()).pending - before.pending).toBe(usdt('40'));
 
     // The block with the payment is replaced by an empty one: the next scan sees its hash changed
@@ -188,11 +195,7 @@ describe('EVM deposits on anvil', () => {
   });
 
   it('a node behind, without the paying block yet, is not a reorganisation: the payment stays confirming and is credited once', async () => {
-    const deposit = await newDeposit('ethereum');
-    const before = await usdtBalance();
-    await pay(nodes.ethereum, deposit.address, parseUnits('25', 6));
-    const jobs = jobsOn('ethereum');
-    expect((await jobs.scan()).recorded).toBe(1);
+    const { deposit, before, jobs } = await ethereumPaymentRecorded('25');
 
     // The provider's next answers for blocks come from a backend that lacks the paying block's height
     // (its head is behind), and knows no receipt of it.
