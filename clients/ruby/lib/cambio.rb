@@ -7,6 +7,7 @@
 #   cambio = Cambio::Client.new(api_key: KEY, api_secret: SECRET, base_url: API_URL)
 require_relative "cambio/version"
 require_relative "cambio/errors"
+require_relative "cambio/exact_json"
 require_relative "cambio/record"
 require_relative "cambio/webhook_event"
 require_relative "cambio/types"

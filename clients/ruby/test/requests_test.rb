@@ -151,6 +151,57 @@ class RequestsTest < Minitest::Test
     assert_equal 3, @server.requests.size, "nothing sent"
   end
 
+  LONG_PERCENT = "0.1000000000000000055511151231257827"
+
+  def test_a_json_number_from_the_api_is_a_big_decimal_never_a_float
+    split = %({"address":"TJRabPrwbZy45sbavfcjinPJC18kjpRTv8","percent":#{LONG_PERCENT},"amount":null,"forwardedAmount":"1.000000","withdrawalId":null})
+    body = JSON.generate("success" => true, "data" => DEPOSIT.merge("split" => nil)).sub('"split":null', %("split":#{split}))
+    serve { |_req, _n| ScriptedServer.raw(200, body, "Content-Type" => "application/json") }
+    deposit = client.deposits.get(DEPOSIT["id"])
+
+    assert_instance_of BigDecimal, deposit.split.percent
+    assert_equal BigDecimal(LONG_PERCENT), deposit.split.percent
+    assert_instance_of BigDecimal, deposit.to_h[:split][:percent]
+    assert_includes deposit.to_json, %("percent":#{LONG_PERCENT}), "to_json writes it back as the same JSON number"
+    assert_includes JSON.pretty_generate(deposit), %("percent": #{LONG_PERCENT})
+    assert_equal 19, deposit.required_confirmations
+    assert_instance_of Integer, deposit.required_confirmations
+  end
+
+  def test_a_big_decimal_split_percent_is_sent_as_the_exact_json_number
+    echo
+    [[BigDecimal(LONG_PERCENT), LONG_PERCENT], [BigDecimal("12.50"), "12.5"], [BigDecimal("10"), "10"], [BigDecimal("1e1"), "10"]].each do |percent, _|
+      client.deposits.create(method: "usdt", network: "tron", reference: "r", split: { address: "T1", percent: percent })
+    end
+
+    sent = @server.requests.map { |request| request.body[/"percent":([^,}]*)/, 1] }
+    assert_equal [LONG_PERCENT, "12.5", "10", "10"], sent
+    [BigDecimal("NaN"), BigDecimal("Infinity")].each do |percent|
+      error = assert_raises(ArgumentError) { client.deposits.create(method: "usdt", network: "tron", reference: "r", split: { address: "T1", percent: percent }) }
+      assert_match(/percent must be a finite number/, error.message)
+    end
+    assert_equal 4, @server.requests.size, "nothing sent"
+  end
+
+  def test_a_created_webhooks_secret_is_hidden_from_inspect_to_s_and_pp
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    serve do |_req, _n|
+      ok({ "id" => "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", "url" => "https://example.com/h", "events" => ["*"], "description" => nil,
+           "enabled" => true, "createdAt" => "2026-01-15T12:00:00.000Z", "updatedAt" => "2026-01-15T12:00:00.000Z", "secret" => secret }, status: 201)
+    end
+    webhook = client.webhooks.create(url: "https://example.com/h", events: ["*"])
+
+    [webhook.inspect, webhook.to_s, "#{webhook}", PP.pp(webhook, +""), [webhook].inspect, { hook: webhook }.inspect].each do |shown|
+      refute_includes shown, "MfKQ9r8"
+    end
+    assert_match(/\A#<Cambio::CreatedWebhook id: "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5", url: .*, secret: \[hidden\]>\z/, webhook.inspect)
+    assert_match(/secret: \[hidden\]/, PP.pp(webhook, +""))
+    assert_equal secret, webhook.secret
+    assert_equal secret, webhook[:secret]
+    assert_equal secret, webhook.to_h[:secret]
+    assert_equal secret, JSON.parse(webhook.to_json)["secret"]
+  end
+
   def test_unknown_and_missing_keywords_are_refused_before_any_request
     echo
     error = assert_raises(ArgumentError) { client.deposits.create(method: "usdt", network: "tron", reference: "r", amout: "1") }

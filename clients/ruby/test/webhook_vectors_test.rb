@@ -2,6 +2,7 @@
 
 require_relative "test_helper"
 require "stringio"
+require "bigdecimal"
 
 # clients/conformance/vectors.json: deliveries signed by the npm standardwebhooks library. Each
 # is verified with the clock at its `now`: a valid one returns the event, any other raises
@@ -126,6 +127,14 @@ class WebhookVerifyTest < Minitest::Test
       assert_kind_of Cambio::Deposit, event.data
       assert_equal expected, expected.keys.to_h { |attribute| [attribute, event.data.public_send(attribute)] }
     end
+  end
+
+  def test_a_json_number_in_an_event_is_a_big_decimal_never_a_float
+    split = { "address" => "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", "percent" => 33.33, "amount" => nil, "forwardedAmount" => "1.000000", "withdrawalId" => nil }
+    event = verify_signed("deposit.completed", JSON.parse(VALID["body"])["data"].merge("split" => split))
+
+    assert_instance_of BigDecimal, event.data.split.percent
+    assert_equal BigDecimal("33.33"), event.data.split.percent
   end
 
   DASHBOARD_TEST_DATA = { "webhookId" => "whk_1", "url" => "https://example.com/hooks", "message" => "Sent from the dashboard" }.freeze

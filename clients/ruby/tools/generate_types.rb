@@ -35,6 +35,9 @@ module CambioTypes
     ENVELOPE = %w[id created_at].freeze
     # The JSON types declared by their own name (`string :id`); records and arrays name their class.
     SCALARS = %i[string integer number boolean any].freeze
+    # Fields shown as [hidden] by a record's inspect and pp (CreatedWebhook's signing secret), as
+    # Java's and .NET's generated records do in toString.
+    HIDDEN = %w[secret].freeze
 
     def initialize(openapi)
       @openapi = openapi
@@ -273,6 +276,7 @@ module CambioTypes
       args << "key: #{spec.key.inspect}" unless camel(spec.name) == spec.key
       args << "optional: true" unless spec.required
       args << "null: true" if spec.nullable
+      args << "hidden: true" if HIDDEN.include?(spec.name)
       if spec.enum&.all? { |v| v.is_a?(String) && v.match?(/\A\S+\z/) }
         args << (spec.enum.size == 1 ? "const: #{spec.enum.first.inspect}" : "enum: #{words(spec.enum)}")
       end

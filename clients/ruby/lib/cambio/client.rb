@@ -157,7 +157,7 @@ module Cambio
       # One key per call, kept across its retries: the API replays the first answer instead of
       # doing the work again.
       headers["Idempotency-Key"] = idempotency_key.nil? ? SecureRandom.uuid : checked_key(idempotency_key) if method == :post
-      payload = body.nil? ? nil : JSON.generate(body)
+      payload = body.nil? ? nil : ExactJSON.generate(body)
 
       attempt = 0
       loop do
@@ -251,7 +251,7 @@ module Cambio
     def parse_json(text)
       return nil if text.nil? || text.empty?
 
-      JSON.parse(text.dup.force_encoding(Encoding::UTF_8))
+      ExactJSON.parse(text.dup.force_encoding(Encoding::UTF_8))
     rescue JSON::ParserError, EncodingError
       nil
     end

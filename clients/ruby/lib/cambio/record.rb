@@ -14,7 +14,11 @@ module Cambio
     # One field of a schema: +name+ the Ruby reader, +key+ the API's name, +type+ one of :string,
     # :integer, :number, :boolean, :record, :array, :any; +of+ the record class's name (for
     # :record) or the element's type (for :array).
-    Field = Struct.new(:name, :key, :type, :of, :required, :nullable, :enum, keyword_init: true)
+    # +hidden+: a secret (CreatedWebhook#secret), readable but shown as [hidden] by inspect and pp.
+    Field = Struct.new(:name, :key, :type, :of, :required, :nullable, :enum, :hidden, keyword_init: true)
+
+    # What inspect and pp show for a hidden field's value.
+    HIDDEN = "[hidden]"
 
     class << self
       # The openapi.json schema this class was generated from (nil for a plain Record).
@@ -83,7 +87,7 @@ module Cambio
 
         case field.type
         when :string then string_value(value, where)
-        when :number then number_value(value)
+        when :number then number_value(value, where)
         when :record
           value.is_a?(Hash) ? Cambio.const_get(field.of).to_api_params(value, where) : value
         when :array
@@ -141,10 +145,11 @@ module Cambio
         end
       end
 
-      def number_value(value)
-        return value unless defined?(::BigDecimal) && value.is_a?(::BigDecimal)
+      # A BigDecimal stays one: the body is written by ExactJSON, as a JSON number of its exact digits.
+      def number_value(value, where)
+        raise ArgumentError, "#{where} must be a finite number, got #{value}" if ExactJSON.big_decimal?(value) && !value.finite?
 
-        value.frac.zero? ? value.to_i : value.to_f
+        value
       end
 
       # Declares the schema (generated code).
@@ -153,8 +158,8 @@ module Cambio
       end
 
       # Declares one field and its reader (generated code).
-      def field(name, key, type: :any, of: nil, required: false, nullable: false, enum: nil)
-        spec = Field.new(name: name, key: key, type: type, of: of, required: required, nullable: nullable, enum: enum).freeze
+      def field(name, key, type: :any, of: nil, required: false, nullable: false, enum: nil, hidden: false)
+        spec = Field.new(name: name, key: key, type: type, of: of, required: required, nullable: nullable, enum: enum, hidden: hidden).freeze
         fields[name] = spec
         by_key[key] = spec
         if method_defined?(name) || private_method_defined?(name)
@@ -171,10 +176,11 @@ module Cambio
       # (+string :id+, +record :split, "Deposit::Split", null: true+, +array :events, of: :string+):
       # a field is required unless +optional: true+, may be null with +null: true+, and is the
       # API's camelCase name of its reader unless +key:+ says otherwise; +const: "usdt"+ is the
-      # one value it has (its +enum+ then that value alone).
+      # one value it has (its +enum+ then that value alone); +hidden: true+ keeps a secret out of
+      # inspect and pp.
       %i[string integer number boolean any].each do |type|
-        define_method(type) do |name, key: camel(name), optional: false, null: false, enum: nil, const: nil|
-          field(name, key, type: type, required: !optional, nullable: null, enum: const.nil? ? enum : [const])
+        define_method(type) do |name, key: camel(name), optional: false, null: false, enum: nil, const: nil, hidden: false|
+          field(name, key, type: type, required: !optional, nullable: null, enum: const.nil? ? enum : [const], hidden: hidden)
         end
         private type
       end
@@ -220,7 +226,7 @@ module Cambio
     alias as_json to_api
 
     def to_json(*args)
-      to_api.to_json(*args)
+      ExactJSON.writable(to_api).to_json(*args)
     end
 
     # A field's value by its Ruby name or the API's: record[:received_amount], record["receivedAmount"].
@@ -250,8 +256,9 @@ module Cambio
       [self.class, @values].hash
     end
 
+    # Every field, a secret (CreatedWebhook#secret) as [hidden]: a record can be logged as is.
     def inspect
-      shown = @values.map { |name, value| "#{name}: #{value.inspect}" }.join(", ")
+      shown = @values.map { |name, value| "#{name}: #{hidden?(name) ? HIDDEN : value.inspect}" }.join(", ")
       "#<#{self.class.name || "Cambio::Record"}#{" " unless shown.empty?}#{shown}>"
     end
     alias to_s inspect
@@ -262,7 +269,7 @@ module Cambio
           printer.text(",") if index.positive?
           printer.breakable
           printer.text("#{name}: ")
-          printer.pp(value)
+          hidden?(name) ? printer.text(HIDDEN) : printer.pp(value)
         end
       end
     end
@@ -280,6 +287,10 @@ module Cambio
     end
 
     private
+
+    def hidden?(name)
+      self.class.fields[name]&.hidden ? true : false
+    end
 
     def load_api(values, last_response)
       klass = self.class

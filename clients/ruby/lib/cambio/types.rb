@@ -128,7 +128,7 @@ module Cambio
   class CreatedWebhook < Webhook
     schema "CreatedWebhook"
     # Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it.
-    string :secret
+    string :secret, hidden: true
   end
 
   class DeletedWebhook < Record

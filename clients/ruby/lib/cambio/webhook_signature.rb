@@ -172,8 +172,11 @@ module Cambio
       !candidate.nil? && candidate.bytesize == expected.bytesize && OpenSSL.fixed_length_secure_compare(candidate, expected)
     end
 
-    def parse_json(bytes)
-      JSON.parse(bytes.dup.force_encoding(Encoding::UTF_8))
+    # The event, numbers exact (a split's percent a BigDecimal); +as_json_gem+ parses as a plain
+    # JSON.parse does (Floats), the way an app that re-serialised the body would have.
+    def parse_json(bytes, as_json_gem: false)
+      text = bytes.dup.force_encoding(Encoding::UTF_8)
+      as_json_gem ? JSON.parse(text) : ExactJSON.parse(text)
     rescue JSON::ParserError, EncodingError
       nil
     end
@@ -183,7 +186,7 @@ module Cambio
     def diagnose(body, key, id, timestamp, candidates)
       return "webhook-signature holds no v1 signature (\"v1,<base64>\"), the only scheme Cambio signs with." if candidates.empty?
 
-      parsed = parse_json(body)
+      parsed = parse_json(body, as_json_gem: true)
       if parsed.nil? && body.start_with?("{") && body.include?("=>")
         return "the body looks like a Ruby Hash's inspect output (\"=>\"), not JSON: the parsed params were turned into a String. #{RAW_BODY_HINT}"
       end
