@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace Cambio;
 
+use Cambio\Internal\Decimal;
+use Cambio\Internal\Hidden;
 use Cambio\Internal\Hydrate;
 use Cambio\Internal\ListOf;
 
@@ -16,7 +18,7 @@ abstract class CambioObject implements \JsonSerializable
     /** @var array<string, mixed> */
     private array $raw = [];
 
-    /** @var array<class-string, list<array{\ReflectionProperty, ?class-string<CambioObject>}>> read once per class */
+    /** @var array<class-string, list<array{\ReflectionProperty, ?class-string<CambioObject>, bool, bool}>> read once per class */
     private static array $fields = [];
 
     /** A record is built by fromArray(), from the API's JSON. */
@@ -36,8 +38,8 @@ abstract class CambioObject implements \JsonSerializable
     {
         $read = new Hydrate($data, (new \ReflectionClass(static::class))->getShortName());
         $record = new static();
-        foreach (self::$fields[static::class] ??= self::fields(static::class) as [$property, $listOf]) {
-            $property->setValue($record, $read->typed($property->getName(), $property->getType(), $listOf));
+        foreach (self::$fields[static::class] ??= self::fields(static::class) as [$property, $listOf, $decimal]) {
+            $property->setValue($record, $decimal ? $read->decimal($property->getName(), $property->getType()) : $read->typed($property->getName(), $property->getType(), $listOf));
         }
         return self::keep($record, $data);
     }
@@ -45,10 +47,11 @@ abstract class CambioObject implements \JsonSerializable
     /**
      * The public properties of a record class and of its parent records, each reflected from the
      * class that declares it (the scope that may initialise a readonly property), with the record
-     * class of its list items when it is a list of records.
+     * class of its list items when it is a list of records, whether it is a #[Decimal] (a JSON
+     * number read as its decimal string) and whether it is #[Hidden] (a secret).
      *
      * @param class-string<CambioObject> $class
-     * @return list<array{\ReflectionProperty, ?class-string<CambioObject>}>
+     * @return list<array{\ReflectionProperty, ?class-string<CambioObject>, bool, bool}>
      */
     private static function fields(string $class): array
     {
@@ -57,7 +60,7 @@ abstract class CambioObject implements \JsonSerializable
         foreach ((new \ReflectionClass($class))->getProperties(\ReflectionProperty::IS_PUBLIC) as $property) {
             if ($property->class === $class && !$property->isStatic()) {
                 $listOf = $property->getAttributes(ListOf::class)[0] ?? null;
-                $fields[] = [$property, $listOf?->newInstance()->class];
+                $fields[] = [$property, $listOf?->newInstance()->class, $property->getAttributes(Decimal::class) !== [], $property->getAttributes(Hidden::class) !== []];
             }
         }
         return $fields;
@@ -85,5 +88,20 @@ abstract class CambioObject implements \JsonSerializable
     public function jsonSerialize(): array
     {
         return $this->raw;
+    }
+
+    /**
+     * What print_r() and var_dump() show: the fields, a secret (CreatedWebhook::$secret) as
+     * `[hidden]`, then any field the API added after this client was generated.
+     *
+     * @return array<string, mixed>
+     */
+    public function __debugInfo(): array
+    {
+        $shown = [];
+        foreach (self::$fields[static::class] ??= self::fields(static::class) as [$property, , , $hidden]) {
+            $shown[$property->getName()] = $hidden ? '[hidden]' : ($property->isInitialized($this) ? $property->getValue($this) : null);
+        }
+        return $shown + $this->raw;
     }
 }

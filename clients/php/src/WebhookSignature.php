@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Cambio;
 
 use Cambio\Exception\WebhookVerificationException;
+use Cambio\Internal\Json;
 
 /**
  * Standard Webhooks verification (https://www.standardwebhooks.com/), usable without a client, in
@@ -43,7 +44,7 @@ final class WebhookSignature
     {
         [$body, $id] = self::signedDelivery($rawBody, $headers, $secret, $tolerance, $now);
         try {
-            $event = json_decode($body, true, 512, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
+            $event = Json::decode($body);
         } catch (\JsonException) {
             return WebhookEvent::unknown($id);
         }
@@ -196,6 +197,7 @@ final class WebhookSignature
             return 'webhook-signature holds no v1 signature ("v1,<base64>"), the only scheme Cambio signs with.';
         }
         try {
+            // Decoded as an app that re-serialised the body would have (plain json_decode), not exactly.
             $parsed = json_decode($body, false, 512, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
             // Cambio sends compact JSON (as JavaScript's JSON.stringify writes it): if that form verifies, the body was re-serialised.
             $compact = json_encode($parsed, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION);

@@ -94,8 +94,10 @@ final class RequestTest extends ScriptedTestCase
         self::assertInstanceOf(DepositTransaction::class, $deposit->transactions[0]);
         self::assertSame(12, $deposit->transactions[0]->blockNumber);
         self::assertInstanceOf(DepositSplit::class, $deposit->split);
-        self::assertSame(12.5, $deposit->split->percent);
+        self::assertSame('12.5', $deposit->split->percent);
         self::assertSame('kept in toArray()', $deposit->toArray()['addedLater']);
+        // As the API sent it, a number with a fraction as its exact decimal string (never a float).
+        $answer['split']['percent'] = '12.5';
         self::assertSame($answer, json_decode((string) json_encode($deposit), true));
 
         $request = $this->requests()[0];
@@ -103,6 +105,40 @@ final class RequestTest extends ScriptedTestCase
         self::assertSame('/v1/deposits', $request['uri']);
         self::assertSame('application/json', $request['headers']['content-type']);
         self::assertSame('{"method":"usdt","network":"tron","reference":"order-1","amount":"25.50","split":{"address":"TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui","percent":12.5}}', $request['body']);
+    }
+
+    private const LONG_PERCENT = '0.1000000000000000055511151231257827';
+
+    public function testANumberWithAFractionReadsAsItsExactDecimalStringNeverAFloat(): void
+    {
+        $split = fn (string $percent) => '{"address":"TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui","percent":' . $percent . ',"amount":null,"forwardedAmount":"0.000000","withdrawalId":null}';
+        $body = fn (string $percent) => str_replace('"split":null', '"split":' . $split($percent), (string) json_encode(['success' => true, 'data' => self::deposit()], JSON_UNESCAPED_SLASHES));
+        $answer = fn (string $percent) => ['status' => 200, 'body' => $body($percent), 'headers' => ['Content-Type' => 'application/json']];
+        $this->script([$answer(self::LONG_PERCENT), $answer('12.50'), $answer('10'), $answer('1.5e1')]);
+        $cambio = $this->client();
+
+        $deposits = array_map(fn () => $cambio->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J'), range(1, 4));
+
+        self::assertSame([self::LONG_PERCENT, '12.50', '10', '1.5e1'], array_map(fn ($d) => $d->split->percent, $deposits));
+        self::assertSame(self::LONG_PERCENT, $deposits[0]->toArray()['split']['percent']);
+        self::assertSame(19, $deposits[0]->requiredConfirmations);
+        self::assertSame('12.50', $deposits[1]->split->toArray()['percent']);
+    }
+
+    public function testADecimalStringPercentIsSentAsTheExactJsonNumber(): void
+    {
+        $this->script(array_fill(0, 4, ScriptedServer::ok(self::deposit(), 201)));
+        $cambio = $this->client();
+        foreach ([self::LONG_PERCENT, '12.50', 10, 12.5] as $percent) {
+            $cambio->deposits->create(['method' => 'usdt', 'network' => 'tron', 'reference' => 'r', 'split' => ['address' => 'T1', 'percent' => $percent]]);
+        }
+        $sent = array_map(fn ($request) => preg_match('/"percent":([^,}]*)/', $request['body'], $m) === 1 ? $m[1] : null, $this->requests());
+        self::assertSame([self::LONG_PERCENT, '12.50', '10', '12.5'], $sent);
+        foreach (['ten', '', '1.', '0x10', ' 10', 'NaN'] as $bad) {
+            $e = self::thrown(InvalidArgumentException::class, fn () => $cambio->deposits->create(['method' => 'usdt', 'network' => 'tron', 'reference' => 'r', 'split' => ['address' => 'T1', 'percent' => $bad]]));
+            self::assertStringContainsString('split.percent', $e->getMessage());
+        }
+        self::assertCount(4, $this->requests(), 'nothing sent');
     }
 
     public function testMoneyIsADecimalStringNeverAFloat(): void

@@ -8,6 +8,8 @@ use Cambio\CambioClient;
 use Cambio\Exception\CambioException;
 use Cambio\Exception\InvalidArgumentException;
 use Cambio\Tests\Support\CatchesExceptions;
+use Cambio\Types\CreatedWebhook;
+use Cambio\Types\Webhook;
 use PHPUnit\Framework\TestCase;
 
 /** The API secret never shows in any dump, serialisation, exception message or trace. */
@@ -53,6 +55,31 @@ final class SecretTest extends TestCase
         }
         self::assertStringContainsString('[redacted]', $outputs['var_dump']);
         self::assertStringContainsString('127.0.0.1', $outputs['print_r']);
+    }
+
+    public function testACreatedWebhooksSigningSecretNeverShowsInPrintROrVarDump(): void
+    {
+        $secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+        $hook = CreatedWebhook::fromArray([
+            'id' => 'whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5', 'url' => 'https://example.com/hooks', 'events' => ['*'], 'description' => null,
+            'enabled' => true, 'createdAt' => '2026-01-15T12:00:00.000Z', 'updatedAt' => '2026-01-15T12:00:00.000Z', 'secret' => $secret,
+        ]);
+        $outputs = [
+            'var_dump' => self::capture(fn () => var_dump($hook)),
+            'print_r' => print_r($hook, true),
+            'print_r in an array' => print_r(['hook' => $hook], true),
+            'var_dump in an array' => self::capture(fn () => var_dump([$hook])),
+        ];
+        foreach ($outputs as $how => $output) {
+            self::assertStringNotContainsString('MfKQ9r8', $output, $how);
+            self::assertStringContainsString('[hidden]', $output, $how);
+            self::assertStringContainsString('whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5', $output, $how);
+        }
+        self::assertSame($secret, $hook->secret);
+        self::assertSame($secret, $hook->toArray()['secret']);
+        self::assertSame($secret, json_decode((string) json_encode($hook), true)['secret']);
+        // A record without a secret shows every field.
+        self::assertStringContainsString('https://example.com/hooks', print_r(Webhook::fromArray(array_diff_key($hook->toArray(), ['secret' => 1])), true));
     }
 
     public function testTheClientRefusesToBeSerialized(): void

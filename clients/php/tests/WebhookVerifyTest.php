@@ -42,6 +42,17 @@ final class WebhookVerifyTest extends TestCase
         self::assertSame(json_decode($body, true), $event->toArray());
     }
 
+    public function testANumberWithAFractionInAnEventIsItsExactDecimalStringNeverAFloat(): void
+    {
+        $split = ['address' => 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'percent' => 33.33, 'amount' => null, 'forwardedAmount' => '1.000000', 'withdrawalId' => null];
+        [$body, $headers] = self::delivery(data: ScriptedTestCase::deposit(['status' => 'completed', 'split' => $split]));
+        $event = WebhookSignature::verify($body, $headers, self::SECRET);
+        self::assertSame('33.33', $event->data['split']['percent']);
+        $deposit = $event->dataObject();
+        self::assertInstanceOf(Deposit::class, $deposit);
+        self::assertSame('33.33', $deposit->split->percent);
+    }
+
     public function testAReversedTransferIsATypedDepositEvent(): void
     {
         $address = '0x52908400098527886E0F7030069857D2E4169EE7';

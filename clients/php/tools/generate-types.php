@@ -8,7 +8,10 @@
  *     inline objects (DepositTransaction, DepositSplit, CurrencyBalance); a schema that opens with
  *     all of another's fields extends its class (CreatedWebhook extends Webhook);
  *   - one class of field lists per request schema (CreateDepositRequest::FIELDS, ::REQUIRED,
- *     ::MONEY), the keys the params arrays take;
+ *     ::MONEY, ::NUMBERS), the keys the params arrays take;
+ *   - a JSON number (`type: number`, a split's percent) is a decimal string, never a float: the
+ *     record property is a #[Decimal] string, the request field is written as the exact number;
+ *   - a secret (CAMBIO_HIDDEN_FIELDS) is #[Hidden]: print_r() and var_dump() show `[hidden]`;
  *   - EventType: every webhook event type and the record class its `data` holds.
  *
  * Run from clients/php:  php tools/generate-types.php            (writes src/Types/)
@@ -70,6 +73,9 @@ const CAMBIO_NESTED_NAMES = [
     'Balance.balances' => 'CurrencyBalance',
     'Company.rateLimit' => 'RateLimit',
 ];
+
+/** Fields print_r() and var_dump() show as `[hidden]` (CreatedWebhook's signing secret), as Java's and .NET's toString. */
+const CAMBIO_HIDDEN_FIELDS = ['secret'];
 
 /** Schemas that are not records a call returns: the error envelope (it becomes an exception). */
 const CAMBIO_SKIPPED_SCHEMAS = ['ErrorResponse'];
@@ -170,11 +176,12 @@ function cambio_object_schema(array $schema): ?array
 
 /**
  * How one property is typed: CambioObject::fromArray() reads it by that type (and `listOf`, its #[ListOf]).
- * @return array{php: string, doc: string, listOf: ?string, nested: array<string, array>}
+ * @return array{php: string, doc: string, listOf: ?string, nested: array<string, array>, decimal: bool}
  */
 function cambio_property(string $parent, string $key, array $schema, bool $required): array
 {
     [$inner, $nullable] = cambio_strip_null($schema);
+    $decimal = ($inner['type'] ?? null) === 'number';
     $nullable = $nullable || !$required;
     $nested = [];
     $listOf = null;
@@ -204,7 +211,7 @@ function cambio_property(string $parent, string $key, array $schema, bool $requi
         $php = str_contains($php, '|') ? "$php|null" : "?$php";
         $doc = "$doc|null";
     }
-    return ['php' => $php, 'doc' => $doc, 'listOf' => $listOf, 'nested' => $nested];
+    return ['php' => $php, 'doc' => $doc, 'listOf' => $listOf, 'nested' => $nested, 'decimal' => $decimal];
 }
 
 /** @return array{0: string, 1: string} PHP type, doc type */
@@ -216,7 +223,8 @@ function cambio_scalar(array $schema): array
     }
     return match ($schema['type'] ?? 'string') {
         'integer' => ['int', 'int'],
-        'number' => ['int|float', 'int|float'],
+        // A JSON number is read as its exact decimal string (#[Decimal]), never a float.
+        'number' => ['string', 'numeric-string'],
         'boolean' => ['bool', 'bool'],
         default => ['string', 'string'],
     };
@@ -300,12 +308,23 @@ function cambio_record_classes(string $name, array $schema, ?string $origin = nu
         }
         $doc = $info['doc'] !== $info['php'] && $info['doc'] !== str_replace('?', '', $info['php']) . '|null' ? $info['doc'] : null;
         $about = cambio_describe($property);
+        if ($info['decimal']) {
+            $about = 'A JSON number as its exact decimal string (\'12.5\'), never a float' . ($about !== '' ? "; $about" : '');
+        }
         if ($doc !== null || $about !== '') {
             $lines[] = '    /** ' . ($doc !== null ? "@var $doc" . ($about !== '' ? " $about" : '') : $about) . ' */';
         }
         if ($info['listOf'] !== null) {
             $uses = array_values(array_unique([...$uses, 'Cambio\\Internal\\ListOf']));
             $lines[] = "    #[ListOf({$info['listOf']}::class)]";
+        }
+        if ($info['decimal']) {
+            $uses = array_values(array_unique([...$uses, 'Cambio\\Internal\\Decimal']));
+            $lines[] = '    #[Decimal]';
+        }
+        if (in_array($key, CAMBIO_HIDDEN_FIELDS, true)) {
+            $uses = array_values(array_unique([...$uses, 'Cambio\\Internal\\Hidden']));
+            $lines[] = '    #[Hidden]';
         }
         $lines[] = "    public readonly {$info['php']} \$$key;";
     }
@@ -323,17 +342,24 @@ function cambio_request_class(string $name, array $schema): string
 {
     $properties = $schema['properties'] ?? [];
     $money = [];
+    $numbers = [];
     $shape = [];
     foreach ($properties as $key => $property) {
         $optional = in_array($key, $schema['required'] ?? [], true) ? '' : '?';
         if (cambio_is_money($property)) {
             $money[] = $key;
         }
+        if (cambio_is_number($property)) {
+            $numbers[] = $key;
+        }
         // An object, or a oneOf of objects (split: by percent or by amount) read as their merge.
         $object = cambio_object_schema($property);
         foreach ($object['properties'] ?? [] as $sub => $subProperty) {
             if (cambio_is_money($subProperty)) {
                 $money[] = "$key.$sub";
+            }
+            if (cambio_is_number($subProperty)) {
+                $numbers[] = "$key.$sub";
             }
         }
         $shape[] = "$key$optional: " . cambio_shape_type($object ?? $property);
@@ -351,7 +377,15 @@ function cambio_request_class(string $name, array $schema): string
         '',
         '    /** Money fields (dot for nested): decimal strings; the client refuses a float here. */',
         '    public const MONEY = ' . cambio_export_list($money) . ';',
+        '',
+        '    /** Number fields (dot for nested): an int, a float or a decimal string, sent as the exact JSON number. */',
+        '    public const NUMBERS = ' . cambio_export_list($numbers) . ';',
     ], constantsOnly: true);
+}
+
+function cambio_is_number(array $schema): bool
+{
+    return (cambio_strip_null($schema)[0]['type'] ?? null) === 'number';
 }
 
 function cambio_is_money(array $schema): bool
@@ -372,7 +406,9 @@ function cambio_shape_type(array $schema): string
         $type = 'list<string>';
     } else {
         $type = cambio_scalar($inner)[1];
-        if ($type === 'string' && cambio_is_money($inner)) {
+        if (($inner['type'] ?? null) === 'number') {
+            $type = 'int|float|numeric-string';
+        } elseif ($type === 'string' && cambio_is_money($inner)) {
             $type = 'string|\\Stringable|int';
         }
     }

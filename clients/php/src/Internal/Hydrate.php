@@ -37,6 +37,25 @@ final class Hydrate
         return is_int($value) || is_float($value) ? $value : throw $this->wrong($key, 'a number', $value);
     }
 
+    /**
+     * A JSON number as its exact decimal string: Json::decode() gives one with a fraction as its
+     * string already, an integer is written out, and a float (from an array decoded another way)
+     * as its shortest exact form; null when nullable and null or absent.
+     */
+    public function decimal(string $key, ?\ReflectionType $type = null): ?string
+    {
+        if ($type?->allowsNull() && (!array_key_exists($key, $this->data) || $this->data[$key] === null)) {
+            return null;
+        }
+        $value = $this->value($key);
+        return match (true) {
+            is_string($value) && Json::isNumber($value) => $value,
+            is_int($value) => (string) $value,
+            is_float($value) && is_finite($value) => json_encode($value, JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR),
+            default => throw $this->wrong($key, 'a number', $value),
+        };
+    }
+
     public function bool(string $key): bool
     {
         $value = $this->value($key);

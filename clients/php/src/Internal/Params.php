@@ -9,7 +9,8 @@ use Cambio\Exception\InvalidArgumentException;
 /**
  * Params arrays to JSON. Money is a decimal string: a float in a money field is refused (a float
  * cannot hold 0.1 exactly), an int is sent as its decimal string, and any \Stringable (e.g. a
- * Brick\Math\BigDecimal) as its string.
+ * Brick\Math\BigDecimal) as its string. A number field (a split's percent) takes an int, a float
+ * or a decimal string (or \Stringable), the last sent as a JSON number of exactly its digits.
  *
  * @internal
  */
@@ -18,9 +19,10 @@ final class Params
     /**
      * @param array<string, mixed> $params
      * @param list<string> $money money fields, dot for nested (the generated request classes' MONEY)
+     * @param list<string> $numbers number fields, dot for nested (their NUMBERS)
      * @return array<string, mixed>
      */
-    public static function prepare(array $params, array $money, string $call): array
+    public static function prepare(array $params, array $money, string $call, array $numbers = []): array
     {
         if ($params !== [] && array_is_list($params)) {
             throw new InvalidArgumentException("$call takes an array keyed by the API's field names, e.g. ['reference' => 'order-1']");
@@ -29,7 +31,45 @@ final class Params
             $keys = explode('.', $path);
             $params = self::moneyAt($params, $keys, $path, $call);
         }
+        foreach ($numbers as $path) {
+            $params = self::at($params, explode('.', $path), static fn (mixed $value): mixed => self::number($value, $path, $call));
+        }
         return $params;
+    }
+
+    /**
+     * $params with the value at $keys (when there) replaced by $change($value).
+     *
+     * @param array<string, mixed> $params
+     * @param list<string> $keys
+     * @param callable(mixed): mixed $change
+     * @return array<string, mixed>
+     */
+    private static function at(array $params, array $keys, callable $change): array
+    {
+        $key = array_shift($keys);
+        if (!array_key_exists($key, $params) || $params[$key] === null) {
+            return $params;
+        }
+        if ($keys === []) {
+            $params[$key] = $change($params[$key]);
+        } elseif (is_array($params[$key])) {
+            $params[$key] = self::at($params[$key], $keys, $change);
+        }
+        return $params;
+    }
+
+    /** An int or a float as it is; a decimal string (or \Stringable) as a JSON number of exactly its digits. */
+    private static function number(mixed $value, string $path, string $call): mixed
+    {
+        if (is_int($value) || is_float($value)) {
+            return $value;
+        }
+        $text = $value instanceof \Stringable ? (string) $value : $value;
+        if (is_string($text) && Json::isNumber($text)) {
+            return new JsonNumber($text);
+        }
+        throw new InvalidArgumentException("$call: `$path` must be a number, as an int, a float or a decimal string such as '12.5'");
     }
 
     /** @param array<string, mixed> $params @param list<string> $keys */
@@ -60,17 +100,31 @@ final class Params
     /** @param array<string, mixed> $body */
     public static function encode(array $body): string
     {
+        // json_encode() cannot write a number from its digits: each JsonNumber goes in as a
+        // placeholder string unique to this call, which is then replaced by the digits.
+        $numbers = [];
+        $nonce = bin2hex(random_bytes(8));
         try {
-            return $body === [] ? '{}' : json_encode(self::stringables($body), JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION);
+            $json = $body === [] ? '{}' : json_encode(self::stringables($body, $numbers, $nonce), JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION);
         } catch (\JsonException $e) {
             throw new InvalidArgumentException('The params cannot be sent as JSON: ' . $e->getMessage(), 0, $e);
         }
+        return strtr($json, $numbers);
     }
 
-    private static function stringables(mixed $value): mixed
+    /** @param array<string, string> $numbers placeholder (quoted) => digits, filled here */
+    private static function stringables(mixed $value, array &$numbers, string $nonce): mixed
     {
         if (is_array($value)) {
-            return array_map(self::stringables(...), $value);
+            foreach ($value as $key => $item) {
+                $value[$key] = self::stringables($item, $numbers, $nonce);
+            }
+            return $value;
+        }
+        if ($value instanceof JsonNumber) {
+            $placeholder = "cambio-number-$nonce-" . count($numbers);
+            $numbers["\"$placeholder\""] = $value->digits;
+            return $placeholder;
         }
         if ($value instanceof \Stringable && !$value instanceof \JsonSerializable) {
             return (string) $value;

@@ -228,7 +228,7 @@ final class Requestor
             return null;
         }
         try {
-            return json_decode($text, true, 512, JSON_THROW_ON_ERROR | JSON_BIGINT_AS_STRING);
+            return Json::decode($text);
         } catch (\JsonException) {
             return null;
         }

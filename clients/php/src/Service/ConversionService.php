@@ -41,6 +41,6 @@ final class ConversionService extends AbstractService
      */
     public function quote(array $params, array $opts = []): Quote
     {
-        return $this->record(Quote::class, 'POST', '/v1/conversions/quote', Params::prepare($params, CreateQuoteRequest::MONEY, 'conversions->quote()'), $opts);
+        return $this->record(Quote::class, 'POST', '/v1/conversions/quote', Params::prepare($params, CreateQuoteRequest::MONEY, 'conversions->quote()', CreateQuoteRequest::NUMBERS), $opts);
     }
 }

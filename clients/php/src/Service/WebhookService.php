@@ -49,7 +49,7 @@ final class WebhookService extends AbstractService
      */
     public function update(string $id, array $params, array $opts = []): Webhook
     {
-        return $this->record(Webhook::class, 'PUT', '/v1/webhooks/' . self::segment($id), Params::prepare($params, WebhookRequest::MONEY, 'webhooks->update()'), $opts);
+        return $this->record(Webhook::class, 'PUT', '/v1/webhooks/' . self::segment($id), Params::prepare($params, WebhookRequest::MONEY, 'webhooks->update()', WebhookRequest::NUMBERS), $opts);
     }
 
     /** DELETE /v1/webhooks/:id → `id`, `deleted` (true). @param array<string, mixed> $opts */

@@ -26,6 +26,9 @@ final class CreateWithdrawalRequest
     /** Money fields (dot for nested): decimal strings; the client refuses a float here. */
     public const MONEY = ['amount'];
 
+    /** Number fields (dot for nested): an int, a float or a decimal string, sent as the exact JSON number. */
+    public const NUMBERS = [];
+
     private function __construct()
     {
     }

@@ -6,6 +6,8 @@ declare(strict_types=1);
 
 namespace Cambio\Types;
 
+use Cambio\Internal\Hidden;
+
 /**
  * `components.schemas.CreatedWebhook` in openapi.json: the fields of Webhook, then its own.
  * Built by CambioObject::fromArray(), which reads each property by its name and type.
@@ -13,5 +15,6 @@ namespace Cambio\Types;
 final class CreatedWebhook extends Webhook
 {
     /** Standard Webhooks signing secret: `whsec_` + base64 of 24 random bytes. Shown once: store it */
+    #[Hidden]
     public readonly string $secret;
 }

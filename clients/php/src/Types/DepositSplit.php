@@ -7,6 +7,7 @@ declare(strict_types=1);
 namespace Cambio\Types;
 
 use Cambio\CambioObject;
+use Cambio\Internal\Decimal;
 
 /**
  * `components.schemas.Deposit.split` in openapi.json.
@@ -16,7 +17,9 @@ final class DepositSplit extends CambioObject
 {
     public readonly string $address;
 
-    public readonly int|float|null $percent;
+    /** @var numeric-string|null A JSON number as its exact decimal string ('12.5'), never a float */
+    #[Decimal]
+    public readonly ?string $percent;
 
     /** USDT amount as a decimal string with all 6 decimals */
     public readonly ?string $amount;

@@ -25,7 +25,7 @@ trait Create
     public function create(array $params, array $opts = []): CambioObject
     {
         ['path' => $path, 'params' => $fields] = static::RESOURCE;
-        $body = Params::prepare($params, $fields::MONEY, basename($path) . '->create()');
+        $body = Params::prepare($params, $fields::MONEY, basename($path) . '->create()', $fields::NUMBERS);
         return $this->record(static::RESOURCE['created'] ?? static::RESOURCE['record'], 'POST', $path, $body, $opts);
     }
 }
