@@ -32,8 +32,10 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
     await new MoneyTransaction(this.tableName)
       .update(quoteKey, {
         expression: 'SET usedAt = :at, conversionId = :conversionId REMOVE #ttl',
-        // Checked again here, not only by the read before: a concurrent execution or the 30 s
-        // running out between that read and this write must refuse this one.
+        // Checked again here, not only by the read before: a concurrent execution must refuse this
+        // one, and so must a quote the read saw otherwise than it stands (a stale read). Expiry is
+        // judged at the request's arrival (the conversion's createdAt), as the read judged it: a
+        // request that arrived within the 30 s is honoured even if its write lands a moment after.
         condition: 'attribute_exists(PK) AND (attribute_not_exists(usedAt) OR attribute_type(usedAt, :nullType)) AND expiresAt >= :at',
         values: { ':at': conversion.createdAt, ':conversionId': conversion.id, ':nullType': 'NULL' },
         names: { '#ttl': 'ttl' },
