@@ -51,3 +51,30 @@ export async function sesStandIn(answer: 'accept' | 'refuse') {
   };
   return { requests, env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
+
+/**
+ * A stand-in for KMS's Encrypt on a local socket (the SDK's AWS_ENDPOINT_URL_KMS points at it): it
+ * records each request (the key it names, the encryption context) and answers as KMS does, with a
+ * ciphertext that is the plaintext reversed. No local engine of KMS exists; this one speaks its
+ * wire format (JSON 1.1, `X-Amz-Target: TrentService.Encrypt`).
+ */
+export async function kmsStandIn() {
+  const requests: { target: string; body: any }[] = [];
+  const server = createServer(async (request: IncomingMessage, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    const parsed = JSON.parse(body);
+    requests.push({ target: String(request.headers['x-amz-target'] ?? ''), body: parsed });
+    const ciphertext = Buffer.from(parsed.Plaintext ?? '', 'base64').reverse().toString('base64');
+    response.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ CiphertextBlob: ciphertext, KeyId: parsed.KeyId }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const env = {
+    AWS_ENDPOINT_URL_KMS: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'AKIDLOCAL',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_MAX_ATTEMPTS: '1',
+  };
+  return { requests, env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
