@@ -7,7 +7,9 @@ import { ApiError } from '#functions/shared/errors';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoInvitationStore } from '#adapters/dynamo/invitation-store';
 import { JavaMissingError } from '#local/dynamodb-local';
+import { nameCommandLineOperator } from '#functions/people/caller';
 import { invitationTarget, TARGET_OPTIONS, TARGET_USAGE } from './invitation-target.ts';
+import { operator } from './screening-target.ts';
 
 /**
  * `npm run company:create`: a new company.
@@ -45,6 +47,9 @@ if (target.deployed && !values['owner-email']) {
   refuse(`--stage ${target.stageName} needs --owner-email: a deployed company's keys are made by its own people in the dashboard (Integrations → API keys), never printed here.`);
 }
 if (values['mail-from'] !== undefined && !values['owner-email']) refuse('--mail-from goes with --owner-email: it mails the invitation.');
+
+// The Owner's invitation is audited with who made it (the company's audit log, as company:limits is).
+nameCommandLineOperator(`company:create (${operator()})`);
 
 try {
   const ownerEmail = values['owner-email'];

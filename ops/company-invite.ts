@@ -8,7 +8,9 @@ import { inviteByOperator } from '#functions/people/team-members';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { JavaMissingError } from '#local/dynamodb-local';
+import { nameCommandLineOperator } from '#functions/people/caller';
 import { invitationTarget, TARGET_OPTIONS, TARGET_USAGE } from './invitation-target.ts';
+import { operator } from './screening-target.ts';
 
 /**
  * `npm run company:invite -- --company cmp_… --email a@b --role Owner`: for devops, an invitation to
@@ -39,6 +41,8 @@ if (!values.email) refuse('--email is needed: the person to invite.');
 if (!(ROLES as readonly string[]).includes(values.role ?? '')) refuse(`--role must be one of ${ROLES.join(', ')}.`);
 const role = values.role as Role;
 const target = invitationTarget(values, refuse);
+// The invitation is audited with who made it (the company's audit log, as company:limits is).
+nameCommandLineOperator(`company:invite (${operator()})`);
 
 try {
   const { company, invitation, token } = await target.onTable((db, tableName) =>

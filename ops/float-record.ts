@@ -19,6 +19,7 @@ import { KmsSigner } from '#adapters/signer/kms-signer';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { localEvmSigner } from '#functions/networks/evm/signer';
 import { STAGES } from '../config/stages.ts';
+import { operator } from './screening-target.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { runningRuntime, withLocalData } from '#local/local-data';
 
@@ -106,7 +107,8 @@ async function record(endpoint: string | undefined, tableName: string) {
       hotWallet,
       isDepositAddress: async (address) => (await readItem(db, tableName, depositAddressItem.key(address))) !== null,
     });
-    const outcome = await recordHotWalletFloat(new DynamoFloatStore(db, tableName), float, new Date());
+    // Audited (an operator audit entry, `float.recorded`) in the float's own transaction.
+    const outcome = await recordHotWalletFloat(new DynamoFloatStore(db, tableName), float, new Date(), operator());
     return { float, hotWallet, outcome };
   } finally {
     db.destroy();

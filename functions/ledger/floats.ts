@@ -1,4 +1,6 @@
 import type { ChainReader } from '../networks/chain.ts';
+import { operatorAuditEntry, type OperatorAuditEntry } from '../operations/operator-audit.ts';
+import { formatAmount } from '../shared/money.ts';
 import type { NetworkName } from '../networks/names.ts';
 import { CAMBIO_BOOKS, EXTERNAL_ACCOUNTS, ledgerEntry, networkAccount, type LedgerEntry } from './ledger.ts';
 
@@ -29,13 +31,22 @@ export function floatEntry(float: HotWalletFloat, now: Date): LedgerEntry {
 }
 
 export interface FloatStore {
-  /** The float and its entry together, unless that transaction's float is already recorded. */
-  record(float: HotWalletFloat, entry: LedgerEntry): Promise<'recorded' | 'already_recorded'>;
+  /** The float, its entry and the operator's audit entry (if any) together, unless that
+   * transaction's float is already recorded (then nothing is written). */
+  record(float: HotWalletFloat, entry: LedgerEntry, audit?: OperatorAuditEntry | null): Promise<'recorded' | 'already_recorded'>;
 }
 
-/** Records a float once: a second call for the same network and transaction writes nothing. */
-export function recordHotWalletFloat(store: FloatStore, float: HotWalletFloat, now: Date): Promise<'recorded' | 'already_recorded'> {
-  return store.record(float, floatEntry(float, now));
+/**
+ * Records a float once: a second call for the same network and transaction writes nothing. With
+ * `operator` (who ran `npm run float:record`, `alice@ops-laptop`), an operator audit entry
+ * (`float.recorded`) goes in the same transaction as the float's ledger entry; the local runtime's
+ * own floats at start (local/runtime.ts) are no operator's and have none.
+ */
+export function recordHotWalletFloat(store: FloatStore, float: HotWalletFloat, now: Date, operator: string | null = null): Promise<'recorded' | 'already_recorded'> {
+  const entry = floatEntry(float, now);
+  const details = { network: float.network, txHash: float.txHash, amount: formatAmount(float.amount, 'USDT'), currency: 'USDT', ledgerEntryId: entry.id };
+  const audit = operator === null ? null : operatorAuditEntry('float.recorded', operator, `${float.network}:${float.txHash}`, details, now);
+  return store.record(float, entry, audit);
 }
 
 /** Why a funding transaction cannot be recorded as a float; nothing was written. */

@@ -7,7 +7,7 @@ import { newId } from '../shared/ids.ts';
  * it tells of, and nothing updates or deletes it. Read with a Query of its partition
  * (docs/data-model.md, `OperatorAuditEntry`).
  */
-export type OperatorAction = 'screening.imported' | 'screening.added' | 'screening.removed';
+export type OperatorAction = 'screening.imported' | 'screening.added' | 'screening.removed' | 'float.recorded';
 
 export interface OperatorAuditEntry {
   id: string;

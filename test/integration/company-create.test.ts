@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '#local/runtime';
 import { STRONG_PASSWORD, dashboardBrowser, uniqueEmail } from '../support/dashboard.ts';
 import { apiClient, startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { runOpsCommand, sesStandIn } from '../support/ops-commands.ts';
+import { companyPartition } from '#adapters/dynamo/items/item';
+import { operator } from '../../ops/screening-target.ts';
 import { linkIn, mailsTo } from '../support/outbox.ts';
 
 /**
@@ -54,6 +56,13 @@ describe('npm run company:create on a deployed stage', () => {
     const company = await apiClient(runtime, created.body.data)('GET', '/company');
     expect(company.status).toBe(200);
     expect(company.body.data).toMatchObject({ id: printed.companyId, name: 'Live Co', environment: 'production' });
+
+    // The Owner's invitation is audited with who ran the command, as company:limits records it.
+    const partition = await db.send(
+      new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': companyPartition(printed.companyId) }, ConsistentRead: true }),
+    );
+    const audited = (partition.Items ?? []).filter((item) => item.type === 'AuditEntry' && item.action === 'invitation.created');
+    expect(audited).toMatchObject([{ target: email, sourceIp: 'command line', userAgent: `company:create (${operator()})` }]);
   });
 
   it('prints the link to send, the company and its environment, and says nothing is emailed', async () => {

@@ -6,6 +6,7 @@ import type { LocalRuntime } from '#local/runtime';
 import { dashboardBrowser, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { startTestApiWithClient, stopTestApi } from '../support/local-api.ts';
 import { runOpsCommand, sesStandIn } from '../support/ops-commands.ts';
+import { operator } from '../../ops/screening-target.ts';
 
 /**
  * `npm run company:invite` (ops/company-invite.ts) against a deployed stage's table, pointed at this
@@ -51,6 +52,9 @@ describe('npm run company:invite', () => {
     expect((await owner.call('GET', '/me')).body.data.companies).toEqual([{ id: company.companyId, name: 'Orphaned Co', environment: 'sandbox', role: 'Owner' }]);
     const audit = (await owner.call('GET', `/companies/${company.companyId}/audit-log`)).body.data as { action: string; actor: unknown; target: string; sourceIp: string; details: unknown }[];
     expect(audit.find((entry) => entry.action === 'invitation.created')).toMatchObject({ target: email, details: { role: 'Owner' }, sourceIp: 'command line' });
+    // Who ran it, as company:limits records it: the stored entry names the operator.
+    const stored = (await partition(company.companyId)).filter((item) => item.type === 'AuditEntry' && item.action === 'invitation.created');
+    expect(stored).toMatchObject([{ target: email, sourceIp: 'command line', userAgent: `company:invite (${operator()})` }]);
   });
 
   it('prints the link to send when it does not mail, in words', async () => {

@@ -14,6 +14,9 @@ import { startBanner } from '#local/start-banner';
 import { apiClient, newCompany, startTestApi } from '../support/local-api.ts';
 import { signedUpOwner } from '../support/dashboard.ts';
 import { runOpsCommand } from '../support/ops-commands.ts';
+import { operatorAuditEntryItem } from '#adapters/dynamo/items/operator-audit-entry';
+import { itemsUnder } from '#adapters/dynamo/queries';
+import { operator } from '../../ops/screening-target.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -179,6 +182,23 @@ describe('npm run reconcile and npm run float:record beside npm start with ether
     // The same hash in capitals (as an explorer may show it) is the same float.
     const capitals = await floatRecord('--network', 'ethereum', '--tx', `0x${txHash.slice(2).toUpperCase()}`);
     expect(capitals.stdout).toContain(`Already recorded: the float of 500.000000 USDT from ${txHash} on ethereum. Nothing written.`);
+    // One operator audit entry, written with the float's ledger entry: who recorded it, and what.
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    try {
+      const audits = (await itemsUnder(db, runtime.tableName, operatorAuditEntryItem.all())).map(operatorAuditEntryItem.fromItem).filter((entry) => entry.action === 'float.recorded');
+      expect(audits).toEqual([
+        {
+          id: expect.stringMatching(/^aud_/),
+          action: 'float.recorded',
+          actor: operator(),
+          target: `ethereum:${txHash}`,
+          details: { network: 'ethereum', txHash, amount: '500.000000', currency: 'USDT', ledgerEntryId: expect.any(String) },
+          createdAt: expect.any(String),
+        },
+      ]);
+    } finally {
+      db.destroy();
+    }
   });
 
   it('float:record refuses bad usage before it reads anything: an unknown network, a TRON float on a deployed stage, another stage\'s table', async () => {
