@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { argumentsOf, refuser } from '../ops/screening-target.ts';
 import { BALANCE_COLUMNS, POSTING_COLUMNS, ledgerReport, readExport, toCsv } from './ledger-export.ts';
 
 /**
@@ -8,12 +8,10 @@ import { BALANCE_COLUMNS, POSTING_COLUMNS, ledgerReport, readExport, toCsv } fro
  * stack's daily export writes it) to `ledger-postings.csv` and `ledger-balances.csv`. Exits 1 when
  * a company's Balance item differs from the sum of its postings, listing each difference.
  */
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' } } });
+const refuse: (message: string) => never = refuser('Usage: npm run ledger:csv -- <export folder: the one with manifest-summary.json and data/> [--out <dir>]');
+const { positionals, values } = argumentsOf({ out: { type: 'string' } }, refuse, true);
 const folder = positionals[0];
-if (!folder) {
-  console.error('usage: npm run ledger:csv -- <export folder: the one with manifest-summary.json and data/> [--out <dir>]');
-  process.exit(2);
-}
+if (!folder) refuse('The export folder is needed.');
 
 try {
   const exported = await readExport(folder);

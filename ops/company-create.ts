@@ -1,6 +1,5 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { parseArgs } from 'node:util';
 import { createCompany } from '#functions/companies/company';
 import { createCompanyInvitingOwner } from '#functions/people/invitations';
 import { ApiError } from '#functions/shared/errors';
@@ -9,7 +8,7 @@ import { DynamoInvitationStore } from '#adapters/dynamo/invitation-store';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { nameCommandLineOperator } from '#functions/people/caller';
 import { invitationTarget, TARGET_OPTIONS, TARGET_USAGE } from './invitation-target.ts';
-import { operator } from './screening-target.ts';
+import { argumentsOf, operator, refuser } from './screening-target.ts';
 
 /**
  * `npm run company:create`: a new company.
@@ -27,19 +26,8 @@ import { operator } from './screening-target.ts';
 const USAGE =
   'Usage: npm run company:create -- --name "Acme" [--owner-email owner@acme.example] [--json]\n' +
   `       npm run company:create -- ${TARGET_USAGE} --name "Acme" --owner-email owner@acme.example [--json]`;
-const { values } = parseArgs({
-  options: {
-    name: { type: 'string' },
-    'owner-email': { type: 'string' },
-    json: { type: 'boolean', default: false },
-    ...TARGET_OPTIONS,
-  },
-});
-
-function refuse(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const refuse: (message: string) => never = refuser(USAGE);
+const { values } = argumentsOf({ name: { type: 'string' }, 'owner-email': { type: 'string' }, json: { type: 'boolean', default: false }, ...TARGET_OPTIONS }, refuse);
 
 if (!values.name) refuse('--name is needed.');
 const target = invitationTarget(values, refuse);

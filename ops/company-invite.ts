@@ -1,6 +1,5 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { parseArgs } from 'node:util';
 import { ApiError } from '#functions/shared/errors';
 import { isId } from '#functions/shared/ids';
 import { ROLES, type Role } from '#functions/people/team';
@@ -10,7 +9,7 @@ import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { nameCommandLineOperator } from '#functions/people/caller';
 import { invitationTarget, TARGET_OPTIONS, TARGET_USAGE } from './invitation-target.ts';
-import { operator } from './screening-target.ts';
+import { argumentsOf, operator, refuser } from './screening-target.ts';
 
 /**
  * `npm run company:invite -- --company cmp_… --email a@b --role Owner`: for devops, an invitation to
@@ -20,20 +19,11 @@ import { operator } from './screening-target.ts';
  * deployed stage with the same options as `company:create` (README, Deploying).
  */
 const USAGE = `Usage: npm run company:invite -- --company cmp_... --email person@example.com --role ${ROLES.join('|')} [${TARGET_USAGE}] [--json]`;
-const { values } = parseArgs({
-  options: {
-    company: { type: 'string' },
-    email: { type: 'string' },
-    role: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    ...TARGET_OPTIONS,
-  },
-});
-
-function refuse(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const refuse: (message: string) => never = refuser(USAGE);
+const { values } = argumentsOf(
+  { company: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, json: { type: 'boolean', default: false }, ...TARGET_OPTIONS },
+  refuse,
+);
 
 if (!isId('company', values.company)) refuse('--company must be a company id (cmp_...).');
 if (!values.email) refuse('--email is needed: the person to invite.');

@@ -1,6 +1,5 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { parseArgs } from 'node:util';
 import { EVENT_TYPES } from '#functions/shared/events';
 import { isId } from '#functions/shared/ids';
 import { createDocumentClient } from '#adapters/dynamo/client';
@@ -8,6 +7,7 @@ import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
 import { parseSettings } from '#functions/settings/schema';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
+import { argumentsOf, refuser } from './screening-target.ts';
 
 /**
  * `npm run events:redeliver -- --company cmp_… --since <ISO time> [--type deposit.completed …]`:
@@ -19,20 +19,11 @@ import { withLocalData } from '#local/local-data';
  */
 const USAGE =
   'Usage: npm run events:redeliver -- --company cmp_... --since 2026-01-01T00:00:00Z [--type deposit.completed ...] [--table <name>] [--json]';
-const { values } = parseArgs({
-  options: {
-    company: { type: 'string' },
-    since: { type: 'string' },
-    type: { type: 'string', multiple: true },
-    table: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
-});
-
-function refuse(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const refuse: (message: string) => never = refuser(USAGE);
+const { values } = argumentsOf(
+  { company: { type: 'string' }, since: { type: 'string' }, type: { type: 'string', multiple: true }, table: { type: 'string' }, json: { type: 'boolean', default: false } },
+  refuse,
+);
 
 if (!isId('company', values.company)) refuse('--company must be a company id (cmp_...)');
 const since = new Date(values.since ?? '');

@@ -1,6 +1,5 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { FloatRefused, fundedFloat, recordHotWalletFloat, type FloatChain } from '#functions/ledger/floats';
 import { formatAmount } from '#functions/shared/money';
@@ -19,7 +18,7 @@ import { KmsSigner } from '#adapters/signer/kms-signer';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { localEvmSigner } from '#functions/networks/evm/signer';
 import { STAGES } from '../config/stages.ts';
-import { operator } from './screening-target.ts';
+import { argumentsOf, operator, refuser } from './screening-target.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { runningRuntime, withLocalData } from '#local/local-data';
 
@@ -44,15 +43,10 @@ function refuse(message: string): never {
   process.exit(2);
 }
 
-const { values } = parseArgs({
-  options: {
-    network: { type: 'string' },
-    tx: { type: 'string' },
-    stage: { type: 'string', default: 'local' },
-    table: { type: 'string' },
-    'rpc-url': { type: 'string' },
-  },
-});
+const { values } = argumentsOf(
+  { network: { type: 'string' }, tx: { type: 'string' }, stage: { type: 'string', default: 'local' }, table: { type: 'string' }, 'rpc-url': { type: 'string' } },
+  refuser(USAGE),
+);
 if (!(NETWORK_NAMES as readonly string[]).includes(values.network ?? '')) refuse(`Unknown network "${values.network ?? ''}": --network ${NETWORK_CHOICE}. ${USAGE}`);
 const network = values.network as NetworkName;
 const evm = (EVM_NETWORK_NAMES as readonly string[]).includes(network);

@@ -1,6 +1,5 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { parseArgs } from 'node:util';
 import { AmountFormatError, parseAmount } from '#functions/shared/money';
 import { NETWORK_CHOICE, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 import { networksOpenIn } from '#functions/networks/open-networks';
@@ -14,6 +13,7 @@ import { sandboxPayer } from '#functions/networks/tron/sandbox-payer';
 import { STAGES } from '../config/stages.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { runningRuntime, withLocalData } from '#local/local-data';
+import { argumentsOf, refuser } from './screening-target.ts';
 
 /**
  * `npm run sandbox:pay -- [--network tron] --address … --amount 10.5 [--json] [--fail]`: a USDT
@@ -26,8 +26,8 @@ import { runningRuntime, withLocalData } from '#local/local-data';
  */
 const USAGE =
   `Usage: npm run sandbox:pay -- [--network ${NETWORK_NAMES.join('|')}] --address <address> --amount 10.5 [--json] [--fail] [--stage local|sandbox --table <name>]`;
-const { values } = parseArgs({
-  options: {
+const { values } = argumentsOf(
+  {
     network: { type: 'string', default: 'tron' },
     address: { type: 'string' },
     amount: { type: 'string' },
@@ -36,7 +36,8 @@ const { values } = parseArgs({
     stage: { type: 'string', default: 'local' },
     table: { type: 'string' },
   },
-});
+  refuser(USAGE),
+);
 
 function refuse(message: string): never {
   console.error(message);

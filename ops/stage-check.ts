@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { argumentsOf, refuser } from './screening-target.ts';
 
 /**
  * `npm run stage:check -- --api-url <ApiUrl> [--dashboard-url <DashboardUrl>] [--create-deposit]`,
@@ -160,9 +160,7 @@ function expectHeader(answer: Answer, name: string, pattern: RegExp): void {
 /** `npm run stage:check`. */
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const USAGE = 'Usage: CAMBIO_API_KEY=… CAMBIO_API_SECRET=… npm run stage:check -- --api-url <ApiUrl> [--dashboard-url <DashboardUrl>] [--create-deposit]';
-  const { values } = parseArgs({
-    options: { 'api-url': { type: 'string' }, 'dashboard-url': { type: 'string' }, 'create-deposit': { type: 'boolean', default: false } },
-  });
+  const { values } = argumentsOf({ 'api-url': { type: 'string' }, 'dashboard-url': { type: 'string' }, 'create-deposit': { type: 'boolean', default: false } }, refuser(USAGE));
   const apiKey = process.env.CAMBIO_API_KEY;
   const apiSecret = process.env.CAMBIO_API_SECRET;
   if (!values['api-url'] || !apiKey || !apiSecret) {

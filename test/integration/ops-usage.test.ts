@@ -1,0 +1,37 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runOpsCommand } from '../support/ops-commands.ts';
+
+/**
+ * The operator commands' bad usage, as an operator mistypes it: each refuses with exit 2 and a
+ * usage line, never a Node stack trace, and writes nothing (run from a folder of its own, where a
+ * command that went on to the local data would leave .data/).
+ */
+const folder = mkdtempSync(join(tmpdir(), 'cambio-ops-usage-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const COMMANDS = [
+  'ops/company-create.ts',
+  'ops/company-invite.ts',
+  'ops/events-redeliver.ts',
+  'ops/float-record.ts',
+  'ops/webhooks-seal-secrets.ts',
+  'ops/sandbox-pay.ts',
+  'ops/stage-check.ts',
+  'local/ledger-csv.ts',
+];
+
+describe('a mistyped flag', () => {
+  it.each(COMMANDS)('%s refuses it with exit 2 and a usage line, no stack trace, nothing written', async (script) => {
+    const run = await runOpsCommand(script, ['--no-such-flag', 'x'], {}, folder);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain("Unknown option '--no-such-flag'");
+    expect(run.stderr).toMatch(/^Usage: .*npm run /m);
+    expect(run.stderr).not.toContain('ERR_PARSE_ARGS');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+});
