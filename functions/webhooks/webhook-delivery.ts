@@ -114,7 +114,18 @@ export interface LoadedDelivery {
   /** The stored webhook body (`payload`), signed and sent byte for byte. */
   event: { id: string; type: string; payload: string } | null;
   webhook: Webhook | null;
-  delivery: { status: DeliveryStatus; round: number } | null;
+  delivery: DeliveryState | null;
+}
+
+/** Where a delivery stands, as the sender needs it to know a message it has seen before. */
+export interface DeliveryState {
+  status: DeliveryStatus;
+  round: number;
+  /** The last try recorded in `round` (0: none, or recorded before this was kept). */
+  attempt: number;
+  /** The try whose follow-up is known queued (0: none). */
+  followUpQueued: number;
+  nextAttemptAt: string | null;
 }
 
 export interface DeliveryStore {
@@ -126,6 +137,8 @@ export interface DeliveryStore {
     at: Date,
   ): Promise<void>;
   disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void>;
+  /** Notes that the try's follow-up is queued: a copy of the message seen again queues nothing. */
+  followUpQueued(message: DeliveryMessage): Promise<void>;
 }
 
 export type PostResult = { statusCode: number; retryAfter: string | null } | { error: string };
@@ -193,6 +206,16 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     return 'cancelled';
   }
   if (delivery?.status === 'succeeded' && delivery.round >= message.round) return 'duplicate';
+  // This try was made already: SQS delivers a message twice now and then, and a batch whose run
+  // timed out comes back whole. It is not made again, nor its follow-up queued a second time (that
+  // would fork the retries in two); only a follow-up not known queued (the queue failed after the
+  // try was recorded) is queued now.
+  if (delivery && delivery.round === message.round && delivery.attempt >= message.attempt) {
+    const followUpMissing = delivery.attempt === message.attempt && delivery.status === 'retrying' && delivery.followUpQueued < message.attempt && delivery.nextAttemptAt !== null;
+    if (!followUpMissing) return 'duplicate';
+    await queueFollowUp(deps, message, delivery.nextAttemptAt!, Math.max(0, Date.parse(delivery.nextAttemptAt!) - now.getTime()));
+    return 'retrying';
+  }
 
   const { settings } = deps;
   // A secret that cannot be opened (KMS unreachable or refusing) is not the receiver's failure: the
@@ -250,7 +273,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     // Recorded before the next try is queued: if the queue fails, this message comes back and is
     // tried again rather than lost.
     await deps.store.record(message, { eventType, status: 'retrying', attempt, nextAttemptAt: notBefore }, now);
-    await deps.queue.send([{ message: { ...message, attempt: message.attempt + 1, notBefore }, delayMs }]);
+    await queueFollowUp(deps, message, notBefore, delayMs);
     if (crossesEarlyAlert(schedule, message.attempt)) {
       const lastTryBy = new Date(now.getTime() + schedule.slice(message.attempt - 1).reduce((sum, ms) => sum + ms, 0)).toISOString();
       const reason = `its ${message.attempt} tries so far failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
@@ -263,6 +286,12 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   await deps.queue.sendToDeadLetter(message, reason);
   await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: null }, deps.log ?? stderrLog);
   return 'dead-lettered';
+}
+
+/** The try after `message`'s, not before `notBefore`; then noted as queued. */
+async function queueFollowUp(deps: SenderDeps, message: DeliveryMessage, notBefore: string, delayMs: number): Promise<void> {
+  await deps.queue.send([{ message: { ...message, attempt: message.attempt + 1, notBefore }, delayMs }]);
+  await deps.store.followUpQueued(message);
 }
 
 /** An endpoint failing for an hour is worth telling its managers about, not only three days later

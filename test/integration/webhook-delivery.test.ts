@@ -362,6 +362,34 @@ describe('send', () => {
     expect(refused!.attempts[0].error).toBe('url refused: host rebound.test resolves to 10.0.0.7, a private address: only public addresses are allowed');
   });
 
+  it('a failed try SQS hands over twice is made once, and its retries are not forked in two', async () => {
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
+    const deps = { store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() };
+    const message = { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 };
+
+    expect(await sendDelivery(deps, message)).toBe('retrying');
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(delivery.queue.peek().map((body) => (JSON.parse(body) as DeliveryMessage).attempt)).toEqual([2]);
+    expect((await deliveryItem(company, event.id, webhook.id))!.attempts).toHaveLength(1);
+  });
+
+  it('a try recorded whose follow-up the queue refused comes back and queues it, without trying again', async () => {
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
+    const refusing = { ...delivery, send: async () => Promise.reject(new Error('SQS unavailable')), sendToDeadLetter: delivery.sendToDeadLetter.bind(delivery) };
+    const message = { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 };
+
+    await expect(sendDelivery({ store: deliveries, queue: refusing, sealer, post: postWebhook, settings: settings() }, message)).rejects.toThrow('SQS unavailable');
+    expect(await sendDelivery({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, message)).toBe('retrying');
+
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(delivery.queue.peek().map((body) => (JSON.parse(body) as DeliveryMessage).attempt)).toEqual([2]);
+    // Seen a third time, the follow-up is known queued: nothing more.
+    expect(await sendDelivery({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, message)).toBe('duplicate');
+    expect(delivery.queue.peek()).toHaveLength(1);
+  });
+
   it('drops a duplicate of a delivery that already succeeded, and cancels deliveries to a deleted webhook', async () => {
     const company = companyId();
     const receiver = await startReceiver();

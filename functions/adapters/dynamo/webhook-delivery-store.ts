@@ -51,6 +51,11 @@ export class DynamoDeliveryStore extends TableStore implements DeliveryStore {
     await this.db.send(new TransactWriteCommand({ TransactItems: [{ Update: delivery }, { Put: { TableName: this.tableName, Item: row } }] }));
   }
 
+  /** A copy of a message from an older round (a resend since) marks nothing. */
+  async followUpQueued(message: DeliveryMessage): Promise<void> {
+    await heldCondition(this.db.send(new UpdateCommand({ TableName: this.tableName, ...webhookDeliveryItem.followUpQueued(message) })));
+  }
+
   async disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void> {
     await heldCondition(
       this.db.send(

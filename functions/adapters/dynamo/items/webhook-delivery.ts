@@ -1,4 +1,4 @@
-import type { AttemptRecord, DeliveryMessage, DeliveryStatus } from '#functions/webhooks/webhook-delivery';
+import type { AttemptRecord, DeliveryMessage, DeliveryState, DeliveryStatus } from '#functions/webhooks/webhook-delivery';
 import { toBigInt } from '../client.ts';
 import { companyPartition, type Item } from './item.ts';
 
@@ -52,6 +52,8 @@ export const webhookDeliveryItem = {
       ':at': at.toISOString(),
     };
     if (update.attempt) {
+      sets.push('lastAttempt = :attemptNumber');
+      values[':attemptNumber'] = update.attempt.attempt;
       sets.push('attempts = list_append(if_not_exists(attempts, :none), :attempt)');
       values[':none'] = [];
       values[':attempt'] = [update.attempt];
@@ -65,9 +67,21 @@ export const webhookDeliveryItem = {
   },
 
   /** What the sender needs to tell a duplicate or cancelled delivery from one to try. */
-  stateFromItem: (item: Item): { status: DeliveryStatus; round: number } => ({
+  stateFromItem: (item: Item): DeliveryState => ({
     status: item.status as DeliveryStatus,
     round: Number(toBigInt(item.round ?? 0)),
+    attempt: item.lastAttempt === undefined ? 0 : Number(toBigInt(item.lastAttempt)),
+    followUpQueued: item.followUpQueued === undefined ? 0 : Number(toBigInt(item.followUpQueued)),
+    nextAttemptAt: (item.nextAttemptAt as string | null | undefined) ?? null,
+  }),
+
+  /** The try whose follow-up was queued, within its round. */
+  followUpQueued: (message: DeliveryMessage) => ({
+    Key: webhookDeliveryItem.key(message.companyId, message.eventId, message.webhookId),
+    UpdateExpression: 'SET followUpQueued = :attempt',
+    ConditionExpression: '#round = :round',
+    ExpressionAttributeNames: { '#round': 'round' },
+    ExpressionAttributeValues: { ':attempt': message.attempt, ':round': message.round },
   }),
 
   /** The delivery with every attempt, for people (the dashboard's event detail). */
