@@ -148,13 +148,13 @@ describe('npm run events:redeliver', () => {
 });
 
 describe('npm run webhooks:seal-secrets', () => {
-  it('refuses a deployed table without the KMS key to seal with', () => {
+  it('refuses a deployed table named without its stage (whose own key it seals with)', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'ops/webhooks-seal-secrets.ts', '--table', 'Cambio-sandbox-Table'], {
       encoding: 'utf8',
       timeout: 30_000,
     });
 
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('--table needs --kms-key');
+    expect(run.stderr).toContain('--table goes with --stage sandbox|production');
   });
 });
