@@ -2,30 +2,74 @@ import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { whenSignedOut } from './api/client.ts';
 import { sessionApi } from './api/session.ts';
+import { teamApi } from './api/team.ts';
 import type { Me } from './api/types.ts';
 import { ConfirmIdentityHost } from './components/confirm-identity.tsx';
 import { Link } from './components/ui.tsx';
 import { navigate, useRoute } from './router.ts';
 import { NAVIGATION, publicRoute, signedInRoute } from './routes.tsx';
 
+/** The company the person last chose, by id, in this browser: written only on a choice (the header's
+ * `Company`, an accepted invitation), so someone of one company leaves nothing in storage. */
+const CHOSEN_COMPANY = 'cambio.company';
+function rememberedCompany(): string | null {
+  try {
+    return localStorage.getItem(CHOSEN_COMPANY);
+  } catch {
+    return null;
+  }
+}
+function rememberCompany(id: string): void {
+  try {
+    localStorage.setItem(CHOSEN_COMPANY, id);
+  } catch {
+    // Storage refused (a private window's quota): the choice lasts until the page reloads.
+  }
+}
+
+/** The company of the person's newest membership: the one whose invitation they just accepted.
+ * The accept answer names none and /me lists companies by id, so each membership's date is read
+ * from its Team (any member may); a Team refused (two-factor required) counts as newest last. */
+async function joinedLast(me: Me): Promise<string | undefined> {
+  if (me.companies.length < 2) return me.companies[0]?.id;
+  const joined = await Promise.all(
+    me.companies.map(async ({ id }) => {
+      const team = await teamApi.team(id).catch(() => null);
+      return { id, at: team?.data.members.find((member) => member.personId === me.personId)?.createdAt ?? '' };
+    }),
+  );
+  return joined.reduce((newest, next) => (next.at >= newest.at ? next : newest)).id;
+}
+
 /** The app's shell: a public page alone, or a signed-in one under the header and beside the navigation (./routes.tsx). */
 function App() {
   const route = useRoute();
   const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [chosen, setChosen] = useState(rememberedCompany);
   const loadMe = useCallback(async () => {
     try {
-      setMe((await sessionApi.me()).data);
+      const loaded = (await sessionApi.me()).data;
+      setMe(loaded);
+      return loaded;
     } catch {
       setMe(null);
+      return null;
     }
   }, []);
+  const choose = (id: string) => {
+    rememberCompany(id);
+    setChosen(id);
+  };
   useEffect(() => {
     whenSignedOut(() => setMe(null));
     void loadMe();
   }, [loadMe]);
 
-  const signedIn = async () => {
-    await loadMe();
+  /** `joined`: by accepting an invitation, whose company opens. */
+  const signedIn = async (joined?: boolean) => {
+    const loaded = await loadMe();
+    const id = joined && loaded ? await joinedLast(loaded) : undefined;
+    if (id) choose(id);
     navigate('/', true);
   };
 
@@ -42,7 +86,8 @@ function App() {
     navigate('/sign-in', true);
     return null;
   }
-  const company = me.companies[0]!;
+  // The remembered company while the person still belongs to it; else their first.
+  const company = me.companies.find((c) => c.id === chosen) ?? me.companies[0]!;
   const signOut = async () => {
     await sessionApi.signOut().catch(() => undefined);
     setMe(null);
@@ -56,7 +101,27 @@ function App() {
       </a>
       <header class="top">
         <span class="brand">Cambio</span>
-        <span class="company">{company.name}</span>
+        {me.companies.length > 1 ? (
+          <span class="company">
+            <label for="company-choice">Company</label>{' '}
+            <select
+              id="company-choice"
+              value={company.id}
+              onChange={(event) => {
+                choose((event.currentTarget as HTMLSelectElement).value);
+                navigate('/');
+              }}
+            >
+              {me.companies.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </span>
+        ) : (
+          <span class="company">{company.name}</span>
+        )}
         <span class={`badge ${company.environment}`}>{company.environment === 'sandbox' ? 'Sandbox' : 'Production'}</span>
         <span class="who">
           {me.email} · {company.role}
@@ -80,7 +145,7 @@ function App() {
             ))}
           </ul>
         </nav>
-        <main id="main" tabIndex={-1}>
+        <main id="main" tabIndex={-1} key={company.id}>
           {entry.page({ company, email: me.email, route, subpath })}
         </main>
       </div>

@@ -24,7 +24,8 @@ export interface PageContext {
 export interface PublicRoute {
   path: string;
   access: 'public';
-  page: (onSignedIn: () => void) => ComponentChildren;
+  /** `onSignedIn(true)`: signed in by joining a company, which the shell then opens. */
+  page: (onSignedIn: (joined?: boolean) => void) => ComponentChildren;
 }
 
 export interface SignedInRoute {
@@ -41,11 +42,11 @@ export interface SignedInRoute {
  */
 export const ROUTES: readonly (PublicRoute | SignedInRoute)[] = [
   { path: '/sign-up', access: 'public', page: () => <SignUp /> },
-  { path: '/sign-in', access: 'public', page: (onSignedIn) => <SignIn onSignedIn={onSignedIn} /> },
-  { path: '/accept-invitation', access: 'public', page: (onSignedIn) => <AcceptInvitation onSignedIn={onSignedIn} /> },
+  { path: '/sign-in', access: 'public', page: (onSignedIn) => <SignIn onSignedIn={() => onSignedIn()} /> },
+  { path: '/accept-invitation', access: 'public', page: (onSignedIn) => <AcceptInvitation onSignedIn={() => onSignedIn(true)} /> },
   { path: '/forgot-password', access: 'public', page: () => <ForgotPassword /> },
   { path: '/reset-password', access: 'public', page: () => <ResetPassword /> },
-  { path: '/verify-email', access: 'public', page: (onSignedIn) => <VerifyEmail onSignedIn={onSignedIn} /> },
+  { path: '/verify-email', access: 'public', page: (onSignedIn) => <VerifyEmail onSignedIn={() => onSignedIn()} /> },
   { path: '/', access: 'signed-in', navigation: 'Overview', page: ({ company }) => <OverviewPage companyId={company.id} /> },
   {
     path: '/activity',

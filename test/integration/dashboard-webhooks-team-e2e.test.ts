@@ -1,6 +1,6 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { linkIn, mailsTo } from '../support/outbox.ts';
 import { totpCode } from '#local/totp';
 import { accessibilityProblems, navLink, openPage, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
@@ -71,6 +71,37 @@ describe('Team in headless Chromium', () => {
     await nav('Team').click();
     await page.getByRole('table', { name: 'Members' }).waitFor();
     expect(await page.getByRole('button', { name: 'Invite member' }).count()).toBe(0);
+    await signOut();
+  });
+
+  it('a member of two companies opens the one they joined, chooses the other under Company, and the choice survives a reload', async () => {
+    // Their own company first, so the one they join is not first in GET /me.
+    const person = await signedUpOwner(chromium.runtime, 'Mine First');
+    const inviter = await signedUpOwner(chromium.runtime, 'Joined Later');
+    expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email: person.email, role: 'Admin' } })).status).toBe(201);
+    const token = invitationTokenMailedTo(chromium.runtime, person.email);
+    await page.goto(`${chromium.origin}/dashboard/accept-invitation?token=${token}`);
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    const company = page.getByRole('banner').getByLabel('Company', { exact: true });
+    await page.getByRole('heading', { name: /Joined Later/ }).waitFor();
+    expect(await company.locator('option').allInnerTexts()).toEqual(expect.arrayContaining(['Mine First', 'Joined Later']));
+    expect(await company.locator('option:checked').innerText()).toBe('Joined Later');
+    expect(await page.getByRole('banner').innerText()).toContain(`${person.email} · Admin`);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.reload();
+    await page.getByRole('heading', { name: /Joined Later/ }).waitFor();
+
+    // Chosen from another page: back to Overview, of the other company.
+    await nav('Team').click();
+    await page.getByRole('table', { name: 'Members' }).waitFor();
+    await company.selectOption({ label: 'Mine First' });
+    await page.getByRole('heading', { name: /Mine First/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/');
+    expect(await page.getByRole('banner').innerText()).toContain(`${person.email} · Owner`);
+    await page.reload();
+    await page.getByRole('heading', { name: /Mine First/ }).waitFor();
+    expect(await company.locator('option:checked').innerText()).toBe('Mine First');
     await signOut();
   });
 
