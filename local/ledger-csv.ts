@@ -12,6 +12,7 @@ const refuse: (message: string) => never = refuser('Usage: npm run ledger:csv --
 const { positionals, values } = argumentsOf({ out: { type: 'string' } }, refuse, true);
 const folder = positionals[0];
 if (!folder) refuse('The export folder is needed.');
+if (positionals.length > 1) refuse(`One export folder only, got ${positionals.length} (${positionals.join(' ')}): the output folder is --out <dir>.`);
 
 try {
   const exported = await readExport(folder);

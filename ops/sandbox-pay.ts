@@ -49,6 +49,8 @@ if (values.stage === 'production' || /production/i.test(values.table ?? '')) {
 }
 if (values.stage !== 'local' && values.stage !== 'sandbox') refuse(`Unknown stage "${values.stage}". ${USAGE}`);
 if (values.stage === 'sandbox' && !values.table) refuse(`--stage sandbox needs --table <the stack's TableName output>. ${USAGE}`);
+// Without --stage sandbox the payment is on the local data: a --table given there would be ignored.
+if (values.stage !== 'sandbox' && values.table !== undefined) refuse(`--table goes with --stage sandbox; without it the payment is made on the local runtime. ${USAGE}`);
 if (!(NETWORK_NAMES as readonly string[]).includes(values.network)) refuse(`Unknown network "${values.network}": --network ${NETWORK_CHOICE}. ${USAGE}`);
 const networkName = values.network as NetworkName;
 const network = networkNamed(networkName);
