@@ -4,9 +4,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#local/runtime';
 import { apiClient } from '../support/local-api.ts';
-import { authenticatorApp, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { authenticatorApp, invitedMember, signedUpOwner, signedUpOwnerWithTwoFactor, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { mailsTo } from '../support/outbox.ts';
-import { accessibilityProblems as axeProblems, confirmSignUpThroughMail, navLink, screenshot as screenshotOf, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
+import { accessibilityProblems as axeProblems, confirmSignUpThroughMail, navLink, screenshot as screenshotOf, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 
 /**
  * The dashboard as a person uses it: Debian's Chromium, headless, driven by playwright-core through
@@ -316,6 +316,43 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByLabel('New password', { exact: true }).fill(newerPassword);
     await page.getByRole('button', { name: 'Change password' }).click();
     await signedOutThenInWith(owner.email, newerPassword);
+  });
+
+});
+
+describe('a refused Download statement, in headless Chromium', () => {
+  it('goes to Sign in once the session has ended elsewhere, with nothing saved', async () => {
+    const owner = await signedUpOwner(runtime, 'Statement Ended');
+    await signInThroughPage(chromium, owner.email);
+    await page.getByRole('button', { name: 'Download statement' }).waitFor();
+    // Signing out in another browser ends every session opened before it (to the second), this page's too.
+    await page.waitForTimeout(1100);
+    expect((await owner.browser.call('DELETE', '/session')).status).toBe(200);
+    const downloads: string[] = [];
+    const saved = (download: { suggestedFilename(): string }) => downloads.push(download.suggestedFilename());
+    page.on('download', saved);
+    await page.getByRole('button', { name: 'Download statement' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Cambio' }).waitFor();
+    await page.waitForTimeout(500);
+    page.off('download', saved);
+    expect(downloads).toEqual([]);
+  });
+
+  it('says why on the page once the company requires two-factor sign-in of a member without it', async () => {
+    const owner = await signedUpOwnerWithTwoFactor(runtime, 'Statement Two-Factor');
+    const member = await invitedMember(runtime, owner.browser, owner.companyId, 'Viewer');
+    await signInThroughPage(chromium, member.email);
+    await page.getByRole('button', { name: 'Download statement' }).waitFor();
+    expect((await owner.browser.call('PUT', `/companies/${owner.companyId}/two-factor-requirement`, { body: { required: true } })).status).toBe(200);
+    const downloads: string[] = [];
+    const saved = (download: { suggestedFilename(): string }) => downloads.push(download.suggestedFilename());
+    page.on('download', saved);
+    await page.getByRole('button', { name: 'Download statement' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('This company requires two-factor sign-in');
+    await page.getByRole('link', { name: 'Turn on two-factor sign-in under Account' }).waitFor();
+    page.off('download', saved);
+    expect(downloads).toEqual([]);
+    expect(await accessibilityProblems()).toEqual([]);
   });
 
   it('asked nothing of any machine but this one', () => {
