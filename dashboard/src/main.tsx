@@ -2,7 +2,6 @@ import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { whenSignedOut } from './api/client.ts';
 import { sessionApi } from './api/session.ts';
-import { teamApi } from './api/team.ts';
 import type { Me } from './api/types.ts';
 import { ConfirmIdentityHost } from './components/confirm-identity.tsx';
 import { Link } from './components/ui.tsx';
@@ -25,20 +24,6 @@ function rememberCompany(id: string): void {
   } catch {
     // Storage refused (a private window's quota): the choice lasts until the page reloads.
   }
-}
-
-/** The company of the person's newest membership: the one whose invitation they just accepted.
- * The accept answer names none and /me lists companies by id, so each membership's date is read
- * from its Team (any member may); a Team refused (two-factor required) counts as newest last. */
-async function joinedLast(me: Me): Promise<string | undefined> {
-  if (me.companies.length < 2) return me.companies[0]?.id;
-  const joined = await Promise.all(
-    me.companies.map(async ({ id }) => {
-      const team = await teamApi.team(id).catch(() => null);
-      return { id, at: team?.data.members.find((member) => member.personId === me.personId)?.createdAt ?? '' };
-    }),
-  );
-  return joined.reduce((newest, next) => (next.at >= newest.at ? next : newest)).id;
 }
 
 /** The app's shell: a public page alone, or a signed-in one under the header and beside the navigation (./routes.tsx). */
@@ -65,11 +50,10 @@ function App() {
     void loadMe();
   }, [loadMe]);
 
-  /** `joined`: by accepting an invitation, whose company opens. */
-  const signedIn = async (joined?: boolean) => {
-    const loaded = await loadMe();
-    const id = joined && loaded ? await joinedLast(loaded) : undefined;
-    if (id) choose(id);
+  /** `joined`: the company whose invitation was accepted, which opens. */
+  const signedIn = async (joined?: string) => {
+    await loadMe();
+    if (joined) choose(joined);
     navigate('/', true);
   };
 

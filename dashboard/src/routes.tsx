@@ -24,8 +24,8 @@ export interface PageContext {
 export interface PublicRoute {
   path: string;
   access: 'public';
-  /** `onSignedIn(true)`: signed in by joining a company, which the shell then opens. */
-  page: (onSignedIn: (joined?: boolean) => void) => ComponentChildren;
+  /** `onSignedIn(companyId)`: signed in by joining that company, which the shell then opens. */
+  page: (onSignedIn: (joined?: string) => void) => ComponentChildren;
 }
 
 export interface SignedInRoute {
@@ -43,7 +43,7 @@ export interface SignedInRoute {
 export const ROUTES: readonly (PublicRoute | SignedInRoute)[] = [
   { path: '/sign-up', access: 'public', page: () => <SignUp /> },
   { path: '/sign-in', access: 'public', page: (onSignedIn) => <SignIn onSignedIn={() => onSignedIn()} /> },
-  { path: '/accept-invitation', access: 'public', page: (onSignedIn) => <AcceptInvitation onSignedIn={() => onSignedIn(true)} /> },
+  { path: '/accept-invitation', access: 'public', page: (onSignedIn) => <AcceptInvitation onSignedIn={(companyId) => onSignedIn(companyId)} /> },
   { path: '/forgot-password', access: 'public', page: () => <ForgotPassword /> },
   { path: '/reset-password', access: 'public', page: () => <ResetPassword /> },
   { path: '/verify-email', access: 'public', page: (onSignedIn) => <VerifyEmail onSignedIn={() => onSignedIn()} /> },

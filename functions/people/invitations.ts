@@ -79,7 +79,7 @@ export interface InvitationAcceptance extends PersonAudit {
  * with its password, and joins with it. A password the pool's policy refuses is refused first, the
  * same for both, so the answer to a weak password does not tell whether the address has an account.
  */
-export async function acceptInvitation(deps: InvitationAcceptance, input: { token: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
+export async function acceptInvitation(deps: InvitationAcceptance, input: { token: string; password: string }, origin: RequestOrigin, now = new Date()): Promise<SessionTokens & { companyId: string }> {
   const { identity } = deps;
   const invitation = await deps.invitations.findInvitation(hashToken(input.token));
   // An unknown, used or expired link are one answer: the link no longer works.
@@ -106,7 +106,8 @@ export async function acceptInvitation(deps: InvitationAcceptance, input: { toke
     throw error;
   }
   await auditSignIn(deps, session.personId, origin, now);
-  return session;
+  // The company joined, which the page opens (a person of several companies lands in this one).
+  return { ...session, companyId: invitation.companyId };
 }
 
 /** The user for a new address, signed in; or the existing account's sign-in with its password

@@ -72,7 +72,9 @@ describe('the team of a company', () => {
     const token = invitationTokenMailedTo(api.runtime, other.email);
     const wrong = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token, password: 'Wrong-password-1' } });
     expect(wrong.status).toBe(401);
-    expect((await other.browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(200);
+    const accepted = await other.browser.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } });
+    // The answer names the company joined, which the page opens beside the person's own.
+    expect(accepted).toMatchObject({ status: 200, body: { data: { signedIn: true, companyId: owner.companyId } } });
     expect((await other.browser.call('GET', '/me')).body.data.companies.map((c: { name: string; role: string }) => [c.name, c.role]).sort()).toEqual([
       ['Second Co', 'Admin'],
       ['Their own Co', 'Owner'],

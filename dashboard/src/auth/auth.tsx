@@ -301,9 +301,14 @@ export function VerifyEmail(props: { onSignedIn: () => void }) {
   );
 }
 
-export function AcceptInvitation(props: { onSignedIn: () => void }) {
+/** `onSignedIn(companyId)`: the company joined, which the shell opens. */
+export function AcceptInvitation(props: { onSignedIn: (companyId: string) => void }) {
   useTitle('Accept invitation');
-  const { error, busy, onSubmit } = useLinkPassword(sessionApi.acceptInvitation, props.onSignedIn);
+  let joined = '';
+  const accept = async (input: { token: string; password: string }) => {
+    joined = (await sessionApi.acceptInvitation(input)).data.companyId;
+  };
+  const { error, busy, onSubmit } = useLinkPassword(accept, () => props.onSignedIn(joined));
   return (
     <section class="card" aria-labelledby="accept-title">
       <h1 id="accept-title">Join your company on Cambio</h1>

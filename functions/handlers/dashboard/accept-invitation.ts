@@ -4,8 +4,9 @@ import { acceptInvitationBody } from './schemas.ts';
 import { openedSessionCookies } from './session-deps.ts';
 import { auditLog, identity, invitations, memberships, people, signInAttempts } from './people-deps.ts';
 
-/** The mailed link and a password: a sign-in, within the same limits and audited as POST /session's. */
+/** The mailed link and a password: a sign-in, within the same limits and audited as POST /session's;
+ * the answer names the company joined, which the page opens. */
 export const handler = dashboardRoute({ body: acceptInvitationBody, access: 'public' }, async ({ body, origin, secureCookies }) => {
-  const session = await acceptInvitation({ identity, invitations, people, attempts: signInAttempts, memberships, auditLog }, body, origin);
-  return { data: { signedIn: true }, cookies: await openedSessionCookies(session, secureCookies) };
+  const { companyId, ...session } = await acceptInvitation({ identity, invitations, people, attempts: signInAttempts, memberships, auditLog }, body, origin);
+  return { data: { signedIn: true, companyId }, cookies: await openedSessionCookies(session, secureCookies) };
 });
