@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,56 +25,56 @@ export function runOpsCommand(script: string, args: string[], env: Record<string
 }
 
 /**
- * A stand-in for SES's v2 API on a local socket (the SDK's AWS_ENDPOINT_URL_SESV2 points at it):
- * it records each SendEmail request and answers as SES does, or refuses as SES does for an
- * address it cannot send to. No local engine of SES exists; this one speaks its wire format.
+ * An AWS service's stand-in on a local socket: `answer` serves each request (its body parsed as
+ * JSON), and the SDK in the command's process reaches it through `endpointVariable`, with throwaway
+ * credentials and no retries. No local engine of these services exists; each stand-in speaks the
+ * service's wire format.
  */
-export async function sesStandIn(answer: 'accept' | 'refuse') {
-  const requests: { path: string; body: any }[] = [];
+async function awsStandIn(endpointVariable: string, answer: (request: IncomingMessage, body: any, response: ServerResponse) => void) {
   const server = createServer(async (request: IncomingMessage, response) => {
     let body = '';
     for await (const chunk of request) body += chunk;
-    requests.push({ path: request.url ?? '', body: JSON.parse(body) });
+    answer(request, JSON.parse(body), response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const env = {
+    [endpointVariable]: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'AKIDLOCAL',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_MAX_ATTEMPTS: '1',
+  };
+  return { env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * A stand-in for SES's v2 API (the SDK's AWS_ENDPOINT_URL_SESV2 points at it): it records each
+ * SendEmail request and answers as SES does, or refuses as SES does for an address it cannot send to.
+ */
+export async function sesStandIn(answer: 'accept' | 'refuse') {
+  const requests: { path: string; body: any }[] = [];
+  const standIn = await awsStandIn('AWS_ENDPOINT_URL_SESV2', (request, body, response) => {
+    requests.push({ path: request.url ?? '', body });
     if (answer === 'accept') {
       response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ MessageId: 'ses-message-1' }));
     } else {
       response.writeHead(400, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': 'MessageRejected' }).end(JSON.stringify({ message: 'Email address is not verified.' }));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const env = {
-    AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDLOCAL',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_MAX_ATTEMPTS: '1',
-  };
-  return { requests, env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { requests, ...standIn };
 }
 
 /**
- * A stand-in for KMS's Encrypt on a local socket (the SDK's AWS_ENDPOINT_URL_KMS points at it): it
- * records each request (the key it names, the encryption context) and answers as KMS does, with a
- * ciphertext that is the plaintext reversed. No local engine of KMS exists; this one speaks its
- * wire format (JSON 1.1, `X-Amz-Target: TrentService.Encrypt`).
+ * A stand-in for KMS's Encrypt (the SDK's AWS_ENDPOINT_URL_KMS points at it): it records each
+ * request (the key it names, the encryption context) and answers as KMS does, with a ciphertext
+ * that is the plaintext reversed (JSON 1.1, `X-Amz-Target: TrentService.Encrypt`).
  */
 export async function kmsStandIn() {
   const requests: { target: string; body: any }[] = [];
-  const server = createServer(async (request: IncomingMessage, response) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    const parsed = JSON.parse(body);
-    requests.push({ target: String(request.headers['x-amz-target'] ?? ''), body: parsed });
-    const ciphertext = Buffer.from(parsed.Plaintext ?? '', 'base64').reverse().toString('base64');
-    response.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ CiphertextBlob: ciphertext, KeyId: parsed.KeyId }));
+  const standIn = await awsStandIn('AWS_ENDPOINT_URL_KMS', (request, body, response) => {
+    requests.push({ target: String(request.headers['x-amz-target'] ?? ''), body });
+    const ciphertext = Buffer.from(body.Plaintext ?? '', 'base64').reverse().toString('base64');
+    response.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ CiphertextBlob: ciphertext, KeyId: body.KeyId }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const env = {
-    AWS_ENDPOINT_URL_KMS: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDLOCAL',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_MAX_ATTEMPTS: '1',
-  };
-  return { requests, env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { requests, ...standIn };
 }

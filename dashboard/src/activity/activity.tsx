@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { activityApi } from '../api/activity.ts';
 import type { ActivityFilter, ActivityKind, ActivityRow, Role } from '../api/types.ts';
 import { navigate } from '../router.ts';
-import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useTitle } from '../components/ui.tsx';
+import { DayRange, downloadOnceAllowed, ErrorMessage, formatTime, Link, LinkedRow, Table, useTitle } from '../components/ui.tsx';
 import { NewWithdrawalDialog } from '../withdrawals/new-withdrawal.tsx';
 import { ACTIVITY_TABS, depositStatusText, EMPTY_FILTER, NETWORK_OPTIONS, networkTitle } from './tabs.ts';
 
@@ -90,17 +90,11 @@ export function ActivityPage(props: { companyId: string; kind: ActivityKind; rol
     setRows(null);
     setFilter(EMPTY_FILTER);
   };
-  // The file streams straight to the browser's downloads (activityApi.exportUrl). A list call
-  // first, so that an expired session is renewed and a refused filter shows here, in the page,
-  // rather than arriving as the content of a downloaded file.
+  // A list call first (downloadOnceAllowed): a refused filter shows here, not in the saved file.
   const exportCsv = async () => {
     setExporting(true);
     try {
-      await activityApi.list(props.companyId, props.kind, filter);
-      const link = document.createElement('a');
-      link.href = activityApi.exportUrl(props.companyId, props.kind, filter);
-      link.download = '';
-      link.click();
+      await downloadOnceAllowed(() => activityApi.list(props.companyId, props.kind, filter), activityApi.exportUrl(props.companyId, props.kind, filter));
     } catch (caught) {
       setError(caught);
     } finally {

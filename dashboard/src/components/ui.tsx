@@ -193,6 +193,20 @@ export function useAction<T>(action: () => Promise<T>, onDone: (result: T) => vo
   return { error, busy, run };
 }
 
+/**
+ * Saves `url`'s file once `check` (a cheap call of the same session) has answered: the file streams
+ * straight to the browser's downloads, so an expired session is renewed, an ended one goes to Sign
+ * in and a refusal (two-factor now required, a filter refused) shows in the page, rather than
+ * arriving as the content of a saved file.
+ */
+export async function downloadOnceAllowed(check: () => Promise<unknown>, url: string): Promise<void> {
+  await check();
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = '';
+  link.click();
+}
+
 /** A value shown once (a secret, a link), selectable and copyable. */
 export function CopyField(props: { id: string; label: string; value: string }) {
   const [copied, setCopied] = useState(false);

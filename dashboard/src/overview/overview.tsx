@@ -3,7 +3,7 @@ import { activityApi } from '../api/activity.ts';
 import { overviewApi } from '../api/overview.ts';
 import type { ActivityKind, Overview } from '../api/types.ts';
 import { EMPTY_FILTER } from '../activity/tabs.ts';
-import { DayRange, ErrorMessage, formatTime, Link, LinkedRow, Table, useLoaded, useTitle } from '../components/ui.tsx';
+import { DayRange, downloadOnceAllowed, ErrorMessage, formatTime, Link, LinkedRow, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 
 export function OverviewPage(props: { companyId: string }) {
   useTitle('Overview');
@@ -87,30 +87,17 @@ function Statement(props: { companyId: string }) {
   const today = new Date().toISOString().slice(0, 10);
   const [period, setPeriod] = useState({ from: `${today.slice(0, 8)}01`, to: today });
   const [problem, setProblem] = useState<string | null>(null);
-  const [refused, setRefused] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  // The file streams straight to the browser's downloads. An authorised call first (as Activity's
-  // `Export CSV`), so that an expired session is renewed, an ended one goes to Sign in and a refusal
-  // (two-factor now required) shows here, rather than arriving as the content of a saved file.
-  const download = async (event: SubmitEvent) => {
+  const statement = useAction(
+    () => downloadOnceAllowed(() => overviewApi.overview(props.companyId), overviewApi.statementUrl(props.companyId, period)),
+    () => undefined,
+  );
+  const download = (event: SubmitEvent) => {
     event.preventDefault();
     const days = (Date.parse(period.to) - Date.parse(period.from)) / 86_400_000 + 1;
     if (!(days >= 1)) return setProblem('To must not be before From.');
     if (days > MAX_STATEMENT_DAYS) return setProblem(`A statement covers at most ${MAX_STATEMENT_DAYS} days.`);
     setProblem(null);
-    setRefused(null);
-    setBusy(true);
-    try {
-      await overviewApi.overview(props.companyId);
-      const link = document.createElement('a');
-      link.href = overviewApi.statementUrl(props.companyId, period);
-      link.download = '';
-      link.click();
-    } catch (caught) {
-      setRefused(caught);
-    } finally {
-      setBusy(false);
-    }
+    void statement.run();
   };
   return (
     <section aria-labelledby="statement-title">
@@ -118,7 +105,7 @@ function Statement(props: { companyId: string }) {
       <p class="muted">Every change to the balances between two days (UTC), each with the balances after it, from the opening balances to the closing ones, as CSV.</p>
       <form class="statement-form" onSubmit={download} aria-labelledby="statement-title">
         <DayRange id="statement" from={period.from} to={period.to} max={today} required onChange={setPeriod} />
-        <button type="submit" class="secondary" disabled={busy}>
+        <button type="submit" class="secondary" disabled={statement.busy}>
           Download statement
         </button>
       </form>
@@ -127,7 +114,7 @@ function Statement(props: { companyId: string }) {
           <p>{problem}</p>
         </div>
       )}
-      <ErrorMessage error={refused} />
+      <ErrorMessage error={statement.error} />
     </section>
   );
 }
