@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { argumentsOf, refuser } from '../ops/screening-target.ts';
+import { argumentsOf, refuser } from './command-line.ts';
 import { BALANCE_COLUMNS, POSTING_COLUMNS, ledgerReport, readExport, toCsv } from './ledger-export.ts';
 
 /**

@@ -1,5 +1,4 @@
 import { hostname, userInfo } from 'node:os';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { onStageTable, stageTableOf, type OnTable } from './stage-table.ts';
 
 /**
@@ -15,22 +14,9 @@ export const TARGET_OPTIONS = {
 
 export const TARGET_USAGE = '[--stage sandbox|production --table <TableName output>]';
 
-/** Prints the message and the usage, and exits 2. */
-export const refuser =
-  (usage: string) =>
-  (message: string): never => {
-    console.error(`${message}\n${usage}`);
-    process.exit(2);
-  };
-
-/** The options as parseArgs reads them; an unknown option or a stray argument is bad usage (exit 2), not a stack trace. */
-export function argumentsOf<O extends NonNullable<ParseArgsConfig['options']>>(options: O, refuse: (message: string) => never, allowPositionals = false) {
-  try {
-    return parseArgs({ options, allowPositionals, strict: true });
-  } catch (error) {
-    return refuse(`${(error as Error).message}.`);
-  }
-}
+// How every command refuses bad usage (a message and exit 2, nothing written): in local/, which the
+// local runtime's own commands (ledger:csv) share, as ops/ imports local/ and never the reverse.
+export { argumentsOf, refuser } from '../local/command-line.ts';
 
 /** The table the command acts on, checked before anything is read (stage-table.ts). */
 export function screeningTarget(values: { stage?: string; table?: string }, refuse: (message: string) => never): OnTable {
