@@ -191,7 +191,7 @@ export class Cambio {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     // One key per call, kept across its retries: the API replays the first answer instead of
     // doing the work again (../shared/api-contract.md, Conventions: Idempotency-Key).
-    if (method === 'POST') headers['Idempotency-Key'] = options.idempotencyKey ?? randomUUID();
+    if (method === 'POST') headers['Idempotency-Key'] = options.idempotencyKey === undefined ? randomUUID() : checkedIdempotencyKey(options.idempotencyKey);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const maxRetries = options.maxRetries ?? this.#maxRetries;
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
@@ -271,6 +271,15 @@ function checkCredential(name: 'apiKey' | 'apiSecret', value: unknown): void {
   if (!/^[\x21-\x7e]+$/.test(value)) {
     throw new TypeError(`${name} must be printable ASCII without spaces (check for a stray newline or quote around it)`);
   }
+}
+
+/** Your own Idempotency-Key goes in a header, as the API takes it (1–255 printable ASCII
+ * characters): refused before any request, rather than by fetch after retries, quoted. */
+function checkedIdempotencyKey(key: unknown): string {
+  if (typeof key !== 'string' || !/^[\x20-\x7e]{1,255}$/.test(key)) {
+    throw new TypeError('idempotencyKey must be 1–255 printable ASCII characters (e.g. a UUID, or one derived from your order id)');
+  }
+  return key;
 }
 
 /**

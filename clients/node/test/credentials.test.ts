@@ -88,6 +88,23 @@ describe('the key and secret', () => {
   });
 });
 
+describe('your own Idempotency-Key', () => {
+  it('is refused before any request when it is not 1–255 printable ASCII characters (a line break from an order id)', async () => {
+    let requests = 0;
+    const baseUrl = await serve((_, __, respond) => {
+      requests++;
+      respond(500, {}, '');
+    });
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: SECRET, baseUrl });
+    for (const bad of ['order-1\r\nX-Injected: yes', '', 'x'.repeat(256), 'pedido-ç']) {
+      await expect(cambio.withdrawals.create({ method: 'usdt', network: 'tron', address: 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ', amount: '1', reference: 'r-1' }, { idempotencyKey: bad })).rejects.toThrow(
+        /idempotencyKey must be 1–255 printable ASCII characters/,
+      );
+    }
+    expect(requests).toBe(0);
+  });
+});
+
 describe("a created webhook's signing secret", () => {
   const created = {
     id: 'wh_01JBZ6W1V7Q8R9S0T1A2V3W4X5',
