@@ -6,7 +6,6 @@ import { ApiError } from '#functions/shared/errors';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoInvitationStore } from '#adapters/dynamo/invitation-store';
 import { JavaMissingError } from '#local/dynamodb-local';
-import { nameCommandLineOperator } from '#functions/people/caller';
 import { invitationTarget, TARGET_OPTIONS, TARGET_USAGE } from './invitation-target.ts';
 import { argumentsOf, operator, refuser } from './screening-target.ts';
 
@@ -37,13 +36,13 @@ if (target.deployed && !values['owner-email']) {
 if (values['mail-from'] !== undefined && !values['owner-email']) refuse('--mail-from goes with --owner-email: it mails the invitation.');
 
 // The Owner's invitation is audited with who made it (the company's audit log, as company:limits is).
-nameCommandLineOperator(`company:create (${operator()})`);
+const operatorName = `company:create (${operator()})`;
 
 try {
   const ownerEmail = values['owner-email'];
   if (ownerEmail) {
     const { company, token, invitation } = await target.onTable((db, tableName) =>
-      createCompanyInvitingOwner(new DynamoInvitationStore(db, tableName), { name: values.name!, environment: target.environment, ownerEmail }),
+      createCompanyInvitingOwner(new DynamoInvitationStore(db, tableName), { name: values.name!, environment: target.environment, ownerEmail }, new Date(), operatorName),
     );
     const { link, ...mailed } = await target.deliver(invitation, token, company.name);
     if (values.json) {

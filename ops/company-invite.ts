@@ -7,7 +7,6 @@ import { inviteByOperator } from '#functions/people/team-members';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { JavaMissingError } from '#local/dynamodb-local';
-import { nameCommandLineOperator } from '#functions/people/caller';
 import { invitationTarget, TARGET_OPTIONS, TARGET_USAGE } from './invitation-target.ts';
 import { argumentsOf, operator, refuser } from './screening-target.ts';
 
@@ -32,11 +31,11 @@ if (!(ROLES as readonly string[]).includes(values.role ?? '')) refuse(`--role mu
 const role = values.role as Role;
 const target = invitationTarget(values, refuse);
 // The invitation is audited with who made it (the company's audit log, as company:limits is).
-nameCommandLineOperator(`company:invite (${operator()})`);
+const operatorName = `company:invite (${operator()})`;
 
 try {
   const { company, invitation, token } = await target.onTable((db, tableName) =>
-    inviteByOperator(new DynamoTeamStore(db, tableName), new DynamoCompanyStore(db, tableName), values.company!, { email: values.email!, role }),
+    inviteByOperator(new DynamoTeamStore(db, tableName), new DynamoCompanyStore(db, tableName), values.company!, { email: values.email!, role }, new Date(), operatorName),
   );
   const { link, ...mailed } = await target.deliver(invitation, token, company.name);
   if (values.json) {

@@ -10,25 +10,10 @@ export interface Caller {
 
 export const actorOf = (membership: Membership): AuditActor => ({ personId: membership.personId, email: membership.email });
 
-let commandLineOperator: string | null = null;
-
-/**
- * Names who runs this process's operator command, as `company:limits` records it
- * (`company:invite (alice@ops-laptop)`, ops/screening-target.ts `operator()`): what COMMAND_LINE's
- * origin records as its userAgent from then on. Only an `ops/` command calls it, once, before acting.
- */
-export function nameCommandLineOperator(userAgent: string): void {
-  commandLineOperator = userAgent;
-}
-
 /** Who acts when an operator's command does (`company:create`, `company:invite`): no person, from
- * the command line, by the operator the command named (nameCommandLineOperator; null if none did). */
-export const COMMAND_LINE: { actor: AuditActor; origin: RequestOrigin } = {
+ * the command line, run by `operator` (`company:invite (alice@ops-laptop)`, as `company:limits`
+ * records it: ops/screening-target.ts `operator()`); null when no one is named (a test's own call). */
+export const commandLine = (operator: string | null = null): { actor: AuditActor; origin: RequestOrigin } => ({
   actor: { personId: null, email: null },
-  origin: {
-    sourceIp: 'command line',
-    get userAgent() {
-      return commandLineOperator;
-    },
-  },
-};
+  origin: { sourceIp: 'command line', userAgent: operator },
+});

@@ -3,7 +3,7 @@ import type { Environment } from '../api-keys/api-keys.ts';
 import { auditEntry, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
 import { createCompanyRecord, type Company } from '../companies/company.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
-import { actorOf, COMMAND_LINE } from './caller.ts';
+import { actorOf, commandLine } from './caller.ts';
 import { releaseUnverifiedAddress, type EmailVerificationStore, type UnverifiedAccounts } from './email-verification.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
@@ -50,11 +50,13 @@ export async function createCompanyInvitingOwner(
   store: Pick<InvitationStore, 'createCompanyWithInvitation'>,
   input: { name: string; environment: Environment; ownerEmail: string },
   now = new Date(),
+  operator: string | null = null,
 ): Promise<{ company: Company; token: string; invitation: Invitation }> {
   const email = checkEmail(input.ownerEmail);
   const company = createCompanyRecord({ name: input.name, environment: input.environment }, now);
   const { invitation, token } = newInvitation(company.id, email, 'Owner', now);
-  const audit = auditEntry(company.id, 'invitation.created', COMMAND_LINE.actor, COMMAND_LINE.origin, now, email, { role: 'Owner' });
+  const by = commandLine(operator);
+  const audit = auditEntry(company.id, 'invitation.created', by.actor, by.origin, now, email, { role: 'Owner' });
   await store.createCompanyWithInvitation(company, invitation, audit);
   return { company, token, invitation };
 }

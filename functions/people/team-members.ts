@@ -1,5 +1,5 @@
 import { auditEntry, type AuditActor, type AuditEntry, type RequestOrigin } from '../companies/audit-log.ts';
-import { actorOf, COMMAND_LINE, type Caller } from './caller.ts';
+import { actorOf, commandLine, type Caller } from './caller.ts';
 import { newInvitation, type Invitation } from './invitations.ts';
 import { getCompany, type Company, type CompanyStore } from '../companies/company.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
@@ -172,10 +172,11 @@ export async function inviteByOperator(
   companyId: string,
   input: { email: string; role: Role },
   now = new Date(),
+  operator: string | null = null,
 ): Promise<{ company: Company; invitation: Invitation; token: string }> {
   const email = checkEmail(input.email);
   const company = await getCompany(companies, companyId);
-  return { company, ...(await addNewInvitation(store, companyId, email, input.role, COMMAND_LINE, now)) };
+  return { company, ...(await addNewInvitation(store, companyId, email, input.role, commandLine(operator), now)) };
 }
 
 async function mailInvitation(mailing: InvitationMailing, invitation: Invitation, token: string, invitedBy: string): Promise<boolean> {

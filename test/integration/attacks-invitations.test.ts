@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditEntry } from '#functions/companies/audit-log';
-import { COMMAND_LINE } from '#functions/people/caller';
+import { commandLine } from '#functions/people/caller';
 import { newInvitation } from '#functions/people/invitations';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
 import { useTestApi } from '../support/local-api.ts';
@@ -95,7 +95,7 @@ describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof 
     const now = new Date();
     for (let n = 0; n < 50; n++) {
       const { invitation } = newInvitation(owner.companyId, uniqueEmail('pending'), 'Viewer', now);
-      await api.team.addInvitation(invitation, auditEntry(owner.companyId, 'invitation.created', COMMAND_LINE.actor, COMMAND_LINE.origin, now, invitation.email, { role: 'Viewer' }));
+      await api.team.addInvitation(invitation, auditEntry(owner.companyId, 'invitation.created', commandLine().actor, commandLine().origin, now, invitation.email, { role: 'Viewer' }));
     }
     expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);
     const email = uniqueEmail('fifty-first');
