@@ -1,4 +1,4 @@
-import { EXPIRY_SETTLE_MARGIN_MS, type TransactionReceipt } from '../networks/chain.ts';
+import { expirySettleMarginBlocks, type TransactionReceipt } from '../networks/chain.ts';
 import type { NetworkName } from '../networks/names.ts';
 import { networkNamed } from '../networks/registry.ts';
 import type { Deposit, HoldReason } from './deposits.ts';
@@ -68,9 +68,9 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
  * before it was final: a provider answers from several nodes, and the one giving receipts can lag
  * the one giving the final block (TronGrid's full and solidity nodes are different machines).
  * Dropped at once, a payment in a final block would be lost, as the scan has moved past it. The
- * same margin as a payout's expiry (chain.ts EXPIRY_SETTLE_MARGIN_MS), in the network's blocks.
+ * same margin as a payout's expiry (chain.ts expirySettleMarginBlocks), in the network's blocks.
  */
-export const unknownTransferGoneAfterBlocks = (network: NetworkName): number => Math.ceil(EXPIRY_SETTLE_MARGIN_MS / networkNamed(network).blockMs);
+export const unknownTransferGoneAfterBlocks = (network: NetworkName): number => expirySettleMarginBlocks(networkNamed(network));
 
 /** Credits transfers whose block is final and whose receipt says SUCCESS (on a chain that gives
  * block hashes, a receipt that still holds the transfer: stillTransfers); drops the ones the final

@@ -146,6 +146,10 @@ export interface ChainReader {
  * expired: 20 TRON blocks, so no node answering for the provider can still be catching up to its block. */
 export const EXPIRY_SETTLE_MARGIN_MS = 60_000;
 
+/** EXPIRY_SETTLE_MARGIN_MS in a network's blocks (Network.blockMs, rounded up): how far a final
+ * chain counted in blocks must be past a transaction before no view knowing it means it is gone. */
+export const expirySettleMarginBlocks = (network: { blockMs: number }): number => Math.ceil(EXPIRY_SETTLE_MARGIN_MS / network.blockMs);
+
 export interface SentTransactionOutcome {
   /** The newest view's receipt (in a block, perhaps not yet final), or null. */
   seen: TransactionReceipt | null;

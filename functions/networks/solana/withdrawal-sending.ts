@@ -1,5 +1,5 @@
 import type { TransactionPartialSigner } from '@solana/kit';
-import { EXPIRY_SETTLE_MARGIN_MS, receivedBy, type Broadcaster, type TransactionReceipt } from '../chain.ts';
+import { expirySettleMarginBlocks, receivedBy, type Broadcaster, type TransactionReceipt } from '../chain.ts';
 import { tokenStanding, usdtMayMove, type TokenStanding } from '../token-standing.ts';
 import { domainEvent } from '../../shared/events.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
@@ -116,7 +116,7 @@ export const REBROADCAST_AFTER_MS = 10_000;
  * at once would pay the payee twice (failing it, lose a payment that was made). Block heights count
  * only the slots that made a block, so 150 of them take about 60 s or more.
  */
-export const EXPIRY_SETTLE_MARGIN_BLOCKS = BigInt(EXPIRY_SETTLE_MARGIN_MS / solana.blockMs);
+export const EXPIRY_SETTLE_MARGIN_BLOCKS = BigInt(expirySettleMarginBlocks(solana));
 
 /** A payout as the withdrawal stores it in `transaction.signed` (JSON): the signed transaction, the
  * block height past which it can no longer land, and the program error the node's preflight refused
