@@ -23,6 +23,9 @@ export function toChecksumAddress(address: string): string {
 /** 0x and 40 hex digits, whose letters are all one case or carry a valid EIP-55 checksum. The zero
  * address is one: well formed, and refused as a destination for what it is, unspendable
  * (functions/withdrawals/refused-destinations.ts). */
+/** EVM addresses compare in any letter case: a log's address comes in lower case, a stored one EIP-55. */
+export const sameEvmAddress = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
 export function isEvmAddress(value: unknown): value is string {
   if (typeof value !== 'string' || !EVM_ADDRESS_PATTERN.test(value)) return false;
   const digits = value.slice(2);

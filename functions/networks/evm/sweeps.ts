@@ -1,6 +1,7 @@
 import type { EvmNetworkName } from '../names.ts';
 import type { ChainBlock, TransactionReceipt } from '../chain.ts';
 import { sweepMovement } from '../../ledger/reconciliation.ts';
+import { sameEvmAddress } from './evm-address.ts';
 import { tokenFeeEntry, type LedgerEntry } from '../../ledger/ledger.ts';
 import type { EvmPayouts, SignedPayout } from './withdrawal-sending.ts';
 import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceFiller, type NonceSequence, type NonceSlot, type ReplaceableTransaction } from './nonce-sequence.ts';
@@ -316,10 +317,6 @@ const replaceSweep = (deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date) =>
     },
     broadcast: (replacement) => broadcastSweep(deps, replacement, now),
   });
-
-/** An EVM address is the same in any letter case: a log writes it in lower case (or checksummed,
- * decoded), a stored one is EIP-55. */
-const sameEvmAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Why a sweep failed when a transaction Cambio did not sign took its nonce: it can never be mined. */
 export const NONCE_USED_OUTSIDE = 'NONCE_USED_OUTSIDE';

@@ -1,6 +1,5 @@
 import { receivedBy, type ChainBlock } from '../chain.ts';
-/** EVM addresses compare in any letter case: a log's address comes in lower case, a stored one EIP-55. */
-const sameEvmAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+import { sameEvmAddress } from './evm-address.ts';
 import { domainEvent, type DomainEvent } from '../../shared/events.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
