@@ -109,25 +109,21 @@ export function sessionCookieOf(request: RequestHeaderShapes, secure: boolean): 
   return values.length > 1 ? AMBIGUOUS_SESSION : values[0];
 }
 
-/** Every value the header gives the cookie `name`, in order. */
-function cookieValues(header: string | undefined, name: string): string[] {
-  const values: string[] = [];
-  for (const part of (header ?? '').split(';')) {
+/** A Cookie header's `name=value` pairs, in order (a part without a name is skipped). */
+function cookiePairs(header: string | undefined): [name: string, value: string][] {
+  return (header ?? '').split(';').flatMap((part) => {
     const at = part.indexOf('=');
-    if (at >= 1 && part.slice(0, at).trim() === name) values.push(part.slice(at + 1).trim());
-  }
-  return values;
+    return at < 1 ? [] : [[part.slice(0, at).trim(), part.slice(at + 1).trim()] as [string, string]];
+  });
 }
+
+/** Every value the header gives the cookie `name`, in order. */
+const cookieValues = (header: string | undefined, name: string): string[] => cookiePairs(header).flatMap(([key, value]) => (key === name ? [value] : []));
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at < 1) continue;
-    const name = part.slice(0, at).trim();
-    // The first of two same-named cookies is the most specific path's, as browsers order them.
-    if (!(name in cookies)) cookies[name] = part.slice(at + 1).trim();
-  }
+  // The first of two same-named cookies is the most specific path's, as browsers order them.
+  for (const [name, value] of cookiePairs(header)) if (!(name in cookies)) cookies[name] = value;
   return cookies;
 }
 
