@@ -192,9 +192,10 @@ class RetriesTest {
 
   @Test
   void aTimeoutIsRetriedAndThenATimeoutConnectionException() throws Exception {
-    try (ScriptedServer server = new ScriptedServer((req, n) -> ok(Fixtures.COMPANY).delayed(n <= 2 ? 1_500 : 0))) {
-      // Two slow answers, then a quick one: retried through.
-      CambioClient cambio = server.client().timeout(Duration.ofMillis(300)).build();
+    try (ScriptedServer server = new ScriptedServer((req, n) -> ok(Fixtures.COMPANY).delayed(n <= 2 ? 4_000 : 0))) {
+      // Two slow answers, then a quick one: retried through. The quick one is given a second, as a
+      // loaded CI machine (the suites side by side on 2 cores) once took more than 300 ms to answer it.
+      CambioClient cambio = server.client().timeout(Duration.ofMillis(1_000)).build();
       assertEquals("Acme", cambio.company().get().name());
       assertEquals(3, server.seen().size());
     }
