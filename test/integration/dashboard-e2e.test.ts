@@ -348,8 +348,10 @@ describe('a refused Download statement, in headless Chromium', () => {
     const saved = (download: { suggestedFilename(): string }) => downloads.push(download.suggestedFilename());
     page.on('download', saved);
     await page.getByRole('button', { name: 'Download statement' }).click();
-    await expect.poll(() => page.getByRole('alert').innerText()).toContain('This company requires two-factor sign-in');
-    await page.getByRole('link', { name: 'Turn on two-factor sign-in under Account' }).waitFor();
+    // In the Statement's own section: the page's other parts, refreshing, may be refused alike.
+    const statement = page.getByRole('region', { name: 'Statement' });
+    await expect.poll(() => statement.getByRole('alert').innerText()).toContain('This company requires two-factor sign-in');
+    await statement.getByRole('link', { name: 'Turn on two-factor sign-in under Account' }).waitFor();
     page.off('download', saved);
     expect(downloads).toEqual([]);
     expect(await accessibilityProblems()).toEqual([]);
