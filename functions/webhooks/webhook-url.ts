@@ -19,7 +19,7 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 
 export interface CheckedTarget {
   url: URL;
-  /** Every address the host resolved to; each one passed the check. Connect to the first. */
+  /** Every address the host resolved to; each one passed the check. Connect to these only, in turn. */
   addresses: { address: string; family: 4 | 6 }[];
 }
 

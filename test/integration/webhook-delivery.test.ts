@@ -362,6 +362,23 @@ describe('send', () => {
     expect(refused!.attempts[0].error).toBe('url refused: host rebound.test resolves to 10.0.0.7, a private address: only public addresses are allowed');
   });
 
+  it('reaches a host on its next checked address when the first refuses the connection, and never on one it did not check', async () => {
+    const receiver = await startReceiver();
+    const request = { headers: { 'Content-Type': 'application/json' }, body: '{"a":1}', timeoutMs: 5_000 };
+    const url = new URL(`http://receiver.test:${receiver.port}/hooks`);
+    // 127.0.0.2 is loopback too, but the receiver listens on 127.0.0.1 alone: that address refuses.
+    const refusing = { address: '127.0.0.2', family: 4 as const };
+    const listening = { address: '127.0.0.1', family: 4 as const };
+
+    const reached = await postWebhook({ url, addresses: [refusing, listening] }, request);
+    const onlyRefusing = await postWebhook({ url, addresses: [refusing] }, request);
+
+    expect(reached).toEqual({ statusCode: 204, retryAfter: null });
+    expect(onlyRefusing).toMatchObject({ error: expect.stringContaining('ECONNREFUSED') });
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(receiver.deliveries[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
+  });
+
   it('a failed try SQS hands over twice is made once, and its retries are not forked in two', async () => {
     const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
     const deps = { store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() };

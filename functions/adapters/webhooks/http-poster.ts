@@ -3,18 +3,25 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { PostResult, WebhookPoster } from '#functions/webhooks/webhook-delivery';
 
+/** How long one of a host's addresses may take to accept the connection before the next is tried
+ * (Node's happy eyeballs, autoSelectFamily): long enough for a receiver across an ocean, short
+ * enough that a dead first address leaves most of the delivery's timeout to the others. */
+const CONNECT_ATTEMPT_MS = 1_000;
+
 /**
- * POSTs a webhook with node:http(s), connecting to the address the URL check approved: the
- * `lookup` below answers with it instead of asking DNS again, so a host that re-resolves to a
- * private address between check and connect (DNS rebinding) is still never reached. TLS keeps
+ * POSTs a webhook with node:http(s), connecting only to the addresses the URL check approved: the
+ * `lookup` below answers with them instead of asking DNS again, so a host that re-resolves to a
+ * private address between check and connect (DNS rebinding) is still never reached. A host with
+ * several addresses (a receiver behind a load balancer, IPv4 and IPv6) is tried on each in turn
+ * until one accepts, as a browser would: one dead address does not fail the delivery. TLS keeps
  * the hostname for SNI and certificate checks. No redirects are followed; no connection is reused.
  */
 export const postWebhook: WebhookPoster = (target, request) =>
   new Promise<PostResult>((resolve) => {
-    const pinned = target.addresses[0]!;
+    const checked = target.addresses;
     const lookup: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-      else callback(null, pinned.address, pinned.family);
+      if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, checked);
+      else callback(null, checked[0]!.address, checked[0]!.family);
     };
     const client = target.url.protocol === 'https:' ? https : http;
     let settled = false;
@@ -24,12 +31,16 @@ export const postWebhook: WebhookPoster = (target, request) =>
       clearTimeout(timer);
       resolve(result);
     };
-    const req = client.request(target.url, {
+    // Node's net.connect options, which http.request hands on (@types/node's RequestOptions lacks them).
+    const connecting: https.RequestOptions & { autoSelectFamily: boolean; autoSelectFamilyAttemptTimeout: number } = {
       method: 'POST',
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
       lookup,
+      autoSelectFamily: true,
+      autoSelectFamilyAttemptTimeout: CONNECT_ATTEMPT_MS,
       agent: false,
-    });
+    };
+    const req = client.request(target.url, connecting);
     const timer = setTimeout(() => {
       finish({ error: `no answer within ${request.timeoutMs} ms` });
       req.destroy();
