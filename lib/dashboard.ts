@@ -35,6 +35,7 @@ import { mailSending, tableRead, tableReadWrite, userPool, value } from './binde
 import { destinationReadsOf } from './networks/registry.ts';
 import type { CustomDomainSettings } from './deployment-settings.ts';
 import { dashboardViewerRequest } from './dashboard-edge.ts';
+import { DashboardOriginKey } from './dashboard-origin-key.ts';
 import { domainAliases } from './custom-domain.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from '../config/stages.ts';
@@ -122,6 +123,7 @@ export class Dashboard extends Construct {
     });
 
     this.api = this.dashboardApi(props);
+    const originKey = new DashboardOriginKey(this, 'OriginKey', { api: this.api, stage: config.stage });
 
     // SPA routing, and with a custom domain the redirect to it (lib/dashboard-edge.ts).
     const spaRouting = new CloudFrontFunction(this, 'SpaRouting', {
@@ -158,11 +160,12 @@ export class Dashboard extends Construct {
         'dashboard/api/*': {
           // By the API's id and the stage's name, not the stage resource: the functions read the
           // distribution's domain (DASHBOARD_ORIGIN), so the distribution must not wait for them.
-          origin: new HttpOrigin(`${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, { originPath: `/${config.stage}` }),
+          origin: new HttpOrigin(`${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, { originPath: `/${config.stage}`, customHeaders: originKey.originHeaders }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
-          // Cookies, Origin and the CSRF header reach the API; Host stays API Gateway's.
+          // Cookies, Origin and the CSRF header reach the API; Host stays API Gateway's. The policy
+          // adds CloudFront's viewer headers, CloudFront-Viewer-Address among them.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: headers,
         },
@@ -272,6 +275,8 @@ export class Dashboard extends Construct {
       restApiName: `cambio-${config.stage}-dashboard`,
       description: `Cambio dashboard API (${config.stage}), behind the dashboard's CloudFront distribution`,
       endpointTypes: [EndpointType.REGIONAL],
+      // Every method: the key only the distribution holds (./dashboard-origin-key.ts).
+      defaultMethodOptions: { apiKeyRequired: true },
       cloudWatchRole: false,
       deployOptions: { stageName: config.stage, throttlingRateLimit: config.capacity.dashboard.rateLimit, throttlingBurstLimit: config.capacity.dashboard.burstLimit, tracingEnabled: true },
     });

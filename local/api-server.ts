@@ -28,6 +28,7 @@ import {
   sendGateway,
   sendThrottled,
   singleValueHeaders,
+  asCloudFrontForwards,
 } from './gateway-edge.ts';
 import { policyAllows } from './gateway-policy.ts';
 import { installLambdaStreaming, isStreamingHandler, LocalResponseStream, type StreamingHandler } from './lambda-response-stream.ts';
@@ -151,7 +152,7 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     const body = await readBody(req);
     if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
     const match = matchRoute(method, url.pathname);
-    const headers = singleValueHeaders(req);
+    const headers = url.pathname.startsWith('/dashboard/api/') ? asCloudFrontForwards(singleValueHeaders(req), req) : singleValueHeaders(req);
     const keyed = match?.route.auth === 'apiKey' && carriesIdentity(headers, AUTHORIZER.identityHeaders);
     if (!keyed) {
       const stageTurn = stageBucket.take(Date.now());

@@ -3,6 +3,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { gatewayResponse, type GatewayResponseType } from '#http/gateway-responses';
 import { JSON_HEADERS } from '#http/envelope';
+import { VIEWER_ADDRESS_HEADER } from '#http/viewer-address';
 
 /**
  * What the local gateway (./api-server.ts) does at the HTTP edge, as API Gateway does before any
@@ -129,6 +130,17 @@ export function singleValueHeaders(req: IncomingMessage): Record<string, string>
   const headers: Record<string, string> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers[req.rawHeaders[i]!] = req.rawHeaders[i + 1]!;
   return headers;
+}
+
+/**
+ * What CloudFront adds in front of the dashboard API in AWS (lib/dashboard.ts): the viewer's address
+ * and port in `CloudFront-Viewer-Address`, set by CloudFront over any the viewer sent
+ * (functions/http/viewer-address.ts reads it). The /v1 API has no CloudFront before it.
+ */
+export function asCloudFrontForwards(headers: Record<string, string>, req: IncomingMessage): Record<string, string> {
+  const forwarded = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== VIEWER_ADDRESS_HEADER));
+  const address = req.socket.remoteAddress ?? '127.0.0.1';
+  return { ...forwarded, 'CloudFront-Viewer-Address': `${address}:${req.socket.remotePort ?? 0}` };
 }
 
 export function groupQuery(params: URLSearchParams): Record<string, string[]> {

@@ -15,6 +15,7 @@ import { AMBIGUOUS_SESSION, CSRF_HEADER, csrfTokenFor, lastHeaderValue, readDash
 import { JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { envelopeErrors, normaliseRequest, requireJsonObject, toErrorResponse, withRequestLog } from './route.ts';
 import { validate } from './validation.ts';
+import { viewerAddress } from './viewer-address.ts';
 import { parseSettings } from '#functions/settings/schema';
 import { processEnvironment } from '#functions/settings/environment';
 import { SLICES } from '#functions/settings/functions';
@@ -167,7 +168,7 @@ function dashboardOrigin(): string {
 }
 
 const requestOrigin = (event: APIGatewayProxyEvent): RequestOrigin => ({
-  sourceIp: event.requestContext.identity?.sourceIp ?? 'unknown',
+  sourceIp: viewerAddress(event.headers, event.requestContext.identity?.sourceIp),
   userAgent: (event.headers as Record<string, string>)['user-agent'] ?? null,
 });
 

@@ -38,7 +38,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s follows its capacit
     const [dashboard] = apis(template).find(([, api]) => String(api.Properties.Name).endsWith('-dashboard'))!;
     expect(throttleOf(stageOf(template, v1))).toEqual(stageThrottleOf(capacity));
     expect(throttleOf(stageOf(template, dashboard))).toEqual(capacity.dashboard);
-    const plans = Object.values(resources(template, 'AWS::ApiGateway::UsagePlan')).map((plan) => plan.Properties.Throttle);
+    // The /v1 API's tier plans; the dashboard's one plan holds its distribution's key and has no throttle of its own.
+    const plans = Object.values(resources(template, 'AWS::ApiGateway::UsagePlan'))
+      .filter((plan) => plan.Properties.ApiStages.some((s: { ApiId: { Ref: string } }) => s.ApiId.Ref === v1))
+      .map((plan) => plan.Properties.Throttle);
     expect(plans).toEqual(tiersOf(capacity).map((tier) => ({ RateLimit: tier.rateLimit, BurstLimit: tier.burstLimit })));
     // Far above the standard tier: a company at 10× its limit is refused by its own, never the stage's.
     expect(stageThrottleOf(capacity).rateLimit).toBeGreaterThanOrEqual(10 * firstTierOf(capacity).rateLimit);

@@ -41,6 +41,7 @@ const ACKNOWLEDGED = [
   'AwsSolutions-COG3',
   'AwsSolutions-COG8',
   'AwsSolutions-S1',
+  'AwsSolutions-SMG4',
   // CDK's upload of the built dashboard app during cdk deploy (lib/dashboard.ts, appUpload).
   'AwsSolutions-IAM5[Action::s3:GetObject*]',
   'AwsSolutions-IAM5[Action::s3:GetBucket*]',

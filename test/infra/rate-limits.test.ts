@@ -9,8 +9,12 @@ import { RATE_LIMIT_TIERS } from '../../functions/api-keys/rate-limits.ts';
 /** Issue #18 item 2: per-company limits in API Gateway (README, Rate limits; lib/rate-limits.ts). */
 type Resource = { Properties: Record<string, any> };
 const resources = (template: Template, type: string) => template.findResources(type) as Record<string, Resource>;
-/** The /v1 API (the dashboard's API is another, with its own session authorizer and no usage plan). */
+/** The /v1 API (the dashboard's API is another, with its own session authorizer and one usage plan
+ * for the key its CloudFront distribution holds: lib/dashboard-origin-key.ts). */
 const v1Api = (template: Template) => Object.entries(resources(template, 'AWS::ApiGateway::RestApi')).find(([, api]) => !String(api.Properties.Name).endsWith('-dashboard'))!;
+/** The /v1 API's usage plans, by logical id: the rate limit tiers. */
+const tierPlans = (template: Template): Record<string, Resource> =>
+  Object.fromEntries(Object.entries(resources(template, 'AWS::ApiGateway::UsagePlan')).filter(([, plan]) => plan.Properties.ApiStages.some((s: { ApiId: { Ref: string } }) => s.ApiId.Ref === v1Api(template)[0])));
 
 describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate limits', (stage) => {
   const config = STAGES[stage];
@@ -30,7 +34,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate li
   });
 
   it("has one usage plan per tier, each on this stage at its tier's figures, below the stage's own limit", () => {
-    const plans = Object.values(resources(template, 'AWS::ApiGateway::UsagePlan')).map((plan) => plan.Properties);
+    const plans = Object.values(tierPlans(template)).map((plan) => plan.Properties);
     const [apiId] = v1Api(template);
     const stageId = Object.entries(resources(template, 'AWS::ApiGateway::Stage')).find(([, candidate]) => candidate.Properties.RestApiId.Ref === apiId)![0];
 
@@ -45,20 +49,20 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s per-company rate li
       expect(plan.Throttle.BurstLimit).toBeLessThan(config.throttle.burstLimit);
     }
     // The standard tier's plan is the stage's plan from before tiers, so existing keys stay in it.
-    expect(Object.keys(resources(template, 'AWS::ApiGateway::UsagePlan'))[0]).toMatch(/^CompanyRateLimitsDefaultPlan/);
+    expect(Object.keys(tierPlans(template))[0]).toMatch(/^CompanyRateLimitsDefaultPlan/);
   });
 
   it("creates each company's key from the table stream, filtered to inserted and changed Company items, and may only create keys and put them in or take them out of this stage's tier plans", () => {
     const functions = resources(template, 'AWS::Lambda::Function');
     const [provisionerId, provisioner] = Object.entries(functions).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(JOBS.usageKeyProvisioner.handler)}`)!;
-    const planIds = Object.keys(resources(template, 'AWS::ApiGateway::UsagePlan'));
+    const planIds = Object.keys(tierPlans(template));
     const mapping = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).find((candidate) => candidate.Properties.FunctionName.Ref === provisionerId)!.Properties;
     const tableId = Object.keys(resources(template, 'AWS::DynamoDB::Table'))[0]!;
 
     // The setting is JSON joined around each plan's Ref: read with each Ref as its plan's logical id.
     const joined = provisioner.Properties.Environment.Variables.USAGE_PLAN_IDS['Fn::Join'][1] as (string | { Ref: string })[];
     const planOfTier = JSON.parse(joined.map((part) => (typeof part === 'string' ? part : part.Ref)).join(''));
-    const plansByName = Object.fromEntries(Object.entries(resources(template, 'AWS::ApiGateway::UsagePlan')).map(([id, plan]) => [plan.Properties.UsagePlanName, id]));
+    const plansByName = Object.fromEntries(Object.entries(tierPlans(template)).map(([id, plan]) => [plan.Properties.UsagePlanName, id]));
     expect(planOfTier).toEqual(Object.fromEntries(RATE_LIMIT_TIERS.map((tier) => [tier, plansByName[`Cambio-${stage}-${tier}`]])));
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
     expect(mapping.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern))).toEqual([

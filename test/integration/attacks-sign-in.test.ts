@@ -113,4 +113,16 @@ describe('the sign-in lockout', () => {
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(STRANGER_FAILURES);
     expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
   });
+
+  it('takes the source from CloudFront, not from the viewer: a guesser who sends the person’s usual place as CloudFront-Viewer-Address is still a stranger', async () => {
+    const { email } = await signedUpOwner(api.runtime, 'Impersonated Co');
+    const guess = () =>
+      rawDashboardRequest(api.runtime, 'POST', '/session', { body: { email, password: WRONG }, from: '127.0.40.1', headers: { 'CloudFront-Viewer-Address': `${USUAL}:443` } });
+
+    const statuses = [];
+    for (let i = 0; i < STRANGER_FAILURES + 2; i += 1) statuses.push((await guess()).status);
+
+    expect(statuses).toEqual([...Array(STRANGER_FAILURES).fill(401), 429, 429]);
+    expect((await signIn(email, STRONG_PASSWORD, USUAL)).status).toBe(200);
+  });
 });
