@@ -102,6 +102,9 @@ describe('POST /v1/deposits', () => {
     ['a split with neither', { split: { address: splitAddress } }, 'split'],
     ['a split percent of 100', { split: { address: splitAddress, percent: 100 } }, 'split.percent'],
     ['a split percent with 3 decimals', { split: { address: splitAddress, percent: 1.234 } }, 'split.percent'],
+    // Each within a float's tolerance of 100.00 or 0.00, once taken for them: a whole transfer forwarded, or none.
+    ['a split percent of 99.999999999999', { split: { address: splitAddress, percent: 99.999999999999 } }, 'split.percent'],
+    ['a split percent of 1e-12', { split: { address: splitAddress, percent: 1e-12 } }, 'split.percent'],
     ['a split to an invalid address', { split: { address: 'T123', percent: 10 } }, 'split.address'],
     ['an unknown field', { callbackUrl: 'https://example.com' }, 'callbackUrl'],
   ])('refuses %s with 400 naming the path, creating nothing', async (_, change, path) => {

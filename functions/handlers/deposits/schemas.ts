@@ -7,8 +7,10 @@ const percentField = v.pipe(
   v.number('must be a number between 0 and 100, e.g. 12.5'),
   v.metadata({ exclusiveMinimum: 0, exclusiveMaximum: 100, description: 'Percentage of every confirmed transfer, at most 2 decimals' }),
   v.check((value) => value > 0 && value < 100, 'must be greater than 0 and less than 100'),
-  // A JSON number is a binary float: 12.34 × 100 is 1233.9999…, so compare with a tolerance.
-  v.check((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, 'must have at most 2 decimal places'),
+  // Judged on the number's decimal form (the shortest that reads back as it, as the JSON wrote it),
+  // not on value × 100, a binary float: a tolerance there took 99.999999999999 for 100.00 and
+  // 1e-12 for 0.00, so a split below 100 % forwarded whole transfers and one above 0 nothing.
+  v.check((value) => /^\d{1,2}(\.\d{1,2})?$/.test(String(value)), 'must have at most 2 decimal places'),
   v.transform((value) => Math.round(value * 100)),
 );
 
