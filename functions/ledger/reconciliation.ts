@@ -175,8 +175,10 @@ export interface LedgerSide {
   /** Per network, USDT credited from it less USDT paid out on it: what its `external:<network>`
    * account says Cambio took in there (docs/reconciliation.md). A network without entries is absent. */
   netInflowUsdt: Partial<Record<NetworkName, bigint>>;
-  /** Withdrawals still `processing` in the ledger, with their transactions. */
-  processing: { network: NetworkName; txHash: string; amount: bigint }[];
+  /** Withdrawals still `processing` in the ledger, each with its transactions: the one sent and, on
+   * an EVM network, the earlier versions it replaced at a higher fee (any one of them may be the
+   * one mined; Withdrawal.transaction.replacedTxHashes). */
+  processing: { network: NetworkName; txHashes: string[]; amount: bigint }[];
   /** Sweeps sent and not yet settled: each one's transactions (an EVM sweep's replaced versions
    * too: any one may be mined) and the USDT it moves to the hot wallet. Absent: none read. */
   sweepsInFlight?: SweepInFlight[];
@@ -314,7 +316,7 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
   const onHotWallet = await chain.usdtBalances([hotWallet]);
   let inFlightUsdt = 0n;
   for (const withdrawal of ledger.processing) {
-    if (withdrawal.network === network && (await chain.receipt(withdrawal.txHash))?.result === 'SUCCESS') inFlightUsdt += withdrawal.amount;
+    if (withdrawal.network === network && (await anySucceeded(chain, withdrawal.txHashes))) inFlightUsdt += withdrawal.amount;
   }
   const sweepFeesInFlightUsdt = await sweepFeesInFlight(network, chain, ledger, hotWallet);
   const hotWalletUsdt = onHotWallet.get(hotWallet) ?? 0n;
@@ -336,6 +338,14 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     hotWalletGas: chain.gasBalance ? await chain.gasBalance(hotWallet) : null,
     ...(await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses)),
   };
+}
+
+/** One of a payout's versions (the same nonce and transfer, each replacing the one before at a
+ * higher fee) is in a block and succeeded. Only one version can be mined, and it may be an earlier
+ * one: the payout has left whichever it is, so it counts once. */
+async function anySucceeded(chain: NetworkSources, txHashes: string[]): Promise<boolean> {
+  for (const txHash of txHashes) if ((await chain.receipt(txHash))?.result === 'SUCCESS') return true;
+  return false;
 }
 
 /**

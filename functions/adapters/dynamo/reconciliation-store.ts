@@ -63,7 +63,9 @@ export async function ledgerSide(
         (dust[network] ??= []).push({ address, amount });
       } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
-        if (withdrawal.status === 'processing' && withdrawal.txHash) processing.push({ network: withdrawal.network, txHash: withdrawal.txHash, amount: withdrawal.amount });
+        // Every version of a payout replaced at a higher fee (EVM): any one of them may be the one mined.
+        if (withdrawal.status === 'processing' && withdrawal.txHash)
+          processing.push({ network: withdrawal.network, txHashes: [withdrawal.txHash, ...(withdrawal.transaction?.replacedTxHashes ?? [])], amount: withdrawal.amount });
       } else {
         // A family's own sweep records (functions/networks/record-registry.ts).
         for (const inFlight of SWEEPS_IN_FLIGHT) {
