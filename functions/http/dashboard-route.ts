@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { RequestOrigin } from '#functions/companies/audit-log';
 import type { Caller } from '#functions/people/caller';
-import { ApiError } from '#functions/shared/errors';
+import { ApiError, notFound } from '#functions/shared/errors';
 import type { Log } from '#functions/shared/log';
 import { requireRecentSignIn } from '#functions/people/step-up';
 import { requireStanding, type MemberStanding, type Permission } from '#functions/people/team';
@@ -172,10 +172,18 @@ const requestOrigin = (event: APIGatewayProxyEvent): RequestOrigin => ({
   userAgent: (event.headers as Record<string, string>)['user-agent'] ?? null,
 });
 
-/** The signed-in person's membership of the path's `{companyId}`, refused (403) unless the role grants `permission`. */
+/** Longer than any id or address a dashboard path names (a Solana address is 44 characters). */
+const MAX_PATH_PARAMETER = 128;
+
+/**
+ * The signed-in person's membership of the path's `{companyId}`, refused (403) unless the role grants
+ * `permission`. A path value longer than any id is 404 before anything is read: DynamoDB refuses a
+ * key over 2,048 bytes (1,024 for a sort key) with an error that would otherwise be a 500.
+ */
 export async function callerOf(event: APIGatewayProxyEvent, permission: Permission, memberships: MembershipLookup | undefined): Promise<Caller> {
   const companyId = event.pathParameters?.companyId;
   if (!companyId || !memberships) throw new Error('A permission route needs {companyId} and a membership lookup');
+  if (Object.values(event.pathParameters ?? {}).some((value) => (value?.length ?? 0) > MAX_PATH_PARAMETER)) throw notFound();
   return { membership: requireStanding(await memberships.standingOf(companyId, sessionPerson(event)), permission), origin: requestOrigin(event) };
 }
 

@@ -283,6 +283,21 @@ describe('the dashboard API refuses, and writes nothing', () => {
     expect(await api.keys.findApiKey(apiKey)).toEqual(before.key);
   });
 
+  it('a path id longer than any id or address: 404, not a 500 from a key DynamoDB refuses', async () => {
+    const { browser, companyId } = await signedUpOwner(api.runtime, 'Long paths');
+    const before = await companyItems(companyId);
+
+    const answers = await Promise.all([
+      browser.call('GET', `/companies/${'c'.repeat(2100)}`),
+      browser.call('GET', `/companies/${'c'.repeat(2100)}/audit-log`),
+      browser.call('POST', `/companies/${companyId}/api-keys/${'k'.repeat(2100)}/revoke`, { body: {} }),
+      browser.call('DELETE', `/companies/${companyId}/withdrawal-allowlist/addresses/${'T'.repeat(1100)}`),
+    ]);
+
+    expect(answers.map((answer) => [answer.status, answer.body.error.code])).toEqual(Array(4).fill([404, 'NOT_FOUND']));
+    expect(await companyItems(companyId)).toEqual(before);
+  });
+
   it('a Viewer’s change: 403, though the Viewer reads everything', async () => {
     const owner = await signedUpOwner(api.runtime, 'Viewed');
     const { apiKey } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Live' } })).body.data;
