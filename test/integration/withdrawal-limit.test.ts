@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createCompany } from '#functions/companies/company';
 import type { Caller } from '#functions/people/caller';
@@ -6,7 +6,9 @@ import type { Mail } from '#functions/mail/mail';
 import type { Role } from '#functions/people/team';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { changeWithdrawalLimit, withdrawalLimit, type LimitDeps } from '#functions/withdrawals/withdrawal-limit';
-import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
+import { newWithdrawal, requestWithdrawal } from '#functions/withdrawals/withdrawals';
+import { limitDay, type LimitGuard } from '#functions/withdrawals/withdrawal-policy';
+import { companyAccount, ledgerEntry } from '#functions/ledger/ledger';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { companyPartition } from '#adapters/dynamo/items/item';
 import { DAY_TOTAL_PARTS, dayShares, withdrawalDayItem } from '#adapters/dynamo/items/withdrawal-limit';
@@ -42,7 +44,7 @@ async function setUp() {
   let n = 0;
   const withdraw = (amount: string, at: Date) => requestWithdrawal(withdrawals, WITHDRAWAL_RULES, company.id, { reference: `w-${n++}`, address: payout, amount: usdt(amount) }, at);
   const refusal = (amount: string, at: Date) => withdraw(amount, at).then(() => null, (error: { code?: string; details?: unknown }) => ({ code: error.code, details: error.details }));
-  return { companyId: company.id, deps, caller, withdraw, refusal, mails };
+  return { companyId: company.id, deps, caller, withdraw, refusal, mails, withdrawals };
 }
 
 /**
@@ -58,6 +60,8 @@ async function expectConcurrentWithdrawalsHeld(burst: { dailyLimit: string; with
   expect((await withdrawalLimit(deps, caller(), later(2000))).sentToday).toBe(burst.sentToday);
   return { companyId };
 }
+
+afterEach(() => vi.restoreAllMocks());
 
 describe('the daily withdrawal limit', () => {
   it('lets the day’s withdrawals take up to the limit and refuses the one past it, writing nothing; the next UTC day starts again', async () => {
@@ -120,6 +124,50 @@ describe('the daily withdrawal limit', () => {
     expect(await withdrawalLimit(deps, caller(), later(1000))).toMatchObject({ dailyLimit: '100.000000', sentToday: '0.000000' });
     await withdraw('100', later(2000));
     expect((await refusal('1', later(3000)))?.code).toBe('LIMIT_REACHED');
+  });
+
+  // Lowered during the day, a part of the day's total can be past its new share (800 a day: shares
+  // of 100; 50 sent on one part; lowered to 80: shares of 10): parts each within their share no
+  // longer keep the day within the limit.
+  it('holds after being lowered during the day: of twenty concurrent 10 USDT withdrawals, only the three that fit the 30 left pass', async () => {
+    const { deps, caller, withdraw } = await setUp();
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '800' }, T0);
+    await withdraw('50', later(1000));
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '80' }, later(2000));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => withdraw('10', later(3000)).then(() => 'sent', (error: { code?: string }) => error.code)));
+    expect(outcomes.filter((outcome) => outcome === 'sent')).toHaveLength(3);
+    expect(new Set(outcomes.filter((outcome) => outcome !== 'sent'))).toEqual(new Set(['LIMIT_REACHED']));
+    expect(await withdrawalLimit(deps, caller(), later(4000))).toMatchObject({ dailyLimit: '80.000000', sentToday: '80.000000' });
+  }, 60_000);
+
+  it('holds after being lowered during the day when withdrawals all read the day before any is written, each placed on another part', async () => {
+    const { companyId, deps, caller, withdraw, withdrawals } = await setUp();
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '800' }, T0);
+    await withdraw('50', later(1000));
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '80' }, later(2000));
+
+    // Seven 10 USDT withdrawals read the limit and the day together (50 sent: each fits the 30
+    // left), then each is written under that read, on an empty part of the day's total.
+    const at = later(3000);
+    const { limit, sent, sentByPart } = await withdrawals.limitFor(companyId, limitDay(at));
+    expect(sent).toBe(usdt('50'));
+    const guard: LimitGuard = { limited: true, day: limitDay(at), amount: usdt('10'), version: limit.version, dailyLimit: usdt('80'), sentByPart };
+    const answers: string[] = [];
+    for (let part = 0; part < DAY_TOTAL_PARTS; part++) {
+      if (sentByPart[part] !== 0n) continue;
+      vi.spyOn(Math, 'random').mockReturnValue((part + 0.5) / DAY_TOTAL_PARTS);
+      const withdrawal = { ...newWithdrawal(companyId, { reference: `read-together-${part}`, address: payout, amount: usdt('10'), fee: WITHDRAWAL_RULES.fee }, at), limitDay: guard.day };
+      const [available, locked] = [companyAccount(companyId, 'available'), companyAccount(companyId, 'locked')];
+      const hold = ledgerEntry(companyId, `withdrawal:${withdrawal.id}:hold`, [
+        { source: available, destination: locked, currency: 'USDT', amount: withdrawal.amount },
+        { source: available, destination: locked, currency: 'USDT', amount: withdrawal.fee },
+      ], at, 'tron');
+      answers.push(await withdrawals.createWithdrawal(withdrawal, hold, { allowlist: { holds: false, at: at.toISOString() }, limit: guard }));
+      vi.restoreAllMocks();
+    }
+    // The first is written; the others find the day changed since their read (and, read again, would be checked against 60 sent).
+    expect(answers).toEqual(['written', ...Array.from({ length: answers.length - 1 }, () => 'day-total')]);
+    expect(await withdrawalLimit(deps, caller(), later(4000))).toMatchObject({ dailyLimit: '80.000000', sentToday: '60.000000' });
   });
 
   it('is changed by Owners and Admins only, and refuses what is not a USDT amount', async () => {

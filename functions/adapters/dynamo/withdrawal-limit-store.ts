@@ -28,6 +28,18 @@ export function limitReader(db: DynamoDBDocumentClient, tableName: string): Limi
  * (items/withdrawal-limit.ts DAY_TOTAL_PARTS), each part raised only while it stays within its
  * share: so the parts together stay within the limit. Found false, they answer 'limit' (the limit's
  * item) or 'day-total' (a part: MoneyTransaction.commitOrAnswer), and the policy reads again.
+ *
+ * That holds only while no part is past its share. A limit lowered during the day (the answer to a
+ * leaked secret) can leave a part past its new share, what was sent before; then parts within
+ * their shares no longer add up to within the limit, and requests that read the day together
+ * would each fit a part and pass it together. So when a part read is past its share, every part
+ * is held to what was read of it (the parts written, and a check on each of the others): the
+ * day's total is then at most the one the policy checked, plus the amount; requests that read the
+ * day together meet on the same items, all but one answer 'day-total', read again and are refused
+ * by the policy's check of the total. Writes under a limit never take a part past its share (an
+ * amount goes only where the part had room as read, and the part holds no more than that), so
+ * once no part is read past its share, none gets there again under that limit: the usual case
+ * writes only the parts the amount goes on.
  */
 export function withinLimit(transaction: MoneyTransaction, companyId: string, guard: LimitGuard): MoneyTransaction {
   if (!guard.limited) {
@@ -41,10 +53,12 @@ export function withinLimit(transaction: MoneyTransaction, companyId: string, gu
   }
   transaction.check(withdrawalLimitItem.key(companyId), { condition: 'version = :version', values: { ':version': guard.version }, onFailed: answer('limit') });
   const shares = dayShares(guard.dailyLimit);
-  const room = new Map(shares.map((share, part) => [part, share - (guard.sentByPart[part] ?? 0n)]));
+  const read = (part: number) => guard.sentByPart[part] ?? 0n;
+  const room = new Map(shares.map((share, part) => [part, share - read(part)]));
   const placed = placeAmount(room, guard.amount, Math.floor(Math.random() * DAY_TOTAL_PARTS));
   // The policy checked the day's total as read; parts short of it together were changed since.
   const takes = placed === 'insufficient' ? [[0, guard.amount] as [number, bigint]] : placed;
+  if (shares.some((share, part) => read(part) > share)) return withinDayAsRead(transaction, companyId, guard.day, read, new Map(takes));
   for (const [part, amount] of takes) {
     const added = withdrawalDayItem.addToSent(companyId, guard.day, amount);
     transaction.update(withdrawalDayItem.key(companyId, guard.day, part), {
@@ -53,6 +67,24 @@ export function withinLimit(transaction: MoneyTransaction, companyId: string, gu
       values: { ...added.values, ':maxBefore': shares[part]! - amount },
       onFailed: answer('day-total'),
     });
+  }
+  return transaction;
+}
+
+/** withinLimit when a part was read past its share: each of the day's parts held to at most what
+ * was read of it (`sent <= :read`: a failed withdrawal's release, taking from a part, does not stop
+ * it), the amount added to the parts in `takes`. */
+function withinDayAsRead(transaction: MoneyTransaction, companyId: string, day: string, read: (part: number) => bigint, takes: ReadonlyMap<number, bigint>): MoneyTransaction {
+  for (let part = 0; part < DAY_TOTAL_PARTS; part++) {
+    const key = withdrawalDayItem.key(companyId, day, part);
+    const asRead = { condition: 'attribute_not_exists(sent) OR sent <= :read', values: { ':read': read(part) }, onFailed: answer('day-total') };
+    const amount = takes.get(part);
+    if (amount === undefined) {
+      transaction.check(key, asRead);
+    } else {
+      const added = withdrawalDayItem.addToSent(companyId, day, amount);
+      transaction.update(key, { ...added, ...asRead, values: { ...added.values, ...asRead.values } });
+    }
   }
   return transaction;
 }

@@ -38,7 +38,9 @@ export const withdrawalLimitItem = {
  * (DynamoDB's 1,000 write units an item, two a transactional write), below the highest rate tier
  * (docs/capacity.md, Hot items). Each part may hold its share of the limit (dayShares); a
  * withdrawal is added to a part with room, or split over several, so the day's total never passes
- * the limit and reaches it exactly.
+ * the limit and reaches it exactly. A part can be past its share only when the limit was lowered
+ * during the day; the withdrawals then hold every part to what they read of it
+ * (withdrawal-limit-store.ts withinLimit).
  */
 export const DAY_TOTAL_PARTS = 8;
 
