@@ -48,6 +48,58 @@ describe('the settings schema', () => {
     expect(() => checkStageSettings('sandbox', figures)).toThrow(/^Stage sandbox: /);
   });
 
+  // A network's own USDT figures are kept as strings and parsed when a function starts
+  // (adapters/config.ts, the sweepers): what the stage's check lets through must parse there.
+  const ETHEREUM = {
+    chainId: 1,
+    rpcUrl: 'https://eth.example.com/rpc',
+    usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    forwarderFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    forwarderImplementation: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be',
+    finalizedTag: true,
+    confirmations: 64,
+  };
+  const SOLANA = { rpcUrl: 'https://solana.example.com/rpc', usdtMint: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB' };
+  const withNetworkFigure = (figure: 'withdrawalFeeUsdt' | 'sweepMinimumUsdt', value: string) => ({
+    ...STAGES.sandbox.functionEnvironment,
+    EVM_NETWORKS: JSON.stringify({ ethereum: { ...ETHEREUM, [figure]: value } }),
+    SOLANA: JSON.stringify({ ...SOLANA, [figure]: value }),
+  });
+
+  it.each([
+    ['withdrawalFeeUsdt', '00.10', /must be a positive decimal string/],
+    ['withdrawalFeeUsdt', '01', /must be a positive decimal string/],
+    ['withdrawalFeeUsdt', '1.0000001', /must have at most 6 decimal places/],
+    ['sweepMinimumUsdt', '0', /must be greater than zero/],
+    ['sweepMinimumUsdt', '00.5', /must be a positive decimal string/],
+  ] as const)("refuses a network's %s=%s as the functions would at their start, naming EVM_NETWORKS and SOLANA", (figure, value, message) => {
+    const problems = (() => {
+      try {
+        checkStageSettings('sandbox', withNetworkFigure(figure, value));
+        return [];
+      } catch (error) {
+        return (error as SettingsError).problems;
+      }
+    })();
+
+    expect(problems).toHaveLength(2);
+    expect(problems.find((problem) => problem.includes('EVM_NETWORKS'))).toMatch(new RegExp(`^Stage sandbox: EVM_NETWORKS.* is invalid: ${message.source}`));
+    expect(problems.find((problem) => problem.includes('SOLANA'))).toMatch(new RegExp(`^Stage sandbox: SOLANA.* is invalid: ${message.source}`));
+  });
+
+  it.each([
+    ['withdrawalFeeUsdt', '0'],
+    ['withdrawalFeeUsdt', '0.00'],
+    ['withdrawalFeeUsdt', '0.10'],
+    ['sweepMinimumUsdt', '0.5'],
+    ['sweepMinimumUsdt', '25'],
+  ] as const)("accepts a network's %s=%s, as the functions read it", (figure, value) => {
+    const parsed = checkStageSettings('sandbox', withNetworkFigure(figure, value));
+
+    expect(parsed.EVM_NETWORKS?.ethereum?.[figure]).toBe(value);
+    expect(parsed.SOLANA?.[figure]).toBe(value);
+  });
+
   it('refuses a stage that leaves out a setting its choices need, or a required one', () => {
     const { PRICE_SOURCE_URL: _url, SWEEP_MINIMUM_USDT: _minimum, ...figures } = STAGES.production.functionEnvironment;
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
 import { EVM_NETWORK_NAMES, type EvmNetworkName } from '../names.ts';
+import { usdtFeeFigure, usdtFigure } from '#functions/settings/usdt-figure';
 
 export { EVM_NETWORK_NAMES, type EvmNetworkName };
 
@@ -60,14 +61,14 @@ export const evmNetworkSettings = v.strictObject({
   scanEveryMinutes: v.optional(whole(1, 60), 1),
   /** The fee charged on a withdrawal on this network, USDT with up to 6 decimals (a network's gas
    * costs differ by orders of magnitude: Ethereum's dollars, Polygon's cents). Absent: the stage's
-   * WITHDRAWAL_FEE_USDT. */
-  withdrawalFeeUsdt: v.optional(v.pipe(v.string(), v.regex(/^\d{1,12}(\.\d{1,6})?$/, 'is not a USDT amount'))),
+   * WITHDRAWAL_FEE_USDT; 0 waives it. */
+  withdrawalFeeUsdt: v.optional(usdtFeeFigure),
   /** The most deposit forwarders one sweep transaction empties (contracts/DepositForwarderFactory.sol):
    * ~54k gas for each one deployed, so 100 take ~5.4M, well inside every network's block. */
   sweepBatchSize: v.optional(whole(1, 500), 100),
   /** USDT below which a forwarder is not worth sweeping on this network (its ~54k gas costs dollars
    * on Ethereum, a fraction of a cent on Polygon). Absent: the stage's SWEEP_MINIMUM_USDT. */
-  sweepMinimumUsdt: v.optional(v.pipe(v.string(), v.regex(/^\d{1,12}(\.\d{1,6})?$/, 'is not a USDT amount'))),
+  sweepMinimumUsdt: v.optional(usdtFigure),
   /** The hot wallet's gas token (ETH, BNB, POL), in that token, below which the withdrawal sender and
    * the sweeper log `hot wallet gas low` and count HotWalletGasLow, alarmed per network: every
    * payout and sweep stops when it runs out. Absent: DEFAULT_HOT_WALLET_GAS_MINIMUM. */

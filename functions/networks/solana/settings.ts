@@ -1,13 +1,13 @@
 import * as v from 'valibot';
 import { SOLANA_ADDRESS_PATTERN } from './address-pattern.ts';
+import { usdtFeeFigure, usdtFigure } from '#functions/settings/usdt-figure';
 
 const whole = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 const url = v.pipe(v.string(), v.check((value) => URL.canParse(value), 'is not a URL'));
 const address = v.pipe(v.string(), v.regex(SOLANA_ADDRESS_PATTERN, 'is not a Solana address'));
-const usdt = v.pipe(v.string(), v.regex(/^\d{1,12}(\.\d{1,6})?$/, 'is not a USDT amount'));
 
 /**
- * Solana on a stage (../shared/networks.md, "Solana"). Valibot alone: every function parses settings.
+ * Solana on a stage (../shared/networks.md, "Solana"). Valibot and the amount parser alone: every function parses settings.
  * The hot wallet signs with an Ed25519 key: KMS (`ECC_NIST_EDWARDS25519`) on deployed stages, a local
  * key on the local one. Deposit addresses are wallets derived from a seed only the sweeper holds
  * (functions/networks/solana/deposit-owners.ts): the API reads the addresses the sweeper derived ahead.
@@ -32,10 +32,10 @@ export const solanaNetworkSettings = v.strictObject({
   /** The most a payout or a sweep offers per compute unit, in micro-lamports (its priority fee): the
    * sender offers the recent fees' median held under this. */
   priorityFeeCapMicroLamports: v.optional(whole(0, 100_000_000), 1_000_000),
-  /** The fee charged on a withdrawal on Solana. Absent: the stage's WITHDRAWAL_FEE_USDT. */
-  withdrawalFeeUsdt: v.optional(usdt),
+  /** The fee charged on a withdrawal on Solana; 0 waives it. Absent: the stage's WITHDRAWAL_FEE_USDT. */
+  withdrawalFeeUsdt: v.optional(usdtFeeFigure),
   /** USDT below which a deposit address is not swept. Absent: the stage's SWEEP_MINIMUM_USDT. */
-  sweepMinimumUsdt: v.optional(usdt),
+  sweepMinimumUsdt: v.optional(usdtFigure),
   /** SOL (lamports) below which the hot wallet's balance counts HotWalletGasLow: it pays every fee,
    * and the rent of the token accounts payouts create. */
   hotWalletSolMinimum: v.optional(whole(0, 1e15), 100_000_000),
