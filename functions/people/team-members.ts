@@ -106,9 +106,10 @@ export async function inviteMember(
       limit: INVITATION_LIMITS.pendingPerCompany,
     });
   }
-  await countInvitation(counts, companyId, email, now);
   const by = { actor: actorOf(caller.membership), origin: caller.origin };
-  const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now);
+  // Counted once the invitation is known to be made: a refused one sends no mail, so it spends none
+  // of the address's daily invitations, which every company shares.
+  const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now, () => countInvitation(counts, companyId, email, now));
   const emailed = await mailInvitation(mail, invitation, token, caller.membership.email);
   return { email, role: input.role, expiresAt: invitation.expiresAt, emailed };
 }
@@ -146,7 +147,8 @@ async function countInvitation(counts: MailCounts, companyId: string, email: str
   throw new ApiError('RATE_LIMITED', message, { limit: refused.limit, retryAt });
 }
 
-/** A new invitation to the company for someone not yet its member, stored with its audit entry. */
+/** A new invitation to the company for someone not yet its member, stored with its audit entry;
+ * `beforeWrite` (the mail limits) runs once the person is known not to be a member. */
 async function addNewInvitation(
   store: TeamStore,
   companyId: string,
@@ -154,8 +156,10 @@ async function addNewInvitation(
   role: Role,
   by: { actor: AuditActor; origin: RequestOrigin },
   now: Date,
+  beforeWrite: () => Promise<void> = async () => {},
 ): Promise<{ invitation: Invitation; token: string }> {
   if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
+  await beforeWrite();
   const created = newInvitation(companyId, email, role, now);
   await store.addInvitation(created.invitation, auditEntry(companyId, 'invitation.created', by.actor, by.origin, now, email, { role }));
   return created;

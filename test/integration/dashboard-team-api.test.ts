@@ -83,6 +83,18 @@ describe('the team of a company', () => {
     expect(again.status).toBe(400);
     expect(again.body.error.details).toEqual([{ path: 'email', message: 'is already a member of this company' }]);
   });
+
+  it('spends none of an address’s daily invitations on a refused one: after three invitations of a member refused, another company invites them', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Refusing Co');
+    const other = await signedUpOwner(api.runtime, 'Inviting Co');
+    const invite = (by: typeof owner) => by.browser.call('POST', `/companies/${by.companyId}/team/invitations`, { body: { email: owner.email, role: 'Viewer' } });
+
+    const refused = [await invite(owner), await invite(owner), await invite(owner)];
+    const invited = await invite(other);
+
+    expect(refused.map((answer) => answer.status)).toEqual([400, 400, 400]);
+    expect(invited.status).toBe(201);
+  });
 });
 
 describe('a pending invitation', () => {
