@@ -6,7 +6,8 @@ import { receivedBy, type TransactionReceipt } from '../networks/chain.ts';
  * Do the wallets hold what the ledger says Cambio owes? On-chain USDT on the hot wallets and the
  * unswept deposit addresses of every network must equal the companies' balances (available +
  * pending + locked) plus Cambio's own USDT accounts (fees earned, USDT bought by the conversion
- * desk, the hot wallets' floats: functions/ledger/floats.ts), less what has left on chain for withdrawals not yet settled in the ledger. Each network is
+ * desk, the hot wallets' floats: functions/ledger/floats.ts), plus the recorded dust that has
+ * gathered into whole micro-units (dustUsdt), less what has left on chain for withdrawals not yet settled in the ledger. Each network is
  * also reconciled alone, against its own flows (NetworkReconciliation; docs/reconciliation.md).
  */
 export interface ReconciliationInputs {
@@ -19,6 +20,10 @@ export interface ReconciliationInputs {
   /** What the token's issuer took from sweeps mined and not yet final: gone from the chain, booked
    * with the sweep once final (ledger.ts tokenFeeEntry). Zero while the fee is off; absent, zero. */
   sweepFeesInFlightUsdt?: bigint;
+  /** Recorded dust (below 1e-6 USDT a transfer, never credited) that the USDT figures count, in
+   * whole micro-units: remainders gathered at one address add up (NetworkReconciliation.dustUsdt).
+   * Absent, zero. */
+  dustUsdt?: bigint;
 }
 
 /** What the wallets hold against what the ledger owes: the outcome of the total's comparison and of each network's. */
@@ -40,6 +45,7 @@ export interface Comparison {
 
 export interface Reconciliation extends ReconciliationInputs, Comparison {
   sweepFeesInFlightUsdt: bigint;
+  dustUsdt: bigint;
 }
 
 /** 0.01 USDT: below it, a difference is rounding dust, not money to chase. */
@@ -47,8 +53,9 @@ export const RECONCILE_DUST = 10_000n;
 
 export function reconcile(inputs: ReconciliationInputs): Reconciliation {
   const sweepFeesInFlightUsdt = inputs.sweepFeesInFlightUsdt ?? 0n;
-  const owed = inputs.companiesUsdt + inputs.treasuryUsdt - inputs.inFlightUsdt - sweepFeesInFlightUsdt;
-  return { ...inputs, sweepFeesInFlightUsdt, ...compare(inputs.hotWalletUsdt + inputs.depositAddressesUsdt, owed) };
+  const dustUsdt = inputs.dustUsdt ?? 0n;
+  const owed = inputs.companiesUsdt + inputs.treasuryUsdt + dustUsdt - inputs.inFlightUsdt - sweepFeesInFlightUsdt;
+  return { ...inputs, sweepFeesInFlightUsdt, dustUsdt, ...compare(inputs.hotWalletUsdt + inputs.depositAddressesUsdt, owed) };
 }
 
 function compare(onChain: bigint, owed: bigint): Comparison {
@@ -87,7 +94,9 @@ function nativeCoinAndDustReport(network: NetworkReconciliation): string {
     (native.length === 0 ? '' : `  native coin at ${native.length} deposit address(es) ${nativeTotal} (swept by the next sweep)`) +
     (dust === null || (dust.held === 0n && dust.recorded === 0n)
       ? ''
-      : `  dust ${dust.held} held, ${dust.recorded} recorded${dust.held === dust.recorded ? '' : dust.held > dust.recorded ? ' (UNRECORDED DUST)' : ' (recorded dust not found)'}`)
+      : `  dust ${dust.held} held, ${dust.recorded} recorded` +
+        (network.dustUsdt === 0n ? '' : ` (${formatAmount(network.dustUsdt, 'USDT')} USDT of it gathered into whole micro-units, counted in owed)`) +
+        (dust.held === dust.recorded ? '' : dust.held > dust.recorded ? ' (UNRECORDED DUST)' : ' (recorded dust not found)'))
   );
 }
 
@@ -99,6 +108,7 @@ function reportLines(result: Reconciliation, usdt: (value: bigint) => string): s
     '',
     `company balances            ${usdt(result.companiesUsdt)}`,
     `+ Cambio's own USDT         ${usdt(result.treasuryUsdt)}`,
+    ...(result.dustUsdt === 0n ? [] : [`+ dust, whole micro-units   ${usdt(result.dustUsdt)}`]),
     `- sent, not yet settled     ${usdt(result.inFlightUsdt)}`,
     ...(result.sweepFeesInFlightUsdt === 0n ? [] : [`- issuer's fee, sweeps not final ${usdt(result.sweepFeesInFlightUsdt).slice(5)}`]),
     `= owed                      ${usdt(result.owed)}`,
@@ -209,6 +219,9 @@ export interface NetworkSources {
   /** What each of these addresses holds below 1e-6 USDT, in the token's base units; only where
    * the token has more than 6 decimals (BSC's 18): usdtBalances leaves it out. */
   usdtBelowMicro?(addresses: string[]): Promise<Map<string, bigint>>;
+  /** The token's decimals on chain, given with usdtBelowMicro (BSC's 18): 10^(tokenDecimals − 6)
+   * of its base units make one micro-unit. */
+  tokenDecimals?: number;
   /** The network reads every deposit address Cambio made that this says is of its form, whatever
    * its deposit's network: where one address is an address on several networks (the same 20 bytes
    * on every EVM chain), USDT may be paid to it on any, and is reported where it lands. */
@@ -253,10 +266,22 @@ export interface NetworkReconciliation extends Comparison {
    * USDT figures, but not to be left there (the sweeper moves it to the hot wallet). Null where
    * not read (TRON). */
   nativeAtDepositAddresses: { address: string; amount: bigint }[] | null;
-  /** USDT below 1e-6 (token base units) held on the network (hot wallet, deposit addresses read,
-   * addresses dust was recorded at) against the dust recorded there: equal when every sub-micro
-   * remainder is explained. Null on a network whose token has 6 decimals. */
+  /** Dust in the token's base units: `held`, what the network holds below 1e-6 USDT (at the hot
+   * wallet, the deposit addresses read and the addresses dust was recorded at) together with the
+   * whole micro-units that such remainders have gathered into at one address (dustUsdt), against
+   * `recorded`, the dust recorded there: equal when every sub-micro remainder is explained, and then
+   * what is held in base units is exactly owed × 10^(decimals − 6) + the dust recorded. Null on a
+   * network whose token has 6 decimals. */
   dust: { held: bigint; recorded: bigint } | null;
+  /**
+   * The recorded dust that the USDT figures count, in whole micro-units, and so counted in `owed`:
+   * each address's USDT is read in whole micro-units, and remainders no one was credited add up
+   * where they gather (two payments of 1.0000005 USDT to one address hold 2.000001; a sweep
+   * carries every swept address's remainder to the hot wallet). The recorded dust less what the
+   * network holds below 1e-6, to the nearest micro-unit, between zero and the whole micro-units
+   * recorded (nativeCoinAndDust). Zero where no dust.
+   */
+  dustUsdt: bigint;
 }
 
 /** The whole of it: the total (TRON's comparison of old, now summed over networks) and each network. */
@@ -302,6 +327,7 @@ export async function reconcileHoldings(sources: ReconciliationSources): Promise
     treasuryUsdt: ledger.treasuryUsdt,
     inFlightUsdt: sum((network) => network.inFlightUsdt),
     sweepFeesInFlightUsdt: sum((network) => network.sweepFeesInFlightUsdt),
+    dustUsdt: sum((network) => network.dustUsdt),
   });
   return { ...total, depositAddressesRead: Number(sum((network) => network.depositAddressesRead)), networks };
 }
@@ -322,6 +348,7 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
   const hotWalletUsdt = onHotWallet.get(hotWallet) ?? 0n;
   const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (onDepositAddresses.get(address) ?? 0n), 0n);
   const netInflowUsdt = ledger.netInflowUsdt[network] ?? 0n;
+  const { nativeAtDepositAddresses, dust, dustUsdt } = await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses);
   return {
     network,
     hotWalletUsdt,
@@ -329,14 +356,16 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     netInflowUsdt,
     inFlightUsdt,
     sweepFeesInFlightUsdt,
-    ...compare(hotWalletUsdt + depositAddressesUsdt, netInflowUsdt - inFlightUsdt - sweepFeesInFlightUsdt),
+    dustUsdt,
+    ...compare(hotWalletUsdt + depositAddressesUsdt, netInflowUsdt + dustUsdt - inFlightUsdt - sweepFeesInFlightUsdt),
     depositAddressesRead: depositAddresses.length,
     unexplainedUsdt: depositAddresses.flatMap((address) => {
       const amount = listed.has(address) ? 0n : (onDepositAddresses.get(address) ?? 0n);
       return amount > 0n ? [{ address, amount }] : [];
     }),
     hotWalletGas: chain.gasBalance ? await chain.gasBalance(hotWallet) : null,
-    ...(await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses)),
+    nativeAtDepositAddresses,
+    dust,
   };
 }
 
@@ -379,13 +408,25 @@ async function sweepFeesInFlight(network: NetworkName, chain: NetworkSources, le
 
 /**
  * Beside the USDT, what reconcile reports of a network and does not reconcile: native coin
- * at its deposit addresses (a payer's mistake, which the next sweep moves to the hot wallet) and
+ * at its deposit addresses (a payer's mistake, which the next sweep moves to the hot wallet); and
  * the dust below 1e-6 USDT that a token with more decimals leaves (../shared/networks.md: recorded,
- * never credited, never lost from reconcile). Dust moves with a sweep to the hot wallet, and no
- * payout takes any (they are whole micro-units), so what the network holds below 1e-6 (the hot
- * wallet, the addresses read and those dust was recorded at) equals the dust recorded, until the
- * hot wallet has gathered a whole micro-unit of it (10^12 transfers of 1 wei on BSC), which the USDT
- * figure then counts.
+ * never credited, never lost from reconcile), which it does reconcile, exactly.
+ *
+ * Each transfer's remainder below 1e-6 is recorded, but each address's USDT is read in whole
+ * micro-units, and remainders add up where they meet: two ordinary payments of 1.0000005 USDT to
+ * one address hold 2.000001 USDT there, credited 2.000000 and 0.000001 recorded as dust; a sweep
+ * takes every swept address's remainder to the hot wallet, where they keep adding up, a micro-unit
+ * for every two such payments. No payout takes any dust (payouts are whole micro-units). So the
+ * exact statement, in the token's base units, is: held = owed × 10^(decimals − 6) + recorded dust.
+ * It is kept as two: the whole micro-units the recorded dust has gathered into (dustUsdt) are
+ * owed beside the flows, and the rest is the dust check, `held` (what the addresses hold below
+ * 1e-6, plus dustUsdt) against `recorded`. dustUsdt is the recorded dust less what is held below
+ * 1e-6, to the nearest micro-unit (exact when every remainder is recorded), never negative and
+ * never more than the whole micro-units recorded: sub-micro USDT no record explains shows as
+ * UNRECORDED DUST, recorded dust missing as `recorded dust not found`, and a shortfall beyond
+ * them still as a shortfall (dustUsdt reads only what lies below 1e-6 and the records). What lies
+ * below 1e-6 is read after the USDT: a sweep mined between the two reads can move a micro-unit
+ * between them for that run, within dust.
  */
 async function nativeCoinAndDust(
   network: NetworkName,
@@ -393,20 +434,21 @@ async function nativeCoinAndDust(
   ledger: LedgerSide,
   hotWallet: string,
   depositAddresses: string[],
-): Promise<Pick<NetworkReconciliation, 'nativeAtDepositAddresses' | 'dust'>> {
+): Promise<Pick<NetworkReconciliation, 'nativeAtDepositAddresses' | 'dust' | 'dustUsdt'>> {
   const native = chain.nativeBalances && depositAddresses.length > 0 ? await chain.nativeBalances(depositAddresses) : new Map<string, bigint>();
   const nativeAtDepositAddresses = chain.nativeBalances
     ? depositAddresses.flatMap((address) => ((native.get(address) ?? 0n) > 0n ? [{ address, amount: native.get(address)! }] : []))
     : null;
-  if (!chain.usdtBelowMicro) return { nativeAtDepositAddresses, dust: null };
-  const recorded = ledger.dust?.[network] ?? [];
-  const addresses = [...new Set([hotWallet, ...depositAddresses, ...recorded.map((dust) => dust.address)])];
+  if (!chain.usdtBelowMicro) return { nativeAtDepositAddresses, dust: null, dustUsdt: 0n };
+  if (chain.tokenDecimals === undefined || chain.tokenDecimals <= 6) throw new Error(`${network} reads USDT below 1e-6 without naming its token's decimals (more than 6)`);
+  const perMicro = 10n ** BigInt(chain.tokenDecimals - 6);
+  const recordedDust = ledger.dust?.[network] ?? [];
+  const addresses = [...new Set([hotWallet, ...depositAddresses, ...recordedDust.map((dust) => dust.address)])];
   const below = await chain.usdtBelowMicro(addresses);
-  return {
-    nativeAtDepositAddresses,
-    dust: {
-      held: addresses.reduce((sum, address) => sum + (below.get(address) ?? 0n), 0n),
-      recorded: recorded.reduce((sum, dust) => sum + dust.amount, 0n),
-    },
-  };
+  const heldBelow = addresses.reduce((sum, address) => sum + (below.get(address) ?? 0n), 0n);
+  const recorded = recordedDust.reduce((sum, dust) => sum + dust.amount, 0n);
+  const gathered = recorded - heldBelow;
+  const nearest = gathered > 0n ? (gathered + perMicro / 2n) / perMicro : 0n;
+  const dustUsdt = nearest < recorded / perMicro ? nearest : recorded / perMicro;
+  return { nativeAtDepositAddresses, dust: { held: heldBelow + dustUsdt * perMicro, recorded }, dustUsdt };
 }

@@ -185,4 +185,25 @@ describe('dust on BSC (18 decimals)', () => {
     expect(onBsc(unexplained).dust).toEqual({ held: 7n, recorded: 2n });
     expect(reconciliationReport(unexplained)).toContain('dust 7 held, 2 recorded (UNRECORDED DUST)');
   }, 60_000);
+
+  it('two ordinary payments of 1.0000005 USDT, each credited 1.000000 and 0.0000005 recorded, swept: their remainders make a whole 0.000001 at the hot wallet, and reconcile still balances to the unit with the dust explained', async () => {
+    const before = onBsc(await reconcileNow());
+    const unexplainedBefore = before.dust!.held - before.dust!.recorded; // the 5 wei sent to the hot wallet above
+    const payments = [await newDeposit(), await newDeposit()];
+    for (const deposit of payments) await payBaseUnits(deposit.address, parseUnits('1.0000005', 18));
+    await anvil.creditPaid();
+    for (const deposit of payments) expect(await deposits.getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', receivedAmount: usdt('1') });
+
+    const credited = await reconcileNow();
+    expect(credited.balanced, reconciliationReport(credited)).toBe(true);
+    expect(onBsc(credited).dust!.held - onBsc(credited).dust!.recorded).toBe(unexplainedBefore);
+
+    await sweepAndSettle();
+    const swept = await reconcileNow();
+    const report = reconciliationReport(swept);
+    expect(swept, report).toMatchObject({ balanced: true, mismatch: null, dustUsdt: before.dustUsdt + 1n });
+    expect(onBsc(swept), report).toMatchObject({ balanced: true, difference: 0n, dustUsdt: before.dustUsdt + 1n });
+    expect(onBsc(swept).dust!.held - onBsc(swept).dust!.recorded, report).toBe(unexplainedBefore);
+    expect(report).not.toContain('recorded dust not found');
+  }, 60_000);
 });

@@ -121,6 +121,7 @@ export function evmReconcileSources(name: EvmNetworkName, settings: SliceSetting
     nativeBalances: (addresses) => chain.nativeBalances(forwarderFactory, addresses),
     // BSC's 18 decimals leave dust below 1e-6 USDT (functions/deposits/dust.ts); a 6-decimal token none.
     ...(EVM_NETWORKS[name].tokenDecimals > 6 && {
+      tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
       usdtBelowMicro: async (addresses: string[]) => {
         const unit = 10n ** BigInt(EVM_NETWORKS[name].tokenDecimals - 6);
         return new Map([...(await chain.tokenBalances(usdtContract, addresses))].map(([address, held]) => [address, held % unit]));
