@@ -122,20 +122,28 @@ export async function replaceWebhook(
   now = new Date(),
   audit?: (before: Webhook, after: Webhook) => AuditEntry,
 ): Promise<Webhook> {
-  const current = await getWebhook(store, companyId, webhookId);
+  await getWebhook(store, companyId, webhookId);
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
-  const replaced: Webhook = {
-    ...current,
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    enabled: input.enabled ?? true,
-    updatedAt: now.toISOString(),
-    disabledReason: null,
-  };
-  if (!(await store.replaceWebhook(replaced, audit?.(current, replaced)))) throw notFound('Webhook');
-  return replaced;
+  // The store writes only while the secret is as read (a roll in between would be undone): read
+  // again and apply the same change to what the roll left. Each miss needs another roll within the
+  // same milliseconds, by a person who signed in recently; past a few, the cause is logged (a 500).
+  for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt += 1) {
+    const current = await getWebhook(store, companyId, webhookId);
+    const replaced: Webhook = {
+      ...current,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+      updatedAt: now.toISOString(),
+      disabledReason: null,
+    };
+    if (await store.replaceWebhook(replaced, audit?.(current, replaced))) return replaced;
+  }
+  throw new Error(`Webhook ${webhookId}: its secret changed under each of ${REPLACE_ATTEMPTS} replacements`);
 }
+
+const REPLACE_ATTEMPTS = 3;
 
 export async function deleteWebhook(store: WebhookStore, companyId: string, webhookId: string, audit?: AuditEntry): Promise<{ id: string; deleted: true }> {
   if (!isId('webhook', webhookId) || !(await store.deleteWebhook(companyId, webhookId, audit))) throw notFound('Webhook');

@@ -34,7 +34,7 @@ import {
   type SenderSettings,
 } from '#functions/webhooks/webhook-delivery';
 import type { Resolver } from '#functions/webhooks/webhook-url';
-import { newWebhookSecret, signWebhook, type Webhook, type WebhookInput } from '#functions/webhooks/webhooks';
+import { newWebhookSecret, replaceWebhook, signWebhook, type Webhook, type WebhookInput } from '#functions/webhooks/webhooks';
 import { registeredWebhook } from '../support/records.ts';
 import { sealPlainSecrets, signingContext } from '#functions/webhooks/webhook-secrets';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
@@ -539,6 +539,33 @@ describe('an endpoint that gives up on an event', () => {
 });
 
 describe('a rolled secret', () => {
+  it('is not undone by an edit that read the webhook before the roll: the edit lands on the new secret, which signs', async () => {
+    const company = companyId();
+    const receiver = await startReceiver();
+    const { secret: _first, ...webhook } = await registerWebhook(company, { url: receiver.url() });
+    const newSecret = newWebhookSecret();
+    const newSealed = await sealer.seal(newSecret, signingContext(webhook));
+    // A person's Roll secret lands between the edit's read and its write.
+    const racing = Object.create(registry) as DynamoWebhookRegistry;
+    let rolled = false;
+    racing.replaceWebhook = async (replaced, audit) => {
+      if (!rolled) {
+        rolled = true;
+        await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem({ ...webhook, sealedSecret: newSealed, previousSealedSecret: webhook.sealedSecret }) }));
+      }
+      return registry.replaceWebhook(replaced, audit);
+    };
+
+    await replaceWebhook(racing, { policy: { allowLoopbackHttp: true }, resolve }, company, webhook.id, { url: receiver.url('/edited'), events: ['*'], description: 'edited' });
+
+    const stored = (await registry.getWebhook(company, webhook.id))!;
+    expect(stored).toMatchObject({ url: receiver.url('/edited'), description: 'edited', sealedSecret: newSealed, previousSealedSecret: webhook.sealedSecret });
+    receiver.secret = newSecret;
+    await writeEvent(company);
+    await dispatchAndSend(queues());
+    expect(receiver.deliveries.map((delivery) => delivery.verifyError)).toEqual([null]);
+  });
+
   it('signs beside the new secret until its expiry, then no more: two v1 signatures, the new first, then one', async () => {
     const company = companyId();
     const receiver = await startReceiver();
@@ -551,7 +578,7 @@ describe('a rolled secret', () => {
       previousSealedSecret: old.sealedSecret,
       previousSecretExpiresAt: new Date(now + 24 * 3600 * 1000).toISOString(),
     };
-    await registry.replaceWebhook(rolled);
+    await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem(rolled) }));
     const deps = (at: number) => ({ store: deliveries, queue: queues(), sealer, post: postWebhook, settings: settings(), now: () => new Date(at) });
 
     const during = await writeEvent(company);
@@ -630,7 +657,7 @@ describe('sealed secrets', () => {
     const receiver = await startReceiver();
     const victim = await registerWebhook(company, { url: receiver.url() });
     const { secret: _own, ...attacker } = await registerWebhook(company, { url: receiver.url() });
-    await registry.replaceWebhook({ ...attacker, sealedSecret: victim.sealedSecret });
+    await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem({ ...attacker, sealedSecret: victim.sealedSecret }) }));
     const event = await writeEvent(company);
     const message = { companyId: company, eventId: event.id, webhookId: attacker.id, round: 0, attempt: 1 };
 

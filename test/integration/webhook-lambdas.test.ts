@@ -218,7 +218,7 @@ describe('sender Lambda on the webhook queue', () => {
     const other = await setup();
     // The other webhook's ciphertext written onto this one: KMS sees the wrong encryption context.
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: webhookItem.key(other.companyId, other.webhook.id) }));
-    await store.replaceWebhook({ ...webhook, sealedSecret: Item!.sealedSecret });
+    await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem({ ...webhook, sealedSecret: Item!.sealedSecret }) }));
 
     const result = await sender.handler({ Records: [sqsRecord('m-copied', { companyId, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 })] });
 

@@ -42,14 +42,19 @@ export class DynamoWebhookRegistry extends TableStore implements WebhookStore, P
   }
 
   async replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean> {
+    // Only while the stored secret is still the one written back: a roll (or an operator's sealing)
+    // since the read would otherwise be undone, the new secret shown once and never signed with.
+    const unchanged = { condition: 'attribute_exists(PK) AND (sealedSecret = :secret OR secret = :secret)', values: { ':secret': webhook.sealedSecret } };
     if (!audit) {
       return heldCondition(
-        this.db.send(new PutCommand({ TableName: this.tableName, Item: webhookItem.toItem(webhook), ConditionExpression: 'attribute_exists(PK)' })),
+        this.db.send(
+          new PutCommand({ TableName: this.tableName, Item: webhookItem.toItem(webhook), ConditionExpression: unchanged.condition, ExpressionAttributeValues: unchanged.values }),
+        ),
       );
     }
     try {
       await withAudit(new MoneyTransaction(this.tableName), audit)
-        .put(webhookItem.toItem(webhook), { condition: 'attribute_exists(PK)', onFailed: () => new Missing() })
+        .put(webhookItem.toItem(webhook), { ...unchanged, onFailed: () => new Missing() })
         .commit(this.db);
       return true;
     } catch (error) {
