@@ -238,6 +238,47 @@ describe('sweeps and reconciliation', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it("a payment still confirming at a due address is not swept with the credited money: a sanctioned payer's, once final and held, is still where it landed", async () => {
+    for (let i = 0; i < 3; i++) await runJobs();
+    const sanctionedPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_300);
+    const cleanPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_301);
+    const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async (addresses) => new Set(addresses.filter((address) => address === sanctionedPayer)) };
+    const screened = () => ({ ...depositJobs(), holds });
+    const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'confirming-not-swept' }, clock.now());
+    const pay = async (from: string, amount: string) => {
+      await chain.submitTransfer({ contract: USDT, from, to: deposit.address, amount: usdt(amount) });
+      clock.advanceBlocks(1);
+      await scan();
+    };
+    const settle = async () => {
+      clock.advanceBlocks(20);
+      await scan();
+      return confirmDeposits(screened());
+    };
+    // The clean 5 is credited and makes the address due; the 50 is seen, and not final yet.
+    await pay(cleanPayer, '5');
+    expect(await settle()).toMatchObject({ confirmed: 1 });
+    await pay(sanctionedPayer, '50');
+
+    // The sweeper runs (a top-up, then the sweep) before the confirmer has judged it: the address
+    // waits, its balance whole.
+    for (let i = 0; i < 3; i++) {
+      await sweepDepositAddresses(sweeping);
+      clock.advanceBlocks(20);
+    }
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('55'));
+
+    // Final and screened: held for the sanction, and the address leaves the lists with all of it there.
+    expect(await settle()).toMatchObject({ held: 1 });
+    for (let i = 0; i < 3; i++) {
+      await sweepDepositAddresses(sweeping);
+      clock.advanceBlocks(20);
+    }
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('55'));
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('a sweep lost after its top-up landed is redone without a second top-up: the TRX is still there', async () => {
     const deposit = await confirmedDepositAlone('lost-after-top-up', '6');
 

@@ -2,7 +2,8 @@ import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCo
 import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
 import type { NetworkName } from '#functions/networks/names';
 import { depositAddressItem } from './items/deposit-address.ts';
-import { gsi1Partition, heldCondition } from './queries.ts';
+import { chainTransferItem } from './items/chain-transfer.ts';
+import { gsi1Partition, heldCondition, queryAll } from './queries.ts';
 
 /**
  * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
@@ -18,8 +19,25 @@ export class DynamoSweepDueList implements FrozenAddressList {
     private readonly network: NetworkName,
   ) {}
 
-  /** At most `limit`, in address order; `after`: only those after that address (the next page). */
+  /**
+   * At most `limit`, in address order; `after`: only those after that address (the next page). An
+   * address paid by a transfer still confirming waits (left out, still due) until the confirmer has
+   * judged it: every family's sweep moves an address's whole balance, which would take a payment
+   * not yet screened into the hot wallet with the credited one, where a sanctioned payer's money,
+   * held once final, must stay where it landed (deposit-chain-store keepsSanctionedMoneyInPlace).
+   * The wait is the network's finality: about a minute on TRON, thirteen on Ethereum.
+   */
   async dueAddresses(limit: number, after?: string): Promise<DueAddress[]> {
+    const [Items, confirming] = await Promise.all([this.duePage(limit, after), this.depositsConfirming()]);
+    return Items.flatMap((item) => {
+      const { dueSince, ...due } = depositAddressItem.sweepCandidateFromItem(item);
+      if (confirming.has(due.depositId)) return [];
+      this.dueSince.set(due.address, dueSince);
+      return [due];
+    });
+  }
+
+  private async duePage(limit: number, after?: string) {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -29,11 +47,20 @@ export class DynamoSweepDueList implements FrozenAddressList {
         Limit: limit,
       }),
     );
-    return Items.map((item) => {
-      const { dueSince, ...due } = depositAddressItem.sweepCandidateFromItem(item);
-      this.dueSince.set(due.address, dueSince);
-      return due;
+    return Items;
+  }
+
+  /** The deposits of this network's transfers still confirming (the index is eventually consistent:
+   * one just recorded may show a moment late, as the due mark its credit sets does). */
+  private async depositsConfirming(): Promise<Set<string>> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': chainTransferItem.confirmingPartition(this.network) },
+      ProjectionExpression: 'depositId',
     });
+    return new Set(items.map((item) => item.depositId as string));
   }
 
   /** Due → set aside (frozen-addresses.ts). Only from the due list: a cleared address stays cleared. */
