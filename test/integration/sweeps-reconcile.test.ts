@@ -201,13 +201,20 @@ describe('sweeps and reconciliation', () => {
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 
-  it("a sanctioned payer's held money stays where it landed: clean payments there are credited, and nothing is swept from the address until a person releases the hold", async () => {
+  /** A clean payer and a listed one (screened() holds the latter's payments at finality), and a
+   * fresh deposit whose address they pay; the earlier tests' addresses are swept first. */
+  async function sanctionedAndCleanPayers(seed: number, reference: string) {
     for (let i = 0; i < 3; i++) await runJobs();
-    const sanctionedPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_200);
-    const cleanPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_201);
+    const sanctionedPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, seed);
+    const cleanPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, seed + 1);
     const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async (addresses) => new Set(addresses.filter((address) => address === sanctionedPayer)) };
     const screened = () => ({ ...depositJobs(), holds });
-    const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'sanctioned-in-place' }, clock.now());
+    const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference }, clock.now());
+    return { sanctionedPayer, cleanPayer, screened, deposit };
+  }
+
+  it("a sanctioned payer's held money stays where it landed: clean payments there are credited, and nothing is swept from the address until a person releases the hold", async () => {
+    const { sanctionedPayer, cleanPayer, screened, deposit } = await sanctionedAndCleanPayers(900_200, 'sanctioned-in-place');
     const payAndSettle = async (from: string, amount: string) => {
       await chain.submitTransfer({ contract: USDT, from, to: deposit.address, amount: usdt(amount) });
       clock.advanceBlocks(1);
@@ -239,12 +246,7 @@ describe('sweeps and reconciliation', () => {
   });
 
   it("a payment still confirming at a due address is not swept with the credited money: a sanctioned payer's, once final and held, is still where it landed", async () => {
-    for (let i = 0; i < 3; i++) await runJobs();
-    const sanctionedPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_300);
-    const cleanPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_301);
-    const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async (addresses) => new Set(addresses.filter((address) => address === sanctionedPayer)) };
-    const screened = () => ({ ...depositJobs(), holds });
-    const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'confirming-not-swept' }, clock.now());
+    const { sanctionedPayer, cleanPayer, screened, deposit } = await sanctionedAndCleanPayers(900_300, 'confirming-not-swept');
     const pay = async (from: string, amount: string) => {
       await chain.submitTransfer({ contract: USDT, from, to: deposit.address, amount: usdt(amount) });
       clock.advanceBlocks(1);

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AMBIGUOUS_SESSION, headerLines, sessionCookieOf } from '#http/cookies';
 import { sessionKeyOf } from '#functions/people/dashboard-sessions';
+import { proxyEvent } from '../support/proxy-event.ts';
 
 /**
  * One session per request (functions/http/cookies.ts sessionCookieOf, functions/http/dashboard-route.ts):
@@ -61,19 +62,7 @@ describe('a dashboard route', () => {
   });
 
   const event = (shapes: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, authorizer: Record<string, unknown> | null): APIGatewayProxyEvent =>
-    ({
-      resource: '/me/two-factor',
-      path: '/me/two-factor',
-      httpMethod: 'GET',
-      ...shapes,
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      pathParameters: null,
-      stageVariables: null,
-      body: null,
-      isBase64Encoded: false,
-      requestContext: { requestId: 'req-1', identity: { sourceIp: '127.0.0.1' }, authorizer },
-    }) as unknown as APIGatewayProxyEvent;
+    proxyEvent({ path: '/me/two-factor', ...shapes, authorizer });
   const verified = (cookieValue: string) => ({ principalId: 'person-a', personId: 'person-a', authTime: Math.floor(Date.now() / 1000), sessionId: 'jti-a', sessionKey: sessionKeyOf(cookieValue) });
   const single = (cookie: string) => ({ headers: { Host: 'dashboard.example', Cookie: cookie }, multiValueHeaders: { Host: ['dashboard.example'], Cookie: [cookie] } });
 

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ETHEREUM_WITHOUT_NODE } from '../support/deposit-settings.ts';
+import { proxyEvent } from '../support/proxy-event.ts';
 
 /**
  * GET /dashboard/api/stage as a deployed stage's dashboard API answers it, its settings from the
@@ -17,20 +18,7 @@ async function stageOf(env: Record<string, string>) {
   vi.stubEnv('DASHBOARD_ORIGIN', 'https://dashboard.example.com');
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   const { handler } = (await import('../../functions/handlers/dashboard/get-stage.ts')) as { handler: (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult> };
-  const event = {
-    httpMethod: 'GET',
-    resource: '/dashboard/api/stage',
-    path: '/dashboard/api/stage',
-    headers: { host: 'dashboard.example.com' },
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    requestContext: { requestId: 'req-stage', identity: { sourceIp: '203.0.113.9' } },
-    body: null,
-    isBase64Encoded: false,
-  } as unknown as APIGatewayProxyEvent;
+  const event = proxyEvent({ path: '/dashboard/api/stage', headers: { host: 'dashboard.example.com' }, sourceIp: '203.0.113.9' });
   const answer = await handler(event, {});
   return { status: answer.statusCode, data: JSON.parse(answer.body).data };
 }

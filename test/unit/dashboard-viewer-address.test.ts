@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { viewerAddress } from '#http/viewer-address';
+import { proxyEvent } from '../support/proxy-event.ts';
 
 /**
  * Behind the dashboard's CloudFront distribution, API Gateway's `sourceIp` is CloudFront's edge,
@@ -44,20 +45,7 @@ describe('a dashboard route behind CloudFront', () => {
 
   it('hands the use case the viewer, not the edge: two people on one edge are two sources', async () => {
     const from = (viewer: string) =>
-      ({
-        resource: '/stage',
-        path: '/stage',
-        httpMethod: 'GET',
-        headers: { Host: 'dashboard.example', 'CloudFront-Viewer-Address': viewer },
-        multiValueHeaders: { Host: ['dashboard.example'], 'CloudFront-Viewer-Address': [viewer] },
-        queryStringParameters: null,
-        multiValueQueryStringParameters: null,
-        pathParameters: null,
-        stageVariables: null,
-        body: null,
-        isBase64Encoded: false,
-        requestContext: { requestId: 'req-1', identity: { sourceIp: EDGE }, authorizer: null },
-      }) as unknown as APIGatewayProxyEvent;
+      proxyEvent({ path: '/stage', headers: { Host: 'dashboard.example', 'CloudFront-Viewer-Address': viewer }, sourceIp: EDGE });
 
     const answers = await Promise.all(['198.51.100.4:40000', '198.51.100.5:40001'].map(async (viewer) => JSON.parse((await route(from(viewer), {})).body)));
 
