@@ -108,6 +108,14 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1)),
     { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 },
   );
+  // Owed to no one, so in neither of the two above (netted against what is held, it would cancel a
+  // shortfall of its size): alarmed on its own, as it was while it read as a surplus.
+  alarm(
+    'ReconcileUnexplained',
+    "Two reconcile runs in a row found USDT at deposit addresses the ledger lists nothing at: a payment made on another network than its deposit's (the same address exists on several networks; not credited, recovered on the network it landed on), or one not yet scanned. The job log names each address and network; it is not counted as held, so it hides no shortfall.",
+    app('ReconcileUnexplainedUsdt', 'Maximum', Duration.hours(1)),
+    { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 },
+  );
   // Each network reconciled alone, against its own flows (docs/reconciliation.md): which network
   // a total mismatch is on. USDT moved between networks by hand shows here as equal and opposite
   // differences on two networks while the total balances. With the first network alone the total is its.

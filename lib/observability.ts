@@ -252,7 +252,11 @@ export class OperationsAlarms extends Construct {
         ],
         [
           graph('Webhooks', [app('WebhookDeliveriesSucceeded', 'Sum'), app('WebhookTriesFailed', 'Sum'), app('WebhookDeliveriesFailed', 'Sum')], [props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
-          graph('Reconciliation (USDT)', [app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)), app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1))]),
+          graph('Reconciliation (USDT)', [
+            app('ReconcileShortfallUsdt', 'Maximum', Duration.hours(1)),
+            app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1)),
+            app('ReconcileUnexplainedUsdt', 'Maximum', Duration.hours(1)),
+          ]),
         ],
         [graph('Finance export', [exportFailed], [exportNotStarted]), graph('Ledger CSV', [ledgerCsvFailed], [app('LedgerDaysWritten', 'Sum', Duration.hours(1))])],
         [graph('Screening list age (hours)', [screeningAge], [app('ScreeningRefreshFailed', 'Maximum', Duration.hours(1))])],

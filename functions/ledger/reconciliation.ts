@@ -68,18 +68,22 @@ function compare(onChain: bigint, owed: bigint): Comparison {
 export function reconciliationReport(result: Reconciliation | HoldingsReconciliation): string {
   const usdt = (value: bigint) => formatAmount(value, 'USDT').padStart(24);
   const perNetwork = 'networks' in result ? result.networks : [];
+  const unexplained = 'unexplainedHeldUsdt' in result ? result.unexplainedHeldUsdt : 0n;
   return [
     ...reportLines(result, usdt),
+    // Never netted against a shortfall: USDT no one is owed is told apart from what is owed.
+    ...(unexplained === 0n ? [] : [`unexplained, not counted    ${usdt(unexplained)}  USDT at deposit addresses the ledger lists nothing at: owed to no one, so not held against what is owed (by address below)`]),
     ...(perNetwork.length === 0 ? [] : ['', 'per network (on chain; credited there − paid out there − in flight; difference):']),
     ...perNetwork.map(
       (network) =>
         `${network.network.padEnd(9)} ${usdt(network.onChain)} ${usdt(network.owed)} ${usdt(network.difference)}  ${network.mismatch ?? (network.balanced ? 'balanced' : 'within dust')}` +
+        (network.unexplainedHeldUsdt === 0n ? '' : `  unexplained ${formatAmount(network.unexplainedHeldUsdt, 'USDT')} not counted`) +
         (network.hotWalletGas === null ? '' : `  gas ${network.hotWalletGas}`) +
         nativeCoinAndDustReport(network),
     ),
     ...perNetwork.flatMap((network) =>
       network.unexplainedUsdt.map(
-        ({ address, amount }) => `${network.network.padEnd(9)} ${usdt(amount)} at ${address}, which the ledger does not explain (paid on another network than its deposit's, or not yet scanned)`,
+        ({ address, amount }) => `${network.network.padEnd(9)} ${usdt(amount)} at ${address}, which the ledger does not explain (paid on another network than its deposit's, or not yet scanned), not counted as held`,
       ),
     ),
   ].join('\n');
@@ -248,18 +252,23 @@ export interface ReconciliationSources {
 export interface NetworkReconciliation extends Comparison {
   network: NetworkName;
   hotWalletUsdt: bigint;
+  /** USDT at the deposit addresses the ledger lists on the network; not those in unexplainedUsdt. */
   depositAddressesUsdt: bigint;
   netInflowUsdt: bigint;
   inFlightUsdt: bigint;
   sweepFeesInFlightUsdt: bigint;
   depositAddressesRead: number;
   /**
-   * USDT (6 decimals) at deposit addresses the ledger lists nothing at on this network, each also
-   * in `depositAddressesUsdt` and so a surplus: a payment to an EVM deposit address on another EVM
-   * network than its deposit's (not credited; recovered through that network's factory), or one the
-   * scanner has not read yet. Empty on TRON, where every address read is a listed one.
+   * USDT (6 decimals) at deposit addresses the ledger lists nothing at on this network: a payment
+   * to an EVM deposit address on another EVM network than its deposit's (not credited; recovered
+   * through that network's factory), or one the scanner has not read yet. No one is owed it, so it
+   * is not held against what is owed (not in `depositAddressesUsdt` nor `onChain`): counted there,
+   * it would cancel a shortfall of the same size. Reported apart (unexplainedHeldUsdt, its sum).
+   * Empty on TRON, where every address read is a listed one.
    */
   unexplainedUsdt: { address: string; amount: bigint }[];
+  /** The sum of unexplainedUsdt. */
+  unexplainedHeldUsdt: bigint;
   /** The hot wallet's gas token in its smallest unit; null where not read. */
   hotWalletGas: bigint | null;
   /** Deposit addresses holding native coin (ETH, BNB, POL), in wei: not company money, not in the
@@ -284,8 +293,10 @@ export interface NetworkReconciliation extends Comparison {
   dustUsdt: bigint;
 }
 
-/** The whole of it: the total (TRON's comparison of old, now summed over networks) and each network. */
-export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: number; networks: NetworkReconciliation[] };
+/** The whole of it: the total (TRON's comparison of old, now summed over networks) and each network;
+ * and, apart from both, the USDT at deposit addresses the ledger lists nothing at (each network's
+ * unexplainedHeldUsdt, summed), which neither compares. */
+export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: number; unexplainedHeldUsdt: bigint; networks: NetworkReconciliation[] };
 
 /**
  * Do the wallets hold what the ledger owes, in total and on each network? Which deposit addresses
@@ -296,13 +307,14 @@ export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: nu
  * sweeper has not yet moved (its sweep-due list), and those the sweeper left holding less than its
  * minimum. An address outside that list holds nothing the ledger counts, so reading only the
  * listed ones can under-count the holdings, never over-count them: a gap can make a false
- * shortfall, but cannot hide a real one. A surplus on an unlisted address is money not owed to
+ * shortfall, but cannot hide a real one. USDT on an unlisted address is money not owed to
  * anyone yet: a transfer the scanner has not seen, or on an EVM network a payment to an EVM deposit
  * address on another network than its deposit's (../shared/networks.md: reconcile reports USDT at
  * any Cambio address that the ledger lacks). The sandbox TRON chain, which answers every deposit
- * address in one read, and each EVM network, which reads every EVM deposit address Cambio made (one
- * balanceOf each, sent together in batched requests), report it; an EVM network lists each such
- * address (unexplainedUsdt).
+ * address in one read, counts it as held (every address is listed there: a surplus); each EVM
+ * network, which reads every EVM deposit address Cambio made (one balanceOf each, sent together in
+ * batched requests), lists each such address (unexplainedUsdt) and does not count it as held, so
+ * that it cannot cancel a shortfall of the same size; it is reported apart (unexplainedHeldUsdt).
  *
  * The reads run in an order that turns the races with the running jobs into surpluses, not
  * shortfalls: the list is taken after the balances (funds credited by then are listed, or were
@@ -329,11 +341,16 @@ export async function reconcileHoldings(sources: ReconciliationSources): Promise
     sweepFeesInFlightUsdt: sum((network) => network.sweepFeesInFlightUsdt),
     dustUsdt: sum((network) => network.dustUsdt),
   });
-  return { ...total, depositAddressesRead: Number(sum((network) => network.depositAddressesRead)), networks };
+  return {
+    ...total,
+    depositAddressesRead: Number(sum((network) => network.depositAddressesRead)),
+    unexplainedHeldUsdt: sum((network) => network.unexplainedHeldUsdt),
+    networks,
+  };
 }
 
 /** `everyAddress`: Cambio's addresses on the network beyond those the ledger lists (an EVM network's:
- * every EVM deposit address), read too; USDT there is held, and listed as unexplained. */
+ * every EVM deposit address), read too; USDT there is listed as unexplained, apart from what is held. */
 async function reconcileNetwork(network: NetworkName, chain: NetworkSources, ledger: LedgerSide, everyAddress: string[]): Promise<NetworkReconciliation> {
   const hotWallet = await chain.hotWalletAddress();
   const listed = new Set(ledger.depositAddresses[network] ?? []);
@@ -346,9 +363,14 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
   }
   const sweepFeesInFlightUsdt = await sweepFeesInFlight(network, chain, ledger, hotWallet);
   const hotWalletUsdt = onHotWallet.get(hotWallet) ?? 0n;
-  const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (onDepositAddresses.get(address) ?? 0n), 0n);
+  const unexplainedUsdt = depositAddresses.flatMap((address) => {
+    const amount = listed.has(address) ? 0n : (onDepositAddresses.get(address) ?? 0n);
+    return amount > 0n ? [{ address, amount }] : [];
+  });
+  const unexplained = new Set(unexplainedUsdt.map(({ address }) => address));
+  const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (unexplained.has(address) ? 0n : (onDepositAddresses.get(address) ?? 0n)), 0n);
   const netInflowUsdt = ledger.netInflowUsdt[network] ?? 0n;
-  const { nativeAtDepositAddresses, dust, dustUsdt } = await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses);
+  const { nativeAtDepositAddresses, dust, dustUsdt } = await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses, unexplained);
   return {
     network,
     hotWalletUsdt,
@@ -359,10 +381,8 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     dustUsdt,
     ...compare(hotWalletUsdt + depositAddressesUsdt, netInflowUsdt + dustUsdt - inFlightUsdt - sweepFeesInFlightUsdt),
     depositAddressesRead: depositAddresses.length,
-    unexplainedUsdt: depositAddresses.flatMap((address) => {
-      const amount = listed.has(address) ? 0n : (onDepositAddresses.get(address) ?? 0n);
-      return amount > 0n ? [{ address, amount }] : [];
-    }),
+    unexplainedUsdt,
+    unexplainedHeldUsdt: unexplainedUsdt.reduce((sum, { amount }) => sum + amount, 0n),
     hotWalletGas: chain.gasBalance ? await chain.gasBalance(hotWallet) : null,
     nativeAtDepositAddresses,
     dust,
@@ -434,6 +454,8 @@ async function nativeCoinAndDust(
   ledger: LedgerSide,
   hotWallet: string,
   depositAddresses: string[],
+  /** Deposit addresses holding USDT no one is owed: what they hold below 1e-6 is no one's dust either, unless dust was recorded there. */
+  unexplained: ReadonlySet<string>,
 ): Promise<Pick<NetworkReconciliation, 'nativeAtDepositAddresses' | 'dust' | 'dustUsdt'>> {
   const native = chain.nativeBalances && depositAddresses.length > 0 ? await chain.nativeBalances(depositAddresses) : new Map<string, bigint>();
   const nativeAtDepositAddresses = chain.nativeBalances
@@ -443,7 +465,7 @@ async function nativeCoinAndDust(
   if (chain.tokenDecimals === undefined || chain.tokenDecimals <= 6) throw new Error(`${network} reads USDT below 1e-6 without naming its token's decimals (more than 6)`);
   const perMicro = 10n ** BigInt(chain.tokenDecimals - 6);
   const recordedDust = ledger.dust?.[network] ?? [];
-  const addresses = [...new Set([hotWallet, ...depositAddresses, ...recordedDust.map((dust) => dust.address)])];
+  const addresses = [...new Set([hotWallet, ...depositAddresses.filter((address) => !unexplained.has(address)), ...recordedDust.map((dust) => dust.address)])];
   const below = await chain.usdtBelowMicro(addresses);
   const heldBelow = addresses.reduce((sum, address) => sum + (below.get(address) ?? 0n), 0n);
   const recorded = recordedDust.reduce((sum, dust) => sum + dust.amount, 0n);

@@ -674,6 +674,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       ['WithdrawalsStuckProcessing', 'WithdrawalsStuckProcessing'],
       ['ReconcileShortfall', 'ReconcileShortfallUsdt'],
       ['ReconcileSurplus', 'ReconcileSurplusUsdt'],
+      ['ReconcileUnexplained', 'ReconcileUnexplainedUsdt'],
       ['SweepsHeld', 'SweepsHeld'],
       ['HotWalletShort', 'WithdrawalsAwaitingFloat'],
     ])('alarm %s watches the functions’ own metric %s', (name, metric) => {

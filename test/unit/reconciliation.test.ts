@@ -86,3 +86,52 @@ describe('dust on BSC (18 decimals) in reconcile', () => {
     expect(reconciliationReport(short)).toContain('MISMATCH: -0.020000 USDT (shortfall)');
   });
 });
+
+/**
+ * USDT at a deposit address the ledger lists nothing at on a network (a payment to an EVM deposit
+ * address on another EVM network than its deposit's: not credited, owed to no one) is reported apart
+ * and never counted as held, so it cannot cancel a shortfall of the same size.
+ */
+describe('USDT no one is owed in reconcile', () => {
+  const ETH_DEPOSIT = '0x3333333333333333333333333333333333333333';
+  const ledger: LedgerSide = {
+    companiesUsdt: usdt('1000'),
+    treasuryUsdt: 0n,
+    netInflowUsdt: { polygon: usdt('1000') },
+    processing: [],
+    sweepsInFlight: [],
+    depositAddresses: { polygon: [], ethereum: [] },
+    everyDepositAddress: [ETH_DEPOSIT],
+    dust: {},
+  };
+  const polygon = (held: Map<string, bigint>): NetworkReconcileSources => ({
+    network: 'polygon',
+    hotWalletAddress: async () => HOT,
+    usdtBalances: async (addresses) => new Map(addresses.map((address) => [address, held.get(address) ?? 0n])),
+    receipt: async () => null,
+    readsEveryDepositAddressOf: () => true,
+  });
+
+  it("500 USDT missing from polygon's hot wallet while 500 USDT sits at an ethereum deposit's address on polygon is a 500 shortfall, the 500 reported apart, not netted", async () => {
+    const result = await reconcileHoldings({ ledger: async () => ledger, networks: [polygon(new Map([[HOT, usdt('500')], [ETH_DEPOSIT, usdt('500')]]))] });
+    const report = reconciliationReport(result);
+    expect(result, report).toMatchObject({ onChain: usdt('500'), owed: usdt('1000'), difference: -usdt('500'), mismatch: 'shortfall', unexplainedHeldUsdt: usdt('500') });
+    expect(result.networks[0], report).toMatchObject({
+      hotWalletUsdt: usdt('500'),
+      depositAddressesUsdt: 0n,
+      difference: -usdt('500'),
+      mismatch: 'shortfall',
+      unexplainedUsdt: [{ address: ETH_DEPOSIT, amount: usdt('500') }],
+      unexplainedHeldUsdt: usdt('500'),
+    });
+    expect(report).toContain('MISMATCH: -500.000000 USDT (shortfall)');
+    expect(report).toMatch(/unexplained, not counted\s+500\.000000/);
+    expect(report).toContain(`${ETH_DEPOSIT}, which the ledger does not explain`);
+
+    // With the hot wallet whole, the same 500 is no surplus either: balanced, and still reported.
+    const whole = await reconcileHoldings({ ledger: async () => ledger, networks: [polygon(new Map([[HOT, usdt('1000')], [ETH_DEPOSIT, usdt('500')]]))] });
+    expect(whole, reconciliationReport(whole)).toMatchObject({ balanced: true, mismatch: null, unexplainedHeldUsdt: usdt('500') });
+    expect(whole.networks[0]).toMatchObject({ balanced: true, unexplainedHeldUsdt: usdt('500') });
+    expect(reconciliationReport(whole)).toMatch(/unexplained, not counted\s+500\.000000/);
+  });
+});

@@ -46,25 +46,30 @@ const usdt = (micros: bigint) => Number(micros) / 1e6;
  * owed: a payout that never left, a USDT float sent to a hot wallet by hand, or on the sandbox a
  * deposit not yet scanned), each alarmed beyond dust: for the total without a dimension, and for
  * each network with its `Network` (docs/reconciliation.md says what a network's figure means).
- * ReconcileAddressesRead: deposit addresses read (on a real network the run's duration grows with
- * it, against the function's 5-minute timeout).
+ * ReconcileUnexplainedUsdt, the same ways: USDT at deposit addresses the ledger lists nothing at (a
+ * payment on another EVM network than its deposit's, or one not yet scanned), owed to no one and
+ * so in neither of the two (netted, it would hide a shortfall of its size); the total's is alarmed
+ * beyond dust, as it was while it counted as a surplus. ReconcileAddressesRead: deposit addresses
+ * read (on a real network the run's duration grows with it, against the function's 5-minute timeout).
  */
 export const handler = middy().handler(async (_event: unknown, context: Context) =>
   runJob('reconcile', context, async ({ log, metrics }) => {
     const result = await reconcileNow();
     metrics.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, result.difference < 0n ? usdt(-result.difference) : 0);
     metrics.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, result.difference > 0n ? usdt(result.difference) : 0);
+    metrics.addMetric('ReconcileUnexplainedUsdt', MetricUnit.Count, usdt(result.unexplainedHeldUsdt));
     metrics.addMetric('ReconcileAddressesRead', MetricUnit.Count, result.depositAddressesRead);
     for (const network of result.networks) {
       const perNetwork = metrics.singleMetric();
       perNetwork.addDimension('Network', network.network);
       perNetwork.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, network.difference < 0n ? usdt(-network.difference) : 0);
       perNetwork.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, network.difference > 0n ? usdt(network.difference) : 0);
+      perNetwork.addMetric('ReconcileUnexplainedUsdt', MetricUnit.Count, usdt(network.unexplainedHeldUsdt));
       if (network.mismatch) log.warn(`reconcile mismatch on ${network.network}: ${network.mismatch}`, { network: network.network, difference: network.difference, onChain: network.onChain, owed: network.owed });
       // Not money owed to anyone, so not alarmed: native coin waits for the next sweep, dust is below 1e-6 USDT.
       if (network.nativeAtDepositAddresses?.length) log.info(`native coin at deposit addresses on ${network.network}`, { network: network.network, addresses: network.nativeAtDepositAddresses });
       if (network.dust && network.dust.held > network.dust.recorded) log.warn(`unrecorded dust on ${network.network}`, { network: network.network, held: network.dust.held, recorded: network.dust.recorded });
-      // Where the surplus is: USDT at a deposit address the ledger has nothing at (paid on another network than its deposit's).
+      // USDT at a deposit address the ledger has nothing at (paid on another network than its deposit's): not counted as held.
       for (const { address, amount } of network.unexplainedUsdt) log.warn(`USDT at a deposit address on ${network.network} that the ledger does not explain`, { network: network.network, address, amount });
     }
     if (result.mismatch) log.warn(`reconcile mismatch: ${result.mismatch}`, { mismatch: result.mismatch, difference: result.difference, onChain: result.onChain, owed: result.owed });
