@@ -372,9 +372,12 @@ describe('send', () => {
 
     const reached = await postWebhook({ url, addresses: [refusing, listening] }, request);
     const onlyRefusing = await postWebhook({ url, addresses: [refusing] }, request);
+    const allRefusing = await postWebhook({ url, addresses: [refusing, { address: '127.0.0.3', family: 4 }] }, request);
 
     expect(reached).toEqual({ statusCode: 204, retryAfter: null });
     expect(onlyRefusing).toMatchObject({ error: expect.stringContaining('ECONNREFUSED') });
+    // Each address's refusal, as the delivery's attempt shows it.
+    expect(allRefusing).toEqual({ error: `connect ECONNREFUSED 127.0.0.2:${receiver.port}; connect ECONNREFUSED 127.0.0.3:${receiver.port}` });
     expect(receiver.deliveries).toHaveLength(1);
     expect(receiver.deliveries[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
   });

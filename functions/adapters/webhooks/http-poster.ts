@@ -51,6 +51,13 @@ export const postWebhook: WebhookPoster = (target, request) =>
       // Only the status counts; the body is not read or kept.
       res.destroy();
     });
-    req.on('error', (error) => finish({ error: error.message }));
+    req.on('error', (error) => finish({ error: connectionError(error) }));
     req.end(request.body);
   });
+
+/** What a failed try shows: when every address refused, Node's AggregateError has no message of
+ * its own, only each attempt's. */
+function connectionError(error: Error): string {
+  const attempts = error instanceof AggregateError ? error.errors.map((attempt: Error) => attempt.message) : [];
+  return error.message || attempts.join('; ') || String((error as { code?: string }).code ?? error.name);
+}
