@@ -189,6 +189,11 @@ export function normaliseRequest(expectsBody: boolean): middy.MiddlewareObj<APIG
       // Media types compare case-insensitively, parameters (charset) aside (contract, Conventions;
       // RFC 9110 §8.3.1): the JSON parser's own check is case-sensitive.
       if (headers['content-type'] !== undefined) headers['content-type'] = lowerCaseMediaType(headers['content-type']);
+      // application/json alone (contract: "a body with another Content-Type gets 415"): the JSON
+      // parser would also take any `+json` type (application/problem+json, …) as JSON.
+      if (headers['content-type'] !== undefined && headers['content-type'].split(';')[0]!.trim() !== 'application/json') {
+        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
+      }
       // Before the body is parsed, so nothing downstream (valibot, the idempotency fingerprint) ever
       // walks a value deep enough to overflow the stack.
       if (nestsDeeperThan(event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw, MAX_JSON_DEPTH)) {
