@@ -5,7 +5,8 @@ export const ERROR_STATUS = {
   INVALID_JSON: 400,
   VALIDATION_FAILED: 400,
   AUTH_FAILED: 401,
-  /** Production only: AWS WAF refused the request as an attack signature (lib/waf.ts); docs/api-notes.md. */
+  /** A restricted API key writing, or used from an address it does not allow (functions/http/route.ts);
+   * in production, AWS WAF refusing an attack signature (lib/waf.ts); docs/api-notes.md. */
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   DUPLICATE_REFERENCE: 409,

@@ -60,7 +60,8 @@ export function routeKey(route: Pick<RouteSpec, 'method' | 'path'>): RouteKey {
 
 /** The codes a route can answer: those its shape implies plus its own, by HTTP status. */
 export function routeErrorCodes(route: Pick<RouteSpec, 'method' | 'path'>, doc: RouteDoc): Map<number, ErrorCode[]> {
-  // FORBIDDEN: production's WAF can refuse any request before it reaches a route (lib/waf.ts).
+  // FORBIDDEN: a restricted key (read-only writing, or used from an address it does not allow), and
+  // production's WAF, which can refuse any request before it reaches a route (lib/waf.ts).
   const codes = new Set<ErrorCode>(['AUTH_FAILED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL_ERROR']);
   if (route.path.includes('{id}')) codes.add('NOT_FOUND');
   if (doc.body) ['INVALID_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
@@ -142,6 +143,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Rec
       },
       headers: {
         RequestId: { description: 'Unique id of this request: quote it to support', schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before sending the request again', schema: { type: 'integer', minimum: 1 } },
         IdempotentReplayed: {
           description: '`true` when this answer is the stored answer to an earlier request with the same Idempotency-Key',
           schema: { type: 'string', enum: ['true'] },
@@ -174,7 +176,8 @@ function operation(route: RouteSpec, doc: RouteDoc): Record<string, unknown> {
   for (const [status, codes] of routeErrorCodes(route, doc)) {
     responses[status] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
-      headers,
+      // A throttled request says when to come back (contract, Conventions: 429 with Retry-After).
+      headers: status === 429 ? { ...headers, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : headers,
       'x-error-codes': codes,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
     };

@@ -6,6 +6,8 @@ export const INTRO = `Cambio is a REST API for companies: USDT deposits and with
 
 ## Authentication
 Every request carries **both** \`X-Api-Key\` and \`X-Api-Secret\`. Missing or wrong → 401 \`AUTH_FAILED\`.
+A restricted key (made read-only, or allowed only from some addresses, on the dashboard) is refused with 403
+\`FORBIDDEN\` when it writes, or when it is used from another address.
 
 ## Envelope
 Every answer, errors included, is \`{"success":true,"data":…}\` or

@@ -148,7 +148,8 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       example: { method: 'usdt', network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '5.00', reference: 'payout-1001' },
     },
     success: { status: 201, record: withdrawal, description: 'The withdrawal, pending' },
-    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL', 'ADDRESS_NOT_ALLOWED'],
+    // LIMIT_REACHED: the company's daily withdrawal limit (details dailyLimit, sentToday, remaining).
+    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL', 'ADDRESS_NOT_ALLOWED', 'LIMIT_REACHED'],
   },
   'GET /v1/withdrawals/{id}': {
     operationId: 'getWithdrawal',
