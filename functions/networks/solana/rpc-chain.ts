@@ -206,6 +206,7 @@ export class SolanaRpcChain implements SolanaChain {
   async transfers(mint: string, fromSlot: number, toSlot: number, recipients?: RecipientFilter): Promise<TokenTransfer[]> {
     if (toSlot < fromSlot) return [];
     const slots = await this.call('getBlocks', (rpc) => rpc.getBlocks(BigInt(fromSlot), BigInt(toSlot), { commitment: 'confirmed' }));
+    await this.requireListedTo(slots, toSlot);
     const blocks = await inBatches([...slots], BLOCKS_IN_PARALLEL, async (slot) => ({ slot, transactions: await this.blockTransactions(slot) }));
     await recipients?.afterRead();
     const transfers: TokenTransfer[] = [];
@@ -226,6 +227,25 @@ export class SolanaRpcChain implements SolanaChain {
       }
     }
     return transfers;
+  }
+
+  /**
+   * getBlocks ends its list at the answering node's own confirmed slot, silently: behind a load
+   * balancer, a backend some slots behind the one that gave the scan its tip would leave those slots
+   * out, and the scan, moving past `toSlot`, would never read them again (a payment there lost).
+   * A list that stops short of `toSlot` is taken only when `toSlot` itself has no block (skipped,
+   * which the node says with -32007 or -32009); otherwise the run fails and reads the range again.
+   */
+  private async requireListedTo(slots: readonly bigint[], toSlot: number): Promise<void> {
+    const last = slots.at(-1);
+    if (last !== undefined && Number(last) >= toSlot) return;
+    try {
+      if ((await this.plainBlock(BigInt(toSlot))) === null) return;
+    } catch (error) {
+      if (error instanceof SolanaRpcError && /\((-32007|-32009)\)/.test(error.message)) return;
+      throw error;
+    }
+    throw new Error(`The Solana node listed blocks up to slot ${last ?? 'none'} of ${toSlot}, which has a block: a backend behind the tip; the range is read again next run`);
   }
 
   /** A slot's transactions with their accounts and token balances (transactionDetails `accounts`:
