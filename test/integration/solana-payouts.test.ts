@@ -345,6 +345,28 @@ describe('Solana payouts on the local node', () => {
     await expectSettledBooks(0n);
   });
 
+  it("a payout the node refuses for the hot wallet's own lack of SOL (a new payee's token account rent) is not failed: signed again once expired, it lands when SOL is topped up", async () => {
+    // Enough SOL for fees and to stay rent-exempt, not for a new token account's ~0.00204 SOL rent.
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100'), lamports: 2_000_000n });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const payee = newSolanaWallet();
+    const withdrawal = await withdraw(payee, '9');
+
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
+    // The System program's 0x1 on the account's creation (instruction 1, after the compute limit).
+    expect(storedOf(await read(withdrawal)).refusal).toBe('InstructionError:1:Custom:1');
+
+    // HotWalletGasLow has told the operator, who tops the wallet up; the blockhash expired meanwhile.
+    solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + 1 + MARGIN);
+    await fundSolana(solana.node, hot.address, { lamports: 10n * LAMPORTS_PER_SOL });
+    expect(await settleSolanaWithdrawals({ ...deps, log: quiet })).toMatchObject({ failed: 0, replaced: 1 });
+    const settled = await settleFinal(deps);
+
+    expect(settled).toMatchObject({ completed: 1, failed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed' });
+    expect(await usdtOf(payee)).toBe(usdt('9'));
+  });
+
   it("a payout that lands with the Token program's error (a node that forwards without preflight): failed once final, with that error, the money back", async () => {
     const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
     const deps = solanaSenderDeps(env, solana.node, hot.signer, { broadcaster: skipPreflightBroadcaster(solana.node) });

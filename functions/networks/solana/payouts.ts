@@ -1,5 +1,5 @@
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
-import { address, type Address, type Instruction, type TransactionPartialSigner } from '@solana/kit';
+import { address, getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder, type Address, type Instruction, type TransactionPartialSigner } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import type { SolanaChain, TokenAccountState } from './chain.ts';
 import { associatedTokenAccount, USDT_DECIMALS } from './token-accounts.ts';
@@ -103,3 +103,23 @@ export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint
   const { wire, signature } = await signedTransaction(transactionMessage(hotWallet, conditions.blockhash, instructions));
   return { wire, signature, lastValidBlockHeight: conditions.blockhash.lastValidBlockHeight };
 }
+
+/**
+ * Whether a node's refusal of a stored payout (`InstructionError:<index>:<error>`) is the payee's:
+ * its transfer instruction (the last but the memo) failed for the destination (a frozen or closed
+ * token account), which no new signing mends, so the withdrawal fails. Any other is Cambio's own: the
+ * hot wallet short of SOL for a new token account's rent (the System program's Custom:1 on the
+ * creation), or of USDT (the Token program's InsufficientFunds, Custom:1, on the transfer); the
+ * payout is signed again once it expires, as one never refused is, and lands once the wallet is
+ * funded (HotWalletGasLow and the stuck alarm say so meanwhile).
+ */
+export function refusedForThePayee(wire: string, refusal: string): boolean {
+  const [, index, error] = /^InstructionError:(\d+):(.+)$/.exec(refusal) ?? [];
+  if (index === undefined) return false;
+  const { messageBytes } = getTransactionDecoder().decode(getBase64Encoder().encode(wire));
+  const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  // Cambio signs version 0 messages alone (transaction-message.ts).
+  if (!('instructions' in message)) throw new Error('A stored payout is not a version 0 message');
+  return Number(index) === message.instructions.length - 2 && error !== 'Custom:1';
+}
+

@@ -13,7 +13,7 @@ import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { SignatureStatus, SolanaChain } from './chain.ts';
 import { solanaChainOf, solanaSettingsOf } from './from-settings.ts';
-import { payoutConditions, signedPayout, type PayoutConditions } from './payouts.ts';
+import { payoutConditions, refusedForThePayee, signedPayout, type PayoutConditions } from './payouts.ts';
 import { SolanaBlockhashNotFound, SolanaTransactionRefused, type SolanaRpcChain } from './rpc-chain.ts';
 import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './signer.ts';
 import { solana } from './network.ts';
@@ -37,9 +37,10 @@ import { solana } from './network.ts';
  *   backend answering for the provider can still be catching up to a block it landed in, and, still
  *   unknown to both views then, it is signed again on a new blockhash, a new signature claimed for
  *   the same withdrawal; it is never failed for expiring, and never signed again while the old one
- *   can still land or be unknown only to a lagging backend. One the node's preflight refused for a
- *   program's error (the payee's token account frozen, say) fails then with that error instead: a
- *   new signature would be refused alike.
+ *   can still land or be unknown only to a lagging backend. One the node's preflight refused for the
+ *   payee's sake (its token account frozen or closed: payouts.ts refusedForThePayee) fails then with
+ *   that error instead: a new signature would be refused alike. One refused for the hot wallet's own
+ *   lack (SOL for a new token account's rent) is signed again, and lands once the wallet is funded.
  * - While the run's token standing says USDT may not move from the hot wallet (the issuer froze its
  *   token account: ../token-standing.ts), settling sends nothing from it: no broadcast made again,
  *   no payout signed again or failed for a refusal (the refusal may be the hot wallet's own). Those
@@ -300,11 +301,12 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
         remaining.push(withdrawal);
         return;
       }
-      if (stored.refusal !== undefined) {
+      if (stored.refusal !== undefined && refusedForThePayee(stored.wire, stored.refusal)) {
         const failed = fail(withdrawal, stored.refusal, now());
         if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
         return;
       }
+      if (stored.refusal !== undefined) log.warn("a payout refused for the hot wallet's own lack is signed again", { withdrawalId: withdrawal.id, txHash, refusal: stored.refusal });
       hotWallet ??= asTransactionSigner(deps.signer);
       const replacement = await signAndClaim(deps, await hotWallet, withdrawal, await replacementConditions(), now(), { announce: false });
       if (!replacement) return;
