@@ -1,6 +1,7 @@
 import type { LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
+import { toChecksumAddress } from '#functions/networks/evm/evm-address';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
 import type { HotWalletFloat } from '#functions/ledger/floats';
 import { startAnvil, startAnvilWithContracts, type Anvil } from './anvil.ts';
@@ -169,4 +170,5 @@ const contractsOf = (node: Anvil & NetworkContracts): SavedContracts => ({
 /** The start banner's line for each node: name, JSON-RPC URL, the USDT contract and its owner, the
  * local issuer account that `npm run sandbox:issuer` signs as (../shared/networks.md). */
 export const evmNetworkLines = (settings: LocalEvmNetworks['settings']): string[] =>
-  Object.entries(settings).map(([name, network]) => `  ${name.padEnd(16)}${network.rpcUrl}  USDT ${network.usdtContract}  issuer ${anvilAccount.issuer().address}`);
+  // EIP-55, as networks.md writes an EVM address (the deploy receipt's is lower case).
+  Object.entries(settings).map(([name, network]) => `  ${name.padEnd(16)}${network.rpcUrl}  USDT ${toChecksumAddress(network.usdtContract)}  issuer ${anvilAccount.issuer().address}`);

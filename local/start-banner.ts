@@ -20,8 +20,9 @@ export function startBanner(runtime: LocalRuntime): string {
     // Solana's node in this process (a slot every 400 ms, its chain kept in .data/solana/ across restarts).
     ...(runtime.solana ? [solanaNetworkLine(runtime.solana)] : []),
     `  Pay a deposit   npm run sandbox:pay -- --network <${['tron', ...Object.keys(runtime.evmNetworks), ...(runtime.solana ? ['solana'] : [])].join('|')}> --address <address> --amount <USDT>`,
-    // The issuer's controls on the token (freeze, pause, fee, deprecate): tron's, and each EVM network's TetherUsdt (bsc's token has none).
+    // The issuer's controls on the token (freeze, pause, fee, deprecate): tron's, and each EVM network's TetherUsdt (bsc's token has none); Solana's mint is frozen and thawed only.
     `  Token issuer    npm run sandbox:issuer -- <freeze|unfreeze|pause|unpause|fee|deprecate> --network <${['tron', ...Object.entries(runtime.evmNetworks).flatMap(([name, network]) => (network?.tokenControls === 'none' ? [] : [name]))].join('|')}> …`,
+    ...(runtime.solana ? ['                  npm run sandbox:issuer -- <freeze|unfreeze> --network solana --address <address>'] : []),
     '',
     `  Sandbox company ${companyId}${runtime.seeded ? ' (created now)' : ''}`,
     `    X-Api-Key     ${apiKey}`,

@@ -25,10 +25,10 @@ const DEFAULT_MAX_FEE = '49';
 const USAGE = [
   'Usage: npm run sandbox:issuer -- freeze|unfreeze --network <network> --address <address> [--json]',
   '       npm run sandbox:issuer -- pause|unpause --network <network> [--json]',
-  `       npm run sandbox:issuer -- fee --network <network> --basis-points <0-20> [--max-fee <USDT, default ${DEFAULT_MAX_FEE}>] [--json]`,
+  `       npm run sandbox:issuer -- fee --network <network> --basis-points <0-20; 0-19 on the EVM networks> [--max-fee <USDT, default ${DEFAULT_MAX_FEE}>] [--json]`,
   '       npm run sandbox:issuer -- deprecate --network <network> [--json]',
   `  <network>: ${NETWORK_NAMES.join('|')} (bsc's USDT has no issuer controls; Solana's is frozen and thawed only). The local runtime's chains: TRON's sandbox chain, and an EVM network's or Solana's node while npm start runs.`,
-  '  fee: basis points of each transfer go to the issuer, at most --max-fee USDT a transfer (whole USDT below 50 on the EVM networks, as TetherToken takes it); --basis-points 0 switches it off.',
+  '  fee: basis points of each transfer go to the issuer, at most --max-fee USDT a transfer (below 20 basis points and whole USDT below 50 on the EVM networks, as TetherToken\'s setParams takes them); --basis-points 0 switches it off.',
 ].join('\n');
 /** The options each action takes beyond --network and --json. */
 const OPTIONS_OF: Record<Action, readonly string[]> = {

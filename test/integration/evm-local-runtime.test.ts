@@ -8,6 +8,7 @@ import { EvmChain } from '#functions/networks/evm/evm-chain';
 import { localEvmSigner } from '#functions/networks/evm/signer';
 import { STAGES } from '../../config/stages.ts';
 import { startEvmNetworks } from '#local/evm-networks';
+import { toChecksumAddress } from '#functions/networks/evm/evm-address';
 import { anvilAccount } from '#local/evm-contracts';
 import type { LocalRuntime } from '#local/runtime';
 import { startBanner } from '#local/start-banner';
@@ -54,7 +55,9 @@ describe('npm start with ethereum open', () => {
   it('prints the node in the spec form: name, JSON-RPC URL, USDT and its contract, and the issuer that owns it', async () => {
     const ethereum = runtime.evmNetworks.ethereum!;
     const lines = startBanner(runtime).split('\n');
-    expect(lines).toContain(`  ethereum        ${ethereum.rpcUrl}  USDT ${ethereum.usdtContract}  issuer ${anvilAccount.issuer().address}`);
+    // Both addresses in EIP-55, as networks.md writes an EVM address.
+    expect(lines).toContain(`  ethereum        ${ethereum.rpcUrl}  USDT ${toChecksumAddress(ethereum.usdtContract!)}  issuer ${anvilAccount.issuer().address}`);
+    expect(lines.find((line) => line.startsWith('  ethereum'))).toMatch(/USDT 0x(?=[0-9a-f]*[A-F])[0-9a-fA-F]{40} /);
     expect(lines.filter((line) => /^ {2}ethereum {8}http:\/\/127\.0\.0\.1:\d+ {2}USDT 0x[0-9a-fA-F]{40} {2}issuer 0x[0-9a-fA-F]{40}$/.test(line))).toHaveLength(1);
     // The token is Tether's, owned by the issuer the line names.
     const owner = await fetch(ethereum.rpcUrl!, {

@@ -70,6 +70,8 @@ describe('npm start with Solana open', () => {
       `  solana          ${solana.rpcUrl}  USDT ${solana.usdtMint}`,
     ]);
     expect(startBanner(runtime!)).toContain('--network <tron|solana>');
+    // The issuer's one control on Solana's mint, beside the other networks' (sandbox:issuer takes it).
+    expect(startBanner(runtime!)).toContain('npm run sandbox:issuer -- <freeze|unfreeze> --network solana --address <address>');
     expect(JSON.parse(process.env.SOLANA!)).toMatchObject({ rpcUrl: solana.rpcUrl, usdtMint: solana.usdtMint, confirmations: 32, sandbox: true, localHotWalletKey: expect.stringMatching(/^[0-9a-f]{128}$/) });
     expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')).solana).toEqual(solana);
     expect(await chain().feeBalance(LOCAL_SOLANA_HOT_WALLET)).toBe(100_000_000_000n);
