@@ -48,8 +48,6 @@ try {
     );
   }
 } catch (error) {
-  // Input the use case refused (an address that is no email): bad usage, as the flags' own checks.
-  if (error instanceof ApiError && error.code === 'VALIDATION_FAILED') refuse(`${error.message}: ${JSON.stringify(error.details)}`);
   if (error instanceof JavaMissingError) console.error(error.message);
   else if (error instanceof ApiError) console.error(`${error.message}${error.details ? `: ${JSON.stringify(error.details)}` : ''}`);
   else console.error('Could not invite:', error);
