@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmChain } from '#functions/networks/evm/evm-chain';
 import { ADDRESS_KIND, ETHEREUM_USDT_CONTRACT, EvmNode, syntheticEvmAddress } from '../../bench/evm-node.ts';
@@ -62,3 +64,47 @@ describe('EvmChain.transfers', () => {
     expect(calls.slice(1)).toEqual(all.map((transfer) => transfer.to.toLowerCase()));
   });
 });
+
+describe('EvmChain.transfers behind a provider that rate-limits', () => {
+  it('takes a 429 for patience, not for a range too wide: five of them leave the next read of 1,000 blocks one request', async () => {
+    let refuseNext = 0;
+    const logRanges: number[] = [];
+    // A provider answering every page empty, its blocks there, except the requests it throttles.
+    const provider = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        if (refuseNext > 0) {
+          refuseNext--;
+          response.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: 429, message: 'Too Many Requests' } }));
+          return;
+        }
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const calls: { id: unknown; method: string; params: [{ fromBlock: string; toBlock: string } | string] }[] = Array.isArray(body) ? body : [body];
+        const answers = calls.map((call) => {
+          if (call.method !== 'eth_getLogs') return { jsonrpc: '2.0', id: call.id, result: { number: call.params[0], hash: `0x${'1'.repeat(64)}` } };
+          const { fromBlock, toBlock } = call.params[0] as { fromBlock: string; toBlock: string };
+          logRanges.push(Number(toBlock) - Number(fromBlock) + 1);
+          return { jsonrpc: '2.0', id: call.id, result: [] };
+        });
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
+      });
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const throttled = new EvmChain({ rpcUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`, finalizedTag: false, confirmations: 3, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'none' });
+      for (let i = 0; i < 5; i++) {
+        refuseNext = 1;
+        await throttled.transfers(ETHEREUM_USDT_CONTRACT, 0, 999);
+      }
+      logRanges.length = 0;
+
+      await throttled.transfers(ETHEREUM_USDT_CONTRACT, 0, 999);
+
+      expect(logRanges).toEqual([1_000]);
+    } finally {
+      await new Promise<void>((resolve) => provider.close(() => resolve()));
+    }
+  });
+});
+

@@ -56,6 +56,23 @@ const TETHER_CONTROLS_ABI = [
 /** A node that refuses a range says so in many words: too many results, range too large, limit
  * exceeded, response size, timeout. Any of them means "ask for less". */
 const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
+/** A provider's rate limit reads like a range refusal ("Too Many Requests", "rate limit exceeded")
+ * but asks for patience, not for less: narrowing the range for it would multiply the requests for
+ * the rest of the process, and draw more of them. */
+const RATE_LIMITED = /too many requests|rate limit|rate exceeded|\b429\b/i;
+const refusesRange = (error: unknown): boolean => {
+  const text = String((error as Error).message);
+  const status = (error as { status?: unknown; cause?: { status?: unknown } }).status ?? (error as { cause?: { status?: unknown } }).cause?.status;
+  return RANGE_REFUSED.test(text) && !RATE_LIMITED.test(text) && status !== 429;
+};
+
+/** The node answered a page of logs without having the page's last block. */
+class NodeBehindError extends Error {
+  constructor(block: number) {
+    super(`The node has no block ${block} though it answered logs up to it: a backend behind the tip; the range is read again next run`);
+    this.name = 'NodeBehindError';
+  }
+}
 
 /** A JSON-RPC client over the network's nodes (./rpc-transport.ts: a failing one is left for the
  * next), made on first use (the URLs may need a Secrets Manager read), made again after a failed
@@ -178,15 +195,25 @@ export class EvmChain implements Chain {
     const logs: RpcLog[] = [];
     for (let start = fromBlock; start <= toBlock; start += width) {
       const end = Math.min(toBlock, start + width - 1);
-      const ask = (options?: { retryCount: number }) =>
-        client.request({ method: 'eth_getLogs', params: [{ address: contract, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(start), toBlock: numberToHex(end) }] }, options);
+      // The page's last block asked with its logs, in the same batch (one HTTP request, so one
+      // backend): some nodes (reth) answer eth_getLogs only up to their own head, silently, and a
+      // backend behind the one that gave the scan its tip would leave the blocks past its head
+      // out, never read again once the scan moved on. No such block: the run fails, reads again.
+      const ask = async (options?: { retryCount: number }) => {
+        const [page, last] = await Promise.all([
+          client.request({ method: 'eth_getLogs', params: [{ address: contract, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(start), toBlock: numberToHex(end) }] }, options),
+          client.request({ method: 'eth_getBlockByNumber', params: [numberToHex(end), false] }, options),
+        ]);
+        if (last === null) throw new NodeBehindError(end);
+        return page;
+      };
       let page: RpcLog[];
       try {
         // Once, without viem's retries: viem takes Infura's -32005 for a passing error and asks the
         // same range twice more, 150 and 300 ms later, before a refused range can be split.
         page = await ask({ retryCount: 0 });
       } catch (error) {
-        if (end > start && RANGE_REFUSED.test(String((error as Error).message))) {
+        if (end > start && !(error instanceof NodeBehindError) && refusesRange(error)) {
           const half = Math.ceil((end - start + 1) / 2);
           this.logsWidth = Math.min(this.logsWidth, half);
           logs.push(...(await this.logsIn(contract, start, end, half)));
