@@ -109,8 +109,11 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   });
   const goneAfter = unknownTransferGoneAfterBlocks(deps.network);
   // A record whose block was replaced (it has a hash, and its receipt was asked) is credited only
-  // from a receipt that still holds its transfer; read the contracts only then.
-  const reorganised = asked.filter((record) => record.blockHash !== undefined);
+  // from a receipt that still holds its transfer; so is one recorded without its block's hash (TRON,
+  // from events at the head), whose receipt names its Transfer events: a transaction re-mined after
+  // a fork can succeed without paying the deposit (a contract's inner transfer). Read the contracts
+  // only then.
+  const reorganised = asked.filter((record) => record.blockHash !== undefined || receipts.get(record)?.tokenTransfers !== undefined);
   const contracts = reorganised.length ? await usdtContractsOf(deps) : [];
   for (const record of reorganised) {
     const receipt = receipts.get(record);

@@ -75,13 +75,15 @@ export async function usdtContractsOf(deps: Pick<DepositJobDeps, 'chain' | 'usdt
  */
 export function stillTransfers(receipt: TransactionReceipt, record: TransferRecord, contracts: string[]): boolean {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  // Place and payer where the reader gives them (EVM, Solana); TRON's receipt names neither, and is
+  // matched on contract, recipient and amount.
   return (receipt.tokenTransfers ?? []).some(
     (transfer) =>
-      transfer.eventIndex === record.eventIndex &&
+      (transfer.eventIndex === undefined || transfer.eventIndex === record.eventIndex) &&
       contracts.some((contract) => same(contract, transfer.contract)) &&
       transfer.amount === record.amount &&
       (record.to === undefined || same(transfer.to, record.to)) &&
-      (record.from === undefined || (transfer.from !== undefined && same(transfer.from, record.from))),
+      (record.from === undefined || transfer.from === undefined || same(transfer.from, record.from)),
   );
 }
 

@@ -1,0 +1,87 @@
+import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '#functions/companies/company';
+import { createDeposit, getDeposit } from '#functions/deposits/deposits';
+import { scanDeposits } from '#functions/deposits/deposit-scan';
+import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
+import type { ChainReader, TransactionReceipt } from '#functions/networks/chain';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { useFreshTable } from '../support/dynamo.ts';
+import { usdt } from '../support/money.ts';
+import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
+
+/*
+ * ../shared/networks.md: "A credit uses the Transfer events of the transaction
+ * in the final block (a re-mined transaction that no longer moves USDT credits nothing)". On TRON the
+ * scanner records transfers from TronGrid's unconfirmed events at the head; confirmDeposits then
+ * credited a TRON record on `receipt.result === 'SUCCESS'` alone (its records carry no block hash),
+ * though TronGrid's receipt names the transaction's Transfer events: a contract payer (an internal
+ * transfer) whose transaction a micro-fork re-mines, succeeding this time without paying the deposit
+ * address, was credited in full. The receipt's events now decide (reorganisations.ts stillTransfers).
+ */
+const PAYER_CONTRACT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_001);
+const env = useFreshTable();
+const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
+const sandbox = sandboxChainOver(env, clock);
+const deposits = new DynamoDepositStore(env.db, env.tableName);
+const companies = new DynamoCompanyStore(env.db, env.tableName);
+
+/** The final chain, as TronGrid answers it after the fork: the transaction re-mined one block later,
+ * SUCCESS, its logs holding no Transfer to the deposit address. */
+const remined = new Map<string, TransactionReceipt>();
+const chain: ChainReader = {
+  latestBlock: () => sandbox.latestBlock(),
+  finalBlock: () => sandbox.finalBlock(),
+  transfers: (contract, from, to) => sandbox.transfers(contract, from, to),
+  usdtContracts: (contract) => sandbox.usdtContracts(contract),
+  receipt: async (txHash) => remined.get(txHash) ?? sandbox.receipt(txHash),
+  finalReceipt: async (txHash) => remined.get(txHash) ?? sandbox.finalReceipt(txHash),
+};
+const store = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
+const deps = () => ({ network: 'tron' as const, chain, store, usdtContract: USDT, now: clock.now });
+const scan = () => scanDeposits({ ...deps(), cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner' });
+
+beforeAll(async () => {
+  clock.advanceBlocks(100);
+  await scan();
+});
+
+describe('TRON credit after a re-mined transaction', () => {
+  it('credits nothing when the final chain has the transaction succeed without the transfer', async () => {
+    const { company } = await createCompany(companies, { name: 'Fork Co', environment: 'sandbox' }, clock.now());
+    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'fork-1' }, clock.now());
+    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('100') });
+    clock.advanceBlocks(1);
+    expect((await scan()).recorded).toBe(1); // the head's (unconfirmed) event
+
+    // A micro-fork drops that block; the transaction is re-mined in the next one and succeeds there
+    // without paying the deposit address (its inner transfer did not happen this time).
+    await sandbox.dropTransaction(txHash);
+    remined.set(txHash, { txHash, blockNumber: blockNumber + 1, result: 'SUCCESS', tokenTransfers: [] });
+
+    clock.advanceBlocks(25);
+    await scan();
+    await confirmDeposits(deps());
+
+    expect(await sandbox.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'awaiting_payment', creditedAmount: 0n });
+  });
+
+  it('credits a transaction re-mined in another block that still pays the deposit', async () => {
+    const { company } = await createCompany(companies, { name: 'Fork Paid Co', environment: 'sandbox' }, clock.now());
+    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'fork-2' }, clock.now());
+    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('100') });
+    clock.advanceBlocks(1);
+    expect((await scan()).recorded).toBe(1);
+    remined.set(txHash, { txHash, blockNumber: blockNumber + 1, result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: deposit.address, amount: usdt('100') }] });
+
+    clock.advanceBlocks(25);
+    await scan();
+    await confirmDeposits(deps());
+
+    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('100') });
+  });
+});
