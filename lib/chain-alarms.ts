@@ -133,6 +133,15 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     app('WithdrawalsAwaitingFloat', 'Maximum'),
     { threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
   );
+  // The first network's sender reads its hot wallet's fee asset each run and publishes without a Network.
+  if (first.gasLow) {
+    const { feeSymbol, minimumSetting } = first.gasLow;
+    alarm('HotWalletGasLow', `Hot wallet gas low: the ${first.title} hot wallet holds less ${feeSymbol} than ${minimumSetting} in two of the last three 5-minute periods: its withdrawals wait pending until it is funded with ${feeSymbol}.`, app('HotWalletGasLow', 'Maximum'), {
+      threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+  }
   // The issuer's controls on each network's USDT (../shared/networks.md, "The token as it is on
   // mainnet"; docs/token-controls.md): the first network's sender and sweeper publish without a
   // Network, as its other metrics; each other network's with its name.

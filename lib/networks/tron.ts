@@ -24,6 +24,8 @@ export const tronStack: NetworkFamilyStack = {
           blockMs: tron.blockMs,
           stuckBecause: 'signed but neither settled nor expired,',
           issuerControls: TETHER_CONTROLS,
+          // The sender reads its TRX each run and sends nothing below one payout's fee limit.
+          gasLow: { feeSymbol: 'TRX', minimumSetting: 'WITHDRAWAL_FEE_LIMIT_SUN' },
         },
       ],
       nodes: [tronGridKey],

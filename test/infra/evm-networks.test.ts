@@ -118,9 +118,10 @@ const alarmsOn = (metricName: string) =>
     .filter((alarm) => alarm.Properties.MetricName === metricName)
     .map((alarm) => ({ network: (alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'total', name: alarm.Properties.AlarmName as string, description: alarm.Properties.AlarmDescription as string }));
 
-it("alarms per open EVM network when its hot wallet's gas token runs low, on the metric its sender and sweeper publish with its name", () => {
+it("alarms per open EVM network when its hot wallet's gas token runs low, on the metric its sender and sweeper publish with its name (TRON's, the first network's, without one)", () => {
   const alarms = alarmsOn('HotWalletGasLow');
-  expect(alarms.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum']);
+  expect(alarms.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum', 'total']);
+  expect(alarms.find((alarm) => alarm.network === 'total')).toMatchObject({ name: 'Cambio-sandbox-HotWalletGasLow', description: expect.stringMatching(/^Hot wallet gas low: the TRON hot wallet holds less TRX than WITHDRAWAL_FEE_LIMIT_SUN/) });
   expect(alarms.find((alarm) => alarm.network === 'ethereum')).toMatchObject({ name: 'Cambio-sandbox-HotWalletGasLowEthereum', description: expect.stringMatching(/^Hot wallet gas low: the Ethereum hot wallet holds less ETH/) });
 });
 
@@ -189,5 +190,5 @@ it("makes none of the issuer's alarms on a network whose USDT has no controls: B
   // TRON's alone; both networks keep every other alarm, as their gas alarms show.
   expect(issuerAlarms.sort()).toEqual(['Cambio-sandbox-DepositAddressesFrozenTron', 'Cambio-sandbox-HotWalletFrozenTron', 'Cambio-sandbox-TokenPausedTron']);
   const gasLow = Object.values(withoutControls.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'HotWalletGasLow');
-  expect(gasLow.map((alarm) => alarm.Properties.AlarmName).sort()).toEqual(['Cambio-sandbox-HotWalletGasLowBsc', 'Cambio-sandbox-HotWalletGasLowPolygon']);
+  expect(gasLow.map((alarm) => alarm.Properties.AlarmName).sort()).toEqual(['Cambio-sandbox-HotWalletGasLow', 'Cambio-sandbox-HotWalletGasLowBsc', 'Cambio-sandbox-HotWalletGasLowPolygon']);
 }, 120_000);

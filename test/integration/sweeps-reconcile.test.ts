@@ -281,6 +281,26 @@ describe('sweeps and reconciliation', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it("a hot wallet short of a top-up's TRX leaves the address due, held, with no failed sweep against it; funded, the address is swept", async () => {
+    const deposit = await confirmedDepositAlone('hot-wallet-without-trx', '6');
+    // The hot wallet's TRX read as spent: the sweeper sees less than one top-up.
+    const short = { ...sweeping, feeBalanceOf: async (address: string) => (address === (await hotWallet.address()) ? 1_000_000n : chain.feeBalance(address)) };
+
+    for (let i = 0; i < 4; i++) {
+      expect(await sweepDepositAddresses(short)).toMatchObject({ toppedUp: 0, failed: 0, held: 1 });
+      clock.advanceBlocks(20);
+    }
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('6'));
+
+    // Funded (the real balance again): topped up and swept at once, no backoff from the runs before.
+    for (let i = 0; i < 3; i++) {
+      await sweepDepositAddresses(sweeping);
+      clock.advanceBlocks(20);
+    }
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
   it('a sweep lost after its top-up landed is redone without a second top-up: the TRX is still there', async () => {
     const deposit = await confirmedDepositAlone('lost-after-top-up', '6');
 

@@ -5,7 +5,8 @@ import { createCompany } from '#functions/companies/company';
 import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
 import { SEND_BATCH, SETTLE_RESERVE_MS } from '#functions/withdrawals/withdrawal-sending';
-import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
+import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
+import { STAGES } from '../../config/stages.ts';
 import type { Broadcaster } from '#functions/networks/chain';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -313,6 +314,28 @@ describe("the hot wallet's float", () => {
     for (const withdrawal of [first, tooBig, small]) expect((await read(withdrawal)).status).toBe('completed');
     expect(await chain.tokenBalance(USDT, hotWallet)).toBe(0n);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a hot wallet without the TRX one payout may burn sends nothing: the withdrawal waits pending, not failed OUT_OF_ENERGY, and leaves once TRX arrives', async () => {
+    // A hot wallet of its own with USDT for the payout and 1 TRX, below the 30 TRX fee limit.
+    const signer = new LocalKeySigner(randomBytes(32).toString('hex'));
+    const hotWallet = await signer.address();
+    const feeLimitSun = BigInt(STAGES.sandbox.functionEnvironment.WITHDRAWAL_FEE_LIMIT_SUN!);
+    const trxDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet), hotWalletTrxShort: trxShortOf(chain, signer, feeLimitSun) };
+    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('10') });
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 1_000_000n });
+    clock.advanceBlocks(1);
+    const withdrawal = await withdraw(destination, '8');
+
+    expect(await sendWithdrawals(trxDeps)).toMatchObject({ sent: 0, awaitingFee: 1 });
+    expect(await settle()).toMatchObject({ failed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'pending', txHash: null });
+
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: feeLimitSun });
+    clock.advanceBlocks(1);
+    expect(await sendWithdrawals(trxDeps)).toMatchObject({ sent: 1, awaitingFee: 0 });
+    expect(await settle()).toMatchObject({ completed: 1, failed: 0 });
+    expect((await read(withdrawal)).status).toBe('completed');
   });
 });
 

@@ -2,7 +2,7 @@ import type { NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
 import { tokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
-import { sendWithdrawals, settleWithdrawals, type SendingDeps } from './withdrawal-sending.ts';
+import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps } from './withdrawal-sending.ts';
 import { sweepDepositAddresses, type SweepDeps } from './sweeps.ts';
 import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
@@ -17,7 +17,7 @@ import { tronChains } from './from-settings.ts';
 import { transferBuilderFrom } from './tron-transfer-builder.ts';
 
 const NETWORK = 'tron';
-const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
+const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, awaitingFee: 0 };
 
 /**
  * TRON's signing jobs: each payout its own transfer from the hot wallet, built with TRON's
@@ -40,6 +40,7 @@ export const tronJobs: NetworkJobs = {
       store: new DynamoWithdrawalSendingStore(db, tableName, NETWORK),
       claims: new DynamoTransactionClaims(db, tableName),
       hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
+      hotWalletTrxShort: trxShortOf(chain, signer, BigInt(settings.WITHDRAWAL_FEE_LIMIT_SUN)),
     };
     return async (log: Log, timeLeftMs?: () => number) => {
       const deps = { ...sending, log, timeLeftMs };
@@ -50,6 +51,8 @@ export const tronJobs: NetworkJobs = {
         send: () => sendWithdrawals(deps),
         nothingSent: NOTHING_SENT,
         settle: () => settleWithdrawals(deps),
+        // HotWalletGasLow: its TRX below one payout's fee limit (the alarm: lib/networks/tron.ts).
+        family: async () => ({ counts: { HotWalletGasLow: (await sending.hotWalletTrxShort!()) ? 1 : 0 }, moved: 0 }),
       });
     };
   },

@@ -285,8 +285,10 @@ export class SandboxChain implements Chain {
     return this.balanceBook.of(balanceContractOf(contract), address);
   }
 
-  /** TRX held by an address, in sun (the sandbox keeps TRX as a token of its own). */
+  /** TRX held by an address, in sun (the sandbox keeps TRX as a token of its own). The hot wallet's
+   * grant is made first: the sender asks its TRX before its first broadcast. */
   async feeBalance(address: string): Promise<bigint> {
+    await this.grantTreasury();
     return this.tokenBalance(SANDBOX_TRX, address);
   }
 

@@ -123,6 +123,8 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
   const due = await deps.store.dueAddresses(50);
   const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, due.map((candidate) => candidate.address)) : new Set<string>();
   result.frozen = frozen.size;
+  /** The hot wallet's TRX, read at the run's first top-up and counted down by each. */
+  let hotWalletTrx: bigint | undefined;
   for (const candidate of due.filter((candidate) => !frozen.has(candidate.address))) {
     const open = await deps.store.openSweep(candidate.address);
     const at = now().toISOString();
@@ -145,6 +147,14 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
         continue;
       }
+      // A hot wallet short of the top-up would have it refused or fail: the address waits, as held,
+      // with no failed sweep against it (three in a row back it off for hours), until TRX arrives.
+      hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
+      if (hotWalletTrx < deps.settings.feeTopUp) {
+        result.held++;
+        continue;
+      }
+      hotWalletTrx -= deps.settings.feeTopUp;
       const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: deps.settings.feeTopUp });
       const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.

@@ -26,13 +26,36 @@ export interface SendingDeps extends SendingRun {
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
+  /** Whether the hot wallet holds less TRX than one payout may burn (its fee limit), read once a run
+   * when something is pending; absent, not checked. */
+  hotWalletTrxShort?: () => Promise<boolean>;
 }
 
-export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
+/** hotWalletTrxShort over a chain: the hot wallet's TRX (sun) below `feeLimitSun`, the most one
+ * payout may burn (WITHDRAWAL_FEE_LIMIT_SUN). */
+export const trxShortOf =
+  (chain: { feeBalance(address: string): Promise<bigint> }, signer: Pick<TransactionSigner, 'address'>, feeLimitSun: bigint) =>
+  async (): Promise<boolean> =>
+    (await chain.feeBalance(await signer.address())) < feeLimitSun;
+
+/** TRON's sending: SendResult, and the withdrawals left pending because the hot wallet lacked the TRX
+ * one payout may burn. */
+export interface TronSendResult extends SendResult {
+  awaitingFee: number;
+}
+
+/**
+ * Sends the pending withdrawals. While the hot wallet holds less TRX than a payout's fee limit none
+ * is signed: each would be mined OUT_OF_ENERGY, burning what is left, or refused for bandwidth and
+ * expire, and either way fail for the customer to ask again; they wait `pending` (HotWalletGasLow
+ * says why) and go out once the wallet is funded, as a payout short of USDT waits for the float.
+ */
+export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult> {
   const now = deps.now ?? (() => new Date());
-  const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
+  const result: TronSendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, awaitingFee: 0 };
   let from: string | undefined;
   let float: PayoutFloat | undefined;
+  let trxShort: boolean | undefined;
   // A TRON transaction has no nonce: the payouts of a page are signed, claimed and broadcast side by
   // side, in order of age, each its own transaction (the builder gives each its own timestamp).
   const send = async (withdrawal: Withdrawal) => {
@@ -48,6 +71,11 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<SendResult> {
   };
   for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
     // Read once a run, and only when something is pending.
+    trxShort ??= (await deps.hotWalletTrxShort?.()) ?? false;
+    if (trxShort) {
+      result.awaitingFee += page.length;
+      continue;
+    }
     from ??= await deps.signer.address();
     float ??= new PayoutFloat(await spendableFloat(deps));
     await inParallel(page, SEND_IN_FLIGHT, send);
