@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { useFreshTable } from '../support/dynamo.ts';
+import { createCompany } from '#functions/companies/company';
+import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { creditAvailable, usdt } from '../support/money.ts';
 import { requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
@@ -36,7 +38,8 @@ function ethereum(hotWalletUsdt: bigint, receipts: TransactionReceipt[]): Networ
 
 describe('reconcile with an EVM payout replaced at a higher fee', () => {
   it('counts the payout in flight, once, when an earlier version is the one mined; before any is mined the hot wallet still holds it', async () => {
-    const companyId = 'cmp_replaced_payout';
+    // A company as made (its balance's shard 0 with it, which a withdrawal's hold writes to).
+    const { company: { id: companyId } } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Replaced Payout Co', environment: 'sandbox' }, new Date());
     // 100 USDT credited on Ethereum, swept to the hot wallet; a payout of 40, sent and replaced twice.
     await creditAvailable(env.db, env.tableName, companyId, 'USDT', '100', 'ethereum');
     const store = new DynamoWithdrawalStore(env.db, env.tableName);
