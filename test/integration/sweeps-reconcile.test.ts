@@ -210,18 +210,26 @@ describe('sweeps and reconciliation', () => {
     const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async (addresses) => new Set(addresses.filter((address) => address === sanctionedPayer)) };
     const screened = () => ({ ...depositJobs(), holds });
     const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference }, clock.now());
-    return { sanctionedPayer, cleanPayer, screened, deposit };
-  }
-
-  it("a sanctioned payer's held money stays where it landed: clean payments there are credited, and nothing is swept from the address until a person releases the hold", async () => {
-    const { sanctionedPayer, cleanPayer, screened, deposit } = await sanctionedAndCleanPayers(900_200, 'sanctioned-in-place');
-    const payAndSettle = async (from: string, amount: string) => {
+    /** A payment to the deposit, seen by the scanner and not yet final. */
+    const pay = async (from: string, amount: string) => {
       await chain.submitTransfer({ contract: USDT, from, to: deposit.address, amount: usdt(amount) });
       clock.advanceBlocks(1);
       await scan();
+    };
+    /** What is seen made final and judged, screening included. */
+    const settle = async () => {
       clock.advanceBlocks(20);
       await scan();
       return confirmDeposits(screened());
+    };
+    return { sanctionedPayer, cleanPayer, screened, deposit, pay, settle };
+  }
+
+  it("a sanctioned payer's held money stays where it landed: clean payments there are credited, and nothing is swept from the address until a person releases the hold", async () => {
+    const { sanctionedPayer, cleanPayer, screened, deposit, pay, settle } = await sanctionedAndCleanPayers(900_200, 'sanctioned-in-place');
+    const payAndSettle = async (from: string, amount: string) => {
+      await pay(from, amount);
+      return settle();
     };
     // Credited first and due, not yet swept; then the sanctioned payment is held; then another credit.
     expect(await payAndSettle(cleanPayer, '5')).toMatchObject({ confirmed: 1 });
@@ -246,17 +254,7 @@ describe('sweeps and reconciliation', () => {
   });
 
   it("a payment still confirming at a due address is not swept with the credited money: a sanctioned payer's, once final and held, is still where it landed", async () => {
-    const { sanctionedPayer, cleanPayer, screened, deposit } = await sanctionedAndCleanPayers(900_300, 'confirming-not-swept');
-    const pay = async (from: string, amount: string) => {
-      await chain.submitTransfer({ contract: USDT, from, to: deposit.address, amount: usdt(amount) });
-      clock.advanceBlocks(1);
-      await scan();
-    };
-    const settle = async () => {
-      clock.advanceBlocks(20);
-      await scan();
-      return confirmDeposits(screened());
-    };
+    const { sanctionedPayer, cleanPayer, deposit, pay, settle } = await sanctionedAndCleanPayers(900_300, 'confirming-not-swept');
     // The clean 5 is credited and makes the address due; the 50 is seen, and not final yet.
     await pay(cleanPayer, '5');
     expect(await settle()).toMatchObject({ confirmed: 1 });

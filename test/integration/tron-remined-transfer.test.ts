@@ -22,7 +22,6 @@ import { BLOCK_MS, ChainClock, sandboxChainOver, USDT } from '../support/sandbox
  * transfer) whose transaction a micro-fork re-mines, succeeding this time without paying the deposit
  * address, was credited in full. The receipt's events now decide (reorganisations.ts stillTransfers).
  */
-const PAYER_CONTRACT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_001);
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', BLOCK_MS);
 const sandbox = sandboxChainOver(env, clock);
@@ -32,6 +31,8 @@ const companies = new DynamoCompanyStore(env.db, env.tableName);
 /** The final chain, as TronGrid answers it after the fork: the transaction re-mined one block later,
  * SUCCESS, its logs holding no Transfer to the deposit address. */
 const remined = new Map<string, TransactionReceipt>();
+/** A contract that pays: its transfer to the deposit is an inner one, which a re-execution can skip. */
+const PAYER_CONTRACT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_001);
 const chain: ChainReader = {
   latestBlock: () => sandbox.latestBlock(),
   finalBlock: () => sandbox.finalBlock(),

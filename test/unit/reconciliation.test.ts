@@ -7,6 +7,8 @@ import { usdt } from '../support/money.ts';
  * what finance reads of the figures, the verdict and the report, without a table or a node.
  */
 const HOT = '0x1111111111111111111111111111111111111111';
+/** A ledger side that owes nothing and has nothing in flight: each test says what it has. */
+const ledgerWith = (side: Partial<LedgerSide>): LedgerSide => ({ companiesUsdt: 0n, treasuryUsdt: 0n, netInflowUsdt: {}, processing: [], depositAddresses: {}, ...side });
 const A = '0x2222222222222222222222222222222222222222';
 
 /**
@@ -31,16 +33,13 @@ describe('dust on BSC (18 decimals) in reconcile', () => {
   /** The ledger after `payments` (base units) to deposit address A on BSC: each credited in whole micro-units, its remainder recorded. */
   const ledgerAfter = (payments: bigint[], unswept: string[]): LedgerSide => {
     const credited = payments.reduce((sum, value) => sum + value / PER_MICRO, 0n);
-    return {
+    return ledgerWith({
       companiesUsdt: credited,
-      treasuryUsdt: 0n,
       netInflowUsdt: { bsc: credited },
-      processing: [],
-      sweepsInFlight: [],
       depositAddresses: { bsc: unswept },
       everyDepositAddress: [A],
       dust: { bsc: payments.filter((value) => value % PER_MICRO > 0n).map((value) => ({ address: A, amount: value % PER_MICRO })) },
-    };
+    });
   };
   const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
 
@@ -94,16 +93,13 @@ describe('dust on BSC (18 decimals) in reconcile', () => {
  */
 describe('USDT no one is owed in reconcile', () => {
   const ETH_DEPOSIT = '0x3333333333333333333333333333333333333333';
-  const ledger: LedgerSide = {
+  const ledger = ledgerWith({
     companiesUsdt: usdt('1000'),
-    treasuryUsdt: 0n,
     netInflowUsdt: { polygon: usdt('1000') },
-    processing: [],
-    sweepsInFlight: [],
     depositAddresses: { polygon: [], ethereum: [] },
     everyDepositAddress: [ETH_DEPOSIT],
     dust: {},
-  };
+  });
   const polygon = (held: Map<string, bigint>): NetworkReconcileSources => ({
     network: 'polygon',
     hotWalletAddress: async () => HOT,

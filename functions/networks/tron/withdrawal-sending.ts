@@ -38,12 +38,6 @@ export const trxShortOf =
   async (): Promise<boolean> =>
     (await chain.feeBalance(await signer.address())) < feeLimitSun;
 
-/** TRON's sending: SendResult, and the withdrawals left pending because the hot wallet lacked the TRX
- * one payout may burn. */
-export interface TronSendResult extends SendResult {
-  awaitingFee: number;
-}
-
 /**
  * Sends the pending withdrawals. While the hot wallet holds less TRX than a payout's fee limit none
  * is signed: each would be mined OUT_OF_ENERGY, burning what is left, or refused for bandwidth and
@@ -81,6 +75,12 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
     await inParallel(page, SEND_IN_FLIGHT, send);
   }
   return result;
+}
+
+/** TRON's sending: SendResult, and the withdrawals left pending because the hot wallet lacked the TRX
+ * one payout may burn. */
+export interface TronSendResult extends SendResult {
+  awaitingFee: number;
 }
 
 /** TRON payouts signed, claimed and broadcast at once by one run. */
