@@ -122,13 +122,12 @@ export async function replaceWebhook(
   now = new Date(),
   audit?: (before: Webhook, after: Webhook) => AuditEntry,
 ): Promise<Webhook> {
-  await getWebhook(store, companyId, webhookId);
+  let current = await getWebhook(store, companyId, webhookId);
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
   // The store writes only while the secret is as read (a roll in between would be undone): read
   // again and apply the same change to what the roll left. Each miss needs another roll within the
   // same milliseconds, by a person who signed in recently; past a few, the cause is logged (a 500).
-  for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt += 1) {
-    const current = await getWebhook(store, companyId, webhookId);
+  for (let attempt = 1; ; attempt += 1) {
     const replaced: Webhook = {
       ...current,
       url: input.url,
@@ -139,8 +138,9 @@ export async function replaceWebhook(
       disabledReason: null,
     };
     if (await store.replaceWebhook(replaced, audit?.(current, replaced))) return replaced;
+    if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: its secret changed under each of ${REPLACE_ATTEMPTS} replacements`);
+    current = await getWebhook(store, companyId, webhookId);
   }
-  throw new Error(`Webhook ${webhookId}: its secret changed under each of ${REPLACE_ATTEMPTS} replacements`);
 }
 
 const REPLACE_ATTEMPTS = 3;
