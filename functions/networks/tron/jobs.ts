@@ -2,7 +2,7 @@ import type { NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
 import { tokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
-import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps } from './withdrawal-sending.ts';
+import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps, type TronSendResult } from './withdrawal-sending.ts';
 import { sweepDepositAddresses, type SweepDeps } from './sweeps.ts';
 import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
@@ -17,7 +17,7 @@ import { tronChains } from './from-settings.ts';
 import { transferBuilderFrom } from './tron-transfer-builder.ts';
 
 const NETWORK = 'tron';
-const NOTHING_SENT = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, awaitingFee: 0 };
+const NOTHING_SENT: TronSendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, awaitingFee: 0 };
 
 /**
  * TRON's signing jobs: each payout its own transfer from the hot wallet, built with TRON's
@@ -51,8 +51,9 @@ export const tronJobs: NetworkJobs = {
         send: () => sendWithdrawals(deps),
         nothingSent: NOTHING_SENT,
         settle: () => settleWithdrawals(deps),
-        // HotWalletGasLow: its TRX below one payout's fee limit (the alarm: lib/networks/tron.ts).
-        family: async () => ({ counts: { HotWalletGasLow: (await sending.hotWalletTrxShort!()) ? 1 : 0 }, moved: 0 }),
+        // HotWalletGasLow: its TRX below one payout's fee limit (the alarm: lib/networks/tron.ts), as
+        // the send read it, or read now when it had nothing to send.
+        family: async (sent) => ({ counts: { HotWalletGasLow: (sent.hotWalletTrxShort ?? (await sending.hotWalletTrxShort!())) ? 1 : 0 }, moved: 0 }),
       });
     };
   },

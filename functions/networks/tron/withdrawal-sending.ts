@@ -49,7 +49,6 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
   const result: TronSendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, awaitingFee: 0 };
   let from: string | undefined;
   let float: PayoutFloat | undefined;
-  let trxShort: boolean | undefined;
   // A TRON transaction has no nonce: the payouts of a page are signed, claimed and broadcast side by
   // side, in order of age, each its own transaction (the builder gives each its own timestamp).
   const send = async (withdrawal: Withdrawal) => {
@@ -65,8 +64,8 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
   };
   for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
     // Read once a run, and only when something is pending.
-    trxShort ??= (await deps.hotWalletTrxShort?.()) ?? false;
-    if (trxShort) {
+    result.hotWalletTrxShort ??= await deps.hotWalletTrxShort?.();
+    if (result.hotWalletTrxShort) {
       result.awaitingFee += page.length;
       continue;
     }
@@ -81,6 +80,9 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
  * one payout may burn. */
 export interface TronSendResult extends SendResult {
   awaitingFee: number;
+  /** What the run read of the hot wallet's TRX (hotWalletTrxShort), where it read it: only when
+   * something was pending. */
+  hotWalletTrxShort?: boolean;
 }
 
 /** TRON payouts signed, claimed and broadcast at once by one run. */
