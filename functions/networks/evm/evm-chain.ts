@@ -1,4 +1,4 @@
-import { BaseError, ContractFunctionRevertedError, createClient, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
+import { BaseError, ContractFunctionRevertedError, createClient, HttpRequestError, RpcRequestError, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
 // Actions one by one rather than a public client's hundred: the poller's bundle carries these alone.
 import { getBalance, getBlock, getBlockNumber, getTransactionCount, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
 import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
@@ -62,7 +62,9 @@ const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
 const RATE_LIMITED = /too many requests|rate limit|rate exceeded|\b429\b/i;
 const refusesRange = (error: unknown): boolean => {
   const text = String((error as Error).message);
-  const status = (error as { status?: unknown; cause?: { status?: unknown } }).status ?? (error as { cause?: { status?: unknown } }).cause?.status;
+  // The HTTP status wherever viem's error chain holds it, as rpc-transport.ts nodeFault reads it.
+  const http = error instanceof BaseError ? (error.walk((cause) => cause instanceof HttpRequestError || cause instanceof RpcRequestError) as HttpRequestError | RpcRequestError | null) : null;
+  const status = http?.status;
   return RANGE_REFUSED.test(text) && !RATE_LIMITED.test(text) && status !== 429;
 };
 
