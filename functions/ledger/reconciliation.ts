@@ -359,7 +359,7 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
   const onHotWallet = await chain.usdtBalances([hotWallet]);
   let inFlightUsdt = 0n;
   for (const withdrawal of ledger.processing) {
-    if (withdrawal.network === network && (await anySucceeded(chain, withdrawal.txHashes))) inFlightUsdt += withdrawal.amount;
+    if (withdrawal.network === network && (await minedVersion(chain, withdrawal.txHashes))) inFlightUsdt += withdrawal.amount;
   }
   const sweepFeesInFlightUsdt = await sweepFeesInFlight(network, chain, ledger, hotWallet);
   const hotWalletUsdt = onHotWallet.get(hotWallet) ?? 0n;
@@ -368,7 +368,7 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
     return amount > 0n ? [{ address, amount }] : [];
   });
   const unexplained = new Set(unexplainedUsdt.map(({ address }) => address));
-  const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (unexplained.has(address) ? 0n : (onDepositAddresses.get(address) ?? 0n)), 0n);
+  const depositAddressesUsdt = depositAddresses.reduce((sum, address) => sum + (listed.has(address) ? (onDepositAddresses.get(address) ?? 0n) : 0n), 0n);
   const netInflowUsdt = ledger.netInflowUsdt[network] ?? 0n;
   const { nativeAtDepositAddresses, dust, dustUsdt } = await nativeCoinAndDust(network, chain, ledger, hotWallet, depositAddresses, unexplained);
   return {
@@ -389,12 +389,15 @@ async function reconcileNetwork(network: NetworkName, chain: NetworkSources, led
   };
 }
 
-/** One of a payout's versions (the same nonce and transfer, each replacing the one before at a
- * higher fee) is in a block and succeeded. Only one version can be mined, and it may be an earlier
- * one: the payout has left whichever it is, so it counts once. */
-async function anySucceeded(chain: NetworkSources, txHashes: string[]): Promise<boolean> {
-  for (const txHash of txHashes) if ((await chain.receipt(txHash))?.result === 'SUCCESS') return true;
-  return false;
+/** The receipt of the version of a payout or sweep (the same nonce and transfer, each replacing the
+ * one before at a higher fee) that is in a block and succeeded, or null. Only one version can be
+ * mined, and it may be an earlier one: what it moved has left, whichever it is, and counts once. */
+async function minedVersion(chain: NetworkSources, txHashes: string[]): Promise<TransactionReceipt | null> {
+  for (const txHash of txHashes) {
+    const receipt = await chain.receipt(txHash);
+    if (receipt?.result === 'SUCCESS') return receipt;
+  }
+  return null;
 }
 
 /**
@@ -416,12 +419,8 @@ async function sweepFeesInFlight(network: NetworkName, chain: NetworkSources, le
   let fees = 0n;
   for (const sweep of ledger.sweepsInFlight ?? []) {
     if (sweep.network !== network) continue;
-    for (const txHash of sweep.txHashes) {
-      const receipt = await chain.receipt(txHash);
-      if (receipt?.result !== 'SUCCESS') continue;
-      fees += sweepIssuerFee(receipt, hotWallet, sweep, sameAddress) ?? 0n;
-      break;
-    }
+    const receipt = await minedVersion(chain, sweep.txHashes);
+    if (receipt) fees += sweepIssuerFee(receipt, hotWallet, sweep, sameAddress) ?? 0n;
   }
   return fees;
 }
