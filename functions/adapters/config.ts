@@ -1,6 +1,6 @@
 import type { WithdrawalRules } from '#functions/withdrawals/withdrawals';
 import type { SliceSettings } from '#functions/settings/functions';
-import { parseAmount } from '#functions/shared/money';
+import { parseFeeAmount } from '#functions/shared/money';
 import type { StageContracts } from '#functions/withdrawals/refused-destinations';
 import { ownWithdrawalFeeOn, stageContractsOn } from '#functions/networks/settings-registry';
 import { networksOpenIn } from '#functions/networks/open-networks';
@@ -13,7 +13,7 @@ export function withdrawalRulesFrom(settings: SliceSettings<'withdrawalRules' | 
   const networks: WithdrawalRules['networks'] = {};
   for (const network of networksOpenIn(settings)) {
     const fee = ownWithdrawalFeeOn(network, settings);
-    networks[network] = fee === undefined ? {} : { fee: /^0(\.0+)?$/.test(fee) ? 0n : parseAmount(fee, 'USDT') };
+    networks[network] = fee === undefined ? {} : { fee: parseFeeAmount(fee) };
   }
   return { fee: settings.WITHDRAWAL_FEE_USDT, minimum: settings.WITHDRAWAL_MINIMUM_USDT, networks, contracts: stageContractsOf(settings), destinations: destinationChecksOf(settings) };
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { parseAmount } from '#functions/shared/money';
+import { parseAmount, parseFeeAmount } from '#functions/shared/money';
 import { MAX_SPREAD_BPS, parseRate } from '#functions/conversions/pricing';
 import { CONTRACT_RETRY_SCHEDULE, parseRetrySchedule } from '#functions/webhooks/retry-schedule';
 import { NETWORK_STAGE_SETTINGS } from '#functions/networks/settings-registry';
@@ -38,7 +38,7 @@ const wholeNumber = (min: number, max: number) => {
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, message = `must be one of ${values.join(', ')}`) => v.picklist(values, message);
 const usdt = parsedBy((value) => parseAmount(value, 'USDT'));
 /** A fee may be waived: zero is allowed where parseAmount refuses it. */
-const usdtOrZero = parsedBy((value) => (/^0(\.0+)?$/.test(value) ? 0n : parseAmount(value, 'USDT')));
+const usdtOrZero = parsedBy(parseFeeAmount);
 const hex32 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/i, 'must be 32 bytes of hex'));
 /** A rate limit's figures: whole requests a second, and a burst at least that. */
 const rateLimit = v.pipe(

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { parseAmount } from '#functions/shared/money';
+import { parseAmount, parseFeeAmount } from '#functions/shared/money';
 
 /**
  * A USDT figure a network's settings keep as its decimal string (an EVM network's or Solana's
@@ -24,5 +24,5 @@ const checkedBy = (parse: (value: string) => unknown) =>
 /** A positive amount (a minimum). */
 export const usdtFigure = checkedBy((value) => parseAmount(value, 'USDT'));
 
-/** A fee, which may be waived: zero as well, written as adapters/config.ts reads it ("0", "0.00"). */
-export const usdtFeeFigure = checkedBy((value) => (/^0(\.0+)?$/.test(value) ? 0n : parseAmount(value, 'USDT')));
+/** A fee, which may be waived: zero as well ("0", "0.00"), as adapters/config.ts reads it. */
+export const usdtFeeFigure = checkedBy(parseFeeAmount);

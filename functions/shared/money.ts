@@ -39,6 +39,11 @@ export function parseAmount(value: unknown, currency: Currency): bigint {
   return minor;
 }
 
+/** A USDT fee as a setting writes it: parseAmount's amount, or zero ("0", "0.00"), which waives it. */
+export function parseFeeAmount(value: string): bigint {
+  return /^0(\.0+)?$/.test(value) ? 0n : parseAmount(value, 'USDT');
+}
+
 /** Formats minor units with the currency's full scale: 10500000n USDT → "10.500000". */
 export function formatAmount(minor: bigint, currency: Currency): string {
   return formatUnits(minor, SCALE[currency]);
