@@ -2,12 +2,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { releaseHeldTransfer } from '#functions/deposits/deposit-confirmation';
+import { releaseFrozenDepositCredit, releaseHeldTransfer } from '#functions/deposits/deposit-confirmation';
 import { auditEntry } from '#functions/companies/audit-log';
 import { formatAmount } from '#functions/shared/money';
 import { NETWORK_NAMES } from '#functions/networks/names';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoDepositChainStore } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoSweepDueList } from '#adapters/dynamo/sweep-due-list';
 import { screeningListOf } from '#adapters/dynamo/screening-store';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
@@ -44,7 +45,7 @@ if (reason.length < 3 || reason.length > 500) refuse('--reason must say why the 
 async function release(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
   try {
-    const released: { network: string; txHash: string; amount: bigint; holdReason: string }[] = [];
+    const released: { network: string; txHash: string | null; amount: bigint; holdReason: string }[] = [];
     const screening = screeningListOf(db, tableName);
     for (const network of NETWORK_NAMES) {
       const store = new DynamoDepositChainStore(db, tableName, network);
@@ -65,6 +66,21 @@ async function release(endpoint: string | undefined, tableName: string) {
           released.push({ network, txHash: record.txHash, amount: record.amount, holdReason: record.holdReason ?? 'unknown' });
         }
       }
+      // A credit taken back because the issuer froze the address after it: released as a whole.
+      const owner = (await new DynamoSweepDueList(db, tableName, network).setAsideDeposits()).find((one) => one.depositId === depositId);
+      if (!owner) continue;
+      const audit = (amount: bigint) =>
+        auditEntry(
+          owner.companyId,
+          'deposit.released',
+          { personId: null, email: null },
+          { sourceIp: 'command line', userAgent: `deposits:release (${userInfo().username})` },
+          new Date(),
+          depositId,
+          { reason, holdReason: 'address_frozen', amount: formatAmount(amount, 'USDT') },
+        );
+      const outcome = await releaseFrozenDepositCredit({ store }, owner, audit);
+      if (outcome !== 'not_held') released.push({ network, txHash: null, amount: outcome.released, holdReason: 'address_frozen' });
     }
     return released;
   } finally {
@@ -80,7 +96,8 @@ try {
     console.log(`Nothing held on ${depositId}: it is not held (released already, unfrozen, or never held). Nothing written.`);
   } else {
     for (const one of released) {
-      console.log(`Released ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; transaction ${one.txHash}): credited to the company, audited.`);
+      const what = one.txHash ? `transaction ${one.txHash}` : 'its credit, taken back when the address was frozen after it';
+      console.log(`Released ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): credited to the company, audited.`);
     }
   }
 } catch (error) {

@@ -5,7 +5,8 @@ import type { Deposit, HoldReason } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog } from '../shared/log.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
-import { confirmTransfer, dropTransfer, expireDeposit, holdTransfer, reholdTransfer, releaseTransfer, refreshConfirmations, transferId, type TransferRecord } from './deposit-transitions.ts';
+import { confirmTransfer, dropTransfer, expireDeposit, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, transferId, type TransferRecord } from './deposit-transitions.ts';
+import type { AddressOwner } from './deposit-address-filter.ts';
 import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
 import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
 
@@ -181,9 +182,30 @@ export async function releaseHeldTransfer(
     if (!tx) return null;
     // Its confirmations as last counted: a release is no chain read.
     const change = releaseTransfer(deposit, record, tx.blockNumber + tx.confirmations - 1, now(), await splitGuard(deps, deposit, now(), readAllowlist));
-    return change && { ...change, audit };
+    // A person's decision: not counted as credit a freeze of the address takes back (freezeCredit).
+    return change && { ...change, audit, unsweptCredit: 0n };
   });
   return outcome === 'applied' ? 'released' : 'not_held';
+}
+
+/**
+ * A person's release of a credit taken back because the deposit's address was frozen after it
+ * (`npm run deposits:release`; deposit-transitions.ts releaseFrozenCredit), with `audit` in the same
+ * transaction. 'not_held' when nothing is taken back (released already, or unfrozen).
+ */
+export async function releaseFrozenDepositCredit(
+  deps: Pick<DepositJobDeps, 'store' | 'now'>,
+  owner: AddressOwner,
+  audit: (amount: bigint) => AuditEntry,
+): Promise<{ released: bigint } | 'not_held'> {
+  const now = deps.now ?? (() => new Date());
+  let released = 0n;
+  const outcome = await withDeposit(deps.store, owner, (deposit) => {
+    const change = releaseFrozenCredit(deposit, now());
+    released = deposit.frozenCredit ?? 0n;
+    return change && { ...change, audit: audit(released) };
+  });
+  return outcome === 'applied' ? { released } : 'not_held';
 }
 
 /** Deposits still awaiting payment past `expiresAt` become `expired`; their address stays watched. */

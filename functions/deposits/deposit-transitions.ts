@@ -2,7 +2,7 @@ import type { TokenTransfer } from '../networks/chain.ts';
 import type { NetworkName } from '../networks/names.ts';
 import { depositView, type Deposit, type DepositTransaction, type HoldReason } from './deposits.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
-import { companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
+import { companyAccount, networkAccount, ledgerEntry, type Bucket, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
 import type { AllowlistGuard } from '../withdrawals/withdrawal-policy.ts';
 import { newWithdrawal, type Withdrawal } from '../withdrawals/withdrawals.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
@@ -58,6 +58,12 @@ export interface DepositChange {
   splitForward: { withdrawal: Withdrawal; guard: AllowlistGuard } | null;
   /** A person's decision this change carries out (a held deposit released), logged in its transaction. */
   audit?: AuditEntry;
+  /** Where a change that records no transfer puts the deposit's address among the sweeper's lists:
+   * `frozen` (set aside: freezeCredit) or `due` (back to the sweeper: unfreezeCredit). */
+  listing?: 'frozen' | 'due';
+  /** What the change adds to the credit counted as still at the deposit's address, unswept (what a
+   * freeze of the address would take back: freezeCredit); absent, the count is left as it is. */
+  unsweptCredit?: bigint;
 }
 
 const sameTransfer = (tx: TransferKey, key: TransferKey) => tx.txHash === key.txHash && tx.eventIndex === key.eventIndex;
@@ -76,7 +82,7 @@ function summarise(deposit: Deposit, transactions: DepositTransaction[], now: Da
   const status: Deposit['status'] =
     open.length > 0
       ? 'confirming'
-      : transactions.some((tx) => tx.status === 'held')
+      : transactions.some((tx) => tx.status === 'held') || (deposit.frozenCredit ?? 0n) > 0n
         ? 'held'
         : transactions.length > 0
         ? 'completed'
@@ -223,6 +229,76 @@ export function reholdTransfer(deposit: Deposit, record: TransferRecord, reason:
   };
 }
 
+/**
+ * The token's issuer froze the deposit's address after its payment was credited, while the USDT
+ * still sat there unswept (the sweeper found it frozen among the due addresses: frozen-addresses.ts).
+ * Money that cannot move is never available (../shared/networks.md, "The token as it is on
+ * mainnet"), so the credit is taken back into `held`, as a payment to an address already frozen
+ * is held, and `deposit.held` says so; unfreezeCredit gives it back once the issuer unfreezes it.
+ *
+ * What is taken back: the credit still at the address (`creditedUnswept`, what was credited there
+ * since its last sweep), at most what the company still has available. What it already withdrew
+ * or converted before the freeze was known cannot be taken back without a negative balance, which
+ * the contract's balance has no room for: that part is Cambio's exposure, which the caller logs for
+ * finance (the alarm DepositAddressesFrozen names the address).
+ */
+export function freezeCredit(deposit: Deposit, held: { creditedUnswept: bigint; available: bigint }, now: Date): { change: DepositChange; notHeld: bigint } | null {
+  if ((deposit.frozenCredit ?? 0n) > 0n) return null;
+  const atAddress = minOf(held.creditedUnswept, deposit.creditedAmount);
+  const amount = minOf(atAddress, held.available);
+  if (amount <= 0n) return null;
+  const after = summarise({ ...deposit, frozenCredit: amount, creditedAmount: deposit.creditedAmount - amount }, deposit.transactions, now);
+  return { change: creditMoved(deposit, after, { from: 'available', to: 'held', amount, step: 'credit-frozen', listing: 'frozen' }, 'deposit.held', now), notHeld: atAddress - amount };
+}
+
+/** The issuer unfroze the address of a deposit whose credit freezeCredit took back: credited again,
+ * `held` → `available`, `deposit.completed` written, and the address back on the sweeper's due list. */
+export function unfreezeCredit(deposit: Deposit, now: Date): DepositChange | null {
+  const amount = deposit.frozenCredit ?? 0n;
+  if (amount <= 0n) return null;
+  const { frozenCredit: _lifted, ...rest } = deposit;
+  const after = summarise({ ...rest, creditedAmount: deposit.creditedAmount + amount }, deposit.transactions, now);
+  return creditMoved(deposit, after, { from: 'held', to: 'available', amount, step: 'credit-unfrozen', listing: 'due' }, after.status === 'completed' ? 'deposit.completed' : null, now);
+}
+
+/** A deposit's credit moved between the company's buckets with no transfer recorded: its one entry
+ * (unique by the deposit's version), its event, and where its address goes among the sweeper's lists. */
+function creditMoved(
+  deposit: Deposit,
+  after: Deposit,
+  move: { from: Bucket; to: Bucket; amount: bigint; step: string; listing: 'frozen' | 'due' },
+  event: 'deposit.held' | 'deposit.completed' | null,
+  now: Date,
+): DepositChange {
+  const account = (bucket: Bucket) => companyAccount(deposit.companyId, bucket);
+  return {
+    before: deposit,
+    after,
+    transfer: null,
+    entries: [
+      ledgerEntry(deposit.companyId, `deposit:${deposit.id}:${move.step}:${deposit.version}`, [{ source: account(move.from), destination: account(move.to), currency: 'USDT', amount: move.amount }], now, deposit.network),
+    ],
+    events: event ? [domainEvent(deposit.companyId, event, depositView(after), now)] : [],
+    splitForward: null,
+    listing: move.listing,
+  };
+}
+
+/**
+ * A person's release of a credit freezeCredit took back (`npm run deposits:release`), the address
+ * still frozen: credited again as an unfreeze would, the address left set aside, and the amount
+ * taken off the count of what a freeze takes back, so the sweeper finding the address still frozen
+ * never undoes the decision.
+ */
+export function releaseFrozenCredit(deposit: Deposit, now: Date): DepositChange | null {
+  const change = unfreezeCredit(deposit, now);
+  if (!change) return null;
+  const { listing: _staysSetAside, ...released } = change;
+  return { ...released, unsweptCredit: -(deposit.frozenCredit ?? 0n) };
+}
+
+const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
 function credit(
   deposit: Deposit,
   tx: DepositTransaction,
@@ -273,6 +349,7 @@ function credit(
     ],
     events,
     splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
+    unsweptCredit: credited,
   };
 }
 

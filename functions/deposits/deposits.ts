@@ -61,6 +61,12 @@ export interface Deposit extends UsdtTransfer {
   requiredConfirmations: number;
   transactions: DepositTransaction[];
   split: DepositSplit | null;
+  /**
+   * Credit taken back because the token's issuer froze the address after it was credited, while
+   * the USDT still sat there unswept (deposit-transitions.ts freezeCredit): in `held`, out of
+   * `available`, until the issuer unfreezes the address. Absent when nothing is.
+   */
+  frozenCredit?: bigint;
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
@@ -169,9 +175,9 @@ export async function getDeposit(store: DepositStore, companyId: string, deposit
   return foundById('deposit', depositId, (id) => store.getDeposit(companyId, id), 'Deposit');
 }
 
-/** The deposit's hold, from its first held transfer; null when none is held. */
+/** The deposit's hold, from its first held transfer, else its credit frozen after the fact; null when none is held. */
 export function holdReasonOf(deposit: Deposit): HoldReason | null {
-  return deposit.transactions.find((tx) => tx.status === 'held')?.holdReason ?? null;
+  return deposit.transactions.find((tx) => tx.status === 'held')?.holdReason ?? (deposit.frozenCredit ? 'address_frozen' : null);
 }
 
 /** The contract's record. */

@@ -98,7 +98,9 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       '`awaiting_payment` → `confirming` → `completed`; `expired` after 24 h without funds (late funds are ' +
       'still credited). `held` (with `holdReason`, event `deposit.held`): the funds arrived but are not credited, because the ' +
       'token\'s issuer froze the deposit address (`address_frozen`: credited once it is unfrozen) or the payer is on the ' +
-      'sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
+      'sanctions screening list (`sender_sanctioned`: credited only if Cambio releases it). A `completed` deposit whose address ' +
+      'the issuer freezes while its USDT is still there goes to `held` (`address_frozen`, event `deposit.held`): that credit ' +
+      'leaves `available` (as much of it as is still available) and `creditedAmount`, and comes back once it is unfrozen. `split` forwards a share of every confirmed transfer on chain; while the company\'s withdrawal ' +
       'allowlist is on (dashboard, Integrations), its address must be on it for the deposit\'s network and usable, or 422 `ADDRESS_NOT_ALLOWED`. ' +
       'A split address Cambio refuses as a destination → 422 `ADDRESS_NOT_ALLOWED` on `split.address` with `details.reason` ' +
       '(as for a withdrawal: `cambio_address`, `token_contract`, `unspendable`), and so is one on the sanctions screening list ' +

@@ -129,7 +129,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 120_000);
 
-  it('an address frozen after it was credited is set aside before the batch is built: the others are swept, nothing would revert', async () => {
+  it('an address frozen after it was credited is set aside before the batch is built, and its credit taken back into held until it is unfrozen', async () => {
     const made = [await newDeposit(), await newDeposit(), await newDeposit()];
     for (const deposit of made) await pay(deposit.address, '4');
     await creditPaid();
@@ -138,9 +138,46 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     const [first] = await sweepUntilSettled();
     expect(first).toMatchObject({ sent: 1, forwarders: 2, frozen: 1, wouldRevert: 0 });
     expect(await balanceOf(made[0]!.address)).toBe(4_000_000n);
+    // The 4 USDT that cannot move are no longer the company's to withdraw.
+    expect(await companyUsdt()).toMatchObject({ available: usdt('8'), held: usdt('4') });
+    expect(await getDeposit(deposits, companyId, made[0]!.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('4') });
+    await expect(requestWithdrawal(withdrawals, RULES, companyId, { reference: 'tc-frozen', network: NETWORK, address: newPayee(), amount: usdt('9') }, new Date())).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+    });
+    await reconciled();
+
     await issuer().unfreeze(made[0]!.address);
     await sweepUntilSettled();
     expect(await balanceOf(made[0]!.address)).toBe(0n);
+    expect(await companyUsdt()).toMatchObject({ available: usdt('12'), held: 0n });
+    const unfrozen = await getDeposit(deposits, companyId, made[0]!.id);
+    expect(unfrozen).toMatchObject({ status: 'completed', creditedAmount: usdt('4') });
+    expect(unfrozen.frozenCredit).toBeUndefined();
+    await reconciled();
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 120_000);
+
+  it('an address frozen after the company spent part of its credit: what is still available is held, never more, and reconcile still balances', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '10');
+    await creditPaid();
+    // Withdrawn from the hot wallet's float before the freeze is known: 7 of the 10 (and the fee) are spent.
+    expect(await paidOut(newPayee(), '6')).toMatchObject({ status: 'completed' });
+    const left = (await companyUsdt()).available;
+    expect(left).toBeGreaterThan(0n);
+    expect(left).toBeLessThan(usdt('10'));
+    await issuer().freeze(deposit.address);
+    await sweepUntilSettled();
+    expect(await balanceOf(deposit.address)).toBe(10_000_000n);
+    expect(await companyUsdt()).toMatchObject({ available: 0n, held: left });
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: usdt('10') - left, frozenCredit: left });
+    await reconciled();
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+
+    await issuer().unfreeze(deposit.address);
+    await sweepUntilSettled();
+    expect(await companyUsdt()).toMatchObject({ available: left, held: 0n });
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('10') });
     await reconciled();
   }, 120_000);
 

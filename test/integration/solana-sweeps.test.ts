@@ -247,6 +247,7 @@ describe('Solana deposit sweeps on the local runtime', () => {
     const frozenAccount = (await chain.tokenAccounts(node().mint, [frozen!.address])).get(frozen!.address)!.address;
     await node().issuer.freeze(address(frozenAccount));
     const usdtBefore = await hotUsdt();
+    const availableBefore = (await companyUsdt()).available;
 
     // The run opens the two accounts (the frozen one cannot be: Approve refuses a frozen account),
     // and sweeps none it opened in the same run.
@@ -259,6 +260,9 @@ describe('Solana deposit sweeps on the local runtime', () => {
     const [open] = await store.openSweeps();
     expect(open!.accounts.map((account) => account.owner)).toEqual([other!.address]);
     expect(await store.setAsideAddresses()).toEqual([frozen!.address]);
+    // Frozen after its credit: the 3 USDT that cannot move are taken back into held.
+    expect(await companyUsdt()).toMatchObject({ available: availableBefore - usdt('3'), held: usdt('3') });
+    expect(await deposits.getDeposit(companyId, frozen!.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('3') });
     finalise();
     // Still frozen: still set aside, never put in a sweep.
     const second = await solanaSweeperRun(sweeper(), quiet);
@@ -272,6 +276,8 @@ describe('Solana deposit sweeps on the local runtime', () => {
     expect(third.outcome.outcome).toMatchObject({ sent: 0, frozen: 0 });
     expect(third.counts).toMatchObject({ DepositAddressesFrozen: 0, DepositAccountsOpened: 1 });
     expect(await store.setAsideAddresses()).toEqual([]);
+    expect(await companyUsdt()).toMatchObject({ available: availableBefore, held: 0n });
+    expect(await deposits.getDeposit(companyId, frozen!.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('3') });
     expect((await solanaSweeperRun(sweeper(), quiet)).outcome.outcome).toMatchObject({ sent: 1, swept: 1 });
     finalise();
     expect((await solanaSweeperRun(sweeper(), quiet)).outcome.outcome).toMatchObject({ done: 1, cleared: 1 });

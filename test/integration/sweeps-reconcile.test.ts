@@ -4,6 +4,7 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits, releaseHeldTransfer } from '#functions/deposits/deposit-confirmation';
+import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { auditEntry } from '#functions/companies/audit-log';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
@@ -25,6 +26,7 @@ import { SANDBOX_FAILING_ADDRESS, SANDBOX_TRX } from '#functions/networks/tron/s
 import { TRANSACTION_LIFETIME_MS } from '#functions/networks/tron/tron-transfer-builder';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
+import { runOpsCommand } from '../support/ops-commands.ts';
 import { BLOCK_MS, failingBroadcaster, sandboxChainWithHotWallet, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
 
 
@@ -297,6 +299,95 @@ describe('sweeps and reconciliation', () => {
     }
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
     expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('a due address the issuer freezes after its credit: set aside, its credit taken back into held, given back once unfrozen, and reconcile balanced throughout', async () => {
+    const deposit = await confirmedDepositAlone('frozen-after-credit', '5');
+    const company = new DynamoCompanyStore(env.db, env.tableName);
+    const usdtRow = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+    const before = await usdtRow();
+    const issuer = tronSandboxIssuer(env.db, env.tableName);
+    const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
+    await issuer.freeze(deposit.address);
+
+    expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1, toppedUp: 0 });
+    expect(await usdtRow()).toMatchObject({ available: before.available - usdt('5'), held: before.held + usdt('5') });
+    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('5') });
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('5'));
+    expect((await reconcileBoth()).balanced).toBe(true);
+
+    await issuer.unfreeze(deposit.address);
+    await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+    expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held });
+    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
+    for (let i = 0; i < 3; i++) {
+      await sweepDepositAddresses(withFreezes);
+      clock.advanceBlocks(20);
+    }
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a frozen credit released by a person (deposits:release) stays credited while the address is still frozen, and is not credited twice once it is unfrozen', async () => {
+    const deposit = await confirmedDepositAlone('frozen-after-credit-released', '7');
+    const company = new DynamoCompanyStore(env.db, env.tableName);
+    const available = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!.available;
+    const before = await available();
+    const issuer = tronSandboxIssuer(env.db, env.tableName);
+    const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
+    await issuer.freeze(deposit.address);
+    await sweepDepositAddresses(withFreezes);
+    expect(await available()).toBe(before - usdt('7'));
+
+    const release = (args: string[]) => runOpsCommand('ops/deposits-release.ts', [...args, '--table', env.tableName], { DYNAMODB_ENDPOINT: env.endpoint });
+    const released = await release(['--deposit', deposit.id, '--reason', 'the company must not wait: ticket 7']);
+    expect(released.stderr).toBe('');
+    expect(released.stdout).toContain('Released 7.000000 USDT');
+    expect(await available()).toBe(before);
+    expect((await release(['--deposit', deposit.id, '--reason', 'the company must not wait: ticket 7'])).stdout).toContain('Nothing held');
+    // Still frozen: the sweeper's next runs leave the person's decision as it is.
+    for (let i = 0; i < 2; i++) expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ toppedUp: 0 });
+    expect(await available()).toBe(before);
+    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
+
+    await issuer.unfreeze(deposit.address);
+    await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+    for (let i = 0; i < 3; i++) {
+      await sweepDepositAddresses(withFreezes);
+      clock.advanceBlocks(20);
+    }
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect(await available()).toBe(before);
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a payment to a frozen address, held and then released by a person, stays credited when the sweeper finds the address still frozen', async () => {
+    for (let i = 0; i < 3; i++) await runJobs();
+    const deposits = new DynamoDepositStore(env.db, env.tableName);
+    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'frozen-before-credit-released' }, clock.now());
+    const issuer = tronSandboxIssuer(env.db, env.tableName);
+    await issuer.freeze(deposit.address);
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_101), to: deposit.address, amount: usdt('6') });
+    clock.advanceBlocks(1);
+    while (((await scan()).lagBlocks ?? 0) > 0);
+    clock.advanceBlocks(20);
+    const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async () => new Set() };
+    await confirmDeposits({ ...depositJobs(), holds });
+    expect(await deposits.getDeposit(companyId, deposit.id)).toMatchObject({ status: 'held' });
+    const company = new DynamoCompanyStore(env.db, env.tableName);
+    const available = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!.available;
+    const before = await available();
+
+    const released = await runOpsCommand('ops/deposits-release.ts', ['--deposit', deposit.id, '--reason', 'the company must not wait: ticket 8', '--table', env.tableName], { DYNAMODB_ENDPOINT: env.endpoint });
+    expect(released.stdout).toContain('Released 6.000000 USDT');
+    expect(await available()).toBe(before + usdt('6'));
+    const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
+    expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1 });
+    expect(await available()).toBe(before + usdt('6'));
+    expect(await deposits.getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('6') });
+    await issuer.unfreeze(deposit.address);
   });
 
   it('a sweep lost after its top-up landed is redone without a second top-up: the TRX is still there', async () => {

@@ -1,7 +1,7 @@
 import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { describe, expect, it } from 'vitest';
 import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#functions/deposits/deposits';
-import { confirmTransfer, seeTransfer, splitShare, type TransferRecord } from '#functions/deposits/deposit-transitions';
+import { confirmTransfer, freezeCredit, seeTransfer, splitShare, unfreezeCredit, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-policy';
 import { balanceChanges } from '#functions/ledger/ledger';
 
@@ -128,5 +128,47 @@ describe('splitShare', () => {
 
     expect(splitShare(fixed, usdt(10))).toBe(usdt(3));
     expect(splitShare(fixed, usdt(2))).toBe(usdt(2));
+  });
+});
+
+describe('freezeCredit and unfreezeCredit: an address frozen after its payment was credited', () => {
+  const credited = async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+    return confirmTransfer(confirming, record, 1_020, LATER, null)!.after;
+  };
+
+  it('takes back what is still at the address into held, tells the company with deposit.held, and gives it back once unfrozen', async () => {
+    const completed = await credited();
+
+    const frozen = freezeCredit(completed, { creditedUnswept: usdt(10), available: usdt(50) }, LATER)!;
+
+    expect(frozen.notHeld).toBe(0n);
+    expect(frozen.change.after).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt(10), amountStatus: null });
+    expect(balanceChanges(frozen.change.entries[0]!).get('USDT')).toMatchObject({ available: -usdt(10), held: usdt(10) });
+    // The webhook body says why, and how much is credited now.
+    expect(frozen.change.events.map((event) => JSON.parse(event.payload))).toEqual([
+      expect.objectContaining({ type: 'deposit.held', data: expect.objectContaining({ status: 'held', holdReason: 'address_frozen', creditedAmount: '0.000000' }) }),
+    ]);
+    expect(frozen.change.listing).toBe('frozen');
+    // Taken back once: a second run finding it still frozen changes nothing.
+    expect(freezeCredit(frozen.change.after, { creditedUnswept: usdt(10), available: usdt(50) }, LATER)).toBeNull();
+
+    const unfrozen = unfreezeCredit(frozen.change.after, LATER)!;
+
+    expect(unfrozen.after).toMatchObject({ status: 'completed', creditedAmount: usdt(10), amountStatus: 'exact' });
+    expect(unfrozen.after.frozenCredit).toBeUndefined();
+    expect(balanceChanges(unfrozen.entries[0]!).get('USDT')).toMatchObject({ available: usdt(10), held: -usdt(10) });
+    expect(unfrozen.events.map((event) => event.type)).toEqual(['deposit.completed']);
+    expect(unfrozen.listing).toBe('due');
+    expect(unfreezeCredit(unfrozen.after, LATER)).toBeNull();
+  });
+
+  it('holds only what was credited since the last sweep, and no more than the company still has; what it spent is said, not taken', async () => {
+    const completed = await credited();
+
+    expect(freezeCredit(completed, { creditedUnswept: usdt(4), available: usdt(50) }, LATER)).toMatchObject({ notHeld: 0n, change: { after: { frozenCredit: usdt(4), creditedAmount: usdt(6) } } });
+    expect(freezeCredit(completed, { creditedUnswept: usdt(10), available: usdt(3) }, LATER)).toMatchObject({ notHeld: usdt(7), change: { after: { frozenCredit: usdt(3) } } });
+    expect(freezeCredit(completed, { creditedUnswept: usdt(10), available: 0n }, LATER)).toBeNull();
+    expect(freezeCredit(completed, { creditedUnswept: 0n, available: usdt(50) }, LATER)).toBeNull();
   });
 });

@@ -37,7 +37,7 @@ function itemsWrittenBy(change: DepositChange): number {
   return (
     1 +
     (change.transfer ? 1 : 0) +
-    (depositAddressListing(change) !== null ? 1 : 0) +
+    (depositAddressListing(change) !== null || change.unsweptCredit !== undefined ? 1 : 0) +
     change.entries.length +
     change.events.length +
     (change.splitForward ? 3 : 0) +
@@ -55,6 +55,7 @@ function itemsWrittenBy(change: DepositChange): number {
  * Reconcile still reads it, from the held transfer.
  */
 function depositAddressListing(change: DepositChange): 'due' | 'frozen' | 'kept' | null {
+  if (change.listing) return change.listing;
   const record = change.transfer?.record;
   if (!record) return null;
   if (keepsSanctionedMoneyInPlace(change.after)) return record.status === 'held' && record.holdReason === 'sender_sanctioned' ? 'kept' : null;
@@ -167,7 +168,13 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       entries.push(...change.entries);
     }
     if (entries.length > 0) {
-      tx.ledgerEntries(entries, () => new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`));
+      // A credit taken back (freezeCredit) takes from `available`, which a withdrawal may have spent
+      // since it was read: read again. Anything else takes from `pending` or `held`, which only the
+      // deposit's own changes take from.
+      const takesAvailable = changes.some((change) => change.listing === 'frozen');
+      tx.ledgerEntries(entries, () =>
+        takesAvailable ? new VersionConflict() : new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`),
+      );
     }
     try {
       // 'allowlist': the list holds after all, or the address read was removed since; the split's guard is built again from a read.
@@ -205,14 +212,21 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     }
     const listing = depositAddressListing(change);
     const addressKey = depositAddressItem.key(change.after.address);
+    // The credit counted as still at the address (freezeCredit takes it back if the address is
+    // frozen before it is swept). ADD makes the count on its first write, even of zero.
+    const counted = change.unsweptCredit;
+    const count = counted === undefined ? '' : ' ADD creditedUnsweptUsdt :counted';
+    const countValue = counted === undefined ? {} : { ':counted': counted };
     if (listing === 'due') {
       const due = depositAddressItem.sweepDue(change.after.network, change.after.address);
-      tx.update(addressKey, { expression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now', values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now } });
+      tx.update(addressKey, { expression: `SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now${count}`, values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now, ...countValue } });
+    } else if (listing === null && counted !== undefined) {
+      tx.update(addressKey, { expression: count.trim(), values: countValue });
     } else if (listing === 'frozen') {
       const frozen = depositAddressItem.frozen(change.after.network, change.after.address);
       tx.update(addressKey, { expression: 'SET GSI1PK = :pk, GSI1SK = :sk', values: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK } });
     } else if (listing === 'kept') {
-      tx.update(addressKey, { expression: 'REMOVE GSI1PK, GSI1SK, sweepDueSince' });
+      tx.update(addressKey, { expression: `REMOVE GSI1PK, GSI1SK, sweepDueSince${count}`, ...(counted !== undefined && { values: countValue }) });
     }
     for (const event of change.events) tx.event(event);
     if (change.audit) tx.put(auditEntryItem.toItem(change.audit), { condition: 'attribute_not_exists(PK)', onFailed: () => new ChainInvariantBroken('Audit entry id collision') });

@@ -1,9 +1,16 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
+import type { AddressOwner } from '#functions/deposits/deposit-address-filter';
 import type { NetworkName } from '#functions/networks/names';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { chainTransferItem } from './items/chain-transfer.ts';
-import { gsi1Partition, heldCondition, queryAll } from './queries.ts';
+import { gsi1Partition, heldCondition, itemsUnder, queryAll, readItem } from './queries.ts';
+import { balanceItem } from './items/balance.ts';
+import { DynamoDepositChainStore } from './deposit-chain-store.ts';
+import { withDeposit } from '#functions/deposits/deposit-chain';
+import { freezeCredit, unfreezeCredit } from '#functions/deposits/deposit-transitions';
+import { stderrLog } from '#functions/shared/log';
+import { formatAmount } from '#functions/shared/money';
 
 /**
  * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
@@ -12,12 +19,21 @@ import { gsi1Partition, heldCondition, queryAll } from './queries.ts';
  */
 export class DynamoSweepDueList implements FrozenAddressList {
   private readonly dueSince = new Map<string, string>();
+  private readonly deposits: DynamoDepositChainStore;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly network: NetworkName,
-  ) {}
+  ) {
+    this.deposits = new DynamoDepositChainStore(db, tableName, network);
+  }
+
+  /** The company's USDT `available`, its shards summed (a consistent read: the write is placed on it). */
+  private async availableUsdt(companyId: string): Promise<bigint> {
+    const rows = balanceItem.summed(await itemsUnder(this.db, this.tableName, balanceItem.shardsOf(companyId, 'USDT')));
+    return rows.find((row) => row.currency === 'USDT')?.available ?? 0n;
+  }
 
   /**
    * At most `limit`, in address order; `after`: only those after that address (the next page). An
@@ -63,8 +79,36 @@ export class DynamoSweepDueList implements FrozenAddressList {
     return new Set(items.map((item) => item.depositId as string));
   }
 
-  /** Due → set aside (frozen-addresses.ts). Only from the due list: a cleared address stays cleared. */
+  /**
+   * Due → set aside (frozen-addresses.ts). Only from the due list: a cleared address stays cleared.
+   * What was credited there and is still there is taken back from the company's `available` into
+   * `held` in the same write (deposit-transitions.ts freezeCredit): money that cannot move is never
+   * available.
+   */
   async setAside(address: string): Promise<void> {
+    const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
+    if (item && item.GSI1PK === depositAddressItem.sweepDuePartition(this.network)) {
+      const { companyId, depositId } = depositAddressItem.ownerFromItem(item);
+      let notHeld = 0n;
+      const outcome = await withDeposit(this.deposits, { companyId, depositId }, async (deposit) => {
+        const taken = freezeCredit(deposit, { creditedUnswept: depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount), available: await this.availableUsdt(companyId) }, new Date());
+        notHeld = taken?.notHeld ?? 0n;
+        return taken?.change ?? null;
+      });
+      if (notHeld > 0n) {
+        // Spent before the freeze was known: the company's balance cannot go below zero, so this
+        // part is Cambio's exposure, for finance to settle with the company.
+        stderrLog.error('deposit address frozen after its credit was spent: not all of it could be held', {
+          network: this.network,
+          address,
+          companyId,
+          depositId,
+          notHeld: formatAmount(notHeld, 'USDT'),
+        });
+      }
+      // The write set the address aside with the credit taken back.
+      if (outcome === 'applied') return;
+    }
     const frozen = depositAddressItem.frozen(this.network, address);
     await this.moveAddress(address, {
       UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
@@ -74,12 +118,26 @@ export class DynamoSweepDueList implements FrozenAddressList {
   }
 
   async setAsideAddresses(): Promise<string[]> {
-    const items = await gsi1Partition(this.db, this.tableName, depositAddressItem.frozenPartition(this.network));
-    return items.map(depositAddressItem.addressOf);
+    return (await this.setAsideItems()).map(depositAddressItem.addressOf);
   }
 
-  /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one). */
+  /** The deposits of the addresses set aside, for a person's release (`npm run deposits:release`). */
+  async setAsideDeposits(): Promise<AddressOwner[]> {
+    return (await this.setAsideItems()).map(depositAddressItem.ownerFromItem);
+  }
+
+  private setAsideItems() {
+    return gsi1Partition(this.db, this.tableName, depositAddressItem.frozenPartition(this.network));
+  }
+
+  /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one).
+   * A credit setAside took back is given back in the same write (unfreezeCredit). */
   async returnToDue(address: string): Promise<void> {
+    const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
+    if (item && item.GSI1PK === depositAddressItem.frozenPartition(this.network)) {
+      const outcome = await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => unfreezeCredit(deposit, new Date()));
+      if (outcome === 'applied') return;
+    }
     const due = depositAddressItem.sweepDue(this.network, address);
     await this.moveAddress(address, {
       UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = if_not_exists(sweepDueSince, :now)',
@@ -96,7 +154,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
       UpdateExpression:
         remaining > 0n
           ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
-          : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
+          : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt, creditedUnsweptUsdt',
       ConditionExpression: 'sweepDueSince = :seen',
       ExpressionAttributeValues: {
         ':seen': this.dueSince.get(address) ?? '',

@@ -38,6 +38,10 @@ export const depositAddressItem = {
   ownerProjection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },
   ownerFromItem: (item: Item): AddressOwner => ({ companyId: item.companyId as string, depositId: item.depositId as string }),
   addressOf: (item: Item): string => item.address as string,
+  /** USDT credited to the address's company since its last sweep (added by each credit, removed when
+   * a sweep empties it). An item from before it was counted has none: the deposit's whole credit
+   * stands for it. */
+  creditedUnsweptOf: (item: Item, creditedAmount: bigint): bigint => (item.creditedUnsweptUsdt === undefined ? creditedAmount : toBigInt(item.creditedUnsweptUsdt)),
   /** An address marked sweepDue, as the sweeper reads it: `dueSince` is the mark's time, which
    * clearing the mark is conditional on (a confirmation since sets a later one). */
   sweepCandidateFromItem: (item: Item) => ({

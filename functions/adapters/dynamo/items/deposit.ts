@@ -50,6 +50,7 @@ export const depositItem = {
             withdrawalId: (split.withdrawalId as string | null) ?? null,
           }
         : null,
+      ...(item.frozenCredit !== undefined && { frozenCredit: toBigInt(item.frozenCredit) }),
       expiresAt: item.expiresAt as string,
       createdAt: item.createdAt as string,
       updatedAt: item.updatedAt as string,
