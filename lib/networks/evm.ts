@@ -3,6 +3,8 @@ import type { IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Stack } from 'aws-cdk-lib';
 import { EVM_NETWORKS, evmTokenControlsOf } from '../../functions/networks/evm/networks.ts';
 import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../../functions/networks/evm/settings.ts';
+import { forwarderImplementationAddress } from '../../functions/networks/evm/forwarder-address.ts';
+import type { Address } from 'viem';
 import type { StageConfig } from '../../config/stages.ts';
 import type { Binder } from '../api-function.ts';
 import { secretsNamedIn } from '../binders.ts';
@@ -39,9 +41,26 @@ export const evmStack: NetworkFamilyStack = {
   },
 };
 
-/** The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema). */
+/**
+ * The EVM networks the stage opens (its EVM_NETWORKS figure, checked by the settings schema), each
+ * `forwarderImplementation` checked against its factory: the factory deploys its implementation with
+ * its first CREATE (contracts/DepositForwarderFactory.sol), so the figure can only be that address.
+ * Deposit addresses are computed from the figure, and a mistyped one would hand out addresses no
+ * sweep can ever empty: refused here, at synth, before any is handed out.
+ */
 function openEvmNetworks(config: StageConfig) {
-  return v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
+  const open = v.parse(EVM_STAGE_SETTINGS.EVM_NETWORKS, config.functionEnvironment.EVM_NETWORKS);
+  for (const [name, network] of Object.entries(open)) {
+    const deployed = forwarderImplementationAddress(network.forwarderFactory as Address);
+    if (deployed.toLowerCase() !== network.forwarderImplementation.toLowerCase()) {
+      throw new Error(
+        `Stage ${config.stage}: EVM_NETWORKS.${name}.forwarderImplementation is ${network.forwarderImplementation}, but the factory ` +
+          `${network.forwarderFactory} deploys its implementation at ${deployed}: a deposit address computed from the figure could never be swept. ` +
+          'Set it to the factory\'s implementation() (npm run evm:deploy-factory prints both).',
+      );
+    }
+  }
+  return open;
 }
 
 /**

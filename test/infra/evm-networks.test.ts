@@ -170,6 +170,13 @@ it('refuses a stage figure that names an unknown network, naming the variable', 
   expect(() => sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify({ solana: EVM_NETWORKS.ethereum }) })).toThrow(/Stage sandbox: EVM_NETWORKS names a network other than ethereum, bsc, polygon, arbitrum/);
 });
 
+it("refuses at synth a forwarderImplementation that is not the factory's own implementation: deposit addresses computed from it could never be swept", () => {
+  const mistyped = { ...EVM_NETWORKS.ethereum, forwarderImplementation: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2bf' };
+  expect(() => sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify({ ethereum: mistyped }) })).toThrow(
+    /Stage sandbox: EVM_NETWORKS\.ethereum\.forwarderImplementation is 0xa16E02E87b7454126E5E10d957A927A7F5B5d2bf, but the factory 0x5FbDB2315678afecb367f032d93F642f64180aa3 deploys its implementation at 0xa16E02E87b7454126E5E10d957A927A7F5B5d2be/,
+  );
+});
+
 it.each([
   ['HotWalletFrozen', /froze the .* hot wallet/],
   ['TokenPaused', /paused USDT on/],
