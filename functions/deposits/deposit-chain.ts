@@ -49,19 +49,23 @@ export interface DepositHolds {
   sanctioned(addresses: string[]): Promise<Set<string>>;
 }
 
+/** Every payer of a transfer's transaction that screening judges: its `from` and any other whose
+ * USDT it carried (Solana): a sanctioned one's money is in it, whoever else paid beside. */
+export const payersOf = (transfer: { from?: string; otherPayers?: string[] }): string[] => [...(transfer.from ? [transfer.from] : []), ...(transfer.otherPayers ?? [])];
+
 /** Why each of these final transfers (to `to`, paid by `from`) is held, by transferId; absent when
  * it is credited. One read of each kind for them all. */
-export async function holdsFor(holds: DepositHolds | undefined, transfers: (TransferKey & { to: string; from?: string })[]): Promise<Map<string, HoldReason>> {
+export async function holdsFor(holds: DepositHolds | undefined, transfers: (TransferKey & { to: string; from?: string; otherPayers?: string[] })[]): Promise<Map<string, HoldReason>> {
   const reasons = new Map<string, HoldReason>();
   if (!holds || transfers.length === 0) return reasons;
-  const senders = transfers.flatMap((transfer) => (transfer.from ? [transfer.from] : []));
+  const senders = transfers.flatMap(payersOf);
   const [frozen, sanctioned] = await Promise.all([
     holds.frozenAddresses([...new Set(transfers.map((transfer) => transfer.to))]),
     senders.length ? holds.sanctioned([...new Set(senders)]) : Promise.resolve(new Set<string>()),
   ]);
   for (const transfer of transfers) {
     // A sanctioned payer is the stronger reason: unfreezing the address must not release it.
-    if (transfer.from && sanctioned.has(transfer.from)) reasons.set(transferId(transfer), 'sender_sanctioned');
+    if (payersOf(transfer).some((payer) => sanctioned.has(payer))) reasons.set(transferId(transfer), 'sender_sanctioned');
     else if (frozen.has(transfer.to)) reasons.set(transferId(transfer), 'address_frozen');
   }
   return reasons;

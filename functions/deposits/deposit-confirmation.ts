@@ -7,7 +7,7 @@ import { stderrLog } from '../shared/log.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { confirmTransfer, dropTransfer, expireDeposit, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, transferId, type TransferRecord } from './deposit-transitions.ts';
 import type { AddressOwner } from './deposit-address-filter.ts';
-import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
+import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
 import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
 
 /**
@@ -51,12 +51,12 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   const frozen = await deps.holds.frozenAddresses([...new Set(records.map((record) => record.to))]);
   const unfrozen = records.filter((record) => !frozen.has(record.to));
   if (unfrozen.length === 0) return 0;
-  const payers = [...new Set(unfrozen.flatMap((record) => (record.from ? [record.from] : [])))];
+  const payers = [...new Set(unfrozen.flatMap(payersOf))];
   const sanctioned = payers.length ? await deps.holds.sanctioned(payers) : new Set<string>();
   const latest = (await deps.chain.latestBlock()).number;
   const steps: DepositStep<'released' | null>[] = unfrozen.map((record) => {
     const owner = { companyId: record.companyId, depositId: record.depositId };
-    return record.from !== undefined && sanctioned.has(record.from)
+    return payersOf(record).some((payer) => sanctioned.has(payer))
       ? { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null }
       : { owner, build: async (deposit, readAllowlist) => releaseTransfer(deposit, record, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist)), outcome: 'released' };
   });

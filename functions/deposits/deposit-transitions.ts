@@ -36,6 +36,8 @@ export interface TransferRecord extends TransferKey {
   status: 'confirming' | 'confirmed' | 'reversed' | 'held';
   /** The paying address (the Transfer event's `from`); absent on records made before it was kept. */
   from?: string;
+  /** The transaction's other payers (TokenTransfer.otherPayers), screened as `from` is; absent where none. */
+  otherPayers?: string[];
   /** The deposit address it paid (the event's `to`), which the holds check without reading the
    * deposit; absent on records made before it was kept. */
   to?: string;
@@ -136,7 +138,7 @@ export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlo
     after,
     transfer: {
       write: 'record',
-      record: { ...transferKey(transfer), network: deposit.network, blockNumber: transfer.blockNumber, ...(transfer.blockHash && { blockHash: transfer.blockHash }), companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming', from: transfer.from, to: transfer.to },
+      record: { ...transferKey(transfer), network: deposit.network, blockNumber: transfer.blockNumber, ...(transfer.blockHash && { blockHash: transfer.blockHash }), companyId: deposit.companyId, depositId: deposit.id, amount: transfer.amount, status: 'confirming', from: transfer.from, ...(transfer.otherPayers?.length && { otherPayers: transfer.otherPayers }), to: transfer.to },
     },
     entries: [seen],
     events: [domainEvent(deposit.companyId, 'deposit.confirming', depositView(after), now)],

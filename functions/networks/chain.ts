@@ -24,7 +24,12 @@ export interface TokenTransfer {
   blockHash?: string;
   /** The token contract that emitted the event: only the official USDT contract counts. */
   contract: string;
+  /** Who paid: the event's `from`; on Solana, which has no events, the owner whose USDT fell most in
+   * the transaction. */
   from: string;
+  /** Everyone else whose USDT fell in the same transaction, where a chain can tell (Solana): one
+   * transaction may carry several payers' USDT to one account, and each is screened as `from` is. */
+  otherPayers?: string[];
   to: string;
   /** USDT minor units (6 decimals), whatever the token's decimals on chain. */
   amount: bigint;

@@ -1,5 +1,5 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { address } from '@solana/kit';
+import { address, generateKeyPairSigner } from '@solana/kit';
 import { base58 } from '@scure/base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
@@ -15,7 +15,9 @@ import { DynamoSolanaSweepStore } from '#functions/networks/solana/sweep-store';
 import type { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
 import { freshTable, useFreshTable, type TestTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
-import { FINALITY_DEPTH, SOLANA_TEST_DEPOSIT_SEED, nodeChainOf, useSolanaNode } from '../support/solana.ts';
+import { FINALITY_DEPTH, SOLANA_TEST_DEPOSIT_SEED, nodeChainOf, sendSolanaTransaction, usdtPaymentInstructions, useSolanaNode } from '../support/solana.ts';
+import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
+import { addStageEntry } from '#functions/screening/screening-import';
 import { customerPays, solanaDepositJobs, solanaDepositSettings, solanaSweeper } from '../support/solana-sweeps.ts';
 
 /**
@@ -108,6 +110,29 @@ describe('Solana deposits on the local runtime', () => {
     expect(await jobs.release()).toBe(1);
     expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: paid });
     expect((await companyUsdt()).available - before.available).toBe(paid);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
+
+  it("one transaction paying a deposit from two wallets, the larger payer clean and the other on the screening list, is held as sender_sanctioned: every payer is screened, not only the one that paid most", async () => {
+    const deposit = await newDeposit();
+    const listed = await generateKeyPairSigner();
+    await addStageEntry(new DynamoScreeningStore(env.db, env.tableName), { network: 'solana', address: listed.address, reason: 'test: a court order', actor: 'test' });
+    await node().issuer.mintTo(listed.address, usdt('5'));
+    // The customer pays the fee and the larger part; the listed wallet signs its own smaller transfer.
+    const [customerPart, listedPart] = await Promise.all([
+      usdtPaymentInstructions(node(), node().customer.signer, deposit.address, usdt('8')),
+      usdtPaymentInstructions(node(), listed, deposit.address, usdt('3')),
+    ]);
+    await sendSolanaTransaction(node(), node().customer.signer, [...customerPart, ...listedPart]);
+    const before = await companyUsdt();
+
+    expect(await jobs.settle()).toMatchObject({ held: 1, confirmed: 0 });
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({
+      status: 'held',
+      creditedAmount: 0n,
+      transactions: [expect.objectContaining({ amount: usdt('11'), from: node().customer.address, status: 'held', holdReason: 'sender_sanctioned' })],
+    });
+    expect(await companyUsdt()).toMatchObject({ available: before.available, held: before.held + usdt('11') });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 

@@ -219,7 +219,7 @@ export class SolanaRpcChain implements SolanaChain {
             eventIndex: movement.accountIndex,
             blockNumber: Number(slot),
             contract: mint,
-            from: payerOf(mint, transaction),
+            ...payersOf(mint, transaction),
             to: movement.owner,
             amount: movement.delta,
           });
@@ -527,13 +527,20 @@ function feePayerCostOf(meta: TransactionMeta): { asset: 'SOL'; amount: bigint }
   return { asset: 'SOL', amount: BigInt(before) - BigInt(after) };
 }
 
-/** Who paid a transaction's USDT: the owner whose USDT fell most in it, else (USDT minted, not
- * moved) its first signer. */
-function payerOf(mint: string, transaction: ReadTransaction): string {
-  let payer: UsdtMovement | undefined;
-  for (const movement of usdtMovements(mint, transaction.meta)) if (movement.delta < 0n && (!payer || movement.delta < payer.delta)) payer = movement;
-  return payer?.owner ?? transaction.firstSigner;
+/** Who paid a transaction's USDT: `from`, the owner whose USDT fell most in it, else (USDT minted,
+ * not moved) its first signer; `otherPayers`, every other owner whose USDT fell in it, for
+ * screening (one transaction may carry several wallets' USDT to one account). */
+function payersOf(mint: string, transaction: ReadTransaction): { from: string; otherPayers?: string[] } {
+  const fell = usdtMovements(mint, transaction.meta)
+    .filter((movement) => movement.delta < 0n)
+    .sort((a, b) => (a.delta < b.delta ? -1 : a.delta > b.delta ? 1 : 0));
+  const owners = [...new Set(fell.map((movement) => movement.owner))];
+  if (owners.length === 0) return { from: transaction.firstSigner };
+  const [from, ...otherPayers] = owners;
+  return { from: from!, ...(otherPayers.length > 0 && { otherPayers }) };
 }
+/** The payer a receipt names: the owner whose USDT fell most (payersOf's `from`). */
+const payerOf = (mint: string, transaction: ReadTransaction): string => payersOf(mint, transaction).from;
 
 /** A block's time as ISO 8601; a node that does not know it (null: an old block) is a fault. */
 function timeOf(blockTime: bigint | null, slot: bigint): string {

@@ -58,6 +58,7 @@ export const chainTransferItem = {
     depositId: item.depositId as string,
     status: item.status as TransferRecord['status'],
     ...(typeof item.from === 'string' && { from: item.from }),
+    ...(Array.isArray(item.otherPayers) && { otherPayers: item.otherPayers as string[] }),
     ...(typeof item.to === 'string' && { to: item.to }),
     ...(typeof item.holdReason === 'string' && { holdReason: item.holdReason as HoldReason }),
   }),
