@@ -60,15 +60,16 @@ export async function withdrawalSenderRun<Sent extends WithdrawalSenderRun['sent
   return run;
 }
 
-/** The sweeper: frozen addresses the issuer has unfrozen go back to the due list first; then, unless
- * the token may not move, the family's sweep (`frozen`: due addresses it set aside as frozen). */
+/** The sweeper: frozen addresses the issuer has unfrozen go back to the due list first, and a page of
+ * those below the sweep minimum is checked for a freeze (frozen-addresses.ts reviewFrozenAddresses);
+ * then, unless the token may not move, the family's sweep (`frozen`: due addresses it set aside as frozen). */
 export async function depositSweeperRun<Swept extends Record<keyof Swept, number> & { frozen: number }>(steps: {
-  returnUnfrozen(): Promise<{ stillFrozen: number }>;
+  reviewFrozen(): Promise<{ stillFrozen: number }>;
   standing(): Promise<TokenStanding>;
   sweep(): Promise<Swept>;
   family(swept: Swept): Promise<Record<string, number>>;
 }): Promise<JobRunOutcome<DepositSweeperRun>> {
-  const { stillFrozen } = await steps.returnUnfrozen();
+  const { stillFrozen } = await steps.reviewFrozen();
   const standing = await steps.standing();
   if (!usdtMayMove(standing)) {
     return { outcome: { outcome: null, standing, frozenAddresses: stillFrozen }, counts: { DepositAddressesFrozen: stillFrozen, ...standingCounts(standing) }, busy: true };

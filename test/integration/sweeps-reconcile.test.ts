@@ -4,7 +4,7 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits, releaseHeldTransfer } from '#functions/deposits/deposit-confirmation';
-import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
+import { returnUnfrozen, reviewFrozenAddresses } from '#functions/deposits/frozen-addresses';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { auditEntry } from '#functions/companies/audit-log';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
@@ -325,6 +325,39 @@ describe('sweeps and reconciliation', () => {
       clock.advanceBlocks(20);
     }
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('an address left below the sweep minimum that the issuer freezes after its credit is found by the sweeper\'s review: its credit taken back into held, given back once unfrozen', async () => {
+    const deposit = await confirmedDepositAlone('frozen-below-minimum', '0.4');
+    const company = new DynamoCompanyStore(env.db, env.tableName);
+    const usdtRow = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+    const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
+    // Below the 1 USDT minimum: left there, off the due list, which the sweep never looks at again.
+    await sweepDepositAddresses(withFreezes);
+    expect(await withFreezes.store.belowMinimumPage(100)).toContain(deposit.address);
+    const before = await usdtRow();
+    const issuer = tronSandboxIssuer(env.db, env.tableName);
+    await issuer.freeze(deposit.address);
+    expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 0 });
+    expect((await usdtRow()).available).toBe(before.available);
+
+    // The review a run makes (every below-minimum address comes round in turn) finds it.
+    let review = { stillFrozen: 0, returned: 0, setAside: 0 };
+    for (let run = 0; run < 10 && review.setAside === 0; run++) review = await reviewFrozenAddresses(withFreezes.store, withFreezes.frozenAmong);
+    expect(review).toMatchObject({ setAside: 1, stillFrozen: 1 });
+    expect(await usdtRow()).toMatchObject({ available: before.available - usdt('0.4'), held: before.held + usdt('0.4') });
+    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'held', frozenCredit: usdt('0.4') });
+    expect((await reconcileBoth()).balanced).toBe(true);
+
+    await issuer.unfreeze(deposit.address);
+    expect(await reviewFrozenAddresses(withFreezes.store, withFreezes.frozenAmong)).toMatchObject({ returned: 1, stillFrozen: 0 });
+    expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held });
+    // Back on the due list, still below the minimum: left there again, and still credited.
+    await sweepDepositAddresses(withFreezes);
+    expect(await withFreezes.store.belowMinimumPage(100)).toContain(deposit.address);
+    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('0.4') });
     expect((await reconcileBoth()).balanced).toBe(true);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });

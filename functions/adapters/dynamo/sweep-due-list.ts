@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
 import type { AddressOwner } from '#functions/deposits/deposit-address-filter';
 import type { NetworkName } from '#functions/networks/names';
@@ -87,7 +87,8 @@ export class DynamoSweepDueList implements FrozenAddressList {
    */
   async setAside(address: string): Promise<void> {
     const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
-    if (item && item.GSI1PK === depositAddressItem.sweepDuePartition(this.network)) {
+    const setAsideFrom = [depositAddressItem.sweepDuePartition(this.network), depositAddressItem.belowMinimumPartition(this.network)];
+    if (item && setAsideFrom.includes(item.GSI1PK as string)) {
       const { companyId, depositId } = depositAddressItem.ownerFromItem(item);
       let notHeld = 0n;
       const outcome = await withDeposit(this.deposits, { companyId, depositId }, async (deposit) => {
@@ -112,9 +113,34 @@ export class DynamoSweepDueList implements FrozenAddressList {
     const frozen = depositAddressItem.frozen(this.network, address);
     await this.moveAddress(address, {
       UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
-      ConditionExpression: 'GSI1PK = :due',
-      ExpressionAttributeValues: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK, ':due': depositAddressItem.sweepDuePartition(this.network) },
+      ConditionExpression: 'GSI1PK IN (:due, :below)',
+      ExpressionAttributeValues: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK, ':due': setAsideFrom[0], ':below': setAsideFrom[1] },
     });
+  }
+
+  async belowMinimumPage(limit: number): Promise<string[]> {
+    const cursorKey = depositAddressItem.belowMinimumReviewKey(this.network);
+    const after = depositAddressItem.belowMinimumReviewedUpTo(await readItem(this.db, this.tableName, cursorKey));
+    const page = await this.belowMinimumAfter(limit, after);
+    // Past the last: on from the first, so each address comes round in turn.
+    if (page.length < limit && after !== undefined) page.push(...(await this.belowMinimumAfter(limit - page.length)).filter((address) => address <= after && !page.includes(address)));
+    const last = page.length < limit ? undefined : page.at(-1);
+    if (last !== undefined) await this.db.send(new PutCommand({ TableName: this.tableName, Item: depositAddressItem.belowMinimumReview(this.network, last) }));
+    else if (after !== undefined) await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: cursorKey }));
+    return page;
+  }
+
+  private async belowMinimumAfter(limit: number, after?: string): Promise<string[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: after === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
+        ExpressionAttributeValues: { ':pk': depositAddressItem.belowMinimumPartition(this.network), ...(after !== undefined && { ':after': after }) },
+        Limit: limit,
+      }),
+    );
+    return Items.map(depositAddressItem.addressOf);
   }
 
   async setAsideAddresses(): Promise<string[]> {
@@ -204,6 +230,10 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
 
   setAsideAddresses(): Promise<string[]> {
     return this.due.setAsideAddresses();
+  }
+
+  belowMinimumPage(limit: number): Promise<string[]> {
+    return this.due.belowMinimumPage(limit);
   }
 
   returnToDue(address: string): Promise<void> {

@@ -7,7 +7,7 @@ import { tokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from './withdrawal-sending.ts';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from './sweeps.ts';
-import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
+import { reviewFrozenAddresses } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
 import { DynamoEvmSendingStore } from './sending-store.ts';
 import { DynamoEvmSweepStore } from './sweep-store.ts';
@@ -86,7 +86,7 @@ export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
     };
     return async (log: Log) =>
       depositSweeperRun({
-        returnUnfrozen: () => returnUnfrozen(sweeping.store, sweeping.frozenAmong!),
+        reviewFrozen: () => reviewFrozenAddresses(sweeping.store, sweeping.frozenAmong!),
         standing: async () => tokenStanding(chain, networkSettings.usdtContract, await signer.address()),
         sweep: () => sweepEvmDepositAddresses({ ...sweeping, log }),
         family: async (swept) => ({

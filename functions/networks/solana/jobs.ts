@@ -7,7 +7,7 @@ import { cambioAddressesOf } from '#adapters/dynamo/cambio-address-store';
 import { sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom } from './withdrawal-sending.ts';
 import { solanaSweepDepsFrom, sweepSolanaDepositAddresses, type SolanaSweeper } from './sweeps.ts';
 import { solanaSettingsOf } from './from-settings.ts';
-import { returnUnfrozen } from '../../deposits/frozen-addresses.ts';
+import { reviewFrozenAddresses } from '../../deposits/frozen-addresses.ts';
 import { openDepositAccounts, reclaimExpiredDepositAccounts } from './deposit-accounts.ts';
 import type { SolanaChain } from './chain.ts';
 
@@ -71,7 +71,7 @@ export async function solanaSweeperRun(sweeper: SolanaSweeper, log: Log, now = n
   const accounts = await openAndReclaim(sweeper, log, now);
   const openingNow = new Set(accounts.opened);
   return depositSweeperRun({
-    returnUnfrozen: () => returnUnfrozen(deps.store, sweeper.frozenAmong),
+    reviewFrozen: () => reviewFrozenAddresses(deps.store, sweeper.frozenAmong),
     standing: async () => tokenStanding(deps.chain, deps.mint, await sweeper.hotWallet.address()),
     sweep: () => sweepSolanaDepositAddresses({ ...deps, log, openingNow }),
     family: async (swept) => ({

@@ -25,6 +25,11 @@ export const depositAddressItem = {
    * aside (functions/deposits/frozen-addresses.ts) until it is unfrozen; its USDT stays counted. */
   frozenPartition: (network: NetworkName) => `SWEEPS#${network}#frozen`,
   frozen: (network: NetworkName, address: string) => ({ GSI1PK: depositAddressItem.frozenPartition(network), GSI1SK: address }),
+  /** Where the sweeper's review of the below-minimum addresses for a freeze stands on a network: the
+   * last address it looked at (`after`), the next run starting past it. */
+  belowMinimumReviewKey: (network: NetworkName) => ({ PK: `SWEEPS#${network}#below_minimum_review`, SK: 'CURSOR' }),
+  belowMinimumReview: (network: NetworkName, after: string): Item => ({ ...depositAddressItem.belowMinimumReviewKey(network), type: 'BelowMinimumReview', after }),
+  belowMinimumReviewedUpTo: (item: Item | null): string | undefined => (typeof item?.after === 'string' ? item.after : undefined),
 
   toItem: (deposit: Pick<Deposit, 'address' | 'addressIndex' | 'companyId' | 'id' | 'createdAt'>): Item => ({
     ...depositAddressItem.head(deposit.address),
