@@ -53,13 +53,18 @@ export class DynamoSweepDueList implements FrozenAddressList {
     });
   }
 
-  private async duePage(limit: number, after?: string) {
+  private duePage(limit: number, after?: string) {
+    return this.pageOf(depositAddressItem.sweepDuePartition(this.network), limit, after);
+  }
+
+  /** At most `limit` addresses of one of the list's GSI1 partitions, in address order, after `after`. */
+  private async pageOf(partition: string, limit: number, after?: string) {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: after === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
-        ExpressionAttributeValues: { ':pk': depositAddressItem.sweepDuePartition(this.network), ...(after !== undefined && { ':after': after }) },
+        ExpressionAttributeValues: { ':pk': partition, ...(after !== undefined && { ':after': after }) },
         Limit: limit,
       }),
     );
@@ -131,16 +136,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
   }
 
   private async belowMinimumAfter(limit: number, after?: string): Promise<string[]> {
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: after === undefined ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND GSI1SK > :after',
-        ExpressionAttributeValues: { ':pk': depositAddressItem.belowMinimumPartition(this.network), ...(after !== undefined && { ':after': after }) },
-        Limit: limit,
-      }),
-    );
-    return Items.map(depositAddressItem.addressOf);
+    return (await this.pageOf(depositAddressItem.belowMinimumPartition(this.network), limit, after)).map(depositAddressItem.addressOf);
   }
 
   async setAsideAddresses(): Promise<string[]> {
