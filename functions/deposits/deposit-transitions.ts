@@ -244,13 +244,14 @@ export function reholdTransfer(deposit: Deposit, record: TransferRecord, reason:
  * the contract's balance has no room for: that part is Cambio's exposure, which the caller logs for
  * finance (the alarm DepositAddressesFrozen names the address).
  */
-export function freezeCredit(deposit: Deposit, held: { creditedUnswept: bigint; available: bigint }, now: Date): { change: DepositChange; notHeld: bigint } | null {
-  if ((deposit.frozenCredit ?? 0n) > 0n) return null;
+export function freezeCredit(deposit: Deposit, held: { creditedUnswept: bigint; available: bigint }, now: Date): { change: DepositChange | null; notHeld: bigint } {
+  if ((deposit.frozenCredit ?? 0n) > 0n) return { change: null, notHeld: 0n };
   const atAddress = minOf(held.creditedUnswept, deposit.creditedAmount);
   const amount = minOf(atAddress, held.available);
-  if (amount <= 0n) return null;
+  const notHeld = atAddress > amount ? atAddress - amount : 0n;
+  if (amount <= 0n) return { change: null, notHeld };
   const after = summarise({ ...deposit, frozenCredit: amount, creditedAmount: deposit.creditedAmount - amount }, deposit.transactions, now);
-  return { change: creditMoved(deposit, after, { from: 'available', to: 'held', amount, step: 'credit-frozen', listing: 'frozen' }, 'deposit.held', now), notHeld: atAddress - amount };
+  return { change: creditMoved(deposit, after, { from: 'available', to: 'held', amount, step: 'credit-frozen', listing: 'frozen' }, 'deposit.held', now), notHeld };
 }
 
 /** The issuer unfroze the address of a deposit whose credit freezeCredit took back: credited again,

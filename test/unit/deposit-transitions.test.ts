@@ -140,20 +140,21 @@ describe('freezeCredit and unfreezeCredit: an address frozen after its payment w
   it('takes back what is still at the address into held, tells the company with deposit.held, and gives it back once unfrozen', async () => {
     const completed = await credited();
 
-    const frozen = freezeCredit(completed, { creditedUnswept: usdt(10), available: usdt(50) }, LATER)!;
+    const frozen = freezeCredit(completed, { creditedUnswept: usdt(10), available: usdt(50) }, LATER);
+    const change = frozen.change!;
 
     expect(frozen.notHeld).toBe(0n);
-    expect(frozen.change.after).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt(10), amountStatus: null });
-    expect(balanceChanges(frozen.change.entries[0]!).get('USDT')).toMatchObject({ available: -usdt(10), held: usdt(10) });
+    expect(change.after).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt(10), amountStatus: null });
+    expect(balanceChanges(change.entries[0]!).get('USDT')).toMatchObject({ available: -usdt(10), held: usdt(10) });
     // The webhook body says why, and how much is credited now.
-    expect(frozen.change.events.map((event) => JSON.parse(event.payload))).toEqual([
+    expect(change.events.map((event) => JSON.parse(event.payload))).toEqual([
       expect.objectContaining({ type: 'deposit.held', data: expect.objectContaining({ status: 'held', holdReason: 'address_frozen', creditedAmount: '0.000000' }) }),
     ]);
-    expect(frozen.change.listing).toBe('frozen');
+    expect(change.listing).toBe('frozen');
     // Taken back once: a second run finding it still frozen changes nothing.
-    expect(freezeCredit(frozen.change.after, { creditedUnswept: usdt(10), available: usdt(50) }, LATER)).toBeNull();
+    expect(freezeCredit(change.after, { creditedUnswept: usdt(10), available: usdt(50) }, LATER)).toEqual({ change: null, notHeld: 0n });
 
-    const unfrozen = unfreezeCredit(frozen.change.after, LATER)!;
+    const unfrozen = unfreezeCredit(change.after, LATER)!;
 
     expect(unfrozen.after).toMatchObject({ status: 'completed', creditedAmount: usdt(10), amountStatus: 'exact' });
     expect(unfrozen.after.frozenCredit).toBeUndefined();
@@ -168,7 +169,8 @@ describe('freezeCredit and unfreezeCredit: an address frozen after its payment w
 
     expect(freezeCredit(completed, { creditedUnswept: usdt(4), available: usdt(50) }, LATER)).toMatchObject({ notHeld: 0n, change: { after: { frozenCredit: usdt(4), creditedAmount: usdt(6) } } });
     expect(freezeCredit(completed, { creditedUnswept: usdt(10), available: usdt(3) }, LATER)).toMatchObject({ notHeld: usdt(7), change: { after: { frozenCredit: usdt(3) } } });
-    expect(freezeCredit(completed, { creditedUnswept: usdt(10), available: 0n }, LATER)).toBeNull();
-    expect(freezeCredit(completed, { creditedUnswept: 0n, available: usdt(50) }, LATER)).toBeNull();
+    // All of it spent: nothing to hold, and all of it said.
+    expect(freezeCredit(completed, { creditedUnswept: usdt(10), available: 0n }, LATER)).toEqual({ change: null, notHeld: usdt(10) });
+    expect(freezeCredit(completed, { creditedUnswept: 0n, available: usdt(50) }, LATER)).toEqual({ change: null, notHeld: 0n });
   });
 });

@@ -85,21 +85,27 @@ export class DynamoSweepDueList implements FrozenAddressList {
   }
 
   /**
-   * Due → set aside (frozen-addresses.ts). Only from the due list: a cleared address stays cleared.
-   * What was credited there and is still there is taken back from the company's `available` into
-   * `held` in the same write (deposit-transitions.ts freezeCredit): money that cannot move is never
-   * available.
+   * Due, or below the sweep minimum → set aside (frozen-addresses.ts). Only from those lists: a
+   * cleared address stays cleared. What was credited there and is still there is taken back from
+   * the company's `available` into `held` in the same write (deposit-transitions.ts freezeCredit):
+   * money that cannot move is never available.
    */
   async setAside(address: string): Promise<void> {
-    const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
     const setAsideFrom = [depositAddressItem.sweepDuePartition(this.network), depositAddressItem.belowMinimumPartition(this.network)];
-    if (item && setAsideFrom.includes(item.GSI1PK as string)) {
-      const { companyId, depositId } = depositAddressItem.ownerFromItem(item);
+    const listed = async () => {
+      const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
+      return item && setAsideFrom.includes(item.GSI1PK as string) ? item : null;
+    };
+    const first = await listed();
+    if (first) {
+      const { companyId, depositId } = depositAddressItem.ownerFromItem(first);
       let notHeld = 0n;
       const outcome = await withDeposit(this.deposits, { companyId, depositId }, async (deposit) => {
+        // Read again on each try: a credit that made it try again also added to the address's count.
+        const item = (await listed()) ?? first;
         const taken = freezeCredit(deposit, { creditedUnswept: depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount), available: await this.availableUsdt(companyId) }, new Date());
-        notHeld = taken?.notHeld ?? 0n;
-        return taken?.change ?? null;
+        notHeld = taken.notHeld;
+        return taken.change;
       });
       if (notHeld > 0n) {
         // Spent before the freeze was known: the company's balance cannot go below zero, so this
