@@ -245,12 +245,15 @@ export function reholdTransfer(deposit: Deposit, record: TransferRecord, reason:
  * finance (the alarm DepositAddressesFrozen names the address).
  */
 export function freezeCredit(deposit: Deposit, held: { creditedUnswept: bigint; available: bigint }, now: Date): { change: DepositChange | null; notHeld: bigint } {
-  if ((deposit.frozenCredit ?? 0n) > 0n) return { change: null, notHeld: 0n };
-  const atAddress = minOf(held.creditedUnswept, deposit.creditedAmount);
-  const amount = minOf(atAddress, held.available);
-  const notHeld = atAddress > amount ? atAddress - amount : 0n;
+  const frozen = deposit.frozenCredit ?? 0n;
+  // The credit at the address (what a freeze took back already included), no more than the deposit
+  // was ever credited; a credit that raced in after an earlier freeze is taken back too.
+  const atAddress = minOf(held.creditedUnswept, deposit.creditedAmount + frozen);
+  const more = atAddress > frozen ? atAddress - frozen : 0n;
+  const amount = minOf(more, held.available);
+  const notHeld = more - amount;
   if (amount <= 0n) return { change: null, notHeld };
-  const after = summarise({ ...deposit, frozenCredit: amount, creditedAmount: deposit.creditedAmount - amount }, deposit.transactions, now);
+  const after = summarise({ ...deposit, frozenCredit: frozen + amount, creditedAmount: deposit.creditedAmount - amount }, deposit.transactions, now);
   return { change: creditMoved(deposit, after, { from: 'available', to: 'held', amount, step: 'credit-frozen', listing: 'frozen' }, 'deposit.held', now), notHeld };
 }
 
@@ -261,7 +264,8 @@ export function unfreezeCredit(deposit: Deposit, now: Date): DepositChange | nul
   if (amount <= 0n) return null;
   const { frozenCredit: _lifted, ...rest } = deposit;
   const after = summarise({ ...rest, creditedAmount: deposit.creditedAmount + amount }, deposit.transactions, now);
-  return creditMoved(deposit, after, { from: 'held', to: 'available', amount, step: 'credit-unfrozen', listing: 'due' }, after.status === 'completed' ? 'deposit.completed' : null, now);
+  // Still held for another transfer (its own hold lifts by itself): `deposit.held` tells what changed.
+  return creditMoved(deposit, after, { from: 'held', to: 'available', amount, step: 'credit-unfrozen', listing: 'due' }, after.status === 'completed' ? 'deposit.completed' : 'deposit.held', now);
 }
 
 /** A deposit's credit moved between the company's buckets with no transfer recorded: its one entry
@@ -270,7 +274,7 @@ function creditMoved(
   deposit: Deposit,
   after: Deposit,
   move: { from: Bucket; to: Bucket; amount: bigint; step: string; listing: 'frozen' | 'due' },
-  event: 'deposit.held' | 'deposit.completed' | null,
+  event: 'deposit.held' | 'deposit.completed',
   now: Date,
 ): DepositChange {
   const account = (bucket: Bucket) => companyAccount(deposit.companyId, bucket);
@@ -281,7 +285,7 @@ function creditMoved(
     entries: [
       ledgerEntry(deposit.companyId, `deposit:${deposit.id}:${move.step}:${deposit.version}`, [{ source: account(move.from), destination: account(move.to), currency: 'USDT', amount: move.amount }], now, deposit.network),
     ],
-    events: event ? [domainEvent(deposit.companyId, event, depositView(after), now)] : [],
+    events: [domainEvent(deposit.companyId, event, depositView(after), now)],
     splitForward: null,
     listing: move.listing,
   };

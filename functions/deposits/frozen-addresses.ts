@@ -9,8 +9,9 @@
  */
 export interface FrozenAddressList {
   /** Moves a due address, or one left below the sweep minimum, out of the sweeper's way into the
-   * set-aside list, its credit still there taken back (deposit-transitions.ts freezeCredit). */
-  setAside(address: string): Promise<void>;
+   * set-aside list, its credit still there taken back (deposit-transitions.ts freezeCredit): at most
+   * `usdtThere`, what the address holds on chain now (a sweep may have emptied it already). */
+  setAside(address: string, usdtThere: bigint): Promise<void>;
   /** Up to `limit` addresses left below the sweep minimum, each run the next ones (from the first
    * again after the last), so every one is looked at in turn. */
   belowMinimumPage(limit: number): Promise<string[]>;
@@ -18,27 +19,49 @@ export interface FrozenAddressList {
   setAsideAddresses(): Promise<string[]>;
   /** Back to the due list: the sweeper takes it on its next run. */
   returnToDue(address: string): Promise<void>;
+  /** The addresses of this network's deposits whose credit a freeze took back (deposit-transitions.ts
+   * freezeCredit), read from the deposits, wherever their address is listed now: a held payment
+   * released there meanwhile moves the address off the set-aside list. */
+  frozenCreditAddresses(): Promise<string[]>;
+  /** The credit a freeze took back at the address, given back (unfreezeCredit). */
+  returnFrozenCredit(address: string): Promise<void>;
 }
 
 /** Reads the issuer's freeze list (TokenControls.frozenAmong on the network's USDT). */
 export type FrozenAmong = (addresses: string[]) => Promise<Set<string>>;
 
-/** Those of `addresses` the issuer has frozen, each set aside; the caller sweeps the rest. */
-export async function setAsideFrozen(list: FrozenAddressList, frozenAmong: FrozenAmong, addresses: string[]): Promise<Set<string>> {
+/** Reads what USDT each address holds on chain, in minor units. */
+export type UsdtAt = (addresses: string[]) => Promise<Map<string, bigint>>;
+
+/** UsdtAt from a reader of one address at a time (TRON's), each read side by side. */
+export const usdtAtEach =
+  (usdtOf: (address: string) => Promise<bigint>): UsdtAt =>
+  async (addresses) =>
+    new Map(await Promise.all(addresses.map(async (address) => [address, await usdtOf(address)] as const)));
+
+/** Those of `addresses` the issuer has frozen, each set aside with its credit still there taken
+ * back (at most what `usdtAt` reads there); the caller sweeps the rest. */
+export async function setAsideFrozen(list: FrozenAddressList, frozenAmong: FrozenAmong, addresses: string[], usdtAt: UsdtAt): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
   const frozen = await frozenAmong(addresses);
-  for (const address of frozen) await list.setAside(address);
+  if (frozen.size === 0) return frozen;
+  const held = await usdtAt([...frozen]);
+  for (const address of frozen) await list.setAside(address, held.get(address) ?? 0n);
   return frozen;
 }
 
-/** Every set-aside address the issuer no longer freezes goes back to the due list; answers how many
- * are still frozen (the alarm's figure) and how many went back. */
+/** Every set-aside address the issuer no longer freezes goes back to the due list, its credit given
+ * back; so does the credit of any other deposit a freeze took back, once its address is unfrozen.
+ * Answers how many are still frozen (the alarm's figure) and how many went back. */
 export async function returnUnfrozen(list: FrozenAddressList, frozenAmong: FrozenAmong): Promise<{ stillFrozen: number; returned: number }> {
   const setAside = await list.setAsideAddresses();
-  if (setAside.length === 0) return { stillFrozen: 0, returned: 0 };
-  const frozen = await frozenAmong(setAside);
+  const listed = new Set(setAside);
+  const elsewhere = (await list.frozenCreditAddresses()).filter((address) => !listed.has(address));
+  if (setAside.length === 0 && elsewhere.length === 0) return { stillFrozen: 0, returned: 0 };
+  const frozen = await frozenAmong([...setAside, ...elsewhere]);
   const unfrozen = setAside.filter((address) => !frozen.has(address));
   for (const address of unfrozen) await list.returnToDue(address);
+  for (const address of elsewhere.filter((address) => !frozen.has(address))) await list.returnFrozenCredit(address);
   return { stillFrozen: setAside.length - unfrozen.length, returned: unfrozen.length };
 }
 
@@ -53,8 +76,8 @@ export const BELOW_MINIMUM_REVIEWED_PER_RUN = 25;
 /** What the sweeper does first each run: returnUnfrozen, then the next page of below-minimum
  * addresses checked for a freeze (BELOW_MINIMUM_REVIEWED_PER_RUN). `stillFrozen` counts both, for
  * the alarm. */
-export async function reviewFrozenAddresses(list: FrozenAddressList, frozenAmong: FrozenAmong): Promise<{ stillFrozen: number; returned: number; setAside: number }> {
+export async function reviewFrozenAddresses(list: FrozenAddressList, frozenAmong: FrozenAmong, usdtAt: UsdtAt): Promise<{ stillFrozen: number; returned: number; setAside: number }> {
   const { stillFrozen, returned } = await returnUnfrozen(list, frozenAmong);
-  const frozen = await setAsideFrozen(list, frozenAmong, await list.belowMinimumPage(BELOW_MINIMUM_REVIEWED_PER_RUN));
+  const frozen = await setAsideFrozen(list, frozenAmong, await list.belowMinimumPage(BELOW_MINIMUM_REVIEWED_PER_RUN), usdtAt);
   return { stillFrozen: stillFrozen + frozen.size, returned, setAside: frozen.size };
 }

@@ -55,8 +55,10 @@ const MAX_JOB_BUNDLE_BYTES = 700 * 1024;
  * the sandbox chain and viem's JSON-RPC client with its ABI decoding (~1 MB with the source map, from
  * ~690 KB for TRON alone). They run on schedules, where a cold start costs no caller. 1.2 MB until
  * Solana's chain reader (@solana/kit's JSON-RPC client, ~200 KB with its map:
- * functions/networks/solana/rpc-chain.ts) joined them: 1.45 MB. */
-const MAX_CHAIN_JOB_WITH_SOLANA_BYTES = 1_450 * 1024;
+ * functions/networks/solana/rpc-chain.ts) joined them: 1.45 MB; 1.5 MB since reconcile reached
+ * 1,485,434 bytes (lagging-provider checks, replaced payouts, base-unit dust, every Solana payer),
+ * a scheduled job's growth that costs no caller, with room for the next network's reader. */
+const MAX_CHAIN_JOB_WITH_SOLANA_BYTES = 1_500 * 1024;
 /** The withdrawal sender and the sweeper bundle tronweb to build transactions (~1.2 MB, it does not tree-shake:
  * ../shared/tron-notes.md, Size); it runs on a schedule, where a cold start costs no customer. 4 MB
  * until Solana's sending and sweeps (kit, the Token, Memo and Compute Budget clients, SLIP-0010
@@ -91,7 +93,7 @@ beforeAll(() => {
 }, 300_000);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-it('bundles every function with esbuild into an ESM asset: API functions under 340 KB (deposit creation 410 KB, the dashboard API 750 KB, its simulator 850 KB), jobs under 700 KB (those reading every chain 1.45 MB), the signing jobs (tronweb and its source map) under 4.5 MB, the ledger CSV job with its own AWS SDK under 2 MB', () => {
+it('bundles every function with esbuild into an ESM asset: API functions under 340 KB (deposit creation 410 KB, the dashboard API 750 KB, its simulator 850 KB), jobs under 700 KB (those reading every chain 1.5 MB), the signing jobs (tronweb and its source map) under 4.5 MB, the ledger CSV job with its own AWS SDK under 2 MB', () => {
   const functions = Object.entries(cambioFunctions(template.findResources('AWS::Lambda::Function')));
   const sizes: Record<string, number> = {};
   expect(functions.length).toBeGreaterThan(0);

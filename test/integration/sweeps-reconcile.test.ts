@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits, releaseHeldTransfer } from '#functions/deposits/deposit-confirmation';
-import { returnUnfrozen, reviewFrozenAddresses } from '#functions/deposits/frozen-addresses';
+import { confirmDeposits, releaseHeldTransfer, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
+import { returnUnfrozen, reviewFrozenAddresses, usdtAtEach } from '#functions/deposits/frozen-addresses';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { auditEntry } from '#functions/companies/audit-log';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
@@ -301,126 +301,163 @@ describe('sweeps and reconciliation', () => {
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 
-  it('a due address the issuer freezes after its credit: set aside, its credit taken back into held, given back once unfrozen, and reconcile balanced throughout', async () => {
-    const deposit = await confirmedDepositAlone('frozen-after-credit', '5');
-    const company = new DynamoCompanyStore(env.db, env.tableName);
-    const usdtRow = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
-    const before = await usdtRow();
-    const issuer = tronSandboxIssuer(env.db, env.tableName);
+  describe('a deposit address the issuer freezes', () => {
+    const issuer = () => tronSandboxIssuer(env.db, env.tableName);
+    /** The sweeper as its job runs it: the issuer's freeze list read, and what each address holds. */
     const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
-    await issuer.freeze(deposit.address);
-
-    expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1, toppedUp: 0 });
-    expect(await usdtRow()).toMatchObject({ available: before.available - usdt('5'), held: before.held + usdt('5') });
-    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('5') });
-    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('5'));
-    expect((await reconcileBoth()).balanced).toBe(true);
-
-    await issuer.unfreeze(deposit.address);
-    await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
-    expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held });
-    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
-    for (let i = 0; i < 3; i++) {
-      await sweepDepositAddresses(withFreezes);
-      clock.advanceBlocks(20);
-    }
-    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
-    expect((await reconcileBoth()).balanced).toBe(true);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
-  });
-
-  it('an address left below the sweep minimum that the issuer freezes after its credit is found by the sweeper\'s review: its credit taken back into held, given back once unfrozen', async () => {
-    const deposit = await confirmedDepositAlone('frozen-below-minimum', '0.4');
-    const company = new DynamoCompanyStore(env.db, env.tableName);
-    const usdtRow = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
-    const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
-    // Below the 1 USDT minimum: left there, off the due list, which the sweep never looks at again.
-    await sweepDepositAddresses(withFreezes);
-    expect(await withFreezes.store.belowMinimumPage(100)).toContain(deposit.address);
-    const before = await usdtRow();
-    const issuer = tronSandboxIssuer(env.db, env.tableName);
-    await issuer.freeze(deposit.address);
-    expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 0 });
-    expect((await usdtRow()).available).toBe(before.available);
-
-    // The review a run makes (every below-minimum address comes round in turn) finds it.
-    let review = { stillFrozen: 0, returned: 0, setAside: 0 };
-    for (let run = 0; run < 10 && review.setAside === 0; run++) review = await reviewFrozenAddresses(withFreezes.store, withFreezes.frozenAmong);
-    expect(review).toMatchObject({ setAside: 1, stillFrozen: 1 });
-    expect(await usdtRow()).toMatchObject({ available: before.available - usdt('0.4'), held: before.held + usdt('0.4') });
-    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'held', frozenCredit: usdt('0.4') });
-    expect((await reconcileBoth()).balanced).toBe(true);
-
-    await issuer.unfreeze(deposit.address);
-    expect(await reviewFrozenAddresses(withFreezes.store, withFreezes.frozenAmong)).toMatchObject({ returned: 1, stillFrozen: 0 });
-    expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held });
-    // Back on the due list, still below the minimum: left there again, and still credited.
-    await sweepDepositAddresses(withFreezes);
-    expect(await withFreezes.store.belowMinimumPage(100)).toContain(deposit.address);
-    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('0.4') });
-    expect((await reconcileBoth()).balanced).toBe(true);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
-  });
-
-  it('a frozen credit released by a person (deposits:release) stays credited while the address is still frozen, and is not credited twice once it is unfrozen', async () => {
-    const deposit = await confirmedDepositAlone('frozen-after-credit-released', '7');
-    const company = new DynamoCompanyStore(env.db, env.tableName);
-    const available = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!.available;
-    const before = await available();
-    const issuer = tronSandboxIssuer(env.db, env.tableName);
-    const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
-    await issuer.freeze(deposit.address);
-    await sweepDepositAddresses(withFreezes);
-    expect(await available()).toBe(before - usdt('7'));
-
-    const release = (args: string[]) => runOpsCommand('ops/deposits-release.ts', [...args, '--table', env.tableName], { DYNAMODB_ENDPOINT: env.endpoint });
-    const released = await release(['--deposit', deposit.id, '--reason', 'the company must not wait: ticket 7']);
-    expect(released.stderr).toBe('');
-    expect(released.stdout).toContain('Released 7.000000 USDT');
-    expect(await available()).toBe(before);
-    expect((await release(['--deposit', deposit.id, '--reason', 'the company must not wait: ticket 7'])).stdout).toContain('Nothing held');
-    // Still frozen: the sweeper's next runs leave the person's decision as it is.
-    for (let i = 0; i < 2; i++) expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ toppedUp: 0 });
-    expect(await available()).toBe(before);
-    expect(await new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
-
-    await issuer.unfreeze(deposit.address);
-    await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
-    for (let i = 0; i < 3; i++) {
-      await sweepDepositAddresses(withFreezes);
-      clock.advanceBlocks(20);
-    }
-    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
-    expect(await available()).toBe(before);
-    expect((await reconcileBoth()).balanced).toBe(true);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
-  });
-
-  it('a payment to a frozen address, held and then released by a person, stays credited when the sweeper finds the address still frozen', async () => {
-    for (let i = 0; i < 3; i++) await runJobs();
-    const deposits = new DynamoDepositStore(env.db, env.tableName);
-    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'frozen-before-credit-released' }, clock.now());
-    const issuer = tronSandboxIssuer(env.db, env.tableName);
-    await issuer.freeze(deposit.address);
-    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_101), to: deposit.address, amount: usdt('6') });
-    clock.advanceBlocks(1);
-    while (((await scan()).lagBlocks ?? 0) > 0);
-    clock.advanceBlocks(20);
+    const usdtAt = usdtAtEach(withFreezes.usdtBalanceOf);
     const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async () => new Set() };
-    await confirmDeposits({ ...depositJobs(), holds });
-    expect(await deposits.getDeposit(companyId, deposit.id)).toMatchObject({ status: 'held' });
-    const company = new DynamoCompanyStore(env.db, env.tableName);
-    const available = async () => (await company.getBalances(companyId)).find((row) => row.currency === 'USDT')!.available;
-    const before = await available();
+    const usdtRow = async () => (await new DynamoCompanyStore(env.db, env.tableName).getBalances(companyId)).find((row) => row.currency === 'USDT')!;
+    const available = async () => (await usdtRow()).available;
+    const depositNow = (id: string) => new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, id);
+    const release = (depositId: string, ticket: string) =>
+      runOpsCommand('ops/deposits-release.ts', ['--deposit', depositId, '--reason', `the company must not wait: ${ticket}`, '--table', env.tableName], { DYNAMODB_ENDPOINT: env.endpoint });
+    /** A payment to `address`, scanned and judged at finality with the issuer's freezes. */
+    async function paidAndJudged(address: string, amount: string, payerIndex: number) {
+      await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, payerIndex), to: address, amount: usdt(amount) });
+      clock.advanceBlocks(1);
+      while (((await scan()).lagBlocks ?? 0) > 0);
+      clock.advanceBlocks(20);
+      await confirmDeposits({ ...depositJobs(), holds });
+    }
+    /** A deposit paid `amount` and credited, then its address frozen and set aside by the sweeper:
+     * the deposit, and the company's available balance before, the credit taken back since. */
+    async function frozenAfterCredit(reference: string, amount: string) {
+      const deposit = await confirmedDepositAlone(reference, amount);
+      const before = await available();
+      await issuer().freeze(deposit.address);
+      await sweepDepositAddresses(withFreezes);
+      expect(await available()).toBe(before - usdt(amount));
+      return { deposit, before };
+    }
+    /** Sweep runs until the address is empty; then reconcile and every balance are exact. */
+    async function sweptAndBalanced(address: string) {
+      for (let i = 0; i < 3; i++) {
+        await sweepDepositAddresses(withFreezes);
+        clock.advanceBlocks(20);
+      }
+      expect(await chain.tokenBalance(USDT, address)).toBe(0n);
+      expect((await reconcileBoth()).balanced).toBe(true);
+      await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    }
 
-    const released = await runOpsCommand('ops/deposits-release.ts', ['--deposit', deposit.id, '--reason', 'the company must not wait: ticket 8', '--table', env.tableName], { DYNAMODB_ENDPOINT: env.endpoint });
-    expect(released.stdout).toContain('Released 6.000000 USDT');
-    expect(await available()).toBe(before + usdt('6'));
-    const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
-    expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1 });
-    expect(await available()).toBe(before + usdt('6'));
-    expect(await deposits.getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('6') });
-    await issuer.unfreeze(deposit.address);
+    it('a due one frozen after its credit: set aside, its credit taken back into held, given back once unfrozen, and reconcile balanced throughout', async () => {
+      const deposit = await confirmedDepositAlone('frozen-after-credit', '5');
+      const before = await usdtRow();
+      await issuer().freeze(deposit.address);
+
+      expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1, toppedUp: 0 });
+      expect(await usdtRow()).toMatchObject({ available: before.available - usdt('5'), held: before.held + usdt('5') });
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('5') });
+      expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('5'));
+      expect((await reconcileBoth()).balanced).toBe(true);
+
+      await issuer().unfreeze(deposit.address);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held });
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
+      await sweptAndBalanced(deposit.address);
+    });
+
+    it("one left below the sweep minimum, frozen after its credit, is found by the sweeper's review: its credit taken back into held, given back once unfrozen", async () => {
+      const deposit = await confirmedDepositAlone('frozen-below-minimum', '0.4');
+      // Below the 1 USDT minimum: left there, off the due list, which the sweep never looks at again.
+      await sweepDepositAddresses(withFreezes);
+      expect(await withFreezes.store.belowMinimumPage(100)).toContain(deposit.address);
+      const before = await usdtRow();
+      await issuer().freeze(deposit.address);
+      expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 0 });
+      expect(await available()).toBe(before.available);
+
+      // The review a run makes (every below-minimum address comes round in turn) finds it.
+      let review = { stillFrozen: 0, returned: 0, setAside: 0 };
+      for (let run = 0; run < 10 && review.setAside === 0; run++) review = await reviewFrozenAddresses(withFreezes.store, withFreezes.frozenAmong, usdtAt);
+      expect(review).toMatchObject({ setAside: 1, stillFrozen: 1 });
+      expect(await usdtRow()).toMatchObject({ available: before.available - usdt('0.4'), held: before.held + usdt('0.4') });
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', frozenCredit: usdt('0.4') });
+      expect((await reconcileBoth()).balanced).toBe(true);
+
+      await issuer().unfreeze(deposit.address);
+      expect(await reviewFrozenAddresses(withFreezes.store, withFreezes.frozenAmong, usdtAt)).toMatchObject({ returned: 1, stillFrozen: 0 });
+      expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held });
+      // Back on the due list, still below the minimum: left there again, and still credited.
+      await sweepDepositAddresses(withFreezes);
+      expect(await withFreezes.store.belowMinimumPage(100)).toContain(deposit.address);
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('0.4') });
+      expect((await reconcileBoth()).balanced).toBe(true);
+      await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    });
+
+    it('its credit is given back once it is unfrozen even when a payment held there is released first and takes the address off the set-aside list', async () => {
+      const { deposit, before } = await frozenAfterCredit('frozen-then-paid-again', '5');
+      // A second payment to the frozen address: held at finality.
+      await paidAndJudged(deposit.address, '2', 900_102);
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('5') });
+
+      await issuer().unfreeze(deposit.address);
+      // The poller runs first: it credits the held payment, which puts the address back on the due list.
+      expect(await releaseUnfrozen({ ...depositJobs(), holds })).toBe(1);
+      expect(await withFreezes.store.setAsideAddresses()).not.toContain(deposit.address);
+      expect(await available()).toBe(before - usdt('5') + usdt('2'));
+      // The sweeper finds the credit from the deposit, not the list.
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      expect(await available()).toBe(before + usdt('2'));
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
+      await sweptAndBalanced(deposit.address);
+    });
+
+    it('a credit already swept out of it before its due mark is cleared is not taken back: only what is still there', async () => {
+      const deposit = await confirmedDepositAlone('swept-then-frozen', '5');
+      const before = await available();
+      // As the sweeper sees it after its sweep landed and before a run clears the due mark: nothing there.
+      await sweeping.store.setAside(deposit.address, 0n);
+      expect(await sweeping.store.setAsideAddresses()).toContain(deposit.address);
+      expect(await available()).toBe(before);
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
+      // Part of it there: only that part.
+      await sweeping.store.returnToDue(deposit.address);
+      await sweeping.store.setAside(deposit.address, usdt('2'));
+      expect(await available()).toBe(before - usdt('2'));
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', creditedAmount: usdt('3'), frozenCredit: usdt('2') });
+      await sweeping.store.returnToDue(deposit.address);
+      expect(await available()).toBe(before);
+      await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    });
+
+    it('its credit released by a person (deposits:release) stays credited while it is still frozen, and is not credited twice once it is unfrozen', async () => {
+      const { deposit, before } = await frozenAfterCredit('frozen-after-credit-released', '7');
+
+      const released = await release(deposit.id, 'ticket 7');
+      expect(released.stderr).toBe('');
+      expect(released.stdout).toContain('Released 7.000000 USDT');
+      expect(await available()).toBe(before);
+      expect((await release(deposit.id, 'ticket 7')).stdout).toContain('Nothing held');
+      // Still frozen: the sweeper's next runs leave the person's decision as it is.
+      for (let i = 0; i < 2; i++) expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ toppedUp: 0 });
+      expect(await available()).toBe(before);
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
+
+      await issuer().unfreeze(deposit.address);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      await sweptAndBalanced(deposit.address);
+      expect(await available()).toBe(before);
+    });
+
+    it('a payment to it, held and then released by a person, stays credited when the sweeper finds it still frozen', async () => {
+      for (let i = 0; i < 3; i++) await runJobs();
+      const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'frozen-before-credit-released' }, clock.now());
+      await issuer().freeze(deposit.address);
+      await paidAndJudged(deposit.address, '6', 900_101);
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'held' });
+      const before = await available();
+
+      expect((await release(deposit.id, 'ticket 8')).stdout).toContain('Released 6.000000 USDT');
+      expect(await available()).toBe(before + usdt('6'));
+      expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1 });
+      expect(await available()).toBe(before + usdt('6'));
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('6') });
+      await issuer().unfreeze(deposit.address);
+    });
   });
 
   it('a sweep lost after its top-up landed is redone without a second top-up: the TRX is still there', async () => {

@@ -153,6 +153,9 @@ describe('freezeCredit and unfreezeCredit: an address frozen after its payment w
     expect(change.listing).toBe('frozen');
     // Taken back once: a second run finding it still frozen changes nothing.
     expect(freezeCredit(change.after, { creditedUnswept: usdt(10), available: usdt(50) }, LATER)).toEqual({ change: null, notHeld: 0n });
+    // A credit of 3 that raced in after the freeze (the count at the address now 13): taken back too.
+    const raced = { ...change.after, creditedAmount: usdt(3) };
+    expect(freezeCredit(raced, { creditedUnswept: usdt(13), available: usdt(50) }, LATER)).toMatchObject({ notHeld: 0n, change: { after: { frozenCredit: usdt(13), creditedAmount: 0n } } });
 
     const unfrozen = unfreezeCredit(change.after, LATER)!;
 

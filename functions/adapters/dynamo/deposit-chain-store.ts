@@ -55,10 +55,12 @@ function itemsWrittenBy(change: DepositChange): number {
  * Reconcile still reads it, from the held transfer.
  */
 function depositAddressListing(change: DepositChange): 'due' | 'frozen' | 'kept' | null {
-  if (change.listing) return change.listing;
   const record = change.transfer?.record;
+  // A sanctioned payer's money there keeps the address off every list, a freeze's or an unfreeze's
+  // move included, until a person decides.
+  if (keepsSanctionedMoneyInPlace(change.after)) return change.listing || (record?.status === 'held' && record.holdReason === 'sender_sanctioned') ? 'kept' : null;
+  if (change.listing) return change.listing;
   if (!record) return null;
-  if (keepsSanctionedMoneyInPlace(change.after)) return record.status === 'held' && record.holdReason === 'sender_sanctioned' ? 'kept' : null;
   if (record.status === 'confirmed') return 'due';
   return record.status === 'held' && record.holdReason === 'address_frozen' ? 'frozen' : null;
 }

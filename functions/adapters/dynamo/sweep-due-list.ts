@@ -6,6 +6,7 @@ import { depositAddressItem } from './items/deposit-address.ts';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { gsi1Partition, heldCondition, itemsUnder, queryAll, readItem } from './queries.ts';
 import { balanceItem } from './items/balance.ts';
+import { depositItem } from './items/deposit.ts';
 import { DynamoDepositChainStore } from './deposit-chain-store.ts';
 import { withDeposit } from '#functions/deposits/deposit-chain';
 import { freezeCredit, unfreezeCredit } from '#functions/deposits/deposit-transitions';
@@ -90,7 +91,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
    * the company's `available` into `held` in the same write (deposit-transitions.ts freezeCredit):
    * money that cannot move is never available.
    */
-  async setAside(address: string): Promise<void> {
+  async setAside(address: string, usdtThere: bigint): Promise<void> {
     const setAsideFrom = [depositAddressItem.sweepDuePartition(this.network), depositAddressItem.belowMinimumPartition(this.network)];
     const listed = async () => {
       const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
@@ -101,9 +102,14 @@ export class DynamoSweepDueList implements FrozenAddressList {
       const { companyId, depositId } = depositAddressItem.ownerFromItem(first);
       let notHeld = 0n;
       const outcome = await withDeposit(this.deposits, { companyId, depositId }, async (deposit) => {
-        // Read again on each try: a credit that made it try again also added to the address's count.
-        const item = (await listed()) ?? first;
-        const taken = freezeCredit(deposit, { creditedUnswept: depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount), available: await this.availableUsdt(companyId) }, new Date());
+        // Read again on each try: a credit that made it try again also added to the address's
+        // count, and a sanctioned payer's money held there meanwhile took it off the lists.
+        const item = await listed();
+        if (!item) return null;
+        const counted = depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount + (deposit.frozenCredit ?? 0n));
+        // What is there now bounds it: a sweep that moved the rest may not have cleared the count yet.
+        const creditedUnswept = counted < usdtThere ? counted : usdtThere;
+        const taken = freezeCredit(deposit, { creditedUnswept, available: await this.availableUsdt(companyId) }, new Date());
         notHeld = taken.notHeld;
         return taken.change;
       });
@@ -129,33 +135,55 @@ export class DynamoSweepDueList implements FrozenAddressList {
     });
   }
 
+  /** The next page of below-minimum addresses; one whose deposit has a payment still confirming
+   * waits (left out: the confirmer judges it first, as on the due list). */
   async belowMinimumPage(limit: number): Promise<string[]> {
     const cursorKey = depositAddressItem.belowMinimumReviewKey(this.network);
     const after = depositAddressItem.belowMinimumReviewedUpTo(await readItem(this.db, this.tableName, cursorKey));
     const page = await this.belowMinimumAfter(limit, after);
     // Past the last: on from the first, so each address comes round in turn.
-    if (page.length < limit && after !== undefined) page.push(...(await this.belowMinimumAfter(limit - page.length)).filter((address) => address <= after && !page.includes(address)));
-    const last = page.length < limit ? undefined : page.at(-1);
+    if (page.length < limit && after !== undefined) {
+      const seen = new Set(page.map(depositAddressItem.addressOf));
+      page.push(...(await this.belowMinimumAfter(limit - page.length)).filter((item) => depositAddressItem.addressOf(item) <= after && !seen.has(depositAddressItem.addressOf(item))));
+    }
+    const last = page.length < limit ? undefined : depositAddressItem.addressOf(page.at(-1)!);
     if (last !== undefined) await this.db.send(new PutCommand({ TableName: this.tableName, Item: depositAddressItem.belowMinimumReview(this.network, last) }));
     else if (after !== undefined) await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: cursorKey }));
-    return page;
+    const confirming = page.length > 0 ? await this.depositsConfirming() : new Set<string>();
+    return page.filter((item) => !confirming.has(depositAddressItem.ownerFromItem(item).depositId)).map(depositAddressItem.addressOf);
   }
 
-  private async belowMinimumAfter(limit: number, after?: string): Promise<string[]> {
-    return (await this.pageOf(depositAddressItem.belowMinimumPartition(this.network), limit, after)).map(depositAddressItem.addressOf);
+  private belowMinimumAfter(limit: number, after?: string) {
+    return this.pageOf(depositAddressItem.belowMinimumPartition(this.network), limit, after);
+  }
+
+  async frozenCreditAddresses(): Promise<string[]> {
+    return (await this.frozenCreditDeposits()).map((deposit) => deposit.address);
+  }
+
+  /** This network's held deposits whose credit a freeze took back, wherever their address is listed
+   * (the sweeper, and a person's release: `npm run deposits:release`). */
+  async frozenCreditDeposits(): Promise<(AddressOwner & { address: string })[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: 'attribute_exists(frozenCredit) AND #network = :network',
+      ExpressionAttributeNames: { '#network': 'network', '#address': 'address', '#id': 'id' },
+      ExpressionAttributeValues: { ':pk': depositItem.heldPartition, ':network': this.network },
+      ProjectionExpression: '#address, companyId, #id',
+    });
+    return items.map((item) => ({ address: item.address as string, companyId: item.companyId as string, depositId: item.id as string }));
+  }
+
+  async returnFrozenCredit(address: string): Promise<void> {
+    const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
+    if (item) await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => unfreezeCredit(deposit, new Date()));
   }
 
   async setAsideAddresses(): Promise<string[]> {
-    return (await this.setAsideItems()).map(depositAddressItem.addressOf);
-  }
-
-  /** The deposits of the addresses set aside, for a person's release (`npm run deposits:release`). */
-  async setAsideDeposits(): Promise<AddressOwner[]> {
-    return (await this.setAsideItems()).map(depositAddressItem.ownerFromItem);
-  }
-
-  private setAsideItems() {
-    return gsi1Partition(this.db, this.tableName, depositAddressItem.frozenPartition(this.network));
+    const items = await gsi1Partition(this.db, this.tableName, depositAddressItem.frozenPartition(this.network));
+    return items.map(depositAddressItem.addressOf);
   }
 
   /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one).
@@ -226,8 +254,8 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
     return this.due.clearDue(address, remaining);
   }
 
-  setAside(address: string): Promise<void> {
-    return this.due.setAside(address);
+  setAside(address: string, usdtThere: bigint): Promise<void> {
+    return this.due.setAside(address, usdtThere);
   }
 
   setAsideAddresses(): Promise<string[]> {
@@ -236,6 +264,14 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
 
   belowMinimumPage(limit: number): Promise<string[]> {
     return this.due.belowMinimumPage(limit);
+  }
+
+  frozenCreditAddresses(): Promise<string[]> {
+    return this.due.frozenCreditAddresses();
+  }
+
+  returnFrozenCredit(address: string): Promise<void> {
+    return this.due.returnFrozenCredit(address);
   }
 
   returnToDue(address: string): Promise<void> {

@@ -86,7 +86,7 @@ export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
     };
     return async (log: Log) =>
       depositSweeperRun({
-        reviewFrozen: () => reviewFrozenAddresses(sweeping.store, sweeping.frozenAmong!),
+        reviewFrozen: () => reviewFrozenAddresses(sweeping.store, sweeping.frozenAmong!, sweeping.usdtBalances),
         standing: async () => tokenStanding(chain, networkSettings.usdtContract, await signer.address()),
         sweep: () => sweepEvmDepositAddresses({ ...sweeping, log }),
         family: async (swept) => ({

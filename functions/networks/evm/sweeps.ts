@@ -200,7 +200,7 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
   while (batch.length < deps.settings.batchSize) {
     const page = await deps.store.dueAddresses(deps.settings.batchSize, after);
     const unswept = page.filter((forwarder) => !sweeping.has(forwarder.address));
-    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, unswept.map((forwarder) => forwarder.address)) : new Set<string>();
+    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, unswept.map((forwarder) => forwarder.address), deps.usdtBalances) : new Set<string>();
     result.frozen += frozen.size;
     const due = unswept.filter((forwarder) => !frozen.has(forwarder.address));
     for (const forwarder of page) wasDue.add(forwarder.address);

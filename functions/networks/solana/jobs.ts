@@ -71,7 +71,7 @@ export async function solanaSweeperRun(sweeper: SolanaSweeper, log: Log, now = n
   const accounts = await openAndReclaim(sweeper, log, now);
   const openingNow = new Set(accounts.opened);
   return depositSweeperRun({
-    reviewFrozen: () => reviewFrozenAddresses(deps.store, sweeper.frozenAmong),
+    reviewFrozen: () => reviewFrozenAddresses(deps.store, sweeper.frozenAmong, sweeper.usdtAt),
     standing: async () => tokenStanding(deps.chain, deps.mint, await sweeper.hotWallet.address()),
     sweep: () => sweepSolanaDepositAddresses({ ...deps, log, openingNow }),
     family: async (swept) => ({

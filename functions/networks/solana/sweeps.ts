@@ -9,7 +9,7 @@ import {
 } from '@solana/kit';
 import { getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { broadcastOwned, TransactionIdTaken, type TransactionClaims } from '../../withdrawals/payouts.ts';
-import { setAsideFrozen, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { setAsideFrozen, type FrozenAmong, type UsdtAt } from '../../deposits/frozen-addresses.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
 import { needed } from '../../settings/schema.ts';
@@ -176,7 +176,7 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
     const states = unswept.length > 0 ? await deps.chain.tokenAccounts(deps.mint, unswept.map((due) => due.address)) : new Map<string, TokenAccountState>();
     // The issuer's freeze as the same read shows it: set aside before anything is built.
     const frozenNow: FrozenAmong = async (owners) => new Set(owners.filter((owner) => states.get(owner)?.frozen));
-    const frozen = await setAsideFrozen(deps.store, frozenNow, unswept.map((due) => due.address));
+    const frozen = await setAsideFrozen(deps.store, frozenNow, unswept.map((due) => due.address), async (owners) => new Map(owners.map((owner) => [owner, states.get(owner)?.amount ?? 0n])));
     result.frozen += frozen.size;
     for (const due of unswept.filter((candidate) => !frozen.has(candidate.address))) {
       const state = states.get(due.address);
@@ -482,6 +482,8 @@ export interface SolanaSweeper {
   hotWallet: SolanaSigner;
   /** The issuer's freeze list, read for the addresses set aside (returnUnfrozen). */
   frozenAmong: FrozenAmong;
+  /** What USDT each owner's token account holds (the review of below-minimum addresses). */
+  usdtAt: UsdtAt;
   /** Lamports below which the hot wallet's SOL counts HotWalletGasLow. */
   hotWalletSolMinimum: bigint;
   /** Writes the deposit owners up to `depositOwnersAhead` past the address index counter; the
@@ -523,6 +525,7 @@ export function solanaSweepDepsFrom(settings: SolanaSweeperSettings, { db, table
     deps,
     hotWallet,
     frozenAmong: (owners) => reader.frozenAmong(network.usdtMint, owners),
+    usdtAt: async (owners) => new Map([...(await reader.tokenAccounts(network.usdtMint, owners))].map(([owner, state]) => [owner, state.amount])),
     hotWalletSolMinimum: BigInt(network.hotWalletSolMinimum),
     writeOwnersAhead: async (now = new Date()) => writeDepositOwnersAhead(db, tableName, seed, await nextAddressIndex(db, tableName), network.depositOwnersAhead, now),
     depositAccounts: { chain: reader, mint: network.usdtMint, store: deps.store, ownerAt: (index) => deps.owners.signerAt(index), log: stderrLog },

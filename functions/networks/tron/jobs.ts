@@ -4,7 +4,7 @@ import { tokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps, type TronSendResult } from './withdrawal-sending.ts';
 import { sweepDepositAddresses, type SweepDeps } from './sweeps.ts';
-import { reviewFrozenAddresses } from '../../deposits/frozen-addresses.ts';
+import { reviewFrozenAddresses, usdtAtEach } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
 import { needed } from '../../settings/schema.ts';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -78,7 +78,7 @@ export const tronJobs: NetworkJobs = {
     };
     return async (log: Log) =>
       depositSweeperRun({
-        reviewFrozen: () => reviewFrozenAddresses(sweeping.store, sweeping.frozenAmong!),
+        reviewFrozen: () => reviewFrozenAddresses(sweeping.store, sweeping.frozenAmong!, usdtAtEach(sweeping.usdtBalanceOf)),
         standing: async () => tokenStanding(chain, chainSettings.usdtContract, await hotWallet.address()),
         sweep: () => sweepDepositAddresses({ ...sweeping, log }),
         family: async (swept) => ({ SweepsDone: swept.done, SweepsFailed: swept.failed, SweepsHeld: swept.held }),

@@ -3,7 +3,7 @@ import { receivedBy, sentTransactionOutcome, type Broadcaster, type ChainReader,
 import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import type { TransactionSigner } from '../signer.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
-import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -121,7 +121,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
   const hotWallet = await deps.hotWallet.address();
   const final = await deps.chain.finalBlock();
   const due = await deps.store.dueAddresses(50);
-  const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, due.map((candidate) => candidate.address)) : new Set<string>();
+  const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, due.map((candidate) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
   result.frozen = frozen.size;
   /** The hot wallet's TRX, read at the run's first top-up and counted down by each. */
   let hotWalletTrx: bigint | undefined;

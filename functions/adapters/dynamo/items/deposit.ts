@@ -13,6 +13,8 @@ export const depositItem = {
     GSI1PK: `DEPOSITS#${status}`,
     GSI1SK: `${expiresAt}#${depositId}`,
   }),
+  /** GSI1: every held deposit (all networks), which the sweeper reads for credits a freeze took back. */
+  heldPartition: 'DEPOSITS#held',
 
   toItem: (deposit: Deposit): Item => ({
     ...depositItem.head(deposit.companyId, deposit.id),
