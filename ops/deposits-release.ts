@@ -67,7 +67,7 @@ async function release(endpoint: string | undefined, tableName: string) {
         }
       }
       // A credit taken back because the issuer froze the address after it: released as a whole.
-      const owner = (await new DynamoSweepDueList(db, tableName, network).frozenCreditDeposits()).find((one) => one.depositId === depositId);
+      const owner = (await new DynamoSweepDueList(db, tableName, network).frozenCreditDeposits({ alsoConfirming: true })).find((one) => one.depositId === depositId);
       if (!owner) continue;
       const audit = (amount: bigint) =>
         auditEntry(

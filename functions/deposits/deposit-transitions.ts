@@ -264,8 +264,10 @@ export function unfreezeCredit(deposit: Deposit, now: Date): DepositChange | nul
   if (amount <= 0n) return null;
   const { frozenCredit: _lifted, ...rest } = deposit;
   const after = summarise({ ...rest, creditedAmount: deposit.creditedAmount + amount }, deposit.transactions, now);
-  // Still held for another transfer (its own hold lifts by itself): `deposit.held` tells what changed.
-  return creditMoved(deposit, after, { from: 'held', to: 'available', amount, step: 'credit-unfrozen', listing: 'due' }, after.status === 'completed' ? 'deposit.completed' : 'deposit.held', now);
+  // Still held for another transfer: `deposit.held` tells what changed. Confirming a new payment:
+  // its `deposit.completed` will.
+  const event = after.status === 'completed' ? 'deposit.completed' : after.status === 'held' ? 'deposit.held' : null;
+  return creditMoved(deposit, after, { from: 'held', to: 'available', amount, step: 'credit-unfrozen', listing: 'due' }, event, now);
 }
 
 /** A deposit's credit moved between the company's buckets with no transfer recorded: its one entry
@@ -274,7 +276,7 @@ function creditMoved(
   deposit: Deposit,
   after: Deposit,
   move: { from: Bucket; to: Bucket; amount: bigint; step: string; listing: 'frozen' | 'due' },
-  event: 'deposit.held' | 'deposit.completed',
+  event: 'deposit.held' | 'deposit.completed' | null,
   now: Date,
 ): DepositChange {
   const account = (bucket: Bucket) => companyAccount(deposit.companyId, bucket);
@@ -285,7 +287,7 @@ function creditMoved(
     entries: [
       ledgerEntry(deposit.companyId, `deposit:${deposit.id}:${move.step}:${deposit.version}`, [{ source: account(move.from), destination: account(move.to), currency: 'USDT', amount: move.amount }], now, deposit.network),
     ],
-    events: [domainEvent(deposit.companyId, event, depositView(after), now)],
+    events: event ? [domainEvent(deposit.companyId, event, depositView(after), now)] : [],
     splitForward: null,
     listing: move.listing,
   };

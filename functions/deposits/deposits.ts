@@ -177,7 +177,7 @@ export async function getDeposit(store: DepositStore, companyId: string, deposit
 
 /** The deposit's hold, from its first held transfer, else its credit frozen after the fact; null when none is held. */
 export function holdReasonOf(deposit: Deposit): HoldReason | null {
-  return deposit.transactions.find((tx) => tx.status === 'held')?.holdReason ?? (deposit.frozenCredit ? 'address_frozen' : null);
+  return deposit.transactions.find((tx) => tx.status === 'held')?.holdReason ?? (deposit.status === 'held' && deposit.frozenCredit ? 'address_frozen' : null);
 }
 
 /** The contract's record. */

@@ -62,7 +62,9 @@ export async function returnUnfrozen(list: FrozenAddressList, frozenAmong: Froze
   const unfrozen = setAside.filter((address) => !frozen.has(address));
   for (const address of unfrozen) await list.returnToDue(address);
   for (const address of elsewhere.filter((address) => !frozen.has(address))) await list.returnFrozenCredit(address);
-  return { stillFrozen: setAside.length - unfrozen.length, returned: unfrozen.length };
+  // A frozen one off the list (a sanctioned payer's money kept there too) still has its credit held: counted.
+  const frozenElsewhere = elsewhere.filter((address) => frozen.has(address)).length;
+  return { stillFrozen: setAside.length - unfrozen.length + frozenElsewhere, returned: unfrozen.length };
 }
 
 /**

@@ -406,6 +406,27 @@ describe('sweeps and reconciliation', () => {
       await sweptAndBalanced(deposit.address);
     });
 
+    it('a payment held there because it is frozen does not take it off the due list before the sweeper has taken back the credit still there', async () => {
+      const deposit = await confirmedDepositAlone('frozen-then-held-first', '5');
+      const before = await usdtRow();
+      await issuer().freeze(deposit.address);
+      // The poller judges a second payment first: held, as the address is frozen.
+      await paidAndJudged(deposit.address, '2', 900_103);
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', creditedAmount: usdt('5') });
+
+      expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1, toppedUp: 0 });
+      expect(await usdtRow()).toMatchObject({ available: before.available - usdt('5'), held: before.held + usdt('7') });
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('5') });
+      expect(await withFreezes.store.setAsideAddresses()).toContain(deposit.address);
+
+      await issuer().unfreeze(deposit.address);
+      expect(await releaseUnfrozen({ ...depositJobs(), holds })).toBe(1);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      expect(await usdtRow()).toMatchObject({ available: before.available + usdt('2'), held: before.held });
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
+      await sweptAndBalanced(deposit.address);
+    });
+
     it('a credit already swept out of it before its due mark is cleared is not taken back: only what is still there', async () => {
       const deposit = await confirmedDepositAlone('swept-then-frozen', '5');
       const before = await available();

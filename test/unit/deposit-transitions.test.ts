@@ -1,6 +1,6 @@
 import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { describe, expect, it } from 'vitest';
-import { createDeposit, type Deposit, type DepositStore, type NewDeposit } from '#functions/deposits/deposits';
+import { createDeposit, depositView, type Deposit, type DepositStore, type NewDeposit } from '#functions/deposits/deposits';
 import { confirmTransfer, freezeCredit, seeTransfer, splitShare, unfreezeCredit, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-policy';
 import { balanceChanges } from '#functions/ledger/ledger';
@@ -165,6 +165,19 @@ describe('freezeCredit and unfreezeCredit: an address frozen after its payment w
     expect(unfrozen.events.map((event) => event.type)).toEqual(['deposit.completed']);
     expect(unfrozen.listing).toBe('due');
     expect(unfreezeCredit(unfrozen.after, LATER)).toBeNull();
+  });
+
+  it('while a new payment confirms, the deposit is confirming with no hold reason, and the credit given back writes no event of its own', async () => {
+    const completed = await credited();
+    const frozen = freezeCredit(completed, { creditedUnswept: usdt(10), available: usdt(50) }, LATER).change!.after;
+    const confirming = seeTransfer(frozen, { ...transfer(usdt(2), 1_030), txHash: 'cd'.repeat(32) }, 1_030, LATER)!.after;
+    expect(depositView(confirming)).toMatchObject({ status: 'confirming', holdReason: null });
+
+    const unfrozen = unfreezeCredit(confirming, LATER)!;
+
+    expect(unfrozen.after).toMatchObject({ status: 'confirming', creditedAmount: usdt(10) });
+    expect(unfrozen.events).toEqual([]);
+    expect(balanceChanges(unfrozen.entries[0]!).get('USDT')).toMatchObject({ available: usdt(10), held: -usdt(10) });
   });
 
   it('holds only what was credited since the last sweep, and no more than the company still has; what it spent is said, not taken', async () => {

@@ -47,9 +47,11 @@ function itemsWrittenBy(change: DepositChange): number {
 
 /**
  * Where a change puts its deposit's address among the sweeper's lists (GSI1 of its DepositAddress item):
- * - `due`: confirmed funds now sit there, for the sweeper to move to the hot wallet;
- * - `frozen`: a transfer held because the issuer froze the address, which joins the sweeper's
- *   set-aside list (functions/deposits/frozen-addresses.ts) the alarm counts;
+ * - `due`: confirmed funds now sit there, for the sweeper to move to the hot wallet; also a transfer
+ *   held because the issuer froze the address: the sweeper's next run finds the freeze and sets the
+ *   address aside, taking back in the same write any credit still there (frozen-addresses.ts), which
+ *   a move straight to the set-aside list would skip;
+ * - `frozen`: set aside by the sweeper (freezeCredit), on the list the alarm counts;
  * - `kept`: a sanctioned payer's money is held there, so the address leaves every list until a
  *   person decides (keepsSanctionedMoneyInPlace), and neither of the others puts it back meanwhile.
  * Reconcile still reads it, from the held transfer.
@@ -61,8 +63,7 @@ function depositAddressListing(change: DepositChange): 'due' | 'frozen' | 'kept'
   if (keepsSanctionedMoneyInPlace(change.after)) return change.listing || (record?.status === 'held' && record.holdReason === 'sender_sanctioned') ? 'kept' : null;
   if (change.listing) return change.listing;
   if (!record) return null;
-  if (record.status === 'confirmed') return 'due';
-  return record.status === 'held' && record.holdReason === 'address_frozen' ? 'frozen' : null;
+  return record.status === 'confirmed' || (record.status === 'held' && record.holdReason === 'address_frozen') ? 'due' : null;
 }
 
 /** The item a split's allowlist guard checks (underGuard): a transaction may name an item once, so

@@ -161,19 +161,25 @@ export class DynamoSweepDueList implements FrozenAddressList {
     return (await this.frozenCreditDeposits()).map((deposit) => deposit.address);
   }
 
-  /** This network's held deposits whose credit a freeze took back, wherever their address is listed
-   * (the sweeper, and a person's release: `npm run deposits:release`). */
-  async frozenCreditDeposits(): Promise<(AddressOwner & { address: string })[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      FilterExpression: 'attribute_exists(frozenCredit) AND #network = :network',
-      ExpressionAttributeNames: { '#network': 'network', '#address': 'address', '#id': 'id' },
-      ExpressionAttributeValues: { ':pk': depositItem.heldPartition, ':network': this.network },
-      ProjectionExpression: '#address, companyId, #id',
-    });
-    return items.map((item) => ({ address: item.address as string, companyId: item.companyId as string, depositId: item.id as string }));
+  /** This network's deposits whose credit a freeze took back, wherever their address is listed: the
+   * held ones (the sweeper), and with `alsoConfirming` those confirming a new payment too (a person's
+   * release: `npm run deposits:release`). */
+  async frozenCreditDeposits({ alsoConfirming = false } = {}): Promise<(AddressOwner & { address: string })[]> {
+    const partitions = [depositItem.heldPartition, ...(alsoConfirming ? [depositItem.byStatus('confirming', '', '').GSI1PK] : [])];
+    const pages = await Promise.all(
+      partitions.map((partition) =>
+        queryAll(this.db, {
+          TableName: this.tableName,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          FilterExpression: 'attribute_exists(frozenCredit) AND #network = :network',
+          ExpressionAttributeNames: { '#network': 'network', '#address': 'address', '#id': 'id' },
+          ExpressionAttributeValues: { ':pk': partition, ':network': this.network },
+          ProjectionExpression: '#address, companyId, #id',
+        }),
+      ),
+    );
+    return pages.flat().map((item) => ({ address: item.address as string, companyId: item.companyId as string, depositId: item.id as string }));
   }
 
   async returnFrozenCredit(address: string): Promise<void> {

@@ -46,7 +46,13 @@ export const depositAddressItem = {
   /** USDT credited to the address's company since its last sweep (added by each credit, removed when
    * a sweep empties it). An item from before it was counted has none: the deposit's whole credit
    * stands for it. */
-  creditedUnsweptOf: (item: Item, creditedAmount: bigint): bigint => (item.creditedUnsweptUsdt === undefined ? creditedAmount : toBigInt(item.creditedUnsweptUsdt)),
+  creditedUnsweptOf: (item: Item, creditedAmount: bigint): bigint => {
+    if (item.creditedUnsweptUsdt === undefined) return creditedAmount;
+    // A person's release takes its amount off (releaseFrozenCredit): off an item that stood on the
+    // deposit's credit, that can go below zero, which counts as nothing.
+    const counted = toBigInt(item.creditedUnsweptUsdt);
+    return counted > 0n ? counted : 0n;
+  },
   /** An address marked sweepDue, as the sweeper reads it: `dueSince` is the mark's time, which
    * clearing the mark is conditional on (a confirmation since sets a later one). */
   sweepCandidateFromItem: (item: Item) => ({
