@@ -171,10 +171,10 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       entries.push(...change.entries);
     }
     if (entries.length > 0) {
-      // A credit taken back (freezeCredit) takes from `available`, which a withdrawal may have spent
-      // since it was read: read again. Anything else takes from `pending` or `held`, which only the
-      // deposit's own changes take from.
-      const takesAvailable = changes.some((change) => change.listing === 'frozen');
+      // A change that takes from `available` (a credit taken back: freezeCredit) takes what a
+      // withdrawal may have spent since it was read: read again. Anything else takes from `pending`
+      // or `held`, which only the deposit's own changes take from.
+      const takesAvailable = entries.some((entry) => [...balanceChanges(entry).values()].some((deltas) => deltas.available < 0n));
       tx.ledgerEntries(entries, () =>
         takesAvailable ? new VersionConflict() : new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`),
       );
