@@ -5,6 +5,7 @@ import type { NetworkName } from '#functions/networks/names';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { gsi1Partition, heldCondition, itemsUnder, queryAll, readItem } from './queries.ts';
+import type { Item } from './items/item.ts';
 import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
 import { DynamoDepositChainStore } from './deposit-chain-store.ts';
@@ -101,10 +102,12 @@ export class DynamoSweepDueList implements FrozenAddressList {
     if (first) {
       const { companyId, depositId } = depositAddressItem.ownerFromItem(first);
       let notHeld = 0n;
+      let unused: Item | null = first;
       const outcome = await withDeposit(this.deposits, { companyId, depositId }, async (deposit) => {
-        // Read again on each try: a credit that made it try again also added to the address's
-        // count, and a sanctioned payer's money held there meanwhile took it off the lists.
-        const item = await listed();
+        // Read again on each try after the first: a credit that made it try again also added to the
+        // address's count, and a sanctioned payer's money held there meanwhile took it off the lists.
+        const item = unused ?? (await listed());
+        unused = null;
         if (!item) return null;
         const counted = depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount + (deposit.frozenCredit ?? 0n));
         // What is there now bounds it: a sweep that moved the rest may not have cleared the count yet.
@@ -184,7 +187,12 @@ export class DynamoSweepDueList implements FrozenAddressList {
 
   async returnFrozenCredit(address: string): Promise<void> {
     const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
-    if (item) await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => unfreezeCredit(deposit, new Date()));
+    if (item) await this.frozenCreditGivenBack(item);
+  }
+
+  /** The credit a freeze took back from the deposit of the address `item` is, given back (unfreezeCredit). */
+  private frozenCreditGivenBack(item: Item) {
+    return withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => unfreezeCredit(deposit, new Date()));
   }
 
   async setAsideAddresses(): Promise<string[]> {
@@ -196,10 +204,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
    * A credit setAside took back is given back in the same write (unfreezeCredit). */
   async returnToDue(address: string): Promise<void> {
     const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
-    if (item && item.GSI1PK === depositAddressItem.frozenPartition(this.network)) {
-      const outcome = await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => unfreezeCredit(deposit, new Date()));
-      if (outcome === 'applied') return;
-    }
+    if (item && item.GSI1PK === depositAddressItem.frozenPartition(this.network) && (await this.frozenCreditGivenBack(item)) === 'applied') return;
     const due = depositAddressItem.sweepDue(this.network, address);
     await this.moveAddress(address, {
       UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = if_not_exists(sweepDueSince, :now)',
