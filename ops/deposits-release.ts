@@ -42,6 +42,18 @@ if (!/^dep_[0-9A-HJKMNP-TV-Z]{26}$/.test(depositId)) refuse(`--deposit must be a
 const reason = (values.reason ?? '').trim();
 if (reason.length < 3 || reason.length > 500) refuse('--reason must say why the money may be released (3 to 500 characters): it is kept in the audit log.');
 
+/** The company's audit entry of this decision: the reason, who ran the command, and what was released. */
+const releasedAudit = (companyId: string, now: Date, released: Record<string, string>) =>
+  auditEntry(
+    companyId,
+    'deposit.released',
+    { personId: null, email: null },
+    { sourceIp: 'command line', userAgent: `deposits:release (${userInfo().username})` },
+    now,
+    depositId,
+    { reason, ...released },
+  );
+
 async function release(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
   try {
@@ -51,15 +63,7 @@ async function release(endpoint: string | undefined, tableName: string) {
       const store = new DynamoDepositChainStore(db, tableName, network);
       for (const record of (await store.heldTransfers()).filter((held) => held.depositId === depositId)) {
         const now = new Date();
-        const audit = auditEntry(
-          record.companyId,
-          'deposit.released',
-          { personId: null, email: null },
-          { sourceIp: 'command line', userAgent: `deposits:release (${userInfo().username})` },
-          now,
-          depositId,
-          { reason, holdReason: record.holdReason ?? 'unknown', txHash: record.txHash, amount: formatAmount(record.amount, 'USDT') },
-        );
+        const audit = releasedAudit(record.companyId, now, { holdReason: record.holdReason ?? 'unknown', txHash: record.txHash, amount: formatAmount(record.amount, 'USDT') });
         // A split is screened as the poller screens it: a listed destination gets nothing.
         const holds = { frozenAddresses: async () => new Set<string>(), sanctioned: (addresses: string[]) => screening.listed(network, addresses) };
         if ((await releaseHeldTransfer({ store, holds }, record, audit)) === 'released') {
@@ -69,16 +73,7 @@ async function release(endpoint: string | undefined, tableName: string) {
       // A credit taken back because the issuer froze the address after it: released as a whole.
       const owner = (await new DynamoSweepDueList(db, tableName, network).frozenCreditDeposits({ alsoConfirming: true })).find((one) => one.depositId === depositId);
       if (!owner) continue;
-      const audit = (amount: bigint) =>
-        auditEntry(
-          owner.companyId,
-          'deposit.released',
-          { personId: null, email: null },
-          { sourceIp: 'command line', userAgent: `deposits:release (${userInfo().username})` },
-          new Date(),
-          depositId,
-          { reason, holdReason: 'address_frozen', amount: formatAmount(amount, 'USDT') },
-        );
+      const audit = (amount: bigint) => releasedAudit(owner.companyId, new Date(), { holdReason: 'address_frozen', amount: formatAmount(amount, 'USDT') });
       const outcome = await releaseFrozenDepositCredit({ store }, owner, audit);
       if (outcome !== 'not_held') released.push({ network, txHash: null, amount: outcome.released, holdReason: 'address_frozen' });
     }
