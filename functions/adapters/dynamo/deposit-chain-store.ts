@@ -171,12 +171,12 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       entries.push(...change.entries);
     }
     if (entries.length > 0) {
-      // A change that takes from `available` (a credit taken back: freezeCredit) takes what a
-      // withdrawal may have spent since it was read: read again. Anything else takes from `pending`
-      // or `held`, which only the deposit's own changes take from.
-      const takesAvailable = entries.some((entry) => [...balanceChanges(entry).values()].some((deltas) => deltas.available < 0n));
+      // Asked only when a balance fell short. A change that takes from `available` (a credit taken
+      // back: freezeCredit) takes what a withdrawal may have spent since it was read: read again.
+      // Anything else takes from `pending` or `held`, which only the deposit's own changes take from.
+      const takesAvailable = () => entries.some((entry) => [...balanceChanges(entry).values()].some((deltas) => deltas.available < 0n));
       tx.ledgerEntries(entries, () =>
-        takesAvailable ? new VersionConflict() : new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`),
+        takesAvailable() ? new VersionConflict() : new ChainInvariantBroken(`Pending balance below a transfer being settled (${entries.map((entry) => entry.reference).join(', ')})`),
       );
     }
     try {
