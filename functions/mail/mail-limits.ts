@@ -2,13 +2,13 @@
  * Limits on the mail a request can make Cambio send to an address it names (an invitation; a
  * sign-up's link or notice), so the dashboard cannot be used to flood someone's mailbox or to send
  * many mails that carry a stranger's words. Each counter is a fixed window: a company's invitations
- * in an hour, an address's mails of a kind in a day, counted atomically (MailCounts), so requests
+ * in an hour, an address's invitations from one company in a day, an address's mails of a kind in a day, counted atomically (MailCounts), so requests
  * made in parallel pass the limit no more than requests made one after another.
  */
 export interface MailCounter {
   kind: 'invitation' | 'sign-up';
-  /** A company's; an address's; an address's from one source address; one source address's. */
-  of: { companyId: string } | { email: string } | { email: string; source: string } | { source: string };
+  /** A company's; an address's from one company; an address's; an address's from one source address; one source address's. */
+  of: { companyId: string } | { companyId: string; email: string } | { email: string } | { email: string; source: string } | { source: string };
   per: 'hour' | 'day';
 }
 

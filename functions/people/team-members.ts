@@ -108,7 +108,7 @@ export async function inviteMember(
   }
   const by = { actor: actorOf(caller.membership), origin: caller.origin };
   // Counted once the invitation is known to be made: a refused one sends no mail, so it spends none
-  // of the address's daily invitations, which every company shares.
+  // of the address's daily invitations.
   const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now, () => countInvitation(counts, companyId, email, now));
   const emailed = await mailInvitation(mail, invitation, token, caller.membership.email);
   return { email, role: input.role, expiresAt: invitation.expiresAt, emailed };
@@ -121,29 +121,36 @@ function requireMailing(mailing: InvitationMailing | null): InvitationMailing {
 }
 
 /**
- * How many invitations a company may make: pending at once, and (with `Resend`) in an hour; and
- * how many one address may be sent in a day, from every company together. Each makes a mail to an
- * address the inviter chose, and a sandbox company is free to make (docs/dashboard-api.md, Limits
- * on invitations). The pending cap is read, not counted: the hourly count bounds what a race adds.
+ * How many invitations a company may make: pending at once, and (with `Resend`) in an hour; how
+ * many one company may send one address in a day; and how many one address may be sent in a day
+ * from every company together. Each makes a mail to an address the inviter chose, and a sandbox
+ * company is free to make (docs/dashboard-api.md, Limits on invitations). The address's own count
+ * is the larger one, so that no one company can spend it: a company that floods an address stops
+ * at its own 3 and leaves the address's other inviters room, while many companies together still
+ * cannot flood it. The pending cap is read, not counted: the hourly count bounds what a race adds.
  */
-export const INVITATION_LIMITS = { pendingPerCompany: 50, perCompanyPerHour: 20, perAddressPerDay: 3 } as const;
+export const INVITATION_LIMITS = { pendingPerCompany: 50, perCompanyPerHour: 20, perCompanyPerAddressPerDay: 3, perAddressPerDay: 10 } as const;
 
-/** One more invitation on the company's hourly count and the address's daily one, or 429 RATE_LIMITED. */
+/** One more invitation on the company's hourly count and the address's daily ones, or 429 RATE_LIMITED. */
 async function countInvitation(counts: MailCounts, companyId: string, email: string, now: Date): Promise<void> {
   const refused = await countMail(
     counts,
     [
       { counter: { kind: 'invitation', of: { companyId }, per: 'hour' }, limit: INVITATION_LIMITS.perCompanyPerHour },
+      { counter: { kind: 'invitation', of: { companyId, email }, per: 'day' }, limit: INVITATION_LIMITS.perCompanyPerAddressPerDay },
       { counter: { kind: 'invitation', of: { email }, per: 'day' }, limit: INVITATION_LIMITS.perAddressPerDay },
     ],
     now,
   );
   if (!refused) return;
   const retryAt = refused.retryAt.toISOString();
+  const of = refused.counter.of;
   const message =
-    'companyId' in refused.counter.of
-      ? `This company has made ${refused.limit} invitations this hour, the most it may: try again after ${retryAt}`
-      : `${email} has been sent ${refused.limit} invitations today, the most one address may be: try again after ${retryAt}, or send the link you already have`;
+    'companyId' in of
+      ? 'email' in of
+        ? `This company has sent ${email} ${refused.limit} invitations today, the most it may send one address: try again after ${retryAt}, or send the link you already have`
+        : `This company has made ${refused.limit} invitations this hour, the most it may: try again after ${retryAt}`
+      : `${email} has been sent ${refused.limit} invitations today, the most one address may be sent from every company together: try again after ${retryAt}`;
   throw new ApiError('RATE_LIMITED', message, { limit: refused.limit, retryAt });
 }
 

@@ -70,25 +70,40 @@ describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof 
     expect((await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).body.data.invitations).toHaveLength(20);
   }, 60_000);
 
-  it('sends one address at most 3 invitations a day, from every company together, resends counted', async () => {
+  it('sends one address at most 3 invitations a day from a company and 10 from every company together, resends counted, and one company never spends another’s', async () => {
     const victim = uniqueEmail('victim');
     const first = await freshOwner('First Co');
     const answers = await Promise.all(Array.from({ length: 10 }, () => invite(first.browser, first.companyId, victim)));
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
-    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error.details)).toEqual(Array(7).fill(expect.objectContaining({ limit: 3 })));
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused.map((answer) => answer.body.error.details)).toEqual(Array(7).fill(expect.objectContaining({ limit: 3 })));
+    expect(refused[0].body.error.message).toMatch(new RegExp(`^This company has sent ${victim} 3 invitations today, the most it may send one address: try again after `));
     expect(mailsTo(api.runtime.outboxDir, victim)).toHaveLength(3);
 
-    // Another company, or a resend of one already made, is no way around it.
-    const second = await freshOwner('Second Co');
-    expect((await invite(second.browser, second.companyId, victim)).status).toBe(429);
+    // A resend is no way around the company's count.
     const [pending] = (await first.browser.call('GET', `/companies/${first.companyId}/team`)).body.data.invitations;
     const resent = await first.browser.call('POST', `/companies/${first.companyId}/team/invitations/${pending.id}/resend`, { body: {} });
     expect(resent.status).toBe(429);
-    expect(resent.body.error.message).toContain(`${victim} has been sent 3 invitations today`);
-    expect(mailsTo(api.runtime.outboxDir, victim)).toHaveLength(3);
+    expect(resent.body.error.message).toContain(`This company has sent ${victim} 3 invitations today`);
+
+    // What the first company spent is its own: the next companies invite the same person as usual,
+    // until the address's own count (10 a day from everyone) stops a flood made by many companies.
+    for (const name of ['Second Co', 'Third Co']) {
+      const next = await freshOwner(name);
+      const theirs = await Promise.all(Array.from({ length: 3 }, () => invite(next.browser, next.companyId, victim)));
+      expect(theirs.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    }
+    const fourth = await freshOwner('Fourth Co');
+    const lastOnes = await Promise.all(Array.from({ length: 3 }, () => invite(fourth.browser, fourth.companyId, victim)));
+    expect(lastOnes.filter((answer) => answer.status === 201)).toHaveLength(1);
+    const overAll = lastOnes.filter((answer) => answer.status === 429);
+    expect(overAll).toHaveLength(2);
+    expect(overAll[0].body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 10 } });
+    expect(overAll[0].body.error.message).toMatch(new RegExp(`^${victim} has been sent 10 invitations today, the most one address may be sent from every company together: try again after `));
+    expect(mailsTo(api.runtime.outboxDir, victim)).toHaveLength(10);
     // The refusals took nothing from the companies' own hourly counts.
-    expect((await invite(second.browser, second.companyId, uniqueEmail('other'))).status).toBe(201);
-  }, 60_000);
+    expect((await invite(fourth.browser, fourth.companyId, uniqueEmail('other'))).status).toBe(201);
+  }, 90_000);
 
   it('holds at most 50 pending invitations for a company', async () => {
     const owner = await signedUpOwner(api.runtime, 'Crowded Co');
