@@ -77,7 +77,7 @@ describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof 
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused.map((answer) => answer.body.error.details)).toEqual(Array(7).fill(expect.objectContaining({ limit: 3 })));
-    expect(refused[0].body.error.message).toMatch(new RegExp(`^This company has sent ${victim} 3 invitations today, the most it may send one address: try again after `));
+    expect(refused[0]!.body.error.message).toMatch(new RegExp(`^This company has sent ${victim} 3 invitations today, the most it may send one address: try again after `));
     expect(mailsTo(api.runtime.outboxDir, victim)).toHaveLength(3);
 
     // A resend is no way around the company's count.
@@ -98,8 +98,8 @@ describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof 
     expect(lastOnes.filter((answer) => answer.status === 201)).toHaveLength(1);
     const overAll = lastOnes.filter((answer) => answer.status === 429);
     expect(overAll).toHaveLength(2);
-    expect(overAll[0].body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 10 } });
-    expect(overAll[0].body.error.message).toMatch(new RegExp(`^${victim} has been sent 10 invitations today, the most one address may be sent from every company together: try again after `));
+    expect(overAll[0]!.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 10 } });
+    expect(overAll[0]!.body.error.message).toMatch(new RegExp(`^${victim} has been sent 10 invitations today, the most one address may be sent from every company together: try again after `));
     expect(mailsTo(api.runtime.outboxDir, victim)).toHaveLength(10);
     // The refusals took nothing from the companies' own hourly counts.
     expect((await invite(fourth.browser, fourth.companyId, uniqueEmail('other'))).status).toBe(201);
