@@ -17,7 +17,7 @@
 export type PayoutOwner = string;
 
 export const withdrawalOwner = (withdrawalId: string): PayoutOwner => `withdrawal:${withdrawalId}`;
-export const sweepOwner = (address: string, createdAt: string, step: 'top-up' | 'sweep'): PayoutOwner => `sweep:${address}:${createdAt}:${step}`;
+export const sweepOwner = (address: string, createdAt: string, step: 'top-up' | 'sweep' | 'reclaim'): PayoutOwner => `sweep:${address}:${createdAt}:${step}`;
 
 /** Raised by a store when the transaction id it was asked to claim belongs to another payout. */
 export class TransactionIdTaken extends Error {

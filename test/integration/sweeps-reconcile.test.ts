@@ -9,7 +9,7 @@ import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { auditEntry } from '#functions/companies/audit-log';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
-import { FAILURES_BEFORE_BACKOFF, sweepDepositAddresses } from '#functions/networks/tron/sweeps';
+import { FAILURES_BEFORE_BACKOFF, RECLAIM_FEE_ALLOWANCE_SUN, sweepDepositAddresses } from '#functions/networks/tron/sweeps';
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#functions/ledger/reconciliation';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -71,7 +71,8 @@ async function runJobs() {
  * deposit paid `amount` and confirmed (not yet swept).
  */
 async function confirmedDepositAlone(reference: string, amount: string) {
-  for (let i = 0; i < 3; i++) await runJobs();
+  // A sweep's top-up, transfer and TRX reclaim, then the run that clears its address.
+  for (let i = 0; i < 4; i++) await runJobs();
   const deposits = new DynamoDepositStore(env.db, env.tableName);
   const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference }, clock.now());
   await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_100), to: deposit.address, amount: usdt(amount) });
@@ -130,9 +131,10 @@ describe('sweeps and reconciliation', () => {
     expect(settled.companiesUsdt + settled.treasuryUsdt).toBe(usdt('110'));
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
 
-    // The sweeps topped the addresses up with TRX first, whose USDT transfer then burned its fee.
+    // The sweeps topped the addresses up with TRX first, whose USDT transfer then burned its fee;
+    // what was left went back to the hot wallet, but for the reclaim's own fee.
     const trx = await chain.balances(SANDBOX_TRX);
-    expect(trx.get(a.address)).toBe(15_000_000n - SANDBOX_FEES.trc20TransferSun);
+    expect(trx.get(a.address)).toBe(RECLAIM_FEE_ALLOWANCE_SUN - SANDBOX_FEES.trxTransferSun);
     expect(await new DynamoSweepStore(env.db, env.tableName).dueAddresses(10)).toEqual([]);
   });
 
@@ -501,8 +503,65 @@ describe('sweeps and reconciliation', () => {
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 0, swept: 1 });
     for (let i = 0; i < 3; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
-    // One top-up only, less the fee its USDT sweep burned.
-    expect(await chain.feeBalance(deposit.address)).toBe(sweeping.settings.feeTopUp - SANDBOX_FEES.trc20TransferSun);
+    // One top-up only: what its USDT sweep left went back to the hot wallet, but for the reclaim's fee.
+    expect((await new DynamoSweepStore(env.db, env.tableName).finishedSweeps(deposit.address, 1))[0]).toMatchObject({
+      status: 'done',
+      reclaimedSun: sweeping.settings.feeTopUp - SANDBOX_FEES.trc20TransferSun - RECLAIM_FEE_ALLOWANCE_SUN,
+    });
+    expect(await chain.feeBalance(deposit.address)).toBe(RECLAIM_FEE_ALLOWANCE_SUN - SANDBOX_FEES.trxTransferSun);
+    expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('sends the TRX a sweep left back to the hot wallet, and tops the address up next time only by what it lacks', async () => {
+    const deposit = await confirmedDepositAlone('trx-reclaimed', '7');
+    const hot = await hotWallet.address();
+    const store = new DynamoSweepStore(env.db, env.tableName);
+    const { feeTopUp } = sweeping.settings;
+    const left = feeTopUp - SANDBOX_FEES.trc20TransferSun;
+
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 1 });
+    clock.advanceBlocks(20);
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ swept: 1 });
+    clock.advanceBlocks(20);
+    const hotTrx = await chain.feeBalance(hot);
+    // The USDT is in the hot wallet: done, while the TRX goes back.
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ done: 1 });
+    expect(await store.openSweep(deposit.address)).toMatchObject({ status: 'reclaiming', reclaimedSun: left - RECLAIM_FEE_ALLOWANCE_SUN });
+    clock.advanceBlocks(20);
+    await sweepDepositAddresses(sweeping);
+    expect(await store.openSweep(deposit.address)).toBeNull();
+    expect((await store.finishedSweeps(deposit.address, 1))[0]).toMatchObject({ status: 'done', reclaimedSun: left - RECLAIM_FEE_ALLOWANCE_SUN });
+    expect(await chain.feeBalance(hot)).toBe(hotTrx + left - RECLAIM_FEE_ALLOWANCE_SUN);
+    const stillThere = RECLAIM_FEE_ALLOWANCE_SUN - SANDBOX_FEES.trxTransferSun;
+    expect(await chain.feeBalance(deposit.address)).toBe(stillThere);
+
+    // Paid again: the top-up is what the address lacks, and creates no account this time.
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_102), to: deposit.address, amount: usdt('3') });
+    clock.advanceBlocks(1);
+    while (((await scan()).lagBlocks ?? 0) > 0);
+    clock.advanceBlocks(20);
+    await confirmDeposits(depositJobs());
+    const beforeTopUp = await chain.feeBalance(hot);
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 1 });
+    expect(await chain.feeBalance(hot)).toBe(beforeTopUp - (feeTopUp - stillThere) - SANDBOX_FEES.trxTransferSun);
+    expect(await chain.feeBalance(deposit.address)).toBe(feeTopUp);
+
+    // A reclaim the node refuses expires: the sweep is done all the same, and its TRX stays for the next one.
+    clock.advanceBlocks(20);
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ swept: 1 });
+    clock.advanceBlocks(20);
+    const trxRefused = {
+      ...sweeping,
+      broadcaster: {
+        broadcast: async (transaction: Record<string, unknown>) => (JSON.stringify(transaction).includes('TransferContract') ? Promise.reject(new Error('CONTRACT_VALIDATE_ERROR')) : chain.broadcast(transaction)),
+      },
+    };
+    expect(await sweepDepositAddresses(trxRefused)).toMatchObject({ done: 1 });
+    clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);
+    await sweepDepositAddresses(sweeping);
+    expect((await store.finishedSweeps(deposit.address, 1))[0]).toMatchObject({ status: 'done', reclaimedSun: null, reclaimTxHash: expect.any(String) });
+    expect(await chain.feeBalance(deposit.address)).toBe(left);
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 

@@ -8,6 +8,8 @@ const sweep = (status: Sweep['status'], updatedAt: string): Sweep => ({
   status,
   topUpTxHash: 'a'.repeat(64),
   sweepTxHash: null,
+  reclaimTxHash: null,
+  reclaimedSun: null,
   stepExpiresAt: null,
   failureReason: status === 'failed' ? 'TRANSACTION_EXPIRED' : null,
   createdAt: updatedAt,

@@ -12,8 +12,9 @@ import { TableStore } from '../../adapters/dynamo/table-store.ts';
  *   burns SANDBOX_FEES.trc20TransferSun of the sender's TRX (energy) and moves the USDT; without
  *   the USDT it is mined with receipt REVERT (the fee still burns); without the TRX for the fee it
  *   is mined with OUT_OF_ENERGY (nothing moves). A TRX transfer burns SANDBOX_FEES.trxTransferSun
- *   (bandwidth and activation) and is refused at broadcast when the sender cannot cover amount and
- *   fee, as TRON's node refuses it (CONTRACT_VALIDATE_ERROR).
+ *   (bandwidth), or SANDBOX_FEES.accountCreationSun where it makes its recipient an account (one
+ *   that never held TRX), and is refused at broadcast when the sender cannot cover amount and fee,
+ *   as TRON's node refuses it (CONTRACT_VALIDATE_ERROR).
  * - A transfer submitted directly (`npm run sandbox:pay`, tests) is the outside world paying in:
  *   the payer's wallet is not modelled, only the recipient is credited.
  * - The hot wallet, Cambio's treasury, gets SANDBOX_TREASURY_TRX_SUN of TRX once, as an operator
@@ -23,8 +24,10 @@ import { TableStore } from '../../adapters/dynamo/table-store.ts';
 export const SANDBOX_FEES = {
   /** ~130k energy at 100 sun: a USDT transfer to an address that holds none (third-party figure, tron-notes.md). */
   trc20TransferSun: 13_000_000n,
-  /** Bandwidth plus the 1 TRX that activates a new account. */
-  trxTransferSun: 1_100_000n,
+  /** A TRX transfer's ~268 bandwidth points burnt at 1,000 sun each: the sender's free bandwidth is not modelled. */
+  trxTransferSun: 268_000n,
+  /** A TRX transfer that creates its recipient's account: 1 TRX, and 0.1 TRX in place of its bandwidth. */
+  accountCreationSun: 1_100_000n,
 };
 export const SANDBOX_TREASURY_TRX_SUN = 1_000_000n * 1_000_000n;
 
@@ -50,6 +53,11 @@ export function moveItem(tableName: string, move: BalanceMove, checked: boolean)
 }
 
 export class SandboxBalances extends TableStore {
+  /** Whether the address ever held `contract`: for TRX, whether it is an account on the chain. */
+  async ever(contract: string, address: string): Promise<boolean> {
+    return (await readItem(this.db, this.tableName, sandboxBalanceItem.key(contract, address))) !== null;
+  }
+
   async of(contract: string, address: string): Promise<bigint> {
     const item = await readItem(this.db, this.tableName, sandboxBalanceItem.key(contract, address));
     // No item yet: the address never held this token.

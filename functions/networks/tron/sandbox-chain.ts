@@ -238,10 +238,15 @@ export class SandboxChain implements Chain {
         : await batchGetAll(this.db, this.tableName, [transactionKey, ...ruleKeys], { consistent: true });
     if (read.some((item) => item.PK === transactionKey.PK && item.SK === transactionKey.SK)) return 'duplicate';
     await this.grantTreasury();
-    const execution = { txHash: txId, checked: true, feeSun: isTrx ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.trc20TransferSun };
+    const execution = { txHash: txId, checked: true, feeSun: isTrx ? await this.trxTransferFee(transfer.to) : SANDBOX_FEES.trc20TransferSun };
     const rules = this.token.rulesFrom(transfer.contract, transfer.from, read);
     const outcome = await this.record(transfer, transfer.to === SANDBOX_FAILING_ADDRESS ? 'REVERT' : 'SUCCESS', execution, rules);
     return outcome === 'duplicate' ? 'duplicate' : 'accepted';
+  }
+
+  /** What a TRX transfer to `to` burns: more where it creates the account. */
+  private async trxTransferFee(to: string): Promise<bigint> {
+    return (await this.balanceBook.ever(SANDBOX_TRX, to)) ? SANDBOX_FEES.trxTransferSun : SANDBOX_FEES.accountCreationSun;
   }
 
   /** The hot wallet's TRX, granted once per chain (a marker item makes it once across processes). */

@@ -29,6 +29,9 @@ export const sweepItem = {
     status: item.status as Sweep['status'],
     topUpTxHash: (item.topUpTxHash as string | null) ?? null,
     sweepTxHash: (item.sweepTxHash as string | null) ?? null,
+    // Absent on sweeps stored before reclaims were made.
+    reclaimTxHash: (item.reclaimTxHash as string | null | undefined) ?? null,
+    reclaimedSun: item.reclaimedSun === undefined || item.reclaimedSun === null ? null : toBigInt(item.reclaimedSun),
     stepExpiresAt: (item.stepExpiresAt as string | null | undefined) ?? null,
     failureReason: (item.failureReason as string | null) ?? null,
     createdAt: item.createdAt as string,

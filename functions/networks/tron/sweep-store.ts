@@ -46,9 +46,10 @@ export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStor
       : { condition: 'attribute_not_exists(PK)', onFailed: stale };
     const tx = new MoneyTransaction(this.tableName);
     // The guard on the sweep goes first, so a stale sweep reads as stale, not as a taken id.
-    const claims: [string, 'top-up' | 'sweep'][] = [];
+    const claims: [string, 'top-up' | 'sweep' | 'reclaim'][] = [];
     if (after.topUpTxHash && after.topUpTxHash !== before?.topUpTxHash) claims.push([after.topUpTxHash, 'top-up']);
     if (after.sweepTxHash && after.sweepTxHash !== before?.sweepTxHash) claims.push([after.sweepTxHash, 'sweep']);
+    if (after.reclaimTxHash && after.reclaimTxHash !== before?.reclaimTxHash) claims.push([after.reclaimTxHash, 'reclaim']);
     if (sweepItem.isFinished(after)) {
       // Finished: it moves to the address's history, and the address may be swept again.
       tx.deleteWhere(open, guard).put(sweepItem.toItem(after));

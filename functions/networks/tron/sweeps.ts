@@ -8,11 +8,14 @@ import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
  * withdrawals. A deposit address only ever received USDT, so it first gets the network's fee asset
- * for the transfer's fee (a top-up from the hot wallet: TRX on TRON); once that has landed, the address's key (derived from the
- * HD seed, held by the sweeper alone) signs the USDT transfer. The ledger does not change: this
- * is treasury moving between its own wallets. Each sweep is recorded for reconciliation.
+ * for the transfer's fee (a top-up from the hot wallet: TRX on TRON, only what the address lacks of
+ * the top-up); once that has landed, the address's key (derived from the HD seed, held by the
+ * sweeper alone) signs the USDT transfer. What the transfer's fee left of the TRX then goes back to
+ * the hot wallet (`reclaiming`): a deposit address is made for one deposit, so TRX left there would
+ * be Cambio's money stranded at every address it ever swept. The ledger does not change: this is
+ * treasury moving between its own wallets. Each sweep is recorded for reconciliation.
  */
-export type SweepStatus = 'topping_up' | 'sweeping' | 'done' | 'failed';
+export type SweepStatus = 'topping_up' | 'sweeping' | 'reclaiming' | 'done' | 'failed';
 
 export interface Sweep {
   address: string;
@@ -21,8 +24,12 @@ export interface Sweep {
   status: SweepStatus;
   topUpTxHash: string | null;
   sweepTxHash: string | null;
-  /** When the current step's transaction (the top-up, then the sweep) expires unmined; null on
-   * sweeps stored without it, which wait for a receipt instead. */
+  /** The transfer of the TRX left after the sweep back to the hot wallet; null when too little was left. */
+  reclaimTxHash: string | null;
+  /** The TRX (sun) that transfer moves back to the hot wallet; null when none was sent, or once it failed or expired. */
+  reclaimedSun: bigint | null;
+  /** When the current step's transaction (the top-up, the sweep, then the reclaim) expires unmined;
+   * null on sweeps stored without it, which wait for a receipt instead. */
   stepExpiresAt: string | null;
   failureReason: string | null;
   createdAt: string;
@@ -87,6 +94,7 @@ export interface SweepDeps {
 export interface SweepResult {
   toppedUp: number;
   swept: number;
+  /** Sweeps whose USDT reached the hot wallet this run (their TRX reclaim may still be under way). */
   done: number;
   failed: number;
   /** Due addresses left alone this run: their last sweeps failed in a row (sweepBackoffUntil). */
@@ -94,6 +102,17 @@ export interface SweepResult {
   /** Due addresses the issuer has frozen, set aside this run. */
   frozen: number;
 }
+
+/**
+ * What a reclaim leaves at the address for its own fee, in sun. A TRX transfer takes some 270
+ * bandwidth points; the address's free 600 a day are mostly spent by its USDT transfer that day,
+ * and TRON then burns 1,000 sun a point from the sender: 0.27 TRX. Its recipient, the hot wallet,
+ * is an account already, so no activation fee. The node refuses a transfer the sender cannot pay
+ * the fee for (nothing moves, and the reclaim's step expires), so a little more is left.
+ */
+export const RECLAIM_FEE_ALLOWANCE_SUN = 300_000n;
+/** Less than this (sun) beyond the allowance stays where it is: 1 TRX, worth a transaction's fee several times over. */
+export const RECLAIM_MINIMUM_SUN = 1_000_000n;
 
 /** Failed sweeps of one address in a row before the next attempt waits. */
 export const FAILURES_BEFORE_BACKOFF = 3;
@@ -139,7 +158,8 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         await deps.store.clearDue(candidate.address, balance);
         continue;
       }
-      if ((await deps.feeBalanceOf(candidate.address)) >= deps.settings.feeTopUp) {
+      const trxThere = await deps.feeBalanceOf(candidate.address);
+      if (trxThere >= deps.settings.feeTopUp) {
         // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
         const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
         const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
@@ -149,22 +169,32 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
       }
       // A hot wallet short of the top-up would have it refused or fail: the address waits, as held,
       // with no failed sweep against it (three in a row back it off for hours), until TRX arrives.
+      // Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
+      const topUpSun = deps.settings.feeTopUp - trxThere;
       hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
-      if (hotWalletTrx < deps.settings.feeTopUp) {
+      if (hotWalletTrx < topUpSun) {
         result.held++;
         continue;
       }
-      hotWalletTrx -= deps.settings.feeTopUp;
-      const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: deps.settings.feeTopUp });
+      hotWalletTrx -= topUpSun;
+      const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: topUpSun });
       const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
       if (!(await saved(deps, null, sweep))) continue;
       if (await broadcastStep(deps, sweep, topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex')))) result.toppedUp++;
       continue;
     }
-    const step = open.status === 'topping_up' ? 'top-up' : 'sweep';
-    const { settled } = await sentTransactionOutcome(deps.chain, (step === 'top-up' ? open.topUpTxHash : open.sweepTxHash)!, open.stepExpiresAt, final);
+    const step = stepOf(open);
+    const { settled } = await sentTransactionOutcome(deps.chain, stepTxHash(open, step)!, open.stepExpiresAt, final);
     if (!settled) continue; // not final yet
+    if (step === 'reclaim') {
+      // The USDT is in the hot wallet already: the sweep is done however its reclaim ended. One that
+      // failed or expired left its TRX at the address, where the address's next sweep uses it.
+      const reclaimed = settled !== 'expired' && settled.result === 'SUCCESS';
+      if (!reclaimed) (deps.log ?? stderrLog).warn('the TRX reclaim of a sweep did not land; the TRX stays at the deposit address', { address: open.address, txId: open.reclaimTxHash, outcome: settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result });
+      await deps.store.saveSweep(open, { ...open, status: 'done', reclaimedSun: reclaimed ? open.reclaimedSun : null, updatedAt: at });
+      continue;
+    }
     if (settled === 'expired' || settled.result !== 'SUCCESS') {
       // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
       // address, still due, gets a fresh sweep on a later run.
@@ -182,9 +212,36 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
     const received = receivedBy(settled, hotWallet);
     const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
-    if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at }, fee)) result.done++;
+    const reclaim = await reclaimTransfer(deps, open, hotWallet);
+    if (!reclaim) {
+      if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at }, fee)) result.done++;
+      continue;
+    }
+    const { transfer, amount } = reclaim;
+    const reclaiming: Sweep = { ...open, status: 'reclaiming', reclaimTxHash: transfer.txId, reclaimedSun: amount, stepExpiresAt: transfer.expiresAt, updatedAt: at };
+    if (!(await saved(deps, open, reclaiming, fee))) continue;
+    result.done++;
+    await broadcastStep(deps, reclaiming, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')));
   }
   return result;
+}
+
+/** The transfer of what TRX the sweep's fee left at the address back to the hot wallet, less the
+ * reclaim's own fee; null when that is under RECLAIM_MINIMUM_SUN. */
+async function reclaimTransfer(deps: SweepDeps, sweep: Sweep, hotWallet: string): Promise<{ transfer: UnsignedTransfer; amount: bigint } | null> {
+  const amount = (await deps.feeBalanceOf(sweep.address)) - RECLAIM_FEE_ALLOWANCE_SUN;
+  if (amount < RECLAIM_MINIMUM_SUN) return null;
+  return { transfer: await deps.builder.feeTransfer({ from: sweep.address, to: hotWallet, amount }), amount };
+}
+
+type SweepStep = 'top-up' | 'sweep' | 'reclaim';
+
+function stepOf(sweep: Sweep): SweepStep {
+  return sweep.status === 'topping_up' ? 'top-up' : sweep.status === 'reclaiming' ? 'reclaim' : 'sweep';
+}
+
+function stepTxHash(sweep: Sweep, step: SweepStep): string | null {
+  return step === 'top-up' ? sweep.topUpTxHash : step === 'reclaim' ? sweep.reclaimTxHash : sweep.sweepTxHash;
 }
 
 function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep {
@@ -194,6 +251,8 @@ function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep 
     status: 'topping_up',
     topUpTxHash: null,
     sweepTxHash: null,
+    reclaimTxHash: null,
+    reclaimedSun: null,
     stepExpiresAt: null,
     failureReason: null,
     createdAt: at,
@@ -203,9 +262,9 @@ function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep 
 
 /** Saves a sweep that carries a newly signed transaction. An id another payout holds leaves the
  * sweep as it was: the next run signs it afresh, with another timestamp, so another id. */
-async function saved(deps: SweepDeps, before: Sweep | null, after: Sweep): Promise<boolean> {
+async function saved(deps: SweepDeps, before: Sweep | null, after: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
   try {
-    return await deps.store.saveSweep(before, after);
+    return await deps.store.saveSweep(before, after, tokenFee);
   } catch (error) {
     if (!(error instanceof TransactionIdTaken)) throw error;
     (deps.log ?? stderrLog).warn('sweep transaction id already claimed by another payout; signing afresh next run', { address: after.address, txId: error.txId });
@@ -217,7 +276,7 @@ async function saved(deps: SweepDeps, before: Sweep | null, after: Sweep): Promi
  * turn, and the stored step, never mined, expires and fails the sweep so a later run starts over. */
 async function broadcastStep(deps: SweepDeps, sweep: Sweep, unsigned: UnsignedTransfer, signature: Uint8Array): Promise<boolean> {
   try {
-    const step = sweep.status === 'topping_up' ? 'top-up' : 'sweep';
+    const step = stepOf(sweep);
     await broadcastOwned(deps.broadcaster, deps.claims, unsigned.txId, deps.builder.signed(unsigned, signature), sweepOwner(sweep.address, sweep.createdAt, step));
     return true;
   } catch (error) {

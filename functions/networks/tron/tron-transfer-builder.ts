@@ -64,7 +64,7 @@ export class TronTransferBuilder implements SweepBuilder {
     };
   }
 
-  /** A TRX transfer of `amount` sun (the sweeper's fee top-up of a deposit address). */
+  /** A TRX transfer of `amount` sun: the sweeper's fee top-up of a deposit address, and what is left of it going back. */
   async feeTransfer({ from, to, amount }: { from: string; to: string; amount: bigint }): Promise<UnsignedTransfer> {
     const blockHeader = await this.blockHeader();
     const transaction = await offline.transactionBuilder.sendTrx(to, Number(amount), from, { blockHeader } as never);
