@@ -212,7 +212,7 @@ describe('EVM withdrawals on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
-  it('a copy read before a fee replacement (which keeps updatedAt) cannot claim a new nonce for the payout, nor one read before its filler was replaced', async () => {
+  it('a copy read before a fee replacement (which keeps updatedAt) cannot claim a new nonce for the payout, nor one read before its filler was replaced, which cannot write over it either', async () => {
     const withdrawal = await withdraw(newAddress(), '2');
     expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 1 });
     const original = await read(withdrawal);
@@ -235,6 +235,10 @@ describe('EVM withdrawals on anvil', () => {
     const fillerReplaced: Withdrawal = { ...filled, transaction: { ...filled.transaction!, filler: { ...filler, txHash: hash('e2'), replacedTxHashes: [filler.txHash] } } };
     expect(await store.transition(filled, fillerReplaced, { entry: null, event: null })).toBe(true);
     expect(await store.claimNonce(filled, signedAgain(filled), { wallet, nonce: next, first: false }, null)).toBe('stale');
+    // Nor can that copy write over the replaced filler, which would drop the hash that may land.
+    const fillerReplacedAgain: Withdrawal = { ...filled, transaction: { ...filled.transaction!, filler: { ...filler, txHash: hash('e3'), replacedTxHashes: [filler.txHash] } } };
+    expect(await store.transition(filled, fillerReplacedAgain, { entry: null, event: null })).toBe(false);
+    expect((await read(withdrawal)).transaction!.filler).toMatchObject({ txHash: hash('e2') });
     // Nothing was taken: the sequence still stands at `next`.
     expect(await store.nextNonce(wallet)).toBe(next);
 

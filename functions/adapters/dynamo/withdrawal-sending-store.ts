@@ -9,6 +9,31 @@ import { withdrawalItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 import { releaseFromDay } from './withdrawal-limit-store.ts';
 
+/**
+ * The condition that the stored withdrawal is still the version `before` was read from: its status,
+ * updatedAt and transaction hash, and the hash of its nonce filler when it has one. A fee
+ * replacement keeps updatedAt (the stuck alarm's age) and changes the hash alone, a filler's
+ * replacement the filler's hash alone: a copy read before either is refused, so it can never
+ * write back over a version that may have landed and drop that version's hash.
+ */
+export function asRead(before: Withdrawal): { condition: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const filler = before.transaction?.filler;
+  return {
+    condition: [
+      '#status = :status AND updatedAt = :updatedAt',
+      ...(before.txHash === null ? [] : ['txHash = :txHash']),
+      ...(filler ? ['#transaction.#filler.txHash = :fillerTxHash'] : []),
+    ].join(' AND '),
+    names: { '#status': 'status', ...(filler && { '#transaction': 'transaction', '#filler': 'filler' }) },
+    values: {
+      ':status': before.status,
+      ':updatedAt': before.updatedAt,
+      ...(before.txHash !== null && { ':txHash': before.txHash }),
+      ...(filler && { ':fillerTxHash': filler.txHash }),
+    },
+  };
+}
+
 /** One network's sending: its withdrawals alone, so no sender ever takes another network's payout. */
 export class DynamoWithdrawalSendingStore extends TableStore implements WithdrawalSendingStore {
   constructor(
@@ -36,15 +61,9 @@ export class DynamoWithdrawalSendingStore extends TableStore implements Withdraw
    * transaction's place is its nonce, claimed when it is allocated (functions/networks/evm/sending-store.ts). */
   protected readonly claimsTransactionIds: boolean = true;
 
-  /** The index may lag: the write is guarded by the status, updatedAt and transaction hash that
-   * were read (an EVM payout's replacement changes its hash alone). */
+  /** The index may lag: the write is guarded by the version that was read (asRead). */
   async transition(before: Withdrawal, after: Withdrawal, change: WithdrawalChange): Promise<boolean> {
-    const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), {
-      condition: `#status = :status AND updatedAt = :updatedAt${before.txHash === null ? '' : ' AND txHash = :txHash'}`,
-      names: { '#status': 'status' },
-      values: { ':status': before.status, ':updatedAt': before.updatedAt, ...(before.txHash !== null && { ':txHash': before.txHash }) },
-      onFailed: stale,
-    });
+    const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), { ...asRead(before), onFailed: stale });
     if (this.claimsTransactionIds && after.txHash && after.txHash !== before.txHash) claimIn(tx, after.txHash, withdrawalOwner(after.id), after.updatedAt);
     if (change.entry) tx.ledger(change.entry, () => new Error(`Locked balance below withdrawal ${before.id}: the ledger is inconsistent`));
     if (change.event) tx.event(change.event);

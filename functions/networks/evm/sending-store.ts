@@ -8,7 +8,7 @@ import { answer, MoneyTransaction } from '../../adapters/dynamo/transaction.ts';
 import { evmNonceClaimItem, evmNonceSequenceItem, type EvmNonceHolder } from './nonce-record.ts';
 import { withdrawalItem } from '../../adapters/dynamo/items/withdrawal.ts';
 import { readItem } from '../../adapters/dynamo/queries.ts';
-import { DynamoWithdrawalSendingStore } from '../../adapters/dynamo/withdrawal-sending-store.ts';
+import { DynamoWithdrawalSendingStore, asRead } from '../../adapters/dynamo/withdrawal-sending-store.ts';
 
 /** One EVM network's sending: its withdrawals, and its hot wallet's nonce sequence. */
 export class DynamoEvmSendingStore extends DynamoWithdrawalSendingStore implements EvmSendingStore {
@@ -26,30 +26,10 @@ export class DynamoEvmSendingStore extends DynamoWithdrawalSendingStore implemen
     return storedNextNonce(this.db, this.tableName, this.evmNetwork, wallet);
   }
 
-  /**
-   * Guarded, as `transition` is, by the status, updatedAt and transaction hash read, and by the
-   * hash of its nonce filler when it has one: a fee replacement keeps updatedAt (the stuck alarm's
-   * age) and changes the hash alone, a filler's replacement the filler's hash alone. A copy read
-   * before either is refused ('stale'), never signed again on a new nonce over a version that may
-   * have landed.
-   */
+  /** Guarded, as `transition` is, by the version read (asRead): a copy read before a replacement
+   * is refused ('stale'), never signed again on a new nonce over a version that may have landed. */
   async claimNonce(before: Withdrawal, after: Withdrawal, slot: NonceSlot, event: DomainEvent | null): Promise<'written' | 'nonce-taken' | 'stale'> {
-    const filler = before.transaction?.filler;
-    const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), {
-      condition: [
-        '#status = :status AND updatedAt = :updatedAt',
-        ...(before.txHash === null ? [] : ['txHash = :txHash']),
-        ...(filler ? ['#transaction.#filler.txHash = :fillerTxHash'] : []),
-      ].join(' AND '),
-      names: { '#status': 'status', ...(filler && { '#transaction': 'transaction', '#filler': 'filler' }) },
-      values: {
-        ':status': before.status,
-        ':updatedAt': before.updatedAt,
-        ...(before.txHash !== null && { ':txHash': before.txHash }),
-        ...(filler && { ':fillerTxHash': filler.txHash }),
-      },
-      onFailed: answer('stale'),
-    });
+    const tx = new MoneyTransaction(this.tableName).put(withdrawalItem.toItem(after), { ...asRead(before), onFailed: answer('stale') });
     nonceClaimIn(tx, this.evmNetwork, slot, { withdrawalId: after.id }, after.updatedAt);
     if (event) tx.event(event);
     return tx.commitOrAnswer<'nonce-taken' | 'stale'>(this.db);
