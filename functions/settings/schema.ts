@@ -107,7 +107,7 @@ export const STAGE_SETTINGS = {
   SWEEP_ACCOUNT_XPRV_SECRET: v.optional(text),
   /** Below this a deposit address is not worth its TRX top-up. */
   SWEEP_MINIMUM_USDT: usdt,
-  /** TRX (in sun) sent to a deposit address before its USDT is swept: up to 100 TRX. */
+  /** TRX (in sun) a deposit address should hold before its USDT is swept (a top-up sends what it lacks): up to 100 TRX. */
   SWEEP_TOP_UP_SUN: wholeNumber(1, 100_000_000),
   /** Honoured on the local stage only: webhooks may target http:// loopback. */
   WEBHOOK_ALLOW_LOOPBACK_HTTP: v.optional(flag, 'false'),

@@ -9,7 +9,7 @@ import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { auditEntry } from '#functions/companies/audit-log';
 import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
 import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
-import { FAILURES_BEFORE_BACKOFF, RECLAIM_FEE_ALLOWANCE_SUN, sweepDepositAddresses } from '#functions/networks/tron/sweeps';
+import { FAILURES_BEFORE_BACKOFF, RECLAIM_ATTEMPTS, RECLAIM_FEE_ALLOWANCE_SUN, sweepDepositAddresses } from '#functions/networks/tron/sweeps';
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#functions/ledger/reconciliation';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -285,8 +285,9 @@ describe('sweeps and reconciliation', () => {
 
   it("a hot wallet short of a top-up's TRX leaves the address due, held, with no failed sweep against it; funded, the address is swept", async () => {
     const deposit = await confirmedDepositAlone('hot-wallet-without-trx', '6');
-    // The hot wallet's TRX read as spent: the sweeper sees less than one top-up.
-    const short = { ...sweeping, feeBalanceOf: async (address: string) => (address === (await hotWallet.address()) ? 1_000_000n : chain.feeBalance(address)) };
+    // The hot wallet's TRX read as spent: the sweeper sees one top-up's amount, but not its fee
+    // (the 1.1 TRX of the address's account creation), so TRON would refuse it.
+    const short = { ...sweeping, feeBalanceOf: async (address: string) => (address === (await hotWallet.address()) ? sweeping.settings.feeTopUp + 500_000n : chain.feeBalance(address)) };
 
     for (let i = 0; i < 4; i++) {
       expect(await sweepDepositAddresses(short)).toMatchObject({ toppedUp: 0, failed: 0, held: 1 });
@@ -536,17 +537,21 @@ describe('sweeps and reconciliation', () => {
     expect(await chain.feeBalance(deposit.address)).toBe(stillThere);
 
     // Paid again: the top-up is what the address lacks, and creates no account this time.
-    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_102), to: deposit.address, amount: usdt('3') });
-    clock.advanceBlocks(1);
-    while (((await scan()).lagBlocks ?? 0) > 0);
-    clock.advanceBlocks(20);
-    await confirmDeposits(depositJobs());
+    const paidAgain = async (amount: string) => {
+      await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_102), to: deposit.address, amount: usdt(amount) });
+      clock.advanceBlocks(1);
+      while (((await scan()).lagBlocks ?? 0) > 0);
+      clock.advanceBlocks(20);
+      await confirmDeposits(depositJobs());
+    };
+    await paidAgain('3');
     const beforeTopUp = await chain.feeBalance(hot);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 1 });
     expect(await chain.feeBalance(hot)).toBe(beforeTopUp - (feeTopUp - stillThere) - SANDBOX_FEES.trxTransferSun);
     expect(await chain.feeBalance(deposit.address)).toBe(feeTopUp);
 
-    // A reclaim the node refuses expires: the sweep is done all the same, and its TRX stays for the next one.
+    // A reclaim the node refuses (as it would one built from a balance read off a lagging node)
+    // expires, and is signed again from a fresh read, which lands.
     clock.advanceBlocks(20);
     expect(await sweepDepositAddresses(sweeping)).toMatchObject({ swept: 1 });
     clock.advanceBlocks(20);
@@ -556,10 +561,37 @@ describe('sweeps and reconciliation', () => {
         broadcast: async (transaction: Record<string, unknown>) => (JSON.stringify(transaction).includes('TransferContract') ? Promise.reject(new Error('CONTRACT_VALIDATE_ERROR')) : chain.broadcast(transaction)),
       },
     };
+    const expired = () => clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);
     expect(await sweepDepositAddresses(trxRefused)).toMatchObject({ done: 1 });
-    clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);
+    expect(await chain.feeBalance(deposit.address)).toBe(left);
+    expired();
     await sweepDepositAddresses(sweeping);
-    expect((await store.finishedSweeps(deposit.address, 1))[0]).toMatchObject({ status: 'done', reclaimedSun: null, reclaimTxHash: expect.any(String) });
+    expect(await store.openSweep(deposit.address)).toMatchObject({ status: 'reclaiming', reclaimAttempts: 2 });
+    clock.advanceBlocks(20);
+    await sweepDepositAddresses(sweeping);
+    expect((await store.finishedSweeps(deposit.address, 1))[0]).toMatchObject({ status: 'done', reclaimedSun: left - RECLAIM_FEE_ALLOWANCE_SUN, reclaimAttempts: 2 });
+    expect(await chain.feeBalance(deposit.address)).toBe(stillThere);
+
+    // Refused every time, it is given up after RECLAIM_ATTEMPTS, so a payment to the address never
+    // waits behind it: the sweep is done, and its TRX stays for the address's next sweep.
+    await paidAgain('2');
+    for (let run = 0; run < 4; run++) await runJobs();
+    expect(await store.openSweep(deposit.address)).toBeNull();
+    await paidAgain('2');
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ toppedUp: 1 });
+    clock.advanceBlocks(20);
+    expect(await sweepDepositAddresses(sweeping)).toMatchObject({ swept: 1 });
+    clock.advanceBlocks(20);
+    expect(await sweepDepositAddresses(trxRefused)).toMatchObject({ done: 1 });
+    for (let attempt = 1; attempt < RECLAIM_ATTEMPTS; attempt++) {
+      expired();
+      await sweepDepositAddresses(trxRefused);
+      expect(await store.openSweep(deposit.address)).toMatchObject({ status: 'reclaiming', reclaimAttempts: attempt + 1 });
+    }
+    expired();
+    await sweepDepositAddresses(trxRefused);
+    expect(await store.openSweep(deposit.address)).toBeNull();
+    expect((await store.finishedSweeps(deposit.address, 1))[0]).toMatchObject({ status: 'done', reclaimedSun: null, reclaimAttempts: RECLAIM_ATTEMPTS });
     expect(await chain.feeBalance(deposit.address)).toBe(left);
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
     expect((await reconcileBoth()).balanced).toBe(true);

@@ -32,6 +32,7 @@ export const sweepItem = {
     // Absent on sweeps stored before reclaims were made.
     reclaimTxHash: (item.reclaimTxHash as string | null | undefined) ?? null,
     reclaimedSun: item.reclaimedSun === undefined || item.reclaimedSun === null ? null : toBigInt(item.reclaimedSun),
+    reclaimAttempts: item.reclaimAttempts === undefined ? 0 : Number(toBigInt(item.reclaimAttempts)),
     stepExpiresAt: (item.stepExpiresAt as string | null | undefined) ?? null,
     failureReason: (item.failureReason as string | null) ?? null,
     createdAt: item.createdAt as string,

@@ -41,8 +41,11 @@ export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStor
 
   async saveSweep(before: Sweep | null, after: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
     const open = sweepItem.open(after.address);
+    // A reclaim signed again keeps the status: its hash tells a copy read before it.
     const guard = before
-      ? { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: stale }
+      ? before.reclaimTxHash
+        ? { condition: '#status = :status AND reclaimTxHash = :reclaim', names: { '#status': 'status' }, values: { ':status': before.status, ':reclaim': before.reclaimTxHash }, onFailed: stale }
+        : { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: stale }
       : { condition: 'attribute_not_exists(PK)', onFailed: stale };
     const tx = new MoneyTransaction(this.tableName);
     // The guard on the sweep goes first, so a stale sweep reads as stale, not as a taken id.

@@ -28,6 +28,8 @@ export interface Sweep {
   reclaimTxHash: string | null;
   /** The TRX (sun) that transfer moves back to the hot wallet; null when none was sent, or once it failed or expired. */
   reclaimedSun: bigint | null;
+  /** Reclaims signed for this sweep so far (RECLAIM_ATTEMPTS at most); 0 before any. */
+  reclaimAttempts: number;
   /** When the current step's transaction (the top-up, the sweep, then the reclaim) expires unmined;
    * null on sweeps stored without it, which wait for a receipt instead. */
   stepExpiresAt: string | null;
@@ -82,7 +84,7 @@ export interface SweepDeps {
   depositKeys: DepositKeySigner;
   store: SweepStore;
   claims: TransactionClaims;
-  /** `feeTopUp`: the fee asset sent to a deposit address before its sweep, in its minor unit. */
+  /** `feeTopUp`: the fee asset a deposit address should hold for its sweep, in its minor unit; a top-up sends what it lacks of it. */
   settings: { minimumSweep: bigint; feeTopUp: bigint };
   /** The issuer's freeze list: a frozen address is set aside, never topped up (frozen-addresses.ts). */
   frozenAmong?: FrozenAmong;
@@ -113,6 +115,16 @@ export interface SweepResult {
 export const RECLAIM_FEE_ALLOWANCE_SUN = 300_000n;
 /** Less than this (sun) beyond the allowance stays where it is: 1 TRX, worth a transaction's fee several times over. */
 export const RECLAIM_MINIMUM_SUN = 1_000_000n;
+/**
+ * Reclaims signed for one sweep before its TRX is left where it is. One that does not land (a lost
+ * broadcast, a crash before it, a balance read from a node behind the sweep's block, so an amount
+ * the node refuses) is signed again from a fresh read; the sweep stays open meanwhile, so the bound
+ * keeps an address paid again from waiting behind reclaims that never land.
+ */
+export const RECLAIM_ATTEMPTS = 3;
+/** What a top-up itself may burn of the hot wallet's TRX beyond its amount: 1.1 TRX where it
+ * creates the deposit address's account (its first), some 0.27 TRX of bandwidth otherwise. */
+const TOP_UP_FEE_ALLOWANCE_SUN = 1_100_000n;
 
 /** Failed sweeps of one address in a row before the next attempt waits. */
 export const FAILURES_BEFORE_BACKOFF = 3;
@@ -167,16 +179,16 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
         continue;
       }
-      // A hot wallet short of the top-up would have it refused or fail: the address waits, as held,
-      // with no failed sweep against it (three in a row back it off for hours), until TRX arrives.
-      // Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
+      // A hot wallet short of the top-up and its fee would have it refused or fail: the address
+      // waits, as held, with no failed sweep against it (three in a row back it off for hours),
+      // until TRX arrives. Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
       const topUpSun = deps.settings.feeTopUp - trxThere;
       hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
-      if (hotWalletTrx < topUpSun) {
+      if (hotWalletTrx < topUpSun + TOP_UP_FEE_ALLOWANCE_SUN) {
         result.held++;
         continue;
       }
-      hotWalletTrx -= topUpSun;
+      hotWalletTrx -= topUpSun + TOP_UP_FEE_ALLOWANCE_SUN;
       const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: topUpSun });
       const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
@@ -188,11 +200,20 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     const { settled } = await sentTransactionOutcome(deps.chain, stepTxHash(open, step)!, open.stepExpiresAt, final);
     if (!settled) continue; // not final yet
     if (step === 'reclaim') {
-      // The USDT is in the hot wallet already: the sweep is done however its reclaim ended. One that
-      // failed or expired left its TRX at the address, where the address's next sweep uses it.
-      const reclaimed = settled !== 'expired' && settled.result === 'SUCCESS';
-      if (!reclaimed) (deps.log ?? stderrLog).warn('the TRX reclaim of a sweep did not land; the TRX stays at the deposit address', { address: open.address, txId: open.reclaimTxHash, outcome: settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result });
-      await deps.store.saveSweep(open, { ...open, status: 'done', reclaimedSun: reclaimed ? open.reclaimedSun : null, updatedAt: at });
+      // The USDT is in the hot wallet already (the sweep counted done then): what is left is the TRX.
+      if (settled !== 'expired' && settled.result === 'SUCCESS') {
+        await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at });
+        continue;
+      }
+      const outcome = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
+      const fields = { address: open.address, txId: open.reclaimTxHash, outcome, attempts: open.reclaimAttempts };
+      if (open.reclaimAttempts < RECLAIM_ATTEMPTS && (await reclaimed(deps, open, hotWallet, at))) {
+        (deps.log ?? stderrLog).warn('the TRX reclaim of a sweep did not land; signed again', fields);
+        continue;
+      }
+      // Left at the address, where a next sweep of it would use it; the finished sweep says so (reclaimedSun null).
+      (deps.log ?? stderrLog).error('the TRX left after a sweep could not be sent back to the hot wallet; it stays at the deposit address', fields);
+      await deps.store.saveSweep(open, { ...open, status: 'done', reclaimedSun: null, updatedAt: at });
       continue;
     }
     if (settled === 'expired' || settled.result !== 'SUCCESS') {
@@ -212,26 +233,29 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
     const received = receivedBy(settled, hotWallet);
     const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
-    const reclaim = await reclaimTransfer(deps, open, hotWallet);
-    if (!reclaim) {
-      if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at }, fee)) result.done++;
-      continue;
+    if (await reclaimed(deps, open, hotWallet, at, fee)) {
+      result.done++;
+    } else if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at }, fee)) {
+      result.done++;
     }
-    const { transfer, amount } = reclaim;
-    const reclaiming: Sweep = { ...open, status: 'reclaiming', reclaimTxHash: transfer.txId, reclaimedSun: amount, stepExpiresAt: transfer.expiresAt, updatedAt: at };
-    if (!(await saved(deps, open, reclaiming, fee))) continue;
-    result.done++;
-    await broadcastStep(deps, reclaiming, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')));
   }
   return result;
 }
 
-/** The transfer of what TRX the sweep's fee left at the address back to the hot wallet, less the
- * reclaim's own fee; null when that is under RECLAIM_MINIMUM_SUN. */
-async function reclaimTransfer(deps: SweepDeps, sweep: Sweep, hotWallet: string): Promise<{ transfer: UnsignedTransfer; amount: bigint } | null> {
+/**
+ * Sends what TRX the sweep's fee left at the address (read now) back to the hot wallet, less the
+ * reclaim's own fee: stored `reclaiming` (with the sweep's `tokenFee`, on its first), then
+ * broadcast. False, with nothing written, when that is under RECLAIM_MINIMUM_SUN, or when the
+ * sweep changed meanwhile.
+ */
+async function reclaimed(deps: SweepDeps, sweep: Sweep, hotWallet: string, at: string, tokenFee?: LedgerEntry | null): Promise<boolean> {
   const amount = (await deps.feeBalanceOf(sweep.address)) - RECLAIM_FEE_ALLOWANCE_SUN;
-  if (amount < RECLAIM_MINIMUM_SUN) return null;
-  return { transfer: await deps.builder.feeTransfer({ from: sweep.address, to: hotWallet, amount }), amount };
+  if (amount < RECLAIM_MINIMUM_SUN) return false;
+  const transfer = await deps.builder.feeTransfer({ from: sweep.address, to: hotWallet, amount });
+  const reclaiming: Sweep = { ...sweep, status: 'reclaiming', reclaimTxHash: transfer.txId, reclaimedSun: amount, reclaimAttempts: sweep.reclaimAttempts + 1, stepExpiresAt: transfer.expiresAt, updatedAt: at };
+  if (!(await saved(deps, sweep, reclaiming, tokenFee))) return false;
+  await broadcastStep(deps, reclaiming, transfer, await deps.depositKeys.signFor(sweep.addressIndex, Buffer.from(transfer.txId, 'hex')));
+  return true;
 }
 
 type SweepStep = 'top-up' | 'sweep' | 'reclaim';
@@ -253,6 +277,7 @@ function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep 
     sweepTxHash: null,
     reclaimTxHash: null,
     reclaimedSun: null,
+    reclaimAttempts: 0,
     stepExpiresAt: null,
     failureReason: null,
     createdAt: at,
@@ -280,7 +305,8 @@ async function broadcastStep(deps: SweepDeps, sweep: Sweep, unsigned: UnsignedTr
     await broadcastOwned(deps.broadcaster, deps.claims, unsigned.txId, deps.builder.signed(unsigned, signature), sweepOwner(sweep.address, sweep.createdAt, step));
     return true;
   } catch (error) {
-    (deps.log ?? stderrLog).error('sweep broadcast failed; the step will expire and the sweep start over', { address: sweep.address, status: sweep.status, error: String(error) });
+    const then = sweep.status === 'reclaiming' ? 'the reclaim will expire and be signed again' : 'the step will expire and the sweep start over';
+    (deps.log ?? stderrLog).error(`sweep broadcast failed; ${then}`, { address: sweep.address, status: sweep.status, error: String(error) });
     return false;
   }
 }
