@@ -8,11 +8,17 @@ export type Currency = (typeof CURRENCIES)[number];
 
 export const SCALE: Record<Currency, number> = { USDT: 6, BRL: 2 };
 
-/** The networks' own coins, which pay their transactions' fees, by their decimals: what a payout
- * cost Cambio on its network is told in one (a withdrawal's `networkCost`). Not currencies: no
- * company's balance or ledger entry holds them. */
-export const NATIVE_SCALE = { SOL: 9 } as const;
+/** The networks' own coins, which pay their transactions' fees, by their decimals (each network's
+ * `feeAsset`): what a payout cost Cambio on its network is told in one (a withdrawal's
+ * `networkCost`). Not currencies: no company's balance or ledger entry holds them. */
+export const NATIVE_SCALE = { SOL: 9, TRX: 6, ETH: 18, BNB: 18, POL: 18 } as const;
 export type NativeAsset = keyof typeof NATIVE_SCALE;
+
+/** A network's `feeAsset` symbol as a NativeAsset; a network whose coin is not listed above is a mistake in its definition. */
+export function nativeAssetOf(symbol: string): NativeAsset {
+  if (!(symbol in NATIVE_SCALE)) throw new Error(`${symbol} is not a network coin NATIVE_SCALE knows`);
+  return symbol as NativeAsset;
+}
 
 /** Largest amount accepted at the edge: 10^12 units of the currency, far above any real payment,
  * and small enough that sums of many of them stay exact in DynamoDB's 38-digit numbers. */

@@ -1,6 +1,7 @@
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
 import { withdrawalView, type NetworkCost, type Withdrawal } from './withdrawals.ts';
+import type { TransactionReceipt } from '../networks/chain.ts';
 
 /**
  * Sending a withdrawal exactly once (../shared/api-contract.md, Withdrawals): the transaction is
@@ -128,6 +129,12 @@ export class PayoutFloat {
 export interface SettleResult extends SendResult {
   /** Withdrawals still processing after this run for longer than STUCK_PROCESSING_MS. */
   stuck: { count: number; oldestAgeSeconds: number };
+}
+
+/** What a final transaction cost the hot wallet, where its chain's receipt says it (feePayerCost);
+ * a token account is made by a payout on Solana alone, whose sender tells that itself (payoutCost). */
+export function networkCostOf(receipt: TransactionReceipt | null | undefined): NetworkCost | null {
+  return receipt?.feePayerCost ? { asset: receipt.feePayerCost.asset, amount: receipt.feePayerCost.amount, tokenAccountCreated: false } : null;
 }
 
 /**

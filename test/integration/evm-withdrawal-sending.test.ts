@@ -2,7 +2,7 @@ import { erc20Abi, parseUnits, type Address, type Hash } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
-import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
+import { getWithdrawal, requestWithdrawal, withdrawalView, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmPayouts, type EvmSendingDeps, type EvmSendingStore } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
 import type { SliceSettings } from '#functions/settings/functions';
@@ -133,7 +133,13 @@ describe('EVM withdrawals on anvil', () => {
     expect(await settleEvmWithdrawals(deps)).toMatchObject({ completed: 0, rebroadcast: 0 });
     expect((await read(withdrawal)).status).toBe('processing');
     expect(await settleFinal()).toMatchObject({ completed: 1 });
-    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: receipt.transactionHash, completedAt: expect.any(String) });
+    // Its network cost: the gas it used at its effective price, in BNB (bsc's coin), 18 decimals.
+    const cost = receipt.gasUsed * receipt.effectiveGasPrice;
+    expect(cost).toBeGreaterThan(0n);
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: receipt.transactionHash, completedAt: expect.any(String), networkCost: { asset: 'BNB', amount: cost, tokenAccountCreated: false } });
+    const shown = withdrawalView(await read(withdrawal)).networkCost!;
+    expect(shown.amount).toMatch(/^\d+\.\d{18}$/);
+    expect(parseUnits(shown.amount, 18)).toBe(cost);
     expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('12.5') - WITHDRAWAL_RULES.fee, locked: 0n });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
@@ -327,7 +333,9 @@ describe('EVM withdrawals on anvil', () => {
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ rebroadcast: 2 });
     expect(await settleFinal(sender)).toMatchObject({ completed: 1, failed: 1 });
     expect(await read(first)).toMatchObject({ status: 'completed' });
-    expect(await read(second)).toMatchObject({ status: 'failed', failureReason: 'REVERTED', completedAt: null });
+    // Reverted on chain, it still paid for its gas.
+    const reverted = await client().getTransactionReceipt({ hash: (await read(second)).txHash as Hash });
+    expect(await read(second)).toMatchObject({ status: 'failed', failureReason: 'REVERTED', completedAt: null, networkCost: { asset: 'BNB', amount: reverted.gasUsed * reverted.effectiveGasPrice } });
     expect(await usdtOf(to)).toBe(usdt('60'));
     expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('60') - WITHDRAWAL_RULES.fee, locked: 0n });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
@@ -354,7 +362,10 @@ describe('EVM withdrawals on anvil', () => {
     expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
     expect((await read(behind)).transaction!.nonce).toBe(transaction!.nonce! + 1);
     expect(await settleFinal()).toMatchObject({ completed: 1, failed: 1 });
-    expect(await read(refused)).toMatchObject({ status: 'failed', failureReason: 'REFUSED_BY_NODE' });
+    // What the nonce cost is its filler's gas: a plain transfer's 21,000 at its price.
+    const fillerReceipt = await client().getTransactionReceipt({ hash: filling.transaction!.filler!.txHash as Hash });
+    expect(fillerReceipt.gasUsed).toBe(21_000n);
+    expect(await read(refused)).toMatchObject({ status: 'failed', failureReason: 'REFUSED_BY_NODE', networkCost: { asset: 'BNB', amount: 21_000n * fillerReceipt.effectiveGasPrice } });
     expect(await read(behind)).toMatchObject({ status: 'completed' });
     expect(await usdtOf(to)).toBe(usdt('5'));
     expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('5') - WITHDRAWAL_RULES.fee, locked: 0n });

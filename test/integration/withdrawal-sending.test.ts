@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
-import { requestWithdrawal, getWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
+import { requestWithdrawal, getWithdrawal, withdrawalView, type Withdrawal } from '#functions/withdrawals/withdrawals';
+import { SANDBOX_FEES } from '#functions/networks/tron/sandbox-balances';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
 import { SEND_BATCH, SETTLE_RESERVE_MS } from '#functions/withdrawals/withdrawal-sending';
 import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
@@ -81,6 +82,7 @@ beforeEach(async () => {
 describe('sending withdrawals on chain', () => {
   it('pending → processing with a txHash → completed; locked funds spent, fee to revenue, exactly one transfer', async () => {
     const withdrawal = await withdraw(destination, '10');
+    const trxBefore = await chain.feeBalance(await deps.signer.address());
     expect(await sendWithdrawals(deps)).toMatchObject({ sent: 1 });
 
     const processing = await read(withdrawal);
@@ -92,7 +94,15 @@ describe('sending withdrawals on chain', () => {
     expect(BigInt(onChain[0]!.amount.toString())).toBe(usdt('10'));
 
     expect(await settle()).toMatchObject({ completed: 1 });
-    expect(await read(withdrawal)).toMatchObject({ status: 'completed', completedAt: expect.any(String), failureReason: null });
+    // What the payout burnt of the hot wallet's TRX (its energy, on the sandbox's figures) is its network cost.
+    expect(await read(withdrawal)).toMatchObject({
+      status: 'completed',
+      completedAt: expect.any(String),
+      failureReason: null,
+      networkCost: { asset: 'TRX', amount: SANDBOX_FEES.trc20TransferSun, tokenAccountCreated: false },
+    });
+    expect(withdrawalView(await read(withdrawal)).networkCost).toEqual({ asset: 'TRX', amount: '13.000000', tokenAccountCreated: false });
+    expect(await chain.feeBalance(await deps.signer.address())).toBe(trxBefore - SANDBOX_FEES.trc20TransferSun);
     expect(await balance()).toMatchObject({ available: usdt('989'), locked: 0n });
     expect(await eventTypes()).toEqual(['withdrawal.processing', 'withdrawal.completed']);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
@@ -102,7 +112,8 @@ describe('sending withdrawals on chain', () => {
     const withdrawal = await withdraw(SANDBOX_FAILING_ADDRESS, '10');
     await sendWithdrawals(deps);
     expect(await settle()).toMatchObject({ failed: 1 });
-    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'REVERT', completedAt: null });
+    // Failed on chain, it still burnt its energy: Cambio's cost, shown on the failed withdrawal.
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'REVERT', completedAt: null, networkCost: { asset: 'TRX', amount: SANDBOX_FEES.trc20TransferSun } });
     expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
     expect(await eventTypes()).toEqual(['withdrawal.processing', 'withdrawal.failed']);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
@@ -255,7 +266,8 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
 
     expect(outcome).toMatchObject({ completed: 1, failed: 0 });
     expect(stub.requests.map((r) => r.path)).toEqual(['/walletsolidity/getnowblock', '/wallet/gettransactioninfobyid', '/walletsolidity/gettransactioninfobyid']);
-    expect(await read(withdrawal)).toMatchObject({ status: 'completed', failureReason: null });
+    // TronGrid's `fee`: the TRX burnt for the energy and bandwidth the hot wallet had not staked.
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', failureReason: null, networkCost: { asset: 'TRX', amount: 5_254_500n, tokenAccountCreated: false } });
     expect(await balance()).toMatchObject({ available: usdt('992'), locked: 0n });
     expect(await eventTypes()).toContain('withdrawal.completed');
     expect(await eventTypes()).not.toContain('withdrawal.failed');
@@ -265,7 +277,7 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
   it("fails with the receipt's result when the solidity node has it failed", async () => {
     const { withdrawal } = await settleOnTronGrid('REVERT');
 
-    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'REVERT' });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'REVERT', networkCost: { asset: 'TRX', amount: 5_254_500n } });
     expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
   });
 

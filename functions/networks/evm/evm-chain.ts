@@ -5,6 +5,7 @@ import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } f
 import type { Chain } from '../network.ts';
 import { Deprecations } from '../deprecations.ts';
 import type { TokenControlsKind } from './settings.ts';
+import type { NativeAsset } from '../../shared/money.ts';
 import { failoverTransport, type RpcEndpoints } from './rpc-transport.ts';
 
 /**
@@ -43,6 +44,8 @@ export interface EvmChainOptions {
   /** The issuer controls the token has (settings.ts TOKEN_CONTROLS): what frozenAmong and
    * tokenPaused read, or that there is nothing to read. */
   tokenControls: TokenControlsKind;
+  /** The network's own coin (Network.feeAsset): a receipt then says what its transaction cost in it. */
+  feeAsset?: NativeAsset;
 }
 
 /** TetherToken's reads of its controls (../shared/networks.md, "The token as it is on mainnet"). */
@@ -245,7 +248,9 @@ export class EvmChain implements Chain {
         const { args } = decodeEventLog({ abi: [TRANSFER_EVENT], topics: log.topics, data: log.data });
         return [{ contract: log.address, from: args.from, to: args.to, amount: args.value / unit, eventIndex }];
       });
-      return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED', tokenTransfers };
+      // What the sender paid: gas used at its effective price (on Arbitrum gasUsed carries the L1 part too).
+      const feePayerCost = this.options.feeAsset && receipt.effectiveGasPrice !== undefined ? { asset: this.options.feeAsset, amount: receipt.gasUsed * receipt.effectiveGasPrice } : undefined;
+      return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED', tokenTransfers, ...(feePayerCost && { feePayerCost }) };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
       throw error;

@@ -308,9 +308,10 @@ export async function nonceOutcome(
   final: ChainBlock,
 ): Promise<{ settled: string | null; inBlock: boolean; txHash: string; receipt?: TransactionReceipt }> {
   const own = await landing(chain, [...(stored.replacedTxHashes ?? []), stored.txHash], final);
-  // `receipt`: the final one, whose Transfer events say what the payout delivered.
+  // `receipt`: the final one: the payout's, whose Transfer events say what it delivered, or its
+  // filler's, which says what the nonce cost.
   if (own.final) return { settled: own.seen!.result, inBlock: true, txHash: own.txHash, receipt: own.seen! };
   const filled = stored.filler && !own.seen ? await landing(chain, [...(stored.filler.replacedTxHashes ?? []), stored.filler.txHash], final) : null;
-  if (filled?.final) return { settled: 'REFUSED_BY_NODE', inBlock: true, txHash: own.txHash };
+  if (filled?.final) return { settled: 'REFUSED_BY_NODE', inBlock: true, txHash: own.txHash, receipt: filled.seen! };
   return { settled: null, inBlock: own.seen !== null || (filled?.seen ?? null) !== null, txHash: own.txHash };
 }

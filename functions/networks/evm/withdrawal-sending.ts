@@ -5,7 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, FINISH_RESERVE_MS, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalsIn, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, networkCostOf, FINISH_RESERVE_MS, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalsIn, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
 import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout } from './nonce-sequence.ts';
 
 /**
@@ -266,10 +266,10 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
       outcome.settled === null
         ? null
         : outcome.settled === 'SUCCESS'
-          ? complete(landed, now(), outcome.receipt ? receivedBy(outcome.receipt, withdrawal.address, sameEvmAddress) : null)
+          ? complete(landed, now(), outcome.receipt ? receivedBy(outcome.receipt, withdrawal.address, sameEvmAddress) : null, networkCostOf(outcome.receipt))
           : outcome.settled === 'REFUSED_BY_NODE'
-            ? fail(withdrawal, outcome.settled, now())
-            : fail(landed, outcome.settled, now());
+            ? fail(withdrawal, outcome.settled, now(), networkCostOf(outcome.receipt))
+            : fail(landed, outcome.settled, now(), networkCostOf(outcome.receipt));
     if (settled) {
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
         if (settled.after.status === 'completed') result.completed++;

@@ -107,12 +107,12 @@ export class SandboxChain implements Chain {
   async receipt(txHash: string): Promise<TransactionReceipt | null> {
     const stored = await readItem(this.db, this.tableName, sandboxTransactionItem.key(txHash));
     if (!stored) return null;
-    const { blockNumber, result, moves } = sandboxTransactionItem.fromItem(stored);
+    const { blockNumber, result, moves, feeSun } = sandboxTransactionItem.fromItem(stored);
     // Not mined yet: the chain does not know it.
     if (blockNumber > (await this.latestNumber())) return null;
     // Its Transfer events, from the balances it moved: every credit of a token other than TRX.
     const tokenTransfers = moves.filter((move) => move.contract !== SANDBOX_TRX && BigInt(move.delta) > 0n).map((move) => ({ contract: move.contract, to: move.address, amount: BigInt(move.delta) }));
-    return { txHash, blockNumber, result, tokenTransfers };
+    return { txHash, blockNumber, result, tokenTransfers, ...(feeSun !== null && { feePayerCost: { asset: 'TRX' as const, amount: feeSun } }) };
   }
 
   /** The receipt once its block has solidified, as TRON's solidity node answers. */
@@ -163,7 +163,7 @@ export class SandboxChain implements Chain {
       {
         Put: {
           TableName: this.tableName,
-          Item: sandboxTransactionItem.toItem({ txHash, blockNumber, result, moves }, createdAt),
+          Item: sandboxTransactionItem.toItem({ txHash, blockNumber, result, moves, feeSun: execution.checked ? execution.feeSun : 0n }, createdAt),
           // One transaction per id, as on TRON: a rebroadcast cannot add a second transfer.
           ConditionExpression: 'attribute_not_exists(PK)',
         },

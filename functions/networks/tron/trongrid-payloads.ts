@@ -132,7 +132,10 @@ export function parseTransactionInfo(body: unknown, txHash: string, path: string
   // transfer has none, and the top-level result is then the only verdict (FAILED, or absent).
   const contractResult = isObject(body.receipt) ? body.receipt.result : undefined;
   const result = typeof contractResult === 'string' && contractResult !== '' ? contractResult : body.result === 'FAILED' ? 'FAILED' : 'SUCCESS';
-  return { txHash: body.id, blockNumber: body.blockNumber, result, tokenTransfers: transferLogs(body.log, path) };
+  // `fee`: the TRX (sun) burnt for the energy and bandwidth the sender had not staked; absent when none.
+  if (body.fee !== undefined && !(Number.isSafeInteger(body.fee) && (body.fee as number) >= 0)) throw new ChainResponseError(`${path} answered fee ${describe(body.fee)}`, { path });
+  const feePayerCost = { asset: 'TRX' as const, amount: BigInt((body.fee as number | undefined) ?? 0) };
+  return { txHash: body.id, blockNumber: body.blockNumber, result, tokenTransfers: transferLogs(body.log, path), feePayerCost };
 }
 
 /** keccak256("Transfer(address,address,uint256)"): a TRC-20 Transfer event's first topic. */

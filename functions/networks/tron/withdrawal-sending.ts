@@ -5,7 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, networkCostOf, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
 
 /**
  * Sending withdrawals on TRON, where a transaction has no nonce: its id is the hash of its body,
@@ -138,7 +138,12 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
       return;
     }
     if (verdict) {
-      const settled = verdict === 'expired' ? fail(withdrawal, 'TRANSACTION_EXPIRED', now()) : verdict.result === 'SUCCESS' ? complete(withdrawal, now(), receivedBy(verdict, withdrawal.address)) : fail(withdrawal, verdict.result, now());
+      const settled =
+        verdict === 'expired'
+          ? fail(withdrawal, 'TRANSACTION_EXPIRED', now())
+          : verdict.result === 'SUCCESS'
+            ? complete(withdrawal, now(), receivedBy(verdict, withdrawal.address), networkCostOf(verdict))
+            : fail(withdrawal, verdict.result, now(), networkCostOf(verdict));
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
         if (settled.after.status === 'completed') result.completed++;
         else result.failed++;

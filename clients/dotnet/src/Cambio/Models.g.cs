@@ -598,7 +598,7 @@ public sealed partial record Withdrawal
     [JsonPropertyName("deliveredAmount")]
     public required string? DeliveredAmount { get; init; }
 
-    /// <summary>What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's <c>fee</c> covers it. Null until then, and on networks that do not report it yet (only Solana does).</summary>
+    /// <summary>What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's <c>fee</c> covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it.</summary>
     [JsonPropertyName("networkCost")]
     public required WithdrawalNetworkCost? NetworkCost { get; init; }
 
@@ -646,15 +646,15 @@ public sealed partial class WithdrawalCreateOptions
 /// <summary>openapi.json <c>Withdrawal.networkCost</c>.</summary>
 public sealed partial record WithdrawalNetworkCost
 {
-    /// <summary>The network's own coin the hot wallet paid in: <c>SOL</c> on Solana. Always <c>SOL</c>.</summary>
+    /// <summary>The network's own coin the hot wallet paid in: <c>TRX</c> on tron, <c>ETH</c> on ethereum and arbitrum, <c>BNB</c> on bsc, <c>POL</c> on polygon, <c>SOL</c> on solana. One of: <c>SOL</c>, <c>TRX</c>, <c>ETH</c>, <c>BNB</c>, <c>POL</c>.</summary>
     [JsonPropertyName("asset")]
     public required string Asset { get; init; }
 
-    /// <summary>What the hot wallet paid, a decimal string with all the coin's decimals (SOL: 9): the transaction's fee, plus the rent of the destination's token account when the payout created it</summary>
+    /// <summary>What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana)</summary>
     [JsonPropertyName("amount")]
     public required string Amount { get; init; }
 
-    /// <summary>The payout created the destination's token account (Solana), its rent included in <c>amount</c></summary>
+    /// <summary>The payout created the destination's token account (Solana), its rent included in <c>amount</c>; always false on the other networks, whose token keeps its balances itself</summary>
     [JsonPropertyName("tokenAccountCreated")]
     public required bool TokenAccountCreated { get; init; }
 }

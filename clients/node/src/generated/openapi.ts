@@ -966,19 +966,20 @@ export interface components {
             txHash: string | null;
             /** @description What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed. */
             deliveredAmount: string | null;
-            /** @description What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, and on networks that do not report it yet (only Solana does). */
+            /** @description What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it. */
             networkCost: {
                 /**
-                 * @description The network's own coin the hot wallet paid in: `SOL` on Solana
-                 * @constant
+                 * @description The network's own coin the hot wallet paid in: `TRX` on tron, `ETH` on ethereum and arbitrum, `BNB` on bsc, `POL` on polygon, `SOL` on solana
+                 * @enum {string}
                  */
-                asset: "SOL";
+                asset: "SOL" | "TRX" | "ETH" | "BNB" | "POL";
                 /**
-                 * @description What the hot wallet paid, a decimal string with all the coin's decimals (SOL: 9): the transaction's fee, plus the rent of the destination's token account when the payout created it
+                 * @description What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana)
                  * @example 0.002044280
+                 * @example 13.844500
                  */
                 amount: string;
-                /** @description The payout created the destination's token account (Solana), its rent included in `amount` */
+                /** @description The payout created the destination's token account (Solana), its rent included in `amount`; always false on the other networks, whose token keeps its balances itself */
                 tokenAccountCreated: boolean;
             } | null;
             failureReason: string | null;

@@ -14,12 +14,12 @@ use Cambio\CambioObject;
  */
 final class WithdrawalNetworkCost extends CambioObject
 {
-    /** always "SOL"; The network's own coin the hot wallet paid in: `SOL` on Solana */
+    /** one of "SOL", "TRX", "ETH", "BNB", "POL"; The network's own coin the hot wallet paid in: `TRX` on tron, `ETH` on ethereum and arbitrum, `BNB` on bsc, `POL` on polygon, `SOL` on solana */
     public readonly string $asset;
 
-    /** What the hot wallet paid, a decimal string with all the coin's decimals (SOL: 9): the transaction's fee, plus the rent of the destination's token account when the payout created it */
+    /** What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana) */
     public readonly string $amount;
 
-    /** The payout created the destination's token account (Solana), its rent included in `amount` */
+    /** The payout created the destination's token account (Solana), its rent included in `amount`; always false on the other networks, whose token keeps its balances itself */
     public readonly bool $tokenAccountCreated;
 }

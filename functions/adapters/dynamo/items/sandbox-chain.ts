@@ -35,6 +35,8 @@ export interface SandboxTransaction {
   blockNumber: number;
   result: ReceiptResult;
   moves: BalanceMove[];
+  /** The TRX (sun) the transaction burnt from its sender; null on transactions recorded before it was kept. */
+  feeSun: bigint | null;
 }
 
 export const sandboxGenesisItem = {
@@ -83,6 +85,7 @@ export const sandboxTransactionItem = {
     result: item.result as ReceiptResult,
     // Absent on transactions recorded before balances were kept.
     moves: (item.moves as BalanceMove[] | undefined) ?? [],
+    feeSun: item.feeSun === undefined ? null : toBigInt(item.feeSun),
   }),
 };
 
