@@ -174,8 +174,8 @@ export const EXPORT_CHUNK_ROWS = 1_000;
 /** Each export's columns, in order (docs/dashboard-api.md). `network` comes after the columns the
  * files had before deposits took other networks, and a deposit's `holdReason` and a withdrawal's
  * `deliveredAmount` (what the payee received, below `amount` only under an issuer's fee) after it,
- * then what a withdrawal's payout cost on the network where the record says (Solana: its fee and
- * any token account's rent, in SOL), so a reader by position keeps working. */
+ * then what a withdrawal's payout cost on the network where the record says (in the network's
+ * coin: its fee, and on Solana any token account's rent), so a reader by position keeps working. */
 export const CSV_COLUMNS = {
   deposits: ['id', 'reference', 'status', 'amount', 'receivedAmount', 'creditedAmount', 'address', 'confirmations', 'createdAt', 'updatedAt', 'network', 'holdReason'],
   withdrawals: ['id', 'reference', 'status', 'amount', 'fee', 'address', 'txHash', 'failureReason', 'createdAt', 'completedAt', 'network', 'deliveredAmount', 'networkCostAsset', 'networkCostAmount', 'networkCostTokenAccountCreated'],

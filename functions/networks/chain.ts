@@ -1,4 +1,4 @@
-import type { NativeAsset } from '../shared/money.ts';
+import type { CoinAmount } from '../shared/money.ts';
 
 /**
  * What the chain jobs need from a network's chain, as a port (part of the network port,
@@ -60,7 +60,7 @@ export interface TransactionReceipt {
    * base units: its fee, and what else it paid for (on Solana, the rent of a token account the
    * transaction created). Failed, it still paid its fee. Absent where the reader does not give it.
    */
-  feePayerCost?: { asset: NativeAsset; amount: bigint };
+  feePayerCost?: CoinAmount;
 }
 
 export interface ReceiptTransfer {

@@ -8,16 +8,17 @@ export type Currency = (typeof CURRENCIES)[number];
 
 export const SCALE: Record<Currency, number> = { USDT: 6, BRL: 2 };
 
-/** The networks' own coins, which pay their transactions' fees, by their decimals (each network's
- * `feeAsset`): what a payout cost Cambio on its network is told in one (a withdrawal's
- * `networkCost`). Not currencies: no company's balance or ledger entry holds them. */
-export const NATIVE_SCALE = { SOL: 9, TRX: 6, ETH: 18, BNB: 18, POL: 18 } as const;
-export type NativeAsset = keyof typeof NATIVE_SCALE;
-
-/** A network's `feeAsset` symbol as a NativeAsset; a network whose coin is not listed above is a mistake in its definition. */
-export function nativeAssetOf(symbol: string): NativeAsset {
-  if (!(symbol in NATIVE_SCALE)) throw new Error(`${symbol} is not a network coin NATIVE_SCALE knows`);
-  return symbol as NativeAsset;
+/**
+ * An amount of a network's own coin (its `feeAsset`: TRX, ETH, SOL…), which pays its transactions'
+ * fees: what a payout cost Cambio on its network is told in one (a withdrawal's `networkCost`).
+ * Not a currency: no company's balance or ledger entry holds it. It carries its coin's decimals, as
+ * the network that told it gave them, so nothing outside the network's folder lists the coins.
+ */
+export interface CoinAmount {
+  asset: string;
+  decimals: number;
+  /** The coin's base units: sun, wei, lamports. */
+  amount: bigint;
 }
 
 /** Largest amount accepted at the edge: 10^12 units of the currency, far above any real payment,
@@ -55,9 +56,9 @@ export function formatAmount(minor: bigint, currency: Currency): string {
   return formatUnits(minor, SCALE[currency]);
 }
 
-/** Formats a network coin's base units with all its decimals: 2044280n SOL (lamports) → "0.002044280". */
-export function formatNativeAmount(units: bigint, asset: NativeAsset): string {
-  return formatUnits(units, NATIVE_SCALE[asset]);
+/** Formats a network coin's base units with all its decimals: 2044280n lamports, 9 → "0.002044280". */
+export function formatCoinAmount({ amount, decimals }: Pick<CoinAmount, 'amount' | 'decimals'>): string {
+  return formatUnits(amount, decimals);
 }
 
 function formatUnits(minor: bigint, scale: number): string {

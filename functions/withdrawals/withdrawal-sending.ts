@@ -134,7 +134,7 @@ export interface SettleResult extends SendResult {
 /** What a final transaction cost the hot wallet, where its chain's receipt says it (feePayerCost);
  * a token account is made by a payout on Solana alone, whose sender tells that itself (payoutCost). */
 export function networkCostOf(receipt: TransactionReceipt | null | undefined): NetworkCost | null {
-  return receipt?.feePayerCost ? { asset: receipt.feePayerCost.asset, amount: receipt.feePayerCost.amount, tokenAccountCreated: false } : null;
+  return receipt?.feePayerCost ? { ...receipt.feePayerCost, tokenAccountCreated: false } : null;
 }
 
 /**

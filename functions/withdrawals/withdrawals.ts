@@ -4,7 +4,7 @@ import { DEFAULT_NETWORK, NETWORK_NAMES, type NetworkName } from '../networks/na
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
-import { formatAmount, formatNativeAmount, type NativeAsset } from '../shared/money.ts';
+import { formatAmount, formatCoinAmount, type CoinAmount } from '../shared/money.ts';
 import { underWithdrawalPolicy, type AllowlistReader, type GuardedWrite, type LimitGuard, type LimitReader, type WithdrawalGuards } from './withdrawal-policy.ts';
 import type { NonceFiller } from '../networks/chain.ts';
 import type { ScreeningList } from '../screening/screening-list.ts';
@@ -45,10 +45,8 @@ export interface Withdrawal extends UsdtTransfer {
  * `fee`, per network and stage, covers it). Solana: the transaction's fee in SOL, plus the rent of
  * the payee's token account when the payout created it.
  */
-export interface NetworkCost {
-  asset: NativeAsset;
-  /** The coin's base units: lamports on Solana. */
-  amount: bigint;
+/** What a payout's final transaction cost the hot wallet, in its network's coin. */
+export interface NetworkCost extends CoinAmount {
   /** The payout created the payee's token account, whose rent is in `amount`. */
   tokenAccountCreated: boolean;
 }
@@ -187,6 +185,6 @@ export function withdrawalView(withdrawal: Withdrawal) {
   };
 }
 
-function networkCostView({ asset, amount, tokenAccountCreated }: NetworkCost) {
-  return { asset, amount: formatNativeAmount(amount, asset), tokenAccountCreated };
+function networkCostView({ asset, amount, decimals, tokenAccountCreated }: NetworkCost) {
+  return { asset, amount: formatCoinAmount({ amount, decimals }), tokenAccountCreated };
 }

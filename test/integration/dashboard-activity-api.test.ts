@@ -220,7 +220,9 @@ describe('Export CSV', () => {
       networkCost,
       completedAt: '2026-04-05T10:01:00.000Z',
     });
-    await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: withdrawalItem.toItem(completed('solana', 'sol-payout', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', { asset: 'SOL', amount: 2_044_280n, tokenAccountCreated: true })) }));
+    // Stored as a Solana cost was before costs carried their coin's decimals: read as lamports.
+    const solPayout = withdrawalItem.toItem(completed('solana', 'sol-payout', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', { asset: 'SOL', decimals: 9, amount: 2_044_280n, tokenAccountCreated: true }));
+    await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: { ...solPayout, networkCost: { asset: 'SOL', amount: 2_044_280n, tokenAccountCreated: true } } }));
     await api.db.send(new PutCommand({ TableName: api.runtime.tableName, Item: withdrawalItem.toItem(completed('tron', 'tron-payout', 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', null)) }));
     const response = await fetch(`${owner.browser.origin}/dashboard/api/companies/${owner.companyId}/activity/withdrawals/export`, { headers: { Cookie: cookieOf(owner) } });
     expect(response.status).toBe(200);

@@ -133,7 +133,7 @@ describe('held deposits in headless Chromium', () => {
       status: 'completed',
       txHash: '5'.repeat(88),
       deliveredAmount: 10_000_000n,
-      networkCost: { asset: 'SOL', amount: 2_044_280n, tokenAccountCreated: true },
+      networkCost: { asset: 'SOL', decimals: 9, amount: 2_044_280n, tokenAccountCreated: true },
       completedAt: new Date().toISOString(),
     };
     await stored(withdrawalItem.toItem(payout));

@@ -159,7 +159,7 @@ describe("Solana's chain: blocks and receipts", () => {
       result: 'SUCCESS',
       tokenTransfers: [{ contract: node().mint, to: payee, toAccount: await usdtAccountOf(payee), amount: usdt(4), from: node().customer.address, eventIndex: await accountIndexOf(signature, await usdtAccountOf(payee)), toAccountCreated: true }],
       // The payer signed alone and created the payee's token account: one signature's fee and the rent.
-      feePayerCost: { asset: 'SOL', amount: 5_000n + (await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES)) },
+      feePayerCost: { asset: 'SOL', decimals: 9, amount: 5_000n + (await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES)) },
     });
     expect(await chain.finalReceipt(signature)).toBeNull();
     node().advanceSlots(FINALITY_DEPTH - 1);

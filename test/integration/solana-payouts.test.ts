@@ -2,7 +2,7 @@ import { createSolanaRpc, signature as toSignature, type Address } from '@solana
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, withdrawalView, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { formatNativeAmount } from '#functions/shared/money';
+import { formatCoinAmount } from '#functions/shared/money';
 import { EXPIRY_SETTLE_MARGIN_BLOCKS, REBROADCAST_AFTER_MS, sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
 import { SolanaBlockhashNotFound, transactionErrorCode } from '#functions/networks/solana/rpc-chain';
 import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
@@ -110,8 +110,8 @@ describe('Solana payouts on the local node', () => {
     expect(transaction!.transaction.message.accountKeys[0]).toBe(hot.address);
     // What it cost Cambio is exactly what the hot wallet's lamports fell by: the fee and the rent.
     const completed = await read(withdrawal);
-    expect(completed.networkCost).toEqual({ asset: 'SOL', amount: lamportsBefore - lamportsAfter, tokenAccountCreated: true });
-    expect(withdrawalView(completed).networkCost).toEqual({ asset: 'SOL', amount: formatNativeAmount(5_000n + rent, 'SOL'), tokenAccountCreated: true });
+    expect(completed.networkCost).toEqual({ asset: 'SOL', decimals: 9, amount: lamportsBefore - lamportsAfter, tokenAccountCreated: true });
+    expect(withdrawalView(completed).networkCost).toEqual({ asset: 'SOL', amount: formatCoinAmount({ amount: 5_000n + rent, decimals: 9 }), tokenAccountCreated: true });
     expect(withdrawalView(completed).networkCost!.amount).toMatch(/^0\.00\d{7}$/);
 
     // Paid again, the payee's token account is there: the fee alone.

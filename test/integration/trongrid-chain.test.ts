@@ -413,7 +413,7 @@ describe.each([
 
     // Its Transfer log read as what was delivered (1 USDT to Bob), for a payout's deliveredAmount;
     // its `fee` (the TRX burnt for energy and bandwidth) as what it cost, for its networkCost.
-    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: BOB, amount: 1_000_000n }], feePayerCost: { asset: 'TRX', amount: 5_254_500n } });
+    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: BOB, amount: 1_000_000n }], feePayerCost: { asset: 'TRX', decimals: 6, amount: 5_254_500n } });
     expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', path, { value: tx }]]);
   });
 
@@ -423,13 +423,13 @@ describe.each([
 
     const receipt = await chain()[read](tx);
 
-    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'REVERT', tokenTransfers: [], feePayerCost: { asset: 'TRX', amount: 5_254_500n } });
+    expect(receipt).toEqual({ txHash: tx, blockNumber: BASE_BLOCK, result: 'REVERT', tokenTransfers: [], feePayerCost: { asset: 'TRX', decimals: 6, amount: 5_254_500n } });
   });
 
   it('reads a transaction that burnt nothing (its resources staked: no `fee`) as costing 0 TRX, and refuses a fee that is not a whole number of sun', async () => {
     const { fee: _fee, ...staked } = transactionInfo(txId(0xabc), 'SUCCESS');
     server.script = [{ body: staked }];
-    expect((await chain()[read](txId(0xabc)))!.feePayerCost).toEqual({ asset: 'TRX', amount: 0n });
+    expect((await chain()[read](txId(0xabc)))!.feePayerCost).toEqual({ asset: 'TRX', decimals: 6, amount: 0n });
 
     server.script = [{ body: { ...transactionInfo(txId(0xabc), 'SUCCESS'), fee: 1.5 } }];
     await expect(chain()[read](txId(0xabc))).rejects.toThrow(/answered fee 1.5/);

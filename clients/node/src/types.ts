@@ -10,9 +10,10 @@ export type RateLimit = Company['rateLimit'];
 export type Balance = Schemas['Balance'];
 export type Deposit = Schemas['Deposit'];
 export type Withdrawal = Schemas['Withdrawal'];
-/** What a payout cost Cambio on its network, once final: `asset` (`SOL`), `amount` (a decimal string
- * with all the coin's decimals, never a number) and `tokenAccountCreated`. Cambio's cost, not
- * charged: a withdrawal's `fee` covers it. Null on a withdrawal until then, and off Solana. */
+/** What a payout cost Cambio on its network, once final: `asset` (the network's coin: `TRX`, `ETH`,
+ * `BNB`, `POL`, `SOL`), `amount` (a decimal string with all the coin's decimals, never a number) and
+ * `tokenAccountCreated` (Solana's alone). Cambio's cost, not charged: a withdrawal's `fee` covers it.
+ * Null on a withdrawal until then. */
 export type WithdrawalNetworkCost = NonNullable<Withdrawal['networkCost']>;
 export type Quote = Schemas['Quote'];
 export type Conversion = Schemas['Conversion'];

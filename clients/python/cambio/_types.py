@@ -224,8 +224,8 @@ class Quote(Record):
 class WithdrawalNetworkCost(Record):
     """The object in ``Withdrawal.network_cost``."""
 
-    #: The network's own coin the hot wallet paid in: `TRX` on tron, `ETH` on ethereum and arbitrum, `BNB` on bsc, `POL` on polygon, `SOL` on solana
-    asset: Literal["SOL", "TRX", "ETH", "BNB", "POL"]
+    #: The network's own coin the hot wallet paid in (its fee asset): TRX, ETH (ethereum and arbitrum), BNB, POL or SOL on today's networks
+    asset: str
     #: What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana)
     amount: str
     #: The payout created the destination's token account (Solana), its rent included in `amount`; always false on the other networks, whose token keeps its balances itself
@@ -249,7 +249,7 @@ class Withdrawal(Record):
     tx_hash: Optional[str]
     #: What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed.
     delivered_amount: Optional[str]
-    #: What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it.
+    #: What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed (but one whose nonce another transaction filled, after the node refused it for good, shows that transaction's cost), and on withdrawals settled before their network reported it.
     network_cost: Optional[WithdrawalNetworkCost]
     failure_reason: Optional[str]
     created_at: str

@@ -20,8 +20,8 @@ const FIELDS: Record<ActivityKind, [string, string][]> = {
 
 /** Facts only some records have, after the fact they qualify: a held deposit's reason, what a
  * withdrawal's payee received where the token's transfer fee made it less than `amount`, and what
- * its payout cost Cambio on the network where the record says (Solana: the fee, and the rent of a
- * payee's token account the payout created). */
+ * its payout cost Cambio on the network where the record says (in the network's coin: the fee, and
+ * on Solana the rent of a payee's token account the payout created). */
 function factsOf(kind: ActivityKind, detail: Detail): [string, string][] {
   const after = (facts: [string, string][], name: string, fact: [string, string]) => facts.flatMap((field) => (field[1] === name ? [field, fact] : [field]));
   if (kind === 'deposits' && detail.holdReason != null) return after(FIELDS[kind], 'status', ['Hold reason', 'holdReason']);

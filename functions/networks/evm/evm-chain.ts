@@ -5,7 +5,6 @@ import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } f
 import type { Chain } from '../network.ts';
 import { Deprecations } from '../deprecations.ts';
 import type { TokenControlsKind } from './settings.ts';
-import type { NativeAsset } from '../../shared/money.ts';
 import { failoverTransport, type RpcEndpoints } from './rpc-transport.ts';
 
 /**
@@ -45,7 +44,7 @@ export interface EvmChainOptions {
    * tokenPaused read, or that there is nothing to read. */
   tokenControls: TokenControlsKind;
   /** The network's own coin (Network.feeAsset): a receipt then says what its transaction cost in it. */
-  feeAsset?: NativeAsset;
+  feeAsset?: { symbol: string; decimals: number };
 }
 
 /** TetherToken's reads of its controls (../shared/networks.md, "The token as it is on mainnet"). */
@@ -249,7 +248,9 @@ export class EvmChain implements Chain {
         return [{ contract: log.address, from: args.from, to: args.to, amount: args.value / unit, eventIndex }];
       });
       // What the sender paid: gas used at its effective price (on Arbitrum gasUsed carries the L1 part too).
-      const feePayerCost = this.options.feeAsset && receipt.effectiveGasPrice !== undefined ? { asset: this.options.feeAsset, amount: receipt.gasUsed * receipt.effectiveGasPrice } : undefined;
+      // (viem gives a receipt without effectiveGasPrice, from a node that leaves it out, as null.)
+      const { feeAsset } = this.options;
+      const feePayerCost = feeAsset && typeof receipt.effectiveGasPrice === 'bigint' ? { asset: feeAsset.symbol, decimals: feeAsset.decimals, amount: receipt.gasUsed * receipt.effectiveGasPrice } : undefined;
       return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED', tokenTransfers, ...(feePayerCost && { feePayerCost }) };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;

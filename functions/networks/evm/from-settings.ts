@@ -10,7 +10,6 @@ import type { RpcEndpoints } from './rpc-transport.ts';
 import { EvmPayoutNode, type EvmTransactionSigner } from './evm-payouts.ts';
 import { EVM_NETWORKS, evmTokenControlsOf } from './networks.ts';
 import { isEvmAddress } from './evm-address.ts';
-import { nativeAssetOf } from '../../shared/money.ts';
 import { DEFAULT_FINALITY_DEPTH, DEFAULT_MAX_FEE_PER_GAS_GWEI, DEFAULT_REPLACE_AFTER_SECONDS, type EvmNetworkName, type EvmNetworkSettings } from './settings.ts';
 
 /** An EVM network's settings on the stage, or an error naming what is missing: a job is only
@@ -73,7 +72,7 @@ export function evmChainOf(name: EvmNetworkName, settings: SliceSettings<'chain'
     maxBlockRange: network.maxBlockRange,
     tokenDecimals: EVM_NETWORKS[name].tokenDecimals,
     tokenControls: evmTokenControlsOf(name, network),
-    feeAsset: nativeAssetOf(EVM_NETWORKS[name].feeAsset.symbol),
+    feeAsset: EVM_NETWORKS[name].feeAsset,
   });
 }
 

@@ -16,6 +16,8 @@ import { AccountState, getTokenDecoder, getTokenSize, TOKEN_PROGRAM_ADDRESS } fr
 import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
 import type { SignatureStatus, SolanaChain, TokenAccountState } from './chain.ts';
 import { associatedTokenAccount } from './token-accounts.ts';
+import { solana } from './network.ts';
+import type { CoinAmount } from '../../shared/money.ts';
 
 /**
  * Solana's chain over standard JSON-RPC (@solana/kit's createSolanaRpc): a provider on deployed
@@ -520,11 +522,11 @@ function usdtMovements(mint: string, meta: TransactionMeta): UsdtMovement[] {
 /** What the fee payer (the message's first account) paid in the transaction, from its lamports
  * before and after: the fee, and the rent of any account it created. Undefined where the node gives
  * no balances: the payout still settles by what it delivered, its cost untold. */
-function feePayerCostOf(meta: TransactionMeta): { asset: 'SOL'; amount: bigint } | undefined {
+function feePayerCostOf(meta: TransactionMeta): CoinAmount | undefined {
   const before = meta.preBalances?.[0];
   const after = meta.postBalances?.[0];
   if (before === undefined || after === undefined) return undefined;
-  return { asset: 'SOL', amount: BigInt(before) - BigInt(after) };
+  return { asset: solana.feeAsset.symbol, decimals: solana.feeAsset.decimals, amount: BigInt(before) - BigInt(after) };
 }
 
 /** Who paid a transaction's USDT: `from`, the owner whose USDT fell most in it, else (USDT minted,

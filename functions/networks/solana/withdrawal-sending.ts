@@ -349,5 +349,5 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
 function payoutCost(receipt: TransactionReceipt, payee: string): NetworkCost | null {
   if (!receipt.feePayerCost) return null;
   const tokenAccountCreated = receipt.tokenTransfers?.some((transfer) => transfer.to === payee && transfer.toAccountCreated === true) ?? false;
-  return { asset: receipt.feePayerCost.asset, amount: receipt.feePayerCost.amount, tokenAccountCreated };
+  return { ...receipt.feePayerCost, tokenAccountCreated };
 }

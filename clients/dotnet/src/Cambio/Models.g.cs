@@ -598,7 +598,7 @@ public sealed partial record Withdrawal
     [JsonPropertyName("deliveredAmount")]
     public required string? DeliveredAmount { get; init; }
 
-    /// <summary>What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's <c>fee</c> covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it.</summary>
+    /// <summary>What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's <c>fee</c> covers it. Null until then, for a payout that never landed (but one whose nonce another transaction filled, after the node refused it for good, shows that transaction's cost), and on withdrawals settled before their network reported it.</summary>
     [JsonPropertyName("networkCost")]
     public required WithdrawalNetworkCost? NetworkCost { get; init; }
 
@@ -646,7 +646,7 @@ public sealed partial class WithdrawalCreateOptions
 /// <summary>openapi.json <c>Withdrawal.networkCost</c>.</summary>
 public sealed partial record WithdrawalNetworkCost
 {
-    /// <summary>The network's own coin the hot wallet paid in: <c>TRX</c> on tron, <c>ETH</c> on ethereum and arbitrum, <c>BNB</c> on bsc, <c>POL</c> on polygon, <c>SOL</c> on solana. One of: <c>SOL</c>, <c>TRX</c>, <c>ETH</c>, <c>BNB</c>, <c>POL</c>.</summary>
+    /// <summary>The network's own coin the hot wallet paid in (its fee asset): TRX, ETH (ethereum and arbitrum), BNB, POL or SOL on today's networks</summary>
     [JsonPropertyName("asset")]
     public required string Asset { get; init; }
 

@@ -966,17 +966,19 @@ export interface components {
             txHash: string | null;
             /** @description What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed. */
             deliveredAmount: string | null;
-            /** @description What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it. */
+            /** @description What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed (but one whose nonce another transaction filled, after the node refused it for good, shows that transaction's cost), and on withdrawals settled before their network reported it. */
             networkCost: {
                 /**
-                 * @description The network's own coin the hot wallet paid in: `TRX` on tron, `ETH` on ethereum and arbitrum, `BNB` on bsc, `POL` on polygon, `SOL` on solana
-                 * @enum {string}
+                 * @description The network's own coin the hot wallet paid in (its fee asset): TRX, ETH (ethereum and arbitrum), BNB, POL or SOL on today's networks
+                 * @example TRX
+                 * @example ETH
+                 * @example SOL
                  */
-                asset: "SOL" | "TRX" | "ETH" | "BNB" | "POL";
+                asset: string;
                 /**
                  * @description What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana)
-                 * @example 0.002044280
                  * @example 13.844500
+                 * @example 0.002044280
                  */
                 amount: string;
                 /** @description The payout created the destination's token account (Solana), its rent included in `amount`; always false on the other networks, whose token keeps its balances itself */

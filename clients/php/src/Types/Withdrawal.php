@@ -41,7 +41,7 @@ final class Withdrawal extends CambioObject
     /** USDT amount as a decimal string with all 6 decimals; What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed */
     public readonly ?string $deliveredAmount;
 
-    /** What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it */
+    /** What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed (but one whose nonce another transaction filled, after the node refused it for good, shows that transaction's cost), and on withdrawals settled before their network reported it */
     public readonly ?WithdrawalNetworkCost $networkCost;
 
     public readonly ?string $failureReason;

@@ -14,7 +14,7 @@ use Cambio\CambioObject;
  */
 final class WithdrawalNetworkCost extends CambioObject
 {
-    /** one of "SOL", "TRX", "ETH", "BNB", "POL"; The network's own coin the hot wallet paid in: `TRX` on tron, `ETH` on ethereum and arbitrum, `BNB` on bsc, `POL` on polygon, `SOL` on solana */
+    /** The network's own coin the hot wallet paid in (its fee asset): TRX, ETH (ethereum and arbitrum), BNB, POL or SOL on today's networks */
     public readonly string $asset;
 
     /** What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana) */

@@ -254,8 +254,8 @@ module Cambio
   class Withdrawal < Record
     schema "Withdrawal"
     class NetworkCost < Record
-      # The network's own coin the hot wallet paid in: `TRX` on tron, `ETH` on ethereum and arbitrum, `BNB` on bsc, `POL` on polygon, `SOL` on solana
-      string :asset, enum: %w[SOL TRX ETH BNB POL]
+      # The network's own coin the hot wallet paid in (its fee asset): TRX, ETH (ethereum and arbitrum), BNB, POL or SOL on today's networks
+      string :asset
       # What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana)
       string :amount
       # The payout created the destination's token account (Solana), its rent included in `amount`; always false on the other networks, whose token keeps its balances itself
@@ -275,7 +275,7 @@ module Cambio
     string :tx_hash, null: true
     # What the destination received per the token's Transfer event, once completed: below `amount` only when the token's issuer charges a transfer fee. Null until completed.
     string :delivered_amount, null: true
-    # What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it.
+    # What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's `fee` covers it. Null until then, for a payout that never landed (but one whose nonce another transaction filled, after the node refused it for good, shows that transaction's cost), and on withdrawals settled before their network reported it.
     record :network_cost, "Withdrawal::NetworkCost", null: true
     string :failure_reason, null: true
     string :created_at

@@ -38,11 +38,16 @@ export const withdrawalItem = {
 };
 
 /** Stored as the record has it, its amount a number (base units); absent on items written before
- * it was recorded: null, as for one not yet final. */
+ * it was recorded: null, as for one not yet final. Its decimals are absent on the costs written
+ * before it carried them, all of them Solana's, in lamports. */
 function networkCostFromItem(stored: Item | null | undefined): Withdrawal['networkCost'] {
   if (!stored) return null;
-  return { asset: stored.asset as NonNullable<Withdrawal['networkCost']>['asset'], amount: toBigInt(stored.amount), tokenAccountCreated: stored.tokenAccountCreated === true };
+  const decimals = stored.decimals === undefined ? LAMPORT_DECIMALS : Number(toBigInt(stored.decimals));
+  return { asset: stored.asset as string, decimals, amount: toBigInt(stored.amount), tokenAccountCreated: stored.tokenAccountCreated === true };
 }
+
+/** SOL's decimals: the only coin a cost was stored in before costs carried their decimals. */
+const LAMPORT_DECIMALS = 9;
 
 /** An EVM transaction's nonce is stored as a number: read back wrapped, it becomes one again. */
 function sentTransactionFromItem(stored: Item | undefined): Withdrawal['transaction'] {

@@ -12,7 +12,7 @@ package com.cambio.model;
  * @param status One of "pending", "processing", "completed", "failed".
  * @param txHash May be null.
  * @param deliveredAmount What the destination received per the token's Transfer event, once completed: below amount only when the token's issuer charges a transfer fee. Null until completed. USDT amount as a decimal string with all 6 decimals. Format <code>^\d+\.\d{6}$</code>. May be null.
- * @param networkCost What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's fee covers it. Null until then, for a payout that never landed, and on withdrawals settled before their network reported it. May be null.
+ * @param networkCost What the payout cost Cambio on the network, in the network's own coin, once its transaction is final (completed, or failed after it landed: a failed transaction still pays its fee). Cambio's cost, not charged to the company: the withdrawal's fee covers it. Null until then, for a payout that never landed (but one whose nonce another transaction filled, after the node refused it for good, shows that transaction's cost), and on withdrawals settled before their network reported it. May be null.
  * @param failureReason May be null.
  * @param createdAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
  * @param updatedAt ISO 8601 UTC time, e.g. <code>2026-01-15T12:00:00.000Z</code>.
@@ -38,8 +38,8 @@ public record Withdrawal(
   /**
    * The API's NetworkCost, as openapi.json describes it.
    *
-   * @param asset The network's own coin the hot wallet paid in: TRX on tron, ETH on ethereum and arbitrum, BNB on bsc, POL on polygon, SOL on solana. One of "SOL", "TRX", "ETH", "BNB", "POL".
-   * @param amount What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana). Format <code>^\d+\.(?:\d{9}|\d{6}|\d{18})$</code>.
+   * @param asset The network's own coin the hot wallet paid in (its fee asset): TRX, ETH (ethereum and arbitrum), BNB, POL or SOL on today's networks.
+   * @param amount What the hot wallet paid in the final transaction, a decimal string with all the coin's decimals (TRX: 6, SOL: 9, ETH, BNB and POL: 18): its fee (TRX burnt for the energy and bandwidth the hot wallet had not staked; gas used at its effective price), plus the rent of the destination's token account when the payout created it (Solana). Format <code>^\d+\.\d+$</code>.
    * @param tokenAccountCreated The payout created the destination's token account (Solana), its rent included in amount; always false on the other networks, whose token keeps its balances itself.
    */
   public record NetworkCost(
