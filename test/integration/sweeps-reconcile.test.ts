@@ -71,7 +71,7 @@ async function runJobs() {
  * deposit paid `amount` and confirmed (not yet swept).
  */
 async function confirmedDepositAlone(reference: string, amount: string) {
-  // A sweep's top-up, transfer and TRX reclaim, then the run that clears its address.
+  // A sweep's top-up, transfer and TRX reclaim, then the run its reclaim lands in, which clears its address.
   for (let i = 0; i < 4; i++) await runJobs();
   const deposits = new DynamoDepositStore(env.db, env.tableName);
   const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference }, clock.now());
@@ -531,6 +531,8 @@ describe('sweeps and reconciliation', () => {
     clock.advanceBlocks(20);
     await sweepDepositAddresses(sweeping);
     expect(await store.openSweep(deposit.address)).toBeNull();
+    // Emptied, it leaves the due list in the run its sweep ends, not a run later: its place goes to another address.
+    expect((await store.dueAddresses(50)).map((due) => due.address)).not.toContain(deposit.address);
     expect((await store.finishedSweeps(deposit.address, 1))[0]).toMatchObject({ status: 'done', reclaimedSun: left - RECLAIM_FEE_ALLOWANCE_SUN });
     expect(await chain.feeBalance(hot)).toBe(hotTrx + left - RECLAIM_FEE_ALLOWANCE_SUN);
     const stillThere = RECLAIM_FEE_ALLOWANCE_SUN - SANDBOX_FEES.trxTransferSun;

@@ -202,7 +202,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     if (step === 'reclaim') {
       // The USDT is in the hot wallet already (the sweep counted done then): what is left is the TRX.
       if (settled !== 'expired' && settled.result === 'SUCCESS') {
-        await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at });
+        await finished(deps, open, { ...open, status: 'done', updatedAt: at });
         continue;
       }
       const outcome = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
@@ -213,7 +213,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
       }
       // Left at the address, where a next sweep of it would use it; the finished sweep says so (reclaimedSun null).
       (deps.log ?? stderrLog).error('the TRX left after a sweep could not be sent back to the hot wallet; it stays at the deposit address', fields);
-      await deps.store.saveSweep(open, { ...open, status: 'done', reclaimedSun: null, updatedAt: at });
+      await finished(deps, open, { ...open, status: 'done', reclaimedSun: null, updatedAt: at });
       continue;
     }
     if (settled === 'expired' || settled.result !== 'SUCCESS') {
@@ -235,11 +235,24 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
     if (await reclaimed(deps, open, hotWallet, at, fee)) {
       result.done++;
-    } else if (await deps.store.saveSweep(open, { ...open, status: 'done', updatedAt: at }, fee)) {
+    } else if (await finished(deps, open, { ...open, status: 'done', updatedAt: at }, fee)) {
       result.done++;
     }
   }
   return result;
+}
+
+/**
+ * Saves a sweep done, then takes its address off the due list in the same run, as the next run
+ * would (what it holds read now: below the minimum, it is cleared; a payment confirmed meanwhile
+ * keeps it due). An address holds one of the run's due places from its top-up until it is
+ * cleared, so a run saved here is a sweep more a minute (docs/capacity.md, TRON sweeps).
+ */
+async function finished(deps: SweepDeps, before: Sweep, done: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
+  if (!(await deps.store.saveSweep(before, done, tokenFee))) return false;
+  const left = await deps.usdtBalanceOf(done.address);
+  if (left < deps.settings.minimumSweep) await deps.store.clearDue(done.address, left);
+  return true;
 }
 
 /**
