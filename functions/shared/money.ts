@@ -21,6 +21,9 @@ export interface CoinAmount {
   amount: bigint;
 }
 
+/** `amount` base units of a network's coin, as its `feeAsset` names it. */
+export const inCoin = (coin: { symbol: string; decimals: number }, amount: bigint): CoinAmount => ({ asset: coin.symbol, decimals: coin.decimals, amount });
+
 /** Largest amount accepted at the edge: 10^12 units of the currency, far above any real payment,
  * and small enough that sums of many of them stay exact in DynamoDB's 38-digit numbers. */
 const MAX_WHOLE_DIGITS = 12;

@@ -17,7 +17,10 @@
 export type PayoutOwner = string;
 
 export const withdrawalOwner = (withdrawalId: string): PayoutOwner => `withdrawal:${withdrawalId}`;
-export const sweepOwner = (address: string, createdAt: string, step: 'top-up' | 'sweep' | 'reclaim'): PayoutOwner => `sweep:${address}:${createdAt}:${step}`;
+/** A sweep's transactions, one a step: the fee's top-up, the USDT's transfer, the leftover fee's return. */
+export const SWEEP_STEPS = ['top-up', 'sweep', 'reclaim'] as const;
+export type SweepStep = (typeof SWEEP_STEPS)[number];
+export const sweepOwner = (address: string, createdAt: string, step: SweepStep): PayoutOwner => `sweep:${address}:${createdAt}:${step}`;
 
 /** Raised by a store when the transaction id it was asked to claim belongs to another payout. */
 export class TransactionIdTaken extends Error {

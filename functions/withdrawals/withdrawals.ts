@@ -40,12 +40,11 @@ export interface Withdrawal extends UsdtTransfer {
 }
 
 /**
- * What the hot wallet paid the network for a payout, in the network's own coin: what its balance
- * fell by in the final transaction. Cambio's cost, never charged to the company (the withdrawal's
- * `fee`, per network and stage, covers it). Solana: the transaction's fee in SOL, plus the rent of
- * the payee's token account when the payout created it.
+ * What the hot wallet paid the network for a payout, in the network's own coin: what its final
+ * transaction cost it (withdrawal-sending.ts networkCostOf). Cambio's cost, never charged to the
+ * company (the withdrawal's `fee`, per network and stage, covers it). On Solana it includes the rent
+ * of the payee's token account when the payout created it.
  */
-/** What a payout's final transaction cost the hot wallet, in its network's coin. */
 export interface NetworkCost extends CoinAmount {
   /** The payout created the payee's token account, whose rent is in `amount`. */
   tokenAccountCreated: boolean;
@@ -185,6 +184,6 @@ export function withdrawalView(withdrawal: Withdrawal) {
   };
 }
 
-function networkCostView({ asset, amount, decimals, tokenAccountCreated }: NetworkCost) {
-  return { asset, amount: formatCoinAmount({ amount, decimals }), tokenAccountCreated };
+function networkCostView(cost: NetworkCost) {
+  return { asset: cost.asset, amount: formatCoinAmount(cost), tokenAccountCreated: cost.tokenAccountCreated };
 }

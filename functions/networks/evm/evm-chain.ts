@@ -5,6 +5,7 @@ import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } f
 import type { Chain } from '../network.ts';
 import { Deprecations } from '../deprecations.ts';
 import type { TokenControlsKind } from './settings.ts';
+import { inCoin } from '../../shared/money.ts';
 import { failoverTransport, type RpcEndpoints } from './rpc-transport.ts';
 
 /**
@@ -250,7 +251,7 @@ export class EvmChain implements Chain {
       // What the sender paid: gas used at its effective price (on Arbitrum gasUsed carries the L1 part too).
       // (viem gives a receipt without effectiveGasPrice, from a node that leaves it out, as null.)
       const { feeAsset } = this.options;
-      const feePayerCost = feeAsset && typeof receipt.effectiveGasPrice === 'bigint' ? { asset: feeAsset.symbol, decimals: feeAsset.decimals, amount: receipt.gasUsed * receipt.effectiveGasPrice } : undefined;
+      const feePayerCost = feeAsset && typeof receipt.effectiveGasPrice === 'bigint' ? inCoin(feeAsset, receipt.gasUsed * receipt.effectiveGasPrice) : undefined;
       return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED', tokenTransfers, ...(feePayerCost && { feePayerCost }) };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;

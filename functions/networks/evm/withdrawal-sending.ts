@@ -262,14 +262,15 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
     const outcome = await nonceOutcome(deps.chain, nonceTransactionOf(withdrawal), await final);
     // The record ends with the hash of the version that landed, whichever it is.
     const landed: Withdrawal = { ...withdrawal, txHash: outcome.txHash };
+    const cost = networkCostOf(outcome.receipt);
     const settled =
       outcome.settled === null
         ? null
         : outcome.settled === 'SUCCESS'
-          ? complete(landed, now(), outcome.receipt ? receivedBy(outcome.receipt, withdrawal.address, sameEvmAddress) : null, networkCostOf(outcome.receipt))
+          ? complete(landed, now(), outcome.receipt ? receivedBy(outcome.receipt, withdrawal.address, sameEvmAddress) : null, cost)
           : outcome.settled === 'REFUSED_BY_NODE'
-            ? fail(withdrawal, outcome.settled, now(), networkCostOf(outcome.receipt))
-            : fail(landed, outcome.settled, now(), networkCostOf(outcome.receipt));
+            ? fail(withdrawal, outcome.settled, now(), cost)
+            : fail(landed, outcome.settled, now(), cost);
     if (settled) {
       if (await deps.store.transition(withdrawal, settled.after, settled)) {
         if (settled.after.status === 'completed') result.completed++;

@@ -17,7 +17,7 @@ import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } f
 import type { SignatureStatus, SolanaChain, TokenAccountState } from './chain.ts';
 import { associatedTokenAccount } from './token-accounts.ts';
 import { solana } from './network.ts';
-import type { CoinAmount } from '../../shared/money.ts';
+import { inCoin, type CoinAmount } from '../../shared/money.ts';
 
 /**
  * Solana's chain over standard JSON-RPC (@solana/kit's createSolanaRpc): a provider on deployed
@@ -526,7 +526,7 @@ function feePayerCostOf(meta: TransactionMeta): CoinAmount | undefined {
   const before = meta.preBalances?.[0];
   const after = meta.postBalances?.[0];
   if (before === undefined || after === undefined) return undefined;
-  return { asset: solana.feeAsset.symbol, decimals: solana.feeAsset.decimals, amount: BigInt(before) - BigInt(after) };
+  return inCoin(solana.feeAsset, BigInt(before) - BigInt(after));
 }
 
 /** Who paid a transaction's USDT: `from`, the owner whose USDT fell most in it, else (USDT minted,

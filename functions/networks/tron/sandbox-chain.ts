@@ -8,6 +8,7 @@ import { batchGetAll, heldCondition, itemsUnder, queryAll, readItem } from '../.
 import { BroadcastRefused, decodeSignedTransfer, SANDBOX_TRX } from './sandbox-broadcast.ts';
 import { SANDBOX_FEES, SANDBOX_TREASURY_TRX_SUN, SandboxBalances, moveItem } from './sandbox-balances.ts';
 import { tron } from './network.ts';
+import { inCoin } from '../../shared/money.ts';
 import { balanceContractOf, isSandboxToken, SANDBOX_ISSUER, SANDBOX_UPGRADED_USDT, SANDBOX_USDT, SandboxToken, type TokenRules } from './sandbox-token.ts';
 
 export { BroadcastRefused, SANDBOX_TRX };
@@ -113,7 +114,7 @@ export class SandboxChain implements Chain {
     if (blockNumber > (await this.latestNumber())) return null;
     // Its Transfer events, from the balances it moved: every credit of a token other than TRX.
     const tokenTransfers = moves.filter((move) => move.contract !== SANDBOX_TRX && BigInt(move.delta) > 0n).map((move) => ({ contract: move.contract, to: move.address, amount: BigInt(move.delta) }));
-    return { txHash, blockNumber, result, tokenTransfers, ...(feeSun !== null && { feePayerCost: { asset: tron.feeAsset.symbol, decimals: tron.feeAsset.decimals, amount: feeSun } }) };
+    return { txHash, blockNumber, result, tokenTransfers, ...(feeSun !== null && { feePayerCost: inCoin(tron.feeAsset, feeSun) }) };
   }
 
   /** The receipt once its block has solidified, as TRON's solidity node answers. */

@@ -1,10 +1,10 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Sweep, SweepCandidate, SweepStore } from './sweeps.ts';
+import { stepTxHash, type Sweep, type SweepCandidate, type SweepStore } from './sweeps.ts';
 import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 import { sweepItem } from './sweep-record.ts';
 import { ledgerEntryItem } from '../../adapters/dynamo/items/ledger-entry.ts';
 import type { LedgerEntry } from '#functions/ledger/ledger';
-import { sweepOwner } from '#functions/withdrawals/payouts';
+import { SWEEP_STEPS, sweepOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
 import { claimIn } from '../../adapters/dynamo/transaction-claims.ts';
 import { readItem } from '../../adapters/dynamo/queries.ts';
@@ -42,17 +42,17 @@ export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStor
   async saveSweep(before: Sweep | null, after: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
     const open = sweepItem.open(after.address);
     // A reclaim signed again keeps the status: its hash tells a copy read before it.
+    const reclaim = before?.reclaimTxHash;
     const guard = before
-      ? before.reclaimTxHash
-        ? { condition: '#status = :status AND reclaimTxHash = :reclaim', names: { '#status': 'status' }, values: { ':status': before.status, ':reclaim': before.reclaimTxHash }, onFailed: stale }
-        : { condition: '#status = :status', names: { '#status': 'status' }, values: { ':status': before.status }, onFailed: stale }
+      ? { condition: `#status = :status${reclaim ? ' AND reclaimTxHash = :reclaim' : ''}`, names: { '#status': 'status' }, values: { ':status': before.status, ...(reclaim && { ':reclaim': reclaim }) }, onFailed: stale }
       : { condition: 'attribute_not_exists(PK)', onFailed: stale };
     const tx = new MoneyTransaction(this.tableName);
     // The guard on the sweep goes first, so a stale sweep reads as stale, not as a taken id.
-    const claims: [string, 'top-up' | 'sweep' | 'reclaim'][] = [];
-    if (after.topUpTxHash && after.topUpTxHash !== before?.topUpTxHash) claims.push([after.topUpTxHash, 'top-up']);
-    if (after.sweepTxHash && after.sweepTxHash !== before?.sweepTxHash) claims.push([after.sweepTxHash, 'sweep']);
-    if (after.reclaimTxHash && after.reclaimTxHash !== before?.reclaimTxHash) claims.push([after.reclaimTxHash, 'reclaim']);
+    // Each step's transaction id `after` carries that `before` did not.
+    const claims = SWEEP_STEPS.flatMap((step) => {
+      const txId = stepTxHash(after, step);
+      return txId && txId !== (before && stepTxHash(before, step)) ? [[txId, step] as const] : [];
+    });
     if (sweepItem.isFinished(after)) {
       // Finished: it moves to the address's history, and the address may be swept again.
       tx.deleteWhere(open, guard).put(sweepItem.toItem(after));

@@ -1,6 +1,6 @@
 import { tokenFeeEntry, type LedgerEntry } from '../../ledger/ledger.ts';
 import { receivedBy, sentTransactionOutcome, type Broadcaster, type ChainReader, type TransferBuilder, type UnsignedTransfer } from '../chain.ts';
-import { TransactionIdTaken, broadcastOwned, sweepOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
+import { TransactionIdTaken, broadcastOwned, sweepOwner, type SweepStep, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import type { TransactionSigner } from '../signer.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
@@ -165,11 +165,8 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         result.held++;
         continue;
       }
-      const balance = await deps.usdtBalanceOf(candidate.address);
-      if (balance < deps.settings.minimumSweep) {
-        await deps.store.clearDue(candidate.address, balance);
-        continue;
-      }
+      const balance = await dueBalance(deps, candidate.address);
+      if (balance === null) continue;
       const trxThere = await deps.feeBalanceOf(candidate.address);
       if (trxThere >= deps.settings.feeTopUp) {
         // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
@@ -250,9 +247,17 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
  */
 async function finished(deps: SweepDeps, before: Sweep, done: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
   if (!(await deps.store.saveSweep(before, done, tokenFee))) return false;
-  const left = await deps.usdtBalanceOf(done.address);
-  if (left < deps.settings.minimumSweep) await deps.store.clearDue(done.address, left);
+  await dueBalance(deps, done.address);
   return true;
+}
+
+/** The USDT the address holds, read now: at or above the sweep minimum, its amount to sweep; below
+ * it, null, and the address is cleared off the due list (still listed for what it holds). */
+async function dueBalance(deps: SweepDeps, address: string): Promise<bigint | null> {
+  const balance = await deps.usdtBalanceOf(address);
+  if (balance >= deps.settings.minimumSweep) return balance;
+  await deps.store.clearDue(address, balance);
+  return null;
 }
 
 /**
@@ -271,13 +276,12 @@ async function reclaimed(deps: SweepDeps, sweep: Sweep, hotWallet: string, at: s
   return true;
 }
 
-type SweepStep = 'top-up' | 'sweep' | 'reclaim';
-
 function stepOf(sweep: Sweep): SweepStep {
   return sweep.status === 'topping_up' ? 'top-up' : sweep.status === 'reclaiming' ? 'reclaim' : 'sweep';
 }
 
-function stepTxHash(sweep: Sweep, step: SweepStep): string | null {
+/** The transaction id of a sweep's step, once signed. */
+export function stepTxHash(sweep: Sweep, step: SweepStep): string | null {
   return step === 'top-up' ? sweep.topUpTxHash : step === 'reclaim' ? sweep.reclaimTxHash : sweep.sweepTxHash;
 }
 
@@ -318,7 +322,7 @@ async function broadcastStep(deps: SweepDeps, sweep: Sweep, unsigned: UnsignedTr
     await broadcastOwned(deps.broadcaster, deps.claims, unsigned.txId, deps.builder.signed(unsigned, signature), sweepOwner(sweep.address, sweep.createdAt, step));
     return true;
   } catch (error) {
-    const then = sweep.status === 'reclaiming' ? 'the reclaim will expire and be signed again' : 'the step will expire and the sweep start over';
+    const then = stepOf(sweep) === 'reclaim' ? 'the reclaim will expire and be signed again' : 'the step will expire and the sweep start over';
     (deps.log ?? stderrLog).error(`sweep broadcast failed; ${then}`, { address: sweep.address, status: sweep.status, error: String(error) });
     return false;
   }

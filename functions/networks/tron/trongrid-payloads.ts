@@ -1,6 +1,7 @@
 import type { ChainBlock, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
 import { isTronAddress, tronAddressFromHex } from './tron-address.ts';
 import { tron } from './network.ts';
+import { inCoin } from '../../shared/money.ts';
 import { excerpt } from '#adapters/http/json-client';
 
 /**
@@ -135,7 +136,7 @@ export function parseTransactionInfo(body: unknown, txHash: string, path: string
   const result = typeof contractResult === 'string' && contractResult !== '' ? contractResult : body.result === 'FAILED' ? 'FAILED' : 'SUCCESS';
   // `fee`: the TRX (sun) burnt for the energy and bandwidth the sender had not staked; absent when none.
   if (body.fee !== undefined && !(Number.isSafeInteger(body.fee) && (body.fee as number) >= 0)) throw new ChainResponseError(`${path} answered fee ${describe(body.fee)}`, { path });
-  const feePayerCost = { asset: tron.feeAsset.symbol, decimals: tron.feeAsset.decimals, amount: BigInt((body.fee as number | undefined) ?? 0) };
+  const feePayerCost = inCoin(tron.feeAsset, BigInt((body.fee as number | undefined) ?? 0));
   return { txHash: body.id, blockNumber: body.blockNumber, result, tokenTransfers: transferLogs(body.log, path), feePayerCost };
 }
 
