@@ -64,6 +64,8 @@ export interface ActivityQuery {
   fromMs?: number;
   /** Exclusive, epoch ms. */
   toMs?: number;
+  /** Conversions only: their references are labels, not unique, so a search lists every match. */
+  reference?: string;
 }
 
 export interface ActivityStore {
@@ -81,7 +83,7 @@ export interface ActivityFilter {
   /** `YYYY-MM-DD` (UTC), inclusive both ends. */
   from?: string;
   to?: string;
-  /** An id or a reference. */
+  /** An id or a reference (Events have none: an id only). */
   q?: string;
 }
 
@@ -104,13 +106,18 @@ export function activityQuery(kind: ActivityKind, filter: ActivityFilter): Activ
   return { status: filter.status, network: filter.network, fromMs, toMs };
 }
 
-/** A search is an exact id, or a deposit's or withdrawal's reference: one or two reads. */
+/** A search is an exact id, or a deposit's or withdrawal's reference (unique, so one claim names
+ * it): one or two reads. A conversion's reference is searched as a filter instead (listActivity). */
 async function search(store: ActivityStore, companyId: string, kind: ActivityKind, q: string): Promise<ActivityRecord | null> {
   if (isId(ID_KIND[kind], q)) return store.activityById(companyId, kind, q);
   if (kind !== 'deposits' && kind !== 'withdrawals') return null;
   const id = await store.activityIdByReference(companyId, kind, q);
   return id ? store.activityById(companyId, kind, id) : null;
 }
+
+/** A conversion's `reference` is the integrator's label, which many conversions may share: a search
+ * for one that is not an id pages through every conversion carrying it, as a status filter does. */
+const searchesReferences = (kind: ActivityKind, q: string): boolean => kind === 'conversions' && !isId(ID_KIND[kind], q);
 
 function matches(found: ActivityRecord, query: ActivityQuery): boolean {
   const status = found.kind === 'events' ? found.record.type : found.record.status;
@@ -134,6 +141,10 @@ export async function listActivity(
   const companyId = caller.membership.companyId;
   const query = activityQuery(kind, filter);
   const q = filter.q?.trim();
+  if (q && searchesReferences(kind, q)) {
+    const { records, nextCursor } = await store.activityPage(companyId, kind, { ...query, reference: q }, page);
+    return { records: records.map(activityView), nextCursor };
+  }
   if (q) {
     const found = await search(store, companyId, kind, q);
     return { records: found && matches(found, query) ? [activityView(found)] : [], nextCursor: null };

@@ -9,6 +9,7 @@ import { membershipItem } from '#adapters/dynamo/items/team';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { depositItem } from '#adapters/dynamo/items/deposit';
 import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
+import { conversionItem } from '#adapters/dynamo/items/conversion';
 import { newWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit, type DepositStore } from '#functions/deposits/deposits';
@@ -156,6 +157,46 @@ describe('Activity lists', () => {
     const detail = await owner.browser.call('GET', `/companies/${owner.companyId}/activity/deposits?id=${made[0]!.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({ id: made[0]!.id, reference: 'order-1', status: 'completed', address: made[0]!.address, transactions: [], requiredConfirmations: 19 });
+  });
+
+  it('finds every conversion carrying a reference, a label many may share, paged', async () => {
+    const labelled = await signedUpOwner(api.runtime, 'Conversions Co');
+    const conversionOn = (at: string, reference: string | null, i: number) =>
+      conversionItem.toItem({
+        id: `cnv_${encodeTime(Date.parse(at), 10)}${String(i).padStart(16, '0')}`,
+        companyId: labelled.companyId,
+        quoteId: `quo_${encodeTime(Date.parse(at), 10)}${String(i).padStart(16, '0')}`,
+        reference,
+        sourceCurrency: 'USDT',
+        settlementCurrency: 'BRL',
+        sourceAmount: 10_000_000n,
+        settlementAmount: 5_400n,
+        rate: 5_400_000n,
+        status: 'completed',
+        createdAt: at,
+        completedAt: at,
+      });
+    const items = [
+      conversionOn('2026-06-01T10:00:00.000Z', 'payroll-june', 1),
+      conversionOn('2026-06-02T10:00:00.000Z', 'treasury', 2),
+      conversionOn('2026-06-03T10:00:00.000Z', 'payroll-june', 3),
+      conversionOn('2026-06-04T10:00:00.000Z', null, 4),
+      conversionOn('2026-06-05T10:00:00.000Z', 'payroll-june', 5),
+    ];
+    await api.db.send(new BatchWriteCommand({ RequestItems: { [api.runtime.tableName]: items.map((Item) => ({ PutRequest: { Item } })) } }));
+    const conversions = (query: string) => labelled.browser.call('GET', `/companies/${labelled.companyId}/activity/conversions${query}`);
+
+    const first = await conversions('?q=payroll-june&limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((c: { id: string }) => c.id)).toEqual([items[4]!.id, items[2]!.id]);
+    const rest = await conversions(`?q=payroll-june&limit=2&cursor=${first.body.pagination.nextCursor}`);
+    expect(rest.body.data.map((c: { id: string }) => c.id)).toEqual([items[0]!.id]);
+    expect(rest.body.pagination.nextCursor).toBeNull();
+    expect((await conversions('?q=payroll-june&to=2026-06-02')).body.data.map((c: { id: string }) => c.id)).toEqual([items[0]!.id]);
+    expect((await conversions(`?q=${items[1]!.id}`)).body.data.map((c: { reference: string }) => c.reference)).toEqual(['treasury']);
+    expect((await conversions('?q=payroll')).body.data).toEqual([]);
+    // Another company's label finds nothing here.
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/activity/conversions?q=payroll-june`)).body.data).toEqual([]);
   });
 
   it('never shows another company’s records: its id is 404, its reference finds nothing', async () => {

@@ -133,7 +133,7 @@ export function ActivityPage(props: { companyId: string; kind: ActivityKind; rol
         <form class="filters" onSubmit={apply} aria-label={`Filter ${tab.label.toLowerCase()}`}>
           <div>
             <label for="filter-q">Search</label>
-            <input id="filter-q" type="search" placeholder={props.kind === 'deposits' || props.kind === 'withdrawals' ? 'Id or reference' : 'Id'} {...field('q')} />
+            <input id="filter-q" type="search" placeholder={props.kind === 'events' ? 'Id' : 'Id or reference'} {...field('q')} />
           </div>
           <div>
             <label for="filter-status">{tab.statusLabel}</label>

@@ -96,11 +96,12 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
   }
 }
 
-/** The status (an event's type) and network conditions of a filtered list, or null for none. */
+/** The status (an event's type), network and reference conditions of a filtered list, or null for none. */
 function filterExpression(statusAttribute: string, query: ActivityQuery): { expression: string; names: Record<string, string>; values: Record<string, string> } | null {
   const conditions = [
     { name: statusAttribute, value: query.status },
     { name: 'network', value: query.network },
+    { name: 'reference', value: query.reference },
   ].filter((condition): condition is { name: string; value: string } => condition.value !== undefined);
   if (!conditions.length) return null;
   return {
