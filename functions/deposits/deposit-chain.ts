@@ -33,7 +33,8 @@ export interface DepositChainStore extends AllowlistReader, DepositAddressListin
   heldTransfers(): Promise<TransferRecord[]>;
   /** Which of these transfers are recorded already (and not reversed), as `txHash#eventIndex`. */
   recordedTransfers(transfers: TransferKey[]): Promise<Set<string>>;
-  awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]>;
+  /** Deposits on this store's network awaiting payment whose `expiresAt` is before `by`. */
+  awaitingPaymentExpiredBy(by: Date): Promise<AddressOwner[]>;
 }
 
 /**

@@ -208,14 +208,23 @@ export async function releaseFrozenDepositCredit(
   return outcome === 'applied' ? { released } : 'not_held';
 }
 
-/** Deposits still awaiting payment past `expiresAt` become `expired`; their address stays watched. */
-export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>): Promise<number> {
-  const now = deps.now ?? (() => new Date());
+/**
+ * Deposits on the store's network still awaiting payment past `expiresAt` become `expired` (their address
+ * stays watched), but only once the chain has been read through that time (`readThrough`, the
+ * scan's: ScanResult): the contract's "24 h without funds" is a fact about the chain, and a deposit
+ * paid a minute before its expiry on a network whose scan lags (a slow node, a failing poller) must
+ * not be told `deposit.expired` first. Null, as when the scan did not reach the head: none expire.
+ */
+export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>, readThrough: string | null): Promise<number> {
+  if (readThrough === null) return 0;
+  const now = (deps.now ?? (() => new Date()))();
+  // A node's clock a little ahead of ours is not a reason to expire early.
+  const by = new Date(Math.min(now.getTime(), Date.parse(readThrough)));
   let expired = 0;
   // Side by side, as the scanner writes deposits: a day's unpaid deposits expire together, and one
   // by one they made a long run (a few seconds for a few dozen on DynamoDB Local).
-  await inParallel(await deps.store.awaitingPaymentExpiredBy(now()), DEPOSITS_IN_FLIGHT, async (owner) => {
-    const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now()));
+  await inParallel(await deps.store.awaitingPaymentExpiredBy(by), DEPOSITS_IN_FLIGHT, async (owner) => {
+    const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now, by));
     if (outcome === 'applied') expired++;
   });
   return expired;

@@ -46,6 +46,10 @@ export interface ScanResult {
   /** Blocks between the chain's latest and the cursor after this run: the scanner's lag, for its
    * alarm. Null when another scanner held the lease. */
   lagBlocks: number | null;
+  /** The time of the chain's head when this run had read every block up to it (ISO 8601): a
+   * payment mined by then is recorded, so a deposit that expired by then was unpaid. Null when the
+   * run did not reach the head (behind, or another scanner held the lease). */
+  readThrough: string | null;
 }
 
 /**
@@ -59,20 +63,22 @@ export interface ScanResult {
 export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<ScanResult> {
   const now = deps.now ?? (() => new Date());
   const lease = await deps.cursor.acquire(deps.owner, now(), SCAN_LEASE_MS);
-  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: null };
+  if (!lease) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: null, readThrough: null };
   try {
     const { chain } = deps;
     // The final block, on a chain with a finality depth, is read before the logs: a log then found
     // in a block at or below it is the final chain's, and the blocks above it are read again.
-    const [latest, final] = await Promise.all([
-      chain.latestBlock().then((block) => block.number),
+    const [head, final] = await Promise.all([
+      chain.latestBlock(),
       chain.finalityDepth === undefined ? null : chain.finalBlock().then((block) => block.number),
     ]);
+    const latest = head.number;
     // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
     await undoReorganised(deps, latest, now);
     const nextBlock = lease.nextBlock ?? latest;
     const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
-    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1) };
+    // Nothing new: every block up to the head was read before.
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: head.timestamp };
     const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
@@ -127,6 +133,7 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
       recorded: outcomes.length,
       credited: outcomes.filter((outcome) => outcome === 'credited').length,
       lagBlocks: latest - toBlock,
+      readThrough: toBlock === latest ? head.timestamp : null,
     };
   } finally {
     await deps.cursor.release(deps.owner);

@@ -446,8 +446,8 @@ export function refreshConfirmations(deposit: Deposit, record: TransferRecord, l
 }
 
 /** An unpaid deposit past its expiry: `expired`, with its event; its address stays watched. */
-export function expireDeposit(deposit: Deposit, now: Date): DepositChange | null {
-  if (deposit.status !== 'awaiting_payment' || now.getTime() < Date.parse(deposit.expiresAt)) return null;
+export function expireDeposit(deposit: Deposit, now: Date, unpaidThrough: Date): DepositChange | null {
+  if (deposit.status !== 'awaiting_payment' || unpaidThrough.getTime() < Date.parse(deposit.expiresAt)) return null;
   const after = summarise(deposit, deposit.transactions, now);
   return {
     before: deposit,

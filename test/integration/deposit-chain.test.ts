@@ -1,4 +1,4 @@
-import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import { TRON_AND_ETHEREUM_DEPOSIT_SETTINGS, TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
@@ -208,12 +208,13 @@ describe('deposit detection and crediting', () => {
 
   it('an unpaid deposit expires after 24 h, and late funds are still credited', async () => {
     const deposit = await newDeposit({ amount: '5' });
-    clock.advance(24 * 60 * 60 * 1000 + 1);
-    // The scanner catches up the day of blocks in bounded runs.
-    while ((await scan()).scanned) {
-      /* catching up */
-    }
-    expect(await expireDeposits(deps())).toBeGreaterThanOrEqual(1);
+    // Expired once the chain's head is past its expiry: a block's time after it.
+    clock.advance(24 * 60 * 60 * 1000 + BLOCK_MS);
+    // The scanner catches up the day of blocks in bounded runs; the last finds nothing new.
+    let caughtUp = await scan();
+    while (caughtUp.scanned) caughtUp = await scan();
+    expect(caughtUp.readThrough).toBe((await chain.latestBlock()).timestamp);
+    expect(await expireDeposits(deps(), caughtUp.readThrough)).toBeGreaterThanOrEqual(1);
     expect(await read(deposit)).toMatchObject({ status: 'expired' });
     expect((await events()).map((e) => e.type)).toContain('deposit.expired');
 
@@ -223,6 +224,41 @@ describe('deposit detection and crediting', () => {
     expect((await read(deposit)).status).toBe('confirming');
     await settle();
     expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('5'), amountStatus: 'exact' });
+  });
+
+  it('a deposit paid before its expiry is never told expired, however late its network is read', async () => {
+    const paid = await newDeposit({ amount: '5' });
+    const unpaid = await newDeposit({ amount: '5' });
+    const ethereum = await createDeposit(deposits, TRON_AND_ETHEREUM_DEPOSIT_SETTINGS, companyId, { network: 'ethereum', reference: `eth-${Math.random()}` }, clock.now());
+    clock.advance(24 * 60 * 60 * 1000 - 60_000);
+    let caughtUp = await scan();
+    while (caughtUp.scanned) caughtUp = await scan();
+    // Paid in a block a minute before its expiry, which the node the scanner asks has not reached:
+    // its head stays where it was while the clock passes the expiry.
+    const before = await chain.latestBlock();
+    await pay(paid.address, '5');
+    clock.advanceBlocks(1);
+    clock.advance(5 * 60_000);
+    const lagging: SandboxChain = Object.create(chain);
+    lagging.latestBlock = async () => before;
+    const behind = await scanDeposits({ ...deps(), chain: lagging, cursor: cursor(), owner: 'scanner-a' });
+    expect(behind.readThrough).toBe(before.timestamp);
+    expect(Date.parse(behind.readThrough!)).toBeLessThan(Date.parse(paid.expiresAt));
+    await expireDeposits(deps(), behind.readThrough);
+    expect(await expireDeposits(deps(), null)).toBe(0);
+    expect((await read(paid)).status).toBe('awaiting_payment');
+    expect((await read(unpaid)).status).toBe('awaiting_payment');
+
+    // The node catches up: the payment is read, and only the deposit unpaid through its expiry expires.
+    const read_ = await scan();
+    expect(read_.recorded).toBe(1);
+    expect(await expireDeposits(deps(), read_.readThrough)).toBeGreaterThanOrEqual(1);
+    expect((await read(paid)).status).toBe('confirming');
+    expect((await read(unpaid)).status).toBe('expired');
+    // TRON's poller leaves another network's deposit to that network's own, which has not read past it.
+    expect((await getDeposit(deposits, companyId, ethereum.id)).status).toBe('awaiting_payment');
+    const types = (await events()).filter((e) => (e.data as { id: string }).id === paid.id).map((e) => e.type);
+    expect(types).toEqual(['deposit.confirming']);
   });
 
   it('a split share is held in locked and becomes a pending withdrawal to the split address', async () => {

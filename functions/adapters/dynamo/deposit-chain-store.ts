@@ -256,12 +256,16 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     return items.map(chainTransferItem.fromItem).filter((record) => record.status === status);
   }
 
-  async awaitingPaymentExpiredBy(now: Date): Promise<AddressOwner[]> {
+  async awaitingPaymentExpiredBy(by: Date): Promise<AddressOwner[]> {
+    // One partition for every network: what is listed past its expiry is a few minutes' worth, as
+    // each network's poller takes its own out every run.
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :now',
-      ExpressionAttributeValues: { ':pk': depositItem.byStatus('awaiting_payment', '', '').GSI1PK, ':now': now.toISOString() },
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :by',
+      FilterExpression: '#network = :network',
+      ExpressionAttributeNames: { '#network': 'network' },
+      ExpressionAttributeValues: { ':pk': depositItem.byStatus('awaiting_payment', '', '').GSI1PK, ':by': by.toISOString(), ':network': this.network },
     });
     return items.map(depositItem.fromItem).map((deposit) => ({ companyId: deposit.companyId, depositId: deposit.id }));
   }

@@ -8,7 +8,7 @@ import { confirmDeposits, expireDeposits, releaseUnfrozen } from '#functions/dep
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { FIRST_NETWORK, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
+import { metricsDimensionOf, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -48,7 +48,7 @@ const CATCH_UP_LAG_BLOCKS = 20;
 /**
  * The deposit poller of one network (an EventBridge target per network in AWS, whose input names
  * it; a timer per network in the local runtime): scan new blocks, settle what is final, expire
- * what is overdue (expiry is any network's to do: each deposit's time is its own).
+ * this network's deposits unpaid through their expiry (expireDeposits).
  */
 export async function pollDeposits(network: NetworkName, log?: Log) {
   if (!pollers.has(network)) pollers.set(network, pollerOf(network));
@@ -63,8 +63,8 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   }
   const confirm = await confirmDeposits({ ...deps, log });
   const released = await releaseUnfrozen({ ...deps, log });
-  // One network's poller expires every network's overdue deposits (each deposit's time is its own).
-  const expired = network === FIRST_NETWORK ? await expireDeposits(deps) : 0;
+  // Each network expires its own deposits, once its chain is read past their expiry.
+  const expired = await expireDeposits(deps, scan.readThrough);
   return { scan, confirm, released, expired };
 }
 
