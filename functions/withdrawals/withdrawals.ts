@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
 import { DEFAULT_NETWORK, NETWORK_NAMES, type NetworkName } from '../networks/names.ts';
-import { ApiError, validationFailed } from '../shared/errors.ts';
+import { ApiError, duplicateReference, validationFailed } from '../shared/errors.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { companyAccount, ledgerEntry, type LedgerEntry } from '../ledger/ledger.ts';
 import { formatAmount, formatCoinAmount, type CoinAmount } from '../shared/money.ts';
@@ -94,6 +94,8 @@ export interface WithdrawalStore extends AllowlistReader, LimitReader, Screening
    * `audit`, for a withdrawal a person sent from the dashboard, is written in the same transaction. */
   createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry): Promise<GuardedWrite>;
   getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
+  /** The id of the company's withdrawal holding this reference, read consistently; null when none does. */
+  withdrawalIdByReference(companyId: string, reference: string): Promise<string | null>;
 }
 
 export interface NewWithdrawal {
@@ -159,8 +161,26 @@ export async function requestWithdrawal(
   // Counted toward the day the limit's guard names, when one is in force.
   const counted = (limit: LimitGuard): Withdrawal => (limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal);
   const payout = { network: withdrawal.network, address: input.address, field: 'address', amount: input.amount };
-  const { limit } = await underWithdrawalPolicy(store, { contracts: rules.contracts, destinations: rules.destinations }, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
-  return counted(limit);
+  try {
+    const { limit } = await underWithdrawalPolicy(store, { contracts: rules.contracts, destinations: rules.destinations }, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
+    return counted(limit);
+  } catch (error) {
+    throw await madeAlready(store, companyId, input.reference, error);
+  }
+}
+
+/**
+ * A request sent again after its withdrawal was made (an answer lost to a timeout, a second click)
+ * meets guards its own first write changed: the balance its hold took, the day's total it counted.
+ * The transaction's reference guard is never reached when a guard read before it refuses first, and
+ * a 422 would tell the caller nothing was sent while the payout goes out, inviting a second one
+ * under a new reference. So a refusal of a reference already taken is the contract's 409
+ * DUPLICATE_REFERENCE naming the withdrawal. One read, on refusals only.
+ */
+async function madeAlready(store: WithdrawalStore, companyId: string, reference: string, refusal: unknown): Promise<unknown> {
+  if (!(refusal instanceof ApiError) || refusal.code === 'DUPLICATE_REFERENCE' || refusal.code === 'INTERNAL_ERROR') return refusal;
+  const existingId = await store.withdrawalIdByReference(companyId, reference);
+  return existingId === null ? refusal : duplicateReference('withdrawal', existingId);
 }
 
 export async function getWithdrawal(store: WithdrawalStore, companyId: string, withdrawalId: string): Promise<Withdrawal> {

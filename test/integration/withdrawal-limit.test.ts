@@ -81,6 +81,19 @@ describe('the daily withdrawal limit', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it('answers a retry of the withdrawal that reached the limit DUPLICATE_REFERENCE naming it, not LIMIT_REACHED', async () => {
+    const { companyId, deps, caller, withdrawals } = await setUp();
+    await changeWithdrawalLimit(deps, caller(), { dailyLimit: '100' }, T0);
+    const request = { reference: 'month-end', address: payout, amount: usdt('100') };
+    const made = await requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, request, later(1000));
+    const retried = await requestWithdrawal(withdrawals, WITHDRAWAL_RULES, companyId, request, later(2000)).then(
+      () => null,
+      (error: { code?: string; details?: unknown }) => ({ code: error.code, details: error.details }),
+    );
+    expect(retried).toEqual({ code: 'DUPLICATE_REFERENCE', details: { existingId: made.id } });
+    expect((await withdrawalLimit(deps, caller(), later(3000))).sentToday).toBe('100.000000');
+  });
+
   it('holds under concurrent withdrawals: of twenty 10 USDT withdrawals against 55 a day, exactly five pass', async () => {
     const { companyId } = await expectConcurrentWithdrawalsHeld({ dailyLimit: '55', withdrawals: 20, amount: '10', passing: 5, sentToday: '50.000000' });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);

@@ -81,6 +81,21 @@ describe('POST /v1/withdrawals', () => {
     expect(await usdtBalance(call)).toMatchObject({ available: '89.000000', locked: '11.000000' });
   });
 
+  it('answers a retry of a withdrawal that took the whole balance 409 DUPLICATE_REFERENCE, not 422: it was made', async () => {
+    const { companyId, call } = await newCompany('All In');
+    await creditUsdt(companyId, '11');
+    const first = await call('POST', '/withdrawals', { body: withdrawal('all-in', '10') });
+    expect(first.status).toBe(201);
+    // The answer lost, the caller sends it again: the balance its own hold took is not the refusal.
+    const again = await call('POST', '/withdrawals', { body: withdrawal('all-in', '10') });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'DUPLICATE_REFERENCE', details: { existingId: first.body.data.id } });
+    expect(await usdtBalance(call)).toMatchObject({ available: '0.000000', locked: '11.000000' });
+    // A new reference is still refused for the balance.
+    await refusedWithdrawal(call, withdrawal('all-in-2', '10'), 422, 'INSUFFICIENT_BALANCE');
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
+  });
+
   it.each([
     ['amount "0"', { amount: '0' }, 'amount'],
     ['amount "-1"', { amount: '-1' }, 'amount'],

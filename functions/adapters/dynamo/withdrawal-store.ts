@@ -5,6 +5,7 @@ import { MoneyTransaction } from './transaction.ts';
 import { existingReference } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
+import { readItem } from './queries.ts';
 import type { GuardedWrite, WithdrawalGuards } from '#functions/withdrawals/withdrawal-policy';
 import type { AuditEntry } from '#functions/companies/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -35,5 +36,9 @@ export class DynamoWithdrawalStore extends withDestinationLists(TableStore) impl
 
   async getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null> {
     return this.companyRecordById(withdrawalItem, companyId, withdrawalId);
+  }
+
+  async withdrawalIdByReference(companyId: string, reference: string): Promise<string | null> {
+    return withdrawalReferenceItem.holderFromItem(await readItem(this.db, this.tableName, withdrawalReferenceItem.key(companyId, reference)));
   }
 }
