@@ -8,7 +8,6 @@ import {
   LambdaIntegration,
   LogGroupLogDestination,
   RequestAuthorizer,
-  ResponseType,
   RestApi,
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
@@ -20,12 +19,12 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
-import { errorEnvelope } from '../functions/http/envelope.ts';
 import { checkStageSettings } from '../functions/settings/schema.ts';
 import { AUTHORIZER, lambdaName, ROUTES, SESSION_AUTHORIZER, JOBS } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
 import { TABLE_READ, TABLE_WRITE, keyUseRecording, queueSend, tableActions, tableRead, tableReadWrite, value } from './binders.ts';
 import { ApiCustomDomain } from './custom-domain.ts';
+import { answerInTheEnvelope } from './gateway-responses.ts';
 import type { DeploymentSettings } from './deployment-settings.ts';
 import { FinanceExport } from './finance-export.ts';
 import { accept } from './nag-suppressions.ts';
@@ -267,17 +266,7 @@ export class CambioStack extends Stack implements StageScope {
     );
     if (!config.waf) accept(api.deploymentStage, 'AwsSolutions-APIG3', `WAF is a production stage setting (config/stages.ts waf); ${config.stage} relies on stage throttling.`);
 
-    // What API Gateway answers by itself also wears the contract's envelope (api-contract.md,
-    // Conventions). The templates are plain JSON: nothing in them is VTL.
-    for (const spec of GATEWAY_RESPONSES) {
-      api.addGatewayResponse(`GatewayResponse${pascal(spec.type)}`, {
-        type: ResponseType.of(spec.type),
-        statusCode: spec.status === undefined ? undefined : String(spec.status),
-        // Header values are mapping expressions: a literal is quoted.
-        responseHeaders: { 'Content-Type': "'application/json'", ...Object.fromEntries(Object.entries(spec.headers ?? {}).map(([name, value]) => [name, `'${value}'`])) },
-        templates: { 'application/json': errorEnvelope(spec.code, spec.message) },
-      });
-    }
+    answerInTheEnvelope(api, GATEWAY_RESPONSES, (spec) => `GatewayResponse${pascal(spec.type)}`);
     return api;
   }
 

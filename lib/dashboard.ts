@@ -1,5 +1,5 @@
 import { AssetHashType, CfnOutput, DockerImage, Duration, Lazy, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AuthorizationType, EndpointType, IdentitySource, LambdaIntegration, RequestAuthorizer, ResponseTransferMode, ResponseType, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
+import { AuthorizationType, EndpointType, IdentitySource, LambdaIntegration, RequestAuthorizer, ResponseTransferMode, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
   CachePolicy,
@@ -25,8 +25,8 @@ import { RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../functions/people/team.ts';
-import { errorEnvelope } from '../functions/http/envelope.ts';
-import { SESSION_ENDED } from '../functions/http/gateway-responses.ts';
+import { DASHBOARD_GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
+import { answerInTheEnvelope } from './gateway-responses.ts';
 import { DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DASHBOARD_SIMULATOR, DOWNLOAD_TIMEOUT_SECONDS, SESSION_AUTHORIZER, type DashboardRouteSpec } from '../functions/routes.ts';
 import { buildDashboard, DASHBOARD_SRC } from '../dashboard/build.ts';
 import { DASHBOARD_CACHE_CONTROL, DASHBOARD_PAGE, DASHBOARD_SECURITY_HEADERS } from '../dashboard/serving.ts';
@@ -346,15 +346,9 @@ export class Dashboard extends Construct {
         { authorizer, authorizationType: AuthorizationType.CUSTOM },
       );
     }
-    // A missing or expired session answers in the envelope, as the local runtime does.
-    for (const type of [ResponseType.UNAUTHORIZED, ResponseType.ACCESS_DENIED]) {
-      api.addGatewayResponse(`Gateway${type.responseType}`, {
-        type,
-        statusCode: String(SESSION_ENDED.status),
-        responseHeaders: { 'Content-Type': "'application/json'" },
-        templates: { 'application/json': errorEnvelope(SESSION_ENDED.code, SESSION_ENDED.message) },
-      });
-    }
+    // A missing or expired session, and whatever else API Gateway answers by itself (a throttle, a
+    // handler that timed out), answers in the envelope, as the local runtime does.
+    answerInTheEnvelope(api, DASHBOARD_GATEWAY_RESPONSES, (spec) => `Gateway${spec.type}`);
     accept(api, 'AwsSolutions-APIG2', "Requests are validated by each handler (valibot, functions/http/dashboard-route.ts) so that refusals carry the envelope and field paths the page shows.");
     accept(api, 'AwsSolutions-APIG4', 'Sign-up, sign-in, the session refresh and sign-out, and accepting an invitation are how a person gets a session, so they cannot require one; each checks the request origin (CSRF) and its own cookie or token. Every other method has the session authorizer.');
     accept(api, 'AwsSolutions-COG4', "The session is an HttpOnly cookie, which API Gateway's Cognito authorizer cannot read (it takes a bearer token from one header); the session authorizer verifies the same Cognito access token with aws-jwt-verify (docs/dashboard-api.md).");

@@ -74,6 +74,20 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
  */
 export const SESSION_ENDED = { status: 401, code: 'AUTH_FAILED', message: 'Not signed in, or the session has ended: sign in again' } as const satisfies Omit<GatewayResponseSpec, 'type'>;
 
+/**
+ * The dashboard API's: the session's answer where its authorizer refuses, and the /v1 API's for a
+ * throttle, an unknown path and the two defaults, so the page reads `error.code` whatever answered
+ * (a handler that timed out, an authorizer that failed). A type not named takes its default's body
+ * with its own status, as API Gateway does; each one named is a resource of a stack that nears
+ * CloudFormation's 500 (test/infra/stack-size.test.ts). INVALID_API_KEY is the CloudFront origin
+ * key's own there (lib/dashboard-origin-key.ts).
+ */
+export const DASHBOARD_GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
+  { type: 'UNAUTHORIZED', ...SESSION_ENDED },
+  { type: 'ACCESS_DENIED', ...SESSION_ENDED },
+  ...GATEWAY_RESPONSES.filter((spec) => ['THROTTLED', 'MISSING_AUTHENTICATION_TOKEN', 'DEFAULT_4XX', 'DEFAULT_5XX'].includes(spec.type)),
+];
+
 /** `gatewayStatus`: the status API Gateway itself gives, for the types that keep it (DEFAULT_4XX/5XX). */
 export function gatewayResponse(type: GatewayResponseType, gatewayStatus?: number): { status: number; body: string; headers: Readonly<Record<string, string>> } {
   const spec = GATEWAY_RESPONSES.find((entry) => entry.type === type);

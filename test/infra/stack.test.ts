@@ -769,6 +769,23 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(JSON.stringify(method!.Integration.Uri)).toContain(logicalIdOfFunction(template, functionName(stage, DASHBOARD_API.handler)));
     });
 
+    it('answers in the envelope whatever API Gateway answers by itself: a timed-out handler 500 INTERNAL_ERROR, a throttle 429 with Retry-After, an ended session 401', () => {
+      const responses = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse'))
+        .map((response) => response.Properties!)
+        .filter((response) => response.RestApiId.Ref === dashboardApiId());
+      const byType = new Map(responses.map((response) => [response.ResponseType as string, response]));
+      const answer = (type: string) => JSON.parse(byType.get(type)!.ResponseTemplates['application/json']).error;
+      expect(answer('DEFAULT_5XX')).toEqual({ code: 'INTERNAL_ERROR', message: 'An unexpected error occurred', details: null });
+      expect(answer('DEFAULT_4XX').code).toBe('VALIDATION_FAILED');
+      expect(answer('MISSING_AUTHENTICATION_TOKEN').code).toBe('NOT_FOUND');
+      expect(byType.get('THROTTLED')!.StatusCode).toBe('429');
+      expect(byType.get('THROTTLED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+      expect(answer('UNAUTHORIZED')).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringMatching(/sign in again/) });
+      expect(byType.get('ACCESS_DENIED')!.StatusCode).toBe('401');
+      // One each; the types not named (an authorizer that failed: 500) take their default's body.
+      expect(responses).toHaveLength(byType.size);
+    });
+
     it('verifies sessions from the Cookie header, in a function of its own, on every request (no cache: a sign-out ends sessions at once)', () => {
       const authorizer = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Authorizer')).find((a) => a.Properties!.RestApiId.Ref === dashboardApiId())!.Properties!;
       expect(authorizer.Type).toBe('REQUEST');
