@@ -128,8 +128,11 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     description:
       '`amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. ' +
       'A network the stage does not open → 400 `VALIDATION_FAILED` on `network`; `address` must be an address of `network`. ' +
-      'On `solana` it is a wallet (32 bytes on the Ed25519 curve): the payout goes to its USDT token account, created when ' +
-      'missing; a token account or another off-curve address → 400 `VALIDATION_FAILED`, since USDT sent there is lost. ' +
+      'On `solana` it is a wallet (32 bytes on the Ed25519 curve): the payout goes to its USDT associated token account, created when ' +
+      'missing; or that associated token account itself (not frozen), paid as it is. Another token\'s account, a USDT token account ' +
+      'that is not its owner\'s associated one, a frozen one, or another off-curve address → 400 `VALIDATION_FAILED` saying what it is, ' +
+      'since USDT sent there is lost; 503 `NETWORK_UNAVAILABLE` when the Solana node cannot say what the address is this moment ' +
+      '(nothing is written: retry). ' +
       '`pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). ' +
       'While the company\'s withdrawal allowlist is on (dashboard, Integrations), `address` must be on it for `network` and past its ' +
       'waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. ' +
@@ -151,7 +154,7 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     },
     success: { status: 201, record: withdrawal, description: 'The withdrawal, pending' },
     // LIMIT_REACHED: the company's daily withdrawal limit (details dailyLimit, sentToday, remaining).
-    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL', 'ADDRESS_NOT_ALLOWED', 'LIMIT_REACHED'],
+    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL', 'ADDRESS_NOT_ALLOWED', 'LIMIT_REACHED', 'NETWORK_UNAVAILABLE'],
   },
   'GET /v1/withdrawals/{id}': {
     operationId: 'getWithdrawal',

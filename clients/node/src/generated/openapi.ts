@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Create a withdrawal
-         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. A network the stage does not open → 400 `VALIDATION_FAILED` on `network`; `address` must be an address of `network`. On `solana` it is a wallet (32 bytes on the Ed25519 curve): the payout goes to its USDT token account, created when missing; a token account or another off-curve address → 400 `VALIDATION_FAILED`, since USDT sent there is lost. `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). While the company's withdrawal allowlist is on (dashboard, Integrations), `address` must be on it for `network` and past its waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. A destination Cambio refuses → 422 `ADDRESS_NOT_ALLOWED` with `details: {field, address, reason}`, whatever the allowlist says, and nothing is written: `cambio_address` (a Cambio hot wallet, or a Cambio deposit address on any network, in either form: the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network's USDT contract, Solana's USDT mint, or the deposit forwarders' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; TRON's zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`; on Solana the System program `11111111111111111111111111111111`, the incinerator and the Token programs). An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, and the stage's own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, whatever the allowlist says, and nothing is written. A `reference` starting `split:` (in any letter case) is reserved for the withdrawals that forward deposit splits: 400 `VALIDATION_FAILED`. The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
+         * @description `amount + fee` moves from `available` to `locked` atomically, or 422 `INSUFFICIENT_BALANCE` and nothing is written. A network the stage does not open → 400 `VALIDATION_FAILED` on `network`; `address` must be an address of `network`. On `solana` it is a wallet (32 bytes on the Ed25519 curve): the payout goes to its USDT associated token account, created when missing; or that associated token account itself (not frozen), paid as it is. Another token's account, a USDT token account that is not its owner's associated one, a frozen one, or another off-curve address → 400 `VALIDATION_FAILED` saying what it is, since USDT sent there is lost; 503 `NETWORK_UNAVAILABLE` when the Solana node cannot say what the address is this moment (nothing is written: retry). `pending` → `processing` (signed and broadcast) → `completed` | `failed` (funds back to `available`). While the company's withdrawal allowlist is on (dashboard, Integrations), `address` must be on it for `network` and past its waiting period, or 422 `ADDRESS_NOT_ALLOWED` and nothing is written: a leaked API secret cannot add an address. A destination Cambio refuses → 422 `ADDRESS_NOT_ALLOWED` with `details: {field, address, reason}`, whatever the allowlist says, and nothing is written: `cambio_address` (a Cambio hot wallet, or a Cambio deposit address on any network, in either form: the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network's USDT contract, Solana's USDT mint, or the deposit forwarders' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; TRON's zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`; on Solana the System program `11111111111111111111111111111111`, the incinerator and the Token programs). An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, and the stage's own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, whatever the allowlist says, and nothing is written. A `reference` starting `split:` (in any letter case) is reserved for the withdrawals that forward deposit splits: 400 `VALIDATION_FAILED`. The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -1541,6 +1541,17 @@ export interface operations {
             };
             /** @description `INTERNAL_ERROR` */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `NETWORK_UNAVAILABLE` */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
