@@ -179,7 +179,13 @@ export function clearedTwoFactorCookie(secure: boolean): string {
   return cookie(TWO_FACTOR_COOKIE, '', { path: REFRESH_PATH, maxAge: 0, httpOnly: true, secure });
 }
 
-/** The pending two-factor sign-in, or null when there is none or the cookie is not ours. */
+/**
+ * The pending two-factor sign-in, or null when there is none or the cookie is not ours. The cookie
+ * is the browser's to change: its `email` names who the wrong codes are counted against
+ * (code-attempts.ts) and is the USERNAME Cognito is answered as. Cognito also takes a person's
+ * username, their `sub`, which a co-member sees on Team; counted under it, one person's codes
+ * would have a second allowance. So only an address is taken: a `sub` has no `@`.
+ */
 export function readTwoFactorCookie(cookies: Record<string, string>): { email: string; session: string } | null {
   const raw = cookies[TWO_FACTOR_COOKIE];
   if (!raw) return null;
@@ -187,7 +193,7 @@ export function readTwoFactorCookie(cookies: Record<string, string>): { email: s
     const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
     if (parsed && typeof parsed === 'object' && typeof (parsed as { email?: unknown }).email === 'string' && typeof (parsed as { session?: unknown }).session === 'string') {
       const { email, session } = parsed as { email: string; session: string };
-      return { email, session };
+      return email.includes('@') ? { email, session } : null;
     }
   } catch {
     // Not JSON: someone else's cookie value.
