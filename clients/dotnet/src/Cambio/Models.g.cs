@@ -262,9 +262,9 @@ public sealed partial class DepositCreateOptions
     [JsonPropertyName("reference")]
     public required string Reference { get; set; }
 
-    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>. Default <c>tron</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>.</summary>
     [JsonPropertyName("network")]
-    public string Network { get; set; } = "tron";
+    public required string Network { get; set; }
 
     /// <summary>USDT amount: a decimal string greater than zero with at most 6 decimals, never a JSON number. Optional.</summary>
     [JsonPropertyName("amount")]
@@ -626,9 +626,9 @@ public sealed partial class WithdrawalCreateOptions
     [JsonPropertyName("method")]
     public string Method { get; set; } = "usdt";
 
-    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>. Default <c>tron</c>.</summary>
+    /// <summary>One of: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c>, <c>solana</c>.</summary>
     [JsonPropertyName("network")]
-    public string Network { get; set; } = "tron";
+    public required string Network { get; set; }
 
     /// <summary>TRON address (base58check, starting with T) or Ethereum, BNB Smart Chain, Polygon PoS or Arbitrum One address (EIP-55 0x followed by 40 hex digits) or Solana address (base58 of 32 bytes: a wallet, or a wallet's USDT associated token account)</summary>
     [JsonPropertyName("address")]

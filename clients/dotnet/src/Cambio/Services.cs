@@ -62,7 +62,7 @@ public sealed class DepositService : CambioService<Deposit>
 {
     internal DepositService(CambioClient client) : base(client, "/v1/deposits") { }
 
-    /// <summary><c>POST /v1/deposits</c>: a fresh address to pay, on <c>Network</c>. <c>Method</c> and <c>Network</c> default to <c>usdt</c> and <c>tron</c>.</summary>
+    /// <summary><c>POST /v1/deposits</c>: a fresh address to pay, on <c>Network</c> (required: <c>tron</c>, <c>ethereum</c>, <c>bsc</c>, <c>polygon</c>, <c>arbitrum</c> or <c>solana</c>). <c>Method</c> defaults to <c>usdt</c>.</summary>
     public Task<Deposit> CreateAsync(DepositCreateOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
         Client.RequestAsync<Deposit>(HttpMethod.Post, Path, Required(options), requestOptions, cancellationToken);
 }
@@ -72,7 +72,7 @@ public sealed class WithdrawalService : CambioService<Withdrawal>
 {
     internal WithdrawalService(CambioClient client) : base(client, "/v1/withdrawals") { }
 
-    /// <summary><c>POST /v1/withdrawals</c>: sends <c>Amount</c> to <c>Address</c> on <c>Network</c> (default <c>tron</c>; an EIP-55
+    /// <summary><c>POST /v1/withdrawals</c>: sends <c>Amount</c> to <c>Address</c> on <c>Network</c> (required; an EIP-55
     /// <c>0x…</c> address on an EVM network, a wallet's base58 address on <c>solana</c>). <c>Amount</c> + fee move from available to
     /// locked, or a <see cref="RefusedException"/>
     /// with <c>INSUFFICIENT_BALANCE</c>. Retries carry the same Idempotency-Key, so a withdrawal is never made twice.</summary>

@@ -56,7 +56,7 @@ public static class ReadmeExamples
 
         Withdrawal withdrawal = await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions
         {
-            Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = "payout-1",
+            Network = "tron", Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = "payout-1",
         });
         withdrawal = await cambio.Withdrawals.GetAsync(withdrawal.Id);
 
@@ -89,7 +89,7 @@ public static class ReadmeExamples
         {
             await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions
             {
-                Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = 1000m, Reference = "payout-2",
+                Network = "tron", Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = 1000m, Reference = "payout-2",
             });
         }
         catch (RefusedException e) when (e.Code == ErrorCodes.InsufficientBalance)
@@ -110,7 +110,7 @@ public static class ReadmeExamples
     {
         // README: idempotency
         Withdrawal payout = await cambio.Withdrawals.CreateAsync(
-            new WithdrawalCreateOptions { Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = $"payout-{orderId}" },
+            new WithdrawalCreateOptions { Network = "tron", Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = $"payout-{orderId}" },
             new RequestOptions { IdempotencyKey = $"payout-{orderId}", MaxRetries = 5 });
     }
 

@@ -46,7 +46,7 @@ public class RequestTests
     }
 
     [Fact]
-    public async Task A_deposit_is_POSTed_as_JSON_with_decimal_strings_and_the_method_and_network_defaults()
+    public async Task A_deposit_is_POSTed_as_JSON_with_decimal_strings_and_the_method_default()
     {
         var deposit = new
         {
@@ -59,7 +59,7 @@ public class RequestTests
         await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = deposit }));
         using var cambio = Fixtures.Client(server.Url);
 
-        var created = await cambio.Deposits.CreateAsync(new DepositCreateOptions { Reference = "order-1", Amount = 25.50m });
+        var created = await cambio.Deposits.CreateAsync(new DepositCreateOptions { Network = "tron", Reference = "order-1", Amount = 25.50m });
         await cambio.Deposits.CreateAsync(new DepositCreateOptions
         {
             Method = "usdt", Network = "tron", Reference = "order-2", Amount = "25",
@@ -76,13 +76,12 @@ public class RequestTests
     }
 
     [Fact]
-    public async Task A_withdrawal_is_POSTed_on_tron_by_default_or_on_the_EVM_network_named()
+    public async Task A_withdrawal_is_POSTed_on_the_network_named()
     {
         await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = Fixtures.Withdrawal }));
         using var cambio = Fixtures.Client(server.Url);
 
-        // Code written when withdrawals were TRON-only leaves Network unset: it still compiles and still means tron.
-        var pending = await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions { Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = "payout-1" });
+        var pending = await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions { Network = "tron", Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = "5", Reference = "payout-1" });
         Assert.Null(pending.NetworkCost);
         await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions
         {
@@ -92,6 +91,40 @@ public class RequestTests
         var seen = server.Requests;
         Assert.Equal("""{"method":"usdt","network":"tron","address":"TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui","amount":"5","reference":"payout-1"}""", seen[0].Text);
         Assert.Equal("""{"method":"usdt","network":"ethereum","address":"0x52908400098527886E0F7030069857D2E4169EE7","amount":"5","reference":"payout-2"}""", seen[1].Text);
+    }
+
+    [Theory]
+    [InlineData(typeof(DepositCreateOptions), "CreateDepositRequest")]
+    [InlineData(typeof(WithdrawalCreateOptions), "CreateWithdrawalRequest")]
+    public void Network_is_a_required_member_with_no_default_so_options_without_it_do_not_compile(Type options, string schema)
+    {
+        // C# refuses `new DepositCreateOptions { Reference = "order-1" }` at compile time (CS9035) because
+        // Network carries RequiredMemberAttribute, so no request without a network can be sent.
+        static bool IsRequired(System.Reflection.MemberInfo member) =>
+            member.CustomAttributes.Any(a => a.AttributeType.FullName == "System.Runtime.CompilerServices.RequiredMemberAttribute");
+        var network = options.GetProperty("Network")!;
+        Assert.True(IsRequired(network), $"{options.Name}.Network is not a required member");
+        Assert.True(IsRequired(options.GetProperty("Reference")!));
+        Assert.False(IsRequired(options.GetProperty("Method")!)); // always usdt, the default
+        // No constructor lets an initializer skip the required members.
+        Assert.All(options.GetConstructors(), c => Assert.DoesNotContain(c.CustomAttributes,
+            a => a.AttributeType.FullName == "System.Diagnostics.CodeAnalysis.SetsRequiredMembersAttribute"));
+        // And no "tron" default hides behind it: built without the compiler's check, Network is unset.
+        var instance = Activator.CreateInstance(options)!;
+        Assert.Null(network.GetValue(instance));
+        Assert.Equal("usdt", options.GetProperty("Method")!.GetValue(instance));
+
+        // The required members are exactly what openapi.json requires, but the constant method.
+        using var document = JsonDocument.Parse(File.ReadAllText(Fixtures.OpenApiPath));
+        var request = document.RootElement.GetProperty("components").GetProperty("schemas").GetProperty(schema);
+        var expected = request.GetProperty("required").EnumerateArray().Select(r => r.GetString()!)
+            .Where(name => !request.GetProperty("properties").GetProperty(name).TryGetProperty("const", out _))
+            .OrderBy(name => name, StringComparer.Ordinal);
+        var actual = options.GetProperties().Where(IsRequired)
+            .Select(p => ((System.Text.Json.Serialization.JsonPropertyNameAttribute)Attribute.GetCustomAttribute(p, typeof(System.Text.Json.Serialization.JsonPropertyNameAttribute))!).Name)
+            .OrderBy(name => name, StringComparer.Ordinal);
+        Assert.Equal(expected, actual);
+        Assert.Contains("network", actual);
     }
 
     /// <summary>A Solana wallet (32 bytes on the Ed25519 curve, base58) and a transaction signature (64 bytes, base58).</summary>

@@ -23,15 +23,6 @@ public static class ModelGenerator
         ["WebhookRequest"] = "WebhookOptions",
     };
 
-    /// <summary>Request fields whose value is one of several but that keep a default: a deposit's
-    /// and a withdrawal's network were only ever <c>tron</c>, so code written before the other
-    /// networks (which leaves it unset) still compiles and still means TRON.</summary>
-    private static readonly Dictionary<string, string> RequestDefaults = new(StringComparer.Ordinal)
-    {
-        ["CreateDepositRequest.network"] = "tron",
-        ["CreateWithdrawalRequest.network"] = "tron",
-    };
-
     /// <summary>Names for inline object schemas where Parent + Property would read badly.</summary>
     private static readonly Dictionary<string, string> InlineNames = new(StringComparer.Ordinal)
     {
@@ -205,7 +196,6 @@ public static class ModelGenerator
                     doc = Join(doc, isRequest ? "Always <c>" + s.GetString() + "</c> (the default)." : "Always <c>" + s.GetString() + "</c>.");
                 }
                 if (values.Count > 0) doc = Join(doc, "One of: " + string.Join(", ", values.Select(v => "<c>" + v + "</c>")) + ".");
-                if (isRequest && RequestDefaults.TryGetValue(path + "." + json, out var byDefault)) doc = Join(doc, "Default <c>" + byDefault + "</c>.");
                 if (!isRequired && isRequest) doc = Join(doc, "Optional.");
                 body.Append("    /// <summary>").Append(Xml(doc ?? Fallback(json, Unwrap(propSchema)))).Append("</summary>\n");
                 body.Append("    [JsonPropertyName(\"").Append(json).Append("\")]\n");
@@ -213,7 +203,10 @@ public static class ModelGenerator
                 if (isRequest)
                 {
                     if (!isRequired) body.Append("    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]\n");
-                    var fallback = constant is { ValueKind: JsonValueKind.String } cs ? cs.GetString() : RequestDefaults.GetValueOrDefault(path + "." + json);
+                    // Only a constant (a request's method, always usdt) has a default; a field with
+                    // several values the API requires (a deposit's and a withdrawal's network) is
+                    // a required member, so leaving it out does not compile.
+                    var fallback = constant is { ValueKind: JsonValueKind.String } cs ? cs.GetString() : null;
                     if (fallback is not null)
                     {
                         body.Append("    public ").Append(type).Append(' ').Append(clrName).Append(" { get; set; } = \"").Append(fallback).Append("\";\n\n");

@@ -23,6 +23,7 @@ public static class Fixtures
 
     public static WithdrawalCreateOptions WithdrawalParams() => new()
     {
+        Network = "tron",
         Address = "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK",
         Amount = "5",
         Reference = "payout-1",

@@ -48,7 +48,7 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code
  * CambioClient cambio = CambioClient.builder().apiKey(key).apiSecret(secret).baseUrl(apiUrl).build();
- * Deposit d = cambio.deposits().create(DepositCreateParams.builder().reference("order-1").amount("25").build());
+ * Deposit d = cambio.deposits().create(DepositCreateParams.builder().network("tron").reference("order-1").amount("25").build());
  * }</pre>
  *
  * Every POST carries an {@code Idempotency-Key} (a UUID v4 unless you pass one in {@link

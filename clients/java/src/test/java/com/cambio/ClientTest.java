@@ -177,14 +177,14 @@ class ClientTest {
       assertEquals("25.500000", balance.balances().get(0).available());
       assertEquals("54.00", balance.balances().get(1).available());
 
-      Deposit deposit = cambio.deposits().create(DepositCreateParams.builder().reference("order-1").amount("25")
+      Deposit deposit = cambio.deposits().create(DepositCreateParams.builder().network("tron").reference("order-1").amount("25")
           .split(DepositCreateParams.Split.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").percent("12.5").build()).build());
       assertEquals("25.000000", deposit.receivedAmount());
       assertEquals(123456789012L, deposit.transactions().get(0).blockNumber());
       assertEquals(new BigDecimal("12.5"), deposit.split().percent());
       assertEquals("exact", cambio.deposits().get("dep_1").amountStatus());
 
-      Withdrawal withdrawal = cambio.withdrawals().create(WithdrawalCreateParams.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("payout-1").build());
+      Withdrawal withdrawal = cambio.withdrawals().create(WithdrawalCreateParams.builder().network("tron").address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("payout-1").build());
       assertEquals("1.000000", withdrawal.fee());
       assertNull(withdrawal.txHash());
       assertNull(withdrawal.deliveredAmount());
@@ -230,13 +230,34 @@ class ClientTest {
   @Test
   void paramsRefuseWhatTheApiWouldRefuseBeforeSending() {
     assertThrows(IllegalStateException.class, () -> DepositCreateParams.builder().build());
-    assertThrows(IllegalStateException.class, () -> WithdrawalCreateParams.builder().address("T").reference("r").build());
+    assertThrows(IllegalStateException.class, () -> WithdrawalCreateParams.builder().network("tron").address("T").reference("r").build());
     assertThrows(IllegalStateException.class, () -> WebhookParams.builder().url("https://example.com").build());
     assertThrows(IllegalStateException.class, () -> DepositCreateParams.Split.builder().address("T").build());
     assertThrows(IllegalStateException.class, () -> ListParams.builder().limit(0).build());
     assertThrows(IllegalArgumentException.class, () -> RequestOptions.withIdempotencyKey(""));
     assertThrows(IllegalArgumentException.class, () -> RequestOptions.withIdempotencyKey("a\nb"));
     assertThrows(IllegalArgumentException.class, () -> valid().build().deposits().get(""));
+  }
+
+  @Test
+  void networkIsRequiredWithNoDefaultAndBuildRefusesItsAbsenceBeforeSending() throws Exception {
+    IllegalStateException deposit = assertThrows(IllegalStateException.class,
+        () -> DepositCreateParams.builder().reference("order-1").amount("25").build());
+    assertEquals("DepositCreateParams needs network (tron, ethereum, bsc, polygon, arbitrum or solana)", deposit.getMessage());
+    IllegalStateException withdrawal = assertThrows(IllegalStateException.class,
+        () -> WithdrawalCreateParams.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("payout-1").build());
+    assertEquals("WithdrawalCreateParams needs network (tron, ethereum, bsc, polygon, arbitrum or solana)", withdrawal.getMessage());
+    // An empty network is refused as a missing one; the method still defaults to usdt.
+    assertThrows(IllegalStateException.class, () -> DepositCreateParams.builder().network("").reference("order-1").build());
+    assertEquals("usdt", DepositCreateParams.builder().network("tron").reference("order-1").build().method());
+    // Nothing reaches the API: the params cannot be built, so create() is never called.
+    try (ScriptedServer server = new ScriptedServer((req, n) -> created(Fixtures.DEPOSIT))) {
+      CambioClient cambio = server.client().build();
+      assertThrows(IllegalStateException.class, () -> cambio.deposits().create(DepositCreateParams.builder().reference("order-1").build()));
+      assertThrows(IllegalStateException.class,
+          () -> cambio.withdrawals().create(WithdrawalCreateParams.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("payout-1").build()));
+      assertEquals(List.of(), server.seen());
+    }
   }
 
   @Test
@@ -276,7 +297,7 @@ class ClientTest {
 
   @Test
   void moneyFromBigDecimalIsAPlainDecimalString() {
-    assertEquals("0.0000001", WithdrawalCreateParams.builder().address("T").reference("r").amount(new BigDecimal("1E-7")).build().amount());
+    assertEquals("0.0000001", WithdrawalCreateParams.builder().network("tron").address("T").reference("r").amount(new BigDecimal("1E-7")).build().amount());
     assertEquals("1000", ConversionQuoteParams.builder().sourceAmount(new BigDecimal("1E+3")).build().sourceAmount());
   }
 }

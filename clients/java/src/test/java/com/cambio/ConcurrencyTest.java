@@ -40,7 +40,7 @@ class ConcurrencyTest {
           start.await();
           List<String> references = new ArrayList<>();
           for (int i = 0; i < callsEach; i++) {
-            Withdrawal w = cambio.withdrawals().create(WithdrawalCreateParams.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("t" + thread + "-" + i).build());
+            Withdrawal w = cambio.withdrawals().create(WithdrawalCreateParams.builder().network("tron").address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").amount("5").reference("t" + thread + "-" + i).build());
             references.add(w.reference());
           }
           return references;

@@ -69,12 +69,12 @@ class ParamsMatchOpenapiTest {
   @org.junit.jupiter.api.Test
   void theBodiesUseTheSchemasNames() throws Exception {
     assertEquals(((Map<?, ?>) schema("CreateWithdrawalRequest").get("properties")).keySet(),
-        WithdrawalCreateParams.builder().address("T").amount("1").reference("r").build().toMap().keySet());
+        WithdrawalCreateParams.builder().network("tron").address("T").amount("1").reference("r").build().toMap().keySet());
     assertEquals(((Map<?, ?>) schema("CreateQuoteRequest").get("properties")).keySet(), ConversionQuoteParams.builder().sourceAmount("1").build().toMap().keySet());
     assertEquals(((Map<?, ?>) schema("CreateConversionRequest").get("properties")).keySet(), ConversionCreateParams.builder().quoteId("q").reference("r").build().toMap().keySet());
     assertEquals(((Map<?, ?>) schema("WebhookRequest").get("properties")).keySet(),
         WebhookParams.builder().url("u").events("*").description("d").enabled(true).build().toMap().keySet());
     assertEquals(((Map<?, ?>) schema("CreateDepositRequest").get("properties")).keySet(),
-        DepositCreateParams.builder().reference("r").amount("1").split(DepositCreateParams.Split.builder().address("T").amount("1").build()).build().toMap().keySet());
+        DepositCreateParams.builder().network("tron").reference("r").amount("1").split(DepositCreateParams.Split.builder().address("T").amount("1").build()).build().toMap().keySet());
   }
 }

@@ -5,8 +5,8 @@ import com.cambio.internal.Required;
 import java.math.BigDecimal;
 
 /**
- * {@code POST /v1/deposits}: a fresh address to receive USDT on {@code network}. {@code method} and
- * {@code network} default to {@code "usdt"} and {@code "tron"}.
+ * {@code POST /v1/deposits}: a fresh address to receive USDT on {@code network}. {@code network} and
+ * {@code reference} are required; {@code method} defaults to {@code "usdt"}.
  *
  * <pre>{@code
  * DepositCreateParams.builder().method("usdt").network("tron").reference("order-1").amount("25").build()
@@ -22,7 +22,7 @@ import java.math.BigDecimal;
 public record DepositCreateParams(
     @Required String method,
     @Required("1-128 chars [A-Za-z0-9._:-], unique among your deposits") String reference,
-    @Required String network,
+    @Required("tron, ethereum, bsc, polygon, arbitrum or solana") String network,
     String amount,
     Split split) implements Params {
   public static Builder builder() {

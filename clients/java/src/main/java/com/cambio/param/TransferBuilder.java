@@ -5,8 +5,9 @@ import java.math.BigDecimal;
 
 /**
  * The fields a deposit's and a withdrawal's bodies share, set the same way on both builders:
- * {@code method} and {@code network} (defaulting to {@code "usdt"} and {@code "tron"}),
- * {@code reference} and the USDT {@code amount}.
+ * {@code method} (defaulting to {@code "usdt"}), {@code network} and {@code reference} (both
+ * required: {@code build()} throws an {@link IllegalStateException} naming the one missing) and the
+ * USDT {@code amount}.
  *
  * @param <B> the builder itself
  * @param <R> the params it builds
@@ -14,7 +15,6 @@ import java.math.BigDecimal;
 abstract class TransferBuilder<B extends TransferBuilder<B, R>, R extends Record> extends RecordBuilder<B, R> {
   TransferBuilder() {
     method("usdt");
-    network("tron");
   }
 
   /** {@code "usdt"} (the default). */
@@ -23,9 +23,9 @@ abstract class TransferBuilder<B extends TransferBuilder<B, R>, R extends Record
   }
 
   /**
-   * {@code "tron"} (the default), {@code "ethereum"}, {@code "bsc"}, {@code "polygon"},
-   * {@code "arbitrum"} or {@code "solana"}, where the stage opens it: the network a deposit's
-   * address is on, or a withdrawal is sent on.
+   * {@code "tron"}, {@code "ethereum"}, {@code "bsc"}, {@code "polygon"}, {@code "arbitrum"} or
+   * {@code "solana"}, where the stage opens it: the network a deposit's address is on, or a
+   * withdrawal is sent on. Required: there is no default.
    */
   public B network(String network) {
     return set("network", network);

@@ -5,7 +5,8 @@ import com.cambio.internal.Required;
 /**
  * {@code POST /v1/withdrawals}: send USDT to an address on {@code network}. {@code amount + fee}
  * moves from available to locked, or the API refuses with 422 {@code INSUFFICIENT_BALANCE}.
- * {@code method} and {@code network} default to {@code "usdt"} and {@code "tron"}.
+ * {@code network}, {@code address}, {@code amount} and {@code reference} are required;
+ * {@code method} defaults to {@code "usdt"}.
  *
  * <pre>{@code
  * WithdrawalCreateParams.builder().network("ethereum").address("0x52908400098527886E0F7030069857D2E4169EE7")
@@ -21,7 +22,7 @@ import com.cambio.internal.Required;
  */
 public record WithdrawalCreateParams(
     @Required String method,
-    @Required String network,
+    @Required("tron, ethereum, bsc, polygon, arbitrum or solana") String network,
     @Required("a TRON, EIP-55 0x or Solana address") String address,
     @Required("a USDT decimal string") String amount,
     @Required("1-128 chars [A-Za-z0-9._:-], unique among your withdrawals") String reference)

@@ -65,7 +65,7 @@ final class ReadmeExamples {
 
     try {
       cambio.withdrawals().create(WithdrawalCreateParams.builder()
-          .address("TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui").amount("5").reference("payout-1").build());
+          .network("tron").address("TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui").amount("5").reference("payout-1").build());
     } catch (RefusedException e) { // e.getCode() is "INSUFFICIENT_BALANCE"
       System.out.println(e.getCode() + ", request " + e.getRequestId());
     }
@@ -94,7 +94,7 @@ final class ReadmeExamples {
     if (now.status().equals("completed")) System.out.println("credited " + now.creditedAmount());
 
     // Forward 10% of every confirmed transfer to another TRON address:
-    cambio.deposits().create(DepositCreateParams.builder().reference("order-2")
+    cambio.deposits().create(DepositCreateParams.builder().network("tron").reference("order-2")
         .split(DepositCreateParams.Split.builder().address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").percent("10").build())
         .build());
   }
