@@ -127,7 +127,11 @@ export const solanaScannerScenario: Scenario = {
       const screening = screeningListOf(db, tableName);
       let confirmed = 0;
       const pollerOf = ({ chain, settings }: ReturnType<typeof connect>) => {
-        const holds: DepositHolds = { frozenAddresses: (owners) => chain.frozenAmong(settings.usdtContract, owners), sanctioned: (owners) => screening.listed('solana', owners) };
+        const holds: DepositHolds = {
+          frozenAddresses: (owners) => chain.frozenAmong(settings.usdtContract, owners),
+          sanctioned: (owners) => screening.listed('solana', owners),
+          usdtAt: (owners) => chain.usdtBalances(settings.usdtContract, owners),
+        };
         const deps = { network: 'solana' as const, chain, store, usdtContract: settings.usdtContract, holds, now };
         // pollDeposits without the expiry (the first network's poller's alone).
         return async (): Promise<ScanResult> => {

@@ -48,6 +48,9 @@ export interface DepositHolds {
   /** Addresses among these on the sanctions screening list (of this network): a payer's, and a
    * split's destination before its share is forwarded. */
   sanctioned(addresses: string[]): Promise<Set<string>>;
+  /** USDT each of these deposit addresses holds on chain now, in minor units: what an unfreeze
+   * finds there (stillAtAddress). */
+  usdtAt(addresses: string[]): Promise<Map<string, bigint>>;
 }
 
 /** Every payer of a transfer's transaction that screening judges: its `from` and any other whose
@@ -150,7 +153,7 @@ export async function applySteps<T>(store: DepositChainStore, steps: DepositStep
  * As for a withdrawal, the first try reads nothing: its transaction checks that the list is off,
  * and only when it is not (`readAllowlist`) is the address read.
  */
-export async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log' | 'holds'>, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
+export async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log'> & { holds?: Pick<DepositHolds, 'sanctioned'> }, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
   if (!deposit.split) return null;
   // Listed since the deposit was made: nothing is sent there; the share is credited with the rest.
   if (deps.holds && (await deps.holds.sanctioned([deposit.split.address])).has(deposit.split.address)) {

@@ -4,10 +4,11 @@ import { networkNamed } from '../networks/registry.ts';
 import type { Deposit, HoldReason } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog } from '../shared/log.ts';
+import { formatAmount } from '../shared/money.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
-import { confirmTransfer, dropTransfer, expireDeposit, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, transferId, type TransferRecord } from './deposit-transitions.ts';
+import { confirmTransfer, dropTransfer, expireDeposit, GONE_AT_UNFREEZE, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, stillAtAddress, transferId, type TransferRecord } from './deposit-transitions.ts';
 import type { AddressOwner } from './deposit-address-filter.ts';
-import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
+import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositHolds, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
 import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
 
 /**
@@ -52,15 +53,30 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   const unfrozen = records.filter((record) => !frozen.has(record.to));
   if (unfrozen.length === 0) return 0;
   const payers = [...new Set(unfrozen.flatMap(payersOf))];
-  const sanctioned = payers.length ? await deps.holds.sanctioned(payers) : new Set<string>();
+  const [sanctioned, usdtThere] = await Promise.all([
+    payers.length ? deps.holds.sanctioned(payers) : Promise.resolve(new Set<string>()),
+    deps.holds.usdtAt([...new Set(unfrozen.map((record) => record.to))]),
+  ]);
   const latest = (await deps.chain.latestBlock()).number;
+  const gone = new Set<string>();
   const steps: DepositStep<'released' | null>[] = unfrozen.map((record) => {
     const owner = { companyId: record.companyId, depositId: record.depositId };
-    return payersOf(record).some((payer) => sanctioned.has(payer))
-      ? { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null }
-      : { owner, build: async (deposit, readAllowlist) => releaseTransfer(deposit, record, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist)), outcome: 'released' };
+    if (payersOf(record).some((payer) => sanctioned.has(payer))) return { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null };
+    const build: DepositStep<'released'>['build'] = async (deposit, readAllowlist) => {
+      if (!stillAtAddress(deposit, usdtThere.get(record.to) ?? 0n)) {
+        gone.add(deposit.id);
+        return null;
+      }
+      return releaseTransfer(deposit, record, latest, now(), await splitGuard(deps, deposit, now(), readAllowlist));
+    };
+    return { owner, build, outcome: 'released' };
   });
-  return (await applySteps(deps.store, steps)).filter((outcome) => outcome === 'released').length;
+  const released = (await applySteps(deps.store, steps)).filter((outcome) => outcome === 'released').length;
+  for (const depositId of gone) {
+    const record = unfrozen.find((one) => one.depositId === depositId)!;
+    (deps.log ?? stderrLog).error(GONE_AT_UNFREEZE, { network: deps.network, companyId: record.companyId, depositId, address: record.to, usdtThere: formatAmount(usdtThere.get(record.to) ?? 0n, 'USDT') });
+  }
+  return released;
 }
 
 /**
@@ -172,7 +188,7 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
  * longer held (released already, by a person or by an unfreeze): releasing twice credits once.
  */
 export async function releaseHeldTransfer(
-  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log' | 'holds'>,
+  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'> & { holds?: Pick<DepositHolds, 'sanctioned'> },
   record: TransferRecord,
   audit: AuditEntry,
 ): Promise<'released' | 'not_held'> {

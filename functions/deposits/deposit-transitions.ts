@@ -257,6 +257,22 @@ export function freezeCredit(deposit: Deposit, held: { creditedUnswept: bigint; 
   return { change: creditMoved(deposit, after, { from: 'available', to: 'held', amount, step: 'credit-frozen', listing: 'frozen' }, 'deposit.held', now), notHeld };
 }
 
+/**
+ * Whether what a deposit holds at its address is still there (`usdtThere`, read on chain now): its
+ * held transfers and the credit a freeze took back, all at the one address a deposit has. A frozen
+ * address cannot send, but its issuer can erase its balance (TetherToken's `destroyBlackFunds`, with
+ * no Transfer event) and then unfreeze it: what it held is gone, and crediting it would make
+ * `available` money that exists nowhere. So an unfreeze releases nothing an address no longer
+ * holds; the deposit stays held and reconcile shows the shortfall for a person to settle.
+ */
+export function stillAtAddress(deposit: Deposit, usdtThere: bigint): boolean {
+  const held = deposit.transactions.filter((tx) => tx.status === 'held').reduce((sum, tx) => sum + tx.amount, 0n);
+  return usdtThere >= held + (deposit.frozenCredit ?? 0n);
+}
+
+/** Said each run while it lasts, so that it is not missed: the deposit held for USDT its unfrozen address no longer has. */
+export const GONE_AT_UNFREEZE = 'deposit address unfrozen without the USDT held there: the issuer erased it while frozen (destroyBlackFunds); kept held, not credited';
+
 /** The issuer unfroze the address of a deposit whose credit freezeCredit took back: credited again,
  * `held` → `available`, `deposit.completed` written, and the address back on the sweeper's due list. */
 export function unfreezeCredit(deposit: Deposit, now: Date): DepositChange | null {

@@ -1,3 +1,6 @@
+import { stderrLog, type Log } from '../shared/log.ts';
+import { GONE_AT_UNFREEZE } from './deposit-transitions.ts';
+
 /**
  * Deposit addresses the token's issuer has frozen (../shared/networks.md, "Sweeps never stall on
  * one address"). A frozen address cannot send: swept with others in one EVM batch it reverts the
@@ -17,14 +20,17 @@ export interface FrozenAddressList {
   belowMinimumPage(limit: number): Promise<string[]>;
   /** Every address set aside on this network. */
   setAsideAddresses(): Promise<string[]>;
-  /** Back to the due list: the sweeper takes it on its next run. */
-  returnToDue(address: string): Promise<void>;
+  /** Back to the due list, its credit given back: the sweeper takes it on its next run. Where its
+   * deposit holds more there than `usdtThere`, what the address has on chain now, it stays set aside
+   * with its credit held (deposit-transitions.ts stillAtAddress): answers false. */
+  returnToDue(address: string, usdtThere: bigint): Promise<boolean>;
   /** The addresses of this network's deposits whose credit a freeze took back (deposit-transitions.ts
    * freezeCredit), read from the deposits, wherever their address is listed now: a held payment
    * released there meanwhile moves the address off the set-aside list. */
   frozenCreditAddresses(): Promise<string[]>;
-  /** The credit a freeze took back at the address, given back (unfreezeCredit). */
-  returnFrozenCredit(address: string): Promise<void>;
+  /** The credit a freeze took back at the address, given back (unfreezeCredit), unless the address
+   * no longer holds it (`usdtThere`, as returnToDue): answers false then. */
+  returnFrozenCredit(address: string, usdtThere: bigint): Promise<boolean>;
 }
 
 /** Reads the issuer's freeze list (TokenControls.frozenAmong on the network's USDT). */
@@ -52,19 +58,28 @@ export async function setAsideFrozen(list: FrozenAddressList, frozenAmong: Froze
 
 /** Every set-aside address the issuer no longer freezes goes back to the due list, its credit given
  * back; so does the credit of any other deposit a freeze took back, once its address is unfrozen.
- * Answers how many are still frozen (the alarm's figure) and how many went back. */
-export async function returnUnfrozen(list: FrozenAddressList, frozenAmong: FrozenAmong): Promise<{ stillFrozen: number; returned: number }> {
+ * An unfrozen address that no longer holds what its deposit held there (the issuer erased it while
+ * frozen: deposit-transitions.ts stillAtAddress) gives nothing back: it stays set aside, counted
+ * with the frozen ones for the alarm, and an error says so each run. Answers how many are still
+ * frozen (the alarm's figure) and how many went back. */
+export async function returnUnfrozen(list: FrozenAddressList, frozenAmong: FrozenAmong, usdtAt: UsdtAt, log: Log = stderrLog): Promise<{ stillFrozen: number; returned: number }> {
   const setAside = await list.setAsideAddresses();
   const listed = new Set(setAside);
   const elsewhere = (await list.frozenCreditAddresses()).filter((address) => !listed.has(address));
   if (setAside.length === 0 && elsewhere.length === 0) return { stillFrozen: 0, returned: 0 };
   const frozen = await frozenAmong([...setAside, ...elsewhere]);
   const unfrozen = setAside.filter((address) => !frozen.has(address));
-  for (const address of unfrozen) await list.returnToDue(address);
-  for (const address of elsewhere.filter((address) => !frozen.has(address))) await list.returnFrozenCredit(address);
+  const unfrozenElsewhere = elsewhere.filter((address) => !frozen.has(address));
+  const there = unfrozen.length + unfrozenElsewhere.length > 0 ? await usdtAt([...unfrozen, ...unfrozenElsewhere]) : new Map<string, bigint>();
+  let returned = 0;
+  let goneElsewhere = 0;
+  for (const address of unfrozen) if (await list.returnToDue(address, there.get(address) ?? 0n)) returned++;
+  for (const address of unfrozenElsewhere) if (!(await list.returnFrozenCredit(address, there.get(address) ?? 0n))) goneElsewhere++;
+  const gone = unfrozen.length - returned + goneElsewhere;
+  if (gone > 0) log.error(GONE_AT_UNFREEZE, { addresses: gone });
   // A frozen one off the list (a sanctioned payer's money kept there too) still has its credit held: counted.
-  const frozenElsewhere = elsewhere.filter((address) => frozen.has(address)).length;
-  return { stillFrozen: setAside.length - unfrozen.length + frozenElsewhere, returned: unfrozen.length };
+  const frozenElsewhere = elsewhere.length - unfrozenElsewhere.length;
+  return { stillFrozen: setAside.length - returned + frozenElsewhere + goneElsewhere, returned };
 }
 
 /**
@@ -79,7 +94,7 @@ export const BELOW_MINIMUM_REVIEWED_PER_RUN = 25;
  * addresses checked for a freeze (BELOW_MINIMUM_REVIEWED_PER_RUN). `stillFrozen` counts both, for
  * the alarm. */
 export async function reviewFrozenAddresses(list: FrozenAddressList, frozenAmong: FrozenAmong, usdtAt: UsdtAt): Promise<{ stillFrozen: number; returned: number; setAside: number }> {
-  const { stillFrozen, returned } = await returnUnfrozen(list, frozenAmong);
+  const { stillFrozen, returned } = await returnUnfrozen(list, frozenAmong, usdtAt);
   const frozen = await setAsideFrozen(list, frozenAmong, await list.belowMinimumPage(BELOW_MINIMUM_REVIEWED_PER_RUN), usdtAt);
   return { stillFrozen: stillFrozen + frozen.size, returned, setAside: frozen.size };
 }

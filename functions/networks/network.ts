@@ -116,6 +116,8 @@ export type Chain = ChainReader &
   Broadcaster & {
     tokenBalance(contract: string, address: string): Promise<bigint>;
     tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>>;
+    /** USDT each address holds, in USDT's minor units (6 decimals) whatever the token's own on chain. */
+    usdtBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>>;
     /** The address's fee asset, in its minor unit. */
     feeBalance(address: string): Promise<bigint>;
   } & TokenControls;

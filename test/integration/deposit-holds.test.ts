@@ -45,6 +45,7 @@ const holds: DepositHolds = {
     return chain.frozenAmong(USDT, addresses);
   },
   sanctioned: async (addresses) => new Set(addresses.filter((address) => sanctioned.has(address))),
+  usdtAt: (addresses) => chain.usdtBalances(USDT, addresses),
 };
 
 const { store, deps, scan, settle } = sandboxDepositJobs(env, clock, chain, { holds });

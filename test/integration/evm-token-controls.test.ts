@@ -15,7 +15,7 @@ import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { reconciliationReport } from '#functions/ledger/reconciliation';
 import { recordHotWalletFloat } from '#functions/ledger/floats';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { hotWalletFloatOf, localWalletClient } from '#local/evm-contracts';
+import { anvilAccount, hotWalletFloatOf, localWalletClient } from '#local/evm-contracts';
 import { evmSandboxIssuer } from '#local/evm-issuer';
 import { useFreshTable } from '../support/dynamo.ts';
 import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
@@ -64,11 +64,18 @@ async function sweepUntilSettled() {
   const results = [];
   for (let run = 0; run < 4; run++) {
     const deps = sweeper();
-    await returnUnfrozen(deps.store, deps.frozenAmong!);
+    await returnUnfrozen(deps.store, deps.frozenAmong!, deps.usdtBalances);
     results.push(await sweepEvmDepositAddresses(deps));
     await mine(CONFIRMATIONS);
   }
   return results;
+}
+
+/** TetherToken's destroyBlackFunds, as the issuer: a frozen address's balance erased, with no Transfer event. */
+async function destroyFrozenFunds(address: string) {
+  const hash = await localWalletClient(anvil.node.chain, anvilAccount.issuer()).writeContract({ address: anvil.node.usdt, abi: TetherUsdt.abi, functionName: 'destroyBlackFunds', args: [address as Address] });
+  expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
+  expect(await balanceOf(address)).toBe(0n);
 }
 
 const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, anvil.settings);
@@ -204,6 +211,46 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     }
   }, 120_000);
 
+  // After every test that expects reconcile balanced: what the issuer erases below stays reconcile's shortfall.
+  it('a held payment whose frozen address the issuer erased (destroyBlackFunds) and then unfroze is never credited: it stays held', async () => {
+    const deposit = await newDeposit();
+    await issuer().freeze(deposit.address);
+    await pay(deposit.address, '6');
+    await creditPaid();
+    expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('6') });
+    await destroyFrozenFunds(deposit.address);
+    await issuer().unfreeze(deposit.address);
+
+    expect(await anvil.depositJobs().release()).toBe(0);
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n });
+    expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('6') });
+    // The sweeper, too, gives nothing back: the address stays set aside, counted for the alarm.
+    await sweepUntilSettled();
+    expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('6') });
+  }, 120_000);
+
+  it("a credit taken back when its address was frozen is not given back once the issuer erased the address's USDT and unfroze it", async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '4');
+    await creditPaid();
+    await issuer().freeze(deposit.address);
+    await sweepUntilSettled();
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('4') });
+    await destroyFrozenFunds(deposit.address);
+    await issuer().unfreeze(deposit.address);
+
+    await sweepUntilSettled();
+    expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('4') });
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', frozenCredit: usdt('4') });
+    expect(await sweeper().store.setAsideAddresses()).toContain(deposit.address);
+    const review = await returnUnfrozen(sweeper().store, sweeper().frozenAmong!, sweeper().usdtBalances);
+    expect(review).toMatchObject({ returned: 0, stillFrozen: 1 });
+    // Finance sees the 10 USDT (these two deposits') the issuer erased as reconcile's shortfall.
+    const result = await reconcileEvmNetworks(env, anvil.settings, { [NETWORK]: anvil.node.hotWallet.address });
+    const ethereum = result.networks.find((network) => network.network === NETWORK)!;
+    expect(ethereum.balanced).toBe(false);
+    expect(reconciliationReport(result)).toMatch(/-10\.000000\s+shortfall/);
+  }, 120_000);
   it('deprecated mid-run: payments through the old and the upgraded contract are credited, the next payout goes through the upgraded one, and the stage switching usdtContract skips no block', async () => {
     const beforeDeprecation = await newDeposit();
     await pay(beforeDeprecation.address, '5');
@@ -255,3 +302,4 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 });
+

@@ -211,7 +211,11 @@ describe('sweeps and reconciliation', () => {
     for (let i = 0; i < 3; i++) await runJobs();
     const sanctionedPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, seed);
     const cleanPayer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, seed + 1);
-    const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async (addresses) => new Set(addresses.filter((address) => address === sanctionedPayer)) };
+    const holds: DepositHolds = {
+      frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses),
+      sanctioned: async (addresses) => new Set(addresses.filter((address) => address === sanctionedPayer)),
+      usdtAt: (addresses) => chain.usdtBalances(USDT, addresses),
+    };
     const screened = () => ({ ...depositJobs(), holds });
     const deposit = await createDeposit(new DynamoDepositStore(env.db, env.tableName), TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference }, clock.now());
     /** A payment to the deposit, seen by the scanner and not yet final. */
@@ -309,7 +313,7 @@ describe('sweeps and reconciliation', () => {
     /** The sweeper as its job runs it: the issuer's freeze list read, and what each address holds. */
     const withFreezes = { ...sweeping, frozenAmong: (addresses: string[]) => chain.frozenAmong(USDT, addresses) };
     const usdtAt = usdtAtEach(withFreezes.usdtBalanceOf);
-    const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async () => new Set() };
+    const holds: DepositHolds = { frozenAddresses: (addresses) => chain.frozenAmong(USDT, addresses), sanctioned: async () => new Set(), usdtAt: (addresses) => chain.usdtBalances(USDT, addresses) };
     const usdtRow = async () => (await new DynamoCompanyStore(env.db, env.tableName).getBalances(companyId)).find((row) => row.currency === 'USDT')!;
     const available = async () => (await usdtRow()).available;
     const depositNow = (id: string) => new DynamoDepositStore(env.db, env.tableName).getDeposit(companyId, id);
@@ -356,7 +360,7 @@ describe('sweeps and reconciliation', () => {
       expect((await reconcileBoth()).balanced).toBe(true);
 
       await issuer().unfreeze(deposit.address);
-      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
       expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held });
       expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
       await sweptAndBalanced(deposit.address);
@@ -403,7 +407,7 @@ describe('sweeps and reconciliation', () => {
       expect(await withFreezes.store.setAsideAddresses()).not.toContain(deposit.address);
       expect(await available()).toBe(before - usdt('5') + usdt('2'));
       // The sweeper finds the credit from the deposit, not the list.
-      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
       expect(await available()).toBe(before + usdt('2'));
       expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
       await sweptAndBalanced(deposit.address);
@@ -424,7 +428,7 @@ describe('sweeps and reconciliation', () => {
 
       await issuer().unfreeze(deposit.address);
       expect(await releaseUnfrozen({ ...depositJobs(), holds })).toBe(1);
-      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
       expect(await usdtRow()).toMatchObject({ available: before.available + usdt('2'), held: before.held });
       expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
       await sweptAndBalanced(deposit.address);
@@ -439,11 +443,11 @@ describe('sweeps and reconciliation', () => {
       expect(await available()).toBe(before);
       expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
       // Part of it there: only that part.
-      await sweeping.store.returnToDue(deposit.address);
+      await sweeping.store.returnToDue(deposit.address, await chain.tokenBalance(USDT, deposit.address));
       await sweeping.store.setAside(deposit.address, usdt('2'));
       expect(await available()).toBe(before - usdt('2'));
       expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', creditedAmount: usdt('3'), frozenCredit: usdt('2') });
-      await sweeping.store.returnToDue(deposit.address);
+      await sweeping.store.returnToDue(deposit.address, await chain.tokenBalance(USDT, deposit.address));
       expect(await available()).toBe(before);
       await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
     });
@@ -462,7 +466,7 @@ describe('sweeps and reconciliation', () => {
       expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
 
       await issuer().unfreeze(deposit.address);
-      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
       await sweptAndBalanced(deposit.address);
       expect(await available()).toBe(before);
     });

@@ -78,6 +78,7 @@ export function evmDepositJobs(env: TestTable, network: EvmNetworkName, settings
   const holds: DepositHolds = {
     frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses),
     sanctioned: (addresses) => screeningListOf(env.db, env.tableName).listed(network, addresses),
+    usdtAt: (addresses) => chain.usdtBalances(chainSettings.usdtContract, addresses),
   };
   const deps = { network, chain, store: new DynamoDepositChainStore(env.db, env.tableName, network), usdtContract: chainSettings.usdtContract, holds };
   const cursor = new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName, chainSettings.previousCursorNames);

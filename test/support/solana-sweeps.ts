@@ -43,6 +43,7 @@ export function solanaDepositJobs(env: TestTable, node: SolanaNode, chain = node
   const holds: DepositHolds = {
     frozenAddresses: (owners) => chain.frozenAmong(node.mint, owners),
     sanctioned: (addresses) => screeningListOf(env.db, env.tableName).listed('solana', addresses),
+    usdtAt: (owners) => chain.usdtBalances(node.mint, owners),
   };
   const deps = () => ({ network: 'solana' as const, chain, store, usdtContract: node.mint, holds });
   const scanOnce = (owner = 'scanner-a') => scanDeposits({ ...deps(), cursor: new DynamoScanCursor(env.db, env.tableName, SOLANA_CURSOR_NAME), owner });

@@ -10,7 +10,7 @@ import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
 import { DynamoDepositChainStore } from './deposit-chain-store.ts';
 import { withDeposit } from '#functions/deposits/deposit-chain';
-import { freezeCredit, unfreezeCredit } from '#functions/deposits/deposit-transitions';
+import { freezeCredit, stillAtAddress, unfreezeCredit } from '#functions/deposits/deposit-transitions';
 import { stderrLog } from '#functions/shared/log';
 import { formatAmount } from '#functions/shared/money';
 
@@ -185,14 +185,20 @@ export class DynamoSweepDueList implements FrozenAddressList {
     return pages.flat().map((item) => ({ address: item.address as string, companyId: item.companyId as string, depositId: item.id as string }));
   }
 
-  async returnFrozenCredit(address: string): Promise<void> {
+  async returnFrozenCredit(address: string, usdtThere: bigint): Promise<boolean> {
     const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
-    if (item) await this.frozenCreditGivenBack(item);
+    return !item || (await this.frozenCreditGivenBack(item, usdtThere)) !== 'gone';
   }
 
-  /** The credit a freeze took back from the deposit of the address `item` is, given back (unfreezeCredit). */
-  private frozenCreditGivenBack(item: Item) {
-    return withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => unfreezeCredit(deposit, new Date()));
+  /** The credit a freeze took back from the deposit of the address `item` is, given back
+   * (unfreezeCredit); 'gone' where the address no longer holds what the deposit holds there. */
+  private async frozenCreditGivenBack(item: Item, usdtThere: bigint): Promise<Awaited<ReturnType<typeof withDeposit>> | 'gone'> {
+    let gone = false;
+    const outcome = await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => {
+      gone = !stillAtAddress(deposit, usdtThere);
+      return gone ? null : unfreezeCredit(deposit, new Date());
+    });
+    return gone ? 'gone' : outcome;
   }
 
   async setAsideAddresses(): Promise<string[]> {
@@ -202,15 +208,20 @@ export class DynamoSweepDueList implements FrozenAddressList {
 
   /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one).
    * A credit setAside took back is given back in the same write (unfreezeCredit). */
-  async returnToDue(address: string): Promise<void> {
+  async returnToDue(address: string, usdtThere: bigint): Promise<boolean> {
     const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
-    if (item && item.GSI1PK === depositAddressItem.frozenPartition(this.network) && (await this.frozenCreditGivenBack(item)) === 'applied') return;
+    if (item && item.GSI1PK === depositAddressItem.frozenPartition(this.network)) {
+      const given = await this.frozenCreditGivenBack(item, usdtThere);
+      if (given === 'gone') return false;
+      if (given === 'applied') return true;
+    }
     const due = depositAddressItem.sweepDue(this.network, address);
     await this.moveAddress(address, {
       UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = if_not_exists(sweepDueSince, :now)',
       ConditionExpression: 'GSI1PK = :frozen',
       ExpressionAttributeValues: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':frozen': depositAddressItem.frozenPartition(this.network), ':now': new Date().toISOString() },
     });
+    return true;
   }
 
   async clearDue(address: string, remaining: bigint): Promise<void> {
@@ -281,11 +292,11 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
     return this.due.frozenCreditAddresses();
   }
 
-  returnFrozenCredit(address: string): Promise<void> {
-    return this.due.returnFrozenCredit(address);
+  returnFrozenCredit(address: string, usdtThere: bigint): Promise<boolean> {
+    return this.due.returnFrozenCredit(address, usdtThere);
   }
 
-  returnToDue(address: string): Promise<void> {
-    return this.due.returnToDue(address);
+  returnToDue(address: string, usdtThere: bigint): Promise<boolean> {
+    return this.due.returnToDue(address, usdtThere);
   }
 }

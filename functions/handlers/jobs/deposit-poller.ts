@@ -28,6 +28,7 @@ function pollerOf(network: NetworkName) {
   const holds: DepositHolds = {
     frozenAddresses: (addresses) => chain.frozenAmong(chainSettings.usdtContract, addresses),
     sanctioned: (addresses) => screening.listed(network, addresses),
+    usdtAt: (addresses) => chain.usdtBalances(chainSettings.usdtContract, addresses),
   };
   return {
     deps: { network, chain, store, usdtContract: chainSettings.usdtContract, holds },

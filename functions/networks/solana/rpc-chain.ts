@@ -387,6 +387,11 @@ export class SolanaRpcChain implements SolanaChain {
     return new Map(owners.map((owner) => [owner, accounts.get(owner)?.amount ?? 0n]));
   }
 
+  /** USDT's mint has USDT's own 6 decimals: its base units are the minor units. */
+  usdtBalances(mint: string, owners: string[]): Promise<Map<string, bigint>> {
+    return this.tokenBalances(mint, owners);
+  }
+
   async feeBalance(owner: string): Promise<bigint> {
     const { value } = await this.call('getBalance', (rpc) => rpc.getBalance(address(owner), { commitment: 'confirmed' }));
     return value;

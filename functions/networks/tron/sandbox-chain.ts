@@ -305,6 +305,11 @@ export class SandboxChain implements Chain {
     return new Map(addresses.map((address) => [address, all.get(address) ?? 0n]));
   }
 
+  /** TRON's USDT has USDT's own 6 decimals: its base units are the minor units. */
+  usdtBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
+    return this.tokenBalances(contract, addresses);
+  }
+
   /** Those of `addresses` the sandbox's USDT issuer has frozen, through either of its contracts;
    * none for any other contract, which has no issuer. */
   async frozenAmong(contract: string, addresses: string[]): Promise<Set<string>> {

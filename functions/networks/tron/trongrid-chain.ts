@@ -220,6 +220,11 @@ export class TronGridChain implements Chain {
     return balances;
   }
 
+  /** TRON's USDT has USDT's own 6 decimals: its base units are the minor units. */
+  usdtBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {
+    return this.tokenBalances(contract, addresses);
+  }
+
   /**
    * A TRC-20 balance read with a constant call of `balanceOf(address)` (no transaction, no fee):
    * what the sweeper and reconciliation need to know of a deposit address or the hot wallet.
