@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace Cambio;
 
+use Cambio\Exception\InvalidResponseException;
+
 /**
  * One page of a list call: `->data` (the records), `->nextCursor` (null on the last page).
  * Iterating the page itself (foreach, count) covers this page only; autoPagingIterator() walks
@@ -43,7 +45,9 @@ final class Page implements \IteratorAggregate, \Countable
 
     /**
      * Every item of this page and of the following ones, lazily, page by page (each page is one
-     * request, made when the previous page's items are used up).
+     * request, made when the previous page's items are used up). A next cursor that was already
+     * followed in this walk throws InvalidResponseException (the list would never end), after the
+     * items read so far.
      *
      * @return \Generator<int, T>
      */
@@ -55,8 +59,17 @@ final class Page implements \IteratorAggregate, \Countable
             foreach ($page->data as $item) {
                 yield $item;
             }
-            if ($page->nextCursor === null || isset($seen[$page->nextCursor])) {
+            if ($page->nextCursor === null) {
                 return;
+            }
+            if (isset($seen[$page->nextCursor])) {
+                // Following it again would walk the same pages forever; stopping would cut the list
+                // short without a word. Either way the answer is not what the API promises.
+                throw new InvalidResponseException(
+                    "The API answered the cursor {$page->nextCursor} again after it was followed: the list repeats, so it was not walked to its end",
+                    null,
+                    $page->requestId,
+                );
             }
             $seen[$page->nextCursor] = true;
             $page = ($page->fetchNext)($page->nextCursor);

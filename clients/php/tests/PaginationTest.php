@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Cambio\Tests;
 
 use Cambio\Exception\InvalidArgumentException;
+use Cambio\Exception\InvalidResponseException;
 use Cambio\Page;
 use Cambio\Tests\Support\ScriptedServer;
 use Cambio\Tests\Support\ScriptedTestCase;
@@ -82,6 +83,43 @@ final class PaginationTest extends ScriptedTestCase
         }
         self::assertSame(['whk_1', 'whk_2'], $ids);
         self::assertSame(['/v1/webhooks?limit=1', '/v1/webhooks?limit=1&cursor=n'], array_column($this->requests(), 'uri'));
+    }
+
+    /** @return iterable<string, array{0: list<string|null>, 1: list<string>, 2: string}> */
+    public static function repeatedCursors(): iterable
+    {
+        yield 'the next page answers its own cursor' => [['c2', 'c2'], ['cnv_0', 'cnv_1'], 'c2'];
+        yield 'a cursor comes back two pages later (c2, c3, c2)' => [['c2', 'c3', 'c2'], ['cnv_0', 'cnv_1', 'cnv_2'], 'c2'];
+        yield 'a cursor comes back further on (c2, c3, c4, c3)' => [['c2', 'c3', 'c4', 'c3'], ['cnv_0', 'cnv_1', 'cnv_2', 'cnv_3'], 'c3'];
+    }
+
+    /**
+     * A server that answers a cursor already followed would be walked forever, and stopping there
+     * would end the list early without a word: it is an InvalidResponseException, after the items read.
+     *
+     * @dataProvider repeatedCursors
+     * @param list<string|null> $cursors the nextCursor of each page, in order
+     * @param list<string> $read
+     */
+    public function testACursorAlreadyFollowedIsAnInvalidResponseNotALoopNorASilentEnd(array $cursors, array $read, string $repeated): void
+    {
+        // Twice as many pages as the walk should ask for: a client that keeps going is caught by the count.
+        $answers = [];
+        foreach ([...$cursors, ...$cursors] as $i => $cursor) {
+            $answers[] = ScriptedServer::ok([self::conversion('cnv_' . $i)], 200, [], ['nextCursor' => $cursor]);
+        }
+        $this->script($answers);
+        $ids = [];
+        $e = self::thrown(InvalidResponseException::class, function () use (&$ids): void {
+            foreach ($this->client()->conversions->list(['limit' => 1])->autoPagingIterator() as $conversion) {
+                $ids[] = $conversion->id;
+            }
+        }, 'the walk ended without saying the list repeats');
+        self::assertSame('INVALID_RESPONSE', $e->getCambioCode());
+        self::assertStringContainsString($repeated, $e->getMessage());
+        self::assertSame('req_ok', $e->getRequestId());
+        self::assertSame($read, $ids);
+        self::assertCount(count($cursors), $this->requests(), 'no request for a cursor already followed');
     }
 
     public function testAnEmptyListAndUnknownListParams(): void

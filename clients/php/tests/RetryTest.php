@@ -10,6 +10,7 @@ use Cambio\Exception\CambioException;
 use Cambio\Exception\ConflictException;
 use Cambio\Exception\ConnectionException;
 use Cambio\Exception\InvalidRequestException;
+use Cambio\Exception\NotFoundException;
 use Cambio\Exception\RateLimitException;
 use Cambio\Exception\RefusedException;
 use Cambio\Internal\Credentials;
@@ -177,6 +178,86 @@ final class RetryTest extends ScriptedTestCase
         $deposit = $this->client()->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J');
         self::assertSame('awaiting_payment', $deposit->status);
         self::assertCount(2, $this->requests());
+    }
+
+    /** @return iterable<string, array{0: array<string, mixed>}> */
+    public static function rateLimitsWithoutTheEnvelope(): iterable
+    {
+        yield 'a text 429 (a CDN or WAF)' => [['status' => 429, 'body' => 'Too Many Requests', 'headers' => ['Content-Type' => 'text/plain', 'Retry-After' => '0']]];
+        yield 'a JSON 429 that is not the envelope' => [['status' => 429, 'json' => ['message' => 'Too Many Requests'], 'headers' => ['Retry-After' => '0']]];
+    }
+
+    /**
+     * @dataProvider rateLimitsWithoutTheEnvelope
+     * @param array<string, mixed> $tooMany
+     */
+    public function testA429WithoutTheEnvelopeIsARateLimitAndRetried(array $tooMany): void
+    {
+        $this->script([$tooMany, ScriptedServer::ok(self::deposit())]);
+        self::assertSame('awaiting_payment', $this->client()->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J')->status);
+        self::assertCount(2, $this->requests());
+
+        $this->script([$tooMany, $tooMany, ScriptedServer::ok(self::deposit())]);
+        $e = self::thrown(RateLimitException::class, fn () => $this->client(maxRetries: 1)->company->get());
+        self::assertSame(429, $e->getHttpStatus());
+        self::assertSame('RATE_LIMITED', $e->getCambioCode());
+        self::assertCount(2, $this->requests());
+    }
+
+    public function testAJson5xxThatIsNotTheEnvelopeIsAnApiServerExceptionAndRetried(): void
+    {
+        $this->script([['status' => 503, 'json' => ['message' => 'Service Unavailable']], ScriptedServer::ok(self::deposit())]);
+        self::assertSame('awaiting_payment', $this->client()->deposits->get('dep_01KBJ4XZ0A1B2C3D4E5F6G7H8J')->status);
+        self::assertCount(2, $this->requests());
+
+        $this->script([['status' => 504, 'json' => ['message' => 'Gateway Timeout']], ['status' => 504, 'json' => ['message' => 'Gateway Timeout']]]);
+        $e = self::thrown(ApiServerException::class, fn () => $this->client(maxRetries: 1)->company->get());
+        self::assertSame(504, $e->getHttpStatus());
+        self::assertCount(2, $this->requests());
+    }
+
+    private const WEBHOOK_ID = 'whk_01KBJ4XZ0A1B2C3D4E5F6G7H8J';
+
+    /** @return iterable<string, array{0: array<string, mixed>, 1: float}> */
+    public static function lostDeleteAnswers(): iterable
+    {
+        yield 'a 503' => [ScriptedServer::error(503, 'INTERNAL_ERROR'), 5.0];
+        yield 'a 502 page from a proxy' => [['status' => 502, 'body' => 'Bad Gateway'], 5.0];
+        yield 'a timeout (the answer came too late)' => [['status' => 200, 'json' => ['success' => true, 'data' => ['id' => self::WEBHOOK_ID, 'deleted' => true]], 'delay' => 1.5], 0.4];
+    }
+
+    /**
+     * A DELETE whose answer was lost is retried; the webhook is gone by then, so the retry gets 404.
+     * That is the deletion asked for, answered as the first try would have been.
+     *
+     * @dataProvider lostDeleteAnswers
+     * @param array<string, mixed> $first
+     */
+    public function testADeleteRetriedAfterALostAnswerAndAnswered404IsDeleted(array $first, float $timeout): void
+    {
+        $this->script([$first, ScriptedServer::error(404, 'NOT_FOUND', 'Webhook not found')]);
+        $deleted = $this->client(timeout: $timeout)->webhooks->delete(self::WEBHOOK_ID);
+        self::assertInstanceOf(\Cambio\Types\DeletedWebhook::class, $deleted);
+        self::assertSame(self::WEBHOOK_ID, $deleted->id);
+        self::assertTrue($deleted->deleted);
+        self::assertSame(['DELETE', 'DELETE'], array_column($this->requests(), 'method'));
+    }
+
+    public function testADeleteAnswered404ToItsFirstTryIsNotFound(): void
+    {
+        $this->script([ScriptedServer::error(404, 'NOT_FOUND', 'Webhook not found'), ScriptedServer::ok(['id' => self::WEBHOOK_ID, 'deleted' => true])]);
+        $e = self::thrown(NotFoundException::class, fn () => $this->client()->webhooks->delete(self::WEBHOOK_ID));
+        self::assertSame('NOT_FOUND', $e->getCambioCode());
+        self::assertCount(1, $this->requests());
+
+        // A 429 did nothing: the 404 after it is the webhook's own answer.
+        $this->script([ScriptedServer::error(429, 'RATE_LIMITED', 'slow down', null, ['Retry-After' => '0']), ScriptedServer::error(404, 'NOT_FOUND', 'Webhook not found')]);
+        self::thrown(NotFoundException::class, fn () => $this->client()->webhooks->delete(self::WEBHOOK_ID));
+        self::assertCount(2, $this->requests());
+
+        // Only a DELETE: a GET retried into a 404 is NotFound.
+        $this->script([ScriptedServer::error(503, 'INTERNAL_ERROR'), ScriptedServer::error(404, 'NOT_FOUND', 'Webhook not found')]);
+        self::thrown(NotFoundException::class, fn () => $this->client()->webhooks->get(self::WEBHOOK_ID));
     }
 
     public function testConnectionRefusedIsRetriedThenAConnectionException(): void

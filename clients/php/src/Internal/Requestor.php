@@ -11,6 +11,7 @@ use Cambio\Exception\ConflictException;
 use Cambio\Exception\ConnectionException;
 use Cambio\Exception\InvalidArgumentException;
 use Cambio\Exception\InvalidResponseException;
+use Cambio\Exception\NotFoundException;
 use Cambio\Exception\RateLimitException;
 
 /**
@@ -42,8 +43,11 @@ final class Requestor
      * @param array<string, mixed>|null $query
      * @param array<string, mixed>|null $body
      * @param array<string, mixed> $opts
+     * @param array<string, mixed>|null $goneIsDone for a DELETE: the data to answer when a retry gets
+     *        404 NotFound after a try that may have reached the API (a timeout, a lost connection, a
+     *        5xx): that try deleted it and its answer was lost. A 404 to the first try stays NotFound.
      */
-    public function request(string $method, string $path, ?array $query = null, ?array $body = null, array $opts = []): Answer
+    public function request(string $method, string $path, ?array $query = null, ?array $body = null, array $opts = [], ?array $goneIsDone = null): Answer
     {
         $opts = self::checkOptions($opts);
         $url = $this->baseUrl . $path;
@@ -69,6 +73,7 @@ final class Requestor
         $timeout = $opts['timeout'] ?? $this->timeout;
         $where = "$method " . strtok($url, '?');
 
+        $mayHaveBeenDone = false; // an earlier try may have done the work (its answer lost, or a 5xx)
         for ($attempt = 0; ; $attempt++) {
             $response = $this->send($method, $url, $headers, $payload, $timeout);
             if ($response instanceof ConnectionException) {
@@ -83,11 +88,15 @@ final class Requestor
                     return new Answer($json['data'], is_string($cursor) && $cursor !== '' ? $cursor : null, $requestId, $status, ($responseHeaders['idempotent-replayed'] ?? '') === 'true');
                 }
                 $error = ErrorFactory::fromResponse($status, $json, $requestId, $responseHeaders['content-type'] ?? '', $where);
+                if ($goneIsDone !== null && $mayHaveBeenDone && $error instanceof NotFoundException) {
+                    return new Answer($goneIsDone, null, $requestId, $status, false);
+                }
                 $retryAfter = $this->retryAfter($responseHeaders['retry-after'] ?? null);
             }
             if ($attempt >= $maxRetries || !self::retryable($error)) {
                 throw $error;
             }
+            $mayHaveBeenDone = $mayHaveBeenDone || $error instanceof ConnectionException || $error instanceof ApiServerException;
             $delay = $retryAfter ?? $this->backoff($attempt);
             if ($delay > 0) {
                 usleep((int) round($delay * 1_000_000));

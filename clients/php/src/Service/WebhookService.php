@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Cambio\Service;
 
 use Cambio\Internal\Params;
+use Cambio\Internal\Requestor;
 use Cambio\Service\Operation\All;
 use Cambio\Service\Operation\Create;
 use Cambio\Service\Operation\Retrieve;
@@ -52,10 +53,18 @@ final class WebhookService extends AbstractService
         return $this->record(Webhook::class, 'PUT', '/v1/webhooks/' . self::segment($id), Params::prepare($params, WebhookRequest::MONEY, 'webhooks->update()', WebhookRequest::NUMBERS), $opts);
     }
 
-    /** DELETE /v1/webhooks/:id → `id`, `deleted` (true). @param array<string, mixed> $opts */
+    /**
+     * DELETE /v1/webhooks/:id → `id`, `deleted` (true). When a retry (after a timeout, a lost
+     * connection or a 5xx) is answered 404, the try before it deleted the webhook and its answer
+     * was lost: that is this same success, not a NotFoundException. A 404 to the first try is
+     * NotFoundException.
+     *
+     * @param array<string, mixed> $opts
+     */
     public function delete(string $id, array $opts = []): DeletedWebhook
     {
-        return $this->record(DeletedWebhook::class, 'DELETE', '/v1/webhooks/' . self::segment($id), null, $opts);
+        $answer = $this->requestor->request('DELETE', '/v1/webhooks/' . self::segment($id), null, null, $opts, ['id' => $id, 'deleted' => true]);
+        return Requestor::hydrate($answer, DeletedWebhook::fromArray(...));
     }
 
     /**
