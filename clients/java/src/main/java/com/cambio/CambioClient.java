@@ -170,6 +170,16 @@ public final class CambioClient {
     return decode(answer, answer.data, type);
   }
 
+  /**
+   * A DELETE that answers {@code goneIsDone} (the record a successful delete answers) when a retry
+   * gets 404 after a try that may have reached the API (a timeout, a lost connection, a 5xx): that
+   * try deleted it and its answer was lost. A 404 to the first try stays a NotFoundException.
+   */
+  <T> T delete(String path, RequestOptions options, Map<String, Object> goneIsDone, Class<T> type) {
+    Answer answer = send("DELETE", path, null, options, goneIsDone);
+    return decode(answer, answer.data, type);
+  }
+
   <T> Page<T> page(String path, ListParams params, RequestOptions options, Class<T> type) {
     ListParams query = params == null ? ListParams.none() : params;
     List<String> parts = new ArrayList<>();
@@ -196,6 +206,10 @@ public final class CambioClient {
   }
 
   private Answer send(String method, String path, Params body, RequestOptions options) {
+    return send(method, path, body, options, null);
+  }
+
+  private Answer send(String method, String path, Params body, RequestOptions options, Object goneIsDone) {
     String url = baseUrl + path;
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
         .timeout(timeout)
@@ -217,12 +231,14 @@ public final class CambioClient {
     HttpRequest built = request.build();
     int retries = options != null && options.maxRetries() != null ? options.maxRetries() : maxRetries;
 
+    boolean mayHaveBeenDone = false; // an earlier try may have done the work (its answer lost, or a 5xx)
     for (int attempt = 0; ; attempt++) {
       HttpResponse<byte[]> response;
       try {
         response = exchange(built);
       } catch (ConnectionException error) {
         if (attempt >= retries || Thread.currentThread().isInterrupted()) throw error;
+        mayHaveBeenDone = true;
         sleep(backoff(attempt));
         continue;
       }
@@ -239,7 +255,11 @@ public final class CambioClient {
         return new Answer(status, envelope.get("data"), envelope.get("pagination"), requestId);
       }
       CambioException error = errorFrom(status, envelope, requestId, method, path);
+      if (goneIsDone != null && mayHaveBeenDone && error instanceof NotFoundException) {
+        return new Answer(status, goneIsDone, null, requestId);
+      }
       if (attempt >= retries || !retryable(error)) throw error;
+      if (error instanceof ApiServerException) mayHaveBeenDone = true;
       Long retryAfter = retryAfterMillis(response);
       sleep(retryAfter != null ? retryAfter : backoff(attempt));
     }
@@ -278,9 +298,14 @@ public final class CambioClient {
     Map<?, ?> error = envelope != null && Boolean.FALSE.equals(envelope.get("success")) && envelope.get("error") instanceof Map<?, ?> e && e.get("code") instanceof String ? e : null;
     String where = requestId == null ? "" : ", request " + requestId;
     if (error == null) {
-      // Not the API's envelope: a proxy's page, a truncated body, an unexpected shape.
+      // Not the API's envelope: a proxy's page, a truncated body, an unexpected shape. A 5xx is
+      // ApiServer and a 429 RateLimit, both retried; anything else is an invalid response.
       if (status >= 500) {
         return new ApiServerException("HTTP " + status + " without the API's JSON envelope (" + method + " " + path + ") (INTERNAL_ERROR" + where + ")", "INTERNAL_ERROR", status, requestId, null, null);
+      }
+      if (status == 429) {
+        // A CDN's, WAF's or proxy's "Too Many Requests": a rate limit all the same, retried alike.
+        return new RateLimitException("HTTP 429 without the API's JSON envelope (" + method + " " + path + ") (RATE_LIMITED" + where + ")", "RATE_LIMITED", status, requestId, null, null);
       }
       return new InvalidResponseException("HTTP " + status + " without the API's envelope (" + method + " " + path + ") (INVALID_RESPONSE" + where + ")", "INVALID_RESPONSE", status, requestId, null, null);
     }

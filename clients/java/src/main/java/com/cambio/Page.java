@@ -1,8 +1,11 @@
 package com.cambio;
 
+import com.cambio.exception.InvalidResponseException;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.Function;
@@ -56,17 +59,27 @@ public final class Page<T> {
   /**
    * Every item of this page and the pages after it, lazily, page by page. Each {@code iterator()}
    * starts again from this page. A failed page fetch throws the call's {@code CambioException}
-   * from {@code hasNext()}.
+   * from {@code hasNext()}; so does a next cursor already followed by this iterator ({@link
+   * InvalidResponseException}: the list would never end), after the items read so far.
    */
   public Iterable<T> autoPagingIterable() {
     return () -> new Iterator<T>() {
       private Page<T> page = Page.this;
       private int index = 0;
+      private final Set<String> followed = new HashSet<>();
 
       @Override
       public boolean hasNext() {
         while (index >= page.data.size()) {
           if (page.nextCursor == null) return false;
+          if (!followed.add(page.nextCursor)) {
+            // Following it again would walk the same pages forever; stopping would end the list
+            // early without a word. Either way the answer is not what the API promises.
+            throw new InvalidResponseException(
+                "The API answered the cursor " + page.nextCursor + " again after it was followed: the list repeats, so it was not walked to its end (INVALID_RESPONSE"
+                    + (page.requestId == null ? "" : ", request " + page.requestId) + ")",
+                "INVALID_RESPONSE", null, page.requestId, null, null);
+          }
           page = page.nextPage();
           index = 0;
         }

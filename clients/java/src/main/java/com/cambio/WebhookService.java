@@ -32,14 +32,19 @@ public final class WebhookService extends ListingService<Webhook, WebhookParams,
     return client.request("PUT", byId(id), params, options, Webhook.class);
   }
 
-  /** {@code DELETE /v1/webhooks/:id} → {@code deleted} true. */
+  /**
+   * {@code DELETE /v1/webhooks/:id} → {@code deleted} true. When a retry (after a timeout, a lost
+   * connection or a 5xx) is answered 404, the try before it deleted the webhook and its answer was
+   * lost: that is this same success, not a {@code NotFoundException}. A 404 to the first try is a
+   * {@code NotFoundException}.
+   */
   public DeletedWebhook delete(String id) {
     return delete(id, null);
   }
 
   /** {@link #delete(String)} with per-call options. */
   public DeletedWebhook delete(String id, RequestOptions options) {
-    return client.request("DELETE", byId(id), null, options, DeletedWebhook.class);
+    return client.delete(byId(id), options, Map.of("id", id, "deleted", true), DeletedWebhook.class);
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.cambio.exception.InvalidResponseException;
 import com.cambio.exception.NotFoundException;
 import com.cambio.model.Conversion;
 import com.cambio.param.ListParams;
@@ -73,6 +74,39 @@ class PaginationTest {
       List<String> walked = new ArrayList<>();
       last.autoPagingIterable().forEach(c -> walked.add(c.id()));
       assertEquals(List.of("cnv_1"), walked);
+    }
+  }
+
+  /**
+   * A server that answers a cursor already followed would be walked forever, and stopping there
+   * would end the list early without a word: an InvalidResponseException, after the items read.
+   */
+  @Test
+  void aCursorAlreadyFollowedIsAnInvalidResponseNotALoopNorASilentEnd() throws Exception {
+    record Case(List<String> cursors, String repeated) {}
+    for (Case c : List.of(
+        new Case(List.of("c2", "c2"), "c2"), // the next page answers its own cursor
+        new Case(List.of("c2", "c3", "c2"), "c2"), // A, B, A
+        new Case(List.of("c2", "c3", "c4", "c3"), "c3"))) {
+      // Page n (1-based) holds cnv_n and answers the n-th cursor, twice over, then a last page: a
+      // client that keeps going is caught by the count, one that stops by the missing exception.
+      int size = c.cursors().size();
+      try (ScriptedServer server = new ScriptedServer((req, n) -> page(null, n > 2 * size ? null : c.cursors().get((n - 1) % size), "cnv_" + n))) {
+        Page<Conversion> first = server.client().build().conversions().list(ListParams.builder().limit(1).build());
+        List<String> walked = new ArrayList<>();
+        InvalidResponseException error = assertThrows(InvalidResponseException.class, () -> {
+          for (Conversion conversion : first.autoPagingIterable()) walked.add(conversion.id());
+        }, c.cursors().toString());
+        assertEquals("INVALID_RESPONSE", error.getCode());
+        assertTrue(error.getMessage().contains(c.repeated()), error.getMessage());
+        assertEquals("req_" + c.cursors().size(), error.getRequestId());
+        List<String> read = new ArrayList<>();
+        for (int i = 1; i <= c.cursors().size(); i++) read.add("cnv_" + i);
+        assertEquals(read, walked);
+        assertEquals(c.cursors().size(), server.seen().size(), "no request for a cursor already followed");
+        // The stream says so too (the first page kept, the others asked for again).
+        assertThrows(InvalidResponseException.class, () -> first.autoPagingStream().count());
+      }
     }
   }
 

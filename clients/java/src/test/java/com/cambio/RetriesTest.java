@@ -15,6 +15,7 @@ import com.cambio.exception.CambioException;
 import com.cambio.exception.ConflictException;
 import com.cambio.exception.ConnectionException;
 import com.cambio.exception.InvalidRequestException;
+import com.cambio.exception.NotFoundException;
 import com.cambio.exception.RateLimitException;
 import com.cambio.exception.RefusedException;
 import com.cambio.model.Withdrawal;
@@ -223,6 +224,90 @@ class RetriesTest {
       assertEquals(3, server.seen().size());
       assertEquals("RATE_LIMITED", error.getCode());
       assertEquals(429, error.getStatusCode());
+    }
+  }
+
+  /** A CDN's, WAF's or proxy's 429 (no error envelope) is a rate limit too: retried, Retry-After honoured, RateLimitException at the end. */
+  @Test
+  void a429WithoutTheEnvelopeIsARateLimitRetriedAsOne() throws Exception {
+    for (ScriptedServer.Reply tooMany : List.of(
+        ScriptedServer.raw(429, "text/plain", "Too Many Requests"),
+        ScriptedServer.raw(429, "text/html", "<html><body><h1>429 Too Many Requests</h1></body></html>"),
+        ScriptedServer.json(429, "{\"message\":\"Too Many Requests\"}"))) {
+      try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? tooMany.withHeader("Retry-After", "1") : ok(Fixtures.WITHDRAWAL))) {
+        assertEquals("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5", server.client().build().withdrawals().get("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5").id());
+        List<ScriptedServer.Seen> seen = server.seen();
+        assertEquals(2, seen.size(), tooMany.body());
+        long waitedMs = (seen.get(1).atNanos() - seen.get(0).atNanos()) / 1_000_000;
+        assertTrue(waitedMs >= 950, "waited " + waitedMs + " ms, not the Retry-After");
+      }
+      try (ScriptedServer server = new ScriptedServer((req, n) -> tooMany)) {
+        RateLimitException error = assertThrows(RateLimitException.class, () -> server.client().build().company().get(), tooMany.body());
+        assertEquals("RATE_LIMITED", error.getCode());
+        assertEquals(429, error.getStatusCode());
+        assertEquals("req_3", error.getRequestId());
+        assertEquals(3, server.seen().size());
+      }
+    }
+  }
+
+  @Test
+  void a5xxWithoutTheEnvelopeIsAnApiServerErrorRetriedAsOne() throws Exception {
+    for (ScriptedServer.Reply down : List.of(
+        ScriptedServer.raw(502, "text/html", "<html>Bad Gateway</html>"),
+        ScriptedServer.raw(503, "text/plain", ""),
+        ScriptedServer.json(504, "{\"message\":\"Gateway Timeout\"}"))) {
+      try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? down : ok(Fixtures.WITHDRAWAL))) {
+        server.client().build().withdrawals().get("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5");
+        assertEquals(2, server.seen().size(), down.body());
+      }
+      try (ScriptedServer server = new ScriptedServer((req, n) -> down)) {
+        ApiServerException error = assertThrows(ApiServerException.class, () -> server.client().build().company().get(), down.body());
+        assertEquals(down.status(), error.getStatusCode());
+        assertEquals(3, server.seen().size());
+      }
+    }
+  }
+
+  static final String WEBHOOK_ID = "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5";
+
+  /**
+   * A DELETE whose answer was lost (a 5xx, a dropped connection, a timeout) is retried; the webhook
+   * is gone by then, so the retry gets 404. That is the deletion asked for, answered as the first
+   * try would have been.
+   */
+  @Test
+  void aDeleteRetriedAfterALostAnswerAndAnswered404IsDeleted() throws Exception {
+    for (ScriptedServer.Reply lost : List.of(
+        failure(503, "INTERNAL_ERROR"),
+        ScriptedServer.raw(502, "text/html", "<html>Bad Gateway</html>"),
+        drop(),
+        ok("{\"id\":\"" + WEBHOOK_ID + "\",\"deleted\":true}").delayed(1_500))) {
+      try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? lost : failure(404, "NOT_FOUND"))) {
+        CambioClient cambio = server.client().timeout(Duration.ofMillis(lost.delayMillis() > 0 ? 400 : 5_000)).build();
+        com.cambio.model.DeletedWebhook deleted = cambio.webhooks().delete(WEBHOOK_ID);
+        assertEquals(WEBHOOK_ID, deleted.id());
+        assertTrue(deleted.deleted());
+        assertEquals(List.of("DELETE", "DELETE"), server.seen().stream().map(ScriptedServer.Seen::method).toList(), lost.toString());
+      }
+    }
+  }
+
+  @Test
+  void aDeleteAnswered404ToItsFirstTryIsNotFound() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? failure(404, "NOT_FOUND") : ok("{\"id\":\"" + WEBHOOK_ID + "\",\"deleted\":true}"))) {
+      NotFoundException error = assertThrows(NotFoundException.class, () -> server.client().build().webhooks().delete(WEBHOOK_ID));
+      assertEquals("NOT_FOUND", error.getCode());
+      assertEquals(1, server.seen().size());
+    }
+    // A 429 did nothing: the 404 after it is the webhook's own answer.
+    try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? failure(429, "RATE_LIMITED") : failure(404, "NOT_FOUND"))) {
+      assertThrows(NotFoundException.class, () -> server.client().build().webhooks().delete(WEBHOOK_ID));
+      assertEquals(2, server.seen().size());
+    }
+    // Only a DELETE: a GET retried into a 404 is NotFound.
+    try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? failure(503, "INTERNAL_ERROR") : failure(404, "NOT_FOUND"))) {
+      assertThrows(NotFoundException.class, () -> server.client().build().webhooks().get(WEBHOOK_ID));
     }
   }
 
