@@ -130,12 +130,13 @@ export interface DeliveryState {
 
 export interface DeliveryStore {
   load(message: DeliveryMessage): Promise<LoadedDelivery>;
-  /** Appends the attempt (if any) and sets the delivery's status. */
+  /** Appends the attempt (if any) and sets the delivery's status; false, writing nothing, when the
+   * delivery is in a newer round than the message's (a resend or redelivery since). */
   record(
     message: DeliveryMessage,
     update: { eventType: string; status: DeliveryStatus; attempt?: AttemptRecord; nextAttemptAt?: string | null; reason?: string },
     at: Date,
-  ): Promise<void>;
+  ): Promise<boolean>;
   disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void>;
   /** Notes that the try's follow-up is queued: a copy of the message seen again queues nothing. */
   followUpQueued(message: DeliveryMessage): Promise<void>;
@@ -206,6 +207,9 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     return 'cancelled';
   }
   if (delivery?.status === 'succeeded' && delivery.round >= message.round) return 'duplicate';
+  // A try of an older round, still in the queue when a resend or redelivery started a newer one:
+  // that round's tries stand for it, so the endpoint is never given two schedules at once.
+  if (delivery && delivery.round > message.round) return 'duplicate';
   // This try was made already: SQS delivers a message twice now and then, and a batch whose run
   // timed out comes back whole. It is not made again, nor its follow-up queued a second time (that
   // would fork the retries in two); only a follow-up not known queued (the queue failed after the
@@ -272,7 +276,8 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     const notBefore = new Date(now.getTime() + delayMs).toISOString();
     // Recorded before the next try is queued: if the queue fails, this message comes back and is
     // tried again rather than lost.
-    await deps.store.record(message, { eventType, status: 'retrying', attempt, nextAttemptAt: notBefore }, now);
+    // A newer round began while this try was made: its own tries go on, this round's end here.
+    if (!(await deps.store.record(message, { eventType, status: 'retrying', attempt, nextAttemptAt: notBefore }, now))) return 'duplicate';
     await queueFollowUp(deps, message, notBefore, delayMs);
     if (crossesEarlyAlert(schedule, message.attempt)) {
       const lastTryBy = new Date(now.getTime() + schedule.slice(message.attempt - 1).reduce((sum, ms) => sum + ms, 0)).toISOString();
@@ -282,7 +287,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     return 'retrying';
   }
   const reason = `all ${message.attempt} tries failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
-  await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now);
+  if (!(await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now))) return 'duplicate';
   await deps.queue.sendToDeadLetter(message, reason);
   await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: null }, deps.log ?? stderrLog);
   return 'dead-lettered';

@@ -35,8 +35,11 @@ export type { WebhookAttempt };
 export interface WebhookEndpointStore {
   /** Newest first; an unreadable cursor is VALIDATION_FAILED on `cursor`. */
   attemptsOf(companyId: string, webhookId: string, page: PageRequest): Promise<Page<WebhookAttempt>>;
-  /** The round of the event's delivery to the endpoint, or null if it was never sent there. */
-  deliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null>;
+  /** A new round of the event's delivery to the endpoint, or null if it was never sent there. Taken
+   * from the event's own count, as `events:redeliver` takes its rounds (above every round either
+   * made before): a resend and a redelivery never share a round, which would make the sender take
+   * the later one for a copy of the earlier. */
+  nextDeliveryRound(companyId: string, eventId: string, webhookId: string): Promise<number | null>;
   /** The event and the audit entry, in one transaction. */
   addEvent(event: DomainEvent, audit: AuditEntry): Promise<void>;
   appendAudit(entry: AuditEntry): Promise<void>;
@@ -104,11 +107,11 @@ export async function endpointAttempts(webhooks: WebhookStore, store: WebhookEnd
 export async function resendEvent(webhooks: WebhookStore, store: WebhookEndpointStore, queue: DeliveryQueue, caller: Caller, webhookId: string, eventId: string, now = new Date()) {
   const companyId = caller.membership.companyId;
   await getWebhook(webhooks, companyId, webhookId);
-  const round = isId('event', eventId) ? await store.deliveryRound(companyId, eventId, webhookId) : null;
+  const round = isId('event', eventId) ? await store.nextDeliveryRound(companyId, eventId, webhookId) : null;
   if (round === null) throw notFound('Delivery');
   // Audited first: a resend that reached the endpoint is never missing from the log.
   await store.appendAudit(audit(caller, 'webhook.resent', webhookId, now, { eventId }));
-  await queue.send([{ message: { companyId, eventId, webhookId, round: round + 1, attempt: 1 }, delayMs: 0 }]);
+  await queue.send([{ message: { companyId, eventId, webhookId, round, attempt: 1 }, delayMs: 0 }]);
   return { eventId, webhookId, queued: true as const };
 }
 

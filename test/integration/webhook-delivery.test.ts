@@ -20,6 +20,7 @@ import { mailsTo } from '../support/outbox.ts';
 import { webhookDeliveryItem } from '#adapters/dynamo/items/webhook-delivery';
 import { DynamoDeliveryStore } from '#adapters/dynamo/webhook-delivery-store';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
+import { DynamoWebhookEndpointStore } from '#adapters/dynamo/webhook-endpoint-store';
 import { postWebhook } from '#adapters/webhooks/http-poster';
 import { InProcessDeliveryQueue, InProcessQueue } from '#adapters/webhooks/in-process-queue';
 import { DynamoQueueJournal } from '#adapters/dynamo/local-queue-store';
@@ -408,6 +409,49 @@ describe('send', () => {
     // Seen a third time, the follow-up is known queued: nothing more.
     expect(await sendDelivery({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, message)).toBe('duplicate');
     expect(delivery.queue.peek()).toHaveLength(1);
+  });
+
+  it('sends a redelivery (events:redeliver) after a Resend, not taking it for a copy of the resend', async () => {
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver();
+    await dispatchAndSend(delivery);
+    // Resend, as the dashboard's route takes its round.
+    const round = (await new DynamoWebhookEndpointStore(db, tableName).nextDeliveryRound(company, event.id, webhook.id))!;
+    await delivery.send([{ message: { companyId: company, eventId: event.id, webhookId: webhook.id, round, attempt: 1 }, delayMs: 0 }]);
+    await runSender({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() }, delivery.queue);
+    expect(await dispatch.markForRedelivery(company, new Date(Date.now() - 60_000), null)).toHaveLength(1);
+    await dispatchAndSend(delivery);
+
+    expect(receiver.deliveries.map((d) => d.headers['webhook-id'])).toEqual([event.id, event.id, event.id]);
+  });
+
+  it('a try of an older round still queued when a Resend began a newer one is not made: the endpoint never gets two schedules at once', async () => {
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
+    const deps = { store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() };
+    const message = (round: number, attempt: number) => ({ companyId: company, eventId: event.id, webhookId: webhook.id, round, attempt });
+
+    expect(await sendDelivery(deps, message(0, 1))).toBe('retrying');
+    expect(await sendDelivery(deps, message(1, 1))).toBe('retrying');
+    // Round 0's second try comes out of the queue after round 1 began.
+    expect(await sendDelivery(deps, message(0, 2))).toBe('duplicate');
+
+    expect(receiver.deliveries).toHaveLength(2);
+    expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ round: 1, lastAttempt: 1, status: 'retrying' });
+  });
+
+  it("a later round's try whose follow-up the queue refused comes back and queues it, though an earlier round had queued more", async () => {
+    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
+    const deps = { store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() };
+    const message = (round: number, attempt: number) => ({ companyId: company, eventId: event.id, webhookId: webhook.id, round, attempt });
+    expect(await sendDelivery(deps, message(0, 1))).toBe('retrying');
+    expect(await sendDelivery(deps, message(0, 2))).toBe('retrying');
+
+    const refusing = { ...delivery, send: async () => Promise.reject(new Error('SQS unavailable')), sendToDeadLetter: delivery.sendToDeadLetter.bind(delivery) };
+    await expect(sendDelivery({ ...deps, queue: refusing }, message(1, 1))).rejects.toThrow('SQS unavailable');
+    expect(await sendDelivery(deps, message(1, 1))).toBe('retrying');
+
+    expect(receiver.deliveries).toHaveLength(3);
+    const queued = delivery.queue.peek().map((body) => JSON.parse(body) as DeliveryMessage).map(({ round, attempt }) => ({ round, attempt }));
+    expect(queued.filter(({ round }) => round === 1)).toEqual([{ round: 1, attempt: 2 }]);
   });
 
   it('drops a duplicate of a delivery that already succeeded, and cancels deliveries to a deleted webhook', async () => {

@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryMessage, DeliveryStore, LoadedDelivery } from '#functions/webhooks/webhook-delivery';
 import { eventItem } from './items/event.ts';
@@ -41,14 +42,18 @@ export class DynamoDeliveryStore extends TableStore implements DeliveryStore {
 
   /** A try is recorded twice in one transaction: appended to the delivery (devops' view) and as a
    * row under its endpoint (the endpoint's page), so neither shows a try the other lacks. */
-  async record(message: DeliveryMessage, update: DeliveryUpdate, at: Date): Promise<void> {
+  async record(message: DeliveryMessage, update: DeliveryUpdate, at: Date): Promise<boolean> {
     const delivery = { TableName: this.tableName, ...webhookDeliveryItem.toUpdate(message, update, at) };
-    if (!update.attempt) {
-      await this.db.send(new UpdateCommand(delivery));
-      return;
-    }
+    if (!update.attempt) return heldCondition(this.db.send(new UpdateCommand(delivery)));
     const row = webhookAttemptItem.toItem(message, update.eventType, update.attempt, update.status === 'succeeded');
-    await this.db.send(new TransactWriteCommand({ TransactItems: [{ Update: delivery }, { Put: { TableName: this.tableName, Item: row } }] }));
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: [{ Update: delivery }, { Put: { TableName: this.tableName, Item: row } }] }));
+      return true;
+    } catch (error) {
+      // The delivery's own condition (a newer round) refused it; anything else (a conflict) is thrown, and the message comes back.
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
   }
 
   /** A copy of a message from an older round (a resend since) marks nothing. */

@@ -52,6 +52,9 @@ export const webhookDeliveryItem = {
       ':at': at.toISOString(),
     };
     if (update.attempt) {
+      // A round starts at its first try: what an earlier round queued says nothing of this one's.
+      if (update.attempt.attempt === 1) sets.push('followUpQueued = :noneQueued');
+      if (update.attempt.attempt === 1) values[':noneQueued'] = 0;
       sets.push('lastAttempt = :attemptNumber');
       values[':attemptNumber'] = update.attempt.attempt;
       sets.push('attempts = list_append(if_not_exists(attempts, :none), :attempt)');
@@ -61,6 +64,8 @@ export const webhookDeliveryItem = {
     return {
       Key: webhookDeliveryItem.key(message.companyId, message.eventId, message.webhookId),
       UpdateExpression: `SET ${sets.join(', ')}`,
+      // Never back to an older round: a try of one still queued when a newer began writes nothing.
+      ConditionExpression: 'attribute_not_exists(#round) OR #round <= :round',
       ExpressionAttributeNames: { '#type': 'type', '#status': 'status', '#round': 'round' },
       ExpressionAttributeValues: values,
     };
