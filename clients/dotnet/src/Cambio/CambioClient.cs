@@ -165,6 +165,18 @@ public sealed class CambioClient : IDisposable
         }
     }
 
+    /// <summary>A DELETE that answers <paramref name="goneIsDone"/>() (what a successful delete answers) when a retry
+    /// gets 404 after a try that may have reached the API (a timeout, a lost connection, a 5xx): that try deleted it and
+    /// its answer was lost. A 404 to the first try stays a <see cref="NotFoundException"/>.</summary>
+    internal async Task<T> DeleteAsync<T>(string path, Func<T> goneIsDone, RequestOptions? options, CancellationToken cancellationToken)
+    {
+        var answer = await SendAsync(HttpMethod.Delete, path, null, options, cancellationToken, goneIsDone: true).ConfigureAwait(false);
+        using (answer.Document)
+        {
+            return answer.Gone ? goneIsDone() : Deserialize<T>(answer.Document.RootElement.GetProperty("data"), answer);
+        }
+    }
+
     internal async Task<Page<T>> PageAsync<T>(string path, ListOptions? list, RequestOptions? options, CancellationToken cancellationToken)
     {
         var query = new List<string>();
@@ -187,11 +199,21 @@ public sealed class CambioClient : IDisposable
     internal async IAsyncEnumerable<T> AutoPageAsync<T>(string path, ListOptions? list, RequestOptions? options, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var cursor = list?.Cursor;
+        var followed = new HashSet<string>(StringComparer.Ordinal);
+        if (cursor is not null) followed.Add(cursor);
         for (;;)
         {
             var page = await PageAsync<T>(path, new ListOptions { Limit = list?.Limit, Cursor = cursor }, options, cancellationToken).ConfigureAwait(false);
             foreach (var item in page.Data) yield return item;
-            if (page.NextCursor is null || page.NextCursor == cursor) yield break;
+            if (page.NextCursor is null) yield break;
+            if (!followed.Add(page.NextCursor))
+            {
+                // Following it again would walk the same pages forever; stopping would end the list early
+                // without a word. Either way the answer is not what the API promises.
+                throw new InvalidResponseException(
+                    $"The API answered the cursor {page.NextCursor} again after it was followed: the list repeats, so it was not walked to its end (INVALID_RESPONSE{(page.RequestId is null ? "" : ", request " + page.RequestId)}; GET {BaseUrl}{path})",
+                    null, page.RequestId);
+            }
             cursor = page.NextCursor;
         }
     }
@@ -208,9 +230,10 @@ public sealed class CambioClient : IDisposable
         }
     }
 
-    private readonly record struct Answer(JsonDocument Document, int Status, string? RequestId);
+    /// <summary>A successful answer; <c>Gone</c>: a DELETE's retry answered 404 after a try that may have done it (see <see cref="DeleteAsync{T}"/>).</summary>
+    private readonly record struct Answer(JsonDocument Document, int Status, string? RequestId, bool Gone = false);
 
-    private async Task<Answer> SendAsync(HttpMethod method, string path, object? body, RequestOptions? options, CancellationToken cancellationToken)
+    private async Task<Answer> SendAsync(HttpMethod method, string path, object? body, RequestOptions? options, CancellationToken cancellationToken, bool goneIsDone = false)
     {
         var url = BaseUrl + path;
         var payload = body is null ? null : JsonSerializer.SerializeToUtf8Bytes(body, body.GetType(), CambioJson.Options);
@@ -225,6 +248,7 @@ public sealed class CambioClient : IDisposable
         var maxRetries = options?.MaxRetries ?? _maxRetries;
         if (maxRetries < 0) throw new ArgumentException($"MaxRetries must be 0 or more, got {maxRetries}", nameof(options));
 
+        var mayHaveBeenDone = false; // an earlier try may have done the work (its answer lost, or a 5xx)
         for (var attempt = 0; ; attempt++)
         {
             using var request = new HttpRequestMessage(method, url);
@@ -251,6 +275,7 @@ public sealed class CambioClient : IDisposable
             {
                 var failure = NoAnswer(method, url, error);
                 if (attempt >= maxRetries) throw failure;
+                mayHaveBeenDone = true;
                 await Task.Delay(Backoff(attempt), cancellationToken).ConfigureAwait(false);
                 continue;
             }
@@ -270,7 +295,12 @@ public sealed class CambioClient : IDisposable
                 {
                     refusal = ErrorFromResponse(status, document?.RootElement, requestId, method, url);
                 }
+                if (goneIsDone && mayHaveBeenDone && refusal is NotFoundException)
+                {
+                    return new Answer(JsonDocument.Parse("{}"), status, requestId, Gone: true);
+                }
                 if (attempt >= maxRetries || !Retryable(refusal)) throw refusal;
+                if (refusal is ApiServerException) mayHaveBeenDone = true;
                 await Task.Delay(RetryAfter(response) ?? Backoff(attempt), cancellationToken).ConfigureAwait(false);
             }
         }

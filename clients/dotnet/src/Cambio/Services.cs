@@ -123,9 +123,11 @@ public sealed class WebhookService : CambioService<Webhook>
     public Task<Webhook> UpdateAsync(string id, WebhookOptions options, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
         Client.RequestAsync<Webhook>(HttpMethod.Put, PathOf(id), Required(options), requestOptions, cancellationToken);
 
-    /// <summary><c>DELETE /v1/webhooks/{id}</c>.</summary>
+    /// <summary><c>DELETE /v1/webhooks/{id}</c>. When a retry (after a timeout, a lost connection or a 5xx) is answered 404,
+    /// the try before it deleted the webhook and its answer was lost: that is this same success (<c>Deleted</c> true), not a
+    /// <see cref="NotFoundException"/>. A 404 to the first try is a <see cref="NotFoundException"/>.</summary>
     public Task<DeletedWebhook> DeleteAsync(string id, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Client.RequestAsync<DeletedWebhook>(HttpMethod.Delete, PathOf(id), null, requestOptions, cancellationToken);
+        Client.DeleteAsync(PathOf(id), () => new DeletedWebhook { Id = id, Deleted = true }, requestOptions, cancellationToken);
 
     /// <summary>Verifies a delivery over its raw body, then returns its event (with a null <c>Type</c> when the verified
     /// body is not a Cambio event); see <see cref="WebhookSignature"/>.</summary>

@@ -243,6 +243,104 @@ public class RetryTests
         Assert.Single(server.Requests);
     }
 
+    public static TheoryData<string, string> RateLimitsWithoutTheEnvelope() => new()
+    {
+        { "text/plain", "Too Many Requests" },
+        { "text/html", "<html><body><h1>429 Too Many Requests</h1></body></html>" },
+        { "application/json", "{\"message\":\"Too Many Requests\"}" },
+    };
+
+    /// <summary>A CDN's, WAF's or proxy's 429 (no error envelope) is a rate limit too: retried, Retry-After honoured,
+    /// RateLimitException at the end.</summary>
+    [Theory]
+    [MemberData(nameof(RateLimitsWithoutTheEnvelope))]
+    public async Task A_429_without_the_envelope_is_a_RateLimitException_retried_as_one(string contentType, string body)
+    {
+        await using var server = new ScriptedServer((_, attempt) =>
+            attempt == 1 ? Reply.Raw(429, contentType, body, ("Retry-After", "1")) : Reply.Ok(Fixtures.Withdrawal));
+        using var cambio = Fixtures.Client(server.Url);
+
+        await cambio.Withdrawals.GetAsync("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5");
+
+        var seen = server.Requests;
+        Assert.Equal(2, seen.Count);
+        Assert.InRange((seen[1].At - seen[0].At).TotalMilliseconds, 950, 5000);
+
+        await using var limited = new ScriptedServer(Reply.Raw(429, contentType, body, ("X-Request-Id", "req-429")));
+        using var failing = Fixtures.Client(limited.Url, maxRetries: 1);
+        var error = await Assert.ThrowsAsync<RateLimitException>(() => failing.Company.GetAsync());
+        Assert.Equal(("RATE_LIMITED", 429, "req-429"), (error.Code, error.StatusCode, error.RequestId));
+        Assert.Equal(2, limited.Requests.Count);
+    }
+
+    [Fact]
+    public async Task A_JSON_5xx_without_the_envelope_is_an_ApiServerException_and_retried()
+    {
+        await using var server = new ScriptedServer((_, attempt) =>
+            attempt == 1 ? Reply.Json(504, new { message = "Gateway Timeout" }) : Reply.Ok(Fixtures.Company));
+        using var cambio = Fixtures.Client(server.Url);
+
+        await cambio.Company.GetAsync();
+        Assert.Equal(2, server.Requests.Count);
+
+        await using var down = new ScriptedServer(Reply.Json(503, new { message = "Service Unavailable" }));
+        using var failing = Fixtures.Client(down.Url, maxRetries: 1);
+        var error = await Assert.ThrowsAsync<ApiServerException>(() => failing.Company.GetAsync());
+        Assert.Equal(("INTERNAL_ERROR", 503), (error.Code, error.StatusCode));
+        Assert.Equal(2, down.Requests.Count);
+    }
+
+    private const string WebhookId = "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5";
+
+    public static TheoryData<string> LostDeleteAnswers() => new() { "503", "502 page", "dropped", "timeout" };
+
+    private static Reply Lost(string how) => how switch
+    {
+        "503" => Reply.Failure(503, "INTERNAL_ERROR"),
+        "502 page" => Reply.Raw(502, "text/html", "<html>Bad Gateway</html>"),
+        "dropped" => Reply.Drop,
+        _ => Reply.Hang,
+    };
+
+    /// <summary>A DELETE whose answer was lost (a 5xx, a dropped connection, a timeout) is retried; the webhook is gone by
+    /// then, so the retry gets 404. That is the deletion asked for, answered as the first try would have been.</summary>
+    [Theory]
+    [MemberData(nameof(LostDeleteAnswers))]
+    public async Task A_DELETE_retried_after_a_lost_answer_and_answered_404_is_deleted(string how)
+    {
+        await using var server = new ScriptedServer((_, attempt) => attempt == 1 ? Lost(how) : Reply.Failure(404, "NOT_FOUND", "Webhook not found"));
+        using var cambio = Fixtures.Client(server.Url, timeout: how == "timeout" ? TimeSpan.FromMilliseconds(300) : null);
+
+        var deleted = await cambio.Webhooks.DeleteAsync(WebhookId);
+
+        Assert.Equal(WebhookId, deleted.Id);
+        Assert.True(deleted.Deleted);
+        Assert.Equal(new[] { "DELETE", "DELETE" }, server.Requests.Select(s => s.Method));
+    }
+
+    [Fact]
+    public async Task A_DELETE_answered_404_to_its_first_try_is_NotFound()
+    {
+        await using var server = new ScriptedServer((_, attempt) =>
+            attempt == 1 ? Reply.Failure(404, "NOT_FOUND", "Webhook not found") : Reply.Ok(new { id = WebhookId, deleted = true }));
+        using var cambio = Fixtures.Client(server.Url);
+        var error = await Assert.ThrowsAsync<NotFoundException>(() => cambio.Webhooks.DeleteAsync(WebhookId));
+        Assert.Equal(("NOT_FOUND", 404), (error.Code, error.StatusCode));
+        Assert.Single(server.Requests);
+
+        // A 429 did nothing: the 404 after it is the webhook's own answer.
+        await using var limited = new ScriptedServer((_, attempt) =>
+            attempt == 1 ? Reply.Failure(429, "RATE_LIMITED", headers: ("Retry-After", "0")) : Reply.Failure(404, "NOT_FOUND", "Webhook not found"));
+        using var afterLimit = Fixtures.Client(limited.Url);
+        await Assert.ThrowsAsync<NotFoundException>(() => afterLimit.Webhooks.DeleteAsync(WebhookId));
+        Assert.Equal(2, limited.Requests.Count);
+
+        // Only a DELETE: a GET retried into a 404 is NotFound.
+        await using var flaky = new ScriptedServer((_, attempt) => attempt == 1 ? Reply.Failure(503, "INTERNAL_ERROR") : Reply.Failure(404, "NOT_FOUND"));
+        using var getter = Fixtures.Client(flaky.Url);
+        await Assert.ThrowsAsync<NotFoundException>(() => getter.Webhooks.GetAsync(WebhookId));
+    }
+
     [Fact]
     public async Task A_non_JSON_5xx_is_an_ApiServerException_and_retried()
     {
