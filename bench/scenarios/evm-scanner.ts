@@ -73,7 +73,7 @@ export const evmScannerScenario: Scenario = {
       // Kept across polls as the poller keeps it: the first (not measured) loads it whole.
       const addresses = new DepositAddressFilter(store, now);
       let confirmed = 0;
-      // pollDeposits without the expiry (TRON's poller's alone).
+      // pollDeposits without its expiry (one GSI1 query a run, of deposits past theirs: none here).
       const poll = async (): Promise<ScanResult> => {
         const scan = await scanDeposits({ ...deps, cursor, owner: 'bench-evm-scanner', addresses });
         // Credited as recorded (already final when seen), or by the confirmer.

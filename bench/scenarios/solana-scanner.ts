@@ -133,7 +133,7 @@ export const solanaScannerScenario: Scenario = {
           usdtAt: (owners) => chain.usdtBalances(settings.usdtContract, owners),
         };
         const deps = { network: 'solana' as const, chain, store, usdtContract: settings.usdtContract, holds, now };
-        // pollDeposits without the expiry (the first network's poller's alone).
+        // pollDeposits without its expiry (one GSI1 query a run, of deposits past theirs: none here).
         return async (): Promise<ScanResult> => {
           const scan = await scanDeposits({ ...deps, cursor, owner: 'bench-solana-scanner', addresses });
           confirmed += scan.credited + (await confirmDeposits(deps)).confirmed;

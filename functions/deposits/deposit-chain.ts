@@ -33,6 +33,9 @@ export interface DepositChainStore extends AllowlistReader, DepositAddressListin
   heldTransfers(): Promise<TransferRecord[]>;
   /** Which of these transfers are recorded already (and not reversed), as `txHash#eventIndex`. */
   recordedTransfers(transfers: TransferKey[]): Promise<Set<string>>;
+  /** What each of these deposit addresses has had credited and not swept (its count), or null
+   * where the address was never counted (the deposit's whole credit stands for it then). */
+  creditedUnsweptAt(addresses: string[]): Promise<Map<string, bigint | null>>;
   /** Deposits on this store's network awaiting payment whose `expiresAt` is before `by`. */
   awaitingPaymentExpiredBy(by: Date): Promise<AddressOwner[]>;
 }

@@ -53,9 +53,11 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   const unfrozen = records.filter((record) => !frozen.has(record.to));
   if (unfrozen.length === 0) return 0;
   const payers = [...new Set(unfrozen.flatMap(payersOf))];
-  const [sanctioned, usdtThere] = await Promise.all([
+  const addresses = [...new Set(unfrozen.map((record) => record.to))];
+  const [sanctioned, usdtThere, counted] = await Promise.all([
     payers.length ? deps.holds.sanctioned(payers) : Promise.resolve(new Set<string>()),
-    deps.holds.usdtAt([...new Set(unfrozen.map((record) => record.to))]),
+    deps.holds.usdtAt(addresses),
+    deps.store.creditedUnsweptAt(addresses),
   ]);
   const latest = (await deps.chain.latestBlock()).number;
   const gone = new Set<string>();
@@ -63,7 +65,8 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
     const owner = { companyId: record.companyId, depositId: record.depositId };
     if (payersOf(record).some((payer) => sanctioned.has(payer))) return { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null };
     const build: DepositStep<'released'>['build'] = async (deposit, readAllowlist) => {
-      if (!stillAtAddress(deposit, usdtThere.get(record.to) ?? 0n)) {
+      const creditedUnswept = counted.get(record.to) ?? deposit.creditedAmount + (deposit.frozenCredit ?? 0n);
+      if (!stillAtAddress(deposit, usdtThere.get(record.to) ?? 0n, creditedUnswept)) {
         gone.add(deposit.id);
         return null;
       }

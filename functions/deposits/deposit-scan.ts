@@ -1,4 +1,4 @@
-import type { ChainReader, RecipientFilter, TokenTransfer } from '../networks/chain.ts';
+import { EXPIRY_SETTLE_MARGIN_MS, type ChainReader, type RecipientFilter, type TokenTransfer } from '../networks/chain.ts';
 import type { Deposit } from './deposits.ts';
 import { stderrLog } from '../shared/log.ts';
 import { DepositAddressFilter } from './deposit-address-filter.ts';
@@ -46,9 +46,13 @@ export interface ScanResult {
   /** Blocks between the chain's latest and the cursor after this run: the scanner's lag, for its
    * alarm. Null when another scanner held the lease. */
   lagBlocks: number | null;
-  /** The time of the chain's head when this run had read every block up to it (ISO 8601): a
-   * payment mined by then is recorded, so a deposit that expired by then was unpaid. Null when the
-   * run did not reach the head (behind, or another scanner held the lease). */
+  /** The time up to which this run has read the chain for good (ISO 8601): a payment mined by then
+   * is recorded and will not appear later, so a deposit that expired by then was unpaid (its
+   * poller's expiry). Blocks a later run reads again are not for good: on a chain with a finality
+   * depth, the final block's time (every block above it is read again); else the head's, less
+   * EXPIRY_SETTLE_MARGIN_MS (TRON's events come from an index that can trail the node's head, and
+   * the 20 blocks below the cursor are read again). Null when the run did not reach the head
+   * (behind, or another scanner held the lease). */
   readThrough: string | null;
 }
 
@@ -68,17 +72,16 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const { chain } = deps;
     // The final block, on a chain with a finality depth, is read before the logs: a log then found
     // in a block at or below it is the final chain's, and the blocks above it are read again.
-    const [head, final] = await Promise.all([
-      chain.latestBlock(),
-      chain.finalityDepth === undefined ? null : chain.finalBlock().then((block) => block.number),
-    ]);
+    const [head, finalBlock] = await Promise.all([chain.latestBlock(), chain.finalityDepth === undefined ? null : chain.finalBlock()]);
     const latest = head.number;
+    const final = finalBlock?.number ?? null;
+    const settledUpTo = finalBlock ? finalBlock.timestamp : new Date(Date.parse(head.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString();
     // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
     await undoReorganised(deps, latest, now);
     const nextBlock = lease.nextBlock ?? latest;
     const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
     // Nothing new: every block up to the head was read before.
-    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: head.timestamp };
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: settledUpTo };
     const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
@@ -133,7 +136,7 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
       recorded: outcomes.length,
       credited: outcomes.filter((outcome) => outcome === 'credited').length,
       lagBlocks: latest - toBlock,
-      readThrough: toBlock === latest ? head.timestamp : null,
+      readThrough: toBlock === latest ? settledUpTo : null,
     };
   } finally {
     await deps.cursor.release(deps.owner);

@@ -259,16 +259,24 @@ export function freezeCredit(deposit: Deposit, held: { creditedUnswept: bigint; 
 
 /**
  * Whether what a deposit holds at its address is still there (`usdtThere`, read on chain now): its
- * held transfers and the credit a freeze took back, all at the one address a deposit has. A frozen
- * address cannot send, but its issuer can erase its balance (TetherToken's `destroyBlackFunds`, with
- * no Transfer event) and then unfreeze it: what it held is gone, and crediting it would make
- * `available` money that exists nowhere. So an unfreeze releases nothing an address no longer
- * holds; the deposit stays held and reconcile shows the shortfall for a person to settle.
+ * held transfers, and what was credited there and not swept (`creditedUnswept`, the address's
+ * count, which the credit a freeze took back is part of), all at the one address a deposit has. A
+ * frozen address cannot send, but its issuer can erase its balance (TetherToken's
+ * `destroyBlackFunds`, with no Transfer event) and then unfreeze it: what it held is gone, and
+ * crediting it would make `available` money that exists nowhere. A payment credited there since
+ * counts for itself, never for what was erased. So an unfreeze releases nothing an address no
+ * longer holds; the deposit stays held and reconcile shows the shortfall for a person to settle.
  */
-export function stillAtAddress(deposit: Deposit, usdtThere: bigint): boolean {
+export function stillAtAddress(deposit: Deposit, usdtThere: bigint, creditedUnswept: bigint): boolean {
   const held = deposit.transactions.filter((tx) => tx.status === 'held').reduce((sum, tx) => sum + tx.amount, 0n);
-  return usdtThere >= held + (deposit.frozenCredit ?? 0n);
+  const credited = creditedUnswept > (deposit.frozenCredit ?? 0n) ? creditedUnswept : (deposit.frozenCredit ?? 0n);
+  return usdtThere >= held + credited;
 }
+
+/** A payment held at the address because the issuer froze it: the poller releases it once the
+ * address is unfrozen, which puts the address back on the due list (the sweeper leaves it set aside
+ * until then, so that it never sweeps away what the poller has still to judge). */
+export const heldForItsFreeze = (deposit: Pick<Deposit, 'transactions'>): boolean => deposit.transactions.some((tx) => tx.status === 'held' && tx.holdReason === 'address_frozen');
 
 /** Said each run while it lasts, so that it is not missed: the deposit held for USDT its unfrozen address no longer has. */
 export const GONE_AT_UNFREEZE = 'deposit address unfrozen without the USDT held there: the issuer erased it while frozen (destroyBlackFunds); kept held, not credited';

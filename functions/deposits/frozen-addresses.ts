@@ -18,20 +18,27 @@ export interface FrozenAddressList {
   /** Up to `limit` addresses left below the sweep minimum, each run the next ones (from the first
    * again after the last), so every one is looked at in turn. */
   belowMinimumPage(limit: number): Promise<string[]>;
+  /** Those of `addresses` with a payment held because the issuer froze the address (the poller's to
+   * release once it is unfrozen). */
+  heldForTheirFreeze(addresses: string[]): Promise<Set<string>>;
   /** Every address set aside on this network. */
   setAsideAddresses(): Promise<string[]>;
-  /** Back to the due list, its credit given back: the sweeper takes it on its next run. Where its
-   * deposit holds more there than `usdtThere`, what the address has on chain now, it stays set aside
-   * with its credit held (deposit-transitions.ts stillAtAddress): answers false. */
-  returnToDue(address: string, usdtThere: bigint): Promise<boolean>;
+  /** Back to the due list, its credit given back: the sweeper takes it on its next run. It stays set
+   * aside, its credit held, while a payment held there for the freeze is the poller's to release
+   * ('waiting'), and where its deposit holds more there than `usdtThere`, what the address has on
+   * chain now ('gone': deposit-transitions.ts stillAtAddress). */
+  returnToDue(address: string, usdtThere: bigint): Promise<Unfrozen>;
   /** The addresses of this network's deposits whose credit a freeze took back (deposit-transitions.ts
    * freezeCredit), read from the deposits, wherever their address is listed now: a held payment
    * released there meanwhile moves the address off the set-aside list. */
   frozenCreditAddresses(): Promise<string[]>;
-  /** The credit a freeze took back at the address, given back (unfreezeCredit), unless the address
-   * no longer holds it (`usdtThere`, as returnToDue): answers false then. */
-  returnFrozenCredit(address: string, usdtThere: bigint): Promise<boolean>;
+  /** The credit a freeze took back at the address, given back (unfreezeCredit), as returnToDue
+   * gives it back (or not). */
+  returnFrozenCredit(address: string, usdtThere: bigint): Promise<Unfrozen>;
 }
+
+/** What came of an unfrozen address: back to the sweeper, waiting for the poller, or its USDT gone. */
+export type Unfrozen = 'returned' | 'waiting' | 'gone';
 
 /** Reads the issuer's freeze list (TokenControls.frozenAmong on the network's USDT). */
 export type FrozenAmong = (addresses: string[]) => Promise<Set<string>>;
@@ -46,14 +53,18 @@ export const usdtAtEach =
     new Map(await Promise.all(addresses.map(async (address) => [address, await usdtOf(address)] as const)));
 
 /** Those of `addresses` the issuer has frozen, each set aside with its credit still there taken
- * back (at most what `usdtAt` reads there); the caller sweeps the rest. */
+ * back (at most what `usdtAt` reads there), and those unfrozen whose payment held for the freeze the
+ * poller has still to release (left due, swept once it is: swept first, its USDT would be gone when
+ * the poller looks for it); the caller sweeps the rest. */
 export async function setAsideFrozen(list: FrozenAddressList, frozenAmong: FrozenAmong, addresses: string[], usdtAt: UsdtAt): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
   const frozen = await frozenAmong(addresses);
-  if (frozen.size === 0) return frozen;
-  const held = await usdtAt([...frozen]);
-  for (const address of frozen) await list.setAside(address, held.get(address) ?? 0n);
-  return frozen;
+  if (frozen.size > 0) {
+    const held = await usdtAt([...frozen]);
+    for (const address of frozen) await list.setAside(address, held.get(address) ?? 0n);
+  }
+  const waiting = await list.heldForTheirFreeze(addresses.filter((address) => !frozen.has(address)));
+  return new Set([...frozen, ...waiting]);
 }
 
 /** Every set-aside address the issuer no longer freezes goes back to the due list, its credit given
@@ -71,15 +82,23 @@ export async function returnUnfrozen(list: FrozenAddressList, frozenAmong: Froze
   const unfrozen = setAside.filter((address) => !frozen.has(address));
   const unfrozenElsewhere = elsewhere.filter((address) => !frozen.has(address));
   const there = unfrozen.length + unfrozenElsewhere.length > 0 ? await usdtAt([...unfrozen, ...unfrozenElsewhere]) : new Map<string, bigint>();
+  const gone: string[] = [];
   let returned = 0;
-  let goneElsewhere = 0;
-  for (const address of unfrozen) if (await list.returnToDue(address, there.get(address) ?? 0n)) returned++;
-  for (const address of unfrozenElsewhere) if (!(await list.returnFrozenCredit(address, there.get(address) ?? 0n))) goneElsewhere++;
-  const gone = unfrozen.length - returned + goneElsewhere;
-  if (gone > 0) log.error(GONE_AT_UNFREEZE, { addresses: gone });
+  let heldElsewhere = 0;
+  for (const address of unfrozen) {
+    const outcome = await list.returnToDue(address, there.get(address) ?? 0n);
+    if (outcome === 'returned') returned++;
+    if (outcome === 'gone') gone.push(address);
+  }
+  for (const address of unfrozenElsewhere) {
+    const outcome = await list.returnFrozenCredit(address, there.get(address) ?? 0n);
+    if (outcome !== 'returned') heldElsewhere++;
+    if (outcome === 'gone') gone.push(address);
+  }
+  if (gone.length > 0) log.error(GONE_AT_UNFREEZE, { addresses: gone });
   // A frozen one off the list (a sanctioned payer's money kept there too) still has its credit held: counted.
   const frozenElsewhere = elsewhere.length - unfrozenElsewhere.length;
-  return { stillFrozen: setAside.length - returned + frozenElsewhere + goneElsewhere, returned };
+  return { stillFrozen: setAside.length - returned + frozenElsewhere + heldElsewhere, returned };
 }
 
 /**

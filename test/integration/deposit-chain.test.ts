@@ -4,6 +4,7 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
 import type { DepositChainStore } from '#functions/deposits/deposit-chain';
 import { scanDeposits, MAX_BLOCKS_PER_SCAN } from '#functions/deposits/deposit-scan';
+import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
 import { confirmDeposits, expireDeposits } from '#functions/deposits/deposit-confirmation';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -208,12 +209,12 @@ describe('deposit detection and crediting', () => {
 
   it('an unpaid deposit expires after 24 h, and late funds are still credited', async () => {
     const deposit = await newDeposit({ amount: '5' });
-    // Expired once the chain's head is past its expiry: a block's time after it.
-    clock.advance(24 * 60 * 60 * 1000 + BLOCK_MS);
+    // Expired once the chain is read for good past its expiry: the head a settling margin and a block's time after it.
+    clock.advance(24 * 60 * 60 * 1000 + EXPIRY_SETTLE_MARGIN_MS + BLOCK_MS);
     // The scanner catches up the day of blocks in bounded runs; the last finds nothing new.
     let caughtUp = await scan();
     while (caughtUp.scanned) caughtUp = await scan();
-    expect(caughtUp.readThrough).toBe((await chain.latestBlock()).timestamp);
+    expect(caughtUp.readThrough).toBe(new Date(Date.parse((await chain.latestBlock()).timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString());
     expect(await expireDeposits(deps(), caughtUp.readThrough)).toBeGreaterThanOrEqual(1);
     expect(await read(deposit)).toMatchObject({ status: 'expired' });
     expect((await events()).map((e) => e.type)).toContain('deposit.expired');
@@ -242,7 +243,7 @@ describe('deposit detection and crediting', () => {
     const lagging: SandboxChain = Object.create(chain);
     lagging.latestBlock = async () => before;
     const behind = await scanDeposits({ ...deps(), chain: lagging, cursor: cursor(), owner: 'scanner-a' });
-    expect(behind.readThrough).toBe(before.timestamp);
+    expect(behind.readThrough).toBe(new Date(Date.parse(before.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString());
     expect(Date.parse(behind.readThrough!)).toBeLessThan(Date.parse(paid.expiresAt));
     await expireDeposits(deps(), behind.readThrough);
     expect(await expireDeposits(deps(), null)).toBe(0);

@@ -256,6 +256,11 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     return items.map(chainTransferItem.fromItem).filter((record) => record.status === status);
   }
 
+  async creditedUnsweptAt(addresses: string[]): Promise<Map<string, bigint | null>> {
+    const items = await batchGetAll(this.db, this.tableName, [...new Set(addresses)].map(depositAddressItem.key), { consistent: true });
+    return new Map(items.map((item) => [depositAddressItem.addressOf(item), depositAddressItem.countedCreditOf(item)]));
+  }
+
   async awaitingPaymentExpiredBy(by: Date): Promise<AddressOwner[]> {
     // One partition for every network: what is listed past its expiry is a few minutes' worth, as
     // each network's poller takes its own out every run.

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { FrozenAddressList } from '#functions/deposits/frozen-addresses';
+import type { FrozenAddressList, Unfrozen } from '#functions/deposits/frozen-addresses';
 import type { AddressOwner } from '#functions/deposits/deposit-address-filter';
 import type { NetworkName } from '#functions/networks/names';
 import { depositAddressItem } from './items/deposit-address.ts';
@@ -10,7 +10,7 @@ import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
 import { DynamoDepositChainStore } from './deposit-chain-store.ts';
 import { withDeposit } from '#functions/deposits/deposit-chain';
-import { freezeCredit, stillAtAddress, unfreezeCredit } from '#functions/deposits/deposit-transitions';
+import { freezeCredit, heldForItsFreeze, stillAtAddress, unfreezeCredit } from '#functions/deposits/deposit-transitions';
 import { stderrLog } from '#functions/shared/log';
 import { formatAmount } from '#functions/shared/money';
 
@@ -185,20 +185,36 @@ export class DynamoSweepDueList implements FrozenAddressList {
     return pages.flat().map((item) => ({ address: item.address as string, companyId: item.companyId as string, depositId: item.id as string }));
   }
 
-  async returnFrozenCredit(address: string, usdtThere: bigint): Promise<boolean> {
+  async returnFrozenCredit(address: string, usdtThere: bigint): Promise<Unfrozen> {
     const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
-    return !item || (await this.frozenCreditGivenBack(item, usdtThere)) !== 'gone';
+    if (!item) return 'returned';
+    const given = await this.frozenCreditGivenBack(item, usdtThere);
+    return given === 'gone' || given === 'waiting' ? given : 'returned';
   }
 
   /** The credit a freeze took back from the deposit of the address `item` is, given back
-   * (unfreezeCredit); 'gone' where the address no longer holds what the deposit holds there. */
-  private async frozenCreditGivenBack(item: Item, usdtThere: bigint): Promise<Awaited<ReturnType<typeof withDeposit>> | 'gone'> {
-    let gone = false;
+   * (unfreezeCredit); 'waiting' while a payment held for the freeze is the poller's to release
+   * first, 'gone' where the address no longer holds what the deposit holds there. */
+  private async frozenCreditGivenBack(item: Item, usdtThere: bigint): Promise<Awaited<ReturnType<typeof withDeposit>> | 'gone' | 'waiting'> {
+    let verdict: 'gone' | 'waiting' | null = null;
     const outcome = await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => {
-      gone = !stillAtAddress(deposit, usdtThere);
-      return gone ? null : unfreezeCredit(deposit, new Date());
+      const creditedUnswept = depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount + (deposit.frozenCredit ?? 0n));
+      verdict = heldForItsFreeze(deposit) ? 'waiting' : stillAtAddress(deposit, usdtThere, creditedUnswept) ? null : 'gone';
+      return verdict ? null : unfreezeCredit(deposit, new Date());
     });
-    return gone ? 'gone' : outcome;
+    return verdict ?? outcome;
+  }
+
+  async heldForTheirFreeze(addresses: string[]): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    const asked = new Set(addresses);
+    const held = await gsi1Partition(this.db, this.tableName, chainTransferItem.heldPartition(this.network));
+    return new Set(
+      held
+        .map(chainTransferItem.fromItem)
+        .filter((record) => record.status === 'held' && record.holdReason === 'address_frozen' && record.to !== undefined && asked.has(record.to))
+        .map((record) => record.to!),
+    );
   }
 
   async setAsideAddresses(): Promise<string[]> {
@@ -208,12 +224,12 @@ export class DynamoSweepDueList implements FrozenAddressList {
 
   /** Set aside → due, with its due time kept (a confirmation meanwhile may have set a later one).
    * A credit setAside took back is given back in the same write (unfreezeCredit). */
-  async returnToDue(address: string, usdtThere: bigint): Promise<boolean> {
+  async returnToDue(address: string, usdtThere: bigint): Promise<Unfrozen> {
     const item = await readItem(this.db, this.tableName, depositAddressItem.key(address));
     if (item && item.GSI1PK === depositAddressItem.frozenPartition(this.network)) {
       const given = await this.frozenCreditGivenBack(item, usdtThere);
-      if (given === 'gone') return false;
-      if (given === 'applied') return true;
+      if (given === 'gone' || given === 'waiting') return given;
+      if (given === 'applied') return 'returned';
     }
     const due = depositAddressItem.sweepDue(this.network, address);
     await this.moveAddress(address, {
@@ -221,7 +237,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
       ConditionExpression: 'GSI1PK = :frozen',
       ExpressionAttributeValues: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':frozen': depositAddressItem.frozenPartition(this.network), ':now': new Date().toISOString() },
     });
-    return true;
+    return 'returned';
   }
 
   async clearDue(address: string, remaining: bigint): Promise<void> {
@@ -284,6 +300,10 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
     return this.due.setAsideAddresses();
   }
 
+  heldForTheirFreeze(addresses: string[]): Promise<Set<string>> {
+    return this.due.heldForTheirFreeze(addresses);
+  }
+
   belowMinimumPage(limit: number): Promise<string[]> {
     return this.due.belowMinimumPage(limit);
   }
@@ -292,11 +312,11 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
     return this.due.frozenCreditAddresses();
   }
 
-  returnFrozenCredit(address: string, usdtThere: bigint): Promise<boolean> {
+  returnFrozenCredit(address: string, usdtThere: bigint): Promise<Unfrozen> {
     return this.due.returnFrozenCredit(address, usdtThere);
   }
 
-  returnToDue(address: string, usdtThere: bigint): Promise<boolean> {
+  returnToDue(address: string, usdtThere: bigint): Promise<Unfrozen> {
     return this.due.returnToDue(address, usdtThere);
   }
 }

@@ -46,8 +46,10 @@ export const depositAddressItem = {
   /** USDT credited to the address's company since its last sweep (added by each credit, removed when
    * a sweep empties it). An item from before it was counted has none: the deposit's whole credit
    * stands for it. */
-  creditedUnsweptOf: (item: Item, creditedAmount: bigint): bigint => {
-    if (item.creditedUnsweptUsdt === undefined) return creditedAmount;
+  creditedUnsweptOf: (item: Item, creditedAmount: bigint): bigint => depositAddressItem.countedCreditOf(item) ?? creditedAmount,
+  /** The count alone, null where the item has none. */
+  countedCreditOf: (item: Item): bigint | null => {
+    if (item.creditedUnsweptUsdt === undefined) return null;
     // A person's release takes its amount off (releaseFrozenCredit): off an item that stood on the
     // deposit's credit, that can go below zero, which counts as nothing.
     const counted = toBigInt(item.creditedUnsweptUsdt);
