@@ -149,6 +149,10 @@ export async function applySteps<T>(store: DepositChainStore, steps: DepositStep
   return applied;
 }
 
+/** The screening a split's destination passes before its share is forwarded: a person's release
+ * (npm run deposits:release) gives it without a chain, so only the sanctions list is needed. */
+export type SplitScreening = { holds?: Pick<DepositHolds, 'sanctioned'> };
+
 /**
  * A split's forwarding goes by the withdrawal allowlist as it stands when the transfer is
  * confirmed, not when the deposit was made: an address taken off the list since receives nothing
@@ -156,7 +160,7 @@ export async function applySteps<T>(store: DepositChainStore, steps: DepositStep
  * As for a withdrawal, the first try reads nothing: its transaction checks that the list is off,
  * and only when it is not (`readAllowlist`) is the address read.
  */
-export async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log'> & { holds?: Pick<DepositHolds, 'sanctioned'> }, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
+export async function splitGuard(deps: Pick<DepositJobDeps, 'store' | 'log'> & SplitScreening, deposit: Deposit, now: Date, readAllowlist: boolean): Promise<AllowlistGuard | null> {
   if (!deposit.split) return null;
   // Listed since the deposit was made: nothing is sent there; the share is credited with the rest.
   if (deps.holds && (await deps.holds.sanctioned([deposit.split.address])).has(deposit.split.address)) {

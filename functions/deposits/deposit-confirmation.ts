@@ -8,7 +8,7 @@ import { formatAmount } from '../shared/money.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
 import { confirmTransfer, dropTransfer, expireDeposit, GONE_AT_UNFREEZE, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, stillAtAddress, transferId, type TransferRecord } from './deposit-transitions.ts';
 import type { AddressOwner } from './deposit-address-filter.ts';
-import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositHolds, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
+import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep, type SplitScreening } from './deposit-chain.ts';
 import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
 
 /**
@@ -191,7 +191,7 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
  * longer held (released already, by a person or by an unfreeze): releasing twice credits once.
  */
 export async function releaseHeldTransfer(
-  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'> & { holds?: Pick<DepositHolds, 'sanctioned'> },
+  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'> & SplitScreening,
   record: TransferRecord,
   audit: AuditEntry,
 ): Promise<'released' | 'not_held'> {
