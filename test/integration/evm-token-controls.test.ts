@@ -78,6 +78,19 @@ async function destroyFrozenFunds(address: string) {
   expect(await balanceOf(address)).toBe(0n);
 }
 
+/** A deposit paid `amount` while its address was frozen (held, not credited), the address then
+ * unfrozen, its USDT first erased by the issuer when `erased`. */
+async function paidWhileFrozen(amount: string, { erased }: { erased: boolean }): Promise<Deposit> {
+  const deposit = await newDeposit();
+  await issuer().freeze(deposit.address);
+  await pay(deposit.address, amount);
+  await creditPaid();
+  expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt(amount) });
+  if (erased) await destroyFrozenFunds(deposit.address);
+  await issuer().unfreeze(deposit.address);
+  return deposit;
+}
+
 const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, anvil.settings);
 const newPayee = () => privateKeyToAccount(generatePrivateKey()).address;
 
@@ -212,12 +225,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
   }, 120_000);
 
   it('a held payment unfrozen while the sweeper runs before the poller is not swept away from the poller: it waits set aside, then is credited and swept', async () => {
-    const deposit = await newDeposit();
-    await issuer().freeze(deposit.address);
-    await pay(deposit.address, '5');
-    await creditPaid();
-    expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('5') });
-    await issuer().unfreeze(deposit.address);
+    const deposit = await paidWhileFrozen('5', { erased: false });
 
     await sweepUntilSettled();
     expect(await balanceOf(deposit.address)).toBe(5_000_000n);
@@ -231,13 +239,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
 
   // After every test that expects reconcile balanced: what the issuer erases below stays reconcile's shortfall.
   it('a held payment whose frozen address the issuer erased (destroyBlackFunds) and then unfroze is never credited: it stays held', async () => {
-    const deposit = await newDeposit();
-    await issuer().freeze(deposit.address);
-    await pay(deposit.address, '6');
-    await creditPaid();
-    expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('6') });
-    await destroyFrozenFunds(deposit.address);
-    await issuer().unfreeze(deposit.address);
+    const deposit = await paidWhileFrozen('6', { erased: true });
 
     expect(await anvil.depositJobs().release()).toBe(0);
     expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n });
@@ -248,12 +250,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
   }, 120_000);
 
   it('a payment after the issuer erased and unfroze an address is credited for itself, and never makes the erased payment count as there', async () => {
-    const deposit = await newDeposit();
-    await issuer().freeze(deposit.address);
-    await pay(deposit.address, '3');
-    await creditPaid();
-    await destroyFrozenFunds(deposit.address);
-    await issuer().unfreeze(deposit.address);
+    const deposit = await paidWhileFrozen('3', { erased: true });
     await pay(deposit.address, '3');
     await creditPaid();
 

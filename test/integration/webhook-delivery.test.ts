@@ -160,6 +160,16 @@ async function subscribedReceiver(options: { path?: string; respond?: WebhookRec
   return { company, receiver, webhook, event: await writeEvent(company), delivery: queues() };
 }
 
+/** A receiver that answers every try 500, its subscribed webhook and event, the sender's deps, and
+ * the message of a round's try. */
+async function failingReceiver() {
+  const subscribed = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
+  const { company, webhook, event, delivery } = subscribed;
+  const deps = { store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() };
+  const message = (round: number, attempt: number): DeliveryMessage => ({ companyId: company, eventId: event.id, webhookId: webhook.id, round, attempt });
+  return { ...subscribed, deps, message };
+}
+
 /** The dispatcher's pass and the sender's loop, as the local runtime runs them, until the queue is empty. */
 async function dispatchAndSend(delivery: InProcessDeliveryQueue, post: SenderDeps['post'] = postWebhook): Promise<void> {
   await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
@@ -425,9 +435,7 @@ describe('send', () => {
   });
 
   it('a try of an older round still queued when a Resend began a newer one is not made: the endpoint never gets two schedules at once', async () => {
-    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
-    const deps = { store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() };
-    const message = (round: number, attempt: number) => ({ companyId: company, eventId: event.id, webhookId: webhook.id, round, attempt });
+    const { company, receiver, webhook, event, deps, message } = await failingReceiver();
 
     expect(await sendDelivery(deps, message(0, 1))).toBe('retrying');
     expect(await sendDelivery(deps, message(1, 1))).toBe('retrying');
@@ -439,9 +447,7 @@ describe('send', () => {
   });
 
   it("a later round's try whose follow-up the queue refused comes back and queues it, though an earlier round had queued more", async () => {
-    const { company, receiver, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(500).end('boom') });
-    const deps = { store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings() };
-    const message = (round: number, attempt: number) => ({ companyId: company, eventId: event.id, webhookId: webhook.id, round, attempt });
+    const { receiver, delivery, deps, message } = await failingReceiver();
     expect(await sendDelivery(deps, message(0, 1))).toBe('retrying');
     expect(await sendDelivery(deps, message(0, 2))).toBe('retrying');
 
