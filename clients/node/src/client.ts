@@ -80,12 +80,23 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<WithR
     return this.#firstPage().then(onFulfilled, onRejected);
   }
 
+  /** Every item of every page. A cursor the API answers again after this walk followed it (A → B → A) would loop for
+   * ever: the walk stops there with a CambioError `INVALID_RESPONSE` instead. */
   async *[Symbol.asyncIterator](): AsyncIterator<WithResponse<T>> {
     let page = await this.#firstPage();
+    const followed = new Set<string>(this.cursor ? [this.cursor] : []);
     for (;;) {
       yield* page.data;
-      if (!page.nextCursor) return;
-      page = await this.fetchPage(page.nextCursor);
+      const next = page.nextCursor;
+      if (!next) return;
+      if (followed.has(next)) {
+        throw new CambioError(
+          `The API answered nextCursor ${JSON.stringify(next)} again after this walk had followed it: stopping rather than looping (INVALID_RESPONSE${page.requestId ? `, request ${page.requestId}` : ''})`,
+          { code: 'INVALID_RESPONSE', status: page.lastResponse.status, requestId: page.requestId },
+        );
+      }
+      followed.add(next);
+      page = await this.fetchPage(next);
     }
   }
 }
@@ -126,19 +137,28 @@ export class Cambio {
   };
 
   readonly deposits = {
-    create: (params: CreateDepositParams, options?: RequestOptions): Promise<WithResponse<Deposit>> => this.#data('POST', '/v1/deposits', params, options),
+    create: async (params: CreateDepositParams, options?: RequestOptions): Promise<WithResponse<Deposit>> => {
+      checkMoney('deposits.create', 'amount', params?.amount);
+      checkMoney('deposits.create', 'split.amount', (params?.split as { amount?: unknown } | undefined)?.amount);
+      return this.#data('POST', '/v1/deposits', params, options);
+    },
     get: (id: string, options?: RequestOptions): Promise<WithResponse<Deposit>> => this.#data('GET', `/v1/deposits/${segment(id)}`, undefined, options),
   };
 
   readonly withdrawals = {
-    create: (params: CreateWithdrawalParams, options?: RequestOptions): Promise<WithResponse<Withdrawal>> =>
-      this.#data('POST', '/v1/withdrawals', params, options),
+    create: async (params: CreateWithdrawalParams, options?: RequestOptions): Promise<WithResponse<Withdrawal>> => {
+      checkMoney('withdrawals.create', 'amount', params?.amount);
+      return this.#data('POST', '/v1/withdrawals', params, options);
+    },
     get: (id: string, options?: RequestOptions): Promise<WithResponse<Withdrawal>> => this.#data('GET', `/v1/withdrawals/${segment(id)}`, undefined, options),
   };
 
   readonly conversions = {
     /** A USDT → BRL quote, valid 30 s. */
-    quote: (params: CreateQuoteParams, options?: RequestOptions): Promise<WithResponse<Quote>> => this.#data('POST', '/v1/conversions/quote', params, options),
+    quote: async (params: CreateQuoteParams, options?: RequestOptions): Promise<WithResponse<Quote>> => {
+      checkMoney('conversions.quote', 'sourceAmount', params?.sourceAmount);
+      return this.#data('POST', '/v1/conversions/quote', params, options);
+    },
     /** Executes a quote. */
     create: (params: CreateConversionParams, options?: RequestOptions): Promise<WithResponse<Conversion>> =>
       this.#data('POST', '/v1/conversions', params, options),
@@ -157,7 +177,11 @@ export class Cambio {
     /** Replaces the webhook (PUT): omitted optional fields take their defaults; the secret is kept. */
     update: (id: string, params: WebhookParams, options?: RequestOptions): Promise<WithResponse<Webhook>> =>
       this.#data('PUT', `/v1/webhooks/${segment(id)}`, params, options),
-    delete: (id: string, options?: RequestOptions): Promise<WithResponse<DeletedWebhook>> => this.#data('DELETE', `/v1/webhooks/${segment(id)}`, undefined, options),
+    /** DELETE is retried like any call; when a retry is answered 404, the try whose answer was lost deleted the
+     * webhook, and the call returns `{ id, deleted: true }` as a delete answered 200 does. A 404 to the first try is a
+     * NotFoundError. */
+    delete: (id: string, options?: RequestOptions): Promise<WithResponse<DeletedWebhook>> =>
+      this.#data('DELETE', `/v1/webhooks/${segment(id)}`, undefined, options, (): DeletedWebhook => ({ id, deleted: true })),
     /** Verifies a delivery (Standard Webhooks) over the raw body, then returns its event; a verified body that is not
      * a Cambio event comes back as an UnknownWebhookEvent (`type: null`), never as a bad signature. */
     verify: (rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options?: VerifyOptions): WebhookEvent | UnknownWebhookEvent =>
@@ -167,8 +191,8 @@ export class Cambio {
       verifyWebhookSignature(rawBody, headers, secret, options),
   };
 
-  async #data<T extends object>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<WithResponse<T>> {
-    const answer = await this.#request<T>(method, path, body, options);
+  async #data<T extends object>(method: string, path: string, body: unknown, options: RequestOptions = {}, goneOnRetry?: () => T): Promise<WithResponse<T>> {
+    const answer = await this.#request<T>(method, path, body, options, goneOnRetry);
     return withResponse(answer.data, answer.response);
   }
 
@@ -181,7 +205,8 @@ export class Cambio {
     return withResponse({ data, nextCursor: answer.pagination?.nextCursor ?? null, requestId: answer.response.requestId }, answer.response);
   }
 
-  async #request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<Answer<T>> {
+  /** `goneOnRetry`: what a 404 to a retry of this call means (a DELETE whose earlier try did it, its answer lost). */
+  async #request<T>(method: string, path: string, body: unknown, options: RequestOptions, goneOnRetry?: () => T): Promise<Answer<T>> {
     const headers: Record<string, string> = {
       'X-Api-Key': this.#apiKey,
       'X-Api-Secret': this.#apiSecret,
@@ -224,15 +249,12 @@ export class Cambio {
         );
       }
       const json = parseJson(text);
+      const info: ResponseInfo = { status: response.status, requestId, headers: response.headers };
       if (response.ok && json?.success === true) {
-        return { data: json.data as T, pagination: json.pagination, response: { status: response.status, requestId, headers: response.headers } };
+        return { data: json.data as T, pagination: json.pagination, response: info };
       }
-      const error =
-        json === undefined
-          ? response.status >= 500
-            ? new ApiServerError(`HTTP ${response.status} without a JSON body`, { code: 'INTERNAL_ERROR', status: response.status, requestId })
-            : new CambioError(`HTTP ${response.status} without the API's envelope`, { code: 'INVALID_RESPONSE', status: response.status, requestId })
-          : errorFromResponse(response.status, json, requestId);
+      const error = isErrorEnvelope(response.status, json) ? errorFromResponse(response.status, json, requestId) : errorWithoutEnvelope(response.status, json, requestId);
+      if (attempt > 0 && goneOnRetry && error instanceof NotFoundError) return { data: goneOnRetry(), response: info };
       if (attempt >= maxRetries || !retryable(error)) throw error;
       await sleep(this.#retryAfter(response) ?? this.#backoff(attempt));
     }
@@ -357,6 +379,36 @@ function parseJson(text: string): { success?: boolean; data?: unknown; paginatio
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** An error as the API writes it: `{ success: false, error: { code, message, details } }` with a 4xx or 5xx. */
+function isErrorEnvelope(status: number, json: ReturnType<typeof parseJson>): boolean {
+  return status >= 400 && json !== undefined && json.success !== true && typeof json.error === 'object' && json.error !== null && !Array.isArray(json.error);
+}
+
+/**
+ * An answer that is not the API's envelope (text, or other JSON): what a CDN, WAF or proxy in front of the API
+ * answers. Its status still says what happened when it is 429 (throttled: RateLimitError, retried) or 5xx
+ * (ApiServerError, retried); any other status is `INVALID_RESPONSE`, not retried, as in every official client.
+ */
+function errorWithoutEnvelope(status: number, json: ReturnType<typeof parseJson>, requestId: string | undefined): CambioError {
+  const shape = json === undefined ? 'without a JSON body' : "without the API's envelope";
+  const where = requestId ? `, request ${requestId}` : '';
+  if (status === 429) return new RateLimitError(`HTTP 429 ${shape} (RATE_LIMITED${where})`, { code: 'RATE_LIMITED', status, requestId });
+  if (status >= 500) return new ApiServerError(`HTTP ${status} ${shape} (INTERNAL_ERROR${where})`, { code: 'INTERNAL_ERROR', status, requestId });
+  return new CambioError(`HTTP ${status} ${shape} (INVALID_RESPONSE${where}): is baseUrl the API's URL? ${WHERE_THE_URL_IS}`, {
+    code: 'INVALID_RESPONSE',
+    status,
+    requestId,
+  });
+}
+
+/** Money is a decimal string, as the API takes it: a JS number (from a caller without TypeScript) would send a JSON
+ * number, with a float's digits, which the API refuses; refused here, naming the field. Absent (undefined) is fine. */
+function checkMoney(call: string, field: string, value: unknown): void {
+  if (value === undefined || typeof value === 'string') return;
+  const got = value === null ? 'null' : typeof value === 'number' || typeof value === 'bigint' ? `${typeof value} ${String(value)}` : typeof value;
+  throw new TypeError(`${call}: ${field} must be a decimal string such as "25.50", got ${got}: money is never a JS number`);
 }
 
 /** The one mapping from an answer to its error family (errors.ts holds only the public classes). */

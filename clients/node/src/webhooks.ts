@@ -121,7 +121,9 @@ function signingKey(secret: string): Buffer {
   if (typeof secret !== 'string') {
     throw new WebhookVerificationError(`The secret is a ${secret === null ? 'null' : typeof secret}: pass the webhook's signing secret, "whsec_…", as POST /v1/webhooks answered it`);
   }
-  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  // A secret read from an env file or pasted keeps a newline or spaces around it: trimmed, as the other clients do.
+  const trimmed = secret.trim();
+  const encoded = trimmed.startsWith('whsec_') ? trimmed.slice('whsec_'.length) : trimmed;
   if (encoded === '') throw new WebhookVerificationError('The secret is empty: pass the webhook\'s signing secret, "whsec_…", as POST /v1/webhooks answered it');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new WebhookVerificationError('The secret is not base64 after "whsec_": copy it whole, as POST /v1/webhooks answered it');
   return Buffer.from(encoded, 'base64');

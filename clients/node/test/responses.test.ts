@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Cambio, ConnectionError, type CreateWithdrawalParams, type Withdrawal, type WithdrawalNetworkCost } from '../src/index.ts';
+import { Cambio, CambioError, ConnectionError, type CreateWithdrawalParams, type Withdrawal, type WithdrawalNetworkCost } from '../src/index.ts';
 
 /**
  * What every call returns besides the record: its HTTP status and request id on `lastResponse`,
@@ -53,6 +53,97 @@ describe('returned objects', () => {
     expect(page.data.map((item) => item.lastResponse.requestId)).toEqual(['req-page', 'req-page']);
     expect(items.map((item) => item.lastResponse.status)).toEqual([200, 200]);
     expect(JSON.parse(JSON.stringify(page))).toEqual({ data: body.data, nextCursor: null, requestId: 'req-page' });
+  });
+});
+
+describe('auto-pagination', () => {
+  /** Answers a list call with one item per page and the next cursor `next[cursor]`, recording each cursor asked for. */
+  function pages(next: Record<string, string | null>, asked: (string | null)[]): typeof fetch {
+    return async (input) => {
+      const cursor = new URL(String(input)).searchParams.get('cursor');
+      asked.push(cursor);
+      if (asked.length > 10) throw new Error('still paging after 10 pages: a loop');
+      const body = { success: true, data: [{ id: `cnv_${cursor ?? 'first'}`, status: 'completed' }], pagination: { nextCursor: next[cursor ?? ''] } };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Request-Id': `req-${asked.length}` } });
+    };
+  }
+
+  async function walk(cambio: Cambio, cursor?: string): Promise<{ ids: string[]; error: unknown }> {
+    const ids: string[] = [];
+    try {
+      for await (const item of cambio.conversions.list(cursor === undefined ? { limit: 1 } : { limit: 1, cursor })) ids.push(item.id);
+    } catch (error) {
+      return { ids, error };
+    }
+    return { ids, error: undefined };
+  }
+
+  it('stops with INVALID_RESPONSE when the API answers a cursor it already followed (A → B → A), rather than looping', async () => {
+    const asked: (string | null)[] = [];
+    const cambio = new Cambio({ ...credentials, maxRetries: 0, fetch: pages({ '': 'A', A: 'B', B: 'A' }, asked) });
+
+    const { ids, error } = await walk(cambio);
+
+    expect(error).toBeInstanceOf(CambioError);
+    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', requestId: 'req-3' });
+    expect((error as Error).message).toMatch(/nextCursor "A" again/);
+    expect(asked).toEqual([null, 'A', 'B']);
+    expect(ids).toEqual(['cnv_first', 'cnv_A', 'cnv_B']);
+  });
+
+  it('stops on the very next page repeating its cursor, and on a page naming the cursor the walk started from', async () => {
+    const repeated: (string | null)[] = [];
+    expect((await walk(new Cambio({ ...credentials, maxRetries: 0, fetch: pages({ '': 'A', A: 'A' }, repeated) }))).error).toMatchObject({ code: 'INVALID_RESPONSE' });
+    expect(repeated).toEqual([null, 'A']);
+
+    const fromStart: (string | null)[] = [];
+    expect((await walk(new Cambio({ ...credentials, maxRetries: 0, fetch: pages({ S: 'T', T: 'S' }, fromStart) }), 'S')).error).toMatchObject({ code: 'INVALID_RESPONSE' });
+    expect(fromStart).toEqual(['S', 'T']);
+  });
+
+  it('walks distinct cursors to the end', async () => {
+    const asked: (string | null)[] = [];
+    const { ids, error } = await walk(new Cambio({ ...credentials, maxRetries: 0, fetch: pages({ '': 'A', A: 'B', B: null }, asked) }));
+    expect(error).toBeUndefined();
+    expect(ids).toEqual(['cnv_first', 'cnv_A', 'cnv_B']);
+  });
+});
+
+describe('money', () => {
+  const wallet = 'TVWFLU6jVhtYemb8PkJW62jffPRDaN3zNQ';
+
+  it('is refused as a JS number (a caller without TypeScript) with a TypeError naming the field, before any request', async () => {
+    let requests = 0;
+    const fetch: typeof globalThis.fetch = async () => {
+      requests++;
+      return new Response(JSON.stringify({ success: true, data: deposit }), { status: 201, headers: { 'Content-Type': 'application/json' } });
+    };
+    const cambio = new Cambio({ ...credentials, fetch });
+    const loose = cambio as unknown as {
+      deposits: { create(params: unknown): Promise<unknown> };
+      withdrawals: { create(params: unknown): Promise<unknown> };
+      conversions: { quote(params: unknown): Promise<unknown> };
+    };
+
+    const refusals: [Promise<unknown>, RegExp][] = [
+      [loose.deposits.create({ method: 'usdt', network: 'tron', reference: 'order-1', amount: 25.5 }), /deposits\.create: amount must be a decimal string/],
+      [loose.deposits.create({ method: 'usdt', network: 'tron', reference: 'order-1', split: { address: wallet, amount: 1.5 } }), /deposits\.create: split\.amount must be a decimal string/],
+      [loose.withdrawals.create({ method: 'usdt', network: 'tron', address: wallet, amount: 5, reference: 'payout-1' }), /withdrawals\.create: amount must be a decimal string/],
+      [loose.conversions.quote({ sourceCurrency: 'USDT', settlementCurrency: 'BRL', sourceAmount: 10.25 }), /conversions\.quote: sourceAmount must be a decimal string/],
+      [loose.withdrawals.create({ method: 'usdt', network: 'tron', address: wallet, amount: 5n, reference: 'payout-1' }), /withdrawals\.create: amount must be a decimal string .*got bigint/],
+    ];
+    for (const [call, message] of refusals) {
+      const error = await call.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(message);
+    }
+    expect(requests).toBe(0);
+
+    // Strings, an omitted amount and a percent split go through.
+    await cambio.deposits.create({ method: 'usdt', network: 'tron', reference: 'order-1' });
+    await cambio.deposits.create({ method: 'usdt', network: 'tron', reference: 'order-1', amount: '25.5', split: { address: wallet, percent: 10 } });
+    await cambio.deposits.create({ method: 'usdt', network: 'tron', reference: 'order-1', split: { address: wallet, amount: '1.5' } });
+    expect(requests).toBe(3);
   });
 });
 

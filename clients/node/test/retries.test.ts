@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fund, startTestApi, type LocalRuntime } from './support.ts';
-import { ApiServerError, Cambio, ConnectionError, InvalidRequestError, RateLimitError } from '../src/index.ts';
+import { ApiServerError, AuthenticationError, Cambio, CambioError, ConnectionError, InvalidRequestError, NotFoundError, RateLimitError } from '../src/index.ts';
 
 /**
  * Retries: network errors, 429 and 5xx are retried with capped, jittered backoff; every try of one
@@ -150,6 +150,90 @@ describe('retries against a flaky server', () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ code: 'TIMEOUT' });
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('an answer without the API\'s envelope (a CDN, WAF or proxy answering instead of Cambio)', () => {
+  function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) {
+    res.writeHead(status, { 'Content-Type': 'text/plain', 'X-Request-Id': `req-${seen.length}`, ...headers });
+    res.end(text);
+  }
+
+  it('a 429 as text or as {"message"} is a RateLimitError, retried after its Retry-After', async () => {
+    for (const throttle of [
+      (res: ServerResponse) => plain(res, 429, 'Too Many Requests', { 'Retry-After': '1' }),
+      (res: ServerResponse) => answer(res, 429, { message: 'Too Many Requests' }, { 'Retry-After': '1' }),
+    ]) {
+      const url = await flaky((_req, res, attempt) => (attempt === 1 ? throttle(res) : answer(res, 200, { success: true, data: withdrawal })));
+      const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
+
+      expect(await cambio.withdrawals.get(withdrawal.id)).toEqual(withdrawal);
+      expect(seen).toHaveLength(2);
+      expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
+      server!.closeAllConnections();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+
+    const url = await flaky((_req, res) => plain(res, 429, 'Too Many Requests'));
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, maxRetries: 2, ...fast });
+    const error = await cambio.company.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429, requestId: 'req-3' });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('a 5xx is an ApiServerError and retried; any other status is INVALID_RESPONSE, not retried, as in every client', async () => {
+    const cases: [status: number, send: (res: ServerResponse) => void, family: Function, code: string, tries: number][] = [
+      [502, (res) => plain(res, 502, '<html>Bad Gateway</html>'), ApiServerError, 'INTERNAL_ERROR', 2],
+      [503, (res) => answer(res, 503, { message: 'Service Unavailable' }), ApiServerError, 'INTERNAL_ERROR', 2],
+      [404, (res) => plain(res, 404, '<html>Not Found</html>'), CambioError, 'INVALID_RESPONSE', 1],
+      [400, (res) => answer(res, 400, { message: 'Bad Request' }), CambioError, 'INVALID_RESPONSE', 1],
+      [403, (res) => answer(res, 403, { error: 'Forbidden' }), CambioError, 'INVALID_RESPONSE', 1],
+      [200, (res) => answer(res, 200, { success: false, error: { code: 'NOT_FOUND', message: 'x' } }), CambioError, 'INVALID_RESPONSE', 1],
+    ];
+    for (const [status, send, family, code, tries] of cases) {
+      const url = await flaky((_req, res) => send(res));
+      const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, maxRetries: 1, ...fast });
+      const error = await cambio.company.get().catch((e: unknown) => e);
+      expect(error, `HTTP ${status}`).toBeInstanceOf(family);
+      if (family === CambioError) {
+        for (const specific of [InvalidRequestError, NotFoundError, AuthenticationError, RateLimitError, ApiServerError]) expect(error, `HTTP ${status}`).not.toBeInstanceOf(specific);
+      }
+      expect(error, `HTTP ${status}`).toMatchObject({ code, status, requestId: `req-${tries}` });
+      expect(seen, `HTTP ${status}`).toHaveLength(tries);
+      server!.closeAllConnections();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+    server = undefined;
+  });
+});
+
+describe('a retried DELETE whose first answer was lost', () => {
+  const hook = 'whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5';
+
+  it('is a success when the retry is answered 404: the first try deleted the webhook', async () => {
+    for (const lost of [(req: IncomingMessage) => req.socket.destroy(), (_req: IncomingMessage, res: ServerResponse) => answer(res, 503, failure('INTERNAL_ERROR'))]) {
+      const url = await flaky((req, res, attempt) => (attempt === 1 ? lost(req, res) : answer(res, 404, failure('NOT_FOUND', 'Webhook not found'))));
+      const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
+
+      const deleted = await cambio.webhooks.delete(hook);
+
+      expect(deleted).toEqual({ id: hook, deleted: true });
+      expect(deleted.lastResponse).toMatchObject({ status: 404, requestId: 'req-2' });
+      expect(seen.map((s) => s.method)).toEqual(['DELETE', 'DELETE']);
+      server!.closeAllConnections();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+    server = undefined;
+  });
+
+  it('is still NotFoundError when the first try is answered 404, and for any other call', async () => {
+    // A GET retried into a 404 is unchanged; a DELETE answered 404 on its first try deleted nothing.
+    const url = await flaky((req, res, attempt) => (attempt === 1 ? req.socket.destroy() : answer(res, 404, failure('NOT_FOUND'))));
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
+    await expect(cambio.webhooks.get(hook)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(cambio.webhooks.delete(hook)).rejects.toMatchObject({ name: 'NotFoundError', code: 'NOT_FOUND', status: 404 });
+    expect(seen.map((s) => s.method)).toEqual(['GET', 'GET', 'DELETE']);
   });
 });
 

@@ -71,6 +71,13 @@ describe('webhooks.verify', () => {
     expect(refusal(() => verifyWebhook(body, delivery(), 'whsec_', { now })).message).toMatch(/secret is empty/);
   });
 
+  it('takes the secret with the whitespace around it that an env file or a copy leaves (trimmed, as the other clients do)', () => {
+    expect(verifyWebhook(body, delivery(), `${secret}\n`, { now })).toEqual(event);
+    expect(verifyWebhook(body, delivery(), `  ${secret}\r\n`, { now })).toEqual(event);
+    expect(cambio.webhooks.verify(body, delivery(), `\t${secret.slice('whsec_'.length)} `, { now })).toEqual(event);
+    expect(refusal(() => verifyWebhook(body, delivery(), ' \n', { now })).message).toMatch(/secret is empty/);
+  });
+
   it('a plain wrong signature is not blamed on re-serialisation', () => {
     const forged = { ...delivery(), 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` };
     const message = refusal(() => verifyWebhook(body, forged, secret, { now })).message;
