@@ -24,6 +24,7 @@ from ._errors import (
     ConflictError,
     ConnectionError,
     InvalidResponseError,
+    NotFoundError,
     RateLimitError,
     error_from_response,
 )
@@ -94,12 +95,14 @@ class Page(Generic[T]):
         next_cursor: Optional[str],
         request_id: Optional[str],
         fetch: Callable[[str], "Page[T]"],
+        cursor: Optional[str] = None,
     ) -> None:
         self.data = data
         self.next_cursor = next_cursor
         #: The answer's ``X-Request-Id``.
         self.request_id = request_id
         self._fetch = fetch
+        self._cursor = cursor  # the cursor this page was asked for (None for the first)
 
     @property
     def has_more(self) -> bool:
@@ -110,10 +113,25 @@ class Page(Generic[T]):
         return self._fetch(self.next_cursor) if self.next_cursor else None
 
     def auto_paging_iter(self) -> Iterator[T]:
-        page: Optional[Page[T]] = self
-        while page is not None:
+        """Every item of this page and of every page after it. A cursor the API answers again after
+        this walk followed it (A → B → A) would loop for ever: the walk stops there with an
+        ``InvalidResponseError`` instead."""
+        followed = {self._cursor} if self._cursor else set()
+        page: Page[T] = self
+        while True:
             yield from page.data
-            page = page.next_page()
+            following = page.next_cursor
+            if not following:
+                return
+            if following in followed:
+                where = f", request {page.request_id}" if page.request_id else ""
+                raise InvalidResponseError(
+                    f"The API answered nextCursor {following!r} again after this walk had followed it: "
+                    f"stopping rather than looping (INVALID_RESPONSE{where})",
+                    request_id=page.request_id,
+                )
+            followed.add(following)
+            page = page._fetch(following)
 
     def __iter__(self) -> Iterator[T]:
         """This page's items only; use ``auto_paging_iter()`` for every page."""
@@ -187,8 +205,20 @@ class Cambio:
 
     # -- the request loop ----------------------------------------------------------------------
 
-    def _data(self, method: str, path: str, record: Type[T], *, body: Any = None, idempotency_key: Optional[str] = None, max_retries: Optional[int] = None) -> T:
-        data, _, request_id = self._request(method, path, body=body, idempotency_key=idempotency_key, max_retries=max_retries)
+    def _data(
+        self,
+        method: str,
+        path: str,
+        record: Type[T],
+        *,
+        body: Any = None,
+        idempotency_key: Optional[str] = None,
+        max_retries: Optional[int] = None,
+        gone_on_retry: Optional[Callable[[], Any]] = None,
+    ) -> T:
+        data, _, request_id = self._request(
+            method, path, body=body, idempotency_key=idempotency_key, max_retries=max_retries, gone_on_retry=gone_on_retry
+        )
         return record._from_api(data, request_id=request_id)
 
     def _page(self, path: str, record: Type[T], limit: Optional[int], cursor: Optional[str], max_retries: Optional[int]) -> Page[T]:
@@ -204,7 +234,7 @@ class Cambio:
         if next_cursor is not None and not isinstance(next_cursor, str):
             raise InvalidResponseError("pagination.nextCursor is neither a string nor null", request_id=request_id)
         items = [record._from_api(item, request_id=request_id) for item in data]
-        return Page(items, next_cursor or None, request_id, lambda after: self._page(path, record, limit, after, max_retries))
+        return Page(items, next_cursor or None, request_id, lambda after: self._page(path, record, limit, after, max_retries), cursor)
 
     def _request(
         self,
@@ -214,8 +244,12 @@ class Cambio:
         body: Any = None,
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
+        gone_on_retry: Optional[Callable[[], Any]] = None,
     ) -> Tuple[Any, Any, Optional[str]]:
-        """(data, pagination, request id) of a successful answer; raises a CambioError otherwise."""
+        """(data, pagination, request id) of a successful answer; raises a CambioError otherwise.
+
+        ``gone_on_retry``: the data a 404 to a retry of this call stands for (a DELETE whose earlier
+        try did the work, its answer lost)."""
         headers = {
             "X-Api-Key": self._credentials.api_key,
             "X-Api-Secret": self._credentials.api_secret,
@@ -251,6 +285,8 @@ class Cambio:
             if 200 <= status < 300 and isinstance(parsed, dict) and parsed.get("success") is True and "data" in parsed:
                 return parsed["data"], parsed.get("pagination"), request_id
             error = _error_of(status, parsed, raw, request_id)
+            if attempt > 0 and gone_on_retry is not None and isinstance(error, NotFoundError):
+                return gone_on_retry(), None, request_id
             if attempt >= retries or not _retryable(error):
                 raise error
             delay = self._retry_after(answer_headers.get("retry-after"))
@@ -340,8 +376,11 @@ def _error_of(status: int, parsed: Any, raw: bytes, request_id: Optional[str]) -
     if envelope_error and status >= 300:
         return error_from_response(status, parsed, request_id)
     where = f", request {request_id}" if request_id else ""
+    shape = "without a JSON body" if parsed is None else "without the API's envelope"
+    if status == 429:
+        # A CDN, WAF or proxy in front of the API throttling with its own body: still throttled, and retried.
+        return RateLimitError(f"HTTP 429 {shape} (RATE_LIMITED{where})", code="RATE_LIMITED", status=status, request_id=request_id)
     if status >= 500:
-        shape = "without a JSON body" if parsed is None else "without the API's envelope"
         return ApiServerError(f"HTTP {status} {shape} (INTERNAL_ERROR{where})", code="INTERNAL_ERROR", status=status, request_id=request_id)
     if parsed is None:
         snippet = raw[:80].decode("utf-8", "replace")
@@ -674,8 +713,14 @@ class WebhooksResource(_Listable[Webhook]):
         return self._client._data("PUT", self._member(id), Webhook, body=body, max_retries=max_retries)
 
     def delete(self, id: str, *, max_retries: Optional[int] = None) -> DeletedWebhook:
-        """DELETE /v1/webhooks/{id} → ``deleted`` is True."""
-        return self._client._data("DELETE", self._member(id), DeletedWebhook, max_retries=max_retries)
+        """DELETE /v1/webhooks/{id} → ``deleted`` is True.
+
+        Retried like any call: when a retry is answered 404, the try whose answer was lost deleted the
+        webhook, and the call returns ``DeletedWebhook(id=id, deleted=True)`` as a delete answered 200
+        does. A 404 to the first try raises ``NotFoundError``."""
+        return self._client._data(
+            "DELETE", self._member(id), DeletedWebhook, max_retries=max_retries, gone_on_retry=lambda: {"id": id, "deleted": True}
+        )
 
     #: Verifies a delivery (Standard Webhooks) over the RAW body and returns its event; raises
     #: WebhookVerificationError when it is forged, altered or stale. Local: no request is made.

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import cambio
-from conftest import conversion, ok
+from conftest import Reply, conversion, ok
 
 ITEMS = [conversion(n) for n in range(5, 0, -1)]  # newest first
 
@@ -66,3 +66,45 @@ def test_the_page_size_is_checked(limit):
     client = cambio.Cambio(api_key="k", api_secret="s", base_url="http://127.0.0.1:1")
     with pytest.raises(ValueError):
         client.conversions.list(limit=limit)
+
+
+def cycling(next_cursor):
+    """Answers one item per page, the next cursor being ``next_cursor[cursor]`` ("" for the first page);
+    a walk still paging after 10 pages is a loop, answered 400 so the test fails instead of hanging."""
+
+    def answer(seen, n):
+        if n > 10:
+            return Reply(400, {"message": "still paging after 10 pages: a loop"})
+        cursor = parse_qs(urlsplit(seen.path).query).get("cursor", [""])[0]
+        return ok([conversion(n)], pagination={"nextCursor": next_cursor[cursor]})
+
+    return answer
+
+
+def cursors(server):
+    return [parse_qs(urlsplit(s.path).query).get("cursor", [None])[0] for s in server.seen]
+
+
+def test_a_cursor_the_walk_already_followed_stops_it_instead_of_looping(scripted):
+    server = scripted(cycling({"": "A", "A": "B", "B": "A"}))  # A → B → A
+    walked = []
+    with pytest.raises(cambio.InvalidResponseError) as caught:
+        for item in server.client().conversions.list(limit=1).auto_paging_iter():
+            walked.append(item.id)
+    error = caught.value
+    assert (error.code, error.request_id) == ("INVALID_RESPONSE", "req-3")
+    assert "nextCursor 'A' again" in str(error)
+    assert cursors(server) == [None, "A", "B"]
+    assert len(walked) == 3
+
+
+def test_the_very_next_page_repeating_its_cursor_or_naming_the_starting_cursor_stops_the_walk(scripted):
+    repeated = scripted(cycling({"": "A", "A": "A"}))
+    with pytest.raises(cambio.InvalidResponseError):
+        list(repeated.client().conversions.list(limit=1).auto_paging_iter())
+    assert cursors(repeated) == [None, "A"]
+
+    from_start = scripted(cycling({"S": "T", "T": "S"}))
+    with pytest.raises(cambio.InvalidResponseError):
+        list(from_start.client().conversions.list(limit=1, cursor="S").auto_paging_iter())
+    assert cursors(from_start) == ["S", "T"]

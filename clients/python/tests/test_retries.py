@@ -146,6 +146,51 @@ def test_a_non_json_5xx_is_an_api_server_error_and_is_retried(scripted):
     assert (caught.value.code, caught.value.status) == ("INTERNAL_ERROR", 502)
 
 
+@pytest.mark.parametrize(
+    "throttled",
+    [
+        Reply(429, "Too Many Requests", {"Content-Type": "text/plain", "Retry-After": "1"}),
+        Reply(429, {"message": "Too Many Requests"}, {"Retry-After": "1"}),
+    ],
+)
+def test_a_429_without_the_envelope_from_a_cdn_or_proxy_is_a_rate_limit_error_retried_after_retry_after(scripted, throttled):
+    server = scripted(lambda seen, n: throttled if n == 1 else ok(WITHDRAWAL))
+    assert server.client().withdrawals.get(WITHDRAWAL["id"]).id == WITHDRAWAL["id"]
+    assert len(server.seen) == 2
+    assert server.seen[1].at - server.seen[0].at >= 0.95
+
+    always = scripted(lambda seen, n: Reply(429, throttled.body))
+    with pytest.raises(cambio.RateLimitError) as caught:
+        always.client(max_retries=2).company.get()
+    assert (caught.value.code, caught.value.status, caught.value.request_id) == ("RATE_LIMITED", 429, "req-3")
+    assert len(always.seen) == 3
+
+
+HOOK_ID = "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5"
+
+
+@pytest.mark.parametrize("lost", [DROP, failure(503, "INTERNAL_ERROR")], ids=["dropped", "503"])
+def test_a_delete_retried_after_its_answer_was_lost_and_answered_404_is_the_webhook_deleted(scripted, lost):
+    server = scripted(lambda seen, n: lost if n == 1 else failure(404, "NOT_FOUND", "Webhook not found"))
+
+    deleted = server.client().webhooks.delete(HOOK_ID)
+
+    assert isinstance(deleted, cambio.DeletedWebhook)
+    assert (deleted.id, deleted.deleted) == (HOOK_ID, True)
+    assert [s.method for s in server.seen] == ["DELETE", "DELETE"]
+
+
+def test_a_404_to_the_first_try_of_a_delete_or_to_a_retried_get_is_still_not_found(scripted):
+    server = scripted(lambda seen, n: DROP if n == 1 else failure(404, "NOT_FOUND"))
+    client = server.client()
+    with pytest.raises(cambio.NotFoundError):
+        client.webhooks.get(HOOK_ID)
+    with pytest.raises(cambio.NotFoundError) as caught:
+        client.webhooks.delete(HOOK_ID)
+    assert (caught.value.code, caught.value.status) == ("NOT_FOUND", 404)
+    assert [s.method for s in server.seen] == ["GET", "GET", "DELETE"]
+
+
 def test_connection_refused_is_a_connection_error_after_the_retries():
     port = free_port()
     client = cambio.Cambio(api_key=KEY, api_secret=SECRET, base_url=f"http://127.0.0.1:{port}", max_retries=2, initial_retry_delay=0.05, max_retry_delay=0.05)
