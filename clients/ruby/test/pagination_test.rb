@@ -80,11 +80,46 @@ class PaginationTest < Minitest::Test
     assert webhooks.all?(&:enabled?)
   end
 
+  # Answers one record per page, the next cursor being +following[cursor]+ ("" for the first page);
+  # a walk still paging after 10 pages is a loop, answered 400 so the test fails instead of hanging.
+  def serve_cycle(following)
+    serve do |request, n|
+      next ScriptedServer.json(400, { "message" => "still paging after 10 pages: a loop" }) if n > 10
+
+      cursor = request.path[/cursor=([^&]+)/, 1].to_s
+      ok([{ "id" => "cnv_#{n}" }], pagination: { "nextCursor" => following.fetch(cursor) })
+    end
+  end
+
+  def cursors
+    @server.requests.map { |request| request.path[/cursor=([^&]+)/, 1] }
+  end
+
   def test_a_cursor_answered_twice_stops_instead_of_looping
     serve { |_req, _n| ok([{ "id" => "cnv_1" }], pagination: { "nextCursor" => "same" }) }
 
     error = assert_raises(Cambio::InvalidResponseError) { client.conversions.list.auto_paging_each { nil } }
 
-    assert_match(/same nextCursor twice/, error.message)
+    assert_match(/nextCursor "same" again/, error.message)
+  end
+
+  def test_a_cursor_the_walk_already_followed_stops_it_instead_of_looping
+    serve_cycle("" => "A", "A" => "B", "B" => "A") # A -> B -> A
+
+    walked = []
+    error = assert_raises(Cambio::InvalidResponseError) { client.conversions.list(limit: 1).auto_paging_each { |c| walked << c.id } }
+
+    assert_equal ["INVALID_RESPONSE", "req-3"], [error.code, error.request_id]
+    assert_match(/nextCursor "A" again/, error.message)
+    assert_equal [nil, "A", "B"], cursors
+    assert_equal %w[cnv_1 cnv_2 cnv_3], walked
+  end
+
+  def test_a_page_naming_the_cursor_the_walk_started_from_stops_it
+    serve_cycle("S" => "T", "T" => "S")
+
+    assert_raises(Cambio::InvalidResponseError) { client.conversions.list(limit: 1, cursor: "S").auto_paging_each { nil } }
+
+    assert_equal %w[S T], cursors
   end
 end

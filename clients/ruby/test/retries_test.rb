@@ -148,6 +148,73 @@ class RetriesTest < Minitest::Test
     assert_operator elapsed, :<, 1.9
   end
 
+  def test_the_timeout_bounds_the_whole_try_even_when_the_answer_dribbles_in
+    # 52 bytes, 4 at a time 0.15 s apart: about 2 s in all, though no single read waits 0.5 s.
+    body = JSON.generate("success" => true, "data" => { "id" => "cmp_1", "name" => "Acme" })
+    serve { |_req, _n| ScriptedServer.trickle(0.15, ScriptedServer.raw(200, body, "Content-Type" => "application/json")) }
+
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    error = assert_raises(Cambio::ConnectionError) { client(timeout: 0.5, max_retries: 0).company.get }
+    elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+
+    assert_equal "TIMEOUT", error.code
+    assert_match(/No answer within 0.5 s/, error.message)
+    assert_operator elapsed, :<, 1.2
+    assert_equal 1, @server.requests.size
+  end
+
+  def test_an_answer_that_dribbles_in_within_the_timeout_is_read_whole
+    body = JSON.generate("success" => true, "data" => { "id" => "cmp_1", "name" => "Acme" })
+    serve { |_req, _n| ScriptedServer.trickle(0.01, ScriptedServer.raw(200, body, "Content-Type" => "application/json")) }
+
+    assert_equal "Acme", client(timeout: 5).company.get.name
+  end
+
+  def test_a_429_without_the_envelope_from_a_cdn_or_proxy_is_a_rate_limit_error_retried_after_retry_after
+    [ScriptedServer.raw(429, "Too Many Requests", "Content-Type" => "text/plain", "Retry-After" => "1"),
+     ScriptedServer.json(429, { "message" => "Too Many Requests" }, "Retry-After" => "1")].each do |throttled|
+      serve { |_req, n| n == 1 ? throttled : ok(WITHDRAWAL) }
+
+      assert_equal WITHDRAWAL["id"], client.withdrawals.get(WITHDRAWAL["id"]).id
+      first, second = @server.requests
+      assert_equal 2, @server.requests.size
+      assert_operator second.at - first.at, :>=, 0.95
+      @server.stop
+
+      serve { |_req, _n| throttled.dup.tap { |reply| reply.headers = reply.headers.reject { |name, _| name == "Retry-After" } } }
+      error = assert_raises(Cambio::RateLimitError) { client(max_retries: 2).company.get }
+      assert_equal ["RATE_LIMITED", 429, "req-3"], [error.code, error.status, error.request_id]
+      assert_equal 3, @server.requests.size
+      @server.stop
+    end
+  end
+
+  HOOK_ID = "whk_01JBZ6W1V7Q8R9S0T1U2V3W4X5"
+
+  def test_a_delete_retried_after_its_answer_was_lost_and_answered_404_is_the_webhook_deleted
+    [:drop, failure(503, "INTERNAL_ERROR")].each do |lost|
+      serve { |_req, n| n == 1 ? lost : failure(404, "NOT_FOUND", "Webhook not found") }
+
+      deleted = client.webhooks.delete(HOOK_ID)
+
+      assert_instance_of Cambio::DeletedWebhook, deleted
+      assert_equal [HOOK_ID, true], [deleted.id, deleted.deleted]
+      assert_equal %w[DELETE DELETE], @server.requests.map(&:method)
+      @server.stop
+    end
+  end
+
+  def test_a_404_to_the_first_try_of_a_delete_or_to_a_retried_get_is_still_not_found
+    serve { |_req, n| n == 1 ? :drop : failure(404, "NOT_FOUND") }
+    cambio = client
+
+    assert_raises(Cambio::NotFoundError) { cambio.webhooks.get(HOOK_ID) }
+    error = assert_raises(Cambio::NotFoundError) { cambio.webhooks.delete(HOOK_ID) }
+
+    assert_equal ["NOT_FOUND", 404], [error.code, error.status]
+    assert_equal %w[GET GET DELETE], @server.requests.map(&:method)
+  end
+
   def test_a_timeout_then_an_answer_succeeds
     serve { |_req, n| n == 1 ? ScriptedServer.hang(1) : ok(WITHDRAWAL, status: 201) }
 

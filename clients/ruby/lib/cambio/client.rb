@@ -51,7 +51,8 @@ module Cambio
     #              or the URL `npm start` prints; with or without the trailing /v1. Plain http only
     #              for loopback (127.0.0.0/8, ::1, localhost).
     # +max_retries+:: retries after the first try (default 2).
-    # +timeout+:: seconds per try for connecting, and for each read and write (default 30).
+    # +timeout+:: seconds per try, for all of it: connecting, sending and reading the whole answer
+    #             (default 30); an answer still arriving then is a TIMEOUT.
     # +initial_delay+, +max_delay+:: the backoff before retry n: a random delay between half and
     #                                all of min(max_delay, initial_delay x 2^n) seconds (0.5, 5).
     # +max_retry_after+:: the longest Retry-After honoured, in seconds (60); a longer one falls
@@ -148,8 +149,9 @@ module Cambio
     private_class_method :redact
 
     # @api private: one API call, retried as the class comment says. Returns [data, pagination,
-    # Cambio::Response].
-    def request(method, path, body: nil, query: nil, idempotency_key: nil)
+    # Cambio::Response]. +gone_on_retry+: a Proc giving the data a 404 to a retry of this call
+    # stands for (a DELETE whose earlier try did it, its answer lost).
+    def request(method, path, body: nil, query: nil, idempotency_key: nil, gone_on_retry: nil)
       uri = URI("#{@base_url}#{path}")
       uri.query = URI.encode_www_form(query) if query && !query.empty?
       headers = { "Accept" => "application/json", "User-Agent" => USER_AGENT }
@@ -162,7 +164,7 @@ module Cambio
       attempt = 0
       loop do
         begin
-          response = perform(method, uri, headers, payload)
+          response, text = perform(method, uri, headers, payload)
         rescue *TIMEOUT_ERRORS, *CONNECTION_ERRORS => e
           timed_out = TIMEOUT_ERRORS.any? { |klass| e.is_a?(klass) }
           # A certificate that does not verify will not verify on the next try either.
@@ -180,8 +182,9 @@ module Cambio
 
         answer = Response.new(status: response.code.to_i, request_id: response["x-request-id"],
                               headers: response.each_header.to_h.freeze)
-        outcome = interpret(answer, response.body)
+        outcome = interpret(answer, text)
         return outcome unless outcome.is_a?(CambioError)
+        return [gone_on_retry.call, nil, answer] if attempt.positive? && gone_on_retry && outcome.is_a?(NotFoundError)
         raise outcome if attempt >= @max_retries || !retryable?(outcome)
 
         pause(retry_after(response["retry-after"]) || backoff(attempt))
@@ -210,7 +213,12 @@ module Cambio
       raise ArgumentError, "idempotency_key must be 1 to 255 printable ASCII characters, got #{text.length} characters"
     end
 
+    # One try: [the Net::HTTPResponse, its body]. +timeout+ bounds the whole try, not each step: a
+    # server dribbling its answer a few bytes at a time is cut off when the try's time is up. Each
+    # step (connect, write, every read of the answer) may wait only what is left of it; no Timeout
+    # thread is involved.
     def perform(method, uri, headers, payload)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @timeout
       http = Net::HTTP.new(uri.hostname, uri.port)
       http.use_ssl = uri.scheme == "https"
       http.open_timeout = @timeout
@@ -222,7 +230,27 @@ module Cambio
       klass = { get: Net::HTTP::Get, post: Net::HTTP::Post, put: Net::HTTP::Put, delete: Net::HTTP::Delete }.fetch(method)
       request = klass.new(uri.request_uri, @authenticate.call(headers))
       request.body = payload unless payload.nil?
-      http.start { |connection| connection.request(request) }
+      body = "".b
+      response = http.start do |connection|
+        connection.write_timeout = time_left(deadline)
+        connection.read_timeout = time_left(deadline)
+        connection.request(request) do |answer|
+          connection.read_timeout = time_left(deadline)
+          answer.read_body do |chunk|
+            body << chunk
+            connection.read_timeout = time_left(deadline)
+          end
+        end
+      end
+      [response, body]
+    end
+
+    # Seconds left before +deadline+ (monotonic); Net::ReadTimeout (a TIMEOUT) when none are.
+    def time_left(deadline)
+      left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      raise Net::ReadTimeout unless left.positive?
+
+      left
     end
 
     # The data of a success envelope, or the CambioError an answer stands for.
@@ -238,6 +266,11 @@ module Cambio
 
       request_id = answer.request_id
       suffix = request_id ? ", request #{request_id}" : ""
+      if status == 429
+        # A CDN, WAF or proxy in front of the API throttling with its own body: still throttled, and retried.
+        return RateLimitError.new("HTTP 429 without the API's JSON envelope (RATE_LIMITED#{suffix})",
+                                  code: "RATE_LIMITED", status: status, request_id: request_id)
+      end
       if status >= 500
         return ApiServerError.new("HTTP #{status} without the API's JSON envelope (INTERNAL_ERROR#{suffix})",
                                   code: "INTERNAL_ERROR", status: status, request_id: request_id)

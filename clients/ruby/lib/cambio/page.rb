@@ -24,11 +24,12 @@ module Cambio
 
     attr_reader :data, :next_cursor, :last_response
 
-    # @api private: made by the client.
-    def initialize(data:, next_cursor:, last_response: nil, &fetch)
+    # @api private: made by the client (+cursor+: the cursor this page was asked for, nil for the first).
+    def initialize(data:, next_cursor:, last_response: nil, cursor: nil, &fetch)
       @data = data.freeze
       @next_cursor = next_cursor
       @last_response = last_response
+      @cursor = cursor
       @fetch = fetch
     end
 
@@ -66,22 +67,27 @@ module Cambio
 
     # Yields every record of this page and of every page after it, fetching each next page when
     # the previous one is used up. Without a block returns an Enumerator (lazy with +.lazy+: pages
-    # are fetched only as far as it is read).
+    # are fetched only as far as it is read). A cursor the API answers again after this walk
+    # followed it (A -> B -> A) would loop for ever: the walk raises Cambio::InvalidResponseError
+    # (INVALID_RESPONSE) there instead.
     def auto_paging_each(&block)
       return enum_for(:auto_paging_each) unless block
 
+      followed = @cursor.nil? ? [] : [@cursor]
       page = self
       loop do
         page.data.each(&block)
         break unless page.more?
 
+        if followed.include?(page.next_cursor)
+          raise InvalidResponseError.new("The API answered nextCursor #{page.next_cursor.inspect} again after this walk had followed it: " \
+                                         "stopping rather than looping (INVALID_RESPONSE#{", request #{page.request_id}" if page.request_id})",
+                                         code: "INVALID_RESPONSE", status: page.last_response&.status, request_id: page.request_id)
+        end
+        followed << page.next_cursor
         following = page.next_page
         break if following.nil?
 
-        if following.next_cursor && following.next_cursor == page.next_cursor
-          raise InvalidResponseError.new("The API answered the same nextCursor twice (#{page.next_cursor}): stopping rather than looping",
-                                         code: "INVALID_RESPONSE", request_id: following.request_id)
-        end
         page = following
       end
       nil

@@ -37,8 +37,8 @@ module Cambio
 
       private
 
-      def one(klass, method, path, body: nil, idempotency_key: nil)
-        data, _pagination, response = @client.request(method, path, body: body, idempotency_key: idempotency_key)
+      def one(klass, method, path, body: nil, idempotency_key: nil, gone_on_retry: nil)
+        data, _pagination, response = @client.request(method, path, body: body, idempotency_key: idempotency_key, gone_on_retry: gone_on_retry)
         klass.from_api(data, response)
       end
 
@@ -52,7 +52,8 @@ module Cambio
                                          code: "INVALID_RESPONSE", status: response.status, request_id: response.request_id)
         end
         next_cursor = pagination.is_a?(Hash) ? pagination["nextCursor"] : nil
-        Page.new(data: data.map { |each| klass.from_api(each, response) }, next_cursor: next_cursor, last_response: response) do |following|
+        Page.new(data: data.map { |each| klass.from_api(each, response) }, next_cursor: next_cursor, last_response: response,
+                 cursor: cursor&.to_s) do |following|
           page(klass, path, limit, following)
         end
       end
@@ -163,9 +164,12 @@ module Cambio
         one(Cambio::Webhook, :put, member(id), body: params(Cambio::WebhookRequest, values, "update"))
       end
 
-      # -> Cambio::DeletedWebhook (+id+, +deleted+ true).
+      # -> Cambio::DeletedWebhook (+id+, +deleted+ true). Retried like any call: when a retry is
+      # answered 404, the try whose answer was lost deleted the webhook, and the call returns the
+      # same DeletedWebhook as a delete answered 200. A 404 to the first try raises
+      # Cambio::NotFoundError.
       def delete(id)
-        one(Cambio::DeletedWebhook, :delete, member(id))
+        one(Cambio::DeletedWebhook, :delete, member(id), gone_on_retry: -> { { "id" => id, "deleted" => true } })
       end
 
       # Verifies a delivery over its raw body and returns its Cambio::WebhookEvent; raises

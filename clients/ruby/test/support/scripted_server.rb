@@ -5,8 +5,9 @@ require "socket"
 
 # A scripted HTTP/1.1 server on 127.0.0.1 (Ruby 3.1 has no WEBrick): each request is recorded and
 # answered by the block, called with the request and its 1-based number. The block returns
-# ScriptedServer.json(...) / .raw(...), :drop (close the connection without an answer) or
-# ScriptedServer.hang(seconds) (answer nothing for that long). Each connection has its thread, so
+# ScriptedServer.json(...) / .raw(...), :drop (close the connection without an answer),
+# ScriptedServer.hang(seconds) (answer nothing for that long) or ScriptedServer.trickle(seconds,
+# reply) (the reply's body 4 bytes at a time, +seconds+ apart). Each connection has its thread, so
 # a hanging answer does not hold the next try.
 class ScriptedServer
   Request = Struct.new(:method, :path, :headers, :body, :at, keyword_init: true) do
@@ -16,7 +17,7 @@ class ScriptedServer
     end
   end
 
-  Reply = Struct.new(:status, :headers, :body, :hang, keyword_init: true)
+  Reply = Struct.new(:status, :headers, :body, :hang, :trickle, keyword_init: true)
 
   REASONS = { 200 => "OK", 201 => "Created", 204 => "No Content", 400 => "Bad Request", 401 => "Unauthorized", 404 => "Not Found",
               409 => "Conflict", 422 => "Unprocessable Entity", 429 => "Too Many Requests", 500 => "Internal Server Error",
@@ -32,6 +33,11 @@ class ScriptedServer
 
   def self.hang(seconds)
     Reply.new(hang: seconds)
+  end
+
+  # +reply+ with its body sent 4 bytes at a time, +seconds+ apart: an answer that dribbles in.
+  def self.trickle(seconds, reply)
+    reply.dup.tap { |slow| slow.trickle = seconds }
   end
 
   # A port nothing listens on: connections to it are refused.
@@ -142,6 +148,12 @@ class ScriptedServer
     head = "HTTP/1.1 #{reply.status} #{REASONS.fetch(reply.status, "Status")}\r\n"
     headers.each { |name, value| head << "#{name}: #{value}\r\n" unless value.nil? }
     socket.write(head + "\r\n")
-    socket.write(body)
+    return socket.write(body) unless reply.trickle
+
+    body.bytes.each_slice(4) do |piece|
+      socket.write(piece.pack("C*"))
+      socket.flush
+      sleep(reply.trickle)
+    end
   end
 end
