@@ -25,6 +25,10 @@ const DAY_MS = 86_400_000;
 /** Reads of the balances and the entries since the period began that may disagree (an entry committed
  * between them) before the statement gives up; each retry reads afresh. */
 const SNAPSHOT_ATTEMPTS = 5;
+/** How far before the last entry read the short read starts: an entry's time is set before its
+ * transaction commits, and one that took its time (a retried write, a slow Lambda) commits behind
+ * entries already read. Far longer than a request to the table can take. */
+const COMMIT_MARGIN_MS = 60_000;
 
 /** `network` (of an entry's deposit or withdrawal, ledger.ts networkOf) comes after the columns
  * statements had before deposits took other networks, and `heldChange`/`held` (deposits that cannot
@@ -79,21 +83,41 @@ export async function* statementCsv(store: StatementStore, caller: Caller, input
 }
 
 /**
- * The balances at `fromMs`: today's, less every change since. The balances and the entries are two
- * reads; an entry and its balance change commit together, so when the balances read again after the
- * entries are unchanged, no entry came between, and the two agree.
+ * The balances at `fromMs`: today's, less every change since. The entries since `fromMs` are read
+ * once, however long that takes (months of an active company's history); then the balances, the
+ * entries since the last one read (less COMMIT_MARGIN_MS, for a write that took its time committing;
+ * each entry counted once, by its id), and the balances again. An entry and its balance change
+ * commit together, so when the two balance reads agree, no entry came between them and every entry
+ * they include is counted: only that short read is tried again, never the long one, which an active
+ * company's next payment would always outrun.
  */
 async function openingBalances(store: StatementStore, companyId: string, fromMs: number): Promise<Map<Currency, BucketDeltas>> {
-  for (let attempt = 1; attempt <= SNAPSHOT_ATTEMPTS; attempt++) {
-    const before = await store.getBalances(companyId);
-    const opening = new Map(CURRENCIES.map((currency) => [currency, bucketsOf(before.find((row) => row.currency === currency))]));
-    for await (const page of store.ledgerEntries(companyId, { fromMs })) {
+  const since = new Map(CURRENCIES.map((currency): [Currency, BucketDeltas] => [currency, { available: 0n, pending: 0n, locked: 0n, held: 0n }]));
+  const counted = new Set<string>();
+  let lastMs = fromMs;
+  const count = async (readFromMs: number) => {
+    for await (const page of store.ledgerEntries(companyId, { fromMs: readFromMs })) {
       for (const entry of page) {
-        for (const [currency, deltas] of balanceChanges(entry)) for (const bucket of BUCKETS) opening.get(currency)![bucket] -= deltas[bucket];
+        if (counted.has(entry.id)) continue;
+        counted.add(entry.id);
+        lastMs = Math.max(lastMs, Date.parse(entry.createdAt));
+        for (const [currency, deltas] of balanceChanges(entry)) for (const bucket of BUCKETS) since.get(currency)![bucket] += deltas[bucket];
       }
     }
+  };
+  await count(fromMs);
+  for (let attempt = 1; attempt <= SNAPSHOT_ATTEMPTS; attempt++) {
+    const before = await store.getBalances(companyId);
+    await count(Math.max(fromMs, lastMs - COMMIT_MARGIN_MS));
     const after = await store.getBalances(companyId);
-    if (sameBalances(before, after)) return opening;
+    if (!sameBalances(before, after)) continue;
+    return new Map(
+      CURRENCIES.map((currency) => {
+        const now = bucketsOf(before.find((row) => row.currency === currency));
+        const changed = since.get(currency)!;
+        return [currency, { available: now.available - changed.available, pending: now.pending - changed.pending, locked: now.locked - changed.locked, held: now.held - changed.held }];
+      }),
+    );
   }
   throw new Error(`The balances of ${companyId} kept changing while its statement was read`);
 }

@@ -60,6 +60,34 @@ describe('the statement', () => {
     ]);
   });
 
+  it("downloads a long period of a company whose payments keep coming: each long read of its history outrun by a commit", async () => {
+    // A year of entries, and a credit committing during every read of the whole history (never
+    // during the short read of what came last): the company's steady flow of deposits.
+    const history = Array.from({ length: 2_000 }, (_, i) => credit(1_000_000n, new Date(Date.parse('2026-01-01T00:00:00.000Z') + i * 3_600_000).toISOString()));
+    let clock = Date.parse('2026-11-26T10:00:00.000Z');
+    const balance = () => usdt(history.reduce((sum, entry) => sum + entry.postings[0]!.amount, 0n), history.at(-1)!.createdAt);
+    const store: StatementStore = {
+      getBalances: async () => balance(),
+      async *ledgerEntries(_companyId, range) {
+        const wanted = history.filter((e) => Date.parse(e.createdAt) >= range.fromMs && (range.toMs === undefined || Date.parse(e.createdAt) < range.toMs));
+        const long = wanted.length > 100;
+        for (let i = 0; i < wanted.length; i += 500) {
+          yield wanted.slice(i, i + 500);
+          if (long && i === 0) history.push(credit(1_000_000n, new Date((clock += 1_000)).toISOString()));
+        }
+      },
+    };
+
+    const lines = await csvOf(store, { from: '2026-01-01', to: '2026-11-26' });
+
+    const usdtLines = lines.filter((line) => line[4] === 'USDT');
+    expect(usdtLines[0]!.slice(0, 1).concat(usdtLines[0]![8]!)).toEqual(['opening', '0.000000']);
+    const closing = usdtLines.at(-1)!;
+    expect(closing[0]).toBe('closing');
+    // Opening plus every entry line is the closing.
+    expect(closing[8]).toBe(`${usdtLines.filter((line) => line[0] === 'entry').length}.000000`);
+  });
+
   it('opens a period after the entries on the balance they left', async () => {
     const lines = await csvOf(storeWithACommitInBetween(), { from: '2026-11-21', to: '2026-11-25' });
 
