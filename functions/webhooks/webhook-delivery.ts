@@ -202,14 +202,16 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     (deps.log ?? stderrLog).error('webhook delivery for a missing event', { ...message });
     return 'dropped';
   }
-  if (!webhook || !webhook.enabled) {
-    await deps.store.record(message, { eventType: event.type, status: 'cancelled', reason: webhook ? 'webhook disabled' : 'webhook deleted' }, now);
-    return 'cancelled';
-  }
+  // Before the webhook's own state: a late copy of a try already made (or of an older round) says
+  // nothing new, and must not write `cancelled` over a delivery that succeeded.
   if (delivery?.status === 'succeeded' && delivery.round >= message.round) return 'duplicate';
   // A try of an older round, still in the queue when a resend or redelivery started a newer one:
   // that round's tries stand for it, so the endpoint is never given two schedules at once.
   if (delivery && delivery.round > message.round) return 'duplicate';
+  if (!webhook || !webhook.enabled) {
+    await deps.store.record(message, { eventType: event.type, status: 'cancelled', reason: webhook ? 'webhook disabled' : 'webhook deleted' }, now);
+    return 'cancelled';
+  }
   // This try was made already: SQS delivers a message twice now and then, and a batch whose run
   // timed out comes back whole. It is not made again, nor its follow-up queued a second time (that
   // would fork the retries in two); only a follow-up not known queued (the queue failed after the

@@ -477,6 +477,10 @@ describe('send', () => {
 
     expect(receiver.deliveries).toHaveLength(1);
     expect(await deliveryItem(company, event.id, gone.id)).toMatchObject({ status: 'cancelled', reason: 'webhook deleted' });
+    // A late copy of the delivery that succeeded, once its webhook is deleted too, leaves it succeeded.
+    await registry.deleteWebhook(company, webhook.id);
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+    expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ status: 'succeeded' });
   });
 });
 
