@@ -230,42 +230,42 @@ class RetriesTest {
   /** A CDN's, WAF's or proxy's 429 (no error envelope) is a rate limit too: retried, Retry-After honoured, RateLimitException at the end. */
   @Test
   void a429WithoutTheEnvelopeIsARateLimitRetriedAsOne() throws Exception {
-    for (ScriptedServer.Reply tooMany : List.of(
-        ScriptedServer.raw(429, "text/plain", "Too Many Requests"),
-        ScriptedServer.raw(429, "text/html", "<html><body><h1>429 Too Many Requests</h1></body></html>"),
-        ScriptedServer.json(429, "{\"message\":\"Too Many Requests\"}"))) {
-      try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? tooMany.withHeader("Retry-After", "1") : ok(Fixtures.WITHDRAWAL))) {
-        assertEquals("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5", server.client().build().withdrawals().get("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5").id());
-        List<ScriptedServer.Seen> seen = server.seen();
-        assertEquals(2, seen.size(), tooMany.body());
-        long waitedMs = (seen.get(1).atNanos() - seen.get(0).atNanos()) / 1_000_000;
-        assertTrue(waitedMs >= 950, "waited " + waitedMs + " ms, not the Retry-After");
-      }
-      try (ScriptedServer server = new ScriptedServer((req, n) -> tooMany)) {
-        RateLimitException error = assertThrows(RateLimitException.class, () -> server.client().build().company().get(), tooMany.body());
-        assertEquals("RATE_LIMITED", error.getCode());
-        assertEquals(429, error.getStatusCode());
-        assertEquals("req_3", error.getRequestId());
-        assertEquals(3, server.seen().size());
-      }
+    String page = "<html><body><h1>429 Too Many Requests</h1></body></html>";
+    List<ScriptedServer.Reply> answers = List.of(ScriptedServer.raw(429, "text/plain", "Too Many Requests"), ScriptedServer.raw(429, "text/html", page), ScriptedServer.json(429, "{\"message\":\"Too Many Requests\"}"));
+    for (ScriptedServer.Reply tooMany : answers) {
+      List<ScriptedServer.Seen> seen = retriedOnce(tooMany.withHeader("Retry-After", "1"));
+      long waitedMs = (seen.get(1).atNanos() - seen.get(0).atNanos()) / 1_000_000;
+      assertTrue(waitedMs >= 950, "waited " + waitedMs + " ms, not the Retry-After");
+      RateLimitException error = raisedAfterRetries(tooMany, RateLimitException.class);
+      assertEquals("RATE_LIMITED", error.getCode());
+      assertEquals(429, error.getStatusCode());
+      assertEquals("req_3", error.getRequestId());
     }
   }
 
   @Test
   void a5xxWithoutTheEnvelopeIsAnApiServerErrorRetriedAsOne() throws Exception {
-    for (ScriptedServer.Reply down : List.of(
-        ScriptedServer.raw(502, "text/html", "<html>Bad Gateway</html>"),
-        ScriptedServer.raw(503, "text/plain", ""),
-        ScriptedServer.json(504, "{\"message\":\"Gateway Timeout\"}"))) {
-      try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? down : ok(Fixtures.WITHDRAWAL))) {
-        server.client().build().withdrawals().get("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5");
-        assertEquals(2, server.seen().size(), down.body());
-      }
-      try (ScriptedServer server = new ScriptedServer((req, n) -> down)) {
-        ApiServerException error = assertThrows(ApiServerException.class, () -> server.client().build().company().get(), down.body());
-        assertEquals(down.status(), error.getStatusCode());
-        assertEquals(3, server.seen().size());
-      }
+    for (ScriptedServer.Reply down : List.of(ScriptedServer.raw(502, "text/html", "<html>Bad Gateway</html>"), ScriptedServer.raw(503, "text/plain", ""), ScriptedServer.json(504, "{\"message\":\"Gateway Timeout\"}"))) {
+      retriedOnce(down);
+      assertEquals(down.status(), raisedAfterRetries(down, ApiServerException.class).getStatusCode());
+    }
+  }
+
+  /** {@code reply} once, then a withdrawal: the client tries again and answers the withdrawal; the two requests the server saw. */
+  private static List<ScriptedServer.Seen> retriedOnce(ScriptedServer.Reply reply) throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? reply : ok(Fixtures.WITHDRAWAL))) {
+      assertEquals("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5", server.client().build().withdrawals().get("wdr_01JBZ6W1V7Q8R9S0T1U2V3W4X5").id());
+      assertEquals(2, server.seen().size(), reply.body());
+      return server.seen();
+    }
+  }
+
+  /** {@code reply} every time: the client's three tries, then {@code family}. */
+  private static <E extends CambioException> E raisedAfterRetries(ScriptedServer.Reply reply, Class<E> family) throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> reply)) {
+      E error = assertThrows(family, () -> server.client().build().company().get(), reply.body());
+      assertEquals(3, server.seen().size());
+      return error;
     }
   }
 
