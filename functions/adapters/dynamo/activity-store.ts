@@ -8,6 +8,7 @@ import { ID_PREFIXES, isId } from '#functions/shared/ids';
 import { conversionItem } from './items/conversion.ts';
 import { depositItem, depositReferenceItem } from './items/deposit.ts';
 import { companyPartition } from './items/item.ts';
+import { referenceHolder } from './refusals.ts';
 import { eventItem } from './items/event.ts';
 import { webhookDeliveryItem } from './items/webhook-delivery.ts';
 import { itemsUnder, readItem } from './queries.ts';
@@ -87,8 +88,7 @@ export class DynamoActivityStore extends TableStore implements ActivityStore {
   }
 
   async activityIdByReference(companyId: string, kind: 'deposits' | 'withdrawals', reference: string): Promise<string | null> {
-    const claim = kind === 'deposits' ? depositReferenceItem : withdrawalReferenceItem;
-    return claim.holderFromItem(await readItem(this.db, this.tableName, claim.key(companyId, reference)));
+    return referenceHolder(this.db, this.tableName, kind === 'deposits' ? depositReferenceItem : withdrawalReferenceItem, companyId, reference);
   }
 
   async deliveriesOfEvent(companyId: string, eventId: string): Promise<EventDelivery[]> {

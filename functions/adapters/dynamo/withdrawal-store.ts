@@ -2,10 +2,9 @@ import { insufficientBalance } from '#functions/shared/errors';
 import type { LedgerEntry } from '#functions/ledger/ledger';
 import type { Withdrawal, WithdrawalStore } from '#functions/withdrawals/withdrawals';
 import { MoneyTransaction } from './transaction.ts';
-import { existingReference } from './refusals.ts';
+import { existingReference, referenceHolder } from './refusals.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
-import { readItem } from './queries.ts';
 import type { GuardedWrite, WithdrawalGuards } from '#functions/withdrawals/withdrawal-policy';
 import type { AuditEntry } from '#functions/companies/audit-log';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -39,6 +38,6 @@ export class DynamoWithdrawalStore extends withDestinationLists(TableStore) impl
   }
 
   async withdrawalIdByReference(companyId: string, reference: string): Promise<string | null> {
-    return withdrawalReferenceItem.holderFromItem(await readItem(this.db, this.tableName, withdrawalReferenceItem.key(companyId, reference)));
+    return referenceHolder(this.db, this.tableName, withdrawalReferenceItem, companyId, reference);
   }
 }
