@@ -16,7 +16,7 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DepositForwarderFactory } from '#functions/networks/evm/contracts';
-import { Bep20Usdt, TetherUsdt } from '#functions/networks/evm/usdt-contracts';
+import { Bep20Usdt, BlockedListUsdt, TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import type { TokenControlsKind } from '#functions/networks/evm/settings';
 import type { HotWalletFloat } from '#functions/ledger/floats';
@@ -58,12 +58,15 @@ export const CUSTOMER_USDT = 1_000_000n;
 const DEPLOYER_USDT = ISSUED_USDT / 2n;
 
 /**
- * Which contract a network's local USDT is: TetherUsdt (Ethereum's TetherToken, and in place of
- * Polygon's and Arbitrum's, whose controls it has) where the network's token has Tether's
- * controls, Bep20Usdt (BSC's BEP20USDT, 18 decimals) where it has none.
+ * Which contract a network's local USDT is, by the controls the network's token has: TetherUsdt
+ * (Ethereum's TetherToken, and in place of Polygon's and Arbitrum's, whose controls it has) for
+ * Tether's, BlockedListUsdt (Tether's newer token) for a blocked list, Bep20Usdt (BSC's BEP20USDT,
+ * 18 decimals) for none.
  */
-export type LocalUsdtToken = 'tether' | 'bep20';
-export const localUsdtTokenOf = (tokenControls: TokenControlsKind): LocalUsdtToken => (tokenControls === 'tether' ? 'tether' : 'bep20');
+export type LocalUsdtToken = 'tether' | 'blocked-list' | 'bep20';
+const LOCAL_TOKEN_OF_CONTROLS: Record<TokenControlsKind, LocalUsdtToken> = { tether: 'tether', 'blocked-list': 'blocked-list', none: 'bep20' };
+const CONTROLS_OF_LOCAL_TOKEN: Record<LocalUsdtToken, TokenControlsKind> = { tether: 'tether', 'blocked-list': 'blocked-list', bep20: 'none' };
+export const localUsdtTokenOf = (tokenControls: TokenControlsKind): LocalUsdtToken => LOCAL_TOKEN_OF_CONTROLS[tokenControls];
 
 /** The local token of the network whose chain id a node answers (the local nodes answer their real
  * network's); TetherUsdt on any other chain. */
@@ -157,7 +160,7 @@ export const hotWalletFloatOf = (network: EvmNetworkName, contracts: Pick<Networ
 });
 
 /**
- * Deploys the network's USDT (TetherUsdt with `usdtDecimals`, or Bep20Usdt, whose 18 are fixed) and
+ * Deploys the network's USDT (TetherUsdt or BlockedListUsdt with `usdtDecimals`, or Bep20Usdt, whose 18 are fixed) and
  * the factory, hands the token to the issuer, who issues the supply and gives the customer account,
  * the hot wallet and the deployer their USDT. `hotWallet` is the factory's owner: anvil's second account
  * unless the caller's hot wallet is another key, which is then given ETH for its payouts' and sweeps' gas.
@@ -185,22 +188,23 @@ export async function deployNetworkContracts(
     await createTestClient({ chain, mode: 'anvil', transport: http() }).setBalance({ address: hotWallet.address, value: parseEther('10000') });
   }
 
-  const usdt = await deployed(
-    publicClient,
-    usdtToken === 'tether'
-      ? await wallet.deployContract({ abi: TetherUsdt.abi, bytecode: TetherUsdt.bytecode, args: [0n, 'Tether USD', 'USDT', BigInt(options.usdtDecimals)] })
-      : await wallet.deployContract({ abi: Bep20Usdt.abi, bytecode: Bep20Usdt.bytecode }),
-  );
+  const deployments = {
+    tether: () => wallet.deployContract({ abi: TetherUsdt.abi, bytecode: TetherUsdt.bytecode, args: [0n, 'Tether USD', 'USDT', BigInt(options.usdtDecimals)] }),
+    'blocked-list': () => wallet.deployContract({ abi: BlockedListUsdt.abi, bytecode: BlockedListUsdt.bytecode, args: ['USD₮0', 'USD₮0', options.usdtDecimals] }),
+    bep20: () => wallet.deployContract({ abi: Bep20Usdt.abi, bytecode: Bep20Usdt.bytecode }),
+  } satisfies Record<LocalUsdtToken, () => Promise<Hex>>;
+  const usdt = await deployed(publicClient, await deployments[usdtToken]());
   const { factory, implementation } = await deployForwarderFactory(wallet, publicClient, hotWallet.address);
-  // The same selector on both tokens: transferOwnership(address); then issue (Tether) or mint (BEP-20) to the issuer.
+  // The same selector on every token: transferOwnership(address); then issue (Tether) or mint (the
+  // newer token, BEP-20) to the issuer.
   await mined(publicClient, await wallet.writeContract({ address: usdt, abi: TetherUsdt.abi, functionName: 'transferOwnership', args: [issuer.address] }));
-  await mined(
-    publicClient,
-    usdtToken === 'tether'
-      ? await asIssuer.writeContract({ address: usdt, abi: TetherUsdt.abi, functionName: 'issue', args: [ISSUED_USDT * unit] })
-      : await asIssuer.writeContract({ address: usdt, abi: Bep20Usdt.abi, functionName: 'mint', args: [ISSUED_USDT * unit] }),
-  );
-  // transfer(address,uint256) is the same call on both tokens (Tether's returns nothing, which a
+  const issuance = {
+    tether: () => asIssuer.writeContract({ address: usdt, abi: TetherUsdt.abi, functionName: 'issue', args: [ISSUED_USDT * unit] }),
+    'blocked-list': () => asIssuer.writeContract({ address: usdt, abi: BlockedListUsdt.abi, functionName: 'mint', args: [issuer.address, ISSUED_USDT * unit] }),
+    bep20: () => asIssuer.writeContract({ address: usdt, abi: Bep20Usdt.abi, functionName: 'mint', args: [ISSUED_USDT * unit] }),
+  } satisfies Record<LocalUsdtToken, () => Promise<Hex>>;
+  await mined(publicClient, await issuance[usdtToken]());
+  // transfer(address,uint256) is the same call on every token (Tether's returns nothing, which a
   // transaction sent without simulating does not read).
   const pay = async (to: Address, amount: bigint) =>
     mined(publicClient, await asIssuer.writeContract({ address: usdt, abi: TetherUsdt.abi, functionName: 'transfer', args: [to, amount * unit] }));
@@ -208,6 +212,6 @@ export async function deployNetworkContracts(
   await pay(deployer.address, DEPLOYER_USDT);
   // The hot wallet's float, for withdrawals.
   const { transactionHash: floatTxHash } = await pay(hotWallet.address, HOT_WALLET_USDT);
-  const tokenControls: TokenControlsKind = usdtToken === 'tether' ? 'tether' : 'none';
+  const tokenControls = CONTROLS_OF_LOCAL_TOKEN[usdtToken];
   return { chain, usdt, usdtDecimals: options.usdtDecimals, usdtToken, tokenControls, factory, implementation, deployer, issuer, hotWallet, customer, floatTxHash };
 }

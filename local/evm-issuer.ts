@@ -2,7 +2,7 @@ import { getAddress, isAddress, type Address, type Hex, type LocalAccount } from
 import type { SandboxIssuer } from '#functions/networks/sandbox-issuer';
 import { EVM_NETWORKS, evmTokenControlsOf } from '#functions/networks/evm/networks';
 import type { EvmNetworkName, EvmNetworkSettings } from '#functions/networks/evm/settings';
-import { TetherUsdt, UpgradedUsdt } from '#functions/networks/evm/usdt-contracts';
+import { BlockedListUsdt, TetherUsdt, UpgradedUsdt } from '#functions/networks/evm/usdt-contracts';
 import { anvilAccount, localEvmChain, localPublicClient, localWalletClient } from './evm-contracts.ts';
 
 /**
@@ -16,8 +16,15 @@ import { anvilAccount, localEvmChain, localPublicClient, localWalletClient } fro
  * stay as they were.
  */
 
-/** The network's token has no issuer controls (BSC's BEP20USDT): there is nothing to drive. */
+/** The network's token lacks the control asked for (BSC's BEP20USDT has none; Tether's newer
+ * token no pause, fee or deprecation): there is nothing to drive. */
 export class TokenWithoutControls extends Error {}
+
+/** The address asked for, refused before anything is sent when it is not one. */
+const evmAddress = (address: string): Address => {
+  if (!isAddress(address)) throw new RangeError(`not an EVM address (0x and 40 hex digits, EIP-55 when mixed case): ${JSON.stringify(address)}`);
+  return address;
+};
 
 /** TetherToken's `setParams` limits: basis points below 20, a maximum fee below 50 whole tokens. */
 const FEE_BASIS_POINTS_BELOW = 20;
@@ -34,21 +41,22 @@ export function evmSandboxIssuer(name: EvmNetworkName, network: EvmNetworkSettin
   const reader = localPublicClient(chain);
   const wallet = localWalletClient(chain, issuer);
   const legacy = network.usdtContract as Address;
+  const mined = async (hash: Hex): Promise<void> => {
+    const receipt = await reader.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`the issuer's transaction ${hash} reverted`);
+  };
+  if (evmTokenControlsOf(name, network) === 'blocked-list') return blockedListIssuer(legacy, wallet, mined);
 
   /** The contract that holds the balances: the stage's, or the one it was deprecated for. */
   const current = async (): Promise<Address> =>
     (await reader.readContract({ address: legacy, abi: TetherUsdt.abi, functionName: 'deprecated' }))
       ? reader.readContract({ address: legacy, abi: TetherUsdt.abi, functionName: 'upgradedAddress' })
       : legacy;
-  const mined = async (hash: Hex): Promise<void> => {
-    const receipt = await reader.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`the issuer's transaction ${hash} reverted`);
-  };
   // pause, unpause, addBlackList, removeBlackList and setParams are the same calls on TetherUsdt
   // and UpgradedUsdt.
   const send = async (functionName: 'addBlackList' | 'removeBlackList', address: string): Promise<void> => {
-    if (!isAddress(address)) throw new RangeError(`not an EVM address (0x and 40 hex digits, EIP-55 when mixed case): ${JSON.stringify(address)}`);
-    await mined(await wallet.writeContract({ address: await current(), abi: TetherUsdt.abi, functionName, args: [address] }));
+    const target = evmAddress(address);
+    await mined(await wallet.writeContract({ address: await current(), abi: TetherUsdt.abi, functionName, args: [target] }));
   };
   /** Tether's pause() and unpause() revert when the token is already so: asked twice, the second does nothing. */
   const setPaused = async (paused: boolean): Promise<void> => {
@@ -89,5 +97,28 @@ export function evmSandboxIssuer(name: EvmNetworkName, network: EvmNetworkSettin
       // EIP-55, the form settings and records hold an address in (a receipt's is lower case).
       return { upgradedContract: getAddress(contractAddress) };
     },
+  };
+}
+
+/**
+ * The issuer of Tether's newer token (contracts/usdt/BlockedListUsdt.sol, settings' `blocked-list`):
+ * its blocked list is the freeze; it has no pause, no fee and no deprecation, which are refused
+ * before anything is sent.
+ */
+function blockedListIssuer(token: Address, wallet: ReturnType<typeof localWalletClient>, mined: (hash: Hex) => Promise<void>): SandboxIssuer {
+  const send = async (functionName: 'addToBlockedList' | 'removeFromBlockedList', address: string): Promise<void> => {
+    const target = evmAddress(address);
+    await mined(await wallet.writeContract({ address: token, abi: BlockedListUsdt.abi, functionName, args: [target] }));
+  };
+  const lacks = (what: string) => async (): Promise<never> => {
+    throw new TokenWithoutControls(`this USDT is Tether's newer token (tokenControls 'blocked-list'): its issuer blocks and unblocks addresses, and it has no ${what}`);
+  };
+  return {
+    freeze: (address) => send('addToBlockedList', address),
+    unfreeze: (address) => send('removeFromBlockedList', address),
+    pause: lacks('pause'),
+    unpause: lacks('pause'),
+    setFee: lacks('transfer fee'),
+    deprecate: lacks('deprecation: it is upgraded behind its proxy, at the same address'),
   };
 }

@@ -163,15 +163,14 @@ async function onEvm(name: EvmNetworkName) {
   const opened = running.evmNetworks?.[name];
   if (!opened) refuse(`${name} is not open on the running local runtime; open are ${networksOpenIn({ EVM_NETWORKS: running.evmNetworks }).join(', ')}.`);
   const { evmSandboxIssuer, TokenWithoutControls } = await import('#local/evm-issuer');
-  let issuer: SandboxIssuer;
   try {
-    issuer = evmSandboxIssuer(name, opened);
+    return await act(evmSandboxIssuer(name, opened));
   } catch (error) {
-    // The running runtime's setting for the network says its token has no controls.
+    // The running runtime's setting for the network says its token lacks the control: any (BSC's
+    // BEP20USDT), or a pause, a fee and a deprecation (Tether's newer token), before anything is sent.
     if (error instanceof TokenWithoutControls) refuse(`${error.message}.`);
     throw error;
   }
-  return act(issuer);
 }
 
 /** Solana's node lives only as long as the `npm start` that started it. */

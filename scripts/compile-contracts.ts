@@ -12,8 +12,9 @@ import { parseAbi } from 'viem';
  *   its factory), solc 0.8;
  * - USDT_CONTRACTS_MODULE_FILE, from contracts/usdt/*.sol: the local chains' USDT, our own
  *   contracts with the interface and behaviour of each network's mainnet token
- *   (../shared/networks.md), each compiled with the old compiler its mainnet namesake was
- *   (TetherToken: 0.4.18; BEP20USDT: 0.5.16), as npm aliases in devDependencies.
+ *   (../shared/networks.md), each compiled with the compiler its mainnet namesake was: the old
+ *   ones as npm aliases in devDependencies (TetherToken: 0.4.18; BEP20USDT: 0.5.16), and today's
+ *   0.8 for Tether's newer token (BlockedListUsdt, on OpenZeppelin's ERC-20).
  * The output is committed so the runtime never needs a compiler; test/unit/evm-contracts.test.ts
  * recompiles and fails when a committed file is not what the sources compile to.
  */

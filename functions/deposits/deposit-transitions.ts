@@ -279,7 +279,7 @@ export function stillAtAddress(deposit: Deposit, usdtThere: bigint, creditedUnsw
 export const heldForItsFreeze = (deposit: Pick<Deposit, 'transactions'>): boolean => deposit.transactions.some((tx) => tx.status === 'held' && tx.holdReason === 'address_frozen');
 
 /** Said each run while it lasts, so that it is not missed: the deposit held for USDT its unfrozen address no longer has. */
-export const GONE_AT_UNFREEZE = 'deposit address unfrozen without the USDT held there: the issuer erased it while frozen (destroyBlackFunds); kept held, not credited';
+export const GONE_AT_UNFREEZE = 'deposit address unfrozen without the USDT held there: the issuer erased it while frozen (destroyBlackFunds, destroyBlockedFunds); kept held, not credited';
 
 /** The issuer unfroze the address of a deposit whose credit freezeCredit took back: credited again,
  * `held` → `available`, `deposit.completed` written, and the address back on the sweeper's due list. */

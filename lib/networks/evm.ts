@@ -1,20 +1,23 @@
 import * as v from 'valibot';
 import type { IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Stack } from 'aws-cdk-lib';
-import { EVM_NETWORKS, evmTokenControlsOf } from '../../functions/networks/evm/networks.ts';
-import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName } from '../../functions/networks/evm/settings.ts';
+import { EVM_NETWORKS, evmTokenControlsOf, KNOWN_USDT_CONTROLS } from '../../functions/networks/evm/networks.ts';
+import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName, type TokenControlsKind } from '../../functions/networks/evm/settings.ts';
 import { forwarderImplementationAddress } from '../../functions/networks/evm/forwarder-address.ts';
 import type { Address } from 'viem';
 import type { StageConfig } from '../../config/stages.ts';
 import type { Binder } from '../api-function.ts';
 import { secretsNamedIn } from '../binders.ts';
-import { hotWalletKey, idSuffixOf, NO_CONTROLS, TETHER_CONTROLS, type NetworkFamilyStack } from './network-stack.ts';
+import { FREEZE_ONLY, hotWalletKey, idSuffixOf, NO_CONTROLS, TETHER_CONTROLS, type IssuerControls, type NetworkFamilyStack } from './network-stack.ts';
 
 /**
  * The EVM networks on the stage: each open where its EVM_NETWORKS figure names it, polled at its
  * own rate (`scanEveryMinutes`), its payouts replaced at a higher fee up to the network's cap. Each
  * has a hot wallet key of its own, and reads its node's URL from a secret where the figure names one.
  */
+/** Which alarms each kind of token's controls can fire (settings.ts TOKEN_CONTROLS). */
+const ISSUER_CONTROLS_OF: Record<TokenControlsKind, IssuerControls> = { tether: TETHER_CONTROLS, 'blocked-list': FREEZE_ONLY, none: NO_CONTROLS };
+
 export const evmStack: NetworkFamilyStack = {
   destinationReads: () => [],
   onStage(stack, config) {
@@ -31,7 +34,7 @@ export const evmStack: NetworkFamilyStack = {
         gasLow: { feeSymbol: EVM_NETWORKS[name].feeAsset.symbol, minimumSetting: `EVM_NETWORKS.${name}.hotWalletGasMinimum` },
         feeCap: { figure: 'maxFeePerGasGwei', setting: 'EVM_NETWORKS' },
         stuckBecause: 'unmined under the fee cap, behind a nonce that will not fill,',
-        issuerControls: evmTokenControlsOf(name, network) === 'tether' ? TETHER_CONTROLS : NO_CONTROLS,
+        issuerControls: ISSUER_CONTROLS_OF[evmTokenControlsOf(name, network)],
       })),
       nodes: [secretsNamedIn('EVM_NETWORKS', entries.flatMap(([, network]) => (network.rpcUrlSecret ? [network.rpcUrlSecret] : [])))],
       signing: [hotWalletKeys(openKeys, 'kms:Sign', 'kms:GetPublicKey')],
@@ -57,6 +60,15 @@ function openEvmNetworks(config: StageConfig) {
         `Stage ${config.stage}: EVM_NETWORKS.${name}.forwarderImplementation is ${network.forwarderImplementation}, but the factory ` +
           `${network.forwarderFactory} deploys its implementation at ${deployed}: a deposit address computed from the figure could never be swept. ` +
           'Set it to the factory\'s implementation() (npm run evm:deploy-factory prints both).',
+      );
+    }
+    // A contract read with another token's controls reverts every freeze read: no deposit would be credited.
+    const known = KNOWN_USDT_CONTROLS[network.usdtContract.toLowerCase()];
+    const named = evmTokenControlsOf(name as EvmNetworkName, network);
+    if (known && known !== named) {
+      throw new Error(
+        `Stage ${config.stage}: EVM_NETWORKS.${name}.usdtContract ${network.usdtContract} has the issuer controls '${known}', but the stage reads it as '${named}'` +
+          `${network.tokenControls ? '' : ` (${name}'s default)`}: every freeze read would revert and no deposit would be credited. Set EVM_NETWORKS.${name}.tokenControls to '${known}' (docs/evm-networks.md).`,
       );
     }
   }

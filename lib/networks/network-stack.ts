@@ -34,13 +34,14 @@ export interface FamilyOnStage {
 
 /** What the issuer can do to a network's USDT, and so which of its alarms can fire: Tether's
  * contracts (TRON's, and TetherToken on the EVM chains) freeze and pause; BSC's BEP20USDT does
- * neither; SPL Token freezes accounts and has no pause. */
+ * neither; Tether's newer token (a blocked list) and SPL Token freeze, and have no pause. */
 export interface IssuerControls {
   freeze: boolean;
   pause: boolean;
 }
 export const TETHER_CONTROLS: IssuerControls = { freeze: true, pause: true };
 export const NO_CONTROLS: IssuerControls = { freeze: false, pause: false };
+export const FREEZE_ONLY: IssuerControls = { freeze: true, pause: false };
 
 /** A network the stage opens, as its schedules and its alarms describe it. */
 export interface OpenNetwork {

@@ -5,7 +5,7 @@ import { SOLANA_STAGE_SETTINGS, type SolanaNetworkSettings } from '../../functio
 import type { StageConfig } from '../../config/stages.ts';
 import type { Binder } from '../api-function.ts';
 import { secretsNamedIn } from '../binders.ts';
-import { hotWalletKey, type NetworkFamilyStack } from './network-stack.ts';
+import { FREEZE_ONLY, hotWalletKey, type NetworkFamilyStack } from './network-stack.ts';
 
 /**
  * Solana on the stage, open where its SOLANA figure is set: polled every minute as the signing jobs
@@ -34,7 +34,7 @@ export const solanaStack: NetworkFamilyStack = {
               // Its fees and the rent of the token accounts payouts create are SOL.
               gasLow: { feeSymbol: solana.feeAsset.symbol, minimumSetting: 'SOLANA.hotWalletSolMinimum' },
               stuckBecause: 'signed again and again without landing (the hot wallet short of SOL, or the network congested past the priority fee cap),',
-              issuerControls: { freeze: true, pause: false },
+              issuerControls: FREEZE_ONLY,
             },
           ]
         : [],

@@ -27,6 +27,8 @@ const EVM_NETWORKS = {
     chainId: 42161,
     rpcUrl: 'https://arb1.example.com/rpc',
     usdtContract: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9',
+    // USD₮0, Tether's newer token: a blocked list, no pause.
+    tokenControls: 'blocked-list',
     forwarderFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     forwarderImplementation: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be',
     finalizedTag: true,
@@ -178,18 +180,26 @@ it("refuses at synth a forwarderImplementation that is not the factory's own imp
 });
 
 it.each([
-  ['HotWalletFrozen', /froze the .* hot wallet/],
-  ['TokenPaused', /paused USDT on/],
-  ['DepositAddressesFrozen', /froze one or more .* deposit addresses/],
-])("alarms per open network, TRON's included, on the issuer's control %s, as its sender and sweeper publish it", (metric, description) => {
+  ['HotWalletFrozen', /froze the .* hot wallet/, ['Arbitrum', 'Ethereum', 'Tron']],
+  // Arbitrum's USD₮0 has no pause to alarm on.
+  ['TokenPaused', /paused USDT on/, ['Ethereum', 'Tron']],
+  ['DepositAddressesFrozen', /froze one or more .* deposit addresses/, ['Arbitrum', 'Ethereum', 'Tron']],
+])("alarms per open network whose token has the control, TRON's included, on the issuer's control %s, as its sender and sweeper publish it", (metric, description, titles) => {
   const alarms = alarmsOn(metric);
-  expect(alarms.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum', 'total']);
-  expect(alarms.map((alarm) => alarm.name).sort()).toEqual([`Cambio-sandbox-${metric}Arbitrum`, `Cambio-sandbox-${metric}Ethereum`, `Cambio-sandbox-${metric}Tron`]);
+  expect(alarms.map((alarm) => alarm.name).sort()).toEqual(titles.map((title) => `Cambio-sandbox-${metric}${title}`));
   for (const alarm of alarms) expect(alarm.description).toMatch(description);
 });
 
+it.each([
+  ['arbitrum', { ...EVM_NETWORKS.arbitrum, tokenControls: undefined }, /EVM_NETWORKS\.arbitrum\.usdtContract 0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9 has the issuer controls 'blocked-list', but the stage reads it as 'tether' \(arbitrum's default\).*Set EVM_NETWORKS\.arbitrum\.tokenControls to 'blocked-list'/],
+  ['ethereum', { ...EVM_NETWORKS.ethereum, tokenControls: 'none' }, /EVM_NETWORKS\.ethereum\.usdtContract 0xdAC17F958D2ee523a2206206994597C13D831ec7 has the issuer controls 'tether', but the stage reads it as 'none':/],
+])("refuses at synth a known mainnet USDT read with another token's controls (%s): every freeze read would revert, and no deposit be credited", (name, network, message) => {
+  expect(() => sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify({ [name]: network }) })).toThrow(message);
+});
+
 it("makes none of the issuer's alarms on a network whose USDT has no controls: BSC's BEP20USDT, or one a stage says has none", () => {
-  const arbitrumLike = { ...EVM_NETWORKS.arbitrum, rpcUrl: 'https://rpc.example.com' };
+  // Another token than USD₮0, at an address whose controls are not known, each network's default read.
+  const arbitrumLike = { ...EVM_NETWORKS.arbitrum, rpcUrl: 'https://rpc.example.com', usdtContract: '0x000000000000000000000000000000000000dEaD', tokenControls: undefined };
   const withoutControls = alarmsTemplate(sandboxStackWith({ EVM_NETWORKS: JSON.stringify({ bsc: { ...arbitrumLike, chainId: 56 }, polygon: { ...arbitrumLike, chainId: 137, tokenControls: 'none' } }) }));
   const issuerAlarms = Object.values(withoutControls.findResources('AWS::CloudWatch::Alarm'))
     .filter((alarm) => ['HotWalletFrozen', 'TokenPaused', 'DepositAddressesFrozen'].includes(alarm.Properties.MetricName))

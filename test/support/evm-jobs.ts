@@ -25,7 +25,7 @@ import { DynamoEvmSweepStore } from '#functions/networks/evm/sweep-store';
 import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
 import { localEvmSigner } from '#functions/networks/evm/signer';
 import type { SliceSettings } from '#functions/settings/functions';
-import { ANVIL_MNEMONIC } from '#local/evm-contracts';
+import { ANVIL_MNEMONIC, type LocalUsdtToken } from '#local/evm-contracts';
 import type { TestTable } from './dynamo.ts';
 import { usdt } from './money.ts';
 import { anvilNetworkSettings, useAnvilWithContracts } from './anvil.ts';
@@ -96,8 +96,12 @@ export const evmDepositSettings = (networks: EvmDepositSettings['EVM_NETWORKS'])
  * the stage's `settings` name it, final `confirmations` deep, and a first scan places the poller's
  * cursor at its head. A test may replace `settings`, as a stage that names another usdtContract.
  */
-export function useEvmDepositAnvil(env: TestTable, network: EvmNetworkName, { chainId, usdtDecimals, confirmations }: { chainId: number; usdtDecimals: number; confirmations: number }) {
-  const anvil = Object.assign(useAnvilWithContracts({ chainId, usdtDecimals }), { settings: undefined as unknown as EvmDepositSettings });
+export function useEvmDepositAnvil(
+  env: TestTable,
+  network: EvmNetworkName,
+  { chainId, usdtDecimals, confirmations, usdtToken }: { chainId: number; usdtDecimals: number; confirmations: number; usdtToken?: LocalUsdtToken },
+) {
+  const anvil = Object.assign(useAnvilWithContracts({ chainId, usdtDecimals, usdtToken }), { settings: undefined as unknown as EvmDepositSettings });
   const depositJobs = () => evmDepositJobs(env, network, anvil.settings);
   beforeAll(async () => {
     anvil.settings = evmDepositSettings({ [network]: anvilNetworkSettings(anvil.node, { chainId, confirmations }) });

@@ -56,6 +56,12 @@ const TETHER_CONTROLS_ABI = [
   parseAbiItem('function upgradedAddress() view returns (address)'),
 ] as const;
 
+/** Tether's newer TetherToken's one control (settings.ts `blocked-list`: Arbitrum's USD₮0). */
+const BLOCKED_LIST_ABI = [parseAbiItem('function isBlocked(address) view returns (bool)')] as const;
+
+/** A call the contract reverted (it has no such function, or refused): not a node's fault. */
+const reverted = (error: unknown): boolean => error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError) !== null;
+
 /** A node that refuses a range says so in many words: too many results, range too large, limit
  * exceeded, response size, timeout. Any of them means "ask for less". */
 const RANGE_REFUSED = /range|too many|limit|exceed|size|timeout|10000 results/i;
@@ -311,29 +317,59 @@ export class EvmChain implements Chain {
   }
 
   /**
-   * TetherToken's `isBlackListed` of each address, one eth_call each, sent together (the client
+   * The issuer's freeze list, of each address: TetherToken's `isBlackListed` on the contract USDT
+   * lives in now, or the newer token's `isBlocked`; one eth_call each, sent together (the client
    * batches them into one request). A failed read throws: it never counts as "not frozen". A token
    * without the control (`none`) asks the node nothing.
    */
   async frozenAmong(contract: string, addresses: string[]): Promise<Set<string>> {
-    if (this.options.tokenControls === 'none' || addresses.length === 0) return new Set();
+    const controls = this.options.tokenControls;
+    if (controls === 'none' || addresses.length === 0) return new Set();
     const client = await this.rpc();
-    // Once deprecated, the upgraded contract keeps the freeze list that counts.
-    const current = await this.currentUsdtContract(contract);
-    const frozen = await Promise.all(
-      addresses.map((address) => readContract(client, { address: current as Address, abi: TETHER_CONTROLS_ABI, functionName: 'isBlackListed', args: [address as Address] })),
+    // Once deprecated, the upgraded contract keeps the freeze list that counts; the newer token
+    // cannot be deprecated (it is upgraded behind its proxy, at the same address).
+    const current = controls === 'tether' ? await this.currentUsdtContract(contract) : contract;
+    const frozen = await this.controlsRead(contract, () =>
+      Promise.all(
+        addresses.map((address) =>
+          controls === 'tether'
+            ? readContract(client, { address: current as Address, abi: TETHER_CONTROLS_ABI, functionName: 'isBlackListed', args: [address as Address] })
+            : readContract(client, { address: current as Address, abi: BLOCKED_LIST_ABI, functionName: 'isBlocked', args: [address as Address] }),
+        ),
+      ),
     );
     return new Set(addresses.filter((_, i) => frozen[i]));
   }
 
-  /** TetherToken's `paused()`; false without asking for a token that cannot be paused. */
+  /** TetherToken's `paused()`; false without asking for a token that cannot be paused (`none`,
+   * and the newer token, which has no pause). */
   async tokenPaused(contract: string): Promise<boolean> {
-    if (this.options.tokenControls === 'none') return false;
-    return readContract(await this.rpc(), { address: (await this.currentUsdtContract(contract)) as Address, abi: TETHER_CONTROLS_ABI, functionName: 'paused' });
+    if (this.options.tokenControls !== 'tether') return false;
+    const current = await this.currentUsdtContract(contract);
+    return this.controlsRead(contract, async () => readContract(await this.rpc(), { address: current as Address, abi: TETHER_CONTROLS_ABI, functionName: 'paused' }));
+  }
+
+  /**
+   * A read of the issuer's controls. When the contract reverts it, the stage names controls the
+   * contract does not have (the newer token answers no `isBlackListed`, the old one no
+   * `isBlocked`): every poll would fail on it, so the error says which setting to change rather
+   * than a bare revert.
+   */
+  private async controlsRead<T>(contract: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (!reverted(error)) throw error;
+      const other = this.options.tokenControls === 'tether' ? "'blocked-list' (Tether's newer TetherToken: isBlocked, no pause)" : "'tether' (TetherToken: isBlackListed and paused)";
+      throw new Error(
+        `the USDT contract ${contract} reverted a read of its ${this.options.tokenControls === 'tether' ? 'isBlackListed/paused' : 'isBlocked'} control: it does not have the controls the stage's tokenControls '${this.options.tokenControls}' names. Read its ABI on the network's explorer and set the network's tokenControls in EVM_NETWORKS (${other} or 'none')`,
+        { cause: error },
+      );
+    }
   }
 
   private readonly deprecations = new Deprecations(async (contract) => {
-    if (this.options.tokenControls === 'none') return null;
+    if (this.options.tokenControls !== 'tether') return null;
     const client = await this.rpc();
     let deprecated: boolean;
     try {
@@ -341,7 +377,7 @@ export class EvmChain implements Chain {
     } catch (error) {
       // A contract without `deprecated()` (an upgraded one, which cannot be deprecated again)
       // reverts the call: it is where USDT lives. A node's error is thrown.
-      if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError)) return null;
+      if (reverted(error)) return null;
       throw error;
     }
     return deprecated ? readContract(client, { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'upgradedAddress' }) : null;

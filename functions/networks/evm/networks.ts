@@ -32,8 +32,22 @@ export const arbitrum = evmNetwork({ name: 'arbitrum', chainId: 42161, blockMs: 
  * scan-lag alarm's threshold is ten minutes of blocks) and its USDT's issuer controls
  * (`tokenControls`, settings.ts TOKEN_CONTROLS: TetherToken's on Ethereum, and on Polygon and
  * Arbitrum as the local chains run them; none on BSC, whose BEP20USDT has no freeze, pause or fee).
- * A stage's EVM_NETWORKS may say otherwise per network. */
+ * A stage's EVM_NETWORKS may say otherwise per network, and must where the contract is Tether's
+ * newer token (`blocked-list`: Arbitrum's USD₮0 today; docs/deploy.md, "Before opening a network"). */
 export const EVM_NETWORKS = { ethereum, bsc, polygon, arbitrum } as const;
+
+/**
+ * The issuer controls of the mainnet USDT contracts whose code is known here
+ * (../shared/networks.md's table; docs/evm-networks.md): Ethereum's is the old TetherToken, BSC's
+ * BEP20USDT has none, and Arbitrum's, USD₮0, is Tether's newer token with a blocked list. `cdk
+ * synth` refuses a stage that names one of these with other controls. Polygon's is left out: which
+ * token stands behind its proxy today must be read on the explorer (docs/evm-networks.md).
+ */
+export const KNOWN_USDT_CONTROLS: Readonly<Record<string, TokenControlsKind>> = {
+  '0xdac17f958d2ee523a2206206994597c13d831ec7': 'tether',
+  '0x55d398326f99059ff775485246999027b3197955': 'none',
+  '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9': 'blocked-list',
+};
 
 /** The controls the stage's USDT contract on the network has: as its EVM_NETWORKS entry says, else
  * the network's own. Here, light, for the stack's alarms too (lib/chain-alarms.ts). */

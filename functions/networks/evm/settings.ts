@@ -9,12 +9,18 @@ const address = v.pipe(v.string(), v.regex(EVM_ADDRESS_PATTERN, 'is not a 0x add
 
 /**
  * Which issuer controls a network's USDT has, and so how Cambio reads them (TokenControls in
- * ../network.ts): `tether`, TetherToken's (`isBlackListed(address)`, `paused()`, a transfer fee,
- * deprecation; Ethereum, and the local TetherUsdt on polygon and arbitrum); `none`, a token without
- * them (BSC's BEP20USDT), read as never frozen nor paused without asking the node. Stated, never
- * guessed from a call that fails: a node's error must not read as "not frozen".
+ * ../network.ts):
+ * - `tether`, the old TetherToken's: `isBlackListed(address)`, `paused()`, a transfer fee and
+ *   deprecation (Ethereum, and the local TetherUsdt on polygon and arbitrum);
+ * - `blocked-list`, Tether's newer TetherToken's (Arbitrum's USD₮0, and the chains Tether has moved
+ *   to it): `isBlocked(address)` only, with no pause, no fee and no deprecation (the local
+ *   BlockedListUsdt reproduces it). A stage whose contract is this one must say so: the old
+ *   token's calls revert on it, and every poll would fail (evm-chain.ts says which setting to change);
+ * - `none`, a token without them (BSC's BEP20USDT), read as never frozen nor paused without asking
+ *   the node.
+ * Stated, never guessed from a call that fails: a node's error must not read as "not frozen".
  */
-export const TOKEN_CONTROLS = ['tether', 'none'] as const;
+export const TOKEN_CONTROLS = ['tether', 'blocked-list', 'none'] as const;
 export type TokenControlsKind = (typeof TOKEN_CONTROLS)[number];
 const whole = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 const rpcUrl = v.pipe(v.string(), v.check((value) => URL.canParse(value), 'is not a URL'));
