@@ -1,25 +1,13 @@
-import { createWalletClient, erc20Abi, http, parseUnits, type Address, type Hash } from 'viem';
-import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCompany } from '#functions/companies/company';
-import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
+import { createWalletClient, http, parseUnits, type Address, type Hash } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { getDeposit, type Deposit } from '#functions/deposits/deposits';
 import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
-import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
-import { requestWithdrawal, getWithdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
+import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
 import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
-import { depositSettingsFrom } from '#adapters/deposit-settings';
-import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
-import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
-import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
-import { reconciliationReport } from '#functions/ledger/reconciliation';
-import { recordHotWalletFloat } from '#functions/ledger/floats';
-import { DynamoFloatStore } from '#adapters/dynamo/float-store';
-import { anvilAccount, hotWalletFloatOf, localWalletClient } from '#local/evm-contracts';
-import { evmSandboxIssuer } from '#local/evm-issuer';
-import { useFreshTable } from '../support/dynamo.ts';
-import { expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
-import { evmSenderDeps, evmSweeperDeps, reconcileEvmNetworks, useEvmDepositAnvil } from '../support/evm-jobs.ts';
+import { anvilAccount, localWalletClient } from '#local/evm-contracts';
+import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
+import { reconcileEvmNetworks } from '../support/evm-jobs.ts';
+import { useEvmTokenFixture } from '../support/evm-token-fixture.ts';
 
 /**
  * Ethereum's USDT as Tether runs it (contracts/usdt/TetherUsdt.sol on a real anvil): a frozen
@@ -31,45 +19,9 @@ import { evmSenderDeps, evmSweeperDeps, reconcileEvmNetworks, useEvmDepositAnvil
  */
 const NETWORK = 'ethereum';
 const CONFIRMATIONS = 3;
-const env = useFreshTable();
-const deposits = new DynamoDepositStore(env.db, env.tableName);
-const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
-const companies = new DynamoCompanyStore(env.db, env.tableName);
-const anvil = useEvmDepositAnvil(env, NETWORK, { chainId: 1, usdtDecimals: 6, confirmations: CONFIRMATIONS });
-const { client, mine, creditPaid } = anvil;
-let companyId: string;
-
-const balanceOf = (address: string, token: Address = anvil.node.usdt) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
-const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
-const RULES = { ...WITHDRAWAL_RULES, networks: { ...WITHDRAWAL_RULES.networks, [NETWORK]: {} } };
-const issuer = () => evmSandboxIssuer(NETWORK, anvil.settings.EVM_NETWORKS[NETWORK]!);
-
-async function pay(to: string, amount: string, token: Address = anvil.node.usdt) {
-  const hash = await localWalletClient(anvil.node.chain, anvil.node.customer).writeContract({ address: token, abi: TetherUsdt.abi, functionName: 'transfer', args: [to as Address, parseUnits(amount, 6)] });
-  expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
-}
-
-async function newDeposit(): Promise<Deposit> {
-  return createDeposit(deposits, depositSettingsFrom(anvil.settings), companyId, { network: NETWORK, reference: `tc-${Math.random()}` }, new Date());
-}
-
-/** The sweeper as the job builds it, reading the issuer's freeze list at the stage's usdtContract. */
-function sweeper(): EvmSweepDeps {
-  const deps = evmSweeperDeps(env, NETWORK, anvil.settings);
-  return { ...deps, frozenAmong: (addresses) => deps.chain.frozenAmong(anvil.settings.EVM_NETWORKS[NETWORK]!.usdtContract, addresses) };
-}
-
-/** Sweep runs as the job makes them (set-aside addresses unfrozen since go back first), each mined final. */
-async function sweepUntilSettled() {
-  const results = [];
-  for (let run = 0; run < 4; run++) {
-    const deps = sweeper();
-    await returnUnfrozen(deps.store, deps.frozenAmong!, deps.usdtBalances);
-    results.push(await sweepEvmDepositAddresses(deps));
-    await mine(CONFIRMATIONS);
-  }
-  return results;
-}
+const token = useEvmTokenFixture(NETWORK, { chainId: 1, confirmations: CONFIRMATIONS });
+const { env, deposits, withdrawals, anvil, rules: RULES, balanceOf, companyUsdt, issuer, newDeposit, newPayee, pay, paidOut, reconciled, unfrozenAndSwept } = token;
+const { client, mine, creditPaid, sweeper, sweepUntilSettled } = anvil;
 
 /** TetherToken's destroyBlackFunds, as the issuer: a frozen address's balance erased, with no Transfer event. */
 async function destroyFrozenFunds(address: string) {
@@ -91,34 +43,6 @@ async function paidWhileFrozen(amount: string, { erased }: { erased: boolean }):
   return deposit;
 }
 
-const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, anvil.settings);
-const newPayee = () => privateKeyToAccount(generatePrivateKey()).address;
-
-/** A withdrawal of `amount` to `payee` through the hot wallet, sent, mined final and settled by the
- * jobs: the withdrawal as the company then reads it. */
-async function paidOut(payee: Address, amount: string) {
-  const withdrawal = await requestWithdrawal(withdrawals, RULES, companyId, { reference: `tc-${Math.random()}`, network: NETWORK, address: payee, amount: usdt(amount) }, new Date());
-  await sendEvmWithdrawals(sender());
-  await mine(CONFIRMATIONS);
-  await settleEvmWithdrawals(sender());
-  return getWithdrawal(withdrawals, companyId, withdrawal.id);
-}
-
-async function reconciled() {
-  const result = await reconcileEvmNetworks(env, anvil.settings, { [NETWORK]: anvil.node.hotWallet.address });
-  const ethereum = result.networks.find((network) => network.network === NETWORK)!;
-  expect(ethereum.balanced, reconciliationReport(result)).toBe(true);
-}
-
-beforeAll(async () => {
-  // The hot wallet's starting USDT is Cambio's float, recorded so reconcile counts it.
-  await recordHotWalletFloat(new DynamoFloatStore(env.db, env.tableName), await hotWalletFloatOf(NETWORK, anvil.node), new Date());
-});
-
-beforeEach(async () => {
-  ({ company: { id: companyId } } = await createCompany(companies, { name: 'Tether Co', environment: 'sandbox' }, new Date()));
-});
-
 describe("Ethereum's USDT under Tether's controls, on anvil", () => {
   it('one frozen deposit address among ten: the nine are credited and swept in one batch, the frozen one held and set aside; unfrozen, credited and swept', async () => {
     const made: Deposit[] = [];
@@ -128,7 +52,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await issuer().freeze(frozen!.address);
     await creditPaid();
 
-    expect(await getDeposit(deposits, companyId, frozen!.id)).toMatchObject({ status: 'held', transactions: [expect.objectContaining({ holdReason: 'address_frozen' })] });
+    expect(await getDeposit(deposits, token.companyId, frozen!.id)).toMatchObject({ status: 'held', transactions: [expect.objectContaining({ holdReason: 'address_frozen' })] });
     expect(await companyUsdt()).toMatchObject({ available: usdt('90'), held: usdt('10'), pending: 0n });
     const [first] = await sweepUntilSettled();
     expect(first).toMatchObject({ sent: 1, forwarders: 9, wouldRevert: 0 });
@@ -138,15 +62,10 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     expect(await sweeper().store.setAsideAddresses()).toEqual([frozen!.address]);
     await reconciled();
 
-    await issuer().unfreeze(frozen!.address);
-    expect(await anvil.depositJobs().release()).toBe(1);
-    expect(await getDeposit(deposits, companyId, frozen!.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('10') });
-    await sweepUntilSettled();
-    expect(await balanceOf(frozen!.address)).toBe(0n);
-    expect(await sweeper().store.setAsideAddresses()).toEqual([]);
+    await unfrozenAndSwept(frozen!, '10');
     expect(await companyUsdt()).toMatchObject({ available: usdt('100'), held: 0n });
     await reconciled();
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, token.companyId);
   }, 120_000);
 
   it('an address frozen after it was credited is set aside before the batch is built, and its credit taken back into held until it is unfrozen', async () => {
@@ -160,8 +79,8 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     expect(await balanceOf(made[0]!.address)).toBe(4_000_000n);
     // The 4 USDT that cannot move are no longer the company's to withdraw.
     expect(await companyUsdt()).toMatchObject({ available: usdt('8'), held: usdt('4') });
-    expect(await getDeposit(deposits, companyId, made[0]!.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('4') });
-    await expect(requestWithdrawal(withdrawals, RULES, companyId, { reference: 'tc-frozen', network: NETWORK, address: newPayee(), amount: usdt('9') }, new Date())).rejects.toMatchObject({
+    expect(await getDeposit(deposits, token.companyId, made[0]!.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('4') });
+    await expect(requestWithdrawal(withdrawals, RULES, token.companyId, { reference: 'tc-frozen', network: NETWORK, address: newPayee(), amount: usdt('9') }, new Date())).rejects.toMatchObject({
       code: 'INSUFFICIENT_BALANCE',
     });
     await reconciled();
@@ -170,11 +89,11 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await sweepUntilSettled();
     expect(await balanceOf(made[0]!.address)).toBe(0n);
     expect(await companyUsdt()).toMatchObject({ available: usdt('12'), held: 0n });
-    const unfrozen = await getDeposit(deposits, companyId, made[0]!.id);
+    const unfrozen = await getDeposit(deposits, token.companyId, made[0]!.id);
     expect(unfrozen).toMatchObject({ status: 'completed', creditedAmount: usdt('4') });
     expect(unfrozen.frozenCredit).toBeUndefined();
     await reconciled();
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, token.companyId);
   }, 120_000);
 
   it('an address frozen after the company spent part of its credit: what is still available is held, never more, and reconcile still balances', async () => {
@@ -190,14 +109,14 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await sweepUntilSettled();
     expect(await balanceOf(deposit.address)).toBe(10_000_000n);
     expect(await companyUsdt()).toMatchObject({ available: 0n, held: left });
-    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: usdt('10') - left, frozenCredit: left });
+    expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: usdt('10') - left, frozenCredit: left });
     await reconciled();
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, token.companyId);
 
     await issuer().unfreeze(deposit.address);
     await sweepUntilSettled();
     expect(await companyUsdt()).toMatchObject({ available: left, held: 0n });
-    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('10') });
+    expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('10') });
     await reconciled();
   }, 120_000);
 
@@ -218,7 +137,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
       expect(done).toMatchObject({ status: 'completed', deliveredAmount: usdt('49.95') });
       expect(await balanceOf(payee)).toBe(done.deliveredAmount);
       await reconciled();
-      await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+      await expectLedgerMatchesBalances(env.db, env.tableName, token.companyId);
     } finally {
       await issuer().setFee(0, 0n);
     }
@@ -233,7 +152,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     expect(await companyUsdt()).toMatchObject({ available: usdt('5'), held: 0n });
     await sweepUntilSettled();
     expect(await balanceOf(deposit.address)).toBe(0n);
-    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
+    expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('5') });
     await reconciled();
   }, 120_000);
 
@@ -242,7 +161,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     const deposit = await paidWhileFrozen('6', { erased: true });
 
     expect(await anvil.depositJobs().release()).toBe(0);
-    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n });
+    expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n });
     expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('6') });
     // The sweeper, too, gives nothing back: the address stays set aside, counted for the alarm.
     await sweepUntilSettled();
@@ -264,7 +183,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await creditPaid();
     await issuer().freeze(deposit.address);
     await sweepUntilSettled();
-    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('4') });
+    expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('4') });
     const shortfall = async () => (await reconcileEvmNetworks(env, anvil.settings, { [NETWORK]: anvil.node.hotWallet.address })).networks.find((n) => n.network === NETWORK)!.difference;
     const before = await shortfall();
     await destroyFrozenFunds(deposit.address);
@@ -272,7 +191,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
 
     await sweepUntilSettled();
     expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('4') });
-    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', frozenCredit: usdt('4') });
+    expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'held', frozenCredit: usdt('4') });
     expect(await sweeper().store.setAsideAddresses()).toContain(deposit.address);
     const review = await returnUnfrozen(sweeper().store, sweeper().frozenAmong!, sweeper().usdtBalances);
     expect(review).toMatchObject({ returned: 0, stillFrozen: 1 });
@@ -290,7 +209,7 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await pay(throughNew.address, '7', upgradedContract as Address);
     await creditPaid();
     for (const [deposit, amount] of [[beforeDeprecation, '5'], [throughOld, '6'], [throughNew, '7']] as const) {
-      expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt(amount) });
+      expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt(amount) });
     }
 
     const paid = await paidOut(newPayee(), '3');
@@ -305,8 +224,8 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     await mine(40);
     anvil.settings = { ...anvil.settings, EVM_NETWORKS: { [NETWORK]: { ...anvil.settings.EVM_NETWORKS[NETWORK]!, usdtContract: upgradedContract } } };
     await creditPaid();
-    expect(await getDeposit(deposits, companyId, meanwhile.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    expect(await getDeposit(deposits, token.companyId, meanwhile.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
+    await expectLedgerMatchesBalances(env.db, env.tableName, token.companyId);
   }, 120_000);
 
   it('a deposit paid from a sanctioned address (one of OFAC\'s Ethereum addresses, funded on anvil, in lower case) is held as sender_sanctioned', async () => {
@@ -325,9 +244,9 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     });
     expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
     await creditPaid();
-    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, transactions: [expect.objectContaining({ holdReason: 'sender_sanctioned' })] });
+    expect(await getDeposit(deposits, token.companyId, deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, transactions: [expect.objectContaining({ holdReason: 'sender_sanctioned' })] });
     expect(await companyUsdt()).toMatchObject({ available: 0n, held: usdt('30') });
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await expectLedgerMatchesBalances(env.db, env.tableName, token.companyId);
   }, 60_000);
 });
 

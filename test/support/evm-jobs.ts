@@ -13,7 +13,8 @@ import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { screeningListOf } from '#adapters/dynamo/screening-store';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
-import type { EvmSweepDeps } from '#functions/networks/evm/sweeps';
+import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
+import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
 import type { EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
@@ -116,7 +117,24 @@ export function useEvmDepositAnvil(
     await jobs.scan();
     await jobs.confirm();
   };
-  return Object.assign(anvil, { depositJobs, creditPaid });
+  /** The sweeper as the job builds it, reading the issuer's freeze list at the stage's usdtContract. */
+  const sweeper = (): EvmSweepDeps & { chain: EvmChain } => {
+    const deps = evmSweeperDeps(env, network, anvil.settings);
+    return { ...deps, frozenAmong: (addresses) => deps.chain.frozenAmong(anvil.settings.EVM_NETWORKS[network]!.usdtContract, addresses) };
+  };
+  /** `runs` sweeper runs as the job makes them (set-aside addresses unfrozen since go back on the
+   * due list first), each mined final: what each run answered. */
+  const sweepUntilSettled = async (runs = 4) => {
+    const results = [];
+    for (let run = 0; run < runs; run++) {
+      const deps = sweeper();
+      await returnUnfrozen(deps.store, deps.frozenAmong!, deps.usdtBalances);
+      results.push(await sweepEvmDepositAddresses(deps));
+      await anvil.mine(confirmations);
+    }
+    return results;
+  };
+  return Object.assign(anvil, { depositJobs, creditPaid, sweeper, sweepUntilSettled });
 }
 
 /**
