@@ -72,16 +72,24 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const { chain } = deps;
     // The final block, on a chain with a finality depth, is read before the logs: a log then found
     // in a block at or below it is the final chain's, and the blocks above it are read again.
-    const [head, finalBlock] = await Promise.all([chain.latestBlock(), chain.finalityDepth === undefined ? null : chain.finalBlock()]);
+    const [head, finalBlock, indexed] = await Promise.all([
+      chain.latestBlock(),
+      chain.finalityDepth === undefined ? null : chain.finalBlock(),
+      chain.indexedThrough ? chain.indexedThrough() : null,
+    ]);
     const latest = head.number;
+    // Where events come from an index that trails the node, no further than it has indexed.
+    const readable = indexed === null ? latest : Math.min(latest, indexed);
     const final = finalBlock?.number ?? null;
     const settledUpTo = finalBlock ? finalBlock.timestamp : new Date(Date.parse(head.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString();
     // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
     await undoReorganised(deps, latest, now);
-    const nextBlock = lease.nextBlock ?? latest;
-    const toBlock = Math.min(latest, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
-    // Nothing new: every block up to the head was read before.
-    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: settledUpTo };
+    const nextBlock = lease.nextBlock ?? readable;
+    const toBlock = Math.min(readable, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
+    // Nothing new: every block up to the head (or the index's last) was read before.
+    if (toBlock < nextBlock) {
+      return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: readable === latest ? settledUpTo : null };
+    }
     const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.

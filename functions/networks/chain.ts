@@ -124,6 +124,14 @@ export interface ChainReader {
    * find what a reorganisation replaced.
    */
   blockAt?(number: number): Promise<ChainBlock | null>;
+  /**
+   * The newest block whose events the chain's event source has indexed, where the events come from
+   * an index apart from the node that answers latestBlock (TRON: TronGrid's event database, which can
+   * trail its nodes). The scanner reads no further: a block read before its events are indexed would
+   * look empty, and once the cursor has passed it and the overlap's blocks, its payments would never
+   * be seen. Absent (EVM, Solana, the sandbox chain): the node that answers the head answers the logs.
+   */
+  indexedThrough?(): Promise<number>;
   /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages;
    * `recipients` lets a chain leave out, before decoding them, those to addresses that are certainly
    * not wanted (a chain that cannot tell cheaply ignores it). */

@@ -177,6 +177,24 @@ describe('TronGridChain blocks', () => {
   });
 });
 
+describe('TronGridChain event index', () => {
+  it("answers the newest block in TronGrid's event database, from /v1/blocks/latest/events", async () => {
+    // Any contract's events: the latest block's, each with its block_number.
+    server.script = [{ body: eventPage([transferEvent({ tx: 1, block: BASE_BLOCK - 30, value: '5', contract: COUNTERFEIT })]) }];
+
+    expect(await chain().indexedThrough()).toBe(BASE_BLOCK - 30);
+    expect(server.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`)).toEqual(['GET /v1/blocks/latest/events?limit=1']);
+  });
+
+  it('refuses an answer with no event, or one without its block, rather than guess how far the index reaches', async () => {
+    server.script = [{ body: eventPage([]) }];
+    await expect(chain().indexedThrough()).rejects.toThrow(/answered no event/);
+
+    server.script = [{ body: eventPage([{ ...transferEvent({ tx: 1, block: BASE_BLOCK, value: '5' }), block_number: undefined }]) }];
+    await expect(chain().indexedThrough()).rejects.toBeInstanceOf(ChainResponseError);
+  });
+});
+
 describe('TronGridChain transfers', () => {
   const FROM = BASE_BLOCK;
   const TO = BASE_BLOCK + 10;

@@ -79,6 +79,19 @@ export function parseEventPage(body: unknown, path: string): { events: RawEvent[
   return { events, fingerprint };
 }
 
+/**
+ * The block of /v1/blocks/latest/events: the newest block with events in TronGrid's event database
+ * (its events all carry its `block_number`). An empty answer is an error, not "nothing indexed":
+ * mainnet has events in every block, and a scan capped at an invented height would stall or skip.
+ */
+export function parseLatestIndexedBlock(body: unknown, path: string): number {
+  const { events } = parseEventPage(body, path);
+  if (events.length === 0) throw new ChainResponseError(`${path} answered no event: the event index's newest block is unknown`, { path });
+  const blocks = events.map((event) => event.block_number);
+  if (!blocks.every(isBlockNumber)) throw new ChainResponseError(`${path} answered an event without a block_number`, { path });
+  return Math.max(...(blocks as number[]));
+}
+
 function fingerprintOf(nextUrl: string): string | undefined {
   try {
     return new URL(nextUrl).searchParams.get('fingerprint') || undefined;
