@@ -82,15 +82,16 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const readable = indexed === null ? latest : Math.min(latest, indexed);
     const final = finalBlock?.number ?? null;
     const settledUpTo = finalBlock ? finalBlock.timestamp : new Date(Date.parse(head.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString();
-    // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
-    await undoReorganised(deps, latest, now);
     const nextBlock = lease.nextBlock ?? readable;
     const toBlock = Math.min(readable, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
+    const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
+    // First, and even when no block is new: a reorganisation can replace blocks without growing the
+    // chain. From `fromBlock` up, a transfer it drops on a node's word is seen again if it is there.
+    await undoReorganised(deps, latest, now, fromBlock);
     // Nothing new: every block up to the head (or the index's last) was read before.
     if (toBlock < nextBlock) {
       return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: readable === latest ? settledUpTo : null };
     }
-    const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
     let refreshed: Promise<void> | undefined;

@@ -19,8 +19,15 @@ import { applySteps, RECEIPTS_IN_FLIGHT, type DepositJobDeps, type DepositStep }
  * `deposit.transfer_reversed` written, rather than at finality. Only chains that report block
  * hashes (ChainReader.blockAt) are checked: one read of the confirming transfers per scan, and one
  * block read per height that holds any.
+ *
+ * A transaction no view knows proves nothing by itself: a provider's machines disagree (one on a
+ * stale fork answers another block at the height, another not yet synced knows no receipt). Such a
+ * transfer is dropped at once only at or above `readAgainFrom`, the lowest block the scan is about
+ * to read again, where a payment still there is recorded again in the same run. Below it (on
+ * Arbitrum, 240 blocks read again against some 4,800 before `finalized`), nothing would ever read it
+ * again: it stays confirming, and the confirmer decides at finality from both views.
  */
-export async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => Date): Promise<void> {
+export async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => Date, readAgainFrom: number): Promise<void> {
   const { chain } = deps;
   if (!chain.blockAt) return;
   const records = (await deps.store.confirmingTransfers()).filter((record) => record.blockHash !== undefined);
@@ -41,6 +48,14 @@ export async function undoReorganised(deps: DepositJobDeps, latest: number, now:
     // The receipt still in the recorded block: the node's answers disagree (another machine behind
     // the provider); the next scan asks again.
     if (receipt?.result === 'SUCCESS' && receipt.blockHash === record.blockHash) return;
+    if (receipt === null && record.blockNumber < readAgainFrom) {
+      (deps.log ?? stderrLog).warn('a deposit transfer whose block a node replaced is unknown to it, below what the scan reads again: left confirming until final', {
+        depositId: record.depositId,
+        txHash: record.txHash,
+        blockNumber: record.blockNumber,
+      });
+      return;
+    }
     const minedAgain = receipt?.result === 'SUCCESS' && receipt.blockHash !== undefined;
     const remined = minedAgain && stillTransfers(receipt, record, contracts);
     const happened = remined ? 'a deposit transfer was re-mined in another block' : minedAgain ? 'a deposit transaction was re-mined without its transfer' : 'a deposit transfer was removed by a reorganisation';
