@@ -49,10 +49,10 @@ export interface ScanResult {
   /** The time up to which this run has read the chain for good (ISO 8601): a payment mined by then
    * is recorded and will not appear later, so a deposit that expired by then was unpaid (its
    * poller's expiry). Blocks a later run reads again are not for good: on a chain with a finality
-   * depth, the final block's time (every block above it is read again); else the head's, less
-   * EXPIRY_SETTLE_MARGIN_MS (TRON's events come from an index that can trail the node's head, and
-   * the 20 blocks below the cursor are read again). Null when the run did not reach the head
-   * (behind, or another scanner held the lease). */
+   * depth, the final block's time (every block above it is read again); else the time of the
+   * newest block read (the head, or on TRON the event index's newest block when it trails the
+   * head), less EXPIRY_SETTLE_MARGIN_MS (the 20 blocks below the cursor are read again). Null when
+   * the run did not reach that block (behind, or another scanner held the lease). */
   readThrough: string | null;
 }
 
@@ -79,19 +79,16 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     ]);
     const latest = head.number;
     // Where events come from an index that trails the node, no further than it has indexed.
-    const readable = indexed === null ? latest : Math.min(latest, indexed);
+    const readable = indexed === null || indexed.number >= latest ? head : indexed;
     const final = finalBlock?.number ?? null;
-    const settledUpTo = finalBlock ? finalBlock.timestamp : new Date(Date.parse(head.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString();
-    const nextBlock = lease.nextBlock ?? readable;
-    const toBlock = Math.min(readable, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
+    const settledUpTo = finalBlock ? finalBlock.timestamp : new Date(Date.parse(readable.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString();
+    // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
+    await undoReorganised(deps, latest, now);
+    const nextBlock = lease.nextBlock ?? readable.number;
+    const toBlock = Math.min(readable.number, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
+    // Nothing new: every block up to the head (or the index's newest) was read before.
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: settledUpTo };
     const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
-    // First, and even when no block is new: a reorganisation can replace blocks without growing the
-    // chain. From `fromBlock` up, a transfer it drops on a node's word is seen again if it is there.
-    await undoReorganised(deps, latest, now, fromBlock);
-    // Nothing new: every block up to the head (or the index's last) was read before.
-    if (toBlock < nextBlock) {
-      return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: readable === latest ? settledUpTo : null };
-    }
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
     let refreshed: Promise<void> | undefined;
@@ -145,7 +142,7 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
       recorded: outcomes.length,
       credited: outcomes.filter((outcome) => outcome === 'credited').length,
       lagBlocks: latest - toBlock,
-      readThrough: toBlock === latest ? settledUpTo : null,
+      readThrough: toBlock === readable.number ? settledUpTo : null,
     };
   } finally {
     await deps.cursor.release(deps.owner);

@@ -131,7 +131,7 @@ export interface ChainReader {
    * look empty, and once the cursor has passed it and the overlap's blocks, its payments would never
    * be seen. Absent (EVM, Solana, the sandbox chain): the node that answers the head answers the logs.
    */
-  indexedThrough?(): Promise<number>;
+  indexedThrough?(): Promise<Pick<ChainBlock, 'number' | 'timestamp'>>;
   /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages;
    * `recipients` lets a chain leave out, before decoding them, those to addresses that are certainly
    * not wanted (a chain that cannot tell cheaply ignores it). */

@@ -262,55 +262,60 @@ describe('deposit detection and crediting', () => {
     expect(types).toEqual(['deposit.confirming']);
   });
 
-  it("a payment in a block TronGrid's event index has not reached is read once it has, however far the index trails the node, and nothing expires meanwhile", async () => {
-    const deposit = await newDeposit({ amount: '4' });
+  it("a payment in a block TronGrid's event index has not reached is read once it has, however far the index trails the node; deposits expire by what the index holds", async () => {
+    const paid = await newDeposit({ amount: '4' });
     const unpaid = await newDeposit({ amount: '4' });
-    // TronGrid's event database 40 blocks behind its node (twice the scan's overlap): a block read
-    // before it is indexed looks empty.
-    let lag = 40;
-    const trailing: SandboxChain & { indexedThrough(): Promise<number> } = Object.create(chain);
-    trailing.indexedThrough = async () => (await chain.latestBlock()).number - lag;
+    // TronGrid's event database `lag` blocks behind its node: a block read before it is indexed looks empty.
+    let lag = 0;
+    const trailing: SandboxChain & { indexedThrough(): Promise<{ number: number; timestamp: string }> } = Object.create(chain);
+    trailing.indexedThrough = async () => {
+      const head = await chain.latestBlock();
+      return { number: head.number - lag, timestamp: new Date(Date.parse(head.timestamp) - lag * BLOCK_MS).toISOString() };
+    };
     trailing.transfers = async (contract: string, fromBlock: number, toBlock: number) => {
-      const indexed = await trailing.indexedThrough();
+      const indexed = (await trailing.indexedThrough()).number;
       return indexed < fromBlock ? [] : chain.transfers(contract, fromBlock, Math.min(toBlock, indexed));
     };
     const scanTrailing = () => scanDeposits({ ...deps(), chain: trailing, cursor: cursor(), owner: 'scanner-a' });
-    // Paid a minute before its expiry, the index up to date until then.
-    lag = 0;
+    // Paid a minute before its expiry, the index up to date until then; from then on 40 blocks
+    // behind (twice the blocks a scan reads again).
     clock.advance(24 * 60 * 60 * 1000 - 60_000);
     let before = await scanTrailing();
     while (before.scanned) before = await scanTrailing();
-    await pay(deposit.address, '4');
+    await pay(paid.address, '4');
     clock.advanceBlocks(1);
     lag = 40;
-    // Runs 30 blocks apart, the last past the expiry: a scan reading to the node's head would pass
-    // the payment's block before the index holds it, and the 20 blocks it reads again would not
-    // reach back to it.
+    // Runs 30 blocks apart: a scan reading to the node's head would pass the payment's block before
+    // the index holds it, and the 20 blocks it reads again would not reach back to it. Each run's
+    // expiry reads only as far as the index: neither deposit is judged unpaid before its expiry is indexed.
     const runs = [];
     for (let run = 0; run < 3; run++) {
       if (run > 0) clock.advanceBlocks(30);
-      runs.push(await scanTrailing());
+      const result = await scanTrailing();
+      runs.push(result);
+      expect(Date.parse(result.readThrough!)).toBeLessThan(Date.parse(unpaid.expiresAt));
+      expect(await expireDeposits(deps(), result.readThrough)).toBe(0);
     }
-    expect(runs.map((run) => ({ recorded: run.recorded, lagBlocks: run.lagBlocks, readThrough: run.readThrough }))).toEqual([
+    expect(runs.map((run) => ({ recorded: run.recorded, lagBlocks: run.lagBlocks }))).toEqual([
       // The cursor waits where the index is not yet (the lag counts from it).
-      { recorded: 0, lagBlocks: 1, readThrough: null },
-      { recorded: 0, lagBlocks: 31, readThrough: null },
-      { recorded: 1, lagBlocks: 40, readThrough: null },
+      { recorded: 0, lagBlocks: 1 },
+      { recorded: 0, lagBlocks: 31 },
+      { recorded: 1, lagBlocks: 40 },
     ]);
-    expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('4') });
-    // Read only as far as the index: no deposit is judged unpaid through a block it could not read.
-    expect(await expireDeposits(deps(), null)).toBe(0);
-    expect((await read(unpaid)).status).toBe('awaiting_payment');
+    expect(await read(paid)).toMatchObject({ status: 'confirming', receivedAmount: usdt('4') });
 
-    // The index catches up: the scan reaches the head, and the unpaid deposit expires.
-    lag = 0;
-    let caughtUp = await scanTrailing();
-    while (caughtUp.scanned && caughtUp.lagBlocks! > 0) caughtUp = await scanTrailing();
-    expect(caughtUp.readThrough).not.toBeNull();
-    expect(await expireDeposits(deps(), caughtUp.readThrough)).toBeGreaterThanOrEqual(1);
+    // The index still 40 blocks behind: once it holds blocks past the expiry, the unpaid deposit
+    // expires, and only it.
+    clock.advanceBlocks(60);
+    const later = await scanTrailing();
+    expect(later.lagBlocks).toBe(40);
+    expect(Date.parse(later.readThrough!)).toBeGreaterThan(Date.parse(unpaid.expiresAt));
+    expect(await expireDeposits(deps(), later.readThrough)).toBeGreaterThanOrEqual(1);
     expect((await read(unpaid)).status).toBe('expired');
+    expect((await read(paid)).status).toBe('confirming');
+    lag = 0;
     await settle();
-    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('4') });
+    expect(await read(paid)).toMatchObject({ status: 'completed', creditedAmount: usdt('4') });
   });
 
   it('a split share is held in locked and becomes a pending withdrawal to the split address', async () => {

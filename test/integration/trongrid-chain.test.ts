@@ -182,7 +182,7 @@ describe('TronGridChain event index', () => {
     // Any contract's events: the latest block's, each with its block_number.
     server.script = [{ body: eventPage([transferEvent({ tx: 1, block: BASE_BLOCK - 30, value: '5', contract: COUNTERFEIT })]) }];
 
-    expect(await chain().indexedThrough()).toBe(BASE_BLOCK - 30);
+    expect(await chain().indexedThrough()).toEqual({ number: BASE_BLOCK - 30, timestamp: new Date(blockTime(BASE_BLOCK - 30)).toISOString() });
     expect(server.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`)).toEqual(['GET /v1/blocks/latest/events?limit=1']);
   });
 

@@ -154,7 +154,7 @@ export class TronGridChain implements Chain {
    * or not), which transfers() reads: it can trail getnowblock's node, and the scanner reads no
    * further. One event is enough to know the block.
    */
-  async indexedThrough(): Promise<number> {
+  async indexedThrough(): Promise<Pick<ChainBlock, 'number' | 'timestamp'>> {
     const path = '/v1/blocks/latest/events';
     return parseLatestIndexedBlock(await this.http.request('GET', path, { query: { limit: '1' } }), path);
   }

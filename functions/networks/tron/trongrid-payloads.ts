@@ -84,12 +84,14 @@ export function parseEventPage(body: unknown, path: string): { events: RawEvent[
  * (its events all carry its `block_number`). An empty answer is an error, not "nothing indexed":
  * mainnet has events in every block, and a scan capped at an invented height would stall or skip.
  */
-export function parseLatestIndexedBlock(body: unknown, path: string): number {
+export function parseLatestIndexedBlock(body: unknown, path: string): Pick<ChainBlock, 'number' | 'timestamp'> {
   const { events } = parseEventPage(body, path);
   if (events.length === 0) throw new ChainResponseError(`${path} answered no event: the event index's newest block is unknown`, { path });
-  const blocks = events.map((event) => event.block_number);
-  if (!blocks.every(isBlockNumber)) throw new ChainResponseError(`${path} answered an event without a block_number`, { path });
-  return Math.max(...(blocks as number[]));
+  const newest = events.reduce((a, b) => (Number(b.block_number) > Number(a.block_number) ? b : a));
+  if (!isBlockNumber(newest.block_number) || !isBlockNumber(newest.block_timestamp)) {
+    throw new ChainResponseError(`${path} answered an event without its block_number and block_timestamp`, { path });
+  }
+  return { number: newest.block_number, timestamp: new Date(newest.block_timestamp).toISOString() };
 }
 
 function fingerprintOf(nextUrl: string): string | undefined {
