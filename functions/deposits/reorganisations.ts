@@ -13,21 +13,23 @@ import { applySteps, RECEIPTS_IN_FLIGHT, type DepositJobDeps, type DepositStep }
 /**
  * What a reorganisation changed under the transfers still confirming: each was recorded with its
  * block's hash, and where the node now has another block at that height (or none), the transfer's
- * block was replaced (a node without the height is behind, and is asked again). Its transaction re-mined elsewhere, its receipt still holding the transfer
- * (stillTransfers), moves the record there; gone, failed this time, or mined again without the
- * transfer, the transfer is dropped from its deposit at once, its pending amount taken back and
+ * block was replaced (a node without the height is behind, and is asked again). Its transaction
+ * re-mined elsewhere, its receipt still holding the transfer (stillTransfers), moves the record
+ * there; failed this time, or mined again without the transfer, the transfer is dropped from its
+ * deposit at once, its pending amount taken back and
  * `deposit.transfer_reversed` written, rather than at finality. Only chains that report block
  * hashes (ChainReader.blockAt) are checked: one read of the confirming transfers per scan, and one
  * block read per height that holds any.
  *
  * A transaction no view knows proves nothing by itself: a provider's machines disagree (one on a
- * stale fork answers another block at the height, another not yet synced knows no receipt). Such a
- * transfer is dropped at once only at or above `readAgainFrom`, the lowest block the scan is about
- * to read again, where a payment still there is recorded again in the same run. Below it (on
- * Arbitrum, 240 blocks read again against some 4,800 before `finalized`), nothing would ever read it
- * again: it stays confirming, and the confirmer decides at finality from both views.
+ * stale fork answers another block at the height, another not yet synced knows no receipt, and
+ * its logs may lack the payment too). Dropped then, a payment that never moved would be seen again
+ * only if a scan read its block again, and none does below the finality depth (on Arbitrum 240
+ * blocks are read again while `finalized` trails by some 4,800). So such a transfer stays
+ * confirming, its money pending, and the confirmer decides at finality from both views, dropping
+ * it only when neither knows it a settling margin past its block (confirmDeposits).
  */
-export async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => Date, readAgainFrom: number): Promise<void> {
+export async function undoReorganised(deps: DepositJobDeps, latest: number, now: () => Date): Promise<void> {
   const { chain } = deps;
   if (!chain.blockAt) return;
   const records = (await deps.store.confirmingTransfers()).filter((record) => record.blockHash !== undefined);
@@ -48,17 +50,17 @@ export async function undoReorganised(deps: DepositJobDeps, latest: number, now:
     // The receipt still in the recorded block: the node's answers disagree (another machine behind
     // the provider); the next scan asks again.
     if (receipt?.result === 'SUCCESS' && receipt.blockHash === record.blockHash) return;
-    if (receipt === null && record.blockNumber < readAgainFrom) {
-      (deps.log ?? stderrLog).warn('a deposit transfer whose block a node replaced is unknown to it, below what the scan reads again: left confirming until final', {
+    if (receipt === null) {
+      (deps.log ?? stderrLog).warn('a deposit transfer whose block a node replaced is unknown to it: left confirming until its block is final', {
         depositId: record.depositId,
         txHash: record.txHash,
         blockNumber: record.blockNumber,
       });
       return;
     }
-    const minedAgain = receipt?.result === 'SUCCESS' && receipt.blockHash !== undefined;
+    const minedAgain = receipt.result === 'SUCCESS' && receipt.blockHash !== undefined;
     const remined = minedAgain && stillTransfers(receipt, record, contracts);
-    const happened = remined ? 'a deposit transfer was re-mined in another block' : minedAgain ? 'a deposit transaction was re-mined without its transfer' : 'a deposit transfer was removed by a reorganisation';
+    const happened = remined ? 'a deposit transfer was re-mined in another block' : minedAgain ? 'a deposit transaction was re-mined without its transfer' : 'a deposit transaction failed when mined again after a reorganisation';
     (deps.log ?? stderrLog).warn(happened, {
       depositId: record.depositId,
       txHash: record.txHash,

@@ -108,3 +108,29 @@ describe('EvmChain.transfers behind a provider that rate-limits', () => {
   });
 });
 
+describe("EvmChain's reads of the issuer's controls", () => {
+  it("names the tokenControls setting to change when a Geth-based node reverts the read (-32000 'execution reverted', no data), as Arbitrum's does for a function the contract lacks", async () => {
+    const provider = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const calls: { id: unknown; method: string }[] = Array.isArray(body) ? body : [body];
+        const answers = calls.map((call) =>
+          call.method === 'eth_call' ? { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: 'execution reverted' } } : { jsonrpc: '2.0', id: call.id, result: '0x1' },
+        );
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
+      });
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const rpcUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+      const misnamed = new EvmChain({ rpcUrl, finalizedTag: true, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' });
+
+      await expect(misnamed.frozenAmong(ETHEREUM_USDT_CONTRACT, [deposits[0]!])).rejects.toThrow(/tokenControls 'tether'.*'blocked-list'/s);
+      await expect(misnamed.tokenPaused(ETHEREUM_USDT_CONTRACT)).rejects.toThrow(/tokenControls 'tether'/);
+    } finally {
+      await new Promise<void>((resolve) => provider.close(() => resolve()));
+    }
+  });
+});

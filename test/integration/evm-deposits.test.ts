@@ -2,7 +2,7 @@ import { createTestClient, http, parseUnits, type Address, type Hex } from 'viem
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DepositJobDeps } from '#functions/deposits/deposit-chain';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits } from '#functions/deposits/deposit-confirmation';
+import { confirmDeposits, unknownTransferGoneAfterBlocks } from '#functions/deposits/deposit-confirmation';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
@@ -169,14 +169,21 @@ describe('EVM deposits on anvil', () => {
     expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n });
   });
 
-  it('a reorganisation that removes the paying block before it is final: never credited, the deposit awaits payment again', async () => {
+  it('a reorganisation that removes the paying block before it is final: never credited, and once the final chain is past it unknown to both views, the deposit awaits payment again', async () => {
     const { deposit, before, jobs } = await ethereumPaymentRecorded('40');
     expect((await usdtBalance()).pending - before.pending).toBe(usdt('40'));
 
-    // The block with the payment is replaced by an empty one: the next scan sees its hash changed
-    // and takes the transfer back at once, before any block is final.
+    // The block with the payment is replaced by an empty one. The next scan sees its hash changed,
+    // and no node knows the transaction: a provider's machines can say as much of a payment that
+    // never moved, so it stays pending, never available, until the final chain decides.
     await anvilOf(nodes.ethereum).request({ method: 'anvil_reorg' as never, params: [1, []] as never });
     await jobs.scan();
+    expect(await read(deposit)).toMatchObject({ status: 'confirming', creditedAmount: 0n });
+    expect((await usdtBalance()).available).toBe(before.available);
+    // Final, and a settling margin past: unknown to both views, the transfer is taken back.
+    await mine(nodes.ethereum, CONFIRMATIONS + unknownTransferGoneAfterBlocks('ethereum'));
+    await jobs.scan();
+    expect(await jobs.confirm()).toMatchObject({ confirmed: 0, dropped: 1 });
     expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n, creditedAmount: 0n, transactions: [] });
     expect((await usdtBalance()).pending).toBe(before.pending);
     // The history says what happened: the confirming event, then the reversal.
@@ -185,8 +192,8 @@ describe('EVM deposits on anvil', () => {
       ['deposit.confirming', 'confirming'],
       ['deposit.transfer_reversed', 'awaiting_payment'],
     ]);
-    // Past finality nothing is credited either.
-    await mine(nodes.ethereum, CONFIRMATIONS + 1);
+    // Later runs credit nothing either.
+    await mine(nodes.ethereum, 1);
     await jobs.scan();
     expect(await jobs.confirm()).toMatchObject({ confirmed: 0 });
     expect((await usdtBalance()).available).toBe(before.available);

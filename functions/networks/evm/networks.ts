@@ -33,7 +33,7 @@ export const arbitrum = evmNetwork({ name: 'arbitrum', chainId: 42161, blockMs: 
  * (`tokenControls`, settings.ts TOKEN_CONTROLS: TetherToken's on Ethereum, and on Polygon and
  * Arbitrum as the local chains run them; none on BSC, whose BEP20USDT has no freeze, pause or fee).
  * A stage's EVM_NETWORKS may say otherwise per network, and must where the contract is Tether's
- * newer token (`blocked-list`: Arbitrum's USD₮0 today; docs/deploy.md, "Before opening a network"). */
+ * newer token (`blocked-list`: Arbitrum's USD₮0 today; docs/evm-networks.md, `tokenControls`). */
 export const EVM_NETWORKS = { ethereum, bsc, polygon, arbitrum } as const;
 
 /**
