@@ -37,6 +37,12 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     // No datapoint means no poller run finished: as bad as a lag.
     missing: TreatMissingData.BREACHING,
   });
+  // An unpaid deposit past its expiry whose address holds USDT no scan recorded (expireDeposits):
+  // three 5-minute periods in a row, as one run's may be a payment made since its last blocks read.
+  const unrecordedUsdt = (title: string) =>
+    `A ${title} deposit address holds USDT that no scan recorded, past its deposit's expiry: the deposit is kept from expiring. Find the "no scan recorded" lines in the deposit poller's log and read the chain again from before the payment (npm run deposits:rescan; docs/reconciliation.md).`;
+  const unrecordedFor = { threshold: 1, evaluationPeriods: 3 };
+  alarm('UnrecordedDepositUsdt', unrecordedUsdt(first.title), app('UnrecordedDepositUsdt', 'Maximum'), unrecordedFor);
   // Each network but the first reports with its name: its poller its lag (ten minutes of that
   // chain's blocks), its sender and sweeper what they held back. Where payouts are replaced at a
   // higher fee, the sender and sweeper also report those they could not replace under the cap.
@@ -52,6 +58,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
       evaluationPeriods: 2,
       missing: TreatMissingData.BREACHING,
     });
+    networkAlarm(`UnrecordedDepositUsdt${suffix}`, unrecordedUsdt(title), ofNetwork('UnrecordedDepositUsdt', 'Maximum'), unrecordedFor);
     if (network.feeCap) {
       networkAlarm(
         `FeeCapReached${suffix}`,

@@ -227,24 +227,68 @@ export async function releaseFrozenDepositCredit(
   return outcome === 'applied' ? { released } : 'not_held';
 }
 
+/** What an expiry run did: deposits expired, and those left unexpired because their address holds
+ * USDT that no scan recorded (each logged; the poller's metric UnrecordedDepositUsdt). */
+export interface ExpiryResult {
+  expired: number;
+  unrecordedUsdt: number;
+}
+
+/** Unpaid deposits checked for USDT at their address in one run: the rest wait for the next runs
+ * (a minute each), so a day's bulk of expiries never outlasts the poller's time. */
+export const EXPIRY_CHECKS_PER_RUN = 200;
+/** USDT found at an unpaid deposit's address within this time after its expiry may be a payment
+ * made since, in the blocks the scan reads next (a warning); later, no scan recorded it (an error). */
+const UNRECORDED_AFTER_MS = 10 * 60_000;
+
 /**
  * Deposits on the store's network still awaiting payment past `expiresAt` become `expired` (their address
  * stays watched), but only once the chain has been read through that time (`readThrough`, the
  * scan's: ScanResult): the contract's "24 h without funds" is a fact about the chain, and a deposit
  * paid a minute before its expiry on a network whose scan lags (a slow node, a failing poller) must
  * not be told `deposit.expired` first. Null, as when the scan did not reach the head: none expire.
+ *
+ * Last, the chain itself is asked (`holds.usdtAt`, where the poller gives it): an unpaid deposit whose
+ * address holds USDT was paid by a transfer no scan recorded (an event index or a provider that
+ * missed it, a scan skipped): it is never told `expired`, and is logged, each run, until its
+ * payment is found (docs/reconciliation.md, "USDT no scan recorded").
  */
-export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now'>, readThrough: string | null): Promise<number> {
-  if (readThrough === null) return 0;
+export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now' | 'log' | 'holds' | 'network'>, readThrough: string | null): Promise<ExpiryResult> {
+  if (readThrough === null) return { expired: 0, unrecordedUsdt: 0 };
   const now = (deps.now ?? (() => new Date()))();
   // A node's clock a little ahead of ours is not a reason to expire early.
   const by = new Date(Math.min(now.getTime(), Date.parse(readThrough)));
+  const due = (await deps.store.awaitingPaymentExpiredBy(by)).slice(0, deps.holds ? EXPIRY_CHECKS_PER_RUN : undefined);
+  const unrecorded = deps.holds ? await unrecordedUsdtAt(deps, due, now) : new Set<string>();
   let expired = 0;
   // Side by side, as the scanner writes deposits: a day's unpaid deposits expire together, and one
   // by one they made a long run (a few seconds for a few dozen on DynamoDB Local).
-  await inParallel(await deps.store.awaitingPaymentExpiredBy(by), DEPOSITS_IN_FLIGHT, async (owner) => {
-    const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now, by));
-    if (outcome === 'applied') expired++;
-  });
-  return expired;
+  await inParallel(
+    due.filter((owner) => !unrecorded.has(owner.depositId)),
+    DEPOSITS_IN_FLIGHT,
+    async (owner) => {
+      const outcome = await withDeposit(deps.store, owner, (deposit) => expireDeposit(deposit, now, by));
+      if (outcome === 'applied') expired++;
+    },
+  );
+  return { expired, unrecordedUsdt: unrecorded.size };
+}
+
+/** Of the unpaid deposits `due` to expire, those whose address holds USDT (by deposit id), each logged. */
+async function unrecordedUsdtAt(deps: Pick<DepositJobDeps, 'store' | 'log' | 'holds' | 'network'>, due: AddressOwner[], now: Date): Promise<Set<string>> {
+  if (due.length === 0) return new Set();
+  const deposits = [...(await deps.store.getDeposits(due)).values()].filter((deposit) => deposit.status === 'awaiting_payment');
+  const balances = await deps.holds!.usdtAt(deposits.map((deposit) => deposit.address));
+  const unrecorded = new Set<string>();
+  for (const deposit of deposits) {
+    const usdtThere = balances.get(deposit.address) ?? 0n;
+    if (usdtThere === 0n) continue;
+    unrecorded.add(deposit.id);
+    const late = now.getTime() - Date.parse(deposit.expiresAt) > UNRECORDED_AFTER_MS;
+    (deps.log ?? stderrLog)[late ? 'error' : 'warn'](
+      late ? 'USDT at an unpaid deposit address that no scan recorded: not expired; find its payment (npm run deposits:rescan)' : 'USDT at an unpaid deposit address past its expiry, not recorded yet: not expired',
+      { network: deps.network, companyId: deposit.companyId, depositId: deposit.id, address: deposit.address, usdtThere: formatAmount(usdtThere, 'USDT'), expiresAt: deposit.expiresAt },
+    );
+  }
+  return unrecorded;
 }

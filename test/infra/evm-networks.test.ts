@@ -66,6 +66,14 @@ it('alarms on each EVM network scanner lag: ten minutes of that chain, by the me
   expect(thresholds).toEqual({ tron: 200, ethereum: 50, arbitrum: 2400 });
 });
 
+it('alarms per open network, TRON\'s included, on USDT at an unpaid deposit address that no scan recorded, for three periods in a row, saying how to find the payment', () => {
+  const alarms = alarmsOn('UnrecordedDepositUsdt');
+  expect(alarms.map((alarm) => alarm.name).sort()).toEqual(['Cambio-sandbox-UnrecordedDepositUsdt', 'Cambio-sandbox-UnrecordedDepositUsdtArbitrum', 'Cambio-sandbox-UnrecordedDepositUsdtEthereum']);
+  for (const alarm of alarms) expect(alarm.description).toMatch(/holds USDT that no scan recorded.*npm run deposits:rescan/);
+  const periods = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'UnrecordedDepositUsdt').map((alarm) => alarm.Properties.EvaluationPeriods);
+  expect(periods).toEqual([3, 3, 3]);
+});
+
 it("alarms on each EVM network's payouts that the fee cap keeps from being replaced, by the metric its sender publishes with its name", () => {
   const alarms = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'PayoutFeeCapReached');
   const byNetwork: Record<string, Record<string, unknown>> = Object.fromEntries(

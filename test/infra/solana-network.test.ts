@@ -84,7 +84,7 @@ it('alarms on Solana as on an EVM network: scanner lag (ten minutes of 400 ms sl
   );
   const byMetric = Object.fromEntries(solanaAlarms.map((alarm) => [alarm.Properties.MetricName, alarm.Properties]));
   expect(Object.keys(byMetric).sort()).toEqual(
-    ['DepositAddressesFrozen', 'HotWalletFrozen', 'HotWalletGasLow', 'ReconcileShortfallUsdt', 'ReconcileSurplusUsdt', 'ScannerLagBlocks', 'WithdrawalsAwaitingFloat', 'WithdrawalsStuckProcessing'].sort(),
+    ['DepositAddressesFrozen', 'HotWalletFrozen', 'HotWalletGasLow', 'ReconcileShortfallUsdt', 'ReconcileSurplusUsdt', 'ScannerLagBlocks', 'UnrecordedDepositUsdt', 'WithdrawalsAwaitingFloat', 'WithdrawalsStuckProcessing'].sort(),
   );
   expect(byMetric.ScannerLagBlocks).toMatchObject({ Threshold: 1500, TreatMissingData: 'breaching' });
   expect(byMetric.HotWalletGasLow!.AlarmDescription).toMatch(/Solana hot wallet holds less SOL than SOLANA\.hotWalletSolMinimum/);

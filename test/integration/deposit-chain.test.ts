@@ -215,7 +215,7 @@ describe('deposit detection and crediting', () => {
     let caughtUp = await scan();
     while (caughtUp.scanned) caughtUp = await scan();
     expect(caughtUp.readThrough).toBe(new Date(Date.parse((await chain.latestBlock()).timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString());
-    expect(await expireDeposits(deps(), caughtUp.readThrough)).toBeGreaterThanOrEqual(1);
+    expect((await expireDeposits(deps(), caughtUp.readThrough)).expired).toBeGreaterThanOrEqual(1);
     expect(await read(deposit)).toMatchObject({ status: 'expired' });
     expect((await events()).map((e) => e.type)).toContain('deposit.expired');
 
@@ -246,14 +246,14 @@ describe('deposit detection and crediting', () => {
     expect(behind.readThrough).toBe(new Date(Date.parse(before.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString());
     expect(Date.parse(behind.readThrough!)).toBeLessThan(Date.parse(paid.expiresAt));
     await expireDeposits(deps(), behind.readThrough);
-    expect(await expireDeposits(deps(), null)).toBe(0);
+    expect((await expireDeposits(deps(), null)).expired).toBe(0);
     expect((await read(paid)).status).toBe('awaiting_payment');
     expect((await read(unpaid)).status).toBe('awaiting_payment');
 
     // The node catches up: the payment is read, and only the deposit unpaid through its expiry expires.
     const read_ = await scan();
     expect(read_.recorded).toBe(1);
-    expect(await expireDeposits(deps(), read_.readThrough)).toBeGreaterThanOrEqual(1);
+    expect((await expireDeposits(deps(), read_.readThrough)).expired).toBeGreaterThanOrEqual(1);
     expect((await read(paid)).status).toBe('confirming');
     expect((await read(unpaid)).status).toBe('expired');
     // TRON's poller leaves another network's deposit to that network's own, which has not read past it.
@@ -294,7 +294,7 @@ describe('deposit detection and crediting', () => {
       const result = await scanTrailing();
       runs.push(result);
       expect(Date.parse(result.readThrough!)).toBeLessThan(Date.parse(unpaid.expiresAt));
-      expect(await expireDeposits(deps(), result.readThrough)).toBe(0);
+      expect((await expireDeposits(deps(), result.readThrough)).expired).toBe(0);
     }
     expect(runs.map((run) => ({ recorded: run.recorded, lagBlocks: run.lagBlocks }))).toEqual([
       // The cursor waits where the index is not yet (the lag counts from it).
@@ -310,12 +310,67 @@ describe('deposit detection and crediting', () => {
     const later = await scanTrailing();
     expect(later.lagBlocks).toBe(40);
     expect(Date.parse(later.readThrough!)).toBeGreaterThan(Date.parse(unpaid.expiresAt));
-    expect(await expireDeposits(deps(), later.readThrough)).toBeGreaterThanOrEqual(1);
+    expect((await expireDeposits(deps(), later.readThrough)).expired).toBeGreaterThanOrEqual(1);
     expect((await read(unpaid)).status).toBe('expired');
     expect((await read(paid)).status).toBe('confirming');
     lag = 0;
     await settle();
     expect(await read(paid)).toMatchObject({ status: 'completed', creditedAmount: usdt('4') });
+  });
+
+  it('an unpaid deposit whose address holds USDT that no scan recorded is never expired: logged and counted each run, and once the cursor is rewound over its block the payment is credited', async () => {
+    const deposit = await newDeposit({ amount: '6' });
+    // A provider that missed the payment's events: its block read, it looked empty.
+    const blind: SandboxChain = Object.create(chain);
+    blind.transfers = async (contract: string, fromBlock: number, toBlock: number) => (await chain.transfers(contract, fromBlock, toBlock)).filter((transfer) => transfer.to !== deposit.address);
+    const { txHash } = await pay(deposit.address, '6');
+    clock.advanceBlocks(1);
+    const paidIn = (await chain.receipt(txHash))!.blockNumber;
+    // Its runs until the payment's block is past the blocks every scan reads again.
+    for (let run = 0; run < 2; run++) {
+      await scanDeposits({ ...deps(), chain: blind, cursor: cursor(), owner: 'scanner-a' });
+      clock.advanceBlocks(30);
+    }
+    await scanDeposits({ ...deps(), chain: blind, cursor: cursor(), owner: 'scanner-a' });
+    expect((await read(deposit)).status).toBe('awaiting_payment');
+    // A day later, the chain read through its expiry and ten minutes more.
+    clock.advance(24 * 60 * 60 * 1000 + 11 * 60_000);
+    let caughtUp = await scan();
+    while (caughtUp.scanned) caughtUp = await scan();
+    const logged: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+    const log = { warn: (message: string, fields?: Record<string, unknown>) => void logged.push({ level: 'warn', message, fields }), error: (message: string, fields?: Record<string, unknown>) => void logged.push({ level: 'error', message, fields }) };
+    const usdtAt = (addresses: string[]) => chain.tokenBalances(USDT, addresses);
+    const holds = { frozenAddresses: async () => new Set<string>(), sanctioned: async () => new Set<string>(), usdtAt };
+
+    for (let run = 0; run < 2; run++) {
+      const expiry = await expireDeposits({ ...deps(), holds, log }, caughtUp.readThrough);
+      expect(expiry.unrecordedUsdt).toBe(1);
+      expect((await read(deposit)).status).toBe('awaiting_payment');
+    }
+    expect(logged.filter((line) => line.fields?.depositId === deposit.id)).toEqual([
+      expect.objectContaining({ level: 'error', message: expect.stringMatching(/no scan recorded.*deposits:rescan/), fields: expect.objectContaining({ usdtThere: '6.000000', address: deposit.address }) }),
+      expect.objectContaining({ level: 'error' }),
+    ]);
+
+    // The operator rewinds the cursor to the payment's block: the scans read it again, and record it.
+    // Not while a scanner holds the lease: its run's end would move the cursor forward again.
+    expect(await cursor().acquire('scanner-b', clock.now(), 60_000)).not.toBeNull();
+    expect(await cursor().rewind(paidIn, clock.now())).toBe('leased');
+    await cursor().release('scanner-b');
+    expect(await cursor().rewind(paidIn, clock.now())).toBe('rewound');
+    let recovered = 0;
+    let again = await scan();
+    recovered += again.recorded;
+    while (again.scanned) {
+      again = await scan();
+      recovered += again.recorded;
+    }
+    expect(recovered).toBe(1);
+    // Never forward: a block at the cursor or past it is refused.
+    expect(await cursor().rewind((await cursor().position())!, clock.now())).toBe('not_past');
+    await settle();
+    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('6') });
+    expect((await expireDeposits({ ...deps(), holds, log }, (await scan()).readThrough)).unrecordedUsdt).toBe(0);
   });
 
   it('a split share is held in locked and becomes a pending withdrawal to the split address', async () => {

@@ -345,6 +345,40 @@ export class DynamoScanCursor implements ScanCursor {
       ),
     );
   }
+  /**
+   * Moves the cursor back so the next scans read `nextBlock` onward again (`npm run
+   * deposits:rescan`): a payment no scan recorded (an event index or a provider that missed it) is
+   * then recorded as any other, what was recorded already is not again. Only while no scanner holds
+   * the lease, which would move the cursor forward again as its run ends; never forward. 'leased':
+   * try again within a minute; 'not_past': the cursor is at or before that block already, or has
+   * never moved.
+   */
+  async rewind(nextBlock: number, now: Date): Promise<'rewound' | 'leased' | 'not_past'> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: scanCursorItem.key(this.name),
+          UpdateExpression: 'SET nextBlock = :next REMOVE rereadFrom',
+          ConditionExpression: 'nextBlock > :next AND (attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now)',
+          ExpressionAttributeValues: { ':next': nextBlock, ':now': now.getTime() },
+        }),
+      );
+      return 'rewound';
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const item = await readItem(this.db, this.tableName, scanCursorItem.key(this.name));
+      const at = item ? scanCursorItem.nextBlockOf(item) : null;
+      return at === null || at <= nextBlock ? 'not_past' : 'leased';
+    }
+  }
+
+  /** Where the cursor stands: the next block to scan, or null before any scan moved it. */
+  async position(): Promise<number | null> {
+    const item = await readItem(this.db, this.tableName, scanCursorItem.key(this.name));
+    return item ? scanCursorItem.nextBlockOf(item) : null;
+  }
+
   /** Forgets where the scan was, so the next one starts at the chain's head: for a chain that began
    * again (the local runtime's anvil nodes, fresh at each start), whose old cursor is past its head. */
   async forget(): Promise<void> {

@@ -65,12 +65,13 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   const confirm = await confirmDeposits({ ...deps, log });
   const released = await releaseUnfrozen({ ...deps, log });
   // Each network expires its own deposits, once its chain is read past their expiry.
-  const expired = await expireDeposits(deps, scan.readThrough);
-  return { scan, confirm, released, expired };
+  const expiry = await expireDeposits({ ...deps, log }, scan.readThrough);
+  return { scan, confirm, released, expiry };
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on, per network:
- * the scanner's lag in blocks (ScannerLagBlocks) and the deposits credited. */
+ * the scanner's lag in blocks (ScannerLagBlocks), the deposits credited, and unpaid deposits
+ * holding USDT no scan recorded (UnrecordedDepositUsdt). */
 export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
   const network = scheduledNetwork(event);
   return runJob(
@@ -84,8 +85,10 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.scan.credited + outcome.confirm.confirmed);
       metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);
       metrics.addMetric('DepositTransfersHeld', MetricUnit.Count, outcome.confirm.held);
+      // Unpaid deposits past expiry whose address holds USDT no scan recorded (expireDeposits).
+      metrics.addMetric('UnrecordedDepositUsdt', MetricUnit.Count, outcome.expiry.unrecordedUsdt);
       return outcome;
     },
-    ({ scan, confirm, released, expired }) => scan.recorded + confirm.confirmed + confirm.dropped + confirm.held + released + expired > 0,
+    ({ scan, confirm, released, expiry }) => scan.recorded + confirm.confirmed + confirm.dropped + confirm.held + released + expiry.expired + expiry.unrecordedUsdt > 0,
   );
 });
