@@ -234,12 +234,17 @@ export interface ExpiryResult {
   unrecordedUsdt: number;
 }
 
-/** Unpaid deposits checked for USDT at their address in one run: the rest wait for the next runs
- * (a minute each), so a day's bulk of expiries never outlasts the poller's time. */
-export const EXPIRY_CHECKS_PER_RUN = 200;
-/** USDT found at an unpaid deposit's address within this time after its expiry may be a payment
- * made since, in the blocks the scan reads next (a warning); later, no scan recorded it (an error). */
+/** Unpaid deposits checked for USDT at their address in one run (on TRON, a call each, four at a
+ * time, after up to 30 s of scanning in a 55 s run): the rest wait for the next runs, a minute each. */
+export const EXPIRY_CHECKS_PER_RUN = 100;
+/** USDT found at an unpaid deposit's address within this time after its expiry (as far as the chain
+ * has been read) may be a payment made since, in the blocks the scan reads next (a warning); later,
+ * no scan recorded it (an error). */
 const UNRECORDED_AFTER_MS = 10 * 60_000;
+/** Less than this at an unpaid deposit's address is not a payment missed: dust below USDT's 6
+ * decimals on BSC's 18 (transfers the scan records and never credits, dust.ts) can add up to a unit
+ * or two, and a payment too small to matter is not worth keeping a deposit from expiring. */
+const UNRECORDED_AT_LEAST = 10_000n; // 0.01 USDT
 
 /**
  * Deposits on the store's network still awaiting payment past `expiresAt` become `expired` (their address
@@ -249,17 +254,27 @@ const UNRECORDED_AFTER_MS = 10 * 60_000;
  * not be told `deposit.expired` first. Null, as when the scan did not reach the head: none expire.
  *
  * Last, the chain itself is asked (`holds.usdtAt`, where the poller gives it): an unpaid deposit whose
- * address holds USDT was paid by a transfer no scan recorded (an event index or a provider that
- * missed it, a scan skipped): it is never told `expired`, and is logged, each run, until its
- * payment is found (docs/reconciliation.md, "USDT no scan recorded").
+ * address holds USDT (0.01 or more) was paid by a transfer no scan recorded (an event index or a
+ * provider that missed it, a scan skipped): it is never told `expired`, and is logged, each run
+ * that checks it, until its payment is found (docs/reconciliation.md, "USDT no scan recorded").
  */
 export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now' | 'log' | 'holds' | 'network'>, readThrough: string | null): Promise<ExpiryResult> {
   if (readThrough === null) return { expired: 0, unrecordedUsdt: 0 };
   const now = (deps.now ?? (() => new Date()))();
   // A node's clock a little ahead of ours is not a reason to expire early.
   const by = new Date(Math.min(now.getTime(), Date.parse(readThrough)));
-  const due = (await deps.store.awaitingPaymentExpiredBy(by)).slice(0, deps.holds ? EXPIRY_CHECKS_PER_RUN : undefined);
-  const unrecorded = deps.holds ? await unrecordedUsdtAt(deps, due, now) : new Set<string>();
+  const due = checkedThisRun(await deps.store.awaitingPaymentExpiredBy(by), deps.holds ? EXPIRY_CHECKS_PER_RUN : Infinity, now);
+  let unrecorded = new Set<string>();
+  if (deps.holds) {
+    try {
+      unrecorded = await unrecordedUsdtAt(deps, due, by);
+    } catch (error) {
+      // The chain could not say what the addresses hold: none is expired unchecked, and the run's
+      // other work and metrics stand. The next run asks again.
+      (deps.log ?? stderrLog).warn('could not read the USDT at the addresses of deposits due to expire: none expired this run', { network: deps.network, due: due.length, error: String(error) });
+      return { expired: 0, unrecordedUsdt: 0 };
+    }
+  }
   let expired = 0;
   // Side by side, as the scanner writes deposits: a day's unpaid deposits expire together, and one
   // by one they made a long run (a few seconds for a few dozen on DynamoDB Local).
@@ -274,17 +289,29 @@ export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now' 
   return { expired, unrecordedUsdt: unrecorded.size };
 }
 
-/** Of the unpaid deposits `due` to expire, those whose address holds USDT (by deposit id), each logged. */
-async function unrecordedUsdtAt(deps: Pick<DepositJobDeps, 'store' | 'log' | 'holds' | 'network'>, due: AddressOwner[], now: Date): Promise<Set<string>> {
+/**
+ * The due deposits a run checks: all of them up to `cap`; past it, a window that moves on each
+ * minute, so deposits kept from expiring (their address holds USDT no scan recorded, first in the
+ * list as the oldest) never keep the others from their turn.
+ */
+function checkedThisRun(due: AddressOwner[], cap: number, now: Date): AddressOwner[] {
+  if (due.length <= cap) return due;
+  const start = (Math.floor(now.getTime() / 60_000) * cap) % due.length;
+  return [...due.slice(start), ...due.slice(0, start)].slice(0, cap);
+}
+
+/** Of the unpaid deposits `due` to expire, those whose address holds USDT (by deposit id), each
+ * logged; `by`, how far the chain has been read. */
+async function unrecordedUsdtAt(deps: Pick<DepositJobDeps, 'store' | 'log' | 'holds' | 'network'>, due: AddressOwner[], by: Date): Promise<Set<string>> {
   if (due.length === 0) return new Set();
   const deposits = [...(await deps.store.getDeposits(due)).values()].filter((deposit) => deposit.status === 'awaiting_payment');
   const balances = await deps.holds!.usdtAt(deposits.map((deposit) => deposit.address));
   const unrecorded = new Set<string>();
   for (const deposit of deposits) {
     const usdtThere = balances.get(deposit.address) ?? 0n;
-    if (usdtThere === 0n) continue;
+    if (usdtThere < UNRECORDED_AT_LEAST) continue;
     unrecorded.add(deposit.id);
-    const late = now.getTime() - Date.parse(deposit.expiresAt) > UNRECORDED_AFTER_MS;
+    const late = by.getTime() - Date.parse(deposit.expiresAt) > UNRECORDED_AFTER_MS;
     (deps.log ?? stderrLog)[late ? 'error' : 'warn'](
       late ? 'USDT at an unpaid deposit address that no scan recorded: not expired; find its payment (npm run deposits:rescan)' : 'USDT at an unpaid deposit address past its expiry, not recorded yet: not expired',
       { network: deps.network, companyId: deposit.companyId, depositId: deposit.id, address: deposit.address, usdtThere: formatAmount(usdtThere, 'USDT'), expiresAt: deposit.expiresAt },

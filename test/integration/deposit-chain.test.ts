@@ -245,8 +245,7 @@ describe('deposit detection and crediting', () => {
     const behind = await scanDeposits({ ...deps(), chain: lagging, cursor: cursor(), owner: 'scanner-a' });
     expect(behind.readThrough).toBe(new Date(Date.parse(before.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString());
     expect(Date.parse(behind.readThrough!)).toBeLessThan(Date.parse(paid.expiresAt));
-    await expireDeposits(deps(), behind.readThrough);
-    expect((await expireDeposits(deps(), null)).expired).toBe(0);
+    expect((await expireDeposits(deps(), behind.readThrough)).expired).toBe(0);
     expect((await read(paid)).status).toBe('awaiting_payment');
     expect((await read(unpaid)).status).toBe('awaiting_payment');
 
@@ -333,21 +332,29 @@ describe('deposit detection and crediting', () => {
     }
     await scanDeposits({ ...deps(), chain: blind, cursor: cursor(), owner: 'scanner-a' });
     expect((await read(deposit)).status).toBe('awaiting_payment');
-    // A day later, the chain read through its expiry and ten minutes more.
-    clock.advance(24 * 60 * 60 * 1000 + 11 * 60_000);
-    let caughtUp = await scan();
-    while (caughtUp.scanned) caughtUp = await scan();
     const logged: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
     const log = { warn: (message: string, fields?: Record<string, unknown>) => void logged.push({ level: 'warn', message, fields }), error: (message: string, fields?: Record<string, unknown>) => void logged.push({ level: 'error', message, fields }) };
     const usdtAt = (addresses: string[]) => chain.tokenBalances(USDT, addresses);
     const holds = { frozenAddresses: async () => new Set<string>(), sanctioned: async () => new Set<string>(), usdtAt };
+    /** The poller's runs from here: a scan to the head, then its expiry. */
+    const pollerRun = async () => {
+      let caughtUp = await scan();
+      while (caughtUp.scanned) caughtUp = await scan();
+      return expireDeposits({ ...deps(), holds, log }, caughtUp.readThrough);
+    };
 
+    // A day later, the chain read through its expiry: USDT there, not recorded yet (as a payment in
+    // the blocks the next scan reads may be), a warning.
+    clock.advance(24 * 60 * 60 * 1000 + 2 * 60_000);
+    expect(await pollerRun()).toEqual({ expired: 0, unrecordedUsdt: 1 });
+    // Ten minutes on, still not recorded: an error, each run.
+    clock.advance(10 * 60_000);
     for (let run = 0; run < 2; run++) {
-      const expiry = await expireDeposits({ ...deps(), holds, log }, caughtUp.readThrough);
-      expect(expiry.unrecordedUsdt).toBe(1);
+      expect((await pollerRun()).unrecordedUsdt).toBe(1);
       expect((await read(deposit)).status).toBe('awaiting_payment');
     }
     expect(logged.filter((line) => line.fields?.depositId === deposit.id)).toEqual([
+      expect.objectContaining({ level: 'warn', message: expect.stringMatching(/not recorded yet: not expired/) }),
       expect.objectContaining({ level: 'error', message: expect.stringMatching(/no scan recorded.*deposits:rescan/), fields: expect.objectContaining({ usdtThere: '6.000000', address: deposit.address }) }),
       expect.objectContaining({ level: 'error' }),
     ]);
@@ -370,7 +377,46 @@ describe('deposit detection and crediting', () => {
     expect(await cursor().rewind((await cursor().position())!, clock.now())).toBe('not_past');
     await settle();
     expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('6') });
-    expect((await expireDeposits({ ...deps(), holds, log }, (await scan()).readThrough)).unrecordedUsdt).toBe(0);
+    expect((await pollerRun()).unrecordedUsdt).toBe(0);
+  });
+
+  it("deposits kept from expiring never keep the others from their turn; dust is no payment missed; and a run whose balance reads fail expires nothing", async () => {
+    // 110 unpaid deposits whose addresses hold USDT no scan recorded (more than a run checks), 30
+    // unpaid and empty, one holding less than 0.01 USDT.
+    const stuck = await Promise.all(Array.from({ length: 110 }, () => newDeposit()));
+    const empty = await Promise.all(Array.from({ length: 30 }, () => newDeposit()));
+    const dusty = await newDeposit();
+    let caughtUp = await scan();
+    while (caughtUp.scanned) caughtUp = await scan();
+    const chainBlind = (await chain.latestBlock()).number;
+    for (const deposit of stuck) await pay(deposit.address, '1');
+    await pay(dusty.address, '0.005');
+    clock.advanceBlocks(1);
+    // Their payments' block is passed over (the cursor moved past it by hand, as a scan that missed it would).
+    expect(await cursor().acquire('blind', clock.now(), 60_000)).not.toBeNull();
+    await cursor().advance('blind', chainBlind + 30);
+    await cursor().release('blind');
+    clock.advance(24 * 60 * 60 * 1000 + 15 * 60_000);
+    caughtUp = await scan();
+    while (caughtUp.scanned) caughtUp = await scan();
+    const quiet = { warn: () => {}, error: () => {} };
+    const usdtAt = (addresses: string[]) => chain.tokenBalances(USDT, addresses);
+    const holds = { frozenAddresses: async () => new Set<string>(), sanctioned: async () => new Set<string>(), usdtAt };
+
+    // A run whose reads fail expires nothing and does not fail.
+    const failing = { ...holds, usdtAt: async () => Promise.reject(new Error('429 Too Many Requests')) };
+    expect(await expireDeposits({ ...deps(), holds: failing, log: quiet }, caughtUp.readThrough)).toEqual({ expired: 0, unrecordedUsdt: 0 });
+    expect((await read(empty[0]!)).status).toBe('awaiting_payment');
+
+    // Runs a minute apart: each checks at most its share, the window moving on.
+    let unrecorded = 0;
+    for (let run = 0; run < 3; run++) {
+      unrecorded = Math.max(unrecorded, (await expireDeposits({ ...deps(), holds, log: quiet }, caughtUp.readThrough)).unrecordedUsdt);
+      clock.advance(60_000);
+    }
+    expect(unrecorded).toBeGreaterThan(0);
+    for (const deposit of [...empty, dusty]) expect((await read(deposit)).status).toBe('expired');
+    for (const deposit of stuck) expect((await read(deposit)).status).toBe('awaiting_payment');
   });
 
   it('a split share is held in locked and becomes a pending withdrawal to the split address', async () => {

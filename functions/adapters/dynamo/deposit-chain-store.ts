@@ -359,7 +359,9 @@ export class DynamoScanCursor implements ScanCursor {
         new UpdateCommand({
           TableName: this.tableName,
           Key: scanCursorItem.key(this.name),
-          UpdateExpression: 'SET nextBlock = :next REMOVE rereadFrom',
+          // The lease goes too: a scanner whose lease looked lapsed by this machine's clock, but
+          // not by its own, can then no longer move the cursor forward again (advance needs it).
+          UpdateExpression: 'SET nextBlock = :next REMOVE rereadFrom, leaseOwner, leaseExpiresAt',
           ConditionExpression: 'nextBlock > :next AND (attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now)',
           ExpressionAttributeValues: { ':next': nextBlock, ':now': now.getTime() },
         }),
