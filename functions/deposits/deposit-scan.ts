@@ -79,6 +79,9 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     ]);
     const latest = head.number;
     // Where events come from an index that trails the node, no further than it has indexed.
+    if (chain.indexedThrough && indexed === null) {
+      (deps.log ?? stderrLog).warn("the chain's event index did not say its newest block: read to the head (a payment its index lacks yet may be missed; the expiry check finds it)", { network: deps.network });
+    }
     const readable = indexed === null || indexed.number >= latest ? head : indexed;
     const final = finalBlock?.number ?? null;
     const settledUpTo = finalBlock ? finalBlock.timestamp : new Date(Date.parse(readable.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString();

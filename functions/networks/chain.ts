@@ -130,8 +130,9 @@ export interface ChainReader {
    * trail its nodes). The scanner reads no further: a block read before its events are indexed would
    * look empty, and once the cursor has passed it and the overlap's blocks, its payments would never
    * be seen. Absent (EVM, Solana, the sandbox chain): the node that answers the head answers the logs.
+   * Null when the index answers nothing this can read: the scan reads to the head, and warns.
    */
-  indexedThrough?(): Promise<Pick<ChainBlock, 'number' | 'timestamp'>>;
+  indexedThrough?(): Promise<Pick<ChainBlock, 'number' | 'timestamp'> | null>;
   /** Every Transfer event of `contract` in blocks `fromBlock`..`toBlock` inclusive, all pages;
    * `recipients` lets a chain leave out, before decoding them, those to addresses that are certainly
    * not wanted (a chain that cannot tell cheaply ignores it). */

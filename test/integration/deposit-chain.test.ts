@@ -266,13 +266,13 @@ describe('deposit detection and crediting', () => {
     const unpaid = await newDeposit({ amount: '4' });
     // TronGrid's event database `lag` blocks behind its node: a block read before it is indexed looks empty.
     let lag = 0;
-    const trailing: SandboxChain & { indexedThrough(): Promise<{ number: number; timestamp: string }> } = Object.create(chain);
+    const trailing: SandboxChain & { indexedThrough(): Promise<{ number: number; timestamp: string } | null> } = Object.create(chain);
     trailing.indexedThrough = async () => {
       const head = await chain.latestBlock();
       return { number: head.number - lag, timestamp: new Date(Date.parse(head.timestamp) - lag * BLOCK_MS).toISOString() };
     };
     trailing.transfers = async (contract: string, fromBlock: number, toBlock: number) => {
-      const indexed = (await trailing.indexedThrough()).number;
+      const indexed = (await trailing.indexedThrough())?.number ?? toBlock;
       return indexed < fromBlock ? [] : chain.transfers(contract, fromBlock, Math.min(toBlock, indexed));
     };
     const scanTrailing = () => scanDeposits({ ...deps(), chain: trailing, cursor: cursor(), owner: 'scanner-a' });
@@ -315,6 +315,14 @@ describe('deposit detection and crediting', () => {
     lag = 0;
     await settle();
     expect(await read(paid)).toMatchObject({ status: 'completed', creditedAmount: usdt('4') });
+
+    // An index that cannot say its newest block: the scan reads to the head, as before, and warns.
+    const warnings: string[] = [];
+    trailing.indexedThrough = async () => null;
+    clock.advanceBlocks(5);
+    const unsaid = await scanDeposits({ ...deps(), chain: trailing, cursor: cursor(), owner: 'scanner-a', log: { warn: (message) => void warnings.push(message), error: () => {} } });
+    expect(unsaid.lagBlocks).toBe(0);
+    expect(warnings).toEqual([expect.stringMatching(/did not say its newest block: read to the head/)]);
   });
 
   it('an unpaid deposit whose address holds USDT that no scan recorded is never expired: logged and counted each run, and once the cursor is rewound over its block the payment is credited', async () => {

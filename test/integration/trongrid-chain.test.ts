@@ -183,15 +183,19 @@ describe('TronGridChain event index', () => {
     server.script = [{ body: eventPage([transferEvent({ tx: 1, block: BASE_BLOCK - 30, value: '5', contract: COUNTERFEIT })]) }];
 
     expect(await chain().indexedThrough()).toEqual({ number: BASE_BLOCK - 30, timestamp: new Date(blockTime(BASE_BLOCK - 30)).toISOString() });
-    expect(server.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`)).toEqual(['GET /v1/blocks/latest/events?limit=1']);
+    // As tronweb's getEventsOfLatestBlock asks it: no other parameter.
+    expect(server.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`)).toEqual(['GET /v1/blocks/latest/events?']);
   });
 
-  it('refuses an answer with no event, or one without its block, rather than guess how far the index reaches', async () => {
+  it('answers null for an answer with no event, or one without its block, rather than guess how far the index reaches; a TronGrid that does not answer is an error', async () => {
     server.script = [{ body: eventPage([]) }];
-    await expect(chain().indexedThrough()).rejects.toThrow(/answered no event/);
+    expect(await chain().indexedThrough()).toBeNull();
 
     server.script = [{ body: eventPage([{ ...transferEvent({ tx: 1, block: BASE_BLOCK, value: '5' }), block_number: undefined }]) }];
-    await expect(chain().indexedThrough()).rejects.toBeInstanceOf(ChainResponseError);
+    expect(await chain().indexedThrough()).toBeNull();
+
+    server.script = [{ status: 503, body: {} }, { status: 503, body: {} }, { status: 503, body: {} }];
+    await expect(chain({ maxAttempts: 3 }).indexedThrough()).rejects.toBeInstanceOf(ChainUnavailableError);
   });
 });
 

@@ -151,12 +151,21 @@ export class TronGridChain implements Chain {
 
   /**
    * The newest block in TronGrid's event database (/v1/blocks/latest/events, its events confirmed
-   * or not), which transfers() reads: it can trail getnowblock's node, and the scanner reads no
-   * further. One event is enough to know the block.
+   * or not, asked as tronweb's getEventsOfLatestBlock asks it), which transfers() reads: it can trail
+   * getnowblock's node, and the scanner reads no further. Null when TronGrid answers something else
+   * than events (an empty list, a shape this does not know): the scan then reads to the head as it
+   * did before this was asked, and says so, rather than stop every poll on an answer it cannot read.
+   * Unreachable, it throws as every other request does.
    */
-  async indexedThrough(): Promise<Pick<ChainBlock, 'number' | 'timestamp'>> {
+  async indexedThrough(): Promise<Pick<ChainBlock, 'number' | 'timestamp'> | null> {
     const path = '/v1/blocks/latest/events';
-    return parseLatestIndexedBlock(await this.http.request('GET', path, { query: { limit: '1' } }), path);
+    const body = await this.http.request('GET', path);
+    try {
+      return parseLatestIndexedBlock(body, path);
+    } catch (error) {
+      if (error instanceof ChainResponseError) return null;
+      throw error;
+    }
   }
 
   async transfers(contract: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
