@@ -1,5 +1,5 @@
-import { expirySettleMarginBlocks, type TransactionReceipt } from '../networks/chain.ts';
-import type { NetworkName } from '../networks/names.ts';
+import { EXPIRY_SETTLE_MARGIN_MS, expirySettleMarginBlocks, type TransactionReceipt } from '../networks/chain.ts';
+import { NETWORK_NAMES, type NetworkName } from '../networks/names.ts';
 import { networkNamed } from '../networks/registry.ts';
 import type { Deposit, HoldReason } from './deposits.ts';
 import { inParallel } from '../shared/in-parallel.ts';
@@ -287,6 +287,23 @@ export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now' 
     },
   );
   return { expired, unrecordedUsdt: unrecorded.size };
+}
+
+/**
+ * Deposits on networks the stage no longer opens: no poller reads their chain, so by expireDeposits'
+ * rule none would ever expire, and integrators would wait on them for good. They expire by the
+ * clock, EXPIRY_SETTLE_MARGIN_MS past `expiresAt`: a payment there is credited by no scan anyway (it
+ * waits at its address, and reconcile reads it on a network it reads). The first network's poller,
+ * open on every stage, runs it.
+ */
+export async function expireWhereNotOpen(deps: { storeOf: (network: NetworkName) => DepositChainStore; now?: () => Date; log?: DepositJobDeps['log'] }, open: readonly NetworkName[]): Promise<number> {
+  const now = (deps.now ?? (() => new Date()))();
+  const readThrough = new Date(now.getTime() - EXPIRY_SETTLE_MARGIN_MS).toISOString();
+  let expired = 0;
+  for (const network of NETWORK_NAMES.filter((name) => !open.includes(name))) {
+    expired += (await expireDeposits({ network, store: deps.storeOf(network), now: () => now, log: deps.log }, readThrough)).expired;
+  }
+  return expired;
 }
 
 /**

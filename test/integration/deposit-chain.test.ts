@@ -5,7 +5,9 @@ import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/dep
 import type { DepositChainStore } from '#functions/deposits/deposit-chain';
 import { scanDeposits, MAX_BLOCKS_PER_SCAN } from '#functions/deposits/deposit-scan';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
-import { confirmDeposits, expireDeposits } from '#functions/deposits/deposit-confirmation';
+import { confirmDeposits, expireDeposits, expireWhereNotOpen } from '#functions/deposits/deposit-confirmation';
+import { DynamoDepositChainStore } from '#adapters/dynamo/deposit-chain-store';
+import type { NetworkName } from '#functions/networks/names';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
@@ -425,6 +427,28 @@ describe('deposit detection and crediting', () => {
     expect(unrecorded).toBeGreaterThan(0);
     for (const deposit of [...empty, dusty]) expect((await read(deposit)).status).toBe('expired');
     for (const deposit of stuck) expect((await read(deposit)).status).toBe('awaiting_payment');
+  });
+
+  it('deposits on a network the stage no longer opens expire by the clock, a minute past their expiry; an open network\'s are left to its own poller', async () => {
+    const ethereum = await createDeposit(deposits, TRON_AND_ETHEREUM_DEPOSIT_SETTINGS, companyId, { network: 'ethereum', reference: `closed-${Math.random()}` }, clock.now());
+    const tron = await newDeposit();
+    const storeOf = (network: NetworkName) => new DynamoDepositChainStore(env.db, env.tableName, network);
+    const ethereumStatus = async () => (await getDeposit(deposits, companyId, ethereum.id)).status;
+    clock.advance(24 * 60 * 60 * 1000 + 30_000);
+    // Past its expiry, but not a minute past.
+    await expireWhereNotOpen({ storeOf, now: clock.now }, ['tron']);
+    expect(await ethereumStatus()).toBe('awaiting_payment');
+    clock.advance(31_000);
+    // Ethereum open: its own poller's to expire, by its chain.
+    await expireWhereNotOpen({ storeOf, now: clock.now }, ['tron', 'ethereum']);
+    expect(await ethereumStatus()).toBe('awaiting_payment');
+    // Closed: expired, and TRON's own deposit left to TRON's poller.
+    expect(await expireWhereNotOpen({ storeOf, now: clock.now }, ['tron'])).toBeGreaterThanOrEqual(1);
+    expect(await ethereumStatus()).toBe('expired');
+    expect((await read(tron)).status).toBe('awaiting_payment');
+    // The scanner back at the head for the tests after this one.
+    let caughtUp = await scan();
+    while (caughtUp.scanned) caughtUp = await scan();
   });
 
   it('a split share is held in locked and becomes a pending withdrawal to the split address', async () => {

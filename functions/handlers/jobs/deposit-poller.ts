@@ -4,11 +4,12 @@ import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.
 import type { Context } from 'aws-lambda';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
-import { confirmDeposits, expireDeposits, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
+import { confirmDeposits, expireDeposits, expireWhereNotOpen, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
-import { metricsDimensionOf, type NetworkName } from '#functions/networks/names';
+import { FIRST_NETWORK, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
+import { networksOpenIn } from '#functions/networks/open-networks';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
@@ -66,6 +67,10 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   const released = await releaseUnfrozen({ ...deps, log });
   // Each network expires its own deposits, once its chain is read past their expiry.
   const expiry = await expireDeposits({ ...deps, log }, scan.readThrough);
+  // And the deposits of networks the stage no longer opens, which no poller reads, by the clock.
+  if (network === FIRST_NETWORK) {
+    expiry.expired += await expireWhereNotOpen({ storeOf: (other) => new DynamoDepositChainStore(db, tableName, other), log }, networksOpenIn(settings));
+  }
   return { scan, confirm, released, expiry };
 }
 
