@@ -579,6 +579,24 @@ describe('an endpoint that gives up on an event', () => {
     expect(mail!.text).toContain('no event is sent to it until it is enabled again');
   });
 
+  it("mails that the endpoint was disabled even after the day's mail that it was failing", async () => {
+    const { company, people, outbox, alert } = await companyWithPeople();
+    let gone = false;
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(gone ? 410 : 500).end());
+    const event = await writeEvent(company);
+    const contract = settings({ retryScheduleMs: parseRetrySchedule(CONTRACT_RETRY_SCHEDULE) });
+    const send = (attempt: number) => sendDelivery({ store: deliveries, queue: queues(), sealer, post: postWebhook, settings: contract, alert }, { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt });
+    // Failing for an hour: mailed that it is failing.
+    for (const attempt of [1, 2, 3, 4, 5]) expect(await send(attempt)).toBe('retrying');
+    expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`]);
+
+    // The same day it answers 410 Gone and is disabled: mailed that too, once.
+    gone = true;
+    await send(6);
+    expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`, `Webhook endpoint disabled: ${webhook.url}`]);
+    expect(mailsTo(outbox, people.Developer)).toHaveLength(2);
+  });
+
   it('gives the delivery up all the same when the alert cannot be mailed', async () => {
     const company = companyId();
     const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end());

@@ -263,7 +263,8 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
 
   async awaitingPaymentExpiredBy(by: Date): Promise<AddressOwner[]> {
     // One partition for every network: what is listed past its expiry is a few minutes' worth, as
-    // each network's poller takes its own out every run.
+    // each network's poller takes its own out every run, and the deposits the expiry keeps back while
+    // their address holds USDT no scan recorded (expireDeposits), which the alarm asks to resolve.
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       IndexName: 'GSI1',

@@ -35,10 +35,16 @@ export const webhookItem = {
 };
 
 /** The one owner of a stored `WebhookAlert`: when an endpoint's managers were last mailed that it
- * gave up on an event (functions/webhooks/webhook-alerts.ts), so they are mailed at most once a day. */
+ * is failing, or apart that it was disabled (functions/webhooks/webhook-alerts.ts), so they are
+ * mailed at most once a day of each. The failing one keeps the key it always had. */
 export const webhookAlertItem = {
   ...companyRecord('WebhookAlert', 'WEBHOOK_ALERT#'),
-  toItem: (companyId: string, webhookId: string, alertedAt: string): Item => ({ ...webhookAlertItem.head(companyId, webhookId), webhookId, alertedAt }),
+  toItem: (companyId: string, webhookId: string, kind: 'failing' | 'disabled', alertedAt: string): Item => ({
+    ...webhookAlertItem.head(companyId, kind === 'failing' ? webhookId : `${webhookId}#DISABLED`),
+    webhookId,
+    kind,
+    alertedAt,
+  }),
 };
 
 /** How many webhooks a company has: its conditional ADD, in the webhook's own transaction, is what
